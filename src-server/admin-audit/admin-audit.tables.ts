@@ -1,0 +1,18 @@
+import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { createdAt, idColumn, jsonText } from '../db/columns'
+
+/** Append-only record of every admin write: who, what, on which target, before and after. */
+export const adminAuditLog = sqliteTable(
+  'admin_audit_log',
+  {
+    id: idColumn(),
+    actorId: text('actor_id').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    before: jsonText<unknown>('before_json'),
+    after: jsonText<unknown>('after_json'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('admin_audit_log_by_time_idx').on(t.createdAt)],
+)

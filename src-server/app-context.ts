@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { AuthService } from './auth/auth.service'
+import type { ServerConfig } from './config'
+import type { Db } from './db/client'
+import type { Guard } from './health/guard'
+import type { JobRunner } from './jobs/job-runner'
+import type { WorkerPool } from './jobs/worker-pool'
+import type { SecretBox } from './secrets/secret-box'
+import type { BlobStore } from './storage/blob-store'
+
+/**
+ * The infrastructure every domain plugin receives: built once by `createServer`, passed explicitly as the
+ * plugin option `ctx`. Domains add nothing here; they keep their own state inside their plugin.
+ */
+export interface AppContext {
+  config: ServerConfig
+  /** Stable id of this data directory. */
+  instanceId: string
+  db: Db
+  blobs: BlobStore
+  secrets: SecretBox
+  workers: WorkerPool
+  jobs: JobRunner
+  guard: Guard
+  auth: AuthService
+  log: FastifyBaseLogger
+}

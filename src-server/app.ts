@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import multipart from '@fastify/multipart'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import websocket from '@fastify/websocket'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import pino from 'pino'
+import { adminAuditRoutes } from './admin-audit/admin-audit.routes'
+import type { AppContext } from './app-context'
+import { authentication } from './auth/auth.plugin'
+import { authRoutes } from './auth/auth.routes'
+import { createAuthService } from './auth/auth.service'
+import { resolveConfig, type ServerOptions } from './config'
+import { consoleRoutes } from './console/console.routes'
+import { openDatabase } from './db/client'
+import { applyMigrations, appliedMigrationCount, migrationsFolder } from './db/migrate'
+import { errorHandling } from './errors/error-handler'
+import { dataDirWritable, freeDisk, Guard, migrationsApplied, secretKeyPresent } from './health/guard'
+import { guardWrites, healthRoutes } from './health/health.routes'
+import { ErrorEnvelope } from './http/common.schemas'
+import { originPolicy } from './http/origins'
+import { validatorCompiler } from './http/validation'
+import { JobRunner } from './jobs/job-runner'
+import { WorkerPool } from './jobs/worker-pool'
+import { SecretBox } from './secrets/secret-box'
+import { settingsRoutes } from './settings/settings.routes'
+import { BlobStore } from './storage/blob-store'
+
+export interface CreateServerOptions extends ServerOptions {
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  logStream?: NodeJS.WritableStream
+  /** Start the job runner (default true). */
+  runJobs?: boolean
+}
+
+export type App = FastifyInstance & { ctx: AppContext; bootstrap: BootstrapInfo }
+export interface BootstrapInfo {
+  adminCreated: boolean
+  generatedPassword: string | null
+  passwordFile: string | null
+}
+
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+
+/**
+ * Builds the whole server over one data directory and returns it ready but not listening.
+ * Infrastructure first (errors, origins, auth, storage, jobs), then each domain, in this visible order.
+ */
+export async function createServer(options: CreateServerOptions = {}): Promise<App> {
+  const config = resolveConfig(options)
+  mkdirSync(config.dataDir, { recursive: true })
+
+  const logger = pino(
+    {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token'], censor: '***' },
+    },
+    options.logStream ?? pino.destination(1),
+  )
+
+  const db = openDatabase(path.join(config.dataDir, 'switchboard.db'))
+  applyMigrations(db, config.appRoot)
+
+  const secrets = SecretBox.open(config.dataDir, config.secretKey)
+  const workers = new WorkerPool()
+  const jobs = new JobRunner(db, workers, { log: logger })
+  const guard = new Guard(config.guardMode)
+  guard.register('migrations', migrationsApplied(migrationsFolder(config.appRoot), () => appliedMigrationCount(db)))
+  guard.register('data directory', dataDirWritable(config.dataDir))
+  guard.register('disk', freeDisk(config.dataDir))
+  guard.register('secret key', secretKeyPresent(config.dataDir, Boolean(config.secretKey)))
+
+  const auth = createAuthService(db)
+  const bootstrapResult = await auth.bootstrap({ dataDir: config.dataDir, adminPassword: config.adminPassword })
+
+  const ctx: AppContext = {
+    config,
+    instanceId: readInstanceId(config.dataDir),
+    db,
+    blobs: new BlobStore(path.join(config.dataDir, 'blobs')),
+    secrets,
+    workers,
+    jobs,
+    guard,
+    auth,
+    log: logger,
+  }
+
+  const app = Fastify({
+    loggerInstance: logger,
+    // One line per request, written by the onResponse hook below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    // Slow or stalled request bodies are cut off instead of holding a socket forever.
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+    ajv: { plugins: [] },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.replace(/([?&]access_token=)[^&]*/i, '$1***'),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        user: request.user?.username,
+      },
+      'request',
+    )
+  })
+
+  await app.register(errorHandling)
+  await app.register(originPolicy, { allowedOrigins: config.allowedOrigins })
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Switchboard API', version: config.version },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'none' } })
+  app.addSchema(ErrorEnvelope)
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true }
+    // Every route documents the error envelope for its failures.
+    if (route.schema && !route.schema.hide)
+      route.schema.response = { ...(route.schema.response as object), '4XX': { $ref: 'ErrorEnvelope#' } }
+  })
+  await app.register(authentication, { auth })
+  app.addHook('onRequest', guardWrites(ctx))
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } })
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 50, parts: 70 } })
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+
+  await app.register(healthRoutes, { ctx })
+  await app.register(authRoutes, { ctx })
+  await app.register(settingsRoutes, { ctx })
+  await app.register(adminAuditRoutes, { ctx })
+  // Domains: marketplace, conversation, knowledge, evaluation, mcp, document-recognition, agent-runs.
+  await app.register(consoleRoutes, { appRoot: config.appRoot })
+
+  app.addHook('onClose', async () => {
+    await jobs.stop()
+    await workers.close()
+    db.$client.close()
+  })
+
+  await app.ready()
+  if (options.runJobs !== false) jobs.start({ resumeOrphans: true })
+
+  return Object.assign(app, {
+    ctx,
+    bootstrap: {
+      adminCreated: bootstrapResult.created,
+      generatedPassword: bootstrapResult.created ? bootstrapResult.generatedPassword : null,
+      passwordFile: bootstrapResult.created ? bootstrapResult.passwordFile : null,
+    },
+  }) as unknown as App
+}
+
+function readInstanceId(dataDir: string): string {
+  const file = path.join(dataDir, 'instance-id')
+  if (!existsSync(file)) writeFileSync(file, randomUUID())
+  return readFileSync(file, 'utf8').trim()
+}

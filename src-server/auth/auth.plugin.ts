@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { CommonErrors } from '../errors/app-error'
+import type { AuthService, AuthUser } from './auth.service'
+import type { Permission } from './permissions'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without a token (login, register, health, docs, the console's files). */
+    public?: boolean
+    /** The permission a caller needs; without it the route needs only a valid token. */
+    permission?: Permission
+  }
+  interface FastifyRequest {
+    user: AuthUser | null
+    /** The signed-in user; throws 401 where a route is public. */
+    requireUser(): AuthUser
+  }
+}
+
+/** The bearer token of a request: the Authorization header, or `access_token` for WebSocket upgrades. */
+export function bearerToken(request: FastifyRequest, allowQuery: boolean): string | null {
+  const header = request.headers.authorization
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header)
+    return match?.[1] ?? null
+  }
+  if (allowQuery) {
+    const value = (request.query as Record<string, unknown> | undefined)?.access_token
+    if (typeof value === 'string' && value.length > 0) return value
+  }
+  return null
+}
+
+/**
+ * Every route needs a valid bearer token unless its config says `public`; a route's `permission` is checked
+ * right after. Both run on `onRequest`, before body parsing and validation, so a stranger learns nothing
+ * from a 422.
+ */
+export const authentication = fp(async (app: FastifyInstance, { auth }: { auth: AuthService }) => {
+  app.decorateRequest('user', null)
+  app.decorateRequest('requireUser', function (this: FastifyRequest) {
+    if (!this.user) throw CommonErrors.UNAUTHORIZED()
+    return this.user
+  })
+
+  app.addHook('onRoute', (route) => {
+    const config = route.config ?? {}
+    if (config.public) return
+    const permission = config.permission
+    const allowQueryToken = Boolean(route.websocket)
+    const check = async (request: FastifyRequest) => {
+      const token = bearerToken(request, allowQueryToken)
+      const user = token ? auth.authenticate(token) : null
+      if (!user) throw CommonErrors.UNAUTHORIZED()
+      request.user = user
+      if (permission && !user.permissions.includes(permission)) throw CommonErrors.FORBIDDEN({ permission })
+    }
+    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : []
+    route.onRequest = [check, ...existing]
+    route.schema = { ...route.schema, security: [{ bearerAuth: [] }] }
+  })
+})

@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import { IdParams, NoContent, Page, PageQuery } from '../http/common.schemas'
+import {
+  ApiToken,
+  CreatedApiToken,
+  CreateUserBody,
+  Credentials,
+  LoginBody,
+  LoginResult,
+  UpdateUserBody,
+  UserSchema,
+} from './auth.schemas'
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const auth = ctx.auth
+  const tags = ['auth']
+
+  app.post(
+    '/api/auth/register',
+    { config: { public: true }, schema: { tags, body: Credentials, response: { 201: UserSchema } } },
+    async (request, reply) => reply.status(201).send(await auth.register(request.body.username, request.body.password)),
+  )
+
+  app.post(
+    '/api/auth/login',
+    { config: { public: true }, schema: { tags, body: LoginBody, response: { 200: LoginResult } } },
+    async (request) => auth.login(request.body.username, request.body.password, request.ip),
+  )
+
+  app.get('/api/auth/me', { schema: { tags, response: { 200: UserSchema } } }, async (request) =>
+    auth.me(request.requireUser().id),
+  )
+
+  app.post('/api/auth/logout', { schema: { tags, response: { 204: NoContent } } }, async (request, reply) => {
+    auth.logout(request.requireUser())
+    return reply.status(204).send(null)
+  })
+
+  app.post(
+    '/api/auth/tokens',
+    {
+      schema: {
+        tags,
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 201: CreatedApiToken },
+      },
+    },
+    async (request, reply) => reply.status(201).send(auth.createApiToken(request.requireUser().id, request.body.name)),
+  )
+
+  app.get('/api/auth/tokens', { schema: { tags, response: { 200: Type.Object({ items: Type.Array(ApiToken) }) } } }, async (request) => ({
+    items: auth.listApiTokens(request.requireUser().id),
+  }))
+
+  app.delete(
+    '/api/auth/tokens/:id',
+    { schema: { tags, params: IdParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      auth.deleteApiToken(request.requireUser().id, request.params.id)
+      return reply.status(204).send(null)
+    },
+  )
+
+  const admin = { permission: 'platform.admin' } as const
+  const adminTags = ['admin']
+
+  app.get(
+    '/api/admin/users',
+    { config: admin, schema: { tags: adminTags, querystring: PageQuery, response: { 200: Page(UserSchema) } } },
+    async (request) => auth.listUsers(request.query),
+  )
+
+  app.post(
+    '/api/admin/users',
+    { config: admin, schema: { tags: adminTags, body: CreateUserBody, response: { 201: UserSchema } } },
+    async (request, reply) => reply.status(201).send(await auth.createUser(request.requireUser(), request.body)),
+  )
+
+  app.patch(
+    '/api/admin/users/:id',
+    { config: admin, schema: { tags: adminTags, params: IdParams, body: UpdateUserBody, response: { 200: UserSchema } } },
+    async (request) => auth.updateUser(request.requireUser(), request.params.id, request.body),
+  )
+}

@@ -1,0 +1,50 @@
+import { type Static, Type } from 'typebox'
+import { Nullable, Timestamp, Uuid } from '../http/common.schemas'
+import { PERMISSIONS, ROLES } from './permissions'
+
+export const Username = Type.String({ minLength: 3, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' })
+export const Password = Type.String({ minLength: 8, maxLength: 256 })
+export const RoleSchema = Type.Enum([...ROLES])
+export const PermissionSchema = Type.Enum([...PERMISSIONS])
+
+export const UserSchema = Type.Object({
+  id: Uuid,
+  username: Type.String(),
+  avatar_url: Nullable(Type.String()),
+  roles: Type.Array(RoleSchema),
+  permissions: Type.Array(PermissionSchema),
+  disabled: Type.Boolean(),
+  created_at: Timestamp,
+})
+export type User = Static<typeof UserSchema>
+
+export const Credentials = Type.Object({ username: Username, password: Password })
+export const LoginBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 64 }),
+  password: Type.String({ minLength: 1, maxLength: 256 }),
+})
+export const LoginResult = Type.Object({ token: Type.String(), user: UserSchema })
+export type LoginResult = Static<typeof LoginResult>
+
+export const ApiToken = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  created_at: Timestamp,
+  last_used_at: Nullable(Timestamp),
+})
+export type ApiToken = Static<typeof ApiToken>
+export const CreatedApiToken = Type.Intersect([ApiToken, Type.Object({ token: Type.String() })])
+
+export const CreateUserBody = Type.Object({
+  username: Username,
+  password: Password,
+  roles: Type.Array(RoleSchema, { minItems: 1, maxItems: 4, default: ['user'] }),
+})
+export const UpdateUserBody = Type.Object(
+  {
+    roles: Type.Optional(Type.Array(RoleSchema, { minItems: 1, maxItems: 4 })),
+    disabled: Type.Optional(Type.Boolean()),
+    password: Type.Optional(Password),
+  },
+  { minProperties: 1 },
+)

@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Db } from '../db/client'
+import { CommonErrors } from '../errors/app-error'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { recordAdminAction } from '../admin-audit/admin-audit.service'
+import { readConfigValue } from '../settings/settings.service'
+import { AuthErrors } from './auth.errors'
+import * as repo from './auth.repository'
+import type { TokenKind } from './auth.tables'
+import { hashPassword, verifyPassword } from './password'
+import { type Permission, permissionsOf, type Role } from './permissions'
+import { FailureLimiter } from './rate-limit'
+import { hashToken, newToken } from './tokens'
+
+export interface AuthUser {
+  id: string
+  username: string
+  roles: Role[]
+  permissions: Permission[]
+  tokenId: string
+}
+
+const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
+const PLATFORM_USERNAME = 'platform'
+
+export function publicUser(row: repo.UserRow) {
+  return {
+    id: row.id,
+    username: row.username,
+    avatar_url: row.avatarUrl,
+    roles: row.roles,
+    permissions: permissionsOf(row.roles),
+    disabled: row.disabled,
+    created_at: row.createdAt,
+  }
+}
+
+export function publicToken(row: repo.TokenRow) {
+  return { id: row.id, name: row.name ?? '', created_at: row.createdAt, last_used_at: row.lastUsedAt }
+}
+
+export function createAuthService(db: Db) {
+  const failuresByUsername = new FailureLimiter(10, 15 * 60_000)
+  const failuresByAddress = new FailureLimiter(50, 15 * 60_000)
+  // A throwaway hash so a login for an unknown user costs the same as one for a known user.
+  const dummyHash = hashPassword(randomBytes(16).toString('hex'))
+
+  function issueToken(userId: string, kind: TokenKind, name?: string) {
+    const token = newToken()
+    const expiresAt = kind === 'session' ? new Date(Date.now() + SESSION_TTL_MS).toISOString() : null
+    const row = repo.insertToken(db, { userId, kind, tokenHash: hashToken(token), name: name ?? null, expiresAt })
+    return { token, row }
+  }
+
+  return {
+    async register(username: string, password: string) {
+      if (!readConfigValue(db, 'registration_open')) throw AuthErrors.REGISTRATION_CLOSED()
+      if (repo.findUserByUsername(db, username)) throw AuthErrors.USERNAME_TAKEN({ username })
+      const passwordHash = await hashPassword(password)
+      // Checked again after the await: two racing registrations meet the unique index otherwise.
+      if (repo.findUserByUsername(db, username)) throw AuthErrors.USERNAME_TAKEN({ username })
+      return publicUser(repo.insertUser(db, { username, passwordHash, roles: ['user'] }))
+    },
+
+    async login(username: string, password: string, address: string) {
+      const userKey = username.toLowerCase()
+      const wait = Math.max(failuresByUsername.retryAfter(userKey), failuresByAddress.retryAfter(address))
+      if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
+      const row = repo.findUserByUsername(db, username)
+      const valid = row && !row.isSystem ? await verifyPassword(password, row.passwordHash) : (await dummyHash, false)
+      if (!row || !valid || row.disabled) {
+        failuresByUsername.recordFailure(userKey)
+        failuresByAddress.recordFailure(address)
+        throw AuthErrors.INVALID_CREDENTIALS()
+      }
+      failuresByUsername.reset(userKey)
+      const { token } = issueToken(row.id, 'session')
+      return { token, user: publicUser(row) }
+    },
+
+    /** Resolves a bearer token to its user, or null when unknown, expired or the user is disabled. */
+    authenticate(token: string): AuthUser | null {
+      const found = repo.findTokenWithUser(db, hashToken(token))
+      if (!found || found.user.disabled || found.user.isSystem) return null
+      if (found.token.expiresAt && found.token.expiresAt < new Date().toISOString()) return null
+      // Coarse last-use stamp: at most one write a minute per token keeps reads cheap.
+      const lastUsed = found.token.lastUsedAt ? Date.parse(found.token.lastUsedAt) : 0
+      if (Date.now() - lastUsed > 60_000) repo.touchToken(db, found.token.id)
+      return {
+        id: found.user.id,
+        username: found.user.username,
+        roles: found.user.roles,
+        permissions: permissionsOf(found.user.roles),
+        tokenId: found.token.id,
+      }
+    },
+
+    me(userId: string) {
+      const row = repo.findUserById(db, userId)
+      if (!row) throw CommonErrors.UNAUTHORIZED()
+      return publicUser(row)
+    },
+
+    logout(user: AuthUser) {
+      repo.deleteToken(db, user.tokenId, user.id)
+    },
+
+    createApiToken(userId: string, name: string) {
+      const { token, row } = issueToken(userId, 'api', name)
+      return { ...publicToken(row), token }
+    },
+
+    listApiTokens(userId: string) {
+      return repo.listApiTokens(db, userId).map(publicToken)
+    },
+
+    deleteApiToken(userId: string, tokenId: string) {
+      if (!repo.deleteToken(db, tokenId, userId)) throw AuthErrors.TOKEN_NOT_FOUND()
+    },
+
+    listUsers(query: PageQuery) {
+      const { limit, offset } = pageWindow(query)
+      const { rows, total } = repo.listPeople(db, limit, offset)
+      return toPage(rows.map(publicUser), total, query)
+    },
+
+    async createUser(actor: AuthUser, input: { username: string; password: string; roles: Role[] }) {
+      if (repo.findUserByUsername(db, input.username)) throw AuthErrors.USERNAME_TAKEN({ username: input.username })
+      const passwordHash = await hashPassword(input.password)
+      return db.transaction((tx) => {
+        if (repo.findUserByUsername(tx, input.username)) throw AuthErrors.USERNAME_TAKEN({ username: input.username })
+        const created = publicUser(repo.insertUser(tx, { username: input.username, passwordHash, roles: input.roles }))
+        recordAdminAction(tx, { actorId: actor.id, action: 'user.create', targetType: 'user', targetId: created.id, after: created })
+        return created
+      })
+    },
+
+    async updateUser(
+      actor: AuthUser,
+      userId: string,
+      input: { roles?: Role[] | undefined; disabled?: boolean | undefined; password?: string | undefined },
+    ) {
+      const existing = repo.findUserById(db, userId)
+      if (!existing || existing.isSystem) throw AuthErrors.USER_NOT_FOUND()
+      if (userId === actor.id && (input.disabled || (input.roles && !input.roles.includes('admin'))))
+        throw AuthErrors.CANNOT_CHANGE_OWN_ADMIN()
+      const passwordHash = input.password ? await hashPassword(input.password) : undefined
+      return db.transaction((tx) => {
+        const updated = repo.updateUser(tx, userId, {
+          ...(input.roles ? { roles: [...new Set(input.roles)] } : {}),
+          ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
+          ...(passwordHash ? { passwordHash } : {}),
+        })
+        if (!updated) throw AuthErrors.USER_NOT_FOUND()
+        // Disabling a user or resetting a password ends their sessions.
+        if (input.disabled || passwordHash) repo.deleteTokensOfUser(tx, userId)
+        const after = publicUser(updated)
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'user.update',
+          targetType: 'user',
+          targetId: userId,
+          before: publicUser(existing),
+          after: { ...after, password_changed: Boolean(passwordHash) },
+        })
+        return after
+      })
+    },
+
+    /**
+     * First start: create `admin` (password from the environment, else generated, printed once and written
+     * to `<data>/initial-admin-password`, mode 0600) and the platform's own account.
+     */
+    async bootstrap(options: { dataDir: string; adminPassword: string | undefined }) {
+      if (!repo.findUserByUsername(db, PLATFORM_USERNAME)) {
+        const unusable = await hashPassword(randomBytes(32).toString('hex'))
+        repo.insertUser(db, { username: PLATFORM_USERNAME, passwordHash: unusable, roles: [], isSystem: true })
+      }
+      if (repo.findUserByUsername(db, 'admin')) return { created: false as const }
+      const generated = !options.adminPassword
+      const password = options.adminPassword ?? randomBytes(12).toString('base64url')
+      repo.insertUser(db, { username: 'admin', passwordHash: await hashPassword(password), roles: ['admin'] })
+      let passwordFile: string | null = null
+      if (generated) {
+        passwordFile = path.join(options.dataDir, 'initial-admin-password')
+        if (!existsSync(passwordFile)) writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 })
+        chmodSync(passwordFile, 0o600)
+      }
+      return { created: true as const, generatedPassword: generated ? password : null, passwordFile }
+    },
+
+    /** A token for the desktop window, which signs in as the local admin without a password prompt. */
+    issueDesktopToken(): string {
+      const admin = repo.findUserByUsername(db, 'admin')
+      if (!admin) throw new Error('The admin user does not exist yet.')
+      return issueToken(admin.id, 'desktop', 'desktop window').token
+    },
+
+    platformUserId(): string {
+      const platform = repo.findUserByUsername(db, PLATFORM_USERNAME)
+      if (!platform) throw new Error('The platform account does not exist yet.')
+      return platform.id
+    },
+  }
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

@@ -1,0 +1,32 @@
+/** Roles are additive; a user's permissions are the union of their roles'. `admin` holds every permission. */
+export const ROLES = ['admin', 'operator', 'reviewer', 'user'] as const
+export type Role = (typeof ROLES)[number]
+
+export const PERMISSIONS = [
+  'marketplace.use',
+  'chat.use',
+  'chat.operate',
+  'agents.manage',
+  'knowledge.manage',
+  'evaluation.manage',
+  'mcp.manage',
+  'document_recognition.review',
+  'document_recognition.write',
+  'platform.admin',
+] as const
+export type Permission = (typeof PERMISSIONS)[number]
+
+const BASE: Permission[] = ['marketplace.use', 'chat.use']
+
+const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  admin: PERMISSIONS,
+  operator: [...BASE, 'chat.operate', 'agents.manage', 'knowledge.manage', 'evaluation.manage', 'mcp.manage'],
+  reviewer: [...BASE, 'document_recognition.review'],
+  user: BASE,
+}
+
+export function permissionsOf(roles: readonly Role[]): Permission[] {
+  const granted = new Set<Permission>()
+  for (const role of roles) for (const permission of ROLE_PERMISSIONS[role] ?? []) granted.add(permission)
+  return PERMISSIONS.filter((permission) => granted.has(permission))
+}

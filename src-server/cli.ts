@@ -1,0 +1,46 @@
+import { parseArgs } from 'node:util'
+import { startServer } from './server'
+
+/** `npm start`: serve the API and the console standalone. Flags override SWITCHBOARD_* env. */
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+})
+
+if (values.help) {
+  process.stdout.write(`Usage: switchboard [--port 8787] [--host 127.0.0.1] [--data-dir ./data]
+  --host 0.0.0.0 opens the server to the LAN. Env: SWITCHBOARD_PORT, SWITCHBOARD_HOST, SWITCHBOARD_DATA_DIR,
+  SWITCHBOARD_ADMIN_PASSWORD, SWITCHBOARD_SECRET_KEY, SWITCHBOARD_ENV, SWITCHBOARD_GUARD_MODE,
+  SWITCHBOARD_ALLOWED_ORIGINS, SWITCHBOARD_OPENAI_BASE_URL, SWITCHBOARD_OPENAI_API_KEY, SWITCHBOARD_OPENAI_MODELS.\n`)
+  process.exit(0)
+}
+
+const port = values.port === undefined ? undefined : Number(values.port)
+if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+  process.stderr.write(`Invalid --port: ${values.port}\n`)
+  process.exit(2)
+}
+
+const server = await startServer({
+  ...(port !== undefined ? { port } : {}),
+  ...(values.host ? { host: values.host } : {}),
+  ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+  handleSignals: true,
+})
+
+const { config } = server.app.ctx
+const lines = [`Switchboard ${config.version} is serving ${server.url}`, `Data: ${config.dataDir}`]
+if (config.host === '0.0.0.0') lines.push('Open to the LAN: other machines sign in with a user account or an API token.')
+if (server.app.bootstrap.adminCreated) {
+  if (server.app.bootstrap.generatedPassword)
+    lines.push(
+      `First start: user "admin" was created with password ${server.app.bootstrap.generatedPassword}`,
+      `(also written to ${server.app.bootstrap.passwordFile}; change it after signing in).`,
+    )
+  else lines.push('First start: user "admin" was created with the password from SWITCHBOARD_ADMIN_PASSWORD.')
+}
+process.stdout.write(`${lines.join('\n')}\n`)

@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Everything `createServer` needs to know, resolved once from options, then env, then defaults. */
+export interface ServerConfig {
+  dataDir: string
+  host: string
+  port: number
+  env: string
+  guardMode: 'enforce' | 'warn'
+  adminPassword: string | undefined
+  secretKey: string | undefined
+  allowedOrigins: string[]
+  logLevel: string
+  /** Where the app's own files live: migrations, resources/, the built console. */
+  appRoot: string
+  version: string
+}
+
+export type ServerOptions = Partial<Omit<ServerConfig, 'appRoot' | 'version'>>
+
+export const DEFAULT_PORT = 8787
+export const DEFAULT_HOST = '127.0.0.1'
+
+/** The folder holding package.json, found by walking up from this file (works from source and from a bundle). */
+export function findAppRoot(start = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = start
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'src-server'))) return dir
+    const parent = path.dirname(dir)
+    if (parent === dir) return process.cwd()
+    dir = parent
+  }
+}
+
+export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const appRoot = findAppRoot()
+  const guardMode = options.guardMode ?? (env.SWITCHBOARD_GUARD_MODE === 'warn' ? 'warn' : 'enforce')
+  return {
+    dataDir: path.resolve(options.dataDir ?? env.SWITCHBOARD_DATA_DIR ?? 'data'),
+    host: options.host ?? env.SWITCHBOARD_HOST ?? DEFAULT_HOST,
+    port: options.port ?? parsePort(env.SWITCHBOARD_PORT) ?? DEFAULT_PORT,
+    env: options.env ?? env.SWITCHBOARD_ENV ?? 'desktop',
+    guardMode,
+    adminPassword: options.adminPassword ?? env.SWITCHBOARD_ADMIN_PASSWORD,
+    secretKey: options.secretKey ?? env.SWITCHBOARD_SECRET_KEY,
+    allowedOrigins:
+      options.allowedOrigins ??
+      (env.SWITCHBOARD_ALLOWED_ORIGINS ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    logLevel: options.logLevel ?? env.SWITCHBOARD_LOG_LEVEL ?? 'info',
+    appRoot,
+    version: readVersion(appRoot),
+  }
+}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (!value) return undefined
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${value}`)
+  return port
+}
+
+function readVersion(appRoot: string): string {
+  try {
+    return String(JSON.parse(readFileSync(path.join(appRoot, 'package.json'), 'utf8')).version ?? '0.0.0')
+  } catch {
+    return '0.0.0'
+  }
+}

@@ -1,0 +1,16 @@
+import path from 'node:path'
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
+import type { Db } from './client'
+
+export const migrationsFolder = (appRoot: string) => path.join(appRoot, 'src-server', 'db', 'migrations')
+
+/** Applies the committed migrations (drizzle-kit output) in order; already-applied ones are skipped. */
+export function applyMigrations(db: Db, appRoot: string): void {
+  migrate(db, { migrationsFolder: migrationsFolder(appRoot) })
+}
+
+/** Number of migrations recorded as applied, for the health guard and the database fingerprint. */
+export function appliedMigrationCount(db: Db): number {
+  const row = db.$client.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }
+  return row.n
+}

@@ -1,0 +1,57 @@
+/**
+ * The one error type services throw. The error handler renders it as the contract's envelope:
+ * `{"error": {"code", "message", "details"}}` with `statusCode` as the HTTP status.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly statusCode: number,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message)
+    this.name = 'AppError'
+  }
+}
+
+export interface ErrorDefinition {
+  status: number
+  message: string
+}
+
+export type ErrorFactory = (details?: Record<string, unknown>, message?: string) => AppError
+
+/**
+ * Each domain declares its codes once:
+ * `export const MarketErrors = defineErrors({ LISTING_NOT_FOUND: { status: 404, message: 'Listing not found.' } })`
+ * and throws `MarketErrors.LISTING_NOT_FOUND()`.
+ */
+export function defineErrors<const T extends Record<string, ErrorDefinition>>(
+  definitions: T,
+): { [K in keyof T]: ErrorFactory } {
+  const factories = {} as { [K in keyof T]: ErrorFactory }
+  for (const code of Object.keys(definitions) as (keyof T & string)[]) {
+    const definition = definitions[code] as ErrorDefinition
+    factories[code] = (details = {}, message = definition.message) =>
+      new AppError(code, definition.status, message, details)
+  }
+  return factories
+}
+
+/** Codes every domain may use. */
+export const CommonErrors = defineErrors({
+  VALIDATION_ERROR: { status: 422, message: 'The request is not valid.' },
+  NOT_FOUND: { status: 404, message: 'Not found.' },
+  UNAUTHORIZED: { status: 401, message: 'Authentication is required.' },
+  FORBIDDEN: { status: 403, message: 'You do not have permission to do this.' },
+  RATE_LIMITED: { status: 429, message: 'Too many attempts. Try again later.' },
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  BAD_REQUEST: { status: 400, message: 'The request cannot be processed.' },
+  FILE_TOO_LARGE: { status: 413, message: 'The upload is larger than allowed.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This content type is not accepted here.' },
+  UNSUPPORTED_FILE_TYPE: { status: 415, message: 'This file type is not accepted.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here.' },
+  GUARD_FAILED: { status: 503, message: 'The server refuses writes until its health guard passes.' },
+  INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server.' },
+})

@@ -1,0 +1,98 @@
+import { accessSync, constants, existsSync, readFileSync, statfsSync, writeFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+
+export type GuardState = 'ok' | 'warning' | 'failed'
+
+export interface GuardFinding {
+  state: Exclude<GuardState, 'ok'>
+  message: string
+}
+
+/** A check returns null when all is well, or a finding with one sentence a person can act on. */
+export type GuardCheck = () => GuardFinding | null
+
+const CACHE_MS = 5_000
+
+/**
+ * The health guard: checks run at start and on request (cached briefly). With `enforce`, a `failed` state makes
+ * write endpoints answer 503 GUARD_FAILED; with `warn` it is only reported.
+ */
+export class Guard {
+  private readonly checks = new Map<string, GuardCheck>()
+  private cached: { at: number; state: GuardState; messages: string[] } | null = null
+
+  constructor(readonly mode: 'enforce' | 'warn') {}
+
+  register(name: string, check: GuardCheck): void {
+    this.checks.set(name, check)
+    this.cached = null
+  }
+
+  evaluate(fresh = false): { state: GuardState; messages: string[] } {
+    if (!fresh && this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached
+    const findings: GuardFinding[] = []
+    for (const [name, check] of this.checks) {
+      try {
+        const finding = check()
+        if (finding) findings.push(finding)
+      } catch (error) {
+        findings.push({ state: 'failed', message: `The ${name} check could not run: ${(error as Error).message}` })
+      }
+    }
+    const state: GuardState = findings.some((f) => f.state === 'failed')
+      ? 'failed'
+      : findings.length > 0
+        ? 'warning'
+        : 'ok'
+    this.cached = { at: Date.now(), state, messages: findings.map((f) => f.message) }
+    return this.cached
+  }
+
+  blocksWrites(): boolean {
+    return this.mode === 'enforce' && this.evaluate().state === 'failed'
+  }
+}
+
+const GIB = 1024 ** 3
+
+export function dataDirWritable(dataDir: string): GuardCheck {
+  return () => {
+    try {
+      accessSync(dataDir, constants.W_OK)
+      const probe = path.join(dataDir, '.write-probe')
+      writeFileSync(probe, 'ok')
+      rmSync(probe, { force: true })
+      return null
+    } catch {
+      return { state: 'failed', message: 'The data directory is not writable.' }
+    }
+  }
+}
+
+export function freeDisk(dataDir: string): GuardCheck {
+  return () => {
+    const stats = statfsSync(dataDir)
+    const free = stats.bavail * stats.bsize
+    if (free < 0.1 * GIB) return { state: 'failed', message: `Only ${Math.round(free / 1024 ** 2)} MB of disk left for data.` }
+    if (free < 1 * GIB) return { state: 'warning', message: `Less than 1 GB of disk left for data (${(free / GIB).toFixed(2)} GB).` }
+    return null
+  }
+}
+
+export function migrationsApplied(migrationsDir: string, applied: () => number): GuardCheck {
+  return () => {
+    const journal = path.join(migrationsDir, 'meta', '_journal.json')
+    const expected = existsSync(journal) ? (JSON.parse(readFileSync(journal, 'utf8')).entries as unknown[]).length : 0
+    const count = applied()
+    return count >= expected
+      ? null
+      : { state: 'failed', message: `The database has ${count} of ${expected} migrations applied.` }
+  }
+}
+
+export function secretKeyPresent(dataDir: string, fromEnv: boolean): GuardCheck {
+  return () =>
+    fromEnv || existsSync(path.join(dataDir, 'secret.key'))
+      ? null
+      : { state: 'failed', message: 'The secret key is missing: encrypted credentials cannot be read.' }
+}

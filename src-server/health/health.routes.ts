@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import { appliedMigrationCount } from '../db/migrate'
+import { CommonErrors } from '../errors/app-error'
+
+const Health = Type.Object({
+  status: Type.Literal('ok'),
+  app_env: Type.String(),
+  app_instance: Type.String(),
+  database_fingerprint: Type.String(),
+  guard_mode: Type.Enum(['enforce', 'warn']),
+  guard_state: Type.Enum(['ok', 'warning', 'failed']),
+  guard_messages: Type.Array(Type.String()),
+  version: Type.String(),
+})
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Sign-in stays possible while the guard fails, so an admin can still look at what is wrong. */
+const ALWAYS_WRITABLE = new Set(['/api/auth/login', '/api/auth/logout'])
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/healthz',
+    { config: { public: true }, schema: { tags: ['health'], response: { 200: Health } } },
+    async () => {
+      const { state, messages } = ctx.guard.evaluate(true)
+      const row = ctx.db.$client.prepare('PRAGMA schema_version').get() as { schema_version: number }
+      const fingerprint = createHash('sha256')
+        .update(`${ctx.instanceId}:${row.schema_version}:${appliedMigrationCount(ctx.db)}`)
+        .digest('hex')
+        .slice(0, 16)
+      return {
+        status: 'ok' as const,
+        app_env: ctx.config.env,
+        app_instance: ctx.instanceId,
+        database_fingerprint: fingerprint,
+        guard_mode: ctx.guard.mode,
+        guard_state: state,
+        guard_messages: messages,
+        version: ctx.config.version,
+      }
+    },
+  )
+}
+
+/** Root-level hook: with `enforce` and a failed guard, writes answer 503 GUARD_FAILED. */
+export function guardWrites(ctx: AppContext) {
+  return async (request: { method: string; url: string }) => {
+    if (!WRITE_METHODS.has(request.method) || ALWAYS_WRITABLE.has(request.url.split('?')[0] ?? '')) return
+    if (ctx.guard.blocksWrites())
+      throw CommonErrors.GUARD_FAILED({ guard_messages: ctx.guard.evaluate().messages })
+  }
+}

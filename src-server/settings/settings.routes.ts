@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import { Nullable, Timestamp } from '../http/common.schemas'
+import { readConfig, updateConfigValue } from './settings.service'
+
+const ConfigValue = Type.Union([Type.String({ maxLength: 100 }), Type.Number(), Type.Boolean()])
+const PlatformConfigSchema = Type.Object({
+  commission_rate: Type.Number(),
+  min_withdrawal: Type.Integer(),
+  daily_earn_cap: Type.Integer(),
+  refund_window_days: Type.Integer(),
+  registration_open: Type.Boolean(),
+})
+const ConfigEntry = Type.Object({
+  key: Type.String(),
+  value: ConfigValue,
+  description: Nullable(Type.String()),
+  updated_at: Timestamp,
+})
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/admin/config',
+    { config: { permission: 'platform.admin' }, schema: { tags: ['admin'], response: { 200: PlatformConfigSchema } } },
+    async () => readConfig(ctx.db),
+  )
+
+  app.put(
+    '/api/admin/config/:key',
+    {
+      config: { permission: 'platform.admin' },
+      schema: {
+        tags: ['admin'],
+        params: Type.Object({ key: Type.String({ maxLength: 100 }) }),
+        body: Type.Object({ value: ConfigValue, description: Type.Optional(Type.String({ maxLength: 1000 })) }),
+        response: { 200: ConfigEntry },
+      },
+    },
+    async (request) =>
+      updateConfigValue(ctx.db, {
+        key: request.params.key,
+        value: request.body.value,
+        description: request.body.description,
+        actorId: request.requireUser().id,
+      }),
+  )
+}

@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm'
+import { recordAdminAction } from '../admin-audit/admin-audit.service'
+import type { Queryable } from '../db/client'
+import { nowIso } from '../db/columns'
+import { defineErrors } from '../errors/app-error'
+import { platformConfig } from './settings.tables'
+
+export const SettingsErrors = defineErrors({
+  CONFIG_KEY_NOT_FOUND: { status: 404, message: 'Unknown configuration key.' },
+  INVALID_CONFIG_VALUE: { status: 400, message: 'That value is not valid for this key.' },
+})
+
+type Parser<T> = (raw: unknown) => T | undefined
+
+const number =
+  (ok: (n: number) => boolean): Parser<number> =>
+  (raw) => {
+    const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw
+    return typeof n === 'number' && Number.isFinite(n) && ok(n) ? n : undefined
+  }
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => number((n) => Number.isInteger(n) && n >= min && n <= max)
+const boolean: Parser<boolean> = (raw) =>
+  raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : undefined
+
+/** Every platform setting: its type, range and default. Values are stored typed, sent typed. */
+export const CONFIG_KEYS = {
+  commission_rate: { default: 0.1, parse: number((n) => n >= 0 && n < 1), rule: 'a number in [0, 1)' },
+  min_withdrawal: { default: 100, parse: integer(0), rule: 'a whole number of points, 0 or more' },
+  daily_earn_cap: { default: 1_000_000, parse: integer(0), rule: 'a whole number of points, 0 or more' },
+  refund_window_days: { default: 7, parse: integer(0, 3650), rule: 'a whole number of days from 0 to 3650' },
+  registration_open: { default: true, parse: boolean, rule: 'true or false' },
+} as const
+
+export type ConfigKey = keyof typeof CONFIG_KEYS
+export type PlatformConfig = { [K in ConfigKey]: (typeof CONFIG_KEYS)[K]['default'] extends boolean ? boolean : number }
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_KEYS, key)
+}
+
+export function readConfig(db: Queryable): PlatformConfig {
+  const stored = new Map(db.select().from(platformConfig).all().map((row) => [row.key, row.value]))
+  const config = {} as Record<ConfigKey, unknown>
+  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) config[key] = stored.get(key) ?? CONFIG_KEYS[key].default
+  return config as PlatformConfig
+}
+
+export function readConfigValue<K extends ConfigKey>(db: Queryable, key: K): PlatformConfig[K] {
+  const row = db.select().from(platformConfig).where(eq(platformConfig.key, key)).get()
+  return (row?.value ?? CONFIG_KEYS[key].default) as PlatformConfig[K]
+}
+
+export function updateConfigValue(
+  db: Queryable,
+  input: { key: string; value: unknown; description?: string | undefined; actorId: string },
+) {
+  if (!isConfigKey(input.key)) throw SettingsErrors.CONFIG_KEY_NOT_FOUND({ key: input.key })
+  const definition = CONFIG_KEYS[input.key]
+  const value = definition.parse(input.value)
+  if (value === undefined)
+    throw SettingsErrors.INVALID_CONFIG_VALUE({ key: input.key, expected: definition.rule }, `${input.key} must be ${definition.rule}.`)
+  return db.transaction((tx) => {
+    const before = readConfigValue(tx, input.key as ConfigKey)
+    const row = { key: input.key, value, description: input.description ?? null, updatedAt: nowIso(), updatedBy: input.actorId }
+    tx.insert(platformConfig).values(row).onConflictDoUpdate({ target: platformConfig.key, set: row }).run()
+    recordAdminAction(tx, {
+      actorId: input.actorId,
+      action: 'config.update',
+      targetType: 'config',
+      targetId: input.key,
+      before,
+      after: value,
+    })
+    return { key: input.key, value, description: row.description, updated_at: row.updatedAt }
+  })
+}

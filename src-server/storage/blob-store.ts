@@ -1,0 +1,64 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { createReadStream, existsSync } from 'node:fs'
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { Readable } from 'node:stream'
+
+export interface StoredBlob {
+  sha256: string
+  size: number
+}
+
+/**
+ * Content-addressed files under `<data>/blobs/ab/cd/<sha256>`. Writes go to a temp file first and are renamed
+ * into place, so a blob is either whole or absent. Who references a blob is the domains' business: they delete
+ * it only when no row points at it any more.
+ */
+export class BlobStore {
+  constructor(private readonly root: string) {}
+
+  static sha256(bytes: Uint8Array): string {
+    return createHash('sha256').update(bytes).digest('hex')
+  }
+
+  pathOf(sha256: string): string {
+    if (!/^[a-f0-9]{64}$/.test(sha256)) throw new Error('Not a sha256 digest.')
+    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256)
+  }
+
+  async put(bytes: Uint8Array): Promise<StoredBlob> {
+    const sha256 = BlobStore.sha256(bytes)
+    const target = this.pathOf(sha256)
+    if (!existsSync(target)) {
+      await mkdir(path.dirname(target), { recursive: true })
+      const temp = `${target}.${randomUUID()}.tmp`
+      await writeFile(temp, bytes)
+      await rename(temp, target)
+    }
+    return { sha256, size: bytes.byteLength }
+  }
+
+  has(sha256: string): boolean {
+    return existsSync(this.pathOf(sha256))
+  }
+
+  async size(sha256: string): Promise<number | null> {
+    try {
+      return (await stat(this.pathOf(sha256))).size
+    } catch {
+      return null
+    }
+  }
+
+  read(sha256: string): Readable {
+    return createReadStream(this.pathOf(sha256))
+  }
+
+  async readBytes(sha256: string): Promise<Buffer> {
+    return readFile(this.pathOf(sha256))
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await rm(this.pathOf(sha256), { force: true })
+  }
+}

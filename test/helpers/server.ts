@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import { type App, type CreateServerOptions, createServer } from '../../src-server/app'
+
+export const ADMIN_PASSWORD = 'admin-password-for-tests'
+
+export interface TestServer {
+  app: App
+  dataDir: string
+  /** Every log line the server wrote, for asserting that secrets never appear in logs. */
+  logs(): string
+  /** Bearer headers for a user, created with these roles on first use (password `password-<username>`). */
+  headersFor(username: string, roles?: string[]): Promise<Record<string, string>>
+  adminHeaders(): Promise<Record<string, string>>
+  /** Listen on loopback for tests where the protocol matters (SSE, WebSocket, multipart streams). */
+  listen(): Promise<string>
+  close(): Promise<void>
+}
+
+/** A real server on a fresh temp data dir; `inject` for plain JSON routes, `listen()` for real HTTP. */
+export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'switchboard-test-'))
+  const logStream = new PassThrough()
+  const chunks: Buffer[] = []
+  logStream.on('data', (chunk: Buffer) => chunks.push(chunk))
+  const app = await createServer({ adminPassword: ADMIN_PASSWORD, logLevel: 'info', ...options, dataDir, logStream })
+  const tokens = new Map<string, string>()
+
+  async function login(username: string, password: string): Promise<string> {
+    const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } })
+    if (response.statusCode !== 200) throw new Error(`login ${username} failed: ${response.body}`)
+    return response.json().token as string
+  }
+
+  async function headersFor(username: string, roles: string[] = ['user']) {
+    let token = tokens.get(username)
+    if (!token) {
+      if (username !== 'admin') {
+        const created = await app.inject({
+          method: 'POST',
+          url: '/api/admin/users',
+          headers: await headersFor('admin'),
+          payload: { username, password: `password-${username}`, roles },
+        })
+        if (created.statusCode !== 201) throw new Error(`create ${username} failed: ${created.body}`)
+      }
+      token = await login(username, username === 'admin' ? ADMIN_PASSWORD : `password-${username}`)
+      tokens.set(username, token)
+    }
+    return { authorization: `Bearer ${token}` }
+  }
+
+  return {
+    app,
+    dataDir,
+    logs: () => Buffer.concat(chunks).toString('utf8'),
+    headersFor,
+    adminHeaders: () => headersFor('admin'),
+    async listen() {
+      await app.listen({ host: '127.0.0.1', port: 0 })
+      const address = app.server.address()
+      if (!address || typeof address === 'string') throw new Error('no address')
+      return `http://127.0.0.1:${address.port}`
+    },
+    async close() {
+      await app.close()
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
