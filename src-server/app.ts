@@ -16,7 +16,7 @@ import { createAuthService } from './auth/auth.service'
 import { resolveConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console/console.routes'
 import { openDatabase } from './db/client'
-import { applyMigrations, appliedMigrationCount, migrationsFolder } from './db/migrate'
+import { appliedMigrationCount, applyMigrations, migrationsFolder } from './db/migrate'
 import { errorHandling } from './errors/error-handler'
 import { dataDirWritable, freeDisk, Guard, migrationsApplied, secretKeyPresent } from './health/guard'
 import { guardWrites, healthRoutes } from './health/health.routes'
@@ -56,7 +56,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   const logger = pino(
     {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token'], censor: '***' },
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token'],
+        censor: '***',
+      },
     },
     options.logStream ?? pino.destination(1),
   )
@@ -68,13 +71,19 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   const workers = new WorkerPool()
   const jobs = new JobRunner(db, workers, { log: logger })
   const guard = new Guard(config.guardMode)
-  guard.register('migrations', migrationsApplied(migrationsFolder(config.appRoot), () => appliedMigrationCount(db)))
+  guard.register(
+    'migrations',
+    migrationsApplied(migrationsFolder(config.appRoot), () => appliedMigrationCount(db)),
+  )
   guard.register('data directory', dataDirWritable(config.dataDir))
   guard.register('disk', freeDisk(config.dataDir))
   guard.register('secret key', secretKeyPresent(config.dataDir, Boolean(config.secretKey)))
 
   const auth = createAuthService(db)
-  const bootstrapResult = await auth.bootstrap({ dataDir: config.dataDir, adminPassword: config.adminPassword })
+  const bootstrapResult = await auth.bootstrap({
+    dataDir: config.dataDir,
+    adminPassword: config.adminPassword,
+  })
 
   const ctx: AppContext = {
     config,

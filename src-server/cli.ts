@@ -34,7 +34,8 @@ const server = await startServer({
 
 const { config } = server.app.ctx
 const lines = [`Switchboard ${config.version} is serving ${server.url}`, `Data: ${config.dataDir}`]
-if (config.host === '0.0.0.0') lines.push('Open to the LAN: other machines sign in with a user account or an API token.')
+if (config.host === '0.0.0.0')
+  lines.push('Open to the LAN: other machines sign in with a user account or an API token.')
 if (server.app.bootstrap.adminCreated) {
   if (server.app.bootstrap.generatedPassword)
     lines.push(

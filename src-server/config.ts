@@ -34,7 +34,10 @@ export function findAppRoot(start = path.dirname(fileURLToPath(import.meta.url))
   }
 }
 
-export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function resolveConfig(
+  options: ServerOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ServerConfig {
   const appRoot = findAppRoot()
   const guardMode = options.guardMode ?? (env.SWITCHBOARD_GUARD_MODE === 'warn' ? 'warn' : 'enforce')
   return {

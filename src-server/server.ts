@@ -1,4 +1,4 @@
-import { type CreateServerOptions, createServer, type App } from './app'
+import { type App, type CreateServerOptions, createServer } from './app'
 
 export interface RunningServer {
   app: App
@@ -10,7 +10,9 @@ export interface RunningServer {
  * Builds the server and listens. SIGINT/SIGTERM close it gracefully: stop accepting, hand running jobs back to
  * the queue, close sockets, close the database.
  */
-export async function startServer(options: CreateServerOptions & { handleSignals?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: CreateServerOptions & { handleSignals?: boolean } = {},
+): Promise<RunningServer> {
   const app = await createServer(options)
   const { host, port } = app.ctx.config
   await app.listen({ host, port })

@@ -8,6 +8,10 @@ parentPort?.on('message', async (message: { id: number; task: string; input: unk
     if (!task) throw new Error(`Unknown worker task: ${message.task}`)
     parentPort?.postMessage({ id: message.id, ok: true, result: await task(message.input) })
   } catch (error) {
-    parentPort?.postMessage({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) })
+    parentPort?.postMessage({
+      id: message.id,
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+    })
   }
 })

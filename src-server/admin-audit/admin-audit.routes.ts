@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/common.schemas'
 import type { AppContext } from '../app-context'
+import { Nullable, Page, PageQuery, Timestamp, Uuid } from '../http/common.schemas'
 import { listAdminActions } from './admin-audit.service'
 
 const AdminAuditEntry = Type.Object({

@@ -29,7 +29,13 @@ export function recordAdminAction(db: Queryable, entry: AdminAction): void {
 
 export function listAdminActions(db: Queryable, query: PageQuery) {
   const { limit, offset } = pageWindow(query)
-  const rows = db.select().from(adminAuditLog).orderBy(desc(adminAuditLog.createdAt)).limit(limit).offset(offset).all()
+  const rows = db
+    .select()
+    .from(adminAuditLog)
+    .orderBy(desc(adminAuditLog.createdAt))
+    .limit(limit)
+    .offset(offset)
+    .all()
   const total = db.select({ n: count() }).from(adminAuditLog).get()?.n ?? 0
   return toPage(
     rows.map((row) => ({

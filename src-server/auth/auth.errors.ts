@@ -3,8 +3,14 @@ import { defineErrors } from '../errors/app-error'
 export const AuthErrors = defineErrors({
   INVALID_CREDENTIALS: { status: 401, message: 'Wrong username or password.' },
   USERNAME_TAKEN: { status: 409, message: 'That username is already taken.' },
-  REGISTRATION_CLOSED: { status: 403, message: 'Registration is closed on this server. Ask an admin for an account.' },
+  REGISTRATION_CLOSED: {
+    status: 403,
+    message: 'Registration is closed on this server. Ask an admin for an account.',
+  },
   USER_NOT_FOUND: { status: 404, message: 'User not found.' },
   TOKEN_NOT_FOUND: { status: 404, message: 'Token not found.' },
-  CANNOT_CHANGE_OWN_ADMIN: { status: 409, message: 'You cannot remove your own admin role or disable yourself.' },
+  CANNOT_CHANGE_OWN_ADMIN: {
+    status: 409,
+    message: 'You cannot remove your own admin role or disable yourself.',
+  },
 })

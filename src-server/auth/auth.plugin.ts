@@ -56,7 +56,11 @@ export const authentication = fp(async (app: FastifyInstance, { auth }: { auth: 
       request.user = user
       if (permission && !user.permissions.includes(permission)) throw CommonErrors.FORBIDDEN({ permission })
     }
-    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : []
+    const existing = route.onRequest
+      ? Array.isArray(route.onRequest)
+        ? route.onRequest
+        : [route.onRequest]
+      : []
     route.onRequest = [check, ...existing]
     route.schema = { ...route.schema, security: [{ bearerAuth: [] }] }
   })

@@ -32,7 +32,14 @@ export function updateUser(
 
 export function listPeople(db: Queryable, limit: number, offset: number): { rows: UserRow[]; total: number } {
   const people = eq(user.isSystem, false)
-  const rows = db.select().from(user).where(people).orderBy(asc(user.createdAt)).limit(limit).offset(offset).all()
+  const rows = db
+    .select()
+    .from(user)
+    .where(people)
+    .orderBy(asc(user.createdAt))
+    .limit(limit)
+    .offset(offset)
+    .all()
   const total = db.select({ n: count() }).from(user).where(people).get()?.n ?? 0
   return { rows, total }
 }
@@ -43,13 +50,27 @@ export function countUsers(db: Queryable): number {
 
 export function insertToken(
   db: Queryable,
-  values: { userId: string; kind: TokenKind; tokenHash: string; name?: string | null; expiresAt?: string | null },
+  values: {
+    userId: string
+    kind: TokenKind
+    tokenHash: string
+    name?: string | null
+    expiresAt?: string | null
+  },
 ): TokenRow {
   return db.insert(authToken).values(values).returning().get()
 }
 
-export function findTokenWithUser(db: Queryable, tokenHash: string): { token: TokenRow; user: UserRow } | null {
-  const row = db.select().from(authToken).innerJoin(user, eq(authToken.userId, user.id)).where(eq(authToken.tokenHash, tokenHash)).get()
+export function findTokenWithUser(
+  db: Queryable,
+  tokenHash: string,
+): { token: TokenRow; user: UserRow } | null {
+  const row = db
+    .select()
+    .from(authToken)
+    .innerJoin(user, eq(authToken.userId, user.id))
+    .where(eq(authToken.tokenHash, tokenHash))
+    .get()
   return row ? { token: row.auth_token, user: row.user } : null
 }
 
@@ -58,7 +79,12 @@ export function touchToken(db: Queryable, id: string): void {
 }
 
 export function deleteToken(db: Queryable, id: string, userId: string): boolean {
-  return db.delete(authToken).where(and(eq(authToken.id, id), eq(authToken.userId, userId))).run().changes > 0
+  return (
+    db
+      .delete(authToken)
+      .where(and(eq(authToken.id, id), eq(authToken.userId, userId)))
+      .run().changes > 0
+  )
 }
 
 export function deleteTokensOfUser(db: Queryable, userId: string): void {

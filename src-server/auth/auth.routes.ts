@@ -20,7 +20,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.post(
     '/api/auth/register',
     { config: { public: true }, schema: { tags, body: Credentials, response: { 201: UserSchema } } },
-    async (request, reply) => reply.status(201).send(await auth.register(request.body.username, request.body.password)),
+    async (request, reply) =>
+      reply.status(201).send(await auth.register(request.body.username, request.body.password)),
   )
 
   app.post(
@@ -47,12 +48,17 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         response: { 201: CreatedApiToken },
       },
     },
-    async (request, reply) => reply.status(201).send(auth.createApiToken(request.requireUser().id, request.body.name)),
+    async (request, reply) =>
+      reply.status(201).send(auth.createApiToken(request.requireUser().id, request.body.name)),
   )
 
-  app.get('/api/auth/tokens', { schema: { tags, response: { 200: Type.Object({ items: Type.Array(ApiToken) }) } } }, async (request) => ({
-    items: auth.listApiTokens(request.requireUser().id),
-  }))
+  app.get(
+    '/api/auth/tokens',
+    { schema: { tags, response: { 200: Type.Object({ items: Type.Array(ApiToken) }) } } },
+    async (request) => ({
+      items: auth.listApiTokens(request.requireUser().id),
+    }),
+  )
 
   app.delete(
     '/api/auth/tokens/:id',
@@ -68,19 +74,26 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
 
   app.get(
     '/api/admin/users',
-    { config: admin, schema: { tags: adminTags, querystring: PageQuery, response: { 200: Page(UserSchema) } } },
+    {
+      config: admin,
+      schema: { tags: adminTags, querystring: PageQuery, response: { 200: Page(UserSchema) } },
+    },
     async (request) => auth.listUsers(request.query),
   )
 
   app.post(
     '/api/admin/users',
     { config: admin, schema: { tags: adminTags, body: CreateUserBody, response: { 201: UserSchema } } },
-    async (request, reply) => reply.status(201).send(await auth.createUser(request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await auth.createUser(request.requireUser(), request.body)),
   )
 
   app.patch(
     '/api/admin/users/:id',
-    { config: admin, schema: { tags: adminTags, params: IdParams, body: UpdateUserBody, response: { 200: UserSchema } } },
+    {
+      config: admin,
+      schema: { tags: adminTags, params: IdParams, body: UpdateUserBody, response: { 200: UserSchema } },
+    },
     async (request) => auth.updateUser(request.requireUser(), request.params.id, request.body),
   )
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { recordAdminAction } from '../admin-audit/admin-audit.service'
 import type { Db } from '../db/client'
 import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
 import { readConfigValue } from '../settings/settings.service'
 import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
@@ -51,7 +51,13 @@ export function createAuthService(db: Db) {
   function issueToken(userId: string, kind: TokenKind, name?: string) {
     const token = newToken()
     const expiresAt = kind === 'session' ? new Date(Date.now() + SESSION_TTL_MS).toISOString() : null
-    const row = repo.insertToken(db, { userId, kind, tokenHash: hashToken(token), name: name ?? null, expiresAt })
+    const row = repo.insertToken(db, {
+      userId,
+      kind,
+      tokenHash: hashToken(token),
+      name: name ?? null,
+      expiresAt,
+    })
     return { token, row }
   }
 
@@ -70,7 +76,9 @@ export function createAuthService(db: Db) {
       const wait = Math.max(failuresByUsername.retryAfter(userKey), failuresByAddress.retryAfter(address))
       if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
       const row = repo.findUserByUsername(db, username)
-      const valid = row && !row.isSystem ? await verifyPassword(password, row.passwordHash) : (await dummyHash, false)
+      let valid = false
+      if (row && !row.isSystem) valid = await verifyPassword(password, row.passwordHash)
+      else await dummyHash
       if (!row || !valid || row.disabled) {
         failuresByUsername.recordFailure(userKey)
         failuresByAddress.recordFailure(address)
@@ -128,12 +136,22 @@ export function createAuthService(db: Db) {
     },
 
     async createUser(actor: AuthUser, input: { username: string; password: string; roles: Role[] }) {
-      if (repo.findUserByUsername(db, input.username)) throw AuthErrors.USERNAME_TAKEN({ username: input.username })
+      if (repo.findUserByUsername(db, input.username))
+        throw AuthErrors.USERNAME_TAKEN({ username: input.username })
       const passwordHash = await hashPassword(input.password)
       return db.transaction((tx) => {
-        if (repo.findUserByUsername(tx, input.username)) throw AuthErrors.USERNAME_TAKEN({ username: input.username })
-        const created = publicUser(repo.insertUser(tx, { username: input.username, passwordHash, roles: input.roles }))
-        recordAdminAction(tx, { actorId: actor.id, action: 'user.create', targetType: 'user', targetId: created.id, after: created })
+        if (repo.findUserByUsername(tx, input.username))
+          throw AuthErrors.USERNAME_TAKEN({ username: input.username })
+        const created = publicUser(
+          repo.insertUser(tx, { username: input.username, passwordHash, roles: input.roles }),
+        )
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'user.create',
+          targetType: 'user',
+          targetId: created.id,
+          after: created,
+        })
         return created
       })
     },
@@ -177,7 +195,12 @@ export function createAuthService(db: Db) {
     async bootstrap(options: { dataDir: string; adminPassword: string | undefined }) {
       if (!repo.findUserByUsername(db, PLATFORM_USERNAME)) {
         const unusable = await hashPassword(randomBytes(32).toString('hex'))
-        repo.insertUser(db, { username: PLATFORM_USERNAME, passwordHash: unusable, roles: [], isSystem: true })
+        repo.insertUser(db, {
+          username: PLATFORM_USERNAME,
+          passwordHash: unusable,
+          roles: [],
+          isSystem: true,
+        })
       }
       if (repo.findUserByUsername(db, 'admin')) return { created: false as const }
       const generated = !options.adminPassword

@@ -25,7 +25,11 @@ describe('identity and access', () => {
       payload: { username: 'dana', password: 'correct horse' },
     })
     expect(registered.statusCode).toBe(201)
-    expect(registered.json()).toMatchObject({ username: 'dana', roles: ['user'], permissions: ['marketplace.use', 'chat.use'] })
+    expect(registered.json()).toMatchObject({
+      username: 'dana',
+      roles: ['user'],
+      permissions: ['marketplace.use', 'chat.use'],
+    })
 
     const login = await server.app.inject({
       method: 'POST',
@@ -34,30 +38,50 @@ describe('identity and access', () => {
     })
     expect(login.statusCode).toBe(200)
     const { token } = login.json()
-    const stored = server.app.ctx.db.$client.prepare('SELECT token_hash FROM auth_token').all() as { token_hash: string }[]
+    const stored = server.app.ctx.db.$client.prepare('SELECT token_hash FROM auth_token').all() as {
+      token_hash: string
+    }[]
     expect(stored.map((row) => row.token_hash)).toContain(hashToken(token))
     expect(JSON.stringify(stored)).not.toContain(token)
 
     const headers = { authorization: `Bearer ${token}` }
-    expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers })).json().username).toBe('dana')
-    expect((await server.app.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode).toBe(204)
+    expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers })).json().username).toBe(
+      'dana',
+    )
+    expect((await server.app.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode).toBe(
+      204,
+    )
     expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(401)
   })
 
   it('refuses a duplicate username, case-insensitively, and changes nothing', async () => {
     server = await startTestServer()
-    const first = await server.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'kim', password: 'password-1' } })
+    const first = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username: 'kim', password: 'password-1' },
+    })
     expect(first.statusCode).toBe(201)
-    const again = await server.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'KIM', password: 'password-2' } })
+    const again = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username: 'KIM', password: 'password-2' },
+    })
     expect(again.statusCode).toBe(409)
     expect(again.json().error.code).toBe('USERNAME_TAKEN')
-    const count = server.app.ctx.db.$client.prepare("SELECT count(*) n FROM user WHERE username = 'kim' COLLATE NOCASE").get()
+    const count = server.app.ctx.db.$client
+      .prepare("SELECT count(*) n FROM user WHERE username = 'kim' COLLATE NOCASE")
+      .get()
     expect(count).toEqual({ n: 1 })
   })
 
   it('lists the failing field in a 422', async () => {
     server = await startTestServer()
-    const response = await server.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'x', password: 1 } })
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username: 'x', password: 1 },
+    })
     expect(response.statusCode).toBe(422)
     const fields = response.json().error.details.fields.map((f: { field: string }) => f.field)
     expect(fields).toContain('body.username')
@@ -73,17 +97,25 @@ describe('identity and access', () => {
       payload: { value: 'false', description: 'invite only' },
     })
     expect(put.json()).toMatchObject({ key: 'registration_open', value: false })
-    const response = await server.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'late', password: 'password-1' } })
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username: 'late', password: 'password-1' },
+    })
     expect(response.statusCode).toBe(403)
     expect(response.json().error.code).toBe('REGISTRATION_CLOSED')
-    const audit = server.app.ctx.db.$client.prepare("SELECT action, target_id FROM admin_audit_log").all()
+    const audit = server.app.ctx.db.$client.prepare('SELECT action, target_id FROM admin_audit_log').all()
     expect(audit).toContainEqual({ action: 'config.update', target_id: 'registration_open' })
   })
 
   it('rate limits repeated failed logins per username with 429', async () => {
     server = await startTestServer()
     const attempt = () =>
-      server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'wrong-password' } })
+      server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: 'wrong-password' },
+      })
     for (let i = 0; i < 10; i++) expect((await attempt()).statusCode).toBe(401)
     const limited = await attempt()
     expect(limited.statusCode).toBe(429)
@@ -93,14 +125,20 @@ describe('identity and access', () => {
   it('gives 403 to a user without the permission, and admins manage users with an audit entry', async () => {
     server = await startTestServer()
     const user = await server.headersFor('uma')
-    expect((await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: user })).statusCode).toBe(403)
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: user })).statusCode,
+    ).toBe(403)
 
     const admin = await server.adminHeaders()
-    const list = await server.app.inject({ method: 'GET', url: '/api/admin/users?page=1&size=1', headers: admin })
+    const list = await server.app.inject({
+      method: 'GET',
+      url: '/api/admin/users?page=1&size=1',
+      headers: admin,
+    })
     expect(list.json()).toMatchObject({ page: 1, size: 1, total: 2 })
-    const uma = (await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin })).json().items.find(
-      (u: { username: string }) => u.username === 'uma',
-    )
+    const uma = (await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin }))
+      .json()
+      .items.find((u: { username: string }) => u.username === 'uma')
     const patched = await server.app.inject({
       method: 'PATCH',
       url: `/api/admin/users/${uma.id}`,
@@ -109,24 +147,42 @@ describe('identity and access', () => {
     })
     expect(patched.json()).toMatchObject({ roles: ['user', 'reviewer'], disabled: true })
     // Disabling ends the user's sessions.
-    expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: user })).statusCode).toBe(401)
-    const audit = server.app.ctx.db.$client.prepare("SELECT action FROM admin_audit_log WHERE target_id = ?").all(uma.id)
+    expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: user })).statusCode).toBe(
+      401,
+    )
+    const audit = server.app.ctx.db.$client
+      .prepare('SELECT action FROM admin_audit_log WHERE target_id = ?')
+      .all(uma.id)
     expect(audit.map((row) => (row as { action: string }).action)).toEqual(['user.create', 'user.update'])
   })
 
   it('issues named API tokens that work as bearer tokens and can be revoked', async () => {
     server = await startTestServer()
     const admin = await server.adminHeaders()
-    const created = await server.app.inject({ method: 'POST', url: '/api/auth/tokens', headers: admin, payload: { name: 'lan script' } })
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      headers: admin,
+      payload: { name: 'lan script' },
+    })
     expect(created.statusCode).toBe(201)
     const { id, token } = created.json()
     const viaToken = { authorization: `Bearer ${token}` }
-    expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: viaToken })).statusCode).toBe(200)
-    const listed = (await server.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: admin })).json()
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: viaToken })).statusCode,
+    ).toBe(200)
+    const listed = (
+      await server.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: admin })
+    ).json()
     expect(listed.items).toHaveLength(1)
     expect(JSON.stringify(listed)).not.toContain(token)
-    expect((await server.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${id}`, headers: admin })).statusCode).toBe(204)
-    expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: viaToken })).statusCode).toBe(401)
+    expect(
+      (await server.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${id}`, headers: admin }))
+        .statusCode,
+    ).toBe(204)
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: viaToken })).statusCode,
+    ).toBe(401)
   })
 
   it('creates the admin on first start with a generated password in a 0600 file', async () => {
@@ -135,7 +191,11 @@ describe('identity and access', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
     const password = readFileSync(file, 'utf8').trim()
     expect(server.app.bootstrap.generatedPassword).toBe(password)
-    const login = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password } })
+    const login = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password },
+    })
     expect(login.statusCode).toBe(200)
   })
 
@@ -143,7 +203,7 @@ describe('identity and access', () => {
     server = await startTestServer()
     const headers = await server.adminHeaders()
     await server.app.inject({ method: 'GET', url: '/api/auth/me', headers })
-    const token = headers.authorization.replace('Bearer ', '')
+    const token = String(headers.authorization).replace('Bearer ', '')
     expect(server.logs()).toContain('"url":"/api/auth/me"')
     expect(server.logs()).not.toContain(token)
     expect(server.logs()).not.toContain('admin-password-for-tests')

@@ -16,7 +16,14 @@ const KEY_LENGTH = 32
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16)
   const hash = await scryptAsync(password, salt, KEY_LENGTH, PARAMS)
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), hash.toString('base64url')].join('$')
+  return [
+    'scrypt',
+    PARAMS.N,
+    PARAMS.r,
+    PARAMS.p,
+    salt.toString('base64url'),
+    hash.toString('base64url'),
+  ].join('$')
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

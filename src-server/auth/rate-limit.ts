@@ -23,7 +23,8 @@ export class FailureLimiter {
 
   recordFailure(key: string, now = Date.now()): void {
     const entry = this.failures.get(key)
-    if (!entry || now - entry.windowStart >= this.windowMs) this.failures.set(key, { count: 1, windowStart: now })
+    if (!entry || now - entry.windowStart >= this.windowMs)
+      this.failures.set(key, { count: 1, windowStart: now })
     else entry.count += 1
   }
 

@@ -6,9 +6,26 @@ import { CommonErrors } from '../errors/app-error'
 
 /** First path segments the API owns: a GET under them that matched no route is a JSON 404, never the console. */
 const API_SEGMENTS = new Set([
-  'api', 'healthz', 'stream', 'sessions', 'models', 'ws', 'ws-operator', 'agents', 'knowledge-sources',
-  'embedding-model', 'ingestion-jobs', 'evaluation-datasets', 'mcp-servers', 'mcp-credentials', 'retrieval',
-  'document-recognition', 'admin', 'agent-runs', 'openapi.json', 'docs',
+  'api',
+  'healthz',
+  'stream',
+  'sessions',
+  'models',
+  'ws',
+  'ws-operator',
+  'agents',
+  'knowledge-sources',
+  'embedding-model',
+  'ingestion-jobs',
+  'evaluation-datasets',
+  'mcp-servers',
+  'mcp-credentials',
+  'retrieval',
+  'document-recognition',
+  'admin',
+  'agent-runs',
+  'openapi.json',
+  'docs',
 ])
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Switchboard</title>
@@ -32,7 +49,12 @@ export async function consoleRoutes(app: FastifyInstance, { appRoot }: { appRoot
     const file = path.normalize(pathname)
     if (pathname.startsWith('assets/') && !file.startsWith('..') && existsSync(path.join(root, file)))
       return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file)
-    if (pathname !== '' && !pathname.startsWith('console') && path.extname(pathname) && existsSync(path.join(root, file)))
+    if (
+      pathname !== '' &&
+      !pathname.startsWith('console') &&
+      path.extname(pathname) &&
+      existsSync(path.join(root, file))
+    )
       return reply.sendFile(file)
     return reply.header('cache-control', 'no-cache').sendFile('index.html')
   })

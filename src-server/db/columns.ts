@@ -16,10 +16,13 @@ export const updatedAt = () => text('updated_at').notNull().$defaultFn(nowIso).$
 /** A `CHECK` that lists every state a status column may hold. */
 export function oneOf(name: string, column: SQL | { name: string }, values: readonly string[]) {
   const columnSql = 'name' in column ? sql.identifier(column.name) : column
-  return check(name, sql`${columnSql} IN (${sql.join(
-    values.map((value) => sql.raw(`'${value.replaceAll("'", "''")}'`)),
-    sql`, `,
-  )})`)
+  return check(
+    name,
+    sql`${columnSql} IN (${sql.join(
+      values.map((value) => sql.raw(`'${value.replaceAll("'", "''")}'`)),
+      sql`, `,
+    )})`,
+  )
 }
 
 /** JSON stored as text, typed on the way in and out. */

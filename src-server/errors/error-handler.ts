@@ -61,7 +61,8 @@ export const errorHandling = fp(async (app: FastifyInstance) => {
       })
     else appError = fromFastifyError(error)
 
-    if (appError.statusCode >= 500 && appError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled')
+    if (appError.statusCode >= 500 && appError.code === 'INTERNAL_ERROR')
+      request.log.error({ err: error }, 'unhandled')
     reply.status(appError.statusCode).send({
       error: { code: appError.code, message: appError.message, details: appError.details },
     })
@@ -69,7 +70,11 @@ export const errorHandling = fp(async (app: FastifyInstance) => {
 
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({
-      error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?')[0]}.`, details: {} },
+      error: {
+        code: 'NOT_FOUND',
+        message: `No route for ${request.method} ${request.url.split('?')[0]}.`,
+        details: {},
+      },
     })
   })
 })

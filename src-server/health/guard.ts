@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, readFileSync, statfsSync, writeFileSync, rmSync } from 'node:fs'
+import { accessSync, constants, existsSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 export type GuardState = 'ok' | 'warning' | 'failed'
@@ -36,7 +36,10 @@ export class Guard {
         const finding = check()
         if (finding) findings.push(finding)
       } catch (error) {
-        findings.push({ state: 'failed', message: `The ${name} check could not run: ${(error as Error).message}` })
+        findings.push({
+          state: 'failed',
+          message: `The ${name} check could not run: ${(error as Error).message}`,
+        })
       }
     }
     const state: GuardState = findings.some((f) => f.state === 'failed')
@@ -73,8 +76,13 @@ export function freeDisk(dataDir: string): GuardCheck {
   return () => {
     const stats = statfsSync(dataDir)
     const free = stats.bavail * stats.bsize
-    if (free < 0.1 * GIB) return { state: 'failed', message: `Only ${Math.round(free / 1024 ** 2)} MB of disk left for data.` }
-    if (free < 1 * GIB) return { state: 'warning', message: `Less than 1 GB of disk left for data (${(free / GIB).toFixed(2)} GB).` }
+    if (free < 0.1 * GIB)
+      return { state: 'failed', message: `Only ${Math.round(free / 1024 ** 2)} MB of disk left for data.` }
+    if (free < 1 * GIB)
+      return {
+        state: 'warning',
+        message: `Less than 1 GB of disk left for data (${(free / GIB).toFixed(2)} GB).`,
+      }
     return null
   }
 }
@@ -82,7 +90,9 @@ export function freeDisk(dataDir: string): GuardCheck {
 export function migrationsApplied(migrationsDir: string, applied: () => number): GuardCheck {
   return () => {
     const journal = path.join(migrationsDir, 'meta', '_journal.json')
-    const expected = existsSync(journal) ? (JSON.parse(readFileSync(journal, 'utf8')).entries as unknown[]).length : 0
+    const expected = existsSync(journal)
+      ? (JSON.parse(readFileSync(journal, 'utf8')).entries as unknown[]).length
+      : 0
     const count = applied()
     return count >= expected
       ? null

@@ -4,7 +4,11 @@ import fp from 'fastify-plugin'
 import { CommonErrors } from '../errors/app-error'
 
 /** Same origin as the server itself (the console it serves, the desktop window), or a configured LAN origin. */
-export function isAllowedOrigin(origin: string | undefined, host: string | undefined, allowed: readonly string[]) {
+export function isAllowedOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  allowed: readonly string[],
+) {
   if (!origin) return true
   if (host && (origin === `http://${host}` || origin === `https://${host}`)) return true
   return allowed.includes(origin)
@@ -14,19 +18,28 @@ export function isAllowedOrigin(origin: string | undefined, host: string | undef
  * Browsers from other origins get no CORS grant, and WebSocket upgrades from them are refused: a web page
  * someone opens must not drive this server with the user's token.
  */
-export const originPolicy = fp(async (app: FastifyInstance, { allowedOrigins }: { allowedOrigins: string[] }) => {
-  await app.register(cors, {
-    origin: (origin, callback) => callback(null, origin ? allowedOrigins.includes(origin) : false),
-    credentials: false,
-    exposedHeaders: ['Idempotent-Replayed', 'Content-Disposition'],
-  })
-  app.addHook('onRoute', (route) => {
-    if (!route.websocket) return
-    const check = async (request: FastifyRequest) => {
-      if (!isAllowedOrigin(request.headers.origin, request.headers.host, allowedOrigins))
-        throw CommonErrors.FORBIDDEN({ origin: request.headers.origin }, 'This origin may not open a WebSocket here.')
-    }
-    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : []
-    route.onRequest = [check, ...existing]
-  })
-})
+export const originPolicy = fp(
+  async (app: FastifyInstance, { allowedOrigins }: { allowedOrigins: string[] }) => {
+    await app.register(cors, {
+      origin: (origin, callback) => callback(null, origin ? allowedOrigins.includes(origin) : false),
+      credentials: false,
+      exposedHeaders: ['Idempotent-Replayed', 'Content-Disposition'],
+    })
+    app.addHook('onRoute', (route) => {
+      if (!route.websocket) return
+      const check = async (request: FastifyRequest) => {
+        if (!isAllowedOrigin(request.headers.origin, request.headers.host, allowedOrigins))
+          throw CommonErrors.FORBIDDEN(
+            { origin: request.headers.origin },
+            'This origin may not open a WebSocket here.',
+          )
+      }
+      const existing = route.onRequest
+        ? Array.isArray(route.onRequest)
+          ? route.onRequest
+          : [route.onRequest]
+        : []
+      route.onRequest = [check, ...existing]
+    })
+  },
+)

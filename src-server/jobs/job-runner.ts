@@ -33,7 +33,12 @@ export interface JobRunnerOptions {
 }
 
 /** Insert a job; usable inside a caller's transaction so a row and its job are created together. */
-export function enqueueJob(db: Db, type: string, payload: unknown, options: { maxAttempts?: number } = {}): JobRow {
+export function enqueueJob(
+  db: Db,
+  type: string,
+  payload: unknown,
+  options: { maxAttempts?: number } = {},
+): JobRow {
   return db
     .insert(job)
     .values({ type, payload, runAfter: nowIso(), maxAttempts: options.maxAttempts ?? 3 })
@@ -71,7 +76,10 @@ export class JobRunner extends EventEmitter {
   private readonly log: FastifyBaseLogger | undefined
 
   register<P>(type: string, handler: JobHandler<P>, options: { maxAttempts?: number } = {}): void {
-    this.registrations.set(type, { handler: handler as JobHandler<never>, maxAttempts: options.maxAttempts ?? 3 })
+    this.registrations.set(type, {
+      handler: handler as JobHandler<never>,
+      maxAttempts: options.maxAttempts ?? 3,
+    })
   }
 
   enqueue(type: string, payload: unknown): JobRow {
@@ -112,7 +120,9 @@ export class JobRunner extends EventEmitter {
     if (options.resumeOrphans) {
       const now = nowIso()
       this.db.$client
-        .prepare(`UPDATE job SET lease_expires_at = @now WHERE status = 'running' AND lease_owner IS NOT @owner`)
+        .prepare(
+          `UPDATE job SET lease_expires_at = @now WHERE status = 'running' AND lease_owner IS NOT @owner`,
+        )
         .run({ now, owner: this.owner })
     }
     this.schedule(0)
@@ -125,7 +135,10 @@ export class JobRunner extends EventEmitter {
     this.timer = null
     const inFlight = [...this.running.values()]
     for (const entry of inFlight) entry.controller.abort(new Error('shutdown'))
-    await Promise.race([Promise.all(inFlight.map((entry) => entry.done)), new Promise((r) => setTimeout(r, graceMs))])
+    await Promise.race([
+      Promise.all(inFlight.map((entry) => entry.done)),
+      new Promise((r) => setTimeout(r, graceMs)),
+    ])
   }
 
   /** Poll now rather than at the next tick (after an enqueue). */
@@ -233,7 +246,10 @@ export class JobRunner extends EventEmitter {
 
   private afterFailure(row: JobRow, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error)
-    this.log?.warn({ jobId: row.id, type: row.type, attempt: row.attempts, err: message }, 'job attempt failed')
+    this.log?.warn(
+      { jobId: row.id, type: row.type, attempt: row.attempts, err: message },
+      'job attempt failed',
+    )
     if (row.attempts < row.maxAttempts) this.requeue(row.id, 500 * 2 ** (row.attempts - 1), message)
     else this.finish(row.id, 'failed', null, message)
   }
@@ -246,12 +262,23 @@ export class JobRunner extends EventEmitter {
            error = @error, updated_at = @now
          WHERE id = @id AND lease_owner = @owner AND status = 'running'`,
       )
-      .run({ id, owner: this.owner, runAfter: new Date(now.getTime() + delayMs).toISOString(), error, now: now.toISOString() })
+      .run({
+        id,
+        owner: this.owner,
+        runAfter: new Date(now.getTime() + delayMs).toISOString(),
+        error,
+        now: now.toISOString(),
+      })
     const row = this.get(id)
     if (row) this.emit('job', row)
   }
 
-  private finish(id: string, status: 'succeeded' | 'failed' | 'cancelled', result: unknown, error: string | null): void {
+  private finish(
+    id: string,
+    status: 'succeeded' | 'failed' | 'cancelled',
+    result: unknown,
+    error: string | null,
+  ): void {
     const now = nowIso()
     const changed = this.db.$client
       .prepare(
@@ -259,14 +286,23 @@ export class JobRunner extends EventEmitter {
            lease_owner = NULL, lease_expires_at = NULL
          WHERE id = @id AND lease_owner = @owner AND status = 'running'`,
       )
-      .run({ id, owner: this.owner, status, result: result === null ? null : JSON.stringify(result), error, now }).changes
+      .run({
+        id,
+        owner: this.owner,
+        status,
+        result: result === null ? null : JSON.stringify(result),
+        error,
+        now,
+      }).changes
     const row = changed ? this.get(id) : null
     if (row) this.emit('job', row)
   }
 
   private recordProgress(id: string, progress: Record<string, unknown>): void {
     this.db.$client
-      .prepare(`UPDATE job SET progress_json = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner`)
+      .prepare(
+        `UPDATE job SET progress_json = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner`,
+      )
       .run({ id, owner: this.owner, progress: JSON.stringify(progress), now: nowIso() })
     const row = this.get(id)
     if (row) this.emit('job', row)

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module'
 import { cpus } from 'node:os'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
 interface Pending {
@@ -20,11 +21,21 @@ interface QueuedTask {
   pending: Pending
 }
 
-/** The worker entry: `src-server/worker.ts` from source (loaded through tsx), `worker.js` beside a bundle. */
-function workerEntry(): { url: URL; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url)
-  if (here.endsWith('.ts')) return { url: new URL('../worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
-  return { url: new URL('./worker.js', import.meta.url), execArgv: [] }
+/**
+ * A new worker thread: `worker.js` beside a bundle; from source (tests, `npm start`), `src-server/worker.ts`
+ * loaded after registering tsx in the thread, since loader flags do not reach worker threads.
+ */
+function spawnWorker(): Worker {
+  if (!fileURLToPath(import.meta.url).endsWith('.ts'))
+    return new Worker(new URL('./worker.js', import.meta.url))
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href
+  const entry = new URL('../worker.ts', import.meta.url).href
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
+  return new Worker(bootstrap, { eval: true })
 }
 
 /**
@@ -42,7 +53,12 @@ export class WorkerPool {
   run<T>(task: string, input: unknown, transferList: ArrayBuffer[] = []): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The worker pool is closed.'))
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ task, input, transferList, pending: { resolve: resolve as (v: unknown) => void, reject } })
+      this.queue.push({
+        task,
+        input,
+        transferList,
+        pending: { resolve: resolve as (v: unknown) => void, reject },
+      })
       this.dispatch()
     })
   }
@@ -67,8 +83,7 @@ export class WorkerPool {
 
   private spawn(): Slot | null {
     if (this.slots.length >= this.size) return null
-    const entry = workerEntry()
-    const worker = new Worker(entry.url, { execArgv: entry.execArgv })
+    const worker = spawnWorker()
     const slot: Slot = { worker, busy: false, pending: new Map() }
     worker.on('message', (message: { id: number; ok: boolean; result?: unknown; error?: string }) => {
       const pending = slot.pending.get(message.id)

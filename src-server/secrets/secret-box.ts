@@ -25,20 +25,26 @@ export class SecretBox {
     const nonce = randomBytes(12)
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce)
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-    return ['v1', nonce, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.')
+    return ['v1', nonce, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.')
   }
 
   unseal(sealed: string): string {
     const [version, nonce, tag, ciphertext] = sealed.split('.')
-    if (version !== 'v1' || !nonce || !tag || ciphertext === undefined) throw new Error('Unknown sealed secret format.')
+    if (version !== 'v1' || !nonce || !tag || ciphertext === undefined)
+      throw new Error('Unknown sealed secret format.')
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(nonce, 'base64url'))
     decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8')
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    )
   }
 }
 
 function parseKey(text: string): Buffer {
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64')
-  if (key.length !== 32) throw new Error('The secret key must be 32 bytes, given as 64 hex characters or base64.')
+  if (key.length !== 32)
+    throw new Error('The secret key must be 32 bytes, given as 64 hex characters or base64.')
   return key
 }

@@ -22,7 +22,10 @@ const ConfigEntry = Type.Object({
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/admin/config',
-    { config: { permission: 'platform.admin' }, schema: { tags: ['admin'], response: { 200: PlatformConfigSchema } } },
+    {
+      config: { permission: 'platform.admin' },
+      schema: { tags: ['admin'], response: { 200: PlatformConfigSchema } },
+    },
     async () => readConfig(ctx.db),
   )
 
@@ -33,7 +36,10 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       schema: {
         tags: ['admin'],
         params: Type.Object({ key: Type.String({ maxLength: 100 }) }),
-        body: Type.Object({ value: ConfigValue, description: Type.Optional(Type.String({ maxLength: 1000 })) }),
+        body: Type.Object({
+          value: ConfigValue,
+          description: Type.Optional(Type.String({ maxLength: 1000 })),
+        }),
         response: { 200: ConfigEntry },
       },
     },

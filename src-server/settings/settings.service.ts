@@ -18,7 +18,8 @@ const number =
     const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw
     return typeof n === 'number' && Number.isFinite(n) && ok(n) ? n : undefined
   }
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => number((n) => Number.isInteger(n) && n >= min && n <= max)
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  number((n) => Number.isInteger(n) && n >= min && n <= max)
 const boolean: Parser<boolean> = (raw) =>
   raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : undefined
 
@@ -32,16 +33,25 @@ export const CONFIG_KEYS = {
 } as const
 
 export type ConfigKey = keyof typeof CONFIG_KEYS
-export type PlatformConfig = { [K in ConfigKey]: (typeof CONFIG_KEYS)[K]['default'] extends boolean ? boolean : number }
+export type PlatformConfig = {
+  [K in ConfigKey]: (typeof CONFIG_KEYS)[K]['default'] extends boolean ? boolean : number
+}
 
 export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(CONFIG_KEYS, key)
 }
 
 export function readConfig(db: Queryable): PlatformConfig {
-  const stored = new Map(db.select().from(platformConfig).all().map((row) => [row.key, row.value]))
+  const stored = new Map(
+    db
+      .select()
+      .from(platformConfig)
+      .all()
+      .map((row) => [row.key, row.value]),
+  )
   const config = {} as Record<ConfigKey, unknown>
-  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) config[key] = stored.get(key) ?? CONFIG_KEYS[key].default
+  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[])
+    config[key] = stored.get(key) ?? CONFIG_KEYS[key].default
   return config as PlatformConfig
 }
 
@@ -58,10 +68,19 @@ export function updateConfigValue(
   const definition = CONFIG_KEYS[input.key]
   const value = definition.parse(input.value)
   if (value === undefined)
-    throw SettingsErrors.INVALID_CONFIG_VALUE({ key: input.key, expected: definition.rule }, `${input.key} must be ${definition.rule}.`)
+    throw SettingsErrors.INVALID_CONFIG_VALUE(
+      { key: input.key, expected: definition.rule },
+      `${input.key} must be ${definition.rule}.`,
+    )
   return db.transaction((tx) => {
     const before = readConfigValue(tx, input.key as ConfigKey)
-    const row = { key: input.key, value, description: input.description ?? null, updatedAt: nowIso(), updatedBy: input.actorId }
+    const row = {
+      key: input.key,
+      value,
+      description: input.description ?? null,
+      updatedAt: nowIso(),
+      updatedBy: input.actorId,
+    }
     tx.insert(platformConfig).values(row).onConflictDoUpdate({ target: platformConfig.key, set: row }).run()
     recordAdminAction(tx, {
       actorId: input.actorId,

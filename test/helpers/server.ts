@@ -25,11 +25,21 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
   const logStream = new PassThrough()
   const chunks: Buffer[] = []
   logStream.on('data', (chunk: Buffer) => chunks.push(chunk))
-  const app = await createServer({ adminPassword: ADMIN_PASSWORD, logLevel: 'info', ...options, dataDir, logStream })
+  const app = await createServer({
+    adminPassword: ADMIN_PASSWORD,
+    logLevel: 'info',
+    ...options,
+    dataDir,
+    logStream,
+  })
   const tokens = new Map<string, string>()
 
   async function login(username: string, password: string): Promise<string> {
-    const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username, password },
+    })
     if (response.statusCode !== 200) throw new Error(`login ${username} failed: ${response.body}`)
     return response.json().token as string
   }

@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { test as base, type Page, type TestInfo } from '@playwright/test'
+
+export const ADMIN_PASSWORD = 'e2e-admin-password'
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+export interface RunningServer {
+  url: string
+  dataDir: string
+}
+
+/** Each test gets its own data dir and its own real server process (`src-server/cli.ts`), stopped after. */
+export const test = base.extend<{ server: RunningServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  server: async ({}, use) => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'))
+    const port = await freePort()
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src-server/cli.ts', '--port', String(port), '--data-dir', dataDir],
+      {
+        env: { ...process.env, SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD, SWITCHBOARD_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let output = ''
+    child.stdout?.on('data', (chunk) => (output += chunk))
+    child.stderr?.on('data', (chunk) => (output += chunk))
+    const url = `http://127.0.0.1:${port}`
+    const deadline = Date.now() + 30_000
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) break
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`server did not start:\n${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    await use({ url, dataDir })
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+    rmSync(dataDir, { recursive: true, force: true })
+  },
+})
+
+export { expect } from '@playwright/test'
+
+/** Saves a full-page screenshot under e2e/artifacts and attaches it to the report. */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const dir = path.join('e2e', 'artifacts')
+  mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, `${name}.png`)
+  await page.screenshot({ path: file, fullPage: true })
+  await testInfo.attach(name, { path: file, contentType: 'image/png' })
+}

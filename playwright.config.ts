@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs'
+import { defineConfig } from '@playwright/test'
+
+/** The system Chromium when present (CHROMIUM_PATH, else /usr/bin/chromium); Playwright's own browser otherwise. */
+const systemChromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const executablePath = existsSync(systemChromium) ? systemChromium : undefined
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 60_000,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1360, height: 860 },
+    launchOptions: {
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+  },
+})

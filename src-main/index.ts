@@ -1,0 +1,103 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { app, BrowserWindow, ipcMain, shell } from 'electron'
+import { type RunningServer, startServer } from '../src-server/server'
+import type { DesktopBridge } from './preload.d'
+
+/**
+ * The desktop shell: runs the server in-process on the user's data folder, opens the console in a window and
+ * hands it the server URL and a desktop session token through the preload. Everything else lives in the server
+ * and the console, so the desktop app and LAN browsers share one behaviour.
+ */
+
+interface DesktopSettings {
+  lan: boolean
+  port: number
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const settingsFile = () => path.join(app.getPath('userData'), 'desktop-settings.json')
+const dataDir = () => path.join(app.getPath('userData'), 'data')
+
+function readSettings(): DesktopSettings {
+  const defaults: DesktopSettings = { lan: false, port: 8787 }
+  if (!existsSync(settingsFile())) return defaults
+  try {
+    return { ...defaults, ...JSON.parse(readFileSync(settingsFile(), 'utf8')) }
+  } catch {
+    return defaults
+  }
+}
+
+let server: RunningServer | null = null
+let token = ''
+let settings: DesktopSettings
+
+async function start(): Promise<void> {
+  const host = settings.lan ? '0.0.0.0' : '127.0.0.1'
+  try {
+    server = await startServer({ dataDir: dataDir(), host, port: settings.port })
+  } catch (error) {
+    // Another program holds the port: take any free one rather than fail to open.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+    server = await startServer({ dataDir: dataDir(), host, port: 0 })
+  }
+  token = server.app.ctx.auth.issueDesktopToken()
+}
+
+function createWindow(): void {
+  const window = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 1024,
+    minHeight: 640,
+    title: 'Switchboard',
+    webPreferences: { preload: path.join(here, '../preload/index.cjs'), sandbox: true, contextIsolation: true },
+  })
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  void window.loadURL(`${server?.url}/console/review`)
+}
+
+ipcMain.on('switchboard:bootstrap', (event) => {
+  event.returnValue = { serverUrl: server?.url ?? '', token, lan: settings.lan }
+})
+
+ipcMain.handle('switchboard:set-lan', async (_event, enabled: boolean): Promise<boolean> => {
+  settings = { ...settings, lan: Boolean(enabled) }
+  writeFileSync(settingsFile(), JSON.stringify(settings, null, 2))
+  await server?.close()
+  await start()
+  for (const window of BrowserWindow.getAllWindows()) void window.loadURL(`${server?.url}/console/admin`)
+  return settings.lan
+})
+
+ipcMain.handle('switchboard:reveal-data', async () => {
+  await shell.openPath(dataDir())
+})
+
+app.whenReady().then(async () => {
+  settings = readSettings()
+  await start()
+  createWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow()
+  })
+})
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+
+app.on('before-quit', (event) => {
+  if (!server) return
+  event.preventDefault()
+  const closing = server
+  server = null
+  void closing.close().finally(() => app.quit())
+})
+
+export type { DesktopBridge }

@@ -1,0 +1,75 @@
+import type { ReactNode } from 'react'
+import { createBrowserRouter, Navigate, useLocation } from 'react-router'
+import { SignInPage } from '../features/auth/components/sign-in-page'
+import { useSession } from '../features/auth/stores/session-store'
+import { ConsoleLayout } from '../features/shell/components/console-layout'
+import { ScreenInProgress } from '../features/shell/components/screen-in-progress'
+
+function RequireSession({ children }: { children: ReactNode }) {
+  const status = useSession((state) => state.status)
+  const location = useLocation()
+  if (status === 'restoring') return <div className="boot">Loading Switchboard…</div>
+  if (status === 'signed-out')
+    return <Navigate to="/console/sign-in" replace state={{ from: location.pathname }} />
+  return children
+}
+
+const screen = (path: string, title: string, purpose: string, api: string) => ({
+  path,
+  element: <ScreenInProgress title={title} purpose={purpose} api={api} />,
+})
+
+export const router = createBrowserRouter([
+  { path: '/', element: <Navigate to="/console/review" replace /> },
+  { path: '/console/sign-in', element: <SignInPage /> },
+  {
+    path: '/console',
+    element: (
+      <RequireSession>
+        <ConsoleLayout />
+      </RequireSession>
+    ),
+    children: [
+      { index: true, element: <Navigate to="/console/review" replace /> },
+      screen(
+        'review',
+        'Review',
+        'Check and correct extracted document fields against the page.',
+        '/document-recognition',
+      ),
+      screen(
+        'chat',
+        'Chat console',
+        'Watch live sessions, take over from the AI and hand back.',
+        '/sessions, /ws-operator',
+      ),
+      screen(
+        'knowledge',
+        'Knowledge',
+        'Sources, documents, ingestion and a retrieval playground.',
+        '/knowledge-sources',
+      ),
+      screen(
+        'agents',
+        'Agents & tools',
+        'Agent prompts and models, knowledge mounts, MCP tool servers.',
+        '/agents, /mcp-servers',
+      ),
+      screen(
+        'evaluation',
+        'Evaluation',
+        'Datasets and offline evaluation runs of agents.',
+        '/evaluation-datasets',
+      ),
+      screen('marketplace', 'Marketplace', 'Browse, buy and sell AI assets with points.', '/api/marketplace'),
+      screen('wallet', 'Wallet', 'Balance, transactions, top-up, withdrawal and transfers.', '/api/wallet'),
+      screen(
+        'admin',
+        'Admin',
+        'Platform configuration, moderation, statistics, users and the audit log.',
+        '/api/admin',
+      ),
+    ],
+  },
+  { path: '*', element: <Navigate to="/console/review" replace /> },
+])

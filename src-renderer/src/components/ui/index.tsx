@@ -1,0 +1,116 @@
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react'
+import { useId } from 'react'
+
+type Variant = 'primary' | 'secondary' | 'danger' | 'ghost'
+
+export function Button({
+  variant = 'secondary',
+  busy = false,
+  children,
+  className,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean }) {
+  return (
+    <button
+      type="button"
+      {...props}
+      disabled={props.disabled || busy}
+      aria-busy={busy || undefined}
+      className={`btn btn-${variant}${className ? ` ${className}` : ''}`}
+    >
+      {busy ? <Spinner /> : null}
+      {children}
+    </button>
+  )
+}
+
+export function TextField({
+  label,
+  hint,
+  error,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null }) {
+  const id = useId()
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} {...props} />
+      {error ? <p className="field-error">{error}</p> : hint ? <p className="field-hint">{hint}</p> : null}
+    </div>
+  )
+}
+
+export function Card({
+  title,
+  actions,
+  children,
+}: {
+  title?: ReactNode
+  actions?: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <section className="card">
+      {title || actions ? (
+        <header className="card-header">
+          {title ? <h2>{title}</h2> : <span />}
+          {actions}
+        </header>
+      ) : null}
+      <div className="card-body">{children}</div>
+    </section>
+  )
+}
+
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string
+  description?: string
+  actions?: ReactNode
+}) {
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {description ? <p>{description}</p> : null}
+      </div>
+      {actions ? <div className="page-actions">{actions}</div> : null}
+    </header>
+  )
+}
+
+/** What an empty screen says: what this place is for and the first thing to do. */
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string
+  children: ReactNode
+  action?: ReactNode
+}) {
+  return (
+    <div className="empty-state">
+      <h3>{title}</h3>
+      <p>{children}</p>
+      {action}
+    </div>
+  )
+}
+
+export function Badge({
+  tone = 'neutral',
+  children,
+}: {
+  tone?: 'neutral' | 'info' | 'success' | 'warning' | 'danger'
+  children: ReactNode
+}) {
+  return <span className={`badge badge-${tone}`}>{children}</span>
+}
+
+export function Spinner() {
+  return <span className="spinner" aria-hidden="true" />
+}

@@ -1,0 +1,75 @@
+import { type FormEvent, useState } from 'react'
+import { Navigate, useLocation } from 'react-router'
+import { Button, TextField } from '../../../components/ui'
+import { ApiError } from '../../../lib/api-client'
+import { useSession } from '../stores/session-store'
+
+export function SignInPage() {
+  const status = useSession((state) => state.status)
+  const signIn = useSession((state) => state.signIn)
+  const location = useLocation()
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  if (status === 'signed-in') {
+    const from = (location.state as { from?: string } | null)?.from
+    return <Navigate to={from ?? '/console/review'} replace />
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      await signIn(username, password)
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'Sign-in failed.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <main className="sign-in">
+      <form className="sign-in-card" onSubmit={submit} aria-label="Sign in">
+        <div className="brand brand-large">
+          <span className="brand-mark" aria-hidden="true">
+            ⌁
+          </span>
+          Switchboard
+        </div>
+        <p className="muted">Sign in to the operator console.</p>
+        <TextField
+          label="Username"
+          autoComplete="username"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          required
+          autoFocus
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+        />
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <Button type="submit" variant="primary" busy={busy} className="btn-block">
+          Sign in
+        </Button>
+        <p className="muted small">
+          First start? The admin password is printed by <code>npm start</code> and kept in
+          <code> data/initial-admin-password</code>.
+        </p>
+      </form>
+    </main>
+  )
+}

@@ -1,0 +1,57 @@
+import type { User } from '@server/auth/auth.schemas'
+import { create } from 'zustand'
+import { setApiToken, setUnauthorizedHandler } from '../../../lib/api-client'
+import { authApi } from '../api/auth-api'
+
+const STORAGE_KEY = 'switchboard.token'
+
+type Status = 'restoring' | 'signed-out' | 'signed-in'
+
+interface SessionState {
+  status: Status
+  user: User | null
+  signIn(username: string, password: string): Promise<void>
+  signOut(): Promise<void>
+  /** On load: the desktop preload's token, else a token remembered by this browser. */
+  restore(): Promise<void>
+}
+
+export const useSession = create<SessionState>((set) => {
+  const forget = () => {
+    localStorage.removeItem(STORAGE_KEY)
+    setApiToken(null)
+    set({ status: 'signed-out', user: null })
+  }
+  setUnauthorizedHandler(forget)
+
+  return {
+    status: 'restoring',
+    user: null,
+
+    async signIn(username, password) {
+      const { token, user } = await authApi.login(username, password)
+      localStorage.setItem(STORAGE_KEY, token)
+      setApiToken(token)
+      set({ status: 'signed-in', user })
+    },
+
+    async signOut() {
+      await authApi.logout().catch(() => undefined)
+      forget()
+    },
+
+    async restore() {
+      const token = window.switchboard?.token ?? localStorage.getItem(STORAGE_KEY)
+      if (!token) return set({ status: 'signed-out' })
+      setApiToken(token)
+      try {
+        set({ status: 'signed-in', user: await authApi.me() })
+      } catch {
+        forget()
+      }
+    },
+  }
+})
+
+export const hasPermission = (user: User | null, permission: User['permissions'][number]) =>
+  Boolean(user?.permissions.includes(permission))

@@ -1,0 +1,86 @@
+import type { ErrorEnvelope } from '@server/http/common.schemas'
+import { useNotifications } from '../components/ui/notifications'
+
+/** An API failure as the server described it; screens switch on `code`, never on the message text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message)
+  }
+}
+
+let token: string | null = null
+let onUnauthorized: () => void = () => {}
+
+export function setApiToken(value: string | null) {
+  token = value
+}
+
+export function setUnauthorizedHandler(handler: () => void) {
+  onUnauthorized = handler
+}
+
+/** The server's base URL: same origin in a browser; the preload names it in the desktop app. */
+export const apiBase = () => window.switchboard?.serverUrl ?? ''
+
+interface RequestOptions {
+  body?: unknown
+  query?: Record<string, string | number | boolean | undefined>
+  /** Do not raise a notification; the caller shows the error itself (forms). */
+  quiet?: boolean
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const url = new URL(apiBase() + path, window.location.origin)
+  for (const [key, value] of Object.entries(options.query ?? {}))
+    if (value !== undefined && value !== '') url.searchParams.set(key, String(value))
+  const headers: Record<string, string> = {}
+  if (token) headers.authorization = `Bearer ${token}`
+  let body: BodyInit | undefined
+  if (options.body instanceof FormData) body = options.body
+  else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(options.body)
+  }
+  let response: Response
+  try {
+    response = await fetch(url, { method, headers, body })
+  } catch {
+    const error = new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Is Switchboard running?')
+    if (!options.quiet) useNotifications.getState().push({ kind: 'error', text: error.message })
+    throw error
+  }
+  if (response.status === 204) return undefined as T
+  const payload = response.headers.get('content-type')?.includes('application/json')
+    ? await response.json()
+    : null
+  if (!response.ok) {
+    const envelope = payload as ErrorEnvelope | null
+    const error = new ApiError(
+      response.status,
+      envelope?.error.code ?? 'HTTP_ERROR',
+      envelope?.error.message ?? `The server answered ${response.status}.`,
+      envelope?.error.details ?? {},
+    )
+    if (response.status === 401 && token) onUnauthorized()
+    else if (!options.quiet) useNotifications.getState().push({ kind: 'error', text: error.message })
+    throw error
+  }
+  return payload as T
+}
+
+/** The one HTTP client of the console. */
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+}

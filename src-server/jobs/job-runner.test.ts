@@ -1,0 +1,182 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { findAppRoot } from '../config'
+import { type Db, openDatabase } from '../db/client'
+import { applyMigrations } from '../db/migrate'
+import { enqueueJob, JobRunner } from './job-runner'
+import { WorkerPool } from './worker-pool'
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+function freshDb(): { db: Db; file: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-jobs-'))
+  const file = path.join(dir, 'jobs.db')
+  const db = openDatabase(file)
+  applyMigrations(db, findAppRoot())
+  cleanups.push(() => {
+    db.$client.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return { db, file }
+}
+
+function runnerOn(db: Db, options: { leaseMs?: number } = {}) {
+  const workers = new WorkerPool(1)
+  const runner = new JobRunner(db, workers, { pollMs: 10, leaseMs: options.leaseMs ?? 1_000 })
+  cleanups.push(async () => {
+    await runner.stop(1_000)
+    await workers.close()
+  })
+  return runner
+}
+
+const until = async (condition: () => boolean, timeoutMs = 10_000) => {
+  const start = Date.now()
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not reached')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+const rowOf = (db: Db, id: string) =>
+  db.$client
+    .prepare('SELECT status, attempts, error, result_json, lease_owner FROM job WHERE id = ?')
+    .get(id) as {
+    status: string
+    attempts: number
+    error: string | null
+    result_json: string | null
+    lease_owner: string | null
+  }
+
+describe('durable job runner', () => {
+  it('runs a queued job once and stores its result', async () => {
+    const { db } = freshDb()
+    const runner = runnerOn(db)
+    const seen: unknown[] = []
+    runner.register<{ n: number }>('double', async ({ payload }) => {
+      seen.push(payload)
+      return { doubled: payload.n * 2 }
+    })
+    const job = runner.enqueue('double', { n: 21 })
+    runner.start()
+    await until(() => rowOf(db, job.id).status === 'succeeded')
+    expect(seen).toEqual([{ n: 21 }])
+    expect(rowOf(db, job.id)).toMatchObject({ attempts: 1, result_json: '{"doubled":42}', lease_owner: null })
+  })
+
+  it('picks up a job whose worker died (expired lease) exactly once, even with two runners polling', async () => {
+    const { db, file } = freshDb()
+    // A job left running by a process that crashed: its lease ran out a minute ago.
+    const job = enqueueJob(db, 'resume-me', { step: 'b' })
+    db.$client
+      .prepare(
+        `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'dead-process', lease_expires_at = ? WHERE id = ?`,
+      )
+      .run(new Date(Date.now() - 60_000).toISOString(), job.id)
+
+    // Two runners, each with its own connection, race for it.
+    const second = openDatabase(file)
+    cleanups.push(() => {
+      second.$client.close()
+    })
+    const calls: string[] = []
+    const runners = [runnerOn(db), runnerOn(second)]
+    for (const [index, runner] of runners.entries())
+      runner.register('resume-me', async () => {
+        calls.push(`runner-${index}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        return 'done'
+      })
+    for (const runner of runners) runner.start()
+    await until(() => rowOf(db, job.id).status === 'succeeded')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(calls).toHaveLength(1)
+    expect(rowOf(db, job.id).attempts).toBe(2)
+  })
+
+  it('does not take a job whose lease is still fresh', async () => {
+    const { db } = freshDb()
+    const job = enqueueJob(db, 'busy', {})
+    db.$client
+      .prepare(
+        `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'live-process', lease_expires_at = ? WHERE id = ?`,
+      )
+      .run(new Date(Date.now() + 60_000).toISOString(), job.id)
+    const runner = runnerOn(db)
+    let called = false
+    runner.register('busy', async () => {
+      called = true
+    })
+    expect(runner.claim()).toBeNull()
+    expect(called).toBe(false)
+    expect(rowOf(db, job.id)).toMatchObject({ status: 'running', lease_owner: 'live-process' })
+  })
+
+  it('retries a failing handler and fails with its message after max attempts', async () => {
+    const { db } = freshDb()
+    const runner = runnerOn(db)
+    let calls = 0
+    runner.register(
+      'flaky',
+      async () => {
+        calls += 1
+        throw new Error(`attempt ${calls} broke`)
+      },
+      { maxAttempts: 2 },
+    )
+    const job = runner.enqueue('flaky', {})
+    runner.start()
+    await until(() => rowOf(db, job.id).status === 'failed')
+    expect(calls).toBe(2)
+    expect(rowOf(db, job.id)).toMatchObject({ attempts: 2, error: 'attempt 2 broke' })
+  })
+
+  it('cancels a queued job at once and a running job through its signal', async () => {
+    const { db } = freshDb()
+    const runner = runnerOn(db, { leaseMs: 90 })
+    runner.register('long', async ({ signal }) => {
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
+    })
+    const queued = enqueueJob(db, 'long', {})
+    expect(runner.cancel(queued.id)?.status).toBe('cancelled')
+
+    const running = runner.enqueue('long', {})
+    runner.start()
+    await until(() => rowOf(db, running.id).status === 'running')
+    runner.cancel(running.id)
+    await until(() => rowOf(db, running.id).status === 'cancelled')
+  })
+
+  it('hands running jobs back to the queue on shutdown and resumes them on the next start', async () => {
+    const { db } = freshDb()
+    const first = runnerOn(db)
+    first.register('slow', async ({ signal }) => {
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
+    })
+    const job = first.enqueue('slow', {})
+    first.start()
+    await until(() => rowOf(db, job.id).status === 'running')
+    await first.stop()
+    expect(rowOf(db, job.id).status).toBe('queued')
+
+    const next = runnerOn(db)
+    next.register('slow', async () => 'finished')
+    next.start({ resumeOrphans: true })
+    await until(() => rowOf(db, job.id).status === 'succeeded')
+    expect(rowOf(db, job.id).attempts).toBe(2)
+  })
+
+  it('runs CPU work on a worker thread', async () => {
+    const pool = new WorkerPool(1)
+    cleanups.push(() => pool.close())
+    const digest = await pool.run<string>('sha256', { bytes: new TextEncoder().encode('switchboard') })
+    expect(digest).toBe('487537935c922e003caf22a9e8b0108e8b13ff4b350a2a2e83e290c48314cd3c')
+    await expect(pool.run('no-such-task', {})).rejects.toThrow('Unknown worker task')
+  })
+})
