@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import { Timestamp } from '../http/common.schemas'
+import { createBackup } from './backup.service'
+
+const Backup = Type.Object({
+  id: Type.String(),
+  folder: Type.String({ description: 'Relative to the data directory.' }),
+  database_bytes: Type.Integer(),
+  blob_files: Type.Integer(),
+  created_at: Timestamp,
+})
+
+export const backupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/api/admin/backup',
+    { config: { permission: 'platform.admin' }, schema: { tags: ['admin'], response: { 201: Backup } } },
+    async (request, reply) =>
+      reply.status(201).send(await createBackup(ctx.db, ctx.config.dataDir, request.requireUser().id)),
+  )
+}

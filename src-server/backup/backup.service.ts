@@ -1,0 +1,47 @@
+import { cp, mkdir, readdir, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { recordAdminAction } from '../admin-audit/admin-audit.service'
+import type { Db } from '../db/client'
+
+export interface BackupResult {
+  id: string
+  folder: string
+  database_bytes: number
+  blob_files: number
+  created_at: string
+}
+
+async function countFiles(dir: string): Promise<number> {
+  let count = 0
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => []))
+    count += entry.isDirectory() ? await countFiles(path.join(dir, entry.name)) : 1
+  return count
+}
+
+/**
+ * An online backup into `<data>/backups/<timestamp>/`: SQLite's backup API gives a consistent copy while the
+ * server keeps serving, then the blob folder is copied. Blobs are immutable and named by content, so a blob
+ * written during the copy is either in it whole or not referenced by the copied database yet.
+ */
+export async function createBackup(db: Db, dataDir: string, actorId: string): Promise<BackupResult> {
+  const createdAt = new Date().toISOString()
+  const id = createdAt.replace(/[:.]/g, '-')
+  const folder = path.join(dataDir, 'backups', id)
+  await mkdir(folder, { recursive: true })
+  const databaseFile = path.join(folder, 'switchboard.db')
+  await db.$client.backup(databaseFile)
+  const blobs = path.join(dataDir, 'blobs')
+  const blobCopy = path.join(folder, 'blobs')
+  await cp(blobs, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch((error) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  })
+  const result: BackupResult = {
+    id,
+    folder: path.relative(dataDir, folder),
+    database_bytes: (await stat(databaseFile)).size,
+    blob_files: await countFiles(blobCopy),
+    created_at: createdAt,
+  }
+  recordAdminAction(db, { actorId, action: 'backup.create', targetType: 'backup', targetId: id, after: result })
+  return result
+}
