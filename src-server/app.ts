@@ -12,6 +12,7 @@ import { adminAuditRoutes } from './admin-audit/admin-audit.routes'
 import type { AppContext } from './app-context'
 import { authentication } from './auth/auth.plugin'
 import { authRoutes } from './auth/auth.routes'
+import { backupRoutes } from './backup/backup.routes'
 import { createAuthService } from './auth/auth.service'
 import { resolveConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console/console.routes'
@@ -150,6 +151,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   await app.register(authRoutes, { ctx })
   await app.register(settingsRoutes, { ctx })
   await app.register(adminAuditRoutes, { ctx })
+  await app.register(backupRoutes, { ctx })
   // Domains: marketplace, conversation, knowledge, evaluation, mcp, document-recognition, agent-runs.
   await app.register(consoleRoutes, { appRoot: config.appRoot })
 
