@@ -70,3 +70,17 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: file, fullPage: true })
   await testInfo.attach(name, { path: file, contentType: 'image/png' })
 }
+
+/** Signs in through the sign-in form, as a person would. */
+export async function signIn(
+  page: Page,
+  server: RunningServer,
+  username = 'admin',
+  password = ADMIN_PASSWORD,
+) {
+  await page.goto(`${server.url}/console/sign-in`)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('navigation', { name: 'Screens' }).waitFor()
+}

@@ -1,23 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { Nullable, Timestamp } from '../http/common.schemas'
+import { ConfigEntry, ConfigValue, PlatformConfigSchema } from './settings.schemas'
 import { readConfig, updateConfigValue } from './settings.service'
-
-const ConfigValue = Type.Union([Type.String({ maxLength: 100 }), Type.Number(), Type.Boolean()])
-const PlatformConfigSchema = Type.Object({
-  commission_rate: Type.Number(),
-  min_withdrawal: Type.Integer(),
-  daily_earn_cap: Type.Integer(),
-  refund_window_days: Type.Integer(),
-  registration_open: Type.Boolean(),
-})
-const ConfigEntry = Type.Object({
-  key: Type.String(),
-  value: ConfigValue,
-  description: Nullable(Type.String()),
-  updated_at: Timestamp,
-})
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(

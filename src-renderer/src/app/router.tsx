@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { createBrowserRouter, Navigate, useLocation } from 'react-router'
+import { AdminPage } from '../features/admin/components/admin-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { useSession } from '../features/auth/stores/session-store'
 import { ConsoleLayout } from '../features/shell/components/console-layout'
@@ -63,12 +64,7 @@ export const router = createBrowserRouter([
       ),
       screen('marketplace', 'Marketplace', 'Browse, buy and sell AI assets with points.', '/api/marketplace'),
       screen('wallet', 'Wallet', 'Balance, transactions, top-up, withdrawal and transfers.', '/api/wallet'),
-      screen(
-        'admin',
-        'Admin',
-        'Platform configuration, moderation, statistics, users and the audit log.',
-        '/api/admin',
-      ),
+      { path: 'admin', element: <AdminPage /> },
     ],
   },
   { path: '*', element: <Navigate to="/console/review" replace /> },

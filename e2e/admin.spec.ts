@@ -1,0 +1,46 @@
+import { expect, screenshot, signIn, test } from './fixtures'
+
+test('an admin changes the platform configuration, adds a user and reads the audit log', async ({
+  page,
+  server,
+}, testInfo) => {
+  await signIn(page, server)
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Admin' }).click()
+  await expect(page.getByRole('heading', { name: 'Admin' })).toBeVisible()
+
+  const commission = page.getByLabel('Commission rate', { exact: true })
+  await expect(commission).toHaveValue('0.1')
+  // An out-of-range value is refused with the server's explanation, and nothing changes.
+  await commission.fill('1.5')
+  await page.getByRole('button', { name: 'Save' }).first().click()
+  await expect(page.getByText('commission_rate must be a number in [0, 1).')).toBeVisible()
+  await commission.fill('0.15')
+  await page.getByLabel('Reason for changing Commission rate').fill('new pricing')
+  await page.getByRole('button', { name: 'Save' }).first().click()
+  await expect(page.getByText('Commission rate saved.')).toBeVisible()
+  await screenshot(page, testInfo, 'admin-config')
+
+  const stored = await (
+    await fetch(`${server.url}/api/admin/config`, {
+      headers: {
+        authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('switchboard.token'))}`,
+      },
+    })
+  ).json()
+  expect(stored.commission_rate).toBe(0.15)
+
+  await page.getByRole('tab', { name: 'Users & roles' }).click()
+  const form = page.getByRole('form', { name: 'New user' })
+  await form.getByLabel('Username').fill('rita')
+  await form.getByLabel('Password').fill('rita-password')
+  await form.getByRole('checkbox', { name: 'reviewer' }).check()
+  await form.getByRole('button', { name: 'Create user' }).click()
+  await expect(page.getByRole('table', { name: 'Users' }).getByText('rita')).toBeVisible()
+  await screenshot(page, testInfo, 'admin-users')
+
+  await page.getByRole('tab', { name: 'Audit log' }).click()
+  const log = page.getByRole('table', { name: 'Admin audit log' })
+  await expect(log.getByText('user.create')).toBeVisible()
+  await expect(log.getByText('config.update')).toBeVisible()
+  await screenshot(page, testInfo, 'admin-audit')
+})

@@ -1,0 +1,121 @@
+import type { PlatformConfigValues } from '@server/settings/settings.schemas'
+import { useEffect, useState } from 'react'
+import { Button, Card } from '../../../components/ui'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError } from '../../../lib/api-client'
+import { useAdmin } from '../stores/admin-store'
+
+const KEYS: { key: keyof PlatformConfigValues; label: string; rule: string }[] = [
+  {
+    key: 'commission_rate',
+    label: 'Commission rate',
+    rule: 'Fraction of each sale kept by the platform, in [0, 1).',
+  },
+  { key: 'min_withdrawal', label: 'Minimum withdrawal', rule: 'Points; smaller withdrawals are refused.' },
+  {
+    key: 'daily_earn_cap',
+    label: 'Daily earning cap',
+    rule: 'Points a seller may earn per UTC day before income is held.',
+  },
+  {
+    key: 'refund_window_days',
+    label: 'Refund window',
+    rule: 'Days after purchase during which a buyer may refund.',
+  },
+  { key: 'registration_open', label: 'Open registration', rule: 'Whether anyone may create an account.' },
+]
+
+function ConfigRow({
+  name,
+  label,
+  rule,
+  value,
+}: {
+  name: keyof PlatformConfigValues
+  label: string
+  rule: string
+  value: string | number | boolean
+}) {
+  const saveConfig = useAdmin((state) => state.saveConfig)
+  const notify = useNotifications((state) => state.push)
+  const [draft, setDraft] = useState(String(value))
+  const [description, setDescription] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => setDraft(String(value)), [value])
+
+  async function save() {
+    setBusy(true)
+    setError(null)
+    try {
+      await saveConfig(name, typeof value === 'boolean' ? draft === 'true' : draft, description)
+      notify({ kind: 'success', text: `${label} saved.` })
+      setDescription('')
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'Could not save.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="config-row">
+      <div>
+        <div className="config-key">{label}</div>
+        <div className="config-rule">{rule}</div>
+      </div>
+      <div className="field">
+        {typeof value === 'boolean' ? (
+          <select aria-label={label} value={draft} onChange={(e) => setDraft(e.target.value)}>
+            <option value="true">Yes</option>
+            <option value="false">No</option>
+          </select>
+        ) : (
+          <input
+            aria-label={label}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            aria-invalid={error ? true : undefined}
+          />
+        )}
+        {error ? <p className="field-error">{error}</p> : null}
+      </div>
+      <div className="field">
+        <input
+          aria-label={`Reason for changing ${label}`}
+          placeholder="Reason (recorded in the audit log)"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </div>
+      <Button variant="primary" busy={busy} disabled={draft === String(value)} onClick={() => void save()}>
+        Save
+      </Button>
+    </div>
+  )
+}
+
+export function ConfigPanel() {
+  const config = useAdmin((state) => state.config)
+  const loadConfig = useAdmin((state) => state.loadConfig)
+  useEffect(() => {
+    void loadConfig()
+  }, [loadConfig])
+  return (
+    <Card title="Platform configuration">
+      {config ? (
+        KEYS.map((entry) => (
+          <ConfigRow
+            key={entry.key}
+            name={entry.key}
+            label={entry.label}
+            rule={entry.rule}
+            value={config[entry.key]}
+          />
+        ))
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </Card>
+  )
+}

@@ -1,0 +1,167 @@
+import type { User } from '@server/auth/auth.schemas'
+import { type FormEvent, useEffect, useState } from 'react'
+import { Badge, Button, Card, TextField } from '../../../components/ui'
+import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { ApiError } from '../../../lib/api-client'
+import { useSession } from '../../auth/stores/session-store'
+import type { Role } from '../api/admin-api'
+import { useAdmin } from '../stores/admin-store'
+
+const ROLES: Role[] = ['admin', 'operator', 'reviewer', 'user']
+
+function RoleChecks({
+  value,
+  onChange,
+  label,
+}: {
+  value: Role[]
+  onChange(roles: Role[]): void
+  label: string
+}) {
+  return (
+    <fieldset className="checks" aria-label={label}>
+      {ROLES.map((role) => (
+        <label key={role}>
+          <input
+            type="checkbox"
+            checked={value.includes(role)}
+            onChange={(e) => onChange(e.target.checked ? [...value, role] : value.filter((r) => r !== role))}
+          />
+          {role}
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+function NewUserForm() {
+  const createUser = useAdmin((state) => state.createUser)
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [roles, setRoles] = useState<Role[]>(['user'])
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      await createUser({ username, password, roles })
+      setUsername('')
+      setPassword('')
+      setRoles(['user'])
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'Could not create the user.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={submit} aria-label="New user">
+      <div className="row">
+        <TextField
+          label="Username"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          required
+          minLength={3}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+          minLength={8}
+          hint="At least 8 characters."
+        />
+      </div>
+      <RoleChecks value={roles} onChange={setRoles} label="Roles of the new user" />
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <Button type="submit" variant="primary" busy={busy} disabled={roles.length === 0}>
+          Create user
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+function UserActions({ user }: { user: User }) {
+  const updateUser = useAdmin((state) => state.updateUser)
+  const me = useSession((state) => state.user)
+  const [roles, setRoles] = useState<Role[]>(user.roles)
+  const self = me?.id === user.id
+  return (
+    <div className="row">
+      <RoleChecks value={roles} onChange={setRoles} label={`Roles of ${user.username}`} />
+      <Button
+        disabled={roles.length === 0 || roles.join() === user.roles.join()}
+        onClick={() => void updateUser(user.id, { roles })}
+      >
+        Save roles
+      </Button>
+      <Button
+        variant={user.disabled ? 'secondary' : 'danger'}
+        disabled={self}
+        onClick={() => void updateUser(user.id, { disabled: !user.disabled })}
+      >
+        {user.disabled ? 'Enable' : 'Disable'}
+      </Button>
+    </div>
+  )
+}
+
+export function UsersPanel() {
+  const users = useAdmin((state) => state.users)
+  const loadUsers = useAdmin((state) => state.loadUsers)
+  useEffect(() => {
+    void loadUsers(1)
+  }, [loadUsers])
+  return (
+    <div className="stack">
+      <Card title="Add a user">
+        <NewUserForm />
+      </Card>
+      <DataTable
+        label="Users"
+        rows={users.items}
+        rowKey={(user) => user.id}
+        empty="No users yet besides you. Add one above, or let people register."
+        columns={[
+          { key: 'name', header: 'User', render: (user) => <strong>{user.username}</strong>, width: '180px' },
+          {
+            key: 'status',
+            header: 'Status',
+            render: (user) =>
+              user.disabled ? <Badge tone="danger">disabled</Badge> : <Badge tone="success">active</Badge>,
+            width: '110px',
+          },
+          {
+            key: 'created',
+            header: 'Created',
+            render: (user) => formatTime(user.created_at),
+            width: '190px',
+          },
+          {
+            key: 'actions',
+            header: 'Roles',
+            render: (user) => <UserActions key={user.roles.join()} user={user} />,
+          },
+        ]}
+      />
+      <Pager
+        page={users.page}
+        size={users.size}
+        total={users.total}
+        onPage={(page) => void loadUsers(page)}
+      />
+    </div>
+  )
+}

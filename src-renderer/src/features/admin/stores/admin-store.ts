@@ -1,0 +1,50 @@
+import type { AdminAuditEntry } from '@server/admin-audit/admin-audit.schemas'
+import type { User } from '@server/auth/auth.schemas'
+import type { PageResult } from '@server/http/pagination'
+import type { PlatformConfigValues } from '@server/settings/settings.schemas'
+import { create } from 'zustand'
+import { adminApi, type Role } from '../api/admin-api'
+
+const emptyPage = <T>(): PageResult<T> => ({ items: [], total: 0, page: 1, size: 20 })
+
+interface AdminState {
+  config: PlatformConfigValues | null
+  users: PageResult<User>
+  audit: PageResult<AdminAuditEntry>
+  loadConfig(): Promise<void>
+  saveConfig(key: keyof PlatformConfigValues, value: string | boolean, description: string): Promise<void>
+  loadUsers(page?: number): Promise<void>
+  createUser(body: { username: string; password: string; roles: Role[] }): Promise<void>
+  updateUser(id: string, body: { roles?: Role[]; disabled?: boolean }): Promise<void>
+  loadAudit(page?: number): Promise<void>
+}
+
+export const useAdmin = create<AdminState>((set, get) => ({
+  config: null,
+  users: emptyPage(),
+  audit: emptyPage(),
+  async loadConfig() {
+    set({ config: await adminApi.config() })
+  },
+  async saveConfig(key, value, description) {
+    const entry = await adminApi.updateConfig(key, value, description || undefined)
+    const config = get().config
+    if (config) set({ config: { ...config, [key]: entry.value } })
+  },
+  async loadUsers(page = get().users.page) {
+    set({ users: await adminApi.users(page) })
+  },
+  async createUser(body) {
+    await adminApi.createUser(body)
+    await get().loadUsers(1)
+  },
+  async updateUser(id, body) {
+    const updated = await adminApi.updateUser(id, body)
+    set({
+      users: { ...get().users, items: get().users.items.map((user) => (user.id === id ? updated : user)) },
+    })
+  },
+  async loadAudit(page = get().audit.page) {
+    set({ audit: await adminApi.auditLog(page) })
+  },
+}))

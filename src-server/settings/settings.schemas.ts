@@ -1,0 +1,19 @@
+import { type Static, Type } from 'typebox'
+import { Nullable, Timestamp } from '../http/common.schemas'
+
+export const ConfigValue = Type.Union([Type.String({ maxLength: 100 }), Type.Number(), Type.Boolean()])
+export const PlatformConfigSchema = Type.Object({
+  commission_rate: Type.Number(),
+  min_withdrawal: Type.Integer(),
+  daily_earn_cap: Type.Integer(),
+  refund_window_days: Type.Integer(),
+  registration_open: Type.Boolean(),
+})
+export const ConfigEntry = Type.Object({
+  key: Type.String(),
+  value: ConfigValue,
+  description: Nullable(Type.String()),
+  updated_at: Timestamp,
+})
+export type PlatformConfigValues = Static<typeof PlatformConfigSchema>
+export type ConfigEntry = Static<typeof ConfigEntry>
