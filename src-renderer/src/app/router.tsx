@@ -3,6 +3,8 @@ import { createBrowserRouter, Navigate, useLocation } from 'react-router'
 import { AdminPage } from '../features/admin/components/admin-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { useSession } from '../features/auth/stores/session-store'
+import { ReviewQueuePage } from '../features/review/components/review-queue-page'
+import { ReviewRunPage } from '../features/review/components/review-run-page'
 import { ConsoleLayout } from '../features/shell/components/console-layout'
 import { ScreenInProgress } from '../features/shell/components/screen-in-progress'
 
@@ -32,12 +34,8 @@ export const router = createBrowserRouter([
     ),
     children: [
       { index: true, element: <Navigate to="/console/review" replace /> },
-      screen(
-        'review',
-        'Review',
-        'Check and correct extracted document fields against the page.',
-        '/document-recognition',
-      ),
+      { path: 'review', element: <ReviewQueuePage /> },
+      { path: 'review/:runId', element: <ReviewRunPage /> },
       screen(
         'chat',
         'Chat console',

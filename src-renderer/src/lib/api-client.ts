@@ -24,6 +24,12 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler
 }
 
+/** Bearer header for requests made outside `api` (downloads, pdf.js, EventSource-like streams). */
+export const authHeaders = (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {})
+
+/** The signed-in token, for WebSocket URLs (`access_token`). */
+export const currentToken = () => token
+
 /** The server's base URL: same origin in a browser; the preload names it in the desktop app. */
 export const apiBase = () => window.switchboard?.serverUrl ?? ''
 

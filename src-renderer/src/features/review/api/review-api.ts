@@ -1,0 +1,60 @@
+import type { PageResult } from '@server/http/pagination'
+import { api, apiBase, authHeaders } from '../../../lib/api-client'
+import type {
+  FieldReview,
+  FieldRevisions,
+  RecognitionRun,
+  RerunResult,
+  RuntimeAgentSummary,
+} from './review-types'
+
+export interface RunFilters {
+  review_status?: string
+  status?: string
+  runtime_agent_id?: string
+  source_run_id?: string
+  page?: number
+}
+
+const runPath = (runId: string) => `/document-recognition/runs/${runId}`
+
+export const reviewApi = {
+  agents: () => api.get<{ items: RuntimeAgentSummary[] }>('/document-recognition/runtime-agents'),
+  runs: (filters: RunFilters) =>
+    api.get<PageResult<RecognitionRun>>('/document-recognition/runs', { query: { size: 50, ...filters } }),
+  run: (runId: string) => api.get<RecognitionRun>(runPath(runId)),
+  upload(runtimeAgentId: string, file: File) {
+    const form = new FormData()
+    form.append('runtime_agent_id', runtimeAgentId)
+    form.append('file', file)
+    return api.post<RecognitionRun>('/document-recognition/runs', form, { quiet: true })
+  },
+  updateField: (
+    runId: string,
+    fieldId: string,
+    body: { value?: string | null; review_status?: 'accepted' | 'corrected'; reviewer_note?: string },
+  ) => api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
+  revisions: (runId: string, fieldId: string) =>
+    api.get<FieldRevisions>(`${runPath(runId)}/field-reviews/${fieldId}/revisions`),
+  reject: (runId: string, reason: string) =>
+    api.post<RecognitionRun>(`${runPath(runId)}/reject`, { reason }, { quiet: true }),
+  rerun: (runId: string) => api.post<RerunResult>(`${runPath(runId)}/rerun`),
+  /** Fetches a protected file with the session's token and hands it to the browser as a download. */
+  async download(runId: string, kind: 'source-document' | 'source-pdf' | 'result', fallbackName: string) {
+    const response = await fetch(`${apiBase()}${runPath(runId)}/${kind}`, { headers: authHeaders() })
+    if (!response.ok) {
+      const body = await response.json().catch(() => null)
+      throw new Error(body?.error?.message ?? `Download failed (${response.status}).`)
+    }
+    const disposition = response.headers.get('content-disposition') ?? ''
+    const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1]
+    const url = URL.createObjectURL(await response.blob())
+    const link = Object.assign(document.createElement('a'), {
+      href: url,
+      download: name ? decodeURIComponent(name) : fallbackName,
+    })
+    link.click()
+    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  },
+  sourcePdfUrl: (runId: string) => `${apiBase()}${runPath(runId)}/source-pdf`,
+}

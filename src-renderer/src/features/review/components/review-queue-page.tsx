@@ -1,0 +1,114 @@
+import { useEffect } from 'react'
+import { Link } from 'react-router'
+import { Badge, PageHeader } from '../../../components/ui'
+import { DataTable, formatTime, Tabs } from '../../../components/ui/data'
+import { isInFlight, queueOrder, useReviewQueue } from '../stores/review-queue-store'
+import { REVIEW_TONE, RUN_TONE } from './status-tones'
+import { UploadPanel } from './upload-panel'
+
+type Filter = 'all' | 'flagged' | 'pending' | 'approved' | 'rejected'
+
+export function ReviewQueuePage() {
+  const { runs, filters, agents, setFilters, load } = useReviewQueue()
+  const active = (filters.review_status ?? 'all') as Filter
+  const inFlight = runs.items.some(isInFlight)
+
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  // Live progress: while any run is queued or running, the queue refreshes itself.
+  useEffect(() => {
+    if (!inFlight) return
+    const timer = setInterval(() => void load(), 1500)
+    return () => clearInterval(timer)
+  }, [inFlight, load])
+
+  const agentName = (id: string) => {
+    const agent = agents.find((a) => a.id === id)
+    return agent?.display_name ?? agent?.name ?? 'Unregistered agent'
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Review"
+        description="Extracted documents waiting for a reviewer, flagged ones first."
+      />
+      <UploadPanel />
+      <div className="row">
+        <Tabs<Filter>
+          label="Review status"
+          active={active}
+          onChange={(key) => setFilters({ ...filters, review_status: key === 'all' ? undefined : key })}
+          tabs={[
+            { key: 'all', label: 'All' },
+            { key: 'flagged', label: 'Flagged' },
+            { key: 'pending', label: 'Pending' },
+            { key: 'approved', label: 'Approved' },
+            { key: 'rejected', label: 'Rejected' },
+          ]}
+        />
+        <div className="field">
+          <label htmlFor="queue-agent">Extractor</label>
+          <select
+            id="queue-agent"
+            value={filters.runtime_agent_id ?? ''}
+            onChange={(e) => setFilters({ ...filters, runtime_agent_id: e.target.value || undefined })}
+          >
+            <option value="">All extractors</option>
+            {agents.map((agent) => (
+              <option key={agent.id} value={agent.id}>
+                {agent.display_name ?? agent.name ?? agent.id}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <DataTable
+        label="Runs"
+        rows={queueOrder(runs.items)}
+        rowKey={(run) => run.id}
+        empty="No runs here yet. Upload a PDF or a photo of a document above to extract its fields."
+        columns={[
+          {
+            key: 'file',
+            header: 'Document',
+            render: (run) => <Link to={`/console/review/${run.id}`}>{run.file_name}</Link>,
+          },
+          {
+            key: 'agent',
+            header: 'Extractor',
+            render: (run) => agentName(run.runtime_agent_id),
+            width: '200px',
+          },
+          {
+            key: 'status',
+            header: 'Processing',
+            width: '140px',
+            render: (run) => (
+              <Badge tone={RUN_TONE[run.status]}>
+                {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
+                {run.status}
+              </Badge>
+            ),
+          },
+          {
+            key: 'review',
+            header: 'Review',
+            width: '120px',
+            render: (run) => <Badge tone={REVIEW_TONE[run.review_status]}>{run.review_status}</Badge>,
+          },
+          {
+            key: 'flagged',
+            header: 'Flagged',
+            width: '90px',
+            align: 'right',
+            render: (run) => run.summary?.flagged_count ?? '—',
+          },
+          { key: 'created', header: 'Uploaded', width: '190px', render: (run) => formatTime(run.created_at) },
+        ]}
+      />
+    </>
+  )
+}

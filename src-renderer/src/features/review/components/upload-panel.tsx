@@ -1,0 +1,76 @@
+import { type FormEvent, useEffect, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { Button, Card } from '../../../components/ui'
+import { ApiError } from '../../../lib/api-client'
+import { useReviewQueue } from '../stores/review-queue-store'
+
+const ACCEPT = 'application/pdf,image/png,image/jpeg,image/tiff,image/webp'
+
+export function UploadPanel() {
+  const agents = useReviewQueue((state) => state.agents)
+  const loadAgents = useReviewQueue((state) => state.loadAgents)
+  const upload = useReviewQueue((state) => state.upload)
+  const navigate = useNavigate()
+  const [agentId, setAgentId] = useState('')
+  const [file, setFile] = useState<File | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    void loadAgents()
+  }, [loadAgents])
+  useEffect(() => {
+    if (!agentId && agents[0]) setAgentId(agents[0].id)
+  }, [agents, agentId])
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (!file) return
+    setBusy(true)
+    setError(null)
+    try {
+      const run = await upload(agentId, file)
+      navigate(`/console/review/${run.id}`)
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'The upload failed.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title="Recognise a document">
+      <form className="row" onSubmit={submit} aria-label="Upload a document">
+        <div className="field">
+          <label htmlFor="upload-agent">Extractor</label>
+          <select id="upload-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} required>
+            {agents.length === 0 ? <option value="">No extractors registered</option> : null}
+            {agents.map((agent) => (
+              <option key={agent.id} value={agent.id}>
+                {agent.display_name ?? agent.name ?? agent.id}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="upload-file">PDF or image</label>
+          <input
+            id="upload-file"
+            type="file"
+            accept={ACCEPT}
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            required
+          />
+        </div>
+        <Button type="submit" variant="primary" busy={busy} disabled={!file || !agentId}>
+          Upload and extract
+        </Button>
+      </form>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Card>
+  )
+}

@@ -1,0 +1,54 @@
+import type { PageResult } from '@server/http/pagination'
+import { create } from 'zustand'
+import { type RunFilters, reviewApi } from '../api/review-api'
+import type { RecognitionRun, RuntimeAgentSummary } from '../api/review-types'
+
+const ORDER: Record<string, number> = { flagged: 0, pending: 1, approved: 2, rejected: 3 }
+
+/** Flagged runs first, then pending; newest first within each. */
+export const queueOrder = (runs: RecognitionRun[]) =>
+  [...runs].sort(
+    (a, b) =>
+      (ORDER[a.review_status] ?? 9) - (ORDER[b.review_status] ?? 9) ||
+      b.created_at.localeCompare(a.created_at),
+  )
+
+interface QueueState {
+  filters: RunFilters
+  runs: PageResult<RecognitionRun>
+  agents: RuntimeAgentSummary[]
+  loading: boolean
+  setFilters(filters: RunFilters): void
+  load(): Promise<void>
+  loadAgents(): Promise<void>
+  upload(agentId: string, file: File): Promise<RecognitionRun>
+}
+
+export const useReviewQueue = create<QueueState>((set, get) => ({
+  filters: {},
+  runs: { items: [], total: 0, page: 1, size: 50 },
+  agents: [],
+  loading: false,
+  setFilters(filters) {
+    set({ filters: { ...filters, page: 1 } })
+    void get().load()
+  },
+  async load() {
+    set({ loading: true })
+    try {
+      set({ runs: await reviewApi.runs(get().filters) })
+    } finally {
+      set({ loading: false })
+    }
+  },
+  async loadAgents() {
+    set({ agents: (await reviewApi.agents()).items })
+  },
+  async upload(agentId, file) {
+    const run = await reviewApi.upload(agentId, file)
+    await get().load()
+    return run
+  },
+}))
+
+export const isInFlight = (run: RecognitionRun) => run.status === 'queued' || run.status === 'running'
