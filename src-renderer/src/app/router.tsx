@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, useLocation } from 'react-router'
 import { AdminPage } from '../features/admin/components/admin-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { useSession } from '../features/auth/stores/session-store'
+import { ChatConsolePage } from '../features/chat/components/chat-console-page'
 import { ReviewQueuePage } from '../features/review/components/review-queue-page'
 import { ReviewRunPage } from '../features/review/components/review-run-page'
 import { ConsoleLayout } from '../features/shell/components/console-layout'
@@ -36,12 +37,8 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/console/review" replace /> },
       { path: 'review', element: <ReviewQueuePage /> },
       { path: 'review/:runId', element: <ReviewRunPage /> },
-      screen(
-        'chat',
-        'Chat console',
-        'Watch live sessions, take over from the AI and hand back.',
-        '/sessions, /ws-operator',
-      ),
+      { path: 'chat', element: <ChatConsolePage /> },
+      { path: 'chat/:sessionId', element: <ChatConsolePage /> },
       screen(
         'knowledge',
         'Knowledge',

@@ -10,7 +10,7 @@ export interface ScreenEntry {
 /** The console's screens, in navigation order; each is reachable by URL under /console. */
 export const SCREENS: ScreenEntry[] = [
   { path: '/console/review', label: 'Review', icon: '▤', permission: 'document_recognition.review' },
-  { path: '/console/chat', label: 'Chat console', icon: '◍', permission: 'chat.operate' },
+  { path: '/console/chat', label: 'Chat', icon: '◍', permission: 'chat.use' },
   { path: '/console/knowledge', label: 'Knowledge', icon: '◫', permission: 'knowledge.manage' },
   { path: '/console/agents', label: 'Agents & tools', icon: '◇', permission: 'agents.manage' },
   { path: '/console/evaluation', label: 'Evaluation', icon: '◔', permission: 'evaluation.manage' },

@@ -1,0 +1,62 @@
+import type { PageResult } from '@server/http/pagination'
+import { api, apiBase, authHeaders, currentToken } from '../../../lib/api-client'
+import type { Agent, ChatSession, StreamEvent } from './chat-types'
+
+const wsUrl = (path: string) => {
+  const base = new URL(apiBase() || window.location.origin)
+  base.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:'
+  base.pathname = path
+  base.search = `access_token=${encodeURIComponent(currentToken() ?? '')}`
+  return base.toString()
+}
+
+export const chatApi = {
+  sessions: () => api.get<{ items: ChatSession[]; total: number }>('/sessions', { query: { limit: 100 } }),
+  agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
+  takeover: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/takeover`, {}),
+  release: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/release`, {}),
+  sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
+  operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),
+
+  /** POST /stream and read its SSE events as they arrive. */
+  async stream(
+    body: { thread_id: string; agent_id?: string; message: string },
+    onEvent: (event: StreamEvent) => void,
+    signal: AbortSignal,
+  ) {
+    const response = await fetch(`${apiBase()}/stream`, {
+      method: 'POST',
+      headers: { ...authHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    })
+    if (!response.ok || !response.body) {
+      const envelope = await response.json().catch(() => null)
+      onEvent({
+        type: 'error',
+        content: envelope?.error?.message ?? `The server answered ${response.status}.`,
+      })
+      onEvent({ type: 'done' })
+      return
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) break
+      buffer += value
+      let boundary = buffer.indexOf('\n\n')
+      while (boundary >= 0) {
+        const block = buffer.slice(0, boundary)
+        buffer = buffer.slice(boundary + 2)
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n')
+        if (data) onEvent(JSON.parse(data) as StreamEvent)
+        boundary = buffer.indexOf('\n\n')
+      }
+    }
+  },
+}

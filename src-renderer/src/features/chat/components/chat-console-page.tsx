@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react'
+import { useNavigate, useParams } from 'react-router'
+import { Badge, Button, PageHeader } from '../../../components/ui'
+import { Tabs } from '../../../components/ui/data'
+import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { useChatSessions } from '../stores/chat-sessions-store'
+import { AgentTestPanel } from './agent-test-panel'
+import { SessionList } from './session-list'
+import { SessionView } from './session-view'
+
+type Tab = 'sessions' | 'test'
+
+export function ChatConsolePage() {
+  const { sessionId } = useParams()
+  const navigate = useNavigate()
+  const user = useSession((state) => state.user)
+  const operator = hasPermission(user, 'chat.operate')
+  const { load, follow, live } = useChatSessions()
+  const [tab, setTab] = useState<Tab>('sessions')
+
+  useEffect(() => {
+    void load()
+    if (operator) return follow()
+    // End users have no operator feed: their own list is refreshed while the screen is open.
+    const timer = setInterval(() => void load(), 5000)
+    return () => clearInterval(timer)
+  }, [load, follow, operator])
+
+  return (
+    <>
+      <PageHeader
+        title={operator ? 'Chat console' : 'Chat'}
+        description={
+          operator
+            ? 'Every live conversation; take one over from the AI and hand it back.'
+            : 'Your conversations.'
+        }
+        actions={
+          <>
+            {operator ? (
+              <Badge tone={live ? 'success' : 'neutral'}>{live ? 'live' : 'connecting…'}</Badge>
+            ) : null}
+            <Button variant="primary" onClick={() => navigate(`/console/chat/${crypto.randomUUID()}`)}>
+              New chat
+            </Button>
+          </>
+        }
+      />
+      <Tabs<Tab>
+        label="Chat views"
+        active={tab}
+        onChange={setTab}
+        tabs={[
+          { key: 'sessions', label: 'Sessions' },
+          { key: 'test', label: 'Test an agent' },
+        ]}
+      />
+      {tab === 'test' ? (
+        <AgentTestPanel />
+      ) : (
+        <div className="chat-layout">
+          <aside className="chat-sessions">
+            <SessionList />
+          </aside>
+          {sessionId ? (
+            <SessionView key={sessionId} sessionId={sessionId} />
+          ) : (
+            <div className="empty-state">
+              <h3>Pick a conversation</h3>
+              <p>Choose a session on the left to follow it live, or start a new chat.</p>
+            </div>
+          )}
+        </div>
+      )}
+    </>
+  )
+}
