@@ -4,10 +4,13 @@ import { AdminPage } from '../features/admin/components/admin-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { useSession } from '../features/auth/stores/session-store'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
+import { ListingDetailPage } from '../features/marketplace/components/listing-detail-page'
+import { MarketplacePage } from '../features/marketplace/components/marketplace-page'
 import { ReviewQueuePage } from '../features/review/components/review-queue-page'
 import { ReviewRunPage } from '../features/review/components/review-run-page'
 import { ConsoleLayout } from '../features/shell/components/console-layout'
 import { ScreenInProgress } from '../features/shell/components/screen-in-progress'
+import { WalletPage } from '../features/wallet/components/wallet-page'
 
 function RequireSession({ children }: { children: ReactNode }) {
   const status = useSession((state) => state.status)
@@ -57,8 +60,9 @@ export const router = createBrowserRouter([
         'Datasets and offline evaluation runs of agents.',
         '/evaluation-datasets',
       ),
-      screen('marketplace', 'Marketplace', 'Browse, buy and sell AI assets with points.', '/api/marketplace'),
-      screen('wallet', 'Wallet', 'Balance, transactions, top-up, withdrawal and transfers.', '/api/wallet'),
+      { path: 'marketplace', element: <MarketplacePage /> },
+      { path: 'marketplace/listings/:listingId', element: <ListingDetailPage /> },
+      { path: 'wallet', element: <WalletPage /> },
       { path: 'admin', element: <AdminPage /> },
     ],
   },

@@ -38,13 +38,14 @@ interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>
   /** Do not raise a notification; the caller shows the error itself (forms). */
   quiet?: boolean
+  headers?: Record<string, string>
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const url = new URL(apiBase() + path, window.location.origin)
   for (const [key, value] of Object.entries(options.query ?? {}))
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value))
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...options.headers }
   if (token) headers.authorization = `Bearer ${token}`
   let body: BodyInit | undefined
   if (options.body instanceof FormData) body = options.body

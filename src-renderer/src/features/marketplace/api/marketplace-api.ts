@@ -1,0 +1,42 @@
+import type { PageResult } from '@server/http/pagination'
+import { api } from '../../../lib/api-client'
+import type { AssetType, Listing, ListingQuery, Order, Review } from './marketplace-types'
+
+/** A fresh Idempotency-Key per user action: a retried click cannot buy twice. */
+const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
+
+export const marketplaceApi = {
+  listings: (query: ListingQuery) =>
+    api.get<PageResult<Listing>>('/api/marketplace/listings', { query: { size: 12, ...query } }),
+  listing: (id: string) => api.get<Listing>(`/api/marketplace/listings/${id}`),
+  createListing: (body: {
+    asset_type: AssetType
+    asset_id: string
+    title: string
+    description?: string
+    pricing_model: 'one_time' | 'free'
+    base_price: number
+    tags?: string[]
+  }) => api.post<Listing>('/api/marketplace/listings', body, { quiet: true }),
+  deleteListing: (id: string) => api.delete<void>(`/api/marketplace/listings/${id}`),
+  reviews: (id: string, page: number) =>
+    api.get<PageResult<Review>>(`/api/marketplace/listings/${id}/reviews`, { query: { page, size: 10 } }),
+  review: (id: string, rating: number, comment: string) =>
+    api.post<Review>(`/api/marketplace/listings/${id}/reviews`, { rating, comment }, { quiet: true }),
+  buy: (listingId: string) =>
+    api.post<Order>(
+      '/api/marketplace/orders',
+      { listing_id: listingId },
+      { quiet: true, headers: idempotent() },
+    ),
+  orders: (role: 'buyer' | 'seller', page: number) =>
+    api.get<PageResult<Order>>('/api/marketplace/orders', {
+      query: { page, size: 20, role: role === 'seller' ? 'seller' : undefined },
+    }),
+  refund: (orderId: string, reason: string) =>
+    api.post<Order>(
+      `/api/marketplace/orders/${orderId}/refund`,
+      { reason },
+      { quiet: true, headers: idempotent() },
+    ),
+}

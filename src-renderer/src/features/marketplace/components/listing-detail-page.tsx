@@ -1,0 +1,188 @@
+import type { PageResult } from '@server/http/pagination'
+import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { Link, useParams } from 'react-router'
+import { Badge, Button, Card, PageHeader } from '../../../components/ui'
+import { formatTime, Pager } from '../../../components/ui/data'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError } from '../../../lib/api-client'
+import { useSession } from '../../auth/stores/session-store'
+import { useWallet } from '../../wallet/stores/wallet-store'
+import { marketplaceApi } from '../api/marketplace-api'
+import type { Listing, Review } from '../api/marketplace-types'
+import { ASSET_LABEL, stars } from './listing-browser'
+
+function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
+  const wallet = useWallet((state) => state.wallet)
+  const loadWallet = useWallet((state) => state.load)
+  const user = useSession((state) => state.user)
+  const notify = useNotifications((state) => state.push)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => {
+    void loadWallet()
+  }, [loadWallet])
+  const own = listing.seller.id === user?.id
+
+  async function buy() {
+    setBusy(true)
+    setError(null)
+    try {
+      await marketplaceApi.buy(listing.id)
+      notify({ kind: 'success', text: `Bought “${listing.title}”.` })
+      await loadWallet()
+      onBought()
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.code === 'INSUFFICIENT_BALANCE')
+        setError(
+          `Not enough points: this costs ${caught.details.required} and you have ${caught.details.available}. Top up your wallet first.`,
+        )
+      else setError(caught instanceof ApiError ? caught.message : 'The purchase failed.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title="Buy">
+      <div className="stack">
+        <div className="price" data-testid="listing-price">
+          {listing.pricing_model === 'free' ? 'Free' : `${listing.base_price} pts`}
+        </div>
+        <p className="muted small" data-testid="buy-balance">
+          Your balance: {wallet ? `${wallet.balance} pts` : '…'} · <Link to="/console/wallet">wallet</Link>
+        </p>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <Button variant="primary" busy={busy} disabled={own} onClick={() => void buy()}>
+          {own ? 'This is your listing' : 'Buy now'}
+        </Button>
+      </div>
+    </Card>
+  )
+}
+
+function ReviewForm({ listingId, onReviewed }: { listingId: string; onReviewed(): void }) {
+  const [rating, setRating] = useState(5)
+  const [comment, setComment] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    setError(null)
+    try {
+      await marketplaceApi.review(listingId, rating, comment)
+      setComment('')
+      onReviewed()
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'The review could not be saved.')
+    }
+  }
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Write a review">
+      <div className="row">
+        <div className="field">
+          <label htmlFor="review-rating">Rating</label>
+          <select id="review-rating" value={rating} onChange={(e) => setRating(Number(e.target.value))}>
+            {[5, 4, 3, 2, 1].map((n) => (
+              <option key={n} value={n}>
+                {stars(n)} {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field" style={{ flex: 1 }}>
+          <label htmlFor="review-comment">Comment</label>
+          <input
+            id="review-comment"
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+            maxLength={2000}
+          />
+        </div>
+        <Button type="submit" variant="primary">
+          Post review
+        </Button>
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  )
+}
+
+export function ListingDetailPage() {
+  const { listingId = '' } = useParams()
+  const [listing, setListing] = useState<Listing | null>(null)
+  const [reviews, setReviews] = useState<PageResult<Review>>({ items: [], total: 0, page: 1, size: 10 })
+  const reload = useCallback(async () => {
+    setListing(await marketplaceApi.listing(listingId))
+    setReviews(await marketplaceApi.reviews(listingId, 1))
+  }, [listingId])
+  useEffect(() => {
+    void reload()
+  }, [reload])
+  if (!listing) return <p className="muted">Loading the listing…</p>
+
+  return (
+    <>
+      <PageHeader
+        title={listing.title}
+        description={`${ASSET_LABEL[listing.asset_type]} by ${listing.seller.username}`}
+        actions={
+          listing.status && listing.status !== 'published' ? (
+            <Badge tone="warning">{listing.status}</Badge>
+          ) : undefined
+        }
+      />
+      <div className="detail-grid">
+        <div className="stack">
+          <Card title="About">
+            <div className="stack">
+              <p style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{listing.description || 'No description.'}</p>
+              {listing.tags?.length ? (
+                <div className="tag-list">
+                  {listing.tags.map((tag) => (
+                    <Badge key={tag}>{tag}</Badge>
+                  ))}
+                </div>
+              ) : null}
+              <p className="small">
+                <span className="stars">{stars(listing.rating_avg)}</span> {listing.rating_avg.toFixed(1)}{' '}
+                from {listing.rating_count} review(s)
+              </p>
+            </div>
+          </Card>
+          <Card title="Reviews">
+            <div className="stack">
+              <ReviewForm listingId={listing.id} onReviewed={() => void reload()} />
+              {reviews.items.length === 0 ? (
+                <p className="muted">No reviews yet. Buyers can review after purchase.</p>
+              ) : null}
+              <ul className="review-list" aria-label="Reviews">
+                {reviews.items.map((review) => (
+                  <li key={review.id}>
+                    <span className="stars">{stars(review.rating)}</span>{' '}
+                    <strong>{review.author.username}</strong>{' '}
+                    <span className="muted small">{formatTime(review.created_at)}</span>
+                    {review.comment ? <p>{review.comment}</p> : null}
+                  </li>
+                ))}
+              </ul>
+              <Pager
+                page={reviews.page}
+                size={reviews.size}
+                total={reviews.total}
+                onPage={(page) => void marketplaceApi.reviews(listing.id, page).then(setReviews)}
+              />
+            </div>
+          </Card>
+        </div>
+        <BuyBox listing={listing} onBought={() => void reload()} />
+      </div>
+    </>
+  )
+}

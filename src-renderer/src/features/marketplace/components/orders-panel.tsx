@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react'
+import { Link } from 'react-router'
+import { Badge, Button } from '../../../components/ui'
+import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { Dialog } from '../../../components/ui/dialog'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError } from '../../../lib/api-client'
+import type { Order } from '../api/marketplace-types'
+import { useMarketplace } from '../stores/marketplace-store'
+
+function RefundButton({ order }: { order: Order }) {
+  const refund = useMarketplace((state) => state.refund)
+  const notify = useNotifications((state) => state.push)
+  const [open, setOpen] = useState(false)
+  const [reason, setReason] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  if (order.status !== 'paid') return null
+  async function confirm() {
+    setError(null)
+    try {
+      await refund(order.id, reason)
+      notify({ kind: 'success', text: `Refunded ${order.total_price} points.` })
+      setOpen(false)
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'The refund failed.')
+    }
+  }
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Refund</Button>
+      <Dialog open={open} title="Refund this order" onClose={() => setOpen(false)}>
+        <div className="stack">
+          <p className="muted">You get {order.total_price} points back and lose access to the asset.</p>
+          <div className="field">
+            <label htmlFor={`refund-${order.id}`}>Reason</label>
+            <textarea
+              id={`refund-${order.id}`}
+              rows={3}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </div>
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div className="row">
+            <Button variant="danger" disabled={!reason.trim()} onClick={() => void confirm()}>
+              Refund
+            </Button>
+            <Button onClick={() => setOpen(false)}>Cancel</Button>
+          </div>
+        </div>
+      </Dialog>
+    </>
+  )
+}
+
+export function OrdersPanel({ side }: { side: 'buyer' | 'seller' }) {
+  const page = useMarketplace((state) => (side === 'buyer' ? state.orders : state.sales))
+  const load = useMarketplace((state) => (side === 'buyer' ? state.loadOrders : state.loadSales))
+  useEffect(() => {
+    void load(1)
+  }, [load])
+  return (
+    <div className="stack">
+      <DataTable
+        label={side === 'buyer' ? 'My orders' : 'My sales'}
+        rows={page.items}
+        rowKey={(order) => order.id}
+        empty={
+          side === 'buyer'
+            ? 'You have not bought anything yet. Browse the marketplace to find agents and data.'
+            : 'No sales yet. List an asset under “Sell”.'
+        }
+        columns={[
+          {
+            key: 'listing',
+            header: 'Listing',
+            render: (order) => (
+              <Link to={`/console/marketplace/listings/${order.listing_id}`}>
+                {order.listing_id.slice(0, 8)}
+              </Link>
+            ),
+            width: '120px',
+          },
+          {
+            key: 'when',
+            header: 'When',
+            render: (order) => formatTime(order.completed_at ?? order.created_at),
+          },
+          { key: 'price', header: 'Price', align: 'right', render: (order) => `${order.total_price} pts` },
+          {
+            key: 'fee',
+            header: 'Platform fee',
+            align: 'right',
+            render: (order) => `${order.platform_fee} pts`,
+          },
+          {
+            key: 'income',
+            header: 'Seller income',
+            align: 'right',
+            render: (order) => `${order.seller_income} pts`,
+          },
+          {
+            key: 'status',
+            header: 'Status',
+            render: (order) => (
+              <Badge tone={order.status === 'paid' ? 'success' : 'neutral'}>{order.status}</Badge>
+            ),
+          },
+          ...(side === 'buyer'
+            ? [{ key: 'refund', header: '', render: (order: Order) => <RefundButton order={order} /> }]
+            : []),
+        ]}
+      />
+      <Pager page={page.page} size={page.size} total={page.total} onPage={(n) => void load(n)} />
+    </div>
+  )
+}

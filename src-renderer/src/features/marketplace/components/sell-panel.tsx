@@ -1,0 +1,166 @@
+import { type FormEvent, useEffect, useState } from 'react'
+import { Button, Card, TextField } from '../../../components/ui'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError, api } from '../../../lib/api-client'
+import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { marketplaceApi } from '../api/marketplace-api'
+import type { AssetType } from '../api/marketplace-types'
+import { ASSET_LABEL } from './listing-browser'
+
+interface Asset {
+  type: AssetType
+  id: string
+  name: string
+}
+
+/** The caller's own assets that can be listed: agents, knowledge sources and (for admins) document agents. */
+async function loadMyAssets(canManageDocumentAgents: boolean, userId: string): Promise<Asset[]> {
+  type Named = { id: string; name: string; owner?: { id: string } | null }
+  const mine = (items: Named[]) => items.filter((item) => !item.owner || item.owner.id === userId)
+  const [agents, sources, documentAgents] = await Promise.all([
+    api
+      .get<{ items: Named[] }>('/agents', { query: { size: 100 }, quiet: true })
+      .catch(() => ({ items: [] })),
+    api
+      .get<{ items: Named[] }>('/knowledge-sources', { query: { size: 100 }, quiet: true })
+      .catch(() => ({ items: [] })),
+    canManageDocumentAgents
+      ? api
+          .get<{ items: Named[] }>('/admin/runtime-agents', { query: { size: 100 }, quiet: true })
+          .catch(() => ({ items: [] }))
+      : Promise.resolve({ items: [] as Named[] }),
+  ])
+  return [
+    ...mine(agents.items).map((a) => ({ type: 'agent' as const, id: a.id, name: a.name })),
+    ...mine(sources.items).map((s) => ({ type: 'knowledge_source' as const, id: s.id, name: s.name })),
+    ...mine(documentAgents.items).map((d) => ({ type: 'document_agent' as const, id: d.id, name: d.name })),
+  ]
+}
+
+export function SellPanel() {
+  const user = useSession((state) => state.user)
+  const notify = useNotifications((state) => state.push)
+  const [assets, setAssets] = useState<Asset[]>([])
+  const [asset, setAsset] = useState('')
+  const [title, setTitle] = useState('')
+  const [description, setDescription] = useState('')
+  const [pricing, setPricing] = useState<'one_time' | 'free'>('one_time')
+  const [price, setPrice] = useState('100')
+  const [tags, setTags] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    if (user) void loadMyAssets(hasPermission(user, 'document_recognition.write'), user.id).then(setAssets)
+  }, [user])
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const chosen = assets.find((a) => `${a.type}:${a.id}` === asset)
+    if (!chosen) return
+    setBusy(true)
+    setError(null)
+    try {
+      await marketplaceApi.createListing({
+        asset_type: chosen.type,
+        asset_id: chosen.id,
+        title,
+        description,
+        pricing_model: pricing,
+        base_price: pricing === 'free' ? 0 : Number(price),
+        tags: tags
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      })
+      notify({ kind: 'success', text: 'Listing submitted. An admin publishes it after review.' })
+      setTitle('')
+      setDescription('')
+      setTags('')
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'The listing could not be created.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title="List one of your assets">
+      {assets.length === 0 ? (
+        <p className="muted">
+          You have no agents or knowledge sources of your own yet. Create one first, then list it here.
+        </p>
+      ) : (
+        <form className="stack" onSubmit={submit} aria-label="New listing">
+          <div className="field">
+            <label htmlFor="sell-asset">Asset</label>
+            <select id="sell-asset" value={asset} onChange={(e) => setAsset(e.target.value)} required>
+              <option value="">Choose an asset…</option>
+              {assets.map((a) => (
+                <option key={`${a.type}:${a.id}`} value={`${a.type}:${a.id}`}>
+                  {ASSET_LABEL[a.type]}: {a.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <TextField
+            label="Title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            required
+            maxLength={200}
+          />
+          <div className="field">
+            <label htmlFor="sell-description">Description</label>
+            <textarea
+              id="sell-description"
+              rows={4}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              maxLength={10000}
+            />
+          </div>
+          <div className="row">
+            <div className="field">
+              <label htmlFor="sell-pricing">Pricing</label>
+              <select
+                id="sell-pricing"
+                value={pricing}
+                onChange={(e) => setPricing(e.target.value as 'one_time' | 'free')}
+              >
+                <option value="one_time">One-time price</option>
+                <option value="free">Free</option>
+              </select>
+            </div>
+            {pricing === 'one_time' ? (
+              <TextField
+                label="Price (points)"
+                type="number"
+                min={1}
+                value={price}
+                onChange={(e) => setPrice(e.target.value)}
+                required
+              />
+            ) : null}
+            <TextField
+              label="Tags"
+              value={tags}
+              onChange={(e) => setTags(e.target.value)}
+              hint="Comma separated, up to 20."
+            />
+          </div>
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div>
+            <Button type="submit" variant="primary" busy={busy} disabled={!asset || !title}>
+              Submit for review
+            </Button>
+          </div>
+        </form>
+      )}
+    </Card>
+  )
+}

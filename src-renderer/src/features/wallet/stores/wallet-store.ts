@@ -1,0 +1,35 @@
+import type { PageResult } from '@server/http/pagination'
+import { create } from 'zustand'
+import { type Wallet, type WalletTransaction, walletApi } from '../api/wallet-api'
+
+interface WalletState {
+  wallet: Wallet | null
+  transactions: PageResult<WalletTransaction>
+  typeFilter: string
+  load(): Promise<void>
+  loadTransactions(page?: number, type?: string): Promise<void>
+  topup(amount: number): Promise<void>
+  withdraw(amount: number): Promise<void>
+  transfer(toUserId: string, amount: number, message: string): Promise<void>
+}
+
+export const useWallet = create<WalletState>((set, get) => {
+  const settle = async (result: Promise<{ wallet: Wallet }>) => {
+    set({ wallet: (await result).wallet })
+    await get().loadTransactions(1)
+  }
+  return {
+    wallet: null,
+    transactions: { items: [], total: 0, page: 1, size: 20 },
+    typeFilter: '',
+    async load() {
+      set({ wallet: await walletApi.wallet() })
+    },
+    async loadTransactions(page = get().transactions.page, type = get().typeFilter) {
+      set({ typeFilter: type, transactions: await walletApi.transactions(page, type || undefined) })
+    },
+    topup: (amount) => settle(walletApi.topup(amount)),
+    withdraw: (amount) => settle(walletApi.withdraw(amount)),
+    transfer: (toUserId, amount, message) => settle(walletApi.transfer(toUserId, amount, message)),
+  }
+})
