@@ -4,6 +4,7 @@ import { AdminPage } from '../features/admin/components/admin-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { useSession } from '../features/auth/stores/session-store'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
+import { KnowledgePage } from '../features/knowledge/components/knowledge-page'
 import { ListingDetailPage } from '../features/marketplace/components/listing-detail-page'
 import { MarketplacePage } from '../features/marketplace/components/marketplace-page'
 import { ReviewQueuePage } from '../features/review/components/review-queue-page'
@@ -42,12 +43,7 @@ export const router = createBrowserRouter([
       { path: 'review/:runId', element: <ReviewRunPage /> },
       { path: 'chat', element: <ChatConsolePage /> },
       { path: 'chat/:sessionId', element: <ChatConsolePage /> },
-      screen(
-        'knowledge',
-        'Knowledge',
-        'Sources, documents, ingestion and a retrieval playground.',
-        '/knowledge-sources',
-      ),
+      { path: 'knowledge', element: <KnowledgePage /> },
       screen(
         'agents',
         'Agents & tools',

@@ -1,0 +1,55 @@
+import { create } from 'zustand'
+import {
+  type IngestionJob,
+  type KnowledgeDocument,
+  type KnowledgeSource,
+  knowledgeApi,
+} from '../api/knowledge-api'
+
+interface KnowledgeState {
+  sources: KnowledgeSource[]
+  selectedId: string | null
+  documents: KnowledgeDocument[]
+  jobs: IngestionJob[]
+  loadSources(): Promise<void>
+  select(id: string | null): Promise<void>
+  refreshSelected(): Promise<void>
+  upload(files: File[]): Promise<void>
+  ingest(): Promise<void>
+}
+
+export const useKnowledge = create<KnowledgeState>((set, get) => ({
+  sources: [],
+  selectedId: null,
+  documents: [],
+  jobs: [],
+  async loadSources() {
+    const sources = (await knowledgeApi.sources()).items
+    set({ sources })
+    if (!get().selectedId && sources[0]) await get().select(sources[0].id)
+  },
+  async select(id) {
+    set({ selectedId: id, documents: [], jobs: [] })
+    await get().refreshSelected()
+  },
+  async refreshSelected() {
+    const id = get().selectedId
+    if (!id) return
+    const [documents, jobs] = await Promise.all([knowledgeApi.documents(id), knowledgeApi.jobs(id)])
+    if (get().selectedId === id) set({ documents: documents.items, jobs: jobs.items })
+  },
+  async upload(files) {
+    const id = get().selectedId
+    if (!id) return
+    await knowledgeApi.upload(id, files)
+    await get().refreshSelected()
+  },
+  async ingest() {
+    const id = get().selectedId
+    if (!id) return
+    await knowledgeApi.ingest(id)
+    await get().refreshSelected()
+  },
+}))
+
+export const jobActive = (job: IngestionJob) => job.status === 'queued' || job.status === 'running'
