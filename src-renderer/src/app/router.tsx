@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { createBrowserRouter, Navigate, useLocation } from 'react-router'
 import { AdminPage } from '../features/admin/components/admin-page'
+import { AgentsPage } from '../features/agents/components/agents-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { useSession } from '../features/auth/stores/session-store'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
@@ -44,12 +45,7 @@ export const router = createBrowserRouter([
       { path: 'chat', element: <ChatConsolePage /> },
       { path: 'chat/:sessionId', element: <ChatConsolePage /> },
       { path: 'knowledge', element: <KnowledgePage /> },
-      screen(
-        'agents',
-        'Agents & tools',
-        'Agent prompts and models, knowledge mounts, MCP tool servers.',
-        '/agents, /mcp-servers',
-      ),
+      { path: 'agents', element: <AgentsPage /> },
       screen(
         'evaluation',
         'Evaluation',
