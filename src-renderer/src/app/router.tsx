@@ -5,13 +5,13 @@ import { AgentsPage } from '../features/agents/components/agents-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { useSession } from '../features/auth/stores/session-store'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
+import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
 import { KnowledgePage } from '../features/knowledge/components/knowledge-page'
 import { ListingDetailPage } from '../features/marketplace/components/listing-detail-page'
 import { MarketplacePage } from '../features/marketplace/components/marketplace-page'
 import { ReviewQueuePage } from '../features/review/components/review-queue-page'
 import { ReviewRunPage } from '../features/review/components/review-run-page'
 import { ConsoleLayout } from '../features/shell/components/console-layout'
-import { ScreenInProgress } from '../features/shell/components/screen-in-progress'
 import { WalletPage } from '../features/wallet/components/wallet-page'
 
 function RequireSession({ children }: { children: ReactNode }) {
@@ -22,11 +22,6 @@ function RequireSession({ children }: { children: ReactNode }) {
     return <Navigate to="/console/sign-in" replace state={{ from: location.pathname }} />
   return children
 }
-
-const screen = (path: string, title: string, purpose: string, api: string) => ({
-  path,
-  element: <ScreenInProgress title={title} purpose={purpose} api={api} />,
-})
 
 export const router = createBrowserRouter([
   { path: '/', element: <Navigate to="/console/review" replace /> },
@@ -46,12 +41,7 @@ export const router = createBrowserRouter([
       { path: 'chat/:sessionId', element: <ChatConsolePage /> },
       { path: 'knowledge', element: <KnowledgePage /> },
       { path: 'agents', element: <AgentsPage /> },
-      screen(
-        'evaluation',
-        'Evaluation',
-        'Datasets and offline evaluation runs of agents.',
-        '/evaluation-datasets',
-      ),
+      { path: 'evaluation', element: <EvaluationPage /> },
       { path: 'marketplace', element: <MarketplacePage /> },
       { path: 'marketplace/listings/:listingId', element: <ListingDetailPage /> },
       { path: 'wallet', element: <WalletPage /> },

@@ -1,0 +1,345 @@
+import type { PageResult } from '@server/http/pagination'
+import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { Badge, Button, Card, PageHeader, TextField } from '../../../components/ui'
+import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError, api } from '../../../lib/api-client'
+import {
+  type Dataset,
+  type DatasetItem,
+  type EvaluationResult,
+  type EvaluationRun,
+  evaluationApi,
+} from '../api/evaluation-api'
+import { ScoreChart } from './score-chart'
+
+const pct = (value: number | null | undefined) =>
+  value === null || value === undefined ? '—' : `${Math.round(value * 100)}%`
+const passed = (r: EvaluationResult) => r.pass ?? Math.max(r.rule_score ?? 0, r.judge_score ?? 0) >= 0.5
+
+function DatasetsCard({
+  datasets,
+  selected,
+  onSelect,
+  reload,
+}: {
+  datasets: Dataset[]
+  selected: string
+  onSelect(id: string): void
+  reload(): Promise<void>
+}) {
+  const notify = useNotifications((state) => state.push)
+  const [name, setName] = useState('')
+  const [items, setItems] = useState<PageResult<DatasetItem> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const loadItems = useCallback(
+    async (page: number) => selected && setItems(await evaluationApi.items(selected, page)),
+    [selected],
+  )
+  useEffect(() => {
+    void loadItems(1)
+  }, [loadItems])
+
+  async function create(event: FormEvent) {
+    event.preventDefault()
+    const dataset = await evaluationApi.createDataset(name, '')
+    setName('')
+    await reload()
+    onSelect(dataset.id)
+  }
+
+  async function importFile(file: File | undefined) {
+    if (!file || !selected) return
+    setError(null)
+    try {
+      const result = await evaluationApi.importCsv(selected, file)
+      notify({ kind: 'success', text: `Imported ${result.imported} samples.` })
+      await reload()
+      await loadItems(1)
+    } catch (caught) {
+      setError(
+        caught instanceof ApiError
+          ? `${caught.message} ${JSON.stringify(caught.details)}`
+          : 'The import failed.',
+      )
+    }
+  }
+
+  return (
+    <Card title="Datasets">
+      <div className="stack">
+        <form className="row" onSubmit={create} aria-label="New dataset">
+          <TextField label="New dataset" value={name} onChange={(e) => setName(e.target.value)} required />
+          <Button type="submit" disabled={!name.trim()}>
+            Create
+          </Button>
+        </form>
+        <div className="row">
+          <div className="field">
+            <label htmlFor="eval-dataset">Dataset</label>
+            <select id="eval-dataset" value={selected} onChange={(e) => onSelect(e.target.value)}>
+              <option value="">Choose…</option>
+              {datasets.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name} ({d.item_count})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="eval-csv">Import CSV (input, expected, metadata)</label>
+            <input
+              id="eval-csv"
+              type="file"
+              accept=".csv,text/csv"
+              disabled={!selected}
+              onChange={(e) => void importFile(e.target.files?.[0])}
+            />
+          </div>
+        </div>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {items ? (
+          <>
+            <DataTable
+              label="Samples"
+              rows={items.items}
+              rowKey={(item) => item.id}
+              empty="No samples yet. Import a CSV with input and expected columns."
+              columns={[
+                { key: 'n', header: '#', width: '50px', render: (item) => item.ordinal },
+                { key: 'input', header: 'Input', render: (item) => item.input },
+                { key: 'expected', header: 'Expected', render: (item) => item.expected },
+              ]}
+            />
+            <Pager
+              page={items.page}
+              size={items.size}
+              total={items.total}
+              onPage={(page) => void loadItems(page)}
+            />
+          </>
+        ) : null}
+      </div>
+    </Card>
+  )
+}
+
+export function EvaluationPage() {
+  const [datasets, setDatasets] = useState<Dataset[]>([])
+  const [agents, setAgents] = useState<{ id: string; name: string }[]>([])
+  const [datasetId, setDatasetId] = useState('')
+  const [agentId, setAgentId] = useState('')
+  const [runs, setRuns] = useState<EvaluationRun[]>([])
+  const [runId, setRunId] = useState<string | null>(null)
+  const [results, setResults] = useState<EvaluationResult[]>([])
+  const [filter, setFilter] = useState<'all' | 'pass' | 'fail' | 'error'>('all')
+  const [error, setError] = useState<string | null>(null)
+
+  const reloadDatasets = useCallback(async () => setDatasets((await evaluationApi.datasets()).items), [])
+  const reloadRuns = useCallback(
+    async () => agentId && setRuns((await evaluationApi.runs(agentId)).items),
+    [agentId],
+  )
+  useEffect(() => {
+    void reloadDatasets()
+    void api
+      .get<{ items: { id: string; name: string }[] }>('/agents', { query: { size: 100 } })
+      .then((page) => setAgents(page.items))
+  }, [reloadDatasets])
+  useEffect(() => {
+    void reloadRuns()
+  }, [reloadRuns])
+
+  const active = runs.some((r) => r.status === 'queued' || r.status === 'running')
+  useEffect(() => {
+    if (!active) return
+    const timer = setInterval(() => void reloadRuns(), 1000)
+    return () => clearInterval(timer)
+  }, [active, reloadRuns])
+
+  const run = runs.find((r) => r.id === runId)
+  useEffect(() => {
+    if (run && agentId) void evaluationApi.results(agentId, run.id).then((page) => setResults(page.items))
+  }, [run, agentId])
+
+  async function start() {
+    setError(null)
+    try {
+      const created = await evaluationApi.startRun(agentId, datasetId)
+      setRunId(created.id)
+      await reloadRuns()
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'The run could not start.')
+    }
+  }
+
+  const shown = results.filter((r) =>
+    filter === 'all'
+      ? true
+      : filter === 'error'
+        ? Boolean(r.error)
+        : filter === 'pass'
+          ? passed(r)
+          : !passed(r),
+  )
+  return (
+    <>
+      <PageHeader title="Evaluation" description="Run an agent over a dataset and score every answer." />
+      <DatasetsCard
+        datasets={datasets}
+        selected={datasetId}
+        onSelect={setDatasetId}
+        reload={reloadDatasets}
+      />
+      <Card title="Runs">
+        <div className="stack">
+          <div className="row">
+            <div className="field">
+              <label htmlFor="eval-agent">Agent</label>
+              <select id="eval-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
+                <option value="">Choose…</option>
+                {agents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Button variant="primary" disabled={!agentId || !datasetId} onClick={() => void start()}>
+              Start run
+            </Button>
+          </div>
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <DataTable
+            label="Evaluation runs"
+            rows={runs}
+            rowKey={(r) => r.id}
+            empty="No runs for this agent yet."
+            columns={[
+              {
+                key: 'when',
+                header: 'Started',
+                render: (r) => (
+                  <button type="button" className="linkish" onClick={() => setRunId(r.id)}>
+                    {formatTime(r.created_at)}
+                  </button>
+                ),
+              },
+              {
+                key: 'status',
+                header: 'Status',
+                render: (r) => (
+                  <Badge
+                    tone={r.status === 'succeeded' ? 'success' : r.status === 'failed' ? 'danger' : 'info'}
+                  >
+                    {r.status}
+                  </Badge>
+                ),
+              },
+              {
+                key: 'progress',
+                header: 'Progress',
+                render: (r) => (
+                  <div
+                    className="progress"
+                    role="progressbar"
+                    aria-label="Run progress"
+                    aria-valuenow={r.progress.done}
+                    aria-valuemax={r.progress.total}
+                  >
+                    <div
+                      style={{
+                        width: `${r.progress.total ? (r.progress.done / r.progress.total) * 100 : 0}%`,
+                      }}
+                    />
+                  </div>
+                ),
+              },
+              { key: 'pass', header: 'Pass rate', align: 'right', render: (r) => pct(r.summary?.pass_rate) },
+              {
+                key: 'rule',
+                header: 'Rule mean',
+                align: 'right',
+                render: (r) => pct(r.summary?.rule_score_mean),
+              },
+              {
+                key: 'judge',
+                header: 'Judge mean',
+                align: 'right',
+                render: (r) => pct(r.summary?.judge_score_mean),
+              },
+              {
+                key: 'cancel',
+                header: '',
+                render: (r) =>
+                  r.status === 'queued' || r.status === 'running' ? (
+                    <Button onClick={() => void evaluationApi.cancel(agentId, r.id).then(reloadRuns)}>
+                      Cancel
+                    </Button>
+                  ) : null,
+              },
+            ]}
+          />
+        </div>
+      </Card>
+      {run ? (
+        <Card
+          title="Results"
+          actions={
+            <select
+              aria-label="Result filter"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value as typeof filter)}
+            >
+              <option value="all">All samples</option>
+              <option value="pass">Passed</option>
+              <option value="fail">Failed</option>
+              <option value="error">Errors</option>
+            </select>
+          }
+        >
+          <div className="stack">
+            <ScoreChart results={results} />
+            <DataTable
+              label="Results"
+              rows={shown}
+              rowKey={(r) => r.sample_id}
+              empty="No results match this filter."
+              columns={[
+                { key: 'input', header: 'Input', render: (r) => r.input },
+                { key: 'expected', header: 'Expected', render: (r) => r.expected },
+                {
+                  key: 'output',
+                  header: 'Output',
+                  render: (r) => (r.error ? <span className="neg">{r.error}</span> : r.output),
+                },
+                { key: 'rule', header: 'Rule', align: 'right', render: (r) => pct(r.rule_score) },
+                {
+                  key: 'judge',
+                  header: 'Judge',
+                  align: 'right',
+                  render: (r) => <span title={r.judge_rationale ?? ''}>{pct(r.judge_score)}</span>,
+                },
+                {
+                  key: 'pass',
+                  header: '',
+                  render: (r) => (
+                    <Badge tone={passed(r) ? 'success' : 'danger'}>{passed(r) ? 'pass' : 'fail'}</Badge>
+                  ),
+                },
+              ]}
+            />
+          </div>
+        </Card>
+      ) : null}
+    </>
+  )
+}
