@@ -16,7 +16,7 @@ test('an admin signs in through the console and sees the navigation', async ({ p
   const nav = page.getByRole('navigation', { name: 'Screens' })
   for (const screen of [
     'Review',
-    'Chat console',
+    'Chat',
     'Knowledge',
     'Agents & tools',
     'Evaluation',

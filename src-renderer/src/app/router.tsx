@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, useLocation } from 'react-router'
 import { AdminPage } from '../features/admin/components/admin-page'
 import { AgentsPage } from '../features/agents/components/agents-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
-import { useSession } from '../features/auth/stores/session-store'
+import { hasPermission, useSession } from '../features/auth/stores/session-store'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
 import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
 import { KnowledgePage } from '../features/knowledge/components/knowledge-page'
@@ -12,6 +12,7 @@ import { MarketplacePage } from '../features/marketplace/components/marketplace-
 import { ReviewQueuePage } from '../features/review/components/review-queue-page'
 import { ReviewRunPage } from '../features/review/components/review-run-page'
 import { ConsoleLayout } from '../features/shell/components/console-layout'
+import { SCREENS } from '../features/shell/screens'
 import { WalletPage } from '../features/wallet/components/wallet-page'
 
 function RequireSession({ children }: { children: ReactNode }) {
@@ -23,8 +24,15 @@ function RequireSession({ children }: { children: ReactNode }) {
   return children
 }
 
+/** The first screen this user may use: a reviewer lands on Review, a plain user on Chat. */
+function Home() {
+  const user = useSession((state) => state.user)
+  const first = SCREENS.find((screen) => !screen.permission || hasPermission(user, screen.permission))
+  return <Navigate to={first?.path ?? '/console/chat'} replace />
+}
+
 export const router = createBrowserRouter([
-  { path: '/', element: <Navigate to="/console/review" replace /> },
+  { path: '/', element: <Navigate to="/console" replace /> },
   { path: '/console/sign-in', element: <SignInPage /> },
   {
     path: '/console',
@@ -34,7 +42,7 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     children: [
-      { index: true, element: <Navigate to="/console/review" replace /> },
+      { index: true, element: <Home /> },
       { path: 'review', element: <ReviewQueuePage /> },
       { path: 'review/:runId', element: <ReviewRunPage /> },
       { path: 'chat', element: <ChatConsolePage /> },
@@ -48,5 +56,5 @@ export const router = createBrowserRouter([
       { path: 'admin', element: <AdminPage /> },
     ],
   },
-  { path: '*', element: <Navigate to="/console/review" replace /> },
+  { path: '*', element: <Navigate to="/console" replace /> },
 ])

@@ -15,7 +15,7 @@ export function SignInPage() {
 
   if (status === 'signed-in') {
     const from = (location.state as { from?: string } | null)?.from
-    return <Navigate to={from ?? '/console/review'} replace />
+    return <Navigate to={from ?? '/console'} replace />
   }
 
   async function submit(event: FormEvent) {
