@@ -20,13 +20,13 @@ test('an admin changes the platform configuration, adds a user and reads the aud
   await expect(page.getByText('Commission rate saved.')).toBeVisible()
   await screenshot(page, testInfo, 'admin-config')
 
-  const stored = await (
+  const stored = (await (
     await fetch(`${server.url}/api/admin/config`, {
       headers: {
-        authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('switchboard.token'))}`,
+        authorization: `Bearer ${await page.evaluate<string>('localStorage.getItem("switchboard.token")')}`,
       },
     })
-  ).json()
+  ).json()) as { commission_rate: number }
   expect(stored.commission_rate).toBe(0.15)
 
   await page.getByRole('tab', { name: 'Users & roles' }).click()
