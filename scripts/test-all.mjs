@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, Vitest (unit + API), then the console build and Playwright (e2e).
 // Every stage runs even if an earlier one failed; the last line is `N passed, N failed` over all of them
-// (typecheck and lint count as one check each), and the exit code is non-zero if anything failed.
+// (typecheck, lint and the desktop build count as one check each), and the exit code is non-zero if anything failed.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 
@@ -42,6 +42,8 @@ function countFromJson(label, ok, file, read) {
 
 check('typecheck', 'npm', ['run', '--silent', 'typecheck'])
 check('lint', 'npm', ['run', '--silent', 'lint'])
+// The desktop bundle (main + worker, preload, console) must build without Electron's binary.
+check('desktop build', 'npx', ['electron-vite', 'build'])
 
 rmSync(VITEST_JSON, { force: true })
 const vitestOk = run('vitest', 'npx', [
