@@ -10,7 +10,10 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src-main/index.ts'), worker: resolve(__dirname, 'src-server/worker.ts') },
+        input: {
+          index: resolve(__dirname, 'src-main/index.ts'),
+          worker: resolve(__dirname, 'src-server/worker.ts'),
+        },
       },
     },
   },

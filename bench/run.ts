@@ -28,12 +28,16 @@ const results: (BenchResult & { suite: string })[] = []
 for (const file of files) {
   const suite = file.replace(/\.bench\.ts$/, '')
   process.stdout.write(`\n▶ ${suite}\n`)
-  const module = (await import(pathToFileURL(path.join(here, file)).href)) as { run(): Promise<BenchResult[]> }
+  const module = (await import(pathToFileURL(path.join(here, file)).href)) as {
+    run(): Promise<BenchResult[]>
+  }
   for (const result of await module.run()) {
     results.push({ suite, ...result })
     const verdict = result.pass === undefined ? '' : result.pass ? '  ✓' : '  ✗ over budget'
     const baseline = result.baseline ? `  (baseline ${result.baseline.name}: ${result.baseline.value})` : ''
-    process.stdout.write(`  ${result.name}: ${result.value} ${result.unit}${baseline}${result.budget ? `  budget ${result.budget}` : ''}${verdict}\n`)
+    process.stdout.write(
+      `  ${result.name}: ${result.value} ${result.unit}${baseline}${result.budget ? `  budget ${result.budget}` : ''}${verdict}\n`,
+    )
   }
 }
 
@@ -43,4 +47,6 @@ writeFileSync(
   `${JSON.stringify({ measured_at: new Date().toISOString(), results }, null, 2)}\n`,
 )
 const failed = results.filter((result) => result.pass === false)
-process.stdout.write(`\n${results.length} figures, ${failed.length} over budget. Written to bench/results/latest.json\n`)
+process.stdout.write(
+  `\n${results.length} figures, ${failed.length} over budget. Written to bench/results/latest.json\n`,
+)

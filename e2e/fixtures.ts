@@ -84,3 +84,31 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('navigation', { name: 'Screens' }).waitFor()
 }
+
+/** Creates a user through the admin API (as a script on the LAN would). */
+export async function createUser(server: RunningServer, username: string, roles: string[]) {
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  })
+  const { token } = (await login.json()) as { token: string }
+  const created = await fetch(`${server.url}/api/admin/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ username, password: `${username}-password`, roles }),
+  })
+  if (created.status !== 201) throw new Error(`could not create ${username}: ${await created.text()}`)
+  return { username, password: `${username}-password` }
+}
+
+/** Signs a user in through the API and returns a bearer header, for test setup done the way a script would. */
+export async function apiToken(server: RunningServer, username: string, password: string) {
+  const response = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  })
+  const { token } = (await response.json()) as { token: string }
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+}

@@ -53,7 +53,11 @@ function createWindow(): void {
     minWidth: 1024,
     minHeight: 640,
     title: 'Switchboard',
-    webPreferences: { preload: path.join(here, '../preload/index.cjs'), sandbox: true, contextIsolation: true },
+    webPreferences: {
+      preload: path.join(here, '../preload/index.cjs'),
+      sandbox: true,
+      contextIsolation: true,
+    },
   })
   window.webContents.setWindowOpenHandler(({ url }) => {
     void shell.openExternal(url)

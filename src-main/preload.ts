@@ -2,7 +2,11 @@ import { contextBridge, ipcRenderer } from 'electron'
 import type { DesktopBridge } from './preload.d'
 
 // Synchronous so `window.switchboard` exists before the console's first script runs.
-const boot = ipcRenderer.sendSync('switchboard:bootstrap') as { serverUrl: string; token: string; lan: boolean }
+const boot = ipcRenderer.sendSync('switchboard:bootstrap') as {
+  serverUrl: string
+  token: string
+  lan: boolean
+}
 
 const bridge = {
   serverUrl: boot.serverUrl,

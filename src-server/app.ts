@@ -6,19 +6,24 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import websocket from '@fastify/websocket'
-import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit/admin-audit.routes'
+import { agentRunRoutes, createAgentRunService, findRuntimeAgentOwnerId } from './agent-runs'
+import { aiRoutes, createModelRegistry } from './ai'
 import type { AppContext } from './app-context'
 import { authentication } from './auth/auth.plugin'
 import { authRoutes } from './auth/auth.routes'
-import { backupRoutes } from './backup/backup.routes'
 import { createAuthService } from './auth/auth.service'
+import { backupRoutes } from './backup/backup.routes'
 import { resolveConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console/console.routes'
+import { conversationPlugin, createChatOrchestrator, findAgentOwnerId } from './conversation'
 import { openDatabase } from './db/client'
 import { appliedMigrationCount, applyMigrations, migrationsFolder } from './db/migrate'
+import { documentRecognitionRoutes } from './document-recognition'
 import { errorHandling } from './errors/error-handler'
+import { evaluationRoutes } from './evaluation'
 import { dataDirWritable, freeDisk, Guard, migrationsApplied, secretKeyPresent } from './health/guard'
 import { guardWrites, healthRoutes } from './health/health.routes'
 import { ErrorEnvelope } from './http/common.schemas'
@@ -26,6 +31,9 @@ import { originPolicy } from './http/origins'
 import { validatorCompiler } from './http/validation'
 import { JobRunner } from './jobs/job-runner'
 import { WorkerPool } from './jobs/worker-pool'
+import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
+import { marketplace } from './marketplace'
+import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets/secret-box'
 import { settingsRoutes } from './settings/settings.routes'
 import { BlobStore } from './storage/blob-store'
@@ -35,6 +43,8 @@ export interface CreateServerOptions extends ServerOptions {
   logStream?: NodeJS.WritableStream
   /** Start the job runner (default true). */
   runJobs?: boolean
+  /** How long a client may take to send a whole request (default 60 s); slow-body clients are cut off. */
+  requestTimeoutMs?: number
 }
 
 export type App = FastifyInstance & { ctx: AppContext; bootstrap: BootstrapInfo }
@@ -105,11 +115,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Slow or stalled request bodies are cut off instead of holding a socket forever.
-    requestTimeout: 60_000,
+    requestTimeout: options.requestTimeoutMs ?? 60_000,
+    // Node checks that timeout every 30 s by default; check every second so a slow client is cut off promptly.
+    http: { connectionsCheckingInterval: 1_000 },
     return503OnClosing: true,
-    ajv: { plugins: [] },
+    frameworkErrors: renderFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
+  // Node enforces the request timeout only while the headers timeout is not longer than it.
+  app.server.headersTimeout = Math.min(app.server.headersTimeout, options.requestTimeoutMs ?? 60_000)
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -142,7 +156,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   })
   await app.register(authentication, { auth })
   app.addHook('onRequest', guardWrites(ctx))
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } })
+  // Domains close their own sockets on shutdown, with a message; the plugin's default would close them first.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 }, preClose: (done) => done() })
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 50, parts: 70 } })
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
@@ -153,6 +168,28 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   await app.register(adminAuditRoutes, { ctx })
   await app.register(backupRoutes, { ctx })
   // Domains: marketplace, conversation, knowledge, evaluation, mcp, document-recognition, agent-runs.
+  await app.register(knowledgePlugin, { ctx })
+  await app.register(marketplace, {
+    ctx,
+    assetOwners: {
+      agent: findAgentOwnerId,
+      knowledge_source: findKnowledgeSourceOwnerId,
+      document_agent: findRuntimeAgentOwnerId,
+    },
+  })
+  await app.register(mcpRoutes, { ctx })
+  const models = createModelRegistry(ctx)
+  await app.register(aiRoutes, { ctx, models })
+  const chat = createChatOrchestrator(ctx, {
+    models,
+    retriever: createKnowledgeRetriever(ctx),
+    tools: createToolRuntime(ctx),
+  })
+  await app.register(conversationPlugin, { ctx, chat })
+  await app.register(evaluationRoutes, { ctx, chat, models })
+  const agentRuns = createAgentRunService(ctx)
+  await app.register(agentRunRoutes, { ctx, agentRuns })
+  await app.register(documentRecognitionRoutes, { ctx, agentRuns, models })
   await app.register(consoleRoutes, { appRoot: config.appRoot })
 
   app.addHook('onClose', async () => {
@@ -172,6 +209,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
       passwordFile: bootstrapResult.created ? bootstrapResult.passwordFile : null,
     },
   }) as unknown as App
+}
+
+/** Malformed URLs and over-long path parameters are answered before routing: they get the envelope too. */
+function renderFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply) {
+  reply.status(400).send({
+    error: { code: 'BAD_REQUEST', message: 'The request URL is not valid.', details: { reason: error.code } },
+  })
 }
 
 function readInstanceId(dataDir: string): string {

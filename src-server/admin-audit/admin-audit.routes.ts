@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
 import { Page, PageQuery } from '../http/common.schemas'
 import { AdminAuditEntry } from './admin-audit.schemas'

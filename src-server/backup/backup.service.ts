@@ -32,9 +32,11 @@ export async function createBackup(db: Db, dataDir: string, actorId: string): Pr
   await db.$client.backup(databaseFile)
   const blobs = path.join(dataDir, 'blobs')
   const blobCopy = path.join(folder, 'blobs')
-  await cp(blobs, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch((error) => {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  })
+  await cp(blobs, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch(
+    (error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    },
+  )
   const result: BackupResult = {
     id,
     folder: path.relative(dataDir, folder),
@@ -42,6 +44,12 @@ export async function createBackup(db: Db, dataDir: string, actorId: string): Pr
     blob_files: await countFiles(blobCopy),
     created_at: createdAt,
   }
-  recordAdminAction(db, { actorId, action: 'backup.create', targetType: 'backup', targetId: id, after: result })
+  recordAdminAction(db, {
+    actorId,
+    action: 'backup.create',
+    targetType: 'backup',
+    targetId: id,
+    after: result,
+  })
   return result
 }

@@ -18,15 +18,23 @@ describe('online backup', () => {
 
     const copy = new Database(path.join(server.dataDir, backup.folder, 'switchboard.db'), { readonly: true })
     expect(copy.pragma('integrity_check', { simple: true })).toBe('ok')
-    expect(copy.prepare("SELECT username FROM user WHERE username = 'admin'").get()).toEqual({ username: 'admin' })
+    expect(copy.prepare("SELECT username FROM user WHERE username = 'admin'").get()).toEqual({
+      username: 'admin',
+    })
     copy.close()
-    const audit = server.app.ctx.db.$client.prepare("SELECT action FROM admin_audit_log WHERE action = 'backup.create'").all()
+    const audit = server.app.ctx.db.$client
+      .prepare("SELECT action FROM admin_audit_log WHERE action = 'backup.create'")
+      .all()
     expect(audit).toHaveLength(1)
   })
 
   it('is for admins only', async () => {
     server = await startTestServer()
-    const response = await server.app.inject({ method: 'POST', url: '/api/admin/backup', headers: await server.headersFor('olga', ['operator']) })
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/admin/backup',
+      headers: await server.headersFor('olga', ['operator']),
+    })
     expect(response.statusCode).toBe(403)
   })
 })

@@ -53,5 +53,9 @@ export const CommonErrors = defineErrors({
   UNSUPPORTED_FILE_TYPE: { status: 415, message: 'This file type is not accepted.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here.' },
   GUARD_FAILED: { status: 503, message: 'The server refuses writes until its health guard passes.' },
+  STORAGE_FAILED: {
+    status: 507,
+    message: 'The server could not write to its storage (disk full or not writable). Nothing was saved.',
+  },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server.' },
 })

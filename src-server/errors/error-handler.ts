@@ -22,8 +22,23 @@ export function describeValidation(context: string | undefined, issues: Validati
   })
 }
 
+/** File-system failures of the server's own storage: not the client's fault, and not a crash either. */
+const STORAGE_ERRNOS = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  'ENOTDIR',
+  'EIO',
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_READONLY',
+])
+
 /** Maps Fastify's own errors (bad JSON, oversize body, wrong content type) to contract codes. */
 function fromFastifyError(error: FastifyError): AppError {
+  if (STORAGE_ERRNOS.has(error.code)) return CommonErrors.STORAGE_FAILED({ reason: error.code })
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -9,7 +9,7 @@ export const IdParams = Type.Object({ id: Uuid })
 export type IdParams = Static<typeof IdParams>
 
 export const PageQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
   size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 })
 export type PageQuery = Static<typeof PageQuery>

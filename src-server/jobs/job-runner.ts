@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Db } from '../db/client'
+import type { Db, Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import { job } from './jobs.tables'
 import type { WorkerPool } from './worker-pool'
@@ -34,7 +34,7 @@ export interface JobRunnerOptions {
 
 /** Insert a job; usable inside a caller's transaction so a row and its job are created together. */
 export function enqueueJob(
-  db: Db,
+  db: Queryable,
   type: string,
   payload: unknown,
   options: { maxAttempts?: number } = {},

@@ -9,13 +9,30 @@ export interface StoredBlob {
   size: number
 }
 
+/** Tells whether a domain still references a blob. */
+export type BlobHolder = (sha256: string) => boolean
+
 /**
  * Content-addressed files under `<data>/blobs/ab/cd/<sha256>`. Writes go to a temp file first and are renamed
- * into place, so a blob is either whole or absent. Who references a blob is the domains' business: they delete
- * it only when no row points at it any more.
+ * into place, so a blob is either whole or absent. The same bytes stored by two domains are one blob, so a
+ * domain never deletes one itself: it calls `release`, which deletes only when no holder references it.
  */
 export class BlobStore {
+  private readonly holders: BlobHolder[] = []
+
   constructor(private readonly root: string) {}
+
+  /** Each domain that stores blobs declares, once, how to tell whether it still references one. */
+  addHolder(holder: BlobHolder): void {
+    this.holders.push(holder)
+  }
+
+  /** Deletes the blob unless some domain still references it; true when it was deleted. */
+  async release(sha256: string): Promise<boolean> {
+    if (this.holders.some((holds) => holds(sha256))) return false
+    await this.delete(sha256)
+    return true
+  }
 
   static sha256(bytes: Uint8Array): string {
     return createHash('sha256').update(bytes).digest('hex')
@@ -58,6 +75,7 @@ export class BlobStore {
     return readFile(this.pathOf(sha256))
   }
 
+  /** Removes the file whatever references it: a lost blob, for tests and repairs. Domains call `release`. */
   async delete(sha256: string): Promise<void> {
     await rm(this.pathOf(sha256), { force: true })
   }

@@ -1,8 +1,20 @@
 import type { AdminAuditEntry } from '@server/admin-audit/admin-audit.schemas'
+import type { RuntimeAgentDetail, RuntimeAgentSchema } from '@server/agent-runs/agent-runs.schemas'
+import type { ProviderSettings, PutProvidersBody } from '@server/ai/ai.schemas'
 import type { User } from '@server/auth/auth.schemas'
+import type { Overview, RegistryEntry } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
+import type { ListingSchema, StatsSchema } from '@server/marketplace/marketplace.schemas'
 import type { ConfigEntry, PlatformConfigValues } from '@server/settings/settings.schemas'
+import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
+
+export type ModerationListing = Static<typeof ListingSchema>
+export type PlatformStats = Static<typeof StatsSchema>
+export type RecognitionOverview = Static<typeof Overview>
+export type RegistryRow = Static<typeof RegistryEntry>
+export type RuntimeAgent = Static<typeof RuntimeAgentSchema>
+export type RuntimeAgentWithVersions = Static<typeof RuntimeAgentDetail>
 
 export type Role = User['roles'][number]
 
@@ -21,5 +33,26 @@ export const adminApi = {
     api.patch<User>(`/api/admin/users/${id}`, body),
   auditLog: (page: number) =>
     api.get<PageResult<AdminAuditEntry>>('/api/admin/audit-log', { query: { page, size: 20 } }),
+  listings: (status: string, page: number) =>
+    api.get<PageResult<ModerationListing>>('/api/admin/listings', {
+      query: { status: status || undefined, page, size: 20 },
+    }),
+  moderate: (id: string, status: string, reason: string) =>
+    api.put<ModerationListing>(`/api/admin/listings/${id}/status`, { status, reason: reason || undefined }),
+  stats: () => api.get<PlatformStats>('/api/admin/stats'),
+  overview: () => api.get<RecognitionOverview>('/admin/document-recognition/overview'),
+  registry: () => api.get<{ items: RegistryRow[] }>('/admin/document-recognition/runtime-agents'),
+  register: (agentId: string, body: { display_name?: string; enabled?: boolean }) =>
+    api.put<RegistryRow>(`/admin/document-recognition/runtime-agents/${agentId}`, body),
+  unregister: (agentId: string) => api.delete<void>(`/admin/document-recognition/runtime-agents/${agentId}`),
+  runtimeAgents: () => api.get<{ items: RuntimeAgent[] }>('/admin/runtime-agents'),
+  runtimeAgent: (id: string) => api.get<RuntimeAgentWithVersions>(`/admin/runtime-agents/${id}`),
+  createVersion: (id: string, config: unknown) =>
+    api.post<unknown>(`/admin/runtime-agents/${id}/versions`, { config }, { quiet: true }),
+  publishVersion: (id: string, versionId: string) =>
+    api.post<unknown>(`/admin/runtime-agents/${id}/versions/${versionId}/publish`),
+  providers: () => api.get<ProviderSettings>('/api/admin/model-providers'),
+  saveProviders: (body: PutProvidersBody) =>
+    api.put<ProviderSettings>('/api/admin/model-providers', body, { quiet: true }),
   backup: () => api.post<{ folder: string; blob_files: number }>('/api/admin/backup'),
 }

@@ -1,13 +1,27 @@
-import { useState } from 'react'
+import { type ReactElement, useState } from 'react'
 import { Button, PageHeader } from '../../../components/ui'
 import { Tabs } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { adminApi } from '../api/admin-api'
 import { AuditPanel } from './audit-panel'
 import { ConfigPanel } from './config-panel'
+import { ModerationPanel } from './moderation-panel'
+import { ProvidersPanel } from './providers-panel'
+import { RecognitionPanel } from './recognition-panel'
+import { StatisticsPanel } from './statistics-panel'
 import { UsersPanel } from './users-panel'
 
-type Tab = 'config' | 'users' | 'audit'
+type Tab = 'config' | 'moderation' | 'stats' | 'users' | 'recognition' | 'models' | 'audit'
+
+const PANELS: Record<Tab, () => ReactElement> = {
+  config: ConfigPanel,
+  moderation: ModerationPanel,
+  stats: StatisticsPanel,
+  users: UsersPanel,
+  recognition: RecognitionPanel,
+  models: ProvidersPanel,
+  audit: AuditPanel,
+}
 
 export function AdminPage() {
   const [tab, setTab] = useState<Tab>('config')
@@ -24,11 +38,12 @@ export function AdminPage() {
     }
   }
 
+  const Panel = PANELS[tab]
   return (
     <>
       <PageHeader
         title="Admin"
-        description="Platform configuration, users and roles, and the record of every admin change."
+        description="Configuration, moderation, statistics, users, recognition agents, model providers and the audit log."
         actions={
           <Button busy={backingUp} onClick={() => void backup()}>
             Back up now
@@ -41,11 +56,15 @@ export function AdminPage() {
         onChange={setTab}
         tabs={[
           { key: 'config', label: 'Configuration' },
+          { key: 'moderation', label: 'Moderation' },
+          { key: 'stats', label: 'Statistics' },
           { key: 'users', label: 'Users & roles' },
+          { key: 'recognition', label: 'Recognition' },
+          { key: 'models', label: 'Model providers' },
           { key: 'audit', label: 'Audit log' },
         ]}
       />
-      {tab === 'config' ? <ConfigPanel /> : tab === 'users' ? <UsersPanel /> : <AuditPanel />}
+      <Panel />
     </>
   )
 }

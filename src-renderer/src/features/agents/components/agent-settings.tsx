@@ -36,8 +36,8 @@ export function AgentSettings({ agent }: { agent: Agent | null }) {
     try {
       await save(agent?.id ?? null, {
         name,
-        description: description || null,
-        system_prompt: prompt || null,
+        description,
+        system_prompt: prompt,
         model_provider: model_provider ?? null,
         model_name: rest.length ? rest.join('/') : null,
         model_temperature: temperature === '' ? null : Number(temperature),

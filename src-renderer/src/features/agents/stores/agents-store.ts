@@ -1,3 +1,4 @@
+import type { CreateAgentBody } from '@server/conversation/conversation.schemas'
 import { create } from 'zustand'
 import {
   type Agent,
@@ -15,7 +16,7 @@ interface AgentsState {
   credentials: Credential[]
   load(): Promise<void>
   select(id: string | null): void
-  save(id: string | null, body: Partial<Agent> & { name: string }): Promise<void>
+  save(id: string | null, body: CreateAgentBody): Promise<void>
   loadTools(): Promise<void>
 }
 

@@ -5,6 +5,7 @@ import { Tabs } from '../../../components/ui/data'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { useChatSessions } from '../stores/chat-sessions-store'
 import { AgentTestPanel } from './agent-test-panel'
+import { NewChat } from './new-chat'
 import { SessionList } from './session-list'
 import { SessionView } from './session-view'
 
@@ -40,7 +41,7 @@ export function ChatConsolePage() {
             {operator ? (
               <Badge tone={live ? 'success' : 'neutral'}>{live ? 'live' : 'connecting…'}</Badge>
             ) : null}
-            <Button variant="primary" onClick={() => navigate(`/console/chat/${crypto.randomUUID()}`)}>
+            <Button variant="primary" onClick={() => navigate('/console/chat/new')}>
               New chat
             </Button>
           </>
@@ -62,7 +63,9 @@ export function ChatConsolePage() {
           <aside className="chat-sessions">
             <SessionList />
           </aside>
-          {sessionId ? (
+          {sessionId === 'new' ? (
+            <NewChat />
+          ) : sessionId ? (
             <SessionView key={sessionId} sessionId={sessionId} />
           ) : (
             <div className="empty-state">

@@ -71,7 +71,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     <section className="session-view" aria-label="Conversation">
       <header className="session-header">
         <div>
-          <h2>{summary ? `Chat with ${summary.owner.username}` : 'Conversation'}</h2>
+          <h2>{summary && !isOwner ? `Chat with ${summary.owner.username}` : 'Your conversation'}</h2>
           <p className="muted small">
             {current === 'HUMAN_ACTIVE'
               ? `A human operator${summary?.assigned_operator ? ` (${summary.assigned_operator.username})` : ''} is answering.`

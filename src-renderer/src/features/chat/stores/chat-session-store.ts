@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import { chatApi } from '../api/chat-api'
-import type { ChatMessage, SessionState } from '../api/chat-types'
+import type { ChatMessage, ChatSession, SessionState } from '../api/chat-types'
+import { useChatSessions } from './chat-sessions-store'
 
 interface SessionViewState {
   sessionId: string | null
@@ -15,6 +16,13 @@ interface SessionViewState {
 }
 
 let socket: WebSocket | null = null
+
+/** Keeps the session list in step with what this session's socket reports (users have no operator feed). */
+function touchSummary(sessionId: string, change: Partial<ChatSession>) {
+  const sessions = useChatSessions.getState()
+  const summary = sessions.sessions.find((s) => s.id === sessionId)
+  if (summary) sessions.upsert({ ...summary, ...change }, false)
+}
 
 export const useChatSession = create<SessionViewState>((set, get) => ({
   sessionId: null,
@@ -37,8 +45,11 @@ export const useChatSession = create<SessionViewState>((set, get) => ({
       else if (data.type === 'message') {
         const existing = get().messages.filter((m) => m.id !== data.message.id)
         set({ messages: [...existing, data.message] })
-      } else if (data.type === 'system') set({ state: data.status })
-      else if (data.type === 'error')
+        touchSummary(sessionId, { last_message: data.message.content, updated_at: data.message.created_at })
+      } else if (data.type === 'system') {
+        set({ state: data.status })
+        touchSummary(sessionId, { state: data.status })
+      } else if (data.type === 'error')
         set({ error: data.message ?? data.content ?? 'The session reported an error.' })
     }
     return () => {

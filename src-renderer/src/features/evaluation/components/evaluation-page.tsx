@@ -68,8 +68,13 @@ function DatasetsCard({
   return (
     <Card title="Datasets">
       <div className="stack">
-        <form className="row" onSubmit={create} aria-label="New dataset">
-          <TextField label="New dataset" value={name} onChange={(e) => setName(e.target.value)} required />
+        <form className="row" onSubmit={create} aria-label="Create a dataset">
+          <TextField
+            label="New dataset name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
           <Button type="submit" disabled={!name.trim()}>
             Create
           </Button>

@@ -35,8 +35,13 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
   async refreshSelected() {
     const id = get().selectedId
     if (!id) return
-    const [documents, jobs] = await Promise.all([knowledgeApi.documents(id), knowledgeApi.jobs(id)])
-    if (get().selectedId === id) set({ documents: documents.items, jobs: jobs.items })
+    // The source list is refreshed too: its document and chunk counts move with uploads and ingestion.
+    const [documents, jobs, sources] = await Promise.all([
+      knowledgeApi.documents(id),
+      knowledgeApi.jobs(id),
+      knowledgeApi.sources(),
+    ])
+    if (get().selectedId === id) set({ documents: documents.items, jobs: jobs.items, sources: sources.items })
   },
   async upload(files) {
     const id = get().selectedId

@@ -1,23 +1,14 @@
 import type { PageResult } from '@server/http/pagination'
 import { api } from '../../../lib/api-client'
-import type { AssetType, Listing, ListingQuery, Order, Review } from './marketplace-types'
+import type { Listing, ListingItem, ListingQuery, NewListing, Order, Review } from './marketplace-types'
 
 /** A fresh Idempotency-Key per user action: a retried click cannot buy twice. */
 const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
 
 export const marketplaceApi = {
-  listings: (query: ListingQuery) =>
-    api.get<PageResult<Listing>>('/api/marketplace/listings', { query: { size: 12, ...query } }),
+  listings: (query: ListingQuery) => api.get<PageResult<ListingItem>>('/api/marketplace/listings', { query }),
   listing: (id: string) => api.get<Listing>(`/api/marketplace/listings/${id}`),
-  createListing: (body: {
-    asset_type: AssetType
-    asset_id: string
-    title: string
-    description?: string
-    pricing_model: 'one_time' | 'free'
-    base_price: number
-    tags?: string[]
-  }) => api.post<Listing>('/api/marketplace/listings', body, { quiet: true }),
+  createListing: (body: NewListing) => api.post<Listing>('/api/marketplace/listings', body, { quiet: true }),
   deleteListing: (id: string) => api.delete<void>(`/api/marketplace/listings/${id}`),
   reviews: (id: string, page: number) =>
     api.get<PageResult<Review>>(`/api/marketplace/listings/${id}/reviews`, { query: { page, size: 10 } }),
@@ -29,9 +20,9 @@ export const marketplaceApi = {
       { listing_id: listingId },
       { quiet: true, headers: idempotent() },
     ),
-  orders: (role: 'buyer' | 'seller', page: number) =>
+  orders: (role: 'buyer' | 'seller', page: number, size = 20) =>
     api.get<PageResult<Order>>('/api/marketplace/orders', {
-      query: { page, size: 20, role: role === 'seller' ? 'seller' : undefined },
+      query: { page, size, role: role === 'seller' ? 'seller' : undefined },
     }),
   refund: (orderId: string, reason: string) =>
     api.post<Order>(

@@ -6,11 +6,12 @@ import type { ListingQuery } from '../api/marketplace-types'
 import { useMarketplace } from '../stores/marketplace-store'
 
 export const stars = (rating: number) => '★★★★★'.slice(0, Math.round(rating)).padEnd(5, '☆')
-export const ASSET_LABEL = {
+const ASSET_LABELS: Record<string, string> = {
   agent: 'Agent',
   knowledge_source: 'Knowledge source',
   document_agent: 'Document agent',
-} as const
+}
+export const assetLabel = (type: string) => ASSET_LABELS[type] ?? type
 
 export function ListingBrowser() {
   const { query, listings, search } = useMarketplace()
@@ -101,7 +102,7 @@ export function ListingBrowser() {
               to={`/console/marketplace/listings/${listing.id}`}
               className="listing-card"
             >
-              <Badge tone="info">{ASSET_LABEL[listing.asset_type]}</Badge>
+              <Badge tone="info">{assetLabel(listing.asset_type)}</Badge>
               <h3>{listing.title}</h3>
               <p className="listing-desc">{listing.description || 'No description.'}</p>
               <div className="listing-foot">

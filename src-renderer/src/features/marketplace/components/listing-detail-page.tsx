@@ -9,7 +9,7 @@ import { useSession } from '../../auth/stores/session-store'
 import { useWallet } from '../../wallet/stores/wallet-store'
 import { marketplaceApi } from '../api/marketplace-api'
 import type { Listing, Review } from '../api/marketplace-types'
-import { ASSET_LABEL, stars } from './listing-browser'
+import { assetLabel, stars } from './listing-browser'
 
 function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
   const wallet = useWallet((state) => state.wallet)
@@ -18,9 +18,15 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
   const notify = useNotifications((state) => state.push)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [owned, setOwned] = useState(false)
   useEffect(() => {
     void loadWallet()
-  }, [loadWallet])
+    void marketplaceApi
+      .orders('buyer', 1, 100)
+      .then((page) =>
+        setOwned(page.items.some((order) => order.listing_id === listing.id && order.status === 'paid')),
+      )
+  }, [loadWallet, listing.id])
   const own = listing.seller.id === user?.id
 
   async function buy() {
@@ -28,6 +34,7 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
     setError(null)
     try {
       await marketplaceApi.buy(listing.id)
+      setOwned(true)
       notify({ kind: 'success', text: `Bought “${listing.title}”.` })
       await loadWallet()
       onBought()
@@ -56,9 +63,13 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
             {error}
           </p>
         ) : null}
-        <Button variant="primary" busy={busy} disabled={own} onClick={() => void buy()}>
-          {own ? 'This is your listing' : 'Buy now'}
-        </Button>
+        {owned ? (
+          <Badge tone="success">You own this</Badge>
+        ) : (
+          <Button variant="primary" busy={busy} disabled={own} onClick={() => void buy()}>
+            {own ? 'This is your listing' : 'Buy now'}
+          </Button>
+        )}
       </div>
     </Card>
   )
@@ -131,7 +142,7 @@ export function ListingDetailPage() {
     <>
       <PageHeader
         title={listing.title}
-        description={`${ASSET_LABEL[listing.asset_type]} by ${listing.seller.username}`}
+        description={`${assetLabel(listing.asset_type)} by ${listing.seller.username}`}
         actions={
           listing.status && listing.status !== 'published' ? (
             <Badge tone="warning">{listing.status}</Badge>

@@ -5,7 +5,7 @@ import { ApiError, api } from '../../../lib/api-client'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { marketplaceApi } from '../api/marketplace-api'
 import type { AssetType } from '../api/marketplace-types'
-import { ASSET_LABEL } from './listing-browser'
+import { assetLabel } from './listing-browser'
 
 interface Asset {
   type: AssetType
@@ -98,7 +98,7 @@ export function SellPanel() {
               <option value="">Choose an asset…</option>
               {assets.map((a) => (
                 <option key={`${a.type}:${a.id}`} value={`${a.type}:${a.id}`}>
-                  {ASSET_LABEL[a.type]}: {a.name}
+                  {assetLabel(a.type)}: {a.name}
                 </option>
               ))}
             </select>

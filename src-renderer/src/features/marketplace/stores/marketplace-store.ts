@@ -1,13 +1,13 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
 import { marketplaceApi } from '../api/marketplace-api'
-import type { Listing, ListingQuery, Order } from '../api/marketplace-types'
+import type { ListingItem, ListingQuery, Order } from '../api/marketplace-types'
 
 const emptyPage = <T>(size = 20): PageResult<T> => ({ items: [], total: 0, page: 1, size })
 
 interface MarketplaceState {
   query: ListingQuery
-  listings: PageResult<Listing>
+  listings: PageResult<ListingItem>
   orders: PageResult<Order>
   sales: PageResult<Order>
   search(query: Partial<ListingQuery>): Promise<void>
@@ -17,7 +17,7 @@ interface MarketplaceState {
 }
 
 export const useMarketplace = create<MarketplaceState>((set, get) => ({
-  query: { page: 1, sort_by: 'created_at', sort_order: 'desc' },
+  query: { page: 1, size: 12, sort_by: 'created_at', sort_order: 'desc' },
   listings: emptyPage(12),
   orders: emptyPage(),
   sales: emptyPage(),

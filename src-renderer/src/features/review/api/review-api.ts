@@ -1,3 +1,4 @@
+import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders } from '../../../lib/api-client'
 import type {
@@ -29,11 +30,8 @@ export const reviewApi = {
     form.append('file', file)
     return api.post<RecognitionRun>('/document-recognition/runs', form, { quiet: true })
   },
-  updateField: (
-    runId: string,
-    fieldId: string,
-    body: { value?: string | null; review_status?: 'accepted' | 'corrected'; reviewer_note?: string },
-  ) => api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
+  updateField: (runId: string, fieldId: string, body: FieldReviewPatch) =>
+    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
   revisions: (runId: string, fieldId: string) =>
     api.get<FieldRevisions>(`${runPath(runId)}/field-reviews/${fieldId}/revisions`),
   reject: (runId: string, reason: string) =>

@@ -79,7 +79,7 @@ function PageView({
     >
       <canvas ref={canvas} style={{ width, height }} />
       {fields.map((field) => {
-        const [x0, y0, x1, y1] = field.bbox ?? [0, 0, 0, 0]
+        const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = field.bbox ?? []
         return (
           <button
             type="button"

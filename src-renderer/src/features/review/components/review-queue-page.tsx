@@ -25,8 +25,8 @@ export function ReviewQueuePage() {
   }, [inFlight, load])
 
   const agentName = (id: string) => {
-    const agent = agents.find((a) => a.id === id)
-    return agent?.display_name ?? agent?.name ?? 'Unregistered agent'
+    const agent = agents.find((a) => a.runtime_agent_id === id)
+    return agent?.display_name ?? 'Unregistered agent'
   }
 
   return (
@@ -58,8 +58,8 @@ export function ReviewQueuePage() {
           >
             <option value="">All extractors</option>
             {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.display_name ?? agent.name ?? agent.id}
+              <option key={agent.runtime_agent_id} value={agent.runtime_agent_id}>
+                {agent.display_name}
               </option>
             ))}
           </select>

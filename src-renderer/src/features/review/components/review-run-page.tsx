@@ -143,7 +143,7 @@ export function ReviewRunPage() {
           >
             −
           </Button>
-          <span className="small">{zoom === 'fit' ? 'Fit width' : `${Math.round(zoom * 100)}%`}</span>
+          <span className="small zoom-label">{zoom === 'fit' ? 'Fit' : `${Math.round(zoom * 100)}%`}</span>
           <Button
             variant="ghost"
             onClick={() => setZoom(Math.min(4, numericZoom + 0.25))}

@@ -20,7 +20,7 @@ export function UploadPanel() {
     void loadAgents()
   }, [loadAgents])
   useEffect(() => {
-    if (!agentId && agents[0]) setAgentId(agents[0].id)
+    if (!agentId && agents[0]) setAgentId(agents[0].runtime_agent_id)
   }, [agents, agentId])
 
   async function submit(event: FormEvent) {
@@ -46,8 +46,8 @@ export function UploadPanel() {
           <select id="upload-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} required>
             {agents.length === 0 ? <option value="">No extractors registered</option> : null}
             {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.display_name ?? agent.name ?? agent.id}
+              <option key={agent.runtime_agent_id} value={agent.runtime_agent_id}>
+                {agent.display_name}
               </option>
             ))}
           </select>

@@ -95,7 +95,7 @@ export const useReviewRun = create<RunState>((set, get) => {
 
     startEdit() {
       const field = fieldsOf(get().run).find((f) => f.id === get().selectedId)
-      if (field) set({ editing: true, draft: field.value ?? '' })
+      if (field) set({ editing: true, draft: field.value === null ? '' : String(field.value) })
     },
     setDraft(value) {
       set({ draft: value })

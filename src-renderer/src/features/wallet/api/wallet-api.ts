@@ -1,33 +1,15 @@
 import type { PageResult } from '@server/http/pagination'
+import type {
+  MoneyResult as MoneyResultSchema,
+  TransactionSchema,
+  WalletSchema,
+} from '@server/marketplace/marketplace.schemas'
+import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
 
-/**
- * Shapes of the wallet API as the spec and contract (10-marketplace.md) define them.
- * Replace with the server's schema types once `src-server/marketplace` exports them.
- */
-export interface Wallet {
-  id: string
-  balance: number
-  frozen_balance: number
-  total_earned: number
-  total_spent: number
-}
-
-export interface WalletTransaction {
-  id: string
-  type: string
-  amount: number
-  balance_after: number
-  reference_type: string | null
-  reference_id: string | null
-  description: string | null
-  created_at: string
-}
-
-export interface MoneyResult {
-  transaction: WalletTransaction
-  wallet: Wallet
-}
+export type Wallet = Static<typeof WalletSchema>
+export type WalletTransaction = Static<typeof TransactionSchema>
+export type MoneyResult = Static<typeof MoneyResultSchema>
 
 const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
 

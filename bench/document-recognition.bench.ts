@@ -1,0 +1,194 @@
+/**
+ * Document recognition budgets (contract 50-document-recognition):
+ * - a one-page text-layer PDF, upload to completed run: p50 under 300 ms; an image page through OCR: under 4 s;
+ * - field accuracy of the shipped invoice extractor on the real invoices (invoice2data's set and the Factur-X set
+ *   with the embedded XML stripped), per field, exact match after normalising numbers and dates, with the bbox hit
+ *   rate; compared with invoice2data's own per-issuer templates (85.9% of its golden fields);
+ * - the same on PNG renderings of the invoices with scan noise (the OCR path).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import sharp from 'sharp'
+import { type App, createServer } from '../src-server/app'
+import { OcrEngine } from '../src-server/document-recognition/pipeline/ocr'
+import {
+  type CaseResult,
+  loadFixtureCases,
+  scoreCase,
+  shippedInvoiceConfig,
+  summarise,
+} from '../src-server/document-recognition/testing/fixture-accuracy'
+import {
+  invoicePdf,
+  invoicePng,
+  multipartBody,
+} from '../src-server/document-recognition/testing/invoice-documents'
+import type { BenchResult } from './run'
+
+const ADMIN_PASSWORD = 'bench-admin-password'
+const TEXT_RUNS = 15
+const OCR_RUNS = 3
+const INVOICE2DATA_TEMPLATES = 0.859
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)] as number
+}
+const percent = (n: number) => Math.round(n * 1000) / 10
+
+async function withServer<T>(work: (app: App, headers: Record<string, string>) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-recognition-'))
+  const app = await createServer({
+    dataDir,
+    adminPassword: ADMIN_PASSWORD,
+    logLevel: 'warn',
+    logStream: new PassThrough(),
+  })
+  try {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: ADMIN_PASSWORD },
+    })
+    return await work(app, { authorization: `Bearer ${login.json().token}` })
+  } finally {
+    await app.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Upload to completed, in ms, measured by polling the run every 5 ms. */
+async function uploadToCompleted(
+  app: App,
+  headers: Record<string, string>,
+  agentId: string,
+  file: { name: string; type: string; bytes: Buffer },
+) {
+  const body = multipartBody({ runtime_agent_id: agentId }, { field: 'file', ...file })
+  const started = performance.now()
+  const created = await app.inject({
+    method: 'POST',
+    url: '/document-recognition/runs',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  })
+  const id = created.json().id
+  for (;;) {
+    const run = (await app.inject({ method: 'GET', url: `/document-recognition/runs/${id}`, headers })).json()
+    if (run.status === 'completed') return performance.now() - started
+    if (run.status === 'failed') throw new Error(run.error_message)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+async function latency(): Promise<BenchResult[]> {
+  return withServer(async (app, headers) => {
+    const agents = (
+      await app.inject({ method: 'GET', url: '/document-recognition/runtime-agents', headers })
+    ).json()
+    const agentId = agents.items.find(
+      (a: { display_name: string }) => a.display_name === 'Invoice extractor',
+    ).agent_id
+    const pdf = await invoicePdf()
+    const png = await invoicePng()
+    // Warm-up: the worker threads and the OCR model load once per process.
+    await uploadToCompleted(app, headers, agentId, { name: 'warm.pdf', type: 'application/pdf', bytes: pdf })
+    const text: number[] = []
+    for (let i = 0; i < TEXT_RUNS; i++)
+      text.push(
+        await uploadToCompleted(app, headers, agentId, {
+          name: `i${i}.pdf`,
+          type: 'application/pdf',
+          bytes: pdf,
+        }),
+      )
+    const ocr: number[] = []
+    for (let i = 0; i < OCR_RUNS; i++)
+      ocr.push(
+        await uploadToCompleted(app, headers, agentId, { name: `i${i}.png`, type: 'image/png', bytes: png }),
+      )
+    const textP50 = Math.round(median(text))
+    const ocrP50 = Math.round(median(ocr))
+    return [
+      {
+        name: 'text PDF upload to completed p50',
+        value: textP50,
+        unit: 'ms',
+        budget: '< 300 ms',
+        pass: textP50 < 300,
+      },
+      {
+        name: 'OCR image page upload to completed p50',
+        value: ocrP50,
+        unit: 'ms',
+        budget: '< 4000 ms',
+        pass: ocrP50 < 4000,
+      },
+    ]
+  })
+}
+
+/** Scan noise for the OCR path: a slight blur, grey paper and gaussian grain. */
+async function noisy(image: Buffer): Promise<Buffer> {
+  const { width = 0, height = 0 } = await sharp(image).metadata()
+  const grain = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 18 },
+    },
+  })
+    .png()
+    .toBuffer()
+  return sharp(image)
+    .blur(0.6)
+    .composite([{ input: grain, blend: 'soft-light' }])
+    .linear(0.92, 8)
+    .png()
+    .toBuffer()
+}
+
+function accuracyResults(label: string, results: CaseResult[]): BenchResult[] {
+  const summary = summarise(results)
+  return [
+    {
+      name: `${label} field accuracy (all fields)`,
+      value: percent(summary.accuracy),
+      unit: '%',
+      baseline: { name: "invoice2data's per-issuer templates", value: percent(INVOICE2DATA_TEMPLATES) },
+      budget: `> ${percent(INVOICE2DATA_TEMPLATES)} %`,
+      pass: summary.accuracy > INVOICE2DATA_TEMPLATES,
+    },
+    { name: `${label} bbox hit rate (of correct values)`, value: percent(summary.bboxHitRate), unit: '%' },
+    ...summary.perField.map((field) => ({
+      name: `${label} ${field.field}`,
+      value: percent(field.correct / field.expected),
+      unit: '%',
+      note: `${field.correct}/${field.expected} correct, ${field.boxed} boxed`,
+    })),
+  ]
+}
+
+async function accuracy(): Promise<BenchResult[]> {
+  const config = shippedInvoiceConfig(process.cwd())
+  const cases = await loadFixtureCases()
+  const text: CaseResult[] = []
+  for (const fixture of cases) text.push(await scoreCase(config, fixture))
+  const ocr: CaseResult[] = []
+  const engine = new OcrEngine()
+  try {
+    for (const fixture of cases)
+      ocr.push(await scoreCase(config, fixture, { ocr: true, imageFilter: noisy, engine }))
+  } finally {
+    await engine.close()
+  }
+  return [...accuracyResults('text layer', text), ...accuracyResults('OCR (PNG with scan noise)', ocr)]
+}
+
+export async function run(): Promise<BenchResult[]> {
+  return [...(await latency()), ...(await accuracy())]
+}

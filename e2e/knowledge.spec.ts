@@ -1,0 +1,47 @@
+import { expect, screenshot, signIn, test } from './fixtures'
+
+const NORMANS = `The Normans were the people who in the 10th and 11th centuries gave their name to Normandy, a region in France.
+They were descended from Norse raiders and pirates from Denmark, Iceland and Norway who, under their leader Rollo, agreed to swear fealty to King Charles III of West Francia.
+
+The Norman dynasty had a major political, cultural and military impact on medieval Europe and even the Near East.`
+
+const LIGHTHOUSE = `# Lighthouse keeping
+
+A lighthouse keeper trimmed the wicks, replenished the fuel and wound the clockworks that turned the lens.
+Most lighthouses were automated in the twentieth century.`
+
+test('an operator uploads documents, ingests them with progress and finds a passage in the playground', async ({
+  page,
+  server,
+}, testInfo) => {
+  await signIn(page, server)
+  await page.goto(`${server.url}/console/knowledge`)
+  await expect(page.getByText('No knowledge yet')).toBeVisible()
+
+  const form = page.getByRole('form', { name: 'New knowledge source' })
+  await form.getByLabel('Name').fill('History notes')
+  await form.getByLabel('Chunking', { exact: true }).selectOption('paragraph')
+  await form.getByRole('button', { name: 'Create source' }).click()
+  await expect(page.getByRole('list', { name: 'Sources' })).toContainText('History notes')
+
+  await page.locator('.dropzone input[type=file]').setInputFiles([
+    { name: 'normans.txt', mimeType: 'text/plain', buffer: Buffer.from(NORMANS) },
+    { name: 'lighthouses.md', mimeType: 'text/markdown', buffer: Buffer.from(LIGHTHOUSE) },
+  ])
+  const documents = page.getByRole('table', { name: 'Documents' })
+  await expect(documents.getByText('normans.txt')).toBeVisible()
+  await expect(documents.getByText('lighthouses.md')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Ingest' }).click()
+  await expect(page.getByRole('progressbar', { name: 'Ingestion progress' }).first()).toBeVisible()
+  await expect(page.getByText('succeeded').first()).toBeVisible({ timeout: 30_000 })
+  await expect(documents.getByText('indexed')).toHaveCount(2)
+  await screenshot(page, testInfo, 'knowledge-ingested')
+
+  await page.getByLabel('Question').fill('Who was the leader of the Norse raiders?')
+  await page.getByRole('button', { name: 'Search', exact: true }).click()
+  const hits = page.getByRole('list', { name: 'Retrieved passages' })
+  await expect(hits.getByRole('listitem').first()).toContainText('Rollo')
+  await expect(hits.getByRole('listitem').first()).toContainText('normans.txt')
+  await screenshot(page, testInfo, 'knowledge-playground')
+})

@@ -1,0 +1,85 @@
+import { apiToken, createUser, expect, screenshot, signIn, test } from './fixtures'
+
+test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and refunds it', async ({
+  browser,
+  server,
+}, testInfo) => {
+  const sam = await createUser(server, 'sam', ['user'])
+  const bea = await createUser(server, 'bea', ['user'])
+  const samApi = await apiToken(server, sam.username, sam.password)
+  const agent = await fetch(`${server.url}/agents`, {
+    method: 'POST',
+    headers: samApi,
+    body: JSON.stringify({ name: 'Tax helper', description: 'Answers VAT questions' }),
+  })
+  expect(agent.status).toBe(201)
+  const page = async () => (await browser.newContext({ viewport: { width: 1360, height: 860 } })).newPage()
+
+  // The seller lists the agent.
+  const seller = await page()
+  await signIn(seller, server, sam.username, sam.password)
+  await seller.goto(`${server.url}/console/marketplace`)
+  await seller.getByRole('tab', { name: 'Sell' }).click()
+  await seller.getByLabel('Asset').selectOption({ label: 'Agent: Tax helper' })
+  await seller.getByLabel('Title').fill('Tax helper agent')
+  await seller.getByLabel('Description').fill('Answers questions about VAT rates and invoices.')
+  await seller.getByLabel('Price (points)').fill('200')
+  await seller.getByLabel('Tags').fill('tax, vat')
+  await seller.getByRole('button', { name: 'Submit for review' }).click()
+  await expect(seller.getByText('Listing submitted')).toBeVisible()
+
+  // The admin publishes it and raises the commission to 25 %.
+  const admin = await page()
+  await signIn(admin, server)
+  await admin.goto(`${server.url}/console/admin`)
+  await admin.getByRole('tab', { name: 'Moderation' }).click()
+  const queue = admin.getByRole('table', { name: 'Listings to moderate' })
+  await expect(queue.getByText('Tax helper agent')).toBeVisible()
+  await queue.getByRole('button', { name: 'Publish' }).click()
+  await expect(queue.getByText('Tax helper agent')).toHaveCount(0)
+  await admin.getByRole('tab', { name: 'Configuration' }).click()
+  await admin.getByLabel('Commission rate', { exact: true }).fill('0.25')
+  await admin.getByRole('button', { name: 'Save' }).first().click()
+  await expect(admin.getByText('Commission rate saved.')).toBeVisible()
+
+  // The buyer finds it, cannot afford it yet, tops up, buys, reviews and refunds.
+  const buyer = await page()
+  await signIn(buyer, server, bea.username, bea.password)
+  await buyer.goto(`${server.url}/console/marketplace`)
+  await buyer.getByLabel('Search', { exact: true }).fill('VAT')
+  await buyer.getByRole('button', { name: 'Search' }).click()
+  await buyer.getByRole('link', { name: /Tax helper agent/ }).click()
+  await expect(buyer.getByTestId('buy-balance')).toContainText('0 pts')
+  await buyer.getByRole('button', { name: 'Buy now' }).click()
+  await expect(buyer.getByRole('alert')).toContainText('this costs 200 and you have 0')
+  const listingUrl = buyer.url()
+
+  await buyer.goto(`${server.url}/console/wallet`)
+  await buyer.getByRole('form', { name: 'Top up' }).getByLabel('Amount (points)').fill('500')
+  await buyer.getByRole('form', { name: 'Top up' }).getByRole('button', { name: 'Top up' }).click()
+  await expect(buyer.getByTestId('wallet-balance')).toHaveText('500 pts')
+
+  await buyer.goto(listingUrl)
+  await buyer.getByRole('button', { name: 'Buy now' }).click()
+  await expect(buyer.getByText('Bought “Tax helper agent”.')).toBeVisible()
+  await expect(buyer.getByTestId('buy-balance')).toContainText('300 pts')
+  await buyer.getByLabel('Comment').fill('Clear and quick answers.')
+  await buyer.getByRole('button', { name: 'Post review' }).click()
+  await expect(buyer.getByRole('list', { name: 'Reviews' })).toContainText('Clear and quick answers.')
+  await expect(buyer.getByText('5.0 from 1 review(s)')).toBeVisible()
+  await screenshot(buyer, testInfo, 'marketplace-bought')
+
+  await buyer.goto(`${server.url}/console/marketplace`)
+  await buyer.getByRole('tab', { name: 'My orders' }).click()
+  const orders = buyer.getByRole('table', { name: 'My orders' })
+  await expect(orders.getByText('50 pts', { exact: true })).toBeVisible() // 25 % commission on 200
+  await expect(orders.getByText('150 pts', { exact: true })).toBeVisible()
+  await orders.getByRole('button', { name: 'Refund' }).click()
+  await buyer.getByLabel('Reason').fill('Bought the wrong agent')
+  await buyer.getByRole('dialog').getByRole('button', { name: 'Refund' }).click()
+  await expect(buyer.getByText('Refunded 200 points.')).toBeVisible()
+  await expect(orders.getByText('refunded')).toBeVisible()
+  await buyer.goto(`${server.url}/console/wallet`)
+  await expect(buyer.getByTestId('wallet-balance')).toHaveText('500 pts')
+  await screenshot(buyer, testInfo, 'marketplace-wallet-after-refund')
+})

@@ -1,0 +1,92 @@
+import type { PageResult } from '@server/http/pagination'
+import { useCallback, useEffect, useState } from 'react'
+import { Link } from 'react-router'
+import { Badge, Button } from '../../../components/ui'
+import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { adminApi, type ModerationListing } from '../api/admin-api'
+
+const STATUSES = ['pending_review', 'published', 'rejected', 'suspended', 'unlisted']
+
+function ModerationActions({ listing, onDone }: { listing: ModerationListing; onDone(): void }) {
+  const [reason, setReason] = useState('')
+  const act = (status: string) => void adminApi.moderate(listing.id, status, reason).then(onDone)
+  return (
+    <div className="row">
+      <input
+        aria-label={`Reason for ${listing.title}`}
+        placeholder="Reason (optional)"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      {listing.status !== 'published' ? (
+        <Button variant="primary" onClick={() => act('published')}>
+          Publish
+        </Button>
+      ) : null}
+      {listing.status === 'pending_review' ? <Button onClick={() => act('rejected')}>Reject</Button> : null}
+      {listing.status === 'published' ? (
+        <Button variant="danger" onClick={() => act('suspended')}>
+          Suspend
+        </Button>
+      ) : null}
+    </div>
+  )
+}
+
+export function ModerationPanel() {
+  const [status, setStatus] = useState('pending_review')
+  const [page, setPage] = useState<PageResult<ModerationListing>>({ items: [], total: 0, page: 1, size: 20 })
+  const load = useCallback(async (n = 1) => setPage(await adminApi.listings(status, n)), [status])
+  useEffect(() => {
+    void load(1)
+  }, [load])
+  return (
+    <div className="stack">
+      <div className="field" style={{ maxWidth: 240 }}>
+        <label htmlFor="moderation-status">Status</label>
+        <select id="moderation-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace('_', ' ')}
+            </option>
+          ))}
+        </select>
+      </div>
+      <DataTable
+        label="Listings to moderate"
+        rows={page.items}
+        rowKey={(l) => l.id}
+        empty="Nothing waiting here. New listings arrive as “pending review”."
+        columns={[
+          {
+            key: 'title',
+            header: 'Listing',
+            render: (l) => <Link to={`/console/marketplace/listings/${l.id}`}>{l.title}</Link>,
+          },
+          { key: 'seller', header: 'Seller', render: (l) => l.seller.username },
+          { key: 'price', header: 'Price', align: 'right', render: (l) => `${l.base_price} pts` },
+          {
+            key: 'status',
+            header: 'Status',
+            render: (l) => (
+              <Badge
+                tone={
+                  l.status === 'published' ? 'success' : l.status === 'pending_review' ? 'warning' : 'neutral'
+                }
+              >
+                {l.status}
+              </Badge>
+            ),
+          },
+          { key: 'created', header: 'Created', render: (l) => formatTime(l.created_at) },
+          {
+            key: 'actions',
+            header: '',
+            render: (l) => <ModerationActions listing={l} onDone={() => void load(page.page)} />,
+          },
+        ]}
+      />
+      <Pager page={page.page} size={page.size} total={page.total} onPage={(n) => void load(n)} />
+    </div>
+  )
+}

@@ -1,0 +1,118 @@
+import type { ProviderSettings } from '@server/ai/ai.schemas'
+import { type FormEvent, useEffect, useState } from 'react'
+import { Badge, Button, Card, TextField } from '../../../components/ui'
+import { DataTable } from '../../../components/ui/data'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError } from '../../../lib/api-client'
+import { adminApi } from '../api/admin-api'
+
+/** OpenAI-compatible providers set in the console; keys are write-only (the server says only whether one is set). */
+export function ProvidersPanel() {
+  const notify = useNotifications((state) => state.push)
+  const [settings, setSettings] = useState<ProviderSettings | null>(null)
+  const [id, setId] = useState('')
+  const [baseUrl, setBaseUrl] = useState('')
+  const [apiKey, setApiKey] = useState('')
+  const [models, setModels] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    void adminApi.providers().then(setSettings)
+  }, [])
+
+  const consoleProviders = (settings?.providers ?? []).filter((p) => p.source === 'console')
+
+  async function add(event: FormEvent) {
+    event.preventDefault()
+    setError(null)
+    try {
+      const next = await adminApi.saveProviders({
+        providers: [
+          ...consoleProviders
+            .filter((p) => p.id !== id)
+            .map((p) => ({ id: p.id, base_url: p.base_url, models: p.models })),
+          {
+            id,
+            base_url: baseUrl,
+            models: models
+              .split(',')
+              .map((m) => m.trim())
+              .filter(Boolean),
+            ...(apiKey ? { api_key: apiKey } : {}),
+          },
+        ],
+      })
+      setSettings(next)
+      setApiKey('')
+      notify({ kind: 'success', text: `Provider ${id} saved.` })
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'The provider could not be saved.')
+    }
+  }
+
+  return (
+    <div className="stack">
+      <DataTable
+        label="Model providers"
+        rows={settings?.providers ?? []}
+        rowKey={(p) => p.id}
+        empty="Only the built-in offline provider. Add an OpenAI-compatible endpoint below."
+        columns={[
+          { key: 'id', header: 'Provider', render: (p) => <strong>{p.id}</strong> },
+          { key: 'source', header: 'Set by', render: (p) => <Badge>{p.source}</Badge> },
+          { key: 'url', header: 'Base URL', render: (p) => <code>{p.base_url}</code> },
+          { key: 'models', header: 'Models', render: (p) => p.models.join(', ') },
+          {
+            key: 'key',
+            header: 'API key',
+            render: (p) => (p.has_api_key ? <Badge tone="success">set</Badge> : <Badge>none</Badge>),
+          },
+        ]}
+      />
+      <Card title="Add or replace a provider">
+        <form className="stack" onSubmit={add} aria-label="Model provider">
+          <div className="row">
+            <TextField
+              label="Provider id"
+              value={id}
+              onChange={(e) => setId(e.target.value)}
+              required
+              hint="e.g. ollama"
+            />
+            <TextField
+              label="Base URL"
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+              required
+              hint="http://127.0.0.1:11434/v1"
+            />
+            <TextField
+              label="API key"
+              type="password"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+              autoComplete="off"
+              hint="Stored encrypted, never shown."
+            />
+            <TextField
+              label="Models"
+              value={models}
+              onChange={(e) => setModels(e.target.value)}
+              required
+              hint="Comma separated."
+            />
+          </div>
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div>
+            <Button type="submit" variant="primary">
+              Save provider
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,175 @@
+import { useCallback, useEffect, useState } from 'react'
+import { Badge, Button, Card } from '../../../components/ui'
+import { DataTable, formatTime } from '../../../components/ui/data'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError } from '../../../lib/api-client'
+import {
+  adminApi,
+  type RegistryRow,
+  type RuntimeAgent,
+  type RuntimeAgentWithVersions,
+} from '../api/admin-api'
+
+function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) {
+  const notify = useNotifications((state) => state.push)
+  const [agent, setAgent] = useState<RuntimeAgentWithVersions | null>(null)
+  const [draft, setDraft] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const load = useCallback(async () => {
+    const detail = await adminApi.runtimeAgent(agentId)
+    setAgent(detail)
+    const latest = detail.versions[detail.versions.length - 1]
+    setDraft(JSON.stringify(latest?.config ?? {}, null, 2))
+  }, [agentId])
+  useEffect(() => {
+    void load()
+  }, [load])
+
+  async function createVersion() {
+    setError(null)
+    try {
+      await adminApi.createVersion(agentId, JSON.parse(draft))
+      notify({ kind: 'success', text: 'Draft version created.' })
+      await load()
+    } catch (caught) {
+      setError(
+        caught instanceof ApiError
+          ? caught.message
+          : caught instanceof SyntaxError
+            ? 'The configuration is not valid JSON.'
+            : 'Could not create the version.',
+      )
+    }
+  }
+  if (!agent) return <p className="muted">Loading…</p>
+  return (
+    <div className="stack">
+      <DataTable
+        label={`Versions of ${agent.name}`}
+        rows={agent.versions}
+        rowKey={(v) => v.id}
+        empty="No versions."
+        columns={[
+          { key: 'version', header: 'Version', render: (v) => `v${v.version}` },
+          {
+            key: 'status',
+            header: 'Status',
+            render: (v) => <Badge tone={v.status === 'published' ? 'success' : 'neutral'}>{v.status}</Badge>,
+          },
+          { key: 'created', header: 'Created', render: (v) => formatTime(v.created_at) },
+          {
+            key: 'publish',
+            header: '',
+            render: (v) =>
+              v.status === 'draft' ? (
+                <Button
+                  variant="primary"
+                  onClick={() => void adminApi.publishVersion(agentId, v.id).then(load).then(onChange)}
+                >
+                  Publish
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      <div className="field">
+        <label htmlFor={`config-${agentId}`}>Configuration of a new version</label>
+        <textarea
+          id={`config-${agentId}`}
+          className="mono"
+          rows={10}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <Button onClick={() => void createVersion()}>Create draft version</Button>
+      </div>
+    </div>
+  )
+}
+
+export function RecognitionPanel() {
+  const [registry, setRegistry] = useState<RegistryRow[]>([])
+  const [agents, setAgents] = useState<RuntimeAgent[]>([])
+  const [open, setOpen] = useState<string | null>(null)
+  const load = useCallback(async () => {
+    setRegistry((await adminApi.registry()).items)
+    setAgents((await adminApi.runtimeAgents()).items)
+  }, [])
+  useEffect(() => {
+    void load()
+  }, [load])
+  const registered = (id: string) => registry.find((r) => r.runtime_agent_id === id)
+
+  return (
+    <div className="stack">
+      <Card title="Runtime agents and the recognition registry">
+        <DataTable
+          label="Runtime agents"
+          rows={agents}
+          rowKey={(a) => a.id}
+          empty="No runtime agents."
+          columns={[
+            { key: 'name', header: 'Agent', render: (a) => <strong>{a.name}</strong> },
+            { key: 'type', header: 'Type', render: (a) => <code>{a.type}</code> },
+            {
+              key: 'published',
+              header: 'Published',
+              render: (a) => (a.published_version_id ? <Badge tone="success">yes</Badge> : <Badge>no</Badge>),
+            },
+            {
+              key: 'registry',
+              header: 'Recognition',
+              render: (a) => {
+                const entry = registered(a.id)
+                if (!entry)
+                  return (
+                    <Button onClick={() => void adminApi.register(a.id, { enabled: true }).then(load)}>
+                      Register
+                    </Button>
+                  )
+                return (
+                  <div className="row">
+                    <label className="checks">
+                      <input
+                        type="checkbox"
+                        checked={entry.enabled}
+                        onChange={(e) =>
+                          void adminApi.register(a.id, { enabled: e.target.checked }).then(load)
+                        }
+                      />
+                      enabled
+                    </label>
+                    <Button variant="ghost" onClick={() => void adminApi.unregister(a.id).then(load)}>
+                      Remove
+                    </Button>
+                  </div>
+                )
+              },
+            },
+            {
+              key: 'versions',
+              header: '',
+              render: (a) => (
+                <Button variant="ghost" onClick={() => setOpen(open === a.id ? null : a.id)}>
+                  {open === a.id ? 'Hide versions' : 'Versions'}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      {open ? (
+        <Card title="Versions">
+          <Versions agentId={open} onChange={() => void load()} />
+        </Card>
+      ) : null}
+    </div>
+  )
+}

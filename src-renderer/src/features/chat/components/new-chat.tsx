@@ -1,0 +1,91 @@
+import { type FormEvent, useEffect, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { Button } from '../../../components/ui'
+import { chatApi } from '../api/chat-api'
+import type { Agent } from '../api/chat-types'
+import { useChatSessions } from '../stores/chat-sessions-store'
+
+/**
+ * Starts a conversation: the first message goes through POST /stream, which creates the session; the
+ * conversation then continues live over the session's WebSocket.
+ */
+export function NewChat() {
+  const navigate = useNavigate()
+  const loadSessions = useChatSessions((state) => state.load)
+  const [agents, setAgents] = useState<Agent[]>([])
+  const [agentId, setAgentId] = useState('')
+  const [message, setMessage] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    void chatApi.agents().then((page) => setAgents(page.items))
+  }, [])
+
+  async function start(event: FormEvent) {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    const threadId = crypto.randomUUID()
+    let failed: string | null = null
+    await chatApi
+      .stream(
+        { thread_id: threadId, agent_id: agentId || undefined, message },
+        (streamEvent) => {
+          if (streamEvent.type === 'error') failed = streamEvent.content
+        },
+        new AbortController().signal,
+      )
+      .catch(() => {
+        failed = 'The server cannot be reached.'
+      })
+    setBusy(false)
+    if (failed) return setError(failed)
+    await loadSessions()
+    navigate(`/console/chat/${threadId}`)
+  }
+
+  return (
+    <section className="session-view" aria-label="New conversation">
+      <header className="session-header">
+        <div>
+          <h2>New conversation</h2>
+          <p className="muted small">Pick an agent (or none) and write your first message.</p>
+        </div>
+      </header>
+      <form className="stack new-chat" onSubmit={start}>
+        <div className="field">
+          <label htmlFor="new-chat-agent">Agent</label>
+          <select id="new-chat-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
+            <option value="">No agent (model defaults)</option>
+            {agents.map((agent) => (
+              <option key={agent.id} value={agent.id}>
+                {agent.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="new-chat-message">Message</label>
+          <textarea
+            id="new-chat-message"
+            rows={3}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            required
+          />
+        </div>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div>
+          <Button type="submit" variant="primary" busy={busy} disabled={!message.trim()}>
+            Start conversation
+          </Button>
+        </div>
+      </form>
+    </section>
+  )
+}

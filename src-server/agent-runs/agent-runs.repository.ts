@@ -1,0 +1,101 @@
+import { and, asc, eq, inArray, max } from 'drizzle-orm'
+import { user } from '../auth/auth.tables'
+import type { Queryable } from '../db/client'
+import { nowIso } from '../db/columns'
+import { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
+
+export type RuntimeAgentRow = typeof runtimeAgent.$inferSelect
+export type RuntimeAgentVersionRow = typeof runtimeAgentVersion.$inferSelect
+export type AgentRunRow = typeof agentRun.$inferSelect
+export type NewAgentRun = typeof agentRun.$inferInsert
+
+export function findAgent(db: Queryable, id: string): RuntimeAgentRow | null {
+  return db.select().from(runtimeAgent).where(eq(runtimeAgent.id, id)).get() ?? null
+}
+
+export function findAgentByDefinitionKey(db: Queryable, key: string): RuntimeAgentRow | null {
+  return db.select().from(runtimeAgent).where(eq(runtimeAgent.definitionKey, key)).get() ?? null
+}
+
+export function listAgents(db: Queryable, ids?: string[]): RuntimeAgentRow[] {
+  const query = db.select().from(runtimeAgent)
+  return (ids ? query.where(inArray(runtimeAgent.id, ids)) : query).orderBy(asc(runtimeAgent.name)).all()
+}
+
+export function insertAgent(db: Queryable, values: typeof runtimeAgent.$inferInsert): RuntimeAgentRow {
+  return db.insert(runtimeAgent).values(values).returning().get()
+}
+
+export function setPublishedVersion(db: Queryable, agentId: string, versionId: string): void {
+  db.update(runtimeAgent).set({ publishedVersionId: versionId }).where(eq(runtimeAgent.id, agentId)).run()
+}
+
+export function findVersion(db: Queryable, id: string): RuntimeAgentVersionRow | null {
+  return db.select().from(runtimeAgentVersion).where(eq(runtimeAgentVersion.id, id)).get() ?? null
+}
+
+export function listVersions(db: Queryable, agentId: string): RuntimeAgentVersionRow[] {
+  return db
+    .select()
+    .from(runtimeAgentVersion)
+    .where(eq(runtimeAgentVersion.agentId, agentId))
+    .orderBy(asc(runtimeAgentVersion.version))
+    .all()
+}
+
+export function insertVersion(db: Queryable, agentId: string, config: unknown): RuntimeAgentVersionRow {
+  const latest =
+    db
+      .select({ n: max(runtimeAgentVersion.version) })
+      .from(runtimeAgentVersion)
+      .where(eq(runtimeAgentVersion.agentId, agentId))
+      .get()?.n ?? 0
+  return db
+    .insert(runtimeAgentVersion)
+    .values({ agentId, version: latest + 1, status: 'draft', config })
+    .returning()
+    .get()
+}
+
+/** Retires the current published version (if any) and publishes `versionId`. */
+export function publishVersion(db: Queryable, agentId: string, versionId: string): void {
+  db.update(runtimeAgentVersion)
+    .set({ status: 'retired' })
+    .where(and(eq(runtimeAgentVersion.agentId, agentId), eq(runtimeAgentVersion.status, 'published')))
+    .run()
+  db.update(runtimeAgentVersion)
+    .set({ status: 'published' })
+    .where(eq(runtimeAgentVersion.id, versionId))
+    .run()
+  setPublishedVersion(db, agentId, versionId)
+}
+
+export function usernamesOf(db: Queryable, ids: string[]): Map<string, string> {
+  if (ids.length === 0) return new Map()
+  const rows = db
+    .select({ id: user.id, username: user.username })
+    .from(user)
+    .where(inArray(user.id, ids))
+    .all()
+  return new Map(rows.map((row) => [row.id, row.username]))
+}
+
+export function findRun(db: Queryable, id: string): AgentRunRow | null {
+  return db.select().from(agentRun).where(eq(agentRun.id, id)).get() ?? null
+}
+
+export function insertRun(db: Queryable, values: NewAgentRun): AgentRunRow {
+  return db.insert(agentRun).values(values).returning().get()
+}
+
+export function updateRun(db: Queryable, id: string, values: Partial<NewAgentRun>): void {
+  db.update(agentRun).set(values).where(eq(agentRun.id, id)).run()
+}
+
+export function markRunning(db: Queryable, id: string, attempts: number): void {
+  const now = nowIso()
+  db.update(agentRun)
+    .set({ status: 'running', attempts, startedAt: now, errorMessage: null })
+    .where(eq(agentRun.id, id))
+    .run()
+}

@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
+import { CommonErrors } from '../errors/app-error'
+import { IdParams } from '../http/common.schemas'
+import { hasAssetGrant } from '../marketplace'
+import {
+  AgentRunSchema,
+  CreateRuntimeAgentBody,
+  CreateVersionBody,
+  RuntimeAgentDetail,
+  RuntimeAgentSchema,
+  RuntimeAgentVersionSchema,
+  VersionParams,
+} from './agent-runs.schemas'
+import type { AgentRunService } from './agent-runs.service'
+import { toAgentView, toRunView, toVersionView } from './agent-runs.views'
+import { readUpload, requireField } from './upload'
+
+/** Running a runtime agent needs the review permission or a marketplace grant of that document agent. */
+export function mayRunAgent(ctx: AppContext, user: AuthUser, agentId: string): boolean {
+  return (
+    user.permissions.includes('document_recognition.review') ||
+    hasAssetGrant(ctx.db, user.id, 'document_agent', agentId)
+  )
+}
+
+export const agentRunRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext
+  agentRuns: AgentRunService
+}> = async (app, { ctx, agentRuns }) => {
+  const tags = ['agent-runs']
+  const write = { permission: 'document_recognition.write' } as const
+
+  const agentView = (id: string) => {
+    const agent = agentRuns.getAgent(id)
+    return {
+      ...toAgentView(agent, agentRuns.usernamesOf(agent.ownerId ? [agent.ownerId] : [])),
+      versions: agentRuns.listVersions(agent.id).map(toVersionView),
+    }
+  }
+
+  app.get(
+    '/admin/runtime-agents',
+    {
+      config: write,
+      schema: { tags, response: { 200: Type.Object({ items: Type.Array(RuntimeAgentSchema) }) } },
+    },
+    async () => {
+      const agents = agentRuns.listAgents()
+      const usernames = agentRuns.usernamesOf(agents.flatMap((a) => (a.ownerId ? [a.ownerId] : [])))
+      return { items: agents.map((agent) => toAgentView(agent, usernames)) }
+    },
+  )
+
+  app.post(
+    '/admin/runtime-agents',
+    { config: write, schema: { tags, body: CreateRuntimeAgentBody, response: { 201: RuntimeAgentDetail } } },
+    async (request, reply) => {
+      const agent = agentRuns.createAgent(request.requireUser().id, request.body)
+      return reply.status(201).send(agentView(agent.id))
+    },
+  )
+
+  app.get(
+    '/admin/runtime-agents/:id',
+    { config: write, schema: { tags, params: IdParams, response: { 200: RuntimeAgentDetail } } },
+    async (request) => agentView(request.params.id),
+  )
+
+  app.post(
+    '/admin/runtime-agents/:id/versions',
+    {
+      config: write,
+      schema: {
+        tags,
+        params: IdParams,
+        body: CreateVersionBody,
+        response: { 201: RuntimeAgentVersionSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          toVersionView(
+            agentRuns.createVersion(request.requireUser().id, request.params.id, request.body.config),
+          ),
+        ),
+  )
+
+  app.post(
+    '/admin/runtime-agents/:id/versions/:vid/publish',
+    { config: write, schema: { tags, params: VersionParams, response: { 200: RuntimeAgentVersionSchema } } },
+    async (request) =>
+      toVersionView(
+        agentRuns.publishVersion(request.requireUser().id, request.params.id, request.params.vid),
+      ),
+  )
+
+  app.post(
+    '/agent-runs',
+    { schema: { tags, consumes: ['multipart/form-data'], response: { 202: AgentRunSchema } } },
+    async (request, reply) => {
+      const user = request.requireUser()
+      const upload = await readUpload(request)
+      const agent = agentRuns.getAgent(requireField(upload, 'runtime_agent_id'))
+      if (!mayRunAgent(ctx, user, agent.id)) throw CommonErrors.FORBIDDEN()
+      const run = await agentRuns.createRun({ agent, createdById: user.id, file: upload.file ?? undefined })
+      return reply.status(202).send(toRunView(run))
+    },
+  )
+
+  app.get(
+    '/agent-runs/:id',
+    { schema: { tags, params: IdParams, response: { 200: AgentRunSchema } } },
+    async (request) => {
+      const user = request.requireUser()
+      const run = agentRuns.getRun(request.params.id)
+      if (run.createdById !== user.id && !mayRunAgent(ctx, user, run.runtimeAgentId))
+        throw agentRunNotFound(run.id)
+      return toRunView(run)
+    },
+  )
+}
+
+function agentRunNotFound(id: string) {
+  return CommonErrors.NOT_FOUND({ run_id: id }, 'No such run.')
+}

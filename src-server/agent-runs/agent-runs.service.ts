@@ -1,0 +1,300 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { Value } from 'typebox/value'
+import { recordAdminAction } from '../admin-audit/admin-audit.service'
+import type { AppContext } from '../app-context'
+import type { Queryable } from '../db/client'
+import { nowIso } from '../db/columns'
+import { enqueueJob } from '../jobs/job-runner'
+import { AgentRunErrors } from './agent-runs.errors'
+import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
+import * as repo from './agent-runs.repository'
+import { BaseAgentConfig, type ExecutionPolicy, type InputSlot } from './agent-runs.schemas'
+import type { RUNTIME_AGENT_TYPES } from './agent-runs.tables'
+import { sniffMimeType } from './file-type'
+
+export type RuntimeAgentType = (typeof RUNTIME_AGENT_TYPES)[number]
+export const AGENT_RUN_JOB = 'agent-run'
+
+export interface ExecutionResult {
+  output: unknown
+  pdfSha256: string | null
+  pageCount: number | null
+}
+
+/** How one runtime agent type validates its config and executes a run; registered by the domain that owns it. */
+export interface RunExecutor {
+  /** Problems with a config beyond the base shape, as messages; empty when valid. */
+  validateConfig(config: unknown): string[]
+  execute(input: {
+    run: AgentRunRow
+    config: unknown
+    source: Buffer
+    signal: AbortSignal
+  }): Promise<ExecutionResult>
+  /** Runs inside the transaction that marks the run completed. */
+  onCompleted?(tx: Queryable, run: AgentRunRow, result: ExecutionResult, config: unknown): void
+}
+
+export interface ShippedDefinition {
+  key: string
+  name: string
+  type: RuntimeAgentType
+  config: unknown
+}
+
+export function slotOf(config: unknown): InputSlot {
+  return (config as BaseAgentConfig).input_slots[0] as InputSlot
+}
+export function policyOf(config: unknown): ExecutionPolicy {
+  return (config as BaseAgentConfig).execution_policy
+}
+
+export function findRuntimeAgentOwnerId(db: Queryable, runtimeAgentId: string): string | null {
+  return repo.findAgent(db, runtimeAgentId)?.ownerId ?? null
+}
+
+export type AgentRunService = ReturnType<typeof createAgentRunService>
+
+/**
+ * The generic agent-run subsystem: versioned runtime agents, and runs of them on the durable job runner.
+ * A run's whole flow is one job; its `max_attempts` is the job's, so a crash mid-run resumes.
+ */
+export function createAgentRunService(ctx: AppContext) {
+  const { db } = ctx
+  const executors = new Map<string, RunExecutor>()
+
+  function executorOf(type: string): RunExecutor {
+    const executor = executors.get(type)
+    if (!executor) throw new Error(`No executor for runtime agent type ${type}.`)
+    return executor
+  }
+
+  function checkConfig(type: string, config: unknown): void {
+    const problems = Value.Check(BaseAgentConfig, config)
+      ? executorOf(type).validateConfig(config)
+      : [...Value.Errors(BaseAgentConfig, config)].map((e) => `${e.instancePath || '/'} ${e.message}`)
+    if (problems.length > 0) throw AgentRunErrors.INVALID_AGENT_CONFIG({ problems })
+  }
+
+  function getAgent(id: string): RuntimeAgentRow {
+    const agent = repo.findAgent(db, id)
+    if (!agent) throw AgentRunErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: id })
+    return agent
+  }
+
+  function publishedVersionOf(agent: RuntimeAgentRow): RuntimeAgentVersionRow {
+    const version = agent.publishedVersionId ? repo.findVersion(db, agent.publishedVersionId) : null
+    if (!version) throw AgentRunErrors.AGENT_NOT_PUBLISHED({ runtime_agent_id: agent.id })
+    return version
+  }
+
+  function getRun(id: string): AgentRunRow {
+    const run = repo.findRun(db, id)
+    if (!run) throw AgentRunErrors.RUN_NOT_FOUND({ run_id: id })
+    return run
+  }
+
+  async function handleJob({
+    job,
+    payload,
+    signal,
+  }: {
+    job: { attempts: number; maxAttempts: number }
+    payload: { runId: string }
+    signal: AbortSignal
+  }) {
+    const run = repo.findRun(db, payload.runId)
+    if (!run || run.status === 'completed' || run.status === 'failed') return
+    const version = repo.findVersion(db, run.agentVersionId) as RuntimeAgentVersionRow
+    const policy = policyOf(version.config)
+    repo.markRunning(db, run.id, job.attempts)
+    try {
+      if (!ctx.blobs.has(run.sourceSha256)) throw new Error('The source document is no longer stored.')
+      const source = await ctx.blobs.readBytes(run.sourceSha256)
+      const result = await executorOf(run.agentTypeSnapshot).execute({
+        run,
+        config: version.config,
+        source,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(policy.timeout_ms)]),
+      })
+      if (signal.aborted) throw signal.reason
+      db.transaction((tx) => {
+        repo.updateRun(tx, run.id, {
+          status: 'completed',
+          output: result.output,
+          pdfSha256: result.pdfSha256,
+          pageCount: result.pageCount,
+          errorMessage: null,
+          completedAt: nowIso(),
+        })
+        executorOf(run.agentTypeSnapshot).onCompleted?.(tx, run, result, version.config)
+      })
+    } catch (error) {
+      // Shutdown or cancellation: the job runner hands the job back; the run stays as it is.
+      if (signal.aborted) throw error
+      const message = describeFailure(error, policy)
+      if (job.attempts >= job.maxAttempts) {
+        repo.updateRun(db, run.id, { status: 'failed', errorMessage: message, completedAt: nowIso() })
+        return
+      }
+      repo.updateRun(db, run.id, { status: 'queued', errorMessage: message })
+      throw error
+    }
+  }
+
+  ctx.jobs.register(AGENT_RUN_JOB, handleJob)
+
+  return {
+    registerExecutor(type: RuntimeAgentType, executor: RunExecutor) {
+      executors.set(type, executor)
+    },
+    getAgent,
+    publishedVersionOf,
+    getRun,
+    findRun: (id: string) => repo.findRun(db, id),
+    findAgent: (id: string) => repo.findAgent(db, id),
+    listAgents: (ids?: string[]) => repo.listAgents(db, ids),
+    listVersions: (agentId: string) => repo.listVersions(db, agentId),
+    usernamesOf: (ids: string[]) => repo.usernamesOf(db, ids),
+
+    createAgent(actorId: string, input: { name: string; type: RuntimeAgentType; config?: unknown }) {
+      if (input.config !== undefined) checkConfig(input.type, input.config)
+      return db.transaction((tx) => {
+        const agent = repo.insertAgent(tx, { name: input.name, type: input.type, ownerId: actorId })
+        if (input.config !== undefined) repo.insertVersion(tx, agent.id, input.config)
+        recordAdminAction(tx, {
+          actorId,
+          action: 'runtime_agent.create',
+          targetType: 'runtime_agent',
+          targetId: agent.id,
+          after: { name: agent.name, type: agent.type },
+        })
+        return agent
+      })
+    },
+
+    createVersion(actorId: string, agentId: string, config: unknown) {
+      const agent = getAgent(agentId)
+      checkConfig(agent.type, config)
+      return db.transaction((tx) => {
+        const version = repo.insertVersion(tx, agent.id, config)
+        recordAdminAction(tx, {
+          actorId,
+          action: 'runtime_agent.version.create',
+          targetType: 'runtime_agent',
+          targetId: agent.id,
+          after: { version_id: version.id, version: version.version },
+        })
+        return version
+      })
+    },
+
+    publishVersion(actorId: string, agentId: string, versionId: string) {
+      const agent = getAgent(agentId)
+      const version = repo.findVersion(db, versionId)
+      if (!version || version.agentId !== agent.id)
+        throw AgentRunErrors.RUNTIME_AGENT_VERSION_NOT_FOUND({ version_id: versionId })
+      if (version.status !== 'draft')
+        throw AgentRunErrors.VERSION_NOT_PUBLISHABLE({ version_id: versionId, status: version.status })
+      return db.transaction((tx) => {
+        repo.publishVersion(tx, agent.id, version.id)
+        recordAdminAction(tx, {
+          actorId,
+          action: 'runtime_agent.version.publish',
+          targetType: 'runtime_agent',
+          targetId: agent.id,
+          before: { published_version_id: agent.publishedVersionId },
+          after: { published_version_id: version.id },
+        })
+        return repo.findVersion(tx, version.id) as RuntimeAgentVersionRow
+      })
+    },
+
+    /**
+     * Installs each shipped definition not installed yet (by its key), published as version 1.
+     * Returns the agents installed now, so their owner domain can register them.
+     */
+    installShippedDefinitions(dir: string): RuntimeAgentRow[] {
+      const files = readdirSync(dir).filter((name) => name.endsWith('.json'))
+      const installed: RuntimeAgentRow[] = []
+      for (const file of files.sort()) {
+        const definition = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as ShippedDefinition
+        if (repo.findAgentByDefinitionKey(db, definition.key)) continue
+        checkConfig(definition.type, definition.config)
+        installed.push(
+          db.transaction((tx) => {
+            const agent = repo.insertAgent(tx, {
+              name: definition.name,
+              type: definition.type,
+              definitionKey: definition.key,
+            })
+            const version = repo.insertVersion(tx, agent.id, definition.config)
+            repo.publishVersion(tx, agent.id, version.id)
+            return repo.findAgent(tx, agent.id) as RuntimeAgentRow
+          }),
+        )
+      }
+      return installed
+    },
+
+    /**
+     * Validates the upload against the published version's slot and policy, stores the source once, and queues
+     * the run. `reuse` reruns a stored source without a new upload.
+     */
+    async createRun(input: {
+      agent: RuntimeAgentRow
+      createdById: string
+      file?: { fileName: string; bytes: Buffer }
+      reuse?: AgentRunRow
+      afterInsert?: (tx: Queryable, run: AgentRunRow) => void
+    }): Promise<AgentRunRow> {
+      const version = publishedVersionOf(input.agent)
+      const slot = slotOf(version.config)
+      const policy = policyOf(version.config)
+      let source: { sha256: string; fileName: string; mimeType: string }
+      if (input.reuse) {
+        source = {
+          sha256: input.reuse.sourceSha256,
+          fileName: input.reuse.fileName,
+          mimeType: input.reuse.mimeType,
+        }
+      } else {
+        const file = input.file
+        if (!file) throw AgentRunErrors.MISSING_UPLOAD_FIELD({ field: slot.key })
+        if (file.bytes.byteLength === 0) throw AgentRunErrors.EMPTY_FILE()
+        if (file.bytes.byteLength > policy.max_file_mb * 1024 * 1024)
+          throw AgentRunErrors.FILE_TOO_LARGE({ max_file_mb: policy.max_file_mb })
+        const mimeType = sniffMimeType(file.bytes)
+        if (!mimeType || !slot.accepts.includes(mimeType))
+          throw AgentRunErrors.UNSUPPORTED_FILE_TYPE({ detected: mimeType, accepts: slot.accepts })
+        const stored = await ctx.blobs.put(file.bytes)
+        source = { sha256: stored.sha256, fileName: file.fileName, mimeType }
+      }
+      const run = db.transaction((tx) => {
+        const row = repo.insertRun(tx, {
+          runtimeAgentId: input.agent.id,
+          agentVersionId: version.id,
+          agentTypeSnapshot: input.agent.type,
+          inputSlot: input.reuse?.inputSlot ?? slot.key,
+          sourceSha256: source.sha256,
+          fileName: source.fileName,
+          mimeType: source.mimeType,
+          rerunSourceRunId: input.reuse?.id ?? null,
+          createdById: input.createdById,
+        })
+        input.afterInsert?.(tx, row)
+        enqueueJob(tx as never, AGENT_RUN_JOB, { runId: row.id }, { maxAttempts: policy.max_attempts })
+        return row
+      })
+      ctx.jobs.kick()
+      return run
+    },
+  }
+}
+
+function describeFailure(error: unknown, policy: ExecutionPolicy): string {
+  if (error instanceof DOMException && error.name === 'TimeoutError')
+    return `The run took longer than its ${policy.timeout_ms} ms limit.`
+  return error instanceof Error ? error.message : String(error)
+}

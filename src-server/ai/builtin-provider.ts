@@ -1,0 +1,165 @@
+import { AiErrors } from './ai.errors'
+import type {
+  ChatChunk,
+  ChatContext,
+  ChatMessage,
+  CompleteJsonInput,
+  ModelProvider,
+  StreamChatInput,
+} from './model-types'
+import { contentTerms, overlapF1, spaceFragments, splitSentences } from './text-overlap'
+
+export const BUILTIN_PROVIDER_ID = 'builtin'
+export const EXTRACTIVE_MODEL = 'extractive'
+export const JUDGE_MODEL = 'judge'
+export const EMBED_MODEL = 'embed-local'
+
+/** How many best-matching sentences an extractive answer quotes. */
+const MAX_ANSWER_SENTENCES = 3
+
+interface ScoredSentence {
+  text: string
+  passageIndex: number
+  score: number
+  order: number
+}
+
+/** The question the user asked last, without the `[message_type=...]` line the pipeline may have added. */
+function lastQuestion(messages: ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]
+    if (message?.role === 'user') return message.content.replace(/^\[message_type=[^\]]*\]\n/u, '')
+  }
+  return ''
+}
+
+function mountAdvice(context: ChatContext | undefined): string {
+  return context?.agentName
+    ? `Mount a knowledge source with documents about this on the agent "${context.agentName}" and ingest it, then ask again.`
+    : 'Choose an agent (agent_id) that has a knowledge source mounted, or mount one on your agent, then ask again.'
+}
+
+/**
+ * The extractive answer: every sentence of the retrieved passages is scored by the question terms it contains,
+ * each term weighted by how rare it is among the sentences (idf), divided by the square root of the sentence's
+ * length so long sentences do not win by size. The best sentences are quoted, each followed by the citation
+ * marker of its passage. With nothing retrieved, or nothing matching, the answer says so.
+ */
+export function extractiveAnswer(question: string, context: ChatContext | undefined): string {
+  const passages = context?.passages ?? []
+  if (passages.length === 0)
+    return `I answer only from knowledge sources, and no knowledge was retrieved for this question. ${mountAdvice(context)}`
+
+  const questionTerms = new Set(contentTerms(question))
+  const sentences: { text: string; passageIndex: number; terms: Set<string> }[] = []
+  for (const passage of passages)
+    for (const text of splitSentences(passage.content))
+      sentences.push({ text, passageIndex: passage.index, terms: new Set(contentTerms(text)) })
+
+  const documentFrequency = new Map<string, number>()
+  for (const sentence of sentences)
+    for (const term of sentence.terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
+
+  const scored: ScoredSentence[] = []
+  sentences.forEach((sentence, order) => {
+    let weight = 0
+    for (const term of questionTerms)
+      if (sentence.terms.has(term))
+        weight += 1 + Math.log(sentences.length / (documentFrequency.get(term) ?? sentences.length))
+    if (weight > 0)
+      scored.push({
+        text: sentence.text,
+        passageIndex: sentence.passageIndex,
+        order,
+        score: weight / Math.sqrt(sentence.terms.size),
+      })
+  })
+  if (scored.length === 0)
+    return `I answer only from knowledge sources, and none of the ${passages.length} retrieved passages matches the terms of your question. ${mountAdvice(context)}`
+
+  const seen = new Set<string>()
+  const best = scored
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .filter((sentence) => !seen.has(sentence.text) && seen.add(sentence.text))
+    .slice(0, MAX_ANSWER_SENTENCES)
+  return best.map((sentence) => `${sentence.text} [${sentence.passageIndex}]`).join(' ')
+}
+
+/** Finds `expected` and `output` in the judge prompt: a JSON object, or `Expected:` / `Output:` lines. */
+function judgeInputs(messages: ChatMessage[]): { expected: string; output: string } | null {
+  const text = messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n')
+  try {
+    const parsed = JSON.parse(text) as Record<string, unknown>
+    if (typeof parsed.expected === 'string' && typeof parsed.output === 'string')
+      return { expected: parsed.expected, output: parsed.output }
+  } catch {
+    // Not JSON: look for labelled lines below.
+  }
+  const sections = new Map<string, string[]>()
+  let label: string | null = null
+  for (const line of text.split('\n')) {
+    const heading = /^(input|question|expected|output)\s*:\s*(.*)$/iu.exec(line)
+    if (heading?.[1]) {
+      label = heading[1].toLowerCase()
+      sections.set(label, [heading[2] ?? ''])
+    } else if (label) sections.get(label)?.push(line)
+  }
+  const expected = sections.get('expected')
+  const output = sections.get('output')
+  return expected && output
+    ? { expected: expected.join('\n').trim(), output: output.join('\n').trim() }
+    : null
+}
+
+async function* streamExtractive(input: StreamChatInput): AsyncIterable<ChatChunk> {
+  const answer = extractiveAnswer(lastQuestion(input.messages), input.context)
+  for (const fragment of spaceFragments(answer)) {
+    if (input.signal.aborted) return
+    yield { type: 'token', content: fragment }
+    // Yield to the event loop between fragments so a disconnect or takeover is noticed mid-answer.
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+/**
+ * The offline provider. `extractive` chats from retrieved knowledge only (no tools); `judge` returns
+ * `{score, rationale}` where score is the token-overlap F1 between expected and output (a documented
+ * similarity, not a model's opinion); `embed-local` is listed for the knowledge domain's local embedder.
+ */
+export function createBuiltinProvider(): ModelProvider {
+  return {
+    id: BUILTIN_PROVIDER_ID,
+    type: 'builtin',
+    models: [
+      { id: EXTRACTIVE_MODEL, capabilities: ['chat'] },
+      { id: JUDGE_MODEL, capabilities: ['json_schema'] },
+      { id: EMBED_MODEL, capabilities: ['embeddings'] },
+    ],
+    streamChat(input) {
+      if (input.model !== EXTRACTIVE_MODEL)
+        throw AiErrors.MODEL_CAPABILITY_MISSING({ model: input.model }, `builtin/${input.model} cannot chat.`)
+      return streamExtractive(input)
+    },
+    async completeJson(input: CompleteJsonInput) {
+      if (input.model !== JUDGE_MODEL)
+        throw AiErrors.MODEL_CAPABILITY_MISSING(
+          { model: input.model },
+          `builtin/${input.model} cannot produce structured output; only builtin/judge can.`,
+        )
+      const inputs = judgeInputs(input.messages)
+      if (!inputs)
+        throw AiErrors.STRUCTURED_OUTPUT_FAILED(
+          {},
+          'The builtin judge needs the expected answer and the output: a user message {"expected", "output"} or "Expected:" and "Output:" lines.',
+        )
+      const score = Math.round(overlapF1(inputs.expected, inputs.output) * 1000) / 1000
+      return {
+        score,
+        rationale: `builtin judge (not a language model): token-overlap F1 between the expected answer and the output is ${score}.`,
+      }
+    },
+  }
+}

@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm'
+import type { Queryable } from '../db/client'
+import { modelDefaults, modelProvider } from './ai.tables'
+import { BUILTIN_PROVIDER_ID, EXTRACTIVE_MODEL } from './builtin-provider'
+
+export const ENV_PROVIDER_ID = 'openai'
+export const DEFAULT_TEMPERATURE = 0.2
+const OPENAI_BASE_URL = 'https://api.openai.com/v1'
+
+export interface StoredProvider {
+  id: string
+  baseUrl: string
+  apiKeySealed: string | null
+  models: string[]
+  updatedAt: string | null
+  source: 'env' | 'console'
+}
+
+export interface GlobalDefaults {
+  model_provider: string
+  model_name: string
+  model_temperature: number
+}
+
+/**
+ * The provider from `SWITCHBOARD_OPENAI_BASE_URL` / `_API_KEY` / `_MODELS` (comma list), present when a base URL
+ * or a key is set. Its key is kept in memory only, never written to the database.
+ */
+export function envProvider(env: NodeJS.ProcessEnv): (StoredProvider & { apiKey: string | null }) | null {
+  const baseUrl = env.SWITCHBOARD_OPENAI_BASE_URL?.trim()
+  const apiKey = env.SWITCHBOARD_OPENAI_API_KEY?.trim() || null
+  if (!baseUrl && !apiKey) return null
+  const models = (env.SWITCHBOARD_OPENAI_MODELS ?? '')
+    .split(',')
+    .map((model) => model.trim())
+    .filter(Boolean)
+  return {
+    id: ENV_PROVIDER_ID,
+    baseUrl: baseUrl || OPENAI_BASE_URL,
+    apiKey,
+    apiKeySealed: null,
+    models: models.length > 0 ? models : ['gpt-4o-mini'],
+    updatedAt: null,
+    source: 'env',
+  }
+}
+
+export function readStoredProviders(db: Queryable): StoredProvider[] {
+  return db
+    .select()
+    .from(modelProvider)
+    .orderBy(modelProvider.id)
+    .all()
+    .map((row) => ({ ...row, source: 'console' as const }))
+}
+
+export function replaceStoredProviders(
+  db: Queryable,
+  providers: { id: string; baseUrl: string; apiKeySealed: string | null; models: string[] }[],
+): void {
+  db.delete(modelProvider).run()
+  if (providers.length > 0) db.insert(modelProvider).values(providers).run()
+}
+
+export function readDefaults(db: Queryable): GlobalDefaults {
+  const row = db.select().from(modelDefaults).where(eq(modelDefaults.id, 'global')).get()
+  return row
+    ? {
+        model_provider: row.modelProvider,
+        model_name: row.modelName,
+        model_temperature: row.modelTemperature,
+      }
+    : {
+        model_provider: BUILTIN_PROVIDER_ID,
+        model_name: EXTRACTIVE_MODEL,
+        model_temperature: DEFAULT_TEMPERATURE,
+      }
+}
+
+export function writeDefaults(db: Queryable, defaults: GlobalDefaults): void {
+  const values = {
+    id: 'global',
+    modelProvider: defaults.model_provider,
+    modelName: defaults.model_name,
+    modelTemperature: defaults.model_temperature,
+  }
+  db.insert(modelDefaults).values(values).onConflictDoUpdate({ target: modelDefaults.id, set: values }).run()
+}

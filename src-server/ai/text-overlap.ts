@@ -1,0 +1,52 @@
+/** Plain lexical tools behind the builtin models: tokenising, sentence splitting, overlap scores. */
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be been being but by can could did do does for from had has have how i if in into is it ' +
+    'its me my no not of on or our so than that the their them then there these they this those to was we were ' +
+    'what when where which who whom why will with would you your about any all also am just more most other ' +
+    'some such only own same too very should now please tell know'
+  ).split(' '),
+)
+
+/** Lower-case word stems without stop words; a trailing plural `s` is dropped so "refunds" meets "refund". */
+export function contentTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  return words
+    .filter((word) => !STOPWORDS.has(word))
+    .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word))
+}
+
+/** Sentences of a passage: split after `.`, `!`, `?` followed by space, and at line breaks. */
+export function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/u)
+    .map((sentence) => sentence.replace(/\s+/gu, ' ').trim())
+    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence))
+}
+
+/** Token-overlap F1 between two texts over their content terms (0 when either has none). */
+export function overlapF1(reference: string, candidate: string): number {
+  const expected = contentTerms(reference)
+  const actual = contentTerms(candidate)
+  if (expected.length === 0 || actual.length === 0) return 0
+  const remaining = new Map<string, number>()
+  for (const term of expected) remaining.set(term, (remaining.get(term) ?? 0) + 1)
+  let shared = 0
+  for (const term of actual) {
+    const left = remaining.get(term) ?? 0
+    if (left > 0) {
+      shared++
+      remaining.set(term, left - 1)
+    }
+  }
+  if (shared === 0) return 0
+  const precision = shared / actual.length
+  const recall = shared / expected.length
+  return (2 * precision * recall) / (precision + recall)
+}
+
+/** Splits a text into space-separated fragments that concatenate back to exactly the text. */
+export function spaceFragments(text: string): string[] {
+  return text.split(/(?<= )/u).filter((fragment) => fragment.length > 0)
+}

@@ -1,0 +1,71 @@
+import { count, desc, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
+import { user } from '../auth/auth.tables'
+import type { Queryable } from '../db/client'
+import { agent } from './conversation.tables'
+
+export type AgentRow = typeof agent.$inferSelect
+export type AgentWithOwner = AgentRow & { ownerUsername: string }
+
+const withOwner = { agent, ownerUsername: user.username }
+
+function joinOwner(row: { agent: AgentRow; ownerUsername: string }): AgentWithOwner {
+  return { ...row.agent, ownerUsername: row.ownerUsername }
+}
+
+export function findAgent(db: Queryable, id: string): AgentWithOwner | null {
+  const row = db
+    .select(withOwner)
+    .from(agent)
+    .innerJoin(user, eq(user.id, agent.ownerId))
+    .where(eq(agent.id, id))
+    .get()
+  return row ? joinOwner(row) : null
+}
+
+export function findAgentOwnerId(db: Queryable, agentId: string): string | null {
+  return db.select({ ownerId: agent.ownerId }).from(agent).where(eq(agent.id, agentId)).get()?.ownerId ?? null
+}
+
+export function insertAgent(db: Queryable, values: typeof agent.$inferInsert): AgentRow {
+  return db.insert(agent).values(values).returning().get()
+}
+
+export function updateAgent(db: Queryable, id: string, values: Partial<typeof agent.$inferInsert>): void {
+  db.update(agent).set(values).where(eq(agent.id, id)).run()
+}
+
+/** Ids of agents the user does not own (candidates for marketplace grants). */
+export function foreignAgentIds(db: Queryable, userId: string): string[] {
+  return db
+    .select({ id: agent.id })
+    .from(agent)
+    .where(ne(agent.ownerId, userId))
+    .all()
+    .map((row) => row.id)
+}
+
+/** A page of agents, newest first: all of them, or those owned by `ownerId` plus `extraIds`. */
+export function listAgents(
+  db: Queryable,
+  scope: { all: true } | { ownerId: string; extraIds: string[] },
+  window: { limit: number; offset: number },
+): { rows: AgentWithOwner[]; total: number } {
+  let where: SQL | undefined
+  if (!('all' in scope))
+    where =
+      scope.extraIds.length > 0
+        ? or(eq(agent.ownerId, scope.ownerId), inArray(agent.id, scope.extraIds))
+        : eq(agent.ownerId, scope.ownerId)
+  const rows = db
+    .select(withOwner)
+    .from(agent)
+    .innerJoin(user, eq(user.id, agent.ownerId))
+    .where(where)
+    .orderBy(desc(agent.createdAt), desc(agent.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+    .map(joinOwner)
+  const total = db.select({ n: count() }).from(agent).where(where).get()?.n ?? 0
+  return { rows, total }
+}

@@ -1,0 +1,119 @@
+import type { AuthUser } from '../auth/auth.service'
+import type { Queryable } from '../db/client'
+import { CommonErrors } from '../errors/app-error'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import * as repo from './agents.repository'
+import { ConversationErrors } from './conversation.errors'
+import type { AgentView, CreateAgentBody, UpdateAgentBody } from './conversation.schemas'
+
+/** Whether a marketplace order granted this user the agent (wired from the marketplace domain). */
+export type AgentGrantCheck = (db: Queryable, userId: string, agentId: string) => boolean
+
+/** Checks a model configuration before it is stored; throws an AppError when it names an unknown model. */
+export type ModelConfigCheck = (config: {
+  provider?: string | null
+  model?: string | null
+  temperature?: number | null
+}) => void
+
+export function toAgentView(row: repo.AgentWithOwner): AgentView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    agent_type: row.agentType,
+    system_prompt: row.systemPrompt,
+    model_provider: row.modelProvider,
+    model_name: row.modelName,
+    model_temperature: row.modelTemperature,
+    owner: { id: row.ownerId, username: row.ownerUsername },
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }
+}
+
+const seesAllAgents = (user: AuthUser) =>
+  user.permissions.includes('chat.operate') || user.permissions.includes('agents.manage')
+
+/**
+ * Agents: a user sees and uses their own agents and those a marketplace order granted them; operators and
+ * agent managers see all. Anyone else's agent is 404 as if absent. Only the owner or an agent manager edits.
+ */
+export function createAgentService(
+  db: Queryable,
+  deps: { isGranted: AgentGrantCheck; checkModel: ModelConfigCheck },
+) {
+  function canUse(user: AuthUser, row: repo.AgentRow): boolean {
+    return row.ownerId === user.id || seesAllAgents(user) || deps.isGranted(db, user.id, row.id)
+  }
+
+  function usable(user: AuthUser, agentId: string): repo.AgentWithOwner {
+    const row = repo.findAgent(db, agentId)
+    if (!row || !canUse(user, row)) throw ConversationErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+    return row
+  }
+
+  return {
+    usable,
+
+    get(user: AuthUser, agentId: string): AgentView {
+      return toAgentView(usable(user, agentId))
+    },
+
+    create(user: AuthUser, body: CreateAgentBody): AgentView {
+      deps.checkModel({
+        provider: body.model_provider,
+        model: body.model_name,
+        temperature: body.model_temperature,
+      })
+      const row = repo.insertAgent(db, {
+        ownerId: user.id,
+        name: body.name,
+        description: body.description ?? '',
+        agentType: body.agent_type ?? 'chat',
+        systemPrompt: body.system_prompt ?? '',
+        modelProvider: body.model_provider ?? null,
+        modelName: body.model_name ?? null,
+        modelTemperature: body.model_temperature ?? null,
+      })
+      return toAgentView({ ...row, ownerUsername: user.username })
+    },
+
+    update(user: AuthUser, agentId: string, body: UpdateAgentBody): AgentView {
+      const current = usable(user, agentId)
+      if (current.ownerId !== user.id && !user.permissions.includes('agents.manage'))
+        throw CommonErrors.FORBIDDEN(
+          { agent_id: agentId },
+          'Only the owner or an agent manager can edit this agent.',
+        )
+      const provider = body.model_provider === undefined ? current.modelProvider : body.model_provider
+      const model = body.model_name === undefined ? current.modelName : body.model_name
+      const temperature =
+        body.model_temperature === undefined ? current.modelTemperature : body.model_temperature
+      deps.checkModel({ provider, model, temperature })
+      repo.updateAgent(db, agentId, {
+        ...(body.name !== undefined && { name: body.name }),
+        ...(body.description !== undefined && { description: body.description }),
+        ...(body.system_prompt !== undefined && { systemPrompt: body.system_prompt }),
+        modelProvider: provider,
+        modelName: model,
+        modelTemperature: temperature,
+      })
+      return toAgentView(usable(user, agentId))
+    },
+
+    list(user: AuthUser, query: PageQuery) {
+      const scope = seesAllAgents(user)
+        ? ({ all: true } as const)
+        : {
+            ownerId: user.id,
+            extraIds: repo.foreignAgentIds(db, user.id).filter((id) => deps.isGranted(db, user.id, id)),
+          }
+      const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
+      return toPage(rows.map(toAgentView), total, query)
+    },
+  }
+}
+
+export type AgentService = ReturnType<typeof createAgentService>

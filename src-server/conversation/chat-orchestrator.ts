@@ -1,0 +1,432 @@
+import { randomUUID } from 'node:crypto'
+import type { WebSocket } from 'ws'
+import type { ModelRegistry, ResolvedModel } from '../ai'
+import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
+import { AppError, CommonErrors } from '../errors/app-error'
+import { hasAssetGrant } from '../marketplace'
+import { createAgentService } from './agents.service'
+import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
+import { ConversationErrors } from './conversation.errors'
+import type {
+  HandoverBody,
+  MessageListQuery,
+  MessageView,
+  SessionListQuery,
+  SessionView,
+} from './conversation.schemas'
+import type { SessionState, StoredCitation } from './conversation.tables'
+import { generateReply } from './reply-generation'
+import { SessionHub } from './session-hub'
+import { preview, toMessageView, toSessionView } from './session-views'
+import * as repo from './sessions.repository'
+
+export const MESSAGE_TYPES = ['user_chat', 'form', 'rule', 'other'] as const
+/** Messages a WebSocket gets on connect. */
+export const HISTORY_LIMIT = 200
+/** Messages of context handed to the model. */
+const MODEL_HISTORY = 30
+
+export interface ChatRequest {
+  threadId?: string | undefined
+  agentId?: string | undefined
+  message: string
+  messageType?: string | undefined
+  modelProvider?: string | undefined
+  modelName?: string | undefined
+  modelTemperature?: number | undefined
+}
+
+/** Where a reply's tokens go as they are produced, and the signal that the receiver went away. */
+export interface ReplySink {
+  token(text: string): void
+  signal: AbortSignal
+}
+
+export interface ChatOutcome {
+  sessionId: string
+  /** The saved assistant message (complete or interrupted); null when none was saved. */
+  messageId: string | null
+  content: string
+  citations: StoredCitation[]
+  state: SessionState | null
+  error: { code: string; message: string } | null
+}
+
+interface ActiveReply {
+  epoch: number
+  fence: AbortController
+}
+
+const canOperate = (user: AuthUser) => user.permissions.includes('chat.operate')
+
+function asError(error: unknown): { code: string; message: string } {
+  if (error instanceof AppError) return { code: error.code, message: error.message }
+  return { code: 'INTERNAL_ERROR', message: 'The reply failed on the server.' }
+}
+
+/**
+ * The one owner of session state and the reply pipeline. `/stream`, the WebSocket and evaluation runs all call
+ * it, so a takeover made anywhere fences replies everywhere. Invariants:
+ * - every state change bumps the session's epoch in the same transaction as its system message;
+ * - a takeover aborts the replies in flight on that session at once (no further tokens), and a reply whose
+ *   epoch is no longer current when it finishes is stored as a `draft` that only operators see, never pushed.
+ */
+export function createChatOrchestrator(
+  ctx: AppContext,
+  deps: { models: ModelRegistry; retriever?: KnowledgeRetriever; tools?: ToolRuntime },
+) {
+  const db = ctx.db
+  const hub = new SessionHub()
+  const active = new Map<string, Set<ActiveReply>>()
+  const closing = new AbortController()
+  const agents = createAgentService(db, {
+    isGranted: (tx, userId, agentId) => hasAssetGrant(tx, userId, 'agent', agentId),
+    checkModel: (config) => {
+      if (config.provider || config.model || config.temperature !== null)
+        deps.models.resolve(
+          { provider: config.provider, model: config.model, temperature: config.temperature },
+          'chat',
+        )
+    },
+  })
+
+  function visibleSession(user: AuthUser, sessionId: string): repo.SessionWithUsers {
+    const session = repo.findSession(db, sessionId)
+    if (!session || (session.ownerId !== user.id && !canOperate(user)))
+      throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+    return session
+  }
+
+  function requireOperate(user: AuthUser): void {
+    if (!canOperate(user)) throw CommonErrors.FORBIDDEN({ permission: 'chat.operate' })
+  }
+
+  function loadMessage(messageId: string): MessageView {
+    return toMessageView(repo.findMessage(db, messageId) as repo.MessageWithAuthor)
+  }
+
+  function loadSession(sessionId: string): SessionView {
+    return toSessionView(repo.findSession(db, sessionId) as repo.SessionWithUsers)
+  }
+
+  /** Pushes a saved message to the session's sockets (built only when someone listens). */
+  function publishMessage(sessionId: string, messageId: string): void {
+    if (hub.watchesSession(sessionId))
+      hub.toSession(sessionId, { type: 'message', message: loadMessage(messageId) })
+  }
+
+  /** Pushes the session's new state to the operator feed (built only when an operator listens). */
+  function publishSession(sessionId: string): void {
+    if (hub.hasOperators()) hub.toOperators({ type: 'session_updated', session: loadSession(sessionId) })
+  }
+
+  function supportsTools(model: ResolvedModel): boolean {
+    return (
+      deps.models
+        .listModels()
+        .providers.find((provider) => provider.id === model.provider)
+        ?.models.find((entry) => entry.id === model.model)
+        ?.capabilities.includes('tools') ?? false
+    )
+  }
+
+  /** Request values, then the session's saved overrides, then the agent's, then the global defaults. */
+  function resolveModel(
+    request: ChatRequest,
+    layers: { modelProvider: string | null; modelName: string | null; modelTemperature: number | null }[],
+  ): ResolvedModel {
+    const all = [
+      {
+        modelProvider: request.modelProvider ?? null,
+        modelName: request.modelName ?? null,
+        modelTemperature: request.modelTemperature ?? null,
+      },
+      ...layers,
+    ]
+    const provider = all.find((layer) => layer.modelProvider)?.modelProvider ?? null
+    // A model name only counts from a layer that names no other provider.
+    const model =
+      all.find((layer) => layer.modelName && (!layer.modelProvider || layer.modelProvider === provider))
+        ?.modelName ?? null
+    const temperature = all.find((layer) => layer.modelTemperature !== null)?.modelTemperature ?? null
+    return deps.models.resolve({ provider, model, temperature }, 'chat')
+  }
+
+  /**
+   * The chat request of the spec: validates everything first (nothing is saved on failure), stores the user
+   * message, and unless a human holds the session, produces the AI reply through `sink`.
+   */
+  async function converse(user: AuthUser, request: ChatRequest, sink: ReplySink): Promise<ChatOutcome> {
+    const sessionId = request.threadId ?? randomUUID()
+    const outcome: ChatOutcome = {
+      sessionId,
+      messageId: null,
+      content: '',
+      citations: [],
+      state: null,
+      error: null,
+    }
+    const messageType = MESSAGE_TYPES.find((type) => type === (request.messageType || 'user_chat')) ?? 'other'
+
+    let agent: ReturnType<typeof agents.usable> | null = null
+    let model: ResolvedModel
+    try {
+      const existing = repo.findSession(db, sessionId)
+      if (existing && existing.ownerId !== user.id && !canOperate(user))
+        throw ConversationErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
+      const agentId = request.agentId ?? existing?.agentId ?? null
+      if (agentId) {
+        agent = agents.usable(user, agentId)
+        if (agent.agentType !== 'chat') throw ConversationErrors.AGENT_NOT_CHAT({ agent_id: agentId })
+      }
+      model = resolveModel(request, [...(existing ? [existing] : []), ...(agent ? [agent] : [])])
+    } catch (error) {
+      outcome.error = asError(error)
+      return outcome
+    }
+
+    const { userMessageId, session } = db.transaction((tx) => {
+      const current = repo.findSession(tx, sessionId)
+      const overrides = {
+        ...(request.modelProvider !== undefined && { modelProvider: request.modelProvider }),
+        ...(request.modelName !== undefined && { modelName: request.modelName }),
+        ...(request.modelTemperature !== undefined && { modelTemperature: request.modelTemperature }),
+      }
+      if (!current)
+        repo.insertSession(tx, { id: sessionId, ownerId: user.id, agentId: agent?.id ?? null, ...overrides })
+      else if (agent?.id !== current.agentId || Object.keys(overrides).length > 0)
+        repo.updateSession(tx, sessionId, { agentId: agent?.id ?? null, ...overrides })
+      const message = repo.insertMessage(tx, {
+        sessionId,
+        role: 'user',
+        content: request.message,
+        messageType,
+        authorId: user.id,
+      })
+      repo.updateSession(tx, sessionId, { lastMessage: preview(request.message) })
+      return { userMessageId: message.id, session: repo.findSession(tx, sessionId) as repo.SessionWithUsers }
+    })
+    publishMessage(sessionId, userMessageId)
+    publishSession(sessionId)
+    outcome.state = session.state
+    if (session.state === 'HUMAN_ACTIVE') return outcome
+
+    // Registered synchronously after the transaction: a takeover from here on finds and fences this reply.
+    const reply: ActiveReply = { epoch: session.epoch, fence: new AbortController() }
+    let replies = active.get(sessionId)
+    if (!replies) {
+      replies = new Set()
+      active.set(sessionId, replies)
+    }
+    replies.add(reply)
+    const signal = AbortSignal.any([sink.signal, reply.fence.signal, closing.signal])
+    try {
+      outcome.content = await generateReply(deps, {
+        model,
+        supportsTools: supportsTools(model),
+        sessionId,
+        agent: agent ? { id: agent.id, name: agent.name, systemPrompt: agent.systemPrompt } : null,
+        history: repo.recentMessages(
+          db,
+          sessionId,
+          { includeDrafts: false, roles: ['user', 'assistant', 'agent'] },
+          MODEL_HISTORY,
+        ),
+        question: request.message,
+        signal,
+        onToken: (text) => {
+          if (!signal.aborted) sink.token(text)
+        },
+        onCitations: (citations) => {
+          outcome.citations = citations
+        },
+      })
+    } catch (error) {
+      if (!signal.aborted) {
+        outcome.error = asError(error)
+        if (!(error instanceof AppError)) ctx.log.error({ err: error, sessionId }, 'chat reply failed')
+      }
+    } finally {
+      replies.delete(reply)
+      if (replies.size === 0) active.delete(sessionId)
+    }
+    if (closing.signal.aborted && !outcome.error)
+      outcome.error = { code: 'SERVER_CLOSING', message: 'The server is shutting down.' }
+    return finishReply(outcome, reply, sink.signal.aborted)
+  }
+
+  /** Stores the reply: complete, interrupted (receiver gone, failure or shutdown) or a fenced draft. */
+  function finishReply(outcome: ChatOutcome, reply: ActiveReply, receiverGone: boolean): ChatOutcome {
+    const { sessionId, content } = outcome
+    if (content.length === 0) {
+      if (reply.fence.signal.aborted) outcome.state = 'HUMAN_ACTIVE'
+      return outcome
+    }
+    const saved = db.transaction((tx) => {
+      const current = repo.findSession(tx, sessionId)
+      const fenced = reply.fence.signal.aborted || !current || current.epoch !== reply.epoch
+      const status = fenced ? 'draft' : receiverGone || outcome.error ? 'interrupted' : 'complete'
+      const message = repo.insertMessage(tx, {
+        sessionId,
+        role: 'assistant',
+        content,
+        status,
+        citations: outcome.citations,
+      })
+      if (!fenced) repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
+      return { id: message.id, fenced, state: current?.state ?? null }
+    })
+    outcome.state = saved.state
+    if (saved.fenced) return outcome
+    outcome.messageId = saved.id
+    publishMessage(sessionId, saved.id)
+    publishSession(sessionId)
+    return outcome
+  }
+
+  function changeState(
+    user: AuthUser,
+    sessionId: string,
+    target: SessionState,
+    body: HandoverBody,
+  ): SessionView {
+    requireOperate(user)
+    visibleSession(user, sessionId)
+    if (body.agent_id) agents.usable(user, body.agent_id)
+    const note = body.note?.trim() ? ` Note: ${body.note.trim()}` : ''
+    const text =
+      target === 'HUMAN_ACTIVE'
+        ? `Operator ${user.username} took over the conversation.${note}`
+        : `Operator ${user.username} handed the conversation back to the AI.${note}`
+    const { messageId, epoch } = db.transaction((tx) => {
+      const current = repo.findSession(tx, sessionId) as repo.SessionWithUsers
+      if (current.state === target)
+        throw ConversationErrors.INVALID_SESSION_STATE(
+          { state: current.state },
+          `The session is already ${current.state}.`,
+        )
+      const nextEpoch = repo.changeSessionState(tx, sessionId, target, {
+        assignedOperatorId: target === 'HUMAN_ACTIVE' ? user.id : null,
+        ...(body.agent_id && { agentId: body.agent_id }),
+      })
+      const message = repo.insertMessage(tx, { sessionId, role: 'system', content: text, authorId: user.id })
+      repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
+      return { messageId: message.id, epoch: nextEpoch }
+    })
+    if (target === 'HUMAN_ACTIVE') for (const reply of active.get(sessionId) ?? []) reply.fence.abort()
+    if (hub.watchesSession(sessionId))
+      hub.toSession(sessionId, { type: 'system', status: target, epoch, message: loadMessage(messageId) })
+    publishSession(sessionId)
+    return loadSession(sessionId)
+  }
+
+  return {
+    agents,
+    converse,
+
+    /** The `/stream` pipeline without a live receiver, for evaluation runs. */
+    async complete(input: { user: AuthUser; agentId: string; message: string; threadId?: string }) {
+      const outcome = await converse(
+        input.user,
+        { agentId: input.agentId, message: input.message, threadId: input.threadId },
+        { token: () => {}, signal: new AbortController().signal },
+      )
+      return {
+        sessionId: outcome.sessionId,
+        messageId: outcome.messageId,
+        content: outcome.content,
+        citations: outcome.citations,
+        error:
+          outcome.error?.message ??
+          (outcome.state === 'HUMAN_ACTIVE' ? 'A human operator holds this session.' : null),
+      }
+    },
+
+    takeover: (user: AuthUser, sessionId: string, body: HandoverBody) =>
+      changeState(user, sessionId, 'HUMAN_ACTIVE', body),
+    release: (user: AuthUser, sessionId: string, body: HandoverBody) =>
+      changeState(user, sessionId, 'AI_ACTIVE', body),
+
+    agentMessage(user: AuthUser, sessionId: string, content: string): MessageView {
+      requireOperate(user)
+      visibleSession(user, sessionId)
+      const id = db.transaction((tx) => {
+        const message = repo.insertMessage(tx, { sessionId, role: 'agent', content, authorId: user.id })
+        repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
+        return message.id
+      })
+      publishMessage(sessionId, id)
+      publishSession(sessionId)
+      return loadMessage(id)
+    },
+
+    getSession: (user: AuthUser, sessionId: string) => toSessionView(visibleSession(user, sessionId)),
+
+    listSessions(user: AuthUser, query: SessionListQuery) {
+      const { rows, total } = repo.listSessions(
+        db,
+        {
+          ...(!canOperate(user) && { ownerId: user.id }),
+          ...(query.status && { status: query.status }),
+          ...(query.updated_after && { updatedAfter: new Date(query.updated_after).toISOString() }),
+          ...(query.updated_before && { updatedBefore: new Date(query.updated_before).toISOString() }),
+        },
+        { limit: query.limit, offset: query.offset },
+      )
+      return { items: rows.map(toSessionView), total, limit: query.limit, offset: query.offset }
+    },
+
+    listMessages(user: AuthUser, sessionId: string, query: MessageListQuery) {
+      visibleSession(user, sessionId)
+      const { rows, total } = repo.listMessages(
+        db,
+        sessionId,
+        {
+          includeDrafts: canOperate(user),
+          ...(query.role && { role: query.role }),
+          ...(query.created_after && { createdAfter: new Date(query.created_after).toISOString() }),
+          ...(query.created_before && { createdBefore: new Date(query.created_before).toISOString() }),
+        },
+        { limit: query.limit, offset: query.offset },
+      )
+      return { items: rows.map(toMessageView), total, limit: query.limit, offset: query.offset }
+    },
+
+    /** The whole session with every message (drafts for operators only), oldest first. */
+    exportSession(user: AuthUser, sessionId: string) {
+      const session = toSessionView(visibleSession(user, sessionId))
+      const { rows } = repo.listMessages(
+        db,
+        sessionId,
+        { includeDrafts: canOperate(user) },
+        { limit: -1, offset: 0 },
+      )
+      return { session, messages: rows.map(toMessageView) }
+    },
+
+    /** Joins a socket to a session's hub and returns its history (at most HISTORY_LIMIT, oldest first). */
+    attachSocket(user: AuthUser, sessionId: string, socket: WebSocket): MessageView[] {
+      const session = repo.findSession(db, sessionId)
+      if (session && session.ownerId !== user.id && !canOperate(user))
+        throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+      hub.join(sessionId, socket)
+      return session
+        ? repo
+            .recentMessages(db, sessionId, { includeDrafts: canOperate(user) }, HISTORY_LIMIT)
+            .map(toMessageView)
+        : []
+    },
+
+    attachOperatorFeed: (socket: WebSocket) => hub.joinOperatorFeed(socket),
+
+    /** Server shutdown: stop every reply in flight, close every socket with a message, stop tool servers. */
+    async close(): Promise<void> {
+      closing.abort()
+      hub.closeAll('The server is shutting down.')
+      await deps.tools?.close()
+    },
+  }
+}
+
+export type ChatOrchestrator = ReturnType<typeof createChatOrchestrator>

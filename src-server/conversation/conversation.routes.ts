@@ -1,0 +1,165 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import type { ChatOrchestrator } from './chat-orchestrator'
+import {
+  AgentIdParams,
+  AgentMessageBody,
+  AgentPage,
+  AgentPageQuery,
+  AgentSchema,
+  CreateAgentBody,
+  ExportQuery,
+  HandoverBody,
+  MessageListQuery,
+  MessagePage,
+  MessageSchema,
+  SessionExport,
+  SessionIdParams,
+  SessionListQuery,
+  SessionPage,
+  SessionSchema,
+  StreamBody,
+  UpdateAgentBody,
+} from './conversation.schemas'
+import { streamChat } from './sse-stream'
+import { toMarkdown } from './transcript'
+
+/** Takeover and release take an optional body: a bare POST means `{}`. */
+async function emptyBodyAsObject(request: FastifyRequest) {
+  request.body ??= {}
+}
+
+/** Agents, sessions and `/stream` over HTTP; the rules live in the orchestrator. */
+export const conversationRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext
+  chat: ChatOrchestrator
+}> = async (app, { chat }) => {
+  const agentTags = ['agents']
+  const chatTags = ['chat']
+  const operate = { permission: 'chat.operate' } as const
+
+  app.post(
+    '/agents',
+    { schema: { tags: agentTags, body: CreateAgentBody, response: { 201: AgentSchema } } },
+    async (request, reply) => reply.status(201).send(chat.agents.create(request.requireUser(), request.body)),
+  )
+  app.get(
+    '/agents',
+    { schema: { tags: agentTags, querystring: AgentPageQuery, response: { 200: AgentPage } } },
+    async (request) => chat.agents.list(request.requireUser(), request.query),
+  )
+  app.get(
+    '/agents/:agent_id',
+    { schema: { tags: agentTags, params: AgentIdParams, response: { 200: AgentSchema } } },
+    async (request) => chat.agents.get(request.requireUser(), request.params.agent_id),
+  )
+  app.patch(
+    '/agents/:agent_id',
+    {
+      schema: {
+        tags: agentTags,
+        params: AgentIdParams,
+        body: UpdateAgentBody,
+        response: { 200: AgentSchema },
+      },
+    },
+    async (request) => chat.agents.update(request.requireUser(), request.params.agent_id, request.body),
+  )
+
+  app.post(
+    '/stream',
+    {
+      schema: {
+        tags: chatTags,
+        description: 'Streamed chat: `data: {json}` events (token, error, done last) as text/event-stream.',
+        body: StreamBody,
+        produces: ['text/event-stream'],
+        response: { 200: Type.String({ description: 'text/event-stream' }) },
+      },
+    },
+    async (request, reply) => streamChat(chat, request.requireUser(), request.body, reply, request.log),
+  )
+
+  app.get(
+    '/sessions',
+    { schema: { tags: chatTags, querystring: SessionListQuery, response: { 200: SessionPage } } },
+    async (request) => chat.listSessions(request.requireUser(), request.query),
+  )
+  app.get(
+    '/sessions/:session_id/messages',
+    {
+      schema: {
+        tags: chatTags,
+        params: SessionIdParams,
+        querystring: MessageListQuery,
+        response: { 200: MessagePage },
+      },
+    },
+    async (request) => chat.listMessages(request.requireUser(), request.params.session_id, request.query),
+  )
+  app.get(
+    '/sessions/:session_id/export',
+    {
+      schema: {
+        tags: chatTags,
+        params: SessionIdParams,
+        querystring: ExportQuery,
+        response: { 200: Type.Union([SessionExport, Type.String()]) },
+      },
+    },
+    async (request, reply) => {
+      const transcript = chat.exportSession(request.requireUser(), request.params.session_id)
+      if (request.query.format !== 'markdown') return transcript
+      return reply
+        .type('text/markdown; charset=utf-8')
+        .header('content-disposition', `attachment; filename="session-${transcript.session.id}.md"`)
+        .send(toMarkdown(transcript))
+    },
+  )
+  app.post(
+    '/sessions/:session_id/takeover',
+    {
+      config: operate,
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags: chatTags,
+        params: SessionIdParams,
+        body: HandoverBody,
+        response: { 200: SessionSchema },
+      },
+    },
+    async (request) => chat.takeover(request.requireUser(), request.params.session_id, request.body),
+  )
+  app.post(
+    '/sessions/:session_id/release',
+    {
+      config: operate,
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags: chatTags,
+        params: SessionIdParams,
+        body: HandoverBody,
+        response: { 200: SessionSchema },
+      },
+    },
+    async (request) => chat.release(request.requireUser(), request.params.session_id, request.body),
+  )
+  app.post(
+    '/sessions/:session_id/agent-message',
+    {
+      config: operate,
+      schema: {
+        tags: chatTags,
+        params: SessionIdParams,
+        body: AgentMessageBody,
+        response: { 201: MessageSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(chat.agentMessage(request.requireUser(), request.params.session_id, request.body.content)),
+  )
+}

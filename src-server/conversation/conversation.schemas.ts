@@ -1,0 +1,143 @@
+import { type Static, Type } from 'typebox'
+import { Nullable, Page, PageQuery, Timestamp, UserRef, Uuid } from '../http/common.schemas'
+import { AGENT_TYPES, SESSION_STATES } from './conversation.tables'
+
+const Temperature = Type.Number({ minimum: 0, maximum: 2 })
+
+export const AgentSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  description: Type.String(),
+  agent_type: Type.Enum([...AGENT_TYPES]),
+  system_prompt: Type.String(),
+  model_provider: Nullable(Type.String()),
+  model_name: Nullable(Type.String()),
+  model_temperature: Nullable(Type.Number()),
+  owner: UserRef,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type AgentView = Static<typeof AgentSchema>
+
+export const CreateAgentBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Type.String({ maxLength: 4000 })),
+  agent_type: Type.Optional(Type.Enum([...AGENT_TYPES])),
+  system_prompt: Type.Optional(Type.String({ maxLength: 20_000 })),
+  model_provider: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  model_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  model_temperature: Type.Optional(Nullable(Temperature)),
+})
+export type CreateAgentBody = Static<typeof CreateAgentBody>
+
+export const UpdateAgentBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 4000 })),
+    system_prompt: Type.Optional(Type.String({ maxLength: 20_000 })),
+    model_provider: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+    model_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    model_temperature: Type.Optional(Nullable(Temperature)),
+  },
+  { minProperties: 1 },
+)
+export type UpdateAgentBody = Static<typeof UpdateAgentBody>
+
+export const AgentIdParams = Type.Object({ agent_id: Uuid })
+export const AgentPage = Page(AgentSchema)
+export const AgentPageQuery = PageQuery
+
+export const CitationSchema = Type.Object({
+  index: Type.Integer(),
+  source_id: Type.String(),
+  document_id: Type.String(),
+  chunk_id: Type.String(),
+  page_number: Nullable(Type.Integer()),
+  snippet: Type.String(),
+  score: Type.Number(),
+})
+
+export const MessageSchema = Type.Object({
+  id: Uuid,
+  session_id: Uuid,
+  role: Type.String(),
+  content: Type.String(),
+  message_type: Type.String(),
+  status: Type.String({
+    description: 'complete, interrupted (client left mid-reply) or draft (fenced by takeover)',
+  }),
+  citations: Type.Array(CitationSchema),
+  created_at: Timestamp,
+  author: Nullable(UserRef),
+})
+export type MessageView = Static<typeof MessageSchema>
+
+export const SessionSchema = Type.Object({
+  id: Uuid,
+  state: Type.Enum([...SESSION_STATES]),
+  epoch: Type.Integer(),
+  agent_id: Nullable(Uuid),
+  model_provider: Nullable(Type.String()),
+  model_name: Nullable(Type.String()),
+  model_temperature: Nullable(Type.Number()),
+  owner: UserRef,
+  assigned_operator: Nullable(UserRef),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  last_message: Nullable(Type.String()),
+})
+export type SessionView = Static<typeof SessionSchema>
+
+const Window = {
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+}
+
+export const SessionListQuery = Type.Object({
+  ...Window,
+  status: Type.Optional(Type.Enum([...SESSION_STATES])),
+  updated_after: Type.Optional(Timestamp),
+  updated_before: Type.Optional(Timestamp),
+})
+export type SessionListQuery = Static<typeof SessionListQuery>
+
+export const MessageListQuery = Type.Object({
+  ...Window,
+  role: Type.Optional(Type.Enum(['user', 'assistant', 'agent', 'system'])),
+  created_after: Type.Optional(Timestamp),
+  created_before: Type.Optional(Timestamp),
+})
+export type MessageListQuery = Static<typeof MessageListQuery>
+
+const Windowed = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
+  Type.Object({
+    items: Type.Array(item),
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  })
+export const SessionPage = Windowed(SessionSchema)
+export const MessagePage = Windowed(MessageSchema)
+
+export const SessionIdParams = Type.Object({ session_id: Uuid })
+export const ExportQuery = Type.Object({ format: Type.Optional(Type.Enum(['json', 'markdown'])) })
+export const SessionExport = Type.Object({ session: SessionSchema, messages: Type.Array(MessageSchema) })
+
+export const HandoverBody = Type.Object({
+  agent_id: Type.Optional(Uuid),
+  note: Type.Optional(Type.String({ maxLength: 2000 })),
+})
+export type HandoverBody = Static<typeof HandoverBody>
+
+export const AgentMessageBody = Type.Object({ content: Type.String({ minLength: 1, maxLength: 20_000 }) })
+
+export const StreamBody = Type.Object({
+  thread_id: Type.Optional(Uuid),
+  agent_id: Type.Optional(Uuid),
+  message: Type.String({ maxLength: 100_000 }),
+  message_type: Type.Optional(Type.String({ maxLength: 100 })),
+  model_name: Type.Optional(Type.String({ maxLength: 200 })),
+  model_provider: Type.Optional(Type.String({ maxLength: 100 })),
+  model_temperature: Type.Optional(Type.Number()),
+})
+export type StreamBody = Static<typeof StreamBody>

@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { user } from '../auth/auth.tables'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
+
+export const AGENT_TYPES = ['chat', 'workflow'] as const
+export type AgentType = (typeof AGENT_TYPES)[number]
+
+/** A chat agent: a system prompt and model defaults, owned by the user who created it. */
+export const agent = sqliteTable(
+  'agent',
+  {
+    id: idColumn(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    agentType: text('agent_type').$type<AgentType>().notNull().default('chat'),
+    systemPrompt: text('system_prompt').notNull().default(''),
+    modelProvider: text('model_provider'),
+    modelName: text('model_name'),
+    modelTemperature: real('model_temperature'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('agent_by_owner_idx').on(t.ownerId, t.createdAt),
+    index('agent_by_time_idx').on(t.createdAt),
+    oneOf('agent_type_check', t.agentType, AGENT_TYPES),
+  ],
+)
+
+export const SESSION_STATES = ['AI_ACTIVE', 'HUMAN_ACTIVE'] as const
+export type SessionState = (typeof SESSION_STATES)[number]
+
+/**
+ * A chat session (its id is the client's thread_id). `epoch` increases on every state change: a reply started
+ * under an older epoch is never delivered. Model columns hold the overrides saved from requests (null = follow
+ * the agent, then the global defaults).
+ */
+export const chatSession = sqliteTable(
+  'chat_session',
+  {
+    id: idColumn(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id),
+    agentId: text('agent_id').references(() => agent.id, { onDelete: 'set null' }),
+    state: text('state').$type<SessionState>().notNull().default('AI_ACTIVE'),
+    epoch: integer('epoch').notNull().default(0),
+    assignedOperatorId: text('assigned_operator_id').references(() => user.id),
+    modelProvider: text('model_provider'),
+    modelName: text('model_name'),
+    modelTemperature: real('model_temperature'),
+    lastMessage: text('last_message'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('chat_session_by_owner_updated_idx').on(t.ownerId, t.updatedAt),
+    index('chat_session_by_updated_idx').on(t.updatedAt),
+    oneOf('chat_session_state_check', t.state, SESSION_STATES),
+  ],
+)
+
+export const MESSAGE_STATUSES = ['complete', 'interrupted', 'draft'] as const
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number]
+
+export interface StoredCitation {
+  index: number
+  source_id: string
+  document_id: string
+  chunk_id: string
+  page_number: number | null
+  snippet: string
+  score: number
+}
+
+/**
+ * One message. `role` is not an enforced enumeration (spec). `status`: `interrupted` when the client left
+ * mid-reply, `draft` when a takeover fenced the reply (shown to operators only, never delivered).
+ */
+export const chatMessage = sqliteTable(
+  'chat_message',
+  {
+    id: idColumn(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => chatSession.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    content: text('content').notNull(),
+    messageType: text('message_type').notNull().default('user_chat'),
+    status: text('status').$type<MessageStatus>().notNull().default('complete'),
+    citations: jsonText<StoredCitation[]>('citations_json').notNull().default(sql`'[]'`),
+    authorId: text('author_id').references(() => user.id),
+    /** Insertion order within a session: timestamps can tie at millisecond resolution. */
+    seq: integer('seq').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('chat_message_by_session_seq_idx').on(t.sessionId, t.seq),
+    oneOf('chat_message_status_check', t.status, MESSAGE_STATUSES),
+  ],
+)

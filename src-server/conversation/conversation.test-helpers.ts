@@ -1,0 +1,146 @@
+import http from 'node:http'
+import WebSocket from 'ws'
+import type { TestServer } from '../../test/helpers/server'
+
+export type SseEvent = { type: string; [key: string]: unknown }
+
+/** Parses `data: {json}` events out of an SSE body; comment lines (`: ping`) are skipped. */
+export function parseSse(text: string): SseEvent[] {
+  return text
+    .split('\n\n')
+    .map((block) => block.trim())
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice('data: '.length)) as SseEvent)
+}
+
+/** POST /stream over real HTTP and read the whole event stream. */
+export async function stream(
+  base: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<{ status: number; contentType: string | null; events: SseEvent[] }> {
+  const response = await fetch(`${base}/stream`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    events: parseSse(await response.text()),
+  }
+}
+
+/**
+ * POST /stream and hand each event to `onEvent` as it arrives; returning true stops reading and destroys the
+ * connection (the client leaves). Plain `node:http`, so the test controls the one socket exactly.
+ */
+export function streamUntil(
+  base: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  onEvent: (event: SseEvent) => boolean,
+): Promise<SseEvent[]> {
+  return new Promise((resolve, reject) => {
+    const events: SseEvent[] = []
+    const request = http.request(`${base}/stream`, {
+      method: 'POST',
+      agent: false,
+      headers: { ...headers, 'content-type': 'application/json' },
+    })
+    request.on('error', reject)
+    request.on('response', (response) => {
+      let buffer = ''
+      response.setEncoding('utf8')
+      response.on('data', (text: string) => {
+        buffer += text
+        const blocks = buffer.split('\n\n')
+        buffer = blocks.pop() ?? ''
+        for (const event of parseSse(blocks.map((block) => `${block}\n\n`).join(''))) {
+          events.push(event)
+          if (onEvent(event)) {
+            request.destroy()
+            resolve(events)
+            return
+          }
+        }
+      })
+      response.on('end', () => resolve(events))
+    })
+    request.end(JSON.stringify(body))
+  })
+}
+
+export interface TestSocket {
+  ws: WebSocket
+  received: Record<string, unknown>[]
+  /** Waits for the first message (from the start) that matches and was not consumed before. */
+  next(
+    match: (message: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>
+  send(payload: unknown): void
+  closed: Promise<{ code: number; reason: string }>
+}
+
+export async function connect(base: string, path: string, token: string): Promise<TestSocket> {
+  const ws = new WebSocket(`${base.replace('http', 'ws')}${path}?access_token=${encodeURIComponent(token)}`)
+  const received: Record<string, unknown>[] = []
+  const consumed = new Set<number>()
+  const waiters: (() => void)[] = []
+  ws.on('message', (data) => {
+    received.push(JSON.parse(String(data)))
+    for (const wake of waiters.splice(0)) wake()
+  })
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  )
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve())
+    ws.once('error', reject)
+  })
+  return {
+    ws,
+    received,
+    closed,
+    send: (payload) => ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload)),
+    next(match, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no matching message; got ${JSON.stringify(received)}`)),
+          timeoutMs,
+        )
+        const look = () => {
+          const index = received.findIndex((message, i) => !consumed.has(i) && match(message))
+          if (index === -1) return waiters.push(look)
+          consumed.add(index)
+          clearTimeout(timer)
+          resolve(received[index] as Record<string, unknown>)
+        }
+        look()
+      })
+    },
+  }
+}
+
+export function tokenOf(headers: Record<string, string>): string {
+  return (headers.authorization ?? '').replace('Bearer ', '')
+}
+
+export async function configureFakeProvider(
+  server: TestServer,
+  baseUrl: string,
+  models = ['model-a', 'model-b'],
+) {
+  const response = await server.app.inject({
+    method: 'PUT',
+    url: '/api/admin/model-providers',
+    headers: await server.adminHeaders(),
+    payload: { providers: [{ id: 'fake', base_url: baseUrl, api_key: 'sk-test-secret-key', models }] },
+  })
+  if (response.statusCode !== 200) throw new Error(`configure provider failed: ${response.body}`)
+  return response
+}
+
+export const count = (server: TestServer, sql: string, ...params: unknown[]) =>
+  (server.app.ctx.db.$client.prepare(sql).get(...params) as { n: number }).n

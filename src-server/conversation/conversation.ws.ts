@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { WebSocket } from 'ws'
+import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
+import { AppError } from '../errors/app-error'
+import type { ChatOrchestrator } from './chat-orchestrator'
+import { SessionIdParams } from './conversation.schemas'
+
+/** Close code for a session the caller may not open (an application code in the 4000 range). */
+const SESSION_NOT_FOUND_CLOSE = 4404
+
+function sendError(socket: WebSocket, code: string, content: string): void {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'error', code, content }))
+}
+
+/** Reads one inbound frame as `{event, content}`; anything else is reported on the socket, which stays open. */
+function parseInbound(socket: WebSocket, data: unknown): { event: string; content: string } | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(String(data))
+  } catch {
+    sendError(
+      socket,
+      'INVALID_JSON',
+      'Messages must be JSON objects like {"event": "user_message", "content": "..."}.',
+    )
+    return null
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    sendError(socket, 'VALIDATION_ERROR', 'Messages must be JSON objects with "event" and "content".')
+    return null
+  }
+  const { event = '', content = '' } = parsed as Record<string, unknown>
+  if (typeof event !== 'string' || typeof content !== 'string') {
+    sendError(socket, 'VALIDATION_ERROR', '"event" and "content" must be strings.')
+    return null
+  }
+  return { event, content }
+}
+
+async function handleInbound(
+  chat: ChatOrchestrator,
+  user: AuthUser,
+  sessionId: string,
+  socket: WebSocket,
+  data: unknown,
+) {
+  const inbound = parseInbound(socket, data)
+  if (!inbound) return
+  const { event, content } = inbound
+  try {
+    switch (event) {
+      case '':
+      case 'user_message': {
+        if (!content.trim()) return sendError(socket, 'VALIDATION_ERROR', 'A user message needs content.')
+        // The reply reaches every socket of the session through the hub; only failures are reported here.
+        const outcome = await chat.converse(
+          user,
+          { threadId: sessionId, message: content },
+          { token: () => {}, signal: new AbortController().signal },
+        )
+        if (outcome.error) sendError(socket, outcome.error.code, outcome.error.message)
+        return
+      }
+      case 'agent_takeover':
+        chat.takeover(user, sessionId, content.trim() ? { note: content } : {})
+        return
+      case 'agent_release':
+        chat.release(user, sessionId, content.trim() ? { note: content } : {})
+        return
+      case 'agent_message':
+        if (!content.trim()) return sendError(socket, 'VALIDATION_ERROR', 'An agent message needs content.')
+        chat.agentMessage(user, sessionId, content)
+        return
+      default:
+        sendError(
+          socket,
+          'UNKNOWN_EVENT',
+          `Unknown event "${event}". Known: user_message, agent_takeover, agent_release, agent_message.`,
+        )
+    }
+  } catch (error) {
+    if (error instanceof AppError) sendError(socket, error.code, error.message)
+    else sendError(socket, 'INTERNAL_ERROR', 'Something went wrong on the server.')
+  }
+}
+
+/** `WS /ws/{session_id}` (the session's hub) and `WS /ws-operator` (the live session list for operators). */
+export const conversationSockets: FastifyPluginAsyncTypebox<{
+  ctx: AppContext
+  chat: ChatOrchestrator
+}> = async (app, { ctx, chat }) => {
+  app.get(
+    '/ws/:session_id',
+    { websocket: true, schema: { tags: ['chat'], params: SessionIdParams } },
+    (socket, request) => {
+      const user = request.requireUser()
+      const sessionId = request.params.session_id
+      let history: ReturnType<ChatOrchestrator['attachSocket']>
+      try {
+        history = chat.attachSocket(user, sessionId, socket)
+      } catch (error) {
+        const message = error instanceof AppError ? error.message : 'Session not found.'
+        sendError(socket, 'SESSION_NOT_FOUND', message)
+        socket.close(SESSION_NOT_FOUND_CLOSE, 'Session not found')
+        return
+      }
+      socket.send(JSON.stringify({ type: 'history', messages: history }))
+      socket.on('message', (data) => {
+        handleInbound(chat, user, sessionId, socket, data).catch((error: unknown) =>
+          ctx.log.error({ err: error, sessionId }, 'websocket message failed'),
+        )
+      })
+    },
+  )
+
+  app.get(
+    '/ws-operator',
+    { websocket: true, config: { permission: 'chat.operate' }, schema: { tags: ['chat'] } },
+    (socket) => {
+      chat.attachOperatorFeed(socket)
+      socket.send(JSON.stringify({ type: 'ready' }))
+    },
+  )
+
+  app.addHook('preClose', async () => chat.close())
+}

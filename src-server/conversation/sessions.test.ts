@@ -1,0 +1,453 @@
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import {
+  configureFakeProvider,
+  connect,
+  count,
+  stream,
+  streamUntil,
+  type TestSocket,
+  tokenOf,
+} from './conversation.test-helpers'
+
+let server: TestServer
+let fake: FakeOpenAi
+let base: string
+const sockets: TestSocket[] = []
+beforeEach(async () => {
+  server = await startTestServer()
+  fake = await startFakeOpenAi()
+  base = await server.listen()
+})
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.ws.terminate()
+  await server?.close()
+  await fake?.close()
+})
+
+const db = () => server.app.ctx.db.$client
+const isMessage = (role: string, content?: string) => (message: Record<string, unknown>) =>
+  message.type === 'message' &&
+  (message.message as { role: string }).role === role &&
+  (content === undefined || (message.message as { content: string }).content === content)
+
+async function open(path: string, headers: Record<string, string>) {
+  const socket = await connect(base, path, tokenOf(headers))
+  sockets.push(socket)
+  return socket
+}
+
+async function newSession(headers: Record<string, string>, message = 'hello'): Promise<string> {
+  const result = await stream(base, headers, { message })
+  return result.events.at(-1)?.session_id as string
+}
+
+describe('WebSocket sessions and human takeover', () => {
+  it('shows a user socket and an operator socket each other’s messages, and the AI reply to both', async () => {
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessionId = await newSession(ann, 'first question')
+    const user = await open(`/ws/${sessionId}`, ann)
+    const operator = await open(`/ws/${sessionId}`, olga)
+    const history = await user.next((message) => message.type === 'history')
+    expect((history.messages as { role: string }[]).map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+    ])
+
+    user.send({ event: 'user_message', content: 'Can someone help?' })
+    for (const socket of [user, operator]) {
+      await socket.next(isMessage('user', 'Can someone help?'))
+      // AI_ACTIVE: the builtin reply follows as another message.
+      await socket.next(isMessage('assistant'))
+    }
+    operator.send({ event: 'agent_message', content: 'Olga here.' })
+    const seen = await user.next(isMessage('agent', 'Olga here.'))
+    expect((seen.message as { author: { username: string } }).author.username).toBe('olga')
+    // An empty event with content is a user message too.
+    user.send({ event: '', content: 'Thanks Olga' })
+    await operator.next(isMessage('user', 'Thanks Olga'))
+    expect(
+      count(server, "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'agent'", sessionId),
+    ).toBe(1)
+  })
+
+  it('takeover over WebSocket stops AI replies on WebSocket and SSE; release over REST resumes them', async () => {
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessionId = await newSession(ann)
+    const user = await open(`/ws/${sessionId}`, ann)
+    const operator = await open(`/ws/${sessionId}`, olga)
+
+    operator.send({ event: 'agent_takeover', content: '' })
+    for (const socket of [user, operator]) {
+      const system = await socket.next((message) => message.type === 'system')
+      expect(system).toMatchObject({ status: 'HUMAN_ACTIVE', message: { role: 'system' } })
+    }
+    const row = db()
+      .prepare('SELECT state, epoch, assigned_operator_id FROM chat_session WHERE id = ?')
+      .get(sessionId) as {
+      state: string
+      epoch: number
+    }
+    expect(row).toMatchObject({ state: 'HUMAN_ACTIVE', epoch: 1 })
+
+    user.send({ event: 'user_message', content: 'Are you human?' })
+    await operator.next(isMessage('user', 'Are you human?'))
+    const sse = await stream(base, ann, { thread_id: sessionId, message: 'Hello?' })
+    expect(sse.events.map((event) => event.type)).toEqual(['done'])
+    expect(sse.events[0]).toMatchObject({ state: 'HUMAN_ACTIVE', session_id: sessionId })
+    await operator.next(isMessage('user', 'Hello?'))
+    // No AI reply was produced for either message.
+    expect(
+      count(
+        server,
+        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
+        sessionId,
+      ),
+    ).toBe(1)
+
+    const released = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${sessionId}/release`,
+      headers: olga,
+      payload: { note: 'Back to the bot' },
+    })
+    expect(released.statusCode).toBe(200)
+    expect(released.json()).toMatchObject({ state: 'AI_ACTIVE', epoch: 2, assigned_operator: null })
+    const system = await user.next((message) => message.type === 'system' && message.status === 'AI_ACTIVE')
+    expect((system.message as { content: string }).content).toContain('Back to the bot')
+
+    user.send({ event: 'user_message', content: 'And now?' })
+    await user.next(isMessage('user', 'And now?'))
+    await user.next(isMessage('assistant'))
+    expect(
+      count(
+        server,
+        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
+        sessionId,
+      ),
+    ).toBe(2)
+    expect(
+      count(
+        server,
+        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'system'",
+        sessionId,
+      ),
+    ).toBe(2)
+  })
+
+  it('rejects takeover by a user on the socket (which stays open) and over REST', async () => {
+    const ann = await server.headersFor('ann')
+    const sessionId = await newSession(ann)
+    const user = await open(`/ws/${sessionId}`, ann)
+    user.send({ event: 'agent_takeover', content: '' })
+    expect(await user.next((message) => message.type === 'error')).toMatchObject({ code: 'FORBIDDEN' })
+    user.send('not json')
+    expect(await user.next((message) => message.type === 'error')).toMatchObject({ code: 'INVALID_JSON' })
+    user.send({ event: 'dance', content: 'x' })
+    expect(await user.next((message) => message.type === 'error')).toMatchObject({ code: 'UNKNOWN_EVENT' })
+    user.send({ event: 'user_message', content: 'still here' })
+    await user.next(isMessage('user', 'still here'))
+
+    const rest = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${sessionId}/takeover`,
+      headers: ann,
+      payload: {},
+    })
+    expect(rest.statusCode).toBe(403)
+    expect(db().prepare('SELECT state, epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({
+      state: 'AI_ACTIVE',
+      epoch: 0,
+    })
+  })
+
+  it('fences a reply in progress at takeover: no more tokens, kept as a draft only operators see', async () => {
+    await configureFakeProvider(server, fake.baseUrl)
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessionId = await newSession(ann)
+    const operator = await open(`/ws/${sessionId}`, olga)
+    fake.respond = () => ({ tokens: Array.from({ length: 100 }, (_, i) => `t${i} `), delayMs: 20 })
+
+    let tokensAtTakeover = -1
+    let tokens = 0
+    const events = await streamUntil(
+      base,
+      ann,
+      { thread_id: sessionId, message: 'long answer please', model_provider: 'fake' },
+      (event) => {
+        if (event.type === 'token' && ++tokens === 3) {
+          tokensAtTakeover = tokens
+          void server.app.inject({
+            method: 'POST',
+            url: `/sessions/${sessionId}/takeover`,
+            headers: olga,
+            payload: { note: 'mine' },
+          })
+        }
+        return false
+      },
+    )
+    expect(events.at(-1)).toMatchObject({ type: 'done', state: 'HUMAN_ACTIVE', message_id: null })
+    expect(events.filter((event) => event.type === 'token').length).toBeLessThan(10)
+    expect(tokensAtTakeover).toBe(3)
+    await operator.next((message) => message.type === 'system' && message.status === 'HUMAN_ACTIVE')
+
+    const draft = db()
+      .prepare("SELECT content, status FROM chat_message WHERE session_id = ? AND status = 'draft'")
+      .get(sessionId) as {
+      content: string
+    }
+    expect(draft.content.startsWith('t0 t1 t2 ')).toBe(true)
+    const asUser = (
+      await server.app.inject({ method: 'GET', url: `/sessions/${sessionId}/messages`, headers: ann })
+    ).json()
+    expect(asUser.items.map((message: { status: string }) => message.status)).not.toContain('draft')
+    const asOperator = (
+      await server.app.inject({ method: 'GET', url: `/sessions/${sessionId}/messages`, headers: olga })
+    ).json()
+    expect(asOperator.items.map((message: { status: string }) => message.status)).toContain('draft')
+    // The draft never reached any socket.
+    expect(
+      operator.received.some(
+        (message) => (message.message as { status?: string } | undefined)?.status === 'draft',
+      ),
+    ).toBe(false)
+  })
+
+  it('sends at most the 200 most recent messages as history, oldest first', async () => {
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessionId = await newSession(ann, 'm-first')
+    for (let i = 0; i < 205; i++)
+      await server.app.inject({
+        method: 'POST',
+        url: `/sessions/${sessionId}/agent-message`,
+        headers: olga,
+        payload: { content: `op ${i}` },
+      })
+    const user = await open(`/ws/${sessionId}`, ann)
+    const history = (await user.next((message) => message.type === 'history')).messages as {
+      content: string
+    }[]
+    expect(history).toHaveLength(200)
+    expect(history.at(-1)?.content).toBe('op 204')
+    expect(history[0]?.content).toBe('op 5')
+  })
+
+  it('pushes session_updated to the operator feed and refuses the feed to users', async () => {
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const feed = await open('/ws-operator', olga)
+    await feed.next((message) => message.type === 'ready')
+    const sessionId = await newSession(ann, 'feed me')
+    const update = await feed.next((message) => message.type === 'session_updated')
+    expect(update.session).toMatchObject({ id: sessionId, state: 'AI_ACTIVE', owner: { username: 'ann' } })
+    await expect(connect(base, '/ws-operator', tokenOf(ann))).rejects.toThrow(/403/)
+  })
+
+  it("closes a socket on someone else's session with an error", async () => {
+    const ann = await server.headersFor('ann')
+    const bob = await server.headersFor('bob')
+    const sessionId = await newSession(ann)
+    const intruder = await open(`/ws/${sessionId}`, bob)
+    expect(await intruder.next((message) => message.type === 'error')).toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+    })
+    expect((await intruder.closed).code).toBe(4404)
+  })
+})
+
+describe('shutdown', () => {
+  it('ends streams in flight with error then done, saving the partial reply, and closes sockets', async () => {
+    await configureFakeProvider(server, fake.baseUrl)
+    const ann = await server.headersFor('ann')
+    const sessionId = await newSession(ann)
+    const user = await open(`/ws/${sessionId}`, ann)
+    fake.respond = () => ({ tokens: Array.from({ length: 200 }, (_, i) => `s${i} `), delayMs: 20 })
+    let closing: Promise<void> | null = null
+    const events = await streamUntil(
+      base,
+      ann,
+      { thread_id: sessionId, message: 'go on', model_provider: 'fake' },
+      (event) => {
+        if (event.type === 'token' && !closing) closing = server.app.close()
+        return false
+      },
+    )
+    await closing
+    expect(events.slice(-2)).toMatchObject([{ type: 'error', code: 'SERVER_CLOSING' }, { type: 'done' }])
+    const partial = events
+      .filter((event) => event.type === 'token')
+      .map((event) => event.content)
+      .join('')
+    expect(partial.length).toBeGreaterThan(0)
+    // Closing the server also closes the database, so read the saved state from the file.
+    const reopened = new Database(path.join(server.dataDir, 'switchboard.db'), { readonly: true })
+    expect(
+      reopened
+        .prepare("SELECT content, status FROM chat_message WHERE role = 'assistant' AND status != 'complete'")
+        .get(),
+    ).toEqual({
+      content: partial,
+      status: 'interrupted',
+    })
+    reopened.close()
+    await user.closed
+  })
+})
+
+describe('session REST endpoints', () => {
+  it('lists sessions newest first with filters, own only for users and all for operators', async () => {
+    const ann = await server.headersFor('ann')
+    const bob = await server.headersFor('bob')
+    const olga = await server.headersFor('olga', ['operator'])
+    const first = await newSession(ann, 'one')
+    const second = await newSession(ann, 'two')
+    await newSession(bob, 'bobs')
+    await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${first}/takeover`,
+      headers: olga,
+      payload: {},
+    })
+
+    const annList = (await server.app.inject({ method: 'GET', url: '/sessions', headers: ann })).json()
+    expect(annList).toMatchObject({ total: 2, limit: 50, offset: 0 })
+    expect(annList.items.map((session: { id: string }) => session.id)).toEqual([first, second])
+    const operatorList = (
+      await server.app.inject({ method: 'GET', url: '/sessions?status=HUMAN_ACTIVE', headers: olga })
+    ).json()
+    expect(operatorList.items).toHaveLength(1)
+    expect(operatorList.items[0]).toMatchObject({
+      id: first,
+      assigned_operator: { username: 'olga' },
+      last_message: expect.stringContaining('took over'),
+    })
+    const all = (
+      await server.app.inject({ method: 'GET', url: '/sessions?limit=1&offset=1', headers: olga })
+    ).json()
+    expect(all).toMatchObject({ total: 3, limit: 1, offset: 1 })
+    const future = (
+      await server.app.inject({
+        method: 'GET',
+        url: `/sessions?updated_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        headers: olga,
+      })
+    ).json()
+    expect(future.total).toBe(0)
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/sessions?limit=201', headers: ann })).statusCode,
+    ).toBe(422)
+    expect(
+      (await server.app.inject({ method: 'GET', url: `/sessions/${first}/messages`, headers: bob }))
+        .statusCode,
+    ).toBe(404)
+  })
+
+  it('filters messages by role and exports JSON and Markdown', async () => {
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessionId = await newSession(ann, 'Where is my parcel?')
+    await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${sessionId}/agent-message`,
+      headers: olga,
+      payload: { content: 'On its way.' },
+    })
+    const users = (
+      await server.app.inject({
+        method: 'GET',
+        url: `/sessions/${sessionId}/messages?role=user`,
+        headers: ann,
+      })
+    ).json()
+    expect(users).toMatchObject({
+      total: 1,
+      items: [{ role: 'user', content: 'Where is my parcel?', message_type: 'user_chat' }],
+    })
+    const page = (
+      await server.app.inject({
+        method: 'GET',
+        url: `/sessions/${sessionId}/messages?limit=1&offset=1`,
+        headers: ann,
+      })
+    ).json()
+    expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, items: [{ role: 'assistant' }] })
+
+    const json = (
+      await server.app.inject({ method: 'GET', url: `/sessions/${sessionId}/export`, headers: ann })
+    ).json()
+    expect(json.session.id).toBe(sessionId)
+    expect(json.messages.map((message: { role: string }) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'agent',
+    ])
+    const markdown = await server.app.inject({
+      method: 'GET',
+      url: `/sessions/${sessionId}/export?format=markdown`,
+      headers: ann,
+    })
+    expect(markdown.headers['content-type']).toContain('text/markdown')
+    expect(markdown.body).toContain(`# Session ${sessionId}`)
+    expect(markdown.body).toContain('## agent (olga)')
+    expect(markdown.body).toContain('On its way.')
+  })
+
+  it('refuses a takeover of a session already held, and agent messages from users', async () => {
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessionId = await newSession(ann)
+    // A bare POST (no body) is a takeover without a note.
+    const first = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${sessionId}/takeover`,
+      headers: olga,
+    })
+    expect(first.statusCode).toBe(200)
+    const again = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${sessionId}/takeover`,
+      headers: olga,
+      payload: {},
+    })
+    expect(again.statusCode).toBe(409)
+    expect(again.json().error.code).toBe('INVALID_SESSION_STATE')
+    const asUser = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${sessionId}/agent-message`,
+      headers: ann,
+      payload: { content: 'fake operator' },
+    })
+    expect(asUser.statusCode).toBe(403)
+    expect(db().prepare('SELECT epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({ epoch: 1 })
+    expect(count(server, "SELECT count(*) n FROM chat_message WHERE role = 'agent'")).toBe(0)
+
+    // Release may hand the session to another agent.
+    const agent = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/agents',
+        headers: olga,
+        payload: { name: 'Second line' },
+      })
+    ).json()
+    const released = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${sessionId}/release`,
+      headers: olga,
+      payload: { agent_id: agent.id },
+    })
+    expect(released.json()).toMatchObject({ state: 'AI_ACTIVE', agent_id: agent.id })
+    expect(db().prepare('SELECT agent_id, epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({
+      agent_id: agent.id,
+      epoch: 2,
+    })
+  })
+})

@@ -1,0 +1,72 @@
+import { PassThrough } from 'node:stream'
+import type { FastifyBaseLogger, FastifyReply } from 'fastify'
+import type { AuthUser } from '../auth/auth.service'
+import type { ChatOrchestrator } from './chat-orchestrator'
+import type { StreamBody } from './conversation.schemas'
+
+/** Keep-alive comment interval for idle streams behind proxies. */
+export const PING_INTERVAL_MS = 15_000
+
+/**
+ * Answers `POST /stream` as `text/event-stream`: `data: {json}\n\n` events, `token` fragments as the model
+ * produces them, an `error` event on failure, and `done` always last. The client going away aborts the reply.
+ */
+export function streamChat(
+  chat: ChatOrchestrator,
+  user: AuthUser,
+  body: StreamBody,
+  reply: FastifyReply,
+  log: FastifyBaseLogger,
+): FastifyReply {
+  const stream = new PassThrough()
+  const receiverGone = new AbortController()
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) receiverGone.abort()
+  })
+  const send = (event: Record<string, unknown>) => {
+    if (!stream.writableEnded) stream.write(`data: ${JSON.stringify(event)}\n\n`)
+  }
+  const ping = setInterval(() => {
+    if (!stream.writableEnded) stream.write(': ping\n\n')
+  }, PING_INTERVAL_MS)
+
+  void chat
+    .converse(
+      user,
+      {
+        threadId: body.thread_id,
+        agentId: body.agent_id,
+        message: body.message,
+        messageType: body.message_type,
+        modelProvider: body.model_provider,
+        modelName: body.model_name,
+        modelTemperature: body.model_temperature,
+      },
+      { token: (content) => send({ type: 'token', content }), signal: receiverGone.signal },
+    )
+    .catch((error: unknown) => {
+      log.error({ err: error }, 'stream failed')
+      return { error: { code: 'INTERNAL_ERROR', message: 'The reply failed on the server.' } } as const
+    })
+    .then((outcome) => {
+      if (outcome.error) send({ type: 'error', code: outcome.error.code, content: outcome.error.message })
+      const done: Record<string, unknown> = { type: 'done' }
+      if ('sessionId' in outcome) {
+        done.session_id = outcome.sessionId
+        done.message_id = outcome.messageId
+        done.citations = outcome.citations
+        if (outcome.state) done.state = outcome.state
+      }
+      send(done)
+    })
+    .finally(() => {
+      clearInterval(ping)
+      stream.end()
+    })
+
+  return reply
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('x-accel-buffering', 'no')
+    .send(stream)
+}

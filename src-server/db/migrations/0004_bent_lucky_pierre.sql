@@ -1,0 +1,1 @@
+ALTER TABLE `document_review_event` ADD `reviewer_name` text;

@@ -1,0 +1,20 @@
+import { defineErrors } from '../errors/app-error'
+
+export const RecognitionErrors = defineErrors({
+  RUNTIME_AGENT_NOT_FOUND: { status: 404, message: 'No such runtime agent in document recognition.' },
+  RUN_NOT_FOUND: { status: 404, message: 'No such document recognition run.' },
+  FIELD_REVIEW_NOT_FOUND: { status: 404, message: 'No such field review in this run.' },
+  PAGE_NOT_FOUND: { status: 404, message: 'This run has no such page.' },
+  RUN_NOT_REVIEWABLE: { status: 409, message: 'Only a completed run can be reviewed.' },
+  RUN_SYNCED: { status: 409, message: 'This run has been synced and is read-only.' },
+  RUN_REJECTED: { status: 409, message: 'This run has been rejected; rerun it instead.' },
+  RUN_NOT_APPROVED: { status: 409, message: 'Only an approved run can be synced.' },
+  RUN_NOT_REJECTABLE: {
+    status: 409,
+    message: 'Only a completed, unsynced run that is pending or flagged can be rejected.',
+  },
+  RUN_NOT_RERUNNABLE: { status: 409, message: 'Only a failed or rejected run can be rerun.' },
+  SOURCE_UNRECOVERABLE: { status: 410, message: 'The stored source of this run no longer exists.' },
+  PDF_NOT_AVAILABLE: { status: 404, message: 'This run has no PDF yet.' },
+  RESULT_NOT_AVAILABLE: { status: 409, message: 'This run has no result yet.' },
+})

@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { agentRun } from '../agent-runs'
+import { documentFieldReview } from './document-recognition.tables'
+import { settledRun, shippedAgentId, upload } from './testing/api'
+import { invoicePdf, invoicePng, SAMPLE_EXPECTED, SAMPLE_INVOICE } from './testing/invoice-documents'
+
+type Field = {
+  field_key: string
+  value: unknown
+  bbox: number[] | null
+  page_number: number | null
+  flag_reasons: string[]
+}
+
+let server: TestServer
+let invoiceAgent: string
+
+beforeAll(async () => {
+  server = await startTestServer()
+  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
+})
+afterAll(() => server.close())
+
+/** Where a printed line's words are, as fractions of the page: the expected home of a value's box. */
+function lineBox(text: string): [number, number, number, number] {
+  const line = SAMPLE_INVOICE.find((l) => l.text.includes(text))
+  if (!line) throw new Error(text)
+  const size = line.size ?? 12
+  return [
+    line.x / 595,
+    line.y / 842,
+    (line.x + line.text.length * size * 0.6) / 595,
+    (line.y + size * 1.4) / 842,
+  ]
+}
+
+function expectBoxOn(field: Field, printed: string) {
+  expect(field.page_number).toBe(1)
+  const [x0, y0, x1, y1] = field.bbox as number[]
+  const [lx0, ly0, lx1, ly1] = lineBox(printed)
+  // The box lies on the printed line (vertical overlap) and within its horizontal extent.
+  expect(y0).toBeLessThan(ly1)
+  expect(y1).toBeGreaterThan(ly0)
+  expect(x0).toBeGreaterThanOrEqual(lx0 - 0.02)
+  expect(x1).toBeLessThanOrEqual(lx1 + 0.05)
+}
+
+describe('document recognition extraction', () => {
+  it('reads every field of a text-layer invoice PDF with boxes around the value words', async () => {
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'invoice.pdf',
+      type: 'application/pdf',
+      bytes: await invoicePdf(),
+    })
+    expect(created.statusCode).toBe(202)
+    expect(created.json().status).toBe('queued')
+    const run = await settledRun(server, created.json().id)
+    expect(run.status).toBe('completed')
+    const fields = new Map((run.field_reviews as Field[]).map((f) => [f.field_key, f]))
+    for (const [key, value] of Object.entries(SAMPLE_EXPECTED))
+      expect(fields.get(key)?.value, key).toBe(value)
+    expectBoxOn(fields.get('invoice_number') as Field, 'INV-2024-0042')
+    expectBoxOn(fields.get('total_amount') as Field, '1,190.00')
+    expectBoxOn(fields.get('invoice_date') as Field, '2024-03-15')
+    expect(run.workspace_output.ocr_pages).toEqual([])
+    expect(run.preview_pages).toEqual([
+      {
+        page_number: 1,
+        width: 595,
+        height: 842,
+        image_url: `/document-recognition/runs/${run.id}/pages/1/image`,
+      },
+    ])
+    const stored = server.app.ctx.db
+      .select()
+      .from(documentFieldReview)
+      .where(eq(documentFieldReview.runId, run.id))
+      .all()
+    expect(stored.find((f) => f.fieldKey === 'total_amount')?.extractedValue).toBe(1190)
+
+    const image = await server.app.inject({
+      method: 'GET',
+      url: run.preview_pages[0].image_url,
+      headers: await server.adminHeaders(),
+    })
+    expect(image.statusCode).toBe(200)
+    expect(image.headers['content-type']).toBe('image/png')
+    expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG')
+  })
+
+  it('reads the same invoice from a PNG through OCR, with boxes around the value words', async () => {
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'scan.png',
+      type: 'image/png',
+      bytes: await invoicePng(),
+    })
+    expect(created.statusCode).toBe(202)
+    const run = await settledRun(server, created.json().id)
+    expect(run.status).toBe('completed')
+    expect(run.workspace_output.ocr_pages).toEqual([1])
+    const fields = new Map((run.field_reviews as Field[]).map((f) => [f.field_key, f]))
+    for (const [key, value] of Object.entries(SAMPLE_EXPECTED))
+      expect(fields.get(key)?.value, key).toBe(value)
+    expectBoxOn(fields.get('invoice_number') as Field, 'INV-2024-0042')
+    expectBoxOn(fields.get('total_amount') as Field, '1,190.00')
+    const row = server.app.ctx.db.select().from(agentRun).where(eq(agentRun.id, run.id)).get()
+    expect(row?.pdfSha256).toBeTruthy()
+    expect(row?.pageCount).toBe(1)
+  })
+
+  it('reads an embedded Factur-X XML first, with confidence 1 and boxes found on the page', async () => {
+    const bytes = readFileSync('/work/shared/fixtures/invoices/facturx/EN16931_Einfach.pdf')
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'einfach.pdf',
+      type: 'application/pdf',
+      bytes,
+    })
+    const run = await settledRun(server, created.json().id)
+    expect(run.status).toBe('completed')
+    expect(run.workspace_output.e_invoice).toBe(true)
+    const fields = new Map(
+      (run.field_reviews as (Field & { confidence: number })[]).map((f) => [f.field_key, f]),
+    )
+    expect(fields.get('invoice_number')).toMatchObject({ value: '471102', confidence: 1, page_number: 1 })
+    expect(fields.get('total_amount')).toMatchObject({ value: 529.87, confidence: 1, page_number: 2 })
+    expect(fields.get('seller_name')).toMatchObject({ value: 'Lieferant GmbH', confidence: 1 })
+    expect(fields.get('invoice_number')?.bbox).not.toBeNull()
+    expect(fields.get('invoice_number')?.flag_reasons).toEqual([])
+  })
+
+  it('flags a value too faint for OCR as missing', async () => {
+    const faint = SAMPLE_INVOICE.map((line) =>
+      line.text.startsWith('Invoice No') ? { ...line, grey: 0.7 } : line,
+    )
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'faint.png',
+      type: 'image/png',
+      bytes: await invoicePng(faint),
+    })
+    const run = await settledRun(server, created.json().id)
+    const number = (run.field_reviews as Field[]).find((f) => f.field_key === 'invoice_number')
+    expect(number).toMatchObject({ value: null, flag_reasons: ['missing'] })
+    expect(run.review_status).toBe('flagged')
+  })
+
+  it('flags a value found without its label as low confidence', async () => {
+    const unlabelled = SAMPLE_INVOICE.map((line) =>
+      line.text.startsWith('Invoice No') ? { ...line, text: 'INV-2024-0042' } : line,
+    )
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'unlabelled.pdf',
+      type: 'application/pdf',
+      bytes: await invoicePdf(unlabelled),
+    })
+    const run = await settledRun(server, created.json().id)
+    const number = (run.field_reviews as (Field & { confidence: number })[]).find(
+      (f) => f.field_key === 'invoice_number',
+    )
+    expect(number?.value).toBe('INV-2024-0042')
+    expect(number?.confidence).toBeLessThan(0.8)
+    expect(number?.flag_reasons).toEqual(['low_confidence'])
+    expect(run.issue_list).toContainEqual(
+      expect.objectContaining({ field_key: 'invoice_number', kind: 'low_confidence' }),
+    )
+  })
+})

@@ -1,0 +1,198 @@
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm'
+import { type AgentRunRow, agentRun } from '../agent-runs'
+import type { Queryable } from '../db/client'
+import {
+  documentFieldReview,
+  documentFieldRevision,
+  documentRecognitionAgent,
+  documentReviewEvent,
+  documentRunReview,
+} from './document-recognition.tables'
+
+export type RegistryRow = typeof documentRecognitionAgent.$inferSelect
+export type RunReviewRow = typeof documentRunReview.$inferSelect
+export type FieldReviewRow = typeof documentFieldReview.$inferSelect
+export type FieldRevisionRow = typeof documentFieldRevision.$inferSelect
+export type ReviewEventRow = typeof documentReviewEvent.$inferSelect
+
+export interface RunFilters {
+  status?: string
+  review_status?: string
+  runtime_agent_id?: string
+  created_after?: string
+  created_before?: string
+  source_run_id?: string
+}
+
+// Registry
+
+export function findRegistryEntry(db: Queryable, agentId: string): RegistryRow | null {
+  return (
+    db.select().from(documentRecognitionAgent).where(eq(documentRecognitionAgent.agentId, agentId)).get() ??
+    null
+  )
+}
+
+export function listRegistry(db: Queryable, onlyEnabled: boolean): RegistryRow[] {
+  const query = db.select().from(documentRecognitionAgent)
+  return (onlyEnabled ? query.where(eq(documentRecognitionAgent.enabled, true)) : query)
+    .orderBy(asc(documentRecognitionAgent.displayName))
+    .all()
+}
+
+export function upsertRegistryEntry(
+  db: Queryable,
+  agentId: string,
+  values: { displayName: string; enabled: boolean },
+): RegistryRow {
+  return db
+    .insert(documentRecognitionAgent)
+    .values({ agentId, ...values })
+    .onConflictDoUpdate({ target: documentRecognitionAgent.agentId, set: values })
+    .returning()
+    .get()
+}
+
+export function deleteRegistryEntry(db: Queryable, agentId: string): boolean {
+  return (
+    db.delete(documentRecognitionAgent).where(eq(documentRecognitionAgent.agentId, agentId)).run().changes > 0
+  )
+}
+
+// Runs
+
+function runConditions(filters: RunFilters): SQL[] {
+  const conditions: SQL[] = []
+  if (filters.status) conditions.push(eq(agentRun.status, filters.status))
+  if (filters.runtime_agent_id) conditions.push(eq(agentRun.runtimeAgentId, filters.runtime_agent_id))
+  if (filters.created_after) conditions.push(gte(agentRun.createdAt, filters.created_after))
+  if (filters.created_before) conditions.push(lte(agentRun.createdAt, filters.created_before))
+  if (filters.source_run_id) conditions.push(eq(agentRun.rerunSourceRunId, filters.source_run_id))
+  if (filters.review_status) conditions.push(eq(documentRunReview.reviewStatus, filters.review_status))
+  return conditions
+}
+
+/** Runs with their review rows, newest first; `registeredOnly` keeps runs of agents in the registry. */
+export function listRuns(
+  db: Queryable,
+  filters: RunFilters,
+  registeredOnly: boolean,
+  window: { limit: number; offset: number },
+): { rows: AgentRunRow[]; total: number } {
+  const conditions = runConditions(filters)
+  if (registeredOnly) conditions.push(isNotNull(documentRecognitionAgent.agentId))
+  const where = conditions.length ? and(...conditions) : undefined
+  const rows = db
+    .select({ run: agentRun })
+    .from(agentRun)
+    .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
+    .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
+    .where(where)
+    .orderBy(desc(agentRun.createdAt), desc(agentRun.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+  const total =
+    db
+      .select({ n: count() })
+      .from(agentRun)
+      .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
+      .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
+      .where(where)
+      .get()?.n ?? 0
+  return { rows: rows.map((r) => r.run), total }
+}
+
+/** Every run of a registered agent with its review status, for the admin overview. */
+export function registeredRunsWithReview(db: Queryable): (AgentRunRow & { reviewStatus: string | null })[] {
+  return db
+    .select({ run: agentRun, reviewStatus: documentRunReview.reviewStatus })
+    .from(agentRun)
+    .innerJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
+    .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
+    .all()
+    .map((r) => ({ ...r.run, reviewStatus: r.reviewStatus }))
+}
+
+// Reviews
+
+export function findRunReview(db: Queryable, runId: string): RunReviewRow | null {
+  return db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get() ?? null
+}
+
+export function insertRunReview(db: Queryable, values: typeof documentRunReview.$inferInsert): void {
+  db.insert(documentRunReview).values(values).run()
+}
+
+export function updateRunReview(
+  db: Queryable,
+  runId: string,
+  values: Partial<typeof documentRunReview.$inferInsert>,
+): void {
+  db.update(documentRunReview).set(values).where(eq(documentRunReview.runId, runId)).run()
+}
+
+export function listFieldReviews(db: Queryable, runId: string): FieldReviewRow[] {
+  return db
+    .select()
+    .from(documentFieldReview)
+    .where(eq(documentFieldReview.runId, runId))
+    .orderBy(asc(documentFieldReview.position))
+    .all()
+}
+
+export function fieldReviewsOfRuns(db: Queryable, runIds: string[]): FieldReviewRow[] {
+  if (runIds.length === 0) return []
+  return db.select().from(documentFieldReview).where(inArray(documentFieldReview.runId, runIds)).all()
+}
+
+export function findFieldReview(db: Queryable, runId: string, fieldId: string): FieldReviewRow | null {
+  return (
+    db
+      .select()
+      .from(documentFieldReview)
+      .where(and(eq(documentFieldReview.runId, runId), eq(documentFieldReview.id, fieldId)))
+      .get() ?? null
+  )
+}
+
+export function insertFieldReviews(db: Queryable, rows: (typeof documentFieldReview.$inferInsert)[]): void {
+  if (rows.length) db.insert(documentFieldReview).values(rows).run()
+}
+
+export function updateFieldReview(
+  db: Queryable,
+  id: string,
+  values: Partial<typeof documentFieldReview.$inferInsert>,
+): void {
+  db.update(documentFieldReview).set(values).where(eq(documentFieldReview.id, id)).run()
+}
+
+export function insertRevision(
+  db: Queryable,
+  values: typeof documentFieldRevision.$inferInsert,
+): FieldRevisionRow {
+  return db.insert(documentFieldRevision).values(values).returning().get()
+}
+
+export function listRevisions(db: Queryable, fieldReviewId: string): FieldRevisionRow[] {
+  return db
+    .select()
+    .from(documentFieldRevision)
+    .where(eq(documentFieldRevision.fieldReviewId, fieldReviewId))
+    .orderBy(asc(documentFieldRevision.revision))
+    .all()
+}
+
+export function insertReviewEvent(db: Queryable, values: typeof documentReviewEvent.$inferInsert): void {
+  db.insert(documentReviewEvent).values(values).run()
+}
+
+export function listReviewEvents(db: Queryable, runId: string): ReviewEventRow[] {
+  return db
+    .select()
+    .from(documentReviewEvent)
+    .where(eq(documentReviewEvent.runId, runId))
+    .orderBy(asc(documentReviewEvent.createdAt))
+    .all()
+}

@@ -1,0 +1,323 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { agentRun } from '../agent-runs'
+import {
+  documentFieldReview,
+  documentFieldRevision,
+  documentReviewEvent,
+  documentRunReview,
+} from './document-recognition.tables'
+import { settledRun, shippedAgentId, upload } from './testing/api'
+import { invoicePdf, SAMPLE_INVOICE } from './testing/invoice-documents'
+
+type Field = { id: string; field_key: string; value: unknown; review_status: string }
+
+let server: TestServer
+let invoiceAgent: string
+let reviewer: Record<string, string>
+
+beforeAll(async () => {
+  server = await startTestServer()
+  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
+  reviewer = await server.headersFor('rita', ['reviewer'])
+})
+afterAll(() => server.close())
+
+async function completedRun(lines = SAMPLE_INVOICE) {
+  const created = await upload(server, reviewer, invoiceAgent, {
+    name: 'invoice.pdf',
+    type: 'application/pdf',
+    bytes: await invoicePdf(lines),
+  })
+  expect(created.statusCode).toBe(202)
+  return settledRun(server, created.json().id)
+}
+
+async function failedRun() {
+  const truncated = (await invoicePdf()).subarray(0, 300)
+  const created = await upload(server, reviewer, invoiceAgent, {
+    name: 'broken.pdf',
+    type: 'application/pdf',
+    bytes: truncated,
+  })
+  expect(created.statusCode).toBe(202)
+  return settledRun(server, created.json().id)
+}
+
+const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+  server.app.inject({ method, url, headers: reviewer, ...(payload ? { payload } : {}) })
+const fieldOf = (run: { field_reviews: Field[] }, key: string) =>
+  run.field_reviews.find((f) => f.field_key === key) as Field
+const reviewRow = (runId: string) =>
+  server.app.ctx.db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
+
+describe('review seed', () => {
+  it('flags an absent required field as missing and a total that does not add up as validation', async () => {
+    const lines = SAMPLE_INVOICE.filter((l) => !l.text.startsWith('Invoice No')).map((l) =>
+      l.text === '1,190.00' ? { ...l, text: '1,290.00' } : l,
+    )
+    const run = await completedRun(lines)
+    expect(run.status).toBe('completed')
+    expect(run.review_status).toBe('flagged')
+    const number = fieldOf(run, 'invoice_number') as Field & { flag_reasons: string[] }
+    expect(number.value).toBeNull()
+    expect(number.flag_reasons).toEqual(['missing'])
+    const total = fieldOf(run, 'total_amount') as Field & { flag_reasons: string[]; confidence: number }
+    expect(total.value).toBe(1290)
+    expect(total.flag_reasons).toContain('validation')
+    expect(total.confidence).toBeLessThan(0.8)
+    expect(run.issue_list).toContainEqual(
+      expect.objectContaining({ field_key: 'invoice_number', kind: 'missing' }),
+    )
+    expect(run.issue_list).toContainEqual(
+      expect.objectContaining({ field_key: 'total_amount', kind: 'validation' }),
+    )
+    expect(run.summary.flagged_count).toBeGreaterThanOrEqual(2)
+  })
+
+  it('fails a truncated PDF with a clear error message after its attempts, and keeps it readable', async () => {
+    const run = await failedRun()
+    expect(run.status).toBe('failed')
+    expect(run.error_message).toMatch(/normalise failed|text failed/)
+    expect(run.attempts).toBe(2)
+    expect(run.field_reviews).toEqual([])
+    const row = server.app.ctx.db.select().from(agentRun).where(eq(agentRun.id, run.id)).get()
+    expect(row?.status).toBe('failed')
+  })
+})
+
+describe('field corrections', () => {
+  it('appends revisions with the reviewer identity and keeps the baseline', async () => {
+    const run = await completedRun()
+    const number = fieldOf(run, 'invoice_number')
+    const patched = await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${number.id}`, {
+      value: 'INV-2024-0043',
+      reviewer_note: 'typo on the scan',
+    })
+    expect(patched.statusCode).toBe(200)
+    expect(patched.json()).toMatchObject({
+      value: 'INV-2024-0043',
+      extracted_value: 'INV-2024-0042',
+      review_status: 'corrected',
+      revision_count: 1,
+      is_changed_from_extracted: true,
+      last_revised_by: { username: 'rita' },
+    })
+    await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${number.id}`, {
+      review_status: 'accepted',
+    })
+    const timeline = await api(
+      'GET',
+      `/document-recognition/runs/${run.id}/field-reviews/${number.id}/revisions`,
+    )
+    expect(timeline.json()).toMatchObject({
+      field_key: 'invoice_number',
+      baseline: { value: 'INV-2024-0042' },
+      current_value: 'INV-2024-0043',
+      current_review_status: 'accepted',
+      history_status: 'recorded',
+    })
+    expect(
+      timeline
+        .json()
+        .revisions.map((r: { revision: number; actor: { username: string } }) => [
+          r.revision,
+          r.actor.username,
+        ]),
+    ).toEqual([
+      [1, 'rita'],
+      [2, 'rita'],
+    ])
+    const stored = server.app.ctx.db
+      .select()
+      .from(documentFieldRevision)
+      .where(eq(documentFieldRevision.fieldReviewId, number.id))
+      .all()
+    expect(stored.map((r) => [r.revision, r.previousValue, r.value])).toEqual([
+      [1, 'INV-2024-0042', 'INV-2024-0043'],
+      [2, 'INV-2024-0043', 'INV-2024-0043'],
+    ])
+  })
+
+  it('approves a run once every field is accepted or corrected, reopens it on a correction, and syncs it read-only', async () => {
+    const run = await completedRun()
+    for (const field of run.field_reviews as Field[])
+      await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${field.id}`, {
+        review_status: 'accepted',
+      })
+    expect(reviewRow(run.id)?.reviewStatus).toBe('approved')
+    expect(reviewRow(run.id)?.reviewedAt).toBeTruthy()
+
+    const total = fieldOf(run, 'total_amount')
+    await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${total.id}`, { value: 1191 })
+    expect(reviewRow(run.id)?.reviewStatus).not.toBe('approved')
+    expect(reviewRow(run.id)?.reviewedAt).toBeNull()
+    expect((await api('POST', `/document-recognition/runs/${run.id}/sync`)).statusCode).toBe(409)
+
+    await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${total.id}`, {
+      reviewer_note: 'checked',
+    })
+    expect(reviewRow(run.id)?.reviewStatus).toBe('approved')
+    const synced = await api('POST', `/document-recognition/runs/${run.id}/sync`)
+    expect(synced.statusCode).toBe(200)
+    expect(synced.json().synced_at).toBeTruthy()
+    const afterSync = await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${total.id}`, {
+      value: 5,
+    })
+    expect(afterSync.statusCode).toBe(409)
+    expect(afterSync.json().error.code).toBe('RUN_SYNCED')
+    const reject = await api('POST', `/document-recognition/runs/${run.id}/reject`, { reason: 'late' })
+    expect(reject.json().error.code).toBe('RUN_NOT_REJECTABLE')
+
+    const result = await api('GET', `/document-recognition/runs/${run.id}/result`)
+    expect(result.json()).toMatchObject({
+      run_id: run.id,
+      review_status: 'approved',
+      fields: { total_amount: 1191 },
+    })
+  })
+
+  it('rejects unknown fields and invalid bodies without changing anything', async () => {
+    const run = await completedRun()
+    const missing = await api(
+      'PATCH',
+      `/document-recognition/runs/${run.id}/field-reviews/00000000-0000-4000-8000-000000000000`,
+      { value: 'x' },
+    )
+    expect(missing.statusCode).toBe(404)
+    const number = fieldOf(run, 'invoice_number')
+    const bad = await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${number.id}`, {
+      bbox: [0, 0, 2, 1],
+    })
+    expect(bad.statusCode).toBe(422)
+    const row = server.app.ctx.db
+      .select()
+      .from(documentFieldReview)
+      .where(eq(documentFieldReview.id, number.id))
+      .get()
+    expect(row?.revisionCount).toBe(0)
+  })
+})
+
+describe('reject and rerun', () => {
+  it('rejects a completed run with a reason, records the event, and reruns it from the stored source', async () => {
+    const run = await completedRun()
+    const noReason = await api('POST', `/document-recognition/runs/${run.id}/reject`, {})
+    expect(noReason.statusCode).toBe(422)
+    const rerunEarly = await api('POST', `/document-recognition/runs/${run.id}/rerun`)
+    expect(rerunEarly.statusCode).toBe(409)
+    expect(rerunEarly.json().error.code).toBe('RUN_NOT_RERUNNABLE')
+
+    const rejected = await api('POST', `/document-recognition/runs/${run.id}/reject`, {
+      reason: 'wrong supplier',
+      reviewer: 'Rita R.',
+    })
+    expect(rejected.statusCode).toBe(200)
+    expect(rejected.json()).toMatchObject({ status: 'completed', review_status: 'rejected' })
+    const events = server.app.ctx.db
+      .select()
+      .from(documentReviewEvent)
+      .where(eq(documentReviewEvent.runId, run.id))
+      .all()
+    expect(events).toEqual([
+      expect.objectContaining({
+        kind: 'rejected',
+        reason: 'wrong supplier',
+        reviewerName: 'Rita R.',
+        previousStatus: run.review_status,
+        nextStatus: 'rejected',
+      }),
+    ])
+    const again = await api('POST', `/document-recognition/runs/${run.id}/reject`, { reason: 'twice' })
+    expect(again.statusCode).toBe(409)
+    expect(again.json().error.code).toBe('RUN_NOT_REJECTABLE')
+
+    const rerun = await api('POST', `/document-recognition/runs/${run.id}/rerun`)
+    expect(rerun.statusCode).toBe(202)
+    const { source_run_id, target_run_id, target_run } = rerun.json()
+    expect(source_run_id).toBe(run.id)
+    expect(target_run).toMatchObject({
+      id: target_run_id,
+      rerun_source_run_id: run.id,
+      file_name: 'invoice.pdf',
+      runtime_agent_id: invoiceAgent,
+    })
+    const target = await settledRun(server, target_run_id)
+    expect(target.diff_from_source.total_amount).toEqual({ source_value: 1190, target_value: 1190 })
+    const rows = server.app.ctx.db.select().from(agentRun).all()
+    const source = rows.find((r) => r.id === run.id)
+    expect(rows.find((r) => r.id === target_run_id)?.sourceSha256).toBe(source?.sourceSha256)
+    expect(source?.status).toBe('completed')
+
+    const targets = await api('GET', `/document-recognition/runs?source_run_id=${run.id}`)
+    expect(targets.json().items.map((r: { id: string }) => r.id)).toEqual([target_run_id])
+  })
+
+  it('reruns a failed run, leaving the source failed with its error and creation time', async () => {
+    const failed = await failedRun()
+    const rerun = await api('POST', `/document-recognition/runs/${failed.id}/rerun`)
+    expect(rerun.statusCode).toBe(202)
+    const source = await api('GET', `/document-recognition/runs/${failed.id}`)
+    expect(source.json()).toMatchObject({
+      status: 'failed',
+      error_message: failed.error_message,
+      created_at: failed.created_at,
+    })
+    const reject = await api('POST', `/document-recognition/runs/${failed.id}/reject`, { reason: 'x' })
+    expect(reject.json().error.code).toBe('RUN_NOT_REJECTABLE')
+  })
+
+  it('reports a source that no longer exists as unrecoverable while the run still reads', async () => {
+    const run = await completedRun()
+    const row = server.app.ctx.db.select().from(agentRun).where(eq(agentRun.id, run.id)).get()
+    await server.app.ctx.blobs.delete(row?.sourceSha256 as string)
+    const download = await api('GET', `/document-recognition/runs/${run.id}/source-document`)
+    expect(download.statusCode).toBe(410)
+    expect(download.json().error).toMatchObject({
+      code: 'SOURCE_UNRECOVERABLE',
+      details: { source_recoverable: false },
+    })
+    const detail = await api('GET', `/document-recognition/runs/${run.id}`)
+    expect(detail.statusCode).toBe(200)
+    expect(detail.json().source_recoverable).toBe(false)
+  })
+})
+
+describe('downloads and history', () => {
+  it('serves the original bytes, the PDF and the result', async () => {
+    const bytes = await invoicePdf()
+    const created = await upload(server, reviewer, invoiceAgent, {
+      name: 'März Rechnung.pdf',
+      type: 'application/pdf',
+      bytes,
+    })
+    const run = await settledRun(server, created.json().id)
+    const original = await api('GET', `/document-recognition/runs/${run.id}/source-document`)
+    expect(original.statusCode).toBe(200)
+    expect(original.headers['content-type']).toBe('application/pdf')
+    expect(original.headers['content-disposition']).toContain(encodeURIComponent('März Rechnung.pdf'))
+    expect(Buffer.compare(original.rawPayload, bytes)).toBe(0)
+    const pdf = await api('GET', `/document-recognition/runs/${run.id}/source-pdf`)
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-')
+  })
+
+  it('answers history_status unrecorded with the baseline for a run without revision tracking', async () => {
+    const run = await completedRun()
+    server.app.ctx.db
+      .update(documentRunReview)
+      .set({ revisionTracking: false })
+      .where(eq(documentRunReview.runId, run.id))
+      .run()
+    const field = fieldOf(run, 'total_amount')
+    const timeline = await api(
+      'GET',
+      `/document-recognition/runs/${run.id}/field-reviews/${field.id}/revisions`,
+    )
+    expect(timeline.json()).toMatchObject({
+      history_status: 'unrecorded',
+      revisions: [],
+      baseline: { value: 1190 },
+    })
+  })
+})

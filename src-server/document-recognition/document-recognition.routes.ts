@@ -1,0 +1,222 @@
+import path from 'node:path'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { type AgentRunService, mayRunAgent, readUpload, requireField } from '../agent-runs'
+import type { ModelRegistry } from '../ai'
+import type { AppContext } from '../app-context'
+import { CommonErrors } from '../errors/app-error'
+import { NoContent, Page } from '../http/common.schemas'
+import {
+  AgentParams,
+  DocumentRun,
+  FieldParams,
+  FieldReview,
+  FieldReviewPatch,
+  FieldTimeline,
+  Overview,
+  PageParams,
+  RegistryBody,
+  RegistryEntry,
+  RejectBody,
+  RerunResponse,
+  RunListQuery,
+  RunParams,
+  RuntimeAgentDetail,
+  RuntimeAgentParams,
+} from './document-recognition.schemas'
+import { createDocumentRecognitionService } from './document-recognition.service'
+import { OcrEngine } from './pipeline/ocr'
+
+const Binary = Type.Unknown({ description: 'file bytes' })
+const ResultDocument = Type.Object({
+  run_id: Type.String(),
+  runtime_agent_id: Type.String(),
+  agent_version_id: Type.String(),
+  review_status: Type.String(),
+  fields: Type.Record(Type.String(), Type.Unknown()),
+  field_details: Type.Array(FieldReview),
+})
+
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
+export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext
+  agentRuns: AgentRunService
+  models?: ModelRegistry
+}> = async (app, { ctx, agentRuns, models }) => {
+  const ocr = new OcrEngine()
+  app.addHook('onClose', () => ocr.close())
+  const service = createDocumentRecognitionService(ctx, {
+    agentRuns,
+    models,
+    ocr,
+    shippedDefinitionsDir: path.join(ctx.config.appRoot, 'resources', 'runtime-agents'),
+  })
+  const tags = ['document-recognition']
+  const review = { permission: 'document_recognition.review' } as const
+  const write = { permission: 'document_recognition.write' } as const
+
+  app.get(
+    '/document-recognition/runtime-agents',
+    {
+      config: review,
+      schema: { tags, response: { 200: Type.Object({ items: Type.Array(RegistryEntry) }) } },
+    },
+    async () => ({ items: service.listRegisteredAgents() }),
+  )
+
+  app.get(
+    '/document-recognition/runtime-agents/:runtime_agent_id',
+    { config: review, schema: { tags, params: RuntimeAgentParams, response: { 200: RuntimeAgentDetail } } },
+    async (request) => service.agentDetail(request.params.runtime_agent_id),
+  )
+
+  app.post(
+    '/document-recognition/runs',
+    { schema: { tags, consumes: ['multipart/form-data'], response: { 202: DocumentRun } } },
+    async (request, reply) => {
+      const user = request.requireUser()
+      const upload = await readUpload(request)
+      const agentId = requireField(upload, 'runtime_agent_id')
+      if (!/^[0-9a-f-]{36}$/i.test(agentId))
+        throw CommonErrors.VALIDATION_ERROR({ runtime_agent_id: 'must be a UUID' })
+      if (!mayRunAgent(ctx, user, agentId))
+        throw CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' })
+      const file = upload.file && upload.file.fieldName === 'file' ? upload.file : undefined
+      return reply.status(202).send(await service.createRun(user, agentId, file))
+    },
+  )
+
+  app.get(
+    '/document-recognition/runs',
+    { config: review, schema: { tags, querystring: RunListQuery, response: { 200: Page(DocumentRun) } } },
+    async (request) => service.listRuns(request.query),
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id',
+    { config: review, schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
+    async (request) => service.getRun(request.params.run_id),
+  )
+
+  app.post(
+    '/document-recognition/runs/:run_id/reject',
+    { config: review, schema: { tags, params: RunParams, body: RejectBody, response: { 200: DocumentRun } } },
+    async (request) => service.reject(request.params.run_id, request.body, request.requireUser().id),
+  )
+
+  app.post(
+    '/document-recognition/runs/:run_id/rerun',
+    { config: review, schema: { tags, params: RunParams, response: { 202: RerunResponse } } },
+    async (request, reply) =>
+      reply.status(202).send(await service.rerun(request.params.run_id, request.requireUser())),
+  )
+
+  app.post(
+    '/document-recognition/runs/:run_id/sync',
+    { config: review, schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
+    async (request) => service.sync(request.params.run_id, request.requireUser().id),
+  )
+
+  app.patch(
+    '/document-recognition/runs/:run_id/field-reviews/:field_id',
+    {
+      config: review,
+      schema: { tags, params: FieldParams, body: FieldReviewPatch, response: { 200: FieldReview } },
+    },
+    async (request) =>
+      service.correctField(
+        request.params.run_id,
+        request.params.field_id,
+        request.body,
+        request.requireUser().id,
+      ),
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/field-reviews/:field_id/revisions',
+    { config: review, schema: { tags, params: FieldParams, response: { 200: FieldTimeline } } },
+    async (request) => service.fieldTimeline(request.params.run_id, request.params.field_id),
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/source-document',
+    { config: review, schema: { tags, params: RunParams, response: { 200: Binary } } },
+    async (request, reply) => {
+      const file = await service.sourceDocument(request.params.run_id)
+      return reply
+        .type(file.mimeType)
+        .header('content-disposition', attachment(file.fileName))
+        .send(file.bytes)
+    },
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/source-pdf',
+    { config: review, schema: { tags, params: RunParams, response: { 200: Binary } } },
+    async (request, reply) => {
+      const file = await service.sourcePdf(request.params.run_id)
+      return reply
+        .type(file.mimeType)
+        .header('content-disposition', attachment(file.fileName))
+        .send(file.bytes)
+    },
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/result',
+    { config: review, schema: { tags, params: RunParams, response: { 200: ResultDocument } } },
+    async (request, reply) => {
+      const result = service.result(request.params.run_id)
+      return reply.header('content-disposition', attachment(`${result.run_id}.json`)).send(result)
+    },
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/pages/:page_number/image',
+    { config: review, schema: { tags, params: PageParams, response: { 200: Binary } } },
+    async (request, reply) =>
+      reply
+        .type('image/png')
+        .send(await service.pageImage(request.params.run_id, request.params.page_number)),
+  )
+
+  app.get(
+    '/admin/document-recognition/overview',
+    { config: write, schema: { tags, response: { 200: Overview } } },
+    async () => service.overview(),
+  )
+
+  app.get(
+    '/admin/document-recognition/runs',
+    { config: write, schema: { tags, querystring: RunListQuery, response: { 200: Page(DocumentRun) } } },
+    async (request) => service.listAllRuns(request.query),
+  )
+
+  app.get(
+    '/admin/document-recognition/runtime-agents',
+    { config: write, schema: { tags, response: { 200: Type.Object({ items: Type.Array(RegistryEntry) }) } } },
+    async () => ({ items: service.listRegistry() }),
+  )
+
+  app.put(
+    '/admin/document-recognition/runtime-agents/:agent_id',
+    {
+      config: write,
+      schema: { tags, params: AgentParams, body: RegistryBody, response: { 200: RegistryEntry } },
+    },
+    async (request) => service.register(request.requireUser().id, request.params.agent_id, request.body),
+  )
+
+  app.delete(
+    '/admin/document-recognition/runtime-agents/:agent_id',
+    { config: write, schema: { tags, params: AgentParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      service.unregister(request.requireUser().id, request.params.agent_id)
+      return reply.status(204).send(null)
+    },
+  )
+}

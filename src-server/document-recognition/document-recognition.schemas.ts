@@ -1,0 +1,214 @@
+import { type Static, Type } from 'typebox'
+import { RUN_STATUSES } from '../agent-runs/agent-runs.tables'
+import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../http/common.schemas'
+import { FIELD_REVIEW_STATUSES, REVIEW_STATUSES } from './document-recognition.tables'
+
+export const FieldValueSchema = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))
+const Fraction = Type.Number({ minimum: 0, maximum: 1 })
+export const BboxSchema = Type.Array(Fraction, {
+  minItems: 4,
+  maxItems: 4,
+  description: '[x0, y0, x1, y1] from the top-left',
+})
+const FlagReason = Type.Enum(['missing', 'low_confidence', 'validation', 'sampled'])
+
+export const RunParams = Type.Object({ run_id: Uuid })
+export const FieldParams = Type.Object({ run_id: Uuid, field_id: Uuid })
+export const PageParams = Type.Object({ run_id: Uuid, page_number: Type.Integer({ minimum: 1 }) })
+export const AgentParams = Type.Object({ agent_id: Uuid })
+export const RuntimeAgentParams = Type.Object({ runtime_agent_id: Uuid })
+
+export const RegistryEntry = Type.Object({
+  agent_id: Uuid,
+  runtime_agent_id: Uuid,
+  display_name: Type.String(),
+  enabled: Type.Boolean(),
+  review_sample_rate: Type.Number(),
+  type: Type.String(),
+  published_version_id: Nullable(Uuid),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+
+export const RegistryBody = Type.Object(
+  {
+    display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+export const RuntimeAgentDetail = Type.Object({
+  ...RegistryEntry.properties,
+  published_version: Nullable(Type.Object({ id: Uuid, version: Type.Integer() })),
+  upload_slot: Nullable(
+    Type.Object({ key: Type.String(), accepts: Type.Array(Type.String()), max_file_mb: Type.Number() }),
+  ),
+  execution_policy: Nullable(
+    Type.Object({
+      timeout_ms: Type.Integer(),
+      max_attempts: Type.Integer(),
+      step_retries: Type.Integer(),
+      max_pages: Type.Integer(),
+      max_file_mb: Type.Number(),
+    }),
+  ),
+})
+
+export const FieldReview = Type.Object({
+  id: Uuid,
+  field_key: Type.String(),
+  label: Type.String(),
+  value: FieldValueSchema,
+  extracted_value: FieldValueSchema,
+  confidence: Type.Number(),
+  page_number: Nullable(Type.Integer()),
+  bbox: Nullable(BboxSchema),
+  review_status: Type.Enum([...FIELD_REVIEW_STATUSES]),
+  flag_reasons: Type.Array(FlagReason),
+  reviewer_note: Nullable(Type.String()),
+  revision_count: Type.Integer(),
+  is_changed_from_extracted: Type.Boolean(),
+  last_revised_at: Nullable(Timestamp),
+  last_revised_by: Nullable(UserRef),
+})
+export type FieldReview = Static<typeof FieldReview>
+
+export const DocumentRun = Type.Object({
+  id: Uuid,
+  runtime_agent_id: Uuid,
+  agent_version_id: Uuid,
+  runtime_agent_type_snapshot: Type.String(),
+  file_name: Type.String(),
+  mime_type: Type.String(),
+  page_count: Nullable(Type.Integer()),
+  source_document_url: Type.String(),
+  source_pdf_url: Nullable(Type.String()),
+  source_recoverable: Type.Boolean(),
+  status: Type.Enum([...RUN_STATUSES]),
+  review_status: Type.Enum([...REVIEW_STATUSES]),
+  error_message: Nullable(Type.String()),
+  rerun_source_run_id: Nullable(Uuid),
+  diff_from_source: Nullable(
+    Type.Record(
+      Type.String(),
+      Type.Object({ source_value: FieldValueSchema, target_value: FieldValueSchema }),
+    ),
+  ),
+  summary: Type.Object({
+    field_count: Type.Integer(),
+    flagged_count: Type.Integer(),
+    accepted_count: Type.Integer(),
+    corrected_count: Type.Integer(),
+    mean_confidence: Nullable(Type.Number()),
+  }),
+  issue_list: Type.Array(
+    Type.Object({
+      field_key: Type.String(),
+      kind: Type.Enum(['missing', 'low_confidence', 'validation']),
+      message: Type.String(),
+    }),
+  ),
+  field_reviews: Type.Array(FieldReview),
+  preview_pages: Type.Array(
+    Type.Object({
+      page_number: Type.Integer(),
+      width: Type.Number(),
+      height: Type.Number(),
+      image_url: Type.String(),
+    }),
+  ),
+  workspace_output: Type.Unknown(),
+  attempts: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  completed_at: Nullable(Timestamp),
+  reviewed_at: Nullable(Timestamp),
+  synced_at: Nullable(Timestamp),
+})
+export type DocumentRun = Static<typeof DocumentRun>
+
+export const RunListQuery = Type.Object({
+  ...PageQuery.properties,
+  status: Type.Optional(Type.Enum([...RUN_STATUSES])),
+  review_status: Type.Optional(Type.Enum([...REVIEW_STATUSES])),
+  runtime_agent_id: Type.Optional(Uuid),
+  created_after: Type.Optional(Timestamp),
+  created_before: Type.Optional(Timestamp),
+  source_run_id: Type.Optional(Uuid),
+})
+export type RunListQuery = Static<typeof RunListQuery>
+
+export const FieldReviewPatch = Type.Object(
+  {
+    value: Type.Optional(FieldValueSchema),
+    review_status: Type.Optional(Type.Enum(['accepted', 'corrected'])),
+    reviewer_note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    page_number: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+    bbox: Type.Optional(Nullable(BboxSchema)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+export type FieldReviewPatch = Static<typeof FieldReviewPatch>
+
+export const RejectBody = Type.Object(
+  {
+    reason: Type.String({ minLength: 1, maxLength: 2000 }),
+    reviewer: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+)
+
+export const Revision = Type.Object({
+  revision: Type.Integer(),
+  value: FieldValueSchema,
+  previous_value: FieldValueSchema,
+  review_status: Type.Enum([...FIELD_REVIEW_STATUSES]),
+  reviewer_note: Nullable(Type.String()),
+  page_number: Nullable(Type.Integer()),
+  bbox: Nullable(BboxSchema),
+  actor: Nullable(UserRef),
+  created_at: Timestamp,
+})
+
+export const FieldTimeline = Type.Object({
+  field_id: Uuid,
+  field_key: Type.String(),
+  baseline: Type.Object({
+    value: FieldValueSchema,
+    confidence: Type.Number(),
+    page_number: Nullable(Type.Integer()),
+    bbox: Nullable(BboxSchema),
+  }),
+  current_value: FieldValueSchema,
+  current_review_status: Type.Enum([...FIELD_REVIEW_STATUSES]),
+  current_reviewer_note: Nullable(Type.String()),
+  history_status: Type.Enum(['recorded', 'unrecorded']),
+  revisions: Type.Array(Revision),
+})
+
+export const RerunResponse = Type.Object({
+  source_run_id: Uuid,
+  target_run_id: Uuid,
+  target_run: DocumentRun,
+})
+
+const Counts = Type.Record(Type.String(), Type.Integer())
+export const Overview = Type.Object({
+  total_runs: Type.Integer(),
+  by_status: Counts,
+  by_review_status: Counts,
+  per_runtime_agent: Type.Array(
+    Type.Object({
+      runtime_agent_id: Uuid,
+      name: Type.String(),
+      runs: Type.Integer(),
+      flagged: Type.Integer(),
+    }),
+  ),
+  flagged_rate: Nullable(Type.Number()),
+  correction_rate_by_field: Type.Record(Type.String(), Type.Number()),
+  mean_confidence: Nullable(Type.Number()),
+  runs_per_day: Type.Array(Type.Object({ date: Type.String(), runs: Type.Integer() })),
+  median_processing_ms: Nullable(Type.Number()),
+})

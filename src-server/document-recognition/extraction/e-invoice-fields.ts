@@ -1,0 +1,33 @@
+import { xmlText } from '../pipeline/e-invoice'
+import type { PageText } from '../pipeline/pdf-pages'
+import { type ExtractedField, notFound } from './extracted-field'
+import type { FieldDefinition } from './field-config'
+import { locateValue } from './locate'
+import { normaliseValue } from './values'
+
+/**
+ * Fields read from the issuer's own e-invoice XML: confidence 1. Boxes still come from the page, where the
+ * printed value is searched for. Fields without an XML path, or absent from the XML, are left to the page.
+ */
+export function extractFromInvoiceXml(
+  fields: FieldDefinition[],
+  xml: string,
+  pages: PageText[],
+): Map<string, ExtractedField> {
+  const found = new Map<string, ExtractedField>()
+  for (const field of fields) {
+    const raw = (field.e_invoice ?? []).map((path) => xmlText(xml, path)).find((text) => text !== null)
+    const value = raw ? normaliseValue(field, raw) : null
+    if (value === null) continue
+    const located = locateValue(field, pages, value)
+    found.set(field.key, {
+      ...notFound(field.key),
+      value,
+      confidence: 1,
+      page_number: located?.pageNumber ?? null,
+      bbox: located?.bbox ?? null,
+      method: 'e_invoice',
+    })
+  }
+  return found
+}

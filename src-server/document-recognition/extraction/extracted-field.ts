@@ -1,0 +1,17 @@
+import type { Bbox, FieldValue } from '../document-recognition.tables'
+
+/** One field as a strategy extracted it, before validation and review. */
+export interface ExtractedField {
+  key: string
+  value: FieldValue
+  /** 0..1: OCR or text-layer confidence x match quality (x validation, applied later). */
+  confidence: number
+  page_number: number | null
+  bbox: Bbox | null
+  method: 'anchor_right' | 'anchor_below' | 'pattern' | 'e_invoice' | 'llm' | 'not_found'
+  anchor: string | null
+}
+
+export function notFound(key: string): ExtractedField {
+  return { key, value: null, confidence: 0, page_number: null, bbox: null, method: 'not_found', anchor: null }
+}

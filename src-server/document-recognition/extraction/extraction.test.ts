@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { FieldDefinition } from './field-config'
+import { extractWithRules } from './rules'
+import { validateFields } from './validate'
+import { normaliseValue, parseAmounts, parseDate } from './values'
+
+/** A page from lines of text: each word gets a box in reading order (about 6 points per character). */
+function page(lines: string[]): PageText {
+  const words: PageWord[] = []
+  lines.forEach((text, row) => {
+    let x = 40
+    for (const part of text.split(/(\s+)/)) {
+      if (!part.trim()) {
+        x += part.length * 6
+        continue
+      }
+      words.push({
+        text: part,
+        bbox: [x / 600, (40 + row * 20) / 800, (x + part.length * 6) / 600, (52 + row * 20) / 800],
+        confidence: 1,
+      })
+      x += part.length * 6
+    }
+  })
+  return { page_number: 1, width: 600, height: 800, words }
+}
+
+const money = (key: string, anchors: string[], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
+  key,
+  label: key,
+  type: 'money',
+  required: true,
+  anchors,
+  ...extra,
+})
+
+describe('value parsing', () => {
+  it('reads dates in ISO, numeric and written English, German and French forms', () => {
+    expect(parseDate('Date: 2024-03-15')?.value).toBe('2024-03-15')
+    expect(parseDate('Datum 15.03.2024')?.value).toBe('2024-03-15')
+    expect(parseDate('03/20/2023')?.value).toBe('2023-03-20')
+    expect(parseDate('August 3 , 2014')?.value).toBe('2014-08-03')
+    expect(parseDate('5. März 2024')?.value).toBe('2024-03-05')
+    expect(parseDate('le 1er février 2024')?.value).toBe('2024-02-01')
+    expect(parseDate('31.02.2024')).toBeNull()
+  })
+
+  it('reads amounts with any separators and ignores dates and percentages', () => {
+    expect(parseAmounts('1.234,56 EUR').map((a) => a.value)).toEqual([1234.56])
+    expect(parseAmounts('$1,234.56').map((a) => a.value)).toEqual([1234.56])
+    expect(parseAmounts('1 234,56 €').map((a) => a.value)).toEqual([1234.56])
+    expect(parseAmounts('bis 04.04.2018 mit 3% Skonto').map((a) => a.value)).toEqual([])
+    expect(parseAmounts('-8,79').map((a) => a.value)).toEqual([-8.79])
+    expect(
+      normaliseValue({ key: 'd', label: 'd', type: 'date', required: true, anchors: [] }, '20180305'),
+    ).toBe('2018-03-05')
+  })
+})
+
+describe('rules strategy', () => {
+  it('takes the last amount before the next label and leaves a longer label to its own field', () => {
+    const fields = [
+      money('net_amount', ['Subtotal', 'Total excl. tax']),
+      money('tax_amount', ['Tax']),
+      money('total_amount', ['Total'], { prefer: 'max' }),
+    ]
+    const pages = [
+      page([
+        'Subtotal                         100.00',
+        'Tax 19% on 100.00                 19.00',
+        'Total excl. tax 100.00',
+        'Total                            119.00',
+      ]),
+    ]
+    const values = Object.fromEntries(extractWithRules(fields, pages).map((f) => [f.key, f.value]))
+    expect(values).toEqual({ net_amount: 100, tax_amount: 19, total_amount: 119 })
+  })
+
+  it('reads a value below its column heading and a label within a section', () => {
+    const fields: FieldDefinition[] = [
+      { key: 'invoice_date', label: 'Date', type: 'date', required: true, anchors: ['Invoice Date'] },
+      { key: 'seller_name', label: 'Seller', type: 'string', required: false, anchors: ['Seller > Name'] },
+    ]
+    const pages = [
+      page([
+        'Invoice Date          Due Date',
+        '2024-03-15            2024-04-14',
+        'Buyer',
+        'Name:      Jane',
+        'Seller',
+        'Name:      ACME Ltd',
+      ]),
+    ]
+    const values = Object.fromEntries(extractWithRules(fields, pages).map((f) => [f.key, f.value]))
+    expect(values).toEqual({ invoice_date: '2024-03-15', seller_name: 'ACME Ltd' })
+  })
+
+  it('halves the confidence of amounts that do not add up', () => {
+    const fields = [
+      money('net_amount', ['Net']),
+      money('tax_amount', ['Tax']),
+      money('total_amount', ['Total'], { validation: { equals_sum_of: ['net_amount', 'tax_amount'] } }),
+    ]
+    const extracted = extractWithRules(fields, [page(['Net 100.00', 'Tax 19.00', 'Total 129.00'])])
+    const { fields: checked, issues } = validateFields(fields, extracted)
+    expect(issues.map((i) => i.field_key)).toEqual(['total_amount'])
+    expect(checked.find((f) => f.key === 'total_amount')?.confidence).toBeLessThan(0.6)
+  })
+})

@@ -1,0 +1,72 @@
+import { type Static, Type } from 'typebox'
+import { Value } from 'typebox/value'
+
+export const FIELD_TYPES = ['string', 'number', 'money', 'date', 'enum', 'boolean'] as const
+
+export const FieldDefinition = Type.Object({
+  key: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }),
+  label: Type.String({ minLength: 1, maxLength: 200 }),
+  type: Type.Enum([...FIELD_TYPES]),
+  required: Type.Boolean(),
+  /** Labels printed next to the value, in every language the agent reads. */
+  anchors: Type.Array(Type.String({ minLength: 1 })),
+  pattern: Type.Optional(Type.String({ minLength: 1 })),
+  enum: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** Other spellings of enum values as printed ("€" for EUR). */
+  aliases: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String({ minLength: 1 })))),
+  /** Which occurrence wins when an anchor appears more than once. */
+  prefer: Type.Optional(Type.Enum(['first', 'last', 'max'])),
+  /** Element path in a Factur-X / ZUGFeRD (CII) XML, local names joined by `/`. */
+  e_invoice: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  validation: Type.Optional(
+    Type.Object({
+      min: Type.Optional(Type.Number()),
+      max: Type.Optional(Type.Number()),
+      equals_sum_of: Type.Optional(Type.Array(Type.String())),
+    }),
+  ),
+})
+export type FieldDefinition = Static<typeof FieldDefinition>
+
+/** The keys a `document_extraction` config adds to the base runtime agent config. */
+export const ExtractionConfig = Type.Object({
+  strategy: Type.Enum(['rules', 'llm']),
+  fields: Type.Array(FieldDefinition, { minItems: 1, maxItems: 100 }),
+  low_confidence_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  review_sample_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  model: Type.Optional(
+    Type.Object({ provider: Type.Optional(Type.String()), model: Type.Optional(Type.String()) }),
+  ),
+})
+export type ExtractionConfig = Static<typeof ExtractionConfig>
+
+export function validateExtractionConfig(config: unknown): string[] {
+  if (!Value.Check(ExtractionConfig, config))
+    return [...Value.Errors(ExtractionConfig, config)].map((e) => `${e.instancePath || '/'} ${e.message}`)
+  const problems: string[] = []
+  const keys = new Set<string>()
+  for (const field of config.fields) {
+    if (keys.has(field.key)) problems.push(`field ${field.key} is defined twice`)
+    keys.add(field.key)
+    if (field.pattern) {
+      try {
+        new RegExp(field.pattern, 'iu')
+      } catch {
+        problems.push(`field ${field.key} has an invalid pattern`)
+      }
+    }
+    if (field.type === 'enum' && !field.enum?.length) problems.push(`field ${field.key} needs enum values`)
+  }
+  for (const field of config.fields)
+    for (const key of field.validation?.equals_sum_of ?? [])
+      if (!keys.has(key)) problems.push(`field ${field.key} sums the unknown field ${key}`)
+  return problems
+}
+
+export function lowConfidenceThreshold(config: ExtractionConfig): number {
+  if (config.low_confidence_threshold !== undefined) return config.low_confidence_threshold
+  const fromEnv = Number(process.env.LOW_CONFIDENCE_THRESHOLD)
+  return Number.isFinite(fromEnv) && fromEnv >= 0 && fromEnv <= 1 && process.env.LOW_CONFIDENCE_THRESHOLD
+    ? fromEnv
+    : 0.8
+}

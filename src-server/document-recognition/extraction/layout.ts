@@ -1,0 +1,116 @@
+import type { Bbox } from '../document-recognition.tables'
+import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import { fold } from './values'
+
+/** Words of one visual line, left to right, with the character offset of each in the joined text. */
+export interface Line {
+  pageNumber: number
+  words: PageWord[]
+  offsets: number[]
+  text: string
+  bbox: Bbox
+}
+
+export function unionBox(boxes: Bbox[]): Bbox {
+  return [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ]
+}
+
+function makeLine(pageNumber: number, words: PageWord[]): Line {
+  const sorted = [...words].sort((a, b) => a.bbox[0] - b.bbox[0])
+  const offsets: number[] = []
+  let text = ''
+  for (const word of sorted) {
+    if (text) text += ' '
+    offsets.push(text.length)
+    text += word.text
+  }
+  return { pageNumber, words: sorted, offsets, text, bbox: unionBox(sorted.map((w) => w.bbox)) }
+}
+
+/** Groups a page's words into lines: a word joins a line when their vertical middles are within half a height. */
+export function linesOf(page: PageText): Line[] {
+  const words = [...page.words].sort((a, b) => (a.bbox[1] + a.bbox[3]) / 2 - (b.bbox[1] + b.bbox[3]) / 2)
+  const groups: PageWord[][] = []
+  for (const word of words) {
+    const middle = (word.bbox[1] + word.bbox[3]) / 2
+    const group = groups.find((candidate) => {
+      const first = candidate[0] as PageWord
+      const lineMiddle = (first.bbox[1] + first.bbox[3]) / 2
+      return Math.abs(lineMiddle - middle) < (first.bbox[3] - first.bbox[1]) / 2
+    })
+    if (group) group.push(word)
+    else groups.push([word])
+  }
+  return groups.map((group) => makeLine(page.page_number, group))
+}
+
+/**
+ * Splits a line where the gap between two words is wider than about two characters: columns of a layout
+ * ("Invoice No 123        Date 2023-01-01") become separate segments.
+ */
+export function segmentsOf(line: Line): Line[] {
+  const segments: PageWord[][] = []
+  let current: PageWord[] = []
+  for (const word of line.words) {
+    const previous = current[current.length - 1]
+    if (previous) {
+      const charWidth = (previous.bbox[2] - previous.bbox[0]) / Math.max(1, previous.text.length)
+      const height = previous.bbox[3] - previous.bbox[1]
+      if (word.bbox[0] - previous.bbox[2] > Math.max(charWidth * 3, height * 1.5)) {
+        segments.push(current)
+        current = []
+      }
+    }
+    current.push(word)
+  }
+  if (current.length) segments.push(current)
+  return segments.map((words) => makeLine(line.pageNumber, words))
+}
+
+/** The words of `line` that overlap the character range [start, end) of its text. */
+export function wordsInRange(line: Line, start: number, end: number): PageWord[] {
+  return line.words.filter((word, i) => {
+    const from = line.offsets[i] as number
+    return from < end && from + word.text.length > start
+  })
+}
+
+const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch)
+
+/** Labels this long are also matched with one misread character (OCR: "Kéufer" for "Käufer"). */
+const FUZZY_MIN_LENGTH = 7
+
+export interface AnchorMatch {
+  start: number
+  end: number
+  /** False when one character differs. */
+  exact: boolean
+}
+
+/**
+ * Word-boundary positions where `anchor` occurs in the line (case and accents ignored); when it does not occur
+ * exactly, long labels are also found with one character misread.
+ */
+export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
+  const text = fold(line.text)
+  const needle = fold(anchor).trim()
+  if (!needle) return []
+  const bounded = (at: number) =>
+    !isWordChar(text[at - 1]) && (!isWordChar(text[at + needle.length]) || !isWordChar(needle.at(-1)))
+  const hits: AnchorMatch[] = []
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1))
+    if (bounded(at)) hits.push({ start: at, end: at + needle.length, exact: true })
+  if (hits.length > 0 || needle.length < FUZZY_MIN_LENGTH || text.length < needle.length) return hits
+  for (let at = 0; at + needle.length <= text.length; at++) {
+    if (!bounded(at)) continue
+    let misses = 0
+    for (let i = 0; i < needle.length && misses <= 1; i++) if (text[at + i] !== needle[i]) misses++
+    if (misses === 1) hits.push({ start: at, end: at + needle.length, exact: false })
+  }
+  return hits
+}

@@ -1,0 +1,334 @@
+import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import { type ExtractedField, notFound } from './extracted-field'
+import type { FieldDefinition } from './field-config'
+import { findAnchor, type Line, linesOf, segmentsOf, unionBox } from './layout'
+import { readValueIn } from './locate'
+import { compilePattern, fold } from './values'
+
+interface Candidate {
+  field: ExtractedField
+  score: number
+  order: number
+}
+
+interface AnchorHit {
+  line: Line
+  lineIndex: number
+  start: number
+  end: number
+  exact: boolean
+  anchor: string
+}
+
+type Read = NonNullable<ReturnType<typeof readValueIn>>
+
+/** How much a placement of the value relative to its label is trusted. */
+const SAME_SEGMENT = 1
+const NEXT_SEGMENT = 0.97
+const FURTHER_RIGHT = 0.8
+const BELOW = 0.85
+const PATTERN_ONLY = 0.6
+/** Other words between a label and the value ("Total tax 5.00" for "Total") make the pairing doubtful. */
+const WORDS_BETWEEN = 0.75
+/** A label read with one character off (OCR) is a slightly weaker match. */
+const INEXACT_LABEL = 0.92
+/** A section anchor ("Seller > Name") is looked for this many lines below the section heading. */
+const SECTION_LINES = 10
+
+/** Words that may stand between a label and its value without changing what the label means. */
+const FILLERS = new Set([
+  'no',
+  'nr',
+  'n°',
+  'number',
+  'nummer',
+  'numero',
+  'eur',
+  'usd',
+  'gbp',
+  'chf',
+  'inr',
+  'in',
+  'vom',
+  'du',
+  'de',
+  'of',
+  'the',
+  'le',
+  'rs',
+  'ttc',
+])
+
+/** Longer labels are less ambiguous ("Invoice Number" over "No"). */
+const anchorWeight = (anchor: string) => 0.9 + 0.1 * Math.min(1, anchor.length / 12)
+const meanConfidence = (words: PageWord[]) => words.reduce((sum, w) => sum + w.confidence, 0) / words.length
+/** Where a segment of a line starts in the line's text. */
+const offsetIn = (line: Line, segment: Line) =>
+  line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
+
+function hasWordsBetween(text: string): boolean {
+  return (fold(text).match(/\p{L}[\p{L}°]+/gu) ?? []).some((word) => !FILLERS.has(word))
+}
+
+/** Hits of this field's anchors that are not part of a longer label of another field on the same line. */
+function plainHits(
+  line: Line,
+  lineIndex: number,
+  field: FieldDefinition,
+  others: FieldDefinition[],
+): AnchorHit[] {
+  const foreign = others.flatMap((other) =>
+    other.anchors.filter((a) => !a.includes(' > ')).flatMap((anchor) => findAnchor(line, anchor)),
+  )
+  return field.anchors
+    .filter((anchor) => !anchor.includes(' > '))
+    .flatMap((anchor) =>
+      findAnchor(line, anchor)
+        .filter(
+          (hit) =>
+            !foreign.some(
+              (f) => f.start <= hit.start && f.end >= hit.end && f.end - f.start > hit.end - hit.start,
+            ),
+        )
+        .map((hit) => ({ line, lineIndex, ...hit, anchor })),
+    )
+}
+
+/** "Section > Label" anchors: the label's first occurrence in the lines below the section heading. */
+function sectionHits(lines: Line[], field: FieldDefinition): AnchorHit[] {
+  const hits: AnchorHit[] = []
+  for (const anchor of field.anchors.filter((a) => a.includes(' > '))) {
+    const [section = '', label = ''] = anchor.split(' > ')
+    lines.forEach((line, index) => {
+      if (findAnchor(line, section).length === 0) return
+      for (let j = index + 1; j < Math.min(lines.length, index + 1 + SECTION_LINES); j++) {
+        const below = lines[j] as Line
+        const hit = findAnchor(below, label)[0]
+        if (hit) {
+          hits.push({ line: below, lineIndex: j, ...hit, anchor })
+          return
+        }
+      }
+    })
+  }
+  return hits
+}
+
+/** A segment holding no label words: only values (amounts, codes, currency signs). */
+const valueOnly = (segment: Line) => !hasWordsBetween(segment.text.replace(/\b[A-Z]{3}\b/g, ''))
+
+/**
+ * The value right of a label: in its own segment, in the next segment, or (typed values) further right. An amount
+ * is the last one before the next label on the line, since totals sit in the rightmost column
+ * ("Tax 15% on $ 112.90 | $ 16.94").
+ */
+function readRight(
+  field: FieldDefinition,
+  hit: AnchorHit,
+  pattern: RegExp | null,
+): { read: Read; placement: number } | null {
+  const { line } = hit
+  const segments = segmentsOf(line)
+  const index = segments.findIndex((s) => {
+    const start = offsetIn(line, s)
+    return start <= hit.start && start + s.text.length >= hit.end
+  })
+  const segment = segments[index]
+  if (!segment) return null
+  const segmentStart = offsetIn(line, segment)
+  const rest = segment.text.slice(hit.end - segmentStart)
+  if (field.type === 'money' || field.type === 'number') {
+    let last: { read: Read; placement: number } | null = null
+    for (let from = hit.end - segmentStart; ; ) {
+      const read = readValueIn(field, segment, from, pattern)
+      if (!read) break
+      const between = segment.text.slice(hit.end - segmentStart, read.start)
+      last = { read, placement: SAME_SEGMENT * (hasWordsBetween(between) ? WORDS_BETWEEN : 1) }
+      from = read.end
+    }
+    for (const next of segments.slice(index + 1)) {
+      if (!valueOnly(next)) break
+      const read = readValueIn(field, next, 0, pattern)
+      if (read) last = { read, placement: NEXT_SEGMENT * (hasWordsBetween(rest) ? WORDS_BETWEEN : 1) }
+    }
+    return last
+  }
+  const inSegment = readValueIn(field, segment, hit.end - segmentStart, pattern)
+  if (inSegment) {
+    const between = segment.text.slice(hit.end - segmentStart, inSegment.start)
+    return { read: inSegment, placement: SAME_SEGMENT * (hasWordsBetween(between) ? WORDS_BETWEEN : 1) }
+  }
+  const next = segments[index + 1]
+  const inNext = next ? readValueIn(field, next, 0, pattern) : null
+  if (inNext) return { read: inNext, placement: NEXT_SEGMENT * (hasWordsBetween(rest) ? WORDS_BETWEEN : 1) }
+  if (field.type === 'string') return null
+  const further = readValueIn(field, line, hit.end, pattern)
+  return further ? { read: further, placement: FURTHER_RIGHT } : null
+}
+
+/**
+ * The value under a label: the first line below that has words in the label's column (directly under the label,
+ * else a little wider), read there only, so a heading row is not paired with a value two rows down.
+ */
+function readBelow(
+  field: FieldDefinition,
+  hit: AnchorHit,
+  lines: Line[],
+  pattern: RegExp | null,
+): Read | null {
+  const labelWords = hit.line.words.filter((w, i) => {
+    const from = hit.line.offsets[i] as number
+    return from < hit.end && from + w.text.length > hit.start
+  })
+  if (labelWords.length === 0) return null
+  const label = unionBox(labelWords.map((w) => w.bbox))
+  const lineHeight = label[3] - label[1]
+  for (const below of lines.slice(hit.lineIndex + 1, hit.lineIndex + 4)) {
+    if (below.bbox[1] - label[3] > lineHeight * 3) return null
+    const under = underSpan(below, label[0] - 0.01, label[2] + 0.01)
+    const wider = underSpan(below, label[0] - 0.03, Math.max(label[2] + 0.08, label[0] + 0.2))
+    if (!under && !wider) continue
+    return (
+      (under && readValueIn(field, under, 0, pattern)) ||
+      (wider && readValueIn(field, wider, 0, pattern)) ||
+      null
+    )
+  }
+  return null
+}
+
+/** Words of a line lying under a horizontal span, as a line of their own. */
+function underSpan(line: Line, x0: number, x1: number): Line | null {
+  const words = line.words.filter((w) => w.bbox[2] > x0 && w.bbox[0] < x1)
+  if (words.length === 0) return null
+  const offsets: number[] = []
+  let text = ''
+  for (const word of words) {
+    if (text) text += ' '
+    offsets.push(text.length)
+    text += word.text
+  }
+  return { pageNumber: line.pageNumber, words, offsets, text, bbox: unionBox(words.map((w) => w.bbox)) }
+}
+
+function candidate(
+  key: string,
+  read: Read,
+  pageNumber: number,
+  method: ExtractedField['method'],
+  anchor: string | null,
+  placement: number,
+  order: number,
+): Candidate {
+  const confidence =
+    meanConfidence(read.words) * read.quality * placement * (anchor ? anchorWeight(anchor) : 1)
+  return {
+    field: {
+      key,
+      value: read.value,
+      confidence,
+      page_number: pageNumber,
+      bbox: unionBox(read.words.map((w) => w.bbox)),
+      method,
+      anchor,
+    },
+    score: confidence,
+    order,
+  }
+}
+
+function anchorCandidates(
+  field: FieldDefinition,
+  others: FieldDefinition[],
+  pages: PageText[],
+  pattern: RegExp | null,
+): Candidate[] {
+  const found: Candidate[] = []
+  let order = 0
+  for (const page of pages) {
+    const lines = linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1])
+    const hits = [
+      ...lines.flatMap((line, index) => plainHits(line, index, field, others)),
+      ...sectionHits(lines, field),
+    ]
+    hits.sort((a, b) => a.lineIndex - b.lineIndex || a.start - b.start)
+    for (const hit of hits) {
+      order++
+      const match = hit.exact ? 1 : INEXACT_LABEL
+      const right = readRight(field, hit, pattern)
+      const below = right ? null : readBelow(field, hit, lines, pattern)
+      const read = right?.read ?? below
+      if (!read) continue
+      const method = right ? 'anchor_right' : 'anchor_below'
+      const placement = (right?.placement ?? BELOW) * match
+      found.push(candidate(field.key, read, page.page_number, method, hit.anchor, placement, order))
+    }
+  }
+  return found
+}
+
+function patternCandidates(field: FieldDefinition, pages: PageText[], pattern: RegExp): Candidate[] {
+  const found: Candidate[] = []
+  let order = 0
+  for (const page of pages)
+    for (const line of linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1])) {
+      const read = readValueIn(field, line, 0, pattern)
+      if (read)
+        found.push(candidate(field.key, read, page.page_number, 'pattern', null, PATTERN_ONLY, order++))
+    }
+  return found
+}
+
+/** An enum printed without a label (a currency sign): its most frequent value in the document. */
+function frequentEnumCandidate(field: FieldDefinition, pages: PageText[]): Candidate | null {
+  const seen = new Map<string, { count: number; first: Candidate }>()
+  let order = 0
+  for (const page of pages)
+    for (const line of linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1]))
+      for (const segment of segmentsOf(line)) {
+        const read = readValueIn(field, segment, 0, null)
+        if (!read) continue
+        const key = String(read.value)
+        const entry = seen.get(key)
+        if (entry) entry.count++
+        else
+          seen.set(key, {
+            count: 1,
+            first: candidate(field.key, read, page.page_number, 'pattern', null, PATTERN_ONLY, order++),
+          })
+      }
+  const ranked = [...seen.values()].sort((a, b) => b.count - a.count)
+  return ranked[0]?.first ?? null
+}
+
+function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField | null {
+  if (candidates.length === 0) return null
+  const best = Math.max(...candidates.map((c) => c.score))
+  const strong = candidates.filter((c) => c.score >= best * 0.9)
+  const prefer = field.prefer ?? 'first'
+  const pick =
+    prefer === 'max'
+      ? strong.reduce((a, b) => (Number(b.field.value) > Number(a.field.value) ? b : a))
+      : prefer === 'last'
+        ? strong.reduce((a, b) => (b.order > a.order ? b : a))
+        : strong.reduce((a, b) => (b.score > a.score || (b.score === a.score && b.order < a.order) ? b : a))
+  return pick.field
+}
+
+/**
+ * The offline strategy: every anchor occurrence proposes the value to its right (same column segment, next
+ * segment, further right) or below it; the best-scored proposal wins (or the first, last or largest among the
+ * strong ones, as the field prefers). A label inside another field's longer label ("Tax" in "Total excl. tax")
+ * is that field's. A field with a pattern and no anchor hit falls back to the pattern alone, at lower confidence.
+ */
+export function extractWithRules(fields: FieldDefinition[], pages: PageText[]): ExtractedField[] {
+  return fields.map((field) => {
+    const pattern = compilePattern(field)
+    const others = fields.filter((f) => f.key !== field.key)
+    const fromAnchors = choose(field, anchorCandidates(field, others, pages, pattern))
+    if (fromAnchors) return fromAnchors
+    const fromPattern = pattern ? choose(field, patternCandidates(field, pages, pattern)) : null
+    const fromFrequency = field.type === 'enum' ? frequentEnumCandidate(field, pages)?.field : null
+    return fromPattern ?? fromFrequency ?? notFound(field.key)
+  })
+}

@@ -1,0 +1,56 @@
+import type { ExtractedField } from './extracted-field'
+import type { FieldDefinition } from './field-config'
+
+export interface ValidationIssue {
+  field_key: string
+  message: string
+}
+
+/** A failed check halves the confidence of the fields it involves: a value that does not add up is doubtful. */
+const FAILED_CHECK_FACTOR = 0.5
+
+/** Checks min/max and `equals_sum_of` (to the cent); returns the issues and the fields with adjusted confidence. */
+export function validateFields(
+  definitions: FieldDefinition[],
+  fields: ExtractedField[],
+): { fields: ExtractedField[]; issues: ValidationIssue[] } {
+  const byKey = new Map(fields.map((f) => [f.key, { ...f }]))
+  const issues: ValidationIssue[] = []
+  for (const definition of definitions) {
+    const field = byKey.get(definition.key)
+    const rules = definition.validation
+    if (!field || !rules || field.value === null) continue
+    const value = Number(field.value)
+    if (typeof field.value !== 'number' && !Number.isFinite(value)) continue
+    if (rules.min !== undefined && value < rules.min)
+      issues.push({
+        field_key: definition.key,
+        message: `${definition.label} is below the minimum ${rules.min}.`,
+      })
+    if (rules.max !== undefined && value > rules.max)
+      issues.push({
+        field_key: definition.key,
+        message: `${definition.label} is above the maximum ${rules.max}.`,
+      })
+    const parts = rules.equals_sum_of ?? []
+    if (parts.length > 0) {
+      const values = parts.map((key) => byKey.get(key)?.value)
+      if (values.every((v) => typeof v === 'number')) {
+        const sum = (values as number[]).reduce((a, b) => a + b, 0)
+        if (Math.abs(sum - value) > 0.01) {
+          const message = `${definition.label} (${value}) is not the sum of ${parts.join(' + ')} (${Math.round(sum * 100) / 100}).`
+          issues.push({ field_key: definition.key, message })
+          for (const key of parts) {
+            const part = byKey.get(key)
+            if (part) part.confidence *= FAILED_CHECK_FACTOR
+          }
+        }
+      }
+    }
+  }
+  for (const issue of issues) {
+    const field = byKey.get(issue.field_key)
+    if (field) field.confidence *= FAILED_CHECK_FACTOR
+  }
+  return { fields: fields.map((f) => byKey.get(f.key) as ExtractedField), issues }
+}

@@ -1,0 +1,199 @@
+import type { FieldValue } from '../document-recognition.tables'
+import type { FieldDefinition } from './field-config'
+
+/** A typed value found in a text: where it starts and ends, and how unambiguous the reading was (0..1). */
+export interface ParsedValue {
+  value: FieldValue
+  start: number
+  end: number
+  quality: number
+}
+
+const MONTHS: Record<string, number> = {}
+const monthNames: [number, string[]][] = [
+  [1, ['january', 'jan', 'januar', 'janvier', 'janv', 'janner', 'januari']],
+  [2, ['february', 'feb', 'februar', 'fevrier', 'fevr', 'fev', 'februari']],
+  [3, ['march', 'mar', 'marz', 'maerz', 'mars', 'maart']],
+  [4, ['april', 'apr', 'avril', 'avr']],
+  [5, ['may', 'mai', 'mei']],
+  [6, ['june', 'jun', 'juni', 'juin']],
+  [7, ['july', 'jul', 'juli', 'juillet', 'juil']],
+  [8, ['august', 'aug', 'aout', 'augustus']],
+  [9, ['september', 'sep', 'sept', 'septembre']],
+  [10, ['october', 'oct', 'oktober', 'okt', 'octobre']],
+  [11, ['november', 'nov', 'novembre']],
+  [12, ['december', 'dec', 'dezember', 'dez', 'decembre']],
+]
+for (const [month, names] of monthNames) for (const name of names) MONTHS[name] = month
+
+/** Lower case without accents, for comparing labels and month names across languages. */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+function isoDate(year: number, month: number, day: number): string | null {
+  const fullYear = year < 100 ? 2000 + year : year
+  const date = new Date(Date.UTC(fullYear, month - 1, day))
+  if (date.getUTCFullYear() !== fullYear || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return null
+  return `${fullYear}-${pad(month)}-${pad(day)}`
+}
+
+/** Dates in ISO, numeric (day first unless impossible) and written forms in English, German and French. */
+export function parseDate(text: string): ParsedValue | null {
+  const folded = fold(text)
+  const candidates: ParsedValue[] = []
+  for (const m of folded.matchAll(/\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/g)) {
+    const value = isoDate(Number(m[1]), Number(m[2]), Number(m[3]))
+    if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
+  }
+  for (const m of folded.matchAll(/\b(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})\b/g)) {
+    const [a, b, year] = [Number(m[1]), Number(m[3]), Number(m[4])]
+    // Day first (dots always are); a slash date is month first only when the second part cannot be a month.
+    const monthFirst = m[2] !== '.' && a <= 12 && b > 12
+    const value = monthFirst ? isoDate(year, a, b) : isoDate(year, b, a)
+    const ambiguous = m[2] !== '.' && a <= 12 && b <= 12 && a !== b
+    if (value)
+      candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: ambiguous ? 0.85 : 1 })
+  }
+  const month = '([a-z]{3,9})\\.?'
+  for (const m of folded.matchAll(
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er)?\\.?\\s+${month},?\\s+(\\d{4})\\b`, 'g'),
+  )) {
+    const monthNumber = MONTHS[m[2] as string]
+    const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[1])) : null
+    if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
+  }
+  for (const m of folded.matchAll(
+    new RegExp(`\\b${month}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s+(\\d{4})\\b`, 'g'),
+  )) {
+    const monthNumber = MONTHS[m[1] as string]
+    const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[2])) : null
+    if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
+  }
+  return candidates.sort((x, y) => x.start - y.start)[0] ?? null
+}
+
+/**
+ * Amounts with any thousands and decimal separators: the last of `.`/`,` followed by one or two digits is the
+ * decimal point; groups of three after a separator are thousands.
+ */
+export function parseAmounts(text: string): ParsedValue[] {
+  // Dates and percentages are not amounts: blank them out (same length, so positions still hold).
+  text = text
+    .replace(/\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/g, (date) => ' '.repeat(date.length))
+    .replace(/\d+(?:[.,]\d+)?\s?%/g, (rate) => ' '.repeat(rate.length))
+  const found: ParsedValue[] = []
+  const pattern =
+    /(-|−|\()?\s?(?:[€$£]|eur|usd|gbp|chf)?\s?(\d{1,3}(?:[.,'’ ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)/giu
+  for (const m of text.matchAll(pattern)) {
+    const digits = m[2] as string
+    const decimal = /[.,](\d{1,2})$/.exec(digits)
+    const integerPart = decimal ? digits.slice(0, decimal.index) : digits
+    const number = Number(`${integerPart.replace(/[.,'’ ]/g, '')}${decimal ? `.${decimal[1]}` : ''}`)
+    if (!Number.isFinite(number)) continue
+    const negative = Boolean(m[1])
+    const start = m.index + (m[0].length - m[0].trimStart().length)
+    // A bare integer is less likely to be the amount than one with decimals.
+    found.push({
+      value: negative ? -number : number,
+      start,
+      end: m.index + m[0].length,
+      quality: decimal ? 1 : 0.85,
+    })
+  }
+  return found
+}
+
+function parseEnum(text: string, values: string[], aliases: Record<string, string[]>): ParsedValue | null {
+  const folded = fold(text)
+  let best: ParsedValue | null = null
+  for (const value of values) {
+    for (const term of [value, ...(aliases[value] ?? [])]) {
+      const needle = fold(term)
+      const at = /^[\p{L}\p{N}]+$/u.test(needle)
+        ? folded.search(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(needle)}(?![\\p{L}\\p{N}])`, 'u'))
+        : folded.indexOf(needle)
+      if (at >= 0 && (!best || at < best.start))
+        best = { value, start: at, end: at + needle.length, quality: 1 }
+    }
+  }
+  return best
+}
+
+function parseBoolean(text: string): ParsedValue | null {
+  const m = /\b(yes|no|true|false|ja|nein|oui|non)\b/i.exec(fold(text))
+  if (!m) return null
+  return {
+    value: ['yes', 'true', 'ja', 'oui'].includes(m[1] as string),
+    start: m.index,
+    end: m.index + m[0].length,
+    quality: 1,
+  }
+}
+
+/** A string value: the pattern's match, else the text up to the end of the segment, without leading punctuation. */
+function parseString(text: string, pattern: RegExp | null): ParsedValue | null {
+  if (pattern) {
+    const m = pattern.exec(text)
+    if (!m) return null
+    const value = (m[1] ?? m[0]).trim()
+    const start = m.index + (m[1] ? m[0].indexOf(m[1]) : 0)
+    return value ? { value, start, end: start + value.length, quality: 1 } : null
+  }
+  const m = /^[\s:#.\-–]*(?:(?:no|nr|n°|no\.)\s*[:.]?\s*)?(.*?)\s*$/iu.exec(text)
+  const value = m?.[1]?.trim()
+  if (!value) return null
+  const start = text.lastIndexOf(value)
+  return { value, start, end: start + value.length, quality: 0.9 }
+}
+
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+export function compilePattern(field: FieldDefinition): RegExp | null {
+  return field.pattern ? new RegExp(field.pattern, 'iu') : null
+}
+
+/** The first value of the field's type in `text`, with its position. */
+export function parseValue(field: FieldDefinition, text: string, pattern: RegExp | null): ParsedValue | null {
+  switch (field.type) {
+    case 'money':
+    case 'number': {
+      const amounts = parseAmounts(text)
+      return amounts[0] ?? null
+    }
+    case 'date':
+      return parseDate(text)
+    case 'enum':
+      return parseEnum(text, field.enum ?? [], field.aliases ?? {})
+    case 'boolean':
+      return parseBoolean(text)
+    default:
+      return parseString(text, pattern)
+  }
+}
+
+/** The canonical form of a value given as text (reviewer corrections, model answers, e-invoice XML). */
+export function normaliseValue(field: FieldDefinition, raw: unknown): FieldValue {
+  if (raw === null || raw === undefined || raw === '') return null
+  if (field.type === 'money' || field.type === 'number') {
+    if (typeof raw === 'number') return Number.isFinite(raw) ? raw : null
+    const parsed = parseAmounts(String(raw))[0]
+    return typeof parsed?.value === 'number' ? parsed.value : null
+  }
+  if (field.type === 'date') {
+    const text = String(raw)
+    const compact = /^(\d{4})(\d{2})(\d{2})$/.exec(text.trim())
+    if (compact) return isoDate(Number(compact[1]), Number(compact[2]), Number(compact[3]))
+    return (parseDate(text)?.value as string | undefined) ?? null
+  }
+  if (field.type === 'boolean')
+    return typeof raw === 'boolean'
+      ? raw
+      : ((parseBoolean(String(raw))?.value as boolean | undefined) ?? null)
+  return String(raw).trim() || null
+}

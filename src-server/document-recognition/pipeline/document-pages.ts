@@ -1,0 +1,37 @@
+import type { AppContext } from '../../app-context'
+import type { OcrEngine } from './ocr'
+import type { PageText } from './pdf-pages'
+
+/** A page with fewer words than this in its text layer is treated as a scan and read by OCR. */
+const MIN_TEXT_LAYER_WORDS = 3
+/** Pages are rendered about 1700 px wide for OCR: 200 dpi for A4, which tesseract reads well. */
+const OCR_WIDTH_PX = 1700
+
+export async function readTextLayer(ctx: AppContext, pdf: Uint8Array): Promise<PageText[]> {
+  return ctx.workers.run<PageText[]>('documentText', { bytes: pdf })
+}
+
+export function pagesNeedingOcr(pages: PageText[]): number[] {
+  return pages.filter((page) => page.words.length < MIN_TEXT_LAYER_WORDS).map((page) => page.page_number)
+}
+
+/** OCR of one page: rendered on a worker thread, then read by tesseract with the bundled English model. */
+export async function ocrPage(
+  ctx: AppContext,
+  ocr: OcrEngine,
+  pdf: Uint8Array,
+  page: PageText,
+  signal: AbortSignal,
+): Promise<PageText> {
+  const image = await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width)
+  return { ...page, words: await ocr.recognise(image, signal) }
+}
+
+export async function renderPage(
+  ctx: AppContext,
+  pdf: Uint8Array,
+  pageNumber: number,
+  scale: number,
+): Promise<Uint8Array> {
+  return ctx.workers.run<Uint8Array>('renderPdfPage', { bytes: pdf, pageNumber, scale })
+}

@@ -1,0 +1,95 @@
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import sharp from 'sharp'
+import { createWorker, OEM, type Worker } from 'tesseract.js'
+import type { PageWord } from './pdf-pages'
+
+/** The bundled English model: read from node_modules, never downloaded. */
+function englishDataDir(): string {
+  const packageJson = createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')
+  return path.join(path.dirname(packageJson), '4.0.0_best_int')
+}
+
+interface OcrWordLike {
+  text: string
+  confidence: number
+  bbox: { x0: number; y0: number; x1: number; y1: number }
+}
+interface OcrBlockLike {
+  paragraphs?: { lines?: { words?: OcrWordLike[] }[] }[]
+}
+
+/**
+ * One tesseract worker for the process, loaded on first use and reused (loading the model costs more than
+ * reading a page); pages are read one at a time. An aborted read terminates the worker; the next read loads a
+ * new one.
+ */
+export class OcrEngine {
+  private worker: Promise<Worker> | null = null
+  private queue: Promise<unknown> = Promise.resolve()
+
+  private load(): Promise<Worker> {
+    this.worker ??= createWorker('eng', OEM.LSTM_ONLY, {
+      langPath: englishDataDir(),
+      cacheMethod: 'none',
+      gzip: true,
+    })
+    return this.worker
+  }
+
+  /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
+  recognise(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
+    const task = this.queue.then(() => this.read(image, signal))
+    this.queue = task.catch(() => undefined)
+    return task
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker
+    this.worker = null
+    if (worker) await (await worker).terminate().catch(() => undefined)
+  }
+
+  private async read(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
+    signal?.throwIfAborted()
+    const meta = await sharp(image).metadata()
+    const width = meta.width ?? 0
+    const height = meta.height ?? 0
+    if (!width || !height) throw new Error('The page image has no size.')
+    // Small scans are upscaled: tesseract reads text about 30 px high best.
+    const factor = width < 1200 ? 2 : 1
+    // Only flattened and resized: tesseract binarises better itself than after a contrast stretch, which
+    // wipes out grey text and text on tinted backgrounds.
+    const prepared = await sharp(image)
+      .flatten({ background: '#ffffff' })
+      .resize(width * factor, height * factor)
+      .png()
+      .toBuffer()
+    const worker = await this.load()
+    const abort = () => void this.close()
+    signal?.addEventListener('abort', abort, { once: true })
+    try {
+      const { data } = await worker.recognize(prepared, {}, { blocks: true })
+      signal?.throwIfAborted()
+      const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
+        (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
+      )
+      const scaledWidth = width * factor
+      const scaledHeight = height * factor
+      return words
+        .filter((word) => word.text.trim())
+        .map((word) => ({
+          text: word.text.trim(),
+          bbox: [
+            word.bbox.x0 / scaledWidth,
+            word.bbox.y0 / scaledHeight,
+            word.bbox.x1 / scaledWidth,
+            word.bbox.y1 / scaledHeight,
+          ],
+          confidence: Math.max(0, Math.min(1, word.confidence / 100)),
+        }))
+    } finally {
+      signal?.removeEventListener('abort', abort)
+    }
+  }
+}

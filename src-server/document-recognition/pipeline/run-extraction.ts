@@ -1,0 +1,127 @@
+import type { RunExecutor } from '../../agent-runs'
+import { policyOf } from '../../agent-runs'
+import type { ModelRegistry } from '../../ai'
+import type { AppContext } from '../../app-context'
+import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
+import type { ExtractedField } from '../extraction/extracted-field'
+import { type ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
+import { extractWithModel } from '../extraction/llm'
+import { boxHoldsValue } from '../extraction/locate'
+import { extractWithRules } from '../extraction/rules'
+import { type ValidationIssue, validateFields } from '../extraction/validate'
+import { ocrPage, pagesNeedingOcr, readTextLayer } from './document-pages'
+import { readEmbeddedInvoiceXml } from './e-invoice'
+import { normaliseToPdf } from './normalise'
+import type { OcrEngine } from './ocr'
+import type { PageText } from './pdf-pages'
+import { runStep } from './steps'
+
+/** The raw structured result of a run (`workspace_output`). */
+export interface ExtractionOutput {
+  strategy: ExtractionConfig['strategy']
+  model_mode: 'structured' | 'json_text' | null
+  model_answer: Record<string, unknown> | null
+  e_invoice: boolean
+  ocr_pages: number[]
+  pages: { page_number: number; width: number; height: number }[]
+  fields: ExtractedField[]
+  validation: ValidationIssue[]
+  step_retries: { step: string; attempt: number; error: string }[]
+}
+
+/** A value that is not inside its own box (or has none): the box and the value disagree. */
+function placementIssues(
+  config: ExtractionConfig,
+  fields: ExtractedField[],
+  pages: PageText[],
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = []
+  for (const field of fields) {
+    const definition = config.fields.find((f) => f.key === field.key)
+    if (!definition || field.value === null) continue
+    const page = pages.find((p) => p.page_number === field.page_number)
+    if (!page || !field.bbox)
+      issues.push({ field_key: field.key, message: `${definition.label} was not found on the page.` })
+    else if (!boxHoldsValue(definition, page, field.bbox, field.value))
+      issues.push({
+        field_key: field.key,
+        message: `The words inside the box of ${definition.label} do not read as its value.`,
+      })
+  }
+  return issues
+}
+
+/**
+ * The `document_extraction` executor: normalise to PDF, text layer, OCR of pages without text, e-invoice
+ * XML, extraction by the configured strategy, validation. Each step retries `step_retries` times.
+ */
+export function documentExtractionExecutor(
+  ctx: AppContext,
+  deps: { models?: ModelRegistry; ocr: OcrEngine },
+): Omit<RunExecutor, 'onCompleted'> {
+  return {
+    validateConfig: validateExtractionConfig,
+    async execute({ run, config: rawConfig, source, signal }) {
+      const config = rawConfig as ExtractionConfig
+      const policy = policyOf(rawConfig)
+      const retries: ExtractionOutput['step_retries'] = []
+      const step = <T>(name: string, work: () => Promise<T>) =>
+        runStep(name, policy.step_retries, signal, work, (attempt, error) =>
+          retries.push({
+            step: name,
+            attempt,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        )
+
+      const normalised = await step('normalise', () => normaliseToPdf(source, run.mimeType, policy.max_pages))
+      const stored = await ctx.blobs.put(normalised.pdf)
+      let pages = await step('text', () => readTextLayer(ctx, normalised.pdf))
+      const ocrPages = pagesNeedingOcr(pages)
+      for (const pageNumber of ocrPages) {
+        const page = pages.find((p) => p.page_number === pageNumber) as PageText
+        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, normalised.pdf, page, signal))
+        pages = pages.map((p) => (p.page_number === pageNumber ? read : p))
+      }
+      const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
+      const fromXml = xml
+        ? extractFromInvoiceXml(config.fields, xml, pages)
+        : new Map<string, ExtractedField>()
+
+      let modelMode: ExtractionOutput['model_mode'] = null
+      let modelAnswer: ExtractionOutput['model_answer'] = null
+      const missing = config.fields.filter((f) => !fromXml.has(f.key))
+      let extracted: ExtractedField[] = []
+      if (missing.length > 0) {
+        if (config.strategy === 'llm') {
+          const models = deps.models
+          if (!models)
+            throw new Error('extract failed: no model registry is configured for the llm strategy.')
+          const answer = await step('extract', () =>
+            extractWithModel(models, { ...config, fields: missing }, pages, signal),
+          )
+          extracted = answer.fields
+          modelMode = answer.mode
+          modelAnswer = answer.answer
+        } else {
+          extracted = await step('extract', async () => extractWithRules(missing, pages))
+        }
+      }
+      const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...fromXml])
+      const fields = config.fields.map((f) => byKey.get(f.key) as ExtractedField)
+      const validated = await step('validate', async () => validateFields(config.fields, fields))
+      const output: ExtractionOutput = {
+        strategy: config.strategy,
+        model_mode: modelMode,
+        model_answer: modelAnswer,
+        e_invoice: xml !== null,
+        ocr_pages: ocrPages,
+        pages: pages.map((p) => ({ page_number: p.page_number, width: p.width, height: p.height })),
+        fields: validated.fields,
+        validation: [...validated.issues, ...placementIssues(config, validated.fields, pages)],
+        step_retries: retries,
+      }
+      return { output, pdfSha256: stored.sha256, pageCount: normalised.pageCount }
+    },
+  }
+}

@@ -1,0 +1,81 @@
+import type { AgentRunRow } from '../../agent-runs'
+import type { Queryable } from '../../db/client'
+import * as repo from '../document-recognition.repository'
+import type { FieldIssue, FieldValue } from '../document-recognition.tables'
+import type { ExtractionConfig } from '../extraction/field-config'
+import { lowConfidenceThreshold } from '../extraction/field-config'
+import type { ExtractionOutput } from '../pipeline/run-extraction'
+
+const round = (n: number) => Math.round(n * 1000) / 1000
+
+/**
+ * Writes the review seed of a completed run (inside the completing transaction): one field review per field,
+ * flagged when missing (required), below the confidence threshold, or with a validation follow-up; a share of
+ * otherwise clean runs is flagged `sampled`. A rerun records what it changed against its source.
+ */
+export function seedReview(
+  tx: Queryable,
+  run: AgentRunRow,
+  config: ExtractionConfig,
+  output: ExtractionOutput,
+  sampleRate: number,
+  random: () => number = Math.random,
+): void {
+  const threshold = lowConfidenceThreshold(config)
+  const reviews = config.fields.map((definition, position) => {
+    const field = output.fields.find((f) => f.key === definition.key)
+    const value: FieldValue = field?.value ?? null
+    const confidence = round(field?.confidence ?? 0)
+    const issues: FieldIssue[] = []
+    if (value === null && definition.required)
+      issues.push({ kind: 'missing', message: `${definition.label} was not found.` })
+    if (value !== null && confidence < threshold)
+      issues.push({
+        kind: 'low_confidence',
+        message: `${definition.label} was read with confidence ${confidence}, below ${threshold}.`,
+      })
+    for (const issue of output.validation.filter((v) => v.field_key === definition.key))
+      issues.push({ kind: 'validation', message: issue.message })
+    return {
+      runId: run.id,
+      position,
+      fieldKey: definition.key,
+      label: definition.label,
+      value,
+      extractedValue: value,
+      confidence,
+      pageNumber: field?.page_number ?? null,
+      bbox: field?.bbox ?? null,
+      baselinePageNumber: field?.page_number ?? null,
+      baselineBbox: field?.bbox ?? null,
+      issues,
+      flagReasons: [...new Set(issues.map((i) => i.kind))] as string[],
+      reviewStatus: issues.length ? 'flagged' : 'pending',
+    }
+  })
+  if (!reviews.some((r) => r.flagReasons.length) && random() < sampleRate)
+    for (const review of reviews) {
+      review.flagReasons = ['sampled']
+      review.reviewStatus = 'flagged'
+    }
+  repo.insertFieldReviews(tx, reviews)
+
+  let diffFromSource: Record<string, { source_value: FieldValue; target_value: FieldValue }> | null = null
+  if (run.rerunSourceRunId) {
+    const source = new Map(
+      repo.listFieldReviews(tx, run.rerunSourceRunId).map((f) => [f.fieldKey, f.value ?? null]),
+    )
+    diffFromSource = Object.fromEntries(
+      reviews.map((r) => [
+        r.fieldKey,
+        { source_value: source.get(r.fieldKey) ?? null, target_value: r.value },
+      ]),
+    )
+  }
+  repo.insertRunReview(tx, {
+    runId: run.id,
+    reviewStatus: reviews.some((r) => r.reviewStatus === 'flagged') ? 'flagged' : 'pending',
+    pages: output.pages,
+    diffFromSource,
+  })
+}

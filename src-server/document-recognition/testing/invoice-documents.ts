@@ -1,0 +1,100 @@
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib'
+import sharp from 'sharp'
+
+/** One printed line of a generated test invoice: text at a position (points from the top-left of an A4 page). */
+export interface PrintedLine {
+  text: string
+  x: number
+  y: number
+  size?: number
+  /** 0 black .. 1 white: a low-contrast line is printed in light grey. */
+  grey?: number
+}
+
+export const A4 = { width: 595, height: 842 }
+
+export const SAMPLE_INVOICE: PrintedLine[] = [
+  { text: 'ACME Supplies Ltd', x: 50, y: 60, size: 18 },
+  { text: 'Invoice No: INV-2024-0042', x: 50, y: 110, size: 12 },
+  { text: 'Invoice Date: 2024-03-15', x: 50, y: 130, size: 12 },
+  { text: 'Due Date: 2024-04-14', x: 50, y: 150, size: 12 },
+  { text: 'Currency: EUR', x: 50, y: 170, size: 12 },
+  { text: 'Office chairs x 4', x: 50, y: 240, size: 12 },
+  { text: '1,000.00', x: 450, y: 240, size: 12 },
+  { text: 'Subtotal', x: 330, y: 300, size: 12 },
+  { text: '1,000.00', x: 450, y: 300, size: 12 },
+  { text: 'Tax', x: 330, y: 320, size: 12 },
+  { text: '190.00', x: 450, y: 320, size: 12 },
+  { text: 'Total', x: 330, y: 340, size: 12 },
+  { text: '1,190.00', x: 450, y: 340, size: 12 },
+]
+
+export const SAMPLE_EXPECTED = {
+  invoice_number: 'INV-2024-0042',
+  invoice_date: '2024-03-15',
+  due_date: '2024-04-14',
+  currency: 'EUR',
+  net_amount: 1000,
+  tax_amount: 190,
+  total_amount: 1190,
+}
+
+/** A one-page PDF with a real text layer. */
+export async function invoicePdf(lines: PrintedLine[] = SAMPLE_INVOICE): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const page = doc.addPage([A4.width, A4.height])
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  for (const line of lines) {
+    const size = line.size ?? 12
+    const grey = line.grey ?? 0
+    page.drawText(line.text, {
+      x: line.x,
+      y: A4.height - line.y - size,
+      size,
+      font,
+      color: rgb(grey, grey, grey),
+    })
+  }
+  return Buffer.from(await doc.save())
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+/** The same invoice as a picture (SVG text rendered by sharp at 2x): a scan without any text layer. */
+export async function invoicePng(lines: PrintedLine[] = SAMPLE_INVOICE, scale = 2): Promise<Buffer> {
+  const texts = lines
+    .map((line) => {
+      const size = (line.size ?? 12) * scale
+      const shade = Math.round((line.grey ?? 0) * 255)
+      return `<text x="${line.x * scale}" y="${(line.y + (line.size ?? 12)) * scale}" font-family="DejaVu Sans, Arial, sans-serif" font-size="${size}" fill="rgb(${shade},${shade},${shade})">${escapeXml(line.text)}</text>`
+    })
+    .join('')
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${A4.width * scale}" height="${A4.height * scale}"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`
+  return sharp(Buffer.from(svg)).png().toBuffer()
+}
+
+/** A multipart/form-data body for `inject`. */
+export function multipartBody(
+  fields: Record<string, string>,
+  file?: { field: string; name: string; type: string; bytes: Buffer },
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----switchboard${Math.random().toString(16).slice(2)}`
+  const parts: Buffer[] = []
+  for (const [name, value] of Object.entries(fields))
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    )
+  if (file)
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    )
+  parts.push(Buffer.from(`--${boundary}--\r\n`))
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  }
+}

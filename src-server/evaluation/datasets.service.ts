@@ -1,0 +1,71 @@
+import type { AppContext } from '../app-context'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { readDatasetCsv } from './dataset-import'
+import { EvaluationErrors } from './evaluation.errors'
+import * as repo from './evaluation.repository'
+import type { CreateDatasetBody, DatasetItemView, DatasetView } from './evaluation.schemas'
+
+export function datasetView(row: repo.DatasetRow): DatasetView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    item_count: row.itemCount,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }
+}
+
+function itemView(row: repo.ItemRow): DatasetItemView {
+  return {
+    id: row.id,
+    ordinal: row.ordinal,
+    input: row.input,
+    expected: row.expected,
+    metadata: row.metadata ?? null,
+  }
+}
+
+export function requireDataset(ctx: AppContext, id: string): repo.DatasetRow {
+  const row = repo.findDataset(ctx.db, id)
+  if (!row) throw EvaluationErrors.DATASET_NOT_FOUND({ dataset_id: id })
+  return row
+}
+
+export function createDataset(ctx: AppContext, userId: string, body: CreateDatasetBody): DatasetView {
+  return datasetView(
+    repo.insertDataset(ctx.db, { name: body.name, description: body.description ?? null, createdBy: userId }),
+  )
+}
+
+export function listDatasetViews(ctx: AppContext, query: PageQuery) {
+  const { rows, total } = repo.listDatasets(ctx.db, pageWindow(query))
+  return toPage(rows.map(datasetView), total, query)
+}
+
+/**
+ * All or nothing: the CSV is read and checked in full first; only a clean file replaces the samples, in one
+ * transaction. A dataset under a running evaluation keeps its samples (the run reads them as it goes).
+ */
+export function importDataset(ctx: AppContext, datasetId: string, csv: Buffer) {
+  requireDataset(ctx, datasetId)
+  const outcome = readDatasetCsv(csv)
+  if (!outcome.ok)
+    throw EvaluationErrors.DATASET_CSV_INVALID({
+      lines: [...new Set(outcome.problems.map((problem) => problem.line))],
+      problems: outcome.problems,
+    })
+  const dataset = ctx.db.transaction((tx) => {
+    if (repo.countActiveRunsOnDataset(tx, datasetId) > 0)
+      throw EvaluationErrors.DATASET_IN_USE({ dataset_id: datasetId })
+    return repo.replaceItems(tx, datasetId, outcome.samples)
+  })
+  return { imported: outcome.samples.length, dataset: datasetView(dataset) }
+}
+
+export function listItemViews(ctx: AppContext, datasetId: string, query: PageQuery) {
+  requireDataset(ctx, datasetId)
+  const { rows, total } = repo.listItems(ctx.db, datasetId, pageWindow(query))
+  return toPage(rows.map(itemView), total, query)
+}

@@ -1,0 +1,297 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type ChatCompletionRequest, type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+
+let server: TestServer
+let fake: FakeOpenAi
+afterEach(async () => {
+  restartedOperator = null
+  await server?.close()
+  await fake?.close()
+})
+
+const ANSWERS: Record<string, string> = { q1: 'Paris', q2: 'The answer is blue sky', q3: 'no idea' }
+const CSV = 'input,expected\nq1,Paris\nq2,blue sky\nq3,forty two\n'
+
+const lastUser = (request: ChatCompletionRequest) =>
+  [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? ''
+const isJudge = (request: ChatCompletionRequest) => Boolean(request.response_format)
+const chatRequests = () => fake.requests.filter((request) => !isJudge(request))
+
+/** The fake model answers each question from ANSWERS; as a judge it gives 0.8, except unparseable text for q3. */
+function scriptedModel(request: ChatCompletionRequest) {
+  if (isJudge(request)) {
+    const sample = JSON.parse(lastUser(request)) as { input: string }
+    if (sample.input === 'q3') return { tokens: ['this is not json'] }
+    return { tokens: [JSON.stringify({ score: 0.8, rationale: `judged ${sample.input}` })] }
+  }
+  return { tokens: [ANSWERS[lastUser(request)] ?? 'unknown'] }
+}
+
+/** Set after a restart: the new server signs the existing operator in instead of creating it again. */
+let restartedOperator: Record<string, string> | null = null
+
+async function operator() {
+  return restartedOperator ?? server.headersFor('olga', ['operator'])
+}
+
+async function call(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: unknown,
+  headers?: Record<string, string>,
+) {
+  return server.app.inject({
+    method,
+    url,
+    headers: headers ?? (await operator()),
+    ...(payload ? { payload } : {}),
+  })
+}
+
+async function configureModels() {
+  const response = await call(
+    'PUT',
+    '/api/admin/model-providers',
+    { providers: [{ id: 'fake', base_url: fake.baseUrl, api_key: 'fake-key', models: ['m1', 'judge-1'] }] },
+    await server.adminHeaders(),
+  )
+  expect(response.statusCode, response.body).toBe(200)
+}
+
+async function createAgent(agentType = 'chat'): Promise<string> {
+  const response = await call('POST', '/agents', {
+    name: `evaluated ${agentType}`,
+    agent_type: agentType,
+    model_provider: 'fake',
+    model_name: 'm1',
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json().id
+}
+
+async function datasetWith(csv: string | null): Promise<string> {
+  const dataset = (await call('POST', '/evaluation-datasets', { name: 'quiz' })).json()
+  if (csv !== null) {
+    const boundary = 'evaluation-boundary'
+    const response = await server.app.inject({
+      method: 'POST',
+      url: `/evaluation-datasets/${dataset.id}/import`,
+      headers: { ...(await operator()), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload:
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="quiz.csv"\r\n` +
+        `Content-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+    })
+    expect(response.statusCode, response.body).toBe(200)
+  }
+  return dataset.id
+}
+
+async function finishedRun(agentId: string, runId: string) {
+  for (;;) {
+    const run = (await call('GET', `/agents/${agentId}/evaluation-runs/${runId}`)).json()
+    if (['succeeded', 'failed', 'cancelled'].includes(run.status)) return run
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+async function results(agentId: string, runId: string) {
+  return (await call('GET', `/agents/${agentId}/evaluation-runs/${runId}/results?size=100`)).json().items as {
+    input: string
+    [key: string]: unknown
+  }[]
+}
+
+describe('evaluation runs', () => {
+  it('runs every sample through the chat pipeline and scores it by rules and by the model judge', async () => {
+    fake = await startFakeOpenAi()
+    fake.respond = scriptedModel
+    server = await startTestServer()
+    await configureModels()
+    const agentId = await createAgent()
+    const datasetId = await datasetWith(CSV)
+
+    const created = await call('POST', `/agents/${agentId}/evaluation-runs`, {
+      dataset_id: datasetId,
+      judge_provider: 'fake',
+      judge_model: 'judge-1',
+      concurrency: 2,
+    })
+    expect(created.statusCode, created.body).toBe(202)
+    expect(created.json()).toMatchObject({
+      status: 'queued',
+      progress: { total: 3, done: 0 },
+      judge_model: 'judge-1',
+    })
+
+    const run = await finishedRun(agentId, created.json().id)
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      progress: { total: 3, done: 3 },
+      summary: {
+        rule_score_mean: 0.524,
+        judge_score_mean: 0.8,
+        pass_rate: 0.667,
+        errors: 0,
+        judge_errors: 1,
+      },
+    })
+    expect(run.summary.latency_ms_p50).toEqual(expect.any(Number))
+    expect(run.summary.latency_ms_p95).toBeGreaterThanOrEqual(run.summary.latency_ms_p50)
+
+    const rows = await results(agentId, run.id)
+    expect(rows).toEqual([
+      expect.objectContaining({
+        input: 'q1',
+        output: 'Paris',
+        rule_score: 1,
+        rule_details: { exact_match: true, token_f1: 1, contains_expected: true },
+        judge_score: 0.8,
+        judge_rationale: 'judged q1',
+        pass: true,
+        error: null,
+      }),
+      expect.objectContaining({
+        input: 'q2',
+        rule_score: 0.571,
+        rule_details: { exact_match: false, token_f1: 0.571, contains_expected: true },
+        judge_score: 0.8,
+        pass: true,
+      }),
+      expect.objectContaining({
+        input: 'q3',
+        rule_score: 0,
+        judge_score: null,
+        judge_error: expect.stringMatching(/judge failed twice/),
+        pass: false,
+      }),
+    ])
+    // One chat request per sample, through the real pipeline (sessions and messages are stored).
+    expect(chatRequests()).toHaveLength(3)
+    const judged = fake.requests.filter((request) => isJudge(request) && lastUser(request).includes('"q3"'))
+    expect(judged.length).toBeGreaterThanOrEqual(2)
+    const sessions = server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM chat_session').get()
+    expect(sessions).toEqual({ n: 3 })
+  })
+
+  it('uses the builtin similarity judge when no judge model is named, and says so', async () => {
+    fake = await startFakeOpenAi()
+    fake.respond = scriptedModel
+    server = await startTestServer()
+    await configureModels()
+    const agentId = await createAgent()
+    const datasetId = await datasetWith('input,expected\nq2,blue sky\n')
+    const created = await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId })
+    expect(created.json()).toMatchObject({ judge_provider: 'builtin', judge_model: 'judge' })
+    const run = await finishedRun(agentId, created.json().id)
+    const [row] = await results(agentId, run.id)
+    expect(row?.judge_rationale).toMatch(/builtin judge \(not a language model\)/)
+    expect(row?.judge_score).toEqual(expect.any(Number))
+  })
+
+  it('refuses a non-chat agent, an empty dataset and an unknown agent', async () => {
+    fake = await startFakeOpenAi()
+    server = await startTestServer()
+    await configureModels()
+    const workflow = await createAgent('workflow')
+    const filled = await datasetWith(CSV)
+    const wrongType = await call('POST', `/agents/${workflow}/evaluation-runs`, { dataset_id: filled })
+    expect(wrongType.statusCode).toBe(400)
+    expect(wrongType.json().error.code).toBe('UNSUPPORTED_AGENT_TYPE')
+
+    const chatAgent = await createAgent()
+    const empty = await call('POST', `/agents/${chatAgent}/evaluation-runs`, {
+      dataset_id: await datasetWith(null),
+    })
+    expect(empty.statusCode).toBe(400)
+    expect(empty.json().error.code).toBe('DATASET_EMPTY')
+
+    const unknown = await call('POST', '/agents/00000000-0000-4000-8000-000000000000/evaluation-runs', {
+      dataset_id: filled,
+    })
+    expect(unknown.statusCode).toBe(404)
+    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM evaluation_run').get()).toEqual({
+      n: 0,
+    })
+  })
+
+  it('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
+    fake = await startFakeOpenAi()
+    fake.respond = (request) => ({ ...scriptedModel(request), delayMs: isJudge(request) ? 0 : 200 })
+    server = await startTestServer()
+    await configureModels()
+    const agentId = await createAgent()
+    const datasetId = await datasetWith(CSV)
+    const created = (
+      await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
+    ).json()
+    const cancelled = await call('POST', `/agents/${agentId}/evaluation-runs/${created.id}/cancel`)
+    expect(cancelled.statusCode, cancelled.body).toBe(200)
+    expect(cancelled.json().status).toBe('cancelled')
+    const storedAtCancel = cancelled.json().progress.done
+
+    // Wait until the job itself has stopped, then nothing more may have been written.
+    for (;;) {
+      const job = server.app.ctx.db.$client
+        .prepare('SELECT status FROM job WHERE id = (SELECT job_id FROM evaluation_run)')
+        .get() as { status: string }
+      if (job.status !== 'running' && job.status !== 'queued') break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const count = server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM evaluation_result').get()
+    expect(count).toEqual({ n: storedAtCancel })
+    const again = await call('POST', `/agents/${agentId}/evaluation-runs/${created.id}/cancel`)
+    expect(again.statusCode).toBe(409)
+  })
+
+  it('resumes a run after a restart without scoring a sample twice', async () => {
+    fake = await startFakeOpenAi()
+    fake.respond = scriptedModel
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-resume-'))
+    try {
+      server = await startTestServer({ dataDir, runJobs: false })
+      await configureModels()
+      const agentId = await createAgent()
+      const datasetId = await datasetWith(CSV)
+      const run = (await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId })).json()
+      // The state a crash leaves: the run started, the first sample was scored, the job still claimed.
+      const sqlite = server.app.ctx.db.$client
+      const first = sqlite.prepare('SELECT id FROM evaluation_item WHERE ordinal = 1').get() as { id: string }
+      sqlite
+        .prepare(
+          `INSERT INTO evaluation_result (id, run_id, sample_id, ordinal, input, expected, output, rule_score, passed, latency_ms, created_at)
+           VALUES ('00000000-0000-4000-8000-000000000001', ?, ?, 1, 'q1', 'Paris', 'scored before the restart', 1, 1, 5, ?)`,
+        )
+        .run(run.id, first.id, new Date().toISOString())
+      sqlite.prepare("UPDATE evaluation_run SET status = 'running', done = 1 WHERE id = ?").run(run.id)
+      sqlite
+        .prepare(
+          "UPDATE job SET status = 'running', attempts = 1, lease_owner = 'dead-process', lease_expires_at = ? WHERE id = ?",
+        )
+        .run(
+          new Date(Date.now() + 60_000).toISOString(),
+          run.jobId ?? run.job_id ?? sqlite.prepare('SELECT job_id FROM evaluation_run').pluck().get(),
+        )
+      await server.close()
+
+      server = await startTestServer({ dataDir })
+      const login = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'olga', password: 'password-olga' },
+      })
+      restartedOperator = { authorization: `Bearer ${login.json().token}` }
+      const finished = await finishedRun(agentId, run.id)
+      expect(finished).toMatchObject({ status: 'succeeded', progress: { total: 3, done: 3 } })
+      const rows = await results(agentId, run.id)
+      expect(rows.map((row) => row.input)).toEqual(['q1', 'q2', 'q3'])
+      expect(rows[0]?.output).toBe('scored before the restart')
+      expect(chatRequests().map(lastUser).sort()).toEqual(['q2', 'q3'])
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import { CommonErrors } from '../errors/app-error'
+import { Page, PageQuery, Uuid } from '../http/common.schemas'
+import * as datasets from './datasets.service'
+import {
+  CreateDatasetBody,
+  CreateRunBody,
+  DatasetItemView,
+  DatasetView,
+  ImportResult,
+  ResultView,
+  RunView,
+} from './evaluation.schemas'
+import { type EvaluationDeps, registerEvaluationJob } from './run-job'
+import * as runs from './runs.service'
+
+const DatasetParams = Type.Object({ dataset_id: Uuid })
+const AgentParams = Type.Object({ agent_id: Uuid })
+const RunParams = Type.Object({ agent_id: Uuid, run_id: Uuid })
+
+/** Datasets, their CSV import, and evaluation runs of agents (a durable job per run). */
+export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & EvaluationDeps> = async (
+  app,
+  { ctx, chat, models },
+) => {
+  registerEvaluationJob(ctx, { chat, models })
+  const manage = { permission: 'evaluation.manage' } as const
+  const tags = ['evaluation']
+
+  app.post(
+    '/evaluation-datasets',
+    { config: manage, schema: { tags, body: CreateDatasetBody, response: { 201: DatasetView } } },
+    async (request, reply) =>
+      reply.status(201).send(datasets.createDataset(ctx, request.requireUser().id, request.body)),
+  )
+
+  app.get(
+    '/evaluation-datasets',
+    { config: manage, schema: { tags, querystring: PageQuery, response: { 200: Page(DatasetView) } } },
+    async (request) => datasets.listDatasetViews(ctx, request.query),
+  )
+
+  app.get(
+    '/evaluation-datasets/:dataset_id',
+    { config: manage, schema: { tags, params: DatasetParams, response: { 200: DatasetView } } },
+    async (request) => datasets.datasetView(datasets.requireDataset(ctx, request.params.dataset_id)),
+  )
+
+  app.post(
+    '/evaluation-datasets/:dataset_id/import',
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: DatasetParams,
+        consumes: ['multipart/form-data'],
+        description: 'Multipart field `file`: a CSV with columns input, expected and optionally metadata.',
+        response: { 200: ImportResult },
+      },
+    },
+    async (request) => {
+      datasets.requireDataset(ctx, request.params.dataset_id)
+      const file = await request.file()
+      if (file?.fieldname !== 'file')
+        throw CommonErrors.VALIDATION_ERROR({
+          fields: [{ field: 'body.file', message: 'a CSV file is required' }],
+        })
+      return datasets.importDataset(ctx, request.params.dataset_id, await file.toBuffer())
+    },
+  )
+
+  app.get(
+    '/evaluation-datasets/:dataset_id/items',
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: DatasetParams,
+        querystring: PageQuery,
+        response: { 200: Page(DatasetItemView) },
+      },
+    },
+    async (request) => datasets.listItemViews(ctx, request.params.dataset_id, request.query),
+  )
+
+  app.post(
+    '/agents/:agent_id/evaluation-runs',
+    {
+      config: manage,
+      schema: { tags, params: AgentParams, body: CreateRunBody, response: { 202: RunView } },
+    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(runs.createRun(ctx, models, request.requireUser(), request.params.agent_id, request.body)),
+  )
+
+  app.get(
+    '/agents/:agent_id/evaluation-runs',
+    {
+      config: manage,
+      schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(RunView) } },
+    },
+    async (request) => runs.listRunViews(ctx, request.params.agent_id, request.query),
+  )
+
+  app.get(
+    '/agents/:agent_id/evaluation-runs/:run_id',
+    { config: manage, schema: { tags, params: RunParams, response: { 200: RunView } } },
+    async (request) => runs.runView(runs.requireRun(ctx, request.params.agent_id, request.params.run_id)),
+  )
+
+  app.get(
+    '/agents/:agent_id/evaluation-runs/:run_id/results',
+    {
+      config: manage,
+      schema: { tags, params: RunParams, querystring: PageQuery, response: { 200: Page(ResultView) } },
+    },
+    async (request) =>
+      runs.listResultViews(ctx, request.params.agent_id, request.params.run_id, request.query),
+  )
+
+  app.post(
+    '/agents/:agent_id/evaluation-runs/:run_id/cancel',
+    { config: manage, schema: { tags, params: RunParams, response: { 200: RunView } } },
+    async (request) => runs.cancelRun(ctx, request.params.agent_id, request.params.run_id),
+  )
+}

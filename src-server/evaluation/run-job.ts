@@ -1,0 +1,125 @@
+import type { ModelRegistry } from '../ai'
+import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
+import type { ChatOrchestrator } from '../conversation'
+import { nowIso } from '../db/columns'
+import * as repo from './evaluation.repository'
+import { BUILTIN_JUDGE, judgeSample } from './judge'
+import { closeRun, EVALUATION_JOB, isFinished } from './runs.service'
+import { passes, ruleScore } from './scoring'
+
+export interface EvaluationDeps {
+  chat: Pick<ChatOrchestrator, 'complete'>
+  models: Pick<ModelRegistry, 'completeJson' | 'resolve'>
+}
+
+/**
+ * The durable job behind a run. Each sample goes through the chat orchestrator's `complete` (the `/stream`
+ * pipeline: the agent's prompt, knowledge and tools), then the rule scores and the judge. Results are written
+ * one row per sample; a resumed job (restart, lost lease) skips the samples that already have a row, so nothing
+ * is scored twice. A cancel closes the run at once; samples still in flight then write nothing.
+ */
+export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): void {
+  ctx.jobs.register<{ runId: string }>(
+    EVALUATION_JOB,
+    async ({ payload, signal, progress }) => {
+      const run = repo.findRun(ctx.db, payload.runId)
+      if (!run || isFinished(run.status)) return null
+      repo.updateRun(ctx.db, run.id, { status: 'running', startedAt: run.startedAt ?? nowIso() })
+      let user: AuthUser
+      try {
+        user = { ...ctx.auth.me(run.createdBy), tokenId: '' }
+      } catch {
+        closeRun(ctx.db, run.id, 'failed', 'The user who started the run no longer exists.')
+        return null
+      }
+      const scored = repo.scoredSampleIds(ctx.db, run.id)
+      const pending = repo.allItems(ctx.db, run.datasetId).filter((item) => !scored.has(item.id))
+      let next = 0
+      const worker = async () => {
+        while (!signal.aborted) {
+          const item = pending[next++]
+          if (!item) return
+          const done = await evaluateSample(ctx, deps, run, user, item, signal)
+          if (done !== null) progress({ total: run.total, done })
+        }
+      }
+      await Promise.all(Array.from({ length: run.concurrency }, worker))
+      if (!signal.aborted) closeRun(ctx.db, run.id, 'succeeded')
+      return { runId: run.id }
+    },
+    { maxAttempts: 5 },
+  )
+  // A job the runner gave up on leaves its run failed rather than running forever.
+  ctx.jobs.on('job', (row: { type: string; status: string; payload: unknown; error: string | null }) => {
+    if (row.type !== EVALUATION_JOB || row.status !== 'failed') return
+    const runId = (row.payload as { runId?: string } | null)?.runId
+    if (runId) closeRun(ctx.db, runId, 'failed', row.error ?? 'The evaluation job failed.')
+  })
+}
+
+/** Runs, scores and stores one sample; returns the run's new count of done samples, or null if nothing was stored. */
+async function evaluateSample(
+  ctx: AppContext,
+  deps: EvaluationDeps,
+  run: repo.RunRow,
+  user: AuthUser,
+  item: repo.ItemRow,
+  signal: AbortSignal,
+): Promise<number | null> {
+  const started = Date.now()
+  let output: string | null = null
+  let error: string | null = null
+  try {
+    const reply = await deps.chat.complete({ user, agentId: run.agentId, message: item.input })
+    output = reply.content
+    error = reply.error
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure)
+  }
+  const latencyMs = Date.now() - started
+
+  let rule: ReturnType<typeof ruleScore> | null = null
+  let judgeScore: number | null = null
+  let judgeRationale: string | null = null
+  let judgeError: string | null = null
+  if (error === null && output !== null) {
+    rule = ruleScore(item.expected, output)
+    const verdict = await judgeSample(
+      deps.models,
+      { provider: run.judgeProvider ?? BUILTIN_JUDGE.provider, model: run.judgeModel ?? BUILTIN_JUDGE.model },
+      { input: item.input, expected: item.expected, output },
+      signal,
+    )
+    if ('error' in verdict) judgeError = verdict.error
+    else {
+      judgeScore = verdict.score
+      judgeRationale = verdict.rationale
+    }
+  }
+
+  return ctx.db.transaction((tx) => {
+    const current = repo.findRun(tx, run.id)
+    if (current?.status !== 'running') return null
+    const stored = repo.insertResult(tx, {
+      runId: run.id,
+      sampleId: item.id,
+      ordinal: item.ordinal,
+      input: item.input,
+      expected: item.expected,
+      output,
+      ruleScore: rule?.score ?? null,
+      ruleDetails: rule?.details ?? null,
+      judgeScore,
+      judgeRationale,
+      judgeError,
+      passed: error === null && passes(rule?.score ?? null, judgeScore),
+      latencyMs,
+      error,
+    })
+    if (!stored) return null
+    const done = repo.countResults(tx, run.id)
+    repo.updateRun(tx, run.id, { done })
+    return done
+  })
+}

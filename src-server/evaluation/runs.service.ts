@@ -1,0 +1,152 @@
+import { eq } from 'drizzle-orm'
+import type { ModelRegistry } from '../ai'
+import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
+import { agent } from '../conversation'
+import type { Queryable } from '../db/client'
+import { nowIso } from '../db/columns'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { enqueueJob } from '../jobs/job-runner'
+import { requireDataset } from './datasets.service'
+import { EvaluationErrors } from './evaluation.errors'
+import * as repo from './evaluation.repository'
+import type { CreateRunBody, ResultView, RunView } from './evaluation.schemas'
+import type { EvaluationRunStatus } from './evaluation.tables'
+import { BUILTIN_JUDGE } from './judge'
+import { summarise } from './scoring'
+
+export const EVALUATION_JOB = 'evaluation.run'
+export const DEFAULT_CONCURRENCY = 2
+const FINISHED: EvaluationRunStatus[] = ['succeeded', 'failed', 'cancelled']
+
+export function isFinished(status: EvaluationRunStatus): boolean {
+  return FINISHED.includes(status)
+}
+
+export function runView(row: repo.RunRow): RunView {
+  return {
+    id: row.id,
+    agent_id: row.agentId,
+    dataset_id: row.datasetId,
+    status: row.status,
+    judge_provider: row.judgeProvider ?? BUILTIN_JUDGE.provider,
+    judge_model: row.judgeModel ?? BUILTIN_JUDGE.model,
+    concurrency: row.concurrency,
+    progress: { total: row.total, done: row.done },
+    summary: row.summary ?? null,
+    error: row.error,
+    created_at: row.createdAt,
+    started_at: row.startedAt,
+    finished_at: row.finishedAt,
+  }
+}
+
+function resultView(row: repo.ResultRow): ResultView {
+  return {
+    sample_id: row.sampleId,
+    ordinal: row.ordinal,
+    input: row.input,
+    expected: row.expected,
+    output: row.output,
+    rule_score: row.ruleScore,
+    rule_details: row.ruleDetails ?? null,
+    judge_score: row.judgeScore,
+    judge_rationale: row.judgeRationale,
+    judge_error: row.judgeError,
+    pass: row.passed,
+    latency_ms: row.latencyMs,
+    error: row.error,
+  }
+}
+
+function requireChatAgent(ctx: AppContext, agentId: string): void {
+  const found = ctx.db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).get()
+  if (!found) throw EvaluationErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  if (found.agentType !== 'chat')
+    throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: found.agentType })
+}
+
+function requireAgentExists(ctx: AppContext, agentId: string): void {
+  if (!ctx.db.select({ id: agent.id }).from(agent).where(eq(agent.id, agentId)).get())
+    throw EvaluationErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+}
+
+/** The run row and its durable job are created together; the job does the work. */
+export function createRun(
+  ctx: AppContext,
+  models: Pick<ModelRegistry, 'resolve'>,
+  user: AuthUser,
+  agentId: string,
+  body: CreateRunBody,
+): RunView {
+  requireChatAgent(ctx, agentId)
+  const dataset = requireDataset(ctx, body.dataset_id)
+  if (dataset.itemCount === 0) throw EvaluationErrors.DATASET_EMPTY({ dataset_id: dataset.id })
+  const judge =
+    body.judge_provider === undefined && body.judge_model === undefined
+      ? BUILTIN_JUDGE
+      : models.resolve({ provider: body.judge_provider, model: body.judge_model }, 'json_schema')
+  const row = ctx.db.transaction((tx) => {
+    const run = repo.insertRun(tx, {
+      agentId,
+      datasetId: dataset.id,
+      judgeProvider: judge.provider,
+      judgeModel: judge.model,
+      concurrency: body.concurrency ?? DEFAULT_CONCURRENCY,
+      total: dataset.itemCount,
+      createdBy: user.id,
+    })
+    const job = enqueueJob(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
+    return repo.updateRun(tx, run.id, { jobId: job.id }) as repo.RunRow
+  })
+  ctx.jobs.kick()
+  return runView(row)
+}
+
+export function listRunViews(ctx: AppContext, agentId: string, query: PageQuery) {
+  requireAgentExists(ctx, agentId)
+  const { rows, total } = repo.listRuns(ctx.db, agentId, pageWindow(query))
+  return toPage(rows.map(runView), total, query)
+}
+
+export function requireRun(ctx: AppContext, agentId: string, runId: string): repo.RunRow {
+  const row = repo.findRunOfAgent(ctx.db, agentId, runId)
+  if (!row) throw EvaluationErrors.EVALUATION_RUN_NOT_FOUND({ agent_id: agentId, run_id: runId })
+  return row
+}
+
+export function listResultViews(ctx: AppContext, agentId: string, runId: string, query: PageQuery) {
+  requireRun(ctx, agentId, runId)
+  const { rows, total } = repo.listResults(ctx.db, runId, pageWindow(query))
+  return toPage(rows.map(resultView), total, query)
+}
+
+/** Ends a run that is still going: status, finish time and the summary of what was scored, in one write. */
+export function closeRun(
+  db: Queryable,
+  runId: string,
+  status: 'succeeded' | 'failed' | 'cancelled',
+  error: string | null = null,
+) {
+  return db.transaction((tx) => {
+    const run = repo.findRun(tx, runId)
+    if (!run || isFinished(run.status)) return null
+    const results = repo.allResults(tx, runId)
+    return repo.updateRun(tx, runId, {
+      status,
+      error,
+      finishedAt: nowIso(),
+      done: results.length,
+      summary: summarise(results),
+    })
+  })
+}
+
+export function cancelRun(ctx: AppContext, agentId: string, runId: string): RunView {
+  const run = requireRun(ctx, agentId, runId)
+  if (isFinished(run.status)) throw EvaluationErrors.EVALUATION_RUN_FINISHED({ status: run.status })
+  const closed = closeRun(ctx.db, runId, 'cancelled')
+  if (run.jobId) ctx.jobs.cancel(run.jobId)
+  return runView(closed ?? requireRun(ctx, agentId, runId))
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import type { AuthUser } from '../auth/auth.service'
+import type { Db } from '../db/client'
+import { CommonErrors } from '../errors/app-error'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import type { BlobStore } from '../storage/blob-store'
+import { manageableSource } from './access'
+import { documentDto } from './dto'
+import { KnowledgeErrors } from './knowledge.errors'
+import { findDocument, findDocumentBySha, listDocuments } from './knowledge.repository'
+import type { DocumentDto } from './knowledge.schemas'
+import { knowledgeDocument } from './knowledge.tables'
+import { detectKind, MIME_TYPES } from './parsing/sniff'
+
+export interface UploadedFile {
+  fileName: string
+  bytes: Buffer
+}
+
+export interface UploadOutcome {
+  document: DocumentDto
+  created: boolean
+}
+
+export function createDocumentsService(db: Db, blobs: BlobStore) {
+  return {
+    assertManageable(caller: AuthUser, sourceId: string): void {
+      manageableSource(db, caller, sourceId)
+    },
+
+    /**
+     * Every file is checked before any is stored, so a bad file in a batch changes nothing. The same bytes
+     * already in the source answer with the existing document instead of a duplicate.
+     */
+    async upload(caller: AuthUser, sourceId: string, files: UploadedFile[]): Promise<UploadOutcome[]> {
+      manageableSource(db, caller, sourceId)
+      if (files.length === 0) throw KnowledgeErrors.NO_FILE()
+      const checked = files.map((file) => {
+        if (file.bytes.length === 0) throw KnowledgeErrors.EMPTY_FILE({ file_name: file.fileName })
+        const kind = detectKind(file.fileName, file.bytes)
+        if (!kind)
+          throw CommonErrors.UNSUPPORTED_FILE_TYPE(
+            { file_name: file.fileName, accepted: ['.txt', '.md', '.pdf', '.docx', '.html', '.csv'] },
+            `${file.fileName} is not an accepted document (.txt, .md, .pdf, .docx, .html, .csv) or its content does not match its name.`,
+          )
+        return { ...file, kind, sha256: createHash('sha256').update(file.bytes).digest('hex') }
+      })
+      const outcomes: UploadOutcome[] = []
+      for (const file of checked) {
+        const existing = findDocumentBySha(db, sourceId, file.sha256)
+        if (existing) {
+          outcomes.push({ document: documentDto(existing), created: false })
+          continue
+        }
+        await blobs.put(file.bytes)
+        const row = db
+          .insert(knowledgeDocument)
+          .values({
+            sourceId,
+            fileName: file.fileName,
+            mimeType: MIME_TYPES[file.kind],
+            sizeBytes: file.bytes.length,
+            sha256: file.sha256,
+          })
+          .onConflictDoNothing()
+          .returning()
+          .get()
+        // A concurrent upload of the same bytes won the insert: answer with its document.
+        const document = row ?? findDocumentBySha(db, sourceId, file.sha256)
+        if (!document) throw CommonErrors.INTERNAL_ERROR()
+        outcomes.push({ document: documentDto(document), created: Boolean(row) })
+      }
+      return outcomes
+    },
+
+    list(caller: AuthUser, sourceId: string, query: PageQuery) {
+      manageableSource(db, caller, sourceId)
+      const { rows, total } = listDocuments(db, sourceId, pageWindow(query))
+      return toPage(rows.map(documentDto), total, query)
+    },
+
+    get(caller: AuthUser, sourceId: string, documentId: string): DocumentDto {
+      manageableSource(db, caller, sourceId)
+      const row = findDocument(db, sourceId, documentId)
+      if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
+      return documentDto(row)
+    },
+
+    /** Chunks go with the row (cascade; FTS and vectors through triggers); the blob once nothing holds it. */
+    async delete(caller: AuthUser, sourceId: string, documentId: string): Promise<void> {
+      manageableSource(db, caller, sourceId)
+      const row = findDocument(db, sourceId, documentId)
+      if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
+      db.delete(knowledgeDocument).where(eq(knowledgeDocument.id, row.id)).run()
+      await blobs.release(row.sha256)
+    },
+  }
+}

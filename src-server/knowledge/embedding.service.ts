@@ -1,0 +1,59 @@
+import type { Embedder } from '../ai/embeddings'
+import type { Db } from '../db/client'
+import type { GuardCheck } from '../health/guard'
+import { staleSourceNames } from './knowledge.repository'
+
+export interface Readiness {
+  ready: boolean
+  backend_type: string
+  provider: string
+  model: string
+  dim: number | null
+  latency_ms: number
+  error: { code: string; message: string } | null
+}
+
+/** Embeds a probe text, which also warms the embedder (and tells a remote one's dimension). */
+export async function checkReadiness(embedder: Embedder): Promise<Readiness> {
+  const started = performance.now()
+  const base = { backend_type: embedder.backendType, provider: embedder.provider, model: embedder.model }
+  try {
+    const [vector] = await embedder.embed(['Switchboard embedding readiness check.'])
+    return {
+      ...base,
+      ready: true,
+      dim: vector?.length ?? embedder.dim(),
+      latency_ms: Math.round(performance.now() - started),
+      error: null,
+    }
+  } catch (error) {
+    return {
+      ...base,
+      ready: false,
+      dim: embedder.dim(),
+      latency_ms: Math.round(performance.now() - started),
+      error: { code: 'EMBEDDING_UNAVAILABLE', message: (error as Error).message },
+    }
+  }
+}
+
+/**
+ * Health-guard check: sources whose vectors came from another model or dimension than the current embedder's
+ * are stale (their vectors are not searched) until re-ingested. A warning, never a write block.
+ */
+export function staleIndexCheck(db: Db, embedder: Embedder): GuardCheck {
+  return () => {
+    const prefix = `${embedder.provider}:${embedder.model}:`
+    const dim = embedder.dim()
+    const stale = staleSourceNames(
+      db,
+      (key) => key.startsWith(prefix) && (dim === null || key === `${prefix}${dim}`),
+    )
+    if (stale.length === 0) return null
+    const names = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '')
+    return {
+      state: 'warning',
+      message: `Knowledge sources indexed with another embedding model need re-ingesting for ${embedder.provider}:${embedder.model}: ${names}.`,
+    }
+  }
+}

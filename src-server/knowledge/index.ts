@@ -1,0 +1,28 @@
+/** The knowledge domain's public face: ownership lookup for the marketplace, the retriever for chat. */
+
+import { createEmbedder } from '../ai/embeddings'
+import type { AppContext } from '../app-context'
+import type { Queryable } from '../db/client'
+import { ensureChunkIndex } from './chunk-index.repository'
+import { findSource } from './knowledge.repository'
+import { createRetrievalService, type KnowledgeRetriever } from './retrieval.service'
+
+export { knowledgePlugin } from './knowledge.plugin'
+export {
+  ingestionJob,
+  knowledgeChunk,
+  knowledgeDocument,
+  knowledgeMount,
+  knowledgeSource,
+} from './knowledge.tables'
+export type { KnowledgeRetriever, RetrievedChunk } from './retrieval.service'
+
+export function findKnowledgeSourceOwnerId(db: Queryable, sourceId: string): string | null {
+  return findSource(db, sourceId)?.ownerId ?? null
+}
+
+/** Hybrid retrieval over an agent's active mounts, with the configured embedder. */
+export function createKnowledgeRetriever(ctx: AppContext): KnowledgeRetriever {
+  ensureChunkIndex(ctx.db.$client)
+  return createRetrievalService(ctx.db, createEmbedder(ctx.workers), ctx.log).retriever
+}

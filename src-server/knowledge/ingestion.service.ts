@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { type Embedder, embeddingKey } from '../ai/embeddings'
+import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
+import type { Db, Queryable } from '../db/client'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { enqueueJob, type JobContext } from '../jobs/job-runner'
+import { manageableSource, mountableSource, usableAgent } from './access'
+import { replaceDocumentChunks } from './chunk-index.repository'
+import type { ChunkingParams, ChunkingStrategy } from './chunking/params'
+import { type IngestProgress, ingestionJobDto } from './dto'
+import { KnowledgeErrors } from './knowledge.errors'
+import {
+  allDocumentsOf,
+  type DocumentRow,
+  findActiveIngestion,
+  findDocument,
+  findIngestionJob,
+  listIngestionJobs,
+  updateDocument,
+} from './knowledge.repository'
+import type { IngestBody, IngestionJobDto } from './knowledge.schemas'
+import { ingestionJob, knowledgeChunk, knowledgeSource } from './knowledge.tables'
+import { ensureMounted } from './mounts.service'
+import { kindOfMime, type PreparedDocument } from './parsing'
+import { effectiveChunking } from './sources.service'
+
+export const INGEST_JOB_TYPE = 'knowledge.ingest'
+/** A file that takes longer than this to parse is reported failed instead of holding the job. */
+const PREPARE_TIMEOUT_MS = 120_000
+/** Embedding batch: small enough to notice a stop request between batches. */
+const EMBED_BATCH = 256
+
+export function createIngestionService(ctx: AppContext, embedder: Embedder) {
+  const db: Db = ctx.db
+
+  function view(id: string): IngestionJobDto {
+    const found = findIngestionJob(db, id)
+    if (!found) throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
+    return ingestionJobDto(found)
+  }
+
+  /**
+   * Queues a (re)index of every document of the source, unless one is already queued or running: then that
+   * job is the answer (`created` false). The check and the insert share one transaction, so two requests
+   * cannot both start one.
+   */
+  function start(
+    caller: AuthUser,
+    sourceId: string,
+    body: IngestBody,
+  ): { job: IngestionJobDto; created: boolean } {
+    const source = manageableSource(db, caller, sourceId)
+    const strategy = body.chunking_strategy ?? source.defaultChunkingStrategy
+    const params =
+      body.chunking_params || body.chunking_strategy
+        ? effectiveChunking(strategy, body.chunking_params, 'body.chunking_params')
+        : source.defaultChunkingParams
+    if (body.agent_id) {
+      usableAgent(db, caller, body.agent_id)
+      mountableSource(db, caller, sourceId)
+    }
+    const outcome = db.transaction((tx) => {
+      if (body.agent_id) ensureMounted(tx, body.agent_id, sourceId)
+      const active = findActiveIngestion(tx, sourceId)
+      if (active) return { id: active.ingestion.id, created: false }
+      const row = enqueueJob(
+        tx as unknown as Db,
+        INGEST_JOB_TYPE,
+        { source_id: sourceId },
+        { maxAttempts: 3 },
+      )
+      tx.insert(ingestionJob)
+        .values({
+          id: row.id,
+          sourceId,
+          agentId: body.agent_id ?? null,
+          chunkingStrategy: strategy,
+          chunkingParams: params,
+          createdBy: caller.id,
+        })
+        .run()
+      return { id: row.id, created: true }
+    })
+    if (outcome.created) ctx.jobs.kick()
+    return { job: view(outcome.id), created: outcome.created }
+  }
+
+  /** Parse, chunk, embed, then swap the document's chunks in one transaction. Returns the chunks written. */
+  async function indexDocument(
+    document: DocumentRow,
+    run: { jobId: string; strategy: ChunkingStrategy; params: ChunkingParams; signal: AbortSignal },
+  ): Promise<number> {
+    const kind = kindOfMime(document.mimeType)
+    updateDocument(db, document.id, { status: 'parsing', errorMessage: null })
+    let prepared: PreparedDocument
+    try {
+      if (!kind) throw new Error(`Documents of type ${document.mimeType} cannot be parsed.`)
+      const bytes = await ctx.blobs.readBytes(document.sha256)
+      prepared = await withTimeout(
+        ctx.workers.run<PreparedDocument>('knowledgePrepareDocument', {
+          kind,
+          bytes,
+          strategy: run.strategy,
+          params: run.params,
+        }),
+        PREPARE_TIMEOUT_MS,
+        'Parsing the document took too long.',
+      )
+    } catch (error) {
+      // A bad file fails alone: its old chunks go, the job carries on with the next document.
+      db.transaction((tx) => {
+        deleteDocumentChunks(tx, document.id)
+        updateDocument(tx, document.id, {
+          status: 'failed',
+          errorMessage: (error as Error).message,
+          chunkCount: 0,
+          indexedJobId: run.jobId,
+        })
+      })
+      return 0
+    }
+    updateDocument(db, document.id, { status: 'indexing', pageCount: prepared.pageCount })
+    let vectors: Float32Array[] = []
+    try {
+      for (let start = 0; start < prepared.chunks.length; start += EMBED_BATCH) {
+        if (run.signal.aborted) throw run.signal.reason
+        const batch = prepared.chunks.slice(start, start + EMBED_BATCH).map((chunk) => chunk.content)
+        vectors = vectors.concat(await embedder.embed(batch, run.signal))
+      }
+    } catch (error) {
+      updateDocument(db, document.id, { status: document.status, errorMessage: document.errorMessage })
+      throw error
+    }
+    const dim = vectors[0]?.length ?? embedder.dim() ?? 0
+    const key = embeddingKey(embedder, dim)
+    db.transaction((tx) => {
+      // Deleted while we worked: nothing to write.
+      if (!findDocument(tx, document.sourceId, document.id)) return
+      if (prepared.chunks.length > 0)
+        replaceDocumentChunks(db.$client, {
+          sourceId: document.sourceId,
+          documentId: document.id,
+          embeddingKey: key,
+          dim,
+          chunks: prepared.chunks.map((chunk, index) => ({
+            ...chunk,
+            id: randomUUID(),
+            vector: vectors[index] as Float32Array,
+          })),
+        })
+      else deleteDocumentChunks(tx, document.id)
+      updateDocument(tx, document.id, {
+        status: 'indexed',
+        errorMessage: null,
+        chunkCount: prepared.chunks.length,
+        pageCount: prepared.pageCount,
+        indexedJobId: run.jobId,
+      })
+      tx.update(knowledgeSource)
+        .set({ indexedEmbeddingKey: key })
+        .where(eq(knowledgeSource.id, document.sourceId))
+        .run()
+    })
+    return prepared.chunks.length
+  }
+
+  /**
+   * The job handler. Documents this job already finished (`indexed_job_id`) are skipped, so a job resumed after
+   * a restart or a lost lease picks up where it stopped; each document's chunks are replaced whole, so redoing
+   * one never duplicates chunks.
+   */
+  async function run({
+    job,
+    signal,
+    progress,
+  }: JobContext<{ source_id: string }>): Promise<{ message: string }> {
+    const request = findIngestionJob(db, job.id)
+    if (!request) throw new Error('The ingestion request no longer exists.')
+    const { chunkingStrategy: strategy, chunkingParams: params } = request.ingestion
+    const documents = allDocumentsOf(db, request.ingestion.sourceId)
+    const state: IngestProgress = { documents_total: documents.length, documents_done: 0, chunks_written: 0 }
+    let failed = 0
+    const pending: DocumentRow[] = []
+    for (const document of documents) {
+      if (document.indexedJobId !== job.id) pending.push(document)
+      else {
+        state.documents_done++
+        state.chunks_written += document.chunkCount
+        if (document.status === 'failed') failed++
+      }
+    }
+    for (const document of pending) {
+      if (signal.aborted) throw signal.reason
+      progress({
+        ...state,
+        message: `Indexing ${document.fileName} (${state.documents_done + 1} of ${state.documents_total}).`,
+      })
+      const written = await indexDocument(document, { jobId: job.id, strategy, params, signal })
+      if (written === 0 && findDocument(db, document.sourceId, document.id)?.status === 'failed') failed++
+      state.documents_done++
+      state.chunks_written += written
+    }
+    const message =
+      `Indexed ${state.documents_total - failed} of ${state.documents_total} documents` +
+      (failed > 0 ? ` (${failed} failed)` : '') +
+      `: ${state.chunks_written} chunks.`
+    progress({ ...state, message })
+    return { message }
+  }
+
+  return {
+    start,
+    run,
+    indexDocument,
+    get(caller: AuthUser, jobId: string): IngestionJobDto {
+      const found = findIngestionJob(db, jobId)
+      if (!found) throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
+      try {
+        manageableSource(db, caller, found.ingestion.sourceId)
+      } catch {
+        throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
+      }
+      return ingestionJobDto(found)
+    },
+    list(caller: AuthUser, sourceId: string, query: PageQuery) {
+      manageableSource(db, caller, sourceId)
+      const { rows, total } = listIngestionJobs(db, sourceId, pageWindow(query))
+      return toPage(rows.map(ingestionJobDto), total, query)
+    },
+  }
+}
+
+function deleteDocumentChunks(db: Queryable, documentId: string): void {
+  db.delete(knowledgeChunk).where(eq(knowledgeChunk.documentId, documentId)).run()
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms)
+      timer.unref()
+    }),
+  ]).finally(() => clearTimeout(timer))
+}

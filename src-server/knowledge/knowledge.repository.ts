@@ -1,0 +1,208 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { user } from '../auth/auth.tables'
+import type { Queryable } from '../db/client'
+import { job } from '../jobs/jobs.tables'
+import { ingestionJob, knowledgeDocument, knowledgeMount, knowledgeSource } from './knowledge.tables'
+
+export type SourceRow = typeof knowledgeSource.$inferSelect
+export type DocumentRow = typeof knowledgeDocument.$inferSelect
+export type MountRow = typeof knowledgeMount.$inferSelect
+export type IngestionJobRow = typeof ingestionJob.$inferSelect
+
+export function findSource(db: Queryable, id: string): SourceRow | null {
+  return db.select().from(knowledgeSource).where(eq(knowledgeSource.id, id)).get() ?? null
+}
+
+const sourceView = {
+  source: knowledgeSource,
+  ownerName: user.username,
+  documentCount: sql<number>`(SELECT count(*) FROM knowledge_document d WHERE d.source_id = ${knowledgeSource.id})`,
+  chunkCount: sql<number>`(SELECT count(*) FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id})`,
+}
+export type SourceView = { source: SourceRow; ownerName: string; documentCount: number; chunkCount: number }
+
+export function findSourceView(db: Queryable, id: string): SourceView | null {
+  return (
+    db
+      .select(sourceView)
+      .from(knowledgeSource)
+      .innerJoin(user, eq(user.id, knowledgeSource.ownerId))
+      .where(eq(knowledgeSource.id, id))
+      .get() ?? null
+  )
+}
+
+/** Sources newest first; `ownerId` null lists every source. */
+export function listSourceViews(
+  db: Queryable,
+  ownerId: string | null,
+  window: { limit: number; offset: number },
+): { rows: SourceView[]; total: number } {
+  const where = ownerId ? eq(knowledgeSource.ownerId, ownerId) : undefined
+  const rows = db
+    .select(sourceView)
+    .from(knowledgeSource)
+    .innerJoin(user, eq(user.id, knowledgeSource.ownerId))
+    .where(where)
+    .orderBy(desc(knowledgeSource.createdAt), desc(knowledgeSource.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+  const total = db.select({ n: count() }).from(knowledgeSource).where(where).get()?.n ?? 0
+  return { rows, total }
+}
+
+/** Ids of the sources a caller manages: `ownerId` null means every source. */
+export function manageableSourceIds(db: Queryable, ownerId: string | null): string[] {
+  return db
+    .select({ id: knowledgeSource.id })
+    .from(knowledgeSource)
+    .where(ownerId ? eq(knowledgeSource.ownerId, ownerId) : undefined)
+    .all()
+    .map((row) => row.id)
+}
+
+export function findDocument(db: Queryable, sourceId: string, documentId: string): DocumentRow | null {
+  return (
+    db
+      .select()
+      .from(knowledgeDocument)
+      .where(and(eq(knowledgeDocument.sourceId, sourceId), eq(knowledgeDocument.id, documentId)))
+      .get() ?? null
+  )
+}
+
+export function findDocumentBySha(db: Queryable, sourceId: string, sha256: string): DocumentRow | null {
+  return (
+    db
+      .select()
+      .from(knowledgeDocument)
+      .where(and(eq(knowledgeDocument.sourceId, sourceId), eq(knowledgeDocument.sha256, sha256)))
+      .get() ?? null
+  )
+}
+
+export function listDocuments(
+  db: Queryable,
+  sourceId: string,
+  window: { limit: number; offset: number },
+): { rows: DocumentRow[]; total: number } {
+  const where = eq(knowledgeDocument.sourceId, sourceId)
+  const rows = db
+    .select()
+    .from(knowledgeDocument)
+    .where(where)
+    .orderBy(asc(knowledgeDocument.createdAt), asc(knowledgeDocument.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+  const total = db.select({ n: count() }).from(knowledgeDocument).where(where).get()?.n ?? 0
+  return { rows, total }
+}
+
+export function allDocumentsOf(db: Queryable, sourceId: string): DocumentRow[] {
+  return db
+    .select()
+    .from(knowledgeDocument)
+    .where(eq(knowledgeDocument.sourceId, sourceId))
+    .orderBy(asc(knowledgeDocument.createdAt), asc(knowledgeDocument.id))
+    .all()
+}
+
+export function documentUsesBlob(db: Queryable, sha256: string): boolean {
+  return Boolean(
+    db
+      .select({ id: knowledgeDocument.id })
+      .from(knowledgeDocument)
+      .where(eq(knowledgeDocument.sha256, sha256))
+      .get(),
+  )
+}
+
+export function updateDocument(db: Queryable, id: string, values: Partial<DocumentRow>): void {
+  db.update(knowledgeDocument).set(values).where(eq(knowledgeDocument.id, id)).run()
+}
+
+export function findMount(db: Queryable, agentId: string, sourceId: string): MountRow | null {
+  return (
+    db
+      .select()
+      .from(knowledgeMount)
+      .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))
+      .get() ?? null
+  )
+}
+
+export type MountView = MountRow & { sourceName: string }
+
+/** An agent's mounts, highest priority first. */
+export function listMounts(db: Queryable, agentId: string, activeOnly = false): MountView[] {
+  const where = activeOnly
+    ? and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.isActive, true))
+    : eq(knowledgeMount.agentId, agentId)
+  return db
+    .select({ mount: knowledgeMount, sourceName: knowledgeSource.name })
+    .from(knowledgeMount)
+    .innerJoin(knowledgeSource, eq(knowledgeSource.id, knowledgeMount.sourceId))
+    .where(where)
+    .orderBy(desc(knowledgeMount.priority), asc(knowledgeMount.createdAt))
+    .all()
+    .map((row) => ({ ...row.mount, sourceName: row.sourceName }))
+}
+
+export type IngestionJobView = { ingestion: IngestionJobRow; job: typeof job.$inferSelect }
+
+const ingestionView = { ingestion: ingestionJob, job }
+
+export function findIngestionJob(db: Queryable, id: string): IngestionJobView | null {
+  return (
+    db
+      .select(ingestionView)
+      .from(ingestionJob)
+      .innerJoin(job, eq(job.id, ingestionJob.id))
+      .where(eq(ingestionJob.id, id))
+      .get() ?? null
+  )
+}
+
+/** The source's ingest that is queued or running, if any: there is at most one. */
+export function findActiveIngestion(db: Queryable, sourceId: string): IngestionJobView | null {
+  return (
+    db
+      .select(ingestionView)
+      .from(ingestionJob)
+      .innerJoin(job, eq(job.id, ingestionJob.id))
+      .where(and(eq(ingestionJob.sourceId, sourceId), inArray(job.status, ['queued', 'running'])))
+      .get() ?? null
+  )
+}
+
+export function listIngestionJobs(
+  db: Queryable,
+  sourceId: string,
+  window: { limit: number; offset: number },
+): { rows: IngestionJobView[]; total: number } {
+  const where = eq(ingestionJob.sourceId, sourceId)
+  const rows = db
+    .select(ingestionView)
+    .from(ingestionJob)
+    .innerJoin(job, eq(job.id, ingestionJob.id))
+    .where(where)
+    .orderBy(desc(ingestionJob.createdAt), desc(ingestionJob.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+  const total = db.select({ n: count() }).from(ingestionJob).where(where).get()?.n ?? 0
+  return { rows, total }
+}
+
+/** Names of indexed sources whose embedding key the predicate does not accept as current. */
+export function staleSourceNames(db: Queryable, isCurrent: (key: string) => boolean): string[] {
+  return db
+    .selectDistinct({ name: knowledgeSource.name, key: knowledgeSource.indexedEmbeddingKey })
+    .from(knowledgeSource)
+    .where(sql`${knowledgeSource.indexedEmbeddingKey} IS NOT NULL`)
+    .all()
+    .filter((row) => !isCurrent(row.key as string))
+    .map((row) => row.name)
+}

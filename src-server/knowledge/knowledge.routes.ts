@@ -1,0 +1,201 @@
+import type { MultipartFile } from '@fastify/multipart'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import type { AppContext } from '../app-context'
+import { CommonErrors } from '../errors/app-error'
+import { NoContent, Page, PageQuery } from '../http/common.schemas'
+import type { UploadedFile } from './documents.service'
+import { KnowledgeErrors } from './knowledge.errors'
+import type { KnowledgeServices } from './knowledge.plugin'
+import {
+  AgentParams,
+  CreateMountBody,
+  CreateSourceBody,
+  DocumentParams,
+  DocumentSchema,
+  IngestBody,
+  IngestionJobParams,
+  IngestionJobSchema,
+  KnowledgeSourceSchema,
+  MountParams,
+  MountSchema,
+  ReadinessSchema,
+  RetrievalQueryBody,
+  RetrievalResult,
+  SourceParams,
+  UpdateSourceBody,
+  UploadResult,
+} from './knowledge.schemas'
+
+export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext
+  services: KnowledgeServices
+}> = async (app, { services }) => {
+  const { sources, documents, ingestion, mounts, retrieval } = services
+  const tags = ['knowledge']
+
+  app.post(
+    '/knowledge-sources',
+    { schema: { tags, body: CreateSourceBody, response: { 201: KnowledgeSourceSchema } } },
+    async (request, reply) => reply.status(201).send(sources.create(request.requireUser(), request.body)),
+  )
+  app.get(
+    '/knowledge-sources',
+    { schema: { tags, querystring: PageQuery, response: { 200: Page(KnowledgeSourceSchema) } } },
+    async (request) => sources.list(request.requireUser(), request.query),
+  )
+  app.get(
+    '/knowledge-sources/:source_id',
+    { schema: { tags, params: SourceParams, response: { 200: KnowledgeSourceSchema } } },
+    async (request) => sources.get(request.requireUser(), request.params.source_id),
+  )
+  app.patch(
+    '/knowledge-sources/:source_id',
+    {
+      schema: {
+        tags,
+        params: SourceParams,
+        body: UpdateSourceBody,
+        response: { 200: KnowledgeSourceSchema },
+      },
+    },
+    async (request) => sources.update(request.requireUser(), request.params.source_id, request.body),
+  )
+
+  app.post(
+    '/knowledge-sources/:source_id/documents',
+    {
+      schema: {
+        tags,
+        params: SourceParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: UploadResult, 201: UploadResult },
+      },
+    },
+    async (request, reply) => {
+      const user = request.requireUser()
+      // Refuse a stranger before reading up to 50 MB of their upload.
+      documents.assertManageable(user, request.params.source_id)
+      const outcomes = await documents.upload(user, request.params.source_id, await readFiles(request))
+      const body =
+        outcomes.length === 1 && outcomes[0]
+          ? outcomes[0].document
+          : { items: outcomes.map((o) => o.document) }
+      return reply.status(outcomes.some((outcome) => outcome.created) ? 201 : 200).send(body)
+    },
+  )
+  app.get(
+    '/knowledge-sources/:source_id/documents',
+    {
+      schema: { tags, params: SourceParams, querystring: PageQuery, response: { 200: Page(DocumentSchema) } },
+    },
+    async (request) => documents.list(request.requireUser(), request.params.source_id, request.query),
+  )
+  app.get(
+    '/knowledge-sources/:source_id/documents/:document_id',
+    { schema: { tags, params: DocumentParams, response: { 200: DocumentSchema } } },
+    async (request) =>
+      documents.get(request.requireUser(), request.params.source_id, request.params.document_id),
+  )
+  app.delete(
+    '/knowledge-sources/:source_id/documents/:document_id',
+    { schema: { tags, params: DocumentParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      await documents.delete(request.requireUser(), request.params.source_id, request.params.document_id)
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.post(
+    '/knowledge-sources/:source_id/ingest',
+    {
+      schema: {
+        tags,
+        params: SourceParams,
+        body: IngestBody,
+        response: { 200: IngestionJobSchema, 202: IngestionJobSchema },
+      },
+      // A bare POST (no body) means "with the source's defaults".
+      preValidation: async (request) => {
+        request.body ??= {}
+      },
+    },
+    async (request, reply) => {
+      const { job, created } = ingestion.start(request.requireUser(), request.params.source_id, request.body)
+      return reply.status(created ? 202 : 200).send(job)
+    },
+  )
+  app.get(
+    '/knowledge-sources/:source_id/ingestion-jobs',
+    {
+      schema: {
+        tags,
+        params: SourceParams,
+        querystring: PageQuery,
+        response: { 200: Page(IngestionJobSchema) },
+      },
+    },
+    async (request) => ingestion.list(request.requireUser(), request.params.source_id, request.query),
+  )
+  app.get(
+    '/ingestion-jobs/:job_id',
+    { schema: { tags, params: IngestionJobParams, response: { 200: IngestionJobSchema } } },
+    async (request) => ingestion.get(request.requireUser(), request.params.job_id),
+  )
+
+  app.post(
+    '/agents/:agent_id/mounts',
+    { schema: { tags, params: AgentParams, body: CreateMountBody, response: { 201: MountSchema } } },
+    async (request, reply) =>
+      reply.status(201).send(mounts.create(request.requireUser(), request.params.agent_id, request.body)),
+  )
+  app.get(
+    '/agents/:agent_id/mounts',
+    { schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(MountSchema) } } },
+    async (request) => mounts.list(request.requireUser(), request.params.agent_id, request.query),
+  )
+  app.delete(
+    '/agents/:agent_id/mounts/:source_id',
+    { schema: { tags, params: MountParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      mounts.delete(request.requireUser(), request.params.agent_id, request.params.source_id)
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.post(
+    '/retrieval/query',
+    { schema: { tags, body: RetrievalQueryBody, response: { 200: RetrievalResult } } },
+    async (request) => ({ items: await retrieval.query(request.requireUser(), request.body) }),
+  )
+  app.post(
+    '/embedding-model/check-readiness',
+    { config: { permission: 'knowledge.manage' }, schema: { tags, response: { 200: ReadinessSchema } } },
+    async () => services.checkReadiness(),
+  )
+}
+
+/** Every part of field `file`, read whole; the multipart limit (50 MB per file) answers 413 FILE_TOO_LARGE. */
+async function readFiles(request: FastifyRequest): Promise<UploadedFile[]> {
+  if (!request.isMultipart())
+    throw CommonErrors.UNSUPPORTED_MEDIA_TYPE({}, 'Upload files as multipart/form-data.')
+  const files: UploadedFile[] = []
+  for await (const part of request.files()) {
+    if (part.fieldname !== 'file') {
+      part.file.resume()
+      throw KnowledgeErrors.NO_FILE({ field: part.fieldname })
+    }
+    files.push({ fileName: part.filename || 'upload', bytes: await readPart(part) })
+  }
+  return files
+}
+
+async function readPart(part: MultipartFile): Promise<Buffer> {
+  try {
+    return await part.toBuffer()
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw CommonErrors.FILE_TOO_LARGE({ file_name: part.filename })
+    throw error
+  }
+}

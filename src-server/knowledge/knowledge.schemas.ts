@@ -1,0 +1,136 @@
+import { type Static, Type } from 'typebox'
+import { Nullable, Timestamp, UserRef, Uuid } from '../http/common.schemas'
+import { CHUNKING_STRATEGIES } from './chunking/params'
+import { DOCUMENT_STATUSES } from './knowledge.tables'
+
+export const ChunkingStrategySchema = Type.Enum([...CHUNKING_STRATEGIES])
+/** Checked per strategy by `normalizeChunkingParams` (unknown keys, sizes, overlap): a 422 lists the fields. */
+export const ChunkingParamsSchema = Type.Record(Type.String(), Type.Unknown())
+
+export const KnowledgeSourceSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  description: Type.String(),
+  storage_type: Type.String(),
+  default_chunking_strategy: ChunkingStrategySchema,
+  default_chunking_params: ChunkingParamsSchema,
+  owner: UserRef,
+  document_count: Type.Integer(),
+  chunk_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type KnowledgeSourceDto = Static<typeof KnowledgeSourceSchema>
+
+export const CreateSourceBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Type.String({ maxLength: 4000 })),
+  storage_type: Type.Optional(Type.Literal('local')),
+  default_chunking_strategy: Type.Optional(ChunkingStrategySchema),
+  default_chunking_params: Type.Optional(ChunkingParamsSchema),
+})
+export type CreateSourceBody = Static<typeof CreateSourceBody>
+
+export const UpdateSourceBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 4000 })),
+    default_chunking_strategy: Type.Optional(ChunkingStrategySchema),
+    default_chunking_params: Type.Optional(ChunkingParamsSchema),
+  },
+  { minProperties: 1 },
+)
+export type UpdateSourceBody = Static<typeof UpdateSourceBody>
+
+export const SourceParams = Type.Object({ source_id: Uuid })
+export const DocumentParams = Type.Object({ source_id: Uuid, document_id: Uuid })
+
+export const DocumentSchema = Type.Object({
+  id: Uuid,
+  source_id: Uuid,
+  file_name: Type.String(),
+  mime_type: Type.String(),
+  size_bytes: Type.Integer(),
+  sha256: Type.String(),
+  status: Type.Enum([...DOCUMENT_STATUSES]),
+  error_message: Nullable(Type.String()),
+  page_count: Nullable(Type.Integer()),
+  chunk_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type DocumentDto = Static<typeof DocumentSchema>
+/** One file answers with its document; several with `{items}` in upload order. */
+export const UploadResult = Type.Union([DocumentSchema, Type.Object({ items: Type.Array(DocumentSchema) })])
+
+export const IngestBody = Type.Object({
+  agent_id: Type.Optional(Uuid),
+  chunking_strategy: Type.Optional(ChunkingStrategySchema),
+  chunking_params: Type.Optional(ChunkingParamsSchema),
+})
+export type IngestBody = Static<typeof IngestBody>
+
+export const IngestionJobSchema = Type.Object({
+  id: Uuid,
+  source_id: Uuid,
+  status: Type.Enum(['queued', 'running', 'succeeded', 'failed']),
+  status_message: Nullable(Type.String()),
+  progress: Type.Object({
+    documents_total: Type.Integer(),
+    documents_done: Type.Integer(),
+    chunks_written: Type.Integer(),
+  }),
+  chunking_strategy: ChunkingStrategySchema,
+  chunking_params: ChunkingParamsSchema,
+  created_at: Timestamp,
+  started_at: Nullable(Timestamp),
+  finished_at: Nullable(Timestamp),
+})
+export type IngestionJobDto = Static<typeof IngestionJobSchema>
+export const IngestionJobParams = Type.Object({ job_id: Uuid })
+
+export const AgentParams = Type.Object({ agent_id: Uuid })
+export const MountParams = Type.Object({ agent_id: Uuid, source_id: Uuid })
+export const CreateMountBody = Type.Object({
+  source_id: Uuid,
+  is_active: Type.Optional(Type.Boolean({ default: true })),
+  priority: Type.Optional(Type.Integer({ minimum: -1000, maximum: 1000, default: 0 })),
+})
+export type CreateMountBody = Static<typeof CreateMountBody>
+export const MountSchema = Type.Object({
+  agent_id: Uuid,
+  source_id: Uuid,
+  source_name: Type.String(),
+  is_active: Type.Boolean(),
+  priority: Type.Integer(),
+  created_at: Timestamp,
+})
+export type MountDto = Static<typeof MountSchema>
+
+export const RetrievalQueryBody = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 4000 }),
+  agent_id: Type.Optional(Uuid),
+  source_ids: Type.Optional(Type.Array(Uuid, { maxItems: 100 })),
+  top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+})
+export type RetrievalQueryBody = Static<typeof RetrievalQueryBody>
+export const RetrievedChunkSchema = Type.Object({
+  chunk_id: Uuid,
+  source_id: Uuid,
+  document_id: Uuid,
+  document_name: Type.String(),
+  page_number: Nullable(Type.Integer()),
+  content: Type.String(),
+  score: Type.Number(),
+})
+export const RetrievalResult = Type.Object({ items: Type.Array(RetrievedChunkSchema) })
+
+export const ReadinessSchema = Type.Object({
+  ready: Type.Boolean(),
+  backend_type: Type.String(),
+  provider: Type.String(),
+  model: Type.String(),
+  dim: Nullable(Type.Integer()),
+  latency_ms: Type.Number(),
+  error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+})

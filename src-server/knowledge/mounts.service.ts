@@ -1,0 +1,60 @@
+import { and, eq } from 'drizzle-orm'
+import type { AuthUser } from '../auth/auth.service'
+import type { Db, Queryable } from '../db/client'
+import type { PageQuery } from '../http/common.schemas'
+import { toPage } from '../http/pagination'
+import { mountableSource, usableAgent } from './access'
+import { mountDto } from './dto'
+import { KnowledgeErrors } from './knowledge.errors'
+import { findMount, listMounts } from './knowledge.repository'
+import type { CreateMountBody, MountDto } from './knowledge.schemas'
+import { knowledgeMount } from './knowledge.tables'
+
+/** Mounts the source on the agent unless it already is (used by ingest's `agent_id`). */
+export function ensureMounted(db: Queryable, agentId: string, sourceId: string): void {
+  db.insert(knowledgeMount).values({ agentId, sourceId }).onConflictDoNothing().run()
+}
+
+export function createMountsService(db: Db) {
+  const view = (agentId: string, sourceId: string): MountDto => {
+    const found = listMounts(db, agentId).find((mount) => mount.sourceId === sourceId)
+    if (!found) throw KnowledgeErrors.MOUNT_NOT_FOUND()
+    return mountDto(found)
+  }
+
+  return {
+    create(caller: AuthUser, agentId: string, body: CreateMountBody): MountDto {
+      usableAgent(db, caller, agentId)
+      mountableSource(db, caller, body.source_id)
+      db.transaction((tx) => {
+        if (findMount(tx, agentId, body.source_id)) throw KnowledgeErrors.ALREADY_MOUNTED()
+        tx.insert(knowledgeMount)
+          .values({
+            agentId,
+            sourceId: body.source_id,
+            isActive: body.is_active ?? true,
+            priority: body.priority ?? 0,
+          })
+          .run()
+      })
+      return view(agentId, body.source_id)
+    },
+
+    /** Highest priority first; an agent has few mounts, so the page is cut in memory. */
+    list(caller: AuthUser, agentId: string, query: PageQuery) {
+      usableAgent(db, caller, agentId)
+      const all = listMounts(db, agentId).map(mountDto)
+      const start = (query.page - 1) * query.size
+      return toPage(all.slice(start, start + query.size), all.length, query)
+    },
+
+    delete(caller: AuthUser, agentId: string, sourceId: string): void {
+      usableAgent(db, caller, agentId)
+      const deleted = db
+        .delete(knowledgeMount)
+        .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))
+        .run()
+      if (deleted.changes === 0) throw KnowledgeErrors.MOUNT_NOT_FOUND()
+    },
+  }
+}

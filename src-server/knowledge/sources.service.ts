@@ -1,0 +1,90 @@
+import { eq } from 'drizzle-orm'
+import type { AuthUser } from '../auth/auth.service'
+import type { Db } from '../db/client'
+import { CommonErrors } from '../errors/app-error'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { manageableSource, readableSource } from './access'
+import {
+  type ChunkingParams,
+  type ChunkingStrategy,
+  DEFAULT_CHUNKING_PARAMS,
+  normalizeChunkingParams,
+} from './chunking/params'
+import { sourceDto } from './dto'
+import { findSourceView, listSourceViews } from './knowledge.repository'
+import type { CreateSourceBody, KnowledgeSourceDto, UpdateSourceBody } from './knowledge.schemas'
+import { knowledgeSource } from './knowledge.tables'
+
+const DEFAULT_STRATEGY: ChunkingStrategy = 'recursive'
+
+/** Normalised params for a strategy, or a 422 naming each bad field. */
+export function effectiveChunking(
+  strategy: ChunkingStrategy,
+  params: Record<string, unknown> | undefined,
+  field: string,
+): ChunkingParams {
+  const result = normalizeChunkingParams(strategy, params, field)
+  if (!result.ok) throw CommonErrors.VALIDATION_ERROR({ fields: result.issues })
+  return result.params
+}
+
+export function createSourcesService(db: Db) {
+  const view = (id: string): KnowledgeSourceDto => {
+    const found = findSourceView(db, id)
+    if (!found) throw CommonErrors.NOT_FOUND()
+    return sourceDto(found)
+  }
+
+  return {
+    create(caller: AuthUser, body: CreateSourceBody): KnowledgeSourceDto {
+      const strategy = body.default_chunking_strategy ?? DEFAULT_STRATEGY
+      const params = effectiveChunking(strategy, body.default_chunking_params, 'body.default_chunking_params')
+      const row = db
+        .insert(knowledgeSource)
+        .values({
+          name: body.name,
+          description: body.description ?? '',
+          storageType: 'local',
+          defaultChunkingStrategy: strategy,
+          defaultChunkingParams: params,
+          ownerId: caller.id,
+        })
+        .returning()
+        .get()
+      return view(row.id)
+    },
+
+    /** `knowledge.manage` holders see every source; others their own. */
+    list(caller: AuthUser, query: PageQuery) {
+      const ownerId = caller.permissions.includes('knowledge.manage') ? null : caller.id
+      const { rows, total } = listSourceViews(db, ownerId, pageWindow(query))
+      return toPage(rows.map(sourceDto), total, query)
+    },
+
+    get(caller: AuthUser, id: string): KnowledgeSourceDto {
+      readableSource(db, caller, id)
+      return view(id)
+    },
+
+    /** A new strategy without params takes that strategy's defaults; params alone are checked against the current one. */
+    update(caller: AuthUser, id: string, body: UpdateSourceBody): KnowledgeSourceDto {
+      const source = manageableSource(db, caller, id)
+      const strategy = body.default_chunking_strategy ?? source.defaultChunkingStrategy
+      let params: ChunkingParams | undefined
+      if (body.default_chunking_params)
+        params = effectiveChunking(strategy, body.default_chunking_params, 'body.default_chunking_params')
+      else if (strategy !== source.defaultChunkingStrategy) params = DEFAULT_CHUNKING_PARAMS[strategy]
+      db.update(knowledgeSource)
+        .set({
+          name: body.name,
+          description: body.description,
+          defaultChunkingStrategy: strategy,
+          defaultChunkingParams: params,
+        })
+        .where(eq(knowledgeSource.id, id))
+        .run()
+      return view(id)
+    },
+  }
+}

@@ -1,0 +1,10 @@
+import { builtinEmbedMany } from '../ai/embeddings/builtin-embedder'
+import { prepareDocument } from './parsing'
+
+/** Knowledge's CPU-heavy steps, spread into the app's `workerTasks` (src-server/worker-tasks.ts). */
+export const knowledgeWorkerTasks = {
+  /** Parse (pdfjs, mammoth, html) and chunk one document. */
+  knowledgePrepareDocument: prepareDocument,
+  /** Builtin embeddings of a batch of texts. */
+  knowledgeEmbedBuiltin: (input: { texts: string[] }) => builtinEmbedMany(input.texts),
+}

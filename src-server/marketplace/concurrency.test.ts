@@ -1,0 +1,212 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { IDEMPOTENCY_TTL_MS, requestHash, runIdempotent } from './idempotency'
+import {
+  balances,
+  expectLedgerConsistent,
+  moneyFootprint,
+  publishedListing,
+  servicesOf,
+  topUp,
+  userIdOf,
+} from './marketplace.test-support'
+
+let server: TestServer
+afterEach(async () => {
+  if (server) expectLedgerConsistent(server)
+  await server?.close()
+})
+
+interface Sent {
+  status: number
+  body: { error?: { code: string } } & Record<string, unknown>
+  replayed: boolean
+}
+
+/** Real loopback HTTP, so requests genuinely overlap inside the server. */
+function client(base: string) {
+  return async (username: string, path: string, payload: unknown, key?: string): Promise<Sent> => {
+    const headers: Record<string, string> = {
+      ...(await server.headersFor(username)),
+      'content-type': 'application/json',
+    }
+    if (key) headers['idempotency-key'] = key
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(payload) })
+    return {
+      status: response.status,
+      body: (await response.json()) as Sent['body'],
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    }
+  }
+}
+
+const codes = (results: Sent[]) => results.map((r) => r.body.error?.code ?? r.status).sort()
+
+describe('concurrent money movements over HTTP', () => {
+  it('lets exactly the affordable purchases succeed when several buyers race for more than they can pay', async () => {
+    server = await startTestServer()
+    const listings: string[] = []
+    for (let i = 0; i < 8; i += 1)
+      listings.push(await publishedListing(server, 'sam', { base_price: 100, title: `L${i}` }))
+    const buyers = ['buyer1', 'buyer2', 'buyer3', 'buyer4']
+    for (const buyer of buyers) await topUp(server, buyer, 350)
+    const post = client(await server.listen())
+
+    const results = await Promise.all(
+      buyers.flatMap((buyer) =>
+        listings.map(async (id) => ({
+          buyer,
+          result: await post(buyer, '/api/marketplace/orders', { listing_id: id }),
+        })),
+      ),
+    )
+    for (const buyer of buyers) {
+      const mine = results.filter((r) => r.buyer === buyer).map((r) => r.result)
+      expect(mine.filter((r) => r.status === 201)).toHaveLength(3)
+      expect(mine.filter((r) => r.body.error?.code === 'INSUFFICIENT_BALANCE')).toHaveLength(5)
+      expect(balances(server, buyer)).toMatchObject({ balance: 50, frozen_balance: 0 })
+    }
+    const paid = server.app.ctx.db.$client
+      .prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'")
+      .get()
+    expect(paid).toEqual({ n: 12 })
+    expect(balances(server, 'sam')?.balance).toBe(12 * 90)
+  })
+
+  it('lets exactly the affordable transfers succeed and refunds one order once under racing refunds', async () => {
+    server = await startTestServer()
+    await topUp(server, 'ann', 500)
+    await topUp(server, 'carl', 300)
+    await server.headersFor('ben')
+    const benId = userIdOf(server, 'ben')
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await topUp(server, 'dora', 100)
+    const post = client(await server.listen())
+    const order = (await post('dora', '/api/marketplace/orders', { listing_id: listingId })).body
+
+    const [fromAnn, fromCarl, refunds] = await Promise.all([
+      Promise.all(
+        Array.from({ length: 20 }, () =>
+          post('ann', '/api/wallet/transfer', { to_user_id: benId, amount: 40 }),
+        ),
+      ),
+      Promise.all(
+        Array.from({ length: 10 }, () =>
+          post('carl', '/api/wallet/transfer', { to_user_id: benId, amount: 50 }),
+        ),
+      ),
+      Promise.all(
+        Array.from({ length: 6 }, () =>
+          post('dora', `/api/marketplace/orders/${order.id}/refund`, { reason: 'race' }),
+        ),
+      ),
+    ])
+    expect(fromAnn.filter((r) => r.status === 200)).toHaveLength(12)
+    expect(fromCarl.filter((r) => r.status === 200)).toHaveLength(6)
+    expect(codes(refunds)).toEqual([200, ...Array(5).fill('ORDER_ALREADY_REFUNDED')])
+    expect(balances(server, 'ann')?.balance).toBe(20)
+    expect(balances(server, 'carl')?.balance).toBe(0)
+    expect(balances(server, 'ben')?.balance).toBe(12 * 40 + 6 * 50)
+    expect(balances(server, 'dora')?.balance).toBe(100)
+  })
+})
+
+describe('Idempotency-Key', () => {
+  it('gives one effect for the same key sent concurrently, replaying the first response to the rest', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await topUp(server, 'bob', 100)
+    const post = client(await server.listen())
+    const orders = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        post('bob', '/api/marketplace/orders', { listing_id: listingId }, 'order-1'),
+      ),
+    )
+    expect(orders.every((r) => r.status === 201)).toBe(true)
+    expect(new Set(orders.map((r) => r.body.id)).size).toBe(1)
+    expect(orders.filter((r) => r.replayed)).toHaveLength(7)
+    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM marketplace_order').get()).toEqual({
+      n: 1,
+    })
+
+    await server.headersFor('carl')
+    const topups = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        post('carl', '/api/wallet/topup', { amount: 70, payment_method: 'simulated' }, 'top-1'),
+      ),
+    )
+    expect(topups.filter((r) => r.replayed)).toHaveLength(7)
+    expect(balances(server, 'carl')?.balance).toBe(70)
+  })
+
+  it('replays errors, refuses a reused key with a different body, and keeps keys per user', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await server.headersFor('bob')
+    const post = client(await server.listen())
+    const first = await post('bob', '/api/marketplace/orders', { listing_id: listingId }, 'k')
+    expect(first.body.error?.code).toBe('INSUFFICIENT_BALANCE')
+    await topUp(server, 'bob', 100)
+    const replay = await post('bob', '/api/marketplace/orders', { listing_id: listingId }, 'k')
+    expect([replay.status, replay.body, replay.replayed]).toEqual([400, first.body, true])
+    expect(balances(server, 'bob')?.balance).toBe(100)
+
+    const before = moneyFootprint(server)
+    const reused = await post('bob', '/api/wallet/topup', { amount: 5, payment_method: 'simulated' }, 'k')
+    expect([reused.status, reused.body.error?.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED'])
+    expect(moneyFootprint(server)).toEqual(before)
+
+    // The same key from another user is that user's own.
+    const other = await post('carl', '/api/wallet/topup', { amount: 5, payment_method: 'simulated' }, 'k')
+    expect([other.status, other.replayed]).toEqual([200, false])
+    // Key order in the body does not make a different request.
+    const a = await post('bob', '/api/wallet/withdraw', { amount: 100, method: 'bank' }, 'w')
+    const b = await post('bob', '/api/wallet/withdraw', { method: 'bank', amount: 100 }, 'w')
+    expect([a.status, b.status, b.replayed, b.body]).toEqual([200, 200, true, a.body])
+    expect(balances(server, 'bob')?.balance).toBe(0)
+    const tooLong = await post(
+      'bob',
+      '/api/wallet/topup',
+      { amount: 5, payment_method: 'simulated' },
+      'x'.repeat(256),
+    )
+    expect(tooLong.status).toBe(422)
+  })
+
+  it('replays transfer and refund responses without a second effect', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await topUp(server, 'bob', 300)
+    await server.headersFor('carl')
+    const post = client(await server.listen())
+    const body = { to_user_id: userIdOf(server, 'carl'), amount: 50 }
+    const t1 = await post('bob', '/api/wallet/transfer', body, 't')
+    const t2 = await post('bob', '/api/wallet/transfer', body, 't')
+    expect([t2.replayed, t2.body]).toEqual([true, t1.body])
+    expect(balances(server, 'carl')?.balance).toBe(50)
+
+    const order = (await post('bob', '/api/marketplace/orders', { listing_id: listingId })).body
+    const r1 = await post('bob', `/api/marketplace/orders/${order.id}/refund`, { reason: 'x' }, 'r')
+    const r2 = await post('bob', `/api/marketplace/orders/${order.id}/refund`, { reason: 'x' }, 'r')
+    expect([r1.status, r2.status, r2.replayed, r2.body]).toEqual([200, 200, true, r1.body])
+    expect(balances(server, 'bob')?.balance).toBe(250)
+  })
+
+  it('forgets a key after 24 hours', async () => {
+    server = await startTestServer()
+    await server.headersFor('bob')
+    const db = server.app.ctx.db
+    const { wallet } = servicesOf(server).services
+    const userId = userIdOf(server, 'bob')
+    const hash = requestHash('POST /api/wallet/topup', { amount: 10 })
+    const at = new Date()
+    const run = (when: Date) =>
+      runIdempotent(db, { userId, key: 'day', requestHash: hash, at: when }, 200, () =>
+        wallet.topUp(userId, { amount: 10, payment_method: 'simulated' }, when),
+      )
+    expect(run(at).replayed).toBe(false)
+    expect(run(new Date(at.getTime() + IDEMPOTENCY_TTL_MS - 1000)).replayed).toBe(true)
+    expect(run(new Date(at.getTime() + IDEMPOTENCY_TTL_MS + 1000)).replayed).toBe(false)
+    expect(balances(server, 'bob')?.balance).toBe(20)
+  })
+})

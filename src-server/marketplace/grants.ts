@@ -1,0 +1,20 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Queryable } from '../db/client'
+import { type AssetType, assetGrant } from './marketplace.tables'
+
+/** True when the user holds an unrevoked grant to the asset from a paid order: the one access check. */
+export function hasAssetGrant(db: Queryable, userId: string, assetType: AssetType, assetId: string): boolean {
+  const row = db
+    .select({ id: assetGrant.id })
+    .from(assetGrant)
+    .where(
+      and(
+        eq(assetGrant.userId, userId),
+        eq(assetGrant.assetType, assetType),
+        eq(assetGrant.assetId, assetId),
+        isNull(assetGrant.revokedAt),
+      ),
+    )
+    .get()
+  return row !== undefined
+}

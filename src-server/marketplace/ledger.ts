@@ -1,0 +1,235 @@
+/**
+ * The wallet ledger: the only code that changes a wallet. Every change of a wallet's holdings
+ * (balance + frozen_balance) is one appended `wallet_transaction` whose `amount` is that change, so for every
+ * wallet `balance + frozen_balance == sum(amount)`, and across all wallets the holdings equal top-ups minus
+ * withdrawals. Callers run these inside their own `db.transaction`; nothing here commits on its own.
+ *
+ * The queries are prepared once per database: purchases run a dozen of them, and building and preparing each
+ * statement per call cost more than executing it. They run on the one connection, so inside the caller's
+ * transaction.
+ */
+import { randomUUID } from 'node:crypto'
+import { eq, gt, sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import { readConfigValue } from '../settings/settings.service'
+import { type ReferenceType, type TransactionType, wallet, walletTransaction } from './marketplace.tables'
+
+export type WalletRow = typeof wallet.$inferSelect
+export type TransactionRow = typeof walletTransaction.$inferSelect
+
+export interface Entry {
+  type: TransactionType
+  /** Change of the spendable balance. */
+  balanceDelta: number
+  /** Change of the frozen balance. */
+  frozenDelta?: number
+  earnedDelta?: number
+  spentDelta?: number
+  referenceType: ReferenceType
+  referenceId: string
+  description: string
+}
+
+export type EarningEntry = Omit<Entry, 'balanceDelta' | 'frozenDelta' | 'earnedDelta' | 'spentDelta'> & {
+  type: 'income' | 'transfer_in'
+}
+
+const p = sql.placeholder
+
+const utcDay = (at: Date) => at.toISOString().slice(0, 10)
+
+export function createLedger(db: Db) {
+  const walletByUser = db
+    .select()
+    .from(wallet)
+    .where(eq(wallet.userId, p('userId')))
+    .prepare()
+  const walletById = db
+    .select()
+    .from(wallet)
+    .where(eq(wallet.id, p('id')))
+    .prepare()
+  const insertWallet = db
+    .insert(wallet)
+    .values({ id: p('id'), userId: p('userId'), createdAt: p('at'), updatedAt: p('at') })
+    .returning()
+    .prepare()
+  const applyEntry = db
+    .update(wallet)
+    .set({
+      balance: sql`${wallet.balance} + ${p('balanceDelta')}`,
+      frozenBalance: sql`${wallet.frozenBalance} + ${p('frozenDelta')}`,
+      totalEarned: sql`${wallet.totalEarned} + ${p('earnedDelta')}`,
+      totalSpent: sql`${wallet.totalSpent} + ${p('spentDelta')}`,
+      lastSeq: sql`${wallet.lastSeq} + 1`,
+      updatedAt: sql`${p('at')}`,
+    })
+    .where(eq(wallet.id, p('walletId')))
+    .returning()
+    .prepare()
+  const insertEntry = db
+    .insert(walletTransaction)
+    .values({
+      id: p('id'),
+      seq: p('seq'),
+      walletId: p('walletId'),
+      type: p('type'),
+      amount: p('amount'),
+      balanceAfter: p('balanceAfter'),
+      frozenAfter: p('frozenAfter'),
+      referenceType: p('referenceType'),
+      referenceId: p('referenceId'),
+      description: p('description'),
+      createdAt: p('at'),
+    })
+    .returning()
+    .prepare()
+  const freezeBalance = db
+    .update(wallet)
+    .set({
+      balance: sql`${wallet.balance} - ${p('amount')}`,
+      frozenBalance: sql`${wallet.frozenBalance} + ${p('amount')}`,
+      updatedAt: sql`${p('at')}`,
+    })
+    .where(eq(wallet.id, p('walletId')))
+    .prepare()
+  const recordEarnings = db
+    .update(wallet)
+    .set({ earningsDay: sql`${p('day')}`, earnedOnDay: sql`${p('earned')}`, heldOnDay: sql`${p('held')}` })
+    .where(eq(wallet.id, p('walletId')))
+    .prepare()
+
+  function findWallet(walletId: string): WalletRow {
+    const row = walletById.get({ id: walletId })
+    if (!row) throw new Error(`wallet ${walletId} vanished inside its transaction`)
+    return row
+  }
+
+  /** The user's wallet, created on first use. */
+  function ensureWallet(userId: string, at: Date): WalletRow {
+    return (
+      walletByUser.get({ userId }) ?? insertWallet.get({ id: randomUUID(), userId, at: at.toISOString() })
+    )
+  }
+
+  /** Appends one entry and applies it to the wallet; the CHECKs on both tables stop a negative balance. */
+  function postEntry(walletId: string, entry: Entry, at: Date): TransactionRow {
+    const frozenDelta = entry.frozenDelta ?? 0
+    const updated = applyEntry.get({
+      walletId,
+      balanceDelta: entry.balanceDelta,
+      frozenDelta,
+      earnedDelta: entry.earnedDelta ?? 0,
+      spentDelta: entry.spentDelta ?? 0,
+      at: at.toISOString(),
+    })
+    if (!updated) throw new Error(`wallet ${walletId} vanished inside its transaction`)
+    return insertEntry.get({
+      id: randomUUID(),
+      seq: updated.lastSeq,
+      walletId,
+      type: entry.type,
+      amount: entry.balanceDelta + frozenDelta,
+      balanceAfter: updated.balance,
+      frozenAfter: updated.frozenBalance,
+      referenceType: entry.referenceType,
+      referenceId: entry.referenceId,
+      description: entry.description,
+      at: at.toISOString(),
+    }) as TransactionRow
+  }
+
+  /**
+   * Releases income held back by the daily earn cap on days before `at` (UTC). At rest (outside a purchase's
+   * transient freeze) the frozen balance is exactly the income still held, so what may be released is the
+   * frozen balance minus what was held today. Release moves frozen to balance: holdings are unchanged, so its
+   * `amount` is 0.
+   */
+  function releaseHolds(row: WalletRow, at: Date): TransactionRow | null {
+    if (row.frozenBalance === 0) return null
+    const heldToday = row.earningsDay === utcDay(at) ? row.heldOnDay : 0
+    const releasable = row.frozenBalance - heldToday
+    if (releasable <= 0) return null
+    return postEntry(
+      row.id,
+      {
+        type: 'release',
+        balanceDelta: releasable,
+        frozenDelta: -releasable,
+        referenceType: 'earn_cap',
+        referenceId: row.id,
+        description: `Released ${releasable} points held by the daily earn cap`,
+      },
+      at,
+    )
+  }
+
+  /** The user's wallet with any due holds released: how every wallet operation starts. */
+  function openWallet(userId: string, at: Date): WalletRow {
+    const row = ensureWallet(userId, at)
+    return releaseHolds(row, at) ? findWallet(row.id) : row
+  }
+
+  return {
+    findWallet,
+    openWallet,
+
+    postEntry,
+
+    /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
+    freeze(walletId: string, amount: number, at: Date): void {
+      freezeBalance.run({ walletId, amount, at: at.toISOString() })
+    },
+
+    /**
+     * Credits earnings (sale income or a received transfer). Whatever goes beyond `daily_earn_cap` for the UTC
+     * day is credited to frozen_balance as a `hold` entry instead, released once the day is over.
+     */
+    creditEarnings(userId: string, amount: number, entry: EarningEntry, at: Date): TransactionRow[] {
+      const target = openWallet(userId, at)
+      const day = utcDay(at)
+      const sameDay = target.earningsDay === day
+      const earnedToday = sameDay ? target.earnedOnDay : 0
+      const credited = Math.min(amount, Math.max(0, readConfigValue(db, 'daily_earn_cap') - earnedToday))
+      const held = amount - credited
+      recordEarnings.run({
+        walletId: target.id,
+        day,
+        earned: earnedToday + amount,
+        held: (sameDay ? target.heldOnDay : 0) + held,
+      })
+      const rows: TransactionRow[] = []
+      if (credited > 0)
+        rows.push(postEntry(target.id, { ...entry, balanceDelta: credited, earnedDelta: credited }, at))
+      if (held > 0)
+        rows.push(
+          postEntry(
+            target.id,
+            {
+              ...entry,
+              type: 'hold',
+              balanceDelta: 0,
+              frozenDelta: held,
+              earnedDelta: held,
+              description: `${entry.description} (${held} points held by the daily earn cap)`,
+            },
+            at,
+          ),
+        )
+      return rows
+    },
+
+    /** The periodic sweep: releases due holds of every wallet that has any, each in its own transaction. */
+    releaseDueHolds(at: Date): number {
+      const held = db.select({ userId: wallet.userId }).from(wallet).where(gt(wallet.frozenBalance, 0)).all()
+      let released = 0
+      for (const { userId } of held)
+        db.transaction(() => {
+          if (releaseHolds(ensureWallet(userId, at), at)) released += 1
+        })
+      return released
+    },
+  }
+}
+
+export type Ledger = ReturnType<typeof createLedger>

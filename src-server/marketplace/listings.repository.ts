@@ -1,0 +1,183 @@
+import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { user } from '../auth/auth.tables'
+import type { Db, Queryable } from '../db/client'
+import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
+
+export type ListingRow = typeof listing.$inferSelect
+export type ListingWithSeller = ListingRow & { sellerUsername: string; sellerAvatarUrl: string | null }
+
+/**
+ * Keyword search: a contentless FTS5 index holding only PUBLISHED listings (rowid = `search_id`), kept in step
+ * by triggers. Because it holds exactly what the public may find, a search counts its matches and pages through
+ * them in creation order (search_id is assigned in creation order) without reading a single listing row; only
+ * the page itself is read. `facets` holds the asset type and pricing model as tokens, so those filters are part
+ * of the match too. drizzle-kit cannot express the table or the triggers: they are created idempotently at
+ * plugin start, and the index is filled from `listing` when it is first created.
+ */
+export function ensureListingSearch(db: Db): void {
+  const sqlite = db.$client
+  const exists = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'published_listing_search'")
+    .get()
+  const row = (
+    prefix: string,
+  ) => `${prefix}.search_id, ${prefix}.title, ${prefix}.description, ${prefix}.tags_json,
+      'at' || replace(${prefix}.asset_type, '_', '') || ' pm' || replace(${prefix}.pricing_model, '_', '')`
+  sqlite.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS published_listing_search USING fts5(
+      title, description, tags, facets,
+      content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER IF NOT EXISTS published_listing_search_after_insert AFTER INSERT ON listing
+    WHEN new.status = 'published' BEGIN
+      INSERT INTO published_listing_search (rowid, title, description, tags, facets) SELECT ${row('new')};
+    END;
+    CREATE TRIGGER IF NOT EXISTS published_listing_search_after_update
+    AFTER UPDATE OF title, description, tags_json, asset_type, pricing_model, status ON listing BEGIN
+      DELETE FROM published_listing_search WHERE rowid = old.search_id;
+      INSERT INTO published_listing_search (rowid, title, description, tags, facets)
+      SELECT ${row('new')} WHERE new.status = 'published';
+    END;
+    CREATE TRIGGER IF NOT EXISTS published_listing_search_after_delete AFTER DELETE ON listing BEGIN
+      DELETE FROM published_listing_search WHERE rowid = old.search_id;
+    END;
+  `)
+  if (!exists)
+    sqlite.exec(`INSERT INTO published_listing_search (rowid, title, description, tags, facets)
+      SELECT ${row('listing')} FROM listing WHERE status = 'published'`)
+}
+
+/** Words of a free-text keyword as an FTS5 query: every word must match, each as a prefix. */
+export function ftsQuery(keyword: string): string | null {
+  const words = keyword.match(/[\p{L}\p{N}]+/gu)
+  if (!words) return null
+  return words.map((word) => `"${word}"*`).join(' ')
+}
+
+const facet = (prefix: string, value: string) => `${prefix}${value.replace(/[^a-z]/g, '')}`
+
+/** The FTS5 query of a public keyword search, filters included; null when the keyword has no words. */
+function publishedMatch(filter: ListingFilter): string | null {
+  const words = filter.keyword ? ftsQuery(filter.keyword) : null
+  if (!words) return null
+  const parts = [`{title description tags} : (${words})`]
+  if (filter.assetType) parts.push(`facets : ${facet('at', filter.assetType)}`)
+  if (filter.pricingModel) parts.push(`facets : ${facet('pm', filter.pricingModel)}`)
+  return parts.join(' AND ')
+}
+
+const ratingAverage = sql<number>`CASE WHEN ${listing.ratingCount} > 0 THEN CAST(${listing.ratingSum} AS REAL) / ${listing.ratingCount} ELSE 0 END`
+
+const withSeller = {
+  listing,
+  sellerUsername: user.username,
+  sellerAvatarUrl: user.avatarUrl,
+}
+
+function flatten(row: { listing: ListingRow; sellerUsername: string; sellerAvatarUrl: string | null }) {
+  return { ...row.listing, sellerUsername: row.sellerUsername, sellerAvatarUrl: row.sellerAvatarUrl }
+}
+
+export function findListing(db: Queryable, id: string): ListingWithSeller | null {
+  const row = db
+    .select(withSeller)
+    .from(listing)
+    .innerJoin(user, eq(user.id, listing.sellerId))
+    .where(eq(listing.id, id))
+    .get()
+  return row ? flatten(row) : null
+}
+
+export interface ListingFilter {
+  status?: ListingStatus | undefined
+  assetType?: string | undefined
+  pricingModel?: string | undefined
+  keyword?: string | undefined
+  sortBy?: 'price' | 'rating' | 'created_at' | undefined
+  sortOrder?: 'asc' | 'desc' | undefined
+  limit: number
+  offset: number
+}
+
+/**
+ * A page of listings. A keyword search covers published listings only (the public search); without a keyword
+ * any status filter applies (the public search passes `published`, moderation whatever it asks for).
+ */
+export function searchListings(db: Queryable, filter: ListingFilter) {
+  const column =
+    filter.sortBy === 'price'
+      ? listing.basePrice
+      : filter.sortBy === 'rating'
+        ? ratingAverage
+        : listing.createdAt
+  const direction = filter.sortOrder === 'asc' ? asc : desc
+  const read = (where: SQL | undefined, order: SQL[]) =>
+    db
+      .select(withSeller)
+      .from(listing)
+      .innerJoin(user, eq(user.id, listing.sellerId))
+      .where(where)
+      .orderBy(...order)
+  const page = (where: SQL | undefined) =>
+    read(where, [direction(column), direction(listing.id)])
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .all()
+      .map(flatten)
+
+  const match = publishedMatch(filter)
+  if (match) {
+    const total =
+      db.get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM published_listing_search WHERE published_listing_search MATCH ${match}`,
+      )?.n ?? 0
+    if (filter.sortBy === undefined || filter.sortBy === 'created_at') {
+      // Creation order is search_id order: the index pages through its own rowids and stops at the page.
+      const rowOrder = filter.sortOrder === 'asc' ? sql`ASC` : sql`DESC`
+      const ids = sql`SELECT rowid FROM published_listing_search WHERE published_listing_search MATCH ${match}
+        ORDER BY rowid ${rowOrder} LIMIT ${filter.limit} OFFSET ${filter.offset}`
+      return {
+        rows: read(sql`${listing.searchId} IN (${ids})`, [direction(listing.searchId)])
+          .all()
+          .map(flatten),
+        total,
+      }
+    }
+    const matches = sql`${listing.searchId} IN (SELECT rowid FROM published_listing_search WHERE published_listing_search MATCH ${match})`
+    return { rows: page(matches), total }
+  }
+
+  const conditions: SQL[] = []
+  if (filter.status) conditions.push(eq(listing.status, filter.status))
+  if (filter.assetType) conditions.push(sql`${listing.assetType} = ${filter.assetType}`)
+  if (filter.pricingModel) conditions.push(sql`${listing.pricingModel} = ${filter.pricingModel}`)
+  const where = conditions.length > 0 ? and(...conditions) : undefined
+  const total = db.select({ n: count() }).from(listing).where(where).get()?.n ?? 0
+  return { rows: page(where), total }
+}
+
+export function insertListing(db: Queryable, values: Omit<typeof listing.$inferInsert, 'searchId'>): string {
+  return db
+    .insert(listing)
+    .values({ ...values, searchId: sql`(SELECT coalesce(max(${listing.searchId}), 0) + 1 FROM ${listing})` })
+    .returning({ id: listing.id })
+    .get().id
+}
+
+export function updateListing(db: Queryable, id: string, values: Partial<typeof listing.$inferInsert>): void {
+  db.update(listing).set(values).where(eq(listing.id, id)).run()
+}
+
+export function deleteListing(db: Queryable, id: string): void {
+  db.delete(listing).where(eq(listing.id, id)).run()
+}
+
+export function listingHasOrders(db: Queryable, id: string): boolean {
+  return (
+    db
+      .select({ id: marketplaceOrder.id })
+      .from(marketplaceOrder)
+      .where(eq(marketplaceOrder.listingId, id))
+      .get() !== undefined
+  )
+}

@@ -1,0 +1,175 @@
+import type { Queryable } from '../db/client'
+import { CommonErrors } from '../errors/app-error'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import * as repo from './listings.repository'
+import { MarketplaceErrors } from './marketplace.errors'
+import {
+  ASSET_TYPES,
+  type AssetType,
+  type ListingStatus,
+  PRICING_MODELS,
+  type PricingModel,
+} from './marketplace.tables'
+import { presentListing, presentListingItem } from './presenters'
+
+/** Who owns an asset of each type; a type without a lookup has no assets that can be listed yet. */
+export type AssetOwners = Partial<Record<AssetType, (db: Queryable, assetId: string) => string | null>>
+
+export interface Viewer {
+  id: string
+  permissions: readonly string[]
+}
+
+export interface ListingInput {
+  asset_type: string
+  asset_id: string
+  title: string
+  description?: string | undefined
+  cover_image_url?: string | null | undefined
+  pricing_model: string
+  base_price: number
+  tags?: string[] | undefined
+}
+
+function isAssetType(value: string): value is AssetType {
+  return (ASSET_TYPES as readonly string[]).includes(value)
+}
+
+function isPricingModel(value: string): value is PricingModel {
+  return (PRICING_MODELS as readonly string[]).includes(value)
+}
+
+function checkAssetType(value: string): AssetType {
+  if (!isAssetType(value))
+    throw MarketplaceErrors.INVALID_ASSET_TYPE({ asset_type: value, allowed: ASSET_TYPES })
+  return value
+}
+
+function checkPricingModel(value: string): PricingModel {
+  if (!isPricingModel(value))
+    throw MarketplaceErrors.INVALID_PRICING_MODEL({ pricing_model: value, allowed: PRICING_MODELS })
+  return value
+}
+
+function checkPrice(pricingModel: PricingModel, price: number): void {
+  if (pricingModel === 'free' && price !== 0)
+    throw MarketplaceErrors.INVALID_PRICE({ pricing_model: pricingModel, base_price: price, expected: 0 })
+  if (pricingModel === 'one_time' && price <= 0)
+    throw MarketplaceErrors.INVALID_PRICE({ pricing_model: pricingModel, base_price: price, expected: '> 0' })
+}
+
+const isAdmin = (viewer: Viewer) => viewer.permissions.includes('platform.admin')
+
+/** Published listings are public; any other state is seen only by its seller and admins. */
+export function isVisible(row: repo.ListingRow, viewer: Viewer): boolean {
+  return row.status === 'published' || row.sellerId === viewer.id || isAdmin(viewer)
+}
+
+export function findVisibleListing(db: Queryable, id: string, viewer: Viewer): repo.ListingWithSeller {
+  const row = repo.findListing(db, id)
+  if (!row || !isVisible(row, viewer)) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: id })
+  return row
+}
+
+export function createListingService(db: Queryable, assetOwners: AssetOwners) {
+  function checkOwnership(assetType: AssetType, assetId: string, sellerId: string): void {
+    const owner = assetOwners[assetType]?.(db, assetId) ?? null
+    if (owner !== sellerId)
+      throw MarketplaceErrors.ASSET_NOT_FOUND({ asset_type: assetType, asset_id: assetId })
+  }
+
+  function detail(id: string) {
+    const row = repo.findListing(db, id)
+    if (!row) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: id })
+    return presentListing(row)
+  }
+
+  return {
+    search(
+      query: PageQuery & {
+        asset_type?: string | undefined
+        pricing_model?: string | undefined
+        keyword?: string | undefined
+        sort_by?: 'price' | 'rating' | 'created_at' | undefined
+        sort_order?: 'asc' | 'desc' | undefined
+      },
+    ) {
+      if (query.asset_type !== undefined) checkAssetType(query.asset_type)
+      if (query.pricing_model !== undefined) checkPricingModel(query.pricing_model)
+      const { rows, total } = repo.searchListings(db, {
+        status: 'published',
+        assetType: query.asset_type,
+        pricingModel: query.pricing_model,
+        keyword: query.keyword,
+        sortBy: query.sort_by,
+        sortOrder: query.sort_order,
+        ...pageWindow(query),
+      })
+      return toPage(rows.map(presentListingItem), total, query)
+    },
+
+    get(id: string, viewer: Viewer) {
+      return presentListing(findVisibleListing(db, id, viewer))
+    },
+
+    create(seller: Viewer, input: ListingInput) {
+      const assetType = checkAssetType(input.asset_type)
+      const pricingModel = checkPricingModel(input.pricing_model)
+      checkPrice(pricingModel, input.base_price)
+      checkOwnership(assetType, input.asset_id, seller.id)
+      const id = repo.insertListing(db, {
+        sellerId: seller.id,
+        assetType,
+        assetId: input.asset_id,
+        title: input.title,
+        description: input.description ?? '',
+        coverImageUrl: input.cover_image_url ?? null,
+        pricingModel,
+        basePrice: input.base_price,
+        tags: input.tags ?? [],
+        status: 'pending_review',
+      })
+      return detail(id)
+    },
+
+    update(id: string, seller: Viewer, input: Partial<ListingInput>) {
+      const row = findVisibleListing(db, id, seller)
+      if (row.sellerId !== seller.id) throw CommonErrors.FORBIDDEN({ listing_id: id })
+      const assetType = input.asset_type !== undefined ? checkAssetType(input.asset_type) : row.assetType
+      const pricingModel =
+        input.pricing_model !== undefined ? checkPricingModel(input.pricing_model) : row.pricingModel
+      const basePrice = input.base_price ?? row.basePrice
+      checkPrice(pricingModel, basePrice)
+      const assetId = input.asset_id ?? row.assetId
+      if (assetType !== row.assetType || assetId !== row.assetId)
+        checkOwnership(assetType, assetId, seller.id)
+      // A rejected listing goes back to review when its seller fixes it; other states are the admin's to change.
+      const status: ListingStatus = row.status === 'rejected' ? 'pending_review' : row.status
+      repo.updateListing(db, id, {
+        assetType,
+        assetId,
+        pricingModel,
+        basePrice,
+        status,
+        ...(input.title !== undefined && { title: input.title }),
+        ...(input.description !== undefined && { description: input.description }),
+        ...(input.cover_image_url !== undefined && { coverImageUrl: input.cover_image_url }),
+        ...(input.tags !== undefined && { tags: input.tags }),
+      })
+      return detail(id)
+    },
+
+    /** Removes a listing nobody bought; one with orders is only unlisted, so orders keep their listing. */
+    remove(id: string, seller: Viewer): void {
+      db.transaction((tx) => {
+        const row = findVisibleListing(tx, id, seller)
+        if (row.sellerId !== seller.id) throw CommonErrors.FORBIDDEN({ listing_id: id })
+        if (repo.listingHasOrders(tx, id)) repo.updateListing(tx, id, { status: 'unlisted' })
+        else repo.deleteListing(tx, id)
+      })
+    },
+  }
+}
+
+export type ListingService = ReturnType<typeof createListingService>

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync } from 'fastify'
+import type { AppContext } from '../app-context'
+import { purgeExpiredKeys } from './idempotency'
+import { createLedger } from './ledger'
+import { ensureListingSearch } from './listings.repository'
+import { type AssetOwners, createListingService } from './listings.service'
+import { type MarketplaceServices, marketplaceRoutes } from './marketplace.routes'
+import { createOrderService } from './orders.service'
+import { createWalletService } from './wallet.service'
+
+export interface MarketplaceOptions {
+  ctx: AppContext
+  /** Owner lookups per asset type, from the domains that own the assets (wired in app.ts). */
+  assetOwners: AssetOwners
+}
+
+/** Holds are also released lazily on every wallet read or write; the sweep covers wallets nobody touches. */
+const SWEEP_INTERVAL_MS = 10 * 60_000
+
+export function createMarketplaceServices(ctx: AppContext, assetOwners: AssetOwners) {
+  const ledger = createLedger(ctx.db)
+  const services: MarketplaceServices = {
+    listings: createListingService(ctx.db, assetOwners),
+    orders: createOrderService(ctx.db, ledger, () => ctx.auth.platformUserId()),
+    wallet: createWalletService(ctx.db, ledger),
+  }
+  return { ledger, services }
+}
+
+export const marketplace: FastifyPluginAsync<MarketplaceOptions> = async (app, { ctx, assetOwners }) => {
+  ensureListingSearch(ctx.db)
+  const { ledger, services } = createMarketplaceServices(ctx, assetOwners)
+  await app.register(marketplaceRoutes, { ctx, services })
+
+  const sweep = setInterval(() => {
+    try {
+      const at = new Date()
+      ledger.releaseDueHolds(at)
+      purgeExpiredKeys(ctx.db, at)
+    } catch (error) {
+      ctx.log.error({ err: error }, 'marketplace sweep failed')
+    }
+  }, SWEEP_INTERVAL_MS)
+  sweep.unref()
+  app.addHook('onClose', async () => clearInterval(sweep))
+}

@@ -1,0 +1,276 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../app-context'
+import { IdParams, NoContent, Page, PageQuery } from '../http/common.schemas'
+import { listListingsForModeration, platformStats, setListingStatus } from './admin.service'
+import { requestHash, runIdempotent } from './idempotency'
+import type { ListingService } from './listings.service'
+import {
+  AdminListingQuery,
+  CreateListingBody,
+  IdempotencyHeaders,
+  ListingItemSchema,
+  ListingSchema,
+  ListingSearchQuery,
+  ListingStatusBody,
+  MoneyResult,
+  OrderBody,
+  OrderQuery,
+  OrderSchema,
+  RefundBody,
+  ReviewBody,
+  ReviewSchema,
+  StatsSchema,
+  TopUpBody,
+  TransactionQuery,
+  TransactionSchema,
+  TransferBody,
+  UpdateListingBody,
+  WalletSchema,
+  WithdrawBody,
+} from './marketplace.schemas'
+import type { OrderService } from './orders.service'
+import { addReview, listReviews } from './reviews.service'
+import type { WalletService } from './wallet.service'
+
+export interface MarketplaceServices {
+  listings: ListingService
+  orders: OrderService
+  wallet: WalletService
+}
+
+export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext
+  services: MarketplaceServices
+}> = async (app, { ctx, services }) => {
+  const db = ctx.db
+  const { listings, orders, wallet } = services
+  const use = { permission: 'marketplace.use' } as const
+  const admin = { permission: 'platform.admin' } as const
+
+  /** Runs a money-moving effect under the request's Idempotency-Key (if any) and sends its response. */
+  function sendIdempotent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    successStatus: number,
+    effect: (at: Date) => unknown,
+  ) {
+    const at = new Date()
+    const key = request.headers['idempotency-key']
+    const result = runIdempotent(
+      db,
+      {
+        userId: request.requireUser().id,
+        key: typeof key === 'string' ? key : undefined,
+        requestHash: requestHash(`${request.method} ${request.routeOptions.url}`, {
+          params: request.params,
+          body: request.body,
+        }),
+        at,
+      },
+      successStatus,
+      () => effect(at),
+    )
+    if (result.replayed) reply.header('Idempotent-Replayed', 'true')
+    return reply.status(result.statusCode).send(result.body)
+  }
+
+  // Wallet
+  app.get(
+    '/api/wallet',
+    { config: use, schema: { tags: ['wallet'], response: { 200: WalletSchema } } },
+    async (request) => wallet.read(request.requireUser().id, new Date()),
+  )
+
+  app.get(
+    '/api/wallet/transactions',
+    {
+      config: use,
+      schema: { tags: ['wallet'], querystring: TransactionQuery, response: { 200: Page(TransactionSchema) } },
+    },
+    async (request) => wallet.transactions(request.requireUser().id, request.query, new Date()),
+  )
+
+  app.post(
+    '/api/wallet/topup',
+    {
+      config: use,
+      schema: {
+        tags: ['wallet'],
+        headers: IdempotencyHeaders,
+        body: TopUpBody,
+        response: { 200: MoneyResult },
+      },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, 200, (at) => wallet.topUp(request.requireUser().id, request.body, at)),
+  )
+
+  app.post(
+    '/api/wallet/withdraw',
+    {
+      config: use,
+      schema: {
+        tags: ['wallet'],
+        headers: IdempotencyHeaders,
+        body: WithdrawBody,
+        response: { 200: MoneyResult },
+      },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, 200, (at) =>
+        wallet.withdraw(request.requireUser().id, request.body, at),
+      ),
+  )
+
+  app.post(
+    '/api/wallet/transfer',
+    {
+      config: use,
+      schema: {
+        tags: ['wallet'],
+        headers: IdempotencyHeaders,
+        body: TransferBody,
+        response: { 200: MoneyResult },
+      },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, 200, (at) => wallet.transfer(request.requireUser(), request.body, at)),
+  )
+
+  // Listings and reviews
+  const tags = ['marketplace']
+  app.get(
+    '/api/marketplace/listings',
+    {
+      config: use,
+      schema: { tags, querystring: ListingSearchQuery, response: { 200: Page(ListingItemSchema) } },
+    },
+    async (request) => listings.search(request.query),
+  )
+
+  app.get(
+    '/api/marketplace/listings/:id',
+    { config: use, schema: { tags, params: IdParams, response: { 200: ListingSchema } } },
+    async (request) => listings.get(request.params.id, request.requireUser()),
+  )
+
+  app.post(
+    '/api/marketplace/listings',
+    { config: use, schema: { tags, body: CreateListingBody, response: { 201: ListingSchema } } },
+    async (request, reply) => reply.status(201).send(listings.create(request.requireUser(), request.body)),
+  )
+
+  app.put(
+    '/api/marketplace/listings/:id',
+    {
+      config: use,
+      schema: { tags, params: IdParams, body: UpdateListingBody, response: { 200: ListingSchema } },
+    },
+    async (request) => listings.update(request.params.id, request.requireUser(), request.body),
+  )
+
+  app.delete(
+    '/api/marketplace/listings/:id',
+    { config: use, schema: { tags, params: IdParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      listings.remove(request.params.id, request.requireUser())
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.get(
+    '/api/marketplace/listings/:id/reviews',
+    {
+      config: use,
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: Page(ReviewSchema) },
+      },
+    },
+    async (request) => listReviews(db, request.params.id, request.requireUser(), request.query),
+  )
+
+  app.post(
+    '/api/marketplace/listings/:id/reviews',
+    { config: use, schema: { tags, params: IdParams, body: ReviewBody, response: { 201: ReviewSchema } } },
+    async (request, reply) =>
+      reply.status(201).send(addReview(db, request.params.id, request.requireUser(), request.body)),
+  )
+
+  // Orders
+  app.post(
+    '/api/marketplace/orders',
+    {
+      config: use,
+      schema: { tags, headers: IdempotencyHeaders, body: OrderBody, response: { 201: OrderSchema } },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, 201, (at) =>
+        orders.purchase(request.requireUser().id, request.body.listing_id, at),
+      ),
+  )
+
+  app.get(
+    '/api/marketplace/orders',
+    { config: use, schema: { tags, querystring: OrderQuery, response: { 200: Page(OrderSchema) } } },
+    async (request) => orders.list(request.requireUser().id, request.query),
+  )
+
+  app.get(
+    '/api/marketplace/orders/:id',
+    { config: use, schema: { tags, params: IdParams, response: { 200: OrderSchema } } },
+    async (request) => orders.get(request.requireUser().id, request.params.id),
+  )
+
+  app.post(
+    '/api/marketplace/orders/:id/refund',
+    {
+      config: use,
+      schema: {
+        tags,
+        params: IdParams,
+        headers: IdempotencyHeaders,
+        body: RefundBody,
+        response: { 200: OrderSchema },
+      },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, 200, (at) =>
+        orders.refund(request.requireUser().id, request.params.id, request.body.reason, at),
+      ),
+  )
+
+  // Administration
+  const adminTags = ['admin']
+  app.get(
+    '/api/admin/listings',
+    {
+      config: admin,
+      schema: { tags: adminTags, querystring: AdminListingQuery, response: { 200: Page(ListingSchema) } },
+    },
+    async (request) => listListingsForModeration(db, request.query),
+  )
+
+  app.put(
+    '/api/admin/listings/:id/status',
+    {
+      config: admin,
+      schema: {
+        tags: adminTags,
+        params: IdParams,
+        body: ListingStatusBody,
+        response: { 200: ListingSchema },
+      },
+    },
+    async (request) => setListingStatus(db, request.requireUser().id, request.params.id, request.body),
+  )
+
+  app.get(
+    '/api/admin/stats',
+    { config: admin, schema: { tags: adminTags, response: { 200: StatsSchema } } },
+    async () => platformStats(db, ctx.auth.platformUserId()),
+  )
+}

@@ -1,0 +1,113 @@
+/** Fixtures and the ledger invariant checker shared by the marketplace tests. */
+import { expect } from 'vitest'
+import type { TestServer } from '../../test/helpers/server'
+import { agent } from '../conversation'
+import { ledgerViolations } from './ledger-audit'
+import { createMarketplaceServices } from './marketplace.plugin'
+
+export function expectLedgerConsistent(server: TestServer): void {
+  expect(ledgerViolations(server.app.ctx.db)).toEqual([])
+}
+
+export function userIdOf(server: TestServer, username: string): string {
+  const row = server.app.ctx.db.$client.prepare('SELECT id FROM user WHERE username = ?').get(username) as
+    | { id: string }
+    | undefined
+  if (!row) throw new Error(`no user ${username}`)
+  return row.id
+}
+
+/** An agent owned by the user: the asset a listing sells. */
+export async function agentOf(server: TestServer, username: string): Promise<string> {
+  await server.headersFor(username)
+  return server.app.ctx.db
+    .insert(agent)
+    .values({ ownerId: userIdOf(server, username), name: `agent of ${username}` })
+    .returning()
+    .get().id
+}
+
+export async function createListing(
+  server: TestServer,
+  seller: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/api/marketplace/listings',
+    headers: await server.headersFor(seller),
+    payload: {
+      asset_type: 'agent',
+      asset_id: await agentOf(server, seller),
+      title: 'Contract reviewer',
+      description: 'Reads contracts and flags risky clauses',
+      pricing_model: 'one_time',
+      base_price: 100,
+      tags: ['legal', 'contracts'],
+      ...fields,
+    },
+  })
+  if (response.statusCode !== 201) throw new Error(`create listing failed: ${response.body}`)
+  return response.json().id
+}
+
+export async function publish(server: TestServer, listingId: string): Promise<void> {
+  const response = await server.app.inject({
+    method: 'PUT',
+    url: `/api/admin/listings/${listingId}/status`,
+    headers: await server.adminHeaders(),
+    payload: { status: 'published' },
+  })
+  if (response.statusCode !== 200) throw new Error(`publish failed: ${response.body}`)
+}
+
+export async function publishedListing(
+  server: TestServer,
+  seller: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const id = await createListing(server, seller, fields)
+  await publish(server, id)
+  return id
+}
+
+export async function topUp(server: TestServer, username: string, amount: number): Promise<void> {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/api/wallet/topup',
+    headers: await server.headersFor(username),
+    payload: { amount, payment_method: 'simulated' },
+  })
+  if (response.statusCode !== 200) throw new Error(`topup failed: ${response.body}`)
+}
+
+export function balances(server: TestServer, username: string) {
+  return server.app.ctx.db.$client
+    .prepare('SELECT balance, frozen_balance, total_earned, total_spent FROM wallet WHERE user_id = ?')
+    .get(userIdOf(server, username)) as
+    | { balance: number; frozen_balance: number; total_earned: number; total_spent: number }
+    | undefined
+}
+
+export function platformBalance(server: TestServer): number {
+  const row = balances(server, 'platform')
+  return row?.balance ?? 0
+}
+
+/** Counts of the rows a money operation may write: equal before and after a refused request. */
+export function moneyFootprint(server: TestServer) {
+  return server.app.ctx.db.$client
+    .prepare(
+      `SELECT (SELECT count(*) FROM wallet_transaction) AS transactions,
+              (SELECT count(*) FROM marketplace_order) AS orders,
+              (SELECT count(*) FROM asset_grant) AS grants,
+              (SELECT coalesce(sum(balance), 0) FROM wallet) AS balances,
+              (SELECT coalesce(sum(frozen_balance), 0) FROM wallet) AS frozen`,
+    )
+    .get()
+}
+
+/** The marketplace's services over a test server's database, for driving them with a chosen clock or hook. */
+export function servicesOf(server: TestServer) {
+  return createMarketplaceServices(server.app.ctx, {})
+}

@@ -1,0 +1,300 @@
+/**
+ * Purchases and refunds. Each is ONE synchronous transaction, so a failure at any step leaves nothing behind,
+ * and concurrent requests are serialized by SQLite's single writer: a balance check and the debit it guards
+ * can never interleave with another request's. The purchase's queries are prepared once (see ledger.ts).
+ */
+import { randomUUID } from 'node:crypto'
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { readConfigValue } from '../settings/settings.service'
+import { platformFee } from './commission'
+import type { Ledger } from './ledger'
+import { MarketplaceErrors } from './marketplace.errors'
+import {
+  assetGrant,
+  listing,
+  marketplaceOrder,
+  type OrderStatus,
+  type TransactionType,
+} from './marketplace.tables'
+
+export type OrderRow = typeof marketplaceOrder.$inferSelect
+
+const DAY_MS = 24 * 3600 * 1000
+
+export function presentOrder(row: OrderRow) {
+  return {
+    id: row.id,
+    listing_id: row.listingId,
+    buyer_id: row.buyerId,
+    seller_id: row.sellerId,
+    asset_type: row.assetType,
+    asset_id: row.assetId,
+    total_price: row.totalPrice,
+    platform_fee: row.platformFee,
+    seller_income: row.sellerIncome,
+    status: row.status,
+    created_at: row.createdAt,
+    completed_at: row.completedAt,
+    refunded_at: row.refundedAt,
+    refund_reason: row.refundReason,
+  }
+}
+
+/** Test-only fault injection: called inside the purchase transaction right after the buyer is debited. */
+export interface PurchaseHooks {
+  afterDeduct?: () => void
+}
+
+const p = sql.placeholder
+
+export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
+  const listingById = db
+    .select()
+    .from(listing)
+    .where(eq(listing.id, p('id')))
+    .prepare()
+  const paidOrderOf = db
+    .select({ id: marketplaceOrder.id })
+    .from(marketplaceOrder)
+    .where(
+      and(
+        eq(marketplaceOrder.listingId, p('listingId')),
+        eq(marketplaceOrder.buyerId, p('buyerId')),
+        eq(marketplaceOrder.status, 'paid'),
+      ),
+    )
+    .prepare()
+  const insertPendingOrder = db
+    .insert(marketplaceOrder)
+    .values({
+      id: p('id'),
+      listingId: p('listingId'),
+      buyerId: p('buyerId'),
+      sellerId: p('sellerId'),
+      assetType: p('assetType'),
+      assetId: p('assetId'),
+      totalPrice: p('price'),
+      platformFee: p('fee'),
+      sellerIncome: p('income'),
+      status: 'pending',
+      createdAt: p('at'),
+    })
+    .prepare()
+  const markPaid = db
+    .update(marketplaceOrder)
+    .set({ status: 'paid', completedAt: sql`${p('at')}` })
+    .where(eq(marketplaceOrder.id, p('id')))
+    .returning()
+    .prepare()
+  const insertGrant = db
+    .insert(assetGrant)
+    .values({
+      id: p('id'),
+      userId: p('userId'),
+      assetType: p('assetType'),
+      assetId: p('assetId'),
+      orderId: p('orderId'),
+      createdAt: p('at'),
+    })
+    .prepare()
+  const countDownload = db
+    .update(listing)
+    .set({ downloadCount: sql`${listing.downloadCount} + 1` })
+    .where(eq(listing.id, p('id')))
+    .prepare()
+
+  function findOrder(id: string): OrderRow | null {
+    return db.select().from(marketplaceOrder).where(eq(marketplaceOrder.id, id)).get() ?? null
+  }
+
+  return {
+    purchase(buyerId: string, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
+      return db.transaction(() => {
+        const item = listingById.get({ id: listingId })
+        if (!item) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
+        if (item.status !== 'published')
+          throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
+        if (item.sellerId === buyerId)
+          throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
+        const owned = paidOrderOf.get({ listingId, buyerId })
+        if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned.id })
+
+        const price = item.basePrice
+        const now = at.toISOString()
+        // 1. Check the balance.
+        const buyerWallet = ledger.openWallet(buyerId, at)
+        if (buyerWallet.balance < price)
+          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available: buyerWallet.balance })
+        const fee = platformFee(price, readConfigValue(db, 'commission_rate'))
+        const income = price - fee
+        // 2. Freeze the buyer's points.
+        if (price > 0) ledger.freeze(buyerWallet.id, price, at)
+        // 3. The order, pending.
+        const orderId = randomUUID()
+        insertPendingOrder.run({
+          id: orderId,
+          listingId,
+          buyerId,
+          sellerId: item.sellerId,
+          assetType: item.assetType,
+          assetId: item.assetId,
+          price,
+          fee,
+          income,
+          at: now,
+        })
+        const reference = { referenceType: 'order', referenceId: orderId } as const
+        // 4. Deduct the frozen points.
+        if (price > 0)
+          ledger.postEntry(
+            buyerWallet.id,
+            {
+              type: 'spend',
+              balanceDelta: 0,
+              frozenDelta: -price,
+              spentDelta: price,
+              ...reference,
+              description: `Purchase of "${item.title}"`,
+            },
+            at,
+          )
+        hooks.afterDeduct?.()
+        // 5. Commission to the platform, the remainder to the seller.
+        if (fee > 0)
+          ledger.postEntry(
+            ledger.openWallet(platformUserId(), at).id,
+            {
+              type: 'commission',
+              balanceDelta: fee,
+              earnedDelta: fee,
+              ...reference,
+              description: `Commission on "${item.title}"`,
+            },
+            at,
+          )
+        if (income > 0)
+          ledger.creditEarnings(
+            item.sellerId,
+            income,
+            { type: 'income', ...reference, description: `Sale of "${item.title}"` },
+            at,
+          )
+        // 6. Paid, with access granted.
+        const paid = markPaid.get({ id: orderId, at: now })
+        if (!paid) throw new Error(`order ${orderId} vanished inside its transaction`)
+        insertGrant.run({
+          id: randomUUID(),
+          userId: buyerId,
+          assetType: item.assetType,
+          assetId: item.assetId,
+          orderId,
+          at: now,
+        })
+        countDownload.run({ id: listingId })
+        return presentOrder(paid as OrderRow)
+      })
+    },
+
+    refund(buyerId: string, orderId: string, reason: string, at: Date) {
+      return db.transaction(() => {
+        const order = findOrder(orderId)
+        if (!order || order.buyerId !== buyerId)
+          throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
+        if (order.status === 'refunded') throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
+        const windowDays = readConfigValue(db, 'refund_window_days')
+        const completedAt = Date.parse(order.completedAt ?? order.createdAt)
+        if (at.getTime() > completedAt + windowDays * DAY_MS)
+          throw MarketplaceErrors.REFUND_WINDOW_EXPIRED({
+            order_id: orderId,
+            completed_at: order.completedAt,
+            refund_window_days: windowDays,
+          })
+        const reference = { referenceType: 'order', referenceId: order.id } as const
+        const sellerWallet = ledger.openWallet(order.sellerId, at)
+        if (sellerWallet.balance < order.sellerIncome)
+          throw MarketplaceErrors.REFUND_NOT_ALLOWED({
+            reason: 'seller_balance_insufficient',
+            required: order.sellerIncome,
+            available: sellerWallet.balance,
+          })
+        const platformWallet = ledger.openWallet(platformUserId(), at)
+        if (platformWallet.balance < order.platformFee)
+          throw MarketplaceErrors.REFUND_NOT_ALLOWED({
+            reason: 'platform_balance_insufficient',
+            required: order.platformFee,
+            available: platformWallet.balance,
+          })
+        const buyerWallet = ledger.openWallet(buyerId, at)
+        const description = `Refund of order ${order.id}`
+        const reversals: [string, number, TransactionType][] = [
+          [sellerWallet.id, -order.sellerIncome, 'refund_reversal'],
+          [platformWallet.id, -order.platformFee, 'refund_reversal'],
+          [buyerWallet.id, order.totalPrice, 'refund'],
+        ]
+        for (const [walletId, amount, type] of reversals)
+          if (amount !== 0)
+            ledger.postEntry(
+              walletId,
+              {
+                type,
+                balanceDelta: amount,
+                // The seller and the platform earned less; the buyer spent less.
+                ...(type === 'refund' ? { spentDelta: -amount } : { earnedDelta: amount }),
+                ...reference,
+                description,
+              },
+              at,
+            )
+        db.update(assetGrant)
+          .set({ revokedAt: at.toISOString() })
+          .where(eq(assetGrant.orderId, order.id))
+          .run()
+        return presentOrder(
+          db
+            .update(marketplaceOrder)
+            .set({ status: 'refunded', refundedAt: at.toISOString(), refundReason: reason })
+            .where(eq(marketplaceOrder.id, order.id))
+            .returning()
+            .get(),
+        )
+      })
+    },
+
+    /** A buyer's order or a seller's sale; anyone else's is not found. */
+    get(userId: string, orderId: string) {
+      const order = findOrder(orderId)
+      if (!order || (order.buyerId !== userId && order.sellerId !== userId))
+        throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
+      return presentOrder(order)
+    },
+
+    list(
+      userId: string,
+      query: PageQuery & { role?: 'buyer' | 'seller' | undefined; status?: OrderStatus | undefined },
+    ) {
+      const conditions: SQL[] = [
+        query.role === 'seller'
+          ? eq(marketplaceOrder.sellerId, userId)
+          : eq(marketplaceOrder.buyerId, userId),
+      ]
+      if (query.status) conditions.push(eq(marketplaceOrder.status, query.status))
+      const where = and(...conditions)
+      const { limit, offset } = pageWindow(query)
+      const rows = db
+        .select()
+        .from(marketplaceOrder)
+        .where(where)
+        .orderBy(desc(marketplaceOrder.createdAt), desc(marketplaceOrder.id))
+        .limit(limit)
+        .offset(offset)
+        .all()
+      const total = db.select({ n: count() }).from(marketplaceOrder).where(where).get()?.n ?? 0
+      return toPage(rows.map(presentOrder), total, query)
+    },
+  }
+}
+
+export type OrderService = ReturnType<typeof createOrderService>

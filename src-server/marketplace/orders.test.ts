@@ -1,0 +1,354 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { platformFee } from './commission'
+import { hasAssetGrant } from './grants'
+import {
+  balances,
+  createListing,
+  expectLedgerConsistent,
+  moneyFootprint,
+  platformBalance,
+  publishedListing,
+  servicesOf,
+  topUp,
+  userIdOf,
+} from './marketplace.test-support'
+
+let server: TestServer
+afterEach(async () => {
+  if (server) expectLedgerConsistent(server)
+  await server?.close()
+})
+
+async function call(method: 'GET' | 'POST' | 'PUT', url: string, username: string, payload?: unknown) {
+  return server.app.inject({
+    method,
+    url,
+    headers: await server.headersFor(username),
+    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
+  })
+}
+
+const buy = (username: string, listingId: string) =>
+  call('POST', '/api/marketplace/orders', username, { listing_id: listingId })
+
+async function setConfig(key: string, value: unknown) {
+  expect((await call('PUT', `/api/admin/config/${key}`, 'admin', { value })).statusCode).toBe(200)
+}
+
+function assetOf(listingId: string) {
+  return server.app.ctx.db.$client.prepare('SELECT asset_id FROM listing WHERE id = ?').get(listingId) as {
+    asset_id: string
+  }
+}
+
+describe('commission', () => {
+  it('rounds half up exactly', () => {
+    expect(platformFee(15, 0.1)).toBe(2)
+    expect(platformFee(14, 0.1)).toBe(1)
+    expect(platformFee(10, 0.15)).toBe(2)
+    expect(platformFee(50, 0.07)).toBe(4)
+    expect(platformFee(1, 0.5)).toBe(1)
+    expect(platformFee(3, 0)).toBe(0)
+    expect(platformFee(1_000_000_000, 0.999999)).toBe(999_999_000)
+    expect(platformFee(100, 1e-7)).toBe(0)
+  })
+})
+
+describe('purchase', () => {
+  it('runs the six steps: debits the buyer, pays commission and income, marks paid and grants the asset', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 155 })
+    await topUp(server, 'bob', 200)
+    const response = await buy('bob', listingId)
+    expect(response.statusCode).toBe(201)
+    const order = response.json()
+    expect(order).toMatchObject({
+      listing_id: listingId,
+      total_price: 155,
+      platform_fee: 16,
+      seller_income: 139,
+      status: 'paid',
+      completed_at: expect.any(String),
+    })
+    expect(balances(server, 'bob')).toMatchObject({ balance: 45, frozen_balance: 0, total_spent: 155 })
+    expect(balances(server, 'sam')).toMatchObject({ balance: 139, total_earned: 139 })
+    expect(platformBalance(server)).toBe(16)
+    const entries = server.app.ctx.db.$client
+      .prepare(
+        "SELECT type, amount FROM wallet_transaction WHERE reference_type = 'order' AND reference_id = ? ORDER BY type",
+      )
+      .all(order.id)
+    expect(entries).toEqual([
+      { type: 'commission', amount: 16 },
+      { type: 'income', amount: 139 },
+      { type: 'spend', amount: -155 },
+    ])
+    const bobId = userIdOf(server, 'bob')
+    await server.headersFor('carl')
+    expect(hasAssetGrant(server.app.ctx.db, bobId, 'agent', assetOf(listingId).asset_id)).toBe(true)
+    expect(
+      hasAssetGrant(server.app.ctx.db, userIdOf(server, 'carl'), 'agent', assetOf(listingId).asset_id),
+    ).toBe(false)
+    expect((await call('GET', `/api/marketplace/listings/${listingId}`, 'bob')).json().download_count).toBe(1)
+
+    const mine = await call('GET', '/api/marketplace/orders', 'bob')
+    expect(mine.json()).toMatchObject({ total: 1, items: [{ id: order.id }] })
+    const sales = await call('GET', '/api/marketplace/orders?role=seller&status=paid', 'sam')
+    expect(sales.json()).toMatchObject({ total: 1, items: [{ id: order.id }] })
+    expect((await call('GET', '/api/marketplace/orders?role=seller', 'bob')).json().total).toBe(0)
+    expect((await call('GET', `/api/marketplace/orders/${order.id}`, 'bob')).json().id).toBe(order.id)
+    const stranger = await call('GET', `/api/marketplace/orders/${order.id}`, 'carl')
+    expect([stranger.statusCode, stranger.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND'])
+  })
+
+  it('refuses each failing purchase with its code and changes nothing', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    const draft = await createListing(server, 'sam', { title: 'Draft' })
+    await topUp(server, 'bob', 150)
+    await topUp(server, 'poor', 99)
+    expect((await buy('bob', listingId)).statusCode).toBe(201)
+    const before = moneyFootprint(server)
+
+    const poor = await buy('poor', listingId)
+    expect(poor.statusCode).toBe(400)
+    expect(poor.json().error).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { required: 100, available: 99 },
+    })
+    const cases: [string, string, number, string][] = [
+      ['bob', '00000000-0000-4000-8000-000000000000', 404, 'LISTING_NOT_FOUND'],
+      ['bob', draft, 409, 'LISTING_NOT_AVAILABLE'],
+      ['sam', listingId, 400, 'CANNOT_BUY_OWN_LISTING'],
+      ['bob', listingId, 409, 'ALREADY_OWNED'],
+    ]
+    for (const [username, id, status, code] of cases) {
+      const response = await buy(username, id)
+      expect([response.statusCode, response.json().error.code]).toEqual([status, code])
+    }
+    const badBody = await call('POST', '/api/marketplace/orders', 'bob', { listing_id: 'not-a-uuid' })
+    expect(badBody.statusCode).toBe(422)
+    expect(moneyFootprint(server)).toEqual(before)
+  })
+
+  it('leaves nothing behind when the purchase fails inside its transaction after the deduction', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await topUp(server, 'bob', 100)
+    const before = moneyFootprint(server)
+    const { orders } = servicesOf(server).services
+    expect(() =>
+      orders.purchase(userIdOf(server, 'bob'), listingId, new Date(), {
+        afterDeduct: () => {
+          throw new Error('power cut')
+        },
+      }),
+    ).toThrow('power cut')
+    expect(moneyFootprint(server)).toEqual(before)
+    expect(balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
+    expect((await buy('bob', listingId)).statusCode).toBe(201)
+  })
+
+  it('applies a commission change to the next order only', async () => {
+    server = await startTestServer()
+    const first = await publishedListing(server, 'sam', { base_price: 100 })
+    const second = await publishedListing(server, 'sam', { base_price: 100, title: 'Second' })
+    await topUp(server, 'bob', 200)
+    expect((await buy('bob', first)).json()).toMatchObject({ platform_fee: 10, seller_income: 90 })
+    await setConfig('commission_rate', 0.25)
+    expect((await buy('bob', second)).json()).toMatchObject({ platform_fee: 25, seller_income: 75 })
+    expect(platformBalance(server)).toBe(35)
+    expect(balances(server, 'sam')?.balance).toBe(165)
+  })
+
+  it('sells a free listing with no money movement but still grants the asset', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { pricing_model: 'free', base_price: 0 })
+    const response = await buy('bob', listingId)
+    expect(response.statusCode).toBe(201)
+    expect(response.json()).toMatchObject({
+      total_price: 0,
+      platform_fee: 0,
+      seller_income: 0,
+      status: 'paid',
+    })
+    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM wallet_transaction').get()).toEqual({
+      n: 0,
+    })
+    expect(
+      hasAssetGrant(server.app.ctx.db, userIdOf(server, 'bob'), 'agent', assetOf(listingId).asset_id),
+    ).toBe(true)
+    const again = await buy('bob', listingId)
+    expect([again.statusCode, again.json().error.code]).toEqual([409, 'ALREADY_OWNED'])
+  })
+})
+
+describe('refund', () => {
+  it('reverses every entry, revokes the grant and allows buying again', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 155 })
+    await topUp(server, 'bob', 155)
+    const order = (await buy('bob', listingId)).json()
+    const refund = await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'bob', {
+      reason: 'Not useful',
+    })
+    expect(refund.statusCode).toBe(200)
+    expect(refund.json()).toMatchObject({
+      status: 'refunded',
+      refund_reason: 'Not useful',
+      refunded_at: expect.any(String),
+    })
+    expect(balances(server, 'bob')).toMatchObject({ balance: 155, total_spent: 0 })
+    expect(balances(server, 'sam')).toMatchObject({ balance: 0, total_earned: 0 })
+    expect(platformBalance(server)).toBe(0)
+    const entries = server.app.ctx.db.$client
+      .prepare(
+        "SELECT type, amount FROM wallet_transaction WHERE reference_id = ? AND type LIKE 'refund%' ORDER BY amount",
+      )
+      .all(order.id)
+    expect(entries).toEqual([
+      { type: 'refund_reversal', amount: -139 },
+      { type: 'refund_reversal', amount: -16 },
+      { type: 'refund', amount: 155 },
+    ])
+    const asset = assetOf(listingId).asset_id
+    expect(hasAssetGrant(server.app.ctx.db, userIdOf(server, 'bob'), 'agent', asset)).toBe(false)
+    expect(server.app.ctx.db.$client.prepare('SELECT revoked_at FROM asset_grant').get()).toEqual({
+      revoked_at: expect.any(String),
+    })
+    const twice = await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'bob', { reason: 'again' })
+    expect([twice.statusCode, twice.json().error.code]).toEqual([409, 'ORDER_ALREADY_REFUNDED'])
+    expect((await buy('bob', listingId)).statusCode).toBe(201)
+  })
+
+  it('refuses a refund the seller cannot cover, past the window, or of someone else, changing nothing', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 200 })
+    const other = await publishedListing(server, 'sam', { base_price: 10, title: 'Other' })
+    await topUp(server, 'bob', 210)
+    const order = (await buy('bob', listingId)).json()
+    const old = (await buy('bob', other)).json()
+    // The seller spends the income before the buyer asks for the money back.
+    expect(
+      (await call('POST', '/api/wallet/withdraw', 'sam', { amount: 150, method: 'bank' })).statusCode,
+    ).toBe(200)
+    const before = moneyFootprint(server)
+    const refused = await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'bob', { reason: 'x' })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().error).toMatchObject({
+      code: 'REFUND_NOT_ALLOWED',
+      details: { required: 180, available: 39 },
+    })
+    const stranger = await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'carl', { reason: 'x' })
+    expect([stranger.statusCode, stranger.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND'])
+    const seller = await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'sam', { reason: 'x' })
+    expect([seller.statusCode, seller.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND'])
+
+    const { orders } = servicesOf(server).services
+    const eightDaysLater = new Date(Date.parse(old.completed_at) + 8 * 24 * 3600 * 1000)
+    expect(() => orders.refund(userIdOf(server, 'bob'), old.id, 'late', eightDaysLater)).toThrowError(
+      expect.objectContaining({ code: 'REFUND_WINDOW_EXPIRED', statusCode: 409 }),
+    )
+    await setConfig('refund_window_days', 0)
+    const expired = await call('POST', `/api/marketplace/orders/${old.id}/refund`, 'bob', { reason: 'late' })
+    expect([expired.statusCode, expired.json().error.code]).toEqual([409, 'REFUND_WINDOW_EXPIRED'])
+    expect(moneyFootprint(server)).toEqual(before)
+    expect(
+      server.app.ctx.db.$client
+        .prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'")
+        .get(),
+    ).toEqual({ n: 2 })
+  })
+})
+
+describe('reviews', () => {
+  it('lets a buyer review once and keeps rating_avg and rating_count exact', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 10 })
+    for (const name of ['bob', 'carl', 'dora']) {
+      await topUp(server, name, 10)
+      expect((await buy(name, listingId)).statusCode).toBe(201)
+    }
+    const ratings: [string, number][] = [
+      ['bob', 5],
+      ['carl', 4],
+      ['dora', 4],
+    ]
+    for (const [name, rating] of ratings) {
+      const response = await call('POST', `/api/marketplace/listings/${listingId}/reviews`, name, {
+        rating,
+        comment: `from ${name}`,
+      })
+      expect(response.statusCode).toBe(201)
+      expect(response.json()).toMatchObject({
+        rating,
+        comment: `from ${name}`,
+        author: { username: name },
+        listing_id: listingId,
+      })
+    }
+    const detail = (await call('GET', `/api/marketplace/listings/${listingId}`, 'eve')).json()
+    expect(detail).toMatchObject({ rating_avg: 13 / 3, rating_count: 3 })
+    const reviews = await call('GET', `/api/marketplace/listings/${listingId}/reviews?size=2`, 'eve')
+    expect(reviews.json()).toMatchObject({ total: 3, size: 2 })
+    expect(reviews.json().items).toHaveLength(2)
+
+    const twice = await call('POST', `/api/marketplace/listings/${listingId}/reviews`, 'bob', { rating: 1 })
+    expect([twice.statusCode, twice.json().error.code]).toEqual([400, 'ALREADY_REVIEWED'])
+    const notBuyer = await call('POST', `/api/marketplace/listings/${listingId}/reviews`, 'eve', {
+      rating: 1,
+    })
+    expect([notBuyer.statusCode, notBuyer.json().error.code]).toEqual([403, 'REVIEW_NOT_ALLOWED'])
+    for (const rating of [0, 6, 3.5, '4']) {
+      const bad = await call('POST', `/api/marketplace/listings/${listingId}/reviews`, 'eve', { rating })
+      expect(bad.statusCode).toBe(422)
+    }
+    const unknown = await call(
+      'POST',
+      '/api/marketplace/listings/00000000-0000-4000-8000-000000000000/reviews',
+      'bob',
+      { rating: 3 },
+    )
+    expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, 'LISTING_NOT_FOUND'])
+    expect(server.app.ctx.db.$client.prepare('SELECT rating_sum, rating_count FROM listing').get()).toEqual({
+      rating_sum: 13,
+      rating_count: 3,
+    })
+  })
+
+  it('refuses a review after the order was refunded', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 10 })
+    await topUp(server, 'bob', 10)
+    const order = (await buy('bob', listingId)).json()
+    await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'bob', { reason: 'x' })
+    const response = await call('POST', `/api/marketplace/listings/${listingId}/reviews`, 'bob', {
+      rating: 2,
+    })
+    expect([response.statusCode, response.json().error.code]).toEqual([403, 'REVIEW_NOT_ALLOWED'])
+  })
+})
+
+describe('platform statistics', () => {
+  it('counts each figure as the contract defines it', async () => {
+    server = await startTestServer()
+    const a = await publishedListing(server, 'sam', { base_price: 100 })
+    const b = await publishedListing(server, 'sam', { base_price: 50, title: 'B' })
+    await createListing(server, 'sam', { title: 'Draft' })
+    await topUp(server, 'bob', 150)
+    await buy('bob', a)
+    const refunded = (await buy('bob', b)).json()
+    await call('POST', `/api/marketplace/orders/${refunded.id}/refund`, 'bob', { reason: 'x' })
+    const stats = await call('GET', '/api/admin/stats', 'admin')
+    expect(stats.statusCode).toBe(200)
+    expect(stats.json()).toEqual({
+      total_listings: 3,
+      total_orders: 2,
+      total_users: 3,
+      total_transaction_volume: 100,
+      platform_commission_total: 10,
+    })
+    expect((await call('GET', '/api/admin/stats', 'bob')).statusCode).toBe(403)
+  })
+})

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto'
+import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { user } from '../auth/auth.tables'
+import type { Db } from '../db/client'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { readConfigValue } from '../settings/settings.service'
+import type { Ledger } from './ledger'
+import { MarketplaceErrors } from './marketplace.errors'
+import { type TransactionType, walletTransaction } from './marketplace.tables'
+import { presentTransaction, presentWallet } from './presenters'
+
+export const SIMULATED_PAYMENT_METHOD = 'simulated'
+
+export function createWalletService(db: Db, ledger: Ledger) {
+  /** One balance-changing entry on the user's own wallet, answered as `{transaction, wallet}`. */
+  function moveOwn(userId: string, at: Date, entry: (balance: number) => Parameters<Ledger['postEntry']>[1]) {
+    return db.transaction(() => {
+      const own = ledger.openWallet(userId, at)
+      const transaction = ledger.postEntry(own.id, entry(own.balance), at)
+      return {
+        transaction: presentTransaction(transaction),
+        wallet: presentWallet(ledger.findWallet(own.id)),
+      }
+    })
+  }
+
+  return {
+    read(userId: string, at: Date) {
+      return presentWallet(db.transaction(() => ledger.openWallet(userId, at)))
+    },
+
+    transactions(userId: string, query: PageQuery & { type?: TransactionType | undefined }, at: Date) {
+      const own = db.transaction(() => ledger.openWallet(userId, at))
+      const conditions: SQL[] = [eq(walletTransaction.walletId, own.id)]
+      if (query.type) conditions.push(eq(walletTransaction.type, query.type))
+      const where = and(...conditions)
+      const { limit, offset } = pageWindow(query)
+      const rows = db
+        .select()
+        .from(walletTransaction)
+        .where(where)
+        .orderBy(desc(walletTransaction.seq))
+        .limit(limit)
+        .offset(offset)
+        .all()
+      const total = db.select({ n: count() }).from(walletTransaction).where(where).get()?.n ?? 0
+      return toPage(rows.map(presentTransaction), total, query)
+    },
+
+    topUp(userId: string, input: { amount: number; payment_method: string }, at: Date) {
+      if (input.payment_method !== SIMULATED_PAYMENT_METHOD)
+        throw MarketplaceErrors.UNSUPPORTED_PAYMENT_METHOD({
+          payment_method: input.payment_method,
+          supported: [SIMULATED_PAYMENT_METHOD],
+        })
+      return moveOwn(userId, at, () => ({
+        type: 'topup',
+        balanceDelta: input.amount,
+        referenceType: 'topup',
+        referenceId: randomUUID(),
+        description: `Top-up via ${input.payment_method}`,
+      }))
+    },
+
+    withdraw(userId: string, input: { amount: number; method: string }, at: Date) {
+      const min = readConfigValue(db, 'min_withdrawal')
+      if (input.amount < min) throw MarketplaceErrors.BELOW_MIN_WITHDRAWAL({ min, amount: input.amount })
+      return moveOwn(userId, at, (balance) => {
+        if (balance < input.amount)
+          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: input.amount, available: balance })
+        return {
+          type: 'withdraw',
+          balanceDelta: -input.amount,
+          referenceType: 'withdrawal',
+          referenceId: randomUUID(),
+          description: `Withdrawal via ${input.method}`,
+        }
+      })
+    },
+
+    transfer(
+      sender: { id: string; username: string },
+      input: { to_user_id: string; amount: number; message?: string | undefined },
+      at: Date,
+    ) {
+      if (input.to_user_id === sender.id) throw MarketplaceErrors.INVALID_TRANSFER()
+      return db.transaction(() => {
+        const recipient = db
+          .select({ id: user.id, username: user.username, isSystem: user.isSystem })
+          .from(user)
+          .where(eq(user.id, input.to_user_id))
+          .get()
+        // The platform account is not a person: nobody sends it points.
+        if (!recipient || recipient.isSystem)
+          throw MarketplaceErrors.USER_NOT_FOUND({ user_id: input.to_user_id })
+        const own = ledger.openWallet(sender.id, at)
+        if (own.balance < input.amount)
+          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: input.amount, available: own.balance })
+        const transferId = randomUUID()
+        const note = input.message ? `: ${input.message}` : ''
+        const transaction = ledger.postEntry(
+          own.id,
+          {
+            type: 'transfer_out',
+            balanceDelta: -input.amount,
+            spentDelta: input.amount,
+            referenceType: 'transfer',
+            referenceId: transferId,
+            description: `Transfer to ${recipient.username}${note}`,
+          },
+          at,
+        )
+        ledger.creditEarnings(
+          recipient.id,
+          input.amount,
+          {
+            type: 'transfer_in',
+            referenceType: 'transfer',
+            referenceId: transferId,
+            description: `Transfer from ${sender.username}${note}`,
+          },
+          at,
+        )
+        return {
+          transaction: presentTransaction(transaction),
+          wallet: presentWallet(ledger.findWallet(own.id)),
+        }
+      })
+    },
+  }
+}
+
+export type WalletService = ReturnType<typeof createWalletService>

@@ -1,0 +1,239 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import {
+  balances,
+  expectLedgerConsistent,
+  moneyFootprint,
+  publishedListing,
+  servicesOf,
+  topUp,
+  userIdOf,
+} from './marketplace.test-support'
+
+let server: TestServer
+afterEach(async () => {
+  if (server) expectLedgerConsistent(server)
+  await server?.close()
+})
+
+async function post(url: string, username: string, payload: unknown, headers: Record<string, string> = {}) {
+  return server.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...(await server.headersFor(username)), ...headers },
+    payload: payload as Record<string, unknown>,
+  })
+}
+
+async function setConfig(key: string, value: unknown) {
+  const response = await server.app.inject({
+    method: 'PUT',
+    url: `/api/admin/config/${key}`,
+    headers: await server.adminHeaders(),
+    payload: { value },
+  })
+  expect(response.statusCode).toBe(200)
+}
+
+describe('wallet', () => {
+  it('creates an empty wallet on first read', async () => {
+    server = await startTestServer()
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/api/wallet',
+      headers: await server.headersFor('ann'),
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toMatchObject({ balance: 0, frozen_balance: 0, total_earned: 0, total_spent: 0 })
+    expect(balances(server, 'ann')).toEqual({
+      balance: 0,
+      frozen_balance: 0,
+      total_earned: 0,
+      total_spent: 0,
+    })
+  })
+
+  it('tops up with the simulated method and records a topup entry with balance_after', async () => {
+    server = await startTestServer()
+    const first = await post('/api/wallet/topup', 'ann', { amount: 500, payment_method: 'simulated' })
+    expect(first.statusCode).toBe(200)
+    expect(first.json().transaction).toMatchObject({
+      type: 'topup',
+      amount: 500,
+      balance_after: 500,
+      reference_type: 'topup',
+    })
+    expect(first.json().wallet.balance).toBe(500)
+    await post('/api/wallet/topup', 'ann', { amount: 250, payment_method: 'simulated' })
+    expect(balances(server, 'ann')?.balance).toBe(750)
+
+    const page = await server.app.inject({
+      method: 'GET',
+      url: '/api/wallet/transactions?type=topup&size=1',
+      headers: await server.headersFor('ann'),
+    })
+    expect(page.json()).toMatchObject({
+      total: 2,
+      page: 1,
+      size: 1,
+      items: [{ amount: 250, balance_after: 750 }],
+    })
+  })
+
+  it('refuses bad top-ups with their codes and changes nothing', async () => {
+    server = await startTestServer()
+    await topUp(server, 'ann', 10)
+    const before = moneyFootprint(server)
+    const cases: [unknown, number, string][] = [
+      [{ amount: 10, payment_method: 'card' }, 400, 'UNSUPPORTED_PAYMENT_METHOD'],
+      [{ amount: 0, payment_method: 'simulated' }, 422, 'VALIDATION_ERROR'],
+      [{ amount: -5, payment_method: 'simulated' }, 422, 'VALIDATION_ERROR'],
+      [{ amount: 1.5, payment_method: 'simulated' }, 422, 'VALIDATION_ERROR'],
+      [{ amount: '10', payment_method: 'simulated' }, 422, 'VALIDATION_ERROR'],
+      [{ amount: 1_000_001, payment_method: 'simulated' }, 422, 'VALIDATION_ERROR'],
+      [{ amount: 1e300, payment_method: 'simulated' }, 422, 'VALIDATION_ERROR'],
+      [{ payment_method: 'simulated' }, 422, 'VALIDATION_ERROR'],
+    ]
+    for (const [payload, status, code] of cases) {
+      const response = await post('/api/wallet/topup', 'ann', payload)
+      expect([response.statusCode, response.json().error.code]).toEqual([status, code])
+    }
+    expect(moneyFootprint(server)).toEqual(before)
+  })
+
+  it('withdraws above min_withdrawal and refuses below it or beyond the balance', async () => {
+    server = await startTestServer()
+    await topUp(server, 'ann', 300)
+    const below = await post('/api/wallet/withdraw', 'ann', { amount: 99, method: 'bank' })
+    expect(below.statusCode).toBe(400)
+    expect(below.json().error).toMatchObject({ code: 'BELOW_MIN_WITHDRAWAL', details: { min: 100 } })
+    const beyond = await post('/api/wallet/withdraw', 'ann', { amount: 301, method: 'bank' })
+    expect(beyond.statusCode).toBe(400)
+    expect(beyond.json().error).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { required: 301, available: 300 },
+    })
+    expect(balances(server, 'ann')?.balance).toBe(300)
+
+    const ok = await post('/api/wallet/withdraw', 'ann', { amount: 120, method: 'bank' })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.json().transaction).toMatchObject({
+      type: 'withdraw',
+      amount: -120,
+      balance_after: 180,
+      reference_type: 'withdrawal',
+    })
+    expect(balances(server, 'ann')?.balance).toBe(180)
+  })
+
+  it('transfers between users and refuses unknown users, self-transfers and overdrafts', async () => {
+    server = await startTestServer()
+    await topUp(server, 'ann', 200)
+    await server.headersFor('ben')
+    const benId = userIdOf(server, 'ben')
+    const ok = await post('/api/wallet/transfer', 'ann', { to_user_id: benId, amount: 80, message: 'lunch' })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.json().transaction).toMatchObject({ type: 'transfer_out', amount: -80, balance_after: 120 })
+    expect(balances(server, 'ben')).toMatchObject({ balance: 80, total_earned: 80 })
+    expect(balances(server, 'ann')).toMatchObject({ balance: 120, total_spent: 80 })
+
+    const before = moneyFootprint(server)
+    const unknown = await post('/api/wallet/transfer', 'ann', {
+      to_user_id: '00000000-0000-4000-8000-000000000000',
+      amount: 1,
+    })
+    expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, 'USER_NOT_FOUND'])
+    const platform = await post('/api/wallet/transfer', 'ann', {
+      to_user_id: userIdOf(server, 'platform'),
+      amount: 1,
+    })
+    expect([platform.statusCode, platform.json().error.code]).toEqual([404, 'USER_NOT_FOUND'])
+    const self = await post('/api/wallet/transfer', 'ann', { to_user_id: userIdOf(server, 'ann'), amount: 1 })
+    expect([self.statusCode, self.json().error.code]).toEqual([400, 'INVALID_TRANSFER'])
+    const overdraft = await post('/api/wallet/transfer', 'ann', { to_user_id: benId, amount: 121 })
+    expect(overdraft.statusCode).toBe(400)
+    expect(overdraft.json().error).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { required: 121, available: 120 },
+    })
+    const badId = await post('/api/wallet/transfer', 'ann', { to_user_id: 'nobody', amount: 1 })
+    expect(badId.statusCode).toBe(422)
+    expect(moneyFootprint(server)).toEqual(before)
+  })
+
+  it('rejects wallet calls without a token', async () => {
+    server = await startTestServer()
+    const response = await server.app.inject({ method: 'GET', url: '/api/wallet' })
+    expect([response.statusCode, response.json().error.code]).toEqual([401, 'UNAUTHORIZED'])
+  })
+})
+
+describe('daily earn cap', () => {
+  it('holds income beyond the cap in frozen_balance and releases it once the UTC day is over', async () => {
+    server = await startTestServer()
+    await setConfig('daily_earn_cap', 150)
+    await setConfig('commission_rate', 0)
+    const db = server.app.ctx.db
+    const { services } = servicesOf(server)
+    const transfer = services.wallet.transfer
+    const readWallet = (userId: string, at: Date) => services.wallet.read(userId, at)
+    await topUp(server, 'ann', 1000)
+    await server.headersFor('ben')
+    const [ann, ben] = [userIdOf(server, 'ann'), userIdOf(server, 'ben')]
+    const day = new Date('2026-03-01T10:00:00.000Z')
+
+    transfer({ id: ann, username: 'ann' }, { to_user_id: ben, amount: 100 }, day)
+    transfer({ id: ann, username: 'ann' }, { to_user_id: ben, amount: 100 }, day)
+    expect(balances(server, 'ben')).toMatchObject({ balance: 150, frozen_balance: 50, total_earned: 200 })
+    const listingId = await publishedListing(server, 'ben', { base_price: 30 })
+    await topUp(server, 'carl', 30)
+    const carl = userIdOf(server, 'carl')
+    services.orders.purchase(carl, listingId, day)
+    expect(balances(server, 'ben')).toMatchObject({ balance: 150, frozen_balance: 80 })
+    const types = db.$client
+      .prepare(
+        `SELECT type, amount FROM wallet_transaction t JOIN wallet w ON w.id = t.wallet_id
+         WHERE w.user_id = ? ORDER BY seq`,
+      )
+      .all(ben)
+    expect(types).toEqual([
+      { type: 'transfer_in', amount: 100 },
+      { type: 'transfer_in', amount: 50 },
+      { type: 'hold', amount: 50 },
+      { type: 'hold', amount: 30 },
+    ])
+    expectLedgerConsistent(server)
+
+    // Later the same day nothing is released; the next day a read releases everything held.
+    expect(readWallet(ben, new Date('2026-03-01T23:59:59.000Z')).frozen_balance).toBe(80)
+    const nextDay = readWallet(ben, new Date('2026-03-02T00:00:01.000Z'))
+    expect(nextDay).toMatchObject({ balance: 230, frozen_balance: 0, total_earned: 230 })
+    const release = db.$client
+      .prepare(
+        `SELECT type, amount, balance_after, frozen_after FROM wallet_transaction t JOIN wallet w ON w.id = t.wallet_id
+         WHERE w.user_id = ? AND type = 'release'`,
+      )
+      .all(ben)
+    expect(release).toEqual([{ type: 'release', amount: 0, balance_after: 230, frozen_after: 0 }])
+    // Reading again does not release twice.
+    readWallet(ben, new Date('2026-03-03T00:00:00.000Z'))
+    expect(balances(server, 'ben')).toMatchObject({ balance: 230, frozen_balance: 0 })
+  })
+
+  it('the periodic sweep releases holds of wallets nobody touches', async () => {
+    server = await startTestServer()
+    await setConfig('daily_earn_cap', 10)
+    const { ledger, services } = servicesOf(server)
+    await topUp(server, 'ann', 100)
+    await server.headersFor('ben')
+    services.wallet.transfer(
+      { id: userIdOf(server, 'ann'), username: 'ann' },
+      { to_user_id: userIdOf(server, 'ben'), amount: 60 },
+      new Date('2026-03-01T12:00:00Z'),
+    )
+    expect(balances(server, 'ben')).toMatchObject({ balance: 10, frozen_balance: 50 })
+    expect(ledger.releaseDueHolds(new Date('2026-03-01T20:00:00Z'))).toBe(0)
+    expect(ledger.releaseDueHolds(new Date('2026-03-02T00:00:00Z'))).toBe(1)
+    expect(balances(server, 'ben')).toMatchObject({ balance: 60, frozen_balance: 0 })
+  })
+})

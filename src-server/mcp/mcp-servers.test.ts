@@ -1,0 +1,289 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { filesystemServer, misbehavingServers, testToolServer } from '../../test/helpers/mcp/tool-servers'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+
+let server: TestServer
+afterEach(async () => server?.close())
+
+const SECRET = 'sk-live-7f3a9c-never-show-me'
+
+async function operator() {
+  return server.headersFor('olga', ['operator'])
+}
+
+async function createServer(payload: Record<string, unknown>) {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/mcp-servers',
+    headers: await operator(),
+    payload,
+  })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json()
+}
+
+async function healthCheck(id: string) {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: `/mcp-servers/${id}/health-check`,
+    headers: await operator(),
+  })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json()
+}
+
+describe('MCP tool servers and credentials', () => {
+  it('creates, lists, updates and deletes tool servers, refusing a duplicate name with 409', async () => {
+    server = await startTestServer()
+    const created = await createServer({
+      name: 'tools',
+      ...testToolServer(),
+      env: { MODE: 'test' },
+      timeout_ms: 5000,
+    })
+    expect(created).toMatchObject({
+      transport: 'stdio',
+      enabled: true,
+      env: { MODE: 'test' },
+      last_health: null,
+    })
+
+    const duplicate = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-servers',
+      headers: await operator(),
+      payload: { name: 'tools', command: 'x' },
+    })
+    expect(duplicate.statusCode).toBe(409)
+    expect(duplicate.json().error.code).toBe('MCP_SERVER_NAME_TAKEN')
+
+    const patched = await server.app.inject({
+      method: 'PATCH',
+      url: `/mcp-servers/${created.id}`,
+      headers: await operator(),
+      payload: { description: 'test tools', enabled: false },
+    })
+    expect(patched.json()).toMatchObject({
+      description: 'test tools',
+      enabled: false,
+      command: process.execPath,
+    })
+
+    const list = await server.app.inject({ method: 'GET', url: '/mcp-servers', headers: await operator() })
+    expect(list.json()).toMatchObject({ total: 1, page: 1, size: 20 })
+
+    const removed = await server.app.inject({
+      method: 'DELETE',
+      url: `/mcp-servers/${created.id}`,
+      headers: await operator(),
+    })
+    expect(removed.statusCode).toBe(204)
+    const rows = server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get() as {
+      n: number
+    }
+    expect(rows.n).toBe(0)
+  })
+
+  it('refuses a stdio server without a command and bad environment names with 422, storing nothing', async () => {
+    server = await startTestServer()
+    const headers = await operator()
+    const noCommand = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-servers',
+      headers,
+      payload: { name: 'a' },
+    })
+    expect(noCommand.statusCode).toBe(422)
+    const badEnv = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-servers',
+      headers,
+      payload: { name: 'b', command: 'x', env: { 'NOT-VALID': '1' } },
+    })
+    expect(badEnv.statusCode).toBe(422)
+    expect(badEnv.json().error.details.fields[0].field).toBe('body.env.NOT-VALID')
+    const rows = server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get() as {
+      n: number
+    }
+    expect(rows.n).toBe(0)
+  })
+
+  it('keeps tool servers and credentials to holders of mcp.manage', async () => {
+    server = await startTestServer()
+    const user = await server.headersFor('ursula', ['user'])
+    for (const url of ['/mcp-servers', '/mcp-credentials']) {
+      const response = await server.app.inject({ method: 'GET', url, headers: user })
+      expect(response.statusCode).toBe(403)
+    }
+  })
+
+  it('stores a credential sealed, shows only its key names, rotates it and refuses to delete it while in use', async () => {
+    server = await startTestServer()
+    const headers = await operator()
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-credentials',
+      headers,
+      payload: { name: 'github', secret_payload: { GITHUB_TOKEN: SECRET, OTHER: 'second-secret-value' } },
+    })
+    expect(created.statusCode).toBe(201)
+    const credential = created.json()
+    expect(credential).toEqual({
+      id: expect.any(String),
+      name: 'github',
+      description: null,
+      secret_keys: ['GITHUB_TOKEN', 'OTHER'],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      rotated_at: null,
+    })
+    const stored = server.app.ctx.db.$client
+      .prepare('SELECT encrypted_secret_json FROM mcp_credential WHERE id = ?')
+      .get(credential.id) as { encrypted_secret_json: string }
+    expect(stored.encrypted_secret_json).toMatch(/^v1\./)
+    expect(stored.encrypted_secret_json).not.toContain(SECRET)
+    expect(JSON.parse(server.app.ctx.secrets.unseal(stored.encrypted_secret_json)).GITHUB_TOKEN).toBe(SECRET)
+
+    const renamed = await server.app.inject({
+      method: 'PATCH',
+      url: `/mcp-credentials/${credential.id}`,
+      headers,
+      payload: { description: 'CI token' },
+    })
+    expect(renamed.json()).toMatchObject({ name: 'github', description: 'CI token' })
+
+    const rotated = await server.app.inject({
+      method: 'POST',
+      url: `/mcp-credentials/${credential.id}/rotate`,
+      headers,
+      payload: { secret_payload: { GITHUB_TOKEN: 'rotated-value-123' } },
+    })
+    expect(rotated.json()).toMatchObject({ secret_keys: ['GITHUB_TOKEN'], rotated_at: expect.any(String) })
+    const after = server.app.ctx.db.$client
+      .prepare('SELECT encrypted_secret_json FROM mcp_credential WHERE id = ?')
+      .get(credential.id) as { encrypted_secret_json: string }
+    expect(JSON.parse(server.app.ctx.secrets.unseal(after.encrypted_secret_json))).toEqual({
+      GITHUB_TOKEN: 'rotated-value-123',
+    })
+
+    const tool = await createServer({ name: 'gh', command: 'gh-mcp', credential_id: credential.id })
+    const inUse = await server.app.inject({
+      method: 'DELETE',
+      url: `/mcp-credentials/${credential.id}`,
+      headers,
+    })
+    expect(inUse.statusCode).toBe(409)
+    expect(inUse.json().error.code).toBe('MCP_CREDENTIAL_IN_USE')
+    await server.app.inject({ method: 'DELETE', url: `/mcp-servers/${tool.id}`, headers })
+    const deleted = await server.app.inject({
+      method: 'DELETE',
+      url: `/mcp-credentials/${credential.id}`,
+      headers,
+    })
+    expect(deleted.statusCode).toBe(204)
+    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_credential').get()).toEqual({
+      n: 0,
+    })
+
+    const audit = server.app.ctx.db.$client.prepare('SELECT * FROM admin_audit_log').all()
+    expect(audit.length).toBeGreaterThan(0)
+    expect(JSON.stringify(audit)).not.toContain(SECRET)
+    expect(JSON.stringify(audit)).not.toContain(stored.encrypted_secret_json)
+    expect(server.logs()).not.toContain(SECRET)
+  })
+
+  it('health-checks the SDK test server: ok with its tools, stored as last_health', async () => {
+    server = await startTestServer()
+    const created = await createServer({ name: 'tools', ...testToolServer() })
+    const health = await healthCheck(created.id)
+    expect(health).toMatchObject({ status: 'ok', error: null })
+    expect(health.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'echo',
+      'sleep',
+      'fail',
+      'reveal',
+      'pid',
+      'crash',
+    ])
+    const stored = server.app.ctx.db.$client
+      .prepare('SELECT last_health_json FROM mcp_server WHERE id = ?')
+      .get(created.id) as { last_health_json: string }
+    expect(JSON.parse(stored.last_health_json)).toMatchObject({ status: 'ok' })
+  })
+
+  it('health-checks the published filesystem MCP server from the npm registry', async () => {
+    server = await startTestServer()
+    const { command, args } = filesystemServer()
+    const created = await createServer({ name: 'files', command, args })
+    const health = await healthCheck(created.id)
+    expect(health.status, health.error).toBe('ok')
+    expect(health.tools.map((tool: { name: string }) => tool.name)).toContain('read_text_file')
+  })
+
+  it.each([
+    ['a command that does not exist', { command: '/nonexistent/mcp-server-binary' }, /was not found/],
+    [
+      'a process that exits at once',
+      misbehavingServers.exitsAtOnce,
+      /exited before completing the MCP handshake/,
+    ],
+    ['a process that hangs', misbehavingServers.hangs, /did not complete the MCP handshake within 800 ms/],
+    ['a process that speaks garbage', misbehavingServers.speaksGarbage, /not MCP JSON-RPC/],
+  ])('reports %s as status error with a clear message', async (_label, launch, message) => {
+    server = await startTestServer()
+    const created = await createServer({ name: 'broken', ...launch, timeout_ms: 800 })
+    const health = await healthCheck(created.id)
+    expect(health).toMatchObject({ status: 'error', tools: [] })
+    expect(health.error).toMatch(message)
+    const stored = server.app.ctx.db.$client
+      .prepare('SELECT last_health_json FROM mcp_server WHERE id = ?')
+      .get(created.id) as { last_health_json: string }
+    expect(JSON.parse(stored.last_health_json).status).toBe('error')
+  })
+
+  it('keeps the credential out of a health error even when the server prints it as garbage', async () => {
+    server = await startTestServer()
+    const credential = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-credentials',
+      headers: await operator(),
+      payload: { name: 'leaky', secret_payload: { LEAKY_SECRET: SECRET } },
+    })
+    const created = await createServer({
+      name: 'leaky',
+      command: process.execPath,
+      args: ['-e', 'console.log(process.env.LEAKY_SECRET); setInterval(() => {}, 1000)'],
+      credential_id: credential.json().id,
+      timeout_ms: 800,
+    })
+    const response = await server.app.inject({
+      method: 'POST',
+      url: `/mcp-servers/${created.id}/health-check`,
+      headers: await operator(),
+    })
+    expect(response.json().status).toBe('error')
+    expect(response.body).not.toContain(SECRET)
+    const stored = server.app.ctx.db.$client.prepare('SELECT last_health_json FROM mcp_server').get()
+    expect(JSON.stringify(stored)).not.toContain(SECRET)
+    expect(server.logs()).not.toContain(SECRET)
+  })
+
+  it('stores an http_sse server and reports it as not supported yet', async () => {
+    server = await startTestServer()
+    const created = await createServer({ name: 'remote', transport: 'http_sse' })
+    expect(created.transport).toBe('http_sse')
+    const health = await healthCheck(created.id)
+    expect(health).toMatchObject({ status: 'error', error: expect.stringMatching(/not supported/) })
+  })
+
+  it('answers 404 for a health check of an unknown server', async () => {
+    server = await startTestServer()
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-servers/00000000-0000-4000-8000-000000000000/health-check',
+      headers: await operator(),
+    })
+    expect(response.statusCode).toBe(404)
+    expect(response.json().error.code).toBe('MCP_SERVER_NOT_FOUND')
+  })
+})

@@ -1,0 +1,220 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { AppContext } from '../app-context'
+import { NoContent, Page, PageQuery, Uuid } from '../http/common.schemas'
+import * as credentials from './credentials.service'
+import {
+  CreateMcpCredentialBody,
+  CreateMcpMountBody,
+  CreateMcpServerBody,
+  HealthCheckResult,
+  McpCallQuery,
+  McpCallView,
+  McpCredentialView,
+  McpMountView,
+  McpServerView,
+  RotateMcpCredentialBody,
+  UpdateMcpCredentialBody,
+  UpdateMcpMountBody,
+  UpdateMcpServerBody,
+} from './mcp.schemas'
+import * as mounts from './mounts.service'
+import * as servers from './servers.service'
+import { createToolRuntime } from './tool-runtime'
+
+const ServerParams = Type.Object({ mcp_server_id: Uuid })
+const CredentialParams = Type.Object({ credential_id: Uuid })
+const AgentParams = Type.Object({ agent_id: Uuid })
+const MountParams = Type.Object({ agent_id: Uuid, mount_id: Uuid })
+const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 200 }) })
+
+/** Tool servers, credentials, mounts and the call audit; the plugin also owns the running servers' lifetime. */
+export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const runtime = createToolRuntime(ctx)
+  app.addHook('onClose', async () => runtime.close())
+  const manage = { permission: 'mcp.manage' } as const
+  const tags = ['mcp']
+
+  app.post(
+    '/mcp-servers',
+    { config: manage, schema: { tags, body: CreateMcpServerBody, response: { 201: McpServerView } } },
+    async (request, reply) =>
+      reply.status(201).send(servers.createServer(ctx, request.requireUser().id, request.body)),
+  )
+
+  app.get(
+    '/mcp-servers',
+    { config: manage, schema: { tags, querystring: PageQuery, response: { 200: Page(McpServerView) } } },
+    async (request) => servers.listServerViews(ctx, request.query),
+  )
+
+  app.get(
+    '/mcp-servers/:mcp_server_id',
+    { config: manage, schema: { tags, params: ServerParams, response: { 200: McpServerView } } },
+    async (request) => servers.serverView(servers.requireServer(ctx, request.params.mcp_server_id)),
+  )
+
+  app.patch(
+    '/mcp-servers/:mcp_server_id',
+    {
+      config: manage,
+      schema: { tags, params: ServerParams, body: UpdateMcpServerBody, response: { 200: McpServerView } },
+    },
+    async (request) => {
+      const view = servers.updateServer(
+        ctx,
+        request.requireUser().id,
+        request.params.mcp_server_id,
+        request.body,
+      )
+      await runtime.release(view.id)
+      return view
+    },
+  )
+
+  app.delete(
+    '/mcp-servers/:mcp_server_id',
+    { config: manage, schema: { tags, params: ServerParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      servers.deleteServer(ctx, request.requireUser().id, request.params.mcp_server_id)
+      await runtime.release(request.params.mcp_server_id)
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.post(
+    '/mcp-servers/:mcp_server_id/health-check',
+    { config: manage, schema: { tags, params: ServerParams, response: { 200: HealthCheckResult } } },
+    async (request) => servers.checkHealth(ctx, request.params.mcp_server_id),
+  )
+
+  app.post(
+    '/mcp-credentials',
+    { config: manage, schema: { tags, body: CreateMcpCredentialBody, response: { 201: McpCredentialView } } },
+    async (request, reply) =>
+      reply.status(201).send(credentials.createCredential(ctx, request.requireUser().id, request.body)),
+  )
+
+  app.get(
+    '/mcp-credentials',
+    { config: manage, schema: { tags, querystring: PageQuery, response: { 200: Page(McpCredentialView) } } },
+    async (request) => credentials.listCredentialViews(ctx, request.query),
+  )
+
+  app.get(
+    '/mcp-credentials/:credential_id',
+    { config: manage, schema: { tags, params: CredentialParams, response: { 200: McpCredentialView } } },
+    async (request) =>
+      credentials.credentialView(credentials.requireCredential(ctx, request.params.credential_id)),
+  )
+
+  app.patch(
+    '/mcp-credentials/:credential_id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: CredentialParams,
+        body: UpdateMcpCredentialBody,
+        response: { 200: McpCredentialView },
+      },
+    },
+    async (request) =>
+      credentials.updateCredentialMetadata(
+        ctx,
+        request.requireUser().id,
+        request.params.credential_id,
+        request.body,
+      ),
+  )
+
+  app.delete(
+    '/mcp-credentials/:credential_id',
+    { config: manage, schema: { tags, params: CredentialParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      credentials.deleteCredential(ctx, request.requireUser().id, request.params.credential_id)
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.post(
+    '/mcp-credentials/:credential_id/rotate',
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: CredentialParams,
+        body: RotateMcpCredentialBody,
+        response: { 200: McpCredentialView },
+      },
+    },
+    async (request) =>
+      credentials.rotateCredential(
+        ctx,
+        request.requireUser().id,
+        request.params.credential_id,
+        request.body.secret_payload,
+      ),
+  )
+
+  app.post(
+    '/agents/:agent_id/mcp-mounts',
+    {
+      config: manage,
+      schema: { tags, params: AgentParams, body: CreateMcpMountBody, response: { 201: McpMountView } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(mounts.createMount(ctx, request.params.agent_id, request.body)),
+  )
+
+  app.get(
+    '/agents/:agent_id/mcp-mounts',
+    {
+      config: manage,
+      schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(McpMountView) } },
+    },
+    async (request) => mounts.listMountViews(ctx, request.params.agent_id, request.query),
+  )
+
+  app.patch(
+    '/agents/:agent_id/mcp-mounts/:mount_id',
+    {
+      config: manage,
+      schema: { tags, params: MountParams, body: UpdateMcpMountBody, response: { 200: McpMountView } },
+    },
+    async (request) =>
+      mounts.updateMount(ctx, request.params.agent_id, request.params.mount_id, request.body),
+  )
+
+  app.delete(
+    '/agents/:agent_id/mcp-mounts/:mount_id',
+    { config: manage, schema: { tags, params: MountParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      mounts.deleteMount(ctx, request.params.agent_id, request.params.mount_id)
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.get(
+    '/sessions/:session_id/mcp-calls',
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: SessionParams,
+        querystring: McpCallQuery,
+        response: { 200: Page(McpCallView) },
+      },
+    },
+    async (request) => mounts.listCallViews(ctx, { sessionId: request.params.session_id }, request.query),
+  )
+
+  app.get(
+    '/agents/:agent_id/mcp-calls',
+    {
+      config: manage,
+      schema: { tags, params: AgentParams, querystring: McpCallQuery, response: { 200: Page(McpCallView) } },
+    },
+    async (request) => mounts.listCallViews(ctx, { agentId: request.params.agent_id }, request.query),
+  )
+}

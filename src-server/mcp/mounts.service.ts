@@ -1,0 +1,119 @@
+import type { AppContext } from '../app-context'
+import { findAgentOwnerId } from '../conversation'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { McpErrors } from './mcp.errors'
+import * as repo from './mcp.repository'
+import type {
+  CreateMcpMountBody,
+  McpCallQuery,
+  McpCallView,
+  McpMountView,
+  MountPolicyInput,
+  UpdateMcpMountBody,
+} from './mcp.schemas'
+import type { McpMountPolicy } from './mcp.tables'
+
+export const DEFAULT_MAX_CALLS_PER_TURN = 8
+
+export function mountView(row: repo.McpMountRow): McpMountView {
+  return {
+    id: row.id,
+    agent_id: row.agentId,
+    mcp_server_id: row.mcpServerId,
+    enabled: row.enabled,
+    policy: row.policy,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }
+}
+
+/** Fills a partial policy from `base`: an omitted field keeps its value, `null` means "all" / "the server's". */
+function mergePolicy(base: McpMountPolicy, input: MountPolicyInput = {}): McpMountPolicy {
+  return {
+    allowed_tools: input.allowed_tools === undefined ? base.allowed_tools : input.allowed_tools,
+    blocked_tools: input.blocked_tools ?? base.blocked_tools,
+    max_calls_per_turn: input.max_calls_per_turn ?? base.max_calls_per_turn,
+    timeout_ms: input.timeout_ms === undefined ? base.timeout_ms : input.timeout_ms,
+  }
+}
+
+const DEFAULT_POLICY: McpMountPolicy = {
+  allowed_tools: null,
+  blocked_tools: [],
+  max_calls_per_turn: DEFAULT_MAX_CALLS_PER_TURN,
+  timeout_ms: null,
+}
+
+function requireAgent(ctx: AppContext, agentId: string): void {
+  if (findAgentOwnerId(ctx.db, agentId) === null) throw McpErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+}
+
+export function createMount(ctx: AppContext, agentId: string, body: CreateMcpMountBody): McpMountView {
+  requireAgent(ctx, agentId)
+  return ctx.db.transaction((tx) => {
+    if (!repo.findServer(tx, body.mcp_server_id))
+      throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
+    if (repo.findMountOfServer(tx, agentId, body.mcp_server_id))
+      throw McpErrors.MCP_MOUNT_EXISTS({ agent_id: agentId, mcp_server_id: body.mcp_server_id })
+    return mountView(
+      repo.insertMount(tx, {
+        agentId,
+        mcpServerId: body.mcp_server_id,
+        enabled: body.enabled ?? true,
+        policy: mergePolicy(DEFAULT_POLICY, body.policy),
+      }),
+    )
+  })
+}
+
+export function listMountViews(ctx: AppContext, agentId: string, query: PageQuery) {
+  requireAgent(ctx, agentId)
+  const { rows, total } = repo.listMounts(ctx.db, agentId, pageWindow(query))
+  return toPage(rows.map(mountView), total, query)
+}
+
+function requireMount(ctx: AppContext, agentId: string, mountId: string): repo.McpMountRow {
+  const row = repo.findMount(ctx.db, agentId, mountId)
+  if (!row) throw McpErrors.MCP_MOUNT_NOT_FOUND({ agent_id: agentId, mount_id: mountId })
+  return row
+}
+
+export function updateMount(ctx: AppContext, agentId: string, mountId: string, body: UpdateMcpMountBody) {
+  const before = requireMount(ctx, agentId, mountId)
+  const row = repo.updateMount(ctx.db, mountId, {
+    enabled: body.enabled ?? before.enabled,
+    policy: mergePolicy(before.policy, body.policy),
+  }) as repo.McpMountRow
+  return mountView(row)
+}
+
+export function deleteMount(ctx: AppContext, agentId: string, mountId: string): void {
+  requireMount(ctx, agentId, mountId)
+  repo.deleteMount(ctx.db, mountId)
+}
+
+function callView(row: repo.McpCallRow): McpCallView {
+  return {
+    id: row.id,
+    session_id: row.sessionId,
+    agent_id: row.agentId,
+    mcp_server_id: row.mcpServerId,
+    tool_name: row.toolName,
+    outcome: row.outcome,
+    request_payload: row.requestPayload ?? null,
+    response_payload: row.responsePayload,
+    error: row.error,
+    duration_ms: row.durationMs,
+    created_at: row.createdAt,
+  }
+}
+
+export function listCallViews(
+  ctx: AppContext,
+  filter: { sessionId?: string; agentId?: string },
+  query: McpCallQuery,
+) {
+  const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
+  return toPage(rows.map(callView), total, query)
+}

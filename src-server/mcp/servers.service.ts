@@ -1,0 +1,198 @@
+import { recordAdminAction } from '../admin-audit/admin-audit.service'
+import type { AppContext } from '../app-context'
+import { nowIso } from '../db/columns'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import { assertEnvNames, unsealCredential } from './credentials.service'
+import { McpErrors } from './mcp.errors'
+import * as repo from './mcp.repository'
+import type { CreateMcpServerBody, McpServerView, UpdateMcpServerBody } from './mcp.schemas'
+import type { McpHealth, mcpServer } from './mcp.tables'
+import { connectStdio, describeCallFailure, McpStartError, type StdioLaunch, stopStdio } from './stdio-client'
+
+export const HTTP_SSE_UNSUPPORTED =
+  'The http_sse transport is stored but not supported yet; only stdio servers run.'
+
+export function serverView(row: repo.McpServerRow): McpServerView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    transport: row.transport,
+    command: row.command,
+    args: row.args,
+    env: row.env,
+    cwd: row.cwd,
+    credential_id: row.credentialId,
+    enabled: row.enabled,
+    timeout_ms: row.timeoutMs,
+    last_health: row.lastHealth ?? null,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }
+}
+
+export function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
+  const row = repo.findServer(ctx.db, id)
+  if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
+  return row
+}
+
+/** What it takes to start the process: the stored configuration plus the unsealed credential. */
+export function launchOf(ctx: AppContext, server: repo.McpServerRow): StdioLaunch {
+  const credential = server.credentialId ? repo.findCredential(ctx.db, server.credentialId) : null
+  return {
+    command: server.command ?? '',
+    args: server.args,
+    cwd: server.cwd,
+    env: server.env,
+    secrets: credential ? unsealCredential(ctx, credential) : {},
+  }
+}
+
+type ServerFields = Omit<typeof mcpServer.$inferInsert, 'id' | 'createdAt' | 'updatedAt' | 'lastHealth'>
+
+function checkConfig(ctx: AppContext, fields: ServerFields): void {
+  if (fields.transport === 'stdio' && !fields.command)
+    throw McpErrors.MCP_INVALID_CONFIG({
+      fields: [{ field: 'body.command', message: 'is required for stdio' }],
+    })
+  assertEnvNames(fields.env ?? {}, 'body.env')
+  if (fields.credentialId && !repo.findCredential(ctx.db, fields.credentialId))
+    throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: fields.credentialId })
+}
+
+export function createServer(ctx: AppContext, actorId: string, body: CreateMcpServerBody): McpServerView {
+  const fields: ServerFields = {
+    name: body.name,
+    description: body.description ?? null,
+    transport: body.transport ?? 'stdio',
+    command: body.command ?? null,
+    args: body.args ?? [],
+    env: body.env ?? {},
+    cwd: body.cwd ?? null,
+    credentialId: body.credential_id ?? null,
+    enabled: body.enabled ?? true,
+    timeoutMs: body.timeout_ms ?? 15_000,
+  }
+  checkConfig(ctx, fields)
+  return ctx.db.transaction((tx) => {
+    if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
+    const view = serverView(repo.insertServer(tx, fields))
+    recordAdminAction(tx, {
+      actorId,
+      action: 'mcp.server.create',
+      targetType: 'mcp_server',
+      targetId: view.id,
+      after: view,
+    })
+    return view
+  })
+}
+
+export function listServerViews(ctx: AppContext, query: PageQuery) {
+  const { rows, total } = repo.listServers(ctx.db, pageWindow(query))
+  return toPage(rows.map(serverView), total, query)
+}
+
+export function updateServer(
+  ctx: AppContext,
+  actorId: string,
+  id: string,
+  body: UpdateMcpServerBody,
+): McpServerView {
+  const before = requireServer(ctx, id)
+  const pick = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value)
+  const fields: ServerFields = {
+    name: pick(body.name, before.name),
+    description: pick(body.description, before.description),
+    transport: pick(body.transport, before.transport),
+    command: pick(body.command, before.command),
+    args: pick(body.args, before.args),
+    env: pick(body.env, before.env),
+    cwd: pick(body.cwd, before.cwd),
+    credentialId: pick(body.credential_id, before.credentialId),
+    enabled: pick(body.enabled, before.enabled),
+    timeoutMs: pick(body.timeout_ms, before.timeoutMs),
+  }
+  checkConfig(ctx, fields)
+  return ctx.db.transaction((tx) => {
+    const sameName = repo.findServerByName(tx, fields.name)
+    if (sameName && sameName.id !== id) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name })
+    const row = repo.updateServer(tx, id, fields)
+    if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
+    const view = serverView(row)
+    recordAdminAction(tx, {
+      actorId,
+      action: 'mcp.server.update',
+      targetType: 'mcp_server',
+      targetId: id,
+      before: serverView(before),
+      after: view,
+    })
+    return view
+  })
+}
+
+export function deleteServer(ctx: AppContext, actorId: string, id: string): void {
+  ctx.db.transaction((tx) => {
+    const row = repo.findServer(tx, id)
+    if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
+    repo.deleteServer(tx, id)
+    recordAdminAction(tx, {
+      actorId,
+      action: 'mcp.server.delete',
+      targetType: 'mcp_server',
+      targetId: id,
+      before: serverView(row),
+    })
+  })
+}
+
+/**
+ * Starts the server in a fresh process, initialises, lists its tools and stops it, all within `timeout_ms`.
+ * Whatever goes wrong is reported as `status: error` and stored as `last_health`.
+ */
+export async function checkHealth(ctx: AppContext, id: string): Promise<McpHealth> {
+  const server = requireServer(ctx, id)
+  const started = Date.now()
+  const finish = (fields: Pick<McpHealth, 'status' | 'tools' | 'error'>): McpHealth => {
+    const health = { ...fields, checked_at: nowIso(), latency_ms: Date.now() - started }
+    repo.setServerHealth(ctx.db, id, health)
+    return health
+  }
+  if (server.transport !== 'stdio') return finish({ status: 'error', tools: [], error: HTTP_SSE_UNSUPPORTED })
+  let launch: StdioLaunch
+  try {
+    launch = launchOf(ctx, server)
+  } catch {
+    return finish({ status: 'error', tools: [], error: 'The credential of this server cannot be decrypted.' })
+  }
+  const deadline = started + server.timeoutMs
+  try {
+    const connection = await connectStdio(launch, server.timeoutMs)
+    try {
+      const remaining = Math.max(1, deadline - Date.now())
+      const listed = await connection.client.listTools(undefined, {
+        timeout: remaining,
+        maxTotalTimeout: remaining,
+      })
+      return finish({
+        status: 'ok',
+        tools: listed.tools.map((tool) => ({ name: tool.name, description: tool.description ?? null })),
+        error: null,
+      })
+    } catch (error) {
+      return finish({
+        status: 'error',
+        tools: [],
+        error: describeCallFailure(error, server.timeoutMs, launch),
+      })
+    } finally {
+      await stopStdio(connection, true)
+    }
+  } catch (error) {
+    if (error instanceof McpStartError) return finish({ status: 'error', tools: [], error: error.message })
+    throw error
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * The tool side of a chat turn. Tool servers are started on first use and kept running across turns; a server
+ * whose process died, or whose configuration or credential changed, is started again on its next use. Every
+ * call is checked against its mount's policy, masked, and audited here, so no caller can skip those steps.
+ */
+import type { ToolDefinition } from '../ai'
+import type { AppContext } from '../app-context'
+import { maskPayload, maskSecretValues, truncateUtf8 } from './masking'
+import * as repo from './mcp.repository'
+import type { McpCallOutcome, McpMountPolicy } from './mcp.tables'
+import { HTTP_SSE_UNSUPPORTED, launchOf } from './servers.service'
+import {
+  connectStdio,
+  describeCallFailure,
+  isTimeout,
+  resultText,
+  type StdioConnection,
+  stopStdio,
+} from './stdio-client'
+
+export interface ToolCallResult {
+  content: string
+  outcome: McpCallOutcome
+}
+
+export interface ToolTurn {
+  tools: ToolDefinition[]
+  call(name: string, argumentsJson: string): Promise<ToolCallResult>
+}
+
+export interface ToolRuntime {
+  startTurn(input: { agentId: string; sessionId: string }): Promise<ToolTurn>
+  close(): Promise<void>
+}
+
+/** Tool names offered to the model: `<server>__<tool>`. */
+export const TOOL_NAME_SEPARATOR = '__'
+
+interface ListedTool {
+  name: string
+  description?: string
+  inputSchema: Record<string, unknown>
+}
+
+interface RunningServer {
+  connection: StdioConnection
+  tools: ListedTool[]
+}
+
+interface Slot {
+  fingerprint: string
+  ready: Promise<RunningServer>
+}
+
+interface Mounted {
+  mount: repo.McpMountRow
+  server: repo.McpServerRow
+}
+
+export function isToolPermitted(policy: McpMountPolicy, tool: string): boolean {
+  if (policy.blocked_tools.includes(tool)) return false
+  return policy.allowed_tools === null || policy.allowed_tools.includes(tool)
+}
+
+export class McpToolRuntime implements ToolRuntime {
+  private readonly slots = new Map<string, Slot>()
+  private closed = false
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async startTurn({ agentId, sessionId }: { agentId: string; sessionId: string }): Promise<ToolTurn> {
+    const active = repo.listActiveMounts(this.ctx.db, agentId)
+    const mounted = active.filter((entry) => entry.server.transport === 'stdio')
+    for (const entry of active)
+      if (entry.server.transport !== 'stdio')
+        this.ctx.log.warn({ mcpServerId: entry.server.id }, HTTP_SSE_UNSUPPORTED)
+    const started = await Promise.all(
+      mounted.map(async (entry) => {
+        try {
+          return { entry, running: await this.acquire(entry.server) }
+        } catch (error) {
+          this.ctx.log.warn(
+            { mcpServerId: entry.server.id, err: error instanceof Error ? error.message : String(error) },
+            'tool server unavailable for this turn',
+          )
+          return null
+        }
+      }),
+    )
+    const tools: ToolDefinition[] = []
+    for (const item of started) {
+      if (!item) continue
+      for (const tool of item.running.tools) {
+        if (!isToolPermitted(item.entry.mount.policy, tool.name)) continue
+        tools.push({
+          type: 'function',
+          function: {
+            name: `${item.entry.server.name}${TOOL_NAME_SEPARATOR}${tool.name}`,
+            description: tool.description ?? '',
+            parameters: tool.inputSchema,
+          },
+        })
+      }
+    }
+    const callsByMount = new Map<string, number>()
+    return {
+      tools,
+      call: (name, argumentsJson) =>
+        this.call({ agentId, sessionId, mounted, callsByMount }, name, argumentsJson),
+    }
+  }
+
+  /** Stops every running server; used when the HTTP server closes. */
+  async close(): Promise<void> {
+    this.closed = true
+    const slots = [...this.slots.values()]
+    this.slots.clear()
+    await Promise.all(slots.map((slot) => this.stopSlot(slot)))
+  }
+
+  /** Stops a server's process now (after it was edited or deleted); its next use starts it again. */
+  async release(serverId: string): Promise<void> {
+    const slot = this.slots.get(serverId)
+    if (!slot) return
+    this.slots.delete(serverId)
+    await this.stopSlot(slot)
+  }
+
+  private async stopSlot(slot: Slot): Promise<void> {
+    const running = await slot.ready.catch(() => null)
+    if (running) await stopStdio(running.connection)
+  }
+
+  private fingerprint(server: repo.McpServerRow): string {
+    const credential = server.credentialId ? repo.findCredential(this.ctx.db, server.credentialId) : null
+    return `${server.updatedAt}|${credential?.id ?? ''}|${credential?.updatedAt ?? ''}`
+  }
+
+  /** The running process of a server, started (or restarted) when there is none that is alive and current. */
+  private async acquire(server: repo.McpServerRow): Promise<RunningServer> {
+    if (this.closed) throw new Error('The tool runtime is closed.')
+    const fingerprint = this.fingerprint(server)
+    const slot = this.slots.get(server.id)
+    if (slot?.fingerprint === fingerprint) {
+      const running = await slot.ready.catch(() => null)
+      if (running && !running.connection.isClosed()) return running
+    }
+    // Stale, dead or missing: replace it, unless a concurrent caller already has.
+    const latest = this.slots.get(server.id)
+    if (latest && latest !== slot && latest.fingerprint === fingerprint) return latest.ready
+    if (latest) {
+      this.slots.delete(server.id)
+      void this.stopSlot(latest)
+    }
+    const ready = this.start(server)
+    const fresh = { fingerprint, ready }
+    this.slots.set(server.id, fresh)
+    ready.catch(() => {
+      if (this.slots.get(server.id) === fresh) this.slots.delete(server.id)
+    })
+    return ready
+  }
+
+  private async start(server: repo.McpServerRow): Promise<RunningServer> {
+    const launch = launchOf(this.ctx, server)
+    const connection = await connectStdio(launch, server.timeoutMs)
+    try {
+      const listed = await connection.client.listTools(undefined, { timeout: server.timeoutMs })
+      // Closed while this one was starting: it belongs to nobody, so it must not outlive the runtime.
+      if (this.closed) throw new Error('The tool runtime is closed.')
+      return {
+        connection,
+        tools: listed.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema as Record<string, unknown>,
+        })),
+      }
+    } catch (error) {
+      await stopStdio(connection, true)
+      throw new Error(describeCallFailure(error, server.timeoutMs, launch))
+    }
+  }
+
+  private async call(
+    turn: { agentId: string; sessionId: string; mounted: Mounted[]; callsByMount: Map<string, number> },
+    name: string,
+    argumentsJson: string,
+  ): Promise<ToolCallResult> {
+    const startedAt = Date.now()
+    const separator = name.indexOf(TOOL_NAME_SEPARATOR)
+    const serverName = separator > 0 ? name.slice(0, separator) : ''
+    const toolName = separator > 0 ? name.slice(separator + TOOL_NAME_SEPARATOR.length) : name
+    const entry = turn.mounted.find((candidate) => candidate.server.name === serverName)
+    const secretValues = entry ? this.secretValuesOf(entry.server) : []
+    const args = parseArguments(argumentsJson)
+
+    const finish = (
+      outcome: McpCallOutcome,
+      content: string,
+      details: { response?: unknown; error?: string | null },
+    ) => {
+      const maskedContent = maskSecretValues(content, secretValues)
+      repo.insertCall(this.ctx.db, {
+        sessionId: turn.sessionId,
+        agentId: turn.agentId,
+        mcpServerId: entry?.server.id ?? null,
+        toolName: name,
+        outcome,
+        requestPayload: maskPayload(args.ok ? args.value : argumentsJson, secretValues),
+        responsePayload:
+          details.response === undefined
+            ? null
+            : truncateUtf8(JSON.stringify(maskPayload(details.response, secretValues))),
+        error: details.error == null ? null : maskSecretValues(details.error, secretValues),
+        durationMs: Date.now() - startedAt,
+      })
+      return { content: maskedContent, outcome }
+    }
+
+    if (!entry) {
+      const reason = `The tool "${name}" is not available to this agent.`
+      return finish('blocked', `Tool call refused: ${reason}`, { error: reason })
+    }
+    const policy = entry.mount.policy
+    if (!isToolPermitted(policy, toolName)) {
+      const reason = `The tool "${name}" is blocked by the mount policy.`
+      return finish('blocked', `Tool call refused: ${reason}`, { error: reason })
+    }
+    const used = turn.callsByMount.get(entry.mount.id) ?? 0
+    if (used >= policy.max_calls_per_turn) {
+      const reason = `The limit of ${policy.max_calls_per_turn} calls per turn to "${entry.server.name}" is reached.`
+      return finish('blocked', `Tool call refused: ${reason}`, { error: reason })
+    }
+    turn.callsByMount.set(entry.mount.id, used + 1)
+    if (!args.ok) {
+      const reason = 'The tool arguments are not a JSON object.'
+      return finish('error', `Tool call failed: ${reason}`, { error: reason })
+    }
+
+    const timeoutMs = policy.timeout_ms ?? entry.server.timeoutMs
+    let running: RunningServer
+    try {
+      running = await this.acquire(repo.findServer(this.ctx.db, entry.server.id) ?? entry.server)
+    } catch (error) {
+      const reason = `The tool server could not be started: ${error instanceof Error ? error.message : String(error)}`
+      return finish('error', `Tool call failed: ${reason}`, { error: reason })
+    }
+    try {
+      const result = await running.connection.client.callTool(
+        { name: toolName, arguments: args.value },
+        undefined,
+        {
+          timeout: timeoutMs,
+          maxTotalTimeout: timeoutMs,
+        },
+      )
+      const text = resultText(result.content)
+      if (result.isError)
+        return finish('error', `Tool call failed: ${text}`, { response: result, error: text })
+      return finish('success', text, { response: result })
+    } catch (error) {
+      const reason = describeCallFailure(error, timeoutMs, { secrets: {} })
+      return finish(isTimeout(error) ? 'timeout' : 'error', `Tool call failed: ${reason}`, { error: reason })
+    }
+  }
+
+  private secretValuesOf(server: repo.McpServerRow): string[] {
+    try {
+      return Object.values(launchOf(this.ctx, server).secrets)
+    } catch {
+      return []
+    }
+  }
+}
+
+function parseArguments(text: string): { ok: true; value: Record<string, unknown> } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: {} }
+  try {
+    const value = JSON.parse(text) as unknown
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return { ok: true, value: value as Record<string, unknown> }
+  } catch {
+    // Not JSON: reported to the model as an error below.
+  }
+  return { ok: false }
+}
+
+const runtimes = new WeakMap<AppContext, McpToolRuntime>()
+
+/**
+ * The tool runtime of a server context. There is one per context, so the chat pipeline and the MCP routes
+ * (which stop edited servers and close everything when the server closes) share the same running processes.
+ */
+export function createToolRuntime(ctx: AppContext): McpToolRuntime {
+  let runtime = runtimes.get(ctx)
+  if (!runtime) {
+    runtime = new McpToolRuntime(ctx)
+    runtimes.set(ctx, runtime)
+  }
+  return runtime
+}

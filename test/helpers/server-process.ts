@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+
+export const PROCESS_ADMIN_PASSWORD = 'process-admin-password'
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+export interface ServerProcess {
+  url: string
+  child: ChildProcess
+  output(): string
+  /** The crash: SIGKILL, no graceful shutdown, no flushing. */
+  kill(): Promise<void>
+  stop(): Promise<void>
+}
+
+/** The real server as its own process (`src-server/cli.ts`) on a data dir, for tests that kill it. */
+export async function startServerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src-server/cli.ts', '--port', String(port), '--data-dir', dataDir],
+    {
+      env: {
+        ...process.env,
+        SWITCHBOARD_ADMIN_PASSWORD: PROCESS_ADMIN_PASSWORD,
+        SWITCHBOARD_LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let output = ''
+  child.stdout?.on('data', (chunk) => (output += chunk))
+  child.stderr?.on('data', (chunk) => (output += chunk))
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    url,
+    child,
+    output: () => output,
+    async kill() {
+      child.kill('SIGKILL')
+      await exited
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+/** A small API client bound to one user's token. */
+export async function client(url: string, username: string, password: string) {
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  })
+  if (login.status !== 200) throw new Error(`login ${username}: ${await login.text()}`)
+  const { token } = (await login.json()) as { token: string }
+  const headers = { authorization: `Bearer ${token}` }
+  const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers:
+        body === undefined || body instanceof FormData
+          ? { ...headers, ...extra }
+          : { ...headers, 'content-type': 'application/json', ...extra },
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+    })
+    const text = await response.text()
+    return { status: response.status, body: text ? JSON.parse(text) : null }
+  }
+  return { headers, call }
+}
+
+export async function until<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 60_000,
+  everyMs = 25,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (done(value)) return value
+    if (Date.now() > deadline)
+      throw new Error(`condition not reached; last value ${JSON.stringify(value).slice(0, 300)}`)
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
+  }
+}
