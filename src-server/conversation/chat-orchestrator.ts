@@ -221,6 +221,8 @@ export function createChatOrchestrator(
     }
     replies.add(reply)
     const signal = AbortSignal.any([sink.signal, reply.fence.signal, closing.signal])
+    // What has been produced so far: kept when the model fails mid-reply, so the partial answer is saved.
+    let produced = ''
     try {
       outcome.content = await generateReply(deps, {
         model,
@@ -236,6 +238,7 @@ export function createChatOrchestrator(
         question: request.message,
         signal,
         onToken: (text) => {
+          produced += text
           if (!signal.aborted) sink.token(text)
         },
         onCitations: (citations) => {
@@ -243,6 +246,7 @@ export function createChatOrchestrator(
         },
       })
     } catch (error) {
+      outcome.content = produced
       if (!signal.aborted) {
         outcome.error = asError(error)
         if (!(error instanceof AppError)) ctx.log.error({ err: error, sessionId }, 'chat reply failed')

@@ -10,6 +10,8 @@ export interface FakeTurn {
   delayMs?: number
   /** Answer with this HTTP status and an OpenAI-style error instead. */
   failStatus?: number
+  /** Cut the connection after this many streamed tokens, as a crashing model server would. */
+  dropAfterTokens?: number
 }
 
 export interface ChatCompletionRequest {
@@ -101,9 +103,14 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     response.writeHead(200, { 'content-type': 'text/event-stream' })
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
-    for (const token of turn.tokens ?? []) {
+    for (const [sent, token] of (turn.tokens ?? []).entries()) {
       if (turn.delayMs) await sleep(turn.delayMs)
       if (closed) return
+      if (sent === turn.dropAfterTokens) {
+        await sleep(50) // let the tokens already written reach the client first
+        response.socket?.destroy()
+        return
+      }
       response.write(chunk({ content: token }))
     }
     for (const [index, call] of (turn.toolCalls ?? []).entries()) {
