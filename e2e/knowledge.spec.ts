@@ -1,4 +1,4 @@
-import { expect, screenshot, signIn, test } from './fixtures'
+import { ADMIN_PASSWORD, apiToken, expect, screenshot, signIn, test } from './fixtures'
 
 const NORMANS = `The Normans were the people who in the 10th and 11th centuries gave their name to Normandy, a region in France.
 They were descended from Norse raiders and pirates from Denmark, Iceland and Norway who, under their leader Rollo, agreed to swear fealty to King Charles III of West Francia.
@@ -44,4 +44,37 @@ test('an operator uploads documents, ingests them with progress and finds a pass
   await expect(hits.getByRole('listitem').first()).toContainText('Rollo')
   await expect(hits.getByRole('listitem').first()).toContainText('normans.txt')
   await screenshot(page, testInfo, 'knowledge-playground')
+
+  // An agent with this source mounted answers with citations that open the cited document.
+  const admin = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const agent = (await (
+    await fetch(`${server.url}/agents`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Historian' }),
+    })
+  ).json()) as { id: string }
+  const sources = (await (await fetch(`${server.url}/knowledge-sources`, { headers: admin })).json()) as {
+    items: { id: string }[]
+  }
+  const mounted = await fetch(`${server.url}/agents/${agent.id}/mounts`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ source_id: sources.items[0]?.id, is_active: true, priority: 1 }),
+  })
+  expect(mounted.status).toBe(201)
+  await page.goto(`${server.url}/console/chat`)
+  await page.getByRole('tab', { name: 'Test an agent' }).click()
+  await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Historian' })
+  await page.getByLabel('Question').fill('Who was the leader of the Norse raiders?')
+  await page.getByRole('button', { name: 'Ask' }).click()
+  const citations = page.getByRole('list', { name: 'Citations' })
+  await expect(citations).toContainText('Rollo')
+  const opened = page.waitForEvent('popup')
+  await citations
+    .getByRole('button', { name: /open document/ })
+    .first()
+    .click()
+  expect((await opened).url()).toMatch(/^blob:/)
+  await screenshot(page, testInfo, 'chat-agent-test-citations')
 })

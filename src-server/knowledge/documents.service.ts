@@ -6,7 +6,7 @@ import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import type { BlobStore } from '../storage/blob-store'
-import { manageableSource } from './access'
+import { manageableSource, readableSource } from './access'
 import { documentDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findDocument, findDocumentBySha, listDocuments } from './knowledge.repository'
@@ -79,6 +79,15 @@ export function createDocumentsService(db: Db, blobs: BlobStore) {
       manageableSource(db, caller, sourceId)
       const { rows, total } = listDocuments(db, sourceId, pageWindow(query))
       return toPage(rows.map(documentDto), total, query)
+    },
+
+    /** The original bytes, for opening a cited document: anyone who may read the source may open them. */
+    async file(caller: AuthUser, sourceId: string, documentId: string) {
+      readableSource(db, caller, sourceId)
+      const row = findDocument(db, sourceId, documentId)
+      if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
+      if (!blobs.has(row.sha256)) throw KnowledgeErrors.DOCUMENT_FILE_MISSING()
+      return { fileName: row.fileName, mimeType: row.mimeType, bytes: await blobs.readBytes(row.sha256) }
     },
 
     get(caller: AuthUser, sourceId: string, documentId: string): DocumentDto {

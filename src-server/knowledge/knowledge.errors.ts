@@ -9,4 +9,5 @@ export const KnowledgeErrors = defineErrors({
   ALREADY_MOUNTED: { status: 409, message: 'This source is already mounted on the agent.' },
   NO_FILE: { status: 422, message: 'Send one or more files in the multipart field "file".' },
   EMPTY_FILE: { status: 422, message: 'The file is empty.' },
+  DOCUMENT_FILE_MISSING: { status: 410, message: 'The stored file of this document is no longer available.' },
 })

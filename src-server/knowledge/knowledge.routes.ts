@@ -97,6 +97,22 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
     async (request) =>
       documents.get(request.requireUser(), request.params.source_id, request.params.document_id),
   )
+  // Extension: the original file, so a chat citation can open the document at its page.
+  app.get(
+    '/knowledge-sources/:source_id/documents/:document_id/file',
+    { schema: { tags, params: DocumentParams } },
+    async (request, reply) => {
+      const file = await documents.file(
+        request.requireUser(),
+        request.params.source_id,
+        request.params.document_id,
+      )
+      return reply
+        .type(file.mimeType)
+        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        .send(file.bytes)
+    },
+  )
   app.delete(
     '/knowledge-sources/:source_id/documents/:document_id',
     { schema: { tags, params: DocumentParams, response: { 204: NoContent } } },

@@ -1,6 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders, currentToken } from '../../../lib/api-client'
-import type { Agent, ChatSession, StreamEvent } from './chat-types'
+import type { Agent, ChatSession, Citation, StreamEvent } from './chat-types'
 
 const wsUrl = (path: string) => {
   const base = new URL(apiBase() || window.location.origin)
@@ -17,6 +17,23 @@ export const chatApi = {
   release: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/release`, {}),
   sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
   operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),
+
+  /** Opens a cited document in a new tab, at the cited page when it is a PDF. */
+  async openCitation(citation: Citation) {
+    const response = await fetch(
+      `${apiBase()}/knowledge-sources/${citation.source_id}/documents/${citation.document_id}/file`,
+      {
+        headers: authHeaders(),
+      },
+    )
+    if (!response.ok) {
+      const envelope = await response.json().catch(() => null)
+      throw new Error(envelope?.error?.message ?? `The document could not be opened (${response.status}).`)
+    }
+    const url = URL.createObjectURL(await response.blob())
+    window.open(citation.page_number ? `${url}#page=${citation.page_number}` : url, '_blank', 'noopener')
+    setTimeout(() => URL.revokeObjectURL(url), 60_000)
+  },
 
   /** POST /stream and read its SSE events as they arrive. */
   async stream(

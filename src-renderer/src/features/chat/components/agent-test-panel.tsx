@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
+import { useNotifications } from '../../../components/ui/notifications'
 import { chatApi } from '../api/chat-api'
 import type { Agent, Citation } from '../api/chat-types'
 
@@ -24,6 +25,10 @@ export function AgentTestPanel() {
     void chatApi.agents().then((page) => setAgents(page.items))
     return () => abort.current?.abort()
   }, [])
+
+  const notify = useNotifications((state) => state.push)
+  const open = (citation: Citation) =>
+    chatApi.openCitation(citation).catch((error: Error) => notify({ kind: 'error', text: error.message }))
 
   const updateLast = (change: (turn: Turn) => Turn) =>
     setTurns((all) => [...all.slice(0, -1), change(all[all.length - 1] as Turn)])
@@ -94,12 +99,10 @@ export function AgentTestPanel() {
                   <ol className="citations" aria-label="Citations">
                     {turn.citations.map((citation) => (
                       <li key={citation.index}>
-                        <strong>[{citation.index}]</strong> {citation.snippet}
-                        <span className="muted small">
-                          {' '}
-                          · document {citation.document_id.slice(0, 8)}
-                          {citation.page_number ? `, page ${citation.page_number}` : ''}
-                        </span>
+                        <strong>[{citation.index}]</strong> {citation.snippet}{' '}
+                        <button type="button" className="linkish small" onClick={() => void open(citation)}>
+                          open document{citation.page_number ? ` at page ${citation.page_number}` : ''}
+                        </button>
                       </li>
                     ))}
                   </ol>

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+
+let server: TestServer
+afterEach(async () => server?.close())
+
+describe('document file (opening a cited document)', () => {
+  it('serves the original bytes to whoever may read the source, and 404 to anyone else', async () => {
+    server = await startTestServer()
+    const owner = await server.headersFor('olivia', ['user'])
+    const source = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/knowledge-sources',
+        headers: owner,
+        payload: { name: 'Mine' },
+      })
+    ).json()
+    const url = await server.listen()
+    const form = new FormData()
+    form.append('file', new Blob(['Harbour opens at nine.']), 'harbour notes.txt')
+    const uploaded = (await (
+      await fetch(`${url}/knowledge-sources/${source.id}/documents`, {
+        method: 'POST',
+        headers: owner,
+        body: form,
+      })
+    ).json()) as { id: string }
+
+    const path = `/knowledge-sources/${source.id}/documents/${uploaded.id}/file`
+    const file = await server.app.inject({ method: 'GET', url: path, headers: owner })
+    expect(file.statusCode).toBe(200)
+    expect(file.body).toBe('Harbour opens at nine.')
+    expect(file.headers['content-type']).toContain('text/plain')
+    expect(file.headers['content-disposition']).toBe("inline; filename*=UTF-8''harbour%20notes.txt")
+
+    const stranger = await server.headersFor('sven', ['user'])
+    expect((await server.app.inject({ method: 'GET', url: path, headers: stranger })).statusCode).toBe(404)
+  })
+})
