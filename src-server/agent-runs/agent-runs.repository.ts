@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, max } from 'drizzle-orm'
+import { and, asc, eq, inArray, max, or } from 'drizzle-orm'
 import { user } from '../auth/auth.tables'
 import type { Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
@@ -78,6 +78,17 @@ export function usernamesOf(db: Queryable, ids: string[]): Map<string, string> {
     .where(inArray(user.id, ids))
     .all()
   return new Map(rows.map((row) => [row.id, row.username]))
+}
+
+/** Whether any run keeps this blob as its source or its normalised PDF. */
+export function runUsesBlob(db: Queryable, sha256: string): boolean {
+  return Boolean(
+    db
+      .select({ id: agentRun.id })
+      .from(agentRun)
+      .where(or(eq(agentRun.sourceSha256, sha256), eq(agentRun.pdfSha256, sha256)))
+      .get(),
+  )
 }
 
 export function findRun(db: Queryable, id: string): AgentRunRow | null {

@@ -62,6 +62,7 @@ export type AgentRunService = ReturnType<typeof createAgentRunService>
  */
 export function createAgentRunService(ctx: AppContext) {
   const { db } = ctx
+  ctx.blobs.addHolder((sha256) => repo.runUsesBlob(db, sha256))
   const executors = new Map<string, RunExecutor>()
 
   function executorOf(type: string): RunExecutor {

@@ -187,12 +187,3 @@ export function listRevisions(db: Queryable, fieldReviewId: string): FieldRevisi
 export function insertReviewEvent(db: Queryable, values: typeof documentReviewEvent.$inferInsert): void {
   db.insert(documentReviewEvent).values(values).run()
 }
-
-export function listReviewEvents(db: Queryable, runId: string): ReviewEventRow[] {
-  return db
-    .select()
-    .from(documentReviewEvent)
-    .where(eq(documentReviewEvent.runId, runId))
-    .orderBy(asc(documentReviewEvent.createdAt))
-    .all()
-}

@@ -191,12 +191,23 @@ describe('field corrections', () => {
       bbox: [0, 0, 2, 1],
     })
     expect(bad.statusCode).toBe(422)
-    const row = server.app.ctx.db
+    const total = fieldOf(run, 'total_amount')
+    const wrongType = await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${total.id}`, {
+      value: 'lots',
+    })
+    expect(wrongType.statusCode).toBe(422)
+    expect(wrongType.json().error.code).toBe('INVALID_FIELD_VALUE')
+    const date = fieldOf(run, 'invoice_date')
+    const badDate = await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${date.id}`, {
+      value: 'someday',
+    })
+    expect(badDate.statusCode).toBe(422)
+    const rows = server.app.ctx.db
       .select()
       .from(documentFieldReview)
-      .where(eq(documentFieldReview.id, number.id))
-      .get()
-    expect(row?.revisionCount).toBe(0)
+      .where(eq(documentFieldReview.runId, run.id))
+      .all()
+    expect(rows.every((row) => row.revisionCount === 0)).toBe(true)
   })
 })
 

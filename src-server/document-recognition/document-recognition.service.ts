@@ -10,7 +10,9 @@ import { pageWindow, toPage } from '../http/pagination'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type { FieldReviewPatch, RunListQuery } from './document-recognition.schemas'
-import type { ExtractionConfig } from './extraction/field-config'
+import type { FieldValue } from './document-recognition.tables'
+import type { ExtractionConfig, FieldDefinition } from './extraction/field-config'
+import { normaliseValue } from './extraction/values'
 import { renderPage } from './pipeline/document-pages'
 import type { OcrEngine } from './pipeline/ocr'
 import { documentExtractionExecutor, type ExtractionOutput } from './pipeline/run-extraction'
@@ -176,9 +178,20 @@ export function createDocumentRecognitionService(
 
     correctField(runId: string, fieldId: string, patch: FieldReviewPatch, actorId: string) {
       const run = getRun(runId)
+      const field = repo.findFieldReview(db, run.id, fieldId)
+      if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
+      const config = agentRuns.listVersions(run.runtimeAgentId).find((v) => v.id === run.agentVersionId)
+        ?.config as ExtractionConfig | undefined
+      const definition = config?.fields.find((f) => f.key === field.fieldKey)
+      if (definition && patch.value !== undefined && patch.value !== null) {
+        const value = typedValue(definition, patch.value)
+        if (value === null)
+          throw RecognitionErrors.INVALID_FIELD_VALUE({ field_key: field.fieldKey, type: definition.type })
+        patch = { ...patch, value }
+      }
       correctField(db, run, fieldId, patch, actorId)
-      const field = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
-      return toFieldReview(field, agentRuns.usernamesOf([actorId]))
+      const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
+      return toFieldReview(updated, agentRuns.usernamesOf([actorId]))
     },
 
     fieldTimeline(runId: string, fieldId: string) {
@@ -344,3 +357,11 @@ export function createDocumentRecognitionService(
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000
+
+/** A reviewer's value in the field's canonical form, or null when it is not of the field's type. */
+function typedValue(definition: FieldDefinition, value: string | number | boolean): FieldValue {
+  const jsonType = { money: 'number', number: 'number', boolean: 'boolean' } as Record<string, string>
+  if (typeof value !== (jsonType[definition.type] ?? 'string')) return null
+  if (definition.type === 'enum' && !definition.enum?.includes(value as string)) return null
+  return definition.type === 'date' ? normaliseValue(definition, value) : value
+}

@@ -220,8 +220,9 @@ function candidate(
   placement: number,
   order: number,
 ): Candidate {
-  const confidence =
-    meanConfidence(read.words) * read.quality * placement * (anchor ? anchorWeight(anchor) : 1)
+  // Which label wins is decided by the layout match alone; the reading confidence only scales the result.
+  const match = read.quality * placement * (anchor ? anchorWeight(anchor) : 1)
+  const confidence = meanConfidence(read.words) * match
   return {
     field: {
       key,
@@ -232,7 +233,7 @@ function candidate(
       method,
       anchor,
     },
-    score: confidence,
+    score: match,
     order,
   }
 }

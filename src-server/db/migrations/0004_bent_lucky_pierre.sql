@@ -1,1 +1,0 @@
-ALTER TABLE `document_review_event` ADD `reviewer_name` text;
