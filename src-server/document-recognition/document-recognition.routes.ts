@@ -4,8 +4,10 @@ import { Type } from 'typebox'
 import { type AgentRunService, mayRunAgent, readUpload, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
 import { CommonErrors } from '../errors/app-error'
 import { NoContent, Page } from '../http/common.schemas'
+import { RecognitionErrors } from './document-recognition.errors'
 import {
   AgentParams,
   DocumentRun,
@@ -59,6 +61,15 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   const review = { permission: 'document_recognition.review' } as const
   const write = { permission: 'document_recognition.write' } as const
 
+  /**
+   * Reviewers read every run. Someone who recognises documents through a marketplace grant of the document agent
+   * (no review permission) reads the runs they started; any other run is absent for them.
+   */
+  function readableRun(user: AuthUser, runId: string): void {
+    if (user.permissions.includes('document_recognition.review')) return
+    if (service.runOf(runId).createdById !== user.id) throw RecognitionErrors.RUN_NOT_FOUND({ run_id: runId })
+  }
+
   app.get(
     '/document-recognition/runtime-agents',
     {
@@ -98,8 +109,11 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/document-recognition/runs/:run_id',
-    { config: review, schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
-    async (request) => service.getRun(request.params.run_id),
+    { schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
+    async (request) => {
+      readableRun(request.requireUser(), request.params.run_id)
+      return service.getRun(request.params.run_id)
+    },
   )
 
   app.post(
@@ -144,8 +158,9 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/document-recognition/runs/:run_id/source-document',
-    { config: review, schema: { tags, params: RunParams, response: { 200: Binary } } },
+    { schema: { tags, params: RunParams, response: { 200: Binary } } },
     async (request, reply) => {
+      readableRun(request.requireUser(), request.params.run_id)
       const file = await service.sourceDocument(request.params.run_id)
       return reply
         .type(file.mimeType)
@@ -156,8 +171,9 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/document-recognition/runs/:run_id/source-pdf',
-    { config: review, schema: { tags, params: RunParams, response: { 200: Binary } } },
+    { schema: { tags, params: RunParams, response: { 200: Binary } } },
     async (request, reply) => {
+      readableRun(request.requireUser(), request.params.run_id)
       const file = await service.sourcePdf(request.params.run_id)
       return reply
         .type(file.mimeType)
@@ -168,8 +184,9 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/document-recognition/runs/:run_id/result',
-    { config: review, schema: { tags, params: RunParams, response: { 200: ResultDocument } } },
+    { schema: { tags, params: RunParams, response: { 200: ResultDocument } } },
     async (request, reply) => {
+      readableRun(request.requireUser(), request.params.run_id)
       const result = service.result(request.params.run_id)
       return reply.header('content-disposition', attachment(`${result.run_id}.json`)).send(result)
     },
@@ -177,11 +194,13 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/document-recognition/runs/:run_id/pages/:page_number/image',
-    { config: review, schema: { tags, params: PageParams, response: { 200: Binary } } },
-    async (request, reply) =>
-      reply
+    { schema: { tags, params: PageParams, response: { 200: Binary } } },
+    async (request, reply) => {
+      readableRun(request.requireUser(), request.params.run_id)
+      return reply
         .type('image/png')
-        .send(await service.pageImage(request.params.run_id, request.params.page_number)),
+        .send(await service.pageImage(request.params.run_id, request.params.page_number))
+    },
   )
 
   app.get(

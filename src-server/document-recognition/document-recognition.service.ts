@@ -358,10 +358,8 @@ export function createDocumentRecognitionService(
 
 const round = (n: number) => Math.round(n * 1000) / 1000
 
-/** A reviewer's value in the field's canonical form, or null when it is not of the field's type. */
+/** A reviewer's value in the field's type: typed text is read like extracted text ("17,30 €" is 17.3). */
 function typedValue(definition: FieldDefinition, value: string | number | boolean): FieldValue {
-  const jsonType = { money: 'number', number: 'number', boolean: 'boolean' } as Record<string, string>
-  if (typeof value !== (jsonType[definition.type] ?? 'string')) return null
-  if (definition.type === 'enum' && !definition.enum?.includes(value as string)) return null
-  return definition.type === 'date' ? normaliseValue(definition, value) : value
+  if (definition.type === 'enum') return definition.enum?.includes(String(value)) ? String(value) : null
+  return normaliseValue(definition, value)
 }
