@@ -28,10 +28,11 @@ import { knowledgeDocument, knowledgeSource } from '../src-server/knowledge/know
 import { extractPdfPages } from '../src-server/knowledge/parsing/pdf'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
 import { makePdf } from '../src-server/knowledge/test-files'
+import { fixturePath } from '../test/helpers/fixtures'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
-const SQUAD = '/work/shared/fixtures/retrieval/squad2-dev-normans.json'
+const SQUAD = fixturePath('retrieval', 'squad2-dev-normans.json')
 const PDF_PAGES = 200
 const BIG_CORPUS = 100_000
 const QUERIES = 100

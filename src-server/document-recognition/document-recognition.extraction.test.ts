@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fixturePath } from '../../test/helpers/fixtures'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agentRun } from '../agent-runs'
 import { documentFieldReview } from './document-recognition.tables'
@@ -112,7 +113,7 @@ describe('document recognition extraction', () => {
   })
 
   it('reads an embedded Factur-X XML first, with confidence 1 and boxes found on the page', async () => {
-    const bytes = readFileSync('/work/shared/fixtures/invoices/facturx/EN16931_Einfach.pdf')
+    const bytes = readFileSync(fixturePath('invoices', 'facturx', 'EN16931_Einfach.pdf'))
     const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
       name: 'einfach.pdf',
       type: 'application/pdf',

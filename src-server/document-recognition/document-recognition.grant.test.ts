@@ -92,14 +92,12 @@ describe('recognition through a marketplace grant', () => {
     ).toBe(201)
 
     const pdf = await PDFDocument.create()
-    pdf
-      .addPage([400, 400])
-      .drawText('Receipt No: R-88  Total: 12.00', {
-        x: 40,
-        y: 300,
-        size: 12,
-        font: await pdf.embedFont(StandardFonts.Helvetica),
-      })
+    pdf.addPage([400, 400]).drawText('Receipt No: R-88  Total: 12.00', {
+      x: 40,
+      y: 300,
+      size: 12,
+      font: await pdf.embedFont(StandardFonts.Helvetica),
+    })
     const url = await server.listen()
     const form = new FormData()
     form.append('runtime_agent_id', agent.id)

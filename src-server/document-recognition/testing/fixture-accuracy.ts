@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib'
+import { fixturePath } from '../../../test/helpers/fixtures'
 import type { FieldValue } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
 import type { ExtractionConfig, FieldDefinition } from '../extraction/field-config'
@@ -11,7 +12,7 @@ import { normaliseValue } from '../extraction/values'
 import { OcrEngine } from '../pipeline/ocr'
 import { type PageText, readPdfText, renderPdfPage } from '../pipeline/pdf-pages'
 
-export const FIXTURES_DIR = process.env.SWITCHBOARD_FIXTURES ?? '/work/shared/fixtures/invoices'
+export const FIXTURES_DIR = process.env.SWITCHBOARD_FIXTURES ?? fixturePath('invoices')
 
 /** invoice2data's golden keys mapped to the shipped invoice extractor's fields. */
 const INVOICE2DATA_KEYS: Record<string, string> = {

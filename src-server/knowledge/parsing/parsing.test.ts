@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { fixturePath } from '../../../test/helpers/fixtures'
 import { makeDocx, makePdf, makeZip, makeZipBombDocx } from '../test-files'
 import { htmlToText } from './html'
 import { detectKind, parseDocument } from './index'
 import { readZipEntries, zipBombReason } from './zip-guard'
 
-const FIXTURES = '/work/shared/fixtures/pdf-robustness'
+const FIXTURES = fixturePath('pdf-robustness')
 
 describe('content sniffing', () => {
   it('judges kinds by content as well as by name', async () => {
