@@ -77,6 +77,7 @@ describe('hostile input over every published route', () => {
         )
       }
     }
+    console.log(`hostile inputs tried: ${tried} over ${operations.length} operations, 0 answered 5xx`)
     expect(tried).toBeGreaterThan(100)
     // The hostile pass changed no credentials: the admin can still sign in and read itself.
     expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: admin })).statusCode).toBe(
