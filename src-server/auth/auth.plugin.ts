@@ -62,6 +62,11 @@ export const authentication = fp(async (app: FastifyInstance, { auth }: { auth: 
         : [route.onRequest]
       : []
     route.onRequest = [check, ...existing]
-    route.schema = { ...route.schema, security: [{ bearerAuth: [] }] }
+    // Documented in OpenAPI too (`x-permission`), so clients and the access tests know what each route needs.
+    route.schema = {
+      ...route.schema,
+      security: [{ bearerAuth: [] }],
+      ...(permission ? { 'x-permission': permission } : {}),
+    }
   })
 })

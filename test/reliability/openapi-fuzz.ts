@@ -5,6 +5,8 @@ export interface Operation {
   method: string
   path: string
   public: boolean
+  /** The permission the route demands beyond a valid token (`x-permission`), if any. */
+  permission: string | null
   multipart: boolean
   parameters: { name: string; in: string; schema?: Record<string, unknown> }[]
   body: Record<string, unknown> | null
@@ -16,6 +18,7 @@ type OpenApi = {
     Record<
       string,
       {
+        'x-permission'?: string
         security?: unknown[]
         parameters?: Operation['parameters']
         requestBody?: { content?: Record<string, { schema?: Record<string, unknown> }> }
@@ -34,6 +37,7 @@ export function operationsOf(spec: OpenApi): Operation[] {
         method: method.toUpperCase(),
         path,
         public: !operation.security,
+        permission: operation['x-permission'] ?? null,
         multipart: Boolean(content['multipart/form-data']),
         parameters: operation.parameters ?? [],
         body: content['application/json']?.schema ?? null,
