@@ -54,9 +54,23 @@ export const test = base.extend<{ server: RunningServer }>({
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
     await use({ url, dataDir })
-    child.kill('SIGTERM')
-    await new Promise((resolve) => child.once('exit', resolve))
+    // A server that died during the test is a failure of its own, with its last words.
+    const diedEarly = child.exitCode !== null || child.signalCode !== null
+    let stuck = false
+    if (!diedEarly) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => {
+        stuck = true
+        child.kill('SIGKILL')
+      }, 15_000)
+      await exited
+      clearTimeout(timer)
+    }
     rmSync(dataDir, { recursive: true, force: true })
+    if (diedEarly)
+      throw new Error(`the server exited during the test (code ${child.exitCode}):\n${output.slice(-4000)}`)
+    if (stuck) throw new Error(`the server did not stop within 15 s of SIGTERM:\n${output.slice(-4000)}`)
   },
 })
 

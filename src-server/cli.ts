@@ -25,6 +25,13 @@ if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
   process.exit(2)
 }
 
+// A promise someone forgot to await must not take the whole server down: log it loudly and keep serving.
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(
+    `unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`,
+  )
+})
+
 const server = await startServer({
   ...(port !== undefined ? { port } : {}),
   ...(values.host ? { host: values.host } : {}),

@@ -28,6 +28,11 @@ export async function startServer(
   if (options.handleSignals) {
     const onSignal = (signal: NodeJS.Signals) => {
       app.log.info({ signal }, 'shutting down')
+      // Graceful first; a shutdown step that hangs must not keep the process alive forever.
+      setTimeout(() => {
+        app.log.error('graceful shutdown took longer than 10 s; exiting')
+        process.exit(1)
+      }, 10_000).unref()
       close().then(
         () => process.exit(0),
         () => process.exit(1),
