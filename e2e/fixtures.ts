@@ -1,23 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { test as base, type Page, type TestInfo } from '@playwright/test'
+import { startServerProcess } from '../test/helpers/server-process'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
 
 export interface RunningServer {
   url: string
@@ -29,48 +16,15 @@ export const test = base.extend<{ server: RunningServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   server: async ({}, use) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'))
-    const port = await freePort()
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src-server/cli.ts', '--port', String(port), '--data-dir', dataDir],
-      {
-        env: { ...process.env, SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD, SWITCHBOARD_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    )
-    let output = ''
-    child.stdout?.on('data', (chunk) => (output += chunk))
-    child.stderr?.on('data', (chunk) => (output += chunk))
-    const url = `http://127.0.0.1:${port}`
-    const deadline = Date.now() + 30_000
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/healthz`)).ok) break
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline || child.exitCode !== null)
-        throw new Error(`server did not start:\n${output}`)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-    await use({ url, dataDir })
-    // A server that died during the test is a failure of its own, with its last words.
-    const diedEarly = child.exitCode !== null || child.signalCode !== null
-    let stuck = false
-    if (!diedEarly) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => {
-        stuck = true
-        child.kill('SIGKILL')
-      }, 15_000)
-      await exited
-      clearTimeout(timer)
-    }
+    const running = await startServerProcess(dataDir, { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD })
+    await use({ url: running.url, dataDir })
+    const ending = await running.stop()
     rmSync(dataDir, { recursive: true, force: true })
-    if (diedEarly)
-      throw new Error(`the server exited during the test (code ${child.exitCode}):\n${output.slice(-4000)}`)
-    if (stuck) throw new Error(`the server did not stop within 15 s of SIGTERM:\n${output.slice(-4000)}`)
+    // A server that died during the test, or would not stop, is a failure of its own, with its last words.
+    if (ending !== 'stopped')
+      throw new Error(
+        `the server ${ending === 'killed' ? 'did not stop within 15 s' : 'exited during the test'}:\n${running.output().slice(-4000)}`,
+      )
   },
 })
 

@@ -23,4 +23,4 @@ export type {
   ToolDefinition,
 } from './model-types'
 export { parseJsonFromText } from './openai-provider'
-export { overlapF1 } from './text-overlap'
+export { multisetF1, overlapF1 } from './text-overlap'

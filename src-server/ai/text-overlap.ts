@@ -27,8 +27,11 @@ export function splitSentences(text: string): string[] {
 
 /** Token-overlap F1 between two texts over their content terms (0 when either has none). */
 export function overlapF1(reference: string, candidate: string): number {
-  const expected = contentTerms(reference)
-  const actual = contentTerms(candidate)
+  return multisetF1(contentTerms(reference), contentTerms(candidate))
+}
+
+/** F1 of two token lists counted as multisets (0 when either is empty). */
+export function multisetF1(expected: readonly string[], actual: readonly string[]): number {
   if (expected.length === 0 || actual.length === 0) return 0
   const remaining = new Map<string, number>()
   for (const term of expected) remaining.set(term, (remaining.get(term) ?? 0) + 1)

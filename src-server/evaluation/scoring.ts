@@ -1,3 +1,4 @@
+import { multisetF1 } from '../ai'
 import type { EvaluationSummary, RuleDetails } from './evaluation.tables'
 
 /**
@@ -17,20 +18,7 @@ export function tokenF1(expected: string, output: string): number {
   const wanted = normalise(expected).split(' ').filter(Boolean)
   const got = normalise(output).split(' ').filter(Boolean)
   if (wanted.length === 0 || got.length === 0) return wanted.length === got.length ? 1 : 0
-  const remaining = new Map<string, number>()
-  for (const token of wanted) remaining.set(token, (remaining.get(token) ?? 0) + 1)
-  let shared = 0
-  for (const token of got) {
-    const left = remaining.get(token) ?? 0
-    if (left > 0) {
-      shared++
-      remaining.set(token, left - 1)
-    }
-  }
-  if (shared === 0) return 0
-  const precision = shared / got.length
-  const recall = shared / wanted.length
-  return (2 * precision * recall) / (precision + recall)
+  return multisetF1(wanted, got)
 }
 
 export function ruleScore(expected: string, output: string): { score: number; details: RuleDetails } {

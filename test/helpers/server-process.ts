@@ -21,7 +21,8 @@ export interface ServerProcess {
   output(): string
   /** The crash: SIGKILL, no graceful shutdown, no flushing. */
   kill(): Promise<void>
-  stop(): Promise<void>
+  /** SIGTERM, then SIGKILL if the process is still there after `graceMs`; says which it took. */
+  stop(graceMs?: number): Promise<'stopped' | 'killed' | 'already-exited'>
 }
 
 /** The real server as its own process (`src-server/cli.ts`) on a data dir, for tests that kill it. */
@@ -66,9 +67,17 @@ export async function startServerProcess(
       child.kill('SIGKILL')
       await exited
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    async stop(graceMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return 'already-exited'
+      child.kill('SIGTERM')
+      let killed = false
+      const timer = setTimeout(() => {
+        killed = true
+        child.kill('SIGKILL')
+      }, graceMs)
       await exited
+      clearTimeout(timer)
+      return killed ? 'killed' : 'stopped'
     },
   }
 }
