@@ -156,31 +156,21 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     async (request) => service.fieldTimeline(request.params.run_id, request.params.field_id),
   )
 
-  app.get(
-    '/document-recognition/runs/:run_id/source-document',
-    { schema: { tags, params: RunParams, response: { 200: Binary } } },
-    async (request, reply) => {
-      readableRun(request.requireUser(), request.params.run_id)
-      const file = await service.sourceDocument(request.params.run_id)
-      return reply
-        .type(file.mimeType)
-        .header('content-disposition', attachment(file.fileName))
-        .send(file.bytes)
-    },
-  )
-
-  app.get(
-    '/document-recognition/runs/:run_id/source-pdf',
-    { schema: { tags, params: RunParams, response: { 200: Binary } } },
-    async (request, reply) => {
-      readableRun(request.requireUser(), request.params.run_id)
-      const file = await service.sourcePdf(request.params.run_id)
-      return reply
-        .type(file.mimeType)
-        .header('content-disposition', attachment(file.fileName))
-        .send(file.bytes)
-    },
-  )
+  // The two file downloads: the original as uploaded, and the normalised PDF.
+  const downloads = { 'source-document': service.sourceDocument, 'source-pdf': service.sourcePdf }
+  for (const [name, read] of Object.entries(downloads))
+    app.get(
+      `/document-recognition/runs/:run_id/${name}`,
+      { schema: { tags, params: RunParams, response: { 200: Binary } } },
+      async (request, reply) => {
+        readableRun(request.requireUser(), request.params.run_id)
+        const file = await read(request.params.run_id)
+        return reply
+          .type(file.mimeType)
+          .header('content-disposition', attachment(file.fileName))
+          .send(file.bytes)
+      },
+    )
 
   app.get(
     '/document-recognition/runs/:run_id/result',

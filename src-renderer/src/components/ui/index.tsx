@@ -114,3 +114,12 @@ export function Badge({
 export function Spinner() {
   return <span className="spinner" aria-hidden="true" />
 }
+
+/** A form's failure, in the server's words; nothing when there is none. */
+export function FormError({ message }: { message: string | null }) {
+  return message ? (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  ) : null
+}

@@ -1,6 +1,6 @@
 import type { ProviderSettings } from '@server/ai/ai.schemas'
 import { type FormEvent, useEffect, useState } from 'react'
-import { Badge, Button, Card, TextField } from '../../../components/ui'
+import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -101,11 +101,7 @@ export function ProvidersPanel() {
               hint="Comma separated."
             />
           </div>
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <FormError message={error} />
           <div>
             <Button type="submit" variant="primary">
               Save provider

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { Badge, Button, Card } from '../../../components/ui'
+import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -82,11 +82,7 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
           onChange={(e) => setDraft(e.target.value)}
         />
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <div>
         <Button onClick={() => void createVersion()}>Create draft version</Button>
       </div>

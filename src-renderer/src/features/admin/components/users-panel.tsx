@@ -1,6 +1,6 @@
 import type { User } from '@server/auth/auth.schemas'
 import { type FormEvent, useEffect, useState } from 'react'
-import { Badge, Button, Card, TextField } from '../../../components/ui'
+import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { ApiError } from '../../../lib/api-client'
 import { useSession } from '../../auth/stores/session-store'
@@ -79,11 +79,7 @@ function NewUserForm() {
         />
       </div>
       <RoleChecks value={roles} onChange={setRoles} label="Roles of the new user" />
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <div>
         <Button type="submit" variant="primary" busy={busy} disabled={roles.length === 0}>
           Create user

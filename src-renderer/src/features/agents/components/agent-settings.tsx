@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react'
-import { Button, Card, TextField } from '../../../components/ui'
+import { Button, Card, FormError, TextField } from '../../../components/ui'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
 import type { Agent } from '../api/agents-api'
@@ -88,11 +88,7 @@ export function AgentSettings({ agent }: { agent: Agent | null }) {
             hint="0 to 2; empty for the default."
           />
         </div>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         <div>
           <Button type="submit" variant="primary" disabled={!name.trim()}>
             {agent ? 'Save agent' : 'Create agent'}

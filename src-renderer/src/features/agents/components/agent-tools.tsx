@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { Badge, Button, Card, TextField } from '../../../components/ui'
+import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { ApiError } from '../../../lib/api-client'
 import { agentsApi, type ToolCall, type ToolMount } from '../api/agents-api'
@@ -87,11 +87,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
               Mount
             </Button>
           </div>
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <FormError message={error} />
           <DataTable
             label="Tool mounts"
             rows={mounts}

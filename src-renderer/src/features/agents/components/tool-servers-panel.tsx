@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react'
-import { Badge, Button, Card, TextField } from '../../../components/ui'
+import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -53,11 +53,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
           autoComplete="off"
         />
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <div>
         <Button type="submit" variant="primary" disabled={!secrets.includes('=')}>
           {credential ? 'Rotate' : 'Save credential'}
@@ -122,11 +118,7 @@ function ServerForm() {
           </select>
         </div>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <div>
         <Button type="submit" variant="primary" disabled={!name || !command}>
           Add server

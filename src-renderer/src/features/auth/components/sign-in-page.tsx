@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { Navigate, useLocation } from 'react-router'
-import { Button, TextField } from '../../../components/ui'
+import { Button, FormError, TextField } from '../../../components/ui'
 import { ApiError } from '../../../lib/api-client'
 import { useSession } from '../stores/session-store'
 
@@ -57,11 +57,7 @@ export function SignInPage() {
           onChange={(e) => setPassword(e.target.value)}
           required
         />
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         <Button type="submit" variant="primary" busy={busy} className="btn-block">
           Sign in
         </Button>

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { Button } from '../../../components/ui'
+import { Button, FormError } from '../../../components/ui'
 import { chatApi } from '../api/chat-api'
 import type { Agent } from '../api/chat-types'
 import { useChatSessions } from '../stores/chat-sessions-store'
@@ -75,11 +75,7 @@ export function NewChat() {
             required
           />
         </div>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         <div>
           <Button type="submit" variant="primary" busy={busy} disabled={!message.trim()}>
             Start conversation

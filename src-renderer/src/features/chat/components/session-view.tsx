@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
-import { Badge, Button } from '../../../components/ui'
+import { Badge, Button, FormError } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import type { ChatMessage } from '../api/chat-types'
@@ -101,11 +101,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         ))}
         <li ref={bottom} aria-hidden="true" />
       </ol>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <form className="composer" onSubmit={submit}>
         <input
           aria-label="Message"

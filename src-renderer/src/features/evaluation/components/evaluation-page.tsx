@@ -1,6 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
-import { Badge, Button, Card, PageHeader, TextField } from '../../../components/ui'
+import { Badge, Button, Card, FormError, PageHeader, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError, api } from '../../../lib/api-client'
@@ -102,11 +102,7 @@ function DatasetsCard({
             />
           </div>
         </div>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         {items ? (
           <>
             <DataTable
@@ -218,11 +214,7 @@ export function EvaluationPage() {
               Start run
             </Button>
           </div>
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <FormError message={error} />
           <DataTable
             label="Evaluation runs"
             rows={runs}

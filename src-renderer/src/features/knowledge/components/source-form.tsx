@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react'
-import { Button, Card, TextField } from '../../../components/ui'
+import { Button, Card, FormError, TextField } from '../../../components/ui'
 import { ApiError } from '../../../lib/api-client'
 import { knowledgeApi, STRATEGY_DEFAULTS, type Strategy } from '../api/knowledge-api'
 import { useKnowledge } from '../stores/knowledge-store'
@@ -66,11 +66,7 @@ export function SourceForm() {
           onChange={(e) => setParams(e.target.value)}
           hint="Characters; the server checks them."
         />
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         <Button type="submit" variant="primary" disabled={!name.trim()}>
           Create source
         </Button>

@@ -1,7 +1,7 @@
 import type { PageResult } from '@server/http/pagination'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
-import { Badge, Button, Card, PageHeader } from '../../../components/ui'
+import { Badge, Button, Card, FormError, PageHeader } from '../../../components/ui'
 import { formatTime, Pager } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -58,11 +58,7 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
         <p className="muted small" data-testid="buy-balance">
           Your balance: {wallet ? `${wallet.balance} pts` : '…'} · <Link to="/console/wallet">wallet</Link>
         </p>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         {owned ? (
           <Badge tone="success">You own this</Badge>
         ) : (
@@ -116,11 +112,7 @@ function ReviewForm({ listingId, onReviewed }: { listingId: string; onReviewed()
           Post review
         </Button>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
     </form>
   )
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
-import { Badge, Button } from '../../../components/ui'
+import { Badge, Button, FormError } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { Dialog } from '../../../components/ui/dialog'
 import { useNotifications } from '../../../components/ui/notifications'
@@ -40,11 +40,7 @@ function RefundButton({ order }: { order: Order }) {
               onChange={(e) => setReason(e.target.value)}
             />
           </div>
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <FormError message={error} />
           <div className="row">
             <Button variant="danger" disabled={!reason.trim()} onClick={() => void confirm()}>
               Refund

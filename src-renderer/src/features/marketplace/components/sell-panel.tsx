@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react'
-import { Button, Card, TextField } from '../../../components/ui'
+import { Button, Card, FormError, TextField } from '../../../components/ui'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError, api } from '../../../lib/api-client'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
@@ -149,11 +149,7 @@ export function SellPanel() {
               hint="Comma separated, up to 20."
             />
           </div>
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <FormError message={error} />
           <div>
             <Button type="submit" variant="primary" busy={busy} disabled={!asset || !title}>
               Submit for review

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react'
-import { Button } from '../../../components/ui'
+import { Button, FormError } from '../../../components/ui'
 import { Dialog } from '../../../components/ui/dialog'
 import { ApiError } from '../../../lib/api-client'
 import { useReviewRun } from '../stores/review-run-store'
@@ -41,11 +41,7 @@ export function RejectDialog({ open, onClose }: { open: boolean; onClose(): void
             required
           />
         </div>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         <div className="row">
           <Button type="submit" variant="danger" busy={busy} disabled={reason.trim() === ''}>
             Reject

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
-import { Badge, Button, PageHeader } from '../../../components/ui'
+import { Badge, Button, FormError, PageHeader } from '../../../components/ui'
 import { useNotifications } from '../../../components/ui/notifications'
 import { reviewApi } from '../api/review-api'
 import type { RecognitionRun } from '../api/review-types'
@@ -129,11 +129,7 @@ export function ReviewRunPage() {
           Rerun of <Link to={`/console/review/${run.rerun_source_run_id}`}>the earlier run</Link>.
         </p>
       ) : null}
-      {run.error_message ? (
-        <p className="form-error" role="alert">
-          {run.error_message}
-        </p>
-      ) : null}
+      <FormError message={run.error_message} />
       <div className="review-toolbar">
         <div className="row">
           <Button

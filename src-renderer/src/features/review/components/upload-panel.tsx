@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { Button, Card } from '../../../components/ui'
+import { Button, Card, FormError } from '../../../components/ui'
 import { ApiError } from '../../../lib/api-client'
 import { useReviewQueue } from '../stores/review-queue-store'
 
@@ -66,11 +66,7 @@ export function UploadPanel() {
           Upload and extract
         </Button>
       </form>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
     </Card>
   )
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react'
-import { Badge, Button, Card, PageHeader, TextField } from '../../../components/ui'
+import { Badge, Button, Card, FormError, PageHeader, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -76,11 +76,7 @@ function MoneyForm({
       {withRecipient ? (
         <TextField label="Message" value={message} onChange={(e) => setMessage(e.target.value)} />
       ) : null}
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <div>
         <Button type="submit" variant="primary" busy={busy} disabled={!amount}>
           {label}
