@@ -28,6 +28,7 @@ import { knowledgeDocument, knowledgeSource } from '../src-server/knowledge/know
 import { extractPdfPages } from '../src-server/knowledge/parsing/pdf'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
 import { makePdf } from '../src-server/knowledge/test-files'
+import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
 import type { BenchResult } from './run'
 
@@ -124,77 +125,108 @@ function loadCorpus(app: App, texts: string[], labelOf: (index: number) => numbe
   return { sourceId: source.id, labels }
 }
 
-async function quality(): Promise<BenchResult[]> {
+interface SquadSet {
+  paragraphs: string[]
+  questions: { question: string; answer: number }[]
+}
+
+/** The squad2 set's paragraphs and its answerable questions, each with its paragraph's index. */
+function squadQuestions(): SquadSet {
   const squad = JSON.parse(readFileSync(SQUAD, 'utf8')) as Squad
   const paragraphs = squad.data.flatMap((article) => article.paragraphs)
-  const questions = paragraphs.flatMap((paragraph, index) =>
-    paragraph.qas.filter((qa) => !qa.is_impossible).map((qa) => ({ question: qa.question, answer: index })),
+  return {
+    paragraphs: paragraphs.map((paragraph) => paragraph.context),
+    questions: paragraphs.flatMap((paragraph, index) =>
+      paragraph.qas.filter((qa) => !qa.is_impossible).map((qa) => ({ question: qa.question, answer: index })),
+    ),
+  }
+}
+
+/**
+ * recall@5 and MRR@5 of BM25 alone, vectors alone and hybrid, through the code chat uses, for the squad2
+ * questions over a corpus whose chunk labels are the paragraph indexes (other chunks have other labels).
+ */
+async function measureQuality(
+  app: App,
+  corpus: { sourceId: string; labels: Map<string, number> },
+  squad: SquadSet,
+): Promise<BenchResult[]> {
+  const { sourceId, labels } = corpus
+  const client = app.ctx.db.$client
+  const seqLabel = new Map(
+    (client.prepare('SELECT seq, id FROM knowledge_chunk').all() as { seq: number; id: string }[]).map(
+      (row) => [row.seq, labels.get(row.id) as number],
+    ),
   )
+  const embedder = createLocalEmbedder(app.ctx.workers)
+  const key = embeddingKey(embedder, BUILTIN_EMBEDDING_DIM)
+  const retrieval = createRetrievalService(app.ctx.db, embedder, app.log)
+  const caller = adminUser(app)
+  const score = { bm25: { hits: 0, rr: 0 }, vectors: { hits: 0, rr: 0 }, hybrid: { hits: 0, rr: 0 } }
+  const add = (name: keyof typeof score, ranked: number[], answer: number) => {
+    const position = ranked.slice(0, 5).indexOf(answer)
+    if (position >= 0) {
+      score[name].hits += 1
+      score[name].rr += 1 / (position + 1)
+    }
+  }
+  for (const { question, answer } of squad.questions) {
+    const bm25 = searchBm25(client, question, [sourceId], 5)
+    add(
+      'bm25',
+      bm25.map((row) => seqLabel.get(row.seq) as number),
+      answer,
+    )
+    const [vector] = builtinEmbedMany([question])
+    const nearest = await vectorIndexFor(client, BUILTIN_EMBEDDING_DIM).search(vector as Float32Array, {
+      embeddingKey: key,
+      sourceIds: [sourceId],
+      limit: 5,
+    })
+    add(
+      'vectors',
+      nearest.map((row) => seqLabel.get(row.seq) as number),
+      answer,
+    )
+    const hybrid = await retrieval.query(caller, { query: question, source_ids: [sourceId], top_k: 5 })
+    add(
+      'hybrid',
+      hybrid.map((item) => labels.get(item.chunk_id) as number),
+      answer,
+    )
+  }
+  const n = squad.questions.length
+  const round = (value: number) => Math.round(value * 1000) / 1000
+  const results: BenchResult[] = []
+  for (const name of ['bm25', 'vectors', 'hybrid'] as const) {
+    results.push({
+      name: `${name} recall@5`,
+      value: round(score[name].hits / n),
+      unit: 'ratio',
+      note: `${n} answerable questions, ${squad.paragraphs.length} paragraphs among ${labels.size} chunks`,
+    })
+    results.push({ name: `${name} MRR@5`, value: round(score[name].rr / n), unit: 'ratio' })
+  }
+  const hybridRecall = results.find((r) => r.name === 'hybrid recall@5') as BenchResult
+  hybridRecall.baseline = {
+    name: 'better of bm25 and vectors recall@5',
+    value: round(Math.max(score.bm25.hits, score.vectors.hits) / n),
+  }
+  return results
+}
+
+/** The contract's quality budget: on the squad2 set alone, hybrid recall@5 is not below the better of the two. */
+async function quality(): Promise<BenchResult[]> {
+  const squad = squadQuestions()
   return withServer(async (app) => {
-    const { sourceId, labels } = loadCorpus(
+    const results = await measureQuality(
       app,
-      paragraphs.map((p) => p.context),
-      (i) => i,
+      loadCorpus(app, squad.paragraphs, (i) => i),
+      squad,
     )
-    const client = app.ctx.db.$client
-    const seqLabel = new Map(
-      (client.prepare('SELECT seq, id FROM knowledge_chunk').all() as { seq: number; id: string }[]).map(
-        (row) => [row.seq, labels.get(row.id) as number],
-      ),
-    )
-    const embedder = createLocalEmbedder(app.ctx.workers)
-    const key = embeddingKey(embedder, BUILTIN_EMBEDDING_DIM)
-    const retrieval = createRetrievalService(app.ctx.db, embedder, app.log)
-    const caller = adminUser(app)
-    const score = { bm25: { hits: 0, rr: 0 }, vectors: { hits: 0, rr: 0 }, hybrid: { hits: 0, rr: 0 } }
-    const add = (name: keyof typeof score, ranked: number[], answer: number) => {
-      const position = ranked.slice(0, 5).indexOf(answer)
-      if (position >= 0) {
-        score[name].hits += 1
-        score[name].rr += 1 / (position + 1)
-      }
-    }
-    for (const { question, answer } of questions) {
-      add(
-        'bm25',
-        searchBm25(client, question, [sourceId], 5).map((row) => seqLabel.get(row.seq) as number),
-        answer,
-      )
-      const [vector] = builtinEmbedMany([question])
-      add(
-        'vectors',
-        searchVectors(client, {
-          vector: vector as Float32Array,
-          embeddingKey: key,
-          sourceIds: [sourceId],
-          limit: 5,
-        }).map((row) => seqLabel.get(row.seq) as number),
-        answer,
-      )
-      const hybrid = await retrieval.query(caller, { query: question, source_ids: [sourceId], top_k: 5 })
-      add(
-        'hybrid',
-        hybrid.map((item) => labels.get(item.chunk_id) as number),
-        answer,
-      )
-    }
-    const n = questions.length
-    const best = Math.max(score.bm25.hits, score.vectors.hits) / n
-    const round = (value: number) => Math.round(value * 1000) / 1000
-    const results: BenchResult[] = []
-    for (const name of ['bm25', 'vectors', 'hybrid'] as const) {
-      results.push({
-        name: `${name} recall@5`,
-        value: round(score[name].hits / n),
-        unit: 'ratio',
-        note: `${n} answerable questions, ${paragraphs.length} paragraphs`,
-      })
-      results.push({ name: `${name} MRR@5`, value: round(score[name].rr / n), unit: 'ratio' })
-    }
     const hybridRecall = results.find((r) => r.name === 'hybrid recall@5') as BenchResult
-    hybridRecall.baseline = { name: 'better of bm25 and vectors recall@5', value: round(best) }
     hybridRecall.budget = '>= better of the two'
-    hybridRecall.pass = hybridRecall.value >= round(best)
+    hybridRecall.pass = hybridRecall.value >= (hybridRecall.baseline?.value ?? 1)
     return results
   })
 }
@@ -272,37 +304,110 @@ async function ingestSpeed(): Promise<BenchResult[]> {
   })
 }
 
-async function latency(): Promise<BenchResult[]> {
-  const vocabulary = Array.from({ length: 5000 }, (_, i) => `term${i.toString(36)}`)
-  const sentence = (n: number) =>
-    Array.from({ length: n }, () => vocabulary[Math.floor(Math.random() * vocabulary.length)]).join(' ')
+/**
+ * English-like text: words drawn by Zipf's law (frequency ~ 1 / rank) from the 30,000 most frequent alphabetic
+ * words of the wink vocabulary (ordered by frequency). Function words sit in nearly every chunk and common words
+ * in a quarter of them, so BM25 walks long posting lists and vectors share many features, as with real documents.
+ */
+function englishLikeText() {
+  const vocabulary = [...loadWordVectors().index.keys()]
+    .filter((word) => /^[a-z]+$/.test(word))
+    .slice(0, 30_000)
+  const cumulative = new Float64Array(vocabulary.length)
+  let total = 0
+  for (let rank = 0; rank < vocabulary.length; rank++) cumulative[rank] = total += 1 / (rank + 1)
+  const word = () => {
+    const target = Math.random() * total
+    let low = 0
+    let high = vocabulary.length - 1
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if ((cumulative[middle] as number) < target) low = middle + 1
+      else high = middle
+    }
+    return vocabulary[low] as string
+  }
+  return (count: number) => Array.from({ length: count }, word).join(' ')
+}
+
+/**
+ * At 100,000 chunks (170 words each, about the default 1,000-character chunk): hybrid retrieval latency for short
+ * and long queries once the vector index is loaded (its load after a start is reported too); how much of exact
+ * vec0 KNN's top 50 the in-memory vector index finds; and retrieval quality there, with the squad2 paragraphs
+ * hidden among the 100,000 chunks.
+ */
+async function atScale(): Promise<BenchResult[]> {
+  const sentence = englishLikeText()
+  const squad = squadQuestions()
   return withServer(async (app) => {
-    const { sourceId } = loadCorpus(
+    const corpus = loadCorpus(
       app,
-      Array.from({ length: BIG_CORPUS }, () => sentence(60)),
-      () => 0,
+      [...squad.paragraphs, ...Array.from({ length: BIG_CORPUS }, () => sentence(170))],
+      (i) => i,
       5000,
     )
-    const retrieval = createRetrievalService(app.ctx.db, createLocalEmbedder(app.ctx.workers), app.log)
+    const { sourceId } = corpus
+    const client = app.ctx.db.$client
+    const embedder = createLocalEmbedder(app.ctx.workers)
+    const key = embeddingKey(embedder, BUILTIN_EMBEDDING_DIM)
+    const index = vectorIndexFor(client, BUILTIN_EMBEDDING_DIM)
+    const retrieval = createRetrievalService(app.ctx.db, embedder, app.log)
     const caller = adminUser(app)
-    const timings: number[] = []
-    for (let i = 0; i < QUERIES; i++) {
-      const started = performance.now()
-      await retrieval.query(caller, { query: sentence(6), source_ids: [sourceId], top_k: 5 })
-      timings.push(performance.now() - started)
-    }
-    timings.sort((a, b) => a - b)
-    const p95 = Math.round((timings[Math.ceil(QUERIES * 0.95) - 1] ?? 0) * 10) / 10
-    return [
+    const round = (value: number) => Math.round(value * 10) / 10
+    const loadStarted = performance.now()
+    await index.refresh()
+    const results: BenchResult[] = [
       {
-        name: `hybrid retrieval p95 over ${BIG_CORPUS} chunks`,
-        value: p95,
-        unit: 'ms',
-        budget: '< 50 ms',
-        pass: p95 < 50,
-        note: `${QUERIES} queries of 6 words, ${BUILTIN_EMBEDDING_DIM}-dim builtin vectors`,
+        name: `vector index load after a start, ${BIG_CORPUS} chunks`,
+        value: round((performance.now() - loadStarted) / 100) / 10,
+        unit: 's',
+        note: 'in batches of 2,000 rows with the event loop running between them',
       },
     ]
+    // A few queries first, so the figures are of compiled code, not of V8 warming up.
+    for (let i = 0; i < 5; i++)
+      await retrieval.query(caller, { query: sentence(20), source_ids: [sourceId], top_k: 5 })
+    for (const words of [6, 20, 40]) {
+      const timings: number[] = []
+      for (let i = 0; i < QUERIES; i++) {
+        const started = performance.now()
+        await retrieval.query(caller, { query: sentence(words), source_ids: [sourceId], top_k: 5 })
+        timings.push(performance.now() - started)
+      }
+      timings.sort((a, b) => a - b)
+      const p95 = round(timings[Math.ceil(QUERIES * 0.95) - 1] ?? 0)
+      results.push({
+        name: `hybrid retrieval p95 over ${BIG_CORPUS} chunks, ${words}-word queries`,
+        value: p95,
+        unit: 'ms',
+        baseline: { name: 'median', value: round(timings[Math.floor(QUERIES / 2)] ?? 0) },
+        budget: '< 50 ms',
+        pass: p95 < 50,
+        note: `${QUERIES} queries, ${BUILTIN_EMBEDDING_DIM}-dim builtin vectors`,
+      })
+    }
+    const AGREEMENT_QUERIES = 30
+    for (const words of [6, 20, 40]) {
+      let found = 0
+      for (let i = 0; i < AGREEMENT_QUERIES; i++) {
+        const vector = builtinEmbedMany([sentence(words)])[0] as Float32Array
+        const scope = { embeddingKey: key, sourceIds: [sourceId], limit: 50 }
+        const exact = new Set(searchVectors(client, { vector, ...scope }).map((row) => row.seq))
+        const indexed = await index.search(vector, scope)
+        found += indexed.filter((row) => exact.has(row.seq)).length / exact.size
+      }
+      results.push({
+        name: `vector index top 50 also in exact vec0 KNN top 50, ${words}-word queries`,
+        value: Math.round((found / AGREEMENT_QUERIES) * 1000) / 1000,
+        unit: 'ratio',
+        budget: '>= 0.95',
+        pass: found / AGREEMENT_QUERIES >= 0.95,
+        note: `${AGREEMENT_QUERIES} queries`,
+      })
+    }
+    const quality = await measureQuality(app, corpus, squad)
+    for (const result of quality) result.name = `${result.name} at ${BIG_CORPUS} chunks`
+    return [...results, ...quality]
   })
 }
 
@@ -392,5 +497,5 @@ async function embedderChoice(): Promise<BenchResult[]> {
 }
 
 export async function run(): Promise<BenchResult[]> {
-  return [...(await quality()), ...(await embedderChoice()), ...(await ingestSpeed()), ...(await latency())]
+  return [...(await quality()), ...(await embedderChoice()), ...(await ingestSpeed()), ...(await atScale())]
 }

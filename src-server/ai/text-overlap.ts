@@ -1,19 +1,12 @@
 /** Plain lexical tools behind the builtin models: tokenising, sentence splitting, overlap scores. */
 
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be been being but by can could did do does for from had has have how i if in into is it ' +
-    'its me my no not of on or our so than that the their them then there these they this those to was we were ' +
-    'what when where which who whom why will with would you your about any all also am just more most other ' +
-    'some such only own same too very should now please tell know'
-  ).split(' '),
-)
+import { ENGLISH_STOPWORDS } from './stopwords'
 
 /** Lower-case word stems without stop words; a trailing plural `s` is dropped so "refunds" meets "refund". */
 export function contentTerms(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
   return words
-    .filter((word) => !STOPWORDS.has(word))
+    .filter((word) => !ENGLISH_STOPWORDS.has(word))
     .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word))
 }
 

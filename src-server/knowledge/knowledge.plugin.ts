@@ -10,6 +10,7 @@ import { knowledgeRoutes } from './knowledge.routes'
 import { createMountsService } from './mounts.service'
 import { createRetrievalService } from './retrieval.service'
 import { createSourcesService } from './sources.service'
+import { warmVectorIndexes } from './vector-index'
 
 export function createKnowledgeServices(ctx: AppContext, embedder: Embedder = createEmbedder(ctx.workers)) {
   const retrieval = createRetrievalService(ctx.db, embedder, ctx.log)
@@ -27,7 +28,8 @@ export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>
 
 /**
  * The knowledge domain: creates the FTS5 index (vec0 tables appear per dimension on first write), registers the
- * ingestion job handler and the stale-index guard check, and serves the routes.
+ * ingestion job handler and the stale-index guard check, loads the vector indexes once the server is ready, and
+ * serves the routes.
  */
 export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   ctx.blobs.addHolder((sha256) => documentUsesBlob(ctx.db, sha256))
@@ -35,5 +37,6 @@ export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (a
   const services = createKnowledgeServices(ctx)
   ctx.jobs.register(INGEST_JOB_TYPE, services.ingestion.run, { maxAttempts: 3 })
   ctx.guard.register('knowledge index', staleIndexCheck(ctx.db, services.embedder))
+  app.addHook('onReady', async () => warmVectorIndexes(ctx.db.$client, ctx.log))
   await app.register(knowledgeRoutes, { ctx, services })
 }

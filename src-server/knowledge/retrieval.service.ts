@@ -4,9 +4,10 @@ import { embeddingKey } from '../ai/embeddings'
 import type { AuthUser } from '../auth/auth.service'
 import type { Db } from '../db/client'
 import { mountableSource, usableAgent } from './access'
-import { chunksBySeq, searchBm25, searchVectors } from './chunk-index.repository'
+import { chunksBySeq, searchBm25 } from './chunk-index.repository'
 import { listMounts, manageableSourceIds } from './knowledge.repository'
 import type { RetrievalQueryBody } from './knowledge.schemas'
+import { vectorIndexFor } from './vector-index'
 
 export interface RetrievedChunk {
   chunk_id: string
@@ -47,7 +48,7 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
   }
 
   /**
-   * Hybrid search: BM25 over FTS5 and cosine over sqlite-vec, each ranking its candidates, fused by
+   * Hybrid search: BM25 over FTS5 and cosine over the vector index (sqlite-vec's vectors, held in memory), each ranking its candidates, fused by
    * reciprocal rank. The best `topK` by fused score (ties: higher priority) are returned in context order:
    * priority first, then score.
    */
@@ -61,15 +62,14 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
     }
     addRanking(searchBm25(client, query, ids, candidates).map((row) => row.seq))
     const vector = await queryVector(query)
-    if (vector)
-      addRanking(
-        searchVectors(client, {
-          vector,
-          embeddingKey: embeddingKey(embedder, vector.length),
-          sourceIds: ids,
-          limit: candidates,
-        }).map((row) => row.seq),
-      )
+    if (vector) {
+      const nearest = await vectorIndexFor(client, vector.length).search(vector, {
+        embeddingKey: embeddingKey(embedder, vector.length),
+        sourceIds: ids,
+        limit: candidates,
+      })
+      addRanking(nearest.map((row) => row.seq))
+    }
     const priority = new Map(sources.map((source) => [source.id, source.priority]))
     const rows = chunksBySeq(client, [...fused.keys()])
     const scored = rows.map((row) => ({

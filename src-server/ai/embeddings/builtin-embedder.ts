@@ -9,6 +9,8 @@
  * collisions cancel out on average; weights are damped with log(1 + w); the vector is L2-normalised.
  * Offline, deterministic, and about a microsecond per word.
  */
+import { ENGLISH_STOPWORDS } from '../stopwords'
+
 export const BUILTIN_EMBEDDING_MODEL = 'hashing-v1'
 export const BUILTIN_EMBEDDING_DIM = 512
 
@@ -16,14 +18,6 @@ const WORD = /[\p{L}\p{N}]+/gu
 const BIGRAM_WEIGHT = 0.5
 const TRIGRAM_WEIGHT = 0.5
 const STOPWORD_WEIGHT = 0.1
-const STOPWORDS = new Set(
-  (
-    'a an the of in on at to for from by with and or but is are was were be been being it its this that these ' +
-    'those as which who whom whose what when where why how did do does done has have had not no than then there ' +
-    'their they them he she his her we our you your i me my also into over under about after before during while ' +
-    'can could would should may might will shall such other some any each all most more much many one two'
-  ).split(' '),
-)
 
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
@@ -56,7 +50,7 @@ export function builtinEmbed(text: string, dim = BUILTIN_EMBEDDING_DIM): Float32
   let previousIsStop = false
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const word = match[0]
-    const isStop = STOPWORDS.has(word)
+    const isStop = ENGLISH_STOPWORDS.has(word)
     add(fnv1a(WORD_SEED, word), isStop ? STOPWORD_WEIGHT : 1)
     if (bigramPrefix !== null && !(isStop && previousIsStop))
       add(fnv1a(bigramPrefix, word), BIGRAM_WEIGHT * (isStop || previousIsStop ? STOPWORD_WEIGHT : 1))

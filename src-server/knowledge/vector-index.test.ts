@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { builtinEmbed } from '../ai/embeddings'
+import { user } from '../auth/auth.tables'
+import { findAppRoot } from '../config'
+import { type Db, openDatabase } from '../db/client'
+import { applyMigrations } from '../db/migrate'
+import { bm25Terms, ensureChunkIndex, replaceDocumentChunks, searchVectors } from './chunk-index.repository'
+import { knowledgeDocument, knowledgeSource } from './knowledge.tables'
+import { VectorIndex } from './vector-index'
+
+const DIM = 64
+const KEY = 'test:hashing:64'
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+function freshDb(): Db {
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-vector-index-'))
+  const db = openDatabase(path.join(dir, 'knowledge.db'))
+  applyMigrations(db, findAppRoot())
+  ensureChunkIndex(db.$client)
+  cleanups.push(() => {
+    db.$client.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return db
+}
+
+function addSource(db: Db): string {
+  const owner =
+    db.select().from(user).get() ??
+    db
+      .insert(user)
+      .values({ username: 'owner', passwordHash: 'x', roles: ['user'] })
+      .returning()
+      .get()
+  return db
+    .insert(knowledgeSource)
+    .values({
+      name: 'source',
+      defaultChunkingStrategy: 'paragraph',
+      defaultChunkingParams: { target_size: 1200 },
+      ownerId: owner.id,
+    })
+    .returning()
+    .get().id
+}
+
+/** A document whose chunks are the given texts, embedded with the builtin hashing at DIM dimensions. */
+function addDocument(db: Db, sourceId: string, texts: string[], embeddingKey = KEY): string {
+  const documentId = db
+    .insert(knowledgeDocument)
+    .values({ sourceId, fileName: 'd.txt', mimeType: 'text/plain', sizeBytes: 1, sha256: randomUUID() })
+    .returning()
+    .get().id
+  db.transaction(() =>
+    replaceDocumentChunks(db.$client, {
+      sourceId,
+      documentId,
+      embeddingKey,
+      dim: DIM,
+      chunks: texts.map((content, ordinal) => ({
+        id: randomUUID(),
+        content,
+        ordinal,
+        page_number: null,
+        char_start: 0,
+        char_end: content.length,
+        vector: builtinEmbed(content, DIM),
+      })),
+    }),
+  )
+  return documentId
+}
+
+const WORDS = 'river stone harbour lantern copper meadow violin glacier orchard tunnel ember falcon'.split(
+  ' ',
+)
+/** Deterministic texts of a few words each, so different chunks share some words but not all. */
+const textsFrom = (start: number, count: number) =>
+  Array.from(
+    { length: count },
+    (_, i) =>
+      `${Array.from({ length: 5 }, (_, w) => WORDS[((start + i) * 7 + w * (start + i + 3)) % WORDS.length]).join(' ')} n${start + i}`,
+  )
+
+const seqsOfDocument = (db: Db, documentId: string) =>
+  db.$client
+    .prepare('SELECT seq FROM knowledge_chunk WHERE document_id = ?')
+    .pluck()
+    .all(documentId) as number[]
+
+describe('in-memory vector index', () => {
+  it('finds chunks as near as exact sqlite-vec KNN does', async () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    addDocument(db, sourceId, textsFrom(0, 300))
+    const index = new VectorIndex(db.$client, DIM)
+    for (const query of ['river stone', 'copper violin glacier', 'falcon']) {
+      const vector = builtinEmbed(query, DIM)
+      const scope = { embeddingKey: KEY, sourceIds: [sourceId], limit: 10 }
+      // vec0 ranks unit vectors by L2 distance: |a - b|^2 = 2 - 2 cos, so the cosine distance is L2^2 / 2.
+      const exact = searchVectors(db.$client, { vector, ...scope }).map((row) => row.rank ** 2 / 2)
+      const indexed = (await index.search(vector, scope)).map((row) => row.rank)
+      expect(indexed).toHaveLength(10)
+      // int8 storage moves a distance by well under 0.01; ties may swap chunks, never the distances.
+      for (const [i, distance] of indexed.entries())
+        expect(Math.abs(distance - (exact[i] as number))).toBeLessThan(0.01)
+    }
+  })
+
+  it('returns only chunks of the sources in scope and of the current embedding key', async () => {
+    const db = freshDb()
+    const inScope = addSource(db)
+    const other = addSource(db)
+    const mine = new Set(seqsOfDocument(db, addDocument(db, inScope, textsFrom(0, 20))))
+    addDocument(db, other, textsFrom(0, 20))
+    addDocument(db, inScope, textsFrom(0, 20), 'other:model:64')
+    const index = new VectorIndex(db.$client, DIM)
+    const found = await index.search(builtinEmbed('river stone harbour', DIM), {
+      embeddingKey: KEY,
+      sourceIds: [inScope],
+      limit: 100,
+    })
+    expect(found).toHaveLength(20)
+    expect(found.every((row) => mine.has(row.seq))).toBe(true)
+    expect(
+      await index.search(builtinEmbed('river', DIM), { embeddingKey: KEY, sourceIds: [], limit: 5 }),
+    ).toEqual([])
+  })
+
+  it('sees chunks written and deleted after it was loaded, and stays right after compacting', async () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    const first = addDocument(db, sourceId, textsFrom(0, 40))
+    const index = new VectorIndex(db.$client, DIM)
+    const scope = { embeddingKey: KEY, sourceIds: [sourceId], limit: 1000 }
+    const query = builtinEmbed('lantern meadow', DIM)
+    expect(await index.search(query, scope)).toHaveLength(40)
+
+    const second = addDocument(db, sourceId, textsFrom(40, 30))
+    const afterInsert = new Set((await index.search(query, scope)).map((row) => row.seq))
+    expect(afterInsert.size).toBe(70)
+    for (const seq of seqsOfDocument(db, second)) expect(afterInsert.has(seq)).toBe(true)
+
+    // Deleting the first document removes more than a quarter of the rows: the index compacts.
+    db.$client.prepare('DELETE FROM knowledge_document WHERE id = ?').run(first)
+    const afterDelete = await index.search(query, scope)
+    expect(index.size).toBe(30)
+    expect(new Set(afterDelete.map((row) => row.seq))).toEqual(new Set(seqsOfDocument(db, second)))
+    const exact = searchVectors(db.$client, { vector: query, ...scope, limit: 5 })
+    expect((await index.search(query, { ...scope, limit: 5 })).map((row) => row.seq).sort()).toEqual(
+      exact.map((row) => row.seq).sort(),
+    )
+  })
+})
+
+describe('BM25 query terms', () => {
+  it('keeps every word of the query while the corpus is small', () => {
+    const db = freshDb()
+    addDocument(db, addSource(db), ['the river and the stone', 'what the harbour holds'])
+    expect(bm25Terms(db.$client, 'What is the river?').sort()).toEqual(['is', 'river', 'the', 'what'])
+  })
+
+  it('leaves out the commonest words once their postings pass the budget, keeping the rarest', () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    addDocument(
+      db,
+      sourceId,
+      Array.from(
+        { length: 3000 },
+        (_, i) => `common words everywhere chunk ${i}${i === 7 ? ' glacier' : ''}`,
+      ),
+    )
+    expect(bm25Terms(db.$client, 'the glacier common')).toEqual(['glacier'])
+    // With only common words, the rarest of them is still searched.
+    expect(bm25Terms(db.$client, 'common everywhere')).toHaveLength(1)
+    // Counts are cached, but not past a change: once most chunks are gone, the common word fits again.
+    db.$client.prepare('DELETE FROM knowledge_chunk WHERE seq > 10').run()
+    expect(bm25Terms(db.$client, 'glacier common').sort()).toEqual(['common', 'glacier'])
+  })
+})
