@@ -13,6 +13,8 @@ export interface ServerConfig {
   secretKey: string | undefined
   allowedOrigins: string[]
   logLevel: string
+  /** Interval of the `: ping` comment on open SSE streams, which keeps proxies from closing an idle stream. */
+  ssePingIntervalMs: number
   /** Where the app's own files live: migrations, resources/, the built console. */
   appRoot: string
   version: string
@@ -55,6 +57,7 @@ export function resolveConfig(
         .map((origin) => origin.trim())
         .filter(Boolean),
     logLevel: options.logLevel ?? env.SWITCHBOARD_LOG_LEVEL ?? 'info',
+    ssePingIntervalMs: options.ssePingIntervalMs ?? positiveInteger(env.SWITCHBOARD_SSE_PING_MS) ?? 15_000,
     appRoot,
     version: readVersion(appRoot),
   }
@@ -65,6 +68,13 @@ function parsePort(value: string | undefined): number | undefined {
   const port = Number(value)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${value}`)
   return port
+}
+
+function positiveInteger(value: string | undefined): number | undefined {
+  if (!value) return undefined
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < 1) throw new Error(`Not a positive integer: ${value}`)
+  return number
 }
 
 function readVersion(appRoot: string): string {

@@ -35,7 +35,7 @@ async function emptyBodyAsObject(request: FastifyRequest) {
 export const conversationRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   chat: ChatOrchestrator
-}> = async (app, { chat }) => {
+}> = async (app, { ctx, chat }) => {
   const agentTags = ['agents']
   const chatTags = ['chat']
   const operate = { permission: 'chat.operate' } as const
@@ -79,7 +79,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Type.String({ description: 'text/event-stream' }) },
       },
     },
-    async (request, reply) => streamChat(chat, request.requireUser(), request.body, reply, request.log),
+    async (request, reply) =>
+      streamChat(chat, request.requireUser(), request.body, reply, request.log, ctx.config.ssePingIntervalMs),
   )
 
   app.get(

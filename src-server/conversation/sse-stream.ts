@@ -4,12 +4,10 @@ import type { AuthUser } from '../auth/auth.service'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import type { StreamBody } from './conversation.schemas'
 
-/** Keep-alive comment interval for idle streams behind proxies. */
-export const PING_INTERVAL_MS = 15_000
-
 /**
  * Answers `POST /stream` as `text/event-stream`: `data: {json}\n\n` events, `token` fragments as the model
- * produces them, an `error` event on failure, and `done` always last. The client going away aborts the reply.
+ * produces them, an `error` event on failure, and `done` always last; a `: ping` comment every `pingIntervalMs`
+ * while the model is silent. The client going away aborts the reply.
  */
 export function streamChat(
   chat: ChatOrchestrator,
@@ -17,6 +15,7 @@ export function streamChat(
   body: StreamBody,
   reply: FastifyReply,
   log: FastifyBaseLogger,
+  pingIntervalMs: number,
 ): FastifyReply {
   const stream = new PassThrough()
   const receiverGone = new AbortController()
@@ -28,7 +27,7 @@ export function streamChat(
   }
   const ping = setInterval(() => {
     if (!stream.writableEnded) stream.write(': ping\n\n')
-  }, PING_INTERVAL_MS)
+  }, pingIntervalMs)
 
   void chat
     .converse(

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { configureFakeProvider, count, stream, streamUntil } from './conversation.test-helpers'
+import { configureFakeProvider, count, parseSse, stream, streamUntil } from './conversation.test-helpers'
 
 let server: TestServer
 let fake: FakeOpenAi
@@ -202,6 +202,32 @@ describe('POST /stream', () => {
     // The question is kept; no assistant message was produced.
     expect(count(server, "SELECT count(*) n FROM chat_message WHERE role = 'assistant'")).toBe(0)
     expect(count(server, "SELECT count(*) n FROM chat_message WHERE role = 'user'")).toBe(1)
+  })
+
+  it('keeps a silent stream alive with `: ping` comments that clients skip', async () => {
+    const pinging = await startTestServer({ ssePingIntervalMs: 30 })
+    try {
+      await configureFakeProvider(pinging, fake.baseUrl)
+      const ann = await pinging.headersFor('ann')
+      fake.respond = () => ({ tokens: ['slow ', 'answer'], delayMs: 200 })
+      const response = await fetch(`${await pinging.listen()}/stream`, {
+        method: 'POST',
+        headers: { ...ann, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'hi', model_provider: 'fake' }),
+      })
+      const raw = await response.text()
+      const beforeFirstToken = raw.slice(0, raw.indexOf('"type":"token"'))
+      expect(beforeFirstToken).toMatch(/^: ping$/m)
+      const events = parseSse(raw)
+      expect(events.map((event) => event.type)).toEqual(['token', 'token', 'done'])
+      const saved = pinging.app.ctx.db.$client
+        .prepare("SELECT content FROM chat_message WHERE role = 'assistant'")
+        .pluck()
+        .get()
+      expect(saved).toBe('slow answer')
+    } finally {
+      await pinging.close()
+    }
   })
 
   it('stops a slow model when the client disconnects and saves the partial reply as interrupted', async () => {

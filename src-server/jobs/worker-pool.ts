@@ -6,6 +6,13 @@ import { Worker } from 'node:worker_threads'
 interface Pending {
   resolve: (value: unknown) => void
   reject: (error: Error) => void
+  timer?: NodeJS.Timeout
+}
+
+function settle(pending: Pending, outcome: { result: unknown } | { error: Error }): void {
+  clearTimeout(pending.timer)
+  if ('error' in outcome) pending.reject(outcome.error)
+  else pending.resolve(outcome.result)
 }
 
 interface Slot {
@@ -17,30 +24,38 @@ interface Slot {
 interface QueuedTask {
   task: string
   input: unknown
-  transferList: ArrayBuffer[]
+  timeout?: { ms: number; message: string }
   pending: Pending
 }
 
+export interface RunOptions {
+  /** Past this, the task fails with `timeoutMessage` and its thread is terminated and replaced. */
+  timeoutMs?: number
+  timeoutMessage?: string
+}
+
 /**
- * A new worker thread: `worker.js` beside a bundle; from source (tests, `npm start`), `src-server/worker.ts`
- * loaded after registering tsx in the thread, since loader flags do not reach worker threads.
+ * A new worker thread running `entry`, by default `worker.js` beside a bundle, or from source (tests,
+ * `npm start`) `src-server/worker.ts`. A TypeScript entry is loaded after registering tsx in the thread, since
+ * loader flags do not reach worker threads.
  */
-function spawnWorker(): Worker {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts'))
-    return new Worker(new URL('./worker.js', import.meta.url))
+function spawnWorker(entry?: URL): Worker {
+  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts')
+  const script = entry ?? new URL(fromSource ? '../worker.ts' : './worker.js', import.meta.url)
+  if (!script.pathname.endsWith('.ts')) return new Worker(script)
   const tsxApi = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
       .replace(/\.cjs$/, '.mjs'),
   ).href
-  const entry = new URL('../worker.ts', import.meta.url).href
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}) })`
   return new Worker(bootstrap, { eval: true })
 }
 
 /**
  * A small pool of worker threads for CPU-heavy tasks (PDF parsing, embedding, rendering), so the event loop
- * stays free for requests. Threads start on first use; a thread that dies fails its task and is replaced.
+ * stays free for requests. Threads start on first use; a thread that dies fails its task and is replaced, and so
+ * is one whose task outlives its timeout (a hung parser cannot be interrupted any other way).
  */
 export class WorkerPool {
   private readonly slots: Slot[] = []
@@ -48,19 +63,27 @@ export class WorkerPool {
   private nextId = 1
   private closed = false
 
-  constructor(private readonly size = Math.max(1, Math.min(4, cpus().length - 1))) {}
+  constructor(
+    private readonly size = Math.max(1, Math.min(4, cpus().length - 1)),
+    /** The thread's entry module (the app's task table unless a test brings its own). */
+    private readonly entry?: URL,
+  ) {}
 
-  run<T>(task: string, input: unknown, transferList: ArrayBuffer[] = []): Promise<T> {
+  run<T>(task: string, input: unknown, options: RunOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The worker pool is closed.'))
+    const timeout =
+      options.timeoutMs === undefined
+        ? undefined
+        : { ms: options.timeoutMs, message: options.timeoutMessage ?? `The task ${task} took too long.` }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({
-        task,
-        input,
-        transferList,
-        pending: { resolve: resolve as (v: unknown) => void, reject },
-      })
+      this.queue.push({ task, input, timeout, pending: { resolve: resolve as (v: unknown) => void, reject } })
       this.dispatch()
     })
+  }
+
+  /** Threads alive now (for tests of replacement). */
+  get threadCount(): number {
+    return this.slots.length
   }
 
   async close(): Promise<void> {
@@ -77,29 +100,50 @@ export class WorkerPool {
       const id = this.nextId++
       slot.busy = true
       slot.pending.set(id, queued.pending)
-      slot.worker.postMessage({ id, task: queued.task, input: queued.input }, queued.transferList)
+      if (queued.timeout) this.armTimeout(slot, id, queued.timeout)
+      slot.worker.postMessage({ id, task: queued.task, input: queued.input })
     }
+  }
+
+  private armTimeout(slot: Slot, id: number, timeout: { ms: number; message: string }): void {
+    const pending = slot.pending.get(id) as Pending
+    pending.timer = setTimeout(() => {
+      slot.pending.delete(id)
+      this.retire(slot)
+      void slot.worker.terminate()
+      pending.reject(new Error(timeout.message))
+    }, timeout.ms)
+    pending.timer.unref()
+  }
+
+  /** Takes a slot out of the pool; queued tasks go to the others or to a new thread. */
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot)
+    if (index >= 0) this.slots.splice(index, 1)
+    if (!this.closed) this.dispatch()
   }
 
   private spawn(): Slot | null {
     if (this.slots.length >= this.size) return null
-    const worker = spawnWorker()
+    const worker = spawnWorker(this.entry)
     const slot: Slot = { worker, busy: false, pending: new Map() }
     worker.on('message', (message: { id: number; ok: boolean; result?: unknown; error?: string }) => {
       const pending = slot.pending.get(message.id)
       if (!pending) return
       slot.pending.delete(message.id)
       slot.busy = false
-      if (message.ok) pending.resolve(message.result)
-      else pending.reject(new Error(message.error ?? 'The worker task failed.'))
+      settle(
+        pending,
+        message.ok
+          ? { result: message.result }
+          : { error: new Error(message.error ?? 'The worker task failed.') },
+      )
       this.dispatch()
     })
     const fail = (error: Error) => {
-      for (const pending of slot.pending.values()) pending.reject(error)
+      for (const pending of slot.pending.values()) settle(pending, { error })
       slot.pending.clear()
-      const index = this.slots.indexOf(slot)
-      if (index >= 0) this.slots.splice(index, 1)
-      if (!this.closed) this.dispatch()
+      this.retire(slot)
     }
     worker.on('error', fail)
     worker.on('exit', (code) => {

@@ -58,7 +58,7 @@ describe('embedding model', () => {
       ready: true,
       backend_type: 'builtin',
       provider: 'builtin',
-      model: 'hashing-v1',
+      model: 'hashing-v2',
       dim: 512,
       error: null,
     })

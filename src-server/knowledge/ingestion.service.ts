@@ -99,15 +99,10 @@ export function createIngestionService(ctx: AppContext, embedder: Embedder) {
     try {
       if (!kind) throw new Error(`Documents of type ${document.mimeType} cannot be parsed.`)
       const bytes = await ctx.blobs.readBytes(document.sha256)
-      prepared = await withTimeout(
-        ctx.workers.run<PreparedDocument>('knowledgePrepareDocument', {
-          kind,
-          bytes,
-          strategy: run.strategy,
-          params: run.params,
-        }),
-        PREPARE_TIMEOUT_MS,
-        'Parsing the document took too long.',
+      prepared = await ctx.workers.run<PreparedDocument>(
+        'knowledgePrepareDocument',
+        { kind, bytes, strategy: run.strategy, params: run.params },
+        { timeoutMs: PREPARE_TIMEOUT_MS, timeoutMessage: 'Parsing the document took too long.' },
       )
     } catch (error) {
       // A bad file fails alone: its old chunks go, the job carries on with the next document.
@@ -235,15 +230,4 @@ export function createIngestionService(ctx: AppContext, embedder: Embedder) {
 
 function deleteDocumentChunks(db: Queryable, documentId: string): void {
   db.delete(knowledgeChunk).where(eq(knowledgeChunk.documentId, documentId)).run()
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message)), ms)
-      timer.unref()
-    }),
-  ]).finally(() => clearTimeout(timer))
 }

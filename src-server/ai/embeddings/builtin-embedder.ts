@@ -11,7 +11,7 @@
  */
 import { ENGLISH_STOPWORDS } from '../stopwords'
 
-export const BUILTIN_EMBEDDING_MODEL = 'hashing-v1'
+export const BUILTIN_EMBEDDING_MODEL = 'hashing-v2'
 export const BUILTIN_EMBEDDING_DIM = 512
 
 const WORD = /[\p{L}\p{N}]+/gu

@@ -6,9 +6,15 @@ import type { PageText } from './pdf-pages'
 const MIN_TEXT_LAYER_WORDS = 3
 /** Pages are rendered about 1700 px wide for OCR: 200 dpi for A4, which tesseract reads well. */
 const OCR_WIDTH_PX = 1700
+/** A PDF whose parsing or rendering hangs fails the run, and its worker thread is replaced. */
+const PDF_TASK_TIMEOUT_MS = 120_000
 
 export async function readTextLayer(ctx: AppContext, pdf: Uint8Array): Promise<PageText[]> {
-  return ctx.workers.run<PageText[]>('documentText', { bytes: pdf })
+  return ctx.workers.run<PageText[]>(
+    'documentText',
+    { bytes: pdf },
+    { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the PDF took too long.' },
+  )
 }
 
 export function pagesNeedingOcr(pages: PageText[]): number[] {
@@ -33,5 +39,9 @@ export async function renderPage(
   pageNumber: number,
   scale: number,
 ): Promise<Uint8Array> {
-  return ctx.workers.run<Uint8Array>('renderPdfPage', { bytes: pdf, pageNumber, scale })
+  return ctx.workers.run<Uint8Array>(
+    'renderPdfPage',
+    { bytes: pdf, pageNumber, scale },
+    { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: `Rendering page ${pageNumber} took too long.` },
+  )
 }
