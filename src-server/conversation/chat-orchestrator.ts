@@ -171,8 +171,9 @@ export function createChatOrchestrator(
 
     let agent: ReturnType<typeof agents.usable> | null = null
     let model: ResolvedModel
+    let existing: repo.SessionWithUsers | null
     try {
-      const existing = repo.findSession(db, sessionId)
+      existing = repo.findSession(db, sessionId)
       if (existing && existing.ownerId !== user.id && !canOperate(user))
         throw ConversationErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
       const agentId = request.agentId ?? existing?.agentId ?? null
@@ -186,17 +187,17 @@ export function createChatOrchestrator(
       return outcome
     }
 
+    // Nothing awaits between the checks above and this transaction, so `existing` is still what is stored.
     const { userMessageId, session } = db.transaction((tx) => {
-      const current = repo.findSession(tx, sessionId)
-      const overrides = {
+      const changes = {
+        agentId: agent?.id ?? null,
+        lastMessage: preview(request.message),
         ...(request.modelProvider !== undefined && { modelProvider: request.modelProvider }),
         ...(request.modelName !== undefined && { modelName: request.modelName }),
         ...(request.modelTemperature !== undefined && { modelTemperature: request.modelTemperature }),
       }
-      if (!current)
-        repo.insertSession(tx, { id: sessionId, ownerId: user.id, agentId: agent?.id ?? null, ...overrides })
-      else if (agent?.id !== current.agentId || Object.keys(overrides).length > 0)
-        repo.updateSession(tx, sessionId, { agentId: agent?.id ?? null, ...overrides })
+      if (existing) repo.updateSession(tx, sessionId, changes)
+      else repo.insertSession(tx, { id: sessionId, ownerId: user.id, ...changes })
       const message = repo.insertMessage(tx, {
         sessionId,
         role: 'user',
@@ -204,8 +205,10 @@ export function createChatOrchestrator(
         messageType,
         authorId: user.id,
       })
-      repo.updateSession(tx, sessionId, { lastMessage: preview(request.message) })
-      return { userMessageId: message.id, session: repo.findSession(tx, sessionId) as repo.SessionWithUsers }
+      return {
+        userMessageId: message.id,
+        session: { state: existing?.state ?? 'AI_ACTIVE', epoch: existing?.epoch ?? 0 },
+      }
     })
     publishMessage(sessionId, userMessageId)
     publishSession(sessionId)
