@@ -1,4 +1,4 @@
-import { createUser, expect, screenshot, signIn, test } from './fixtures'
+import { apiToken, createUser, expect, screenshot, signIn, test } from './fixtures'
 
 test('an operator takes over a live chat, answers the user, and hands it back to the AI', async ({
   browser,
@@ -63,4 +63,28 @@ test('an operator takes over a live chat, answers the user, and hands it back to
   await userPage.getByRole('button', { name: 'Send' }).click()
   await expect(userMessages.locator('[data-role="assistant"]')).toHaveCount(3)
   await screenshot(operatorPage, testInfo, 'chat-operator-after-release')
+})
+
+test('an operator pages past the newest 100 conversations', async ({ page, server }) => {
+  const uma = await createUser(server, 'uma', ['user'])
+  const otto = await createUser(server, 'otto', ['operator'])
+  const headers = await apiToken(server, uma.username, uma.password)
+  const sessionIds: string[] = []
+  for (let i = 1; i <= 103; i++) {
+    const response = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: `Question number ${i}` }),
+    })
+    sessionIds.push(/"session_id":"([0-9a-f-]{36})"/.exec(await response.text())?.[1] ?? '')
+  }
+  await signIn(page, server, otto.username, otto.password)
+  await page.goto(`${server.url}/console/chat`)
+  const sessions = page.getByRole('list', { name: 'Sessions' }).getByRole('link')
+  await expect(sessions).toHaveCount(100)
+  await expect(sessions.first()).toHaveAttribute('href', `/console/chat/${sessionIds[102]}`)
+  await page.getByRole('button', { name: 'Load older conversations (3)' }).click()
+  await expect(sessions).toHaveCount(103)
+  await expect(sessions.last()).toHaveAttribute('href', `/console/chat/${sessionIds[0]}`)
+  await expect(page.getByRole('button', { name: /Load older conversations/ })).toHaveCount(0)
 })

@@ -82,4 +82,10 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
   await buyer.goto(`${server.url}/console/wallet`)
   await expect(buyer.getByTestId('wallet-balance')).toHaveText('500 pts')
   await screenshot(buyer, testInfo, 'marketplace-wallet-after-refund')
+
+  // The admin's statistics count the refunded order, with no volume or commission left from it.
+  await admin.getByRole('tab', { name: 'Statistics' }).click()
+  await expect(admin.getByRole('img', { name: 'Orders per day' })).toBeVisible()
+  await expect(admin.getByText('1 order(s) · 0 pts volume · 0 pts commission')).toBeVisible()
+  await screenshot(admin, testInfo, 'admin-statistics')
 })

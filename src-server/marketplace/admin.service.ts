@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne, sql, sum } from 'drizzle-orm'
+import { and, count, eq, gte, inArray, ne, sql, sum } from 'drizzle-orm'
 import { recordAdminAction } from '../admin-audit/admin-audit.service'
 import { user } from '../auth/auth.tables'
 import type { Queryable } from '../db/client'
@@ -87,5 +87,54 @@ export function platformStats(db: Queryable, platformUserId: string) {
     total_users: totalUsers,
     total_transaction_volume: Number(volume?.total ?? 0),
     platform_commission_total: Number(commission?.total ?? 0),
+  }
+}
+
+/**
+ * The platform figures per UTC day over the last `days` days (today included, days without activity as zeros),
+ * each counted as its total is: orders paid or refunded, volume of orders still paid, and the platform's
+ * commission net of refunds, by the day the order or the transaction was made.
+ */
+export function dailyPlatformStats(db: Queryable, platformUserId: string, days: number) {
+  const dates = Array.from({ length: days }, (_, i) =>
+    new Date(Date.now() - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  )
+  const since = dates[0] as string
+  const orderDay = sql<string>`substr(${marketplaceOrder.createdAt}, 1, 10)`
+  const orders = db
+    .select({
+      date: orderDay,
+      orders: count(),
+      volume: sql<number>`coalesce(sum(case when ${marketplaceOrder.status} = 'paid' then ${marketplaceOrder.totalPrice} end), 0)`,
+    })
+    .from(marketplaceOrder)
+    .where(
+      and(inArray(marketplaceOrder.status, ['paid', 'refunded']), gte(marketplaceOrder.createdAt, since)),
+    )
+    .groupBy(orderDay)
+    .all()
+  const transactionDay = sql<string>`substr(${walletTransaction.createdAt}, 1, 10)`
+  const commission = db
+    .select({ date: transactionDay, amount: sql<number>`sum(${walletTransaction.amount})` })
+    .from(walletTransaction)
+    .innerJoin(wallet, eq(wallet.id, walletTransaction.walletId))
+    .where(
+      and(
+        eq(wallet.userId, platformUserId),
+        inArray(walletTransaction.type, ['commission', 'refund_reversal']),
+        gte(walletTransaction.createdAt, since),
+      ),
+    )
+    .groupBy(transactionDay)
+    .all()
+  const ordersOn = new Map(orders.map((row) => [row.date, row]))
+  const commissionOn = new Map(commission.map((row) => [row.date, Number(row.amount)]))
+  return {
+    days: dates.map((date) => ({
+      date,
+      orders: ordersOn.get(date)?.orders ?? 0,
+      volume: Number(ordersOn.get(date)?.volume ?? 0),
+      commission: commissionOn.get(date) ?? 0,
+    })),
   }
 }

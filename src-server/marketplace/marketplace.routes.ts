@@ -2,12 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context'
 import { IdParams, NoContent, Page, PageQuery } from '../http/common.schemas'
-import { listListingsForModeration, platformStats, setListingStatus } from './admin.service'
+import {
+  dailyPlatformStats,
+  listListingsForModeration,
+  platformStats,
+  setListingStatus,
+} from './admin.service'
 import { requestHash, runIdempotent } from './idempotency'
 import type { ListingService } from './listings.service'
 import {
   AdminListingQuery,
   CreateListingBody,
+  DailyStatsQuery,
+  DailyStatsSchema,
   IdempotencyHeaders,
   ListingItemSchema,
   ListingSchema,
@@ -272,5 +279,14 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/stats',
     { config: admin, schema: { tags: adminTags, response: { 200: StatsSchema } } },
     async () => platformStats(db, ctx.auth.platformUserId()),
+  )
+  // Extension beyond the contract: the same figures per day, for the admin console's charts.
+  app.get(
+    '/api/admin/stats/daily',
+    {
+      config: admin,
+      schema: { tags: adminTags, querystring: DailyStatsQuery, response: { 200: DailyStatsSchema } },
+    },
+    async (request) => dailyPlatformStats(db, ctx.auth.platformUserId(), request.query.days),
   )
 }

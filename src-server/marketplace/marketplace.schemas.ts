@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../http/common.schemas'
 import { MODERATION_STATUSES } from './admin.service'
 import { LISTING_STATUSES, ORDER_STATUSES, TRANSACTION_TYPES } from './marketplace.tables'
@@ -163,6 +163,27 @@ export const ListingStatusBody = Type.Object({
   status: Type.Enum([...MODERATION_STATUSES]),
   reason: Type.Optional(Type.String({ maxLength: 1000 })),
 })
+
+export const DailyStatsQuery = Type.Object({
+  days: Type.Integer({
+    minimum: 1,
+    maximum: 366,
+    default: 30,
+    description: 'UTC days back from today, included',
+  }),
+})
+
+export const DailyStatsSchema = Type.Object({
+  days: Type.Array(
+    Type.Object({
+      date: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
+      orders: Type.Integer({ description: 'orders paid or refunded, made that day' }),
+      volume: Type.Integer({ description: 'total price of orders made that day and still paid' }),
+      commission: Type.Integer({ description: "the platform's commission that day, net of refunds" }),
+    }),
+  ),
+})
+export type DailyStats = Static<typeof DailyStatsSchema>
 
 export const StatsSchema = Type.Object({
   total_listings: Type.Integer(),

@@ -351,4 +351,44 @@ describe('platform statistics', () => {
     })
     expect((await call('GET', '/api/admin/stats', 'bob')).statusCode).toBe(403)
   })
+
+  it('gives the same figures per day, zero-filled, summing to the totals of the window', async () => {
+    server = await startTestServer()
+    const a = await publishedListing(server, 'sam', { base_price: 100 })
+    const b = await publishedListing(server, 'sam', { base_price: 50, title: 'B' })
+    await topUp(server, 'bob', 150)
+    await buy('bob', a)
+    const refunded = (await buy('bob', b)).json()
+    await call('POST', `/api/marketplace/orders/${refunded.id}/refund`, 'bob', { reason: 'x' })
+    // One order made yesterday, moved there in storage: it counts on its own day.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString()
+    await topUp(server, 'cat', 100)
+    const old = (await buy('cat', a)).json()
+    expect(old.status).toBe('paid')
+    server.app.ctx.db.$client
+      .prepare('UPDATE marketplace_order SET created_at = ? WHERE id = ?')
+      .run(yesterday, old.id)
+    server.app.ctx.db.$client
+      .prepare("UPDATE wallet_transaction SET created_at = ? WHERE reference_id = ? AND type = 'commission'")
+      .run(yesterday, old.id)
+
+    const daily = await call('GET', '/api/admin/stats/daily?days=7', 'admin')
+    expect(daily.statusCode).toBe(200)
+    const days = daily.json().days as { date: string; orders: number; volume: number; commission: number }[]
+    expect(days.map((day) => day.date)).toEqual(
+      Array.from({ length: 7 }, (_, i) =>
+        new Date(Date.now() - (6 - i) * 86_400_000).toISOString().slice(0, 10),
+      ),
+    )
+    expect(days.at(-1)).toMatchObject({ orders: 2, volume: 100, commission: 10 })
+    expect(days.at(-2)).toMatchObject({ orders: 1, volume: 100, commission: 10 })
+    expect(
+      days.slice(0, -2).every((day) => day.orders === 0 && day.volume === 0 && day.commission === 0),
+    ).toBe(true)
+    const totals = (await call('GET', '/api/admin/stats', 'admin')).json()
+    expect(days.reduce((sum, day) => sum + day.volume, 0)).toBe(totals.total_transaction_volume)
+    expect(days.reduce((sum, day) => sum + day.commission, 0)).toBe(totals.platform_commission_total)
+    expect((await call('GET', '/api/admin/stats/daily?days=0', 'admin')).statusCode).toBe(422)
+    expect((await call('GET', '/api/admin/stats/daily', 'bob')).statusCode).toBe(403)
+  })
 })

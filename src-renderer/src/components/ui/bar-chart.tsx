@@ -1,4 +1,4 @@
-/** A small labelled bar chart in SVG: one bar per point, the value on hover. */
+/** A small labelled bar chart in SVG: one bar per point, the scale's top in a corner, the value on hover. */
 export function BarChart({
   points,
   label,
@@ -14,7 +14,11 @@ export function BarChart({
   const every = Math.ceil(points.length / 10)
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${width} ${height + 24}`} role="img" aria-label={label}>
+      {/* Room on both sides for the first and last axis labels, and above the bars for the scale. */}
+      <svg viewBox={`-20 -18 ${width + 40} ${height + 42}`} role="img" aria-label={label}>
+        <text x={0} y={-6} className="axis">
+          {`highest ${Math.max(0, ...points.map((p) => p.value))}`}
+        </text>
         {points.map((point, index) => {
           const barHeight = (point.value / max) * height
           return (

@@ -4,13 +4,14 @@ import type { ProviderSettings, PutProvidersBody } from '@server/ai/ai.schemas'
 import type { User } from '@server/auth/auth.schemas'
 import type { Overview, RegistryEntry } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
-import type { ListingSchema, StatsSchema } from '@server/marketplace/marketplace.schemas'
+import type { DailyStats, ListingSchema, StatsSchema } from '@server/marketplace/marketplace.schemas'
 import type { ConfigEntry, PlatformConfigValues } from '@server/settings/settings.schemas'
 import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
 
 export type ModerationListing = Static<typeof ListingSchema>
 export type PlatformStats = Static<typeof StatsSchema>
+export type { DailyStats }
 export type RecognitionOverview = Static<typeof Overview>
 export type RegistryRow = Static<typeof RegistryEntry>
 export type RuntimeAgent = Static<typeof RuntimeAgentSchema>
@@ -40,6 +41,7 @@ export const adminApi = {
   moderate: (id: string, status: string, reason: string) =>
     api.put<ModerationListing>(`/api/admin/listings/${id}/status`, { status, reason: reason || undefined }),
   stats: () => api.get<PlatformStats>('/api/admin/stats'),
+  dailyStats: (days = 30) => api.get<DailyStats>('/api/admin/stats/daily', { query: { days } }),
   overview: () => api.get<RecognitionOverview>('/admin/document-recognition/overview'),
   registry: () => api.get<{ items: RegistryRow[] }>('/admin/document-recognition/runtime-agents'),
   register: (agentId: string, body: { display_name?: string; enabled?: boolean }) =>

@@ -1,15 +1,17 @@
 import { useEffect, useState } from 'react'
 import { Card } from '../../../components/ui'
 import { BarChart } from '../../../components/ui/bar-chart'
-import { adminApi, type PlatformStats, type RecognitionOverview } from '../api/admin-api'
+import { adminApi, type DailyStats, type PlatformStats, type RecognitionOverview } from '../api/admin-api'
 
 const pct = (value: number | null) => (value === null ? '—' : `${Math.round(value * 100)}%`)
 
 export function StatisticsPanel() {
   const [stats, setStats] = useState<PlatformStats | null>(null)
   const [overview, setOverview] = useState<RecognitionOverview | null>(null)
+  const [daily, setDaily] = useState<DailyStats | null>(null)
   useEffect(() => {
     void adminApi.stats().then(setStats)
+    void adminApi.dailyStats().then(setDaily)
     void adminApi.overview().then(setOverview)
   }, [])
   const figures: [string, number | string | undefined][] = [
@@ -29,6 +31,27 @@ export function StatisticsPanel() {
           </div>
         ))}
       </section>
+      <Card title="Marketplace, last 30 days">
+        {daily ? (
+          <div className="stack">
+            <BarChart
+              label="Orders per day"
+              points={daily.days.map((d) => ({ label: d.date.slice(5), value: d.orders }))}
+            />
+            <BarChart
+              label="Volume per day (pts)"
+              points={daily.days.map((d) => ({ label: d.date.slice(5), value: d.volume }))}
+            />
+            <p className="small">
+              {daily.days.reduce((sum, d) => sum + d.orders, 0)} order(s) ·{' '}
+              {daily.days.reduce((sum, d) => sum + d.volume, 0)} pts volume ·{' '}
+              {daily.days.reduce((sum, d) => sum + d.commission, 0)} pts commission
+            </p>
+          </div>
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </Card>
       <Card title="Document recognition, last 30 days">
         {overview ? (
           <div className="stack">

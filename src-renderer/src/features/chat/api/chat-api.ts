@@ -10,8 +10,12 @@ const wsUrl = (path: string) => {
   return base.toString()
 }
 
+export const SESSION_PAGE = 100
+
 export const chatApi = {
-  sessions: () => api.get<{ items: ChatSession[]; total: number }>('/sessions', { query: { limit: 100 } }),
+  /** Sessions newest first, a page of SESSION_PAGE from `offset`. */
+  sessions: (offset = 0) =>
+    api.get<{ items: ChatSession[]; total: number }>('/sessions', { query: { limit: SESSION_PAGE, offset } }),
   agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
   takeover: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/takeover`, {}),
   release: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/release`, {}),
