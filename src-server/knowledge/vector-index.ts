@@ -20,7 +20,7 @@ import {
  *   1. its `PRUNED_DIMS` largest weights against every row (cost bounded whatever the query's length: the
  *      builtin embedder's queries are sparse, and their few heavy dimensions carry most of the dot product);
  *   2. every non-zero weight against the best `RESCORED` rows of pass 1, which gives their cosine.
- * The bench measures how often the result equals exact vec0 KNN.
+ * The bench measures how much of exact vec0 KNN's top 50 it finds.
  *
  * Freshness: SQLite stays the truth. Chunk `seq`s only grow (AUTOINCREMENT), so rows above the highest one loaded
  * are new; a deletion counter kept by a trigger says when rows went away, and then the live set is re-read.
