@@ -83,8 +83,18 @@ test('an operator pages past the newest 100 conversations', async ({ page, serve
   const sessions = page.getByRole('list', { name: 'Sessions' }).getByRole('link')
   await expect(sessions).toHaveCount(100)
   await expect(sessions.first()).toHaveAttribute('href', `/console/chat/${sessionIds[102]}`)
+  await expect(page.getByRole('button', { name: 'Load older conversations (3)' })).toBeVisible()
+  // A conversation started now arrives live on top; the three older ones are still to load.
+  const latest = await fetch(`${server.url}/stream`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ message: 'One more question' }),
+  })
+  const latestId = /"session_id":"([0-9a-f-]{36})"/.exec(await latest.text())?.[1]
+  await expect(sessions).toHaveCount(101)
+  await expect(sessions.first()).toHaveAttribute('href', `/console/chat/${latestId}`)
   await page.getByRole('button', { name: 'Load older conversations (3)' }).click()
-  await expect(sessions).toHaveCount(103)
+  await expect(sessions).toHaveCount(104)
   await expect(sessions.last()).toHaveAttribute('href', `/console/chat/${sessionIds[0]}`)
   await expect(page.getByRole('button', { name: /Load older conversations/ })).toHaveCount(0)
 })

@@ -109,9 +109,9 @@ export class WorkerPool {
     const pending = slot.pending.get(id) as Pending
     pending.timer = setTimeout(() => {
       slot.pending.delete(id)
-      this.retire(slot)
-      void slot.worker.terminate()
       pending.reject(new Error(timeout.message))
+      void slot.worker.terminate()
+      this.retire(slot)
     }, timeout.ms)
     pending.timer.unref()
   }

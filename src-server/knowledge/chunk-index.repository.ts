@@ -51,16 +51,6 @@ export function ensureVectorTable(client: Database.Database, dim: number): strin
   return table
 }
 
-/** The dimensions that have a vector table. */
-export function vectorTableDims(client: Database.Database): number[] {
-  const names = client
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'knowledge_vec_%'`)
-    .pluck()
-    .all() as string[]
-  // vec0 keeps shadow tables beside each table (`knowledge_vec_512_chunks`, ...): only the tables themselves.
-  return names.flatMap((name) => /^knowledge_vec_(\d+)$/.exec(name)?.[1] ?? []).map(Number)
-}
-
 export function vectorTableExists(client: Database.Database, dim: number): boolean {
   return Boolean(
     client.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(vectorTable(dim)),
@@ -163,7 +153,8 @@ function postingsCounter(client: Database.Database): (term: string) => number {
   return (term) => {
     let count = counts.get(term)
     if (count === undefined) {
-      count = (lookup.get(term) as number | undefined) ?? 0
+      // The index stores words without diacritics (remove_diacritics 2): "café" is counted as "cafe".
+      count = (lookup.get(term.normalize('NFD').replace(/\p{M}/gu, '')) as number | undefined) ?? 0
       counts.set(term, count)
     }
     return count

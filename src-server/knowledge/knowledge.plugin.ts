@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { createEmbedder, type Embedder } from '../ai/embeddings'
+import { BUILTIN_EMBEDDING_DIM, createEmbedder, type Embedder } from '../ai/embeddings'
 import type { AppContext } from '../app-context'
 import { ensureChunkIndex } from './chunk-index.repository'
 import { createDocumentsService } from './documents.service'
@@ -10,7 +10,7 @@ import { knowledgeRoutes } from './knowledge.routes'
 import { createMountsService } from './mounts.service'
 import { createRetrievalService } from './retrieval.service'
 import { createSourcesService } from './sources.service'
-import { warmVectorIndexes } from './vector-index'
+import { warmVectorIndex } from './vector-index'
 
 export function createKnowledgeServices(ctx: AppContext, embedder: Embedder = createEmbedder(ctx.workers)) {
   const retrieval = createRetrievalService(ctx.db, embedder, ctx.log)
@@ -28,7 +28,7 @@ export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>
 
 /**
  * The knowledge domain: creates the FTS5 index (vec0 tables appear per dimension on first write), registers the
- * ingestion job handler and the stale-index guard check, loads the vector indexes once the server is ready, and
+ * ingestion job handler and the stale-index guard check, loads the builtin embedder's vector index once the server is ready, and
  * serves the routes.
  */
 export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -37,6 +37,7 @@ export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (a
   const services = createKnowledgeServices(ctx)
   ctx.jobs.register(INGEST_JOB_TYPE, services.ingestion.run, { maxAttempts: 3 })
   ctx.guard.register('knowledge index', staleIndexCheck(ctx.db, services.embedder))
-  app.addHook('onReady', async () => warmVectorIndexes(ctx.db.$client, ctx.log))
+  if (services.embedder.backendType === 'builtin')
+    app.addHook('onReady', async () => warmVectorIndex(ctx.db.$client, BUILTIN_EMBEDDING_DIM, ctx.log))
   await app.register(knowledgeRoutes, { ctx, services })
 }

@@ -4,7 +4,7 @@ import { embeddingKey } from '../ai/embeddings'
 import type { AuthUser } from '../auth/auth.service'
 import type { Db } from '../db/client'
 import { mountableSource, usableAgent } from './access'
-import { chunksBySeq, searchBm25 } from './chunk-index.repository'
+import { chunksBySeq, type RankedChunk, searchBm25, searchVectors } from './chunk-index.repository'
 import { listMounts, manageableSourceIds } from './knowledge.repository'
 import type { RetrievalQueryBody } from './knowledge.schemas'
 import { vectorIndexFor } from './vector-index'
@@ -48,6 +48,21 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
   }
 
   /**
+   * Vector candidates: the builtin embedder's from the in-memory index (its accuracy against exact KNN is
+   * measured in the bench), any other embedder's by exact vec0 KNN, since the index's pruned first pass is tuned
+   * for the builtin embedder's sparse vectors, not for dense ones.
+   */
+  async function nearestChunks(
+    vector: Float32Array,
+    sourceIds: string[],
+    limit: number,
+  ): Promise<RankedChunk[]> {
+    const scope = { embeddingKey: embeddingKey(embedder, vector.length), sourceIds, limit }
+    if (embedder.backendType === 'builtin') return vectorIndexFor(client, vector.length).search(vector, scope)
+    return searchVectors(client, { vector, ...scope })
+  }
+
+  /**
    * Hybrid search: BM25 over FTS5 and cosine over the vector index (sqlite-vec's vectors, held in memory), each ranking its candidates, fused by
    * reciprocal rank. The best `topK` by fused score (ties: higher priority) are returned in context order:
    * priority first, then score.
@@ -62,14 +77,7 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
     }
     addRanking(searchBm25(client, query, ids, candidates).map((row) => row.seq))
     const vector = await queryVector(query)
-    if (vector) {
-      const nearest = await vectorIndexFor(client, vector.length).search(vector, {
-        embeddingKey: embeddingKey(embedder, vector.length),
-        sourceIds: ids,
-        limit: candidates,
-      })
-      addRanking(nearest.map((row) => row.seq))
-    }
+    if (vector) addRanking((await nearestChunks(vector, ids, candidates)).map((row) => row.seq))
     const priority = new Map(sources.map((source) => [source.id, source.priority]))
     const rows = chunksBySeq(client, [...fused.keys()])
     const scored = rows.map((row) => ({

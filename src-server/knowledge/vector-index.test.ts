@@ -175,10 +175,12 @@ describe('BM25 query terms', () => {
       sourceId,
       Array.from(
         { length: 3000 },
-        (_, i) => `common words everywhere chunk ${i}${i === 7 ? ' glacier' : ''}`,
+        (_, i) => `common café words everywhere chunk ${i}${i === 7 ? ' glacier' : ''}`,
       ),
     )
     expect(bm25Terms(db.$client, 'the glacier common')).toEqual(['glacier'])
+    // Counted under the indexed, accent-free spelling: "café" is as common as it really is.
+    expect(bm25Terms(db.$client, 'glacier café')).toEqual(['glacier'])
     // With only common words, the rarest of them is still searched.
     expect(bm25Terms(db.$client, 'common everywhere')).toHaveLength(1)
     // Counts are cached, but not past a change: once most chunks are gone, the common word fits again.

@@ -6,11 +6,11 @@ import {
   maxChunkSeq,
   type RankedChunk,
   vectorsAfter,
-  vectorTableDims,
 } from './chunk-index.repository'
 
 /**
- * An in-memory copy of one dimension's chunk vectors, searched instead of scanning vec0 on every query.
+ * An in-memory copy of one dimension's chunk vectors, searched instead of scanning vec0 on every query when the
+ * builtin embedder is in use.
  *
  * Why: sqlite-vec's exact KNN reads every stored float vector per query (200 MB at 100,000 chunks of 512 dims,
  * about 55 ms on this machine without SIMD), which alone breaks the 50 ms retrieval budget.
@@ -323,10 +323,9 @@ export function vectorIndexFor(client: Database.Database, dim: number): VectorIn
   return index
 }
 
-/** Loads every dimension's index in the background after a start, so the first question does not wait for it. */
-export function warmVectorIndexes(client: Database.Database, log: FastifyBaseLogger): void {
-  for (const dim of vectorTableDims(client))
-    vectorIndexFor(client, dim)
-      .refresh()
-      .catch((error: Error) => log.warn({ err: error.message, dim }, 'vector index warm-up failed'))
+/** Loads a dimension's index in the background after a start, so the first question does not wait for it. */
+export function warmVectorIndex(client: Database.Database, dim: number, log: FastifyBaseLogger): void {
+  vectorIndexFor(client, dim)
+    .refresh()
+    .catch((error: Error) => log.warn({ err: error.message, dim }, 'vector index warm-up failed'))
 }

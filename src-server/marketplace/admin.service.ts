@@ -96,8 +96,9 @@ export function platformStats(db: Queryable, platformUserId: string) {
  * commission net of refunds, by the day the order or the transaction was made.
  */
 export function dailyPlatformStats(db: Queryable, platformUserId: string, days: number) {
+  const now = Date.now()
   const dates = Array.from({ length: days }, (_, i) =>
-    new Date(Date.now() - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+    new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
   )
   const since = dates[0] as string
   const orderDay = sql<string>`substr(${marketplaceOrder.createdAt}, 1, 10)`

@@ -13,9 +13,9 @@ const wsUrl = (path: string) => {
 export const SESSION_PAGE = 100
 
 export const chatApi = {
-  /** Sessions newest first, a page of SESSION_PAGE from `offset`. */
-  sessions: (offset = 0) =>
-    api.get<{ items: ChatSession[]; total: number }>('/sessions', { query: { limit: SESSION_PAGE, offset } }),
+  /** Sessions newest first, `limit` of them from `offset`. */
+  sessions: (offset = 0, limit = SESSION_PAGE) =>
+    api.get<{ items: ChatSession[]; total: number }>('/sessions', { query: { limit, offset } }),
   agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
   takeover: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/takeover`, {}),
   release: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/release`, {}),

@@ -16,16 +16,16 @@ export function ChatConsolePage() {
   const navigate = useNavigate()
   const user = useSession((state) => state.user)
   const operator = hasPermission(user, 'chat.operate')
-  const { load, follow, live } = useChatSessions()
+  const { load, refresh, follow, live } = useChatSessions()
   const [tab, setTab] = useState<Tab>('sessions')
 
   useEffect(() => {
     void load()
     if (operator) return follow()
     // End users have no operator feed: their own list is refreshed while the screen is open.
-    const timer = setInterval(() => void load(), 5000)
+    const timer = setInterval(() => void refresh(), 5000)
     return () => clearInterval(timer)
-  }, [load, follow, operator])
+  }, [load, refresh, follow, operator])
 
   return (
     <>

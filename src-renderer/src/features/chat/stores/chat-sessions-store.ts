@@ -6,12 +6,13 @@ interface SessionsState {
   sessions: ChatSession[]
   /** Sessions the server has in all; more than `sessions` holds until older pages are loaded. */
   total: number
-  /** When the first page was fetched (ISO time), to tell new sessions from older ones moving up. */
-  fetchedAt: string
   /** Sessions changed since their view was last open. */
   unread: Record<string, boolean>
   live: boolean
+  /** The newest page, replacing whatever was listed (another user may have signed in since). */
   load(): Promise<void>
+  /** The newest page merged in: older pages already loaded stay. */
+  refresh(): Promise<void>
   /** Appends the next page of older sessions (live updates may have moved some: duplicates are merged). */
   loadOlder(): Promise<void>
   /** Operators: follow every session through the operator feed. Returns a stop function. */
@@ -23,24 +24,33 @@ interface SessionsState {
 const newestFirst = (sessions: ChatSession[]) =>
   [...sessions].sort((a, b) => b.updated_at.localeCompare(a.updated_at))
 
+/** One entry per session, the most recently updated copy of each, newest first. */
+function merge(current: ChatSession[], incoming: ChatSession[]): ChatSession[] {
+  const byId = new Map(current.map((session) => [session.id, session]))
+  for (const session of incoming) {
+    const known = byId.get(session.id)
+    if (!known || known.updated_at <= session.updated_at) byId.set(session.id, session)
+  }
+  return newestFirst([...byId.values()])
+}
+
 export const useChatSessions = create<SessionsState>((set, get) => ({
   sessions: [],
   total: 0,
-  fetchedAt: '',
   unread: {},
   live: false,
   async load() {
-    const fetchedAt = new Date().toISOString()
     const page = await chatApi.sessions()
-    set({ sessions: newestFirst(page.items), total: page.total, fetchedAt })
+    set({ sessions: newestFirst(page.items), total: page.total })
+  },
+  async refresh() {
+    const page = await chatApi.sessions()
+    set({ sessions: merge(get().sessions, page.items), total: page.total })
   },
   async loadOlder() {
+    // Offsets follow the server's order, where every update moved its session to the top, as it did here.
     const page = await chatApi.sessions(get().sessions.length)
-    const known = new Set(get().sessions.map((session) => session.id))
-    set({
-      sessions: newestFirst([...get().sessions, ...page.items.filter((session) => !known.has(session.id))]),
-      total: page.total,
-    })
+    set({ sessions: merge(get().sessions, page.items), total: page.total })
   },
   follow() {
     let socket: WebSocket | null = null
@@ -48,7 +58,11 @@ export const useChatSessions = create<SessionsState>((set, get) => ({
     let retry: ReturnType<typeof setTimeout> | undefined
     const connect = () => {
       socket = chatApi.operatorFeed()
-      socket.onopen = () => set({ live: true })
+      socket.onopen = () => {
+        set({ live: true })
+        // Updates sent while the feed was down are not replayed: catch up from the list itself.
+        void get().refresh()
+      }
       socket.onmessage = (event) => {
         const data = JSON.parse(String(event.data)) as { type: string; session?: ChatSession }
         if (data.type === 'session_updated' && data.session) get().upsert(data.session, true)
@@ -67,14 +81,13 @@ export const useChatSessions = create<SessionsState>((set, get) => ({
     }
   },
   upsert(session, markUnread) {
-    const others = get().sessions.filter((s) => s.id !== session.id)
-    // A session created since the list was fetched adds to the total; an older one moving up does not.
-    const isNew = others.length === get().sessions.length && session.created_at > get().fetchedAt
+    const isNew = !get().sessions.some((known) => known.id === session.id)
     set({
-      sessions: newestFirst([session, ...others]),
-      total: get().total + (isNew ? 1 : 0),
+      sessions: merge(get().sessions, [session]),
       unread: markUnread ? { ...get().unread, [session.id]: true } : get().unread,
     })
+    // A session not listed yet is either new or an older one moving up: the server's count tells which.
+    if (isNew) void chatApi.sessions(0, 1).then((page) => set({ total: page.total }))
   },
   markRead(sessionId) {
     if (get().unread[sessionId]) set({ unread: { ...get().unread, [sessionId]: false } })
