@@ -84,6 +84,19 @@ describe('llm strategy', () => {
     expect(total.bbox[3]).toBeLessThan(0.43)
   })
 
+  it('asks for JSON in text when the structured call answers 200 with text that is not JSON', async () => {
+    fake.requests.length = 0
+    fake.respond = (request) =>
+      request.response_format
+        ? { tokens: ['Sorry, I can only answer in prose.'] }
+        : { tokens: ['{"invoice_number": "INV-2024-0042", "total_amount": 1190}'] }
+    const run = await recognise()
+    expect(run.status).toBe('completed')
+    expect(run.workspace_output.model_mode).toBe('json_text')
+    expect(fake.requests.map((r) => Boolean(r.response_format))).toEqual([true, false])
+    expect(run.field_reviews.map((f: { value: unknown }) => f.value)).toEqual(['INV-2024-0042', 1190])
+  })
+
   it('retries the extract step when the model fails twice, then succeeds', async () => {
     let calls = 0
     fake.respond = () => {

@@ -1,5 +1,6 @@
 import type { ModelRegistry } from '../../ai'
 import { parseJsonFromText } from '../../ai'
+import { AppError } from '../../errors/app-error'
 import type { PageText } from '../pipeline/pdf-pages'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { ExtractionConfig, FieldDefinition } from './field-config'
@@ -93,13 +94,13 @@ export async function extractWithModel(
     },
   ]
   let mode: ModelExtraction['mode'] = 'structured'
-  let answer: unknown = await models.completeJson({
-    provider: resolved.provider,
-    model: resolved.model,
-    messages,
-    schema,
-    signal,
-  })
+  let answer: unknown = await models
+    .completeJson({ provider: resolved.provider, model: resolved.model, messages, schema, signal })
+    .catch((error: unknown) => {
+      // A 200 whose text is not JSON is an answer that does not fit: ask again for JSON in text below.
+      if (error instanceof AppError && error.code === 'STRUCTURED_OUTPUT_FAILED') return undefined
+      throw error
+    })
   if (!fitsSchema(config.fields, answer)) {
     mode = 'json_text'
     let text = ''
