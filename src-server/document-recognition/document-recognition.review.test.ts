@@ -76,6 +76,37 @@ describe('review seed', () => {
     expect(run.summary.flagged_count).toBeGreaterThanOrEqual(2)
   })
 
+  it('flags an empty optional field as missing, so the run is never left pending with gaps', async () => {
+    const run = await completedRun(SAMPLE_INVOICE.filter((l) => !l.text.startsWith('Due Date')))
+    const due = fieldOf(run, 'due_date') as Field & { flag_reasons: string[] }
+    expect(due).toMatchObject({ value: null, review_status: 'flagged', flag_reasons: ['missing'] })
+    expect(run.review_status).toBe('flagged')
+    expect(reviewRow(run.id)?.reviewStatus).toBe('flagged')
+  })
+
+  it('flags values below LOW_CONFIDENCE_THRESHOLD with the shipped extractor', async () => {
+    const previous = process.env.LOW_CONFIDENCE_THRESHOLD
+    try {
+      process.env.LOW_CONFIDENCE_THRESHOLD = '0.999'
+      const strict = await completedRun()
+      const read = (strict.field_reviews as (Field & { confidence: number; flag_reasons: string[] })[]).filter(
+        (f) => f.value !== null,
+      )
+      // Values the old hard-coded 0.8 would have passed are flagged under the stricter variable.
+      expect(read.some((f) => f.confidence >= 0.8 && f.confidence < 0.999)).toBe(true)
+      for (const field of read.filter((f) => f.confidence < 0.999))
+        expect(field.flag_reasons).toContain('low_confidence')
+
+      process.env.LOW_CONFIDENCE_THRESHOLD = '0.01'
+      const lenient = await completedRun()
+      for (const field of lenient.field_reviews as (Field & { flag_reasons: string[] })[])
+        expect(field.flag_reasons).not.toContain('low_confidence')
+    } finally {
+      if (previous === undefined) delete process.env.LOW_CONFIDENCE_THRESHOLD
+      else process.env.LOW_CONFIDENCE_THRESHOLD = previous
+    }
+  })
+
   it('fails a truncated PDF with a clear error message after its attempts, and keeps it readable', async () => {
     const run = await failedRun()
     expect(run.status).toBe('failed')

@@ -10,7 +10,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000
 
 /**
  * Writes the review seed of a completed run (inside the completing transaction): one field review per field,
- * flagged when missing (required), below the confidence threshold, or with a validation follow-up; a share of
+ * flagged when missing, below the confidence threshold, or with a validation follow-up; a share of
  * otherwise clean runs is flagged `sampled`. A rerun records what it changed against its source.
  */
 export function seedReview(
@@ -27,7 +27,8 @@ export function seedReview(
     const value: FieldValue = field?.value ?? null
     const confidence = round(field?.confidence ?? 0)
     const issues: FieldIssue[] = []
-    if (value === null && definition.required)
+    // Every empty field is flagged, required or not, so a run with gaps always reaches the flagged-first queue.
+    if (value === null)
       issues.push({ kind: 'missing', message: `${definition.label} was not found.` })
     if (value !== null && confidence < threshold)
       issues.push({
