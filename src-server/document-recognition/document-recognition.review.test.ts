@@ -89,9 +89,9 @@ describe('review seed', () => {
     try {
       process.env.LOW_CONFIDENCE_THRESHOLD = '0.999'
       const strict = await completedRun()
-      const read = (strict.field_reviews as (Field & { confidence: number; flag_reasons: string[] })[]).filter(
-        (f) => f.value !== null,
-      )
+      const read = (
+        strict.field_reviews as (Field & { confidence: number; flag_reasons: string[] })[]
+      ).filter((f) => f.value !== null)
       // Values the old hard-coded 0.8 would have passed are flagged under the stricter variable.
       expect(read.some((f) => f.confidence >= 0.8 && f.confidence < 0.999)).toBe(true)
       for (const field of read.filter((f) => f.confidence < 0.999))

@@ -28,8 +28,7 @@ export function seedReview(
     const confidence = round(field?.confidence ?? 0)
     const issues: FieldIssue[] = []
     // Every empty field is flagged, required or not, so a run with gaps always reaches the flagged-first queue.
-    if (value === null)
-      issues.push({ kind: 'missing', message: `${definition.label} was not found.` })
+    if (value === null) issues.push({ kind: 'missing', message: `${definition.label} was not found.` })
     if (value !== null && confidence < threshold)
       issues.push({
         kind: 'low_confidence',
