@@ -63,10 +63,17 @@ async function handleInbound(
         return
       }
       case 'agent_takeover':
-        chat.takeover(user, sessionId, content.trim() ? { note: content } : {})
-        return
       case 'agent_release':
-        chat.release(user, sessionId, content.trim() ? { note: content } : {})
+        try {
+          const body = content.trim() ? { note: content } : {}
+          if (event === 'agent_takeover') chat.takeover(user, sessionId, body)
+          else chat.release(user, sessionId, body)
+        } catch (error) {
+          // The spec answers every takeover/release event with one system message carrying the current state,
+          // also when the session already is in it (nothing changes and nothing is written).
+          if (!(error instanceof AppError) || error.code !== 'INVALID_SESSION_STATE') throw error
+          socket.send(JSON.stringify({ type: 'system', status: error.details.state, message: null }))
+        }
         return
       case 'agent_message':
         if (!content.trim()) return sendError(socket, 'VALIDATION_ERROR', 'An agent message needs content.')

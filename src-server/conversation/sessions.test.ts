@@ -400,6 +400,39 @@ describe('session REST endpoints', () => {
     expect(markdown.body).toContain('On its way.')
   })
 
+  it('answers a repeated takeover or release over WebSocket with one system message carrying the current state', async () => {
+    const ann = await server.headersFor('ann')
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessionId = await newSession(ann)
+    const operator = await open(`/ws/${sessionId}`, olga)
+
+    operator.send({ event: 'agent_release', content: '' })
+    expect(await operator.next((m) => m.type === 'system')).toMatchObject({
+      status: 'AI_ACTIVE',
+      message: null,
+    })
+    operator.send({ event: 'agent_takeover', content: '' })
+    await operator.next((m) => m.type === 'system' && m.status === 'HUMAN_ACTIVE' && m.message !== null)
+    operator.send({ event: 'agent_takeover', content: '' })
+    expect(await operator.next((m) => m.type === 'system')).toMatchObject({
+      status: 'HUMAN_ACTIVE',
+      message: null,
+    })
+    expect(operator.received.filter((m) => m.type === 'error')).toEqual([])
+    // Only the real change was written: one state change, one system message.
+    expect(db().prepare('SELECT state, epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({
+      state: 'HUMAN_ACTIVE',
+      epoch: 1,
+    })
+    expect(
+      count(
+        server,
+        "SELECT count(*) n FROM chat_message WHERE role = 'system' AND session_id = ?",
+        sessionId,
+      ),
+    ).toBe(1)
+  })
+
   it('refuses a takeover of a session already held, and agent messages from users', async () => {
     const ann = await server.headersFor('ann')
     const olga = await server.headersFor('olga', ['operator'])
