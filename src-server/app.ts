@@ -148,7 +148,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   })
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'none' } })
   app.addSchema(ErrorEnvelope)
+  // First path segments some route owns: a GET under them that matched no route is a JSON 404, never the console.
+  const apiSegments = new Set<string>()
   app.addHook('onRoute', (route) => {
+    const segment = route.url.split('/')[1] ?? ''
+    if (segment && !/^[*:]/.test(segment)) apiSegments.add(segment)
     if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true }
     // Every route documents the error envelope for its failures.
     if (route.schema && !route.schema.hide)
@@ -190,7 +194,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   const agentRuns = createAgentRunService(ctx)
   await app.register(agentRunRoutes, { ctx, agentRuns })
   await app.register(documentRecognitionRoutes, { ctx, agentRuns, models })
-  await app.register(consoleRoutes, { appRoot: config.appRoot })
+  await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 
   app.addHook('onClose', async () => {
     await jobs.stop()

@@ -3,7 +3,8 @@ import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
 import { CommonErrors } from '../errors/app-error'
-import { IdParams } from '../http/common.schemas'
+import { IdParams, Page, PageQuery } from '../http/common.schemas'
+import { pageOf } from '../http/pagination'
 import { hasAssetGrant } from '../marketplace'
 import {
   AgentRunSchema,
@@ -45,12 +46,12 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     '/admin/runtime-agents',
     {
       config: write,
-      schema: { tags, response: { 200: Type.Object({ items: Type.Array(RuntimeAgentSchema) }) } },
+      schema: { tags, querystring: PageQuery, response: { 200: Page(RuntimeAgentSchema) } },
     },
-    async () => {
-      const agents = agentRuns.listAgents()
-      const usernames = agentRuns.usernamesOf(agents.flatMap((a) => (a.ownerId ? [a.ownerId] : [])))
-      return { items: agents.map((agent) => toAgentView(agent, usernames)) }
+    async (request) => {
+      const agents = pageOf(agentRuns.listAgents(), request.query)
+      const usernames = agentRuns.usernamesOf(agents.items.flatMap((a) => (a.ownerId ? [a.ownerId] : [])))
+      return { ...agents, items: agents.items.map((agent) => toAgentView(agent, usernames)) }
     },
   )
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
 import { IdParams, NoContent, Page, PageQuery } from '../http/common.schemas'
+import { pageOf } from '../http/pagination'
 import {
   ApiToken,
   CreatedApiToken,
@@ -54,10 +55,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
 
   app.get(
     '/api/auth/tokens',
-    { schema: { tags, response: { 200: Type.Object({ items: Type.Array(ApiToken) }) } } },
-    async (request) => ({
-      items: auth.listApiTokens(request.requireUser().id),
-    }),
+    { schema: { tags, querystring: PageQuery, response: { 200: Page(ApiToken) } } },
+    async (request) => pageOf(auth.listApiTokens(request.requireUser().id), request.query),
   )
 
   app.delete(

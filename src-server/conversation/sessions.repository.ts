@@ -47,6 +47,10 @@ export function findSession(db: Queryable, id: string): SessionWithUsers | null 
   return row ? flattenSession(row) : null
 }
 
+export function sessionExists(db: Queryable, id: string): boolean {
+  return db.select({ id: chatSession.id }).from(chatSession).where(eq(chatSession.id, id)).get() !== undefined
+}
+
 export function insertSession(db: Queryable, values: typeof chatSession.$inferInsert): void {
   db.insert(chatSession).values(values).run()
 }

@@ -6,7 +6,8 @@ import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
 import { CommonErrors } from '../errors/app-error'
-import { NoContent, Page } from '../http/common.schemas'
+import { NoContent, Page, PageQuery } from '../http/common.schemas'
+import { pageOf } from '../http/pagination'
 import { RecognitionErrors } from './document-recognition.errors'
 import {
   AgentParams,
@@ -74,9 +75,9 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runtime-agents',
     {
       config: review,
-      schema: { tags, response: { 200: Type.Object({ items: Type.Array(RegistryEntry) }) } },
+      schema: { tags, querystring: PageQuery, response: { 200: Page(RegistryEntry) } },
     },
-    async () => ({ items: service.listRegisteredAgents() }),
+    async (request) => pageOf(service.listRegisteredAgents(), request.query),
   )
 
   app.get(
@@ -207,8 +208,8 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/admin/document-recognition/runtime-agents',
-    { config: write, schema: { tags, response: { 200: Type.Object({ items: Type.Array(RegistryEntry) }) } } },
-    async () => ({ items: service.listRegistry() }),
+    { config: write, schema: { tags, querystring: PageQuery, response: { 200: Page(RegistryEntry) } } },
+    async (request) => pageOf(service.listRegistry(), request.query),
   )
 
   app.put(

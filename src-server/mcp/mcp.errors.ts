@@ -9,5 +9,6 @@ export const McpErrors = defineErrors({
   MCP_MOUNT_NOT_FOUND: { status: 404, message: 'Tool mount not found.' },
   MCP_MOUNT_EXISTS: { status: 409, message: 'This tool server is already mounted on the agent.' },
   AGENT_NOT_FOUND: { status: 404, message: 'Agent not found.' },
+  SESSION_NOT_FOUND: { status: 404, message: 'Session not found.' },
   MCP_INVALID_CONFIG: { status: 422, message: 'The tool server configuration is not valid.' },
 })

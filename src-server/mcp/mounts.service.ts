@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context'
-import { findAgentOwnerId } from '../conversation'
+import { findAgentOwnerId, sessionExists } from '../conversation'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import { McpErrors } from './mcp.errors'
@@ -114,6 +114,9 @@ export function listCallViews(
   filter: { sessionId?: string; agentId?: string },
   query: McpCallQuery,
 ) {
+  if (filter.agentId) requireAgent(ctx, filter.agentId)
+  if (filter.sessionId && !sessionExists(ctx.db, filter.sessionId))
+    throw McpErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
   const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
   return toPage(rows.map(callView), total, query)
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { filesystemServer, testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { agent } from '../conversation'
+import { agent, chatSession } from '../conversation'
 import { createToolRuntime } from './tool-runtime'
 
 let server: TestServer
@@ -21,13 +21,13 @@ async function post(url: string, payload: Record<string, unknown>) {
   return response.json()
 }
 
+/** An agent of the operator, with the chat session `SESSION` the tool calls are audited under. */
 async function createAgent(): Promise<string> {
   const me = await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: await operator() })
-  return server.app.ctx.db
-    .insert(agent)
-    .values({ ownerId: me.json().id, name: 'Tool user' })
-    .returning()
-    .get().id
+  const ownerId = me.json().id
+  const agentId = server.app.ctx.db.insert(agent).values({ ownerId, name: 'Tool user' }).returning().get().id
+  server.app.ctx.db.insert(chatSession).values({ id: SESSION, ownerId, agentId }).run()
+  return agentId
 }
 
 /** An agent with the SDK test server mounted under `policy`, its credential injected as TOOL_SECRET. */

@@ -43,11 +43,12 @@ export const adminApi = {
   stats: () => api.get<PlatformStats>('/api/admin/stats'),
   dailyStats: (days = 30) => api.get<DailyStats>('/api/admin/stats/daily', { query: { days } }),
   overview: () => api.get<RecognitionOverview>('/admin/document-recognition/overview'),
-  registry: () => api.get<{ items: RegistryRow[] }>('/admin/document-recognition/runtime-agents'),
+  registry: () =>
+    api.get<{ items: RegistryRow[] }>('/admin/document-recognition/runtime-agents', { query: { size: 100 } }),
   register: (agentId: string, body: { display_name?: string; enabled?: boolean }) =>
     api.put<RegistryRow>(`/admin/document-recognition/runtime-agents/${agentId}`, body),
   unregister: (agentId: string) => api.delete<void>(`/admin/document-recognition/runtime-agents/${agentId}`),
-  runtimeAgents: () => api.get<{ items: RuntimeAgent[] }>('/admin/runtime-agents'),
+  runtimeAgents: () => api.get<{ items: RuntimeAgent[] }>('/admin/runtime-agents', { query: { size: 100 } }),
   runtimeAgent: (id: string) => api.get<RuntimeAgentWithVersions>(`/admin/runtime-agents/${id}`),
   createVersion: (id: string, config: unknown) =>
     api.post<unknown>(`/admin/runtime-agents/${id}/versions`, { config }, { quiet: true }),

@@ -20,7 +20,10 @@ export interface RunFilters {
 const runPath = (runId: string) => `/document-recognition/runs/${runId}`
 
 export const reviewApi = {
-  agents: () => api.get<{ items: RuntimeAgentSummary[] }>('/document-recognition/runtime-agents'),
+  agents: () =>
+    api.get<{ items: RuntimeAgentSummary[] }>('/document-recognition/runtime-agents', {
+      query: { size: 100 },
+    }),
   runs: (filters: RunFilters) =>
     api.get<PageResult<RecognitionRun>>('/document-recognition/runs', { query: { size: 50, ...filters } }),
   run: (runId: string) => api.get<RecognitionRun>(runPath(runId)),
