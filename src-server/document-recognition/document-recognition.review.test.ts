@@ -307,7 +307,11 @@ describe('reject and rerun', () => {
       created_at: failed.created_at,
     })
     const reject = await api('POST', `/document-recognition/runs/${failed.id}/reject`, { reason: 'x' })
-    expect(reject.json().error.code).toBe('RUN_NOT_REJECTABLE')
+    expect(reject.json().error).toMatchObject({
+      code: 'RUN_NOT_REJECTABLE',
+      details: { status: 'failed', review_status: source.json().review_status },
+    })
+    expect(source.json().review_status).toBe('pending')
   })
 
   it('reports a source that no longer exists as unrecoverable while the run still reads', async () => {

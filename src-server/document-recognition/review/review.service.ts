@@ -5,6 +5,7 @@ import { RecognitionErrors } from '../document-recognition.errors'
 import * as repo from '../document-recognition.repository'
 import type { FieldReviewPatch } from '../document-recognition.schemas'
 import type { FieldValue } from '../document-recognition.tables'
+import { reviewStatusOf } from './views'
 
 const FINAL = new Set(['accepted', 'corrected'])
 const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>
@@ -123,7 +124,7 @@ export function rejectRun(
   if (!rejectable || !review)
     throw RecognitionErrors.RUN_NOT_REJECTABLE({
       status: run.status,
-      review_status: review?.reviewStatus ?? null,
+      review_status: reviewStatusOf(review),
     })
   db.transaction((tx) => {
     repo.updateRunReview(tx, run.id, { reviewStatus: 'rejected' })

@@ -2,6 +2,10 @@ import type { AgentRunRow } from '../../agent-runs'
 import type { FieldReviewRow, FieldRevisionRow, RunReviewRow } from '../document-recognition.repository'
 import type { DocumentRun, FieldReview } from '../document-recognition.schemas'
 
+/** A run without a review seed (queued, running, failed) reads `pending`. */
+export const reviewStatusOf = (review: RunReviewRow | null | undefined) =>
+  (review?.reviewStatus ?? 'pending') as DocumentRun['review_status']
+
 type Usernames = Map<string, string>
 const userRef = (id: string | null, usernames: Usernames) =>
   id ? { id, username: usernames.get(id) ?? 'deleted user' } : null
@@ -62,7 +66,7 @@ export function toDocumentRun(
     source_pdf_url: run.pdfSha256 ? `${base}/source-pdf` : null,
     source_recoverable: sourceRecoverable,
     status: run.status as DocumentRun['status'],
-    review_status: (review?.reviewStatus ?? 'pending') as DocumentRun['review_status'],
+    review_status: reviewStatusOf(review),
     error_message: run.errorMessage,
     rerun_source_run_id: run.rerunSourceRunId,
     diff_from_source: review?.diffFromSource ?? null,
