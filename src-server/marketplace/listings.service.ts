@@ -62,7 +62,7 @@ function checkPrice(pricingModel: PricingModel, price: number): void {
 const isAdmin = (viewer: Viewer) => viewer.permissions.includes('platform.admin')
 
 /** Published listings are public; any other state is seen only by its seller and admins. */
-export function isVisible(row: repo.ListingRow, viewer: Viewer): boolean {
+export function isVisible(row: Pick<repo.ListingRow, 'status' | 'sellerId'>, viewer: Viewer): boolean {
   return row.status === 'published' || row.sellerId === viewer.id || isAdmin(viewer)
 }
 

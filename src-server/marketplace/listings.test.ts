@@ -178,7 +178,10 @@ describe('listings', () => {
     expect(listingRow(sold)).toMatchObject({ status: 'unlisted' })
     expect((await call('GET', `/api/marketplace/listings/${sold}`, 'bob')).statusCode).toBe(404)
     const buyAgain = await call('POST', '/api/marketplace/orders', 'carl', { listing_id: sold })
-    expect([buyAgain.statusCode, buyAgain.json().error.code]).toEqual([409, 'LISTING_NOT_AVAILABLE'])
+    expect([buyAgain.statusCode, buyAgain.json().error.code]).toEqual([404, 'LISTING_NOT_FOUND'])
+    // The seller still sees their unlisted listing, so to them it is unavailable rather than absent.
+    const ownUnlisted = await call('POST', '/api/marketplace/orders', 'sam', { listing_id: sold })
+    expect([ownUnlisted.statusCode, ownUnlisted.json().error.code]).toEqual([409, 'LISTING_NOT_AVAILABLE'])
     const gone = await call('DELETE', `/api/marketplace/listings/${unsold}`, 'sam')
     expect([gone.statusCode, gone.json().error.code]).toEqual([404, 'LISTING_NOT_FOUND'])
   })

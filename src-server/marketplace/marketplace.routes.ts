@@ -216,7 +216,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) =>
       sendIdempotent(request, reply, 201, (at) =>
-        orders.purchase(request.requireUser().id, request.body.listing_id, at),
+        orders.purchase(request.requireUser(), request.body.listing_id, at),
       ),
   )
 

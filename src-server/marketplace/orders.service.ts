@@ -11,6 +11,7 @@ import { pageWindow, toPage } from '../http/pagination'
 import { readConfigValue } from '../settings/settings.service'
 import { platformFee } from './commission'
 import type { Ledger } from './ledger'
+import { isVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
 import {
   assetGrant,
@@ -111,10 +112,13 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
   }
 
   return {
-    purchase(buyerId: string, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
+    purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
+      const buyerId = buyer.id
       return db.transaction(() => {
         const item = listingById.get({ id: listingId })
-        if (!item) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
+        // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
+        if (!item || !isVisible(item, buyer))
+          throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
         if (item.status !== 'published')
           throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
         if (item.sellerId === buyerId)

@@ -188,7 +188,7 @@ describe('daily earn cap', () => {
     const listingId = await publishedListing(server, 'ben', { base_price: 30 })
     await topUp(server, 'carl', 30)
     const carl = userIdOf(server, 'carl')
-    services.orders.purchase(carl, listingId, day)
+    services.orders.purchase({ id: carl, permissions: [] }, listingId, day)
     expect(balances(server, 'ben')).toMatchObject({ balance: 150, frozen_balance: 80 })
     const types = db.$client
       .prepare(
