@@ -10,6 +10,7 @@ import {
   Credentials,
   LoginBody,
   LoginResult,
+  UpdateMeBody,
   UpdateUserBody,
   UserSchema,
 } from './auth.schemas'
@@ -33,6 +34,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
 
   app.get('/api/auth/me', { schema: { tags, response: { 200: UserSchema } } }, async (request) =>
     auth.me(request.requireUser().id),
+  )
+
+  app.patch(
+    '/api/auth/me',
+    { schema: { tags, body: UpdateMeBody, response: { 200: UserSchema } } },
+    async (request) => auth.updateMe(request.requireUser().id, request.body),
   )
 
   app.post('/api/auth/logout', { schema: { tags, response: { 204: NoContent } } }, async (request, reply) => {

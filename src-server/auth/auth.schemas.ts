@@ -23,6 +23,12 @@ export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
 })
+/** `PATCH /api/auth/me`: what a user may change about themselves. A data URL of 256 KiB is ~350k characters. */
+export const UpdateMeBody = Type.Object(
+  { avatar_url: Nullable(Type.String({ minLength: 1, maxLength: 360_000 })) },
+  { additionalProperties: false },
+)
+export type UpdateMeBody = Static<typeof UpdateMeBody>
 export const LoginResult = Type.Object({ token: Type.String(), user: UserSchema })
 export type LoginResult = Static<typeof LoginResult>
 

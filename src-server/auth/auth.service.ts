@@ -9,7 +9,9 @@ import { pageWindow, toPage } from '../http/pagination'
 import { readConfigValue } from '../settings/settings.service'
 import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
+import type { UpdateMeBody } from './auth.schemas'
 import type { TokenKind } from './auth.tables'
+import { checkAvatarUrl } from './avatar'
 import { hashPassword, verifyPassword } from './password'
 import { type Permission, permissionsOf, type Role } from './permissions'
 import { FailureLimiter } from './rate-limit'
@@ -108,6 +110,14 @@ export function createAuthService(db: Db) {
 
     me(userId: string) {
       const row = repo.findUserById(db, userId)
+      if (!row) throw CommonErrors.UNAUTHORIZED()
+      return publicUser(row)
+    },
+
+    /** The user's own profile; only the avatar for now. */
+    updateMe(userId: string, body: UpdateMeBody) {
+      const avatarUrl = body.avatar_url === null ? null : checkAvatarUrl(body.avatar_url)
+      const row = repo.updateUser(db, userId, { avatarUrl })
       if (!row) throw CommonErrors.UNAUTHORIZED()
       return publicUser(row)
     },

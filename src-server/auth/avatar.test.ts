@@ -1,0 +1,87 @@
+import { eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { publishedListing } from '../marketplace/marketplace.test-support'
+import { user } from './auth.tables'
+
+let server: TestServer
+afterEach(async () => server?.close())
+
+const setAvatar = async (headers: Record<string, string>, avatar_url: unknown) =>
+  server.app.inject({ method: 'PATCH', url: '/api/auth/me', headers, payload: { avatar_url } })
+const storedAvatar = (username: string) =>
+  server.app.ctx.db.select({ avatarUrl: user.avatarUrl }).from(user).where(eq(user.username, username)).get()
+    ?.avatarUrl
+
+async function pngDataUrl(side: number): Promise<string> {
+  const png = await sharp({
+    create: { width: side, height: side, channels: 3, background: { r: 200, g: 90, b: 40 } },
+  })
+    .png()
+    .toBuffer()
+  return `data:image/png;base64,${png.toString('base64')}`
+}
+
+describe('PATCH /api/auth/me', () => {
+  it('sets an avatar that marketplace payloads show as the seller avatar, and clears it', async () => {
+    server = await startTestServer()
+    const sam = await server.headersFor('sam')
+    const avatar = await pngDataUrl(64)
+    const updated = await setAvatar(sam, avatar)
+    expect(updated.statusCode).toBe(200)
+    expect(updated.json()).toMatchObject({ username: 'sam', avatar_url: avatar })
+    expect(storedAvatar('sam')).toBe(avatar)
+
+    const listingId = await publishedListing(server, 'sam')
+    const listing = await server.app.inject({
+      method: 'GET',
+      url: `/api/marketplace/listings/${listingId}`,
+      headers: await server.headersFor('bob'),
+    })
+    expect(listing.json().seller).toMatchObject({ username: 'sam', avatar_url: avatar })
+
+    expect((await setAvatar(sam, 'https://example.org/me.png')).json().avatar_url).toBe(
+      'https://example.org/me.png',
+    )
+    expect((await setAvatar(sam, null)).json().avatar_url).toBeNull()
+    expect(storedAvatar('sam')).toBeNull()
+  })
+
+  it('refuses URLs that are not https or not a small raster image, and changes nothing', async () => {
+    server = await startTestServer()
+    const ann = await server.headersFor('ann')
+    const kept = 'https://example.org/kept.png'
+    await setAvatar(ann, kept)
+    const svg = `data:image/svg+xml;base64,${Buffer.from('<svg onload="alert(1)"/>').toString('base64')}`
+    const notAPng = `data:image/png;base64,${Buffer.from('GIF89a not really').toString('base64')}`
+    const tooLarge = `data:image/png;base64,${Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(260 * 1024),
+    ]).toString('base64')}`
+    for (const bad of [
+      'http://example.org/a.png',
+      'javascript:alert(1)',
+      'not a url',
+      svg,
+      notAPng,
+      tooLarge,
+    ]) {
+      const response = await setAvatar(ann, bad)
+      expect(response.statusCode, bad.slice(0, 40)).toBe(422)
+      expect(response.json().error.code).toMatch(/^(INVALID_AVATAR_URL|VALIDATION_ERROR)$/)
+    }
+    expect(storedAvatar('ann')).toBe(kept)
+    // Only the avatar is the user's to change: other fields are dropped, as everywhere in the API.
+    const escalation = await server.app.inject({
+      method: 'PATCH',
+      url: '/api/auth/me',
+      headers: ann,
+      payload: { avatar_url: kept, roles: ['admin'] },
+    })
+    expect(escalation.json().roles).toEqual(['user'])
+    expect(server.app.ctx.db.select().from(user).where(eq(user.username, 'ann')).get()?.roles).toEqual([
+      'user',
+    ])
+  })
+})
