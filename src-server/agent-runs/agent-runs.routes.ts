@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
 import { CommonErrors } from '../errors/app-error'

@@ -9,6 +9,7 @@ export const AuthErrors = defineErrors({
   },
   USER_NOT_FOUND: { status: 404, message: 'User not found.' },
   TOKEN_NOT_FOUND: { status: 404, message: 'Token not found.' },
+  AVATAR_NOT_FOUND: { status: 404, message: 'This user has no stored avatar image.' },
   INVALID_AVATAR_URL: { status: 422, message: 'The avatar must be an https URL or a small image data URL.' },
   CANNOT_CHANGE_OWN_ADMIN: {
     status: 409,

@@ -42,6 +42,22 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async (request) => auth.updateMe(request.requireUser().id, request.body),
   )
 
+  app.get(
+    '/api/users/:id/avatar',
+    {
+      config: { public: true },
+      schema: { tags, params: IdParams, response: { 200: Type.Unknown({ description: 'The image bytes' }) } },
+    },
+    async (request, reply) => {
+      const image = auth.avatarImage(request.params.id)
+      // The address carries a version, so a picture under it never changes.
+      return reply
+        .type(image.mimeType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(image.bytes)
+    },
+  )
+
   app.post('/api/auth/logout', { schema: { tags, response: { 204: NoContent } } }, async (request, reply) => {
     auth.logout(request.requireUser())
     return reply.status(204).send(null)

@@ -11,7 +11,7 @@ import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
 import type { UpdateMeBody } from './auth.schemas'
 import type { TokenKind } from './auth.tables'
-import { checkAvatarUrl } from './avatar'
+import { checkAvatarUrl, decodeStoredAvatar } from './avatar'
 import { hashPassword, verifyPassword } from './password'
 import { type Permission, permissionsOf, type Role } from './permissions'
 import { FailureLimiter } from './rate-limit'
@@ -120,6 +120,13 @@ export function createAuthService(db: Db) {
       const row = repo.updateUser(db, userId, { avatarUrl })
       if (!row) throw CommonErrors.UNAUTHORIZED()
       return publicUser(row)
+    },
+
+    /** A stored avatar image, readable by anyone who sees the name next to it. */
+    avatarImage(userId: string) {
+      const image = decodeStoredAvatar(repo.findUserById(db, userId)?.avatarUrl ?? null)
+      if (!image) throw AuthErrors.AVATAR_NOT_FOUND({ user_id: userId })
+      return image
     },
 
     logout(user: AuthUser) {

@@ -39,13 +39,26 @@ describe('PATCH /api/auth/me', () => {
       url: `/api/marketplace/listings/${listingId}`,
       headers: await server.headersFor('bob'),
     })
-    expect(listing.json().seller).toMatchObject({ username: 'sam', avatar_url: avatar })
+    // Other people's payloads carry the picture's own address, never its bytes; the address serves the image.
+    const seller = listing.json().seller
+    expect(seller.avatar_url).toMatch(new RegExp(`^/api/users/${seller.id}/avatar\\?v=`))
+    const search = await server.app.inject({
+      method: 'GET',
+      url: '/api/marketplace/listings',
+      headers: await server.headersFor('bob'),
+    })
+    expect(search.json().items[0].seller.avatar_url).toBe(seller.avatar_url)
+    const image = await server.app.inject({ method: 'GET', url: seller.avatar_url })
+    expect(image.statusCode).toBe(200)
+    expect(image.headers['content-type']).toBe('image/png')
+    expect(image.rawPayload.equals(Buffer.from(avatar.split(',')[1] ?? '', 'base64'))).toBe(true)
 
     expect((await setAvatar(sam, 'https://example.org/me.png')).json().avatar_url).toBe(
       'https://example.org/me.png',
     )
     expect((await setAvatar(sam, null)).json().avatar_url).toBeNull()
     expect(storedAvatar('sam')).toBeNull()
+    expect((await server.app.inject({ method: 'GET', url: seller.avatar_url })).statusCode).toBe(404)
   })
 
   it('refuses URLs that are not https or not a small raster image, and changes nothing', async () => {

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { AuthErrors } from './auth.errors'
+import { user } from './auth.tables'
 
 /** Bounds an avatar: a picture next to a name, not a storage service. */
 export const MAX_AVATAR_BYTES = 256 * 1024
@@ -44,4 +46,20 @@ export function checkAvatarUrl(value: string): string {
   if (url.protocol !== 'https:') throw invalid('must be an https URL or a data URL of an image')
   if (url.username || url.password) throw invalid('must not carry credentials')
   return url.href
+}
+
+/**
+ * The avatar address other people's payloads carry: an https URL as stored; a stored image as its own small
+ * address (`GET /api/users/{id}/avatar`, versioned so a new picture is fetched anew), so lists never carry
+ * image bytes.
+ */
+export const publicAvatarUrl = sql<string | null>`CASE WHEN ${user.avatarUrl} LIKE 'data:%'
+  THEN '/api/users/' || ${user.id} || '/avatar?v=' || strftime('%s', ${user.updatedAt}) || '-' || length(${user.avatarUrl})
+  ELSE ${user.avatarUrl} END`
+
+/** The bytes and type of a stored avatar image, or null when the user has none stored (or an https one). */
+export function decodeStoredAvatar(stored: string | null): { mimeType: string; bytes: Buffer } | null {
+  const match = stored ? DATA_URL.exec(stored) : null
+  if (!match) return null
+  return { mimeType: match[1] ?? 'application/octet-stream', bytes: Buffer.from(match[2] ?? '', 'base64') }
 }

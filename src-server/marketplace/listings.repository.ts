@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { user } from '../auth/auth.tables'
+import { publicAvatarUrl } from '../auth/avatar'
 import type { Db, Queryable } from '../db/client'
 import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
 
@@ -71,7 +72,7 @@ const ratingAverage = sql<number>`CASE WHEN ${listing.ratingCount} > 0 THEN CAST
 const withSeller = {
   listing,
   sellerUsername: user.username,
-  sellerAvatarUrl: user.avatarUrl,
+  sellerAvatarUrl: publicAvatarUrl,
 }
 
 function flatten(row: { listing: ListingRow; sellerUsername: string; sellerAvatarUrl: string | null }) {

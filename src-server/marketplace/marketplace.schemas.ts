@@ -56,6 +56,8 @@ export const TransferBody = Type.Object({
   message: Type.Optional(Type.String({ maxLength: 500 })),
 })
 
+const Seller = Type.Object({ id: Uuid, username: Type.String(), avatar_url: Nullable(Type.String()) })
+
 export const ListingItemSchema = Type.Object({
   id: Uuid,
   title: Type.String(),
@@ -65,7 +67,7 @@ export const ListingItemSchema = Type.Object({
   base_price: Type.Integer(),
   rating_avg: Type.Number(),
   rating_count: Type.Integer(),
-  seller: UserRef,
+  seller: Seller,
   created_at: Timestamp,
 })
 
@@ -77,7 +79,6 @@ export const ListingSchema = Type.Object({
   status_reason: Nullable(Type.String()),
   download_count: Type.Integer(),
   tags: Type.Array(Type.String()),
-  seller: Type.Object({ id: Uuid, username: Type.String(), avatar_url: Nullable(Type.String()) }),
   updated_at: Timestamp,
 })
 

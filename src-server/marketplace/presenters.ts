@@ -41,7 +41,7 @@ export function presentListingItem(row: ListingWithSeller) {
     base_price: row.basePrice,
     rating_avg: ratingAverage(row),
     rating_count: row.ratingCount,
-    seller: { id: row.sellerId, username: row.sellerUsername },
+    seller: { id: row.sellerId, username: row.sellerUsername, avatar_url: row.sellerAvatarUrl },
     created_at: row.createdAt,
   }
 }
@@ -55,7 +55,6 @@ export function presentListing(row: ListingWithSeller) {
     status_reason: row.statusReason,
     download_count: row.downloadCount,
     tags: row.tags,
-    seller: { id: row.sellerId, username: row.sellerUsername, avatar_url: row.sellerAvatarUrl },
     updated_at: row.updatedAt,
   }
 }

@@ -68,7 +68,7 @@ export function PageHeader({
   actions,
 }: {
   title: string
-  description?: string
+  description?: ReactNode
   actions?: ReactNode
 }) {
   return (

@@ -12,6 +12,7 @@ interface SessionState {
   user: User | null
   signIn(username: string, password: string): Promise<void>
   signOut(): Promise<void>
+  setAvatar(avatarUrl: string | null): Promise<void>
   /** On load: the desktop preload's token, else a token remembered by this browser. */
   restore(): Promise<void>
 }
@@ -33,6 +34,10 @@ export const useSession = create<SessionState>((set) => {
       localStorage.setItem(STORAGE_KEY, token)
       setApiToken(token)
       set({ status: 'signed-in', user })
+    },
+
+    async setAvatar(avatarUrl) {
+      set({ user: await authApi.updateMe({ avatar_url: avatarUrl }) })
     },
 
     async signOut() {

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button, EmptyState } from '../../../components/ui'
+import { Avatar } from '../../../components/ui/avatar'
 import { Pager } from '../../../components/ui/data'
 import type { ListingQuery } from '../api/marketplace-types'
 import { useMarketplace } from '../stores/marketplace-store'
@@ -113,7 +114,9 @@ export function ListingBrowser() {
                   <span className="stars">{stars(listing.rating_avg)}</span> ({listing.rating_count})
                 </span>
               </div>
-              <span className="muted small">by {listing.seller.username}</span>
+              <span className="muted small seller">
+                <Avatar person={listing.seller} size={20} /> {listing.seller.username}
+              </span>
             </Link>
           ))}
         </div>

@@ -2,6 +2,7 @@ import type { PageResult } from '@server/http/pagination'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { Badge, Button, Card, FormError, PageHeader } from '../../../components/ui'
+import { Avatar } from '../../../components/ui/avatar'
 import { formatTime, Pager } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -134,7 +135,12 @@ export function ListingDetailPage() {
     <>
       <PageHeader
         title={listing.title}
-        description={`${assetLabel(listing.asset_type)} by ${listing.seller.username}`}
+        description={
+          <span className="seller">
+            {assetLabel(listing.asset_type)} by <Avatar person={listing.seller} size={22} />
+            {listing.seller.username}
+          </span>
+        }
         actions={
           listing.status && listing.status !== 'published' ? (
             <Badge tone="warning">{listing.status}</Badge>

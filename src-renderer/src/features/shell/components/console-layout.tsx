@@ -1,11 +1,15 @@
+import { useState } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { Button } from '../../../components/ui'
+import { Avatar } from '../../../components/ui/avatar'
+import { ProfileDialog } from '../../auth/components/profile-dialog'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { SCREENS } from '../screens'
 
 export function ConsoleLayout() {
   const user = useSession((state) => state.user)
   const signOut = useSession((state) => state.signOut)
+  const [profileOpen, setProfileOpen] = useState(false)
   const visible = SCREENS.filter((screen) => !screen.permission || hasPermission(user, screen.permission))
   return (
     <div className="layout">
@@ -32,20 +36,25 @@ export function ConsoleLayout() {
           ))}
         </ul>
         <div className="sidebar-footer">
-          <div className="who">
-            <span className="avatar" aria-hidden="true">
-              {user?.username.slice(0, 1).toUpperCase()}
-            </span>
+          <button
+            type="button"
+            className="who"
+            title="Your profile"
+            aria-label={`Your profile (${user?.username ?? ''})`}
+            onClick={() => setProfileOpen(true)}
+          >
+            <Avatar person={user} />
             <div>
               <div className="who-name">{user?.username}</div>
               <div className="who-roles">{user?.roles.join(', ')}</div>
             </div>
-          </div>
+          </button>
           <Button variant="ghost" onClick={() => void signOut()}>
             Sign out
           </Button>
         </div>
       </nav>
+      <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} />
       <main className="content">
         <Outlet />
       </main>

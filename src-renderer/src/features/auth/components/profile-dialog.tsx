@@ -1,0 +1,119 @@
+import { type ChangeEvent, useState } from 'react'
+import { Button, FormError, TextField } from '../../../components/ui'
+import { Avatar } from '../../../components/ui/avatar'
+import { Dialog } from '../../../components/ui/dialog'
+import { ApiError } from '../../../lib/api-client'
+import { useSession } from '../stores/session-store'
+
+const AVATAR_SIDE = 128
+
+/** Scales a chosen picture down to a 128 px square PNG, well under the server's 256 KiB bound. */
+async function squareAvatar(file: File): Promise<string> {
+  const bitmap = await createImageBitmap(file)
+  const side = Math.min(bitmap.width, bitmap.height)
+  const canvas = document.createElement('canvas')
+  canvas.width = AVATAR_SIDE
+  canvas.height = AVATAR_SIDE
+  canvas
+    .getContext('2d')
+    ?.drawImage(
+      bitmap,
+      (bitmap.width - side) / 2,
+      (bitmap.height - side) / 2,
+      side,
+      side,
+      0,
+      0,
+      AVATAR_SIDE,
+      AVATAR_SIDE,
+    )
+  bitmap.close()
+  return canvas.toDataURL('image/png')
+}
+
+/** The signed-in user's own profile: the avatar shown next to their name to other people. */
+export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const user = useSession((state) => state.user)
+  const setAvatar = useSession((state) => state.setAvatar)
+  const [url, setUrl] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function save(avatarUrl: string | null) {
+    setBusy(true)
+    setError(null)
+    try {
+      await setAvatar(avatarUrl)
+      setUrl('')
+    } catch (failure) {
+      const reason = failure instanceof ApiError ? failure.details.avatar_url : undefined
+      setError(
+        typeof reason === 'string'
+          ? `The picture ${reason}.`
+          : failure instanceof Error
+            ? failure.message
+            : 'The picture could not be saved.',
+      )
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function choose(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0]
+    event.target.value = ''
+    if (!file) return
+    try {
+      await save(await squareAvatar(file))
+    } catch {
+      setError('That file could not be read as a picture.')
+    }
+  }
+
+  return (
+    <Dialog open={open} title="Your profile" onClose={onClose}>
+      <div className="stack">
+        <div className="row profile-row">
+          <Avatar person={user} size={64} />
+          <div>
+            <strong>{user?.username}</strong>
+            <div className="muted small">{user?.roles.join(', ')}</div>
+          </div>
+        </div>
+        <label className="btn btn-secondary">
+          Choose a picture…
+          <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={choose} hidden />
+        </label>
+        <form
+          className="stack"
+          onSubmit={(event) => {
+            event.preventDefault()
+            if (url.trim()) void save(url.trim())
+          }}
+        >
+          <TextField
+            label="Or a picture's https address"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            placeholder="https://…"
+            type="url"
+          />
+          <FormError message={error} />
+          <div className="row">
+            <Button type="submit" variant="primary" busy={busy} disabled={!url.trim()}>
+              Use address
+            </Button>
+            {user?.avatar_url ? (
+              <Button busy={busy} onClick={() => void save(null)}>
+                Remove picture
+              </Button>
+            ) : null}
+            <Button variant="ghost" onClick={onClose}>
+              Close
+            </Button>
+          </div>
+        </form>
+      </div>
+    </Dialog>
+  )
+}
