@@ -2,9 +2,12 @@
  * Document recognition budgets (contract 50-document-recognition):
  * - a one-page text-layer PDF, upload to completed run: p50 under 300 ms; an image page through OCR: under 4 s;
  * - field accuracy of the shipped invoice extractor on the real invoices (invoice2data's set and the Factur-X set
- *   with the embedded XML stripped), per field, exact match after normalising numbers and dates, with the bbox hit
- *   rate; compared with invoice2data's own per-issuer templates (85.9% of its golden fields);
+ *   with the embedded XML stripped), split by issuer into a tuning part and a held-out part that decides: number,
+ *   date and total >= 95 %, no field below 85 %, >= 80 % of wrong values flagged; per field, exact match after
+ *   normalising numbers and dates; boxes judged against where the expected value's words are on the page;
+ *   invoice2data's own per-issuer templates (85.9 % of its golden fields) printed as a reference only;
  * - the same on PNG renderings of the invoices with scan noise (the OCR path).
+ * BENCH_RECOGNITION_TEXT_ONLY=1 runs only the text-layer accuracy (for tuning).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +18,7 @@ import { type App, createServer } from '../src-server/app'
 import { OcrEngine } from '../src-server/document-recognition/pipeline/ocr'
 import {
   type CaseResult,
+  isHeldOut,
   loadFixtureCases,
   scoreCase,
   shippedInvoiceConfig,
@@ -152,32 +156,85 @@ async function noisy(image: Buffer): Promise<Buffer> {
     .toBuffer()
 }
 
+/** The fields the issue's targets name; the rest are reported in the all-fields figure and per field. */
+const HEADLINE_FIELDS = ['invoice_number', 'invoice_date', 'total_amount']
+const HEADLINE_TARGET = 0.95
+const FIELD_FLOOR = 0.85
+const WRONG_FLAGGED_TARGET = 0.8
+
 function accuracyResults(label: string, results: CaseResult[]): BenchResult[] {
   const summary = summarise(results)
+  const issuers = new Set(results.map((r) => r.issuer)).size
+  const headline = summary.perField.filter((f) => HEADLINE_FIELDS.includes(f.field))
+  const headlineRate =
+    headline.reduce((a, f) => a + f.correct, 0) / Math.max(1, headline.reduce((a, f) => a + f.expected, 0))
+  const lowest = Math.min(...summary.perField.map((f) => f.correct / f.expected))
   return [
     {
-      name: `${label} field accuracy (all fields)`,
+      name: `${label}: number, date and total`,
+      value: percent(headlineRate),
+      unit: '%',
+      budget: `>= ${percent(HEADLINE_TARGET)} %`,
+      pass: headlineRate >= HEADLINE_TARGET,
+      note: `${results.length} documents of ${issuers} issuers`,
+    },
+    {
+      name: `${label}: all fields`,
       value: percent(summary.accuracy),
       unit: '%',
-      baseline: { name: "invoice2data's per-issuer templates", value: percent(INVOICE2DATA_TEMPLATES) },
-      budget: `> ${percent(INVOICE2DATA_TEMPLATES)} %`,
-      pass: summary.accuracy > INVOICE2DATA_TEMPLATES,
+      // A figure from invoice2data's own per-issuer templates on its own fixtures: a reference, not a run of ours.
+      note: `reference, not a same-run baseline: invoice2data's templates score ${percent(INVOICE2DATA_TEMPLATES)} % on their own set`,
     },
-    { name: `${label} bbox hit rate (of correct values)`, value: percent(summary.bboxHitRate), unit: '%' },
+    {
+      name: `${label}: lowest field`,
+      value: percent(lowest),
+      unit: '%',
+      budget: `>= ${percent(FIELD_FLOOR)} %`,
+      pass: lowest >= FIELD_FLOOR,
+    },
+    {
+      name: `${label}: wrong values flagged`,
+      value: percent(summary.wrongFlaggedRate),
+      unit: '%',
+      budget: `>= ${percent(WRONG_FLAGGED_TARGET)} %`,
+      pass: summary.wrongFlaggedRate >= WRONG_FLAGGED_TARGET,
+      note: `${percent(summary.flaggedRightRate)} % of flagged values were right`,
+    },
+    {
+      name: `${label}: box where the value is printed (IoU >= 0.5)`,
+      value: percent(summary.boxHitRate),
+      unit: '%',
+      note: 'of correct values whose words were found on the page independently of the extractor',
+    },
     ...summary.perField.map((field) => ({
-      name: `${label} ${field.field}`,
+      name: `${label}: ${field.field}`,
       value: percent(field.correct / field.expected),
       unit: '%',
-      note: `${field.correct}/${field.expected} correct, ${field.boxed} boxed`,
+      note: `${field.correct}/${field.expected} correct; ${field.wrongFlagged}/${field.wrong} wrong flagged, ${field.flaggedRight}/${field.flagged} flagged were right; box ${field.boxed}/${field.boxJudged}`,
     })),
+  ]
+}
+
+/** Tuning and held-out parts side by side; the held-out part decides. */
+function splitResults(label: string, results: CaseResult[]): BenchResult[] {
+  const heldOut = results.filter((r) => isHeldOut(r.issuer))
+  const tuning = results.filter((r) => !isHeldOut(r.issuer))
+  return [
+    ...accuracyResults(`${label}, held-out`, heldOut),
+    ...accuracyResults(`${label}, tuning`, tuning).map(({ budget: _budget, pass: _pass, ...result }) => result),
   ]
 }
 
 async function accuracy(): Promise<BenchResult[]> {
   const config = shippedInvoiceConfig(process.cwd())
   const cases = await loadFixtureCases()
+  console.log(
+    `held-out issuers: ${[...new Set(cases.filter((c) => isHeldOut(c.issuer)).map((c) => c.issuer))].join(', ')}`,
+  )
   const text: CaseResult[] = []
   for (const fixture of cases) text.push(await scoreCase(config, fixture))
+  const results = splitResults('text layer', text)
+  if (process.env.BENCH_RECOGNITION_TEXT_ONLY) return results
   const ocr: CaseResult[] = []
   const engine = new OcrEngine()
   try {
@@ -186,9 +243,10 @@ async function accuracy(): Promise<BenchResult[]> {
   } finally {
     await engine.close()
   }
-  return [...accuracyResults('text layer', text), ...accuracyResults('OCR (PNG with scan noise)', ocr)]
+  return [...results, ...splitResults('OCR (PNG with scan noise)', ocr)]
 }
 
 export async function run(): Promise<BenchResult[]> {
+  if (process.env.BENCH_RECOGNITION_TEXT_ONLY) return accuracy()
   return [...(await latency()), ...(await accuracy())]
 }

@@ -82,6 +82,23 @@ export function wordsInRange(line: Line, start: number, end: number): PageWord[]
 
 const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch)
 
+/**
+ * A currency named inside a label ("Montant EUR HT", "Total (€) TTC", "Betrag in EUR netto") does not change what
+ * the label means: the label's words match with one such currency marker between any two of them.
+ */
+const CURRENCY_MARKER = String.raw`(?:\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|pln|inr|cad|aud|jpy|€|\$|£|¥|₹)\s*\)?\s+)?`
+const labelPatterns = new Map<string, RegExp>()
+
+function labelPattern(needle: string): RegExp {
+  let pattern = labelPatterns.get(needle)
+  if (!pattern) {
+    const words = needle.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    pattern = new RegExp(words.join(String.raw`\s+` + CURRENCY_MARKER), 'gu')
+    labelPatterns.set(needle, pattern)
+  }
+  return pattern
+}
+
 /** Labels this long are also matched with one misread character (OCR: "Kéufer" for "Käufer"). */
 const FUZZY_MIN_LENGTH = 7
 
@@ -103,8 +120,12 @@ export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
   const bounded = (at: number) =>
     !isWordChar(text[at - 1]) && (!isWordChar(text[at + needle.length]) || !isWordChar(needle.at(-1)))
   const hits: AnchorMatch[] = []
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1))
-    if (bounded(at)) hits.push({ start: at, end: at + needle.length, exact: true })
+  for (const match of text.matchAll(labelPattern(needle)))
+    if (
+      !isWordChar(text[match.index - 1]) &&
+      (!isWordChar(text[match.index + match[0].length]) || !isWordChar(needle.at(-1)))
+    )
+      hits.push({ start: match.index, end: match.index + match[0].length, exact: true })
   if (hits.length > 0 || needle.length < FUZZY_MIN_LENGTH || text.length < needle.length) return hits
   for (let at = 0; at + needle.length <= text.length; at++) {
     if (!bounded(at)) continue

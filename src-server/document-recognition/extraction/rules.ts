@@ -316,20 +316,94 @@ function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField
   return pick.field
 }
 
+/** Distinct values per field tried when reconciling a sum: enough for a few subtotals, few enough to stay cheap. */
+const SUM_ALTERNATIVES = 6
+/** Amounts agreeing to the cent are strong evidence: each involved field's doubt is halved. */
+const SUM_AGREES = 0.5
+
+/** The best candidate per distinct value, best first. */
+function alternatives(candidates: Candidate[]): Candidate[] {
+  const byValue = new Map<string, Candidate>()
+  for (const c of [...candidates].sort((a, b) => b.score - a.score || a.order - b.order))
+    if (!byValue.has(String(c.field.value))) byValue.set(String(c.field.value), c)
+  return [...byValue.values()].slice(0, SUM_ALTERNATIVES)
+}
+
+const sumHolds = (total: number, parts: number[]) =>
+  Math.abs(parts.reduce((a, b) => a + b, 0) - total) <= 0.01
+
+function combinations<T>(lists: T[][]): T[][] {
+  return lists.reduce<T[][]>(
+    (acc, list) => acc.flatMap((prefix) => list.map((item) => [...prefix, item])),
+    [[]],
+  )
+}
+
+const summedScore = (combo: Candidate[]) => combo.reduce((sum, c) => sum + c.score, 0)
+
+/**
+ * Cross-field check as a chooser: a total that must equal the sum of parts (net + tax) picks, among each field's
+ * candidates, the combination that adds up to the cent (best summed score first) when the individual choices do
+ * not; agreeing amounts raise the confidence of every field involved.
+ */
+function reconcileSums(
+  fields: FieldDefinition[],
+  chosen: Map<string, ExtractedField>,
+  candidates: Map<string, Candidate[]>,
+): void {
+  for (const field of fields) {
+    const parts = field.validation?.equals_sum_of ?? []
+    const keys = [field.key, ...parts]
+    if (parts.length === 0 || !keys.every((key) => chosen.has(key))) continue
+    const current = keys.map((key) => chosen.get(key)?.value)
+    let agreed =
+      current.every((v) => typeof v === 'number') &&
+      sumHolds(current[0] as number, current.slice(1) as number[])
+    if (!agreed) {
+      const best = combinations(keys.map((key) => alternatives(candidates.get(key) ?? [])))
+        .filter((combo) =>
+          sumHolds(
+            Number(combo[0]?.field.value),
+            combo.slice(1).map((c) => Number(c.field.value)),
+          ),
+        )
+        .sort((a, b) => summedScore(b) - summedScore(a))[0]
+      if (best) {
+        keys.forEach((key, i) => {
+          chosen.set(key, { ...(best[i] as Candidate).field })
+        })
+        agreed = true
+      }
+    }
+    if (agreed)
+      for (const key of keys) {
+        const f = chosen.get(key) as ExtractedField
+        chosen.set(key, { ...f, confidence: 1 - (1 - f.confidence) * SUM_AGREES })
+      }
+  }
+}
+
 /**
  * The offline strategy: every anchor occurrence proposes the value to its right (same column segment, next
  * segment, further right) or below it; the best-scored proposal wins (or the first, last or largest among the
  * strong ones, as the field prefers). A label inside another field's longer label ("Tax" in "Total excl. tax")
  * is that field's. A field with a pattern and no anchor hit falls back to the pattern alone, at lower confidence.
+ * Totals that must add up choose among the candidates together (`reconcileSums`).
  */
 export function extractWithRules(fields: FieldDefinition[], pages: PageText[]): ExtractedField[] {
-  return fields.map((field) => {
+  const candidates = new Map<string, Candidate[]>()
+  const chosen = new Map<string, ExtractedField>()
+  for (const field of fields) {
     const pattern = compilePattern(field)
     const others = fields.filter((f) => f.key !== field.key)
-    const fromAnchors = choose(field, anchorCandidates(field, others, pages, pattern))
-    if (fromAnchors) return fromAnchors
-    const fromPattern = pattern ? choose(field, patternCandidates(field, pages, pattern)) : null
-    const fromFrequency = field.type === 'enum' ? frequentEnumCandidate(field, pages)?.field : null
-    return fromPattern ?? fromFrequency ?? notFound(field.key)
-  })
+    const fromAnchors = anchorCandidates(field, others, pages, pattern)
+    candidates.set(field.key, fromAnchors)
+    const picked =
+      choose(field, fromAnchors) ??
+      (pattern ? choose(field, patternCandidates(field, pages, pattern)) : null) ??
+      (field.type === 'enum' ? frequentEnumCandidate(field, pages)?.field : null)
+    if (picked) chosen.set(field.key, picked)
+  }
+  reconcileSums(fields, chosen, candidates)
+  return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))
 }
