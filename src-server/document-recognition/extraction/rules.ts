@@ -197,6 +197,55 @@ function readBelow(
   return null
 }
 
+/** Labels that introduce a party's name inside its block ("Name: Lieferant GmbH"), in EN, DE, FR and NL. */
+const NAME_LABEL = /^(?:name|company|firma|firmenname|nom|raison sociale|naam|bedrijfsnaam)\s*:?\s+(?=\S)/iu
+/** "Label: value" lines of a block (numbers, addresses, tax ids) that are not the name. */
+const LABELLED_LINE = /^[\p{L}][\p{L}\s.\-/]{0,30}:/u
+const BLOCK_LINES = 8
+/** The name printed as "Name: ..." in the block is as good as a label beside it; the block's first line less so. */
+const NAME_IN_BLOCK = 0.95
+const FIRST_BLOCK_LINE = 0.8
+
+/**
+ * A party heading on a line of its own ("Verkäufer", "Bill To:", "Käufer/Leistungsempfänger") heads a block of
+ * lines below it: the value is the line labelled as the name, else the block's first unlabelled line.
+ */
+function readBlock(
+  field: FieldDefinition,
+  hit: AnchorHit,
+  lines: Line[],
+  pattern: RegExp | null,
+): { read: Read; placement: number } | null {
+  const labelWords = hit.line.words.filter((w, i) => {
+    const from = hit.line.offsets[i] as number
+    return from < hit.end && from + w.text.length > hit.start
+  })
+  if (labelWords.length === 0) return null
+  const label = unionBox(labelWords.map((w) => w.bbox))
+  const lineHeight = label[3] - label[1]
+  let previousBottom = label[3]
+  let first: { read: Read; placement: number } | null = null
+  for (const below of lines.slice(hit.lineIndex + 1, hit.lineIndex + 1 + BLOCK_LINES)) {
+    if (below.bbox[1] - previousBottom > lineHeight * 2.5) break
+    previousBottom = below.bbox[3]
+    const block = underSpan(below, label[0] - 0.02, 1)
+    if (!block) continue
+    const named = NAME_LABEL.exec(block.text)
+    if (named) {
+      const read = readValueIn(field, block, named[0].length, pattern)
+      if (read) return { read, placement: NAME_IN_BLOCK }
+    }
+    if (!first && !LABELLED_LINE.test(block.text)) {
+      const read = readValueIn(field, block, 0, pattern)
+      if (read) first = { read, placement: FIRST_BLOCK_LINE }
+    }
+  }
+  return first
+}
+
+/** Nothing but punctuation or another label ("/Leistungsempfänger") follows the label: it heads a block. */
+const headsBlock = (hit: AnchorHit) => /^\s*(?:[:/-]\s*\p{L}*\s*)?:?\s*$/u.test(hit.line.text.slice(hit.end))
+
 /** Words of a line lying under a horizontal span, as a line of their own. */
 function underSpan(line: Line, x0: number, x1: number): Line | null {
   const words = line.words.filter((w) => w.bbox[2] > x0 && w.bbox[0] < x1)
@@ -256,6 +305,22 @@ function anchorCandidates(
     for (const hit of hits) {
       order++
       const match = hit.exact ? 1 : INEXACT_LABEL
+      if (field.type === 'string' && headsBlock(hit)) {
+        const block = readBlock(field, hit, lines, pattern)
+        if (block)
+          found.push(
+            candidate(
+              field.key,
+              block.read,
+              page.page_number,
+              'anchor_below',
+              hit.anchor,
+              block.placement * match,
+              order,
+            ),
+          )
+        continue
+      }
       const right = readRight(field, hit, pattern)
       const below = right ? null : readBelow(field, hit, lines, pattern)
       const read = right?.read ?? below
