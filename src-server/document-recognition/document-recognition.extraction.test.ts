@@ -50,6 +50,33 @@ function expectBoxOn(field: Field, printed: string) {
 }
 
 describe('document recognition extraction', () => {
+  it('reads a real invoice from the development set end to end, with its expected fields', async () => {
+    const file = fixturePath('invoices', 'invoice2data', 'AzureInterior.pdf')
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'AzureInterior.pdf',
+      type: 'application/pdf',
+      bytes: readFileSync(file),
+    })
+    const run = await settledRun(server, created.json().id)
+    expect(run.status).toBe('completed')
+    const values = Object.fromEntries((run.field_reviews as Field[]).map((f) => [f.field_key, f.value]))
+    expect(values).toMatchObject({
+      invoice_number: 'INV/2023/03/0008',
+      invoice_date: '2023-03-20',
+      due_date: '2023-04-04',
+      currency: 'USD',
+      net_amount: 262.9,
+      tax_amount: 16.94,
+      total_amount: 279.84,
+    })
+    const stored = server.app.ctx.db
+      .select()
+      .from(documentFieldReview)
+      .where(eq(documentFieldReview.runId, run.id))
+      .all()
+    expect(stored.find((f) => f.fieldKey === 'total_amount')?.value).toBe(279.84)
+  })
+
   it('reads every field of a text-layer invoice PDF with boxes around the value words', async () => {
     const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
       name: 'invoice.pdf',

@@ -107,4 +107,70 @@ describe('rules strategy', () => {
     expect(issues.map((i) => i.field_key)).toEqual(['total_amount'])
     expect(checked.find((f) => f.key === 'total_amount')?.confidence).toBeLessThan(0.6)
   })
+
+  // Lines below are copied from the development set (invoice2data and Factur-X samples).
+  it('reads a label with a currency named inside it ("Montant EUR HT" for "Montant HT")', () => {
+    const fields = [money('net_amount', ['Montant HT']), money('total_amount', ['Montant TTC'])]
+    const values = extractWithRules(fields, [
+      page([
+        'Montant EUR HT            35,78',
+        'TVA 19,6 %                 7,01',
+        'Montant EUR TTC           42,79',
+      ]),
+    ]).map((f) => f.value)
+    expect(values).toEqual([35.78, 42.79])
+  })
+
+  it('chooses among several subtotals the one that adds up with the tax to the total', () => {
+    const fields = [
+      money('net_amount', ['Subtotal']),
+      money('tax_amount', ['Tax']),
+      money('total_amount', ['Total'], { validation: { equals_sum_of: ['net_amount', 'tax_amount'] } }),
+    ]
+    const extracted = extractWithRules(fields, [
+      page([
+        '[FURN_7777] Office Chair 1.00 Units 70.00 0.00 15.00%      $ 70.00',
+        '                                        Subtotal      $ 112.00',
+        '[LUX_TRF] Luxury Truffles 15.00 g 10.00 0.00               $ 150.00',
+        '                                        Subtotal      $ 150.90',
+        '                                        Subtotal      $ 262.90',
+        '                      Tax 15% on $ 112.90             $ 16.94',
+        '                                        Total         $ 279.84',
+      ]),
+    ])
+    expect(extracted.map((f) => f.value)).toEqual([262.9, 16.94, 279.84])
+    // Amounts that agree to the cent are trusted: none of them goes to a reviewer as doubtful.
+    for (const field of extracted) expect(field.confidence).toBeGreaterThan(0.8)
+  })
+
+  it('reads a party name from the block under its heading, past numbers and tax ids', () => {
+    const fields: FieldDefinition[] = [
+      { key: 'seller_name', label: 'Seller', type: 'string', required: false, anchors: ['Verkäufer'] },
+      { key: 'buyer_name', label: 'Buyer', type: 'string', required: false, anchors: ['Käufer'] },
+    ]
+    const values = extractWithRules(fields, [
+      page([
+        'Verkäufer',
+        'Nummer:       549910',
+        'Globale Nummer: 4000001123452 (GLN)',
+        'Name:         Lieferant GmbH',
+        'Anschrift:    Lieferantenstraße 20',
+        '',
+        '',
+        '',
+        'Käufer/Leistungsempfänger',
+        'Nummer:       GE2020211',
+        'Name:         Kunden AG Mitte',
+      ]),
+    ]).map((f) => f.value)
+    expect(values).toEqual(['Lieferant GmbH', 'Kunden AG Mitte'])
+  })
+
+  it('takes the first line of an address block when no line names the party', () => {
+    const fields: FieldDefinition[] = [
+      { key: 'buyer_name', label: 'Buyer', type: 'string', required: false, anchors: ['Bill To'] },
+    ]
+    const [buyer] = extractWithRules(fields, [page(['Bill To:', 'Strategic Corp', 'Fakestreet 46'])])
+    expect(buyer?.value).toBe('Strategic Corp')
+  })
 })
