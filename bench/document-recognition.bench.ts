@@ -167,7 +167,11 @@ function accuracyResults(label: string, results: CaseResult[]): BenchResult[] {
   const issuers = new Set(results.map((r) => r.issuer)).size
   const headline = summary.perField.filter((f) => HEADLINE_FIELDS.includes(f.field))
   const headlineRate =
-    headline.reduce((a, f) => a + f.correct, 0) / Math.max(1, headline.reduce((a, f) => a + f.expected, 0))
+    headline.reduce((a, f) => a + f.correct, 0) /
+    Math.max(
+      1,
+      headline.reduce((a, f) => a + f.expected, 0),
+    )
   const lowest = Math.min(...summary.perField.map((f) => f.correct / f.expected))
   return [
     {
@@ -221,7 +225,9 @@ function splitResults(label: string, results: CaseResult[]): BenchResult[] {
   const tuning = results.filter((r) => !isHeldOut(r.issuer))
   return [
     ...accuracyResults(`${label}, held-out`, heldOut),
-    ...accuracyResults(`${label}, tuning`, tuning).map(({ budget: _budget, pass: _pass, ...result }) => result),
+    ...accuracyResults(`${label}, tuning`, tuning).map(
+      ({ budget: _budget, pass: _pass, ...result }) => result,
+    ),
   ]
 }
 
