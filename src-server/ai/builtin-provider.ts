@@ -1,4 +1,5 @@
 import { AiErrors } from './ai.errors'
+import { NO_ANSWER_PREFIX, selectAnswer } from './answer-selector'
 import type {
   ChatChunk,
   ChatContext,
@@ -7,22 +8,12 @@ import type {
   ModelProvider,
   StreamChatInput,
 } from './model-types'
-import { contentTerms, overlapF1, spaceFragments, splitSentences } from './text-overlap'
+import { overlapF1, spaceFragments } from './text-overlap'
 
 export const BUILTIN_PROVIDER_ID = 'builtin'
 export const EXTRACTIVE_MODEL = 'extractive'
 export const JUDGE_MODEL = 'judge'
 export const EMBED_MODEL = 'embed-local'
-
-/** How many best-matching sentences an extractive answer quotes. */
-const MAX_ANSWER_SENTENCES = 3
-
-interface ScoredSentence {
-  text: string
-  passageIndex: number
-  score: number
-  order: number
-}
 
 /** The question the user asked last, without the `[message_type=...]` line the pipeline may have added. */
 function lastQuestion(messages: ChatMessage[]): string {
@@ -40,49 +31,19 @@ function mountAdvice(context: ChatContext | undefined): string {
 }
 
 /**
- * The extractive answer: every sentence of the retrieved passages is scored by the question terms it contains,
- * each term weighted by how rare it is among the sentences (idf), divided by the square root of the sentence's
- * length so long sentences do not win by size. The best sentences are quoted, each followed by the citation
- * marker of its passage. With nothing retrieved, or nothing matching, the answer says so.
+ * The extractive answer: the retrieved sentence that answers the question's type next to its content words
+ * (`selectAnswer`), cited with its passage's marker and led by the typed span when one was found
+ * ("1066 — In 1066, ... [2]"). With nothing retrieved, or no sentence that answers, the reply says so plainly.
  */
 export function extractiveAnswer(question: string, context: ChatContext | undefined): string {
   const passages = context?.passages ?? []
   if (passages.length === 0)
     return `I answer only from knowledge sources, and no knowledge was retrieved for this question. ${mountAdvice(context)}`
-
-  const questionTerms = new Set(contentTerms(question))
-  const sentences: { text: string; passageIndex: number; terms: Set<string> }[] = []
-  for (const passage of passages)
-    for (const text of splitSentences(passage.content))
-      sentences.push({ text, passageIndex: passage.index, terms: new Set(contentTerms(text)) })
-
-  const documentFrequency = new Map<string, number>()
-  for (const sentence of sentences)
-    for (const term of sentence.terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
-
-  const scored: ScoredSentence[] = []
-  sentences.forEach((sentence, order) => {
-    let weight = 0
-    for (const term of questionTerms)
-      if (sentence.terms.has(term))
-        weight += 1 + Math.log(sentences.length / (documentFrequency.get(term) ?? sentences.length))
-    if (weight > 0)
-      scored.push({
-        text: sentence.text,
-        passageIndex: sentence.passageIndex,
-        order,
-        score: weight / Math.sqrt(sentence.terms.size),
-      })
-  })
-  if (scored.length === 0)
-    return `I answer only from knowledge sources, and none of the ${passages.length} retrieved passages matches the terms of your question. ${mountAdvice(context)}`
-
-  const seen = new Set<string>()
-  const best = scored
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .filter((sentence) => !seen.has(sentence.text) && seen.add(sentence.text))
-    .slice(0, MAX_ANSWER_SENTENCES)
-  return best.map((sentence) => `${sentence.text} [${sentence.passageIndex}]`).join(' ')
+  const answer = selectAnswer(question, passages)
+  if (!answer)
+    return `${NO_ANSWER_PREFIX}: none of the ${passages.length} retrieved passages says what you asked. ${mountAdvice(context)}`
+  const lead = answer.span && !answer.sentence.startsWith(answer.span) ? `${answer.span} — ` : ''
+  return `${lead}${answer.sentence} [${answer.passageIndex}]`
 }
 
 /** Finds `expected` and `output` in the judge prompt: a JSON object, or `Expected:` / `Output:` lines. */

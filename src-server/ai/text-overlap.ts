@@ -10,14 +10,6 @@ export function contentTerms(text: string): string[] {
     .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word))
 }
 
-/** Sentences of a passage: split after `.`, `!`, `?` followed by space, and at line breaks. */
-export function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/u)
-    .map((sentence) => sentence.replace(/\s+/gu, ' ').trim())
-    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence))
-}
-
 /** Token-overlap F1 between two texts over their content terms (0 when either has none). */
 export function overlapF1(reference: string, candidate: string): number {
   return multisetF1(contentTerms(reference), contentTerms(candidate))
