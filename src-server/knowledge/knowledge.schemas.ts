@@ -112,6 +112,8 @@ export const RetrievalQueryBody = Type.Object({
   agent_id: Type.Optional(Uuid),
   source_ids: Type.Optional(Type.Array(Uuid, { maxItems: 100 })),
   top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  /** `hybrid` (default) fuses both rankings; `bm25` and `vector` show one half alone. */
+  mode: Type.Optional(Type.Enum(['hybrid', 'bm25', 'vector'])),
 })
 export type RetrievalQueryBody = Static<typeof RetrievalQueryBody>
 export const RetrievedChunkSchema = Type.Object({
@@ -121,7 +123,13 @@ export const RetrievedChunkSchema = Type.Object({
   document_name: Type.String(),
   page_number: Nullable(Type.Integer()),
   content: Type.String(),
-  score: Type.Number(),
+  score: Type.Number({ description: 'The fused score the hit was ranked by' }),
+  bm25_rank: Nullable(
+    Type.Integer({ description: "1-based rank in BM25's candidates, null when not among them" }),
+  ),
+  bm25_score: Nullable(Type.Number({ description: 'BM25 score (higher is better)' })),
+  vector_rank: Nullable(Type.Integer({ description: '1-based rank in the vector candidates' })),
+  vector_score: Nullable(Type.Number({ description: 'Cosine similarity to the query' })),
 })
 export const RetrievalResult = Type.Object({ items: Type.Array(RetrievedChunkSchema) })
 

@@ -16,8 +16,16 @@ export interface RetrievedChunk {
   document_name: string
   page_number: number | null
   content: string
+  /** The fused score the hit was ranked by. */
   score: number
+  /** Where each half ranked the hit (1-based) and its own score: BM25's (higher is better) and cosine similarity. */
+  bm25_rank: number | null
+  bm25_score: number | null
+  vector_rank: number | null
+  vector_score: number | null
 }
+
+export type RetrievalMode = 'hybrid' | 'bm25' | 'vector'
 
 /** What chat uses: the best chunks of an agent's active mounts, higher-priority sources first. */
 export interface KnowledgeRetriever {
@@ -27,6 +35,18 @@ export interface KnowledgeRetriever {
 export const DEFAULT_TOP_K = 5
 /** Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks. */
 const RRF_K = 60
+
+/**
+ * How much the vector ranking counts against BM25's (weight 1) in the fusion, per embedder, chosen on the tuning
+ * parts of the two retrieval sets (`npm run bench -- knowledge`): the builtin hashing embedder mostly repeats
+ * BM25's lexical evidence with more noise, so it counts less; a configured embedding model counts fully.
+ */
+export const VECTOR_WEIGHT: Record<Embedder['backendType'], number> = { builtin: 0.5, openai_compatible: 1 }
+/**
+ * A vector ranking that shares almost nothing with BM25's candidates is noise more often than insight (a broken
+ * or unrelated embedder): its weight scales with how many of its candidates BM25 also found, up to this many.
+ */
+const AGREEMENT_FOR_FULL_WEIGHT = 5
 
 interface ScopedSource {
   id: string
@@ -59,25 +79,45 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
   ): Promise<RankedChunk[]> {
     const scope = { embeddingKey: embeddingKey(embedder, vector.length), sourceIds, limit }
     if (embedder.backendType === 'builtin') return vectorIndexFor(client, vector.length).search(vector, scope)
-    return searchVectors(client, { vector, ...scope })
+    // vec0 ranks unit vectors by L2 distance d; as a cosine distance that is d² / 2 (|a - b|² = 2 - 2 cos).
+    return searchVectors(client, { vector, ...scope }).map((row) => ({
+      ...row,
+      rank: (row.rank * row.rank) / 2,
+    }))
   }
 
   /**
-   * Hybrid search: BM25 over FTS5 and cosine over the vector index (sqlite-vec's vectors, held in memory), each ranking its candidates, fused by
-   * reciprocal rank. The best `topK` by fused score (ties: higher priority) are returned in context order:
-   * priority first, then score.
+   * Hybrid search: BM25 over FTS5 and cosine over the vector index each rank their candidates; the rankings are
+   * fused by weighted reciprocal rank (the vector ranking's weight per embedder, `VECTOR_WEIGHT`, scaled down when
+   * it hardly agrees with BM25's candidates). `mode` keeps one half only. The best `topK` by fused score (ties:
+   * higher priority) are returned in context order, priority first, then score, each with both halves' ranks.
    */
-  async function search(sources: ScopedSource[], query: string, topK: number): Promise<RetrievedChunk[]> {
+  async function search(
+    sources: ScopedSource[],
+    query: string,
+    topK: number,
+    mode: RetrievalMode = 'hybrid',
+  ): Promise<RetrievedChunk[]> {
     if (sources.length === 0) return []
     const ids = sources.map((source) => source.id)
     const candidates = Math.max(50, topK * 10)
+    const bm25 = mode === 'vector' ? [] : searchBm25(client, query, ids, candidates)
+    const vector = mode === 'bm25' ? null : await queryVector(query)
+    const nearest = vector ? await nearestChunks(vector, ids, candidates) : []
+    const bm25Seqs = new Set(bm25.map((row) => row.seq))
+    const agreement = nearest.filter((row) => bm25Seqs.has(row.seq)).length
+    const vectorWeight =
+      mode === 'vector'
+        ? 1
+        : VECTOR_WEIGHT[embedder.backendType] * Math.min(1, agreement / AGREEMENT_FOR_FULL_WEIGHT)
     const fused = new Map<number, number>()
-    const addRanking = (seqs: number[]) => {
-      for (const [rank, seq] of seqs.entries()) fused.set(seq, (fused.get(seq) ?? 0) + 1 / (RRF_K + rank + 1))
-    }
-    addRanking(searchBm25(client, query, ids, candidates).map((row) => row.seq))
-    const vector = await queryVector(query)
-    if (vector) addRanking((await nearestChunks(vector, ids, candidates)).map((row) => row.seq))
+    const add = (rank: number, seq: number, weight: number) =>
+      fused.set(seq, (fused.get(seq) ?? 0) + weight / (RRF_K + rank + 1))
+    bm25.forEach((row, rank) => add(rank, row.seq, 1))
+    nearest.forEach((row, rank) => add(rank, row.seq, vectorWeight))
+    const bm25Of = new Map(bm25.map((row, rank) => [row.seq, { rank: rank + 1, score: -row.rank }]))
+    // Both vector searches rank by cosine distance here: similarity is 1 - distance.
+    const vectorOf = new Map(nearest.map((row, rank) => [row.seq, { rank: rank + 1, score: 1 - row.rank }]))
     const priority = new Map(sources.map((source) => [source.id, source.priority]))
     const rows = chunksBySeq(client, [...fused.keys()])
     const scored = rows.map((row) => ({
@@ -86,6 +126,7 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
       priority: priority.get(row.source_id) ?? 0,
     }))
     scored.sort((a, b) => b.score - a.score || b.priority - a.priority || a.row.seq - b.row.seq)
+    const round = (value: number) => Math.round(value * 1e6) / 1e6
     return scored
       .slice(0, topK)
       .sort((a, b) => b.priority - a.priority || b.score - a.score)
@@ -96,7 +137,11 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
         document_name: row.document_name,
         page_number: row.page_number,
         content: row.content,
-        score,
+        score: round(score),
+        bm25_rank: bm25Of.get(row.seq)?.rank ?? null,
+        bm25_score: bm25Of.has(row.seq) ? round(bm25Of.get(row.seq)?.score ?? 0) : null,
+        vector_rank: vectorOf.get(row.seq)?.rank ?? null,
+        vector_score: vectorOf.has(row.seq) ? round(vectorOf.get(row.seq)?.score ?? 0) : null,
       }))
   }
 
@@ -131,7 +176,7 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
         const ownerId = caller.permissions.includes('knowledge.manage') ? null : caller.id
         sources = manageableSourceIds(db, ownerId).map((id) => ({ id, priority: 0 }))
       }
-      return search(sources, body.query, topK)
+      return search(sources, body.query, topK, body.mode)
     },
   }
 }
