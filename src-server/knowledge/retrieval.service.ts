@@ -41,12 +41,29 @@ const RRF_K = 60
  * parts of the two retrieval sets (`npm run bench -- knowledge`): the builtin hashing embedder mostly repeats
  * BM25's lexical evidence with more noise, so it counts less; a configured embedding model counts fully.
  */
-export const VECTOR_WEIGHT: Record<Embedder['backendType'], number> = { builtin: 0.5, openai_compatible: 1 }
+export const VECTOR_WEIGHT: Record<Embedder['backendType'], number> = { builtin: 0.25, openai_compatible: 1 }
 /**
  * A vector ranking that shares almost nothing with BM25's candidates is noise more often than insight (a broken
  * or unrelated embedder): its weight scales with how many of its candidates BM25 also found, up to this many.
  */
 const AGREEMENT_FOR_FULL_WEIGHT = 5
+
+/** The vector ranking's weight for one query: the embedder's weight, scaled by its agreement with BM25. */
+export function vectorWeight(base: number, bm25Seqs: number[], vectorSeqs: number[]): number {
+  const lexical = new Set(bm25Seqs)
+  const agreement = vectorSeqs.filter((seq) => lexical.has(seq)).length
+  return base * Math.min(1, agreement / AGREEMENT_FOR_FULL_WEIGHT)
+}
+
+/** Weighted reciprocal rank fusion of BM25's ranking (weight 1) and the vector ranking: seq -> fused score. */
+export function fuseRankings(bm25Seqs: number[], vectorSeqs: number[], weight: number): Map<number, number> {
+  const fused = new Map<number, number>()
+  const add = (seq: number, rank: number, w: number) =>
+    fused.set(seq, (fused.get(seq) ?? 0) + w / (RRF_K + rank + 1))
+  bm25Seqs.forEach((seq, rank) => add(seq, rank, 1))
+  vectorSeqs.forEach((seq, rank) => add(seq, rank, weight))
+  return fused
+}
 
 interface ScopedSource {
   id: string
@@ -104,17 +121,13 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
     const bm25 = mode === 'vector' ? [] : searchBm25(client, query, ids, candidates)
     const vector = mode === 'bm25' ? null : await queryVector(query)
     const nearest = vector ? await nearestChunks(vector, ids, candidates) : []
-    const bm25Seqs = new Set(bm25.map((row) => row.seq))
-    const agreement = nearest.filter((row) => bm25Seqs.has(row.seq)).length
-    const vectorWeight =
-      mode === 'vector'
-        ? 1
-        : VECTOR_WEIGHT[embedder.backendType] * Math.min(1, agreement / AGREEMENT_FOR_FULL_WEIGHT)
-    const fused = new Map<number, number>()
-    const add = (rank: number, seq: number, weight: number) =>
-      fused.set(seq, (fused.get(seq) ?? 0) + weight / (RRF_K + rank + 1))
-    bm25.forEach((row, rank) => add(rank, row.seq, 1))
-    nearest.forEach((row, rank) => add(rank, row.seq, vectorWeight))
+    const bm25Seqs = bm25.map((row) => row.seq)
+    const vectorSeqs = nearest.map((row) => row.seq)
+    const fused = fuseRankings(
+      bm25Seqs,
+      vectorSeqs,
+      mode === 'vector' ? 1 : vectorWeight(VECTOR_WEIGHT[embedder.backendType], bm25Seqs, vectorSeqs),
+    )
     const bm25Of = new Map(bm25.map((row, rank) => [row.seq, { rank: rank + 1, score: -row.rank }]))
     // Both vector searches rank by cosine distance here: similarity is 1 - distance.
     const vectorOf = new Map(nearest.map((row, rank) => [row.seq, { rank: rank + 1, score: 1 - row.rank }]))

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agent } from '../conversation'
 import { createKnowledgeRetriever } from './index'
+import { fuseRankings, vectorWeight } from './retrieval.service'
 import { createSource, ingest, upload } from './test-files'
 
 let server: TestServer
@@ -93,7 +94,82 @@ describe('mounts', () => {
   })
 })
 
+describe('fusion', () => {
+  const order = (fused: Map<number, number>) =>
+    [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([seq]) => seq)
+  const bm25 = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+
+  it('gives a vector ranking that agrees with nothing BM25 found no weight, so it cannot reorder BM25', () => {
+    // What a broken or unrelated embedder returns: candidates BM25 never proposed.
+    const useless = [901, 902, 903, 904, 905, 906, 907, 908, 909, 910]
+    const weight = vectorWeight(1, bm25, useless)
+    expect(weight).toBe(0)
+    expect(order(fuseRankings(bm25, useless, weight)).slice(0, bm25.length)).toEqual(bm25)
+  })
+
+  it('lets an agreeing vector ranking lift a candidate both halves found', () => {
+    const agreeing = [14, 13, 12, 11, 19, 901, 902]
+    const weight = vectorWeight(1, bm25, agreeing)
+    expect(weight).toBe(1)
+    const fused = order(fuseRankings(bm25, agreeing, weight))
+    expect(fused[0]).toBe(11)
+    expect(fused.indexOf(14)).toBeLessThan(bm25.indexOf(14))
+  })
+
+  it('scales the weight with the agreement, up to full weight at five shared candidates', () => {
+    expect(vectorWeight(0.5, bm25, [11, 12, 901])).toBeCloseTo(0.5 * (2 / 5))
+    expect(vectorWeight(0.5, bm25, [11, 12, 13, 14, 15, 16])).toBe(0.5)
+  })
+})
+
 describe('retrieval', () => {
+  it('explains each hit with its BM25 and vector ranks and scores, and answers each mode alone', async () => {
+    server = await startTestServer()
+    const headers = await server.headersFor('olga', ['operator'])
+    const text = [
+      'Glaciers carve valleys slowly over millennia.',
+      'The harbour cranes unload containers at night.',
+      'Icebergs calve from glaciers into the sea.',
+    ].join('\n\n')
+    const sourceId = await createSource(server, headers, {
+      name: 'mixed',
+      default_chunking_strategy: 'paragraph',
+      default_chunking_params: { target_size: 60 },
+    })
+    await upload(server, headers, sourceId, [{ name: 'm.txt', data: Buffer.from(text) }])
+    await ingest(server, headers, sourceId)
+    const query = (mode?: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/retrieval/query',
+        headers,
+        payload: { query: 'glaciers', source_ids: [sourceId], ...(mode ? { mode } : {}) },
+      })
+    const hybrid = (await query()).json().items
+    expect(hybrid[0]).toMatchObject({
+      bm25_rank: 1,
+      bm25_score: expect.any(Number),
+      vector_rank: expect.any(Number),
+    })
+    expect(hybrid[0].content).toContain('lacier')
+    const bm25 = (await query('bm25')).json().items
+    expect(
+      bm25.every(
+        (hit: { vector_rank: unknown; bm25_rank: unknown }) =>
+          hit.vector_rank === null && hit.bm25_rank !== null,
+      ),
+    ).toBe(true)
+    expect(bm25).toHaveLength(2)
+    const vector = (await query('vector')).json().items
+    expect(
+      vector.every(
+        (hit: { bm25_rank: unknown; vector_score: number }) =>
+          hit.bm25_rank === null && hit.vector_score <= 1,
+      ),
+    ).toBe(true)
+    expect((await query('semantic')).statusCode).toBe(422)
+  })
+
   it('searches only the active mounts of an agent, higher priority first', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])
