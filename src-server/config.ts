@@ -12,6 +12,8 @@ export interface ServerConfig {
   adminPassword: string | undefined
   secretKey: string | undefined
   allowedOrigins: string[]
+  /** Commands a stdio tool server may run (`SWITCHBOARD_MCP_ALLOWED_COMMANDS`); null allows any an admin sets. */
+  mcpAllowedCommands: string[] | null
   logLevel: string
   /** Interval of the `: ping` comment on open SSE streams, which keeps proxies from closing an idle stream. */
   ssePingIntervalMs: number
@@ -56,6 +58,14 @@ export function resolveConfig(
         .split(',')
         .map((origin) => origin.trim())
         .filter(Boolean),
+    mcpAllowedCommands:
+      options.mcpAllowedCommands !== undefined
+        ? options.mcpAllowedCommands
+        : env.SWITCHBOARD_MCP_ALLOWED_COMMANDS
+          ? env.SWITCHBOARD_MCP_ALLOWED_COMMANDS.split(',')
+              .map((command) => command.trim())
+              .filter(Boolean)
+          : null,
     logLevel: options.logLevel ?? env.SWITCHBOARD_LOG_LEVEL ?? 'info',
     ssePingIntervalMs: options.ssePingIntervalMs ?? positiveInteger(env.SWITCHBOARD_SSE_PING_MS) ?? 15_000,
     appRoot,

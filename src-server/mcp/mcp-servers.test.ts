@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { filesystemServer, misbehavingServers, testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -11,11 +14,12 @@ async function operator() {
   return server.headersFor('olga', ['operator'])
 }
 
+/** Tool servers are created by an admin: their command runs on the host. */
 async function createServer(payload: Record<string, unknown>) {
   const response = await server.app.inject({
     method: 'POST',
     url: '/mcp-servers',
-    headers: await operator(),
+    headers: await server.adminHeaders(),
     payload,
   })
   expect(response.statusCode, response.body).toBe(201)
@@ -51,7 +55,7 @@ describe('MCP tool servers and credentials', () => {
     const duplicate = await server.app.inject({
       method: 'POST',
       url: '/mcp-servers',
-      headers: await operator(),
+      headers: await server.adminHeaders(),
       payload: { name: 'tools', command: 'x' },
     })
     expect(duplicate.statusCode).toBe(409)
@@ -86,7 +90,7 @@ describe('MCP tool servers and credentials', () => {
 
   it('refuses a stdio server without a command and bad environment names with 422, storing nothing', async () => {
     server = await startTestServer()
-    const headers = await operator()
+    const headers = await server.adminHeaders()
     const noCommand = await server.app.inject({
       method: 'POST',
       url: '/mcp-servers',
@@ -285,5 +289,96 @@ describe('MCP tool servers and credentials', () => {
     })
     expect(response.statusCode).toBe(404)
     expect(response.json().error.code).toBe('MCP_SERVER_NOT_FOUND')
+  })
+})
+
+describe('who decides what runs on the host', () => {
+  const auditRows = () =>
+    server.app.ctx.db.$client
+      .prepare("SELECT action, after_json FROM admin_audit_log WHERE action LIKE 'mcp.server.%' ORDER BY rowid")
+      .all() as { action: string; after_json: string }[]
+
+  it("refuses an operator's stdio command with 403, and nothing runs, not even on a health check", async () => {
+    server = await startTestServer()
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), 'switchboard-marker-')), 'ran')
+    const attack = { command: '/bin/sh', args: ['-c', `touch ${marker}`] }
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-servers',
+      headers: await operator(),
+      payload: { name: 'innocent', ...attack },
+    })
+    expect(created.statusCode).toBe(403)
+    expect(created.json().error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { permission: 'platform.admin' },
+    })
+
+    const tools = await createServer({ name: 'tools', ...testToolServer() })
+    for (const change of [
+      attack,
+      { args: ['-e', `require('fs').writeFileSync('${marker}', '')`] },
+      { env: { NODE_OPTIONS: '--require /tmp/x' } },
+      { cwd: '/' },
+    ]) {
+      const patched = await server.app.inject({
+        method: 'PATCH',
+        url: `/mcp-servers/${tools.id}`,
+        headers: await operator(),
+        payload: change,
+      })
+      expect(patched.statusCode).toBe(403)
+    }
+    // Operators keep everything else: names, enabling, health checks.
+    const renamed = await server.app.inject({
+      method: 'PATCH',
+      url: `/mcp-servers/${tools.id}`,
+      headers: await operator(),
+      payload: { description: 'renamed by an operator', timeout_ms: 6000 },
+    })
+    expect(renamed.statusCode).toBe(200)
+    expect((await healthCheck(tools.id)).status).toBe('ok')
+    expect(existsSync(marker)).toBe(false)
+    const row = server.app.ctx.db.$client.prepare('SELECT command, args_json FROM mcp_server').get() as {
+      command: string
+      args_json: string
+    }
+    expect(row.command).toBe(process.execPath)
+    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
+  })
+
+  it("audits an admin's command with its full command line", async () => {
+    server = await startTestServer()
+    const launch = testToolServer()
+    const created = await createServer({ name: 'tools', ...launch })
+    await server.app.inject({
+      method: 'PATCH',
+      url: `/mcp-servers/${created.id}`,
+      headers: await server.adminHeaders(),
+      payload: { args: [...launch.args, '--verbose'] },
+    })
+    const rows = auditRows()
+    expect(rows.map((row) => row.action)).toEqual(['mcp.server.create', 'mcp.server.update'])
+    expect(JSON.parse(rows[0]?.after_json ?? '{}').command_line).toBe(
+      [launch.command, ...launch.args].join(' '),
+    )
+    expect(JSON.parse(rows[1]?.after_json ?? '{}').command_line).toBe(
+      [launch.command, ...launch.args, '--verbose'].join(' '),
+    )
+  })
+
+  it('refuses commands outside SWITCHBOARD_MCP_ALLOWED_COMMANDS with 403 COMMAND_NOT_ALLOWED, admins included', async () => {
+    server = await startTestServer({ mcpAllowedCommands: [path.basename(process.execPath)] })
+    const refused = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-servers',
+      headers: await server.adminHeaders(),
+      payload: { name: 'shell', command: '/bin/sh', args: ['-c', 'true'] },
+    })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().error.code).toBe('COMMAND_NOT_ALLOWED')
+    const allowed = await createServer({ name: 'tools', ...testToolServer() })
+    expect((await healthCheck(allowed.id)).status).toBe('ok')
+    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
   })
 })

@@ -10,5 +10,10 @@ export const McpErrors = defineErrors({
   MCP_MOUNT_EXISTS: { status: 409, message: 'This tool server is already mounted on the agent.' },
   AGENT_NOT_FOUND: { status: 404, message: 'Agent not found.' },
   SESSION_NOT_FOUND: { status: 404, message: 'Session not found.' },
+  COMMAND_NOT_ALLOWED: {
+    status: 403,
+    message:
+      'This command is not in the allowed list of tool server commands (SWITCHBOARD_MCP_ALLOWED_COMMANDS).',
+  },
   MCP_INVALID_CONFIG: { status: 422, message: 'The tool server configuration is not valid.' },
 })

@@ -39,7 +39,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/mcp-servers',
     { config: manage, schema: { tags, body: CreateMcpServerBody, response: { 201: McpServerView } } },
     async (request, reply) =>
-      reply.status(201).send(servers.createServer(ctx, request.requireUser().id, request.body)),
+      reply.status(201).send(servers.createServer(ctx, request.requireUser(), request.body)),
   )
 
   app.get(
@@ -63,7 +63,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     async (request) => {
       const view = servers.updateServer(
         ctx,
-        request.requireUser().id,
+        request.requireUser(),
         request.params.mcp_server_id,
         request.body,
       )

@@ -1,6 +1,8 @@
 import { recordAdminAction } from '../admin-audit/admin-audit.service'
 import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth/auth.service'
 import { nowIso } from '../db/columns'
+import { AppError, CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import { assertEnvNames, unsealCredential } from './credentials.service'
@@ -38,8 +40,40 @@ export function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
   return row
 }
 
+/** A command the allowlist admits: listed as given, or by its file name when the list names a bare program. */
+function commandAllowed(ctx: AppContext, command: string): boolean {
+  const allowed = ctx.config.mcpAllowedCommands
+  if (allowed === null) return true
+  const name = command.split(/[\\/]/).pop() ?? command
+  return allowed.some((entry) => entry === command || (!/[\\/]/.test(entry) && entry === name))
+}
+
+function requireAllowedCommand(ctx: AppContext, command: string | null): void {
+  if (command && !commandAllowed(ctx, command)) throw McpErrors.COMMAND_NOT_ALLOWED({ command })
+}
+
+const LAUNCH_FIELDS = ['command', 'args', 'env', 'cwd'] as const
+
+/**
+ * What runs on the host is an admin's decision: setting or changing a stdio server's command, arguments,
+ * environment or working directory needs `platform.admin`; operators keep the rest (names, credentials, timeouts,
+ * enabling, health checks, mounts).
+ */
+function requireLaunchRights(actor: AuthUser, changed: boolean): void {
+  if (changed && !actor.permissions.includes('platform.admin'))
+    throw CommonErrors.FORBIDDEN(
+      { permission: 'platform.admin', fields: [...LAUNCH_FIELDS] },
+      'Only an administrator can set the command a tool server runs.',
+    )
+}
+
+const commandLine = (fields: Pick<ServerFields, 'command' | 'args'>) =>
+  [fields.command ?? '', ...(fields.args ?? [])].join(' ').trim()
+
 /** What it takes to start the process: the stored configuration plus the unsealed credential. */
 export function launchOf(ctx: AppContext, server: repo.McpServerRow): StdioLaunch {
+  // Checked again at launch: a command stored before the allowlist was set must not run either.
+  requireAllowedCommand(ctx, server.command)
   const credential = server.credentialId ? repo.findCredential(ctx.db, server.credentialId) : null
   return {
     command: server.command ?? '',
@@ -62,7 +96,7 @@ function checkConfig(ctx: AppContext, fields: ServerFields): void {
     throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: fields.credentialId })
 }
 
-export function createServer(ctx: AppContext, actorId: string, body: CreateMcpServerBody): McpServerView {
+export function createServer(ctx: AppContext, actor: AuthUser, body: CreateMcpServerBody): McpServerView {
   const fields: ServerFields = {
     name: body.name,
     description: body.description ?? null,
@@ -75,16 +109,21 @@ export function createServer(ctx: AppContext, actorId: string, body: CreateMcpSe
     enabled: body.enabled ?? true,
     timeoutMs: body.timeout_ms ?? 15_000,
   }
+  requireLaunchRights(
+    actor,
+    Boolean(fields.command || fields.args?.length || Object.keys(fields.env ?? {}).length || fields.cwd),
+  )
   checkConfig(ctx, fields)
+  requireAllowedCommand(ctx, fields.command ?? null)
   return ctx.db.transaction((tx) => {
     if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
     const view = serverView(repo.insertServer(tx, fields))
     recordAdminAction(tx, {
-      actorId,
+      actorId: actor.id,
       action: 'mcp.server.create',
       targetType: 'mcp_server',
       targetId: view.id,
-      after: view,
+      after: { ...view, command_line: commandLine(fields) },
     })
     return view
   })
@@ -97,7 +136,7 @@ export function listServerViews(ctx: AppContext, query: PageQuery) {
 
 export function updateServer(
   ctx: AppContext,
-  actorId: string,
+  actor: AuthUser,
   id: string,
   body: UpdateMcpServerBody,
 ): McpServerView {
@@ -115,7 +154,12 @@ export function updateServer(
     enabled: pick(body.enabled, before.enabled),
     timeoutMs: pick(body.timeout_ms, before.timeoutMs),
   }
+  const launchChanged = LAUNCH_FIELDS.some(
+    (key) => JSON.stringify(fields[key] ?? null) !== JSON.stringify(before[key] ?? null),
+  )
+  requireLaunchRights(actor, launchChanged)
   checkConfig(ctx, fields)
+  if (launchChanged) requireAllowedCommand(ctx, fields.command ?? null)
   return ctx.db.transaction((tx) => {
     const sameName = repo.findServerByName(tx, fields.name)
     if (sameName && sameName.id !== id) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name })
@@ -123,12 +167,12 @@ export function updateServer(
     if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
     const view = serverView(row)
     recordAdminAction(tx, {
-      actorId,
+      actorId: actor.id,
       action: 'mcp.server.update',
       targetType: 'mcp_server',
       targetId: id,
-      before: serverView(before),
-      after: view,
+      before: { ...serverView(before), command_line: commandLine(before) },
+      after: { ...view, command_line: commandLine(fields) },
     })
     return view
   })
@@ -165,8 +209,13 @@ export async function checkHealth(ctx: AppContext, id: string): Promise<McpHealt
   let launch: StdioLaunch
   try {
     launch = launchOf(ctx, server)
-  } catch {
-    return finish({ status: 'error', tools: [], error: 'The credential of this server cannot be decrypted.' })
+  } catch (error) {
+    const notAllowed = error instanceof AppError && error.code === 'COMMAND_NOT_ALLOWED'
+    return finish({
+      status: 'error',
+      tools: [],
+      error: notAllowed ? error.message : 'The credential of this server cannot be decrypted.',
+    })
   }
   const deadline = started + server.timeoutMs
   try {

@@ -16,7 +16,9 @@ async function operator() {
 }
 
 async function post(url: string, payload: Record<string, unknown>) {
-  const response = await server.app.inject({ method: 'POST', url, headers: await operator(), payload })
+  // Tool servers are an admin's to create (their command runs on the host); the rest is an operator's.
+  const headers = url === '/mcp-servers' ? await server.adminHeaders() : await operator()
+  const response = await server.app.inject({ method: 'POST', url, headers, payload })
   expect(response.statusCode, response.body).toBe(201)
   return response.json()
 }

@@ -3,6 +3,7 @@ import { Badge, Button, Card, FormError, TextField } from '../../../components/u
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { agentsApi, type Credential } from '../api/agents-api'
 import { useAgents } from '../stores/agents-store'
 
@@ -64,6 +65,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
 }
 
 function ServerForm() {
+  const isAdmin = useSession((state) => hasPermission(state.user, 'platform.admin'))
   const credentials = useAgents((state) => state.credentials)
   const loadTools = useAgents((state) => state.loadTools)
   const [name, setName] = useState('')
@@ -90,6 +92,14 @@ function ServerForm() {
       setError(caught instanceof ApiError ? caught.message : 'The server could not be saved.')
     }
   }
+  // The server refuses it too: a tool server's command runs on this machine, so only an admin may set one.
+  if (!isAdmin)
+    return (
+      <p className="muted" aria-label="New tool server">
+        Only an administrator can add a tool server or change the command it runs. You can check servers'
+        health, manage credentials and mount servers on agents.
+      </p>
+    )
   return (
     <form className="stack" onSubmit={submit} aria-label="New tool server">
       <div className="row">
