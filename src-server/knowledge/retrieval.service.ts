@@ -58,10 +58,11 @@ export function vectorWeight(base: number, bm25Seqs: number[], vectorSeqs: numbe
 /** Weighted reciprocal rank fusion of BM25's ranking (weight 1) and the vector ranking: seq -> fused score. */
 export function fuseRankings(bm25Seqs: number[], vectorSeqs: number[], weight: number): Map<number, number> {
   const fused = new Map<number, number>()
-  const add = (seq: number, rank: number, w: number) =>
-    fused.set(seq, (fused.get(seq) ?? 0) + w / (RRF_K + rank + 1))
-  bm25Seqs.forEach((seq, rank) => add(seq, rank, 1))
-  vectorSeqs.forEach((seq, rank) => add(seq, rank, weight))
+  for (const [seqs, w] of [
+    [bm25Seqs, 1],
+    [vectorSeqs, weight],
+  ] as const)
+    for (const [rank, seq] of seqs.entries()) fused.set(seq, (fused.get(seq) ?? 0) + w / (RRF_K + rank + 1))
   return fused
 }
 

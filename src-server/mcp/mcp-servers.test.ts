@@ -295,7 +295,9 @@ describe('MCP tool servers and credentials', () => {
 describe('who decides what runs on the host', () => {
   const auditRows = () =>
     server.app.ctx.db.$client
-      .prepare("SELECT action, after_json FROM admin_audit_log WHERE action LIKE 'mcp.server.%' ORDER BY rowid")
+      .prepare(
+        "SELECT action, after_json FROM admin_audit_log WHERE action LIKE 'mcp.server.%' ORDER BY rowid",
+      )
       .all() as { action: string; after_json: string }[]
 
   it("refuses an operator's stdio command with 403, and nothing runs, not even on a health check", async () => {

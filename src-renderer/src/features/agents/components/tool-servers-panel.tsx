@@ -95,7 +95,7 @@ function ServerForm() {
   // The server refuses it too: a tool server's command runs on this machine, so only an admin may set one.
   if (!isAdmin)
     return (
-      <p className="muted" aria-label="New tool server">
+      <p className="muted">
         Only an administrator can add a tool server or change the command it runs. You can check servers'
         health, manage credentials and mount servers on agents.
       </p>
