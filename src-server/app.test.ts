@@ -24,6 +24,29 @@ describe('server conventions', () => {
     expect(JSON.stringify(first)).not.toContain(server.dataDir)
   })
 
+  it('sends security headers on the console and the API', async () => {
+    server = await startTestServer()
+    const consolePage = await server.app.inject({ method: 'GET', url: '/console/review' })
+    const api = await server.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: await server.adminHeaders(),
+    })
+    const error = await server.app.inject({ method: 'GET', url: '/api/auth/me' })
+    expect(consolePage.headers['content-type']).toMatch(/^text\/html/)
+    const policy = String(consolePage.headers['content-security-policy'])
+    expect(policy).toContain("script-src 'self'")
+    expect(policy).not.toMatch(/script-src[^;]*unsafe/)
+    expect(policy).toContain("frame-ancestors 'none'")
+    for (const response of [consolePage, api, error]) {
+      expect(response.headers['x-content-type-options']).toBe('nosniff')
+      expect(response.headers['x-frame-options']).toBe('DENY')
+      expect(response.headers['referrer-policy']).toBe('no-referrer')
+      expect(response.headers['content-security-policy']).toBeTruthy()
+    }
+    expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+  })
+
   it('answers an unknown API route with 404 NOT_FOUND in the envelope, for every method', async () => {
     server = await startTestServer()
     const headers = await server.adminHeaders()

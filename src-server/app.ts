@@ -28,6 +28,7 @@ import { dataDirWritable, freeDisk, Guard, migrationsApplied, secretKeyPresent }
 import { guardWrites, healthRoutes } from './health/health.routes'
 import { ErrorEnvelope } from './http/common.schemas'
 import { originPolicy } from './http/origins'
+import { securityHeaders } from './http/security-headers'
 import { validatorCompiler } from './http/validation'
 import { JobRunner } from './jobs/job-runner'
 import { WorkerPool } from './jobs/worker-pool'
@@ -139,6 +140,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
   })
 
   await app.register(errorHandling)
+  await app.register(securityHeaders)
   await app.register(originPolicy, { allowedOrigins: config.allowedOrigins })
   await app.register(swagger, {
     openapi: {

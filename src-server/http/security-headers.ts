@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+/**
+ * The console's content policy: its own scripts only (no inline script, no eval), pdf.js's worker from the app,
+ * pictures from the app, data/blob URLs (rendered pages, avatars) and https (avatars), connections to this server
+ * (HTTP and WebSocket), never framed by another page. Inline style attributes stay allowed: React's `style={...}`
+ * renders them.
+ */
+const CONSOLE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self' ws: wss:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+/** The API's answers are data, never a page: nothing may run or load from them. */
+const API_POLICY = "default-src 'none'; frame-ancestors 'none'"
+
+/** The interactive API docs (Swagger UI) ship their own inline bootstrap script. */
+const DOCS_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "frame-ancestors 'none'",
+].join('; ')
+
+/** Security headers on every response: content policy, no sniffing, no framing, no referrer leaving the app. */
+export const securityHeaders = fp(async (app: FastifyInstance) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '')
+    const policy = request.url.startsWith('/docs')
+      ? DOCS_POLICY
+      : type.startsWith('text/html')
+        ? CONSOLE_POLICY
+        : API_POLICY
+    reply.header('content-security-policy', policy)
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('x-frame-options', 'DENY')
+    reply.header('referrer-policy', 'no-referrer')
+    reply.header('cross-origin-opener-policy', 'same-origin')
+    return payload
+  })
+})
