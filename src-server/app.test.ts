@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../test/helpers/server'
+import { contentPolicyFor } from './http/security-headers'
 import { SecretBox } from './secrets/secret-box'
 import { BlobStore } from './storage/blob-store'
 
@@ -45,6 +46,8 @@ describe('server conventions', () => {
       expect(response.headers['content-security-policy']).toBeTruthy()
     }
     expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+    // A reload revalidates the page (304, no content type): it keeps the console's policy.
+    expect(contentPolicyFor('/console/review', undefined)).toBe(policy)
   })
 
   it('answers an unknown API route with 404 NOT_FOUND in the envelope, for every method', async () => {

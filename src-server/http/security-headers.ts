@@ -21,7 +21,7 @@ const CONSOLE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/** The API's answers are data, never a page: nothing may run or load from them. */
+/** The API's JSON answers are data, never a page: nothing may run or load from them. */
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 /** The interactive API docs (Swagger UI) ship their own inline bootstrap script. */
@@ -33,16 +33,23 @@ const DOCS_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
+/**
+ * JSON is API data; everything else (the console's page, its assets, a 304 revalidating the page, which carries
+ * no content type) is the app and gets its policy, or a reload would block the console's own scripts.
+ */
+export function contentPolicyFor(url: string, contentType: string | undefined): string {
+  if (url.startsWith('/docs')) return DOCS_POLICY
+  return contentType?.startsWith('application/json') ? API_POLICY : CONSOLE_POLICY
+}
+
 /** Security headers on every response: content policy, no sniffing, no framing, no referrer leaving the app. */
 export const securityHeaders = fp(async (app: FastifyInstance) => {
   app.addHook('onSend', async (request, reply, payload) => {
-    const type = String(reply.getHeader('content-type') ?? '')
-    const policy = request.url.startsWith('/docs')
-      ? DOCS_POLICY
-      : type.startsWith('text/html')
-        ? CONSOLE_POLICY
-        : API_POLICY
-    reply.header('content-security-policy', policy)
+    const type = reply.getHeader('content-type')
+    reply.header(
+      'content-security-policy',
+      contentPolicyFor(request.url, type === undefined ? undefined : String(type)),
+    )
     reply.header('x-content-type-options', 'nosniff')
     reply.header('x-frame-options', 'DENY')
     reply.header('referrer-policy', 'no-referrer')
