@@ -16,7 +16,7 @@ import { authentication } from './auth/auth.plugin'
 import { authRoutes } from './auth/auth.routes'
 import { createAuthService } from './auth/auth.service'
 import { backupRoutes } from './backup/backup.routes'
-import { resolveConfig, type ServerOptions } from './config'
+import { resolveConfig, type ServerConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console/console.routes'
 import { conversationPlugin, createChatOrchestrator, findAgentOwnerId } from './conversation'
 import { openDatabase } from './db/client'
@@ -38,6 +38,7 @@ import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets/secret-box'
 import { settingsRoutes } from './settings/settings.routes'
 import { BlobStore } from './storage/blob-store'
+import { lockDataDir } from './storage/data-dir-lock'
 
 export interface CreateServerOptions extends ServerOptions {
   /** Where log lines go (default stdout); tests pass a stream to read them. */
@@ -64,7 +65,20 @@ export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 export async function createServer(options: CreateServerOptions = {}): Promise<App> {
   const config = resolveConfig(options)
   mkdirSync(config.dataDir, { recursive: true })
+  const releaseDataDir = lockDataDir(config.dataDir)
+  try {
+    return await buildApp(config, options, releaseDataDir)
+  } catch (error) {
+    releaseDataDir()
+    throw error
+  }
+}
 
+async function buildApp(
+  config: ServerConfig,
+  options: CreateServerOptions,
+  releaseDataDir: () => void,
+): Promise<App> {
   const logger = pino(
     {
       level: config.logLevel,
@@ -202,6 +216,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<A
     await jobs.stop()
     await workers.close()
     db.$client.close()
+    releaseDataDir()
   })
 
   await app.ready()

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { startServer } from './server'
+import { DataDirLockedError } from './storage/data-dir-lock'
 
 /** `npm start`: serve the API and the console standalone. Flags override SWITCHBOARD_* env. */
 const { values } = parseArgs({
@@ -37,6 +38,10 @@ const server = await startServer({
   ...(values.host ? { host: values.host } : {}),
   ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
   handleSignals: true,
+}).catch((error: unknown) => {
+  if (!(error instanceof DataDirLockedError)) throw error
+  process.stderr.write(`${error.message}\n`)
+  process.exit(3)
 })
 
 const { config } = server.app.ctx
