@@ -269,7 +269,8 @@ describe('POST /stream', () => {
       await server.app.inject({
         method: 'POST',
         url: '/mcp-servers',
-        headers: olga,
+        // What runs on the host is an admin's to set; the operator mounts it.
+        headers: await server.adminHeaders(),
         payload: { name: 'tools', ...testToolServer() },
       })
     ).json()
