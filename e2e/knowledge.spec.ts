@@ -70,11 +70,16 @@ test('an operator uploads documents, ingests them with progress and finds a pass
   await page.getByRole('button', { name: 'Ask' }).click()
   const citations = page.getByRole('list', { name: 'Citations' })
   await expect(citations).toContainText('Rollo')
-  const opened = page.waitForEvent('popup')
+  await screenshot(page, testInfo, 'chat-agent-test-citations')
+  // The citation opens inside the console, at the passage: a text document decoded, the passage highlighted.
   await citations
     .getByRole('button', { name: /open document/ })
     .first()
     .click()
-  expect((await opened).url()).toMatch(/^blob:/)
-  await screenshot(page, testInfo, 'chat-agent-test-citations')
+  await expect(page).toHaveURL(/\/console\/documents\/[0-9a-f-]{36}\/[0-9a-f-]{36}\?/)
+  const passage = new URL(page.url()).searchParams.get('passage') ?? ''
+  expect(passage.length).toBeGreaterThan(30)
+  await expect(page.locator('mark')).toContainText(passage.slice(0, 30))
+  await expect(page.locator('mark')).toBeInViewport()
+  await screenshot(page, testInfo, 'cited-passage')
 })

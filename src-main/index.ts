@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, ipcMain, shell } from 'electron'
 import { type RunningServer, startServer } from '../src-server/server'
 import type { DesktopBridge } from './preload.d'
+import { mayReceiveBootstrap, navigationDecision } from './window-policy'
 
 /**
  * The desktop shell: runs the server in-process on the user's data folder, opens the console in a window and
@@ -59,14 +60,28 @@ function createWindow(): void {
       contextIsolation: true,
     },
   })
+  // New windows and navigations away from the app never load in it: web links go to the system browser.
   window.webContents.setWindowOpenHandler(({ url }) => {
-    void shell.openExternal(url)
+    const decision = navigationDecision(url, server?.url ?? '')
+    if (decision === 'allow') void window.loadURL(url)
+    else if (decision === 'open-externally') void shell.openExternal(url)
     return { action: 'deny' }
+  })
+  window.webContents.on('will-navigate', (event, url) => {
+    const decision = navigationDecision(url, server?.url ?? '')
+    if (decision === 'allow') return
+    event.preventDefault()
+    if (decision === 'open-externally') void shell.openExternal(url)
   })
   void window.loadURL(`${server?.url}/console/review`)
 }
 
 ipcMain.on('switchboard:bootstrap', (event) => {
+  // The token is the local admin's session: only the app's own page may have it.
+  if (!mayReceiveBootstrap(event.senderFrame?.url, server?.url ?? '')) {
+    event.returnValue = { serverUrl: server?.url ?? '', token: '', lan: settings.lan }
+    return
+  }
   event.returnValue = { serverUrl: server?.url ?? '', token, lan: settings.lan }
 })
 
@@ -81,6 +96,15 @@ ipcMain.handle('switchboard:set-lan', async (_event, enabled: boolean): Promise<
 
 ipcMain.handle('switchboard:reveal-data', async () => {
   await shell.openPath(dataDir())
+})
+
+// One app per user: a second launch focuses the running window instead of starting a second server.
+if (!app.requestSingleInstanceLock()) app.quit()
+app.on('second-instance', () => {
+  const [window] = BrowserWindow.getAllWindows()
+  if (!window) return
+  if (window.isMinimized()) window.restore()
+  window.focus()
 })
 
 app.whenReady().then(async () => {

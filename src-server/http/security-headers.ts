@@ -14,6 +14,8 @@ const CONSOLE_POLICY = [
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
   "worker-src 'self' blob:",
+  // A cited PDF is shown in a frame from a blob the console fetched with its token.
+  "frame-src 'self' blob:",
   "connect-src 'self' ws: wss:",
   "object-src 'none'",
   "base-uri 'none'",

@@ -6,6 +6,7 @@ import { SignInPage } from '../features/auth/components/sign-in-page'
 import { hasPermission, useSession } from '../features/auth/stores/session-store'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
 import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
+import { DocumentPassagePage } from '../features/knowledge/components/document-passage-page'
 import { KnowledgePage } from '../features/knowledge/components/knowledge-page'
 import { ListingDetailPage } from '../features/marketplace/components/listing-detail-page'
 import { MarketplacePage } from '../features/marketplace/components/marketplace-page'
@@ -48,6 +49,7 @@ export const router = createBrowserRouter([
       { path: 'chat', element: <ChatConsolePage /> },
       { path: 'chat/:sessionId', element: <ChatConsolePage /> },
       { path: 'knowledge', element: <KnowledgePage /> },
+      { path: 'documents/:sourceId/:documentId', element: <DocumentPassagePage /> },
       { path: 'agents', element: <AgentsPage /> },
       { path: 'evaluation', element: <EvaluationPage /> },
       { path: 'marketplace', element: <MarketplacePage /> },

@@ -22,21 +22,12 @@ export const chatApi = {
   sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
   operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),
 
-  /** Opens a cited document in a new tab, at the cited page when it is a PDF. */
-  async openCitation(citation: Citation) {
-    const response = await fetch(
-      `${apiBase()}/knowledge-sources/${citation.source_id}/documents/${citation.document_id}/file`,
-      {
-        headers: authHeaders(),
-      },
-    )
-    if (!response.ok) {
-      const envelope = await response.json().catch(() => null)
-      throw new Error(envelope?.error?.message ?? `The document could not be opened (${response.status}).`)
-    }
-    const url = URL.createObjectURL(await response.blob())
-    window.open(citation.page_number ? `${url}#page=${citation.page_number}` : url, '_blank', 'noopener')
-    setTimeout(() => URL.revokeObjectURL(url), 60_000)
+  /** The console's page showing a cited document at the passage (its page, or its text highlighted). */
+  citationPath(citation: Citation): string {
+    const query = new URLSearchParams()
+    if (citation.page_number) query.set('page', String(citation.page_number))
+    if (citation.snippet) query.set('passage', citation.snippet.slice(0, 200))
+    return `/console/documents/${citation.source_id}/${citation.document_id}?${query}`
   },
 
   /** POST /stream and read its SSE events as they arrive. */

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
 import { Button, Card } from '../../../components/ui'
-import { useNotifications } from '../../../components/ui/notifications'
 import { chatApi } from '../api/chat-api'
 import type { Agent, Citation } from '../api/chat-types'
 
@@ -26,9 +26,8 @@ export function AgentTestPanel() {
     return () => abort.current?.abort()
   }, [])
 
-  const notify = useNotifications((state) => state.push)
-  const open = (citation: Citation) =>
-    chatApi.openCitation(citation).catch((error: Error) => notify({ kind: 'error', text: error.message }))
+  const navigate = useNavigate()
+  const open = (citation: Citation) => navigate(chatApi.citationPath(citation))
 
   const updateLast = (change: (turn: Turn) => Turn) =>
     setTurns((all) => [...all.slice(0, -1), change(all[all.length - 1] as Turn)])
@@ -100,7 +99,7 @@ export function AgentTestPanel() {
                     {turn.citations.map((citation) => (
                       <li key={citation.index}>
                         <strong>[{citation.index}]</strong> {citation.snippet}{' '}
-                        <button type="button" className="linkish small" onClick={() => void open(citation)}>
+                        <button type="button" className="linkish small" onClick={() => open(citation)}>
                           open document{citation.page_number ? ` at page ${citation.page_number}` : ''}
                         </button>
                       </li>

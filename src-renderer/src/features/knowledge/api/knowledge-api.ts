@@ -9,7 +9,7 @@ import type {
   UpdateSourceBody,
 } from '@server/knowledge/knowledge.schemas'
 import type { Static } from 'typebox'
-import { api } from '../../../lib/api-client'
+import { api, apiBase, authHeaders } from '../../../lib/api-client'
 
 export type Strategy = KnowledgeSourceDto['default_chunking_strategy']
 export type KnowledgeSource = KnowledgeSourceDto
@@ -44,4 +44,24 @@ export const knowledgeApi = {
   jobs: (id: string) =>
     api.get<PageResult<IngestionJob>>(`/knowledge-sources/${id}/ingestion-jobs`, { query: { size: 10 } }),
   query: (body: RetrievalQueryBody) => api.post<{ items: RetrievedItem[] }>('/retrieval/query', body),
+  /** A document's original file, read with the session's token (a plain link could not send it). */
+  async file(
+    sourceId: string,
+    documentId: string,
+  ): Promise<{ blob: Blob; mimeType: string; fileName: string }> {
+    const response = await fetch(`${apiBase()}/knowledge-sources/${sourceId}/documents/${documentId}/file`, {
+      headers: authHeaders(),
+    })
+    if (!response.ok) {
+      const envelope = await response.json().catch(() => null)
+      throw new Error(envelope?.error?.message ?? `The document could not be opened (${response.status}).`)
+    }
+    const blob = await response.blob()
+    const named = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1]
+    return {
+      blob,
+      mimeType: (response.headers.get('content-type') ?? '').split(';')[0] ?? '',
+      fileName: named ? decodeURIComponent(named) : 'Cited document',
+    }
+  },
 }

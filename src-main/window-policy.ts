@@ -1,0 +1,43 @@
+/**
+ * What the desktop window trusts, as plain functions (tested without Electron): only pages of the app's own server
+ * get the bootstrap (its session token), only the app's own pages open in the window, and only web links leave it
+ * for the system browser.
+ */
+
+const originOf = (url: string): string | null => {
+  try {
+    const parsed = new URL(url)
+    return parsed.origin === 'null' ? null : parsed.origin
+  } catch {
+    return null
+  }
+}
+
+/** A page of the app: same origin as the embedded server. */
+export function isAppPage(url: string, serverUrl: string): boolean {
+  const origin = originOf(url)
+  return origin !== null && origin === originOf(serverUrl)
+}
+
+/** The bootstrap IPC answers only a frame showing the app's own page (not another site, not a file, not blank). */
+export function mayReceiveBootstrap(senderFrameUrl: string | undefined, serverUrl: string): boolean {
+  return senderFrameUrl !== undefined && isAppPage(senderFrameUrl, serverUrl)
+}
+
+export type NavigationDecision = 'allow' | 'open-externally' | 'deny'
+
+/**
+ * Where a navigation or a new window may go: the app's own pages stay in the app; http(s) links elsewhere open in
+ * the system browser; anything else (file:, blob:, data:, javascript:, custom schemes) goes nowhere.
+ */
+export function navigationDecision(url: string, serverUrl: string): NavigationDecision {
+  if (isAppPage(url, serverUrl)) return 'allow'
+  const protocol = (() => {
+    try {
+      return new URL(url).protocol
+    } catch {
+      return ''
+    }
+  })()
+  return protocol === 'https:' || protocol === 'http:' ? 'open-externally' : 'deny'
+}
