@@ -4,10 +4,11 @@
  * for the system browser.
  */
 
+/** The origin of a web page; null for anything else (a blob: URL names its creator's origin but is no page). */
 const originOf = (url: string): string | null => {
   try {
     const parsed = new URL(url)
-    return parsed.origin === 'null' ? null : parsed.origin
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null
   } catch {
     return null
   }
