@@ -33,6 +33,8 @@ import { validatorCompiler } from './http/validation'
 import { JobRunner } from './jobs/job-runner'
 import { WorkerPool } from './jobs/worker-pool'
 import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
+import { type LanListener, lanRoutes } from './lan/lan.routes'
+import { lanCertificate } from './lan/lan-tls'
 import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets/secret-box'
@@ -49,7 +51,7 @@ export interface CreateServerOptions extends ServerOptions {
   requestTimeoutMs?: number
 }
 
-export type App = FastifyInstance & { ctx: AppContext; bootstrap: BootstrapInfo }
+export type App = FastifyInstance & { ctx: AppContext; bootstrap: BootstrapInfo; lan: LanListener | null }
 export interface BootstrapInfo {
   adminCreated: boolean
   generatedPassword: string | null
@@ -110,6 +112,11 @@ async function buildApp(
     dataDir: config.dataDir,
     adminPassword: config.adminPassword,
   })
+
+  // The LAN listener's certificate, made on first start; `startServer` opens the HTTPS port with it.
+  const lan: LanListener | null = config.lanTls
+    ? { certificate: await lanCertificate(config.dataDir), httpsPort: null }
+    : null
 
   const ctx: AppContext = {
     config,
@@ -183,6 +190,7 @@ async function buildApp(
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes, { ctx })
+  await app.register(lanRoutes, { lan, allowPlainHttp: config.lanPlainHttp })
   await app.register(authRoutes, { ctx })
   await app.register(settingsRoutes, { ctx })
   await app.register(adminAuditRoutes, { ctx })
@@ -224,6 +232,7 @@ async function buildApp(
 
   return Object.assign(app, {
     ctx,
+    lan,
     bootstrap: {
       adminCreated: bootstrapResult.created,
       generatedPassword: bootstrapResult.created ? bootstrapResult.generatedPassword : null,

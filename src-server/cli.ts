@@ -48,6 +48,11 @@ const { config } = server.app.ctx
 const lines = [`Switchboard ${config.version} is serving ${server.url}`, `Data: ${config.dataDir}`]
 if (config.host === '0.0.0.0')
   lines.push('Open to the LAN: other machines sign in with a user account or an API token.')
+if (server.httpsUrl && server.app.lan)
+  lines.push(
+    `Encrypted for the LAN on port ${server.app.lan.httpsPort}: certificate SHA-256 ${server.app.lan.certificate.fingerprint256}`,
+    `pairing code ${server.app.lan.certificate.pairingCode} (compare it on the connecting machine).`,
+  )
 if (server.app.bootstrap.adminCreated) {
   if (server.app.bootstrap.generatedPassword)
     lines.push(

@@ -12,6 +12,14 @@ export interface ServerConfig {
   adminPassword: string | undefined
   secretKey: string | undefined
   allowedOrigins: string[]
+  /**
+   * LAN over TLS: on when the server listens beyond loopback (`--host 0.0.0.0`); `SWITCHBOARD_LAN_TLS=0|1`
+   * overrides. The HTTPS listener takes `httpsPort` (`SWITCHBOARD_HTTPS_PORT`, default the HTTP port + 1).
+   */
+  lanTls: boolean
+  httpsPort: number
+  /** `SWITCHBOARD_LAN_HTTP=1`: keep serving plain HTTP to LAN clients instead of redirecting them to HTTPS. */
+  lanPlainHttp: boolean
   /** Commands a stdio tool server may run (`SWITCHBOARD_MCP_ALLOWED_COMMANDS`); null allows any an admin sets. */
   mcpAllowedCommands: string[] | null
   logLevel: string
@@ -44,10 +52,12 @@ export function resolveConfig(
 ): ServerConfig {
   const appRoot = findAppRoot()
   const guardMode = options.guardMode ?? (env.SWITCHBOARD_GUARD_MODE === 'warn' ? 'warn' : 'enforce')
+  const host = options.host ?? env.SWITCHBOARD_HOST ?? DEFAULT_HOST
+  const port = options.port ?? parsePort(env.SWITCHBOARD_PORT) ?? DEFAULT_PORT
   return {
     dataDir: path.resolve(options.dataDir ?? env.SWITCHBOARD_DATA_DIR ?? 'data'),
-    host: options.host ?? env.SWITCHBOARD_HOST ?? DEFAULT_HOST,
-    port: options.port ?? parsePort(env.SWITCHBOARD_PORT) ?? DEFAULT_PORT,
+    host,
+    port,
     env: options.env ?? env.SWITCHBOARD_ENV ?? 'desktop',
     guardMode,
     adminPassword: options.adminPassword ?? env.SWITCHBOARD_ADMIN_PASSWORD,
@@ -58,6 +68,10 @@ export function resolveConfig(
         .split(',')
         .map((origin) => origin.trim())
         .filter(Boolean),
+    lanTls:
+      options.lanTls ?? (env.SWITCHBOARD_LAN_TLS ? env.SWITCHBOARD_LAN_TLS === '1' : !isLoopbackHost(host)),
+    httpsPort: options.httpsPort ?? parsePort(env.SWITCHBOARD_HTTPS_PORT) ?? (port === 0 ? 0 : port + 1),
+    lanPlainHttp: options.lanPlainHttp ?? env.SWITCHBOARD_LAN_HTTP === '1',
     mcpAllowedCommands:
       options.mcpAllowedCommands !== undefined
         ? options.mcpAllowedCommands
@@ -72,6 +86,8 @@ export function resolveConfig(
     version: readVersion(appRoot),
   }
 }
+
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.')
 
 function parsePort(value: string | undefined): number | undefined {
   if (!value) return undefined

@@ -1,9 +1,29 @@
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import { type App, type CreateServerOptions, createServer } from './app'
 
 export interface RunningServer {
   app: App
   url: string
+  /** The LAN's encrypted address (same routes, same sockets), when LAN over TLS is on. */
+  httpsUrl: string | null
   close(): Promise<void>
+}
+
+/** The HTTPS listener hands every request and WebSocket upgrade to the app's own HTTP server: one app, two ports. */
+async function listenHttps(app: App, host: string, port: number): Promise<HttpsServer | null> {
+  if (!app.lan) return null
+  const { key, cert } = app.lan.certificate
+  const server = createHttpsServer({ key, cert }, (request, response) =>
+    app.server.emit('request', request, response),
+  )
+  server.on('upgrade', (request, socket, head) => app.server.emit('upgrade', request, socket, head))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve())
+  })
+  const address = server.address()
+  app.lan.httpsPort = typeof address === 'object' && address ? address.port : port
+  return server
 }
 
 /**
@@ -18,11 +38,27 @@ export async function startServer(
   await app.listen({ host, port })
   const address = app.server.address()
   const boundPort = typeof address === 'object' && address ? address.port : port
-  const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${boundPort}`
+  const localHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  const url = `http://${localHost}:${boundPort}`
+  let https: HttpsServer | null
+  try {
+    https = await listenHttps(app, host, app.ctx.config.httpsPort)
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+  const httpsUrl = https && app.lan?.httpsPort ? `https://${localHost}:${app.lan.httpsPort}` : null
 
   let closing: Promise<void> | null = null
   const close = () => {
-    closing ??= app.close().then(() => undefined)
+    closing ??= (async () => {
+      if (https) {
+        const stopped = new Promise((resolve) => https?.close(resolve))
+        https.closeAllConnections()
+        await stopped
+      }
+      await app.close()
+    })()
     return closing
   }
   if (options.handleSignals) {
@@ -41,5 +77,5 @@ export async function startServer(
     process.once('SIGINT', onSignal)
     process.once('SIGTERM', onSignal)
   }
-  return { app, url, close }
+  return { app, url, httpsUrl, close }
 }

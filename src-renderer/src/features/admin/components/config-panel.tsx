@@ -4,6 +4,7 @@ import { Button, Card } from '../../../components/ui'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
 import { useAdmin } from '../stores/admin-store'
+import { NetworkCard } from './network-card'
 
 const KEYS: { key: keyof PlatformConfigValues; label: string; rule: string }[] = [
   {
@@ -102,20 +103,23 @@ export function ConfigPanel() {
     void loadConfig()
   }, [loadConfig])
   return (
-    <Card title="Platform configuration">
-      {config ? (
-        KEYS.map((entry) => (
-          <ConfigRow
-            key={entry.key}
-            name={entry.key}
-            label={entry.label}
-            rule={entry.rule}
-            value={config[entry.key]}
-          />
-        ))
-      ) : (
-        <p className="muted">Loading…</p>
-      )}
-    </Card>
+    <>
+      <Card title="Platform configuration">
+        {config ? (
+          KEYS.map((entry) => (
+            <ConfigRow
+              key={entry.key}
+              name={entry.key}
+              label={entry.label}
+              rule={entry.rule}
+              value={config[entry.key]}
+            />
+          ))
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </Card>
+      <NetworkCard />
+    </>
   )
 }
