@@ -383,4 +383,29 @@ describe('who decides what runs on the host', () => {
     expect((await healthCheck(allowed.id)).status).toBe('ok')
     expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
   })
+
+  it('refuses commands outside the admin setting mcp_allowed_commands, which is audited like any setting', async () => {
+    server = await startTestServer()
+    const admin = await server.adminHeaders()
+    const set = await server.app.inject({
+      method: 'PUT',
+      url: '/api/admin/config/mcp_allowed_commands',
+      headers: admin,
+      payload: {
+        value: ` ${path.basename(process.execPath)} , /usr/bin/uvx `,
+        description: 'only node and uvx',
+      },
+    })
+    expect(set.statusCode, set.body).toBe(200)
+    expect(set.json().value).toBe(`${path.basename(process.execPath)},/usr/bin/uvx`)
+    const refused = await server.app.inject({
+      method: 'POST',
+      url: '/mcp-servers',
+      headers: admin,
+      payload: { name: 'shell', command: '/bin/sh', args: ['-c', 'true'] },
+    })
+    expect(refused.json().error.code).toBe('COMMAND_NOT_ALLOWED')
+    await createServer({ name: 'tools', ...testToolServer() })
+    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
+  })
 })

@@ -13,7 +13,7 @@ export const McpErrors = defineErrors({
   COMMAND_NOT_ALLOWED: {
     status: 403,
     message:
-      'This command is not in the allowed list of tool server commands (SWITCHBOARD_MCP_ALLOWED_COMMANDS).',
+      'This command is not in the allowed list of tool server commands (SWITCHBOARD_MCP_ALLOWED_COMMANDS, or the admin setting mcp_allowed_commands).',
   },
   MCP_INVALID_CONFIG: { status: 422, message: 'The tool server configuration is not valid.' },
 })

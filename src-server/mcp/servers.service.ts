@@ -5,6 +5,7 @@ import { nowIso } from '../db/columns'
 import { AppError, CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
+import { readConfigValue } from '../settings/settings.service'
 import { assertEnvNames, unsealCredential } from './credentials.service'
 import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
@@ -40,12 +41,20 @@ export function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
   return row
 }
 
-/** A command the allowlist admits: listed as given, or by its file name when the list names a bare program. */
+/**
+ * A command both allowlists admit (the deployment's `SWITCHBOARD_MCP_ALLOWED_COMMANDS` and the admin setting
+ * `mcp_allowed_commands`; an unset or empty one admits all): listed as given, or by its file name when the list
+ * names a bare program.
+ */
 function commandAllowed(ctx: AppContext, command: string): boolean {
-  const allowed = ctx.config.mcpAllowedCommands
-  if (allowed === null) return true
+  const setting = readConfigValue(ctx.db, 'mcp_allowed_commands')
+  const lists = [ctx.config.mcpAllowedCommands, setting ? setting.split(',') : null]
   const name = command.split(/[\\/]/).pop() ?? command
-  return allowed.some((entry) => entry === command || (!/[\\/]/.test(entry) && entry === name))
+  return lists.every(
+    (allowed) =>
+      allowed === null ||
+      allowed.some((entry) => entry === command || (!/[\\/]/.test(entry) && entry === name)),
+  )
 }
 
 function requireAllowedCommand(ctx: AppContext, command: string | null): void {

@@ -1,13 +1,14 @@
 import { type Static, Type } from 'typebox'
 import { Nullable, Timestamp } from '../http/common.schemas'
 
-export const ConfigValue = Type.Union([Type.String({ maxLength: 100 }), Type.Number(), Type.Boolean()])
+export const ConfigValue = Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Boolean()])
 export const PlatformConfigSchema = Type.Object({
   commission_rate: Type.Number(),
   min_withdrawal: Type.Integer(),
   daily_earn_cap: Type.Integer(),
   refund_window_days: Type.Integer(),
   registration_open: Type.Boolean(),
+  mcp_allowed_commands: Type.String(),
 })
 export const ConfigEntry = Type.Object({
   key: Type.String(),

@@ -20,6 +20,15 @@ const number =
   }
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   number((n) => Number.isInteger(n) && n >= min && n <= max)
+/** A comma-separated list, stored normalised ("a, b" -> "a,b"); empty is a valid value. */
+const commaList: Parser<string> = (raw) => {
+  if (typeof raw !== 'string' || raw.length > 2000) return undefined
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .join(',')
+}
 const boolean: Parser<boolean> = (raw) =>
   raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : undefined
 
@@ -30,11 +39,20 @@ export const CONFIG_KEYS = {
   daily_earn_cap: { default: 1_000_000, parse: integer(0), rule: 'a whole number of points, 0 or more' },
   refund_window_days: { default: 7, parse: integer(0, 3650), rule: 'a whole number of days from 0 to 3650' },
   registration_open: { default: true, parse: boolean, rule: 'true or false' },
+  mcp_allowed_commands: {
+    default: '',
+    parse: commaList,
+    rule: 'a comma-separated list of commands (paths or program names), empty to allow any, at most 2000 characters',
+  },
 } as const
 
 export type ConfigKey = keyof typeof CONFIG_KEYS
 export type PlatformConfig = {
-  [K in ConfigKey]: (typeof CONFIG_KEYS)[K]['default'] extends boolean ? boolean : number
+  [K in ConfigKey]: (typeof CONFIG_KEYS)[K]['default'] extends boolean
+    ? boolean
+    : (typeof CONFIG_KEYS)[K]['default'] extends string
+      ? string
+      : number
 }
 
 export function isConfigKey(key: string): key is ConfigKey {

@@ -24,6 +24,11 @@ const KEYS: { key: keyof PlatformConfigValues; label: string; rule: string }[] =
     rule: 'Days after purchase during which a buyer may refund.',
   },
   { key: 'registration_open', label: 'Open registration', rule: 'Whether anyone may create an account.' },
+  {
+    key: 'mcp_allowed_commands',
+    label: 'Allowed tool commands',
+    rule: 'Comma-separated commands tool servers may run (paths or program names); empty allows any an admin sets.',
+  },
 ]
 
 function ConfigRow({
