@@ -44,7 +44,27 @@ export function publicToken(row: repo.TokenRow) {
   return { id: row.id, name: row.name ?? '', created_at: row.createdAt, last_used_at: row.lastUsedAt }
 }
 
+/** Bearer tokens whose caller is remembered; past this, the least recently used are looked up again. */
+const CACHED_CALLERS = 10_000
+/** The last-use stamp is written at most this often per token: reads stay cheap. */
+const TOUCH_INTERVAL_MS = 60_000
+
+interface CachedCaller {
+  user: AuthUser
+  expiresAt: number | null
+  touchedAt: number
+}
+
 export function createAuthService(db: Db) {
+  /**
+   * Callers by token hash, so an authenticated request costs no query. Exact because this process is the only
+   * writer (the data directory lock): every change that ends or alters a caller (logout, token deletion, role
+   * change, disabling, password reset) drops the entries it concerns before the next request.
+   */
+  const callers = new Map<string, CachedCaller>()
+  const forget = (match: (user: AuthUser) => boolean) => {
+    for (const [hash, cached] of callers) if (match(cached.user)) callers.delete(hash)
+  }
   const failuresByUsername = new FailureLimiter(10, 15 * 60_000)
   const failuresByAddress = new FailureLimiter(50, 15 * 60_000)
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
@@ -93,19 +113,42 @@ export function createAuthService(db: Db) {
 
     /** Resolves a bearer token to its user, or null when unknown, expired or the user is disabled. */
     authenticate(token: string): AuthUser | null {
-      const found = repo.findTokenWithUser(db, hashToken(token))
+      const hash = hashToken(token)
+      const now = Date.now()
+      const cached = callers.get(hash)
+      if (cached) {
+        if (cached.expiresAt !== null && cached.expiresAt < now) {
+          callers.delete(hash)
+          return null
+        }
+        // Most recently used last: the map's first entries are the ones to drop when full.
+        callers.delete(hash)
+        callers.set(hash, cached)
+        if (now - cached.touchedAt > TOUCH_INTERVAL_MS) {
+          repo.touchToken(db, cached.user.tokenId)
+          cached.touchedAt = now
+        }
+        return cached.user
+      }
+      const found = repo.findTokenWithUser(db, hash)
       if (!found || found.user.disabled || found.user.isSystem) return null
-      if (found.token.expiresAt && found.token.expiresAt < new Date().toISOString()) return null
-      // Coarse last-use stamp: at most one write a minute per token keeps reads cheap.
-      const lastUsed = found.token.lastUsedAt ? Date.parse(found.token.lastUsedAt) : 0
-      if (Date.now() - lastUsed > 60_000) repo.touchToken(db, found.token.id)
-      return {
+      const expiresAt = found.token.expiresAt ? Date.parse(found.token.expiresAt) : null
+      if (expiresAt !== null && expiresAt < now) return null
+      let touchedAt = found.token.lastUsedAt ? Date.parse(found.token.lastUsedAt) : 0
+      if (now - touchedAt > TOUCH_INTERVAL_MS) {
+        repo.touchToken(db, found.token.id)
+        touchedAt = now
+      }
+      const user: AuthUser = {
         id: found.user.id,
         username: found.user.username,
         roles: found.user.roles,
         permissions: permissionsOf(found.user.roles),
         tokenId: found.token.id,
       }
+      if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
+      callers.set(hash, { user, expiresAt, touchedAt })
+      return user
     },
 
     me(userId: string) {
@@ -131,6 +174,7 @@ export function createAuthService(db: Db) {
 
     logout(user: AuthUser) {
       repo.deleteToken(db, user.tokenId, user.id)
+      forget((caller) => caller.tokenId === user.tokenId)
     },
 
     createApiToken(userId: string, name: string) {
@@ -144,6 +188,7 @@ export function createAuthService(db: Db) {
 
     deleteApiToken(userId: string, tokenId: string) {
       if (!repo.deleteToken(db, tokenId, userId)) throw AuthErrors.TOKEN_NOT_FOUND()
+      forget((caller) => caller.tokenId === tokenId)
     },
 
     listUsers(query: PageQuery) {
@@ -183,6 +228,8 @@ export function createAuthService(db: Db) {
       if (userId === actor.id && (input.disabled || (input.roles && !input.roles.includes('admin'))))
         throw AuthErrors.CANNOT_CHANGE_OWN_ADMIN()
       const passwordHash = input.password ? await hashPassword(input.password) : undefined
+      // Roles, disabling and password all change what this user's tokens may do (or whether they work).
+      forget((caller) => caller.id === userId)
       return db.transaction((tx) => {
         const updated = repo.updateUser(tx, userId, {
           ...(input.roles ? { roles: [...new Set(input.roles)] } : {}),

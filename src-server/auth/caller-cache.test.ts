@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+
+let server: TestServer
+afterEach(async () => server?.close())
+
+const me = (headers: Record<string, string>) =>
+  server.app.inject({ method: 'GET', url: '/api/auth/me', headers })
+const userId = (username: string) =>
+  (
+    server.app.ctx.db.$client.prepare('SELECT id FROM user WHERE username = ?').get(username) as {
+      id: string
+    }
+  ).id
+const patchUser = async (username: string, payload: Record<string, unknown>) => {
+  const response = await server.app.inject({
+    method: 'PATCH',
+    url: `/api/admin/users/${userId(username)}`,
+    headers: await server.adminHeaders(),
+    payload,
+  })
+  expect(response.statusCode, response.body).toBe(200)
+}
+
+// Each case signs the caller in and uses the token once first, so it is remembered, then changes something.
+describe('a remembered caller changes on the next request', () => {
+  it('after logout', async () => {
+    server = await startTestServer()
+    const ann = await server.headersFor('ann')
+    expect((await me(ann)).statusCode).toBe(200)
+    await server.app.inject({ method: 'POST', url: '/api/auth/logout', headers: ann })
+    expect((await me(ann)).statusCode).toBe(401)
+  })
+
+  it('after its API token is deleted', async () => {
+    server = await startTestServer()
+    const ann = await server.headersFor('ann')
+    const created = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/tokens',
+        headers: ann,
+        payload: { name: 'script' },
+      })
+    ).json()
+    const script = { authorization: `Bearer ${created.token}` }
+    expect((await me(script)).statusCode).toBe(200)
+    await server.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${created.id}`, headers: ann })
+    expect((await me(script)).statusCode).toBe(401)
+    expect((await me(ann)).statusCode).toBe(200)
+  })
+
+  it('after a role change, both ways', async () => {
+    server = await startTestServer()
+    const olga = await server.headersFor('olga', ['operator'])
+    const list = () => server.app.inject({ method: 'GET', url: '/mcp-servers', headers: olga })
+    expect((await list()).statusCode).toBe(200)
+    await patchUser('olga', { roles: ['user'] })
+    expect((await list()).statusCode).toBe(403)
+    await patchUser('olga', { roles: ['user', 'operator'] })
+    expect((await list()).statusCode).toBe(200)
+  })
+
+  it('after the user is disabled', async () => {
+    server = await startTestServer()
+    const ann = await server.headersFor('ann')
+    expect((await me(ann)).statusCode).toBe(200)
+    await patchUser('ann', { disabled: true })
+    expect((await me(ann)).statusCode).toBe(401)
+    expect(
+      server.app.ctx.db.$client
+        .prepare('SELECT count(*) AS n FROM auth_token WHERE user_id = ?')
+        .get(userId('ann')),
+    ).toEqual({ n: 0 })
+  })
+})
