@@ -1,0 +1,245 @@
+/**
+ * Hot paths at framework speed (issue: authenticated routes, health and purchases): the project's server runs in
+ * its own process (`src-server/cli.ts` on a temporary data directory, logging one line per request as in
+ * production), a Fastify hello world built from the project's own `fastify` runs in another, and autocannon drives
+ * each from this process with 32 connections. Reported as requests per second and p99, each as a ratio to the
+ * hello world measured in the same run; purchases (every request a real purchase of a distinct buyer and listing
+ * pair) also as a ratio to `GET /api/auth/me`. Ledger conservation is checked on the database after the run.
+ * BENCH_HTTP_SECONDS sets each measurement's duration (default 5).
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import { findAppRoot } from '../src-server/config'
+import { openDatabase } from '../src-server/db/client'
+import { ledgerViolations } from '../src-server/marketplace'
+import type { BenchResult } from './run'
+
+const CONNECTIONS = 32
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS) || 5
+const BUYERS = 25
+const LISTINGS = 120
+const ADMIN_PASSWORD = 'bench-admin-password'
+
+const HELLO_WORLD = `
+const app = require('fastify')()
+app.get('/', async () => ({ hello: 'world' }))
+app.listen({ host: '127.0.0.1', port: 0 }).then((address) => console.log('serving ' + address))
+`
+
+/** Starts a child process and resolves with the first http URL it prints. */
+function startProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: findAppRoot(), env: { ...process.env, ...env } })
+    let seen = ''
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${seen.slice(-500)}`)), 60_000)
+    child.stdout?.on('data', (chunk) => {
+      seen += String(chunk)
+      const url = /serving (http:\/\/[\d.]+:\d+)/.exec(seen)?.[1]
+      if (url) {
+        clearTimeout(timer)
+        // Keep draining the request log so the server never blocks on a full pipe.
+        child.stdout?.removeAllListeners('data')
+        child.stdout?.resume()
+        resolve({ child, url })
+      }
+    })
+    child.stderr?.on('data', (chunk) => {
+      seen += String(chunk)
+    })
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${seen.slice(-500)}`)))
+  })
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit')
+    child.on('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+interface Load {
+  rps: number
+  p99: number
+  non2xx: number
+}
+
+async function load(options: autocannon.Options): Promise<Load> {
+  // A fixed `amount` of requests (purchases: each pair once) replaces the fixed duration.
+  const result = await autocannon({
+    connections: CONNECTIONS,
+    ...(options.amount ? {} : { duration: SECONDS }),
+    ...options,
+  })
+  return { rps: Math.round(result.requests.average), p99: result.latency.p99, non2xx: result.non2xx }
+}
+
+async function call(base: string, method: string, url: string, token?: string, body?: unknown) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  })
+  if (response.status >= 400) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`)
+  return response.json() as Promise<Record<string, unknown>>
+}
+
+async function login(base: string, username: string, password: string) {
+  return (await call(base, 'POST', '/api/auth/login', undefined, { username, password })).token as string
+}
+
+/** Buyers with points for every listing, and published listings of one seller, each on its own agent. */
+async function marketplace(base: string, admin: string) {
+  const password = 'bench-user-password'
+  const account = async (username: string) => {
+    await call(base, 'POST', '/api/auth/register', undefined, { username, password })
+    return login(base, username, password)
+  }
+  const seller = await account('bench-seller')
+  const listings: string[] = []
+  for (let i = 0; i < LISTINGS; i++) {
+    const agent = await call(base, 'POST', '/agents', seller, { name: `Agent ${i}` })
+    const listing = await call(base, 'POST', '/api/marketplace/listings', seller, {
+      asset_type: 'agent',
+      asset_id: agent.id,
+      title: `Contract reviewer ${i}`,
+      description: 'Reads contracts and flags risky clauses',
+      pricing_model: 'one_time',
+      base_price: 10,
+      tags: ['legal'],
+    })
+    await call(base, 'PUT', `/api/admin/listings/${listing.id}/status`, admin, { status: 'published' })
+    listings.push(listing.id as string)
+  }
+  const buyers: string[] = []
+  for (let i = 0; i < BUYERS; i++) {
+    const token = await account(`bench-buyer-${i}`)
+    await call(base, 'POST', '/api/wallet/topup', token, {
+      amount: LISTINGS * 10,
+      payment_method: 'simulated',
+    })
+    buyers.push(token)
+  }
+  return { listings, buyers }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-http-'))
+  const hello = await startProcess(['-e', HELLO_WORLD], {})
+  const server = await startProcess(
+    ['--import', 'tsx', 'src-server/cli.ts', '--port', '0', '--data-dir', dataDir],
+    {
+      SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SWITCHBOARD_LOG_LEVEL: 'info',
+    },
+  )
+  try {
+    const base = server.url
+    const admin = await login(base, 'admin', ADMIN_PASSWORD)
+    const { listings, buyers } = await marketplace(base, admin)
+    const auth = { authorization: `Bearer ${admin}` }
+    // Warm-up: compiled code, warm caches.
+    await load({ url: `${base}/api/auth/me`, headers: auth, duration: 1 })
+
+    const baseline = await load({ url: `${hello.url}/` })
+    const health = await load({ url: `${base}/healthz` })
+    const me = await load({ url: `${base}/api/auth/me`, headers: auth })
+    const search = await load({ url: `${base}/api/marketplace/listings?size=20`, headers: auth })
+    const sessions = await load({ url: `${base}/sessions`, headers: auth })
+    let next = 0
+    const purchases = await load({
+      url: `${base}/api/marketplace/orders`,
+      amount: BUYERS * LISTINGS,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            const pair = next++
+            return {
+              ...request,
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${buyers[pair % BUYERS]}`,
+              },
+              body: JSON.stringify({ listing_id: listings[Math.floor(pair / BUYERS) % LISTINGS] }),
+            }
+          },
+        },
+      ],
+    })
+    await stop(server.child)
+    const db = openDatabase(path.join(dataDir, 'switchboard.db'))
+    const violations = ledgerViolations(db)
+    const paid = (
+      db.$client.prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'").get() as {
+        n: number
+      }
+    ).n
+    db.$client.close()
+
+    const ratio = (value: number, of: number) => Math.round((value / of) * 1000) / 1000
+    const route = (name: string, measured: Load, budget?: number): BenchResult[] => [
+      {
+        name: `${name}: requests per second`,
+        value: measured.rps,
+        unit: 'req/s',
+        baseline: { name: 'Fastify hello world, same run', value: baseline.rps },
+        note: `${measured.non2xx} non-2xx`,
+      },
+      {
+        name: `${name}: share of hello world`,
+        value: ratio(measured.rps, baseline.rps),
+        unit: 'ratio',
+        ...(budget === undefined
+          ? {}
+          : { budget: `>= ${budget}`, pass: measured.rps / baseline.rps >= budget }),
+      },
+      {
+        name: `${name}: p99 at ${CONNECTIONS} connections`,
+        value: measured.p99,
+        unit: 'ms',
+        budget: '< 20 ms',
+        pass: measured.p99 < 20,
+      },
+    ]
+    return [
+      {
+        name: 'Fastify hello world: requests per second',
+        value: baseline.rps,
+        unit: 'req/s',
+        note: `p99 ${baseline.p99} ms`,
+      },
+      ...route('GET /healthz', health, 0.6),
+      ...route('GET /api/auth/me', me, 0.5),
+      ...route('GET /api/marketplace/listings', search),
+      ...route('GET /sessions', sessions),
+      ...route('POST /api/marketplace/orders', purchases),
+      {
+        name: 'purchases: share of GET /api/auth/me',
+        value: ratio(purchases.rps, me.rps),
+        unit: 'ratio',
+        budget: '>= 0.3',
+        pass: purchases.rps / me.rps >= 0.3,
+        note: `${paid} paid orders of ${BUYERS * LISTINGS} distinct buyer and listing pairs`,
+      },
+      {
+        name: 'ledger invariant violations after the purchases',
+        value: violations.length,
+        unit: 'violations',
+        budget: '0 (conservation exact)',
+        pass: violations.length === 0,
+        note: violations.join('; ') || 'sum(balance + frozen) == top-ups - withdrawals',
+      },
+    ]
+  } finally {
+    await stop(hello.child)
+    if (server.child.exitCode === null) await stop(server.child)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
