@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import type { Queryable } from '../db/client'
+import type { Db, Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import { authToken, type TokenKind, user } from './auth.tables'
 import type { Role } from './permissions'
@@ -9,6 +9,16 @@ export type TokenRow = typeof authToken.$inferSelect
 
 export function findUserById(db: Queryable, id: string): UserRow | null {
   return db.select().from(user).where(eq(user.id, id)).get() ?? null
+}
+
+/** `findUserById` built once: the signed-in user is read on hot paths (`GET /api/auth/me`). */
+export function prepareUserById(db: Db): (id: string) => UserRow | null {
+  const query = db
+    .select()
+    .from(user)
+    .where(eq(user.id, sql.placeholder('id')))
+    .prepare()
+  return (id) => query.get({ id }) ?? null
 }
 
 export function findUserByUsername(db: Queryable, username: string): UserRow | null {

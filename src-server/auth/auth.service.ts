@@ -62,6 +62,7 @@ export function createAuthService(db: Db) {
    * change, disabling, password reset) drops the entries it concerns before the next request.
    */
   const callers = new Map<string, CachedCaller>()
+  const userById = repo.prepareUserById(db)
   const forget = (match: (user: AuthUser) => boolean) => {
     for (const [hash, cached] of callers) if (match(cached.user)) callers.delete(hash)
   }
@@ -152,7 +153,7 @@ export function createAuthService(db: Db) {
     },
 
     me(userId: string) {
-      const row = repo.findUserById(db, userId)
+      const row = userById(userId)
       if (!row) throw CommonErrors.UNAUTHORIZED()
       return publicUser(row)
     },
