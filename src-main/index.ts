@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, ipcMain, shell } from 'electron'
 import { type RunningServer, startServer } from '../src-server/server'
 import type { DesktopBridge } from './preload.d'
-import { mayReceiveBootstrap, navigationDecision } from './window-policy'
+import { focusRunningWindow, mayReceiveBootstrap, navigationDecision } from './window-policy'
 
 /**
  * The desktop shell: runs the server in-process on the user's data folder, opens the console in a window and
@@ -100,12 +100,7 @@ ipcMain.handle('switchboard:reveal-data', async () => {
 
 // One app per user: a second launch focuses the running window instead of starting a second server.
 if (!app.requestSingleInstanceLock()) app.quit()
-app.on('second-instance', () => {
-  const [window] = BrowserWindow.getAllWindows()
-  if (!window) return
-  if (window.isMinimized()) window.restore()
-  window.focus()
-})
+app.on('second-instance', () => focusRunningWindow(BrowserWindow.getAllWindows()))
 
 app.whenReady().then(async () => {
   settings = readSettings()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isAppPage, mayReceiveBootstrap, navigationDecision } from './window-policy'
+import { focusRunningWindow, isAppPage, mayReceiveBootstrap, navigationDecision } from './window-policy'
 
 const SERVER = 'http://127.0.0.1:8787'
 
@@ -29,5 +29,20 @@ describe('desktop window policy', () => {
     ])
       expect(navigationDecision(url, SERVER)).toBe('deny')
     expect(isAppPage('http://127.0.0.1:8787.evil.example/', SERVER)).toBe(false)
+  })
+
+  it('brings the running window back to the front on a second launch', () => {
+    const calls: string[] = []
+    const window = (minimized: boolean) => ({
+      isMinimized: () => minimized,
+      restore: () => calls.push('restore'),
+      focus: () => calls.push('focus'),
+    })
+    expect(focusRunningWindow([window(true)])).toBe(true)
+    expect(calls).toEqual(['restore', 'focus'])
+    calls.length = 0
+    expect(focusRunningWindow([window(false)])).toBe(true)
+    expect(calls).toEqual(['focus'])
+    expect(focusRunningWindow([])).toBe(false)
   })
 })

@@ -42,3 +42,14 @@ export function navigationDecision(url: string, serverUrl: string): NavigationDe
   })()
   return protocol === 'https:' || protocol === 'http:' ? 'open-externally' : 'deny'
 }
+
+/** What a second launch does to the running app's window: bring it back and to the front. */
+export function focusRunningWindow(
+  windows: { isMinimized(): boolean; restore(): void; focus(): void }[],
+): boolean {
+  const [window] = windows
+  if (!window) return false
+  if (window.isMinimized()) window.restore()
+  window.focus()
+  return true
+}
