@@ -1,7 +1,8 @@
+import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../pipeline/pdf-pages'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
-import { findAnchor, type Line, linesOf, segmentsOf, unionBox } from './layout'
+import { findAnchor, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn } from './locate'
 import { compilePattern, fold } from './values'
 
@@ -166,6 +167,12 @@ function readRight(
   return further ? { read: further, placement: FURTHER_RIGHT } : null
 }
 
+/** Where the label's own words are on the page. */
+function labelBox(hit: AnchorHit): Bbox | null {
+  const words = wordsInRange(hit.line, hit.start, hit.end)
+  return words.length > 0 ? unionBox(words.map((w) => w.bbox)) : null
+}
+
 /**
  * The value under a label: the first line below that has words in the label's column (directly under the label,
  * else a little wider), read there only, so a heading row is not paired with a value two rows down.
@@ -176,12 +183,8 @@ function readBelow(
   lines: Line[],
   pattern: RegExp | null,
 ): Read | null {
-  const labelWords = hit.line.words.filter((w, i) => {
-    const from = hit.line.offsets[i] as number
-    return from < hit.end && from + w.text.length > hit.start
-  })
-  if (labelWords.length === 0) return null
-  const label = unionBox(labelWords.map((w) => w.bbox))
+  const label = labelBox(hit)
+  if (!label) return null
   const lineHeight = label[3] - label[1]
   for (const below of lines.slice(hit.lineIndex + 1, hit.lineIndex + 4)) {
     if (below.bbox[1] - label[3] > lineHeight * 3) return null
@@ -216,12 +219,8 @@ function readBlock(
   lines: Line[],
   pattern: RegExp | null,
 ): { read: Read; placement: number } | null {
-  const labelWords = hit.line.words.filter((w, i) => {
-    const from = hit.line.offsets[i] as number
-    return from < hit.end && from + w.text.length > hit.start
-  })
-  if (labelWords.length === 0) return null
-  const label = unionBox(labelWords.map((w) => w.bbox))
+  const label = labelBox(hit)
+  if (!label) return null
   const lineHeight = label[3] - label[1]
   let previousBottom = label[3]
   let first: { read: Read; placement: number } | null = null
