@@ -9,21 +9,19 @@
  * vector weight tried; and hybrid as shipped (`VECTOR_WEIGHT`, gated by agreement with BM25). The weight is chosen
  * on the tuning parts.
  */
-import { createHash, randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { PassThrough } from 'node:stream'
 import Database from 'better-sqlite3'
 import { embeddingKey } from '../src-server/ai/embeddings'
 import { BUILTIN_EMBEDDING_DIM, builtinEmbedMany } from '../src-server/ai/embeddings/builtin-embedder'
 import { createLocalEmbedder } from '../src-server/ai/embeddings/local-embedder'
-import { type App, createServer } from '../src-server/app'
-import { replaceDocumentChunks, searchBm25 } from '../src-server/knowledge/chunk-index.repository'
-import { knowledgeDocument, knowledgeSource } from '../src-server/knowledge/knowledge.tables'
+import type { App } from '../src-server/app'
+import { searchBm25 } from '../src-server/knowledge/chunk-index.repository'
 import { fuseRankings, VECTOR_WEIGHT, vectorWeight } from '../src-server/knowledge/retrieval.service'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
+import { loadCorpus, withServer } from './knowledge.bench'
 import type { BenchResult } from './run'
 
 const DEPTH = 10
@@ -113,85 +111,22 @@ function plainFts5(set: RetrievalSet) {
   }
 }
 
-async function withServer<T>(work: (app: App) => Promise<T>): Promise<T> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-retrieval-'))
-  const app = await createServer({
-    dataDir,
-    adminPassword: 'bench-admin-password',
-    logLevel: 'warn',
-    logStream: new PassThrough(),
-  })
-  try {
-    return await work(app)
-  } finally {
-    await app.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-}
-
 /** The set's units as chunks of one knowledge source (builtin vectors); returns the source and seq -> unit id. */
 function ingest(app: App, set: RetrievalSet) {
-  const db = app.ctx.db
-  const ownerId = (db.$client.prepare("SELECT id FROM user WHERE username = 'admin'").get() as { id: string })
-    .id
-  const source = db
-    .insert(knowledgeSource)
-    .values({
-      name: set.name,
-      ownerId,
-      // One judged unit is one chunk: the chunker is not used here.
-      defaultChunkingStrategy: 'paragraph',
-      defaultChunkingParams: { target_size: 1200 },
-    })
-    .returning()
-    .get()
-  const key = embeddingKey(createLocalEmbedder(app.ctx.workers), BUILTIN_EMBEDDING_DIM)
-  const chunkUnit = new Map<string, string>()
-  for (let start = 0; start < set.units.length; start += 1000) {
-    const batch = set.units.slice(start, start + 1000)
-    const vectors = builtinEmbedMany(batch.map((unit) => unit.text))
-    db.transaction(() => {
-      const document = db
-        .insert(knowledgeDocument)
-        .values({
-          sourceId: source.id,
-          fileName: `${start}.txt`,
-          mimeType: 'text/plain',
-          sizeBytes: 1,
-          sha256: randomUUID(),
-        })
-        .returning()
-        .get()
-      replaceDocumentChunks(db.$client, {
-        sourceId: source.id,
-        documentId: document.id,
-        embeddingKey: key,
-        dim: BUILTIN_EMBEDDING_DIM,
-        chunks: batch.map((unit, i) => {
-          const id = randomUUID()
-          chunkUnit.set(id, unit.id)
-          return {
-            id,
-            content: unit.text,
-            ordinal: i,
-            page_number: null,
-            char_start: 0,
-            char_end: unit.text.length,
-            vector: vectors[i] as Float32Array,
-          }
-        }),
-      })
-    })
-  }
-  const unitOf = new Map(
-    (
-      db.$client.prepare('SELECT seq, id FROM knowledge_chunk WHERE source_id = ?').all(source.id) as {
-        seq: number
-        id: string
-      }[]
-    ).map((row) => [row.seq, chunkUnit.get(row.id) as string]),
+  const { sourceId, labels } = loadCorpus(
+    app,
+    set.units.map((unit) => unit.text),
+    (i) => i,
   )
-  return { sourceId: source.id, key, unitOf }
+  const rows = app.ctx.db.$client
+    .prepare('SELECT seq, id FROM knowledge_chunk WHERE source_id = ?')
+    .all(sourceId) as {
+    seq: number
+    id: string
+  }[]
+  const unitOf = new Map(rows.map((row) => [row.seq, set.units[labels.get(row.id) as number]?.id as string]))
+  const key = embeddingKey(createLocalEmbedder(app.ctx.workers), BUILTIN_EMBEDDING_DIM)
+  return { sourceId, key, unitOf }
 }
 
 type Ranker = 'fts5' | 'bm25' | 'vectors' | 'shipped' | `w=${number}`

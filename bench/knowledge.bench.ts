@@ -42,7 +42,7 @@ interface Squad {
   data: { paragraphs: { context: string; qas: { question: string; is_impossible?: boolean }[] }[] }[]
 }
 
-async function withServer<T>(work: (app: App) => Promise<T>): Promise<T> {
+export async function withServer<T>(work: (app: App) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-knowledge-'))
   const app = await createServer({
     dataDir,
@@ -72,7 +72,12 @@ function adminUser(app: App): AuthUser {
 }
 
 /** One source whose documents each hold the given texts as chunks; returns the source id and chunk id -> label. */
-function loadCorpus(app: App, texts: string[], labelOf: (index: number) => number, perDocument = 1000) {
+export function loadCorpus(
+  app: App,
+  texts: string[],
+  labelOf: (index: number) => number,
+  perDocument = 1000,
+) {
   const db = app.ctx.db
   const source = db
     .insert(knowledgeSource)
