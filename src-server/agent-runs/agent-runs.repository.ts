@@ -26,6 +26,10 @@ export function insertAgent(db: Queryable, values: typeof runtimeAgent.$inferIns
   return db.insert(runtimeAgent).values(values).returning().get()
 }
 
+export function setShippedConfigSha(db: Queryable, agentId: string, sha: string): void {
+  db.update(runtimeAgent).set({ shippedConfigSha: sha }).where(eq(runtimeAgent.id, agentId)).run()
+}
+
 export function setPublishedVersion(db: Queryable, agentId: string, versionId: string): void {
   db.update(runtimeAgent).set({ publishedVersionId: versionId }).where(eq(runtimeAgent.id, agentId)).run()
 }

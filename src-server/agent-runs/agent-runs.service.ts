@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Value } from 'typebox/value'
@@ -43,6 +44,9 @@ export interface ShippedDefinition {
   config: unknown
 }
 
+/** A config's identity: its JSON as stored (key order kept), hashed. */
+const configSha = (config: unknown) => createHash('sha256').update(JSON.stringify(config)).digest('hex')
+
 export function slotOf(config: unknown): InputSlot {
   return (config as BaseAgentConfig).input_slots[0] as InputSlot
 }
@@ -82,6 +86,19 @@ export function createAgentRunService(ctx: AppContext) {
     const agent = repo.findAgent(db, id)
     if (!agent) throw AgentRunErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: id })
     return agent
+  }
+
+  /**
+   * The agent still runs what was shipped: its published config is the one last installed from the release
+   * (installs before the sha was kept: it never had a second version).
+   */
+  function runsShippedConfig(agent: RuntimeAgentRow): boolean {
+    const versions = repo.listVersions(db, agent.id)
+    const published = versions.find((v) => v.id === agent.publishedVersionId)
+    if (!published) return false
+    return agent.shippedConfigSha
+      ? configSha(published.config) === agent.shippedConfigSha
+      : versions.length === 1
   }
 
   function publishedVersionOf(agent: RuntimeAgentRow): RuntimeAgentVersionRow {
@@ -213,22 +230,36 @@ export function createAgentRunService(ctx: AppContext) {
     },
 
     /**
-     * Installs each shipped definition not installed yet (by its key), published as version 1.
-     * Returns the agents installed now, so their owner domain can register them.
+     * Installs each shipped definition not installed yet (by its key), published as version 1, and brings
+     * installed ones up to date: when the shipped config changed in a new release and the agent still runs the
+     * config it was installed with (no admin published another), the new config becomes the next published
+     * version. An agent an admin changed is left as it is. Returns the agents installed now, so their owner
+     * domain can register them.
      */
     installShippedDefinitions(dir: string): RuntimeAgentRow[] {
       const files = readdirSync(dir).filter((name) => name.endsWith('.json'))
       const installed: RuntimeAgentRow[] = []
       for (const file of files.sort()) {
         const definition = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as ShippedDefinition
-        if (repo.findAgentByDefinitionKey(db, definition.key)) continue
         checkConfig(definition.type, definition.config)
+        const shippedSha = configSha(definition.config)
+        const existing = repo.findAgentByDefinitionKey(db, definition.key)
+        if (existing) {
+          if (existing.shippedConfigSha !== shippedSha && runsShippedConfig(existing))
+            db.transaction((tx) => {
+              const version = repo.insertVersion(tx, existing.id, definition.config)
+              repo.publishVersion(tx, existing.id, version.id)
+              repo.setShippedConfigSha(tx, existing.id, shippedSha)
+            })
+          continue
+        }
         installed.push(
           db.transaction((tx) => {
             const agent = repo.insertAgent(tx, {
               name: definition.name,
               type: definition.type,
               definitionKey: definition.key,
+              shippedConfigSha: shippedSha,
             })
             const version = repo.insertVersion(tx, agent.id, definition.config)
             repo.publishVersion(tx, agent.id, version.id)

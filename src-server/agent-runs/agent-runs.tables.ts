@@ -16,6 +16,8 @@ export const runtimeAgent = sqliteTable(
     publishedVersionId: text('published_version_id'),
     ownerId: text('owner_id'),
     definitionKey: text('definition_key'),
+    /** SHA-256 of the shipped definition's config last installed, so a newer release can tell it apart. */
+    shippedConfigSha: text('shipped_config_sha'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE `runtime_agent` ADD `shipped_config_sha` text;
