@@ -27,7 +27,8 @@ function lastQuestion(messages: ChatMessage[]): string {
 function mountAdvice(context: ChatContext | undefined): string {
   return context?.agentName
     ? `Mount a knowledge source with documents about this on the agent "${context.agentName}" and ingest it, then ask again.`
-    : 'Choose an agent (agent_id) that has a knowledge source mounted, or mount one on your agent, then ask again.'
+    : // Said to whoever chats, often not the person who sets agents up: plain words, no API field names.
+      'This chat has no assistant with knowledge behind it. Start the chat with an assistant that has documents, or ask the person who runs this workspace to set one up.'
 }
 
 /**

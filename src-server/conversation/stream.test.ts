@@ -44,7 +44,9 @@ describe('POST /stream', () => {
     expect(saved).toEqual({ role: 'assistant', content: text, status: 'complete' })
     // builtin/extractive without knowledge is honest about it.
     expect(text).toContain('I answer only from knowledge sources')
-    expect(text).toContain('mount')
+    // Said to a plain user: what to do, in words, not an API field to fill in.
+    expect(text).toContain('Start the chat with an assistant that has documents')
+    expect(text).not.toContain('agent_id')
     const session = db()
       .prepare('SELECT owner_id, state FROM chat_session WHERE id = ?')
       .get(done?.session_id)
