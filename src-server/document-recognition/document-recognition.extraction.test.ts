@@ -18,10 +18,12 @@ type Field = {
 
 let server: TestServer
 let invoiceAgent: string
+let receiptAgent: string
 
 beforeAll(async () => {
   server = await startTestServer()
   invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
+  receiptAgent = await shippedAgentId(server, 'Receipt extractor')
 })
 afterAll(() => server.close())
 
@@ -75,6 +77,28 @@ describe('document recognition extraction', () => {
       .where(eq(documentFieldReview.runId, run.id))
       .all()
     expect(stored.find((f) => f.fieldKey === 'total_amount')?.value).toBe(279.84)
+  })
+
+  it('reads a real scanned receipt from the development set end to end through OCR', async () => {
+    // A thermal-paper receipt of the tuning part: the shop's name only in the header, a labelled date.
+    const created = await upload(server, await server.adminHeaders(), receiptAgent, {
+      name: '006.jpg',
+      type: 'image/jpeg',
+      bytes: readFileSync(fixturePath('receipts', 'sroie', '006.jpg')),
+    })
+    const run = await settledRun(server, created.json().id)
+    expect(run.status).toBe('completed')
+    const stored = server.app.ctx.db
+      .select()
+      .from(documentFieldReview)
+      .where(eq(documentFieldReview.runId, run.id))
+      .all()
+    const values = Object.fromEntries(stored.map((f) => [f.fieldKey, f.value]))
+    expect(values).toMatchObject({
+      merchant_name: 'SOON HUAT MACHINERY ENTERPRISE',
+      purchase_date: '2019-01-11',
+      total_amount: 327,
+    })
   })
 
   it('reads every field of a text-layer invoice PDF with boxes around the value words', async () => {

@@ -8,7 +8,7 @@ export interface ExtractedField {
   confidence: number
   page_number: number | null
   bbox: Bbox | null
-  method: 'anchor_right' | 'anchor_below' | 'pattern' | 'e_invoice' | 'llm' | 'not_found'
+  method: 'anchor_right' | 'anchor_below' | 'pattern' | 'header' | 'e_invoice' | 'llm' | 'not_found'
   anchor: string | null
 }
 

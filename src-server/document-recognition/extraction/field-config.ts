@@ -14,6 +14,12 @@ export const FieldDefinition = Type.Object({
   enum: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** Other spellings of enum values as printed ("€" for EUR). */
   aliases: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String({ minLength: 1 })))),
+  /**
+   * Where the value is when no label names it: `header_name`, the name the document is issued under, read from
+   * its header (a shop on a receipt); `anywhere`, the first value of the field's type on the page (a receipt's
+   * unlabelled date), more trusted when the document holds only one such value.
+   */
+  without_label: Type.Optional(Type.Enum(['header_name', 'anywhere'])),
   /** Which occurrence wins when an anchor appears more than once. */
   prefer: Type.Optional(Type.Enum(['first', 'last', 'max'])),
   /** Element path in a Factur-X / ZUGFeRD (CII) XML, local names joined by `/`. */
@@ -33,6 +39,8 @@ export const ExtractionConfig = Type.Object({
   strategy: Type.Enum(['rules', 'llm']),
   fields: Type.Array(FieldDefinition, { minItems: 1, maxItems: 100 }),
   low_confidence_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /** How OCR segments scanned pages: `single_column` for till receipts (measured on the SROIE tuning part). */
+  ocr_layout: Type.Optional(Type.Enum(['auto', 'single_column'])),
   review_sample_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   model: Type.Optional(
     Type.Object({ provider: Type.Optional(Type.String()), model: Type.Optional(Type.String()) }),

@@ -81,12 +81,15 @@ export function wordsInRange(line: Line, start: number, end: number): PageWord[]
 }
 
 const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch)
+/** A label starts a word: not after a letter or digit, nor after a hyphen joined to one ("Sub-total"). */
+const startsWord = (text: string, at: number) =>
+  !isWordChar(text[at - 1]) && !(text[at - 1] === '-' && isWordChar(text[at - 2]))
 
 /**
  * A currency named inside a label ("Montant EUR HT", "Total (€) TTC", "Betrag in EUR netto") does not change what
  * the label means: the label's words match with one such currency marker between any two of them.
  */
-const CURRENCY_MARKER = String.raw`(?:\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|pln|inr|cad|aud|jpy|€|\$|£|¥|₹)\s*\)?\s+)?`
+const CURRENCY_MARKER = String.raw`(?:\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|pln|inr|cad|aud|jpy|rm|myr|sgd|€|\$|£|¥|₹)\s*\)?\s+)?`
 const labelPatterns = new Map<string, RegExp>()
 
 function labelPattern(needle: string): RegExp {
@@ -118,11 +121,11 @@ export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
   const needle = fold(anchor).trim()
   if (!needle) return []
   const bounded = (at: number) =>
-    !isWordChar(text[at - 1]) && (!isWordChar(text[at + needle.length]) || !isWordChar(needle.at(-1)))
+    startsWord(text, at) && (!isWordChar(text[at + needle.length]) || !isWordChar(needle.at(-1)))
   const hits: AnchorMatch[] = []
   for (const match of text.matchAll(labelPattern(needle)))
     if (
-      !isWordChar(text[match.index - 1]) &&
+      startsWord(text, match.index) &&
       (!isWordChar(text[match.index + match[0].length]) || !isWordChar(needle.at(-1)))
     )
       hits.push({ start: match.index, end: match.index + match[0].length, exact: true })

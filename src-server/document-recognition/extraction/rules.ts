@@ -2,9 +2,10 @@ import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../pipeline/pdf-pages'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
+import { headerName } from './header-name'
 import { findAnchor, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
-import { readValueIn } from './locate'
-import { compilePattern, fold } from './values'
+import { readValueIn, wordsInBox } from './locate'
+import { compilePattern, documentDateOrder, fold, parseDate } from './values'
 
 interface Candidate {
   field: ExtractedField
@@ -58,6 +59,25 @@ const FILLERS = new Set([
   'le',
   'rs',
   'ttc',
+  // Currencies printed between a label and its amount ("TOTAL RM 33.90", "Summe SFr 12.00").
+  'rm',
+  'myr',
+  'sgd',
+  'aud',
+  'cad',
+  'nzd',
+  'hkd',
+  'jpy',
+  'cny',
+  'rp',
+  'kr',
+  'sek',
+  'nok',
+  'dkk',
+  'pln',
+  'czk',
+  'sfr',
+  'fr',
 ])
 
 /** Longer labels are less ambiguous ("Invoice Number" over "No"). */
@@ -67,8 +87,16 @@ const meanConfidence = (words: PageWord[]) => words.reduce((sum, w) => sum + w.c
 const offsetIn = (line: Line, segment: Line) =>
   line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
 
+/** "incl. GST", "inkl. MwSt.", "TTC": a total that includes its tax is still the total. */
+const TAX_INCLUDED =
+  /\b(?:incl|inkl|including|inclusive|included)\b\.?\s*(?:of\s+)?(?:gst|vat|tax|taxes|mwst|ust|btw|tva|sst)?\b\.?/gu
+
 function hasWordsBetween(text: string): boolean {
-  return (fold(text).match(/\p{L}[\p{L}°]+/gu) ?? []).some((word) => !FILLERS.has(word))
+  return (
+    fold(text)
+      .replace(TAX_INCLUDED, ' ')
+      .match(/\p{L}[\p{L}°]+/gu) ?? []
+  ).some((word) => !FILLERS.has(word))
 }
 
 /** Hits of this field's anchors that are not part of a longer label of another field on the same line. */
@@ -165,6 +193,36 @@ function readRight(
   if (field.type === 'string') return null
   const further = readValueIn(field, line, hit.end, pattern)
   return further ? { read: further, placement: FURTHER_RIGHT } : null
+}
+
+/** A scan tilted by a degree or two puts a value at the far right half a line lower than its label. */
+const SKEWED = 0.9
+const SKEW_OVERLAP = 0.3
+
+/**
+ * The value right of a label on a neighbouring line that still overlaps the label's line vertically: a skewed
+ * scan splits "TOTAL RM ........ 14.10" into two lines when grouped by their middles.
+ */
+function readRightAcrossSkew(
+  field: FieldDefinition,
+  hit: AnchorHit,
+  lines: Line[],
+  pattern: RegExp | null,
+): { read: Read; placement: number } | null {
+  if (field.type !== 'money' && field.type !== 'number' && field.type !== 'date') return null
+  const label = labelBox(hit)
+  if (!label) return null
+  const lineHeight = hit.line.bbox[3] - hit.line.bbox[1]
+  for (const neighbour of [lines[hit.lineIndex + 1], lines[hit.lineIndex - 1]]) {
+    if (!neighbour) continue
+    const overlap =
+      Math.min(neighbour.bbox[3], hit.line.bbox[3]) - Math.max(neighbour.bbox[1], hit.line.bbox[1])
+    if (overlap < lineHeight * SKEW_OVERLAP) continue
+    const right = underSpan(neighbour, hit.line.bbox[2], 1)
+    const read = right && valueOnly(right) ? readValueIn(field, right, 0, pattern) : null
+    if (read) return { read, placement: NEXT_SEGMENT * SKEWED }
+  }
+  return null
 }
 
 /** Where the label's own words are on the page. */
@@ -320,7 +378,7 @@ function anchorCandidates(
           )
         continue
       }
-      const right = readRight(field, hit, pattern)
+      const right = readRight(field, hit, pattern) ?? readRightAcrossSkew(field, hit, lines, pattern)
       const below = right ? null : readBelow(field, hit, lines, pattern)
       const read = right?.read ?? below
       if (!read) continue
@@ -342,6 +400,63 @@ function patternCandidates(field: FieldDefinition, pages: PageText[], pattern: R
         found.push(candidate(field.key, read, page.page_number, 'pattern', null, PATTERN_ONLY, order++))
     }
   return found
+}
+
+/** A typed value nobody labelled is trusted when it is the document's only one of its kind. */
+const ONLY_VALUE = 0.95
+/** The name line of a header is the issuer's name as often as a label would say so. */
+const HEADER_NAME = 1
+
+/** The field's value where no label names it (`without_label`): the header's name line, or the first typed value. */
+function unlabelledCandidate(
+  field: FieldDefinition,
+  pages: PageText[],
+  pattern: RegExp | null,
+): Candidate | null {
+  if (field.without_label === 'header_name') {
+    const name = headerName(pages)
+    if (!name) return null
+    const read = { value: name.value, words: name.words, quality: name.match, start: 0, end: 0 }
+    return candidate(field.key, read, pages[0]?.page_number ?? 1, 'header', null, HEADER_NAME, 0)
+  }
+  if (field.without_label !== 'anywhere') return null
+  const reads: { read: Read; pageNumber: number }[] = []
+  for (const page of pages)
+    for (const line of linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1]))
+      for (const segment of segmentsOf(line)) {
+        const read = readValueIn(field, segment, 0, pattern)
+        if (read) reads.push({ read, pageNumber: page.page_number })
+      }
+  const first = reads[0]
+  if (!first) return null
+  const only = new Set(reads.map((r) => String(r.read.value))).size === 1
+  return candidate(
+    field.key,
+    first.read,
+    first.pageNumber,
+    'pattern',
+    null,
+    only ? ONLY_VALUE : PATTERN_ONLY,
+    0,
+  )
+}
+
+/**
+ * A numeric date both of whose first parts could be the month is read in the order the document's other dates
+ * show ("12/28/2017" elsewhere on the page makes "03/04/2018" the 4th of March).
+ */
+function inDocumentOrder(field: ExtractedField, pages: PageText[]): ExtractedField {
+  const page = pages.find((p) => p.page_number === field.page_number)
+  if (!page || !field.bbox) return field
+  const order = documentDateOrder(linesOf(page).map((line) => line.text))
+  if (order === 'day_first') return field
+  const reread = parseDate(
+    wordsInBox(page.words, field.bbox)
+      .map((w) => w.text)
+      .join(' '),
+    order,
+  )
+  return reread ? { ...field, value: reread.value } : field
 }
 
 /** An enum printed without a label (a currency sign): its most frequent value in the document. */
@@ -385,12 +500,34 @@ const SUM_ALTERNATIVES = 6
 /** Amounts agreeing to the cent are strong evidence: each involved field's doubt is halved. */
 const SUM_AGREES = 0.5
 
-/** The best candidate per distinct value, best first. */
+/** A reading repaired from a common OCR confusion is only taken when the amounts then add up, and trusted less. */
+const REPAIRED = 0.8
+
+/**
+ * Amounts OCR commonly misreads, as the amount they were printed as: a lost decimal point ("1000" for "10.00")
+ * and a currency sign read as a digit ("58.20" for "$8.20").
+ */
+function ocrRepairs(candidate: Candidate): Candidate[] {
+  const value = candidate.field.value
+  if (typeof value !== 'number' || value <= 0) return []
+  const repaired: number[] = []
+  if (Number.isInteger(value) && value >= 100) repaired.push(value / 100)
+  const digits = value.toFixed(2)
+  if (/^[58]\d/.test(digits)) repaired.push(Number(digits.slice(1)))
+  return repaired.map((v) => ({
+    ...candidate,
+    field: { ...candidate.field, value: v, confidence: candidate.field.confidence * REPAIRED },
+    score: candidate.score * REPAIRED,
+  }))
+}
+
+/** The best candidate per distinct value, best first, then the OCR repairs of those. */
 function alternatives(candidates: Candidate[]): Candidate[] {
   const byValue = new Map<string, Candidate>()
   for (const c of [...candidates].sort((a, b) => b.score - a.score || a.order - b.order))
     if (!byValue.has(String(c.field.value))) byValue.set(String(c.field.value), c)
-  return [...byValue.values()].slice(0, SUM_ALTERNATIVES)
+  const best = [...byValue.values()].slice(0, SUM_ALTERNATIVES)
+  return [...best, ...best.flatMap(ocrRepairs).filter((r) => !byValue.has(String(r.field.value)))]
 }
 
 const sumHolds = (total: number, parts: number[]) =>
@@ -465,8 +602,9 @@ export function extractWithRules(fields: FieldDefinition[], pages: PageText[]): 
     const picked =
       choose(field, fromAnchors) ??
       (pattern ? choose(field, patternCandidates(field, pages, pattern)) : null) ??
+      unlabelledCandidate(field, pages, pattern)?.field ??
       (field.type === 'enum' ? frequentEnumCandidate(field, pages)?.field : null)
-    if (picked) chosen.set(field.key, picked)
+    if (picked) chosen.set(field.key, field.type === 'date' ? inDocumentOrder(picked, pages) : picked)
   }
   reconcileSums(fields, chosen, candidates)
   return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))

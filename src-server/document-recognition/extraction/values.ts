@@ -41,8 +41,15 @@ function isoDate(year: number, month: number, day: number): string | null {
   return `${fullYear}-${pad(month)}-${pad(day)}`
 }
 
-/** Dates in ISO, numeric (day first unless impossible) and written forms in English, German and French. */
-export function parseDate(text: string): ParsedValue | null {
+/** Which part of an all-numeric date comes first when both could be a month ("03/04/2018"). */
+export type DateOrder = 'day_first' | 'month_first'
+
+/**
+ * Dates in ISO, numeric and written forms in English, German, French and Dutch. An all-numeric date whose parts
+ * could both be the month is read in `order` (the document's, see `documentDateOrder`), day first by default;
+ * dotted dates are always day first.
+ */
+export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedValue | null {
   const folded = fold(text)
   const candidates: ParsedValue[] = []
   for (const m of folded.matchAll(/\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/g)) {
@@ -51,8 +58,8 @@ export function parseDate(text: string): ParsedValue | null {
   }
   for (const m of folded.matchAll(/\b(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})\b/g)) {
     const [a, b, year] = [Number(m[1]), Number(m[3]), Number(m[4])]
-    // Day first (dots always are); a slash date is month first only when the second part cannot be a month.
-    const monthFirst = m[2] !== '.' && a <= 12 && b > 12
+    // Day first (dots always are) unless the second part cannot be a month or the document reads month first.
+    const monthFirst = m[2] !== '.' && a <= 12 && (b > 12 || (order === 'month_first' && b <= 12))
     const value = monthFirst ? isoDate(year, a, b) : isoDate(year, b, a)
     const ambiguous = m[2] !== '.' && a <= 12 && b <= 12 && a !== b
     if (value)
@@ -77,6 +84,25 @@ export function parseDate(text: string): ParsedValue | null {
 }
 
 /**
+ * The order a document writes its numeric dates in, decided by the document: its dates whose first part cannot be
+ * a month ("25/12/2018") against those whose second part cannot ("12/28/2017"); day first when nothing decides.
+ */
+export function documentDateOrder(texts: string[]): DateOrder {
+  let dayFirst = 0
+  let monthFirst = 0
+  for (const text of texts)
+    for (const m of text.matchAll(/\b(\d{1,2})[/-](\d{1,2})[/-](?:\d{4}|\d{2})\b/g)) {
+      const [a, b] = [Number(m[1]), Number(m[2])]
+      if (a > 12 && b >= 1 && b <= 12) dayFirst++
+      if (b > 12 && a >= 1 && a <= 12) monthFirst++
+    }
+  return monthFirst > dayFirst ? 'month_first' : 'day_first'
+}
+
+/** An amount printed without decimals is seldom a total or a price: a quantity, a code or a misread. */
+const BARE_INTEGER = 0.75
+
+/**
  * Amounts with any thousands and decimal separators: the last of `.`/`,` followed by one or two digits is the
  * decimal point; groups of three after a separator are thousands.
  */
@@ -96,12 +122,11 @@ export function parseAmounts(text: string): ParsedValue[] {
     if (!Number.isFinite(number)) continue
     const negative = Boolean(m[1])
     const start = m.index + (m[0].length - m[0].trimStart().length)
-    // A bare integer is less likely to be the amount than one with decimals.
     found.push({
       value: negative ? -number : number,
       start,
       end: m.index + m[0].length,
-      quality: decimal ? 1 : 0.85,
+      quality: decimal ? 1 : BARE_INTEGER,
     })
   }
   return found

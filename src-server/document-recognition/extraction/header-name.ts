@@ -1,0 +1,190 @@
+import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import { type Line, linesOf } from './layout'
+import { fold } from './values'
+
+/**
+ * Legal forms of companies (EN, DE, FR, NL and the common Commonwealth ones): a line ending in one names a
+ * business. Multi-word forms first, so "Sdn Bhd" wins over "Bhd".
+ */
+const LEGAL_FORMS = [
+  'sdn bhd',
+  'pte ltd',
+  'pty ltd',
+  'co ltd',
+  'gmbh & co kg',
+  'bhd',
+  's/b',
+  'ltd',
+  'limited',
+  'llc',
+  'llp',
+  'inc',
+  'corp',
+  'plc',
+  'gmbh',
+  'ag',
+  'kg',
+  'ohg',
+  'ug',
+  'e.k.',
+  'sarl',
+  'sas',
+  'sa',
+  'bv',
+  'b.v.',
+  'nv',
+  'n.v.',
+  'vof',
+]
+
+/** Words of the lines under a shop's name that are not the name: addresses, contacts, registrations, titles. */
+const ADDRESS =
+  /\b(?:street|st|road|rd|avenue|ave|lane|floor|flr|lot|jalan|jln|taman|strasse|straße|str|platz|weg|rue|boulevard|bd|chemin|straat|laan|plein|postfach|bp)\b\.?/iu
+const CONTACT = /\b(?:tel|telp|phone|fax|email|e-mail|mobile|hp|www|http)\b|@|\.com\b/iu
+const REGISTRATION =
+  /\b(?:gst|vat|tax\s*id|reg(?:istration)?|co\s*\.?\s*(?:reg|no)|company\s*no|ust|ust-?id|steuer|siret|siren|tva|kvk|btw|abn|acn|sst)\b/iu
+const DOCUMENT_TITLE =
+  /\b(?:invoice|receipt|bill|cash\s*sales?|quotation|order|rechnung|quittung|kassenbon|beleg|facture|ticket|re[cç]u|factuur|kassabon|bon)\b/iu
+/** Four to six digits on their own are a postcode, a house or phone number: names carry shorter numbers. */
+const POSTCODE = /(?<![\p{L}\p{N}])\d{4,6}(?![\p{L}\p{N}])/u
+/** An amount with decimals belongs to an item line. */
+const AMOUNT = /\d[.,]\d{2}\b/u
+/** "Label: value" lines (cashier, date, table) are not the name. */
+const LABELLED = /^[\p{L}][\p{L}\s.]{0,20}\s?[:#]/u
+
+/** How far down the first page the header may reach. */
+const HEADER_DEPTH = 0.4
+/** Lines read worse than this are noise (logos, stamps, handwriting). */
+const MIN_LINE_CONFIDENCE = 0.5
+const MIN_LETTERS = 3
+
+export interface HeaderName {
+  value: string
+  words: PageWord[]
+  /** 0..1: how much this line is the name: a legal form, being first and being taller than the rest. */
+  match: number
+}
+
+const letters = (text: string) => (text.match(/\p{L}/gu) ?? []).length
+const digits = (text: string) => (text.match(/\p{N}/gu) ?? []).length
+const meanConfidence = (words: PageWord[]) => words.reduce((a, w) => a + w.confidence, 0) / words.length
+const height = (line: Line) => line.bbox[3] - line.bbox[1]
+
+function isNameLike(line: Line): boolean {
+  const text = line.text
+  if (meanConfidence(line.words) < MIN_LINE_CONFIDENCE) return false
+  if (letters(text) < MIN_LETTERS || digits(text) > letters(text)) return false
+  // Printed headers are capitals or title case; a line all in lower case is a handwritten note or a slogan.
+  if (text === text.toLowerCase()) return false
+  if (/^\(.*\)$/u.test(text.trim()) || CONTACT.test(text)) return false
+  // A line ending in a legal form names a company, whatever place name it holds ("... (TAMAN DAYA) SDN BHD").
+  if (trailingLegalForm(stripMarks(text).split(' '))) return true
+  return ![ADDRESS, POSTCODE, AMOUNT, REGISTRATION, DOCUMENT_TITLE, LABELLED].some((re) => re.test(text))
+}
+
+const squashed = (text: string) => fold(text).replace(/[^\p{L}\p{N}&/]/gu, '')
+
+/** Edit distance of two short strings, stopped early beyond `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      )
+    previous = current
+  }
+  return previous[b.length] as number
+}
+
+/**
+ * The legal form a line ends with, allowing one misread character in forms of three letters or more ("SDN 8HD");
+ * returns how many words it spans and its spelling as printed when read exactly.
+ */
+export function trailingLegalForm(words: string[]): { span: number; exact: boolean; form: string } | null {
+  for (const form of LEGAL_FORMS) {
+    const span = form.split(' ').length
+    if (words.length <= span) continue
+    const tail = squashed(words.slice(-span).join(' '))
+    const target = squashed(form)
+    if (tail === target) return { span, exact: true, form }
+    if (target.length >= 3 && distance(tail, target, 1) === 1) return { span, exact: false, form }
+  }
+  return null
+}
+
+/** A misread legal form is written as the form ("SDN 8HD" -> "SDN BHD"), in the case the line is printed in. */
+function withLegalForm(words: string[]): string {
+  const legal = trailingLegalForm(words)
+  if (!legal || legal.exact) return words.join(' ')
+  const upper = words.join(' ') === words.join(' ').toUpperCase()
+  const form = upper ? legal.form.toUpperCase() : legal.form.replace(/\b\p{L}/gu, (c) => c.toUpperCase())
+  return [...words.slice(0, -legal.span), form].join(' ')
+}
+
+/** Stray marks OCR reads around a header line ("- NAME", "NAME |") and a registration number after the name. */
+const stripMarks = (text: string) =>
+  text.replace(/\s*\([^()]*\d[^()]*\)\s*$/u, '').replace(/^[^\p{L}\p{N}(]+|[^\p{L}\p{N}).]+$/gu, '')
+
+/** Short words read unsurely at either end of a line are specks and logo fragments, not part of the name. */
+const UNSURE_WORD = 0.6
+const isSpeck = (word: PageWord | undefined) =>
+  word !== undefined &&
+  word.confidence < UNSURE_WORD &&
+  (word.text.length <= 3 || !/^\p{L}+$/u.test(word.text))
+function trimUnsure(words: PageWord[]): PageWord[] {
+  let start = 0
+  let end = words.length
+  while (start < end && isSpeck(words[start])) start++
+  while (end > start && isSpeck(words[end - 1])) end--
+  return words.slice(start, end)
+}
+
+/** A name broken over two lines: the first ends with "&", or the next starts with "&" or holds the legal form. */
+function continues(line: Line, next: Line | undefined): boolean {
+  if (!next || next.bbox[1] - line.bbox[3] > height(line)) return false
+  if (trailingLegalForm(line.text.split(' '))) return false
+  const alone = trailingLegalForm(['_', ...next.text.split(' ')])
+  return (
+    /&\s*$/u.test(line.text) ||
+    /^[&(]/u.test(next.text) ||
+    (alone !== null && alone.span === next.text.split(' ').length)
+  )
+}
+
+/**
+ * The name a document is issued under, read from its header when no label names it: among the lines of the top of
+ * the first page that are not an address, a contact, a registration number, a document title or a label, the one
+ * that ends in a legal form, else the first; taller lines (printed large) gain. Receipts and letterheads print the
+ * issuer's name this way in every language.
+ */
+export function headerName(pages: PageText[]): HeaderName | null {
+  const page = pages[0]
+  if (!page) return null
+  const lines = linesOf(page)
+    .filter((line) => line.bbox[1] < HEADER_DEPTH)
+    .sort((a, b) => a.bbox[1] - b.bbox[1])
+  const candidates = lines.filter(isNameLike)
+  if (candidates.length === 0) return null
+  const medianHeight = [...lines.map(height)].sort((a, b) => a - b)[Math.floor(lines.length / 2)] as number
+  let best: HeaderName | null = null
+  candidates.forEach((line, rank) => {
+    const next = lines[lines.indexOf(line) + 1]
+    const joined = continues(line, next) ? [...line.words, ...(next as Line).words] : line.words
+    const words = trimUnsure(joined)
+    if (words.length === 0) return
+    const texts = words.map((w) => w.text)
+    const legal = trailingLegalForm(texts)
+    const prominence = height(line) > medianHeight * 1.3 ? 1 : 0.9
+    const substance = letters(texts.join('')) >= 6 ? 1 : 0.8
+    const match = (legal ? 0.95 : 0.8) * prominence * substance * 0.92 ** rank
+    if (best && best.match >= match) return
+    const value = stripMarks(withLegalForm(texts))
+    if (value) best = { value, words, match }
+  })
+  return best
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest'
+import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import { shippedExtractorConfig } from '../testing/fixture-accuracy'
+import { headerName, trailingLegalForm } from './header-name'
+import { extractWithRules } from './rules'
+import { validateFields } from './validate'
+import { documentDateOrder, parseDate } from './values'
+
+/**
+ * A receipt page from OCR lines of the SROIE development set (tuning part, as tesseract read them): each line is
+ * [text, confidence], laid out top to bottom, centred like a receipt's header; `tall` lines are printed large.
+ */
+function receipt(lines: (string | [string, number])[], tall: number[] = []): PageText {
+  const words: PageWord[] = []
+  lines.forEach((entry, row) => {
+    const [text, confidence] = typeof entry === 'string' ? [entry, 0.92] : entry
+    const height = tall.includes(row) ? 0.03 : 0.015
+    const y = 0.03 + row * 0.022
+    let x = 0.5 - (text.length * 0.011) / 2
+    for (const part of text.split(' ')) {
+      words.push({ text: part, bbox: [x, y, x + part.length * 0.011, y + height], confidence })
+      x += (part.length + 1) * 0.011
+    }
+  })
+  return { page_number: 1, width: 460, height: 1100, words }
+}
+
+const config = shippedExtractorConfig('receipt-extractor')
+const extract = (page: PageText) => {
+  const { fields } = validateFields(config.fields, extractWithRules(config.fields, [page]))
+  return Object.fromEntries(fields.map((f) => [f.key, f]))
+}
+
+describe('receipt header name', () => {
+  it('takes the first name line, passing a handwritten note, the registration, the address and contacts', () => {
+    const page = receipt([
+      'tan chay yee',
+      'SOON HUAT MACHINERY ENTERPRISE',
+      ['(JM0352019-K)', 0.65],
+      'NO.53 JALAN PUTRA 1,',
+      'TAMAN SRI PUTRA,',
+      '81200 JOHOR BAHRU',
+      'TEL 07-5547360/016-7993391 FAX: 07-5624059',
+      'GST ID : 002116837376',
+      ['CASH SALES .- ooo', 0.36],
+      'Doc No. CS00004040 Date: 11/01/2019',
+    ])
+    expect(headerName([page])?.value).toBe('SOON HUAT MACHINERY ENTERPRISE')
+  })
+
+  it('prefers the line ending in a legal form over a logo line above it, and drops stray marks', () => {
+    const page = receipt([
+      ['F030/8', 0.12],
+      ['Anz', 0.62],
+      '- UNIHAKKA INTERNATIONAL SDN BHD',
+      '05 Mar 2018 18:24',
+      '(867388-U)',
+    ])
+    expect(headerName([page])?.value).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
+  })
+
+  it('writes a legal form misread by one character as the form, and drops a registration after the name', () => {
+    expect(trailingLegalForm(['TASTE', 'OF', 'THE', 'WORLD', 'SDN', '8HD'])).toMatchObject({
+      exact: false,
+      form: 'sdn bhd',
+    })
+    expect(trailingLegalForm(['HOME', 'MASTER', 'HARDWARE'])).toBeNull()
+    const page = receipt(['TASTE OF THE WORLD (PUCHONG) SDN 8HD', 'LEON CO. (M) BHD (126926-H)'])
+    expect(headerName([page])?.value).toBe('TASTE OF THE WORLD (PUCHONG) SDN BHD')
+    expect(headerName([receipt(['LEON CO. (M) BHD (126926-H)'])])?.value).toBe('LEON CO. (M) BHD')
+  })
+
+  it('joins a name broken over two lines at an ampersand', () => {
+    const page = receipt([
+      'HOME MASTER HARDWARE',
+      '& ELECTRICAL',
+      '(001937400-W)',
+      'NO.113G & 115G, JALAN SETIA',
+    ])
+    expect(headerName([page])?.value).toBe('HOME MASTER HARDWARE & ELECTRICAL')
+  })
+})
+
+describe('receipt dates', () => {
+  it('reads the document order: a date whose second part cannot be a month makes the document month first', () => {
+    expect(documentDateOrder(['DATE : 12/28/2017 10:17:32 PM'])).toBe('month_first')
+    expect(documentDateOrder(['Date 25/12/2018 8:13:39 PM'])).toBe('day_first')
+    expect(parseDate('03/04/2018', 'month_first')?.value).toBe('2018-03-04')
+    expect(parseDate('03/04/2018')?.value).toBe('2018-04-03')
+  })
+
+  it('takes an unlabelled date printed among the footer lines, trusted when it is the only one', () => {
+    const page = receipt([
+      'GRAND TOTAL : 20.00',
+      'CASH : 20.00',
+      'CHANGE : 0.00',
+      '23-01-2019 13:14:15 PM, PRINT BY: root',
+      'INVOICE NO: 22487',
+    ])
+    const fields = extract(page)
+    expect(fields.purchase_date?.value).toBe('2019-01-23')
+    expect(fields.purchase_date?.confidence).toBeGreaterThan(0.8)
+    expect(fields.receipt_number?.value).toBe('22487')
+  })
+})
+
+describe('receipt totals', () => {
+  it('takes the total the cash and change add up to, over a larger line above it', () => {
+    const page = receipt([
+      'Total Sales (Excluding GST) 93.72',
+      'Total Sales (Inclusive GST) 99.35',
+      'Rounding Adjustment 0.00',
+      'TOTAL RM 99.35',
+      'CASH RM 100.00',
+      'CHANGE RM 0.65',
+    ])
+    const fields = extract(page)
+    expect(fields.total_amount?.value).toBe(99.35)
+    expect(fields.amount_tendered?.value).toBe(100)
+    expect(fields.change_amount?.value).toBe(0.65)
+  })
+
+  it('never takes a word for the receipt number', () => {
+    const fields = extract(receipt(['Receipt No Actos', 'TOTAL 9.00']))
+    expect(fields.receipt_number?.value).toBeNull()
+  })
+})

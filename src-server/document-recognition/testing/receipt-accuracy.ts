@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fixturePath } from '../../../test/helpers/fixtures'
+import type { FieldValue } from '../document-recognition.tables'
+import { normaliseToPdf } from '../pipeline/normalise'
+import type { OcrEngine, OcrLayout } from '../pipeline/ocr'
+import type { PageText } from '../pipeline/pdf-pages'
+import { fixturePages } from './fixture-accuracy'
+
+export const RECEIPTS_DIR = process.env.SWITCHBOARD_RECEIPTS ?? fixturePath('receipts', 'sroie')
+
+export interface ReceiptCase {
+  name: string
+  /** Shops of one chain or street share a layout and a printer: the postcode keeps them on one side. */
+  issuer: string
+  image: Uint8Array
+  expected: Record<string, FieldValue>
+}
+
+/** SROIE's key fields mapped to the shipped receipt extractor's; the address is not a field of ours. */
+const SROIE_KEYS = ['merchant_name', 'purchase_date', 'total_amount'] as const
+
+/**
+ * The SROIE receipts with their key fields. A key left empty in the key file (one receipt has no total) is not
+ * scored. The issuer is the address's postcode (else the merchant), so that a shop whose name the key file spells
+ * two ways ("TEO HENG", "TED HENG") or a chain's branches stay on one side of the split.
+ */
+export function loadReceiptCases(): ReceiptCase[] {
+  const keys = JSON.parse(readFileSync(path.join(RECEIPTS_DIR, 'expected.json'), 'utf8')) as Record<
+    string,
+    Record<string, string>
+  >
+  return Object.entries(keys)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([file, key]) => ({
+      name: `sroie/${file}`,
+      issuer: /\b\d{5}\b/.exec(key.address ?? '')?.[0] ?? (key.merchant_name ?? file).toLowerCase(),
+      image: readFileSync(path.join(RECEIPTS_DIR, file)),
+      expected: Object.fromEntries(
+        SROIE_KEYS.filter((k) => key[k]?.trim()).map((k) => [k, key[k] as string]),
+      ),
+    }))
+}
+
+/** A receipt read the way an upload is: the image made a PDF page, rendered for OCR and read by tesseract. */
+export async function receiptPages(
+  receipt: ReceiptCase,
+  engine: OcrEngine,
+  layout?: OcrLayout,
+): Promise<PageText[]> {
+  const { pdf } = await normaliseToPdf(receipt.image, 'image/jpeg', 1)
+  return fixturePages(pdf, { ocr: true, engine, layout })
+}
