@@ -277,7 +277,7 @@ async function receiptAccuracy(): Promise<BenchResult[]> {
   const engine = new OcrEngine()
   try {
     for (const receipt of loadReceiptCases())
-      results.push(scorePages(config, receipt, await receiptPages(receipt, engine, config.ocr_layout)))
+      results.push(scorePages(config, receipt, await receiptPages(receipt, engine)))
   } finally {
     await engine.close()
   }

@@ -39,8 +39,6 @@ export const ExtractionConfig = Type.Object({
   strategy: Type.Enum(['rules', 'llm']),
   fields: Type.Array(FieldDefinition, { minItems: 1, maxItems: 100 }),
   low_confidence_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  /** How OCR segments scanned pages: `single_column` for till receipts (measured on the SROIE tuning part). */
-  ocr_layout: Type.Optional(Type.Enum(['auto', 'single_column'])),
   review_sample_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   model: Type.Optional(
     Type.Object({ provider: Type.Optional(Type.String()), model: Type.Optional(Type.String()) }),

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context'
-import type { OcrEngine, OcrLayout } from './ocr'
+import type { OcrEngine } from './ocr'
 import type { PageText } from './pdf-pages'
 
 /** A page with fewer words than this in its text layer is treated as a scan and read by OCR. */
@@ -28,10 +28,9 @@ export async function ocrPage(
   pdf: Uint8Array,
   page: PageText,
   signal: AbortSignal,
-  layout: OcrLayout = 'auto',
 ): Promise<PageText> {
   const image = await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width)
-  return { ...page, words: await ocr.recognise(image, signal, layout) }
+  return { ...page, words: await ocr.recognise(image, signal) }
 }
 
 export async function renderPage(

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import sharp from 'sharp'
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js'
+import { createWorker, OEM, type Worker } from 'tesseract.js'
 import type { PageWord } from './pdf-pages'
 
 /** The bundled English model: read from node_modules, never downloaded. */
@@ -9,12 +9,6 @@ function englishDataDir(): string {
   const packageJson = createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')
   return path.join(path.dirname(packageJson), '4.0.0_best_int')
 }
-
-/**
- * How tesseract segments a page: `auto` finds columns and blocks (invoices, letters); `single_column` reads one
- * column of lines of varying size (till receipts, where `auto` splits narrow lines into blocks).
- */
-export type OcrLayout = 'auto' | 'single_column'
 
 interface OcrWordLike {
   text: string
@@ -44,8 +38,8 @@ export class OcrEngine {
   }
 
   /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
-  recognise(image: Uint8Array, signal?: AbortSignal, layout: OcrLayout = 'auto'): Promise<PageWord[]> {
-    const task = this.queue.then(() => this.read(image, signal, layout))
+  recognise(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
+    const task = this.queue.then(() => this.read(image, signal))
     this.queue = task.catch(() => undefined)
     return task
   }
@@ -56,11 +50,7 @@ export class OcrEngine {
     if (worker) await (await worker).terminate().catch(() => undefined)
   }
 
-  private async read(
-    image: Uint8Array,
-    signal: AbortSignal | undefined,
-    layout: OcrLayout,
-  ): Promise<PageWord[]> {
+  private async read(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
     const meta = await sharp(image).metadata()
     const width = meta.width ?? 0
@@ -76,9 +66,6 @@ export class OcrEngine {
       .png()
       .toBuffer()
     const worker = await this.load()
-    await worker.setParameters({
-      tessedit_pageseg_mode: layout === 'single_column' ? PSM.SINGLE_COLUMN : PSM.AUTO,
-    })
     const abort = () => void this.close()
     signal?.addEventListener('abort', abort, { once: true })
     try {

@@ -14,7 +14,7 @@ import { linesOf, unionBox } from '../extraction/layout'
 import { extractWithRules } from '../extraction/rules'
 import { validateFields } from '../extraction/validate'
 import { fold, normaliseValue, parseAmounts, parseDate } from '../extraction/values'
-import { OcrEngine, type OcrLayout } from '../pipeline/ocr'
+import { OcrEngine } from '../pipeline/ocr'
 import { type PageText, readPdfText, renderPdfPage } from '../pipeline/pdf-pages'
 
 export const FIXTURES_DIR = process.env.SWITCHBOARD_FIXTURES ?? fixturePath('invoices')
@@ -133,7 +133,6 @@ export interface OcrOptions {
   imageFilter?: (png: Buffer) => Promise<Buffer>
   /** A shared engine, so the model loads once for many fixtures. */
   engine?: OcrEngine
-  layout?: OcrLayout
 }
 
 /** Pages of a fixture: its text layer, or OCR of every page rendered to PNG (optionally degraded first). */
@@ -147,7 +146,7 @@ export async function fixturePages(pdf: Uint8Array, options: OcrOptions): Promis
       const scale = 1700 / page.width
       const rendered = Buffer.from(await renderPdfPage({ bytes: pdf, pageNumber: page.page_number, scale }))
       const image = options.imageFilter ? await options.imageFilter(rendered) : rendered
-      read.push({ ...page, words: await ocr.recognise(image, undefined, options.layout) })
+      read.push({ ...page, words: await ocr.recognise(image) })
     }
   } finally {
     if (!options.engine) await ocr.close()

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fixturePath } from '../../../test/helpers/fixtures'
 import type { FieldValue } from '../document-recognition.tables'
 import { normaliseToPdf } from '../pipeline/normalise'
-import type { OcrEngine, OcrLayout } from '../pipeline/ocr'
+import type { OcrEngine } from '../pipeline/ocr'
 import type { PageText } from '../pipeline/pdf-pages'
 import { fixturePages } from './fixture-accuracy'
 
@@ -43,11 +43,7 @@ export function loadReceiptCases(): ReceiptCase[] {
 }
 
 /** A receipt read the way an upload is: the image made a PDF page, rendered for OCR and read by tesseract. */
-export async function receiptPages(
-  receipt: ReceiptCase,
-  engine: OcrEngine,
-  layout?: OcrLayout,
-): Promise<PageText[]> {
+export async function receiptPages(receipt: ReceiptCase, engine: OcrEngine): Promise<PageText[]> {
   const { pdf } = await normaliseToPdf(receipt.image, 'image/jpeg', 1)
-  return fixturePages(pdf, { ocr: true, engine, layout })
+  return fixturePages(pdf, { ocr: true, engine })
 }
