@@ -139,7 +139,7 @@ export function createChatOrchestrator(
   function publishSession(sessionId: string): void {
     if (!hub.hasOperators()) return
     const row = repo.findSession(db, sessionId)
-    if (!row || row.origin !== 'live') return
+    if (row?.origin !== 'live') return
     const markers = repo.readMarkers(db, sessionId)
     hub.toOperators((operatorId) => ({
       type: 'session_updated',

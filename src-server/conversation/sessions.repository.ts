@@ -4,12 +4,10 @@ import {
   count,
   desc,
   eq,
-  exists,
   gt,
   inArray,
   isNotNull,
   isNull,
-  like,
   lt,
   max,
   ne,
@@ -221,11 +219,9 @@ function filterConditions(filter: SessionFilter): SQL[] {
     conditions.push(
       or(
         sql`${owner.username} LIKE ${pattern} ESCAPE '\\'`,
-        exists(
-          sql`SELECT 1 FROM ${chatMessage} WHERE ${chatMessage.sessionId} = ${chatSession.id}
+        sql`EXISTS (SELECT 1 FROM ${chatMessage} WHERE ${chatMessage.sessionId} = ${chatSession.id}
             AND ${chatMessage.role} IN ('user', 'assistant', 'agent') AND ${chatMessage.status} != 'draft'
-            AND ${chatMessage.content} LIKE ${pattern} ESCAPE '\\'`,
-        ),
+            AND ${chatMessage.content} LIKE ${pattern} ESCAPE '\\')`,
       ) as SQL,
     )
   }
