@@ -53,6 +53,7 @@ export const CitationSchema = Type.Object({
   source_id: Type.String(),
   document_id: Type.String(),
   chunk_id: Type.String(),
+  document_name: Type.Optional(Type.String()),
   page_number: Nullable(Type.Integer()),
   snippet: Type.String(),
   score: Type.Number(),

@@ -121,6 +121,8 @@ export interface StoredCitation {
   source_id: string
   document_id: string
   chunk_id: string
+  /** Absent on citations stored before the name was kept. */
+  document_name?: string
   page_number: number | null
   snippet: string
   score: number
