@@ -5,7 +5,10 @@
  * - server overhead added to an OpenAI-compatible provider's first token: median < 5 ms (the fake provider's
  *   own time to first chunk, asked directly, is the baseline measured in the same run);
  * - 1,000 WebSocket sessions held on one server; an operator message reaches the session's socket with
- *   p99 < 50 ms while 200 SSE streams run.
+ *   p99 < 50 ms while 200 SSE streams run, every user socket sends a typing event every 3 s (what the console
+ *   sends while someone types), operators watch 100 of the sessions (typing is relayed to them) and one
+ *   operator feed is open.
+ * `BENCH_CONVERSATION_PARTS=fanout` runs the fan-out part alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
@@ -26,6 +29,9 @@ const OVERHEAD_SAMPLES = 100
 const SOCKETS = 1_000
 const STREAMS = 200
 const FANOUT_SAMPLES = 300
+/** The console repeats a typing event at most this often while someone types. */
+const TYPING_EVERY_MS = 3000
+const WATCHED_SESSIONS = 100
 
 const WORDS = Array.from({ length: 2000 }, (_, i) => `term${i.toString(36)}`)
 const percentile = (values: number[], p: number) => {
@@ -299,6 +305,26 @@ async function fanOut(
           }),
       ),
     )
+    // Operators watching some sessions receive the users' typing; one operator feed follows every session.
+    const open = (path: string) =>
+      new Promise<void>((resolve, reject) => {
+        const ws = new WebSocket(`${base.replace('http', 'ws')}${path}?access_token=${operatorToken}`)
+        ws.once('open', () => resolve())
+        ws.once('error', reject)
+        sockets.push(ws)
+      })
+    await Promise.all(sessionIds.slice(0, WATCHED_SESSIONS).map((id) => open(`/ws/${id}`)))
+    await open('/ws-operator')
+    const userSockets = sockets.slice(0, SOCKETS)
+    // Every user socket types: one typing event every TYPING_EVERY_MS each, spread evenly over the period.
+    let typed = 0
+    const typing = setInterval(() => {
+      const batch = Math.ceil(SOCKETS / (TYPING_EVERY_MS / 50))
+      for (let i = 0; i < batch; i++) {
+        const ws = userSockets[typed++ % SOCKETS]
+        if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event: 'typing', content: '' }))
+      }
+    }, 50)
     const load = startStreamLoad(base, userToken)
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const latencies: number[] = []
@@ -316,16 +342,18 @@ async function fanOut(
       latencies.push((await arrived) - started)
       pending.delete(content)
     }
+    clearInterval(typing)
     await load.stop()
     const p99 = round(percentile(latencies, 99))
     return [
       {
-        name: `operator message to the session socket, ${SOCKETS} sockets + ${STREAMS} SSE streams, p99`,
+        name: `operator message to the session socket, ${SOCKETS} sockets + ${STREAMS} SSE streams + typing, p99`,
         value: p99,
         unit: 'ms',
         baseline: { name: 'same, median', value: round(percentile(latencies, 50)) },
         budget: '< 50 ms',
         pass: p99 < 50,
+        note: `${typed} typing events sent during the run`,
       },
     ]
   } finally {
@@ -378,12 +406,13 @@ async function adminTokenOf(base: string): Promise<string> {
 
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = []
-  await withServer(async (_app, base) => {
-    const adminToken = await adminTokenOf(base)
-    const token = await login(base, 'bench-user', ['user'], adminToken)
-    results.push(...(await firstByte(base, token)))
-    results.push(...(await providerOverhead(base, adminToken, token)))
-  })
+  if (process.env.BENCH_CONVERSATION_PARTS !== 'fanout')
+    await withServer(async (_app, base) => {
+      const adminToken = await adminTokenOf(base)
+      const token = await login(base, 'bench-user', ['user'], adminToken)
+      results.push(...(await firstByte(base, token)))
+      results.push(...(await providerOverhead(base, adminToken, token)))
+    })
   await withServer(async (_app, base) => {
     const adminToken = await adminTokenOf(base)
     const userToken = await login(base, 'bench-user', ['user'], adminToken)
