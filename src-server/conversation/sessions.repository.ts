@@ -379,3 +379,13 @@ export function recentMessages(
     .map(flattenMessage)
     .reverse()
 }
+
+/** Whether an answer delivered in one of the user's own sessions cites the document (drafts were never delivered). */
+export function isDocumentCitedTo(db: Queryable, userId: string, documentId: string): boolean {
+  const row = db.get<{ one: number } | undefined>(
+    sql`SELECT 1 AS one FROM chat_message m JOIN chat_session s ON s.id = m.session_id, json_each(m.citations_json) c
+      WHERE s.owner_id = ${userId} AND m.status != 'draft' AND json_extract(c.value, '$.document_id') = ${documentId}
+      LIMIT 1`,
+  )
+  return row !== undefined
+}
