@@ -113,6 +113,8 @@ test('two operators share the inbox without collisions while a user chats', asyn
   await petePage.getByRole('button', { name: 'Resolve' }).click()
   await expect(messages(userPage)).toContainText('Operator pete resolved the conversation.')
   await expect(sessionRow(olgaPage, 'uma')).toHaveCount(0)
+  // Uma stopped typing a while ago: her composer said so, and the indicator is gone.
+  await expect(messages(olgaPage)).not.toContainText('is typing', { timeout: 10_000 })
   await olgaPage.getByLabel('State').selectOption('resolved')
   await expect(sessionRow(olgaPage, 'uma')).toContainText('Resolved')
   await screenshot(olgaPage, testInfo, 'inbox-resolved-filter')
