@@ -456,6 +456,16 @@ export function createChatOrchestrator(
       })
     },
 
+    /** Who a session can be handed to. */
+    listOperators(user: AuthUser, query: { page: number; size: number }) {
+      requireOperate(user)
+      const { rows, total } = repo.listOperators(db, {
+        limit: query.size,
+        offset: (query.page - 1) * query.size,
+      })
+      return { items: rows, total, page: query.page, size: query.size }
+    },
+
     /** Closes the conversation: back to the AI, nobody assigned, out of the default inbox until the user writes. */
     resolve(user: AuthUser, sessionId: string, body: HandoverBody): SessionView {
       return recordAction(user, sessionId, (tx, current) => {

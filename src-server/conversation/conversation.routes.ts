@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { NoContent, PageQuery } from '../http/common.schemas'
+import { NoContent, Page, PageQuery, UserRef } from '../http/common.schemas'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import {
   AgentIdParams,
@@ -224,6 +224,19 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
         .send(chat.addNote(request.requireUser(), request.params.session_id, request.body.content)),
   )
 
+  app.get(
+    '/operators',
+    {
+      config: operate,
+      schema: {
+        tags: chatTags,
+        description: 'Active users holding chat.operate: whom a session can be assigned to.',
+        querystring: PageQuery,
+        response: { 200: Page(UserRef) },
+      },
+    },
+    async (request) => chat.listOperators(request.requireUser(), request.query),
+  )
   app.get(
     '/canned-responses',
     {

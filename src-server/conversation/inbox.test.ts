@@ -115,8 +115,15 @@ describe('assignment and takeover without collisions', () => {
     expect((await post(`/sessions/${sessionId}/release`, olga)).json().error.code).toBe('SESSION_ASSIGNED')
     const released = await post(`/sessions/${sessionId}/release`, pete)
     expect(released.json()).toMatchObject({ state: 'AI_ACTIVE', assigned_operator: null })
-    // Users cannot assign.
+    // Users cannot assign; operators list whom they can assign to (active chat.operate holders only).
     expect((await post(`/sessions/${sessionId}/assign`, ann, { operator_id: peteId })).statusCode).toBe(403)
+    const operators = await get('/operators', olga)
+    expect(operators.items.map((entry: { username: string }) => entry.username)).toEqual([
+      'admin',
+      'olga',
+      'pete',
+    ])
+    expect(operators).toMatchObject({ total: 3, page: 1, size: 20 })
   })
 })
 

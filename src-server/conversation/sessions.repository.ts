@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth/auth.tables'
-import { type Permission, permissionsOf } from '../auth/permissions'
+import { type Permission, permissionsOf, ROLES } from '../auth/permissions'
 import type { Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import {
@@ -388,4 +388,29 @@ export function isDocumentCitedTo(db: Queryable, userId: string, documentId: str
       LIMIT 1`,
   )
   return row !== undefined
+}
+
+/** Roles that carry `chat.operate`: who can be assigned a session. */
+const OPERATING_ROLES = ROLES.filter((role) => permissionsOf([role]).includes('chat.operate'))
+
+/** Active people who can be assigned a session, by name. */
+export function listOperators(db: Queryable, window: { limit: number; offset: number }) {
+  const operating = and(
+    eq(user.isSystem, false),
+    eq(user.disabled, false),
+    sql`EXISTS (SELECT 1 FROM json_each(${user.roles}) r WHERE r.value IN (${sql.join(
+      OPERATING_ROLES.map((role) => sql`${role}`),
+      sql`, `,
+    )}))`,
+  )
+  const rows = db
+    .select({ id: user.id, username: user.username })
+    .from(user)
+    .where(operating)
+    .orderBy(asc(user.username))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+  const total = db.select({ n: count() }).from(user).where(operating).get()?.n ?? 0
+  return { rows, total }
 }

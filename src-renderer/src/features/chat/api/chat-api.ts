@@ -47,6 +47,10 @@ export const chatApi = {
   takeover: (sessionId: string, force = false) =>
     api.post<ChatSession>(`/sessions/${sessionId}/takeover`, force ? { force } : {}),
   release: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/release`, {}),
+  assign: (sessionId: string, operatorId: string | null) =>
+    api.post<ChatSession>(`/sessions/${sessionId}/assign`, { operator_id: operatorId }),
+  operators: () =>
+    api.get<PageResult<{ id: string; username: string }>>('/operators', { query: { size: 100 } }),
   resolve: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/resolve`, {}),
   markRead: (sessionId: string) =>
     api.post<ChatSession>(`/sessions/${sessionId}/read`, undefined, { quiet: true }),

@@ -59,6 +59,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const { messages, state, assignee, typing, connected, error, connect, send, add, setError } =
     useChatSession()
   const [canned, setCanned] = useState<CannedResponse[]>([])
+  const [operators, setOperators] = useState<{ id: string; username: string }[]>([])
   const bottom = useRef<HTMLLIElement>(null)
   const input = useRef<HTMLTextAreaElement>(null)
   const current = state ?? summary?.state ?? 'AI_ACTIVE'
@@ -72,6 +73,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     if (operator) void chatApi.cannedResponses().then((page) => setCanned(page.items))
   }, [operator])
   useEffect(loadCanned, [loadCanned])
+  useEffect(() => {
+    if (operator) void chatApi.operators().then((page) => setOperators(page.items))
+  }, [operator])
   useEffect(() => connect(sessionId), [connect, sessionId])
   useEffect(() => {
     setOpen(sessionId)
@@ -138,6 +142,22 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             ) : (
               <Button onClick={() => void act(() => chatApi.release(sessionId))}>Hand back to AI</Button>
             )
+          ) : null}
+          {asOperator && !heldByColleague ? (
+            <select
+              aria-label="Assigned operator"
+              value={assigned?.id ?? ''}
+              onChange={(e) => void act(() => chatApi.assign(sessionId, e.target.value || null))}
+            >
+              <option value="" disabled={current === 'HUMAN_ACTIVE'}>
+                Unassigned
+              </option>
+              {operators.map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.id === user?.id ? `${entry.username} (me)` : entry.username}
+                </option>
+              ))}
+            </select>
           ) : null}
           {asOperator && !heldByColleague && !summary?.resolved_at ? (
             <Button onClick={() => void act(() => chatApi.resolve(sessionId))}>Resolve</Button>
