@@ -5,9 +5,9 @@
  * - server overhead added to an OpenAI-compatible provider's first token: median < 5 ms (the fake provider's
  *   own time to first chunk, asked directly, is the baseline measured in the same run);
  * - 1,000 WebSocket sessions held on one server; an operator message reaches the session's socket with
- *   p99 < 50 ms while 200 SSE streams run, every user socket sends a typing event every 3 s (what the console
- *   sends while someone types), operators watch 100 of the sessions (typing is relayed to them) and one
- *   operator feed is open.
+ *   p99 < 50 ms while 200 SSE streams run and, in every other block of samples, every user types (a typing
+ *   event per session every 3 s, what the console sends while someone types, from a second socket per
+ *   session on a worker thread); operators watch 100 of the sessions and one operator feed is open.
  * `BENCH_CONVERSATION_PARTS=fanout` runs the fan-out part alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -317,19 +317,9 @@ async function fanOut(
       })
     await Promise.all(sessionIds.slice(0, WATCHED_SESSIONS).map((id) => open(`/ws/${id}`)))
     await open('/ws-operator')
-    const userSockets = sockets.slice(0, SOCKETS)
-    // Every user socket types: one typing event every TYPING_EVERY_MS each, spread evenly over the period.
     // Typing is on in every other block of samples, so the figure has a baseline taken under the same load.
-    let typed = 0
+    const typing = await startTypingLoad(base, userToken, sessionIds)
     let typingOn = false
-    const typing = setInterval(() => {
-      if (!typingOn) return
-      const batch = Math.ceil(SOCKETS / (TYPING_EVERY_MS / 50))
-      for (let i = 0; i < batch; i++) {
-        const ws = userSockets[typed++ % SOCKETS]
-        if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event: 'typing', content: '' }))
-      }
-    }, 50)
     const load = startStreamLoad(base, userToken)
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const latencies: number[] = []
@@ -337,6 +327,7 @@ async function fanOut(
     for (let i = 0; i < FANOUT_SAMPLES; i++) {
       if (i % TYPING_BLOCK === 0) {
         typingOn = (i / TYPING_BLOCK) % 2 === 1
+        typing.set(typingOn)
         // Let the typing traffic reach its steady rate (or drain) before measuring.
         await new Promise((resolve) => setTimeout(resolve, 300))
       }
@@ -353,7 +344,7 @@ async function fanOut(
       ;(typingOn ? latencies : quiet).push((await arrived) - started)
       pending.delete(content)
     }
-    clearInterval(typing)
+    const typed = await typing.stop()
     await load.stop()
     const p99 = round(percentile(latencies, 99))
     return [
@@ -370,6 +361,60 @@ async function fanOut(
   } finally {
     for (const socket of sockets) socket.terminate()
     await fake.close()
+  }
+}
+
+/**
+ * The users typing, on a worker thread like the stream load: one more socket per session (the user's client
+ * that types), each sending a typing event every TYPING_EVERY_MS while typing is on, spread evenly. The server
+ * relays each to the session's other sockets (the measured socket, and an operator's where one watches).
+ */
+async function startTypingLoad(
+  base: string,
+  token: string,
+  sessionIds: string[],
+): Promise<{ set(on: boolean): void; stop(): Promise<number> }> {
+  const worker = new Worker(
+    `
+    const WebSocket = require('ws')
+    const { parentPort, workerData } = require('node:worker_threads')
+    const { base, token, sessionIds, everyMs } = workerData
+    let on = false
+    let typed = 0
+    const sockets = []
+    Promise.all(sessionIds.map((id) => new Promise((resolve, reject) => {
+      const ws = new WebSocket(base.replace('http', 'ws') + '/ws/' + id + '?access_token=' + token)
+      ws.once('open', resolve)
+      ws.once('error', reject)
+      sockets.push(ws)
+    }))).then(() => parentPort.postMessage('ready'))
+    const batch = Math.ceil(sessionIds.length / (everyMs / 50))
+    const timer = setInterval(() => {
+      if (!on) return
+      for (let i = 0; i < batch; i++) {
+        const ws = sockets[typed++ % sockets.length]
+        if (ws.readyState === WebSocket.OPEN) ws.send('{"event":"typing","content":""}')
+      }
+    }, 50)
+    parentPort.on('message', (message) => {
+      if (message === 'on' || message === 'off') on = message === 'on'
+      else {
+        clearInterval(timer)
+        for (const ws of sockets) ws.terminate()
+        parentPort.postMessage(typed)
+      }
+    })
+    `,
+    { eval: true, workerData: { base, token, sessionIds, everyMs: TYPING_EVERY_MS } },
+  )
+  await new Promise((resolve) => worker.once('message', resolve))
+  return {
+    set: (on) => worker.postMessage(on ? 'on' : 'off'),
+    stop: () =>
+      new Promise<number>((resolve) => {
+        worker.once('message', (typed: number) => worker.terminate().then(() => resolve(typed)))
+        worker.postMessage('stop')
+      }),
   }
 }
 

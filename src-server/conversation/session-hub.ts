@@ -52,7 +52,8 @@ export class SessionHub {
     options: { operatorsOnly?: boolean; except?: WebSocket } = {},
   ): void {
     const sockets = this.sessions.get(sessionId)
-    if (!sockets) return
+    // Nobody else listens (a user typing alone): nothing to build.
+    if (!sockets || (sockets.size === 1 && options.except && sockets.has(options.except))) return
     const text = JSON.stringify(payload)
     for (const [socket, member] of sockets)
       if ((!options.operatorsOnly || member.operator) && socket !== options.except) send(socket, text)
