@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws'
 import type { ModelRegistry, ResolvedModel } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
+import type { Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import { AppError, CommonErrors } from '../errors/app-error'
 import { hasAssetGrant } from '../marketplace'
@@ -341,10 +342,7 @@ export function createChatOrchestrator(
   function recordAction(
     user: AuthUser,
     sessionId: string,
-    apply: (
-      tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
-      current: repo.SessionWithUsers,
-    ) => string,
+    apply: (tx: Queryable, current: repo.SessionWithUsers) => string,
   ): SessionView {
     requireOperate(user)
     visibleSession(user, sessionId)

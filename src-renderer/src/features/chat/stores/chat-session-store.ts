@@ -18,10 +18,8 @@ interface SessionViewState {
   error: string | null
   /** Opens the session's WebSocket: history first, then every message live. Returns a close function. */
   connect(sessionId: string): () => void
-  send(
-    event: 'user_message' | 'agent_message' | 'agent_takeover' | 'agent_release' | 'typing',
-    content?: string,
-  ): void
+  /** Takeover, release and resolve go over REST (their errors carry codes); the socket carries the rest. */
+  send(event: 'user_message' | 'agent_message' | 'typing', content?: string): void
   /** A message saved over REST (a note) that the socket also delivers: shown once either way. */
   add(message: ChatMessage): void
   setError(error: string | null): void
