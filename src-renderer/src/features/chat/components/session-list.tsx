@@ -54,8 +54,8 @@ function InboxToolbar() {
           onChange={(e) => setFilter({ state: e.target.value as StateFilter })}
         >
           <option value="">Open</option>
-          <option value="AI_ACTIVE">AI answering</option>
-          <option value="HUMAN_ACTIVE">Human answering</option>
+          <option value="AI_ACTIVE">With the AI</option>
+          <option value="HUMAN_ACTIVE">With a human</option>
           <option value="resolved">Resolved</option>
         </select>
       </div>
