@@ -7,7 +7,7 @@ export function CitationList({ citations }: { citations: Citation[] }) {
   const navigate = useNavigate()
   if (citations.length === 0) return null
   return (
-    <ol className="citations" aria-label="Sources">
+    <ol className="citations" aria-label="Citations">
       {citations.map((citation) => (
         <li key={citation.index}>
           <strong>[{citation.index}]</strong>{' '}
