@@ -1,5 +1,14 @@
 import type { Browser, Page } from '@playwright/test'
-import { apiToken, createUser, expect, type RunningServer, screenshot, signIn, test } from './fixtures'
+import {
+  ADMIN_PASSWORD,
+  apiToken,
+  createUser,
+  expect,
+  type RunningServer,
+  screenshot,
+  signIn,
+  test,
+} from './fixtures'
 
 async function signedInPage(browser: Browser, server: RunningServer, username: string, password: string) {
   const page = await (await browser.newContext({ viewport: { width: 1360, height: 860 } })).newPage()
@@ -124,4 +133,71 @@ test('two operators share the inbox without collisions while a user chats', asyn
   await olgaPage.getByLabel('State').selectOption('resolved')
   await expect(sessionRow(olgaPage, 'uma')).toBeVisible()
   await expect(sessionRow(olgaPage, 'uma').getByRole('img', { name: /unread/ })).toHaveCount(0)
+})
+
+/** A source with one text document, ingested, mounted on a new agent named `name` (set up as a script would). */
+async function agentWithKnowledge(server: RunningServer, name: string, text: string) {
+  const admin = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const call = async (path: string, body?: unknown) =>
+    (await fetch(`${server.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: admin,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    }).then((response) => response.json())) as Record<string, unknown>
+  const source = await call('/knowledge-sources', { name: 'Harbour notes' })
+  const form = new FormData()
+  form.append('file', new Blob([text], { type: 'text/plain' }), 'harbour.txt')
+  const uploaded = await fetch(`${server.url}/knowledge-sources/${source.id}/documents`, {
+    method: 'POST',
+    headers: { authorization: admin.authorization },
+    body: form,
+  })
+  expect(uploaded.status).toBe(201)
+  const job = await call(`/knowledge-sources/${source.id}/ingest`, {})
+  await expect
+    .poll(async () => (await call(`/ingestion-jobs/${job.id}`)).status, { timeout: 30_000 })
+    .toBe('succeeded')
+  const agent = await call('/agents', { name })
+  await call(`/agents/${agent.id}/mounts`, { source_id: source.id, is_active: true, priority: 1 })
+}
+
+test('the chat views list the sources behind an answer and open the cited passage', async ({
+  browser,
+  server,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  await agentWithKnowledge(
+    server,
+    'Harbour guide',
+    'The harbour office opens at nine in the morning.\n\nFerries to the island leave every hour from pier four.',
+  )
+  const olga = await createUser(server, 'olga', ['operator'])
+  const pete = await createUser(server, 'pete', ['operator'])
+  const olgaPage = await signedInPage(browser, server, olga.username, olga.password)
+  const petePage = await signedInPage(browser, server, pete.username, pete.password)
+
+  // Olga chats as a user would, with the agent: her conversation view lists the sources of the answer.
+  await olgaPage.getByRole('button', { name: 'New chat' }).click()
+  await olgaPage.getByLabel('Agent').selectOption({ label: 'Harbour guide' })
+  await composer(olgaPage).fill('When do ferries leave from the pier?')
+  await olgaPage.getByRole('button', { name: 'Start conversation' }).click()
+  const answer = messages(olgaPage).locator('[data-role="assistant"]')
+  await expect(answer).toContainText('[1]')
+  const sources = answer.getByRole('list', { name: 'Citations' })
+  await expect(sources).toContainText('harbour.txt')
+  await expect(sources).toContainText('Ferries to the island leave every hour')
+
+  // Pete, as an operator, sees the same sources in his view of the session.
+  await sessionRow(petePage, 'olga').click()
+  await expect(messages(petePage).getByRole('list', { name: 'Citations' })).toContainText('harbour.txt')
+  await screenshot(petePage, testInfo, 'inbox-operator-sources')
+
+  // A source opens the document at the passage, highlighted.
+  await sources
+    .getByRole('button', { name: /open document/ })
+    .first()
+    .click()
+  await expect(olgaPage).toHaveURL(/\/console\/documents\/[0-9a-f-]{36}\/[0-9a-f-]{36}\?/)
+  await expect(olgaPage.locator('mark').first()).toBeVisible()
+  await screenshot(olgaPage, testInfo, 'inbox-cited-passage')
 })
