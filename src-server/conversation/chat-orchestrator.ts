@@ -522,8 +522,8 @@ export function createChatOrchestrator(
       return loadSession(sessionId, user)
     },
 
-    /** Relays a typing indicator to the session's other sockets; nothing is stored. */
-    typing(user: AuthUser, sessionId: string, socket: WebSocket, typing: boolean): void {
+    /** Relays a typing indicator to the other people on the session; nothing is stored. */
+    typing(user: AuthUser, sessionId: string, typing: boolean): void {
       hub.toSession(
         sessionId,
         {
@@ -532,7 +532,7 @@ export function createChatOrchestrator(
           user: { id: user.id, username: user.username },
           typing,
         },
-        { except: socket },
+        { exceptUser: user.id },
       )
     },
 

@@ -77,7 +77,7 @@ async function handleInbound(
         return
       case 'typing':
         // `content` "false" (or "stop") ends the indicator; anything else starts it.
-        chat.typing(user, sessionId, socket, !['false', 'stop'].includes(content.trim()))
+        chat.typing(user, sessionId, !['false', 'stop'].includes(content.trim()))
         return
       case 'agent_message':
         if (!content.trim()) return sendError(socket, 'VALIDATION_ERROR', 'An agent message needs content.')

@@ -288,11 +288,12 @@ describe('the live inbox', () => {
 })
 
 describe('typing indicator', () => {
-  it('relays typing both ways to the other sockets of the session, never back to the sender', async () => {
+  it('relays typing both ways to the other people on the session, never to the typist’s own sockets', async () => {
     const ann = await server.headersFor('ann')
     const olga = await server.headersFor('olga', ['operator'])
     const sessionId = await newSession(ann)
     const user = await open(`/ws/${sessionId}`, ann)
+    const otherTab = await open(`/ws/${sessionId}`, ann)
     const operator = await open(`/ws/${sessionId}`, olga)
 
     user.send({ event: 'typing', content: '' })
@@ -310,6 +311,10 @@ describe('typing indicator', () => {
     await post(`/sessions/${sessionId}/agent-message`, olga, { content: 'hi' })
     await user.next((message) => message.type === 'message')
     expect(user.received.filter((message) => message.type === 'typing')).toHaveLength(1)
+    await otherTab.next((message) => message.type === 'message')
+    expect(otherTab.received.filter((message) => message.type === 'typing')).toEqual([
+      expect.objectContaining({ role: 'agent', typing: false }),
+    ])
     expect(count(server, 'SELECT count(*) n FROM chat_message WHERE session_id = ?', sessionId)).toBe(3)
   })
 })

@@ -45,18 +45,23 @@ export class SessionHub {
     return this.operators.size > 0
   }
 
-  /** `operatorsOnly` keeps the payload from the user's sockets; `except` skips the sender (typing). */
+  /**
+   * `operatorsOnly` keeps the payload from the user's sockets; `exceptUser` skips every socket of that user
+   * (their own typing is not news to them, in any tab). The payload is built only if someone receives it.
+   */
   toSession(
     sessionId: string,
     payload: unknown,
-    options: { operatorsOnly?: boolean; except?: WebSocket } = {},
+    options: { operatorsOnly?: boolean; exceptUser?: string } = {},
   ): void {
     const sockets = this.sessions.get(sessionId)
-    // Nobody else listens (a user typing alone): nothing to build.
-    if (!sockets || (sockets.size === 1 && options.except && sockets.has(options.except))) return
-    const text = JSON.stringify(payload)
-    for (const [socket, member] of sockets)
-      if ((!options.operatorsOnly || member.operator) && socket !== options.except) send(socket, text)
+    if (!sockets) return
+    let text: string | undefined
+    for (const [socket, member] of sockets) {
+      if ((options.operatorsOnly && !member.operator) || member.userId === options.exceptUser) continue
+      text ??= JSON.stringify(payload)
+      send(socket, text)
+    }
   }
 
   /** One payload per operator (built once for each, whatever their number of open consoles). */
