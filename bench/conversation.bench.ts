@@ -5,7 +5,10 @@
  * - server overhead added to an OpenAI-compatible provider's first token: median < 5 ms (the fake provider's
  *   own time to first chunk, asked directly, is the baseline measured in the same run);
  * - 1,000 WebSocket sessions held on one server; an operator message reaches the session's socket with
- *   p99 < 50 ms while 200 SSE streams run.
+ *   p99 < 50 ms while 200 SSE streams run and, in every other block of samples, every user types (a typing
+ *   event per session every 3 s, what the console sends while someone types, from a second socket per
+ *   session on a worker thread); operators watch 100 of the sessions and one operator feed is open.
+ * `BENCH_CONVERSATION_PARTS=fanout` runs the fan-out part alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
@@ -25,7 +28,12 @@ const FIRST_BYTE_SAMPLES = 100
 const OVERHEAD_SAMPLES = 100
 const SOCKETS = 1_000
 const STREAMS = 200
-const FANOUT_SAMPLES = 300
+const FANOUT_SAMPLES = 400
+/** Samples per block; typing is off in even blocks (the baseline) and on in odd ones. */
+const TYPING_BLOCK = 50
+/** The console repeats a typing event at most this often while someone types. */
+const TYPING_EVERY_MS = 3000
+const WATCHED_SESSIONS = 100
 
 const WORDS = Array.from({ length: 2000 }, (_, i) => `term${i.toString(36)}`)
 const percentile = (values: number[], p: number) => {
@@ -299,10 +307,30 @@ async function fanOut(
           }),
       ),
     )
+    // Operators watching some sessions receive the users' typing; one operator feed follows every session.
+    const open = (path: string) =>
+      new Promise<void>((resolve, reject) => {
+        const ws = new WebSocket(`${base.replace('http', 'ws')}${path}?access_token=${operatorToken}`)
+        ws.once('open', () => resolve())
+        ws.once('error', reject)
+        sockets.push(ws)
+      })
+    await Promise.all(sessionIds.slice(0, WATCHED_SESSIONS).map((id) => open(`/ws/${id}`)))
+    await open('/ws-operator')
+    // Typing is on in every other block of samples, so the figure has a baseline taken under the same load.
+    const typing = await startTypingLoad(base, userToken, sessionIds)
+    let typingOn = false
     const load = startStreamLoad(base, userToken)
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const latencies: number[] = []
+    const quiet: number[] = []
     for (let i = 0; i < FANOUT_SAMPLES; i++) {
+      if (i % TYPING_BLOCK === 0) {
+        typingOn = (i / TYPING_BLOCK) % 2 === 1
+        typing.set(typingOn)
+        // Let the typing traffic reach its steady rate (or drain) before measuring.
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
       const sessionId = sessionIds[(i * 7) % sessionIds.length] as string
       const content = `operator says ${i}`
       const started = performance.now()
@@ -313,24 +341,80 @@ async function fanOut(
         token: operatorToken,
         body: { content },
       })
-      latencies.push((await arrived) - started)
+      ;(typingOn ? latencies : quiet).push((await arrived) - started)
       pending.delete(content)
     }
+    const typed = await typing.stop()
     await load.stop()
     const p99 = round(percentile(latencies, 99))
     return [
       {
-        name: `operator message to the session socket, ${SOCKETS} sockets + ${STREAMS} SSE streams, p99`,
+        name: `operator message to the session socket, ${SOCKETS} sockets + ${STREAMS} SSE streams + typing, p99`,
         value: p99,
         unit: 'ms',
-        baseline: { name: 'same, median', value: round(percentile(latencies, 50)) },
+        baseline: { name: 'same without typing, p99', value: round(percentile(quiet, 99)) },
         budget: '< 50 ms',
         pass: p99 < 50,
+        note: `median ${round(percentile(latencies, 50))} ms (without typing ${round(percentile(quiet, 50))} ms); ${typed} typing events`,
       },
     ]
   } finally {
     for (const socket of sockets) socket.terminate()
     await fake.close()
+  }
+}
+
+/**
+ * The users typing, on a worker thread like the stream load: one more socket per session (the user's client
+ * that types), each sending a typing event every TYPING_EVERY_MS while typing is on, spread evenly. The server
+ * relays each to the session's other sockets (the measured socket, and an operator's where one watches).
+ */
+async function startTypingLoad(
+  base: string,
+  token: string,
+  sessionIds: string[],
+): Promise<{ set(on: boolean): void; stop(): Promise<number> }> {
+  const worker = new Worker(
+    `
+    const WebSocket = require('ws')
+    const { parentPort, workerData } = require('node:worker_threads')
+    const { base, token, sessionIds, everyMs } = workerData
+    let on = false
+    let typed = 0
+    const sockets = []
+    Promise.all(sessionIds.map((id) => new Promise((resolve, reject) => {
+      const ws = new WebSocket(base.replace('http', 'ws') + '/ws/' + id + '?access_token=' + token)
+      ws.once('open', resolve)
+      ws.once('error', reject)
+      sockets.push(ws)
+    }))).then(() => parentPort.postMessage('ready'))
+    const batch = Math.ceil(sessionIds.length / (everyMs / 50))
+    const timer = setInterval(() => {
+      if (!on) return
+      for (let i = 0; i < batch; i++) {
+        const ws = sockets[typed++ % sockets.length]
+        if (ws.readyState === WebSocket.OPEN) ws.send('{"event":"typing","content":""}')
+      }
+    }, 50)
+    parentPort.on('message', (message) => {
+      if (message === 'on' || message === 'off') on = message === 'on'
+      else {
+        clearInterval(timer)
+        for (const ws of sockets) ws.terminate()
+        parentPort.postMessage(typed)
+      }
+    })
+    `,
+    { eval: true, workerData: { base, token, sessionIds, everyMs: TYPING_EVERY_MS } },
+  )
+  await new Promise((resolve) => worker.once('message', resolve))
+  return {
+    set: (on) => worker.postMessage(on ? 'on' : 'off'),
+    stop: () =>
+      new Promise<number>((resolve) => {
+        worker.once('message', (typed: number) => worker.terminate().then(() => resolve(typed)))
+        worker.postMessage('stop')
+      }),
   }
 }
 
@@ -378,12 +462,13 @@ async function adminTokenOf(base: string): Promise<string> {
 
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = []
-  await withServer(async (_app, base) => {
-    const adminToken = await adminTokenOf(base)
-    const token = await login(base, 'bench-user', ['user'], adminToken)
-    results.push(...(await firstByte(base, token)))
-    results.push(...(await providerOverhead(base, adminToken, token)))
-  })
+  if (process.env.BENCH_CONVERSATION_PARTS !== 'fanout')
+    await withServer(async (_app, base) => {
+      const adminToken = await adminTokenOf(base)
+      const token = await login(base, 'bench-user', ['user'], adminToken)
+      results.push(...(await firstByte(base, token)))
+      results.push(...(await providerOverhead(base, adminToken, token)))
+    })
   await withServer(async (_app, base) => {
     const adminToken = await adminTokenOf(base)
     const userToken = await login(base, 'bench-user', ['user'], adminToken)

@@ -3,19 +3,24 @@ import type { WebSocket } from 'ws'
 import type { ModelRegistry, ResolvedModel } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
+import type { Queryable } from '../db/client'
+import { nowIso } from '../db/columns'
 import { AppError, CommonErrors } from '../errors/app-error'
 import { hasAssetGrant } from '../marketplace'
 import { createAgentService } from './agents.service'
+import { createCannedResponses } from './canned-responses.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
 import { ConversationErrors } from './conversation.errors'
 import type {
+  AssignBody,
   HandoverBody,
   MessageListQuery,
   MessageView,
   SessionListQuery,
   SessionView,
 } from './conversation.schemas'
-import type { SessionState, StoredCitation } from './conversation.tables'
+import type { SessionOrigin, SessionState, StoredCitation } from './conversation.tables'
+import { asksForHuman, cannotAnswer } from './handoff-signals'
 import { generateReply } from './reply-generation'
 import { SessionHub } from './session-hub'
 import { preview, toMessageView, toSessionView } from './session-views'
@@ -35,6 +40,8 @@ export interface ChatRequest {
   modelProvider?: string | undefined
   modelName?: string | undefined
   modelTemperature?: number | undefined
+  /** Only for a new session: `live` unless the console's test panel or an evaluation run says otherwise. */
+  origin?: SessionOrigin | undefined
 }
 
 /** Where a reply's tokens go as they are produced, and the signal that the receiver went away. */
@@ -91,11 +98,21 @@ export function createChatOrchestrator(
     },
   })
 
+  /** The session as `user` may see it (with their read marker when they operate); anyone else's is 404. */
   function visibleSession(user: AuthUser, sessionId: string): repo.SessionWithUsers {
-    const session = repo.findSession(db, sessionId)
+    const session = repo.findSession(db, sessionId, canOperate(user) ? user.id : null)
     if (!session || (session.ownerId !== user.id && !canOperate(user)))
       throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
     return session
+  }
+
+  /** Only the assigned operator answers; anyone else must take the session over explicitly. */
+  function assertNotAssignedElsewhere(user: AuthUser, session: repo.SessionWithUsers): void {
+    if (session.assignedOperatorId && session.assignedOperatorId !== user.id)
+      throw ConversationErrors.SESSION_ASSIGNED(
+        { assigned_operator: { id: session.assignedOperatorId, username: session.operatorUsername } },
+        `${session.operatorUsername} is assigned to this session. Take it over to answer it yourself.`,
+      )
   }
 
   function requireOperate(user: AuthUser): void {
@@ -106,19 +123,29 @@ export function createChatOrchestrator(
     return toMessageView(repo.findMessage(db, messageId) as repo.MessageWithAuthor)
   }
 
-  function loadSession(sessionId: string): SessionView {
-    return toSessionView(repo.findSession(db, sessionId) as repo.SessionWithUsers)
+  function loadSession(sessionId: string, viewer: AuthUser): SessionView {
+    return toSessionView(visibleSession(viewer, sessionId), canOperate(viewer))
   }
 
   /** Pushes a saved message to the session's sockets (built only when someone listens). */
-  function publishMessage(sessionId: string, messageId: string): void {
+  function publishMessage(sessionId: string, messageId: string, operatorsOnly = false): void {
     if (hub.watchesSession(sessionId))
-      hub.toSession(sessionId, { type: 'message', message: loadMessage(messageId) })
+      hub.toSession(sessionId, { type: 'message', message: loadMessage(messageId) }, { operatorsOnly })
   }
 
-  /** Pushes the session's new state to the operator feed (built only when an operator listens). */
+  /**
+   * Pushes the session to the operator feed, each operator with their own unread count (built only when an
+   * operator listens). Test and evaluation sessions never reach the feed.
+   */
   function publishSession(sessionId: string): void {
-    if (hub.hasOperators()) hub.toOperators({ type: 'session_updated', session: loadSession(sessionId) })
+    if (!hub.hasOperators()) return
+    const row = repo.findSession(db, sessionId)
+    if (row?.origin !== 'live') return
+    const markers = repo.readMarkers(db, sessionId)
+    hub.toOperators((operatorId) => ({
+      type: 'session_updated',
+      session: toSessionView({ ...row, readUserCount: markers.get(operatorId) ?? null }, true),
+    }))
   }
 
   function supportsTools(model: ResolvedModel): boolean {
@@ -197,13 +224,25 @@ export function createChatOrchestrator(
         ...(request.modelTemperature !== undefined && { modelTemperature: request.modelTemperature }),
       }
       if (existing) repo.updateSession(tx, sessionId, changes)
-      else repo.insertSession(tx, { id: sessionId, ownerId: user.id, ...changes })
+      else
+        repo.insertSession(tx, {
+          id: sessionId,
+          ownerId: user.id,
+          origin: request.origin ?? 'live',
+          ...changes,
+        })
       const message = repo.insertMessage(tx, {
         sessionId,
         role: 'user',
         content: request.message,
         messageType,
         authorId: user.id,
+      })
+      repo.recordUserMessage(tx, sessionId, {
+        preview: preview(request.message),
+        at: message.createdAt,
+        // Under a human the user is already talking to one.
+        asksForHuman: existing?.state !== 'HUMAN_ACTIVE' && asksForHuman(request.message),
       })
       return {
         userMessageId: message.id,
@@ -235,7 +274,7 @@ export function createChatOrchestrator(
         history: repo.recentMessages(
           db,
           sessionId,
-          { includeDrafts: false, roles: ['user', 'assistant', 'agent'] },
+          { includeOperatorOnly: false, roles: ['user', 'assistant', 'agent'] },
           MODEL_HISTORY,
         ),
         question: request.message,
@@ -281,7 +320,10 @@ export function createChatOrchestrator(
         status,
         citations: outcome.citations,
       })
-      if (!fenced) repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
+      if (!fenced) {
+        repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
+        if (cannotAnswer(content)) repo.markWaiting(tx, sessionId)
+      }
       return { id: message.id, fenced, state: current?.state ?? null }
     })
     outcome.state = saved.state
@@ -292,51 +334,84 @@ export function createChatOrchestrator(
     return outcome
   }
 
+  /**
+   * One operator action on a session, recorded as a `system` message in the same transaction: `apply` checks
+   * the stored session and makes its changes. Every open view gets the system message at once, and the
+   * operator feed the updated session.
+   */
+  function recordAction(
+    user: AuthUser,
+    sessionId: string,
+    apply: (tx: Queryable, current: repo.SessionWithUsers) => string,
+  ): SessionView {
+    requireOperate(user)
+    visibleSession(user, sessionId)
+    const { messageId, before } = db.transaction((tx) => {
+      const current = repo.findSession(tx, sessionId) as repo.SessionWithUsers
+      const text = apply(tx, current)
+      const message = repo.insertMessage(tx, { sessionId, role: 'system', content: text, authorId: user.id })
+      repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
+      return { messageId: message.id, before: current }
+    })
+    const after = repo.findSession(db, sessionId) as repo.SessionWithUsers
+    // A new epoch fences the replies in flight at once.
+    if (after.epoch !== before.epoch) for (const reply of active.get(sessionId) ?? []) reply.fence.abort()
+    if (hub.watchesSession(sessionId))
+      hub.toSession(sessionId, {
+        type: 'system',
+        status: after.state,
+        epoch: after.epoch,
+        assigned_operator: toSessionView(after).assigned_operator,
+        message: loadMessage(messageId),
+      })
+    publishSession(sessionId)
+    return loadSession(sessionId, user)
+  }
+
+  const withNote = (text: string, note: string | undefined) =>
+    note?.trim() ? `${text} Note: ${note.trim()}` : text
+
+  /** Takeover (assigns the session to the operator) or release (clears the assignment). */
   function changeState(
     user: AuthUser,
     sessionId: string,
     target: SessionState,
     body: HandoverBody,
   ): SessionView {
-    requireOperate(user)
-    visibleSession(user, sessionId)
-    if (body.agent_id) agents.usable(user, body.agent_id)
-    const note = body.note?.trim() ? ` Note: ${body.note.trim()}` : ''
-    const text =
-      target === 'HUMAN_ACTIVE'
-        ? `Operator ${user.username} took over the conversation.${note}`
-        : `Operator ${user.username} handed the conversation back to the AI.${note}`
-    const { messageId, epoch } = db.transaction((tx) => {
-      const current = repo.findSession(tx, sessionId) as repo.SessionWithUsers
-      if (current.state === target)
+    if (canOperate(user) && body.agent_id) agents.usable(user, body.agent_id)
+    return recordAction(user, sessionId, (tx, current) => {
+      const assignee = target === 'HUMAN_ACTIVE' ? user.id : null
+      if (current.state === target && current.assignedOperatorId === assignee)
         throw ConversationErrors.INVALID_SESSION_STATE(
           { state: current.state },
           `The session is already ${current.state}.`,
         )
-      const nextEpoch = repo.changeSessionState(tx, sessionId, target, {
-        assignedOperatorId: target === 'HUMAN_ACTIVE' ? user.id : null,
+      if (!body.force) assertNotAssignedElsewhere(user, current)
+      repo.changeSessionState(tx, sessionId, target, {
+        assignedOperatorId: assignee,
         ...(body.agent_id && { agentId: body.agent_id }),
       })
-      const message = repo.insertMessage(tx, { sessionId, role: 'system', content: text, authorId: user.id })
-      repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
-      return { messageId: message.id, epoch: nextEpoch }
+      const from =
+        current.assignedOperatorId && current.assignedOperatorId !== user.id
+          ? ` from ${current.operatorUsername}`
+          : ''
+      if (target === 'AI_ACTIVE')
+        return withNote(`Operator ${user.username} handed the conversation${from} back to the AI.`, body.note)
+      repo.updateSession(tx, sessionId, { waitingSince: null, resolvedAt: null })
+      return withNote(`Operator ${user.username} took over the conversation${from}.`, body.note)
     })
-    if (target === 'HUMAN_ACTIVE') for (const reply of active.get(sessionId) ?? []) reply.fence.abort()
-    if (hub.watchesSession(sessionId))
-      hub.toSession(sessionId, { type: 'system', status: target, epoch, message: loadMessage(messageId) })
-    publishSession(sessionId)
-    return loadSession(sessionId)
   }
 
   return {
     agents,
+    cannedResponses: createCannedResponses(db),
     converse,
 
-    /** The `/stream` pipeline without a live receiver, for evaluation runs. */
+    /** The `/stream` pipeline without a live receiver, for evaluation runs (kept out of the live inbox). */
     async complete(input: { user: AuthUser; agentId: string; message: string; threadId?: string }) {
       const outcome = await converse(
         input.user,
-        { agentId: input.agentId, message: input.message, threadId: input.threadId },
+        { agentId: input.agentId, message: input.message, threadId: input.threadId, origin: 'evaluation' },
         { token: () => {}, signal: new AbortController().signal },
       )
       return {
@@ -355,12 +430,68 @@ export function createChatOrchestrator(
     release: (user: AuthUser, sessionId: string, body: HandoverBody) =>
       changeState(user, sessionId, 'AI_ACTIVE', body),
 
+    /** Hands the session to a colleague (or leaves it unassigned); only its assignee, unless `force`. */
+    assign(user: AuthUser, sessionId: string, body: AssignBody): SessionView {
+      const target = body.operator_id ? repo.findActiveUser(db, body.operator_id) : null
+      if (body.operator_id && !target?.permissions.includes('chat.operate'))
+        throw ConversationErrors.OPERATOR_NOT_FOUND({ operator_id: body.operator_id })
+      return recordAction(user, sessionId, (tx, current) => {
+        if (current.assignedOperatorId === body.operator_id)
+          throw ConversationErrors.INVALID_SESSION_STATE(
+            { assigned_operator_id: current.assignedOperatorId },
+            'The session already has this assignment.',
+          )
+        if (!body.operator_id && current.state === 'HUMAN_ACTIVE')
+          throw ConversationErrors.INVALID_SESSION_STATE(
+            { state: current.state },
+            'A session a human is answering needs an operator: hand it back to the AI instead.',
+          )
+        if (!body.force) assertNotAssignedElsewhere(user, current)
+        repo.updateSession(tx, sessionId, { assignedOperatorId: body.operator_id })
+        return target
+          ? `Operator ${user.username} assigned the conversation to ${target.username}.`
+          : `Operator ${user.username} left the conversation unassigned.`
+      })
+    },
+
+    /** Who a session can be handed to. */
+    listOperators(user: AuthUser, query: { page: number; size: number }) {
+      requireOperate(user)
+      const { rows, total } = repo.listOperators(db, {
+        limit: query.size,
+        offset: (query.page - 1) * query.size,
+      })
+      return { items: rows, total, page: query.page, size: query.size }
+    },
+
+    /** Closes the conversation: back to the AI, nobody assigned, out of the default inbox until the user writes. */
+    resolve(user: AuthUser, sessionId: string, body: HandoverBody): SessionView {
+      return recordAction(user, sessionId, (tx, current) => {
+        if (current.resolvedAt)
+          throw ConversationErrors.INVALID_SESSION_STATE(
+            { resolved_at: current.resolvedAt },
+            'The session is already resolved.',
+          )
+        if (!body.force) assertNotAssignedElsewhere(user, current)
+        if (current.state === 'HUMAN_ACTIVE')
+          repo.changeSessionState(tx, sessionId, 'AI_ACTIVE', { assignedOperatorId: null })
+        repo.updateSession(tx, sessionId, {
+          assignedOperatorId: null,
+          waitingSince: null,
+          resolvedAt: nowIso(),
+        })
+        return withNote(`Operator ${user.username} resolved the conversation.`, body.note)
+      })
+    },
+
     agentMessage(user: AuthUser, sessionId: string, content: string): MessageView {
       requireOperate(user)
       visibleSession(user, sessionId)
       const id = db.transaction((tx) => {
+        assertNotAssignedElsewhere(user, repo.findSession(tx, sessionId) as repo.SessionWithUsers)
         const message = repo.insertMessage(tx, { sessionId, role: 'agent', content, authorId: user.id })
-        repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
+        // A human answered: the session no longer waits for one.
+        repo.updateSession(tx, sessionId, { lastMessage: preview(content), waitingSince: null })
         return message.id
       })
       publishMessage(sessionId, id)
@@ -368,20 +499,69 @@ export function createChatOrchestrator(
       return loadMessage(id)
     },
 
-    getSession: (user: AuthUser, sessionId: string) => toSessionView(visibleSession(user, sessionId)),
+    /** A private note between operators: pushed to operators' sockets only, never listed to the user. */
+    addNote(user: AuthUser, sessionId: string, content: string): MessageView {
+      requireOperate(user)
+      visibleSession(user, sessionId)
+      const message = repo.insertMessage(db, {
+        sessionId,
+        role: repo.OPERATOR_ONLY_ROLE,
+        content,
+        authorId: user.id,
+      })
+      publishMessage(sessionId, message.id, true)
+      return loadMessage(message.id)
+    },
+
+    /** The operator has read the session up to now: their unread count drops to 0 on every console. */
+    markRead(user: AuthUser, sessionId: string): SessionView {
+      requireOperate(user)
+      visibleSession(user, sessionId)
+      repo.markRead(db, sessionId, user.id)
+      publishSession(sessionId)
+      return loadSession(sessionId, user)
+    },
+
+    /** Relays a typing indicator to the other people on the session; nothing is stored. */
+    typing(user: AuthUser, sessionId: string, typing: boolean): void {
+      hub.toSession(
+        sessionId,
+        {
+          type: 'typing',
+          role: canOperate(user) ? 'agent' : 'user',
+          user: { id: user.id, username: user.username },
+          typing,
+        },
+        { exceptUser: user.id },
+      )
+    },
+
+    getSession: (user: AuthUser, sessionId: string) => loadSession(sessionId, user),
 
     listSessions(user: AuthUser, query: SessionListQuery) {
+      const operates = canOperate(user)
+      const filter: repo.SessionFilter = {
+        ...(!operates && { ownerId: user.id }),
+        ...(query.status && { status: query.status }),
+        ...(query.updated_after && { updatedAfter: new Date(query.updated_after).toISOString() }),
+        ...(query.updated_before && { updatedBefore: new Date(query.updated_before).toISOString() }),
+        origin: query.origin,
+        resolved: query.resolved ?? (operates ? 'open' : 'any'),
+        ...(query.q?.trim() && { q: query.q.trim() }),
+      }
       const { rows, total } = repo.listSessions(
         db,
-        {
-          ...(!canOperate(user) && { ownerId: user.id }),
-          ...(query.status && { status: query.status }),
-          ...(query.updated_after && { updatedAfter: new Date(query.updated_after).toISOString() }),
-          ...(query.updated_before && { updatedBefore: new Date(query.updated_before).toISOString() }),
-        },
+        filter,
+        { name: operates ? query.view : 'all', viewerId: operates ? user.id : null },
         { limit: query.limit, offset: query.offset },
       )
-      return { items: rows.map(toSessionView), total, limit: query.limit, offset: query.offset }
+      return {
+        items: rows.map((row) => toSessionView(row, operates)),
+        total,
+        limit: query.limit,
+        offset: query.offset,
+        counts: operates ? repo.countViews(db, filter, user.id) : null,
+      }
     },
 
     listMessages(user: AuthUser, sessionId: string, query: MessageListQuery) {
@@ -390,7 +570,7 @@ export function createChatOrchestrator(
         db,
         sessionId,
         {
-          includeDrafts: canOperate(user),
+          includeOperatorOnly: canOperate(user),
           ...(query.role && { role: query.role }),
           ...(query.created_after && { createdAfter: new Date(query.created_after).toISOString() }),
           ...(query.created_before && { createdBefore: new Date(query.created_before).toISOString() }),
@@ -406,7 +586,7 @@ export function createChatOrchestrator(
       const { rows } = repo.listMessages(
         db,
         sessionId,
-        { includeDrafts: canOperate(user) },
+        { includeOperatorOnly: canOperate(user) },
         { limit: -1, offset: 0 },
       )
       return { session, messages: rows.map(toMessageView) }
@@ -417,15 +597,15 @@ export function createChatOrchestrator(
       const session = repo.findSession(db, sessionId)
       if (session && session.ownerId !== user.id && !canOperate(user))
         throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
-      hub.join(sessionId, socket)
+      hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
       return session
         ? repo
-            .recentMessages(db, sessionId, { includeDrafts: canOperate(user) }, HISTORY_LIMIT)
+            .recentMessages(db, sessionId, { includeOperatorOnly: canOperate(user) }, HISTORY_LIMIT)
             .map(toMessageView)
         : []
     },
 
-    attachOperatorFeed: (socket: WebSocket) => hub.joinOperatorFeed(socket),
+    attachOperatorFeed: (user: AuthUser, socket: WebSocket) => hub.joinOperatorFeed(socket, user.id),
 
     /** Server shutdown: stop every reply in flight, close every socket with a message, stop tool servers. */
     async close(): Promise<void> {

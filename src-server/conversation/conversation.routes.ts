@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
+import { NoContent, Page, PageQuery, UserRef } from '../http/common.schemas'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import {
   AgentIdParams,
@@ -9,12 +10,18 @@ import {
   AgentPage,
   AgentPageQuery,
   AgentSchema,
+  AssignBody,
+  CannedResponseIdParams,
+  CannedResponsePage,
+  CannedResponseSchema,
   CreateAgentBody,
+  CreateCannedResponseBody,
   ExportQuery,
   HandoverBody,
   MessageListQuery,
   MessagePage,
   MessageSchema,
+  NoteBody,
   SessionExport,
   SessionIdParams,
   SessionListQuery,
@@ -26,7 +33,7 @@ import {
 import { streamChat } from './sse-stream'
 import { toMarkdown } from './transcript'
 
-/** Takeover and release take an optional body: a bare POST means `{}`. */
+/** Takeover, release and resolve take an optional body: a bare POST means `{}`. */
 async function emptyBodyAsObject(request: FastifyRequest) {
   request.body ??= {}
 }
@@ -162,5 +169,100 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
       reply
         .status(201)
         .send(chat.agentMessage(request.requireUser(), request.params.session_id, request.body.content)),
+  )
+  app.post(
+    '/sessions/:session_id/resolve',
+    {
+      config: operate,
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags: chatTags,
+        description: 'Close the conversation: back to the AI, unassigned, out of the default inbox view.',
+        params: SessionIdParams,
+        body: HandoverBody,
+        response: { 200: SessionSchema },
+      },
+    },
+    async (request) => chat.resolve(request.requireUser(), request.params.session_id, request.body),
+  )
+  app.post(
+    '/sessions/:session_id/assign',
+    {
+      config: operate,
+      schema: { tags: chatTags, params: SessionIdParams, body: AssignBody, response: { 200: SessionSchema } },
+    },
+    async (request) => chat.assign(request.requireUser(), request.params.session_id, request.body),
+  )
+  app.post(
+    '/sessions/:session_id/read',
+    {
+      config: operate,
+      schema: {
+        tags: chatTags,
+        description: 'Marks the session read for the calling operator (their unread count drops to 0).',
+        params: SessionIdParams,
+        response: { 200: SessionSchema },
+      },
+    },
+    async (request) => chat.markRead(request.requireUser(), request.params.session_id),
+  )
+  app.post(
+    '/sessions/:session_id/notes',
+    {
+      config: operate,
+      schema: {
+        tags: chatTags,
+        description: 'A private note (role `note`): shown to operators, never to the user.',
+        params: SessionIdParams,
+        body: NoteBody,
+        response: { 201: MessageSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(chat.addNote(request.requireUser(), request.params.session_id, request.body.content)),
+  )
+
+  app.get(
+    '/operators',
+    {
+      config: operate,
+      schema: {
+        tags: chatTags,
+        description: 'Active users holding chat.operate: whom a session can be assigned to.',
+        querystring: PageQuery,
+        response: { 200: Page(UserRef) },
+      },
+    },
+    async (request) => chat.listOperators(request.requireUser(), request.query),
+  )
+  app.get(
+    '/canned-responses',
+    {
+      config: operate,
+      schema: { tags: chatTags, querystring: PageQuery, response: { 200: CannedResponsePage } },
+    },
+    async (request) => chat.cannedResponses.list(request.requireUser(), request.query),
+  )
+  app.post(
+    '/canned-responses',
+    {
+      config: operate,
+      schema: { tags: chatTags, body: CreateCannedResponseBody, response: { 201: CannedResponseSchema } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(chat.cannedResponses.create(request.requireUser(), request.body)),
+  )
+  app.delete(
+    '/canned-responses/:canned_response_id',
+    {
+      config: operate,
+      schema: { tags: chatTags, params: CannedResponseIdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      chat.cannedResponses.remove(request.requireUser(), request.params.canned_response_id)
+      return reply.status(204).send(null)
+    },
   )
 }

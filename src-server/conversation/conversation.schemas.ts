@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { Nullable, Page, PageQuery, Timestamp, UserRef, Uuid } from '../http/common.schemas'
-import { AGENT_TYPES, SESSION_STATES } from './conversation.tables'
+import { AGENT_TYPES, SESSION_ORIGINS, SESSION_STATES } from './conversation.tables'
+import { INBOX_VIEWS } from './sessions.repository'
 
 const Temperature = Type.Number({ minimum: 0, maximum: 2 })
 
@@ -52,6 +53,7 @@ export const CitationSchema = Type.Object({
   source_id: Type.String(),
   document_id: Type.String(),
   chunk_id: Type.String(),
+  document_name: Type.Optional(Type.String()),
   page_number: Nullable(Type.Integer()),
   snippet: Type.String(),
   score: Type.Number(),
@@ -85,6 +87,15 @@ export const SessionSchema = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
   last_message: Nullable(Type.String()),
+  origin: Type.Enum([...SESSION_ORIGINS]),
+  last_user_message: Nullable(Type.String()),
+  last_user_message_at: Nullable(Timestamp),
+  waiting_for_human: Type.Boolean({ description: 'The user asked for a human or the AI could not answer.' }),
+  waiting_since: Nullable(Timestamp),
+  resolved_at: Nullable(Timestamp),
+  unread_count: Nullable(
+    Type.Integer({ description: 'User messages the calling operator has not read; null for non-operators.' }),
+  ),
 })
 export type SessionView = Static<typeof SessionSchema>
 
@@ -98,12 +109,20 @@ export const SessionListQuery = Type.Object({
   status: Type.Optional(Type.Enum([...SESSION_STATES])),
   updated_after: Type.Optional(Timestamp),
   updated_before: Type.Optional(Timestamp),
+  view: Type.Enum([...INBOX_VIEWS], { default: 'all', description: 'Operators: mine, unassigned or all.' }),
+  origin: Type.Enum([...SESSION_ORIGINS], { default: 'live' }),
+  resolved: Type.Optional(
+    Type.Enum(['open', 'resolved', 'any'], {
+      description: 'Default: open for operators (resolved sessions drop out), any for users.',
+    }),
+  ),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'User name or message text.' })),
 })
 export type SessionListQuery = Static<typeof SessionListQuery>
 
 export const MessageListQuery = Type.Object({
   ...Window,
-  role: Type.Optional(Type.Enum(['user', 'assistant', 'agent', 'system'])),
+  role: Type.Optional(Type.Enum(['user', 'assistant', 'agent', 'system', 'note'])),
   created_after: Type.Optional(Timestamp),
   created_before: Type.Optional(Timestamp),
 })
@@ -116,7 +135,15 @@ const Windowed = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
     limit: Type.Integer(),
     offset: Type.Integer(),
   })
-export const SessionPage = Windowed(SessionSchema)
+export const SessionPage = Type.Object({
+  ...Windowed(SessionSchema).properties,
+  counts: Nullable(
+    Type.Object(
+      { mine: Type.Integer(), unassigned: Type.Integer(), all: Type.Integer() },
+      { description: 'Sessions per inbox view under the same filters (operators; null for users).' },
+    ),
+  ),
+})
 export const MessagePage = Windowed(MessageSchema)
 
 export const SessionIdParams = Type.Object({ session_id: Uuid })
@@ -126,10 +153,38 @@ export const SessionExport = Type.Object({ session: SessionSchema, messages: Typ
 export const HandoverBody = Type.Object({
   agent_id: Type.Optional(Uuid),
   note: Type.Optional(Type.String({ maxLength: 2000 })),
+  force: Type.Optional(
+    Type.Boolean({ description: 'Take over (or release) a session assigned to another operator.' }),
+  ),
 })
 export type HandoverBody = Static<typeof HandoverBody>
 
 export const AgentMessageBody = Type.Object({ content: Type.String({ minLength: 1, maxLength: 20_000 }) })
+export const NoteBody = AgentMessageBody
+export const AssignBody = Type.Object({
+  operator_id: Type.Union([Uuid, Type.Null()], { description: 'null leaves the session unassigned.' }),
+  force: Type.Optional(Type.Boolean({ description: 'Reassign a session assigned to another operator.' })),
+})
+export type AssignBody = Static<typeof AssignBody>
+
+export const CannedResponseSchema = Type.Object({
+  id: Uuid,
+  shortcut: Type.String(),
+  content: Type.String(),
+  shared: Type.Boolean(),
+  created_by: UserRef,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type CannedResponseView = Static<typeof CannedResponseSchema>
+export const CreateCannedResponseBody = Type.Object({
+  shortcut: Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_-]+$' }),
+  content: Type.String({ minLength: 1, maxLength: 20_000 }),
+  shared: Type.Optional(Type.Boolean({ description: 'Visible to every operator (default: only you).' })),
+})
+export type CreateCannedResponseBody = Static<typeof CreateCannedResponseBody>
+export const CannedResponseIdParams = Type.Object({ canned_response_id: Uuid })
+export const CannedResponsePage = Page(CannedResponseSchema)
 
 export const StreamBody = Type.Object({
   thread_id: Type.Optional(Uuid),
@@ -139,5 +194,8 @@ export const StreamBody = Type.Object({
   model_name: Type.Optional(Type.String({ maxLength: 200 })),
   model_provider: Type.Optional(Type.String({ maxLength: 100 })),
   model_temperature: Type.Optional(Type.Number()),
+  origin: Type.Optional(
+    Type.Enum(['live', 'test'], { description: 'test keeps the session out of the live inbox.' }),
+  ),
 })
 export type StreamBody = Static<typeof StreamBody>

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth/auth.tables'
 import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
 
@@ -34,6 +34,10 @@ export const agent = sqliteTable(
 export const SESSION_STATES = ['AI_ACTIVE', 'HUMAN_ACTIVE'] as const
 export type SessionState = (typeof SESSION_STATES)[number]
 
+/** Where a session comes from: only `live` sessions reach the operator inbox and `/ws-operator`. */
+export const SESSION_ORIGINS = ['live', 'test', 'evaluation'] as const
+export type SessionOrigin = (typeof SESSION_ORIGINS)[number]
+
 /**
  * A chat session (its id is the client's thread_id). `epoch` increases on every state change: a reply started
  * under an older epoch is never delivered. Model columns hold the overrides saved from requests (null = follow
@@ -54,14 +58,59 @@ export const chatSession = sqliteTable(
     modelName: text('model_name'),
     modelTemperature: real('model_temperature'),
     lastMessage: text('last_message'),
+    /** Checked in the migration (a column CHECK added in place: rebuilding this table would cascade to messages). */
+    origin: text('origin').$type<SessionOrigin>().notNull().default('live'),
+    /** The inbox row shows what the user said last, not the AI. */
+    lastUserMessage: text('last_user_message'),
+    lastUserMessageAt: text('last_user_message_at'),
+    /** Counts the user's messages; an operator's unread count is this minus their read marker. */
+    userMessageCount: integer('user_message_count').notNull().default(0),
+    /** Set when the user asked for a human or the AI could not answer; cleared when a human takes it. */
+    waitingSince: text('waiting_since'),
+    /** Set by resolve, cleared by the user's next message. */
+    resolvedAt: text('resolved_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('chat_session_by_owner_updated_idx').on(t.ownerId, t.updatedAt),
     index('chat_session_by_updated_idx').on(t.updatedAt),
+    index('chat_session_inbox_idx').on(t.origin, t.resolvedAt, t.updatedAt),
     oneOf('chat_session_state_check', t.state, SESSION_STATES),
   ],
+)
+
+/** How many of a session's user messages an operator has read: unread counts survive reloads. */
+export const chatReadMarker = sqliteTable(
+  'chat_read_marker',
+  {
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => chatSession.id, { onDelete: 'cascade' }),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    readUserCount: integer('read_user_count').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ name: 'chat_read_marker_pk', columns: [t.sessionId, t.operatorId] })],
+)
+
+/** A saved reply an operator inserts with `/shortcut`; `ownerId` null means shared with every operator. */
+export const cannedResponse = sqliteTable(
+  'canned_response',
+  {
+    id: idColumn(),
+    ownerId: text('owner_id').references(() => user.id, { onDelete: 'cascade' }),
+    createdById: text('created_by_id')
+      .notNull()
+      .references(() => user.id),
+    shortcut: text('shortcut').notNull(),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('canned_response_by_owner_shortcut_idx').on(t.ownerId, t.shortcut)],
 )
 
 export const MESSAGE_STATUSES = ['complete', 'interrupted', 'draft'] as const
@@ -72,6 +121,8 @@ export interface StoredCitation {
   source_id: string
   document_id: string
   chunk_id: string
+  /** Absent on citations stored before the name was kept. */
+  document_name?: string
   page_number: number | null
   snippet: string
   score: number

@@ -75,6 +75,10 @@ async function handleInbound(
           socket.send(JSON.stringify({ type: 'system', status: error.details.state, message: null }))
         }
         return
+      case 'typing':
+        // `content` "false" (or "stop") ends the indicator; anything else starts it.
+        chat.typing(user, sessionId, !['false', 'stop'].includes(content.trim()))
+        return
       case 'agent_message':
         if (!content.trim()) return sendError(socket, 'VALIDATION_ERROR', 'An agent message needs content.')
         chat.agentMessage(user, sessionId, content)
@@ -83,7 +87,7 @@ async function handleInbound(
         sendError(
           socket,
           'UNKNOWN_EVENT',
-          `Unknown event "${event}". Known: user_message, agent_takeover, agent_release, agent_message.`,
+          `Unknown event "${event}". Known: user_message, agent_takeover, agent_release, agent_message, typing.`,
         )
     }
   } catch (error) {
@@ -124,8 +128,8 @@ export const conversationSockets: FastifyPluginAsyncTypebox<{
   app.get(
     '/ws-operator',
     { websocket: true, config: { permission: 'chat.operate' }, schema: { tags: ['chat'] } },
-    (socket) => {
-      chat.attachOperatorFeed(socket)
+    (socket, request) => {
+      chat.attachOperatorFeed(request.requireUser(), socket)
       socket.send(JSON.stringify({ type: 'ready' }))
     },
   )

@@ -60,6 +60,7 @@ export async function generateReply(
         source_id: chunk.source_id,
         document_id: chunk.document_id,
         chunk_id: chunk.chunk_id,
+        document_name: chunk.document_name,
         page_number: chunk.page_number,
         snippet: chunk.content.slice(0, SNIPPET_LENGTH),
         score: chunk.score,

@@ -3,29 +3,36 @@ import type { WebSocket } from 'ws'
 /** Close code sent to every socket when the server shuts down ("going away"). */
 const GOING_AWAY = 1001
 
+/** Who holds a socket on a session: operators also get what the user must not see (notes). */
+export interface SessionMember {
+  userId: string
+  operator: boolean
+}
+
 /**
  * Live fan-out: one set of sockets per session (the end user's client and operators' consoles all get every
- * outbound message) and one set for the operator feed. Sending is fire-and-forget; a closed socket is skipped.
+ * outbound message, except operator-only ones) and the operator feed, where each operator gets their own copy
+ * (unread counts are per operator). Sending is fire-and-forget; a closed socket is skipped.
  */
 export class SessionHub {
-  private readonly sessions = new Map<string, Set<WebSocket>>()
-  private readonly operators = new Set<WebSocket>()
+  private readonly sessions = new Map<string, Map<WebSocket, SessionMember>>()
+  private readonly operators = new Map<WebSocket, string>()
 
-  join(sessionId: string, socket: WebSocket): void {
+  join(sessionId: string, socket: WebSocket, member: SessionMember): void {
     let sockets = this.sessions.get(sessionId)
     if (!sockets) {
-      sockets = new Set()
+      sockets = new Map()
       this.sessions.set(sessionId, sockets)
     }
-    sockets.add(socket)
+    sockets.set(socket, member)
     socket.once('close', () => {
       sockets.delete(socket)
       if (sockets.size === 0 && this.sessions.get(sessionId) === sockets) this.sessions.delete(sessionId)
     })
   }
 
-  joinOperatorFeed(socket: WebSocket): void {
-    this.operators.add(socket)
+  joinOperatorFeed(socket: WebSocket, operatorId: string): void {
+    this.operators.set(socket, operatorId)
     socket.once('close', () => this.operators.delete(socket))
   }
 
@@ -38,24 +45,49 @@ export class SessionHub {
     return this.operators.size > 0
   }
 
-  toSession(sessionId: string, payload: unknown): void {
+  /**
+   * `operatorsOnly` keeps the payload from the user's sockets; `exceptUser` skips every socket of that user
+   * (their own typing is not news to them, in any tab). The payload is built only if someone receives it.
+   */
+  toSession(
+    sessionId: string,
+    payload: unknown,
+    options: { operatorsOnly?: boolean; exceptUser?: string } = {},
+  ): void {
     const sockets = this.sessions.get(sessionId)
-    if (sockets) broadcast(sockets, JSON.stringify(payload))
+    if (!sockets) return
+    let text: string | undefined
+    for (const [socket, member] of sockets) {
+      if ((options.operatorsOnly && !member.operator) || member.userId === options.exceptUser) continue
+      text ??= JSON.stringify(payload)
+      send(socket, text)
+    }
   }
 
-  toOperators(payload: unknown): void {
-    if (this.operators.size > 0) broadcast(this.operators, JSON.stringify(payload))
+  /** One payload per operator (built once for each, whatever their number of open consoles). */
+  toOperators(build: (operatorId: string) => unknown): void {
+    const texts = new Map<string, string>()
+    for (const [socket, operatorId] of this.operators) {
+      let text = texts.get(operatorId)
+      if (text === undefined) {
+        text = JSON.stringify(build(operatorId))
+        texts.set(operatorId, text)
+      }
+      send(socket, text)
+    }
   }
 
   closeAll(reason: string): void {
-    for (const socket of [...this.operators, ...[...this.sessions.values()].flatMap((set) => [...set])]) {
-      if (socket.readyState === socket.OPEN)
-        socket.send(JSON.stringify({ type: 'error', code: 'SERVER_CLOSING', content: reason }))
+    for (const socket of [
+      ...this.operators.keys(),
+      ...[...this.sessions.values()].flatMap((members) => [...members.keys()]),
+    ]) {
+      send(socket, JSON.stringify({ type: 'error', code: 'SERVER_CLOSING', content: reason }))
       socket.close(GOING_AWAY, reason)
     }
   }
 }
 
-function broadcast(sockets: Iterable<WebSocket>, text: string): void {
-  for (const socket of sockets) if (socket.readyState === socket.OPEN) socket.send(text)
+function send(socket: WebSocket, text: string): void {
+  if (socket.readyState === socket.OPEN) socket.send(text)
 }

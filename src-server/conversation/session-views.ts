@@ -1,7 +1,8 @@
 import type { MessageView, SessionView } from './conversation.schemas'
 import type { MessageWithAuthor, SessionWithUsers } from './sessions.repository'
 
-export function toSessionView(row: SessionWithUsers): SessionView {
+/** `forOperator`: the row carries that operator's read marker, so the view has their unread count. */
+export function toSessionView(row: SessionWithUsers, forOperator = false): SessionView {
   return {
     id: row.id,
     state: row.state,
@@ -18,6 +19,13 @@ export function toSessionView(row: SessionWithUsers): SessionView {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     last_message: row.lastMessage,
+    origin: row.origin,
+    last_user_message: row.lastUserMessage,
+    last_user_message_at: row.lastUserMessageAt,
+    waiting_for_human: row.waitingSince !== null,
+    waiting_since: row.waitingSince,
+    resolved_at: row.resolvedAt,
+    unread_count: forOperator ? Math.max(0, row.userMessageCount - (row.readUserCount ?? 0)) : null,
   }
 }
 

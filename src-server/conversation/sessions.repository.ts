@@ -1,19 +1,46 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, max, ne, type SQL, sql } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  max,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth/auth.tables'
+import { type Permission, permissionsOf, ROLES } from '../auth/permissions'
 import type { Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import {
   chatMessage,
+  chatReadMarker,
   chatSession,
   type MessageStatus,
+  type SessionOrigin,
   type SessionState,
   type StoredCitation,
 } from './conversation.tables'
 
+/** Private notes between operators: never sent to the user's socket nor listed to the user. */
+export const OPERATOR_ONLY_ROLE = 'note'
+
 export type SessionRow = typeof chatSession.$inferSelect
 export type MessageRow = typeof chatMessage.$inferSelect
-export type SessionWithUsers = SessionRow & { ownerUsername: string; operatorUsername: string | null }
+/** `readUserCount` is the viewing operator's read marker: null when nobody is viewing or nothing was read. */
+export type SessionWithUsers = SessionRow & {
+  ownerUsername: string
+  operatorUsername: string | null
+  readUserCount: number | null
+}
 export type MessageWithAuthor = MessageRow & { authorUsername: string | null }
 
 const owner = alias(user, 'owner')
@@ -22,29 +49,108 @@ const sessionColumns = {
   session: chatSession,
   ownerUsername: owner.username,
   operatorUsername: operator.username,
+  readUserCount: chatReadMarker.readUserCount,
 }
 
-function sessionsQuery(db: Queryable) {
+/** Sessions with their owner, assignee and (for `viewerId`) that operator's read marker. */
+function sessionsQuery(db: Queryable, viewerId: string | null) {
   return db
     .select(sessionColumns)
     .from(chatSession)
     .innerJoin(owner, eq(owner.id, chatSession.ownerId))
     .leftJoin(operator, eq(operator.id, chatSession.assignedOperatorId))
+    .leftJoin(
+      chatReadMarker,
+      and(eq(chatReadMarker.sessionId, chatSession.id), eq(chatReadMarker.operatorId, viewerId ?? '')),
+    )
 }
 
 const flattenSession = (row: {
   session: SessionRow
   ownerUsername: string
   operatorUsername: string | null
-}) => ({
+  readUserCount: number | null
+}): SessionWithUsers => ({
   ...row.session,
   ownerUsername: row.ownerUsername,
   operatorUsername: row.operatorUsername,
+  readUserCount: row.readUserCount,
 })
 
-export function findSession(db: Queryable, id: string): SessionWithUsers | null {
-  const row = sessionsQuery(db).where(eq(chatSession.id, id)).get()
+export function findSession(
+  db: Queryable,
+  id: string,
+  viewerId: string | null = null,
+): SessionWithUsers | null {
+  const row = sessionsQuery(db, viewerId).where(eq(chatSession.id, id)).get()
   return row ? flattenSession(row) : null
+}
+
+/** Every operator's read marker on a session, for the operator feed's per-operator unread counts. */
+export function readMarkers(db: Queryable, sessionId: string): Map<string, number> {
+  const rows = db
+    .select({ operatorId: chatReadMarker.operatorId, readUserCount: chatReadMarker.readUserCount })
+    .from(chatReadMarker)
+    .where(eq(chatReadMarker.sessionId, sessionId))
+    .all()
+  return new Map(rows.map((row) => [row.operatorId, row.readUserCount]))
+}
+
+/** The operator has read every user message the session holds now. */
+export function markRead(db: Queryable, sessionId: string, operatorId: string): void {
+  db.insert(chatReadMarker)
+    .values({
+      sessionId,
+      operatorId,
+      readUserCount: sql`(SELECT ${chatSession.userMessageCount} FROM ${chatSession} WHERE ${chatSession.id} = ${sessionId})`,
+    })
+    .onConflictDoUpdate({
+      target: [chatReadMarker.sessionId, chatReadMarker.operatorId],
+      set: { readUserCount: sql`excluded.read_user_count`, updatedAt: nowIso() },
+    })
+    .run()
+}
+
+/** A user message arrived: it is the inbox preview, counts toward unread, and reopens a resolved session. */
+export function recordUserMessage(
+  db: Queryable,
+  id: string,
+  message: { preview: string; at: string; asksForHuman: boolean },
+): void {
+  db.update(chatSession)
+    .set({
+      lastUserMessage: message.preview,
+      lastUserMessageAt: message.at,
+      userMessageCount: sql`${chatSession.userMessageCount} + 1`,
+      resolvedAt: null,
+      ...(message.asksForHuman && {
+        waitingSince: sql`coalesce(${chatSession.waitingSince}, ${message.at})`,
+      }),
+      updatedAt: nowIso(),
+    })
+    .where(eq(chatSession.id, id))
+    .run()
+}
+
+/** Marks the session as waiting for a human, keeping the first time it started waiting. */
+export function markWaiting(db: Queryable, id: string): void {
+  db.update(chatSession)
+    .set({ waitingSince: sql`coalesce(${chatSession.waitingSince}, ${nowIso()})` })
+    .where(eq(chatSession.id, id))
+    .run()
+}
+
+/** A user who can sign in, with their permissions (an assignee must hold `chat.operate`). */
+export function findActiveUser(
+  db: Queryable,
+  id: string,
+): { username: string; permissions: Permission[] } | null {
+  const row = db
+    .select({ username: user.username, roles: user.roles, disabled: user.disabled })
+    .from(user)
+    .where(eq(user.id, id))
+    .get()
+  return row && !row.disabled ? { username: row.username, permissions: permissionsOf(row.roles) } : null
 }
 
 export function sessionExists(db: Queryable, id: string): boolean {
@@ -82,26 +188,94 @@ export function changeSessionState(
   return row?.epoch ?? 0
 }
 
-export function listSessions(
-  db: Queryable,
-  filter: { ownerId?: string; status?: SessionState; updatedAfter?: string; updatedBefore?: string },
-  window: { limit: number; offset: number },
-) {
+export const INBOX_VIEWS = ['mine', 'unassigned', 'all'] as const
+export type InboxView = (typeof INBOX_VIEWS)[number]
+
+export interface SessionFilter {
+  ownerId?: string
+  status?: SessionState
+  updatedAfter?: string
+  updatedBefore?: string
+  origin?: SessionOrigin
+  /** `open` leaves resolved sessions out, `resolved` shows only them. */
+  resolved?: 'open' | 'resolved' | 'any'
+  /** User name or the text of a user, AI or operator message (notes and drafts are not searched). */
+  q?: string
+}
+
+const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+function filterConditions(filter: SessionFilter): SQL[] {
   const conditions: SQL[] = []
   if (filter.ownerId) conditions.push(eq(chatSession.ownerId, filter.ownerId))
   if (filter.status) conditions.push(eq(chatSession.state, filter.status))
   if (filter.updatedAfter) conditions.push(gt(chatSession.updatedAt, filter.updatedAfter))
   if (filter.updatedBefore) conditions.push(lt(chatSession.updatedAt, filter.updatedBefore))
-  const where = and(...conditions)
-  const rows = sessionsQuery(db)
+  if (filter.origin) conditions.push(eq(chatSession.origin, filter.origin))
+  if (filter.resolved === 'open') conditions.push(isNull(chatSession.resolvedAt))
+  if (filter.resolved === 'resolved') conditions.push(isNotNull(chatSession.resolvedAt))
+  if (filter.q) {
+    const pattern = escapeLike(filter.q)
+    conditions.push(
+      or(
+        sql`${owner.username} LIKE ${pattern} ESCAPE '\\'`,
+        sql`EXISTS (SELECT 1 FROM ${chatMessage} WHERE ${chatMessage.sessionId} = ${chatSession.id}
+            AND ${chatMessage.role} IN ('user', 'assistant', 'agent') AND ${chatMessage.status} != 'draft'
+            AND ${chatMessage.content} LIKE ${pattern} ESCAPE '\\')`,
+      ) as SQL,
+    )
+  }
+  return conditions
+}
+
+function viewCondition(view: InboxView, viewerId: string | null): SQL | undefined {
+  if (view === 'mine') return eq(chatSession.assignedOperatorId, viewerId ?? '')
+  if (view === 'unassigned') return isNull(chatSession.assignedOperatorId)
+  return undefined
+}
+
+function countWhere(db: Queryable, where: SQL | undefined): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(chatSession)
+      .innerJoin(owner, eq(owner.id, chatSession.ownerId))
+      .where(where)
+      .get()?.n ?? 0
+  )
+}
+
+/** Sessions waiting for a human first, then newest `updated_at` first. */
+export function listSessions(
+  db: Queryable,
+  filter: SessionFilter,
+  view: { name: InboxView; viewerId: string | null },
+  window: { limit: number; offset: number },
+) {
+  const base = filterConditions(filter)
+  const where = and(...base, viewCondition(view.name, view.viewerId))
+  const rows = sessionsQuery(db, view.viewerId)
     .where(where)
-    .orderBy(desc(chatSession.updatedAt), desc(chatSession.id))
+    .orderBy(sql`${chatSession.waitingSince} IS NULL`, desc(chatSession.updatedAt), desc(chatSession.id))
     .limit(window.limit)
     .offset(window.offset)
     .all()
     .map(flattenSession)
-  const total = db.select({ n: count() }).from(chatSession).where(where).get()?.n ?? 0
-  return { rows, total }
+  return { rows, total: countWhere(db, where) }
+}
+
+/** How many sessions each inbox view holds under the same filter. */
+export function countViews(
+  db: Queryable,
+  filter: SessionFilter,
+  viewerId: string,
+): Record<InboxView, number> {
+  const base = filterConditions(filter)
+  return {
+    mine: countWhere(db, and(...base, viewCondition('mine', viewerId))),
+    unassigned: countWhere(db, and(...base, viewCondition('unassigned', viewerId))),
+    all: countWhere(db, and(...base)),
+  }
 }
 
 export function insertMessage(
@@ -145,7 +319,8 @@ export function findMessage(db: Queryable, id: string): MessageWithAuthor | null
 }
 
 export interface MessageFilter {
-  includeDrafts: boolean
+  /** Drafts and notes are for operators only. */
+  includeOperatorOnly: boolean
   role?: string
   createdAfter?: string
   createdBefore?: string
@@ -153,7 +328,8 @@ export interface MessageFilter {
 
 function messageWhere(sessionId: string, filter: MessageFilter) {
   const conditions: SQL[] = [eq(chatMessage.sessionId, sessionId)]
-  if (!filter.includeDrafts) conditions.push(ne(chatMessage.status, 'draft'))
+  if (!filter.includeOperatorOnly)
+    conditions.push(ne(chatMessage.status, 'draft'), ne(chatMessage.role, OPERATOR_ONLY_ROLE))
   if (filter.role) conditions.push(eq(chatMessage.role, filter.role))
   if (filter.createdAfter) conditions.push(gt(chatMessage.createdAt, filter.createdAfter))
   if (filter.createdBefore) conditions.push(lt(chatMessage.createdAt, filter.createdBefore))
@@ -202,4 +378,39 @@ export function recentMessages(
     .all()
     .map(flattenMessage)
     .reverse()
+}
+
+/** Whether an answer delivered in one of the user's own sessions cites the document (drafts were never delivered). */
+export function isDocumentCitedTo(db: Queryable, userId: string, documentId: string): boolean {
+  const row = db.get<{ one: number } | undefined>(
+    sql`SELECT 1 AS one FROM chat_message m JOIN chat_session s ON s.id = m.session_id, json_each(m.citations_json) c
+      WHERE s.owner_id = ${userId} AND m.status != 'draft' AND json_extract(c.value, '$.document_id') = ${documentId}
+      LIMIT 1`,
+  )
+  return row !== undefined
+}
+
+/** Roles that carry `chat.operate`: who can be assigned a session. */
+const OPERATING_ROLES = ROLES.filter((role) => permissionsOf([role]).includes('chat.operate'))
+
+/** Active people who can be assigned a session, by name. */
+export function listOperators(db: Queryable, window: { limit: number; offset: number }) {
+  const operating = and(
+    eq(user.isSystem, false),
+    eq(user.disabled, false),
+    sql`EXISTS (SELECT 1 FROM json_each(${user.roles}) r WHERE r.value IN (${sql.join(
+      OPERATING_ROLES.map((role) => sql`${role}`),
+      sql`, `,
+    )}))`,
+  )
+  const rows = db
+    .select({ id: user.id, username: user.username })
+    .from(user)
+    .where(operating)
+    .orderBy(asc(user.username))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+  const total = db.select({ n: count() }).from(user).where(operating).get()?.n ?? 0
+  return { rows, total }
 }

@@ -37,6 +37,7 @@ export function streamChat(
         agentId: body.agent_id,
         message: body.message,
         messageType: body.message_type,
+        origin: body.origin,
         modelProvider: body.model_provider,
         modelName: body.model_name,
         modelTemperature: body.model_temperature,

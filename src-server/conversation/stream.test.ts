@@ -369,6 +369,7 @@ describe('POST /stream', () => {
       source_id: source.id,
       document_id: expect.any(String),
       chunk_id: expect.any(String),
+      document_name: expect.any(String),
       snippet: expect.stringContaining('refund'),
     })
     const saved = db()

@@ -173,8 +173,14 @@ describe('evaluation runs', () => {
     expect(chatRequests()).toHaveLength(3)
     const judged = fake.requests.filter((request) => isJudge(request) && lastUser(request).includes('"q3"'))
     expect(judged.length).toBeGreaterThanOrEqual(2)
-    const sessions = server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM chat_session').get()
+    const sessions = server.app.ctx.db.$client
+      .prepare("SELECT count(*) AS n FROM chat_session WHERE origin = 'evaluation'")
+      .get()
     expect(sessions).toEqual({ n: 3 })
+    // Evaluation sessions stay out of the live inbox.
+    const inbox = await call('GET', '/sessions')
+    expect(inbox.json()).toMatchObject({ total: 0, counts: { mine: 0, unassigned: 0, all: 0 } })
+    expect((await call('GET', '/sessions?origin=evaluation')).json().total).toBe(3)
   })
 
   it('uses the builtin similarity judge when no judge model is named, and says so', async () => {

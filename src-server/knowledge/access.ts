@@ -1,5 +1,5 @@
 import type { AuthUser } from '../auth/auth.service'
-import { findAgentOwnerId } from '../conversation'
+import { findAgentOwnerId, isDocumentCitedTo } from '../conversation'
 import type { Queryable } from '../db/client'
 import { hasAssetGrant } from '../marketplace'
 import { KnowledgeErrors } from './knowledge.errors'
@@ -39,6 +39,20 @@ export function mountableSource(db: Queryable, caller: Caller, sourceId: string)
 
 export function readableSource(db: Queryable, caller: Caller, sourceId: string): SourceRow {
   return mountableSource(db, caller, sourceId)
+}
+
+/**
+ * A document's original can be opened by whoever may read its source, and by a user an answer in their own
+ * chat cited it to (an agent granted through the marketplace cites sources its user cannot read otherwise).
+ */
+export function assertDocumentReadable(
+  db: Queryable,
+  caller: Caller,
+  sourceId: string,
+  documentId: string,
+): void {
+  if (isDocumentCitedTo(db, caller.id, documentId)) return
+  readableSource(db, caller, sourceId)
 }
 
 /** The agent exists and the caller may use it: its owner, a grant holder, or an operator. */

@@ -6,7 +6,7 @@ import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import type { BlobStore } from '../storage/blob-store'
-import { manageableSource, readableSource } from './access'
+import { assertDocumentReadable, manageableSource } from './access'
 import { documentDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findDocument, findDocumentBySha, listDocuments } from './knowledge.repository'
@@ -81,9 +81,9 @@ export function createDocumentsService(db: Db, blobs: BlobStore) {
       return toPage(rows.map(documentDto), total, query)
     },
 
-    /** The original bytes, for opening a cited document: anyone who may read the source may open them. */
+    /** The original bytes, for opening a cited document: whoever may read the source, or was cited it. */
     async file(caller: AuthUser, sourceId: string, documentId: string) {
-      readableSource(db, caller, sourceId)
+      assertDocumentReadable(db, caller, sourceId, documentId)
       const row = findDocument(db, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
       if (!blobs.has(row.sha256)) throw KnowledgeErrors.DOCUMENT_FILE_MISSING()

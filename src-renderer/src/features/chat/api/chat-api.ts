@@ -1,6 +1,16 @@
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders, currentToken } from '../../../lib/api-client'
-import type { Agent, ChatSession, Citation, StreamEvent } from './chat-types'
+import type {
+  Agent,
+  CannedResponse,
+  ChatMessage,
+  ChatSession,
+  Citation,
+  InboxView,
+  StateFilter,
+  StreamEvent,
+  ViewCounts,
+} from './chat-types'
 
 const wsUrl = (path: string) => {
   const base = new URL(apiBase() || window.location.origin)
@@ -12,13 +22,44 @@ const wsUrl = (path: string) => {
 
 export const SESSION_PAGE = 100
 
+export interface InboxFilter {
+  view: InboxView
+  state: StateFilter
+  q: string
+}
+
 export const chatApi = {
-  /** Sessions newest first, `limit` of them from `offset`. */
-  sessions: (offset = 0, limit = SESSION_PAGE) =>
-    api.get<{ items: ChatSession[]; total: number }>('/sessions', { query: { limit, offset } }),
+  /** Live sessions (waiting for a human first, then newest), `limit` of them from `offset`, under `filter`. */
+  sessions: (filter: InboxFilter | null, offset = 0, limit = SESSION_PAGE) =>
+    api.get<{ items: ChatSession[]; total: number; counts: ViewCounts | null }>('/sessions', {
+      query: {
+        limit,
+        offset,
+        ...(filter && {
+          view: filter.view,
+          q: filter.q.trim() || undefined,
+          status: filter.state === 'resolved' ? undefined : filter.state || undefined,
+          resolved: filter.state === 'resolved' ? 'resolved' : undefined,
+        }),
+      },
+    }),
   agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
-  takeover: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/takeover`, {}),
+  takeover: (sessionId: string, force = false) =>
+    api.post<ChatSession>(`/sessions/${sessionId}/takeover`, force ? { force } : {}),
   release: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/release`, {}),
+  assign: (sessionId: string, operatorId: string | null) =>
+    api.post<ChatSession>(`/sessions/${sessionId}/assign`, { operator_id: operatorId }),
+  operators: () =>
+    api.get<PageResult<{ id: string; username: string }>>('/operators', { query: { size: 100 } }),
+  resolve: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/resolve`, {}),
+  markRead: (sessionId: string) =>
+    api.post<ChatSession>(`/sessions/${sessionId}/read`, undefined, { quiet: true }),
+  addNote: (sessionId: string, content: string) =>
+    api.post<ChatMessage>(`/sessions/${sessionId}/notes`, { content }),
+  cannedResponses: () => api.get<PageResult<CannedResponse>>('/canned-responses', { query: { size: 100 } }),
+  createCannedResponse: (body: { shortcut: string; content: string; shared: boolean }) =>
+    api.post<CannedResponse>('/canned-responses', body, { quiet: true }),
+  deleteCannedResponse: (id: string) => api.delete<void>(`/canned-responses/${id}`),
   sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
   operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),
 
@@ -32,7 +73,7 @@ export const chatApi = {
 
   /** POST /stream and read its SSE events as they arrive. */
   async stream(
-    body: { thread_id: string; agent_id?: string; message: string },
+    body: { thread_id: string; agent_id?: string; message: string; origin?: 'live' | 'test' },
     onEvent: (event: StreamEvent) => void,
     signal: AbortSignal,
   ) {

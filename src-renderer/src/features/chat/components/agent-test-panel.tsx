@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
-import { useNavigate } from 'react-router'
 import { Button, Card } from '../../../components/ui'
 import { chatApi } from '../api/chat-api'
 import type { Agent, Citation } from '../api/chat-types'
+import { CitationList } from './citation-list'
 
 interface Turn {
   question: string
@@ -26,9 +26,6 @@ export function AgentTestPanel() {
     return () => abort.current?.abort()
   }, [])
 
-  const navigate = useNavigate()
-  const open = (citation: Citation) => navigate(chatApi.citationPath(citation))
-
   const updateLast = (change: (turn: Turn) => Turn) =>
     setTurns((all) => [...all.slice(0, -1), change(all[all.length - 1] as Turn)])
 
@@ -44,7 +41,8 @@ export function AgentTestPanel() {
     abort.current = new AbortController()
     try {
       await chatApi.stream(
-        { thread_id: threadId, agent_id: agentId || undefined, message },
+        // Test chats stay out of the live inbox.
+        { thread_id: threadId, agent_id: agentId || undefined, message, origin: 'test' },
         (streamEvent) => {
           if (streamEvent.type === 'token')
             updateLast((turn) => ({ ...turn, answer: turn.answer + streamEvent.content }))
@@ -94,18 +92,7 @@ export function AgentTestPanel() {
               <div className="msg msg-assistant" aria-busy={turn.streaming}>
                 {turn.answer || (turn.streaming ? '…' : '')}
                 {turn.error ? <p className="form-error">{turn.error}</p> : null}
-                {turn.citations.length > 0 ? (
-                  <ol className="citations" aria-label="Citations">
-                    {turn.citations.map((citation) => (
-                      <li key={citation.index}>
-                        <strong>[{citation.index}]</strong> {citation.snippet}{' '}
-                        <button type="button" className="linkish small" onClick={() => open(citation)}>
-                          open document{citation.page_number ? ` at page ${citation.page_number}` : ''}
-                        </button>
-                      </li>
-                    ))}
-                  </ol>
-                ) : null}
+                <CitationList citations={turn.citations} />
               </div>
             </li>
           ))}

@@ -20,12 +20,16 @@ export function ChatConsolePage() {
   const [tab, setTab] = useState<Tab>('sessions')
 
   useEffect(() => {
+    if (operator && user) {
+      const stop = follow(user.id)
+      void load()
+      return stop
+    }
     void load()
-    if (operator) return follow()
     // End users have no operator feed: their own list is refreshed while the screen is open.
     const timer = setInterval(() => void refresh(), 5000)
     return () => clearInterval(timer)
-  }, [load, refresh, follow, operator])
+  }, [load, refresh, follow, operator, user])
 
   return (
     <>
@@ -33,7 +37,7 @@ export function ChatConsolePage() {
         title={operator ? 'Chat console' : 'Chat'}
         description={
           operator
-            ? 'Every live conversation; take one over from the AI and hand it back.'
+            ? 'Live conversations: those waiting for a human first. Take one over, answer, resolve it.'
             : 'Your conversations.'
         }
         actions={
@@ -61,7 +65,7 @@ export function ChatConsolePage() {
       ) : (
         <div className="chat-layout">
           <aside className="chat-sessions">
-            <SessionList />
+            <SessionList operator={operator} />
           </aside>
           {sessionId === 'new' ? (
             <NewChat />

@@ -1,41 +1,128 @@
+import { useEffect, useState } from 'react'
 import { NavLink } from 'react-router'
 import { Badge, Button } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
+import type { ChatSession, InboxView, StateFilter } from '../api/chat-types'
 import { useChatSessions } from '../stores/chat-sessions-store'
 
-export function SessionList() {
+const VIEWS: { key: InboxView; label: string }[] = [
+  { key: 'mine', label: 'Mine' },
+  { key: 'unassigned', label: 'Unassigned' },
+  { key: 'all', label: 'All' },
+]
+
+/** Operators: the inbox views with their counts, a state filter and a search over names and messages. */
+function InboxToolbar() {
+  const filter = useChatSessions((state) => state.filter)
+  const counts = useChatSessions((state) => state.counts)
+  const setFilter = useChatSessions((state) => state.setFilter)
+  const [q, setQ] = useState(filter.q)
+  // Search as the operator types, once they pause.
+  useEffect(() => {
+    if (q === filter.q) return
+    const timer = setTimeout(() => setFilter({ q }), 300)
+    return () => clearTimeout(timer)
+  }, [q, filter.q, setFilter])
+
+  return (
+    <div className="inbox-toolbar">
+      <div className="inbox-views" role="tablist" aria-label="Inbox views">
+        {VIEWS.map((view) => (
+          <button
+            key={view.key}
+            type="button"
+            role="tab"
+            aria-selected={filter.view === view.key}
+            className={filter.view === view.key ? 'inbox-view active' : 'inbox-view'}
+            onClick={() => setFilter({ view: view.key })}
+          >
+            {view.label} <span className="inbox-count">{counts?.[view.key] ?? 0}</span>
+          </button>
+        ))}
+      </div>
+      <div className="inbox-filters">
+        <input
+          type="search"
+          aria-label="Search conversations"
+          placeholder="Search names and messages"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+        />
+        <select
+          aria-label="State"
+          value={filter.state}
+          onChange={(e) => setFilter({ state: e.target.value as StateFilter })}
+        >
+          <option value="">Open</option>
+          <option value="AI_ACTIVE">With the AI</option>
+          <option value="HUMAN_ACTIVE">With a human</option>
+          <option value="resolved">Resolved</option>
+        </select>
+      </div>
+    </div>
+  )
+}
+
+function SessionRow({ session, operator }: { session: ChatSession; operator: boolean }) {
+  const preview = operator ? (session.last_user_message ?? session.last_message) : session.last_message
+  return (
+    <NavLink
+      to={`/console/chat/${session.id}`}
+      className={({ isActive }) => (isActive ? 'session-item active' : 'session-item')}
+    >
+      <div className="session-top">
+        <strong>{session.owner.username}</strong>
+        {session.waiting_for_human ? <Badge tone="danger">Needs a human</Badge> : null}
+        {session.unread_count ? (
+          <span className="unread-count" role="img" aria-label={`${session.unread_count} unread`}>
+            {session.unread_count}
+          </span>
+        ) : null}
+        <span className="muted small session-time">
+          {formatTime(operator ? (session.last_user_message_at ?? session.updated_at) : session.updated_at)}
+        </span>
+      </div>
+      <div className="session-preview">{preview ?? 'No messages yet'}</div>
+      <div className="session-tags">
+        {session.resolved_at ? (
+          <Badge tone="success">Resolved</Badge>
+        ) : (
+          <Badge tone={session.state === 'HUMAN_ACTIVE' ? 'warning' : 'info'}>
+            {session.state === 'HUMAN_ACTIVE' ? 'Human' : 'AI'}
+          </Badge>
+        )}
+        {operator ? (
+          <span className="muted small">
+            {session.assigned_operator ? `Assigned to ${session.assigned_operator.username}` : 'Unassigned'}
+          </span>
+        ) : null}
+      </div>
+    </NavLink>
+  )
+}
+
+export function SessionList({ operator }: { operator: boolean }) {
   const sessions = useChatSessions((state) => state.sessions)
-  const unread = useChatSessions((state) => state.unread)
   const older = useChatSessions((state) => state.total - state.sessions.length)
   const loadOlder = useChatSessions((state) => state.loadOlder)
-  if (sessions.length === 0)
-    return (
-      <p className="muted small session-empty">
-        No conversations yet. Start one with “New chat”, or wait for users to write in.
-      </p>
-    )
   return (
     <>
-      <ul className="session-list" aria-label="Sessions">
-        {sessions.map((session) => (
-          <li key={session.id}>
-            <NavLink
-              to={`/console/chat/${session.id}`}
-              className={({ isActive }) => (isActive ? 'session-item active' : 'session-item')}
-            >
-              <div className="session-top">
-                <strong>{session.owner.username}</strong>
-                {unread[session.id] ? <span className="unread-dot" role="img" aria-label="unread" /> : null}
-                <span className="muted small session-time">{formatTime(session.updated_at)}</span>
-              </div>
-              <div className="session-preview">{session.last_message ?? 'No messages yet'}</div>
-              <Badge tone={session.state === 'HUMAN_ACTIVE' ? 'warning' : 'info'}>
-                {session.state === 'HUMAN_ACTIVE' ? 'Human' : 'AI'}
-              </Badge>
-            </NavLink>
-          </li>
-        ))}
-      </ul>
+      {operator ? <InboxToolbar /> : null}
+      {sessions.length === 0 ? (
+        <p className="muted small session-empty">
+          {operator
+            ? 'No conversations here. Try another view or filter, or wait for users to write in.'
+            : 'No conversations yet. Start one with “New chat”.'}
+        </p>
+      ) : (
+        <ul className="session-list" aria-label="Sessions">
+          {sessions.map((session) => (
+            <li key={session.id}>
+              <SessionRow session={session} operator={operator} />
+            </li>
+          ))}
+        </ul>
+      )}
       {older > 0 ? (
         <Button className="session-older" onClick={() => void loadOlder()}>
           Load older conversations ({older})

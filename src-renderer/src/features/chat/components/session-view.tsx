@@ -1,16 +1,22 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { Badge, Button, FormError } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
+import { ApiError } from '../../../lib/api-client'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
-import type { ChatMessage } from '../api/chat-types'
+import { chatApi } from '../api/chat-api'
+import type { CannedResponse, ChatMessage, ChatSession } from '../api/chat-types'
 import { useChatSession } from '../stores/chat-session-store'
 import { useChatSessions } from '../stores/chat-sessions-store'
+import { CannedResponses } from './canned-responses'
+import { CitationList } from './citation-list'
+import { Composer, type ComposerMode } from './composer'
 
 const ROLE_LABEL: Record<string, string> = {
   user: 'User',
   assistant: 'AI',
   agent: 'Operator',
   system: 'System',
+  note: 'Note',
 }
 
 function Message({ message }: { message: ChatMessage }) {
@@ -20,13 +26,15 @@ function Message({ message }: { message: ChatMessage }) {
         {message.content}
       </li>
     )
+  const author =
+    (message.role === 'agent' || message.role === 'note') && message.author ? message.author.username : null
   return (
     <li className={`msg msg-${message.role}`} data-role={message.role}>
       <div className="msg-meta">
         <strong>
-          {message.role === 'agent' && message.author
-            ? message.author.username
-            : (ROLE_LABEL[message.role] ?? message.role)}
+          {message.role === 'note'
+            ? `Private note${author ? ` · ${author}` : ''}`
+            : (author ?? ROLE_LABEL[message.role] ?? message.role)}
         </strong>
         <span className="muted small">{formatTime(message.created_at)}</span>
         {message.status && message.status !== 'complete' ? (
@@ -34,37 +42,79 @@ function Message({ message }: { message: ChatMessage }) {
         ) : null}
       </div>
       <div className="msg-body">{message.content}</div>
+      <CitationList citations={message.citations} />
     </li>
   )
 }
 
-/** One live session: history and new messages over its WebSocket, takeover and release, replies. */
+/**
+ * One live session: history and new messages over its WebSocket, takeover, release and resolve, replies and
+ * private notes, the other side's typing. A session assigned to a colleague is read-only until taken over.
+ */
 export function SessionView({ sessionId }: { sessionId: string }) {
   const user = useSession((state) => state.user)
   const operator = hasPermission(user, 'chat.operate')
   const summary = useChatSessions((state) => state.sessions.find((s) => s.id === sessionId))
-  const markRead = useChatSessions((state) => state.markRead)
-  const { messages, state, connected, error, connect, send } = useChatSession()
-  const [draft, setDraft] = useState('')
+  const setOpen = useChatSessions((state) => state.setOpen)
+  const { messages, state, assignee, typing, connected, error, connect, send, add, setError } =
+    useChatSession()
+  const [canned, setCanned] = useState<CannedResponse[]>([])
+  const [operators, setOperators] = useState<{ id: string; username: string }[]>([])
   const bottom = useRef<HTMLLIElement>(null)
+  const input = useRef<HTMLTextAreaElement>(null)
   const current = state ?? summary?.state ?? 'AI_ACTIVE'
+  const assigned = assignee !== undefined ? assignee : (summary?.assigned_operator ?? null)
   const isOwner = !summary || summary.owner.id === user?.id
-  const canWrite = operator && !isOwner ? current === 'HUMAN_ACTIVE' : true
+  const asOperator = operator && !isOwner
+  const heldByColleague = asOperator && assigned !== null && assigned.id !== user?.id
+  const canReply = asOperator ? current === 'HUMAN_ACTIVE' && !heldByColleague : true
 
-  useEffect(() => connect(sessionId), [connect, sessionId])
-  const messageCount = messages.length
-  // Keep the newest message in view and the session marked read while it is open.
+  const loadCanned = useCallback(() => {
+    if (operator) void chatApi.cannedResponses().then((page) => setCanned(page.items))
+  }, [operator])
+  useEffect(loadCanned, [loadCanned])
   useEffect(() => {
-    if (messageCount >= 0) bottom.current?.scrollIntoView({ block: 'end' })
-    markRead(sessionId)
-  }, [messageCount, markRead, sessionId])
+    if (operator) void chatApi.operators().then((page) => setOperators(page.items))
+  }, [operator])
+  useEffect(() => connect(sessionId), [connect, sessionId])
+  useEffect(() => {
+    setOpen(sessionId)
+    return () => setOpen(null)
+  }, [setOpen, sessionId])
+  const messageCount = messages.length
+  // Keep the newest message (or the typing line) in view.
+  useEffect(() => {
+    if (messageCount >= 0 || typing) bottom.current?.scrollIntoView({ block: 'end' })
+  }, [messageCount, typing])
 
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    const content = draft.trim()
-    if (!content) return
-    send(operator && !isOwner ? 'agent_message' : 'user_message', content)
-    setDraft('')
+  // After a takeover the operator's next keystrokes belong in the composer, not on a button.
+  const focusWhenWritable = useRef(false)
+  useEffect(() => {
+    if (canReply && focusWhenWritable.current) {
+      focusWhenWritable.current = false
+      input.current?.focus()
+    }
+  }, [canReply])
+
+  /** Runs an operator action; the session it returns is shown at once (the socket confirms it too). */
+  async function act(action: () => Promise<ChatSession | ChatMessage>, focusComposer = false) {
+    setError(null)
+    focusWhenWritable.current = focusComposer
+    try {
+      const result = await action()
+      if ('state' in result) {
+        useChatSession.setState({ state: result.state, assignee: result.assigned_operator })
+        useChatSessions.getState().upsert(result)
+      } else add(result)
+    } catch (failure) {
+      focusWhenWritable.current = false
+      setError(failure instanceof ApiError ? failure.message : 'The action failed.')
+    }
+  }
+
+  function sendMessage(content: string, mode: ComposerMode) {
+    if (mode === 'note') void act(() => chatApi.addNote(sessionId, content))
+    else send(asOperator ? 'agent_message' : 'user_message', content)
   }
 
   return (
@@ -74,8 +124,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <h2>{summary && !isOwner ? `Chat with ${summary.owner.username}` : 'Your conversation'}</h2>
           <p className="muted small">
             {current === 'HUMAN_ACTIVE'
-              ? `A human operator${summary?.assigned_operator ? ` (${summary.assigned_operator.username})` : ''} is answering.`
+              ? `A human operator${assigned ? ` (${assigned.username})` : ''} is answering.`
               : 'The AI is answering.'}{' '}
+            {operator && summary?.resolved_at ? '· resolved ' : ''}
             {connected ? '' : '· reconnecting…'}
           </p>
         </div>
@@ -83,37 +134,71 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <Badge tone={current === 'HUMAN_ACTIVE' ? 'warning' : 'info'}>
             {current === 'HUMAN_ACTIVE' ? 'Human answering' : 'AI answering'}
           </Badge>
-          {operator ? (
+          {asOperator && !heldByColleague ? (
             current === 'AI_ACTIVE' ? (
-              <Button variant="primary" onClick={() => send('agent_takeover')}>
+              <Button variant="primary" onClick={() => void act(() => chatApi.takeover(sessionId), true)}>
                 Take over
               </Button>
             ) : (
-              <Button onClick={() => send('agent_release')}>Hand back to AI</Button>
+              <Button onClick={() => void act(() => chatApi.release(sessionId))}>Hand back to AI</Button>
             )
+          ) : null}
+          {asOperator && !heldByColleague ? (
+            <select
+              aria-label="Assigned operator"
+              value={assigned?.id ?? ''}
+              onChange={(e) => void act(() => chatApi.assign(sessionId, e.target.value || null))}
+            >
+              <option value="" disabled={current === 'HUMAN_ACTIVE'}>
+                Unassigned
+              </option>
+              {operators.map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.id === user?.id ? `${entry.username} (me)` : entry.username}
+                </option>
+              ))}
+            </select>
+          ) : null}
+          {asOperator && !heldByColleague && !summary?.resolved_at ? (
+            <Button onClick={() => void act(() => chatApi.resolve(sessionId))}>Resolve</Button>
           ) : null}
         </div>
       </header>
+      {heldByColleague ? (
+        <div className="assigned-warning" role="alert">
+          <span>
+            <strong>{assigned?.username}</strong> is assigned to this conversation. You can add private notes;
+            to answer the user, take it over from them.
+          </span>
+          <Button variant="danger" onClick={() => void act(() => chatApi.takeover(sessionId, true), true)}>
+            Take over from {assigned?.username}
+          </Button>
+        </div>
+      ) : null}
       <ol className="messages" aria-label="Messages">
         {messages.length === 0 ? <li className="muted small">No messages yet.</li> : null}
         {messages.map((message) => (
           <Message key={message.id} message={message} />
         ))}
+        {typing ? (
+          <li className="typing muted small" aria-live="polite">
+            {typing} is typing…
+          </li>
+        ) : null}
         <li ref={bottom} aria-hidden="true" />
       </ol>
       <FormError message={error} />
-      <form className="composer" onSubmit={submit}>
-        <input
-          aria-label="Message"
-          placeholder={canWrite ? 'Write a message…' : 'Take over to answer this user yourself.'}
-          value={draft}
-          disabled={!canWrite}
-          onChange={(e) => setDraft(e.target.value)}
-        />
-        <Button type="submit" variant="primary" disabled={!canWrite || !draft.trim()}>
-          {operator && !isOwner ? 'Send as operator' : 'Send'}
-        </Button>
-      </form>
+      <Composer
+        inputRef={input}
+        disabled={!canReply}
+        operator={asOperator}
+        canned={canned}
+        placeholder={canReply ? 'Write a message…' : 'Take over to answer this user yourself.'}
+        sendLabel={asOperator ? 'Send as operator' : 'Send'}
+        onSend={sendMessage}
+        onTyping={(on) => send('typing', on ? '' : 'stop')}
+      />
+      {asOperator ? <CannedResponses items={canned} onChange={loadCanned} /> : null}
     </section>
   )
 }

@@ -1,67 +1,110 @@
 import { create } from 'zustand'
 import { chatApi } from '../api/chat-api'
-import type { ChatMessage, ChatSession, SessionState } from '../api/chat-types'
+import type { ChatMessage, ChatSession, SessionState, SocketEvent } from '../api/chat-types'
 import { useChatSessions } from './chat-sessions-store'
+
+/** How long a typing indicator lasts without a new typing event (senders repeat it while typing). */
+const TYPING_TTL_MS = 6000
 
 interface SessionViewState {
   sessionId: string | null
   messages: ChatMessage[]
   state: SessionState | null
+  /** Who is assigned, as the last system event said (undefined: as the session list says). */
+  assignee: ChatSession['assigned_operator'] | undefined
+  /** The other side typing right now, by user name. */
+  typing: string | null
   connected: boolean
   error: string | null
   /** Opens the session's WebSocket: history first, then every message live. Returns a close function. */
   connect(sessionId: string): () => void
-  send(event: 'user_message' | 'agent_message' | 'agent_takeover' | 'agent_release', content?: string): void
-  setState(state: SessionState): void
+  /** Takeover, release and resolve go over REST (their errors carry codes); the socket carries the rest. */
+  send(event: 'user_message' | 'agent_message' | 'typing', content?: string): void
+  /** A message saved over REST (a note) that the socket also delivers: shown once either way. */
+  add(message: ChatMessage): void
+  setError(error: string | null): void
 }
 
 let socket: WebSocket | null = null
+let typingTimer: ReturnType<typeof setTimeout> | undefined
 
 /** Keeps the session list in step with what this session's socket reports (users have no operator feed). */
 function touchSummary(sessionId: string, change: Partial<ChatSession>) {
   const sessions = useChatSessions.getState()
   const summary = sessions.sessions.find((s) => s.id === sessionId)
-  if (summary) sessions.upsert({ ...summary, ...change }, false)
+  if (summary) sessions.upsert({ ...summary, ...change })
 }
 
-export const useChatSession = create<SessionViewState>((set, get) => ({
-  sessionId: null,
-  messages: [],
-  state: null,
-  connected: false,
-  error: null,
-  connect(sessionId) {
-    socket?.close()
-    set({ sessionId, messages: [], state: null, connected: false, error: null })
-    const current = chatApi.sessionSocket(sessionId)
-    socket = current
-    current.onopen = () => set({ connected: true })
-    current.onclose = () => {
-      if (socket === current) set({ connected: false })
-    }
-    current.onmessage = (event) => {
-      const data = JSON.parse(String(event.data))
-      if (data.type === 'history') set({ messages: data.messages })
-      else if (data.type === 'message') {
-        const existing = get().messages.filter((m) => m.id !== data.message.id)
-        set({ messages: [...existing, data.message] })
+export const useChatSession = create<SessionViewState>((set, get) => {
+  const add = (message: ChatMessage) =>
+    set({ messages: [...get().messages.filter((m) => m.id !== message.id), message] })
+
+  function receive(sessionId: string, data: SocketEvent) {
+    if (data.type === 'history') set({ messages: data.messages })
+    else if (data.type === 'message') {
+      add(data.message)
+      // Whoever sent a message has stopped typing it.
+      if (data.message.author?.username === get().typing || data.message.role === 'user')
+        set({ typing: null })
+      if (data.message.role !== 'note')
         touchSummary(sessionId, { last_message: data.message.content, updated_at: data.message.created_at })
-      } else if (data.type === 'system') {
-        set({ state: data.status })
-        touchSummary(sessionId, { state: data.status })
-      } else if (data.type === 'error')
-        set({ error: data.message ?? data.content ?? 'The session reported an error.' })
-    }
-    return () => {
-      if (socket === current) socket = null
-      current.close()
-    }
-  },
-  send(event, content = '') {
-    set({ error: null })
-    socket?.send(JSON.stringify({ event, content }))
-  },
-  setState(state) {
-    set({ state })
-  },
-}))
+    } else if (data.type === 'system') {
+      if (data.message) add(data.message)
+      set({
+        state: data.status,
+        ...(data.assigned_operator !== undefined && { assignee: data.assigned_operator }),
+      })
+      touchSummary(sessionId, {
+        state: data.status,
+        ...(data.assigned_operator !== undefined && { assigned_operator: data.assigned_operator }),
+      })
+    } else if (data.type === 'typing') {
+      clearTimeout(typingTimer)
+      set({ typing: data.typing ? data.user.username : null })
+      if (data.typing) typingTimer = setTimeout(() => set({ typing: null }), TYPING_TTL_MS)
+    } else if (data.type === 'error')
+      set({ error: data.message ?? data.content ?? 'The session reported an error.' })
+  }
+
+  return {
+    sessionId: null,
+    messages: [],
+    state: null,
+    assignee: undefined,
+    typing: null,
+    connected: false,
+    error: null,
+    connect(sessionId) {
+      socket?.close()
+      clearTimeout(typingTimer)
+      set({
+        sessionId,
+        messages: [],
+        state: null,
+        assignee: undefined,
+        typing: null,
+        connected: false,
+        error: null,
+      })
+      const current = chatApi.sessionSocket(sessionId)
+      socket = current
+      current.onopen = () => set({ connected: true })
+      current.onclose = () => {
+        if (socket === current) set({ connected: false })
+      }
+      current.onmessage = (event) => receive(sessionId, JSON.parse(String(event.data)) as SocketEvent)
+      return () => {
+        if (socket === current) socket = null
+        current.close()
+      }
+    },
+    send(event, content = '') {
+      if (event !== 'typing') set({ error: null })
+      if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ event, content }))
+    },
+    add,
+    setError(error) {
+      set({ error })
+    },
+  }
+})
