@@ -166,6 +166,42 @@ describe('rules strategy', () => {
     expect(values).toEqual(['Lieferant GmbH', 'Kunden AG Mitte'])
   })
 
+  it('reads a label joined to another word by a hyphen as that other label, never its value', () => {
+    const fields: FieldDefinition[] = [
+      { key: 'buyer_name', label: 'Buyer', type: 'string', required: false, anchors: ['Käufer'] },
+      money('total_amount', ['Total']),
+    ]
+    // Lines of the Factur-X SEPA sample's payment page and of a receipt (development sets, tuning part).
+    const [buyer, total] = extractWithRules(fields, [
+      page(['Käufer-IBAN :       DE21860000000086001055', 'Sub-total 74,00', 'Total Sales Incl GST 75.00']),
+    ])
+    expect(buyer?.value).toBeNull()
+    expect(total?.value).toBe(75)
+  })
+
+  it('doubts a value that another label about as strong contradicts', () => {
+    const fields: FieldDefinition[] = [
+      {
+        key: 'invoice_number',
+        label: 'Invoice number',
+        type: 'string',
+        required: true,
+        anchors: ['Belegnummer', 'Nr.'],
+        pattern: '^[\\s:#.]*([A-Za-z0-9][A-Za-z0-9_/\\-.]*\\d[A-Za-z0-9_/\\-.]*)',
+      },
+    ]
+    // The Factur-X OEPNV sample: its number in the title, and a reference in the remarks.
+    const [number] = extractWithRules(fields, [
+      page([
+        'Handelsrechnung (380) Nr. E2018092011804 vom 20.09.2018',
+        'Inhalt Bei Schriftwechsel bitte Ihre Kundennummer 35040727 und Belegnummer 2018092011804 angeben',
+      ]),
+    ])
+    expect(number?.confidence).toBeLessThan(0.8)
+    const [agreed] = extractWithRules(fields, [page(['Handelsrechnung (380) Nr. E2018092011804'])])
+    expect(agreed?.confidence).toBeGreaterThan(0.8)
+  })
+
   it('takes the first line of an address block when no line names the party', () => {
     const fields: FieldDefinition[] = [
       { key: 'buyer_name', label: 'Buyer', type: 'string', required: false, anchors: ['Bill To'] },

@@ -84,6 +84,8 @@ const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]
 /** A label starts a word: not after a letter or digit, nor after a hyphen joined to one ("Sub-total"). */
 const startsWord = (text: string, at: number) =>
   !isWordChar(text[at - 1]) && !(text[at - 1] === '-' && isWordChar(text[at - 2]))
+/** ... and ends one: "Käufer" in "Käufer-IBAN" is part of another label. */
+const compoundAt = (text: string, at: number) => text[at] === '-' && /\p{L}/u.test(text[at + 1] ?? '')
 
 /**
  * A currency named inside a label ("Montant EUR HT", "Total (€) TTC", "Betrag in EUR netto") does not change what
@@ -121,11 +123,14 @@ export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
   const needle = fold(anchor).trim()
   if (!needle) return []
   const bounded = (at: number) =>
-    startsWord(text, at) && (!isWordChar(text[at + needle.length]) || !isWordChar(needle.at(-1)))
+    startsWord(text, at) &&
+    !compoundAt(text, at + needle.length) &&
+    (!isWordChar(text[at + needle.length]) || !isWordChar(needle.at(-1)))
   const hits: AnchorMatch[] = []
   for (const match of text.matchAll(labelPattern(needle)))
     if (
       startsWord(text, match.index) &&
+      !compoundAt(text, match.index + match[0].length) &&
       (!isWordChar(text[match.index + match[0].length]) || !isWordChar(needle.at(-1)))
     )
       hits.push({ start: match.index, end: match.index + match[0].length, exact: true })

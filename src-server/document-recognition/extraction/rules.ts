@@ -34,6 +34,8 @@ const PATTERN_ONLY = 0.6
 const WORDS_BETWEEN = 0.75
 /** A label read with one character off (OCR) is a slightly weaker match. */
 const INEXACT_LABEL = 0.92
+/** A value another strong label contradicts is doubted by this factor. */
+const CONTESTED = 0.7
 /** A section anchor ("Seller > Name") is looked for this many lines below the section heading. */
 const SECTION_LINES = 10
 
@@ -492,7 +494,10 @@ function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField
       : prefer === 'last'
         ? strong.reduce((a, b) => (b.order > a.order ? b : a))
         : strong.reduce((a, b) => (b.score > a.score || (b.score === a.score && b.order < a.order) ? b : a))
-  return pick.field
+  // Two labels about as strong proposing different values: the pick is a guess between them. (A largest amount
+  // is chosen among several by design, so it is not doubted for it.)
+  const contested = prefer !== 'max' && strong.some((c) => String(c.field.value) !== String(pick.field.value))
+  return contested ? { ...pick.field, confidence: pick.field.confidence * CONTESTED } : pick.field
 }
 
 /** Distinct values per field tried when reconciling a sum: enough for a few subtotals, few enough to stay cheap. */

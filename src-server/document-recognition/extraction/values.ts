@@ -159,6 +159,8 @@ function parseBoolean(text: string): ParsedValue | null {
   }
 }
 
+const LABEL_ONLY = /^[\p{L}][\p{L}\s.\-/]{0,30}\s*:$/u
+
 /** A string value: the pattern's match, else the text up to the end of the segment, without leading punctuation. */
 function parseString(text: string, pattern: RegExp | null): ParsedValue | null {
   if (pattern) {
@@ -170,7 +172,8 @@ function parseString(text: string, pattern: RegExp | null): ParsedValue | null {
   }
   const m = /^[\s:#.\-–]*(?:(?:no|nr|n°|no\.)\s*[:.]?\s*)?(.*?)\s*$/iu.exec(text)
   const value = m?.[1]?.trim()
-  if (!value) return null
+  // "IBAN :" after a label is the next label, not its value.
+  if (!value || LABEL_ONLY.test(value)) return null
   const start = text.lastIndexOf(value)
   return { value, start, end: start + value.length, quality: 0.9 }
 }
