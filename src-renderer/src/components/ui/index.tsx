@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react'
 import { useId } from 'react'
+import { useDocumentTitle } from '../../lib/document-title'
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost'
 
@@ -71,6 +72,7 @@ export function PageHeader({
   description?: ReactNode
   actions?: ReactNode
 }) {
+  useDocumentTitle(title)
   return (
     <header className="page-header">
       <div>

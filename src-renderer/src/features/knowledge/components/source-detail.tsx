@@ -3,6 +3,8 @@ import { Badge, Button, Card } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { type IngestionJob, type KnowledgeDocument, knowledgeApi } from '../api/knowledge-api'
 import { jobActive, useKnowledge } from '../stores/knowledge-store'
 
@@ -26,7 +28,7 @@ function JobProgress({ job }: { job: IngestionJob }) {
     <div className="job">
       <div className="row">
         <Badge tone={job.status === 'failed' ? 'danger' : job.status === 'succeeded' ? 'success' : 'info'}>
-          {job.status}
+          {label('job_status', job.status)}
         </Badge>
         <span className="small">
           {documents_done}/{documents_total} documents · {chunks_written} chunks
@@ -96,6 +98,7 @@ export function SourceDetail() {
   const { sources, selectedId, documents, jobs, refreshSelected, ingest } = useKnowledge()
   const source = sources.find((s) => s.id === selectedId)
   const running = jobs.some(jobActive)
+  const load = useLoad(refreshSelected, [selectedId])
   useEffect(() => {
     if (!running) return
     const timer = setInterval(() => void refreshSelected(), 1000)
@@ -129,6 +132,7 @@ export function SourceDetail() {
         </div>
       </Card>
       <DataTable
+        load={load}
         label="Documents"
         rows={documents}
         rowKey={(doc) => doc.id}
@@ -139,7 +143,9 @@ export function SourceDetail() {
             key: 'status',
             header: 'Status',
             width: '120px',
-            render: (doc) => <Badge tone={DOC_TONE[doc.status]}>{doc.status}</Badge>,
+            render: (doc) => (
+              <Badge tone={DOC_TONE[doc.status]}>{label('document_status', doc.status)}</Badge>
+            ),
           },
           {
             key: 'pages',

@@ -31,7 +31,7 @@ export function SourceForm() {
       })
       setName('')
       await loadSources()
-      await select(source.id)
+      select(source.id)
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : 'The source could not be created.')
     }

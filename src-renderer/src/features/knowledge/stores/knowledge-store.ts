@@ -12,7 +12,8 @@ interface KnowledgeState {
   documents: KnowledgeDocument[]
   jobs: IngestionJob[]
   loadSources(): Promise<void>
-  select(id: string | null): Promise<void>
+  /** Chooses a source; its detail fetches the documents and jobs (see SourceDetail's load). */
+  select(id: string | null): void
   refreshSelected(): Promise<void>
   upload(files: File[]): Promise<void>
   ingest(): Promise<void>
@@ -26,11 +27,10 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
   async loadSources() {
     const sources = (await knowledgeApi.sources()).items
     set({ sources })
-    if (!get().selectedId && sources[0]) await get().select(sources[0].id)
+    if (!get().selectedId && sources[0]) get().select(sources[0].id)
   },
-  async select(id) {
+  select(id) {
     set({ selectedId: id, documents: [], jobs: [] })
-    await get().refreshSelected()
   },
   async refreshSelected() {
     const id = get().selectedId

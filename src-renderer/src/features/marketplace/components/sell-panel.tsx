@@ -1,7 +1,9 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
+import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError, api } from '../../../lib/api-client'
+import { useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { marketplaceApi } from '../api/marketplace-api'
 import type { AssetType } from '../api/marketplace-types'
@@ -50,8 +52,8 @@ export function SellPanel() {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
-  useEffect(() => {
-    if (user) void loadMyAssets(hasPermission(user, 'document_recognition.write'), user.id).then(setAssets)
+  const load = useLoad(async () => {
+    if (user) setAssets(await loadMyAssets(hasPermission(user, 'document_recognition.write'), user.id))
   }, [user])
 
   async function submit(event: FormEvent) {
@@ -73,7 +75,10 @@ export function SellPanel() {
           .map((t) => t.trim())
           .filter(Boolean),
       })
-      notify({ kind: 'success', text: 'Listing submitted. An admin publishes it after review.' })
+      notify({
+        kind: 'success',
+        text: 'Listing submitted. An admin publishes it after review; follow it under “My listings”.',
+      })
       setTitle('')
       setDescription('')
       setTags('')
@@ -86,11 +91,15 @@ export function SellPanel() {
 
   return (
     <Card title="List one of your assets">
-      {assets.length === 0 ? (
-        <p className="muted">
-          You have no agents or knowledge sources of your own yet. Create one first, then list it here.
-        </p>
-      ) : (
+      <Loadable
+        state={load}
+        isEmpty={assets.length === 0}
+        empty={
+          <p className="muted">
+            You have no agents or knowledge sources of your own yet. Create one first, then list it here.
+          </p>
+        }
+      >
         <form className="stack" onSubmit={submit} aria-label="New listing">
           <div className="field">
             <label htmlFor="sell-asset">Asset</label>
@@ -156,7 +165,7 @@ export function SellPanel() {
             </Button>
           </div>
         </form>
-      )}
+      </Loadable>
     </Card>
   )
 }
