@@ -51,6 +51,9 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
   await buyer.getByRole('link', { name: /Tax helper agent/ }).click()
   await expect(buyer.getByTestId('buy-balance')).toContainText('0 pts')
   await buyer.getByRole('button', { name: 'Buy now' }).click()
+  // Nothing is charged before the buyer confirms the price.
+  await expect(buyer.getByRole('dialog', { name: 'Confirm the purchase' })).toContainText('200 points')
+  await buyer.getByRole('button', { name: 'Pay 200 pts' }).click()
   await expect(buyer.getByRole('alert')).toContainText('this costs 200 and you have 0')
   const listingUrl = buyer.url()
 
@@ -61,6 +64,7 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
 
   await buyer.goto(listingUrl)
   await buyer.getByRole('button', { name: 'Buy now' }).click()
+  await buyer.getByRole('button', { name: 'Pay 200 pts' }).click()
   await expect(buyer.getByText('Bought “Tax helper agent”.')).toBeVisible()
   await expect(buyer.getByTestId('buy-balance')).toContainText('300 pts')
   await buyer.getByLabel('Comment').fill('Clear and quick answers.')
@@ -78,7 +82,7 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
   await buyer.getByLabel('Reason').fill('Bought the wrong agent')
   await buyer.getByRole('dialog').getByRole('button', { name: 'Refund' }).click()
   await expect(buyer.getByText('Refunded 200 points.')).toBeVisible()
-  await expect(orders.getByText('refunded')).toBeVisible()
+  await expect(orders.getByText('Refunded', { exact: true })).toBeVisible()
   await buyer.goto(`${server.url}/console/wallet`)
   await expect(buyer.getByTestId('wallet-balance')).toHaveText('500 pts')
   await screenshot(buyer, testInfo, 'marketplace-wallet-after-refund')

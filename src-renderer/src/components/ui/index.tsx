@@ -35,8 +35,21 @@ export function TextField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} {...props} />
-      {error ? <p className="field-error">{error}</p> : hint ? <p className="field-hint">{hint}</p> : null}
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${id}-note` : undefined}
+        {...props}
+      />
+      {error ? (
+        <p id={`${id}-note`} className="field-error">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-note`} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
     </div>
   )
 }

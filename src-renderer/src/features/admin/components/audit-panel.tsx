@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
-import { humanize, label } from '../../../lib/labels'
+import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { useAdmin } from '../stores/admin-store'
 
@@ -23,7 +23,7 @@ export function AuditPanel() {
         columns={[
           { key: 'time', header: 'When', render: (entry) => formatTime(entry.created_at) },
           { key: 'who', header: 'By', render: (entry) => entry.actor_username ?? 'a removed user' },
-          { key: 'action', header: 'Action', render: (entry) => humanize(entry.action) },
+          { key: 'action', header: 'Action', render: (entry) => label('audit_action', entry.action) },
           {
             key: 'target',
             header: 'Target',
