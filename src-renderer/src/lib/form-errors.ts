@@ -16,8 +16,8 @@ const isIssue = (value: unknown): value is FieldIssue =>
 /** Ajv's "must NOT have more than 64 characters" reads as a sentence once its capitals are gone. */
 const sentence = (message: string) => message.replace(/\bNOT\b/g, 'not')
 
-/** The field a form shows for an issue: the last part of `body.title` or `query.size`. */
-const fieldName = (field: string) => field.split('.').slice(1).join('.') || field
+/** The field a form shows for an issue: `body.title` is `title`, `body.default_chunking_params.chunk_size` keeps its path. */
+const fieldName = (field: string) => field.replace(/^(body|query|params|headers)\./, '')
 
 /**
  * A form's failure split the way a person reads it: each validation detail at the field it belongs to, and the

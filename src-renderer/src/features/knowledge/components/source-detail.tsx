@@ -1,12 +1,18 @@
 import { type DragEvent, useEffect, useState } from 'react'
-import { Badge, Button, Card } from '../../../components/ui'
+import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
-import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
+import { Dialog } from '../../../components/ui/dialog'
 import { label } from '../../../lib/labels'
-import { useLoad } from '../../../lib/use-load'
+import { errorMessage, useLoad } from '../../../lib/use-load'
 import { type IngestionJob, type KnowledgeDocument, knowledgeApi } from '../api/knowledge-api'
-import { jobActive, useKnowledge } from '../stores/knowledge-store'
+import {
+  ACCEPTED_EXTENSIONS,
+  jobActive,
+  MAX_FILE_MB,
+  type UploadReport,
+  useKnowledge,
+} from '../stores/knowledge-store'
+import { ChunkingSettings } from './chunking-settings'
 
 const DOC_TONE: Record<KnowledgeDocument['status'], 'neutral' | 'info' | 'success' | 'danger'> = {
   uploaded: 'neutral',
@@ -50,19 +56,46 @@ function JobProgress({ job }: { job: IngestionJob }) {
   )
 }
 
-function DropZone() {
+function UploadResult({ report, onIngest }: { report: UploadReport; onIngest(): void }) {
+  return (
+    <div className="upload-result" role="status">
+      {report.uploaded.length > 0 ? (
+        <div className="row" style={{ alignItems: 'center' }}>
+          <span>
+            Uploaded {report.uploaded.length} file(s): {report.uploaded.join(', ')}.
+          </span>
+          <Button variant="primary" onClick={onIngest}>
+            Ingest now
+          </Button>
+        </div>
+      ) : null}
+      {report.refused.length > 0 ? (
+        <div>
+          <strong>Not uploaded:</strong>
+          <ul aria-label="Refused files">
+            {report.refused.map((refusal) => (
+              <li key={refusal.name}>
+                {refusal.name}: {refusal.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+function DropZone({ onIngest }: { onIngest(): void }) {
   const upload = useKnowledge((state) => state.upload)
-  const notify = useNotifications((state) => state.push)
   const [over, setOver] = useState(false)
   const [busy, setBusy] = useState(false)
+  const [report, setReport] = useState<UploadReport | null>(null)
   async function send(files: File[]) {
     if (files.length === 0) return
     setBusy(true)
+    setReport(null)
     try {
-      await upload(files)
-      notify({ kind: 'success', text: `Uploaded ${files.length} file(s). Ingest to index them.` })
-    } catch (caught) {
-      notify({ kind: 'error', text: caught instanceof ApiError ? caught.message : 'The upload failed.' })
+      setReport(await upload(files))
     } finally {
       setBusy(false)
     }
@@ -73,24 +106,79 @@ function DropZone() {
     void send([...event.dataTransfer.files])
   }
   return (
-    <label
-      className={over ? 'dropzone over' : 'dropzone'}
-      onDragOver={(e) => {
-        e.preventDefault()
-        setOver(true)
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={onDrop}
-    >
-      <input
-        type="file"
-        multiple
-        hidden
-        accept=".txt,.md,.pdf,.docx,.html,.csv"
-        onChange={(e) => void send([...(e.target.files ?? [])])}
-      />
-      {busy ? 'Uploading…' : 'Drop .txt, .md, .pdf, .docx, .html or .csv files here, or click to choose.'}
-    </label>
+    <div className="stack">
+      <label
+        className={over ? 'dropzone over' : 'dropzone'}
+        onDragOver={(e) => {
+          e.preventDefault()
+          setOver(true)
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <input
+          type="file"
+          multiple
+          hidden
+          aria-label="Documents to upload"
+          accept={ACCEPTED_EXTENSIONS.join(',')}
+          onChange={(e) => void send([...(e.target.files ?? [])])}
+        />
+        {busy
+          ? 'Uploading…'
+          : `Drop ${ACCEPTED_EXTENSIONS.join(', ')} files here, or click to choose (up to ${MAX_FILE_MB} MB each).`}
+      </label>
+      {report ? (
+        <UploadResult
+          report={report}
+          onIngest={() => {
+            setReport(null)
+            onIngest()
+          }}
+        />
+      ) : null}
+    </div>
+  )
+}
+
+function DeleteDocument({ document: doc, onDeleted }: { document: KnowledgeDocument; onDeleted(): void }) {
+  const [open, setOpen] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  async function confirm() {
+    setBusy(true)
+    setError(null)
+    try {
+      await knowledgeApi.deleteDocument(doc.source_id, doc.id)
+      setOpen(false)
+      onDeleted()
+    } catch (caught) {
+      setError(errorMessage(caught, 'The document could not be deleted.'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <>
+      <Button variant="ghost" onClick={() => setOpen(true)} aria-label={`Delete ${doc.file_name}`}>
+        Delete
+      </Button>
+      <Dialog open={open} title={`Delete ${doc.file_name}?`} onClose={() => setOpen(false)}>
+        <div className="stack">
+          <p>
+            The file and its {doc.chunk_count} chunk(s) leave this source; agents stop retrieving from it.
+            This cannot be undone: upload the file again to bring it back.
+          </p>
+          <FormError message={error} />
+          <div className="row">
+            <Button variant="danger" busy={busy} onClick={() => void confirm()}>
+              Delete the document
+            </Button>
+            <Button onClick={() => setOpen(false)}>Cancel</Button>
+          </div>
+        </div>
+      </Dialog>
+    </>
   )
 }
 
@@ -121,11 +209,8 @@ export function SourceDetail() {
         }
       >
         <div className="stack">
-          <p className="small muted">
-            Chunking: <code>{source.default_chunking_strategy}</code>{' '}
-            <code>{JSON.stringify(source.default_chunking_params)}</code>
-          </p>
-          <DropZone />
+          <ChunkingSettings key={source.id} source={source} />
+          <DropZone onIngest={() => void ingest()} />
           {jobs.slice(0, 3).map((job) => (
             <JobProgress key={job.id} job={job} />
           ))}
@@ -171,14 +256,7 @@ export function SourceDetail() {
             key: 'delete',
             header: '',
             width: '90px',
-            render: (doc) => (
-              <Button
-                variant="ghost"
-                onClick={() => void knowledgeApi.deleteDocument(doc.source_id, doc.id).then(refreshSelected)}
-              >
-                Delete
-              </Button>
-            ),
+            render: (doc) => <DeleteDocument document={doc} onDeleted={() => void refreshSelected()} />,
           },
         ]}
       />
