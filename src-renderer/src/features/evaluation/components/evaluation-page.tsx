@@ -107,9 +107,6 @@ function DatasetsCard({
           </div>
           <div className="field">
             <label htmlFor="eval-csv">Import CSV (input, expected, metadata)</label>
-            <p className="field-hint">
-              A header row with input and expected; up to 50 MB. Importing replaces the samples.
-            </p>
             <input
               id="eval-csv"
               type="file"
@@ -117,6 +114,9 @@ function DatasetsCard({
               disabled={!selected}
               onChange={(e) => void importFile(e.target.files?.[0])}
             />
+            <p className="field-hint">
+              A header row with input and expected; up to 50 MB. Importing replaces the samples.
+            </p>
           </div>
         </div>
         <FormError message={error} />
