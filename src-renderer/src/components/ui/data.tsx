@@ -90,7 +90,7 @@ export function Pager({
   return (
     <nav className="pager" aria-label="Pages">
       <span className="muted">
-        {total === 0 ? 'Nothing yet' : `${(page - 1) * size + 1}–${Math.min(page * size, total)} of ${total}`}
+        {total === 0 ? '' : `${(page - 1) * size + 1}–${Math.min(page * size, total)} of ${total}`}
       </span>
       <Button variant="ghost" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         ‹ Previous

@@ -191,11 +191,11 @@ export function ToolServersPanel() {
                 header: 'Health',
                 render: (s) =>
                   s.transport === 'http_sse' ? (
-                    <Badge>not supported yet</Badge>
+                    <Badge>Not supported yet</Badge>
                   ) : s.last_health ? (
                     <span>
                       <Badge tone={s.last_health.status === 'ok' ? 'success' : 'danger'}>
-                        {s.last_health.status}
+                        {s.last_health.status === 'ok' ? 'Healthy' : 'Failing'}
                       </Badge>{' '}
                       <span className="small muted">
                         {s.last_health.status === 'ok'
