@@ -2,7 +2,8 @@ import { type FormEvent, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError, api } from '../../../lib/api-client'
+import { api } from '../../../lib/api-client'
+import { useFormErrors } from '../../../lib/form-errors'
 import { useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { marketplaceApi } from '../api/marketplace-api'
@@ -39,6 +40,24 @@ async function loadMyAssets(canManageDocumentAgents: boolean, userId: string): P
   ]
 }
 
+const MAX_TAGS = 20
+const LISTING_FIELDS = [
+  'title',
+  'description',
+  'base_price',
+  'tags',
+  ...Array.from({ length: MAX_TAGS }, (_, i) => `tags.${i}`),
+]
+
+/** A problem with one tag (`tags.3`) shown at the tags field, naming which tag. */
+function tagError(fieldError: (name: string) => string | null): string | null {
+  for (let index = 0; index < MAX_TAGS; index++) {
+    const message = fieldError(`tags.${index}`)
+    if (message) return `Tag ${index + 1} ${message}`
+  }
+  return null
+}
+
 export function SellPanel() {
   const user = useSession((state) => state.user)
   const notify = useNotifications((state) => state.push)
@@ -49,7 +68,7 @@ export function SellPanel() {
   const [pricing, setPricing] = useState<'one_time' | 'free'>('one_time')
   const [price, setPrice] = useState('100')
   const [tags, setTags] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const errors = useFormErrors(LISTING_FIELDS)
   const [busy, setBusy] = useState(false)
 
   const load = useLoad(async () => {
@@ -61,7 +80,7 @@ export function SellPanel() {
     const chosen = assets.find((a) => `${a.type}:${a.id}` === asset)
     if (!chosen) return
     setBusy(true)
-    setError(null)
+    errors.clear()
     try {
       await marketplaceApi.createListing({
         asset_type: chosen.type,
@@ -83,7 +102,7 @@ export function SellPanel() {
       setDescription('')
       setTags('')
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The listing could not be created.')
+      errors.fail(caught, 'The listing could not be created.')
     } finally {
       setBusy(false)
     }
@@ -100,7 +119,7 @@ export function SellPanel() {
           </p>
         }
       >
-        <form className="stack" onSubmit={submit} aria-label="New listing">
+        <form className="stack" onSubmit={submit} aria-label="New listing" noValidate>
           <div className="field">
             <label htmlFor="sell-asset">Asset</label>
             <select id="sell-asset" value={asset} onChange={(e) => setAsset(e.target.value)} required>
@@ -117,7 +136,8 @@ export function SellPanel() {
             value={title}
             onChange={(e) => setTitle(e.target.value)}
             required
-            maxLength={200}
+            hint="Up to 200 characters."
+            error={errors.fieldError('title')}
           />
           <div className="field">
             <label htmlFor="sell-description">Description</label>
@@ -149,16 +169,18 @@ export function SellPanel() {
                 value={price}
                 onChange={(e) => setPrice(e.target.value)}
                 required
+                error={errors.fieldError('base_price')}
               />
             ) : null}
             <TextField
               label="Tags"
               value={tags}
               onChange={(e) => setTags(e.target.value)}
-              hint="Comma separated, up to 20."
+              hint="Comma separated, up to 20, each up to 40 characters."
+              error={errors.fieldError('tags') ?? tagError(errors.fieldError)}
             />
           </div>
-          <FormError message={error} />
+          <FormError message={errors.message} />
           <div>
             <Button type="submit" variant="primary" busy={busy} disabled={!asset || !title}>
               Submit for review
