@@ -345,6 +345,9 @@ for (const size of [
       await seed(server)
       const context = await browser.newContext({ viewport: size, colorScheme: scheme })
       const page = await context.newPage()
+      await page.goto(`${server.url}/console/sign-in`)
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible()
+      await screenshot(page, testInfo, `sign-in-${size.width}-${scheme}`)
       await signIn(page, server)
       for (const screen of SCREENS) {
         await page.goto(`${server.url}${screen.path}`)
