@@ -7,7 +7,9 @@ import type { WalletTransaction } from '../api/wallet-api'
 export function describeTransaction(row: WalletTransaction): string {
   const title = row.listing_title ? `“${row.listing_title}”` : 'a listing'
   const who = row.counterparty?.username
-  if (row.reference_type !== 'order') return row.description || '—'
+  // The only payment method is the simulated one; say so in words rather than by its key.
+  if (row.reference_type !== 'order')
+    return row.description.replace(/ via simulated$/, ' (simulated payment)') || '—'
   switch (row.type) {
     case 'spend':
       return who ? `Bought ${title} from ${who}` : `Bought ${title}`
