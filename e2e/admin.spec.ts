@@ -40,7 +40,7 @@ test('an admin changes the platform configuration, adds a user and reads the aud
 
   await page.getByRole('tab', { name: 'Audit log' }).click()
   const log = page.getByRole('table', { name: 'Admin audit log' })
-  await expect(log.getByText('user.create')).toBeVisible()
-  await expect(log.getByText('config.update')).toBeVisible()
+  await expect(log.getByText('Created a user')).toBeVisible()
+  await expect(log.getByText('Changed configuration')).toBeVisible()
   await screenshot(page, testInfo, 'admin-audit')
 })

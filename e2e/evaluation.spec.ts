@@ -73,7 +73,7 @@ test('an operator imports a dataset, runs an agent over it and reads the results
   await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'History tutor' })
   await page.getByRole('button', { name: 'Start run' }).click()
   const runs = page.getByRole('table', { name: 'Evaluation runs' })
-  await expect(runs.getByText('succeeded')).toBeVisible({ timeout: 60_000 })
+  await expect(runs.getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 })
   await runs.getByRole('button').first().click()
   const results = page.getByRole('table', { name: 'Results' })
   await expect(results.getByRole('row')).toHaveCount(4)

@@ -27,15 +27,45 @@ test('an operator uploads documents, ingests them with progress and finds a pass
   await page.locator('.dropzone input[type=file]').setInputFiles([
     { name: 'normans.txt', mimeType: 'text/plain', buffer: Buffer.from(NORMANS) },
     { name: 'lighthouses.md', mimeType: 'text/markdown', buffer: Buffer.from(LIGHTHOUSE) },
+    { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
   ])
+  // One refused file does not refuse the drop: the others are uploaded, the refused one listed with its reason.
+  await expect(page.getByRole('list', { name: 'Refused files' })).toContainText(
+    'setup.exe: Not an accepted type',
+  )
   const documents = page.getByRole('table', { name: 'Documents' })
-  await expect(documents.getByText('normans.txt')).toBeVisible()
-  await expect(documents.getByText('lighthouses.md')).toBeVisible()
+  await expect(documents.getByRole('cell', { name: 'normans.txt', exact: true })).toBeVisible()
+  await expect(documents.getByRole('cell', { name: 'lighthouses.md', exact: true })).toBeVisible()
+  await expect(documents.getByRole('cell', { name: 'setup.exe', exact: true })).toHaveCount(0)
 
-  await page.getByRole('button', { name: 'Ingest' }).click()
+  await page.getByRole('button', { name: 'Ingest now' }).click()
   await expect(page.getByRole('progressbar', { name: 'Ingestion progress' }).first()).toBeVisible()
-  await expect(page.getByText('succeeded').first()).toBeVisible({ timeout: 30_000 })
-  await expect(documents.getByText('indexed')).toHaveCount(2)
+  await expect(page.getByText('Done', { exact: true }).first()).toBeVisible({ timeout: 30_000 })
+  await expect(documents.getByText('Indexed')).toHaveCount(2)
+
+  // Chunking is a form per strategy, editable on the existing source; the server's objection sits at its field.
+  await page.getByRole('button', { name: 'Edit chunking' }).click()
+  const chunking = page.getByRole('form', { name: 'Chunking settings' })
+  await chunking.getByLabel('Target size (characters)').fill('0')
+  await chunking.getByRole('button', { name: 'Save chunking' }).click()
+  await expect(chunking.getByLabel('Target size (characters)')).toHaveAccessibleDescription(
+    'must be an integer from 1 to 100000',
+  )
+  await chunking.getByLabel('Target size (characters)').fill('800')
+  await chunking.getByRole('button', { name: 'Save chunking' }).click()
+  await expect(page.getByTestId('chunking-summary')).toContainText(
+    'By paragraphs · target size (characters) 800',
+  )
+
+  // Deleting asks first.
+  await documents.getByRole('button', { name: 'Delete lighthouses.md' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Delete lighthouses.md?' })
+  await expect(confirm).toContainText('cannot be undone')
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  await expect(documents.getByRole('cell', { name: 'lighthouses.md', exact: true })).toBeVisible()
+  await documents.getByRole('button', { name: 'Delete lighthouses.md' }).click()
+  await confirm.getByRole('button', { name: 'Delete the document' }).click()
+  await expect(documents.getByRole('cell', { name: 'lighthouses.md', exact: true })).toHaveCount(0)
   await screenshot(page, testInfo, 'knowledge-ingested')
 
   await page.getByLabel('Question').fill('Who was the leader of the Norse raiders?')

@@ -27,6 +27,9 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
   await seller.getByLabel('Tags').fill('tax, vat')
   await seller.getByRole('button', { name: 'Submit for review' }).click()
   await expect(seller.getByText('Listing submitted')).toBeVisible()
+  await seller.getByRole('tab', { name: 'My listings' }).click()
+  const mine = seller.getByRole('table', { name: 'My listings' })
+  await expect(mine.getByRole('row', { name: /Tax helper agent/ })).toContainText('Waiting for review')
 
   // The admin publishes it and raises the commission to 25 %.
   const admin = await page()
@@ -51,6 +54,9 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
   await buyer.getByRole('link', { name: /Tax helper agent/ }).click()
   await expect(buyer.getByTestId('buy-balance')).toContainText('0 pts')
   await buyer.getByRole('button', { name: 'Buy now' }).click()
+  // Nothing is charged before the buyer confirms the price.
+  await expect(buyer.getByRole('dialog', { name: 'Confirm the purchase' })).toContainText('200 points')
+  await buyer.getByRole('button', { name: 'Pay 200 pts' }).click()
   await expect(buyer.getByRole('alert')).toContainText('this costs 200 and you have 0')
   const listingUrl = buyer.url()
 
@@ -61,6 +67,7 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
 
   await buyer.goto(listingUrl)
   await buyer.getByRole('button', { name: 'Buy now' }).click()
+  await buyer.getByRole('button', { name: 'Pay 200 pts' }).click()
   await expect(buyer.getByText('Bought “Tax helper agent”.')).toBeVisible()
   await expect(buyer.getByTestId('buy-balance')).toContainText('300 pts')
   await buyer.getByLabel('Comment').fill('Clear and quick answers.')
@@ -78,9 +85,19 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
   await buyer.getByLabel('Reason').fill('Bought the wrong agent')
   await buyer.getByRole('dialog').getByRole('button', { name: 'Refund' }).click()
   await expect(buyer.getByText('Refunded 200 points.')).toBeVisible()
-  await expect(orders.getByText('refunded')).toBeVisible()
+  await expect(orders.getByText('Refunded', { exact: true })).toBeVisible()
+  // Names, not ids: the order names its listing and seller, the ledger its listing and the other party.
+  await expect(orders.getByRole('link', { name: 'Tax helper agent' })).toBeVisible()
+  await expect(orders.getByRole('cell', { name: 'sam', exact: true })).toBeVisible()
+  // The refunded buyer's review stays readable but leaves the rating.
+  await buyer.goto(listingUrl)
+  await expect(buyer.getByText('0.0 from 0 review(s)')).toBeVisible()
+  await expect(buyer.getByRole('list', { name: 'Reviews' })).toContainText('Refunded: not in the rating')
   await buyer.goto(`${server.url}/console/wallet`)
   await expect(buyer.getByTestId('wallet-balance')).toHaveText('500 pts')
+  const ledger = buyer.getByRole('table', { name: 'Transactions' })
+  await expect(ledger.getByText('Refund of “Tax helper agent” from sam')).toBeVisible()
+  await expect(ledger.getByText('Bought “Tax helper agent” from sam')).toBeVisible()
   await screenshot(buyer, testInfo, 'marketplace-wallet-after-refund')
 
   // The admin's statistics count the refunded order, with no volume or commission left from it.

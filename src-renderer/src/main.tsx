@@ -19,6 +19,11 @@ function App() {
   )
 }
 
+// The system's theme until a signed-in user's own choice applies (see lib/theme.ts).
+document.documentElement.dataset.theme = window.matchMedia('(prefers-color-scheme: dark)').matches
+  ? 'dark'
+  : 'light'
+
 const root = document.getElementById('root')
 if (root)
   createRoot(root).render(

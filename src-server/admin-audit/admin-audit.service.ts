@@ -1,4 +1,5 @@
-import { count, desc } from 'drizzle-orm'
+import { count, desc, eq } from 'drizzle-orm'
+import { user } from '../auth/auth.tables'
 import type { Queryable } from '../db/client'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
@@ -27,23 +28,37 @@ export function recordAdminAction(db: Queryable, entry: AdminAction): void {
     .run()
 }
 
+/** The name a person knows the target by, read from the entry's own snapshots (a listing's title, a user's name). */
+function targetName(...snapshots: unknown[]): string | null {
+  for (const snapshot of snapshots)
+    if (snapshot && typeof snapshot === 'object')
+      for (const key of ['title', 'name', 'display_name', 'username'] as const) {
+        const value = (snapshot as Record<string, unknown>)[key]
+        if (typeof value === 'string' && value) return value
+      }
+  return null
+}
+
 export function listAdminActions(db: Queryable, query: PageQuery) {
   const { limit, offset } = pageWindow(query)
   const rows = db
-    .select()
+    .select({ entry: adminAuditLog, actorUsername: user.username })
     .from(adminAuditLog)
+    .leftJoin(user, eq(user.id, adminAuditLog.actorId))
     .orderBy(desc(adminAuditLog.createdAt))
     .limit(limit)
     .offset(offset)
     .all()
   const total = db.select({ n: count() }).from(adminAuditLog).get()?.n ?? 0
   return toPage(
-    rows.map((row) => ({
+    rows.map(({ entry: row, actorUsername }) => ({
       id: row.id,
       actor_id: row.actorId,
+      actor_username: actorUsername,
       action: row.action,
       target_type: row.targetType,
       target_id: row.targetId,
+      target_name: targetName(row.after, row.before),
       before: row.before ?? null,
       after: row.after ?? null,
       created_at: row.createdAt,

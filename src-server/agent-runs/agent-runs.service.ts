@@ -296,7 +296,10 @@ export function createAgentRunService(ctx: AppContext) {
         if (!file) throw AgentRunErrors.MISSING_UPLOAD_FIELD({ field: slot.key })
         if (file.bytes.byteLength === 0) throw AgentRunErrors.EMPTY_FILE()
         if (file.bytes.byteLength > policy.max_file_mb * 1024 * 1024)
-          throw AgentRunErrors.FILE_TOO_LARGE({ max_file_mb: policy.max_file_mb })
+          throw AgentRunErrors.FILE_TOO_LARGE(
+            { max_file_mb: policy.max_file_mb },
+            `The file is ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; this agent accepts up to ${policy.max_file_mb} MB.`,
+          )
         const mimeType = sniffMimeType(file.bytes)
         if (!mimeType || !slot.accepts.includes(mimeType))
           throw AgentRunErrors.UNSUPPORTED_FILE_TYPE({ detected: mimeType, accepts: slot.accepts })

@@ -12,6 +12,7 @@ import {
   LoginResult,
   UpdateMeBody,
   UpdateUserBody,
+  UserLookup,
   UserSchema,
 } from './auth.schemas'
 
@@ -56,6 +57,19 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         .header('cache-control', 'public, max-age=31536000, immutable')
         .send(image.bytes)
     },
+  )
+
+  // Extension beyond the contract: find a person by exact username (a transfer's recipient), nothing more.
+  app.get(
+    '/api/users/lookup',
+    {
+      schema: {
+        tags,
+        querystring: Type.Object({ username: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: UserLookup },
+      },
+    },
+    async (request) => auth.lookupUser(request.query.username),
   )
 
   app.post('/api/auth/logout', { schema: { tags, response: { 204: NoContent } } }, async (request, reply) => {

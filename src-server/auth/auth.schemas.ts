@@ -18,6 +18,9 @@ export const UserSchema = Type.Object({
 })
 export type User = Static<typeof UserSchema>
 
+/** What anyone signed in may learn of another person: their id and name (a transfer's recipient). */
+export const UserLookup = Type.Object({ id: Uuid, username: Type.String() })
+
 export const Credentials = Type.Object({ username: Username, password: Password })
 export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),

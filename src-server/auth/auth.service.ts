@@ -94,6 +94,13 @@ export function createAuthService(db: Db) {
       return publicUser(repo.insertUser(db, { username, passwordHash, roles: ['user'] }))
     },
 
+    /** An active person by exact username; system accounts and disabled users are not found. */
+    lookupUser(username: string) {
+      const row = repo.findUserByUsername(db, username)
+      if (!row || row.isSystem || row.disabled) throw AuthErrors.USER_NOT_FOUND({ username })
+      return { id: row.id, username: row.username }
+    },
+
     async login(username: string, password: string, address: string) {
       const userKey = username.toLowerCase()
       const wait = Math.max(failuresByUsername.retryAfter(userKey), failuresByAddress.retryAfter(address))

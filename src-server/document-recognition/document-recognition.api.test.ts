@@ -80,6 +80,7 @@ describe('upload errors', () => {
     })
     expect(tooLarge.statusCode).toBe(413)
     expect(tooLarge.json().error.code).toBe('FILE_TOO_LARGE')
+    expect(tooLarge.json().error.message).toMatch(/accepts up to \d+ MB/)
     const noFile = multipartBody({ runtime_agent_id: invoiceAgent })
     const missing = await server.app.inject({
       method: 'POST',

@@ -45,7 +45,7 @@ export function setListingStatus(
       action: 'listing.status',
       targetType: 'listing',
       targetId: listingId,
-      before: { status: before.status, reason: before.statusReason },
+      before: { title: before.title, status: before.status, reason: before.statusReason },
       after: { status: input.status, reason: input.reason ?? null },
     })
     const after = repo.findListing(tx, listingId)

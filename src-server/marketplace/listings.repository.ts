@@ -91,6 +91,8 @@ export function findListing(db: Queryable, id: string): ListingWithSeller | null
 
 export interface ListingFilter {
   status?: ListingStatus | undefined
+  /** One seller's listings, whatever their status (the seller's own view). */
+  sellerId?: string | undefined
   assetType?: string | undefined
   pricingModel?: string | undefined
   keyword?: string | undefined
@@ -150,6 +152,7 @@ export function searchListings(db: Queryable, filter: ListingFilter) {
 
   const conditions: SQL[] = []
   if (filter.status) conditions.push(eq(listing.status, filter.status))
+  if (filter.sellerId) conditions.push(eq(listing.sellerId, filter.sellerId))
   if (filter.assetType) conditions.push(sql`${listing.assetType} = ${filter.assetType}`)
   if (filter.pricingModel) conditions.push(sql`${listing.pricingModel} = ${filter.pricingModel}`)
   const where = conditions.length > 0 ? and(...conditions) : undefined

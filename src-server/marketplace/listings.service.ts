@@ -109,6 +109,12 @@ export function createListingService(db: Queryable, assetOwners: AssetOwners) {
       return toPage(rows.map(presentListingItem), total, query)
     },
 
+    /** The seller's own listings in every status, newest first, with each moderation reason. */
+    mine(seller: Viewer, query: PageQuery) {
+      const { rows, total } = repo.searchListings(db, { sellerId: seller.id, ...pageWindow(query) })
+      return toPage(rows.map(presentListing), total, query)
+    },
+
     get(id: string, viewer: Viewer) {
       return presentListing(findVisibleListing(db, id, viewer))
     },

@@ -294,7 +294,8 @@ describe('listing moderation', () => {
       {
         action: 'listing.status',
         target_id: id,
-        before_json: JSON.stringify({ status: 'pending_review', reason: null }),
+        // The title names the listing in the audit log's list.
+        before_json: JSON.stringify({ title: 'Contract reviewer', status: 'pending_review', reason: null }),
         after_json: JSON.stringify({ status: 'rejected', reason: 'Missing description' }),
       },
     ])

@@ -22,6 +22,7 @@ import {
   ListingStatusBody,
   MoneyResult,
   OrderBody,
+  OrderListItemSchema,
   OrderQuery,
   OrderSchema,
   RefundBody,
@@ -29,8 +30,8 @@ import {
   ReviewSchema,
   StatsSchema,
   TopUpBody,
+  TransactionListItemSchema,
   TransactionQuery,
-  TransactionSchema,
   TransferBody,
   UpdateListingBody,
   WalletSchema,
@@ -93,7 +94,11 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     '/api/wallet/transactions',
     {
       config: use,
-      schema: { tags: ['wallet'], querystring: TransactionQuery, response: { 200: Page(TransactionSchema) } },
+      schema: {
+        tags: ['wallet'],
+        querystring: TransactionQuery,
+        response: { 200: Page(TransactionListItemSchema) },
+      },
     },
     async (request) => wallet.transactions(request.requireUser().id, request.query, new Date()),
   )
@@ -154,6 +159,13 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags, querystring: ListingSearchQuery, response: { 200: Page(ListingItemSchema) } },
     },
     async (request) => listings.search(request.query),
+  )
+
+  // Extension beyond the contract: a seller's own listings with their moderation status and reason.
+  app.get(
+    '/api/marketplace/my-listings',
+    { config: use, schema: { tags, querystring: PageQuery, response: { 200: Page(ListingSchema) } } },
+    async (request) => listings.mine(request.requireUser(), request.query),
   )
 
   app.get(
@@ -222,7 +234,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/api/marketplace/orders',
-    { config: use, schema: { tags, querystring: OrderQuery, response: { 200: Page(OrderSchema) } } },
+    { config: use, schema: { tags, querystring: OrderQuery, response: { 200: Page(OrderListItemSchema) } } },
     async (request) => orders.list(request.requireUser().id, request.query),
   )
 

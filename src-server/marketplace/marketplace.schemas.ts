@@ -33,6 +33,13 @@ export const TransactionSchema = Type.Object({
   created_at: Timestamp,
 })
 
+/** A ledger entry as the history lists it: the listing and the other person it concerns, by name. */
+export const TransactionListItemSchema = Type.Object({
+  ...TransactionSchema.properties,
+  listing_title: Nullable(Type.String()),
+  counterparty: Nullable(UserRef),
+})
+
 export const MoneyResult = Type.Object({ transaction: TransactionSchema, wallet: WalletSchema })
 
 export const TransactionQuery = Type.Object({
@@ -120,6 +127,7 @@ export const ReviewSchema = Type.Object({
   listing_id: Uuid,
   rating: Type.Integer(),
   comment: Type.String(),
+  counted: Type.Boolean({ description: "false once the author's order was refunded: not in the rating" }),
   author: UserRef,
   created_at: Timestamp,
 })
@@ -144,6 +152,13 @@ export const OrderSchema = Type.Object({
   completed_at: Nullable(Timestamp),
   refunded_at: Nullable(Timestamp),
   refund_reason: Nullable(Type.String()),
+})
+
+/** An order as the order and sales lists show it: the listing's title and the other party (seller or buyer). */
+export const OrderListItemSchema = Type.Object({
+  ...OrderSchema.properties,
+  listing_title: Type.String(),
+  counterparty: UserRef,
 })
 
 export const OrderBody = Type.Object({ listing_id: Uuid })

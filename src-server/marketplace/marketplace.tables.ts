@@ -82,6 +82,8 @@ export const review = sqliteTable(
       .references(() => user.id),
     rating: integer('rating').notNull(),
     comment: text('comment').notNull().default(''),
+    /** 0 once the author's order is refunded: the review stays readable but leaves the listing's rating. */
+    counted: integer('counted', { mode: 'boolean' }).notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [

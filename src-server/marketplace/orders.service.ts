@@ -4,22 +4,17 @@
  * can never interleave with another request's. The purchase's queries are prepared once (see ledger.ts).
  */
 import { randomUUID } from 'node:crypto'
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { toPage } from '../http/pagination'
 import { readConfigValue } from '../settings/settings.service'
 import { platformFee } from './commission'
+import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import type { Ledger } from './ledger'
 import { isVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
-import {
-  assetGrant,
-  listing,
-  marketplaceOrder,
-  type OrderStatus,
-  type TransactionType,
-} from './marketplace.tables'
+import { assetGrant, listing, marketplaceOrder, type TransactionType } from './marketplace.tables'
+import { withdrawReviewOf } from './reviews.service'
 
 export type OrderRow = typeof marketplaceOrder.$inferSelect
 
@@ -256,6 +251,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           .set({ revokedAt: at.toISOString() })
           .where(eq(assetGrant.orderId, order.id))
           .run()
+        withdrawReviewOf(db, order.listingId, buyerId)
         return presentOrder(
           db
             .update(marketplaceOrder)
@@ -275,28 +271,15 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
       return presentOrder(order)
     },
 
-    list(
-      userId: string,
-      query: PageQuery & { role?: 'buyer' | 'seller' | undefined; status?: OrderStatus | undefined },
-    ) {
-      const conditions: SQL[] = [
-        query.role === 'seller'
-          ? eq(marketplaceOrder.sellerId, userId)
-          : eq(marketplaceOrder.buyerId, userId),
-      ]
-      if (query.status) conditions.push(eq(marketplaceOrder.status, query.status))
-      const where = and(...conditions)
-      const { limit, offset } = pageWindow(query)
-      const rows = db
-        .select()
-        .from(marketplaceOrder)
-        .where(where)
-        .orderBy(desc(marketplaceOrder.createdAt), desc(marketplaceOrder.id))
-        .limit(limit)
-        .offset(offset)
-        .all()
-      const total = db.select({ n: count() }).from(marketplaceOrder).where(where).get()?.n ?? 0
-      return toPage(rows.map(presentOrder), total, query)
+    /** The caller's orders or sales, each with its listing's title and the other party's name. */
+    list(userId: string, query: OrderHistoryQuery) {
+      const { rows, total } = listOrderHistory(db, userId, query)
+      const items = rows.map((row) => ({
+        ...presentOrder(row),
+        listing_title: row.listingTitle,
+        counterparty: row.counterparty,
+      }))
+      return toPage(items, total, query)
     },
   }
 }

@@ -12,6 +12,7 @@ const reviewColumns = {
   listingId: review.listingId,
   rating: review.rating,
   comment: review.comment,
+  counted: review.counted,
   createdAt: review.createdAt,
   authorId: user.id,
   authorUsername: user.username,
@@ -25,6 +26,7 @@ function presentReview(row: ReviewRow) {
     listing_id: row.listingId,
     rating: row.rating,
     comment: row.comment,
+    counted: row.counted,
     author: { id: row.authorId, username: row.authorUsername },
     created_at: row.createdAt,
   }
@@ -95,4 +97,25 @@ export function addReview(
     if (!row) throw new Error('review vanished inside its transaction')
     return presentReview(row)
   })
+}
+
+/**
+ * A refunded buyer's review leaves the listing's rating: it stays readable, marked not counted, and the stored
+ * sum and count drop by it. Runs inside the refund's transaction, so the two can never disagree.
+ */
+export function withdrawReviewOf(tx: Queryable, listingId: string, authorId: string): void {
+  const counted = tx
+    .update(review)
+    .set({ counted: false })
+    .where(and(eq(review.listingId, listingId), eq(review.authorId, authorId), eq(review.counted, true)))
+    .returning({ rating: review.rating })
+    .get()
+  if (!counted) return
+  tx.update(listing)
+    .set({
+      ratingSum: sql`${listing.ratingSum} - ${counted.rating}`,
+      ratingCount: sql`${listing.ratingCount} - 1`,
+    })
+    .where(eq(listing.id, listingId))
+    .run()
 }

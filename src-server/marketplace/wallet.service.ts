@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { and, count, desc, eq, type SQL } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { user } from '../auth/auth.tables'
 import type { Db } from '../db/client'
 import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
 import { readConfigValue } from '../settings/settings.service'
+import { listTransactionHistory } from './history.repository'
 import type { Ledger } from './ledger'
 import { MarketplaceErrors } from './marketplace.errors'
-import { type TransactionType, walletTransaction } from './marketplace.tables'
+import type { TransactionType } from './marketplace.tables'
 import { presentTransaction, presentWallet } from './presenters'
 
 export const SIMULATED_PAYMENT_METHOD = 'simulated'
@@ -32,20 +32,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
 
     transactions(userId: string, query: PageQuery & { type?: TransactionType | undefined }, at: Date) {
       const own = db.transaction(() => ledger.openWallet(userId, at))
-      const conditions: SQL[] = [eq(walletTransaction.walletId, own.id)]
-      if (query.type) conditions.push(eq(walletTransaction.type, query.type))
-      const where = and(...conditions)
-      const { limit, offset } = pageWindow(query)
-      const rows = db
-        .select()
-        .from(walletTransaction)
-        .where(where)
-        .orderBy(desc(walletTransaction.seq))
-        .limit(limit)
-        .offset(offset)
-        .all()
-      const total = db.select({ n: count() }).from(walletTransaction).where(where).get()?.n ?? 0
-      return toPage(rows.map(presentTransaction), total, query)
+      return listTransactionHistory(db, own.id, userId, query)
     },
 
     topUp(userId: string, input: { amount: number; payment_method: string }, at: Date) {

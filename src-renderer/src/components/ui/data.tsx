@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react'
+import { type KeyboardEvent, type ReactNode, useId } from 'react'
+import type { LoadState } from '../../lib/use-load'
 import { Button } from './index'
+import { LoadError, Skeleton } from './load-state'
 
 export interface Column<T> {
   key: string
@@ -9,20 +11,33 @@ export interface Column<T> {
   align?: 'left' | 'right'
 }
 
-/** A plain data table: header, rows, and an empty message that says what to do. */
+/** What the table body shows instead of rows: a failure, a skeleton, or the empty message. */
+function tableNotice(load: LoadState | undefined, empty: ReactNode, hasRows: boolean): ReactNode {
+  if (load?.status === 'failed') return <LoadError state={load} />
+  if (load?.status === 'loading') return <Skeleton rows={3} />
+  return hasRows ? null : empty
+}
+
+/**
+ * A plain data table: header, rows, and an empty message that says what to do. With `load`, a running or failed
+ * request shows as such, never as the empty message. It scrolls sideways rather than clipping in a narrow window.
+ */
 export function DataTable<T>({
   columns,
   rows,
   rowKey,
   empty,
   label,
+  load,
 }: {
   columns: Column<T>[]
   rows: T[]
   rowKey(row: T): string
   empty: ReactNode
   label: string
+  load?: LoadState
 }) {
+  const notice = tableNotice(load, empty, rows.length > 0)
   return (
     <div className="table-wrap">
       <table className="table" aria-label={label}>
@@ -36,10 +51,10 @@ export function DataTable<T>({
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 ? (
+          {notice !== null ? (
             <tr>
               <td colSpan={columns.length} className="table-empty">
-                {empty}
+                {notice}
               </td>
             </tr>
           ) : (
@@ -75,7 +90,7 @@ export function Pager({
   return (
     <nav className="pager" aria-label="Pages">
       <span className="muted">
-        {total === 0 ? 'Nothing yet' : `${(page - 1) * size + 1}–${Math.min(page * size, total)} of ${total}`}
+        {total === 0 ? '' : `${(page - 1) * size + 1}–${Math.min(page * size, total)} of ${total}`}
       </span>
       <Button variant="ghost" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         ‹ Previous
@@ -90,32 +105,70 @@ export function Pager({
   )
 }
 
+/**
+ * A tab list: arrow keys, Home and End move between tabs (roving focus). With `children`, the active panel is
+ * rendered as the tabpanel the tabs control (`aria-controls`).
+ */
 export function Tabs<K extends string>({
   tabs,
   active,
   onChange,
   label,
+  children,
 }: {
   tabs: { key: K; label: string }[]
   active: K
   onChange(key: K): void
   label: string
+  children?: ReactNode
 }) {
+  const base = useId()
+  const panelId = `${base}-panel`
+  const tabId = (key: K) => `${base}-tab-${key}`
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const index = tabs.findIndex((tab) => tab.key === active)
+    const next =
+      event.key === 'ArrowRight'
+        ? (index + 1) % tabs.length
+        : event.key === 'ArrowLeft'
+          ? (index - 1 + tabs.length) % tabs.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? tabs.length - 1
+              : -1
+    const target = tabs[next]
+    if (!target) return
+    event.preventDefault()
+    onChange(target.key)
+    document.getElementById(tabId(target.key))?.focus()
+  }
+  const hasPanel = children !== undefined
   return (
-    <div className="tabs" role="tablist" aria-label={label}>
-      {tabs.map((tab) => (
-        <button
-          key={tab.key}
-          type="button"
-          role="tab"
-          aria-selected={tab.key === active}
-          className={tab.key === active ? 'tab active' : 'tab'}
-          onClick={() => onChange(tab.key)}
-        >
-          {tab.label}
-        </button>
-      ))}
-    </div>
+    <>
+      <div className="tabs" role="tablist" aria-label={label} onKeyDown={onKeyDown}>
+        {tabs.map((tab) => (
+          <button
+            key={tab.key}
+            id={tabId(tab.key)}
+            type="button"
+            role="tab"
+            aria-selected={tab.key === active}
+            aria-controls={hasPanel && tab.key === active ? panelId : undefined}
+            tabIndex={tab.key === active ? 0 : -1}
+            className={tab.key === active ? 'tab active' : 'tab'}
+            onClick={() => onChange(tab.key)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      {hasPanel ? (
+        <div role="tabpanel" id={panelId} aria-labelledby={tabId(active)} className="tab-panel">
+          {children}
+        </div>
+      ) : null}
+    </>
   )
 }
 

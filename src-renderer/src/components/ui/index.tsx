@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react'
 import { useId } from 'react'
+import { useDocumentTitle } from '../../lib/document-title'
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost'
 
@@ -34,8 +35,21 @@ export function TextField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} {...props} />
-      {error ? <p className="field-error">{error}</p> : hint ? <p className="field-hint">{hint}</p> : null}
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${id}-note` : undefined}
+        {...props}
+      />
+      {error ? (
+        <p id={`${id}-note`} className="field-error">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-note`} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
     </div>
   )
 }
@@ -71,6 +85,7 @@ export function PageHeader({
   description?: ReactNode
   actions?: ReactNode
 }) {
+  useDocumentTitle(title)
   return (
     <header className="page-header">
       <div>

@@ -63,8 +63,9 @@ export function AdminPage() {
           { key: 'models', label: 'Model providers' },
           { key: 'audit', label: 'Audit log' },
         ]}
-      />
-      <Panel />
+      >
+        <Panel />
+      </Tabs>
     </>
   )
 }

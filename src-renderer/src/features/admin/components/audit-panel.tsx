@@ -1,5 +1,7 @@
-import { useEffect } from 'react'
+import { useState } from 'react'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { useAdmin } from '../stores/admin-store'
 
 const json = (value: unknown) =>
@@ -8,26 +10,27 @@ const json = (value: unknown) =>
 export function AuditPanel() {
   const audit = useAdmin((state) => state.audit)
   const loadAudit = useAdmin((state) => state.loadAudit)
-  useEffect(() => {
-    void loadAudit(1)
-  }, [loadAudit])
+  const [page, setPage] = useState(1)
+  const load = useLoad(() => loadAudit(page), [page])
   return (
     <div className="stack">
       <DataTable
+        load={load}
         label="Admin audit log"
         rows={audit.items}
         rowKey={(entry) => entry.id}
         empty="No admin changes yet. Every admin write (configuration, users, moderation, registry) is recorded here."
         columns={[
-          { key: 'time', header: 'When', render: (entry) => formatTime(entry.created_at), width: '190px' },
-          { key: 'action', header: 'Action', render: (entry) => <code>{entry.action}</code>, width: '170px' },
+          { key: 'time', header: 'When', render: (entry) => formatTime(entry.created_at) },
+          { key: 'who', header: 'By', render: (entry) => entry.actor_username ?? 'a removed user' },
+          { key: 'action', header: 'Action', render: (entry) => label('audit_action', entry.action) },
           {
             key: 'target',
             header: 'Target',
             render: (entry) => (
-              <span className="mono">
-                {entry.target_type}
-                {entry.target_id ? ` · ${entry.target_id}` : ''}
+              <span title={entry.target_id ?? undefined}>
+                {label('audit_target', entry.target_type)}
+                {entry.target_name ? `: ${entry.target_name}` : ''}
               </span>
             ),
           },
@@ -44,12 +47,7 @@ export function AuditPanel() {
           },
         ]}
       />
-      <Pager
-        page={audit.page}
-        size={audit.size}
-        total={audit.total}
-        onPage={(page) => void loadAudit(page)}
-      />
+      <Pager page={audit.page} size={audit.size} total={audit.total} onPage={setPage} />
     </div>
   )
 }

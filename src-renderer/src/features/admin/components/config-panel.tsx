@@ -1,8 +1,10 @@
 import type { PlatformConfigValues } from '@server/settings/settings.schemas'
 import { useEffect, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
+import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { useLoad } from '../../../lib/use-load'
 import { useAdmin } from '../stores/admin-store'
 import { NetworkCard } from './network-card'
 
@@ -104,25 +106,23 @@ function ConfigRow({
 export function ConfigPanel() {
   const config = useAdmin((state) => state.config)
   const loadConfig = useAdmin((state) => state.loadConfig)
-  useEffect(() => {
-    void loadConfig()
-  }, [loadConfig])
+  const load = useLoad(loadConfig, [loadConfig])
   return (
     <>
       <Card title="Platform configuration">
-        {config ? (
-          KEYS.map((entry) => (
-            <ConfigRow
-              key={entry.key}
-              name={entry.key}
-              label={entry.label}
-              rule={entry.rule}
-              value={config[entry.key]}
-            />
-          ))
-        ) : (
-          <p className="muted">Loading…</p>
-        )}
+        <Loadable state={load} rows={6}>
+          {config
+            ? KEYS.map((entry) => (
+                <ConfigRow
+                  key={entry.key}
+                  name={entry.key}
+                  label={entry.label}
+                  rule={entry.rule}
+                  value={config[entry.key]}
+                />
+              ))
+            : null}
+        </Loadable>
       </Card>
       <NetworkCard />
     </>

@@ -1,11 +1,11 @@
 import type { PageResult } from '@server/http/pagination'
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { label as labelOf, options } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { adminApi, type ModerationListing } from '../api/admin-api'
-
-const STATUSES = ['pending_review', 'published', 'rejected', 'suspended', 'unlisted']
 
 function ModerationActions({ listing, onDone }: { listing: ModerationListing; onDone(): void }) {
   const [reason, setReason] = useState('')
@@ -36,27 +36,33 @@ function ModerationActions({ listing, onDone }: { listing: ModerationListing; on
 export function ModerationPanel() {
   const [status, setStatus] = useState('pending_review')
   const [page, setPage] = useState<PageResult<ModerationListing>>({ items: [], total: 0, page: 1, size: 20 })
-  const load = useCallback(async (n = 1) => setPage(await adminApi.listings(status, n)), [status])
-  useEffect(() => {
-    void load(1)
-  }, [load])
+  const [pageNumber, setPageNumber] = useState(1)
+  const load = useLoad(async () => setPage(await adminApi.listings(status, pageNumber)), [status, pageNumber])
   return (
     <div className="stack">
       <div className="field" style={{ maxWidth: 240 }}>
         <label htmlFor="moderation-status">Status</label>
-        <select id="moderation-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s.replace('_', ' ')}
+        <select
+          id="moderation-status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value)
+            setPageNumber(1)
+          }}
+        >
+          {options('listing_status').map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.text}
             </option>
           ))}
         </select>
       </div>
       <DataTable
+        load={load}
         label="Listings to moderate"
         rows={page.items}
         rowKey={(l) => l.id}
-        empty="Nothing waiting here. New listings arrive as “pending review”."
+        empty={`No listings are “${labelOf('listing_status', status)}”. New listings arrive as “Waiting for review”.`}
         columns={[
           {
             key: 'title',
@@ -74,7 +80,7 @@ export function ModerationPanel() {
                   l.status === 'published' ? 'success' : l.status === 'pending_review' ? 'warning' : 'neutral'
                 }
               >
-                {l.status}
+                {labelOf('listing_status', l.status)}
               </Badge>
             ),
           },
@@ -82,11 +88,11 @@ export function ModerationPanel() {
           {
             key: 'actions',
             header: '',
-            render: (l) => <ModerationActions listing={l} onDone={() => void load(page.page)} />,
+            render: (l) => <ModerationActions listing={l} onDone={load.retry} />,
           },
         ]}
       />
-      <Pager page={page.page} size={page.size} total={page.total} onPage={(n) => void load(n)} />
+      <Pager page={page.page} size={page.size} total={page.total} onPage={setPageNumber} />
     </div>
   )
 }

@@ -1,9 +1,11 @@
 import type { ProviderSettings } from '@server/ai/ai.schemas'
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { adminApi } from '../api/admin-api'
 
 /** OpenAI-compatible providers set in the console; keys are write-only (the server says only whether one is set). */
@@ -15,9 +17,7 @@ export function ProvidersPanel() {
   const [apiKey, setApiKey] = useState('')
   const [models, setModels] = useState('')
   const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    void adminApi.providers().then(setSettings)
-  }, [])
+  const load = useLoad(async () => setSettings(await adminApi.providers()), [])
 
   const consoleProviders = (settings?.providers ?? []).filter((p) => p.source === 'console')
 
@@ -52,19 +52,24 @@ export function ProvidersPanel() {
   return (
     <div className="stack">
       <DataTable
+        load={load}
         label="Model providers"
         rows={settings?.providers ?? []}
         rowKey={(p) => p.id}
         empty="Only the built-in offline provider. Add an OpenAI-compatible endpoint below."
         columns={[
           { key: 'id', header: 'Provider', render: (p) => <strong>{p.id}</strong> },
-          { key: 'source', header: 'Set by', render: (p) => <Badge>{p.source}</Badge> },
+          {
+            key: 'source',
+            header: 'Set by',
+            render: (p) => <Badge>{label('config_source', p.source)}</Badge>,
+          },
           { key: 'url', header: 'Base URL', render: (p) => <code>{p.base_url}</code> },
           { key: 'models', header: 'Models', render: (p) => p.models.join(', ') },
           {
             key: 'key',
             header: 'API key',
-            render: (p) => (p.has_api_key ? <Badge tone="success">set</Badge> : <Badge>none</Badge>),
+            render: (p) => (p.has_api_key ? <Badge tone="success">Set</Badge> : <Badge>None</Badge>),
           },
         ]}
       />

@@ -1,8 +1,11 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
+import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import {
   adminApi,
   type RegistryRow,
@@ -21,9 +24,7 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
     const latest = detail.versions[detail.versions.length - 1]
     setDraft(JSON.stringify(latest?.config ?? {}, null, 2))
   }, [agentId])
-  useEffect(() => {
-    void load()
-  }, [load])
+  const loading = useLoad(load, [load])
 
   async function createVersion() {
     setError(null)
@@ -41,7 +42,12 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
       )
     }
   }
-  if (!agent) return <p className="muted">Loading…</p>
+  if (!agent || agent.id !== agentId)
+    return (
+      <Loadable state={loading} rows={4}>
+        {null}
+      </Loadable>
+    )
   return (
     <div className="stack">
       <DataTable
@@ -54,7 +60,11 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
           {
             key: 'status',
             header: 'Status',
-            render: (v) => <Badge tone={v.status === 'published' ? 'success' : 'neutral'}>{v.status}</Badge>,
+            render: (v) => (
+              <Badge tone={v.status === 'published' ? 'success' : 'neutral'}>
+                {label('job_status', v.status)}
+              </Badge>
+            ),
           },
           { key: 'created', header: 'Created', render: (v) => formatTime(v.created_at) },
           {
@@ -98,26 +108,25 @@ export function RecognitionPanel() {
     setRegistry((await adminApi.registry()).items)
     setAgents((await adminApi.runtimeAgents()).items)
   }, [])
-  useEffect(() => {
-    void load()
-  }, [load])
+  const loading = useLoad(load, [load])
   const registered = (id: string) => registry.find((r) => r.runtime_agent_id === id)
 
   return (
     <div className="stack">
       <Card title="Runtime agents and the recognition registry">
         <DataTable
+          load={loading}
           label="Runtime agents"
           rows={agents}
           rowKey={(a) => a.id}
-          empty="No runtime agents."
+          empty="No runtime agents yet. They are created with the document agents under Review."
           columns={[
             { key: 'name', header: 'Agent', render: (a) => <strong>{a.name}</strong> },
-            { key: 'type', header: 'Type', render: (a) => <code>{a.type}</code> },
+            { key: 'type', header: 'Type', render: (a) => label('runtime_agent_type', a.type) },
             {
               key: 'published',
               header: 'Published',
-              render: (a) => (a.published_version_id ? <Badge tone="success">yes</Badge> : <Badge>no</Badge>),
+              render: (a) => (a.published_version_id ? <Badge tone="success">Yes</Badge> : <Badge>No</Badge>),
             },
             {
               key: 'registry',
@@ -140,7 +149,7 @@ export function RecognitionPanel() {
                           void adminApi.register(a.id, { enabled: e.target.checked }).then(load)
                         }
                       />
-                      enabled
+                      Enabled
                     </label>
                     <Button variant="ghost" onClick={() => void adminApi.unregister(a.id).then(load)}>
                       Remove

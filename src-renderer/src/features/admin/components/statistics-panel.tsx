@@ -1,46 +1,59 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Card } from '../../../components/ui'
 import { BarChart } from '../../../components/ui/bar-chart'
+import { Loadable, LoadError, Skeleton } from '../../../components/ui/load-state'
+import { humanize } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { adminApi, type DailyStats, type PlatformStats, type RecognitionOverview } from '../api/admin-api'
 
 const pct = (value: number | null) => (value === null ? '—' : `${Math.round(value * 100)}%`)
+/** "2026-11-25" as "25 Nov": a chart's axis reads as dates, not as keys. */
+const day = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  })
 
-export function StatisticsPanel() {
+function Figures() {
   const [stats, setStats] = useState<PlatformStats | null>(null)
-  const [overview, setOverview] = useState<RecognitionOverview | null>(null)
-  const [daily, setDaily] = useState<DailyStats | null>(null)
-  useEffect(() => {
-    void adminApi.stats().then(setStats)
-    void adminApi.dailyStats().then(setDaily)
-    void adminApi.overview().then(setOverview)
-  }, [])
-  const figures: [string, number | string | undefined][] = [
-    ['Listings', stats?.total_listings],
-    ['Orders', stats?.total_orders],
-    ['Users', stats?.total_users],
-    ['Volume (pts)', stats?.total_transaction_volume],
-    ['Commission (pts)', stats?.platform_commission_total],
+  const load = useLoad(async () => setStats(await adminApi.stats()), [])
+  if (load.status === 'failed') return <LoadError state={load} />
+  if (!stats) return <Skeleton rows={2} label="Loading statistics" />
+  const figures: [string, number][] = [
+    ['Listings', stats.total_listings],
+    ['Orders', stats.total_orders],
+    ['Users', stats.total_users],
+    ['Volume (pts)', stats.total_transaction_volume],
+    ['Commission (pts)', stats.platform_commission_total],
   ]
   return (
-    <div className="stack">
-      <section className="stat-row stat-row-5" aria-label="Marketplace statistics">
-        {figures.map(([label, value]) => (
-          <div key={label} className="stat">
-            <span className="stat-label">{label}</span>
-            <span className="stat-value">{value ?? '…'}</span>
-          </div>
-        ))}
-      </section>
-      <Card title="Marketplace, last 30 days">
+    <section className="stat-row stat-row-5" aria-label="Marketplace statistics">
+      {figures.map(([name, value]) => (
+        <div key={name} className="stat">
+          <span className="stat-label">{name}</span>
+          <span className="stat-value">{value}</span>
+        </div>
+      ))}
+    </section>
+  )
+}
+
+function MarketplaceDaily() {
+  const [daily, setDaily] = useState<DailyStats | null>(null)
+  const load = useLoad(async () => setDaily(await adminApi.dailyStats()), [])
+  return (
+    <Card title="Marketplace, last 30 days">
+      <Loadable state={load} rows={6}>
         {daily ? (
           <div className="stack">
             <BarChart
               label="Orders per day"
-              points={daily.days.map((d) => ({ label: d.date.slice(5), value: d.orders }))}
+              points={daily.days.map((d) => ({ label: day(d.date), value: d.orders }))}
             />
             <BarChart
               label="Volume per day (pts)"
-              points={daily.days.map((d) => ({ label: d.date.slice(5), value: d.volume }))}
+              points={daily.days.map((d) => ({ label: day(d.date), value: d.volume }))}
             />
             <p className="small">
               {daily.days.reduce((sum, d) => sum + d.orders, 0)} order(s) ·{' '}
@@ -48,16 +61,23 @@ export function StatisticsPanel() {
               {daily.days.reduce((sum, d) => sum + d.commission, 0)} pts commission
             </p>
           </div>
-        ) : (
-          <p className="muted">Loading…</p>
-        )}
-      </Card>
-      <Card title="Document recognition, last 30 days">
+        ) : null}
+      </Loadable>
+    </Card>
+  )
+}
+
+function RecognitionDaily() {
+  const [overview, setOverview] = useState<RecognitionOverview | null>(null)
+  const load = useLoad(async () => setOverview(await adminApi.overview()), [])
+  return (
+    <Card title="Document recognition, last 30 days">
+      <Loadable state={load} rows={6}>
         {overview ? (
           <div className="stack">
             <BarChart
               label="Runs per day"
-              points={overview.runs_per_day.map((d) => ({ label: d.date.slice(5), value: d.runs }))}
+              points={overview.runs_per_day.map((d) => ({ label: day(d.date), value: d.runs }))}
             />
             <p className="small">
               {overview.total_runs} runs · flagged {pct(overview.flagged_rate)} · mean confidence{' '}
@@ -70,16 +90,26 @@ export function StatisticsPanel() {
               <BarChart
                 label="Correction rate by field (%)"
                 points={Object.entries(overview.correction_rate_by_field).map(([key, rate]) => ({
-                  label: key,
+                  label: humanize(key),
                   value: Math.round(rate * 100),
                 }))}
               />
-            ) : null}
+            ) : (
+              <p className="muted small">No corrections yet: reviewers have not changed any field.</p>
+            )}
           </div>
-        ) : (
-          <p className="muted">Loading…</p>
-        )}
-      </Card>
+        ) : null}
+      </Loadable>
+    </Card>
+  )
+}
+
+export function StatisticsPanel() {
+  return (
+    <div className="stack">
+      <Figures />
+      <MarketplaceDaily />
+      <RecognitionDaily />
     </div>
   )
 }

@@ -1,13 +1,16 @@
 import type { User } from '@server/auth/auth.schemas'
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
-import { ApiError } from '../../../lib/api-client'
+import { useFormErrors } from '../../../lib/form-errors'
+import { label as labelOf } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { useSession } from '../../auth/stores/session-store'
 import type { Role } from '../api/admin-api'
 import { useAdmin } from '../stores/admin-store'
 
 const ROLES: Role[] = ['admin', 'operator', 'reviewer', 'user']
+const NEW_USER_FIELDS = ['username', 'password', 'roles'] as const
 
 function RoleChecks({
   value,
@@ -27,7 +30,7 @@ function RoleChecks({
             checked={value.includes(role)}
             onChange={(e) => onChange(e.target.checked ? [...value, role] : value.filter((r) => r !== role))}
           />
-          {role}
+          {labelOf('role', role)}
         </label>
       ))}
     </fieldset>
@@ -39,34 +42,34 @@ function NewUserForm() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [roles, setRoles] = useState<Role[]>(['user'])
-  const [error, setError] = useState<string | null>(null)
+  const errors = useFormErrors(NEW_USER_FIELDS)
   const [busy, setBusy] = useState(false)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
     setBusy(true)
-    setError(null)
+    errors.clear()
     try {
       await createUser({ username, password, roles })
       setUsername('')
       setPassword('')
       setRoles(['user'])
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'Could not create the user.')
+      errors.fail(caught, 'Could not create the user.')
     } finally {
       setBusy(false)
     }
   }
 
   return (
-    <form className="stack" onSubmit={submit} aria-label="New user">
+    <form className="stack" onSubmit={submit} aria-label="New user" noValidate>
       <div className="row">
         <TextField
           label="Username"
           value={username}
           onChange={(e) => setUsername(e.target.value)}
           required
-          minLength={3}
+          error={errors.fieldError('username')}
         />
         <TextField
           label="Password"
@@ -74,12 +77,12 @@ function NewUserForm() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           required
-          minLength={8}
           hint="At least 8 characters."
+          error={errors.fieldError('password')}
         />
       </div>
       <RoleChecks value={roles} onChange={setRoles} label="Roles of the new user" />
-      <FormError message={error} />
+      <FormError message={errors.message} />
       <div>
         <Button type="submit" variant="primary" busy={busy} disabled={roles.length === 0}>
           Create user
@@ -117,33 +120,31 @@ function UserActions({ user }: { user: User }) {
 export function UsersPanel() {
   const users = useAdmin((state) => state.users)
   const loadUsers = useAdmin((state) => state.loadUsers)
-  useEffect(() => {
-    void loadUsers(1)
-  }, [loadUsers])
+  const [page, setPage] = useState(1)
+  const load = useLoad(() => loadUsers(page), [page])
   return (
     <div className="stack">
       <Card title="Add a user">
         <NewUserForm />
       </Card>
       <DataTable
+        load={load}
         label="Users"
         rows={users.items}
         rowKey={(user) => user.id}
         empty="No users yet besides you. Add one above, or let people register."
         columns={[
-          { key: 'name', header: 'User', render: (user) => <strong>{user.username}</strong>, width: '180px' },
+          { key: 'name', header: 'User', render: (user) => <strong>{user.username}</strong> },
           {
             key: 'status',
             header: 'Status',
             render: (user) =>
-              user.disabled ? <Badge tone="danger">disabled</Badge> : <Badge tone="success">active</Badge>,
-            width: '110px',
+              user.disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>,
           },
           {
             key: 'created',
             header: 'Created',
             render: (user) => formatTime(user.created_at),
-            width: '190px',
           },
           {
             key: 'actions',
@@ -152,12 +153,7 @@ export function UsersPanel() {
           },
         ]}
       />
-      <Pager
-        page={users.page}
-        size={users.size}
-        total={users.total}
-        onPage={(page) => void loadUsers(page)}
-      />
+      <Pager page={users.page} size={users.size} total={users.total} onPage={setPage} />
     </div>
   )
 }

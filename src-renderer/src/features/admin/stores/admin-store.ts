@@ -13,10 +13,10 @@ interface AdminState {
   audit: PageResult<AdminAuditEntry>
   loadConfig(): Promise<void>
   saveConfig(key: keyof PlatformConfigValues, value: string | boolean, description: string): Promise<void>
-  loadUsers(page?: number): Promise<void>
+  loadUsers(page: number): Promise<void>
   createUser(body: { username: string; password: string; roles: Role[] }): Promise<void>
   updateUser(id: string, body: { roles?: Role[]; disabled?: boolean }): Promise<void>
-  loadAudit(page?: number): Promise<void>
+  loadAudit(page: number): Promise<void>
 }
 
 export const useAdmin = create<AdminState>((set, get) => ({
@@ -31,7 +31,7 @@ export const useAdmin = create<AdminState>((set, get) => ({
     const config = get().config
     if (config) set({ config: { ...config, [key]: entry.value } })
   },
-  async loadUsers(page = get().users.page) {
+  async loadUsers(page) {
     set({ users: await adminApi.users(page) })
   },
   async createUser(body) {
@@ -44,7 +44,7 @@ export const useAdmin = create<AdminState>((set, get) => ({
       users: { ...get().users, items: get().users.items.map((user) => (user.id === id ? updated : user)) },
     })
   },
-  async loadAudit(page = get().audit.page) {
+  async loadAudit(page) {
     set({ audit: await adminApi.auditLog(page) })
   },
 }))

@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { ApiError } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { agentsApi, type ToolCall, type ToolMount } from '../api/agents-api'
 import { useAgents } from '../stores/agents-store'
 
@@ -28,10 +30,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
     setMounts((await agentsApi.toolMounts(agentId)).items)
     setCalls((await agentsApi.toolCalls(agentId, outcome || undefined)).items)
   }, [agentId, outcome])
-  useEffect(() => {
-    void loadTools()
-    void reload()
-  }, [loadTools, reload])
+  const load = useLoad(() => Promise.all([loadTools(), reload()]), [loadTools, reload])
 
   async function mount() {
     setError(null)
@@ -89,6 +88,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
           </div>
           <FormError message={error} />
           <DataTable
+            load={load}
             label="Tool mounts"
             rows={mounts}
             rowKey={(m) => m.id}
@@ -136,6 +136,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
         }
       >
         <DataTable
+          load={load}
           label="Tool calls"
           rows={calls}
           rowKey={(c) => c.id}
@@ -146,7 +147,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
             {
               key: 'outcome',
               header: 'Outcome',
-              render: (c) => <Badge tone={OUTCOME_TONE[c.outcome]}>{c.outcome}</Badge>,
+              render: (c) => <Badge tone={OUTCOME_TONE[c.outcome]}>{label('tool_outcome', c.outcome)}</Badge>,
             },
             { key: 'ms', header: 'Duration', align: 'right', render: (c) => `${c.duration_ms} ms` },
             { key: 'error', header: 'Error', render: (c) => c.error ?? '' },

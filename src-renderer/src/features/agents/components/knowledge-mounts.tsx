@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
 import { api } from '../../../lib/api-client'
+import { useLoad } from '../../../lib/use-load'
 import { agentsApi, type KnowledgeMount } from '../api/agents-api'
 
 export function KnowledgeMounts({ agentId }: { agentId: string }) {
@@ -9,11 +10,12 @@ export function KnowledgeMounts({ agentId }: { agentId: string }) {
   const [sources, setSources] = useState<{ id: string; name: string }[]>([])
   const [choice, setChoice] = useState('')
   const reload = useCallback(async () => setMounts((await agentsApi.mounts(agentId)).items), [agentId])
-  useEffect(() => {
-    void reload()
-    void api
-      .get<{ items: { id: string; name: string }[] }>('/knowledge-sources', { query: { size: 100 } })
-      .then((page) => setSources(page.items))
+  const load = useLoad(async () => {
+    await reload()
+    const page = await api.get<{ items: { id: string; name: string }[] }>('/knowledge-sources', {
+      query: { size: 100 },
+    })
+    setSources(page.items)
   }, [reload])
 
   // Changing a mount's priority or active flag is a remount: the API has no update for mounts.
@@ -55,6 +57,7 @@ export function KnowledgeMounts({ agentId }: { agentId: string }) {
           </Button>
         </div>
         <DataTable
+          load={load}
           label="Mounted sources"
           rows={mounts}
           rowKey={(m) => m.source_id}

@@ -1,8 +1,9 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { agentsApi, type Credential } from '../api/agents-api'
 import { useAgents } from '../stores/agents-store'
@@ -143,9 +144,7 @@ export function ToolServersPanel() {
   const notify = useNotifications((state) => state.push)
   const [checking, setChecking] = useState<string | null>(null)
   const [rotating, setRotating] = useState<string | null>(null)
-  useEffect(() => {
-    void loadTools()
-  }, [loadTools])
+  const load = useLoad(loadTools, [loadTools])
 
   function afterRotate() {
     setRotating(null)
@@ -175,6 +174,7 @@ export function ToolServersPanel() {
         <div className="stack">
           <ServerForm />
           <DataTable
+            load={load}
             label="Tool servers"
             rows={servers}
             rowKey={(s) => s.id}
@@ -191,11 +191,11 @@ export function ToolServersPanel() {
                 header: 'Health',
                 render: (s) =>
                   s.transport === 'http_sse' ? (
-                    <Badge>not supported yet</Badge>
+                    <Badge>Not supported yet</Badge>
                   ) : s.last_health ? (
                     <span>
                       <Badge tone={s.last_health.status === 'ok' ? 'success' : 'danger'}>
-                        {s.last_health.status}
+                        {s.last_health.status === 'ok' ? 'Healthy' : 'Failing'}
                       </Badge>{' '}
                       <span className="small muted">
                         {s.last_health.status === 'ok'
@@ -229,6 +229,7 @@ export function ToolServersPanel() {
           </p>
           <CredentialForm onDone={() => void loadTools()} />
           <DataTable
+            load={load}
             label="Credentials"
             rows={credentials}
             rowKey={(c) => c.id}

@@ -2,8 +2,11 @@ import type { PageResult } from '@server/http/pagination'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import { Badge, Button, Card, FormError, PageHeader, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError, api } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import {
   type Dataset,
   type DatasetItem,
@@ -15,6 +18,19 @@ import { ScoreChart } from './score-chart'
 
 const pct = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : `${Math.round(value * 100)}%`
+interface CsvProblem {
+  line: number
+  message: string
+}
+
+/** The import's per-line problems from the error's details (`{problems: [{line, message}]}`). */
+function csvProblems(details: Record<string, unknown>): CsvProblem[] {
+  const problems = Array.isArray(details.problems) ? details.problems : []
+  return problems.filter(
+    (p): p is CsvProblem => typeof p?.line === 'number' && typeof p?.message === 'string',
+  )
+}
+
 const passed = (r: EvaluationResult) => r.pass ?? Math.max(r.rule_score ?? 0, r.judge_score ?? 0) >= 0.5
 
 function DatasetsCard({
@@ -32,13 +48,12 @@ function DatasetsCard({
   const [name, setName] = useState('')
   const [items, setItems] = useState<PageResult<DatasetItem> | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const loadItems = useCallback(
-    async (page: number) => selected && setItems(await evaluationApi.items(selected, page)),
-    [selected],
+  const [problems, setProblems] = useState<CsvProblem[]>([])
+  const [page, setPage] = useState(1)
+  const itemsLoad = useLoad(
+    async () => setItems(selected ? await evaluationApi.items(selected, page) : null),
+    [selected, page],
   )
-  useEffect(() => {
-    void loadItems(1)
-  }, [loadItems])
 
   async function create(event: FormEvent) {
     event.preventDefault()
@@ -51,17 +66,16 @@ function DatasetsCard({
   async function importFile(file: File | undefined) {
     if (!file || !selected) return
     setError(null)
+    setProblems([])
     try {
       const result = await evaluationApi.importCsv(selected, file)
       notify({ kind: 'success', text: `Imported ${result.imported} samples.` })
       await reload()
-      await loadItems(1)
+      setPage(1)
+      itemsLoad.retry()
     } catch (caught) {
-      setError(
-        caught instanceof ApiError
-          ? `${caught.message} ${JSON.stringify(caught.details)}`
-          : 'The import failed.',
-      )
+      setError(caught instanceof ApiError ? caught.message : 'The import failed.')
+      if (caught instanceof ApiError) setProblems(csvProblems(caught.details))
     }
   }
 
@@ -100,14 +114,27 @@ function DatasetsCard({
               disabled={!selected}
               onChange={(e) => void importFile(e.target.files?.[0])}
             />
+            <p className="field-hint">
+              A header row with input and expected; up to 50 MB. Importing replaces the samples.
+            </p>
           </div>
         </div>
         <FormError message={error} />
-        {items ? (
+        {problems.length > 0 ? (
+          <ul className="problem-list" aria-label="Problems in the CSV file">
+            {problems.map((problem) => (
+              <li key={`${problem.line}:${problem.message}`}>
+                <strong>Line {problem.line}:</strong> {problem.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {selected ? (
           <>
             <DataTable
+              load={itemsLoad}
               label="Samples"
-              rows={items.items}
+              rows={items?.items ?? []}
               rowKey={(item) => item.id}
               empty="No samples yet. Import a CSV with input and expected columns."
               columns={[
@@ -116,12 +143,9 @@ function DatasetsCard({
                 { key: 'expected', header: 'Expected', render: (item) => item.expected },
               ]}
             />
-            <Pager
-              page={items.page}
-              size={items.size}
-              total={items.total}
-              onPage={(page) => void loadItems(page)}
-            />
+            {items ? (
+              <Pager page={items.page} size={items.size} total={items.total} onPage={setPage} />
+            ) : null}
           </>
         ) : null}
       </div>
@@ -145,15 +169,12 @@ export function EvaluationPage() {
     async () => agentId && setRuns((await evaluationApi.runs(agentId)).items),
     [agentId],
   )
-  useEffect(() => {
-    void reloadDatasets()
-    void api
-      .get<{ items: { id: string; name: string }[] }>('/agents', { query: { size: 100 } })
-      .then((page) => setAgents(page.items))
+  const setupLoad = useLoad(async () => {
+    await reloadDatasets()
+    const page = await api.get<{ items: { id: string; name: string }[] }>('/agents', { query: { size: 100 } })
+    setAgents(page.items)
   }, [reloadDatasets])
-  useEffect(() => {
-    void reloadRuns()
-  }, [reloadRuns])
+  const runsLoad = useLoad(reloadRuns, [reloadRuns])
 
   const active = runs.some((r) => r.status === 'queued' || r.status === 'running')
   useEffect(() => {
@@ -163,9 +184,9 @@ export function EvaluationPage() {
   }, [active, reloadRuns])
 
   const run = runs.find((r) => r.id === runId)
-  useEffect(() => {
-    if (run && agentId) void evaluationApi.results(agentId, run.id).then((page) => setResults(page.items))
-  }, [run, agentId])
+  const resultsLoad = useLoad(async () => {
+    if (run && agentId) setResults((await evaluationApi.results(agentId, run.id)).items)
+  }, [run?.id, run?.status, agentId])
 
   async function start() {
     setError(null)
@@ -190,12 +211,14 @@ export function EvaluationPage() {
   return (
     <>
       <PageHeader title="Evaluation" description="Run an agent over a dataset and score every answer." />
-      <DatasetsCard
-        datasets={datasets}
-        selected={datasetId}
-        onSelect={setDatasetId}
-        reload={reloadDatasets}
-      />
+      <Loadable state={setupLoad} rows={5}>
+        <DatasetsCard
+          datasets={datasets}
+          selected={datasetId}
+          onSelect={setDatasetId}
+          reload={reloadDatasets}
+        />
+      </Loadable>
       <Card title="Runs">
         <div className="stack">
           <div className="row">
@@ -216,10 +239,15 @@ export function EvaluationPage() {
           </div>
           <FormError message={error} />
           <DataTable
+            load={agentId ? runsLoad : undefined}
             label="Evaluation runs"
             rows={runs}
             rowKey={(r) => r.id}
-            empty="No runs for this agent yet."
+            empty={
+              agentId
+                ? 'No runs for this agent yet. Choose a dataset and start one.'
+                : 'Choose an agent to see its runs.'
+            }
             columns={[
               {
                 key: 'when',
@@ -237,7 +265,7 @@ export function EvaluationPage() {
                   <Badge
                     tone={r.status === 'succeeded' ? 'success' : r.status === 'failed' ? 'danger' : 'info'}
                   >
-                    {r.status}
+                    {label('job_status', r.status)}
                   </Badge>
                 ),
               },
@@ -306,6 +334,7 @@ export function EvaluationPage() {
           <div className="stack">
             <ScoreChart results={results} />
             <DataTable
+              load={resultsLoad}
               label="Results"
               rows={shown}
               rowKey={(r) => r.sample_id}

@@ -9,7 +9,7 @@ import type {
   UpdateSourceBody,
 } from '@server/knowledge/knowledge.schemas'
 import type { Static } from 'typebox'
-import { api, apiBase, authHeaders } from '../../../lib/api-client'
+import { ApiError, api, apiBase, authHeaders } from '../../../lib/api-client'
 
 export type Strategy = KnowledgeSourceDto['default_chunking_strategy']
 export type KnowledgeSource = KnowledgeSourceDto
@@ -54,7 +54,11 @@ export const knowledgeApi = {
     })
     if (!response.ok) {
       const envelope = await response.json().catch(() => null)
-      throw new Error(envelope?.error?.message ?? `The document could not be opened (${response.status}).`)
+      throw new ApiError(
+        response.status,
+        envelope?.error?.code ?? 'HTTP_ERROR',
+        envelope?.error?.message ?? `The document could not be opened (${response.status}).`,
+      )
     }
     const blob = await response.blob()
     const named = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1]

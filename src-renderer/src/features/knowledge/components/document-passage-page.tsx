@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { Button, PageHeader } from '../../../components/ui'
+import { Loadable } from '../../../components/ui/load-state'
+import { useLoad } from '../../../lib/use-load'
 import { knowledgeApi } from '../api/knowledge-api'
 
 type Shown =
   | { kind: 'pdf'; url: string }
   | { kind: 'text'; text: string }
   | { kind: 'other'; url: string; mimeType: string }
-  | { kind: 'error'; message: string }
 
 const TEXT_TYPES = /^(?:text\/|application\/(?:json|xml|csv))/
 
@@ -34,26 +35,28 @@ export function DocumentPassagePage() {
   const mark = useRef<HTMLElement>(null)
   const navigate = useNavigate()
 
-  useEffect(() => {
-    let url: string | null = null
-    knowledgeApi.file(sourceId, documentId).then(
-      async ({ blob, mimeType, fileName }) => {
-        setTitle(fileName)
-        if (mimeType === 'application/pdf') {
-          url = URL.createObjectURL(blob)
-          setShown({ kind: 'pdf', url: page ? `${url}#page=${page}` : url })
-        } else if (TEXT_TYPES.test(mimeType))
-          setShown({ kind: 'text', text: new TextDecoder('utf-8').decode(await blob.arrayBuffer()) })
-        else {
-          url = URL.createObjectURL(blob)
-          setShown({ kind: 'other', url, mimeType })
-        }
-      },
-      (error: Error) => setShown({ kind: 'error', message: error.message }),
-    )
-    return () => {
-      if (url) URL.revokeObjectURL(url)
-    }
+  // The object URL of the shown file, revoked when another replaces it or the page closes.
+  const objectUrl = useRef<string | null>(null)
+  const exposed = (blob: Blob) => {
+    if (objectUrl.current) URL.revokeObjectURL(objectUrl.current)
+    objectUrl.current = URL.createObjectURL(blob)
+    return objectUrl.current
+  }
+  useEffect(
+    () => () => {
+      if (objectUrl.current) URL.revokeObjectURL(objectUrl.current)
+    },
+    [],
+  )
+  const load = useLoad(async () => {
+    const { blob, mimeType, fileName } = await knowledgeApi.file(sourceId, documentId)
+    setTitle(fileName)
+    if (mimeType === 'application/pdf') {
+      const url = exposed(blob)
+      setShown({ kind: 'pdf', url: page ? `${url}#page=${page}` : url })
+    } else if (TEXT_TYPES.test(mimeType))
+      setShown({ kind: 'text', text: new TextDecoder('utf-8').decode(await blob.arrayBuffer()) })
+    else setShown({ kind: 'other', url: exposed(blob), mimeType })
   }, [sourceId, documentId, page])
 
   useEffect(() => {
@@ -73,8 +76,11 @@ export function DocumentPassagePage() {
           </Button>
         }
       />
-      {!shown ? <p className="muted">Loading the document…</p> : null}
-      {shown?.kind === 'error' ? <p className="form-error">{shown.message}</p> : null}
+      {load.status !== 'ready' ? (
+        <Loadable state={load} rows={8}>
+          {null}
+        </Loadable>
+      ) : null}
       {shown?.kind === 'pdf' ? (
         <iframe className="document-frame" src={shown.url} title="Cited document" />
       ) : null}

@@ -1,10 +1,18 @@
 import { type DragEvent, useEffect, useState } from 'react'
-import { Badge, Button, Card } from '../../../components/ui'
+import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
-import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
+import { Dialog } from '../../../components/ui/dialog'
+import { label } from '../../../lib/labels'
+import { errorMessage, useLoad } from '../../../lib/use-load'
 import { type IngestionJob, type KnowledgeDocument, knowledgeApi } from '../api/knowledge-api'
-import { jobActive, useKnowledge } from '../stores/knowledge-store'
+import {
+  ACCEPTED_EXTENSIONS,
+  jobActive,
+  MAX_FILE_MB,
+  type UploadReport,
+  useKnowledge,
+} from '../stores/knowledge-store'
+import { ChunkingSettings } from './chunking-settings'
 
 const DOC_TONE: Record<KnowledgeDocument['status'], 'neutral' | 'info' | 'success' | 'danger'> = {
   uploaded: 'neutral',
@@ -26,7 +34,7 @@ function JobProgress({ job }: { job: IngestionJob }) {
     <div className="job">
       <div className="row">
         <Badge tone={job.status === 'failed' ? 'danger' : job.status === 'succeeded' ? 'success' : 'info'}>
-          {job.status}
+          {label('job_status', job.status)}
         </Badge>
         <span className="small">
           {documents_done}/{documents_total} documents · {chunks_written} chunks
@@ -48,19 +56,46 @@ function JobProgress({ job }: { job: IngestionJob }) {
   )
 }
 
-function DropZone() {
+function UploadResult({ report, onIngest }: { report: UploadReport; onIngest(): void }) {
+  return (
+    <div className="upload-result" role="status">
+      {report.uploaded.length > 0 ? (
+        <div className="row" style={{ alignItems: 'center' }}>
+          <span>
+            Uploaded {report.uploaded.length} file(s): {report.uploaded.join(', ')}.
+          </span>
+          <Button variant="primary" onClick={onIngest}>
+            Ingest now
+          </Button>
+        </div>
+      ) : null}
+      {report.refused.length > 0 ? (
+        <div>
+          <strong>Not uploaded:</strong>
+          <ul aria-label="Refused files">
+            {report.refused.map((refusal) => (
+              <li key={refusal.name}>
+                {refusal.name}: {refusal.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+function DropZone({ onIngest }: { onIngest(): void }) {
   const upload = useKnowledge((state) => state.upload)
-  const notify = useNotifications((state) => state.push)
   const [over, setOver] = useState(false)
   const [busy, setBusy] = useState(false)
+  const [report, setReport] = useState<UploadReport | null>(null)
   async function send(files: File[]) {
     if (files.length === 0) return
     setBusy(true)
+    setReport(null)
     try {
-      await upload(files)
-      notify({ kind: 'success', text: `Uploaded ${files.length} file(s). Ingest to index them.` })
-    } catch (caught) {
-      notify({ kind: 'error', text: caught instanceof ApiError ? caught.message : 'The upload failed.' })
+      setReport(await upload(files))
     } finally {
       setBusy(false)
     }
@@ -71,24 +106,79 @@ function DropZone() {
     void send([...event.dataTransfer.files])
   }
   return (
-    <label
-      className={over ? 'dropzone over' : 'dropzone'}
-      onDragOver={(e) => {
-        e.preventDefault()
-        setOver(true)
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={onDrop}
-    >
-      <input
-        type="file"
-        multiple
-        hidden
-        accept=".txt,.md,.pdf,.docx,.html,.csv"
-        onChange={(e) => void send([...(e.target.files ?? [])])}
-      />
-      {busy ? 'Uploading…' : 'Drop .txt, .md, .pdf, .docx, .html or .csv files here, or click to choose.'}
-    </label>
+    <div className="stack">
+      <label
+        className={over ? 'dropzone over' : 'dropzone'}
+        onDragOver={(e) => {
+          e.preventDefault()
+          setOver(true)
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <input
+          type="file"
+          multiple
+          hidden
+          aria-label="Documents to upload"
+          accept={ACCEPTED_EXTENSIONS.join(',')}
+          onChange={(e) => void send([...(e.target.files ?? [])])}
+        />
+        {busy
+          ? 'Uploading…'
+          : `Drop ${ACCEPTED_EXTENSIONS.join(', ')} files here, or click to choose (up to ${MAX_FILE_MB} MB each).`}
+      </label>
+      {report ? (
+        <UploadResult
+          report={report}
+          onIngest={() => {
+            setReport(null)
+            onIngest()
+          }}
+        />
+      ) : null}
+    </div>
+  )
+}
+
+function DeleteDocument({ document: doc, onDeleted }: { document: KnowledgeDocument; onDeleted(): void }) {
+  const [open, setOpen] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  async function confirm() {
+    setBusy(true)
+    setError(null)
+    try {
+      await knowledgeApi.deleteDocument(doc.source_id, doc.id)
+      setOpen(false)
+      onDeleted()
+    } catch (caught) {
+      setError(errorMessage(caught, 'The document could not be deleted.'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <>
+      <Button variant="ghost" onClick={() => setOpen(true)} aria-label={`Delete ${doc.file_name}`}>
+        Delete
+      </Button>
+      <Dialog open={open} title={`Delete ${doc.file_name}?`} onClose={() => setOpen(false)}>
+        <div className="stack">
+          <p>
+            The file and its {doc.chunk_count} chunk(s) leave this source; agents stop retrieving from it.
+            This cannot be undone: upload the file again to bring it back.
+          </p>
+          <FormError message={error} />
+          <div className="row">
+            <Button variant="danger" busy={busy} onClick={() => void confirm()}>
+              Delete the document
+            </Button>
+            <Button onClick={() => setOpen(false)}>Cancel</Button>
+          </div>
+        </div>
+      </Dialog>
+    </>
   )
 }
 
@@ -96,6 +186,7 @@ export function SourceDetail() {
   const { sources, selectedId, documents, jobs, refreshSelected, ingest } = useKnowledge()
   const source = sources.find((s) => s.id === selectedId)
   const running = jobs.some(jobActive)
+  const load = useLoad(refreshSelected, [selectedId])
   useEffect(() => {
     if (!running) return
     const timer = setInterval(() => void refreshSelected(), 1000)
@@ -118,17 +209,15 @@ export function SourceDetail() {
         }
       >
         <div className="stack">
-          <p className="small muted">
-            Chunking: <code>{source.default_chunking_strategy}</code>{' '}
-            <code>{JSON.stringify(source.default_chunking_params)}</code>
-          </p>
-          <DropZone />
+          <ChunkingSettings key={source.id} source={source} />
+          <DropZone onIngest={() => void ingest()} />
           {jobs.slice(0, 3).map((job) => (
             <JobProgress key={job.id} job={job} />
           ))}
         </div>
       </Card>
       <DataTable
+        load={load}
         label="Documents"
         rows={documents}
         rowKey={(doc) => doc.id}
@@ -139,7 +228,9 @@ export function SourceDetail() {
             key: 'status',
             header: 'Status',
             width: '120px',
-            render: (doc) => <Badge tone={DOC_TONE[doc.status]}>{doc.status}</Badge>,
+            render: (doc) => (
+              <Badge tone={DOC_TONE[doc.status]}>{label('document_status', doc.status)}</Badge>
+            ),
           },
           {
             key: 'pages',
@@ -165,14 +256,7 @@ export function SourceDetail() {
             key: 'delete',
             header: '',
             width: '90px',
-            render: (doc) => (
-              <Button
-                variant="ghost"
-                onClick={() => void knowledgeApi.deleteDocument(doc.source_id, doc.id).then(refreshSelected)}
-              >
-                Delete
-              </Button>
-            ),
+            render: (doc) => <DeleteDocument document={doc} onDeleted={() => void refreshSelected()} />,
           },
         ]}
       />

@@ -1,72 +1,54 @@
 import { type FormEvent, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
-import { ApiError } from '../../../lib/api-client'
-import { knowledgeApi, STRATEGY_DEFAULTS, type Strategy } from '../api/knowledge-api'
+import { useFormErrors } from '../../../lib/form-errors'
+import { knowledgeApi } from '../api/knowledge-api'
 import { useKnowledge } from '../stores/knowledge-store'
+import { ChunkingFields, chunkingDraft, chunkingFieldNames, chunkingParams } from './chunking-fields'
 
-const STRATEGIES = Object.keys(STRATEGY_DEFAULTS) as Strategy[]
+const FIELDS = ['name', ...chunkingFieldNames('default_chunking')]
 
 export function SourceForm() {
   const loadSources = useKnowledge((state) => state.loadSources)
   const select = useKnowledge((state) => state.select)
   const [name, setName] = useState('')
-  const [strategy, setStrategy] = useState<Strategy>('recursive')
-  const [params, setParams] = useState(JSON.stringify(STRATEGY_DEFAULTS.recursive))
-  const [error, setError] = useState<string | null>(null)
+  const [draft, setDraft] = useState(() => chunkingDraft('recursive'))
+  const errors = useFormErrors(FIELDS)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setError(null)
-    let parsed: Record<string, unknown>
-    try {
-      parsed = JSON.parse(params)
-    } catch {
-      return setError('Chunking parameters must be a JSON object.')
-    }
+    errors.clear()
     try {
       const source = await knowledgeApi.createSource({
         name,
-        default_chunking_strategy: strategy,
-        default_chunking_params: parsed,
+        default_chunking_strategy: draft.strategy,
+        default_chunking_params: chunkingParams(draft),
       })
       setName('')
+      setDraft(chunkingDraft('recursive'))
       await loadSources()
-      await select(source.id)
+      select(source.id)
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The source could not be created.')
+      errors.fail(caught, 'The source could not be created.')
     }
   }
 
   return (
     <Card title="New source">
-      <form className="stack" onSubmit={submit} aria-label="New knowledge source">
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required />
-        <div className="field">
-          <label htmlFor="source-strategy">Chunking</label>
-          <select
-            id="source-strategy"
-            value={strategy}
-            onChange={(e) => {
-              const next = e.target.value as Strategy
-              setStrategy(next)
-              setParams(JSON.stringify(STRATEGY_DEFAULTS[next]))
-            }}
-          >
-            {STRATEGIES.map((s) => (
-              <option key={s} value={s}>
-                {s.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </div>
+      <form className="stack" onSubmit={submit} aria-label="New knowledge source" noValidate>
         <TextField
-          label="Chunking parameters"
-          className="mono"
-          value={params}
-          onChange={(e) => setParams(e.target.value)}
-          hint="Characters; the server checks them."
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          error={errors.fieldError('name')}
         />
-        <FormError message={error} />
+        <ChunkingFields
+          idPrefix="new-source"
+          draft={draft}
+          onChange={setDraft}
+          fieldError={(key) => errors.fieldError(`default_chunking_params.${key}`)}
+        />
+        <FormError message={errors.message} />
         <Button type="submit" variant="primary" disabled={!name.trim()}>
           Create source
         </Button>

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { errorMessage } from '../../../lib/use-load'
 import {
   type IngestionJob,
   type KnowledgeDocument,
@@ -6,15 +7,37 @@ import {
   knowledgeApi,
 } from '../api/knowledge-api'
 
+export const ACCEPTED_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx', '.html', '.csv']
+/** The server's multipart limit per file (src-server/app.ts MAX_UPLOAD_BYTES). */
+export const MAX_FILE_MB = 50
+
+export interface UploadReport {
+  uploaded: string[]
+  refused: { name: string; reason: string }[]
+}
+
+/** Why a file is refused before it is sent (the server checks the content again), or null. */
+function refusalOf(file: File): string | null {
+  const extension = file.name.includes('.') ? file.name.slice(file.name.lastIndexOf('.')).toLowerCase() : ''
+  if (!ACCEPTED_EXTENSIONS.includes(extension))
+    return `Not an accepted type; use ${ACCEPTED_EXTENSIONS.join(', ')}.`
+  if (file.size === 0) return 'The file is empty.'
+  if (file.size > MAX_FILE_MB * 1024 * 1024)
+    return `${(file.size / 1024 / 1024).toFixed(1)} MB is over the ${MAX_FILE_MB} MB limit per file.`
+  return null
+}
+
 interface KnowledgeState {
   sources: KnowledgeSource[]
   selectedId: string | null
   documents: KnowledgeDocument[]
   jobs: IngestionJob[]
   loadSources(): Promise<void>
-  select(id: string | null): Promise<void>
+  /** Chooses a source; its detail fetches the documents and jobs (see SourceDetail's load). */
+  select(id: string | null): void
   refreshSelected(): Promise<void>
-  upload(files: File[]): Promise<void>
+  /** Uploads each acceptable file on its own, so one refused file does not refuse the others. */
+  upload(files: File[]): Promise<UploadReport>
   ingest(): Promise<void>
 }
 
@@ -26,11 +49,10 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
   async loadSources() {
     const sources = (await knowledgeApi.sources()).items
     set({ sources })
-    if (!get().selectedId && sources[0]) await get().select(sources[0].id)
+    if (!get().selectedId && sources[0]) get().select(sources[0].id)
   },
-  async select(id) {
+  select(id) {
     set({ selectedId: id, documents: [], jobs: [] })
-    await get().refreshSelected()
   },
   async refreshSelected() {
     const id = get().selectedId
@@ -44,10 +66,24 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
     if (get().selectedId === id) set({ documents: documents.items, jobs: jobs.items, sources: sources.items })
   },
   async upload(files) {
+    const report: UploadReport = { uploaded: [], refused: [] }
     const id = get().selectedId
-    if (!id) return
-    await knowledgeApi.upload(id, files)
+    if (!id) return report
+    for (const file of files) {
+      const refusal = refusalOf(file)
+      if (refusal) {
+        report.refused.push({ name: file.name, reason: refusal })
+        continue
+      }
+      try {
+        await knowledgeApi.upload(id, [file])
+        report.uploaded.push(file.name)
+      } catch (caught) {
+        report.refused.push({ name: file.name, reason: errorMessage(caught, 'The upload failed.') })
+      }
+    }
     await get().refreshSelected()
+    return report
   },
   async ingest() {
     const id = get().selectedId

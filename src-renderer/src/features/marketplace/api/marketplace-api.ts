@@ -1,6 +1,15 @@
 import type { PageResult } from '@server/http/pagination'
 import { api } from '../../../lib/api-client'
-import type { Listing, ListingItem, ListingQuery, NewListing, Order, Review } from './marketplace-types'
+import type {
+  Listing,
+  ListingItem,
+  ListingQuery,
+  MyListing,
+  NewListing,
+  Order,
+  PlacedOrder,
+  Review,
+} from './marketplace-types'
 
 /** A fresh Idempotency-Key per user action: a retried click cannot buy twice. */
 const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
@@ -14,8 +23,10 @@ export const marketplaceApi = {
     api.get<PageResult<Review>>(`/api/marketplace/listings/${id}/reviews`, { query: { page, size: 10 } }),
   review: (id: string, rating: number, comment: string) =>
     api.post<Review>(`/api/marketplace/listings/${id}/reviews`, { rating, comment }, { quiet: true }),
+  myListings: (page: number) =>
+    api.get<PageResult<MyListing>>('/api/marketplace/my-listings', { query: { page, size: 20 } }),
   buy: (listingId: string) =>
-    api.post<Order>(
+    api.post<PlacedOrder>(
       '/api/marketplace/orders',
       { listing_id: listingId },
       { quiet: true, headers: idempotent() },
@@ -25,7 +36,7 @@ export const marketplaceApi = {
       query: { page, size, role: role === 'seller' ? 'seller' : undefined },
     }),
   refund: (orderId: string, reason: string) =>
-    api.post<Order>(
+    api.post<PlacedOrder>(
       `/api/marketplace/orders/${orderId}/refund`,
       { reason },
       { quiet: true, headers: idempotent() },

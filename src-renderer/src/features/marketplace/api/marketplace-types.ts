@@ -3,6 +3,7 @@ import type {
   ListingItemSchema,
   ListingSchema,
   ListingSearchQuery,
+  OrderListItemSchema,
   OrderSchema,
   ReviewSchema,
 } from '@server/marketplace/marketplace.schemas'
@@ -12,6 +13,10 @@ export type AssetType = 'agent' | 'knowledge_source' | 'document_agent'
 export type ListingItem = Static<typeof ListingItemSchema>
 export type Listing = Static<typeof ListingSchema>
 export type Review = Static<typeof ReviewSchema>
-export type Order = Static<typeof OrderSchema>
+/** An order as the lists carry it (with the listing's title and the other party); a purchase answers `PlacedOrder`. */
+export type Order = Static<typeof OrderListItemSchema>
+export type PlacedOrder = Static<typeof OrderSchema>
+/** One of the seller's own listings, in any status. */
+export type MyListing = Static<typeof ListingSchema>
 export type NewListing = Static<typeof CreateListingBody>
 export type ListingQuery = Static<typeof ListingSearchQuery>

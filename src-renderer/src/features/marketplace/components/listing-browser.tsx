@@ -1,29 +1,26 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button, EmptyState } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
 import { Pager } from '../../../components/ui/data'
+import { Loadable } from '../../../components/ui/load-state'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import type { ListingQuery } from '../api/marketplace-types'
 import { useMarketplace } from '../stores/marketplace-store'
 
 export const stars = (rating: number) => '★★★★★'.slice(0, Math.round(rating)).padEnd(5, '☆')
-const ASSET_LABELS: Record<string, string> = {
-  agent: 'Agent',
-  knowledge_source: 'Knowledge source',
-  document_agent: 'Document agent',
-}
-export const assetLabel = (type: string) => ASSET_LABELS[type] ?? type
+export const assetLabel = (type: string) => label('asset_type', type)
 
 export function ListingBrowser() {
-  const { query, listings, search } = useMarketplace()
+  const { query, listings, setQuery, fetchListings } = useMarketplace()
   const [keyword, setKeyword] = useState(query.keyword ?? '')
-  useEffect(() => {
-    void search({})
-  }, [search])
+  const load = useLoad(fetchListings, [query])
+  const search = (change: Partial<ListingQuery>) => setQuery(change)
 
   function submit(event: FormEvent) {
     event.preventDefault()
-    void search({ keyword: keyword.trim() || undefined })
+    search({ keyword: keyword.trim() || undefined })
   }
   const sort = `${query.sort_by ?? 'created_at'}:${query.sort_order ?? 'desc'}`
 
@@ -45,7 +42,7 @@ export function ListingBrowser() {
             id="market-type"
             value={query.asset_type ?? ''}
             onChange={(e) =>
-              void search({ asset_type: (e.target.value || undefined) as ListingQuery['asset_type'] })
+              search({ asset_type: (e.target.value || undefined) as ListingQuery['asset_type'] })
             }
           >
             <option value="">Any</option>
@@ -60,7 +57,7 @@ export function ListingBrowser() {
             id="market-pricing"
             value={query.pricing_model ?? ''}
             onChange={(e) =>
-              void search({ pricing_model: (e.target.value || undefined) as ListingQuery['pricing_model'] })
+              search({ pricing_model: (e.target.value || undefined) as ListingQuery['pricing_model'] })
             }
           >
             <option value="">Any</option>
@@ -78,7 +75,7 @@ export function ListingBrowser() {
                 ListingQuery['sort_by'],
                 ListingQuery['sort_order'],
               ]
-              void search({ sort_by, sort_order })
+              search({ sort_by, sort_order })
             }}
           >
             <option value="created_at:desc">Newest</option>
@@ -91,11 +88,15 @@ export function ListingBrowser() {
           Search
         </Button>
       </form>
-      {listings.items.length === 0 ? (
-        <EmptyState title="No listings match">
-          Try another keyword or filter, or list one of your own assets under “Sell”.
-        </EmptyState>
-      ) : (
+      <Loadable
+        state={load}
+        isEmpty={listings.items.length === 0}
+        empty={
+          <EmptyState title="No listings match">
+            Try another keyword or filter, or list one of your own assets under “Sell”.
+          </EmptyState>
+        }
+      >
         <div className="listing-grid">
           {listings.items.map((listing) => (
             <Link
@@ -120,12 +121,12 @@ export function ListingBrowser() {
             </Link>
           ))}
         </div>
-      )}
+      </Loadable>
       <Pager
         page={listings.page}
         size={listings.size}
         total={listings.total}
-        onPage={(page) => void search({ page })}
+        onPage={(page) => search({ page })}
       />
     </div>
   )

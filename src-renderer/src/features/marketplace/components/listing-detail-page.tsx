@@ -1,11 +1,15 @@
 import type { PageResult } from '@server/http/pagination'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
-import { Badge, Button, Card, FormError, PageHeader } from '../../../components/ui'
+import { Badge, Button, Card, EmptyState, FormError, PageHeader } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
 import { formatTime, Pager } from '../../../components/ui/data'
+import { Dialog } from '../../../components/ui/dialog'
+import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { useSession } from '../../auth/stores/session-store'
 import { useWallet } from '../../wallet/stores/wallet-store'
 import { marketplaceApi } from '../api/marketplace-api'
@@ -20,6 +24,7 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [owned, setOwned] = useState(false)
+  const [confirming, setConfirming] = useState(false)
   useEffect(() => {
     void loadWallet()
     void marketplaceApi
@@ -31,6 +36,7 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
   const own = listing.seller.id === user?.id
 
   async function buy() {
+    setConfirming(false)
     setBusy(true)
     setError(null)
     try {
@@ -63,11 +69,34 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
         {owned ? (
           <Badge tone="success">You own this</Badge>
         ) : (
-          <Button variant="primary" busy={busy} disabled={own} onClick={() => void buy()}>
+          <Button variant="primary" busy={busy} disabled={own} onClick={() => setConfirming(true)}>
             {own ? 'This is your listing' : 'Buy now'}
           </Button>
         )}
       </div>
+      <Dialog open={confirming} title="Confirm the purchase" onClose={() => setConfirming(false)}>
+        <div className="stack">
+          <p>
+            Buy “{listing.title}” from {listing.seller.username} for{' '}
+            <strong>
+              {listing.pricing_model === 'free' ? 'nothing (free)' : `${listing.base_price} points`}
+            </strong>
+            ?
+          </p>
+          {wallet && listing.pricing_model !== 'free' ? (
+            <p className="muted small">
+              Your balance is {wallet.balance} pts; it will be {wallet.balance - listing.base_price} pts
+              after.
+            </p>
+          ) : null}
+          <div className="row">
+            <Button variant="primary" onClick={() => void buy()}>
+              {listing.pricing_model === 'free' ? 'Get it' : `Pay ${listing.base_price} pts`}
+            </Button>
+            <Button onClick={() => setConfirming(false)}>Cancel</Button>
+          </div>
+        </div>
+      </Dialog>
     </Card>
   )
 }
@@ -122,14 +151,29 @@ export function ListingDetailPage() {
   const { listingId = '' } = useParams()
   const [listing, setListing] = useState<Listing | null>(null)
   const [reviews, setReviews] = useState<PageResult<Review>>({ items: [], total: 0, page: 1, size: 10 })
-  const reload = useCallback(async () => {
-    setListing(await marketplaceApi.listing(listingId))
-    setReviews(await marketplaceApi.reviews(listingId, 1))
-  }, [listingId])
-  useEffect(() => {
-    void reload()
-  }, [reload])
-  if (!listing) return <p className="muted">Loading the listing…</p>
+  const [reviewPage, setReviewPage] = useState(1)
+  const fetchListing = useCallback(
+    async () => setListing(await marketplaceApi.listing(listingId)),
+    [listingId],
+  )
+  const load = useLoad(fetchListing, [fetchListing])
+  const reviewsLoad = useLoad(
+    async () => setReviews(await marketplaceApi.reviews(listingId, reviewPage)),
+    [listingId, reviewPage],
+  )
+  const reload = () => {
+    void fetchListing()
+    reviewsLoad.retry()
+  }
+  if (!listing || listing.id !== listingId)
+    return (
+      <>
+        <PageHeader title="Listing" />
+        <Loadable state={load} rows={6}>
+          {null}
+        </Loadable>
+      </>
+    )
 
   return (
     <>
@@ -143,7 +187,7 @@ export function ListingDetailPage() {
         }
         actions={
           listing.status && listing.status !== 'published' ? (
-            <Badge tone="warning">{listing.status}</Badge>
+            <Badge tone="warning">{label('listing_status', listing.status)}</Badge>
           ) : undefined
         }
       />
@@ -167,30 +211,32 @@ export function ListingDetailPage() {
           </Card>
           <Card title="Reviews">
             <div className="stack">
-              <ReviewForm listingId={listing.id} onReviewed={() => void reload()} />
-              {reviews.items.length === 0 ? (
-                <p className="muted">No reviews yet. Buyers can review after purchase.</p>
-              ) : null}
-              <ul className="review-list" aria-label="Reviews">
-                {reviews.items.map((review) => (
-                  <li key={review.id}>
-                    <span className="stars">{stars(review.rating)}</span>{' '}
-                    <strong>{review.author.username}</strong>{' '}
-                    <span className="muted small">{formatTime(review.created_at)}</span>
-                    {review.comment ? <p>{review.comment}</p> : null}
-                  </li>
-                ))}
-              </ul>
-              <Pager
-                page={reviews.page}
-                size={reviews.size}
-                total={reviews.total}
-                onPage={(page) => void marketplaceApi.reviews(listing.id, page).then(setReviews)}
-              />
+              <ReviewForm listingId={listing.id} onReviewed={reload} />
+              <Loadable
+                state={reviewsLoad}
+                rows={3}
+                isEmpty={reviews.items.length === 0}
+                empty={
+                  <EmptyState title="No reviews yet">Buyers can review after their purchase.</EmptyState>
+                }
+              >
+                <ul className="review-list" aria-label="Reviews">
+                  {reviews.items.map((review) => (
+                    <li key={review.id}>
+                      <span className="stars">{stars(review.rating)}</span>{' '}
+                      <strong>{review.author.username}</strong>{' '}
+                      <span className="muted small">{formatTime(review.created_at)}</span>
+                      {review.counted ? null : <Badge tone="neutral">Refunded: not in the rating</Badge>}
+                      {review.comment ? <p>{review.comment}</p> : null}
+                    </li>
+                  ))}
+                </ul>
+              </Loadable>
+              <Pager page={reviews.page} size={reviews.size} total={reviews.total} onPage={setReviewPage} />
             </div>
           </Card>
         </div>
-        <BuyBox listing={listing} onBought={() => void reload()} />
+        <BuyBox listing={listing} onBought={reload} />
       </div>
     </>
   )

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button, FormError } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { Dialog } from '../../../components/ui/dialog'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import type { Order } from '../api/marketplace-types'
 import { useMarketplace } from '../stores/marketplace-store'
 
@@ -55,13 +57,13 @@ function RefundButton({ order }: { order: Order }) {
 
 export function OrdersPanel({ side }: { side: 'buyer' | 'seller' }) {
   const page = useMarketplace((state) => (side === 'buyer' ? state.orders : state.sales))
-  const load = useMarketplace((state) => (side === 'buyer' ? state.loadOrders : state.loadSales))
-  useEffect(() => {
-    void load(1)
-  }, [load])
+  const fetchOrders = useMarketplace((state) => state.fetchOrders)
+  const [pageNumber, setPageNumber] = useState(1)
+  const load = useLoad(() => fetchOrders(side, pageNumber), [side, pageNumber])
   return (
     <div className="stack">
       <DataTable
+        load={load}
         label={side === 'buyer' ? 'My orders' : 'My sales'}
         rows={page.items}
         rowKey={(order) => order.id}
@@ -75,11 +77,13 @@ export function OrdersPanel({ side }: { side: 'buyer' | 'seller' }) {
             key: 'listing',
             header: 'Listing',
             render: (order) => (
-              <Link to={`/console/marketplace/listings/${order.listing_id}`}>
-                {order.listing_id.slice(0, 8)}
-              </Link>
+              <Link to={`/console/marketplace/listings/${order.listing_id}`}>{order.listing_title}</Link>
             ),
-            width: '120px',
+          },
+          {
+            key: 'who',
+            header: side === 'buyer' ? 'Seller' : 'Buyer',
+            render: (order) => order.counterparty.username,
           },
           {
             key: 'when',
@@ -103,7 +107,9 @@ export function OrdersPanel({ side }: { side: 'buyer' | 'seller' }) {
             key: 'status',
             header: 'Status',
             render: (order) => (
-              <Badge tone={order.status === 'paid' ? 'success' : 'neutral'}>{order.status}</Badge>
+              <Badge tone={order.status === 'paid' ? 'success' : 'neutral'}>
+                {label('order_status', order.status)}
+              </Badge>
             ),
           },
           ...(side === 'buyer'
@@ -111,7 +117,7 @@ export function OrdersPanel({ side }: { side: 'buyer' | 'seller' }) {
             : []),
         ]}
       />
-      <Pager page={page.page} size={page.size} total={page.total} onPage={(n) => void load(n)} />
+      <Pager page={page.page} size={page.size} total={page.total} onPage={setPageNumber} />
     </div>
   )
 }

@@ -1,7 +1,10 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
+import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError, api } from '../../../lib/api-client'
+import { api } from '../../../lib/api-client'
+import { useFormErrors } from '../../../lib/form-errors'
+import { useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { marketplaceApi } from '../api/marketplace-api'
 import type { AssetType } from '../api/marketplace-types'
@@ -37,6 +40,24 @@ async function loadMyAssets(canManageDocumentAgents: boolean, userId: string): P
   ]
 }
 
+const MAX_TAGS = 20
+const LISTING_FIELDS = [
+  'title',
+  'description',
+  'base_price',
+  'tags',
+  ...Array.from({ length: MAX_TAGS }, (_, i) => `tags.${i}`),
+]
+
+/** A problem with one tag (`tags.3`) shown at the tags field, naming which tag. */
+function tagError(fieldError: (name: string) => string | null): string | null {
+  for (let index = 0; index < MAX_TAGS; index++) {
+    const message = fieldError(`tags.${index}`)
+    if (message) return `Tag ${index + 1} ${message}`
+  }
+  return null
+}
+
 export function SellPanel() {
   const user = useSession((state) => state.user)
   const notify = useNotifications((state) => state.push)
@@ -47,11 +68,11 @@ export function SellPanel() {
   const [pricing, setPricing] = useState<'one_time' | 'free'>('one_time')
   const [price, setPrice] = useState('100')
   const [tags, setTags] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const errors = useFormErrors(LISTING_FIELDS)
   const [busy, setBusy] = useState(false)
 
-  useEffect(() => {
-    if (user) void loadMyAssets(hasPermission(user, 'document_recognition.write'), user.id).then(setAssets)
+  const load = useLoad(async () => {
+    if (user) setAssets(await loadMyAssets(hasPermission(user, 'document_recognition.write'), user.id))
   }, [user])
 
   async function submit(event: FormEvent) {
@@ -59,7 +80,7 @@ export function SellPanel() {
     const chosen = assets.find((a) => `${a.type}:${a.id}` === asset)
     if (!chosen) return
     setBusy(true)
-    setError(null)
+    errors.clear()
     try {
       await marketplaceApi.createListing({
         asset_type: chosen.type,
@@ -73,12 +94,15 @@ export function SellPanel() {
           .map((t) => t.trim())
           .filter(Boolean),
       })
-      notify({ kind: 'success', text: 'Listing submitted. An admin publishes it after review.' })
+      notify({
+        kind: 'success',
+        text: 'Listing submitted. An admin publishes it after review; follow it under “My listings”.',
+      })
       setTitle('')
       setDescription('')
       setTags('')
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The listing could not be created.')
+      errors.fail(caught, 'The listing could not be created.')
     } finally {
       setBusy(false)
     }
@@ -86,12 +110,16 @@ export function SellPanel() {
 
   return (
     <Card title="List one of your assets">
-      {assets.length === 0 ? (
-        <p className="muted">
-          You have no agents or knowledge sources of your own yet. Create one first, then list it here.
-        </p>
-      ) : (
-        <form className="stack" onSubmit={submit} aria-label="New listing">
+      <Loadable
+        state={load}
+        isEmpty={assets.length === 0}
+        empty={
+          <p className="muted">
+            You have no agents or knowledge sources of your own yet. Create one first, then list it here.
+          </p>
+        }
+      >
+        <form className="stack" onSubmit={submit} aria-label="New listing" noValidate>
           <div className="field">
             <label htmlFor="sell-asset">Asset</label>
             <select id="sell-asset" value={asset} onChange={(e) => setAsset(e.target.value)} required>
@@ -108,7 +136,8 @@ export function SellPanel() {
             value={title}
             onChange={(e) => setTitle(e.target.value)}
             required
-            maxLength={200}
+            hint="Up to 200 characters."
+            error={errors.fieldError('title')}
           />
           <div className="field">
             <label htmlFor="sell-description">Description</label>
@@ -140,23 +169,25 @@ export function SellPanel() {
                 value={price}
                 onChange={(e) => setPrice(e.target.value)}
                 required
+                error={errors.fieldError('base_price')}
               />
             ) : null}
             <TextField
               label="Tags"
               value={tags}
               onChange={(e) => setTags(e.target.value)}
-              hint="Comma separated, up to 20."
+              hint="Comma separated, up to 20, each up to 40 characters."
+              error={errors.fieldError('tags') ?? tagError(errors.fieldError)}
             />
           </div>
-          <FormError message={error} />
+          <FormError message={errors.message} />
           <div>
             <Button type="submit" variant="primary" busy={busy} disabled={!asset || !title}>
               Submit for review
             </Button>
           </div>
         </form>
-      )}
+      </Loadable>
     </Card>
   )
 }

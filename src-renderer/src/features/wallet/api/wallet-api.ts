@@ -1,15 +1,17 @@
+import type { UserLookup as UserLookupSchema } from '@server/auth/auth.schemas'
 import type { PageResult } from '@server/http/pagination'
 import type {
   MoneyResult as MoneyResultSchema,
-  TransactionSchema,
+  TransactionListItemSchema,
   WalletSchema,
 } from '@server/marketplace/marketplace.schemas'
 import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
 
 export type Wallet = Static<typeof WalletSchema>
-export type WalletTransaction = Static<typeof TransactionSchema>
+export type WalletTransaction = Static<typeof TransactionListItemSchema>
 export type MoneyResult = Static<typeof MoneyResultSchema>
+export type UserLookup = Static<typeof UserLookupSchema>
 
 const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
 
@@ -29,6 +31,9 @@ export const walletApi = {
       { amount, method: 'simulated' },
       { quiet: true, headers: idempotent() },
     ),
+  /** The person behind a username, or a 404 USER_NOT_FOUND. */
+  lookupUser: (username: string) =>
+    api.get<UserLookup>('/api/users/lookup', { query: { username }, quiet: true }),
   transfer: (toUserId: string, amount: number, message: string) =>
     api.post<MoneyResult>(
       '/api/wallet/transfer',

@@ -1,67 +1,71 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, PageHeader, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { LoadError } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
+import { useFormErrors } from '../../../lib/form-errors'
+import { label, options } from '../../../lib/labels'
+import { useLoad } from '../../../lib/use-load'
 import { useWallet } from '../stores/wallet-store'
-
-const TYPES = [
-  'topup',
-  'spend',
-  'income',
-  'commission',
-  'refund',
-  'refund_reversal',
-  'withdraw',
-  'transfer_out',
-  'transfer_in',
-  'hold',
-  'release',
-]
+import { type Recipient, RecipientField } from './recipient-field'
+import { describeTransaction } from './transaction-text'
 
 export const points = (value: number) => `${value.toLocaleString()} pts`
 
+const MONEY_FIELDS = ['amount', 'to_user_id', 'message'] as const
+
 function MoneyForm({
-  label,
-  action,
+  label: action,
+  run,
   withRecipient,
+  hint,
 }: {
   label: string
-  action(amount: number, to: string, message: string): Promise<void>
+  run(amount: number, toUserId: string, message: string): Promise<void>
   withRecipient?: boolean
+  hint?: string
 }) {
   const notify = useNotifications((state) => state.push)
   const [amount, setAmount] = useState('')
-  const [to, setTo] = useState('')
+  const [username, setUsername] = useState('')
+  const [recipient, setRecipient] = useState<Recipient>({ state: 'idle' })
   const [message, setMessage] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const errors = useFormErrors(MONEY_FIELDS)
   const [busy, setBusy] = useState(false)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
+    const toUserId = recipient.state === 'found' ? recipient.user.id : ''
+    if (withRecipient && !toUserId) return
     setBusy(true)
-    setError(null)
+    errors.clear()
     try {
-      await action(Number(amount), to.trim(), message)
-      notify({ kind: 'success', text: `${label}: done.` })
+      await run(Number(amount), toUserId, message)
+      notify({
+        kind: 'success',
+        text:
+          withRecipient && recipient.state === 'found'
+            ? `Sent ${amount} points to ${recipient.user.username}.`
+            : `${action}: done.`,
+      })
       setAmount('')
       setMessage('')
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : `${label} failed.`)
+      errors.fail(caught, `${action} failed.`)
     } finally {
       setBusy(false)
     }
   }
 
   return (
-    <form className="stack" onSubmit={submit} aria-label={label}>
+    <form className="stack" onSubmit={submit} aria-label={action} noValidate>
       {withRecipient ? (
-        <TextField
-          label="Recipient user id"
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-          required
-          hint="The id of the user to pay."
+        <RecipientField
+          username={username}
+          onUsername={setUsername}
+          recipient={recipient}
+          onRecipient={setRecipient}
+          error={errors.fieldError('to_user_id')}
         />
       ) : null}
       <TextField
@@ -72,127 +76,168 @@ function MoneyForm({
         value={amount}
         onChange={(e) => setAmount(e.target.value)}
         required
+        hint={hint}
+        error={errors.fieldError('amount')}
       />
       {withRecipient ? (
-        <TextField label="Message" value={message} onChange={(e) => setMessage(e.target.value)} />
+        <TextField
+          label="Message"
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          error={errors.fieldError('message')}
+          hint="Optional, up to 500 characters."
+        />
       ) : null}
-      <FormError message={error} />
+      <FormError message={errors.message} />
       <div>
-        <Button type="submit" variant="primary" busy={busy} disabled={!amount}>
-          {label}
+        <Button
+          type="submit"
+          variant="primary"
+          busy={busy}
+          disabled={!amount || (withRecipient && recipient.state !== 'found')}
+        >
+          {action}
         </Button>
       </div>
     </form>
   )
 }
 
-export function WalletPage() {
-  const { wallet, transactions, typeFilter, load, loadTransactions, topup, withdraw, transfer } = useWallet()
-  useEffect(() => {
-    void load()
-    void loadTransactions(1, '')
-  }, [load, loadTransactions])
+function Balances() {
+  const wallet = useWallet((state) => state.wallet)
+  const load = useLoad(useWallet.getState().load, [])
+  if (load.status === 'failed') return <LoadError state={load} />
+  const figure = (value: number | undefined) =>
+    wallet && value !== undefined ? (
+      points(value)
+    ) : (
+      <span className="skeleton-bar inline" role="img" aria-label="Loading" />
+    )
+  return (
+    <section className="stat-row" aria-label="Balances" aria-busy={load.status === 'loading' || undefined}>
+      <div className="stat">
+        <span className="stat-label">Balance</span>
+        <span className="stat-value" data-testid="wallet-balance">
+          {figure(wallet?.balance)}
+        </span>
+      </div>
+      <div className="stat">
+        <span className="stat-label">Frozen</span>
+        <span className="stat-value" data-testid="wallet-frozen">
+          {figure(wallet?.frozen_balance)}
+        </span>
+      </div>
+      <div className="stat">
+        <span className="stat-label">Earned</span>
+        <span className="stat-value">{figure(wallet?.total_earned)}</span>
+      </div>
+      <div className="stat">
+        <span className="stat-label">Spent</span>
+        <span className="stat-value">{figure(wallet?.total_spent)}</span>
+      </div>
+    </section>
+  )
+}
 
+function Transactions() {
+  const { transactions, revision, loadTransactions } = useWallet()
+  const [page, setPage] = useState(1)
+  const [type, setType] = useState('')
+  const load = useLoad(() => loadTransactions(page, type), [page, type, revision])
+  return (
+    <Card
+      title="Transactions"
+      actions={
+        <select
+          aria-label="Transaction type"
+          value={type}
+          onChange={(e) => {
+            setType(e.target.value)
+            setPage(1)
+          }}
+        >
+          <option value="">All types</option>
+          {options('transaction_type').map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.text}
+            </option>
+          ))}
+        </select>
+      }
+    >
+      <div className="stack">
+        <DataTable
+          load={load}
+          label="Transactions"
+          rows={transactions.items}
+          rowKey={(row) => row.id}
+          empty={
+            type
+              ? 'No transactions of this type. Choose “All types” to see the others.'
+              : 'No transactions yet. Top up to get points for the marketplace.'
+          }
+          columns={[
+            { key: 'time', header: 'When', render: (row) => formatTime(row.created_at) },
+            {
+              key: 'type',
+              header: 'Type',
+              render: (row) => (
+                <Badge tone={row.amount < 0 ? 'warning' : 'success'}>
+                  {label('transaction_type', row.type)}
+                </Badge>
+              ),
+            },
+            { key: 'description', header: 'Description', render: describeTransaction },
+            {
+              key: 'amount',
+              header: 'Amount',
+              align: 'right',
+              render: (row) => (
+                <span className={row.amount < 0 ? 'neg' : 'pos'}>
+                  {row.amount > 0 ? `+${row.amount}` : row.amount}
+                </span>
+              ),
+            },
+            { key: 'after', header: 'Balance after', align: 'right', render: (row) => row.balance_after },
+          ]}
+        />
+        <Pager
+          page={transactions.page}
+          size={transactions.size}
+          total={transactions.total}
+          onPage={setPage}
+        />
+      </div>
+    </Card>
+  )
+}
+
+export function WalletPage() {
+  const { topup, withdraw, transfer } = useWallet()
   return (
     <>
       <PageHeader title="Wallet" description="Points for buying and selling on the marketplace." />
-      <section className="stat-row" aria-label="Balances">
-        <div className="stat">
-          <span className="stat-label">Balance</span>
-          <span className="stat-value" data-testid="wallet-balance">
-            {wallet ? points(wallet.balance) : '…'}
-          </span>
-        </div>
-        <div className="stat">
-          <span className="stat-label">Frozen</span>
-          <span className="stat-value" data-testid="wallet-frozen">
-            {wallet ? points(wallet.frozen_balance) : '…'}
-          </span>
-        </div>
-        <div className="stat">
-          <span className="stat-label">Earned</span>
-          <span className="stat-value">{wallet ? points(wallet.total_earned) : '…'}</span>
-        </div>
-        <div className="stat">
-          <span className="stat-label">Spent</span>
-          <span className="stat-value">{wallet ? points(wallet.total_spent) : '…'}</span>
-        </div>
-      </section>
+      <Balances />
       <div className="grid-3">
         <Card title="Top up">
-          <MoneyForm label="Top up" action={(amount) => topup(amount)} />
+          <MoneyForm
+            label="Top up"
+            run={(amount) => topup(amount)}
+            hint="Up to 1,000,000 points at a time."
+          />
         </Card>
         <Card title="Withdraw">
-          <MoneyForm label="Withdraw" action={(amount) => withdraw(amount)} />
+          <MoneyForm label="Withdraw" run={(amount) => withdraw(amount)} />
         </Card>
         <Card title="Transfer">
           <MoneyForm
             label="Transfer"
             withRecipient
-            action={(amount, to, message) => transfer(to, amount, message)}
+            run={(amount, to, message) => transfer(to, amount, message)}
           />
         </Card>
       </div>
-      <Card
-        title="Transactions"
-        actions={
-          <select
-            aria-label="Transaction type"
-            value={typeFilter}
-            onChange={(e) => void loadTransactions(1, e.target.value)}
-          >
-            <option value="">All types</option>
-            {TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        }
-      >
-        <div className="stack">
-          <DataTable
-            label="Transactions"
-            rows={transactions.items}
-            rowKey={(row) => row.id}
-            empty="No transactions yet. Top up to get points for the marketplace."
-            columns={[
-              { key: 'time', header: 'When', width: '190px', render: (row) => formatTime(row.created_at) },
-              {
-                key: 'type',
-                header: 'Type',
-                width: '140px',
-                render: (row) => <Badge tone={row.amount < 0 ? 'warning' : 'success'}>{row.type}</Badge>,
-              },
-              { key: 'description', header: 'Description', render: (row) => row.description ?? '—' },
-              {
-                key: 'amount',
-                header: 'Amount',
-                width: '120px',
-                align: 'right',
-                render: (row) => (
-                  <span className={row.amount < 0 ? 'neg' : 'pos'}>
-                    {row.amount > 0 ? `+${row.amount}` : row.amount}
-                  </span>
-                ),
-              },
-              {
-                key: 'after',
-                header: 'Balance after',
-                width: '140px',
-                align: 'right',
-                render: (row) => row.balance_after,
-              },
-            ]}
-          />
-          <Pager
-            page={transactions.page}
-            size={transactions.size}
-            total={transactions.total}
-            onPage={(page) => void loadTransactions(page)}
-          />
-        </div>
-      </Card>
+      <Transactions />
     </>
   )
 }

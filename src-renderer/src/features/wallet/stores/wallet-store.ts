@@ -6,8 +6,10 @@ interface WalletState {
   wallet: Wallet | null
   transactions: PageResult<WalletTransaction>
   typeFilter: string
+  /** Bumped after every money movement, so the transaction list refetches. */
+  revision: number
   load(): Promise<void>
-  loadTransactions(page?: number, type?: string): Promise<void>
+  loadTransactions(page: number, type: string): Promise<void>
   topup(amount: number): Promise<void>
   withdraw(amount: number): Promise<void>
   transfer(toUserId: string, amount: number, message: string): Promise<void>
@@ -15,17 +17,17 @@ interface WalletState {
 
 export const useWallet = create<WalletState>((set, get) => {
   const settle = async (result: Promise<{ wallet: Wallet }>) => {
-    set({ wallet: (await result).wallet })
-    await get().loadTransactions(1)
+    set({ wallet: (await result).wallet, revision: get().revision + 1 })
   }
   return {
     wallet: null,
     transactions: { items: [], total: 0, page: 1, size: 20 },
     typeFilter: '',
+    revision: 0,
     async load() {
       set({ wallet: await walletApi.wallet() })
     },
-    async loadTransactions(page = get().transactions.page, type = get().typeFilter) {
+    async loadTransactions(page, type) {
       set({ typeFilter: type, transactions: await walletApi.transactions(page, type || undefined) })
     },
     topup: (amount) => settle(walletApi.topup(amount)),

@@ -1,0 +1,1 @@
+ALTER TABLE `review` ADD `counted` integer DEFAULT 1 NOT NULL;

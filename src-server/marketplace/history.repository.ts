@@ -1,0 +1,122 @@
+/**
+ * The order and ledger histories a person reads: each row carries the names it refers to (listing title, the
+ * other party), joined in the same query, so a page of history is one read and the console never shows an id
+ * where a name exists.
+ */
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
+import { user } from '../auth/auth.tables'
+import type { Queryable } from '../db/client'
+import type { PageQuery } from '../http/common.schemas'
+import { pageWindow, toPage } from '../http/pagination'
+import {
+  listing,
+  marketplaceOrder,
+  type OrderStatus,
+  type TransactionType,
+  walletTransaction,
+} from './marketplace.tables'
+import { presentTransaction } from './presenters'
+
+export type OrderHistoryQuery = PageQuery & {
+  role?: 'buyer' | 'seller' | undefined
+  status?: OrderStatus | undefined
+}
+
+const buyer = alias(user, 'order_buyer')
+const seller = alias(user, 'order_seller')
+
+/** The caller's orders (or sales with `role=seller`), newest first, with the listing's title and the other party. */
+export function listOrderHistory(db: Queryable, userId: string, query: OrderHistoryQuery) {
+  const asSeller = query.role === 'seller'
+  const conditions: SQL[] = [
+    asSeller ? eq(marketplaceOrder.sellerId, userId) : eq(marketplaceOrder.buyerId, userId),
+  ]
+  if (query.status) conditions.push(eq(marketplaceOrder.status, query.status))
+  const where = and(...conditions)
+  const { limit, offset } = pageWindow(query)
+  const other = asSeller ? buyer : seller
+  const rows = db
+    .select({
+      order: marketplaceOrder,
+      listingTitle: listing.title,
+      otherId: other.id,
+      otherUsername: other.username,
+    })
+    .from(marketplaceOrder)
+    .innerJoin(listing, eq(listing.id, marketplaceOrder.listingId))
+    .innerJoin(other, eq(other.id, asSeller ? marketplaceOrder.buyerId : marketplaceOrder.sellerId))
+    .where(where)
+    .orderBy(desc(marketplaceOrder.createdAt), desc(marketplaceOrder.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
+  const total = db.select({ n: count() }).from(marketplaceOrder).where(where).get()?.n ?? 0
+  return {
+    rows: rows.map((row) => ({
+      ...row.order,
+      listingTitle: row.listingTitle,
+      counterparty: { id: row.otherId, username: row.otherUsername },
+    })),
+    total,
+  }
+}
+
+const entryOrder = alias(marketplaceOrder, 'entry_order')
+const entryListing = alias(listing, 'entry_listing')
+
+/**
+ * The other person of a ledger entry: for an order, the seller when this wallet's owner bought and the buyer
+ * otherwise (the seller's income, the platform's commission); for a transfer, the owner of the other leg.
+ */
+function counterpartySql(ownerId: string) {
+  const transferPeer = sql`(SELECT w2.user_id FROM wallet_transaction t2 JOIN wallet w2 ON w2.id = t2.wallet_id
+    WHERE t2.reference_type = 'transfer' AND t2.reference_id = ${walletTransaction.referenceId}
+      AND t2.wallet_id <> ${walletTransaction.walletId} LIMIT 1)`
+  return sql<string | null>`CASE ${walletTransaction.referenceType}
+    WHEN 'order' THEN CASE WHEN ${entryOrder.buyerId} = ${ownerId} THEN ${entryOrder.sellerId} ELSE ${entryOrder.buyerId} END
+    WHEN 'transfer' THEN ${transferPeer}
+    ELSE NULL END`
+}
+
+/** A page of one wallet's ledger, newest first, each entry with its listing title and other party when it has one. */
+export function listTransactionHistory(
+  db: Queryable,
+  walletId: string,
+  ownerId: string,
+  query: PageQuery & { type?: TransactionType | undefined },
+) {
+  const conditions: SQL[] = [eq(walletTransaction.walletId, walletId)]
+  if (query.type) conditions.push(eq(walletTransaction.type, query.type))
+  const where = and(...conditions)
+  const { limit, offset } = pageWindow(query)
+  const counterpartyId = counterpartySql(ownerId)
+  const rows = db
+    .select({
+      entry: walletTransaction,
+      listingTitle: entryListing.title,
+      counterpartyId,
+      counterpartyUsername: sql<string | null>`(SELECT username FROM user WHERE id = ${counterpartyId})`,
+    })
+    .from(walletTransaction)
+    .leftJoin(
+      entryOrder,
+      and(eq(walletTransaction.referenceType, 'order'), eq(entryOrder.id, walletTransaction.referenceId)),
+    )
+    .leftJoin(entryListing, eq(entryListing.id, entryOrder.listingId))
+    .where(where)
+    .orderBy(desc(walletTransaction.seq))
+    .limit(limit)
+    .offset(offset)
+    .all()
+  const total = db.select({ n: count() }).from(walletTransaction).where(where).get()?.n ?? 0
+  const items = rows.map((row) => ({
+    ...presentTransaction(row.entry),
+    listing_title: row.listingTitle,
+    counterparty:
+      row.counterpartyId && row.counterpartyUsername
+        ? { id: row.counterpartyId, username: row.counterpartyUsername }
+        : null,
+  }))
+  return toPage(items, total, query)
+}

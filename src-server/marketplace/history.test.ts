@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import {
+  createListing,
+  expectLedgerConsistent,
+  publishedListing,
+  topUp,
+  userIdOf,
+} from './marketplace.test-support'
+
+let server: TestServer
+afterEach(async () => {
+  if (server) expectLedgerConsistent(server)
+  await server?.close()
+})
+
+async function call(method: 'GET' | 'POST' | 'PUT', url: string, username: string, payload?: unknown) {
+  return server.app.inject({
+    method,
+    url,
+    headers: await server.headersFor(username),
+    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
+  })
+}
+
+const buy = (username: string, listingId: string) =>
+  call('POST', '/api/marketplace/orders', username, { listing_id: listingId })
+
+describe('a refunded order and its review', () => {
+  it('takes the refunded buyer’s review out of rating_avg and rating_count, stored and returned', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 10 })
+    const orders: Record<string, string> = {}
+    for (const [name, rating] of [
+      ['bob', 5],
+      ['carl', 2],
+    ] as const) {
+      await topUp(server, name, 10)
+      orders[name] = (await buy(name, listingId)).json().id
+      const posted = await call('POST', `/api/marketplace/listings/${listingId}/reviews`, name, { rating })
+      expect(posted.statusCode).toBe(201)
+    }
+    const refunded = await call('POST', `/api/marketplace/orders/${orders.carl}/refund`, 'carl', {
+      reason: 'not what I needed',
+    })
+    expect(refunded.statusCode).toBe(200)
+
+    const stored = server.app.ctx.db.$client
+      .prepare('SELECT rating_sum, rating_count FROM listing WHERE id = ?')
+      .get(listingId)
+    expect(stored).toEqual({ rating_sum: 5, rating_count: 1 })
+    const detail = (await call('GET', `/api/marketplace/listings/${listingId}`, 'eve')).json()
+    expect(detail).toMatchObject({ rating_avg: 5, rating_count: 1 })
+    // The review stays readable, marked as no longer counted.
+    const reviews = (await call('GET', `/api/marketplace/listings/${listingId}/reviews`, 'eve')).json()
+    const byAuthor = Object.fromEntries(
+      reviews.items.map((r: { author: { username: string }; counted: boolean }) => [
+        r.author.username,
+        r.counted,
+      ]),
+    )
+    expect(byAuthor).toEqual({ bob: true, carl: false })
+  })
+
+  it('leaves the rating alone when a buyer without a review is refunded', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 10 })
+    await topUp(server, 'bob', 10)
+    await topUp(server, 'carl', 10)
+    await buy('bob', listingId)
+    await call('POST', `/api/marketplace/listings/${listingId}/reviews`, 'bob', { rating: 4 })
+    const order = (await buy('carl', listingId)).json()
+    await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'carl', { reason: 'x' })
+    const stored = server.app.ctx.db.$client
+      .prepare('SELECT rating_sum, rating_count FROM listing WHERE id = ?')
+      .get(listingId)
+    expect(stored).toEqual({ rating_sum: 4, rating_count: 1 })
+  })
+})
+
+describe('histories carry names, not ids', () => {
+  it('lists orders with the listing title and the seller, sales with the buyer', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { title: 'Invoice reader', base_price: 10 })
+    await topUp(server, 'bob', 10)
+    expect((await buy('bob', listingId)).statusCode).toBe(201)
+
+    const orders = (await call('GET', '/api/marketplace/orders', 'bob')).json()
+    expect(orders.items).toEqual([
+      expect.objectContaining({
+        listing_id: listingId,
+        listing_title: 'Invoice reader',
+        counterparty: { id: userIdOf(server, 'sam'), username: 'sam' },
+      }),
+    ])
+    const sales = (await call('GET', '/api/marketplace/orders?role=seller', 'sam')).json()
+    expect(sales.items).toEqual([
+      expect.objectContaining({
+        listing_title: 'Invoice reader',
+        counterparty: expect.objectContaining({ username: 'bob' }),
+      }),
+    ])
+  })
+
+  it('names the listing and the other party of order and transfer entries in the ledger', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { title: 'Invoice reader', base_price: 10 })
+    await topUp(server, 'bob', 30)
+    await buy('bob', listingId)
+    await server.headersFor('carl')
+    const sent = await call('POST', '/api/wallet/transfer', 'bob', {
+      to_user_id: userIdOf(server, 'carl'),
+      amount: 5,
+    })
+    expect(sent.statusCode).toBe(200)
+
+    const bob = (await call('GET', '/api/wallet/transactions', 'bob')).json().items
+    const summary = (
+      items: { type: string; listing_title: string | null; counterparty: { username: string } | null }[],
+    ) => items.map((t) => [t.type, t.listing_title, t.counterparty?.username ?? null])
+    expect(summary(bob)).toEqual([
+      ['transfer_out', null, 'carl'],
+      ['spend', 'Invoice reader', 'sam'],
+      ['topup', null, null],
+    ])
+    expect(summary((await call('GET', '/api/wallet/transactions', 'sam')).json().items)).toEqual([
+      ['income', 'Invoice reader', 'bob'],
+    ])
+    expect(summary((await call('GET', '/api/wallet/transactions', 'carl')).json().items)).toEqual([
+      ['transfer_in', null, 'bob'],
+    ])
+  })
+})
+
+describe('my listings', () => {
+  it('shows the seller every own listing with its status and moderation reason, and no one else’s', async () => {
+    server = await startTestServer()
+    const pending = await createListing(server, 'sam', { title: 'Waiting' })
+    const rejected = await createListing(server, 'sam', { title: 'Too vague' })
+    await createListing(server, 'bob', { title: 'Not mine' })
+    const moderated = await server.app.inject({
+      method: 'PUT',
+      url: `/api/admin/listings/${rejected}/status`,
+      headers: await server.adminHeaders(),
+      payload: { status: 'rejected', reason: 'Describe what it does' },
+    })
+    expect(moderated.statusCode).toBe(200)
+
+    const mine = (await call('GET', '/api/marketplace/my-listings', 'sam')).json()
+    expect(mine.total).toBe(2)
+    const byId = Object.fromEntries(
+      mine.items.map((l: { id: string; status: string; status_reason: string | null }) => [
+        l.id,
+        [l.status, l.status_reason],
+      ]),
+    )
+    expect(byId).toEqual({
+      [pending]: ['pending_review', null],
+      [rejected]: ['rejected', 'Describe what it does'],
+    })
+  })
+})
+
+describe('user lookup', () => {
+  it('finds an active person by exact username and not a missing one', async () => {
+    server = await startTestServer()
+    await server.headersFor('carl')
+    const found = await call('GET', '/api/users/lookup?username=carl', 'bob')
+    expect(found.json()).toEqual({ id: userIdOf(server, 'carl'), username: 'carl' })
+    const missing = await call('GET', '/api/users/lookup?username=nobody', 'bob')
+    expect([missing.statusCode, missing.json().error.code]).toEqual([404, 'USER_NOT_FOUND'])
+    const empty = await call('GET', '/api/users/lookup?username=', 'bob')
+    expect(empty.statusCode).toBe(422)
+  })
+})
