@@ -10,14 +10,13 @@ import { pageWindow, toPage } from '../http/pagination'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type { FieldReviewPatch, RunListQuery } from './document-recognition.schemas'
-import type { FieldValue } from './document-recognition.tables'
-import type { ExtractionConfig, FieldDefinition } from './extraction/field-config'
-import { normaliseValue } from './extraction/values'
+import type { ExtractionConfig } from './extraction/field-config'
 import { renderPage } from './pipeline/document-pages'
 import type { OcrEngine } from './pipeline/ocr'
 import { documentExtractionExecutor, type ExtractionOutput } from './pipeline/run-extraction'
 import { correctField, isRerunnable, rejectRun, syncRun } from './review/review.service'
 import { seedReview } from './review/seed'
+import { readTypedValue } from './review/typed-value'
 import { toDocumentRun, toFieldReview, toRevision } from './review/views'
 
 /** Preview pages are rendered at 1.5x their size in points (108 dpi): readable, and light to send. */
@@ -184,10 +183,13 @@ export function createDocumentRecognitionService(
         ?.config as ExtractionConfig | undefined
       const definition = config?.fields.find((f) => f.key === field.fieldKey)
       if (definition && patch.value !== undefined && patch.value !== null) {
-        const value = typedValue(definition, patch.value)
-        if (value === null)
-          throw RecognitionErrors.INVALID_FIELD_VALUE({ field_key: field.fieldKey, type: definition.type })
-        patch = { ...patch, value }
+        const typed = readTypedValue(definition, patch.value)
+        if (!typed.ok)
+          throw RecognitionErrors.INVALID_FIELD_VALUE(
+            { field_key: field.fieldKey, type: definition.type, value: patch.value },
+            typed.message,
+          )
+        patch = { ...patch, value: typed.value }
       }
       correctField(db, run, fieldId, patch, actorId)
       const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
@@ -357,9 +359,3 @@ export function createDocumentRecognitionService(
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000
-
-/** A reviewer's value in the field's type: typed text is read like extracted text ("17,30 €" is 17.3). */
-function typedValue(definition: FieldDefinition, value: string | number | boolean): FieldValue {
-  if (definition.type === 'enum') return definition.enum?.includes(String(value)) ? String(value) : null
-  return normaliseValue(definition, value)
-}
