@@ -16,8 +16,12 @@ import {
   FieldReview,
   FieldReviewPatch,
   FieldTimeline,
+  LearnedHint,
   Overview,
   PageParams,
+  PageWords,
+  ReadRegionBody,
+  RegionRead,
   RegistryBody,
   RegistryEntry,
   RejectBody,
@@ -151,6 +155,21 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       ),
   )
 
+  app.post(
+    '/document-recognition/runs/:run_id/field-reviews/:field_id/read-region',
+    {
+      config: review,
+      schema: { tags, params: FieldParams, body: ReadRegionBody, response: { 200: RegionRead } },
+    },
+    async (request) => service.readRegion(request.params.run_id, request.params.field_id, request.body),
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/pages/:page_number/words',
+    { config: review, schema: { tags, params: PageParams, response: { 200: PageWords } } },
+    async (request) => service.pageWords(request.params.run_id, request.params.page_number),
+  )
+
   app.get(
     '/document-recognition/runs/:run_id/field-reviews/:field_id/revisions',
     { config: review, schema: { tags, params: FieldParams, response: { 200: FieldTimeline } } },
@@ -219,6 +238,24 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags, params: AgentParams, body: RegistryBody, response: { 200: RegistryEntry } },
     },
     async (request) => service.register(request.requireUser().id, request.params.agent_id, request.body),
+  )
+
+  app.get(
+    '/admin/document-recognition/runtime-agents/:agent_id/learned-hints',
+    {
+      config: write,
+      schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(LearnedHint) } },
+    },
+    async (request) => pageOf(service.learnedHints(request.params.agent_id), request.query),
+  )
+
+  app.delete(
+    '/admin/document-recognition/runtime-agents/:agent_id/learned-hints',
+    { config: write, schema: { tags, params: AgentParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      service.deleteLearnedHints(request.requireUser().id, request.params.agent_id)
+      return reply.status(204).send(null)
+    },
   )
 
   app.delete(

@@ -1,6 +1,6 @@
 import type { FieldValue } from '../document-recognition.tables'
 import type { FieldDefinition } from '../extraction/field-config'
-import { fold, parseAmounts, parseDate } from '../extraction/values'
+import { compilePattern, fold, parseAmounts, parseDate, parseValue } from '../extraction/values'
 
 /** What a reviewer typed, read strictly as the field's type: the whole text must be one value, or it is refused. */
 export type TypedValue = { ok: true; value: FieldValue } | { ok: false; message: string }
@@ -84,4 +84,17 @@ export function readTypedValue(field: FieldDefinition, raw: string | number | bo
     default:
       return { ok: true, value: raw.trim() }
   }
+}
+
+/**
+ * The field's value in a piece of page text (a region a reviewer drew): the first word from which the text reads
+ * as the field's type, so "Invoice No: INV-1" gives INV-1 and "Total 1,190.00" gives 1190.
+ */
+export function valueInText(field: FieldDefinition, text: string): FieldValue {
+  const pattern = compilePattern(field)
+  for (const start of [0, ...[...text.matchAll(/\s\S/g)].map((m) => m.index + 1)]) {
+    const parsed = parseValue(field, text.slice(start), pattern)
+    if (parsed && parsed.value !== null) return parsed.value
+  }
+  return null
 }

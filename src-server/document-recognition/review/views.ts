@@ -21,6 +21,8 @@ export function toFieldReview(row: FieldReviewRow, usernames: Usernames): FieldR
     page_number: row.pageNumber,
     bbox: row.bbox ?? null,
     review_status: row.reviewStatus as FieldReview['review_status'],
+    source: (row.source ?? null) as FieldReview['source'],
+    learned_from_run_id: row.learnedFromRunId,
     flag_reasons: row.flagReasons as FieldReview['flag_reasons'],
     reviewer_note: row.reviewerNote,
     revision_count: row.revisionCount,
