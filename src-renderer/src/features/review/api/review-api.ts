@@ -2,9 +2,12 @@ import type { FieldReviewPatch } from '@server/document-recognition/document-rec
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders } from '../../../lib/api-client'
 import type {
+  Bbox,
   FieldReview,
   FieldRevisions,
+  PageWords,
   RecognitionRun,
+  RegionRead,
   RerunResult,
   RuntimeAgentSummary,
 } from './review-types'
@@ -33,8 +36,13 @@ export const reviewApi = {
     form.append('file', file)
     return api.post<RecognitionRun>('/document-recognition/runs', form, { quiet: true })
   },
+  /** Quiet: a refused value is shown at its field, not as a notification. */
   updateField: (runId: string, fieldId: string, body: FieldReviewPatch) =>
-    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
+    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body, { quiet: true }),
+  readRegion: (runId: string, fieldId: string, body: { page_number: number; bbox: Bbox }) =>
+    api.post<RegionRead>(`${runPath(runId)}/field-reviews/${fieldId}/read-region`, body, { quiet: true }),
+  pageWords: (runId: string, pageNumber: number) =>
+    api.get<PageWords>(`${runPath(runId)}/pages/${pageNumber}/words`),
   revisions: (runId: string, fieldId: string) =>
     api.get<FieldRevisions>(`${runPath(runId)}/field-reviews/${fieldId}/revisions`),
   reject: (runId: string, reason: string) =>
