@@ -174,3 +174,50 @@ describe('taking a value from the page', () => {
     expect(storedField(net.id)?.revisionCount).toBe(0)
   })
 })
+
+describe('the live run feed', () => {
+  it('streams a run from queued to completed, then its review changes and rejection reason, over real HTTP', async () => {
+    const base = await server.listen()
+    const live = new AbortController()
+    const response = await fetch(`${base}/document-recognition/runs/events`, {
+      headers: reviewer,
+      signal: live.signal,
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('text/event-stream')
+    const seen: { id: string; status: string; review_status: string; reject_reason: string | null }[] = []
+    const reading = (async () => {
+      const reader = (response.body as ReadableStream<Uint8Array>)
+        .pipeThrough(new TextDecoderStream())
+        .getReader()
+      let buffer = ''
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
+        if (done) return
+        buffer += value
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const data = buffer.slice(0, end).replace(/^data: /, '')
+          buffer = buffer.slice(end + 2)
+          if (data.startsWith('{')) seen.push(JSON.parse(data).run)
+        }
+      }
+    })()
+    const run = await completedRun(await invoicePdf())
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(check()).toBe(true)
+    }
+    await until(() => seen.some((r) => r.id === run.id && r.status === 'completed'))
+    expect(seen.find((r) => r.id === run.id)?.status).toBe('queued')
+
+    await api('POST', `/document-recognition/runs/${run.id}/reject`, { reason: 'Not an invoice' })
+    await until(() => seen.some((r) => r.id === run.id && r.review_status === 'rejected'))
+    expect(seen.at(-1)).toMatchObject({
+      id: run.id,
+      review_status: 'rejected',
+      reject_reason: 'Not an invoice',
+    })
+    live.abort()
+    await reading
+  })
+})

@@ -263,3 +263,16 @@ export function deleteLearnedHints(db: Queryable, runtimeAgentId: string): numbe
   return db.delete(documentLearnedHint).where(eq(documentLearnedHint.runtimeAgentId, runtimeAgentId)).run()
     .changes
 }
+
+/** The reason of a run's latest rejection, for the queue. */
+export function lastRejectReason(db: Queryable, runId: string): string | null {
+  return (
+    db
+      .select({ reason: documentReviewEvent.reason })
+      .from(documentReviewEvent)
+      .where(and(eq(documentReviewEvent.runId, runId), eq(documentReviewEvent.kind, 'rejected')))
+      .orderBy(desc(documentReviewEvent.createdAt))
+      .limit(1)
+      .get()?.reason ?? null
+  )
+}

@@ -33,6 +33,7 @@ import {
 } from './document-recognition.schemas'
 import { createDocumentRecognitionService } from './document-recognition.service'
 import { OcrEngine } from './pipeline/ocr'
+import { streamRuns } from './review/run-feed'
 
 const Binary = Type.Unknown({ description: 'file bytes' })
 const ResultDocument = Type.Object({
@@ -110,6 +111,26 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs',
     { config: review, schema: { tags, querystring: RunListQuery, response: { 200: Page(DocumentRun) } } },
     async (request) => service.listRuns(request.query),
+  )
+
+  // Open feeds end before the server closes, so shutdown does not wait on them.
+  const openFeeds = new Set<() => void>()
+  app.addHook('preClose', async () => {
+    for (const stop of [...openFeeds]) stop()
+  })
+  app.get(
+    '/document-recognition/runs/events',
+    {
+      config: review,
+      schema: {
+        tags,
+        description:
+          'Live feed of recognition runs as text/event-stream: `data: {"type": "run", "run": DocumentRun}` whenever a run is created, its job moves, or a reviewer changes it.',
+        produces: ['text/event-stream'],
+        response: { 200: Type.String({ description: 'text/event-stream' }) },
+      },
+    },
+    async (_request, reply) => streamRuns(service.feed, reply, service.feedView, openFeeds),
   )
 
   app.get(

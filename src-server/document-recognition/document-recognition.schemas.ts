@@ -90,6 +90,8 @@ export const DocumentRun = Type.Object({
   source_recoverable: Type.Boolean(),
   status: Type.Enum([...RUN_STATUSES]),
   review_status: Type.Enum([...REVIEW_STATUSES]),
+  /** Why a rejected run was rejected (its latest rejection). */
+  reject_reason: Nullable(Type.String()),
   error_message: Nullable(Type.String()),
   rerun_source_run_id: Nullable(Uuid),
   diff_from_source: Nullable(

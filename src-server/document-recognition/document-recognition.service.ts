@@ -21,6 +21,7 @@ import type { OcrEngine } from './pipeline/ocr'
 import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
 import { pagesOf, readRegion } from './review/page-words'
 import { correctField, isRerunnable, rejectRun, syncRun } from './review/review.service'
+import { RunFeed } from './review/run-feed'
 import { seedReview } from './review/seed'
 import { readTypedValue, valueInText } from './review/typed-value'
 import { toDocumentRun, toFieldReview, toRevision } from './review/views'
@@ -45,6 +46,13 @@ export function createDocumentRecognitionService(
         extraction.review_sample_rate ?? repo.findRegistryEntry(tx, run.runtimeAgentId)?.reviewSampleRate ?? 0
       seedReview(tx, run, extraction, result as DocumentExecution, sampleRate)
     },
+  })
+
+  // Every move of a run's job (queued, running, completed, failed) reaches the live feed.
+  const feed = new RunFeed()
+  ctx.jobs.on('job', (job: { payload: unknown }) => {
+    const runId = (job.payload as { runId?: unknown } | null)?.runId
+    if (typeof runId === 'string') feed.publish(runId)
   })
 
   for (const agent of agentRuns.installShippedDefinitions(deps.shippedDefinitionsDir))
@@ -106,6 +114,7 @@ export function createDocumentRecognitionService(
       fields,
       ctx.blobs.has(run.sourceSha256),
       usernames,
+      repo.lastRejectReason(db, run.id),
     )
   }
 
@@ -116,7 +125,16 @@ export function createDocumentRecognitionService(
     return toPage(rows.map(detail), total, pageQuery)
   }
 
+  /** A run as the feed sends it; runs of other domains' jobs or unregistered agents are not sent. */
+  function feedView(runId: string) {
+    const run = agentRuns.findRun(runId)
+    return run && repo.findRegistryEntry(db, run.runtimeAgentId) ? detail(run) : null
+  }
+
   return {
+    feed,
+    feedView,
+
     listRegisteredAgents() {
       const entries = repo.listRegistry(db, true)
       const agents = new Map(agentRuns.listAgents(entries.map((e) => e.agentId)).map((a) => [a.id, a]))
@@ -189,7 +207,9 @@ export function createDocumentRecognitionService(
 
     async createRun(user: AuthUser, agentId: string, file: { fileName: string; bytes: Buffer } | undefined) {
       const { agent } = registeredAgent(agentId, true)
-      return detail(await agentRuns.createRun({ agent, createdById: user.id, file }))
+      const run = await agentRuns.createRun({ agent, createdById: user.id, file })
+      feed.publish(run.id)
+      return detail(run)
     },
 
     listRuns: (query: RunListQuery) => listRuns(query, true),
@@ -241,6 +261,7 @@ export function createDocumentRecognitionService(
         if (taken) learnFromPage(tx, run, taken, pages)
         else if (confirmsLearned) confirmLearned(tx, run, field.fieldKey, pages)
       })
+      feed.publish(run.id)
       const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
       return toFieldReview(updated, agentRuns.usernamesOf([actorId]))
     },
@@ -316,12 +337,14 @@ export function createDocumentRecognitionService(
     sync(runId: string, actorId: string) {
       const run = getRun(runId)
       syncRun(db, run, actorId)
+      feed.publish(run.id)
       return detail(run)
     },
 
     reject(runId: string, input: { reason: string; reviewer?: string }, actorId: string) {
       const run = getRun(runId)
       rejectRun(db, run, input, actorId)
+      feed.publish(run.id)
       return detail(agentRuns.getRun(run.id))
     },
 
@@ -336,6 +359,7 @@ export function createDocumentRecognitionService(
         throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: source.id, source_recoverable: false })
       const { agent } = registeredAgent(source.runtimeAgentId, false)
       const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source })
+      feed.publish(target.id)
       return { source_run_id: source.id, target_run_id: target.id, target_run: detail(target) }
     },
 

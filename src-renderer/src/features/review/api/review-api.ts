@@ -66,4 +66,55 @@ export const reviewApi = {
     setTimeout(() => URL.revokeObjectURL(url), 10_000)
   },
   sourcePdfUrl: (runId: string) => `${apiBase()}${runPath(runId)}/source-pdf`,
+  watchRuns,
+}
+
+/** Between two attempts to reopen the live feed after it dropped. */
+const RECONNECT_MS = 2000
+
+/**
+ * Follows the live run feed (`text/event-stream` over fetch, so the bearer header goes along) until `signal`
+ * aborts, reopening it when the connection drops; `onRun` gets each run as it now reads.
+ */
+function watchRuns(
+  onRun: (run: RecognitionRun) => void,
+  signal: AbortSignal,
+  /** Each time the feed (re)opens: changes made while it was closed are read then. */
+  onConnected?: () => void,
+): void {
+  const follow = async () => {
+    const response = await fetch(`${apiBase()}/document-recognition/runs/events`, {
+      headers: authHeaders(),
+      signal,
+    })
+    if (!response.ok || !response.body) throw new Error(`feed answered ${response.status}`)
+    onConnected?.()
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      buffer += value
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n')
+        buffer = buffer.slice(end + 2)
+        if (data) {
+          const event = JSON.parse(data) as { type: string; run?: RecognitionRun }
+          if (event.type === 'run' && event.run) onRun(event.run)
+        }
+      }
+    }
+  }
+  const loop = async () => {
+    while (!signal.aborted) {
+      await follow().catch(() => undefined)
+      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS))
+    }
+  }
+  void loop()
 }

@@ -94,7 +94,7 @@ export function ReviewRunPage() {
   const { runId = '' } = useParams()
   const navigate = useNavigate()
   const notify = useNotifications((state) => state.push)
-  const { run, selectedId, saving, open, select, refresh, rerun, takeWords, takeRegion, nextRunId, setHelp } =
+  const { run, selectedId, saving, open, select, receive, rerun, takeWords, takeRegion, nextRunId, setHelp } =
     useReviewRun()
   const [zoom, setZoom] = useState<Zoom>('fit')
   const [rejecting, setRejecting] = useState(false)
@@ -123,12 +123,16 @@ export function ReviewRunPage() {
     void open(runId)
   }, [open, runId])
 
-  // A run still being processed refreshes itself until it completes or fails.
+  // The run feed brings the run's progress and other reviewers' changes, without polling.
   useEffect(() => {
-    if (!run || (run.status !== 'queued' && run.status !== 'running')) return
-    const timer = setInterval(() => void refresh(), 1500)
-    return () => clearInterval(timer)
-  }, [run, refresh])
+    const live = new AbortController()
+    reviewApi.watchRuns(
+      (changed) => changed.id === runId && receive(changed),
+      live.signal,
+      () => void reviewApi.run(runId).then(receive),
+    )
+    return () => live.abort()
+  }, [runId, receive])
 
   if (!run) return <p className="muted">Loading the run…</p>
 

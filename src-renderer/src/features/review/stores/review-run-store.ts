@@ -18,7 +18,8 @@ interface RunState {
   saving: number
   helpOpen: boolean
   open(runId: string): Promise<void>
-  refresh(): Promise<void>
+  /** A newer reading of the open run (from the live feed); the first field to look at is selected once it has fields. */
+  receive(run: RecognitionRun): void
   select(fieldId: string | null): void
   move(step: 1 | -1): void
   nextFlagged(): void
@@ -114,9 +115,13 @@ export const useReviewRun = create<RunState>((set, get) => {
       await loadTimeline(first?.id ?? null)
     },
 
-    async refresh() {
-      const run = get().run
-      if (run) set({ run: await reviewApi.run(run.id) })
+    receive(run) {
+      if (get().run?.id !== run.id) return
+      set({ run })
+      if (!get().selectedId) {
+        const first = run.field_reviews.find(needsLook) ?? run.field_reviews[0]
+        if (first) get().select(first.id)
+      }
     },
 
     select(fieldId) {
