@@ -98,6 +98,21 @@ describe('taking a value from the page', () => {
     expect(read.statusCode).toBe(200)
     expect(read.json()).toMatchObject({ page_number: 1, origin: 'text_layer', text: '1,190.00', value: 1190 })
     expect(read.json().words).toHaveLength(1)
+    // A box over the whole row reads every word, and boxes the value's own words.
+    const words = await wordsOf(run.id)
+    const row = await api(
+      'POST',
+      `/document-recognition/runs/${run.id}/field-reviews/${total.id}/read-region`,
+      {
+        page_number: 1,
+        bbox: around([wordBox(words, 'Total')[0], ...wordBox(words, '1,190.00').slice(1)]),
+      },
+    )
+    expect(row.json()).toMatchObject({
+      text: 'Total 1,190.00',
+      value: 1190,
+      bbox: wordBox(words, '1,190.00'),
+    })
     expect(storedField(total.id)).toMatchObject({ revisionCount: 0, reviewStatus: total.review_status })
   })
 

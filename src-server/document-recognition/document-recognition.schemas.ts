@@ -233,7 +233,7 @@ export const RegionRead = Type.Object({
   text: Type.String(),
   /** The text read as the field's type (the first amount, date, ...), null when none is there. */
   value: FieldValueSchema,
-  /** The union box of the words found; null when the region holds none. */
+  /** The box of the value's words when the text reads as the field's type, else of all words; null when none. */
   bbox: Nullable(BboxSchema),
   words: Type.Array(PageWordSchema),
 })

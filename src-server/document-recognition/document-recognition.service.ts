@@ -276,7 +276,11 @@ export function createDocumentRecognitionService(
       if (!page) throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: body.page_number })
       const read = await readRegion(ctx, deps.ocr, run, page, body.bbox as Bbox)
       const definition = definitionOf(run, field.fieldKey)
-      return { ...read, value: definition && read.text ? valueInText(definition, read.text) : null }
+      const value = definition && read.text ? valueInText(definition, read.text) : null
+      // The box of the value's own words, so a region dragged over "Total 1,190.00" boxes the amount only.
+      const placed =
+        definition && value !== null ? locateValue(definition, [{ ...page, words: read.words }], value) : null
+      return { ...read, value, bbox: placed?.bbox ?? read.bbox }
     },
 
     async pageWords(runId: string, pageNumber: number) {

@@ -18,6 +18,21 @@ const asHint = (row: repo.LearnedHintRow): Hint => ({
   learnedFromRunId: row.learnedFromRunId,
 })
 
+/** The fields these hints (of the document's layout) read; a hint that reads nothing leaves its field out. */
+export function readWithHints(
+  hints: Hint[],
+  definitions: FieldDefinition[],
+  pages: PageText[],
+): Map<string, ExtractedField> {
+  const found = new Map<string, ExtractedField>()
+  for (const definition of definitions) {
+    const hint = hints.find((h) => h.fieldKey === definition.key)
+    const field = hint ? applyHint(definition, hint, pages) : null
+    if (field) found.set(definition.key, field)
+  }
+  return found
+}
+
 /** The fields this layout's learned hints read, for the runtime agent version the run uses. */
 export function learnedFields(
   db: Queryable,
@@ -25,16 +40,10 @@ export function learnedFields(
   definitions: FieldDefinition[],
   pages: PageText[],
 ): Map<string, ExtractedField> {
-  const found = new Map<string, ExtractedField>()
   const fingerprint = layoutFingerprint(pages)
-  if (!fingerprint) return found
-  const hints = repo.findLearnedHints(db, agentVersionId, fingerprint)
-  for (const definition of definitions) {
-    const row = hints.find((h) => h.fieldKey === definition.key)
-    const field = row ? applyHint(definition, asHint(row), pages) : null
-    if (field) found.set(definition.key, field)
-  }
-  return found
+  if (!fingerprint) return new Map()
+  const hints = repo.findLearnedHints(db, agentVersionId, fingerprint).map(asHint)
+  return readWithHints(hints, definitions, pages)
 }
 
 /**

@@ -195,9 +195,11 @@ export async function scoreCase(
   config: ExtractionConfig,
   fixture: FixtureCase,
   options: OcrOptions = { ocr: false },
+  /** How fields are extracted from the pages: the general rules, unless a benchmark adds to them. */
+  extract: (fields: FieldDefinition[], pages: PageText[]) => ExtractedField[] = extractWithRules,
 ): Promise<CaseResult> {
   const pages = await fixturePages(fixture.pdf, options)
-  const { fields, issues } = validateFields(config.fields, extractWithRules(config.fields, pages))
+  const { fields, issues } = validateFields(config.fields, extract(config.fields, pages))
   const byKey = new Map<string, ExtractedField>(fields.map((f) => [f.key, f]))
   const threshold = lowConfidenceThreshold(config)
   return {
