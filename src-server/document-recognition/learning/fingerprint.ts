@@ -10,7 +10,9 @@ const HEADER_WORDS = 16
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g
 /** EU VAT ids in their printed forms (DE123456789, ATU12345678, FR12345678901, NL123456789B01, ...). */
 const VAT_ID =
-  /\b(?:ATU\d{8}|BE[01]\d{9}|DE\d{9}|FR[A-Z0-9]{2}\d{9}|NL\d{9}B\d{2}|GB\d{9}(?:\d{3})?|IT\d{11}|ES[A-Z0-9]\d{7}[A-Z0-9]|CHE[-. ]?\d{3}[. ]?\d{3}[. ]?\d{3}|[A-Z]{2}\d{8,12})\b/g
+  /\b(?:ATU\d{8}|BE[01]\d{9}|DE\d{9}|FR[A-Z0-9]{2}\d{9}|NL\d{9}B\d{2}|GB\d{9}(?:\d{3})?|IT\d{11}|ES[A-Z0-9]\d{7}[A-Z0-9]|CHE[-. ]?\d{3}[. ]?\d{3}[. ]?\d{3})\b/g
+/** Other countries' ids are taken only on a line that names them (a bare "RK21012345" is a document number). */
+const LABELLED_VAT_ID = /\b(?:VAT|UST|UID|TVA|BTW|IVA|MWST|TAX ID|GSTIN)\b.*?\b([A-Z]{2}[A-Z0-9]{8,13})\b/
 
 /** The ISO 13616 check (mod 97 = 1), so a reference number that looks like an IBAN is not taken for one. */
 function isIban(candidate: string): boolean {
@@ -38,9 +40,9 @@ export function layoutFingerprint(pages: PageText[]): string | null {
       if (iban.length >= 15 && isIban(iban)) return `iban:${iban}`
     }
   for (const line of lines) {
-    const match = line.text.toUpperCase().match(VAT_ID)
-    if (match?.[0] && /\d{8}/.test(match[0].replace(/\D/g, '')))
-      return `vat:${match[0].replace(/[-. ]/g, '')}`
+    const text = line.text.toUpperCase()
+    const id = text.match(VAT_ID)?.[0] ?? LABELLED_VAT_ID.exec(text)?.[1]
+    if (id && /\d{8}/.test(id.replace(/\D/g, ''))) return `vat:${id.replace(/[-. ]/g, '')}`
   }
   const first = pages[0]
   if (!first) return null

@@ -9,6 +9,7 @@ import { queued, useReviewRun } from '../stores/review-run-store'
 import { DocumentViewer, MAX_ZOOM, MIN_ZOOM, type Zoom } from './document-viewer'
 import { FieldPanel } from './field-panel'
 import { RejectDialog } from './reject-dialog'
+import { RunNotes } from './review-queue-page'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
 
 const KEYS: [string, string][] = [
@@ -175,6 +176,7 @@ export function ReviewRunPage() {
           Rerun of <Link to={`/console/review/${run.rerun_source_run_id}`}>the earlier run</Link>.
         </p>
       ) : null}
+      <RunNotes run={run} />
       <FormError message={run.error_message} />
       <div className="review-toolbar">
         <div className="row">
