@@ -50,6 +50,9 @@ const unionBox = (boxes: Bbox[]): Bbox => [
   Math.max(...boxes.map((b) => b[3])),
 ]
 
+/** The run the view shows (or is opening): readings of any other run are ignored. */
+let openingId: string | null = null
+
 let chain: Promise<unknown> = Promise.resolve()
 /**
  * Runs review actions one after the other in the order their keys were pressed: a key pressed while a save is in
@@ -108,15 +111,15 @@ export const useReviewRun = create<RunState>((set, get) => {
     helpOpen: false,
 
     async open(runId) {
+      openingId = runId
       set({ run: null, selectedId: null, editing: false, timeline: null, fieldError: null })
-      const run = await reviewApi.run(runId)
-      const first = run.field_reviews.find(needsLook) ?? run.field_reviews[0] ?? null
-      set({ run, selectedId: first?.id ?? null })
-      await loadTimeline(first?.id ?? null)
+      get().receive(await reviewApi.run(runId))
     },
 
     receive(run) {
-      if (get().run?.id !== run.id) return
+      const current = get().run
+      // Only the run being shown, and never an older reading over a newer one (feed and fetches can cross).
+      if (run.id !== openingId || (current && current.updated_at > run.updated_at)) return
       set({ run })
       if (!get().selectedId) {
         const first = run.field_reviews.find(needsLook) ?? run.field_reviews[0]
