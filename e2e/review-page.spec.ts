@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
+import { PDFDocument } from 'pdf-lib'
 import { A4, invoicePdf, SAMPLE_INVOICE } from '../src-server/document-recognition/testing/invoice-documents'
 import { fixturePath } from '../test/helpers/fixtures'
 import { ADMIN_PASSWORD, apiToken, expect, type RunningServer, screenshot, signIn, test } from './fixtures'
@@ -163,4 +164,53 @@ test('keyboard-only review of a real invoice from upload to approved, then Enter
   await expect(page).toHaveURL(new RegExp(`/console/review/${waiting}$`))
   await expect(page.getByRole('heading', { name: 'QualityHosting.pdf' })).toBeVisible()
   await screenshot(page, testInfo, 'review-keyboard-next-run')
+})
+
+test('a multi-page document shows its page number and thumbnails, and Ctrl+wheel zooms toward the cursor', async ({
+  page,
+  server,
+}, testInfo) => {
+  const pages = [0, 1, 2].map((n) => [
+    { text: `Page ${n + 1} of the Acme statement`, x: 50, y: 60, size: 16 },
+    ...(n === 2 ? SAMPLE_INVOICE.slice(1) : []),
+  ])
+  const doc = await PDFDocument.create()
+  for (const lines of pages) {
+    const single = await PDFDocument.load(await invoicePdf(lines))
+    const [copied] = await doc.copyPages(single, [0])
+    if (copied) doc.addPage(copied)
+  }
+  await signIn(page, server)
+  await uploadThroughUi(page, 'statement.pdf', Buffer.from(await doc.save()))
+  const thumbs = page.getByRole('navigation', { name: 'Pages' }).getByRole('button')
+  await expect(thumbs).toHaveCount(3)
+  // Selecting a field whose box is on page 3 scrolls there (as the first field to look at does when a run opens).
+  await fieldItem(page, 'Invoice number').getByRole('button').first().click()
+  await expect(page.getByText('Page 3 of 3')).toBeVisible()
+  await thumbs.first().click()
+  await expect(page.getByText('Page 1 of 3')).toBeVisible()
+
+  const scroller = page.getByTestId('pdf-scroller')
+  const view = await scroller.boundingBox()
+  if (!view) throw new Error('no viewer')
+  const cursor = { x: view.x + view.width * 0.25, y: view.y + view.height * 0.4 }
+  const contentPoint = () =>
+    scroller.evaluate((element, at) => {
+      const rect = element.getBoundingClientRect()
+      return {
+        fx: (element.scrollLeft + at.x - rect.left) / element.scrollWidth,
+        fy: (element.scrollTop + at.y - rect.top) / element.scrollHeight,
+      }
+    }, cursor)
+  const before = await contentPoint()
+  await page.mouse.move(cursor.x, cursor.y)
+  await page.keyboard.down('Control')
+  for (let notch = 0; notch < 5; notch++) await page.mouse.wheel(0, -100)
+  await page.keyboard.up('Control')
+  await expect(page.locator('.zoom-label')).not.toHaveText('Fit')
+  const after = await contentPoint()
+  // The point under the cursor stays under it (within a few percent of the content).
+  expect(Math.abs(after.fx - before.fx)).toBeLessThan(0.03)
+  expect(Math.abs(after.fy - before.fy)).toBeLessThan(0.03)
+  await screenshot(page, testInfo, 'review-multipage-zoomed')
 })

@@ -3,7 +3,7 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { authHeaders } from '../../../lib/api-client'
 import type { Bbox, FieldReview, PageWord } from '../api/review-types'
-import { type PageSize, PdfCanvas, PdfPageView } from './pdf-page-view'
+import { type PageSize, PdfCanvas, PdfPageView, useNearView } from './pdf-page-view'
 
 GlobalWorkerOptions.workerSrc = workerUrl
 
@@ -16,7 +16,46 @@ const WHEEL_STEP = 1.1
 
 const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom))
 
-/** Small renderings of each page of a multi-page document; the current one is marked, a click goes there. */
+/** One page's thumbnail, drawn once it scrolls near view in the strip. */
+function Thumbnail({
+  pdf,
+  pageNumber,
+  size,
+  current,
+  onOpen,
+}: {
+  pdf: PDFDocumentProxy
+  pageNumber: number
+  size: PageSize
+  current: boolean
+  onOpen(pageNumber: number): void
+}) {
+  const holder = useRef<HTMLButtonElement>(null)
+  const visible = useNearView(holder, '300px 0px')
+  const scale = THUMB_WIDTH / size.width
+  return (
+    <button
+      ref={holder}
+      type="button"
+      className={current ? 'pdf-thumb current' : 'pdf-thumb'}
+      aria-label={`Go to page ${pageNumber}`}
+      aria-current={current ? 'page' : undefined}
+      onClick={() => onOpen(pageNumber)}
+    >
+      <PdfCanvas
+        pdf={pdf}
+        pageNumber={pageNumber}
+        scale={scale}
+        visible={visible}
+        width={THUMB_WIDTH}
+        height={size.height * scale}
+      />
+      <span className="small">{pageNumber}</span>
+    </button>
+  )
+}
+
+/** Thumbnails of a multi-page document; the current page is marked, a click goes there. */
 function Thumbnails({
   pdf,
   sizes,
@@ -30,30 +69,17 @@ function Thumbnails({
 }) {
   return (
     <nav className="pdf-thumbs" aria-label="Pages">
-      {sizes.map((size, index) => {
-        const scale = THUMB_WIDTH / size.width
-        return (
-          <button
-            type="button"
-            // biome-ignore lint/suspicious/noArrayIndexKey: pages are a fixed sequence; the number is their identity
-            key={index}
-            className={index + 1 === current ? 'pdf-thumb current' : 'pdf-thumb'}
-            aria-label={`Go to page ${index + 1}`}
-            aria-current={index + 1 === current ? 'page' : undefined}
-            onClick={() => onOpen(index + 1)}
-          >
-            <PdfCanvas
-              pdf={pdf}
-              pageNumber={index + 1}
-              scale={scale}
-              visible
-              width={THUMB_WIDTH}
-              height={size.height * scale}
-            />
-            <span className="small">{index + 1}</span>
-          </button>
-        )
-      })}
+      {sizes.map((size, index) => (
+        <Thumbnail
+          // biome-ignore lint/suspicious/noArrayIndexKey: pages are a fixed sequence; the number is their identity
+          key={index}
+          pdf={pdf}
+          pageNumber={index + 1}
+          size={size}
+          current={index + 1 === current}
+          onOpen={onOpen}
+        />
+      ))}
     </nav>
   )
 }

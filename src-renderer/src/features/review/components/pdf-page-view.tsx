@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist'
-import { type PointerEvent, useEffect, useRef, useState } from 'react'
+import { type PointerEvent, type RefObject, useEffect, useRef, useState } from 'react'
 import type { Bbox, FieldReview, PageWord } from '../api/review-types'
 
 export interface PageSize {
@@ -9,6 +9,21 @@ export interface PageSize {
 
 /** A drag shorter than this (px) is a click on a word. */
 const DRAG_THRESHOLD = 4
+
+/** Whether an element is within `margin` of its scrolling view: pages and thumbnails render only then. */
+export function useNearView(ref: RefObject<HTMLElement | null>, margin: string): boolean {
+  const [near, setNear] = useState(false)
+  useEffect(() => {
+    const element = ref.current
+    if (!element) return
+    const observer = new IntersectionObserver((entries) => setNear(entries.some((e) => e.isIntersecting)), {
+      rootMargin: margin,
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [ref, margin])
+  return near
+}
 
 /** Draws one page of the PDF onto a canvas once `visible`, at `scale` times the device pixel ratio. */
 export function PdfCanvas({
@@ -95,24 +110,12 @@ export function PdfPageView({
   onTakeRegion(pageNumber: number, bbox: Bbox): void
 }) {
   const holder = useRef<HTMLElement>(null)
-  const [visible, setVisible] = useState(false)
+  const visible = useNearView(holder, '600px 0px')
   const [picked, setPicked] = useState<PageWord[]>([])
   const [drag, setDrag] = useState<{ from: [number, number]; to: [number, number] } | null>(null)
   const pickedRef = useRef(picked)
   pickedRef.current = picked
 
-  useEffect(() => {
-    const element = holder.current
-    if (!element) return
-    const observer = new IntersectionObserver(
-      (entries) => setVisible(entries.some((e) => e.isIntersecting)),
-      {
-        rootMargin: '600px 0px',
-      },
-    )
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
   useEffect(() => {
     if (visible) onVisible(pageNumber)
   }, [visible, pageNumber, onVisible])
