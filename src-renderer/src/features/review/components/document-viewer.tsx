@@ -204,7 +204,8 @@ export function DocumentViewer({
   function onScroll() {
     const element = scroller.current
     if (!element) return
-    const line = element.getBoundingClientRect().top + element.clientHeight / 3
+    // The current page is the one across the middle of the view (where a selected box is centred).
+    const line = element.getBoundingClientRect().top + element.clientHeight / 2
     let page = 1
     for (const section of element.querySelectorAll<HTMLElement>('[data-page]'))
       if (section.getBoundingClientRect().top <= line) page = Number(section.dataset.page)
