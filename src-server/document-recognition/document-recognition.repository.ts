@@ -4,6 +4,8 @@ import type { Queryable } from '../db/client'
 import {
   documentFieldReview,
   documentFieldRevision,
+  documentLearnedHint,
+  documentPageText,
   documentRecognitionAgent,
   documentReviewEvent,
   documentRunReview,
@@ -14,6 +16,8 @@ export type RunReviewRow = typeof documentRunReview.$inferSelect
 export type FieldReviewRow = typeof documentFieldReview.$inferSelect
 export type FieldRevisionRow = typeof documentFieldRevision.$inferSelect
 export type ReviewEventRow = typeof documentReviewEvent.$inferSelect
+export type PageTextRow = typeof documentPageText.$inferSelect
+export type LearnedHintRow = typeof documentLearnedHint.$inferSelect
 
 export interface RunFilters {
   status?: string
@@ -186,4 +190,89 @@ export function listRevisions(db: Queryable, fieldReviewId: string): FieldRevisi
 
 export function insertReviewEvent(db: Queryable, values: typeof documentReviewEvent.$inferInsert): void {
   db.insert(documentReviewEvent).values(values).run()
+}
+
+// Page text
+
+export function insertPageTexts(db: Queryable, rows: PageTextRow[]): void {
+  if (rows.length) db.insert(documentPageText).values(rows).run()
+}
+
+export function listPageTexts(db: Queryable, runId: string): PageTextRow[] {
+  return db
+    .select()
+    .from(documentPageText)
+    .where(eq(documentPageText.runId, runId))
+    .orderBy(asc(documentPageText.pageNumber))
+    .all()
+}
+
+// Learned hints
+
+export function findLearnedHints(
+  db: Queryable,
+  agentVersionId: string,
+  fingerprint: string,
+): LearnedHintRow[] {
+  return db
+    .select()
+    .from(documentLearnedHint)
+    .where(
+      and(
+        eq(documentLearnedHint.agentVersionId, agentVersionId),
+        eq(documentLearnedHint.fingerprint, fingerprint),
+      ),
+    )
+    .all()
+}
+
+export function listLearnedHints(db: Queryable, runtimeAgentId: string): LearnedHintRow[] {
+  return db
+    .select()
+    .from(documentLearnedHint)
+    .where(eq(documentLearnedHint.runtimeAgentId, runtimeAgentId))
+    .orderBy(asc(documentLearnedHint.fingerprint), asc(documentLearnedHint.fieldKey))
+    .all()
+}
+
+/** One hint per (version, fingerprint, field): a new lesson replaces the old one. */
+export function upsertLearnedHint(db: Queryable, values: typeof documentLearnedHint.$inferInsert): void {
+  const { agentVersionId, fingerprint, fieldKey, ...rest } = values
+  db.insert(documentLearnedHint)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [
+        documentLearnedHint.agentVersionId,
+        documentLearnedHint.fingerprint,
+        documentLearnedHint.fieldKey,
+      ],
+      set: rest,
+    })
+    .run()
+}
+
+export function updateLearnedHint(
+  db: Queryable,
+  id: string,
+  values: Partial<typeof documentLearnedHint.$inferInsert>,
+): void {
+  db.update(documentLearnedHint).set(values).where(eq(documentLearnedHint.id, id)).run()
+}
+
+export function deleteLearnedHints(db: Queryable, runtimeAgentId: string): number {
+  return db.delete(documentLearnedHint).where(eq(documentLearnedHint.runtimeAgentId, runtimeAgentId)).run()
+    .changes
+}
+
+/** The reason of a run's latest rejection, for the queue. */
+export function lastRejectReason(db: Queryable, runId: string): string | null {
+  return (
+    db
+      .select({ reason: documentReviewEvent.reason })
+      .from(documentReviewEvent)
+      .where(and(eq(documentReviewEvent.runId, runId), eq(documentReviewEvent.kind, 'rejected')))
+      .orderBy(desc(documentReviewEvent.createdAt))
+      .limit(1)
+      .get()?.reason ?? null
+  )
 }

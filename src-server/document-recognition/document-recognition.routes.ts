@@ -16,8 +16,12 @@ import {
   FieldReview,
   FieldReviewPatch,
   FieldTimeline,
+  LearnedHint,
   Overview,
   PageParams,
+  PageWords,
+  ReadRegionBody,
+  RegionRead,
   RegistryBody,
   RegistryEntry,
   RejectBody,
@@ -29,6 +33,7 @@ import {
 } from './document-recognition.schemas'
 import { createDocumentRecognitionService } from './document-recognition.service'
 import { OcrEngine } from './pipeline/ocr'
+import { streamRuns } from './review/run-feed'
 
 const Binary = Type.Unknown({ description: 'file bytes' })
 const ResultDocument = Type.Object({
@@ -108,6 +113,26 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     async (request) => service.listRuns(request.query),
   )
 
+  // Open feeds end before the server closes, so shutdown does not wait on them.
+  const openFeeds = new Set<() => void>()
+  app.addHook('preClose', async () => {
+    for (const stop of [...openFeeds]) stop()
+  })
+  app.get(
+    '/document-recognition/runs/events',
+    {
+      config: review,
+      schema: {
+        tags,
+        description:
+          'Live feed of recognition runs as text/event-stream: `data: {"type": "run", "run": DocumentRun}` whenever a run is created, its job moves, or a reviewer changes it.',
+        produces: ['text/event-stream'],
+        response: { 200: Type.String({ description: 'text/event-stream' }) },
+      },
+    },
+    async (_request, reply) => streamRuns(service.feed, reply, service.feedView, openFeeds),
+  )
+
   app.get(
     '/document-recognition/runs/:run_id',
     { schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
@@ -149,6 +174,21 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
         request.body,
         request.requireUser().id,
       ),
+  )
+
+  app.post(
+    '/document-recognition/runs/:run_id/field-reviews/:field_id/read-region',
+    {
+      config: review,
+      schema: { tags, params: FieldParams, body: ReadRegionBody, response: { 200: RegionRead } },
+    },
+    async (request) => service.readRegion(request.params.run_id, request.params.field_id, request.body),
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/pages/:page_number/words',
+    { config: review, schema: { tags, params: PageParams, response: { 200: PageWords } } },
+    async (request) => service.pageWords(request.params.run_id, request.params.page_number),
   )
 
   app.get(
@@ -219,6 +259,24 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags, params: AgentParams, body: RegistryBody, response: { 200: RegistryEntry } },
     },
     async (request) => service.register(request.requireUser().id, request.params.agent_id, request.body),
+  )
+
+  app.get(
+    '/admin/document-recognition/runtime-agents/:agent_id/learned-hints',
+    {
+      config: write,
+      schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(LearnedHint) } },
+    },
+    async (request) => pageOf(service.learnedHints(request.params.agent_id), request.query),
+  )
+
+  app.delete(
+    '/admin/document-recognition/runtime-agents/:agent_id/learned-hints',
+    { config: write, schema: { tags, params: AgentParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      service.deleteLearnedHints(request.requireUser().id, request.params.agent_id)
+      return reply.status(204).send(null)
+    },
   )
 
   app.delete(

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { RUN_STATUSES } from '../agent-runs/agent-runs.tables'
 import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../http/common.schemas'
-import { FIELD_REVIEW_STATUSES, REVIEW_STATUSES } from './document-recognition.tables'
+import { FIELD_REVIEW_STATUSES, FIELD_SOURCES, REVIEW_STATUSES } from './document-recognition.tables'
 
 export const FieldValueSchema = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))
 const Fraction = Type.Number({ minimum: 0, maximum: 1 })
@@ -65,6 +65,9 @@ export const FieldReview = Type.Object({
   page_number: Nullable(Type.Integer()),
   bbox: Nullable(BboxSchema),
   review_status: Type.Enum([...FIELD_REVIEW_STATUSES]),
+  /** How the current value was found; `learned` names the run whose review taught it. */
+  source: Nullable(Type.Enum([...FIELD_SOURCES])),
+  learned_from_run_id: Nullable(Uuid),
   flag_reasons: Type.Array(FlagReason),
   reviewer_note: Nullable(Type.String()),
   revision_count: Type.Integer(),
@@ -87,6 +90,8 @@ export const DocumentRun = Type.Object({
   source_recoverable: Type.Boolean(),
   status: Type.Enum([...RUN_STATUSES]),
   review_status: Type.Enum([...REVIEW_STATUSES]),
+  /** Why a rejected run was rejected (its latest rejection). */
+  reject_reason: Nullable(Type.String()),
   error_message: Nullable(Type.String()),
   rerun_source_run_id: Nullable(Uuid),
   diff_from_source: Nullable(
@@ -211,4 +216,47 @@ export const Overview = Type.Object({
   mean_confidence: Nullable(Type.Number()),
   runs_per_day: Type.Array(Type.Object({ date: Type.String(), runs: Type.Integer() })),
   median_processing_ms: Nullable(Type.Number()),
+})
+
+const PageWordSchema = Type.Object({ text: Type.String(), bbox: BboxSchema, confidence: Type.Number() })
+const TextOrigin = Type.Enum(['text_layer', 'ocr'])
+
+export const ReadRegionBody = Type.Object(
+  { page_number: Type.Integer({ minimum: 1 }), bbox: BboxSchema },
+  { additionalProperties: false },
+)
+export type ReadRegionBody = Static<typeof ReadRegionBody>
+
+export const RegionRead = Type.Object({
+  page_number: Type.Integer(),
+  origin: TextOrigin,
+  text: Type.String(),
+  /** The text read as the field's type (the first amount, date, ...), null when none is there. */
+  value: FieldValueSchema,
+  /** The box of the value's words when the text reads as the field's type, else of all words; null when none. */
+  bbox: Nullable(BboxSchema),
+  words: Type.Array(PageWordSchema),
+})
+
+export const PageWords = Type.Object({
+  page_number: Type.Integer(),
+  origin: TextOrigin,
+  words: Type.Array(PageWordSchema),
+})
+
+export const LearnedHint = Type.Object({
+  id: Uuid,
+  runtime_agent_id: Uuid,
+  agent_version_id: Uuid,
+  fingerprint: Type.String({ description: 'iban:..., vat:... or header:<hash>' }),
+  field_key: Type.String(),
+  page_number: Type.Integer(),
+  label: Type.Array(Type.String()),
+  label_bbox: Nullable(BboxSchema),
+  value_bbox: BboxSchema,
+  confirmations: Type.Integer(),
+  confidence: Type.Number(),
+  learned_from_run_id: Uuid,
+  created_at: Timestamp,
+  updated_at: Timestamp,
 })

@@ -5,19 +5,25 @@ import { type AgentRunRow, type AgentRunService, policyOf, type RuntimeAgentRow,
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
+import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
-import type { FieldReviewPatch, RunListQuery } from './document-recognition.schemas'
-import type { FieldValue } from './document-recognition.tables'
-import type { ExtractionConfig, FieldDefinition } from './extraction/field-config'
-import { normaliseValue } from './extraction/values'
+import type { FieldReviewPatch, ReadRegionBody, RunListQuery } from './document-recognition.schemas'
+import type { Bbox } from './document-recognition.tables'
+import type { ExtractionConfig } from './extraction/field-config'
+import { locateValue } from './extraction/locate'
+import { earnedConfidence } from './learning/hints'
+import { confirmLearned, learnFromPage } from './learning/learning'
 import { renderPage } from './pipeline/document-pages'
 import type { OcrEngine } from './pipeline/ocr'
-import { documentExtractionExecutor, type ExtractionOutput } from './pipeline/run-extraction'
+import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
+import { pagesOf, readRegion } from './review/page-words'
 import { correctField, isRerunnable, rejectRun, syncRun } from './review/review.service'
+import { RunFeed } from './review/run-feed'
 import { seedReview } from './review/seed'
+import { readTypedValue, valueInText } from './review/typed-value'
 import { toDocumentRun, toFieldReview, toRevision } from './review/views'
 
 /** Preview pages are rendered at 1.5x their size in points (108 dpi): readable, and light to send. */
@@ -38,8 +44,15 @@ export function createDocumentRecognitionService(
       const extraction = config as ExtractionConfig
       const sampleRate =
         extraction.review_sample_rate ?? repo.findRegistryEntry(tx, run.runtimeAgentId)?.reviewSampleRate ?? 0
-      seedReview(tx, run, extraction, result.output as ExtractionOutput, sampleRate)
+      seedReview(tx, run, extraction, result as DocumentExecution, sampleRate)
     },
+  })
+
+  // Every move of a run's job (queued, running, completed, failed) reaches the live feed.
+  const feed = new RunFeed()
+  ctx.jobs.on('job', (job: { payload: unknown }) => {
+    const runId = (job.payload as { runId?: unknown } | null)?.runId
+    if (typeof runId === 'string') feed.publish(runId)
   })
 
   for (const agent of agentRuns.installShippedDefinitions(deps.shippedDefinitionsDir))
@@ -74,6 +87,22 @@ export function createDocumentRecognitionService(
     return run
   }
 
+  function definitionOf(run: AgentRunRow, fieldKey: string) {
+    const config = agentRuns.listVersions(run.runtimeAgentId).find((v) => v.id === run.agentVersionId)
+      ?.config as ExtractionConfig | undefined
+    return config?.fields.find((f) => f.key === fieldKey)
+  }
+
+  /** A box must have a page within the run, and a page number a box. */
+  function checkPlacement(run: AgentRunRow, field: repo.FieldReviewRow, patch: FieldReviewPatch) {
+    if (patch.bbox) checkBox(patch.bbox)
+    const pageNumber = patch.page_number !== undefined ? patch.page_number : field.pageNumber
+    if (patch.bbox && pageNumber === null)
+      throw CommonErrors.VALIDATION_ERROR({ page_number: 'is required with a bbox' })
+    if (pageNumber !== null && patch.page_number !== undefined && pageNumber > (run.pageCount ?? 0))
+      throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: pageNumber })
+  }
+
   function detail(run: AgentRunRow) {
     const fields = repo.listFieldReviews(db, run.id)
     const usernames = agentRuns.usernamesOf([
@@ -85,6 +114,7 @@ export function createDocumentRecognitionService(
       fields,
       ctx.blobs.has(run.sourceSha256),
       usernames,
+      repo.lastRejectReason(db, run.id),
     )
   }
 
@@ -95,7 +125,16 @@ export function createDocumentRecognitionService(
     return toPage(rows.map(detail), total, pageQuery)
   }
 
+  /** A run as the feed sends it; runs of other domains' jobs or unregistered agents are not sent. */
+  function feedView(runId: string) {
+    const run = agentRuns.findRun(runId)
+    return run && repo.findRegistryEntry(db, run.runtimeAgentId) ? detail(run) : null
+  }
+
   return {
+    feed,
+    feedView,
+
     listRegisteredAgents() {
       const entries = repo.listRegistry(db, true)
       const agents = new Map(agentRuns.listAgents(entries.map((e) => e.agentId)).map((a) => [a.id, a]))
@@ -168,7 +207,9 @@ export function createDocumentRecognitionService(
 
     async createRun(user: AuthUser, agentId: string, file: { fileName: string; bytes: Buffer } | undefined) {
       const { agent } = registeredAgent(agentId, true)
-      return detail(await agentRuns.createRun({ agent, createdById: user.id, file }))
+      const run = await agentRuns.createRun({ agent, createdById: user.id, file })
+      feed.publish(run.id)
+      return detail(run)
     },
 
     listRuns: (query: RunListQuery) => listRuns(query, true),
@@ -176,22 +217,101 @@ export function createDocumentRecognitionService(
     getRun: (runId: string) => detail(getRun(runId)),
     runOf: getRun,
 
-    correctField(runId: string, fieldId: string, patch: FieldReviewPatch, actorId: string) {
+    /**
+     * A reviewer's change to a field. A typed value is read strictly by the field's type; a typed value without a
+     * box is located on the page (else its old box is dropped); a value taken from the page (box and page) teaches
+     * the layout's learned hints, and accepting a learned value confirms its hint.
+     */
+    async correctField(runId: string, fieldId: string, patch: FieldReviewPatch, actorId: string) {
       const run = getRun(runId)
       const field = repo.findFieldReview(db, run.id, fieldId)
       if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
-      const config = agentRuns.listVersions(run.runtimeAgentId).find((v) => v.id === run.agentVersionId)
-        ?.config as ExtractionConfig | undefined
-      const definition = config?.fields.find((f) => f.key === field.fieldKey)
+      const definition = definitionOf(run, field.fieldKey)
       if (definition && patch.value !== undefined && patch.value !== null) {
-        const value = typedValue(definition, patch.value)
-        if (value === null)
-          throw RecognitionErrors.INVALID_FIELD_VALUE({ field_key: field.fieldKey, type: definition.type })
-        patch = { ...patch, value }
+        const typed = readTypedValue(definition, patch.value)
+        if (!typed.ok)
+          throw RecognitionErrors.INVALID_FIELD_VALUE(
+            { field_key: field.fieldKey, type: definition.type, value: patch.value },
+            typed.message,
+          )
+        patch = { ...patch, value: typed.value }
       }
-      correctField(db, run, fieldId, patch, actorId)
+      checkPlacement(run, field, patch)
+      const tookFromPage = Boolean(patch.bbox && patch.value !== undefined && patch.value !== null)
+      const valueChanged =
+        patch.value !== undefined && JSON.stringify(patch.value) !== JSON.stringify(field.value)
+      const confirmsLearned =
+        field.source === 'learned' && patch.review_status === 'accepted' && !valueChanged
+      const pages =
+        tookFromPage || confirmsLearned || (valueChanged && patch.bbox === undefined)
+          ? await pagesOf(ctx, run)
+          : []
+      if (valueChanged && patch.bbox === undefined) {
+        const found = definition ? locateValue(definition, pages, patch.value ?? null) : null
+        patch = { ...patch, page_number: found?.pageNumber ?? null, bbox: found?.bbox ?? null }
+      }
+      const taken = tookFromPage
+        ? {
+            fieldKey: field.fieldKey,
+            pageNumber: (patch.page_number ?? field.pageNumber) as number,
+            bbox: patch.bbox as Bbox,
+          }
+        : null
+      correctField(db, run, fieldId, patch, actorId, (tx) => {
+        if (taken) learnFromPage(tx, run, taken, pages)
+        else if (confirmsLearned) confirmLearned(tx, run, field.fieldKey, pages)
+      })
+      feed.publish(run.id)
       const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
       return toFieldReview(updated, agentRuns.usernamesOf([actorId]))
+    },
+
+    /** The words inside a box on a page, read for a field without saving anything. */
+    async readRegion(runId: string, fieldId: string, body: ReadRegionBody) {
+      const run = getRun(runId)
+      const field = repo.findFieldReview(db, run.id, fieldId)
+      if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
+      checkBox(body.bbox)
+      const page = (await pagesOf(ctx, run)).find((p) => p.page_number === body.page_number)
+      if (!page) throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: body.page_number })
+      const read = await readRegion(ctx, deps.ocr, run, page, body.bbox as Bbox)
+      const definition = definitionOf(run, field.fieldKey)
+      const value = definition && read.text ? valueInText(definition, read.text) : null
+      // The box of the value's own words, so a region dragged over "Total 1,190.00" boxes the amount only.
+      const placed =
+        definition && value !== null ? locateValue(definition, [{ ...page, words: read.words }], value) : null
+      return { ...read, value, bbox: placed?.bbox ?? read.bbox }
+    },
+
+    async pageWords(runId: string, pageNumber: number) {
+      const run = getRun(runId)
+      const page = (await pagesOf(ctx, run)).find((p) => p.page_number === pageNumber)
+      if (!page) throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: pageNumber })
+      return { page_number: page.page_number, origin: page.origin, words: page.words }
+    },
+
+    learnedHints(agentId: string) {
+      registeredAgent(agentId, false)
+      return repo.listLearnedHints(db, agentId).map(hintView)
+    },
+
+    deleteLearnedHints(actorId: string, agentId: string) {
+      registeredAgent(agentId, false)
+      db.transaction((tx) => {
+        const before = repo.listLearnedHints(tx, agentId)
+        repo.deleteLearnedHints(tx, agentId)
+        recordAdminAction(tx, {
+          actorId,
+          action: 'document_recognition.learned_hints.delete',
+          targetType: 'runtime_agent',
+          targetId: agentId,
+          before: {
+            count: before.length,
+            hints: before.map((h) => ({ fingerprint: h.fingerprint, field_key: h.fieldKey })),
+          },
+          after: { count: 0 },
+        })
+      })
     },
 
     fieldTimeline(runId: string, fieldId: string) {
@@ -221,12 +341,14 @@ export function createDocumentRecognitionService(
     sync(runId: string, actorId: string) {
       const run = getRun(runId)
       syncRun(db, run, actorId)
+      feed.publish(run.id)
       return detail(run)
     },
 
     reject(runId: string, input: { reason: string; reviewer?: string }, actorId: string) {
       const run = getRun(runId)
       rejectRun(db, run, input, actorId)
+      feed.publish(run.id)
       return detail(agentRuns.getRun(run.id))
     },
 
@@ -241,6 +363,7 @@ export function createDocumentRecognitionService(
         throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: source.id, source_recoverable: false })
       const { agent } = registeredAgent(source.runtimeAgentId, false)
       const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source })
+      feed.publish(target.id)
       return { source_run_id: source.id, target_run_id: target.id, target_run: detail(target) }
     },
 
@@ -358,8 +481,27 @@ export function createDocumentRecognitionService(
 
 const round = (n: number) => Math.round(n * 1000) / 1000
 
-/** A reviewer's value in the field's type: typed text is read like extracted text ("17,30 €" is 17.3). */
-function typedValue(definition: FieldDefinition, value: string | number | boolean): FieldValue {
-  if (definition.type === 'enum') return definition.enum?.includes(String(value)) ? String(value) : null
-  return normaliseValue(definition, value)
+/** A box is [x0, y0, x1, y1] with x0 < x1 and y0 < y1 (fractions are checked by the schema). */
+function checkBox(bbox: number[]) {
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = bbox
+  if (!(x0 < x1 && y0 < y1)) throw CommonErrors.VALIDATION_ERROR({ bbox: 'needs x0 < x1 and y0 < y1' })
+}
+
+function hintView(row: repo.LearnedHintRow) {
+  return {
+    id: row.id,
+    runtime_agent_id: row.runtimeAgentId,
+    agent_version_id: row.agentVersionId,
+    fingerprint: row.fingerprint,
+    field_key: row.fieldKey,
+    page_number: row.pageNumber,
+    label: row.label,
+    label_bbox: row.labelBbox ?? null,
+    value_bbox: row.valueBbox,
+    confirmations: row.confirmations,
+    confidence: round(earnedConfidence(row.confirmations)),
+    learned_from_run_id: row.learnedFromRunId,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  }
 }

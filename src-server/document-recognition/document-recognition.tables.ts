@@ -1,11 +1,18 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { agentRun, runtimeAgent } from '../agent-runs/agent-runs.tables'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { agentRun, runtimeAgent, runtimeAgentVersion } from '../agent-runs/agent-runs.tables'
 import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
 
 export const REVIEW_STATUSES = ['pending', 'flagged', 'approved', 'rejected'] as const
 export const FIELD_REVIEW_STATUSES = ['pending', 'flagged', 'accepted', 'corrected'] as const
 export type FieldValue = string | number | boolean | null
 export type Bbox = [number, number, number, number]
+/** Where a field review's current value came from. */
+export const FIELD_SOURCES = ['rules', 'e_invoice', 'llm', 'learned', 'reviewer'] as const
+export interface PageWordRow {
+  text: string
+  bbox: Bbox
+  confidence: number
+}
 export interface FieldIssue {
   kind: 'missing' | 'low_confidence' | 'validation'
   message: string
@@ -67,6 +74,10 @@ export const documentFieldReview = sqliteTable(
     baselinePageNumber: integer('baseline_page_number'),
     baselineBbox: jsonText<Bbox>('baseline_bbox_json'),
     reviewStatus: text('review_status').notNull(),
+    /** Null when nothing was extracted; `reviewer` once a reviewer set the value. */
+    source: text('source'),
+    /** The run whose correction taught the learned hint this value came from. */
+    learnedFromRunId: text('learned_from_run_id'),
     flagReasons: jsonText<string[]>('flag_reasons_json').notNull(),
     issues: jsonText<FieldIssue[]>('issues_json').notNull(),
     reviewerNote: text('reviewer_note'),
@@ -123,5 +134,60 @@ export const documentReviewEvent = sqliteTable(
   (t) => [
     oneOf('document_review_event_kind_check', t.kind, ['rejected', 'approved', 'reopened', 'synced']),
     index('document_review_event_run_idx').on(t.runId),
+  ],
+)
+
+/**
+ * The words of each page of a completed run as the pipeline read them (text layer or OCR), so review can take
+ * values from the page and learn from it without reading the PDF again.
+ */
+export const documentPageText = sqliteTable(
+  'document_page_text',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => agentRun.id, { onDelete: 'cascade' }),
+    pageNumber: integer('page_number').notNull(),
+    origin: text('origin').notNull(),
+    words: jsonText<PageWordRow[]>('words_json').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.pageNumber] }),
+    oneOf('document_page_text_origin_check', t.origin, ['text_layer', 'ocr']),
+  ],
+)
+
+/**
+ * Where a reviewer found a field on one layout: the label words next to it and its region, under the layout's
+ * fingerprint, per runtime agent version. One hint per (version, fingerprint, field); a new lesson replaces it.
+ */
+export const documentLearnedHint = sqliteTable(
+  'document_learned_hint',
+  {
+    id: idColumn(),
+    runtimeAgentId: text('runtime_agent_id')
+      .notNull()
+      .references(() => runtimeAgent.id, { onDelete: 'cascade' }),
+    agentVersionId: text('agent_version_id')
+      .notNull()
+      .references(() => runtimeAgentVersion.id, { onDelete: 'cascade' }),
+    fingerprint: text('fingerprint').notNull(),
+    fieldKey: text('field_key').notNull(),
+    pageNumber: integer('page_number').notNull(),
+    /** Folded label words next to the value (left on its line, else the line above); empty when none. */
+    label: jsonText<string[]>('label_json').notNull(),
+    labelBbox: jsonText<Bbox>('label_bbox_json'),
+    valueBbox: jsonText<Bbox>('value_bbox_json').notNull(),
+    /** How many times reviewers taught or confirmed it: the confidence it earned grows with it. */
+    confirmations: integer('confirmations').notNull().default(1),
+    learnedFromRunId: text('learned_from_run_id')
+      .notNull()
+      .references(() => agentRun.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('document_learned_hint_layout_field_idx').on(t.agentVersionId, t.fingerprint, t.fieldKey),
+    index('document_learned_hint_agent_idx').on(t.runtimeAgentId),
   ],
 )

@@ -1,4 +1,4 @@
-import type { RunExecutor } from '../../agent-runs'
+import type { ExecutionResult, RunExecutor } from '../../agent-runs'
 import { policyOf } from '../../agent-runs'
 import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../app-context'
@@ -9,6 +9,7 @@ import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
 import { extractWithRules } from '../extraction/rules'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
+import { learnedFields } from '../learning/learning'
 import { ocrPage, pagesNeedingOcr, readTextLayer } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
 import { normaliseToPdf } from './normalise'
@@ -27,6 +28,12 @@ export interface ExtractionOutput {
   fields: ExtractedField[]
   validation: ValidationIssue[]
   step_retries: { step: string; attempt: number; error: string }[]
+}
+
+/** What the executor hands to `onCompleted`: the result plus the words of each page, stored for review. */
+export interface DocumentExecution extends ExecutionResult {
+  output: ExtractionOutput
+  pageTexts: (PageText & { origin: 'text_layer' | 'ocr' })[]
 }
 
 /** A value that is not inside its own box (or has none): the box and the value disagree. */
@@ -90,7 +97,14 @@ export function documentExtractionExecutor(
 
       let modelMode: ExtractionOutput['model_mode'] = null
       let modelAnswer: ExtractionOutput['model_answer'] = null
-      const missing = config.fields.filter((f) => !fromXml.has(f.key))
+      // Hints learned from reviews of this layout come before the general rules (the issuer's XML before both).
+      const learned = learnedFields(
+        ctx.db,
+        run.agentVersionId,
+        config.fields.filter((f) => !fromXml.has(f.key)),
+        pages,
+      )
+      const missing = config.fields.filter((f) => !fromXml.has(f.key) && !learned.has(f.key))
       let extracted: ExtractedField[] = []
       if (missing.length > 0) {
         if (config.strategy === 'llm') {
@@ -107,7 +121,7 @@ export function documentExtractionExecutor(
           extracted = await step('extract', async () => extractWithRules(missing, pages))
         }
       }
-      const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...fromXml])
+      const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...learned, ...fromXml])
       const fields = config.fields.map((f) => byKey.get(f.key) as ExtractedField)
       const validated = await step('validate', async () => validateFields(config.fields, fields))
       const output: ExtractionOutput = {
@@ -121,7 +135,16 @@ export function documentExtractionExecutor(
         validation: [...validated.issues, ...placementIssues(config, validated.fields, pages)],
         step_retries: retries,
       }
-      return { output, pdfSha256: stored.sha256, pageCount: normalised.pageCount }
+      const result: DocumentExecution = {
+        output,
+        pdfSha256: stored.sha256,
+        pageCount: normalised.pageCount,
+        pageTexts: pages.map((p) => ({
+          ...p,
+          origin: ocrPages.includes(p.page_number) ? 'ocr' : 'text_layer',
+        })),
+      }
+      return result
     },
   }
 }

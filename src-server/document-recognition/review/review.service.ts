@@ -1,5 +1,5 @@
 import type { AgentRunRow } from '../../agent-runs'
-import type { Db } from '../../db/client'
+import type { Db, Queryable } from '../../db/client'
 import { nowIso } from '../../db/columns'
 import { RecognitionErrors } from '../document-recognition.errors'
 import * as repo from '../document-recognition.repository'
@@ -31,6 +31,8 @@ export function correctField(
   fieldId: string,
   patch: FieldReviewPatch,
   actorId: string,
+  /** Further writes of the same review action (learning from it), in the same transaction. */
+  alongside?: (tx: Queryable, field: repo.FieldReviewRow) => void,
 ) {
   const review = requireOpenReview(db, run)
   const field = repo.findFieldReview(db, run.id, fieldId)
@@ -62,10 +64,12 @@ export function correctField(
       reviewerNote,
       pageNumber,
       bbox,
+      ...(valueChanged ? { source: 'reviewer', learnedFromRunId: null } : {}),
       revisionCount: revision,
       lastRevisedAt: now,
       lastRevisedById: actorId,
     })
+    alongside?.(tx, field)
     const fields = repo.listFieldReviews(tx, run.id)
     const open = fields.some((f) => f.reviewStatus === 'flagged') ? 'flagged' : 'pending'
     const allFinal = fields.every((f) => FINAL.has(f.reviewStatus))

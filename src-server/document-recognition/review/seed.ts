@@ -2,11 +2,20 @@ import type { AgentRunRow } from '../../agent-runs'
 import type { Queryable } from '../../db/client'
 import * as repo from '../document-recognition.repository'
 import type { FieldIssue, FieldValue } from '../document-recognition.tables'
+import type { ExtractedField } from '../extraction/extracted-field'
 import type { ExtractionConfig } from '../extraction/field-config'
 import { lowConfidenceThreshold } from '../extraction/field-config'
-import type { ExtractionOutput } from '../pipeline/run-extraction'
+import type { DocumentExecution } from '../pipeline/run-extraction'
 
 const round = (n: number) => Math.round(n * 1000) / 1000
+
+/** The field review's `source` from how the strategy found the value. */
+function sourceOf(field: ExtractedField | undefined): repo.FieldReviewRow['source'] {
+  if (!field || field.value === null) return null
+  if (field.method === 'learned' || field.method === 'e_invoice' || field.method === 'llm')
+    return field.method
+  return 'rules'
+}
 
 /**
  * Writes the review seed of a completed run (inside the completing transaction): one field review per field,
@@ -17,10 +26,20 @@ export function seedReview(
   tx: Queryable,
   run: AgentRunRow,
   config: ExtractionConfig,
-  output: ExtractionOutput,
+  execution: DocumentExecution,
   sampleRate: number,
   random: () => number = Math.random,
 ): void {
+  const { output } = execution
+  repo.insertPageTexts(
+    tx,
+    execution.pageTexts.map((page) => ({
+      runId: run.id,
+      pageNumber: page.page_number,
+      origin: page.origin,
+      words: page.words,
+    })),
+  )
   const threshold = lowConfidenceThreshold(config)
   const reviews = config.fields.map((definition, position) => {
     const field = output.fields.find((f) => f.key === definition.key)
@@ -51,6 +70,8 @@ export function seedReview(
       issues,
       flagReasons: [...new Set(issues.map((i) => i.kind))] as string[],
       reviewStatus: issues.length ? 'flagged' : 'pending',
+      source: sourceOf(field),
+      learnedFromRunId: field?.learned_from_run_id ?? null,
     }
   })
   if (!reviews.some((r) => r.flagReasons.length) && random() < sampleRate)

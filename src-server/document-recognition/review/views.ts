@@ -21,6 +21,8 @@ export function toFieldReview(row: FieldReviewRow, usernames: Usernames): FieldR
     page_number: row.pageNumber,
     bbox: row.bbox ?? null,
     review_status: row.reviewStatus as FieldReview['review_status'],
+    source: (row.source ?? null) as FieldReview['source'],
+    learned_from_run_id: row.learnedFromRunId,
     flag_reasons: row.flagReasons as FieldReview['flag_reasons'],
     reviewer_note: row.reviewerNote,
     revision_count: row.revisionCount,
@@ -51,6 +53,7 @@ export function toDocumentRun(
   fields: FieldReviewRow[],
   sourceRecoverable: boolean,
   usernames: Usernames,
+  rejectReason: string | null,
 ): DocumentRun {
   const base = `/document-recognition/runs/${run.id}`
   const confidences = fields.filter((f) => f.value !== null).map((f) => f.confidence)
@@ -67,6 +70,7 @@ export function toDocumentRun(
     source_recoverable: sourceRecoverable,
     status: run.status as DocumentRun['status'],
     review_status: reviewStatusOf(review),
+    reject_reason: review?.reviewStatus === 'rejected' ? rejectReason : null,
     error_message: run.errorMessage,
     rerun_source_run_id: run.rerunSourceRunId,
     diff_from_source: review?.diffFromSource ?? null,

@@ -197,17 +197,20 @@ export async function scoreCase(
   config: ExtractionConfig,
   fixture: FixtureCase,
   options: OcrOptions = { ocr: false },
+  /** How fields are extracted from the pages: the general rules, unless a benchmark adds to them. */
+  extract: (fields: FieldDefinition[], pages: PageText[]) => ExtractedField[] = extractWithRules,
 ): Promise<CaseResult> {
-  return scorePages(config, fixture, await fixturePages(fixture.pdf, options))
+  return scorePages(config, fixture, await fixturePages(fixture.pdf, options), extract)
 }
 
-/** Scores the rules strategy over pages already read (text layer or OCR) against a fixture's expected fields. */
+/** Scores an extraction over pages already read (text layer or OCR) against a fixture's expected fields. */
 export function scorePages(
   config: ExtractionConfig,
   fixture: Pick<FixtureCase, 'name' | 'issuer' | 'expected'>,
   pages: PageText[],
+  extract: (fields: FieldDefinition[], pages: PageText[]) => ExtractedField[] = extractWithRules,
 ): CaseResult {
-  const { fields, issues } = validateFields(config.fields, extractWithRules(config.fields, pages))
+  const { fields, issues } = validateFields(config.fields, extract(config.fields, pages))
   const byKey = new Map<string, ExtractedField>(fields.map((f) => [f.key, f]))
   const threshold = lowConfidenceThreshold(config)
   return {

@@ -2,9 +2,12 @@ import type { FieldReviewPatch } from '@server/document-recognition/document-rec
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders } from '../../../lib/api-client'
 import type {
+  Bbox,
   FieldReview,
   FieldRevisions,
+  PageWords,
   RecognitionRun,
+  RegionRead,
   RerunResult,
   RuntimeAgentSummary,
 } from './review-types'
@@ -33,8 +36,13 @@ export const reviewApi = {
     form.append('file', file)
     return api.post<RecognitionRun>('/document-recognition/runs', form, { quiet: true })
   },
+  /** Quiet: a refused value is shown at its field, not as a notification. */
   updateField: (runId: string, fieldId: string, body: FieldReviewPatch) =>
-    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
+    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body, { quiet: true }),
+  readRegion: (runId: string, fieldId: string, body: { page_number: number; bbox: Bbox }) =>
+    api.post<RegionRead>(`${runPath(runId)}/field-reviews/${fieldId}/read-region`, body, { quiet: true }),
+  pageWords: (runId: string, pageNumber: number) =>
+    api.get<PageWords>(`${runPath(runId)}/pages/${pageNumber}/words`),
   revisions: (runId: string, fieldId: string) =>
     api.get<FieldRevisions>(`${runPath(runId)}/field-reviews/${fieldId}/revisions`),
   reject: (runId: string, reason: string) =>
@@ -58,4 +66,55 @@ export const reviewApi = {
     setTimeout(() => URL.revokeObjectURL(url), 10_000)
   },
   sourcePdfUrl: (runId: string) => `${apiBase()}${runPath(runId)}/source-pdf`,
+  watchRuns,
+}
+
+/** Between two attempts to reopen the live feed after it dropped. */
+const RECONNECT_MS = 2000
+
+/**
+ * Follows the live run feed (`text/event-stream` over fetch, so the bearer header goes along) until `signal`
+ * aborts, reopening it when the connection drops; `onRun` gets each run as it now reads.
+ */
+function watchRuns(
+  onRun: (run: RecognitionRun) => void,
+  signal: AbortSignal,
+  /** Each time the feed (re)opens: changes made while it was closed are read then. */
+  onConnected?: () => void,
+): void {
+  const follow = async () => {
+    const response = await fetch(`${apiBase()}/document-recognition/runs/events`, {
+      headers: authHeaders(),
+      signal,
+    })
+    if (!response.ok || !response.body) throw new Error(`feed answered ${response.status}`)
+    onConnected?.()
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      buffer += value
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n')
+        buffer = buffer.slice(end + 2)
+        if (data) {
+          const event = JSON.parse(data) as { type: string; run?: RecognitionRun }
+          if (event.type === 'run' && event.run) onRun(event.run)
+        }
+      }
+    }
+  }
+  const loop = async () => {
+    while (!signal.aborted) {
+      await follow().catch(() => undefined)
+      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS))
+    }
+  }
+  void loop()
 }

@@ -2,6 +2,8 @@ import type {
   DocumentRun,
   FieldReview as FieldReviewView,
   FieldTimeline,
+  PageWords as PageWordsSchema,
+  RegionRead as RegionReadSchema,
   RegistryEntry,
   RerunResponse,
 } from '@server/document-recognition/document-recognition.schemas'
@@ -16,3 +18,7 @@ export type RunStatus = DocumentRun['status']
 export type ReviewStatus = DocumentRun['review_status']
 export type FieldStatus = FieldReview['review_status']
 export type FieldValue = FieldReview['value']
+export type PageWords = Static<typeof PageWordsSchema>
+export type PageWord = PageWords['words'][number]
+export type RegionRead = Static<typeof RegionReadSchema>
+export type Bbox = [number, number, number, number]

@@ -1,130 +1,126 @@
 import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy } from 'pdfjs-dist'
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url'
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { authHeaders } from '../../../lib/api-client'
-import type { FieldReview } from '../api/review-types'
+import type { Bbox, FieldReview, PageWord } from '../api/review-types'
+import { type PageSize, PdfCanvas, PdfPageView, useNearView } from './pdf-page-view'
 
 GlobalWorkerOptions.workerSrc = workerUrl
 
 export type Zoom = number | 'fit'
+export const MIN_ZOOM = 0.25
+export const MAX_ZOOM = 4
+const THUMB_WIDTH = 96
+/** Ctrl+wheel steps by 10% per notch. */
+const WHEEL_STEP = 1.1
 
-interface PageSize {
-  width: number
-  height: number
-}
+const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom))
 
-/** One page: a sized placeholder at once, the canvas only once it scrolls near the viewport. */
-function PageView({
+/** One page's thumbnail, drawn once it scrolls near view in the strip. */
+function Thumbnail({
   pdf,
   pageNumber,
   size,
-  scale,
-  fields,
-  selectedId,
-  onSelect,
+  current,
+  onOpen,
 }: {
   pdf: PDFDocumentProxy
   pageNumber: number
   size: PageSize
-  scale: number
-  fields: FieldReview[]
-  selectedId: string | null
-  onSelect(fieldId: string): void
+  current: boolean
+  onOpen(pageNumber: number): void
 }) {
-  const holder = useRef<HTMLElement>(null)
-  const canvas = useRef<HTMLCanvasElement>(null)
-  const [visible, setVisible] = useState(false)
-
-  useEffect(() => {
-    const element = holder.current
-    if (!element) return
-    const observer = new IntersectionObserver(
-      (entries) => setVisible(entries.some((e) => e.isIntersecting)),
-      {
-        rootMargin: '600px 0px',
-      },
-    )
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
-
-  useEffect(() => {
-    if (!visible || !canvas.current) return
-    let cancelled = false
-    let task: { cancel(): void; promise: Promise<unknown> } | null = null
-    void pdf.getPage(pageNumber).then((page) => {
-      if (cancelled || !canvas.current) return
-      const ratio = window.devicePixelRatio || 1
-      const viewport = page.getViewport({ scale: scale * ratio })
-      canvas.current.width = Math.floor(viewport.width)
-      canvas.current.height = Math.floor(viewport.height)
-      task = page.render({ canvas: canvas.current, viewport })
-      task.promise.catch(() => undefined)
-    })
-    return () => {
-      cancelled = true
-      task?.cancel()
-    }
-  }, [visible, pdf, pageNumber, scale])
-
-  const width = size.width * scale
-  const height = size.height * scale
+  const holder = useRef<HTMLButtonElement>(null)
+  const visible = useNearView(holder, '300px 0px')
+  const scale = THUMB_WIDTH / size.width
   return (
-    <section
+    <button
       ref={holder}
-      className="pdf-page"
-      style={{ width, height }}
-      data-page={pageNumber}
-      aria-label={`Page ${pageNumber}`}
+      type="button"
+      className={current ? 'pdf-thumb current' : 'pdf-thumb'}
+      aria-label={`Go to page ${pageNumber}`}
+      aria-current={current ? 'page' : undefined}
+      onClick={() => onOpen(pageNumber)}
     >
-      <canvas ref={canvas} style={{ width, height }} />
-      {fields.map((field) => {
-        const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = field.bbox ?? []
-        return (
-          <button
-            type="button"
-            key={field.id}
-            data-field-id={field.id}
-            className={`bbox bbox-${field.review_status}${field.id === selectedId ? ' selected' : ''}`}
-            style={{
-              left: `${x0 * 100}%`,
-              top: `${y0 * 100}%`,
-              width: `${(x1 - x0) * 100}%`,
-              height: `${(y1 - y0) * 100}%`,
-            }}
-            title={`${field.label}: ${field.value ?? '(missing)'}`}
-            aria-label={`Box of ${field.label}`}
-            aria-pressed={field.id === selectedId}
-            onClick={() => onSelect(field.id)}
-          />
-        )
-      })}
-    </section>
+      <PdfCanvas
+        pdf={pdf}
+        pageNumber={pageNumber}
+        scale={scale}
+        visible={visible}
+        width={THUMB_WIDTH}
+        height={size.height * scale}
+      />
+      <span className="small">{pageNumber}</span>
+    </button>
+  )
+}
+
+/** Thumbnails of a multi-page document; the current page is marked, a click goes there. */
+function Thumbnails({
+  pdf,
+  sizes,
+  current,
+  onOpen,
+}: {
+  pdf: PDFDocumentProxy
+  sizes: PageSize[]
+  current: number
+  onOpen(pageNumber: number): void
+}) {
+  return (
+    <nav className="pdf-thumbs" aria-label="Pages">
+      {sizes.map((size, index) => (
+        <Thumbnail
+          // biome-ignore lint/suspicious/noArrayIndexKey: pages are a fixed sequence; the number is their identity
+          key={index}
+          pdf={pdf}
+          pageNumber={index + 1}
+          size={size}
+          current={index + 1 === current}
+          onOpen={onOpen}
+        />
+      ))}
+    </nav>
   )
 }
 
 /**
- * The run's PDF with every field's box on its page, coloured by review status. Pages render lazily, so a
- * 50-page document costs only the pages in view.
+ * The run's PDF with every field's box on its page. Pages render lazily; zoom keeps every edge reachable by
+ * scrolling (pages are never centred into negative overflow), Ctrl+wheel zooms toward the cursor, and a
+ * multi-page document shows its page number and thumbnails.
  */
 export function DocumentViewer({
   url,
   fields,
   selectedId,
-  onSelect,
   zoom,
+  interactive,
+  loadWords,
+  onZoom,
+  onSelect,
+  onTakeWords,
+  onTakeRegion,
 }: {
   url: string
   fields: FieldReview[]
   selectedId: string | null
-  onSelect(fieldId: string): void
   zoom: Zoom
+  interactive: boolean
+  loadWords(pageNumber: number): Promise<PageWord[]>
+  onZoom(zoom: number): void
+  onSelect(fieldId: string): void
+  onTakeWords(pageNumber: number, words: PageWord[]): void
+  onTakeRegion(pageNumber: number, bbox: Bbox): void
 }) {
   const scroller = useRef<HTMLDivElement>(null)
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null)
   const [sizes, setSizes] = useState<PageSize[]>([])
   const [error, setError] = useState<string | null>(null)
   const [availableWidth, setAvailableWidth] = useState(800)
+  const [currentPage, setCurrentPage] = useState(1)
+  const [words, setWords] = useState<Record<number, PageWord[]>>({})
+  /** The content point under the cursor when Ctrl+wheel zoomed, kept under it once the pages are resized. */
+  const anchor = useRef<{ fx: number; fy: number; x: number; y: number } | null>(null)
 
   useEffect(() => {
     let cancelled = false
@@ -157,35 +153,109 @@ export function DocumentViewer({
     return () => observer.disconnect()
   }, [])
 
-  useEffect(() => {
-    if (!selectedId) return
-    const box = scroller.current?.querySelector(`[data-field-id="${selectedId}"]`)
-    box?.scrollIntoView({ block: 'center', behavior: 'smooth' })
-  }, [selectedId])
-
   const widest = Math.max(1, ...sizes.map((size) => size.width))
   const scale = zoom === 'fit' ? Math.max(0.2, availableWidth / widest) : zoom
 
+  // Ctrl+wheel zooms toward the cursor (a non-passive listener, so the browser's own page zoom is prevented).
+  useEffect(() => {
+    const element = scroller.current
+    if (!element) return
+    const onWheel = (event: WheelEvent) => {
+      if (!event.ctrlKey) return
+      event.preventDefault()
+      const rect = element.getBoundingClientRect()
+      const x = event.clientX - rect.left
+      const y = event.clientY - rect.top
+      anchor.current = {
+        fx: (element.scrollLeft + x) / element.scrollWidth,
+        fy: (element.scrollTop + y) / element.scrollHeight,
+        x,
+        y,
+      }
+      onZoom(clampZoom(event.deltaY < 0 ? scale * WHEEL_STEP : scale / WHEEL_STEP))
+    }
+    element.addEventListener('wheel', onWheel, { passive: false })
+    return () => element.removeEventListener('wheel', onWheel)
+  }, [scale, onZoom])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the scale changed the content size
+  useLayoutEffect(() => {
+    const element = scroller.current
+    const point = anchor.current
+    if (!element || !point) return
+    anchor.current = null
+    element.scrollLeft = point.fx * element.scrollWidth - point.x
+    element.scrollTop = point.fy * element.scrollHeight - point.y
+  }, [scale])
+
+  const goToPage = useCallback((pageNumber: number) => {
+    scroller.current?.querySelector(`[data-page="${pageNumber}"]`)?.scrollIntoView({ block: 'start' })
+  }, [])
+
+  // The selected field's box (or its page) comes into view, also when the run opens and the PDF arrives.
+  const selectedPage = fields.find((f) => f.id === selectedId)?.page_number ?? null
+  useEffect(() => {
+    if (!pdf || !selectedId) return
+    const box = scroller.current?.querySelector(`[data-field-id="${selectedId}"]`)
+    if (box) box.scrollIntoView({ block: 'center', inline: 'nearest' })
+    else if (selectedPage) goToPage(selectedPage)
+  }, [pdf, selectedId, selectedPage, goToPage])
+
+  function onScroll() {
+    const element = scroller.current
+    if (!element) return
+    // The current page is the one across the middle of the view (where a selected box is centred).
+    const line = element.getBoundingClientRect().top + element.clientHeight / 2
+    let page = 1
+    for (const section of element.querySelectorAll<HTMLElement>('[data-page]'))
+      if (section.getBoundingClientRect().top <= line) page = Number(section.dataset.page)
+    setCurrentPage(page)
+  }
+
+  const showWords = useCallback(
+    (pageNumber: number) => {
+      if (!interactive || words[pageNumber]) return
+      void loadWords(pageNumber).then((list) => setWords((all) => ({ ...all, [pageNumber]: list })))
+    },
+    [interactive, words, loadWords],
+  )
+
   return (
-    <div ref={scroller} className="pdf-scroller">
-      {error ? <p className="form-error">{error}</p> : null}
-      {!pdf && !error ? <p className="muted">Opening the document…</p> : null}
-      {pdf
-        ? sizes.map((size, index) => (
-            <PageView
-              // Pages are a fixed sequence of the document: the page number is their identity.
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
-              key={index}
-              pdf={pdf}
-              pageNumber={index + 1}
-              size={size}
-              scale={scale}
-              fields={fields.filter((field) => field.page_number === index + 1 && field.bbox)}
-              selectedId={selectedId}
-              onSelect={onSelect}
-            />
-          ))
-        : null}
+    <div className="pdf-viewer">
+      {pdf && sizes.length > 1 ? (
+        <Thumbnails pdf={pdf} sizes={sizes} current={currentPage} onOpen={goToPage} />
+      ) : null}
+      <div className="pdf-stage">
+        {sizes.length > 0 ? (
+          <p className="pdf-page-number small" aria-live="polite">
+            Page {currentPage} of {sizes.length}
+          </p>
+        ) : null}
+        <div ref={scroller} className="pdf-scroller" onScroll={onScroll} data-testid="pdf-scroller">
+          {error ? <p className="form-error">{error}</p> : null}
+          {!pdf && !error ? <p className="muted">Opening the document…</p> : null}
+          {pdf
+            ? sizes.map((size, index) => (
+                <PdfPageView
+                  // biome-ignore lint/suspicious/noArrayIndexKey: pages are a fixed sequence; the number is their identity
+                  key={index}
+                  pdf={pdf}
+                  pageNumber={index + 1}
+                  size={size}
+                  scale={scale}
+                  fields={fields.filter((field) => field.page_number === index + 1 && field.bbox)}
+                  selectedId={selectedId}
+                  words={words[index + 1]}
+                  interactive={interactive}
+                  onVisible={showWords}
+                  onSelect={onSelect}
+                  onTakeWords={onTakeWords}
+                  onTakeRegion={onTakeRegion}
+                />
+              ))
+            : null}
+        </div>
+      </div>
     </div>
   )
 }

@@ -1,34 +1,47 @@
 import { useEffect, useRef } from 'react'
+import { Link } from 'react-router'
 import { Badge, Button } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
 import type { FieldReview } from '../api/review-types'
-import { useReviewRun } from '../stores/review-run-store'
+import { queued, useReviewRun } from '../stores/review-run-store'
 import { FIELD_TONE } from './status-tones'
 
 const percent = (value: number | null) => (value === null ? '—' : `${Math.round(value * 100)}%`)
 
 function FieldEditor({ field, readOnly }: { field: FieldReview; readOnly: boolean }) {
-  const { editing, draft, setDraft, startEdit, cancelEdit, save, accept } = useReviewRun()
+  const { editing, draft, fieldError, setDraft, startEdit, cancelEdit, save, accept } = useReviewRun()
   const input = useRef<HTMLInputElement>(null)
+  // E selects the whole value, so typing replaces it.
   useEffect(() => {
-    if (editing) input.current?.focus()
+    if (editing) {
+      input.current?.focus()
+      input.current?.select()
+    }
   }, [editing])
+  const errorId = `field-error-${field.id}`
   if (editing)
     return (
       <form
         className="field-editor"
         onSubmit={(event) => {
           event.preventDefault()
-          void save()
+          void queued(save)
         }}
       >
         <input
           ref={input}
           aria-label={`Value of ${field.label}`}
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={fieldError ? errorId : undefined}
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => e.key === 'Escape' && cancelEdit()}
         />
+        {fieldError ? (
+          <p id={errorId} className="form-error field-error" role="alert">
+            {fieldError}
+          </p>
+        ) : null}
         <Button type="submit" variant="primary">
           Save <kbd>Enter</kbd>
         </Button>
@@ -39,14 +52,38 @@ function FieldEditor({ field, readOnly }: { field: FieldReview; readOnly: boolea
     )
   return (
     <div className="field-actions">
-      <Button variant="primary" disabled={readOnly} onClick={() => void accept()}>
+      {fieldError ? (
+        <p className="form-error field-error" role="alert">
+          {fieldError}
+        </p>
+      ) : null}
+      <Button variant="primary" disabled={readOnly} onClick={() => void queued(accept)}>
         Accept <kbd>A</kbd>
       </Button>
-      <Button disabled={readOnly} onClick={startEdit}>
+      <Button disabled={readOnly} onClick={() => void queued(startEdit)}>
         Edit <kbd>E</kbd>
       </Button>
     </div>
   )
+}
+
+const SOURCE_TEXT: Record<string, string> = {
+  rules: 'Read by the extraction rules',
+  e_invoice: "Read from the issuer's e-invoice data",
+  llm: 'Read by the model',
+  reviewer: 'Set by a reviewer',
+}
+
+/** Where the value came from; a learned one links to the run whose review taught it. */
+function FieldSource({ field }: { field: FieldReview }) {
+  if (field.source === 'learned' && field.learned_from_run_id)
+    return (
+      <p className="small muted">
+        Learned from <Link to={`/console/review/${field.learned_from_run_id}`}>an earlier review</Link> of
+        this layout
+      </p>
+    )
+  return field.source ? <p className="small muted">{SOURCE_TEXT[field.source]}</p> : null
 }
 
 function Timeline() {
@@ -120,6 +157,7 @@ export function FieldPanel({ readOnly }: { readOnly: boolean }) {
                 {field.flag_reasons.length > 0 ? (
                   <p className="small flag-reasons">Flagged: {field.flag_reasons.join(', ')}</p>
                 ) : null}
+                <FieldSource field={field} />
                 <FieldEditor field={field} readOnly={readOnly} />
                 <Timeline />
               </div>

@@ -2,27 +2,45 @@ import { useEffect } from 'react'
 import { Link } from 'react-router'
 import { Badge, PageHeader } from '../../../components/ui'
 import { DataTable, formatTime, Tabs } from '../../../components/ui/data'
+import type { RecognitionRun } from '../api/review-types'
 import { isInFlight, queueOrder, useReviewQueue } from '../stores/review-queue-store'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
 import { UploadPanel } from './upload-panel'
 
 type Filter = 'all' | 'flagged' | 'pending' | 'approved' | 'rejected'
 
+const shown = (value: unknown) => (value === null || value === undefined ? '(missing)' : String(value))
+
+/** Why a run was rejected, or what a rerun changed against its source (`diff_from_source`). */
+export function RunNotes({ run }: { run: RecognitionRun }) {
+  if (run.review_status === 'rejected' && run.reject_reason)
+    return <span className="small">Rejected: {run.reject_reason}</span>
+  if (!run.diff_from_source) return null
+  const changed = Object.entries(run.diff_from_source).filter(
+    ([, d]) => JSON.stringify(d.source_value) !== JSON.stringify(d.target_value),
+  )
+  if (changed.length === 0) return <span className="small muted">Rerun: same values as its source</span>
+  return (
+    <ul className="diff-list small" aria-label="Changes from the source run">
+      {changed.map(([key, d]) => (
+        <li key={key}>
+          {key}: <s>{shown(d.source_value)}</s> → <strong>{shown(d.target_value)}</strong>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 export function ReviewQueuePage() {
-  const { runs, filters, agents, setFilters, load } = useReviewQueue()
+  const { runs, filters, agents, setFilters, follow } = useReviewQueue()
   const active = (filters.review_status ?? 'all') as Filter
-  const inFlight = runs.items.some(isInFlight)
 
+  // Live: the run feed moves runs through processing and review as it happens, without polling.
   useEffect(() => {
-    void load()
-  }, [load])
-
-  // Live progress: while any run is queued or running, the queue refreshes itself.
-  useEffect(() => {
-    if (!inFlight) return
-    const timer = setInterval(() => void load(), 1500)
-    return () => clearInterval(timer)
-  }, [inFlight, load])
+    const live = new AbortController()
+    follow(live.signal)
+    return () => live.abort()
+  }, [follow])
 
   const agentName = (id: string) => {
     const agent = agents.find((a) => a.runtime_agent_id === id)
@@ -106,6 +124,7 @@ export function ReviewQueuePage() {
             align: 'right',
             render: (run) => run.summary?.flagged_count ?? '—',
           },
+          { key: 'notes', header: 'Notes', render: (run) => <RunNotes run={run} /> },
           { key: 'created', header: 'Uploaded', width: '190px', render: (run) => formatTime(run.created_at) },
         ]}
       />

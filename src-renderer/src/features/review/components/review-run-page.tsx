@@ -1,64 +1,88 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { Badge, Button, FormError, PageHeader } from '../../../components/ui'
+import { Dialog } from '../../../components/ui/dialog'
 import { useNotifications } from '../../../components/ui/notifications'
 import { reviewApi } from '../api/review-api'
-import type { RecognitionRun } from '../api/review-types'
-import { useReviewRun } from '../stores/review-run-store'
-import { DocumentViewer, type Zoom } from './document-viewer'
+import type { Bbox, PageWord, RecognitionRun } from '../api/review-types'
+import { queued, useReviewRun } from '../stores/review-run-store'
+import { DocumentViewer, MAX_ZOOM, MIN_ZOOM, type Zoom } from './document-viewer'
 import { FieldPanel } from './field-panel'
 import { RejectDialog } from './reject-dialog'
+import { RunNotes } from './review-queue-page'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
 
 const KEYS: [string, string][] = [
   ['↓ / J', 'next field'],
   ['↑ / K', 'previous field'],
-  ['N', 'next flagged'],
-  ['A', 'accept'],
-  ['E', 'edit'],
-  ['Enter', 'save'],
+  ['N', 'next flagged or missing field'],
+  ['A', 'accept and go to the next field'],
+  ['E', 'edit (the whole value is selected)'],
+  ['Enter', 'save; on an approved run, open the next run'],
   ['Esc', 'cancel'],
+  ['?', 'this help'],
+  ['Click a word', 'fill the selected field with it'],
+  ['Shift+click', 'take several words (on releasing Shift)'],
+  ['Drag a box', 'fill the selected field with the words inside'],
+  ['Ctrl+wheel', 'zoom toward the cursor'],
 ]
 
-function runKey(key: string): boolean {
+/** The keys of the review flow; each runs after the review actions before it (see `queued`). */
+function runKey(key: string, openNextRun: () => Promise<void>): boolean {
   const store = useReviewRun.getState()
-  switch (key) {
-    case 'ArrowDown':
-    case 'j':
-      store.move(1)
-      return true
-    case 'ArrowUp':
-    case 'k':
-      store.move(-1)
-      return true
-    case 'n':
-      store.nextFlagged()
-      return true
-    case 'a':
-      void store.accept()
-      return true
-    case 'e':
-      store.startEdit()
-      return true
-    default:
-      return false
+  const actions: Record<string, () => unknown> = {
+    ArrowDown: () => useReviewRun.getState().move(1),
+    j: () => useReviewRun.getState().move(1),
+    ArrowUp: () => useReviewRun.getState().move(-1),
+    k: () => useReviewRun.getState().move(-1),
+    n: () => useReviewRun.getState().nextFlagged(),
+    a: () => useReviewRun.getState().accept(),
+    e: () => useReviewRun.getState().startEdit(),
+    Enter: () => (useReviewRun.getState().run?.review_status === 'approved' ? openNextRun() : undefined),
   }
+  if (key === '?') {
+    store.setHelp(!store.helpOpen)
+    return true
+  }
+  const action = actions[key]
+  if (!action) return false
+  void queued(action)
+  return true
 }
 
 /** Field-by-field keyboard flow; keys typed into inputs and dialogs are left alone. */
-function useReviewKeys(enabled: boolean) {
+function useReviewKeys(enabled: boolean, openNextRun: () => Promise<void>) {
   useEffect(() => {
     if (!enabled) return
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement
       if (event.metaKey || event.ctrlKey || event.altKey || target.closest('input, textarea, select, dialog'))
         return
-      const handled = runKey(event.key)
-      if (handled) event.preventDefault()
+      if (event.repeat && event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
+      if (runKey(event.key, openNextRun)) event.preventDefault()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [enabled])
+  }, [enabled, openNextRun])
+}
+
+function ShortcutHelp() {
+  const open = useReviewRun((state) => state.helpOpen)
+  const setHelp = useReviewRun((state) => state.setHelp)
+  return (
+    <Dialog open={open} title="Keyboard shortcuts" onClose={() => setHelp(false)}>
+      <dl className="keys keys-help">
+        {KEYS.map(([key, action]) => (
+          <div key={key}>
+            <dt>
+              <kbd>{key}</kbd>
+            </dt>
+            <dd>{action}</dd>
+          </div>
+        ))}
+      </dl>
+    </Dialog>
+  )
 }
 
 const canReject = (run: RecognitionRun) =>
@@ -71,22 +95,45 @@ export function ReviewRunPage() {
   const { runId = '' } = useParams()
   const navigate = useNavigate()
   const notify = useNotifications((state) => state.push)
-  const { run, selectedId, open, select, refresh, rerun } = useReviewRun()
+  const { run, selectedId, saving, open, select, receive, rerun, takeWords, takeRegion, nextRunId, setHelp } =
+    useReviewRun()
   const [zoom, setZoom] = useState<Zoom>('fit')
   const [rejecting, setRejecting] = useState(false)
   const readOnly = run?.status !== 'completed' || Boolean(run.synced_at) || run.review_status === 'rejected'
-  useReviewKeys(Boolean(run) && !rejecting)
+
+  const openNextRun = useCallback(async () => {
+    const next = await nextRunId()
+    if (next) navigate(`/console/review/${next}`)
+    else notify({ kind: 'success', text: 'The queue is empty: every run is reviewed.' })
+  }, [nextRunId, navigate, notify])
+  useReviewKeys(Boolean(run) && !rejecting, openNextRun)
+  const loadWords = useCallback(
+    async (pageNumber: number) => (await reviewApi.pageWords(runId, pageNumber)).words,
+    [runId],
+  )
+  const onTakeWords = useCallback(
+    (pageNumber: number, words: PageWord[]) => void queued(() => takeWords(pageNumber, words)),
+    [takeWords],
+  )
+  const onTakeRegion = useCallback(
+    (pageNumber: number, bbox: Bbox) => void queued(() => takeRegion(pageNumber, bbox)),
+    [takeRegion],
+  )
 
   useEffect(() => {
     void open(runId)
   }, [open, runId])
 
-  // A run still being processed refreshes itself until it completes or fails.
+  // The run feed brings the run's progress and other reviewers' changes, without polling.
   useEffect(() => {
-    if (!run || (run.status !== 'queued' && run.status !== 'running')) return
-    const timer = setInterval(() => void refresh(), 1500)
-    return () => clearInterval(timer)
-  }, [run, refresh])
+    const live = new AbortController()
+    reviewApi.watchRuns(
+      (changed) => changed.id === runId && receive(changed),
+      live.signal,
+      () => void reviewApi.run(runId).then(receive),
+    )
+    return () => live.abort()
+  }, [runId, receive])
 
   if (!run) return <p className="muted">Loading the run…</p>
 
@@ -129,12 +176,13 @@ export function ReviewRunPage() {
           Rerun of <Link to={`/console/review/${run.rerun_source_run_id}`}>the earlier run</Link>.
         </p>
       ) : null}
+      <RunNotes run={run} />
       <FormError message={run.error_message} />
       <div className="review-toolbar">
         <div className="row">
           <Button
             variant="ghost"
-            onClick={() => setZoom(Math.max(0.25, numericZoom - 0.25))}
+            onClick={() => setZoom(Math.max(MIN_ZOOM, numericZoom - 0.25))}
             aria-label="Zoom out"
           >
             −
@@ -142,7 +190,7 @@ export function ReviewRunPage() {
           <span className="small zoom-label">{zoom === 'fit' ? 'Fit' : `${Math.round(zoom * 100)}%`}</span>
           <Button
             variant="ghost"
-            onClick={() => setZoom(Math.min(4, numericZoom + 0.25))}
+            onClick={() => setZoom(Math.min(MAX_ZOOM, numericZoom + 0.25))}
             aria-label="Zoom in"
           >
             +
@@ -177,8 +225,13 @@ export function ReviewRunPage() {
             url={reviewApi.sourcePdfUrl(run.id)}
             fields={run.field_reviews}
             selectedId={selectedId}
-            onSelect={select}
             zoom={zoom}
+            interactive={!readOnly}
+            loadWords={loadWords}
+            onZoom={setZoom}
+            onSelect={select}
+            onTakeWords={onTakeWords}
+            onTakeRegion={onTakeRegion}
           />
         ) : (
           <div className="pdf-scroller muted">
@@ -190,20 +243,25 @@ export function ReviewRunPage() {
           </div>
         )}
         <aside className="review-side">
+          {run.review_status === 'approved' && !run.synced_at ? (
+            <div className="approved-next" role="status">
+              <strong>Approved.</strong> Press <kbd>Enter</kbd> for the next run in the queue.
+              <Button variant="primary" onClick={() => void openNextRun()}>
+                Next run
+              </Button>
+            </div>
+          ) : null}
           <FieldPanel readOnly={readOnly} />
-          <dl className="keys" aria-label="Keyboard shortcuts">
-            {KEYS.map(([key, action]) => (
-              <div key={key}>
-                <dt>
-                  <kbd>{key}</kbd>
-                </dt>
-                <dd>{action}</dd>
-              </div>
-            ))}
-          </dl>
+          <p className="small muted">
+            {saving > 0 ? 'Saving…' : 'Click a word or drag a box on the page to fill the selected field.'}{' '}
+            <button type="button" className="link-button" onClick={() => setHelp(true)}>
+              Shortcuts <kbd>?</kbd>
+            </button>
+          </p>
         </aside>
       </div>
       <RejectDialog open={rejecting} onClose={() => setRejecting(false)} />
+      <ShortcutHelp />
     </div>
   )
 }

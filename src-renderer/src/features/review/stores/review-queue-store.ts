@@ -22,7 +22,16 @@ interface QueueState {
   load(): Promise<void>
   loadAgents(): Promise<void>
   upload(agentId: string, file: File): Promise<RecognitionRun>
+  /** Keeps the list live from the run feed until `signal` aborts. */
+  follow(signal: AbortSignal): void
 }
+
+/** Does a run belong in the list under these filters? */
+const matches = (run: RecognitionRun, filters: RunFilters) =>
+  (!filters.review_status || run.review_status === filters.review_status) &&
+  (!filters.status || run.status === filters.status) &&
+  (!filters.runtime_agent_id || run.runtime_agent_id === filters.runtime_agent_id) &&
+  (!filters.source_run_id || run.rerun_source_run_id === filters.source_run_id)
 
 export const useReviewQueue = create<QueueState>((set, get) => ({
   filters: {},
@@ -45,9 +54,23 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
     set({ agents: (await reviewApi.agents()).items })
   },
   async upload(agentId, file) {
-    const run = await reviewApi.upload(agentId, file)
-    await get().load()
-    return run
+    return reviewApi.upload(agentId, file)
+  },
+  follow(signal) {
+    reviewApi.watchRuns(
+      (run) => {
+        const { runs, filters } = get()
+        const known = runs.items.some((r) => r.id === run.id)
+        const keep = matches(run, filters)
+        if (!known && !keep) return
+        const items = known
+          ? runs.items.flatMap((r) => (r.id !== run.id ? [r] : keep ? [run] : []))
+          : [run, ...runs.items]
+        set({ runs: { ...runs, items, total: runs.total + (known ? (keep ? 0 : -1) : 1) } })
+      },
+      signal,
+      () => void get().load(),
+    )
   },
 }))
 

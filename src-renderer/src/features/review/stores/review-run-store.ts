@@ -1,15 +1,25 @@
+import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import { create } from 'zustand'
+import { useNotifications } from '../../../components/ui/notifications'
+import { ApiError } from '../../../lib/api-client'
 import { reviewApi } from '../api/review-api'
-import type { FieldReview, FieldRevisions, RecognitionRun } from '../api/review-types'
+import type { Bbox, FieldReview, FieldRevisions, PageWord, RecognitionRun } from '../api/review-types'
+import { queueOrder } from './review-queue-store'
 
 interface RunState {
   run: RecognitionRun | null
   selectedId: string | null
   editing: boolean
   draft: string
+  /** The server's refusal of the last value sent for the selected field, shown at the field. */
+  fieldError: string | null
   timeline: FieldRevisions | null
+  /** Review actions in flight (keys pressed meanwhile wait in `queued`). */
+  saving: number
+  helpOpen: boolean
   open(runId: string): Promise<void>
-  refresh(): Promise<void>
+  /** A newer reading of the open run (from the live feed); the first field to look at is selected once it has fields. */
+  receive(run: RecognitionRun): void
   select(fieldId: string | null): void
   move(step: 1 | -1): void
   nextFlagged(): void
@@ -18,11 +28,40 @@ interface RunState {
   cancelEdit(): void
   save(): Promise<void>
   accept(): Promise<void>
+  takeWords(pageNumber: number, words: PageWord[]): Promise<void>
+  takeRegion(pageNumber: number, bbox: Bbox): Promise<void>
+  setHelp(open: boolean): void
+  nextRunId(): Promise<string | null>
   reject(reason: string): Promise<void>
   rerun(): Promise<string>
 }
 
 const fieldsOf = (run: RecognitionRun | null) => run?.field_reviews ?? []
+const isSettled = (field: FieldReview) =>
+  field.review_status === 'accepted' || field.review_status === 'corrected'
+/** What `N` visits: flagged fields, and empty ones nobody has settled yet. */
+const needsLook = (field: FieldReview) =>
+  field.review_status === 'flagged' || (field.value === null && !isSettled(field))
+
+const unionBox = (boxes: Bbox[]): Bbox => [
+  Math.min(...boxes.map((b) => b[0])),
+  Math.min(...boxes.map((b) => b[1])),
+  Math.max(...boxes.map((b) => b[2])),
+  Math.max(...boxes.map((b) => b[3])),
+]
+
+/** The run the view shows (or is opening): readings of any other run are ignored. */
+let openingId: string | null = null
+
+let chain: Promise<unknown> = Promise.resolve()
+/**
+ * Runs review actions one after the other in the order their keys were pressed: a key pressed while a save is in
+ * flight waits for it and then acts on the field selected by then, so fast typing never skips or doubles a field.
+ */
+export function queued(action: () => unknown): Promise<unknown> {
+  chain = chain.then(action).catch(() => undefined)
+  return chain
+}
 
 export const useReviewRun = create<RunState>((set, get) => {
   async function loadTimeline(fieldId: string | null) {
@@ -32,22 +71,33 @@ export const useReviewRun = create<RunState>((set, get) => {
     if (get().selectedId === fieldId) set({ timeline })
   }
 
-  function replaceField(field: FieldReview) {
-    const run = get().run
-    if (run)
-      set({ run: { ...run, field_reviews: run.field_reviews.map((f) => (f.id === field.id ? field : f)) } })
+  /** Sends a change of the selected field; a refused value stays in the editor with the server's message. */
+  async function sendPatch(body: FieldReviewPatch): Promise<boolean> {
+    const { run, selectedId } = get()
+    if (!run || !selectedId) return false
+    set((state) => ({ saving: state.saving + 1 }))
+    try {
+      await reviewApi.updateField(run.id, selectedId, body)
+      // The run's review status and summary move with its fields (approved once all are settled).
+      set({ run: await reviewApi.run(run.id), editing: false, fieldError: null })
+      void loadTimeline(selectedId)
+      return true
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : 'The change could not be saved.'
+      if (error instanceof ApiError && error.status === 422) set({ fieldError: message })
+      else useNotifications.getState().push({ kind: 'error', text: message })
+      return false
+    } finally {
+      set((state) => ({ saving: state.saving - 1 }))
+    }
   }
 
-  async function afterFieldChange(field: FieldReview) {
-    replaceField(field)
-    set({ editing: false })
-    // The run's review status and summary move with its fields (approved once all are settled).
-    const run = get().run
-    if (run) {
-      const fresh = await reviewApi.run(run.id)
-      set({ run: fresh })
-    }
-    await loadTimeline(field.id)
+  /** After a settled field: the next field in order, else the first one still open; none left means approved. */
+  function advance(fromId: string) {
+    const fields = fieldsOf(get().run)
+    const index = fields.findIndex((f) => f.id === fromId)
+    const next = fields[index + 1] ?? fields.find((f) => !isSettled(f))
+    if (next && next.id !== fromId) get().select(next.id)
   }
 
   return {
@@ -55,25 +105,31 @@ export const useReviewRun = create<RunState>((set, get) => {
     selectedId: null,
     editing: false,
     draft: '',
+    fieldError: null,
     timeline: null,
+    saving: 0,
+    helpOpen: false,
 
     async open(runId) {
-      set({ run: null, selectedId: null, editing: false, timeline: null })
-      const run = await reviewApi.run(runId)
-      const first =
-        run.field_reviews.find((f) => f.review_status === 'flagged') ?? run.field_reviews[0] ?? null
-      set({ run, selectedId: first?.id ?? null })
-      await loadTimeline(first?.id ?? null)
+      openingId = runId
+      set({ run: null, selectedId: null, editing: false, timeline: null, fieldError: null })
+      get().receive(await reviewApi.run(runId))
     },
 
-    async refresh() {
-      const run = get().run
-      if (run) set({ run: await reviewApi.run(run.id) })
+    receive(run) {
+      const current = get().run
+      // Only the run being shown, and never an older reading over a newer one (feed and fetches can cross).
+      if (run.id !== openingId || (current && current.updated_at > run.updated_at)) return
+      set({ run })
+      if (!get().selectedId) {
+        const first = run.field_reviews.find(needsLook) ?? run.field_reviews[0]
+        if (first) get().select(first.id)
+      }
     },
 
     select(fieldId) {
       if (fieldId === get().selectedId) return
-      set({ selectedId: fieldId, editing: false })
+      set({ selectedId: fieldId, editing: false, fieldError: null })
       void loadTimeline(fieldId)
     },
 
@@ -89,32 +145,65 @@ export const useReviewRun = create<RunState>((set, get) => {
       const fields = fieldsOf(get().run)
       const index = fields.findIndex((f) => f.id === get().selectedId)
       const ordered = [...fields.slice(index + 1), ...fields.slice(0, index + 1)]
-      const next = ordered.find((f) => f.review_status === 'flagged')
+      const next = ordered.find(needsLook)
       if (next) get().select(next.id)
     },
 
     startEdit() {
       const field = fieldsOf(get().run).find((f) => f.id === get().selectedId)
-      if (field) set({ editing: true, draft: field.value === null ? '' : String(field.value) })
+      if (field)
+        set({ editing: true, draft: field.value === null ? '' : String(field.value), fieldError: null })
     },
     setDraft(value) {
       set({ draft: value })
     },
     cancelEdit() {
-      set({ editing: false })
+      set({ editing: false, fieldError: null })
     },
 
     async save() {
-      const { run, selectedId, draft } = get()
-      if (!run || !selectedId) return
-      await afterFieldChange(await reviewApi.updateField(run.id, selectedId, { value: draft }))
+      await sendPatch({ value: get().draft })
     },
 
+    /** Accepts the selected field and moves to the next one; a field already settled is only passed. */
     async accept() {
+      const field = fieldsOf(get().run).find((f) => f.id === get().selectedId)
+      if (!field) return
+      if (isSettled(field) || (await sendPatch({ review_status: 'accepted' }))) advance(field.id)
+    },
+
+    async takeWords(pageNumber, words) {
+      if (words.length === 0) return
+      const value = words.map((w) => w.text).join(' ')
+      set({ draft: value })
+      await sendPatch({ value, page_number: pageNumber, bbox: unionBox(words.map((w) => w.bbox as Bbox)) })
+    },
+
+    async takeRegion(pageNumber, bbox) {
       const { run, selectedId } = get()
       if (!run || !selectedId) return
-      await afterFieldChange(await reviewApi.updateField(run.id, selectedId, { review_status: 'accepted' }))
-      get().nextFlagged()
+      const read = await reviewApi.readRegion(run.id, selectedId, { page_number: pageNumber, bbox })
+      if (!read.text) {
+        set({ fieldError: 'No words were found in that box.' })
+        return
+      }
+      const value = read.value ?? read.text
+      set({ draft: String(value) })
+      await sendPatch({ value, page_number: pageNumber, bbox: read.bbox ?? bbox })
+    },
+
+    setHelp(open) {
+      set({ helpOpen: open })
+    },
+
+    /** The first run of the queue (flagged first, then pending) other than this one. */
+    async nextRunId() {
+      const current = get().run?.id
+      const { items } = await reviewApi.runs({ status: 'completed' })
+      const waiting = queueOrder(items).filter(
+        (r) => r.id !== current && (r.review_status === 'flagged' || r.review_status === 'pending'),
+      )
+      return waiting[0]?.id ?? null
     },
 
     async reject(reason) {

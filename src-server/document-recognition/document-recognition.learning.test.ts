@@ -1,0 +1,170 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { adminAuditLog } from '../admin-audit/admin-audit.tables'
+import { documentLearnedHint } from './document-recognition.tables'
+import { settledRun, shippedAgentId, upload } from './testing/api'
+import { invoicePdf, type PrintedLine } from './testing/invoice-documents'
+
+type Word = { text: string; bbox: [number, number, number, number] }
+type Field = {
+  id: string
+  field_key: string
+  value: unknown
+  source: string | null
+  learned_from_run_id: string | null
+  confidence: number
+  review_status: string
+  flag_reasons: string[]
+}
+
+/**
+ * One supplier's layout with an invoice number under a label the general rules do not know ("Ref. code"); `shift`
+ * moves the block down as a longer address would.
+ */
+function nordwindInvoice(refCode: string, date: string, shift = 0): PrintedLine[] {
+  return [
+    { text: 'Nordwind Papier GmbH', x: 50, y: 50, size: 18 },
+    { text: 'Hafenstrasse 12, 20457 Hamburg', x: 50, y: 75, size: 10 },
+    { text: 'Ref. code:', x: 320, y: 120 + shift, size: 11 },
+    { text: refCode, x: 400, y: 120 + shift, size: 11 },
+    { text: `Issued: ${date}`, x: 320, y: 140 + shift, size: 11 },
+    { text: 'Copy paper A4, 20 boxes', x: 50, y: 240 + shift },
+    { text: 'Subtotal', x: 330, y: 300 + shift },
+    { text: '400.00', x: 450, y: 300 + shift },
+    { text: 'VAT', x: 330, y: 320 + shift },
+    { text: '76.00', x: 450, y: 320 + shift },
+    { text: 'Total', x: 330, y: 340 + shift },
+    { text: '476.00', x: 450, y: 340 + shift },
+    { text: 'IBAN DE89 3704 0044 0532 0130 00', x: 50, y: 780, size: 9 },
+  ]
+}
+
+/** Another supplier printing the same unusual label elsewhere: hints of the first layout must not apply. */
+const OTHER_LAYOUT: PrintedLine[] = [
+  { text: 'Sonnenhof Bakery Ltd', x: 50, y: 50, size: 18 },
+  { text: 'Ref. code:', x: 50, y: 200, size: 11 },
+  { text: 'SB-20311', x: 130, y: 200, size: 11 },
+  { text: 'Total', x: 330, y: 340 },
+  { text: '12.00', x: 450, y: 340 },
+  { text: 'IBAN GB82 WEST 1234 5698 7654 32', x: 50, y: 780, size: 9 },
+]
+
+let server: TestServer
+let invoiceAgent: string
+let reviewer: Record<string, string>
+
+beforeAll(async () => {
+  server = await startTestServer()
+  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
+  reviewer = await server.headersFor('rita', ['reviewer'])
+})
+afterAll(() => server.close())
+
+async function completedRun(lines: PrintedLine[]) {
+  const created = await upload(server, reviewer, invoiceAgent, {
+    name: 'invoice.pdf',
+    type: 'application/pdf',
+    bytes: await invoicePdf(lines),
+  })
+  const run = await settledRun(server, created.json().id)
+  expect(run.status).toBe('completed')
+  return run as { id: string; field_reviews: Field[] }
+}
+const numberOf = (run: { field_reviews: Field[] }) =>
+  run.field_reviews.find((f) => f.field_key === 'invoice_number') as Field
+const hintsUrl = () => `/admin/document-recognition/runtime-agents/${invoiceAgent}/learned-hints`
+
+describe('learning from corrections per layout', () => {
+  it('reads a field where a reviewer took it on the same layout, leaves other layouts alone, and forgets on delete', async () => {
+    const first = await completedRun(nordwindInvoice('RC-99812', '2024-03-15'))
+    expect(numberOf(first)).toMatchObject({ value: null, source: null, flag_reasons: ['missing'] })
+
+    // The reviewer clicks the number on the page: its words and box.
+    const words = (
+      await server.app.inject({
+        method: 'GET',
+        url: `/document-recognition/runs/${first.id}/pages/1/words`,
+        headers: reviewer,
+      })
+    ).json().words as Word[]
+    const word = words.find((w) => w.text === 'RC-99812') as Word
+    const taken = await server.app.inject({
+      method: 'PATCH',
+      url: `/document-recognition/runs/${first.id}/field-reviews/${numberOf(first).id}`,
+      headers: reviewer,
+      payload: { value: word.text, page_number: 1, bbox: word.bbox },
+    })
+    expect(taken.json()).toMatchObject({ value: 'RC-99812', source: 'reviewer' })
+
+    const admin = await server.adminHeaders()
+    const listed = await server.app.inject({ method: 'GET', url: hintsUrl(), headers: admin })
+    expect(listed.statusCode).toBe(200)
+    expect(listed.json().items).toEqual([
+      expect.objectContaining({
+        field_key: 'invoice_number',
+        fingerprint: 'iban:DE89370400440532013000',
+        label: ['ref', 'code'],
+        learned_from_run_id: first.id,
+        confirmations: 1,
+        confidence: 0.9,
+      }),
+    ])
+
+    const second = await completedRun(nordwindInvoice('RC-10457', '2024-04-02', 24))
+    expect(numberOf(second)).toMatchObject({
+      value: 'RC-10457',
+      source: 'learned',
+      learned_from_run_id: first.id,
+      review_status: 'pending',
+    })
+    expect(numberOf(second).confidence).toBeGreaterThanOrEqual(0.8)
+    // The rules still read what they know on the learned layout.
+    expect(second.field_reviews.find((f) => f.field_key === 'total_amount')).toMatchObject({
+      value: 476,
+      source: 'rules',
+    })
+
+    const other = await completedRun(OTHER_LAYOUT)
+    expect(numberOf(other)).toMatchObject({ value: null, source: null })
+
+    // Accepting a learned value confirms the hint: it earns confidence.
+    await server.app.inject({
+      method: 'PATCH',
+      url: `/document-recognition/runs/${second.id}/field-reviews/${numberOf(second).id}`,
+      headers: reviewer,
+      payload: { review_status: 'accepted' },
+    })
+    const hint = server.app.ctx.db.select().from(documentLearnedHint).get()
+    expect(hint?.confirmations).toBe(2)
+
+    const forbidden = await server.app.inject({ method: 'DELETE', url: hintsUrl(), headers: reviewer })
+    expect(forbidden.statusCode).toBe(403)
+    const deleted = await server.app.inject({ method: 'DELETE', url: hintsUrl(), headers: admin })
+    expect(deleted.statusCode).toBe(204)
+    expect(server.app.ctx.db.select().from(documentLearnedHint).all()).toEqual([])
+    const audit = server.app.ctx.db
+      .select()
+      .from(adminAuditLog)
+      .where(
+        and(
+          eq(adminAuditLog.action, 'document_recognition.learned_hints.delete'),
+          eq(adminAuditLog.targetId, invoiceAgent),
+        ),
+      )
+      .all()
+    expect(audit).toHaveLength(1)
+
+    const third = await completedRun(nordwindInvoice('RC-20001', '2024-05-01'))
+    expect(numberOf(third)).toMatchObject({ value: null, source: null })
+  })
+
+  it('answers 404 for the hints of an agent that is not registered', async () => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/admin/document-recognition/runtime-agents/00000000-0000-4000-8000-000000000000/learned-hints',
+      headers: await server.adminHeaders(),
+    })
+    expect(response.statusCode).toBe(404)
+  })
+})

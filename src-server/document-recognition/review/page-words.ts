@@ -1,0 +1,121 @@
+import sharp from 'sharp'
+import type { AgentRunRow } from '../../agent-runs'
+import type { AppContext } from '../../app-context'
+import * as repo from '../document-recognition.repository'
+import type { Bbox } from '../document-recognition.tables'
+import { linesOf, unionBox } from '../extraction/layout'
+import { wordsInBox } from '../extraction/locate'
+import { pagesNeedingOcr, readTextLayer, renderPage } from '../pipeline/document-pages'
+import type { OcrEngine } from '../pipeline/ocr'
+import type { PageText, PageWord } from '../pipeline/pdf-pages'
+
+export type StoredPage = PageText & { origin: 'text_layer' | 'ocr' }
+
+/** Regions are rendered at the pipeline's OCR resolution (about 200 dpi for A4) and padded with white. */
+const OCR_WIDTH_PX = 1700
+const PAD_PX = 24
+
+/**
+ * The words of every page as the pipeline read them. Runs completed before the words were stored read their text
+ * layer again (pages without one come back empty: a region of them is read by OCR).
+ */
+export async function pagesOf(ctx: AppContext, run: AgentRunRow): Promise<StoredPage[]> {
+  const sizes = repo.findRunReview(ctx.db, run.id)?.pages ?? []
+  const stored = repo.listPageTexts(ctx.db, run.id)
+  if (stored.length)
+    return stored.map((row) => {
+      const size = sizes.find((p) => p.page_number === row.pageNumber)
+      return {
+        page_number: row.pageNumber,
+        width: size?.width ?? 0,
+        height: size?.height ?? 0,
+        words: row.words,
+        origin: row.origin as StoredPage['origin'],
+      }
+    })
+  if (!run.pdfSha256 || !ctx.blobs.has(run.pdfSha256)) return []
+  const pages = await readTextLayer(ctx, new Uint8Array(await ctx.blobs.readBytes(run.pdfSha256)))
+  const scans = pagesNeedingOcr(pages)
+  return pages.map((page) =>
+    scans.includes(page.page_number)
+      ? { ...page, words: [], origin: 'ocr' }
+      : { ...page, origin: 'text_layer' },
+  )
+}
+
+/** Words in reading order (lines top to bottom, left to right) and their text joined with spaces. */
+export function readingOrder(page: PageText, words: PageWord[]): { text: string; words: PageWord[] } {
+  const lines = linesOf({ ...page, words }).sort((a, b) => a.bbox[1] - b.bbox[1])
+  return { text: lines.map((l) => l.text).join(' '), words: lines.flatMap((l) => l.words) }
+}
+
+/** OCR of one region of a rendered page; word boxes come back as fractions of the page. */
+async function ocrRegion(
+  ctx: AppContext,
+  ocr: OcrEngine,
+  pdf: Uint8Array,
+  page: PageText,
+  bbox: Bbox,
+): Promise<PageWord[]> {
+  const png = await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width)
+  const meta = await sharp(png).metadata()
+  const width = meta.width ?? 0
+  const height = meta.height ?? 0
+  const left = Math.floor(bbox[0] * width)
+  const top = Math.floor(bbox[1] * height)
+  const cropWidth = Math.max(1, Math.min(width - left, Math.ceil((bbox[2] - bbox[0]) * width)))
+  const cropHeight = Math.max(1, Math.min(height - top, Math.ceil((bbox[3] - bbox[1]) * height)))
+  const region = await sharp(png)
+    .extract({ left, top, width: cropWidth, height: cropHeight })
+    .extend({ top: PAD_PX, bottom: PAD_PX, left: PAD_PX, right: PAD_PX, background: '#ffffff' })
+    .png()
+    .toBuffer()
+  const paddedWidth = cropWidth + 2 * PAD_PX
+  const paddedHeight = cropHeight + 2 * PAD_PX
+  const toPageX = (fraction: number) => (left + fraction * paddedWidth - PAD_PX) / width
+  const toPageY = (fraction: number) => (top + fraction * paddedHeight - PAD_PX) / height
+  const clamp = (n: number) => Math.max(0, Math.min(1, n))
+  return (await ocr.recognise(new Uint8Array(region))).map((word) => ({
+    ...word,
+    bbox: [
+      clamp(toPageX(word.bbox[0])),
+      clamp(toPageY(word.bbox[1])),
+      clamp(toPageX(word.bbox[2])),
+      clamp(toPageY(word.bbox[3])),
+    ],
+  }))
+}
+
+export interface RegionRead {
+  page_number: number
+  origin: 'text_layer' | 'ocr'
+  text: string
+  bbox: Bbox | null
+  words: PageWord[]
+}
+
+/**
+ * The words inside a box on a page: from the text layer, or, for a page without a usable one, by OCR of that
+ * region of the rendered page (a crop reads small print better than the whole page did).
+ */
+export async function readRegion(
+  ctx: AppContext,
+  ocr: OcrEngine,
+  run: AgentRunRow,
+  page: StoredPage,
+  bbox: Bbox,
+): Promise<RegionRead> {
+  let words: PageWord[]
+  if (page.origin === 'ocr' && run.pdfSha256) {
+    const pdf = new Uint8Array(await ctx.blobs.readBytes(run.pdfSha256))
+    words = wordsInBox(await ocrRegion(ctx, ocr, pdf, page, bbox), bbox)
+  } else words = wordsInBox(page.words, bbox)
+  const read = readingOrder(page, words)
+  return {
+    page_number: page.page_number,
+    origin: page.origin,
+    text: read.text,
+    bbox: read.words.length ? unionBox(read.words.map((w) => w.bbox)) : null,
+    words: read.words,
+  }
+}
