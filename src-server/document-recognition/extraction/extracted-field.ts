@@ -8,7 +8,15 @@ export interface ExtractedField {
   confidence: number
   page_number: number | null
   bbox: Bbox | null
-  method: 'anchor_right' | 'anchor_below' | 'pattern' | 'header' | 'e_invoice' | 'llm' | 'learned' | 'not_found'
+  method:
+    | 'anchor_right'
+    | 'anchor_below'
+    | 'pattern'
+    | 'header'
+    | 'e_invoice'
+    | 'llm'
+    | 'learned'
+    | 'not_found'
   anchor: string | null
   /** For `learned`: the run whose review taught the hint. */
   learned_from_run_id?: string
