@@ -60,9 +60,19 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
   const progressOf = (sourceId: string): EmbeddingProgress =>
     embeddingProgress(client, currentKey(), sourceId)
 
+  /** The current key, asking a remote embedder once for its dimension if it was not used yet. */
+  async function knownKey(signal: AbortSignal): Promise<string> {
+    const known = currentKey()
+    if (known) return known
+    const [probe] = await embedder.embed(['Switchboard embedding dimension probe.'], signal)
+    const learnt = currentKey(probe?.length)
+    if (!learnt) throw new Error('The embedder returned no vector.')
+    return learnt
+  }
+
   async function run({ payload, signal, progress }: JobContext<{ source_id: string }>) {
     const sourceId = payload.source_id
-    let key = currentKey()
+    const key = await knownKey(signal)
     let afterSeq = 0
     let written = 0
     const report = () => progress({ ...embeddingProgress(client, key, sourceId), written })
@@ -84,12 +94,9 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
         batch.map((chunk) => chunk.content),
         signal,
       )
-      key ??= currentKey(vectors[0]?.length)
-      if (!key) throw new Error('The embedder returned no vectors.')
-      const vectorKey = key
       written += db.transaction(() =>
         writeVectors(client, {
-          embeddingKey: vectorKey,
+          embeddingKey: key,
           sourceId,
           rows: batch.map((chunk, i) => ({ seq: chunk.seq, vector: vectors[i] as Float32Array })),
         }),
@@ -97,7 +104,7 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
       afterSeq = batch.at(-1)?.seq ?? afterSeq
       report()
     }
-    if (key) switchTo(sourceId, key, written)
+    switchTo(sourceId, key, written)
     report()
     return { message: `Embedded ${written} chunks with ${embedder.provider}:${embedder.model}.` }
   }

@@ -43,7 +43,10 @@ const RRF_K = 60
  * mostly repeats BM25's lexical evidence with more noise, so it counts less. A configured embedding model counts
  * fully (`vectorWeightOf`).
  */
-export const VECTOR_WEIGHT: Record<string, number> = { [BUILTIN_EMBEDDING_MODEL]: 0.25, [USE_LITE_MODEL]: 1 }
+export const VECTOR_WEIGHT: Record<string, number> = {
+  [BUILTIN_EMBEDDING_MODEL]: 0.25,
+  [USE_LITE_MODEL]: 0.75,
+}
 
 export function vectorWeightOf(embedder: Embedder): number {
   return (embedder.backendType === 'builtin' ? VECTOR_WEIGHT[embedder.model] : undefined) ?? 1
