@@ -58,7 +58,7 @@ export async function withServer<T>(work: (app: App) => Promise<T>): Promise<T> 
   }
 }
 
-function adminUser(app: App): AuthUser {
+export function adminUser(app: App): AuthUser {
   const row = app.ctx.db.$client.prepare("SELECT id FROM user WHERE username = 'admin'").get() as {
     id: string
   }
