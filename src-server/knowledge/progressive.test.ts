@@ -39,22 +39,20 @@ async function startWithSlowEmbedder(dataDir?: string) {
   const api = server
   return {
     headers,
-    progress: async () =>
-      (await api.app.inject({ method: 'GET', url: `/knowledge-sources/${sourceIdOf()}`, headers })).json()
+    progress: async (sourceId: string) =>
+      (await api.app.inject({ method: 'GET', url: `/knowledge-sources/${sourceId}`, headers })).json()
         .embedding_progress as { embedded: number; total: number },
-    query: async (query: string, mode = 'hybrid') =>
+    query: async (sourceId: string, query: string) =>
       (
         await api.app.inject({
           method: 'POST',
           url: '/retrieval/query',
           headers,
-          payload: { query, source_ids: [sourceIdOf()], mode, top_k: 3 },
+          payload: { query, source_ids: [sourceId], top_k: 3 },
         })
       ).json().items as { document_name: string; bm25_rank: number | null; vector_rank: number | null }[],
   }
 }
-let currentSource = ''
-const sourceIdOf = () => currentSource
 
 describe('progressive indexing', () => {
   it('makes documents searchable by BM25 before their vectors exist, then fills the vectors in with progress', async () => {
@@ -62,32 +60,32 @@ describe('progressive indexing', () => {
     embeddings.hold(isDocumentBatch)
     const api = await startWithSlowEmbedder()
     const live = server as TestServer
-    currentSource = await createSource(live, api.headers)
-    await uploadAll(live, api.headers, currentSource)
-    expect((await ingest(live, api.headers, currentSource)).status).toBe('succeeded')
+    const sourceId = await createSource(live, api.headers)
+    await uploadAll(live, api.headers, sourceId)
+    expect((await ingest(live, api.headers, sourceId)).status).toBe('succeeded')
 
     // Parsed and BM25-indexed; not one vector yet (the embedding server holds every request).
     await embeddings.waiting(1)
-    expect(await api.progress()).toEqual({ embedded: 0, total: 40 })
-    const [hit] = await api.query('marker17 lantern')
+    expect(await api.progress(sourceId)).toEqual({ embedded: 0, total: 40 })
+    const [hit] = await api.query(sourceId, 'marker17 lantern')
     expect(hit).toMatchObject({ document_name: 'note-17.txt', bm25_rank: 1, vector_rank: null })
 
     const seen: number[] = []
     embeddings.release()
     for (;;) {
-      const { embedded, total } = await api.progress()
+      const { embedded, total } = await api.progress(sourceId)
       seen.push(embedded)
       if (embedded === total) break
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    await waitForEmbedding(live, currentSource)
+    await waitForEmbedding(live, sourceId)
     expect(seen.every((value, i) => i === 0 || value >= (seen[i - 1] as number))).toBe(true)
     expect(seen.at(-1)).toBe(40)
     expect(live.app.ctx.db.$client.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({
       n: 40,
     })
     // Hybrid now has both halves for the same hit.
-    const [after] = await api.query('marker17 lantern')
+    const [after] = await api.query(sourceId, 'marker17 lantern')
     expect(after?.document_name).toBe('note-17.txt')
     expect(after?.vector_rank).not.toBeNull()
   }, 120_000)
@@ -97,9 +95,9 @@ describe('progressive indexing', () => {
     embeddings.hold(isDocumentBatch)
     let api = await startWithSlowEmbedder()
     const first = server as TestServer
-    currentSource = await createSource(first, api.headers)
-    await uploadAll(first, api.headers, currentSource)
-    await ingest(first, api.headers, currentSource)
+    const sourceId = await createSource(first, api.headers)
+    await uploadAll(first, api.headers, sourceId)
+    await ingest(first, api.headers, sourceId)
     // One batch gets through (up to 32 chunks: as many as were parsed when it started), the next is held when
     // the server stops.
     embeddings.release(1)
@@ -107,7 +105,7 @@ describe('progressive indexing', () => {
     const before = embeddings.answered.filter(isChunkText).length
     expect(before).toBeGreaterThan(0)
     expect(before).toBeLessThan(40)
-    expect(await api.progress()).toEqual({ embedded: before, total: 40 })
+    expect(await api.progress(sourceId)).toEqual({ embedded: before, total: 40 })
     const dataDir = first.dataDir
     await first.app.close()
     server = undefined
@@ -116,8 +114,8 @@ describe('progressive indexing', () => {
     embeddings.release()
     api = await startWithSlowEmbedder(dataDir)
     const second = server as unknown as TestServer
-    await waitForEmbedding(second, currentSource)
-    expect(await api.progress()).toEqual({ embedded: 40, total: 40 })
+    await waitForEmbedding(second, sourceId)
+    expect(await api.progress(sourceId)).toEqual({ embedded: 40, total: 40 })
     const db = second.app.ctx.db.$client
     expect(db.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({ n: 40 })
     expect(db.prepare("SELECT status, attempts FROM job WHERE type = 'knowledge.embed'").all()).toEqual([
