@@ -5,8 +5,8 @@ import type { DocumentChunk } from './chunking'
 
 /**
  * The search indexes beside `knowledge_chunk`, which drizzle-kit cannot express, created idempotently when the
- * plugin starts: an FTS5 table over chunk content (external content, kept in step by triggers) and one sqlite-vec
- * `vec0` table per embedding dimension (`knowledge_vec_<dim>`), so vectors of different dimensions never meet.
+ * plugin starts: an FTS5 table over chunk content (external content, kept in step by triggers); sqlite-vec
+ * `vec0` tables, one per embedding key, appear on first write (`ensureVectorTable`).
  * Deleting a chunk row removes its FTS entry and its vector through triggers, and bumps a deletion counter that
  * tells the in-memory vector index (`vector-index.ts`) to drop rows; new rows it finds by their rising `seq`.
  */
@@ -27,6 +27,20 @@ export function ensureChunkIndex(client: Database.Database): void {
       UPDATE knowledge_chunk_deletions SET count = count + 1 WHERE id = 1;
     END;
   `)
+  dropPerDimensionVectorTables(client)
+}
+
+/**
+ * Vectors were once kept in one table per dimension (`knowledge_vec_<dim>`), which mixed models of the same
+ * dimension. Those tables are no longer read: they are dropped, and the embedding job re-embeds their sources.
+ */
+function dropPerDimensionVectorTables(client: Database.Database): void {
+  const names = client
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'knowledge_vec_[0-9]*'")
+    .pluck()
+    .all() as string[]
+  for (const name of names.filter((candidate) => /^knowledge_vec_\d+$/.test(candidate)))
+    client.exec(`DROP TRIGGER IF EXISTS ${name}_delete; DROP TABLE ${name};`)
 }
 
 /**

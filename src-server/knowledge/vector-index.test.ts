@@ -8,7 +8,13 @@ import { user } from '../auth/auth.tables'
 import { findAppRoot } from '../config'
 import { type Db, openDatabase } from '../db/client'
 import { applyMigrations } from '../db/migrate'
-import { bm25Terms, ensureChunkIndex, replaceDocumentChunks, searchVectors } from './chunk-index.repository'
+import {
+  bm25Terms,
+  ensureChunkIndex,
+  replaceDocumentChunks,
+  searchVectors,
+  vectorTableExists,
+} from './chunk-index.repository'
 import { knowledgeDocument, knowledgeSource } from './knowledge.tables'
 import { VectorIndex } from './vector-index'
 
@@ -184,5 +190,31 @@ describe('BM25 query terms', () => {
     // Counts are cached, but not past a change: once most chunks are gone, the common word fits again.
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE seq > 10').run()
     expect(bm25Terms(db.$client, 'glacier common').sort()).toEqual(['common', 'glacier'])
+  })
+})
+
+describe('vector tables', () => {
+  it('keeps each model apart and drops the per-dimension tables of the earlier layout on start', () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    addDocument(db, sourceId, textsFrom(0, 3))
+    addDocument(db, sourceId, textsFrom(3, 2), 'other:model:64')
+    db.$client.exec(
+      'CREATE VIRTUAL TABLE knowledge_vec_64 USING vec0(chunk_seq integer primary key, embedding float[64])',
+    )
+    ensureChunkIndex(db.$client)
+    expect(
+      db.$client.prepare("SELECT name FROM sqlite_master WHERE name = 'knowledge_vec_64'").get(),
+    ).toBeUndefined()
+    expect(vectorTableExists(db.$client, KEY)).toBe(true)
+    expect(vectorTableExists(db.$client, 'other:model:64')).toBe(true)
+    const count = (key: string) =>
+      searchVectors(db.$client, {
+        vector: builtinEmbed('river', DIM),
+        embeddingKey: key,
+        sourceIds: [sourceId],
+        limit: 10,
+      }).length
+    expect([count(KEY), count('other:model:64')]).toEqual([3, 2])
   })
 })
