@@ -157,7 +157,7 @@ const EMBEDDERS = ['builtin hashing', 'USE-lite'] as const
  * USE-lite's vectors of the set's units and queries (from the disk cache when present), ranked by exact cosine
  * in memory: the product searches them by exact vec0 KNN, which ranks the same.
  */
-async function useLiteRanker(set: RetrievalSet, seqOfUnit: Map<string, number>): Promise<VectorRanker> {
+async function rankerOfUseLite(set: RetrievalSet, seqOfUnit: Map<string, number>): Promise<VectorRanker> {
   const embedder = createUseLiteEmbedder()
   const started = performance.now()
   const texts = [...set.units.map((unit) => unit.text), ...set.queries.map((query) => query.text)]
@@ -207,7 +207,7 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
       },
     }
     const seqOfUnit = new Map([...unitOf.entries()].map(([seq, unit]) => [unit, seq]))
-    const rankers = [hashing, await useLiteRanker(set, seqOfUnit)]
+    const rankers = [hashing, await rankerOfUseLite(set, seqOfUnit)]
     const fts5 = plainFts5(set)
     const scores = new Map<Ranker, { tuning: number[]; heldOut: number[] }>()
     const record = (ranker: Ranker, queryId: string, value: number) => {
@@ -255,7 +255,7 @@ const round = (value: number) => Math.round(value * 1000) / 1000
  * article's 39 paragraphs, their USE-lite vectors stored as the embedding job would): each query is embedded on
  * the model's worker thread (the model already loaded), then BM25, exact vec0 KNN and the fusion run.
  */
-async function useLiteQueryLatency(set: RetrievalSet): Promise<BenchResult> {
+async function queryLatencyWithUseLite(set: RetrievalSet): Promise<BenchResult> {
   return withServer(async (app) => {
     const { sourceId, unitOf } = ingest(app, set)
     const embedder = createUseLiteEmbedder()
@@ -304,7 +304,7 @@ async function useLiteQueryLatency(set: RetrievalSet): Promise<BenchResult> {
 }
 
 export async function run(): Promise<BenchResult[]> {
-  const results: BenchResult[] = [await useLiteQueryLatency(squad())]
+  const results: BenchResult[] = [await queryLatencyWithUseLite(squad())]
   const tuningByWeight = new Map<string, number[]>()
   for (const set of [dbpedia(), squad()]) {
     const scores = await evaluate(set)
