@@ -48,10 +48,19 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
     ctx.jobs.enqueue(EMBED_JOB_TYPE, { source_id: sourceId })
   }
 
-  /** At start: every source missing vectors of the current key (new model, or a job that never ran) gets a job. */
+  /**
+   * At start: every source missing vectors of the current key (new model, or a job that never ran) gets a job.
+   * A remote embedder's dimension is not known before its first answer: then only sources last indexed by another
+   * model are queued, not every source once per start.
+   */
   function requestMissing(): void {
     const key = currentKey()
+    const currentModel = `${embedder.provider}:${embedder.model}:`
     for (const source of sourcesWithChunks(db)) {
+      if (!key) {
+        if (!source.indexedEmbeddingKey?.startsWith(currentModel)) request(source.id)
+        continue
+      }
       const progress = embeddingProgress(client, key, source.id)
       if (source.indexedEmbeddingKey !== key || progress.embedded < progress.total) request(source.id)
     }
