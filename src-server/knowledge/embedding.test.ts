@@ -61,6 +61,39 @@ describe('embedding model', () => {
     })
   })
 
+  it('with SWITCHBOARD_LOCAL_EMBEDDER=use-lite, fills USE-lite vectors in the background and searches them', async () => {
+    process.env.SWITCHBOARD_LOCAL_EMBEDDER = 'use-lite'
+    server = await startTestServer()
+    const headers = await server.adminHeaders()
+    const sourceId = await createSource(server, headers)
+    await upload(server, headers, sourceId, [
+      { name: 'ships.txt', data: Buffer.from('The harbour master logged every ship that entered the port.') },
+      { name: 'bread.txt', data: Buffer.from('Sourdough needs a starter, flour, water and patience.') },
+    ])
+    await ingest(server, headers, sourceId)
+    await waitForEmbedding(server, sourceId)
+    const source = await server.app.inject({ method: 'GET', url: `/knowledge-sources/${sourceId}`, headers })
+    expect(source.json().embedding_progress).toEqual({ embedded: 2, total: 2 })
+    const db = server.app.ctx.db.$client
+    expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('builtin:use-lite-v1:512')}`).get()).toEqual({
+      n: 2,
+    })
+    expect(db.prepare('SELECT indexed_embedding_key k FROM knowledge_source').get()).toEqual({
+      k: 'builtin:use-lite-v1:512',
+    })
+    // No word in common with either document: only the model's sense of meaning can rank the vessels first.
+    const found = await server.app.inject({
+      method: 'POST',
+      url: '/retrieval/query',
+      headers,
+      payload: { query: 'boats arriving at a dock', source_ids: [sourceId], mode: 'vector' },
+    })
+    expect(found.json().items.map((hit: { document_name: string }) => hit.document_name)).toEqual([
+      'ships.txt',
+      'bread.txt',
+    ])
+  }, 180_000)
+
   it('after a model change, builds the new index beside the old one, which answers until the switch', async () => {
     server = await startTestServer()
     const headers = await server.adminHeaders()
