@@ -58,7 +58,7 @@ export async function withServer<T>(work: (app: App) => Promise<T>): Promise<T> 
   }
 }
 
-function adminUser(app: App): AuthUser {
+export function adminUser(app: App): AuthUser {
   const row = app.ctx.db.$client.prepare("SELECT id FROM user WHERE username = 'admin'").get() as {
     id: string
   }
@@ -110,7 +110,7 @@ export function loadCorpus(
         sourceId: source.id,
         documentId: document.id,
         embeddingKey: key,
-        dim: BUILTIN_EMBEDDING_DIM,
+        vectors,
         chunks: batch.map((content, i) => {
           const id = randomUUID()
           labels.set(id, labelOf(start + i))
@@ -121,7 +121,6 @@ export function loadCorpus(
             page_number: null,
             char_start: 0,
             char_end: content.length,
-            vector: vectors[i] as Float32Array,
           }
         }),
       })
@@ -165,7 +164,7 @@ async function measureQuality(
   )
   const embedder = createLocalEmbedder(app.ctx.workers)
   const key = embeddingKey(embedder, BUILTIN_EMBEDDING_DIM)
-  const retrieval = createRetrievalService(app.ctx.db, embedder, app.log)
+  const retrieval = createRetrievalService(app.ctx.db, embedder, app.ctx.workers, app.log)
   const caller = adminUser(app)
   const score = { bm25: { hits: 0, rr: 0 }, vectors: { hits: 0, rr: 0 }, hybrid: { hits: 0, rr: 0 } }
   const add = (name: keyof typeof score, ranked: number[], answer: number) => {
@@ -183,8 +182,7 @@ async function measureQuality(
       answer,
     )
     const [vector] = builtinEmbedMany([question])
-    const nearest = await vectorIndexFor(client, BUILTIN_EMBEDDING_DIM).search(vector as Float32Array, {
-      embeddingKey: key,
+    const nearest = await vectorIndexFor(client, key, BUILTIN_EMBEDDING_DIM).search(vector as Float32Array, {
       sourceIds: [sourceId],
       limit: 5,
     })
@@ -355,8 +353,8 @@ async function atScale(): Promise<BenchResult[]> {
     const client = app.ctx.db.$client
     const embedder = createLocalEmbedder(app.ctx.workers)
     const key = embeddingKey(embedder, BUILTIN_EMBEDDING_DIM)
-    const index = vectorIndexFor(client, BUILTIN_EMBEDDING_DIM)
-    const retrieval = createRetrievalService(app.ctx.db, embedder, app.log)
+    const index = vectorIndexFor(client, key, BUILTIN_EMBEDDING_DIM)
+    const retrieval = createRetrievalService(app.ctx.db, embedder, app.ctx.workers, app.log)
     const caller = adminUser(app)
     const round = (value: number) => Math.round(value * 10) / 10
     const loadStarted = performance.now()

@@ -99,6 +99,8 @@ export class WorkerPool {
       const queued = this.queue.shift() as QueuedTask
       const id = this.nextId++
       slot.busy = true
+      // A thread at work keeps the process alive (a CLI or a benchmark awaiting it has nothing else); idle, it does not.
+      slot.worker.ref()
       slot.pending.set(id, queued.pending)
       if (queued.timeout) this.armTimeout(slot, id, queued.timeout)
       slot.worker.postMessage({ id, task: queued.task, input: queued.input })
@@ -132,6 +134,7 @@ export class WorkerPool {
       if (!pending) return
       slot.pending.delete(message.id)
       slot.busy = false
+      slot.worker.unref()
       settle(
         pending,
         message.ok

@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { ENGLISH_STOPWORDS } from '../ai/stopwords'
 import type { DocumentChunk } from './chunking'
 
 /**
  * The search indexes beside `knowledge_chunk`, which drizzle-kit cannot express, created idempotently when the
- * plugin starts: an FTS5 table over chunk content (external content, kept in step by triggers) and one sqlite-vec
- * `vec0` table per embedding dimension (`knowledge_vec_<dim>`), so vectors of different dimensions never meet.
+ * plugin starts: an FTS5 table over chunk content (external content, kept in step by triggers); sqlite-vec
+ * `vec0` tables, one per embedding key, appear on first write (`ensureVectorTable`).
  * Deleting a chunk row removes its FTS entry and its vector through triggers, and bumps a deletion counter that
  * tells the in-memory vector index (`vector-index.ts`) to drop rows; new rows it finds by their rising `seq`.
  */
@@ -26,21 +27,41 @@ export function ensureChunkIndex(client: Database.Database): void {
       UPDATE knowledge_chunk_deletions SET count = count + 1 WHERE id = 1;
     END;
   `)
-}
-
-const vectorTable = (dim: number) => {
-  if (!Number.isInteger(dim) || dim < 1 || dim > 8192)
-    throw new Error(`Unsupported embedding dimension ${dim}.`)
-  return `knowledge_vec_${dim}`
+  dropPerDimensionVectorTables(client)
 }
 
 /**
- * The vec0 table of one dimension, partitioned by source so a scoped search scans only its sources. Every stored
+ * Vectors were once kept in one table per dimension (`knowledge_vec_<dim>`), which mixed models of the same
+ * dimension. Those tables are no longer read: they are dropped, and the embedding job re-embeds their sources.
+ */
+function dropPerDimensionVectorTables(client: Database.Database): void {
+  const names = client
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'knowledge_vec_[0-9]*'")
+    .pluck()
+    .all() as string[]
+  for (const name of names.filter((candidate) => /^knowledge_vec_\d+$/.test(candidate)))
+    client.exec(`DROP TRIGGER IF EXISTS ${name}_delete; DROP TABLE ${name};`)
+}
+
+/**
+ * The vec0 table of one embedding key (`provider:model:dim`): each model's vectors live apart, so a new model's
+ * index is built beside the old one while the old one still answers. Named by dimension and a hash of the key.
+ */
+export function vectorTableOf(embeddingKey: string): string {
+  const dim = Number(embeddingKey.slice(embeddingKey.lastIndexOf(':') + 1))
+  if (!Number.isInteger(dim) || dim < 1 || dim > 8192)
+    throw new Error(`Unsupported embedding dimension in ${embeddingKey}.`)
+  return `knowledge_vec_${dim}_${createHash('sha256').update(embeddingKey).digest('hex').slice(0, 12)}`
+}
+
+/**
+ * The vec0 table of one key, partitioned by source so a scoped search scans only its sources. Every stored
  * and query vector is L2-normalised, so vec0's default L2 distance ranks exactly as cosine does
  * (|a - b|^2 = 2 - 2 cos) and runs about 30% faster than its cosine metric in this build.
  */
-export function ensureVectorTable(client: Database.Database, dim: number): string {
-  const table = vectorTable(dim)
+export function ensureVectorTable(client: Database.Database, embeddingKey: string): string {
+  const table = vectorTableOf(embeddingKey)
+  const dim = Number(embeddingKey.slice(embeddingKey.lastIndexOf(':') + 1))
   client.exec(`
     CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(
       chunk_seq integer primary key, source_id text partition key, embedding float[${dim}]);
@@ -51,26 +72,33 @@ export function ensureVectorTable(client: Database.Database, dim: number): strin
   return table
 }
 
-export function vectorTableExists(client: Database.Database, dim: number): boolean {
+export function vectorTableExists(client: Database.Database, embeddingKey: string): boolean {
   return Boolean(
-    client.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(vectorTable(dim)),
+    client
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
+      .get(vectorTableOf(embeddingKey)),
   )
 }
 
 export interface ChunkToWrite extends DocumentChunk {
   id: string
-  vector: Float32Array
 }
 
 /**
- * Replaces a document's chunks with new ones. Call inside one transaction: readers see either the old set or
- * the new one, never half of either.
+ * Replaces a document's chunks with new ones, searchable by BM25 at once; `vectors` (one per chunk, of
+ * `embeddingKey`) are written with them when the embedder is cheap enough to run inline, else the embedding job
+ * fills them in later. Call inside one transaction: readers see either the old set or the new one.
  */
 export function replaceDocumentChunks(
   client: Database.Database,
-  input: { sourceId: string; documentId: string; embeddingKey: string; dim: number; chunks: ChunkToWrite[] },
+  input: {
+    sourceId: string
+    documentId: string
+    embeddingKey: string
+    chunks: ChunkToWrite[]
+    vectors?: Float32Array[]
+  },
 ): void {
-  const table = ensureVectorTable(client, input.dim)
   client.prepare('DELETE FROM knowledge_chunk WHERE document_id = ?').run(input.documentId)
   const insertChunk = client.prepare(
     `INSERT INTO knowledge_chunk (id, source_id, document_id, ordinal, page_number, char_start, char_end, content,
@@ -78,26 +106,93 @@ export function replaceDocumentChunks(
      VALUES (@id, @sourceId, @documentId, @ordinal, @pageNumber, @charStart, @charEnd, @content, @embeddingKey, @now)
      RETURNING seq`,
   )
-  const insertVector = client.prepare(
-    `INSERT INTO ${table} (chunk_seq, source_id, embedding) VALUES (?, ?, ?)`,
-  )
   const now = new Date().toISOString()
-  for (const chunk of input.chunks) {
-    const { seq } = insertChunk.get({
-      id: chunk.id,
-      sourceId: input.sourceId,
-      documentId: input.documentId,
-      ordinal: chunk.ordinal,
-      pageNumber: chunk.page_number,
-      charStart: chunk.char_start,
-      charEnd: chunk.char_end,
-      content: chunk.content,
+  const seqs = input.chunks.map(
+    (chunk) =>
+      (
+        insertChunk.get({
+          id: chunk.id,
+          sourceId: input.sourceId,
+          documentId: input.documentId,
+          ordinal: chunk.ordinal,
+          pageNumber: chunk.page_number,
+          charStart: chunk.char_start,
+          charEnd: chunk.char_end,
+          content: chunk.content,
+          embeddingKey: input.embeddingKey,
+          now,
+        }) as { seq: number }
+      ).seq,
+  )
+  if (input.vectors)
+    writeVectors(client, {
       embeddingKey: input.embeddingKey,
-      now,
-    }) as { seq: number }
+      sourceId: input.sourceId,
+      rows: seqs.map((seq, i) => ({ seq, vector: input.vectors?.[i] as Float32Array })),
+    })
+}
+
+/** Stores vectors of `embeddingKey` for chunks that still exist and have none yet (a redo writes nothing twice). */
+export function writeVectors(
+  client: Database.Database,
+  input: { embeddingKey: string; sourceId: string; rows: { seq: number; vector: Float32Array }[] },
+): number {
+  const table = ensureVectorTable(client, input.embeddingKey)
+  const chunkExists = client.prepare('SELECT 1 FROM knowledge_chunk WHERE seq = ?').pluck()
+  const vectorExists = client.prepare(`SELECT 1 FROM ${table} WHERE chunk_seq = ?`).pluck()
+  const insert = client.prepare(`INSERT INTO ${table} (chunk_seq, source_id, embedding) VALUES (?, ?, ?)`)
+  let written = 0
+  for (const { seq, vector } of input.rows) {
     // vec0 keys must be bound as SQLite integers, which better-sqlite3 does for BigInt.
-    insertVector.run(BigInt(seq), input.sourceId, chunk.vector)
+    if (!chunkExists.get(seq) || vectorExists.get(BigInt(seq))) continue
+    insert.run(BigInt(seq), input.sourceId, vector)
+    written++
   }
+  return written
+}
+
+/**
+ * A source's next chunks (by seq, after `afterSeq`) that have no vector of `embeddingKey` yet (every chunk when
+ * the key is not known yet: a remote embedder's dimension is learnt from its first answer).
+ */
+export function chunksLackingVectors(
+  client: Database.Database,
+  input: { embeddingKey: string | null; sourceId: string; afterSeq: number; limit: number },
+): { seq: number; content: string }[] {
+  const lacking =
+    input.embeddingKey && vectorTableExists(client, input.embeddingKey)
+      ? `AND NOT EXISTS (SELECT 1 FROM ${vectorTableOf(input.embeddingKey)} v WHERE v.chunk_seq = c.seq)`
+      : ''
+  return client
+    .prepare(
+      `SELECT c.seq, c.content FROM knowledge_chunk c
+       WHERE c.source_id = ? AND c.seq > ? ${lacking} ORDER BY c.seq LIMIT ?`,
+    )
+    .all(input.sourceId, input.afterSeq, input.limit) as { seq: number; content: string }[]
+}
+
+/** How many of a source's chunks have a vector of `embeddingKey`, and how many chunks it has. */
+export function embeddingProgress(
+  client: Database.Database,
+  embeddingKey: string | null,
+  sourceId: string,
+): { embedded: number; total: number } {
+  const total = client
+    .prepare('SELECT count(*) FROM knowledge_chunk WHERE source_id = ?')
+    .pluck()
+    .get(sourceId) as number
+  if (total === 0 || !embeddingKey || !vectorTableExists(client, embeddingKey)) return { embedded: 0, total }
+  const embedded = client
+    .prepare(`SELECT count(*) FROM ${vectorTableOf(embeddingKey)} WHERE source_id = ?`)
+    .pluck()
+    .get(sourceId) as number
+  return { embedded, total }
+}
+
+/** Drops a source's vectors of a key it no longer uses (after it switched to another model's complete index). */
+export function dropSourceVectors(client: Database.Database, embeddingKey: string, sourceId: string): void {
+  if (!vectorTableExists(client, embeddingKey)) return
+  client.prepare(`DELETE FROM ${vectorTableOf(embeddingKey)} WHERE source_id = ?`).run(sourceId)
 }
 
 export interface RankedChunk {
@@ -184,23 +279,19 @@ export function searchBm25(
     .all({ match, sources: JSON.stringify(sourceIds), limit }) as RankedChunk[]
 }
 
-/**
- * Exact nearest chunks by cosine (KNN in vec0, one partition per source) among those written with
- * `embeddingKey`, so vectors of another model of the same dimension are never compared.
- */
+/** Exact nearest chunks by cosine (KNN in vec0, one partition per source) among the vectors of `embeddingKey`. */
 export function searchVectors(
   client: Database.Database,
   input: { vector: Float32Array; embeddingKey: string; sourceIds: string[]; limit: number },
 ): RankedChunk[] {
-  const dim = input.vector.length
-  if (input.sourceIds.length === 0 || !vectorTableExists(client, dim)) return []
+  if (input.sourceIds.length === 0 || !vectorTableExists(client, input.embeddingKey)) return []
   const knn = client.prepare(
     `SELECT v.chunk_seq AS seq, v.distance AS rank
-     FROM ${vectorTable(dim)} v JOIN knowledge_chunk c ON c.seq = v.chunk_seq
-     WHERE v.embedding MATCH ? AND v.k = ? AND v.source_id = ? AND c.embedding_key = ?`,
+     FROM ${vectorTableOf(input.embeddingKey)} v
+     WHERE v.embedding MATCH ? AND v.k = ? AND v.source_id = ?`,
   )
   const ranked = input.sourceIds.flatMap(
-    (sourceId) => knn.all(input.vector, input.limit, sourceId, input.embeddingKey) as RankedChunk[],
+    (sourceId) => knn.all(input.vector, input.limit, sourceId) as RankedChunk[],
   )
   return ranked.sort((a, b) => a.rank - b.rank).slice(0, input.limit)
 }
@@ -246,20 +337,19 @@ export function liveChunkSeqs(client: Database.Database, upToSeq: number): numbe
 export interface StoredVector {
   seq: number
   source_id: string
-  embedding_key: string
   embedding: Buffer
 }
 
-/** The next vectors of one dimension after `afterSeq` (up to `throughSeq`), in seq order. */
+/** The next vectors of one key after `afterSeq` (up to `throughSeq`), in seq order. */
 export function vectorsAfter(
   client: Database.Database,
-  input: { dim: number; afterSeq: number; throughSeq: number; limit: number },
+  input: { embeddingKey: string; afterSeq: number; throughSeq: number; limit: number },
 ): StoredVector[] {
-  if (!vectorTableExists(client, input.dim)) return []
+  if (!vectorTableExists(client, input.embeddingKey)) return []
   return client
     .prepare(
-      `SELECT c.seq, c.source_id, c.embedding_key, v.embedding
-       FROM knowledge_chunk c JOIN ${vectorTable(input.dim)} v ON v.chunk_seq = c.seq
+      `SELECT c.seq, c.source_id, v.embedding
+       FROM knowledge_chunk c JOIN ${vectorTableOf(input.embeddingKey)} v ON v.chunk_seq = c.seq
        WHERE c.seq > ? AND c.seq <= ? ORDER BY c.seq LIMIT ?`,
     )
     .all(input.afterSeq, input.throughSeq, input.limit) as StoredVector[]

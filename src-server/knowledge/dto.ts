@@ -1,9 +1,10 @@
 import type { JobRow } from '../jobs/job-runner'
+import type { EmbeddingProgress } from './embedding-job.service'
 import type { DocumentRow, IngestionJobView, MountView, SourceView } from './knowledge.repository'
 import type { DocumentDto, IngestionJobDto, KnowledgeSourceDto, MountDto } from './knowledge.schemas'
 
 /** Rows to the API's shapes, in one place so every endpoint answers alike. */
-export function sourceDto(view: SourceView): KnowledgeSourceDto {
+export function sourceDto(view: SourceView, embeddingProgress: EmbeddingProgress): KnowledgeSourceDto {
   const { source } = view
   return {
     id: source.id,
@@ -15,6 +16,7 @@ export function sourceDto(view: SourceView): KnowledgeSourceDto {
     owner: { id: source.ownerId, username: view.ownerName },
     document_count: view.documentCount,
     chunk_count: view.chunkCount,
+    embedding_progress: embeddingProgress,
     created_at: source.createdAt,
     updated_at: source.updatedAt,
   }

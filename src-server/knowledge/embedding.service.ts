@@ -38,8 +38,8 @@ export async function checkReadiness(embedder: Embedder): Promise<Readiness> {
 }
 
 /**
- * Health-guard check: sources whose vectors came from another model or dimension than the current embedder's
- * are stale (their vectors are not searched) until re-ingested. A warning, never a write block.
+ * Health-guard check: sources still searched with another model's vectors than the current embedder's, while the
+ * embedding job builds their new index beside the old one (no re-ingest needed). A warning, never a write block.
  */
 export function staleIndexCheck(db: Db, embedder: Embedder): GuardCheck {
   return () => {
@@ -53,7 +53,7 @@ export function staleIndexCheck(db: Db, embedder: Embedder): GuardCheck {
     const names = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '')
     return {
       state: 'warning',
-      message: `Knowledge sources indexed with another embedding model need re-ingesting for ${embedder.provider}:${embedder.model}: ${names}.`,
+      message: `Knowledge sources are being re-embedded for ${embedder.provider}:${embedder.model} (their previous index answers until then): ${names}.`,
     }
   }
 }

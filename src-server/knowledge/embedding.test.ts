@@ -1,45 +1,20 @@
 import { rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { type FakeEmbeddings, startFakeEmbeddings } from '../../test/helpers/fake-embeddings'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { createSource, ingest, upload } from './test-files'
+import { vectorTableOf } from './chunk-index.repository'
+import { createSource, ingest, upload, waitForEmbedding } from './test-files'
 
 let server: TestServer | undefined
-let embeddingServer: Server | undefined
+let embeddings: FakeEmbeddings | undefined
 const savedEnv = { ...process.env }
 afterEach(async () => {
   await server?.close()
   server = undefined
-  await new Promise<void>((resolve) => (embeddingServer ? embeddingServer.close(() => resolve()) : resolve()))
-  embeddingServer = undefined
+  await embeddings?.close()
+  embeddings = undefined
   process.env = { ...savedEnv }
 })
-
-/** A loopback OpenAI-compatible embeddings endpoint: 8-dimensional letter-count vectors. */
-async function startEmbeddingServer(): Promise<string> {
-  embeddingServer = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk) => {
-      body += chunk
-    })
-    request.on('end', () => {
-      const input = (JSON.parse(body) as { input: string[] }).input
-      const data = input.map((text, index) => ({
-        object: 'embedding',
-        index,
-        embedding: Array.from(
-          { length: 8 },
-          (_, i) => 1 + [...text.toLowerCase()].filter((c) => c.charCodeAt(0) % 8 === i).length,
-        ),
-      }))
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ object: 'list', data, model: 'letters', usage: {} }))
-    })
-  }).listen(0, '127.0.0.1')
-  await new Promise((resolve) => embeddingServer?.once('listening', resolve))
-  return `http://127.0.0.1:${(embeddingServer.address() as AddressInfo).port}/v1`
-}
 
 const health = async () =>
   (await (server as TestServer).app.inject({ method: 'GET', url: '/healthz' })).json()
@@ -86,7 +61,40 @@ describe('embedding model', () => {
     })
   })
 
-  it('marks sources stale after a model change, keeps dimensions apart, and clears the warning on re-ingest', async () => {
+  it('with SWITCHBOARD_LOCAL_EMBEDDER=use-lite, fills USE-lite vectors in the background and searches them', async () => {
+    process.env.SWITCHBOARD_LOCAL_EMBEDDER = 'use-lite'
+    server = await startTestServer()
+    const headers = await server.adminHeaders()
+    const sourceId = await createSource(server, headers)
+    await upload(server, headers, sourceId, [
+      { name: 'ships.txt', data: Buffer.from('The harbour master logged every ship that entered the port.') },
+      { name: 'bread.txt', data: Buffer.from('Sourdough needs a starter, flour, water and patience.') },
+    ])
+    await ingest(server, headers, sourceId)
+    await waitForEmbedding(server, sourceId)
+    const source = await server.app.inject({ method: 'GET', url: `/knowledge-sources/${sourceId}`, headers })
+    expect(source.json().embedding_progress).toEqual({ embedded: 2, total: 2 })
+    const db = server.app.ctx.db.$client
+    expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('builtin:use-lite-v1:512')}`).get()).toEqual({
+      n: 2,
+    })
+    expect(db.prepare('SELECT indexed_embedding_key k FROM knowledge_source').get()).toEqual({
+      k: 'builtin:use-lite-v1:512',
+    })
+    // No word in common with either document: only the model's sense of meaning can rank the vessels first.
+    const found = await server.app.inject({
+      method: 'POST',
+      url: '/retrieval/query',
+      headers,
+      payload: { query: 'boats arriving at a dock', source_ids: [sourceId], mode: 'vector' },
+    })
+    expect(found.json().items.map((hit: { document_name: string }) => hit.document_name)).toEqual([
+      'ships.txt',
+      'bread.txt',
+    ])
+  }, 180_000)
+
+  it('after a model change, builds the new index beside the old one, which answers until the switch', async () => {
     server = await startTestServer()
     const headers = await server.adminHeaders()
     const sourceId = await createSource(server, headers)
@@ -96,34 +104,61 @@ describe('embedding model', () => {
     await ingest(server, headers, sourceId)
     expect((await health()).guard_state).toBe('ok')
     const dataDir = server.dataDir
+    const chunkRows = () => server?.app.ctx.db.$client.prepare('SELECT seq, id FROM knowledge_chunk').all()
+    const chunksBefore = chunkRows()
     await server.app.close()
 
-    process.env.SWITCHBOARD_OPENAI_BASE_URL = await startEmbeddingServer()
+    embeddings = await startFakeEmbeddings()
+    embeddings.hold()
+    process.env.SWITCHBOARD_OPENAI_BASE_URL = embeddings.url
     process.env.SWITCHBOARD_EMBEDDING_MODEL = 'letters'
     server = await startTestServer({ dataDir })
-    const after = await health()
-    expect(after.guard_state).toBe('warning')
-    expect(after.guard_messages.join(' ')).toContain('need re-ingesting for openai:letters: Docs')
-
     const adminHeaders = await server.adminHeaders()
-    await ingest(server, adminHeaders, sourceId)
+    await embeddings.waiting(1)
+    // While the new index is built, the old one still answers: the hashing vectors, queried with that model.
+    const during = await health()
+    expect(during.guard_state).toBe('warning')
+    expect(during.guard_messages.join(' ')).toContain('being re-embedded for openai:letters')
+    const source = async () =>
+      (
+        await server?.app.inject({
+          method: 'GET',
+          url: `/knowledge-sources/${sourceId}`,
+          headers: adminHeaders,
+        })
+      )?.json()
+    expect((await source()).embedding_progress).toEqual({ embedded: 0, total: 1 })
+    const query = () =>
+      server?.app.inject({
+        method: 'POST',
+        url: '/retrieval/query',
+        headers: adminHeaders,
+        payload: { query: 'harbour lanterns', source_ids: [sourceId], mode: 'vector' },
+      })
+    expect((await query())?.json().items).toMatchObject([{ document_name: 'a.txt', vector_rank: 1 }])
+
+    embeddings.release()
+    await waitForEmbedding(server, sourceId)
+    expect((await source()).embedding_progress).toEqual({ embedded: 1, total: 1 })
     const db = server.app.ctx.db.$client
-    expect(db.prepare('SELECT count(*) n FROM knowledge_vec_8').get()).toEqual({ n: 1 })
-    expect(db.prepare('SELECT count(*) n FROM knowledge_vec_512').get()).toEqual({ n: 0 })
-    expect(db.prepare('SELECT DISTINCT embedding_key k FROM knowledge_chunk').all()).toEqual([
-      { k: 'openai:letters:8' },
+    expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('openai:letters:8')}`).get()).toEqual({ n: 1 })
+    expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('builtin:hashing-v2:512')}`).get()).toEqual({
+      n: 0,
+    })
+    expect(db.prepare('SELECT indexed_embedding_key k FROM knowledge_source').get()).toEqual({
+      k: 'openai:letters:8',
+    })
+    // The chunks were not re-parsed: only their vectors are new.
+    expect(chunkRows()).toEqual(chunksBefore)
+    // The one chunk's text, besides the probe that told the new model's dimension.
+    expect(embeddings.answered.filter((text) => !text.includes('dimension probe'))).toEqual([
+      'Lanterns light the harbour.',
     ])
     server.app.ctx.guard.evaluate(true)
     expect((await health()).guard_state).toBe('ok')
-    const found = await server.app.inject({
-      method: 'POST',
-      url: '/retrieval/query',
-      headers: adminHeaders,
-      payload: { query: 'harbour lanterns', source_ids: [sourceId] },
-    })
-    expect(found.json().items).toMatchObject([{ document_name: 'a.txt' }])
+    expect((await query())?.json().items).toMatchObject([{ document_name: 'a.txt', vector_rank: 1 }])
     await server.close()
     server = undefined
     rmSync(dataDir, { recursive: true, force: true })
-  })
+  }, 120_000)
 })

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull, or } from 'drizzle-orm'
 import { type Embedder, embeddingKey } from '../ai/embeddings'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
@@ -30,10 +30,14 @@ import { effectiveChunking } from './sources.service'
 export const INGEST_JOB_TYPE = 'knowledge.ingest'
 /** A file that takes longer than this to parse is reported failed instead of holding the job. */
 const PREPARE_TIMEOUT_MS = 120_000
-/** Embedding batch: small enough to notice a stop request between batches. */
+/** Inline embedding batch: small enough to notice a stop request between batches. */
 const EMBED_BATCH = 256
 
-export function createIngestionService(ctx: AppContext, embedder: Embedder) {
+export function createIngestionService(
+  ctx: AppContext,
+  embedder: Embedder,
+  embedding: { request(sourceId: string): void },
+) {
   const db: Db = ctx.db
 
   function view(id: string): IngestionJobDto {
@@ -88,7 +92,10 @@ export function createIngestionService(ctx: AppContext, embedder: Embedder) {
     return { job: view(outcome.id), created: outcome.created }
   }
 
-  /** Parse, chunk, embed, then swap the document's chunks in one transaction. Returns the chunks written. */
+  /**
+   * Parse, chunk, then swap the document's chunks in one transaction, with their vectors when the embedder runs
+   * inline; otherwise the source's embedding job is asked to fill them in. Returns the chunks written.
+   */
   async function indexDocument(
     document: DocumentRow,
     run: { jobId: string; strategy: ChunkingStrategy; params: ChunkingParams; signal: AbortSignal },
@@ -118,33 +125,31 @@ export function createIngestionService(ctx: AppContext, embedder: Embedder) {
       return 0
     }
     updateDocument(db, document.id, { status: 'indexing', pageCount: prepared.pageCount })
-    let vectors: Float32Array[] = []
-    try {
-      for (let start = 0; start < prepared.chunks.length; start += EMBED_BATCH) {
-        if (run.signal.aborted) throw run.signal.reason
-        const batch = prepared.chunks.slice(start, start + EMBED_BATCH).map((chunk) => chunk.content)
-        vectors = vectors.concat(await embedder.embed(batch, run.signal))
+    const texts = prepared.chunks.map((chunk) => chunk.content)
+    let vectors: Float32Array[] | undefined
+    if (embedder.inline)
+      try {
+        vectors = []
+        for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+          if (run.signal.aborted) throw run.signal.reason
+          vectors.push(...(await embedder.embed(texts.slice(start, start + EMBED_BATCH), run.signal)))
+        }
+      } catch (error) {
+        updateDocument(db, document.id, { status: document.status, errorMessage: document.errorMessage })
+        throw error
       }
-    } catch (error) {
-      updateDocument(db, document.id, { status: document.status, errorMessage: document.errorMessage })
-      throw error
-    }
-    const dim = vectors[0]?.length ?? embedder.dim() ?? 0
-    const key = embeddingKey(embedder, dim)
+    const key = embeddingKey(embedder, embedder.dim() ?? 0)
     db.transaction((tx) => {
       // Deleted while we worked: nothing to write.
       if (!findDocument(tx, document.sourceId, document.id)) return
+      // Searchable by BM25 from here on; vectors come with the chunks (inline embedder) or from the embedding job.
       if (prepared.chunks.length > 0)
         replaceDocumentChunks(db.$client, {
           sourceId: document.sourceId,
           documentId: document.id,
           embeddingKey: key,
-          dim,
-          chunks: prepared.chunks.map((chunk, index) => ({
-            ...chunk,
-            id: randomUUID(),
-            vector: vectors[index] as Float32Array,
-          })),
+          vectors,
+          chunks: prepared.chunks.map((chunk) => ({ ...chunk, id: randomUUID() })),
         })
       else deleteDocumentChunks(tx, document.id)
       updateDocument(tx, document.id, {
@@ -154,11 +159,19 @@ export function createIngestionService(ctx: AppContext, embedder: Embedder) {
         pageCount: prepared.pageCount,
         indexedJobId: run.jobId,
       })
-      tx.update(knowledgeSource)
-        .set({ indexedEmbeddingKey: key })
-        .where(eq(knowledgeSource.id, document.sourceId))
-        .run()
+      // An inline embedder's index is complete with this write, unless the source is moving from another model.
+      if (vectors)
+        tx.update(knowledgeSource)
+          .set({ indexedEmbeddingKey: key })
+          .where(
+            and(
+              eq(knowledgeSource.id, document.sourceId),
+              or(isNull(knowledgeSource.indexedEmbeddingKey), eq(knowledgeSource.indexedEmbeddingKey, key)),
+            ),
+          )
+          .run()
     })
+    embedding.request(document.sourceId)
     return prepared.chunks.length
   }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { vectorTableOf } from './chunk-index.repository'
 import { CHUNKING_STRATEGIES } from './chunking/params'
 import {
   createSource,
@@ -14,6 +15,7 @@ import {
 let server: TestServer
 afterEach(async () => server?.close())
 
+const HASHING_VECTORS = vectorTableOf('builtin:hashing-v2:512')
 const count = (sql: string, ...args: unknown[]) =>
   (server.app.ctx.db.$client.prepare(sql).get(...args) as { n: number }).n
 
@@ -171,7 +173,7 @@ describe('documents', () => {
     expect(count("SELECT count(*) n FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH 'alpha'")).toBe(
       0,
     )
-    expect(count('SELECT count(*) n FROM knowledge_vec_512')).toBe(0)
+    expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(0)
     expect(server.app.ctx.blobs.has(doc.sha256)).toBe(false)
     const again = await server.app.inject({
       method: 'GET',
@@ -205,7 +207,7 @@ describe('ingestion', () => {
     expect(statuses.find((row) => row.file_name === 'manual.pdf')?.page_count).toBe(3)
     const chunks = count('SELECT count(*) n FROM knowledge_chunk')
     expect(job.progress.chunks_written).toBe(chunks)
-    expect(count('SELECT count(*) n FROM knowledge_vec_512')).toBe(chunks)
+    expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(chunks)
     const pdfPages = server.app.ctx.db.$client
       .prepare(
         "SELECT c.page_number, c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_name = 'manual.pdf' ORDER BY c.ordinal",
@@ -246,7 +248,7 @@ describe('ingestion', () => {
       expect(
         count('SELECT count(*) n FROM (SELECT DISTINCT document_id, ordinal FROM knowledge_chunk)'),
       ).toBe(chunks)
-      expect(count('SELECT count(*) n FROM knowledge_vec_512')).toBe(chunks)
+      expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(chunks)
       expect(
         count("SELECT count(*) n FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH 'saffron'"),
       ).toBe(1)

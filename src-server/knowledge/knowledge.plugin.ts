@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { BUILTIN_EMBEDDING_DIM, createEmbedder, type Embedder } from '../ai/embeddings'
+import { BUILTIN_EMBEDDING_DIM, createEmbedder, type Embedder, embeddingKey } from '../ai/embeddings'
 import type { AppContext } from '../app-context'
 import { ensureChunkIndex } from './chunk-index.repository'
 import { createDocumentsService } from './documents.service'
 import { checkReadiness, staleIndexCheck } from './embedding.service'
+import { createEmbeddingJobs, EMBED_JOB_TYPE } from './embedding-job.service'
 import { createIngestionService, INGEST_JOB_TYPE } from './ingestion.service'
 import { documentUsesBlob } from './knowledge.repository'
 import { knowledgeRoutes } from './knowledge.routes'
@@ -13,12 +14,14 @@ import { createSourcesService } from './sources.service'
 import { warmVectorIndex } from './vector-index'
 
 export function createKnowledgeServices(ctx: AppContext, embedder: Embedder = createEmbedder(ctx.workers)) {
-  const retrieval = createRetrievalService(ctx.db, embedder, ctx.log)
+  const retrieval = createRetrievalService(ctx.db, embedder, ctx.workers, ctx.log)
+  const embedding = createEmbeddingJobs(ctx, embedder)
   return {
     embedder,
-    sources: createSourcesService(ctx.db),
+    embedding,
+    sources: createSourcesService(ctx.db, embedding),
     documents: createDocumentsService(ctx.db, ctx.blobs),
-    ingestion: createIngestionService(ctx, embedder),
+    ingestion: createIngestionService(ctx, embedder, embedding),
     mounts: createMountsService(ctx.db),
     retrieval,
     checkReadiness: () => checkReadiness(embedder),
@@ -27,17 +30,27 @@ export function createKnowledgeServices(ctx: AppContext, embedder: Embedder = cr
 export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>
 
 /**
- * The knowledge domain: creates the FTS5 index (vec0 tables appear per dimension on first write), registers the
- * ingestion job handler and the stale-index guard check, loads the builtin embedder's vector index once the server is ready, and
- * serves the routes.
+ * The knowledge domain: creates the FTS5 index (vec0 tables appear per embedding key on first write), registers
+ * the ingestion and embedding job handlers and the stale-index guard check; once the server is ready, queues the
+ * embedding of any source missing vectors of the current embedder and loads the hashing embedder's in-memory
+ * vector index; serves the routes.
  */
 export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   ctx.blobs.addHolder((sha256) => documentUsesBlob(ctx.db, sha256))
   ensureChunkIndex(ctx.db.$client)
   const services = createKnowledgeServices(ctx)
   ctx.jobs.register(INGEST_JOB_TYPE, services.ingestion.run, { maxAttempts: 3 })
+  ctx.jobs.register(EMBED_JOB_TYPE, services.embedding.run, { maxAttempts: 5 })
   ctx.guard.register('knowledge index', staleIndexCheck(ctx.db, services.embedder))
-  if (services.embedder.backendType === 'builtin')
-    app.addHook('onReady', async () => warmVectorIndex(ctx.db.$client, BUILTIN_EMBEDDING_DIM, ctx.log))
+  app.addHook('onReady', async () => {
+    services.embedding.requestMissing()
+    if (services.embedder.inline)
+      warmVectorIndex(
+        ctx.db.$client,
+        embeddingKey(services.embedder, BUILTIN_EMBEDDING_DIM),
+        BUILTIN_EMBEDDING_DIM,
+        ctx.log,
+      )
+  })
   await app.register(knowledgeRoutes, { ctx, services })
 }

@@ -206,3 +206,42 @@ export function staleSourceNames(db: Queryable, isCurrent: (key: string) => bool
     .filter((row) => !isCurrent(row.key as string))
     .map((row) => row.name)
 }
+
+/** Whether a job of `type` for the source (`payload.source_id`) is queued or running. */
+export function hasActiveSourceJob(db: Queryable, type: string, sourceId: string): boolean {
+  return Boolean(
+    db
+      .select({ id: job.id })
+      .from(job)
+      .where(
+        and(
+          eq(job.type, type),
+          inArray(job.status, ['queued', 'running']),
+          sql`json_extract(${job.payload}, '$.source_id') = ${sourceId}`,
+        ),
+      )
+      .get(),
+  )
+}
+
+/** Ids of sources that have chunks, with the embedding key they are searched by. */
+export function sourcesWithChunks(db: Queryable): { id: string; indexedEmbeddingKey: string | null }[] {
+  return db
+    .select({ id: knowledgeSource.id, indexedEmbeddingKey: knowledgeSource.indexedEmbeddingKey })
+    .from(knowledgeSource)
+    .where(sql`EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id})`)
+    .all()
+}
+
+/** The embedding key each of these sources is searched by (null: not indexed by any model yet). */
+export function sourceIndexKeys(
+  db: Queryable,
+  sourceIds: string[],
+): { id: string; indexedEmbeddingKey: string | null }[] {
+  if (sourceIds.length === 0) return []
+  return db
+    .select({ id: knowledgeSource.id, indexedEmbeddingKey: knowledgeSource.indexedEmbeddingKey })
+    .from(knowledgeSource)
+    .where(inArray(knowledgeSource.id, sourceIds))
+    .all()
+}

@@ -17,6 +17,8 @@ export const KnowledgeSourceSchema = Type.Object({
   owner: UserRef,
   document_count: Type.Integer(),
   chunk_count: Type.Integer(),
+  /** Chunks with a vector of the current embedder: they come after BM25 indexing, from a background job. */
+  embedding_progress: Type.Object({ embedded: Type.Integer(), total: Type.Integer() }),
   created_at: Timestamp,
   updated_at: Timestamp,
 })

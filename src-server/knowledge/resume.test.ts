@@ -4,6 +4,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createEmbedder } from '../ai/embeddings'
+import { vectorTableOf } from './chunk-index.repository'
+import { createEmbeddingJobs } from './embedding-job.service'
 import { createIngestionService } from './ingestion.service'
 import { allDocumentsOf } from './knowledge.repository'
 import { createSource, upload, waitForJob } from './test-files'
@@ -37,7 +39,8 @@ describe('ingestion after an interruption', () => {
 
     // The first runner claimed the job, finished one document, then died: its lease ran out.
     const ctx = server.app.ctx
-    const service = createIngestionService(ctx, createEmbedder(ctx.workers))
+    const embedder = createEmbedder(ctx.workers)
+    const service = createIngestionService(ctx, embedder, createEmbeddingJobs(ctx, embedder))
     const [first] = allDocumentsOf(ctx.db, sourceId)
     if (!first) throw new Error('no document')
     await service.indexDocument(first, {
@@ -76,6 +79,8 @@ describe('ingestion after an interruption', () => {
     expect(db.prepare("SELECT count(*) n FROM knowledge_document WHERE status = 'indexed'").get()).toEqual({
       n: 3,
     })
-    expect(db.prepare('SELECT count(*) n FROM knowledge_vec_512').get()).toEqual({ n: 3 })
+    expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('builtin:hashing-v2:512')}`).get()).toEqual({
+      n: 3,
+    })
   })
 })

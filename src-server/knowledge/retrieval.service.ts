@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Embedder } from '../ai/embeddings'
-import { embeddingKey } from '../ai/embeddings'
+import { BUILTIN_EMBEDDING_MODEL, embeddingKey, localEmbedderForKey, USE_LITE_MODEL } from '../ai/embeddings'
 import type { AuthUser } from '../auth/auth.service'
 import type { Db } from '../db/client'
+import type { WorkerPool } from '../jobs/worker-pool'
 import { mountableSource, usableAgent } from './access'
 import { chunksBySeq, type RankedChunk, searchBm25, searchVectors } from './chunk-index.repository'
-import { listMounts, manageableSourceIds } from './knowledge.repository'
+import { listMounts, manageableSourceIds, sourceIndexKeys } from './knowledge.repository'
 import type { RetrievalQueryBody } from './knowledge.schemas'
 import { vectorIndexFor } from './vector-index'
 
@@ -37,11 +38,19 @@ export const DEFAULT_TOP_K = 5
 const RRF_K = 60
 
 /**
- * How much the vector ranking counts against BM25's (weight 1) in the fusion, per embedder, chosen on the tuning
- * parts of the two retrieval sets (`npm run bench -- knowledge`): the builtin hashing embedder mostly repeats
- * BM25's lexical evidence with more noise, so it counts less; a configured embedding model counts fully.
+ * How much the vector ranking counts against BM25's (weight 1) in the fusion, per local embedder model, chosen on
+ * the tuning parts of the two retrieval sets (`npm run bench -- knowledge-quality`): the builtin hashing embedder
+ * mostly repeats BM25's lexical evidence with more noise, so it counts less. A configured embedding model counts
+ * fully (`vectorWeightOf`).
  */
-export const VECTOR_WEIGHT: Record<Embedder['backendType'], number> = { builtin: 0.25, openai_compatible: 1 }
+export const VECTOR_WEIGHT: Record<string, number> = {
+  [BUILTIN_EMBEDDING_MODEL]: 0.25,
+  [USE_LITE_MODEL]: 0.75,
+}
+
+export function vectorWeightOf(embedder: Embedder): number {
+  return (embedder.backendType === 'builtin' ? VECTOR_WEIGHT[embedder.model] : undefined) ?? 1
+}
 /**
  * A vector ranking that shares almost nothing with BM25's candidates is noise more often than insight (a broken
  * or unrelated embedder): its weight scales with how many of its candidates BM25 also found, up to this many.
@@ -71,12 +80,18 @@ interface ScopedSource {
   priority: number
 }
 
-export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyBaseLogger) {
+export function createRetrievalService(
+  db: Db,
+  embedder: Embedder,
+  workers: WorkerPool,
+  log: FastifyBaseLogger,
+) {
   const client = db.$client
+  const previousEmbedders = new Map<string, Embedder | null>()
 
-  async function queryVector(query: string): Promise<Float32Array | null> {
+  async function queryVector(using: Embedder, query: string): Promise<Float32Array | null> {
     try {
-      const [vector] = await embedder.embed([query])
+      const [vector] = await using.embed([query])
       return vector?.some((value) => value !== 0) ? vector : null
     } catch (error) {
       // A remote embedder being down degrades retrieval to BM25 rather than failing chat.
@@ -86,22 +101,47 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
   }
 
   /**
-   * Vector candidates: the builtin embedder's from the in-memory index (its accuracy against exact KNN is
-   * measured in the bench), any other embedder's by exact vec0 KNN, since the index's pruned first pass is tuned
-   * for the builtin embedder's sparse vectors, not for dense ones.
+   * The embedder each source's vectors are searched with: the current one, except for a source whose new index
+   * is still being built (`indexed_embedding_key` names another model) and whose previous model ships with the
+   * app: that one answers until the switch. Chunks without a vector yet simply have no vector rank.
    */
-  async function nearestChunks(
-    vector: Float32Array,
-    sourceIds: string[],
-    limit: number,
-  ): Promise<RankedChunk[]> {
-    const scope = { embeddingKey: embeddingKey(embedder, vector.length), sourceIds, limit }
-    if (embedder.backendType === 'builtin') return vectorIndexFor(client, vector.length).search(vector, scope)
-    // vec0 ranks unit vectors by L2 distance d; as a cosine distance that is d² / 2 (|a - b|² = 2 - 2 cos).
-    return searchVectors(client, { vector, ...scope }).map((row) => ({
-      ...row,
-      rank: (row.rank * row.rank) / 2,
-    }))
+  function embedderFor(indexedKey: string | null): Embedder {
+    const currentPrefix = `${embedder.provider}:${embedder.model}:`
+    if (!indexedKey || indexedKey.startsWith(currentPrefix)) return embedder
+    if (!previousEmbedders.has(indexedKey))
+      previousEmbedders.set(indexedKey, localEmbedderForKey(indexedKey, workers))
+    return previousEmbedders.get(indexedKey) ?? embedder
+  }
+
+  /**
+   * Vector candidates: the hashing embedder's from the in-memory index (its accuracy against exact KNN is
+   * measured in the bench), any other embedder's by exact vec0 KNN, since the index's pruned first pass is tuned
+   * for the hashing embedder's sparse vectors, not for dense ones.
+   */
+  async function nearestChunks(query: string, sourceIds: string[], limit: number): Promise<RankedChunk[]> {
+    const groups = new Map<Embedder, string[]>()
+    for (const source of sourceIndexKeys(db, sourceIds)) {
+      const using = embedderFor(source.indexedEmbeddingKey)
+      groups.set(using, [...(groups.get(using) ?? []), source.id])
+    }
+    const found: RankedChunk[] = []
+    for (const [using, ids] of groups) {
+      const vector = await queryVector(using, query)
+      if (!vector) continue
+      const key = embeddingKey(using, vector.length)
+      const scope = { sourceIds: ids, limit }
+      if (using.inline)
+        found.push(...(await vectorIndexFor(client, key, vector.length).search(vector, scope)))
+      // vec0 ranks unit vectors by L2 distance d; as a cosine distance that is d² / 2 (|a - b|² = 2 - 2 cos).
+      else
+        found.push(
+          ...searchVectors(client, { vector, embeddingKey: key, ...scope }).map((row) => ({
+            ...row,
+            rank: (row.rank * row.rank) / 2,
+          })),
+        )
+    }
+    return found.sort((a, b) => a.rank - b.rank).slice(0, limit)
   }
 
   /**
@@ -120,14 +160,13 @@ export function createRetrievalService(db: Db, embedder: Embedder, log: FastifyB
     const ids = sources.map((source) => source.id)
     const candidates = Math.max(50, topK * 10)
     const bm25 = mode === 'vector' ? [] : searchBm25(client, query, ids, candidates)
-    const vector = mode === 'bm25' ? null : await queryVector(query)
-    const nearest = vector ? await nearestChunks(vector, ids, candidates) : []
+    const nearest = mode === 'bm25' ? [] : await nearestChunks(query, ids, candidates)
     const bm25Seqs = bm25.map((row) => row.seq)
     const vectorSeqs = nearest.map((row) => row.seq)
     const fused = fuseRankings(
       bm25Seqs,
       vectorSeqs,
-      mode === 'vector' ? 1 : vectorWeight(VECTOR_WEIGHT[embedder.backendType], bm25Seqs, vectorSeqs),
+      mode === 'vector' ? 1 : vectorWeight(vectorWeightOf(embedder), bm25Seqs, vectorSeqs),
     )
     const bm25Of = new Map(bm25.map((row, rank) => [row.seq, { rank: rank + 1, score: -row.rank }]))
     // Both vector searches rank by cosine distance here: similarity is 1 - distance.

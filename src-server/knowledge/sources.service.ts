@@ -12,7 +12,8 @@ import {
   normalizeChunkingParams,
 } from './chunking/params'
 import { sourceDto } from './dto'
-import { findSourceView, listSourceViews } from './knowledge.repository'
+import type { EmbeddingProgress } from './embedding-job.service'
+import { findSourceView, listSourceViews, type SourceView } from './knowledge.repository'
 import type { CreateSourceBody, KnowledgeSourceDto, UpdateSourceBody } from './knowledge.schemas'
 import { knowledgeSource } from './knowledge.tables'
 
@@ -29,11 +30,12 @@ export function effectiveChunking(
   return result.params
 }
 
-export function createSourcesService(db: Db) {
+export function createSourcesService(db: Db, embedding: { progressOf(sourceId: string): EmbeddingProgress }) {
+  const dto = (found: SourceView) => sourceDto(found, embedding.progressOf(found.source.id))
   const view = (id: string): KnowledgeSourceDto => {
     const found = findSourceView(db, id)
     if (!found) throw CommonErrors.NOT_FOUND()
-    return sourceDto(found)
+    return dto(found)
   }
 
   return {
@@ -59,7 +61,7 @@ export function createSourcesService(db: Db) {
     list(caller: AuthUser, query: PageQuery) {
       const ownerId = caller.permissions.includes('knowledge.manage') ? null : caller.id
       const { rows, total } = listSourceViews(db, ownerId, pageWindow(query))
-      return toPage(rows.map(sourceDto), total, query)
+      return toPage(rows.map(dto), total, query)
     },
 
     get(caller: AuthUser, id: string): KnowledgeSourceDto {

@@ -178,3 +178,13 @@ export async function ingest(
   if (response.statusCode !== 202) throw new Error(`ingest failed: ${response.statusCode} ${response.body}`)
   return waitForJob(server, headers, response.json().id)
 }
+
+/** Waits until the source's embedding job (if any) has ended and reports it done. */
+export async function waitForEmbedding(server: TestServer, sourceId: string) {
+  const db = server.app.ctx.db.$client
+  const active = db.prepare(
+    `SELECT count(*) FROM job WHERE type = 'knowledge.embed' AND status IN ('queued', 'running')
+       AND json_extract(payload_json, '$.source_id') = ?`,
+  )
+  while (active.pluck().get(sourceId) !== 0) await new Promise((resolve) => setTimeout(resolve, 50))
+}

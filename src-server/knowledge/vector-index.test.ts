@@ -8,7 +8,13 @@ import { user } from '../auth/auth.tables'
 import { findAppRoot } from '../config'
 import { type Db, openDatabase } from '../db/client'
 import { applyMigrations } from '../db/migrate'
-import { bm25Terms, ensureChunkIndex, replaceDocumentChunks, searchVectors } from './chunk-index.repository'
+import {
+  bm25Terms,
+  ensureChunkIndex,
+  replaceDocumentChunks,
+  searchVectors,
+  vectorTableExists,
+} from './chunk-index.repository'
 import { knowledgeDocument, knowledgeSource } from './knowledge.tables'
 import { VectorIndex } from './vector-index'
 
@@ -63,7 +69,7 @@ function addDocument(db: Db, sourceId: string, texts: string[], embeddingKey = K
       sourceId,
       documentId,
       embeddingKey,
-      dim: DIM,
+      vectors: texts.map((content) => builtinEmbed(content, DIM)),
       chunks: texts.map((content, ordinal) => ({
         id: randomUUID(),
         content,
@@ -71,7 +77,6 @@ function addDocument(db: Db, sourceId: string, texts: string[], embeddingKey = K
         page_number: null,
         char_start: 0,
         char_end: content.length,
-        vector: builtinEmbed(content, DIM),
       })),
     }),
   )
@@ -100,12 +105,14 @@ describe('in-memory vector index', () => {
     const db = freshDb()
     const sourceId = addSource(db)
     addDocument(db, sourceId, textsFrom(0, 300))
-    const index = new VectorIndex(db.$client, DIM)
+    const index = new VectorIndex(db.$client, KEY, DIM)
     for (const query of ['river stone', 'copper violin glacier', 'falcon']) {
       const vector = builtinEmbed(query, DIM)
-      const scope = { embeddingKey: KEY, sourceIds: [sourceId], limit: 10 }
+      const scope = { sourceIds: [sourceId], limit: 10 }
       // vec0 ranks unit vectors by L2 distance: |a - b|^2 = 2 - 2 cos, so the cosine distance is L2^2 / 2.
-      const exact = searchVectors(db.$client, { vector, ...scope }).map((row) => row.rank ** 2 / 2)
+      const exact = searchVectors(db.$client, { vector, embeddingKey: KEY, ...scope }).map(
+        (row) => row.rank ** 2 / 2,
+      )
       const indexed = (await index.search(vector, scope)).map((row) => row.rank)
       expect(indexed).toHaveLength(10)
       // int8 storage moves a distance by well under 0.01; ties may swap chunks, never the distances.
@@ -121,25 +128,22 @@ describe('in-memory vector index', () => {
     const mine = new Set(seqsOfDocument(db, addDocument(db, inScope, textsFrom(0, 20))))
     addDocument(db, other, textsFrom(0, 20))
     addDocument(db, inScope, textsFrom(0, 20), 'other:model:64')
-    const index = new VectorIndex(db.$client, DIM)
+    const index = new VectorIndex(db.$client, KEY, DIM)
     const found = await index.search(builtinEmbed('river stone harbour', DIM), {
-      embeddingKey: KEY,
       sourceIds: [inScope],
       limit: 100,
     })
     expect(found).toHaveLength(20)
     expect(found.every((row) => mine.has(row.seq))).toBe(true)
-    expect(
-      await index.search(builtinEmbed('river', DIM), { embeddingKey: KEY, sourceIds: [], limit: 5 }),
-    ).toEqual([])
+    expect(await index.search(builtinEmbed('river', DIM), { sourceIds: [], limit: 5 })).toEqual([])
   })
 
   it('sees chunks written and deleted after it was loaded, and stays right after compacting', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
     const first = addDocument(db, sourceId, textsFrom(0, 40))
-    const index = new VectorIndex(db.$client, DIM)
-    const scope = { embeddingKey: KEY, sourceIds: [sourceId], limit: 1000 }
+    const index = new VectorIndex(db.$client, KEY, DIM)
+    const scope = { sourceIds: [sourceId], limit: 1000 }
     const query = builtinEmbed('lantern meadow', DIM)
     expect(await index.search(query, scope)).toHaveLength(40)
 
@@ -153,7 +157,7 @@ describe('in-memory vector index', () => {
     const afterDelete = await index.search(query, scope)
     expect(index.size).toBe(30)
     expect(new Set(afterDelete.map((row) => row.seq))).toEqual(new Set(seqsOfDocument(db, second)))
-    const exact = searchVectors(db.$client, { vector: query, ...scope, limit: 5 })
+    const exact = searchVectors(db.$client, { vector: query, embeddingKey: KEY, ...scope, limit: 5 })
     expect((await index.search(query, { ...scope, limit: 5 })).map((row) => row.seq).sort()).toEqual(
       exact.map((row) => row.seq).sort(),
     )
@@ -186,5 +190,31 @@ describe('BM25 query terms', () => {
     // Counts are cached, but not past a change: once most chunks are gone, the common word fits again.
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE seq > 10').run()
     expect(bm25Terms(db.$client, 'glacier common').sort()).toEqual(['common', 'glacier'])
+  })
+})
+
+describe('vector tables', () => {
+  it('keeps each model apart and drops the per-dimension tables of the earlier layout on start', () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    addDocument(db, sourceId, textsFrom(0, 3))
+    addDocument(db, sourceId, textsFrom(3, 2), 'other:model:64')
+    db.$client.exec(
+      'CREATE VIRTUAL TABLE knowledge_vec_64 USING vec0(chunk_seq integer primary key, embedding float[64])',
+    )
+    ensureChunkIndex(db.$client)
+    expect(
+      db.$client.prepare("SELECT name FROM sqlite_master WHERE name = 'knowledge_vec_64'").get(),
+    ).toBeUndefined()
+    expect(vectorTableExists(db.$client, KEY)).toBe(true)
+    expect(vectorTableExists(db.$client, 'other:model:64')).toBe(true)
+    const count = (key: string) =>
+      searchVectors(db.$client, {
+        vector: builtinEmbed('river', DIM),
+        embeddingKey: key,
+        sourceIds: [sourceId],
+        limit: 10,
+      }).length
+    expect([count(KEY), count('other:model:64')]).toEqual([3, 2])
   })
 })

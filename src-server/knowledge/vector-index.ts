@@ -9,8 +9,8 @@ import {
 } from './chunk-index.repository'
 
 /**
- * An in-memory copy of one dimension's chunk vectors, searched instead of scanning vec0 on every query when the
- * builtin embedder is in use.
+ * An in-memory copy of one embedding key's chunk vectors, searched instead of scanning vec0 on every query when
+ * the builtin hashing embedder is in use.
  *
  * Why: sqlite-vec's exact KNN reads every stored float vector per query (200 MB at 100,000 chunks of 512 dims,
  * about 55 ms on this machine without SIMD), which alone breaks the 50 ms retrieval budget.
@@ -34,7 +34,6 @@ const QUERY_SCALE = 1023
 
 export interface VectorScope {
   sourceIds: string[]
-  embeddingKey: string
   limit: number
 }
 
@@ -43,7 +42,6 @@ export class VectorIndex {
   private scale = new Float32Array(0)
   private seqOf = new Float64Array(0)
   private sourceOf = new Int32Array(0)
-  private keyOf = new Int32Array(0)
   /** Pass 1's scratch, reused: searches run one at a time on the event loop. */
   private sums = new Int32Array(0)
   private rows = 0
@@ -51,11 +49,12 @@ export class VectorIndex {
   private loadedThroughSeq = 0
   private seenDeletions = -1
   private readonly sourceOrdinals = new Map<string, number>()
-  private readonly keyOrdinals = new Map<string, number>()
   private refreshing: Promise<void> | null = null
 
   constructor(
     private readonly client: Database.Database,
+    /** The vectors of this key only: each model's vectors are kept apart. */
+    readonly embeddingKey: string,
     readonly dim: number,
   ) {
     this.columns = Array.from({ length: dim }, () => new Int8Array(0))
@@ -81,12 +80,11 @@ export class VectorIndex {
       const ordinal = this.sourceOrdinals.get(id)
       if (ordinal !== undefined) allowedSources[ordinal] = 1
     }
-    const key = this.keyOrdinals.get(scope.embeddingKey)
-    if (key === undefined || !allowedSources.includes(1) || scope.limit < 1) return []
+    if (!allowedSources.includes(1) || scope.limit < 1) return []
 
     const weights = nonZeroWeights(query)
     const accepts = (row: number) =>
-      this.seqOf[row] !== 0 && this.keyOf[row] === key && allowedSources[this.sourceOf[row] as number] === 1
+      this.seqOf[row] !== 0 && allowedSources[this.sourceOf[row] as number] === 1
     const candidates = this.bestByPrunedQuery(weights, Math.max(RESCORED, scope.limit), accepts)
     const rescored = candidates.map((row) => ({ row, cosine: this.dot(weights, row) }))
     rescored.sort(
@@ -162,19 +160,18 @@ export class VectorIndex {
       const throughSeq = maxChunkSeq(this.client)
       if (throughSeq <= this.loadedThroughSeq) return
       const batch = vectorsAfter(this.client, {
-        dim: this.dim,
+        embeddingKey: this.embeddingKey,
         afterSeq: this.loadedThroughSeq,
         throughSeq,
         limit: LOAD_BATCH,
       })
-      for (const stored of batch)
-        this.append(stored.seq, stored.source_id, stored.embedding_key, stored.embedding)
+      for (const stored of batch) this.append(stored.seq, stored.source_id, stored.embedding)
       this.loadedThroughSeq = batch.length < LOAD_BATCH ? throughSeq : (batch.at(-1)?.seq ?? throughSeq)
       if (batch.length === LOAD_BATCH) await new Promise((resolve) => setImmediate(resolve))
     }
   }
 
-  private append(seq: number, sourceId: string, embeddingKey: string, embedding: Buffer): void {
+  private append(seq: number, sourceId: string, embedding: Buffer): void {
     // A Float32Array view needs a 4-byte aligned offset; SQLite's buffers are copied when they are not.
     const bytes = embedding.byteOffset % 4 === 0 ? embedding : Buffer.from(embedding)
     const vector = new Float32Array(bytes.buffer, bytes.byteOffset, this.dim)
@@ -188,7 +185,6 @@ export class VectorIndex {
     this.scale[row] = maxAbs / 127
     this.seqOf[row] = seq
     this.sourceOf[row] = ordinalOf(this.sourceOrdinals, sourceId)
-    this.keyOf[row] = ordinalOf(this.keyOrdinals, embeddingKey)
   }
 
   /** Marks rows whose chunk is gone (seq 0), and compacts once a quarter of the rows are dead. */
@@ -213,7 +209,6 @@ export class VectorIndex {
       this.scale[kept] = this.scale[row] as number
       this.seqOf[kept] = this.seqOf[row] as number
       this.sourceOf[kept] = this.sourceOf[row] as number
-      this.keyOf[kept] = this.keyOf[row] as number
       kept++
     }
     this.rows = kept
@@ -234,7 +229,6 @@ export class VectorIndex {
     this.scale = resized(this.scale, (n) => new Float32Array(n))
     this.seqOf = resized(this.seqOf, (n) => new Float64Array(n))
     this.sourceOf = resized(this.sourceOf, (n) => new Int32Array(n))
-    this.keyOf = resized(this.keyOf, (n) => new Int32Array(n))
   }
 }
 
@@ -306,26 +300,39 @@ class TopRows {
   }
 }
 
-const indexes = new WeakMap<Database.Database, Map<number, VectorIndex>>()
+const indexes = new WeakMap<Database.Database, Map<string, VectorIndex>>()
 
-/** The one index of a dimension for a database connection, shared by every retrieval service on it. */
-export function vectorIndexFor(client: Database.Database, dim: number): VectorIndex {
-  let byDim = indexes.get(client)
-  if (!byDim) {
-    byDim = new Map()
-    indexes.set(client, byDim)
+/** The one index of an embedding key for a database connection, shared by every retrieval service on it. */
+export function vectorIndexFor(client: Database.Database, embeddingKey: string, dim: number): VectorIndex {
+  let byKey = indexes.get(client)
+  if (!byKey) {
+    byKey = new Map()
+    indexes.set(client, byKey)
   }
-  let index = byDim.get(dim)
+  let index = byKey.get(embeddingKey)
   if (!index) {
-    index = new VectorIndex(client, dim)
-    byDim.set(dim, index)
+    index = new VectorIndex(client, embeddingKey, dim)
+    byKey.set(embeddingKey, index)
   }
   return index
 }
 
-/** Loads a dimension's index in the background after a start, so the first question does not wait for it. */
-export function warmVectorIndex(client: Database.Database, dim: number, log: FastifyBaseLogger): void {
-  vectorIndexFor(client, dim)
+/**
+ * Forgets a key's index, to be rebuilt on its next search: the embedding job added vectors to chunks older than
+ * those it had loaded, which its catch-up by rising `seq` cannot see.
+ */
+export function forgetVectorIndex(client: Database.Database, embeddingKey: string): void {
+  indexes.get(client)?.delete(embeddingKey)
+}
+
+/** Loads a key's index in the background after a start, so the first question does not wait for it. */
+export function warmVectorIndex(
+  client: Database.Database,
+  embeddingKey: string,
+  dim: number,
+  log: FastifyBaseLogger,
+): void {
+  vectorIndexFor(client, embeddingKey, dim)
     .refresh()
-    .catch((error: Error) => log.warn({ err: error.message, dim }, 'vector index warm-up failed'))
+    .catch((error: Error) => log.warn({ err: error.message, embeddingKey }, 'vector index warm-up failed'))
 }

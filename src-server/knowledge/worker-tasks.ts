@@ -1,4 +1,5 @@
 import { builtinEmbedMany } from '../ai/embeddings/builtin-embedder'
+import { useLiteEmbed } from '../ai/embeddings/use-lite-model'
 import { prepareDocument } from './parsing'
 
 /** Knowledge's CPU-heavy steps, spread into the app's `workerTasks` (src-server/worker-tasks.ts). */
@@ -7,4 +8,6 @@ export const knowledgeWorkerTasks = {
   knowledgePrepareDocument: prepareDocument,
   /** Builtin embeddings of a batch of texts. */
   knowledgeEmbedBuiltin: (input: { texts: string[] }) => builtinEmbedMany(input.texts),
+  /** Universal Sentence Encoder Lite embeddings (loaded on first use, on the dedicated embedding thread). */
+  useLiteEmbed,
 }

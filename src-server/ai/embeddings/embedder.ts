@@ -5,6 +5,11 @@ export interface Embedder {
   readonly model: string
   /** Known up front for the builtin embedder; learnt from the first response for a remote one. */
   dim(): number | null
+  /**
+   * Cheap enough to run during ingestion (microseconds per chunk): its vectors are written with the chunks.
+   * Any other embedder's vectors are filled in by the background embedding job.
+   */
+  readonly inline?: boolean
   /** L2-normalised vectors, one per text, all of the same length. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>
 }

@@ -12,6 +12,7 @@ export function createLocalEmbedder(workers: WorkerPool): Embedder {
     provider: 'builtin',
     model: BUILTIN_EMBEDDING_MODEL,
     dim: () => BUILTIN_EMBEDDING_DIM,
+    inline: true,
     async embed(texts) {
       const chars = texts.reduce((sum, text) => sum + text.length, 0)
       if (chars < WORKER_BATCH_CHARS) return builtinEmbedMany(texts)

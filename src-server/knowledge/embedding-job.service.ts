@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm'
+import { type Embedder, embeddingKey } from '../ai/embeddings'
+import type { AppContext } from '../app-context'
+import type { JobContext } from '../jobs/job-runner'
+import {
+  chunksLackingVectors,
+  dropSourceVectors,
+  embeddingProgress,
+  writeVectors,
+} from './chunk-index.repository'
+import { INGEST_JOB_TYPE } from './ingestion.service'
+import { findSource, hasActiveSourceJob, sourcesWithChunks } from './knowledge.repository'
+import { knowledgeSource } from './knowledge.tables'
+import { forgetVectorIndex } from './vector-index'
+
+export const EMBED_JOB_TYPE = 'knowledge.embed'
+/** Chunks per step: one worker call for USE-lite, small enough that progress moves and a stop is noticed. */
+const BATCH = 32
+/** While the source is still being ingested, the job waits this long for more chunks before looking again. */
+const INGEST_POLL_MS = 300
+
+export interface EmbeddingProgress {
+  embedded: number
+  total: number
+}
+
+/**
+ * Progressive indexing: ingestion makes chunks searchable by BM25 at once, and this durable job (one per source)
+ * fills in their vectors with the current embedder, batch by batch, while hybrid retrieval already uses the
+ * vectors that exist. It embeds only chunks that have no vector of the current key, so a job resumed after a
+ * crash carries on where it stopped and a redo never embeds twice. When every chunk has one, the source switches
+ * to the key (`indexed_embedding_key`) and the vectors of its previous model are dropped: a new model's index is
+ * built beside the old one, which answers until then.
+ */
+export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
+  const db = ctx.db
+  const client = db.$client
+
+  /** The current key; a remote embedder's dimension is known after its first answer. */
+  const currentKey = (dim?: number): string | null => {
+    const known = dim ?? embedder.dim()
+    return known ? embeddingKey(embedder, known) : null
+  }
+
+  /** Queues the source's embedding job unless one is queued or running (that one will see the new chunks). */
+  function request(sourceId: string): void {
+    if (hasActiveSourceJob(db, EMBED_JOB_TYPE, sourceId)) return
+    ctx.jobs.enqueue(EMBED_JOB_TYPE, { source_id: sourceId })
+  }
+
+  /**
+   * At start: every source missing vectors of the current key (new model, or a job that never ran) gets a job.
+   * A remote embedder's dimension is not known before its first answer: then only sources last indexed by another
+   * model are queued, not every source once per start.
+   */
+  function requestMissing(): void {
+    const key = currentKey()
+    const currentModel = `${embedder.provider}:${embedder.model}:`
+    for (const source of sourcesWithChunks(db)) {
+      if (!key) {
+        if (!source.indexedEmbeddingKey?.startsWith(currentModel)) request(source.id)
+        continue
+      }
+      const progress = embeddingProgress(client, key, source.id)
+      if (source.indexedEmbeddingKey !== key || progress.embedded < progress.total) request(source.id)
+    }
+  }
+
+  const progressOf = (sourceId: string): EmbeddingProgress =>
+    embeddingProgress(client, currentKey(), sourceId)
+
+  /** The current key, asking a remote embedder once for its dimension if it was not used yet. */
+  async function knownKey(signal: AbortSignal): Promise<string> {
+    const known = currentKey()
+    if (known) return known
+    const [probe] = await embedder.embed(['Switchboard embedding dimension probe.'], signal)
+    const learnt = currentKey(probe?.length)
+    if (!learnt) throw new Error('The embedder returned no vector.')
+    return learnt
+  }
+
+  async function run({ payload, signal, progress }: JobContext<{ source_id: string }>) {
+    const sourceId = payload.source_id
+    const key = await knownKey(signal)
+    let afterSeq = 0
+    let written = 0
+    const report = () => progress({ ...embeddingProgress(client, key, sourceId), written })
+    for (;;) {
+      if (signal.aborted) throw signal.reason
+      if (!findSource(db, sourceId)) return { message: 'The source was deleted.' }
+      const batch = chunksLackingVectors(client, { embeddingKey: key, sourceId, afterSeq, limit: BATCH })
+      if (batch.length === 0) {
+        // More chunks may still come from an ingestion in progress; once it is over, one last look.
+        if (hasActiveSourceJob(db, INGEST_JOB_TYPE, sourceId)) {
+          await new Promise((resolve) => setTimeout(resolve, INGEST_POLL_MS))
+          continue
+        }
+        if (chunksLackingVectors(client, { embeddingKey: key, sourceId, afterSeq, limit: 1 }).length > 0)
+          continue
+        break
+      }
+      const vectors = await embedder.embed(
+        batch.map((chunk) => chunk.content),
+        signal,
+      )
+      written += db.transaction(() =>
+        writeVectors(client, {
+          embeddingKey: key,
+          sourceId,
+          rows: batch.map((chunk, i) => ({ seq: chunk.seq, vector: vectors[i] as Float32Array })),
+        }),
+      )
+      afterSeq = batch.at(-1)?.seq ?? afterSeq
+      report()
+    }
+    switchTo(sourceId, key, written)
+    report()
+    return { message: `Embedded ${written} chunks with ${embedder.provider}:${embedder.model}.` }
+  }
+
+  /** The source's index of `key` is complete: search it from now on and drop the previous model's vectors. */
+  function switchTo(sourceId: string, key: string, written: number): void {
+    const previous = findSource(db, sourceId)?.indexedEmbeddingKey ?? null
+    db.transaction((tx) => {
+      if (previous && previous !== key) dropSourceVectors(client, previous, sourceId)
+      tx.update(knowledgeSource)
+        .set({ indexedEmbeddingKey: key })
+        .where(eq(knowledgeSource.id, sourceId))
+        .run()
+    })
+    // Vectors added to older chunks are invisible to an in-memory index's catch-up by rising seq.
+    if (written > 0) forgetVectorIndex(client, key)
+    if (previous && previous !== key) forgetVectorIndex(client, previous)
+  }
+
+  return { request, requestMissing, progressOf, run }
+}
+
+export type EmbeddingJobs = ReturnType<typeof createEmbeddingJobs>
