@@ -147,7 +147,7 @@ async function buildApp(
   // Node enforces the request timeout only while the headers timeout is not longer than it.
   app.server.headersTimeout = Math.min(app.server.headersTimeout, options.requestTimeoutMs ?? 60_000)
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -158,6 +158,7 @@ async function buildApp(
       },
       'request',
     )
+    done()
   })
 
   await app.register(errorHandling)
