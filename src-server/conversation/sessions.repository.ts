@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, max, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
+import { perShape, type Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import {
   chatMessage,
@@ -82,26 +82,51 @@ export function changeSessionState(
   return row?.epoch ?? 0
 }
 
+export interface SessionFilter {
+  ownerId?: string
+  status?: SessionState
+  updatedAfter?: string
+  updatedBefore?: string
+}
+
+const p = sql.placeholder
+
+/** The list's statements per filter shape (which filters are present), with placeholders for the values. */
+const sessionListStatements = perShape(
+  (filter: SessionFilter) =>
+    [filter.ownerId, filter.status, filter.updatedAfter, filter.updatedBefore]
+      .map((value) => (value === undefined ? '-' : '+'))
+      .join(''),
+  (db: Queryable, filter: SessionFilter) => {
+    const conditions: SQL[] = []
+    if (filter.ownerId !== undefined) conditions.push(eq(chatSession.ownerId, p('ownerId')))
+    if (filter.status !== undefined) conditions.push(eq(chatSession.state, p('status')))
+    if (filter.updatedAfter !== undefined) conditions.push(gt(chatSession.updatedAt, p('updatedAfter')))
+    if (filter.updatedBefore !== undefined) conditions.push(lt(chatSession.updatedAt, p('updatedBefore')))
+    const where = and(...conditions)
+    return {
+      page: sessionsQuery(db)
+        .where(where)
+        .orderBy(desc(chatSession.updatedAt), desc(chatSession.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare(),
+      total: db.select({ n: count() }).from(chatSession).where(where).prepare(),
+    }
+  },
+)
+
 export function listSessions(
   db: Queryable,
-  filter: { ownerId?: string; status?: SessionState; updatedAfter?: string; updatedBefore?: string },
+  filter: SessionFilter,
   window: { limit: number; offset: number },
 ) {
-  const conditions: SQL[] = []
-  if (filter.ownerId) conditions.push(eq(chatSession.ownerId, filter.ownerId))
-  if (filter.status) conditions.push(eq(chatSession.state, filter.status))
-  if (filter.updatedAfter) conditions.push(gt(chatSession.updatedAt, filter.updatedAfter))
-  if (filter.updatedBefore) conditions.push(lt(chatSession.updatedAt, filter.updatedBefore))
-  const where = and(...conditions)
-  const rows = sessionsQuery(db)
-    .where(where)
-    .orderBy(desc(chatSession.updatedAt), desc(chatSession.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-    .map(flattenSession)
-  const total = db.select({ n: count() }).from(chatSession).where(where).get()?.n ?? 0
-  return { rows, total }
+  const statements = sessionListStatements(db, filter)
+  const values = { ...filter, ...window }
+  return {
+    rows: statements.page.all(values).map(flattenSession),
+    total: statements.total.get(values)?.n ?? 0,
+  }
 }
 
 export function insertMessage(

@@ -72,3 +72,24 @@ export function perHandle<H extends object, T>(build: (handle: H) => T): (handle
 export function atomically<T>(db: Db, work: () => T): T {
   return db.$client.inTransaction ? work() : db.$client.transaction(work)()
 }
+
+/**
+ * Prepared statements of a query whose shape varies (which optional filters are present, the sort): `build`
+ * runs once per handle and shape, with placeholders for the values; `shapeOf` must never include a value.
+ */
+export function perShape<H extends object, F, T>(
+  shapeOf: (filter: F) => string,
+  build: (handle: H, filter: F) => T,
+): (handle: H, filter: F) => T {
+  const shapes = perHandle((_handle: H) => new Map<string, T>())
+  return (handle, filter) => {
+    const built = shapes(handle)
+    const shape = shapeOf(filter)
+    let value = built.get(shape)
+    if (value === undefined) {
+      value = build(handle, filter)
+      built.set(shape, value)
+    }
+    return value
+  }
+}

@@ -45,9 +45,10 @@ const keyStatements = perHandle((db: Db) => ({
   dropExpired: db.$client.prepare<[string, string, string]>(
     'DELETE FROM idempotency_key WHERE user_id = ? AND key = ? AND expires_at < ?',
   ),
-  find: db.$client.prepare<[string, string], { request_hash: string; status_code: number; response_json: string }>(
-    'SELECT request_hash, status_code, response_json FROM idempotency_key WHERE user_id = ? AND key = ?',
-  ),
+  find: db.$client.prepare<
+    [string, string],
+    { request_hash: string; status_code: number; response_json: string }
+  >('SELECT request_hash, status_code, response_json FROM idempotency_key WHERE user_id = ? AND key = ?'),
   store: db.$client.prepare<[string, string, string, number, string, string, string]>(
     `INSERT INTO idempotency_key (user_id, key, request_hash, status_code, response_json, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -116,7 +116,11 @@ export function createLedger(db: Db) {
    * Appends one entry and applies it to the wallet; the CHECKs on both tables stop a negative balance. Returns the
    * entry and the wallet as it now is, so nobody reads the wallet again.
    */
-  function applyAndRecord(walletId: string, entry: Entry, at: Date): { wallet: WalletRow; entry: TransactionRow } {
+  function applyAndRecord(
+    walletId: string,
+    entry: Entry,
+    at: Date,
+  ): { wallet: WalletRow; entry: TransactionRow } {
     const frozenDelta = entry.frozenDelta ?? 0
     const updated = applyEntry.get({
       walletId,
