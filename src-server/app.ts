@@ -19,6 +19,7 @@ import { backupRoutes } from './backup/backup.routes'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console/console.routes'
 import { conversationPlugin, createChatOrchestrator, findAgentOwnerId } from './conversation'
+import { startCheckpointer } from './db/checkpointer'
 import { openDatabase } from './db/client'
 import { appliedMigrationCount, applyMigrations, migrationsFolder } from './db/migrate'
 import { documentRecognitionRoutes } from './document-recognition'
@@ -94,6 +95,7 @@ async function buildApp(
 
   const db = openDatabase(path.join(config.dataDir, 'switchboard.db'))
   applyMigrations(db, config.appRoot)
+  const checkpointer = startCheckpointer(db)
 
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   const workers = new WorkerPool()
@@ -224,6 +226,7 @@ async function buildApp(
   app.addHook('onClose', async () => {
     await jobs.stop()
     await workers.close()
+    await checkpointer.stop()
     db.$client.close()
     releaseDataDir()
   })
