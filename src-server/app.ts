@@ -82,6 +82,7 @@ async function buildApp(
   options: CreateServerOptions,
   releaseDataDir: () => void,
 ): Promise<App> {
+  const destination = options.logStream ?? pino.destination(1)
   const logger = pino(
     {
       level: config.logLevel,
@@ -90,8 +91,11 @@ async function buildApp(
         censor: '***',
       },
     },
-    options.logStream ?? pino.destination(1),
+    destination,
   )
+  // The one line per request, from a logger of its own without redaction: its fields are fixed and hold no
+  // secret (the URL's access token is masked below), and redacting plus a child logger doubled its cost.
+  const requestLog = pino({ level: config.logLevel }, destination)
 
   const db = openDatabase(path.join(config.dataDir, 'switchboard.db'))
   applyMigrations(db, config.appRoot)
@@ -150,8 +154,9 @@ async function buildApp(
   app.server.headersTimeout = Math.min(app.server.headersTimeout, options.requestTimeoutMs ?? 60_000)
 
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
+    requestLog.info(
       {
+        reqId: request.id,
         method: request.method,
         url: request.url.replace(/([?&]access_token=)[^&]*/i, '$1***'),
         status: reply.statusCode,
