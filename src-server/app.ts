@@ -114,6 +114,7 @@ async function buildApp(
   guard.register('data directory', dataDirWritable(config.dataDir))
   guard.register('disk', freeDisk(config.dataDir))
   guard.register('secret key', secretKeyPresent(config.dataDir, Boolean(config.secretKey)))
+  const stopGuard = guard.watch()
 
   const auth = createAuthService(db)
   const bootstrapResult = await auth.bootstrap({
@@ -233,6 +234,7 @@ async function buildApp(
   app.addHook('onClose', async () => {
     await jobs.stop()
     await workers.close()
+    stopGuard()
     await checkpointer.stop()
     db.$client.close()
     releaseDataDir()
