@@ -11,14 +11,71 @@ export function findUserById(db: Queryable, id: string): UserRow | null {
   return db.select().from(user).where(eq(user.id, id)).get() ?? null
 }
 
-/** `findUserById` built once: the signed-in user is read on hot paths (`GET /api/auth/me`). */
-export function prepareUserById(db: Db): (id: string) => UserRow | null {
-  const query = db
-    .select()
-    .from(user)
-    .where(eq(user.id, sql.placeholder('id')))
-    .prepare()
-  return (id) => query.get({ id }) ?? null
+/** A `user` row as SQLite returns it, before the column modes (JSON roles, boolean flags) are applied. */
+interface StoredUser {
+  id: string
+  username: string
+  password_hash: string
+  avatar_url: string | null
+  roles: string
+  disabled: number
+  is_system: number
+  created_at: string
+  updated_at: string
+}
+
+const USER_COLUMNS =
+  'u.id, u.username, u.password_hash, u.avatar_url, u.roles, u.disabled, u.is_system, u.created_at, u.updated_at'
+
+function userFromStored(row: StoredUser): UserRow {
+  return {
+    id: row.id,
+    username: row.username,
+    passwordHash: row.password_hash,
+    avatarUrl: row.avatar_url,
+    roles: JSON.parse(row.roles) as Role[],
+    disabled: row.disabled === 1,
+    isSystem: row.is_system === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+/**
+ * The reads and the one write of authenticating a request, as plain statements compiled once: they run on every
+ * request whose caller is not cached yet and on `GET /api/auth/me`, where building a drizzle query cost ten times
+ * executing it.
+ */
+export function prepareCallerQueries(db: Db) {
+  const userById = db.$client.prepare<[string], StoredUser>(
+    `SELECT ${USER_COLUMNS} FROM user u WHERE u.id = ?`,
+  )
+  const tokenWithUser = db.$client.prepare<
+    [string],
+    StoredUser & { token_id: string; token_expires_at: string | null; token_last_used_at: string | null }
+  >(
+    `SELECT ${USER_COLUMNS}, t.id AS token_id, t.expires_at AS token_expires_at, t.last_used_at AS token_last_used_at
+     FROM auth_token t JOIN user u ON u.id = t.user_id WHERE t.token_hash = ?`,
+  )
+  const touch = db.$client.prepare<[string, string]>('UPDATE auth_token SET last_used_at = ? WHERE id = ?')
+  return {
+    userById(id: string): UserRow | null {
+      const row = userById.get(id)
+      return row ? userFromStored(row) : null
+    },
+    /** The token (its id, expiry and last use) and its user, by the token's hash. */
+    tokenWithUser(tokenHash: string) {
+      const row = tokenWithUser.get(tokenHash)
+      if (!row) return null
+      return {
+        token: { id: row.token_id, expiresAt: row.token_expires_at, lastUsedAt: row.token_last_used_at },
+        user: userFromStored(row),
+      }
+    },
+    touchToken(id: string): void {
+      touch.run(nowIso(), id)
+    },
+  }
 }
 
 export function findUserByUsername(db: Queryable, username: string): UserRow | null {
@@ -69,23 +126,6 @@ export function insertToken(
   },
 ): TokenRow {
   return db.insert(authToken).values(values).returning().get()
-}
-
-export function findTokenWithUser(
-  db: Queryable,
-  tokenHash: string,
-): { token: TokenRow; user: UserRow } | null {
-  const row = db
-    .select()
-    .from(authToken)
-    .innerJoin(user, eq(authToken.userId, user.id))
-    .where(eq(authToken.tokenHash, tokenHash))
-    .get()
-  return row ? { token: row.auth_token, user: row.user } : null
-}
-
-export function touchToken(db: Queryable, id: string): void {
-  db.update(authToken).set({ lastUsedAt: nowIso() }).where(eq(authToken.id, id)).run()
 }
 
 export function deleteToken(db: Queryable, id: string, userId: string): boolean {

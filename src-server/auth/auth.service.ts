@@ -62,10 +62,11 @@ export function createAuthService(db: Db) {
    * change, disabling, password reset) drops the entries it concerns before the next request.
    */
   const callers = new Map<string, CachedCaller>()
-  const userById = repo.prepareUserById(db)
+  const queries = repo.prepareCallerQueries(db)
   const forget = (match: (user: AuthUser) => boolean) => {
     for (const [hash, cached] of callers) if (match(cached.user)) callers.delete(hash)
   }
+  let platformId: string | null = null
   const failuresByUsername = new FailureLimiter(10, 15 * 60_000)
   const failuresByAddress = new FailureLimiter(50, 15 * 60_000)
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
@@ -133,18 +134,18 @@ export function createAuthService(db: Db) {
         callers.delete(hash)
         callers.set(hash, cached)
         if (now - cached.touchedAt > TOUCH_INTERVAL_MS) {
-          repo.touchToken(db, cached.user.tokenId)
+          queries.touchToken(cached.user.tokenId)
           cached.touchedAt = now
         }
         return cached.user
       }
-      const found = repo.findTokenWithUser(db, hash)
+      const found = queries.tokenWithUser(hash)
       if (!found || found.user.disabled || found.user.isSystem) return null
       const expiresAt = found.token.expiresAt ? Date.parse(found.token.expiresAt) : null
       if (expiresAt !== null && expiresAt < now) return null
       let touchedAt = found.token.lastUsedAt ? Date.parse(found.token.lastUsedAt) : 0
       if (now - touchedAt > TOUCH_INTERVAL_MS) {
-        repo.touchToken(db, found.token.id)
+        queries.touchToken(found.token.id)
         touchedAt = now
       }
       const user: AuthUser = {
@@ -160,7 +161,7 @@ export function createAuthService(db: Db) {
     },
 
     me(userId: string) {
-      const row = userById(userId)
+      const row = queries.userById(userId)
       if (!row) throw CommonErrors.UNAUTHORIZED()
       return publicUser(row)
     },
@@ -294,10 +295,13 @@ export function createAuthService(db: Db) {
       return issueToken(admin.id, 'desktop', 'desktop window').token
     },
 
+    /** Read once: the platform account is made at bootstrap and never replaced. */
     platformUserId(): string {
+      if (platformId) return platformId
       const platform = repo.findUserByUsername(db, PLATFORM_USERNAME)
       if (!platform) throw new Error('The platform account does not exist yet.')
-      return platform.id
+      platformId = platform.id
+      return platformId
     },
   }
 }

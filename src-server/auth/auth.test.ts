@@ -208,4 +208,22 @@ describe('identity and access', () => {
     expect(server.logs()).not.toContain(token)
     expect(server.logs()).not.toContain('admin-password-for-tests')
   })
+
+  it('writes one request line per request, with its id, and masks a token sent in the query', async () => {
+    server = await startTestServer()
+    const token = String((await server.adminHeaders()).authorization).replace('Bearer ', '')
+    const before = server.logs().length
+    await server.app.inject({ method: 'GET', url: `/api/auth/me?access_token=${token}&x=1` })
+    const lines = server
+      .logs()
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request"'))
+      .map((line) => JSON.parse(line))
+    expect(lines).toEqual([
+      expect.objectContaining({ method: 'GET', url: '/api/auth/me?access_token=***&x=1', status: 401 }),
+    ])
+    expect(lines[0].reqId).toMatch(/^req-/)
+    expect(server.logs()).not.toContain(token)
+  })
 })

@@ -48,3 +48,48 @@ function reusePreparedStatements(sqlite: Database.Database): void {
     return statement
   }) as typeof sqlite.prepare
 }
+
+/**
+ * `build` run once per database handle and remembered: statements prepared on first use, for functions that are
+ * handed the handle on each call.
+ */
+export function perHandle<H extends object, T>(build: (handle: H) => T): (handle: H) => T {
+  const built = new WeakMap<H, T>()
+  return (handle) => {
+    let value = built.get(handle)
+    if (value === undefined) {
+      value = build(handle)
+      built.set(handle, value)
+    }
+    return value
+  }
+}
+
+/**
+ * Runs `work` in a transaction, or as part of the one already open on this connection without a savepoint: a
+ * caller that wraps it (the Idempotency-Key claim) makes one transaction of both, and rolls both back on failure.
+ */
+export function atomically<T>(db: Db, work: () => T): T {
+  return db.$client.inTransaction ? work() : db.$client.transaction(work)()
+}
+
+/**
+ * Prepared statements of a query whose shape varies (which optional filters are present, the sort): `build`
+ * runs once per handle and shape, with placeholders for the values; `shapeOf` must never include a value.
+ */
+export function perShape<H extends object, F, T>(
+  shapeOf: (filter: F) => string,
+  build: (handle: H, filter: F) => T,
+): (handle: H, filter: F) => T {
+  const shapes = perHandle((_handle: H) => new Map<string, T>())
+  return (handle, filter) => {
+    const built = shapes(handle)
+    const shape = shapeOf(filter)
+    let value = built.get(shape)
+    if (value === undefined) {
+      value = build(handle, filter)
+      built.set(shape, value)
+    }
+    return value
+  }
+}

@@ -51,6 +51,17 @@ export class Guard {
     return this.cached
   }
 
+  /**
+   * Re-runs the checks every `intervalMs` (shorter than the cache) off any request, so `/healthz` and the write
+   * guard always find findings in the cache and never touch the file system themselves. Returns the stop.
+   */
+  watch(intervalMs = CACHE_MS / 2): () => void {
+    this.evaluate(true)
+    const timer = setInterval(() => this.evaluate(true), intervalMs)
+    timer.unref()
+    return () => clearInterval(timer)
+  }
+
   blocksWrites(): boolean {
     return this.mode === 'enforce' && this.evaluate().state === 'failed'
   }

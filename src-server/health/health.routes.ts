@@ -49,11 +49,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   )
 }
 
-/** Root-level hook: with `enforce` and a failed guard, writes answer 503 GUARD_FAILED. */
+/** Root-level hook (a callback one: reads pass it without a promise): with `enforce` and a failed guard, writes
+ * answer 503 GUARD_FAILED. */
 export function guardWrites(ctx: AppContext) {
-  return async (request: { method: string; url: string }) => {
-    if (!WRITE_METHODS.has(request.method) || ALWAYS_WRITABLE.has(request.url.split('?')[0] ?? '')) return
+  return (request: { method: string; url: string }, _reply: unknown, done: (error?: Error) => void) => {
+    if (!WRITE_METHODS.has(request.method) || ALWAYS_WRITABLE.has(request.url.split('?')[0] ?? ''))
+      return done()
     if (ctx.guard.blocksWrites())
-      throw CommonErrors.GUARD_FAILED({ guard_messages: ctx.guard.evaluate().messages })
+      return done(CommonErrors.GUARD_FAILED({ guard_messages: ctx.guard.evaluate().messages }))
+    done()
   }
 }

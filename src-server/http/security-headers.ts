@@ -46,7 +46,8 @@ export function contentPolicyFor(url: string, contentType: string | undefined): 
 
 /** Security headers on every response: content policy, no sniffing, no framing, no referrer leaving the app. */
 export const securityHeaders = fp(async (app: FastifyInstance) => {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook: it is synchronous, and an async hook costs a promise on every response.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type')
     reply.header(
       'content-security-policy',
@@ -56,6 +57,6 @@ export const securityHeaders = fp(async (app: FastifyInstance) => {
     reply.header('x-frame-options', 'DENY')
     reply.header('referrer-policy', 'no-referrer')
     reply.header('cross-origin-opener-policy', 'same-origin')
-    return payload
+    done(null, payload)
   })
 })

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { IDEMPOTENCY_TTL_MS, requestHash, runIdempotent } from './idempotency'
+import { MarketplaceErrors } from './marketplace.errors'
 import {
   balances,
   expectLedgerConsistent,
@@ -190,6 +191,40 @@ describe('Idempotency-Key', () => {
     const r2 = await post('bob', `/api/marketplace/orders/${order.id}/refund`, { reason: 'x' }, 'r')
     expect([r1.status, r2.status, r2.replayed, r2.body]).toEqual([200, 200, true, r1.body])
     expect(balances(server, 'bob')?.balance).toBe(250)
+  })
+
+  it('runs a keyed purchase in the claim transaction: a refusal after the debit undoes it and is replayed', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await topUp(server, 'bob', 100)
+    const db = server.app.ctx.db
+    const { orders } = servicesOf(server).services
+    const buyer = { id: userIdOf(server, 'bob'), permissions: [] }
+    const claim = { userId: buyer.id, key: 'late-refusal', requestHash: 'same', at: new Date() }
+    const before = moneyFootprint(server)
+    let inClaimTransaction = false
+    const refused = runIdempotent(db, claim, 201, () =>
+      orders.purchase(buyer, listingId, claim.at, {
+        afterDeduct: () => {
+          inClaimTransaction = db.$client.inTransaction
+          throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId })
+        },
+      }),
+    )
+    expect(inClaimTransaction).toBe(true)
+    expect([refused.statusCode, refused.replayed]).toEqual([409, false])
+    // The debit, the pending order and the key's first claim are gone; only the refusal is stored.
+    expect(moneyFootprint(server)).toEqual(before)
+    expect(balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
+    expect(db.$client.prepare('SELECT count(*) AS n FROM marketplace_order').get()).toEqual({ n: 0 })
+    const stored = db.$client
+      .prepare('SELECT status_code, response_json FROM idempotency_key WHERE key = ?')
+      .all('late-refusal') as { status_code: number; response_json: string }[]
+    expect(stored.map((row) => [row.status_code, JSON.parse(row.response_json)])).toEqual([
+      [409, refused.body],
+    ])
+    const replay = runIdempotent(db, claim, 201, () => orders.purchase(buyer, listingId, claim.at))
+    expect([replay.statusCode, replay.body, replay.replayed]).toEqual([409, refused.body, true])
   })
 
   it('forgets a key after 24 hours', async () => {

@@ -4,8 +4,8 @@
  * second finds the first's stored response. Errors (AppError) are stored and replayed like successes.
  */
 import { createHash } from 'node:crypto'
-import { and, eq, lt } from 'drizzle-orm'
-import type { Db, Queryable } from '../db/client'
+import { lt } from 'drizzle-orm'
+import { atomically, type Db, perHandle, type Queryable } from '../db/client'
 import { AppError } from '../errors/app-error'
 import { MarketplaceErrors } from './marketplace.errors'
 import { idempotencyKey } from './marketplace.tables'
@@ -40,51 +40,71 @@ function errorResponse(error: AppError) {
   return { error: { code: error.code, message: error.message, details: error.details } }
 }
 
+/** The claim's statements, compiled once per database. */
+const keyStatements = perHandle((db: Db) => ({
+  dropExpired: db.$client.prepare<[string, string, string]>(
+    'DELETE FROM idempotency_key WHERE user_id = ? AND key = ? AND expires_at < ?',
+  ),
+  find: db.$client.prepare<
+    [string, string],
+    { request_hash: string; status_code: number; response_json: string }
+  >('SELECT request_hash, status_code, response_json FROM idempotency_key WHERE user_id = ? AND key = ?'),
+  store: db.$client.prepare<[string, string, string, number, string, string, string]>(
+    `INSERT INTO idempotency_key (user_id, key, request_hash, status_code, response_json, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ),
+}))
+
+/** The effect refused (an AppError): carried out of the transaction so that all its writes roll back. */
+class Refused {
+  constructor(readonly error: AppError) {}
+}
+
 /**
- * Runs `effect` once per (user, key). Without a key it simply runs. With one, a stored response of the same
- * request is replayed, a stored response of a different request is IDEMPOTENCY_KEY_REUSED, and otherwise the
- * effect runs and its response (or its AppError) is stored in the same transaction.
+ * Runs `effect` once per (user, key): a stored response of the same request is replayed, a stored response of a
+ * different request is IDEMPOTENCY_KEY_REUSED, and otherwise the effect runs and its response is stored. A
+ * success is ONE transaction: key claimed, effect (which joins it through `atomically`, no savepoint), response
+ * stored. A refusal (AppError) rolls everything back and stores the error response in a second transaction; both
+ * run without yielding to the event loop, so no other request sees the key unclaimed in between.
  */
 export function runIdempotent(
   db: Db,
-  claim: { userId: string; key: string | undefined; requestHash: string; at: Date },
+  claim: { userId: string; key: string; requestHash: string; at: Date },
   successStatus: number,
   effect: () => unknown,
 ): IdempotentResponse {
-  const { key } = claim
-  if (key === undefined) return { statusCode: successStatus, body: effect(), replayed: false }
-  return db.transaction((tx) => {
-    const now = claim.at.toISOString()
-    const match = and(eq(idempotencyKey.userId, claim.userId), eq(idempotencyKey.key, key))
-    tx.delete(idempotencyKey)
-      .where(and(match, lt(idempotencyKey.expiresAt, now)))
-      .run()
-    const stored = tx.select().from(idempotencyKey).where(match).get()
-    if (stored) {
-      if (stored.requestHash !== claim.requestHash) throw MarketplaceErrors.IDEMPOTENCY_KEY_REUSED({ key })
-      return { statusCode: stored.statusCode, body: stored.responseBody, replayed: true }
-    }
-    let response: { statusCode: number; body: unknown }
-    try {
-      // The effect's own transaction nests as a savepoint: its failure undoes only its own writes.
-      response = { statusCode: successStatus, body: db.transaction(() => effect()) }
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error
-      response = { statusCode: error.statusCode, body: errorResponse(error) }
-    }
-    tx.insert(idempotencyKey)
-      .values({
-        userId: claim.userId,
-        key,
-        requestHash: claim.requestHash,
-        statusCode: response.statusCode,
-        responseBody: response.body,
-        createdAt: now,
-        expiresAt: new Date(claim.at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-      })
-      .run()
-    return { ...response, replayed: false }
-  })
+  const { userId, key } = claim
+  const statements = keyStatements(db)
+  const now = claim.at.toISOString()
+  const store = (statusCode: number, body: unknown) => {
+    const expiresAt = new Date(claim.at.getTime() + IDEMPOTENCY_TTL_MS).toISOString()
+    statements.store.run(userId, key, claim.requestHash, statusCode, JSON.stringify(body), now, expiresAt)
+    return { statusCode, body, replayed: false }
+  }
+  try {
+    return atomically(db, () => {
+      statements.dropExpired.run(userId, key, now)
+      const stored = statements.find.get(userId, key)
+      if (stored) {
+        if (stored.request_hash !== claim.requestHash) throw MarketplaceErrors.IDEMPOTENCY_KEY_REUSED({ key })
+        return { statusCode: stored.status_code, body: JSON.parse(stored.response_json), replayed: true }
+      }
+      let body: unknown
+      try {
+        body = effect()
+      } catch (error) {
+        throw error instanceof AppError ? new Refused(error) : error
+      }
+      return store(successStatus, body)
+    })
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error
+    const refusal = error.error
+    return atomically(db, () => {
+      statements.dropExpired.run(userId, key, now)
+      return store(refusal.statusCode, errorResponse(refusal))
+    })
+  }
 }
 
 /** Drops keys past their lifetime (the periodic sweep). */

@@ -112,8 +112,15 @@ export function createLedger(db: Db) {
     )
   }
 
-  /** Appends one entry and applies it to the wallet; the CHECKs on both tables stop a negative balance. */
-  function postEntry(walletId: string, entry: Entry, at: Date): TransactionRow {
+  /**
+   * Appends one entry and applies it to the wallet; the CHECKs on both tables stop a negative balance. Returns the
+   * entry and the wallet as it now is, so nobody reads the wallet again.
+   */
+  function applyAndRecord(
+    walletId: string,
+    entry: Entry,
+    at: Date,
+  ): { wallet: WalletRow; entry: TransactionRow } {
     const frozenDelta = entry.frozenDelta ?? 0
     const updated = applyEntry.get({
       walletId,
@@ -124,7 +131,7 @@ export function createLedger(db: Db) {
       at: at.toISOString(),
     })
     if (!updated) throw new Error(`wallet ${walletId} vanished inside its transaction`)
-    return insertEntry.get({
+    const recorded = insertEntry.get({
       id: randomUUID(),
       seq: updated.lastSeq,
       walletId,
@@ -137,20 +144,25 @@ export function createLedger(db: Db) {
       description: entry.description,
       at: at.toISOString(),
     }) as TransactionRow
+    return { wallet: updated, entry: recorded }
+  }
+
+  function postEntry(walletId: string, entry: Entry, at: Date): TransactionRow {
+    return applyAndRecord(walletId, entry, at).entry
   }
 
   /**
    * Releases income held back by the daily earn cap on days before `at` (UTC). At rest (outside a purchase's
    * transient freeze) the frozen balance is exactly the income still held, so what may be released is the
    * frozen balance minus what was held today. Release moves frozen to balance: holdings are unchanged, so its
-   * `amount` is 0.
+   * `amount` is 0. Returns the wallet after the release, or null when nothing was due.
    */
-  function releaseHolds(row: WalletRow, at: Date): TransactionRow | null {
+  function releaseHolds(row: WalletRow, at: Date): WalletRow | null {
     if (row.frozenBalance === 0) return null
     const heldToday = row.earningsDay === utcDay(at) ? row.heldOnDay : 0
     const releasable = row.frozenBalance - heldToday
     if (releasable <= 0) return null
-    return postEntry(
+    return applyAndRecord(
       row.id,
       {
         type: 'release',
@@ -161,13 +173,13 @@ export function createLedger(db: Db) {
         description: `Released ${releasable} points held by the daily earn cap`,
       },
       at,
-    )
+    ).wallet
   }
 
   /** The user's wallet with any due holds released: how every wallet operation starts. */
   function openWallet(userId: string, at: Date): WalletRow {
     const row = ensureWallet(userId, at)
-    return releaseHolds(row, at) ? findWallet(row.id) : row
+    return releaseHolds(row, at) ?? row
   }
 
   return {

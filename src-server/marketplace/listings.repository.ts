@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { user } from '../auth/auth.tables'
 import { publicAvatarUrl } from '../auth/avatar'
-import type { Db, Queryable } from '../db/client'
+import { type Db, perShape, type Queryable } from '../db/client'
 import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect
@@ -102,11 +102,22 @@ export interface ListingFilter {
   offset: number
 }
 
-/**
- * A page of listings. A keyword search covers published listings only (the public search); without a keyword
- * any status filter applies (the public search passes `published`, moderation whatever it asks for).
- */
-export function searchListings(db: Queryable, filter: ListingFilter) {
+const p = sql.placeholder
+
+/** What makes two searches the same statement: which filters are present and the sort, never their values. */
+const searchShape = (filter: ListingFilter) =>
+  [
+    filter.keyword === undefined ? '' : 'k',
+    filter.status === undefined ? '' : 's',
+    filter.sellerId === undefined ? '' : 'u',
+    filter.assetType === undefined ? '' : 'a',
+    filter.pricingModel === undefined ? '' : 'p',
+    filter.sortBy ?? 'created_at',
+    filter.sortOrder ?? 'desc',
+  ].join(':')
+
+/** The statements of one search shape, with placeholders for the values: built on its first use, then reused. */
+const searchStatements = perShape(searchShape, (db: Queryable, filter: ListingFilter) => {
   const column =
     filter.sortBy === 'price'
       ? listing.basePrice
@@ -123,41 +134,57 @@ export function searchListings(db: Queryable, filter: ListingFilter) {
       .orderBy(...order)
   const page = (where: SQL | undefined) =>
     read(where, [direction(column), direction(listing.id)])
-      .limit(filter.limit)
-      .offset(filter.offset)
-      .all()
-      .map(flatten)
+      .limit(p('limit'))
+      .offset(p('offset'))
+      .prepare()
 
-  const match = publishedMatch(filter)
-  if (match) {
-    const total =
-      db.get<{ n: number }>(
-        sql`SELECT count(*) AS n FROM published_listing_search WHERE published_listing_search MATCH ${match}`,
-      )?.n ?? 0
+  if (filter.keyword !== undefined) {
+    const matching = sql`SELECT rowid FROM published_listing_search WHERE published_listing_search MATCH ${p('match')}`
+    const total = db
+      .select({ n: count() })
+      .from(sql`published_listing_search`)
+      .where(sql`published_listing_search MATCH ${p('match')}`)
+      .prepare()
     if (filter.sortBy === undefined || filter.sortBy === 'created_at') {
       // Creation order is search_id order: the index pages through its own rowids and stops at the page.
       const rowOrder = filter.sortOrder === 'asc' ? sql`ASC` : sql`DESC`
-      const ids = sql`SELECT rowid FROM published_listing_search WHERE published_listing_search MATCH ${match}
-        ORDER BY rowid ${rowOrder} LIMIT ${filter.limit} OFFSET ${filter.offset}`
+      const ids = sql`${matching} ORDER BY rowid ${rowOrder} LIMIT ${p('limit')} OFFSET ${p('offset')}`
       return {
-        rows: read(sql`${listing.searchId} IN (${ids})`, [direction(listing.searchId)])
-          .all()
-          .map(flatten),
         total,
+        page: read(sql`${listing.searchId} IN (${ids})`, [direction(listing.searchId)]).prepare(),
       }
     }
-    const matches = sql`${listing.searchId} IN (SELECT rowid FROM published_listing_search WHERE published_listing_search MATCH ${match})`
-    return { rows: page(matches), total }
+    return { total, page: page(sql`${listing.searchId} IN (${matching})`) }
   }
 
   const conditions: SQL[] = []
-  if (filter.status) conditions.push(eq(listing.status, filter.status))
-  if (filter.sellerId) conditions.push(eq(listing.sellerId, filter.sellerId))
-  if (filter.assetType) conditions.push(sql`${listing.assetType} = ${filter.assetType}`)
-  if (filter.pricingModel) conditions.push(sql`${listing.pricingModel} = ${filter.pricingModel}`)
+  if (filter.status !== undefined) conditions.push(eq(listing.status, p('status')))
+  if (filter.sellerId !== undefined) conditions.push(eq(listing.sellerId, p('sellerId')))
+  if (filter.assetType !== undefined) conditions.push(sql`${listing.assetType} = ${p('assetType')}`)
+  if (filter.pricingModel !== undefined) conditions.push(sql`${listing.pricingModel} = ${p('pricingModel')}`)
   const where = conditions.length > 0 ? and(...conditions) : undefined
-  const total = db.select({ n: count() }).from(listing).where(where).get()?.n ?? 0
-  return { rows: page(where), total }
+  return { total: db.select({ n: count() }).from(listing).where(where).prepare(), page: page(where) }
+})
+
+/**
+ * A page of listings. A keyword search covers published listings only (the public search); without a keyword
+ * any status filter applies (the public search passes `published`, moderation whatever it asks for).
+ */
+export function searchListings(db: Queryable, filter: ListingFilter) {
+  const match = filter.keyword === undefined ? null : publishedMatch(filter)
+  // A keyword without a single word matches like no keyword at all.
+  const effective = match === null ? { ...filter, keyword: undefined } : filter
+  const search = searchStatements(db, effective)
+  const values = {
+    match,
+    status: filter.status,
+    sellerId: filter.sellerId,
+    assetType: filter.assetType,
+    pricingModel: filter.pricingModel,
+    limit: filter.limit,
+    offset: filter.offset,
+  }
+  return { rows: search.page.all(values).map(flatten), total: search.total.get(values)?.n ?? 0 }
 }
 
 export function insertListing(db: Queryable, values: Omit<typeof listing.$inferInsert, 'searchId'>): string {

@@ -65,20 +65,24 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
   ) {
     const at = new Date()
     const key = request.headers['idempotency-key']
-    const result = runIdempotent(
-      db,
-      {
-        userId: request.requireUser().id,
-        key: typeof key === 'string' ? key : undefined,
-        requestHash: requestHash(`${request.method} ${request.routeOptions.url}`, {
-          params: request.params,
-          body: request.body,
-        }),
-        at,
-      },
-      successStatus,
-      () => effect(at),
-    )
+    // Without a key the effect simply runs: no request hash, no claim.
+    const result =
+      typeof key === 'string'
+        ? runIdempotent(
+            db,
+            {
+              userId: request.requireUser().id,
+              key,
+              requestHash: requestHash(`${request.method} ${request.routeOptions.url}`, {
+                params: request.params,
+                body: request.body,
+              }),
+              at,
+            },
+            successStatus,
+            () => effect(at),
+          )
+        : { statusCode: successStatus, body: effect(at), replayed: false }
     if (result.replayed) reply.header('Idempotent-Replayed', 'true')
     return reply.status(result.statusCode).send(result.body)
   }

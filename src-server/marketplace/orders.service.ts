@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/client'
+import { atomically, type Db } from '../db/client'
 import { toPage } from '../http/pagination'
 import { readConfigValue } from '../settings/settings.service'
 import { platformFee } from './commission'
@@ -109,7 +109,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
   return {
     purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
       const buyerId = buyer.id
-      return db.transaction(() => {
+      // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
+      return atomically(db, () => {
         const item = listingById.get({ id: listingId })
         // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
         if (!item || !isVisible(item, buyer))

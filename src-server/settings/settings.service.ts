@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { recordAdminAction } from '../admin-audit/admin-audit.service'
-import type { Queryable } from '../db/client'
+import { perHandle, type Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import { defineErrors } from '../errors/app-error'
 import { platformConfig } from './settings.tables'
@@ -73,8 +73,17 @@ export function readConfig(db: Queryable): PlatformConfig {
   return config as PlatformConfig
 }
 
+/** The read built once per database handle: purchases read the commission rate and the earn cap every time. */
+const valueRead = perHandle((db: Queryable) =>
+  db
+    .select({ value: platformConfig.value })
+    .from(platformConfig)
+    .where(eq(platformConfig.key, sql.placeholder('key')))
+    .prepare(),
+)
+
 export function readConfigValue<K extends ConfigKey>(db: Queryable, key: K): PlatformConfig[K] {
-  const row = db.select().from(platformConfig).where(eq(platformConfig.key, key)).get()
+  const row = valueRead(db).get({ key })
   return (row?.value ?? CONFIG_KEYS[key].default) as PlatformConfig[K]
 }
 

@@ -1,10 +1,12 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
-
 /**
  * The text layer of each page (pdfjs-dist). Runs on a worker thread: parsing is CPU-bound and a hostile file
  * must not stall the request thread. Throws with a sentence a person can act on.
  */
 export async function extractPdfPages(bytes: Uint8Array): Promise<string[]> {
+  // Loaded here, on the worker, never by importing this module: pdfjs's legacy build installs core-js polyfills
+  // that replace the global JSON.stringify and JSON.parse with slower JavaScript, which on the request thread
+  // slowed every response and log line.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs')
   const task = getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,

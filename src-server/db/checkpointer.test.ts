@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type CheckpointReport, startCheckpointer } from './checkpointer'
+import { type Db, openDatabase } from './client'
+
+let db: Db | undefined
+let dir: string | undefined
+afterEach(() => {
+  db?.$client.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the WAL checkpointer', () => {
+  it('copies committed pages into the database file from its own thread, the writer checkpointing only as a backstop', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'switchboard-checkpoint-'))
+    const file = path.join(dir, 'test.db')
+    db = openDatabase(file)
+    const checkpointer = startCheckpointer(db, 20)
+    expect(db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(20_000)
+    const sizeBefore = statSync(file).size
+    db.$client.exec('CREATE TABLE item (id INTEGER PRIMARY KEY, body TEXT)')
+    const insert = db.$client.prepare('INSERT INTO item (body) VALUES (?)')
+    for (let i = 0; i < 200; i++) insert.run('x'.repeat(1000))
+    const caughtUp = await new Promise<CheckpointReport>((resolve) =>
+      checkpointer.onCheckpoint((report) => {
+        if (report.log > 0 && report.checkpointed === report.log) resolve(report)
+      }),
+    )
+    expect(caughtUp.log).toBeGreaterThan(40)
+    // The rows reached the database file itself, which the writer never checkpointed (200 KB < its backstop).
+    expect(statSync(file).size).toBeGreaterThan(sizeBefore + 200_000)
+    await checkpointer.stop()
+    expect(db.$client.prepare('SELECT count(*) AS n FROM item').get()).toEqual({ n: 200 })
+  })
+})

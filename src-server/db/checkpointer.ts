@@ -1,0 +1,75 @@
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+import type { Db } from './client'
+
+/**
+ * WAL checkpoints off the request thread. SQLite's automatic checkpoint runs inside the commit that crosses its
+ * threshold, on the writer's connection, and fsyncs the WAL and the database file: on this machine's disk two
+ * fsyncs of several milliseconds each, every few dozen purchases, with no request served meanwhile. A worker
+ * thread with its own connection runs a PASSIVE checkpoint (it never waits for the writer or for readers) every
+ * `intervalMs`; the writer's automatic checkpoint stays as a backstop at a larger threshold, should the worker
+ * ever fall behind.
+ */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.file)
+db.pragma('busy_timeout = 5000')
+db.pragma('synchronous = NORMAL')
+const timer = setInterval(() => {
+  try {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)')
+    parentPort.postMessage({ log: result.log, checkpointed: result.checkpointed })
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message) })
+  }
+}, workerData.intervalMs)
+parentPort.on('message', () => {
+  clearInterval(timer)
+  db.close()
+  parentPort.close()
+})
+`
+
+/** Pages the writer may append before checkpointing by itself (SQLite's default is 1,000). */
+const BACKSTOP_PAGES = 20_000
+
+export interface CheckpointReport {
+  /** Frames in the WAL, and how many of them are now in the database file. */
+  log: number
+  checkpointed: number
+}
+
+export interface Checkpointer {
+  /** Called after each checkpoint the worker ran. */
+  onCheckpoint(listener: (report: CheckpointReport) => void): void
+  stop(): Promise<void>
+}
+
+export function startCheckpointer(db: Db, intervalMs = 1_000): Checkpointer {
+  db.$client.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`)
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: {
+      file: db.$client.name,
+      intervalMs,
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    },
+  })
+  // A failed checkpoint is retried on the next tick, and the backstop still bounds the WAL.
+  const listeners: ((report: CheckpointReport) => void)[] = []
+  worker.on('message', (message: CheckpointReport | { error: string }) => {
+    if (!('error' in message)) for (const listener of listeners) listener(message)
+  })
+  // A worker that cannot run leaves checkpoints to the writer's backstop: slower commits, never a lost write.
+  worker.on('error', () => {})
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+  worker.unref()
+  return {
+    onCheckpoint: (listener) => listeners.push(listener),
+    stop: () => {
+      worker.postMessage('stop')
+      return exited
+    },
+  }
+}

@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Guard } from './guard'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('the health guard', () => {
+  it('re-runs its checks on a timer while watched, so a reader never runs them itself', () => {
+    vi.useFakeTimers()
+    const guard = new Guard('enforce')
+    let runs = 0
+    let failing = false
+    guard.register('probe', () => {
+      runs += 1
+      return failing ? { state: 'failed', message: 'The probe failed.' } : null
+    })
+    const stop = guard.watch(1_000)
+    expect(runs).toBe(1)
+    failing = true
+    vi.advanceTimersByTime(1_000)
+    expect(runs).toBe(2)
+    // Readers get the timer's findings from the cache: no check runs on their account.
+    expect(guard.evaluate()).toMatchObject({ state: 'failed', messages: ['The probe failed.'] })
+    expect(guard.blocksWrites()).toBe(true)
+    expect(runs).toBe(2)
+    stop()
+    vi.advanceTimersByTime(10_000)
+    expect(runs).toBe(2)
+  })
+})
