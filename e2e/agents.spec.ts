@@ -36,7 +36,7 @@ test('an operator sets up an agent with a model, an MCP tool server, a credentia
   const servers = page.getByRole('table', { name: 'Tool servers' })
   await expect(servers.getByText('files', { exact: true })).toBeVisible()
   await servers.getByRole('button', { name: 'Health check' }).click()
-  await expect(servers.getByText('ok', { exact: true })).toBeVisible({ timeout: 30_000 })
+  await expect(servers.getByText('Healthy', { exact: true })).toBeVisible({ timeout: 30_000 })
 
   await page.getByRole('tab', { name: 'Tools & audit' }).click()
   await page.getByLabel('Tool server').selectOption({ label: 'files' })
