@@ -102,7 +102,7 @@ export function createChatOrchestrator(
   function visibleSession(user: AuthUser, sessionId: string): repo.SessionWithUsers {
     const session = repo.findSession(db, sessionId, canOperate(user) ? user.id : null)
     if (!session || (session.ownerId !== user.id && !canOperate(user)))
-      throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+      throw CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
     return session
   }
 
@@ -202,7 +202,7 @@ export function createChatOrchestrator(
     try {
       existing = repo.findSession(db, sessionId)
       if (existing && existing.ownerId !== user.id && !canOperate(user))
-        throw ConversationErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
+        throw CommonErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
       const agentId = request.agentId ?? existing?.agentId ?? null
       if (agentId) {
         agent = agents.usable(user, agentId)
@@ -596,7 +596,7 @@ export function createChatOrchestrator(
     attachSocket(user: AuthUser, sessionId: string, socket: WebSocket): MessageView[] {
       const session = repo.findSession(db, sessionId)
       if (session && session.ownerId !== user.id && !canOperate(user))
-        throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+        throw CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
       hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
       return session
         ? repo
