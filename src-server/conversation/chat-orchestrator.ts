@@ -68,7 +68,7 @@ interface ActiveReply {
 const canOperate = (user: AuthUser) => user.permissions.includes('chat.operate')
 
 function asError(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message }
+  if (error instanceof AppError) return { code: error.code, message: error.publicMessage }
   return { code: 'INTERNAL_ERROR', message: 'The reply failed on the server.' }
 }
 
@@ -291,7 +291,9 @@ export function createChatOrchestrator(
       outcome.content = produced
       if (!signal.aborted) {
         outcome.error = asError(error)
-        if (!(error instanceof AppError)) ctx.log.error({ err: error, sessionId }, 'chat reply failed')
+        // A provider's own words (its URL, its error text) go to the log; the user reads the public message.
+        if (!(error instanceof AppError) || error.statusCode >= 500)
+          ctx.log.error({ err: error, sessionId }, 'chat reply failed')
       }
     } finally {
       replies.delete(reply)

@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** What a client is told: the message, except for a server fault whose cause stays in the log. */
+    readonly publicMessage: string = message,
   ) {
     super(message)
     this.name = 'AppError'
@@ -17,6 +19,8 @@ export class AppError extends Error {
 export interface ErrorDefinition {
   status: number
   message: string
+  /** A 5xx whose specific messages are safe to show (they name no upstream, path or internal detail). */
+  expose?: boolean
 }
 
 export type ErrorFactory = (details?: Record<string, unknown>, message?: string) => AppError
@@ -37,8 +41,9 @@ export function defineErrors<const T extends Record<string, ErrorDefinition>>(
     if (definedCodes.has(code)) throw new Error(`The error code ${code} is defined twice.`)
     definedCodes.add(code)
     const definition = definitions[code] as ErrorDefinition
+    const masked = definition.status >= 500 && !definition.expose
     factories[code] = (details = {}, message = definition.message) =>
-      new AppError(code, definition.status, message, details)
+      new AppError(code, definition.status, message, details, masked ? definition.message : message)
   }
   return factories
 }
