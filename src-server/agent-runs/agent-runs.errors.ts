@@ -1,14 +1,9 @@
 import { defineErrors } from '../errors/app-error'
 
 export const AgentRunErrors = defineErrors({
-  RUNTIME_AGENT_NOT_FOUND: { status: 404, message: 'No such runtime agent.' },
   RUNTIME_AGENT_VERSION_NOT_FOUND: { status: 404, message: 'No such version of this runtime agent.' },
   AGENT_NOT_PUBLISHED: { status: 409, message: 'This runtime agent has no published version.' },
   VERSION_NOT_PUBLISHABLE: { status: 409, message: 'Only a draft version can be published.' },
   INVALID_AGENT_CONFIG: { status: 422, message: 'The runtime agent configuration is not valid.' },
-  RUN_NOT_FOUND: { status: 404, message: 'No such run.' },
-  EMPTY_FILE: { status: 422, message: 'The uploaded file is empty.' },
   MISSING_UPLOAD_FIELD: { status: 422, message: 'The upload is missing a required field.' },
-  FILE_TOO_LARGE: { status: 413, message: 'The file is larger than this runtime agent accepts.' },
-  UNSUPPORTED_FILE_TYPE: { status: 415, message: 'This runtime agent does not accept this file type.' },
 })

@@ -6,6 +6,7 @@ import { recordAdminAction } from '../admin-audit/admin-audit.service'
 import type { AppContext } from '../app-context'
 import type { Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
+import { CommonErrors } from '../errors/app-error'
 import { enqueueJob } from '../jobs/job-runner'
 import { AgentRunErrors } from './agent-runs.errors'
 import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
@@ -84,7 +85,7 @@ export function createAgentRunService(ctx: AppContext) {
 
   function getAgent(id: string): RuntimeAgentRow {
     const agent = repo.findAgent(db, id)
-    if (!agent) throw AgentRunErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: id })
+    if (!agent) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: id })
     return agent
   }
 
@@ -109,7 +110,7 @@ export function createAgentRunService(ctx: AppContext) {
 
   function getRun(id: string): AgentRunRow {
     const run = repo.findRun(db, id)
-    if (!run) throw AgentRunErrors.RUN_NOT_FOUND({ run_id: id })
+    if (!run) throw CommonErrors.RUN_NOT_FOUND({ run_id: id })
     return run
   }
 
@@ -294,15 +295,15 @@ export function createAgentRunService(ctx: AppContext) {
       } else {
         const file = input.file
         if (!file) throw AgentRunErrors.MISSING_UPLOAD_FIELD({ field: slot.key })
-        if (file.bytes.byteLength === 0) throw AgentRunErrors.EMPTY_FILE()
+        if (file.bytes.byteLength === 0) throw CommonErrors.EMPTY_FILE()
         if (file.bytes.byteLength > policy.max_file_mb * 1024 * 1024)
-          throw AgentRunErrors.FILE_TOO_LARGE(
+          throw CommonErrors.FILE_TOO_LARGE(
             { max_file_mb: policy.max_file_mb },
             `The file is ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; this agent accepts up to ${policy.max_file_mb} MB.`,
           )
         const mimeType = sniffMimeType(file.bytes)
         if (!mimeType || !slot.accepts.includes(mimeType))
-          throw AgentRunErrors.UNSUPPORTED_FILE_TYPE({ detected: mimeType, accepts: slot.accepts })
+          throw CommonErrors.UNSUPPORTED_FILE_TYPE({ detected: mimeType, accepts: slot.accepts })
         const stored = await ctx.blobs.put(file.bytes)
         source = { sha256: stored.sha256, fileName: file.fileName, mimeType }
       }

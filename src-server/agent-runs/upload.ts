@@ -14,7 +14,7 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       const bytes = await part.toBuffer().catch((error: { code?: string }) => {
-        throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? AgentRunErrors.FILE_TOO_LARGE() : error
+        throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? CommonErrors.FILE_TOO_LARGE() : error
       })
       if (!upload.file)
         upload.file = { fieldName: part.fieldname, fileName: part.filename || 'upload', bytes }

@@ -7,7 +7,6 @@ export const AuthErrors = defineErrors({
     status: 403,
     message: 'Registration is closed on this server. Ask an admin for an account.',
   },
-  USER_NOT_FOUND: { status: 404, message: 'User not found.' },
   TOKEN_NOT_FOUND: { status: 404, message: 'Token not found.' },
   AVATAR_NOT_FOUND: { status: 404, message: 'This user has no stored avatar image.' },
   INVALID_AVATAR_URL: { status: 422, message: 'The avatar must be an https URL or a small image data URL.' },

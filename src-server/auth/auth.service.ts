@@ -98,7 +98,7 @@ export function createAuthService(db: Db) {
     /** An active person by exact username; system accounts and disabled users are not found. */
     lookupUser(username: string) {
       const row = repo.findUserByUsername(db, username)
-      if (!row || row.isSystem || row.disabled) throw AuthErrors.USER_NOT_FOUND({ username })
+      if (!row || row.isSystem || row.disabled) throw CommonErrors.USER_NOT_FOUND({ username })
       return { id: row.id, username: row.username }
     },
 
@@ -233,7 +233,7 @@ export function createAuthService(db: Db) {
       input: { roles?: Role[] | undefined; disabled?: boolean | undefined; password?: string | undefined },
     ) {
       const existing = repo.findUserById(db, userId)
-      if (!existing || existing.isSystem) throw AuthErrors.USER_NOT_FOUND()
+      if (!existing || existing.isSystem) throw CommonErrors.USER_NOT_FOUND()
       if (userId === actor.id && (input.disabled || (input.roles && !input.roles.includes('admin'))))
         throw AuthErrors.CANNOT_CHANGE_OWN_ADMIN()
       const passwordHash = input.password ? await hashPassword(input.password) : undefined
@@ -245,7 +245,7 @@ export function createAuthService(db: Db) {
           ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
           ...(passwordHash ? { passwordHash } : {}),
         })
-        if (!updated) throw AuthErrors.USER_NOT_FOUND()
+        if (!updated) throw CommonErrors.USER_NOT_FOUND()
         // Disabling a user or resetting a password ends their sessions.
         if (input.disabled || passwordHash) repo.deleteTokensOfUser(tx, userId)
         const after = publicUser(updated)

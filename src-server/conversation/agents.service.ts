@@ -4,7 +4,6 @@ import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import * as repo from './agents.repository'
-import { ConversationErrors } from './conversation.errors'
 import type { AgentView, CreateAgentBody, UpdateAgentBody } from './conversation.schemas'
 
 /** Whether a marketplace order granted this user the agent (wired from the marketplace domain). */
@@ -50,7 +49,7 @@ export function createAgentService(
 
   function usable(user: AuthUser, agentId: string): repo.AgentWithOwner {
     const row = repo.findAgent(db, agentId)
-    if (!row || !canUse(user, row)) throw ConversationErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+    if (!row || !canUse(user, row)) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
     return row
   }
 

@@ -68,7 +68,7 @@ interface ActiveReply {
 const canOperate = (user: AuthUser) => user.permissions.includes('chat.operate')
 
 function asError(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.message }
+  if (error instanceof AppError) return { code: error.code, message: error.publicMessage }
   return { code: 'INTERNAL_ERROR', message: 'The reply failed on the server.' }
 }
 
@@ -102,7 +102,7 @@ export function createChatOrchestrator(
   function visibleSession(user: AuthUser, sessionId: string): repo.SessionWithUsers {
     const session = repo.findSession(db, sessionId, canOperate(user) ? user.id : null)
     if (!session || (session.ownerId !== user.id && !canOperate(user)))
-      throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+      throw CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
     return session
   }
 
@@ -202,7 +202,7 @@ export function createChatOrchestrator(
     try {
       existing = repo.findSession(db, sessionId)
       if (existing && existing.ownerId !== user.id && !canOperate(user))
-        throw ConversationErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
+        throw CommonErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
       const agentId = request.agentId ?? existing?.agentId ?? null
       if (agentId) {
         agent = agents.usable(user, agentId)
@@ -291,7 +291,9 @@ export function createChatOrchestrator(
       outcome.content = produced
       if (!signal.aborted) {
         outcome.error = asError(error)
-        if (!(error instanceof AppError)) ctx.log.error({ err: error, sessionId }, 'chat reply failed')
+        // A provider's own words (its URL, its error text) go to the log; the user reads the public message.
+        if (!(error instanceof AppError) || error.statusCode >= 500)
+          ctx.log.error({ err: error, sessionId }, 'chat reply failed')
       }
     } finally {
       replies.delete(reply)
@@ -596,7 +598,7 @@ export function createChatOrchestrator(
     attachSocket(user: AuthUser, sessionId: string, socket: WebSocket): MessageView[] {
       const session = repo.findSession(db, sessionId)
       if (session && session.ownerId !== user.id && !canOperate(user))
-        throw ConversationErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+        throw CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
       hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
       return session
         ? repo

@@ -2,11 +2,10 @@ import Database from 'better-sqlite3'
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
 import * as sqliteVec from 'sqlite-vec'
-import { schema } from './schema'
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database }
+export type Db = BetterSQLite3Database & { $client: Database.Database }
 /** The database or a transaction on it: what repository functions take, so they compose inside `db.transaction`. */
-export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult, typeof schema>
+export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult>
 
 /**
  * Opens the data directory's database with the pragmas the whole app relies on:
@@ -21,7 +20,7 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('synchronous = NORMAL')
   sqliteVec.load(sqlite)
   reusePreparedStatements(sqlite)
-  return drizzle(sqlite, { schema }) as Db
+  return drizzle(sqlite) as Db
 }
 
 const STATEMENT_CACHE_SIZE = 500

@@ -1,8 +1,6 @@
 import { defineErrors } from '../errors/app-error'
 
 export const RecognitionErrors = defineErrors({
-  RUNTIME_AGENT_NOT_FOUND: { status: 404, message: 'No such runtime agent in document recognition.' },
-  RUN_NOT_FOUND: { status: 404, message: 'No such document recognition run.' },
   FIELD_REVIEW_NOT_FOUND: { status: 404, message: 'No such field review in this run.' },
   INVALID_FIELD_VALUE: { status: 422, message: 'The value does not fit the type of this field.' },
   PAGE_NOT_FOUND: { status: 404, message: 'This run has no such page.' },

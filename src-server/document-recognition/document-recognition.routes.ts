@@ -8,7 +8,6 @@ import type { AuthUser } from '../auth/auth.service'
 import { CommonErrors } from '../errors/app-error'
 import { NoContent, Page, PageQuery } from '../http/common.schemas'
 import { pageOf } from '../http/pagination'
-import { RecognitionErrors } from './document-recognition.errors'
 import {
   AgentParams,
   DocumentRun,
@@ -73,7 +72,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
    */
   function readableRun(user: AuthUser, runId: string): void {
     if (user.permissions.includes('document_recognition.review')) return
-    if (service.runOf(runId).createdById !== user.id) throw RecognitionErrors.RUN_NOT_FOUND({ run_id: runId })
+    if (service.runOf(runId).createdById !== user.id) throw CommonErrors.RUN_NOT_FOUND({ run_id: runId })
   }
 
   app.get(

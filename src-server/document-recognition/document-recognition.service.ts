@@ -75,7 +75,7 @@ export function createDocumentRecognitionService(
   function registeredAgent(agentId: string, requireEnabled: boolean) {
     const entry = repo.findRegistryEntry(db, agentId)
     if (!entry || (requireEnabled && !entry.enabled))
-      throw RecognitionErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
+      throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
     return { entry, agent: agentRuns.getAgent(agentId) }
   }
 
@@ -83,7 +83,7 @@ export function createDocumentRecognitionService(
   function getRun(runId: string): AgentRunRow {
     const run = agentRuns.findRun(runId)
     if (!run || !repo.findRegistryEntry(db, run.runtimeAgentId))
-      throw RecognitionErrors.RUN_NOT_FOUND({ run_id: runId })
+      throw CommonErrors.RUN_NOT_FOUND({ run_id: runId })
     return run
   }
 
@@ -171,7 +171,7 @@ export function createDocumentRecognitionService(
 
     register(actorId: string, agentId: string, body: { display_name?: string; enabled?: boolean }) {
       const agent = agentRuns.findAgent(agentId)
-      if (!agent) throw RecognitionErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
+      if (!agent) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
       const before = repo.findRegistryEntry(db, agentId)
       return db.transaction((tx) => {
         const entry = repo.upsertRegistryEntry(tx, agentId, {
@@ -192,7 +192,7 @@ export function createDocumentRecognitionService(
 
     unregister(actorId: string, agentId: string) {
       const before = repo.findRegistryEntry(db, agentId)
-      if (!before) throw RecognitionErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
+      if (!before) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
       db.transaction((tx) => {
         repo.deleteRegistryEntry(tx, agentId)
         recordAdminAction(tx, {

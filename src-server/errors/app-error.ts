@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly details: Record<string, unknown> = {},
+    /** What a client is told: the message, except for a server fault whose cause stays in the log. */
+    readonly publicMessage: string = message,
   ) {
     super(message)
     this.name = 'AppError'
@@ -17,9 +19,13 @@ export class AppError extends Error {
 export interface ErrorDefinition {
   status: number
   message: string
+  /** A 5xx whose specific messages are safe to show (they name no upstream, path or internal detail). */
+  expose?: boolean
 }
 
 export type ErrorFactory = (details?: Record<string, unknown>, message?: string) => AppError
+
+const definedCodes = new Set<string>()
 
 /**
  * Each domain declares its codes once:
@@ -31,9 +37,13 @@ export function defineErrors<const T extends Record<string, ErrorDefinition>>(
 ): { [K in keyof T]: ErrorFactory } {
   const factories = {} as { [K in keyof T]: ErrorFactory }
   for (const code of Object.keys(definitions) as (keyof T & string)[]) {
+    // A code means one thing everywhere: a second definition is a programming error, refused at load.
+    if (definedCodes.has(code)) throw new Error(`The error code ${code} is defined twice.`)
+    definedCodes.add(code)
     const definition = definitions[code] as ErrorDefinition
+    const masked = definition.status >= 500 && !definition.expose
     factories[code] = (details = {}, message = definition.message) =>
-      new AppError(code, definition.status, message, details)
+      new AppError(code, definition.status, message, details, masked ? definition.message : message)
   }
   return factories
 }
@@ -58,4 +68,11 @@ export const CommonErrors = defineErrors({
     message: 'The server could not write to its storage (disk full or not writable). Nothing was saved.',
   },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on the server.' },
+  // Things several domains answer about: defined here once, so each code has one meaning.
+  USER_NOT_FOUND: { status: 404, message: 'User not found.' },
+  AGENT_NOT_FOUND: { status: 404, message: 'Agent not found.' },
+  SESSION_NOT_FOUND: { status: 404, message: 'Session not found.' },
+  RUNTIME_AGENT_NOT_FOUND: { status: 404, message: 'No such runtime agent.' },
+  RUN_NOT_FOUND: { status: 404, message: 'No such run.' },
+  EMPTY_FILE: { status: 422, message: 'The uploaded file is empty.' },
 })

@@ -64,7 +64,7 @@ function fromFastifyError(error: FastifyError): AppError {
 
 /**
  * One mechanism for every route: AppErrors render as themselves, schema violations as 422 with the failing
- * fields, unknown routes as 404, anything unexpected as a 500 whose message and stack stay in the log.
+ * fields, unknown routes as 404, anything unexpected as a 500; every 5xx's cause and stack stay in the log.
  */
 export const errorHandling = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -76,10 +76,20 @@ export const errorHandling = fp(async (app: FastifyInstance) => {
       })
     else appError = fromFastifyError(error)
 
-    if (appError.statusCode >= 500 && appError.code === 'INTERNAL_ERROR')
-      request.log.error({ err: error }, 'unhandled')
+    // Every server fault is logged with its request and cause; the client gets the code's public message.
+    if (appError.statusCode >= 500)
+      request.log.error(
+        {
+          err: error,
+          code: appError.code,
+          details: appError.details,
+          method: request.method,
+          url: request.url,
+        },
+        appError.message,
+      )
     reply.status(appError.statusCode).send({
-      error: { code: appError.code, message: appError.message, details: appError.details },
+      error: { code: appError.code, message: appError.publicMessage, details: appError.details },
     })
   })
 

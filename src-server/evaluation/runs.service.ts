@@ -5,6 +5,7 @@ import type { AuthUser } from '../auth/auth.service'
 import { agent } from '../conversation'
 import type { Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
+import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import { enqueueJob } from '../jobs/job-runner'
@@ -62,14 +63,14 @@ function resultView(row: repo.ResultRow): ResultView {
 
 function requireChatAgent(ctx: AppContext, agentId: string): void {
   const found = ctx.db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).get()
-  if (!found) throw EvaluationErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  if (!found) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
   if (found.agentType !== 'chat')
     throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: found.agentType })
 }
 
 function requireAgentExists(ctx: AppContext, agentId: string): void {
   if (!ctx.db.select({ id: agent.id }).from(agent).where(eq(agent.id, agentId)).get())
-    throw EvaluationErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+    throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
 /** The run row and its durable job are created together; the job does the work. */

@@ -1,6 +1,7 @@
 import type { AuthUser } from '../auth/auth.service'
 import { findAgentOwnerId, isDocumentCitedTo } from '../conversation'
 import type { Queryable } from '../db/client'
+import { CommonErrors } from '../errors/app-error'
 import { hasAssetGrant } from '../marketplace'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findSource, type SourceRow } from './knowledge.repository'
@@ -66,5 +67,5 @@ export function usableAgent(db: Queryable, caller: Caller, agentId: string): voi
       hasAssetGrant(db, caller.id, 'agent', agentId)
     )
   )
-    throw KnowledgeErrors.AGENT_NOT_FOUND()
+    throw CommonErrors.AGENT_NOT_FOUND()
 }

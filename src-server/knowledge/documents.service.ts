@@ -38,7 +38,7 @@ export function createDocumentsService(db: Db, blobs: BlobStore) {
       manageableSource(db, caller, sourceId)
       if (files.length === 0) throw KnowledgeErrors.NO_FILE()
       const checked = files.map((file) => {
-        if (file.bytes.length === 0) throw KnowledgeErrors.EMPTY_FILE({ file_name: file.fileName })
+        if (file.bytes.length === 0) throw CommonErrors.EMPTY_FILE({ file_name: file.fileName })
         const kind = detectKind(file.fileName, file.bytes)
         if (!kind)
           throw CommonErrors.UNSUPPORTED_FILE_TYPE(

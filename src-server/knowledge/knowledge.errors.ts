@@ -4,10 +4,8 @@ export const KnowledgeErrors = defineErrors({
   KNOWLEDGE_SOURCE_NOT_FOUND: { status: 404, message: 'Knowledge source not found.' },
   DOCUMENT_NOT_FOUND: { status: 404, message: 'Document not found.' },
   INGESTION_JOB_NOT_FOUND: { status: 404, message: 'Ingestion job not found.' },
-  AGENT_NOT_FOUND: { status: 404, message: 'Agent not found.' },
   MOUNT_NOT_FOUND: { status: 404, message: 'This source is not mounted on the agent.' },
   ALREADY_MOUNTED: { status: 409, message: 'This source is already mounted on the agent.' },
   NO_FILE: { status: 422, message: 'Send one or more files in the multipart field "file".' },
-  EMPTY_FILE: { status: 422, message: 'The file is empty.' },
   DOCUMENT_FILE_MISSING: { status: 410, message: 'The stored file of this document is no longer available.' },
 })

@@ -21,7 +21,6 @@ export const MarketplaceErrors = defineErrors({
   ASSET_NOT_FOUND: { status: 404, message: 'The asset does not exist or is not yours.' },
   UNSUPPORTED_PAYMENT_METHOD: { status: 400, message: 'The payment method is not supported.' },
   BELOW_MIN_WITHDRAWAL: { status: 400, message: 'The amount is below the minimum withdrawal.' },
-  USER_NOT_FOUND: { status: 404, message: 'User not found.' },
   INVALID_TRANSFER: { status: 400, message: 'You cannot transfer points to yourself.' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'This Idempotency-Key was used with a different request.' },
 })

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { user } from '../auth/auth.tables'
 import type { Db } from '../db/client'
+import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { readConfigValue } from '../settings/settings.service'
 import { listTransactionHistory } from './history.repository'
@@ -79,8 +80,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
           .where(eq(user.id, input.to_user_id))
           .get()
         // The platform account is not a person: nobody sends it points.
-        if (!recipient || recipient.isSystem)
-          throw MarketplaceErrors.USER_NOT_FOUND({ user_id: input.to_user_id })
+        if (!recipient || recipient.isSystem) throw CommonErrors.USER_NOT_FOUND({ user_id: input.to_user_id })
         const own = ledger.openWallet(sender.id, at)
         if (own.balance < input.amount)
           throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: input.amount, available: own.balance })

@@ -8,8 +8,6 @@ export const McpErrors = defineErrors({
   MCP_CREDENTIAL_IN_USE: { status: 409, message: 'The credential is used by a tool server.' },
   MCP_MOUNT_NOT_FOUND: { status: 404, message: 'Tool mount not found.' },
   MCP_MOUNT_EXISTS: { status: 409, message: 'This tool server is already mounted on the agent.' },
-  AGENT_NOT_FOUND: { status: 404, message: 'Agent not found.' },
-  SESSION_NOT_FOUND: { status: 404, message: 'Session not found.' },
   COMMAND_NOT_ALLOWED: {
     status: 403,
     message:

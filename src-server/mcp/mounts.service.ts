@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context'
 import { findAgentOwnerId, sessionExists } from '../conversation'
+import { CommonErrors } from '../errors/app-error'
 import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import { McpErrors } from './mcp.errors'
@@ -46,7 +47,7 @@ const DEFAULT_POLICY: McpMountPolicy = {
 }
 
 function requireAgent(ctx: AppContext, agentId: string): void {
-  if (findAgentOwnerId(ctx.db, agentId) === null) throw McpErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  if (findAgentOwnerId(ctx.db, agentId) === null) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
 export function createMount(ctx: AppContext, agentId: string, body: CreateMcpMountBody): McpMountView {
@@ -116,7 +117,7 @@ export function listCallViews(
 ) {
   if (filter.agentId) requireAgent(ctx, filter.agentId)
   if (filter.sessionId && !sessionExists(ctx.db, filter.sessionId))
-    throw McpErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
+    throw CommonErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
   const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
   return toPage(rows.map(callView), total, query)
 }
