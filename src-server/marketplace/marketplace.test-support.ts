@@ -111,3 +111,19 @@ export function moneyFootprint(server: TestServer) {
 export function servicesOf(server: TestServer) {
   return createMarketplaceServices(server.app.ctx, {})
 }
+
+/** A request as one of the test users, over the app's own router. */
+export async function callAs(
+  server: TestServer,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  username: string,
+  payload?: unknown,
+) {
+  return server.app.inject({
+    method,
+    url,
+    headers: await server.headersFor(username),
+    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
+  })
+}

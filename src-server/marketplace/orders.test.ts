@@ -4,6 +4,7 @@ import { platformFee } from './commission'
 import { hasAssetGrant } from './grants'
 import {
   balances,
+  callAs,
   createListing,
   expectLedgerConsistent,
   moneyFootprint,
@@ -20,14 +21,8 @@ afterEach(async () => {
   await server?.close()
 })
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, username: string, payload?: unknown) {
-  return server.app.inject({
-    method,
-    url,
-    headers: await server.headersFor(username),
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  })
-}
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, username: string, payload?: unknown) =>
+  callAs(server, method, url, username, payload)
 
 const buy = (username: string, listingId: string) =>
   call('POST', '/api/marketplace/orders', username, { listing_id: listingId })
