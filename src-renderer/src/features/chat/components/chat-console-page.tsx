@@ -62,7 +62,7 @@ export function ChatConsolePage() {
           <AgentTestPanel />
         ) : (
           <div className="chat-layout">
-            <aside className="chat-sessions">
+            <aside className="chat-sessions" aria-label="Conversations">
               <SessionList operator={operator} load={sessionsLoad} />
             </aside>
             {sessionId === 'new' ? (
