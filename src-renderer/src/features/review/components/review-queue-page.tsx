@@ -57,7 +57,7 @@ export function ReviewQueuePage() {
       />
       <UploadPanel />
       <div className="field queue-filter">
-        <label htmlFor="queue-agent">Extractor</label>
+        <label htmlFor="queue-agent">Show runs of</label>
         <select
           id="queue-agent"
           value={filters.runtime_agent_id ?? ''}
