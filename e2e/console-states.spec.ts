@@ -1,5 +1,16 @@
 import type { Page, Route } from '@playwright/test'
-import { apiToken, createUser, expect, type RunningServer, screenshot, signIn, test } from './fixtures'
+import { invoicePdf, SAMPLE_INVOICE } from '../src-server/document-recognition/testing/invoice-documents'
+import {
+  ADMIN_PASSWORD,
+  apiToken,
+  createUser,
+  expect,
+  type RunningServer,
+  screenshot,
+  signIn,
+  test,
+  uploadThroughApi,
+} from './fixtures'
 
 /** Holds matching requests until `release()`: a slow server without timings in the test. */
 async function holdRequests(page: Page, pattern: string | RegExp) {
@@ -364,3 +375,175 @@ for (const size of [
       }
       await context.close()
     })
+
+const SESSIONS = /\/sessions\?/
+const RUNS = /\/document-recognition\/runs\?/
+/** A session's own socket (`/ws/{id}`), not the operator feed (`/ws-operator`). */
+const SESSION_SOCKET = /\/ws\/[0-9a-f-]{36}/
+
+/** Starts a conversation through POST /stream, as the admin, and returns its session id. */
+async function startConversation(server: RunningServer, message: string) {
+  const response = await fetch(`${server.url}/stream`, {
+    method: 'POST',
+    headers: await apiToken(server, 'admin', ADMIN_PASSWORD),
+    body: JSON.stringify({ message }),
+  })
+  const sessionId = /"session_id":"([0-9a-f-]{36})"/.exec(await response.text())?.[1]
+  if (!sessionId) throw new Error('the conversation did not start')
+  return sessionId
+}
+
+test('chat: the session list and a conversation show a skeleton, the server’s error with Retry, and recover', async ({
+  page,
+  server,
+}, testInfo) => {
+  await signIn(page, server)
+  const release = await holdRequests(page, SESSIONS)
+  await page.goto(`${server.url}/console/chat`)
+  await expect(page).toHaveTitle('Chat console · Switchboard')
+  const sessions = page.getByRole('complementary', { name: 'Conversations' })
+  await expect(sessions.getByRole('status', { name: 'Loading' })).toBeVisible()
+  await expect(sessions.getByText('No conversations')).toHaveCount(0)
+  await screenshot(page, testInfo, 'chat-sessions-loading')
+  release()
+  await expect(sessions.getByText('No conversations here.')).toBeVisible()
+  await page.unrouteAll({ behavior: 'wait' })
+
+  await failRequests(page, SESSIONS, 'The inbox is unavailable; try again.')
+  await page.reload()
+  await expect(sessions.getByRole('alert')).toContainText('The inbox is unavailable; try again.')
+  await expect(sessions.getByText('No conversations')).toHaveCount(0)
+  await screenshot(page, testInfo, 'chat-sessions-failed')
+  await sessions.getByRole('button', { name: 'Retry' }).click()
+  await expect(sessions.getByRole('alert')).toContainText('The inbox is unavailable; try again.')
+  await expect(sessions.getByRole('button', { name: 'Retry' })).toBeEnabled()
+  await page.unrouteAll({ behavior: 'wait' })
+  await sessions.getByRole('button', { name: 'Retry' }).click()
+  await expect(sessions.getByText('No conversations here.')).toBeVisible()
+  await expect(sessions.getByRole('alert')).toHaveCount(0)
+
+  // A new conversation (the server keeps an id it has not seen for its first message): empty, and says what to do.
+  await page.goto(`${server.url}/console/chat/00000000-0000-4000-8000-000000000000`)
+  const log = page.getByRole('log', { name: 'Conversation messages' })
+  await expect(log).toHaveAttribute('aria-live', 'polite')
+  await expect(log.getByText('No messages yet. Write the first one below.')).toBeVisible()
+
+  // A socket refused before its history: the error stays through a failed retry, a retry that works shows it.
+  const sessionId = await startConversation(server, 'Where is my parcel?')
+  let refusing = true
+  await page.routeWebSocket(SESSION_SOCKET, (socket) => {
+    if (!refusing) return socket.connectToServer()
+    socket.send(JSON.stringify({ type: 'error', code: 'UNAVAILABLE', content: 'Conversations are paused.' }))
+    socket.close()
+  })
+  await page.goto(`${server.url}/console/chat/${sessionId}`)
+  await expect(log.getByRole('alert')).toContainText('Conversations are paused.')
+  await log.getByRole('button', { name: 'Retry' }).click()
+  await expect(log.getByRole('alert')).toContainText('Conversations are paused.')
+  refusing = false
+  await log.getByRole('button', { name: 'Retry' }).click()
+  await expect(log.getByRole('list', { name: 'Messages' })).toContainText('Where is my parcel?')
+  await expect(log.getByRole('alert')).toHaveCount(0)
+})
+
+test('review: the run list and a run show a skeleton, the server’s error with Retry, and what to do when empty', async ({
+  page,
+  server,
+}) => {
+  await signIn(page, server)
+  const release = await holdRequests(page, RUNS)
+  await page.goto(`${server.url}/console/review`)
+  await expect(page).toHaveTitle('Review · Switchboard')
+  const runs = page.getByRole('table', { name: 'Runs' })
+  await expect(runs.getByRole('status', { name: 'Loading' })).toBeVisible()
+  await expect(runs.getByText('No runs')).toHaveCount(0)
+  release()
+  await expect(runs.getByText('No runs here yet. Upload a PDF')).toBeVisible()
+  await page.unrouteAll({ behavior: 'wait' })
+
+  await failRequests(page, RUNS, 'The run list is unavailable.')
+  const flagged = page.getByRole('tab', { name: 'Flagged' })
+  await flagged.click()
+  await expect(runs.getByRole('alert')).toContainText('The run list is unavailable.')
+  await expect(runs.getByText('No runs')).toHaveCount(0)
+  // The status tabs control the table they filter.
+  const panelId = await flagged.getAttribute('aria-controls')
+  await expect(page.locator(`[role="tabpanel"][id="${panelId}"]`).getByRole('table')).toHaveAccessibleName(
+    'Runs',
+  )
+  await runs.getByRole('button', { name: 'Retry' }).click()
+  await expect(runs.getByRole('alert')).toContainText('The run list is unavailable.')
+  await page.unrouteAll({ behavior: 'wait' })
+  await runs.getByRole('button', { name: 'Retry' }).click()
+  await expect(runs.getByText('No runs match these filters.')).toBeVisible()
+  await expect(runs.getByRole('alert')).toHaveCount(0)
+
+  await page.goto(`${server.url}/console/review/00000000-0000-4000-8000-000000000000`)
+  const main = page.getByRole('main')
+  await expect(main.getByRole('alert')).toContainText('No such document recognition run.')
+  await main.getByRole('button', { name: 'Retry' }).click()
+  await expect(main.getByRole('alert')).toContainText('No such document recognition run.')
+})
+
+/** The viewer's share of the main region's width (the page a reviewer reads against the field panel). */
+const VIEWER_SHARE = `document.querySelector('.pdf-viewer').getBoundingClientRect().width /
+  document.querySelector('main').clientWidth`
+
+for (const scheme of ['light', 'dark'] as const)
+  test(`chat and review fit 1024x700 and 1440x900 in ${scheme}; the review page keeps 60% of a narrow window (screenshots)`, async ({
+    browser,
+    server,
+  }, testInfo) => {
+    const runId = await uploadThroughApi(server, 'invoice.pdf', await invoicePdf(SAMPLE_INVOICE))
+    const sessionId = await startConversation(server, 'Can I change the delivery address of my order?')
+    for (const size of [
+      { width: 1024, height: 700 },
+      { width: 1440, height: 900 },
+    ]) {
+      const context = await browser.newContext({ viewport: size, colorScheme: scheme })
+      const page = await context.newPage()
+      await signIn(page, server)
+      const settled = async (name: string) => {
+        await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0)
+        expect(await overflowing(page), `${name} at ${size.width}`).toEqual([])
+        await screenshot(page, testInfo, `${name}-${size.width}-${scheme}`)
+      }
+
+      await page.goto(`${server.url}/console/chat/${sessionId}`)
+      await expect(page.getByRole('list', { name: 'Messages' })).toContainText('delivery address')
+      await settled('chat')
+      await page.goto(`${server.url}/console/review`)
+      await expect(page.getByRole('table', { name: 'Runs' }).getByRole('link')).toHaveCount(1)
+      await settled('review-queue')
+
+      await page.goto(`${server.url}/console/review/${runId}`)
+      await expect(page.locator('[data-page="1"]')).toBeVisible()
+      if (size.width === 1024)
+        expect(
+          await page.evaluate<number>(VIEWER_SHARE),
+          'viewer share, sidebar collapsed',
+        ).toBeGreaterThanOrEqual(0.6)
+      // The editor's buttons stay inside the field panel.
+      await expect(page.locator('.field-item.selected')).toBeVisible()
+      await page.keyboard.press('e')
+      const cancel = page.getByRole('button', { name: /Cancel/ })
+      await expect(cancel).toBeVisible()
+      const button = await cancel.boundingBox()
+      const item = await page.locator('.field-item.selected').boundingBox()
+      if (!button || !item) throw new Error('the editor is not shown')
+      expect(button.x + button.width, `Cancel at ${size.width}`).toBeLessThanOrEqual(item.x + item.width)
+      await settled('review-run')
+      await page.keyboard.press('Escape')
+
+      if (size.width === 1024) {
+        await page.getByRole('button', { name: 'Expand the sidebar' }).click()
+        expect(
+          await page.evaluate<number>(VIEWER_SHARE),
+          'viewer share, sidebar open',
+        ).toBeGreaterThanOrEqual(0.6)
+        expect(await overflowing(page), 'review-run with the sidebar open').toEqual([])
+        await screenshot(page, testInfo, `review-run-sidebar-open-${size.width}-${scheme}`)
+      }
+      await context.close()
+    }
+  })

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { test as base, type Page, type TestInfo } from '@playwright/test'
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { startServerProcess } from '../test/helpers/server-process'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
@@ -79,4 +79,38 @@ export async function apiToken(server: RunningServer, username: string, password
   })
   const { token } = (await response.json()) as { token: string }
   return { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+}
+
+/** Uploads a document through the API, as a script would, and waits until its run completed. */
+export async function uploadThroughApi(server: RunningServer, name: string, bytes: Buffer): Promise<string> {
+  const { authorization } = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const agents = (await (
+    await fetch(`${server.url}/document-recognition/runtime-agents`, { headers: { authorization } })
+  ).json()) as { items: { agent_id: string; display_name: string }[] }
+  const agent = agents.items.find((a) => a.display_name === 'Invoice extractor')
+  if (!agent) throw new Error('the invoice extractor is not registered')
+  const form = new FormData()
+  form.append('runtime_agent_id', agent.agent_id)
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name)
+  const created = (await (
+    await fetch(`${server.url}/document-recognition/runs`, {
+      method: 'POST',
+      headers: { authorization },
+      body: form,
+    })
+  ).json()) as { id: string }
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (
+            await fetch(`${server.url}/document-recognition/runs/${created.id}`, {
+              headers: { authorization },
+            })
+          ).json()) as { status: string }
+        ).status,
+      { timeout: 60_000 },
+    )
+    .toBe('completed')
+  return created.id
 }

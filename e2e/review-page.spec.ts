@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test'
 import { PDFDocument } from 'pdf-lib'
 import { A4, invoicePdf, SAMPLE_INVOICE } from '../src-server/document-recognition/testing/invoice-documents'
 import { fixturePath } from '../test/helpers/fixtures'
-import { ADMIN_PASSWORD, apiToken, expect, type RunningServer, screenshot, signIn, test } from './fixtures'
+import { ADMIN_PASSWORD, apiToken, expect, screenshot, signIn, test, uploadThroughApi } from './fixtures'
 
 const fieldItem = (page: Page, label: string) =>
   page.getByRole('list', { name: 'Fields' }).getByRole('listitem').filter({ hasText: label })
@@ -21,40 +21,6 @@ async function uploadThroughUi(page: Page, name: string, buffer: Buffer) {
   await page.getByRole('button', { name: 'Upload and extract' }).click()
   await expect(page).toHaveURL(/\/console\/review\/[0-9a-f-]{36}$/)
   await expect(page.getByText('completed', { exact: true })).toBeVisible({ timeout: 60_000 })
-}
-
-/** Uploads a document through the API, as a script would, and waits until its run completed. */
-async function uploadThroughApi(server: RunningServer, name: string, bytes: Buffer): Promise<string> {
-  const { authorization } = await apiToken(server, 'admin', ADMIN_PASSWORD)
-  const agents = (await (
-    await fetch(`${server.url}/document-recognition/runtime-agents`, { headers: { authorization } })
-  ).json()) as { items: { agent_id: string; display_name: string }[] }
-  const agent = agents.items.find((a) => a.display_name === 'Invoice extractor')
-  if (!agent) throw new Error('the invoice extractor is not registered')
-  const form = new FormData()
-  form.append('runtime_agent_id', agent.agent_id)
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name)
-  const created = (await (
-    await fetch(`${server.url}/document-recognition/runs`, {
-      method: 'POST',
-      headers: { authorization },
-      body: form,
-    })
-  ).json()) as { id: string }
-  await expect
-    .poll(
-      async () =>
-        (
-          (await (
-            await fetch(`${server.url}/document-recognition/runs/${created.id}`, {
-              headers: { authorization },
-            })
-          ).json()) as { status: string }
-        ).status,
-      { timeout: 60_000 },
-    )
-    .toBe('completed')
-  return created.id
 }
 
 test('a reviewer fills fields by clicking a word and dragging a box, and zooms to 200% with the left edge reachable', async ({

@@ -84,19 +84,21 @@ export function AgentTestPanel() {
             ))}
           </select>
         </div>
-        <ol className="messages test-turns" aria-label="Test conversation">
-          {turns.map((turn, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: turns only grow at the end
-            <li key={index} className="test-turn">
-              <div className="msg msg-user">{turn.question}</div>
-              <div className="msg msg-assistant" aria-busy={turn.streaming}>
-                {turn.answer || (turn.streaming ? '…' : '')}
-                {turn.error ? <p className="form-error">{turn.error}</p> : null}
-                <CitationList citations={turn.citations} />
-              </div>
-            </li>
-          ))}
-        </ol>
+        <div className="message-log" role="log" aria-live="polite" aria-label="Test answers">
+          <ol className="messages test-turns" aria-label="Test conversation">
+            {turns.map((turn, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: turns only grow at the end
+              <li key={index} className="test-turn">
+                <div className="msg msg-user">{turn.question}</div>
+                <div className="msg msg-assistant" aria-busy={turn.streaming}>
+                  {turn.answer || (turn.streaming ? '…' : '')}
+                  {turn.error ? <p className="form-error">{turn.error}</p> : null}
+                  <CitationList citations={turn.citations} />
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
         <form className="composer" onSubmit={ask}>
           <input
             aria-label="Question"

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useNavigate, useParams } from 'react-router'
 import { Badge, Button, PageHeader } from '../../../components/ui'
 import { Tabs } from '../../../components/ui/data'
+import { useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { useChatSessions } from '../stores/chat-sessions-store'
 import { AgentTestPanel } from './agent-test-panel'
@@ -16,20 +17,17 @@ export function ChatConsolePage() {
   const navigate = useNavigate()
   const user = useSession((state) => state.user)
   const operator = hasPermission(user, 'chat.operate')
-  const { load, refresh, follow, live } = useChatSessions()
+  const { load, refresh, follow, live, filter } = useChatSessions()
   const [tab, setTab] = useState<Tab>('sessions')
 
+  // Declared before the list's load: the operator feed says who "me" is, which the list's query needs.
   useEffect(() => {
-    if (operator && user) {
-      const stop = follow(user.id)
-      void load()
-      return stop
-    }
-    void load()
+    if (operator && user) return follow(user.id)
     // End users have no operator feed: their own list is refreshed while the screen is open.
-    const timer = setInterval(() => void refresh(), 5000)
+    const timer = setInterval(() => void refresh().catch(() => undefined), 5000)
     return () => clearInterval(timer)
-  }, [load, refresh, follow, operator, user])
+  }, [refresh, follow, operator, user])
+  const sessionsLoad = useLoad(load, [load, filter, operator, user?.id])
 
   return (
     <>
@@ -59,26 +57,27 @@ export function ChatConsolePage() {
           { key: 'sessions', label: 'Sessions' },
           { key: 'test', label: 'Test an agent' },
         ]}
-      />
-      {tab === 'test' ? (
-        <AgentTestPanel />
-      ) : (
-        <div className="chat-layout">
-          <aside className="chat-sessions">
-            <SessionList operator={operator} />
-          </aside>
-          {sessionId === 'new' ? (
-            <NewChat />
-          ) : sessionId ? (
-            <SessionView key={sessionId} sessionId={sessionId} />
-          ) : (
-            <div className="empty-state">
-              <h3>Pick a conversation</h3>
-              <p>Choose a session on the left to follow it live, or start a new chat.</p>
-            </div>
-          )}
-        </div>
-      )}
+      >
+        {tab === 'test' ? (
+          <AgentTestPanel />
+        ) : (
+          <div className="chat-layout">
+            <aside className="chat-sessions" aria-label="Conversations">
+              <SessionList operator={operator} load={sessionsLoad} />
+            </aside>
+            {sessionId === 'new' ? (
+              <NewChat />
+            ) : sessionId ? (
+              <SessionView key={sessionId} sessionId={sessionId} />
+            ) : (
+              <div className="empty-state">
+                <h3>Pick a conversation</h3>
+                <p>Choose a session on the left to follow it live, or start a new chat.</p>
+              </div>
+            )}
+          </div>
+        )}
+      </Tabs>
     </>
   )
 }

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react'
 import { NavLink } from 'react-router'
 import { Badge, Button } from '../../../components/ui'
-import { formatTime } from '../../../components/ui/data'
+import { formatTime, Tabs } from '../../../components/ui/data'
+import { Loadable } from '../../../components/ui/load-state'
+import type { LoadState } from '../../../lib/use-load'
 import type { ChatSession, InboxView, StateFilter } from '../api/chat-types'
 import { useChatSessions } from '../stores/chat-sessions-store'
 
@@ -11,10 +13,9 @@ const VIEWS: { key: InboxView; label: string }[] = [
   { key: 'all', label: 'All' },
 ]
 
-/** Operators: the inbox views with their counts, a state filter and a search over names and messages. */
-function InboxToolbar() {
+/** Operators: a state filter and a search over names and messages (the views are the tabs above). */
+function InboxFilters() {
   const filter = useChatSessions((state) => state.filter)
-  const counts = useChatSessions((state) => state.counts)
   const setFilter = useChatSessions((state) => state.setFilter)
   const [q, setQ] = useState(filter.q)
   // Search as the operator types, once they pause.
@@ -25,40 +26,24 @@ function InboxToolbar() {
   }, [q, filter.q, setFilter])
 
   return (
-    <div className="inbox-toolbar">
-      <div className="inbox-views" role="tablist" aria-label="Inbox views">
-        {VIEWS.map((view) => (
-          <button
-            key={view.key}
-            type="button"
-            role="tab"
-            aria-selected={filter.view === view.key}
-            className={filter.view === view.key ? 'inbox-view active' : 'inbox-view'}
-            onClick={() => setFilter({ view: view.key })}
-          >
-            {view.label} <span className="inbox-count">{counts?.[view.key] ?? 0}</span>
-          </button>
-        ))}
-      </div>
-      <div className="inbox-filters">
-        <input
-          type="search"
-          aria-label="Search conversations"
-          placeholder="Search names and messages"
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-        />
-        <select
-          aria-label="State"
-          value={filter.state}
-          onChange={(e) => setFilter({ state: e.target.value as StateFilter })}
-        >
-          <option value="">Open</option>
-          <option value="AI_ACTIVE">With the AI</option>
-          <option value="HUMAN_ACTIVE">With a human</option>
-          <option value="resolved">Resolved</option>
-        </select>
-      </div>
+    <div className="inbox-filters">
+      <input
+        type="search"
+        aria-label="Search conversations"
+        placeholder="Search names and messages"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
+      <select
+        aria-label="State"
+        value={filter.state}
+        onChange={(e) => setFilter({ state: e.target.value as StateFilter })}
+      >
+        <option value="">Open</option>
+        <option value="AI_ACTIVE">With the AI</option>
+        <option value="HUMAN_ACTIVE">With a human</option>
+        <option value="resolved">Resolved</option>
+      </select>
     </div>
   )
 }
@@ -101,20 +86,24 @@ function SessionRow({ session, operator }: { session: ChatSession; operator: boo
   )
 }
 
-export function SessionList({ operator }: { operator: boolean }) {
+/** The sessions under the filter: a skeleton while they load, the server's error with Retry, or what to do. */
+function Sessions({ operator, load }: { operator: boolean; load: LoadState }) {
   const sessions = useChatSessions((state) => state.sessions)
   const older = useChatSessions((state) => state.total - state.sessions.length)
   const loadOlder = useChatSessions((state) => state.loadOlder)
   return (
-    <>
-      {operator ? <InboxToolbar /> : null}
-      {sessions.length === 0 ? (
-        <p className="muted small session-empty">
-          {operator
-            ? 'No conversations here. Try another view or filter, or wait for users to write in.'
-            : 'No conversations yet. Start one with “New chat”.'}
-        </p>
-      ) : (
+    <div className="session-states">
+      <Loadable
+        state={load}
+        isEmpty={sessions.length === 0}
+        empty={
+          <p className="muted small session-empty">
+            {operator
+              ? 'No conversations here. Try another view or filter, or wait for users to write in.'
+              : 'No conversations yet. Start one with “New chat”.'}
+          </p>
+        }
+      >
         <ul className="session-list" aria-label="Sessions">
           {sessions.map((session) => (
             <li key={session.id}>
@@ -122,12 +111,31 @@ export function SessionList({ operator }: { operator: boolean }) {
             </li>
           ))}
         </ul>
-      )}
-      {older > 0 ? (
-        <Button className="session-older" onClick={() => void loadOlder()}>
-          Load older conversations ({older})
-        </Button>
-      ) : null}
-    </>
+        {older > 0 ? (
+          <Button className="session-older" onClick={() => void loadOlder()}>
+            Load older conversations ({older})
+          </Button>
+        ) : null}
+      </Loadable>
+    </div>
+  )
+}
+
+/** Operators get the inbox views (Mine, Unassigned, All) as tabs over the filtered list; users their own list. */
+export function SessionList({ operator, load }: { operator: boolean; load: LoadState }) {
+  const view = useChatSessions((state) => state.filter.view)
+  const counts = useChatSessions((state) => state.counts)
+  const setFilter = useChatSessions((state) => state.setFilter)
+  if (!operator) return <Sessions operator={false} load={load} />
+  return (
+    <Tabs<InboxView>
+      label="Inbox views"
+      active={view}
+      onChange={(key) => setFilter({ view: key })}
+      tabs={VIEWS.map((entry) => ({ key: entry.key, label: `${entry.label} ${counts?.[entry.key] ?? 0}` }))}
+    >
+      <InboxFilters />
+      <Sessions operator load={load} />
+    </Tabs>
   )
 }

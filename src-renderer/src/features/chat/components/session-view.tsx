@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { Badge, Button, FormError } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
+import { Loadable } from '../../../components/ui/load-state'
 import { ApiError } from '../../../lib/api-client'
+import type { LoadState } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../auth/stores/session-store'
 import { chatApi } from '../api/chat-api'
 import type { CannedResponse, ChatMessage, ChatSession } from '../api/chat-types'
@@ -56,8 +58,23 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const operator = hasPermission(user, 'chat.operate')
   const summary = useChatSessions((state) => state.sessions.find((s) => s.id === sessionId))
   const setOpen = useChatSessions((state) => state.setOpen)
-  const { messages, state, assignee, typing, connected, error, connect, send, add, setError } =
-    useChatSession()
+  const {
+    messages,
+    state,
+    assignee,
+    typing,
+    connected,
+    error,
+    history,
+    historyError,
+    retrying,
+    connect,
+    reconnect,
+    send,
+    add,
+    setError,
+  } = useChatSession()
+  const historyLoad: LoadState = { status: history, error: historyError, retrying, retry: reconnect }
   const [canned, setCanned] = useState<CannedResponse[]>([])
   const [operators, setOperators] = useState<{ id: string; username: string }[]>([])
   const bottom = useRef<HTMLLIElement>(null)
@@ -175,18 +192,22 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </Button>
         </div>
       ) : null}
-      <ol className="messages" aria-label="Messages">
-        {messages.length === 0 ? <li className="muted small">No messages yet.</li> : null}
-        {messages.map((message) => (
-          <Message key={message.id} message={message} />
-        ))}
-        {typing ? (
-          <li className="typing muted small" aria-live="polite">
-            {typing} is typing…
-          </li>
-        ) : null}
-        <li ref={bottom} aria-hidden="true" />
-      </ol>
+      {/* A log: new messages are announced politely as they arrive. */}
+      <div className="message-log" role="log" aria-live="polite" aria-label="Conversation messages">
+        <Loadable
+          state={historyLoad}
+          isEmpty={messages.length === 0 && !typing}
+          empty={<p className="muted small message-empty">No messages yet. Write the first one below.</p>}
+        >
+          <ol className="messages" aria-label="Messages">
+            {messages.map((message) => (
+              <Message key={message.id} message={message} />
+            ))}
+            {typing ? <li className="typing muted small">{typing} is typing…</li> : null}
+            <li ref={bottom} aria-hidden="true" />
+          </ol>
+        </Loadable>
+      </div>
       <FormError message={error} />
       <Composer
         inputRef={input}

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { LoadState } from '../../../lib/use-load'
 import { chatApi } from '../api/chat-api'
 import type { ChatMessage, ChatSession, SessionState, SocketEvent } from '../api/chat-types'
 import { useChatSessions } from './chat-sessions-store'
@@ -16,8 +17,15 @@ interface SessionViewState {
   typing: string | null
   connected: boolean
   error: string | null
+  /** The history the socket sends first: loading until it arrives, failed if the socket closed before. */
+  history: LoadState['status']
+  /** Why the history could not be loaded, in the server's words; kept while a retry runs. */
+  historyError: string | null
+  retrying: boolean
   /** Opens the session's WebSocket: history first, then every message live. Returns a close function. */
   connect(sessionId: string): () => void
+  /** Opens the socket of the session on screen again after its history failed. */
+  reconnect(): void
   /** Takeover, release and resolve go over REST (their errors carry codes); the socket carries the rest. */
   send(event: 'user_message' | 'agent_message' | 'typing', content?: string): void
   /** A message saved over REST (a note) that the socket also delivers: shown once either way. */
@@ -40,7 +48,8 @@ export const useChatSession = create<SessionViewState>((set, get) => {
     set({ messages: [...get().messages.filter((m) => m.id !== message.id), message] })
 
   function receive(sessionId: string, data: SocketEvent) {
-    if (data.type === 'history') set({ messages: data.messages })
+    if (data.type === 'history')
+      set({ messages: data.messages, history: 'ready', historyError: null, retrying: false })
     else if (data.type === 'message') {
       add(data.message)
       // Whoever sent a message has stopped typing it.
@@ -62,8 +71,30 @@ export const useChatSession = create<SessionViewState>((set, get) => {
       clearTimeout(typingTimer)
       set({ typing: data.typing ? data.user.username : null })
       if (data.typing) typingTimer = setTimeout(() => set({ typing: null }), TYPING_TTL_MS)
-    } else if (data.type === 'error')
-      set({ error: data.message ?? data.content ?? 'The session reported an error.' })
+    } else if (data.type === 'error') {
+      const message = data.message ?? data.content ?? 'The session reported an error.'
+      // Before the history, an error means the session cannot be opened: it is the history's failure.
+      if (get().history === 'ready') set({ error: message })
+      else set({ historyError: message })
+    }
+  }
+
+  function openSocket(sessionId: string) {
+    socket?.close()
+    const current = chatApi.sessionSocket(sessionId)
+    socket = current
+    current.onopen = () => set({ connected: true })
+    current.onclose = () => {
+      if (socket !== current) return
+      set({ connected: false })
+      if (get().history !== 'ready')
+        set({
+          history: 'failed',
+          historyError: get().historyError ?? 'The conversation could not be opened.',
+          retrying: false,
+        })
+    }
+    current.onmessage = (event) => receive(sessionId, JSON.parse(String(event.data)) as SocketEvent)
   }
 
   return {
@@ -74,6 +105,9 @@ export const useChatSession = create<SessionViewState>((set, get) => {
     typing: null,
     connected: false,
     error: null,
+    history: 'loading',
+    historyError: null,
+    retrying: false,
     connect(sessionId) {
       socket?.close()
       clearTimeout(typingTimer)
@@ -85,18 +119,24 @@ export const useChatSession = create<SessionViewState>((set, get) => {
         typing: null,
         connected: false,
         error: null,
+        history: 'loading',
+        historyError: null,
+        retrying: false,
       })
-      const current = chatApi.sessionSocket(sessionId)
-      socket = current
-      current.onopen = () => set({ connected: true })
-      current.onclose = () => {
-        if (socket === current) set({ connected: false })
-      }
-      current.onmessage = (event) => receive(sessionId, JSON.parse(String(event.data)) as SocketEvent)
+      openSocket(sessionId)
       return () => {
-        if (socket === current) socket = null
-        current.close()
+        // A retry may have replaced the socket: whichever this session has open is closed.
+        if (get().sessionId !== sessionId) return
+        const open = socket
+        socket = null
+        open?.close()
       }
+    },
+    reconnect() {
+      const { sessionId } = get()
+      if (!sessionId) return
+      set({ retrying: true })
+      openSocket(sessionId)
     },
     send(event, content = '') {
       if (event !== 'typing') set({ error: null })

@@ -20,6 +20,7 @@ interface SessionsState {
   refresh(): Promise<void>
   /** Appends the next page of older sessions (live updates may have moved some: duplicates are merged). */
   loadOlder(): Promise<void>
+  /** A new filter; the screen loads the list again for it (its loading and failure are shown there). */
   setFilter(change: Partial<InboxFilter>): void
   /** Operators: follow every live session through the operator feed. Returns a stop function. */
   follow(me: string): () => void
@@ -90,7 +91,6 @@ export const useChatSessions = create<SessionsState>((set, get) => {
     },
     setFilter(change) {
       set({ filter: { ...get().filter, ...change } })
-      void get().load()
     },
     follow(me) {
       set({ me })

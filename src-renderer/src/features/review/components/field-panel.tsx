@@ -133,7 +133,10 @@ export function FieldPanel({ readOnly }: { readOnly: boolean }) {
   const selectedId = useReviewRun((state) => state.selectedId)
   const select = useReviewRun((state) => state.select)
   const fields = run?.field_reviews ?? []
-  if (fields.length === 0) return <p className="muted">This run produced no fields.</p>
+  if (fields.length === 0)
+    return (
+      <p className="muted">This run produced no fields. Rerun it with another extractor, or reject it.</p>
+    )
   return (
     <ul className="field-list" aria-label="Fields">
       {fields.map((field) => {

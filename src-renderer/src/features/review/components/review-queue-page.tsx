@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { Link } from 'react-router'
 import { Badge, PageHeader } from '../../../components/ui'
 import { DataTable, formatTime, Tabs } from '../../../components/ui/data'
+import { useLoad } from '../../../lib/use-load'
 import type { RecognitionRun } from '../api/review-types'
 import { isInFlight, queueOrder, useReviewQueue } from '../stores/review-queue-store'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
@@ -32,8 +33,9 @@ export function RunNotes({ run }: { run: RecognitionRun }) {
 }
 
 export function ReviewQueuePage() {
-  const { runs, filters, agents, setFilters, follow } = useReviewQueue()
+  const { runs, filters, agents, setFilters, follow, load } = useReviewQueue()
   const active = (filters.review_status ?? 'all') as Filter
+  const runsLoad = useLoad(load, [load, filters])
 
   // Live: the run feed moves runs through processing and review as it happens, without polling.
   useEffect(() => {
@@ -54,80 +56,89 @@ export function ReviewQueuePage() {
         description="Extracted documents waiting for a reviewer, flagged ones first."
       />
       <UploadPanel />
-      <div className="row">
-        <Tabs<Filter>
-          label="Review status"
-          active={active}
-          onChange={(key) => setFilters({ ...filters, review_status: key === 'all' ? undefined : key })}
-          tabs={[
-            { key: 'all', label: 'All' },
-            { key: 'flagged', label: 'Flagged' },
-            { key: 'pending', label: 'Pending' },
-            { key: 'approved', label: 'Approved' },
-            { key: 'rejected', label: 'Rejected' },
+      <div className="field queue-filter">
+        <label htmlFor="queue-agent">Show runs of</label>
+        <select
+          id="queue-agent"
+          value={filters.runtime_agent_id ?? ''}
+          onChange={(e) => setFilters({ ...filters, runtime_agent_id: e.target.value || undefined })}
+        >
+          <option value="">All extractors</option>
+          {agents.map((agent) => (
+            <option key={agent.runtime_agent_id} value={agent.runtime_agent_id}>
+              {agent.display_name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Tabs<Filter>
+        label="Review status"
+        active={active}
+        onChange={(key) => setFilters({ ...filters, review_status: key === 'all' ? undefined : key })}
+        tabs={[
+          { key: 'all', label: 'All' },
+          { key: 'flagged', label: 'Flagged' },
+          { key: 'pending', label: 'Pending' },
+          { key: 'approved', label: 'Approved' },
+          { key: 'rejected', label: 'Rejected' },
+        ]}
+      >
+        <DataTable
+          label="Runs"
+          rows={queueOrder(runs.items)}
+          rowKey={(run) => run.id}
+          load={runsLoad}
+          empty={
+            active === 'all' && !filters.runtime_agent_id
+              ? 'No runs here yet. Upload a PDF or a photo of a document above to extract its fields.'
+              : 'No runs match these filters. Pick another status or extractor, or upload a document above.'
+          }
+          columns={[
+            {
+              key: 'file',
+              header: 'Document',
+              render: (run) => <Link to={`/console/review/${run.id}`}>{run.file_name}</Link>,
+            },
+            {
+              key: 'agent',
+              header: 'Extractor',
+              render: (run) => agentName(run.runtime_agent_id),
+              width: '200px',
+            },
+            {
+              key: 'status',
+              header: 'Processing',
+              width: '140px',
+              render: (run) => (
+                <Badge tone={RUN_TONE[run.status]}>
+                  {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
+                  {run.status}
+                </Badge>
+              ),
+            },
+            {
+              key: 'review',
+              header: 'Review',
+              width: '120px',
+              render: (run) => <Badge tone={REVIEW_TONE[run.review_status]}>{run.review_status}</Badge>,
+            },
+            {
+              key: 'flagged',
+              header: 'Flagged',
+              width: '90px',
+              align: 'right',
+              render: (run) => run.summary?.flagged_count ?? '—',
+            },
+            { key: 'notes', header: 'Notes', render: (run) => <RunNotes run={run} /> },
+            {
+              key: 'created',
+              header: 'Uploaded',
+              width: '190px',
+              render: (run) => formatTime(run.created_at),
+            },
           ]}
         />
-        <div className="field">
-          <label htmlFor="queue-agent">Extractor</label>
-          <select
-            id="queue-agent"
-            value={filters.runtime_agent_id ?? ''}
-            onChange={(e) => setFilters({ ...filters, runtime_agent_id: e.target.value || undefined })}
-          >
-            <option value="">All extractors</option>
-            {agents.map((agent) => (
-              <option key={agent.runtime_agent_id} value={agent.runtime_agent_id}>
-                {agent.display_name}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <DataTable
-        label="Runs"
-        rows={queueOrder(runs.items)}
-        rowKey={(run) => run.id}
-        empty="No runs here yet. Upload a PDF or a photo of a document above to extract its fields."
-        columns={[
-          {
-            key: 'file',
-            header: 'Document',
-            render: (run) => <Link to={`/console/review/${run.id}`}>{run.file_name}</Link>,
-          },
-          {
-            key: 'agent',
-            header: 'Extractor',
-            render: (run) => agentName(run.runtime_agent_id),
-            width: '200px',
-          },
-          {
-            key: 'status',
-            header: 'Processing',
-            width: '140px',
-            render: (run) => (
-              <Badge tone={RUN_TONE[run.status]}>
-                {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
-                {run.status}
-              </Badge>
-            ),
-          },
-          {
-            key: 'review',
-            header: 'Review',
-            width: '120px',
-            render: (run) => <Badge tone={REVIEW_TONE[run.review_status]}>{run.review_status}</Badge>,
-          },
-          {
-            key: 'flagged',
-            header: 'Flagged',
-            width: '90px',
-            align: 'right',
-            render: (run) => run.summary?.flagged_count ?? '—',
-          },
-          { key: 'notes', header: 'Notes', render: (run) => <RunNotes run={run} /> },
-          { key: 'created', header: 'Uploaded', width: '190px', render: (run) => formatTime(run.created_at) },
-        ]}
-      />
+      </Tabs>
     </>
   )
 }

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
-import { Badge, Button, FormError, PageHeader } from '../../../components/ui'
+import { Badge, Button, EmptyState, FormError, PageHeader } from '../../../components/ui'
 import { Dialog } from '../../../components/ui/dialog'
+import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
+import { useLoad } from '../../../lib/use-load'
 import { reviewApi } from '../api/review-api'
 import type { Bbox, PageWord, RecognitionRun } from '../api/review-types'
 import { queued, useReviewRun } from '../stores/review-run-store'
@@ -120,9 +122,7 @@ export function ReviewRunPage() {
     [takeRegion],
   )
 
-  useEffect(() => {
-    void open(runId)
-  }, [open, runId])
+  const runLoad = useLoad(() => open(runId), [open, runId])
 
   // The run feed brings the run's progress and other reviewers' changes, without polling.
   useEffect(() => {
@@ -130,12 +130,26 @@ export function ReviewRunPage() {
     reviewApi.watchRuns(
       (changed) => changed.id === runId && receive(changed),
       live.signal,
-      () => void reviewApi.run(runId).then(receive),
+      // A failure here is the screen's to show: its own load reports it, with a Retry.
+      () => void reviewApi.run(runId).then(receive, () => undefined),
     )
     return () => live.abort()
   }, [runId, receive])
 
-  if (!run) return <p className="muted">Loading the run…</p>
+  if (!run)
+    return (
+      <>
+        <PageHeader title="Review" description="One extracted document, field by field." />
+        <Loadable state={runLoad} rows={8}>
+          <EmptyState
+            title="This run is not here"
+            action={<Link to="/console/review">Back to the queue</Link>}
+          >
+            Open a run from the review queue.
+          </EmptyState>
+        </Loadable>
+      </>
+    )
 
   async function startRerun() {
     const target = await rerun()

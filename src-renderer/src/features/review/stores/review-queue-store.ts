@@ -17,7 +17,7 @@ interface QueueState {
   filters: RunFilters
   runs: PageResult<RecognitionRun>
   agents: RuntimeAgentSummary[]
-  loading: boolean
+  /** New filters; the screen loads the list again for them (its loading and failure are shown there). */
   setFilters(filters: RunFilters): void
   load(): Promise<void>
   loadAgents(): Promise<void>
@@ -37,18 +37,11 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
   filters: {},
   runs: { items: [], total: 0, page: 1, size: 50 },
   agents: [],
-  loading: false,
   setFilters(filters) {
     set({ filters: { ...filters, page: 1 } })
-    void get().load()
   },
   async load() {
-    set({ loading: true })
-    try {
-      set({ runs: await reviewApi.runs(get().filters) })
-    } finally {
-      set({ loading: false })
-    }
+    set({ runs: await reviewApi.runs(get().filters) })
   },
   async loadAgents() {
     set({ agents: (await reviewApi.agents()).items })
@@ -69,7 +62,11 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
         set({ runs: { ...runs, items, total: runs.total + (known ? (keep ? 0 : -1) : 1) } })
       },
       signal,
-      () => void get().load(),
+      // A failure here is the screen's to show: its own load reports it, with a Retry.
+      () =>
+        void get()
+          .load()
+          .catch(() => undefined),
     )
   },
 }))
