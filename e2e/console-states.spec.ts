@@ -480,9 +480,9 @@ test('review: the run list and a run show a skeleton, the server’s error with 
 
   await page.goto(`${server.url}/console/review/00000000-0000-4000-8000-000000000000`)
   const main = page.getByRole('main')
-  await expect(main.getByRole('alert')).toContainText('No such document recognition run.')
+  await expect(main.getByRole('alert')).toContainText('No such run.')
   await main.getByRole('button', { name: 'Retry' }).click()
-  await expect(main.getByRole('alert')).toContainText('No such document recognition run.')
+  await expect(main.getByRole('alert')).toContainText('No such run.')
 })
 
 /** The viewer's share of the main region's width (the page a reviewer reads against the field panel). */
