@@ -33,6 +33,19 @@ interface SessionViewState {
   setError(error: string | null): void
 }
 
+/** What a session view holds before its socket has said anything. */
+const FRESH_SESSION = {
+  messages: [],
+  state: null,
+  assignee: undefined,
+  typing: null,
+  connected: false,
+  error: null,
+  history: 'loading',
+  historyError: null,
+  retrying: false,
+} satisfies Partial<SessionViewState>
+
 let socket: WebSocket | null = null
 let typingTimer: ReturnType<typeof setTimeout> | undefined
 
@@ -99,30 +112,11 @@ export const useChatSession = create<SessionViewState>((set, get) => {
 
   return {
     sessionId: null,
-    messages: [],
-    state: null,
-    assignee: undefined,
-    typing: null,
-    connected: false,
-    error: null,
-    history: 'loading',
-    historyError: null,
-    retrying: false,
+    ...FRESH_SESSION,
     connect(sessionId) {
       socket?.close()
       clearTimeout(typingTimer)
-      set({
-        sessionId,
-        messages: [],
-        state: null,
-        assignee: undefined,
-        typing: null,
-        connected: false,
-        error: null,
-        history: 'loading',
-        historyError: null,
-        retrying: false,
-      })
+      set({ sessionId, ...FRESH_SESSION })
       openSocket(sessionId)
       return () => {
         // A retry may have replaced the socket: whichever this session has open is closed.
