@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import sharp from 'sharp'
-import { createWorker, OEM, type Worker } from 'tesseract.js'
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js'
+import { prepareForOcr } from './ocr-image'
 import type { PageWord } from './pdf-pages'
 
 /** The bundled English model: read from node_modules, never downloaded. */
@@ -33,6 +33,12 @@ export class OcrEngine {
       langPath: englishDataDir(),
       cacheMethod: 'none',
       gzip: true,
+    }).then(async (worker) => {
+      // Automatic page segmentation: tesseract's library default (one uniform block, PSM 6) runs the columns of a
+      // receipt's item and total lines together (77.5 % against 80.9 % on the tuning receipts). The prepared
+      // image carries no resolution; its lines are the size of 300 dpi print, so tesseract need not guess one.
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, user_defined_dpi: '300' })
+      return worker
     })
     return this.worker
   }
@@ -52,39 +58,25 @@ export class OcrEngine {
 
   private async read(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
-    const meta = await sharp(image).metadata()
-    const width = meta.width ?? 0
-    const height = meta.height ?? 0
-    if (!width || !height) throw new Error('The page image has no size.')
-    // Small scans are upscaled: tesseract reads text about 30 px high best.
-    const factor = width < 1200 ? 2 : 1
-    // Only flattened and resized: tesseract binarises better itself than after a contrast stretch, which
-    // wipes out grey text and text on tinted backgrounds.
-    const prepared = await sharp(image)
-      .flatten({ background: '#ffffff' })
-      .resize(width * factor, height * factor)
-      .png()
-      .toBuffer()
+    const prepared = await prepareForOcr(image)
     const worker = await this.load()
     const abort = () => void this.close()
     signal?.addEventListener('abort', abort, { once: true })
     try {
-      const { data } = await worker.recognize(prepared, {}, { blocks: true })
+      const { data } = await worker.recognize(prepared.png, {}, { blocks: true })
       signal?.throwIfAborted()
       const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
         (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
       )
-      const scaledWidth = width * factor
-      const scaledHeight = height * factor
       return words
         .filter((word) => word.text.trim())
         .map((word) => ({
           text: word.text.trim(),
           bbox: [
-            word.bbox.x0 / scaledWidth,
-            word.bbox.y0 / scaledHeight,
-            word.bbox.x1 / scaledWidth,
-            word.bbox.y1 / scaledHeight,
+            word.bbox.x0 / prepared.width,
+            word.bbox.y0 / prepared.height,
+            word.bbox.x1 / prepared.width,
+            word.bbox.y1 / prepared.height,
           ],
           confidence: Math.max(0, Math.min(1, word.confidence / 100)),
         }))

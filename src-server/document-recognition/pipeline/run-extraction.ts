@@ -87,7 +87,8 @@ export function documentExtractionExecutor(
       const ocrPages = pagesNeedingOcr(pages)
       for (const pageNumber of ocrPages) {
         const page = pages.find((p) => p.page_number === pageNumber) as PageText
-        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, normalised.pdf, page, signal))
+        const pageImage = normalised.pageImages?.[pageNumber - 1]
+        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, normalised.pdf, page, signal, pageImage))
         pages = pages.map((p) => (p.page_number === pageNumber ? read : p))
       }
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))

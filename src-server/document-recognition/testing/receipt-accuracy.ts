@@ -4,8 +4,7 @@ import { fixturePath } from '../../../test/helpers/fixtures'
 import type { FieldValue } from '../document-recognition.tables'
 import { normaliseToPdf } from '../pipeline/normalise'
 import type { OcrEngine } from '../pipeline/ocr'
-import type { PageText } from '../pipeline/pdf-pages'
-import { fixturePages } from './fixture-accuracy'
+import { type PageText, readPdfText } from '../pipeline/pdf-pages'
 
 export const RECEIPTS_DIR = process.env.SWITCHBOARD_RECEIPTS ?? fixturePath('receipts', 'sroie')
 
@@ -42,8 +41,11 @@ export function loadReceiptCases(): ReceiptCase[] {
     }))
 }
 
-/** A receipt read the way an upload is: the image made a PDF page, rendered for OCR and read by tesseract. */
+/** A receipt read the way an upload is: the image made a PDF page, and the page's image read by tesseract. */
 export async function receiptPages(receipt: ReceiptCase, engine: OcrEngine): Promise<PageText[]> {
-  const { pdf } = await normaliseToPdf(receipt.image, 'image/jpeg', 1)
-  return fixturePages(pdf, { ocr: true, engine })
+  const { pdf, pageImages } = await normaliseToPdf(receipt.image, 'image/jpeg', 1)
+  const pages = await readPdfText({ bytes: pdf })
+  return Promise.all(
+    pages.map(async (page, i) => ({ ...page, words: await engine.recognise(pageImages?.[i] as Uint8Array) })),
+  )
 }
