@@ -29,6 +29,8 @@ export const FieldDefinition = Type.Object({
       min: Type.Optional(Type.Number()),
       max: Type.Optional(Type.Number()),
       equals_sum_of: Type.Optional(Type.Array(Type.String())),
+      /** A date of something that has happened (a purchase, an issue date): one after today is a misread. */
+      not_in_future: Type.Optional(Type.Boolean()),
     }),
   ),
 })

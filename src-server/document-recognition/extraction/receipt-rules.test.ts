@@ -105,6 +105,29 @@ describe('receipt dates', () => {
   })
 })
 
+describe('receipt date plausibility', () => {
+  const header = (dateLine: string) =>
+    receipt([
+      'UNIHAKKA INTERNATIONAL SDN BHD',
+      [dateLine, 0.9],
+      ['(867585-U)', 0.4],
+      '12 Jalan Tampoi 7/4 Kawasan Perindustrian',
+    ])
+
+  it('flags a purchase date whose year OCR misread into the future', () => {
+    // 057.jpg as tesseract reads it: "29 Mar 2215 12:19" for 2018.
+    const misread = extract(header('29 Mar 2215 12:19'))
+    expect(misread.purchase_date?.value).toBe('2215-03-29')
+    expect(misread.purchase_date?.confidence).toBeLessThan(0.8)
+  })
+
+  it('trusts the same date line read correctly', () => {
+    const read = extract(header('29 Mar 2018 12:19'))
+    expect(read.purchase_date?.value).toBe('2018-03-29')
+    expect(read.purchase_date?.confidence).toBeGreaterThan(0.8)
+  })
+})
+
 describe('receipt totals', () => {
   it('takes the total the cash and change add up to, over a larger line above it', () => {
     const page = receipt([

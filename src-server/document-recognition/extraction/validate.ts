@@ -9,10 +9,17 @@ export interface ValidationIssue {
 /** A failed check halves the confidence of the fields it involves: a value that does not add up is doubtful. */
 const FAILED_CHECK_FACTOR = 0.5
 
-/** Checks min/max and `equals_sum_of` (to the cent); returns the issues and the fields with adjusted confidence. */
+/** A day of grace: the document may come from a time zone ahead of the server's. */
+const GRACE_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Checks min/max, `equals_sum_of` (to the cent) and `not_in_future` (an ISO date after tomorrow); returns the
+ * issues and the fields with adjusted confidence.
+ */
 export function validateFields(
   definitions: FieldDefinition[],
   fields: ExtractedField[],
+  now: Date = new Date(),
 ): { fields: ExtractedField[]; issues: ValidationIssue[] } {
   const byKey = new Map(fields.map((f) => [f.key, { ...f }]))
   const issues: ValidationIssue[] = []
@@ -20,6 +27,16 @@ export function validateFields(
     const field = byKey.get(definition.key)
     const rules = definition.validation
     if (!field || !rules || field.value === null) continue
+    // OCR misreads a year's digit ("29 Mar 2215" for 2018) and the date still parses.
+    if (
+      rules.not_in_future &&
+      typeof field.value === 'string' &&
+      Date.parse(field.value) > now.getTime() + GRACE_MS
+    )
+      issues.push({
+        field_key: definition.key,
+        message: `${definition.label} (${field.value}) is in the future.`,
+      })
     const value = Number(field.value)
     if (typeof field.value !== 'number' && !Number.isFinite(value)) continue
     if (rules.min !== undefined && value < rules.min)
