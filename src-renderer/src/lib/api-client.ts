@@ -36,8 +36,6 @@ export const apiBase = () => window.switchboard?.serverUrl ?? ''
 interface RequestOptions {
   body?: unknown
   query?: Record<string, string | number | boolean | undefined>
-  /** Do not raise a notification; the caller shows the error itself (forms). */
-  quiet?: boolean
   headers?: Record<string, string>
 }
 
@@ -57,9 +55,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   try {
     response = await fetch(url, { method, headers, body })
   } catch {
-    const error = new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Is Switchboard running?')
-    if (!options.quiet) useNotifications.getState().push({ kind: 'error', text: error.message })
-    throw error
+    throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Is Switchboard running?')
   }
   if (response.status === 204) return undefined as T
   const payload = response.headers.get('content-type')?.includes('application/json')
@@ -74,10 +70,31 @@ async function request<T>(method: string, path: string, options: RequestOptions 
       envelope?.error.details ?? {},
     )
     if (response.status === 401 && token) onUnauthorized()
-    else if (!options.quiet) useNotifications.getState().push({ kind: 'error', text: error.message })
     throw error
   }
   return payload as T
+}
+
+/**
+ * A failure the user should hear about from a toast: a 401 has already signed them out, and the sign-in page
+ * says why.
+ */
+export function notifyFailure(caught: unknown) {
+  if (caught instanceof ApiError && caught.status !== 401)
+    useNotifications.getState().push({ kind: 'error', text: caught.message })
+}
+
+/**
+ * Each failure is shown once, by whoever asked. A load catches its failure and shows it inline with Retry
+ * (`useLoad`), a form shows it at its fields; a failed action nobody caught (`onClick={() => void save()}`)
+ * ends here as an unhandled rejection and becomes a toast.
+ */
+export function notifyUncaughtFailures() {
+  window.addEventListener('unhandledrejection', (event) => {
+    if (!(event.reason instanceof ApiError)) return
+    event.preventDefault()
+    notifyFailure(event.reason)
+  })
 }
 
 /** The one HTTP client of the console. */

@@ -5,7 +5,7 @@ import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { useFormErrors } from '../../../lib/form-errors'
 import { label as labelOf } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { useSession } from '../../auth/stores/session-store'
+import { useSession } from '../../../stores/session-store'
 import type { Role } from '../api/admin-api'
 import { useAdmin } from '../stores/admin-store'
 

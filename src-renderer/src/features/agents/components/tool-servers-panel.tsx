@@ -4,7 +4,7 @@ import { DataTable, formatTime } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
 import { useLoad } from '../../../lib/use-load'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { hasPermission, useSession } from '../../../stores/session-store'
 import { agentsApi, type Credential } from '../api/agents-api'
 import { useAgents } from '../stores/agents-store'
 

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { Button, FormError, TextField } from '../../../components/ui'
 import { ApiError } from '../../../lib/api-client'
-import { useSession } from '../stores/session-store'
+import { useSession } from '../../../stores/session-store'
 
 export function SignInPage() {
   const status = useSession((state) => state.status)

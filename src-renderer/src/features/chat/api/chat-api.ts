@@ -52,13 +52,12 @@ export const chatApi = {
   operators: () =>
     api.get<PageResult<{ id: string; username: string }>>('/operators', { query: { size: 100 } }),
   resolve: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/resolve`, {}),
-  markRead: (sessionId: string) =>
-    api.post<ChatSession>(`/sessions/${sessionId}/read`, undefined, { quiet: true }),
+  markRead: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/read`, undefined),
   addNote: (sessionId: string, content: string) =>
     api.post<ChatMessage>(`/sessions/${sessionId}/notes`, { content }),
   cannedResponses: () => api.get<PageResult<CannedResponse>>('/canned-responses', { query: { size: 100 } }),
   createCannedResponse: (body: { shortcut: string; content: string; shared: boolean }) =>
-    api.post<CannedResponse>('/canned-responses', body, { quiet: true }),
+    api.post<CannedResponse>('/canned-responses', body),
   deleteCannedResponse: (id: string) => api.delete<void>(`/canned-responses/${id}`),
   sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
   operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),

@@ -27,16 +27,15 @@ export const STRATEGY_DEFAULTS: Record<Strategy, Record<string, unknown>> = {
 
 export const knowledgeApi = {
   sources: () => api.get<PageResult<KnowledgeSource>>('/knowledge-sources', { query: { size: 100 } }),
-  createSource: (body: CreateSourceBody) =>
-    api.post<KnowledgeSource>('/knowledge-sources', body, { quiet: true }),
+  createSource: (body: CreateSourceBody) => api.post<KnowledgeSource>('/knowledge-sources', body),
   updateSource: (id: string, body: UpdateSourceBody) =>
-    api.patch<KnowledgeSource>(`/knowledge-sources/${id}`, body, { quiet: true }),
+    api.patch<KnowledgeSource>(`/knowledge-sources/${id}`, body),
   documents: (id: string) =>
     api.get<PageResult<KnowledgeDocument>>(`/knowledge-sources/${id}/documents`, { query: { size: 100 } }),
   upload(id: string, files: File[]) {
     const form = new FormData()
     for (const file of files) form.append('file', file)
-    return api.post<unknown>(`/knowledge-sources/${id}/documents`, form, { quiet: true })
+    return api.post<unknown>(`/knowledge-sources/${id}/documents`, form)
   },
   deleteDocument: (sourceId: string, documentId: string) =>
     api.delete<void>(`/knowledge-sources/${sourceId}/documents/${documentId}`),

@@ -5,7 +5,7 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { api } from '../../../lib/api-client'
 import { useFormErrors } from '../../../lib/form-errors'
 import { useLoad } from '../../../lib/use-load'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { hasPermission, useSession } from '../../../stores/session-store'
 import { marketplaceApi } from '../api/marketplace-api'
 import type { AssetType } from '../api/marketplace-types'
 import { assetLabel } from './listing-browser'
@@ -21,15 +21,11 @@ async function loadMyAssets(canManageDocumentAgents: boolean, userId: string): P
   type Named = { id: string; name: string; owner?: { id: string } | null }
   const mine = (items: Named[]) => items.filter((item) => !item.owner || item.owner.id === userId)
   const [agents, sources, documentAgents] = await Promise.all([
-    api
-      .get<{ items: Named[] }>('/agents', { query: { size: 100 }, quiet: true })
-      .catch(() => ({ items: [] })),
-    api
-      .get<{ items: Named[] }>('/knowledge-sources', { query: { size: 100 }, quiet: true })
-      .catch(() => ({ items: [] })),
+    api.get<{ items: Named[] }>('/agents', { query: { size: 100 } }).catch(() => ({ items: [] })),
+    api.get<{ items: Named[] }>('/knowledge-sources', { query: { size: 100 } }).catch(() => ({ items: [] })),
     canManageDocumentAgents
       ? api
-          .get<{ items: Named[] }>('/admin/runtime-agents', { query: { size: 100 }, quiet: true })
+          .get<{ items: Named[] }>('/admin/runtime-agents', { query: { size: 100 } })
           .catch(() => ({ items: [] }))
       : Promise.resolve({ items: [] as Named[] }),
   ])

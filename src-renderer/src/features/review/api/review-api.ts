@@ -34,19 +34,18 @@ export const reviewApi = {
     const form = new FormData()
     form.append('runtime_agent_id', runtimeAgentId)
     form.append('file', file)
-    return api.post<RecognitionRun>('/document-recognition/runs', form, { quiet: true })
+    return api.post<RecognitionRun>('/document-recognition/runs', form)
   },
   /** Quiet: a refused value is shown at its field, not as a notification. */
   updateField: (runId: string, fieldId: string, body: FieldReviewPatch) =>
-    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body, { quiet: true }),
+    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
   readRegion: (runId: string, fieldId: string, body: { page_number: number; bbox: Bbox }) =>
-    api.post<RegionRead>(`${runPath(runId)}/field-reviews/${fieldId}/read-region`, body, { quiet: true }),
+    api.post<RegionRead>(`${runPath(runId)}/field-reviews/${fieldId}/read-region`, body),
   pageWords: (runId: string, pageNumber: number) =>
     api.get<PageWords>(`${runPath(runId)}/pages/${pageNumber}/words`),
   revisions: (runId: string, fieldId: string) =>
     api.get<FieldRevisions>(`${runPath(runId)}/field-reviews/${fieldId}/revisions`),
-  reject: (runId: string, reason: string) =>
-    api.post<RecognitionRun>(`${runPath(runId)}/reject`, { reason }, { quiet: true }),
+  reject: (runId: string, reason: string) => api.post<RecognitionRun>(`${runPath(runId)}/reject`, { reason }),
   rerun: (runId: string) => api.post<RerunResult>(`${runPath(runId)}/rerun`),
   /** Fetches a protected file with the session's token and hands it to the browser as a download. */
   async download(runId: string, kind: 'source-document' | 'source-pdf' | 'result', fallbackName: string) {

@@ -6,7 +6,8 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { useFormErrors } from '../../../lib/form-errors'
 import { label, options } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { useWallet } from '../stores/wallet-store'
+import { useWallet } from '../../../stores/wallet-store'
+import { useTransactions } from '../stores/transactions-store'
 import { type Recipient, RecipientField } from './recipient-field'
 import { describeTransaction } from './transaction-text'
 
@@ -140,7 +141,8 @@ function Balances() {
 }
 
 function Transactions() {
-  const { transactions, revision, loadTransactions } = useWallet()
+  const revision = useWallet((state) => state.revision)
+  const { transactions, loadTransactions } = useTransactions()
   const [page, setPage] = useState(1)
   const [type, setType] = useState('')
   const load = useLoad(() => loadTransactions(page, type), [page, type, revision])
@@ -213,7 +215,7 @@ function Transactions() {
 }
 
 export function WalletPage() {
-  const { topup, withdraw, transfer } = useWallet()
+  const { topup, withdraw, transfer } = useTransactions()
   return (
     <>
       <PageHeader title="Wallet" description="Points for buying and selling on the marketplace." />

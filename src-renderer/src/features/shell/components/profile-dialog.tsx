@@ -4,7 +4,7 @@ import { Avatar } from '../../../components/ui/avatar'
 import { Dialog } from '../../../components/ui/dialog'
 import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
-import { useSession } from '../stores/session-store'
+import { useSession } from '../../../stores/session-store'
 
 const AVATAR_SIDE = 128
 
