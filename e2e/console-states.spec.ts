@@ -341,21 +341,23 @@ async function seed(server: RunningServer) {
   await post(adminApi, '/api/wallet/topup', { amount: 500, payment_method: 'simulated' })
   await post(adminApi, '/api/marketplace/orders', { listing_id: listing.id })
   await post(adminApi, '/knowledge-sources', { name: 'Handbook' })
+  return { listingId: listing.id as string }
 }
 
-const SCREENS: { name: string; path: string; tabs?: string[] }[] = [
-  { name: 'knowledge', path: '/console/knowledge' },
-  { name: 'agents', path: '/console/agents' },
-  { name: 'evaluation', path: '/console/evaluation' },
+const SCREENS: { name: string; path: (seeded: { listingId: string }) => string; tabs?: string[] }[] = [
+  { name: 'knowledge', path: () => '/console/knowledge' },
+  { name: 'agents', path: () => '/console/agents' },
+  { name: 'evaluation', path: () => '/console/evaluation' },
   {
     name: 'marketplace',
-    path: '/console/marketplace',
+    path: () => '/console/marketplace',
     tabs: ['My orders', 'My sales', 'My listings', 'Sell'],
   },
-  { name: 'wallet', path: '/console/wallet' },
+  { name: 'listing', path: ({ listingId }) => `/console/marketplace/listings/${listingId}` },
+  { name: 'wallet', path: () => '/console/wallet' },
   {
     name: 'admin',
-    path: '/console/admin',
+    path: () => '/console/admin',
     tabs: ['Moderation', 'Statistics', 'Users & roles', 'Recognition', 'Model providers', 'Audit log'],
   },
 ]
@@ -385,7 +387,7 @@ for (const size of [
       browser,
       server,
     }, testInfo) => {
-      await seed(server)
+      const seeded = await seed(server)
       const context = await browser.newContext({ viewport: size, colorScheme: scheme })
       const page = await context.newPage()
       await page.goto(`${server.url}/console/sign-in`)
@@ -393,7 +395,9 @@ for (const size of [
       await screenshot(page, testInfo, `sign-in-${size.width}-${scheme}`)
       await signIn(page, server)
       for (const screen of SCREENS) {
-        await page.goto(`${server.url}${screen.path}`)
+        await page.goto(`${server.url}${screen.path(seeded)}`)
+        // The console has drawn the screen (not the page still loading) and its loads have settled.
+        await expect(page.getByRole('main')).toBeVisible()
         await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0)
         expect(await overflowing(page), `${screen.name} at ${size.width}`).toEqual([])
         await screenshot(page, testInfo, `${screen.name}-${size.width}-${scheme}`)

@@ -24,7 +24,7 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler
 }
 
-/** Bearer header for requests made outside `api` (downloads, pdf.js, EventSource-like streams). */
+/** Bearer header for the one reader that fetches by itself (pdf.js). */
 export const authHeaders = (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {})
 
 /** The signed-in token, for WebSocket URLs (`access_token`). */
@@ -37,9 +37,15 @@ interface RequestOptions {
   body?: unknown
   query?: Record<string, string | number | boolean | undefined>
   headers?: Record<string, string>
+  /** Ends the request, and a body still being read, when aborted. */
+  signal?: AbortSignal
 }
 
-async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+const isJson = (response: Response) =>
+  Boolean(response.headers.get('content-type')?.includes('application/json'))
+
+/** Sends a request; no answer, or an error status, is an ApiError in the server's words. */
+async function send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
   const url = new URL(apiBase() + path, window.location.origin)
   for (const [key, value] of Object.entries(options.query ?? {}))
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value))
@@ -53,26 +59,36 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   }
   let response: Response
   try {
-    response = await fetch(url, { method, headers, body })
-  } catch {
+    response = await fetch(url, { method, headers, body, signal: options.signal })
+  } catch (caught) {
+    // Aborted by the caller: not the server's failure.
+    if (options.signal?.aborted) throw caught
     throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Is Switchboard running?')
   }
-  if (response.status === 204) return undefined as T
-  const payload = response.headers.get('content-type')?.includes('application/json')
-    ? await response.json()
+  if (response.ok) return response
+  const envelope = isJson(response)
+    ? ((await response.json().catch(() => null)) as ErrorEnvelope | null)
     : null
-  if (!response.ok) {
-    const envelope = payload as ErrorEnvelope | null
-    const error = new ApiError(
-      response.status,
-      envelope?.error.code ?? 'HTTP_ERROR',
-      envelope?.error.message ?? `The server answered ${response.status}.`,
-      envelope?.error.details ?? {},
-    )
-    if (response.status === 401 && token) onUnauthorized()
-    throw error
-  }
-  return payload as T
+  if (response.status === 401 && token) onUnauthorized()
+  throw new ApiError(
+    response.status,
+    envelope?.error.code ?? 'HTTP_ERROR',
+    envelope?.error.message ?? `The server answered ${response.status}.`,
+    envelope?.error.details ?? {},
+  )
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(method, path, options)
+  if (response.status === 204) return undefined as T
+  return (isJson(response) ? await response.json() : null) as T
+}
+
+/** The file name a download's Content-Disposition gives, else `fallback`. */
+export function attachmentName(response: Response, fallback: string): string {
+  const disposition = response.headers.get('content-disposition') ?? ''
+  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1]
+  return name ? decodeURIComponent(name) : fallback
 }
 
 /**
@@ -107,4 +123,6 @@ export const api = {
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>('PATCH', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+  /** The answer itself, for a body read as it arrives (an event stream) or kept as a file. */
+  raw: (method: string, path: string, options?: RequestOptions) => send(method, path, options),
 }
