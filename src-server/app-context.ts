@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AuthService } from './auth/auth.service'
+import type { AuthService } from './auth'
 import type { ServerConfig } from './config'
-import type { Db } from './db/client'
-import type { Guard } from './health/guard'
-import type { JobRunner } from './jobs/job-runner'
-import type { WorkerPool } from './jobs/worker-pool'
-import type { SecretBox } from './secrets/secret-box'
-import type { BlobStore } from './storage/blob-store'
+import type { Db } from './db'
+import type { Guard } from './health'
+import type { JobRunner, WorkerPool } from './jobs'
+import type { SecretBox } from './secrets'
+import type { BlobStore } from './storage'
 
 /**
  * The infrastructure every domain plugin receives: built once by `createServer`, passed explicitly as the

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { IdParams, NoContent, Page, PageQuery } from '../http/common.schemas'
-import { pageOf } from '../http/pagination'
+import { IdParams, NoContent, Page, PageQuery, pageOf } from '../http'
 import {
   ApiToken,
   CreatedApiToken,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { BUILTIN_EMBEDDING_DIM, createEmbedder, type Embedder, embeddingKey } from '../ai/embeddings'
+import { BUILTIN_EMBEDDING_DIM, createEmbedder, type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
 import { ensureChunkIndex } from './chunk-index.repository'
 import { createDocumentsService } from './documents.service'

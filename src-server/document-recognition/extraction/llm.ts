@@ -1,6 +1,5 @@
-import type { ModelRegistry } from '../../ai'
-import { parseJsonFromText } from '../../ai'
-import { AppError } from '../../errors/app-error'
+import { type ModelRegistry, parseJsonFromText } from '../../ai'
+import { AppError } from '../../errors'
 import type { PageText } from '../pipeline/pdf-pages'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { ExtractionConfig, FieldDefinition } from './field-config'
