@@ -12,7 +12,7 @@ import { adminAuditRoutes } from './admin-audit'
 import { agentRunRoutes, createAgentRunService, findRuntimeAgentOwnerId } from './agent-runs'
 import { aiRoutes, createModelRegistry } from './ai'
 import type { AppContext } from './app-context'
-import { authentication, authRoutes, createAuthService } from './auth'
+import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
 import { backupRoutes } from './backup'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console'
@@ -55,7 +55,13 @@ export interface CreateServerOptions extends ServerOptions {
   requestTimeoutMs?: number
 }
 
-export type App = FastifyInstance & { ctx: AppContext; bootstrap: BootstrapInfo; lan: LanListener | null }
+/** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
+export type App = FastifyInstance & {
+  ctx: AppContext
+  auth: AuthService
+  bootstrap: BootstrapInfo
+  lan: LanListener | null
+}
 export interface BootstrapInfo {
   adminCreated: boolean
   generatedPassword: string | null
@@ -205,7 +211,7 @@ async function buildApp(
 
   await app.register(healthRoutes, { ctx })
   await app.register(lanRoutes, { lan, allowPlainHttp: config.lanPlainHttp })
-  await app.register(authRoutes, { ctx })
+  await app.register(authRoutes, { auth })
   await app.register(settingsRoutes, { ctx })
   await app.register(adminAuditRoutes, { ctx })
   await app.register(backupRoutes, { ctx })
@@ -248,6 +254,7 @@ async function buildApp(
 
   return Object.assign(app, {
     ctx,
+    auth,
     lan,
     bootstrap: {
       adminCreated: bootstrapResult.created,

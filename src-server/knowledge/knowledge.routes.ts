@@ -6,7 +6,6 @@ import { CommonErrors } from '../errors'
 import { NoContent, Page, PageQuery } from '../http'
 import type { UploadedFile } from './documents.service'
 import { KnowledgeErrors } from './knowledge.errors'
-import type { KnowledgeServices } from './knowledge.plugin'
 import {
   AgentParams,
   CreateMountBody,
@@ -26,6 +25,7 @@ import {
   UpdateSourceBody,
   UploadResult,
 } from './knowledge.schemas'
+import type { KnowledgeServices } from './knowledge.services'
 
 export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext

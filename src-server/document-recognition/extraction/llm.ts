@@ -1,6 +1,6 @@
 import { type ModelRegistry, parseJsonFromText } from '../../ai'
 import { AppError } from '../../errors'
-import type { PageText } from '../pipeline/pdf-pages'
+import type { PageText } from '../page-text'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { ExtractionConfig, FieldDefinition } from './field-config'
 import { linesOf } from './layout'
