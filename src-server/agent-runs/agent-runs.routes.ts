@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import { CommonErrors } from '../errors/app-error'
-import { IdParams, Page, PageQuery } from '../http/common.schemas'
-import { pageOf } from '../http/pagination'
+import type { AuthUser } from '../auth'
+import { CommonErrors } from '../errors'
+import { IdParams, Page, PageQuery, pageOf } from '../http'
 import { hasAssetGrant } from '../marketplace'
 import {
   AgentRunSchema,

@@ -10,5 +10,5 @@ export {
   type RunExecutor,
   slotOf,
 } from './agent-runs.service'
-export { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
+export { agentRun, RUN_STATUSES, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
 export { readUpload, requireField } from './upload'

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { CommonErrors } from '../errors/app-error'
+import { CommonErrors } from '../errors'
 import { AgentRunErrors } from './agent-runs.errors'
 
 export interface Upload {

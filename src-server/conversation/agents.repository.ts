@@ -1,6 +1,6 @@
 import { count, desc, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
+import { user } from '../auth'
+import type { Queryable } from '../db'
 import { agent } from './conversation.tables'
 
 export type AgentRow = typeof agent.$inferSelect

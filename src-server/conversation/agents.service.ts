@@ -1,8 +1,7 @@
-import type { AuthUser } from '../auth/auth.service'
-import type { Queryable } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import type { AuthUser } from '../auth'
+import type { Queryable } from '../db'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import * as repo from './agents.repository'
 import type { AgentView, CreateAgentBody, UpdateAgentBody } from './conversation.schemas'
 

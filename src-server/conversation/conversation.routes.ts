@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { NoContent, Page, PageQuery, UserRef } from '../http/common.schemas'
+import { NoContent, Page, PageQuery, UserRef } from '../http'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import {
   AgentIdParams,

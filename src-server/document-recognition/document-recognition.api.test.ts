@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { adminAuditLog } from '../admin-audit/admin-audit.tables'
+import { adminAuditLog } from '../admin-audit'
 import { agentRun, runtimeAgent } from '../agent-runs'
 import { documentRecognitionAgent } from './document-recognition.tables'
 import { settledRun, shippedAgentId, upload } from './testing/api'

@@ -4,10 +4,9 @@ import { Type } from 'typebox'
 import { type AgentRunService, mayRunAgent, readUpload, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import { CommonErrors } from '../errors/app-error'
-import { NoContent, Page, PageQuery } from '../http/common.schemas'
-import { pageOf } from '../http/pagination'
+import type { AuthUser } from '../auth'
+import { CommonErrors } from '../errors'
+import { NoContent, Page, PageQuery, pageOf } from '../http'
 import {
   AgentParams,
   DocumentRun,

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { CommonErrors } from '../errors/app-error'
-import { Page, PageQuery, Uuid } from '../http/common.schemas'
+import { CommonErrors } from '../errors'
+import { Page, PageQuery, Uuid } from '../http'
 import * as datasets from './datasets.service'
 import {
   CreateDatasetBody,

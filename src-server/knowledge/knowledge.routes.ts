@@ -2,11 +2,10 @@ import type { MultipartFile } from '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context'
-import { CommonErrors } from '../errors/app-error'
-import { NoContent, Page, PageQuery } from '../http/common.schemas'
+import { CommonErrors } from '../errors'
+import { NoContent, Page, PageQuery } from '../http'
 import type { UploadedFile } from './documents.service'
 import { KnowledgeErrors } from './knowledge.errors'
-import type { KnowledgeServices } from './knowledge.plugin'
 import {
   AgentParams,
   CreateMountBody,
@@ -26,6 +25,7 @@ import {
   UpdateSourceBody,
   UploadResult,
 } from './knowledge.schemas'
+import type { KnowledgeServices } from './knowledge.services'
 
 export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext

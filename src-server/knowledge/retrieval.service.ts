@@ -1,9 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Embedder } from '../ai/embeddings'
-import { BUILTIN_EMBEDDING_MODEL, embeddingKey, localEmbedderForKey, USE_LITE_MODEL } from '../ai/embeddings'
-import type { AuthUser } from '../auth/auth.service'
-import type { Db } from '../db/client'
-import type { WorkerPool } from '../jobs/worker-pool'
+import {
+  BUILTIN_EMBEDDING_MODEL,
+  type Embedder,
+  embeddingKey,
+  localEmbedderForKey,
+  USE_LITE_MODEL,
+} from '../ai'
+import type { AuthUser } from '../auth'
+import type { Db } from '../db'
+import type { WorkerPool } from '../jobs'
 import { mountableSource, usableAgent } from './access'
 import { chunksBySeq, type RankedChunk, searchBm25, searchVectors } from './chunk-index.repository'
 import { listMounts, manageableSourceIds, sourceIndexKeys } from './knowledge.repository'

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm'
-import type { AuthUser } from '../auth/auth.service'
-import type { Db } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import type { AuthUser } from '../auth'
+import type { Db } from '../db'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import { manageableSource, readableSource } from './access'
 import {
   type ChunkingParams,

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
-import { perHandle, type Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
-import { defineErrors } from '../errors/app-error'
+import { recordAdminAction } from '../admin-audit'
+import { nowIso, perHandle, type Queryable } from '../db'
+import { defineErrors } from '../errors'
 import { platformConfig } from './settings.tables'
 
 export const SettingsErrors = defineErrors({

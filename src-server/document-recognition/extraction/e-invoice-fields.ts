@@ -1,5 +1,5 @@
+import type { PageText } from '../page-text'
 import { xmlText } from '../pipeline/e-invoice'
-import type { PageText } from '../pipeline/pdf-pages'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { locateValue } from './locate'
