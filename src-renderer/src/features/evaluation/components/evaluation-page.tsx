@@ -7,6 +7,7 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError, api } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
+import { useSubmit } from '../../../lib/use-submit'
 import {
   type Dataset,
   type DatasetItem,
@@ -162,7 +163,7 @@ export function EvaluationPage() {
   const [runId, setRunId] = useState<string | null>(null)
   const [results, setResults] = useState<EvaluationResult[]>([])
   const [filter, setFilter] = useState<'all' | 'pass' | 'fail' | 'error'>('all')
-  const [error, setError] = useState<string | null>(null)
+  const starting = useSubmit('The run could not start.')
 
   const reloadDatasets = useCallback(async () => setDatasets((await evaluationApi.datasets()).items), [])
   const reloadRuns = useCallback(
@@ -189,14 +190,11 @@ export function EvaluationPage() {
   }, [run?.id, run?.status, agentId])
 
   async function start() {
-    setError(null)
-    try {
+    await starting.run(async () => {
       const created = await evaluationApi.startRun(agentId, datasetId)
       setRunId(created.id)
       await reloadRuns()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The run could not start.')
-    }
+    })
   }
 
   const shown = results.filter((r) =>
@@ -237,7 +235,7 @@ export function EvaluationPage() {
               Start run
             </Button>
           </div>
-          <FormError message={error} />
+          <FormError message={starting.error} />
           <DataTable
             load={agentId ? runsLoad : undefined}
             label="Evaluation runs"
