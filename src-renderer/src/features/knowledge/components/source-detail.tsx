@@ -177,15 +177,11 @@ function DeleteDocument({ document: doc, onDeleted }: { document: KnowledgeDocum
 }
 
 export function SourceDetail() {
-  const { sources, selectedId, documents, jobs, refreshSelected, ingest } = useKnowledge()
+  const { sources, selectedId, documents, jobs, refreshSelected, ingest, followIngestion } = useKnowledge()
   const source = sources.find((s) => s.id === selectedId)
   const running = jobs.some(jobActive)
   const load = useLoad(refreshSelected, [selectedId])
-  useEffect(() => {
-    if (!running) return
-    const timer = setInterval(() => void refreshSelected(), 1000)
-    return () => clearInterval(timer)
-  }, [running, refreshSelected])
+  useEffect(followIngestion, [followIngestion])
   if (!source) return null
   return (
     <div className="stack">
