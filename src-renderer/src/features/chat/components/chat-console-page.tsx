@@ -38,7 +38,7 @@ export function ChatConsolePage() {
         actions={
           <>
             {operator ? (
-              <Badge tone={live ? 'success' : 'neutral'}>{live ? 'live' : 'connecting…'}</Badge>
+              <Badge tone={live ? 'success' : 'neutral'}>{live ? 'Live' : 'Connecting…'}</Badge>
             ) : null}
             <Button variant="primary" onClick={() => navigate('/console/chat/new')}>
               New chat
