@@ -29,6 +29,9 @@ export const agentsApi = {
   createAgent: (body: CreateAgentBody) => api.post<Agent>('/agents', body),
   updateAgent: (id: string, body: UpdateAgentBody) => api.patch<Agent>(`/agents/${id}`, body),
   models: () => api.get<ModelCatalogue>('/models'),
+  /** Knowledge sources an agent could mount. */
+  sources: () =>
+    api.get<PageResult<{ id: string; name: string }>>('/knowledge-sources', { query: { size: 100 } }),
   mounts: (agentId: string) => api.get<{ items: KnowledgeMount[] }>(`/agents/${agentId}/mounts`),
   mount: (agentId: string, body: CreateMountBody) =>
     api.post<KnowledgeMount>(`/agents/${agentId}/mounts`, body),

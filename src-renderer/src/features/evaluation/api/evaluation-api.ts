@@ -7,7 +7,10 @@ export type DatasetItem = DatasetItemView
 export type EvaluationRun = RunView
 export type EvaluationResult = ResultView
 
+export type AgentChoice = { id: string; name: string }
+
 export const evaluationApi = {
+  agents: () => api.get<PageResult<AgentChoice>>('/agents', { query: { size: 100 } }),
   datasets: () => api.get<PageResult<Dataset>>('/evaluation-datasets', { query: { size: 100 } }),
   createDataset: (name: string, description: string) =>
     api.post<Dataset>('/evaluation-datasets', { name, description }),

@@ -2,11 +2,10 @@ import { type FormEvent, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { api } from '../../../lib/api-client'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
 import { hasPermission, useSession } from '../../../stores/session-store'
-import { marketplaceApi } from '../api/marketplace-api'
+import { marketplaceApi, type OwnedAsset } from '../api/marketplace-api'
 import type { AssetType } from '../api/marketplace-types'
 import { assetLabel } from './listing-browser'
 
@@ -18,17 +17,8 @@ interface Asset {
 
 /** The caller's own assets that can be listed: agents, knowledge sources and (for admins) document agents. */
 async function loadMyAssets(canManageDocumentAgents: boolean, userId: string): Promise<Asset[]> {
-  type Named = { id: string; name: string; owner?: { id: string } | null }
-  const mine = (items: Named[]) => items.filter((item) => !item.owner || item.owner.id === userId)
-  const [agents, sources, documentAgents] = await Promise.all([
-    api.get<{ items: Named[] }>('/agents', { query: { size: 100 } }).catch(() => ({ items: [] })),
-    api.get<{ items: Named[] }>('/knowledge-sources', { query: { size: 100 } }).catch(() => ({ items: [] })),
-    canManageDocumentAgents
-      ? api
-          .get<{ items: Named[] }>('/admin/runtime-agents', { query: { size: 100 } })
-          .catch(() => ({ items: [] }))
-      : Promise.resolve({ items: [] as Named[] }),
-  ])
+  const mine = (items: OwnedAsset[]) => items.filter((item) => !item.owner || item.owner.id === userId)
+  const [agents, sources, documentAgents] = await marketplaceApi.sellable(canManageDocumentAgents)
   return [
     ...mine(agents.items).map((a) => ({ type: 'agent' as const, id: a.id, name: a.name })),
     ...mine(sources.items).map((s) => ({ type: 'knowledge_source' as const, id: s.id, name: s.name })),
