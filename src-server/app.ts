@@ -236,7 +236,7 @@ async function buildApp(
   await app.register(conversationPlugin, { ctx, chat })
   await app.register(evaluationRoutes, { ctx, chat, models })
   const agentRuns = createAgentRunService(ctx)
-  await app.register(agentRunRoutes, { ctx, agentRuns })
+  await app.register(agentRunRoutes, { agentRuns })
   await app.register(documentRecognitionRoutes, { ctx, agentRuns, models })
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 

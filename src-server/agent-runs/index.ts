@@ -1,9 +1,10 @@
 export type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
-export { agentRunRoutes, mayRunAgent } from './agent-runs.routes'
+export { agentRunRoutes } from './agent-runs.routes'
 export type { ExecutionPolicy, InputSlot } from './agent-runs.schemas'
 export {
   type AgentRunService,
   createAgentRunService,
+  documentAgentResource,
   type ExecutionResult,
   findRuntimeAgentOwnerId,
   policyOf,

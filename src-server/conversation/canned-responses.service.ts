@@ -1,3 +1,4 @@
+import { requireAccess } from '../access'
 import type { AuthUser } from '../auth'
 import type { Db } from '../db'
 import { CommonErrors } from '../errors'
@@ -49,11 +50,14 @@ export function createCannedResponses(db: Db) {
 
     remove(user: AuthUser, id: string): void {
       const row = usable(user, id)
-      if (row.createdById !== user.id && !user.permissions.includes('platform.admin'))
-        throw CommonErrors.FORBIDDEN(
-          { canned_response_id: id },
-          'Only its author or an admin can delete a shared canned response.',
-        )
+      requireAccess(user, 'canned_response.delete', {
+        ownerId: row.createdById,
+        denied: () =>
+          CommonErrors.FORBIDDEN(
+            { canned_response_id: id },
+            'Only its author or an admin can delete a shared canned response.',
+          ),
+      })
       repo.remove(db, id)
     },
   }

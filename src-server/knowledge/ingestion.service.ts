@@ -3,10 +3,11 @@ import { and, eq, isNull, or } from 'drizzle-orm'
 import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
+import { requireUsableAgent } from '../conversation'
 import type { Db, Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { enqueueJob, type JobContext } from '../jobs'
-import { manageableSource, mountableSource, usableAgent } from './access'
+import { manageableSource, readableSource } from './access'
 import { replaceDocumentChunks } from './chunk-index.repository'
 import type { ChunkingParams, ChunkingStrategy } from './chunking/params'
 import { type IngestProgress, ingestionJobDto } from './dto'
@@ -62,8 +63,8 @@ export function createIngestionService(
         ? effectiveChunking(strategy, body.chunking_params, 'body.chunking_params')
         : source.defaultChunkingParams
     if (body.agent_id) {
-      usableAgent(db, caller, body.agent_id)
-      mountableSource(db, caller, sourceId)
+      requireUsableAgent(db, caller, body.agent_id)
+      readableSource(db, caller, sourceId)
     }
     const outcome = db.transaction((tx) => {
       if (body.agent_id) ensureMounted(tx, body.agent_id, sourceId)
