@@ -10,6 +10,7 @@ import type {
 } from '@server/knowledge/knowledge.schemas'
 import type { Static } from 'typebox'
 import { ApiError, api, apiBase, authHeaders } from '../../../lib/api-client'
+import { downloadName } from '../../../lib/download-name'
 
 export type Strategy = KnowledgeSourceDto['default_chunking_strategy']
 export type KnowledgeSource = KnowledgeSourceDto
@@ -61,11 +62,10 @@ export const knowledgeApi = {
       )
     }
     const blob = await response.blob()
-    const named = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1]
     return {
       blob,
       mimeType: (response.headers.get('content-type') ?? '').split(';')[0] ?? '',
-      fileName: named ? decodeURIComponent(named) : 'Cited document',
+      fileName: downloadName(response) ?? 'Cited document',
     }
   },
 }

@@ -1,6 +1,7 @@
 import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders } from '../../../lib/api-client'
+import { downloadName } from '../../../lib/download-name'
 import type {
   Bbox,
   FieldReview,
@@ -55,12 +56,11 @@ export const reviewApi = {
       const body = await response.json().catch(() => null)
       throw new Error(body?.error?.message ?? `Download failed (${response.status}).`)
     }
-    const disposition = response.headers.get('content-disposition') ?? ''
-    const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1]
+    const name = downloadName(response)
     const url = URL.createObjectURL(await response.blob())
     const link = Object.assign(document.createElement('a'), {
       href: url,
-      download: name ? decodeURIComponent(name) : fallbackName,
+      download: name ?? fallbackName,
     })
     link.click()
     setTimeout(() => URL.revokeObjectURL(url), 10_000)
