@@ -1,5 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders, currentToken } from '../../../lib/api-client'
+import { readSseJson } from '../../../lib/sse'
 import type {
   Agent,
   CannedResponse,
@@ -92,24 +93,6 @@ export const chatApi = {
       onEvent({ type: 'done' })
       return
     }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    let buffer = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) break
-      buffer += value
-      let boundary = buffer.indexOf('\n\n')
-      while (boundary >= 0) {
-        const block = buffer.slice(0, boundary)
-        buffer = buffer.slice(boundary + 2)
-        const data = block
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n')
-        if (data) onEvent(JSON.parse(data) as StreamEvent)
-        boundary = buffer.indexOf('\n\n')
-      }
-    }
+    await readSseJson(response.body, onEvent)
   },
 }

@@ -2,6 +2,7 @@ import type { FieldReviewPatch } from '@server/document-recognition/document-rec
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase, authHeaders } from '../../../lib/api-client'
 import { downloadName } from '../../../lib/download-name'
+import { readSseJson } from '../../../lib/sse'
 import type {
   Bbox,
   FieldReview,
@@ -89,26 +90,9 @@ function watchRuns(
     })
     if (!response.ok || !response.body) throw new Error(`feed answered ${response.status}`)
     onConnected?.()
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    let buffer = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      buffer += value
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const data = buffer
-          .slice(0, end)
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n')
-        buffer = buffer.slice(end + 2)
-        if (data) {
-          const event = JSON.parse(data) as { type: string; run?: RecognitionRun }
-          if (event.type === 'run' && event.run) onRun(event.run)
-        }
-      }
-    }
+    await readSseJson<{ type: string; run?: RecognitionRun }>(response.body, (event) => {
+      if (event.type === 'run' && event.run) onRun(event.run)
+    })
   }
   const loop = async () => {
     while (!signal.aborted) {
