@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth/auth.service'
-import { agent } from '../conversation'
+import { findAgentType } from '../conversation'
 import type { Queryable } from '../db/client'
 import { nowIso } from '../db/columns'
 import { CommonErrors } from '../errors/app-error'
@@ -62,15 +61,14 @@ function resultView(row: repo.ResultRow): ResultView {
 }
 
 function requireChatAgent(ctx: AppContext, agentId: string): void {
-  const found = ctx.db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).get()
-  if (!found) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
-  if (found.agentType !== 'chat')
-    throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: found.agentType })
+  const agentType = findAgentType(ctx.db, agentId)
+  if (agentType === null) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  if (agentType !== 'chat')
+    throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
 
 function requireAgentExists(ctx: AppContext, agentId: string): void {
-  if (!ctx.db.select({ id: agent.id }).from(agent).where(eq(agent.id, agentId)).get())
-    throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  if (findAgentType(ctx.db, agentId) === null) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
 /** The run row and its durable job are created together; the job does the work. */
