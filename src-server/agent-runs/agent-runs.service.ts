@@ -8,6 +8,7 @@ import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { nowIso, type Queryable } from '../db'
 import { CommonErrors } from '../errors'
+import { sniffMimeType } from '../http'
 import { enqueueJob } from '../jobs'
 import { hasAssetGrant } from '../marketplace'
 import { AgentRunErrors } from './agent-runs.errors'
@@ -15,7 +16,6 @@ import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './age
 import * as repo from './agent-runs.repository'
 import { BaseAgentConfig, type ExecutionPolicy, type InputSlot } from './agent-runs.schemas'
 import type { RUNTIME_AGENT_TYPES } from './agent-runs.tables'
-import { sniffMimeType } from './file-type'
 
 export type RuntimeAgentType = (typeof RUNTIME_AGENT_TYPES)[number]
 export const AGENT_RUN_JOB = 'agent-run'
@@ -340,7 +340,7 @@ export function createAgentRunService(ctx: AppContext) {
             { max_file_mb: policy.max_file_mb },
             `The file is ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; this agent accepts up to ${policy.max_file_mb} MB.`,
           )
-        const mimeType = sniffMimeType(file.bytes)
+        const mimeType = await sniffMimeType(file.bytes)
         if (!mimeType || !slot.accepts.includes(mimeType))
           throw CommonErrors.UNSUPPORTED_FILE_TYPE({ detected: mimeType, accepts: slot.accepts })
         const stored = await ctx.blobs.put(file.bytes)

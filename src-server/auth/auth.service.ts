@@ -166,8 +166,8 @@ export function createAuthService(db: Db) {
     },
 
     /** The user's own profile; only the avatar for now. */
-    updateMe(userId: string, body: UpdateMeBody) {
-      const avatarUrl = body.avatar_url === null ? null : checkAvatarUrl(body.avatar_url)
+    async updateMe(userId: string, body: UpdateMeBody) {
+      const avatarUrl = body.avatar_url === null ? null : await checkAvatarUrl(body.avatar_url)
       const row = repo.updateUser(db, userId, { avatarUrl })
       if (!row) throw CommonErrors.UNAUTHORIZED()
       return publicUser(row)

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { create as contentDisposition } from 'content-disposition'
 import { Type } from 'typebox'
 import { type AgentRunService, readUpload, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
@@ -41,11 +42,6 @@ const ResultDocument = Type.Object({
   fields: Type.Record(Type.String(), Type.Unknown()),
   field_details: Type.Array(FieldReview),
 })
-
-function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
-}
 
 export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
@@ -194,7 +190,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
         const file = await read(request.params.run_id)
         return reply
           .type(file.mimeType)
-          .header('content-disposition', attachment(file.fileName))
+          .header('content-disposition', contentDisposition(file.fileName))
           .send(file.bytes)
       },
     )
@@ -205,7 +201,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       service.readableRun(request.requireUser(), request.params.run_id)
       const result = service.result(request.params.run_id)
-      return reply.header('content-disposition', attachment(`${result.run_id}.json`)).send(result)
+      return reply.header('content-disposition', contentDisposition(`${result.run_id}.json`)).send(result)
     },
   )
 

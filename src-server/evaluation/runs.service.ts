@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
-import { agent, requireUsableAgent } from '../conversation'
+import { findAgentType, requireUsableAgent } from '../conversation'
 import { nowIso, type Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { enqueueJob } from '../jobs'
@@ -61,9 +60,9 @@ function resultView(row: repo.ResultRow): ResultView {
 /** Evaluating an agent runs it as the user, so it needs the right to use it (`agent.use`). */
 function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): void {
   requireUsableAgent(ctx.db, user, agentId)
-  const found = ctx.db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).get()
-  if (found && found.agentType !== 'chat')
-    throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: found.agentType })
+  const agentType = findAgentType(ctx.db, agentId)
+  if (agentType !== null && agentType !== 'chat')
+    throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
 
 /** The run row and its durable job are created together; the job does the work. */

@@ -1,5 +1,6 @@
 import type { ErrorEnvelope } from '@server/http/common.schemas'
 import { useNotifications } from '../components/ui/notifications'
+import { downloadName } from './download-name'
 
 /** An API failure as the server described it; screens switch on `code`, never on the message text. */
 export class ApiError extends Error {
@@ -86,9 +87,7 @@ async function request<T>(method: string, path: string, options: RequestOptions 
 
 /** The file name a download's Content-Disposition gives, else `fallback`. */
 export function attachmentName(response: Response, fallback: string): string {
-  const disposition = response.headers.get('content-disposition') ?? ''
-  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1]
-  return name ? decodeURIComponent(name) : fallback
+  return downloadName(response) ?? fallback
 }
 
 /**

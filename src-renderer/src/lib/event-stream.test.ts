@@ -32,6 +32,12 @@ describe('readEvents', () => {
     expect(seen).toEqual([{ a: 2 }])
   })
 
+  it('reads CRLF-delimited events', async () => {
+    const seen: unknown[] = []
+    await readEvents(streamed(['data: {"type":', '"token"}\r\n\r\n: ping\n\n']), (event) => seen.push(event))
+    expect(seen).toEqual([{ type: 'token' }])
+  })
+
   it('drops an event cut off by the end of the stream', async () => {
     const seen: unknown[] = []
     await readEvents(streamed(['data: {"whole":true}\n\ndata: {"half"']), (event) => seen.push(event))
