@@ -44,7 +44,8 @@ const TARGET_RATIO = 1.15
 
 interface RetrievalSet {
   name: string
-  units: { id: string; text: string }[]
+  /** Each unit with the title of the document it belongs to (an entity's page, the article). */
+  units: { id: string; title: string; text: string }[]
   queries: { id: string; text: string; relevance: Map<string, number> }[]
 }
 
@@ -58,7 +59,7 @@ function dbpedia(): RetrievalSet {
       .filter((line) => line.trim())
   const units = lines('corpus.jsonl').map((line) => {
     const doc = JSON.parse(line) as { _id: string; title: string; text: string }
-    return { id: doc._id, text: `${doc.title}\n\n${doc.text}` }
+    return { id: doc._id, title: doc.title, text: `${doc.title}\n\n${doc.text}` }
   })
   const relevance = new Map<string, Map<string, number>>()
   for (const line of lines('test.tsv').slice(1)) {
@@ -77,13 +78,16 @@ function dbpedia(): RetrievalSet {
 function squad(): RetrievalSet {
   const data = JSON.parse(readFileSync(fixturePath('retrieval', 'squad2-dev-normans.json'), 'utf8')) as {
     data: {
+      title: string
       paragraphs: { context: string; qas: { id: string; question: string; is_impossible?: boolean }[] }[]
     }[]
   }
-  const paragraphs = data.data.flatMap((article) => article.paragraphs)
+  const paragraphs = data.data.flatMap((article) =>
+    article.paragraphs.map((paragraph) => ({ ...paragraph, title: article.title })),
+  )
   return {
     name: 'SQuAD Normans',
-    units: paragraphs.map((p, i) => ({ id: `p${i}`, text: p.context })),
+    units: paragraphs.map((p, i) => ({ id: `p${i}`, title: p.title, text: p.context })),
     queries: paragraphs.flatMap((p, i) =>
       p.qas
         .filter((qa) => !qa.is_impossible)
@@ -124,12 +128,17 @@ function plainFts5(set: RetrievalSet) {
   }
 }
 
-/** The set's units as chunks of one knowledge source (builtin vectors); returns the source and seq -> unit id. */
+/**
+ * The set's units as chunks of one knowledge source (builtin vectors), each in a document named by its title as
+ * uploaded pages would be (`<title>.txt`: one per DBpedia entity, one for the article); returns the source and
+ * seq -> unit id.
+ */
 function ingest(app: App, set: RetrievalSet) {
   const { sourceId, labels } = loadCorpus(
     app,
     set.units.map((unit) => unit.text),
     (i) => i,
+    (i) => `${set.units[i]?.title}.txt`,
   )
   const rows = app.ctx.db.$client
     .prepare('SELECT seq, id FROM knowledge_chunk WHERE source_id = ?')
