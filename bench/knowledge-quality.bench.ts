@@ -24,13 +24,15 @@ import { createLocalEmbedder } from '../src-server/ai/embeddings/local-embedder'
 import { createUseLiteEmbedder } from '../src-server/ai/embeddings/use-lite-embedder'
 import { USE_LITE_DIM, USE_LITE_MODEL } from '../src-server/ai/embeddings/use-lite-model'
 import type { App } from '../src-server/app'
-import { searchBm25, writeVectors } from '../src-server/knowledge/chunk-index.repository'
+import { searchBm25, wordRarity, writeVectors } from '../src-server/knowledge/chunk-index.repository'
 import {
   createRetrievalService,
+  FIRST_RANK_SCORE,
   fuseRankings,
   VECTOR_WEIGHT,
   vectorWeight,
 } from '../src-server/knowledge/retrieval.service'
+import { queryStems, RERANK_WEIGHT, rerankBySentences } from '../src-server/knowledge/sentence-rerank'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
 import { cachedEmbeddings } from './embedding-cache'
@@ -40,6 +42,7 @@ import type { BenchResult } from './run'
 const DEPTH = 10
 const CANDIDATES = 50
 const WEIGHTS = [0, 0.25, 0.5, 0.75, 1]
+const RERANK_WEIGHTS = [0, 0.1, 0.25, 0.5, 1]
 const TARGET_RATIO = 1.15
 
 interface RetrievalSet {
@@ -158,7 +161,10 @@ interface VectorRanker {
   nearest(query: string): Promise<number[]>
 }
 
-type Ranker = 'fts5' | 'bm25' | `${string}:${'vectors' | 'shipped' | `w=${number}`}`
+type Ranker =
+  | 'fts5'
+  | 'bm25'
+  | `${string}:${'vectors' | 'hybrid' | 'shipped' | `w=${number}` | `rerank=${number}`}`
 
 const EMBEDDERS = ['builtin hashing', 'USE-lite'] as const
 
@@ -227,6 +233,22 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
     const units = (seqs: number[]) => seqs.map((seq) => unitOf.get(seq) as string)
     const top = (fused: Map<number, number>) =>
       [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([seq]) => seq)
+    const textOfUnit = new Map(set.units.map((unit) => [unit.id, unit.text]))
+    const rarity = wordRarity(client)
+    /** The shipped fusion's candidates reranked by their best sentence, as the retrieval service does. */
+    const reranked = (fused: Map<number, number>, query: string, weight: number) =>
+      rerankBySentences(
+        [...fused.entries()].map(([seq, score]) => ({
+          seq,
+          score,
+          content: textOfUnit.get(unitOf.get(seq) as string) as string,
+        })),
+        queryStems(query, rarity),
+        FIRST_RANK_SCORE,
+        weight,
+      )
+        .sort((a, b) => b.score - a.score || a.seq - b.seq)
+        .map((hit) => hit.seq)
     try {
       for (const query of set.queries) {
         const bm25 = searchBm25(client, query.text, [sourceId], CANDIDATES).map((row) => row.seq)
@@ -241,11 +263,18 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
               query.id,
               ndcg(units(top(fuseRankings(bm25, nearest, weight))), query.relevance),
             )
-          const shipped = vectorWeight(ranker.shippedWeight, bm25, nearest)
+          const fused = fuseRankings(bm25, nearest, vectorWeight(ranker.shippedWeight, bm25, nearest))
+          record(`${ranker.name}:hybrid`, query.id, ndcg(units(top(fused)), query.relevance))
+          for (const weight of RERANK_WEIGHTS)
+            record(
+              `${ranker.name}:rerank=${weight}`,
+              query.id,
+              ndcg(units(reranked(fused, query.text, weight)), query.relevance),
+            )
           record(
             `${ranker.name}:shipped`,
             query.id,
-            ndcg(units(top(fuseRankings(bm25, nearest, shipped))), query.relevance),
+            ndcg(units(reranked(fused, query.text, RERANK_WEIGHT)), query.relevance),
           )
         }
       }
@@ -323,13 +352,14 @@ export async function run(): Promise<BenchResult[]> {
     const tuningCount = scores.get('fts5')?.tuning.length ?? 0
     const baseline = part('fts5', 'heldOut')
     const label = (ranker: Ranker) =>
-      ranker.endsWith(':shipped')
-        ? `${ranker.replace(':shipped', '')} hybrid as shipped`
-        : ranker.replace(':', ' ')
+      ranker
+        .replace(':shipped', ' hybrid reranked, as shipped')
+        .replace(':hybrid', ' hybrid before reranking')
+        .replace(':', ' ')
     const rows: Ranker[] = [
       'fts5',
       'bm25',
-      ...EMBEDDERS.flatMap((name) => [`${name}:vectors`, `${name}:shipped`] as Ranker[]),
+      ...EMBEDDERS.flatMap((name) => [`${name}:vectors`, `${name}:hybrid`, `${name}:shipped`] as Ranker[]),
     ]
     for (const ranker of rows) {
       const value = part(ranker, 'heldOut')
@@ -357,13 +387,18 @@ export async function run(): Promise<BenchResult[]> {
         budget: '>= 1',
         pass: shipped >= baseline,
       })
-      for (const weight of WEIGHTS) {
-        const ranker: Ranker = `${name}:w=${weight}`
+      const grids = [
+        ...WEIGHTS.map((weight) => [`${name}:w=${weight}`, `hybrid with vector weight ${weight}`] as const),
+        ...RERANK_WEIGHTS.map(
+          (weight) => [`${name}:rerank=${weight}`, `hybrid reranked with weight ${weight}`] as const,
+        ),
+      ]
+      for (const [ranker, what] of grids) {
         const tuned = tuningByWeight.get(ranker) ?? []
         tuned.push(part(ranker, 'tuning'))
         tuningByWeight.set(ranker, tuned)
         results.push({
-          name: `${set.name} nDCG@10, ${name} hybrid with vector weight ${weight}, tuning`,
+          name: `${set.name} nDCG@10, ${name} ${what}, tuning`,
           value: part(ranker, 'tuning'),
           unit: 'ratio',
           note: `held-out ${part(ranker, 'heldOut')}`,
@@ -371,20 +406,30 @@ export async function run(): Promise<BenchResult[]> {
       }
     }
   }
+  const bestOnTuning = (name: string, grid: 'w' | 'rerank', weights: number[]) =>
+    weights
+      .map((weight) => ({ weight, tuning: mean(tuningByWeight.get(`${name}:${grid}=${weight}`) ?? []) }))
+      .sort((a, b) => b.tuning - a.tuning)[0] ?? { weight: 0, tuning: 0 }
   for (const [name, model] of [
     ['builtin hashing', BUILTIN_EMBEDDING_MODEL],
     ['USE-lite', USE_LITE_MODEL],
   ] as const) {
-    const best = WEIGHTS.map((weight) => ({
-      weight,
-      tuning: mean(tuningByWeight.get(`${name}:w=${weight}`) ?? []),
-    })).sort((a, b) => b.tuning - a.tuning)[0]
-    results.push({
-      name: `${name}: vector weight with the best mean tuning nDCG@10 over both sets`,
-      value: best?.weight ?? 0,
-      unit: 'weight',
-      note: `mean tuning nDCG@10 ${round(best?.tuning ?? 0)}; shipped VECTOR_WEIGHT['${model}'] = ${VECTOR_WEIGHT[model]}`,
-    })
+    const vector = bestOnTuning(name, 'w', WEIGHTS)
+    const rerank = bestOnTuning(name, 'rerank', RERANK_WEIGHTS)
+    results.push(
+      {
+        name: `${name}: vector weight with the best mean tuning nDCG@10 over both sets`,
+        value: vector.weight,
+        unit: 'weight',
+        note: `mean tuning nDCG@10 ${round(vector.tuning)}; shipped VECTOR_WEIGHT['${model}'] = ${VECTOR_WEIGHT[model]}`,
+      },
+      {
+        name: `${name}: sentence rerank weight with the best mean tuning nDCG@10 over both sets`,
+        value: rerank.weight,
+        unit: 'weight',
+        note: `mean tuning nDCG@10 ${round(rerank.tuning)}; shipped RERANK_WEIGHT = ${RERANK_WEIGHT}`,
+      },
+    )
   }
   return results
 }

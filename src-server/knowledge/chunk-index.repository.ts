@@ -299,21 +299,30 @@ export function bm25Terms(client: Database.Database, text: string): string[] {
   return chosen
 }
 
-const postingCounts = new WeakMap<Database.Database, { generation: string; counts: Map<string, number> }>()
+interface PostingCounts {
+  generation: string
+  counts: Map<string, number>
+  chunks?: number
+}
+const postingCounts = new WeakMap<Database.Database, PostingCounts>()
 
-/**
- * How many chunks hold a term (in their title or content), counted by FTS5 itself so the word is stemmed and
- * folded exactly as the index stores it; FTS5 walks the term's posting list to count it, so counts are kept
- * until chunks are added or deleted.
- */
-function postingsCounter(client: Database.Database): (term: string) => number {
+/** The counts of the index as it is now: kept until chunks are added or deleted. */
+function currentCounts(client: Database.Database): PostingCounts {
   const generation = `${maxChunkSeq(client)}:${chunkDeletionCount(client)}`
   let cache = postingCounts.get(client)
   if (cache?.generation !== generation || cache.counts.size > 100_000) {
     cache = { generation, counts: new Map() }
     postingCounts.set(client, cache)
   }
-  const { counts } = cache
+  return cache
+}
+
+/**
+ * How many chunks hold a term (in their title or content), counted by FTS5 itself so the word is stemmed and
+ * folded exactly as the index stores it; FTS5 walks the term's posting list to count it, so counts are cached.
+ */
+function postingsCounter(client: Database.Database): (term: string) => number {
+  const { counts } = currentCounts(client)
   const lookup = client
     .prepare('SELECT count(*) FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH ?')
     .pluck()
@@ -324,6 +333,18 @@ function postingsCounter(client: Database.Database): (term: string) => number {
       counts.set(term, count)
     }
     return count
+  }
+}
+
+/** How rare a word is among all chunks: its BM25 inverse document frequency, log(1 + (N - n + 0.5) / (n + 0.5)). */
+export function wordRarity(client: Database.Database): (word: string) => number {
+  const cache = currentCounts(client)
+  cache.chunks ??= client.prepare('SELECT count(*) FROM knowledge_chunk').pluck().get() as number
+  const chunks = cache.chunks
+  const postingsOf = postingsCounter(client)
+  return (word) => {
+    const postings = postingsOf(word)
+    return Math.log(1 + (chunks - postings + 0.5) / (postings + 0.5))
   }
 }
 
