@@ -54,11 +54,25 @@ export const FIRST_RANK_SCORE = 1 / (RRF_K + 1)
  */
 export const VECTOR_WEIGHT: Record<string, number> = {
   [BUILTIN_EMBEDDING_MODEL]: 0.25,
-  [USE_LITE_MODEL]: 0.75,
+  [USE_LITE_MODEL]: 0.5,
 }
 
 export function vectorWeightOf(embedder: Embedder): number {
   return (embedder.backendType === 'builtin' ? VECTOR_WEIGHT[embedder.model] : undefined) ?? 1
+}
+
+/**
+ * How much the sentence reranker (`sentence-rerank.ts`) adds, as a share of a first rank's fused score, per local
+ * embedder model: chosen with `VECTOR_WEIGHT` on the same tuning parts. A weaker vector ranking leaves more for
+ * the sentences to decide. A configured embedding model gets the smallest weight that helped both local ones.
+ */
+export const RERANK_WEIGHT: Record<string, number> = {
+  [BUILTIN_EMBEDDING_MODEL]: 0.1,
+  [USE_LITE_MODEL]: 1,
+}
+
+export function rerankWeightOf(embedder: Embedder): number {
+  return (embedder.backendType === 'builtin' ? RERANK_WEIGHT[embedder.model] : undefined) ?? 0.1
 }
 /**
  * A vector ranking that shares almost nothing with BM25's candidates is noise more often than insight (a broken
@@ -189,7 +203,12 @@ export function createRetrievalService(
     }))
     const scored =
       mode === 'hybrid'
-        ? rerankBySentences(fusedHits, queryStems(query, wordRarity(client)), FIRST_RANK_SCORE)
+        ? rerankBySentences(
+            fusedHits,
+            queryStems(query, wordRarity(client)),
+            FIRST_RANK_SCORE,
+            rerankWeightOf(embedder),
+          )
         : fusedHits
     scored.sort((a, b) => b.score - a.score || b.priority - a.priority || a.seq - b.seq)
     const round = (value: number) => Math.round(value * 1e6) / 1e6

@@ -39,11 +39,11 @@ describe('sentence reranking', () => {
       content: paragraph.context,
       score: i < RERANK_DEPTH ? 0.01 : 0.001,
     }))
-    const reranked = rerankBySentences(candidates, queryStems(question, everyWordAsRare), 1 / 61).sort(
+    const reranked = rerankBySentences(candidates, queryStems(question, everyWordAsRare), 1 / 61, 0.1).sort(
       (a, b) => b.score - a.score,
     )
     expect(reranked[0]?.id).toBe(3)
-    // Candidates below the depth keep their fused score, and nothing is added past a tenth of a first rank.
+    // Candidates below the depth keep their fused score; the best sentence adds the weight times a first rank.
     expect(reranked.filter((hit) => hit.id >= RERANK_DEPTH).every((hit) => hit.score === 0.001)).toBe(true)
     expect(Math.max(...reranked.map((hit) => hit.score))).toBeCloseTo(0.01 + 0.1 / 61)
   })
@@ -52,7 +52,7 @@ describe('sentence reranking', () => {
     const candidates = paragraphs
       .slice(0, 3)
       .map((paragraph, i) => ({ content: paragraph.context, score: i }))
-    expect(rerankBySentences(candidates, queryStems('who was it?', everyWordAsRare), 1 / 61)).toEqual(
+    expect(rerankBySentences(candidates, queryStems('who was it?', everyWordAsRare), 1 / 61, 1)).toEqual(
       candidates,
     )
   })

@@ -7,16 +7,12 @@ import { porterStem } from './porter-stemmer'
  * each gets a bonus for its best sentence: the summed rarity (IDF) of the distinct query words it holds, compared
  * by stem as the index compares them. Measured on the tuning halves of both retrieval sets (knowledge README): on
  * its own this sentence score ranks SQuAD's paragraphs better than BM25 and DBpedia's entities worse, so it only
- * reorders close calls.
+ * reorders close calls. Its weight is chosen per embedder with the fusion's (`RERANK_WEIGHT` in the retrieval
+ * service).
  */
 
 /** How many of the best fused candidates are reranked. */
 export const RERANK_DEPTH = 20
-/**
- * The bonus of the candidate with the best sentence, as a share of a first rank's fused score (1 / (k + 1)):
- * chosen on the tuning halves of the retrieval sets (0.1 to 2 tried).
- */
-export const RERANK_WEIGHT = 0.1
 
 /** A text's words as the index reads them: lowercase, without diacritics, Porter-stemmed. */
 export function indexedWords(text: string): string[] {
@@ -63,7 +59,7 @@ export function rerankBySentences<T extends { content: string; score: number }>(
   candidates: T[],
   stems: Map<string, number>,
   firstRankScore: number,
-  weight = RERANK_WEIGHT,
+  weight: number,
 ): T[] {
   if (stems.size === 0) return candidates
   const ranked = [...candidates].sort((a, b) => b.score - a.score)
