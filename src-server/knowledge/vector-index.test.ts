@@ -209,11 +209,13 @@ const normans = (
   }
 ).data.flatMap((article) => article.paragraphs.map((paragraph) => paragraph.context))
 
-const topHit = (db: Db, sourceId: string, query: string) =>
-  db.$client
-    .prepare('SELECT content FROM knowledge_chunk WHERE seq = ?')
-    .pluck()
-    .get(searchBm25(db.$client, query, [sourceId], 5)[0]?.seq) as string | undefined
+/** The contents of the chunks BM25 ranks best for a query, best first. */
+const bm25Contents = (db: Db, sourceId: string, query: string) =>
+  searchBm25(db.$client, query, [sourceId], 5).map(
+    (row) =>
+      db.$client.prepare('SELECT content FROM knowledge_chunk WHERE seq = ?').pluck().get(row.seq) as string,
+  )
+const topHit = (db: Db, sourceId: string, query: string) => bm25Contents(db, sourceId, query)[0]
 
 describe('BM25 index', () => {
   it('finds words by their stem in chunks and queries alike (Porter)', () => {
@@ -234,11 +236,10 @@ describe('BM25 index', () => {
     addDocument(db, sourceId, [normans[26] as string], KEY, 'Normans.txt')
     addDocument(db, sourceId, [`Notes on the crusades. ${normans[0]}`], KEY, 'crusades-notes.md')
     expect(topHit(db, sourceId, 'Messina fleet')).toBe(normans[26])
-    expect(
-      searchBm25(db.$client, 'Normans', [sourceId], 5).map((row) =>
-        db.$client.prepare('SELECT content FROM knowledge_chunk WHERE seq = ?').pluck().get(row.seq),
-      ),
-    ).toEqual([normans[26], `Notes on the crusades. ${normans[0]}`])
+    expect(bm25Contents(db, sourceId, 'Normans')).toEqual([
+      normans[26],
+      `Notes on the crusades. ${normans[0]}`,
+    ])
   })
 
   it('reads a document title from its file name without the extension', () => {
