@@ -28,7 +28,9 @@ import { evaluationRoutes } from './evaluation'
 import { dataDirWritable, freeDisk, Guard, migrationsApplied, secretKeyPresent } from './health/guard'
 import { guardWrites, healthRoutes } from './health/health.routes'
 import { ErrorEnvelope } from './http/common.schemas'
+import { batchedStdout } from './http/log-destination'
 import { originPolicy } from './http/origins'
+import { lazyRequestLogger } from './http/request-logger'
 import { securityHeaders } from './http/security-headers'
 import { validatorCompiler } from './http/validation'
 import { JobRunner } from './jobs/job-runner'
@@ -82,9 +84,7 @@ async function buildApp(
   options: CreateServerOptions,
   releaseDataDir: () => void,
 ): Promise<App> {
-  // Log lines leave in batches of 4 KB, or every 200 ms when traffic is light (and on exit): a write per line
-  // cost a measurable share of a trivial request. A hard kill loses at most those 200 ms of lines.
-  const destination = options.logStream ?? pino.destination({ dest: 1, minLength: 4096, periodicFlush: 200 })
+  const destination = options.logStream ?? batchedStdout()
   const logger = pino(
     {
       level: config.logLevel,
@@ -144,6 +144,7 @@ async function buildApp(
     loggerInstance: logger,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: 1024 * 1024,
     // Slow or stalled request bodies are cut off instead of holding a socket forever.
     requestTimeout: options.requestTimeoutMs ?? 60_000,
