@@ -36,7 +36,14 @@ import {
   migrationsApplied,
   secretKeyPresent,
 } from './health'
-import { ErrorEnvelope, originPolicy, securityHeaders, validatorCompiler } from './http'
+import {
+  batchedStdout,
+  ErrorEnvelope,
+  lazyRequestLogger,
+  originPolicy,
+  securityHeaders,
+  validatorCompiler,
+} from './http'
 import { JobRunner, WorkerPool } from './jobs'
 import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
 import { type LanListener, lanCertificate, lanRoutes } from './lan'
@@ -91,9 +98,7 @@ async function buildApp(
   options: CreateServerOptions,
   releaseDataDir: () => void,
 ): Promise<App> {
-  // Log lines leave in batches of 4 KB, or every 200 ms when traffic is light (and on exit): a write per line
-  // cost a measurable share of a trivial request. A hard kill loses at most those 200 ms of lines.
-  const destination = options.logStream ?? pino.destination({ dest: 1, minLength: 4096, periodicFlush: 200 })
+  const destination = options.logStream ?? batchedStdout()
   const logger = pino(
     {
       level: config.logLevel,
@@ -153,6 +158,7 @@ async function buildApp(
     loggerInstance: logger,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: 1024 * 1024,
     // Slow or stalled request bodies are cut off instead of holding a socket forever.
     requestTimeout: options.requestTimeoutMs ?? 60_000,

@@ -14,8 +14,10 @@ export {
   Uuid,
 } from './common.schemas'
 export { sniffMimeType } from './file-type'
+export { batchedStdout } from './log-destination'
 export { multipartFileName } from './multipart'
 export { originPolicy } from './origins'
 export { type PageResult, pageOf, pageWindow, toPage } from './pagination'
+export { lazyRequestLogger } from './request-logger'
 export { contentPolicyFor, securityHeaders } from './security-headers'
 export { validatorCompiler } from './validation'
