@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
-import type { Db } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
-import { readConfigValue } from '../settings/settings.service'
+import { recordAdminAction } from '../admin-audit'
+import type { Db } from '../db'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
+import { readConfigValue } from '../settings'
 import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
 import type { UpdateMeBody } from './auth.schemas'
@@ -167,8 +166,8 @@ export function createAuthService(db: Db) {
     },
 
     /** The user's own profile; only the avatar for now. */
-    updateMe(userId: string, body: UpdateMeBody) {
-      const avatarUrl = body.avatar_url === null ? null : checkAvatarUrl(body.avatar_url)
+    async updateMe(userId: string, body: UpdateMeBody) {
+      const avatarUrl = body.avatar_url === null ? null : await checkAvatarUrl(body.avatar_url)
       const row = repo.updateUser(db, userId, { avatarUrl })
       if (!row) throw CommonErrors.UNAUTHORIZED()
       return publicUser(row)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
-import { ENGLISH_STOPWORDS } from '../ai/stopwords'
+import { ENGLISH_STOPWORDS } from '../ai'
 import type { DocumentChunk } from './chunking'
 
 /**

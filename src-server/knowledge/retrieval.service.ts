@@ -1,10 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Embedder } from '../ai/embeddings'
-import { BUILTIN_EMBEDDING_MODEL, embeddingKey, localEmbedderForKey, USE_LITE_MODEL } from '../ai/embeddings'
-import type { AuthUser } from '../auth/auth.service'
-import type { Db } from '../db/client'
-import type { WorkerPool } from '../jobs/worker-pool'
-import { mountableSource, usableAgent } from './access'
+import { reachesEvery } from '../access'
+import {
+  BUILTIN_EMBEDDING_MODEL,
+  type Embedder,
+  embeddingKey,
+  localEmbedderForKey,
+  USE_LITE_MODEL,
+} from '../ai'
+import type { AuthUser } from '../auth'
+import { requireUsableAgent } from '../conversation'
+import type { Db } from '../db'
+import type { WorkerPool } from '../jobs'
+import { readableSource } from './access'
 import {
   chunksBySeq,
   type RankedChunk,
@@ -246,7 +253,7 @@ export function createRetrievalService(
       const topK = body.top_k ?? DEFAULT_TOP_K
       let sources: ScopedSource[]
       if (body.agent_id) {
-        usableAgent(db, caller, body.agent_id)
+        requireUsableAgent(db, caller, body.agent_id)
         sources = activeMounts(body.agent_id)
         if (body.source_ids) {
           const wanted = new Set(body.source_ids)
@@ -254,11 +261,11 @@ export function createRetrievalService(
         }
       } else if (body.source_ids) {
         sources = [...new Set(body.source_ids)].map((id) => ({
-          id: mountableSource(db, caller, id).id,
+          id: readableSource(db, caller, id).id,
           priority: 0,
         }))
       } else {
-        const ownerId = caller.permissions.includes('knowledge.manage') ? null : caller.id
+        const ownerId = reachesEvery(caller, 'knowledge_source.manage') ? null : caller.id
         sources = manageableSourceIds(db, ownerId).map((id) => ({ id, priority: 0 }))
       }
       return search(sources, body.query, topK, body.mode)

@@ -1,4 +1,4 @@
-import { ENGLISH_STOPWORDS } from '../ai/stopwords'
+import { ENGLISH_STOPWORDS } from '../ai'
 import { porterStem } from './porter-stemmer'
 
 /**

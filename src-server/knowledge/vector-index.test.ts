@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fixturePath } from '../../test/helpers/fixtures'
-import { builtinEmbed } from '../ai/embeddings'
-import { user } from '../auth/auth.tables'
+import { builtinEmbed } from '../ai'
+import { user } from '../auth'
 import { findAppRoot } from '../config'
-import { type Db, openDatabase } from '../db/client'
-import { applyMigrations } from '../db/migrate'
+import { applyMigrations, type Db, openDatabase } from '../db'
 import {
   bm25Terms,
   documentTitle,

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import sharp from 'sharp'
 import { createWorker, OEM, type Worker } from 'tesseract.js'
-import type { PageWord } from './pdf-pages'
+import type { PageWord } from '../page-text'
 
 /** The bundled English model: read from node_modules, never downloaded. */
 function englishDataDir(): string {

@@ -18,7 +18,7 @@ export function NetworkCard() {
   const [info, setInfo] = useState<LanInfo | null>(null)
   const [busy, setBusy] = useState(false)
   useEffect(() => {
-    void api.get<LanInfo>('/api/lan', { quiet: true }).then(setInfo, () => setInfo(null))
+    void api.get<LanInfo>('/api/lan').then(setInfo, () => setInfo(null))
   }, [])
 
   async function toggle(enabled: boolean) {

@@ -3,9 +3,9 @@ import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
+import { useSubmit } from '../../../lib/use-submit'
 import { adminApi } from '../api/admin-api'
 
 /** OpenAI-compatible providers set in the console; keys are write-only (the server says only whether one is set). */
@@ -16,15 +16,14 @@ export function ProvidersPanel() {
   const [baseUrl, setBaseUrl] = useState('')
   const [apiKey, setApiKey] = useState('')
   const [models, setModels] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The provider could not be saved.')
   const load = useLoad(async () => setSettings(await adminApi.providers()), [])
 
   const consoleProviders = (settings?.providers ?? []).filter((p) => p.source === 'console')
 
   async function add(event: FormEvent) {
     event.preventDefault()
-    setError(null)
-    try {
+    await form.run(async () => {
       const next = await adminApi.saveProviders({
         providers: [
           ...consoleProviders
@@ -44,9 +43,7 @@ export function ProvidersPanel() {
       setSettings(next)
       setApiKey('')
       notify({ kind: 'success', text: `Provider ${id} saved.` })
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The provider could not be saved.')
-    }
+    })
   }
 
   return (
@@ -106,7 +103,7 @@ export function ProvidersPanel() {
               hint="Comma separated."
             />
           </div>
-          <FormError message={error} />
+          <FormError message={form.error} />
           <div>
             <Button type="submit" variant="primary">
               Save provider

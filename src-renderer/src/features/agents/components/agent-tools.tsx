@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
-import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
+import { useSubmit } from '../../../lib/use-submit'
 import { agentsApi, type ToolCall, type ToolMount } from '../api/agents-api'
 import { useAgents } from '../stores/agents-store'
 
@@ -24,7 +24,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
   const [allowed, setAllowed] = useState('')
   const [blocked, setBlocked] = useState('')
   const [maxCalls, setMaxCalls] = useState('8')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The tool server could not be mounted.')
 
   const reload = useCallback(async () => {
     setMounts((await agentsApi.toolMounts(agentId)).items)
@@ -33,8 +33,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
   const load = useLoad(() => Promise.all([loadTools(), reload()]), [loadTools, reload])
 
   async function mount() {
-    setError(null)
-    try {
+    await form.run(async () => {
       await agentsApi.createToolMount(agentId, {
         mcp_server_id: serverId,
         enabled: true,
@@ -46,9 +45,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
       })
       setServerId('')
       await reload()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The tool server could not be mounted.')
-    }
+    })
   }
 
   const serverName = (id: string) => servers.find((s) => s.id === id)?.name ?? id
@@ -86,7 +83,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
               Mount
             </Button>
           </div>
-          <FormError message={error} />
+          <FormError message={form.error} />
           <DataTable
             load={load}
             label="Tool mounts"

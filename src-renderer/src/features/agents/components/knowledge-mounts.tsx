@@ -1,7 +1,6 @@
 import { useCallback, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
-import { api } from '../../../lib/api-client'
 import { useLoad } from '../../../lib/use-load'
 import { agentsApi, type KnowledgeMount } from '../api/agents-api'
 
@@ -12,10 +11,7 @@ export function KnowledgeMounts({ agentId }: { agentId: string }) {
   const reload = useCallback(async () => setMounts((await agentsApi.mounts(agentId)).items), [agentId])
   const load = useLoad(async () => {
     await reload()
-    const page = await api.get<{ items: { id: string; name: string }[] }>('/knowledge-sources', {
-      query: { size: 100 },
-    })
-    setSources(page.items)
+    setSources((await agentsApi.sources()).items)
   }, [reload])
 
   // Changing a mount's priority or active flag is a remount: the API has no update for mounts.

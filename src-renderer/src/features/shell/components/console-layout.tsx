@@ -3,10 +3,10 @@ import { NavLink, Outlet, useLocation } from 'react-router'
 import { Button } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
 import { type ThemeChoice, useTheme } from '../../../lib/theme'
-import { ProfileDialog } from '../../auth/components/profile-dialog'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { hasPermission, useSession } from '../../../stores/session-store'
 import { SCREENS, screenOf } from '../screens'
 import { NotAllowed } from './not-allowed'
+import { ProfileDialog } from './profile-dialog'
 
 const SIDEBAR_KEY = 'switchboard.sidebar-collapsed'
 
