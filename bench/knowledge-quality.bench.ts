@@ -5,10 +5,13 @@
  * - the SQuAD 2.0 "Normans" article (39 paragraphs, one chunk each; the answerable questions, the answer's
  *   paragraph relevant): nDCG@10.
  * Each reports, in the same run: plain SQLite FTS5 BM25 (a fresh FTS5 table, one row per unit, the query's words
- * OR-ed, `ORDER BY rank`) as the baseline; the project's BM25; then for each local embedder (builtin hashing,
- * USE-lite) its vectors, hybrid at each vector weight tried, and hybrid as shipped (`VECTOR_WEIGHT`, gated by
- * agreement with BM25). Weights are chosen on the tuning parts. USE-lite's passage embeddings are cached on disk
- * (`embedding-cache.ts`): the first run embeds the 5,000 DBpedia passages (several minutes), reruns read them.
+ * OR-ed, `ORDER BY rank`, unicode61 without stemming) as the baseline; the project's BM25 (Porter-stemmed, the
+ * document title weighted, postings-bounded); then for each local embedder (builtin hashing, USE-lite) its
+ * vectors, hybrid before reranking and hybrid as shipped (fusion at `VECTOR_WEIGHT`, gated by agreement with BM25,
+ * then the sentence reranker at `RERANK_WEIGHT`), and the tuning grid of both weights the shipped ones are chosen
+ * on. Units are loaded as documents named by their title (one per DBpedia entity, one for the article), as pages
+ * of such a corpus would be uploaded. USE-lite's passage embeddings are cached on disk (`embedding-cache.ts`): the
+ * first run embeds the 5,000 DBpedia passages (about 20 minutes on the shared machine), reruns read them.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'

@@ -61,7 +61,7 @@ export const FIRST_RANK_SCORE = 1 / (RRF_K + 1)
  */
 export const VECTOR_WEIGHT: Record<string, number> = {
   [BUILTIN_EMBEDDING_MODEL]: 0.25,
-  [USE_LITE_MODEL]: 0.5,
+  [USE_LITE_MODEL]: 0.75,
 }
 
 export function vectorWeightOf(embedder: Embedder): number {

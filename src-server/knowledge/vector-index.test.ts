@@ -276,6 +276,10 @@ describe('BM25 index', () => {
         .pluck()
         .get(match)
     expect(count('title:normans')).toBe(3)
+    // A current index is left as it is at the next start: a row only the index holds survives it.
+    db.$client.exec("INSERT INTO knowledge_chunk_fts (rowid, title, content) VALUES (999999, '', 'sentinel')")
+    ensureChunkIndex(db.$client)
+    expect(count('sentinel')).toBe(1)
     // The rebuilt index still follows deletions.
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE document_id = ?').run(documentId)
     expect(count('normans')).toBe(0)
