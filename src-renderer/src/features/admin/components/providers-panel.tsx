@@ -105,7 +105,7 @@ export function ProvidersPanel() {
           </div>
           <FormError message={form.error} />
           <div>
-            <Button type="submit" variant="primary">
+            <Button type="submit" variant="primary" busy={form.busy}>
               Save provider
             </Button>
           </div>
