@@ -1,4 +1,3 @@
-import type { ProviderSettings } from '@server/ai/ai.schemas'
 import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
@@ -6,25 +5,27 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
-import { adminApi } from '../api/admin-api'
+import { useAdmin } from '../stores/admin-store'
 
 /** OpenAI-compatible providers set in the console; keys are write-only (the server says only whether one is set). */
 export function ProvidersPanel() {
   const notify = useNotifications((state) => state.push)
-  const [settings, setSettings] = useState<ProviderSettings | null>(null)
+  const settings = useAdmin((state) => state.providers)
+  const loadProviders = useAdmin((state) => state.loadProviders)
+  const saveProviders = useAdmin((state) => state.saveProviders)
   const [id, setId] = useState('')
   const [baseUrl, setBaseUrl] = useState('')
   const [apiKey, setApiKey] = useState('')
   const [models, setModels] = useState('')
   const form = useSubmit('The provider could not be saved.')
-  const load = useLoad(async () => setSettings(await adminApi.providers()), [])
+  const load = useLoad(loadProviders, [loadProviders])
 
   const consoleProviders = (settings?.providers ?? []).filter((p) => p.source === 'console')
 
   async function add(event: FormEvent) {
     event.preventDefault()
     await form.run(async () => {
-      const next = await adminApi.saveProviders({
+      await saveProviders({
         providers: [
           ...consoleProviders
             .filter((p) => p.id !== id)
@@ -40,7 +41,6 @@ export function ProvidersPanel() {
           },
         ],
       })
-      setSettings(next)
       setApiKey('')
       notify({ kind: 'success', text: `Provider ${id} saved.` })
     })
@@ -105,7 +105,7 @@ export function ProvidersPanel() {
           </div>
           <FormError message={form.error} />
           <div>
-            <Button type="submit" variant="primary">
+            <Button type="submit" variant="primary" busy={form.busy}>
               Save provider
             </Button>
           </div>

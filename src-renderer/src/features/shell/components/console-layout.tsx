@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { Button } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
+import { label } from '../../../lib/labels'
 import { type ThemeChoice, useTheme } from '../../../lib/theme'
 import { hasPermission, useSession } from '../../../stores/session-store'
 import { SCREENS, screenOf } from '../screens'
@@ -98,7 +99,7 @@ export function ConsoleLayout() {
             <Avatar person={user} />
             <div className="nav-label">
               <div className="who-name">{user?.username}</div>
-              <div className="who-roles">{user?.roles.join(', ')}</div>
+              <div className="who-roles">{user?.roles.map((role) => label('role', role)).join(', ')}</div>
             </div>
           </button>
           <Button variant="ghost" onClick={() => void signOut()} title="Sign out">
