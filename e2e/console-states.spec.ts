@@ -135,6 +135,28 @@ test('no screen shows its empty state for a failure: knowledge, a listing and th
   await expect(page.getByTestId('wallet-balance')).toHaveText('0 pts')
 })
 
+test('a picker whose choices failed to load says so with Retry instead of offering only its default', async ({
+  page,
+  server,
+}) => {
+  const { authorization } = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const created = await fetch(`${server.url}/agents`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Billing helper', description: 'answers billing questions' }),
+  })
+  expect(created.status).toBe(201)
+  await signIn(page, server)
+  await failRequests(page, /\/agents\?/, 'Agents are unavailable right now.')
+  await page.goto(`${server.url}/console/chat/new`)
+  const main = page.getByRole('main')
+  await expect(main.getByRole('alert')).toContainText('Agents are unavailable right now.')
+  await page.unrouteAll({ behavior: 'wait' })
+  await main.getByRole('button', { name: 'Retry' }).click()
+  await expect(main.getByRole('alert')).toHaveCount(0)
+  await expect(page.getByLabel('Agent')).toContainText('Billing helper')
+})
+
 test('a screen the user may not open says so instead of loading forever', async ({ page, server }) => {
   const rita = await createUser(server, 'rita', ['reviewer'])
   await signIn(page, server, rita.username, rita.password)
