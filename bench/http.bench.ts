@@ -109,8 +109,13 @@ async function load(target: ChildProcess, options: autocannon.Options): Promise<
   return { rps: Math.round(result.requests.average), p99: result.latency.p99, non2xx: result.non2xx, cpuUs }
 }
 
+/** BENCH_HTTP_CPU_PROF=<dir> writes the servers' CPU profiles there (`node --cpu-prof`), to see where time goes. */
+const PROFILE = process.env.BENCH_HTTP_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HTTP_CPU_PROF}`]
+  : []
+
 const startProject = (dataDir: string, logLevel: string) =>
-  startProcess(['--import', 'tsx', 'src-server/cli.ts', '--port', '0', '--data-dir', dataDir], {
+  startProcess([...PROFILE, '--import', 'tsx', 'src-server/cli.ts', '--port', '0', '--data-dir', dataDir], {
     SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
     SWITCHBOARD_LOG_LEVEL: logLevel,
   })

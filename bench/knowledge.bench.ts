@@ -71,12 +71,15 @@ export function adminUser(app: App): AuthUser {
   }
 }
 
-/** One source whose documents each hold the given texts as chunks; returns the source id and chunk id -> label. */
+/**
+ * One source whose documents hold the given texts as chunks, consecutive texts with the same `documentOf` name
+ * in one document (by default a thousand per document); returns the source id and chunk id -> label.
+ */
 export function loadCorpus(
   app: App,
   texts: string[],
   labelOf: (index: number) => number,
-  perDocument = 1000,
+  documentOf: (index: number) => string = (i) => `d${Math.floor(i / 1000)}.txt`,
 ) {
   const db = app.ctx.db
   const source = db
@@ -91,15 +94,16 @@ export function loadCorpus(
     .get()
   const key = embeddingKey(createLocalEmbedder(app.ctx.workers), BUILTIN_EMBEDDING_DIM)
   const labels = new Map<string, number>()
-  for (let start = 0; start < texts.length; start += perDocument) {
-    const batch = texts.slice(start, start + perDocument)
+  for (let start = 0, end = 1; start < texts.length; start = end, end = start + 1) {
+    while (end < texts.length && documentOf(end) === documentOf(start)) end++
+    const batch = texts.slice(start, end)
     const vectors = builtinEmbedMany(batch)
     db.transaction(() => {
       const document = db
         .insert(knowledgeDocument)
         .values({
           sourceId: source.id,
-          fileName: `d${start}.txt`,
+          fileName: documentOf(start),
           mimeType: 'text/plain',
           sizeBytes: 1,
           sha256: randomUUID(),
@@ -347,7 +351,7 @@ async function atScale(): Promise<BenchResult[]> {
       app,
       [...squad.paragraphs, ...Array.from({ length: BIG_CORPUS }, () => sentence(170))],
       (i) => i,
-      5000,
+      (i) => `d${Math.floor(i / 5000)}.txt`,
     )
     const { sourceId } = corpus
     const client = app.ctx.db.$client

@@ -14,7 +14,7 @@ import { normaliseValue } from '../src-server/document-recognition/extraction/va
 import { layoutFingerprint } from '../src-server/document-recognition/learning/fingerprint'
 import { type Hint, lessonFrom } from '../src-server/document-recognition/learning/hints'
 import { readWithHints } from '../src-server/document-recognition/learning/learning'
-import type { PageText } from '../src-server/document-recognition/pipeline/pdf-pages'
+import type { PageText } from '../src-server/document-recognition/page-text'
 import {
   type CaseResult,
   type FixtureCase,

@@ -1,4 +1,4 @@
-import { expect, screenshot, signIn, test } from './fixtures'
+import { ADMIN_PASSWORD, apiToken, expect, screenshot, signIn, test } from './fixtures'
 
 test('an admin changes the platform configuration, adds a user and reads the audit log', async ({
   page,
@@ -43,4 +43,31 @@ test('an admin changes the platform configuration, adds a user and reads the aud
   await expect(log.getByText('Created a user')).toBeVisible()
   await expect(log.getByText('Changed configuration')).toBeVisible()
   await screenshot(page, testInfo, 'admin-audit')
+})
+
+test('an admin adds a model provider whose key is stored but never shown', async ({ page, server }) => {
+  await signIn(page, server)
+  await page.goto(`${server.url}/console/admin`)
+  await page.getByRole('tab', { name: 'Model providers' }).click()
+  const form = page.getByRole('form', { name: 'Model provider' })
+  await form.getByLabel('Provider id').fill('local')
+  await form.getByLabel('Base URL').fill('http://127.0.0.1:9/v1')
+  await form.getByLabel('API key').fill('sk-local-secret')
+  await form.getByLabel('Models').fill('tiny, small')
+  await form.getByRole('button').click()
+  await expect(page.getByText('Provider local saved.')).toBeVisible()
+  const providers = page.getByRole('table', { name: 'Model providers' })
+  await expect(providers.getByRole('row').filter({ hasText: 'local' })).toContainText('Set')
+  await expect(page.getByText('sk-local-secret')).toHaveCount(0)
+
+  const stored = (await (
+    await fetch(`${server.url}/api/admin/model-providers`, {
+      headers: await apiToken(server, 'admin', ADMIN_PASSWORD),
+    })
+  ).json()) as { providers: { id: string; base_url: string; models: string[]; has_api_key: boolean }[] }
+  expect(stored.providers.find((p) => p.id === 'local')).toMatchObject({
+    base_url: 'http://127.0.0.1:9/v1',
+    models: ['tiny', 'small'],
+    has_api_key: true,
+  })
 })

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, screenshot, signIn, test } from './fixtures'
+import { ADMIN_PASSWORD, apiToken, expect, screenshot, signIn, test } from './fixtures'
 
 const FILESYSTEM_SERVER = path.resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
 
@@ -45,4 +45,45 @@ test('an operator sets up an agent with a model, an MCP tool server, a credentia
   const mounts = page.getByRole('table', { name: 'Tool mounts' })
   await expect(mounts.getByText('write_file')).toBeVisible()
   await screenshot(page, testInfo, 'agents-tools')
+})
+
+test('an operator mounts a knowledge source on an agent, reprioritises it and unmounts it', async ({
+  page,
+  server,
+}) => {
+  const headers = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const post = async (path: string, body: unknown) =>
+    (await (
+      await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    ).json()) as {
+      id: string
+    }
+  const agent = await post('/agents', { name: 'Handbook helper', agent_type: 'chat' })
+  await post('/knowledge-sources', { name: 'Staff handbook' })
+  const stored = async () =>
+    (
+      (await (await fetch(`${server.url}/agents/${agent.id}/mounts`, { headers })).json()) as {
+        items: { source_name: string; priority: number; is_active: boolean }[]
+      }
+    ).items
+
+  await signIn(page, server)
+  await page.goto(`${server.url}/console/agents`)
+  await page.getByRole('tab', { name: 'Knowledge' }).click()
+  await page.getByLabel('Source', { exact: true }).selectOption({ label: 'Staff handbook' })
+  await page.getByRole('button', { name: 'Mount', exact: true }).click()
+  const mounted = page.getByRole('table', { name: 'Mounted sources' })
+  await expect(mounted.getByText('Staff handbook')).toBeVisible()
+
+  await mounted.getByLabel('Priority of Staff handbook').fill('5')
+  await mounted.getByLabel('Priority of Staff handbook').blur()
+  await expect.poll(async () => (await stored())[0]?.priority).toBe(5)
+  // The box follows the stored mount: it turns off once the server has remounted the source.
+  await mounted.getByLabel('Active Staff handbook').click()
+  await expect.poll(async () => (await stored())[0]?.is_active).toBe(false)
+  await expect(mounted.getByLabel('Active Staff handbook')).not.toBeChecked()
+
+  await mounted.getByRole('button', { name: 'Unmount' }).click()
+  await expect(mounted.getByText('No knowledge mounted')).toBeVisible()
+  expect(await stored()).toEqual([])
 })

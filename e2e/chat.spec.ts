@@ -25,7 +25,7 @@ test('an operator takes over a live chat, answers the user, and hands it back to
   // The operator sees the session live and opens it.
   await signIn(operatorPage, server, otto.username, otto.password)
   await operatorPage.goto(`${server.url}/console/chat`)
-  await expect(operatorPage.getByText('live', { exact: true })).toBeVisible()
+  await expect(operatorPage.getByText('Live', { exact: true })).toBeVisible()
   await operatorPage
     .getByRole('list', { name: 'Sessions' })
     .getByRole('link')

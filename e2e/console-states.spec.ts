@@ -60,6 +60,8 @@ test('a slow list shows a skeleton, a failed one the server’s message with a R
   const sales = page.getByRole('table', { name: 'My sales' })
   await expect(sales.getByRole('alert')).toContainText('The database is busy; try again.')
   await expect(sales.getByText('No sales yet')).toHaveCount(0)
+  // Shown once, where the list would be: a failed load raises no toast beside it.
+  await expect(page.getByText('The database is busy; try again.')).toHaveCount(1)
   await screenshot(page, testInfo, 'states-failed')
   // A retry that fails again keeps the error and the button.
   await sales.getByRole('button', { name: 'Retry' }).click()
@@ -69,6 +71,36 @@ test('a slow list shows a skeleton, a failed one the server’s message with a R
   await sales.getByRole('button', { name: 'Retry' }).click()
   await expect(sales.getByText('No sales yet')).toBeVisible()
   await expect(sales.getByRole('alert')).toHaveCount(0)
+})
+
+test('a failed action the user took is a toast in the server’s words; a failed load is not', async ({
+  page,
+  server,
+}) => {
+  await createUser(server, 'uma', ['user'])
+  await signIn(page, server)
+  await failRequests(page, /\/api\/admin\/users\?/, 'The user list is unavailable.')
+  await page.goto(`${server.url}/console/admin`)
+  await page.getByRole('tab', { name: 'Users & roles' }).click()
+  const toasts = page.getByRole('region', { name: 'Notifications' })
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('The user list is unavailable.')
+  await expect(toasts.getByRole('alert')).toHaveCount(0)
+  await page.unrouteAll({ behavior: 'wait' })
+  await page.getByRole('main').getByRole('button', { name: 'Retry' }).click()
+
+  await page.route(/\/api\/admin\/users\/[0-9a-f-]{36}$/, (route) =>
+    route.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        error: { code: 'CONFLICT', message: 'uma was changed meanwhile.', details: {} },
+      }),
+    }),
+  )
+  const uma = page.getByRole('row').filter({ hasText: 'uma' })
+  await uma.getByRole('button', { name: 'Disable' }).click()
+  await expect(toasts.getByRole('alert')).toHaveText(/uma was changed meanwhile\./)
+  await expect(uma.getByRole('button', { name: 'Disable' })).toBeVisible()
 })
 
 test('no screen shows its empty state for a failure: knowledge, a listing and the wallet', async ({
@@ -101,6 +133,28 @@ test('no screen shows its empty state for a failure: knowledge, a listing and th
   await page.unrouteAll({ behavior: 'wait' })
   await main.getByRole('button', { name: 'Retry' }).click()
   await expect(page.getByTestId('wallet-balance')).toHaveText('0 pts')
+})
+
+test('a picker whose choices failed to load says so with Retry instead of offering only its default', async ({
+  page,
+  server,
+}) => {
+  const { authorization } = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const created = await fetch(`${server.url}/agents`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Billing helper', description: 'answers billing questions' }),
+  })
+  expect(created.status).toBe(201)
+  await signIn(page, server)
+  await failRequests(page, /\/agents\?/, 'Agents are unavailable right now.')
+  await page.goto(`${server.url}/console/chat/new`)
+  const main = page.getByRole('main')
+  await expect(main.getByRole('alert')).toContainText('Agents are unavailable right now.')
+  await page.unrouteAll({ behavior: 'wait' })
+  await main.getByRole('button', { name: 'Retry' }).click()
+  await expect(main.getByRole('alert')).toHaveCount(0)
+  await expect(page.getByLabel('Agent')).toContainText('Billing helper')
 })
 
 test('a screen the user may not open says so instead of loading forever', async ({ page, server }) => {
@@ -309,21 +363,23 @@ async function seed(server: RunningServer) {
   await post(adminApi, '/api/wallet/topup', { amount: 500, payment_method: 'simulated' })
   await post(adminApi, '/api/marketplace/orders', { listing_id: listing.id })
   await post(adminApi, '/knowledge-sources', { name: 'Handbook' })
+  return { listingId: listing.id as string }
 }
 
-const SCREENS: { name: string; path: string; tabs?: string[] }[] = [
-  { name: 'knowledge', path: '/console/knowledge' },
-  { name: 'agents', path: '/console/agents' },
-  { name: 'evaluation', path: '/console/evaluation' },
+const SCREENS: { name: string; path: (seeded: { listingId: string }) => string; tabs?: string[] }[] = [
+  { name: 'knowledge', path: () => '/console/knowledge' },
+  { name: 'agents', path: () => '/console/agents' },
+  { name: 'evaluation', path: () => '/console/evaluation' },
   {
     name: 'marketplace',
-    path: '/console/marketplace',
+    path: () => '/console/marketplace',
     tabs: ['My orders', 'My sales', 'My listings', 'Sell'],
   },
-  { name: 'wallet', path: '/console/wallet' },
+  { name: 'listing', path: ({ listingId }) => `/console/marketplace/listings/${listingId}` },
+  { name: 'wallet', path: () => '/console/wallet' },
   {
     name: 'admin',
-    path: '/console/admin',
+    path: () => '/console/admin',
     tabs: ['Moderation', 'Statistics', 'Users & roles', 'Recognition', 'Model providers', 'Audit log'],
   },
 ]
@@ -353,7 +409,7 @@ for (const size of [
       browser,
       server,
     }, testInfo) => {
-      await seed(server)
+      const seeded = await seed(server)
       const context = await browser.newContext({ viewport: size, colorScheme: scheme })
       const page = await context.newPage()
       await page.goto(`${server.url}/console/sign-in`)
@@ -361,7 +417,9 @@ for (const size of [
       await screenshot(page, testInfo, `sign-in-${size.width}-${scheme}`)
       await signIn(page, server)
       for (const screen of SCREENS) {
-        await page.goto(`${server.url}${screen.path}`)
+        await page.goto(`${server.url}${screen.path(seeded)}`)
+        // The console has drawn the screen (not the page still loading) and its loads have settled.
+        await expect(page.getByRole('main')).toBeVisible()
         await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0)
         expect(await overflowing(page), `${screen.name} at ${size.width}`).toEqual([])
         await screenshot(page, testInfo, `${screen.name}-${size.width}-${scheme}`)

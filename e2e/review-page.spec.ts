@@ -20,7 +20,7 @@ async function uploadThroughUi(page: Page, name: string, buffer: Buffer) {
   await page.getByLabel('PDF or image').setInputFiles({ name, mimeType: 'application/pdf', buffer })
   await page.getByRole('button', { name: 'Upload and extract' }).click()
   await expect(page).toHaveURL(/\/console\/review\/[0-9a-f-]{36}$/)
-  await expect(page.getByText('completed', { exact: true })).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByText('Extracted', { exact: true })).toBeVisible({ timeout: 60_000 })
 }
 
 test('a reviewer fills fields by clicking a word and dragging a box, and zooms to 200% with the left edge reachable', async ({
@@ -38,7 +38,7 @@ test('a reviewer fills fields by clicking a word and dragging a box, and zooms t
   const word = await pointOnPage(page, 475, 346) // "1,190.00" printed at x 450, y 340 (12 pt)
   await page.mouse.click(word.x, word.y)
   await expect(fieldItem(page, 'Net amount')).toContainText('1190')
-  await expect(fieldItem(page, 'Net amount').getByText('corrected', { exact: true }).first()).toBeVisible()
+  await expect(fieldItem(page, 'Net amount').getByText('Corrected', { exact: true }).first()).toBeVisible()
   await expect(page.getByRole('region', { name: 'Revision timeline' })).toContainText('1190')
   await screenshot(page, testInfo, 'review-click-word')
 
@@ -52,7 +52,7 @@ test('a reviewer fills fields by clicking a word and dragging a box, and zooms t
   await expect(page.locator('.drag-rect')).toBeVisible()
   await page.mouse.up()
   await expect(fieldItem(page, 'Due date')).toContainText('2024-03-15')
-  await expect(fieldItem(page, 'Due date').getByText('corrected', { exact: true }).first()).toBeVisible()
+  await expect(fieldItem(page, 'Due date').getByText('Corrected', { exact: true }).first()).toBeVisible()
   await screenshot(page, testInfo, 'review-drag-box')
 
   // Zoom to 200%: the page is wider than the viewer and both its edges can be scrolled to.
@@ -115,8 +115,8 @@ test('keyboard-only review of a real invoice from upload to approved, then Enter
 
   // A once per field, pressed without waiting for the saves: every field is accepted exactly once.
   for (let press = 0; press < count; press++) await page.keyboard.press('a')
-  await expect(page.getByText('approved', { exact: true }).first()).toBeVisible({ timeout: 30_000 })
-  await expect(fields.filter({ hasText: 'accepted' })).toHaveCount(count)
+  await expect(page.getByText('Approved', { exact: true }).first()).toBeVisible({ timeout: 30_000 })
+  await expect(fields.filter({ hasText: 'Accepted' })).toHaveCount(count)
   const runId = page.url().split('/').at(-1)
   const { authorization } = await apiToken(server, 'admin', ADMIN_PASSWORD)
   const reviewed = (await (

@@ -44,7 +44,7 @@ async function start(): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
     server = await startServer({ dataDir: dataDir(), host, port: 0 })
   }
-  token = server.app.ctx.auth.issueDesktopToken()
+  token = server.app.auth.issueDesktopToken()
 }
 
 function createWindow(): void {

@@ -1,12 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { AuthService } from './auth/auth.service'
+import type { AuthUser } from './auth'
 import type { ServerConfig } from './config'
-import type { Db } from './db/client'
-import type { Guard } from './health/guard'
-import type { JobRunner } from './jobs/job-runner'
-import type { WorkerPool } from './jobs/worker-pool'
-import type { SecretBox } from './secrets/secret-box'
-import type { BlobStore } from './storage/blob-store'
+import type { Db } from './db'
+import type { Guard } from './health'
+import type { JobRunner, WorkerPool } from './jobs'
+import type { SecretBox } from './secrets'
+import type { BlobStore } from './storage'
+
+/**
+ * What other domains may ask of accounts: narrow on purpose, so the context names no domain's implementation. The
+ * auth service implements it; only the auth routes are handed the whole service.
+ */
+export interface Accounts {
+  /** A user's profile, as a background job acts for them; throws `UNAUTHORIZED` once the user is gone. */
+  me(userId: string): Omit<AuthUser, 'tokenId'>
+  /** The platform account that collects commission. */
+  platformUserId(): string
+}
 
 /**
  * The infrastructure every domain plugin receives: built once by `createServer`, passed explicitly as the
@@ -22,6 +32,6 @@ export interface AppContext {
   workers: WorkerPool
   jobs: JobRunner
   guard: Guard
-  auth: AuthService
+  auth: Accounts
   log: FastifyBaseLogger
 }

@@ -8,40 +8,50 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import websocket from '@fastify/websocket'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify'
 import pino from 'pino'
-import { adminAuditRoutes } from './admin-audit/admin-audit.routes'
+import { adminAuditRoutes } from './admin-audit'
 import { agentRunRoutes, createAgentRunService, findRuntimeAgentOwnerId } from './agent-runs'
 import { aiRoutes, createModelRegistry } from './ai'
 import type { AppContext } from './app-context'
-import { authentication } from './auth/auth.plugin'
-import { authRoutes } from './auth/auth.routes'
-import { createAuthService } from './auth/auth.service'
-import { backupRoutes } from './backup/backup.routes'
+import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
+import { backupRoutes } from './backup'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config'
-import { consoleRoutes } from './console/console.routes'
+import { consoleRoutes } from './console'
 import { conversationPlugin, createChatOrchestrator, findAgentOwnerId } from './conversation'
-import { startCheckpointer } from './db/checkpointer'
-import { openDatabase } from './db/client'
-import { appliedMigrationCount, applyMigrations, migrationsFolder } from './db/migrate'
+import {
+  appliedMigrationCount,
+  applyMigrations,
+  migrationsFolder,
+  openDatabase,
+  startCheckpointer,
+} from './db'
 import { documentRecognitionRoutes } from './document-recognition'
-import { errorHandling } from './errors/error-handler'
+import { errorHandling } from './errors'
 import { evaluationRoutes } from './evaluation'
-import { dataDirWritable, freeDisk, Guard, migrationsApplied, secretKeyPresent } from './health/guard'
-import { guardWrites, healthRoutes } from './health/health.routes'
-import { ErrorEnvelope } from './http/common.schemas'
-import { originPolicy } from './http/origins'
-import { securityHeaders } from './http/security-headers'
-import { validatorCompiler } from './http/validation'
-import { JobRunner } from './jobs/job-runner'
-import { WorkerPool } from './jobs/worker-pool'
+import {
+  dataDirWritable,
+  freeDisk,
+  Guard,
+  guardWrites,
+  healthRoutes,
+  migrationsApplied,
+  secretKeyPresent,
+} from './health'
+import {
+  batchedStdout,
+  ErrorEnvelope,
+  lazyRequestLogger,
+  originPolicy,
+  securityHeaders,
+  validatorCompiler,
+} from './http'
+import { JobRunner, WorkerPool } from './jobs'
 import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
-import { type LanListener, lanRoutes } from './lan/lan.routes'
-import { lanCertificate } from './lan/lan-tls'
+import { type LanListener, lanCertificate, lanRoutes } from './lan'
 import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
-import { SecretBox } from './secrets/secret-box'
-import { settingsRoutes } from './settings/settings.routes'
-import { BlobStore } from './storage/blob-store'
-import { lockDataDir } from './storage/data-dir-lock'
+import { SecretBox } from './secrets'
+import { settingsRoutes } from './settings'
+import { BlobStore, lockDataDir } from './storage'
 
 export interface CreateServerOptions extends ServerOptions {
   /** Where log lines go (default stdout); tests pass a stream to read them. */
@@ -52,7 +62,13 @@ export interface CreateServerOptions extends ServerOptions {
   requestTimeoutMs?: number
 }
 
-export type App = FastifyInstance & { ctx: AppContext; bootstrap: BootstrapInfo; lan: LanListener | null }
+/** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
+export type App = FastifyInstance & {
+  ctx: AppContext
+  auth: AuthService
+  bootstrap: BootstrapInfo
+  lan: LanListener | null
+}
 export interface BootstrapInfo {
   adminCreated: boolean
   generatedPassword: string | null
@@ -82,9 +98,7 @@ async function buildApp(
   options: CreateServerOptions,
   releaseDataDir: () => void,
 ): Promise<App> {
-  // Log lines leave in batches of 4 KB, or every 200 ms when traffic is light (and on exit): a write per line
-  // cost a measurable share of a trivial request. A hard kill loses at most those 200 ms of lines.
-  const destination = options.logStream ?? pino.destination({ dest: 1, minLength: 4096, periodicFlush: 200 })
+  const destination = options.logStream ?? batchedStdout()
   const logger = pino(
     {
       level: config.logLevel,
@@ -144,6 +158,7 @@ async function buildApp(
     loggerInstance: logger,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: 1024 * 1024,
     // Slow or stalled request bodies are cut off instead of holding a socket forever.
     requestTimeout: options.requestTimeoutMs ?? 60_000,
@@ -202,7 +217,7 @@ async function buildApp(
 
   await app.register(healthRoutes, { ctx })
   await app.register(lanRoutes, { lan, allowPlainHttp: config.lanPlainHttp })
-  await app.register(authRoutes, { ctx })
+  await app.register(authRoutes, { auth })
   await app.register(settingsRoutes, { ctx })
   await app.register(adminAuditRoutes, { ctx })
   await app.register(backupRoutes, { ctx })
@@ -227,7 +242,7 @@ async function buildApp(
   await app.register(conversationPlugin, { ctx, chat })
   await app.register(evaluationRoutes, { ctx, chat, models })
   const agentRuns = createAgentRunService(ctx)
-  await app.register(agentRunRoutes, { ctx, agentRuns })
+  await app.register(agentRunRoutes, { agentRuns })
   await app.register(documentRecognitionRoutes, { ctx, agentRuns, models })
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 
@@ -245,6 +260,7 @@ async function buildApp(
 
   return Object.assign(app, {
     ctx,
+    auth,
     lan,
     bootstrap: {
       adminCreated: bootstrapResult.created,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { startServer } from './server'
-import { DataDirLockedError } from './storage/data-dir-lock'
+import { DataDirLockedError } from './storage'
 
 /** `npm start`: serve the API and the console standalone. Flags override SWITCHBOARD_* env. */
 const { values } = parseArgs({

@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
 import { router } from './app/router'
 import { Notifications } from './components/ui/notifications'
-import { useSession } from './features/auth/stores/session-store'
+import { notifyUncaughtFailures } from './lib/api-client'
+import { useSession } from './stores/session-store'
 import './styles.css'
 
 function App() {
@@ -18,6 +19,8 @@ function App() {
     </>
   )
 }
+
+notifyUncaughtFailures()
 
 // The system's theme until a signed-in user's own choice applies (see lib/theme.ts).
 document.documentElement.dataset.theme = window.matchMedia('(prefers-color-scheme: dark)').matches

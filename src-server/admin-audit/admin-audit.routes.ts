@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../app-context'
-import { Page, PageQuery } from '../http/common.schemas'
+import { Page, PageQuery } from '../http'
 import { AdminAuditEntry } from './admin-audit.schemas'
 import { listAdminActions } from './admin-audit.service'
 

@@ -1,8 +1,7 @@
 import { count, desc, eq } from 'drizzle-orm'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { user } from '../auth'
+import type { Queryable } from '../db'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import { adminAuditLog } from './admin-audit.tables'
 
 export interface AdminAction {

@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText } from '../db/columns'
+import { createdAt, idColumn, jsonText } from '../db'
 
 /** Append-only record of every admin write: who, what, on which target, before and after. */
 export const adminAuditLog = sqliteTable(

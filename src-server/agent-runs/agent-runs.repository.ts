@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, max, or } from 'drizzle-orm'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
+import { user } from '../auth'
+import { nowIso, type Queryable } from '../db'
 import { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
 
 export type RuntimeAgentRow = typeof runtimeAgent.$inferSelect

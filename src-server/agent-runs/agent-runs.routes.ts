@@ -1,10 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import { CommonErrors } from '../errors/app-error'
-import { IdParams, Page, PageQuery } from '../http/common.schemas'
-import { pageOf } from '../http/pagination'
-import { hasAssetGrant } from '../marketplace'
+import { IdParams, Page, PageQuery, pageOf } from '../http'
 import {
   AgentRunSchema,
   CreateRuntimeAgentBody,
@@ -18,18 +13,10 @@ import type { AgentRunService } from './agent-runs.service'
 import { toAgentView, toRunView, toVersionView } from './agent-runs.views'
 import { readUpload, requireField } from './upload'
 
-/** Running a runtime agent needs the review permission or a marketplace grant of that document agent. */
-export function mayRunAgent(ctx: AppContext, user: AuthUser, agentId: string): boolean {
-  return (
-    user.permissions.includes('document_recognition.review') ||
-    hasAssetGrant(ctx.db, user.id, 'document_agent', agentId)
-  )
-}
-
-export const agentRunRoutes: FastifyPluginAsyncTypebox<{
-  ctx: AppContext
-  agentRuns: AgentRunService
-}> = async (app, { ctx, agentRuns }) => {
+export const agentRunRoutes: FastifyPluginAsyncTypebox<{ agentRuns: AgentRunService }> = async (
+  app,
+  { agentRuns },
+) => {
   const tags = ['agent-runs']
   const write = { permission: 'document_recognition.write' } as const
 
@@ -105,8 +92,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const user = request.requireUser()
       const upload = await readUpload(request)
-      const agent = agentRuns.getAgent(requireField(upload, 'runtime_agent_id'))
-      if (!mayRunAgent(ctx, user, agent.id)) throw CommonErrors.FORBIDDEN()
+      const agent = agentRuns.runnableAgent(user, requireField(upload, 'runtime_agent_id'))
       const run = await agentRuns.createRun({ agent, createdById: user.id, file: upload.file ?? undefined })
       return reply.status(202).send(toRunView(run))
     },
@@ -116,15 +102,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     '/agent-runs/:id',
     { schema: { tags, params: IdParams, response: { 200: AgentRunSchema } } },
     async (request) => {
-      const user = request.requireUser()
-      const run = agentRuns.getRun(request.params.id)
-      if (run.createdById !== user.id && !mayRunAgent(ctx, user, run.runtimeAgentId))
-        throw agentRunNotFound(run.id)
-      return toRunView(run)
+      return toRunView(agentRuns.readableRun(request.requireUser(), request.params.id))
     },
   )
-}
-
-function agentRunNotFound(id: string) {
-  return CommonErrors.NOT_FOUND({ run_id: id }, 'No such run.')
 }

@@ -2,18 +2,20 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Value } from 'typebox/value'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
+import { type Resource, requireAccess } from '../access'
+import { recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../app-context'
-import type { Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
-import { CommonErrors } from '../errors/app-error'
-import { enqueueJob } from '../jobs/job-runner'
+import type { AuthUser } from '../auth'
+import { nowIso, type Queryable } from '../db'
+import { CommonErrors } from '../errors'
+import { sniffMimeType } from '../http'
+import { enqueueJob } from '../jobs'
+import { hasAssetGrant } from '../marketplace'
 import { AgentRunErrors } from './agent-runs.errors'
 import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
 import * as repo from './agent-runs.repository'
 import { BaseAgentConfig, type ExecutionPolicy, type InputSlot } from './agent-runs.schemas'
 import type { RUNTIME_AGENT_TYPES } from './agent-runs.tables'
-import { sniffMimeType } from './file-type'
 
 export type RuntimeAgentType = (typeof RUNTIME_AGENT_TYPES)[number]
 export const AGENT_RUN_JOB = 'agent-run'
@@ -53,6 +55,18 @@ export function slotOf(config: unknown): InputSlot {
 }
 export function policyOf(config: unknown): ExecutionPolicy {
   return (config as BaseAgentConfig).execution_policy
+}
+
+/**
+ * A document agent as the access rules see it (`document_agent.run`): reviewers run every one, anyone else needs
+ * a marketplace grant of it. Its owner has no right of their own: document agents are made by admins, who review.
+ */
+export function documentAgentResource(db: Queryable, agentId: string, denied: Resource['denied']): Resource {
+  return {
+    ownerId: null,
+    isGranted: (userId) => hasAssetGrant(db, userId, 'document_agent', agentId),
+    denied,
+  }
 }
 
 export function findRuntimeAgentOwnerId(db: Queryable, runtimeAgentId: string): string | null {
@@ -114,6 +128,29 @@ export function createAgentRunService(ctx: AppContext) {
     return run
   }
 
+  /** The agent, when the user may run it; else 403. */
+  function runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
+    const agent = getAgent(agentId)
+    requireAccess(
+      user,
+      'document_agent.run',
+      documentAgentResource(db, agent.id, () => CommonErrors.FORBIDDEN()),
+    )
+    return agent
+  }
+
+  /** The run, when the user started it or may run its agent; any other run is absent for them. */
+  function readableRun(user: AuthUser, id: string): AgentRunRow {
+    const run = getRun(id)
+    requireAccess(user, 'document_agent.run', {
+      ...documentAgentResource(db, run.runtimeAgentId, () =>
+        CommonErrors.NOT_FOUND({ run_id: run.id }, 'No such run.'),
+      ),
+      ownerId: run.createdById,
+    })
+    return run
+  }
+
   async function handleJob({
     job,
     payload,
@@ -171,6 +208,8 @@ export function createAgentRunService(ctx: AppContext) {
     getAgent,
     publishedVersionOf,
     getRun,
+    runnableAgent,
+    readableRun,
     findRun: (id: string) => repo.findRun(db, id),
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
@@ -301,7 +340,7 @@ export function createAgentRunService(ctx: AppContext) {
             { max_file_mb: policy.max_file_mb },
             `The file is ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; this agent accepts up to ${policy.max_file_mb} MB.`,
           )
-        const mimeType = sniffMimeType(file.bytes)
+        const mimeType = await sniffMimeType(file.bytes)
         if (!mimeType || !slot.accepts.includes(mimeType))
           throw CommonErrors.UNSUPPORTED_FILE_TYPE({ detected: mimeType, accepts: slot.accepts })
         const stored = await ctx.blobs.put(file.bytes)

@@ -1,14 +1,15 @@
 export type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
-export { agentRunRoutes, mayRunAgent } from './agent-runs.routes'
+export { agentRunRoutes } from './agent-runs.routes'
 export type { ExecutionPolicy, InputSlot } from './agent-runs.schemas'
 export {
   type AgentRunService,
   createAgentRunService,
+  documentAgentResource,
   type ExecutionResult,
   findRuntimeAgentOwnerId,
   policyOf,
   type RunExecutor,
   slotOf,
 } from './agent-runs.service'
-export { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
+export { agentRun, RUN_STATUSES, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
 export { readUpload, requireField } from './upload'

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
-import { CommonErrors } from '../errors/app-error'
+import { CommonErrors } from '../errors'
+import { multipartFileName } from '../http'
 import { AgentRunErrors } from './agent-runs.errors'
 
 export interface Upload {
@@ -17,7 +18,11 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
         throw error.code === 'FST_REQ_FILE_TOO_LARGE' ? CommonErrors.FILE_TOO_LARGE() : error
       })
       if (!upload.file)
-        upload.file = { fieldName: part.fieldname, fileName: part.filename || 'upload', bytes }
+        upload.file = {
+          fieldName: part.fieldname,
+          fileName: multipartFileName(part.filename) || 'upload',
+          bytes,
+        }
     } else if (typeof part.value === 'string') {
       upload.fields[part.fieldname] = part.value
     }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { check, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { jsonText, nowIso } from '../db/columns'
+import { jsonText, nowIso } from '../db'
 
 /**
  * OpenAI-compatible providers configured by an admin in the console. The API key is stored sealed with the

@@ -1,4 +1,4 @@
-/** The AI module's public face: the model registry shared by chat, evaluation and extraction. */
+/** The AI module's public face: the model registry shared by chat, evaluation and extraction, and the embedders. */
 export { aiRoutes } from './ai.routes'
 export { NO_ANSWER_PREFIX } from './answer-selector'
 export {
@@ -8,6 +8,18 @@ export {
   extractiveAnswer,
   JUDGE_MODEL,
 } from './builtin-provider'
+export {
+  BUILTIN_EMBEDDING_DIM,
+  BUILTIN_EMBEDDING_MODEL,
+  builtinEmbed,
+  builtinEmbedMany,
+  createEmbedder,
+  type Embedder,
+  embeddingKey,
+  localEmbedderForKey,
+  USE_LITE_MODEL,
+} from './embeddings'
+export { useLiteEmbed } from './embeddings/use-lite-model'
 export { createModelRegistry, type ModelAdmin } from './model-registry'
 export type {
   Capability,
@@ -24,4 +36,5 @@ export type {
   ToolDefinition,
 } from './model-types'
 export { parseJsonFromText } from './openai-provider'
+export { ENGLISH_STOPWORDS } from './stopwords'
 export { multisetF1, overlapF1 } from './text-overlap'

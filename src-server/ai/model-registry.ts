@@ -1,4 +1,4 @@
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
+import { recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../app-context'
 import { AiErrors } from './ai.errors'
 import type { ProviderSettings, PutProvidersBody } from './ai.schemas'

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { Queryable } from '../db/client'
+import type { Queryable } from '../db'
 import { modelDefaults, modelProvider } from './ai.tables'
 import { BUILTIN_PROVIDER_ID, EXTRACTIVE_MODEL } from './builtin-provider'
 

@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors/app-error'
+import { defineErrors } from '../errors'
 
 export const AuthErrors = defineErrors({
   INVALID_CREDENTIALS: { status: 401, message: 'Wrong username or password.' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
-import { CommonErrors } from '../errors/app-error'
+import { CommonErrors } from '../errors'
 import type { AuthService, AuthUser } from './auth.service'
 import type { Permission } from './permissions'
 

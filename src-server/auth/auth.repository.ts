@@ -1,6 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import type { Db, Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
+import { type Db, nowIso, type Queryable } from '../db'
 import { authToken, type TokenKind, user } from './auth.tables'
 import type { Role } from './permissions'
 

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
-import { IdParams, NoContent, Page, PageQuery } from '../http/common.schemas'
-import { pageOf } from '../http/pagination'
+import { IdParams, NoContent, Page, PageQuery, pageOf } from '../http'
 import {
   ApiToken,
   CreatedApiToken,
@@ -15,9 +13,10 @@ import {
   UserLookup,
   UserSchema,
 } from './auth.schemas'
+import type { AuthService } from './auth.service'
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const auth = ctx.auth
+/** The auth routes are the one place handed the whole auth service; other domains see `ctx.auth` (`Accounts`). */
+export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
   const tags = ['auth']
 
   app.post(

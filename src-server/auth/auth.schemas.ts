@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, Uuid } from '../http/common.schemas'
+import { Nullable, Timestamp, Uuid } from '../http'
 import { PERMISSIONS, ROLES } from './permissions'
 
 export const Username = Type.String({ minLength: 3, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' })

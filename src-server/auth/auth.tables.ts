@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 import type { Role } from './permissions'
 
 export const user = sqliteTable(

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { sniffMimeType } from '../http'
 import { AuthErrors } from './auth.errors'
 import { user } from './auth.tables'
 
@@ -7,13 +8,7 @@ export const MAX_AVATAR_BYTES = 256 * 1024
 const MAX_HTTPS_URL_LENGTH = 2048
 
 /** Raster formats only (SVG can carry script), each recognised by its leading bytes. */
-const SIGNATURES: Record<string, (bytes: Buffer) => boolean> = {
-  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/gif': (b) => b.subarray(0, 4).toString('latin1') === 'GIF8',
-  'image/webp': (b) =>
-    b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
-}
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
 
 const DATA_URL = /^data:(image\/[a-z]+);base64,([A-Za-z0-9+/]+={0,2})$/
 
@@ -21,18 +16,18 @@ const DATA_URL = /^data:(image\/[a-z]+);base64,([A-Za-z0-9+/]+={0,2})$/
  * Checks an avatar URL: an https URL, or a base64 `data:` URL of a PNG, JPEG, GIF or WebP image whose bytes
  * are what it declares and at most 256 KiB. Anything else is refused with the reason.
  */
-export function checkAvatarUrl(value: string): string {
+export async function checkAvatarUrl(value: string): Promise<string> {
   const invalid = (reason: string) => AuthErrors.INVALID_AVATAR_URL({ avatar_url: reason })
   if (value.startsWith('data:')) {
     const match = DATA_URL.exec(value)
     if (!match) throw invalid('must be a base64 data URL of an image')
     const [, mime = '', payload = ''] = match
-    const matchesSignature = SIGNATURES[mime]
-    if (!matchesSignature) throw invalid('must be a PNG, JPEG, GIF or WebP image')
+    if (!IMAGE_TYPES.has(mime)) throw invalid('must be a PNG, JPEG, GIF or WebP image')
     const bytes = Buffer.from(payload, 'base64')
     if (bytes.length > MAX_AVATAR_BYTES)
       throw invalid(`must not be larger than ${MAX_AVATAR_BYTES / 1024} KiB`)
-    if (!matchesSignature(bytes)) throw invalid(`is not a ${mime.slice('image/'.length).toUpperCase()} image`)
+    if ((await sniffMimeType(bytes)) !== mime)
+      throw invalid(`is not a ${mime.slice('image/'.length).toUpperCase()} image`)
     return value
   }
   if (value.length > MAX_HTTPS_URL_LENGTH)

@@ -74,3 +74,42 @@ describe('a remembered caller changes on the next request', () => {
     ).toEqual({ n: 0 })
   })
 })
+
+// `GET /api/auth/me` answers from the remembered profile: each change below shows in it on the next request.
+describe("a remembered caller's profile", () => {
+  it('shows roles an admin changed', async () => {
+    server = await startTestServer()
+    const olga = await server.headersFor('olga', ['operator'])
+    expect((await me(olga)).json()).toMatchObject({ roles: ['operator'] })
+    await patchUser('olga', { roles: ['user'] })
+    const after = (await me(olga)).json()
+    expect(after.roles).toEqual(['user'])
+    expect(after.permissions).not.toContain('chat.operate')
+  })
+
+  it('shows the avatar the user set, and its removal', async () => {
+    server = await startTestServer()
+    const ann = await server.headersFor('ann')
+    expect((await me(ann)).json().avatar_url).toBeNull()
+    const avatar = 'https://example.org/ann.png'
+    const set = await server.app.inject({
+      method: 'PATCH',
+      url: '/api/auth/me',
+      headers: ann,
+      payload: { avatar_url: avatar },
+    })
+    expect(set.statusCode, set.body).toBe(200)
+    expect((await me(ann)).json().avatar_url).toBe(avatar)
+    const stored = server.app.ctx.db.$client
+      .prepare('SELECT avatar_url FROM user WHERE id = ?')
+      .get(userId('ann'))
+    expect(stored).toEqual({ avatar_url: avatar })
+    await server.app.inject({
+      method: 'PATCH',
+      url: '/api/auth/me',
+      headers: ann,
+      payload: { avatar_url: null },
+    })
+    expect((await me(ann)).json().avatar_url).toBeNull()
+  })
+})

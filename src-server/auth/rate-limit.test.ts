@@ -21,7 +21,7 @@ describe('login failure limiter', () => {
     expect(limiter.size).toBeLessThanOrEqual(MAX_TRACKED_KEYS)
   })
 
-  it('drops expired windows before live ones when full', () => {
+  it('drops the key that failed longest ago, not a live lockout, when full', () => {
     const limiter = new FailureLimiter(2, 1_000, 3)
     limiter.recordFailure('old', 0)
     limiter.recordFailure('live-1', 5_000)

@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
-import type { Db } from '../db/client'
+import { recordAdminAction } from '../admin-audit'
+import type { Db } from '../db'
 
 export interface BackupResult {
   id: string

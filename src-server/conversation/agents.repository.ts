@@ -1,7 +1,7 @@
 import { count, desc, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
-import { agent } from './conversation.tables'
+import { user } from '../auth'
+import type { Queryable } from '../db'
+import { type AgentType, agent } from './conversation.tables'
 
 export type AgentRow = typeof agent.$inferSelect
 export type AgentWithOwner = AgentRow & { ownerUsername: string }
@@ -24,6 +24,14 @@ export function findAgent(db: Queryable, id: string): AgentWithOwner | null {
 
 export function findAgentOwnerId(db: Queryable, agentId: string): string | null {
   return db.select({ ownerId: agent.ownerId }).from(agent).where(eq(agent.id, agentId)).get()?.ownerId ?? null
+}
+
+/** The agent's type (`chat`, ...), or null when no agent has the id. */
+export function findAgentType(db: Queryable, agentId: string): AgentType | null {
+  return (
+    db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).get()?.agentType ??
+    null
+  )
 }
 
 export function insertAgent(db: Queryable, values: typeof agent.$inferInsert): AgentRow {

@@ -1,13 +1,11 @@
-import type { AuthUser } from '../auth/auth.service'
-import type { Queryable } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { reachesEvery, requireAccess } from '../access'
+import type { AuthUser } from '../auth'
+import type { Queryable } from '../db'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
+import { hasAssetGrant } from '../marketplace'
 import * as repo from './agents.repository'
 import type { AgentView, CreateAgentBody, UpdateAgentBody } from './conversation.schemas'
-
-/** Whether a marketplace order granted this user the agent (wired from the marketplace domain). */
-export type AgentGrantCheck = (db: Queryable, userId: string, agentId: string) => boolean
 
 /** Checks a model configuration before it is stored; throws an AppError when it names an unknown model. */
 export type ModelConfigCheck = (config: {
@@ -32,25 +30,43 @@ export function toAgentView(row: repo.AgentWithOwner): AgentView {
   }
 }
 
-const seesAllAgents = (user: AuthUser) =>
-  user.permissions.includes('chat.operate') || user.permissions.includes('agents.manage')
+/**
+ * The agent (`found`), when the user may use it (`agent.use`: its owner, a holder of a marketplace grant of it, an
+ * operator); else 404 `AGENT_NOT_FOUND`, as if it did not exist. The one place that says who may use an agent.
+ */
+function usableBy<T extends { ownerId: string }>(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+  found: T | null,
+): T {
+  const denied = () => CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  if (!found) throw denied()
+  requireAccess(user, 'agent.use', {
+    ownerId: found.ownerId,
+    isGranted: (userId) => hasAssetGrant(db, userId, 'agent', agentId),
+    denied,
+  })
+  return found
+}
+
+/** For knowledge and evaluation: the agent exists and the user may use it. */
+export function requireUsableAgent(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+) {
+  const ownerId = repo.findAgentOwnerId(db, agentId)
+  usableBy(db, user, agentId, ownerId === null ? null : { ownerId })
+}
 
 /**
  * Agents: a user sees and uses their own agents and those a marketplace order granted them; operators and
  * agent managers see all. Anyone else's agent is 404 as if absent. Only the owner or an agent manager edits.
  */
-export function createAgentService(
-  db: Queryable,
-  deps: { isGranted: AgentGrantCheck; checkModel: ModelConfigCheck },
-) {
-  function canUse(user: AuthUser, row: repo.AgentRow): boolean {
-    return row.ownerId === user.id || seesAllAgents(user) || deps.isGranted(db, user.id, row.id)
-  }
-
+export function createAgentService(db: Queryable, deps: { checkModel: ModelConfigCheck }) {
   function usable(user: AuthUser, agentId: string): repo.AgentWithOwner {
-    const row = repo.findAgent(db, agentId)
-    if (!row || !canUse(user, row)) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
-    return row
+    return usableBy(db, user, agentId, repo.findAgent(db, agentId))
   }
 
   return {
@@ -81,11 +97,14 @@ export function createAgentService(
 
     update(user: AuthUser, agentId: string, body: UpdateAgentBody): AgentView {
       const current = usable(user, agentId)
-      if (current.ownerId !== user.id && !user.permissions.includes('agents.manage'))
-        throw CommonErrors.FORBIDDEN(
-          { agent_id: agentId },
-          'Only the owner or an agent manager can edit this agent.',
-        )
+      requireAccess(user, 'agent.edit', {
+        ownerId: current.ownerId,
+        denied: () =>
+          CommonErrors.FORBIDDEN(
+            { agent_id: agentId },
+            'Only the owner or an agent manager can edit this agent.',
+          ),
+      })
       const provider = body.model_provider === undefined ? current.modelProvider : body.model_provider
       const model = body.model_name === undefined ? current.modelName : body.model_name
       const temperature =
@@ -103,11 +122,13 @@ export function createAgentService(
     },
 
     list(user: AuthUser, query: PageQuery) {
-      const scope = seesAllAgents(user)
+      const scope = reachesEvery(user, 'agent.use')
         ? ({ all: true } as const)
         : {
             ownerId: user.id,
-            extraIds: repo.foreignAgentIds(db, user.id).filter((id) => deps.isGranted(db, user.id, id)),
+            extraIds: repo
+              .foreignAgentIds(db, user.id)
+              .filter((id) => hasAssetGrant(db, user.id, 'agent', id)),
           }
       const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
       return toPage(rows.map(toAgentView), total, query)

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, or } from 'drizzle-orm'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
+import { user } from '../auth'
+import type { Queryable } from '../db'
 import { cannedResponse } from './conversation.tables'
 
 export type CannedResponseRow = typeof cannedResponse.$inferSelect & { createdByUsername: string }

@@ -1,6 +1,7 @@
-import type { AuthUser } from '../auth/auth.service'
-import type { Db } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
+import { requireAccess } from '../access'
+import type { AuthUser } from '../auth'
+import type { Db } from '../db'
+import { CommonErrors } from '../errors'
 import * as repo from './canned-responses.repository'
 import { ConversationErrors } from './conversation.errors'
 import type { CannedResponseView, CreateCannedResponseBody } from './conversation.schemas'
@@ -49,11 +50,14 @@ export function createCannedResponses(db: Db) {
 
     remove(user: AuthUser, id: string): void {
       const row = usable(user, id)
-      if (row.createdById !== user.id && !user.permissions.includes('platform.admin'))
-        throw CommonErrors.FORBIDDEN(
-          { canned_response_id: id },
-          'Only its author or an admin can delete a shared canned response.',
-        )
+      requireAccess(user, 'canned_response.delete', {
+        ownerId: row.createdById,
+        denied: () =>
+          CommonErrors.FORBIDDEN(
+            { canned_response_id: id },
+            'Only its author or an admin can delete a shared canned response.',
+          ),
+      })
       repo.remove(db, id)
     },
   }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { WebSocket } from 'ws'
+import { requireAccess } from '../access'
 import type { ModelRegistry, ResolvedModel } from '../ai'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import type { Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
-import { AppError, CommonErrors } from '../errors/app-error'
-import { hasAssetGrant } from '../marketplace'
+import type { AuthUser } from '../auth'
+import { nowIso, type Queryable } from '../db'
+import { AppError, CommonErrors } from '../errors'
 import { createAgentService } from './agents.service'
 import { createCannedResponses } from './canned-responses.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
@@ -88,7 +87,6 @@ export function createChatOrchestrator(
   const active = new Map<string, Set<ActiveReply>>()
   const closing = new AbortController()
   const agents = createAgentService(db, {
-    isGranted: (tx, userId, agentId) => hasAssetGrant(tx, userId, 'agent', agentId),
     checkModel: (config) => {
       if (config.provider || config.model || config.temperature !== null)
         deps.models.resolve(
@@ -101,8 +99,9 @@ export function createChatOrchestrator(
   /** The session as `user` may see it (with their read marker when they operate); anyone else's is 404. */
   function visibleSession(user: AuthUser, sessionId: string): repo.SessionWithUsers {
     const session = repo.findSession(db, sessionId, canOperate(user) ? user.id : null)
-    if (!session || (session.ownerId !== user.id && !canOperate(user)))
-      throw CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+    const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+    if (!session) throw denied()
+    requireAccess(user, 'session.use', { ownerId: session.ownerId, denied })
     return session
   }
 
@@ -201,8 +200,11 @@ export function createChatOrchestrator(
     let existing: repo.SessionWithUsers | null
     try {
       existing = repo.findSession(db, sessionId)
-      if (existing && existing.ownerId !== user.id && !canOperate(user))
-        throw CommonErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
+      if (existing)
+        requireAccess(user, 'session.use', {
+          ownerId: existing.ownerId,
+          denied: () => CommonErrors.SESSION_NOT_FOUND({ thread_id: sessionId }),
+        })
       const agentId = request.agentId ?? existing?.agentId ?? null
       if (agentId) {
         agent = agents.usable(user, agentId)
@@ -597,8 +599,11 @@ export function createChatOrchestrator(
     /** Joins a socket to a session's hub and returns its history (at most HISTORY_LIMIT, oldest first). */
     attachSocket(user: AuthUser, sessionId: string, socket: WebSocket): MessageView[] {
       const session = repo.findSession(db, sessionId)
-      if (session && session.ownerId !== user.id && !canOperate(user))
-        throw CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+      if (session)
+        requireAccess(user, 'session.use', {
+          ownerId: session.ownerId,
+          denied: () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId }),
+        })
       hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
       return session
         ? repo

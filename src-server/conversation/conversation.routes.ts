@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { create as contentDisposition } from 'content-disposition'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { NoContent, Page, PageQuery, UserRef } from '../http/common.schemas'
+import { NoContent, Page, PageQuery, UserRef } from '../http'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import {
   AgentIdParams,
@@ -122,7 +123,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
       if (request.query.format !== 'markdown') return transcript
       return reply
         .type('text/markdown; charset=utf-8')
-        .header('content-disposition', `attachment; filename="session-${transcript.session.id}.md"`)
+        .header('content-disposition', contentDisposition(`session-${transcript.session.id}.md`))
         .send(toMarkdown(transcript))
     },
   )

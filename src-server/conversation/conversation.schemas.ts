@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Page, PageQuery, Timestamp, UserRef, Uuid } from '../http/common.schemas'
+import { Nullable, Page, PageQuery, Timestamp, UserRef, Uuid } from '../http'
 import { AGENT_TYPES, SESSION_ORIGINS, SESSION_STATES } from './conversation.tables'
 import { INBOX_VIEWS } from './sessions.repository'
 

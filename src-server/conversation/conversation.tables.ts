@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { user } from '../auth/auth.tables'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
+import { user } from '../auth'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 
 export const AGENT_TYPES = ['chat', 'workflow'] as const
 export type AgentType = (typeof AGENT_TYPES)[number]

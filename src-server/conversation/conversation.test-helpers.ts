@@ -1,16 +1,19 @@
 import http from 'node:http'
+import { createParser } from 'eventsource-parser'
 import WebSocket from 'ws'
 import type { TestServer } from '../../test/helpers/server'
 
 export type SseEvent = { type: string; [key: string]: unknown }
 
-/** Parses `data: {json}` events out of an SSE body; comment lines (`: ping`) are skipped. */
+/** Parses the JSON `data` of every event in an SSE body; comment lines (`: ping`) are skipped. */
 export function parseSse(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .map((block) => block.trim())
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => JSON.parse(block.slice('data: '.length)) as SseEvent)
+  const events: SseEvent[] = []
+  sseParser((event) => events.push(event)).feed(text)
+  return events
+}
+
+function sseParser(onEvent: (event: SseEvent) => void) {
+  return createParser({ onEvent: (message) => onEvent(JSON.parse(message.data) as SseEvent) })
 }
 
 /** POST /stream over real HTTP and read the whole event stream. */
@@ -50,21 +53,18 @@ export function streamUntil(
     })
     request.on('error', reject)
     request.on('response', (response) => {
-      let buffer = ''
-      response.setEncoding('utf8')
-      response.on('data', (text: string) => {
-        buffer += text
-        const blocks = buffer.split('\n\n')
-        buffer = blocks.pop() ?? ''
-        for (const event of parseSse(blocks.map((block) => `${block}\n\n`).join(''))) {
-          events.push(event)
-          if (onEvent(event)) {
-            request.destroy()
-            resolve(events)
-            return
-          }
+      let left = false
+      const parser = sseParser((event) => {
+        if (left) return
+        events.push(event)
+        if (onEvent(event)) {
+          left = true
+          request.destroy()
+          resolve(events)
         }
       })
+      response.setEncoding('utf8')
+      response.on('data', (text: string) => parser.feed(text))
       response.on('end', () => resolve(events))
     })
     request.end(JSON.stringify(body))

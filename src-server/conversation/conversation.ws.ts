@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { WebSocket } from 'ws'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import { AppError } from '../errors/app-error'
+import type { AuthUser } from '../auth'
+import { AppError } from '../errors'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import { SessionIdParams } from './conversation.schemas'
 

@@ -16,10 +16,8 @@ import {
   sql,
 } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import { user } from '../auth/auth.tables'
-import { type Permission, permissionsOf, ROLES } from '../auth/permissions'
-import type { Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
+import { type Permission, permissionsOf, ROLES, user } from '../auth'
+import { nowIso, type Queryable } from '../db'
 import {
   chatMessage,
   chatReadMarker,

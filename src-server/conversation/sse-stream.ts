@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyBaseLogger, FastifyReply } from 'fastify'
-import type { AuthUser } from '../auth/auth.service'
+import type { AuthUser } from '../auth'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import type { StreamBody } from './conversation.schemas'
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { adminAuditLog } from '../admin-audit/admin-audit.tables'
+import { adminAuditLog } from '../admin-audit'
 import { agentRun, runtimeAgent } from '../agent-runs'
 import { documentRecognitionAgent } from './document-recognition.tables'
 import { settledRun, shippedAgentId, upload } from './testing/api'
@@ -46,6 +46,21 @@ describe('shipped definitions', () => {
 })
 
 describe('upload errors', () => {
+  it('rejects a text file that only mentions a PDF header with 415, judged by file-type from its first bytes', async () => {
+    const before = runCount()
+    const response = await upload(server, reviewer, invoiceAgent, {
+      name: 'notes.pdf',
+      type: 'application/pdf',
+      bytes: Buffer.from('Notes on the %PDF-1.7 header line and the invoices that start with it.\n'),
+    })
+    expect(response.statusCode).toBe(415)
+    expect(response.json().error).toMatchObject({
+      code: 'UNSUPPORTED_FILE_TYPE',
+      details: { detected: null },
+    })
+    expect(runCount()).toBe(before)
+  })
+
   it('rejects a text file renamed to .png by its content with 415 and creates no run', async () => {
     const before = runCount()
     const response = await upload(server, reviewer, invoiceAgent, {

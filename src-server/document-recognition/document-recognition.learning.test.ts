@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { adminAuditLog } from '../admin-audit/admin-audit.tables'
+import { adminAuditLog } from '../admin-audit'
 import { documentLearnedHint } from './document-recognition.tables'
 import { settledRun, shippedAgentId, upload } from './testing/api'
 import { invoicePdf, type PrintedLine } from './testing/invoice-documents'

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { createParser } from 'eventsource-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { documentFieldReview } from './document-recognition.tables'
@@ -205,16 +206,11 @@ describe('the live run feed', () => {
       const reader = (response.body as ReadableStream<Uint8Array>)
         .pipeThrough(new TextDecoderStream())
         .getReader()
-      let buffer = ''
+      const parser = createParser({ onEvent: (message) => seen.push(JSON.parse(message.data).run) })
       for (;;) {
         const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
-        if (done) return
-        buffer += value
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const data = buffer.slice(0, end).replace(/^data: /, '')
-          buffer = buffer.slice(end + 2)
-          if (data.startsWith('{')) seen.push(JSON.parse(data).run)
-        }
+        if (done || value === undefined) return
+        parser.feed(value)
       }
     })()
     const run = await completedRun(await invoicePdf())

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm'
 import { type AgentRunRow, agentRun } from '../agent-runs'
-import type { Queryable } from '../db/client'
+import type { Queryable } from '../db'
 import {
   documentFieldReview,
   documentFieldRevision,

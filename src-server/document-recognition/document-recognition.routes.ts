@@ -1,13 +1,12 @@
 import path from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { create as contentDisposition } from 'content-disposition'
 import { Type } from 'typebox'
-import { type AgentRunService, mayRunAgent, readUpload, requireField } from '../agent-runs'
+import { type AgentRunService, readUpload, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import { CommonErrors } from '../errors/app-error'
-import { NoContent, Page, PageQuery } from '../http/common.schemas'
-import { pageOf } from '../http/pagination'
+import { CommonErrors } from '../errors'
+import { NoContent, Page, PageQuery, pageOf } from '../http'
 import {
   AgentParams,
   DocumentRun,
@@ -44,11 +43,6 @@ const ResultDocument = Type.Object({
   field_details: Type.Array(FieldReview),
 })
 
-function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
-}
-
 export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   agentRuns: AgentRunService
@@ -65,15 +59,6 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   const tags = ['document-recognition']
   const review = { permission: 'document_recognition.review' } as const
   const write = { permission: 'document_recognition.write' } as const
-
-  /**
-   * Reviewers read every run. Someone who recognises documents through a marketplace grant of the document agent
-   * (no review permission) reads the runs they started; any other run is absent for them.
-   */
-  function readableRun(user: AuthUser, runId: string): void {
-    if (user.permissions.includes('document_recognition.review')) return
-    if (service.runOf(runId).createdById !== user.id) throw CommonErrors.RUN_NOT_FOUND({ run_id: runId })
-  }
 
   app.get(
     '/document-recognition/runtime-agents',
@@ -99,8 +84,6 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       const agentId = requireField(upload, 'runtime_agent_id')
       if (!/^[0-9a-f-]{36}$/i.test(agentId))
         throw CommonErrors.VALIDATION_ERROR({ runtime_agent_id: 'must be a UUID' })
-      if (!mayRunAgent(ctx, user, agentId))
-        throw CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' })
       const file = upload.file && upload.file.fieldName === 'file' ? upload.file : undefined
       return reply.status(202).send(await service.createRun(user, agentId, file))
     },
@@ -136,7 +119,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs/:run_id',
     { schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
     async (request) => {
-      readableRun(request.requireUser(), request.params.run_id)
+      service.readableRun(request.requireUser(), request.params.run_id)
       return service.getRun(request.params.run_id)
     },
   )
@@ -203,11 +186,11 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       `/document-recognition/runs/:run_id/${name}`,
       { schema: { tags, params: RunParams, response: { 200: Binary } } },
       async (request, reply) => {
-        readableRun(request.requireUser(), request.params.run_id)
+        service.readableRun(request.requireUser(), request.params.run_id)
         const file = await read(request.params.run_id)
         return reply
           .type(file.mimeType)
-          .header('content-disposition', attachment(file.fileName))
+          .header('content-disposition', contentDisposition(file.fileName))
           .send(file.bytes)
       },
     )
@@ -216,9 +199,9 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs/:run_id/result',
     { schema: { tags, params: RunParams, response: { 200: ResultDocument } } },
     async (request, reply) => {
-      readableRun(request.requireUser(), request.params.run_id)
+      service.readableRun(request.requireUser(), request.params.run_id)
       const result = service.result(request.params.run_id)
-      return reply.header('content-disposition', attachment(`${result.run_id}.json`)).send(result)
+      return reply.header('content-disposition', contentDisposition(`${result.run_id}.json`)).send(result)
     },
   )
 
@@ -226,7 +209,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs/:run_id/pages/:page_number/image',
     { schema: { tags, params: PageParams, response: { 200: Binary } } },
     async (request, reply) => {
-      readableRun(request.requireUser(), request.params.run_id)
+      service.readableRun(request.requireUser(), request.params.run_id)
       return reply
         .type('image/png')
         .send(await service.pageImage(request.params.run_id, request.params.page_number))

@@ -1,13 +1,20 @@
 import path from 'node:path'
 import sharp from 'sharp'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
-import { type AgentRunRow, type AgentRunService, policyOf, type RuntimeAgentRow, slotOf } from '../agent-runs'
+import { reachesEvery, requireAccess } from '../access'
+import { recordAdminAction } from '../admin-audit'
+import {
+  type AgentRunRow,
+  type AgentRunService,
+  documentAgentResource,
+  policyOf,
+  type RuntimeAgentRow,
+  slotOf,
+} from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import type { AuthUser } from '../auth'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type { FieldReviewPatch, ReadRegionBody, RunListQuery } from './document-recognition.schemas'
@@ -206,6 +213,13 @@ export function createDocumentRecognitionService(
     },
 
     async createRun(user: AuthUser, agentId: string, file: { fileName: string; bytes: Buffer } | undefined) {
+      requireAccess(
+        user,
+        'document_agent.run',
+        documentAgentResource(db, agentId, () =>
+          CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
+        ),
+      )
       const { agent } = registeredAgent(agentId, true)
       const run = await agentRuns.createRun({ agent, createdById: user.id, file })
       feed.publish(run.id)
@@ -216,6 +230,18 @@ export function createDocumentRecognitionService(
     listAllRuns: (query: RunListQuery) => listRuns(query, false),
     getRun: (runId: string) => detail(getRun(runId)),
     runOf: getRun,
+
+    /**
+     * Reviewers read every run. Someone who recognises documents through a marketplace grant of the document agent
+     * (no review permission) reads the runs they started; any other run is absent for them.
+     */
+    readableRun(user: AuthUser, runId: string): void {
+      if (reachesEvery(user, 'document_run.read')) return
+      requireAccess(user, 'document_run.read', {
+        ownerId: getRun(runId).createdById,
+        denied: () => CommonErrors.RUN_NOT_FOUND({ run_id: runId }),
+      })
+    },
 
     /**
      * A reviewer's change to a field. A typed value is read strictly by the field's type; a typed value without a

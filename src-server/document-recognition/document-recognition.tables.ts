@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { agentRun, runtimeAgent, runtimeAgentVersion } from '../agent-runs/agent-runs.tables'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
+import { agentRun, runtimeAgent, runtimeAgentVersion } from '../agent-runs'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 
 export const REVIEW_STATUSES = ['pending', 'flagged', 'approved', 'rejected'] as const
 export const FIELD_REVIEW_STATUSES = ['pending', 'flagged', 'accepted', 'corrected'] as const

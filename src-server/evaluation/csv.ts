@@ -1,7 +1,9 @@
+import { CsvError, type Info, parse } from 'csv-parse/sync'
+
 /**
- * An RFC 4180 CSV reader: fields separated by commas, records by CRLF (LF alone is accepted too), fields in double
- * quotes may hold commas, line breaks and doubled quotes (""). A leading UTF-8 BOM is dropped. Every record carries
- * the physical line it starts on, so errors can name it. Blank lines are skipped.
+ * RFC 4180 CSV through csv-parse: fields in double quotes may hold commas, line breaks and doubled quotes; a leading
+ * UTF-8 BOM is dropped; blank lines are skipped. Every record carries the physical line it starts on, so errors can
+ * name it.
  */
 export interface CsvRecord {
   line: number
@@ -17,72 +19,46 @@ export class CsvSyntaxError extends Error {
   }
 }
 
+/** Our wording for csv-parse's syntax errors; the library's own messages speak of its options. */
+const SYNTAX_MESSAGES: Record<string, string> = {
+  INVALID_OPENING_QUOTE: 'A quote appears inside an unquoted field.',
+  CSV_INVALID_CLOSING_QUOTE: 'Text follows a closing quote; a separator was expected.',
+  CSV_QUOTE_NOT_CLOSED: 'A quoted field is not closed before the end of the file.',
+}
+
+const CR = 0x0d
+const LF = 0x0a
+
 export function parseCsv(input: string): CsvRecord[] {
-  const text = input.startsWith('\uFEFF') ? input.slice(1) : input
+  const bytes = Buffer.from(input, 'utf8')
+  let parsed: { record: string[]; info: Info }[]
+  try {
+    // The typings do not follow the `info` option, which wraps each record with its parse state.
+    parsed = parse(bytes, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    }) as unknown as typeof parsed
+  } catch (error) {
+    if (error instanceof CsvError && error.code in SYNTAX_MESSAGES)
+      throw new CsvSyntaxError(Number(error.lines), SYNTAX_MESSAGES[error.code] as string)
+    throw error
+  }
+  // csv-parse's `info.lines` counts a CRLF inside a quoted field twice, so a record's first line is counted here
+  // from byte offsets instead: a record starts after the previous one's end and any blank lines skipped between.
   const records: CsvRecord[] = []
-  let fields: string[] = []
-  let field = ''
+  let at = 0
   let line = 1
-  let recordLine = 1
-  let quoted = false
-  // True once the current field began with a quote (it may only be followed by a separator after closing).
-  let wasQuoted = false
-  let i = 0
-
-  const endField = () => {
-    fields.push(field)
-    field = ''
-    wasQuoted = false
+  for (const { record, info } of parsed) {
+    for (; bytes[at] === CR || bytes[at] === LF; at++) if (lineBreakAt(bytes, at)) line++
+    records.push({ line, fields: record })
+    for (; at < info.bytes; at++) if (lineBreakAt(bytes, at)) line++
   }
-  const endRecord = () => {
-    endField()
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields })
-    fields = []
-  }
-
-  while (i < text.length) {
-    const char = text[i] as string
-    if (quoted) {
-      if (char === '"') {
-        if (text[i + 1] === '"') {
-          field += '"'
-          i += 2
-          continue
-        }
-        quoted = false
-        i++
-        continue
-      }
-      if (char === '\n') line++
-      field += char
-      i++
-      continue
-    }
-    if (char === '"') {
-      if (field !== '' || wasQuoted)
-        throw new CsvSyntaxError(line, 'A quote appears inside an unquoted field.')
-      quoted = true
-      wasQuoted = true
-      i++
-      continue
-    }
-    if (char === ',') {
-      endField()
-      i++
-      continue
-    }
-    if (char === '\r' || char === '\n') {
-      endRecord()
-      i += char === '\r' && text[i + 1] === '\n' ? 2 : 1
-      line++
-      recordLine = line
-      continue
-    }
-    if (wasQuoted) throw new CsvSyntaxError(line, 'Text follows a closing quote; a separator was expected.')
-    field += char
-    i++
-  }
-  if (quoted) throw new CsvSyntaxError(recordLine, 'A quoted field is not closed before the end of the file.')
-  if (field !== '' || fields.length > 0 || wasQuoted) endRecord()
   return records
+}
+
+/** A CRLF pair counts once: at its LF. */
+function lineBreakAt(bytes: Buffer, at: number): boolean {
+  return bytes[at] === LF || (bytes[at] === CR && bytes[at + 1] !== LF)
 }

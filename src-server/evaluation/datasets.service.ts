@@ -1,6 +1,5 @@
 import type { AppContext } from '../app-context'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import { readDatasetCsv } from './dataset-import'
 import { EvaluationErrors } from './evaluation.errors'
 import * as repo from './evaluation.repository'

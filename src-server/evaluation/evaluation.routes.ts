@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { CommonErrors } from '../errors/app-error'
-import { Page, PageQuery, Uuid } from '../http/common.schemas'
+import { CommonErrors } from '../errors'
+import { Page, PageQuery, Uuid } from '../http'
 import * as datasets from './datasets.service'
 import {
   CreateDatasetBody,
@@ -103,13 +103,16 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
       config: manage,
       schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(RunView) } },
     },
-    async (request) => runs.listRunViews(ctx, request.params.agent_id, request.query),
+    async (request) => runs.listRunViews(ctx, request.requireUser(), request.params.agent_id, request.query),
   )
 
   app.get(
     '/agents/:agent_id/evaluation-runs/:run_id',
     { config: manage, schema: { tags, params: RunParams, response: { 200: RunView } } },
-    async (request) => runs.runView(runs.requireRun(ctx, request.params.agent_id, request.params.run_id)),
+    async (request) =>
+      runs.runView(
+        runs.requireRun(ctx, request.requireUser(), request.params.agent_id, request.params.run_id),
+      ),
   )
 
   app.get(
@@ -119,12 +122,19 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
       schema: { tags, params: RunParams, querystring: PageQuery, response: { 200: Page(ResultView) } },
     },
     async (request) =>
-      runs.listResultViews(ctx, request.params.agent_id, request.params.run_id, request.query),
+      runs.listResultViews(
+        ctx,
+        request.requireUser(),
+        request.params.agent_id,
+        request.params.run_id,
+        request.query,
+      ),
   )
 
   app.post(
     '/agents/:agent_id/evaluation-runs/:run_id/cancel',
     { config: manage, schema: { tags, params: RunParams, response: { 200: RunView } } },
-    async (request) => runs.cancelRun(ctx, request.params.agent_id, request.params.run_id),
+    async (request) =>
+      runs.cancelRun(ctx, request.requireUser(), request.params.agent_id, request.params.run_id),
   )
 }

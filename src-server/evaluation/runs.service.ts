@@ -1,14 +1,10 @@
-import { eq } from 'drizzle-orm'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import { agent } from '../conversation'
-import type { Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
-import { enqueueJob } from '../jobs/job-runner'
+import type { AuthUser } from '../auth'
+import { findAgentType, requireUsableAgent } from '../conversation'
+import { nowIso, type Queryable } from '../db'
+import { type PageQuery, pageWindow, toPage } from '../http'
+import { enqueueJob } from '../jobs'
 import { requireDataset } from './datasets.service'
 import { EvaluationErrors } from './evaluation.errors'
 import * as repo from './evaluation.repository'
@@ -61,16 +57,12 @@ function resultView(row: repo.ResultRow): ResultView {
   }
 }
 
-function requireChatAgent(ctx: AppContext, agentId: string): void {
-  const found = ctx.db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).get()
-  if (!found) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
-  if (found.agentType !== 'chat')
-    throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: found.agentType })
-}
-
-function requireAgentExists(ctx: AppContext, agentId: string): void {
-  if (!ctx.db.select({ id: agent.id }).from(agent).where(eq(agent.id, agentId)).get())
-    throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+/** Evaluating an agent runs it as the user, so it needs the right to use it (`agent.use`). */
+function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): void {
+  requireUsableAgent(ctx.db, user, agentId)
+  const agentType = findAgentType(ctx.db, agentId)
+  if (agentType !== null && agentType !== 'chat')
+    throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
 
 /** The run row and its durable job are created together; the job does the work. */
@@ -81,7 +73,7 @@ export function createRun(
   agentId: string,
   body: CreateRunBody,
 ): RunView {
-  requireChatAgent(ctx, agentId)
+  requireChatAgent(ctx, user, agentId)
   const dataset = requireDataset(ctx, body.dataset_id)
   if (dataset.itemCount === 0) throw EvaluationErrors.DATASET_EMPTY({ dataset_id: dataset.id })
   const judge =
@@ -105,20 +97,27 @@ export function createRun(
   return runView(row)
 }
 
-export function listRunViews(ctx: AppContext, agentId: string, query: PageQuery) {
-  requireAgentExists(ctx, agentId)
+export function listRunViews(ctx: AppContext, user: AuthUser, agentId: string, query: PageQuery) {
+  requireUsableAgent(ctx.db, user, agentId)
   const { rows, total } = repo.listRuns(ctx.db, agentId, pageWindow(query))
   return toPage(rows.map(runView), total, query)
 }
 
-export function requireRun(ctx: AppContext, agentId: string, runId: string): repo.RunRow {
+export function requireRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): repo.RunRow {
   const row = repo.findRunOfAgent(ctx.db, agentId, runId)
   if (!row) throw EvaluationErrors.EVALUATION_RUN_NOT_FOUND({ agent_id: agentId, run_id: runId })
+  requireUsableAgent(ctx.db, user, agentId)
   return row
 }
 
-export function listResultViews(ctx: AppContext, agentId: string, runId: string, query: PageQuery) {
-  requireRun(ctx, agentId, runId)
+export function listResultViews(
+  ctx: AppContext,
+  user: AuthUser,
+  agentId: string,
+  runId: string,
+  query: PageQuery,
+) {
+  requireRun(ctx, user, agentId, runId)
   const { rows, total } = repo.listResults(ctx.db, runId, pageWindow(query))
   return toPage(rows.map(resultView), total, query)
 }
@@ -144,10 +143,10 @@ export function closeRun(
   })
 }
 
-export function cancelRun(ctx: AppContext, agentId: string, runId: string): RunView {
-  const run = requireRun(ctx, agentId, runId)
+export function cancelRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): RunView {
+  const run = requireRun(ctx, user, agentId, runId)
   if (isFinished(run.status)) throw EvaluationErrors.EVALUATION_RUN_FINISHED({ status: run.status })
   const closed = closeRun(ctx.db, runId, 'cancelled')
   if (run.jobId) ctx.jobs.cancel(run.jobId)
-  return runView(closed ?? requireRun(ctx, agentId, runId))
+  return runView(closed ?? requireRun(ctx, user, agentId, runId))
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { appliedMigrationCount } from '../db/migrate'
-import { CommonErrors } from '../errors/app-error'
+import { appliedMigrationCount } from '../db'
+import { CommonErrors } from '../errors'
 
 const Health = Type.Object({
   status: Type.Literal('ok'),

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { CommonErrors } from '../errors/app-error'
+import { CommonErrors } from '../errors'
 
 /** Same origin as the server itself (the console it serves, the desktop window), or a configured LAN origin. */
 export function isAllowedOrigin(

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]

@@ -1,45 +1,45 @@
-import type { AuthUser } from '../auth/auth.service'
-import { findAgentOwnerId, isDocumentCitedTo } from '../conversation'
-import type { Queryable } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
+import { type Resource, requireAccess } from '../access'
+import type { AuthUser } from '../auth'
+import { isDocumentCitedTo } from '../conversation'
+import type { Queryable } from '../db'
 import { hasAssetGrant } from '../marketplace'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findSource, type SourceRow } from './knowledge.repository'
 
 /**
- * Who may do what with knowledge. A source belongs to its owner; `knowledge.manage` holders manage every source.
- * Anyone else gets 404, as if the source did not exist. A marketplace grant lets its holder read and mount a
- * source, not change it.
+ * Knowledge sources as the access rules see them (`knowledge_source.manage`, `knowledge_source.read` in
+ * access/access.ts): a source belongs to its owner, a marketplace grant lets its holder read and mount it, and
+ * anyone refused gets 404, as if the source did not exist.
  */
 type Caller = Pick<AuthUser, 'id' | 'permissions'>
 
-export function canManageSource(caller: Caller, source: SourceRow): boolean {
-  return source.ownerId === caller.id || caller.permissions.includes('knowledge.manage')
+function sourceResource(db: Queryable, source: SourceRow): Resource {
+  return {
+    ownerId: source.ownerId,
+    isGranted: (userId) => hasAssetGrant(db, userId, 'knowledge_source', source.id),
+    denied: () => KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND(),
+  }
 }
 
 export function manageableSource(db: Queryable, caller: Caller, sourceId: string): SourceRow {
-  const source = findSource(db, sourceId)
-  if (!source || !canManageSource(caller, source)) throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
-  return source
+  return accessibleSource(db, caller, sourceId, 'knowledge_source.manage')
 }
 
-/** Mounting needs ownership, a grant, or `chat.operate` (contract); `knowledge.manage` implies ownership rights. */
-export function mountableSource(db: Queryable, caller: Caller, sourceId: string): SourceRow {
-  const source = findSource(db, sourceId)
-  if (
-    !source ||
-    !(
-      canManageSource(caller, source) ||
-      caller.permissions.includes('chat.operate') ||
-      hasAssetGrant(db, caller.id, 'knowledge_source', source.id)
-    )
-  )
-    throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
-  return source
-}
-
+/** Reading, searching and mounting a source need the same right (contract 30). */
 export function readableSource(db: Queryable, caller: Caller, sourceId: string): SourceRow {
-  return mountableSource(db, caller, sourceId)
+  return accessibleSource(db, caller, sourceId, 'knowledge_source.read')
+}
+
+function accessibleSource(
+  db: Queryable,
+  caller: Caller,
+  sourceId: string,
+  permission: 'knowledge_source.manage' | 'knowledge_source.read',
+): SourceRow {
+  const source = findSource(db, sourceId)
+  if (!source) throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
+  requireAccess(caller, permission, sourceResource(db, source))
+  return source
 }
 
 /**
@@ -54,18 +54,4 @@ export function assertDocumentReadable(
 ): void {
   if (isDocumentCitedTo(db, caller.id, documentId)) return
   readableSource(db, caller, sourceId)
-}
-
-/** The agent exists and the caller may use it: its owner, a grant holder, or an operator. */
-export function usableAgent(db: Queryable, caller: Caller, agentId: string): void {
-  const ownerId = findAgentOwnerId(db, agentId)
-  if (
-    ownerId === null ||
-    !(
-      ownerId === caller.id ||
-      caller.permissions.includes('chat.operate') ||
-      hasAssetGrant(db, caller.id, 'agent', agentId)
-    )
-  )
-    throw CommonErrors.AGENT_NOT_FOUND()
 }

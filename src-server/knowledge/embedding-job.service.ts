@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
-import { type Embedder, embeddingKey } from '../ai/embeddings'
+import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
-import type { JobContext } from '../jobs/job-runner'
+import type { JobContext } from '../jobs'
 import {
   chunksLackingVectors,
   dropSourceVectors,

@@ -1,6 +1,6 @@
-import type { Embedder } from '../ai/embeddings'
-import type { Db } from '../db/client'
-import type { GuardCheck } from '../health/guard'
+import type { Embedder } from '../ai'
+import type { Db } from '../db'
+import type { GuardCheck } from '../health'
 import { staleSourceNames } from './knowledge.repository'
 
 export interface Readiness {

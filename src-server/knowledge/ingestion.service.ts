@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, isNull, or } from 'drizzle-orm'
-import { type Embedder, embeddingKey } from '../ai/embeddings'
+import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth/auth.service'
-import type { Db, Queryable } from '../db/client'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
-import { enqueueJob, type JobContext } from '../jobs/job-runner'
-import { manageableSource, mountableSource, usableAgent } from './access'
+import type { AuthUser } from '../auth'
+import { requireUsableAgent } from '../conversation'
+import type { Db, Queryable } from '../db'
+import { type PageQuery, pageWindow, toPage } from '../http'
+import { enqueueJob, type JobContext } from '../jobs'
+import { manageableSource, readableSource } from './access'
 import { replaceDocumentChunks } from './chunk-index.repository'
 import type { ChunkingParams, ChunkingStrategy } from './chunking/params'
 import { type IngestProgress, ingestionJobDto } from './dto'
@@ -63,8 +63,8 @@ export function createIngestionService(
         ? effectiveChunking(strategy, body.chunking_params, 'body.chunking_params')
         : source.defaultChunkingParams
     if (body.agent_id) {
-      usableAgent(db, caller, body.agent_id)
-      mountableSource(db, caller, sourceId)
+      requireUsableAgent(db, caller, body.agent_id)
+      readableSource(db, caller, sourceId)
     }
     const outcome = db.transaction((tx) => {
       if (body.agent_id) ensureMounted(tx, body.agent_id, sourceId)

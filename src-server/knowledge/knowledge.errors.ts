@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors/app-error'
+import { defineErrors } from '../errors'
 
 export const KnowledgeErrors = defineErrors({
   KNOWLEDGE_SOURCE_NOT_FOUND: { status: 404, message: 'Knowledge source not found.' },

@@ -1,33 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { BUILTIN_EMBEDDING_DIM, createEmbedder, type Embedder, embeddingKey } from '../ai/embeddings'
+import { BUILTIN_EMBEDDING_DIM, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
 import { ensureChunkIndex } from './chunk-index.repository'
-import { createDocumentsService } from './documents.service'
-import { checkReadiness, staleIndexCheck } from './embedding.service'
-import { createEmbeddingJobs, EMBED_JOB_TYPE } from './embedding-job.service'
-import { createIngestionService, INGEST_JOB_TYPE } from './ingestion.service'
+import { staleIndexCheck } from './embedding.service'
+import { EMBED_JOB_TYPE } from './embedding-job.service'
+import { INGEST_JOB_TYPE } from './ingestion.service'
 import { documentUsesBlob } from './knowledge.repository'
 import { knowledgeRoutes } from './knowledge.routes'
-import { createMountsService } from './mounts.service'
-import { createRetrievalService } from './retrieval.service'
-import { createSourcesService } from './sources.service'
+import { createKnowledgeServices } from './knowledge.services'
 import { warmVectorIndex } from './vector-index'
-
-export function createKnowledgeServices(ctx: AppContext, embedder: Embedder = createEmbedder(ctx.workers)) {
-  const retrieval = createRetrievalService(ctx.db, embedder, ctx.workers, ctx.log)
-  const embedding = createEmbeddingJobs(ctx, embedder)
-  return {
-    embedder,
-    embedding,
-    sources: createSourcesService(ctx.db, embedding),
-    documents: createDocumentsService(ctx.db, ctx.blobs),
-    ingestion: createIngestionService(ctx, embedder, embedding),
-    mounts: createMountsService(ctx.db),
-    retrieval,
-    checkReadiness: () => checkReadiness(embedder),
-  }
-}
-export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>
 
 /**
  * The knowledge domain: creates the FTS5 index (vec0 tables appear per embedding key on first write), registers

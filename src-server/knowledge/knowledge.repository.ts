@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
-import { job } from '../jobs/jobs.tables'
+import { user } from '../auth'
+import type { Queryable } from '../db'
+import { job } from '../jobs'
 import { ingestionJob, knowledgeDocument, knowledgeMount, knowledgeSource } from './knowledge.tables'
 
 export type SourceRow = typeof knowledgeSource.$inferSelect

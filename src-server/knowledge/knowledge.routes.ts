@@ -1,12 +1,12 @@
 import type { MultipartFile } from '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { create as contentDisposition } from 'content-disposition'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context'
-import { CommonErrors } from '../errors/app-error'
-import { NoContent, Page, PageQuery } from '../http/common.schemas'
+import { CommonErrors } from '../errors'
+import { multipartFileName, NoContent, Page, PageQuery } from '../http'
 import type { UploadedFile } from './documents.service'
 import { KnowledgeErrors } from './knowledge.errors'
-import type { KnowledgeServices } from './knowledge.plugin'
 import {
   AgentParams,
   CreateMountBody,
@@ -26,6 +26,7 @@ import {
   UpdateSourceBody,
   UploadResult,
 } from './knowledge.schemas'
+import type { KnowledgeServices } from './knowledge.services'
 
 export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
@@ -109,7 +110,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
       )
       return reply
         .type(file.mimeType)
-        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        .header('content-disposition', contentDisposition(file.fileName, { type: 'inline' }))
         .send(file.bytes)
     },
   )
@@ -201,7 +202,7 @@ async function readFiles(request: FastifyRequest): Promise<UploadedFile[]> {
       part.file.resume()
       throw KnowledgeErrors.NO_FILE({ field: part.fieldname })
     }
-    files.push({ fileName: part.filename || 'upload', bytes: await readPart(part) })
+    files.push({ fileName: multipartFileName(part.filename) || 'upload', bytes: await readPart(part) })
   }
   return files
 }

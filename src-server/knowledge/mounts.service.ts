@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm'
-import type { AuthUser } from '../auth/auth.service'
-import type { Db, Queryable } from '../db/client'
-import type { PageQuery } from '../http/common.schemas'
-import { toPage } from '../http/pagination'
-import { mountableSource, usableAgent } from './access'
+import type { AuthUser } from '../auth'
+import { requireUsableAgent } from '../conversation'
+import type { Db, Queryable } from '../db'
+import { type PageQuery, toPage } from '../http'
+import { readableSource } from './access'
 import { mountDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findMount, listMounts } from './knowledge.repository'
@@ -24,8 +24,8 @@ export function createMountsService(db: Db) {
 
   return {
     create(caller: AuthUser, agentId: string, body: CreateMountBody): MountDto {
-      usableAgent(db, caller, agentId)
-      mountableSource(db, caller, body.source_id)
+      requireUsableAgent(db, caller, agentId)
+      readableSource(db, caller, body.source_id)
       db.transaction((tx) => {
         if (findMount(tx, agentId, body.source_id)) throw KnowledgeErrors.ALREADY_MOUNTED()
         tx.insert(knowledgeMount)
@@ -42,14 +42,14 @@ export function createMountsService(db: Db) {
 
     /** Highest priority first; an agent has few mounts, so the page is cut in memory. */
     list(caller: AuthUser, agentId: string, query: PageQuery) {
-      usableAgent(db, caller, agentId)
+      requireUsableAgent(db, caller, agentId)
       const all = listMounts(db, agentId).map(mountDto)
       const start = (query.page - 1) * query.size
       return toPage(all.slice(start, start + query.size), all.length, query)
     },
 
     delete(caller: AuthUser, agentId: string, sourceId: string): void {
-      usableAgent(db, caller, agentId)
+      requireUsableAgent(db, caller, agentId)
       const deleted = db
         .delete(knowledgeMount)
         .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))

@@ -1,13 +1,27 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Embedder } from '../ai/embeddings'
-import { BUILTIN_EMBEDDING_MODEL, embeddingKey, localEmbedderForKey, USE_LITE_MODEL } from '../ai/embeddings'
-import type { AuthUser } from '../auth/auth.service'
-import type { Db } from '../db/client'
-import type { WorkerPool } from '../jobs/worker-pool'
-import { mountableSource, usableAgent } from './access'
-import { chunksBySeq, type RankedChunk, searchBm25, searchVectors } from './chunk-index.repository'
+import { reachesEvery } from '../access'
+import {
+  BUILTIN_EMBEDDING_MODEL,
+  type Embedder,
+  embeddingKey,
+  localEmbedderForKey,
+  USE_LITE_MODEL,
+} from '../ai'
+import type { AuthUser } from '../auth'
+import { requireUsableAgent } from '../conversation'
+import type { Db } from '../db'
+import type { WorkerPool } from '../jobs'
+import { readableSource } from './access'
+import {
+  chunksBySeq,
+  type RankedChunk,
+  searchBm25,
+  searchVectors,
+  wordRarity,
+} from './chunk-index.repository'
 import { listMounts, manageableSourceIds, sourceIndexKeys } from './knowledge.repository'
 import type { RetrievalQueryBody } from './knowledge.schemas'
+import { queryStems, rerankBySentences } from './sentence-rerank'
 import { vectorIndexFor } from './vector-index'
 
 export interface RetrievedChunk {
@@ -36,6 +50,8 @@ export interface KnowledgeRetriever {
 export const DEFAULT_TOP_K = 5
 /** Reciprocal rank fusion constant (Cormack et al.): damps the weight of the very first ranks. */
 const RRF_K = 60
+/** The fused score of a candidate ranked first by BM25 alone: the unit the sentence reranker's bonus is given in. */
+export const FIRST_RANK_SCORE = 1 / (RRF_K + 1)
 
 /**
  * How much the vector ranking counts against BM25's (weight 1) in the fusion, per local embedder model, chosen on
@@ -50,6 +66,20 @@ export const VECTOR_WEIGHT: Record<string, number> = {
 
 export function vectorWeightOf(embedder: Embedder): number {
   return (embedder.backendType === 'builtin' ? VECTOR_WEIGHT[embedder.model] : undefined) ?? 1
+}
+
+/**
+ * How much the sentence reranker (`sentence-rerank.ts`) adds, as a share of a first rank's fused score, per local
+ * embedder model: chosen with `VECTOR_WEIGHT` on the same tuning parts. A weaker vector ranking leaves more for
+ * the sentences to decide. A configured embedding model gets the smallest weight that helped both local ones.
+ */
+export const RERANK_WEIGHT: Record<string, number> = {
+  [BUILTIN_EMBEDDING_MODEL]: 0.1,
+  [USE_LITE_MODEL]: 1,
+}
+
+export function rerankWeightOf(embedder: Embedder): number {
+  return (embedder.backendType === 'builtin' ? RERANK_WEIGHT[embedder.model] : undefined) ?? 0.1
 }
 /**
  * A vector ranking that shares almost nothing with BM25's candidates is noise more often than insight (a broken
@@ -147,8 +177,9 @@ export function createRetrievalService(
   /**
    * Hybrid search: BM25 over FTS5 and cosine over the vector index each rank their candidates; the rankings are
    * fused by weighted reciprocal rank (the vector ranking's weight per embedder, `VECTOR_WEIGHT`, scaled down when
-   * it hardly agrees with BM25's candidates). `mode` keeps one half only. The best `topK` by fused score (ties:
-   * higher priority) are returned in context order, priority first, then score, each with both halves' ranks.
+   * it hardly agrees with BM25's candidates), then the best fused candidates are reranked by their best sentence
+   * (`sentence-rerank.ts`). `mode` keeps one half only, unreranked. The best `topK` by score (ties: higher
+   * priority) are returned in context order, priority first, then score, each with both halves' ranks.
    */
   async function search(
     sources: ScopedSource[],
@@ -172,29 +203,37 @@ export function createRetrievalService(
     // Both vector searches rank by cosine distance here: similarity is 1 - distance.
     const vectorOf = new Map(nearest.map((row, rank) => [row.seq, { rank: rank + 1, score: 1 - row.rank }]))
     const priority = new Map(sources.map((source) => [source.id, source.priority]))
-    const rows = chunksBySeq(client, [...fused.keys()])
-    const scored = rows.map((row) => ({
-      row,
+    const fusedHits = chunksBySeq(client, [...fused.keys()]).map((row) => ({
+      ...row,
       score: fused.get(row.seq) ?? 0,
       priority: priority.get(row.source_id) ?? 0,
     }))
-    scored.sort((a, b) => b.score - a.score || b.priority - a.priority || a.row.seq - b.row.seq)
+    const scored =
+      mode === 'hybrid'
+        ? rerankBySentences(
+            fusedHits,
+            queryStems(query, wordRarity(client)),
+            FIRST_RANK_SCORE,
+            rerankWeightOf(embedder),
+          )
+        : fusedHits
+    scored.sort((a, b) => b.score - a.score || b.priority - a.priority || a.seq - b.seq)
     const round = (value: number) => Math.round(value * 1e6) / 1e6
     return scored
       .slice(0, topK)
       .sort((a, b) => b.priority - a.priority || b.score - a.score)
-      .map(({ row, score }) => ({
-        chunk_id: row.chunk_id,
-        source_id: row.source_id,
-        document_id: row.document_id,
-        document_name: row.document_name,
-        page_number: row.page_number,
-        content: row.content,
-        score: round(score),
-        bm25_rank: bm25Of.get(row.seq)?.rank ?? null,
-        bm25_score: bm25Of.has(row.seq) ? round(bm25Of.get(row.seq)?.score ?? 0) : null,
-        vector_rank: vectorOf.get(row.seq)?.rank ?? null,
-        vector_score: vectorOf.has(row.seq) ? round(vectorOf.get(row.seq)?.score ?? 0) : null,
+      .map((hit) => ({
+        chunk_id: hit.chunk_id,
+        source_id: hit.source_id,
+        document_id: hit.document_id,
+        document_name: hit.document_name,
+        page_number: hit.page_number,
+        content: hit.content,
+        score: round(hit.score),
+        bm25_rank: bm25Of.get(hit.seq)?.rank ?? null,
+        bm25_score: bm25Of.has(hit.seq) ? round(bm25Of.get(hit.seq)?.score ?? 0) : null,
+        vector_rank: vectorOf.get(hit.seq)?.rank ?? null,
+        vector_score: vectorOf.has(hit.seq) ? round(vectorOf.get(hit.seq)?.score ?? 0) : null,
       }))
   }
 
@@ -214,7 +253,7 @@ export function createRetrievalService(
       const topK = body.top_k ?? DEFAULT_TOP_K
       let sources: ScopedSource[]
       if (body.agent_id) {
-        usableAgent(db, caller, body.agent_id)
+        requireUsableAgent(db, caller, body.agent_id)
         sources = activeMounts(body.agent_id)
         if (body.source_ids) {
           const wanted = new Set(body.source_ids)
@@ -222,11 +261,11 @@ export function createRetrievalService(
         }
       } else if (body.source_ids) {
         sources = [...new Set(body.source_ids)].map((id) => ({
-          id: mountableSource(db, caller, id).id,
+          id: readableSource(db, caller, id).id,
           priority: 0,
         }))
       } else {
-        const ownerId = caller.permissions.includes('knowledge.manage') ? null : caller.id
+        const ownerId = reachesEvery(caller, 'knowledge_source.manage') ? null : caller.id
         sources = manageableSourceIds(db, ownerId).map((id) => ({ id, priority: 0 }))
       }
       return search(sources, body.query, topK, body.mode)

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
-import type { AuthUser } from '../auth/auth.service'
-import type { Db } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { reachesEvery } from '../access'
+import type { AuthUser } from '../auth'
+import type { Db } from '../db'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import { manageableSource, readableSource } from './access'
 import {
   type ChunkingParams,
@@ -59,7 +59,7 @@ export function createSourcesService(db: Db, embedding: { progressOf(sourceId: s
 
     /** `knowledge.manage` holders see every source; others their own. */
     list(caller: AuthUser, query: PageQuery) {
-      const ownerId = caller.permissions.includes('knowledge.manage') ? null : caller.id
+      const ownerId = reachesEvery(caller, 'knowledge_source.manage') ? null : caller.id
       const { rows, total } = listSourceViews(db, ownerId, pageWindow(query))
       return toPage(rows.map(dto), total, query)
     },

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { builtinEmbed } from '../ai/embeddings'
-import { user } from '../auth/auth.tables'
+import { fixturePath } from '../../test/helpers/fixtures'
+import { builtinEmbed } from '../ai'
+import { user } from '../auth'
 import { findAppRoot } from '../config'
-import { type Db, openDatabase } from '../db/client'
-import { applyMigrations } from '../db/migrate'
+import { applyMigrations, type Db, openDatabase } from '../db'
 import {
   bm25Terms,
+  documentTitle,
   ensureChunkIndex,
   replaceDocumentChunks,
+  searchBm25,
   searchVectors,
   vectorTableExists,
 } from './chunk-index.repository'
@@ -58,10 +60,16 @@ function addSource(db: Db): string {
 }
 
 /** A document whose chunks are the given texts, embedded with the builtin hashing at DIM dimensions. */
-function addDocument(db: Db, sourceId: string, texts: string[], embeddingKey = KEY): string {
+function addDocument(
+  db: Db,
+  sourceId: string,
+  texts: string[],
+  embeddingKey = KEY,
+  fileName = 'd.txt',
+): string {
   const documentId = db
     .insert(knowledgeDocument)
-    .values({ sourceId, fileName: 'd.txt', mimeType: 'text/plain', sizeBytes: 1, sha256: randomUUID() })
+    .values({ sourceId, fileName, mimeType: 'text/plain', sizeBytes: 1, sha256: randomUUID() })
     .returning()
     .get().id
   db.transaction(() =>
@@ -190,6 +198,91 @@ describe('BM25 query terms', () => {
     // Counts are cached, but not past a change: once most chunks are gone, the common word fits again.
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE seq > 10').run()
     expect(bm25Terms(db.$client, 'glacier common').sort()).toEqual(['common', 'glacier'])
+  })
+})
+
+/** The paragraphs of the SQuAD "Normans" article (shared fixtures). */
+const normans = (
+  JSON.parse(readFileSync(fixturePath('retrieval', 'squad2-dev-normans.json'), 'utf8')) as {
+    data: { paragraphs: { context: string }[] }[]
+  }
+).data.flatMap((article) => article.paragraphs.map((paragraph) => paragraph.context))
+
+/** The contents of the chunks BM25 ranks best for a query, best first. */
+const bm25Contents = (db: Db, sourceId: string, query: string) =>
+  searchBm25(db.$client, query, [sourceId], 5).map(
+    (row) =>
+      db.$client.prepare('SELECT content FROM knowledge_chunk WHERE seq = ?').pluck().get(row.seq) as string,
+  )
+const topHit = (db: Db, sourceId: string, query: string) => bm25Contents(db, sourceId, query)[0]
+
+describe('BM25 index', () => {
+  it('finds words by their stem in chunks and queries alike (Porter)', () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    addDocument(db, sourceId, normans.slice(0, 12))
+    // Paragraph 0 says "descended", "descendants" and "raiders"; neither query word is in it as written.
+    expect(normans[0]).not.toMatch(/\bdescend\b|\braider\b/)
+    expect(topHit(db, sourceId, 'descend from a raider')).toBe(normans[0])
+  })
+
+  it("finds a chunk by its document's title and ranks a title match above a passing mention", () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    // Paragraph 26 (Richard the Lion-hearted at Messina) never names the Normans; paragraph 0 names them in
+    // passing among other documents' text.
+    expect(normans[26]).not.toMatch(/norman/i)
+    addDocument(db, sourceId, [normans[26] as string], KEY, 'Normans.txt')
+    addDocument(db, sourceId, [`Notes on the crusades. ${normans[0]}`], KEY, 'crusades-notes.md')
+    expect(topHit(db, sourceId, 'Messina fleet')).toBe(normans[26])
+    expect(bm25Contents(db, sourceId, 'Normans')).toEqual([
+      normans[26],
+      `Notes on the crusades. ${normans[0]}`,
+    ])
+  })
+
+  it('reads a document title from its file name without the extension', () => {
+    expect(documentTitle('Normans.txt')).toBe('Normans')
+    expect(documentTitle('annual_report-2023.pdf')).toBe('annual_report-2023')
+    expect(documentTitle('v1.2 release notes')).toBe('v1.2 release notes')
+  })
+
+  it('rebuilds an index of an earlier definition (unstemmed, untitled) from the stored chunks', () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    const documentId = addDocument(db, sourceId, normans.slice(0, 3), KEY, 'Normans.txt')
+    // The layout of earlier releases: external content over knowledge_chunk, unicode61, kept by triggers.
+    db.$client.exec(`
+      DROP TRIGGER knowledge_chunk_fts_delete; DROP TABLE knowledge_chunk_fts;
+      CREATE VIRTUAL TABLE knowledge_chunk_fts USING fts5(
+        content, content='knowledge_chunk', content_rowid='seq', tokenize='unicode61 remove_diacritics 2');
+      CREATE TRIGGER knowledge_chunk_fts_delete AFTER DELETE ON knowledge_chunk BEGIN
+        INSERT INTO knowledge_chunk_fts(knowledge_chunk_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+      END;
+      CREATE VIRTUAL TABLE knowledge_chunk_fts_vocab USING fts5vocab(knowledge_chunk_fts, 'row');
+      INSERT INTO knowledge_chunk_fts(knowledge_chunk_fts) VALUES ('rebuild');
+    `)
+    ensureChunkIndex(db.$client)
+    const sql = db.$client
+      .prepare("SELECT group_concat(sql, ';') FROM sqlite_master WHERE name LIKE 'knowledge_chunk_fts%'")
+      .pluck()
+      .get() as string
+    expect(sql).toContain("tokenize='porter unicode61 remove_diacritics 2'")
+    expect(sql).not.toContain('fts5vocab')
+    expect(topHit(db, sourceId, 'descend from a raider')).toBe(normans[0])
+    const count = (match: string) =>
+      db.$client
+        .prepare('SELECT count(*) FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH ?')
+        .pluck()
+        .get(match)
+    expect(count('title:normans')).toBe(3)
+    // A current index is left as it is at the next start: a row only the index holds survives it.
+    db.$client.exec("INSERT INTO knowledge_chunk_fts (rowid, title, content) VALUES (999999, '', 'sentinel')")
+    ensureChunkIndex(db.$client)
+    expect(count('sentinel')).toBe(1)
+    // The rebuilt index still follows deletions.
+    db.$client.prepare('DELETE FROM knowledge_chunk WHERE document_id = ?').run(documentId)
+    expect(count('normans')).toBe(0)
   })
 })
 

@@ -1,5 +1,4 @@
-import { builtinEmbedMany } from '../ai/embeddings/builtin-embedder'
-import { useLiteEmbed } from '../ai/embeddings/use-lite-model'
+import { builtinEmbedMany, useLiteEmbed } from '../ai'
 import { prepareDocument } from './parsing'
 
 /** Knowledge's CPU-heavy steps, spread into the app's `workerTasks` (src-server/worker-tasks.ts). */

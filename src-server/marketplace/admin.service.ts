@@ -1,9 +1,8 @@
 import { and, count, eq, gte, inArray, ne, sql, sum } from 'drizzle-orm'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { recordAdminAction } from '../admin-audit'
+import { user } from '../auth'
+import type { Queryable } from '../db'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import * as repo from './listings.repository'
 import { MarketplaceErrors } from './marketplace.errors'
 import {

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import type { Queryable } from '../db/client'
+import type { Queryable } from '../db'
 import { type AssetType, assetGrant } from './marketplace.tables'
 
 /** True when the user holds an unrevoked grant to the asset from a paid order: the one access check. */

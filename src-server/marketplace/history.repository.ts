@@ -5,10 +5,9 @@
  */
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import { user } from '../auth/auth.tables'
-import type { Queryable } from '../db/client'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { user } from '../auth'
+import type { Queryable } from '../db'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import {
   listing,
   marketplaceOrder,

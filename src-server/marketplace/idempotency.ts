@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto'
 import { lt } from 'drizzle-orm'
-import { atomically, type Db, perHandle, type Queryable } from '../db/client'
-import { AppError } from '../errors/app-error'
+import { atomically, type Db, perHandle, type Queryable } from '../db'
+import { AppError } from '../errors'
 import { MarketplaceErrors } from './marketplace.errors'
 import { idempotencyKey } from './marketplace.tables'
 

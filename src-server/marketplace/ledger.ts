@@ -10,8 +10,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { eq, gt, sql } from 'drizzle-orm'
-import type { Db } from '../db/client'
-import { readConfigValue } from '../settings/settings.service'
+import type { Db } from '../db'
+import { readConfigValue } from '../settings'
 import { type ReferenceType, type TransactionType, wallet, walletTransaction } from './marketplace.tables'
 
 export type WalletRow = typeof wallet.$inferSelect

@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
-import { user } from '../auth/auth.tables'
-import { publicAvatarUrl } from '../auth/avatar'
-import { type Db, perShape, type Queryable } from '../db/client'
+import { publicAvatarUrl, user } from '../auth'
+import { type Db, perShape, type Queryable } from '../db'
 import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect

@@ -1,7 +1,6 @@
-import type { Queryable } from '../db/client'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import type { Queryable } from '../db'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import * as repo from './listings.repository'
 import { MarketplaceErrors } from './marketplace.errors'
 import {

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
-import { atomically, type Db } from '../db/client'
-import { toPage } from '../http/pagination'
-import { readConfigValue } from '../settings/settings.service'
+import { atomically, type Db } from '../db'
+import { toPage } from '../http'
+import { readConfigValue } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import type { Ledger } from './ledger'

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
-import type { Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
+import { nowIso, type Queryable } from '../db'
 import {
   type McpCallOutcome,
   type McpHealth,

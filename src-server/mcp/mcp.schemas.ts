@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, Uuid } from '../http/common.schemas'
+import { Nullable, Timestamp, Uuid } from '../http'
 
 /** Server names become the `<server>__<tool>` prefix of OpenAI function names, hence the narrow alphabet. */
 const Transport = Type.Union([Type.Literal('stdio'), Type.Literal('http_sse')])

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db/columns'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 
 export const MCP_TRANSPORTS = ['stdio', 'http_sse'] as const
 export type McpTransport = (typeof MCP_TRANSPORTS)[number]

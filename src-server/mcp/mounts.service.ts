@@ -1,8 +1,7 @@
 import type { AppContext } from '../app-context'
 import { findAgentOwnerId, sessionExists } from '../conversation'
-import { CommonErrors } from '../errors/app-error'
-import type { PageQuery } from '../http/common.schemas'
-import { pageWindow, toPage } from '../http/pagination'
+import { CommonErrors } from '../errors'
+import { type PageQuery, pageWindow, toPage } from '../http'
 import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
 import type {

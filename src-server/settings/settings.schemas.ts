@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp } from '../http/common.schemas'
+import { Nullable, Timestamp } from '../http'
 
 export const ConfigValue = Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Boolean()])
 export const PlatformConfigSchema = Type.Object({

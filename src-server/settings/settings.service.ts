@@ -1,9 +1,7 @@
-import { eq, sql } from 'drizzle-orm'
-import { recordAdminAction } from '../admin-audit/admin-audit.service'
-import { perHandle, type Queryable } from '../db/client'
-import { nowIso } from '../db/columns'
-import { defineErrors } from '../errors/app-error'
-import { platformConfig } from './settings.tables'
+import { recordAdminAction } from '../admin-audit'
+import { nowIso, type Queryable } from '../db'
+import { defineErrors } from '../errors'
+import * as repo from './settings.repository'
 
 export const SettingsErrors = defineErrors({
   CONFIG_KEY_NOT_FOUND: { status: 404, message: 'Unknown configuration key.' },
@@ -60,31 +58,15 @@ export function isConfigKey(key: string): key is ConfigKey {
 }
 
 export function readConfig(db: Queryable): PlatformConfig {
-  const stored = new Map(
-    db
-      .select()
-      .from(platformConfig)
-      .all()
-      .map((row) => [row.key, row.value]),
-  )
+  const stored = repo.storedConfigValues(db)
   const config = {} as Record<ConfigKey, unknown>
   for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[])
     config[key] = stored.get(key) ?? CONFIG_KEYS[key].default
   return config as PlatformConfig
 }
 
-/** The read built once per database handle: purchases read the commission rate and the earn cap every time. */
-const valueRead = perHandle((db: Queryable) =>
-  db
-    .select({ value: platformConfig.value })
-    .from(platformConfig)
-    .where(eq(platformConfig.key, sql.placeholder('key')))
-    .prepare(),
-)
-
 export function readConfigValue<K extends ConfigKey>(db: Queryable, key: K): PlatformConfig[K] {
-  const row = valueRead(db).get({ key })
-  return (row?.value ?? CONFIG_KEYS[key].default) as PlatformConfig[K]
+  return (repo.findConfigValue(db, key) ?? CONFIG_KEYS[key].default) as PlatformConfig[K]
 }
 
 export function updateConfigValue(
@@ -108,7 +90,7 @@ export function updateConfigValue(
       updatedAt: nowIso(),
       updatedBy: input.actorId,
     }
-    tx.insert(platformConfig).values(row).onConflictDoUpdate({ target: platformConfig.key, set: row }).run()
+    repo.upsertConfig(tx, row)
     recordAdminAction(tx, {
       actorId: input.actorId,
       action: 'config.update',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { configureFakeProvider } from '../../src-server/conversation/conversation.test-helpers'
+import { configureFakeProvider, parseSse } from '../../src-server/conversation/conversation.test-helpers'
 import { type FakeOpenAi, startFakeOpenAi } from '../helpers/fake-openai'
 import { startTestServer, type TestServer } from '../helpers/server'
 
@@ -21,12 +21,8 @@ afterAll(async () => {
 })
 
 /** Reads an SSE response into its events. */
-async function events(response: Response): Promise<{ type: string; content?: string }[]> {
-  const text = await response.text()
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('data:'))
-    .map((block) => JSON.parse(block.slice(5)))
+async function events(response: Response) {
+  return parseSse(await response.text())
 }
 
 describe('faults at the network edge', () => {

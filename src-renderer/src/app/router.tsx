@@ -3,7 +3,6 @@ import { createBrowserRouter, Navigate, useLocation } from 'react-router'
 import { AdminPage } from '../features/admin/components/admin-page'
 import { AgentsPage } from '../features/agents/components/agents-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
-import { hasPermission, useSession } from '../features/auth/stores/session-store'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
 import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
 import { DocumentPassagePage } from '../features/knowledge/components/document-passage-page'
@@ -15,6 +14,7 @@ import { ReviewRunPage } from '../features/review/components/review-run-page'
 import { ConsoleLayout } from '../features/shell/components/console-layout'
 import { SCREENS } from '../features/shell/screens'
 import { WalletPage } from '../features/wallet/components/wallet-page'
+import { hasPermission, useSession } from '../stores/session-store'
 
 function RequireSession({ children }: { children: ReactNode }) {
   const status = useSession((state) => state.status)

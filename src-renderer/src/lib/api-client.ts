@@ -1,5 +1,6 @@
 import type { ErrorEnvelope } from '@server/http/common.schemas'
 import { useNotifications } from '../components/ui/notifications'
+import { downloadName } from './download-name'
 
 /** An API failure as the server described it; screens switch on `code`, never on the message text. */
 export class ApiError extends Error {
@@ -24,7 +25,7 @@ export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler
 }
 
-/** Bearer header for requests made outside `api` (downloads, pdf.js, EventSource-like streams). */
+/** Bearer header for the one reader that fetches by itself (pdf.js). */
 export const authHeaders = (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {})
 
 /** The signed-in token, for WebSocket URLs (`access_token`). */
@@ -36,12 +37,16 @@ export const apiBase = () => window.switchboard?.serverUrl ?? ''
 interface RequestOptions {
   body?: unknown
   query?: Record<string, string | number | boolean | undefined>
-  /** Do not raise a notification; the caller shows the error itself (forms). */
-  quiet?: boolean
   headers?: Record<string, string>
+  /** Ends the request, and a body still being read, when aborted. */
+  signal?: AbortSignal
 }
 
-async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+const isJson = (response: Response) =>
+  Boolean(response.headers.get('content-type')?.includes('application/json'))
+
+/** Sends a request; no answer, or an error status, is an ApiError in the server's words. */
+async function send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
   const url = new URL(apiBase() + path, window.location.origin)
   for (const [key, value] of Object.entries(options.query ?? {}))
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value))
@@ -55,29 +60,56 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   }
   let response: Response
   try {
-    response = await fetch(url, { method, headers, body })
-  } catch {
-    const error = new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Is Switchboard running?')
-    if (!options.quiet) useNotifications.getState().push({ kind: 'error', text: error.message })
-    throw error
+    response = await fetch(url, { method, headers, body, signal: options.signal })
+  } catch (caught) {
+    // Aborted by the caller: not the server's failure.
+    if (options.signal?.aborted) throw caught
+    throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Is Switchboard running?')
   }
-  if (response.status === 204) return undefined as T
-  const payload = response.headers.get('content-type')?.includes('application/json')
-    ? await response.json()
+  if (response.ok) return response
+  const envelope = isJson(response)
+    ? ((await response.json().catch(() => null)) as ErrorEnvelope | null)
     : null
-  if (!response.ok) {
-    const envelope = payload as ErrorEnvelope | null
-    const error = new ApiError(
-      response.status,
-      envelope?.error.code ?? 'HTTP_ERROR',
-      envelope?.error.message ?? `The server answered ${response.status}.`,
-      envelope?.error.details ?? {},
-    )
-    if (response.status === 401 && token) onUnauthorized()
-    else if (!options.quiet) useNotifications.getState().push({ kind: 'error', text: error.message })
-    throw error
-  }
-  return payload as T
+  if (response.status === 401 && token) onUnauthorized()
+  throw new ApiError(
+    response.status,
+    envelope?.error.code ?? 'HTTP_ERROR',
+    envelope?.error.message ?? `The server answered ${response.status}.`,
+    envelope?.error.details ?? {},
+  )
+}
+
+async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(method, path, options)
+  if (response.status === 204) return undefined as T
+  return (isJson(response) ? await response.json() : null) as T
+}
+
+/** The file name a download's Content-Disposition gives, else `fallback`. */
+export function attachmentName(response: Response, fallback: string): string {
+  return downloadName(response) ?? fallback
+}
+
+/**
+ * A failure the user should hear about from a toast: a 401 has already signed them out, and the sign-in page
+ * says why.
+ */
+export function notifyFailure(caught: unknown) {
+  if (caught instanceof ApiError && caught.status !== 401)
+    useNotifications.getState().push({ kind: 'error', text: caught.message })
+}
+
+/**
+ * Each failure is shown once, by whoever asked. A load catches its failure and shows it inline with Retry
+ * (`useLoad`), a form shows it at its fields; a failed action nobody caught (`onClick={() => void save()}`)
+ * ends here as an unhandled rejection and becomes a toast.
+ */
+export function notifyUncaughtFailures() {
+  window.addEventListener('unhandledrejection', (event) => {
+    if (!(event.reason instanceof ApiError)) return
+    event.preventDefault()
+    notifyFailure(event.reason)
+  })
 }
 
 /** The one HTTP client of the console. */
@@ -90,4 +122,6 @@ export const api = {
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>('PATCH', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+  /** The answer itself, for a body read as it arrives (an event stream) or kept as a file. */
+  raw: (method: string, path: string, options?: RequestOptions) => send(method, path, options),
 }

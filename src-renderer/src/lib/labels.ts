@@ -85,6 +85,28 @@ const LABELS = {
     model_providers: 'Model providers',
     backup: 'Backup',
   },
+  run_status: { queued: 'Queued', running: 'Extracting', completed: 'Extracted', failed: 'Failed' },
+  review_status: { pending: 'To review', flagged: 'Flagged', approved: 'Approved', rejected: 'Rejected' },
+  field_status: { pending: 'Not reviewed', flagged: 'Flagged', accepted: 'Accepted', corrected: 'Corrected' },
+  flag_reason: {
+    missing: 'no value found',
+    low_confidence: 'low confidence',
+    validation: 'failed a check',
+    sampled: 'picked for a spot check',
+  },
+  field_source: {
+    rules: 'Read by the extraction rules',
+    e_invoice: "Read from the issuer's e-invoice data",
+    llm: 'Read by the model',
+    learned: 'Learned from an earlier review of this layout',
+    reviewer: 'Set by a reviewer',
+  },
+  message_role: { user: 'User', assistant: 'AI', agent: 'Operator', system: 'System', note: 'Note' },
+  message_status: {
+    complete: 'Complete',
+    interrupted: 'Interrupted',
+    draft: 'Draft (stopped by a takeover)',
+  },
   tool_outcome: { success: 'Succeeded', timeout: 'Timed out', error: 'Error', blocked: 'Blocked by policy' },
 } as const satisfies Record<string, Record<string, string>>
 

@@ -1,4 +1,4 @@
-import type { WorkerPool } from '../../jobs/worker-pool'
+import type { WorkerPool } from '../../jobs'
 import { BUILTIN_EMBEDDING_DIM, BUILTIN_EMBEDDING_MODEL, builtinEmbedMany } from './builtin-embedder'
 import type { Embedder } from './embedder'
 

@@ -1,4 +1,4 @@
-import { WorkerPool } from '../../jobs/worker-pool'
+import { WorkerPool } from '../../jobs'
 import type { Embedder } from './embedder'
 import { USE_LITE_DIM, USE_LITE_MODEL } from './use-lite-model'
 

@@ -1,5 +1,5 @@
-import { xmlText } from '../pipeline/e-invoice'
-import type { PageText } from '../pipeline/pdf-pages'
+import type { PageText } from '../page-text'
+import { parseInvoiceXml, xmlText } from '../pipeline/e-invoice'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { locateValue } from './locate'
@@ -7,7 +7,8 @@ import { normaliseValue } from './values'
 
 /**
  * Fields read from the issuer's own e-invoice XML: confidence 1. Boxes still come from the page, where the
- * printed value is searched for. Fields without an XML path, or absent from the XML, are left to the page.
+ * printed value is searched for. Fields without an XML path, or absent from the XML, are left to the page, and
+ * so is every field when the XML is not well-formed.
  */
 export function extractFromInvoiceXml(
   fields: FieldDefinition[],
@@ -15,8 +16,10 @@ export function extractFromInvoiceXml(
   pages: PageText[],
 ): Map<string, ExtractedField> {
   const found = new Map<string, ExtractedField>()
+  const tree = parseInvoiceXml(xml)
+  if (!tree) return found
   for (const field of fields) {
-    const raw = (field.e_invoice ?? []).map((path) => xmlText(xml, path)).find((text) => text !== null)
+    const raw = (field.e_invoice ?? []).map((path) => xmlText(tree, path)).find((text) => text !== null)
     const value = raw ? normaliseValue(field, raw) : null
     if (value === null) continue
     const located = locateValue(field, pages, value)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 import type { FieldDefinition } from './field-config'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'

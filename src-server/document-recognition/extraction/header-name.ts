@@ -1,4 +1,4 @@
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 import { type Line, linesOf } from './layout'
 import { fold } from './values'
 

@@ -1,5 +1,5 @@
 import type { Bbox } from '../document-recognition.tables'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 import { fold } from './values'
 
 /** Words of one visual line, left to right, with the character offset of each in the joined text. */

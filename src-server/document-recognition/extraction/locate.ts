@@ -1,5 +1,5 @@
 import type { Bbox, FieldValue } from '../document-recognition.tables'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 import type { FieldDefinition } from './field-config'
 import { type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { fold, parseAmounts, parseDate, parseValue } from './values'

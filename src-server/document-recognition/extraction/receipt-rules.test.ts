@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 import { shippedExtractorConfig } from '../testing/fixture-accuracy'
 import { headerName, trailingLegalForm } from './header-name'
 import { extractWithRules } from './rules'

@@ -1,5 +1,5 @@
 import type { Bbox } from '../document-recognition.tables'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'

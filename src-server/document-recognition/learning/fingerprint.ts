@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { linesOf } from '../extraction/layout'
 import { fold } from '../extraction/values'
-import type { PageText } from '../pipeline/pdf-pages'
+import type { PageText } from '../page-text'
 
 /** Words in the top fifth of the first page make the header: the supplier's name, address and logo text. */
 const HEADER_BOTTOM = 0.2

@@ -4,7 +4,7 @@ import type { FieldDefinition } from '../extraction/field-config'
 import { linesOf, unionBox } from '../extraction/layout'
 import { readValueIn } from '../extraction/locate'
 import { compilePattern, fold } from '../extraction/values'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 
 /** What a reviewer's box on one page teaches: the label words next to the value, and where both were. */
 export interface Lesson {

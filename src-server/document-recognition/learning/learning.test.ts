@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Bbox } from '../document-recognition.tables'
 import type { FieldDefinition } from '../extraction/field-config'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
+import type { PageText, PageWord } from '../page-text'
 import { layoutFingerprint } from './fingerprint'
 import { applyHint, lessonFrom } from './hints'
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context'
+import type { PageText } from '../page-text'
 import type { OcrEngine } from './ocr'
-import type { PageText } from './pdf-pages'
 
 /** A page with fewer words than this in its text layer is treated as a scan and read by OCR. */
 const MIN_TEXT_LAYER_WORDS = 3

@@ -1,3 +1,5 @@
+import { EntityDecoder, XML } from '@nodable/entities'
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import {
   decodePDFRawStream,
   PDFArray,
@@ -48,33 +50,54 @@ export async function readEmbeddedInvoiceXml(pdf: Uint8Array): Promise<string | 
   return null
 }
 
+/** One node of a document-ordered parse: an element (its local name -> its children) or a text. */
+type XmlNode = { '#text': string } | Record<string, XmlNode[]>
+
 /**
- * The text of the first element at a path of local names ("SellerTradeParty/Name"), namespace prefixes
- * ignored; each step searches inside the previous element.
+ * Namespace prefixes dropped (paths name local names), attributes and comments ignored, values kept as the text
+ * written ("007" stays a string). The XML entity decoder is passed explicitly because the parser's default one
+ * leaves numeric character references (`&#252;`) undecoded.
  */
-export function xmlText(xml: string, path: string): string | null {
-  let scope = xml
-  for (const name of path.split('/')) {
-    const open = new RegExp(`<(?:[\\w.-]+:)?${name}(?:\\s[^>]*)?>`)
-    const m = open.exec(scope)
-    if (!m) return null
-    const prefix = /^<([\w.-]+:)?/.exec(m[0])?.[1] ?? ''
-    const close = scope.indexOf(`</${prefix}${name}>`, m.index + m[0].length)
-    if (close < 0) return null
-    scope = scope.slice(m.index + m[0].length, close)
-  }
-  const text = scope
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-  return decodeEntities(text) || null
+const parser = new XMLParser({
+  preserveOrder: true,
+  removeNSPrefix: true,
+  ignoreAttributes: true,
+  parseTagValue: false,
+  entityDecoder: new EntityDecoder({ namedEntities: XML }),
+})
+
+/** The e-invoice as a tree in document order; null when it is not well-formed XML. */
+export function parseInvoiceXml(xml: string): XmlNode[] | null {
+  if (XMLValidator.validate(xml) !== true) return null
+  return parser.parse(xml) as XmlNode[]
 }
 
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&')
+/**
+ * The text of the first element at a path of local names ("SellerTradeParty/Name"); each step searches, in
+ * document order, inside the previous element. Texts of nested elements are joined by a space.
+ */
+export function xmlText(tree: XmlNode[], path: string): string | null {
+  let scope: XmlNode[] | null = tree
+  for (const name of path.split('/')) {
+    scope = scope && firstElement(scope, name)
+    if (!scope) return null
+  }
+  return texts(scope).join(' ').replace(/\s+/g, ' ').trim() || null
+}
+
+function firstElement(nodes: XmlNode[], name: string): XmlNode[] | null {
+  for (const node of nodes) {
+    const [tag, children] = Object.entries(node)[0] ?? []
+    if (tag === '#text' || !Array.isArray(children)) continue
+    if (tag === name) return children
+    const inner = firstElement(children, name)
+    if (inner) return inner
+  }
+  return null
+}
+
+function texts(nodes: XmlNode[]): string[] {
+  return nodes.flatMap((node) =>
+    '#text' in node ? [String(node['#text'])] : texts(Object.values(node)[0] ?? []),
+  )
 }

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js'
+import type { PageWord } from '../page-text'
 import { prepareForOcr } from './ocr-image'
-import type { PageWord } from './pdf-pages'
 
 /** The bundled English model: read from node_modules, never downloaded. */
 function englishDataDir(): string {

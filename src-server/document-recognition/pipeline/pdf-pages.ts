@@ -1,19 +1,4 @@
-import type { Bbox } from '../document-recognition.tables'
-
-/** One word on a page: its text, a box as fractions of the page from the top-left, and a 0..1 confidence. */
-export interface PageWord {
-  text: string
-  bbox: Bbox
-  confidence: number
-}
-
-export interface PageText {
-  page_number: number
-  /** Page size in PDF points. */
-  width: number
-  height: number
-  words: PageWord[]
-}
+import type { PageText, PageWord } from '../page-text'
 
 interface TextItemLike {
   str: string

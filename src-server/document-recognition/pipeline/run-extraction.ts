@@ -10,11 +10,11 @@ import { boxHoldsValue } from '../extraction/locate'
 import { extractWithRules } from '../extraction/rules'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
+import type { PageText } from '../page-text'
 import { ocrPage, pagesNeedingOcr, readTextLayer } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
 import { normaliseToPdf } from './normalise'
 import type { OcrEngine } from './ocr'
-import type { PageText } from './pdf-pages'
 import { runStep } from './steps'
 
 /** The raw structured result of a run (`workspace_output`). */

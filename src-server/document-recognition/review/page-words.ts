@@ -5,9 +5,9 @@ import * as repo from '../document-recognition.repository'
 import type { Bbox } from '../document-recognition.tables'
 import { linesOf, unionBox } from '../extraction/layout'
 import { wordsInBox } from '../extraction/locate'
+import type { PageText, PageWord } from '../page-text'
 import { pagesNeedingOcr, readTextLayer, renderPage } from '../pipeline/document-pages'
 import type { OcrEngine } from '../pipeline/ocr'
-import type { PageText, PageWord } from '../pipeline/pdf-pages'
 
 export type StoredPage = PageText & { origin: 'text_layer' | 'ocr' }
 

@@ -1,6 +1,5 @@
 import type { AgentRunRow } from '../../agent-runs'
-import type { Db, Queryable } from '../../db/client'
-import { nowIso } from '../../db/columns'
+import { type Db, nowIso, type Queryable } from '../../db'
 import { RecognitionErrors } from '../document-recognition.errors'
 import * as repo from '../document-recognition.repository'
 import type { FieldReviewPatch } from '../document-recognition.schemas'

@@ -1,10 +1,9 @@
 import type { AgentRunRow } from '../../agent-runs'
-import type { Queryable } from '../../db/client'
+import type { Queryable } from '../../db'
 import * as repo from '../document-recognition.repository'
 import type { FieldIssue, FieldValue } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
-import type { ExtractionConfig } from '../extraction/field-config'
-import { lowConfidenceThreshold } from '../extraction/field-config'
+import { type ExtractionConfig, lowConfidenceThreshold } from '../extraction/field-config'
 import type { DocumentExecution } from '../pipeline/run-extraction'
 
 const round = (n: number) => Math.round(n * 1000) / 1000

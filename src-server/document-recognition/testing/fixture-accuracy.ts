@@ -14,8 +14,9 @@ import { linesOf, unionBox } from '../extraction/layout'
 import { extractWithRules } from '../extraction/rules'
 import { validateFields } from '../extraction/validate'
 import { fold, normaliseValue, parseAmounts, parseDate } from '../extraction/values'
+import type { PageText } from '../page-text'
 import { OcrEngine } from '../pipeline/ocr'
-import { type PageText, readPdfText, renderPdfPage } from '../pipeline/pdf-pages'
+import { readPdfText, renderPdfPage } from '../pipeline/pdf-pages'
 
 export const FIXTURES_DIR = process.env.SWITCHBOARD_FIXTURES ?? fixturePath('invoices')
 

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fixturePath } from '../../../test/helpers/fixtures'
 import type { FieldValue } from '../document-recognition.tables'
+import type { PageText } from '../page-text'
 import { normaliseToPdf } from '../pipeline/normalise'
 import type { OcrEngine } from '../pipeline/ocr'
-import { type PageText, readPdfText } from '../pipeline/pdf-pages'
+import { readPdfText } from '../pipeline/pdf-pages'
 
 export const RECEIPTS_DIR = process.env.SWITCHBOARD_RECEIPTS ?? fixturePath('receipts', 'sroie')
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { builtinEmbedMany } from '../../ai/embeddings/builtin-embedder'
+import { builtinEmbedMany } from '../../ai'
 import { chunkFixedSize } from './fixed-size'
 import { chunkDocument, chunkText } from './index'
 import { chunkParagraphs } from './paragraph'

@@ -1,4 +1,4 @@
-import { builtinEmbedMany } from '../../ai/embeddings/builtin-embedder'
+import { builtinEmbedMany } from '../../ai'
 import { chunkFixedSize } from './fixed-size'
 import { chunkParagraphs } from './paragraph'
 import type {

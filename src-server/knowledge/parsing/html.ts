@@ -1,42 +1,22 @@
-const BLOCK_TAGS =
-  /<\/?(?:p|div|br|li|ul|ol|h[1-6]|tr|table|section|article|header|footer|blockquote|pre|hr|dd|dt|main|nav|aside)\b[^>]*>/gi
+import { convert, type HtmlToTextOptions } from 'html-to-text'
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  mdash: '—',
-  ndash: '–',
-  hellip: '…',
-  copy: '©',
+/**
+ * What html-to-text keeps for the knowledge index: the words as written (no uppercased headings, no wrapping),
+ * without link targets or images, whose addresses would only add noise to chunks and embeddings. A no-break
+ * space is a space here, so the words on either side are found apart.
+ */
+const OPTIONS: HtmlToTextOptions = {
+  wordwrap: false,
+  whitespaceCharacters: ' \t\r\n\f\u200b\u00a0',
+  selectors: [
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+  ],
 }
 
 /** Readable text of an HTML page: scripts, styles and comments dropped, block elements as line breaks. */
 export function htmlToText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<!--[\s\S]*?-->/g, '')
-      .replace(/<(script|style|noscript|template|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-      .replace(/<td\b[^>]*>/gi, '\t')
-      .replace(BLOCK_TAGS, '\n')
-      .replace(/<[^>]*>/g, ''),
-  )
-    .replace(/[ \t\u00a0]+/g, ' ')
-    .replace(/ *\n */g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim()
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, body: string) => {
-    if (body[0] === '#') {
-      const code =
-        body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1))
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? entity
-  })
+  return convert(html, OPTIONS).trim()
 }

@@ -47,6 +47,12 @@ describe('parsers', () => {
     )
   })
 
+  it('reads every named entity and an attribute holding a closing bracket as HTML does', () => {
+    expect(
+      htmlToText('<p title="a > b">Caf&eacute; for &euro;5</p><a href="https://example.com/x">menu</a>'),
+    ).toBe('Café for €5\n\nmenu')
+  })
+
   it('fails an empty document and a corrupt PDF with a sentence, not a crash', async () => {
     await expect(parseDocument('text', Buffer.from('  \n'))).rejects.toThrow('The document contains no text.')
     await expect(parseDocument('pdf', Buffer.from('%PDF-1.4\n%%EOF'))).rejects.toThrow(/PDF/)

@@ -31,7 +31,7 @@ export function Notifications() {
   const items = useNotifications((state) => state.items)
   const dismiss = useNotifications((state) => state.dismiss)
   return (
-    <div className="toasts" aria-live="polite">
+    <section className="toasts" aria-label="Notifications" aria-live="polite">
       {items.map((item) => (
         <div
           key={item.id}
@@ -44,6 +44,6 @@ export function Notifications() {
           </button>
         </div>
       ))}
-    </div>
+    </section>
   )
 }

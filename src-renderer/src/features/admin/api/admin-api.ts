@@ -22,14 +22,10 @@ export type Role = User['roles'][number]
 export const adminApi = {
   config: () => api.get<PlatformConfigValues>('/api/admin/config'),
   updateConfig: (key: string, value: string | number | boolean, description?: string) =>
-    api.put<ConfigEntry>(
-      `/api/admin/config/${encodeURIComponent(key)}`,
-      { value, description },
-      { quiet: true },
-    ),
+    api.put<ConfigEntry>(`/api/admin/config/${encodeURIComponent(key)}`, { value, description }),
   users: (page: number) => api.get<PageResult<User>>('/api/admin/users', { query: { page, size: 20 } }),
   createUser: (body: { username: string; password: string; roles: Role[] }) =>
-    api.post<User>('/api/admin/users', body, { quiet: true }),
+    api.post<User>('/api/admin/users', body),
   updateUser: (id: string, body: { roles?: Role[]; disabled?: boolean }) =>
     api.patch<User>(`/api/admin/users/${id}`, body),
   auditLog: (page: number) =>
@@ -51,11 +47,10 @@ export const adminApi = {
   runtimeAgents: () => api.get<{ items: RuntimeAgent[] }>('/admin/runtime-agents', { query: { size: 100 } }),
   runtimeAgent: (id: string) => api.get<RuntimeAgentWithVersions>(`/admin/runtime-agents/${id}`),
   createVersion: (id: string, config: unknown) =>
-    api.post<unknown>(`/admin/runtime-agents/${id}/versions`, { config }, { quiet: true }),
+    api.post<unknown>(`/admin/runtime-agents/${id}/versions`, { config }),
   publishVersion: (id: string, versionId: string) =>
     api.post<unknown>(`/admin/runtime-agents/${id}/versions/${versionId}/publish`),
   providers: () => api.get<ProviderSettings>('/api/admin/model-providers'),
-  saveProviders: (body: PutProvidersBody) =>
-    api.put<ProviderSettings>('/api/admin/model-providers', body, { quiet: true }),
+  saveProviders: (body: PutProvidersBody) => api.put<ProviderSettings>('/api/admin/model-providers', body),
   backup: () => api.post<{ folder: string; blob_files: number }>('/api/admin/backup'),
 }

@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
 import { useLoad } from '../../../lib/use-load'
+import { useSubmit } from '../../../lib/use-submit'
 import { useAdmin } from '../stores/admin-store'
 import { NetworkCard } from './network-card'
 
@@ -48,22 +48,15 @@ function ConfigRow({
   const notify = useNotifications((state) => state.push)
   const [draft, setDraft] = useState(String(value))
   const [description, setDescription] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const form = useSubmit('Could not save.')
   useEffect(() => setDraft(String(value)), [value])
 
   async function save() {
-    setBusy(true)
-    setError(null)
-    try {
+    await form.run(async () => {
       await saveConfig(name, typeof value === 'boolean' ? draft === 'true' : draft, description)
       notify({ kind: 'success', text: `${label} saved.` })
       setDescription('')
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'Could not save.')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -83,10 +76,10 @@ function ConfigRow({
             aria-label={label}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
-            aria-invalid={error ? true : undefined}
+            aria-invalid={form.error ? true : undefined}
           />
         )}
-        {error ? <p className="field-error">{error}</p> : null}
+        {form.error ? <p className="field-error">{form.error}</p> : null}
       </div>
       <div className="field">
         <input
@@ -96,7 +89,12 @@ function ConfigRow({
           onChange={(e) => setDescription(e.target.value)}
         />
       </div>
-      <Button variant="primary" busy={busy} disabled={draft === String(value)} onClick={() => void save()}>
+      <Button
+        variant="primary"
+        busy={form.busy}
+        disabled={draft === String(value)}
+        onClick={() => void save()}
+      >
         Save
       </Button>
     </div>

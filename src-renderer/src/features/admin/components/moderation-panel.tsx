@@ -1,15 +1,16 @@
-import type { PageResult } from '@server/http/pagination'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { label as labelOf, options } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { adminApi, type ModerationListing } from '../api/admin-api'
+import type { ModerationListing } from '../api/admin-api'
+import { useAdmin } from '../stores/admin-store'
 
-function ModerationActions({ listing, onDone }: { listing: ModerationListing; onDone(): void }) {
+function ModerationActions({ listing }: { listing: ModerationListing }) {
+  const moderate = useAdmin((state) => state.moderate)
   const [reason, setReason] = useState('')
-  const act = (status: string) => void adminApi.moderate(listing.id, status, reason).then(onDone)
+  const act = (status: string) => void moderate(listing.id, status, reason)
   return (
     <div className="row">
       <input
@@ -35,9 +36,10 @@ function ModerationActions({ listing, onDone }: { listing: ModerationListing; on
 
 export function ModerationPanel() {
   const [status, setStatus] = useState('pending_review')
-  const [page, setPage] = useState<PageResult<ModerationListing>>({ items: [], total: 0, page: 1, size: 20 })
+  const page = useAdmin((state) => state.listings)
+  const loadListings = useAdmin((state) => state.loadListings)
   const [pageNumber, setPageNumber] = useState(1)
-  const load = useLoad(async () => setPage(await adminApi.listings(status, pageNumber)), [status, pageNumber])
+  const load = useLoad(() => loadListings(status, pageNumber), [loadListings, status, pageNumber])
   return (
     <div className="stack">
       <div className="field" style={{ maxWidth: 240 }}>
@@ -88,7 +90,7 @@ export function ModerationPanel() {
           {
             key: 'actions',
             header: '',
-            render: (l) => <ModerationActions listing={l} onDone={load.retry} />,
+            render: (l) => <ModerationActions listing={l} />,
           },
         ]}
       />

@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Button, Card } from '../../../components/ui'
+import { LoadError } from '../../../components/ui/load-state'
 import { api } from '../../../lib/api-client'
+import { useLoad } from '../../../lib/use-load'
 
 interface LanInfo {
   tls: boolean
@@ -17,9 +19,7 @@ export function NetworkCard() {
   const desktop = window.switchboard
   const [info, setInfo] = useState<LanInfo | null>(null)
   const [busy, setBusy] = useState(false)
-  useEffect(() => {
-    void api.get<LanInfo>('/api/lan', { quiet: true }).then(setInfo, () => setInfo(null))
-  }, [])
+  const infoLoad = useLoad(async () => setInfo(await api.get<LanInfo>('/api/lan')), [])
 
   async function toggle(enabled: boolean) {
     setBusy(true)
@@ -42,7 +42,9 @@ export function NetworkCard() {
             </Button>
           </div>
         ) : null}
-        {info?.tls ? (
+        {infoLoad.status === 'failed' ? (
+          <LoadError state={infoLoad} />
+        ) : info?.tls ? (
           <dl className="keys">
             <dt>Encrypted address</dt>
             <dd>HTTPS on port {info.https_port}</dd>

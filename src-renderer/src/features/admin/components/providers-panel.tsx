@@ -1,31 +1,31 @@
-import type { ProviderSettings } from '@server/ai/ai.schemas'
 import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { adminApi } from '../api/admin-api'
+import { useSubmit } from '../../../lib/use-submit'
+import { useAdmin } from '../stores/admin-store'
 
 /** OpenAI-compatible providers set in the console; keys are write-only (the server says only whether one is set). */
 export function ProvidersPanel() {
   const notify = useNotifications((state) => state.push)
-  const [settings, setSettings] = useState<ProviderSettings | null>(null)
+  const settings = useAdmin((state) => state.providers)
+  const loadProviders = useAdmin((state) => state.loadProviders)
+  const saveProviders = useAdmin((state) => state.saveProviders)
   const [id, setId] = useState('')
   const [baseUrl, setBaseUrl] = useState('')
   const [apiKey, setApiKey] = useState('')
   const [models, setModels] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const load = useLoad(async () => setSettings(await adminApi.providers()), [])
+  const form = useSubmit('The provider could not be saved.')
+  const load = useLoad(loadProviders, [loadProviders])
 
   const consoleProviders = (settings?.providers ?? []).filter((p) => p.source === 'console')
 
   async function add(event: FormEvent) {
     event.preventDefault()
-    setError(null)
-    try {
-      const next = await adminApi.saveProviders({
+    await form.run(async () => {
+      await saveProviders({
         providers: [
           ...consoleProviders
             .filter((p) => p.id !== id)
@@ -41,12 +41,9 @@ export function ProvidersPanel() {
           },
         ],
       })
-      setSettings(next)
       setApiKey('')
       notify({ kind: 'success', text: `Provider ${id} saved.` })
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The provider could not be saved.')
-    }
+    })
   }
 
   return (
@@ -106,9 +103,9 @@ export function ProvidersPanel() {
               hint="Comma separated."
             />
           </div>
-          <FormError message={error} />
+          <FormError message={form.error} />
           <div>
-            <Button type="submit" variant="primary">
+            <Button type="submit" variant="primary" busy={form.busy}>
               Save provider
             </Button>
           </div>

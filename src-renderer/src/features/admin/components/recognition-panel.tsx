@@ -3,9 +3,9 @@ import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
+import { useSubmit } from '../../../lib/use-submit'
 import {
   adminApi,
   type RegistryRow,
@@ -17,7 +17,8 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
   const notify = useNotifications((state) => state.push)
   const [agent, setAgent] = useState<RuntimeAgentWithVersions | null>(null)
   const [draft, setDraft] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  // Requests fail as ApiErrors; anything else thrown here is the draft's JSON.
+  const form = useSubmit('The configuration is not valid JSON.')
   const load = useCallback(async () => {
     const detail = await adminApi.runtimeAgent(agentId)
     setAgent(detail)
@@ -27,20 +28,11 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
   const loading = useLoad(load, [load])
 
   async function createVersion() {
-    setError(null)
-    try {
+    await form.run(async () => {
       await adminApi.createVersion(agentId, JSON.parse(draft))
       notify({ kind: 'success', text: 'Draft version created.' })
       await load()
-    } catch (caught) {
-      setError(
-        caught instanceof ApiError
-          ? caught.message
-          : caught instanceof SyntaxError
-            ? 'The configuration is not valid JSON.'
-            : 'Could not create the version.',
-      )
-    }
+    })
   }
   if (!agent || agent.id !== agentId)
     return (
@@ -92,9 +84,11 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
           onChange={(e) => setDraft(e.target.value)}
         />
       </div>
-      <FormError message={error} />
+      <FormError message={form.error} />
       <div>
-        <Button onClick={() => void createVersion()}>Create draft version</Button>
+        <Button busy={form.busy} onClick={() => void createVersion()}>
+          Create draft version
+        </Button>
       </div>
     </div>
   )

@@ -1,10 +1,9 @@
-import { useState } from 'react'
 import { Card } from '../../../components/ui'
 import { BarChart } from '../../../components/ui/bar-chart'
 import { Loadable, LoadError, Skeleton } from '../../../components/ui/load-state'
 import { humanize } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { adminApi, type DailyStats, type PlatformStats, type RecognitionOverview } from '../api/admin-api'
+import { useAdmin } from '../stores/admin-store'
 
 const pct = (value: number | null) => (value === null ? '—' : `${Math.round(value * 100)}%`)
 /** "2026-11-25" as "25 Nov": a chart's axis reads as dates, not as keys. */
@@ -16,8 +15,8 @@ const day = (date: string) =>
   })
 
 function Figures() {
-  const [stats, setStats] = useState<PlatformStats | null>(null)
-  const load = useLoad(async () => setStats(await adminApi.stats()), [])
+  const stats = useAdmin((state) => state.stats)
+  const load = useLoad(useAdmin.getState().loadStats, [])
   if (load.status === 'failed') return <LoadError state={load} />
   if (!stats) return <Skeleton rows={2} label="Loading statistics" />
   const figures: [string, number][] = [
@@ -40,8 +39,8 @@ function Figures() {
 }
 
 function MarketplaceDaily() {
-  const [daily, setDaily] = useState<DailyStats | null>(null)
-  const load = useLoad(async () => setDaily(await adminApi.dailyStats()), [])
+  const daily = useAdmin((state) => state.daily)
+  const load = useLoad(useAdmin.getState().loadDaily, [])
   return (
     <Card title="Marketplace, last 30 days">
       <Loadable state={load} rows={6}>
@@ -68,8 +67,8 @@ function MarketplaceDaily() {
 }
 
 function RecognitionDaily() {
-  const [overview, setOverview] = useState<RecognitionOverview | null>(null)
-  const load = useLoad(async () => setOverview(await adminApi.overview()), [])
+  const overview = useAdmin((state) => state.overview)
+  const load = useLoad(useAdmin.getState().loadOverview, [])
   return (
     <Card title="Document recognition, last 30 days">
       <Loadable state={load} rows={6}>

@@ -2,10 +2,10 @@ import type { User } from '@server/auth/auth.schemas'
 import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
-import { useFormErrors } from '../../../lib/form-errors'
 import { label as labelOf } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { useSession } from '../../auth/stores/session-store'
+import { useSubmit } from '../../../lib/use-submit'
+import { useSession } from '../../../stores/session-store'
 import type { Role } from '../api/admin-api'
 import { useAdmin } from '../stores/admin-store'
 
@@ -42,23 +42,16 @@ function NewUserForm() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [roles, setRoles] = useState<Role[]>(['user'])
-  const errors = useFormErrors(NEW_USER_FIELDS)
-  const [busy, setBusy] = useState(false)
+  const form = useSubmit('Could not create the user.', NEW_USER_FIELDS)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setBusy(true)
-    errors.clear()
-    try {
+    await form.run(async () => {
       await createUser({ username, password, roles })
       setUsername('')
       setPassword('')
       setRoles(['user'])
-    } catch (caught) {
-      errors.fail(caught, 'Could not create the user.')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -69,7 +62,7 @@ function NewUserForm() {
           value={username}
           onChange={(e) => setUsername(e.target.value)}
           required
-          error={errors.fieldError('username')}
+          error={form.fieldError('username')}
         />
         <TextField
           label="Password"
@@ -78,13 +71,13 @@ function NewUserForm() {
           onChange={(e) => setPassword(e.target.value)}
           required
           hint="At least 8 characters."
-          error={errors.fieldError('password')}
+          error={form.fieldError('password')}
         />
       </div>
       <RoleChecks value={roles} onChange={setRoles} label="Roles of the new user" />
-      <FormError message={errors.message} />
+      <FormError message={form.error} />
       <div>
-        <Button type="submit" variant="primary" busy={busy} disabled={roles.length === 0}>
+        <Button type="submit" variant="primary" busy={form.busy} disabled={roles.length === 0}>
           Create user
         </Button>
       </div>

@@ -1,9 +1,17 @@
 import type { AdminAuditEntry } from '@server/admin-audit/admin-audit.schemas'
+import type { ProviderSettings, PutProvidersBody } from '@server/ai/ai.schemas'
 import type { User } from '@server/auth/auth.schemas'
 import type { PageResult } from '@server/http/pagination'
 import type { PlatformConfigValues } from '@server/settings/settings.schemas'
 import { create } from 'zustand'
-import { adminApi, type Role } from '../api/admin-api'
+import {
+  adminApi,
+  type DailyStats,
+  type ModerationListing,
+  type PlatformStats,
+  type RecognitionOverview,
+  type Role,
+} from '../api/admin-api'
 
 const emptyPage = <T>(): PageResult<T> => ({ items: [], total: 0, page: 1, size: 20 })
 
@@ -17,7 +25,24 @@ interface AdminState {
   createUser(body: { username: string; password: string; roles: Role[] }): Promise<void>
   updateUser(id: string, body: { roles?: Role[]; disabled?: boolean }): Promise<void>
   loadAudit(page: number): Promise<void>
+  /** Listings of one moderation status, a page at a time. */
+  listings: PageResult<ModerationListing>
+  loadListings(status: string, page: number): Promise<void>
+  /** Moves a listing to `status`; the page shown is read again, since the listing may leave it. */
+  moderate(id: string, status: string, reason: string): Promise<void>
+  stats: PlatformStats | null
+  daily: DailyStats | null
+  overview: RecognitionOverview | null
+  loadStats(): Promise<void>
+  loadDaily(): Promise<void>
+  loadOverview(): Promise<void>
+  providers: ProviderSettings | null
+  loadProviders(): Promise<void>
+  saveProviders(body: PutProvidersBody): Promise<void>
 }
+
+/** The moderation page last read, so a moderation reads it again. */
+let listingQuery = { status: 'pending_review', page: 1 }
 
 export const useAdmin = create<AdminState>((set, get) => ({
   config: null,
@@ -46,5 +71,33 @@ export const useAdmin = create<AdminState>((set, get) => ({
   },
   async loadAudit(page) {
     set({ audit: await adminApi.auditLog(page) })
+  },
+  listings: emptyPage(),
+  async loadListings(status, page) {
+    listingQuery = { status, page }
+    set({ listings: await adminApi.listings(status, page) })
+  },
+  async moderate(id, status, reason) {
+    await adminApi.moderate(id, status, reason)
+    await get().loadListings(listingQuery.status, listingQuery.page)
+  },
+  stats: null,
+  daily: null,
+  overview: null,
+  async loadStats() {
+    set({ stats: await adminApi.stats() })
+  },
+  async loadDaily() {
+    set({ daily: await adminApi.dailyStats() })
+  },
+  async loadOverview() {
+    set({ overview: await adminApi.overview() })
+  },
+  providers: null,
+  async loadProviders() {
+    set({ providers: await adminApi.providers() })
+  },
+  async saveProviders(body) {
+    set({ providers: await adminApi.saveProviders(body) })
   },
 }))

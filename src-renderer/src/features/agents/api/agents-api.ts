@@ -26,25 +26,26 @@ export type HealthResult = Static<typeof HealthCheckResult>
 
 export const agentsApi = {
   agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
-  createAgent: (body: CreateAgentBody) => api.post<Agent>('/agents', body, { quiet: true }),
-  updateAgent: (id: string, body: UpdateAgentBody) =>
-    api.patch<Agent>(`/agents/${id}`, body, { quiet: true }),
+  createAgent: (body: CreateAgentBody) => api.post<Agent>('/agents', body),
+  updateAgent: (id: string, body: UpdateAgentBody) => api.patch<Agent>(`/agents/${id}`, body),
   models: () => api.get<ModelCatalogue>('/models'),
+  /** Knowledge sources an agent could mount. */
+  sources: () =>
+    api.get<PageResult<{ id: string; name: string }>>('/knowledge-sources', { query: { size: 100 } }),
   mounts: (agentId: string) => api.get<{ items: KnowledgeMount[] }>(`/agents/${agentId}/mounts`),
   mount: (agentId: string, body: CreateMountBody) =>
     api.post<KnowledgeMount>(`/agents/${agentId}/mounts`, body),
   unmount: (agentId: string, sourceId: string) => api.delete<void>(`/agents/${agentId}/mounts/${sourceId}`),
   servers: () => api.get<PageResult<McpServer>>('/mcp-servers', { query: { size: 100 } }),
-  createServer: (body: CreateMcpServerBody) => api.post<McpServer>('/mcp-servers', body, { quiet: true }),
+  createServer: (body: CreateMcpServerBody) => api.post<McpServer>('/mcp-servers', body),
   healthCheck: (id: string) => api.post<HealthResult>(`/mcp-servers/${id}/health-check`),
   credentials: () => api.get<PageResult<Credential>>('/mcp-credentials', { query: { size: 100 } }),
-  createCredential: (body: CreateMcpCredentialBody) =>
-    api.post<Credential>('/mcp-credentials', body, { quiet: true }),
+  createCredential: (body: CreateMcpCredentialBody) => api.post<Credential>('/mcp-credentials', body),
   rotateCredential: (id: string, secret_payload: Record<string, string>) =>
-    api.post<Credential>(`/mcp-credentials/${id}/rotate`, { secret_payload }, { quiet: true }),
+    api.post<Credential>(`/mcp-credentials/${id}/rotate`, { secret_payload }),
   toolMounts: (agentId: string) => api.get<{ items: ToolMount[] }>(`/agents/${agentId}/mcp-mounts`),
   createToolMount: (agentId: string, body: CreateMcpMountBody) =>
-    api.post<ToolMount>(`/agents/${agentId}/mcp-mounts`, body, { quiet: true }),
+    api.post<ToolMount>(`/agents/${agentId}/mcp-mounts`, body),
   removeToolMount: (agentId: string, mountId: string) =>
     api.delete<void>(`/agents/${agentId}/mcp-mounts/${mountId}`),
   toolCalls: (agentId: string, outcome?: string) =>

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
+import { useSubmit } from '../../../lib/use-submit'
 import type { Agent } from '../api/agents-api'
 import { useAgents } from '../stores/agents-store'
 
@@ -15,7 +15,7 @@ export function AgentSettings({ agent }: { agent: Agent | null }) {
   const [prompt, setPrompt] = useState('')
   const [model, setModel] = useState('')
   const [temperature, setTemperature] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The agent could not be saved.')
 
   useEffect(() => {
     setName(agent?.name ?? '')
@@ -31,9 +31,8 @@ export function AgentSettings({ agent }: { agent: Agent | null }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setError(null)
     const [model_provider, ...rest] = model ? model.split('/') : []
-    try {
+    await form.run(async () => {
       await save(agent?.id ?? null, {
         name,
         description,
@@ -43,9 +42,7 @@ export function AgentSettings({ agent }: { agent: Agent | null }) {
         model_temperature: temperature === '' ? null : Number(temperature),
       })
       notify({ kind: 'success', text: agent ? 'Agent saved.' : 'Agent created.' })
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The agent could not be saved.')
-    }
+    })
   }
 
   const chatModels = (models?.providers ?? []).flatMap((provider) =>
@@ -88,9 +85,9 @@ export function AgentSettings({ agent }: { agent: Agent | null }) {
             hint="0 to 2; empty for the default."
           />
         </div>
-        <FormError message={error} />
+        <FormError message={form.error} />
         <div>
-          <Button type="submit" variant="primary" disabled={!name.trim()}>
+          <Button type="submit" variant="primary" busy={form.busy} disabled={!name.trim()}>
             {agent ? 'Save agent' : 'Create agent'}
           </Button>
         </div>

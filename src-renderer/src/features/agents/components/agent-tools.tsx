@@ -1,10 +1,9 @@
-import { useCallback, useState } from 'react'
+import { useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
-import { ApiError } from '../../../lib/api-client'
-import { label } from '../../../lib/labels'
+import { label, options } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { agentsApi, type ToolCall, type ToolMount } from '../api/agents-api'
+import { useSubmit } from '../../../lib/use-submit'
 import { useAgents } from '../stores/agents-store'
 
 const OUTCOME_TONE = { success: 'success', timeout: 'warning', error: 'danger', blocked: 'neutral' } as const
@@ -15,27 +14,30 @@ const list = (text: string) =>
     .filter(Boolean)
 
 export function AgentTools({ agentId }: { agentId: string }) {
-  const servers = useAgents((state) => state.servers)
-  const loadTools = useAgents((state) => state.loadTools)
-  const [mounts, setMounts] = useState<ToolMount[]>([])
-  const [calls, setCalls] = useState<ToolCall[]>([])
+  const {
+    servers,
+    loadTools,
+    toolMounts: mounts,
+    toolCalls: calls,
+    loadToolUse,
+    mountTool,
+    removeToolMount,
+  } = useAgents()
   const [outcome, setOutcome] = useState('')
   const [serverId, setServerId] = useState('')
   const [allowed, setAllowed] = useState('')
   const [blocked, setBlocked] = useState('')
   const [maxCalls, setMaxCalls] = useState('8')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The tool server could not be mounted.')
 
-  const reload = useCallback(async () => {
-    setMounts((await agentsApi.toolMounts(agentId)).items)
-    setCalls((await agentsApi.toolCalls(agentId, outcome || undefined)).items)
-  }, [agentId, outcome])
-  const load = useLoad(() => Promise.all([loadTools(), reload()]), [loadTools, reload])
+  const load = useLoad(
+    () => Promise.all([loadTools(), loadToolUse(agentId, outcome)]),
+    [loadTools, loadToolUse, agentId, outcome],
+  )
 
   async function mount() {
-    setError(null)
-    try {
-      await agentsApi.createToolMount(agentId, {
+    await form.run(async () => {
+      await mountTool(agentId, {
         mcp_server_id: serverId,
         enabled: true,
         policy: {
@@ -45,10 +47,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
         },
       })
       setServerId('')
-      await reload()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The tool server could not be mounted.')
-    }
+    })
   }
 
   const serverName = (id: string) => servers.find((s) => s.id === id)?.name ?? id
@@ -86,7 +85,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
               Mount
             </Button>
           </div>
-          <FormError message={error} />
+          <FormError message={form.error} />
           <DataTable
             load={load}
             label="Tool mounts"
@@ -111,10 +110,7 @@ export function AgentTools({ agentId }: { agentId: string }) {
                 key: 'remove',
                 header: '',
                 render: (m) => (
-                  <Button
-                    variant="ghost"
-                    onClick={() => void agentsApi.removeToolMount(agentId, m.id).then(reload)}
-                  >
+                  <Button variant="ghost" onClick={() => void removeToolMount(agentId, m.id)}>
                     Remove
                   </Button>
                 ),
@@ -128,10 +124,11 @@ export function AgentTools({ agentId }: { agentId: string }) {
         actions={
           <select aria-label="Outcome" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
             <option value="">All outcomes</option>
-            <option value="success">success</option>
-            <option value="timeout">timeout</option>
-            <option value="error">error</option>
-            <option value="blocked">blocked</option>
+            {options('tool_outcome').map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.text}
+              </option>
+            ))}
           </select>
         }
       >

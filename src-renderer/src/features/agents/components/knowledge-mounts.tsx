@@ -1,39 +1,17 @@
-import { useCallback, useState } from 'react'
+import { useState } from 'react'
 import { Button, Card } from '../../../components/ui'
 import { DataTable } from '../../../components/ui/data'
-import { api } from '../../../lib/api-client'
 import { useLoad } from '../../../lib/use-load'
-import { agentsApi, type KnowledgeMount } from '../api/agents-api'
+import { useAgents } from '../stores/agents-store'
 
 export function KnowledgeMounts({ agentId }: { agentId: string }) {
-  const [mounts, setMounts] = useState<KnowledgeMount[]>([])
-  const [sources, setSources] = useState<{ id: string; name: string }[]>([])
+  const { mounts, sources, loadMounts, mount, remount, unmount } = useAgents()
   const [choice, setChoice] = useState('')
-  const reload = useCallback(async () => setMounts((await agentsApi.mounts(agentId)).items), [agentId])
-  const load = useLoad(async () => {
-    await reload()
-    const page = await api.get<{ items: { id: string; name: string }[] }>('/knowledge-sources', {
-      query: { size: 100 },
-    })
-    setSources(page.items)
-  }, [reload])
-
-  // Changing a mount's priority or active flag is a remount: the API has no update for mounts.
-  async function change(mount: KnowledgeMount, patch: Partial<KnowledgeMount>) {
-    await agentsApi.unmount(agentId, mount.source_id)
-    await agentsApi.mount(agentId, {
-      source_id: mount.source_id,
-      is_active: mount.is_active,
-      priority: mount.priority,
-      ...patch,
-    })
-    await reload()
-  }
+  const load = useLoad(() => loadMounts(agentId), [loadMounts, agentId])
 
   async function mountChoice() {
-    await agentsApi.mount(agentId, { source_id: choice, is_active: true, priority: 0 })
+    await mount(agentId, { source_id: choice, is_active: true, priority: 0 })
     setChoice('')
-    await reload()
   }
 
   const available = sources.filter((s) => !mounts.some((m) => m.source_id === s.id))
@@ -75,7 +53,7 @@ export function KnowledgeMounts({ agentId }: { agentId: string }) {
                   defaultValue={m.priority}
                   onBlur={(e) =>
                     Number(e.target.value) !== m.priority &&
-                    void change(m, { priority: Number(e.target.value) })
+                    void remount(agentId, m, { priority: Number(e.target.value) })
                   }
                 />
               ),
@@ -89,7 +67,7 @@ export function KnowledgeMounts({ agentId }: { agentId: string }) {
                   type="checkbox"
                   aria-label={`Active ${m.source_name ?? m.source_id}`}
                   checked={m.is_active}
-                  onChange={(e) => void change(m, { is_active: e.target.checked })}
+                  onChange={(e) => void remount(agentId, m, { is_active: e.target.checked })}
                 />
               ),
             },
@@ -98,10 +76,7 @@ export function KnowledgeMounts({ agentId }: { agentId: string }) {
               header: '',
               width: '100px',
               render: (m) => (
-                <Button
-                  variant="ghost"
-                  onClick={() => void agentsApi.unmount(agentId, m.source_id).then(reload)}
-                >
+                <Button variant="ghost" onClick={() => void unmount(agentId, m.source_id)}>
                   Unmount
                 </Button>
               ),

@@ -2,9 +2,9 @@ import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
 import { useLoad } from '../../../lib/use-load'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { useSubmit } from '../../../lib/use-submit'
+import { hasPermission, useSession } from '../../../stores/session-store'
 import { agentsApi, type Credential } from '../api/agents-api'
 import { useAgents } from '../stores/agents-store'
 
@@ -21,19 +21,16 @@ const parseSecrets = (text: string) =>
 function CredentialForm({ credential, onDone }: { credential?: Credential; onDone(): void }) {
   const [name, setName] = useState('')
   const [secrets, setSecrets] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The credential could not be saved.')
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setError(null)
-    try {
+    await form.run(async () => {
       if (credential) await agentsApi.rotateCredential(credential.id, parseSecrets(secrets))
       else await agentsApi.createCredential({ name, secret_payload: parseSecrets(secrets) })
       setName('')
       setSecrets('')
       onDone()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The credential could not be saved.')
-    }
+    })
   }
   return (
     <form
@@ -55,7 +52,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
           autoComplete="off"
         />
       </div>
-      <FormError message={error} />
+      <FormError message={form.error} />
       <div>
         <Button type="submit" variant="primary" disabled={!secrets.includes('=')}>
           {credential ? 'Rotate' : 'Save credential'}
@@ -73,11 +70,10 @@ function ServerForm() {
   const [command, setCommand] = useState('')
   const [args, setArgs] = useState('')
   const [credentialId, setCredentialId] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The server could not be saved.')
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setError(null)
-    try {
+    await form.run(async () => {
       await agentsApi.createServer({
         name,
         transport: 'stdio',
@@ -89,9 +85,7 @@ function ServerForm() {
       setCommand('')
       setArgs('')
       await loadTools()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The server could not be saved.')
-    }
+    })
   }
   // The server refuses it too: a tool server's command runs on this machine, so only an admin may set one.
   if (!isAdmin)
@@ -129,7 +123,7 @@ function ServerForm() {
           </select>
         </div>
       </div>
-      <FormError message={error} />
+      <FormError message={form.error} />
       <div>
         <Button type="submit" variant="primary" disabled={!name || !command}>
           Add server

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { Button, FormError, TextField } from '../../../components/ui'
-import { ApiError } from '../../../lib/api-client'
-import { useSession } from '../stores/session-store'
+import { useSubmit } from '../../../lib/use-submit'
+import { useSession } from '../../../stores/session-store'
 
 export function SignInPage() {
   const status = useSession((state) => state.status)
@@ -10,8 +10,7 @@ export function SignInPage() {
   const location = useLocation()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const form = useSubmit('Sign-in failed.')
 
   if (status === 'signed-in') {
     const from = (location.state as { from?: string } | null)?.from
@@ -20,15 +19,9 @@ export function SignInPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    await form.run(async () => {
       await signIn(username, password)
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'Sign-in failed.')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -57,8 +50,8 @@ export function SignInPage() {
           onChange={(e) => setPassword(e.target.value)}
           required
         />
-        <FormError message={error} />
-        <Button type="submit" variant="primary" busy={busy} className="btn-block">
+        <FormError message={form.error} />
+        <Button type="submit" variant="primary" busy={form.busy} className="btn-block">
           Sign in
         </Button>
         <p className="muted small">

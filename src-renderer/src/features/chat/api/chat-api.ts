@@ -1,5 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
-import { api, apiBase, authHeaders, currentToken } from '../../../lib/api-client'
+import { ApiError, api, apiBase, currentToken } from '../../../lib/api-client'
+import { readEvents } from '../../../lib/event-stream'
 import type {
   Agent,
   CannedResponse,
@@ -52,13 +53,12 @@ export const chatApi = {
   operators: () =>
     api.get<PageResult<{ id: string; username: string }>>('/operators', { query: { size: 100 } }),
   resolve: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/resolve`, {}),
-  markRead: (sessionId: string) =>
-    api.post<ChatSession>(`/sessions/${sessionId}/read`, undefined, { quiet: true }),
+  markRead: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/read`, undefined),
   addNote: (sessionId: string, content: string) =>
     api.post<ChatMessage>(`/sessions/${sessionId}/notes`, { content }),
   cannedResponses: () => api.get<PageResult<CannedResponse>>('/canned-responses', { query: { size: 100 } }),
   createCannedResponse: (body: { shortcut: string; content: string; shared: boolean }) =>
-    api.post<CannedResponse>('/canned-responses', body, { quiet: true }),
+    api.post<CannedResponse>('/canned-responses', body),
   deleteCannedResponse: (id: string) => api.delete<void>(`/canned-responses/${id}`),
   sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
   operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),
@@ -77,39 +77,16 @@ export const chatApi = {
     onEvent: (event: StreamEvent) => void,
     signal: AbortSignal,
   ) {
-    const response = await fetch(`${apiBase()}/stream`, {
-      method: 'POST',
-      headers: { ...authHeaders(), 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal,
-    })
-    if (!response.ok || !response.body) {
-      const envelope = await response.json().catch(() => null)
-      onEvent({
-        type: 'error',
-        content: envelope?.error?.message ?? `The server answered ${response.status}.`,
-      })
+    let response: Response
+    try {
+      response = await api.raw('POST', '/stream', { body, signal })
+    } catch (caught) {
+      if (!(caught instanceof ApiError)) throw caught
+      // A refused question reads like a failed answer: in the conversation, in the server's words.
+      onEvent({ type: 'error', content: caught.message })
       onEvent({ type: 'done' })
       return
     }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    let buffer = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) break
-      buffer += value
-      let boundary = buffer.indexOf('\n\n')
-      while (boundary >= 0) {
-        const block = buffer.slice(0, boundary)
-        buffer = buffer.slice(boundary + 2)
-        const data = block
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n')
-        if (data) onEvent(JSON.parse(data) as StreamEvent)
-        boundary = buffer.indexOf('\n\n')
-      }
-    }
+    await readEvents(response, onEvent)
   },
 }

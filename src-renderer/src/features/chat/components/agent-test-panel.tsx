@@ -1,8 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
+import { LoadError } from '../../../components/ui/load-state'
 import { chatApi } from '../api/chat-api'
-import type { Agent, Citation } from '../api/chat-types'
+import type { Citation } from '../api/chat-types'
 import { CitationList } from './citation-list'
+import { useAgentChoices } from './use-agent-choices'
 
 interface Turn {
   question: string
@@ -14,17 +16,14 @@ interface Turn {
 
 /** Chat with any agent through POST /stream, token by token, with the citations the answer rests on. */
 export function AgentTestPanel() {
-  const [agents, setAgents] = useState<Agent[]>([])
+  const { agents, load: agentsLoad } = useAgentChoices()
   const [agentId, setAgentId] = useState('')
   const [threadId, setThreadId] = useState(() => crypto.randomUUID())
   const [turns, setTurns] = useState<Turn[]>([])
   const [draft, setDraft] = useState('')
   const abort = useRef<AbortController | null>(null)
 
-  useEffect(() => {
-    void chatApi.agents().then((page) => setAgents(page.items))
-    return () => abort.current?.abort()
-  }, [])
+  useEffect(() => () => abort.current?.abort(), [])
 
   const updateLast = (change: (turn: Turn) => Turn) =>
     setTurns((all) => [...all.slice(0, -1), change(all[all.length - 1] as Turn)])
@@ -75,6 +74,7 @@ export function AgentTestPanel() {
       <div className="stack">
         <div className="field">
           <label htmlFor="test-agent">Agent</label>
+          {agentsLoad.status === 'failed' ? <LoadError state={agentsLoad} /> : null}
           <select id="test-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
             <option value="">No agent (model defaults, no knowledge)</option>
             {agents.map((agent) => (

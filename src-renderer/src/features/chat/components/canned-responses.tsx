@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { Button, FormError } from '../../../components/ui'
-import { ApiError } from '../../../lib/api-client'
+import { useSubmit } from '../../../lib/use-submit'
 import { chatApi } from '../api/chat-api'
 import type { CannedResponse } from '../api/chat-types'
 
@@ -9,19 +9,16 @@ export function CannedResponses({ items, onChange }: { items: CannedResponse[]; 
   const [shortcut, setShortcut] = useState('')
   const [content, setContent] = useState('')
   const [shared, setShared] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The canned response was not saved.')
 
   async function add(event: FormEvent) {
     event.preventDefault()
-    setError(null)
-    try {
+    await form.run(async () => {
       await chatApi.createCannedResponse({ shortcut: shortcut.replace(/^\//, ''), content, shared })
       setShortcut('')
       setContent('')
       onChange()
-    } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The canned response was not saved.')
-    }
+    })
   }
 
   return (
@@ -65,7 +62,7 @@ export function CannedResponses({ items, onChange }: { items: CannedResponse[]; 
           Save
         </Button>
       </form>
-      <FormError message={error} />
+      <FormError message={form.error} />
     </details>
   )
 }

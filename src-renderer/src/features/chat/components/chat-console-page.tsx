@@ -3,7 +3,7 @@ import { useNavigate, useParams } from 'react-router'
 import { Badge, Button, PageHeader } from '../../../components/ui'
 import { Tabs } from '../../../components/ui/data'
 import { useLoad } from '../../../lib/use-load'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { hasPermission, useSession } from '../../../stores/session-store'
 import { useChatSessions } from '../stores/chat-sessions-store'
 import { AgentTestPanel } from './agent-test-panel'
 import { NewChat } from './new-chat'
@@ -17,16 +17,13 @@ export function ChatConsolePage() {
   const navigate = useNavigate()
   const user = useSession((state) => state.user)
   const operator = hasPermission(user, 'chat.operate')
-  const { load, refresh, follow, live, filter } = useChatSessions()
+  const { load, poll, follow, live, filter } = useChatSessions()
   const [tab, setTab] = useState<Tab>('sessions')
 
   // Declared before the list's load: the operator feed says who "me" is, which the list's query needs.
   useEffect(() => {
-    if (operator && user) return follow(user.id)
-    // End users have no operator feed: their own list is refreshed while the screen is open.
-    const timer = setInterval(() => void refresh().catch(() => undefined), 5000)
-    return () => clearInterval(timer)
-  }, [refresh, follow, operator, user])
+    return operator && user ? follow(user.id) : poll()
+  }, [poll, follow, operator, user])
   const sessionsLoad = useLoad(load, [load, filter, operator, user?.id])
 
   return (
@@ -41,7 +38,7 @@ export function ChatConsolePage() {
         actions={
           <>
             {operator ? (
-              <Badge tone={live ? 'success' : 'neutral'}>{live ? 'live' : 'connecting…'}</Badge>
+              <Badge tone={live ? 'success' : 'neutral'}>{live ? 'Live' : 'Connecting…'}</Badge>
             ) : null}
             <Button variant="primary" onClick={() => navigate('/console/chat/new')}>
               New chat

@@ -1,9 +1,10 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Button, FormError } from '../../../components/ui'
+import { LoadError } from '../../../components/ui/load-state'
 import { chatApi } from '../api/chat-api'
-import type { Agent } from '../api/chat-types'
 import { useChatSessions } from '../stores/chat-sessions-store'
+import { useAgentChoices } from './use-agent-choices'
 
 /**
  * Starts a conversation: the first message goes through POST /stream, which creates the session; the
@@ -12,15 +13,11 @@ import { useChatSessions } from '../stores/chat-sessions-store'
 export function NewChat() {
   const navigate = useNavigate()
   const loadSessions = useChatSessions((state) => state.load)
-  const [agents, setAgents] = useState<Agent[]>([])
+  const { agents, load: agentsLoad } = useAgentChoices()
   const [agentId, setAgentId] = useState('')
   const [message, setMessage] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-
-  useEffect(() => {
-    void chatApi.agents().then((page) => setAgents(page.items))
-  }, [])
 
   async function start(event: FormEvent) {
     event.preventDefault()
@@ -56,6 +53,7 @@ export function NewChat() {
       <form className="stack new-chat" onSubmit={start}>
         <div className="field">
           <label htmlFor="new-chat-agent">Agent</label>
+          {agentsLoad.status === 'failed' ? <LoadError state={agentsLoad} /> : null}
           <select id="new-chat-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
             <option value="">No agent (model defaults)</option>
             {agents.map((agent) => (

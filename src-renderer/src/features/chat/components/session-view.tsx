@@ -3,8 +3,9 @@ import { Badge, Button, FormError } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
 import { Loadable } from '../../../components/ui/load-state'
 import { ApiError } from '../../../lib/api-client'
+import { label } from '../../../lib/labels'
 import type { LoadState } from '../../../lib/use-load'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { hasPermission, useSession } from '../../../stores/session-store'
 import { chatApi } from '../api/chat-api'
 import type { CannedResponse, ChatMessage, ChatSession } from '../api/chat-types'
 import { useChatSession } from '../stores/chat-session-store'
@@ -12,14 +13,6 @@ import { useChatSessions } from '../stores/chat-sessions-store'
 import { CannedResponses } from './canned-responses'
 import { CitationList } from './citation-list'
 import { Composer, type ComposerMode } from './composer'
-
-const ROLE_LABEL: Record<string, string> = {
-  user: 'User',
-  assistant: 'AI',
-  agent: 'Operator',
-  system: 'System',
-  note: 'Note',
-}
 
 function Message({ message }: { message: ChatMessage }) {
   if (message.role === 'system')
@@ -36,11 +29,11 @@ function Message({ message }: { message: ChatMessage }) {
         <strong>
           {message.role === 'note'
             ? `Private note${author ? ` · ${author}` : ''}`
-            : (author ?? ROLE_LABEL[message.role] ?? message.role)}
+            : (author ?? label('message_role', message.role))}
         </strong>
         <span className="muted small">{formatTime(message.created_at)}</span>
         {message.status && message.status !== 'complete' ? (
-          <Badge tone="warning">{message.status}</Badge>
+          <Badge tone="warning">{label('message_status', message.status)}</Badge>
         ) : null}
       </div>
       <div className="msg-body">{message.content}</div>

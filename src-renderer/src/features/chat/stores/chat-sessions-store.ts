@@ -24,6 +24,11 @@ interface SessionsState {
   setFilter(change: Partial<InboxFilter>): void
   /** Operators: follow every live session through the operator feed. Returns a stop function. */
   follow(me: string): () => void
+  /**
+   * Users: their own list re-read while the screen is open. There is no feed for it: the operator feed needs
+   * chat.operate, and a conversation's socket speaks for that conversation only. Returns a stop function.
+   */
+  poll(): () => void
   upsert(session: ChatSession): void
   setOpen(sessionId: string | null): void
   /** The open session is read: its unread count is 0 on the server and here. */
@@ -56,6 +61,9 @@ function matches(session: ChatSession, filter: InboxFilter, me: string | null): 
 }
 
 let countsTimer: ReturnType<typeof setTimeout> | undefined
+
+/** How often a user's own list is re-read (see `poll`). */
+const OWN_LIST_MS = 5000
 
 export const useChatSessions = create<SessionsState>((set, get) => {
   const fetchPage = (offset = 0) => chatApi.sessions(get().me ? get().filter : null, offset)
@@ -120,6 +128,18 @@ export const useChatSessions = create<SessionsState>((set, get) => {
         clearTimeout(retry)
         socket?.close()
       }
+    },
+    poll() {
+      set({ me: null })
+      // A failed re-read keeps the list as it was; the next one tries again.
+      const timer = setInterval(
+        () =>
+          void get()
+            .refresh()
+            .catch(() => undefined),
+        OWN_LIST_MS,
+      )
+      return () => clearInterval(timer)
     },
     upsert(session) {
       const { filter, me, sessions } = get()

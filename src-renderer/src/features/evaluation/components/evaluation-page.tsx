@@ -1,19 +1,14 @@
-import type { PageResult } from '@server/http/pagination'
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { Badge, Button, Card, FormError, PageHeader, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError, api } from '../../../lib/api-client'
+import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import {
-  type Dataset,
-  type DatasetItem,
-  type EvaluationResult,
-  type EvaluationRun,
-  evaluationApi,
-} from '../api/evaluation-api'
+import { useSubmit } from '../../../lib/use-submit'
+import type { EvaluationResult } from '../api/evaluation-api'
+import { isActive, useEvaluation } from '../stores/evaluation-store'
 import { ScoreChart } from './score-chart'
 
 const pct = (value: number | null | undefined) =>
@@ -33,33 +28,19 @@ function csvProblems(details: Record<string, unknown>): CsvProblem[] {
 
 const passed = (r: EvaluationResult) => r.pass ?? Math.max(r.rule_score ?? 0, r.judge_score ?? 0) >= 0.5
 
-function DatasetsCard({
-  datasets,
-  selected,
-  onSelect,
-  reload,
-}: {
-  datasets: Dataset[]
-  selected: string
-  onSelect(id: string): void
-  reload(): Promise<void>
-}) {
+function DatasetsCard({ selected, onSelect }: { selected: string; onSelect(id: string): void }) {
   const notify = useNotifications((state) => state.push)
+  const { datasets, items, loadItems, createDataset, importCsv } = useEvaluation()
   const [name, setName] = useState('')
-  const [items, setItems] = useState<PageResult<DatasetItem> | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [problems, setProblems] = useState<CsvProblem[]>([])
   const [page, setPage] = useState(1)
-  const itemsLoad = useLoad(
-    async () => setItems(selected ? await evaluationApi.items(selected, page) : null),
-    [selected, page],
-  )
+  const itemsLoad = useLoad(() => loadItems(selected, page), [selected, page])
 
   async function create(event: FormEvent) {
     event.preventDefault()
-    const dataset = await evaluationApi.createDataset(name, '')
+    const dataset = await createDataset(name)
     setName('')
-    await reload()
     onSelect(dataset.id)
   }
 
@@ -68,9 +49,8 @@ function DatasetsCard({
     setError(null)
     setProblems([])
     try {
-      const result = await evaluationApi.importCsv(selected, file)
-      notify({ kind: 'success', text: `Imported ${result.imported} samples.` })
-      await reload()
+      const imported = await importCsv(selected, file)
+      notify({ kind: 'success', text: `Imported ${imported} samples.` })
       setPage(1)
       itemsLoad.retry()
     } catch (caught) {
@@ -154,49 +134,25 @@ function DatasetsCard({
 }
 
 export function EvaluationPage() {
-  const [datasets, setDatasets] = useState<Dataset[]>([])
-  const [agents, setAgents] = useState<{ id: string; name: string }[]>([])
+  const { agents, runs, results, loadSetup, loadRuns, loadResults, startRun, cancelRun, followProgress } =
+    useEvaluation()
   const [datasetId, setDatasetId] = useState('')
   const [agentId, setAgentId] = useState('')
-  const [runs, setRuns] = useState<EvaluationRun[]>([])
   const [runId, setRunId] = useState<string | null>(null)
-  const [results, setResults] = useState<EvaluationResult[]>([])
   const [filter, setFilter] = useState<'all' | 'pass' | 'fail' | 'error'>('all')
-  const [error, setError] = useState<string | null>(null)
+  const starting = useSubmit('The run could not start.')
 
-  const reloadDatasets = useCallback(async () => setDatasets((await evaluationApi.datasets()).items), [])
-  const reloadRuns = useCallback(
-    async () => agentId && setRuns((await evaluationApi.runs(agentId)).items),
-    [agentId],
-  )
-  const setupLoad = useLoad(async () => {
-    await reloadDatasets()
-    const page = await api.get<{ items: { id: string; name: string }[] }>('/agents', { query: { size: 100 } })
-    setAgents(page.items)
-  }, [reloadDatasets])
-  const runsLoad = useLoad(reloadRuns, [reloadRuns])
-
-  const active = runs.some((r) => r.status === 'queued' || r.status === 'running')
-  useEffect(() => {
-    if (!active) return
-    const timer = setInterval(() => void reloadRuns(), 1000)
-    return () => clearInterval(timer)
-  }, [active, reloadRuns])
+  const setupLoad = useLoad(loadSetup, [loadSetup])
+  const runsLoad = useLoad(() => loadRuns(agentId), [loadRuns, agentId])
+  useEffect(() => followProgress(agentId), [followProgress, agentId])
 
   const run = runs.find((r) => r.id === runId)
   const resultsLoad = useLoad(async () => {
-    if (run && agentId) setResults((await evaluationApi.results(agentId, run.id)).items)
+    if (run && agentId) await loadResults(agentId, run.id)
   }, [run?.id, run?.status, agentId])
 
   async function start() {
-    setError(null)
-    try {
-      const created = await evaluationApi.startRun(agentId, datasetId)
-      setRunId(created.id)
-      await reloadRuns()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The run could not start.')
-    }
+    await starting.run(async () => setRunId((await startRun(agentId, datasetId)).id))
   }
 
   const shown = results.filter((r) =>
@@ -212,12 +168,7 @@ export function EvaluationPage() {
     <>
       <PageHeader title="Evaluation" description="Run an agent over a dataset and score every answer." />
       <Loadable state={setupLoad} rows={5}>
-        <DatasetsCard
-          datasets={datasets}
-          selected={datasetId}
-          onSelect={setDatasetId}
-          reload={reloadDatasets}
-        />
+        <DatasetsCard selected={datasetId} onSelect={setDatasetId} />
       </Loadable>
       <Card title="Runs">
         <div className="stack">
@@ -237,7 +188,7 @@ export function EvaluationPage() {
               Start run
             </Button>
           </div>
-          <FormError message={error} />
+          <FormError message={starting.error} />
           <DataTable
             load={agentId ? runsLoad : undefined}
             label="Evaluation runs"
@@ -305,11 +256,7 @@ export function EvaluationPage() {
                 key: 'cancel',
                 header: '',
                 render: (r) =>
-                  r.status === 'queued' || r.status === 'running' ? (
-                    <Button onClick={() => void evaluationApi.cancel(agentId, r.id).then(reloadRuns)}>
-                      Cancel
-                    </Button>
-                  ) : null,
+                  isActive(r) ? <Button onClick={() => void cancelRun(agentId, r.id)}>Cancel</Button> : null,
               },
             ]}
           />
@@ -358,7 +305,7 @@ export function EvaluationPage() {
                   key: 'pass',
                   header: '',
                   render: (r) => (
-                    <Badge tone={passed(r) ? 'success' : 'danger'}>{passed(r) ? 'pass' : 'fail'}</Badge>
+                    <Badge tone={passed(r) ? 'success' : 'danger'}>{passed(r) ? 'Passed' : 'Failed'}</Badge>
                   ),
                 },
               ]}

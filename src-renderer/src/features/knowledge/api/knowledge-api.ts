@@ -9,7 +9,7 @@ import type {
   UpdateSourceBody,
 } from '@server/knowledge/knowledge.schemas'
 import type { Static } from 'typebox'
-import { ApiError, api, apiBase, authHeaders } from '../../../lib/api-client'
+import { api, attachmentName } from '../../../lib/api-client'
 
 export type Strategy = KnowledgeSourceDto['default_chunking_strategy']
 export type KnowledgeSource = KnowledgeSourceDto
@@ -27,16 +27,15 @@ export const STRATEGY_DEFAULTS: Record<Strategy, Record<string, unknown>> = {
 
 export const knowledgeApi = {
   sources: () => api.get<PageResult<KnowledgeSource>>('/knowledge-sources', { query: { size: 100 } }),
-  createSource: (body: CreateSourceBody) =>
-    api.post<KnowledgeSource>('/knowledge-sources', body, { quiet: true }),
+  createSource: (body: CreateSourceBody) => api.post<KnowledgeSource>('/knowledge-sources', body),
   updateSource: (id: string, body: UpdateSourceBody) =>
-    api.patch<KnowledgeSource>(`/knowledge-sources/${id}`, body, { quiet: true }),
+    api.patch<KnowledgeSource>(`/knowledge-sources/${id}`, body),
   documents: (id: string) =>
     api.get<PageResult<KnowledgeDocument>>(`/knowledge-sources/${id}/documents`, { query: { size: 100 } }),
   upload(id: string, files: File[]) {
     const form = new FormData()
     for (const file of files) form.append('file', file)
-    return api.post<unknown>(`/knowledge-sources/${id}/documents`, form, { quiet: true })
+    return api.post<unknown>(`/knowledge-sources/${id}/documents`, form)
   },
   deleteDocument: (sourceId: string, documentId: string) =>
     api.delete<void>(`/knowledge-sources/${sourceId}/documents/${documentId}`),
@@ -49,23 +48,11 @@ export const knowledgeApi = {
     sourceId: string,
     documentId: string,
   ): Promise<{ blob: Blob; mimeType: string; fileName: string }> {
-    const response = await fetch(`${apiBase()}/knowledge-sources/${sourceId}/documents/${documentId}/file`, {
-      headers: authHeaders(),
-    })
-    if (!response.ok) {
-      const envelope = await response.json().catch(() => null)
-      throw new ApiError(
-        response.status,
-        envelope?.error?.code ?? 'HTTP_ERROR',
-        envelope?.error?.message ?? `The document could not be opened (${response.status}).`,
-      )
-    }
-    const blob = await response.blob()
-    const named = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1]
+    const response = await api.raw('GET', `/knowledge-sources/${sourceId}/documents/${documentId}/file`)
     return {
-      blob,
+      blob: await response.blob(),
       mimeType: (response.headers.get('content-type') ?? '').split(';')[0] ?? '',
-      fileName: named ? decodeURIComponent(named) : 'Cited document',
+      fileName: attachmentName(response, 'Cited document'),
     }
   },
 }

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react'
 import { Button, FormError } from '../../../components/ui'
 import { useNotifications } from '../../../components/ui/notifications'
-import { useFormErrors } from '../../../lib/form-errors'
+import { useSubmit } from '../../../lib/use-submit'
 import { type KnowledgeSource, knowledgeApi } from '../api/knowledge-api'
 import { useKnowledge } from '../stores/knowledge-store'
 import {
@@ -22,20 +22,17 @@ export function ChunkingSettings({ source }: { source: KnowledgeSource }) {
   const [draft, setDraft] = useState(() =>
     chunkingDraft(source.default_chunking_strategy, source.default_chunking_params),
   )
-  const [busy, setBusy] = useState(false)
-  const errors = useFormErrors(FIELDS)
+  const form = useSubmit('The chunking could not be saved.', FIELDS)
 
   function open() {
     setDraft(chunkingDraft(source.default_chunking_strategy, source.default_chunking_params))
-    errors.clear()
+    form.clear()
     setEditing(true)
   }
 
   async function save(event: FormEvent) {
     event.preventDefault()
-    setBusy(true)
-    errors.clear()
-    try {
+    await form.run(async () => {
       await knowledgeApi.updateSource(source.id, {
         default_chunking_strategy: draft.strategy,
         default_chunking_params: chunkingParams(draft),
@@ -43,11 +40,7 @@ export function ChunkingSettings({ source }: { source: KnowledgeSource }) {
       await loadSources()
       setEditing(false)
       notify({ kind: 'success', text: 'Chunking saved. Ingest again to re-chunk the documents.' })
-    } catch (caught) {
-      errors.fail(caught, 'The chunking could not be saved.')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   if (!editing)
@@ -67,11 +60,11 @@ export function ChunkingSettings({ source }: { source: KnowledgeSource }) {
         idPrefix={`source-${source.id}`}
         draft={draft}
         onChange={setDraft}
-        fieldError={(key) => errors.fieldError(`default_chunking_params.${key}`)}
+        fieldError={(key) => form.fieldError(`default_chunking_params.${key}`)}
       />
-      <FormError message={errors.message} />
+      <FormError message={form.error} />
       <div className="row">
-        <Button type="submit" variant="primary" busy={busy}>
+        <Button type="submit" variant="primary" busy={form.busy}>
           Save chunking
         </Button>
         <Button onClick={() => setEditing(false)}>Cancel</Button>

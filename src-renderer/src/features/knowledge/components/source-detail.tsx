@@ -3,7 +3,8 @@ import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { Dialog } from '../../../components/ui/dialog'
 import { label } from '../../../lib/labels'
-import { errorMessage, useLoad } from '../../../lib/use-load'
+import { useLoad } from '../../../lib/use-load'
+import { useSubmit } from '../../../lib/use-submit'
 import { type IngestionJob, type KnowledgeDocument, knowledgeApi } from '../api/knowledge-api'
 import {
   ACCEPTED_EXTENSIONS,
@@ -143,20 +144,13 @@ function DropZone({ onIngest }: { onIngest(): void }) {
 
 function DeleteDocument({ document: doc, onDeleted }: { document: KnowledgeDocument; onDeleted(): void }) {
   const [open, setOpen] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The document could not be deleted.')
   async function confirm() {
-    setBusy(true)
-    setError(null)
-    try {
+    await form.run(async () => {
       await knowledgeApi.deleteDocument(doc.source_id, doc.id)
       setOpen(false)
       onDeleted()
-    } catch (caught) {
-      setError(errorMessage(caught, 'The document could not be deleted.'))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <>
@@ -169,9 +163,9 @@ function DeleteDocument({ document: doc, onDeleted }: { document: KnowledgeDocum
             The file and its {doc.chunk_count} chunk(s) leave this source; agents stop retrieving from it.
             This cannot be undone: upload the file again to bring it back.
           </p>
-          <FormError message={error} />
+          <FormError message={form.error} />
           <div className="row">
-            <Button variant="danger" busy={busy} onClick={() => void confirm()}>
+            <Button variant="danger" busy={form.busy} onClick={() => void confirm()}>
               Delete the document
             </Button>
             <Button onClick={() => setOpen(false)}>Cancel</Button>
@@ -183,15 +177,11 @@ function DeleteDocument({ document: doc, onDeleted }: { document: KnowledgeDocum
 }
 
 export function SourceDetail() {
-  const { sources, selectedId, documents, jobs, refreshSelected, ingest } = useKnowledge()
+  const { sources, selectedId, documents, jobs, refreshSelected, ingest, followIngestion } = useKnowledge()
   const source = sources.find((s) => s.id === selectedId)
   const running = jobs.some(jobActive)
   const load = useLoad(refreshSelected, [selectedId])
-  useEffect(() => {
-    if (!running) return
-    const timer = setInterval(() => void refreshSelected(), 1000)
-    return () => clearInterval(timer)
-  }, [running, refreshSelected])
+  useEffect(followIngestion, [followIngestion])
   if (!source) return null
   return (
     <div className="stack">

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
-import { useFormErrors } from '../../../lib/form-errors'
+import { useSubmit } from '../../../lib/use-submit'
 import { knowledgeApi } from '../api/knowledge-api'
 import { useKnowledge } from '../stores/knowledge-store'
 import { ChunkingFields, chunkingDraft, chunkingFieldNames, chunkingParams } from './chunking-fields'
@@ -12,12 +12,11 @@ export function SourceForm() {
   const select = useKnowledge((state) => state.select)
   const [name, setName] = useState('')
   const [draft, setDraft] = useState(() => chunkingDraft('recursive'))
-  const errors = useFormErrors(FIELDS)
+  const form = useSubmit('The source could not be created.', FIELDS)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    errors.clear()
-    try {
+    await form.run(async () => {
       const source = await knowledgeApi.createSource({
         name,
         default_chunking_strategy: draft.strategy,
@@ -27,9 +26,7 @@ export function SourceForm() {
       setDraft(chunkingDraft('recursive'))
       await loadSources()
       select(source.id)
-    } catch (caught) {
-      errors.fail(caught, 'The source could not be created.')
-    }
+    })
   }
 
   return (
@@ -40,15 +37,15 @@ export function SourceForm() {
           value={name}
           onChange={(e) => setName(e.target.value)}
           required
-          error={errors.fieldError('name')}
+          error={form.fieldError('name')}
         />
         <ChunkingFields
           idPrefix="new-source"
           draft={draft}
           onChange={setDraft}
-          fieldError={(key) => errors.fieldError(`default_chunking_params.${key}`)}
+          fieldError={(key) => form.fieldError(`default_chunking_params.${key}`)}
         />
-        <FormError message={errors.message} />
+        <FormError message={form.error} />
         <Button type="submit" variant="primary" disabled={!name.trim()}>
           Create source
         </Button>

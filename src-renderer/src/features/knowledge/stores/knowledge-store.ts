@@ -27,6 +27,8 @@ function refusalOf(file: File): string | null {
   return null
 }
 
+export const jobActive = (job: IngestionJob) => job.status === 'queued' || job.status === 'running'
+
 interface KnowledgeState {
   sources: KnowledgeSource[]
   selectedId: string | null
@@ -39,7 +41,12 @@ interface KnowledgeState {
   /** Uploads each acceptable file on its own, so one refused file does not refuse the others. */
   upload(files: File[]): Promise<UploadReport>
   ingest(): Promise<void>
+  /** Re-reads the selected source while one of its ingestion jobs is active; returns the stop. */
+  followIngestion(): () => void
 }
+
+/** How often a running ingestion is re-read: the server has no live feed for ingestion jobs. */
+const PROGRESS_MS = 1000
 
 export const useKnowledge = create<KnowledgeState>((set, get) => ({
   sources: [],
@@ -91,6 +98,14 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
     await knowledgeApi.ingest(id)
     await get().refreshSelected()
   },
+  followIngestion() {
+    const timer = setInterval(() => {
+      // A failed re-read leaves the last progress on screen; the next tick tries again.
+      if (get().jobs.some(jobActive))
+        void get()
+          .refreshSelected()
+          .catch(() => undefined)
+    }, PROGRESS_MS)
+    return () => clearInterval(timer)
+  },
 }))
-
-export const jobActive = (job: IngestionJob) => job.status === 'queued' || job.status === 'running'

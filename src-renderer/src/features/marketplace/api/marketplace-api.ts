@@ -1,5 +1,5 @@
 import type { PageResult } from '@server/http/pagination'
-import { api } from '../../../lib/api-client'
+import { ApiError, api } from '../../../lib/api-client'
 import type {
   Listing,
   ListingItem,
@@ -14,31 +14,41 @@ import type {
 /** A fresh Idempotency-Key per user action: a retried click cannot buy twice. */
 const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
 
+/** An asset the caller might list; `owner` is absent on kinds that have none. */
+export type OwnedAsset = { id: string; name: string; owner?: { id: string } | null }
+
+/** A list the caller may not read is one they have nothing to sell from; any other failure is the load's. */
+const unlessForbidden = (caught: unknown) => {
+  if (caught instanceof ApiError && caught.status === 403) return { items: [] as OwnedAsset[] }
+  throw caught
+}
+const assetsAt = (path: string) =>
+  api.get<{ items: OwnedAsset[] }>(path, { query: { size: 100 } }).catch(unlessForbidden)
+
 export const marketplaceApi = {
+  /** What the caller could list: agents, knowledge sources and, for admins, document agents. */
+  sellable: (withDocumentAgents: boolean) =>
+    Promise.all([
+      assetsAt('/agents'),
+      assetsAt('/knowledge-sources'),
+      withDocumentAgents ? assetsAt('/admin/runtime-agents') : { items: [] as OwnedAsset[] },
+    ]),
   listings: (query: ListingQuery) => api.get<PageResult<ListingItem>>('/api/marketplace/listings', { query }),
   listing: (id: string) => api.get<Listing>(`/api/marketplace/listings/${id}`),
-  createListing: (body: NewListing) => api.post<Listing>('/api/marketplace/listings', body, { quiet: true }),
+  createListing: (body: NewListing) => api.post<Listing>('/api/marketplace/listings', body),
   deleteListing: (id: string) => api.delete<void>(`/api/marketplace/listings/${id}`),
   reviews: (id: string, page: number) =>
     api.get<PageResult<Review>>(`/api/marketplace/listings/${id}/reviews`, { query: { page, size: 10 } }),
   review: (id: string, rating: number, comment: string) =>
-    api.post<Review>(`/api/marketplace/listings/${id}/reviews`, { rating, comment }, { quiet: true }),
+    api.post<Review>(`/api/marketplace/listings/${id}/reviews`, { rating, comment }),
   myListings: (page: number) =>
     api.get<PageResult<MyListing>>('/api/marketplace/my-listings', { query: { page, size: 20 } }),
   buy: (listingId: string) =>
-    api.post<PlacedOrder>(
-      '/api/marketplace/orders',
-      { listing_id: listingId },
-      { quiet: true, headers: idempotent() },
-    ),
+    api.post<PlacedOrder>('/api/marketplace/orders', { listing_id: listingId }, { headers: idempotent() }),
   orders: (role: 'buyer' | 'seller', page: number, size = 20) =>
     api.get<PageResult<Order>>('/api/marketplace/orders', {
       query: { page, size, role: role === 'seller' ? 'seller' : undefined },
     }),
   refund: (orderId: string, reason: string) =>
-    api.post<PlacedOrder>(
-      `/api/marketplace/orders/${orderId}/refund`,
-      { reason },
-      { quiet: true, headers: idempotent() },
-    ),
+    api.post<PlacedOrder>(`/api/marketplace/orders/${orderId}/refund`, { reason }, { headers: idempotent() }),
 }

@@ -10,8 +10,9 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { useSession } from '../../auth/stores/session-store'
-import { useWallet } from '../../wallet/stores/wallet-store'
+import { useSubmit } from '../../../lib/use-submit'
+import { useSession } from '../../../stores/session-store'
+import { useWallet } from '../../../stores/wallet-store'
 import { marketplaceApi } from '../api/marketplace-api'
 import type { Listing, Review } from '../api/marketplace-types'
 import { assetLabel, stars } from './listing-browser'
@@ -104,17 +105,14 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
 function ReviewForm({ listingId, onReviewed }: { listingId: string; onReviewed(): void }) {
   const [rating, setRating] = useState(5)
   const [comment, setComment] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The review could not be saved.')
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setError(null)
-    try {
+    await form.run(async () => {
       await marketplaceApi.review(listingId, rating, comment)
       setComment('')
       onReviewed()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The review could not be saved.')
-    }
+    })
   }
   return (
     <form className="stack" onSubmit={submit} aria-label="Write a review">
@@ -142,7 +140,7 @@ function ReviewForm({ listingId, onReviewed }: { listingId: string; onReviewed()
           Post review
         </Button>
       </div>
-      <FormError message={error} />
+      <FormError message={form.error} />
     </form>
   )
 }

@@ -4,9 +4,9 @@ import { Badge, Button, FormError } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { Dialog } from '../../../components/ui/dialog'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
+import { useSubmit } from '../../../lib/use-submit'
 import type { Order } from '../api/marketplace-types'
 import { useMarketplace } from '../stores/marketplace-store'
 
@@ -15,17 +15,14 @@ function RefundButton({ order }: { order: Order }) {
   const notify = useNotifications((state) => state.push)
   const [open, setOpen] = useState(false)
   const [reason, setReason] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const form = useSubmit('The refund failed.')
   if (order.status !== 'paid') return null
   async function confirm() {
-    setError(null)
-    try {
+    await form.run(async () => {
       await refund(order.id, reason)
       notify({ kind: 'success', text: `Refunded ${order.total_price} points.` })
       setOpen(false)
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The refund failed.')
-    }
+    })
   }
   return (
     <>
@@ -42,7 +39,7 @@ function RefundButton({ order }: { order: Order }) {
               onChange={(e) => setReason(e.target.value)}
             />
           </div>
-          <FormError message={error} />
+          <FormError message={form.error} />
           <div className="row">
             <Button variant="danger" disabled={!reason.trim()} onClick={() => void confirm()}>
               Refund

@@ -2,11 +2,10 @@ import { type FormEvent, useState } from 'react'
 import { Button, Card, FormError, TextField } from '../../../components/ui'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { api } from '../../../lib/api-client'
-import { useFormErrors } from '../../../lib/form-errors'
 import { useLoad } from '../../../lib/use-load'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
-import { marketplaceApi } from '../api/marketplace-api'
+import { useSubmit } from '../../../lib/use-submit'
+import { hasPermission, useSession } from '../../../stores/session-store'
+import { marketplaceApi, type OwnedAsset } from '../api/marketplace-api'
 import type { AssetType } from '../api/marketplace-types'
 import { assetLabel } from './listing-browser'
 
@@ -18,21 +17,8 @@ interface Asset {
 
 /** The caller's own assets that can be listed: agents, knowledge sources and (for admins) document agents. */
 async function loadMyAssets(canManageDocumentAgents: boolean, userId: string): Promise<Asset[]> {
-  type Named = { id: string; name: string; owner?: { id: string } | null }
-  const mine = (items: Named[]) => items.filter((item) => !item.owner || item.owner.id === userId)
-  const [agents, sources, documentAgents] = await Promise.all([
-    api
-      .get<{ items: Named[] }>('/agents', { query: { size: 100 }, quiet: true })
-      .catch(() => ({ items: [] })),
-    api
-      .get<{ items: Named[] }>('/knowledge-sources', { query: { size: 100 }, quiet: true })
-      .catch(() => ({ items: [] })),
-    canManageDocumentAgents
-      ? api
-          .get<{ items: Named[] }>('/admin/runtime-agents', { query: { size: 100 }, quiet: true })
-          .catch(() => ({ items: [] }))
-      : Promise.resolve({ items: [] as Named[] }),
-  ])
+  const mine = (items: OwnedAsset[]) => items.filter((item) => !item.owner || item.owner.id === userId)
+  const [agents, sources, documentAgents] = await marketplaceApi.sellable(canManageDocumentAgents)
   return [
     ...mine(agents.items).map((a) => ({ type: 'agent' as const, id: a.id, name: a.name })),
     ...mine(sources.items).map((s) => ({ type: 'knowledge_source' as const, id: s.id, name: s.name })),
@@ -68,8 +54,7 @@ export function SellPanel() {
   const [pricing, setPricing] = useState<'one_time' | 'free'>('one_time')
   const [price, setPrice] = useState('100')
   const [tags, setTags] = useState('')
-  const errors = useFormErrors(LISTING_FIELDS)
-  const [busy, setBusy] = useState(false)
+  const form = useSubmit('The listing could not be created.', LISTING_FIELDS)
 
   const load = useLoad(async () => {
     if (user) setAssets(await loadMyAssets(hasPermission(user, 'document_recognition.write'), user.id))
@@ -79,9 +64,7 @@ export function SellPanel() {
     event.preventDefault()
     const chosen = assets.find((a) => `${a.type}:${a.id}` === asset)
     if (!chosen) return
-    setBusy(true)
-    errors.clear()
-    try {
+    await form.run(async () => {
       await marketplaceApi.createListing({
         asset_type: chosen.type,
         asset_id: chosen.id,
@@ -101,11 +84,7 @@ export function SellPanel() {
       setTitle('')
       setDescription('')
       setTags('')
-    } catch (caught) {
-      errors.fail(caught, 'The listing could not be created.')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -137,7 +116,7 @@ export function SellPanel() {
             onChange={(e) => setTitle(e.target.value)}
             required
             hint="Up to 200 characters."
-            error={errors.fieldError('title')}
+            error={form.fieldError('title')}
           />
           <div className="field">
             <label htmlFor="sell-description">Description</label>
@@ -169,7 +148,7 @@ export function SellPanel() {
                 value={price}
                 onChange={(e) => setPrice(e.target.value)}
                 required
-                error={errors.fieldError('base_price')}
+                error={form.fieldError('base_price')}
               />
             ) : null}
             <TextField
@@ -177,12 +156,12 @@ export function SellPanel() {
               value={tags}
               onChange={(e) => setTags(e.target.value)}
               hint="Comma separated, up to 20, each up to 40 characters."
-              error={errors.fieldError('tags') ?? tagError(errors.fieldError)}
+              error={form.fieldError('tags') ?? tagError(form.fieldError)}
             />
           </div>
-          <FormError message={errors.message} />
+          <FormError message={form.error} />
           <div>
-            <Button type="submit" variant="primary" busy={busy} disabled={!asset || !title}>
+            <Button type="submit" variant="primary" busy={form.busy} disabled={!asset || !title}>
               Submit for review
             </Button>
           </div>

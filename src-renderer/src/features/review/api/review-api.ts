@@ -1,6 +1,7 @@
 import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
-import { api, apiBase, authHeaders } from '../../../lib/api-client'
+import { api, apiBase, attachmentName } from '../../../lib/api-client'
+import { readEvents } from '../../../lib/event-stream'
 import type {
   Bbox,
   FieldReview,
@@ -34,33 +35,26 @@ export const reviewApi = {
     const form = new FormData()
     form.append('runtime_agent_id', runtimeAgentId)
     form.append('file', file)
-    return api.post<RecognitionRun>('/document-recognition/runs', form, { quiet: true })
+    return api.post<RecognitionRun>('/document-recognition/runs', form)
   },
   /** Quiet: a refused value is shown at its field, not as a notification. */
   updateField: (runId: string, fieldId: string, body: FieldReviewPatch) =>
-    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body, { quiet: true }),
+    api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
   readRegion: (runId: string, fieldId: string, body: { page_number: number; bbox: Bbox }) =>
-    api.post<RegionRead>(`${runPath(runId)}/field-reviews/${fieldId}/read-region`, body, { quiet: true }),
+    api.post<RegionRead>(`${runPath(runId)}/field-reviews/${fieldId}/read-region`, body),
   pageWords: (runId: string, pageNumber: number) =>
     api.get<PageWords>(`${runPath(runId)}/pages/${pageNumber}/words`),
   revisions: (runId: string, fieldId: string) =>
     api.get<FieldRevisions>(`${runPath(runId)}/field-reviews/${fieldId}/revisions`),
-  reject: (runId: string, reason: string) =>
-    api.post<RecognitionRun>(`${runPath(runId)}/reject`, { reason }, { quiet: true }),
+  reject: (runId: string, reason: string) => api.post<RecognitionRun>(`${runPath(runId)}/reject`, { reason }),
   rerun: (runId: string) => api.post<RerunResult>(`${runPath(runId)}/rerun`),
   /** Fetches a protected file with the session's token and hands it to the browser as a download. */
   async download(runId: string, kind: 'source-document' | 'source-pdf' | 'result', fallbackName: string) {
-    const response = await fetch(`${apiBase()}${runPath(runId)}/${kind}`, { headers: authHeaders() })
-    if (!response.ok) {
-      const body = await response.json().catch(() => null)
-      throw new Error(body?.error?.message ?? `Download failed (${response.status}).`)
-    }
-    const disposition = response.headers.get('content-disposition') ?? ''
-    const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1]
+    const response = await api.raw('GET', `${runPath(runId)}/${kind}`)
     const url = URL.createObjectURL(await response.blob())
     const link = Object.assign(document.createElement('a'), {
       href: url,
-      download: name ? decodeURIComponent(name) : fallbackName,
+      download: attachmentName(response, fallbackName),
     })
     link.click()
     setTimeout(() => URL.revokeObjectURL(url), 10_000)
@@ -83,32 +77,11 @@ function watchRuns(
   onConnected?: () => void,
 ): void {
   const follow = async () => {
-    const response = await fetch(`${apiBase()}/document-recognition/runs/events`, {
-      headers: authHeaders(),
-      signal,
-    })
-    if (!response.ok || !response.body) throw new Error(`feed answered ${response.status}`)
+    const response = await api.raw('GET', '/document-recognition/runs/events', { signal })
     onConnected?.()
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-    let buffer = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      buffer += value
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const data = buffer
-          .slice(0, end)
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n')
-        buffer = buffer.slice(end + 2)
-        if (data) {
-          const event = JSON.parse(data) as { type: string; run?: RecognitionRun }
-          if (event.type === 'run' && event.run) onRun(event.run)
-        }
-      }
-    }
+    await readEvents<{ type: string; run?: RecognitionRun }>(response, (event) => {
+      if (event.type === 'run' && event.run) onRun(event.run)
+    })
   }
   const loop = async () => {
     while (!signal.aborted) {

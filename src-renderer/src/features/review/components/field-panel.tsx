@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
+import { label } from '../../../lib/labels'
 import type { FieldReview } from '../api/review-types'
 import { queued, useReviewRun } from '../stores/review-run-store'
 import { FIELD_TONE } from './status-tones'
@@ -67,13 +68,6 @@ function FieldEditor({ field, readOnly }: { field: FieldReview; readOnly: boolea
   )
 }
 
-const SOURCE_TEXT: Record<string, string> = {
-  rules: 'Read by the extraction rules',
-  e_invoice: "Read from the issuer's e-invoice data",
-  llm: 'Read by the model',
-  reviewer: 'Set by a reviewer',
-}
-
 /** Where the value came from; a learned one links to the run whose review taught it. */
 function FieldSource({ field }: { field: FieldReview }) {
   if (field.source === 'learned' && field.learned_from_run_id)
@@ -83,7 +77,7 @@ function FieldSource({ field }: { field: FieldReview }) {
         this layout
       </p>
     )
-  return field.source ? <p className="small muted">{SOURCE_TEXT[field.source]}</p> : null
+  return field.source ? <p className="small muted">{label('field_source', field.source)}</p> : null
 }
 
 function Timeline() {
@@ -110,7 +104,9 @@ function Timeline() {
             <span className="timeline-dot" />
             <div>
               <strong>{revision.value ?? '(missing)'}</strong>{' '}
-              <Badge tone={FIELD_TONE[revision.review_status]}>{revision.review_status}</Badge>
+              <Badge tone={FIELD_TONE[revision.review_status]}>
+                {label('field_status', revision.review_status)}
+              </Badge>
               <div className="muted small">
                 #{revision.revision} · {revision.actor?.username ?? 'unknown'} ·{' '}
                 {formatTime(revision.created_at)}
@@ -151,14 +147,18 @@ export function FieldPanel({ readOnly }: { readOnly: boolean }) {
               <span className="field-label">{field.label}</span>
               <span className="field-value">{field.value ?? <em className="muted">missing</em>}</span>
               <span className="field-meta">
-                <Badge tone={FIELD_TONE[field.review_status]}>{field.review_status}</Badge>
+                <Badge tone={FIELD_TONE[field.review_status]}>
+                  {label('field_status', field.review_status)}
+                </Badge>
                 <span className="muted small">{percent(field.confidence)}</span>
               </span>
             </button>
             {selected ? (
               <div className="field-detail">
                 {field.flag_reasons.length > 0 ? (
-                  <p className="small flag-reasons">Flagged: {field.flag_reasons.join(', ')}</p>
+                  <p className="small flag-reasons">
+                    Flagged: {field.flag_reasons.map((reason) => label('flag_reason', reason)).join(', ')}
+                  </p>
                 ) : null}
                 <FieldSource field={field} />
                 <FieldEditor field={field} readOnly={readOnly} />

@@ -1,28 +1,21 @@
 import { type FormEvent, useState } from 'react'
 import { Button, FormError } from '../../../components/ui'
 import { Dialog } from '../../../components/ui/dialog'
-import { ApiError } from '../../../lib/api-client'
+import { useSubmit } from '../../../lib/use-submit'
 import { useReviewRun } from '../stores/review-run-store'
 
 export function RejectDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const reject = useReviewRun((state) => state.reject)
   const [reason, setReason] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const form = useSubmit('Could not reject the run.')
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    await form.run(async () => {
       await reject(reason.trim())
       setReason('')
       onClose()
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'Could not reject the run.')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -41,9 +34,9 @@ export function RejectDialog({ open, onClose }: { open: boolean; onClose(): void
             required
           />
         </div>
-        <FormError message={error} />
+        <FormError message={form.error} />
         <div className="row">
-          <Button type="submit" variant="danger" busy={busy} disabled={reason.trim() === ''}>
+          <Button type="submit" variant="danger" busy={form.busy} disabled={reason.trim() === ''}>
             Reject
           </Button>
           <Button onClick={onClose}>Cancel</Button>

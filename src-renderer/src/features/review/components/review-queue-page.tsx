@@ -2,13 +2,15 @@ import { useEffect } from 'react'
 import { Link } from 'react-router'
 import { Badge, PageHeader } from '../../../components/ui'
 import { DataTable, formatTime, Tabs } from '../../../components/ui/data'
+import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import type { RecognitionRun } from '../api/review-types'
 import { isInFlight, queueOrder, useReviewQueue } from '../stores/review-queue-store'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
 import { UploadPanel } from './upload-panel'
 
-type Filter = 'all' | 'flagged' | 'pending' | 'approved' | 'rejected'
+const REVIEW_FILTERS = ['flagged', 'pending', 'approved', 'rejected'] as const
+type Filter = 'all' | (typeof REVIEW_FILTERS)[number]
 
 const shown = (value: unknown) => (value === null || value === undefined ? '(missing)' : String(value))
 
@@ -77,10 +79,7 @@ export function ReviewQueuePage() {
         onChange={(key) => setFilters({ ...filters, review_status: key === 'all' ? undefined : key })}
         tabs={[
           { key: 'all', label: 'All' },
-          { key: 'flagged', label: 'Flagged' },
-          { key: 'pending', label: 'Pending' },
-          { key: 'approved', label: 'Approved' },
-          { key: 'rejected', label: 'Rejected' },
+          ...REVIEW_FILTERS.map((key) => ({ key, label: label('review_status', key) })),
         ]}
       >
         <DataTable
@@ -112,7 +111,7 @@ export function ReviewQueuePage() {
               render: (run) => (
                 <Badge tone={RUN_TONE[run.status]}>
                   {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
-                  {run.status}
+                  {label('run_status', run.status)}
                 </Badge>
               ),
             },
@@ -120,7 +119,11 @@ export function ReviewQueuePage() {
               key: 'review',
               header: 'Review',
               width: '120px',
-              render: (run) => <Badge tone={REVIEW_TONE[run.review_status]}>{run.review_status}</Badge>,
+              render: (run) => (
+                <Badge tone={REVIEW_TONE[run.review_status]}>
+                  {label('review_status', run.review_status)}
+                </Badge>
+              ),
             },
             {
               key: 'flagged',

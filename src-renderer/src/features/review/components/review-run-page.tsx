@@ -4,6 +4,7 @@ import { Badge, Button, EmptyState, FormError, PageHeader } from '../../../compo
 import { Dialog } from '../../../components/ui/dialog'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
+import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { reviewApi } from '../api/review-api'
 import type { Bbox, PageWord, RecognitionRun } from '../api/review-types'
@@ -170,8 +171,8 @@ export function ReviewRunPage() {
         description={`${run.page_count ?? '?'} page(s) · ${run.summary?.field_count ?? 0} fields · ${run.summary?.flagged_count ?? 0} flagged`}
         actions={
           <>
-            <Badge tone={RUN_TONE[run.status]}>{run.status}</Badge>
-            <Badge tone={REVIEW_TONE[run.review_status]}>{run.review_status}</Badge>
+            <Badge tone={RUN_TONE[run.status]}>{label('run_status', run.status)}</Badge>
+            <Badge tone={REVIEW_TONE[run.review_status]}>{label('review_status', run.review_status)}</Badge>
             {canReject(run) ? (
               <Button variant="danger" onClick={() => setRejecting(true)}>
                 Reject

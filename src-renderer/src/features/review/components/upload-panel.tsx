@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Button, Card, FormError } from '../../../components/ui'
-import { ApiError } from '../../../lib/api-client'
+import { useSubmit } from '../../../lib/use-submit'
 import { useReviewQueue } from '../stores/review-queue-store'
 
 const ACCEPT = 'application/pdf,image/png,image/jpeg,image/tiff,image/webp'
@@ -13,8 +13,7 @@ export function UploadPanel() {
   const navigate = useNavigate()
   const [agentId, setAgentId] = useState('')
   const [file, setFile] = useState<File | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const form = useSubmit('The upload failed.')
 
   useEffect(() => {
     void loadAgents()
@@ -26,16 +25,10 @@ export function UploadPanel() {
   async function submit(event: FormEvent) {
     event.preventDefault()
     if (!file) return
-    setBusy(true)
-    setError(null)
-    try {
+    await form.run(async () => {
       const run = await upload(agentId, file)
       navigate(`/console/review/${run.id}`)
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'The upload failed.')
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -62,11 +55,11 @@ export function UploadPanel() {
             required
           />
         </div>
-        <Button type="submit" variant="primary" busy={busy} disabled={!file || !agentId}>
+        <Button type="submit" variant="primary" busy={form.busy} disabled={!file || !agentId}>
           Upload and extract
         </Button>
       </form>
-      <FormError message={error} />
+      <FormError message={form.error} />
     </Card>
   )
 }

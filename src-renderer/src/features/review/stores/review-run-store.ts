@@ -1,7 +1,7 @@
 import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import { create } from 'zustand'
 import { useNotifications } from '../../../components/ui/notifications'
-import { ApiError } from '../../../lib/api-client'
+import { ApiError, notifyFailure } from '../../../lib/api-client'
 import { reviewApi } from '../api/review-api'
 import type { Bbox, FieldReview, FieldRevisions, PageWord, RecognitionRun } from '../api/review-types'
 import { queueOrder } from './review-queue-store'
@@ -59,7 +59,7 @@ let chain: Promise<unknown> = Promise.resolve()
  * flight waits for it and then acts on the field selected by then, so fast typing never skips or doubles a field.
  */
 export function queued(action: () => unknown): Promise<unknown> {
-  chain = chain.then(action).catch(() => undefined)
+  chain = chain.then(action).catch(notifyFailure)
   return chain
 }
 

@@ -2,11 +2,12 @@ import { useState } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { Button } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
+import { label } from '../../../lib/labels'
 import { type ThemeChoice, useTheme } from '../../../lib/theme'
-import { ProfileDialog } from '../../auth/components/profile-dialog'
-import { hasPermission, useSession } from '../../auth/stores/session-store'
+import { hasPermission, useSession } from '../../../stores/session-store'
 import { SCREENS, screenOf } from '../screens'
 import { NotAllowed } from './not-allowed'
+import { ProfileDialog } from './profile-dialog'
 
 const SIDEBAR_KEY = 'switchboard.sidebar-collapsed'
 
@@ -98,7 +99,7 @@ export function ConsoleLayout() {
             <Avatar person={user} />
             <div className="nav-label">
               <div className="who-name">{user?.username}</div>
-              <div className="who-roles">{user?.roles.join(', ')}</div>
+              <div className="who-roles">{user?.roles.map((role) => label('role', role)).join(', ')}</div>
             </div>
           </button>
           <Button variant="ghost" onClick={() => void signOut()} title="Sign out">

@@ -3,10 +3,11 @@ import { Badge, Button, Card, FormError, PageHeader, TextField } from '../../../
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
 import { LoadError } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
-import { useFormErrors } from '../../../lib/form-errors'
 import { label, options } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
-import { useWallet } from '../stores/wallet-store'
+import { useSubmit } from '../../../lib/use-submit'
+import { useWallet } from '../../../stores/wallet-store'
+import { useTransactions } from '../stores/transactions-store'
 import { type Recipient, RecipientField } from './recipient-field'
 import { describeTransaction } from './transaction-text'
 
@@ -30,16 +31,13 @@ function MoneyForm({
   const [username, setUsername] = useState('')
   const [recipient, setRecipient] = useState<Recipient>({ state: 'idle' })
   const [message, setMessage] = useState('')
-  const errors = useFormErrors(MONEY_FIELDS)
-  const [busy, setBusy] = useState(false)
+  const form = useSubmit(`${action} failed.`, MONEY_FIELDS)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
     const toUserId = recipient.state === 'found' ? recipient.user.id : ''
     if (withRecipient && !toUserId) return
-    setBusy(true)
-    errors.clear()
-    try {
+    await form.run(async () => {
       await run(Number(amount), toUserId, message)
       notify({
         kind: 'success',
@@ -50,11 +48,7 @@ function MoneyForm({
       })
       setAmount('')
       setMessage('')
-    } catch (caught) {
-      errors.fail(caught, `${action} failed.`)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -65,7 +59,7 @@ function MoneyForm({
           onUsername={setUsername}
           recipient={recipient}
           onRecipient={setRecipient}
-          error={errors.fieldError('to_user_id')}
+          error={form.fieldError('to_user_id')}
         />
       ) : null}
       <TextField
@@ -77,23 +71,23 @@ function MoneyForm({
         onChange={(e) => setAmount(e.target.value)}
         required
         hint={hint}
-        error={errors.fieldError('amount')}
+        error={form.fieldError('amount')}
       />
       {withRecipient ? (
         <TextField
           label="Message"
           value={message}
           onChange={(e) => setMessage(e.target.value)}
-          error={errors.fieldError('message')}
+          error={form.fieldError('message')}
           hint="Optional, up to 500 characters."
         />
       ) : null}
-      <FormError message={errors.message} />
+      <FormError message={form.error} />
       <div>
         <Button
           type="submit"
           variant="primary"
-          busy={busy}
+          busy={form.busy}
           disabled={!amount || (withRecipient && recipient.state !== 'found')}
         >
           {action}
@@ -140,7 +134,8 @@ function Balances() {
 }
 
 function Transactions() {
-  const { transactions, revision, loadTransactions } = useWallet()
+  const revision = useWallet((state) => state.revision)
+  const { transactions, loadTransactions } = useTransactions()
   const [page, setPage] = useState(1)
   const [type, setType] = useState('')
   const load = useLoad(() => loadTransactions(page, type), [page, type, revision])
@@ -213,7 +208,7 @@ function Transactions() {
 }
 
 export function WalletPage() {
-  const { topup, withdraw, transfer } = useWallet()
+  const { topup, withdraw, transfer } = useTransactions()
   return (
     <>
       <PageHeader title="Wallet" description="Points for buying and selling on the marketplace." />

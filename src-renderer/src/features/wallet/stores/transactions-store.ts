@@ -1,32 +1,23 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
-import { type Wallet, type WalletTransaction, walletApi } from '../api/wallet-api'
+import { useWallet } from '../../../stores/wallet-store'
+import { type MoneyResult, type WalletTransaction, walletApi } from '../api/wallet-api'
 
-interface WalletState {
-  wallet: Wallet | null
+interface TransactionsState {
   transactions: PageResult<WalletTransaction>
   typeFilter: string
-  /** Bumped after every money movement, so the transaction list refetches. */
-  revision: number
-  load(): Promise<void>
   loadTransactions(page: number, type: string): Promise<void>
   topup(amount: number): Promise<void>
   withdraw(amount: number): Promise<void>
   transfer(toUserId: string, amount: number, message: string): Promise<void>
 }
 
-export const useWallet = create<WalletState>((set, get) => {
-  const settle = async (result: Promise<{ wallet: Wallet }>) => {
-    set({ wallet: (await result).wallet, revision: get().revision + 1 })
-  }
+/** The wallet screen's own state: its transaction list and the money movements it starts. */
+export const useTransactions = create<TransactionsState>((set) => {
+  const settle = async (result: Promise<MoneyResult>) => useWallet.getState().moved((await result).wallet)
   return {
-    wallet: null,
     transactions: { items: [], total: 0, page: 1, size: 20 },
     typeFilter: '',
-    revision: 0,
-    async load() {
-      set({ wallet: await walletApi.wallet() })
-    },
     async loadTransactions(page, type) {
       set({ typeFilter: type, transactions: await walletApi.transactions(page, type || undefined) })
     },

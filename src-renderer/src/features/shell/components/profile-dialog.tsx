@@ -3,7 +3,8 @@ import { Button, FormError, TextField } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
 import { Dialog } from '../../../components/ui/dialog'
 import { ApiError } from '../../../lib/api-client'
-import { useSession } from '../stores/session-store'
+import { label } from '../../../lib/labels'
+import { useSession } from '../../../stores/session-store'
 
 const AVATAR_SIDE = 128
 
@@ -77,7 +78,7 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
           <Avatar person={user} size={64} />
           <div>
             <strong>{user?.username}</strong>
-            <div className="muted small">{user?.roles.join(', ')}</div>
+            <div className="muted small">{user?.roles.map((role) => label('role', role)).join(', ')}</div>
           </div>
         </div>
         <label className="btn btn-secondary">

@@ -1,8 +1,8 @@
-import type { User } from '@server/auth/auth.schemas'
+import type { LoginResult, User } from '@server/auth/auth.schemas'
 import { create } from 'zustand'
-import { setApiToken, setUnauthorizedHandler } from '../../../lib/api-client'
-import { authApi } from '../api/auth-api'
+import { api, setApiToken, setUnauthorizedHandler } from '../lib/api-client'
 
+/** Who is signed in and what they may do: every feature reads it, so it lives in no feature. */
 const STORAGE_KEY = 'switchboard.token'
 
 type Status = 'restoring' | 'signed-out' | 'signed-in'
@@ -30,18 +30,18 @@ export const useSession = create<SessionState>((set) => {
     user: null,
 
     async signIn(username, password) {
-      const { token, user } = await authApi.login(username, password)
+      const { token, user } = await api.post<LoginResult>('/api/auth/login', { username, password })
       localStorage.setItem(STORAGE_KEY, token)
       setApiToken(token)
       set({ status: 'signed-in', user })
     },
 
     async setAvatar(avatarUrl) {
-      set({ user: await authApi.updateMe({ avatar_url: avatarUrl }) })
+      set({ user: await api.patch<User>('/api/auth/me', { avatar_url: avatarUrl }) })
     },
 
     async signOut() {
-      await authApi.logout().catch(() => undefined)
+      await api.post('/api/auth/logout').catch(() => undefined)
       forget()
     },
 
@@ -50,7 +50,7 @@ export const useSession = create<SessionState>((set) => {
       if (!token) return set({ status: 'signed-out' })
       setApiToken(token)
       try {
-        set({ status: 'signed-in', user: await authApi.me() })
+        set({ status: 'signed-in', user: await api.get<User>('/api/auth/me') })
       } catch {
         forget()
       }

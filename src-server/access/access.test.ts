@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { permissionsOf, type Role } from '../auth'
+import { AppError } from '../errors'
+import { type AccessPermission, mayAccess, type Resource, reachesEvery, requireAccess } from './access'
+
+/** The kinds of caller every rule is decided for: by role, and by their relation to the resource. */
+const callers = {
+  owner: { id: 'owner', roles: ['user'] },
+  grantee: { id: 'grantee', roles: ['user'] },
+  stranger: { id: 'stranger', roles: ['user'] },
+  reviewer: { id: 'reviewer', roles: ['reviewer'] },
+  operator: { id: 'operator', roles: ['operator'] },
+  admin: { id: 'admin', roles: ['admin'] },
+} satisfies Record<string, { id: string; roles: Role[] }>
+type CallerKind = keyof typeof callers
+const KINDS = Object.keys(callers) as CallerKind[]
+
+const caller = (kind: CallerKind) => ({
+  id: callers[kind].id,
+  permissions: permissionsOf(callers[kind].roles),
+})
+const denied = () => new AppError('NOT_FOUND', 404, 'Not found.')
+/** Owned by `owner`; a marketplace order granted it to `grantee` only. */
+const resource: Resource = { ownerId: 'owner', isGranted: (userId) => userId === 'grantee', denied }
+
+/** Who may, per rule; every kind not listed may not. */
+const allowed: Record<AccessPermission, CallerKind[]> = {
+  'agent.use': ['owner', 'grantee', 'operator', 'admin'],
+  'agent.edit': ['owner', 'operator', 'admin'],
+  'knowledge_source.manage': ['owner', 'operator', 'admin'],
+  'knowledge_source.read': ['owner', 'grantee', 'operator', 'admin'],
+  'session.use': ['owner', 'operator', 'admin'],
+  'canned_response.delete': ['owner', 'admin'],
+  'document_agent.run': ['owner', 'grantee', 'reviewer', 'admin'],
+  'document_run.read': ['owner', 'reviewer', 'admin'],
+}
+
+const table = Object.entries(allowed).flatMap(([permission, who]) =>
+  KINDS.map((kind) => [permission as AccessPermission, kind, who.includes(kind)] as const),
+)
+
+describe('requireAccess', () => {
+  it.each(table)('%s for the %s: %s', (permission, kind, expected) => {
+    expect(mayAccess(caller(kind), permission, resource)).toBe(expected)
+    if (expected) expect(() => requireAccess(caller(kind), permission, resource)).not.toThrow()
+    else expect(() => requireAccess(caller(kind), permission, resource)).toThrow(AppError)
+  })
+
+  it('gives no owner rights to a resource without an owner, and refuses a grant where the rule takes none', () => {
+    const unowned: Resource = { ownerId: null, isGranted: () => true, denied }
+    expect(mayAccess(caller('owner'), 'agent.edit', unowned)).toBe(false)
+    expect(mayAccess(caller('stranger'), 'agent.use', unowned)).toBe(true)
+    expect(mayAccess(caller('stranger'), 'knowledge_source.manage', unowned)).toBe(false)
+  })
+
+  it('scopes lists to everything only for the permissions that reach every resource', () => {
+    expect(KINDS.filter((kind) => reachesEvery(caller(kind), 'agent.use'))).toEqual(['operator', 'admin'])
+    expect(KINDS.filter((kind) => reachesEvery(caller(kind), 'document_run.read'))).toEqual([
+      'reviewer',
+      'admin',
+    ])
+  })
+})

@@ -1,0 +1,56 @@
+import type { AuthUser, Permission } from '../auth'
+import type { AppError } from '../errors'
+
+/**
+ * Who may do what to a resource, decided in one table (after Immich's `requireAccess`). A resource's owner may
+ * always act on it; a holder of any of the rule's `anyOf` permissions acts on every resource of the kind; a
+ * marketplace grant of the resource counts where the rule says so. Everyone else is refused with the resource's
+ * own error, which for most kinds is a 404, as if the resource did not exist.
+ */
+const RULES = {
+  /** Chat with an agent, mount knowledge on it, evaluate it (contract 20: operators may use all agents). */
+  'agent.use': { anyOf: ['chat.operate', 'agents.manage'], grant: true },
+  /** Change an agent's prompt, model or name. */
+  'agent.edit': { anyOf: ['agents.manage'], grant: false },
+  /** Change a knowledge source, its documents and its ingestion. */
+  'knowledge_source.manage': { anyOf: ['knowledge.manage'], grant: false },
+  /** Read a source, search it and mount it on an agent (contract 30: ownership, a grant, or `chat.operate`). */
+  'knowledge_source.read': { anyOf: ['knowledge.manage', 'chat.operate'], grant: true },
+  /** Read and write in a chat session (contract 20: a user sees their own sessions, operators all). */
+  'session.use': { anyOf: ['chat.operate'], grant: false },
+  /** Delete a canned response: its author (the "owner" here) or an admin. */
+  'canned_response.delete': { anyOf: ['platform.admin'], grant: false },
+  /** Run a document agent on an upload, and read a run of it (the grant is of the run's agent). */
+  'document_agent.run': { anyOf: ['document_recognition.review'], grant: true },
+  /** Read a document-recognition run and its review: its creator or a reviewer. */
+  'document_run.read': { anyOf: ['document_recognition.review'], grant: false },
+} as const satisfies Record<string, { anyOf: readonly Permission[]; grant: boolean }>
+
+export type AccessPermission = keyof typeof RULES
+
+/** What access needs to know of one resource; the domain that owns the resource builds it. */
+export interface Resource {
+  /** The owner's id; null when no one has an owner's rights. Whether the resource exists is the caller's check. */
+  ownerId: string | null
+  /** Whether a marketplace order granted the resource to this user; asked only when nothing else decides. */
+  isGranted?: (userId: string) => boolean
+  /** The error a refused caller gets. */
+  denied: () => AppError
+}
+
+type Caller = Pick<AuthUser, 'id' | 'permissions'>
+
+/** Whether the caller reaches every resource of the kind, whoever owns it (lists use it to choose their scope). */
+export function reachesEvery(caller: Caller, permission: AccessPermission): boolean {
+  return RULES[permission].anyOf.some((held: Permission) => caller.permissions.includes(held))
+}
+
+export function mayAccess(caller: Caller, permission: AccessPermission, resource: Resource): boolean {
+  if (resource.ownerId === caller.id || reachesEvery(caller, permission)) return true
+  return RULES[permission].grant && (resource.isGranted?.(caller.id) ?? false)
+}
+
+/** Throws the resource's `denied` error unless the caller may act on it. */
+export function requireAccess(caller: Caller, permission: AccessPermission, resource: Resource): void {
+  if (!mayAccess(caller, permission, resource)) throw resource.denied()
+}

@@ -1,0 +1,7 @@
+/** The auth module's public face: the auth service and hook, roles and permissions, the user table. */
+export { authentication } from './auth.plugin'
+export { authRoutes } from './auth.routes'
+export { type AuthService, type AuthUser, createAuthService } from './auth.service'
+export { user } from './auth.tables'
+export { publicAvatarUrl } from './avatar'
+export { type Permission, permissionsOf, ROLES, type Role } from './permissions'

@@ -1,0 +1,2 @@
+/** Serves the built console for every non-API path. */
+export { consoleRoutes } from './console.routes'

@@ -1,0 +1,23 @@
+/**
+ * HTTP's public face: shared schema atoms, pagination, the validator, origin policy, security headers, and the
+ * readers of what a client uploads (file type, multipart file name).
+ */
+export {
+  ErrorEnvelope,
+  IdParams,
+  NoContent,
+  Nullable,
+  Page,
+  PageQuery,
+  Timestamp,
+  UserRef,
+  Uuid,
+} from './common.schemas'
+export { sniffMimeType } from './file-type'
+export { batchedStdout } from './log-destination'
+export { multipartFileName } from './multipart'
+export { originPolicy } from './origins'
+export { type PageResult, pageOf, pageWindow, toPage } from './pagination'
+export { lazyRequestLogger } from './request-logger'
+export { contentPolicyFor, securityHeaders } from './security-headers'
+export { validatorCompiler } from './validation'

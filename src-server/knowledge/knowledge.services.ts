@@ -1,0 +1,26 @@
+import { createEmbedder, type Embedder } from '../ai'
+import type { AppContext } from '../app-context'
+import { createDocumentsService } from './documents.service'
+import { checkReadiness } from './embedding.service'
+import { createEmbeddingJobs } from './embedding-job.service'
+import { createIngestionService } from './ingestion.service'
+import { createMountsService } from './mounts.service'
+import { createRetrievalService } from './retrieval.service'
+import { createSourcesService } from './sources.service'
+
+/** The knowledge domain's services, built once by its plugin and handed to its routes. */
+export function createKnowledgeServices(ctx: AppContext, embedder: Embedder = createEmbedder(ctx.workers)) {
+  const retrieval = createRetrievalService(ctx.db, embedder, ctx.workers, ctx.log)
+  const embedding = createEmbeddingJobs(ctx, embedder)
+  return {
+    embedder,
+    embedding,
+    sources: createSourcesService(ctx.db, embedding),
+    documents: createDocumentsService(ctx.db, ctx.blobs),
+    ingestion: createIngestionService(ctx, embedder, embedding),
+    mounts: createMountsService(ctx.db),
+    retrieval,
+    checkReadiness: () => checkReadiness(embedder),
+  }
+}
+export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>
