@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import { user } from '../auth/auth.tables'
 import type { Queryable } from '../db/client'
-import { listing, marketplaceOrder, review } from './marketplace.tables'
+import { listing, review } from './marketplace.tables'
 
 const reviewColumns = {
   id: review.id,
@@ -48,22 +48,6 @@ export function findReview(db: Queryable, id: string): ReviewRow | null {
 
 export function listingExists(db: Queryable, listingId: string): boolean {
   return db.select({ id: listing.id }).from(listing).where(eq(listing.id, listingId)).get() !== undefined
-}
-
-/** Whether the buyer holds a paid (not refunded) order of the listing. */
-export function hasPaidOrder(db: Queryable, listingId: string, buyerId: string): boolean {
-  const order = db
-    .select({ id: marketplaceOrder.id })
-    .from(marketplaceOrder)
-    .where(
-      and(
-        eq(marketplaceOrder.listingId, listingId),
-        eq(marketplaceOrder.buyerId, buyerId),
-        eq(marketplaceOrder.status, 'paid'),
-      ),
-    )
-    .get()
-  return order !== undefined
 }
 
 /** The id of the author's review of the listing, or null when they have not reviewed it. */

@@ -3,6 +3,7 @@ import type { PageQuery } from '../http/common.schemas'
 import { pageWindow, toPage } from '../http/pagination'
 import { findVisibleListing, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
+import { findPaidOrderId } from './orders.repository'
 import * as repo from './reviews.repository'
 
 function presentReview(row: repo.ReviewRow) {
@@ -33,7 +34,7 @@ export function addReview(
   return db.transaction((tx) => {
     if (!repo.listingExists(tx, listingId))
       throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
-    if (!repo.hasPaidOrder(tx, listingId, author.id))
+    if (!findPaidOrderId(tx, listingId, author.id))
       throw MarketplaceErrors.REVIEW_NOT_ALLOWED({ listing_id: listingId })
     const already = repo.findReviewIdBy(tx, listingId, author.id)
     if (already) throw MarketplaceErrors.ALREADY_REVIEWED({ listing_id: listingId, review_id: already })
