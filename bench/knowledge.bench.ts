@@ -27,7 +27,7 @@ import {
 import { knowledgeDocument, knowledgeSource } from '../src-server/knowledge/knowledge.tables'
 import { extractPdfPages } from '../src-server/knowledge/parsing/pdf'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
-import { makePdf } from '../src-server/knowledge/test-files'
+import { makePdf } from '../test/helpers/knowledge-files'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
 import type { BenchResult } from './run'

@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { createListingService } from './listings.service'
 import {
   agentOf,
   createListing,
@@ -9,7 +7,9 @@ import {
   publishedListing,
   topUp,
   userIdOf,
-} from './marketplace.test-support'
+} from '../../test/helpers/marketplace'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { createListingService } from './listings.service'
 
 let server: TestServer
 afterEach(async () => {
