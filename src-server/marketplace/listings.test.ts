@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   agentOf,
+  callAs,
   createListing,
   expectLedgerConsistent,
   publish,
@@ -17,19 +18,8 @@ afterEach(async () => {
   await server?.close()
 })
 
-async function call(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  username: string,
-  payload?: unknown,
-) {
-  return server.app.inject({
-    method,
-    url,
-    headers: await server.headersFor(username),
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  })
-}
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, username: string, payload?: unknown) =>
+  callAs(server, method, url, username, payload)
 
 function listingRow(id: string) {
   return server.app.ctx.db.$client.prepare('SELECT * FROM listing WHERE id = ?').get(id) as

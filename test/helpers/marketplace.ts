@@ -115,7 +115,7 @@ export function servicesOf(server: TestServer) {
 /** A request as one of the test users, over the app's own router. */
 export async function callAs(
   server: TestServer,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   username: string,
   payload?: unknown,
