@@ -24,13 +24,9 @@ import {
   scorePages,
   shippedExtractorConfig,
   summarise,
-} from '../src-server/document-recognition/testing/fixture-accuracy'
-import {
-  invoicePdf,
-  invoicePng,
-  multipartBody,
-} from '../src-server/document-recognition/testing/invoice-documents'
-import { loadReceiptCases, receiptPages } from '../src-server/document-recognition/testing/receipt-accuracy'
+} from '../test/helpers/document-recognition/fixture-accuracy'
+import { invoicePdf, invoicePng, multipartBody } from '../test/helpers/document-recognition/invoice-documents'
+import { loadReceiptCases, receiptPages } from '../test/helpers/document-recognition/receipt-accuracy'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'

@@ -27,9 +27,9 @@ import {
 import { knowledgeDocument, knowledgeSource } from '../src-server/knowledge/knowledge.tables'
 import { extractPdfPages } from '../src-server/knowledge/parsing/pdf'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
-import { makePdf } from '../src-server/knowledge/test-files'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
+import { makePdf } from '../test/helpers/knowledge-files'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'

@@ -23,7 +23,7 @@ import {
   scoreCase,
   shippedExtractorConfig,
   summarise,
-} from '../src-server/document-recognition/testing/fixture-accuracy'
+} from '../test/helpers/document-recognition/fixture-accuracy'
 import type { BenchResult } from './run'
 
 const percent = (n: number) => Math.round(n * 1000) / 10

@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test'
-import { invoicePdf, SAMPLE_INVOICE } from '../src-server/document-recognition/testing/invoice-documents'
+import { invoicePdf, SAMPLE_INVOICE } from '../test/helpers/document-recognition/invoice-documents'
 import {
   ADMIN_PASSWORD,
   apiToken,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { PDFDocument } from 'pdf-lib'
-import { A4, invoicePdf, SAMPLE_INVOICE } from '../src-server/document-recognition/testing/invoice-documents'
+import { A4, invoicePdf, SAMPLE_INVOICE } from '../test/helpers/document-recognition/invoice-documents'
 import { fixturePath } from '../test/helpers/fixtures'
 import { ADMIN_PASSWORD, apiToken, expect, screenshot, signIn, test, uploadThroughApi } from './fixtures'
 

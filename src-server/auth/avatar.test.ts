@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterEach, describe, expect, it } from 'vitest'
+import { publishedListing } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { publishedListing } from '../marketplace/marketplace.test-support'
 import { user } from './auth.tables'
 
 let server: TestServer

@@ -1,5 +1,6 @@
 /** The auth module's public face: the auth service and hook, roles and permissions, the user table. */
 export { authentication } from './auth.plugin'
+export { findUserById } from './auth.repository'
 export { authRoutes } from './auth.routes'
 export { type AuthService, type AuthUser, createAuthService } from './auth.service'
 export { user } from './auth.tables'

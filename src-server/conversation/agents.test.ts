@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { count } from '../../test/helpers/conversation'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { count } from './conversation.test-helpers'
 
 let server: TestServer
 afterEach(async () => server?.close())

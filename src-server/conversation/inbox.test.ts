@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { connect, count, stream, type TestSocket, tokenOf } from '../../test/helpers/conversation'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { connect, count, stream, type TestSocket, tokenOf } from './conversation.test-helpers'
 
 let server: TestServer
 let base: string

@@ -1,8 +1,6 @@
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
 import {
   configureFakeProvider,
   connect,
@@ -11,7 +9,9 @@ import {
   streamUntil,
   type TestSocket,
   tokenOf,
-} from './conversation.test-helpers'
+} from '../../test/helpers/conversation'
+import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
 let fake: FakeOpenAi

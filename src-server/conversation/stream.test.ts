@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { configureFakeProvider, count, parseSse, stream, streamUntil } from '../../test/helpers/conversation'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { configureFakeProvider, count, parseSse, stream, streamUntil } from './conversation.test-helpers'
 
 let server: TestServer
 let fake: FakeOpenAi

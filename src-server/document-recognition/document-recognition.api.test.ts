@@ -1,11 +1,15 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import {
+  invoicePdf,
+  invoicePng,
+  multipartBody,
+} from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
 import { agentRun, runtimeAgent } from '../agent-runs'
 import { documentRecognitionAgent } from './document-recognition.tables'
-import { settledRun, shippedAgentId, upload } from './testing/api'
-import { invoicePdf, invoicePng, multipartBody } from './testing/invoice-documents'
 
 let server: TestServer
 let invoiceAgent: string

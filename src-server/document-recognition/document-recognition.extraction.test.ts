@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import {
+  invoicePdf,
+  invoicePng,
+  SAMPLE_EXPECTED,
+  SAMPLE_INVOICE,
+} from '../../test/helpers/document-recognition/invoice-documents'
 import { fixturePath } from '../../test/helpers/fixtures'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agentRun } from '../agent-runs'
 import { documentFieldReview } from './document-recognition.tables'
-import { settledRun, shippedAgentId, upload } from './testing/api'
-import { invoicePdf, invoicePng, SAMPLE_EXPECTED, SAMPLE_INVOICE } from './testing/invoice-documents'
 
 type Field = {
   field_key: string

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import { invoicePdf, type PrintedLine } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
 import { documentLearnedHint } from './document-recognition.tables'
-import { settledRun, shippedAgentId, upload } from './testing/api'
-import { invoicePdf, type PrintedLine } from './testing/invoice-documents'
 
 type Word = { text: string; bbox: [number, number, number, number] }
 type Field = {

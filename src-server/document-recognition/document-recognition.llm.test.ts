@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settledRun, upload } from '../../test/helpers/document-recognition/api'
+import { invoicePdf } from '../../test/helpers/document-recognition/invoice-documents'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { settledRun, upload } from './testing/api'
-import { invoicePdf } from './testing/invoice-documents'
 
 let fake: FakeOpenAi
 let server: TestServer

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { createParser } from 'eventsource-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import { invoicePdf, invoicePng } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { documentFieldReview } from './document-recognition.tables'
-import { settledRun, shippedAgentId, upload } from './testing/api'
-import { invoicePdf, invoicePng } from './testing/invoice-documents'
 
 type Word = { text: string; bbox: [number, number, number, number] }
 type Field = { id: string; field_key: string; value: unknown; review_status: string; bbox: number[] | null }

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agentRun } from '../agent-runs'
 import {
@@ -8,8 +10,6 @@ import {
   documentReviewEvent,
   documentRunReview,
 } from './document-recognition.tables'
-import { settledRun, shippedAgentId, upload } from './testing/api'
-import { invoicePdf, SAMPLE_INVOICE } from './testing/invoice-documents'
 
 type Field = { id: string; field_key: string; value: unknown; review_status: string }
 

@@ -1,7 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { vectorTableOf } from './chunk-index.repository'
-import { CHUNKING_STRATEGIES } from './chunking/params'
 import {
   createSource,
   ingest,
@@ -10,7 +7,10 @@ import {
   makePdf,
   makeZipBombDocx,
   upload,
-} from './test-files'
+} from '../../test/helpers/knowledge-files'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { vectorTableOf } from './chunk-index.repository'
+import { CHUNKING_STRATEGIES } from './chunking/params'
 
 let server: TestServer
 afterEach(async () => server?.close())

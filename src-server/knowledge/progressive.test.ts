@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../test/helpers/fake-embeddings'
+import { createSource, ingest, upload, waitForEmbedding } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { vectorTableOf } from './chunk-index.repository'
-import { createSource, ingest, upload, waitForEmbedding } from './test-files'
 
 let server: TestServer | undefined
 let embeddings: FakeEmbeddings

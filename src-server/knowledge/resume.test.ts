@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createSource, upload, waitForJob } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createEmbedder } from '../ai'
 import { vectorTableOf } from './chunk-index.repository'
 import { createEmbeddingJobs } from './embedding-job.service'
 import { createIngestionService } from './ingestion.service'
 import { allDocumentsOf } from './knowledge.repository'
-import { createSource, upload, waitForJob } from './test-files'
 
 let server: TestServer | undefined
 let dataDir: string

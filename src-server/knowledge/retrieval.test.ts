@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { createSource, ingest, upload } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agent } from '../conversation'
 import { createKnowledgeRetriever } from './index'
 import { fuseRankings, vectorWeight } from './retrieval.service'
-import { createSource, ingest, upload } from './test-files'
 
 let server: TestServer
 afterEach(async () => server?.close())

@@ -1,17 +1,10 @@
-import { and, count, eq, gte, inArray, ne, sql, sum } from 'drizzle-orm'
 import { recordAdminAction } from '../admin-audit'
-import { user } from '../auth'
 import type { Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
+import * as stats from './admin.repository'
 import * as repo from './listings.repository'
 import { MarketplaceErrors } from './marketplace.errors'
-import {
-  type ListingStatus,
-  listing,
-  marketplaceOrder,
-  wallet,
-  walletTransaction,
-} from './marketplace.tables'
+import type { ListingStatus } from './marketplace.tables'
 import { presentListing } from './presenters'
 
 export const MODERATION_STATUSES = ['published', 'rejected', 'suspended'] as const satisfies ListingStatus[]
@@ -55,37 +48,13 @@ export function setListingStatus(
 
 /** Platform figures as the contract defines each one. */
 export function platformStats(db: Queryable, platformUserId: string) {
-  const totalListings =
-    db.select({ n: count() }).from(listing).where(ne(listing.status, 'unlisted')).get()?.n ?? 0
-  const totalOrders =
-    db
-      .select({ n: count() })
-      .from(marketplaceOrder)
-      .where(inArray(marketplaceOrder.status, ['paid', 'refunded']))
-      .get()?.n ?? 0
-  const totalUsers = db.select({ n: count() }).from(user).where(eq(user.isSystem, false)).get()?.n ?? 0
-  const volume = db
-    .select({ total: sum(marketplaceOrder.totalPrice) })
-    .from(marketplaceOrder)
-    .where(eq(marketplaceOrder.status, 'paid'))
-    .get()
-  const commission = db
-    .select({ total: sql<number>`coalesce(sum(${walletTransaction.amount}), 0)` })
-    .from(walletTransaction)
-    .innerJoin(wallet, eq(wallet.id, walletTransaction.walletId))
-    .where(
-      and(
-        eq(wallet.userId, platformUserId),
-        inArray(walletTransaction.type, ['commission', 'refund_reversal']),
-      ),
-    )
-    .get()
+  const totals = stats.platformTotals(db, platformUserId)
   return {
-    total_listings: totalListings,
-    total_orders: totalOrders,
-    total_users: totalUsers,
-    total_transaction_volume: Number(volume?.total ?? 0),
-    platform_commission_total: Number(commission?.total ?? 0),
+    total_listings: totals.listings,
+    total_orders: totals.orders,
+    total_users: totals.users,
+    total_transaction_volume: totals.volume,
+    platform_commission_total: totals.commission,
   }
 }
 
@@ -100,35 +69,10 @@ export function dailyPlatformStats(db: Queryable, platformUserId: string, days: 
     new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
   )
   const since = dates[0] as string
-  const orderDay = sql<string>`substr(${marketplaceOrder.createdAt}, 1, 10)`
-  const orders = db
-    .select({
-      date: orderDay,
-      orders: count(),
-      volume: sql<number>`coalesce(sum(case when ${marketplaceOrder.status} = 'paid' then ${marketplaceOrder.totalPrice} end), 0)`,
-    })
-    .from(marketplaceOrder)
-    .where(
-      and(inArray(marketplaceOrder.status, ['paid', 'refunded']), gte(marketplaceOrder.createdAt, since)),
-    )
-    .groupBy(orderDay)
-    .all()
-  const transactionDay = sql<string>`substr(${walletTransaction.createdAt}, 1, 10)`
-  const commission = db
-    .select({ date: transactionDay, amount: sql<number>`sum(${walletTransaction.amount})` })
-    .from(walletTransaction)
-    .innerJoin(wallet, eq(wallet.id, walletTransaction.walletId))
-    .where(
-      and(
-        eq(wallet.userId, platformUserId),
-        inArray(walletTransaction.type, ['commission', 'refund_reversal']),
-        gte(walletTransaction.createdAt, since),
-      ),
-    )
-    .groupBy(transactionDay)
-    .all()
-  const ordersOn = new Map(orders.map((row) => [row.date, row]))
-  const commissionOn = new Map(commission.map((row) => [row.date, Number(row.amount)]))
+  const ordersOn = new Map(stats.dailyOrders(db, since).map((row) => [row.date, row]))
+  const commissionOn = new Map(
+    stats.dailyCommission(db, platformUserId, since).map((row) => [row.date, Number(row.amount)]),
+  )
   return {
     days: dates.map((date) => ({
       date,

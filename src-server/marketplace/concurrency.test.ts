@@ -1,7 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { IDEMPOTENCY_TTL_MS, requestHash, runIdempotent } from './idempotency'
-import { MarketplaceErrors } from './marketplace.errors'
 import {
   balances,
   expectLedgerConsistent,
@@ -10,7 +7,10 @@ import {
   servicesOf,
   topUp,
   userIdOf,
-} from './marketplace.test-support'
+} from '../../test/helpers/marketplace'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { IDEMPOTENCY_TTL_MS, requestHash, runIdempotent } from './idempotency'
+import { MarketplaceErrors } from './marketplace.errors'
 
 let server: TestServer
 afterEach(async () => {

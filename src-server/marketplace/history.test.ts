@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
 import {
   callAs,
   createListing,
@@ -7,7 +6,8 @@ import {
   publishedListing,
   topUp,
   userIdOf,
-} from './marketplace.test-support'
+} from '../../test/helpers/marketplace'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
 afterEach(async () => {

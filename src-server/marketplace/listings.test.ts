@@ -1,15 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { createListingService } from './listings.service'
 import {
   agentOf,
+  callAs,
   createListing,
   expectLedgerConsistent,
   publish,
   publishedListing,
   topUp,
   userIdOf,
-} from './marketplace.test-support'
+} from '../../test/helpers/marketplace'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { createListingService } from './listings.service'
 
 let server: TestServer
 afterEach(async () => {
@@ -17,19 +18,8 @@ afterEach(async () => {
   await server?.close()
 })
 
-async function call(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  username: string,
-  payload?: unknown,
-) {
-  return server.app.inject({
-    method,
-    url,
-    headers: await server.headersFor(username),
-    ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
-  })
-}
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, username: string, payload?: unknown) =>
+  callAs(server, method, url, username, payload)
 
 function listingRow(id: string) {
   return server.app.ctx.db.$client.prepare('SELECT * FROM listing WHERE id = ?').get(id) as

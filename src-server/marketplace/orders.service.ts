@@ -1,10 +1,9 @@
 /**
  * Purchases and refunds. Each is ONE synchronous transaction, so a failure at any step leaves nothing behind,
  * and concurrent requests are serialized by SQLite's single writer: a balance check and the debit it guards
- * can never interleave with another request's. The purchase's queries are prepared once (see ledger.ts).
+ * can never interleave with another request's. The purchase's queries are prepared once (orders.repository.ts).
  */
 import { randomUUID } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
 import { atomically, type Db } from '../db'
 import { toPage } from '../http'
 import { readConfigValue } from '../settings'
@@ -13,10 +12,10 @@ import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import type { Ledger } from './ledger'
 import { isVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
-import { assetGrant, listing, marketplaceOrder, type TransactionType } from './marketplace.tables'
+import type { TransactionType } from './marketplace.tables'
+import type { OrderRow } from './orders.repository'
+import * as repo from './orders.repository'
 import { withdrawReviewOf } from './reviews.service'
-
-export type OrderRow = typeof marketplaceOrder.$inferSelect
 
 const DAY_MS = 24 * 3600 * 1000
 
@@ -44,74 +43,13 @@ export interface PurchaseHooks {
   afterDeduct?: () => void
 }
 
-const p = sql.placeholder
-
 export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
-  const listingById = db
-    .select()
-    .from(listing)
-    .where(eq(listing.id, p('id')))
-    .prepare()
-  const paidOrderOf = db
-    .select({ id: marketplaceOrder.id })
-    .from(marketplaceOrder)
-    .where(
-      and(
-        eq(marketplaceOrder.listingId, p('listingId')),
-        eq(marketplaceOrder.buyerId, p('buyerId')),
-        eq(marketplaceOrder.status, 'paid'),
-      ),
-    )
-    .prepare()
-  const insertPendingOrder = db
-    .insert(marketplaceOrder)
-    .values({
-      id: p('id'),
-      listingId: p('listingId'),
-      buyerId: p('buyerId'),
-      sellerId: p('sellerId'),
-      assetType: p('assetType'),
-      assetId: p('assetId'),
-      totalPrice: p('price'),
-      platformFee: p('fee'),
-      sellerIncome: p('income'),
-      status: 'pending',
-      createdAt: p('at'),
-    })
-    .prepare()
-  const markPaid = db
-    .update(marketplaceOrder)
-    .set({ status: 'paid', completedAt: sql`${p('at')}` })
-    .where(eq(marketplaceOrder.id, p('id')))
-    .returning()
-    .prepare()
-  const insertGrant = db
-    .insert(assetGrant)
-    .values({
-      id: p('id'),
-      userId: p('userId'),
-      assetType: p('assetType'),
-      assetId: p('assetId'),
-      orderId: p('orderId'),
-      createdAt: p('at'),
-    })
-    .prepare()
-  const countDownload = db
-    .update(listing)
-    .set({ downloadCount: sql`${listing.downloadCount} + 1` })
-    .where(eq(listing.id, p('id')))
-    .prepare()
-
-  function findOrder(id: string): OrderRow | null {
-    return db.select().from(marketplaceOrder).where(eq(marketplaceOrder.id, id)).get() ?? null
-  }
-
   return {
     purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
       const buyerId = buyer.id
       // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
       return atomically(db, () => {
-        const item = listingById.get({ id: listingId })
+        const item = repo.findListingRow(db, listingId)
         // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
         if (!item || !isVisible(item, buyer))
           throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
@@ -119,8 +57,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
         if (item.sellerId === buyerId)
           throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
-        const owned = paidOrderOf.get({ listingId, buyerId })
-        if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned.id })
+        const owned = repo.findPaidOrderId(db, listingId, buyerId)
+        if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
 
         const price = item.basePrice
         const now = at.toISOString()
@@ -134,7 +72,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         if (price > 0) ledger.freeze(buyerWallet.id, price, at)
         // 3. The order, pending.
         const orderId = randomUUID()
-        insertPendingOrder.run({
+        repo.insertPendingOrder(db, {
           id: orderId,
           listingId,
           buyerId,
@@ -183,9 +121,9 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
             at,
           )
         // 6. Paid, with access granted.
-        const paid = markPaid.get({ id: orderId, at: now })
+        const paid = repo.markOrderPaid(db, orderId, now)
         if (!paid) throw new Error(`order ${orderId} vanished inside its transaction`)
-        insertGrant.run({
+        repo.insertGrant(db, {
           id: randomUUID(),
           userId: buyerId,
           assetType: item.assetType,
@@ -193,14 +131,14 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           orderId,
           at: now,
         })
-        countDownload.run({ id: listingId })
-        return presentOrder(paid as OrderRow)
+        repo.countDownload(db, listingId)
+        return presentOrder(paid)
       })
     },
 
     refund(buyerId: string, orderId: string, reason: string, at: Date) {
       return db.transaction(() => {
-        const order = findOrder(orderId)
+        const order = repo.findOrder(db, orderId)
         if (!order || order.buyerId !== buyerId)
           throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
         if (order.status === 'refunded') throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
@@ -248,25 +186,15 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
               },
               at,
             )
-        db.update(assetGrant)
-          .set({ revokedAt: at.toISOString() })
-          .where(eq(assetGrant.orderId, order.id))
-          .run()
+        repo.revokeGrantsOfOrder(db, order.id, at.toISOString())
         withdrawReviewOf(db, order.listingId, buyerId)
-        return presentOrder(
-          db
-            .update(marketplaceOrder)
-            .set({ status: 'refunded', refundedAt: at.toISOString(), refundReason: reason })
-            .where(eq(marketplaceOrder.id, order.id))
-            .returning()
-            .get(),
-        )
+        return presentOrder(repo.markOrderRefunded(db, order.id, at.toISOString(), reason))
       })
     },
 
     /** A buyer's order or a seller's sale; anyone else's is not found. */
     get(userId: string, orderId: string) {
-      const order = findOrder(orderId)
+      const order = repo.findOrder(db, orderId)
       if (!order || (order.buyerId !== userId && order.sellerId !== userId))
         throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
       return presentOrder(order)

@@ -1,7 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { platformFee } from './commission'
-import { hasAssetGrant } from './grants'
 import {
   balances,
   callAs,
@@ -13,7 +10,10 @@ import {
   servicesOf,
   topUp,
   userIdOf,
-} from './marketplace.test-support'
+} from '../../test/helpers/marketplace'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { platformFee } from './commission'
+import { hasAssetGrant } from './grants'
 
 let server: TestServer
 afterEach(async () => {

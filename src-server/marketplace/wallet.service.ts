@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
-import { user } from '../auth'
+import { findUserById } from '../auth'
 import type { Db } from '../db'
 import { CommonErrors } from '../errors'
 import type { PageQuery } from '../http'
@@ -74,11 +73,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
     ) {
       if (input.to_user_id === sender.id) throw MarketplaceErrors.INVALID_TRANSFER()
       return db.transaction(() => {
-        const recipient = db
-          .select({ id: user.id, username: user.username, isSystem: user.isSystem })
-          .from(user)
-          .where(eq(user.id, input.to_user_id))
-          .get()
+        const recipient = findUserById(db, input.to_user_id)
         // The platform account is not a person: nobody sends it points.
         if (!recipient || recipient.isSystem) throw CommonErrors.USER_NOT_FOUND({ user_id: input.to_user_id })
         const own = ledger.openWallet(sender.id, at)

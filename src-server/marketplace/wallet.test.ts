@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
 import {
   balances,
   expectLedgerConsistent,
@@ -8,7 +7,8 @@ import {
   servicesOf,
   topUp,
   userIdOf,
-} from './marketplace.test-support'
+} from '../../test/helpers/marketplace'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
 afterEach(async () => {

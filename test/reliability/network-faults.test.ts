@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { configureFakeProvider, parseSse } from '../../src-server/conversation/conversation.test-helpers'
+import { configureFakeProvider, parseSse } from '../helpers/conversation'
 import { type FakeOpenAi, startFakeOpenAi } from '../helpers/fake-openai'
 import { startTestServer, type TestServer } from '../helpers/server'
 

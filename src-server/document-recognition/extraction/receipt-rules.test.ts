@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
 import type { PageText, PageWord } from '../page-text'
-import { shippedExtractorConfig } from '../testing/fixture-accuracy'
 import { headerName, trailingLegalForm } from './header-name'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'

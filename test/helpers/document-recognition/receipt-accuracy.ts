@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fixturePath } from '../../../test/helpers/fixtures'
-import type { FieldValue } from '../document-recognition.tables'
-import type { PageText } from '../page-text'
-import { normaliseToPdf } from '../pipeline/normalise'
-import type { OcrEngine } from '../pipeline/ocr'
-import { readPdfText } from '../pipeline/pdf-pages'
+import type { FieldValue } from '../../../src-server/document-recognition/document-recognition.tables'
+import type { PageText } from '../../../src-server/document-recognition/page-text'
+import { normaliseToPdf } from '../../../src-server/document-recognition/pipeline/normalise'
+import type { OcrEngine } from '../../../src-server/document-recognition/pipeline/ocr'
+import { readPdfText } from '../../../src-server/document-recognition/pipeline/pdf-pages'
+import { fixturePath } from '../fixtures'
 
 export const RECEIPTS_DIR = process.env.SWITCHBOARD_RECEIPTS ?? fixturePath('receipts', 'sroie')
 

@@ -1,9 +1,9 @@
 /** Fixtures and the ledger invariant checker shared by the marketplace tests. */
 import { expect } from 'vitest'
-import type { TestServer } from '../../test/helpers/server'
-import { agent } from '../conversation'
-import { ledgerViolations } from './ledger-audit'
-import { createMarketplaceServices } from './marketplace.plugin'
+import { agent } from '../../src-server/conversation'
+import { ledgerViolations } from '../../src-server/marketplace/ledger-audit'
+import { createMarketplaceServices } from '../../src-server/marketplace/marketplace.plugin'
+import type { TestServer } from './server'
 
 export function expectLedgerConsistent(server: TestServer): void {
   expect(ledgerViolations(server.app.ctx.db)).toEqual([])
@@ -115,7 +115,7 @@ export function servicesOf(server: TestServer) {
 /** A request as one of the test users, over the app's own router. */
 export async function callAs(
   server: TestServer,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   username: string,
   payload?: unknown,

@@ -1,6 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import type { TestServer } from '../../test/helpers/server'
+import type { TestServer } from './server'
 
 /** Builders of real files for the knowledge tests (PDF with pdf-lib, docx as a hand-written ZIP), and upload helpers. */
 

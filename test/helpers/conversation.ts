@@ -1,7 +1,7 @@
 import http from 'node:http'
 import { createParser } from 'eventsource-parser'
 import WebSocket from 'ws'
-import type { TestServer } from '../../test/helpers/server'
+import type { TestServer } from './server'
 
 export type SseEvent = { type: string; [key: string]: unknown }
 

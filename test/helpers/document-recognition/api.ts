@@ -1,4 +1,4 @@
-import type { TestServer } from '../../../test/helpers/server'
+import type { TestServer } from '../server'
 import { multipartBody } from './invoice-documents'
 
 /** Test helpers over the HTTP API: upload a document and wait for its run to settle. */

@@ -2,21 +2,26 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib'
-import { fixturePath } from '../../../test/helpers/fixtures'
-import type { Bbox, FieldValue } from '../document-recognition.tables'
-import type { ExtractedField } from '../extraction/extracted-field'
+import type { Bbox, FieldValue } from '../../../src-server/document-recognition/document-recognition.tables'
+import type { ExtractedField } from '../../../src-server/document-recognition/extraction/extracted-field'
 import {
   type ExtractionConfig,
   type FieldDefinition,
   lowConfidenceThreshold,
-} from '../extraction/field-config'
-import { linesOf, unionBox } from '../extraction/layout'
-import { extractWithRules } from '../extraction/rules'
-import { validateFields } from '../extraction/validate'
-import { fold, normaliseValue, parseAmounts, parseDate } from '../extraction/values'
-import type { PageText } from '../page-text'
-import { OcrEngine } from '../pipeline/ocr'
-import { readPdfText, renderPdfPage } from '../pipeline/pdf-pages'
+} from '../../../src-server/document-recognition/extraction/field-config'
+import { linesOf, unionBox } from '../../../src-server/document-recognition/extraction/layout'
+import { extractWithRules } from '../../../src-server/document-recognition/extraction/rules'
+import { validateFields } from '../../../src-server/document-recognition/extraction/validate'
+import {
+  fold,
+  normaliseValue,
+  parseAmounts,
+  parseDate,
+} from '../../../src-server/document-recognition/extraction/values'
+import type { PageText } from '../../../src-server/document-recognition/page-text'
+import { OcrEngine } from '../../../src-server/document-recognition/pipeline/ocr'
+import { readPdfText, renderPdfPage } from '../../../src-server/document-recognition/pipeline/pdf-pages'
+import { fixturePath } from '../fixtures'
 
 export const FIXTURES_DIR = process.env.SWITCHBOARD_FIXTURES ?? fixturePath('invoices')
 
