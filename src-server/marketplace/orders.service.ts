@@ -4,7 +4,7 @@
  * can never interleave with another request's. The purchase's queries are prepared once (see ledger.ts).
  */
 import { randomUUID } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { atomically, type Db } from '../db/client'
 import { toPage } from '../http/pagination'
 import { readConfigValue } from '../settings/settings.service'
@@ -13,7 +13,7 @@ import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import type { Ledger } from './ledger'
 import { isVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
-import { assetGrant, listing, marketplaceOrder, type TransactionType } from './marketplace.tables'
+import { assetGrant, type listing, marketplaceOrder, type TransactionType } from './marketplace.tables'
 import { withdrawReviewOf } from './reviews.service'
 
 export type OrderRow = typeof marketplaceOrder.$inferSelect
@@ -44,63 +44,40 @@ export interface PurchaseHooks {
   afterDeduct?: () => void
 }
 
-const p = sql.placeholder
+/** What a purchase needs of its listing. */
+type PurchasedListing = Pick<
+  typeof listing.$inferSelect,
+  'status' | 'sellerId' | 'basePrice' | 'assetType' | 'assetId' | 'title'
+>
 
 export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
-  const listingById = db
-    .select()
-    .from(listing)
-    .where(eq(listing.id, p('id')))
-    .prepare()
-  const paidOrderOf = db
-    .select({ id: marketplaceOrder.id })
-    .from(marketplaceOrder)
-    .where(
-      and(
-        eq(marketplaceOrder.listingId, p('listingId')),
-        eq(marketplaceOrder.buyerId, p('buyerId')),
-        eq(marketplaceOrder.status, 'paid'),
-      ),
-    )
-    .prepare()
-  const insertPendingOrder = db
-    .insert(marketplaceOrder)
-    .values({
-      id: p('id'),
-      listingId: p('listingId'),
-      buyerId: p('buyerId'),
-      sellerId: p('sellerId'),
-      assetType: p('assetType'),
-      assetId: p('assetId'),
-      totalPrice: p('price'),
-      platformFee: p('fee'),
-      sellerIncome: p('income'),
-      status: 'pending',
-      createdAt: p('at'),
-    })
-    .prepare()
-  const markPaid = db
-    .update(marketplaceOrder)
-    .set({ status: 'paid', completedAt: sql`${p('at')}` })
-    .where(eq(marketplaceOrder.id, p('id')))
-    .returning()
-    .prepare()
-  const insertGrant = db
-    .insert(assetGrant)
-    .values({
-      id: p('id'),
-      userId: p('userId'),
-      assetType: p('assetType'),
-      assetId: p('assetId'),
-      orderId: p('orderId'),
-      createdAt: p('at'),
-    })
-    .prepare()
-  const countDownload = db
-    .update(listing)
-    .set({ downloadCount: sql`${listing.downloadCount} + 1` })
-    .where(eq(listing.id, p('id')))
-    .prepare()
+  // The purchase's own statements, plain and prepared once (see ledger.ts for why not drizzle's).
+  const sqlite = db.$client
+  const listingById = sqlite.prepare<[string], PurchasedListing>(
+    `SELECT status, seller_id AS sellerId, base_price AS basePrice, asset_type AS assetType, asset_id AS assetId,
+       title FROM listing WHERE id = ?`,
+  )
+  const paidOrderOf = sqlite.prepare<[string, string], { id: string }>(
+    "SELECT id FROM marketplace_order WHERE listing_id = ? AND buyer_id = ? AND status = 'paid'",
+  )
+  const insertPendingOrder = sqlite.prepare<[OrderRow]>(
+    `INSERT INTO marketplace_order (id, listing_id, buyer_id, seller_id, asset_type, asset_id, total_price,
+       platform_fee, seller_income, status, created_at)
+     VALUES (@id, @listingId, @buyerId, @sellerId, @assetType, @assetId, @totalPrice, @platformFee, @sellerIncome,
+       @status, @createdAt)`,
+  )
+  const markPaid = sqlite.prepare<[{ id: string; at: string }]>(
+    "UPDATE marketplace_order SET status = 'paid', completed_at = @at WHERE id = @id",
+  )
+  const insertGrant = sqlite.prepare<
+    [{ id: string; userId: string; assetType: string; assetId: string; orderId: string; at: string }]
+  >(
+    `INSERT INTO asset_grant (id, user_id, asset_type, asset_id, order_id, created_at)
+     VALUES (@id, @userId, @assetType, @assetId, @orderId, @at)`,
+  )
+  const countDownload = sqlite.prepare<[string]>(
+    'UPDATE listing SET download_count = download_count + 1 WHERE id = ?',
+  )
 
   function findOrder(id: string): OrderRow | null {
     return db.select().from(marketplaceOrder).where(eq(marketplaceOrder.id, id)).get() ?? null
@@ -111,7 +88,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
       const buyerId = buyer.id
       // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
       return atomically(db, () => {
-        const item = listingById.get({ id: listingId })
+        const item = listingById.get(listingId)
         // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
         if (!item || !isVisible(item, buyer))
           throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
@@ -119,7 +96,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
         if (item.sellerId === buyerId)
           throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
-        const owned = paidOrderOf.get({ listingId, buyerId })
+        const owned = paidOrderOf.get(listingId, buyerId)
         if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned.id })
 
         const price = item.basePrice
@@ -134,18 +111,23 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         if (price > 0) ledger.freeze(buyerWallet.id, price, at)
         // 3. The order, pending.
         const orderId = randomUUID()
-        insertPendingOrder.run({
+        const order: OrderRow = {
           id: orderId,
           listingId,
           buyerId,
           sellerId: item.sellerId,
           assetType: item.assetType,
           assetId: item.assetId,
-          price,
-          fee,
-          income,
-          at: now,
-        })
+          totalPrice: price,
+          platformFee: fee,
+          sellerIncome: income,
+          status: 'pending',
+          createdAt: now,
+          completedAt: null,
+          refundedAt: null,
+          refundReason: null,
+        }
+        insertPendingOrder.run(order)
         const reference = { referenceType: 'order', referenceId: orderId } as const
         // 4. Deduct the frozen points.
         if (price > 0)
@@ -183,8 +165,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
             at,
           )
         // 6. Paid, with access granted.
-        const paid = markPaid.get({ id: orderId, at: now })
-        if (!paid) throw new Error(`order ${orderId} vanished inside its transaction`)
+        if (markPaid.run({ id: orderId, at: now }).changes !== 1)
+          throw new Error(`order ${orderId} vanished inside its transaction`)
         insertGrant.run({
           id: randomUUID(),
           userId: buyerId,
@@ -193,8 +175,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           orderId,
           at: now,
         })
-        countDownload.run({ id: listingId })
-        return presentOrder(paid as OrderRow)
+        countDownload.run(listingId)
+        return presentOrder({ ...order, status: 'paid', completedAt: now })
       })
     },
 
