@@ -12,12 +12,13 @@ import {
   max,
   ne,
   or,
+  type Placeholder,
   type SQL,
   sql,
 } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { type Permission, permissionsOf, ROLES, user } from '../auth'
-import { nowIso, type Queryable } from '../db'
+import { nowIso, perShape, type Queryable } from '../db'
 import {
   chatMessage,
   chatReadMarker,
@@ -50,8 +51,8 @@ const sessionColumns = {
   readUserCount: chatReadMarker.readUserCount,
 }
 
-/** Sessions with their owner, assignee and (for `viewerId`) that operator's read marker. */
-function sessionsQuery(db: Queryable, viewerId: string | null) {
+/** Sessions with their owner, assignee and (for `viewerId`, a value or a placeholder) that operator's read marker. */
+function sessionsQuery(db: Queryable, viewerId: string | Placeholder) {
   return db
     .select(sessionColumns)
     .from(chatSession)
@@ -59,7 +60,7 @@ function sessionsQuery(db: Queryable, viewerId: string | null) {
     .leftJoin(operator, eq(operator.id, chatSession.assignedOperatorId))
     .leftJoin(
       chatReadMarker,
-      and(eq(chatReadMarker.sessionId, chatSession.id), eq(chatReadMarker.operatorId, viewerId ?? '')),
+      and(eq(chatReadMarker.sessionId, chatSession.id), eq(chatReadMarker.operatorId, viewerId)),
     )
 }
 
@@ -80,7 +81,9 @@ export function findSession(
   id: string,
   viewerId: string | null = null,
 ): SessionWithUsers | null {
-  const row = sessionsQuery(db, viewerId).where(eq(chatSession.id, id)).get()
+  const row = sessionsQuery(db, viewerId ?? '')
+    .where(eq(chatSession.id, id))
+    .get()
   return row ? flattenSession(row) : null
 }
 
@@ -203,45 +206,88 @@ export interface SessionFilter {
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
+const p = sql.placeholder
+
+/** The conditions a filter has, with placeholders for their values (filled by `filterValues`). */
 function filterConditions(filter: SessionFilter): SQL[] {
   const conditions: SQL[] = []
-  if (filter.ownerId) conditions.push(eq(chatSession.ownerId, filter.ownerId))
-  if (filter.status) conditions.push(eq(chatSession.state, filter.status))
-  if (filter.updatedAfter) conditions.push(gt(chatSession.updatedAt, filter.updatedAfter))
-  if (filter.updatedBefore) conditions.push(lt(chatSession.updatedAt, filter.updatedBefore))
-  if (filter.origin) conditions.push(eq(chatSession.origin, filter.origin))
+  if (filter.ownerId) conditions.push(eq(chatSession.ownerId, p('ownerId')))
+  if (filter.status) conditions.push(eq(chatSession.state, p('status')))
+  if (filter.updatedAfter) conditions.push(gt(chatSession.updatedAt, p('updatedAfter')))
+  if (filter.updatedBefore) conditions.push(lt(chatSession.updatedAt, p('updatedBefore')))
+  if (filter.origin) conditions.push(eq(chatSession.origin, p('origin')))
   if (filter.resolved === 'open') conditions.push(isNull(chatSession.resolvedAt))
   if (filter.resolved === 'resolved') conditions.push(isNotNull(chatSession.resolvedAt))
-  if (filter.q) {
-    const pattern = escapeLike(filter.q)
+  if (filter.q)
     conditions.push(
       or(
-        sql`${owner.username} LIKE ${pattern} ESCAPE '\\'`,
+        sql`${owner.username} LIKE ${p('pattern')} ESCAPE '\\'`,
         sql`EXISTS (SELECT 1 FROM ${chatMessage} WHERE ${chatMessage.sessionId} = ${chatSession.id}
             AND ${chatMessage.role} IN ('user', 'assistant', 'agent') AND ${chatMessage.status} != 'draft'
-            AND ${chatMessage.content} LIKE ${pattern} ESCAPE '\\')`,
+            AND ${chatMessage.content} LIKE ${p('pattern')} ESCAPE '\\')`,
       ) as SQL,
     )
-  }
   return conditions
 }
 
-function viewCondition(view: InboxView, viewerId: string | null): SQL | undefined {
-  if (view === 'mine') return eq(chatSession.assignedOperatorId, viewerId ?? '')
+function filterValues(filter: SessionFilter, viewerId: string | null) {
+  return {
+    ownerId: filter.ownerId,
+    status: filter.status,
+    updatedAfter: filter.updatedAfter,
+    updatedBefore: filter.updatedBefore,
+    origin: filter.origin,
+    pattern: filter.q ? escapeLike(filter.q) : undefined,
+    viewerId: viewerId ?? '',
+  }
+}
+
+/** Which conditions a filter has, never their values (see `perShape`). */
+const filterShape = (filter: SessionFilter) =>
+  [
+    filter.ownerId && 'owner',
+    filter.status && 'status',
+    filter.updatedAfter && 'after',
+    filter.updatedBefore && 'before',
+    filter.origin && 'origin',
+    filter.resolved,
+    filter.q && 'q',
+  ].join(',')
+
+function viewCondition(view: InboxView): SQL | undefined {
+  if (view === 'mine') return eq(chatSession.assignedOperatorId, p('viewerId'))
   if (view === 'unassigned') return isNull(chatSession.assignedOperatorId)
   return undefined
 }
 
-function countWhere(db: Queryable, where: SQL | undefined): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(chatSession)
-      .innerJoin(owner, eq(owner.id, chatSession.ownerId))
-      .where(where)
-      .get()?.n ?? 0
-  )
-}
+const countWhere = (db: Queryable, where: SQL | undefined) =>
+  db
+    .select({ n: count() })
+    .from(chatSession)
+    .innerJoin(owner, eq(owner.id, chatSession.ownerId))
+    .where(where)
+    .prepare()
+
+/** The statements of one filter shape: a page per view and a count per view, built on first use. */
+const sessionStatements = perShape(filterShape, (db: Queryable, filter: SessionFilter) => {
+  const base = filterConditions(filter)
+  const perView = <T>(build: (where: SQL | undefined) => T) =>
+    Object.fromEntries(INBOX_VIEWS.map((view) => [view, build(and(...base, viewCondition(view)))])) as Record<
+      InboxView,
+      T
+    >
+  return {
+    page: perView((where) =>
+      sessionsQuery(db, p('viewerId'))
+        .where(where)
+        .orderBy(sql`${chatSession.waitingSince} IS NULL`, desc(chatSession.updatedAt), desc(chatSession.id))
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare(),
+    ),
+    count: perView((where) => countWhere(db, where)),
+  }
+})
 
 /** Sessions waiting for a human first, then newest `updated_at` first. */
 export function listSessions(
@@ -250,16 +296,10 @@ export function listSessions(
   view: { name: InboxView; viewerId: string | null },
   window: { limit: number; offset: number },
 ) {
-  const base = filterConditions(filter)
-  const where = and(...base, viewCondition(view.name, view.viewerId))
-  const rows = sessionsQuery(db, view.viewerId)
-    .where(where)
-    .orderBy(sql`${chatSession.waitingSince} IS NULL`, desc(chatSession.updatedAt), desc(chatSession.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-    .map(flattenSession)
-  return { rows, total: countWhere(db, where) }
+  const statements = sessionStatements(db, filter)
+  const values = filterValues(filter, view.viewerId)
+  const rows = statements.page[view.name].all({ ...values, ...window }).map(flattenSession)
+  return { rows, total: statements.count[view.name].get(values)?.n ?? 0 }
 }
 
 /** How many sessions each inbox view holds under the same filter. */
@@ -268,11 +308,12 @@ export function countViews(
   filter: SessionFilter,
   viewerId: string,
 ): Record<InboxView, number> {
-  const base = filterConditions(filter)
+  const statements = sessionStatements(db, filter)
+  const values = filterValues(filter, viewerId)
   return {
-    mine: countWhere(db, and(...base, viewCondition('mine', viewerId))),
-    unassigned: countWhere(db, and(...base, viewCondition('unassigned', viewerId))),
-    all: countWhere(db, and(...base)),
+    mine: statements.count.mine.get(values)?.n ?? 0,
+    unassigned: statements.count.unassigned.get(values)?.n ?? 0,
+    all: statements.count.all.get(values)?.n ?? 0,
   }
 }
 

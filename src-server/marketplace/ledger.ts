@@ -9,10 +9,15 @@
  * transaction.
  */
 import { randomUUID } from 'node:crypto'
-import { eq, gt, sql } from 'drizzle-orm'
+import { gt } from 'drizzle-orm'
 import type { Db } from '../db'
 import { readConfigValue } from '../settings'
-import { type ReferenceType, type TransactionType, wallet, walletTransaction } from './marketplace.tables'
+import {
+  type ReferenceType,
+  type TransactionType,
+  wallet,
+  type walletTransaction,
+} from './marketplace.tables'
 
 export type WalletRow = typeof wallet.$inferSelect
 export type TransactionRow = typeof walletTransaction.$inferSelect
@@ -34,73 +39,59 @@ export type EarningEntry = Omit<Entry, 'balanceDelta' | 'frozenDelta' | 'earnedD
   type: 'income' | 'transfer_in'
 }
 
-const p = sql.placeholder
-
 const utcDay = (at: Date) => at.toISOString().slice(0, 10)
 
+/** A wallet row under the names drizzle gives it, so a plain statement's row is a `WalletRow` as it stands. */
+const WALLET_COLUMNS = `id, user_id AS userId, balance, frozen_balance AS frozenBalance, total_earned AS totalEarned,
+  total_spent AS totalSpent, last_seq AS lastSeq, earnings_day AS earningsDay, earned_on_day AS earnedOnDay,
+  held_on_day AS heldOnDay, created_at AS createdAt, updated_at AS updatedAt`
+
 export function createLedger(db: Db) {
-  const walletByUser = db
-    .select()
-    .from(wallet)
-    .where(eq(wallet.userId, p('userId')))
-    .prepare()
-  const walletById = db
-    .select()
-    .from(wallet)
-    .where(eq(wallet.id, p('id')))
-    .prepare()
-  const insertWallet = db
-    .insert(wallet)
-    .values({ id: p('id'), userId: p('userId'), createdAt: p('at'), updatedAt: p('at') })
-    .returning()
-    .prepare()
-  const applyEntry = db
-    .update(wallet)
-    .set({
-      balance: sql`${wallet.balance} + ${p('balanceDelta')}`,
-      frozenBalance: sql`${wallet.frozenBalance} + ${p('frozenDelta')}`,
-      totalEarned: sql`${wallet.totalEarned} + ${p('earnedDelta')}`,
-      totalSpent: sql`${wallet.totalSpent} + ${p('spentDelta')}`,
-      lastSeq: sql`${wallet.lastSeq} + 1`,
-      updatedAt: sql`${p('at')}`,
-    })
-    .where(eq(wallet.id, p('walletId')))
-    .returning()
-    .prepare()
-  const insertEntry = db
-    .insert(walletTransaction)
-    .values({
-      id: p('id'),
-      seq: p('seq'),
-      walletId: p('walletId'),
-      type: p('type'),
-      amount: p('amount'),
-      balanceAfter: p('balanceAfter'),
-      frozenAfter: p('frozenAfter'),
-      referenceType: p('referenceType'),
-      referenceId: p('referenceId'),
-      description: p('description'),
-      createdAt: p('at'),
-    })
-    .returning()
-    .prepare()
-  const freezeBalance = db
-    .update(wallet)
-    .set({
-      balance: sql`${wallet.balance} - ${p('amount')}`,
-      frozenBalance: sql`${wallet.frozenBalance} + ${p('amount')}`,
-      updatedAt: sql`${p('at')}`,
-    })
-    .where(eq(wallet.id, p('walletId')))
-    .prepare()
-  const recordEarnings = db
-    .update(wallet)
-    .set({ earningsDay: sql`${p('day')}`, earnedOnDay: sql`${p('earned')}`, heldOnDay: sql`${p('held')}` })
-    .where(eq(wallet.id, p('walletId')))
-    .prepare()
+  // Plain statements: a drizzle query, even prepared, maps every row and fills every placeholder through its
+  // column objects, which cost as much as running the statement.
+  const sqlite = db.$client
+  const walletByUser = sqlite.prepare<[string], WalletRow>(
+    `SELECT ${WALLET_COLUMNS} FROM wallet WHERE user_id = ?`,
+  )
+  const walletById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
+  const insertWallet = sqlite.prepare<[{ id: string; userId: string; at: string }], WalletRow>(
+    `INSERT INTO wallet (id, user_id, created_at, updated_at) VALUES (@id, @userId, @at, @at)
+     RETURNING ${WALLET_COLUMNS}`,
+  )
+  const applyEntry = sqlite.prepare<
+    [
+      {
+        walletId: string
+        balanceDelta: number
+        frozenDelta: number
+        earnedDelta: number
+        spentDelta: number
+        at: string
+      },
+    ],
+    WalletRow
+  >(
+    `UPDATE wallet SET balance = balance + @balanceDelta, frozen_balance = frozen_balance + @frozenDelta,
+       total_earned = total_earned + @earnedDelta, total_spent = total_spent + @spentDelta,
+       last_seq = last_seq + 1, updated_at = @at
+     WHERE id = @walletId RETURNING ${WALLET_COLUMNS}`,
+  )
+  const insertEntry = sqlite.prepare<[TransactionRow]>(
+    `INSERT INTO wallet_transaction (id, seq, wallet_id, type, amount, balance_after, frozen_after, reference_type,
+       reference_id, description, created_at)
+     VALUES (@id, @seq, @walletId, @type, @amount, @balanceAfter, @frozenAfter, @referenceType, @referenceId,
+       @description, @createdAt)`,
+  )
+  const freezeBalance = sqlite.prepare<[{ walletId: string; amount: number; at: string }]>(
+    `UPDATE wallet SET balance = balance - @amount, frozen_balance = frozen_balance + @amount, updated_at = @at
+     WHERE id = @walletId`,
+  )
+  const recordEarnings = sqlite.prepare<[{ walletId: string; day: string; earned: number; held: number }]>(
+    'UPDATE wallet SET earnings_day = @day, earned_on_day = @earned, held_on_day = @held WHERE id = @walletId',
+  )
 
   function findWallet(walletId: string): WalletRow {
-    const row = walletById.get({ id: walletId })
+    const row = walletById.get(walletId)
     if (!row) throw new Error(`wallet ${walletId} vanished inside its transaction`)
     return row
   }
@@ -108,7 +99,8 @@ export function createLedger(db: Db) {
   /** The user's wallet, created on first use. */
   function ensureWallet(userId: string, at: Date): WalletRow {
     return (
-      walletByUser.get({ userId }) ?? insertWallet.get({ id: randomUUID(), userId, at: at.toISOString() })
+      walletByUser.get(userId) ??
+      (insertWallet.get({ id: randomUUID(), userId, at: at.toISOString() }) as WalletRow)
     )
   }
 
@@ -122,16 +114,18 @@ export function createLedger(db: Db) {
     at: Date,
   ): { wallet: WalletRow; entry: TransactionRow } {
     const frozenDelta = entry.frozenDelta ?? 0
+    const now = at.toISOString()
     const updated = applyEntry.get({
       walletId,
       balanceDelta: entry.balanceDelta,
       frozenDelta,
       earnedDelta: entry.earnedDelta ?? 0,
       spentDelta: entry.spentDelta ?? 0,
-      at: at.toISOString(),
+      at: now,
     })
     if (!updated) throw new Error(`wallet ${walletId} vanished inside its transaction`)
-    const recorded = insertEntry.get({
+    // Every column is known here: the entry is written as it is returned, without reading it back.
+    const recorded: TransactionRow = {
       id: randomUUID(),
       seq: updated.lastSeq,
       walletId,
@@ -142,8 +136,9 @@ export function createLedger(db: Db) {
       referenceType: entry.referenceType,
       referenceId: entry.referenceId,
       description: entry.description,
-      at: at.toISOString(),
-    }) as TransactionRow
+      createdAt: now,
+    }
+    insertEntry.run(recorded)
     return { wallet: updated, entry: recorded }
   }
 

@@ -1,20 +1,54 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { perHandle, type Queryable } from '../db'
-import { assetGrant, listing, marketplaceOrder } from './marketplace.tables'
+import { type Db, perHandle, type Queryable } from '../db'
+import { assetGrant, type listing, marketplaceOrder } from './marketplace.tables'
 
 export type OrderRow = typeof marketplaceOrder.$inferSelect
 export type ListingRow = typeof listing.$inferSelect
 
 const p = sql.placeholder
 
-/** The purchase path's statements, prepared once per database handle: a purchase runs each of them. */
-const statements = perHandle((db: Queryable) => ({
-  listingById: db
-    .select()
-    .from(listing)
-    .where(eq(listing.id, p('id')))
-    .prepare(),
-  paidOrderOf: db
+/** What a purchase needs of its listing. */
+export type PurchasedListing = Pick<
+  ListingRow,
+  'status' | 'sellerId' | 'basePrice' | 'assetType' | 'assetId' | 'title'
+>
+
+/**
+ * The purchase path's writes and its listing read, plain and prepared once per database: a drizzle query, even
+ * prepared, maps every row and fills every placeholder through its column objects, which cost as much as running
+ * the statement. They run on the one connection, so inside the caller's transaction.
+ */
+const purchaseStatements = perHandle((db: Db) => {
+  const sqlite = db.$client
+  return {
+    listingById: sqlite.prepare<[string], PurchasedListing>(
+      `SELECT status, seller_id AS sellerId, base_price AS basePrice, asset_type AS assetType, asset_id AS assetId,
+         title FROM listing WHERE id = ?`,
+    ),
+    insertPendingOrder: sqlite.prepare<[OrderRow]>(
+      `INSERT INTO marketplace_order (id, listing_id, buyer_id, seller_id, asset_type, asset_id, total_price,
+         platform_fee, seller_income, status, created_at)
+       VALUES (@id, @listingId, @buyerId, @sellerId, @assetType, @assetId, @totalPrice, @platformFee, @sellerIncome,
+         @status, @createdAt)`,
+    ),
+    markPaid: sqlite.prepare<[{ id: string; at: string }]>(
+      "UPDATE marketplace_order SET status = 'paid', completed_at = @at WHERE id = @id",
+    ),
+    insertGrant: sqlite.prepare<
+      [{ id: string; userId: string; assetType: string; assetId: string; orderId: string; at: string }]
+    >(
+      `INSERT INTO asset_grant (id, user_id, asset_type, asset_id, order_id, created_at)
+       VALUES (@id, @userId, @assetType, @assetId, @orderId, @at)`,
+    ),
+    countDownload: sqlite.prepare<[string]>(
+      'UPDATE listing SET download_count = download_count + 1 WHERE id = ?',
+    ),
+  }
+})
+
+/** Built once per handle: reviews ask it inside their own transaction too. */
+const paidOrderOf = perHandle((db: Queryable) =>
+  db
     .select({ id: marketplaceOrder.id })
     .from(marketplaceOrder)
     .where(
@@ -25,86 +59,35 @@ const statements = perHandle((db: Queryable) => ({
       ),
     )
     .prepare(),
-  insertPendingOrder: db
-    .insert(marketplaceOrder)
-    .values({
-      id: p('id'),
-      listingId: p('listingId'),
-      buyerId: p('buyerId'),
-      sellerId: p('sellerId'),
-      assetType: p('assetType'),
-      assetId: p('assetId'),
-      totalPrice: p('price'),
-      platformFee: p('fee'),
-      sellerIncome: p('income'),
-      status: 'pending',
-      createdAt: p('at'),
-    })
-    .prepare(),
-  markPaid: db
-    .update(marketplaceOrder)
-    .set({ status: 'paid', completedAt: sql`${p('at')}` })
-    .where(eq(marketplaceOrder.id, p('id')))
-    .returning()
-    .prepare(),
-  insertGrant: db
-    .insert(assetGrant)
-    .values({
-      id: p('id'),
-      userId: p('userId'),
-      assetType: p('assetType'),
-      assetId: p('assetId'),
-      orderId: p('orderId'),
-      createdAt: p('at'),
-    })
-    .prepare(),
-  countDownload: db
-    .update(listing)
-    .set({ downloadCount: sql`${listing.downloadCount} + 1` })
-    .where(eq(listing.id, p('id')))
-    .prepare(),
-}))
+)
 
-export function findListingRow(db: Queryable, id: string): ListingRow | null {
-  return statements(db).listingById.get({ id }) ?? null
+export function findPurchasedListing(db: Db, id: string): PurchasedListing | null {
+  return purchaseStatements(db).listingById.get(id) ?? null
 }
 
 /** The buyer's paid (not refunded) order of the listing, or null. */
 export function findPaidOrderId(db: Queryable, listingId: string, buyerId: string): string | null {
-  return statements(db).paidOrderOf.get({ listingId, buyerId })?.id ?? null
+  return paidOrderOf(db).get({ listingId, buyerId })?.id ?? null
 }
 
-export function insertPendingOrder(
-  db: Queryable,
-  values: {
-    id: string
-    listingId: string
-    buyerId: string
-    sellerId: string
-    assetType: string
-    assetId: string
-    price: number
-    fee: number
-    income: number
-    at: string
-  },
-): void {
-  statements(db).insertPendingOrder.run(values)
+export function insertPendingOrder(db: Db, order: OrderRow): void {
+  purchaseStatements(db).insertPendingOrder.run(order)
 }
 
-export function markOrderPaid(db: Queryable, id: string, at: string): OrderRow | null {
-  return (statements(db).markPaid.get({ id, at }) as OrderRow | undefined) ?? null
+/** False when the order is gone. */
+export function markOrderPaid(db: Db, id: string, at: string): boolean {
+  return purchaseStatements(db).markPaid.run({ id, at }).changes === 1
 }
 
 export function insertGrant(
-  db: Queryable,
+  db: Db,
   values: { id: string; userId: string; assetType: string; assetId: string; orderId: string; at: string },
 ): void {
-  statements(db).insertGrant.run(values)
+  purchaseStatements(db).insertGrant.run(values)
 }
 
-export function countDownload(db: Queryable, listingId: string): void {
-  statements(db).countDownload.run({ id: listingId })
+export function countDownload(db: Db, listingId: string): void {
+  purchaseStatements(db).countDownload.run(listingId)
 }
 
 export function findOrder(db: Queryable, id: string): OrderRow | null {

@@ -49,7 +49,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
       const buyerId = buyer.id
       // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
       return atomically(db, () => {
-        const item = repo.findListingRow(db, listingId)
+        const item = repo.findPurchasedListing(db, listingId)
         // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
         if (!item || !isVisible(item, buyer))
           throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
@@ -72,18 +72,23 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         if (price > 0) ledger.freeze(buyerWallet.id, price, at)
         // 3. The order, pending.
         const orderId = randomUUID()
-        repo.insertPendingOrder(db, {
+        const order: OrderRow = {
           id: orderId,
           listingId,
           buyerId,
           sellerId: item.sellerId,
           assetType: item.assetType,
           assetId: item.assetId,
-          price,
-          fee,
-          income,
-          at: now,
-        })
+          totalPrice: price,
+          platformFee: fee,
+          sellerIncome: income,
+          status: 'pending',
+          createdAt: now,
+          completedAt: null,
+          refundedAt: null,
+          refundReason: null,
+        }
+        repo.insertPendingOrder(db, order)
         const reference = { referenceType: 'order', referenceId: orderId } as const
         // 4. Deduct the frozen points.
         if (price > 0)
@@ -121,8 +126,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
             at,
           )
         // 6. Paid, with access granted.
-        const paid = repo.markOrderPaid(db, orderId, now)
-        if (!paid) throw new Error(`order ${orderId} vanished inside its transaction`)
+        if (!repo.markOrderPaid(db, orderId, now))
+          throw new Error(`order ${orderId} vanished inside its transaction`)
         repo.insertGrant(db, {
           id: randomUUID(),
           userId: buyerId,
@@ -132,7 +137,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           at: now,
         })
         repo.countDownload(db, listingId)
-        return presentOrder(paid)
+        return presentOrder({ ...order, status: 'paid', completedAt: now })
       })
     },
 
