@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { aiWorkerTasks } from './ai/worker-tasks'
 import { documentRecognitionWorkerTasks } from './document-recognition/worker-tasks'
 import { knowledgeWorkerTasks } from './knowledge/worker-tasks'
 
@@ -9,6 +10,7 @@ import { knowledgeWorkerTasks } from './knowledge/worker-tasks'
 export const workerTasks = {
   /** SHA-256 of bytes, for large uploads. */
   sha256: (input: { bytes: Uint8Array }) => createHash('sha256').update(input.bytes).digest('hex'),
+  ...aiWorkerTasks,
   ...knowledgeWorkerTasks,
   ...documentRecognitionWorkerTasks,
 } satisfies Record<string, (input: never) => unknown>

@@ -19,7 +19,6 @@ export {
   localEmbedderForKey,
   USE_LITE_MODEL,
 } from './embeddings'
-export { useLiteEmbed } from './embeddings/use-lite-model'
 export { createModelRegistry, type ModelAdmin } from './model-registry'
 export type {
   Capability,

@@ -1,4 +1,4 @@
-import { builtinEmbedMany } from '../../ai'
+import { builtinEmbedMany } from '../../ai/worker-tasks'
 import { chunkFixedSize } from './fixed-size'
 import { chunkParagraphs } from './paragraph'
 import type {
