@@ -16,7 +16,13 @@ import { type AuthService, authentication, authRoutes, createAuthService } from 
 import { backupRoutes } from './backup'
 import { resolveConfig, type ServerConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console'
-import { conversationPlugin, createChatOrchestrator, findAgentOwnerId } from './conversation'
+import {
+  chatModelCheck,
+  conversationPlugin,
+  createAgentService,
+  createChatOrchestrator,
+  findAgentOwnerId,
+} from './conversation'
 import {
   appliedMigrationCount,
   applyMigrations,
@@ -236,6 +242,7 @@ async function buildApp(
   await app.register(aiRoutes, { ctx, models })
   const chat = createChatOrchestrator(ctx, {
     models,
+    agents: createAgentService(db, { checkModel: chatModelCheck(models) }),
     retriever: createKnowledgeRetriever(ctx),
     tools: createToolRuntime(ctx),
   })

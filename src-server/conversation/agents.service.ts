@@ -1,4 +1,5 @@
 import { reachesEvery, requireAccess } from '../access'
+import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { Queryable } from '../db'
 import { CommonErrors } from '../errors'
@@ -13,6 +14,17 @@ export type ModelConfigCheck = (config: {
   model?: string | null
   temperature?: number | null
 }) => void
+
+/** A configuration that names a provider, a model or a temperature must resolve to a model with `chat`. */
+export function chatModelCheck(models: Pick<ModelRegistry, 'resolve'>): ModelConfigCheck {
+  return (config) => {
+    if (config.provider || config.model || config.temperature !== null)
+      models.resolve(
+        { provider: config.provider, model: config.model, temperature: config.temperature },
+        'chat',
+      )
+  }
+}
 
 export function toAgentView(row: repo.AgentWithOwner): AgentView {
   return {

@@ -1,0 +1,287 @@
+/**
+ * Owns the reply pipeline: the chat request's checks, storing the user message, generating the AI reply and
+ * storing it. Invariant: nothing is saved when a check fails, and a reply whose epoch is no longer current when
+ * it finishes (or whose fence a takeover aborted) is stored as a `draft` that only operators see, never pushed.
+ */
+import { randomUUID } from 'node:crypto'
+import { requireAccess } from '../access'
+import type { ModelRegistry, ResolvedModel } from '../ai'
+import type { AppContext } from '../app-context'
+import type { AuthUser } from '../auth'
+import { AppError, CommonErrors } from '../errors'
+import type { AgentService } from './agents.service'
+import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
+import { ConversationErrors } from './conversation.errors'
+import type { SessionOrigin, SessionState, StoredCitation } from './conversation.tables'
+import { asksForHuman, cannotAnswer } from './handoff-signals'
+import { generateReply } from './reply-generation'
+import type { SessionPublisher } from './session-publisher'
+import type { ActiveReply, ReplyFences } from './session-state'
+import { preview } from './session-views'
+import * as repo from './sessions.repository'
+
+const MESSAGE_TYPES = ['user_chat', 'form', 'rule', 'other'] as const
+/** Messages of context handed to the model. */
+const MODEL_HISTORY = 30
+
+export interface ChatRequest {
+  threadId?: string | undefined
+  agentId?: string | undefined
+  message: string
+  messageType?: string | undefined
+  modelProvider?: string | undefined
+  modelName?: string | undefined
+  modelTemperature?: number | undefined
+  /** Only for a new session: `live` unless the console's test panel or an evaluation run says otherwise. */
+  origin?: SessionOrigin | undefined
+}
+
+/** Where a reply's tokens go as they are produced, and the signal that the receiver went away. */
+export interface ReplySink {
+  token(text: string): void
+  signal: AbortSignal
+}
+
+export interface ChatOutcome {
+  sessionId: string
+  /** The saved assistant message (complete or interrupted); null when none was saved. */
+  messageId: string | null
+  content: string
+  citations: StoredCitation[]
+  state: SessionState | null
+  error: { code: string; message: string } | null
+}
+
+function asError(error: unknown): { code: string; message: string } {
+  if (error instanceof AppError) return { code: error.code, message: error.publicMessage }
+  return { code: 'INTERNAL_ERROR', message: 'The reply failed on the server.' }
+}
+
+export function createReplyPipeline(
+  ctx: AppContext,
+  deps: {
+    models: ModelRegistry
+    retriever?: KnowledgeRetriever
+    tools?: ToolRuntime
+    agents: AgentService
+    publisher: SessionPublisher
+    fences: ReplyFences
+  },
+) {
+  const { db } = ctx
+  const { agents, publisher, fences } = deps
+  const closing = new AbortController()
+
+  function supportsTools(model: ResolvedModel): boolean {
+    return (
+      deps.models
+        .listModels()
+        .providers.find((provider) => provider.id === model.provider)
+        ?.models.find((entry) => entry.id === model.model)
+        ?.capabilities.includes('tools') ?? false
+    )
+  }
+
+  /** Request values, then the session's saved overrides, then the agent's, then the global defaults. */
+  function resolveModel(
+    request: ChatRequest,
+    layers: { modelProvider: string | null; modelName: string | null; modelTemperature: number | null }[],
+  ): ResolvedModel {
+    const all = [
+      {
+        modelProvider: request.modelProvider ?? null,
+        modelName: request.modelName ?? null,
+        modelTemperature: request.modelTemperature ?? null,
+      },
+      ...layers,
+    ]
+    const provider = all.find((layer) => layer.modelProvider)?.modelProvider ?? null
+    // A model name only counts from a layer that names no other provider.
+    const model =
+      all.find((layer) => layer.modelName && (!layer.modelProvider || layer.modelProvider === provider))
+        ?.modelName ?? null
+    const temperature = all.find((layer) => layer.modelTemperature !== null)?.modelTemperature ?? null
+    return deps.models.resolve({ provider, model, temperature }, 'chat')
+  }
+
+  /**
+   * The chat request of the spec: validates everything first (nothing is saved on failure), stores the user
+   * message, and unless a human holds the session, produces the AI reply through `sink`.
+   */
+  async function converse(user: AuthUser, request: ChatRequest, sink: ReplySink): Promise<ChatOutcome> {
+    const sessionId = request.threadId ?? randomUUID()
+    const outcome: ChatOutcome = {
+      sessionId,
+      messageId: null,
+      content: '',
+      citations: [],
+      state: null,
+      error: null,
+    }
+    const messageType = MESSAGE_TYPES.find((type) => type === (request.messageType || 'user_chat')) ?? 'other'
+
+    let agent: ReturnType<typeof agents.usable> | null = null
+    let model: ResolvedModel
+    let existing: repo.SessionWithUsers | null
+    try {
+      existing = repo.findSession(db, sessionId)
+      if (existing)
+        requireAccess(user, 'session.use', {
+          ownerId: existing.ownerId,
+          denied: () => CommonErrors.SESSION_NOT_FOUND({ thread_id: sessionId }),
+        })
+      const agentId = request.agentId ?? existing?.agentId ?? null
+      if (agentId) {
+        agent = agents.usable(user, agentId)
+        if (agent.agentType !== 'chat') throw ConversationErrors.AGENT_NOT_CHAT({ agent_id: agentId })
+      }
+      model = resolveModel(request, [...(existing ? [existing] : []), ...(agent ? [agent] : [])])
+    } catch (error) {
+      outcome.error = asError(error)
+      return outcome
+    }
+
+    // Nothing awaits between the checks above and this transaction, so `existing` is still what is stored.
+    const { userMessageId, session } = db.transaction((tx) => {
+      const changes = {
+        agentId: agent?.id ?? null,
+        lastMessage: preview(request.message),
+        ...(request.modelProvider !== undefined && { modelProvider: request.modelProvider }),
+        ...(request.modelName !== undefined && { modelName: request.modelName }),
+        ...(request.modelTemperature !== undefined && { modelTemperature: request.modelTemperature }),
+      }
+      if (existing) repo.updateSession(tx, sessionId, changes)
+      else
+        repo.insertSession(tx, {
+          id: sessionId,
+          ownerId: user.id,
+          origin: request.origin ?? 'live',
+          ...changes,
+        })
+      const message = repo.insertMessage(tx, {
+        sessionId,
+        role: 'user',
+        content: request.message,
+        messageType,
+        authorId: user.id,
+      })
+      repo.recordUserMessage(tx, sessionId, {
+        preview: preview(request.message),
+        at: message.createdAt,
+        // Under a human the user is already talking to one.
+        asksForHuman: existing?.state !== 'HUMAN_ACTIVE' && asksForHuman(request.message),
+      })
+      return {
+        userMessageId: message.id,
+        session: { state: existing?.state ?? 'AI_ACTIVE', epoch: existing?.epoch ?? 0 },
+      }
+    })
+    publisher.message(sessionId, userMessageId)
+    publisher.session(sessionId)
+    outcome.state = session.state
+    if (session.state === 'HUMAN_ACTIVE') return outcome
+
+    // Registered synchronously after the transaction: a takeover from here on finds and fences this reply.
+    const reply = fences.open(sessionId, session.epoch)
+    const signal = AbortSignal.any([sink.signal, reply.fence.signal, closing.signal])
+    // What has been produced so far: kept when the model fails mid-reply, so the partial answer is saved.
+    let produced = ''
+    try {
+      outcome.content = await generateReply(deps, {
+        model,
+        supportsTools: supportsTools(model),
+        sessionId,
+        agent: agent ? { id: agent.id, name: agent.name, systemPrompt: agent.systemPrompt } : null,
+        history: repo.recentMessages(
+          db,
+          sessionId,
+          { includeOperatorOnly: false, roles: ['user', 'assistant', 'agent'] },
+          MODEL_HISTORY,
+        ),
+        question: request.message,
+        signal,
+        onToken: (text) => {
+          produced += text
+          if (!signal.aborted) sink.token(text)
+        },
+        onCitations: (citations) => {
+          outcome.citations = citations
+        },
+      })
+    } catch (error) {
+      outcome.content = produced
+      if (!signal.aborted) {
+        outcome.error = asError(error)
+        // A provider's own words (its URL, its error text) go to the log; the user reads the public message.
+        if (!(error instanceof AppError) || error.statusCode >= 500)
+          ctx.log.error({ err: error, sessionId }, 'chat reply failed')
+      }
+    } finally {
+      fences.close(sessionId, reply)
+    }
+    if (closing.signal.aborted && !outcome.error)
+      outcome.error = { code: 'SERVER_CLOSING', message: 'The server is shutting down.' }
+    return finishReply(outcome, reply, sink.signal.aborted)
+  }
+
+  /** Stores the reply: complete, interrupted (receiver gone, failure or shutdown) or a fenced draft. */
+  function finishReply(outcome: ChatOutcome, reply: ActiveReply, receiverGone: boolean): ChatOutcome {
+    const { sessionId, content } = outcome
+    if (content.length === 0) {
+      if (reply.fence.signal.aborted) outcome.state = 'HUMAN_ACTIVE'
+      return outcome
+    }
+    const saved = db.transaction((tx) => {
+      const current = repo.findSession(tx, sessionId)
+      const fenced = reply.fence.signal.aborted || !current || current.epoch !== reply.epoch
+      const status = fenced ? 'draft' : receiverGone || outcome.error ? 'interrupted' : 'complete'
+      const message = repo.insertMessage(tx, {
+        sessionId,
+        role: 'assistant',
+        content,
+        status,
+        citations: outcome.citations,
+      })
+      if (!fenced) {
+        repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
+        if (cannotAnswer(content)) repo.markWaiting(tx, sessionId)
+      }
+      return { id: message.id, fenced, state: current?.state ?? null }
+    })
+    outcome.state = saved.state
+    if (saved.fenced) return outcome
+    outcome.messageId = saved.id
+    publisher.message(sessionId, saved.id)
+    publisher.session(sessionId)
+    return outcome
+  }
+
+  return {
+    converse,
+
+    /** The `/stream` pipeline without a live receiver, for evaluation runs (kept out of the live inbox). */
+    async complete(input: { user: AuthUser; agentId: string; message: string; threadId?: string }) {
+      const outcome = await converse(
+        input.user,
+        { agentId: input.agentId, message: input.message, threadId: input.threadId, origin: 'evaluation' },
+        { token: () => {}, signal: new AbortController().signal },
+      )
+      return {
+        sessionId: outcome.sessionId,
+        messageId: outcome.messageId,
+        content: outcome.content,
+        citations: outcome.citations,
+        error:
+          outcome.error?.message ??
+          (outcome.state === 'HUMAN_ACTIVE' ? 'A human operator holds this session.' : null),
+      }
+    },
+
+    /** Server shutdown: every reply in flight stops and is stored as interrupted. */
+    stop(): void {
+      closing.abort()
+    },
+  }
+}
+
+export type ReplyPipeline = ReturnType<typeof createReplyPipeline>

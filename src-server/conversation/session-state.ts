@@ -1,0 +1,346 @@
+/**
+ * Owns session state: who sees a session, who is assigned, takeover, release, assign and resolve, and the fencing
+ * of replies in flight. Invariant: every state change bumps the session's epoch in the same transaction as its
+ * `system` message, and a new epoch aborts the replies in flight on that session at once.
+ */
+import type { WebSocket } from 'ws'
+import { requireAccess } from '../access'
+import type { AuthUser } from '../auth'
+import { nowIso, type Queryable } from '../db'
+import { CommonErrors } from '../errors'
+import type { AgentService } from './agents.service'
+import { ConversationErrors } from './conversation.errors'
+import type {
+  AssignBody,
+  HandoverBody,
+  MessageListQuery,
+  MessageView,
+  SessionListQuery,
+  SessionView,
+} from './conversation.schemas'
+import type { SessionState } from './conversation.tables'
+import { loadMessage, type SessionPublisher } from './session-publisher'
+import { preview, toMessageView, toSessionView } from './session-views'
+import * as repo from './sessions.repository'
+
+/** Messages a WebSocket gets on connect. */
+const HISTORY_LIMIT = 200
+
+/** A reply in flight: the epoch it started under, and the fence a takeover aborts. */
+export interface ActiveReply {
+  epoch: number
+  fence: AbortController
+}
+
+/** The replies in flight per session, so a state change made anywhere fences them everywhere. */
+export class ReplyFences {
+  private readonly active = new Map<string, Set<ActiveReply>>()
+
+  /** Call synchronously after the transaction that read `epoch`: a takeover from then on finds this reply. */
+  open(sessionId: string, epoch: number): ActiveReply {
+    const reply: ActiveReply = { epoch, fence: new AbortController() }
+    let replies = this.active.get(sessionId)
+    if (!replies) {
+      replies = new Set()
+      this.active.set(sessionId, replies)
+    }
+    replies.add(reply)
+    return reply
+  }
+
+  close(sessionId: string, reply: ActiveReply): void {
+    const replies = this.active.get(sessionId)
+    replies?.delete(reply)
+    if (replies?.size === 0) this.active.delete(sessionId)
+  }
+
+  fence(sessionId: string): void {
+    for (const reply of this.active.get(sessionId) ?? []) reply.fence.abort()
+  }
+}
+
+const canOperate = (user: AuthUser) => user.permissions.includes('chat.operate')
+
+const withNote = (text: string, note: string | undefined) =>
+  note?.trim() ? `${text} Note: ${note.trim()}` : text
+
+export function createSessionState(
+  db: Queryable,
+  deps: { agents: AgentService; publisher: SessionPublisher; fences: ReplyFences },
+) {
+  const { agents, publisher, fences } = deps
+  const hub = publisher.hub
+
+  /** The session as `user` may see it (with their read marker when they operate); anyone else's is 404. */
+  function visibleSession(user: AuthUser, sessionId: string): repo.SessionWithUsers {
+    const session = repo.findSession(db, sessionId, canOperate(user) ? user.id : null)
+    const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+    if (!session) throw denied()
+    requireAccess(user, 'session.use', { ownerId: session.ownerId, denied })
+    return session
+  }
+
+  /** Only the assigned operator answers; anyone else must take the session over explicitly. */
+  function assertNotAssignedElsewhere(user: AuthUser, session: repo.SessionWithUsers): void {
+    if (session.assignedOperatorId && session.assignedOperatorId !== user.id)
+      throw ConversationErrors.SESSION_ASSIGNED(
+        { assigned_operator: { id: session.assignedOperatorId, username: session.operatorUsername } },
+        `${session.operatorUsername} is assigned to this session. Take it over to answer it yourself.`,
+      )
+  }
+
+  function requireOperate(user: AuthUser): void {
+    if (!canOperate(user)) throw CommonErrors.FORBIDDEN({ permission: 'chat.operate' })
+  }
+
+  function loadSession(sessionId: string, viewer: AuthUser): SessionView {
+    return toSessionView(visibleSession(viewer, sessionId), canOperate(viewer))
+  }
+
+  /**
+   * One operator action on a session, recorded as a `system` message in the same transaction: `apply` checks
+   * the stored session and makes its changes. Every open view gets the system message at once, and the
+   * operator feed the updated session.
+   */
+  function recordAction(
+    user: AuthUser,
+    sessionId: string,
+    apply: (tx: Queryable, current: repo.SessionWithUsers) => string,
+  ): SessionView {
+    requireOperate(user)
+    visibleSession(user, sessionId)
+    const { messageId, before } = db.transaction((tx) => {
+      const current = repo.findSession(tx, sessionId) as repo.SessionWithUsers
+      const text = apply(tx, current)
+      const message = repo.insertMessage(tx, { sessionId, role: 'system', content: text, authorId: user.id })
+      repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
+      return { messageId: message.id, before: current }
+    })
+    const after = repo.findSession(db, sessionId) as repo.SessionWithUsers
+    // A new epoch fences the replies in flight at once.
+    if (after.epoch !== before.epoch) fences.fence(sessionId)
+    publisher.stateChange(after, messageId)
+    publisher.session(sessionId)
+    return loadSession(sessionId, user)
+  }
+
+  /** Takeover (assigns the session to the operator) or release (clears the assignment). */
+  function changeState(
+    user: AuthUser,
+    sessionId: string,
+    target: SessionState,
+    body: HandoverBody,
+  ): SessionView {
+    if (canOperate(user) && body.agent_id) agents.usable(user, body.agent_id)
+    return recordAction(user, sessionId, (tx, current) => {
+      const assignee = target === 'HUMAN_ACTIVE' ? user.id : null
+      if (current.state === target && current.assignedOperatorId === assignee)
+        throw ConversationErrors.INVALID_SESSION_STATE(
+          { state: current.state },
+          `The session is already ${current.state}.`,
+        )
+      if (!body.force) assertNotAssignedElsewhere(user, current)
+      repo.changeSessionState(tx, sessionId, target, {
+        assignedOperatorId: assignee,
+        ...(body.agent_id && { agentId: body.agent_id }),
+      })
+      const from =
+        current.assignedOperatorId && current.assignedOperatorId !== user.id
+          ? ` from ${current.operatorUsername}`
+          : ''
+      if (target === 'AI_ACTIVE')
+        return withNote(`Operator ${user.username} handed the conversation${from} back to the AI.`, body.note)
+      repo.updateSession(tx, sessionId, { waitingSince: null, resolvedAt: null })
+      return withNote(`Operator ${user.username} took over the conversation${from}.`, body.note)
+    })
+  }
+
+  return {
+    takeover: (user: AuthUser, sessionId: string, body: HandoverBody) =>
+      changeState(user, sessionId, 'HUMAN_ACTIVE', body),
+    release: (user: AuthUser, sessionId: string, body: HandoverBody) =>
+      changeState(user, sessionId, 'AI_ACTIVE', body),
+
+    /** Hands the session to a colleague (or leaves it unassigned); only its assignee, unless `force`. */
+    assign(user: AuthUser, sessionId: string, body: AssignBody): SessionView {
+      const target = body.operator_id ? repo.findActiveUser(db, body.operator_id) : null
+      if (body.operator_id && !target?.permissions.includes('chat.operate'))
+        throw ConversationErrors.OPERATOR_NOT_FOUND({ operator_id: body.operator_id })
+      return recordAction(user, sessionId, (tx, current) => {
+        if (current.assignedOperatorId === body.operator_id)
+          throw ConversationErrors.INVALID_SESSION_STATE(
+            { assigned_operator_id: current.assignedOperatorId },
+            'The session already has this assignment.',
+          )
+        if (!body.operator_id && current.state === 'HUMAN_ACTIVE')
+          throw ConversationErrors.INVALID_SESSION_STATE(
+            { state: current.state },
+            'A session a human is answering needs an operator: hand it back to the AI instead.',
+          )
+        if (!body.force) assertNotAssignedElsewhere(user, current)
+        repo.updateSession(tx, sessionId, { assignedOperatorId: body.operator_id })
+        return target
+          ? `Operator ${user.username} assigned the conversation to ${target.username}.`
+          : `Operator ${user.username} left the conversation unassigned.`
+      })
+    },
+
+    /** Who a session can be handed to. */
+    listOperators(user: AuthUser, query: { page: number; size: number }) {
+      requireOperate(user)
+      const { rows, total } = repo.listOperators(db, {
+        limit: query.size,
+        offset: (query.page - 1) * query.size,
+      })
+      return { items: rows, total, page: query.page, size: query.size }
+    },
+
+    /** Closes the conversation: back to the AI, nobody assigned, out of the default inbox until the user writes. */
+    resolve(user: AuthUser, sessionId: string, body: HandoverBody): SessionView {
+      return recordAction(user, sessionId, (tx, current) => {
+        if (current.resolvedAt)
+          throw ConversationErrors.INVALID_SESSION_STATE(
+            { resolved_at: current.resolvedAt },
+            'The session is already resolved.',
+          )
+        if (!body.force) assertNotAssignedElsewhere(user, current)
+        if (current.state === 'HUMAN_ACTIVE')
+          repo.changeSessionState(tx, sessionId, 'AI_ACTIVE', { assignedOperatorId: null })
+        repo.updateSession(tx, sessionId, {
+          assignedOperatorId: null,
+          waitingSince: null,
+          resolvedAt: nowIso(),
+        })
+        return withNote(`Operator ${user.username} resolved the conversation.`, body.note)
+      })
+    },
+
+    agentMessage(user: AuthUser, sessionId: string, content: string): MessageView {
+      requireOperate(user)
+      visibleSession(user, sessionId)
+      const id = db.transaction((tx) => {
+        assertNotAssignedElsewhere(user, repo.findSession(tx, sessionId) as repo.SessionWithUsers)
+        const message = repo.insertMessage(tx, { sessionId, role: 'agent', content, authorId: user.id })
+        // A human answered: the session no longer waits for one.
+        repo.updateSession(tx, sessionId, { lastMessage: preview(content), waitingSince: null })
+        return message.id
+      })
+      publisher.message(sessionId, id)
+      publisher.session(sessionId)
+      return loadMessage(db, id)
+    },
+
+    /** A private note between operators: pushed to operators' sockets only, never listed to the user. */
+    addNote(user: AuthUser, sessionId: string, content: string): MessageView {
+      requireOperate(user)
+      visibleSession(user, sessionId)
+      const message = repo.insertMessage(db, {
+        sessionId,
+        role: repo.OPERATOR_ONLY_ROLE,
+        content,
+        authorId: user.id,
+      })
+      publisher.message(sessionId, message.id, true)
+      return loadMessage(db, message.id)
+    },
+
+    /** The operator has read the session up to now: their unread count drops to 0 on every console. */
+    markRead(user: AuthUser, sessionId: string): SessionView {
+      requireOperate(user)
+      visibleSession(user, sessionId)
+      repo.markRead(db, sessionId, user.id)
+      publisher.session(sessionId)
+      return loadSession(sessionId, user)
+    },
+
+    /** Relays a typing indicator to the other people on the session; nothing is stored. */
+    typing(user: AuthUser, sessionId: string, typing: boolean): void {
+      hub.toSession(
+        sessionId,
+        {
+          type: 'typing',
+          role: canOperate(user) ? 'agent' : 'user',
+          user: { id: user.id, username: user.username },
+          typing,
+        },
+        { exceptUser: user.id },
+      )
+    },
+
+    getSession: (user: AuthUser, sessionId: string) => loadSession(sessionId, user),
+
+    listSessions(user: AuthUser, query: SessionListQuery) {
+      const operates = canOperate(user)
+      const filter: repo.SessionFilter = {
+        ...(!operates && { ownerId: user.id }),
+        ...(query.status && { status: query.status }),
+        ...(query.updated_after && { updatedAfter: new Date(query.updated_after).toISOString() }),
+        ...(query.updated_before && { updatedBefore: new Date(query.updated_before).toISOString() }),
+        origin: query.origin,
+        resolved: query.resolved ?? (operates ? 'open' : 'any'),
+        ...(query.q?.trim() && { q: query.q.trim() }),
+      }
+      const { rows, total } = repo.listSessions(
+        db,
+        filter,
+        { name: operates ? query.view : 'all', viewerId: operates ? user.id : null },
+        { limit: query.limit, offset: query.offset },
+      )
+      return {
+        items: rows.map((row) => toSessionView(row, operates)),
+        total,
+        limit: query.limit,
+        offset: query.offset,
+        counts: operates ? repo.countViews(db, filter, user.id) : null,
+      }
+    },
+
+    listMessages(user: AuthUser, sessionId: string, query: MessageListQuery) {
+      visibleSession(user, sessionId)
+      const { rows, total } = repo.listMessages(
+        db,
+        sessionId,
+        {
+          includeOperatorOnly: canOperate(user),
+          ...(query.role && { role: query.role }),
+          ...(query.created_after && { createdAfter: new Date(query.created_after).toISOString() }),
+          ...(query.created_before && { createdBefore: new Date(query.created_before).toISOString() }),
+        },
+        { limit: query.limit, offset: query.offset },
+      )
+      return { items: rows.map(toMessageView), total, limit: query.limit, offset: query.offset }
+    },
+
+    /** The whole session with every message (drafts for operators only), oldest first. */
+    exportSession(user: AuthUser, sessionId: string) {
+      const session = toSessionView(visibleSession(user, sessionId))
+      const { rows } = repo.listMessages(
+        db,
+        sessionId,
+        { includeOperatorOnly: canOperate(user) },
+        { limit: -1, offset: 0 },
+      )
+      return { session, messages: rows.map(toMessageView) }
+    },
+
+    /** Joins a socket to a session's hub and returns its history (at most HISTORY_LIMIT, oldest first). */
+    attachSocket(user: AuthUser, sessionId: string, socket: WebSocket): MessageView[] {
+      const session = repo.findSession(db, sessionId)
+      if (session)
+        requireAccess(user, 'session.use', {
+          ownerId: session.ownerId,
+          denied: () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId }),
+        })
+      hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
+      return session
+        ? repo
+            .recentMessages(db, sessionId, { includeOperatorOnly: canOperate(user) }, HISTORY_LIMIT)
+            .map(toMessageView)
+        : []
+    },
+
+    attachOperatorFeed: (user: AuthUser, socket: WebSocket) => hub.joinOperatorFeed(socket, user.id),
+  }
+}
+
+export type SessionStateService = ReturnType<typeof createSessionState>
