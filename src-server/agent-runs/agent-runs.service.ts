@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import type { Static, TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { type Resource, requireAccess } from '../access'
 import { recordAdminAction } from '../admin-audit'
@@ -26,18 +27,35 @@ export interface ExecutionResult {
   pageCount: number | null
 }
 
+/** A runtime agent's config as its type reads it: the base keys and the keys its type adds. */
+export type AgentConfig<Keys extends TSchema> = BaseAgentConfig & Static<Keys>
+
 /** How one runtime agent type validates its config and executes a run; registered by the domain that owns it. */
-export interface RunExecutor {
+export interface RunExecutor<Keys extends TSchema> {
+  /** The keys this type adds to the base config: a stored config is read against them before a run. */
+  configSchema: Keys
   /** Problems with a config beyond the base shape, as messages; empty when valid. */
   validateConfig(config: unknown): string[]
   execute(input: {
     run: AgentRunRow
-    config: unknown
+    config: AgentConfig<Keys>
     source: Buffer
     signal: AbortSignal
   }): Promise<ExecutionResult>
   /** Runs inside the transaction that marks the run completed. */
-  onCompleted?(tx: Queryable, run: AgentRunRow, result: ExecutionResult, config: unknown): void
+  onCompleted?(tx: Queryable, run: AgentRunRow, result: ExecutionResult, config: AgentConfig<Keys>): void
+}
+
+/** A registered type with one run's config read once, so the service need not know the type's keys. */
+interface ConfiguredRun {
+  config: BaseAgentConfig
+  execute(input: { run: AgentRunRow; source: Buffer; signal: AbortSignal }): Promise<ExecutionResult>
+  onCompleted(tx: Queryable, run: AgentRunRow, result: ExecutionResult): void
+}
+
+interface RegisteredType {
+  validateConfig(config: unknown): string[]
+  configure(config: unknown): ConfiguredRun
 }
 
 export interface ShippedDefinition {
@@ -50,11 +68,20 @@ export interface ShippedDefinition {
 /** A config's identity: its JSON as stored (key order kept), hashed. */
 const configSha = (config: unknown) => createHash('sha256').update(JSON.stringify(config)).digest('hex')
 
-export function slotOf(config: unknown): InputSlot {
-  return (config as BaseAgentConfig).input_slots[0] as InputSlot
+/**
+ * A stored config read as its type's. Configs are validated when written, so a mismatch here is a broken store,
+ * not a client's mistake; from here on the config is typed.
+ */
+export function readConfig<Keys extends TSchema>(config: unknown, keys: Keys): AgentConfig<Keys> {
+  if (Value.Check(BaseAgentConfig, config) && Value.Check(keys, config)) return config
+  throw new Error('A stored runtime agent config does not match its type.')
 }
-export function policyOf(config: unknown): ExecutionPolicy {
-  return (config as BaseAgentConfig).execution_policy
+
+export function slotOf(config: BaseAgentConfig): InputSlot {
+  return config.input_slots[0] as InputSlot
+}
+export function policyOf(config: BaseAgentConfig): ExecutionPolicy {
+  return config.execution_policy
 }
 
 /**
@@ -82,9 +109,9 @@ export type AgentRunService = ReturnType<typeof createAgentRunService>
 export function createAgentRunService(ctx: AppContext) {
   const { db } = ctx
   ctx.blobs.addHolder((sha256) => repo.runUsesBlob(db, sha256))
-  const executors = new Map<string, RunExecutor>()
+  const executors = new Map<string, RegisteredType>()
 
-  function executorOf(type: string): RunExecutor {
+  function executorOf(type: string): RegisteredType {
     const executor = executors.get(type)
     if (!executor) throw new Error(`No executor for runtime agent type ${type}.`)
     return executor
@@ -163,14 +190,14 @@ export function createAgentRunService(ctx: AppContext) {
     const run = repo.findRun(db, payload.runId)
     if (!run || run.status === 'completed' || run.status === 'failed') return
     const version = repo.findVersion(db, run.agentVersionId) as RuntimeAgentVersionRow
-    const policy = policyOf(version.config)
+    const configured = executorOf(run.agentTypeSnapshot).configure(version.config)
+    const policy = policyOf(configured.config)
     repo.markRunning(db, run.id, job.attempts)
     try {
       if (!ctx.blobs.has(run.sourceSha256)) throw new Error('The source document is no longer stored.')
       const source = await ctx.blobs.readBytes(run.sourceSha256)
-      const result = await executorOf(run.agentTypeSnapshot).execute({
+      const result = await configured.execute({
         run,
-        config: version.config,
         source,
         signal: AbortSignal.any([signal, AbortSignal.timeout(policy.timeout_ms)]),
       })
@@ -184,7 +211,7 @@ export function createAgentRunService(ctx: AppContext) {
           errorMessage: null,
           completedAt: nowIso(),
         })
-        executorOf(run.agentTypeSnapshot).onCompleted?.(tx, run, result, version.config)
+        configured.onCompleted(tx, run, result)
       })
     } catch (error) {
       // Shutdown or cancellation: the job runner hands the job back; the run stays as it is.
@@ -202,8 +229,18 @@ export function createAgentRunService(ctx: AppContext) {
   ctx.jobs.register(AGENT_RUN_JOB, handleJob)
 
   return {
-    registerExecutor(type: RuntimeAgentType, executor: RunExecutor) {
-      executors.set(type, executor)
+    registerExecutor<Keys extends TSchema>(type: RuntimeAgentType, executor: RunExecutor<Keys>) {
+      executors.set(type, {
+        validateConfig: (config) => executor.validateConfig(config),
+        configure(stored) {
+          const config = readConfig(stored, executor.configSchema)
+          return {
+            config,
+            execute: (input) => executor.execute({ ...input, config }),
+            onCompleted: (tx, run, result) => executor.onCompleted?.(tx, run, result, config),
+          }
+        },
+      })
     },
     getAgent,
     publishedVersionOf,
@@ -322,8 +359,9 @@ export function createAgentRunService(ctx: AppContext) {
       afterInsert?: (tx: Queryable, run: AgentRunRow) => void
     }): Promise<AgentRunRow> {
       const version = publishedVersionOf(input.agent)
-      const slot = slotOf(version.config)
-      const policy = policyOf(version.config)
+      const config = readConfig(version.config, BaseAgentConfig)
+      const slot = slotOf(config)
+      const policy = policyOf(config)
       let source: { sha256: string; fileName: string; mimeType: string }
       if (input.reuse) {
         source = {

@@ -1,7 +1,8 @@
 export type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
 export { agentRunRoutes } from './agent-runs.routes'
-export type { ExecutionPolicy, InputSlot } from './agent-runs.schemas'
+export { BaseAgentConfig, type ExecutionPolicy, type InputSlot } from './agent-runs.schemas'
 export {
+  type AgentConfig,
   type AgentRunService,
   createAgentRunService,
   documentAgentResource,
@@ -9,6 +10,7 @@ export {
   findRuntimeAgentOwnerId,
   policyOf,
   type RunExecutor,
+  readConfig,
   slotOf,
 } from './agent-runs.service'
 export { agentRun, RUN_STATUSES, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'

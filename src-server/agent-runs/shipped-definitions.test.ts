@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { BaseAgentConfig } from './agent-runs.schemas'
 import { createAgentRunService } from './agent-runs.service'
 
 let server: TestServer
@@ -37,6 +38,7 @@ describe('shipped definitions', () => {
     // The upgrade rules are the subject here, not extraction: an executor that accepts the shipped configs.
     const runs = createAgentRunService(server.app.ctx)
     runs.registerExecutor('document_extraction', {
+      configSchema: BaseAgentConfig,
       validateConfig: () => [],
       execute: () => Promise.reject(new Error('not run in this test')),
     })
@@ -88,6 +90,7 @@ describe('shipped definitions', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-shipped-'))
     const runs = createAgentRunService(server.app.ctx)
     runs.registerExecutor('document_extraction', {
+      configSchema: BaseAgentConfig,
       validateConfig: () => [],
       execute: () => Promise.reject(new Error('not run in this test')),
     })

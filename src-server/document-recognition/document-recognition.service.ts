@@ -5,9 +5,11 @@ import { recordAdminAction } from '../admin-audit'
 import {
   type AgentRunRow,
   type AgentRunService,
+  BaseAgentConfig,
   documentAgentResource,
   policyOf,
   type RuntimeAgentRow,
+  readConfig,
   slotOf,
 } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
@@ -19,7 +21,7 @@ import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type { FieldReviewPatch, ReadRegionBody, RunListQuery } from './document-recognition.schemas'
 import type { Bbox } from './document-recognition.tables'
-import type { ExtractionConfig } from './extraction/field-config'
+import { ExtractionConfig } from './extraction/field-config'
 import { locateValue } from './extraction/locate'
 import { earnedConfidence } from './learning/hints'
 import { confirmLearned, learnFromPage } from './learning/learning'
@@ -48,10 +50,9 @@ export function createDocumentRecognitionService(
   agentRuns.registerExecutor('document_extraction', {
     ...documentExtractionExecutor(ctx, { models: deps.models, ocr: deps.ocr }),
     onCompleted(tx, run, result, config) {
-      const extraction = config as ExtractionConfig
       const sampleRate =
-        extraction.review_sample_rate ?? repo.findRegistryEntry(tx, run.runtimeAgentId)?.reviewSampleRate ?? 0
-      seedReview(tx, run, extraction, result as DocumentExecution, sampleRate)
+        config.review_sample_rate ?? repo.findRegistryEntry(tx, run.runtimeAgentId)?.reviewSampleRate ?? 0
+      seedReview(tx, run, config, result as DocumentExecution, sampleRate)
     },
   })
 
@@ -95,9 +96,10 @@ export function createDocumentRecognitionService(
   }
 
   function definitionOf(run: AgentRunRow, fieldKey: string) {
-    const config = agentRuns.listVersions(run.runtimeAgentId).find((v) => v.id === run.agentVersionId)
-      ?.config as ExtractionConfig | undefined
-    return config?.fields.find((f) => f.key === fieldKey)
+    const version = agentRuns.listVersions(run.runtimeAgentId).find((v) => v.id === run.agentVersionId)
+    return version
+      ? readConfig(version.config, ExtractionConfig).fields.find((f) => f.key === fieldKey)
+      : undefined
   }
 
   /** A box must have a page within the run, and a page number a box. */
@@ -165,8 +167,9 @@ export function createDocumentRecognitionService(
       const version = agent.publishedVersionId
         ? agentRuns.listVersions(agent.id).find((v) => v.id === agent.publishedVersionId)
         : undefined
-      const slot = version ? slotOf(version.config) : null
-      const policy = version ? policyOf(version.config) : null
+      const config = version ? readConfig(version.config, BaseAgentConfig) : null
+      const slot = config ? slotOf(config) : null
+      const policy = config ? policyOf(config) : null
       return {
         ...registryView(entry, agent),
         published_version: version ? { id: version.id, version: version.version } : null,

@@ -4,7 +4,7 @@ import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../app-context'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
-import { type ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
+import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
 import { extractWithRules } from '../extraction/rules'
@@ -65,12 +65,12 @@ function placementIssues(
 export function documentExtractionExecutor(
   ctx: AppContext,
   deps: { models?: ModelRegistry; ocr: OcrEngine },
-): Omit<RunExecutor, 'onCompleted'> {
+): Omit<RunExecutor<typeof ExtractionConfig>, 'onCompleted'> {
   return {
+    configSchema: ExtractionConfig,
     validateConfig: validateExtractionConfig,
-    async execute({ run, config: rawConfig, source, signal }) {
-      const config = rawConfig as ExtractionConfig
-      const policy = policyOf(rawConfig)
+    async execute({ run, config, source, signal }) {
+      const policy = policyOf(config)
       const retries: ExtractionOutput['step_retries'] = []
       const step = <T>(name: string, work: () => Promise<T>) =>
         runStep(name, policy.step_retries, signal, work, (attempt, error) =>
