@@ -5,19 +5,24 @@ import { startTestServer, type TestServer } from '../../test/helpers/server'
 let server: TestServer
 afterEach(async () => server?.close())
 
+/** A listening server and Olivia, a plain user with a source of her own. */
+async function ownerWithSource() {
+  server = await startTestServer()
+  const owner = await server.headersFor('olivia', ['user'])
+  const source = (
+    await server.app.inject({
+      method: 'POST',
+      url: '/knowledge-sources',
+      headers: owner,
+      payload: { name: 'Mine' },
+    })
+  ).json()
+  return { owner, source, url: await server.listen() }
+}
+
 describe('document file (opening a cited document)', () => {
   it('keeps a non-ASCII file name sent over real multipart, stored and given back on download', async () => {
-    server = await startTestServer()
-    const owner = await server.headersFor('olivia', ['user'])
-    const source = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/knowledge-sources',
-        headers: owner,
-        payload: { name: 'Mine' },
-      })
-    ).json()
-    const url = await server.listen()
+    const { owner, source, url } = await ownerWithSource()
     const name = 'Übersicht "Köln" – été 2026.txt'
     const form = new FormData()
     form.append('file', new Blob(['Grüße aus Köln.']), name)
@@ -38,17 +43,7 @@ describe('document file (opening a cited document)', () => {
   })
 
   it('serves the original bytes to whoever may read the source, and 404 to anyone else', async () => {
-    server = await startTestServer()
-    const owner = await server.headersFor('olivia', ['user'])
-    const source = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/knowledge-sources',
-        headers: owner,
-        payload: { name: 'Mine' },
-      })
-    ).json()
-    const url = await server.listen()
+    const { owner, source, url } = await ownerWithSource()
     const form = new FormData()
     form.append('file', new Blob(['Harbour opens at nine.']), 'harbour notes.txt')
     const uploaded = (await (
