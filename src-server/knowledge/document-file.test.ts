@@ -1,5 +1,6 @@
 import { parse } from 'content-disposition'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createSource } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -9,24 +10,17 @@ afterEach(async () => server?.close())
 async function ownerWithSource() {
   server = await startTestServer()
   const owner = await server.headersFor('olivia', ['user'])
-  const source = (
-    await server.app.inject({
-      method: 'POST',
-      url: '/knowledge-sources',
-      headers: owner,
-      payload: { name: 'Mine' },
-    })
-  ).json()
-  return { owner, source, url: await server.listen() }
+  const sourceId = await createSource(server, owner, { name: 'Mine' })
+  return { owner, sourceId, url: await server.listen() }
 }
 
 describe('document file (opening a cited document)', () => {
   it('keeps a non-ASCII file name sent over real multipart, stored and given back on download', async () => {
-    const { owner, source, url } = await ownerWithSource()
+    const { owner, sourceId, url } = await ownerWithSource()
     const name = 'Übersicht "Köln" – été 2026.txt'
     const form = new FormData()
     form.append('file', new Blob(['Grüße aus Köln.']), name)
-    const uploaded = await fetch(`${url}/knowledge-sources/${source.id}/documents`, {
+    const uploaded = await fetch(`${url}/knowledge-sources/${sourceId}/documents`, {
       method: 'POST',
       headers: owner,
       body: form,
@@ -38,23 +32,23 @@ describe('document file (opening a cited document)', () => {
       .get(id) as { file_name: string }
     expect(stored.file_name).toBe(name)
 
-    const file = await fetch(`${url}/knowledge-sources/${source.id}/documents/${id}/file`, { headers: owner })
+    const file = await fetch(`${url}/knowledge-sources/${sourceId}/documents/${id}/file`, { headers: owner })
     expect(parse(file.headers.get('content-disposition') ?? '').parameters.filename).toBe(name)
   })
 
   it('serves the original bytes to whoever may read the source, and 404 to anyone else', async () => {
-    const { owner, source, url } = await ownerWithSource()
+    const { owner, sourceId, url } = await ownerWithSource()
     const form = new FormData()
     form.append('file', new Blob(['Harbour opens at nine.']), 'harbour notes.txt')
     const uploaded = (await (
-      await fetch(`${url}/knowledge-sources/${source.id}/documents`, {
+      await fetch(`${url}/knowledge-sources/${sourceId}/documents`, {
         method: 'POST',
         headers: owner,
         body: form,
       })
     ).json()) as { id: string }
 
-    const path = `/knowledge-sources/${source.id}/documents/${uploaded.id}/file`
+    const path = `/knowledge-sources/${sourceId}/documents/${uploaded.id}/file`
     const file = await server.app.inject({ method: 'GET', url: path, headers: owner })
     expect(file.statusCode).toBe(200)
     expect(file.body).toBe('Harbour opens at nine.')
@@ -73,7 +67,7 @@ describe('document file (opening a cited document)', () => {
     const sessionId = crypto.randomUUID()
     const citation = {
       index: 1,
-      source_id: source.id,
+      source_id: sourceId,
       document_id: uploaded.id,
       chunk_id: 'c',
       page_number: null,
