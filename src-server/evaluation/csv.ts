@@ -41,8 +41,9 @@ export function parseCsv(input: string): CsvRecord[] {
       info: true,
     }) as unknown as typeof parsed
   } catch (error) {
-    if (error instanceof CsvError && error.code in SYNTAX_MESSAGES)
-      throw new CsvSyntaxError(Number(error.lines), SYNTAX_MESSAGES[error.code] as string)
+    // Every csv-parse refusal is the file's fault (a 422 naming its line), never the server's.
+    if (error instanceof CsvError)
+      throw new CsvSyntaxError(Number(error.lines), SYNTAX_MESSAGES[error.code] ?? error.message)
     throw error
   }
   // csv-parse's `info.lines` counts a CRLF inside a quoted field twice, so a record's first line is counted here

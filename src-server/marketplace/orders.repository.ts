@@ -46,7 +46,7 @@ const purchaseStatements = perHandle((db: Db) => {
   }
 })
 
-/** Built once per handle: reviews ask it inside their own transaction too. */
+/** Built once per handle: purchases and reviews ask it with the database handle, inside their transactions. */
 const paidOrderOf = perHandle((db: Queryable) =>
   db
     .select({ id: marketplaceOrder.id })

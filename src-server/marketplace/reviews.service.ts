@@ -33,7 +33,8 @@ export function addReview(
   return db.transaction((tx) => {
     if (!repo.listingExists(tx, listingId))
       throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
-    if (!findPaidOrderId(tx, listingId, author.id))
+    // The outer handle, so its statement prepared once is reused: one connection, inside this transaction.
+    if (!findPaidOrderId(db, listingId, author.id))
       throw MarketplaceErrors.REVIEW_NOT_ALLOWED({ listing_id: listingId })
     const already = repo.findReviewIdBy(tx, listingId, author.id)
     if (already) throw MarketplaceErrors.ALREADY_REVIEWED({ listing_id: listingId, review_id: already })

@@ -1,6 +1,5 @@
 import type { ErrorEnvelope } from '@server/http/common.schemas'
 import { useNotifications } from '../components/ui/notifications'
-import { downloadName } from './download-name'
 
 /** An API failure as the server described it; screens switch on `code`, never on the message text. */
 export class ApiError extends Error {
@@ -83,11 +82,6 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   const response = await send(method, path, options)
   if (response.status === 204) return undefined as T
   return (isJson(response) ? await response.json() : null) as T
-}
-
-/** The file name a download's Content-Disposition gives, else `fallback`. */
-export function attachmentName(response: Response, fallback: string): string {
-  return downloadName(response) ?? fallback
 }
 
 /**

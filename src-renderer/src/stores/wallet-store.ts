@@ -10,7 +10,7 @@ interface WalletState {
   /** Bumped after every money movement, so a transaction list refetches. */
   revision: number
   load(): Promise<void>
-  /** The wallet as a money movement left it (top-up, withdrawal, transfer, purchase). */
+  /** The wallet as a money movement on the wallet screen left it (top-up, withdrawal, transfer). */
   moved(wallet: Wallet): void
 }
 

@@ -75,13 +75,18 @@ export const useAgents = create<AgentsState>((set, get) => ({
     set({ mounts: (await agentsApi.mounts(agentId)).items })
   },
   async remount(agentId, mount, patch) {
-    await agentsApi.unmount(agentId, mount.source_id)
-    await get().mount(agentId, {
-      source_id: mount.source_id,
-      is_active: mount.is_active,
-      priority: mount.priority,
-      ...patch,
-    })
+    // Two calls: whichever fails, the list shown afterwards is the server's.
+    try {
+      await agentsApi.unmount(agentId, mount.source_id)
+      await agentsApi.mount(agentId, {
+        source_id: mount.source_id,
+        is_active: mount.is_active,
+        priority: mount.priority,
+        ...patch,
+      })
+    } finally {
+      set({ mounts: (await agentsApi.mounts(agentId)).items })
+    }
   },
   async unmount(agentId, sourceId) {
     await agentsApi.unmount(agentId, sourceId)

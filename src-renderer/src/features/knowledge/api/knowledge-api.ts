@@ -9,7 +9,8 @@ import type {
   UpdateSourceBody,
 } from '@server/knowledge/knowledge.schemas'
 import type { Static } from 'typebox'
-import { api, attachmentName } from '../../../lib/api-client'
+import { api } from '../../../lib/api-client'
+import { downloadName } from '../../../lib/download-name'
 
 export type Strategy = KnowledgeSourceDto['default_chunking_strategy']
 export type KnowledgeSource = KnowledgeSourceDto
@@ -52,7 +53,7 @@ export const knowledgeApi = {
     return {
       blob: await response.blob(),
       mimeType: (response.headers.get('content-type') ?? '').split(';')[0] ?? '',
-      fileName: attachmentName(response, 'Cited document'),
+      fileName: downloadName(response) ?? 'Cited document',
     }
   },
 }

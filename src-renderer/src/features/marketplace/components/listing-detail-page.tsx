@@ -40,12 +40,12 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
     setConfirming(false)
     setBusy(true)
     setError(null)
+    let bought = false
     try {
       await marketplaceApi.buy(listing.id)
+      bought = true
       setOwned(true)
       notify({ kind: 'success', text: `Bought “${listing.title}”.` })
-      await loadWallet()
-      onBought()
     } catch (caught) {
       if (caught instanceof ApiError && caught.code === 'INSUFFICIENT_BALANCE')
         setError(
@@ -54,6 +54,11 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
       else setError(caught instanceof ApiError ? caught.message : 'The purchase failed.')
     } finally {
       setBusy(false)
+    }
+    // After the purchase, not part of it: a balance that fails to refresh is not a failed purchase.
+    if (bought) {
+      onBought()
+      await loadWallet()
     }
   }
 

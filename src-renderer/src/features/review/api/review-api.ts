@@ -1,6 +1,7 @@
 import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
-import { api, apiBase, attachmentName } from '../../../lib/api-client'
+import { api, apiBase } from '../../../lib/api-client'
+import { downloadName } from '../../../lib/download-name'
 import { readEvents } from '../../../lib/event-stream'
 import type {
   Bbox,
@@ -37,7 +38,7 @@ export const reviewApi = {
     form.append('file', file)
     return api.post<RecognitionRun>('/document-recognition/runs', form)
   },
-  /** Quiet: a refused value is shown at its field, not as a notification. */
+  /** A refused value is a 422 whose message the review view shows at its field. */
   updateField: (runId: string, fieldId: string, body: FieldReviewPatch) =>
     api.patch<FieldReview>(`${runPath(runId)}/field-reviews/${fieldId}`, body),
   readRegion: (runId: string, fieldId: string, body: { page_number: number; bbox: Bbox }) =>
@@ -54,7 +55,7 @@ export const reviewApi = {
     const url = URL.createObjectURL(await response.blob())
     const link = Object.assign(document.createElement('a'), {
       href: url,
-      download: attachmentName(response, fallbackName),
+      download: downloadName(response) ?? fallbackName,
     })
     link.click()
     setTimeout(() => URL.revokeObjectURL(url), 10_000)

@@ -5,7 +5,6 @@ import { type MoneyResult, type WalletTransaction, walletApi } from '../api/wall
 
 interface TransactionsState {
   transactions: PageResult<WalletTransaction>
-  typeFilter: string
   loadTransactions(page: number, type: string): Promise<void>
   topup(amount: number): Promise<void>
   withdraw(amount: number): Promise<void>
@@ -17,9 +16,8 @@ export const useTransactions = create<TransactionsState>((set) => {
   const settle = async (result: Promise<MoneyResult>) => useWallet.getState().moved((await result).wallet)
   return {
     transactions: { items: [], total: 0, page: 1, size: 20 },
-    typeFilter: '',
     async loadTransactions(page, type) {
-      set({ typeFilter: type, transactions: await walletApi.transactions(page, type || undefined) })
+      set({ transactions: await walletApi.transactions(page, type || undefined) })
     },
     topup: (amount) => settle(walletApi.topup(amount)),
     withdraw: (amount) => settle(walletApi.withdraw(amount)),
