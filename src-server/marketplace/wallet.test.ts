@@ -220,6 +220,36 @@ describe('daily earn cap', () => {
     expect(balances(server, 'ben')).toMatchObject({ balance: 230, frozen_balance: 0 })
   })
 
+  it("stamps the wallet's updated_at whenever the day's earnings are recorded", async () => {
+    server = await startTestServer()
+    const { ledger, services } = servicesOf(server)
+    await topUp(server, 'ann', 100)
+    await server.headersFor('ben')
+    const ben = userIdOf(server, 'ben')
+    const stored = () =>
+      server.app.ctx.db.$client
+        .prepare('SELECT earnings_day, earned_on_day, updated_at FROM wallet WHERE user_id = ?')
+        .get(ben)
+    services.wallet.transfer(
+      { id: userIdOf(server, 'ann'), username: 'ann' },
+      { to_user_id: ben, amount: 5 },
+      new Date('2026-03-01T12:00:00Z'),
+    )
+    expect(stored()).toEqual({
+      earnings_day: '2026-03-01',
+      earned_on_day: 5,
+      updated_at: '2026-03-01T12:00:00.000Z',
+    })
+    // Nothing credited, so no entry touches the wallet: the new day's counters alone still stamp it.
+    const reference = { referenceType: 'transfer', referenceId: 'none', description: 'Nothing' } as const
+    ledger.creditEarnings(ben, 0, { type: 'transfer_in', ...reference }, new Date('2026-03-02T08:00:00Z'))
+    expect(stored()).toEqual({
+      earnings_day: '2026-03-02',
+      earned_on_day: 0,
+      updated_at: '2026-03-02T08:00:00.000Z',
+    })
+  })
+
   it('the periodic sweep releases holds of wallets nobody touches', async () => {
     server = await startTestServer()
     await setConfig('daily_earn_cap', 10)
