@@ -1,5 +1,5 @@
 import { ENGLISH_STOPWORDS } from '../ai'
-import { porterStem } from './porter-stemmer'
+import { indexedWords } from './indexed-words'
 
 /**
  * The reranking stage of hybrid retrieval: BM25 scores a chunk's words wherever they are, but a question is
@@ -13,28 +13,6 @@ import { porterStem } from './porter-stemmer'
 
 /** How many of the best fused candidates are reranked. */
 export const RERANK_DEPTH = 20
-
-/** Stems of words seen so far: chunk words repeat (Zipf), and each query reranks thousands of them. */
-const stemCache = new Map<string, string>()
-const STEMS_KEPT = 50_000
-
-function stemOf(word: string): string {
-  let stem = stemCache.get(word)
-  if (stem === undefined) {
-    if (stemCache.size >= STEMS_KEPT) stemCache.clear()
-    stem = porterStem(word)
-    stemCache.set(word, stem)
-  }
-  return stem
-}
-
-/** A text's words as the index reads them: lowercase, without diacritics, Porter-stemmed. */
-export function indexedWords(text: string): string[] {
-  const lower = text.toLowerCase()
-  // Diacritics are removed as the index removes them; ASCII text has none to remove.
-  const folded = /[\u0080-\uffff]/.test(lower) ? lower.normalize('NFD').replace(/\p{M}/gu, '') : lower
-  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).map(stemOf)
-}
 
 const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+|\n+/)
 
