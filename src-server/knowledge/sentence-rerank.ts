@@ -1,5 +1,4 @@
-import { ENGLISH_STOPWORDS } from '../ai'
-import { indexedWords } from './indexed-words'
+import { contentWords, indexedWords } from './indexed-words'
 
 /**
  * The reranking stage of hybrid retrieval: BM25 scores a chunk's words wherever they are, but a question is
@@ -19,8 +18,7 @@ const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+|\n+/)
 /** The query's content words by stem, each weighted by its rarity (the highest of the words sharing a stem). */
 export function queryStems(query: string, rarity: (word: string) => number): Map<string, number> {
   const stems = new Map<string, number>()
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-  for (const word of words.filter((candidate) => !ENGLISH_STOPWORDS.has(candidate))) {
+  for (const word of contentWords(query)) {
     const [stem = word] = indexedWords(word)
     stems.set(stem, Math.max(stems.get(stem) ?? 0, rarity(word)))
   }
