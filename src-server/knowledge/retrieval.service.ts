@@ -19,6 +19,7 @@ import {
   searchVectors,
   wordRarity,
 } from './chunk-index.repository'
+import { queryWordRanges } from './indexed-words'
 import { listMounts, manageableSourceIds, sourceIndexKeys } from './knowledge.repository'
 import type { RetrievalQueryBody } from './knowledge.schemas'
 import { queryStems, rerankBySentences } from './sentence-rerank'
@@ -38,6 +39,11 @@ export interface RetrievedChunk {
   bm25_score: number | null
   vector_rank: number | null
   vector_score: number | null
+}
+
+/** A playground hit: where the query's words are in it, as the index matched them (`queryWordRanges`). */
+export interface PlaygroundHit extends RetrievedChunk {
+  highlights: [number, number][]
 }
 
 export type RetrievalMode = 'hybrid' | 'bm25' | 'vector'
@@ -247,9 +253,10 @@ export function createRetrievalService(
 
     /**
      * The playground's query. With `agent_id`: that agent's active mounts (narrowed by `source_ids` if given);
-     * with `source_ids`: those sources; with neither: every source the caller manages.
+     * with `source_ids`: those sources; with neither: every source the caller manages. Each hit says where the
+     * query's words are in it, so the playground highlights what the index matched (inflections included).
      */
-    async query(caller: AuthUser, body: RetrievalQueryBody): Promise<RetrievedChunk[]> {
+    async query(caller: AuthUser, body: RetrievalQueryBody): Promise<PlaygroundHit[]> {
       const topK = body.top_k ?? DEFAULT_TOP_K
       let sources: ScopedSource[]
       if (body.agent_id) {
@@ -268,7 +275,8 @@ export function createRetrievalService(
         const ownerId = reachesEvery(caller, 'knowledge_source.manage') ? null : caller.id
         sources = manageableSourceIds(db, ownerId).map((id) => ({ id, priority: 0 }))
       }
-      return search(sources, body.query, topK, body.mode)
+      const hits = await search(sources, body.query, topK, body.mode)
+      return hits.map((hit) => ({ ...hit, highlights: queryWordRanges(hit.content, body.query) }))
     },
   }
 }
