@@ -36,6 +36,19 @@ interface EvaluationState {
   followProgress(agentId: string): () => void
 }
 
+/**
+ * The latest request for each list: a user who switches dataset or agent (or a progress re-read crossing a
+ * switch) must never see an answer for the selection they left, whichever answer arrives last.
+ */
+const latest = { items: 0, runs: 0, results: 0 }
+
+/** Sets what `read` answers unless a newer request for the same list started meanwhile. */
+async function current<T>(list: keyof typeof latest, read: () => Promise<T>, keep: (answer: T) => void) {
+  const mine = ++latest[list]
+  const answer = await read()
+  if (mine === latest[list]) keep(answer)
+}
+
 export const useEvaluation = create<EvaluationState>((set, get) => ({
   datasets: [],
   agents: [],
@@ -50,13 +63,25 @@ export const useEvaluation = create<EvaluationState>((set, get) => ({
     set({ datasets: (await evaluationApi.datasets()).items })
   },
   async loadItems(datasetId, page) {
-    set({ items: datasetId ? await evaluationApi.items(datasetId, page) : null })
+    await current(
+      'items',
+      async () => (datasetId ? await evaluationApi.items(datasetId, page) : null),
+      (items) => set({ items }),
+    )
   },
   async loadRuns(agentId) {
-    set({ runs: agentId ? (await evaluationApi.runs(agentId)).items : [] })
+    await current(
+      'runs',
+      async () => (agentId ? (await evaluationApi.runs(agentId)).items : []),
+      (runs) => set({ runs }),
+    )
   },
   async loadResults(agentId, runId) {
-    set({ results: (await evaluationApi.results(agentId, runId)).items })
+    await current(
+      'results',
+      async () => (await evaluationApi.results(agentId, runId)).items,
+      (results) => set({ results }),
+    )
   },
   async createDataset(name) {
     const dataset = await evaluationApi.createDataset(name, '')
