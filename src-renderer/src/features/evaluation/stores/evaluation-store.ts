@@ -1,5 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
+import { latestAnswers } from '../../../lib/latest-answer'
 import {
   type AgentChoice,
   type Dataset,
@@ -36,18 +37,8 @@ interface EvaluationState {
   followProgress(agentId: string): () => void
 }
 
-/**
- * The latest request for each list: a user who switches dataset or agent (or a progress re-read crossing a
- * switch) must never see an answer for the selection they left, whichever answer arrives last.
- */
-const latest = { items: 0, runs: 0, results: 0 }
-
-/** Sets what `read` answers unless a newer request for the same list started meanwhile. */
-async function current<T>(list: keyof typeof latest, read: () => Promise<T>, keep: (answer: T) => void) {
-  const mine = ++latest[list]
-  const answer = await read()
-  if (mine === latest[list]) keep(answer)
-}
+/** A user who switches dataset, agent or run sees only the answers for what is now chosen. */
+const current = latestAnswers<'items' | 'runs' | 'results'>()
 
 export const useEvaluation = create<EvaluationState>((set, get) => ({
   datasets: [],
