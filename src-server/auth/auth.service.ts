@@ -216,8 +216,7 @@ export function createAuthService(db: Db) {
     },
 
     listUsers(query: PageQuery) {
-      const { limit, offset } = pageWindow(query)
-      const { rows, total } = repo.listPeople(db, limit, offset)
+      const { rows, total } = repo.listPeople(db, pageWindow(query))
       return toPage(rows.map(publicUser), total, query)
     },
 

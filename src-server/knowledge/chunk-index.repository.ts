@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { ENGLISH_STOPWORDS } from '../ai'
+import type { RetrievedChunk } from '../conversation'
 import type { DocumentChunk } from './chunking'
 import { indexedWords } from './indexed-words'
 
@@ -402,14 +403,9 @@ export function searchVectors(
   return ranked.sort((a, b) => a.rank - b.rank).slice(0, input.limit)
 }
 
-export interface ChunkRow {
+/** A chunk as chat cites it, before any score, keyed by its index row. */
+export interface ChunkRow extends Omit<RetrievedChunk, 'score'> {
   seq: number
-  chunk_id: string
-  source_id: string
-  document_id: string
-  document_name: string
-  page_number: number | null
-  content: string
 }
 
 export function chunksBySeq(client: Database.Database, seqs: number[]): ChunkRow[] {

@@ -8,7 +8,7 @@ import {
   USE_LITE_MODEL,
 } from '../ai'
 import type { AuthUser } from '../auth'
-import { requireUsableAgent } from '../conversation'
+import { type RetrievedChunk as CitedChunk, requireUsableAgent } from '../conversation'
 import type { Db } from '../db'
 import type { WorkerPool } from '../jobs'
 import { readableSource } from './access'
@@ -25,13 +25,8 @@ import type { RetrievalQueryBody } from './knowledge.schemas'
 import { queryStems, rerankBySentences } from './sentence-rerank'
 import { vectorIndexFor } from './vector-index'
 
-export interface RetrievedChunk {
-  chunk_id: string
-  source_id: string
-  document_id: string
-  document_name: string
-  page_number: number | null
-  content: string
+/** A chunk as chat cites it, with where each half of the search ranked it. */
+export interface RetrievedChunk extends CitedChunk {
   /** The fused score the hit was ranked by. */
   score: number
   /** Where each half ranked the hit (1-based) and its own score: BM25's (higher is better) and cosine similarity. */

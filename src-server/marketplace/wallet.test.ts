@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   balances,
   expectLedgerConsistent,
+  marketplaceTestFrame,
   moneyFootprint,
   publishedListing,
   servicesOf,
@@ -11,10 +12,7 @@ import {
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
-afterEach(async () => {
-  if (server) expectLedgerConsistent(server)
-  await server?.close()
-})
+const { setConfig } = marketplaceTestFrame(() => server)
 
 async function post(url: string, username: string, payload: unknown, headers: Record<string, string> = {}) {
   return server.app.inject({
@@ -23,16 +21,6 @@ async function post(url: string, username: string, payload: unknown, headers: Re
     headers: { ...(await server.headersFor(username)), ...headers },
     payload: payload as Record<string, unknown>,
   })
-}
-
-async function setConfig(key: string, value: unknown) {
-  const response = await server.app.inject({
-    method: 'PUT',
-    url: `/api/admin/config/${key}`,
-    headers: await server.adminHeaders(),
-    payload: { value },
-  })
-  expect(response.statusCode).toBe(200)
 }
 
 describe('wallet', () => {

@@ -2,6 +2,7 @@ import type { ExecutionResult, RunExecutor } from '../../agent-runs'
 import { policyOf } from '../../agent-runs'
 import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../app-context'
+import { sharedBytes } from '../../jobs'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
@@ -83,12 +84,14 @@ export function documentExtractionExecutor(
 
       const normalised = await step('normalise', () => normaliseToPdf(source, run.mimeType, policy.max_pages))
       const stored = await ctx.blobs.put(normalised.pdf)
-      let pages = await step('text', () => readTextLayer(ctx, normalised.pdf))
+      // Parsed, then rendered page by page for OCR (and retried): one copy in shared memory serves every task.
+      const pdf = sharedBytes(normalised.pdf)
+      let pages = await step('text', () => readTextLayer(ctx, pdf))
       const ocrPages = pagesNeedingOcr(pages)
       for (const pageNumber of ocrPages) {
         const page = pages.find((p) => p.page_number === pageNumber) as PageText
         const pageImage = normalised.pageImages?.[pageNumber - 1]
-        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, normalised.pdf, page, signal, pageImage))
+        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, pdf, page, signal, pageImage))
         pages = pages.map((p) => (p.page_number === pageNumber ? read : p))
       }
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
