@@ -13,6 +13,8 @@ export interface ExtractedField {
     | 'anchor_below'
     | 'pattern'
     | 'header'
+    /** Computed from a sum check's other amounts, not read on the page. */
+    | 'derived'
     | 'e_invoice'
     | 'llm'
     | 'learned'
