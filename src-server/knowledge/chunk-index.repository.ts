@@ -276,10 +276,10 @@ const BM25_POSTINGS_BUDGET = 2_500
 const MAX_QUERY_WORDS = 32
 
 /**
- * The words of a query BM25 searches for: one word per distinct stem, rarest first, for as long as their postings stay
- * within `BM25_POSTINGS_BUDGET` (the rarest always); English function words come after every other word. Common
- * words weigh least in BM25 (low IDF) and cost most: on the squad2 questions with their paragraphs hidden among
- * 100,000 chunks this kept recall@5 and cut BM25's time from about 110 ms to 6 (knowledge README). A small
+ * The words of a query BM25 searches for: one word per distinct stem, rarest first, for as long as their postings
+ * stay within `BM25_POSTINGS_BUDGET` (the rarest always); English function words come after every other word.
+ * Common words weigh least in BM25 (low IDF) and cost most: on the squad2 questions with their paragraphs hidden
+ * among 100,000 chunks this kept recall@5 and cut BM25's time from about 110 ms to 6 (knowledge README). A small
  * corpus keeps every word.
  */
 export function bm25Terms(client: Database.Database, text: string): string[] {
