@@ -5,6 +5,7 @@ import {
   apiToken,
   createUser,
   expect,
+  failRequests,
   type RunningServer,
   screenshot,
   signIn,
@@ -23,17 +24,6 @@ async function holdRequests(page: Page, pattern: string | RegExp) {
     await route.continue()
   })
   return () => release()
-}
-
-/** Answers matching requests with the server's error envelope, as a failing server would. */
-async function failRequests(page: Page, pattern: string | RegExp, message: string) {
-  await page.route(pattern, (route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({ error: { code: 'GUARD_FAILED', message, details: {} } }),
-    }),
-  )
 }
 
 const ORDERS = /\/api\/marketplace\/orders\?/
