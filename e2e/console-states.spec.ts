@@ -147,6 +147,31 @@ test('a picker whose choices failed to load says so with Retry instead of offeri
   await expect(page.getByLabel('Agent')).toContainText('Billing helper')
 })
 
+test('the network card says whether traffic is encrypted only once the server has answered', async ({
+  page,
+  server,
+}) => {
+  await signIn(page, server)
+  const network = page
+    .locator('section.card')
+    .filter({ has: page.getByRole('heading', { name: 'Network access' }) })
+  const release = await holdRequests(page, /\/api\/lan$/)
+  await page.goto(`${server.url}/console/admin`)
+  await expect(network.getByRole('status', { name: 'Loading' })).toBeVisible()
+  await expect(network.getByText('Traffic is not encrypted')).toHaveCount(0)
+  release()
+  await expect(network.getByText('Traffic is not encrypted')).toBeVisible()
+  await page.unrouteAll({ behavior: 'wait' })
+
+  await failRequests(page, /\/api\/lan$/, 'The network settings are unavailable.')
+  await page.reload()
+  await expect(network.getByRole('alert')).toContainText('The network settings are unavailable.')
+  await expect(network.getByText('Traffic is not encrypted')).toHaveCount(0)
+  await page.unrouteAll({ behavior: 'wait' })
+  await network.getByRole('button', { name: 'Retry' }).click()
+  await expect(network.getByText('Traffic is not encrypted')).toBeVisible()
+})
+
 test('a screen the user may not open says so instead of loading forever', async ({ page, server }) => {
   const rita = await createUser(server, 'rita', ['reviewer'])
   await signIn(page, server, rita.username, rita.password)

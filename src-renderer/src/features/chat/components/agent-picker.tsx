@@ -1,8 +1,6 @@
-import { useState } from 'react'
 import { LoadError } from '../../../components/ui/load-state'
 import { useLoad } from '../../../lib/use-load'
-import { chatApi } from '../api/chat-api'
-import type { Agent } from '../api/chat-types'
+import { useChatSessions } from '../stores/chat-sessions-store'
 
 /**
  * The agent a chat is started with, or none (`noneLabel`). A failed agent list is shown with Retry instead of a
@@ -19,8 +17,9 @@ export function AgentPicker({
   noneLabel: string
   onChange(agentId: string): void
 }) {
-  const [agents, setAgents] = useState<Agent[]>([])
-  const load = useLoad(async () => setAgents((await chatApi.agents()).items), [])
+  const agents = useChatSessions((state) => state.agents)
+  const loadAgents = useChatSessions((state) => state.loadAgents)
+  const load = useLoad(loadAgents, [loadAgents])
   return (
     <div className="field">
       <label htmlFor={id}>Agent</label>
