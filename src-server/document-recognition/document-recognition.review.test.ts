@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  fieldReview,
+  injectAs,
   settledRun,
   settledUpload,
   startWithInvoiceReviewer,
@@ -46,9 +48,8 @@ async function failedRun() {
 }
 
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: reviewer, ...(payload ? { payload } : {}) })
-const fieldOf = (run: { field_reviews: Field[] }, key: string) =>
-  run.field_reviews.find((f) => f.field_key === key) as Field
+  injectAs(server, reviewer, method, url, payload)
+const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 const reviewRow = (runId: string) =>
   server.app.ctx.db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
 
