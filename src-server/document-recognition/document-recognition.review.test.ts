@@ -4,6 +4,7 @@ import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agentRun } from '../agent-runs'
+import type { CreateServerOptions } from '../app'
 import {
   documentFieldReview,
   documentFieldRevision,
@@ -24,14 +25,31 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-async function completedRun(lines = SAMPLE_INVOICE) {
-  const created = await upload(server, reviewer, invoiceAgent, {
+async function completedRun(
+  lines = SAMPLE_INVOICE,
+  on = { api: server, headers: reviewer, agent: invoiceAgent },
+) {
+  const created = await upload(on.api, on.headers, on.agent, {
     name: 'invoice.pdf',
     type: 'application/pdf',
     bytes: await invoicePdf(lines),
   })
   expect(created.statusCode).toBe(202)
-  return settledRun(server, created.json().id)
+  return settledRun(on.api, created.json().id)
+}
+
+/** A run of the sample invoice on a server of its own, started with `options`. */
+async function completedRunOn(options: CreateServerOptions) {
+  const other = await startTestServer(options)
+  try {
+    return await completedRun(SAMPLE_INVOICE, {
+      api: other,
+      headers: await other.headersFor('rita', ['reviewer']),
+      agent: await shippedAgentId(other, 'Invoice extractor'),
+    })
+  } finally {
+    await other.close()
+  }
 }
 
 async function failedRun() {
@@ -84,27 +102,19 @@ describe('review seed', () => {
     expect(reviewRow(run.id)?.reviewStatus).toBe('flagged')
   })
 
-  it('flags values below LOW_CONFIDENCE_THRESHOLD with the shipped extractor', async () => {
-    const previous = process.env.LOW_CONFIDENCE_THRESHOLD
-    try {
-      process.env.LOW_CONFIDENCE_THRESHOLD = '0.999'
-      const strict = await completedRun()
-      const read = (
-        strict.field_reviews as (Field & { confidence: number; flag_reasons: string[] })[]
-      ).filter((f) => f.value !== null)
-      // Values the old hard-coded 0.8 would have passed are flagged under the stricter variable.
-      expect(read.some((f) => f.confidence >= 0.8 && f.confidence < 0.999)).toBe(true)
-      for (const field of read.filter((f) => f.confidence < 0.999))
-        expect(field.flag_reasons).toContain('low_confidence')
+  it('flags values below the server-wide low-confidence threshold with the shipped extractor', async () => {
+    const strict = await completedRunOn({ lowConfidenceThreshold: 0.999 })
+    const read = (strict.field_reviews as (Field & { confidence: number; flag_reasons: string[] })[]).filter(
+      (f) => f.value !== null,
+    )
+    // Values the default 0.8 would have passed are flagged under the stricter setting.
+    expect(read.some((f) => f.confidence >= 0.8 && f.confidence < 0.999)).toBe(true)
+    for (const field of read.filter((f) => f.confidence < 0.999))
+      expect(field.flag_reasons).toContain('low_confidence')
 
-      process.env.LOW_CONFIDENCE_THRESHOLD = '0.01'
-      const lenient = await completedRun()
-      for (const field of lenient.field_reviews as (Field & { flag_reasons: string[] })[])
-        expect(field.flag_reasons).not.toContain('low_confidence')
-    } finally {
-      if (previous === undefined) delete process.env.LOW_CONFIDENCE_THRESHOLD
-      else process.env.LOW_CONFIDENCE_THRESHOLD = previous
-    }
+    const lenient = await completedRunOn({ lowConfidenceThreshold: 0.01 })
+    for (const field of lenient.field_reviews as (Field & { flag_reasons: string[] })[])
+      expect(field.flag_reasons).not.toContain('low_confidence')
   })
 
   it('fails a truncated PDF with a clear error message after its attempts, and keeps it readable', async () => {

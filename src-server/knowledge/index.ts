@@ -24,5 +24,6 @@ export function findKnowledgeSourceOwnerId(db: Queryable, sourceId: string): str
 /** Hybrid retrieval over an agent's active mounts, with the configured embedder. */
 export function createKnowledgeRetriever(ctx: AppContext): KnowledgeRetriever {
   ensureChunkIndex(ctx.db.$client)
-  return createRetrievalService(ctx.db, createEmbedder(ctx.workers), ctx.workers, ctx.log).retriever
+  return createRetrievalService(ctx.db, createEmbedder(ctx.workers, ctx.config), ctx.workers, ctx.log)
+    .retriever
 }
