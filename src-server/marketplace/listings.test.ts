@@ -13,7 +13,7 @@ import {
   userIdOf,
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { createListingService } from './listings.service'
+import { createListingService, type Viewer } from './listings.service'
 
 let server: TestServer
 afterEach(async () => {
@@ -103,7 +103,7 @@ describe('listings', () => {
   it('checks ownership through the lookup of each asset type, and refuses a type without one', async () => {
     server = await startTestServer()
     await server.headersFor('sam')
-    const seller = { id: userIdOf(server, 'sam'), permissions: ['marketplace.use'] }
+    const seller: Viewer = { id: userIdOf(server, 'sam'), permissions: ['marketplace.use'] }
     const owners = new Map([['source-1', seller.id]])
     const service = createListingService(server.app.ctx.db, {
       knowledge_source: (_db, assetId) => owners.get(assetId) ?? null,
@@ -131,8 +131,16 @@ describe('listings', () => {
     const id = await createListing(server, 'sam')
     expect((await call('GET', `/api/marketplace/listings/${id}`, 'sam')).statusCode).toBe(200)
     expect((await call('GET', `/api/marketplace/listings/${id}`, 'admin')).statusCode).toBe(200)
-    const stranger = await call('GET', `/api/marketplace/listings/${id}`, 'bob')
-    expect([stranger.statusCode, stranger.json().error.code]).toEqual([404, 'LISTING_NOT_FOUND'])
+    // Every other kind of user is told it does not exist, operators and reviewers included.
+    for (const [username, roles] of [
+      ['bob', ['user']],
+      ['olga', ['operator']],
+      ['rita', ['reviewer']],
+    ] as const) {
+      await server.headersFor(username, [...roles])
+      const refused = await call('GET', `/api/marketplace/listings/${id}`, username)
+      expect([refused.statusCode, refused.json().error.code]).toEqual([404, 'LISTING_NOT_FOUND'])
+    }
     const search = await call('GET', '/api/marketplace/listings', 'bob')
     expect(search.json().total).toBe(0)
     await publish(server, id)
