@@ -10,7 +10,7 @@ import { readConfigValue } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import type { Ledger } from './ledger'
-import { isVisible, type Viewer } from './listings.service'
+import { requireVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
 import type { TransactionType } from './marketplace.tables'
 import type { OrderRow } from './orders.repository'
@@ -51,8 +51,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
       return atomically(db, () => {
         const item = repo.findPurchasedListing(db, listingId)
         // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
-        if (!item || !isVisible(item, buyer))
-          throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
+        requireVisible(listingId, item, buyer)
         if (item.status !== 'published')
           throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
         if (item.sellerId === buyerId)
