@@ -13,6 +13,8 @@ export interface ExtractedField {
     | 'anchor_below'
     | 'pattern'
     | 'header'
+    /** Derived from other values on the page (a due date from the issue date and payment terms). */
+    | 'computed'
     | 'e_invoice'
     | 'llm'
     | 'learned'

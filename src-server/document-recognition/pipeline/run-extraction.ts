@@ -45,7 +45,8 @@ function placementIssues(
   const issues: ValidationIssue[] = []
   for (const field of fields) {
     const definition = config.fields.find((f) => f.key === field.key)
-    if (!definition || field.value === null) continue
+    // A computed value is not printed: its box shows what it was computed from.
+    if (!definition || field.value === null || field.method === 'computed') continue
     const page = pages.find((p) => p.page_number === field.page_number)
     if (!page || !field.bbox)
       issues.push({ field_key: field.key, message: `${definition.label} was not found on the page.` })
@@ -119,7 +120,8 @@ export function documentExtractionExecutor(
           modelMode = answer.mode
           modelAnswer = answer.answer
         } else {
-          extracted = await step('extract', async () => extractWithRules(missing, pages))
+          const known = [...fromXml.values(), ...learned.values()]
+          extracted = await step('extract', async () => extractWithRules(missing, pages, known))
         }
       }
       const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...learned, ...fromXml])
