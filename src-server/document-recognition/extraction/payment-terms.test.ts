@@ -75,6 +75,17 @@ describe('payment terms', () => {
 })
 
 describe('due date', () => {
+  it('reads the due date labels of English, German, French and Dutch invoices', () => {
+    const due = (issue: string, label: string) => extract([issue, label]).due?.value
+    expect(due('Invoice Date: 15 March 2024', 'Payment due: 14 April 2024')).toBe('2024-04-14')
+    expect(due('Rechnungsdatum: 15.03.2024', 'Fälligkeitsdatum: 14.04.2024')).toBe('2024-04-14')
+    expect(due('Rechnungsdatum: 15.03.2024', 'Zahlbar bis 14.04.2024')).toBe('2024-04-14')
+    expect(due('Date de facture : 15/03/2024', 'Date limite de paiement : 14/04/2024')).toBe('2024-04-14')
+    expect(due('Date de facture : 15/03/2024', "Date d'échéance : 14/04/2024")).toBe('2024-04-14')
+    expect(due('Factuurdatum: 15-03-2024', 'Te betalen vóór 14-04-2024')).toBe('2024-04-14')
+    expect(due('Factuurdatum: 15-03-2024', 'Vervaldatum: 14-04-2024')).toBe('2024-04-14')
+  })
+
   it('is computed from the issue date and the terms when no label gives it, and says so', () => {
     const { due, issues } = extract([
       'Invoice No: INV-2024-0042',
