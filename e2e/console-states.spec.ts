@@ -504,6 +504,31 @@ test('chat: the session list and a conversation show a skeleton, the server’s 
   await expect(log.getByRole('alert')).toHaveCount(0)
 })
 
+test('chat: an operator whose saved replies or colleagues cannot be read sees that with Retry, not empty lists', async ({
+  page,
+  server,
+}, testInfo) => {
+  const uma = await createUser(server, 'uma', ['user'])
+  const asked = await fetch(`${server.url}/stream`, {
+    method: 'POST',
+    headers: await apiToken(server, uma.username, uma.password),
+    body: JSON.stringify({ message: 'Can I change my delivery address?' }),
+  })
+  const sessionId = /"session_id":"([0-9a-f-]{36})"/.exec(await asked.text())?.[1]
+  await signIn(page, server)
+  await failRequests(page, /\/canned-responses\?/, 'Saved replies are unavailable.')
+  await page.goto(`${server.url}/console/chat/${sessionId}`)
+  const conversation = page.getByRole('region', { name: 'Conversation' })
+  await expect(conversation.getByRole('alert')).toContainText('Saved replies are unavailable.')
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('alert')).toHaveCount(0)
+  await screenshot(page, testInfo, 'chat-operator-tools-failed')
+  await page.unrouteAll({ behavior: 'wait' })
+  await conversation.getByRole('button', { name: 'Retry' }).click()
+  await expect(conversation.getByRole('alert')).toHaveCount(0)
+  await expect(conversation.getByText('Canned responses (0)')).toBeVisible()
+  await expect(conversation.getByRole('combobox', { name: 'Assigned operator' })).toContainText('admin (me)')
+})
+
 test('review: the run list and a run show a skeleton, the server’s error with Retry, and what to do when empty', async ({
   page,
   server,

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { createParser } from 'eventsource-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import { settledUpload, startWithInvoiceReviewer } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, invoicePng } from '../../test/helpers/document-recognition/invoice-documents'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { TestServer } from '../../test/helpers/server'
 import { documentFieldReview } from './document-recognition.tables'
 
 type Word = { text: string; bbox: [number, number, number, number] }
@@ -14,16 +14,12 @@ let invoiceAgent: string
 let reviewer: Record<string, string>
 
 beforeAll(async () => {
-  server = await startTestServer()
-  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
-  reviewer = await server.headersFor('rita', ['reviewer'])
+  ;({ server, invoiceAgent, reviewer } = await startWithInvoiceReviewer())
 })
 afterAll(() => server.close())
 
 async function completedRun(bytes: Buffer, name = 'invoice.pdf', type = 'application/pdf') {
-  const created = await upload(server, reviewer, invoiceAgent, { name, type, bytes })
-  expect(created.statusCode).toBe(202)
-  const run = await settledRun(server, created.json().id)
+  const run = await settledUpload(server, reviewer, invoiceAgent, { name, type, bytes })
   expect(run.status).toBe('completed')
   return run
 }

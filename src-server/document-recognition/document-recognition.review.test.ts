@@ -1,8 +1,13 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import {
+  settledRun,
+  settledUpload,
+  startWithInvoiceReviewer,
+  upload,
+} from '../../test/helpers/document-recognition/api'
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { TestServer } from '../../test/helpers/server'
 import { agentRun } from '../agent-runs'
 import {
   documentFieldReview,
@@ -18,31 +23,26 @@ let invoiceAgent: string
 let reviewer: Record<string, string>
 
 beforeAll(async () => {
-  server = await startTestServer()
-  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
-  reviewer = await server.headersFor('rita', ['reviewer'])
+  ;({ server, invoiceAgent, reviewer } = await startWithInvoiceReviewer())
 })
 afterAll(() => server.close())
 
 async function completedRun(lines = SAMPLE_INVOICE) {
-  const created = await upload(server, reviewer, invoiceAgent, {
+  const bytes = await invoicePdf(lines)
+  return settledUpload(server, reviewer, invoiceAgent, {
     name: 'invoice.pdf',
     type: 'application/pdf',
-    bytes: await invoicePdf(lines),
+    bytes,
   })
-  expect(created.statusCode).toBe(202)
-  return settledRun(server, created.json().id)
 }
 
 async function failedRun() {
   const truncated = (await invoicePdf()).subarray(0, 300)
-  const created = await upload(server, reviewer, invoiceAgent, {
+  return settledUpload(server, reviewer, invoiceAgent, {
     name: 'broken.pdf',
     type: 'application/pdf',
     bytes: truncated,
   })
-  expect(created.statusCode).toBe(202)
-  return settledRun(server, created.json().id)
 }
 
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>

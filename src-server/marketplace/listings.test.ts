@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   agentOf,
-  callAs,
   createListing,
-  expectLedgerConsistent,
+  marketplaceTestFrame,
   publish,
   publishedListing,
   topUp,
@@ -13,13 +12,7 @@ import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createListingService } from './listings.service'
 
 let server: TestServer
-afterEach(async () => {
-  if (server) expectLedgerConsistent(server)
-  await server?.close()
-})
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, username: string, payload?: unknown) =>
-  callAs(server, method, url, username, payload)
+const { call } = marketplaceTestFrame(() => server)
 
 function listingRow(id: string) {
   return server.app.ctx.db.$client.prepare('SELECT * FROM listing WHERE id = ?').get(id) as

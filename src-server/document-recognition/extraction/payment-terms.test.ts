@@ -93,7 +93,7 @@ describe('due date', () => {
       'Payment Terms: Net 30 days',
     ])
     expect(due?.value).toBe('2024-04-14')
-    expect(due?.method).toBe('computed')
+    expect(due?.method).toBe('derived')
     // Trusted less than a printed date: it is only as good as the issue date and the reading of the terms.
     expect(due?.confidence).toBeLessThan(0.9)
     expect(issues).toEqual([])

@@ -173,7 +173,7 @@ export function dueDateFromTerms(
       (terms.endOfMonth ? END_OF_MONTH_DOUBT : 1),
     page_number: line.pageNumber,
     bbox: unionBox(words.map((w) => w.bbox)),
-    method: 'computed',
+    method: 'derived',
     anchor: line.text.slice(terms.start, terms.end),
   }
 }

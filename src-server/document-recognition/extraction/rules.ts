@@ -1,11 +1,13 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
+import { deriveMissingAmounts } from './derived-amount'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
 import { findAnchor, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
 import { dueDateFromTerms, withPaymentTerms } from './payment-terms'
+import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
 
 interface Candidate {
@@ -90,9 +92,9 @@ const meanConfidence = (words: PageWord[]) => words.reduce((sum, w) => sum + w.c
 const offsetIn = (line: Line, segment: Line) =>
   line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
 
-/** "incl. GST", "inkl. MwSt.", "TTC": a total that includes its tax is still the total. */
+/** "incl. GST", "Inc GST", "inkl. MwSt.", "TTC": a total that includes its tax is still the total. */
 const TAX_INCLUDED =
-  /\b(?:incl|inkl|including|inclusive|included)\b\.?\s*(?:of\s+)?(?:gst|vat|tax|taxes|mwst|ust|btw|tva|sst)?\b\.?/gu
+  /\b(?:incl|inc|inkl|including|inclusive|included)\b\.?\s*(?:of\s+)?(?:gst|vat|tax|taxes|mwst|ust|btw|tva|sst)?\b\.?/gu
 
 function hasWordsBetween(text: string): boolean {
   return (
@@ -357,8 +359,9 @@ function anchorCandidates(
   let order = 0
   for (const page of pages) {
     const lines = linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1])
+    const summary = taxSummaryLines(lines)
     const hits = [
-      ...lines.flatMap((line, index) => plainHits(line, index, field, others)),
+      ...lines.flatMap((line, index) => (summary.has(index) ? [] : plainHits(line, index, field, others))),
       ...sectionHits(lines, field),
     ]
     hits.sort((a, b) => a.lineIndex - b.lineIndex || a.start - b.start)
@@ -636,5 +639,6 @@ export function extractWithRules(
     if (settled) chosen.set(field.key, settled)
   }
   reconcileSums(fields, chosen, candidates)
+  deriveMissingAmounts(fields, chosen)
   return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))
 }

@@ -11,14 +11,9 @@ const round = (n: number) => Math.round(n * 1000) / 1000
 /** The field review's `source` from how the strategy found the value. */
 function sourceOf(field: ExtractedField | undefined): repo.FieldReviewRow['source'] {
   if (!field || field.value === null) return null
-  if (
-    field.method === 'learned' ||
-    field.method === 'e_invoice' ||
-    field.method === 'llm' ||
-    field.method === 'computed'
-  )
+  if (field.method === 'learned' || field.method === 'e_invoice' || field.method === 'llm')
     return field.method
-  return 'rules'
+  return field.method === 'derived' ? 'computed' : 'rules'
 }
 
 /**
