@@ -13,7 +13,10 @@ export interface ExtractedField {
     | 'anchor_below'
     | 'pattern'
     | 'header'
-    /** Computed from a sum check's other amounts, not read on the page. */
+    /**
+     * Not read on the page but computed from other values: a sum check's missing amount, a due date from the issue
+     * date and the payment terms.
+     */
     | 'derived'
     | 'e_invoice'
     | 'llm'

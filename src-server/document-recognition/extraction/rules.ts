@@ -6,6 +6,7 @@ import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
 import { findAnchor, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
+import { dueDateFromTerms, withPaymentTerms } from './payment-terms'
 import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
 
@@ -486,6 +487,17 @@ function frequentEnumCandidate(field: FieldDefinition, pages: PageText[]): Candi
   return ranked[0]?.first ?? null
 }
 
+/**
+ * Cross-field check as a chooser: a date that cannot precede another field's (a due date and the issue date) is
+ * chosen among the candidates that do not, when there are any.
+ */
+function inDateOrder(candidates: Candidate[], earliest: ExtractedField | undefined): Candidate[] {
+  if (typeof earliest?.value !== 'string') return candidates
+  const after = earliest.value
+  const inOrder = candidates.filter((c) => typeof c.field.value === 'string' && c.field.value >= after)
+  return inOrder.length > 0 ? inOrder : candidates
+}
+
 function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField | null {
   if (candidates.length === 0) return null
   const best = Math.max(...candidates.map((c) => c.score))
@@ -599,20 +611,32 @@ function reconcileSums(
  * is that field's. A field with a pattern and no anchor hit falls back to the pattern alone, at lower confidence.
  * Totals that must add up choose among the candidates together (`reconcileSums`).
  */
-export function extractWithRules(fields: FieldDefinition[], pages: PageText[]): ExtractedField[] {
+export function extractWithRules(
+  fields: FieldDefinition[],
+  pages: PageText[],
+  /** Fields another source already read (e-invoice XML, learned hints), for checks across fields. */
+  known: ExtractedField[] = [],
+): ExtractedField[] {
   const candidates = new Map<string, Candidate[]>()
   const chosen = new Map<string, ExtractedField>()
+  const fieldRead = (key: string | undefined) =>
+    key === undefined ? undefined : (chosen.get(key) ?? known.find((f) => f.key === key))
   for (const field of fields) {
     const pattern = compilePattern(field)
     const others = fields.filter((f) => f.key !== field.key)
     const fromAnchors = anchorCandidates(field, others, pages, pattern)
     candidates.set(field.key, fromAnchors)
     const picked =
-      choose(field, fromAnchors) ??
+      choose(field, inDateOrder(fromAnchors, fieldRead(field.validation?.not_before))) ??
       (pattern ? choose(field, patternCandidates(field, pages, pattern)) : null) ??
       unlabelledCandidate(field, pages, pattern)?.field ??
       (field.type === 'enum' ? frequentEnumCandidate(field, pages)?.field : null)
-    if (picked) chosen.set(field.key, field.type === 'date' ? inDocumentOrder(picked, pages) : picked)
+    const read = picked && field.type === 'date' ? inDocumentOrder(picked, pages) : (picked ?? null)
+    const issueDate = fieldRead(field.payment_terms_from)
+    const settled = field.payment_terms_from
+      ? withPaymentTerms(read, dueDateFromTerms(field.key, issueDate, pages), issueDate)
+      : read
+    if (settled) chosen.set(field.key, settled)
   }
   reconcileSums(fields, chosen, candidates)
   deriveMissingAmounts(fields, chosen)

@@ -50,7 +50,8 @@ function placementIssues(
     const page = pages.find((p) => p.page_number === field.page_number)
     if (!page || !field.bbox)
       issues.push({ field_key: field.key, message: `${definition.label} was not found on the page.` })
-    else if (!boxHoldsValue(definition, page, field.bbox, field.value))
+    // A derived value is not printed: its box, when it has one, shows what it was computed from.
+    else if (field.method !== 'derived' && !boxHoldsValue(definition, page, field.bbox, field.value))
       issues.push({
         field_key: field.key,
         message: `The words inside the box of ${definition.label} do not read as its value.`,
@@ -122,7 +123,8 @@ export function documentExtractionExecutor(
           modelMode = answer.mode
           modelAnswer = answer.answer
         } else {
-          extracted = await step('extract', async () => extractWithRules(missing, pages))
+          const known = [...fromXml.values(), ...learned.values()]
+          extracted = await step('extract', async () => extractWithRules(missing, pages, known))
         }
       }
       const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...learned, ...fromXml])
