@@ -226,4 +226,22 @@ describe('identity and access', () => {
     expect(lines[0].reqId).toMatch(/^req-/)
     expect(server.logs()).not.toContain(token)
   })
+
+  it("writes request lines at the app's log level, also when it changes while running", async () => {
+    server = await startTestServer()
+    const requestLines = async () => {
+      const before = server.logs().length
+      await server.app.inject({ method: 'GET', url: '/healthz' })
+      return server
+        .logs()
+        .slice(before)
+        .split('\n')
+        .filter((line) => line.includes('"msg":"request"'))
+    }
+    expect(await requestLines()).toHaveLength(1)
+    server.app.log.level = 'warn'
+    expect(await requestLines()).toEqual([])
+    server.app.log.level = 'info'
+    expect(await requestLines()).toHaveLength(1)
+  })
 })

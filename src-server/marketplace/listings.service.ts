@@ -103,7 +103,7 @@ export function createListingService(db: Queryable, assetOwners: AssetOwners) {
     ) {
       if (query.asset_type !== undefined) checkAssetType(query.asset_type)
       if (query.pricing_model !== undefined) checkPricingModel(query.pricing_model)
-      const { rows, total } = repo.searchListings(db, {
+      const { rows, total } = repo.searchListingItems(db, {
         status: 'published',
         assetType: query.asset_type,
         pricingModel: query.pricing_model,

@@ -1,5 +1,5 @@
 import type { TransactionRow, WalletRow } from './ledger'
-import type { ListingWithSeller } from './listings.repository'
+import type { ListingItemRow, ListingWithSeller } from './listings.repository'
 
 export function presentWallet(row: WalletRow) {
   return {
@@ -31,7 +31,7 @@ export function ratingAverage(row: { ratingSum: number; ratingCount: number }): 
   return row.ratingCount > 0 ? row.ratingSum / row.ratingCount : 0
 }
 
-export function presentListingItem(row: ListingWithSeller) {
+export function presentListingItem(row: ListingItemRow) {
   return {
     id: row.id,
     title: row.title,
