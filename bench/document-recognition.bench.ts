@@ -7,7 +7,8 @@
  *   normalising numbers and dates; boxes judged against where the expected value's words are on the page;
  *   invoice2data's own per-issuer templates (85.9 % of its golden fields) printed as a reference only;
  * - the same on PNG renderings of the invoices with scan noise (the OCR path).
- * BENCH_RECOGNITION_TEXT_ONLY=1 runs only the text-layer accuracy (for tuning).
+ * BENCH_RECOGNITION_TEXT_ONLY=1 runs only the text-layer accuracy (for tuning); BENCH_RECOGNITION_RECEIPTS_ONLY=1
+ * only the receipts (upload latency and accuracy).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -313,6 +314,8 @@ async function receiptLatency(): Promise<BenchResult[]> {
 
 export async function run(): Promise<BenchResult[]> {
   if (process.env.BENCH_RECOGNITION_TEXT_ONLY) return accuracy()
+  if (process.env.BENCH_RECOGNITION_RECEIPTS_ONLY)
+    return [...(await receiptLatency()), ...(await receiptAccuracy())]
   return [
     ...(await latency()),
     ...(await receiptLatency()),
