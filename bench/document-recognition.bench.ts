@@ -16,6 +16,9 @@ import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import sharp from 'sharp'
 import { type App, createServer } from '../src-server/app'
+import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
+import { extractFromReadings } from '../src-server/document-recognition/extraction/readings'
+import type { PageText } from '../src-server/document-recognition/page-text'
 import { OcrEngine } from '../src-server/document-recognition/pipeline/ocr'
 import {
   type CaseResult,
@@ -27,7 +30,7 @@ import {
   summarise,
 } from '../test/helpers/document-recognition/fixture-accuracy'
 import { invoicePdf, invoicePng, multipartBody } from '../test/helpers/document-recognition/invoice-documents'
-import { loadReceiptCases, receiptPages } from '../test/helpers/document-recognition/receipt-accuracy'
+import { loadReceiptCases, receiptReadings } from '../test/helpers/document-recognition/receipt-accuracy'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -273,8 +276,11 @@ async function receiptAccuracy(): Promise<BenchResult[]> {
   const results: CaseResult[] = []
   const engine = new OcrEngine()
   try {
-    for (const receipt of loadReceiptCases())
-      results.push(scorePages(config, receipt, await receiptPages(receipt, engine)))
+    for (const receipt of loadReceiptCases()) {
+      const readings = await receiptReadings(receipt, engine, config.ocr_readings ?? 1)
+      const extract = (fields: FieldDefinition[]) => extractFromReadings(fields, readings).fields
+      results.push(scorePages(config, receipt, readings[0] as PageText[], extract))
+    }
   } finally {
     await engine.close()
   }

@@ -25,7 +25,7 @@ export function pagesNeedingOcr(pages: PageText[]): number[] {
  * OCR of one page by tesseract with the bundled English model: the image the page was made of when there is
  * one (an uploaded scan's own pixels, resampled for tesseract, read better than a rendering of the PDF page that
  * wraps it: 79.8 % against 67.4 % of merchant, date and total on the tuning receipts), else the page rendered
- * on a worker thread.
+ * on a worker thread. Read `readings` times (1 or 2): the page's readings, the default one first.
  */
 export async function ocrPage(
   ctx: AppContext,
@@ -33,10 +33,12 @@ export async function ocrPage(
   pdf: Uint8Array,
   page: PageText,
   signal: AbortSignal,
-  pageImage?: Uint8Array,
-): Promise<PageText> {
-  const image = pageImage ?? (await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width))
-  return { ...page, words: await ocr.recognise(image, signal) }
+  options: { pageImage?: Uint8Array; readings: number },
+): Promise<PageText[]> {
+  const image = options.pageImage ?? (await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width))
+  const readings =
+    options.readings > 1 ? await ocr.readTwice(image, signal) : [await ocr.recognise(image, signal)]
+  return readings.map((words) => ({ ...page, words }))
 }
 
 export async function renderPage(

@@ -7,7 +7,7 @@ import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
-import { extractWithRules } from '../extraction/rules'
+import { extractFromReadings } from '../extraction/readings'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
@@ -83,14 +83,24 @@ export function documentExtractionExecutor(
 
       const normalised = await step('normalise', () => normaliseToPdf(source, run.mimeType, policy.max_pages))
       const stored = await ctx.blobs.put(normalised.pdf)
-      let pages = await step('text', () => readTextLayer(ctx, normalised.pdf))
-      const ocrPages = pagesNeedingOcr(pages)
+      const textLayer = await step('text', () => readTextLayer(ctx, normalised.pdf))
+      const ocrPages = pagesNeedingOcr(textLayer)
+      // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
+      let readings: PageText[][] = [textLayer]
       for (const pageNumber of ocrPages) {
-        const page = pages.find((p) => p.page_number === pageNumber) as PageText
-        const pageImage = normalised.pageImages?.[pageNumber - 1]
-        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, normalised.pdf, page, signal, pageImage))
-        pages = pages.map((p) => (p.page_number === pageNumber ? read : p))
+        const page = textLayer.find((p) => p.page_number === pageNumber) as PageText
+        const options = {
+          pageImage: normalised.pageImages?.[pageNumber - 1],
+          readings: config.ocr_readings ?? 1,
+        }
+        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, normalised.pdf, page, signal, options))
+        readings = read.map((reading, i) =>
+          (readings[i] ?? (readings[0] as PageText[])).map((p) =>
+            p.page_number === pageNumber ? reading : p,
+          ),
+        )
       }
+      let pages = readings[0] as PageText[]
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
       const fromXml = xml
         ? extractFromInvoiceXml(config.fields, xml, pages)
@@ -119,7 +129,9 @@ export function documentExtractionExecutor(
           modelMode = answer.mode
           modelAnswer = answer.answer
         } else {
-          extracted = await step('extract', async () => extractWithRules(missing, pages))
+          const read = await step('extract', async () => extractFromReadings(missing, readings))
+          extracted = read.fields
+          pages = read.pages
         }
       }
       const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...learned, ...fromXml])
