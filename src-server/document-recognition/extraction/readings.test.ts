@@ -28,11 +28,18 @@ describe('fields chosen across two OCR readings', () => {
   })
 
   it('trusts a value both readings agree on more than either reading alone', () => {
-    const page = receipt(['Date: 22/12/2017 14:03', ['Total Amt Rounded 15.90', 0.7]])
-    const once = fieldsOf([[page]]).byKey
-    const twice = fieldsOf([[page], [page]]).byKey
+    const read = () => receipt(['Date: 22/12/2017 14:03', ['Total Amt Rounded 15.90', 0.7]])
+    const once = fieldsOf([[read()]]).byKey
+    const twice = fieldsOf([[read()], [read()]]).byKey
     expect(twice.purchase_date?.value).toBe('2017-12-22')
     expect(twice.purchase_date?.confidence).toBeGreaterThan(once.purchase_date?.confidence ?? 1)
+  })
+
+  it('counts a page both readings share (a text layer) as read once', () => {
+    const textLayer = receipt(['Date: 22/12/2017 14:03', ['Total Amt Rounded 15.90', 0.7]])
+    const once = fieldsOf([[textLayer]]).byKey
+    const shared = fieldsOf([[textLayer], [textLayer]]).byKey
+    expect(shared.purchase_date).toEqual(once.purchase_date)
   })
 
   it('takes the amount with cents when the other reading has only its whole part', () => {

@@ -81,14 +81,21 @@ export function extractFromReadings(
 ): { fields: ExtractedField[]; pages: PageText[] } {
   const [first = []] = readings
   if (readings.length < 2) return { fields: extractWithRules(definitions, first), pages: first }
-  const chosen = chooseAcrossReadings(
-    definitions,
-    // The checks only choose here: the fields keep their confidence, which the run's validation adjusts once.
-    readings.map((pages) => {
-      const fields = extractWithRules(definitions, pages)
-      return { fields, issues: validateFields(definitions, fields).issues }
-    }),
-  )
+  // The checks only choose here: the fields keep their confidence, which the run's validation adjusts once.
+  const results = readings.map((pages) => {
+    const fields = extractWithRules(definitions, pages)
+    return { fields, issues: validateFields(definitions, fields).issues }
+  })
+  // A page every reading shares (a text layer beside a scanned page) was read once: its fields agree by
+  // construction, which is no evidence, so they are the first reading's as they are.
+  const readOnce = (pageNumber: number | null) => {
+    const page = first.find((p) => p.page_number === pageNumber)
+    return page !== undefined && readings.every((r) => r.find((p) => p.page_number === pageNumber) === page)
+  }
+  const chosen = chooseAcrossReadings(definitions, results).map((choice, i) => {
+    const own = results[0]?.fields[i]
+    return own && readOnce(choice.field.page_number) ? { field: own, reading: 0 } : choice
+  })
   const pages = first.map((page) => {
     let words = page.words
     for (const { field, reading } of chosen) {
