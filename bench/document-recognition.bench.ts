@@ -7,7 +7,8 @@
  *   normalising numbers and dates; boxes judged against where the expected value's words are on the page;
  *   invoice2data's own per-issuer templates (85.9 % of its golden fields) printed as a reference only;
  * - the same on PNG renderings of the invoices with scan noise (the OCR path).
- * BENCH_RECOGNITION_TEXT_ONLY=1 runs only the text-layer accuracy (for tuning).
+ * BENCH_RECOGNITION_TEXT_ONLY=1 runs only the text-layer accuracy (for tuning); BENCH_RECOGNITION_RECEIPTS_ONLY=1
+ * only the receipts (upload latency and accuracy).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +16,9 @@ import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import sharp from 'sharp'
 import { type App, createServer } from '../src-server/app'
+import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
+import { extractFromReadings } from '../src-server/document-recognition/extraction/readings'
+import type { PageText } from '../src-server/document-recognition/page-text'
 import { OcrEngine } from '../src-server/document-recognition/pipeline/ocr'
 import {
   type CaseResult,
@@ -26,7 +30,7 @@ import {
   summarise,
 } from '../test/helpers/document-recognition/fixture-accuracy'
 import { invoicePdf, invoicePng, multipartBody } from '../test/helpers/document-recognition/invoice-documents'
-import { loadReceiptCases, receiptPages } from '../test/helpers/document-recognition/receipt-accuracy'
+import { loadReceiptCases, receiptReadings } from '../test/helpers/document-recognition/receipt-accuracy'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -272,8 +276,11 @@ async function receiptAccuracy(): Promise<BenchResult[]> {
   const results: CaseResult[] = []
   const engine = new OcrEngine()
   try {
-    for (const receipt of loadReceiptCases())
-      results.push(scorePages(config, receipt, await receiptPages(receipt, engine)))
+    for (const receipt of loadReceiptCases()) {
+      const readings = await receiptReadings(receipt, engine, config.ocr_readings ?? 1)
+      const extract = (fields: FieldDefinition[]) => extractFromReadings(fields, readings).fields
+      results.push(scorePages(config, receipt, readings[0] as PageText[], extract))
+    }
   } finally {
     await engine.close()
   }
@@ -313,6 +320,8 @@ async function receiptLatency(): Promise<BenchResult[]> {
 
 export async function run(): Promise<BenchResult[]> {
   if (process.env.BENCH_RECOGNITION_TEXT_ONLY) return accuracy()
+  if (process.env.BENCH_RECOGNITION_RECEIPTS_ONLY)
+    return [...(await receiptLatency()), ...(await receiptAccuracy())]
   return [
     ...(await latency()),
     ...(await receiptLatency()),

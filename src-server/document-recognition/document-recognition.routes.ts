@@ -48,7 +48,8 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   agentRuns: AgentRunService
   models?: ModelRegistry
 }> = async (app, { ctx, agentRuns, models }) => {
-  const ocr = new OcrEngine()
+  // The page image is prepared for tesseract on the worker pool, off the event loop.
+  const ocr = new OcrEngine((image) => ctx.workers.run('prepareOcrImage', { bytes: image }))
   app.addHook('onClose', () => ocr.close())
   const service = createDocumentRecognitionService(ctx, {
     agentRuns,

@@ -49,6 +49,11 @@ export const ExtractionConfig = Type.Object({
   fields: Type.Array(FieldDefinition, { minItems: 1, maxItems: 100 }),
   low_confidence_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   review_sample_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /**
+   * How many times a page without a text layer is read by OCR: 2 reads it a second time with another threshold, in
+   * parallel, and takes each field from the reading it is best read in (`extraction/readings.ts`).
+   */
+  ocr_readings: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
   model: Type.Optional(
     Type.Object({ provider: Type.Optional(Type.String()), model: Type.Optional(Type.String()) }),
   ),

@@ -26,7 +26,8 @@ export function pagesNeedingOcr(pages: PageText[]): number[] {
  * OCR of one page by tesseract with the bundled English model: the image the page was made of when there is
  * one (an uploaded scan's own pixels, resampled for tesseract, read better than a rendering of the PDF page that
  * wraps it: 79.8 % against 67.4 % of merchant, date and total on the tuning receipts), else the page rendered
- * on a worker thread (which `pdf` moves to, as in `renderPage`).
+ * on a worker thread (which `pdf` moves to, as in `renderPage`). Read `readings` times (1 or 2): the page's
+ * readings, the default one first.
  */
 export async function ocrPage(
   ctx: AppContext,
@@ -34,10 +35,12 @@ export async function ocrPage(
   pdf: Uint8Array,
   page: PageText,
   signal: AbortSignal,
-  pageImage?: Uint8Array,
-): Promise<PageText> {
-  const image = pageImage ?? (await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width))
-  return { ...page, words: await ocr.recognise(image, signal) }
+  options: { pageImage?: Uint8Array; readings: number },
+): Promise<PageText[]> {
+  const image = options.pageImage ?? (await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width))
+  const readings =
+    options.readings > 1 ? await ocr.readTwice(image, signal) : [await ocr.recognise(image, signal)]
+  return readings.map((words) => ({ ...page, words }))
 }
 
 /** A PNG of one page. `pdf` moves to the worker thread: pass `sharedBytes(pdf)` to use it again. */

@@ -41,7 +41,8 @@ export function textLineHeight(grey: Uint8Array, width: number, height: number):
 }
 
 export interface OcrImage {
-  png: Buffer
+  /** A Buffer when made in this thread, a Uint8Array when it comes back from a worker thread. */
+  png: Uint8Array
   width: number
   height: number
 }

@@ -8,7 +8,7 @@ import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
-import { extractWithRules } from '../extraction/rules'
+import { extractFromReadings } from '../extraction/readings'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
@@ -87,14 +87,24 @@ export function documentExtractionExecutor(
       const stored = await ctx.blobs.put(normalised.pdf)
       // Parsed, then rendered page by page for OCR (and retried): one copy in shared memory serves every task.
       const pdf = sharedBytes(normalised.pdf)
-      let pages = await step('text', () => readTextLayer(ctx, pdf))
-      const ocrPages = pagesNeedingOcr(pages)
+      const textLayer = await step('text', () => readTextLayer(ctx, pdf))
+      const ocrPages = pagesNeedingOcr(textLayer)
+      // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
+      let readings: PageText[][] = [textLayer]
       for (const pageNumber of ocrPages) {
-        const page = pages.find((p) => p.page_number === pageNumber) as PageText
-        const pageImage = normalised.pageImages?.[pageNumber - 1]
-        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, pdf, page, signal, pageImage))
-        pages = pages.map((p) => (p.page_number === pageNumber ? read : p))
+        const page = textLayer.find((p) => p.page_number === pageNumber) as PageText
+        const options = {
+          pageImage: normalised.pageImages?.[pageNumber - 1],
+          readings: config.ocr_readings ?? 1,
+        }
+        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, pdf, page, signal, options))
+        readings = read.map((reading, i) =>
+          (readings[i] ?? (readings[0] as PageText[])).map((p) =>
+            p.page_number === pageNumber ? reading : p,
+          ),
+        )
       }
+      let pages = readings[0] as PageText[]
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
       const fromXml = xml
         ? extractFromInvoiceXml(config.fields, xml, pages)
@@ -124,7 +134,9 @@ export function documentExtractionExecutor(
           modelAnswer = answer.answer
         } else {
           const known = [...fromXml.values(), ...learned.values()]
-          extracted = await step('extract', async () => extractWithRules(missing, pages, known))
+          const read = await step('extract', async () => extractFromReadings(missing, readings, known))
+          extracted = read.fields
+          pages = read.pages
         }
       }
       const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...learned, ...fromXml])

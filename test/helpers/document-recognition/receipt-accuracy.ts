@@ -42,11 +42,19 @@ export function loadReceiptCases(): ReceiptCase[] {
     }))
 }
 
-/** A receipt read the way an upload is: the image made a PDF page, and the page's image read by tesseract. */
-export async function receiptPages(receipt: ReceiptCase, engine: OcrEngine): Promise<PageText[]> {
+/**
+ * A receipt read the way an upload is: the image made a PDF page, and the page's image read by tesseract, once or
+ * (`readings` 2) twice with another threshold; the page's readings, the default one first.
+ */
+export async function receiptReadings(
+  receipt: ReceiptCase,
+  engine: OcrEngine,
+  readings: number,
+): Promise<PageText[][]> {
   const { pdf, pageImages } = await normaliseToPdf(receipt.image, 'image/jpeg', 1)
-  const pages = await readPdfText({ bytes: pdf })
-  return Promise.all(
-    pages.map(async (page, i) => ({ ...page, words: await engine.recognise(pageImages?.[i] as Uint8Array) })),
-  )
+  const [page] = await readPdfText({ bytes: pdf })
+  const image = pageImages?.[0]
+  if (!page || !image) throw new Error(`${receipt.name} made no page.`)
+  const words = readings > 1 ? await engine.readTwice(image) : [await engine.recognise(image)]
+  return words.map((reading) => [{ ...page, words: reading }])
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
+import { receipt } from '../../../test/helpers/document-recognition/receipt-lines'
+import { extractFromReadings } from './readings'
+
+const config = shippedExtractorConfig('receipt-extractor')
+const fieldsOf = (readings: ReturnType<typeof receipt>[][]) => {
+  const { fields, pages } = extractFromReadings(config.fields, readings)
+  return { byKey: Object.fromEntries(fields.map((f) => [f.key, f])), pages }
+}
+
+/** Tuning receipts as tesseract reads them with its default threshold (first) and with Sauvola's (second). */
+describe('fields chosen across two OCR readings', () => {
+  it('takes the header name from the reading that reads it surely, and stores that reading’s words there', () => {
+    // 052.jpg: "PAGCH" at 0.89 with the default threshold, "PAGOH" at 0.94 with Sauvola's.
+    const read = (name: [string, number]) =>
+      receipt(['TQ FOR SHOPPING WITH myNEWS.com', name, '24600,PAGOH, JOHOR', 'sug TOTAL 10.00'])
+    const { byKey, pages } = fieldsOf([
+      [read(['PAGCH REST AND SERVICE AREA', 0.89])],
+      [read(['PAGOH REST AND SERVICE AREA', 0.94])],
+    ])
+    expect(byKey.merchant_name?.value).toBe('PAGOH REST AND SERVICE AREA')
+    // The readings disagree: the chosen one is doubted.
+    expect(byKey.merchant_name?.confidence).toBeLessThan(0.94 * 0.8)
+    const words = pages[0]?.words.map((w) => w.text) ?? []
+    expect(words).toContain('PAGOH')
+    expect(words).not.toContain('PAGCH')
+  })
+
+  it('trusts a value both readings agree on more than either reading alone', () => {
+    const read = () => receipt(['Date: 22/12/2017 14:03', ['Total Amt Rounded 15.90', 0.7]])
+    const once = fieldsOf([[read()]]).byKey
+    const twice = fieldsOf([[read()], [read()]]).byKey
+    expect(twice.purchase_date?.value).toBe('2017-12-22')
+    expect(twice.purchase_date?.confidence).toBeGreaterThan(once.purchase_date?.confidence ?? 1)
+  })
+
+  it('counts a page both readings share (a text layer) as read once', () => {
+    const textLayer = receipt(['Date: 22/12/2017 14:03', ['Total Amt Rounded 15.90', 0.7]])
+    const once = fieldsOf([[textLayer]]).byKey
+    const shared = fieldsOf([[textLayer], [textLayer]]).byKey
+    expect(shared.purchase_date).toEqual(once.purchase_date)
+  })
+
+  it('takes the amount with cents when the other reading has only its whole part', () => {
+    // 012.jpg: Sauvola's threshold misses the "Total" labels of the total lines and reads the net line instead.
+    const { byKey } = fieldsOf([
+      [receipt(['Total Excl. of GST 15.00', 'Tota Incl. of GST 15.90', ['Total Amt Rounded 15.90', 0.81]])],
+      [receipt(['Total Excl. of GST 15.00', 'Tot Incl. of GST 15.90', ['Told Amt Rounded 15.90', 0.35]])],
+    ])
+    expect(byKey.total_amount?.value).toBe(15.9)
+  })
+
+  it('reads one reading as the rules do', () => {
+    const page = receipt(['PAGOH REST AND SERVICE AREA', 'TOTAL 10.00'])
+    const { byKey, pages } = fieldsOf([[page]])
+    expect(byKey.total_amount?.value).toBe(10)
+    expect(pages[0]).toBe(page)
+  })
+})

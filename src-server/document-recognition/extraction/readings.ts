@@ -1,0 +1,115 @@
+import type { Bbox } from '../document-recognition.tables'
+import type { PageText, PageWord } from '../page-text'
+import { type ExtractedField, notFound } from './extracted-field'
+import type { FieldDefinition } from './field-config'
+import { extractWithRules } from './rules'
+import { type ValidationIssue, validateFields } from './validate'
+
+/** Readings that agree on a value are evidence it was read right: its doubt is halved. */
+const AGREED = 0.5
+/** Readings that disagree make the chosen value a guess between them. */
+const DISAGREED = 0.7
+
+interface Option {
+  field: ExtractedField
+  reading: number
+  valid: boolean
+}
+
+/** "15" against "15.90": one reading lost the decimal point, the amount with cents is the one printed. */
+const keepsCents = (option: Option, others: Option[]) =>
+  typeof option.field.value === 'number' &&
+  !Number.isInteger(option.field.value) &&
+  others.some((o) => o.field.value === Math.floor(option.field.value as number))
+
+/**
+ * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
+ * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
+ * an amount with cents over the same amount without them, then the most confident. Agreement raises the
+ * confidence, disagreement lowers it.
+ */
+function chooseAcrossReadings(
+  definitions: FieldDefinition[],
+  results: { fields: ExtractedField[]; issues: ValidationIssue[] }[],
+): { field: ExtractedField; reading: number }[] {
+  return definitions.map((definition) => {
+    const options: Option[] = results.flatMap(({ fields, issues }, reading) => {
+      const field = fields.find((f) => f.key === definition.key)
+      return field && field.value !== null
+        ? [{ field, reading, valid: !issues.some((i) => i.field_key === definition.key) }]
+        : []
+    })
+    const agreeing = (option: Option) =>
+      options.filter((o) => String(o.field.value) === String(option.field.value)).length
+    const rank = (o: Option) => [
+      agreeing(o),
+      Number(o.valid),
+      Number(keepsCents(o, options)),
+      o.field.confidence,
+    ]
+    const better = (a: Option, b: Option) => {
+      const [ra, rb] = [rank(a), rank(b)]
+      const k = ra.findIndex((v, i) => v !== rb[i])
+      return k >= 0 && (ra[k] as number) > (rb[k] as number)
+    }
+    const best = options.reduce<Option | null>((a, b) => (a && !better(b, a) ? a : b), null)
+    if (!best) return { field: notFound(definition.key), reading: 0 }
+    const agreed = agreeing(best) === results.length
+    const confidence = agreed
+      ? 1 - (1 - best.field.confidence) * AGREED
+      : agreeing(best) < options.length
+        ? best.field.confidence * DISAGREED
+        : best.field.confidence
+    return { field: { ...best.field, confidence }, reading: best.reading }
+  })
+}
+
+const centreInside = (word: PageWord, box: Bbox) => {
+  const x = (word.bbox[0] + word.bbox[2]) / 2
+  const y = (word.bbox[1] + word.bbox[3]) / 2
+  return x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]
+}
+
+/**
+ * The fields from several OCR readings of the same pages (the first reading's pages are what is stored), and the
+ * pages to store: the first reading's words, with the words of another reading inside the box of each field taken
+ * from it, so the stored words read as the chosen values.
+ */
+export function extractFromReadings(
+  definitions: FieldDefinition[],
+  readings: PageText[][],
+  /** Fields another source already read (e-invoice XML, learned hints), for checks across fields. */
+  known: ExtractedField[] = [],
+): { fields: ExtractedField[]; pages: PageText[] } {
+  const [first = []] = readings
+  if (readings.length < 2) return { fields: extractWithRules(definitions, first, known), pages: first }
+  // The checks only choose here: the fields keep their confidence, which the run's validation adjusts once.
+  const results = readings.map((pages) => {
+    const fields = extractWithRules(definitions, pages, known)
+    return { fields, issues: validateFields(definitions, fields).issues }
+  })
+  // A page every reading shares (a text layer beside a scanned page) was read once: its fields agree by
+  // construction, which is no evidence, so they are the first reading's as they are.
+  const readOnce = (pageNumber: number | null) => {
+    const page = first.find((p) => p.page_number === pageNumber)
+    return page !== undefined && readings.every((r) => r.find((p) => p.page_number === pageNumber) === page)
+  }
+  const chosen = chooseAcrossReadings(definitions, results).map((choice, i) => {
+    const own = results[0]?.fields[i]
+    return own && readOnce(choice.field.page_number) ? { field: own, reading: 0 } : choice
+  })
+  const pages = first.map((page) => {
+    let words = page.words
+    for (const { field, reading } of chosen) {
+      const box = field.bbox
+      const other = readings[reading]?.find((p) => p.page_number === page.page_number)
+      if (reading === 0 || !box || !other || field.page_number !== page.page_number) continue
+      words = [
+        ...words.filter((w) => !centreInside(w, box)),
+        ...other.words.filter((w) => centreInside(w, box)),
+      ]
+    }
+    return { ...page, words }
+  })
+  return { fields: chosen.map((c) => c.field), pages }
+}
