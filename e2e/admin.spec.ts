@@ -71,3 +71,50 @@ test('an admin adds a model provider whose key is stored but never shown', async
     has_api_key: true,
   })
 })
+
+test('an admin adds and publishes a version of a runtime agent and turns its recognition off', async ({
+  page,
+  server,
+}, testInfo) => {
+  await signIn(page, server)
+  await page.goto(`${server.url}/console/admin`)
+  await page.getByRole('tab', { name: 'Recognition' }).click()
+  const agents = page.getByRole('table', { name: 'Runtime agents' })
+  const invoices = agents.getByRole('row').filter({ hasText: 'Invoice extractor' })
+  await invoices.getByRole('button', { name: 'Versions' }).click()
+  const versions = page.getByRole('table', { name: 'Versions of Invoice extractor' })
+  await expect(versions.getByRole('row')).toHaveCount(2)
+
+  // A draft starts from the newest configuration; a bad one is refused at the form.
+  const config = page.getByLabel('Configuration of a new version')
+  await expect(config).toHaveValue(/"strategy": "rules"/)
+  const newest = await config.inputValue()
+  await config.fill('{ not json')
+  await page.getByRole('button', { name: 'Create draft version' }).click()
+  await expect(page.getByText('The configuration is not valid JSON.')).toBeVisible()
+  await config.fill(newest.replace('"review_sample_rate": 0.05', '"review_sample_rate": 0.5'))
+  await page.getByRole('button', { name: 'Create draft version' }).click()
+  await expect(page.getByText('Draft version created.')).toBeVisible()
+  const draft = versions.getByRole('row').filter({ hasText: 'v2' })
+  await draft.getByRole('button', { name: 'Publish' }).click()
+  await expect(draft.getByRole('button', { name: 'Publish' })).toHaveCount(0)
+  await expect(config).toHaveValue(/"review_sample_rate": 0.5/)
+
+  // The box shows the stored entry: it turns off once the server has it.
+  await invoices.getByRole('checkbox', { name: 'Enabled' }).click()
+  await expect(invoices.getByRole('checkbox', { name: 'Enabled' })).not.toBeChecked()
+  await screenshot(page, testInfo, 'admin-recognition')
+
+  const admin = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const registry = (await (
+    await fetch(`${server.url}/admin/document-recognition/runtime-agents`, { headers: admin })
+  ).json()) as { items: { display_name: string; enabled: boolean; runtime_agent_id: string }[] }
+  const entry = registry.items.find((item) => item.display_name === 'Invoice extractor')
+  expect(entry?.enabled).toBe(false)
+  const detail = (await (
+    await fetch(`${server.url}/admin/runtime-agents/${entry?.runtime_agent_id}`, { headers: admin })
+  ).json()) as { published_version_id: string; versions: { id: string; version: number; config: unknown }[] }
+  const published = detail.versions.find((v) => v.id === detail.published_version_id)
+  expect(published?.version).toBe(2)
+  expect(published?.config).toMatchObject({ review_sample_rate: 0.5 })
+})

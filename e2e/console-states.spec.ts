@@ -5,6 +5,7 @@ import {
   apiToken,
   createUser,
   expect,
+  failRequests,
   type RunningServer,
   screenshot,
   signIn,
@@ -23,17 +24,6 @@ async function holdRequests(page: Page, pattern: string | RegExp) {
     await route.continue()
   })
   return () => release()
-}
-
-/** Answers matching requests with the server's error envelope, as a failing server would. */
-async function failRequests(page: Page, pattern: string | RegExp, message: string) {
-  await page.route(pattern, (route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({ error: { code: 'GUARD_FAILED', message, details: {} } }),
-    }),
-  )
 }
 
 const ORDERS = /\/api\/marketplace\/orders\?/
@@ -155,6 +145,31 @@ test('a picker whose choices failed to load says so with Retry instead of offeri
   await main.getByRole('button', { name: 'Retry' }).click()
   await expect(main.getByRole('alert')).toHaveCount(0)
   await expect(page.getByLabel('Agent')).toContainText('Billing helper')
+})
+
+test('the network card says whether traffic is encrypted only once the server has answered', async ({
+  page,
+  server,
+}) => {
+  await signIn(page, server)
+  const network = page
+    .locator('section.card')
+    .filter({ has: page.getByRole('heading', { name: 'Network access' }) })
+  const release = await holdRequests(page, /\/api\/lan$/)
+  await page.goto(`${server.url}/console/admin`)
+  await expect(network.getByRole('status', { name: 'Loading' })).toBeVisible()
+  await expect(network.getByText('Traffic is not encrypted')).toHaveCount(0)
+  release()
+  await expect(network.getByText('Traffic is not encrypted')).toBeVisible()
+  await page.unrouteAll({ behavior: 'wait' })
+
+  await failRequests(page, /\/api\/lan$/, 'The network settings are unavailable.')
+  await page.reload()
+  await expect(network.getByRole('alert')).toContainText('The network settings are unavailable.')
+  await expect(network.getByText('Traffic is not encrypted')).toHaveCount(0)
+  await page.unrouteAll({ behavior: 'wait' })
+  await network.getByRole('button', { name: 'Retry' }).click()
+  await expect(network.getByText('Traffic is not encrypted')).toBeVisible()
 })
 
 test('a screen the user may not open says so instead of loading forever', async ({ page, server }) => {
@@ -502,6 +517,31 @@ test('chat: the session list and a conversation show a skeleton, the server’s 
   await log.getByRole('button', { name: 'Retry' }).click()
   await expect(log.getByRole('list', { name: 'Messages' })).toContainText('Where is my parcel?')
   await expect(log.getByRole('alert')).toHaveCount(0)
+})
+
+test('chat: an operator whose saved replies or colleagues cannot be read sees that with Retry, not empty lists', async ({
+  page,
+  server,
+}, testInfo) => {
+  const uma = await createUser(server, 'uma', ['user'])
+  const asked = await fetch(`${server.url}/stream`, {
+    method: 'POST',
+    headers: await apiToken(server, uma.username, uma.password),
+    body: JSON.stringify({ message: 'Can I change my delivery address?' }),
+  })
+  const sessionId = /"session_id":"([0-9a-f-]{36})"/.exec(await asked.text())?.[1]
+  await signIn(page, server)
+  await failRequests(page, /\/canned-responses\?/, 'Saved replies are unavailable.')
+  await page.goto(`${server.url}/console/chat/${sessionId}`)
+  const conversation = page.getByRole('region', { name: 'Conversation' })
+  await expect(conversation.getByRole('alert')).toContainText('Saved replies are unavailable.')
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('alert')).toHaveCount(0)
+  await screenshot(page, testInfo, 'chat-operator-tools-failed')
+  await page.unrouteAll({ behavior: 'wait' })
+  await conversation.getByRole('button', { name: 'Retry' }).click()
+  await expect(conversation.getByRole('alert')).toHaveCount(0)
+  await expect(conversation.getByText('Canned responses (0)')).toBeVisible()
+  await expect(conversation.getByRole('combobox', { name: 'Assigned operator' })).toContainText('admin (me)')
 })
 
 test('review: the run list and a run show a skeleton, the server’s error with Retry, and what to do when empty', async ({

@@ -73,6 +73,15 @@ test('an operator uploads documents, ingests them with progress and finds a pass
   const hits = page.getByRole('list', { name: 'Retrieved passages' })
   await expect(hits.getByRole('listitem').first()).toContainText('Rollo')
   await expect(hits.getByRole('listitem').first()).toContainText('normans.txt')
+  // The query's words are marked where the index matched them; function words ("Who", "the") are not.
+  await expect(
+    hits
+      .getByRole('listitem')
+      .first()
+      .locator('mark', { hasText: /^leader$/ })
+      .first(),
+  ).toBeVisible()
+  await expect(hits.getByRole('listitem').first().locator('mark', { hasText: /^the$/i })).toHaveCount(0)
   await screenshot(page, testInfo, 'knowledge-playground')
 
   // An agent with this source mounted answers with citations that open the cited document.

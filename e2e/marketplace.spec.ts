@@ -1,4 +1,13 @@
-import { apiToken, createUser, expect, screenshot, signIn, test } from './fixtures'
+import {
+  ADMIN_PASSWORD,
+  apiToken,
+  createUser,
+  expect,
+  failRequests,
+  screenshot,
+  signIn,
+  test,
+} from './fixtures'
 
 test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and refunds it', async ({
   browser,
@@ -105,4 +114,71 @@ test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and 
   await expect(admin.getByRole('img', { name: 'Orders per day' })).toBeVisible()
   await expect(admin.getByText('1 order(s) · 0 pts volume · 0 pts commission')).toBeVisible()
   await screenshot(admin, testInfo, 'admin-statistics')
+})
+
+test('a listing whose ownership or balance cannot be read offers no Buy: the failure with Retry, then the truth', async ({
+  page,
+  server,
+}, testInfo) => {
+  const sam = await createUser(server, 'sam', ['user'])
+  const bea = await createUser(server, 'bea', ['user'])
+  const samApi = await apiToken(server, sam.username, sam.password)
+  const beaApi = await apiToken(server, bea.username, bea.password)
+  const adminApi = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const agent = (await (
+    await fetch(`${server.url}/agents`, {
+      method: 'POST',
+      headers: samApi,
+      body: JSON.stringify({ name: 'Glossary helper', description: 'Explains terms' }),
+    })
+  ).json()) as { id: string }
+  const listing = (await (
+    await fetch(`${server.url}/api/marketplace/listings`, {
+      method: 'POST',
+      headers: samApi,
+      body: JSON.stringify({
+        asset_type: 'agent',
+        asset_id: agent.id,
+        title: 'Glossary helper agent',
+        pricing_model: 'free',
+        base_price: 0,
+      }),
+    })
+  ).json()) as { id: string }
+  const published = await fetch(`${server.url}/api/admin/listings/${listing.id}/status`, {
+    method: 'PUT',
+    headers: adminApi,
+    body: JSON.stringify({ status: 'published' }),
+  })
+  expect(published.status).toBe(200)
+  const bought = await fetch(`${server.url}/api/marketplace/orders`, {
+    method: 'POST',
+    headers: { ...beaApi, 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({ listing_id: listing.id }),
+  })
+  expect(bought.status).toBe(201)
+
+  await signIn(page, server, bea.username, bea.password)
+  const buyBox = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Buy' }) })
+  // Her orders cannot be read: the box says so and offers no purchase of what she may already own.
+  await failRequests(page, /\/api\/marketplace\/orders\?/, 'Orders are unavailable.')
+  await page.goto(`${server.url}/console/marketplace/listings/${listing.id}`)
+  await expect(buyBox.getByRole('alert')).toContainText('Orders are unavailable.')
+  await expect(page.getByRole('button', { name: 'Buy now' })).toHaveCount(0)
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('alert')).toHaveCount(0)
+  await screenshot(page, testInfo, 'listing-ownership-failed')
+  await page.unrouteAll({ behavior: 'wait' })
+  await buyBox.getByRole('button', { name: 'Retry' }).click()
+  await expect(buyBox.getByText('You own this')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Buy now' })).toHaveCount(0)
+
+  // The balance cannot be read: the same, in the server's words.
+  await failRequests(page, /\/api\/wallet$/, 'The wallet is unavailable.')
+  await page.reload()
+  await expect(buyBox.getByRole('alert')).toContainText('The wallet is unavailable.')
+  await expect(buyBox.getByText('You own this')).toHaveCount(0)
+  await page.unrouteAll({ behavior: 'wait' })
+  await buyBox.getByRole('button', { name: 'Retry' }).click()
+  await expect(buyBox.getByTestId('buy-balance')).toContainText('0 pts')
+  await expect(buyBox.getByText('You own this')).toBeVisible()
 })

@@ -1,17 +1,18 @@
-import { parentPort } from 'node:worker_threads'
+import { move } from 'piscina'
 import { workerTasks } from './worker-tasks'
 
-/** Worker-thread entry: runs one named task per message and answers with its result or its error message. */
-parentPort?.on('message', async (message: { id: number; task: string; input: unknown }) => {
+/**
+ * Worker-thread entry (jobs/worker-pool.ts): runs one named task and answers with its result, or throws its error.
+ * Bytes the task made on its own buffer (a rendered page) move back instead of being copied.
+ */
+export default async function runTask(message: { task: string; input: unknown }): Promise<unknown> {
   const task = (workerTasks as Record<string, (input: unknown) => unknown>)[message.task]
-  try {
-    if (!task) throw new Error(`Unknown worker task: ${message.task}`)
-    parentPort?.postMessage({ id: message.id, ok: true, result: await task(message.input) })
-  } catch (error) {
-    parentPort?.postMessage({
-      id: message.id,
-      ok: false,
-      error: error instanceof Error ? error.message : String(error),
-    })
-  }
-})
+  if (!task) throw new Error(`Unknown worker task: ${message.task}`)
+  const result = await task(message.input)
+  const ownsBuffer =
+    result instanceof Uint8Array &&
+    result.buffer instanceof ArrayBuffer &&
+    result.byteOffset === 0 &&
+    result.byteLength === result.buffer.byteLength
+  return ownsBuffer ? move(result) : result
+}

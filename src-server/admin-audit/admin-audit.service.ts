@@ -1,6 +1,6 @@
-import { count, desc, eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { user } from '../auth'
-import type { Queryable } from '../db'
+import { type Queryable, selectPage } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { adminAuditLog } from './admin-audit.tables'
 
@@ -39,16 +39,12 @@ function targetName(...snapshots: unknown[]): string | null {
 }
 
 export function listAdminActions(db: Queryable, query: PageQuery) {
-  const { limit, offset } = pageWindow(query)
-  const rows = db
+  const listing = db
     .select({ entry: adminAuditLog, actorUsername: user.username })
     .from(adminAuditLog)
     .leftJoin(user, eq(user.id, adminAuditLog.actorId))
     .orderBy(desc(adminAuditLog.createdAt))
-    .limit(limit)
-    .offset(offset)
-    .all()
-  const total = db.select({ n: count() }).from(adminAuditLog).get()?.n ?? 0
+  const { rows, total } = selectPage(db, listing, { from: adminAuditLog }, pageWindow(query))
   return toPage(
     rows.map(({ entry: row, actorUsername }) => ({
       id: row.id,

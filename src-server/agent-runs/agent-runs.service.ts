@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Static, TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { type Resource, requireAccess } from '../access'
-import { recordAdminAction } from '../admin-audit'
+import { type AdminAction, recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { nowIso, type Queryable } from '../db'
@@ -106,6 +106,23 @@ export type AgentRunService = ReturnType<typeof createAgentRunService>
  * The generic agent-run subsystem: versioned runtime agents, and runs of them on the durable job runner.
  * A run's whole flow is one job; its `max_attempts` is the job's, so a crash mid-run resumes.
  */
+/** An admin's change to a runtime agent, logged in the transaction that makes it. */
+function recordAgentAction(
+  tx: Queryable,
+  actorId: string,
+  action: 'create' | 'version.create' | 'version.publish',
+  agentId: string,
+  change: Pick<AdminAction, 'before' | 'after'>,
+): void {
+  recordAdminAction(tx, {
+    actorId,
+    action: `runtime_agent.${action}`,
+    targetType: 'runtime_agent',
+    targetId: agentId,
+    ...change,
+  })
+}
+
 export function createAgentRunService(ctx: AppContext) {
   const { db } = ctx
   ctx.blobs.addHolder((sha256) => repo.runUsesBlob(db, sha256))
@@ -258,13 +275,7 @@ export function createAgentRunService(ctx: AppContext) {
       return db.transaction((tx) => {
         const agent = repo.insertAgent(tx, { name: input.name, type: input.type, ownerId: actorId })
         if (input.config !== undefined) repo.insertVersion(tx, agent.id, input.config)
-        recordAdminAction(tx, {
-          actorId,
-          action: 'runtime_agent.create',
-          targetType: 'runtime_agent',
-          targetId: agent.id,
-          after: { name: agent.name, type: agent.type },
-        })
+        recordAgentAction(tx, actorId, 'create', agent.id, { after: { name: agent.name, type: agent.type } })
         return agent
       })
     },
@@ -274,11 +285,7 @@ export function createAgentRunService(ctx: AppContext) {
       checkConfig(agent.type, config)
       return db.transaction((tx) => {
         const version = repo.insertVersion(tx, agent.id, config)
-        recordAdminAction(tx, {
-          actorId,
-          action: 'runtime_agent.version.create',
-          targetType: 'runtime_agent',
-          targetId: agent.id,
+        recordAgentAction(tx, actorId, 'version.create', agent.id, {
           after: { version_id: version.id, version: version.version },
         })
         return version
@@ -294,11 +301,7 @@ export function createAgentRunService(ctx: AppContext) {
         throw AgentRunErrors.VERSION_NOT_PUBLISHABLE({ version_id: versionId, status: version.status })
       return db.transaction((tx) => {
         repo.publishVersion(tx, agent.id, version.id)
-        recordAdminAction(tx, {
-          actorId,
-          action: 'runtime_agent.version.publish',
-          targetType: 'runtime_agent',
-          targetId: agent.id,
+        recordAgentAction(tx, actorId, 'version.publish', agent.id, {
           before: { published_version_id: agent.publishedVersionId },
           after: { published_version_id: version.id },
         })

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
-import { type Db, nowIso, type Queryable } from '../db'
+import { type Db, nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { authToken, type TokenKind, user } from './auth.tables'
 import type { Role } from './permissions'
 
@@ -96,18 +96,14 @@ export function updateUser(
   return db.update(user).set(values).where(eq(user.id, id)).returning().get() ?? null
 }
 
-export function listPeople(db: Queryable, limit: number, offset: number): { rows: UserRow[]; total: number } {
-  const people = eq(user.isSystem, false)
-  const rows = db
-    .select()
-    .from(user)
-    .where(people)
-    .orderBy(asc(user.createdAt))
-    .limit(limit)
-    .offset(offset)
-    .all()
-  const total = db.select({ n: count() }).from(user).where(people).get()?.n ?? 0
-  return { rows, total }
+export function listPeople(db: Queryable, window: RowWindow): RowPage<UserRow> {
+  const where = eq(user.isSystem, false)
+  return selectPage(
+    db,
+    db.select().from(user).where(where).orderBy(asc(user.createdAt)),
+    { from: user, where },
+    window,
+  )
 }
 
 export function countUsers(db: Queryable): number {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { LRUCache } from 'lru-cache'
 import { recordAdminAction } from '../admin-audit'
 import type { Db } from '../db'
 import { CommonErrors } from '../errors'
@@ -67,12 +68,8 @@ export function createAuthService(db: Db) {
    * `GET /api/auth/me`'s answer per user, kept from the caller's lookup: the most frequent authenticated read
    * costs no query. Replaced when the user changes their profile, dropped with the user's callers.
    */
-  const profiles = new Map<string, PublicUser>()
-  const remember = (profile: PublicUser) => {
-    profiles.delete(profile.id)
-    if (profiles.size >= CACHED_CALLERS) profiles.delete(profiles.keys().next().value as string)
-    profiles.set(profile.id, profile)
-  }
+  const profiles = new LRUCache<string, PublicUser>({ max: CACHED_CALLERS })
+  const remember = (profile: PublicUser) => profiles.set(profile.id, profile)
   const queries = repo.prepareCallerQueries(db)
   const forget = (match: (user: AuthUser) => boolean) => {
     for (const [hash, cached] of callers) if (match(cached.user)) callers.delete(hash)
@@ -219,8 +216,7 @@ export function createAuthService(db: Db) {
     },
 
     listUsers(query: PageQuery) {
-      const { limit, offset } = pageWindow(query)
-      const { rows, total } = repo.listPeople(db, limit, offset)
+      const { rows, total } = repo.listPeople(db, pageWindow(query))
       return toPage(rows.map(publicUser), total, query)
     },
 

@@ -1,6 +1,6 @@
-import { count, desc, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
+import { desc, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
 import { user } from '../auth'
-import type { Queryable } from '../db'
+import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { type AgentType, agent } from './conversation.tables'
 
 export type AgentRow = typeof agent.$inferSelect
@@ -56,24 +56,20 @@ export function foreignAgentIds(db: Queryable, userId: string): string[] {
 export function listAgents(
   db: Queryable,
   scope: { all: true } | { ownerId: string; extraIds: string[] },
-  window: { limit: number; offset: number },
-): { rows: AgentWithOwner[]; total: number } {
+  window: RowWindow,
+): RowPage<AgentWithOwner> {
   let where: SQL | undefined
   if (!('all' in scope))
     where =
       scope.extraIds.length > 0
         ? or(eq(agent.ownerId, scope.ownerId), inArray(agent.id, scope.extraIds))
         : eq(agent.ownerId, scope.ownerId)
-  const rows = db
+  const listing = db
     .select(withOwner)
     .from(agent)
     .innerJoin(user, eq(user.id, agent.ownerId))
     .where(where)
     .orderBy(desc(agent.createdAt), desc(agent.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-    .map(joinOwner)
-  const total = db.select({ n: count() }).from(agent).where(where).get()?.n ?? 0
-  return { rows, total }
+  const page = selectPage(db, listing, { from: agent, where }, window)
+  return { ...page, rows: page.rows.map(joinOwner) }
 }

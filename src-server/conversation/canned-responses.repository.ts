@@ -1,6 +1,6 @@
-import { and, asc, count, eq, isNull, or } from 'drizzle-orm'
+import { and, asc, eq, isNull, or } from 'drizzle-orm'
 import { user } from '../auth'
-import type { Queryable } from '../db'
+import { type Queryable, type RowWindow, selectPage } from '../db'
 import { cannedResponse } from './conversation.tables'
 
 export type CannedResponseRow = typeof cannedResponse.$inferSelect & { createdByUsername: string }
@@ -11,19 +11,19 @@ const usableBy = (operatorId: string) =>
 
 const columns = { row: cannedResponse, createdByUsername: user.username }
 
-export function listUsable(db: Queryable, operatorId: string, window: { limit: number; offset: number }) {
-  const rows = db
+export function listUsable(db: Queryable, operatorId: string, window: RowWindow) {
+  const where = usableBy(operatorId)
+  const listing = db
     .select(columns)
     .from(cannedResponse)
     .innerJoin(user, eq(user.id, cannedResponse.createdById))
-    .where(usableBy(operatorId))
+    .where(where)
     .orderBy(asc(cannedResponse.shortcut), asc(cannedResponse.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-    .map((entry) => ({ ...entry.row, createdByUsername: entry.createdByUsername }))
-  const total = db.select({ n: count() }).from(cannedResponse).where(usableBy(operatorId)).get()?.n ?? 0
-  return { rows, total }
+  const page = selectPage(db, listing, { from: cannedResponse, where }, window)
+  return {
+    ...page,
+    rows: page.rows.map((entry) => ({ ...entry.row, createdByUsername: entry.createdByUsername })),
+  }
 }
 
 export function findUsable(db: Queryable, id: string, operatorId: string): CannedResponseRow | null {

@@ -127,34 +127,31 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
         .send(toMarkdown(transcript))
     },
   )
-  app.post(
-    '/sessions/:session_id/takeover',
+  const handovers = [
+    { action: 'takeover', run: chat.takeover },
+    { action: 'release', run: chat.release },
     {
-      config: operate,
-      preValidation: emptyBodyAsObject,
-      schema: {
-        tags: chatTags,
-        params: SessionIdParams,
-        body: HandoverBody,
-        response: { 200: SessionSchema },
-      },
+      action: 'resolve',
+      run: chat.resolve,
+      description: 'Close the conversation: back to the AI, unassigned, out of the default inbox view.',
     },
-    async (request) => chat.takeover(request.requireUser(), request.params.session_id, request.body),
-  )
-  app.post(
-    '/sessions/:session_id/release',
-    {
-      config: operate,
-      preValidation: emptyBodyAsObject,
-      schema: {
-        tags: chatTags,
-        params: SessionIdParams,
-        body: HandoverBody,
-        response: { 200: SessionSchema },
+  ]
+  for (const { action, run, description } of handovers)
+    app.post(
+      `/sessions/:session_id/${action}`,
+      {
+        config: operate,
+        preValidation: emptyBodyAsObject,
+        schema: {
+          tags: chatTags,
+          ...(description && { description }),
+          params: SessionIdParams,
+          body: HandoverBody,
+          response: { 200: SessionSchema },
+        },
       },
-    },
-    async (request) => chat.release(request.requireUser(), request.params.session_id, request.body),
-  )
+      async (request) => run(request.requireUser(), request.params.session_id, request.body),
+    )
   app.post(
     '/sessions/:session_id/agent-message',
     {
@@ -170,21 +167,6 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
       reply
         .status(201)
         .send(chat.agentMessage(request.requireUser(), request.params.session_id, request.body.content)),
-  )
-  app.post(
-    '/sessions/:session_id/resolve',
-    {
-      config: operate,
-      preValidation: emptyBodyAsObject,
-      schema: {
-        tags: chatTags,
-        description: 'Close the conversation: back to the AI, unassigned, out of the default inbox view.',
-        params: SessionIdParams,
-        body: HandoverBody,
-        response: { 200: SessionSchema },
-      },
-    },
-    async (request) => chat.resolve(request.requireUser(), request.params.session_id, request.body),
   )
   app.post(
     '/sessions/:session_id/assign',

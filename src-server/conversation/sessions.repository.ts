@@ -18,7 +18,7 @@ import {
 } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { type Permission, permissionsOf, type Role, user } from '../auth'
-import { nowIso, perShape, type Queryable } from '../db'
+import { nowIso, perShape, type Queryable, type RowWindow, selectPage } from '../db'
 import {
   chatMessage,
   chatReadMarker,
@@ -294,7 +294,7 @@ export function listSessions(
   db: Queryable,
   filter: SessionFilter,
   view: { name: InboxView; viewerId: string | null },
-  window: { limit: number; offset: number },
+  window: RowWindow,
 ) {
   const statements = sessionStatements(db, filter)
   const values = filterValues(filter, view.viewerId)
@@ -376,25 +376,16 @@ function messageWhere(sessionId: string, filter: MessageFilter) {
 }
 
 /** Messages oldest first, windowed. */
-export function listMessages(
-  db: Queryable,
-  sessionId: string,
-  filter: MessageFilter,
-  window: { limit: number; offset: number },
-) {
+export function listMessages(db: Queryable, sessionId: string, filter: MessageFilter, window: RowWindow) {
   const where = messageWhere(sessionId, filter)
-  const rows = db
+  const listing = db
     .select(messageColumns)
     .from(chatMessage)
     .leftJoin(user, eq(user.id, chatMessage.authorId))
     .where(where)
     .orderBy(asc(chatMessage.seq))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-    .map(flattenMessage)
-  const total = db.select({ n: count() }).from(chatMessage).where(where).get()?.n ?? 0
-  return { rows, total }
+  const page = selectPage(db, listing, { from: chatMessage, where }, window)
+  return { ...page, rows: page.rows.map(flattenMessage) }
 }
 
 /** The newest `limit` messages, returned oldest first. */
@@ -433,7 +424,7 @@ export function isDocumentCitedTo(db: Queryable, userId: string, documentId: str
 export function listOperators(
   db: Queryable,
   roles: readonly Role[],
-  window: { limit: number; offset: number },
+  window: RowWindow,
 ) {
   const operating = and(
     eq(user.isSystem, false),
@@ -443,14 +434,14 @@ export function listOperators(
       sql`, `,
     )}))`,
   )
-  const rows = db
-    .select({ id: user.id, username: user.username })
-    .from(user)
-    .where(operating)
-    .orderBy(asc(user.username))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  const total = db.select({ n: count() }).from(user).where(operating).get()?.n ?? 0
-  return { rows, total }
+  return selectPage(
+    db,
+    db
+      .select({ id: user.id, username: user.username })
+      .from(user)
+      .where(operating)
+      .orderBy(asc(user.username)),
+    { from: user, where: operating },
+    window,
+  )
 }

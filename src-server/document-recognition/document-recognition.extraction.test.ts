@@ -188,6 +188,34 @@ describe('document recognition extraction', () => {
     expect(fields.get('invoice_number')?.flag_reasons).toEqual([])
   })
 
+  it('stores a due date computed from the issue date and payment terms with source computed', async () => {
+    // The terms line is SammyMaystoneLinesTest's (development set), in place of the printed due date.
+    const withTerms = SAMPLE_INVOICE.map((line) =>
+      line.text.startsWith('Due Date') ? { ...line, text: 'Payment Terms: Net 30 days' } : line,
+    )
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'terms.pdf',
+      type: 'application/pdf',
+      bytes: await invoicePdf(withTerms),
+    })
+    const run = await settledRun(server, created.json().id)
+    expect(run.status).toBe('completed')
+    const stored = server.app.ctx.db
+      .select()
+      .from(documentFieldReview)
+      .where(eq(documentFieldReview.runId, run.id))
+      .all()
+    const due = stored.find((f) => f.fieldKey === 'due_date')
+    expect(due).toMatchObject({ value: '2024-04-14', source: 'computed', pageNumber: 1 })
+    // Its box is the terms phrase it was computed from (right of "Payment Terms:"), not taken for a misplaced box.
+    expect(due?.issues).toEqual([])
+    const [x0, y0, , y1] = due?.bbox ?? []
+    const [labelX0, lineY0, , lineY1] = lineBox('Due Date')
+    expect(x0).toBeGreaterThan(labelX0 + 0.1)
+    expect(y0).toBeLessThan(lineY1)
+    expect(y1).toBeGreaterThan(lineY0)
+  })
+
   it('flags a value too faint for OCR as missing', async () => {
     const faint = SAMPLE_INVOICE.map((line) =>
       line.text.startsWith('Invoice No') ? { ...line, grey: 0.7 } : line,

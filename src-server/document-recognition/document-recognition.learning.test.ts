@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import { settledUpload, startWithInvoiceReviewer } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, type PrintedLine } from '../../test/helpers/document-recognition/invoice-documents'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
 import { documentLearnedHint } from './document-recognition.tables'
 
@@ -55,19 +55,17 @@ let invoiceAgent: string
 let reviewer: Record<string, string>
 
 beforeAll(async () => {
-  server = await startTestServer()
-  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
-  reviewer = await server.headersFor('rita', ['reviewer'])
+  ;({ server, invoiceAgent, reviewer } = await startWithInvoiceReviewer())
 })
 afterAll(() => server.close())
 
 async function completedRun(lines: PrintedLine[]) {
-  const created = await upload(server, reviewer, invoiceAgent, {
+  const bytes = await invoicePdf(lines)
+  const run = await settledUpload(server, reviewer, invoiceAgent, {
     name: 'invoice.pdf',
     type: 'application/pdf',
-    bytes: await invoicePdf(lines),
+    bytes,
   })
-  const run = await settledRun(server, created.json().id)
   expect(run.status).toBe('completed')
   return run as { id: string; field_reviews: Field[] }
 }

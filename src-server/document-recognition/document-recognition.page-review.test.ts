@@ -1,9 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { createParser } from 'eventsource-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import {
+  fieldReview,
+  injectAs,
+  settledUpload,
+  startWithInvoiceReviewer,
+} from '../../test/helpers/document-recognition/api'
 import { invoicePdf, invoicePng } from '../../test/helpers/document-recognition/invoice-documents'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { TestServer } from '../../test/helpers/server'
 import { documentFieldReview } from './document-recognition.tables'
 
 type Word = { text: string; bbox: [number, number, number, number] }
@@ -14,24 +19,19 @@ let invoiceAgent: string
 let reviewer: Record<string, string>
 
 beforeAll(async () => {
-  server = await startTestServer()
-  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
-  reviewer = await server.headersFor('rita', ['reviewer'])
+  ;({ server, invoiceAgent, reviewer } = await startWithInvoiceReviewer())
 })
 afterAll(() => server.close())
 
 async function completedRun(bytes: Buffer, name = 'invoice.pdf', type = 'application/pdf') {
-  const created = await upload(server, reviewer, invoiceAgent, { name, type, bytes })
-  expect(created.statusCode).toBe(202)
-  const run = await settledRun(server, created.json().id)
+  const run = await settledUpload(server, reviewer, invoiceAgent, { name, type, bytes })
   expect(run.status).toBe('completed')
   return run
 }
 
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: reviewer, ...(payload ? { payload } : {}) })
-const fieldOf = (run: { field_reviews: Field[] }, key: string) =>
-  run.field_reviews.find((f) => f.field_key === key) as Field
+  injectAs(server, reviewer, method, url, payload)
+const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 const storedField = (id: string) =>
   server.app.ctx.db.select().from(documentFieldReview).where(eq(documentFieldReview.id, id)).get()
 

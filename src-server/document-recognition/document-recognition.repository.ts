@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm'
 import { type AgentRunRow, agentRun } from '../agent-runs'
-import type { Queryable } from '../db'
+import type { Queryable, RowPage, RowWindow } from '../db'
 import {
   documentFieldReview,
   documentFieldRevision,
@@ -81,8 +81,8 @@ export function listRuns(
   db: Queryable,
   filters: RunFilters,
   registeredOnly: boolean,
-  window: { limit: number; offset: number },
-): { rows: AgentRunRow[]; total: number } {
+  window: RowWindow,
+): RowPage<AgentRunRow> {
   const conditions = runConditions(filters)
   if (registeredOnly) conditions.push(isNotNull(documentRecognitionAgent.agentId))
   const where = conditions.length ? and(...conditions) : undefined

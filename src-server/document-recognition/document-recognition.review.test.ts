@@ -1,6 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import {
+  fieldReview,
+  injectAs,
+  settledRun,
+  settledUpload,
+  shippedAgentId,
+  startWithInvoiceReviewer,
+  upload,
+} from '../../test/helpers/document-recognition/api'
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agentRun } from '../agent-runs'
@@ -19,34 +27,28 @@ let invoiceAgent: string
 let reviewer: Record<string, string>
 
 beforeAll(async () => {
-  server = await startTestServer()
-  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
-  reviewer = await server.headersFor('rita', ['reviewer'])
+  ;({ server, invoiceAgent, reviewer } = await startWithInvoiceReviewer())
 })
 afterAll(() => server.close())
 
-async function completedRun(
-  lines = SAMPLE_INVOICE,
-  on = { api: server, headers: reviewer, agent: invoiceAgent },
-) {
-  const created = await upload(on.api, on.headers, on.agent, {
+async function completedRun(lines = SAMPLE_INVOICE) {
+  return settledUpload(server, reviewer, invoiceAgent, {
     name: 'invoice.pdf',
     type: 'application/pdf',
     bytes: await invoicePdf(lines),
   })
-  expect(created.statusCode).toBe(202)
-  return settledRun(on.api, created.json().id)
 }
 
 /** A run of the sample invoice on a server of its own, started with `options`. */
 async function completedRunOn(options: CreateServerOptions) {
   const other = await startTestServer(options)
   try {
-    return await completedRun(SAMPLE_INVOICE, {
-      api: other,
-      headers: await other.headersFor('rita', ['reviewer']),
-      agent: await shippedAgentId(other, 'Invoice extractor'),
-    })
+    return await settledUpload(
+      other,
+      await other.headersFor('rita', ['reviewer']),
+      await shippedAgentId(other, 'Invoice extractor'),
+      { name: 'invoice.pdf', type: 'application/pdf', bytes: await invoicePdf() },
+    )
   } finally {
     await other.close()
   }
@@ -54,19 +56,16 @@ async function completedRunOn(options: CreateServerOptions) {
 
 async function failedRun() {
   const truncated = (await invoicePdf()).subarray(0, 300)
-  const created = await upload(server, reviewer, invoiceAgent, {
+  return settledUpload(server, reviewer, invoiceAgent, {
     name: 'broken.pdf',
     type: 'application/pdf',
     bytes: truncated,
   })
-  expect(created.statusCode).toBe(202)
-  return settledRun(server, created.json().id)
 }
 
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: reviewer, ...(payload ? { payload } : {}) })
-const fieldOf = (run: { field_reviews: Field[] }, key: string) =>
-  run.field_reviews.find((f) => f.field_key === key) as Field
+  injectAs(server, reviewer, method, url, payload)
+const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 const reviewRow = (runId: string) =>
   server.app.ctx.db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
 

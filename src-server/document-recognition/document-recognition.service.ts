@@ -450,8 +450,7 @@ export function createDocumentRecognitionService(
         throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: pageNumber })
       if (!ctx.blobs.has(run.pdfSha256))
         throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: run.id, source_recoverable: false })
-      const pdf = await ctx.blobs.readBytes(run.pdfSha256)
-      const png = await renderPage(ctx, new Uint8Array(pdf), pageNumber, PREVIEW_SCALE)
+      const png = await renderPage(ctx, await ctx.blobs.readBytes(run.pdfSha256), pageNumber, PREVIEW_SCALE)
       return sharp(png).png({ compressionLevel: 6 }).toBuffer()
     },
 

@@ -7,7 +7,7 @@ export const FIELD_REVIEW_STATUSES = ['pending', 'flagged', 'accepted', 'correct
 export type FieldValue = string | number | boolean | null
 export type Bbox = [number, number, number, number]
 /** Where a field review's current value came from. */
-export const FIELD_SOURCES = ['rules', 'e_invoice', 'llm', 'learned', 'reviewer'] as const
+export const FIELD_SOURCES = ['rules', 'computed', 'e_invoice', 'llm', 'learned', 'reviewer'] as const
 export interface PageWordRow {
   text: string
   bbox: Bbox

@@ -1,13 +1,11 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
-import type { Queryable } from '../db'
+import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { evaluationDataset, evaluationItem, evaluationResult, evaluationRun } from './evaluation.tables'
 
 export type DatasetRow = typeof evaluationDataset.$inferSelect
 export type ItemRow = typeof evaluationItem.$inferSelect
 export type RunRow = typeof evaluationRun.$inferSelect
 export type ResultRow = typeof evaluationResult.$inferSelect
-
-type Window = { limit: number; offset: number }
 
 export function insertDataset(db: Queryable, values: typeof evaluationDataset.$inferInsert): DatasetRow {
   return db.insert(evaluationDataset).values(values).returning().get()
@@ -17,15 +15,13 @@ export function findDataset(db: Queryable, id: string): DatasetRow | null {
   return db.select().from(evaluationDataset).where(eq(evaluationDataset.id, id)).get() ?? null
 }
 
-export function listDatasets(db: Queryable, window: Window): { rows: DatasetRow[]; total: number } {
-  const rows = db
-    .select()
-    .from(evaluationDataset)
-    .orderBy(desc(evaluationDataset.createdAt))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(evaluationDataset).get()?.n ?? 0 }
+export function listDatasets(db: Queryable, window: RowWindow): RowPage<DatasetRow> {
+  return selectPage(
+    db,
+    db.select().from(evaluationDataset).orderBy(desc(evaluationDataset.createdAt)),
+    { from: evaluationDataset },
+    window,
+  )
 }
 
 /** Replaces every sample of a dataset; call inside a transaction. */
@@ -48,21 +44,14 @@ export function replaceItems(
     .get() as DatasetRow
 }
 
-export function listItems(
-  db: Queryable,
-  datasetId: string,
-  window: Window,
-): { rows: ItemRow[]; total: number } {
+export function listItems(db: Queryable, datasetId: string, window: RowWindow): RowPage<ItemRow> {
   const where = eq(evaluationItem.datasetId, datasetId)
-  const rows = db
-    .select()
-    .from(evaluationItem)
-    .where(where)
-    .orderBy(asc(evaluationItem.ordinal))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(evaluationItem).where(where).get()?.n ?? 0 }
+  return selectPage(
+    db,
+    db.select().from(evaluationItem).where(where).orderBy(asc(evaluationItem.ordinal)),
+    { from: evaluationItem, where },
+    window,
+  )
 }
 
 export function allItems(db: Queryable, datasetId: string): ItemRow[] {
@@ -104,17 +93,14 @@ export function findRunOfAgent(db: Queryable, agentId: string, runId: string): R
   )
 }
 
-export function listRuns(db: Queryable, agentId: string, window: Window): { rows: RunRow[]; total: number } {
+export function listRuns(db: Queryable, agentId: string, window: RowWindow): RowPage<RunRow> {
   const where = eq(evaluationRun.agentId, agentId)
-  const rows = db
-    .select()
-    .from(evaluationRun)
-    .where(where)
-    .orderBy(desc(evaluationRun.createdAt), desc(sql`rowid`))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(evaluationRun).where(where).get()?.n ?? 0 }
+  return selectPage(
+    db,
+    db.select().from(evaluationRun).where(where).orderBy(desc(evaluationRun.createdAt), desc(sql`rowid`)),
+    { from: evaluationRun, where },
+    window,
+  )
 }
 
 export function updateRun(
@@ -149,19 +135,12 @@ export function allResults(db: Queryable, runId: string): ResultRow[] {
   return db.select().from(evaluationResult).where(eq(evaluationResult.runId, runId)).all()
 }
 
-export function listResults(
-  db: Queryable,
-  runId: string,
-  window: Window,
-): { rows: ResultRow[]; total: number } {
+export function listResults(db: Queryable, runId: string, window: RowWindow): RowPage<ResultRow> {
   const where = eq(evaluationResult.runId, runId)
-  const rows = db
-    .select()
-    .from(evaluationResult)
-    .where(where)
-    .orderBy(asc(evaluationResult.ordinal))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(evaluationResult).where(where).get()?.n ?? 0 }
+  return selectPage(
+    db,
+    db.select().from(evaluationResult).where(where).orderBy(asc(evaluationResult.ordinal)),
+    { from: evaluationResult, where },
+    window,
+  )
 }

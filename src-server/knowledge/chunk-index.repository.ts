@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { ENGLISH_STOPWORDS } from '../ai'
+import type { RetrievedChunk } from '../conversation'
 import type { DocumentChunk } from './chunking'
+import { indexedWords } from './indexed-words'
 
 /**
  * How the FTS5 index reads words, alike in chunks and queries: unicode61 words without diacritics, reduced by
@@ -269,14 +271,14 @@ const BM25_POSTINGS_BUDGET = 2_500
 const MAX_QUERY_WORDS = 32
 
 /**
- * The words of a query BM25 searches for: its distinct words, rarest first, for as long as their postings stay
- * within `BM25_POSTINGS_BUDGET` (the rarest always); English function words come after every other word. Common
- * words weigh least in BM25 (low IDF) and cost most: on the squad2 questions with their paragraphs hidden among
- * 100,000 chunks this kept recall@5 and cut BM25's time from about 110 ms to 6 (knowledge README). A small
+ * The words of a query BM25 searches for: one word per distinct stem, rarest first, for as long as their postings
+ * stay within `BM25_POSTINGS_BUDGET` (the rarest always); English function words come after every other word.
+ * Common words weigh least in BM25 (low IDF) and cost most: on the squad2 questions with their paragraphs hidden
+ * among 100,000 chunks this kept recall@5 and cut BM25's time from about 110 ms to 6 (knowledge README). A small
  * corpus keeps every word.
  */
 export function bm25Terms(client: Database.Database, text: string): string[] {
-  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_QUERY_WORDS)
+  const words = oneWordPerStem(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_QUERY_WORDS)
   const postingsOf = postingsCounter(client)
   const chosen: string[] = []
   let postings = 0
@@ -292,6 +294,19 @@ export function bm25Terms(client: Database.Database, text: string): string[] {
   if (takeRarestFirst(words.filter((word) => !ENGLISH_STOPWORDS.has(word))))
     takeRarestFirst(words.filter((word) => ENGLISH_STOPWORDS.has(word)))
   return chosen
+}
+
+/**
+ * The first word of each stem: FTS5 searches "rule", "ruled" and "rules" as one term, so asking for each would
+ * spend the postings budget (and FTS5's work) on that term again.
+ */
+function oneWordPerStem(words: string[]): string[] {
+  const byStem = new Map<string, string>()
+  for (const word of words) {
+    const [stem = word] = indexedWords(word)
+    if (!byStem.has(stem)) byStem.set(stem, word)
+  }
+  return [...byStem.values()]
 }
 
 interface PostingCounts {
@@ -383,14 +398,9 @@ export function searchVectors(
   return ranked.sort((a, b) => a.rank - b.rank).slice(0, input.limit)
 }
 
-export interface ChunkRow {
+/** A chunk as chat cites it, before any score, keyed by its index row. */
+export interface ChunkRow extends Omit<RetrievedChunk, 'score'> {
   seq: number
-  chunk_id: string
-  source_id: string
-  document_id: string
-  document_name: string
-  page_number: number | null
-  content: string
 }
 
 export function chunksBySeq(client: Database.Database, seqs: number[]): ChunkRow[] {

@@ -3,7 +3,6 @@
 import { createEmbedder } from '../ai'
 import type { AppContext } from '../app-context'
 import type { Queryable } from '../db'
-import { ensureChunkIndex } from './chunk-index.repository'
 import { findSource } from './knowledge.repository'
 import { createRetrievalService, type KnowledgeRetriever } from './retrieval.service'
 
@@ -21,9 +20,11 @@ export function findKnowledgeSourceOwnerId(db: Queryable, sourceId: string): str
   return findSource(db, sourceId)?.ownerId ?? null
 }
 
-/** Hybrid retrieval over an agent's active mounts, with the configured embedder. */
+/**
+ * Hybrid retrieval over an agent's active mounts, with the configured embedder. It searches the index tables
+ * `knowledgePlugin` creates at its start (register the plugin first, as `app.ts` does).
+ */
 export function createKnowledgeRetriever(ctx: AppContext): KnowledgeRetriever {
-  ensureChunkIndex(ctx.db.$client)
   return createRetrievalService(ctx.db, createEmbedder(ctx.workers, ctx.config), ctx.workers, ctx.log)
     .retriever
 }

@@ -109,7 +109,12 @@ export function createIngestionService(
       prepared = await ctx.workers.run<PreparedDocument>(
         'knowledgePrepareDocument',
         { kind, bytes, strategy: run.strategy, params: run.params },
-        { timeoutMs: PREPARE_TIMEOUT_MS, timeoutMessage: 'Parsing the document took too long.' },
+        // The file's bytes are read for this task alone: they move to the thread instead of being copied.
+        {
+          timeoutMs: PREPARE_TIMEOUT_MS,
+          timeoutMessage: 'Parsing the document took too long.',
+          transfer: [bytes],
+        },
       )
     } catch (error) {
       // A bad file fails alone: its old chunks go, the job carries on with the next document.

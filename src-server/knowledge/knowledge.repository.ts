@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import type { Queryable } from '../db'
+import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { job } from '../jobs'
 import { ingestionJob, knowledgeDocument, knowledgeMount, knowledgeSource } from './knowledge.tables'
 
@@ -36,20 +36,20 @@ export function findSourceView(db: Queryable, id: string): SourceView | null {
 export function listSourceViews(
   db: Queryable,
   ownerId: string | null,
-  window: { limit: number; offset: number },
-): { rows: SourceView[]; total: number } {
+  window: RowWindow,
+): RowPage<SourceView> {
   const where = ownerId ? eq(knowledgeSource.ownerId, ownerId) : undefined
-  const rows = db
-    .select(sourceView)
-    .from(knowledgeSource)
-    .innerJoin(user, eq(user.id, knowledgeSource.ownerId))
-    .where(where)
-    .orderBy(desc(knowledgeSource.createdAt), desc(knowledgeSource.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  const total = db.select({ n: count() }).from(knowledgeSource).where(where).get()?.n ?? 0
-  return { rows, total }
+  return selectPage(
+    db,
+    db
+      .select(sourceView)
+      .from(knowledgeSource)
+      .innerJoin(user, eq(user.id, knowledgeSource.ownerId))
+      .where(where)
+      .orderBy(desc(knowledgeSource.createdAt), desc(knowledgeSource.id)),
+    { from: knowledgeSource, where },
+    window,
+  )
 }
 
 /** Ids of the sources a caller manages: `ownerId` null means every source. */
@@ -82,22 +82,18 @@ export function findDocumentBySha(db: Queryable, sourceId: string, sha256: strin
   )
 }
 
-export function listDocuments(
-  db: Queryable,
-  sourceId: string,
-  window: { limit: number; offset: number },
-): { rows: DocumentRow[]; total: number } {
+export function listDocuments(db: Queryable, sourceId: string, window: RowWindow): RowPage<DocumentRow> {
   const where = eq(knowledgeDocument.sourceId, sourceId)
-  const rows = db
-    .select()
-    .from(knowledgeDocument)
-    .where(where)
-    .orderBy(asc(knowledgeDocument.createdAt), asc(knowledgeDocument.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  const total = db.select({ n: count() }).from(knowledgeDocument).where(where).get()?.n ?? 0
-  return { rows, total }
+  return selectPage(
+    db,
+    db
+      .select()
+      .from(knowledgeDocument)
+      .where(where)
+      .orderBy(asc(knowledgeDocument.createdAt), asc(knowledgeDocument.id)),
+    { from: knowledgeDocument, where },
+    window,
+  )
 }
 
 export function allDocumentsOf(db: Queryable, sourceId: string): DocumentRow[] {
@@ -180,20 +176,20 @@ export function findActiveIngestion(db: Queryable, sourceId: string): IngestionJ
 export function listIngestionJobs(
   db: Queryable,
   sourceId: string,
-  window: { limit: number; offset: number },
-): { rows: IngestionJobView[]; total: number } {
+  window: RowWindow,
+): RowPage<IngestionJobView> {
   const where = eq(ingestionJob.sourceId, sourceId)
-  const rows = db
-    .select(ingestionView)
-    .from(ingestionJob)
-    .innerJoin(job, eq(job.id, ingestionJob.id))
-    .where(where)
-    .orderBy(desc(ingestionJob.createdAt), desc(ingestionJob.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  const total = db.select({ n: count() }).from(ingestionJob).where(where).get()?.n ?? 0
-  return { rows, total }
+  return selectPage(
+    db,
+    db
+      .select(ingestionView)
+      .from(ingestionJob)
+      .innerJoin(job, eq(job.id, ingestionJob.id))
+      .where(where)
+      .orderBy(desc(ingestionJob.createdAt), desc(ingestionJob.id)),
+    { from: ingestionJob, where },
+    window,
+  )
 }
 
 /** Names of indexed sources whose embedding key the predicate does not accept as current. */

@@ -132,6 +132,10 @@ export const RetrievedChunkSchema = Type.Object({
   bm25_score: Nullable(Type.Number({ description: 'BM25 score (higher is better)' })),
   vector_rank: Nullable(Type.Integer({ description: '1-based rank in the vector candidates' })),
   vector_score: Nullable(Type.Number({ description: 'Cosine similarity to the query' })),
+  highlights: Type.Array(Type.Tuple([Type.Integer(), Type.Integer()]), {
+    description:
+      "UTF-16 [start, end) ranges of the content's words that share a stem with a content word of the query, as the index matches words",
+  }),
 })
 export const RetrievalResult = Type.Object({ items: Type.Array(RetrievedChunkSchema) })
 

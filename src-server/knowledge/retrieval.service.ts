@@ -8,7 +8,7 @@ import {
   USE_LITE_MODEL,
 } from '../ai'
 import type { AuthUser } from '../auth'
-import { requireUsableAgent } from '../conversation'
+import { type RetrievedChunk as CitedChunk, requireUsableAgent } from '../conversation'
 import type { Db } from '../db'
 import type { WorkerPool } from '../jobs'
 import { readableSource } from './access'
@@ -19,18 +19,14 @@ import {
   searchVectors,
   wordRarity,
 } from './chunk-index.repository'
+import { queryWordRanges } from './indexed-words'
 import { listMounts, manageableSourceIds, sourceIndexKeys } from './knowledge.repository'
 import type { RetrievalQueryBody } from './knowledge.schemas'
 import { queryStems, rerankBySentences } from './sentence-rerank'
 import { vectorIndexFor } from './vector-index'
 
-export interface RetrievedChunk {
-  chunk_id: string
-  source_id: string
-  document_id: string
-  document_name: string
-  page_number: number | null
-  content: string
+/** A chunk as chat cites it, with where each half of the search ranked it. */
+export interface RetrievedChunk extends CitedChunk {
   /** The fused score the hit was ranked by. */
   score: number
   /** Where each half ranked the hit (1-based) and its own score: BM25's (higher is better) and cosine similarity. */
@@ -38,6 +34,11 @@ export interface RetrievedChunk {
   bm25_score: number | null
   vector_rank: number | null
   vector_score: number | null
+}
+
+/** A playground hit: where the query's words are in it, as the index matched them (`queryWordRanges`). */
+export interface PlaygroundHit extends RetrievedChunk {
+  highlights: [number, number][]
 }
 
 export type RetrievalMode = 'hybrid' | 'bm25' | 'vector'
@@ -247,9 +248,10 @@ export function createRetrievalService(
 
     /**
      * The playground's query. With `agent_id`: that agent's active mounts (narrowed by `source_ids` if given);
-     * with `source_ids`: those sources; with neither: every source the caller manages.
+     * with `source_ids`: those sources; with neither: every source the caller manages. Each hit says where the
+     * query's words are in it, so the playground highlights what the index matched (inflections included).
      */
-    async query(caller: AuthUser, body: RetrievalQueryBody): Promise<RetrievedChunk[]> {
+    async query(caller: AuthUser, body: RetrievalQueryBody): Promise<PlaygroundHit[]> {
       const topK = body.top_k ?? DEFAULT_TOP_K
       let sources: ScopedSource[]
       if (body.agent_id) {
@@ -268,7 +270,8 @@ export function createRetrievalService(
         const ownerId = reachesEvery(caller, 'knowledge_source.manage') ? null : caller.id
         sources = manageableSourceIds(db, ownerId).map((id) => ({ id, priority: 0 }))
       }
-      return search(sources, body.query, topK, body.mode)
+      const hits = await search(sources, body.query, topK, body.mode)
+      return hits.map((hit) => ({ ...hit, highlights: queryWordRanges(hit.content, body.query) }))
     },
   }
 }

@@ -170,6 +170,29 @@ describe('retrieval', () => {
     expect((await query('semantic')).statusCode).toBe(422)
   })
 
+  it("marks where the query's words are in each hit, inflections included, function words left out", async () => {
+    server = await startTestServer()
+    const headers = await server.headersFor('olga', ['operator'])
+    const text = 'The dukes ruled Normandy. Their rule was long; rulers rule and the Duke ruled again.'
+    const sourceId = await indexedSource(headers, 'dukes', text)
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/retrieval/query',
+      headers,
+      payload: { query: 'Who ruled as duke?', source_ids: [sourceId] },
+    })
+    const [hit] = response.json().items as { content: string; highlights: [number, number][] }[]
+    // "rulers" stems to "ruler", not "rule": the index did not match it, so it is not marked.
+    expect(hit?.highlights.map(([start, end]) => hit.content.slice(start, end))).toEqual([
+      'dukes',
+      'ruled',
+      'rule',
+      'rule',
+      'Duke',
+      'ruled',
+    ])
+  })
+
   it('searches only the active mounts of an agent, higher priority first', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])

@@ -1,5 +1,4 @@
-import { ENGLISH_STOPWORDS } from '../ai'
-import { porterStem } from './porter-stemmer'
+import { contentWords, indexedWords } from './indexed-words'
 
 /**
  * The reranking stage of hybrid retrieval: BM25 scores a chunk's words wherever they are, but a question is
@@ -14,35 +13,12 @@ import { porterStem } from './porter-stemmer'
 /** How many of the best fused candidates are reranked. */
 export const RERANK_DEPTH = 20
 
-/** Stems of words seen so far: chunk words repeat (Zipf), and each query reranks thousands of them. */
-const stemCache = new Map<string, string>()
-const STEMS_KEPT = 50_000
-
-function stemOf(word: string): string {
-  let stem = stemCache.get(word)
-  if (stem === undefined) {
-    if (stemCache.size >= STEMS_KEPT) stemCache.clear()
-    stem = porterStem(word)
-    stemCache.set(word, stem)
-  }
-  return stem
-}
-
-/** A text's words as the index reads them: lowercase, without diacritics, Porter-stemmed. */
-export function indexedWords(text: string): string[] {
-  const lower = text.toLowerCase()
-  // Diacritics are removed as the index removes them; ASCII text has none to remove.
-  const folded = /[\u0080-\uffff]/.test(lower) ? lower.normalize('NFD').replace(/\p{M}/gu, '') : lower
-  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).map(stemOf)
-}
-
 const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+|\n+/)
 
 /** The query's content words by stem, each weighted by its rarity (the highest of the words sharing a stem). */
 export function queryStems(query: string, rarity: (word: string) => number): Map<string, number> {
   const stems = new Map<string, number>()
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-  for (const word of words.filter((candidate) => !ENGLISH_STOPWORDS.has(candidate))) {
+  for (const word of contentWords(query)) {
     const [stem = word] = indexedWords(word)
     stems.set(stem, Math.max(stems.get(stem) ?? 0, rarity(word)))
   }

@@ -199,6 +199,21 @@ describe('BM25 query terms', () => {
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE seq > 10').run()
     expect(bm25Terms(db.$client, 'glacier common').sort()).toEqual(['common', 'glacier'])
   })
+
+  it('searches each stem once, so inflections of one word do not spend the postings budget twice', () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    const words = (i: number) =>
+      [i % 3 === 0 ? 'ruled' : '', i % 5 < 2 ? 'dukes' : '', i === 7 ? 'here' : ''].join(' ')
+    addDocument(
+      db,
+      sourceId,
+      Array.from({ length: 3000 }, (_, i) => `chunk ${i} ${words(i)}`),
+    )
+    // "rules" and "ruled" are one indexed term of 1,000 postings; "dukes" has 1,200. Counted once, the stem
+    // leaves room for "dukes" in the 2,500 budget; counted twice, it would push "dukes" out.
+    expect(bm25Terms(db.$client, 'here rules ruled dukes')).toEqual(['here', 'rules', 'dukes'])
+  })
 })
 
 /** The paragraphs of the SQuAD "Normans" article (shared fixtures). */

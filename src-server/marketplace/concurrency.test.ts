@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   balances,
-  expectLedgerConsistent,
+  marketplaceTestFrame,
   moneyFootprint,
   publishedListing,
   servicesOf,
@@ -13,10 +13,7 @@ import { IDEMPOTENCY_TTL_MS, requestHash, runIdempotent } from './idempotency'
 import { MarketplaceErrors } from './marketplace.errors'
 
 let server: TestServer
-afterEach(async () => {
-  if (server) expectLedgerConsistent(server)
-  await server?.close()
-})
+marketplaceTestFrame(() => server)
 
 interface Sent {
   status: number

@@ -3,10 +3,10 @@
  * other party), joined in the same query, so a page of history is one read and the console never shows an id
  * where a name exists.
  */
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
-import type { Queryable } from '../db'
+import { type Queryable, selectPage } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import {
   listing,
@@ -33,9 +33,8 @@ export function listOrderHistory(db: Queryable, userId: string, query: OrderHist
   ]
   if (query.status) conditions.push(eq(marketplaceOrder.status, query.status))
   const where = and(...conditions)
-  const { limit, offset } = pageWindow(query)
   const other = asSeller ? buyer : seller
-  const rows = db
+  const orders = db
     .select({
       order: marketplaceOrder,
       listingTitle: listing.title,
@@ -47,10 +46,7 @@ export function listOrderHistory(db: Queryable, userId: string, query: OrderHist
     .innerJoin(other, eq(other.id, asSeller ? marketplaceOrder.buyerId : marketplaceOrder.sellerId))
     .where(where)
     .orderBy(desc(marketplaceOrder.createdAt), desc(marketplaceOrder.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-  const total = db.select({ n: count() }).from(marketplaceOrder).where(where).get()?.n ?? 0
+  const { rows, total } = selectPage(db, orders, { from: marketplaceOrder, where }, pageWindow(query))
   return {
     rows: rows.map((row) => ({
       ...row.order,
@@ -88,9 +84,8 @@ export function listTransactionHistory(
   const conditions: SQL[] = [eq(walletTransaction.walletId, walletId)]
   if (query.type) conditions.push(eq(walletTransaction.type, query.type))
   const where = and(...conditions)
-  const { limit, offset } = pageWindow(query)
   const counterpartyId = counterpartySql(ownerId)
-  const rows = db
+  const entries = db
     .select({
       entry: walletTransaction,
       listingTitle: entryListing.title,
@@ -105,10 +100,7 @@ export function listTransactionHistory(
     .leftJoin(entryListing, eq(entryListing.id, entryOrder.listingId))
     .where(where)
     .orderBy(desc(walletTransaction.seq))
-    .limit(limit)
-    .offset(offset)
-    .all()
-  const total = db.select({ n: count() }).from(walletTransaction).where(where).get()?.n ?? 0
+  const { rows, total } = selectPage(db, entries, { from: walletTransaction, where }, pageWindow(query))
   const items = rows.map((row) => ({
     ...presentTransaction(row.entry),
     listing_title: row.listingTitle,

@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  callAs,
   createListing,
-  expectLedgerConsistent,
+  marketplaceTestFrame,
   publishedListing,
   topUp,
   userIdOf,
@@ -10,16 +9,7 @@ import {
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
-afterEach(async () => {
-  if (server) expectLedgerConsistent(server)
-  await server?.close()
-})
-
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, username: string, payload?: unknown) =>
-  callAs(server, method, url, username, payload)
-
-const buy = (username: string, listingId: string) =>
-  call('POST', '/api/marketplace/orders', username, { listing_id: listingId })
+const { call, buy } = marketplaceTestFrame(() => server)
 
 describe('a refunded order and its review', () => {
   it('takes the refunded buyer’s review out of rating_avg and rating_count, stored and returned', async () => {

@@ -86,8 +86,11 @@ export function createLedger(db: Db) {
     `UPDATE wallet SET balance = balance - @amount, frozen_balance = frozen_balance + @amount, updated_at = @at
      WHERE id = @walletId`,
   )
-  const recordEarnings = sqlite.prepare<[{ walletId: string; day: string; earned: number; held: number }]>(
-    'UPDATE wallet SET earnings_day = @day, earned_on_day = @earned, held_on_day = @held WHERE id = @walletId',
+  const recordEarnings = sqlite.prepare<
+    [{ walletId: string; day: string; earned: number; held: number; at: string }]
+  >(
+    `UPDATE wallet SET earnings_day = @day, earned_on_day = @earned, held_on_day = @held, updated_at = @at
+     WHERE id = @walletId`,
   )
 
   function findWallet(walletId: string): WalletRow {
@@ -204,6 +207,7 @@ export function createLedger(db: Db) {
         day,
         earned: earnedToday + amount,
         held: (sameDay ? target.heldOnDay : 0) + held,
+        at: at.toISOString(),
       })
       const rows: TransactionRow[] = []
       if (credited > 0)

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   agentOf,
-  callAs,
   createListing,
-  expectLedgerConsistent,
+  marketplaceTestFrame,
   publish,
   publishedListing,
   topUp,
@@ -16,13 +15,7 @@ import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createListingService, type Viewer } from './listings.service'
 
 let server: TestServer
-afterEach(async () => {
-  if (server) expectLedgerConsistent(server)
-  await server?.close()
-})
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, username: string, payload?: unknown) =>
-  callAs(server, method, url, username, payload)
+const { call } = marketplaceTestFrame(() => server)
 
 function listingRow(id: string) {
   return server.app.ctx.db.$client.prepare('SELECT * FROM listing WHERE id = ?').get(id) as

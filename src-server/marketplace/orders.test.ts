@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   balances,
-  callAs,
   createListing,
-  expectLedgerConsistent,
+  marketplaceTestFrame,
   moneyFootprint,
   platformBalance,
   publishedListing,
@@ -16,20 +15,7 @@ import { platformFee } from './commission'
 import { hasAssetGrant } from './grants'
 
 let server: TestServer
-afterEach(async () => {
-  if (server) expectLedgerConsistent(server)
-  await server?.close()
-})
-
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, username: string, payload?: unknown) =>
-  callAs(server, method, url, username, payload)
-
-const buy = (username: string, listingId: string) =>
-  call('POST', '/api/marketplace/orders', username, { listing_id: listingId })
-
-async function setConfig(key: string, value: unknown) {
-  expect((await call('PUT', `/api/admin/config/${key}`, 'admin', { value })).statusCode).toBe(200)
-}
+const { call, buy, setConfig } = marketplaceTestFrame(() => server)
 
 function assetOf(listingId: string) {
   return server.app.ctx.db.$client.prepare('SELECT asset_id FROM listing WHERE id = ?').get(listingId) as {

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import type { Queryable } from '../db'
+import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { listing, review } from './marketplace.tables'
 
 const reviewColumns = {
@@ -17,22 +17,15 @@ const reviewColumns = {
 export type ReviewRow = { [K in keyof typeof reviewColumns]: (typeof reviewColumns)[K]['_']['data'] }
 
 /** A listing's reviews with their authors, newest first. */
-export function listReviews(
-  db: Queryable,
-  listingId: string,
-  window: { limit: number; offset: number },
-): { rows: ReviewRow[]; total: number } {
-  const rows = db
+export function listReviews(db: Queryable, listingId: string, window: RowWindow): RowPage<ReviewRow> {
+  const where = eq(review.listingId, listingId)
+  const listing = db
     .select(reviewColumns)
     .from(review)
     .innerJoin(user, eq(user.id, review.authorId))
-    .where(eq(review.listingId, listingId))
+    .where(where)
     .orderBy(desc(review.createdAt), desc(review.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  const total = db.select({ n: count() }).from(review).where(eq(review.listingId, listingId)).get()?.n ?? 0
-  return { rows, total }
+  return selectPage(db, listing, { from: review, where }, window)
 }
 
 export function findReview(db: Queryable, id: string): ReviewRow | null {

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   balances,
   expectLedgerConsistent,
+  marketplaceTestFrame,
   moneyFootprint,
   publishedListing,
   servicesOf,
@@ -11,10 +12,7 @@ import {
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
-afterEach(async () => {
-  if (server) expectLedgerConsistent(server)
-  await server?.close()
-})
+const { setConfig } = marketplaceTestFrame(() => server)
 
 async function post(url: string, username: string, payload: unknown, headers: Record<string, string> = {}) {
   return server.app.inject({
@@ -23,16 +21,6 @@ async function post(url: string, username: string, payload: unknown, headers: Re
     headers: { ...(await server.headersFor(username)), ...headers },
     payload: payload as Record<string, unknown>,
   })
-}
-
-async function setConfig(key: string, value: unknown) {
-  const response = await server.app.inject({
-    method: 'PUT',
-    url: `/api/admin/config/${key}`,
-    headers: await server.adminHeaders(),
-    payload: { value },
-  })
-  expect(response.statusCode).toBe(200)
 }
 
 describe('wallet', () => {
@@ -218,6 +206,36 @@ describe('daily earn cap', () => {
     // Reading again does not release twice.
     readWallet(ben, new Date('2026-03-03T00:00:00.000Z'))
     expect(balances(server, 'ben')).toMatchObject({ balance: 230, frozen_balance: 0 })
+  })
+
+  it("stamps the wallet's updated_at whenever the day's earnings are recorded", async () => {
+    server = await startTestServer()
+    const { ledger, services } = servicesOf(server)
+    await topUp(server, 'ann', 100)
+    await server.headersFor('ben')
+    const ben = userIdOf(server, 'ben')
+    const stored = () =>
+      server.app.ctx.db.$client
+        .prepare('SELECT earnings_day, earned_on_day, updated_at FROM wallet WHERE user_id = ?')
+        .get(ben)
+    services.wallet.transfer(
+      { id: userIdOf(server, 'ann'), username: 'ann' },
+      { to_user_id: ben, amount: 5 },
+      new Date('2026-03-01T12:00:00Z'),
+    )
+    expect(stored()).toEqual({
+      earnings_day: '2026-03-01',
+      earned_on_day: 5,
+      updated_at: '2026-03-01T12:00:00.000Z',
+    })
+    // Nothing credited, so no entry touches the wallet: the new day's counters alone still stamp it.
+    const reference = { referenceType: 'transfer', referenceId: 'none', description: 'Nothing' } as const
+    ledger.creditEarnings(ben, 0, { type: 'transfer_in', ...reference }, new Date('2026-03-02T08:00:00Z'))
+    expect(stored()).toEqual({
+      earnings_day: '2026-03-02',
+      earned_on_day: 0,
+      updated_at: '2026-03-02T08:00:00.000Z',
+    })
   })
 
   it('the periodic sweep releases holds of wallets nobody touches', async () => {

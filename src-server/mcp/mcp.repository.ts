@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
-import { nowIso, type Queryable } from '../db'
+import { nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import {
   type McpCallOutcome,
   type McpHealth,
@@ -13,8 +13,6 @@ export type McpServerRow = typeof mcpServer.$inferSelect
 export type McpCredentialRow = typeof mcpCredential.$inferSelect
 export type McpMountRow = typeof mcpMount.$inferSelect
 export type McpCallRow = typeof mcpCallAudit.$inferSelect
-
-type Window = { limit: number; offset: number }
 
 // Tool servers
 
@@ -30,15 +28,8 @@ export function findServerByName(db: Queryable, name: string): McpServerRow | nu
   return db.select().from(mcpServer).where(eq(mcpServer.name, name)).get() ?? null
 }
 
-export function listServers(db: Queryable, window: Window): { rows: McpServerRow[]; total: number } {
-  const rows = db
-    .select()
-    .from(mcpServer)
-    .orderBy(asc(mcpServer.name))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(mcpServer).get()?.n ?? 0 }
+export function listServers(db: Queryable, window: RowWindow): RowPage<McpServerRow> {
+  return selectPage(db, db.select().from(mcpServer).orderBy(asc(mcpServer.name)), { from: mcpServer }, window)
 }
 
 export function updateServer(
@@ -78,15 +69,13 @@ export function findCredentialByName(db: Queryable, name: string): McpCredential
   return db.select().from(mcpCredential).where(eq(mcpCredential.name, name)).get() ?? null
 }
 
-export function listCredentials(db: Queryable, window: Window): { rows: McpCredentialRow[]; total: number } {
-  const rows = db
-    .select()
-    .from(mcpCredential)
-    .orderBy(asc(mcpCredential.name))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(mcpCredential).get()?.n ?? 0 }
+export function listCredentials(db: Queryable, window: RowWindow): RowPage<McpCredentialRow> {
+  return selectPage(
+    db,
+    db.select().from(mcpCredential).orderBy(asc(mcpCredential.name)),
+    { from: mcpCredential },
+    window,
+  )
 }
 
 export function updateCredential(
@@ -127,21 +116,14 @@ export function findMountOfServer(db: Queryable, agentId: string, serverId: stri
   )
 }
 
-export function listMounts(
-  db: Queryable,
-  agentId: string,
-  window: Window,
-): { rows: McpMountRow[]; total: number } {
+export function listMounts(db: Queryable, agentId: string, window: RowWindow): RowPage<McpMountRow> {
   const where = eq(mcpMount.agentId, agentId)
-  const rows = db
-    .select()
-    .from(mcpMount)
-    .where(where)
-    .orderBy(asc(mcpMount.createdAt))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(mcpMount).where(where).get()?.n ?? 0 }
+  return selectPage(
+    db,
+    db.select().from(mcpMount).where(where).orderBy(asc(mcpMount.createdAt)),
+    { from: mcpMount, where },
+    window,
+  )
 }
 
 export function updateMount(
@@ -183,20 +165,17 @@ export function insertCall(db: Queryable, values: typeof mcpCallAudit.$inferInse
 export function listCalls(
   db: Queryable,
   filter: { sessionId?: string; agentId?: string; outcome?: McpCallOutcome },
-  window: Window,
-): { rows: McpCallRow[]; total: number } {
+  window: RowWindow,
+): RowPage<McpCallRow> {
   const conditions: SQL[] = []
   if (filter.sessionId !== undefined) conditions.push(eq(mcpCallAudit.sessionId, filter.sessionId))
   if (filter.agentId !== undefined) conditions.push(eq(mcpCallAudit.agentId, filter.agentId))
   if (filter.outcome) conditions.push(eq(mcpCallAudit.outcome, filter.outcome))
   const where = and(...conditions)
-  const rows = db
-    .select()
-    .from(mcpCallAudit)
-    .where(where)
-    .orderBy(desc(mcpCallAudit.createdAt), desc(sql`rowid`))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-  return { rows, total: db.select({ n: count() }).from(mcpCallAudit).where(where).get()?.n ?? 0 }
+  return selectPage(
+    db,
+    db.select().from(mcpCallAudit).where(where).orderBy(desc(mcpCallAudit.createdAt), desc(sql`rowid`)),
+    { from: mcpCallAudit, where },
+    window,
+  )
 }

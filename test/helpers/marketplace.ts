@@ -1,5 +1,5 @@
 /** Fixtures and the ledger invariant checker shared by the marketplace tests. */
-import { expect } from 'vitest'
+import { afterEach, expect } from 'vitest'
 import { agent } from '../../src-server/conversation'
 import { ledgerViolations } from '../../src-server/marketplace/ledger-audit'
 import { createMarketplaceServices } from '../../src-server/marketplace/marketplace.plugin'
@@ -126,4 +126,38 @@ export async function callAs(
     headers: await server.headersFor(username),
     ...(payload !== undefined && { payload: payload as Record<string, unknown> }),
   })
+}
+
+/**
+ * The shared frame of a marketplace test file, over the server its tests start: after each test the ledger is
+ * checked and the server closed. Returns requests as a named user.
+ */
+export function marketplaceTestFrame(current: () => TestServer | undefined) {
+  afterEach(async () => {
+    const server = current()
+    if (server) expectLedgerConsistent(server)
+    await server?.close()
+  })
+  const server = () => current() as TestServer
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    username: string,
+    payload?: unknown,
+  ) => callAs(server(), method, url, username, payload)
+  return {
+    call,
+    buy: (username: string, listingId: string) =>
+      call('POST', '/api/marketplace/orders', username, { listing_id: listingId }),
+    /** Sets a platform setting as the admin. */
+    async setConfig(key: string, value: unknown): Promise<void> {
+      const response = await server().app.inject({
+        method: 'PUT',
+        url: `/api/admin/config/${key}`,
+        headers: await server().adminHeaders(),
+        payload: { value },
+      })
+      expect(response.statusCode).toBe(200)
+    },
+  }
 }

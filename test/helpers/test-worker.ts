@@ -1,7 +1,9 @@
-import { parentPort } from 'node:worker_threads'
-
-/** A worker entry for the pool's own tests: `echo` answers at once, `hang` never does (a stuck parser). */
-parentPort?.on('message', (message: { id: number; task: string; input: unknown }) => {
+/**
+ * A worker entry for the pool's own tests: `echo` answers at once, `hang` never does (a stuck parser), `die`
+ * ends its thread (a native crash).
+ */
+export default function runTask(message: { task: string; input: unknown }): unknown {
   if (message.task === 'hang') for (;;);
-  parentPort?.postMessage({ id: message.id, ok: true, result: message.input })
-})
+  if (message.task === 'die') process.exit(1)
+  return message.input
+}

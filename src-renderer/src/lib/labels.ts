@@ -96,6 +96,7 @@ const LABELS = {
   },
   field_source: {
     rules: 'Read by the extraction rules',
+    computed: 'Computed from other values, not read on the page',
     e_invoice: "Read from the issuer's e-invoice data",
     llm: 'Read by the model',
     learned: 'Learned from an earlier review of this layout',

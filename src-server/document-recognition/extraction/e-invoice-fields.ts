@@ -1,5 +1,5 @@
+import { parseInvoiceXml, xmlText } from '../invoice-xml'
 import type { PageText } from '../page-text'
-import { parseInvoiceXml, xmlText } from '../pipeline/e-invoice'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { locateValue } from './locate'

@@ -13,6 +13,11 @@ export interface ExtractedField {
     | 'anchor_below'
     | 'pattern'
     | 'header'
+    /**
+     * Not read on the page but computed from other values: a sum check's missing amount, a due date from the issue
+     * date and the payment terms.
+     */
+    | 'derived'
     | 'e_invoice'
     | 'llm'
     | 'learned'

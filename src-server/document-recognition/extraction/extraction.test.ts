@@ -46,6 +46,13 @@ describe('value parsing', () => {
     expect(parseDate('31.02.2024')).toBeNull()
   })
 
+  it('reads a written month between separators and the Dutch abbreviation of March', () => {
+    expect(parseDate('Invoice Date: 15-Mar-2024')?.value).toBe('2024-03-15')
+    expect(parseDate('Due Date 01-Apr-24')?.value).toBe('2024-04-01')
+    expect(parseDate('Factuurdatum: 5 mrt 2024')?.value).toBe('2024-03-05')
+    expect(parseAmounts('15-Mar-2024 Total 1,190.00').map((a) => a.value)).toEqual([1190])
+  })
+
   it('reads amounts with any separators and ignores dates and percentages', () => {
     expect(parseAmounts('1.234,56 EUR').map((a) => a.value)).toEqual([1234.56])
     expect(parseAmounts('$1,234.56').map((a) => a.value)).toEqual([1234.56])

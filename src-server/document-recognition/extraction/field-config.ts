@@ -20,6 +20,11 @@ export const FieldDefinition = Type.Object({
    * unlabelled date), more trusted when the document holds only one such value.
    */
   without_label: Type.Optional(Type.Enum(['header_name', 'anywhere'])),
+  /**
+   * A due date: when the document prints payment terms ("Net 30", "zahlbar innerhalb 14 Tagen") it is computed
+   * from this date field (the issue date), and a printed due date is checked against them.
+   */
+  payment_terms_from: Type.Optional(Type.String()),
   /** Which occurrence wins when an anchor appears more than once. */
   prefer: Type.Optional(Type.Enum(['first', 'last', 'max'])),
   /** Element path in a Factur-X / ZUGFeRD (CII) XML, local names joined by `/`. */
@@ -31,6 +36,8 @@ export const FieldDefinition = Type.Object({
       equals_sum_of: Type.Optional(Type.Array(Type.String())),
       /** A date of something that has happened (a purchase, an issue date): one after today is a misread. */
       not_in_future: Type.Optional(Type.Boolean()),
+      /** The key of a date field this date cannot precede (a due date is not before the issue date). */
+      not_before: Type.Optional(Type.String()),
     }),
   ),
 })
@@ -65,9 +72,13 @@ export function validateExtractionConfig(config: unknown): string[] {
     }
     if (field.type === 'enum' && !field.enum?.length) problems.push(`field ${field.key} needs enum values`)
   }
-  for (const field of config.fields)
+  for (const field of config.fields) {
     for (const key of field.validation?.equals_sum_of ?? [])
       if (!keys.has(key)) problems.push(`field ${field.key} sums the unknown field ${key}`)
+    for (const key of [field.validation?.not_before, field.payment_terms_from])
+      if (key !== undefined && !keys.has(key))
+        problems.push(`field ${field.key} refers to the unknown field ${key}`)
+  }
   return problems
 }
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
 import type { PageText, PageWord } from '../page-text'
 import { headerName, trailingLegalForm } from './header-name'
+import { linesOf } from './layout'
 import { extractWithRules } from './rules'
+import { taxSummaryLines } from './tax-summary'
 import { validateFields } from './validate'
 import { documentDateOrder, parseDate } from './values'
 
@@ -142,6 +144,44 @@ describe('receipt totals', () => {
     expect(fields.total_amount?.value).toBe(99.35)
     expect(fields.amount_tendered?.value).toBe(100)
     expect(fields.change_amount?.value).toBe(0.65)
+  })
+
+  it('takes "Total Sales Inc GST" over the total row of the GST summary table below it', () => {
+    // 031.jpg as tesseract reads it.
+    const page = receipt([
+      'AMBROSIAL GREEK',
+      'Sub-total 75.08',
+      'Total Sales Inc GST 75.00',
+      'Total After adj inci GST 75.00',
+      'Summary Ann Tax',
+      'p [Ri 70.75 4,25',
+      'Total 0.75 4,25',
+      '06/03/2016 20:01 1010 008 0060498',
+    ])
+    expect(extract(page).total_amount?.value).toBe(75)
+  })
+
+  it('reads no label inside a tax summary table, down to its total row', () => {
+    const page = receipt([
+      'Total (RM) 8.00',
+      'GET SUMMARY',
+      'Tax Cale % Amount BST',
+      'SR [5 7.85 0.45',
+      'Total 7.88 0.48',
+      'GOODS SOLD ARE NOT RETURNABLE,',
+    ])
+    expect([...taxSummaryLines(linesOf(page)).values()]).toEqual([1, 2, 3, 4])
+    expect(extract(page).total_amount?.value).toBe(8)
+  })
+
+  it('derives a total OCR lost from the cash and the change, and leaves it flagged', () => {
+    // 046.jpg as tesseract reads it: the total line is "TL :RM 28 G0".
+    const page = receipt(['SUBTOTAL: 28 r', 'TL :RM 28 G0', 'CASH 100.00', 'CABH CHANGE 71.40'])
+    const total = extract(page).total_amount
+    expect(total?.value).toBe(28.6)
+    expect(total?.method).toBe('derived')
+    expect(total?.bbox).toBeNull()
+    expect(total?.confidence).toBeLessThan(0.8)
   })
 
   it('never takes a word for the receipt number', () => {

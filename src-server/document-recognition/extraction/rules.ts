@@ -1,10 +1,13 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
+import { deriveMissingAmounts } from './derived-amount'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
 import { findAnchor, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
+import { dueDateFromTerms, withPaymentTerms } from './payment-terms'
+import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
 
 interface Candidate {
@@ -89,9 +92,9 @@ const meanConfidence = (words: PageWord[]) => words.reduce((sum, w) => sum + w.c
 const offsetIn = (line: Line, segment: Line) =>
   line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
 
-/** "incl. GST", "inkl. MwSt.", "TTC": a total that includes its tax is still the total. */
+/** "incl. GST", "Inc GST", "inkl. MwSt.", "TTC": a total that includes its tax is still the total. */
 const TAX_INCLUDED =
-  /\b(?:incl|inkl|including|inclusive|included)\b\.?\s*(?:of\s+)?(?:gst|vat|tax|taxes|mwst|ust|btw|tva|sst)?\b\.?/gu
+  /\b(?:incl|inc|inkl|including|inclusive|included)\b\.?\s*(?:of\s+)?(?:gst|vat|tax|taxes|mwst|ust|btw|tva|sst)?\b\.?/gu
 
 function hasWordsBetween(text: string): boolean {
   return (
@@ -356,8 +359,9 @@ function anchorCandidates(
   let order = 0
   for (const page of pages) {
     const lines = linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1])
+    const summary = taxSummaryLines(lines)
     const hits = [
-      ...lines.flatMap((line, index) => plainHits(line, index, field, others)),
+      ...lines.flatMap((line, index) => (summary.has(index) ? [] : plainHits(line, index, field, others))),
       ...sectionHits(lines, field),
     ]
     hits.sort((a, b) => a.lineIndex - b.lineIndex || a.start - b.start)
@@ -483,6 +487,17 @@ function frequentEnumCandidate(field: FieldDefinition, pages: PageText[]): Candi
   return ranked[0]?.first ?? null
 }
 
+/**
+ * Cross-field check as a chooser: a date that cannot precede another field's (a due date and the issue date) is
+ * chosen among the candidates that do not, when there are any.
+ */
+function inDateOrder(candidates: Candidate[], earliest: ExtractedField | undefined): Candidate[] {
+  if (typeof earliest?.value !== 'string') return candidates
+  const after = earliest.value
+  const inOrder = candidates.filter((c) => typeof c.field.value === 'string' && c.field.value >= after)
+  return inOrder.length > 0 ? inOrder : candidates
+}
+
 function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField | null {
   if (candidates.length === 0) return null
   const best = Math.max(...candidates.map((c) => c.score))
@@ -596,21 +611,34 @@ function reconcileSums(
  * is that field's. A field with a pattern and no anchor hit falls back to the pattern alone, at lower confidence.
  * Totals that must add up choose among the candidates together (`reconcileSums`).
  */
-export function extractWithRules(fields: FieldDefinition[], pages: PageText[]): ExtractedField[] {
+export function extractWithRules(
+  fields: FieldDefinition[],
+  pages: PageText[],
+  /** Fields another source already read (e-invoice XML, learned hints), for checks across fields. */
+  known: ExtractedField[] = [],
+): ExtractedField[] {
   const candidates = new Map<string, Candidate[]>()
   const chosen = new Map<string, ExtractedField>()
+  const fieldRead = (key: string | undefined) =>
+    key === undefined ? undefined : (chosen.get(key) ?? known.find((f) => f.key === key))
   for (const field of fields) {
     const pattern = compilePattern(field)
     const others = fields.filter((f) => f.key !== field.key)
     const fromAnchors = anchorCandidates(field, others, pages, pattern)
     candidates.set(field.key, fromAnchors)
     const picked =
-      choose(field, fromAnchors) ??
+      choose(field, inDateOrder(fromAnchors, fieldRead(field.validation?.not_before))) ??
       (pattern ? choose(field, patternCandidates(field, pages, pattern)) : null) ??
       unlabelledCandidate(field, pages, pattern)?.field ??
       (field.type === 'enum' ? frequentEnumCandidate(field, pages)?.field : null)
-    if (picked) chosen.set(field.key, field.type === 'date' ? inDocumentOrder(picked, pages) : picked)
+    const read = picked && field.type === 'date' ? inDocumentOrder(picked, pages) : (picked ?? null)
+    const issueDate = fieldRead(field.payment_terms_from)
+    const settled = field.payment_terms_from
+      ? withPaymentTerms(read, dueDateFromTerms(field.key, issueDate, pages), issueDate)
+      : read
+    if (settled) chosen.set(field.key, settled)
   }
   reconcileSums(fields, chosen, candidates)
+  deriveMissingAmounts(fields, chosen)
   return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))
 }

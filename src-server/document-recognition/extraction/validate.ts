@@ -9,12 +9,15 @@ export interface ValidationIssue {
 /** A failed check halves the confidence of the fields it involves: a value that does not add up is doubtful. */
 const FAILED_CHECK_FACTOR = 0.5
 
+const labelOf = (definitions: FieldDefinition[], key: string) =>
+  (definitions.find((d) => d.key === key)?.label ?? key).toLowerCase()
+
 /** A day of grace: the document may come from a time zone ahead of the server's. */
 const GRACE_MS = 24 * 60 * 60 * 1000
 
 /**
- * Checks min/max, `equals_sum_of` (to the cent) and `not_in_future` (an ISO date after tomorrow); returns the
- * issues and the fields with adjusted confidence.
+ * Checks min/max, `equals_sum_of` (to the cent), `not_in_future` (an ISO date after tomorrow) and `not_before`
+ * (an ISO date before another field's); returns the issues and the fields with adjusted confidence.
  */
 export function validateFields(
   definitions: FieldDefinition[],
@@ -36,6 +39,16 @@ export function validateFields(
       issues.push({
         field_key: definition.key,
         message: `${definition.label} (${field.value}) is in the future.`,
+      })
+    const earliest = rules.not_before ? byKey.get(rules.not_before) : undefined
+    if (
+      typeof field.value === 'string' &&
+      typeof earliest?.value === 'string' &&
+      field.value < earliest.value
+    )
+      issues.push({
+        field_key: definition.key,
+        message: `${definition.label} (${field.value}) is before the ${labelOf(definitions, earliest.key)} (${earliest.value}).`,
       })
     const value = Number(field.value)
     if (typeof field.value !== 'number' && !Number.isFinite(value)) continue

@@ -13,7 +13,7 @@ const MONTHS: Record<string, number> = {}
 const monthNames: [number, string[]][] = [
   [1, ['january', 'jan', 'januar', 'janvier', 'janv', 'janner', 'januari']],
   [2, ['february', 'feb', 'februar', 'fevrier', 'fevr', 'fev', 'februari']],
-  [3, ['march', 'mar', 'marz', 'maerz', 'mars', 'maart']],
+  [3, ['march', 'mar', 'marz', 'maerz', 'mars', 'maart', 'mrt']],
   [4, ['april', 'apr', 'avril', 'avr']],
   [5, ['may', 'mai', 'mei']],
   [6, ['june', 'jun', 'juni', 'juin']],
@@ -73,6 +73,12 @@ export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedV
     const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[1])) : null
     if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
   }
+  // "15-Mar-2024", "15-Mar-24", "15/mrt/2024": a written month between separators, as English and Dutch print it.
+  for (const m of folded.matchAll(/\b(\d{1,2})([-/.])([a-z]{3,9})\.?\2(\d{4}|\d{2})\b/g)) {
+    const monthNumber = MONTHS[m[3] as string]
+    const value = monthNumber ? isoDate(Number(m[4]), monthNumber, Number(m[1])) : null
+    if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
+  }
   for (const m of folded.matchAll(
     new RegExp(`\\b${month}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s+(\\d{4})\\b`, 'g'),
   )) {
@@ -110,6 +116,7 @@ export function parseAmounts(text: string): ParsedValue[] {
   // Dates and percentages are not amounts: blank them out (same length, so positions still hold).
   text = text
     .replace(/\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/g, (date) => ' '.repeat(date.length))
+    .replace(/\b\d{1,2}[./-][a-z]{3,9}\.?[./-]\d{2,4}\b/gi, (date) => ' '.repeat(date.length))
     .replace(/\d+(?:[.,]\d+)?\s?%/g, (rate) => ' '.repeat(rate.length))
   const found: ParsedValue[] = []
   const pattern =

@@ -9,11 +9,12 @@ const OCR_WIDTH_PX = 1700
 /** A PDF whose parsing or rendering hangs fails the run, and its worker thread is replaced. */
 const PDF_TASK_TIMEOUT_MS = 120_000
 
+/** The text layer of every page. `pdf` moves to the worker thread: pass `sharedBytes(pdf)` to use it again. */
 export async function readTextLayer(ctx: AppContext, pdf: Uint8Array): Promise<PageText[]> {
   return ctx.workers.run<PageText[]>(
     'documentText',
     { bytes: pdf },
-    { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the PDF took too long.' },
+    { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the PDF took too long.', transfer: [pdf] },
   )
 }
 
@@ -25,7 +26,7 @@ export function pagesNeedingOcr(pages: PageText[]): number[] {
  * OCR of one page by tesseract with the bundled English model: the image the page was made of when there is
  * one (an uploaded scan's own pixels, resampled for tesseract, read better than a rendering of the PDF page that
  * wraps it: 79.8 % against 67.4 % of merchant, date and total on the tuning receipts), else the page rendered
- * on a worker thread.
+ * on a worker thread (which `pdf` moves to, as in `renderPage`).
  */
 export async function ocrPage(
   ctx: AppContext,
@@ -39,6 +40,7 @@ export async function ocrPage(
   return { ...page, words: await ocr.recognise(image, signal) }
 }
 
+/** A PNG of one page. `pdf` moves to the worker thread: pass `sharedBytes(pdf)` to use it again. */
 export async function renderPage(
   ctx: AppContext,
   pdf: Uint8Array,
@@ -48,6 +50,10 @@ export async function renderPage(
   return ctx.workers.run<Uint8Array>(
     'renderPdfPage',
     { bytes: pdf, pageNumber, scale },
-    { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: `Rendering page ${pageNumber} took too long.` },
+    {
+      timeoutMs: PDF_TASK_TIMEOUT_MS,
+      timeoutMessage: `Rendering page ${pageNumber} took too long.`,
+      transfer: [pdf],
+    },
   )
 }

@@ -2,6 +2,7 @@ import type { ExecutionResult, RunExecutor } from '../../agent-runs'
 import { policyOf } from '../../agent-runs'
 import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../app-context'
+import { sharedBytes } from '../../jobs'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
@@ -49,7 +50,8 @@ function placementIssues(
     const page = pages.find((p) => p.page_number === field.page_number)
     if (!page || !field.bbox)
       issues.push({ field_key: field.key, message: `${definition.label} was not found on the page.` })
-    else if (!boxHoldsValue(definition, page, field.bbox, field.value))
+    // A derived value is not printed: its box, when it has one, shows what it was computed from.
+    else if (field.method !== 'derived' && !boxHoldsValue(definition, page, field.bbox, field.value))
       issues.push({
         field_key: field.key,
         message: `The words inside the box of ${definition.label} do not read as its value.`,
@@ -83,12 +85,14 @@ export function documentExtractionExecutor(
 
       const normalised = await step('normalise', () => normaliseToPdf(source, run.mimeType, policy.max_pages))
       const stored = await ctx.blobs.put(normalised.pdf)
-      let pages = await step('text', () => readTextLayer(ctx, normalised.pdf))
+      // Parsed, then rendered page by page for OCR (and retried): one copy in shared memory serves every task.
+      const pdf = sharedBytes(normalised.pdf)
+      let pages = await step('text', () => readTextLayer(ctx, pdf))
       const ocrPages = pagesNeedingOcr(pages)
       for (const pageNumber of ocrPages) {
         const page = pages.find((p) => p.page_number === pageNumber) as PageText
         const pageImage = normalised.pageImages?.[pageNumber - 1]
-        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, normalised.pdf, page, signal, pageImage))
+        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, pdf, page, signal, pageImage))
         pages = pages.map((p) => (p.page_number === pageNumber ? read : p))
       }
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
@@ -119,7 +123,8 @@ export function documentExtractionExecutor(
           modelMode = answer.mode
           modelAnswer = answer.answer
         } else {
-          extracted = await step('extract', async () => extractWithRules(missing, pages))
+          const known = [...fromXml.values(), ...learned.values()]
+          extracted = await step('extract', async () => extractWithRules(missing, pages, known))
         }
       }
       const byKey = new Map([...extracted.map((f) => [f.key, f] as const), ...learned, ...fromXml])

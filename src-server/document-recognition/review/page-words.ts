@@ -34,7 +34,7 @@ export async function pagesOf(ctx: AppContext, run: AgentRunRow): Promise<Stored
       }
     })
   if (!run.pdfSha256 || !ctx.blobs.has(run.pdfSha256)) return []
-  const pages = await readTextLayer(ctx, new Uint8Array(await ctx.blobs.readBytes(run.pdfSha256)))
+  const pages = await readTextLayer(ctx, await ctx.blobs.readBytes(run.pdfSha256))
   const scans = pagesNeedingOcr(pages)
   return pages.map((page) =>
     scans.includes(page.page_number)
@@ -107,7 +107,7 @@ export async function readRegion(
 ): Promise<RegionRead> {
   let words: PageWord[]
   if (page.origin === 'ocr' && run.pdfSha256) {
-    const pdf = new Uint8Array(await ctx.blobs.readBytes(run.pdfSha256))
+    const pdf = await ctx.blobs.readBytes(run.pdfSha256)
     words = wordsInBox(await ocrRegion(ctx, ocr, pdf, page, bbox), bbox)
   } else words = wordsInBox(page.words, bbox)
   const read = readingOrder(page, words)

@@ -13,7 +13,7 @@ function sourceOf(field: ExtractedField | undefined): repo.FieldReviewRow['sourc
   if (!field || field.value === null) return null
   if (field.method === 'learned' || field.method === 'e_invoice' || field.method === 'llm')
     return field.method
-  return 'rules'
+  return field.method === 'derived' ? 'computed' : 'rules'
 }
 
 /**

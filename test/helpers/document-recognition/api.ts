@@ -1,4 +1,5 @@
-import type { TestServer } from '../server'
+import { expect } from 'vitest'
+import { startTestServer, type TestServer } from '../server'
 import { multipartBody } from './invoice-documents'
 
 /** Test helpers over the HTTP API: upload a document and wait for its run to settle. */
@@ -44,4 +45,42 @@ export async function settledRun(server: TestServer, runId: string, maxPolls = 6
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   throw new Error(`run ${runId} did not settle`)
+}
+
+/** A server with the shipped Invoice extractor and a reviewer (rita): where the review tests start. */
+export async function startWithInvoiceReviewer() {
+  const server = await startTestServer()
+  return {
+    server,
+    invoiceAgent: await shippedAgentId(server, 'Invoice extractor'),
+    reviewer: await server.headersFor('rita', ['reviewer']),
+  }
+}
+
+/** Uploads a file as `headers`, checks it was accepted (202) and waits for its run to settle. */
+export async function settledUpload(
+  server: TestServer,
+  headers: Record<string, string>,
+  agentId: string,
+  file: { name: string; type: string; bytes: Buffer },
+) {
+  const created = await upload(server, headers, agentId, file)
+  expect(created.statusCode).toBe(202)
+  return settledRun(server, created.json().id)
+}
+
+/** A request with the given headers (a reviewer's), over the app's router. */
+export function injectAs(
+  server: TestServer,
+  headers: Record<string, string>,
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  payload?: object,
+) {
+  return server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) })
+}
+
+/** A run's review of one field, by its key. */
+export function fieldReview<F extends { field_key: string }>(run: { field_reviews: F[] }, key: string): F {
+  return run.field_reviews.find((f) => f.field_key === key) as F
 }

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
 import { Loadable } from '../../../components/ui/load-state'
@@ -6,32 +6,24 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
-import {
-  adminApi,
-  type RegistryRow,
-  type RuntimeAgent,
-  type RuntimeAgentWithVersions,
-} from '../api/admin-api'
+import { useAdmin } from '../stores/admin-store'
 
-function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) {
+function Versions({ agentId }: { agentId: string }) {
   const notify = useNotifications((state) => state.push)
-  const [agent, setAgent] = useState<RuntimeAgentWithVersions | null>(null)
+  const { runtimeAgent: agent, loadRuntimeAgent, createVersion, publishVersion } = useAdmin()
   const [draft, setDraft] = useState('')
   // Requests fail as ApiErrors; anything else thrown here is the draft's JSON.
   const form = useSubmit('The configuration is not valid JSON.')
-  const load = useCallback(async () => {
-    const detail = await adminApi.runtimeAgent(agentId)
-    setAgent(detail)
-    const latest = detail.versions[detail.versions.length - 1]
-    setDraft(JSON.stringify(latest?.config ?? {}, null, 2))
-  }, [agentId])
-  const loading = useLoad(load, [load])
+  const loading = useLoad(() => loadRuntimeAgent(agentId), [loadRuntimeAgent, agentId])
+  // A new draft starts from the newest version's configuration, and again once a version is added.
+  const newest = agent?.id === agentId ? agent.versions[agent.versions.length - 1] : undefined
+  const newestConfig = JSON.stringify(newest?.config ?? {}, null, 2)
+  useEffect(() => setDraft(newestConfig), [newestConfig])
 
-  async function createVersion() {
+  async function create() {
     await form.run(async () => {
-      await adminApi.createVersion(agentId, JSON.parse(draft))
+      await createVersion(agentId, JSON.parse(draft))
       notify({ kind: 'success', text: 'Draft version created.' })
-      await load()
     })
   }
   if (!agent || agent.id !== agentId)
@@ -64,10 +56,7 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
             header: '',
             render: (v) =>
               v.status === 'draft' ? (
-                <Button
-                  variant="primary"
-                  onClick={() => void adminApi.publishVersion(agentId, v.id).then(load).then(onChange)}
-                >
+                <Button variant="primary" onClick={() => void publishVersion(agentId, v.id)}>
                   Publish
                 </Button>
               ) : null,
@@ -86,7 +75,7 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
       </div>
       <FormError message={form.error} />
       <div>
-        <Button busy={form.busy} onClick={() => void createVersion()}>
+        <Button busy={form.busy} onClick={() => void create()}>
           Create draft version
         </Button>
       </div>
@@ -95,14 +84,9 @@ function Versions({ agentId, onChange }: { agentId: string; onChange(): void }) 
 }
 
 export function RecognitionPanel() {
-  const [registry, setRegistry] = useState<RegistryRow[]>([])
-  const [agents, setAgents] = useState<RuntimeAgent[]>([])
+  const { registry, runtimeAgents: agents, loadRecognition, register, unregister } = useAdmin()
   const [open, setOpen] = useState<string | null>(null)
-  const load = useCallback(async () => {
-    setRegistry((await adminApi.registry()).items)
-    setAgents((await adminApi.runtimeAgents()).items)
-  }, [])
-  const loading = useLoad(load, [load])
+  const loading = useLoad(loadRecognition, [loadRecognition])
   const registered = (id: string) => registry.find((r) => r.runtime_agent_id === id)
 
   return (
@@ -128,24 +112,18 @@ export function RecognitionPanel() {
               render: (a) => {
                 const entry = registered(a.id)
                 if (!entry)
-                  return (
-                    <Button onClick={() => void adminApi.register(a.id, { enabled: true }).then(load)}>
-                      Register
-                    </Button>
-                  )
+                  return <Button onClick={() => void register(a.id, { enabled: true })}>Register</Button>
                 return (
                   <div className="row">
                     <label className="checks">
                       <input
                         type="checkbox"
                         checked={entry.enabled}
-                        onChange={(e) =>
-                          void adminApi.register(a.id, { enabled: e.target.checked }).then(load)
-                        }
+                        onChange={(e) => void register(a.id, { enabled: e.target.checked })}
                       />
                       Enabled
                     </label>
-                    <Button variant="ghost" onClick={() => void adminApi.unregister(a.id).then(load)}>
+                    <Button variant="ghost" onClick={() => void unregister(a.id)}>
                       Remove
                     </Button>
                   </div>
@@ -166,7 +144,7 @@ export function RecognitionPanel() {
       </Card>
       {open ? (
         <Card title="Versions">
-          <Versions agentId={open} onChange={() => void load()} />
+          <Versions agentId={open} />
         </Card>
       ) : null}
     </div>

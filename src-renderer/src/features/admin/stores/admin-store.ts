@@ -4,13 +4,18 @@ import type { User } from '@server/auth/auth.schemas'
 import type { PageResult } from '@server/http/pagination'
 import type { PlatformConfigValues } from '@server/settings/settings.schemas'
 import { create } from 'zustand'
+import { latestAnswers } from '../../../lib/latest-answer'
 import {
   adminApi,
   type DailyStats,
+  type LanInfo,
   type ModerationListing,
   type PlatformStats,
   type RecognitionOverview,
+  type RegistryRow,
   type Role,
+  type RuntimeAgent,
+  type RuntimeAgentWithVersions,
 } from '../api/admin-api'
 
 const emptyPage = <T>(): PageResult<T> => ({ items: [], total: 0, page: 1, size: 20 })
@@ -39,7 +44,26 @@ interface AdminState {
   providers: ProviderSettings | null
   loadProviders(): Promise<void>
   saveProviders(body: PutProvidersBody): Promise<void>
+  /** The LAN listener's encryption, for the network card. */
+  lan: LanInfo | null
+  loadLan(): Promise<void>
+  /** Runtime agents beside their recognition registry entries (an agent may have none). */
+  runtimeAgents: RuntimeAgent[]
+  registry: RegistryRow[]
+  loadRecognition(): Promise<void>
+  /** Registers an agent for recognition, or changes its entry; the lists are read again. */
+  register(agentId: string, body: { enabled: boolean }): Promise<void>
+  unregister(agentId: string): Promise<void>
+  /** The runtime agent whose versions are open. */
+  runtimeAgent: RuntimeAgentWithVersions | null
+  loadRuntimeAgent(id: string): Promise<void>
+  createVersion(agentId: string, config: unknown): Promise<void>
+  /** Publishing changes the agent's published version, which the agent list shows too. */
+  publishVersion(agentId: string, versionId: string): Promise<void>
 }
+
+/** Opening another agent's versions drops the answer for the one closed. */
+const current = latestAnswers<'runtimeAgent'>()
 
 /** The moderation page last read, so a moderation reads it again. */
 let listingQuery = { status: 'pending_review', page: 1 }
@@ -99,5 +123,39 @@ export const useAdmin = create<AdminState>((set, get) => ({
   },
   async saveProviders(body) {
     set({ providers: await adminApi.saveProviders(body) })
+  },
+  lan: null,
+  async loadLan() {
+    set({ lan: await adminApi.lan() })
+  },
+  runtimeAgents: [],
+  registry: [],
+  async loadRecognition() {
+    const [registry, agents] = await Promise.all([adminApi.registry(), adminApi.runtimeAgents()])
+    set({ registry: registry.items, runtimeAgents: agents.items })
+  },
+  async register(agentId, body) {
+    await adminApi.register(agentId, body)
+    await get().loadRecognition()
+  },
+  async unregister(agentId) {
+    await adminApi.unregister(agentId)
+    await get().loadRecognition()
+  },
+  runtimeAgent: null,
+  async loadRuntimeAgent(id) {
+    await current(
+      'runtimeAgent',
+      () => adminApi.runtimeAgent(id),
+      (runtimeAgent) => set({ runtimeAgent }),
+    )
+  },
+  async createVersion(agentId, config) {
+    await adminApi.createVersion(agentId, config)
+    await get().loadRuntimeAgent(agentId)
+  },
+  async publishVersion(agentId, versionId) {
+    await adminApi.publishVersion(agentId, versionId)
+    await Promise.all([get().loadRuntimeAgent(agentId), get().loadRecognition()])
   },
 }))

@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react'
 import { Button, FormError } from '../../../components/ui'
 import { useSubmit } from '../../../lib/use-submit'
-import { chatApi } from '../api/chat-api'
-import type { CannedResponse } from '../api/chat-types'
+import { useOperatorTools } from '../stores/operator-tools-store'
 
 /** Operators' saved replies: theirs and the shared ones, added and removed here, inserted with `/`. */
-export function CannedResponses({ items, onChange }: { items: CannedResponse[]; onChange(): void }) {
+export function CannedResponses() {
+  const { canned: items, addCanned, deleteCanned } = useOperatorTools()
   const [shortcut, setShortcut] = useState('')
   const [content, setContent] = useState('')
   const [shared, setShared] = useState(false)
@@ -14,10 +14,9 @@ export function CannedResponses({ items, onChange }: { items: CannedResponse[]; 
   async function add(event: FormEvent) {
     event.preventDefault()
     await form.run(async () => {
-      await chatApi.createCannedResponse({ shortcut: shortcut.replace(/^\//, ''), content, shared })
+      await addCanned({ shortcut: shortcut.replace(/^\//, ''), content, shared })
       setShortcut('')
       setContent('')
-      onChange()
     })
   }
 
@@ -30,11 +29,7 @@ export function CannedResponses({ items, onChange }: { items: CannedResponse[]; 
             <strong>/{item.shortcut}</strong>{' '}
             {item.shared ? <span className="muted small">shared</span> : null}
             <span className="muted small canned-content">{item.content}</span>
-            <button
-              type="button"
-              className="linkish small"
-              onClick={() => void chatApi.deleteCannedResponse(item.id).then(onChange)}
-            >
+            <button type="button" className="linkish small" onClick={() => void deleteCanned(item.id)}>
               delete
             </button>
           </li>

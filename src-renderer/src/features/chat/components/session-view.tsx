@@ -1,15 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { Badge, Button, FormError } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
-import { Loadable } from '../../../components/ui/load-state'
+import { Loadable, LoadError } from '../../../components/ui/load-state'
 import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
-import type { LoadState } from '../../../lib/use-load'
+import { type LoadState, useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../../stores/session-store'
 import { chatApi } from '../api/chat-api'
-import type { CannedResponse, ChatMessage, ChatSession } from '../api/chat-types'
+import type { ChatMessage, ChatSession } from '../api/chat-types'
 import { useChatSession } from '../stores/chat-session-store'
 import { useChatSessions } from '../stores/chat-sessions-store'
+import { useOperatorTools } from '../stores/operator-tools-store'
 import { CannedResponses } from './canned-responses'
 import { CitationList } from './citation-list'
 import { Composer, type ComposerMode } from './composer'
@@ -68,8 +69,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     setError,
   } = useChatSession()
   const historyLoad: LoadState = { status: history, error: historyError, retrying, retry: reconnect }
-  const [canned, setCanned] = useState<CannedResponse[]>([])
-  const [operators, setOperators] = useState<{ id: string; username: string }[]>([])
+  const { canned, operators, load: loadTools } = useOperatorTools()
+  // Saved replies and the assignee picker's choices: a failure is shown with Retry, not as empty lists.
+  const tools = useLoad(() => (operator ? loadTools() : Promise.resolve()), [operator, loadTools])
   const bottom = useRef<HTMLLIElement>(null)
   const input = useRef<HTMLTextAreaElement>(null)
   const current = state ?? summary?.state ?? 'AI_ACTIVE'
@@ -79,13 +81,6 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const heldByColleague = asOperator && assigned !== null && assigned.id !== user?.id
   const canReply = asOperator ? current === 'HUMAN_ACTIVE' && !heldByColleague : true
 
-  const loadCanned = useCallback(() => {
-    if (operator) void chatApi.cannedResponses().then((page) => setCanned(page.items))
-  }, [operator])
-  useEffect(loadCanned, [loadCanned])
-  useEffect(() => {
-    if (operator) void chatApi.operators().then((page) => setOperators(page.items))
-  }, [operator])
   useEffect(() => connect(sessionId), [connect, sessionId])
   useEffect(() => {
     setOpen(sessionId)
@@ -202,6 +197,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         </Loadable>
       </div>
       <FormError message={error} />
+      {tools.status === 'failed' ? <LoadError state={tools} /> : null}
       <Composer
         inputRef={input}
         disabled={!canReply}
@@ -212,7 +208,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         onSend={sendMessage}
         onTyping={(on) => send('typing', on ? '' : 'stop')}
       />
-      {asOperator ? <CannedResponses items={canned} onChange={loadCanned} /> : null}
+      {asOperator ? <CannedResponses /> : null}
     </section>
   )
 }

@@ -1,5 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
+import { latestAnswers } from '../../../lib/latest-answer'
 import {
   type AgentChoice,
   type Dataset,
@@ -36,6 +37,9 @@ interface EvaluationState {
   followProgress(agentId: string): () => void
 }
 
+/** A user who switches dataset, agent or run sees only the answers for what is now chosen. */
+const current = latestAnswers<'items' | 'runs' | 'results'>()
+
 export const useEvaluation = create<EvaluationState>((set, get) => ({
   datasets: [],
   agents: [],
@@ -50,13 +54,25 @@ export const useEvaluation = create<EvaluationState>((set, get) => ({
     set({ datasets: (await evaluationApi.datasets()).items })
   },
   async loadItems(datasetId, page) {
-    set({ items: datasetId ? await evaluationApi.items(datasetId, page) : null })
+    await current(
+      'items',
+      async () => (datasetId ? await evaluationApi.items(datasetId, page) : null),
+      (items) => set({ items }),
+    )
   },
   async loadRuns(agentId) {
-    set({ runs: agentId ? (await evaluationApi.runs(agentId)).items : [] })
+    await current(
+      'runs',
+      async () => (agentId ? (await evaluationApi.runs(agentId)).items : []),
+      (runs) => set({ runs }),
+    )
   },
   async loadResults(agentId, runId) {
-    set({ results: (await evaluationApi.results(agentId, runId)).items })
+    await current(
+      'results',
+      async () => (await evaluationApi.results(agentId, runId)).items,
+      (results) => set({ results }),
+    )
   },
   async createDataset(name) {
     const dataset = await evaluationApi.createDataset(name, '')

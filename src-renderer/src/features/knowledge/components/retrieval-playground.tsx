@@ -1,4 +1,4 @@
-import { type FormEvent, Fragment, useState } from 'react'
+import { type FormEvent, type ReactNode, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
 import { knowledgeApi, type RetrievedItem } from '../api/knowledge-api'
 import { useKnowledge } from '../stores/knowledge-store'
@@ -11,34 +11,16 @@ const MODES: { value: Mode; label: string }[] = [
   { value: 'vector', label: 'Meaning only (vectors)' },
 ]
 
-/** Question words that say nothing about the topic; highlighting them would mark every line. */
-const FUNCTION_WORDS = new Set(
-  'the and for was were are is what when where who whom whose which how why did does with from that this into their there they them his her its have has had been can not but about after before'.split(
-    ' ',
-  ),
-)
-
-/** The query's topic words as whole words, for highlighting; escaped for a regular expression. */
-function queryTerms(query: string): RegExp | null {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])].filter(
-    (word) => !FUNCTION_WORDS.has(word),
-  )
-  if (words.length === 0) return null
-  const alternatives = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
-  return new RegExp(`(?<![\\p{L}\\p{N}])(${alternatives})(?![\\p{L}\\p{N}])`, 'giu')
-}
-
-function Highlighted({ text, terms }: { text: string; terms: RegExp | null }) {
-  if (!terms) return <>{text}</>
-  return (
-    <>
-      {text.split(terms).map((part, i) =>
-        // split() with one capture group puts the matches at odd positions.
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never reorder
-        i % 2 === 1 ? <mark key={i}>{part}</mark> : <Fragment key={i}>{part}</Fragment>,
-      )}
-    </>
-  )
+/** The hit's text with the query's words marked where the server found them (inflections included). */
+function Highlighted({ text, ranges }: { text: string; ranges: [number, number][] }) {
+  const parts: ReactNode[] = []
+  let at = 0
+  for (const [start, end] of ranges) {
+    parts.push(text.slice(at, start), <mark key={start}>{text.slice(start, end)}</mark>)
+    at = end
+  }
+  parts.push(text.slice(at))
+  return <>{parts}</>
 }
 
 const rankText = (rank: number | null, score: number | null, digits: number) =>
@@ -50,7 +32,7 @@ export function RetrievalPlayground() {
   const [query, setQuery] = useState('')
   const [scope, setScope] = useState('')
   const [mode, setMode] = useState<Mode>('hybrid')
-  const [result, setResult] = useState<{ items: RetrievedItem[]; terms: RegExp | null } | null>(null)
+  const [hits, setHits] = useState<RetrievedItem[] | null>(null)
   async function submit(event: FormEvent) {
     event.preventDefault()
     const response = await knowledgeApi.query({
@@ -59,7 +41,7 @@ export function RetrievalPlayground() {
       top_k: 5,
       mode,
     })
-    setResult({ items: response.items, terms: queryTerms(query) })
+    setHits(response.items)
   }
   return (
     <Card title="Retrieval playground">
@@ -99,11 +81,9 @@ export function RetrievalPlayground() {
             Search
           </Button>
         </form>
-        {result && result.items.length === 0 ? (
-          <p className="muted">Nothing found. Has the source been ingested?</p>
-        ) : null}
+        {hits?.length === 0 ? <p className="muted">Nothing found. Has the source been ingested?</p> : null}
         <ol className="hits" aria-label="Retrieved passages">
-          {(result?.items ?? []).map((item) => (
+          {(hits ?? []).map((item) => (
             <li key={item.chunk_id}>
               <div className="row small">
                 <strong>{item.document_name}</strong>
@@ -113,7 +93,7 @@ export function RetrievalPlayground() {
                 <span className="muted">meaning {rankText(item.vector_rank, item.vector_score, 3)}</span>
               </div>
               <p>
-                <Highlighted text={item.content} terms={result?.terms ?? null} />
+                <Highlighted text={item.content} ranges={item.highlights} />
               </p>
             </li>
           ))}

@@ -9,13 +9,14 @@ import type {
   Order,
   PlacedOrder,
   Review,
+  SellableAsset,
 } from './marketplace-types'
 
 /** A fresh Idempotency-Key per user action: a retried click cannot buy twice. */
 const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
 
-/** An asset the caller might list; `owner` is absent on kinds that have none. */
-export type OwnedAsset = { id: string; name: string; owner?: { id: string } | null }
+/** An asset as its list answers it; `owner` is absent on kinds that have none. */
+type OwnedAsset = { id: string; name: string; owner?: { id: string } | null }
 
 /** A list the caller may not read is one they have nothing to sell from; any other failure is the load's. */
 const unlessForbidden = (caught: unknown) => {
@@ -26,13 +27,20 @@ const assetsAt = (path: string) =>
   api.get<{ items: OwnedAsset[] }>(path, { query: { size: 100 } }).catch(unlessForbidden)
 
 export const marketplaceApi = {
-  /** What the caller could list: agents, knowledge sources and, for admins, document agents. */
-  sellable: (withDocumentAgents: boolean) =>
-    Promise.all([
+  /** The caller's own assets they could list: agents, knowledge sources and, for admins, document agents. */
+  async sellable(userId: string, withDocumentAgents: boolean): Promise<SellableAsset[]> {
+    const mine = (items: OwnedAsset[]) => items.filter((item) => !item.owner || item.owner.id === userId)
+    const [agents, sources, documentAgents] = await Promise.all([
       assetsAt('/agents'),
       assetsAt('/knowledge-sources'),
       withDocumentAgents ? assetsAt('/admin/runtime-agents') : { items: [] as OwnedAsset[] },
-    ]),
+    ])
+    return [
+      ...mine(agents.items).map((a) => ({ type: 'agent' as const, id: a.id, name: a.name })),
+      ...mine(sources.items).map((s) => ({ type: 'knowledge_source' as const, id: s.id, name: s.name })),
+      ...mine(documentAgents.items).map((d) => ({ type: 'document_agent' as const, id: d.id, name: d.name })),
+    ]
+  },
   listings: (query: ListingQuery) => api.get<PageResult<ListingItem>>('/api/marketplace/listings', { query }),
   listing: (id: string) => api.get<Listing>(`/api/marketplace/listings/${id}`),
   createListing: (body: NewListing) => api.post<Listing>('/api/marketplace/listings', body),
@@ -49,6 +57,16 @@ export const marketplaceApi = {
     api.get<PageResult<Order>>('/api/marketplace/orders', {
       query: { page, size, role: role === 'seller' ? 'seller' : undefined },
     }),
+  /** Whether the caller holds a paid order of the listing: their paid orders, read until it is found. */
+  async owns(listingId: string): Promise<boolean> {
+    for (let page = 1; ; page++) {
+      const paid = await api.get<PageResult<Order>>('/api/marketplace/orders', {
+        query: { page, size: 100, status: 'paid' },
+      })
+      if (paid.items.some((order) => order.listing_id === listingId)) return true
+      if (page * paid.size >= paid.total) return false
+    }
+  },
   refund: (orderId: string, reason: string) =>
     api.post<PlacedOrder>(`/api/marketplace/orders/${orderId}/refund`, { reason }, { headers: idempotent() }),
 }

@@ -1,10 +1,9 @@
-import type { PageResult } from '@server/http/pagination'
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { Badge, Button, Card, EmptyState, FormError, PageHeader } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
 import { formatTime, Pager } from '../../../components/ui/data'
-import { Dialog } from '../../../components/ui/dialog'
+import { ConfirmDialog } from '../../../components/ui/dialog'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -14,26 +13,26 @@ import { useSubmit } from '../../../lib/use-submit'
 import { useSession } from '../../../stores/session-store'
 import { useWallet } from '../../../stores/wallet-store'
 import { marketplaceApi } from '../api/marketplace-api'
-import type { Listing, Review } from '../api/marketplace-types'
+import type { Listing } from '../api/marketplace-types'
+import { useMarketplace } from '../stores/marketplace-store'
 import { assetLabel, stars } from './listing-browser'
 
 function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
   const wallet = useWallet((state) => state.wallet)
   const loadWallet = useWallet((state) => state.load)
   const user = useSession((state) => state.user)
+  const { ownership, fetchOwnership, buy: purchase } = useMarketplace()
   const notify = useNotifications((state) => state.push)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const [owned, setOwned] = useState(false)
   const [confirming, setConfirming] = useState(false)
-  useEffect(() => {
-    void loadWallet()
-    void marketplaceApi
-      .orders('buyer', 1, 100)
-      .then((page) =>
-        setOwned(page.items.some((order) => order.listing_id === listing.id && order.status === 'paid')),
-      )
-  }, [loadWallet, listing.id])
+  // What the box offers depends on both reads: a failure of either is shown here with Retry, and a listing whose
+  // ownership is unknown is never offered for sale.
+  const reads = useLoad(
+    () => Promise.all([loadWallet(), fetchOwnership(listing.id)]),
+    [loadWallet, fetchOwnership, listing.id],
+  )
+  const owned = ownership?.listingId === listing.id && ownership.owned
   const own = listing.seller.id === user?.id
 
   async function buy() {
@@ -42,9 +41,8 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
     setError(null)
     let bought = false
     try {
-      await marketplaceApi.buy(listing.id)
+      await purchase(listing.id)
       bought = true
-      setOwned(true)
       notify({ kind: 'success', text: `Bought “${listing.title}”.` })
     } catch (caught) {
       if (caught instanceof ApiError && caught.code === 'INSUFFICIENT_BALANCE')
@@ -68,41 +66,41 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
         <div className="price" data-testid="listing-price">
           {listing.pricing_model === 'free' ? 'Free' : `${listing.base_price} pts`}
         </div>
-        <p className="muted small" data-testid="buy-balance">
-          Your balance: {wallet ? `${wallet.balance} pts` : '…'} · <Link to="/console/wallet">wallet</Link>
-        </p>
-        <FormError message={error} />
-        {owned ? (
-          <Badge tone="success">You own this</Badge>
-        ) : (
-          <Button variant="primary" busy={busy} disabled={own} onClick={() => setConfirming(true)}>
-            {own ? 'This is your listing' : 'Buy now'}
-          </Button>
-        )}
-      </div>
-      <Dialog open={confirming} title="Confirm the purchase" onClose={() => setConfirming(false)}>
-        <div className="stack">
-          <p>
-            Buy “{listing.title}” from {listing.seller.username} for{' '}
-            <strong>
-              {listing.pricing_model === 'free' ? 'nothing (free)' : `${listing.base_price} points`}
-            </strong>
-            ?
+        <Loadable state={reads} rows={2}>
+          <p className="muted small" data-testid="buy-balance">
+            Your balance: {wallet ? `${wallet.balance} pts` : '…'} · <Link to="/console/wallet">wallet</Link>
           </p>
-          {wallet && listing.pricing_model !== 'free' ? (
-            <p className="muted small">
-              Your balance is {wallet.balance} pts; it will be {wallet.balance - listing.base_price} pts
-              after.
-            </p>
-          ) : null}
-          <div className="row">
-            <Button variant="primary" onClick={() => void buy()}>
-              {listing.pricing_model === 'free' ? 'Get it' : `Pay ${listing.base_price} pts`}
+          <FormError message={error} />
+          {owned ? (
+            <Badge tone="success">You own this</Badge>
+          ) : (
+            <Button variant="primary" busy={busy} disabled={own} onClick={() => setConfirming(true)}>
+              {own ? 'This is your listing' : 'Buy now'}
             </Button>
-            <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          </div>
-        </div>
-      </Dialog>
+          )}
+        </Loadable>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title="Confirm the purchase"
+        confirmLabel={listing.pricing_model === 'free' ? 'Get it' : `Pay ${listing.base_price} pts`}
+        variant="primary"
+        onConfirm={() => void buy()}
+        onClose={() => setConfirming(false)}
+      >
+        <p>
+          Buy “{listing.title}” from {listing.seller.username} for{' '}
+          <strong>
+            {listing.pricing_model === 'free' ? 'nothing (free)' : `${listing.base_price} points`}
+          </strong>
+          ?
+        </p>
+        {wallet && listing.pricing_model !== 'free' ? (
+          <p className="muted small">
+            Your balance is {wallet.balance} pts; it will be {wallet.balance - listing.base_price} pts after.
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </Card>
   )
 }
@@ -152,20 +150,15 @@ function ReviewForm({ listingId, onReviewed }: { listingId: string; onReviewed()
 
 export function ListingDetailPage() {
   const { listingId = '' } = useParams()
-  const [listing, setListing] = useState<Listing | null>(null)
-  const [reviews, setReviews] = useState<PageResult<Review>>({ items: [], total: 0, page: 1, size: 10 })
+  const { listing, reviews, fetchListing, fetchReviews } = useMarketplace()
   const [reviewPage, setReviewPage] = useState(1)
-  const fetchListing = useCallback(
-    async () => setListing(await marketplaceApi.listing(listingId)),
-    [listingId],
-  )
-  const load = useLoad(fetchListing, [fetchListing])
+  const load = useLoad(() => fetchListing(listingId), [fetchListing, listingId])
   const reviewsLoad = useLoad(
-    async () => setReviews(await marketplaceApi.reviews(listingId, reviewPage)),
-    [listingId, reviewPage],
+    () => fetchReviews(listingId, reviewPage),
+    [fetchReviews, listingId, reviewPage],
   )
   const reload = () => {
-    void fetchListing()
+    void fetchListing(listingId)
     reviewsLoad.retry()
   }
   if (!listing || listing.id !== listingId)

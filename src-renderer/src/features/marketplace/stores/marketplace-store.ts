@@ -1,7 +1,16 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
+import { latestAnswers } from '../../../lib/latest-answer'
 import { marketplaceApi } from '../api/marketplace-api'
-import type { ListingItem, ListingQuery, MyListing, Order } from '../api/marketplace-types'
+import type {
+  Listing,
+  ListingItem,
+  ListingQuery,
+  MyListing,
+  Order,
+  Review,
+  SellableAsset,
+} from '../api/marketplace-types'
 
 const emptyPage = <T>(size = 20): PageResult<T> => ({ items: [], total: 0, page: 1, size })
 
@@ -18,7 +27,22 @@ interface MarketplaceState {
   fetchOrders(side: 'buyer' | 'seller', page: number): Promise<void>
   fetchMine(page: number): Promise<void>
   refund(orderId: string, reason: string): Promise<void>
+  /** The listing open on the detail page, its page of reviews, and whether the caller owns it. */
+  listing: Listing | null
+  reviews: PageResult<Review>
+  /** Known only once read for this listing: until then nobody is offered to buy it. */
+  ownership: { listingId: string; owned: boolean } | null
+  fetchListing(id: string): Promise<void>
+  fetchReviews(listingId: string, page: number): Promise<void>
+  fetchOwnership(listingId: string): Promise<void>
+  buy(listingId: string): Promise<void>
+  /** What the seller may list, for the Sell form. */
+  sellable: SellableAsset[]
+  fetchSellable(userId: string, withDocumentAgents: boolean): Promise<void>
 }
+
+/** Moving to another listing (or another page of reviews) drops the answers for the one left. */
+const current = latestAnswers<'listing' | 'reviews' | 'ownership'>()
 
 export const useMarketplace = create<MarketplaceState>((set, get) => ({
   query: { page: 1, size: 12, sort_by: 'created_at', sort_order: 'desc' },
@@ -38,6 +62,39 @@ export const useMarketplace = create<MarketplaceState>((set, get) => ({
   },
   async fetchMine(page) {
     set({ mine: await marketplaceApi.myListings(page) })
+  },
+  listing: null,
+  reviews: emptyPage(10),
+  ownership: null,
+  async fetchListing(id) {
+    await current(
+      'listing',
+      () => marketplaceApi.listing(id),
+      (listing) => set({ listing }),
+    )
+  },
+  async fetchReviews(listingId, page) {
+    await current(
+      'reviews',
+      () => marketplaceApi.reviews(listingId, page),
+      (reviews) => set({ reviews }),
+    )
+  },
+  async fetchOwnership(listingId) {
+    set({ ownership: null })
+    await current(
+      'ownership',
+      () => marketplaceApi.owns(listingId),
+      (owned) => set({ ownership: { listingId, owned } }),
+    )
+  },
+  async buy(listingId) {
+    await marketplaceApi.buy(listingId)
+    set({ ownership: { listingId, owned: true } })
+  },
+  sellable: [],
+  async fetchSellable(userId, withDocumentAgents) {
+    set({ sellable: await marketplaceApi.sellable(userId, withDocumentAgents) })
   },
   async refund(orderId, reason) {
     const refunded = await marketplaceApi.refund(orderId, reason)

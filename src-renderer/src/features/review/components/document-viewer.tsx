@@ -95,7 +95,8 @@ export function DocumentViewer({
   selectedId,
   zoom,
   interactive,
-  loadWords,
+  words,
+  onPageVisible,
   onZoom,
   onSelect,
   onTakeWords,
@@ -106,7 +107,9 @@ export function DocumentViewer({
   selectedId: string | null
   zoom: Zoom
   interactive: boolean
-  loadWords(pageNumber: number): Promise<PageWord[]>
+  /** Each page's words, once read; `onPageVisible` asks for them as a page comes near view. */
+  words: Record<number, PageWord[]>
+  onPageVisible(pageNumber: number): void
   onZoom(zoom: number): void
   onSelect(fieldId: string): void
   onTakeWords(pageNumber: number, words: PageWord[]): void
@@ -118,7 +121,6 @@ export function DocumentViewer({
   const [error, setError] = useState<string | null>(null)
   const [availableWidth, setAvailableWidth] = useState(800)
   const [currentPage, setCurrentPage] = useState(1)
-  const [words, setWords] = useState<Record<number, PageWord[]>>({})
   /** The content point under the cursor when Ctrl+wheel zoomed, kept under it once the pages are resized. */
   const anchor = useRef<{ fx: number; fy: number; x: number; y: number } | null>(null)
 
@@ -212,12 +214,12 @@ export function DocumentViewer({
     setCurrentPage(page)
   }
 
+  // Words are only for taking values: a read-only run never asks for them.
   const showWords = useCallback(
     (pageNumber: number) => {
-      if (!interactive || words[pageNumber]) return
-      void loadWords(pageNumber).then((list) => setWords((all) => ({ ...all, [pageNumber]: list })))
+      if (interactive) onPageVisible(pageNumber)
     },
-    [interactive, words, loadWords],
+    [interactive, onPageVisible],
   )
 
   return (

@@ -98,8 +98,21 @@ export function ReviewRunPage() {
   const { runId = '' } = useParams()
   const navigate = useNavigate()
   const notify = useNotifications((state) => state.push)
-  const { run, selectedId, saving, open, select, receive, rerun, takeWords, takeRegion, nextRunId, setHelp } =
-    useReviewRun()
+  const {
+    run,
+    selectedId,
+    saving,
+    words,
+    loadWords,
+    open,
+    select,
+    receive,
+    rerun,
+    takeWords,
+    takeRegion,
+    nextRunId,
+    setHelp,
+  } = useReviewRun()
   const [zoom, setZoom] = useState<Zoom>('fit')
   const [rejecting, setRejecting] = useState(false)
   const readOnly = run?.status !== 'completed' || Boolean(run.synced_at) || run.review_status === 'rejected'
@@ -110,10 +123,8 @@ export function ReviewRunPage() {
     else notify({ kind: 'success', text: 'The queue is empty: every run is reviewed.' })
   }, [nextRunId, navigate, notify])
   useReviewKeys(Boolean(run) && !rejecting, openNextRun)
-  const loadWords = useCallback(
-    async (pageNumber: number) => (await reviewApi.pageWords(runId, pageNumber)).words,
-    [runId],
-  )
+  // A failed read of a page's words is a toast; the page asks again when it next comes into view.
+  const onPageVisible = useCallback((pageNumber: number) => void loadWords(pageNumber), [loadWords])
   const onTakeWords = useCallback(
     (pageNumber: number, words: PageWord[]) => void queued(() => takeWords(pageNumber, words)),
     [takeWords],
@@ -242,7 +253,8 @@ export function ReviewRunPage() {
             selectedId={selectedId}
             zoom={zoom}
             interactive={!readOnly}
-            loadWords={loadWords}
+            words={words}
+            onPageVisible={onPageVisible}
             onZoom={setZoom}
             onSelect={select}
             onTakeWords={onTakeWords}

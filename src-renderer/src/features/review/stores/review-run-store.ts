@@ -17,6 +17,9 @@ interface RunState {
   /** Review actions in flight (keys pressed meanwhile wait in `queued`). */
   saving: number
   helpOpen: boolean
+  /** The open run's words per page number, read as each page comes near view (clicked or boxed to fill a field). */
+  words: Record<number, PageWord[]>
+  loadWords(pageNumber: number): Promise<void>
   open(runId: string): Promise<void>
   /** A newer reading of the open run (from the live feed); the first field to look at is selected once it has fields. */
   receive(run: RecognitionRun): void
@@ -52,6 +55,9 @@ const unionBox = (boxes: Bbox[]): Bbox => [
 
 /** The run the view shows (or is opening): readings of any other run are ignored. */
 let openingId: string | null = null
+
+/** Pages of the open run whose words were asked for (read or on their way): each is asked once. */
+const wordsAsked = new Set<number>()
 
 let chain: Promise<unknown> = Promise.resolve()
 /**
@@ -109,10 +115,26 @@ export const useReviewRun = create<RunState>((set, get) => {
     timeline: null,
     saving: 0,
     helpOpen: false,
+    words: {},
+
+    async loadWords(pageNumber) {
+      const runId = openingId
+      if (!runId || wordsAsked.has(pageNumber)) return
+      wordsAsked.add(pageNumber)
+      try {
+        const { words } = await reviewApi.pageWords(runId, pageNumber)
+        if (runId === openingId) set({ words: { ...get().words, [pageNumber]: words } })
+      } catch (failure) {
+        // Asked again the next time the page comes into view.
+        if (runId === openingId) wordsAsked.delete(pageNumber)
+        throw failure
+      }
+    },
 
     async open(runId) {
       openingId = runId
-      set({ run: null, selectedId: null, editing: false, timeline: null, fieldError: null })
+      wordsAsked.clear()
+      set({ run: null, selectedId: null, editing: false, timeline: null, fieldError: null, words: {} })
       get().receive(await reviewApi.run(runId))
     },
 

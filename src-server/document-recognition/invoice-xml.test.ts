@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseInvoiceXml, xmlText } from './e-invoice'
+import { parseInvoiceXml, xmlText } from './invoice-xml'
 
 const INVOICE = `<?xml version="1.0" encoding="UTF-8"?>
 <rsm:CrossIndustryInvoice xmlns:rsm="urn:rsm" xmlns:ram="urn:ram">

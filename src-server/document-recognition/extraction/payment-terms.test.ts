@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
+import type { PageText, PageWord } from '../page-text'
+import { dueAfter, parsePaymentTerms } from './payment-terms'
+import { extractWithRules } from './rules'
+import { validateFields } from './validate'
+
+/** A page from lines of text: each word gets a box in reading order (about 6 points per character). */
+function page(lines: string[]): PageText {
+  const words: PageWord[] = []
+  lines.forEach((text, row) => {
+    let x = 40
+    for (const part of text.split(/(\s+)/)) {
+      if (part.trim())
+        words.push({
+          text: part,
+          bbox: [x / 600, (40 + row * 20) / 800, (x + part.length * 6) / 600, (52 + row * 20) / 800],
+          confidence: 1,
+        })
+      x += part.length * 6
+    }
+  })
+  return { page_number: 1, width: 600, height: 800, words }
+}
+
+const config = shippedExtractorConfig('invoice-extractor')
+const extract = (lines: string[]) => {
+  const { fields, issues } = validateFields(config.fields, extractWithRules(config.fields, [page(lines)]))
+  return { due: fields.find((f) => f.key === 'due_date'), issues }
+}
+const days = (line: string, context?: string) => parsePaymentTerms(line, context)?.days ?? null
+
+describe('payment terms', () => {
+  it('reads the days of terms lines from the development set (tuning part)', () => {
+    // SammyMaystoneLinesTest and the Factur-X samples.
+    expect(days('Payment Terms: Net 30 days')).toBe(30)
+    expect(
+      days('Zahlbar innerhalb 30 Tagen netto bis 04.07.2018, 3% Skonto innerhalb 10 Tagen bis 15.06.2018'),
+    ).toBe(30)
+    expect(days('Zahlungsbedingungen: Der Rechnungsbetrag wurde bereits beglichen. 03.10.2018')).toBeNull()
+    expect(days('Total net 473,00')).toBeNull()
+  })
+
+  it('reads the ordinary terms phrases of English, German, French and Dutch invoices', () => {
+    expect(days('Terms: Net 30')).toBe(30)
+    expect(days('Payment is due within 14 days of the invoice date.')).toBe(14)
+    expect(days('Payable in 45 days')).toBe(45)
+    expect(days('30 days net')).toBe(30)
+    expect(days('Zahlbar innerhalb von 14 Tagen ohne Abzug.')).toBe(14)
+    expect(days('Zahlungsziel: 30 Tage netto')).toBe(30)
+    expect(days('Bitte überweisen Sie den Betrag binnen 10 Tagen.')).toBe(10)
+    expect(days('Conditions de paiement : à 30 jours')).toBe(30)
+    expect(days('Règlement sous 45 jours')).toBe(45)
+    expect(days('Te betalen binnen 14 dagen na factuurdatum')).toBe(14)
+    expect(days('Betalingstermijn: 30 dagen netto')).toBe(30)
+    expect(days('Payable upon receipt')).toBe(0)
+    expect(days('Zahlbar sofort ohne Abzug')).toBe(0)
+  })
+
+  it('reads "within N days" under a payment heading, and never a return period or a discount period', () => {
+    expect(days('innerhalb von 14 Tagen auf das unten genannte Konto.', 'Zahlungsbedingungen')).toBe(14)
+    expect(days('Returns accepted within 30 days of delivery.')).toBeNull()
+    expect(days('Widerrufsrecht: Sie können innerhalb von 14 Tagen zahlen oder zurücksenden.')).toBeNull()
+    expect(days('2% discount if paid within 10 days, net 30')).toBe(30)
+    expect(days('3% Skonto innerhalb 10 Tagen')).toBeNull()
+    expect(days('Net 250.00')).toBeNull()
+    expect(days('Net 30 EUR')).toBeNull()
+  })
+
+  it('counts days from the issue date, to the end of the month for "fin de mois"', () => {
+    expect(dueAfter('2022-01-01', { days: 30, endOfMonth: false })).toBe('2022-01-31')
+    expect(dueAfter('2024-02-10', { days: 30, endOfMonth: true })).toBe('2024-03-31')
+    expect(parsePaymentTerms('Paiement à 30 jours fin de mois')?.endOfMonth).toBe(true)
+  })
+})
+
+describe('due date', () => {
+  it('reads the due date labels of English, German, French and Dutch invoices', () => {
+    const due = (issue: string, label: string) => extract([issue, label]).due?.value
+    expect(due('Invoice Date: 15 March 2024', 'Payment due: 14 April 2024')).toBe('2024-04-14')
+    expect(due('Rechnungsdatum: 15.03.2024', 'Fälligkeitsdatum: 14.04.2024')).toBe('2024-04-14')
+    expect(due('Rechnungsdatum: 15.03.2024', 'Zahlbar bis 14.04.2024')).toBe('2024-04-14')
+    expect(due('Date de facture : 15/03/2024', 'Date limite de paiement : 14/04/2024')).toBe('2024-04-14')
+    expect(due('Date de facture : 15/03/2024', "Date d'échéance : 14/04/2024")).toBe('2024-04-14')
+    expect(due('Factuurdatum: 15-03-2024', 'Te betalen vóór 14-04-2024')).toBe('2024-04-14')
+    expect(due('Factuurdatum: 15-03-2024', 'Vervaldatum: 14-04-2024')).toBe('2024-04-14')
+  })
+
+  it('is computed from the issue date and the terms when no label gives it, and says so', () => {
+    const { due, issues } = extract([
+      'Invoice No: INV-2024-0042',
+      'Invoice Date: 2024-03-15',
+      'Payment Terms: Net 30 days',
+    ])
+    expect(due?.value).toBe('2024-04-14')
+    expect(due?.method).toBe('derived')
+    // Trusted less than a printed date: it is only as good as the issue date and the reading of the terms.
+    expect(due?.confidence).toBeLessThan(0.9)
+    expect(issues).toEqual([])
+  })
+
+  it('takes the date the terms name themselves over counting (Factur-X samples, tuning part)', () => {
+    const { due } = extract([
+      'Handelsrechnung (380) Nr. 471102 vom 05.03.2018',
+      'Zahlungsbedingungen',
+      'Zahlbar innerhalb 30 Tagen netto bis 04.04.2018, 3% Skonto innerhalb 10 Tagen bis 15.03.2018',
+    ])
+    expect(due?.value).toBe('2018-04-04')
+    expect(due?.method).toBe('anchor_right')
+  })
+
+  it('trusts a labelled due date the terms confirm more than one they contradict', () => {
+    // SammyMaystoneLinesTest (tuning part): "Net 30 days" from Jan 1 is Jan 31, as printed.
+    const lines = ['Date: Jan 1, 2022', 'Payment Terms: Net 30 days', 'Due Date: Jan 31, 2022']
+    const agreed = extract(lines).due
+    const contradicted = extract([...lines.slice(0, 2), 'Due Date: Mar 31, 2022']).due
+    expect(agreed?.value).toBe('2022-01-31')
+    expect(contradicted?.value).toBe('2022-03-31')
+    expect(agreed?.confidence).toBeGreaterThan(0.95)
+    expect(contradicted?.confidence).toBeLessThan(0.8)
+  })
+
+  it('is not chosen before the issue date, and flagged when nothing else is printed', () => {
+    const chosen = extract([
+      'Invoice Date: 15.03.2024',
+      'Due: 01.03.2024 (previous balance)',
+      'Due Date: 14.04.2024',
+    ]).due
+    expect(chosen?.value).toBe('2024-04-14')
+    const { due, issues } = extract(['Invoice Date: 15.03.2024', 'Due Date: 01.03.2024'])
+    expect(due?.value).toBe('2024-03-01')
+    expect(issues.map((i) => i.message)).toEqual([
+      'Due date (2024-03-01) is before the invoice date (2024-03-15).',
+    ])
+    expect(due?.confidence).toBeLessThan(0.8)
+  })
+})
