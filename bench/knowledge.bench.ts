@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { embeddingKey } from '../src-server/ai/embeddings'
@@ -375,24 +375,41 @@ async function atScale(): Promise<BenchResult[]> {
     // A few queries first, so the figures are of compiled code, not of V8 warming up.
     for (let i = 0; i < 5; i++)
       await retrieval.query(caller, { query: sentence(20), source_ids: [sourceId], top_k: 5 })
+    const percentile = (values: number[], q: number) =>
+      round([...values].sort((a, b) => a - b)[Math.ceil(values.length * q) - 1] ?? 0)
     for (const words of [6, 20, 40]) {
       const timings: number[] = []
+      const cpuTimes: number[] = []
+      const loadBefore = loadavg()[0] as number
       for (let i = 0; i < QUERIES; i++) {
         const started = performance.now()
+        const cpu = process.cpuUsage()
         await retrieval.query(caller, { query: sentence(words), source_ids: [sourceId], top_k: 5 })
+        const used = process.cpuUsage(cpu)
         timings.push(performance.now() - started)
+        cpuTimes.push((used.user + used.system) / 1000)
       }
-      timings.sort((a, b) => a - b)
-      const p95 = round(timings[Math.ceil(QUERIES * 0.95) - 1] ?? 0)
-      results.push({
-        name: `hybrid retrieval p95 over ${BIG_CORPUS} chunks, ${words}-word queries`,
-        value: p95,
-        unit: 'ms',
-        baseline: { name: 'median', value: round(timings[Math.floor(QUERIES / 2)] ?? 0) },
-        budget: '< 50 ms',
-        pass: p95 < 50,
-        note: `${QUERIES} queries, ${BUILTIN_EMBEDDING_DIM}-dim builtin vectors`,
-      })
+      const p95 = percentile(timings, 0.95)
+      const load = `load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0] as number).toFixed(1)} after`
+      results.push(
+        {
+          name: `hybrid retrieval p95 over ${BIG_CORPUS} chunks, ${words}-word queries`,
+          value: p95,
+          unit: 'ms',
+          baseline: { name: 'median', value: percentile(timings, 0.5) },
+          budget: '< 50 ms',
+          pass: p95 < 50,
+          note: `${QUERIES} queries, ${BUILTIN_EMBEDDING_DIM}-dim builtin vectors; ${load}`,
+        },
+        {
+          // On a shared machine wall time counts the other processes' turns; CPU time counts only this query's.
+          name: `hybrid retrieval CPU time per query p95 over ${BIG_CORPUS} chunks, ${words}-word queries`,
+          value: percentile(cpuTimes, 0.95),
+          unit: 'ms',
+          baseline: { name: 'median', value: percentile(cpuTimes, 0.5) },
+          note: `the process's CPU time (user + system) during each query; ${load}`,
+        },
+      )
     }
     const AGREEMENT_QUERIES = 30
     for (const words of [6, 20, 40]) {

@@ -5,6 +5,7 @@ import {
   apiToken,
   createUser,
   expect,
+  failRequests,
   type RunningServer,
   screenshot,
   signIn,
@@ -23,17 +24,6 @@ async function holdRequests(page: Page, pattern: string | RegExp) {
     await route.continue()
   })
   return () => release()
-}
-
-/** Answers matching requests with the server's error envelope, as a failing server would. */
-async function failRequests(page: Page, pattern: string | RegExp, message: string) {
-  await page.route(pattern, (route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({ error: { code: 'GUARD_FAILED', message, details: {} } }),
-    }),
-  )
 }
 
 const ORDERS = /\/api\/marketplace\/orders\?/
@@ -155,6 +145,31 @@ test('a picker whose choices failed to load says so with Retry instead of offeri
   await main.getByRole('button', { name: 'Retry' }).click()
   await expect(main.getByRole('alert')).toHaveCount(0)
   await expect(page.getByLabel('Agent')).toContainText('Billing helper')
+})
+
+test('the network card says whether traffic is encrypted only once the server has answered', async ({
+  page,
+  server,
+}) => {
+  await signIn(page, server)
+  const network = page
+    .locator('section.card')
+    .filter({ has: page.getByRole('heading', { name: 'Network access' }) })
+  const release = await holdRequests(page, /\/api\/lan$/)
+  await page.goto(`${server.url}/console/admin`)
+  await expect(network.getByRole('status', { name: 'Loading' })).toBeVisible()
+  await expect(network.getByText('Traffic is not encrypted')).toHaveCount(0)
+  release()
+  await expect(network.getByText('Traffic is not encrypted')).toBeVisible()
+  await page.unrouteAll({ behavior: 'wait' })
+
+  await failRequests(page, /\/api\/lan$/, 'The network settings are unavailable.')
+  await page.reload()
+  await expect(network.getByRole('alert')).toContainText('The network settings are unavailable.')
+  await expect(network.getByText('Traffic is not encrypted')).toHaveCount(0)
+  await page.unrouteAll({ behavior: 'wait' })
+  await network.getByRole('button', { name: 'Retry' }).click()
+  await expect(network.getByText('Traffic is not encrypted')).toBeVisible()
 })
 
 test('a screen the user may not open says so instead of loading forever', async ({ page, server }) => {

@@ -114,3 +114,14 @@ export async function uploadThroughApi(server: RunningServer, name: string, byte
     .toBe('completed')
   return created.id
 }
+
+/** Answers matching requests with the server's error envelope, as a failing server would. */
+export async function failRequests(page: Page, pattern: string | RegExp, message: string) {
+  await page.route(pattern, (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'GUARD_FAILED', message, details: {} } }),
+    }),
+  )
+}

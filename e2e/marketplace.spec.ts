@@ -1,4 +1,13 @@
-import { ADMIN_PASSWORD, apiToken, createUser, expect, screenshot, signIn, test } from './fixtures'
+import {
+  ADMIN_PASSWORD,
+  apiToken,
+  createUser,
+  expect,
+  failRequests,
+  screenshot,
+  signIn,
+  test,
+} from './fixtures'
 
 test('a seller lists an agent, an admin publishes it, a buyer buys, reviews and refunds it', async ({
   browser,
@@ -152,15 +161,7 @@ test('a listing whose ownership or balance cannot be read offers no Buy: the fai
   await signIn(page, server, bea.username, bea.password)
   const buyBox = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Buy' }) })
   // Her orders cannot be read: the box says so and offers no purchase of what she may already own.
-  await page.route(/\/api\/marketplace\/orders\?/, (route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        error: { code: 'GUARD_FAILED', message: 'Orders are unavailable.', details: {} },
-      }),
-    }),
-  )
+  await failRequests(page, /\/api\/marketplace\/orders\?/, 'Orders are unavailable.')
   await page.goto(`${server.url}/console/marketplace/listings/${listing.id}`)
   await expect(buyBox.getByRole('alert')).toContainText('Orders are unavailable.')
   await expect(page.getByRole('button', { name: 'Buy now' })).toHaveCount(0)
@@ -172,15 +173,7 @@ test('a listing whose ownership or balance cannot be read offers no Buy: the fai
   await expect(page.getByRole('button', { name: 'Buy now' })).toHaveCount(0)
 
   // The balance cannot be read: the same, in the server's words.
-  await page.route(/\/api\/wallet$/, (route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        error: { code: 'GUARD_FAILED', message: 'The wallet is unavailable.', details: {} },
-      }),
-    }),
-  )
+  await failRequests(page, /\/api\/wallet$/, 'The wallet is unavailable.')
   await page.reload()
   await expect(buyBox.getByRole('alert')).toContainText('The wallet is unavailable.')
   await expect(buyBox.getByText('You own this')).toHaveCount(0)

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { ConfigError } from './config'
 import { startServer } from './server'
 import { DataDirLockedError } from './storage'
 
@@ -16,7 +17,8 @@ if (values.help) {
   process.stdout.write(`Usage: switchboard [--port 8787] [--host 127.0.0.1] [--data-dir ./data]
   --host 0.0.0.0 opens the server to the LAN. Env: SWITCHBOARD_PORT, SWITCHBOARD_HOST, SWITCHBOARD_DATA_DIR,
   SWITCHBOARD_ADMIN_PASSWORD, SWITCHBOARD_SECRET_KEY, SWITCHBOARD_ENV, SWITCHBOARD_GUARD_MODE,
-  SWITCHBOARD_ALLOWED_ORIGINS, SWITCHBOARD_OPENAI_BASE_URL, SWITCHBOARD_OPENAI_API_KEY, SWITCHBOARD_OPENAI_MODELS.\n`)
+  SWITCHBOARD_ALLOWED_ORIGINS, SWITCHBOARD_OPENAI_BASE_URL, SWITCHBOARD_OPENAI_API_KEY, SWITCHBOARD_OPENAI_MODELS,
+  SWITCHBOARD_EMBEDDING_MODEL, SWITCHBOARD_LOCAL_EMBEDDER, LOW_CONFIDENCE_THRESHOLD (README.md lists them all).\n`)
   process.exit(0)
 }
 
@@ -39,9 +41,10 @@ const server = await startServer({
   ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
   handleSignals: true,
 }).catch((error: unknown) => {
-  if (!(error instanceof DataDirLockedError)) throw error
+  // A bad setting exits 2 like a bad flag; a data directory another server holds exits 3.
+  if (!(error instanceof ConfigError || error instanceof DataDirLockedError)) throw error
   process.stderr.write(`${error.message}\n`)
-  process.exit(3)
+  process.exit(error instanceof ConfigError ? 2 : 3)
 })
 
 const { config } = server.app.ctx

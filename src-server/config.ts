@@ -25,6 +25,19 @@ export interface ServerConfig {
   logLevel: string
   /** Interval of the `: ping` comment on open SSE streams, which keeps proxies from closing an idle stream. */
   ssePingIntervalMs: number
+  /**
+   * The OpenAI-compatible provider from the environment (`SWITCHBOARD_OPENAI_BASE_URL`, `_API_KEY`, `_MODELS`), id
+   * `openai`: present when a base URL or a key is set. The key is trimmed and kept in memory only.
+   */
+  openAiBaseUrl: string | null
+  openAiApiKey: string | null
+  openAiModels: string[]
+  /** `SWITCHBOARD_EMBEDDING_MODEL`: embeddings from the OpenAI-compatible provider instead of the local embedder. */
+  embeddingModel: string | null
+  /** `SWITCHBOARD_LOCAL_EMBEDDER`: the offline embedder used when no embedding model is configured. */
+  localEmbedder: LocalEmbedderName
+  /** `LOW_CONFIDENCE_THRESHOLD`: document fields read below it are flagged, unless an agent sets its own. */
+  lowConfidenceThreshold: number
   /** Where the app's own files live: migrations, resources/, the built console. */
   appRoot: string
   version: string
@@ -34,6 +47,16 @@ export type ServerOptions = Partial<Omit<ServerConfig, 'appRoot' | 'version'>>
 
 export const DEFAULT_PORT = 8787
 export const DEFAULT_HOST = '127.0.0.1'
+/** The embedders that ship inside the app; `hashing` was chosen on the retrieval benchmark's held-out queries. */
+export const LOCAL_EMBEDDER_NAMES = ['hashing', 'use-lite'] as const
+export type LocalEmbedderName = (typeof LOCAL_EMBEDDER_NAMES)[number]
+export const DEFAULT_LOCAL_EMBEDDER: LocalEmbedderName = 'hashing'
+export const DEFAULT_LOW_CONFIDENCE_THRESHOLD = 0.8
+
+/** A configuration value the server cannot start with; the message names the variable and what it accepts. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
 
 /** The folder holding package.json, found by walking up from this file (works from source and from a bundle). */
 export function findAppRoot(start = path.dirname(fileURLToPath(import.meta.url))): string {
@@ -53,7 +76,7 @@ export function resolveConfig(
   const appRoot = findAppRoot()
   const guardMode = options.guardMode ?? (env.SWITCHBOARD_GUARD_MODE === 'warn' ? 'warn' : 'enforce')
   const host = options.host ?? env.SWITCHBOARD_HOST ?? DEFAULT_HOST
-  const port = options.port ?? parsePort(env.SWITCHBOARD_PORT) ?? DEFAULT_PORT
+  const port = options.port ?? parsePort('SWITCHBOARD_PORT', env.SWITCHBOARD_PORT) ?? DEFAULT_PORT
   return {
     dataDir: path.resolve(options.dataDir ?? env.SWITCHBOARD_DATA_DIR ?? 'data'),
     host,
@@ -62,26 +85,44 @@ export function resolveConfig(
     guardMode,
     adminPassword: options.adminPassword ?? env.SWITCHBOARD_ADMIN_PASSWORD,
     secretKey: options.secretKey ?? env.SWITCHBOARD_SECRET_KEY,
-    allowedOrigins:
-      options.allowedOrigins ??
-      (env.SWITCHBOARD_ALLOWED_ORIGINS ?? '')
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean),
+    allowedOrigins: options.allowedOrigins ?? commaList(env.SWITCHBOARD_ALLOWED_ORIGINS),
     lanTls:
       options.lanTls ?? (env.SWITCHBOARD_LAN_TLS ? env.SWITCHBOARD_LAN_TLS === '1' : !isLoopbackHost(host)),
-    httpsPort: options.httpsPort ?? parsePort(env.SWITCHBOARD_HTTPS_PORT) ?? (port === 0 ? 0 : port + 1),
+    httpsPort:
+      options.httpsPort ??
+      parsePort('SWITCHBOARD_HTTPS_PORT', env.SWITCHBOARD_HTTPS_PORT) ??
+      (port === 0 ? 0 : port + 1),
     lanPlainHttp: options.lanPlainHttp ?? env.SWITCHBOARD_LAN_HTTP === '1',
     mcpAllowedCommands:
       options.mcpAllowedCommands !== undefined
         ? options.mcpAllowedCommands
         : env.SWITCHBOARD_MCP_ALLOWED_COMMANDS
-          ? env.SWITCHBOARD_MCP_ALLOWED_COMMANDS.split(',')
-              .map((command) => command.trim())
-              .filter(Boolean)
+          ? commaList(env.SWITCHBOARD_MCP_ALLOWED_COMMANDS)
           : null,
     logLevel: options.logLevel ?? env.SWITCHBOARD_LOG_LEVEL ?? 'info',
-    ssePingIntervalMs: options.ssePingIntervalMs ?? positiveInteger(env.SWITCHBOARD_SSE_PING_MS) ?? 15_000,
+    ssePingIntervalMs:
+      options.ssePingIntervalMs ??
+      positiveInteger('SWITCHBOARD_SSE_PING_MS', env.SWITCHBOARD_SSE_PING_MS) ??
+      15_000,
+    openAiBaseUrl:
+      options.openAiBaseUrl !== undefined
+        ? options.openAiBaseUrl
+        : httpUrl('SWITCHBOARD_OPENAI_BASE_URL', env.SWITCHBOARD_OPENAI_BASE_URL),
+    openAiApiKey:
+      options.openAiApiKey !== undefined
+        ? options.openAiApiKey
+        : env.SWITCHBOARD_OPENAI_API_KEY?.trim() || null,
+    openAiModels: options.openAiModels ?? commaList(env.SWITCHBOARD_OPENAI_MODELS),
+    embeddingModel:
+      options.embeddingModel !== undefined
+        ? options.embeddingModel
+        : env.SWITCHBOARD_EMBEDDING_MODEL?.trim() || null,
+    localEmbedder:
+      options.localEmbedder ?? localEmbedder(env.SWITCHBOARD_LOCAL_EMBEDDER) ?? DEFAULT_LOCAL_EMBEDDER,
+    lowConfidenceThreshold:
+      options.lowConfidenceThreshold ??
+      fraction('LOW_CONFIDENCE_THRESHOLD', env.LOW_CONFIDENCE_THRESHOLD) ??
+      DEFAULT_LOW_CONFIDENCE_THRESHOLD,
     appRoot,
     version: readVersion(appRoot),
   }
@@ -89,18 +130,54 @@ export function resolveConfig(
 
 const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.')
 
-function parsePort(value: string | undefined): number | undefined {
+const commaList = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+
+function parsePort(name: string, value: string | undefined): number | undefined {
   if (!value) return undefined
   const port = Number(value)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${value}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`${name} must be a port from 0 to 65535; got "${value}".`)
   return port
 }
 
-function positiveInteger(value: string | undefined): number | undefined {
+function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (!value) return undefined
   const number = Number(value)
-  if (!Number.isInteger(number) || number < 1) throw new Error(`Not a positive integer: ${value}`)
+  if (!Number.isInteger(number) || number < 1)
+    throw new ConfigError(`${name} must be a positive integer; got "${value}".`)
   return number
+}
+
+function fraction(name: string, value: string | undefined): number | undefined {
+  if (!value?.trim()) return undefined
+  const number = Number(value)
+  if (!Number.isFinite(number) || number < 0 || number > 1)
+    throw new ConfigError(`${name} must be a number from 0 to 1; got "${value}".`)
+  return number
+}
+
+function httpUrl(name: string, value: string | undefined): string | null {
+  const trimmed = value?.trim()
+  if (!trimmed) return null
+  const protocol = URL.canParse(trimmed) ? new URL(trimmed).protocol : null
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http(s) URL; got "${value}".`)
+  return trimmed
+}
+
+function localEmbedder(value: string | undefined): LocalEmbedderName | undefined {
+  const trimmed = value?.trim()
+  if (!trimmed) return undefined
+  const known = LOCAL_EMBEDDER_NAMES.find((name) => name === trimmed)
+  if (!known)
+    throw new ConfigError(
+      `SWITCHBOARD_LOCAL_EMBEDDER must be one of ${LOCAL_EMBEDDER_NAMES.join(', ')}; got "${value}".`,
+    )
+  return known
 }
 
 function readVersion(appRoot: string): string {

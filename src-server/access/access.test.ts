@@ -33,6 +33,8 @@ const allowed: Record<AccessPermission, CallerKind[]> = {
   'canned_response.delete': ['owner', 'admin'],
   'document_agent.run': ['owner', 'grantee', 'reviewer', 'admin'],
   'document_run.read': ['owner', 'reviewer', 'admin'],
+  'listing.read_unpublished': ['owner', 'admin'],
+  'mcp_server.launch': ['owner', 'admin'],
 }
 
 const table = Object.entries(allowed).flatMap(([permission, who]) =>
@@ -51,6 +53,8 @@ describe('requireAccess', () => {
     expect(mayAccess(caller('owner'), 'agent.edit', unowned)).toBe(false)
     expect(mayAccess(caller('stranger'), 'agent.use', unowned)).toBe(true)
     expect(mayAccess(caller('stranger'), 'knowledge_source.manage', unowned)).toBe(false)
+    // A tool server has no owner: only an admin sets what it runs.
+    expect(KINDS.filter((kind) => mayAccess(caller(kind), 'mcp_server.launch', unowned))).toEqual(['admin'])
   })
 
   it('scopes lists to everything only for the permissions that reach every resource', () => {

@@ -24,6 +24,10 @@ const RULES = {
   'document_agent.run': { anyOf: ['document_recognition.review'], grant: true },
   /** Read a document-recognition run and its review: its creator or a reviewer. */
   'document_run.read': { anyOf: ['document_recognition.review'], grant: false },
+  /** See a marketplace listing that is not published (published ones are public): its seller or an admin. */
+  'listing.read_unpublished': { anyOf: ['platform.admin'], grant: false },
+  /** Set what a stdio tool server runs on the host (command, arguments, environment, directory): admins only. */
+  'mcp_server.launch': { anyOf: ['platform.admin'], grant: false },
 } as const satisfies Record<string, { anyOf: readonly Permission[]; grant: boolean }>
 
 export type AccessPermission = keyof typeof RULES
@@ -41,7 +45,7 @@ export interface Resource {
 type Caller = Pick<AuthUser, 'id' | 'permissions'>
 
 /** Whether the caller reaches every resource of the kind, whoever owns it (lists use it to choose their scope). */
-export function reachesEvery(caller: Caller, permission: AccessPermission): boolean {
+export function reachesEvery(caller: Pick<Caller, 'permissions'>, permission: AccessPermission): boolean {
   return RULES[permission].anyOf.some((held: Permission) => caller.permissions.includes(held))
 }
 

@@ -1,4 +1,7 @@
-/** The one access module: who may act on an agent, a knowledge source, a chat session or a document run. */
+/**
+ * The one access module: who may act on an agent, a knowledge source, a chat session, a document run, a listing
+ * or a tool server's launch settings.
+ */
 export {
   type AccessPermission,
   mayAccess,

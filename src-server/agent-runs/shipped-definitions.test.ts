@@ -24,6 +24,22 @@ function ship(threshold: number) {
   writeFileSync(path.join(dir, 'test-extractor.json'), JSON.stringify(shipped))
 }
 
+/**
+ * A server, a folder for shipped definitions, and a run service whose executor accepts the shipped configs: the
+ * upgrade rules are the subject here, not extraction.
+ */
+async function startRunService() {
+  server = await startTestServer()
+  dir = mkdtempSync(path.join(tmpdir(), 'switchboard-shipped-'))
+  const runs = createAgentRunService(server.app.ctx)
+  runs.registerExecutor('document_extraction', {
+    configSchema: BaseAgentConfig,
+    validateConfig: () => [],
+    execute: () => Promise.reject(new Error('not run in this test')),
+  })
+  return runs
+}
+
 const versions = (agentId: string) =>
   server.app.ctx.db.$client
     .prepare(
@@ -33,15 +49,7 @@ const versions = (agentId: string) =>
 
 describe('shipped definitions', () => {
   it('bring an untouched agent up to the new release, once, and leave an agent an admin changed alone', async () => {
-    server = await startTestServer()
-    dir = mkdtempSync(path.join(tmpdir(), 'switchboard-shipped-'))
-    // The upgrade rules are the subject here, not extraction: an executor that accepts the shipped configs.
-    const runs = createAgentRunService(server.app.ctx)
-    runs.registerExecutor('document_extraction', {
-      configSchema: BaseAgentConfig,
-      validateConfig: () => [],
-      execute: () => Promise.reject(new Error('not run in this test')),
-    })
+    const runs = await startRunService()
     const service = () => runs
     ship(0.7)
     const [agent] = service().installShippedDefinitions(dir)
@@ -86,14 +94,7 @@ describe('shipped definitions', () => {
   })
 
   it('upgrades an agent installed before releases were tracked when it never had a second version', async () => {
-    server = await startTestServer()
-    dir = mkdtempSync(path.join(tmpdir(), 'switchboard-shipped-'))
-    const runs = createAgentRunService(server.app.ctx)
-    runs.registerExecutor('document_extraction', {
-      configSchema: BaseAgentConfig,
-      validateConfig: () => [],
-      execute: () => Promise.reject(new Error('not run in this test')),
-    })
+    const runs = await startRunService()
     ship(0.7)
     const agentId = runs.installShippedDefinitions(dir)[0]?.id as string
     server.app.ctx.db.$client

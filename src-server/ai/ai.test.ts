@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { resolveConfig } from '../config'
 import { extractiveAnswer } from './builtin-provider'
 import { createModelRegistry } from './model-registry'
 import type { ChatChunk } from './model-types'
@@ -101,7 +102,7 @@ describe('model catalogue and provider configuration', () => {
       ],
     })
     // The unsealed key reaches the provider as a bearer token.
-    const registry = createModelRegistry(server.app.ctx, {})
+    const registry = createModelRegistry(server.app.ctx)
     await collect(
       registry.streamChat({
         provider: 'local',
@@ -153,11 +154,17 @@ describe('model catalogue and provider configuration', () => {
   })
 
   it('configures a provider from SWITCHBOARD_OPENAI_* without storing its key', async () => {
-    const registry = createModelRegistry(server.app.ctx, {
-      SWITCHBOARD_OPENAI_BASE_URL: fake.baseUrl,
-      SWITCHBOARD_OPENAI_API_KEY: 'sk-env',
-      SWITCHBOARD_OPENAI_MODELS: 'alpha, beta',
-    })
+    const registry = createModelRegistry(
+      server.app.ctx,
+      resolveConfig(
+        {},
+        {
+          SWITCHBOARD_OPENAI_BASE_URL: fake.baseUrl,
+          SWITCHBOARD_OPENAI_API_KEY: ' sk-env ',
+          SWITCHBOARD_OPENAI_MODELS: 'alpha, beta',
+        },
+      ),
+    )
     expect(registry.listModels().providers.map((provider) => provider.id)).toEqual(['builtin', 'openai'])
     expect(registry.providerSettings().providers[0]).toMatchObject({
       id: 'openai',
@@ -170,14 +177,26 @@ describe('model catalogue and provider configuration', () => {
       model: 'alpha',
       temperature: 0.2,
     })
+    // The key reaches the provider trimmed, as config.ts read it.
+    await collect(
+      registry.streamChat({
+        provider: 'openai',
+        model: 'alpha',
+        temperature: 0,
+        messages: [{ role: 'user', content: 'hi' }],
+        signal: signal(),
+      }),
+    )
+    expect(fake.authorizations).toEqual(['Bearer sk-env'])
   })
 })
 
 describe('OpenAI-compatible provider', () => {
   const registry = () =>
     createModelRegistry(server.app.ctx, {
-      SWITCHBOARD_OPENAI_BASE_URL: fake.baseUrl,
-      SWITCHBOARD_OPENAI_MODELS: 'm',
+      openAiBaseUrl: fake.baseUrl,
+      openAiApiKey: null,
+      openAiModels: ['m'],
     })
 
   it('streams tokens as they arrive and assembles streamed tool_calls deltas', async () => {
@@ -289,7 +308,7 @@ describe('builtin provider', () => {
   })
 
   it('judges with a documented token-overlap score', async () => {
-    const registry = createModelRegistry(server.app.ctx, {})
+    const registry = createModelRegistry(server.app.ctx)
     const verdict = (await registry.completeJson({
       provider: 'builtin',
       model: 'judge',

@@ -18,9 +18,9 @@ export interface ModelAdmin {
  */
 export function createModelRegistry(
   ctx: AppContext,
-  env: NodeJS.ProcessEnv = process.env,
+  envConfig: config.EnvProviderConfig = ctx.config,
 ): ModelRegistry & ModelAdmin {
-  const fromEnv = config.envProvider(env)
+  const fromEnv = config.envProvider(envConfig)
   let providers = new Map<string, ModelProvider>()
 
   function load(): void {

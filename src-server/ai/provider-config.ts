@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import type { ServerConfig } from '../config'
 import type { Queryable } from '../db'
 import { modelDefaults, modelProvider } from './ai.tables'
 import { BUILTIN_PROVIDER_ID, EXTRACTIVE_MODEL } from './builtin-provider'
@@ -22,18 +23,19 @@ export interface GlobalDefaults {
   model_temperature: number
 }
 
+/** The environment's OpenAI-compatible provider, as `config.ts` read it. */
+export type EnvProviderConfig = Pick<ServerConfig, 'openAiBaseUrl' | 'openAiApiKey' | 'openAiModels'>
+
 /**
- * The provider from `SWITCHBOARD_OPENAI_BASE_URL` / `_API_KEY` / `_MODELS` (comma list), present when a base URL
- * or a key is set. Its key is kept in memory only, never written to the database.
+ * The provider from `SWITCHBOARD_OPENAI_BASE_URL` / `_API_KEY` / `_MODELS`, present when a base URL or a key is
+ * set. Its key is kept in memory only, never written to the database.
  */
-export function envProvider(env: NodeJS.ProcessEnv): (StoredProvider & { apiKey: string | null }) | null {
-  const baseUrl = env.SWITCHBOARD_OPENAI_BASE_URL?.trim()
-  const apiKey = env.SWITCHBOARD_OPENAI_API_KEY?.trim() || null
+export function envProvider({
+  openAiBaseUrl: baseUrl,
+  openAiApiKey: apiKey,
+  openAiModels: models,
+}: EnvProviderConfig): (StoredProvider & { apiKey: string | null }) | null {
   if (!baseUrl && !apiKey) return null
-  const models = (env.SWITCHBOARD_OPENAI_MODELS ?? '')
-    .split(',')
-    .map((model) => model.trim())
-    .filter(Boolean)
   return {
     id: ENV_PROVIDER_ID,
     baseUrl: baseUrl || OPENAI_BASE_URL,

@@ -10,25 +10,60 @@ describe('login failure limiter', () => {
     expect(limiter.retryAfter('ann', 61_000)).toBe(0)
   })
 
-  it('stays bounded under 100,000 distinct usernames and still locks out the one being attacked', () => {
+  it('stays bounded under 100,000 distinct usernames and keeps the locked-out one locked through them', () => {
     const limiter = new FailureLimiter(10, 15 * 60_000)
     for (let i = 0; i < 10; i++) limiter.recordFailure('admin', 0)
     for (let i = 0; i < 100_000; i++) limiter.recordFailure(`made-up-${i}`, 1_000 + i)
-    expect(limiter.size).toBeLessThanOrEqual(MAX_TRACKED_KEYS)
-    // The flood pushed the oldest window out; a fresh attack on the same name is counted again from scratch.
-    for (let i = 0; i < 10; i++) limiter.recordFailure('admin', 200_000)
-    expect(limiter.retryAfter('admin', 200_001)).toBeGreaterThan(0)
-    expect(limiter.size).toBeLessThanOrEqual(MAX_TRACKED_KEYS)
+    // One failure each: the made-up names only count, so they never push a lockout out.
+    expect(limiter.size).toBe(MAX_TRACKED_KEYS + 1)
+    expect(limiter.retryAfter('admin', 101_000)).toBe(900 - 101)
+    expect(limiter.retryAfter('admin', 15 * 60_000)).toBe(0)
   })
 
-  it('drops the key that failed longest ago, not a live lockout, when full', () => {
+  it('keeps a lockout the attacker stopped asking about, then counts the key afresh after its window', () => {
+    const limiter = new FailureLimiter(2, 1_000, 3)
+    limiter.recordFailure('ann', 0)
+    limiter.recordFailure('ann', 10)
+    for (let i = 0; i < 10; i++) limiter.recordFailure(`made-up-${i}`, 20 + i)
+    expect(limiter.retryAfter('ann', 500)).toBe(1)
+    // Failures while locked out do not stretch the lockout.
+    limiter.recordFailure('ann', 600)
+    expect(limiter.retryAfter('ann', 1_000)).toBe(0)
+    limiter.recordFailure('ann', 1_100)
+    expect(limiter.retryAfter('ann', 1_200)).toBe(0)
+    limiter.recordFailure('ann', 1_300)
+    expect(limiter.retryAfter('ann', 1_400)).toBe(1)
+  })
+
+  it('bounds the lockouts too, letting the oldest go only when as many other keys are locked out', () => {
+    const limiter = new FailureLimiter(1, 60_000, 3)
+    for (const key of ['a', 'b', 'c']) limiter.recordFailure(key, 0)
+    expect(['a', 'b', 'c'].map((key) => limiter.retryAfter(key, 1))).toEqual([60, 60, 60])
+    limiter.recordFailure('d', 2)
+    expect(['a', 'b', 'c', 'd'].map((key) => limiter.retryAfter(key, 3) > 0)).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ])
+    expect(limiter.size).toBe(3)
+  })
+
+  it('forgets the counting key that failed longest ago when full, never a lockout', () => {
     const limiter = new FailureLimiter(2, 1_000, 3)
     limiter.recordFailure('old', 0)
     limiter.recordFailure('live-1', 5_000)
     limiter.recordFailure('live-1', 5_001)
     limiter.recordFailure('live-2', 5_002)
     limiter.recordFailure('new', 5_003)
-    expect(limiter.size).toBe(3)
-    expect(limiter.retryAfter('live-1', 5_004)).toBeGreaterThan(0)
+    limiter.recordFailure('newer', 5_004)
+    expect(limiter.size).toBe(4)
+    expect(limiter.retryAfter('live-1', 5_005)).toBeGreaterThan(0)
+    // `live-2` is still counted: its second failure locks it.
+    limiter.recordFailure('live-2', 5_006)
+    expect(limiter.retryAfter('live-2', 5_007)).toBeGreaterThan(0)
+    // `old` was forgotten: its next failure is its first again, and locks nothing.
+    limiter.recordFailure('old', 5_008)
+    expect(limiter.retryAfter('old', 5_009)).toBe(0)
   })
 })

@@ -1,47 +1,70 @@
 import { LRUCache } from 'lru-cache'
 
-/** Keys remembered at most: enough for every real user and address, bounded against a flood of made-up names. */
+/** Keys counted at most: enough for every real user and address, bounded against a flood of made-up names. */
 export const MAX_TRACKED_KEYS = 10_000
 
 /**
  * Fixed-window failure counter kept in memory: login failures per username and per address. A restart clears
- * it, which is acceptable for a desktop server; the window is short anyway. The table is an LRU of bounded size,
- * so a flood of made-up names pushes out the keys that failed longest ago, never the one under attack right now.
+ * it, which is acceptable for a desktop server; the window is short anyway. Keys still counting live in an LRU of
+ * bounded size, so a flood of made-up names pushes out the keys that failed longest ago. A key that reached the
+ * limit moves to a lockout table of its own, which failures of other keys never touch: only its window's end
+ * lifts it. That table is bounded too, by evicting its oldest lockout, but filling it takes
+ * `maxFailures` failures for every entry, each costing the attacker a password hash.
  */
 export class FailureLimiter {
-  private readonly failures: LRUCache<string, { count: number; windowStart: number }>
+  private readonly counting: LRUCache<string, { count: number; windowStart: number }>
+  /** Locked-out key → end of its window, oldest lockout first (Map insertion order). */
+  private readonly lockedUntil = new Map<string, number>()
 
   constructor(
     private readonly maxFailures: number,
     private readonly windowMs: number,
-    maxKeys = MAX_TRACKED_KEYS,
+    private readonly maxKeys = MAX_TRACKED_KEYS,
   ) {
-    this.failures = new LRUCache({ max: maxKeys })
+    this.counting = new LRUCache({ max: maxKeys })
   }
 
   /** Seconds until the key may try again, or 0 if it may try now. */
   retryAfter(key: string, now = Date.now()): number {
-    const entry = this.failures.peek(key)
-    if (!entry) return 0
-    if (now - entry.windowStart >= this.windowMs) {
-      this.failures.delete(key)
+    const until = this.lockedUntil.get(key)
+    if (until === undefined) return 0
+    if (now >= until) {
+      this.lockedUntil.delete(key)
       return 0
     }
-    return entry.count >= this.maxFailures ? Math.ceil((entry.windowStart + this.windowMs - now) / 1000) : 0
+    return Math.ceil((until - now) / 1000)
   }
 
   recordFailure(key: string, now = Date.now()): void {
-    const entry = this.failures.get(key)
-    if (entry && now - entry.windowStart < this.windowMs) entry.count += 1
-    else this.failures.set(key, { count: 1, windowStart: now })
+    if (this.retryAfter(key, now) > 0) return
+    const entry = this.counting.get(key)
+    const window = entry && now - entry.windowStart < this.windowMs ? entry : { count: 0, windowStart: now }
+    window.count += 1
+    if (window.count < this.maxFailures) {
+      this.counting.set(key, window)
+      return
+    }
+    this.counting.delete(key)
+    this.lock(key, window.windowStart + this.windowMs, now)
   }
 
   reset(key: string): void {
-    this.failures.delete(key)
+    this.counting.delete(key)
+    this.lockedUntil.delete(key)
   }
 
-  /** How many keys are remembered (for tests of the bound). */
+  /** How many keys are remembered, counting and locked out (for tests of the bound). */
   get size(): number {
-    return this.failures.size
+    return this.counting.size + this.lockedUntil.size
+  }
+
+  private lock(key: string, until: number, now: number): void {
+    // Drop ended lockouts from the front (a later one that ended goes when it is next asked about), and the
+    // oldest one when the table is full.
+    for (const [locked, end] of this.lockedUntil) {
+      if (end > now && this.lockedUntil.size < this.maxKeys) break
+      this.lockedUntil.delete(locked)
+    }
+    this.lockedUntil.set(key, until)
   }
 }

@@ -4,8 +4,8 @@
  * `system` message, and a new epoch aborts the replies in flight on that session at once.
  */
 import type { WebSocket } from 'ws'
-import { requireAccess } from '../access'
-import type { AuthUser } from '../auth'
+import { reachesEvery, requireAccess } from '../access'
+import { type AuthUser, permissionsOf, ROLES } from '../auth'
 import { nowIso, type Queryable } from '../db'
 import { CommonErrors } from '../errors'
 import type { AgentService } from './agents.service'
@@ -59,7 +59,10 @@ export class ReplyFences {
   }
 }
 
-const canOperate = (user: AuthUser) => user.permissions.includes('chat.operate')
+/** An operator: one whom the access module lets reach every session (`session.use`). */
+const canOperate = (user: Pick<AuthUser, 'permissions'>) => reachesEvery(user, 'session.use')
+/** The roles whose holders operate: who can be assigned a session. */
+const OPERATING_ROLES = ROLES.filter((role) => canOperate({ permissions: permissionsOf([role]) }))
 
 const withNote = (text: string, note: string | undefined) =>
   note?.trim() ? `${text} Note: ${note.trim()}` : text
@@ -164,7 +167,7 @@ export function createSessionState(
     /** Hands the session to a colleague (or leaves it unassigned); only its assignee, unless `force`. */
     assign(user: AuthUser, sessionId: string, body: AssignBody): SessionView {
       const target = body.operator_id ? repo.findActiveUser(db, body.operator_id) : null
-      if (body.operator_id && !target?.permissions.includes('chat.operate'))
+      if (body.operator_id && !(target && canOperate(target)))
         throw ConversationErrors.OPERATOR_NOT_FOUND({ operator_id: body.operator_id })
       return recordAction(user, sessionId, (tx, current) => {
         if (current.assignedOperatorId === body.operator_id)
@@ -188,7 +191,7 @@ export function createSessionState(
     /** Who a session can be handed to. */
     listOperators(user: AuthUser, query: { page: number; size: number }) {
       requireOperate(user)
-      const { rows, total } = repo.listOperators(db, {
+      const { rows, total } = repo.listOperators(db, OPERATING_ROLES, {
         limit: query.size,
         offset: (query.page - 1) * query.size,
       })

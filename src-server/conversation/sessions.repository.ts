@@ -17,7 +17,7 @@ import {
   sql,
 } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
-import { type Permission, permissionsOf, ROLES, user } from '../auth'
+import { type Permission, permissionsOf, type Role, user } from '../auth'
 import { nowIso, perShape, type Queryable, type RowWindow, selectPage } from '../db'
 import {
   chatMessage,
@@ -420,16 +420,17 @@ export function isDocumentCitedTo(db: Queryable, userId: string, documentId: str
   return row !== undefined
 }
 
-/** Roles that carry `chat.operate`: who can be assigned a session. */
-const OPERATING_ROLES = ROLES.filter((role) => permissionsOf([role]).includes('chat.operate'))
-
-/** Active people who can be assigned a session, by name. */
-export function listOperators(db: Queryable, window: RowWindow) {
+/** Active people holding any of `roles` (the roles that operate, decided by the access module), by name. */
+export function listOperators(
+  db: Queryable,
+  roles: readonly Role[],
+  window: RowWindow,
+) {
   const operating = and(
     eq(user.isSystem, false),
     eq(user.disabled, false),
     sql`EXISTS (SELECT 1 FROM json_each(${user.roles}) r WHERE r.value IN (${sql.join(
-      OPERATING_ROLES.map((role) => sql`${role}`),
+      roles.map((role) => sql`${role}`),
       sql`, `,
     )}))`,
   )

@@ -10,7 +10,7 @@ export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult>
 /**
  * Opens the data directory's database with the pragmas the whole app relies on:
  * WAL (readers never block the writer), foreign keys, a busy timeout for the rare second connection
- * (worker threads, the backup), and sqlite-vec for vector search.
+ * (worker threads, the backup), temporary storage in memory, and sqlite-vec for vector search.
  */
 export function openDatabase(file: string): Db {
   const sqlite = new Database(file)
@@ -18,6 +18,9 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
+  // A savepoint keeps the pages it changes in a sub-journal, by default a temporary file past 64 KiB: in memory,
+  // a group commit's savepoint per purchase costs little (group-commit.ts).
+  sqlite.pragma('temp_store = MEMORY')
   sqliteVec.load(sqlite)
   reusePreparedStatements(sqlite)
   return drizzle(sqlite) as Db

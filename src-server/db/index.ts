@@ -1,6 +1,8 @@
-/** The database layer's public face: the connection, column helpers, paged selects, migrations and the WAL checkpointer. */
+/** The database layer's public face: the connection, column helpers, paged selects, migrations, group commit and
+ * the WAL checkpointer. */
 export { type Checkpointer, type CheckpointReport, startCheckpointer } from './checkpointer'
 export { atomically, type Db, openDatabase, perHandle, perShape, type Queryable } from './client'
 export { createdAt, idColumn, jsonText, nowIso, oneOf, updatedAt } from './columns'
+export { type CommitGroup, createCommitGroup } from './group-commit'
 export { appliedMigrationCount, applyMigrations, migrationsFolder } from './migrate'
 export { type RowPage, type RowWindow, selectPage } from './paging'

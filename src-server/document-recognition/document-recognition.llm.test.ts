@@ -22,9 +22,7 @@ const config = {
 
 beforeAll(async () => {
   fake = await startFakeOpenAi()
-  process.env.SWITCHBOARD_OPENAI_BASE_URL = fake.baseUrl
-  process.env.SWITCHBOARD_OPENAI_MODELS = 'extractor'
-  server = await startTestServer()
+  server = await startTestServer({ openAiBaseUrl: fake.baseUrl, openAiModels: ['extractor'] })
   admin = await server.adminHeaders()
   const created = await server.app.inject({
     method: 'POST',
@@ -49,8 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
   await fake.close()
-  delete process.env.SWITCHBOARD_OPENAI_BASE_URL
-  delete process.env.SWITCHBOARD_OPENAI_MODELS
 })
 
 async function recognise() {

@@ -1,7 +1,12 @@
 import { eq } from 'drizzle-orm'
 import { createParser } from 'eventsource-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledUpload, startWithInvoiceReviewer } from '../../test/helpers/document-recognition/api'
+import {
+  fieldReview,
+  injectAs,
+  settledUpload,
+  startWithInvoiceReviewer,
+} from '../../test/helpers/document-recognition/api'
 import { invoicePdf, invoicePng } from '../../test/helpers/document-recognition/invoice-documents'
 import type { TestServer } from '../../test/helpers/server'
 import { documentFieldReview } from './document-recognition.tables'
@@ -25,9 +30,8 @@ async function completedRun(bytes: Buffer, name = 'invoice.pdf', type = 'applica
 }
 
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: reviewer, ...(payload ? { payload } : {}) })
-const fieldOf = (run: { field_reviews: Field[] }, key: string) =>
-  run.field_reviews.find((f) => f.field_key === key) as Field
+  injectAs(server, reviewer, method, url, payload)
+const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 const storedField = (id: string) =>
   server.app.ctx.db.select().from(documentFieldReview).where(eq(documentFieldReview.id, id)).get()
 

@@ -1,14 +1,18 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  fieldReview,
+  injectAs,
   settledRun,
   settledUpload,
+  shippedAgentId,
   startWithInvoiceReviewer,
   upload,
 } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
-import type { TestServer } from '../../test/helpers/server'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { agentRun } from '../agent-runs'
+import type { CreateServerOptions } from '../app'
 import {
   documentFieldReview,
   documentFieldRevision,
@@ -28,12 +32,26 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 async function completedRun(lines = SAMPLE_INVOICE) {
-  const bytes = await invoicePdf(lines)
   return settledUpload(server, reviewer, invoiceAgent, {
     name: 'invoice.pdf',
     type: 'application/pdf',
-    bytes,
+    bytes: await invoicePdf(lines),
   })
+}
+
+/** A run of the sample invoice on a server of its own, started with `options`. */
+async function completedRunOn(options: CreateServerOptions) {
+  const other = await startTestServer(options)
+  try {
+    return await settledUpload(
+      other,
+      await other.headersFor('rita', ['reviewer']),
+      await shippedAgentId(other, 'Invoice extractor'),
+      { name: 'invoice.pdf', type: 'application/pdf', bytes: await invoicePdf() },
+    )
+  } finally {
+    await other.close()
+  }
 }
 
 async function failedRun() {
@@ -46,9 +64,8 @@ async function failedRun() {
 }
 
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: reviewer, ...(payload ? { payload } : {}) })
-const fieldOf = (run: { field_reviews: Field[] }, key: string) =>
-  run.field_reviews.find((f) => f.field_key === key) as Field
+  injectAs(server, reviewer, method, url, payload)
+const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 const reviewRow = (runId: string) =>
   server.app.ctx.db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
 
@@ -84,27 +101,19 @@ describe('review seed', () => {
     expect(reviewRow(run.id)?.reviewStatus).toBe('flagged')
   })
 
-  it('flags values below LOW_CONFIDENCE_THRESHOLD with the shipped extractor', async () => {
-    const previous = process.env.LOW_CONFIDENCE_THRESHOLD
-    try {
-      process.env.LOW_CONFIDENCE_THRESHOLD = '0.999'
-      const strict = await completedRun()
-      const read = (
-        strict.field_reviews as (Field & { confidence: number; flag_reasons: string[] })[]
-      ).filter((f) => f.value !== null)
-      // Values the old hard-coded 0.8 would have passed are flagged under the stricter variable.
-      expect(read.some((f) => f.confidence >= 0.8 && f.confidence < 0.999)).toBe(true)
-      for (const field of read.filter((f) => f.confidence < 0.999))
-        expect(field.flag_reasons).toContain('low_confidence')
+  it('flags values below the server-wide low-confidence threshold with the shipped extractor', async () => {
+    const strict = await completedRunOn({ lowConfidenceThreshold: 0.999 })
+    const read = (strict.field_reviews as (Field & { confidence: number; flag_reasons: string[] })[]).filter(
+      (f) => f.value !== null,
+    )
+    // Values the default 0.8 would have passed are flagged under the stricter setting.
+    expect(read.some((f) => f.confidence >= 0.8 && f.confidence < 0.999)).toBe(true)
+    for (const field of read.filter((f) => f.confidence < 0.999))
+      expect(field.flag_reasons).toContain('low_confidence')
 
-      process.env.LOW_CONFIDENCE_THRESHOLD = '0.01'
-      const lenient = await completedRun()
-      for (const field of lenient.field_reviews as (Field & { flag_reasons: string[] })[])
-        expect(field.flag_reasons).not.toContain('low_confidence')
-    } finally {
-      if (previous === undefined) delete process.env.LOW_CONFIDENCE_THRESHOLD
-      else process.env.LOW_CONFIDENCE_THRESHOLD = previous
-    }
+    const lenient = await completedRunOn({ lowConfidenceThreshold: 0.01 })
+    for (const field of lenient.field_reviews as (Field & { flag_reasons: string[] })[])
+      expect(field.flag_reasons).not.toContain('low_confidence')
   })
 
   it('fails a truncated PDF with a clear error message after its attempts, and keeps it readable', async () => {

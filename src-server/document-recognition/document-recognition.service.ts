@@ -52,7 +52,10 @@ export function createDocumentRecognitionService(
     onCompleted(tx, run, result, config) {
       const sampleRate =
         config.review_sample_rate ?? repo.findRegistryEntry(tx, run.runtimeAgentId)?.reviewSampleRate ?? 0
-      seedReview(tx, run, config, result as DocumentExecution, sampleRate)
+      seedReview(tx, run, config, result as DocumentExecution, {
+        sampleRate,
+        serverThreshold: ctx.config.lowConfidenceThreshold,
+      })
     },
   })
 

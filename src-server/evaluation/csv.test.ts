@@ -36,14 +36,35 @@ describe('RFC 4180 CSV reader', () => {
     expect(fieldsOf('a,,c,\n')).toEqual([['a', '', 'c', '']])
   })
 
-  it('rejects an unclosed quote and stray quotes with the line they are on', () => {
-    expect(() => parseCsv('a,b\n"open,2\n')).toThrow(CsvSyntaxError)
+  const refusal = (input: string) => {
     try {
-      parseCsv('a,b\n1,2\nab"c,3\n')
+      parseCsv(input)
     } catch (error) {
-      expect((error as CsvSyntaxError).line).toBe(3)
+      if (error instanceof CsvSyntaxError) return { line: error.line, message: error.message }
+      throw error
     }
-    expect(() => parseCsv('"a"b,c')).toThrow(/closing quote/)
+    throw new Error('parsed without a refusal')
+  }
+
+  it('rejects stray quotes naming the line of their record', () => {
+    expect(refusal('a,b\n1,2\nab"c,3\n')).toEqual({
+      line: 3,
+      message: 'A quote appears inside an unquoted field.',
+    })
+    expect(refusal('"a"b,c')).toEqual({
+      line: 1,
+      message: 'Text follows a closing quote; a separator was expected.',
+    })
+    // A quoted CRLF earlier in the file and a blank line do not shift the count.
+    expect(refusal('a,b\r\n1,"x\r\ny",2\r\n\r\nab"c,3\r\n').line).toBe(5)
+  })
+
+  it('names the line an unclosed quote opens on, not the last line of the file', () => {
+    expect(refusal('a,b\n1,2\n3,"open\nmore\nand more\n')).toEqual({
+      line: 3,
+      message: 'A quoted field is not closed before the end of the file.',
+    })
+    expect(refusal('a,b\r\n1,"x\r\ny",2\r\n\r\n3,"open\r\nmore\r\n').line).toBe(5)
   })
 })
 

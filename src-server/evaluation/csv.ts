@@ -1,4 +1,4 @@
-import { CsvError, type Info, parse } from 'csv-parse/sync'
+import { CsvError, parse } from 'csv-parse/sync'
 
 /**
  * RFC 4180 CSV through csv-parse: fields in double quotes may hold commas, line breaks and doubled quotes; a leading
@@ -31,32 +31,50 @@ const LF = 0x0a
 
 export function parseCsv(input: string): CsvRecord[] {
   const bytes = Buffer.from(input, 'utf8')
-  let parsed: { record: string[]; info: Info }[]
+  const fields: string[][] = []
+  /** Byte offset where each record ends. */
+  const ends: number[] = []
   try {
-    // The typings do not follow the `info` option, which wraps each record with its parse state.
-    parsed = parse(bytes, {
+    parse(bytes, {
       bom: true,
       skip_empty_lines: true,
       relax_column_count: true,
-      info: true,
-    }) as unknown as typeof parsed
+      on_record: (record: string[], context) => {
+        fields.push(record)
+        ends.push(context.bytes)
+        return null
+      },
+    })
   } catch (error) {
-    // Every csv-parse refusal is the file's fault (a 422 naming its line), never the server's.
+    // Every csv-parse refusal is the file's fault (a 422 naming its line), never the server's. The line named is
+    // where the refused record starts: csv-parse's own count is where it gave up, the file's last line for an
+    // unclosed quote.
     if (error instanceof CsvError)
-      throw new CsvSyntaxError(Number(error.lines), SYNTAX_MESSAGES[error.code] ?? error.message)
+      throw new CsvSyntaxError(
+        startLines(bytes, ends)[ends.length] ?? 1,
+        SYNTAX_MESSAGES[error.code] ?? error.message,
+      )
     throw error
   }
-  // csv-parse's `info.lines` counts a CRLF inside a quoted field twice, so a record's first line is counted here
-  // from byte offsets instead: a record starts after the previous one's end and any blank lines skipped between.
-  const records: CsvRecord[] = []
+  const lines = startLines(bytes, ends)
+  return fields.map((record, index) => ({ line: lines[index] ?? 1, fields: record }))
+}
+
+/**
+ * The physical line each record starts on, from the offsets where records end, and that of the record after the
+ * last: a record starts after the previous one's end and any blank lines skipped between. Counted from bytes
+ * because csv-parse's own line count takes a CRLF inside a quoted field for two lines.
+ */
+function startLines(bytes: Buffer, ends: number[]): number[] {
+  const lines: number[] = []
   let at = 0
   let line = 1
-  for (const { record, info } of parsed) {
+  for (const end of [...ends, bytes.length]) {
     for (; bytes[at] === CR || bytes[at] === LF; at++) if (lineBreakAt(bytes, at)) line++
-    records.push({ line, fields: record })
-    for (; at < info.bytes; at++) if (lineBreakAt(bytes, at)) line++
+    lines.push(line)
+    for (; at < end; at++) if (lineBreakAt(bytes, at)) line++
   }
-  return records
+  return lines
 }
 
 /** A CRLF pair counts once: at its LF. */

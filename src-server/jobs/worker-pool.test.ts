@@ -17,6 +17,15 @@ describe('worker pool', () => {
     expect(pool.threadCount).toBe(1)
   })
 
+  it('fails the task of a thread that dies and serves the next task on a new one', async () => {
+    pool = new WorkerPool(1, testWorker)
+    const dying = pool.run('die', null)
+    const next = pool.run('echo', 'after')
+    await expect(dying).rejects.toThrow('worker exited with code: 1')
+    expect(await next).toBe('after')
+    expect(pool.threadCount).toBe(1)
+  })
+
   it('leaves a task that finishes in time alone', async () => {
     pool = new WorkerPool(1, testWorker)
     expect(await pool.run('echo', { a: 1 }, { timeoutMs: 10_000 })).toEqual({ a: 1 })

@@ -14,7 +14,8 @@ const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2'
 /**
  * The FTS5 table: a chunk's document title (`documentTitle`) and its content, as two columns so BM25 can weigh a
  * match in the title more (`TITLE_WEIGHT`). Contentless, deletable by rowid: the text itself lives in
- * `knowledge_chunk`. An index of another definition (an older tokenizer or layout) is stale and rebuilt.
+ * `knowledge_chunk`. Migration 0005 creates it with this same text; an index of another definition (an older
+ * tokenizer or layout) is stale and rebuilt.
  */
 const FTS_DEFINITION = `fts5(title, content, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}')`
 /**
@@ -32,11 +33,12 @@ export function documentTitle(fileName: string): string {
 }
 
 /**
- * The search indexes beside `knowledge_chunk`, which drizzle-kit cannot express, created idempotently when the
- * plugin starts: an FTS5 table of chunk titles and content (written with the chunks, deleted by a trigger);
- * sqlite-vec `vec0` tables, one per embedding key, appear on first write (`ensureVectorTable`).
- * Deleting a chunk row removes its FTS entry and its vector through triggers, and bumps a deletion counter that
+ * The search indexes beside `knowledge_chunk`: migration 0005_search_indexes makes the FTS5 table of chunk titles
+ * and content (written with the chunks, deleted by a trigger) and a deletion counter bumped by a trigger, which
  * tells the in-memory vector index (`vector-index.ts`) to drop rows; new rows it finds by their rising `seq`.
+ * sqlite-vec `vec0` tables, one per embedding key, appear on first write (`ensureVectorTable`): their names depend
+ * on the model, so no migration can make them. At start this brings an older data directory up to date: an FTS
+ * index of another definition is rebuilt, vector tables of the per-dimension layout are dropped.
  */
 export function ensureChunkIndex(client: Database.Database): void {
   const fts = client
@@ -44,13 +46,6 @@ export function ensureChunkIndex(client: Database.Database): void {
     .pluck()
     .get() as string | undefined
   if (!fts?.endsWith(FTS_DEFINITION)) rebuildChunkFts(client)
-  client.exec(`
-    CREATE TABLE IF NOT EXISTS knowledge_chunk_deletions (id INTEGER PRIMARY KEY CHECK (id = 1), count INTEGER NOT NULL);
-    INSERT OR IGNORE INTO knowledge_chunk_deletions (id, count) VALUES (1, 0);
-    CREATE TRIGGER IF NOT EXISTS knowledge_chunk_count_deletion AFTER DELETE ON knowledge_chunk BEGIN
-      UPDATE knowledge_chunk_deletions SET count = count + 1 WHERE id = 1;
-    END;
-  `)
   dropPerDimensionVectorTables(client)
 }
 
@@ -276,10 +271,10 @@ const BM25_POSTINGS_BUDGET = 2_500
 const MAX_QUERY_WORDS = 32
 
 /**
- * The words of a query BM25 searches for: one word per distinct stem, rarest first, for as long as their postings stay
- * within `BM25_POSTINGS_BUDGET` (the rarest always); English function words come after every other word. Common
- * words weigh least in BM25 (low IDF) and cost most: on the squad2 questions with their paragraphs hidden among
- * 100,000 chunks this kept recall@5 and cut BM25's time from about 110 ms to 6 (knowledge README). A small
+ * The words of a query BM25 searches for: one word per distinct stem, rarest first, for as long as their postings
+ * stay within `BM25_POSTINGS_BUDGET` (the rarest always); English function words come after every other word.
+ * Common words weigh least in BM25 (low IDF) and cost most: on the squad2 questions with their paragraphs hidden
+ * among 100,000 chunks this kept recall@5 and cut BM25's time from about 110 ms to 6 (knowledge README). A small
  * corpus keeps every word.
  */
 export function bm25Terms(client: Database.Database, text: string): string[] {

@@ -7,13 +7,11 @@ import { vectorTableOf } from './chunk-index.repository'
 
 let server: TestServer | undefined
 let embeddings: FakeEmbeddings | undefined
-const savedEnv = { ...process.env }
 afterEach(async () => {
   await server?.close()
   server = undefined
   await embeddings?.close()
   embeddings = undefined
-  process.env = { ...savedEnv }
 })
 
 const health = async () =>
@@ -45,9 +43,7 @@ describe('embedding model', () => {
   })
 
   it('reports an unreachable OpenAI-compatible endpoint as not ready with the reason', async () => {
-    process.env.SWITCHBOARD_OPENAI_BASE_URL = 'http://127.0.0.1:9/v1'
-    process.env.SWITCHBOARD_EMBEDDING_MODEL = 'missing'
-    server = await startTestServer()
+    server = await startTestServer({ openAiBaseUrl: 'http://127.0.0.1:9/v1', embeddingModel: 'missing' })
     const response = await server.app.inject({
       method: 'POST',
       url: '/embedding-model/check-readiness',
@@ -61,9 +57,8 @@ describe('embedding model', () => {
     })
   })
 
-  it('with SWITCHBOARD_LOCAL_EMBEDDER=use-lite, fills USE-lite vectors in the background and searches them', async () => {
-    process.env.SWITCHBOARD_LOCAL_EMBEDDER = 'use-lite'
-    server = await startTestServer()
+  it('with the use-lite local embedder, fills USE-lite vectors in the background and searches them', async () => {
+    server = await startTestServer({ localEmbedder: 'use-lite' })
     const headers = await server.adminHeaders()
     const sourceId = await createSource(server, headers)
     await upload(server, headers, sourceId, [
@@ -110,9 +105,7 @@ describe('embedding model', () => {
 
     embeddings = await startFakeEmbeddings()
     embeddings.hold()
-    process.env.SWITCHBOARD_OPENAI_BASE_URL = embeddings.url
-    process.env.SWITCHBOARD_EMBEDDING_MODEL = 'letters'
-    server = await startTestServer({ dataDir })
+    server = await startTestServer({ dataDir, openAiBaseUrl: embeddings.url, embeddingModel: 'letters' })
     const adminHeaders = await server.adminHeaders()
     await embeddings.waiting(1)
     // While the new index is built, the old one still answers: the hashing vectors, queried with that model.

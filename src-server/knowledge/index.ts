@@ -25,5 +25,6 @@ export function findKnowledgeSourceOwnerId(db: Queryable, sourceId: string): str
  * `knowledgePlugin` creates at its start (register the plugin first, as `app.ts` does).
  */
 export function createKnowledgeRetriever(ctx: AppContext): KnowledgeRetriever {
-  return createRetrievalService(ctx.db, createEmbedder(ctx.workers), ctx.workers, ctx.log).retriever
+  return createRetrievalService(ctx.db, createEmbedder(ctx.workers, ctx.config), ctx.workers, ctx.log)
+    .retriever
 }

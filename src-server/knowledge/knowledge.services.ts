@@ -9,7 +9,10 @@ import { createRetrievalService } from './retrieval.service'
 import { createSourcesService } from './sources.service'
 
 /** The knowledge domain's services, built once by its plugin and handed to its routes. */
-export function createKnowledgeServices(ctx: AppContext, embedder: Embedder = createEmbedder(ctx.workers)) {
+export function createKnowledgeServices(
+  ctx: AppContext,
+  embedder: Embedder = createEmbedder(ctx.workers, ctx.config),
+) {
   const retrieval = createRetrievalService(ctx.db, embedder, ctx.workers, ctx.log)
   const embedding = createEmbeddingJobs(ctx, embedder)
   return {

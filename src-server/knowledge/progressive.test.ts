@@ -7,12 +7,10 @@ import { vectorTableOf } from './chunk-index.repository'
 
 let server: TestServer | undefined
 let embeddings: FakeEmbeddings
-const savedEnv = { ...process.env }
 afterEach(async () => {
   await server?.close()
   server = undefined
   await embeddings?.close()
-  process.env = { ...savedEnv }
 })
 
 /** 40 one-line documents, one chunk each, each with a word no other has (`marker7`). */
@@ -32,9 +30,11 @@ async function uploadAll(api: TestServer, headers: Record<string, string>, sourc
 }
 
 async function startWithSlowEmbedder(dataDir?: string) {
-  process.env.SWITCHBOARD_OPENAI_BASE_URL = embeddings.url
-  process.env.SWITCHBOARD_EMBEDDING_MODEL = 'letters'
-  server = await startTestServer(dataDir ? { dataDir } : {})
+  server = await startTestServer({
+    ...(dataDir ? { dataDir } : {}),
+    openAiBaseUrl: embeddings.url,
+    embeddingModel: 'letters',
+  })
   const headers = await server.adminHeaders()
   const api = server
   return {

@@ -39,7 +39,7 @@ describe('ingestion after an interruption', () => {
 
     // The first runner claimed the job, finished one document, then died: its lease ran out.
     const ctx = server.app.ctx
-    const embedder = createEmbedder(ctx.workers)
+    const embedder = createEmbedder(ctx.workers, ctx.config)
     const service = createIngestionService(ctx, embedder, createEmbeddingJobs(ctx, embedder))
     const [first] = allDocumentsOf(ctx.db, sourceId)
     if (!first) throw new Error('no document')

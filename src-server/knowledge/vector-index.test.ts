@@ -27,11 +27,11 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup()
 })
 
-function freshDb(): Db {
+function freshDb({ started = true } = {}): Db {
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-vector-index-'))
   const db = openDatabase(path.join(dir, 'knowledge.db'))
   applyMigrations(db, findAppRoot())
-  ensureChunkIndex(db.$client)
+  if (started) ensureChunkIndex(db.$client)
   cleanups.push(() => {
     db.$client.close()
     rmSync(dir, { recursive: true, force: true })
@@ -260,6 +260,20 @@ describe('BM25 index', () => {
     expect(documentTitle('Normans.txt')).toBe('Normans')
     expect(documentTitle('annual_report-2023.pdf')).toBe('annual_report-2023')
     expect(documentTitle('v1.2 release notes')).toBe('v1.2 release notes')
+  })
+
+  it('is made by the migrations alone: a start on a fresh database changes no schema', () => {
+    const db = freshDb({ started: false })
+    const schemaVersion = () => db.$client.pragma('schema_version', { simple: true })
+    const before = schemaVersion()
+    ensureChunkIndex(db.$client)
+    expect(schemaVersion()).toBe(before)
+    // The migration's index and deletion counter work: written chunks are found, deleted ones counted.
+    const sourceId = addSource(db)
+    const documentId = addDocument(db, sourceId, normans.slice(0, 2), KEY, 'Normans.txt')
+    expect(bm25Contents(db, sourceId, 'normans').sort()).toEqual(normans.slice(0, 2).sort())
+    db.$client.prepare('DELETE FROM knowledge_chunk WHERE document_id = ?').run(documentId)
+    expect(db.$client.prepare('SELECT count FROM knowledge_chunk_deletions').pluck().get()).toBe(2)
   })
 
   it('rebuilds an index of an earlier definition (unstemmed, untitled) from the stored chunks', () => {

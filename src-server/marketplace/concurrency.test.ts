@@ -109,6 +109,79 @@ describe('concurrent money movements over HTTP', () => {
   })
 })
 
+describe('purchases in one group commit', () => {
+  it('rolls back only the purchase that fails after its debit; the others in the group are paid', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    for (const buyer of ['bob', 'carl', 'dora']) await topUp(server, buyer, 100)
+    const { orders } = servicesOf(server).services
+    const buy = (username: string, hooks = {}) =>
+      orders.inPurchaseGroup(() =>
+        orders.purchase({ id: userIdOf(server, username), permissions: [] }, listingId, new Date(), hooks),
+      )
+    const settled = await Promise.allSettled([
+      buy('bob'),
+      buy('carl', {
+        afterDeduct: () => {
+          throw new Error('power cut')
+        },
+      }),
+      buy('dora'),
+    ])
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toContain('power cut')
+    const stored = server.app.ctx.db.$client
+      .prepare(
+        `SELECT u.username, o.status FROM marketplace_order o JOIN user u ON u.id = o.buyer_id
+         ORDER BY u.username`,
+      )
+      .all()
+    expect(stored).toEqual([
+      { username: 'bob', status: 'paid' },
+      { username: 'dora', status: 'paid' },
+    ])
+    expect(balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
+    expect(balances(server, 'carl')).toMatchObject({ balance: 100, frozen_balance: 0, total_spent: 0 })
+    expect(balances(server, 'sam')?.balance).toBe(2 * 90)
+  })
+
+  it('keeps a refused keyed purchase to its stored refusal and replays a key sent twice in one group', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await topUp(server, 'bob', 100)
+    await topUp(server, 'carl', 100)
+    const db = server.app.ctx.db
+    const { orders } = servicesOf(server).services
+    const keyed = (username: string, key: string, hooks = {}) => {
+      const buyer = { id: userIdOf(server, username), permissions: [] }
+      const claim = { userId: buyer.id, key, requestHash: 'same', at: new Date() }
+      return orders.inPurchaseGroup(() =>
+        runIdempotent(db, claim, 201, () => orders.purchase(buyer, listingId, claim.at, hooks)),
+      )
+    }
+    const [refused, first, again] = await Promise.all([
+      keyed('bob', 'b', {
+        afterDeduct: () => {
+          throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId })
+        },
+      }),
+      keyed('carl', 'c'),
+      keyed('carl', 'c'),
+    ])
+    expect([refused?.statusCode, first?.statusCode, again?.statusCode]).toEqual([409, 201, 201])
+    expect([again?.replayed, again?.body]).toEqual([true, first?.body])
+    // Bob's debit and pending order are gone, his refusal is stored; Carl bought once.
+    expect(balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
+    expect(balances(server, 'carl')).toMatchObject({ balance: 0, frozen_balance: 0 })
+    expect(db.$client.prepare('SELECT count(*) AS n FROM marketplace_order').get()).toEqual({ n: 1 })
+    const keys = db.$client.prepare('SELECT key, status_code FROM idempotency_key ORDER BY key').all()
+    expect(keys).toEqual([
+      { key: 'b', status_code: 409 },
+      { key: 'c', status_code: 201 },
+    ])
+  })
+})
+
 describe('Idempotency-Key', () => {
   it('gives one effect for the same key sent concurrently, replaying the first response to the rest', async () => {
     server = await startTestServer()

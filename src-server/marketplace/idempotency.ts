@@ -65,7 +65,9 @@ class Refused {
  * different request is IDEMPOTENCY_KEY_REUSED, and otherwise the effect runs and its response is stored. A
  * success is ONE transaction: key claimed, effect (which joins it through `atomically`, no savepoint), response
  * stored. A refusal (AppError) rolls everything back and stores the error response in a second transaction; both
- * run without yielding to the event loop, so no other request sees the key unclaimed in between.
+ * run without yielding to the event loop, so no other request sees the key unclaimed in between. Inside a group
+ * commit (purchases) both are savepoints of the group's transaction: a refusal still leaves only its stored
+ * response behind.
  */
 export function runIdempotent(
   db: Db,
@@ -82,7 +84,8 @@ export function runIdempotent(
     return { statusCode, body, replayed: false }
   }
   try {
-    return atomically(db, () => {
+    // Not `atomically`: nested in a group commit, a refusal must roll back this part alone.
+    return db.$client.transaction(() => {
       statements.dropExpired.run(userId, key, now)
       const stored = statements.find.get(userId, key)
       if (stored) {
@@ -96,7 +99,7 @@ export function runIdempotent(
         throw error instanceof AppError ? new Refused(error) : error
       }
       return store(successStatus, body)
-    })
+    })()
   } catch (error) {
     if (!(error instanceof Refused)) throw error
     const refusal = error.error

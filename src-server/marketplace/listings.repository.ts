@@ -1,51 +1,18 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { publicAvatarUrl, user } from '../auth'
-import { type Db, perShape, type Queryable } from '../db'
+import { perShape, type Queryable } from '../db'
 import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect
 export type ListingWithSeller = ListingRow & { sellerUsername: string; sellerAvatarUrl: string | null }
 
-/**
- * Keyword search: a contentless FTS5 index holding only PUBLISHED listings (rowid = `search_id`), kept in step
- * by triggers. Because it holds exactly what the public may find, a search counts its matches and pages through
- * them in creation order (search_id is assigned in creation order) without reading a single listing row; only
- * the page itself is read. `facets` holds the asset type and pricing model as tokens, so those filters are part
- * of the match too. drizzle-kit cannot express the table or the triggers: they are created idempotently at
- * plugin start, and the index is filled from `listing` when it is first created.
+/*
+ * Keyword search: a contentless FTS5 index holding only PUBLISHED listings (rowid = `search_id`), kept in step by
+ * triggers (both made by migration 0005_search_indexes, which drizzle-kit cannot express in tables.ts). Because
+ * it holds exactly what the public may find, a search counts its matches and pages through them in creation order
+ * (search_id is assigned in creation order) without reading a single listing row; only the page itself is read.
+ * `facets` holds the asset type and pricing model as tokens, so those filters are part of the match too.
  */
-export function ensureListingSearch(db: Db): void {
-  const sqlite = db.$client
-  const exists = sqlite
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'published_listing_search'")
-    .get()
-  const row = (
-    prefix: string,
-  ) => `${prefix}.search_id, ${prefix}.title, ${prefix}.description, ${prefix}.tags_json,
-      'at' || replace(${prefix}.asset_type, '_', '') || ' pm' || replace(${prefix}.pricing_model, '_', '')`
-  sqlite.exec(`
-    CREATE VIRTUAL TABLE IF NOT EXISTS published_listing_search USING fts5(
-      title, description, tags, facets,
-      content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
-    );
-    CREATE TRIGGER IF NOT EXISTS published_listing_search_after_insert AFTER INSERT ON listing
-    WHEN new.status = 'published' BEGIN
-      INSERT INTO published_listing_search (rowid, title, description, tags, facets) SELECT ${row('new')};
-    END;
-    CREATE TRIGGER IF NOT EXISTS published_listing_search_after_update
-    AFTER UPDATE OF title, description, tags_json, asset_type, pricing_model, status ON listing BEGIN
-      DELETE FROM published_listing_search WHERE rowid = old.search_id;
-      INSERT INTO published_listing_search (rowid, title, description, tags, facets)
-      SELECT ${row('new')} WHERE new.status = 'published';
-    END;
-    CREATE TRIGGER IF NOT EXISTS published_listing_search_after_delete AFTER DELETE ON listing BEGIN
-      DELETE FROM published_listing_search WHERE rowid = old.search_id;
-    END;
-  `)
-  if (!exists)
-    sqlite.exec(`INSERT INTO published_listing_search (rowid, title, description, tags, facets)
-      SELECT ${row('listing')} FROM listing WHERE status = 'published'`)
-}
 
 /** Words of a free-text keyword as an FTS5 query: every word must match, each as a prefix. */
 export function ftsQuery(keyword: string): string | null {

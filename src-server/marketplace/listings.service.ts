@@ -1,3 +1,5 @@
+import { requireAccess } from '../access'
+import type { AuthUser } from '../auth'
 import type { Queryable } from '../db'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, toPage } from '../http'
@@ -15,10 +17,7 @@ import { presentListing, presentListingItem } from './presenters'
 /** Who owns an asset of each type; a type without a lookup has no assets that can be listed yet. */
 export type AssetOwners = Partial<Record<AssetType, (db: Queryable, assetId: string) => string | null>>
 
-export interface Viewer {
-  id: string
-  permissions: readonly string[]
-}
+export type Viewer = Pick<AuthUser, 'id' | 'permissions'>
 
 export interface ListingInput {
   asset_type: string
@@ -58,16 +57,24 @@ function checkPrice(pricingModel: PricingModel, price: number): void {
     throw MarketplaceErrors.INVALID_PRICE({ pricing_model: pricingModel, base_price: price, expected: '> 0' })
 }
 
-const isAdmin = (viewer: Viewer) => viewer.permissions.includes('platform.admin')
-
-/** Published listings are public; any other state is seen only by its seller and admins. */
-export function isVisible(row: Pick<repo.ListingRow, 'status' | 'sellerId'>, viewer: Viewer): boolean {
-  return row.status === 'published' || row.sellerId === viewer.id || isAdmin(viewer)
+/**
+ * Published listings are public; a listing in any other state only its seller and admins see: anyone else is
+ * told it does not exist.
+ */
+export function requireVisible<Row extends Pick<repo.ListingRow, 'status' | 'sellerId'>>(
+  listingId: string,
+  row: Row | null,
+  viewer: Viewer,
+): asserts row is Row {
+  const denied = () => MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
+  if (!row) throw denied()
+  if (row.status !== 'published')
+    requireAccess(viewer, 'listing.read_unpublished', { ownerId: row.sellerId, denied })
 }
 
 export function findVisibleListing(db: Queryable, id: string, viewer: Viewer): repo.ListingWithSeller {
   const row = repo.findListing(db, id)
-  if (!row || !isVisible(row, viewer)) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: id })
+  requireVisible(id, row, viewer)
   return row
 }
 

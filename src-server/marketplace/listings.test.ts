@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   agentOf,
   createListing,
@@ -9,7 +12,7 @@ import {
   userIdOf,
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { createListingService } from './listings.service'
+import { createListingService, type Viewer } from './listings.service'
 
 let server: TestServer
 const { call } = marketplaceTestFrame(() => server)
@@ -93,7 +96,7 @@ describe('listings', () => {
   it('checks ownership through the lookup of each asset type, and refuses a type without one', async () => {
     server = await startTestServer()
     await server.headersFor('sam')
-    const seller = { id: userIdOf(server, 'sam'), permissions: ['marketplace.use'] }
+    const seller: Viewer = { id: userIdOf(server, 'sam'), permissions: ['marketplace.use'] }
     const owners = new Map([['source-1', seller.id]])
     const service = createListingService(server.app.ctx.db, {
       knowledge_source: (_db, assetId) => owners.get(assetId) ?? null,
@@ -121,8 +124,16 @@ describe('listings', () => {
     const id = await createListing(server, 'sam')
     expect((await call('GET', `/api/marketplace/listings/${id}`, 'sam')).statusCode).toBe(200)
     expect((await call('GET', `/api/marketplace/listings/${id}`, 'admin')).statusCode).toBe(200)
-    const stranger = await call('GET', `/api/marketplace/listings/${id}`, 'bob')
-    expect([stranger.statusCode, stranger.json().error.code]).toEqual([404, 'LISTING_NOT_FOUND'])
+    // Every other kind of user is told it does not exist, operators and reviewers included.
+    for (const [username, roles] of [
+      ['bob', ['user']],
+      ['olga', ['operator']],
+      ['rita', ['reviewer']],
+    ] as const) {
+      await server.headersFor(username, [...roles])
+      const refused = await call('GET', `/api/marketplace/listings/${id}`, username)
+      expect([refused.statusCode, refused.json().error.code]).toEqual([404, 'LISTING_NOT_FOUND'])
+    }
     const search = await call('GET', '/api/marketplace/listings', 'bob')
     expect(search.json().total).toBe(0)
     await publish(server, id)
@@ -251,6 +262,54 @@ describe('listings', () => {
     await call('PUT', `/api/marketplace/listings/${a}`, 'sam', { tags: ['compliance'] })
     expect(await ids('keyword=compliance')).toEqual([a])
     expect(await ids('keyword=law')).toEqual([])
+  })
+})
+
+describe('listing search index (migration 0005)', () => {
+  it('fills itself once where it is missing and keeps the index an earlier release made', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-listing-search-'))
+    // After afterEach has closed the last server on it.
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }))
+    server = await startTestServer({ dataDir })
+    const a = await publishedListing(server, 'sam', { title: 'Harbour pilot' })
+    const b = await publishedListing(server, 'sam', { title: 'Harbour clerk' })
+    await createListing(server, 'sam', { title: 'Harbour draft' })
+    const indexed = () =>
+      server.app.ctx.db.$client
+        .prepare('SELECT rowid FROM published_listing_search ORDER BY rowid')
+        .pluck()
+        .all()
+    const searchIds = async () =>
+      (
+        (await call('GET', '/api/marketplace/listings?keyword=harbour', 'admin')).json().items as {
+          id: string
+        }[]
+      )
+        .map((item) => item.id)
+        .sort()
+    const before = indexed()
+    expect(before).toHaveLength(2)
+    /** Restarts as if migration 0005 had never run, after `prepare` changes the database (users persist, so only admin searches). */
+    const restartUnmigrated = async (prepare: string) => {
+      server.app.ctx.db.$client.exec(`${prepare}
+          DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations);`)
+      await server.close()
+      server = await startTestServer({ dataDir })
+    }
+
+    // An earlier release made the index and its triggers at run time: the migration adds nothing to it.
+    await restartUnmigrated('')
+    expect(indexed()).toEqual(before)
+    expect(await searchIds()).toEqual([a, b].sort())
+
+    // Without the index, the migration makes it and fills it with the published listings only.
+    await restartUnmigrated(`DROP TRIGGER published_listing_search_after_insert;
+        DROP TRIGGER published_listing_search_after_update; DROP TRIGGER published_listing_search_after_delete;
+        DROP TABLE published_listing_search;`)
+    expect(indexed()).toEqual(before)
+    expect(await searchIds()).toEqual([a, b].sort())
+    await call('PUT', `/api/admin/listings/${a}/status`, 'admin', { status: 'suspended' })
+    expect(await searchIds()).toEqual([b])
   })
 })
 

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { AppContext } from '../app-context'
 import { purgeExpiredKeys } from './idempotency'
 import { createLedger } from './ledger'
-import { ensureListingSearch } from './listings.repository'
 import { type AssetOwners, createListingService } from './listings.service'
 import { type MarketplaceServices, marketplaceRoutes } from './marketplace.routes'
 import { createOrderService } from './orders.service'
@@ -28,7 +27,6 @@ export function createMarketplaceServices(ctx: AppContext, assetOwners: AssetOwn
 }
 
 export const marketplace: FastifyPluginAsync<MarketplaceOptions> = async (app, { ctx, assetOwners }) => {
-  ensureListingSearch(ctx.db)
   const { ledger, services } = createMarketplaceServices(ctx, assetOwners)
   await app.register(marketplaceRoutes, { ctx, services })
 

@@ -8,7 +8,7 @@ import {
   platformStats,
   setListingStatus,
 } from './admin.service'
-import { requestHash, runIdempotent } from './idempotency'
+import { type IdempotentResponse, requestHash, runIdempotent } from './idempotency'
 import type { ListingService } from './listings.service'
 import {
   AdminListingQuery,
@@ -56,36 +56,43 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
   const use = { permission: 'marketplace.use' } as const
   const admin = { permission: 'platform.admin' } as const
 
-  /** Runs a money-moving effect under the request's Idempotency-Key (if any) and sends its response. */
-  function sendIdempotent(
+  /**
+   * A money-moving effect under the request's Idempotency-Key (if any), as one synchronous piece of work that
+   * answers with the response to send.
+   */
+  function idempotent(
+    request: FastifyRequest,
+    successStatus: number,
+    effect: (at: Date) => unknown,
+  ): () => IdempotentResponse {
+    const at = new Date()
+    const key = request.headers['idempotency-key']
+    // Without a key the effect simply runs: no request hash, no claim.
+    if (typeof key !== 'string')
+      return () => ({ statusCode: successStatus, body: effect(at), replayed: false })
+    const claim = {
+      userId: request.requireUser().id,
+      key,
+      requestHash: requestHash(`${request.method} ${request.routeOptions.url}`, {
+        params: request.params,
+        body: request.body,
+      }),
+      at,
+    }
+    return () => runIdempotent(db, claim, successStatus, () => effect(at))
+  }
+
+  function send(reply: FastifyReply, result: IdempotentResponse) {
+    if (result.replayed) reply.header('Idempotent-Replayed', 'true')
+    return reply.status(result.statusCode).send(result.body)
+  }
+
+  const sendIdempotent = (
     request: FastifyRequest,
     reply: FastifyReply,
     successStatus: number,
     effect: (at: Date) => unknown,
-  ) {
-    const at = new Date()
-    const key = request.headers['idempotency-key']
-    // Without a key the effect simply runs: no request hash, no claim.
-    const result =
-      typeof key === 'string'
-        ? runIdempotent(
-            db,
-            {
-              userId: request.requireUser().id,
-              key,
-              requestHash: requestHash(`${request.method} ${request.routeOptions.url}`, {
-                params: request.params,
-                body: request.body,
-              }),
-              at,
-            },
-            successStatus,
-            () => effect(at),
-          )
-        : { statusCode: successStatus, body: effect(at), replayed: false }
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true')
-    return reply.status(result.statusCode).send(result.body)
-  }
+  ) => send(reply, idempotent(request, successStatus, effect)())
 
   // Wallet
   app.get(
@@ -231,8 +238,13 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags, headers: IdempotencyHeaders, body: OrderBody, response: { 201: OrderSchema } },
     },
     async (request, reply) =>
-      sendIdempotent(request, reply, 201, (at) =>
-        orders.purchase(request.requireUser(), request.body.listing_id, at),
+      send(
+        reply,
+        await orders.inPurchaseGroup(
+          idempotent(request, 201, (at) =>
+            orders.purchase(request.requireUser(), request.body.listing_id, at),
+          ),
+        ),
       ),
   )
 

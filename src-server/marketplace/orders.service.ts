@@ -1,16 +1,16 @@
 /**
- * Purchases and refunds. Each is ONE synchronous transaction, so a failure at any step leaves nothing behind,
- * and concurrent requests are serialized by SQLite's single writer: a balance check and the debit it guards
- * can never interleave with another request's. The purchase's queries are prepared once (orders.repository.ts).
+ * Purchases and refunds. Each is ONE synchronous transaction (over HTTP a purchase is a savepoint of a group
+ * commit), so a failure at any step leaves nothing behind, and concurrent requests are serialized by SQLite's
+ * single writer: a balance check and the debit it guards can never interleave with another request's. The purchase's queries are prepared once (orders.repository.ts).
  */
 import { randomUUID } from 'node:crypto'
-import { atomically, type Db } from '../db'
+import { atomically, createCommitGroup, type Db } from '../db'
 import { toPage } from '../http'
 import { readConfigValue } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import type { Ledger } from './ledger'
-import { isVisible, type Viewer } from './listings.service'
+import { requireVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
 import type { TransactionType } from './marketplace.tables'
 import type { OrderRow } from './orders.repository'
@@ -44,15 +44,23 @@ export interface PurchaseHooks {
 }
 
 export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
+  const purchaseGroup = createCommitGroup(db)
   return {
+    /**
+     * Runs `work` (a purchase with its Idempotency-Key claim) in a group commit with the purchases that arrived
+     * in the same turn of the event loop: one commit writes the pages they share once (db/group-commit.ts).
+     */
+    inPurchaseGroup<T>(work: () => T): Promise<T> {
+      return purchaseGroup.run(work)
+    },
+
     purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
       const buyerId = buyer.id
       // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
       return atomically(db, () => {
         const item = repo.findPurchasedListing(db, listingId)
         // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
-        if (!item || !isVisible(item, buyer))
-          throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
+        requireVisible(listingId, item, buyer)
         if (item.status !== 'published')
           throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
         if (item.sellerId === buyerId)

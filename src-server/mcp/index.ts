@@ -1,10 +1,5 @@
-/** The MCP domain's public face: its routes and the tool runtime the chat pipeline uses. */
+/** The MCP domain's public face: its routes and the tool runtime that serves the chat pipeline's `ToolRuntime`. */
 
 export { mcpRoutes } from './mcp.routes'
 export { mcpCallAudit, mcpCredential, mcpMount, mcpServer } from './mcp.tables'
-export {
-  createToolRuntime,
-  type ToolCallResult,
-  type ToolRuntime,
-  type ToolTurn,
-} from './tool-runtime'
+export { createToolRuntime, type ToolCallResult } from './tool-runtime'

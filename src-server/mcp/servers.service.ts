@@ -1,3 +1,4 @@
+import { requireAccess } from '../access'
 import { recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
@@ -68,11 +69,16 @@ const LAUNCH_FIELDS = ['command', 'args', 'env', 'cwd'] as const
  * enabling, health checks, mounts).
  */
 function requireLaunchRights(actor: AuthUser, changed: boolean): void {
-  if (changed && !actor.permissions.includes('platform.admin'))
-    throw CommonErrors.FORBIDDEN(
-      { permission: 'platform.admin', fields: [...LAUNCH_FIELDS] },
-      'Only an administrator can set the command a tool server runs.',
-    )
+  if (changed)
+    requireAccess(actor, 'mcp_server.launch', {
+      // A tool server has no owner: the rule alone decides.
+      ownerId: null,
+      denied: () =>
+        CommonErrors.FORBIDDEN(
+          { permission: 'platform.admin', fields: [...LAUNCH_FIELDS] },
+          'Only an administrator can set the command a tool server runs.',
+        ),
+    })
 }
 
 const commandLine = (fields: Pick<ServerFields, 'command' | 'args'>) =>

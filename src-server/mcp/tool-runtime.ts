@@ -5,6 +5,7 @@
  */
 import type { ToolDefinition } from '../ai'
 import type { AppContext } from '../app-context'
+import type { ToolRuntime, ToolTurn } from '../conversation'
 import { maskPayload, maskSecretValues, truncateUtf8 } from './masking'
 import * as repo from './mcp.repository'
 import type { McpCallOutcome, McpMountPolicy } from './mcp.tables'
@@ -21,16 +22,6 @@ import {
 export interface ToolCallResult {
   content: string
   outcome: McpCallOutcome
-}
-
-export interface ToolTurn {
-  tools: ToolDefinition[]
-  call(name: string, argumentsJson: string): Promise<ToolCallResult>
-}
-
-export interface ToolRuntime {
-  startTurn(input: { agentId: string; sessionId: string }): Promise<ToolTurn>
-  close(): Promise<void>
 }
 
 /** Tool names offered to the model: `<server>__<tool>`. */

@@ -1,3 +1,4 @@
+import type { LocalEmbedderName, ServerConfig } from '../../config'
 import type { WorkerPool } from '../../jobs'
 import { BUILTIN_EMBEDDING_MODEL } from './builtin-embedder'
 import type { Embedder } from './embedder'
@@ -16,25 +17,25 @@ export type { Embedder } from './embedder'
 export { embeddingKey } from './embedder'
 export { USE_LITE_DIM, USE_LITE_MODEL } from './use-lite-model'
 
-/** `SWITCHBOARD_LOCAL_EMBEDDER` values: the embedders that ship inside the app. */
-export const LOCAL_EMBEDDERS = { hashing: BUILTIN_EMBEDDING_MODEL, 'use-lite': USE_LITE_MODEL } as const
-export type LocalEmbedderName = keyof typeof LOCAL_EMBEDDERS
-/** Chosen on the retrieval benchmark's held-out queries (ai/embeddings/README.md). */
-export const DEFAULT_LOCAL_EMBEDDER: LocalEmbedderName = 'hashing'
+/** The model each shipped embedder writes (its names and the default are in `config.ts`). */
+const LOCAL_EMBEDDERS = {
+  hashing: BUILTIN_EMBEDDING_MODEL,
+  'use-lite': USE_LITE_MODEL,
+} as const satisfies Record<LocalEmbedderName, string>
+
+export type EmbedderConfig = Pick<
+  ServerConfig,
+  'embeddingModel' | 'openAiBaseUrl' | 'openAiApiKey' | 'localEmbedder'
+>
 
 /**
- * The configured embedder: an OpenAI-compatible endpoint when `SWITCHBOARD_EMBEDDING_MODEL` and
- * `SWITCHBOARD_OPENAI_BASE_URL` are both set, else the local one named by `SWITCHBOARD_LOCAL_EMBEDDER`
- * (`use-lite` or `hashing`, default `DEFAULT_LOCAL_EMBEDDER`).
+ * The configured embedder: an OpenAI-compatible endpoint when an embedding model and the OpenAI base URL are both
+ * set, else the local one the configuration names.
  */
-export function createEmbedder(workers: WorkerPool, env: NodeJS.ProcessEnv = process.env): Embedder {
-  const model = env.SWITCHBOARD_EMBEDDING_MODEL?.trim()
-  const baseURL = env.SWITCHBOARD_OPENAI_BASE_URL?.trim()
-  if (model && baseURL)
-    return createOpenAiEmbedder({ baseURL, apiKey: env.SWITCHBOARD_OPENAI_API_KEY ?? '', model })
-  const local = env.SWITCHBOARD_LOCAL_EMBEDDER?.trim()
-  const name = local && local in LOCAL_EMBEDDERS ? (local as LocalEmbedderName) : DEFAULT_LOCAL_EMBEDDER
-  return localEmbedder(name, workers)
+export function createEmbedder(workers: WorkerPool, config: EmbedderConfig): Embedder {
+  const { embeddingModel: model, openAiBaseUrl: baseURL } = config
+  if (model && baseURL) return createOpenAiEmbedder({ baseURL, apiKey: config.openAiApiKey ?? '', model })
+  return localEmbedder(config.localEmbedder, workers)
 }
 
 function localEmbedder(name: LocalEmbedderName, workers: WorkerPool): Embedder {

@@ -82,10 +82,7 @@ export function validateExtractionConfig(config: unknown): string[] {
   return problems
 }
 
-export function lowConfidenceThreshold(config: ExtractionConfig): number {
-  if (config.low_confidence_threshold !== undefined) return config.low_confidence_threshold
-  const fromEnv = Number(process.env.LOW_CONFIDENCE_THRESHOLD)
-  return Number.isFinite(fromEnv) && fromEnv >= 0 && fromEnv <= 1 && process.env.LOW_CONFIDENCE_THRESHOLD
-    ? fromEnv
-    : 0.8
+/** An agent's own threshold wins over the server's (`LOW_CONFIDENCE_THRESHOLD`, read by `config.ts`). */
+export function lowConfidenceThreshold(config: ExtractionConfig, serverThreshold: number): number {
+  return config.low_confidence_threshold ?? serverThreshold
 }

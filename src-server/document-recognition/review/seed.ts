@@ -26,7 +26,7 @@ export function seedReview(
   run: AgentRunRow,
   config: ExtractionConfig,
   execution: DocumentExecution,
-  sampleRate: number,
+  policy: { sampleRate: number; serverThreshold: number },
   random: () => number = Math.random,
 ): void {
   const { output } = execution
@@ -39,7 +39,7 @@ export function seedReview(
       words: page.words,
     })),
   )
-  const threshold = lowConfidenceThreshold(config)
+  const threshold = lowConfidenceThreshold(config, policy.serverThreshold)
   const reviews = config.fields.map((definition, position) => {
     const field = output.fields.find((f) => f.key === definition.key)
     const value: FieldValue = field?.value ?? null
@@ -73,7 +73,7 @@ export function seedReview(
       learnedFromRunId: field?.learned_from_run_id ?? null,
     }
   })
-  if (!reviews.some((r) => r.flagReasons.length) && random() < sampleRate)
+  if (!reviews.some((r) => r.flagReasons.length) && random() < policy.sampleRate)
     for (const review of reviews) {
       review.flagReasons = ['sampled']
       review.reviewStatus = 'flagged'

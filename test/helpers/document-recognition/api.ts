@@ -68,3 +68,19 @@ export async function settledUpload(
   expect(created.statusCode).toBe(202)
   return settledRun(server, created.json().id)
 }
+
+/** A request with the given headers (a reviewer's), over the app's router. */
+export function injectAs(
+  server: TestServer,
+  headers: Record<string, string>,
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  payload?: object,
+) {
+  return server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) })
+}
+
+/** A run's review of one field, by its key. */
+export function fieldReview<F extends { field_key: string }>(run: { field_reviews: F[] }, key: string): F {
+  return run.field_reviews.find((f) => f.field_key === key) as F
+}

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib'
+import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../src-server/config'
 import type { Bbox, FieldValue } from '../../../src-server/document-recognition/document-recognition.tables'
 import type { ExtractedField } from '../../../src-server/document-recognition/extraction/extracted-field'
 import {
@@ -218,7 +219,7 @@ export function scorePages(
 ): CaseResult {
   const { fields, issues } = validateFields(config.fields, extract(config.fields, pages))
   const byKey = new Map<string, ExtractedField>(fields.map((f) => [f.key, f]))
-  const threshold = lowConfidenceThreshold(config)
+  const threshold = lowConfidenceThreshold(config, DEFAULT_LOW_CONFIDENCE_THRESHOLD)
   return {
     name: fixture.name,
     issuer: fixture.issuer,

@@ -19,6 +19,14 @@ export type RuntimeAgentWithVersions = Static<typeof RuntimeAgentDetail>
 
 export type Role = User['roles'][number]
 
+/** `GET /api/lan`: whether LAN traffic is encrypted, and what a colleague compares before trusting it. */
+export interface LanInfo {
+  tls: boolean
+  fingerprint_sha256: string | null
+  pairing_code: string | null
+  https_port: number | null
+}
+
 export const adminApi = {
   config: () => api.get<PlatformConfigValues>('/api/admin/config'),
   updateConfig: (key: string, value: string | number | boolean, description?: string) =>
@@ -52,5 +60,6 @@ export const adminApi = {
     api.post<unknown>(`/admin/runtime-agents/${id}/versions/${versionId}/publish`),
   providers: () => api.get<ProviderSettings>('/api/admin/model-providers'),
   saveProviders: (body: PutProvidersBody) => api.put<ProviderSettings>('/api/admin/model-providers', body),
+  lan: () => api.get<LanInfo>('/api/lan'),
   backup: () => api.post<{ folder: string; blob_files: number }>('/api/admin/backup'),
 }

@@ -1,15 +1,8 @@
 import { useState } from 'react'
 import { Button, Card } from '../../../components/ui'
-import { LoadError } from '../../../components/ui/load-state'
-import { api } from '../../../lib/api-client'
+import { Loadable } from '../../../components/ui/load-state'
 import { useLoad } from '../../../lib/use-load'
-
-interface LanInfo {
-  tls: boolean
-  fingerprint_sha256: string | null
-  pairing_code: string | null
-  https_port: number | null
-}
+import { useAdmin } from '../stores/admin-store'
 
 /**
  * Network access: the desktop app's LAN switch, and with LAN on, what a colleague compares before trusting this
@@ -17,9 +10,10 @@ interface LanInfo {
  */
 export function NetworkCard() {
   const desktop = window.switchboard
-  const [info, setInfo] = useState<LanInfo | null>(null)
+  const info = useAdmin((state) => state.lan)
+  const loadLan = useAdmin((state) => state.loadLan)
   const [busy, setBusy] = useState(false)
-  const infoLoad = useLoad(async () => setInfo(await api.get<LanInfo>('/api/lan')), [])
+  const infoLoad = useLoad(loadLan, [loadLan])
 
   async function toggle(enabled: boolean) {
     setBusy(true)
@@ -42,27 +36,28 @@ export function NetworkCard() {
             </Button>
           </div>
         ) : null}
-        {infoLoad.status === 'failed' ? (
-          <LoadError state={infoLoad} />
-        ) : info?.tls ? (
-          <dl className="keys">
-            <dt>Encrypted address</dt>
-            <dd>HTTPS on port {info.https_port}</dd>
-            <dt>Pairing code</dt>
-            <dd>
-              <strong>{info.pairing_code}</strong>
-            </dd>
-            <dt>Certificate fingerprint (SHA-256)</dt>
-            <dd>
-              <code className="fingerprint">{info.fingerprint_sha256}</code>
-            </dd>
-          </dl>
-        ) : (
-          <p className="muted">
-            Traffic is not encrypted: the server listens on this computer only. Opening it to the network
-            turns on HTTPS with a certificate made for this machine.
-          </p>
-        )}
+        {/* Whether traffic is encrypted is said only once the server has answered. */}
+        <Loadable state={infoLoad} rows={2}>
+          {info?.tls ? (
+            <dl className="keys">
+              <dt>Encrypted address</dt>
+              <dd>HTTPS on port {info.https_port}</dd>
+              <dt>Pairing code</dt>
+              <dd>
+                <strong>{info.pairing_code}</strong>
+              </dd>
+              <dt>Certificate fingerprint (SHA-256)</dt>
+              <dd>
+                <code className="fingerprint">{info.fingerprint_sha256}</code>
+              </dd>
+            </dl>
+          ) : (
+            <p className="muted">
+              Traffic is not encrypted: the server listens on this computer only. Opening it to the network
+              turns on HTTPS with a certificate made for this machine.
+            </p>
+          )}
+        </Loadable>
       </div>
     </Card>
   )

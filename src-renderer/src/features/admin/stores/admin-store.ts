@@ -8,6 +8,7 @@ import { latestAnswers } from '../../../lib/latest-answer'
 import {
   adminApi,
   type DailyStats,
+  type LanInfo,
   type ModerationListing,
   type PlatformStats,
   type RecognitionOverview,
@@ -43,6 +44,9 @@ interface AdminState {
   providers: ProviderSettings | null
   loadProviders(): Promise<void>
   saveProviders(body: PutProvidersBody): Promise<void>
+  /** The LAN listener's encryption, for the network card. */
+  lan: LanInfo | null
+  loadLan(): Promise<void>
   /** Runtime agents beside their recognition registry entries (an agent may have none). */
   runtimeAgents: RuntimeAgent[]
   registry: RegistryRow[]
@@ -119,6 +123,10 @@ export const useAdmin = create<AdminState>((set, get) => ({
   },
   async saveProviders(body) {
     set({ providers: await adminApi.saveProviders(body) })
+  },
+  lan: null,
+  async loadLan() {
+    set({ lan: await adminApi.lan() })
   },
   runtimeAgents: [],
   registry: [],

@@ -1,10 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { Button, Card } from '../../../components/ui'
-import { LoadError } from '../../../components/ui/load-state'
 import { chatApi } from '../api/chat-api'
 import type { Citation } from '../api/chat-types'
+import { AgentPicker } from './agent-picker'
 import { CitationList } from './citation-list'
-import { useAgentChoices } from './use-agent-choices'
 
 interface Turn {
   question: string
@@ -16,7 +15,6 @@ interface Turn {
 
 /** Chat with any agent through POST /stream, token by token, with the citations the answer rests on. */
 export function AgentTestPanel() {
-  const { agents, load: agentsLoad } = useAgentChoices()
   const [agentId, setAgentId] = useState('')
   const [threadId, setThreadId] = useState(() => crypto.randomUUID())
   const [turns, setTurns] = useState<Turn[]>([])
@@ -72,18 +70,12 @@ export function AgentTestPanel() {
       }
     >
       <div className="stack">
-        <div className="field">
-          <label htmlFor="test-agent">Agent</label>
-          {agentsLoad.status === 'failed' ? <LoadError state={agentsLoad} /> : null}
-          <select id="test-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
-            <option value="">No agent (model defaults, no knowledge)</option>
-            {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <AgentPicker
+          id="test-agent"
+          value={agentId}
+          noneLabel="No agent (model defaults, no knowledge)"
+          onChange={setAgentId}
+        />
         <div className="message-log" role="log" aria-live="polite" aria-label="Test answers">
           <ol className="messages test-turns" aria-label="Test conversation">
             {turns.map((turn, index) => (

@@ -1,10 +1,9 @@
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Button, FormError } from '../../../components/ui'
-import { LoadError } from '../../../components/ui/load-state'
 import { chatApi } from '../api/chat-api'
 import { useChatSessions } from '../stores/chat-sessions-store'
-import { useAgentChoices } from './use-agent-choices'
+import { AgentPicker } from './agent-picker'
 
 /**
  * Starts a conversation: the first message goes through POST /stream, which creates the session; the
@@ -13,7 +12,6 @@ import { useAgentChoices } from './use-agent-choices'
 export function NewChat() {
   const navigate = useNavigate()
   const loadSessions = useChatSessions((state) => state.load)
-  const { agents, load: agentsLoad } = useAgentChoices()
   const [agentId, setAgentId] = useState('')
   const [message, setMessage] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -51,18 +49,12 @@ export function NewChat() {
         </div>
       </header>
       <form className="stack new-chat" onSubmit={start}>
-        <div className="field">
-          <label htmlFor="new-chat-agent">Agent</label>
-          {agentsLoad.status === 'failed' ? <LoadError state={agentsLoad} /> : null}
-          <select id="new-chat-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
-            <option value="">No agent (model defaults)</option>
-            {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <AgentPicker
+          id="new-chat-agent"
+          value={agentId}
+          noneLabel="No agent (model defaults)"
+          onChange={setAgentId}
+        />
         <div className="field">
           <label htmlFor="new-chat-message">Message</label>
           <textarea

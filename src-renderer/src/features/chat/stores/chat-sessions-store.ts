@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import { chatApi, type InboxFilter } from '../api/chat-api'
-import type { ChatSession, ViewCounts } from '../api/chat-types'
+import type { Agent, ChatSession, ViewCounts } from '../api/chat-types'
 
 interface SessionsState {
   sessions: ChatSession[]
@@ -33,6 +33,9 @@ interface SessionsState {
   setOpen(sessionId: string | null): void
   /** The open session is read: its unread count is 0 on the server and here. */
   markRead(sessionId: string): void
+  /** The agents a new conversation or a test can be started with. */
+  agents: Agent[]
+  loadAgents(): Promise<void>
 }
 
 /** The server's order: sessions waiting for a human first, then the most recently updated. */
@@ -84,6 +87,10 @@ export const useChatSessions = create<SessionsState>((set, get) => {
     me: null,
     openId: null,
     live: false,
+    agents: [],
+    async loadAgents() {
+      set({ agents: (await chatApi.agents()).items })
+    },
     async load() {
       const page = await fetchPage()
       set({ sessions: [...page.items].sort(inboxOrder), total: page.total, counts: page.counts })

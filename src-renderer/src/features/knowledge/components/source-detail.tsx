@@ -1,7 +1,7 @@
 import { type DragEvent, useEffect, useState } from 'react'
-import { Badge, Button, Card, FormError } from '../../../components/ui'
+import { Badge, Button, Card } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
-import { Dialog } from '../../../components/ui/dialog'
+import { ConfirmDialog } from '../../../components/ui/dialog'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
@@ -157,21 +157,20 @@ function DeleteDocument({ document: doc, onDeleted }: { document: KnowledgeDocum
       <Button variant="ghost" onClick={() => setOpen(true)} aria-label={`Delete ${doc.file_name}`}>
         Delete
       </Button>
-      <Dialog open={open} title={`Delete ${doc.file_name}?`} onClose={() => setOpen(false)}>
-        <div className="stack">
-          <p>
-            The file and its {doc.chunk_count} chunk(s) leave this source; agents stop retrieving from it.
-            This cannot be undone: upload the file again to bring it back.
-          </p>
-          <FormError message={form.error} />
-          <div className="row">
-            <Button variant="danger" busy={form.busy} onClick={() => void confirm()}>
-              Delete the document
-            </Button>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-          </div>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        open={open}
+        title={`Delete ${doc.file_name}?`}
+        confirmLabel="Delete the document"
+        busy={form.busy}
+        error={form.error}
+        onConfirm={() => void confirm()}
+        onClose={() => setOpen(false)}
+      >
+        <p>
+          The file and its {doc.chunk_count} chunk(s) leave this source; agents stop retrieving from it. This
+          cannot be undone: upload the file again to bring it back.
+        </p>
+      </ConfirmDialog>
     </>
   )
 }

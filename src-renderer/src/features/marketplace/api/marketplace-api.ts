@@ -9,13 +9,14 @@ import type {
   Order,
   PlacedOrder,
   Review,
+  SellableAsset,
 } from './marketplace-types'
 
 /** A fresh Idempotency-Key per user action: a retried click cannot buy twice. */
 const idempotent = () => ({ 'Idempotency-Key': crypto.randomUUID() })
 
-/** An asset the caller might list; `owner` is absent on kinds that have none. */
-export type OwnedAsset = { id: string; name: string; owner?: { id: string } | null }
+/** An asset as its list answers it; `owner` is absent on kinds that have none. */
+type OwnedAsset = { id: string; name: string; owner?: { id: string } | null }
 
 /** A list the caller may not read is one they have nothing to sell from; any other failure is the load's. */
 const unlessForbidden = (caught: unknown) => {
@@ -26,13 +27,20 @@ const assetsAt = (path: string) =>
   api.get<{ items: OwnedAsset[] }>(path, { query: { size: 100 } }).catch(unlessForbidden)
 
 export const marketplaceApi = {
-  /** What the caller could list: agents, knowledge sources and, for admins, document agents. */
-  sellable: (withDocumentAgents: boolean) =>
-    Promise.all([
+  /** The caller's own assets they could list: agents, knowledge sources and, for admins, document agents. */
+  async sellable(userId: string, withDocumentAgents: boolean): Promise<SellableAsset[]> {
+    const mine = (items: OwnedAsset[]) => items.filter((item) => !item.owner || item.owner.id === userId)
+    const [agents, sources, documentAgents] = await Promise.all([
       assetsAt('/agents'),
       assetsAt('/knowledge-sources'),
       withDocumentAgents ? assetsAt('/admin/runtime-agents') : { items: [] as OwnedAsset[] },
-    ]),
+    ])
+    return [
+      ...mine(agents.items).map((a) => ({ type: 'agent' as const, id: a.id, name: a.name })),
+      ...mine(sources.items).map((s) => ({ type: 'knowledge_source' as const, id: s.id, name: s.name })),
+      ...mine(documentAgents.items).map((d) => ({ type: 'document_agent' as const, id: d.id, name: d.name })),
+    ]
+  },
   listings: (query: ListingQuery) => api.get<PageResult<ListingItem>>('/api/marketplace/listings', { query }),
   listing: (id: string) => api.get<Listing>(`/api/marketplace/listings/${id}`),
   createListing: (body: NewListing) => api.post<Listing>('/api/marketplace/listings', body),

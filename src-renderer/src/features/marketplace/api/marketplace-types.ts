@@ -10,6 +10,12 @@ import type {
 import type { Static } from 'typebox'
 
 export type AssetType = 'agent' | 'knowledge_source' | 'document_agent'
+/** One of the caller's own assets, which they may list. */
+export interface SellableAsset {
+  type: AssetType
+  id: string
+  name: string
+}
 export type ListingItem = Static<typeof ListingItemSchema>
 export type Listing = Static<typeof ListingSchema>
 export type Review = Static<typeof ReviewSchema>

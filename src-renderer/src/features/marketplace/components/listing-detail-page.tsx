@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router'
 import { Badge, Button, Card, EmptyState, FormError, PageHeader } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
 import { formatTime, Pager } from '../../../components/ui/data'
-import { Dialog } from '../../../components/ui/dialog'
+import { ConfirmDialog } from '../../../components/ui/dialog'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError } from '../../../lib/api-client'
@@ -80,29 +80,27 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
           )}
         </Loadable>
       </div>
-      <Dialog open={confirming} title="Confirm the purchase" onClose={() => setConfirming(false)}>
-        <div className="stack">
-          <p>
-            Buy “{listing.title}” from {listing.seller.username} for{' '}
-            <strong>
-              {listing.pricing_model === 'free' ? 'nothing (free)' : `${listing.base_price} points`}
-            </strong>
-            ?
+      <ConfirmDialog
+        open={confirming}
+        title="Confirm the purchase"
+        confirmLabel={listing.pricing_model === 'free' ? 'Get it' : `Pay ${listing.base_price} pts`}
+        variant="primary"
+        onConfirm={() => void buy()}
+        onClose={() => setConfirming(false)}
+      >
+        <p>
+          Buy “{listing.title}” from {listing.seller.username} for{' '}
+          <strong>
+            {listing.pricing_model === 'free' ? 'nothing (free)' : `${listing.base_price} points`}
+          </strong>
+          ?
+        </p>
+        {wallet && listing.pricing_model !== 'free' ? (
+          <p className="muted small">
+            Your balance is {wallet.balance} pts; it will be {wallet.balance - listing.base_price} pts after.
           </p>
-          {wallet && listing.pricing_model !== 'free' ? (
-            <p className="muted small">
-              Your balance is {wallet.balance} pts; it will be {wallet.balance - listing.base_price} pts
-              after.
-            </p>
-          ) : null}
-          <div className="row">
-            <Button variant="primary" onClick={() => void buy()}>
-              {listing.pricing_model === 'free' ? 'Get it' : `Pay ${listing.base_price} pts`}
-            </Button>
-            <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          </div>
-        </div>
-      </Dialog>
+        ) : null}
+      </ConfirmDialog>
     </Card>
   )
 }

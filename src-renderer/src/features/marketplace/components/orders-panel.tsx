@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { Badge, Button, FormError } from '../../../components/ui'
+import { Badge, Button } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
-import { Dialog } from '../../../components/ui/dialog'
+import { ConfirmDialog } from '../../../components/ui/dialog'
 import { useNotifications } from '../../../components/ui/notifications'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
@@ -27,27 +27,27 @@ function RefundButton({ order }: { order: Order }) {
   return (
     <>
       <Button onClick={() => setOpen(true)}>Refund</Button>
-      <Dialog open={open} title="Refund this order" onClose={() => setOpen(false)}>
-        <div className="stack">
-          <p className="muted">You get {order.total_price} points back and lose access to the asset.</p>
-          <div className="field">
-            <label htmlFor={`refund-${order.id}`}>Reason</label>
-            <textarea
-              id={`refund-${order.id}`}
-              rows={3}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-            />
-          </div>
-          <FormError message={form.error} />
-          <div className="row">
-            <Button variant="danger" disabled={!reason.trim()} onClick={() => void confirm()}>
-              Refund
-            </Button>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-          </div>
+      <ConfirmDialog
+        open={open}
+        title="Refund this order"
+        confirmLabel="Refund"
+        busy={form.busy}
+        disabled={!reason.trim()}
+        error={form.error}
+        onConfirm={() => void confirm()}
+        onClose={() => setOpen(false)}
+      >
+        <p className="muted">You get {order.total_price} points back and lose access to the asset.</p>
+        <div className="field">
+          <label htmlFor={`refund-${order.id}`}>Reason</label>
+          <textarea
+            id={`refund-${order.id}`}
+            rows={3}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
         </div>
-      </Dialog>
+      </ConfirmDialog>
     </>
   )
 }

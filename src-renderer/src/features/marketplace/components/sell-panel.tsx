@@ -5,26 +5,9 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
 import { hasPermission, useSession } from '../../../stores/session-store'
-import { marketplaceApi, type OwnedAsset } from '../api/marketplace-api'
-import type { AssetType } from '../api/marketplace-types'
+import { marketplaceApi } from '../api/marketplace-api'
+import { useMarketplace } from '../stores/marketplace-store'
 import { assetLabel } from './listing-browser'
-
-interface Asset {
-  type: AssetType
-  id: string
-  name: string
-}
-
-/** The caller's own assets that can be listed: agents, knowledge sources and (for admins) document agents. */
-async function loadMyAssets(canManageDocumentAgents: boolean, userId: string): Promise<Asset[]> {
-  const mine = (items: OwnedAsset[]) => items.filter((item) => !item.owner || item.owner.id === userId)
-  const [agents, sources, documentAgents] = await marketplaceApi.sellable(canManageDocumentAgents)
-  return [
-    ...mine(agents.items).map((a) => ({ type: 'agent' as const, id: a.id, name: a.name })),
-    ...mine(sources.items).map((s) => ({ type: 'knowledge_source' as const, id: s.id, name: s.name })),
-    ...mine(documentAgents.items).map((d) => ({ type: 'document_agent' as const, id: d.id, name: d.name })),
-  ]
-}
 
 const MAX_TAGS = 20
 const LISTING_FIELDS = [
@@ -47,7 +30,8 @@ function tagError(fieldError: (name: string) => string | null): string | null {
 export function SellPanel() {
   const user = useSession((state) => state.user)
   const notify = useNotifications((state) => state.push)
-  const [assets, setAssets] = useState<Asset[]>([])
+  const assets = useMarketplace((state) => state.sellable)
+  const fetchSellable = useMarketplace((state) => state.fetchSellable)
   const [asset, setAsset] = useState('')
   const [title, setTitle] = useState('')
   const [description, setDescription] = useState('')
@@ -57,7 +41,7 @@ export function SellPanel() {
   const form = useSubmit('The listing could not be created.', LISTING_FIELDS)
 
   const load = useLoad(async () => {
-    if (user) setAssets(await loadMyAssets(hasPermission(user, 'document_recognition.write'), user.id))
+    if (user) await fetchSellable(user.id, hasPermission(user, 'document_recognition.write'))
   }, [user])
 
   async function submit(event: FormEvent) {

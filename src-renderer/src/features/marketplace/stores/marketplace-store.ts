@@ -2,7 +2,15 @@ import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'
 import { marketplaceApi } from '../api/marketplace-api'
-import type { Listing, ListingItem, ListingQuery, MyListing, Order, Review } from '../api/marketplace-types'
+import type {
+  Listing,
+  ListingItem,
+  ListingQuery,
+  MyListing,
+  Order,
+  Review,
+  SellableAsset,
+} from '../api/marketplace-types'
 
 const emptyPage = <T>(size = 20): PageResult<T> => ({ items: [], total: 0, page: 1, size })
 
@@ -28,6 +36,9 @@ interface MarketplaceState {
   fetchReviews(listingId: string, page: number): Promise<void>
   fetchOwnership(listingId: string): Promise<void>
   buy(listingId: string): Promise<void>
+  /** What the seller may list, for the Sell form. */
+  sellable: SellableAsset[]
+  fetchSellable(userId: string, withDocumentAgents: boolean): Promise<void>
 }
 
 /** Moving to another listing (or another page of reviews) drops the answers for the one left. */
@@ -80,6 +91,10 @@ export const useMarketplace = create<MarketplaceState>((set, get) => ({
   async buy(listingId) {
     await marketplaceApi.buy(listingId)
     set({ ownership: { listingId, owned: true } })
+  },
+  sellable: [],
+  async fetchSellable(userId, withDocumentAgents) {
+    set({ sellable: await marketplaceApi.sellable(userId, withDocumentAgents) })
   },
   async refund(orderId, reason) {
     const refunded = await marketplaceApi.refund(orderId, reason)

@@ -101,34 +101,26 @@ function Balances() {
   const wallet = useWallet((state) => state.wallet)
   const load = useLoad(useWallet.getState().load, [])
   if (load.status === 'failed') return <LoadError state={load} />
-  const figure = (value: number | undefined) =>
-    wallet && value !== undefined ? (
-      points(value)
-    ) : (
-      <span className="skeleton-bar inline" role="img" aria-label="Loading" />
-    )
+  const figures: [label: string, value: number | undefined, testId?: string][] = [
+    ['Balance', wallet?.balance, 'wallet-balance'],
+    ['Frozen', wallet?.frozen_balance, 'wallet-frozen'],
+    ['Earned', wallet?.total_earned],
+    ['Spent', wallet?.total_spent],
+  ]
   return (
     <section className="stat-row" aria-label="Balances" aria-busy={load.status === 'loading' || undefined}>
-      <div className="stat">
-        <span className="stat-label">Balance</span>
-        <span className="stat-value" data-testid="wallet-balance">
-          {figure(wallet?.balance)}
-        </span>
-      </div>
-      <div className="stat">
-        <span className="stat-label">Frozen</span>
-        <span className="stat-value" data-testid="wallet-frozen">
-          {figure(wallet?.frozen_balance)}
-        </span>
-      </div>
-      <div className="stat">
-        <span className="stat-label">Earned</span>
-        <span className="stat-value">{figure(wallet?.total_earned)}</span>
-      </div>
-      <div className="stat">
-        <span className="stat-label">Spent</span>
-        <span className="stat-value">{figure(wallet?.total_spent)}</span>
-      </div>
+      {figures.map(([name, value, testId]) => (
+        <div className="stat" key={name}>
+          <span className="stat-label">{name}</span>
+          <span className="stat-value" data-testid={testId}>
+            {value !== undefined ? (
+              points(value)
+            ) : (
+              <span className="skeleton-bar inline" role="img" aria-label="Loading" />
+            )}
+          </span>
+        </div>
+      ))}
     </section>
   )
 }

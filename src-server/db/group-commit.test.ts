@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Db, openDatabase } from './client'
+import { createCommitGroup } from './group-commit'
+
+let db: Db | undefined
+let dir: string | undefined
+afterEach(() => {
+  db?.$client.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+function open() {
+  dir = mkdtempSync(path.join(tmpdir(), 'switchboard-group-'))
+  const file = path.join(dir, 'test.db')
+  db = openDatabase(file)
+  db.$client.exec('CREATE TABLE item (name TEXT PRIMARY KEY)')
+  const insert = db.$client.prepare('INSERT INTO item (name) VALUES (?)')
+  // A second connection, as another process would read the file.
+  const other = new Database(file, { readonly: true })
+  const stored = (connection: Database.Database = other) =>
+    connection.prepare('SELECT name FROM item ORDER BY name').pluck().all()
+  return { group: createCommitGroup(db), sqlite: db.$client, insert, other, stored }
+}
+
+describe('group commit', () => {
+  it('runs the work queued in one turn in one transaction and answers after its commit', async () => {
+    const { group, sqlite, insert, other, stored } = open()
+    let seenByOthersDuringGroup: unknown[] = []
+    const results = Promise.all([
+      group.run(() => insert.run('a').changes),
+      group.run(() => insert.run('b').changes),
+      group.run(() => {
+        seenByOthersDuringGroup = stored()
+        // Each piece sees the pieces before it.
+        return stored(sqlite)
+      }),
+    ])
+    expect(stored()).toEqual([])
+    expect(await results).toEqual([1, 1, ['a', 'b']])
+    expect(seenByOthersDuringGroup).toEqual([])
+    expect(stored()).toEqual(['a', 'b'])
+    other.close()
+  })
+
+  it('rolls back only the piece that fails, which alone gets its error', async () => {
+    const { group, insert, other, stored } = open()
+    const settled = await Promise.allSettled([
+      group.run(() => insert.run('a')),
+      group.run(() => {
+        insert.run('b')
+        throw new Error('refused after writing')
+      }),
+      // A constraint violation: the primary key is already taken inside this group.
+      group.run(() => insert.run('a')),
+      group.run(() => insert.run('c')),
+    ])
+    expect(settled.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ])
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toContain('refused after writing')
+    expect(String((settled[2] as PromiseRejectedResult).reason)).toContain('UNIQUE constraint failed')
+    expect(stored()).toEqual(['a', 'c'])
+    other.close()
+  })
+
+  it('fails every piece and keeps nothing when a failure ends the whole transaction', async () => {
+    const { group, sqlite, insert, other, stored } = open()
+    const settled = await Promise.allSettled([
+      group.run(() => insert.run('a')),
+      group.run(() => {
+        // What SQLite does itself on a full disk or an I/O error.
+        sqlite.exec('ROLLBACK')
+        throw new Error('disk full')
+      }),
+      group.run(() => insert.run('c')),
+    ])
+    expect(settled.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(stored()).toEqual([])
+    expect(sqlite.inTransaction).toBe(false)
+    // The next group starts afresh.
+    await group.run(() => insert.run('d'))
+    expect(stored()).toEqual(['d'])
+    other.close()
+  })
+})
