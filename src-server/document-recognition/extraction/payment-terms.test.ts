@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
 import { textPage } from '../../../test/helpers/document-recognition/text-page'
+import { notFound } from './extracted-field'
+import { validateExtractionConfig } from './field-config'
 import { dueAfter, parsePaymentTerms } from './payment-terms'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
@@ -123,5 +125,25 @@ describe('due date', () => {
       'Due date (2024-03-01) is before the invoice date (2024-03-15).',
     ])
     expect(due?.confidence).toBeLessThan(0.8)
+  })
+
+  it('counts from an issue date another source read (the e-invoice XML) when the rules read only the due date', () => {
+    const due = config.fields.filter((f) => f.key === 'due_date')
+    const fromXml = {
+      ...notFound('invoice_date'),
+      value: '2022-01-01',
+      confidence: 1,
+      method: 'e_invoice' as const,
+    }
+    const [read] = extractWithRules(due, [page(['Payment Terms: Net 30 days'])], [fromXml])
+    expect(read).toMatchObject({ value: '2022-01-31', method: 'derived' })
+  })
+
+  it('refuses a config whose due date counts from or checks against a field it does not define', () => {
+    const due = config.fields.find((f) => f.key === 'due_date')
+    expect(validateExtractionConfig({ strategy: 'rules', fields: [due] })).toEqual([
+      'field due_date must not precede the unknown field invoice_date',
+      'field due_date counts payment terms from the unknown field invoice_date',
+    ])
   })
 })
