@@ -421,11 +421,7 @@ export function isDocumentCitedTo(db: Queryable, userId: string, documentId: str
 }
 
 /** Active people holding any of `roles` (the roles that operate, decided by the access module), by name. */
-export function listOperators(
-  db: Queryable,
-  roles: readonly Role[],
-  window: RowWindow,
-) {
+export function listOperators(db: Queryable, roles: readonly Role[], window: RowWindow) {
   const operating = and(
     eq(user.isSystem, false),
     eq(user.disabled, false),
