@@ -36,7 +36,10 @@ export const FieldDefinition = Type.Object({
       equals_sum_of: Type.Optional(Type.Array(Type.String())),
       /** A date of something that has happened (a purchase, an issue date): one after today is a misread. */
       not_in_future: Type.Optional(Type.Boolean()),
-      /** The key of a date field this date cannot precede (a due date is not before the issue date). */
+      /**
+       * The key of a date field this date cannot precede (a due date is not before the issue date): checked in
+       * validation, and used by the rules to choose when that field is defined before this one.
+       */
       not_before: Type.Optional(Type.String()),
     }),
   ),
