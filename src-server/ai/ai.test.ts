@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { resolveConfig } from '../config'
 import { extractiveAnswer } from './builtin-provider'
 import { createModelRegistry } from './model-registry'
-import type { ChatChunk } from './model-types'
+import type { ChatChunk, ModelRegistry } from './model-types'
 
 let server: TestServer
 let fake: FakeOpenAi
@@ -18,6 +18,18 @@ afterEach(async () => {
 })
 
 const signal = () => new AbortController().signal
+
+/** One short chat with a provider's model, to see what reaches the provider. */
+const sayHi = (registry: ModelRegistry, provider: string, model: string) =>
+  collect(
+    registry.streamChat({
+      provider,
+      model,
+      temperature: 0,
+      messages: [{ role: 'user', content: 'hi' }],
+      signal: signal(),
+    }),
+  )
 
 async function collect(iterable: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
   const chunks: ChatChunk[] = []
@@ -103,15 +115,7 @@ describe('model catalogue and provider configuration', () => {
     })
     // The unsealed key reaches the provider as a bearer token.
     const registry = createModelRegistry(server.app.ctx)
-    await collect(
-      registry.streamChat({
-        provider: 'local',
-        model: 'm1',
-        temperature: 0,
-        messages: [{ role: 'user', content: 'hi' }],
-        signal: signal(),
-      }),
-    )
+    await sayHi(registry, 'local', 'm1')
     expect(fake.authorizations).toEqual(['Bearer sk-very-secret'])
   })
 
@@ -178,15 +182,7 @@ describe('model catalogue and provider configuration', () => {
       temperature: 0.2,
     })
     // The key reaches the provider trimmed, as config.ts read it.
-    await collect(
-      registry.streamChat({
-        provider: 'openai',
-        model: 'alpha',
-        temperature: 0,
-        messages: [{ role: 'user', content: 'hi' }],
-        signal: signal(),
-      }),
-    )
+    await sayHi(registry, 'openai', 'alpha')
     expect(fake.authorizations).toEqual(['Bearer sk-env'])
   })
 })

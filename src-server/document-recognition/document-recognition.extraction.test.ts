@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
+import {
+  settledRun,
+  settledUpload,
+  shippedAgentId,
+  upload,
+} from '../../test/helpers/document-recognition/api'
 import {
   invoicePdf,
   invoicePng,
@@ -193,12 +198,11 @@ describe('document recognition extraction', () => {
     const withTerms = SAMPLE_INVOICE.map((line) =>
       line.text.startsWith('Due Date') ? { ...line, text: 'Payment Terms: Net 30 days' } : line,
     )
-    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+    const run = await settledUpload(server, await server.adminHeaders(), invoiceAgent, {
       name: 'terms.pdf',
       type: 'application/pdf',
       bytes: await invoicePdf(withTerms),
     })
-    const run = await settledRun(server, created.json().id)
     expect(run.status).toBe('completed')
     const stored = server.app.ctx.db
       .select()
@@ -235,12 +239,11 @@ describe('document recognition extraction', () => {
     const unlabelled = SAMPLE_INVOICE.map((line) =>
       line.text.startsWith('Invoice No') ? { ...line, text: 'INV-2024-0042' } : line,
     )
-    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+    const run = await settledUpload(server, await server.adminHeaders(), invoiceAgent, {
       name: 'unlabelled.pdf',
       type: 'application/pdf',
       bytes: await invoicePdf(unlabelled),
     })
-    const run = await settledRun(server, created.json().id)
     const number = (run.field_reviews as (Field & { confidence: number })[]).find(
       (f) => f.field_key === 'invoice_number',
     )

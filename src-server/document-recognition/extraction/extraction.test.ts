@@ -1,30 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { PageText, PageWord } from '../page-text'
+import { textPage } from '../../../test/helpers/document-recognition/text-page'
 import type { FieldDefinition } from './field-config'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
 import { normaliseValue, parseAmounts, parseDate } from './values'
 
-/** A page from lines of text: each word gets a box in reading order (about 6 points per character). */
-function page(lines: string[]): PageText {
-  const words: PageWord[] = []
-  lines.forEach((text, row) => {
-    let x = 40
-    for (const part of text.split(/(\s+)/)) {
-      if (!part.trim()) {
-        x += part.length * 6
-        continue
-      }
-      words.push({
-        text: part,
-        bbox: [x / 600, (40 + row * 20) / 800, (x + part.length * 6) / 600, (52 + row * 20) / 800],
-        confidence: 1,
-      })
-      x += part.length * 6
-    }
-  })
-  return { page_number: 1, width: 600, height: 800, words }
-}
+const page = textPage
 
 const money = (key: string, anchors: string[], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
   key,

@@ -36,7 +36,10 @@ export const FieldDefinition = Type.Object({
       equals_sum_of: Type.Optional(Type.Array(Type.String())),
       /** A date of something that has happened (a purchase, an issue date): one after today is a misread. */
       not_in_future: Type.Optional(Type.Boolean()),
-      /** The key of a date field this date cannot precede (a due date is not before the issue date). */
+      /**
+       * The key of a date field this date cannot precede (a due date is not before the issue date): checked in
+       * validation, and used by the rules to choose when that field is defined before this one.
+       */
       not_before: Type.Optional(Type.String()),
     }),
   ),
@@ -80,9 +83,13 @@ export function validateExtractionConfig(config: unknown): string[] {
   for (const field of config.fields) {
     for (const key of field.validation?.equals_sum_of ?? [])
       if (!keys.has(key)) problems.push(`field ${field.key} sums the unknown field ${key}`)
-    for (const key of [field.validation?.not_before, field.payment_terms_from])
-      if (key !== undefined && !keys.has(key))
-        problems.push(`field ${field.key} refers to the unknown field ${key}`)
+    const before = field.validation?.not_before
+    if (before !== undefined && !keys.has(before))
+      problems.push(`field ${field.key} must not precede the unknown field ${before}`)
+    if (field.payment_terms_from !== undefined && !keys.has(field.payment_terms_from))
+      problems.push(
+        `field ${field.key} counts payment terms from the unknown field ${field.payment_terms_from}`,
+      )
   }
   return problems
 }

@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
-import type { PageText, PageWord } from '../page-text'
+import { textPage } from '../../../test/helpers/document-recognition/text-page'
+import { notFound } from './extracted-field'
+import { validateExtractionConfig } from './field-config'
 import { dueAfter, parsePaymentTerms } from './payment-terms'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
 
-/** A page from lines of text: each word gets a box in reading order (about 6 points per character). */
-function page(lines: string[]): PageText {
-  const words: PageWord[] = []
-  lines.forEach((text, row) => {
-    let x = 40
-    for (const part of text.split(/(\s+)/)) {
-      if (part.trim())
-        words.push({
-          text: part,
-          bbox: [x / 600, (40 + row * 20) / 800, (x + part.length * 6) / 600, (52 + row * 20) / 800],
-          confidence: 1,
-        })
-      x += part.length * 6
-    }
-  })
-  return { page_number: 1, width: 600, height: 800, words }
-}
+const page = textPage
 
 const config = shippedExtractorConfig('invoice-extractor')
 const extract = (lines: string[]) => {
@@ -42,29 +28,35 @@ describe('payment terms', () => {
   })
 
   it('reads the ordinary terms phrases of English, German, French and Dutch invoices', () => {
-    expect(days('Terms: Net 30')).toBe(30)
-    expect(days('Payment is due within 14 days of the invoice date.')).toBe(14)
-    expect(days('Payable in 45 days')).toBe(45)
-    expect(days('30 days net')).toBe(30)
-    expect(days('Zahlbar innerhalb von 14 Tagen ohne Abzug.')).toBe(14)
-    expect(days('Zahlungsziel: 30 Tage netto')).toBe(30)
-    expect(days('Bitte überweisen Sie den Betrag binnen 10 Tagen.')).toBe(10)
-    expect(days('Conditions de paiement : à 30 jours')).toBe(30)
-    expect(days('Règlement sous 45 jours')).toBe(45)
-    expect(days('Te betalen binnen 14 dagen na factuurdatum')).toBe(14)
-    expect(days('Betalingstermijn: 30 dagen netto')).toBe(30)
-    expect(days('Payable upon receipt')).toBe(0)
-    expect(days('Zahlbar sofort ohne Abzug')).toBe(0)
+    const phrases: [string, number][] = [
+      ['Terms: Net 30', 30],
+      ['Payment is due within 14 days of the invoice date.', 14],
+      ['Payable in 45 days', 45],
+      ['30 days net', 30],
+      ['Zahlbar innerhalb von 14 Tagen ohne Abzug.', 14],
+      ['Zahlungsziel: 30 Tage netto', 30],
+      ['Bitte überweisen Sie den Betrag binnen 10 Tagen.', 10],
+      ['Conditions de paiement : à 30 jours', 30],
+      ['Règlement sous 45 jours', 45],
+      ['Te betalen binnen 14 dagen na factuurdatum', 14],
+      ['Betalingstermijn: 30 dagen netto', 30],
+      ['Payable upon receipt', 0],
+      ['Zahlbar sofort ohne Abzug', 0],
+    ]
+    for (const [line, expected] of phrases) expect(days(line), line).toBe(expected)
   })
 
   it('reads "within N days" under a payment heading, and never a return period or a discount period', () => {
     expect(days('innerhalb von 14 Tagen auf das unten genannte Konto.', 'Zahlungsbedingungen')).toBe(14)
-    expect(days('Returns accepted within 30 days of delivery.')).toBeNull()
-    expect(days('Widerrufsrecht: Sie können innerhalb von 14 Tagen zahlen oder zurücksenden.')).toBeNull()
     expect(days('2% discount if paid within 10 days, net 30')).toBe(30)
-    expect(days('3% Skonto innerhalb 10 Tagen')).toBeNull()
-    expect(days('Net 250.00')).toBeNull()
-    expect(days('Net 30 EUR')).toBeNull()
+    const notTerms = [
+      'Returns accepted within 30 days of delivery.',
+      'Widerrufsrecht: Sie können innerhalb von 14 Tagen zahlen oder zurücksenden.',
+      '3% Skonto innerhalb 10 Tagen',
+      'Net 250.00',
+      'Net 30 EUR',
+    ]
+    for (const line of notTerms) expect(days(line), line).toBeNull()
   })
 
   it('counts days from the issue date, to the end of the month for "fin de mois"', () => {
@@ -133,5 +125,25 @@ describe('due date', () => {
       'Due date (2024-03-01) is before the invoice date (2024-03-15).',
     ])
     expect(due?.confidence).toBeLessThan(0.8)
+  })
+
+  it('counts from an issue date another source read (the e-invoice XML) when the rules read only the due date', () => {
+    const due = config.fields.filter((f) => f.key === 'due_date')
+    const fromXml = {
+      ...notFound('invoice_date'),
+      value: '2022-01-01',
+      confidence: 1,
+      method: 'e_invoice' as const,
+    }
+    const [read] = extractWithRules(due, [page(['Payment Terms: Net 30 days'])], [fromXml])
+    expect(read).toMatchObject({ value: '2022-01-31', method: 'derived' })
+  })
+
+  it('refuses a config whose due date counts from or checks against a field it does not define', () => {
+    const due = config.fields.find((f) => f.key === 'due_date')
+    expect(validateExtractionConfig({ strategy: 'rules', fields: [due] })).toEqual([
+      'field due_date must not precede the unknown field invoice_date',
+      'field due_date counts payment terms from the unknown field invoice_date',
+    ])
   })
 })

@@ -609,7 +609,9 @@ function reconcileSums(
  * segment, further right) or below it; the best-scored proposal wins (or the first, last or largest among the
  * strong ones, as the field prefers). A label inside another field's longer label ("Tax" in "Total excl. tax")
  * is that field's. A field with a pattern and no anchor hit falls back to the pattern alone, at lower confidence.
- * Totals that must add up choose among the candidates together (`reconcileSums`).
+ * Totals that must add up choose among the candidates together (`reconcileSums`). A date that must not precede
+ * another (`not_before`, read earlier in `fields` or by another source) is chosen among those that do not, and a
+ * due date is settled with the payment terms (`payment_terms_from`, see `payment-terms.ts`).
  */
 export function extractWithRules(
   fields: FieldDefinition[],
