@@ -77,13 +77,20 @@ function upwardFromLowerLayer(edges: Edge[]): string[] {
     .map(describeEdge)
 }
 
-/** An import of another folder's file other than its index.ts (or its worker-tasks.ts, the worker's entry). */
+/**
+ * An import of another folder's file other than its index.ts, its worker-tasks.ts (the worker's entry) or its
+ * test support (`*.test-support.ts`, `*.test-helpers.ts`).
+ */
 function pastAnIndex(edges: Edge[]): string[] {
   return edges
     .filter(({ from, to }) => {
       const target = folderOf(to)
       if (!target || target === folderOf(from)) return false
-      return to !== `${target}/index.ts` && to !== `${target}/worker-tasks.ts`
+      return (
+        to !== `${target}/index.ts` &&
+        to !== `${target}/worker-tasks.ts` &&
+        !/\.test-(support|helpers)\.ts$/.test(to)
+      )
     })
     .map(describeEdge)
 }
