@@ -1,9 +1,30 @@
 import { describe, expect, it } from 'vitest'
-import { textPage } from '../../../test/helpers/document-recognition/text-page'
+import type { PageText, PageWord } from '../page-text'
 import type { FieldDefinition } from './field-config'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
 import { normaliseValue, parseAmounts, parseDate } from './values'
+
+/** A page from lines of text: each word gets a box in reading order (about 6 points per character). */
+function page(lines: string[]): PageText {
+  const words: PageWord[] = []
+  lines.forEach((text, row) => {
+    let x = 40
+    for (const part of text.split(/(\s+)/)) {
+      if (!part.trim()) {
+        x += part.length * 6
+        continue
+      }
+      words.push({
+        text: part,
+        bbox: [x / 600, (40 + row * 20) / 800, (x + part.length * 6) / 600, (52 + row * 20) / 800],
+        confidence: 1,
+      })
+      x += part.length * 6
+    }
+  })
+  return { page_number: 1, width: 600, height: 800, words }
+}
 
 const money = (key: string, anchors: string[], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
   key,
@@ -52,7 +73,7 @@ describe('rules strategy', () => {
       money('total_amount', ['Total'], { prefer: 'max' }),
     ]
     const pages = [
-      textPage([
+      page([
         'Subtotal                         100.00',
         'Tax 19% on 100.00                 19.00',
         'Total excl. tax 100.00',
@@ -69,7 +90,7 @@ describe('rules strategy', () => {
       { key: 'seller_name', label: 'Seller', type: 'string', required: false, anchors: ['Seller > Name'] },
     ]
     const pages = [
-      textPage([
+      page([
         'Invoice Date          Due Date',
         '2024-03-15            2024-04-14',
         'Buyer',
@@ -88,7 +109,7 @@ describe('rules strategy', () => {
       money('tax_amount', ['Tax']),
       money('total_amount', ['Total'], { validation: { equals_sum_of: ['net_amount', 'tax_amount'] } }),
     ]
-    const extracted = extractWithRules(fields, [textPage(['Net 100.00', 'Tax 19.00', 'Total 129.00'])])
+    const extracted = extractWithRules(fields, [page(['Net 100.00', 'Tax 19.00', 'Total 129.00'])])
     const { fields: checked, issues } = validateFields(fields, extracted)
     expect(issues.map((i) => i.field_key)).toEqual(['total_amount'])
     expect(checked.find((f) => f.key === 'total_amount')?.confidence).toBeLessThan(0.6)
@@ -98,7 +119,7 @@ describe('rules strategy', () => {
   it('reads a label with a currency named inside it ("Montant EUR HT" for "Montant HT")', () => {
     const fields = [money('net_amount', ['Montant HT']), money('total_amount', ['Montant TTC'])]
     const values = extractWithRules(fields, [
-      textPage([
+      page([
         'Montant EUR HT            35,78',
         'TVA 19,6 %                 7,01',
         'Montant EUR TTC           42,79',
@@ -114,7 +135,7 @@ describe('rules strategy', () => {
       money('total_amount', ['Total'], { validation: { equals_sum_of: ['net_amount', 'tax_amount'] } }),
     ]
     const extracted = extractWithRules(fields, [
-      textPage([
+      page([
         '[FURN_7777] Office Chair 1.00 Units 70.00 0.00 15.00%      $ 70.00',
         '                                        Subtotal      $ 112.00',
         '[LUX_TRF] Luxury Truffles 15.00 g 10.00 0.00               $ 150.00',
@@ -135,7 +156,7 @@ describe('rules strategy', () => {
       { key: 'buyer_name', label: 'Buyer', type: 'string', required: false, anchors: ['Käufer'] },
     ]
     const values = extractWithRules(fields, [
-      textPage([
+      page([
         'Verkäufer',
         'Nummer:       549910',
         'Globale Nummer: 4000001123452 (GLN)',
@@ -159,11 +180,7 @@ describe('rules strategy', () => {
     ]
     // Lines of the Factur-X SEPA sample's payment page and of a receipt (development sets, tuning part).
     const [buyer, total] = extractWithRules(fields, [
-      textPage([
-        'Käufer-IBAN :       DE21860000000086001055',
-        'Sub-total 74,00',
-        'Total Sales Incl GST 75.00',
-      ]),
+      page(['Käufer-IBAN :       DE21860000000086001055', 'Sub-total 74,00', 'Total Sales Incl GST 75.00']),
     ])
     expect(buyer?.value).toBeNull()
     expect(total?.value).toBe(75)
@@ -182,13 +199,13 @@ describe('rules strategy', () => {
     ]
     // The Factur-X OEPNV sample: its number in the title, and a reference in the remarks.
     const [number] = extractWithRules(fields, [
-      textPage([
+      page([
         'Handelsrechnung (380) Nr. E2018092011804 vom 20.09.2018',
         'Inhalt Bei Schriftwechsel bitte Ihre Kundennummer 35040727 und Belegnummer 2018092011804 angeben',
       ]),
     ])
     expect(number?.confidence).toBeLessThan(0.8)
-    const [agreed] = extractWithRules(fields, [textPage(['Handelsrechnung (380) Nr. E2018092011804'])])
+    const [agreed] = extractWithRules(fields, [page(['Handelsrechnung (380) Nr. E2018092011804'])])
     expect(agreed?.confidence).toBeGreaterThan(0.8)
   })
 
@@ -196,7 +213,7 @@ describe('rules strategy', () => {
     const fields: FieldDefinition[] = [
       { key: 'buyer_name', label: 'Buyer', type: 'string', required: false, anchors: ['Bill To'] },
     ]
-    const [buyer] = extractWithRules(fields, [textPage(['Bill To:', 'Strategic Corp', 'Fakestreet 46'])])
+    const [buyer] = extractWithRules(fields, [page(['Bill To:', 'Strategic Corp', 'Fakestreet 46'])])
     expect(buyer?.value).toBe('Strategic Corp')
   })
 })

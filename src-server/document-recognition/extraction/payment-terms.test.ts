@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
-import { textPage } from '../../../test/helpers/document-recognition/text-page'
+import type { PageText, PageWord } from '../page-text'
 import { dueAfter, parsePaymentTerms } from './payment-terms'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
 
+/** A page from lines of text: each word gets a box in reading order (about 6 points per character). */
+function page(lines: string[]): PageText {
+  const words: PageWord[] = []
+  lines.forEach((text, row) => {
+    let x = 40
+    for (const part of text.split(/(\s+)/)) {
+      if (part.trim())
+        words.push({
+          text: part,
+          bbox: [x / 600, (40 + row * 20) / 800, (x + part.length * 6) / 600, (52 + row * 20) / 800],
+          confidence: 1,
+        })
+      x += part.length * 6
+    }
+  })
+  return { page_number: 1, width: 600, height: 800, words }
+}
+
 const config = shippedExtractorConfig('invoice-extractor')
 const extract = (lines: string[]) => {
-  const { fields, issues } = validateFields(config.fields, extractWithRules(config.fields, [textPage(lines)]))
+  const { fields, issues } = validateFields(config.fields, extractWithRules(config.fields, [page(lines)]))
   return { due: fields.find((f) => f.key === 'due_date'), issues }
 }
 const days = (line: string, context?: string) => parsePaymentTerms(line, context)?.days ?? null
