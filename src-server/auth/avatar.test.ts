@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -21,6 +22,45 @@ async function pngDataUrl(side: number): Promise<string> {
     .png()
     .toBuffer()
   return `data:image/png;base64,${png.toString('base64')}`
+}
+
+/** A PNG chunk: length, type, data and the CRC of type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data])
+  const length = Buffer.alloc(4)
+  length.writeUInt32BE(data.length)
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(typeAndData))
+  return Buffer.concat([length, typeAndData, crc])
+}
+
+/**
+ * A one-frame animated PNG: sharp's PNG with an animation control chunk and the first frame's control chunk
+ * between IHDR and IDAT, so the still image is the animation's first frame.
+ */
+async function apngDataUrl(side: number): Promise<string> {
+  const png = await sharp({
+    create: { width: side, height: side, channels: 3, background: { r: 40, g: 90, b: 200 } },
+  })
+    .png()
+    .toBuffer()
+  const afterIhdr = 8 + 4 + 4 + 13 + 4
+  const animation = Buffer.alloc(8)
+  animation.writeUInt32BE(1, 0) // frames
+  animation.writeUInt32BE(0, 4) // plays (forever)
+  const frame = Buffer.alloc(26)
+  frame.writeUInt32BE(0, 0) // sequence number
+  frame.writeUInt32BE(side, 4)
+  frame.writeUInt32BE(side, 8)
+  frame.writeUInt16BE(1, 20) // delay 1/10 s
+  frame.writeUInt16BE(10, 22)
+  const apng = Buffer.concat([
+    png.subarray(0, afterIhdr),
+    pngChunk('acTL', animation),
+    pngChunk('fcTL', frame),
+    png.subarray(afterIhdr),
+  ])
+  return `data:image/png;base64,${apng.toString('base64')}`
 }
 
 describe('PATCH /api/auth/me', () => {
@@ -59,6 +99,18 @@ describe('PATCH /api/auth/me', () => {
     expect((await setAvatar(sam, null)).json().avatar_url).toBeNull()
     expect(storedAvatar('sam')).toBeNull()
     expect((await server.app.inject({ method: 'GET', url: seller.avatar_url })).statusCode).toBe(404)
+  })
+
+  it('accepts an animated PNG labelled image/png as a PNG', async () => {
+    server = await startTestServer()
+    const avatar = await apngDataUrl(32)
+    const updated = await setAvatar(await server.headersFor('sam'), avatar)
+    expect(updated.statusCode).toBe(200)
+    expect(storedAvatar('sam')).toBe(avatar)
+    const { data } = await sharp(Buffer.from(avatar.split(',')[1] ?? '', 'base64'))
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    expect([...data.subarray(0, 3)]).toEqual([40, 90, 200])
   })
 
   it('refuses URLs that are not https or not a small raster image, and changes nothing', async () => {

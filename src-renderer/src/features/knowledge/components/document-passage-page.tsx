@@ -1,16 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { Button, PageHeader } from '../../../components/ui'
 import { Loadable } from '../../../components/ui/load-state'
 import { useLoad } from '../../../lib/use-load'
-import { knowledgeApi } from '../api/knowledge-api'
-
-type Shown =
-  | { kind: 'pdf'; url: string }
-  | { kind: 'text'; text: string }
-  | { kind: 'other'; url: string; mimeType: string }
-
-const TEXT_TYPES = /^(?:text\/|application\/(?:json|xml|csv))/
+import { useKnowledge } from '../stores/knowledge-store'
 
 /** Where the passage sits in the text: its first 80 characters, matched with any spacing. */
 function passageRange(text: string, passage: string): [number, number] | null {
@@ -23,50 +16,34 @@ function passageRange(text: string, passage: string): [number, number] | null {
 
 /**
  * A cited document inside the console: a PDF opens at the cited page, a text document (decoded as UTF-8) scrolls
- * to the cited passage, highlighted. Other formats are offered as a download.
+ * to the cited passage, highlighted. Other formats are offered as a download. The file is the knowledge store's,
+ * freed when the page closes.
  */
 export function DocumentPassagePage() {
   const { sourceId = '', documentId = '' } = useParams()
   const [search] = useSearchParams()
   const page = search.get('page')
   const passage = search.get('passage') ?? ''
-  const [shown, setShown] = useState<Shown | null>(null)
-  const [title, setTitle] = useState('Cited document')
+  const cited = useKnowledge((state) => state.citedDocument)
+  const open = useKnowledge((state) => state.openCitedDocument)
+  const close = useKnowledge((state) => state.closeCitedDocument)
   const mark = useRef<HTMLElement>(null)
   const navigate = useNavigate()
 
-  // The object URL of the shown file, revoked when another replaces it or the page closes.
-  const objectUrl = useRef<string | null>(null)
-  const exposed = (blob: Blob) => {
-    if (objectUrl.current) URL.revokeObjectURL(objectUrl.current)
-    objectUrl.current = URL.createObjectURL(blob)
-    return objectUrl.current
-  }
-  useEffect(
-    () => () => {
-      if (objectUrl.current) URL.revokeObjectURL(objectUrl.current)
-    },
-    [],
-  )
-  const load = useLoad(async () => {
-    const { blob, mimeType, fileName } = await knowledgeApi.file(sourceId, documentId)
-    setTitle(fileName)
-    if (mimeType === 'application/pdf') {
-      const url = exposed(blob)
-      setShown({ kind: 'pdf', url: page ? `${url}#page=${page}` : url })
-    } else if (TEXT_TYPES.test(mimeType))
-      setShown({ kind: 'text', text: new TextDecoder('utf-8').decode(await blob.arrayBuffer()) })
-    else setShown({ kind: 'other', url: exposed(blob), mimeType })
-  }, [sourceId, documentId, page])
+  const load = useLoad(() => open(sourceId, documentId), [sourceId, documentId])
+  useEffect(() => close, [close])
+  // Until this document's file arrives, the previous one (if any) is not shown under this one's address.
+  const shown = cited?.sourceId === sourceId && cited.documentId === documentId ? cited : null
+  const file = shown?.file
 
   useEffect(() => {
-    if (shown?.kind === 'text') mark.current?.scrollIntoView({ block: 'center' })
-  }, [shown])
+    if (file?.kind === 'text') mark.current?.scrollIntoView({ block: 'center' })
+  }, [file])
 
   return (
     <>
       <PageHeader
-        title={title}
+        title={shown?.title ?? 'Cited document'}
         description={
           page ? `Page ${page}, where the answer's passage is` : 'The passage the answer cites, highlighted'
         }
@@ -81,19 +58,23 @@ export function DocumentPassagePage() {
           {null}
         </Loadable>
       ) : null}
-      {shown?.kind === 'pdf' ? (
-        <iframe className="document-frame" src={shown.url} title="Cited document" />
+      {file?.kind === 'pdf' ? (
+        <iframe
+          className="document-frame"
+          src={page ? `${file.url}#page=${page}` : file.url}
+          title="Cited document"
+        />
       ) : null}
-      {shown?.kind === 'other' ? (
+      {file?.kind === 'other' ? (
         <p>
-          This {shown.mimeType || 'file'} cannot be shown here.{' '}
-          <a href={shown.url} download>
+          This {file.mimeType || 'file'} cannot be shown here.{' '}
+          <a href={file.url} download>
             Download it
           </a>
           .
         </p>
       ) : null}
-      {shown?.kind === 'text' ? <PassageText text={shown.text} passage={passage} markRef={mark} /> : null}
+      {file?.kind === 'text' ? <PassageText text={file.text} passage={passage} markRef={mark} /> : null}
     </>
   )
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from 'react'
-import { Button, Card } from '../../../components/ui'
-import { knowledgeApi, type RetrievedItem } from '../api/knowledge-api'
+import { Button, Card, FormError } from '../../../components/ui'
+import { useSubmit } from '../../../lib/use-submit'
 import { useKnowledge } from '../stores/knowledge-store'
 
 type Mode = 'hybrid' | 'bm25' | 'vector'
@@ -29,19 +29,19 @@ const rankText = (rank: number | null, score: number | null, digits: number) =>
 /** Ask the index directly: the chunks retrieval would hand a chat, with each half's rank and score. */
 export function RetrievalPlayground() {
   const sources = useKnowledge((state) => state.sources)
-  const [query, setQuery] = useState('')
+  const playground = useKnowledge((state) => state.playground)
+  // Back on the screen, the last question stays beside its answer.
+  const [query, setQuery] = useState(playground?.query ?? '')
   const [scope, setScope] = useState('')
   const [mode, setMode] = useState<Mode>('hybrid')
-  const [hits, setHits] = useState<RetrievedItem[] | null>(null)
+  const hits = playground?.hits ?? null
+  const ask = useKnowledge((state) => state.askPlayground)
+  const form = useSubmit('The search failed.')
   async function submit(event: FormEvent) {
     event.preventDefault()
-    const response = await knowledgeApi.query({
-      query,
-      source_ids: scope ? [scope] : sources.map((s) => s.id),
-      top_k: 5,
-      mode,
-    })
-    setHits(response.items)
+    await form.run(() =>
+      ask({ query, source_ids: scope ? [scope] : sources.map((s) => s.id), top_k: 5, mode }),
+    )
   }
   return (
     <Card title="Retrieval playground">
@@ -77,10 +77,11 @@ export function RetrievalPlayground() {
               ))}
             </select>
           </div>
-          <Button type="submit" variant="primary" disabled={!query.trim()}>
+          <Button type="submit" variant="primary" disabled={!query.trim() || form.busy}>
             Search
           </Button>
         </form>
+        <FormError message={form.error} />
         {hits?.length === 0 ? <p className="muted">Nothing found. Has the source been ingested?</p> : null}
         <ol className="hits" aria-label="Retrieved passages">
           {(hits ?? []).map((item) => (

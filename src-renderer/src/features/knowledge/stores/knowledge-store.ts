@@ -1,10 +1,13 @@
+import type { RetrievalQueryBody } from '@server/knowledge/knowledge.schemas'
 import { create } from 'zustand'
+import { latestAnswers } from '../../../lib/latest-answer'
 import { errorMessage } from '../../../lib/use-load'
 import {
   type IngestionJob,
   type KnowledgeDocument,
   type KnowledgeSource,
   knowledgeApi,
+  type RetrievedItem,
 } from '../api/knowledge-api'
 
 export const ACCEPTED_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx', '.html', '.csv']
@@ -27,6 +30,26 @@ function refusalOf(file: File): string | null {
   return null
 }
 
+/** A cited document as the console shows it: text decoded, anything else held as an object URL. */
+export type CitedFile =
+  | { kind: 'pdf'; url: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'other'; url: string; mimeType: string }
+
+export interface CitedDocument {
+  sourceId: string
+  documentId: string
+  title: string
+  file: CitedFile
+}
+
+const TEXT_TYPES = /^(?:text\/|application\/(?:json|xml|csv))/
+
+/** Frees the file an object URL holds; text holds none. */
+function release(document: CitedDocument | null) {
+  if (document && document.file.kind !== 'text') URL.revokeObjectURL(document.file.url)
+}
+
 export const jobActive = (job: IngestionJob) => job.status === 'queued' || job.status === 'running'
 
 interface KnowledgeState {
@@ -43,7 +66,20 @@ interface KnowledgeState {
   ingest(): Promise<void>
   /** Re-reads the selected source while one of its ingestion jobs is active; returns the stop. */
   followIngestion(): () => void
+  /** The retrieval playground's last question and its answer; null before the first. */
+  playground: { query: string; hits: RetrievedItem[] } | null
+  askPlayground(body: RetrievalQueryBody): Promise<void>
+  /** The cited document open in the console (one at a time: opening another or closing frees its file). */
+  citedDocument: CitedDocument | null
+  openCitedDocument(sourceId: string, documentId: string): Promise<void>
+  closeCitedDocument(): void
 }
+
+/**
+ * A question asked again, or another cited document opened (or the page closed) before the last answer came,
+ * drops that answer.
+ */
+const current = latestAnswers<'playground' | 'citedDocument'>()
 
 /** How often a running ingestion is re-read: the server has no live feed for ingestion jobs. */
 const PROGRESS_MS = 1000
@@ -107,5 +143,48 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
           .catch(() => undefined)
     }, PROGRESS_MS)
     return () => clearInterval(timer)
+  },
+  playground: null,
+  async askPlayground(body) {
+    await current(
+      'playground',
+      () => knowledgeApi.query(body),
+      (answer) => set({ playground: { query: body.query, hits: answer.items } }),
+    )
+  },
+  citedDocument: null,
+  async openCitedDocument(sourceId, documentId) {
+    await current(
+      'citedDocument',
+      async () => {
+        const file = await knowledgeApi.file(sourceId, documentId)
+        const text = TEXT_TYPES.test(file.mimeType)
+          ? new TextDecoder('utf-8').decode(await file.blob.arrayBuffer())
+          : null
+        return { ...file, text }
+      },
+      ({ blob, mimeType, fileName, text }) => {
+        // The object URL is made only for the answer kept, so a dropped answer holds no file.
+        const file: CitedFile =
+          text !== null
+            ? { kind: 'text', text }
+            : mimeType === 'application/pdf'
+              ? { kind: 'pdf', url: URL.createObjectURL(blob) }
+              : { kind: 'other', url: URL.createObjectURL(blob), mimeType }
+        release(get().citedDocument)
+        set({ citedDocument: { sourceId, documentId, title: fileName, file } })
+      },
+    )
+  },
+  closeCitedDocument() {
+    // Closing counts as the newest request, so a file still on its way is dropped rather than kept.
+    void current(
+      'citedDocument',
+      async () => null,
+      () => {
+        release(get().citedDocument)
+        set({ citedDocument: null })
+      },
+    )
   },
 }))

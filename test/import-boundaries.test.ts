@@ -1,0 +1,154 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The import graph of src-server, resolved to files, checked against the layering the READMEs describe. Biome's
+ * `noRestrictedImports` (biome.json) matches import strings, so it cannot see an order between a domain's own
+ * subfolders, nor an import whose string hides where it lands (`'..'`, `'../..'`); this reads what each import
+ * actually resolves to.
+ */
+const SERVER = path.resolve(__dirname, '../src-server')
+
+/** Folders that import no domain and not the composition root (src-server/README.md). */
+const LOWER = new Set(['db', 'errors', 'http', 'jobs', 'secrets', 'storage'])
+
+/**
+ * Inside a domain, subfolders from the lowest up: one may import those before it, never one after it
+ * (document-recognition: the pipeline runs extraction and learning, review re-reads through the pipeline).
+ */
+const SUBFOLDER_ORDER: Record<string, string[]> = {
+  'document-recognition': ['extraction', 'learning', 'pipeline', 'review'],
+  knowledge: ['chunking', 'parsing'],
+}
+
+/** A domain's own top-level files that wire it up: its subfolders sit below them and never import them. */
+const WIRING = /^(index|worker-tasks|.*\.(plugin|routes|service))\.ts$/
+
+interface Edge {
+  from: string
+  to: string
+}
+
+function serverFiles(): string[] {
+  return readdirSync(SERVER, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.split(path.sep).includes('migrations'))
+    .map((file) => file.split(path.sep).join('/'))
+}
+
+function resolveImport(fromFile: string, specifier: string): string | null {
+  const base = path.resolve(path.dirname(path.join(SERVER, fromFile)), specifier)
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
+    if (existsSync(candidate) && statSync(candidate).isFile())
+      return path.relative(SERVER, candidate).split(path.sep).join('/')
+  }
+  return null
+}
+
+/** Every relative import (static, type-only, re-export, dynamic) of every server file that lands in src-server. */
+function importGraph(): Edge[] {
+  const edges: Edge[] = []
+  for (const from of serverFiles()) {
+    const source = readFileSync(path.join(SERVER, from), 'utf8')
+    for (const { fileName } of ts.preProcessFile(source, true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue
+      const to = resolveImport(from, fileName)
+      if (!to) throw new Error(`${from} imports ${fileName}, which resolves to no file`)
+      if (!to.startsWith('..')) edges.push({ from, to })
+    }
+  }
+  return edges
+}
+
+const folderOf = (file: string): string | null => (file.includes('/') ? (file.split('/')[0] ?? null) : null)
+const isTest = (file: string) => file.endsWith('.test.ts')
+const describeEdge = ({ from, to }: Edge) => `${from} -> ${to}`
+
+/** A lower layer's non-test file importing a domain or a top-level file (app, app-context, config, ...). */
+function upwardFromLowerLayer(edges: Edge[]): string[] {
+  return edges
+    .filter(({ from, to }) => {
+      const source = folderOf(from)
+      if (!source || !LOWER.has(source) || isTest(from)) return false
+      const target = folderOf(to)
+      return target === null || !LOWER.has(target)
+    })
+    .map(describeEdge)
+}
+
+/**
+ * An import of another folder's file other than its index.ts, its worker-tasks.ts (the worker's entry) or its
+ * test support (`*.test-support.ts`, `*.test-helpers.ts`).
+ */
+function pastAnIndex(edges: Edge[]): string[] {
+  return edges
+    .filter(({ from, to }) => {
+      const target = folderOf(to)
+      if (!target || target === folderOf(from)) return false
+      return (
+        to !== `${target}/index.ts` &&
+        to !== `${target}/worker-tasks.ts` &&
+        !/\.test-(support|helpers)\.ts$/.test(to)
+      )
+    })
+    .map(describeEdge)
+}
+
+/** Inside a domain: a subfolder importing a later subfolder, or its domain's wiring (service, routes, plugin). */
+function upwardInsideADomain(edges: Edge[]): string[] {
+  return edges
+    .filter(({ from, to }) => {
+      const [domain, fromSub, ...fromRest] = from.split('/')
+      const [toDomain, toSub, ...toRest] = to.split('/')
+      if (!domain || domain !== toDomain || fromRest.length === 0) return false
+      if (toRest.length === 0) return WIRING.test(toSub ?? '')
+      if (toSub === fromSub) return false
+      const order = SUBFOLDER_ORDER[domain] ?? []
+      const [fromRank, toRank] = [order.indexOf(fromSub ?? ''), order.indexOf(toSub ?? '')]
+      return fromRank === -1 || toRank === -1 || toRank > fromRank
+    })
+    .map(describeEdge)
+}
+
+describe('src-server import graph', () => {
+  const edges = importGraph()
+
+  it('reads the imports of every server file', () => {
+    expect(edges.length).toBeGreaterThan(500)
+    expect(edges).toContainEqual({ from: 'app.ts', to: 'knowledge/index.ts' })
+  })
+
+  it('has no lower layer (db, errors, http, jobs, secrets, storage) importing a domain or the composition root', () => {
+    expect(upwardFromLowerLayer(edges)).toEqual([])
+  })
+
+  it('has no folder importing another folder past its index.ts', () => {
+    expect(pastAnIndex(edges)).toEqual([])
+  })
+
+  it('has no subfolder of a domain importing a later subfolder or the domain wiring', () => {
+    expect(upwardInsideADomain(edges)).toEqual([])
+  })
+
+  it('finds each kind of upward import when one is there', () => {
+    const planted: Edge[] = [
+      { from: 'db/client.ts', to: 'config.ts' },
+      { from: 'storage/blobs.ts', to: 'index.ts' },
+      { from: 'errors/handler.ts', to: 'knowledge/index.ts' },
+      { from: 'knowledge/knowledge.service.ts', to: 'auth/auth.service.ts' },
+      { from: 'document-recognition/extraction/rules.ts', to: 'document-recognition/pipeline/ocr.ts' },
+      { from: 'knowledge/chunking/fixed-size.ts', to: 'knowledge/documents.service.ts' },
+    ]
+    expect(upwardFromLowerLayer(planted)).toEqual([
+      'db/client.ts -> config.ts',
+      'storage/blobs.ts -> index.ts',
+      'errors/handler.ts -> knowledge/index.ts',
+    ])
+    expect(pastAnIndex(planted)).toEqual(['knowledge/knowledge.service.ts -> auth/auth.service.ts'])
+    expect(upwardInsideADomain(planted)).toEqual([
+      'document-recognition/extraction/rules.ts -> document-recognition/pipeline/ocr.ts',
+      'knowledge/chunking/fixed-size.ts -> knowledge/documents.service.ts',
+    ])
+  })
+})
