@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import { errorMessage } from '../../../lib/use-load'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import {
   type IngestionJob,
   type KnowledgeDocument,
@@ -109,3 +110,5 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
     return () => clearInterval(timer)
   },
 }))
+
+forgetOnSignOut(useKnowledge)
