@@ -35,6 +35,14 @@ describe('configuration', () => {
     })
   })
 
+  it('takes a blank port as unset, not as port 0 (any free port)', () => {
+    expect(resolveConfig({}, { SWITCHBOARD_PORT: ' ', SWITCHBOARD_HTTPS_PORT: ' ' })).toMatchObject({
+      port: 8787,
+      httpsPort: 8788,
+    })
+    expect(resolveConfig({}, { SWITCHBOARD_PORT: ' 9000 ' }).port).toBe(9000)
+  })
+
   it('lets options win over the environment', () => {
     const config = resolveConfig(
       { lowConfidenceThreshold: 0.3, localEmbedder: 'hashing', openAiBaseUrl: null },
@@ -62,6 +70,8 @@ describe('configuration', () => {
     ['SWITCHBOARD_OPENAI_BASE_URL', 'localhost:8000', /SWITCHBOARD_OPENAI_BASE_URL must be an http\(s\) URL/],
     ['SWITCHBOARD_OPENAI_BASE_URL', 'not a url', /SWITCHBOARD_OPENAI_BASE_URL must be an http\(s\) URL/],
     ['SWITCHBOARD_PORT', '70000', /SWITCHBOARD_PORT must be a port from 0 to 65535; got "70000"/],
+    ['SWITCHBOARD_PORT', '0x1f90', /SWITCHBOARD_PORT must be a port from 0 to 65535; got "0x1f90"/],
+    ['SWITCHBOARD_HTTPS_PORT', '8e3', /SWITCHBOARD_HTTPS_PORT must be a port from 0 to 65535/],
     ['SWITCHBOARD_SSE_PING_MS', '0', /SWITCHBOARD_SSE_PING_MS must be a positive integer/],
   ])('refuses %s=%s at start-up with a message naming it', (name, value, message) => {
     expect(() => resolveConfig({}, { [name]: value })).toThrow(ConfigError)

@@ -136,18 +136,26 @@ const commaList = (value: string | undefined): string[] =>
     .map((entry) => entry.trim())
     .filter(Boolean)
 
+/**
+ * Digits only: `Number` would read a blank value as 0 (for a port, any free one) and take "0x1f90" or "8e3".
+ * A blank value is unset, as for every other setting.
+ */
+function wholeNumber(value: string | undefined): number | null | undefined {
+  const trimmed = value?.trim()
+  if (!trimmed) return undefined
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : null
+}
+
 function parsePort(name: string, value: string | undefined): number | undefined {
-  if (!value) return undefined
-  const port = Number(value)
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
+  const port = wholeNumber(value)
+  if (port === null || (port !== undefined && port > 65535))
     throw new ConfigError(`${name} must be a port from 0 to 65535; got "${value}".`)
   return port
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
-  if (!value) return undefined
-  const number = Number(value)
-  if (!Number.isInteger(number) || number < 1)
+  const number = wholeNumber(value)
+  if (number === null || number === 0)
     throw new ConfigError(`${name} must be a positive integer; got "${value}".`)
   return number
 }

@@ -102,10 +102,6 @@ export function findRuntimeAgentOwnerId(db: Queryable, runtimeAgentId: string): 
 
 export type AgentRunService = ReturnType<typeof createAgentRunService>
 
-/**
- * The generic agent-run subsystem: versioned runtime agents, and runs of them on the durable job runner.
- * A run's whole flow is one job; its `max_attempts` is the job's, so a crash mid-run resumes.
- */
 /** An admin's change to a runtime agent, logged in the transaction that makes it. */
 function recordAgentAction(
   tx: Queryable,
@@ -123,6 +119,10 @@ function recordAgentAction(
   })
 }
 
+/**
+ * The generic agent-run subsystem: versioned runtime agents, and runs of them on the durable job runner.
+ * A run's whole flow is one job; its `max_attempts` is the job's, so a crash mid-run resumes.
+ */
 export function createAgentRunService(ctx: AppContext) {
   const { db } = ctx
   ctx.blobs.addHolder((sha256) => repo.runUsesBlob(db, sha256))

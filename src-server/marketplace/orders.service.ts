@@ -1,7 +1,8 @@
 /**
  * Purchases and refunds. Each is ONE synchronous transaction (over HTTP a purchase is a savepoint of a group
  * commit), so a failure at any step leaves nothing behind, and concurrent requests are serialized by SQLite's
- * single writer: a balance check and the debit it guards can never interleave with another request's. The purchase's queries are prepared once (orders.repository.ts).
+ * single writer: a balance check and the debit it guards can never interleave with another request's. The
+ * purchase's queries are prepared once (orders.repository.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { atomically, createCommitGroup, type Db } from '../db'

@@ -135,8 +135,12 @@ export async function callAs(
 export function marketplaceTestFrame(current: () => TestServer | undefined) {
   afterEach(async () => {
     const server = current()
-    if (server) expectLedgerConsistent(server)
-    await server?.close()
+    // Closed even when the ledger check fails: its worker threads and database must not outlive the test.
+    try {
+      if (server) expectLedgerConsistent(server)
+    } finally {
+      await server?.close()
+    }
   })
   const server = () => current() as TestServer
   const call = (

@@ -79,9 +79,12 @@ async function send(method: string, path: string, options: RequestOptions = {}):
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const sentAs = token
   const response = await send(method, path, options)
-  if (response.status === 204) return undefined as T
-  return (isJson(response) ? await response.json() : null) as T
+  const answer = (response.status === 204 ? undefined : isJson(response) ? await response.json() : null) as T
+  // An answer for a user who signed out meanwhile never reaches the stores, which are emptied for the next user.
+  if (token !== sentAs) throw new ApiError(401, 'SIGNED_OUT', 'You signed out before the server answered.')
+  return answer
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LoginResult, User } from '@server/auth/auth.schemas'
-import { create } from 'zustand'
+import { create, type StoreApi } from 'zustand'
 import { api, setApiToken, setUnauthorizedHandler } from '../lib/api-client'
 
 /** Who is signed in and what they may do: every feature reads it, so it lives in no feature. */
@@ -17,10 +17,23 @@ interface SessionState {
   restore(): Promise<void>
 }
 
+/** Stores of what the server answered one user: emptied when they sign out (`forgetOnSignOut`). */
+const userStores = new Set<StoreApi<unknown>>()
+
+/**
+ * Empties `store` (back to its first state) whenever the user signs out or their session ends: the console keeps
+ * running for whoever signs in next, who must never see the last user's saved replies, agents or assets, not even
+ * while their own are being read or after that read failed.
+ */
+export function forgetOnSignOut<T>(store: StoreApi<T>): void {
+  userStores.add(store as StoreApi<unknown>)
+}
+
 export const useSession = create<SessionState>((set) => {
   const forget = () => {
     localStorage.removeItem(STORAGE_KEY)
     setApiToken(null)
+    for (const store of userStores) store.setState(store.getInitialState(), true)
     set({ status: 'signed-out', user: null })
   }
   setUnauthorizedHandler(forget)

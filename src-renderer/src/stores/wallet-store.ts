@@ -2,6 +2,7 @@ import type { WalletSchema } from '@server/marketplace/marketplace.schemas'
 import type { Static } from 'typebox'
 import { create } from 'zustand'
 import { api } from '../lib/api-client'
+import { forgetOnSignOut } from './session-store'
 
 export type Wallet = Static<typeof WalletSchema>
 
@@ -25,3 +26,5 @@ export const useWallet = create<WalletState>((set, get) => ({
     set({ wallet, revision: get().revision + 1 })
   },
 }))
+
+forgetOnSignOut(useWallet)

@@ -46,6 +46,17 @@ describe('payment terms', () => {
     for (const [line, expected] of phrases) expect(days(line), line).toBe(expected)
   })
 
+  it('places the phrase in the text as printed, also when its accents come as separate marks', () => {
+    // pdf.js can hand over "ä" as "a" and a combining diaeresis: a character more per accent before the phrase.
+    for (const line of [
+      'Überweisung: fällig in 30 Tagen',
+      'Überweisung: fällig in 30 Tagen'.normalize('NFD'),
+    ]) {
+      const terms = parsePaymentTerms(line)
+      expect(line.slice(terms?.start, terms?.end).normalize('NFC')).toBe('fällig in 30 Tagen')
+    }
+  })
+
   it('reads "within N days" under a payment heading, and never a return period or a discount period', () => {
     expect(days('innerhalb von 14 Tagen auf das unten genannte Konto.', 'Zahlungsbedingungen')).toBe(14)
     expect(days('2% discount if paid within 10 days, net 30')).toBe(30)

@@ -70,13 +70,36 @@ const clauseBefore = (text: string, at: number) =>
     .split(/[,;]|\.\s/)
     .at(-1) ?? ''
 
-/** Payment terms in a line of text, if it states them; `context` is the text of the lines just above. */
+/**
+ * `fold(text)` and, for each of its positions (and its end), the position in `text` it comes from: folding drops
+ * accents that arrive as separate marks ("a" + U+0308), so the folded text can be shorter than the printed one.
+ */
+function foldKeepingPositions(text: string): { folded: string; printedAt: number[] } {
+  let folded = ''
+  const printedAt: number[] = []
+  for (let at = 0; at < text.length; ) {
+    const char = String.fromCodePoint(text.codePointAt(at) as number)
+    for (const unit of fold(char)) {
+      folded += unit
+      printedAt.push(at)
+    }
+    at += char.length
+  }
+  printedAt.push(text.length)
+  return { folded, printedAt }
+}
+
+/**
+ * Payment terms in a line of text, if it states them; `context` is the text of the lines just above. `start` and
+ * `end` are positions in `text` as given.
+ */
 export function parsePaymentTerms(text: string, context = ''): PaymentTerms | null {
-  const folded = fold(text)
+  const { folded, printedAt } = foldKeepingPositions(text)
   const found: PaymentTerms[] = []
   const add = (start: number, end: number, days: number) => {
     if (days > MAX_DAYS || DISCOUNT.test(clauseBefore(folded, start))) return
-    found.push({ days, endOfMonth: END_OF_MONTH.test(folded.slice(end)), start, end })
+    const endOfMonth = END_OF_MONTH.test(folded.slice(end))
+    found.push({ days, endOfMonth, start: printedAt[start] as number, end: printedAt[end] as number })
   }
   const aboutPaying =
     !RETURNS.test(folded) && (PAYMENT_WORDS.test(folded) || PAYMENT_WORDS.test(fold(context)))

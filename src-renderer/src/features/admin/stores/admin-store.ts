@@ -5,6 +5,7 @@ import type { PageResult } from '@server/http/pagination'
 import type { PlatformConfigValues } from '@server/settings/settings.schemas'
 import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import {
   adminApi,
   type DailyStats,
@@ -159,3 +160,5 @@ export const useAdmin = create<AdminState>((set, get) => ({
     await Promise.all([get().loadRuntimeAgent(agentId), get().loadRecognition()])
   },
 }))
+
+forgetOnSignOut(useAdmin)

@@ -2,6 +2,7 @@ import type { CreateAgentBody } from '@server/conversation/conversation.schemas'
 import type { CreateMountBody } from '@server/knowledge/knowledge.schemas'
 import type { CreateMcpMountBody } from '@server/mcp/mcp.schemas'
 import { create } from 'zustand'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import {
   type Agent,
   agentsApi,
@@ -110,3 +111,5 @@ export const useAgents = create<AgentsState>((set, get) => ({
     set({ toolMounts: (await agentsApi.toolMounts(agentId)).items })
   },
 }))
+
+forgetOnSignOut(useAgents)

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { LoadState } from '../../../lib/use-load'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import { chatApi } from '../api/chat-api'
 import type { ChatMessage, ChatSession, SessionState, SocketEvent } from '../api/chat-types'
 import { useChatSessions } from './chat-sessions-store'
@@ -142,3 +143,5 @@ export const useChatSession = create<SessionViewState>((set, get) => {
     },
   }
 })
+
+forgetOnSignOut(useChatSession)

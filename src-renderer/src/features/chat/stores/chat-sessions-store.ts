@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import { chatApi, type InboxFilter } from '../api/chat-api'
 import type { Agent, ChatSession, ViewCounts } from '../api/chat-types'
 
@@ -174,3 +175,5 @@ export const useChatSessions = create<SessionsState>((set, get) => {
     },
   }
 })
+
+forgetOnSignOut(useChatSessions)

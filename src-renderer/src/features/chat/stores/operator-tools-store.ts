@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import { chatApi } from '../api/chat-api'
 import type { CannedResponse } from '../api/chat-types'
 
@@ -33,3 +34,5 @@ export const useOperatorTools = create<OperatorToolsState>((set, get) => {
     },
   }
 })
+
+forgetOnSignOut(useOperatorTools)

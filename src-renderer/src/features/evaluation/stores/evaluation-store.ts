@@ -1,6 +1,7 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import {
   type AgentChoice,
   type Dataset,
@@ -104,3 +105,5 @@ export const useEvaluation = create<EvaluationState>((set, get) => ({
     return () => clearInterval(timer)
   },
 }))
+
+forgetOnSignOut(useEvaluation)

@@ -2,6 +2,7 @@ import type { RetrievalQueryBody } from '@server/knowledge/knowledge.schemas'
 import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'
 import { errorMessage } from '../../../lib/use-load'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import {
   type IngestionJob,
   type KnowledgeDocument,
@@ -188,3 +189,5 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
     )
   },
 }))
+
+forgetOnSignOut(useKnowledge)

@@ -1,6 +1,7 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import { marketplaceApi } from '../api/marketplace-api'
 import type {
   Listing,
@@ -106,3 +107,5 @@ export const useMarketplace = create<MarketplaceState>((set, get) => ({
     })
   },
 }))
+
+forgetOnSignOut(useMarketplace)

@@ -1,5 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import { type RunFilters, reviewApi } from '../api/review-api'
 import type { RecognitionRun, RuntimeAgentSummary } from '../api/review-types'
 
@@ -72,3 +73,5 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
 }))
 
 export const isInFlight = (run: RecognitionRun) => run.status === 'queued' || run.status === 'running'
+
+forgetOnSignOut(useReviewQueue)

@@ -2,6 +2,7 @@ import type { FieldReviewPatch } from '@server/document-recognition/document-rec
 import { create } from 'zustand'
 import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError, notifyFailure } from '../../../lib/api-client'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import { reviewApi } from '../api/review-api'
 import type { Bbox, FieldReview, FieldRevisions, PageWord, RecognitionRun } from '../api/review-types'
 import { queueOrder } from './review-queue-store'
@@ -240,3 +241,5 @@ export const useReviewRun = create<RunState>((set, get) => {
     },
   }
 })
+
+forgetOnSignOut(useReviewRun)

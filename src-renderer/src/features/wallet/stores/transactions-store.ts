@@ -1,5 +1,6 @@
 import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
+import { forgetOnSignOut } from '../../../stores/session-store'
 import { useWallet } from '../../../stores/wallet-store'
 import { type MoneyResult, type WalletTransaction, walletApi } from '../api/wallet-api'
 
@@ -24,3 +25,5 @@ export const useTransactions = create<TransactionsState>((set) => {
     transfer: (toUserId, amount, message) => settle(walletApi.transfer(toUserId, amount, message)),
   }
 })
+
+forgetOnSignOut(useTransactions)
