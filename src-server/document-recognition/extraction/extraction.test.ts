@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { textPage } from '../../../test/helpers/document-recognition/text-page'
 import type { FieldDefinition } from './field-config'
+import { findAnchor, linesOf } from './layout'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
 import { normaliseValue, parseAmounts, parseDate } from './values'
@@ -17,6 +18,18 @@ const money = (key: string, anchors: string[], extra: Partial<FieldDefinition> =
 })
 
 describe('value parsing', () => {
+  it('places dates and labels in the text as printed, also when its accents come as separate marks', () => {
+    // pdf.js can hand over "ä" as "a" and a combining diaeresis: a character more per accent before the value.
+    for (const text of ['Fälligkeitsdatum: 5. März 2024', 'Fälligkeitsdatum: 5. März 2024'.normalize('NFD')]) {
+      const date = parseDate(text)
+      expect(date?.value).toBe('2024-03-05')
+      expect(text.slice(date?.start, date?.end).normalize('NFC')).toBe('5. März 2024')
+      const [line] = linesOf(page([text]))
+      const [label] = findAnchor(line as NonNullable<typeof line>, 'Fälligkeitsdatum')
+      expect(line?.text.slice(label?.start, label?.end).normalize('NFC')).toBe('Fälligkeitsdatum')
+    }
+  })
+
   it('reads dates in ISO, numeric and written English, German and French forms', () => {
     expect(parseDate('Date: 2024-03-15')?.value).toBe('2024-03-15')
     expect(parseDate('Datum 15.03.2024')?.value).toBe('2024-03-15')

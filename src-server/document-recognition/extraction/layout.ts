@@ -1,6 +1,6 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
-import { fold } from './values'
+import { fold, foldKeepingPositions, printedRange } from './values'
 
 /** Words of one visual line, left to right, with the character offset of each in the joined text. */
 export interface Line {
@@ -119,7 +119,7 @@ export interface AnchorMatch {
  * exactly, long labels are also found with one character misread.
  */
 export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
-  const text = fold(line.text)
+  const { folded: text, printedAt } = foldKeepingPositions(line.text)
   const needle = fold(anchor).trim()
   if (!needle) return []
   const bounded = (at: number) =>
@@ -134,12 +134,13 @@ export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
       (!isWordChar(text[match.index + match[0].length]) || !isWordChar(needle.at(-1)))
     )
       hits.push({ start: match.index, end: match.index + match[0].length, exact: true })
-  if (hits.length > 0 || needle.length < FUZZY_MIN_LENGTH || text.length < needle.length) return hits
+  const printed = () => hits.map((hit) => printedRange(printedAt, hit))
+  if (hits.length > 0 || needle.length < FUZZY_MIN_LENGTH || text.length < needle.length) return printed()
   for (let at = 0; at + needle.length <= text.length; at++) {
     if (!bounded(at)) continue
     let misses = 0
     for (let i = 0; i < needle.length && misses <= 1; i++) if (text[at + i] !== needle[i]) misses++
     if (misses === 1) hits.push({ start: at, end: at + needle.length, exact: false })
   }
-  return hits
+  return printed()
 }

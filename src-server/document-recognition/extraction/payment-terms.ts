@@ -1,7 +1,7 @@
 import type { PageText } from '../page-text'
 import type { ExtractedField } from './extracted-field'
 import { type Line, linesOf, unionBox, wordsInRange } from './layout'
-import { type DateOrder, documentDateOrder, fold, parseDate } from './values'
+import { type DateOrder, documentDateOrder, fold, foldKeepingPositions, parseDate } from './values'
 
 /*
  * An invoice often prints when it is due as payment terms ("Net 30", "zahlbar innerhalb von 14 Tagen", "à 30 jours",
@@ -69,25 +69,6 @@ const clauseBefore = (text: string, at: number) =>
     .slice(0, at)
     .split(/[,;]|\.\s/)
     .at(-1) ?? ''
-
-/**
- * `fold(text)` and, for each of its positions (and its end), the position in `text` it comes from: folding drops
- * accents that arrive as separate marks ("a" + U+0308), so the folded text can be shorter than the printed one.
- */
-function foldKeepingPositions(text: string): { folded: string; printedAt: number[] } {
-  let folded = ''
-  const printedAt: number[] = []
-  for (let at = 0; at < text.length; ) {
-    const char = String.fromCodePoint(text.codePointAt(at) as number)
-    for (const unit of fold(char)) {
-      folded += unit
-      printedAt.push(at)
-    }
-    at += char.length
-  }
-  printedAt.push(text.length)
-  return { folded, printedAt }
-}
 
 /**
  * Payment terms in a line of text, if it states them; `context` is the text of the lines just above. `start` and

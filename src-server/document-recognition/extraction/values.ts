@@ -31,6 +31,30 @@ export function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
+/**
+ * `fold(text)` and, for each of its positions (and its end), the position in `text` it comes from: folding drops
+ * accents that arrive as separate marks ("a" + U+0308), so the folded text can be shorter than the printed one.
+ */
+export function foldKeepingPositions(text: string): { folded: string; printedAt: number[] } {
+  let folded = ''
+  const printedAt: number[] = []
+  for (let at = 0; at < text.length; ) {
+    const char = String.fromCodePoint(text.codePointAt(at) as number)
+    for (const unit of fold(char)) {
+      folded += unit
+      printedAt.push(at)
+    }
+    at += char.length
+  }
+  printedAt.push(text.length)
+  return { folded, printedAt }
+}
+
+/** A match's range in folded text, as positions in the printed text it was folded from. */
+export function printedRange<T extends { start: number; end: number }>(printedAt: number[], range: T): T {
+  return { ...range, start: printedAt[range.start] as number, end: printedAt[range.end] as number }
+}
+
 const pad = (n: number) => String(n).padStart(2, '0')
 
 function isoDate(year: number, month: number, day: number): string | null {
@@ -50,7 +74,7 @@ export type DateOrder = 'day_first' | 'month_first'
  * dotted dates are always day first.
  */
 export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedValue | null {
-  const folded = fold(text)
+  const { folded, printedAt } = foldKeepingPositions(text)
   const candidates: ParsedValue[] = []
   for (const m of folded.matchAll(/\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/g)) {
     const value = isoDate(Number(m[1]), Number(m[2]), Number(m[3]))
@@ -86,7 +110,8 @@ export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedV
     const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[2])) : null
     if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
   }
-  return candidates.sort((x, y) => x.start - y.start)[0] ?? null
+  const first = candidates.sort((x, y) => x.start - y.start)[0]
+  return first ? printedRange(printedAt, first) : null
 }
 
 /**
@@ -140,7 +165,7 @@ export function parseAmounts(text: string): ParsedValue[] {
 }
 
 function parseEnum(text: string, values: string[], aliases: Record<string, string[]>): ParsedValue | null {
-  const folded = fold(text)
+  const { folded, printedAt } = foldKeepingPositions(text)
   let best: ParsedValue | null = null
   for (const value of values) {
     for (const term of [value, ...(aliases[value] ?? [])]) {
@@ -152,18 +177,19 @@ function parseEnum(text: string, values: string[], aliases: Record<string, strin
         best = { value, start: at, end: at + needle.length, quality: 1 }
     }
   }
-  return best
+  return best ? printedRange(printedAt, best) : null
 }
 
 function parseBoolean(text: string): ParsedValue | null {
-  const m = /\b(yes|no|true|false|ja|nein|oui|non)\b/i.exec(fold(text))
+  const { folded, printedAt } = foldKeepingPositions(text)
+  const m = /\b(yes|no|true|false|ja|nein|oui|non)\b/i.exec(folded)
   if (!m) return null
-  return {
+  return printedRange(printedAt, {
     value: ['yes', 'true', 'ja', 'oui'].includes(m[1] as string),
     start: m.index,
     end: m.index + m[0].length,
     quality: 1,
-  }
+  })
 }
 
 const LABEL_ONLY = /^[\p{L}][\p{L}\s.\-/]{0,30}\s*:$/u
