@@ -20,7 +20,10 @@ const money = (key: string, anchors: string[], extra: Partial<FieldDefinition> =
 describe('value parsing', () => {
   it('places dates and labels in the text as printed, also when its accents come as separate marks', () => {
     // pdf.js can hand over "ä" as "a" and a combining diaeresis: a character more per accent before the value.
-    for (const text of ['Fälligkeitsdatum: 5. März 2024', 'Fälligkeitsdatum: 5. März 2024'.normalize('NFD')]) {
+    for (const text of [
+      'Fälligkeitsdatum: 5. März 2024',
+      'Fälligkeitsdatum: 5. März 2024'.normalize('NFD'),
+    ]) {
       const date = parseDate(text)
       expect(date?.value).toBe('2024-03-05')
       expect(text.slice(date?.start, date?.end).normalize('NFC')).toBe('5. März 2024')

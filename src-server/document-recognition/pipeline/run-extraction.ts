@@ -38,7 +38,7 @@ export interface DocumentExecution extends ExecutionResult {
 }
 
 /** A value that is not inside its own box (or has none): the box and the value disagree. */
-function placementIssues(
+export function placementIssues(
   config: ExtractionConfig,
   fields: ExtractedField[],
   pages: PageText[],
@@ -49,7 +49,13 @@ function placementIssues(
     if (!definition || field.value === null) continue
     const page = pages.find((p) => p.page_number === field.page_number)
     if (!page || !field.bbox)
-      issues.push({ field_key: field.key, message: `${definition.label} was not found on the page.` })
+      issues.push({
+        field_key: field.key,
+        message:
+          field.method === 'derived'
+            ? `${definition.label} is not printed on the page: it was worked out from other values on it.`
+            : `${definition.label} was not found on the page.`,
+      })
     // A derived value is not printed: its box, when it has one, shows what it was computed from.
     else if (field.method !== 'derived' && !boxHoldsValue(definition, page, field.bbox, field.value))
       issues.push({
