@@ -63,8 +63,8 @@ interface AdminState {
   publishVersion(agentId: string, versionId: string): Promise<void>
 }
 
-/** Opening another agent's versions drops the answer for the one closed. */
-const current = latestAnswers<'runtimeAgent'>()
+/** Opening another agent's versions, or another moderation tab or page, drops the answer for the one left. */
+const current = latestAnswers<'runtimeAgent' | 'listings'>()
 
 /** The moderation page last read, so a moderation reads it again. */
 let listingQuery = { status: 'pending_review', page: 1 }
@@ -100,7 +100,11 @@ export const useAdmin = create<AdminState>((set, get) => ({
   listings: emptyPage(),
   async loadListings(status, page) {
     listingQuery = { status, page }
-    set({ listings: await adminApi.listings(status, page) })
+    await current(
+      'listings',
+      () => adminApi.listings(status, page),
+      (listings) => set({ listings }),
+    )
   },
   async moderate(id, status, reason) {
     await adminApi.moderate(id, status, reason)
