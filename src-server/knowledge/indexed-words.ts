@@ -35,9 +35,9 @@ export function contentWords(query: string): string[] {
 }
 
 /**
- * Where a query's content words occur in a text, as the index matches them: the UTF-16 `[start, end)` range of
- * each word sharing a stem with a query word that is not an English function word, so "rule" marks "rules" and
- * "ruled" as BM25 found them.
+ * Where a query's content words occur in a text, stemmed as the index stems them: the UTF-16 `[start, end)` range
+ * of each word sharing a stem with a query word that is not an English function word, so "rule" marks "rules" and
+ * "ruled". Every content word is marked, also a common one BM25's postings budget left out of the search.
  */
 export function queryWordRanges(text: string, query: string): [number, number][] {
   const stems = new Set(contentWords(query).flatMap(indexedWords))

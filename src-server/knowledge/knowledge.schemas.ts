@@ -134,7 +134,7 @@ export const RetrievedChunkSchema = Type.Object({
   vector_score: Nullable(Type.Number({ description: 'Cosine similarity to the query' })),
   highlights: Type.Array(Type.Tuple([Type.Integer(), Type.Integer()]), {
     description:
-      "UTF-16 [start, end) ranges of the content's words that share a stem with a content word of the query, as the index matches words",
+      "UTF-16 [start, end) ranges of the content's words that share a stem with a content word of the query, stemmed as the index stems words",
   }),
 })
 export const RetrievalResult = Type.Object({ items: Type.Array(RetrievedChunkSchema) })
