@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto'
 import { gt } from 'drizzle-orm'
 import type { Db } from '../db'
 import { readConfigValue } from '../settings'
+import { timeOrderedUuid } from './ids'
 import {
   type ReferenceType,
   type TransactionType,
@@ -129,7 +130,7 @@ export function createLedger(db: Db) {
     if (!updated) throw new Error(`wallet ${walletId} vanished inside its transaction`)
     // Every column is known here: the entry is written as it is returned, without reading it back.
     const recorded: TransactionRow = {
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       seq: updated.lastSeq,
       walletId,
       type: entry.type,

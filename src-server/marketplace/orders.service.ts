@@ -4,12 +4,12 @@
  * single writer: a balance check and the debit it guards can never interleave with another request's. The
  * purchase's queries are prepared once (orders.repository.ts).
  */
-import { randomUUID } from 'node:crypto'
 import { atomically, createCommitGroup, type Db } from '../db'
 import { toPage } from '../http'
 import { readConfigValue } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
+import { timeOrderedUuid } from './ids'
 import type { Ledger } from './ledger'
 import { requireVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
@@ -80,7 +80,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         // 2. Freeze the buyer's points.
         if (price > 0) ledger.freeze(buyerWallet.id, price, at)
         // 3. The order, pending.
-        const orderId = randomUUID()
+        const orderId = timeOrderedUuid()
         const order: OrderRow = {
           id: orderId,
           listingId,
@@ -138,7 +138,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         if (!repo.markOrderPaid(db, orderId, now))
           throw new Error(`order ${orderId} vanished inside its transaction`)
         repo.insertGrant(db, {
-          id: randomUUID(),
+          id: timeOrderedUuid(),
           userId: buyerId,
           assetType: item.assetType,
           assetId: item.assetId,
