@@ -37,6 +37,16 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
+/** The sample invoice, uploaded as a PDF with the line starting `prefix` printed as `text` instead. */
+async function sampleWithLine(prefix: string, text: string) {
+  const lines = SAMPLE_INVOICE.map((line) => (line.text.startsWith(prefix) ? { ...line, text } : line))
+  return settledUpload(server, await server.adminHeaders(), invoiceAgent, {
+    name: 'invoice.pdf',
+    type: 'application/pdf',
+    bytes: await invoicePdf(lines),
+  })
+}
+
 /** Where a printed line's words are, as fractions of the page: the expected home of a value's box. */
 function lineBox(text: string): [number, number, number, number] {
   const line = SAMPLE_INVOICE.find((l) => l.text.includes(text))
@@ -195,14 +205,7 @@ describe('document recognition extraction', () => {
 
   it('stores a due date computed from the issue date and payment terms with source computed', async () => {
     // The terms line is SammyMaystoneLinesTest's (development set), in place of the printed due date.
-    const withTerms = SAMPLE_INVOICE.map((line) =>
-      line.text.startsWith('Due Date') ? { ...line, text: 'Payment Terms: Net 30 days' } : line,
-    )
-    const run = await settledUpload(server, await server.adminHeaders(), invoiceAgent, {
-      name: 'terms.pdf',
-      type: 'application/pdf',
-      bytes: await invoicePdf(withTerms),
-    })
+    const run = await sampleWithLine('Due Date', 'Payment Terms: Net 30 days')
     expect(run.status).toBe('completed')
     const stored = server.app.ctx.db
       .select()
@@ -236,14 +239,7 @@ describe('document recognition extraction', () => {
   })
 
   it('flags a value found without its label as low confidence', async () => {
-    const unlabelled = SAMPLE_INVOICE.map((line) =>
-      line.text.startsWith('Invoice No') ? { ...line, text: 'INV-2024-0042' } : line,
-    )
-    const run = await settledUpload(server, await server.adminHeaders(), invoiceAgent, {
-      name: 'unlabelled.pdf',
-      type: 'application/pdf',
-      bytes: await invoicePdf(unlabelled),
-    })
+    const run = await sampleWithLine('Invoice No', 'INV-2024-0042')
     const number = (run.field_reviews as (Field & { confidence: number })[]).find(
       (f) => f.field_key === 'invoice_number',
     )
