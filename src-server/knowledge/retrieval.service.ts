@@ -249,7 +249,7 @@ export function createRetrievalService(
     /**
      * The playground's query. With `agent_id`: that agent's active mounts (narrowed by `source_ids` if given);
      * with `source_ids`: those sources; with neither: every source the caller manages. Each hit says where the
-     * query's words are in it, so the playground highlights what the index matched (inflections included).
+     * query's content words occur in it (inflections included), for the playground to highlight.
      */
     async query(caller: AuthUser, body: RetrievalQueryBody): Promise<PlaygroundHit[]> {
       const topK = body.top_k ?? DEFAULT_TOP_K

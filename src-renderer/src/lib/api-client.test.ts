@@ -43,4 +43,21 @@ describe('api client', () => {
     answer({ token: 'token-of-ben' })
     expect(await login).toEqual({ token: 'token-of-ben' })
   })
+
+  it('keeps the answer to a request sent before anyone signed in, even if someone signed in meanwhile', async () => {
+    const answer = heldFetch()
+    const read = api.get<{ https: boolean }>('/api/lan')
+    setApiToken('token-of-ann')
+    answer({ https: true })
+    expect(await read).toEqual({ https: true })
+  })
+
+  it("refuses a raw answer (a stream, a file) to the signed-out user's request", async () => {
+    const answer = heldFetch()
+    setApiToken('token-of-ann')
+    const file = api.raw('GET', '/api/knowledge-documents/d1/file')
+    setApiToken('token-of-ben')
+    answer({})
+    expect(await file.catch((caught: unknown) => caught)).toMatchObject({ status: 401, code: 'SIGNED_OUT' })
+  })
 })

@@ -82,9 +82,25 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   const sentAs = token
   const response = await send(method, path, options)
   const answer = (response.status === 204 ? undefined : isJson(response) ? await response.json() : null) as T
-  // An answer for a user who signed out meanwhile never reaches the stores, which are emptied for the next user.
-  if (token !== sentAs) throw new ApiError(401, 'SIGNED_OUT', 'You signed out before the server answered.')
+  refuseIfSignedOut(sentAs)
   return answer
+}
+
+/**
+ * An answer for a user who signed out meanwhile never reaches the stores, which are emptied for the next user.
+ * A request sent before anyone signed in (the login itself, the network card) belongs to nobody and is kept.
+ */
+function refuseIfSignedOut(sentAs: string | null) {
+  if (sentAs !== null && token !== sentAs)
+    throw new ApiError(401, 'SIGNED_OUT', 'You signed out before the server answered.')
+}
+
+/** The answer itself, refused like any other when its user signed out before it arrived. */
+async function sendRaw(method: string, path: string, options?: RequestOptions): Promise<Response> {
+  const sentAs = token
+  const response = await send(method, path, options)
+  refuseIfSignedOut(sentAs)
+  return response
 }
 
 /**
@@ -120,5 +136,5 @@ export const api = {
     request<T>('PATCH', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
   /** The answer itself, for a body read as it arrives (an event stream) or kept as a file. */
-  raw: (method: string, path: string, options?: RequestOptions) => send(method, path, options),
+  raw: sendRaw,
 }
