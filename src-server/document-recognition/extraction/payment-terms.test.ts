@@ -66,6 +66,10 @@ describe('payment terms', () => {
       '3% Skonto innerhalb 10 Tagen',
       'Net 250.00',
       'Net 30 EUR',
+      'Net weight: Net 30 kg',
+      'Poids net 20 kg',
+      'Net 14 pcs',
+      'Total net 10 items',
     ]
     for (const line of notTerms) expect(days(line), line).toBeNull()
   })

@@ -40,9 +40,10 @@ const TERMS_PHRASES: RegExp[] = [
 
 /**
  * "Net 30" with no word for days: only the customary terms, since "Net 250" is as likely a net amount printed
- * without decimals.
+ * without decimals, and never before a currency or a unit ("Net 30 kg", "poids net 20 kg", "net 14 pcs").
  */
-const BARE_NET = /\bnet\s?(\d{1,2})(?![.,/-]?\d|\s*(?:%|€|\$|£|eur\b|usd\b|gbp\b|chf\b))/g
+const BARE_NET =
+  /\bnet\s?(\d{1,2})(?![.,/-]?\d|\s*(?:%|€|\$|£|(?:eur|usd|gbp|chf|kg|g|lbs?|oz|t|l|cl|ml|m|cm|mm|pcs?|pieces?|items?|units?|stk|st|stuks?|x)\b))/g
 const CUSTOMARY = new Set([7, 10, 14, 15, 20, 21, 28, 30, 45, 60, 90])
 
 /** Payable when the invoice arrives: due on the issue date. */
