@@ -30,6 +30,7 @@ import {
   RuntimeAgentParams,
 } from './document-recognition.schemas'
 import { createDocumentRecognitionService } from './document-recognition.service'
+import { PDF_TASK_TIMEOUT_MS } from './pipeline/document-pages'
 import { OcrEngine } from './pipeline/ocr'
 import { streamRuns } from './review/run-feed'
 
@@ -49,7 +50,13 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   models?: ModelRegistry
 }> = async (app, { ctx, agentRuns, models }) => {
   // The page image is prepared for tesseract on the worker pool, off the event loop.
-  const ocr = new OcrEngine((image) => ctx.workers.run('prepareOcrImage', { bytes: image }))
+  const ocr = new OcrEngine((image) =>
+    ctx.workers.run(
+      'prepareOcrImage',
+      { bytes: image },
+      { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Preparing the page image took too long.' },
+    ),
+  )
   app.addHook('onClose', () => ocr.close())
   const service = createDocumentRecognitionService(ctx, {
     agentRuns,

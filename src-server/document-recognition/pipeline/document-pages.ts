@@ -6,8 +6,11 @@ import type { OcrEngine } from './ocr'
 const MIN_TEXT_LAYER_WORDS = 3
 /** Pages are rendered about 1700 px wide for OCR: 200 dpi for A4, which tesseract reads well. */
 const OCR_WIDTH_PX = 1700
-/** A PDF whose parsing or rendering hangs fails the run, and its worker thread is replaced. */
-const PDF_TASK_TIMEOUT_MS = 120_000
+/**
+ * How long one page task (parse, render, image preparation) may run on a worker thread: one that hangs fails the
+ * run, and its thread is replaced.
+ */
+export const PDF_TASK_TIMEOUT_MS = 120_000
 
 /** The text layer of every page. `pdf` moves to the worker thread: pass `sharedBytes(pdf)` to use it again. */
 export async function readTextLayer(ctx: AppContext, pdf: Uint8Array): Promise<PageText[]> {
