@@ -27,7 +27,7 @@ import { createLocalEmbedder } from '../src-server/ai/embeddings/local-embedder'
 import { createUseLiteEmbedder } from '../src-server/ai/embeddings/use-lite-embedder'
 import { USE_LITE_DIM, USE_LITE_MODEL } from '../src-server/ai/embeddings/use-lite-model'
 import type { App } from '../src-server/app'
-import { searchBm25, wordRarity, writeVectors } from '../src-server/knowledge/chunk-index.repository'
+import { searchBm25, termStatistics, writeVectors } from '../src-server/knowledge/chunk-index.repository'
 import {
   createRetrievalService,
   FIRST_RANK_SCORE,
@@ -238,7 +238,7 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
     const top = (fused: Map<number, number>) =>
       [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([seq]) => seq)
     const textOfUnit = new Map(set.units.map((unit) => [unit.id, unit.text]))
-    const rarity = wordRarity(client)
+    const { rarity } = termStatistics(client)
     /** The shipped fusion's candidates reranked by their best sentence, as the retrieval service does. */
     const reranked = (fused: Map<number, number>, query: string, weight: number) =>
       rerankBySentences(

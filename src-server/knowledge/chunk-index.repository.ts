@@ -277,13 +277,14 @@ const MAX_QUERY_WORDS = 32
  * among 100,000 chunks this kept recall@5 and cut BM25's time from about 110 ms to 6 (knowledge README). A small
  * corpus keeps every word.
  */
-export function bm25Terms(client: Database.Database, text: string): string[] {
+export function bm25Terms(statistics: TermStatistics, text: string): string[] {
   const words = oneWordPerStem(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_QUERY_WORDS)
-  const postingsOf = postingsCounter(client)
   const chosen: string[] = []
   let postings = 0
   const takeRarestFirst = (terms: string[]): boolean => {
-    const ranked = terms.map((term) => ({ term, count: postingsOf(term) })).sort((a, b) => a.count - b.count)
+    const ranked = terms
+      .map((term) => ({ term, count: statistics.postings(term) }))
+      .sort((a, b) => a.count - b.count)
     for (const { term, count } of ranked) {
       if (chosen.length > 0 && postings + count > BM25_POSTINGS_BUDGET) return false
       chosen.push(term)
@@ -327,34 +328,42 @@ function currentCounts(client: Database.Database): PostingCounts {
   return cache
 }
 
+/** What BM25 and the sentence reranker know of the index's words, as of one moment. */
+export interface TermStatistics {
+  /**
+   * How many chunks hold a word (in their title or content), counted by FTS5 itself so the word is stemmed and
+   * folded exactly as the index stores it.
+   */
+  postings(word: string): number
+  /** How rare a word is among all chunks: its BM25 inverse document frequency, log(1 + (N - n + 0.5) / (n + 0.5)). */
+  rarity(word: string): number
+}
+
 /**
- * How many chunks hold a term (in their title or content), counted by FTS5 itself so the word is stemmed and
- * folded exactly as the index stores it; FTS5 walks the term's posting list to count it, so counts are cached.
+ * The index's term statistics for one query: the index's generation is read once here, not at each use (BM25's
+ * terms, then the reranker's rarities). FTS5 walks a term's posting list to count it, so counts are cached across
+ * queries until chunks change.
  */
-function postingsCounter(client: Database.Database): (term: string) => number {
-  const { counts } = currentCounts(client)
+export function termStatistics(client: Database.Database): TermStatistics {
+  const cache = currentCounts(client)
   const lookup = client
     .prepare('SELECT count(*) FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH ?')
     .pluck()
-  return (term) => {
-    let count = counts.get(term)
+  const postings = (word: string) => {
+    let count = cache.counts.get(word)
     if (count === undefined) {
-      count = lookup.get(toFtsQuery([term])) as number
-      counts.set(term, count)
+      count = lookup.get(toFtsQuery([word])) as number
+      cache.counts.set(word, count)
     }
     return count
   }
-}
-
-/** How rare a word is among all chunks: its BM25 inverse document frequency, log(1 + (N - n + 0.5) / (n + 0.5)). */
-export function wordRarity(client: Database.Database): (word: string) => number {
-  const cache = currentCounts(client)
-  cache.chunks ??= client.prepare('SELECT count(*) FROM knowledge_chunk').pluck().get() as number
-  const chunks = cache.chunks
-  const postingsOf = postingsCounter(client)
-  return (word) => {
-    const postings = postingsOf(word)
-    return Math.log(1 + (chunks - postings + 0.5) / (postings + 0.5))
+  return {
+    postings,
+    rarity(word) {
+      cache.chunks ??= client.prepare('SELECT count(*) FROM knowledge_chunk').pluck().get() as number
+      const count = postings(word)
+      return Math.log(1 + (cache.chunks - count + 0.5) / (count + 0.5))
+    },
   }
 }
 
@@ -363,13 +372,15 @@ export function toFtsQuery(terms: string[]): string | null {
   return terms.length > 0 ? terms.map((term) => `"${term}"`).join(' OR ') : null
 }
 
+/** BM25 over the sources' chunks; `statistics` are the query's own when the caller uses them too (the reranker). */
 export function searchBm25(
   client: Database.Database,
   query: string,
   sourceIds: string[],
   limit: number,
+  statistics: TermStatistics = termStatistics(client),
 ): RankedChunk[] {
-  const match = toFtsQuery(bm25Terms(client, query))
+  const match = toFtsQuery(bm25Terms(statistics, query))
   if (!match || sourceIds.length === 0) return []
   return client
     .prepare(

@@ -17,7 +17,7 @@ import {
   type RankedChunk,
   searchBm25,
   searchVectors,
-  wordRarity,
+  termStatistics,
 } from './chunk-index.repository'
 import { queryWordRanges } from './indexed-words'
 import { listMounts, manageableSourceIds, sourceIndexKeys } from './knowledge.repository'
@@ -191,7 +191,9 @@ export function createRetrievalService(
     if (sources.length === 0) return []
     const ids = sources.map((source) => source.id)
     const candidates = Math.max(50, topK * 10)
-    const bm25 = mode === 'vector' ? [] : searchBm25(client, query, ids, candidates)
+    // BM25's terms and the reranker's rarities read one state of the index.
+    const statistics = termStatistics(client)
+    const bm25 = mode === 'vector' ? [] : searchBm25(client, query, ids, candidates, statistics)
     const nearest = mode === 'bm25' ? [] : await nearestChunks(query, ids, candidates)
     const bm25Seqs = bm25.map((row) => row.seq)
     const vectorSeqs = nearest.map((row) => row.seq)
@@ -213,7 +215,7 @@ export function createRetrievalService(
       mode === 'hybrid'
         ? rerankBySentences(
             fusedHits,
-            queryStems(query, wordRarity(client)),
+            queryStems(query, statistics.rarity),
             FIRST_RANK_SCORE,
             rerankWeightOf(embedder),
           )

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixturePath } from '../../test/helpers/fixtures'
 import { builtinEmbed } from '../ai'
 import { user } from '../auth'
@@ -15,6 +15,7 @@ import {
   replaceDocumentChunks,
   searchBm25,
   searchVectors,
+  termStatistics,
   vectorTableExists,
 } from './chunk-index.repository'
 import { knowledgeDocument, knowledgeSource } from './knowledge.tables'
@@ -176,7 +177,12 @@ describe('BM25 query terms', () => {
   it('keeps every word of the query while the corpus is small', () => {
     const db = freshDb()
     addDocument(db, addSource(db), ['the river and the stone', 'what the harbour holds'])
-    expect(bm25Terms(db.$client, 'What is the river?').sort()).toEqual(['is', 'river', 'the', 'what'])
+    expect(bm25Terms(termStatistics(db.$client), 'What is the river?').sort()).toEqual([
+      'is',
+      'river',
+      'the',
+      'what',
+    ])
   })
 
   it('leaves out the commonest words once their postings pass the budget, keeping the rarest', () => {
@@ -190,14 +196,31 @@ describe('BM25 query terms', () => {
         (_, i) => `common café words everywhere chunk ${i}${i === 7 ? ' glacier' : ''}`,
       ),
     )
-    expect(bm25Terms(db.$client, 'the glacier common')).toEqual(['glacier'])
+    expect(bm25Terms(termStatistics(db.$client), 'the glacier common')).toEqual(['glacier'])
     // Counted under the indexed, accent-free spelling: "café" is as common as it really is.
-    expect(bm25Terms(db.$client, 'glacier café')).toEqual(['glacier'])
+    expect(bm25Terms(termStatistics(db.$client), 'glacier café')).toEqual(['glacier'])
     // With only common words, the rarest of them is still searched.
-    expect(bm25Terms(db.$client, 'common everywhere')).toHaveLength(1)
+    expect(bm25Terms(termStatistics(db.$client), 'common everywhere')).toHaveLength(1)
     // Counts are cached, but not past a change: once most chunks are gone, the common word fits again.
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE seq > 10').run()
-    expect(bm25Terms(db.$client, 'glacier common').sort()).toEqual(['common', 'glacier'])
+    expect(bm25Terms(termStatistics(db.$client), 'glacier common').sort()).toEqual(['common', 'glacier'])
+  })
+
+  it("reads the index's generation once per query, for BM25's terms and the reranker's rarities alike", () => {
+    const db = freshDb()
+    const sourceId = addSource(db)
+    addDocument(db, sourceId, ['the river and the stone', 'what the harbour holds'])
+    const prepared = vi.spyOn(db.$client, 'prepare')
+    const readsOfGeneration = () =>
+      prepared.mock.calls.filter(([sql]) => sql.includes('knowledge_chunk_deletions')).length
+
+    const statistics = termStatistics(db.$client)
+    expect(searchBm25(db.$client, 'river stone harbour', [sourceId], 5, statistics)).toHaveLength(2)
+    const rarities = ['river', 'stone', 'harbour', 'glacier'].map(statistics.rarity)
+    expect(readsOfGeneration()).toBe(1)
+    // One chunk of two holds "river"; no chunk holds "glacier", the rarest word there can be.
+    expect(rarities[0]).toBeCloseTo(Math.log(1 + 1.5 / 1.5))
+    expect(rarities[3]).toBeCloseTo(Math.log(1 + 2.5 / 0.5))
   })
 
   it('searches each stem once, so inflections of one word do not spend the postings budget twice', () => {
@@ -212,7 +235,11 @@ describe('BM25 query terms', () => {
     )
     // "rules" and "ruled" are one indexed term of 1,000 postings; "dukes" has 1,200. Counted once, the stem
     // leaves room for "dukes" in the 2,500 budget; counted twice, it would push "dukes" out.
-    expect(bm25Terms(db.$client, 'here rules ruled dukes')).toEqual(['here', 'rules', 'dukes'])
+    expect(bm25Terms(termStatistics(db.$client), 'here rules ruled dukes')).toEqual([
+      'here',
+      'rules',
+      'dukes',
+    ])
   })
 })
 
