@@ -289,7 +289,7 @@ export function createAgentRunService(ctx: AppContext) {
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
     listVersions: (agentId: string) => repo.listVersions(db, agentId),
-    usernamesOf: (ids: string[]) => repo.usernamesOf(db, ids),
+    usernamesOf: (ids: string[]) => ctx.auth.usernamesOf(ids),
 
     createAgent(actorId: string, input: { name: string; type: RuntimeAgentType; config?: unknown }) {
       if (input.config !== undefined) checkConfig(input.type, input.config)

@@ -310,6 +310,9 @@ export function createAuthService(db: Db) {
       return issueToken(admin.id, 'desktop', 'desktop window').token
     },
 
+    /** Each user's username by id; ids of users that no longer exist are left out. */
+    usernamesOf: (ids: string[]) => repo.usernamesOf(db, ids),
+
     /** Read once: the platform account is made at bootstrap and never replaced. */
     platformUserId(): string {
       if (platformId) return platformId
