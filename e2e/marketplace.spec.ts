@@ -168,7 +168,12 @@ test('a listing whose ownership or balance cannot be read offers no Buy: the fai
   await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('alert')).toHaveCount(0)
   await screenshot(page, testInfo, 'listing-ownership-failed')
   await page.unrouteAll({ behavior: 'wait' })
+  // Ownership is one read of her paid orders of this listing, not a walk through all of them.
+  const ownershipRead = page.waitForRequest(
+    (request) => new URL(request.url()).searchParams.get('listing_id') === listing.id,
+  )
   await buyBox.getByRole('button', { name: 'Retry' }).click()
+  expect(new URL((await ownershipRead).url()).searchParams.get('status')).toBe('paid')
   await expect(buyBox.getByText('You own this')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Buy now' })).toHaveCount(0)
 

@@ -16,6 +16,8 @@ export interface Accounts {
   me(userId: string): Omit<AuthUser, 'tokenId'>
   /** The platform account that collects commission. */
   platformUserId(): string
+  /** Each user's username by id (users gone are left out): how another domain names the people in its rows. */
+  usernamesOf(ids: string[]): Map<string, string>
 }
 
 /**

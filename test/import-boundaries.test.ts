@@ -111,6 +111,33 @@ function upwardInsideADomain(edges: Edge[]): string[] {
     .map(describeEdge)
 }
 
+/**
+ * Cycles between folders, each as the folders on it, lowest-named first, closing on the first
+ * (`admin-audit -> auth -> admin-audit`). Tests are left out: they build the whole server. A cycle leaves no order
+ * to read the domains in: neither side can change without the other, and which module initialises first is up to
+ * the bundler.
+ */
+function folderCycles(edges: Edge[]): string[] {
+  const next = new Map<string, Set<string>>()
+  for (const { from, to } of edges) {
+    const [source, target] = [folderOf(from), folderOf(to)]
+    if (!source || !target || source === target || isTest(from)) continue
+    next.set(source, (next.get(source) ?? new Set()).add(target))
+  }
+  // A cycle through a folder is a path back to it; each is reported once, from its lowest-named folder.
+  const cycles: string[] = []
+  for (const start of [...next.keys()].sort()) {
+    const walk = (path: string[]) => {
+      for (const target of [...(next.get(path.at(-1) as string) ?? [])].sort()) {
+        if (target === start) cycles.push([...path, start].join(' -> '))
+        else if (target > start && !path.includes(target)) walk([...path, target])
+      }
+    }
+    walk([start])
+  }
+  return cycles
+}
+
 describe('src-server import graph', () => {
   const edges = importGraph()
 
@@ -129,6 +156,10 @@ describe('src-server import graph', () => {
 
   it('has no subfolder of a domain importing a later subfolder or the domain wiring', () => {
     expect(upwardInsideADomain(edges)).toEqual([])
+  })
+
+  it('has no cycle between folders (knowledge imports conversation, so conversation never imports knowledge)', () => {
+    expect(folderCycles(edges)).toEqual([])
   })
 
   it('finds each kind of upward import when one is there', () => {
@@ -150,5 +181,17 @@ describe('src-server import graph', () => {
       'document-recognition/extraction/rules.ts -> document-recognition/pipeline/ocr.ts',
       'knowledge/chunking/fixed-size.ts -> knowledge/documents.service.ts',
     ])
+  })
+
+  it('finds a cycle between folders when one is there, however long, and not a test that closes one', () => {
+    const plantedIn = (edge: Edge) => folderCycles([...edges, edge])
+    expect(plantedIn({ from: 'conversation/chat-orchestrator.ts', to: 'knowledge/index.ts' })).toEqual([
+      'conversation -> knowledge -> conversation',
+    ])
+    // mcp imports conversation, which imports marketplace.
+    expect(plantedIn({ from: 'marketplace/orders.service.ts', to: 'mcp/index.ts' })).toEqual([
+      'conversation -> marketplace -> mcp -> conversation',
+    ])
+    expect(plantedIn({ from: 'auth/auth.test.ts', to: 'marketplace/index.ts' })).toEqual([])
   })
 })

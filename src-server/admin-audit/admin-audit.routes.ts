@@ -11,6 +11,6 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config: { permission: 'platform.admin' },
       schema: { tags: ['admin'], querystring: PageQuery, response: { 200: Page(AdminAuditEntry) } },
     },
-    async (request) => listAdminActions(ctx.db, request.query),
+    async (request) => listAdminActions(ctx.db, ctx.auth, request.query),
   )
 }

@@ -1,5 +1,5 @@
-import { desc, eq } from 'drizzle-orm'
-import { user } from '../auth'
+import { desc } from 'drizzle-orm'
+import type { Accounts } from '../app-context'
 import { type Queryable, selectPage } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { adminAuditLog } from './admin-audit.tables'
@@ -38,18 +38,19 @@ function targetName(...snapshots: unknown[]): string | null {
   return null
 }
 
-export function listAdminActions(db: Queryable, query: PageQuery) {
-  const listing = db
-    .select({ entry: adminAuditLog, actorUsername: user.username })
-    .from(adminAuditLog)
-    .leftJoin(user, eq(user.id, adminAuditLog.actorId))
-    .orderBy(desc(adminAuditLog.createdAt))
+/**
+ * Actors are named through `accounts`, not a join on the user table: every domain that writes users (auth among
+ * them) records its actions here, so this log sits below them and imports none.
+ */
+export function listAdminActions(db: Queryable, accounts: Pick<Accounts, 'usernamesOf'>, query: PageQuery) {
+  const listing = db.select().from(adminAuditLog).orderBy(desc(adminAuditLog.createdAt))
   const { rows, total } = selectPage(db, listing, { from: adminAuditLog }, pageWindow(query))
+  const usernames = accounts.usernamesOf([...new Set(rows.map((row) => row.actorId))])
   return toPage(
-    rows.map(({ entry: row, actorUsername }) => ({
+    rows.map((row) => ({
       id: row.id,
       actor_id: row.actorId,
-      actor_username: actorUsername,
+      actor_username: usernames.get(row.actorId) ?? null,
       action: row.action,
       target_type: row.targetType,
       target_id: row.targetId,

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, max, or } from 'drizzle-orm'
-import { user } from '../auth'
 import { nowIso, type Queryable } from '../db'
 import { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
 
@@ -71,16 +70,6 @@ export function publishVersion(db: Queryable, agentId: string, versionId: string
     .where(eq(runtimeAgentVersion.id, versionId))
     .run()
   setPublishedVersion(db, agentId, versionId)
-}
-
-export function usernamesOf(db: Queryable, ids: string[]): Map<string, string> {
-  if (ids.length === 0) return new Map()
-  const rows = db
-    .select({ id: user.id, username: user.username })
-    .from(user)
-    .where(inArray(user.id, ids))
-    .all()
-  return new Map(rows.map((row) => [row.id, row.username]))
 }
 
 /** Whether any run keeps this blob as its source or its normalised PDF. */

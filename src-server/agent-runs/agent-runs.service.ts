@@ -69,12 +69,22 @@ export interface ShippedDefinition {
 const configSha = (config: unknown) => createHash('sha256').update(JSON.stringify(config)).digest('hex')
 
 /**
- * A stored config read as its type's. Configs are validated when written, so a mismatch here is a broken store,
- * not a client's mistake; from here on the config is typed.
+ * A stored config read as its type's; from here on the config is typed. Configs are validated when written, so a
+ * mismatch is a version stored before its type's schema changed (or edited in the database): not the caller's
+ * mistake, but a state only an admin's corrected version ends, so a 409 that names the problems rather than a 500.
  */
 export function readConfig<Keys extends TSchema>(config: unknown, keys: Keys): AgentConfig<Keys> {
   if (Value.Check(BaseAgentConfig, config) && Value.Check(keys, config)) return config
-  throw new Error('A stored runtime agent config does not match its type.')
+  const problems = [BaseAgentConfig, keys].flatMap((schema) => schemaProblems(schema, config))
+  throw AgentRunErrors.STORED_CONFIG_INVALID(
+    { problems },
+    `The stored config of this runtime agent version does not match its type (${problems.join('; ')}); publish a corrected version.`,
+  )
+}
+
+/** Where a value breaks a schema, one message per problem. */
+function schemaProblems(schema: TSchema, value: unknown): string[] {
+  return [...Value.Errors(schema, value)].map((e) => `${e.instancePath || '/'} ${e.message}`)
 }
 
 export function slotOf(config: BaseAgentConfig): InputSlot {
@@ -137,7 +147,7 @@ export function createAgentRunService(ctx: AppContext) {
   function checkConfig(type: string, config: unknown): void {
     const problems = Value.Check(BaseAgentConfig, config)
       ? executorOf(type).validateConfig(config)
-      : [...Value.Errors(BaseAgentConfig, config)].map((e) => `${e.instancePath || '/'} ${e.message}`)
+      : schemaProblems(BaseAgentConfig, config)
     if (problems.length > 0) throw AgentRunErrors.INVALID_AGENT_CONFIG({ problems })
   }
 
@@ -207,7 +217,18 @@ export function createAgentRunService(ctx: AppContext) {
     const run = repo.findRun(db, payload.runId)
     if (!run || run.status === 'completed' || run.status === 'failed') return
     const version = repo.findVersion(db, run.agentVersionId) as RuntimeAgentVersionRow
-    const configured = executorOf(run.agentTypeSnapshot).configure(version.config)
+    let configured: ConfiguredRun
+    try {
+      configured = executorOf(run.agentTypeSnapshot).configure(version.config)
+    } catch (error) {
+      // A config that does not read as its type will not on a retry either: the run fails now, not queued forever.
+      repo.updateRun(db, run.id, {
+        status: 'failed',
+        errorMessage: error instanceof Error ? error.message : String(error),
+        completedAt: nowIso(),
+      })
+      return
+    }
     const policy = policyOf(configured.config)
     repo.markRunning(db, run.id, job.attempts)
     try {
@@ -268,7 +289,7 @@ export function createAgentRunService(ctx: AppContext) {
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
     listVersions: (agentId: string) => repo.listVersions(db, agentId),
-    usernamesOf: (ids: string[]) => repo.usernamesOf(db, ids),
+    usernamesOf: (ids: string[]) => ctx.auth.usernamesOf(ids),
 
     createAgent(actorId: string, input: { name: string; type: RuntimeAgentType; config?: unknown }) {
       if (input.config !== undefined) checkConfig(input.type, input.config)

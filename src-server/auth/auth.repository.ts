@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
 import { type Db, nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { authToken, type TokenKind, user } from './auth.tables'
 import type { Role } from './permissions'
@@ -8,6 +8,16 @@ export type TokenRow = typeof authToken.$inferSelect
 
 export function findUserById(db: Queryable, id: string): UserRow | null {
   return db.select().from(user).where(eq(user.id, id)).get() ?? null
+}
+
+export function usernamesOf(db: Queryable, ids: string[]): Map<string, string> {
+  if (ids.length === 0) return new Map()
+  const rows = db
+    .select({ id: user.id, username: user.username })
+    .from(user)
+    .where(inArray(user.id, ids))
+    .all()
+  return new Map(rows.map((row) => [row.id, row.username]))
 }
 
 /** A `user` row as SQLite returns it, before the column modes (JSON roles, boolean flags) are applied. */

@@ -14,7 +14,7 @@ import type { TokenKind } from './auth.tables'
 import { checkAvatarUrl, decodeStoredAvatar } from './avatar'
 import { hashPassword, verifyPassword } from './password'
 import { type Permission, permissionsOf, type Role } from './permissions'
-import { FailureLimiter } from './rate-limit'
+import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
 import { hashToken, newToken } from './tokens'
 
 export interface AuthUser {
@@ -76,7 +76,7 @@ export function createAuthService(db: Db) {
   }
   let platformId: string | null = null
   const failuresByUsername = new FailureLimiter(10, 15 * 60_000)
-  const failuresByAddress = new FailureLimiter(50, 15 * 60_000)
+  const failuresByAddress = new FailureLimiter(50, 15 * 60_000, MAX_TRACKED_KEYS, 'refuse-new')
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'))
 
@@ -309,6 +309,9 @@ export function createAuthService(db: Db) {
       if (!admin) throw new Error('The admin user does not exist yet.')
       return issueToken(admin.id, 'desktop', 'desktop window').token
     },
+
+    /** Each user's username by id; ids of users that no longer exist are left out. */
+    usernamesOf: (ids: string[]) => repo.usernamesOf(db, ids),
 
     /** Read once: the platform account is made at bootstrap and never replaced. */
     platformUserId(): string {

@@ -67,3 +67,31 @@ describe('login failure limiter', () => {
     expect(limiter.retryAfter('old', 5_009)).toBe(0)
   })
 })
+
+describe('an address limiter that refuses new keys when full', () => {
+  it('keeps a limited key counting through a flood of other keys, refusing the newcomers until a window ends', () => {
+    const limiter = new FailureLimiter(3, 1_000, 3, 'refuse-new')
+    limiter.recordFailure('victim', 0)
+    limiter.recordFailure('victim', 10)
+    for (let i = 0; i < 10; i++) limiter.recordFailure(`flood-${i}`, 20 + i)
+    // Two flood keys fit; the rest are refused rather than counted over the victim's window.
+    expect(limiter.size).toBe(3)
+    expect(limiter.retryAfter('flood-9', 100)).toBe(1)
+    expect(limiter.retryAfter('flood-0', 100)).toBe(0)
+    limiter.recordFailure('victim', 200)
+    expect(limiter.retryAfter('victim', 300)).toBe(1)
+    // Locked out, the victim leaves the counting table: one newcomer may try, the next waits for a window's end.
+    limiter.recordFailure('newcomer', 300)
+    expect(limiter.retryAfter('another', 400)).toBe(1)
+    expect(limiter.retryAfter('another', 1_020)).toBe(0)
+  })
+
+  it('forgets the limited key’s count under the same flood when it forgets the oldest instead', () => {
+    const limiter = new FailureLimiter(3, 1_000, 3)
+    limiter.recordFailure('victim', 0)
+    limiter.recordFailure('victim', 10)
+    for (let i = 0; i < 10; i++) limiter.recordFailure(`flood-${i}`, 20 + i)
+    limiter.recordFailure('victim', 200)
+    expect(limiter.retryAfter('victim', 300)).toBe(0)
+  })
+})

@@ -4,12 +4,25 @@ import { LRUCache } from 'lru-cache'
 export const MAX_TRACKED_KEYS = 10_000
 
 /**
+ * What a full table of counting keys does with a key it does not hold. A bounded limiter either forgets a live
+ * window (nginx `limit_req` and HAProxy stick tables by default drop the least recently used) or refuses what it
+ * cannot count (HAProxy's `nopurge`). Forgetting hands the forgotten key fresh attempts: whoever can fail from
+ * more keys than the table holds can flood a limited key's count away. Refusing costs availability instead, and
+ * only to keys never seen in a live window, until the oldest window ends.
+ * - `forget-oldest` suits usernames: made-up names are free to invent, refusing would lock every user out, and
+ *   each failure of a made-up name also counts against its address.
+ * - `refuse-new` suits addresses: filling the table takes that many addresses each failing, and a limited address
+ *   must not get its attempts back because others failed.
+ */
+export type WhenFull = 'forget-oldest' | 'refuse-new'
+
+/**
  * Fixed-window failure counter kept in memory: login failures per username and per address. A restart clears
  * it, which is acceptable for a desktop server; the window is short anyway. Keys still counting live in an LRU of
- * bounded size, so a flood of made-up names pushes out the keys that failed longest ago. A key that reached the
- * limit moves to a lockout table of its own, which failures of other keys never touch: only its window's end
- * lifts it. That table is bounded too, by evicting its oldest lockout, but filling it takes
- * `maxFailures` failures for every entry, each costing the attacker a password hash.
+ * bounded size; when it is full, `whenFull` decides (above). A key that reached the limit moves to a lockout
+ * table of its own, which failures of other keys never touch: only its window's end lifts it. That table is
+ * bounded too, by evicting its oldest lockout, but filling it takes `maxFailures` failures for every entry, each
+ * costing the attacker a password hash.
  */
 export class FailureLimiter {
   private readonly counting: LRUCache<string, { count: number; windowStart: number }>
@@ -20,13 +33,14 @@ export class FailureLimiter {
     private readonly maxFailures: number,
     private readonly windowMs: number,
     private readonly maxKeys = MAX_TRACKED_KEYS,
+    private readonly whenFull: WhenFull = 'forget-oldest',
   ) {
     this.counting = new LRUCache({ max: maxKeys })
   }
 
   /** Seconds until the key may try again, or 0 if it may try now. */
   retryAfter(key: string, now = Date.now()): number {
-    const until = this.lockedUntil.get(key)
+    const until = this.lockedUntil.get(key) ?? this.refusedUntil(key, now)
     if (until === undefined) return 0
     if (now >= until) {
       this.lockedUntil.delete(key)
@@ -56,6 +70,21 @@ export class FailureLimiter {
   /** How many keys are remembered, counting and locked out (for tests of the bound). */
   get size(): number {
     return this.counting.size + this.lockedUntil.size
+  }
+
+  /**
+   * With `refuse-new`, a key the full table does not hold may not try until the oldest live window ends (ended
+   * windows are dropped first: they hold nothing). Undefined when the key may try.
+   */
+  private refusedUntil(key: string, now: number): number | undefined {
+    if (this.whenFull !== 'refuse-new' || this.counting.has(key) || this.counting.size < this.maxKeys) return
+    let firstEnd = Number.POSITIVE_INFINITY
+    for (const [counted, window] of [...this.counting.entries()]) {
+      const end = window.windowStart + this.windowMs
+      if (end <= now) this.counting.delete(counted)
+      else firstEnd = Math.min(firstEnd, end)
+    }
+    return this.counting.size < this.maxKeys ? undefined : firstEnd
   }
 
   private lock(key: string, until: number, now: number): void {

@@ -20,6 +20,7 @@ import { presentTransaction } from './presenters'
 export type OrderHistoryQuery = PageQuery & {
   role?: 'buyer' | 'seller' | undefined
   status?: OrderStatus | undefined
+  listing_id?: string | undefined
 }
 
 const buyer = alias(user, 'order_buyer')
@@ -32,6 +33,7 @@ export function listOrderHistory(db: Queryable, userId: string, query: OrderHist
     asSeller ? eq(marketplaceOrder.sellerId, userId) : eq(marketplaceOrder.buyerId, userId),
   ]
   if (query.status) conditions.push(eq(marketplaceOrder.status, query.status))
+  if (query.listing_id) conditions.push(eq(marketplaceOrder.listingId, query.listing_id))
   const where = and(...conditions)
   const other = asSeller ? buyer : seller
   const orders = db

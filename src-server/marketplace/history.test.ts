@@ -87,6 +87,28 @@ describe('histories carry names, not ids', () => {
     ])
   })
 
+  it('narrows the orders to one listing with listing_id, with status alongside, and refuses a non-uuid one', async () => {
+    server = await startTestServer()
+    const reader = await publishedListing(server, 'sam', { title: 'Invoice reader', base_price: 10 })
+    const sorter = await publishedListing(server, 'sam', { title: 'Mail sorter', base_price: 10 })
+    await topUp(server, 'bob', 30)
+    const readerOrder = (await buy('bob', reader)).json().id
+    const sorterOrder = (await buy('bob', sorter)).json().id
+    await call('POST', `/api/marketplace/orders/${sorterOrder}/refund`, 'bob', { reason: 'not needed' })
+
+    const ids = async (query: string, as = 'bob') =>
+      (await call('GET', `/api/marketplace/orders?${query}`, as))
+        .json()
+        .items.map((o: { id: string }) => o.id)
+    expect(await ids(`listing_id=${reader}`)).toEqual([readerOrder])
+    expect(await ids(`listing_id=${sorter}`)).toEqual([sorterOrder])
+    expect(await ids(`listing_id=${sorter}&status=paid`)).toEqual([])
+    expect(await ids(`listing_id=${reader}&role=seller`, 'sam')).toEqual([readerOrder])
+    expect(await ids(`listing_id=${reader}`, 'carl')).toEqual([])
+    const bad = await call('GET', '/api/marketplace/orders?listing_id=reader', 'bob')
+    expect([bad.statusCode, bad.json().error.code]).toEqual([422, 'VALIDATION_ERROR'])
+  })
+
   it('names the listing and the other party of order and transfer entries in the ledger', async () => {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { title: 'Invoice reader', base_price: 10 })

@@ -12,14 +12,25 @@ export type ListingWithSeller = ListingRow & { sellerUsername: string; sellerAva
  * it holds exactly what the public may find, a search counts its matches and pages through them in creation order
  * (search_id is assigned in creation order) without reading a single listing row; only the page itself is read.
  * `facets` holds the asset type and pricing model as tokens, so those filters are part of the match too.
+ * A keyword search of other statuses (moderation, a seller's own listings) cannot use that index: it reads the
+ * listings its status or seller selects (each has its index) and finds each word in their title, description or
+ * tags with LIKE: a substring match, case-blind for ASCII, a little looser than the index's word prefixes.
  */
+
+/** The words of a free-text keyword (letters and digits); null when it has none. */
+function keywordWords(keyword: string): string[] | null {
+  return keyword.match(/[\p{L}\p{N}]+/gu)
+}
 
 /** Words of a free-text keyword as an FTS5 query: every word must match, each as a prefix. */
 export function ftsQuery(keyword: string): string | null {
-  const words = keyword.match(/[\p{L}\p{N}]+/gu)
+  const words = keywordWords(keyword)
   if (!words) return null
   return words.map((word) => `"${word}"*`).join(' ')
 }
+
+/** Only the published listings are in the keyword index. */
+const usesIndex = (filter: ListingFilter) => filter.status === 'published'
 
 const facet = (prefix: string, value: string) => `${prefix}${value.replace(/[^a-z]/g, '')}`
 
@@ -88,8 +99,11 @@ export interface ListingFilter {
 
 const p = sql.placeholder
 
-/** A search as asked of the statements: whole listings, or only what a result card shows. */
-type Search = ListingFilter & { columns: 'all' | 'item' }
+/**
+ * A search as asked of the statements: whole listings, or only what a result card shows; `words` is how many words
+ * its keyword has (none: no keyword).
+ */
+type Search = ListingFilter & { columns: 'all' | 'item'; words: number }
 
 /**
  * What makes two searches the same statement: the columns read, which filters are present and the sort, never
@@ -98,7 +112,7 @@ type Search = ListingFilter & { columns: 'all' | 'item' }
 const searchShape = (filter: Search) =>
   [
     filter.columns,
-    filter.keyword === undefined ? '' : 'k',
+    filter.words === 0 ? '' : usesIndex(filter) ? 'k' : `k${filter.words}`,
     filter.status === undefined ? '' : 's',
     filter.sellerId === undefined ? '' : 'u',
     filter.assetType === undefined ? '' : 'a',
@@ -129,8 +143,13 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
       .offset(p('offset'))
       .prepare()
 
-  if (filter.keyword !== undefined) {
+  const sellerIs = eq(listing.sellerId, p('sellerId'))
+  if (filter.words > 0 && usesIndex(filter)) {
     const matching = sql`SELECT rowid FROM published_listing_search WHERE published_listing_search MATCH ${p('match')}`
+    if (filter.sellerId !== undefined) {
+      const where = and(sql`${listing.searchId} IN (${matching})`, sellerIs)
+      return { total: db.select({ n: count() }).from(listing).where(where).prepare(), page: page(where) }
+    }
     const total = db
       .select({ n: count() })
       .from(sql`published_listing_search`)
@@ -150,20 +169,25 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
 
   const conditions: SQL[] = []
   if (filter.status !== undefined) conditions.push(eq(listing.status, p('status')))
-  if (filter.sellerId !== undefined) conditions.push(eq(listing.sellerId, p('sellerId')))
+  if (filter.sellerId !== undefined) conditions.push(sellerIs)
+  for (let i = 0; i < filter.words; i++)
+    conditions.push(
+      sql`(${listing.title} LIKE ${p(`word${i}`)} OR ${listing.description} LIKE ${p(`word${i}`)} OR ${listing.tags} LIKE ${p(`word${i}`)})`,
+    )
   if (filter.assetType !== undefined) conditions.push(sql`${listing.assetType} = ${p('assetType')}`)
   if (filter.pricingModel !== undefined) conditions.push(sql`${listing.pricingModel} = ${p('pricingModel')}`)
   const where = conditions.length > 0 ? and(...conditions) : undefined
   return { total: db.select({ n: count() }).from(listing).where(where).prepare(), page: page(where) }
 })
 
-function search(db: Queryable, filter: Search) {
-  const match = filter.keyword === undefined ? null : publishedMatch(filter)
+function search(db: Queryable, filter: ListingFilter & { columns: Search['columns'] }) {
   // A keyword without a single word matches like no keyword at all.
-  const effective = match === null ? { ...filter, keyword: undefined } : filter
-  const statements = searchStatements(db, effective)
+  const words = filter.keyword ? (keywordWords(filter.keyword) ?? []) : []
+  const statements = searchStatements(db, { ...filter, words: words.length })
   const values = {
-    match,
+    match: words.length > 0 && usesIndex(filter) ? publishedMatch(filter) : null,
+    // The words have only letters and digits, so none holds a LIKE wildcard.
+    ...Object.fromEntries(words.map((word, i) => [`word${i}`, `%${word}%`])),
     status: filter.status,
     sellerId: filter.sellerId,
     assetType: filter.assetType,
@@ -175,8 +199,8 @@ function search(db: Queryable, filter: Search) {
 }
 
 /**
- * A page of listings. A keyword search covers published listings only (the public search); without a keyword
- * any status filter applies (the public search passes `published`, moderation whatever it asks for).
+ * A page of listings, narrowed by each filter given, with or without a keyword (the public search passes
+ * `published`, moderation whatever it asks for, a seller's own view their id).
  */
 export function searchListings(db: Queryable, filter: ListingFilter) {
   const { rows, total } = search(db, { ...filter, columns: 'all' })

@@ -168,6 +168,8 @@ export const OrderQuery = Type.Object({
   ...PageQuery.properties,
   role: Type.Optional(Type.Enum(['buyer', 'seller'])),
   status: Type.Optional(Type.Enum([...ORDER_STATUSES])),
+  /** Only the orders of one listing: whether the caller holds a paid order of it is one small read. */
+  listing_id: Type.Optional(Uuid),
 })
 
 export const AdminListingQuery = Type.Object({

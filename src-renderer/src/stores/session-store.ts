@@ -1,5 +1,6 @@
 import type { LoginResult, User } from '@server/auth/auth.schemas'
 import { create, type StoreApi } from 'zustand'
+import { useNotifications } from '../components/ui/notifications'
 import { api, setApiToken, setUnauthorizedHandler } from '../lib/api-client'
 
 /** Who is signed in and what they may do: every feature reads it, so it lives in no feature. */
@@ -17,23 +18,30 @@ interface SessionState {
   restore(): Promise<void>
 }
 
-/** Stores of what the server answered one user: emptied when they sign out (`forgetOnSignOut`). */
-const userStores = new Set<StoreApi<unknown>>()
+/** How each store of what the server answered one user is emptied when they sign out (`forgetOnSignOut`). */
+const forgetters = new Set<() => void>()
 
 /**
  * Empties `store` (back to its first state) whenever the user signs out or their session ends: the console keeps
  * running for whoever signs in next, who must never see the last user's saved replies, agents or assets, not even
- * while their own are being read or after that read failed.
+ * while their own are being read or after that read failed. `release` first frees what the state holds outside
+ * itself (an object URL) and resets the feature's module-level bookkeeping that belongs to the same user.
  */
-export function forgetOnSignOut<T>(store: StoreApi<T>): void {
-  userStores.add(store as StoreApi<unknown>)
+export function forgetOnSignOut<T>(store: StoreApi<T>, release?: (state: T) => void): void {
+  forgetters.add(() => {
+    release?.(store.getState())
+    store.setState(store.getInitialState(), true)
+  })
 }
+
+// Toasts carry the server's words to one user (a listing's title, a document's name): they leave with them.
+forgetOnSignOut(useNotifications)
 
 export const useSession = create<SessionState>((set) => {
   const forget = () => {
     localStorage.removeItem(STORAGE_KEY)
     setApiToken(null)
-    for (const store of userStores) store.setState(store.getInitialState(), true)
+    for (const forgetStore of forgetters) forgetStore()
     set({ status: 'signed-out', user: null })
   }
   setUnauthorizedHandler(forget)

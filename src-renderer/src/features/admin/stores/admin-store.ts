@@ -67,7 +67,8 @@ interface AdminState {
 const current = latestAnswers<'runtimeAgent' | 'listings'>()
 
 /** The moderation page last read, so a moderation reads it again. */
-let listingQuery = { status: 'pending_review', page: 1 }
+const FIRST_LISTING_QUERY = { status: 'pending_review', page: 1 }
+let listingQuery = FIRST_LISTING_QUERY
 
 export const useAdmin = create<AdminState>((set, get) => ({
   config: null,
@@ -165,4 +166,6 @@ export const useAdmin = create<AdminState>((set, get) => ({
   },
 }))
 
-forgetOnSignOut(useAdmin)
+forgetOnSignOut(useAdmin, () => {
+  listingQuery = FIRST_LISTING_QUERY
+})

@@ -190,4 +190,4 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
   },
 }))
 
-forgetOnSignOut(useKnowledge)
+forgetOnSignOut(useKnowledge, (state) => release(state.citedDocument))

@@ -57,15 +57,12 @@ export const marketplaceApi = {
     api.get<PageResult<Order>>('/api/marketplace/orders', {
       query: { page, size, role: role === 'seller' ? 'seller' : undefined },
     }),
-  /** Whether the caller holds a paid order of the listing: their paid orders, read until it is found. */
+  /** Whether the caller holds a paid order of the listing. */
   async owns(listingId: string): Promise<boolean> {
-    for (let page = 1; ; page++) {
-      const paid = await api.get<PageResult<Order>>('/api/marketplace/orders', {
-        query: { page, size: 100, status: 'paid' },
-      })
-      if (paid.items.some((order) => order.listing_id === listingId)) return true
-      if (page * paid.size >= paid.total) return false
-    }
+    const paid = await api.get<PageResult<Order>>('/api/marketplace/orders', {
+      query: { size: 1, status: 'paid', listing_id: listingId },
+    })
+    return paid.total > 0
   },
   refund: (orderId: string, reason: string) =>
     api.post<PlacedOrder>(`/api/marketplace/orders/${orderId}/refund`, { reason }, { headers: idempotent() }),

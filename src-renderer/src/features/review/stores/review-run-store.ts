@@ -242,4 +242,8 @@ export const useReviewRun = create<RunState>((set, get) => {
   }
 })
 
-forgetOnSignOut(useReviewRun)
+// The run left open and the pages whose words were asked are the last user's: the next one opens their own.
+forgetOnSignOut(useReviewRun, () => {
+  openingId = null
+  wordsAsked.clear()
+})

@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+vi.stubGlobal('window', { location: { origin: 'http://console.test' } })
+const remembered = new Map<string, string>()
+vi.stubGlobal('localStorage', {
+  getItem: (key: string) => remembered.get(key) ?? null,
+  setItem: (key: string, value: string) => remembered.set(key, value),
+  removeItem: (key: string) => remembered.delete(key),
+})
+
+/** Each request the console sends, as `METHOD path?query`, answered by `answerFor`. */
+const sent: string[] = []
+function answerFor(method: string, url: URL): unknown {
+  if (url.pathname === '/api/auth/login')
+    return { token: 'token-of-someone', user: { id: 'u', username: 'u' } }
+  if (url.pathname.endsWith('/words')) return { words: [] }
+  if (url.pathname.startsWith('/document-recognition/runs/'))
+    return { id: 'run-of-ann', status: 'completed', field_reviews: [] }
+  if (method === 'GET') return { items: [], total: 0, page: 1, size: 20 }
+  return {}
+}
+vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
+  const url = new URL(input)
+  sent.push(`${init.method} ${url.pathname}${url.search}`)
+  return new Response(JSON.stringify(answerFor(init.method ?? 'GET', url)), {
+    headers: { 'content-type': 'application/json' },
+  })
+})
+
+const { useSession } = await import('./session-store')
+const { useNotifications } = await import('../components/ui/notifications')
+const { useKnowledge } = await import('../features/knowledge/stores/knowledge-store')
+const { useAdmin } = await import('../features/admin/stores/admin-store')
+const { useReviewRun } = await import('../features/review/stores/review-run-store')
+
+const signIn = (username: string) => useSession.getState().signIn(username, 'password')
+
+beforeEach(() => {
+  vi.useFakeTimers()
+  sent.length = 0
+})
+afterEach(() => vi.useRealTimers())
+
+describe('signing out', () => {
+  it('frees the cited document’s object URL along with the knowledge store', async () => {
+    await signIn('ann')
+    const url = URL.createObjectURL(new Blob(['%PDF-1.7'], { type: 'application/pdf' }))
+    useKnowledge.setState({
+      citedDocument: { sourceId: 's', documentId: 'd', title: 'ann.pdf', file: { kind: 'pdf', url } },
+    })
+    const revoke = vi.spyOn(URL, 'revokeObjectURL')
+    await useSession.getState().signOut()
+    expect(revoke).toHaveBeenCalledWith(url)
+    expect(useKnowledge.getState().citedDocument).toBeNull()
+    revoke.mockRestore()
+  })
+
+  it('drops the toasts that carried the last user’s messages', async () => {
+    await signIn('ann')
+    useNotifications
+      .getState()
+      .push({ kind: 'error', text: 'Listing “Ann’s secret agent” is not published.' })
+    await useSession.getState().signOut()
+    expect(useNotifications.getState().items).toEqual([])
+  })
+
+  it('forgets the moderation page the last admin read: a moderation re-reads the first page of pending', async () => {
+    await signIn('ann')
+    await useAdmin.getState().loadListings('rejected', 3)
+    await useSession.getState().signOut()
+    await signIn('ben')
+    sent.length = 0
+    await useAdmin.getState().moderate('listing-1', 'published', '')
+    expect(sent.filter((request) => request.startsWith('GET /api/admin/listings'))).toEqual([
+      'GET /api/admin/listings?status=pending_review&page=1&size=20',
+    ])
+  })
+
+  it('forgets the run the last reviewer had open, so no page of it is read for the next one', async () => {
+    await signIn('ann')
+    await useReviewRun.getState().open('run-of-ann')
+    await useReviewRun.getState().loadWords(1)
+    await useSession.getState().signOut()
+    await signIn('ben')
+    sent.length = 0
+    await useReviewRun.getState().loadWords(2)
+    expect(sent).toEqual([])
+  })
+})
