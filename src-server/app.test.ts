@@ -80,6 +80,18 @@ describe('server conventions', () => {
     expect(xml.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE')
   })
 
+  it('reads multipart bodies on upload routes only: elsewhere a multipart body is a 415 like any unread type', async () => {
+    server = await startTestServer()
+    const multipart = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nadmin\r\n--x--\r\n',
+    })
+    expect(multipart.statusCode).toBe(415)
+    expect(multipart.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE')
+  })
+
   it('rejects a page size over 100 with 422 naming query.size', async () => {
     server = await startTestServer()
     const response = await server.app.inject({
