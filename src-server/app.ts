@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import multipart from '@fastify/multipart'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -80,8 +79,6 @@ export interface BootstrapInfo {
   generatedPassword: string | null
   passwordFile: string | null
 }
-
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 
 /**
  * Builds the whole server over one data directory and returns it ready but not listening.
@@ -221,7 +218,6 @@ async function buildApp(
   app.addHook('onRequest', guardWrites(ctx))
   // Domains close their own sockets on shutdown, with a message; the plugin's default would close them first.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 }, preClose: (done) => done() })
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 50, parts: 70 } })
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdParams, Page, PageQuery, pageOf } from '../http'
+import { IdParams, multipartBodies, Page, PageQuery, pageOf } from '../http'
 import {
   AgentRunSchema,
   CreateRuntimeAgentBody,
@@ -86,17 +86,20 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{ agentRuns: AgentRunServ
       ),
   )
 
-  app.post(
-    '/agent-runs',
-    { schema: { tags, consumes: ['multipart/form-data'], response: { 202: AgentRunSchema } } },
-    async (request, reply) => {
-      const user = request.requireUser()
-      const upload = await readUpload(request)
-      const agent = agentRuns.runnableAgent(user, requireField(upload, 'runtime_agent_id'))
-      const run = await agentRuns.createRun({ agent, createdById: user.id, file: upload.file ?? undefined })
-      return reply.status(202).send(toRunView(run))
-    },
-  )
+  await app.register(async (uploads: typeof app) => {
+    await uploads.register(multipartBodies)
+    uploads.post(
+      '/agent-runs',
+      { schema: { tags, consumes: ['multipart/form-data'], response: { 202: AgentRunSchema } } },
+      async (request, reply) => {
+        const user = request.requireUser()
+        const upload = await readUpload(request)
+        const agent = agentRuns.runnableAgent(user, requireField(upload, 'runtime_agent_id'))
+        const run = await agentRuns.createRun({ agent, createdById: user.id, file: upload.file ?? undefined })
+        return reply.status(202).send(toRunView(run))
+      },
+    )
+  })
 
   app.get(
     '/agent-runs/:id',

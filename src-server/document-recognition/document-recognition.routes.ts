@@ -6,7 +6,7 @@ import { type AgentRunService, readUpload, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import { CommonErrors } from '../errors'
-import { NoContent, Page, PageQuery, pageOf } from '../http'
+import { multipartBodies, NoContent, Page, PageQuery, pageOf } from '../http'
 import {
   AgentParams,
   DocumentRun,
@@ -83,19 +83,22 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     async (request) => service.agentDetail(request.params.runtime_agent_id),
   )
 
-  app.post(
-    '/document-recognition/runs',
-    { schema: { tags, consumes: ['multipart/form-data'], response: { 202: DocumentRun } } },
-    async (request, reply) => {
-      const user = request.requireUser()
-      const upload = await readUpload(request)
-      const agentId = requireField(upload, 'runtime_agent_id')
-      if (!/^[0-9a-f-]{36}$/i.test(agentId))
-        throw CommonErrors.VALIDATION_ERROR({ runtime_agent_id: 'must be a UUID' })
-      const file = upload.file && upload.file.fieldName === 'file' ? upload.file : undefined
-      return reply.status(202).send(await service.createRun(user, agentId, file))
-    },
-  )
+  await app.register(async (uploads: typeof app) => {
+    await uploads.register(multipartBodies)
+    uploads.post(
+      '/document-recognition/runs',
+      { schema: { tags, consumes: ['multipart/form-data'], response: { 202: DocumentRun } } },
+      async (request, reply) => {
+        const user = request.requireUser()
+        const upload = await readUpload(request)
+        const agentId = requireField(upload, 'runtime_agent_id')
+        if (!/^[0-9a-f-]{36}$/i.test(agentId))
+          throw CommonErrors.VALIDATION_ERROR({ runtime_agent_id: 'must be a UUID' })
+        const file = upload.file && upload.file.fieldName === 'file' ? upload.file : undefined
+        return reply.status(202).send(await service.createRun(user, agentId, file))
+      },
+    )
+  })
 
   app.get(
     '/document-recognition/runs',

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
 import { CommonErrors } from '../errors'
-import { Page, PageQuery, Uuid } from '../http'
+import { multipartBodies, Page, PageQuery, Uuid } from '../http'
 import * as datasets from './datasets.service'
 import {
   CreateDatasetBody,
@@ -48,28 +48,31 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
     async (request) => datasets.datasetView(datasets.requireDataset(ctx, request.params.dataset_id)),
   )
 
-  app.post(
-    '/evaluation-datasets/:dataset_id/import',
-    {
-      config: manage,
-      schema: {
-        tags,
-        params: DatasetParams,
-        consumes: ['multipart/form-data'],
-        description: 'Multipart field `file`: a CSV with columns input, expected and optionally metadata.',
-        response: { 200: ImportResult },
+  await app.register(async (uploads: typeof app) => {
+    await uploads.register(multipartBodies)
+    uploads.post(
+      '/evaluation-datasets/:dataset_id/import',
+      {
+        config: manage,
+        schema: {
+          tags,
+          params: DatasetParams,
+          consumes: ['multipart/form-data'],
+          description: 'Multipart field `file`: a CSV with columns input, expected and optionally metadata.',
+          response: { 200: ImportResult },
+        },
       },
-    },
-    async (request) => {
-      datasets.requireDataset(ctx, request.params.dataset_id)
-      const file = await request.file()
-      if (file?.fieldname !== 'file')
-        throw CommonErrors.VALIDATION_ERROR({
-          fields: [{ field: 'body.file', message: 'a CSV file is required' }],
-        })
-      return datasets.importDataset(ctx, request.params.dataset_id, await file.toBuffer())
-    },
-  )
+      async (request) => {
+        datasets.requireDataset(ctx, request.params.dataset_id)
+        const file = await request.file()
+        if (file?.fieldname !== 'file')
+          throw CommonErrors.VALIDATION_ERROR({
+            fields: [{ field: 'body.file', message: 'a CSV file is required' }],
+          })
+        return datasets.importDataset(ctx, request.params.dataset_id, await file.toBuffer())
+      },
+    )
+  })
 
   app.get(
     '/evaluation-datasets/:dataset_id/items',

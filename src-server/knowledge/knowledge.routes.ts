@@ -4,7 +4,7 @@ import { create as contentDisposition } from 'content-disposition'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context'
 import { CommonErrors } from '../errors'
-import { multipartFileName, NoContent, Page, PageQuery } from '../http'
+import { multipartBodies, multipartFileName, NoContent, Page, PageQuery } from '../http'
 import type { UploadedFile } from './documents.service'
 import { KnowledgeErrors } from './knowledge.errors'
 import {
@@ -63,28 +63,31 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
     async (request) => sources.update(request.requireUser(), request.params.source_id, request.body),
   )
 
-  app.post(
-    '/knowledge-sources/:source_id/documents',
-    {
-      schema: {
-        tags,
-        params: SourceParams,
-        consumes: ['multipart/form-data'],
-        response: { 200: UploadResult, 201: UploadResult },
+  await app.register(async (uploads: typeof app) => {
+    await uploads.register(multipartBodies)
+    uploads.post(
+      '/knowledge-sources/:source_id/documents',
+      {
+        schema: {
+          tags,
+          params: SourceParams,
+          consumes: ['multipart/form-data'],
+          response: { 200: UploadResult, 201: UploadResult },
+        },
       },
-    },
-    async (request, reply) => {
-      const user = request.requireUser()
-      // Refuse a stranger before reading up to 50 MB of their upload.
-      documents.assertManageable(user, request.params.source_id)
-      const outcomes = await documents.upload(user, request.params.source_id, await readFiles(request))
-      const body =
-        outcomes.length === 1 && outcomes[0]
-          ? outcomes[0].document
-          : { items: outcomes.map((o) => o.document) }
-      return reply.status(outcomes.some((outcome) => outcome.created) ? 201 : 200).send(body)
-    },
-  )
+      async (request, reply) => {
+        const user = request.requireUser()
+        // Refuse a stranger before reading up to 50 MB of their upload.
+        documents.assertManageable(user, request.params.source_id)
+        const outcomes = await documents.upload(user, request.params.source_id, await readFiles(request))
+        const body =
+          outcomes.length === 1 && outcomes[0]
+            ? outcomes[0].document
+            : { items: outcomes.map((o) => o.document) }
+        return reply.status(outcomes.some((outcome) => outcome.created) ? 201 : 200).send(body)
+      },
+    )
+  })
   app.get(
     '/knowledge-sources/:source_id/documents',
     {
