@@ -105,3 +105,26 @@ export function correctedWord(word: string): string | null {
   if (count(/\p{Lu}/gu) >= count(/\p{Ll}/gu)) return best.toUpperCase()
   return /^\p{Lu}/u.test(word) ? (best[0]?.toUpperCase() ?? '') + best.slice(1) : best
 }
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz'
+/** A word in common use: a near miss of one is a misreading more likely than a name. */
+const COMMON = 100
+
+/**
+ * A word that is not a word but one letter away from a common one (lost, added or changed: "HREE" for "THREE"):
+ * OCR's misreading of the word more likely than a name of its own. Names the lexicon does not hold ("UNIHAKKA",
+ * "PERNIAGAAN") have no such neighbour.
+ */
+export function nearMissOfWord(word: string): boolean {
+  const lower = word.toLowerCase()
+  if (lower.length < MIN_LENGTH || !/^\p{L}+$/u.test(lower) || wordCount(lower) > 0) return false
+  for (let i = 0; i <= lower.length; i++) {
+    const [head, tail] = [lower.slice(0, i), lower.slice(i)]
+    if (tail && wordCount(head + tail.slice(1)) >= COMMON) return true
+    for (const letter of LETTERS) {
+      if (wordCount(head + letter + tail) >= COMMON) return true
+      if (tail && wordCount(head + letter + tail.slice(1)) >= COMMON) return true
+    }
+  }
+  return false
+}
