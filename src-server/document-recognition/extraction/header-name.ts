@@ -1,5 +1,6 @@
 import type { PageText, PageWord } from '../page-text'
 import { type Line, linesOf } from './layout'
+import { correctedWord } from './lexicon'
 import { fold } from './values'
 
 /**
@@ -126,6 +127,14 @@ function withLegalForm(words: string[]): string {
   return [...words.slice(0, -legal.span), form].join(' ')
 }
 
+/**
+ * Words OCR misread by one or two character confusions written as the word ("INTERNATIGNAL" -> "INTERNATIONAL"),
+ * punctuation around a word kept; a word that is already a word, a number or a name the lexicon does not know
+ * stays as read.
+ */
+const withWordsCorrected = (words: string[]) =>
+  words.map((word) => word.replace(/[\p{L}\p{N}]+/gu, (core) => correctedWord(core) ?? core))
+
 /** Stray marks OCR reads around a header line ("- NAME", "NAME |") and a registration number after the name. */
 const stripMarks = (text: string) =>
   text.replace(/\s*\([^()]*\d[^()]*\)\s*$/u, '').replace(/^[^\p{L}\p{N}(]+|[^\p{L}\p{N}).]+$/gu, '')
@@ -183,7 +192,7 @@ export function headerName(pages: PageText[]): HeaderName | null {
     const substance = letters(texts.join('')) >= 6 ? 1 : 0.8
     const match = (legal ? 0.95 : 0.8) * prominence * substance * 0.92 ** rank
     if (best && best.match >= match) return
-    const value = stripMarks(withLegalForm(texts))
+    const value = stripMarks(withLegalForm(withWordsCorrected(texts)))
     if (value) best = { value, words, match }
   })
   return best

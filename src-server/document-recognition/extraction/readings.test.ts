@@ -27,12 +27,25 @@ describe('fields chosen across two OCR readings', () => {
     expect(words).not.toContain('PAGCH')
   })
 
-  it('trusts a value both readings agree on more than either reading alone', () => {
-    const read = () => receipt(['Date: 22/12/2017 14:03', ['Total Amt Rounded 15.90', 0.7]])
+  it('trusts a value both readings agree on more only when a check verifies it: a date printed twice', () => {
+    // 013.jpg: the date in the header and again, in another form, in the footer.
+    const read = () =>
+      receipt(['DATE 2 12/28/2017 10:17:32 PN', 'Thank You.Come Again', '2017-12-28 22: 17py'])
     const once = fieldsOf([[read()]]).byKey
     const twice = fieldsOf([[read()], [read()]]).byKey
-    expect(twice.purchase_date?.value).toBe('2017-12-22')
+    expect(twice.purchase_date?.value).toBe('2017-12-28')
     expect(twice.purchase_date?.confidence).toBeGreaterThan(once.purchase_date?.confidence ?? 1)
+  })
+
+  it('does not trust a value more because both readings of one image agree on it', () => {
+    // 030.jpg: the date printed once; the same misread in both readings would look the same.
+    const read = () => receipt(['UNIHAKKA INTERNATIONAL SDN BHD', ['05 Mar 2018 18:24', 0.83], 'TOTAL 8.20'])
+    const once = fieldsOf([[read()]]).byKey
+    const twice = fieldsOf([[read()], [read()]]).byKey
+    expect(twice.purchase_date?.value).toBe('2018-03-05')
+    expect(twice.purchase_date?.confidence).toBe(once.purchase_date?.confidence)
+    // The name reads as words (and ends in a legal form): agreement counts for it.
+    expect(twice.merchant_name?.confidence).toBeGreaterThan(once.merchant_name?.confidence ?? 1)
   })
 
   it('counts a page both readings share (a text layer) as read once', () => {

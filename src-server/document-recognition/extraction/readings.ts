@@ -2,10 +2,14 @@ import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
+import { verifiedRead } from './read-checks'
 import { extractWithRules } from './rules'
 import { type ValidationIssue, validateFields } from './validate'
 
-/** Readings that agree on a value are evidence it was read right: its doubt is halved. */
+/**
+ * Readings that agree on a value its checks verify (`read-checks.ts`) are evidence it was read right: its doubt is
+ * halved. Readings of one image by one engine share their misreads, so agreement alone raises nothing.
+ */
 const AGREED = 0.5
 /** Readings that disagree make the chosen value a guess between them. */
 const DISAGREED = 0.7
@@ -26,11 +30,11 @@ const keepsCents = (option: Option, others: Option[]) =>
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
  * an amount with cents over the same amount without them, then the most confident. Agreement raises the
- * confidence, disagreement lowers it.
+ * confidence only of a value a check verifies (`verifiedRead`); disagreement lowers it.
  */
 function chooseAcrossReadings(
   definitions: FieldDefinition[],
-  results: { fields: ExtractedField[]; issues: ValidationIssue[] }[],
+  results: { fields: ExtractedField[]; issues: ValidationIssue[]; pages: PageText[] }[],
 ): { field: ExtractedField; reading: number }[] {
   return definitions.map((definition) => {
     const options: Option[] = results.flatMap(({ fields, issues }, reading) => {
@@ -54,9 +58,12 @@ function chooseAcrossReadings(
     }
     const best = options.reduce<Option | null>((a, b) => (a && !better(b, a) ? a : b), null)
     if (!best) return { field: notFound(definition.key), reading: 0 }
+    const own = results[best.reading] as (typeof results)[number]
     const agreed = agreeing(best) === results.length
     const confidence = agreed
-      ? 1 - (1 - best.field.confidence) * AGREED
+      ? verifiedRead(definition, best.field, own.fields, definitions, own.pages)
+        ? 1 - (1 - best.field.confidence) * AGREED
+        : best.field.confidence
       : agreeing(best) < options.length
         ? best.field.confidence * DISAGREED
         : best.field.confidence
@@ -86,7 +93,7 @@ export function extractFromReadings(
   // The checks only choose here: the fields keep their confidence, which the run's validation adjusts once.
   const results = readings.map((pages) => {
     const fields = extractWithRules(definitions, pages, known)
-    return { fields, issues: validateFields(definitions, fields).issues }
+    return { fields, issues: validateFields(definitions, fields).issues, pages }
   })
   // A page every reading shares (a text layer beside a scanned page) was read once: its fields agree by
   // construction, which is no evidence, so they are the first reading's as they are.

@@ -4,6 +4,7 @@ import { receipt } from '../../../test/helpers/document-recognition/receipt-line
 import type { PageText } from '../page-text'
 import { headerName, trailingLegalForm } from './header-name'
 import { linesOf } from './layout'
+import { correctedWord } from './lexicon'
 import { extractWithRules } from './rules'
 import { taxSummaryLines } from './tax-summary'
 import { validateFields } from './validate'
@@ -52,6 +53,31 @@ describe('receipt header name', () => {
     const page = receipt(['TASTE OF THE WORLD (PUCHONG) SDN 8HD', 'LEON CO. (M) BHD (126926-H)'])
     expect(headerName([page])?.value).toBe('TASTE OF THE WORLD (PUCHONG) SDN BHD')
     expect(headerName([receipt(['LEON CO. (M) BHD (126926-H)'])])?.value).toBe('LEON CO. (M) BHD')
+  })
+
+  it('writes a header word OCR misread by a character confusion as the English word', () => {
+    // 057.jpg, second reading: "UNIHAKKA INTERNATIGNAL SDN BHD" (G for O).
+    const page = receipt(['UNIHAKKA INTERNATIGNAL SDN BHD', '29 Mar 2215 12:19', '(867388-U)'])
+    expect(headerName([page])?.value).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
+  })
+
+  it('leaves words the lexicon does not know, words that are words and numbers as read', () => {
+    // 046.jpg and 059.jpg as read: Malay words, a misread name no confusion explains, a shop number.
+    expect(headerName([receipt(['PRGAR MINT JIN SENG'])])?.value).toBe('PRGAR MINT JIN SENG')
+    expect(headerName([receipt(['riple Six Point Enterprise 866'])])?.value).toBe(
+      'riple Six Point Enterprise 866',
+    )
+    expect(correctedWord('SENG')).toBeNull()
+    expect(correctedWord('1234')).toBeNull()
+    expect(correctedWord('MINT')).toBeNull()
+  })
+
+  it('corrects at most two confusions at two places, in the case the word was printed in', () => {
+    expect(correctedWord('STAT10NERY')).toBe('STATIONERY')
+    expect(correctedWord('C0ffee')).toBe('Coffee')
+    expect(correctedWord('MlNl')).toBe('MINI')
+    // 036.jpg: "ICG" for "IO" is a split letter, not a confusion.
+    expect(correctedWord('INTERNATICGNAL')).toBeNull()
   })
 
   it('joins a name broken over two lines at an ampersand', () => {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { nearMissOfWord } from './lexicon'
+import { nameReadsAsWords } from './read-checks'
+
+/** Header names as tesseract reads the SROIE tuning receipts. */
+describe('a header name a check can verify', () => {
+  it('reads as words: an English word or a legal form, nothing half-read', () => {
+    expect(nameReadsAsWords('UNIHAKKA INTERNATIONAL SDN BHD')).toBe(true) // 030.jpg
+    expect(nameReadsAsWords('HOME MASTER HARDWARE & ELECTRICAL')).toBe(true) // 012.jpg
+    expect(nameReadsAsWords('AEON CO. (M) BHD')).toBe(true) // 031.jpg
+  })
+
+  it('is not verified when a word is a stray mark, starts in lower case or has a capital inside', () => {
+    expect(nameReadsAsWords('SMA J SUIGAL RENGIT ) SDN BHD')).toBe(false) // 007.jpg
+    expect(nameReadsAsWords('riple Six Point Enterprise')).toBe(false) // 059.jpg
+    expect(nameReadsAsWords('AIK HuaT ENTERPRISE')).toBe(false) // 011.jpg
+  })
+
+  it('is not verified when no word is a known word, or one is a near miss of a common word', () => {
+    // 008.jpg: right, but nothing on it can be checked against the lexicon.
+    expect(nameReadsAsWords('PERNIAGAAN ZHENG HUI')).toBe(false)
+    // 042.jpg: "laste" for "Taste".
+    expect(nearMissOfWord('laste')).toBe(true)
+    expect(nearMissOfWord('UNIHAKKA')).toBe(false)
+    expect(nearMissOfWord('PERNIAGAAN')).toBe(false)
+  })
+})
