@@ -4,7 +4,8 @@ import { deriveMissingAmounts } from './derived-amount'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
-import { findAnchor, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
+import { namesAnotherThing } from './label-context'
+import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
 import { dueDateFromTerms, withPaymentTerms } from './payment-terms'
 import { taxSummaryLines } from './tax-summary'
@@ -122,9 +123,15 @@ function plainHits(
           (hit) =>
             !foreign.some(
               (f) => f.start <= hit.start && f.end >= hit.end && f.end - f.start > hit.end - hit.start,
-            ),
+            ) && !namesAnotherThing(line.text, hit.start, anchor, [field, ...others]),
         )
-        .map((hit) => ({ line, lineIndex, ...hit, anchor })),
+        // A word-set label is reported as printed ("Montant HT"), not as its vocabulary.
+        .map((hit) => ({
+          line,
+          lineIndex,
+          ...hit,
+          anchor: isWordSet(anchor) ? line.text.slice(hit.start, hit.end) : anchor,
+        })),
     )
 }
 
