@@ -7,7 +7,7 @@ import { headerName } from './header-name'
 import { namesAnotherThing } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
-import { dueDateFromTerms, withPaymentTerms } from './payment-terms'
+import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
 import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
 
@@ -643,7 +643,8 @@ export function extractWithRules(
     const read = picked && field.type === 'date' ? inDocumentOrder(picked, pages) : (picked ?? null)
     const issueDate = fieldRead(field.payment_terms_from)
     const settled = field.payment_terms_from
-      ? withPaymentTerms(read, dueDateFromTerms(field.key, issueDate, pages), issueDate)
+      ? (withPaymentTerms(read, dueDateFromTerms(field.key, issueDate, pages), issueDate) ??
+        dueDateOnPayingLine(field.key, issueDate, pages))
       : read
     if (settled) chosen.set(field.key, settled)
   }
