@@ -1,5 +1,6 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
+import { confirmCurrencyByAmount, settleDateContests } from './cross-checks'
 import { deriveMissingAmounts } from './derived-amount'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
@@ -649,6 +650,8 @@ export function extractWithRules(
     if (settled) chosen.set(field.key, settled)
   }
   reconcileSums(fields, chosen, candidates)
+  settleDateContests(fields, chosen, candidates)
+  confirmCurrencyByAmount(fields, chosen, pages)
   deriveMissingAmounts(fields, chosen)
   return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))
 }
