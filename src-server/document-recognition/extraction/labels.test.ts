@@ -61,5 +61,8 @@ describe('general labels', () => {
     const correction = extract(['Rechnungskorrektur (384) Nr. RK21012345 vom 16.09.2018', 'Nummer: 549910'])
     expect(correction.invoice_number?.value).toBe('RK21012345')
     expect(correction.invoice_date?.value).toBe('2018-09-16')
+    // A clause of its own dates the letter; a period's "du" dates the period.
+    expect(extract(['Paris, le 12 mars 2018']).invoice_date?.value).toBe('2018-03-12')
+    expect(extract(['Période du 01/03/2018 au 31/03/2018']).invoice_date?.value ?? null).toBeNull()
   })
 })
