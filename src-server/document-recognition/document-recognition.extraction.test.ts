@@ -214,8 +214,10 @@ describe('document recognition extraction', () => {
       .all()
     const due = stored.find((f) => f.fieldKey === 'due_date')
     expect(due).toMatchObject({ value: '2024-04-14', source: 'computed', pageNumber: 1 })
-    // Its box is the terms phrase it was computed from (right of "Payment Terms:"), not taken for a misplaced box.
-    expect(due?.issues).toEqual([])
+    // Nobody saw it printed, so a reviewer looks at it like a computed amount; its box is the terms phrase it was
+    // computed from (right of "Payment Terms:"), not taken for a misplaced box.
+    expect(due?.issues.map((i) => i.kind)).toEqual(['low_confidence'])
+    expect(due?.reviewStatus).toBe('flagged')
     const [x0, y0, , y1] = due?.bbox ?? []
     const [labelX0, lineY0, , lineY1] = lineBox('Due Date')
     expect(x0).toBeGreaterThan(labelX0 + 0.1)

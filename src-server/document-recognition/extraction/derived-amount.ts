@@ -1,8 +1,11 @@
 import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 
-/** A derived amount is only as good as the amounts it comes from, and nobody saw it printed: it stays doubtful. */
-const DERIVED = 0.7
+/**
+ * A derived value (an amount from a sum check, a due date from payment terms) is only as good as the values it
+ * comes from, and nobody saw it printed: it stays doubtful (below the review threshold) unless a check confirms it.
+ */
+export const DERIVED = 0.7
 
 const round = (n: number) => Math.round(n * 100) / 100
 

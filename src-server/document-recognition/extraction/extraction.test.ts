@@ -190,7 +190,8 @@ describe('rules strategy', () => {
         label: 'Invoice number',
         type: 'string',
         required: true,
-        anchors: ['Belegnummer', 'Nr.'],
+        // "Nr." counts after a title holding one of the field's labels ("Handelsrechnung": "Rechnung").
+        anchors: ['Belegnummer', 'Rechnung', 'Nr.'],
         pattern: '^[\\s:#.]*([A-Za-z0-9][A-Za-z0-9_/\\-.]*\\d[A-Za-z0-9_/\\-.]*)',
       },
     ]

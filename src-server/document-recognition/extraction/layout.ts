@@ -81,9 +81,13 @@ export function wordsInRange(line: Line, start: number, end: number): PageWord[]
 }
 
 const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch)
-/** A label starts a word: not after a letter or digit, nor after a hyphen joined to one ("Sub-total"). */
+/**
+ * A label starts a word: not after a letter or digit, nor after a hyphen joined to one ("Sub-total") or to an
+ * abbreviation ("USt.-Id.-Nr.", a VAT id, is not the "Nr." of an invoice).
+ */
 const startsWord = (text: string, at: number) =>
-  !isWordChar(text[at - 1]) && !(text[at - 1] === '-' && isWordChar(text[at - 2]))
+  !isWordChar(text[at - 1]) &&
+  !(text[at - 1] === '-' && (isWordChar(text[at - 2]) || (text[at - 2] === '.' && isWordChar(text[at - 3]))))
 /** ... and ends one: "Käufer" in "Käufer-IBAN" is part of another label. */
 const compoundAt = (text: string, at: number) => text[at] === '-' && /\p{L}/u.test(text[at + 1] ?? '')
 
@@ -92,13 +96,44 @@ const compoundAt = (text: string, at: number) => text[at] === '-' && /\p{L}/u.te
  * the label means: the label's words match with one such currency marker between any two of them.
  */
 const CURRENCY_MARKER = String.raw`(?:\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|pln|inr|cad|aud|jpy|rm|myr|sgd|€|\$|£|¥|₹)\s*\)?\s+)?`
+/** Small words that join the two parts of a word-set label ("Date limite de paiement", "Montant total HT"). */
+const JOINER = String.raw`(?:(?:de|du|des|der|van|of|the|total|totaal|gesamt)\s+)?`
 const labelPatterns = new Map<string, RegExp>()
+
+/**
+ * One spelling of a label as a pattern: its words with a currency marker allowed between them, and a hyphen
+ * matching a hyphen, a space or nothing, since compounds are written closed, open or hyphenated ("BTW-bedrag",
+ * "BTW bedrag", "Sub-total", "Subtotal").
+ */
+function wordsPattern(label: string): string {
+  return label
+    .split(/\s+/)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/-/g, String.raw`(?:\s*-\s*|\s+)?`))
+    .join(String.raw`\s+` + CURRENCY_MARKER)
+}
+
+/**
+ * A word-set label ("montant|total & ht|hors taxes") names a field by two parts, each one of several words, in
+ * either order ("Total HT", "HT total", "Montant EUR hors taxes"): a marker (HT, TTC, netto, ohne MwSt.) and the
+ * noun it qualifies, which languages combine freely.
+ */
+export const isWordSet = (label: string) => label.includes(' & ')
 
 function labelPattern(needle: string): RegExp {
   let pattern = labelPatterns.get(needle)
   if (!pattern) {
-    const words = needle.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    pattern = new RegExp(words.join(String.raw`\s+` + CURRENCY_MARKER), 'gu')
+    const [first = '', second = ''] = needle.split(' & ').map((part) =>
+      part
+        .split('|')
+        .map((spelling) => spelling.trim())
+        .sort((a, b) => b.length - a.length)
+        .map(wordsPattern)
+        .join('|'),
+    )
+    const between = String.raw`\s+` + CURRENCY_MARKER + JOINER
+    pattern = isWordSet(needle)
+      ? new RegExp(`(?:${first})${between}(?:${second})|(?:${second})${between}(?:${first})`, 'gu')
+      : new RegExp(wordsPattern(needle), 'gu')
     labelPatterns.set(needle, pattern)
   }
   return pattern
@@ -116,7 +151,8 @@ export interface AnchorMatch {
 
 /**
  * Word-boundary positions where `anchor` occurs in the line (case and accents ignored); when it does not occur
- * exactly, long labels are also found with one character misread.
+ * exactly, long labels are also found with one character misread. A word-set anchor ("montant|total & ht") is
+ * found as its two parts side by side in either order.
  */
 export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
   const { folded: text, printedAt } = foldKeepingPositions(line.text)
@@ -135,7 +171,8 @@ export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
     )
       hits.push({ start: match.index, end: match.index + match[0].length, exact: true })
   const printed = () => hits.map((hit) => printedRange(printedAt, hit))
-  if (hits.length > 0 || needle.length < FUZZY_MIN_LENGTH || text.length < needle.length) return printed()
+  if (hits.length > 0 || isWordSet(needle) || needle.length < FUZZY_MIN_LENGTH || text.length < needle.length)
+    return printed()
   for (let at = 0; at + needle.length <= text.length; at++) {
     if (!bounded(at)) continue
     let misses = 0

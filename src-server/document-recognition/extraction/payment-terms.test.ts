@@ -3,6 +3,7 @@ import { shippedExtractorConfig } from '../../../test/helpers/document-recogniti
 import { textPage } from '../../../test/helpers/document-recognition/text-page'
 import { notFound } from './extracted-field'
 import { validateExtractionConfig } from './field-config'
+import { linesOf } from './layout'
 import { dueAfter, parsePaymentTerms } from './payment-terms'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
@@ -101,9 +102,42 @@ describe('due date', () => {
     ])
     expect(due?.value).toBe('2024-04-14')
     expect(due?.method).toBe('derived')
-    // Trusted less than a printed date: it is only as good as the issue date and the reading of the terms.
-    expect(due?.confidence).toBeLessThan(0.9)
+    // Nobody saw it printed: like a computed amount it goes to a reviewer, however clean the text layer.
+    expect(due?.confidence).toBeLessThan(0.8)
     expect(issues).toEqual([])
+  })
+
+  it('is confirmed by the computed date printed elsewhere on the page, and boxed there', () => {
+    // SammyMaystoneLinesTest (tuning part): "Net 30 days" from Jan 1, and Jan 31 printed under an unknown label.
+    const lines = ['Date: Jan 1, 2022', 'Payment Terms: Net 30 days', 'Deadline: Jan 31, 2022']
+    const { due } = extract(lines)
+    expect(due).toMatchObject({ value: '2022-01-31', method: 'derived' })
+    expect(due?.confidence).toBeGreaterThan(0.8)
+    const [, , deadline] = linesOf(page(lines)).sort((a, b) => a.bbox[1] - b.bbox[1])
+    expect(due?.bbox?.[1]).toBeCloseTo(deadline?.bbox[1] as number)
+    // "Due on receipt" computes the issue date itself, which does not confirm itself.
+    const onReceipt = extract(['Invoice Date: 2024-03-15', 'Terms: due on receipt']).due
+    expect(onReceipt?.value).toBe('2024-03-15')
+    expect(onReceipt?.confidence).toBeLessThan(0.8)
+  })
+
+  it('is the date after the issue date on a line about paying when no label or terms give it, doubted', () => {
+    const due = (lines: string[]) => extract(lines).due
+    // Wording outside the label vocabulary: found by date order and the paying words, sent to a reviewer.
+    const found = due(['Date de facture : 15/03/2024', 'Paiement au plus tard le 14/04/2024'])
+    expect(found).toMatchObject({ value: '2024-04-14', method: 'pattern' })
+    expect(found?.confidence).toBeLessThan(0.8)
+    expect(due(['Rechnungsdatum: 15.03.2024', 'Zahlung bitte bis zum 14.04.2024'])?.value).toBe('2024-04-14')
+    // A payment made, a date before the issue date, or one a year later is not when the invoice is due.
+    // (Factur-X Physiotherapeut sample, tuning part: its terms say it was already paid.)
+    expect(
+      due([
+        'Rechnungsdatum: 03.10.2018',
+        'Zahlungsbedingungen: Der Rechnungsbetrag wurde bereits beglichen. 04.10.2018',
+      ])?.value ?? null,
+    ).toBeNull()
+    expect(due(['Rechnungsdatum: 15.03.2024', 'Zahlung erhalten am 20.03.2024'])?.value ?? null).toBeNull()
+    expect(due(['Invoice Date: 2024-03-15', 'Payment plan ends 2025-06-30'])?.value ?? null).toBeNull()
   })
 
   it('takes the date the terms name themselves over counting (Factur-X samples, tuning part)', () => {

@@ -1,4 +1,6 @@
+import type { Bbox } from '../document-recognition.tables'
 import type { PageText } from '../page-text'
+import { DERIVED } from './derived-amount'
 import type { ExtractedField } from './extracted-field'
 import { type Line, linesOf, unionBox, wordsInRange } from './layout'
 import { type DateOrder, documentDateOrder, fold, foldKeepingPositions, parseDate } from './values'
@@ -106,8 +108,6 @@ export function dueAfter(isoDate: string, terms: Pick<PaymentTerms, 'days' | 'en
   return date.toISOString().slice(0, 10)
 }
 
-/** A due date computed from terms is as good as the issue date it counts from, less the terms' own reading. */
-const COMPUTED = 0.85
 /** "fin de mois" is counted two ways in practice (end of month of issue + N, or + N then end of month). */
 const END_OF_MONTH_DOUBT = 0.9
 /** A date the terms name themselves ("netto bis 04.07.2018") is read as printed, like a labelled value. */
@@ -168,18 +168,106 @@ export function dueDateFromTerms(
   }
   const words = wordsInRange(line, terms.start, terms.end)
   if (words.length === 0) return null
-  return {
+  const value = dueAfter(issueDate.value, terms)
+  const computed: ExtractedField = {
     key,
-    value: dueAfter(issueDate.value, terms),
+    value,
     confidence:
       issueDate.confidence *
       mean(words.map((w) => w.confidence)) *
-      COMPUTED *
+      DERIVED *
       (terms.endOfMonth ? END_OF_MONTH_DOUBT : 1),
     page_number: line.pageNumber,
     bbox: unionBox(words.map((w) => w.bbox)),
     method: 'derived',
     anchor: line.text.slice(terms.start, terms.end),
+  }
+  // The same date printed elsewhere on the page (not the issue date itself, for "due on receipt") confirms it.
+  const printed = printedDates(pages).find((d) => d.value === value && !sameBox(d.bbox, issueDate.bbox))
+  if (!printed) return computed
+  const seen = issueDate.confidence * printed.confidence
+  return {
+    ...computed,
+    confidence: 1 - (1 - seen) * TERMS_AGREE,
+    page_number: printed.pageNumber,
+    bbox: printed.bbox,
+  }
+}
+
+interface PrintedDate {
+  value: string
+  pageNumber: number
+  bbox: Bbox
+  confidence: number
+  line: Line
+}
+
+/** Every date printed on the pages, top of the document first, read in each page's date order. */
+function printedDates(pages: PageText[]): PrintedDate[] {
+  const dates: PrintedDate[] = []
+  for (const page of pages) {
+    const lines = linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1])
+    const order = documentDateOrder(lines.map((l) => l.text))
+    for (const line of lines)
+      for (
+        let from = 0, read = parseDate(line.text, order);
+        read;
+        read = parseDate(line.text.slice(from), order)
+      ) {
+        const words = wordsInRange(line, from + read.start, from + read.end)
+        from += read.end
+        if (typeof read.value !== 'string' || words.length === 0) continue
+        dates.push({
+          value: read.value,
+          pageNumber: page.page_number,
+          bbox: unionBox(words.map((w) => w.bbox)),
+          confidence: mean(words.map((w) => w.confidence)) * read.quality,
+          line,
+        })
+      }
+  }
+  return dates
+}
+
+const sameBox = (a: Bbox, b: Bbox | null) =>
+  b !== null && a.every((v, i) => Math.abs(v - (b[i] as number)) < 1e-6)
+
+/** A line about paying by a date ("Date limite de paiement", "Zahlung bis", "Pay before"), not about a payment made. */
+const PAYING =
+  /\b(?:pay|payable|payment|zahlbar|zahlung|zahlungsziel|faellig|fallig|paiement|payer|reglement|regler|betalen|betaling|voldoen)\b/
+const PAID =
+  /\b(?:paid|received|bezahlt|beglichen|erhalten|paye|payee|regle|reglee|recu|betaald|voldaan|ontvangen)\b/
+/** A date on a paying line counts as the due date only this long after the issue date (as payment terms do). */
+const PAYING_WITHIN_DAYS = MAX_DAYS
+/** Found by its place on a line about paying, not by a label: a reviewer looks at it. */
+const ON_PAYING_LINE = DERIVED
+
+/**
+ * The due date where no label names it and no terms count it: the first date after the issue date (and not
+ * long after) on a line about paying ("Date limite de paiement : 15/03/2018", "Zahlung bis 14.04.2024"). It is
+ * chosen by date order and context only, so it stays doubtful.
+ */
+export function dueDateOnPayingLine(
+  key: string,
+  issueDate: ExtractedField | undefined,
+  pages: PageText[],
+): ExtractedField | null {
+  if (typeof issueDate?.value !== 'string') return null
+  const issued = Date.parse(issueDate.value)
+  const due = printedDates(pages).find((d) => {
+    const text = fold(d.line.text)
+    const after = (Date.parse(d.value) - issued) / DAY_MS
+    return after > 0 && after <= PAYING_WITHIN_DAYS && PAYING.test(text) && !PAID.test(text)
+  })
+  if (!due) return null
+  return {
+    key,
+    value: due.value,
+    confidence: issueDate.confidence * due.confidence * ON_PAYING_LINE,
+    page_number: due.pageNumber,
+    bbox: due.bbox,
+    method: 'pattern',
+    anchor: null,
   }
 }
 

@@ -1,12 +1,14 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
+import { confirmCurrencyByAmount, settleDateContests } from './cross-checks'
 import { deriveMissingAmounts } from './derived-amount'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
-import { findAnchor, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
+import { namesAnotherThing } from './label-context'
+import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
-import { dueDateFromTerms, withPaymentTerms } from './payment-terms'
+import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
 import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
 
@@ -122,9 +124,15 @@ function plainHits(
           (hit) =>
             !foreign.some(
               (f) => f.start <= hit.start && f.end >= hit.end && f.end - f.start > hit.end - hit.start,
-            ),
+            ) && !namesAnotherThing(line.text, hit.start, anchor, [field, ...others]),
         )
-        .map((hit) => ({ line, lineIndex, ...hit, anchor })),
+        // A word-set label is reported as printed ("Montant HT"), not as its vocabulary.
+        .map((hit) => ({
+          line,
+          lineIndex,
+          ...hit,
+          anchor: isWordSet(anchor) ? line.text.slice(hit.start, hit.end) : anchor,
+        })),
     )
 }
 
@@ -636,11 +644,14 @@ export function extractWithRules(
     const read = picked && field.type === 'date' ? inDocumentOrder(picked, pages) : (picked ?? null)
     const issueDate = fieldRead(field.payment_terms_from)
     const settled = field.payment_terms_from
-      ? withPaymentTerms(read, dueDateFromTerms(field.key, issueDate, pages), issueDate)
+      ? (withPaymentTerms(read, dueDateFromTerms(field.key, issueDate, pages), issueDate) ??
+        dueDateOnPayingLine(field.key, issueDate, pages))
       : read
     if (settled) chosen.set(field.key, settled)
   }
   reconcileSums(fields, chosen, candidates)
+  settleDateContests(fields, chosen, candidates)
+  confirmCurrencyByAmount(fields, chosen, pages)
   deriveMissingAmounts(fields, chosen)
   return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))
 }
