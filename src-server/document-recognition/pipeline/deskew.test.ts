@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
+import { iou } from '../../../test/helpers/document-recognition/fixture-accuracy'
 import { fixturePath } from '../../../test/helpers/fixtures'
 import type { Bbox } from '../document-recognition.tables'
 import { boxBeforeTurn, skewAngle } from './deskew'
@@ -25,13 +26,6 @@ async function measuredSkew(image: Uint8Array) {
 async function measuredLineHeight(image: Uint8Array) {
   const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true })
   return textLineHeight(data, info.width, info.height)
-}
-
-const iou = (a: Bbox, b: Bbox) => {
-  const w = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]))
-  const h = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
-  const area = (box: Bbox) => (box[2] - box[0]) * (box[3] - box[1])
-  return (w * h) / (area(a) + area(b) - w * h)
 }
 
 describe('deskew', () => {
