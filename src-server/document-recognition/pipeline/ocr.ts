@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js'
+import type { Bbox } from '../document-recognition.tables'
 import type { PageWord } from '../page-text'
+import { boxBeforeTurn } from './deskew'
 import { type OcrImage, prepareForOcr } from './ocr-image'
 
 /** The bundled English model: read from node_modules, never downloaded. */
@@ -84,16 +86,20 @@ class Reader {
       )
       return words
         .filter((word) => word.text.trim())
-        .map((word) => ({
-          text: word.text.trim(),
-          bbox: [
+        .map((word) => {
+          const box: Bbox = [
             word.bbox.x0 / image.width,
             word.bbox.y0 / image.height,
             word.bbox.x1 / image.width,
             word.bbox.y1 / image.height,
-          ],
-          confidence: Math.max(0, Math.min(1, word.confidence / 100)),
-        }))
+          ]
+          return {
+            text: word.text.trim(),
+            // Boxes are fractions of the page as uploaded, which is what is stored and shown.
+            bbox: image.turn ? boxBeforeTurn(box, image.turn) : box,
+            confidence: Math.max(0, Math.min(1, word.confidence / 100)),
+          }
+        })
     } finally {
       signal?.removeEventListener('abort', abort)
     }

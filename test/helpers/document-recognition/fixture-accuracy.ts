@@ -161,7 +161,8 @@ export async function fixturePages(pdf: Uint8Array, options: OcrOptions): Promis
   return read
 }
 
-const iou = (a: Bbox, b: Bbox) => {
+/** Intersection over union of two boxes (fractions of one page). */
+export const iou = (a: Bbox, b: Bbox) => {
   const w = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]))
   const h = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
   const area = (r: Bbox) => (r[2] - r[0]) * (r[3] - r[1])
