@@ -70,6 +70,65 @@ describe('group commit', () => {
     other.close()
   })
 
+  it('runs each piece once when the failing ones fail before writing, and keeps the others', async () => {
+    const { group, insert, other, stored } = open()
+    const runs: string[] = []
+    const settled = await Promise.allSettled(
+      ['a', 'refused', 'b'].map((name) =>
+        group.run(() => {
+          runs.push(name)
+          if (name === 'refused') throw new Error('refused by a check')
+          return insert.run(name).changes
+        }),
+      ),
+    )
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(runs).toEqual(['a', 'refused', 'b'])
+    expect(stored()).toEqual(['a', 'b'])
+    other.close()
+  })
+
+  it('runs the group again piece by piece when one fails after writing, with the same outcome', async () => {
+    const { group, insert, other, stored } = open()
+    const runs: string[] = []
+    const settled = await Promise.allSettled(
+      ['a', 'half', 'b'].map((name) =>
+        group.run(() => {
+          runs.push(name)
+          insert.run(name)
+          if (name === 'half') throw new Error('failed after writing')
+          return name
+        }),
+      ),
+    )
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    // The first run was rolled back whole at 'half'; the second ran every piece in its own savepoint.
+    expect(runs).toEqual(['a', 'half', 'a', 'half', 'b'])
+    expect(stored()).toEqual(['a', 'b'])
+    other.close()
+  })
+
+  it("keeps what a failed piece's recover writes, in place of the piece's own writes", async () => {
+    const { group, insert, other, stored } = open()
+    const recover = (error: unknown) => {
+      insert.run(`${(error as Error).message} recovered`)
+      return 'recovered'
+    }
+    const results = await Promise.all([
+      group.run(() => {
+        insert.run('half')
+        throw new Error('half')
+      }, recover),
+      group.run(() => {
+        throw new Error('checked')
+      }, recover),
+      group.run(() => insert.run('c') && 'c', recover),
+    ])
+    expect(results).toEqual(['recovered', 'recovered', 'c'])
+    expect(stored()).toEqual(['c', 'checked recovered', 'half recovered'])
+    other.close()
+  })
+
   it('fails every piece and keeps nothing when a failure ends the whole transaction', async () => {
     const { group, sqlite, insert, other, stored } = open()
     const settled = await Promise.allSettled([

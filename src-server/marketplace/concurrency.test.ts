@@ -9,7 +9,7 @@ import {
   userIdOf,
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { IDEMPOTENCY_TTL_MS, requestHash, runIdempotent } from './idempotency'
+import { IDEMPOTENCY_TTL_MS, idempotentWork, requestHash, runIdempotent } from './idempotency'
 import { MarketplaceErrors } from './marketplace.errors'
 
 let server: TestServer
@@ -155,9 +155,10 @@ describe('purchases in one group commit', () => {
     const keyed = (username: string, key: string, hooks = {}) => {
       const buyer = { id: userIdOf(server, username), permissions: [] }
       const claim = { userId: buyer.id, key, requestHash: 'same', at: new Date() }
-      return orders.inPurchaseGroup(() =>
-        runIdempotent(db, claim, 201, () => orders.purchase(buyer, listingId, claim.at, hooks)),
+      const { work, recover } = idempotentWork(db, claim, 201, () =>
+        orders.purchase(buyer, listingId, claim.at, hooks),
       )
+      return orders.inPurchaseGroup(work, recover)
     }
     const [refused, first, again] = await Promise.all([
       keyed('bob', 'b', {
