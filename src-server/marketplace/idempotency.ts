@@ -62,6 +62,14 @@ class Refused {
   constructor(readonly error: AppError) {}
 }
 
+/** A request's claim of its key: who, which key, the hash of the request, and when. */
+export interface KeyClaim {
+  userId: string
+  key: string
+  requestHash: string
+  at: Date
+}
+
 /** A keyed effect as work for one transaction, and what stores its refusal once the work's writes are undone. */
 export interface IdempotentWork {
   work: () => IdempotentResponse
@@ -79,7 +87,7 @@ export interface IdempotentWork {
  */
 export function idempotentWork(
   db: Db,
-  claim: { userId: string; key: string; requestHash: string; at: Date },
+  claim: KeyClaim,
   successStatus: number,
   effect: () => unknown,
 ): IdempotentWork {
@@ -117,7 +125,7 @@ export function idempotentWork(
 /** A keyed effect on its own (outside a group commit): the work in one transaction, a refusal stored in a second. */
 export function runIdempotent(
   db: Db,
-  claim: { userId: string; key: string; requestHash: string; at: Date },
+  claim: KeyClaim,
   successStatus: number,
   effect: () => unknown,
 ): IdempotentResponse {
