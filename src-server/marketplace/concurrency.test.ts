@@ -145,6 +145,36 @@ describe('purchases in one group commit', () => {
     expect(balances(server, 'sam')?.balance).toBe(2 * 90)
   })
 
+  it('keeps the paid purchases of a group exact beside the ones refused by their checks', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    for (const buyer of ['bob', 'dora']) await topUp(server, buyer, 100)
+    await topUp(server, 'carl', 99)
+    const { orders } = servicesOf(server).services
+    const buy = (username: string) =>
+      orders.inPurchaseGroup(() =>
+        orders.purchase({ id: userIdOf(server, username), permissions: [] }, listingId, new Date()),
+      )
+    // One group: Carl cannot pay, Bob's second purchase finds his first, Sam cannot buy his own listing.
+    const settled = await Promise.allSettled([buy('bob'), buy('carl'), buy('bob'), buy('sam'), buy('dora')])
+    expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? 'paid' : outcome.reason.code))).toEqual(
+      ['paid', 'INSUFFICIENT_BALANCE', 'ALREADY_OWNED', 'CANNOT_BUY_OWN_LISTING', 'paid'],
+    )
+    const stored = server.app.ctx.db.$client
+      .prepare(
+        `SELECT u.username, o.status FROM marketplace_order o JOIN user u ON u.id = o.buyer_id
+         ORDER BY u.username`,
+      )
+      .all()
+    expect(stored).toEqual([
+      { username: 'bob', status: 'paid' },
+      { username: 'dora', status: 'paid' },
+    ])
+    expect(balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
+    expect(balances(server, 'carl')).toMatchObject({ balance: 99, frozen_balance: 0, total_spent: 0 })
+    expect(balances(server, 'sam')?.balance).toBe(2 * 90)
+  })
+
   it('keeps a refused keyed purchase to its stored refusal and replays a key sent twice in one group', async () => {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
