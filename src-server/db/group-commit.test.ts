@@ -70,42 +70,45 @@ describe('group commit', () => {
     other.close()
   })
 
-  it('runs each piece once when the failing ones fail before writing, and keeps the others', async () => {
-    const { group, insert, other, stored } = open()
+  /** One piece per name, queued in one turn: each logs that it ran and inserts its name; `failing` throws. */
+  function runLogged(
+    ctx: ReturnType<typeof open>,
+    names: string[],
+    failing: string,
+    throwsBeforeWriting: boolean,
+  ) {
     const runs: string[] = []
-    const settled = await Promise.allSettled(
-      ['a', 'refused', 'b'].map((name) =>
-        group.run(() => {
+    const settled = Promise.allSettled(
+      names.map((name) =>
+        ctx.group.run(() => {
           runs.push(name)
-          if (name === 'refused') throw new Error('refused by a check')
-          return insert.run(name).changes
-        }),
-      ),
-    )
-    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
-    expect(runs).toEqual(['a', 'refused', 'b'])
-    expect(stored()).toEqual(['a', 'b'])
-    other.close()
-  })
-
-  it('runs the group again piece by piece when one fails after writing, with the same outcome', async () => {
-    const { group, insert, other, stored } = open()
-    const runs: string[] = []
-    const settled = await Promise.allSettled(
-      ['a', 'half', 'b'].map((name) =>
-        group.run(() => {
-          runs.push(name)
-          insert.run(name)
-          if (name === 'half') throw new Error('failed after writing')
+          if (name === failing && throwsBeforeWriting) throw new Error('refused by a check')
+          ctx.insert.run(name)
+          if (name === failing) throw new Error('failed after writing')
           return name
         }),
       ),
     )
-    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    return { runs, settled }
+  }
+
+  it('runs each piece once when the failing ones fail before writing, and keeps the others', async () => {
+    const ctx = open()
+    const { runs, settled } = runLogged(ctx, ['a', 'refused', 'b'], 'refused', true)
+    expect((await settled).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(runs).toEqual(['a', 'refused', 'b'])
+    expect(ctx.stored()).toEqual(['a', 'b'])
+    ctx.other.close()
+  })
+
+  it('runs the group again piece by piece when one fails after writing, with the same outcome', async () => {
+    const ctx = open()
+    const { runs, settled } = runLogged(ctx, ['a', 'half', 'b'], 'half', false)
+    expect((await settled).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     // The first run was rolled back whole at 'half'; the second ran every piece in its own savepoint.
     expect(runs).toEqual(['a', 'half', 'a', 'half', 'b'])
-    expect(stored()).toEqual(['a', 'b'])
-    other.close()
+    expect(ctx.stored()).toEqual(['a', 'b'])
+    ctx.other.close()
   })
 
   it("keeps what a failed piece's recover writes, in place of the piece's own writes", async () => {
