@@ -70,6 +70,68 @@ describe('group commit', () => {
     other.close()
   })
 
+  /** One piece per name, queued in one turn: each logs that it ran and inserts its name; `failing` throws. */
+  function runLogged(
+    ctx: ReturnType<typeof open>,
+    names: string[],
+    failing: string,
+    throwsBeforeWriting: boolean,
+  ) {
+    const runs: string[] = []
+    const settled = Promise.allSettled(
+      names.map((name) =>
+        ctx.group.run(() => {
+          runs.push(name)
+          if (name === failing && throwsBeforeWriting) throw new Error('refused by a check')
+          ctx.insert.run(name)
+          if (name === failing) throw new Error('failed after writing')
+          return name
+        }),
+      ),
+    )
+    return { runs, settled }
+  }
+
+  it('runs each piece once when the failing ones fail before writing, and keeps the others', async () => {
+    const ctx = open()
+    const { runs, settled } = runLogged(ctx, ['a', 'refused', 'b'], 'refused', true)
+    expect((await settled).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(runs).toEqual(['a', 'refused', 'b'])
+    expect(ctx.stored()).toEqual(['a', 'b'])
+    ctx.other.close()
+  })
+
+  it('runs the group again piece by piece when one fails after writing, with the same outcome', async () => {
+    const ctx = open()
+    const { runs, settled } = runLogged(ctx, ['a', 'half', 'b'], 'half', false)
+    expect((await settled).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    // The first run was rolled back whole at 'half'; the second ran every piece in its own savepoint.
+    expect(runs).toEqual(['a', 'half', 'a', 'half', 'b'])
+    expect(ctx.stored()).toEqual(['a', 'b'])
+    ctx.other.close()
+  })
+
+  it("keeps what a failed piece's recover writes, in place of the piece's own writes", async () => {
+    const { group, insert, other, stored } = open()
+    const recover = (error: unknown) => {
+      insert.run(`${(error as Error).message} recovered`)
+      return 'recovered'
+    }
+    const results = await Promise.all([
+      group.run(() => {
+        insert.run('half')
+        throw new Error('half')
+      }, recover),
+      group.run(() => {
+        throw new Error('checked')
+      }, recover),
+      group.run(() => insert.run('c') && 'c', recover),
+    ])
+    expect(results).toEqual(['recovered', 'recovered', 'c'])
+    expect(stored()).toEqual(['c', 'checked recovered', 'half recovered'])
+    other.close()
+  })
+
   it('fails every piece and keeps nothing when a failure ends the whole transaction', async () => {
     const { group, sqlite, insert, other, stored } = open()
     const settled = await Promise.allSettled([

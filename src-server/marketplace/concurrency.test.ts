@@ -9,7 +9,7 @@ import {
   userIdOf,
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { IDEMPOTENCY_TTL_MS, requestHash, runIdempotent } from './idempotency'
+import { IDEMPOTENCY_TTL_MS, idempotentWork, requestHash, runIdempotent } from './idempotency'
 import { MarketplaceErrors } from './marketplace.errors'
 
 let server: TestServer
@@ -110,26 +110,20 @@ describe('concurrent money movements over HTTP', () => {
 })
 
 describe('purchases in one group commit', () => {
-  it('rolls back only the purchase that fails after its debit; the others in the group are paid', async () => {
+  /** Sam's listing at 100 points, the buyers topped up, and a purchase of it through the group commit. */
+  async function groupBuyer(topUps: Record<string, number>) {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
-    for (const buyer of ['bob', 'carl', 'dora']) await topUp(server, buyer, 100)
+    for (const [buyer, amount] of Object.entries(topUps)) await topUp(server, buyer, amount)
     const { orders } = servicesOf(server).services
-    const buy = (username: string, hooks = {}) =>
+    return (username: string, hooks = {}) =>
       orders.inPurchaseGroup(() =>
         orders.purchase({ id: userIdOf(server, username), permissions: [] }, listingId, new Date(), hooks),
       )
-    const settled = await Promise.allSettled([
-      buy('bob'),
-      buy('carl', {
-        afterDeduct: () => {
-          throw new Error('power cut')
-        },
-      }),
-      buy('dora'),
-    ])
-    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
-    expect(String((settled[1] as PromiseRejectedResult).reason)).toContain('power cut')
+  }
+
+  /** Bob and Dora bought (Sam earned 90 of each), Carl's points are as he topped them up. */
+  function expectOnlyBobAndDoraPaid(carlTopUp: number) {
     const stored = server.app.ctx.db.$client
       .prepare(
         `SELECT u.username, o.status FROM marketplace_order o JOIN user u ON u.id = o.buyer_id
@@ -141,8 +135,34 @@ describe('purchases in one group commit', () => {
       { username: 'dora', status: 'paid' },
     ])
     expect(balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
-    expect(balances(server, 'carl')).toMatchObject({ balance: 100, frozen_balance: 0, total_spent: 0 })
+    expect(balances(server, 'carl')).toMatchObject({ balance: carlTopUp, frozen_balance: 0, total_spent: 0 })
     expect(balances(server, 'sam')?.balance).toBe(2 * 90)
+  }
+
+  it('rolls back only the purchase that fails after its debit; the others in the group are paid', async () => {
+    const buy = await groupBuyer({ bob: 100, carl: 100, dora: 100 })
+    const settled = await Promise.allSettled([
+      buy('bob'),
+      buy('carl', {
+        afterDeduct: () => {
+          throw new Error('power cut')
+        },
+      }),
+      buy('dora'),
+    ])
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toContain('power cut')
+    expectOnlyBobAndDoraPaid(100)
+  })
+
+  it('keeps the paid purchases of a group exact beside the ones refused by their checks', async () => {
+    const buy = await groupBuyer({ bob: 100, carl: 99, dora: 100 })
+    // One group: Carl cannot pay, Bob's second purchase finds his first, Sam cannot buy his own listing.
+    const settled = await Promise.allSettled([buy('bob'), buy('carl'), buy('bob'), buy('sam'), buy('dora')])
+    expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? 'paid' : outcome.reason.code))).toEqual(
+      ['paid', 'INSUFFICIENT_BALANCE', 'ALREADY_OWNED', 'CANNOT_BUY_OWN_LISTING', 'paid'],
+    )
+    expectOnlyBobAndDoraPaid(99)
   })
 
   it('keeps a refused keyed purchase to its stored refusal and replays a key sent twice in one group', async () => {
@@ -155,9 +175,10 @@ describe('purchases in one group commit', () => {
     const keyed = (username: string, key: string, hooks = {}) => {
       const buyer = { id: userIdOf(server, username), permissions: [] }
       const claim = { userId: buyer.id, key, requestHash: 'same', at: new Date() }
-      return orders.inPurchaseGroup(() =>
-        runIdempotent(db, claim, 201, () => orders.purchase(buyer, listingId, claim.at, hooks)),
+      const { work, recover } = idempotentWork(db, claim, 201, () =>
+        orders.purchase(buyer, listingId, claim.at, hooks),
       )
+      return orders.inPurchaseGroup(work, recover)
     }
     const [refused, first, again] = await Promise.all([
       keyed('bob', 'b', {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   createListing,
   marketplaceTestFrame,
@@ -7,6 +10,7 @@ import {
   userIdOf,
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { listTransactionHistory } from './history.repository'
 
 let server: TestServer
 const { call, buy } = marketplaceTestFrame(() => server)
@@ -136,6 +140,48 @@ describe('histories carry names, not ids', () => {
     expect(summary((await call('GET', '/api/wallet/transactions', 'carl')).json().items)).toEqual([
       ['transfer_in', null, 'bob'],
     ])
+  })
+})
+
+describe('ledger indexes (migration 0006)', () => {
+  it("replaces a previous release's reference and type indexes, and still finds a transfer's other party", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-ledger-indexes-'))
+    // After afterEach has closed the last server on it.
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }))
+    server = await startTestServer({ dataDir })
+    await topUp(server, 'bob', 30)
+    await server.headersFor('carl')
+    const carlId = userIdOf(server, 'carl')
+    await call('POST', '/api/wallet/transfer', 'bob', { to_user_id: carlId, amount: 5 })
+    // The database as the previous release left it: its two indexes, not the transfer index, 0006 not applied.
+    server.app.ctx.db.$client.exec(`DROP INDEX wallet_transaction_by_transfer_idx;
+      CREATE INDEX wallet_transaction_by_wallet_type_time_idx ON wallet_transaction (wallet_id, type, created_at);
+      CREATE INDEX wallet_transaction_by_reference_idx ON wallet_transaction (reference_type, reference_id);
+      DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations);`)
+    await server.close()
+    server = await startTestServer({ dataDir })
+
+    const indexes = server.app.ctx.db.$client
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'wallet_transaction' ORDER BY name",
+      )
+      .pluck()
+      .all()
+    expect(indexes).toEqual([
+      'sqlite_autoindex_wallet_transaction_1',
+      'wallet_transaction_by_transfer_idx',
+      'wallet_transaction_by_wallet_seq_idx',
+    ])
+    // Users persist but the restarted test server signs in only its admin: Carl's history is read from the store.
+    const carl = server.app.ctx.db.$client
+      .prepare('SELECT id, user_id FROM wallet WHERE user_id = ?')
+      .get(carlId) as { id: string; user_id: string }
+    const received = listTransactionHistory(server.app.ctx.db, carl.id, carl.user_id, {
+      page: 1,
+      size: 20,
+      type: 'transfer_in',
+    }).items
+    expect(received).toMatchObject([{ type: 'transfer_in', amount: 5, counterparty: { username: 'bob' } }])
   })
 })
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { lt } from 'drizzle-orm'
-import { atomically, type Db, perHandle, type Queryable } from '../db'
+import { type Db, perHandle, type Queryable } from '../db'
 import { AppError } from '../errors'
 import { MarketplaceErrors } from './marketplace.errors'
 import { idempotencyKey } from './marketplace.tables'
@@ -47,48 +47,63 @@ const keyStatements = perHandle((db: Db) => ({
   ),
   find: db.$client.prepare<
     [string, string],
-    { request_hash: string; status_code: number; response_json: string }
-  >('SELECT request_hash, status_code, response_json FROM idempotency_key WHERE user_id = ? AND key = ?'),
+    { request_hash: string; status_code: number; response_json: string; expires_at: string }
+  >(
+    'SELECT request_hash, status_code, response_json, expires_at FROM idempotency_key WHERE user_id = ? AND key = ?',
+  ),
   store: db.$client.prepare<[string, string, string, number, string, string, string]>(
     `INSERT INTO idempotency_key (user_id, key, request_hash, status_code, response_json, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   ),
 }))
 
-/** The effect refused (an AppError): carried out of the transaction so that all its writes roll back. */
+/** The effect refused (an AppError): carried out of its work so that all its writes are undone. */
 class Refused {
   constructor(readonly error: AppError) {}
 }
 
+/** A request's claim of its key: who, which key, the hash of the request, and when. */
+export interface KeyClaim {
+  userId: string
+  key: string
+  requestHash: string
+  at: Date
+}
+
+/** A keyed effect as work for one transaction, and what stores its refusal once the work's writes are undone. */
+export interface IdempotentWork {
+  work: () => IdempotentResponse
+  recover: (error: unknown) => IdempotentResponse
+}
+
 /**
  * Runs `effect` once per (user, key): a stored response of the same request is replayed, a stored response of a
- * different request is IDEMPOTENCY_KEY_REUSED, and otherwise the effect runs and its response is stored. A
- * success is ONE transaction: key claimed, effect (which joins it through `atomically`, no savepoint), response
- * stored. A refusal (AppError) rolls everything back and stores the error response in a second transaction; both
- * run without yielding to the event loop, so no other request sees the key unclaimed in between. Inside a group
- * commit (purchases) both are savepoints of the group's transaction: a refusal still leaves only its stored
- * response behind.
+ * different request is IDEMPOTENCY_KEY_REUSED, and otherwise the effect runs and its response is stored. `work`
+ * claims the key, runs the effect (which joins the caller's transaction through `atomically`, no savepoint of
+ * its own) and stores the response: one transaction, or one piece of a group commit. A refusal (AppError) leaves
+ * `work` as a `Refused`; the caller undoes the work's writes and hands it to `recover`, which stores the error
+ * response. The two run without yielding to the event loop, so no other request sees the key unclaimed in
+ * between.
  */
-export function runIdempotent(
+export function idempotentWork(
   db: Db,
-  claim: { userId: string; key: string; requestHash: string; at: Date },
+  claim: KeyClaim,
   successStatus: number,
   effect: () => unknown,
-): IdempotentResponse {
+): IdempotentWork {
   const { userId, key } = claim
   const statements = keyStatements(db)
   const now = claim.at.toISOString()
   const store = (statusCode: number, body: unknown) => {
     const expiresAt = new Date(claim.at.getTime() + IDEMPOTENCY_TTL_MS).toISOString()
+    statements.dropExpired.run(userId, key, now)
     statements.store.run(userId, key, claim.requestHash, statusCode, JSON.stringify(body), now, expiresAt)
     return { statusCode, body, replayed: false }
   }
-  try {
-    // Not `atomically`: nested in a group commit, a refusal must roll back this part alone.
-    return db.$client.transaction(() => {
-      statements.dropExpired.run(userId, key, now)
+  return {
+    work() {
       const stored = statements.find.get(userId, key)
-      if (stored) {
+      if (stored && stored.expires_at >= now) {
         if (stored.request_hash !== claim.requestHash) throw MarketplaceErrors.IDEMPOTENCY_KEY_REUSED({ key })
         return { statusCode: stored.status_code, body: JSON.parse(stored.response_json), replayed: true }
       }
@@ -99,14 +114,26 @@ export function runIdempotent(
         throw error instanceof AppError ? new Refused(error) : error
       }
       return store(successStatus, body)
-    })()
+    },
+    recover(error) {
+      if (!(error instanceof Refused)) throw error
+      return store(error.error.statusCode, errorResponse(error.error))
+    },
+  }
+}
+
+/** A keyed effect on its own (outside a group commit): the work in one transaction, a refusal stored in a second. */
+export function runIdempotent(
+  db: Db,
+  claim: KeyClaim,
+  successStatus: number,
+  effect: () => unknown,
+): IdempotentResponse {
+  const { work, recover } = idempotentWork(db, claim, successStatus, effect)
+  try {
+    return db.$client.transaction(work)()
   } catch (error) {
-    if (!(error instanceof Refused)) throw error
-    const refusal = error.error
-    return atomically(db, () => {
-      statements.dropExpired.run(userId, key, now)
-      return store(refusal.statusCode, errorResponse(refusal))
-    })
+    return db.$client.transaction(() => recover(error))()
   }
 }
 

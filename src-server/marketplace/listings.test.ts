@@ -289,10 +289,11 @@ describe('listing search index (migration 0005)', () => {
         .sort()
     const before = indexed()
     expect(before).toHaveLength(2)
-    /** Restarts as if migration 0005 had never run, after `prepare` changes the database (users persist, so only admin searches). */
+    /** Restarts as if migration 0005 (and the ones after it) had never run, after `prepare` changes the database (users persist, so only admin searches). */
     const restartUnmigrated = async (prepare: string) => {
       server.app.ctx.db.$client.exec(`${prepare}
-          DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations);`)
+          DELETE FROM __drizzle_migrations
+          WHERE created_at >= (SELECT created_at FROM __drizzle_migrations ORDER BY created_at LIMIT 1 OFFSET 5);`)
       await server.close()
       server = await startTestServer({ dataDir })
     }

@@ -8,7 +8,7 @@ import {
   platformStats,
   setListingStatus,
 } from './admin.service'
-import { type IdempotentResponse, requestHash, runIdempotent } from './idempotency'
+import { type IdempotentResponse, idempotentWork, requestHash, runIdempotent } from './idempotency'
 import type { ListingService } from './listings.service'
 import {
   AdminListingQuery,
@@ -56,21 +56,11 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
   const use = { permission: 'marketplace.use' } as const
   const admin = { permission: 'platform.admin' } as const
 
-  /**
-   * A money-moving effect under the request's Idempotency-Key (if any), as one synchronous piece of work that
-   * answers with the response to send.
-   */
-  function idempotent(
-    request: FastifyRequest,
-    successStatus: number,
-    effect: (at: Date) => unknown,
-  ): () => IdempotentResponse {
-    const at = new Date()
+  /** The request's Idempotency-Key claim, or null without a key: then nothing is hashed or claimed. */
+  function claimOf(request: FastifyRequest, at: Date) {
     const key = request.headers['idempotency-key']
-    // Without a key the effect simply runs: no request hash, no claim.
-    if (typeof key !== 'string')
-      return () => ({ statusCode: successStatus, body: effect(at), replayed: false })
-    const claim = {
+    if (typeof key !== 'string') return null
+    return {
       userId: request.requireUser().id,
       key,
       requestHash: requestHash(`${request.method} ${request.routeOptions.url}`, {
@@ -79,7 +69,6 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       }),
       at,
     }
-    return () => runIdempotent(db, claim, successStatus, () => effect(at))
   }
 
   function send(reply: FastifyReply, result: IdempotentResponse) {
@@ -87,12 +76,22 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     return reply.status(result.statusCode).send(result.body)
   }
 
-  const sendIdempotent = (
+  /** A money-moving effect under the request's Idempotency-Key (if any), in a transaction of its own. */
+  function sendIdempotent(
     request: FastifyRequest,
     reply: FastifyReply,
     successStatus: number,
     effect: (at: Date) => unknown,
-  ) => send(reply, idempotent(request, successStatus, effect)())
+  ) {
+    const at = new Date()
+    const claim = claimOf(request, at)
+    return send(
+      reply,
+      claim
+        ? runIdempotent(db, claim, successStatus, () => effect(at))
+        : { statusCode: successStatus, body: effect(at), replayed: false },
+    )
+  }
 
   // Wallet
   app.get(
@@ -237,15 +236,15 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       config: use,
       schema: { tags, headers: IdempotencyHeaders, body: OrderBody, response: { 201: OrderSchema } },
     },
-    async (request, reply) =>
-      send(
-        reply,
-        await orders.inPurchaseGroup(
-          idempotent(request, 201, (at) =>
-            orders.purchase(request.requireUser(), request.body.listing_id, at),
-          ),
-        ),
-      ),
+    async (request, reply) => {
+      const at = new Date()
+      const claim = claimOf(request, at)
+      const purchase = () => orders.purchase(request.requireUser(), request.body.listing_id, at)
+      if (!claim) return reply.status(201).send(await orders.inPurchaseGroup(purchase))
+      // The key's claim, the purchase and the stored response are one piece of the group commit.
+      const { work, recover } = idempotentWork(db, claim, 201, purchase)
+      return send(reply, await orders.inPurchaseGroup(work, recover))
+    },
   )
 
   app.get(

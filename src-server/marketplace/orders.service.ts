@@ -46,17 +46,42 @@ export interface PurchaseHooks {
 
 export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
   const purchaseGroup = createCommitGroup(db)
+  let platformWallet: string | null = null
+  /**
+   * The platform account's wallet id, read once: the platform account is made at bootstrap and never replaced,
+   * and a user's wallet is never replaced either (one per user by `wallet_by_user_idx`, and nothing deletes a
+   * wallet: the ledger refers to it), so the id cannot change while the server runs. It is made (when new) and
+   * committed in a transaction of its own, before any purchase's transaction: a group commit that rolls back
+   * can never leave the id pointing at a wallet that was not kept. Nothing is ever held on the platform's wallet
+   * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either.
+   */
+  function platformWalletId(at: Date): string {
+    if (platformWallet) return platformWallet
+    // Asked inside a transaction that may still roll back (a purchase run within another's): for this one only.
+    if (db.$client.inTransaction) return ledger.openWallet(platformUserId(), at).id
+    platformWallet = db.transaction(() => ledger.openWallet(platformUserId(), at).id)
+    return platformWallet
+  }
+
   return {
     /**
-     * Runs `work` (a purchase with its Idempotency-Key claim) in a group commit with the purchases that arrived
-     * in the same turn of the event loop: one commit writes the pages they share once (db/group-commit.ts).
+     * Runs `work` (a purchase, with its Idempotency-Key claim when it has one) in a group commit with the
+     * purchases that arrived in the same turn of the event loop: one commit writes the pages they share once
+     * (db/group-commit.ts). `recover` stores a refusal of keyed work.
      */
-    inPurchaseGroup<T>(work: () => T): Promise<T> {
-      return purchaseGroup.run(work)
+    inPurchaseGroup<T>(work: () => T, recover?: (error: unknown) => T): Promise<T> {
+      platformWalletId(new Date())
+      return purchaseGroup.run(work, recover)
     },
 
+    /**
+     * The six steps of the spec. Every refusal comes from a read before the first write, so a refused purchase
+     * in a group commit leaves nothing to undo (db/group-commit.ts); only opening the buyer's wallet can write
+     * before the balance check (a first wallet, or holds released), which the group undoes the slow way.
+     */
     purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
       const buyerId = buyer.id
+      const commissionWallet = platformWalletId(at)
       // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
       return atomically(db, () => {
         const item = repo.findPurchasedListing(db, listingId)
@@ -117,7 +142,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         // 5. Commission to the platform, the remainder to the seller.
         if (fee > 0)
           ledger.postEntry(
-            ledger.openWallet(platformUserId(), at).id,
+            commissionWallet,
             {
               type: 'commission',
               balanceDelta: fee,
