@@ -8,7 +8,7 @@ export interface Upload {
   file: { fieldName: string; fileName: string; bytes: Buffer } | null
 }
 
-/** Reads a multipart body: its text fields and its one file, whole (the global limit caps the size). */
+/** Reads a multipart body: its text fields and its one file, whole (the upload scope's multipart limits cap the size: `http/uploads.ts`). */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) throw CommonErrors.UNSUPPORTED_MEDIA_TYPE({ expected: 'multipart/form-data' })
   const upload: Upload = { fields: {}, file: null }

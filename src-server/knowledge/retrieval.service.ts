@@ -191,9 +191,9 @@ export function createRetrievalService(
     if (sources.length === 0) return []
     const ids = sources.map((source) => source.id)
     const candidates = Math.max(50, topK * 10)
-    // BM25's terms and the reranker's rarities read one state of the index.
-    const statistics = termStatistics(client)
-    const bm25 = mode === 'vector' ? [] : searchBm25(client, query, ids, candidates, statistics)
+    // BM25's terms and the reranker's rarities share one read of the index's counts (a vector search needs none).
+    const statistics = mode === 'vector' ? null : termStatistics(client)
+    const bm25 = statistics ? searchBm25(client, query, ids, candidates, statistics) : []
     const nearest = mode === 'bm25' ? [] : await nearestChunks(query, ids, candidates)
     const bm25Seqs = bm25.map((row) => row.seq)
     const vectorSeqs = nearest.map((row) => row.seq)
@@ -212,7 +212,7 @@ export function createRetrievalService(
       priority: priority.get(row.source_id) ?? 0,
     }))
     const scored =
-      mode === 'hybrid'
+      mode === 'hybrid' && statistics
         ? rerankBySentences(
             fusedHits,
             queryStems(query, statistics.rarity),

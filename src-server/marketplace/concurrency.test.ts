@@ -165,6 +165,26 @@ describe('purchases in one group commit', () => {
     expectOnlyBobAndDoraPaid(99)
   })
 
+  it('refuses a buyer who never had a wallet before writing anything: the group runs each purchase once', async () => {
+    server = await startTestServer()
+    const listingId = await publishedListing(server, 'sam', { base_price: 100 })
+    await topUp(server, 'bob', 100)
+    await server.headersFor('eve')
+    const { orders } = servicesOf(server).services
+    const runs: string[] = []
+    const buy = (username: string) =>
+      orders.inPurchaseGroup(() => {
+        runs.push(username)
+        return orders.purchase({ id: userIdOf(server, username), permissions: [] }, listingId, new Date())
+      })
+    const settled = await Promise.allSettled([buy('eve'), buy('bob')])
+    expect(
+      settled.map((outcome) => (outcome.status === 'fulfilled' ? 'paid' : outcome.reason.details)),
+    ).toEqual([{ required: 100, available: 0 }, 'paid'])
+    expect(runs).toEqual(['eve', 'bob'])
+    expect(balances(server, 'eve')).toBeUndefined()
+  })
+
   it('keeps a refused keyed purchase to its stored refusal and replays a key sent twice in one group', async () => {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })

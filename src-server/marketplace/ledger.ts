@@ -100,6 +100,11 @@ export function createLedger(db: Db) {
     return row
   }
 
+  /** Whether the user has a wallet yet (one is made on their first wallet operation). */
+  function hasWallet(userId: string): boolean {
+    return walletByUser.get(userId) !== undefined
+  }
+
   /** The user's wallet, created on first use. */
   function ensureWallet(userId: string, at: Date): WalletRow {
     return (
@@ -183,6 +188,7 @@ export function createLedger(db: Db) {
 
   return {
     findWallet,
+    hasWallet,
     openWallet,
 
     postEntry,

@@ -76,8 +76,10 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
 
     /**
      * The six steps of the spec. Every refusal comes from a read before the first write, so a refused purchase
-     * in a group commit leaves nothing to undo (db/group-commit.ts); only opening the buyer's wallet can write
-     * before the balance check (a first wallet, or holds released), which the group undoes the slow way.
+     * in a group commit leaves nothing to undo (db/group-commit.ts). Opening the buyer's wallet writes (a first
+     * wallet, or holds released), so a buyer without one is refused before it is made: otherwise every request
+     * of an account that never topped up would make its whole group run again with savepoints. Holds released
+     * before a refusal are the one write the group undoes the slow way.
      */
     purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
       const buyerId = buyer.id
@@ -97,6 +99,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         const price = item.basePrice
         const now = at.toISOString()
         // 1. Check the balance.
+        if (price > 0 && !ledger.hasWallet(buyerId))
+          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available: 0 })
         const buyerWallet = ledger.openWallet(buyerId, at)
         if (buyerWallet.balance < price)
           throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available: buyerWallet.balance })

@@ -19,6 +19,28 @@ function answerFor(method: string, url: URL): unknown {
   if (method === 'GET') return { items: [], total: 0, page: 1, size: 20 }
   return {}
 }
+/** Chat sockets the console opened, with whether they were closed. */
+const sockets: { url: string; closed: boolean }[] = []
+vi.stubGlobal(
+  'WebSocket',
+  class {
+    static OPEN = 1
+    readyState = 1
+    onopen: (() => void) | null = null
+    onclose: (() => void) | null = null
+    onmessage: ((event: { data: string }) => void) | null = null
+    private readonly record: { url: string; closed: boolean }
+    constructor(url: string) {
+      this.record = { url, closed: false }
+      sockets.push(this.record)
+    }
+    send() {}
+    close() {
+      this.record.closed = true
+    }
+  },
+)
+
 vi.stubGlobal('fetch', async (input: URL, init: RequestInit) => {
   const url = new URL(input)
   sent.push(`${init.method} ${url.pathname}${url.search}`)
@@ -32,6 +54,7 @@ const { useNotifications } = await import('../components/ui/notifications')
 const { useKnowledge } = await import('../features/knowledge/stores/knowledge-store')
 const { useAdmin } = await import('../features/admin/stores/admin-store')
 const { useReviewRun } = await import('../features/review/stores/review-run-store')
+const { useChatSession } = await import('../features/chat/stores/chat-session-store')
 
 const signIn = (username: string) => useSession.getState().signIn(username, 'password')
 
@@ -85,5 +108,14 @@ describe('signing out', () => {
     sent.length = 0
     await useReviewRun.getState().loadWords(2)
     expect(sent).toEqual([])
+  })
+
+  it('closes the chat socket the last user had open, so none of their session reaches the next one', async () => {
+    await signIn('ann')
+    useChatSession.getState().connect('session-of-ann')
+    expect(sockets.at(-1)?.closed).toBe(false)
+    await useSession.getState().signOut()
+    expect(sockets.at(-1)?.closed).toBe(true)
+    expect(useChatSession.getState().sessionId).toBeNull()
   })
 })

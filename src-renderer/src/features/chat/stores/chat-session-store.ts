@@ -144,4 +144,11 @@ export const useChatSession = create<SessionViewState>((set, get) => {
   }
 })
 
-forgetOnSignOut(useChatSession)
+// The open session's socket speaks with the last user's token: it closes with them, so nothing of their
+// session reaches the emptied store, and the view's own cleanup (which checks the emptied sessionId) need not.
+forgetOnSignOut(useChatSession, () => {
+  const open = socket
+  socket = null
+  open?.close()
+  clearTimeout(typingTimer)
+})
