@@ -76,7 +76,7 @@ export function createAuthService(db: Db) {
   }
   let platformId: string | null = null
   const failuresByUsername = new FailureLimiter(10, 15 * 60_000)
-  const failuresByAddress = new FailureLimiter(50, 15 * 60_000, MAX_TRACKED_KEYS, 'refuse-new')
+  const failuresByAddress = new FailureLimiter(50, 15 * 60_000, MAX_TRACKED_KEYS, 'skip-new')
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'))
 
@@ -117,7 +117,7 @@ export function createAuthService(db: Db) {
       const row = repo.findUserByUsername(db, username)
       let valid = false
       if (row && !row.isSystem) valid = await verifyPassword(password, row.passwordHash)
-      else await dummyHash
+      else await verifyPassword(password, await dummyHash)
       if (!row || !valid || row.disabled) {
         failuresByUsername.recordFailure(userKey)
         failuresByAddress.recordFailure(address)

@@ -68,22 +68,32 @@ describe('login failure limiter', () => {
   })
 })
 
-describe('an address limiter that refuses new keys when full', () => {
-  it('keeps a limited key counting through a flood of other keys, refusing the newcomers until a window ends', () => {
-    const limiter = new FailureLimiter(3, 1_000, 3, 'refuse-new')
+describe('an address limiter that leaves new keys uncounted when full', () => {
+  it('keeps a limited key counting through a flood of other keys, and refuses none of the newcomers', () => {
+    const limiter = new FailureLimiter(3, 1_000, 3, 'skip-new')
     limiter.recordFailure('victim', 0)
     limiter.recordFailure('victim', 10)
     for (let i = 0; i < 10; i++) limiter.recordFailure(`flood-${i}`, 20 + i)
-    // Two flood keys fit; the rest are refused rather than counted over the victim's window.
+    // Two flood keys fit; the rest may try, uncounted, rather than be counted over the victim's window.
     expect(limiter.size).toBe(3)
-    expect(limiter.retryAfter('flood-9', 100)).toBe(1)
-    expect(limiter.retryAfter('flood-0', 100)).toBe(0)
+    expect(limiter.retryAfter('flood-9', 100)).toBe(0)
+    limiter.recordFailure('flood-9', 101)
+    limiter.recordFailure('flood-9', 102)
+    expect(limiter.retryAfter('flood-9', 103)).toBe(0)
     limiter.recordFailure('victim', 200)
     expect(limiter.retryAfter('victim', 300)).toBe(1)
-    // Locked out, the victim leaves the counting table: one newcomer may try, the next waits for a window's end.
-    limiter.recordFailure('newcomer', 300)
-    expect(limiter.retryAfter('another', 400)).toBe(1)
-    expect(limiter.retryAfter('another', 1_020)).toBe(0)
+  })
+
+  it('counts new keys again once the windows that filled the table have ended', () => {
+    const limiter = new FailureLimiter(2, 1_000, 2, 'skip-new')
+    limiter.recordFailure('a', 0)
+    limiter.recordFailure('b', 0)
+    limiter.recordFailure('late', 500)
+    limiter.recordFailure('late', 501)
+    expect(limiter.retryAfter('late', 502)).toBe(0)
+    limiter.recordFailure('late', 1_000)
+    limiter.recordFailure('late', 1_001)
+    expect(limiter.retryAfter('late', 1_002)).toBe(1)
   })
 
   it('forgets the limited key’s count under the same flood when it forgets the oldest instead', () => {

@@ -5,16 +5,18 @@ export const MAX_TRACKED_KEYS = 10_000
 
 /**
  * What a full table of counting keys does with a key it does not hold. A bounded limiter either forgets a live
- * window (nginx `limit_req` and HAProxy stick tables by default drop the least recently used) or refuses what it
- * cannot count (HAProxy's `nopurge`). Forgetting hands the forgotten key fresh attempts: whoever can fail from
- * more keys than the table holds can flood a limited key's count away. Refusing costs availability instead, and
- * only to keys never seen in a live window, until the oldest window ends.
- * - `forget-oldest` suits usernames: made-up names are free to invent, refusing would lock every user out, and
- *   each failure of a made-up name also counts against its address.
- * - `refuse-new` suits addresses: filling the table takes that many addresses each failing, and a limited address
- *   must not get its attempts back because others failed.
+ * window (nginx `limit_req` and HAProxy stick tables by default drop the least recently used) or leaves the new
+ * key uncounted (HAProxy's `nopurge`: no new entry while the table is full). Forgetting hands the forgotten key
+ * fresh attempts: whoever can fail from more keys than the table holds can flood a limited key's count away.
+ * Not counting lets the new keys try uncounted until a window ends, and takes nobody's attempts away.
+ * - `forget-oldest` suits usernames: made-up names are free to invent, and each failure of a made-up name also
+ *   counts against its address.
+ * - `skip-new` suits addresses: a limited address must not get its attempts back because others failed, and an
+ *   address must not be refused because others failed either (refusing unseen addresses would let a flood lock
+ *   every new client out). Whoever holds that many addresses is past what an address limit can stop; each
+ *   attempt is still counted against its username.
  */
-export type WhenFull = 'forget-oldest' | 'refuse-new'
+export type WhenFull = 'forget-oldest' | 'skip-new'
 
 /**
  * Fixed-window failure counter kept in memory: login failures per username and per address. A restart clears
@@ -28,6 +30,8 @@ export class FailureLimiter {
   private readonly counting: LRUCache<string, { count: number; windowStart: number }>
   /** Locked-out key → end of its window, oldest lockout first (Map insertion order). */
   private readonly lockedUntil = new Map<string, number>()
+  /** With `skip-new`, when the earliest counted window ends: a full table has no room before then. */
+  private nextWindowEnd = 0
 
   constructor(
     private readonly maxFailures: number,
@@ -40,7 +44,7 @@ export class FailureLimiter {
 
   /** Seconds until the key may try again, or 0 if it may try now. */
   retryAfter(key: string, now = Date.now()): number {
-    const until = this.lockedUntil.get(key) ?? this.refusedUntil(key, now)
+    const until = this.lockedUntil.get(key)
     if (until === undefined) return 0
     if (now >= until) {
       this.lockedUntil.delete(key)
@@ -53,6 +57,7 @@ export class FailureLimiter {
     if (this.retryAfter(key, now) > 0) return
     const entry = this.counting.get(key)
     const window = entry && now - entry.windowStart < this.windowMs ? entry : { count: 0, windowStart: now }
+    if (!entry && !this.hasRoom(now)) return
     window.count += 1
     if (window.count < this.maxFailures) {
       this.counting.set(key, window)
@@ -73,18 +78,19 @@ export class FailureLimiter {
   }
 
   /**
-   * With `refuse-new`, a key the full table does not hold may not try until the oldest live window ends (ended
-   * windows are dropped first: they hold nothing). Undefined when the key may try.
+   * Whether a key the table does not hold can be counted. With `skip-new` a full table first drops its ended
+   * windows (they hold nothing), scanning at most once per window end; `forget-oldest` always has room.
    */
-  private refusedUntil(key: string, now: number): number | undefined {
-    if (this.whenFull !== 'refuse-new' || this.counting.has(key) || this.counting.size < this.maxKeys) return
-    let firstEnd = Number.POSITIVE_INFINITY
+  private hasRoom(now: number): boolean {
+    if (this.whenFull !== 'skip-new' || this.counting.size < this.maxKeys) return true
+    if (now < this.nextWindowEnd) return false
+    this.nextWindowEnd = Number.POSITIVE_INFINITY
     for (const [counted, window] of [...this.counting.entries()]) {
       const end = window.windowStart + this.windowMs
       if (end <= now) this.counting.delete(counted)
-      else firstEnd = Math.min(firstEnd, end)
+      else this.nextWindowEnd = Math.min(this.nextWindowEnd, end)
     }
-    return this.counting.size < this.maxKeys ? undefined : firstEnd
+    return this.counting.size < this.maxKeys
   }
 
   private lock(key: string, until: number, now: number): void {
