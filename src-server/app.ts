@@ -46,6 +46,7 @@ import {
   ErrorEnvelope,
   lazyRequestLogger,
   originPolicy,
+  requestLineWriter,
   securityHeaders,
   validatorCompiler,
 } from './http'
@@ -113,8 +114,9 @@ async function buildApp(
     destination,
   )
   // The one line per request, from a logger of its own without redaction: its fields are fixed and hold no
-  // secret (the URL's access token is masked below), and redacting plus a child logger doubled its cost.
+  // secret (the URL's access token is masked by the writer), and redacting plus a child logger doubled its cost.
   const requestLog = pino({ level: config.logLevel }, destination)
+  const writeRequestLine = requestLineWriter(requestLog)
   // The app's level, changed at run time (the http benchmark measures the line's cost so), holds for it too.
   logger.on('level-change', (level) => {
     requestLog.level = level
@@ -179,15 +181,13 @@ async function buildApp(
   app.server.headersTimeout = Math.min(app.server.headersTimeout, options.requestTimeoutMs ?? 60_000)
 
   app.addHook('onResponse', (request, reply, done) => {
-    // The message as a field, last, gives pino's same line without its message formatting per call.
-    requestLog.info({
+    writeRequestLine({
       reqId: request.id,
       method: request.method,
-      url: maskAccessToken(request.url),
+      url: request.url,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
       user: request.user?.username,
-      msg: 'request',
     })
     done()
   })
@@ -274,11 +274,6 @@ async function buildApp(
       passwordFile: bootstrapResult.created ? bootstrapResult.passwordFile : null,
     },
   }) as unknown as App
-}
-
-/** A URL as logged: a token sent as `access_token` in the query is masked. Most URLs carry no `=` at all. */
-function maskAccessToken(url: string): string {
-  return url.includes('=') ? url.replace(/([?&]access_token=)[^&]*/i, '$1***') : url
 }
 
 /** Malformed URLs and over-long path parameters are answered before routing: they get the envelope too. */
