@@ -163,6 +163,31 @@ describe('server conventions', () => {
       headers: { origin: 'http://192.0.2.10:5173', 'access-control-request-method': 'GET' },
     })
     expect(lan.headers['access-control-allow-origin']).toBe('http://192.0.2.10:5173')
+    expect(lan.headers['access-control-allow-methods']).toBe('GET,HEAD,POST')
+    expect(lan.headers.vary).toBe('Origin, Access-Control-Request-Headers')
+    expect(lan.statusCode).toBe(204)
+  })
+
+  it('grants a LAN origin on plain requests, varies every answer by origin, and grants no one else', async () => {
+    server = await startTestServer({ allowedOrigins: ['http://192.0.2.10:5173'] })
+    const answer = (origin?: string) =>
+      server.app.inject({ method: 'GET', url: '/healthz', headers: origin ? { origin } : {} })
+    const lan = await answer('http://192.0.2.10:5173')
+    expect(lan.headers['access-control-allow-origin']).toBe('http://192.0.2.10:5173')
+    expect(lan.headers['access-control-expose-headers']).toBe('Idempotent-Replayed, Content-Disposition')
+    expect(lan.headers.vary).toBe('Origin')
+    for (const other of [await answer('http://evil.example'), await answer()]) {
+      expect(other.headers['access-control-allow-origin']).toBeUndefined()
+      expect(other.headers['access-control-expose-headers']).toBeUndefined()
+      expect(other.headers.vary).toBe('Origin')
+    }
+    const missing = await server.app.inject({
+      method: 'GET',
+      url: '/api/no-such-route',
+      headers: { origin: 'http://192.0.2.10:5173' },
+    })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.headers['access-control-allow-origin']).toBe('http://192.0.2.10:5173')
   })
 })
 

@@ -59,9 +59,13 @@ interface CachedCaller {
 
 export function createAuthService(db: Db) {
   /**
-   * Callers by token hash, so an authenticated request costs no query. Exact because this process is the only
-   * writer (the data directory lock): every change that ends or alters a caller (logout, token deletion, role
-   * change, disabling, password reset) drops the entries it concerns before the next request.
+   * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
+   * computed only on a miss). Exact because this process is the only writer (the data directory lock): every
+   * change that ends or alters a caller (logout, token deletion, role change, disabling, password reset) drops
+   * the entries it concerns before the next request. Keyed by the raw token rather than its hash: the process
+   * holds every raw token anyway while it reads a request's header, a map in its memory is no easier to reach
+   * than that header, and neither is ever written to disk or a log; the database keeps only the hash. Only
+   * tokens that resolved to a caller are kept, so unknown tokens sent by anyone do not fill it.
    */
   const callers = new Map<string, CachedCaller>()
   /**
@@ -72,7 +76,7 @@ export function createAuthService(db: Db) {
   const remember = (profile: PublicUser) => profiles.set(profile.id, profile)
   const queries = repo.prepareCallerQueries(db)
   const forget = (match: (user: AuthUser) => boolean) => {
-    for (const [hash, cached] of callers) if (match(cached.user)) callers.delete(hash)
+    for (const [token, cached] of callers) if (match(cached.user)) callers.delete(token)
   }
   let platformId: string | null = null
   const failuresByUsername = new FailureLimiter(10, 15 * 60_000)
@@ -130,24 +134,23 @@ export function createAuthService(db: Db) {
 
     /** Resolves a bearer token to its user, or null when unknown, expired or the user is disabled. */
     authenticate(token: string): AuthUser | null {
-      const hash = hashToken(token)
       const now = Date.now()
-      const cached = callers.get(hash)
+      const cached = callers.get(token)
       if (cached) {
         if (cached.expiresAt !== null && cached.expiresAt < now) {
-          callers.delete(hash)
+          callers.delete(token)
           return null
         }
         // Most recently used last: the map's first entries are the ones to drop when full.
-        callers.delete(hash)
-        callers.set(hash, cached)
+        callers.delete(token)
+        callers.set(token, cached)
         if (now - cached.touchedAt > TOUCH_INTERVAL_MS) {
           queries.touchToken(cached.user.tokenId)
           cached.touchedAt = now
         }
         return cached.user
       }
-      const found = queries.tokenWithUser(hash)
+      const found = queries.tokenWithUser(hashToken(token))
       if (!found || found.user.disabled || found.user.isSystem) return null
       const expiresAt = found.token.expiresAt ? Date.parse(found.token.expiresAt) : null
       if (expiresAt !== null && expiresAt < now) return null
@@ -164,7 +167,7 @@ export function createAuthService(db: Db) {
         tokenId: found.token.id,
       }
       if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
-      callers.set(hash, { user, expiresAt, touchedAt })
+      callers.set(token, { user, expiresAt, touchedAt })
       remember(publicUser(found.user))
       return user
     },

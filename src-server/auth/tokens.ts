@@ -5,7 +5,7 @@ export function newToken(): string {
   return `sbt_${randomBytes(32).toString('base64url')}`
 }
 
-/** Runs on every authenticated request: the one-shot `hash` costs about half of a `createHash` object. */
+/** Runs when a token is issued and when the caller cache misses: the one-shot `hash` costs half a `createHash`. */
 export function hashToken(token: string): string {
   return hash('sha256', token, 'hex')
 }

@@ -1,14 +1,17 @@
 import pino, { type DestinationStream } from 'pino'
 
-/** Characters collected before they go out in one write. */
-const BATCH_CHARS = 4096
+/**
+ * Characters collected before they go out in one write (about 190 request lines). With stdout on a file, as
+ * under a service manager, 4 KB writes cost the line about 2 µs more per request than these (#17).
+ */
+const BATCH_CHARS = 32_768
 /** When traffic is light, lines wait at most this long. */
 const FLUSH_MS = 200
 
 let stdout: DestinationStream | null = null
 
 /**
- * stdout for log lines, written in batches of about 4 KB, or every 200 ms when traffic is light, and on exit: a
+ * stdout for log lines, written in batches of about 32 KB, or every 200 ms when traffic is light, and on exit: a
  * write per line cost a measurable share of a trivial request. The batch is collected here rather than by
  * sonic-boom's own `minLength`, which measures the byte length of everything pending on every line (flattening
  * the pending string each time) and so cost about twice the line's formatting. Each batch is written

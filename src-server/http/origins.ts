@@ -14,16 +14,32 @@ export function isAllowedOrigin(
   return allowed.includes(origin)
 }
 
+/** Response headers a granted origin's scripts may read. */
+const EXPOSED = 'Idempotent-Replayed, Content-Disposition'
+
 /**
  * Browsers from other origins get no CORS grant, and WebSocket upgrades from them are refused: a web page
  * someone opens must not drive this server with the user's token.
  */
 export const originPolicy = fp(
   async (app: FastifyInstance, { allowedOrigins }: { allowedOrigins: string[] }) => {
-    await app.register(cors, {
-      origin: (origin, callback) => callback(null, origin ? allowedOrigins.includes(origin) : false),
-      credentials: false,
-      exposedHeaders: ['Idempotent-Replayed', 'Content-Disposition'],
+    // Every answer varies by origin; an allowed origin is granted and may read these headers. Precomputed here:
+    // @fastify/cors built its options object, its origin resolver and a merged `Vary` on every request.
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('vary', 'Origin')
+      const origin = request.headers.origin
+      if (origin && allowedOrigins.includes(origin))
+        reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', EXPOSED)
+      done()
+    })
+    // Preflights stay with @fastify/cors, scoped to its own OPTIONS route (it answers them in its hook): the
+    // headers above come first, and it grants the same origins.
+    await app.register(async (preflight) => {
+      await preflight.register(cors, {
+        origin: (origin, callback) => callback(null, origin ? allowedOrigins.includes(origin) : false),
+        credentials: false,
+        exposedHeaders: EXPOSED,
+      })
     })
     app.addHook('onRoute', (route) => {
       if (!route.websocket) return

@@ -1,0 +1,48 @@
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { requestLineWriter } from './request-line'
+
+function capture(level: string) {
+  const lines: string[] = []
+  const logger = pino({ level }, { write: (line: string) => lines.push(line) })
+  return { logger, lines }
+}
+
+const fields = {
+  reqId: 'req-1',
+  method: 'GET',
+  url: '/api/search?q="quoted"\\é&x=1',
+  status: 200,
+  ms: 3,
+  user: 'ada',
+}
+
+describe('the request line', () => {
+  it("is the line pino's own info call writes for the same fields, but for its time", () => {
+    const { logger, lines } = capture('info')
+    requestLineWriter(logger)(fields)
+    logger.info({ ...fields, msg: 'request' })
+    const [ours, pinos] = lines.map((line) => line.replace(/"time":\d+/, '"time":0'))
+    expect(ours).toBe(pinos)
+    expect(JSON.parse(ours as string)).toMatchObject({ ...fields, level: 30, msg: 'request' })
+  })
+
+  it('leaves out an anonymous caller and masks a token in the query', () => {
+    const { logger, lines } = capture('info')
+    requestLineWriter(logger)({ ...fields, user: undefined, url: '/ws?x=1&ACCESS_TOKEN=sbt_secret&y=2' })
+    const line = JSON.parse(lines[0] as string)
+    expect(line.url).toBe('/ws?x=1&ACCESS_TOKEN=***&y=2')
+    expect(line).not.toHaveProperty('user')
+    expect(lines[0]).not.toContain('sbt_secret')
+  })
+
+  it("follows the logger's level as it changes", () => {
+    const { logger, lines } = capture('warn')
+    const write = requestLineWriter(logger)
+    write(fields)
+    expect(lines).toEqual([])
+    logger.level = 'info'
+    write(fields)
+    expect(lines).toHaveLength(1)
+  })
+})
