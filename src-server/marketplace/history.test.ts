@@ -157,7 +157,8 @@ describe('ledger indexes (migration 0006)', () => {
     server.app.ctx.db.$client.exec(`DROP INDEX wallet_transaction_by_transfer_idx;
       CREATE INDEX wallet_transaction_by_wallet_type_time_idx ON wallet_transaction (wallet_id, type, created_at);
       CREATE INDEX wallet_transaction_by_reference_idx ON wallet_transaction (reference_type, reference_id);
-      DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations);`)
+      DELETE FROM __drizzle_migrations
+      WHERE created_at >= (SELECT created_at FROM __drizzle_migrations ORDER BY created_at LIMIT 1 OFFSET 6);`)
     await server.close()
     server = await startTestServer({ dataDir })
 
@@ -182,6 +183,14 @@ describe('ledger indexes (migration 0006)', () => {
       type: 'transfer_in',
     }).items
     expect(received).toMatchObject([{ type: 'transfer_in', amount: 5, counterparty: { username: 'bob' } }])
+    // The other party is found through the transfer index, not by scanning the ledger.
+    const plan = server.app.ctx.db.$client
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT wallet_id FROM wallet_transaction
+         WHERE reference_type = 'transfer' AND reference_id = ? AND wallet_id != ?`,
+      )
+      .all('x', 'y') as { detail: string }[]
+    expect(plan.map((step) => step.detail).join('; ')).toContain('wallet_transaction_by_transfer_idx')
   })
 })
 
