@@ -206,7 +206,7 @@ describe('BM25 query terms', () => {
     expect(bm25Terms(termStatistics(db.$client), 'glacier common').sort()).toEqual(['common', 'glacier'])
   })
 
-  it("reads the index's generation once per query, for BM25's terms and the reranker's rarities alike", () => {
+  it("serves BM25's terms and the reranker's rarities from one read of the index's generation", () => {
     const db = freshDb()
     const sourceId = addSource(db)
     addDocument(db, sourceId, ['the river and the stone', 'what the harbour holds'])
