@@ -1,6 +1,6 @@
 import type { PageText, PageWord } from '../page-text'
 import { type Line, linesOf } from './layout'
-import { correctedWord } from './lexicon'
+import { correctedWord, wordCount } from './lexicon'
 import { fold } from './values'
 
 /**
@@ -118,6 +118,17 @@ export function trailingLegalForm(words: string[]): { span: number; exact: boole
   return null
 }
 
+/** Words of four letters or more: shorter ones ("TA", "HO", "CO", "SDN") are initials and codes as often as words. */
+const LONG_WORD = /^\p{L}{4,}$/u
+export const isLongWord = (word: string) => LONG_WORD.test(word)
+
+/**
+ * A word (letters only) a reader accepts as printed: a short one (initials, "&", "OF"), an English word in use or
+ * a legal form ("GMBH", "LIMITED").
+ */
+export const isKnownWord = (word: string) =>
+  !isLongWord(word) || wordCount(word) > 0 || LEGAL_FORMS.includes(word.toLowerCase())
+
 /** A misread legal form is written as the form ("SDN 8HD" -> "SDN BHD"), in the case the line is printed in. */
 function withLegalForm(words: string[]): string {
   const legal = trailingLegalForm(words)
@@ -128,12 +139,19 @@ function withLegalForm(words: string[]): string {
 }
 
 /**
- * Words OCR misread by one or two character confusions written as the word ("INTERNATIGNAL" -> "INTERNATIONAL"),
- * punctuation around a word kept; a word that is already a word, a number or a name the lexicon does not know
- * stays as read.
+ * Words OCR misread by one or two character confusions written as the word ("STAT10NERY" -> "STATIONERY"),
+ * punctuation around a word kept; only on an English line, one whose other words are known words: a Dutch or
+ * Malay word one confusion from an English one ("Boek", "book") is not a misread. A word that is already a word,
+ * a number or a name the lexicon does not know stays as read.
  */
-const withWordsCorrected = (words: string[]) =>
-  words.map((word) => word.replace(/[\p{L}\p{N}]+/gu, (core) => correctedWord(core) ?? core))
+function withWordsCorrected(words: string[]): string[] {
+  const cores = words.map((word) => word.match(/[\p{L}\p{N}]+/gu) ?? [])
+  return words.map((word, i) => {
+    const others = cores.flatMap((core, j) => (j === i ? [] : core))
+    if (!others.every(isKnownWord)) return word
+    return word.replace(/[\p{L}\p{N}]+/gu, (core) => correctedWord(core) ?? core)
+  })
+}
 
 /** Stray marks OCR reads around a header line ("- NAME", "NAME |") and a registration number after the name. */
 const stripMarks = (text: string) =>

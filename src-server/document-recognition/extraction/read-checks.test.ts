@@ -4,10 +4,17 @@ import { nameReadsAsWords } from './read-checks'
 
 /** Header names as tesseract reads the SROIE tuning receipts. */
 describe('a header name a check can verify', () => {
-  it('reads as words: an English word or a legal form, nothing half-read', () => {
-    expect(nameReadsAsWords('UNIHAKKA INTERNATIONAL SDN BHD')).toBe(true) // 030.jpg
+  it('reads as words: every long word an English word or a legal form, nothing half-read', () => {
     expect(nameReadsAsWords('HOME MASTER HARDWARE & ELECTRICAL')).toBe(true) // 012.jpg
+    expect(nameReadsAsWords('TASTE OF THE WORLD SDN BHD')).toBe(true) // 042.jpg as printed
     expect(nameReadsAsWords('AEON CO. (M) BHD')).toBe(true) // 031.jpg
+  })
+
+  it('is not verified when a long word is no word: a misread name, or a name the lexicon cannot check', () => {
+    // 046.jpg: "PRGAR MINT" for "PASAR MINI"; "MINT" being English does not vouch for "PRGAR".
+    expect(nameReadsAsWords('PRGAR MINT JIN SENG')).toBe(false)
+    // 030.jpg: right, but "UNIHAKKA" cannot be told from a misread; the legal form does not vouch for it.
+    expect(nameReadsAsWords('UNIHAKKA INTERNATIONAL SDN BHD')).toBe(false)
   })
 
   it('is not verified when a word is a stray mark, starts in lower case or has a capital inside', () => {

@@ -1,9 +1,9 @@
 import type { PageText } from '../page-text'
 import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
-import { trailingLegalForm } from './header-name'
-import { linesOf } from './layout'
-import { nearMissOfWord, wordCount } from './lexicon'
+import { isKnownWord, isLongWord } from './header-name'
+import { findAnchor, linesOf } from './layout'
+import { nearMissOfWord } from './lexicon'
 import { parseAmounts, parseDate } from './values'
 
 /*
@@ -11,13 +11,11 @@ import { parseAmounts, parseDate } from './values'
  * of one image by one engine share most misreads, so their agreement alone is no evidence that a value is right.
  */
 
-/** Words of four letters or more: shorter ones ("TA", "HO", "CO") are initials and codes as often as words. */
-const WORD = /^\p{L}{4,}$/u
-
 /**
- * A name whose words a reader would accept as printed: at least one of its longer words is an English word or it
- * ends in a company's legal form, and none of its words is half-read (a stray mark, a word starting in lower case
- * inside a name printed in capitals or title case, "HuaT" with a capital inside).
+ * A name whose words a reader would accept as printed: every word of four letters or more is an English word or a
+ * legal form (a misread name's words are not words: "PRGAR MINT" for "PASAR MINI"), and none of its words is
+ * half-read (a stray mark, a word starting in lower case inside a name printed in capitals or title case, "HuaT"
+ * with a capital inside, one letter from a common word it is not). A name of short words only has nothing to check.
  */
 export function nameReadsAsWords(name: string): boolean {
   const words = name.split(/\s+/u).filter(Boolean)
@@ -27,15 +25,41 @@ export function nameReadsAsWords(name: string): boolean {
   if (printed.some((w) => /\p{Ll}\p{Lu}/u.test(w))) return false
   const plain = words.map((w) => w.replace(/[^\p{L}]/gu, ''))
   if (plain.some(nearMissOfWord)) return false
-  return plain.some((w) => WORD.test(w) && wordCount(w) > 0) || trailingLegalForm(words) !== null
+  return plain.some(isLongWord) && plain.every(isKnownWord)
 }
 
-/** Does any page line other than the value's own hold `matches`? A value printed twice was read twice. */
-function printedElsewhere(pages: PageText[], field: ExtractedField, matches: (text: string) => boolean) {
+/**
+ * Does a page line other than the value's own hold `matches` (and one of `labels`, when given)? A value printed
+ * twice was read twice.
+ */
+function printedElsewhere(
+  pages: PageText[],
+  field: ExtractedField,
+  matches: (text: string) => boolean,
+  labels?: string[],
+) {
   const page = pages.find((p) => p.page_number === field.page_number)
   if (!page || !field.bbox) return false
   const [, top, , bottom] = field.bbox
-  return linesOf(page).some((line) => (line.bbox[3] <= top || line.bbox[1] >= bottom) && matches(line.text))
+  return linesOf(page).some(
+    (line) =>
+      (line.bbox[3] <= top || line.bbox[1] >= bottom) &&
+      matches(line.text) &&
+      (!labels || labels.some((label) => findAnchor(line, label).length > 0)),
+  )
+}
+
+/**
+ * The labels under which a repeat of an amount counts: the field's own and those of the amounts it sums with
+ * (cash equal to the total, a rounded total). An item price that happens to equal a misread total proves nothing.
+ */
+function sumLabels(definitions: FieldDefinition[], definition: FieldDefinition): string[] {
+  const keys = new Set([definition.key])
+  for (const d of definitions) {
+    const members = [d.key, ...(d.validation?.equals_sum_of ?? [])]
+    if (members.length > 1 && members.includes(definition.key)) for (const k of members) keys.add(k)
+  }
+  return definitions.filter((d) => keys.has(d.key)).flatMap((d) => d.anchors)
 }
 
 const sameAmount = (value: number) => (text: string) =>
@@ -52,14 +76,18 @@ const sameDate = (value: string) => (text: string) => {
   )
 }
 
-/** Amounts in a sum (`equals_sum_of`) that holds to the cent with this field in it. */
+/**
+ * Amounts in a sum (`equals_sum_of`) that holds to the cent with this field in it. A sum holding a derived amount
+ * (a total computed as cash - change) holds by construction and checks nothing.
+ */
 function inHoldingSum(definitions: FieldDefinition[], key: string, fields: ExtractedField[]): boolean {
-  const read = (k: string) => fields.find((f) => f.key === k)?.value
   return definitions.some((d) => {
     const parts = d.validation?.equals_sum_of ?? []
     const keys = [d.key, ...parts]
     if (parts.length === 0 || !keys.includes(key)) return false
-    const values = keys.map(read)
+    const read = keys.map((k) => fields.find((f) => f.key === k))
+    if (read.some((f) => f?.method === 'derived')) return false
+    const values = read.map((f) => f?.value)
     if (!values.every((v) => typeof v === 'number')) return false
     const [total, ...rest] = values as number[]
     return Math.abs(rest.reduce((a, b) => a + b, 0) - (total as number)) <= 0.01
@@ -68,8 +96,9 @@ function inHoldingSum(definitions: FieldDefinition[], key: string, fields: Extra
 
 /**
  * Whether a value passed a check that would catch its misreading: a header name reads as words, an amount takes
- * part in a sum that holds or is printed again on another line (cash equal to the total, a rounded total), a date
- * is printed again elsewhere on the page. A value no such check covers is not verified.
+ * part in a sum that holds (none of it derived) or is printed again on another line under a label of its sum (cash
+ * equal to the total, a rounded total), a date is printed again elsewhere on the page. A value no such check covers
+ * is not verified.
  */
 export function verifiedRead(
   definition: FieldDefinition,
@@ -83,7 +112,10 @@ export function verifiedRead(
   if (definition.without_label === 'header_name' && field.method === 'header')
     return nameReadsAsWords(String(value))
   if (typeof value === 'number')
-    return inHoldingSum(definitions, field.key, fields) || printedElsewhere(pages, field, sameAmount(value))
+    return (
+      inHoldingSum(definitions, field.key, fields) ||
+      printedElsewhere(pages, field, sameAmount(value), sumLabels(definitions, definition))
+    )
   if (definition.type === 'date' && typeof value === 'string')
     return printedElsewhere(pages, field, sameDate(value))
   return false

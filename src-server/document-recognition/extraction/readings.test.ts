@@ -39,13 +39,34 @@ describe('fields chosen across two OCR readings', () => {
 
   it('does not trust a value more because both readings of one image agree on it', () => {
     // 030.jpg: the date printed once; the same misread in both readings would look the same.
-    const read = () => receipt(['UNIHAKKA INTERNATIONAL SDN BHD', ['05 Mar 2018 18:24', 0.83], 'TOTAL 8.20'])
+    const read = () => receipt(['HOME MASTER HARDWARE', ['05 Mar 2018 18:24', 0.83], 'TOTAL 8.20'])
     const once = fieldsOf([[read()]]).byKey
     const twice = fieldsOf([[read()], [read()]]).byKey
     expect(twice.purchase_date?.value).toBe('2018-03-05')
     expect(twice.purchase_date?.confidence).toBe(once.purchase_date?.confidence)
-    // The name reads as words (and ends in a legal form): agreement counts for it.
+    // Every word of the name is an English word: agreement counts for it.
     expect(twice.merchant_name?.confidence).toBeGreaterThan(once.merchant_name?.confidence ?? 1)
+  })
+
+  it('does not count a total derived from cash and change as verified by the sum it was computed from', () => {
+    // Cash and change read, the total lost: the total is cash - change, so cash = total + change holds by design.
+    const read = () => receipt(['UNIHAKKA INTERNATIONAL SDN BHD', 'CASH 100.00', 'CHANGE 71.40'])
+    const once = fieldsOf([[read()]]).byKey
+    const twice = fieldsOf([[read()], [read()]]).byKey
+    expect(twice.total_amount?.method).toBe('derived')
+    expect(twice.total_amount?.value).toBe(28.6)
+    expect(twice.total_amount?.confidence).toBe(once.total_amount?.confidence)
+  })
+
+  it('counts an amount printed again only under a total or payment label, not an item price that equals it', () => {
+    const trust = (lines: string[]) => {
+      const once = fieldsOf([[receipt(lines)]]).byKey.total_amount
+      const twice = fieldsOf([[receipt(lines)], [receipt(lines)]]).byKey.total_amount
+      expect(twice?.value).toBe(8.2)
+      return (twice?.confidence ?? 0) > (once?.confidence ?? 1)
+    }
+    expect(trust(['HOME MASTER HARDWARE', 'PAINT BRUSH 8.20', 'TOTAL 8.20'])).toBe(false)
+    expect(trust(['HOME MASTER HARDWARE', 'TOTAL 8.20', 'CASH 8.20'])).toBe(true)
   })
 
   it('counts a page both readings share (a text layer) as read once', () => {

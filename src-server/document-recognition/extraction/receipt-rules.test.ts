@@ -55,10 +55,17 @@ describe('receipt header name', () => {
     expect(headerName([receipt(['LEON CO. (M) BHD (126926-H)'])])?.value).toBe('LEON CO. (M) BHD')
   })
 
-  it('writes a header word OCR misread by a character confusion as the English word', () => {
-    // 057.jpg, second reading: "UNIHAKKA INTERNATIGNAL SDN BHD" (G for O).
+  it('writes a header word OCR misread by a common confusion as the English word, on an English line', () => {
+    expect(headerName([receipt(['POPULAR STAT10NERY SDN BHD'])])?.value).toBe('POPULAR STATIONERY SDN BHD')
+    // 057.jpg, second reading: G for O is not a common confusion, and "UNIHAKKA" is no English word.
     const page = receipt(['UNIHAKKA INTERNATIGNAL SDN BHD', '29 Mar 2215 12:19', '(867388-U)'])
-    expect(headerName([page])?.value).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
+    expect(headerName([page])?.value).toBe('UNIHAKKA INTERNATIGNAL SDN BHD')
+  })
+
+  it('leaves a line in another language as printed', () => {
+    // Dutch: "Boek" is one round-letter confusion from "book", "Goed" is not English either.
+    expect(headerName([receipt(['Boekhandel Het Goed Boek'])])?.value).toBe('Boekhandel Het Goed Boek')
+    expect(headerName([receipt(['Bakkerij Goed BV'])])?.value).toBe('Bakkerij Goed BV')
   })
 
   it('leaves words the lexicon does not know, words that are words and numbers as read', () => {
@@ -67,7 +74,6 @@ describe('receipt header name', () => {
     expect(headerName([receipt(['riple Six Point Enterprise 866'])])?.value).toBe(
       'riple Six Point Enterprise 866',
     )
-    expect(correctedWord('SENG')).toBeNull()
     expect(correctedWord('1234')).toBeNull()
     expect(correctedWord('MINT')).toBeNull()
   })

@@ -6,6 +6,7 @@ import { sharedBytes } from '../../jobs'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
+import { loadLexicon } from '../extraction/lexicon'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
 import { extractFromReadings } from '../extraction/readings'
@@ -140,7 +141,11 @@ export function documentExtractionExecutor(
           modelAnswer = answer.answer
         } else {
           const known = [...fromXml.values(), ...learned.values()]
-          const read = await step('extract', async () => extractFromReadings(missing, readings, known))
+          const read = await step('extract', async () => {
+            // Started when the domain's routes registered: awaited, not read on the event loop here.
+            await loadLexicon()
+            return extractFromReadings(missing, readings, known)
+          })
           extracted = read.fields
           pages = read.pages
         }
