@@ -1,5 +1,6 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
+import { wordCount } from './lexicon'
 import { fold, foldKeepingPositions, printedRange } from './values'
 
 /** Words of one visual line, left to right, with the character offset of each in the joined text. */
@@ -151,7 +152,8 @@ export interface AnchorMatch {
 
 /**
  * Word-boundary positions where `anchor` occurs in the line (case and accents ignored); when it does not occur
- * exactly, long labels are also found with one character misread. A word-set anchor ("montant|total & ht") is
+ * exactly, long labels are also found with one character misread, unless what is printed there is a word of its
+ * own (the English word list of `lexicon.ts`). A word-set anchor ("montant|total & ht") is
  * found as its two parts side by side in either order.
  */
 export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
@@ -177,7 +179,10 @@ export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
     if (!bounded(at)) continue
     let misses = 0
     for (let i = 0; i < needle.length && misses <= 1; i++) if (text[at + i] !== needle[i]) misses++
-    if (misses === 1) hits.push({ start: at, end: at + needle.length, exact: false })
+    // A word of the language one letter from a label is that word, not a misread label ("Supplies" is not
+    // "Supplier": "ACME Supplies Ltd" would read the seller as "Ltd").
+    if (misses === 1 && wordCount(text.slice(at, at + needle.length)) === 0)
+      hits.push({ start: at, end: at + needle.length, exact: false })
   }
   return printed()
 }
