@@ -20,6 +20,8 @@ async function uploadThroughUi(page: Page, name: string, buffer: Buffer) {
   await page.getByLabel('PDF or image').setInputFiles({ name, mimeType: 'application/pdf', buffer })
   await page.getByRole('button', { name: 'Upload and extract' }).click()
   await expect(page).toHaveURL(/\/console\/review\/[0-9a-f-]{36}$/)
+  // On the run's own page: the upload screen's list of earlier runs may still say "Extracted" for a moment.
+  await expect(page.getByRole('heading', { name })).toBeVisible()
   await expect(page.getByText('Extracted', { exact: true })).toBeVisible({ timeout: 60_000 })
 }
 

@@ -131,7 +131,11 @@ export function FieldPanel({ readOnly }: { readOnly: boolean }) {
   const fields = run?.field_reviews ?? []
   if (fields.length === 0)
     return (
-      <p className="muted">This run produced no fields. Rerun it with another extractor, or reject it.</p>
+      <p className="muted">
+        {run?.status === 'queued' || run?.status === 'running'
+          ? 'The fields appear here when the extraction finishes.'
+          : 'This run produced no fields. Rerun it with another extractor, or reject it.'}
+      </p>
     )
   return (
     <ul className="field-list" aria-label="Fields">
