@@ -36,6 +36,13 @@ describe('the request line', () => {
     expect(lines[0]).not.toContain('sbt_secret')
   })
 
+  it('masks every token parameter, also one whose name is percent-encoded as the query parser decodes it', () => {
+    const { logger, lines } = capture('info')
+    requestLineWriter(logger)({ ...fields, url: '/ws?access%5Ftoken=sbt_one&q=a%3Db&access_token=sbt_two' })
+    expect(JSON.parse(lines[0] as string).url).toBe('/ws?access%5Ftoken=***&q=a%3Db&access_token=***')
+    expect(lines[0]).not.toContain('sbt_')
+  })
+
   it("follows the logger's level as it changes", () => {
     const { logger, lines } = capture('warn')
     const write = requestLineWriter(logger)

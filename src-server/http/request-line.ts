@@ -40,7 +40,29 @@ export function requestLineWriter(logger: Logger): (fields: RequestLineFields) =
   }
 }
 
-/** A URL as logged: a token sent as `access_token` in the query is masked. Most URLs carry no `=` at all. */
+/**
+ * A URL as logged: every query parameter named `access_token` is masked, its name compared as the query parser
+ * reads it (percent-decoded, so `access%5Ftoken` is caught too) and in any case. Most URLs carry no query at all.
+ */
 function maskAccessToken(url: string): string {
-  return url.includes('=') ? url.replace(/([?&]access_token=)[^&]*/i, '$1***') : url
+  const query = url.indexOf('?')
+  if (query < 0 || !url.includes('=', query)) return url
+  const params = url
+    .slice(query + 1)
+    .split('&')
+    .map((param) => {
+      const equals = param.indexOf('=')
+      if (equals < 0) return param
+      const name = param.slice(0, equals)
+      return decodedName(name).toLowerCase() === 'access_token' ? `${name}=***` : param
+    })
+  return `${url.slice(0, query + 1)}${params.join('&')}`
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '))
+  } catch {
+    return name
+  }
 }

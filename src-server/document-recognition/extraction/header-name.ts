@@ -148,7 +148,8 @@ function withWordsCorrected(words: string[]): string[] {
   const cores = words.map((word) => word.match(/[\p{L}\p{N}]+/gu) ?? [])
   return words.map((word, i) => {
     const others = cores.flatMap((core, j) => (j === i ? [] : core))
-    if (!others.every(isKnownWord)) return word
+    // A word without another long word on its line has no language to judge by: it stays as read.
+    if (!others.some(isLongWord) || !others.every(isKnownWord)) return word
     return word.replace(/[\p{L}\p{N}]+/gu, (core) => correctedWord(core) ?? core)
   })
 }

@@ -150,6 +150,15 @@ export interface AnchorMatch {
   exact: boolean
 }
 
+/** The word of `text` that holds position `at` (empty when `at` is not in a word). */
+function wordAround(text: string, at: number): string {
+  let start = at
+  let end = at
+  while (start > 0 && isWordChar(text[start - 1])) start--
+  while (end < text.length && isWordChar(text[end])) end++
+  return text.slice(start, end)
+}
+
 /**
  * Word-boundary positions where `anchor` occurs in the line (case and accents ignored); when it does not occur
  * exactly, long labels are also found with one character misread, unless what is printed there is a word of its
@@ -178,10 +187,15 @@ export function findAnchor(line: Line, anchor: string): AnchorMatch[] {
   for (let at = 0; at + needle.length <= text.length; at++) {
     if (!bounded(at)) continue
     let misses = 0
-    for (let i = 0; i < needle.length && misses <= 1; i++) if (text[at + i] !== needle[i]) misses++
-    // A word of the language one letter from a label is that word, not a misread label ("Supplies" is not
-    // "Supplier": "ACME Supplies Ltd" would read the seller as "Ltd").
-    if (misses === 1 && wordCount(text.slice(at, at + needle.length)) === 0)
+    let missedAt = 0
+    for (let i = 0; i < needle.length && misses <= 1; i++)
+      if (text[at + i] !== needle[i]) {
+        misses++
+        missedAt = at + i
+      }
+    // A word of the language one letter from a label's word is that word, not a misread label ("Supplies" is not
+    // "Supplier": "ACME Supplies Ltd" would read the seller as "Ltd"; "Bill To" is not "Bill No").
+    if (misses === 1 && wordCount(wordAround(text, missedAt)) === 0)
       hits.push({ start: at, end: at + needle.length, exact: false })
   }
   return printed()

@@ -4,6 +4,7 @@ import { Badge, Button } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
 import { label } from '../../../lib/labels'
 import type { FieldReview } from '../api/review-types'
+import { isInFlight } from '../stores/review-queue-store'
 import { queued, useReviewRun } from '../stores/review-run-store'
 import { FIELD_TONE } from './status-tones'
 
@@ -132,7 +133,7 @@ export function FieldPanel({ readOnly }: { readOnly: boolean }) {
   if (fields.length === 0)
     return (
       <p className="muted">
-        {run?.status === 'queued' || run?.status === 'running'
+        {run && isInFlight(run)
           ? 'The fields appear here when the extraction finishes.'
           : 'This run produced no fields. Rerun it with another extractor, or reject it.'}
       </p>
