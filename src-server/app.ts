@@ -117,10 +117,9 @@ async function buildApp(
   // secret (the URL's access token is masked by the writer), and redacting plus a child logger doubled its cost.
   const requestLog = pino({ level: config.logLevel }, destination)
   const writeRequestLine = requestLineWriter(requestLog)
-  // The app's level, changed at run time (the http benchmark measures the line's cost so), holds for it too;
-  // children share the root's listeners, so a child's own level change (a route's logLevel) is not the app's.
-  logger.on('level-change', (level, _value, _previous, _previousValue, changed) => {
-    if (changed === logger) requestLog.level = level
+  // The app's level, changed at run time (the http benchmark measures the line's cost so), holds for it too.
+  logger.on('level-change', (level) => {
+    requestLog.level = level
   })
 
   const db = openDatabase(path.join(config.dataDir, 'switchboard.db'))
