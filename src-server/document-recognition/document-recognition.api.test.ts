@@ -163,6 +163,21 @@ describe('registry', () => {
     const listed = await inject('GET', '/document-recognition/runtime-agents', reviewer)
     expect(listed.json().items.map((a: { agent_id: string }) => a.agent_id)).not.toContain(receipt)
 
+    const outOfRange = await inject('PUT', `/admin/document-recognition/runtime-agents/${receipt}`, admin, {
+      review_sample_rate: 1.5,
+    })
+    expect(outOfRange.json().error.code).toBe('VALIDATION_ERROR')
+    const sampled = await inject('PUT', `/admin/document-recognition/runtime-agents/${receipt}`, admin, {
+      review_sample_rate: 0.2,
+    })
+    expect(sampled.json()).toMatchObject({ display_name: 'Receipts', enabled: false, review_sample_rate: 0.2 })
+    const stored = server.app.ctx.db
+      .select()
+      .from(documentRecognitionAgent)
+      .where(eq(documentRecognitionAgent.agentId, receipt))
+      .get()
+    expect(stored).toMatchObject({ displayName: 'Receipts', enabled: false, reviewSampleRate: 0.2 })
+
     expect(
       (await inject('DELETE', `/admin/document-recognition/runtime-agents/${receipt}`, admin)).statusCode,
     ).toBe(204)
@@ -180,8 +195,13 @@ describe('registry', () => {
       .all()
     expect(audit.map((a) => a.action)).toEqual([
       'document_recognition.registry.put',
+      'document_recognition.registry.put',
       'document_recognition.registry.delete',
     ])
+    expect(audit[1]).toMatchObject({
+      before: { review_sample_rate: 0.05 },
+      after: { display_name: 'Receipts', enabled: false, review_sample_rate: 0.2 },
+    })
     const unknown = await inject(
       'PUT',
       '/admin/document-recognition/runtime-agents/00000000-0000-4000-8000-000000000000',

@@ -6,6 +6,7 @@ import {
   settledUpload,
   shippedAgentId,
   upload,
+  withoutSampling,
 } from '../../test/helpers/document-recognition/api'
 import {
   invoicePdf,
@@ -32,8 +33,8 @@ let receiptAgent: string
 
 beforeAll(async () => {
   server = await startTestServer()
-  invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
-  receiptAgent = await shippedAgentId(server, 'Receipt extractor')
+  invoiceAgent = await withoutSampling(server, await shippedAgentId(server, 'Invoice extractor'))
+  receiptAgent = await withoutSampling(server, await shippedAgentId(server, 'Receipt extractor'))
 })
 afterAll(() => server.close())
 

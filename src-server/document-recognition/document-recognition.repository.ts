@@ -47,7 +47,7 @@ export function listRegistry(db: Queryable, onlyEnabled: boolean): RegistryRow[]
 export function upsertRegistryEntry(
   db: Queryable,
   agentId: string,
-  values: { displayName: string; enabled: boolean },
+  values: { displayName: string; enabled: boolean; reviewSampleRate?: number },
 ): RegistryRow {
   return db
     .insert(documentRecognitionAgent)

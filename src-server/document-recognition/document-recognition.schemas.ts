@@ -34,6 +34,8 @@ export const RegistryBody = Type.Object(
   {
     display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     enabled: Type.Optional(Type.Boolean()),
+    /** Share of unflagged runs flagged `sampled` for a spot check; a version's own config rate wins. */
+    review_sample_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false },
 )

@@ -83,6 +83,15 @@ export function createDocumentRecognitionService(
     }
   }
 
+  /** What the admin audit log keeps of a registry entry, before and after a change. */
+  function registryAudit(entry: repo.RegistryRow) {
+    return {
+      display_name: entry.displayName,
+      enabled: entry.enabled,
+      review_sample_rate: entry.reviewSampleRate,
+    }
+  }
+
   function registeredAgent(agentId: string, requireEnabled: boolean) {
     const entry = repo.findRegistryEntry(db, agentId)
     if (!entry || (requireEnabled && !entry.enabled))
@@ -182,7 +191,11 @@ export function createDocumentRecognitionService(
       }
     },
 
-    register(actorId: string, agentId: string, body: { display_name?: string; enabled?: boolean }) {
+    register(
+      actorId: string,
+      agentId: string,
+      body: { display_name?: string; enabled?: boolean; review_sample_rate?: number },
+    ) {
       const agent = agentRuns.findAgent(agentId)
       if (!agent) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
       const before = repo.findRegistryEntry(db, agentId)
@@ -190,14 +203,15 @@ export function createDocumentRecognitionService(
         const entry = repo.upsertRegistryEntry(tx, agentId, {
           displayName: body.display_name ?? before?.displayName ?? agent.name,
           enabled: body.enabled ?? before?.enabled ?? true,
+          reviewSampleRate: body.review_sample_rate ?? before?.reviewSampleRate,
         })
         recordAdminAction(tx, {
           actorId,
           action: 'document_recognition.registry.put',
           targetType: 'runtime_agent',
           targetId: agentId,
-          before: before ? { display_name: before.displayName, enabled: before.enabled } : null,
-          after: { display_name: entry.displayName, enabled: entry.enabled },
+          before: before ? registryAudit(before) : null,
+          after: registryAudit(entry),
         })
         return registryView(entry, agent)
       })
@@ -213,7 +227,7 @@ export function createDocumentRecognitionService(
           action: 'document_recognition.registry.delete',
           targetType: 'runtime_agent',
           targetId: agentId,
-          before: { display_name: before.displayName, enabled: before.enabled },
+          before: registryAudit(before),
         })
       })
     },
