@@ -170,7 +170,11 @@ describe('registry', () => {
     const sampled = await inject('PUT', `/admin/document-recognition/runtime-agents/${receipt}`, admin, {
       review_sample_rate: 0.2,
     })
-    expect(sampled.json()).toMatchObject({ display_name: 'Receipts', enabled: false, review_sample_rate: 0.2 })
+    expect(sampled.json()).toMatchObject({
+      display_name: 'Receipts',
+      enabled: false,
+      review_sample_rate: 0.2,
+    })
     const stored = server.app.ctx.db
       .select()
       .from(documentRecognitionAgent)
