@@ -34,6 +34,14 @@ export const FieldDefinition = Type.Object({
       min: Type.Optional(Type.Number()),
       max: Type.Optional(Type.Number()),
       equals_sum_of: Type.Optional(Type.Array(Type.String())),
+      /**
+       * Sums the value may be, any one of them (a receipt's total is its subtotal plus tax and rounding, or its
+       * subtotal plus rounding when the tax is included): one that holds confirms the value and chooses among
+       * its candidates; none holding is no issue (`extraction/sums.ts`).
+       */
+      may_equal_sum_of: Type.Optional(
+        Type.Array(Type.Array(Type.String(), { minItems: 1 }), { minItems: 1 }),
+      ),
       /** A date of something that has happened (a purchase, an issue date): one after today is a misread. */
       not_in_future: Type.Optional(Type.Boolean()),
       /**
@@ -81,7 +89,10 @@ export function validateExtractionConfig(config: unknown): string[] {
     if (field.type === 'enum' && !field.enum?.length) problems.push(`field ${field.key} needs enum values`)
   }
   for (const field of config.fields) {
-    for (const key of field.validation?.equals_sum_of ?? [])
+    for (const key of [
+      ...(field.validation?.equals_sum_of ?? []),
+      ...(field.validation?.may_equal_sum_of ?? []).flat(),
+    ])
       if (!keys.has(key)) problems.push(`field ${field.key} sums the unknown field ${key}`)
     const before = field.validation?.not_before
     if (before !== undefined && !keys.has(before))

@@ -50,6 +50,8 @@ const DOCUMENT_TITLE =
 const POSTCODE = /(?<![\p{L}\p{N}])\d{4,6}(?![\p{L}\p{N}])/u
 /** An amount with decimals belongs to an item line. */
 const AMOUNT = /\d[.,]\d{2}\b/u
+/** A time of day is printed with a sale, never in a name. */
+const TIME = /(?<!\d)\d{1,2}:\d{2}(?!\d)/u
 /** "Label: value" lines (cashier, date, table) are not the name. */
 const LABELLED = /^[\p{L}][\p{L}\s.]{0,20}\s?[:#]/u
 
@@ -64,6 +66,8 @@ export interface HeaderName {
   words: PageWord[]
   /** 0..1: how much this line is the name: a legal form, being first and being taller than the rest. */
   match: number
+  /** It ends in a legal form: it names the company, where the lines above it may be a brand or a slogan. */
+  legal: boolean
 }
 
 const letters = (text: string) => (text.match(/\p{L}/gu) ?? []).length
@@ -80,7 +84,9 @@ function isNameLike(line: Line): boolean {
   if (/^\(.*\)$/u.test(text.trim()) || CONTACT.test(text)) return false
   // A line ending in a legal form names a company, whatever place name it holds ("... (TAMAN DAYA) SDN BHD").
   if (trailingLegalForm(stripMarks(text).split(' '))) return true
-  return ![ADDRESS, POSTCODE, AMOUNT, REGISTRATION, DOCUMENT_TITLE, LABELLED].some((re) => re.test(text))
+  return ![ADDRESS, POSTCODE, AMOUNT, TIME, REGISTRATION, DOCUMENT_TITLE, LABELLED].some((re) =>
+    re.test(text),
+  )
 }
 
 const squashed = (text: string) => fold(text).replace(/[^\p{L}\p{N}&/]/gu, '')
@@ -102,6 +108,28 @@ function distance(a: string, b: string, limit: number): number {
   return previous[b.length] as number
 }
 
+/** Title words long enough to be recognised with one letter misread ("INVQICE"). */
+const LONG_TITLE_WORDS = [
+  'invoice',
+  'receipt',
+  'quotation',
+  'rechnung',
+  'quittung',
+  'kassenbon',
+  'facture',
+  'ticket',
+  'factuur',
+  'kassabon',
+]
+
+/** A line naming the document ("TAX INVOICE", "Kassenbon"), as printed or with one letter of a long word misread. */
+function isTitle(text: string): boolean {
+  if (DOCUMENT_TITLE.test(text)) return true
+  return fold(text)
+    .split(/[^\p{L}]+/u)
+    .some((word) => word.length >= 6 && LONG_TITLE_WORDS.some((title) => distance(word, title, 1) === 1))
+}
+
 /**
  * The legal form a line ends with, allowing one misread character in forms of three letters or more ("SDN 8HD");
  * returns how many words it spans and its spelling as printed when read exactly.
@@ -113,7 +141,10 @@ export function trailingLegalForm(words: string[]): { span: number; exact: boole
     const tail = squashed(words.slice(-span).join(' '))
     const target = squashed(form)
     if (tail === target) return { span, exact: true, form }
-    if (target.length >= 3 && distance(tail, target, 1) === 1) return { span, exact: false, form }
+    // Short forms only by a misread letter, never a lost one: "In" is a word, not "Inc" with its "c" lost.
+    const comparable = target.length >= 5 || tail.length === target.length
+    if (target.length >= 3 && comparable && distance(tail, target, 1) === 1)
+      return { span, exact: false, form }
   }
   return null
 }
@@ -196,7 +227,12 @@ export function headerName(pages: PageText[]): HeaderName | null {
   const lines = linesOf(page)
     .filter((line) => line.bbox[1] < HEADER_DEPTH)
     .sort((a, b) => a.bbox[1] - b.bbox[1])
-  const candidates = lines.filter(isNameLike)
+  // The issuer prints its name above the document's title ("TAX INVOICE", "RECEIPT"); a company named below it is
+  // the customer. When the title comes first, the name is below it.
+  const title = lines.findIndex((line) => isTitle(line.text))
+  const nameLike = lines.filter(isNameLike)
+  const aboveTitle = nameLike.filter((line) => title >= 0 && lines.indexOf(line) < title)
+  const candidates = aboveTitle.length > 0 ? aboveTitle : nameLike
   if (candidates.length === 0) return null
   const medianHeight = [...lines.map(height)].sort((a, b) => a - b)[Math.floor(lines.length / 2)] as number
   let best: HeaderName | null = null
@@ -210,9 +246,10 @@ export function headerName(pages: PageText[]): HeaderName | null {
     const prominence = height(line) > medianHeight * 1.3 ? 1 : 0.9
     const substance = letters(texts.join('')) >= 6 ? 1 : 0.8
     const match = (legal ? 0.95 : 0.8) * prominence * substance * 0.92 ** rank
-    if (best && best.match >= match) return
+    if (best && (best.legal > Boolean(legal) || (best.legal === Boolean(legal) && best.match >= match)))
+      return
     const value = stripMarks(withLegalForm(withWordsCorrected(texts)))
-    if (value) best = { value, words, match }
+    if (value) best = { value, words, match, legal: Boolean(legal) }
   })
   return best
 }

@@ -33,21 +33,63 @@ function makeLine(pageNumber: number, words: PageWord[]): Line {
   return { pageNumber, words: sorted, offsets, text, bbox: unionBox(sorted.map((w) => w.bbox)) }
 }
 
-/** Groups a page's words into lines: a word joins a line when their vertical middles are within half a height. */
-export function linesOf(page: PageText): Line[] {
-  const words = [...page.words].sort((a, b) => (a.bbox[1] + a.bbox[3]) / 2 - (b.bbox[1] + b.bbox[3]) / 2)
-  const groups: PageWord[][] = []
+const middleOf = (word: PageWord) => (word.bbox[1] + word.bbox[3]) / 2
+const centreOf = (word: PageWord) => (word.bbox[0] + word.bbox[2]) / 2
+const heightOf = (word: PageWord) => word.bbox[3] - word.bbox[1]
+
+/** Pairs of neighbouring words needed before their slope is trusted as the page's. */
+const MIN_SLOPE_PAIRS = 5
+
+/**
+ * How far a line of the page climbs or falls per unit of width: the median slope between each word and its next
+ * word to the right on the same line (vertically overlapping by half a height, at most two heights away). A scan
+ * or photo a degree or two off level keeps this after deskewing; a text layer has none.
+ */
+export function pageSlope(words: PageWord[]): number {
+  const slopes: number[] = []
   for (const word of words) {
-    const middle = (word.bbox[1] + word.bbox[3]) / 2
-    const group = groups.find((candidate) => {
-      const first = candidate[0] as PageWord
-      const lineMiddle = (first.bbox[1] + first.bbox[3]) / 2
-      return Math.abs(lineMiddle - middle) < (first.bbox[3] - first.bbox[1]) / 2
-    })
-    if (group) group.push(word)
-    else groups.push([word])
+    let next: PageWord | null = null
+    for (const other of words) {
+      if (other === word || other.bbox[0] < word.bbox[2] - heightOf(word) * 0.2) continue
+      const gap = other.bbox[0] - word.bbox[2]
+      const overlap = Math.min(word.bbox[3], other.bbox[3]) - Math.max(word.bbox[1], other.bbox[1])
+      if (gap > heightOf(word) * 2 || overlap < Math.min(heightOf(word), heightOf(other)) * 0.5) continue
+      if (!next || other.bbox[0] < next.bbox[0]) next = other
+    }
+    if (next && centreOf(next) > centreOf(word))
+      slopes.push((middleOf(next) - middleOf(word)) / (centreOf(next) - centreOf(word)))
   }
-  return groups.map((group) => makeLine(page.page_number, group))
+  if (slopes.length < MIN_SLOPE_PAIRS) return 0
+  slopes.sort((a, b) => a - b)
+  return slopes[Math.floor(slopes.length / 2)] as number
+}
+
+const linesByPage = new WeakMap<PageText, Line[]>()
+
+/**
+ * Groups a page's words into lines: a word joins a line when their vertical middles, levelled by the page's slope,
+ * are within half a height. Levelling keeps the words of one line together on a skewed scan, where the far end of
+ * a line sits half a line lower than its start. Computed once per page; each call gets its own array.
+ */
+export function linesOf(page: PageText): Line[] {
+  let lines = linesByPage.get(page)
+  if (!lines) {
+    const slope = pageSlope(page.words)
+    const level = (word: PageWord) => middleOf(word) - slope * centreOf(word)
+    const words = [...page.words].sort((a, b) => level(a) - level(b))
+    const groups: PageWord[][] = []
+    for (const word of words) {
+      const group = groups.find((candidate) => {
+        const first = candidate[0] as PageWord
+        return Math.abs(level(first) - level(word)) < heightOf(first) / 2
+      })
+      if (group) group.push(word)
+      else groups.push([word])
+    }
+    lines = groups.map((group) => makeLine(page.page_number, group))
+    linesByPage.set(page, lines)
+  }
+  return [...lines]
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
 import { receipt } from '../../../test/helpers/document-recognition/receipt-lines'
+import type { Bbox } from '../document-recognition.tables'
 import type { PageText } from '../page-text'
 import { headerName, trailingLegalForm } from './header-name'
 import { linesOf } from './layout'
@@ -8,9 +9,28 @@ import { correctedWord } from './lexicon'
 import { extractWithRules } from './rules'
 import { taxSummaryLines } from './tax-summary'
 import { validateFields } from './validate'
-import { documentDateOrder, parseDate } from './values'
+import { documentDateOrder, parseAmounts, parseDate } from './values'
 
 const config = shippedExtractorConfig('receipt-extractor')
+/** Words exactly as tesseract read them off a development receipt: text, box (fractions of the page), confidence. */
+const asRead = (words: [string, Bbox, number][]): PageText => ({
+  page_number: 1,
+  width: 780,
+  height: 1100,
+  words: words.map(([text, bbox, confidence]) => ({ text, bbox, confidence })),
+})
+/** The page with the words of its first line drawn `times` taller, as a logo or a large-print name is. */
+function withTallFirstLine(page: PageText, times: number): PageText {
+  const top = page.words[0]?.bbox[1] as number
+  return {
+    ...page,
+    words: page.words.map((w) =>
+      w.bbox[1] === top
+        ? { ...w, bbox: [w.bbox[0], w.bbox[1] - (w.bbox[3] - w.bbox[1]) * (times - 1), w.bbox[2], w.bbox[3]] }
+        : w,
+    ),
+  }
+}
 const extract = (page: PageText) => {
   const { fields } = validateFields(config.fields, extractWithRules(config.fields, [page]))
   return Object.fromEntries(fields.map((f) => [f.key, f]))
@@ -84,6 +104,64 @@ describe('receipt header name', () => {
     expect(correctedWord('MlNl')).toBe('MINI')
     // 036.jpg: "ICG" for "IO" is a split letter, not a confusion.
     expect(correctedWord('INTERNATICGNAL')).toBeNull()
+  })
+
+  it('keeps the words of a header line together on a skewed scan, where its far end sits half a line higher', () => {
+    // 048.jpg as tesseract read it: the name falls by a third of its height from "TRADING" back to "YONG".
+    const page = asRead([
+      ['YONG', [0.351, 0.198, 0.403, 0.209], 0.95],
+      ['TAT', [0.408, 0.196, 0.445, 0.207], 0.95],
+      ['HARDWARE', [0.451, 0.193, 0.555, 0.209], 0.96],
+      ['TRADING', [0.561, 0.191, 0.642, 0.203], 0.8],
+      ['{JM0292437-D)', [0.45, 0.205, 0.546, 0.218], 0.55],
+      ['NO', [0.404, 0.224, 0.424, 0.233], 0.84],
+      ['4,', [0.428, 0.224, 0.438, 0.233], 0.36],
+      ['JALAN', [0.439, 0.222, 0.481, 0.232], 0.36],
+      ['PERJIRANAN', [0.485, 0.219, 0.57, 0.231], 0.91],
+      ['10,', [0.576, 0.219, 0.592, 0.229], 0.92],
+    ])
+    expect(linesOf(page).map((line) => line.text)).toEqual([
+      'YONG TAT HARDWARE TRADING',
+      '{JM0292437-D)',
+      'NO 4, JALAN PERJIRANAN 10,',
+    ])
+    expect(headerName([page])?.value).toBe('YONG TAT HARDWARE TRADING')
+  })
+
+  it('takes the company named by its legal form over a taller brand line above it', () => {
+    // 050.jpg as read: the restaurant's brand and slogan in large print, then the company that issues the bill.
+    const page = receipt([
+      'Morganfields Home of Sticky Bones',
+      'Timeless Kitchenette Sdn Bhd',
+      'Company na ; 1174703-K',
+      'GST Rea no : 0000 6771 0976',
+      'Lot 50, Floor T2,Sky Avenue Genting Highlands',
+    ])
+    expect(headerName([withTallFirstLine(page, 2)])?.value).toBe('Timeless Kitchenette Sdn Bhd')
+  })
+
+  it('leaves a company named below the document title to the customer, even with the title misread', () => {
+    // 034.jpg as read: "INVQICE", then the buyer's company under the title.
+    const page = receipt([
+      'PERNIAGAAN ZHENG HUI',
+      'JM0325955-V',
+      'NO.59 JALAN PERMAS 9/5',
+      '81750 JOHOR BAHRU',
+      'GST NO : 000800589824',
+      'SIMPLIFIED TAX INVQICE',
+      'GOGIANT ENGINEERING (M) SDN BHD',
+      'Receipt # CS00084670',
+    ])
+    expect(headerName([page])?.value).toBe('PERNIAGAAN ZHENG HUI')
+  })
+
+  it('reads no legal form into a short word that lost a letter, nor a name into a line with a time', () => {
+    // 038.jpg: "Eat In" is how the order was served, not "Eat Inc".
+    expect(trailingLegalForm(['Eat', 'In'])).toBeNull()
+    expect(trailingLegalForm(['Acme', 'Inc'])).toMatchObject({ exact: true, form: 'inc' })
+    expect(trailingLegalForm(['Acme', 'Ltb'])).toMatchObject({ exact: false, form: 'ltd' })
+    // 014.jpg: the cashier's line under a skewed header.
+    expect(headerName([receipt(['Cashier 00:06:00', 'NO.23 BATU 10, TAMAN SENTOSA,'])])).toBeNull()
   })
 
   it('joins a name broken over two lines at an ampersand', () => {
@@ -195,6 +273,67 @@ describe('receipt totals', () => {
     expect(total?.method).toBe('derived')
     expect(total?.bbox).toBeNull()
     expect(total?.confidence).toBeLessThan(0.8)
+  })
+
+  it('reads cents OCR split off after the point or read as a space, and doubts an amount with one decimal', () => {
+    // 017.jpg: "TOTAL : RM 39.(0.95) 80(0.95)"; 019.jpg: "Total Gross A RM 86 00".
+    expect(parseAmounts('TOTAL : RM 39. 80').map((a) => a.value)).toEqual([39.8])
+    expect(parseAmounts('Total Gross A RM 86 00').map((a) => a.value)).toEqual([86])
+    expect(parseAmounts('TOTAL 7 27.55').map((a) => a.value)).toEqual([7, 27.55])
+    expect(parseAmounts('Qty 2 50g').map((a) => a.value)).toEqual([2, 50])
+    // 004.jpg, second reading: "TOTAL ROUNDED 51.0" where 30.90 is printed.
+    const [oneDecimal] = parseAmounts('51.0')
+    const [twoDecimals] = parseAmounts('51.00')
+    expect(oneDecimal?.quality).toBeLessThan(twoDecimals?.quality as number)
+  })
+
+  it('takes the last amount of the column right of a total label, past specks', () => {
+    // 023.jpg: "TOTAL  7  27.55", a speck read as "7"; 024.jpg: "TOTAL  LI)  55.10", a dotted leader as "LI)".
+    const speckedSeven = asRead([
+      ['TOTAL', [0.11, 0.335, 0.178, 0.345], 0.96],
+      ['7', [0.287, 0.337, 0.322, 0.344], 0.42],
+      ['27.55', [0.37, 0.335, 0.432, 0.349], 0.84],
+    ])
+    expect(extract(speckedSeven).total_amount?.value).toBe(27.55)
+    const dottedLeader = asRead([
+      ['TOTAL', [0.034, 0.489, 0.102, 0.499], 0.96],
+      ['LI)', [0.144, 0.489, 0.196, 0.503], 0.28],
+      ['55.10', [0.308, 0.491, 0.356, 0.502], 0.94],
+    ])
+    expect(extract(dottedLeader).total_amount?.value).toBe(55.1)
+  })
+
+  it('counts the amount beside a count of items as a total only when nothing better is printed', () => {
+    const page = receipt(['Total Qty: 3 60.00', 'Member discount 10.00', 'Total after disc 50.00'])
+    expect(extract(page).total_amount?.value).toBe(50)
+    expect(extract(receipt(['Total Qty: 3 60.00'])).total_amount?.value).toBe(60)
+  })
+
+  it('finds a total whose label OCR misread where the subtotal, tax and rounding add up to it', () => {
+    // 016.jpg as read: "TOTAL" read as "TORAY," with no confidence.
+    const page = receipt([
+      'Sub Total : RM 68.87',
+      'Service Charge RM 0.00',
+      'GST/TAX 6% : RM 4.13',
+      ['TORAY, RM 73.00', 0.85],
+      'CHANGE: RM 0.00',
+      'Thank You, Please come again.',
+    ])
+    const fields = extract(page)
+    expect(fields.total_amount?.value).toBe(73)
+    expect(fields.total_amount?.method).toBe('pattern')
+    expect(fields.total_amount?.bbox?.[1]).toBeCloseTo(0.03 + 3 * 0.022, 3)
+    // A subtotal printed again (the tax summary) is not a total.
+    const reprinted = extract(
+      receipt(['SUB TOTAL 295.00', 'GST 6% 19.47', 'ROUNDING ADJ -0.02', 'SVC 295.00']),
+    )
+    expect(reprinted.total_amount?.value).toBeNull()
+  })
+
+  it('repairs at most one amount to make the cash add up', () => {
+    // 024.jpg, second reading: "CASH of 85.10" for 55.10; cutting both to 5.10 would make a sum of two misreads.
+    const fields = extract(receipt(['TOTAL 55.10', 'CASH of 85.10', 'CHANGE 0.00']))
+    expect(fields.total_amount?.value).toBe(55.1)
   })
 
   it('never takes a word for the receipt number', () => {

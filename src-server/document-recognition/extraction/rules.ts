@@ -1,5 +1,6 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
+import type { Candidate } from './candidate'
 import { confirmCurrencyByAmount, settleDateContests } from './cross-checks'
 import { deriveMissingAmounts } from './derived-amount'
 import { type ExtractedField, notFound } from './extracted-field'
@@ -9,14 +10,9 @@ import { namesAnotherThing } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
 import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
+import { reconcileSums, settlePossibleSums } from './sums'
 import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
-
-interface Candidate {
-  field: ExtractedField
-  score: number
-  order: number
-}
 
 interface AnchorHit {
   line: Line
@@ -41,6 +37,13 @@ const WORDS_BETWEEN = 0.75
 const INEXACT_LABEL = 0.92
 /** A value another strong label contradicts is doubted by this factor. */
 const CONTESTED = 0.7
+/**
+ * A label followed by a count noun ("Total Qty: 3  26.00", "Total Items", "Anzahl Artikel", "Total articles")
+ * counts things: the amount beside it is the items' sum before tax and rounding, a total only when nothing else is.
+ */
+const COUNT_WORD =
+  /^\s*[:.]?\s*(?:qty|quantity|items?|pcs|pieces|units|count|anzahl|menge|stuck|stk|artikel|articles?|quantite|qte|aantal|artikelen|stuks)\b/u
+const COUNTED = 0.6
 /** A section anchor ("Seller > Name") is looked for this many lines below the section heading. */
 const SECTION_LINES = 10
 
@@ -156,6 +159,15 @@ function sectionHits(lines: Line[], field: FieldDefinition): AnchorHit[] {
   return hits
 }
 
+/** Marks OCR reads where a scan has specks or a dotted leader ("TOTAL  LI)  55.10"): short and unsure. */
+const SPECK_CONFIDENCE = 0.5
+const isSpeckSegment = (segment: Line) =>
+  segment.words.every(
+    (w) => w.confidence < SPECK_CONFIDENCE && w.text.replace(/[^\p{L}\p{N}]/gu, '').length <= 3,
+  )
+/** A value read past specks is a little less certain to be the label's. */
+const ACROSS_SPECKS = 0.95
+
 /** A segment holding no label words: only values (amounts, codes, currency signs). */
 const valueOnly = (segment: Line) => !hasWordsBetween(segment.text.replace(/\b[A-Z]{3}\b/g, ''))
 
@@ -188,10 +200,19 @@ function readRight(
       last = { read, placement: SAME_SEGMENT * (hasWordsBetween(between) ? WORDS_BETWEEN : 1) }
       from = read.end
     }
+    let across = NEXT_SEGMENT * (hasWordsBetween(rest) ? WORDS_BETWEEN : 1)
     for (const next of segments.slice(index + 1)) {
+      if (isSpeckSegment(next)) {
+        across *= ACROSS_SPECKS
+        continue
+      }
       if (!valueOnly(next)) break
-      const read = readValueIn(field, next, 0, pattern)
-      if (read) last = { read, placement: NEXT_SEGMENT * (hasWordsBetween(rest) ? WORDS_BETWEEN : 1) }
+      for (let from = 0; ; ) {
+        const read = readValueIn(field, next, from, pattern)
+        if (!read) break
+        last = { read, placement: across }
+        from = read.end
+      }
     }
     return last
   }
@@ -397,7 +418,8 @@ function anchorCandidates(
       const read = right?.read ?? below
       if (!read) continue
       const method = right ? 'anchor_right' : 'anchor_below'
-      const placement = (right?.placement ?? BELOW) * match
+      const counted = field.type === 'money' && COUNT_WORD.test(fold(hit.line.text.slice(hit.end)))
+      const placement = (right?.placement ?? BELOW) * match * (counted ? COUNTED : 1)
       found.push(candidate(field.key, read, page.page_number, method, hit.anchor, placement, order))
     }
   }
@@ -507,6 +529,16 @@ function inDateOrder(candidates: Candidate[], earliest: ExtractedField | undefin
 }
 
 function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField | null {
+  if (process.env.DBG_FIELD === field.key)
+    for (const c of candidates)
+      console.log(
+        'cand',
+        c.field.value,
+        c.score.toFixed(3),
+        c.field.confidence.toFixed(3),
+        c.field.anchor,
+        c.field.method,
+      )
   if (candidates.length === 0) return null
   const best = Math.max(...candidates.map((c) => c.score))
   const strong = candidates.filter((c) => c.score >= best * 0.9)
@@ -521,95 +553,6 @@ function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField
   // is chosen among several by design, so it is not doubted for it.)
   const contested = prefer !== 'max' && strong.some((c) => String(c.field.value) !== String(pick.field.value))
   return contested ? { ...pick.field, confidence: pick.field.confidence * CONTESTED } : pick.field
-}
-
-/** Distinct values per field tried when reconciling a sum: enough for a few subtotals, few enough to stay cheap. */
-const SUM_ALTERNATIVES = 6
-/** Amounts agreeing to the cent are strong evidence: each involved field's doubt is halved. */
-const SUM_AGREES = 0.5
-
-/** A reading repaired from a common OCR confusion is only taken when the amounts then add up, and trusted less. */
-const REPAIRED = 0.8
-
-/**
- * Amounts OCR commonly misreads, as the amount they were printed as: a lost decimal point ("1000" for "10.00")
- * and a currency sign read as a digit ("58.20" for "$8.20").
- */
-function ocrRepairs(candidate: Candidate): Candidate[] {
-  const value = candidate.field.value
-  if (typeof value !== 'number' || value <= 0) return []
-  const repaired: number[] = []
-  if (Number.isInteger(value) && value >= 100) repaired.push(value / 100)
-  const digits = value.toFixed(2)
-  if (/^[58]\d/.test(digits)) repaired.push(Number(digits.slice(1)))
-  return repaired.map((v) => ({
-    ...candidate,
-    field: { ...candidate.field, value: v, confidence: candidate.field.confidence * REPAIRED },
-    score: candidate.score * REPAIRED,
-  }))
-}
-
-/** The best candidate per distinct value, best first, then the OCR repairs of those. */
-function alternatives(candidates: Candidate[]): Candidate[] {
-  const byValue = new Map<string, Candidate>()
-  for (const c of [...candidates].sort((a, b) => b.score - a.score || a.order - b.order))
-    if (!byValue.has(String(c.field.value))) byValue.set(String(c.field.value), c)
-  const best = [...byValue.values()].slice(0, SUM_ALTERNATIVES)
-  return [...best, ...best.flatMap(ocrRepairs).filter((r) => !byValue.has(String(r.field.value)))]
-}
-
-const sumHolds = (total: number, parts: number[]) =>
-  Math.abs(parts.reduce((a, b) => a + b, 0) - total) <= 0.01
-
-function combinations<T>(lists: T[][]): T[][] {
-  return lists.reduce<T[][]>(
-    (acc, list) => acc.flatMap((prefix) => list.map((item) => [...prefix, item])),
-    [[]],
-  )
-}
-
-const summedScore = (combo: Candidate[]) => combo.reduce((sum, c) => sum + c.score, 0)
-
-/**
- * Cross-field check as a chooser: a total that must equal the sum of parts (net + tax) picks, among each field's
- * candidates, the combination that adds up to the cent (best summed score first) when the individual choices do
- * not; agreeing amounts raise the confidence of every field involved.
- */
-function reconcileSums(
-  fields: FieldDefinition[],
-  chosen: Map<string, ExtractedField>,
-  candidates: Map<string, Candidate[]>,
-): void {
-  for (const field of fields) {
-    const parts = field.validation?.equals_sum_of ?? []
-    const keys = [field.key, ...parts]
-    if (parts.length === 0 || !keys.every((key) => chosen.has(key))) continue
-    const current = keys.map((key) => chosen.get(key)?.value)
-    let agreed =
-      current.every((v) => typeof v === 'number') &&
-      sumHolds(current[0] as number, current.slice(1) as number[])
-    if (!agreed) {
-      const best = combinations(keys.map((key) => alternatives(candidates.get(key) ?? [])))
-        .filter((combo) =>
-          sumHolds(
-            Number(combo[0]?.field.value),
-            combo.slice(1).map((c) => Number(c.field.value)),
-          ),
-        )
-        .sort((a, b) => summedScore(b) - summedScore(a))[0]
-      if (best) {
-        keys.forEach((key, i) => {
-          chosen.set(key, { ...(best[i] as Candidate).field })
-        })
-        agreed = true
-      }
-    }
-    if (agreed)
-      for (const key of keys) {
-        const f = chosen.get(key) as ExtractedField
-        chosen.set(key, { ...f, confidence: 1 - (1 - f.confidence) * SUM_AGREES })
-      }
-  }
 }
 
 /**
@@ -650,6 +593,7 @@ export function extractWithRules(
     if (settled) chosen.set(field.key, settled)
   }
   reconcileSums(fields, chosen, candidates)
+  settlePossibleSums(fields, chosen, candidates, pages)
   settleDateContests(fields, chosen, candidates)
   confirmCurrencyByAmount(fields, chosen, pages)
   deriveMissingAmounts(fields, chosen)

@@ -132,6 +132,12 @@ export function documentDateOrder(texts: string[]): DateOrder {
 
 /** An amount printed without decimals is seldom a total or a price: a quantity, a code or a misread. */
 const BARE_INTEGER = 0.75
+/** Money is printed with two decimals: one ("51.0") is an amount with a digit lost as often as a price in tenths. */
+const ONE_DECIMAL = 0.85
+/** Cents read one space after the decimal point ("39. 80") are a guess about the space, if a good one. */
+const SPLIT_DECIMAL = 0.9
+/** A space where the point was ("86 00") could also be two numbers: as doubtful as an amount without decimals. */
+const LOST_POINT = BARE_INTEGER
 
 /**
  * Amounts with any thousands and decimal separators: the last of `.`/`,` followed by one or two digits is the
@@ -144,13 +150,20 @@ export function parseAmounts(text: string): ParsedValue[] {
     .replace(/\b\d{1,2}[./-][a-z]{3,9}\.?[./-]\d{2,4}\b/gi, (date) => ' '.repeat(date.length))
     .replace(/\d+(?:[.,]\d+)?\s?%/g, (rate) => ' '.repeat(rate.length))
   const found: ParsedValue[] = []
+  // OCR splits a small amount at its decimal point ("RM 39. 80") or reads the point as a space ("RM 86 00"): a
+  // separator or a space, then exactly two digits ending the amount, are still its cents.
   const pattern =
-    /(-|−|\()?\s?(?:[€$£]|eur|usd|gbp|chf)?\s?(\d{1,3}(?:[.,'’ ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)/giu
+    /(-|−|\()?\s?(?:[€$£]|eur|usd|gbp|chf)?\s?(\d{1,3}(?:[.,'’ ]\d{3})+(?:[.,]\d{1,2})?|\d{1,4} \d{2}(?![\p{L}\p{N}.,])|\d+(?:[.,] \d{2}(?!\d)|[.,]\d{1,2})?)(?![\d.,]*\d)/giu
   for (const m of text.matchAll(pattern)) {
     const digits = m[2] as string
-    const decimal = /[.,](\d{1,2})$/.exec(digits)
+    const decimal = /(?:[.,] ?| )(\d{1,2})$/.exec(digits)
     const integerPart = decimal ? digits.slice(0, decimal.index) : digits
     const number = Number(`${integerPart.replace(/[.,'’ ]/g, '')}${decimal ? `.${decimal[1]}` : ''}`)
+    const split = decimal?.[0].startsWith(' ')
+      ? LOST_POINT
+      : decimal?.[0].includes(' ')
+        ? SPLIT_DECIMAL
+        : null
     if (!Number.isFinite(number)) continue
     const negative = Boolean(m[1])
     const start = m.index + (m[0].length - m[0].trimStart().length)
@@ -158,7 +171,7 @@ export function parseAmounts(text: string): ParsedValue[] {
       value: negative ? -number : number,
       start,
       end: m.index + m[0].length,
-      quality: decimal ? 1 : BARE_INTEGER,
+      quality: split ?? (decimal?.[1]?.length === 1 ? ONE_DECIMAL : decimal ? 1 : BARE_INTEGER),
     })
   }
   return found

@@ -1,0 +1,200 @@
+import type { PageText, PageWord } from '../page-text'
+import type { Candidate } from './candidate'
+import type { ExtractedField } from './extracted-field'
+import type { FieldDefinition } from './field-config'
+import { linesOf, segmentsOf, unionBox } from './layout'
+import { readValueIn, wordsInBox } from './locate'
+
+/*
+ * Amounts that add up: `equals_sum_of` (a total that is its net plus its tax, always) and `may_equal_sum_of` (a
+ * receipt's total is its subtotal plus tax, or its subtotal when the tax is included; nothing printed says which).
+ */
+
+/** Distinct values per field tried when reconciling a sum: enough for a few subtotals, few enough to stay cheap. */
+const SUM_ALTERNATIVES = 6
+/** Amounts agreeing to the cent are strong evidence: each involved field's doubt is halved. */
+const SUM_AGREES = 0.5
+/** Candidates about as strong as the best one: the ones a field's own evidence cannot tell apart. */
+const STRONG = 0.9
+
+/** A reading repaired from a common OCR confusion is only taken when the amounts then add up, and trusted less. */
+const REPAIRED = 0.8
+
+/**
+ * Amounts OCR commonly misreads, as the amount they were printed as: a lost decimal point ("1000" for "10.00")
+ * and a currency sign read as a digit ("58.20" for "$8.20").
+ */
+function ocrRepairs(candidate: Candidate): Candidate[] {
+  const value = candidate.field.value
+  if (typeof value !== 'number' || value <= 0) return []
+  const repaired: number[] = []
+  if (Number.isInteger(value) && value >= 100) repaired.push(value / 100)
+  const digits = value.toFixed(2)
+  if (/^[58]\d/.test(digits)) repaired.push(Number(digits.slice(1)))
+  return repaired.map((v) => ({
+    ...candidate,
+    repaired: true,
+    field: { ...candidate.field, value: v, confidence: candidate.field.confidence * REPAIRED },
+    score: candidate.score * REPAIRED,
+  }))
+}
+
+/** The best candidate per distinct value, best first, then the OCR repairs of those. */
+function alternatives(candidates: Candidate[]): Candidate[] {
+  const byValue = new Map<string, Candidate>()
+  for (const c of [...candidates].sort((a, b) => b.score - a.score || a.order - b.order))
+    if (!byValue.has(String(c.field.value))) byValue.set(String(c.field.value), c)
+  const best = [...byValue.values()].slice(0, SUM_ALTERNATIVES)
+  return [...best, ...best.flatMap(ocrRepairs).filter((r) => !byValue.has(String(r.field.value)))]
+}
+
+const round = (n: number) => Math.round(n * 100) / 100
+const sum = (parts: number[]) => parts.reduce((a, b) => a + b, 0)
+const sumHolds = (total: number, parts: number[]) => Math.abs(sum(parts) - total) <= 0.01
+
+function combinations<T>(lists: T[][]): T[][] {
+  return lists.reduce<T[][]>(
+    (acc, list) => acc.flatMap((prefix) => list.map((item) => [...prefix, item])),
+    [[]],
+  )
+}
+
+const summedScore = (combo: Candidate[]) => combo.reduce((total, c) => total + c.score, 0)
+
+/** Each field's doubt halved: amounts that agree to the cent were read right. */
+function confirm(chosen: Map<string, ExtractedField>, keys: string[]): void {
+  for (const key of keys) {
+    const f = chosen.get(key) as ExtractedField
+    chosen.set(key, { ...f, confidence: 1 - (1 - f.confidence) * SUM_AGREES })
+  }
+}
+
+/**
+ * Cross-field check as a chooser: a total that must equal the sum of parts (net + tax) picks, among each field's
+ * candidates, the combination that adds up to the cent (best summed score first) when the individual choices do
+ * not; agreeing amounts raise the confidence of every field involved.
+ */
+export function reconcileSums(
+  fields: FieldDefinition[],
+  chosen: Map<string, ExtractedField>,
+  candidates: Map<string, Candidate[]>,
+): void {
+  for (const field of fields) {
+    const parts = field.validation?.equals_sum_of ?? []
+    const keys = [field.key, ...parts]
+    if (parts.length === 0 || !keys.every((key) => chosen.has(key))) continue
+    const current = keys.map((key) => chosen.get(key)?.value)
+    let agreed =
+      current.every((v) => typeof v === 'number') &&
+      sumHolds(current[0] as number, current.slice(1) as number[])
+    if (!agreed) {
+      // Two misreads that happen to add up are less likely than the amounts being other amounts: one repair each.
+      const best = combinations(keys.map((key) => alternatives(candidates.get(key) ?? [])))
+        .filter((combo) => combo.filter((c) => c.repaired).length <= 1)
+        .filter((combo) =>
+          sumHolds(
+            Number(combo[0]?.field.value),
+            combo.slice(1).map((c) => Number(c.field.value)),
+          ),
+        )
+        .sort((a, b) => summedScore(b) - summedScore(a))[0]
+      if (best) {
+        keys.forEach((key, i) => {
+          chosen.set(key, { ...(best[i] as Candidate).field })
+        })
+        agreed = true
+      }
+    }
+    if (agreed) confirm(chosen, keys)
+  }
+}
+
+/**
+ * The lowest place on the pages where `value` is printed as an amount, outside the boxes of the amounts it is the
+ * sum of (a subtotal equal to its total is printed twice, once as itself).
+ */
+function printedAmount(
+  field: FieldDefinition,
+  pages: PageText[],
+  value: number,
+  parts: ExtractedField[],
+): { pageNumber: number; words: PageWord[] } | null {
+  let found: { pageNumber: number; words: PageWord[] } | null = null
+  for (const page of pages) {
+    const taken = new Set(
+      parts.flatMap((part) =>
+        part.page_number === page.page_number && part.bbox ? wordsInBox(page.words, part.bbox) : [],
+      ),
+    )
+    for (const segment of linesOf(page).flatMap(segmentsOf))
+      for (let from = 0; ; ) {
+        const read = readValueIn(field, segment, from, null)
+        if (!read) break
+        from = read.end
+        if (read.value !== value || read.words.some((w) => taken.has(w))) continue
+        const lower = !found || (read.words[0] as PageWord).bbox[1] > (found.words[0] as PageWord).bbox[1]
+        if (!found || page.page_number > found.pageNumber || lower)
+          found = { pageNumber: page.page_number, words: read.words }
+      }
+  }
+  return found
+}
+
+/**
+ * Sums a value may be (`may_equal_sum_of`), tried when every part of one was read: one that holds confirms the
+ * value and its parts; among the value's strong candidates (and their OCR repairs) it chooses the one a sum
+ * makes; and when no label gave a value, the sum's amount printed elsewhere on the page is the value (a total
+ * whose label OCR misread), as trusted as the parts it adds up from (a sum of two or more: one part alone is
+ * that part printed again). A sum that does not hold is no issue: only
+ * one of them is the document's. A sum printed nowhere is left to `deriveMissingAmounts`.
+ */
+export function settlePossibleSums(
+  fields: FieldDefinition[],
+  chosen: Map<string, ExtractedField>,
+  candidates: Map<string, Candidate[]>,
+  pages: PageText[],
+): void {
+  for (const field of fields) {
+    const read = (field.validation?.may_equal_sum_of ?? []).filter((parts) =>
+      parts.every((key) => typeof chosen.get(key)?.value === 'number'),
+    )
+    if (read.length === 0) continue
+    const values = (parts: string[]) => parts.map((key) => chosen.get(key)?.value as number)
+    const madeBy = (value: unknown) =>
+      typeof value === 'number' ? read.find((parts) => sumHolds(value, values(parts))) : undefined
+    const current = chosen.get(field.key)
+    const holding = madeBy(current?.value)
+    if (holding) {
+      confirm(chosen, [field.key, ...holding])
+      continue
+    }
+    const own = candidates.get(field.key) ?? []
+    const best = Math.max(0, ...own.map((c) => c.score))
+    const pick = alternatives(own.filter((c) => c.score >= best * STRONG)).find((c) => madeBy(c.field.value))
+    if (pick) {
+      chosen.set(field.key, pick.field)
+      confirm(chosen, [field.key, ...(madeBy(pick.field.value) as string[])])
+      continue
+    }
+    if (current && current.value !== null) continue
+    // An amount equal to one part is that part printed again (a subtotal in the tax summary), not a sum.
+    for (const parts of read.filter((p) => p.length > 1)) {
+      const value = round(sum(values(parts)))
+      const addends = parts.map((key) => chosen.get(key) as ExtractedField)
+      const printed = value > 0 ? printedAmount(field, pages, value, addends) : null
+      if (!printed) continue
+      const wordConfidence = Math.min(...printed.words.map((w) => w.confidence))
+      chosen.set(field.key, {
+        key: field.key,
+        value,
+        confidence: Math.min(wordConfidence, ...addends.map((f) => f.confidence)),
+        page_number: printed.pageNumber,
+        bbox: unionBox(printed.words.map((w) => w.bbox)),
+        method: 'pattern',
+        anchor: null,
+      })
+      confirm(chosen, [field.key, ...parts])
+      break
+    }
+  }
+}
