@@ -50,11 +50,17 @@ const DOCUMENT_TITLE =
 const POSTCODE = /(?<![\p{L}\p{N}])\d{4,6}(?![\p{L}\p{N}])/u
 /** An amount with decimals belongs to an item line. */
 const AMOUNT = /\d[.,]\d{2}\b/u
+/** Words of a table's column headings: a line with two of them heads the items. */
+const COLUMN_HEADING =
+  /(?<!\p{L})(?:qty|quantity|item|items|description|desc|price|amount|amt|total|menge|anzahl|artikel|preis|betrag|prix|montant|quantite|qte|aantal|prijs|bedrag|omschrijving)(?!\p{L})/giu
+const isColumnHeading = (text: string) => (fold(text).match(COLUMN_HEADING) ?? []).length >= 2
 /** A time of day is printed with a sale, never in a name. */
 const TIME = /(?<!\d)\d{1,2}:\d{2}(?!\d)/u
 /** "Label: value" lines (cashier, date, table) are not the name. */
 const LABELLED = /^[\p{L}][\p{L}\s.]{0,20}\s?[:#]/u
 
+/** A title with fewer lines than this above it comes first: the issuer's name is printed below it. */
+const TITLE_FIRST_LINES = 2
 /** How far down the first page the header may reach. */
 const HEADER_DEPTH = 0.4
 /** Lines read worse than this are noise (logos, stamps, handwriting). */
@@ -224,15 +230,19 @@ function continues(line: Line, next: Line | undefined): boolean {
 export function headerName(pages: PageText[]): HeaderName | null {
   const page = pages[0]
   if (!page) return null
-  const lines = linesOf(page)
+  const top = linesOf(page)
     .filter((line) => line.bbox[1] < HEADER_DEPTH)
     .sort((a, b) => a.bbox[1] - b.bbox[1])
+  // The items table ends the header: its column headings and the item lines under them name nobody.
+  const table = top.findIndex((line) => isColumnHeading(line.text))
+  const lines = table >= 0 ? top.slice(0, table) : top
   // The issuer prints its name above the document's title ("TAX INVOICE", "RECEIPT"); a company named below it is
-  // the customer. When the title comes first, the name is below it.
+  // the customer. When the title comes first, the name is below it; when lines above it were too faint to read,
+  // what is below is no better a guess.
   const title = lines.findIndex((line) => isTitle(line.text))
   const nameLike = lines.filter(isNameLike)
   const aboveTitle = nameLike.filter((line) => title >= 0 && lines.indexOf(line) < title)
-  const candidates = aboveTitle.length > 0 ? aboveTitle : nameLike
+  const candidates = aboveTitle.length > 0 || title >= TITLE_FIRST_LINES ? aboveTitle : nameLike
   if (candidates.length === 0) return null
   const medianHeight = [...lines.map(height)].sort((a, b) => a - b)[Math.floor(lines.length / 2)] as number
   let best: HeaderName | null = null

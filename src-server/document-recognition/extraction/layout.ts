@@ -64,6 +64,12 @@ export function pageSlope(words: PageWord[]): number {
   return slopes[Math.floor(slopes.length / 2)] as number
 }
 
+/**
+ * A word this many times taller than the page's median word is a stamp or a logo read as letters ("PAID" across
+ * the header): a line of its own, which no line of print joins.
+ */
+const OVERSIZED = 3
+
 const linesByPage = new WeakMap<PageText, Line[]>()
 
 /**
@@ -77,12 +83,17 @@ export function linesOf(page: PageText): Line[] {
     const slope = pageSlope(page.words)
     const level = (word: PageWord) => middleOf(word) - slope * centreOf(word)
     const words = [...page.words].sort((a, b) => level(a) - level(b))
+    const heights = words.map(heightOf).sort((a, b) => a - b)
+    const tallest = (heights[Math.floor(heights.length / 2)] ?? 0) * OVERSIZED
     const groups: PageWord[][] = []
     for (const word of words) {
-      const group = groups.find((candidate) => {
-        const first = candidate[0] as PageWord
-        return Math.abs(level(first) - level(word)) < heightOf(first) / 2
-      })
+      const oversized = heightOf(word) > tallest
+      const group = oversized
+        ? undefined
+        : groups.find((candidate) => {
+            const first = candidate[0] as PageWord
+            return heightOf(first) <= tallest && Math.abs(level(first) - level(word)) < heightOf(first) / 2
+          })
       if (group) group.push(word)
       else groups.push([word])
     }

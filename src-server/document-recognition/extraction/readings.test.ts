@@ -85,6 +85,24 @@ describe('fields chosen across two OCR readings', () => {
     expect(byKey.total_amount?.value).toBe(15.9)
   })
 
+  it('takes the reading of a name that holds the other whole: the other lost the start of the line', () => {
+    // 014.jpg: the default threshold lost "AS" of the faded first word, surely; Sauvola's read it.
+    const { byKey } = fieldsOf([
+      [receipt([['IA MART', 0.96], 'NO.23 BATU 10, TAMAN SENTOSA,', 'TOTAL 32.70'])],
+      [receipt([['ASIA MART', 0.9], 'NO.23 BATU 10, TAMAN SENTOSA,', 'TOTAL 32.70'])],
+    ])
+    expect(byKey.merchant_name?.value).toBe('ASIA MART')
+  })
+
+  it('takes the reading of a name with more words of the language over a surer misread', () => {
+    // 036.jpg: "INTERNATICGNAL" (a split letter) read more surely than "INTERNATIONAL".
+    const { byKey } = fieldsOf([
+      [receipt([['UNIHAKKA INTERNATICGNAL SDN BHD', 0.95], 'TOTAL 8.20'])],
+      [receipt([['UNIHAKKA INTERNATIONAL SDN BHD', 0.9], 'TOTAL 8.20'])],
+    ])
+    expect(byKey.merchant_name?.value).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
+  })
+
   it('reads one reading as the rules do', () => {
     const page = receipt(['PAGOH REST AND SERVICE AREA', 'TOTAL 10.00'])
     const { byKey, pages } = fieldsOf([[page]])

@@ -2,6 +2,7 @@ import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
+import { isKnownWord, isLongWord } from './header-name'
 import { verifiedRead } from './read-checks'
 import { extractWithRules } from './rules'
 import { type ValidationIssue, validateFields } from './validate'
@@ -26,11 +27,33 @@ const keepsCents = (option: Option, others: Option[]) =>
   !Number.isInteger(option.field.value) &&
   others.some((o) => o.field.value === Math.floor(option.field.value as number))
 
+const letters = (value: unknown) =>
+  typeof value === 'string' ? value.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : ''
+
+/**
+ * "IA MART" against "ASIA MART": one reading lost the start (or end) of the line, faded or at the paper's edge;
+ * the text that holds the other's is the fuller reading of the same words.
+ */
+const readsMore = (option: Option, others: Option[]) => {
+  const own = letters(option.field.value)
+  return others.some((o) => {
+    const other = letters(o.field.value)
+    return other.length >= 3 && other.length < own.length && own.includes(other)
+  })
+}
+
+/** "INTERNATIONAL" against "INTERNATICGNAL": of two readings of a name, the one with more real words is right. */
+const wordsOfTheLanguage = (option: Option) =>
+  typeof option.field.value === 'string'
+    ? (option.field.value.match(/\p{L}+/gu) ?? []).filter((w) => isLongWord(w) && isKnownWord(w)).length
+    : 0
+
 /**
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
- * an amount with cents over the same amount without them, then the most confident. Agreement raises the
- * confidence only of a value a check verifies (`verifiedRead`); disagreement lowers it.
+ * an amount with cents over the same amount without them, then a text that holds another reading's whole, then
+ * the one with more words of the language, then the most confident. Agreement raises the confidence only of a value a check verifies (`verifiedRead`);
+ * disagreement lowers it.
  */
 function chooseAcrossReadings(
   definitions: FieldDefinition[],
@@ -49,6 +72,8 @@ function chooseAcrossReadings(
       agreeing(o),
       Number(o.valid),
       Number(keepsCents(o, options)),
+      Number(readsMore(o, options)),
+      wordsOfTheLanguage(o),
       o.field.confidence,
     ]
     const better = (a: Option, b: Option) => {

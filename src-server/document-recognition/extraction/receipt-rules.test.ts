@@ -128,6 +128,49 @@ describe('receipt header name', () => {
     expect(headerName([page])?.value).toBe('YONG TAT HARDWARE TRADING')
   })
 
+  it('reads a stamp across the header as words of their own, and doubts a name by its least sure word', () => {
+    // 028.jpg as read: a red "PAID" stamp over the header became two words as tall as six lines of print.
+    const page = asRead([
+      ['Ba', [0.378, 0.021, 0.82, 0.218], 0.33],
+      ['99', [0.213, 0.146, 0.249, 0.17], 0.95],
+      ['SPEED', [0.268, 0.146, 0.36, 0.173], 0.96],
+      ['HART', [0.38, 0.148, 0.491, 0.175], 0.6],
+      ['5', [0.468, 0.147, 0.494, 0.187], 0.96],
+      ['2811,', [0.4, 0.184, 0.488, 0.216], 0.93],
+      ['JALA', [0.514, 0.187, 0.589, 0.212], 0.78],
+      ['To', [0.585, 0.083, 0.892, 0.285], 0.25],
+      ['41150', [0.286, 0.256, 0.378, 0.281], 0.96],
+      ['KLANG,', [0.397, 0.24, 0.507, 0.29], 0.67],
+    ])
+    const lines = linesOf(page).map((line) => line.text)
+    expect(lines).toContain('Ba')
+    expect(lines).toContain('To')
+    expect(lines.find((line) => line.includes('SPEED'))).toMatch(/^99 SPEED HART/)
+    // "HART" for "MART" was read at 0.60: the name goes to a reviewer.
+    const merchant = extract(page).merchant_name
+    expect(merchant?.value).toMatch(/^99 SPEED HART/)
+    expect(merchant?.confidence).toBeLessThan(0.6)
+  })
+
+  it('finds no name under the title or in the items table when the header above them was too faint to read', () => {
+    // 021.jpg, second reading: the shop's lines were lost but for two unsure fragments.
+    const page = receipt([
+      ['Eg', 0.28],
+      ['SELANGD 8 DARUL EHRAN', 0.45],
+      'SIMPLIFIED TAX INVOICE',
+      'CASH',
+      'Receipt No. : C81801/26874 Date: 18/01/2018',
+      'ITEM QTY Up Discy AMOUNT',
+      '- JIANYU STELL RULER 30CM THICK',
+    ])
+    expect(headerName([page])).toBeNull()
+    expect(headerName([receipt(['ITEM QTY PRICE AMOUNT', 'JIANYU STEEL RULER THICK'])])).toBeNull()
+    // A title printed first is followed by the name.
+    expect(headerName([receipt(['RECEIPT', 'PAGOH REST AND SERVICE AREA'])])?.value).toBe(
+      'PAGOH REST AND SERVICE AREA',
+    )
+  })
+
   it('takes the company named by its legal form over a taller brand line above it', () => {
     // 050.jpg as read: the restaurant's brand and slogan in large print, then the company that issues the bill.
     const page = receipt([

@@ -453,7 +453,10 @@ function unlabelledCandidate(
     const name = headerName(pages)
     if (!name) return null
     const read = { value: name.value, words: name.words, quality: name.match, start: 0, end: 0 }
-    return candidate(field.key, read, pages[0]?.page_number ?? 1, 'header', null, HEADER_NAME, 0)
+    const found = candidate(field.key, read, pages[0]?.page_number ?? 1, 'header', null, HEADER_NAME, 0)
+    // A name is right only when every word of it is: it is as sure as its least sure word.
+    const leastSure = Math.min(...name.words.map((w) => w.confidence))
+    return { ...found, field: { ...found.field, confidence: leastSure * name.match * HEADER_NAME } }
   }
   if (field.without_label !== 'anywhere') return null
   const reads: { read: Read; pageNumber: number }[] = []
