@@ -8,9 +8,11 @@
  *   invoice2data's own per-issuer templates (85.9 % of its golden fields) printed as a reference only;
  * - the same on PNG renderings of the invoices with scan noise (the OCR path).
  * BENCH_RECOGNITION_TEXT_ONLY=1 runs only the text-layer accuracy (for tuning); BENCH_RECOGNITION_RECEIPTS_ONLY=1
- * only the receipts (upload latency and accuracy).
+ * only the receipts (upload latency and accuracy); BENCH_RECEIPT_READINGS=<file> keeps the receipts' OCR readings
+ * in that file (written when absent, read when present), so rule changes are scored in seconds on the same
+ * readings; a change to the OCR path needs the file deleted.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -137,18 +139,37 @@ async function latency(): Promise<BenchResult[]> {
   })
 }
 
-/** Scan noise for the OCR path: a slight blur, grey paper and gaussian grain. */
+/** A small seeded generator (mulberry32): the same grain on every run, so two runs read the same pixels. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Gaussian grain around mid grey (mean 128, sigma 18), the same for every page of a size on every run. */
+function grainOf(width: number, height: number): Buffer {
+  const random = seeded(width * 65_537 + height)
+  const pixels = Buffer.alloc(width * height * 3)
+  for (let i = 0; i < pixels.length; i += 2) {
+    // Box-Muller: two independent normal values from two uniform ones.
+    const radius = Math.sqrt(-2 * Math.log(1 - random()))
+    const angle = 2 * Math.PI * random()
+    pixels[i] = Math.max(0, Math.min(255, Math.round(128 + 18 * radius * Math.cos(angle))))
+    if (i + 1 < pixels.length)
+      pixels[i + 1] = Math.max(0, Math.min(255, Math.round(128 + 18 * radius * Math.sin(angle))))
+  }
+  return pixels
+}
+
+/** Scan noise for the OCR path: a slight blur, grey paper and gaussian grain (seeded: runs are comparable). */
 async function noisy(image: Buffer): Promise<Buffer> {
   const { width = 0, height = 0 } = await sharp(image).metadata()
-  const grain = await sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 18 },
-    },
-  })
+  const grain = await sharp(grainOf(width, height), { raw: { width, height, channels: 3 } })
     .png()
     .toBuffer()
   return sharp(image)
@@ -274,16 +295,23 @@ async function accuracy(): Promise<BenchResult[]> {
 async function receiptAccuracy(): Promise<BenchResult[]> {
   const config = shippedExtractorConfig('receipt-extractor')
   const results: CaseResult[] = []
+  const cacheFile = process.env.BENCH_RECEIPT_READINGS
+  const cached: Record<string, PageText[][]> =
+    cacheFile && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : {}
+  if (Object.keys(cached).length > 0) console.log(`receipt readings from ${cacheFile}, not read again`)
   const engine = new OcrEngine()
   try {
     for (const receipt of loadReceiptCases()) {
-      const readings = await receiptReadings(receipt, engine, config.ocr_readings ?? 1)
+      const readings =
+        cached[receipt.name] ?? (await receiptReadings(receipt, engine, config.ocr_readings ?? 1))
+      cached[receipt.name] = readings
       const extract = (fields: FieldDefinition[]) => extractFromReadings(fields, readings).fields
       results.push(scorePages(config, receipt, readings[0] as PageText[], extract))
     }
   } finally {
     await engine.close()
   }
+  if (cacheFile && !existsSync(cacheFile)) writeFileSync(cacheFile, JSON.stringify(cached))
   return splitResults('receipts (OCR of scans)', results, RECEIPT_HEADLINE)
 }
 
