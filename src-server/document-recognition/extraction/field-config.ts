@@ -35,9 +35,9 @@ export const FieldDefinition = Type.Object({
       max: Type.Optional(Type.Number()),
       equals_sum_of: Type.Optional(Type.Array(Type.String())),
       /**
-       * Sums the value may be, any one of them (a receipt's total is its subtotal plus tax and rounding, or its
-       * subtotal plus rounding when the tax is included): one that holds confirms the value and chooses among
-       * its candidates; none holding is no issue (`extraction/sums.ts`).
+       * Sums the value may be, any one of them (a receipt's total is its subtotal plus tax, or its subtotal when
+       * the tax is included), to the cent or rounded to 0.05 for cash: one that holds confirms the value and
+       * chooses among its candidates; none holding is no issue (`extraction/sums.ts`).
        */
       may_equal_sum_of: Type.Optional(
         Type.Array(Type.Array(Type.String(), { minItems: 1 }), { minItems: 1 }),

@@ -7,7 +7,8 @@ import { readValueIn, wordsInBox } from './locate'
 
 /*
  * Amounts that add up: `equals_sum_of` (a total that is its net plus its tax, always) and `may_equal_sum_of` (a
- * receipt's total is its subtotal plus tax, or its subtotal when the tax is included; nothing printed says which).
+ * receipt's total is its subtotal plus tax, or its subtotal when the tax is included, either rounded to 0.05 when
+ * paid in cash; nothing printed says which).
  */
 
 /** Distinct values per field tried when reconciling a sum: enough for a few subtotals, few enough to stay cheap. */
@@ -51,6 +52,18 @@ function alternatives(candidates: Candidate[]): Candidate[] {
 const round = (n: number) => Math.round(n * 100) / 100
 const sum = (parts: number[]) => parts.reduce((a, b) => a + b, 0)
 const sumHolds = (total: number, parts: number[]) => Math.abs(sum(parts) - total) <= 0.01
+
+/**
+ * What a till may print for a sum: the sum itself, or the sum rounded to the nearest 0.05 when the coins below it
+ * are gone (Malaysia, Singapore, Switzerland, the Netherlands, Australia and others round cash totals so).
+ */
+function payableFor(amount: number): number[] {
+  const exact = round(amount)
+  const cash = round(Math.round(amount * 20) / 20)
+  return cash === exact ? [exact] : [exact, cash]
+}
+const payableHolds = (total: number, parts: number[]) =>
+  payableFor(sum(parts)).some((payable) => Math.abs(payable - total) <= 0.005)
 
 function combinations<T>(lists: T[][]): T[][] {
   return lists.reduce<T[][]>(
@@ -141,12 +154,13 @@ function printedAmount(
 }
 
 /**
- * Sums a value may be (`may_equal_sum_of`), tried when every part of one was read: one that holds confirms the
- * value and its parts; among the value's strong candidates (and their OCR repairs) it chooses the one a sum
- * makes; and when no label gave a value, the sum's amount printed elsewhere on the page is the value (a total
- * whose label OCR misread), as trusted as the parts it adds up from (a sum of two or more: one part alone is
- * that part printed again). A sum that does not hold is no issue: only
- * one of them is the document's. A sum printed nowhere is left to `deriveMissingAmounts`.
+ * Sums a value may be (`may_equal_sum_of`), to the cent or rounded for cash (`payableFor`), tried when every part
+ * of one was read: one that holds confirms the value and its parts; among the value's strong candidates (and their
+ * OCR repairs) it chooses the one a sum makes; and when no label gave a value, the sum's amount printed elsewhere
+ * on the page is the value (a total whose label OCR misread), as trusted as the parts it adds up from (a sum of
+ * two or more: one part alone is that part printed again). A sum that does not hold is no issue: only one of them
+ * is the document's, and a sum printed nowhere gives no value, since nothing tells which one it is (the total may
+ * still come from cash and change, `derived-amount.ts`).
  */
 export function settlePossibleSums(
   fields: FieldDefinition[],
@@ -161,7 +175,7 @@ export function settlePossibleSums(
     if (read.length === 0) continue
     const values = (parts: string[]) => parts.map((key) => chosen.get(key)?.value as number)
     const madeBy = (value: unknown) =>
-      typeof value === 'number' ? read.find((parts) => sumHolds(value, values(parts))) : undefined
+      typeof value === 'number' ? read.find((parts) => payableHolds(value, values(parts))) : undefined
     const current = chosen.get(field.key)
     const holding = madeBy(current?.value)
     if (holding) {
@@ -179,10 +193,13 @@ export function settlePossibleSums(
     if (current && current.value !== null) continue
     // An amount equal to one part is that part printed again (a subtotal in the tax summary), not a sum.
     for (const parts of read.filter((p) => p.length > 1)) {
-      const value = round(sum(values(parts)))
       const addends = parts.map((key) => chosen.get(key) as ExtractedField)
-      const printed = value > 0 ? printedAmount(field, pages, value, addends) : null
-      if (!printed) continue
+      const found = payableFor(sum(values(parts)))
+        .filter((value) => value > 0)
+        .map((value) => ({ value, printed: printedAmount(field, pages, value, addends) }))
+        .find((option) => option.printed !== null)
+      if (!found?.printed) continue
+      const { value, printed } = found
       const wordConfidence = Math.min(...printed.words.map((w) => w.confidence))
       chosen.set(field.key, {
         key: field.key,
