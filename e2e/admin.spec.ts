@@ -92,7 +92,7 @@ test('an admin adds and publishes a version of a runtime agent and turns its rec
   await config.fill('{ not json')
   await page.getByRole('button', { name: 'Create draft version' }).click()
   await expect(page.getByText('The configuration is not valid JSON.')).toBeVisible()
-  await config.fill(newest.replace('"review_sample_rate": 0.05', '"review_sample_rate": 0.5'))
+  await config.fill(newest.replace('"strategy": "rules",', '"strategy": "rules", "review_sample_rate": 0.5,'))
   await page.getByRole('button', { name: 'Create draft version' }).click()
   await expect(page.getByText('Draft version created.')).toBeVisible()
   const draft = versions.getByRole('row').filter({ hasText: 'v2' })

@@ -9,7 +9,7 @@ import {
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
 import { agentRun, runtimeAgent } from '../agent-runs'
-import { documentRecognitionAgent } from './document-recognition.tables'
+import { documentFieldReview, documentRecognitionAgent } from './document-recognition.tables'
 
 let server: TestServer
 let invoiceAgent: string
@@ -319,6 +319,50 @@ describe('sampling', () => {
       flag_reasons: ['sampled'],
     })
     expect(settled.issue_list).toEqual([])
+  })
+
+  it('samples at the registry rate when the published version sets none: 1 always, 0 never', async () => {
+    const created = await inject('POST', '/admin/runtime-agents', admin, {
+      name: 'Sampled by the registry',
+      type: 'document_extraction',
+      config: {
+        input_slots: [{ key: 'document', accepts: ['application/pdf'], required: true }],
+        execution_policy: {
+          timeout_ms: 60000,
+          max_attempts: 1,
+          step_retries: 0,
+          max_pages: 2,
+          max_file_mb: 5,
+        },
+        strategy: 'rules',
+        fields: [{ key: 'total_amount', label: 'Total', type: 'money', required: true, anchors: ['Total'] }],
+      },
+    })
+    const agentId = created.json().id
+    await inject(
+      'POST',
+      `/admin/runtime-agents/${agentId}/versions/${created.json().versions[0].id}/publish`,
+      admin,
+    )
+    const runAt = async (rate: number) => {
+      await inject('PUT', `/admin/document-recognition/runtime-agents/${agentId}`, admin, {
+        review_sample_rate: rate,
+      })
+      const run = await upload(server, reviewer, agentId, {
+        name: 'a.pdf',
+        type: 'application/pdf',
+        bytes: await invoicePdf(),
+      })
+      const settled = await settledRun(server, run.json().id)
+      const stored = server.app.ctx.db
+        .select()
+        .from(documentFieldReview)
+        .where(eq(documentFieldReview.runId, settled.id))
+        .all()
+      return stored.map((f) => f.flagReasons)
+    }
+    expect(await runAt(1)).toEqual([['sampled']])
+    expect(await runAt(0)).toEqual([[]])
   })
 })
 

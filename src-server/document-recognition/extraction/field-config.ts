@@ -93,7 +93,8 @@ export function validateExtractionConfig(config: unknown): string[] {
       ...(field.validation?.equals_sum_of ?? []),
       ...(field.validation?.may_equal_sum_of ?? []).flat(),
     ])
-      if (!keys.has(key)) problems.push(`field ${field.key} sums the unknown field ${key}`)
+      if (key === field.key) problems.push(`field ${field.key} is a part of its own sum`)
+      else if (!keys.has(key)) problems.push(`field ${field.key} sums the unknown field ${key}`)
     const before = field.validation?.not_before
     if (before !== undefined && !keys.has(before))
       problems.push(`field ${field.key} must not precede the unknown field ${before}`)

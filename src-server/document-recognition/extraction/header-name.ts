@@ -87,12 +87,11 @@ function isNameLike(line: Line): boolean {
   if (letters(text) < MIN_LETTERS || digits(text) > letters(text)) return false
   // Printed headers are capitals or title case; a line all in lower case is a handwritten note or a slogan.
   if (text === text.toLowerCase()) return false
-  if (/^\(.*\)$/u.test(text.trim()) || CONTACT.test(text)) return false
+  if (/^\(.*\)$/u.test(text.trim()) || CONTACT.test(text) || LABELLED.test(text) || isTitle(text))
+    return false
   // A line ending in a legal form names a company, whatever place name it holds ("... (TAMAN DAYA) SDN BHD").
   if (trailingLegalForm(stripMarks(text).split(' '))) return true
-  return ![ADDRESS, POSTCODE, AMOUNT, TIME, REGISTRATION, DOCUMENT_TITLE, LABELLED].some((re) =>
-    re.test(text),
-  )
+  return ![ADDRESS, POSTCODE, AMOUNT, TIME, REGISTRATION].some((re) => re.test(text))
 }
 
 const squashed = (text: string) => fold(text).replace(/[^\p{L}\p{N}&/]/gu, '')
@@ -128,12 +127,20 @@ const LONG_TITLE_WORDS = [
   'kassabon',
 ]
 
-/** A line naming the document ("TAX INVOICE", "Kassenbon"), as printed or with one letter of a long word misread. */
+/**
+ * A line naming the document ("TAX INVOICE", "Kassenbon"), as printed or with one letter of a long word misread
+ * ("INVQICE"; a word of the language one letter away, "TICKETS", is that word).
+ */
 function isTitle(text: string): boolean {
   if (DOCUMENT_TITLE.test(text)) return true
   return fold(text)
     .split(/[^\p{L}]+/u)
-    .some((word) => word.length >= 6 && LONG_TITLE_WORDS.some((title) => distance(word, title, 1) === 1))
+    .some(
+      (word) =>
+        word.length >= 6 &&
+        wordCount(word) === 0 &&
+        LONG_TITLE_WORDS.some((title) => distance(word, title, 1) === 1),
+    )
 }
 
 /**
@@ -147,9 +154,11 @@ export function trailingLegalForm(words: string[]): { span: number; exact: boole
     const tail = squashed(words.slice(-span).join(' '))
     const target = squashed(form)
     if (tail === target) return { span, exact: true, form }
-    // Short forms only by a misread letter, never a lost one: "In" is a word, not "Inc" with its "c" lost.
+    // Short forms only by a misread letter, never a lost one ("Eat In" is not "Inc" with its "c" lost), and never
+    // where a word of the language is printed ("PIZZA INN", "CORNER INK").
     const comparable = target.length >= 5 || tail.length === target.length
-    if (target.length >= 3 && comparable && distance(tail, target, 1) === 1)
+    const printedWord = wordCount(words.at(-1) ?? '') > 0
+    if (target.length >= 3 && comparable && !printedWord && distance(tail, target, 1) === 1)
       return { span, exact: false, form }
   }
   return null
@@ -256,10 +265,11 @@ export function headerName(pages: PageText[]): HeaderName | null {
     const prominence = height(line) > medianHeight * 1.3 ? 1 : 0.9
     const substance = letters(texts.join('')) >= 6 ? 1 : 0.8
     const match = (legal ? 0.95 : 0.8) * prominence * substance * 0.92 ** rank
-    if (best && (best.legal > Boolean(legal) || (best.legal === Boolean(legal) && best.match >= match)))
-      return
+    // A company named by its legal form wins over lines without one; among alike lines the better match.
+    const isLegal = legal !== null
+    if (best && (best.legal !== isLegal ? best.legal : best.match >= match)) return
     const value = stripMarks(withLegalForm(withWordsCorrected(texts)))
-    if (value) best = { value, words, match, legal: Boolean(legal) }
+    if (value) best = { value, words, match, legal: isLegal }
   })
   return best
 }

@@ -45,7 +45,7 @@ const MIN_SLOPE_PAIRS = 5
  * word to the right on the same line (vertically overlapping by half a height, at most two heights away). A scan
  * or photo a degree or two off level keeps this after deskewing; a text layer has none.
  */
-export function pageSlope(words: PageWord[]): number {
+function pageSlope(words: PageWord[]): number {
   const slopes: number[] = []
   for (const word of words) {
     let next: PageWord | null = null
@@ -65,10 +65,19 @@ export function pageSlope(words: PageWord[]): number {
 }
 
 /**
- * A word this many times taller than the page's median word is a stamp or a logo read as letters ("PAID" across
- * the header): a line of its own, which no line of print joins.
+ * A word this many times taller than the page's median word is large print or a stamp read as letters ("PAID"
+ * across the header, a letter as tall as six lines): lines of print never join it, nor it them.
  */
 const OVERSIZED = 3
+
+/** A word printed beside the words of a line in large print: about as tall, and at most its height away. */
+function sameLargePrint(line: PageWord[], word: PageWord): boolean {
+  return line.some((other) => {
+    const [small, large] = [heightOf(other), heightOf(word)].sort((a, b) => a - b) as [number, number]
+    const gap = Math.max(other.bbox[0] - word.bbox[2], word.bbox[0] - other.bbox[2])
+    return large <= small * 1.5 && gap <= large
+  })
+}
 
 const linesByPage = new WeakMap<PageText, Line[]>()
 
@@ -84,16 +93,19 @@ export function linesOf(page: PageText): Line[] {
     const level = (word: PageWord) => middleOf(word) - slope * centreOf(word)
     const words = [...page.words].sort((a, b) => level(a) - level(b))
     const heights = words.map(heightOf).sort((a, b) => a - b)
-    const tallest = (heights[Math.floor(heights.length / 2)] ?? 0) * OVERSIZED
+    const oversizedFrom = (heights[Math.floor(heights.length / 2)] ?? 0) * OVERSIZED
+    const oversized = (word: PageWord) => heightOf(word) > oversizedFrom
     const groups: PageWord[][] = []
     for (const word of words) {
-      const oversized = heightOf(word) > tallest
-      const group = oversized
-        ? undefined
-        : groups.find((candidate) => {
-            const first = candidate[0] as PageWord
-            return heightOf(first) <= tallest && Math.abs(level(first) - level(word)) < heightOf(first) / 2
-          })
+      const group = groups.find((candidate) => {
+        const first = candidate[0] as PageWord
+        // Oversized words join only each other, at about the same size and a word space apart: a name in
+        // large print stays one line, a stamp's letters stay out of the print they cross, and column headings
+        // misread as tall stay apart.
+        if (oversized(first) !== oversized(word)) return false
+        if (oversized(word) && !sameLargePrint(candidate, word)) return false
+        return Math.abs(level(first) - level(word)) < heightOf(first) / 2
+      })
       if (group) group.push(word)
       else groups.push([word])
     }

@@ -10,7 +10,7 @@ const squash = (text: string) => fold(text).replace(/[^\p{L}\p{N}]/gu, '')
 export function textMatchesValue(field: FieldDefinition, text: string, value: FieldValue): boolean {
   if (value === null) return false
   if (typeof value === 'number')
-    return parseAmounts(text).some((p) => Math.abs((p.value as number) - value) < 0.005)
+    return parseAmounts(text, { fromPage: true }).some((p) => Math.abs((p.value as number) - value) < 0.005)
   if (field.type === 'date') return parseDate(text)?.value === value
   if (field.type === 'enum' || field.type === 'boolean') return parseValue(field, text, null)?.value === value
   const target = squash(String(value))

@@ -63,7 +63,7 @@ function sumLabels(definitions: FieldDefinition[], definition: FieldDefinition):
 }
 
 const sameAmount = (value: number) => (text: string) =>
-  parseAmounts(text).some((a) => Math.abs((a.value as number) - value) < 0.005)
+  parseAmounts(text, { fromPage: true }).some((a) => Math.abs((a.value as number) - value) < 0.005)
 
 /** Any date in the text, in either order, is `value`: a receipt prints its date again in another form. */
 const sameDate = (value: string) => (text: string) => {

@@ -92,6 +92,12 @@ describe('fields chosen across two OCR readings', () => {
       [receipt([['ASIA MART', 0.9], 'NO.23 BATU 10, TAMAN SENTOSA,', 'TOTAL 32.70'])],
     ])
     expect(byKey.merchant_name?.value).toBe('ASIA MART')
+    // A speck after a name is no fuller reading of it.
+    const specked = fieldsOf([
+      [receipt([['ASIA MART i', 0.7], 'TOTAL 32.70'])],
+      [receipt([['ASIA MART', 0.9], 'TOTAL 32.70'])],
+    ])
+    expect(specked.byKey.merchant_name?.value).toBe('ASIA MART')
   })
 
   it('takes the reading of a name with more words of the language over a surer misread', () => {

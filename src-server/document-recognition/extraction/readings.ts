@@ -31,18 +31,25 @@ const letters = (value: unknown) =>
   typeof value === 'string' ? value.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : ''
 
 /**
- * "IA MART" against "ASIA MART": one reading lost the start (or end) of the line, faded or at the paper's edge;
- * the text that holds the other's is the fuller reading of the same words.
+ * "IA MART" against "ASIA MART": a header name one reading read without the start of its line (faded print at
+ * the paper's edge), which the other holds whole at its end. Only names: a code or a number with more characters
+ * at either end is another value, and text after a name is as often a speck as a lost letter.
  */
 const readsMore = (option: Option, others: Option[]) => {
+  if (option.field.method !== 'header') return false
   const own = letters(option.field.value)
   return others.some((o) => {
     const other = letters(o.field.value)
-    return other.length >= 3 && other.length < own.length && own.includes(other)
+    return (
+      o.field.method === 'header' && other.length >= 3 && other.length < own.length && own.endsWith(other)
+    )
   })
 }
 
-/** "INTERNATIONAL" against "INTERNATICGNAL": of two readings of a name, the one with more real words is right. */
+/**
+ * "INTERNATIONAL" against "INTERNATICGNAL": of two readings of a name, the one with more English words (the
+ * lexicon's) is right.
+ */
 const wordsOfTheLanguage = (option: Option) =>
   typeof option.field.value === 'string'
     ? (option.field.value.match(/\p{L}+/gu) ?? []).filter((w) => isLongWord(w) && isKnownWord(w)).length
@@ -51,9 +58,9 @@ const wordsOfTheLanguage = (option: Option) =>
 /**
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
- * an amount with cents over the same amount without them, then a text that holds another reading's whole, then
- * the one with more words of the language, then the most confident. Agreement raises the confidence only of a value a check verifies (`verifiedRead`);
- * disagreement lowers it.
+ * an amount with cents over the same amount without them, then a header name that holds the other reading's at
+ * its end, then the one with more English words, then the most confident. Agreement raises the confidence only of
+ * a value a check verifies (`verifiedRead`); disagreement lowers it.
  */
 function chooseAcrossReadings(
   definitions: FieldDefinition[],

@@ -3,6 +3,8 @@ import { shippedExtractorConfig } from '../../../test/helpers/document-recogniti
 import { receipt } from '../../../test/helpers/document-recognition/receipt-lines'
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText } from '../page-text'
+import { readTypedValue } from '../review/typed-value'
+import { validateExtractionConfig } from './field-config'
 import { headerName, trailingLegalForm } from './header-name'
 import { linesOf } from './layout'
 import { correctedWord } from './lexicon'
@@ -128,7 +130,7 @@ describe('receipt header name', () => {
     expect(headerName([page])?.value).toBe('YONG TAT HARDWARE TRADING')
   })
 
-  it('reads a stamp across the header as words of their own, and doubts a name by its least sure word', () => {
+  it('keeps a stamp across the header out of the lines of print, and doubts a name by its least sure word', () => {
     // 028.jpg as read: a red "PAID" stamp over the header became two words as tall as six lines of print.
     const page = asRead([
       ['Ba', [0.378, 0.021, 0.82, 0.218], 0.33],
@@ -143,8 +145,7 @@ describe('receipt header name', () => {
       ['KLANG,', [0.397, 0.24, 0.507, 0.29], 0.67],
     ])
     const lines = linesOf(page).map((line) => line.text)
-    expect(lines).toContain('Ba')
-    expect(lines).toContain('To')
+    expect(lines).toContain('Ba To')
     expect(lines.find((line) => line.includes('SPEED'))).toMatch(/^99 SPEED HART/)
     // "HART" for "MART" was read at 0.60: the name goes to a reviewer.
     const merchant = extract(page).merchant_name
@@ -196,11 +197,28 @@ describe('receipt header name', () => {
       'Receipt # CS00084670',
     ])
     expect(headerName([page])?.value).toBe('PERNIAGAAN ZHENG HUI')
+    // The misread title is not a name itself, a labelled company is the customer, and "TICKETS" is a word.
+    expect(headerName([receipt(['TAX INVQICE', 'ABC STORE'])])?.value).toBe('ABC STORE')
+    expect(headerName([receipt(['ABC STORE', 'Customer: ACME SDN BHD'])])?.value).toBe('ABC STORE')
+    expect(headerName([receipt(['GOLDEN TICKETS ENTERPRISE', 'No 5 Jalan Besar'])])?.value).toBe(
+      'GOLDEN TICKETS ENTERPRISE',
+    )
+  })
+
+  it('keeps a name printed in large print on one line', () => {
+    const page = withTallFirstLine(
+      receipt(['GOLDEN DRAGON RESTAURANT', 'No 5 Jalan Besar', 'TOTAL 12.00']),
+      3.5,
+    )
+    expect(linesOf(page)[0]?.text).toBe('GOLDEN DRAGON RESTAURANT')
+    expect(headerName([page])?.value).toBe('GOLDEN DRAGON RESTAURANT')
   })
 
   it('reads no legal form into a short word that lost a letter, nor a name into a line with a time', () => {
-    // 038.jpg: "Eat In" is how the order was served, not "Eat Inc".
+    // 038.jpg: "Eat In" is how the order was served, not "Eat Inc"; an inn and ink are words.
     expect(trailingLegalForm(['Eat', 'In'])).toBeNull()
+    expect(trailingLegalForm(['PIZZA', 'INN'])).toBeNull()
+    expect(trailingLegalForm(['CORNER', 'INK'])).toBeNull()
     expect(trailingLegalForm(['Acme', 'Inc'])).toMatchObject({ exact: true, form: 'inc' })
     expect(trailingLegalForm(['Acme', 'Ltb'])).toMatchObject({ exact: false, form: 'ltd' })
     // 014.jpg: the cashier's line under a skewed header.
@@ -318,19 +336,24 @@ describe('receipt totals', () => {
     expect(total?.confidence).toBeLessThan(0.8)
   })
 
-  it('reads cents OCR split off after the point or read as a space, and doubts an amount with one decimal', () => {
-    // 017.jpg: "TOTAL : RM 39.(0.95) 80(0.95)"; 019.jpg: "Total Gross A RM 86 00".
-    expect(parseAmounts('TOTAL : RM 39. 80').map((a) => a.value)).toEqual([39.8])
-    expect(parseAmounts('Total Gross A RM 86 00').map((a) => a.value)).toEqual([86])
-    expect(parseAmounts('TOTAL 7 27.55').map((a) => a.value)).toEqual([7, 27.55])
-    expect(parseAmounts('Qty 2 50g').map((a) => a.value)).toEqual([2, 50])
+  it('reads cents OCR split off after the point on a page, never in what a reviewer types, and doubts one decimal', () => {
+    // 017.jpg: "TOTAL : RM 39.(0.95) 80(0.95)".
+    const fromPage = (text: string) => parseAmounts(text, { fromPage: true }).map((a) => a.value)
+    expect(fromPage('TOTAL : RM 39. 80')).toEqual([39.8])
+    expect(fromPage('TOTAL 7 27.55')).toEqual([7, 27.55])
+    expect(fromPage('Widget 3 12 36.00')).toEqual([3, 12, 36])
+    expect(fromPage('Tel 030 12 34 56')).toEqual([30, 12, 34, 56])
+    const total = config.fields.find((f) => f.key === 'total_amount') as (typeof config.fields)[number]
+    expect(readTypedValue(total, '39. 80').ok).toBe(false)
+    expect(readTypedValue(total, '1 12').ok).toBe(false)
+    expect(readTypedValue(total, '39.80')).toEqual({ ok: true, value: 39.8 })
     // 004.jpg, second reading: "TOTAL ROUNDED 51.0" where 30.90 is printed.
     const [oneDecimal] = parseAmounts('51.0')
     const [twoDecimals] = parseAmounts('51.00')
     expect(oneDecimal?.quality).toBeLessThan(twoDecimals?.quality as number)
   })
 
-  it('takes the last amount of the column right of a total label, past specks', () => {
+  it('takes the best-read amount of the column right of a total label, past specks, and no zero beside another', () => {
     // 023.jpg: "TOTAL  7  27.55", a speck read as "7"; 024.jpg: "TOTAL  LI)  55.10", a dotted leader as "LI)".
     const speckedSeven = asRead([
       ['TOTAL', [0.11, 0.335, 0.178, 0.345], 0.96],
@@ -344,6 +367,16 @@ describe('receipt totals', () => {
       ['55.10', [0.308, 0.491, 0.356, 0.502], 0.94],
     ])
     expect(extract(dottedLeader).total_amount?.value).toBe(55.1)
+    // 019.jpg: "Total Gross A RM  86 00", the point read as a space.
+    const lostPoint = asRead([
+      ['Total', [0.103, 0.521, 0.18, 0.543], 0.9],
+      ['Gross', [0.2, 0.521, 0.3, 0.543], 0.92],
+      ['A', [0.32, 0.521, 0.34, 0.543], 0.91],
+      ['RM', [0.36, 0.521, 0.41, 0.543], 0.74],
+      ['86', [0.66, 0.521, 0.7, 0.543], 0.68],
+      ['00', [0.72, 0.521, 0.76, 0.543], 0.68],
+    ])
+    expect(extract(lostPoint).total_amount?.value).toBe(86)
   })
 
   it('counts the amount beside a count of items as a total only when nothing better is printed', () => {
@@ -376,6 +409,23 @@ describe('receipt totals', () => {
       receipt(['SUB TOTAL 295.00', 'GST 6% 19.47', 'ROUNDING ADJ -0.02', 'SVC 295.00']),
     )
     expect(reprinted.total_amount?.value).toBeNull()
+  })
+
+  it('finds no total in a sum that holds by itself: the one-part sum, a zero tax, a phone number above the parts', () => {
+    // Labels decide between a subtotal and a larger total after a service charge, as before.
+    const charged = extract(receipt(['Sub Total 10.00', 'Total 10.00', 'Service Charge 1.00', 'Total 11.00']))
+    expect(charged.total_amount?.value).toBe(11)
+    // 40.00 + 5.67: the "45 67" of a phone number is no amount with cents, and it is above its parts.
+    const phone = extract(receipt(['Tel 01 23 45 67 89', 'Sous-total 40.00', 'TVA 5.67', 'Merci']))
+    expect(phone.total_amount?.value).toBeNull()
+    // A zero tax makes the subtotal its own sum: the item line that repeats it is no total.
+    const untaxed = extract(receipt(['COFFEE 4.50', 'SUBTOTAL 4.50', 'TAX 0.00']))
+    expect(untaxed.total_amount?.value).toBeNull()
+    const total = config.fields.find((f) => f.key === 'total_amount')
+    const selfSum = { ...total, validation: { may_equal_sum_of: [['total_amount']] } }
+    expect(validateExtractionConfig({ strategy: 'rules', fields: [selfSum] })).toEqual([
+      'field total_amount is a part of its own sum',
+    ])
   })
 
   it('repairs at most one amount to make the cash add up', () => {

@@ -201,6 +201,7 @@ function readRight(
       from = read.end
     }
     let across = NEXT_SEGMENT * (hasWordsBetween(rest) ? WORDS_BETWEEN : 1)
+    const column: Read[] = []
     for (const next of segments.slice(index + 1)) {
       if (isSpeckSegment(next)) {
         across *= ACROSS_SPECKS
@@ -210,11 +211,12 @@ function readRight(
       for (let from = 0; ; ) {
         const read = readValueIn(field, next, from, pattern)
         if (!read) break
-        last = { read, placement: across }
+        column.push(read)
         from = read.end
       }
     }
-    return last
+    const value = columnValue(column)
+    return value ? { read: value, placement: across } : last
   }
   const inSegment = readValueIn(field, segment, hit.end - segmentStart, pattern)
   if (inSegment) {
@@ -227,6 +229,16 @@ function readRight(
   if (field.type === 'string') return null
   const further = readValueIn(field, line, hit.end, pattern)
   return further ? { read: further, placement: FURTHER_RIGHT } : null
+}
+
+/**
+ * The value of the columns right of a label: the amount read best (cents over a bare number: "27.55" over the
+ * speck read as "7" before it), the last of equals (totals sit in the rightmost column), and a zero only when
+ * nothing else is there ("RM 86 00" is 86 with its point read as a space, not 0).
+ */
+function columnValue(reads: Read[]): Read | null {
+  const amounts = reads.some((r) => r.value !== 0) ? reads.filter((r) => r.value !== 0) : reads
+  return amounts.reduce<Read | null>((best, r) => (!best || r.quality >= best.quality ? r : best), null)
 }
 
 /** A scan tilted by a degree or two puts a value at the far right half a line lower than its label. */
@@ -532,16 +544,6 @@ function inDateOrder(candidates: Candidate[], earliest: ExtractedField | undefin
 }
 
 function choose(field: FieldDefinition, candidates: Candidate[]): ExtractedField | null {
-  if (process.env.DBG_FIELD === field.key)
-    for (const c of candidates)
-      console.log(
-        'cand',
-        c.field.value,
-        c.score.toFixed(3),
-        c.field.confidence.toFixed(3),
-        c.field.anchor,
-        c.field.method,
-      )
   if (candidates.length === 0) return null
   const best = Math.max(...candidates.map((c) => c.score))
   const strong = candidates.filter((c) => c.score >= best * 0.9)
@@ -596,7 +598,7 @@ export function extractWithRules(
     if (settled) chosen.set(field.key, settled)
   }
   reconcileSums(fields, chosen, candidates)
-  settlePossibleSums(fields, chosen, candidates, pages)
+  settlePossibleSums(fields, chosen, pages)
   settleDateContests(fields, chosen, candidates)
   confirmCurrencyByAmount(fields, chosen, pages)
   deriveMissingAmounts(fields, chosen)

@@ -1,3 +1,4 @@
+import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
 import type { Candidate } from './candidate'
 import type { ExtractedField } from './extracted-field'
@@ -15,8 +16,6 @@ import { readValueIn, wordsInBox } from './locate'
 const SUM_ALTERNATIVES = 6
 /** Amounts agreeing to the cent are strong evidence: each involved field's doubt is halved. */
 const SUM_AGREES = 0.5
-/** Candidates about as strong as the best one: the ones a field's own evidence cannot tell apart. */
-const STRONG = 0.9
 
 /** A reading repaired from a common OCR confusion is only taken when the amounts then add up, and trusted less. */
 const REPAIRED = 0.8
@@ -62,8 +61,6 @@ function payableFor(amount: number): number[] {
   const cash = round(Math.round(amount * 20) / 20)
   return cash === exact ? [exact] : [exact, cash]
 }
-const payableHolds = (total: number, parts: number[]) =>
-  payableFor(sum(parts)).some((payable) => Math.abs(payable - total) <= 0.005)
 
 function combinations<T>(lists: T[][]): T[][] {
   return lists.reduce<T[][]>(
@@ -122,50 +119,53 @@ export function reconcileSums(
   }
 }
 
+/** Two amounts that are the same to the cent. */
+const sameCents = (a: number, b: number) => Math.abs(a - b) < 0.005
+
 /**
- * The lowest place on the pages where `value` is printed as an amount, outside the boxes of the amounts it is the
- * sum of (a subtotal equal to its total is printed twice, once as itself).
+ * Where `value` is printed as an amount with cents (not a bare or run-together number, which a phone number or a
+ * code also is) below the amounts it is the sum of, on their page: a total is printed after its parts. The lowest
+ * such place, outside the parts' own boxes (a subtotal equal to its total is printed twice, once as itself).
  */
-function printedAmount(
+function printedBelow(
   field: FieldDefinition,
   pages: PageText[],
   value: number,
   parts: ExtractedField[],
-): { pageNumber: number; words: PageWord[] } | null {
-  let found: { pageNumber: number; words: PageWord[] } | null = null
-  for (const page of pages) {
-    const taken = new Set(
-      parts.flatMap((part) =>
-        part.page_number === page.page_number && part.bbox ? wordsInBox(page.words, part.bbox) : [],
-      ),
-    )
-    for (const segment of linesOf(page).flatMap(segmentsOf))
-      for (let from = 0; ; ) {
-        const read = readValueIn(field, segment, from, null)
-        if (!read) break
-        from = read.end
-        if (read.value !== value || read.words.some((w) => taken.has(w))) continue
-        const lower = !found || (read.words[0] as PageWord).bbox[1] > (found.words[0] as PageWord).bbox[1]
-        if (!found || page.page_number > found.pageNumber || lower)
-          found = { pageNumber: page.page_number, words: read.words }
-      }
-  }
-  return found
+): { read: NonNullable<ReturnType<typeof readValueIn>>; pageNumber: number } | null {
+  const page = pages.find((p) => parts.every((part) => part.page_number === p.page_number))
+  if (!page || parts.some((part) => !part.bbox)) return null
+  const taken = new Set(parts.flatMap((part) => wordsInBox(page.words, part.bbox as Bbox)))
+  const below = Math.max(...parts.map((part) => (part.bbox as Bbox)[1]))
+  let found: NonNullable<ReturnType<typeof readValueIn>> | null = null
+  for (const segment of linesOf(page).flatMap(segmentsOf))
+    for (let from = 0; ; ) {
+      const read = readValueIn(field, segment, from, null)
+      if (!read) break
+      from = read.end
+      const top = (read.words[0] as PageWord).bbox[1]
+      if (read.quality < WITH_CENTS || !sameCents(read.value as number, value) || top <= below) continue
+      if (read.words.some((w) => taken.has(w))) continue
+      if (!found || top > (found.words[0] as PageWord).bbox[1]) found = read
+    }
+  return found ? { read: found, pageNumber: page.page_number } : null
 }
+
+/** Amounts read with their cents (`values.ts` gives bare and run-together numbers less). */
+const WITH_CENTS = 0.9
 
 /**
  * Sums a value may be (`may_equal_sum_of`), to the cent or rounded for cash (`payableFor`), tried when every part
- * of one was read: one that holds confirms the value and its parts; among the value's strong candidates (and their
- * OCR repairs) it chooses the one a sum makes; and when no label gave a value, the sum's amount printed elsewhere
- * on the page is the value (a total whose label OCR misread), as trusted as the parts it adds up from (a sum of
- * two or more: one part alone is that part printed again). A sum that does not hold is no issue: only one of them
- * is the document's, and a sum printed nowhere gives no value, since nothing tells which one it is (the total may
- * still come from cash and change, `derived-amount.ts`).
+ * of one was read. One that holds confirms the value and its parts. When no label gave a value, the amount of a
+ * sum of two or more parts, none of them zero, printed with its cents below them is the value (a total whose
+ * label OCR misread), as sure as the least sure of the parts and the printed words, and no surer: it holds its sum
+ * by construction. One part alone is that part printed again (a subtotal in the tax summary), never a total. A
+ * sum that does not hold is no issue, and none chooses among labelled values: only one of the sums is the
+ * document's, and nothing printed tells which.
  */
 export function settlePossibleSums(
   fields: FieldDefinition[],
   chosen: Map<string, ExtractedField>,
-  candidates: Map<string, Candidate[]>,
   pages: PageText[],
 ): void {
   for (const field of fields) {
@@ -174,43 +174,32 @@ export function settlePossibleSums(
     )
     if (read.length === 0) continue
     const values = (parts: string[]) => parts.map((key) => chosen.get(key)?.value as number)
-    const madeBy = (value: unknown) =>
-      typeof value === 'number' ? read.find((parts) => payableHolds(value, values(parts))) : undefined
     const current = chosen.get(field.key)
-    const holding = madeBy(current?.value)
-    if (holding) {
-      confirm(chosen, [field.key, ...holding])
+    if (typeof current?.value === 'number') {
+      const total = current.value
+      const holding = read.find((parts) => payableFor(sum(values(parts))).some((p) => sameCents(p, total)))
+      if (holding) confirm(chosen, [field.key, ...holding])
       continue
     }
-    const own = candidates.get(field.key) ?? []
-    const best = Math.max(0, ...own.map((c) => c.score))
-    const pick = alternatives(own.filter((c) => c.score >= best * STRONG)).find((c) => madeBy(c.field.value))
-    if (pick) {
-      chosen.set(field.key, pick.field)
-      confirm(chosen, [field.key, ...(madeBy(pick.field.value) as string[])])
-      continue
-    }
-    if (current && current.value !== null) continue
-    // An amount equal to one part is that part printed again (a subtotal in the tax summary), not a sum.
-    for (const parts of read.filter((p) => p.length > 1)) {
+    for (const parts of read.filter((p) => p.length > 1 && values(p).every((v) => v !== 0))) {
       const addends = parts.map((key) => chosen.get(key) as ExtractedField)
       const found = payableFor(sum(values(parts)))
         .filter((value) => value > 0)
-        .map((value) => ({ value, printed: printedAmount(field, pages, value, addends) }))
+        .map((value) => ({ value, printed: printedBelow(field, pages, value, addends) }))
         .find((option) => option.printed !== null)
       if (!found?.printed) continue
-      const { value, printed } = found
-      const wordConfidence = Math.min(...printed.words.map((w) => w.confidence))
+      const { read: printed, pageNumber } = found.printed
       chosen.set(field.key, {
         key: field.key,
-        value,
-        confidence: Math.min(wordConfidence, ...addends.map((f) => f.confidence)),
-        page_number: printed.pageNumber,
+        value: found.value,
+        confidence:
+          Math.min(...printed.words.map((w) => w.confidence), ...addends.map((f) => f.confidence)) *
+          printed.quality,
+        page_number: pageNumber,
         bbox: unionBox(printed.words.map((w) => w.bbox)),
         method: 'pattern',
         anchor: null,
       })
-      confirm(chosen, [field.key, ...parts])
       break
     }
   }

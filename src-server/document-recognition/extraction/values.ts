@@ -136,43 +136,44 @@ const BARE_INTEGER = 0.75
 const ONE_DECIMAL = 0.85
 /** Cents read one space after the decimal point ("39. 80") are a guess about the space, if a good one. */
 const SPLIT_DECIMAL = 0.9
-/** A space where the point was ("86 00") could also be two numbers: as doubtful as an amount without decimals. */
-const LOST_POINT = BARE_INTEGER
+
+/** An amount's pieces: a sign or currency before it, digits grouped in thousands, and nothing numeric after it. */
+const SIGN = String.raw`(-|−|\()?\s?(?:[€$£]|eur|usd|gbp|chf)?\s?`
+const GROUPED = String.raw`\d{1,3}(?:[.,'’ ]\d{3})+(?:[.,]\d{1,2})?`
+const END = String.raw`(?![\d.,]*\d)`
+const TYPED_AMOUNT = new RegExp(`${SIGN}(${GROUPED}|\\d+(?:[.,]\\d{1,2})?)${END}`, 'giu')
+const PRINTED_AMOUNT = new RegExp(`${SIGN}(${GROUPED}|\\d+(?:[.,] \\d{2}(?!\\d)|[.,]\\d{1,2})?)${END}`, 'giu')
 
 /**
  * Amounts with any thousands and decimal separators: the last of `.`/`,` followed by one or two digits is the
- * decimal point; groups of three after a separator are thousands.
+ * decimal point; groups of three after a separator are thousands. Text read off a page (`fromPage`) may hold an
+ * amount OCR split after its point ("RM 39. 80": a separator, one space and exactly two digits ending the amount
+ * are still its cents); what a person typed is read strictly.
  */
-export function parseAmounts(text: string): ParsedValue[] {
+export function parseAmounts(text: string, { fromPage = false }: { fromPage?: boolean } = {}): ParsedValue[] {
   // Dates and percentages are not amounts: blank them out (same length, so positions still hold).
   text = text
     .replace(/\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/g, (date) => ' '.repeat(date.length))
     .replace(/\b\d{1,2}[./-][a-z]{3,9}\.?[./-]\d{2,4}\b/gi, (date) => ' '.repeat(date.length))
     .replace(/\d+(?:[.,]\d+)?\s?%/g, (rate) => ' '.repeat(rate.length))
   const found: ParsedValue[] = []
-  // OCR splits a small amount at its decimal point ("RM 39. 80") or reads the point as a space ("RM 86 00"): a
-  // separator or a space, then exactly two digits ending the amount, are still its cents.
-  const pattern =
-    /(-|−|\()?\s?(?:[€$£]|eur|usd|gbp|chf)?\s?(\d{1,3}(?:[.,'’ ]\d{3})+(?:[.,]\d{1,2})?|\d{1,4} \d{2}(?![\p{L}\p{N}.,])|\d+(?:[.,] \d{2}(?!\d)|[.,]\d{1,2})?)(?![\d.,]*\d)/giu
+  const pattern = fromPage ? PRINTED_AMOUNT : TYPED_AMOUNT
   for (const m of text.matchAll(pattern)) {
     const digits = m[2] as string
-    const decimal = /(?:[.,] ?| )(\d{1,2})$/.exec(digits)
+    const decimal = /[.,] ?(\d{1,2})$/.exec(digits)
     const integerPart = decimal ? digits.slice(0, decimal.index) : digits
     const number = Number(`${integerPart.replace(/[.,'’ ]/g, '')}${decimal ? `.${decimal[1]}` : ''}`)
-    const split = decimal?.[0].startsWith(' ')
-      ? LOST_POINT
-      : decimal?.[0].includes(' ')
-        ? SPLIT_DECIMAL
-        : null
     if (!Number.isFinite(number)) continue
     const negative = Boolean(m[1])
     const start = m.index + (m[0].length - m[0].trimStart().length)
-    found.push({
-      value: negative ? -number : number,
-      start,
-      end: m.index + m[0].length,
-      quality: split ?? (decimal?.[1]?.length === 1 ? ONE_DECIMAL : decimal ? 1 : BARE_INTEGER),
-    })
+    const quality = !decimal
+      ? BARE_INTEGER
+      : decimal[0].includes(' ')
+        ? SPLIT_DECIMAL
+        : (decimal[1] as string).length === 1
+          ? ONE_DECIMAL
+          : 1
+    found.push({ value: negative ? -number : number, start, end: m.index + m[0].length, quality })
   }
   return found
 }
@@ -237,7 +238,7 @@ export function parseValue(field: FieldDefinition, text: string, pattern: RegExp
   switch (field.type) {
     case 'money':
     case 'number': {
-      const amounts = parseAmounts(text)
+      const amounts = parseAmounts(text, { fromPage: true })
       return amounts[0] ?? null
     }
     case 'date':
