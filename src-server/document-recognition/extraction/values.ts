@@ -26,32 +26,58 @@ const monthNames: [number, string[]][] = [
 ]
 for (const [month, names] of monthNames) for (const name of names) MONTHS[name] = month
 
-/** Lower case without accents, for comparing labels and month names across languages. */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+/**
+ * A function of a text with its last results kept: extraction folds the same line texts and labels once per field
+ * and label (a 400-word invoice asked for some texts thousands of times). The results must not be changed.
+ */
+export function remembered<T>(compute: (text: string) => T, limit = 20_000): (text: string) => T {
+  const results = new Map<string, T>()
+  return (text) => {
+    let result = results.get(text)
+    if (result === undefined) {
+      if (results.size >= limit) results.clear()
+      result = compute(text)
+      results.set(text, result)
+    }
+    return result
+  }
 }
+
+const ASCII = /^[\x00-\x7f]*$/
+
+/** Lower case without accents, for comparing labels and month names across languages. */
+export const fold = remembered((text: string): string =>
+  ASCII.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase(),
+)
 
 /**
  * `fold(text)` and, for each of its positions (and its end), the position in `text` it comes from: folding drops
  * accents that arrive as separate marks ("a" + U+0308), so the folded text can be shorter than the printed one.
  */
-export function foldKeepingPositions(text: string): { folded: string; printedAt: number[] } {
-  let folded = ''
-  const printedAt: number[] = []
-  for (let at = 0; at < text.length; ) {
-    const char = String.fromCodePoint(text.codePointAt(at) as number)
-    for (const unit of fold(char)) {
-      folded += unit
-      printedAt.push(at)
+export const foldKeepingPositions = remembered(
+  (text: string): { folded: string; printedAt: readonly number[] } => {
+    if (ASCII.test(text))
+      return { folded: text.toLowerCase(), printedAt: Array.from({ length: text.length + 1 }, (_, i) => i) }
+    let folded = ''
+    const printedAt: number[] = []
+    for (let at = 0; at < text.length; ) {
+      const char = String.fromCodePoint(text.codePointAt(at) as number)
+      for (const unit of fold(char)) {
+        folded += unit
+        printedAt.push(at)
+      }
+      at += char.length
     }
-    at += char.length
-  }
-  printedAt.push(text.length)
-  return { folded, printedAt }
-}
+    printedAt.push(text.length)
+    return { folded, printedAt }
+  },
+)
 
 /** A match's range in folded text, as positions in the printed text it was folded from. */
-export function printedRange<T extends { start: number; end: number }>(printedAt: number[], range: T): T {
+export function printedRange<T extends { start: number; end: number }>(
+  printedAt: readonly number[],
+  range: T,
+): T {
   return { ...range, start: printedAt[range.start] as number, end: printedAt[range.end] as number }
 }
 
