@@ -43,7 +43,7 @@ export function remembered<T>(compute: (text: string) => T, limit = 20_000): (te
   }
 }
 
-const ASCII = /^[\x00-\x7f]*$/
+const ASCII = /^\p{ASCII}*$/u
 
 /** Lower case without accents, for comparing labels and month names across languages. */
 export const fold = remembered((text: string): string =>
