@@ -30,7 +30,6 @@ import {
   RuntimeAgentParams,
 } from './document-recognition.schemas'
 import { createDocumentRecognitionService } from './document-recognition.service'
-import { loadLexicon } from './extraction/lexicon'
 import { PDF_TASK_TIMEOUT_MS } from './pipeline/document-pages'
 import { OcrEngine } from './pipeline/ocr'
 import { streamRuns } from './review/run-feed'
@@ -59,11 +58,6 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     ),
   )
   app.addHook('onClose', () => ocr.close())
-  // The receipt rules' word list is read now, so the first extraction does not wait for it (`lexicon.ts`); a
-  // failed read is retried, and reported, by the extraction step that awaits it.
-  loadLexicon().catch((error: unknown) =>
-    app.log.warn({ err: error }, 'The word list did not load at start.'),
-  )
   const service = createDocumentRecognitionService(ctx, {
     agentRuns,
     models,

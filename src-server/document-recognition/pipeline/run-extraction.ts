@@ -6,14 +6,12 @@ import { sharedBytes } from '../../jobs'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
-import { loadLexicon } from '../extraction/lexicon'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
-import { extractFromReadings } from '../extraction/readings'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
-import { ocrPage, pagesNeedingOcr, readTextLayer } from './document-pages'
+import { ocrPage, PDF_TASK_TIMEOUT_MS, pagesNeedingOcr, readTextLayer } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
 import { normaliseToPdf } from './normalise'
 import type { OcrEngine } from './ocr'
@@ -141,11 +139,13 @@ export function documentExtractionExecutor(
           modelAnswer = answer.answer
         } else {
           const known = [...fromXml.values(), ...learned.values()]
-          const read = await step('extract', async () => {
-            // Started when the domain's routes registered: awaited, not read on the event loop here.
-            await loadLexicon()
-            return extractFromReadings(missing, readings, known)
-          })
+          const read = await step('extract', () =>
+            ctx.workers.run<{ fields: ExtractedField[]; pages: PageText[] }>(
+              'extractFields',
+              { fields: missing, readings, known },
+              { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Extracting the fields took too long.' },
+            ),
+          )
           extracted = read.fields
           pages = read.pages
         }
