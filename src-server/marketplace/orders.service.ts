@@ -76,10 +76,10 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
 
     /**
      * The six steps of the spec. Every refusal comes from a read before the first write, so a refused purchase
-     * in a group commit leaves nothing to undo (db/group-commit.ts). Opening the buyer's wallet writes (a first
-     * wallet, or holds released), so a buyer without one is refused before it is made: otherwise every request
-     * of an account that never topped up would make its whole group run again with savepoints. Holds released
-     * before a refusal are the one write the group undoes the slow way.
+     * in a group commit leaves nothing to undo (db/group-commit.ts). The buyer's wallet is opened without being
+     * made: a buyer without one is refused before anything is written, otherwise every request of an account
+     * that never topped up would make its whole group run again with savepoints. Holds released before a refusal
+     * are the one write the group undoes the slow way.
      */
     purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
       const buyerId = buyer.id
@@ -98,16 +98,14 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
 
         const price = item.basePrice
         const now = at.toISOString()
-        // 1. Check the balance.
-        if (price > 0 && !ledger.hasWallet(buyerId))
-          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available: 0 })
-        const buyerWallet = ledger.openWallet(buyerId, at)
-        if (buyerWallet.balance < price)
-          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available: buyerWallet.balance })
+        // 1. Check the balance. A free listing moves no points, so it needs no wallet of the buyer.
+        const buyerWallet = price > 0 ? ledger.openExistingWallet(buyerId, at) : null
+        const available = buyerWallet?.balance ?? 0
+        if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
         const fee = platformFee(price, readConfigValue(db, 'commission_rate'))
         const income = price - fee
         // 2. Freeze the buyer's points.
-        if (price > 0) ledger.freeze(buyerWallet.id, price, at)
+        if (buyerWallet) ledger.freeze(buyerWallet.id, price, at)
         // 3. The order, pending.
         const orderId = timeOrderedUuid()
         const order: OrderRow = {
@@ -129,7 +127,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         repo.insertPendingOrder(db, order)
         const reference = { referenceType: 'order', referenceId: orderId } as const
         // 4. Deduct the frozen points.
-        if (price > 0)
+        if (buyerWallet)
           ledger.postEntry(
             buyerWallet.id,
             {

@@ -158,6 +158,8 @@ describe('purchase', () => {
     expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM wallet_transaction').get()).toEqual({
       n: 0,
     })
+    // A buyer who never topped up needs no wallet for it, and none is made.
+    expect(balances(server, 'bob')).toBeUndefined()
     expect(
       hasAssetGrant(server.app.ctx.db, userIdOf(server, 'bob'), 'agent', assetOf(listingId).asset_id),
     ).toBe(true)

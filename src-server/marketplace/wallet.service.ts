@@ -27,7 +27,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
 
   return {
     read(userId: string, at: Date) {
-      return presentWallet(db.transaction(() => ledger.openWallet(userId, at)))
+      return presentWallet(db.transaction(() => ledger.findWallet(ledger.openWallet(userId, at).id)))
     },
 
     transactions(userId: string, query: PageQuery & { type?: TransactionType | undefined }, at: Date) {
