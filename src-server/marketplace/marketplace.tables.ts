@@ -121,7 +121,8 @@ export const marketplaceOrder = sqliteTable(
   (t) => [
     index('marketplace_order_by_buyer_idx').on(t.buyerId, t.createdAt),
     index('marketplace_order_by_seller_idx').on(t.sellerId, t.createdAt),
-    index('marketplace_order_by_listing_buyer_idx').on(t.listingId, t.buyerId, t.status),
+    // Without the status: marking an order paid or refunded then rewrites no index entry (migration 0007).
+    index('marketplace_order_by_listing_buyer_idx').on(t.listingId, t.buyerId),
     oneOfInline('marketplace_order_status_check', t.status, ORDER_STATUSES),
     check(
       'marketplace_order_amounts_check',

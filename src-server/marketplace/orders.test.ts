@@ -439,6 +439,13 @@ describe('purchase tables (migration 0007)', () => {
     expect(sqlite().prepare('PRAGMA foreign_key_list(asset_grant)').all()).toContainEqual(
       expect.objectContaining({ table: 'marketplace_order', from: 'order_id' }),
     )
+    // A buyer's paid order of a listing is still found through the listing-and-buyer index.
+    const plan = sqlite()
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT id FROM marketplace_order WHERE listing_id = ? AND buyer_id = ? AND status = 'paid'",
+      )
+      .all('x', 'y') as { detail: string }[]
+    expect(plan.map((step) => step.detail).join('; ')).toContain('marketplace_order_by_listing_buyer_idx')
     // The same states and kinds are refused.
     expect(() => sqlite().prepare("UPDATE marketplace_order SET status = 'lost'").run()).toThrow(/CHECK/)
     expect(() => sqlite().prepare("UPDATE asset_grant SET asset_type = 'model'").run()).toThrow(/CHECK/)

@@ -3,8 +3,9 @@
 -- purchase (db/columns.ts `oneOfInline`). A CHECK cannot be altered in SQLite, so the three tables are rebuilt.
 -- The migrator runs in one transaction, where PRAGMA foreign_keys cannot change: the new grant table refers to
 -- the new order table, so no row ever refers to a dropped table, and renaming the order table renames the
--- reference. The wallet's frozen_balance index goes: a purchase changes the buyer's frozen balance twice, and only
--- the sweep looks wallets up by it (a scan of one row per user every 10 minutes).
+-- reference. The order's listing-and-buyer index leaves out the status, so marking an order paid or refunded
+-- rewrites no index entry. The wallet's frozen_balance index goes: a purchase changes the buyer's frozen balance
+-- twice, and only the sweep looks wallets up by it (a scan of one row per user every 10 minutes).
 CREATE TABLE `__new_marketplace_order` (
 	`id` text PRIMARY KEY NOT NULL,
 	`listing_id` text NOT NULL,
@@ -46,7 +47,7 @@ ALTER TABLE `__new_marketplace_order` RENAME TO `marketplace_order`;--> statemen
 ALTER TABLE `__new_asset_grant` RENAME TO `asset_grant`;--> statement-breakpoint
 CREATE INDEX `marketplace_order_by_buyer_idx` ON `marketplace_order` (`buyer_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `marketplace_order_by_seller_idx` ON `marketplace_order` (`seller_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `marketplace_order_by_listing_buyer_idx` ON `marketplace_order` (`listing_id`,`buyer_id`,`status`);--> statement-breakpoint
+CREATE INDEX `marketplace_order_by_listing_buyer_idx` ON `marketplace_order` (`listing_id`,`buyer_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `asset_grant_by_order_idx` ON `asset_grant` (`order_id`);--> statement-breakpoint
 CREATE INDEX `asset_grant_by_user_asset_idx` ON `asset_grant` (`user_id`,`asset_type`,`asset_id`);--> statement-breakpoint
 CREATE TABLE `__new_wallet_transaction` (
