@@ -6,7 +6,9 @@
  *
  * The queries are prepared once per database: purchases run a dozen of them, and building and preparing each
  * statement per call cost more than executing it. They run on the one connection, so inside the caller's
- * transaction.
+ * transaction. A wallet is posted to through the state it was opened with (`OpenedWallet`), which the ledger's
+ * writes keep current: an entry's balances after it are computed, not returned by its update (a `RETURNING` row
+ * per entry cost a purchase more than reading the one wallet it had not read, the platform's).
  */
 import { randomUUID } from 'node:crypto'
 import { gt } from 'drizzle-orm'
@@ -23,12 +25,14 @@ import {
 export type WalletRow = typeof wallet.$inferSelect
 export type TransactionRow = typeof walletTransaction.$inferSelect
 /**
- * What posting to a wallet needs of it: its id, its balances and the day's earnings for the cap. Reads and writes
- * of the ledger return only these (a wide row costs a JS property per column); `findWallet` reads the whole row.
+ * A wallet as the ledger last read or wrote it, inside the caller's transaction: what posting to it needs (its
+ * balances, the seq of its last entry, the day's earnings for the cap). The ledger's writes keep it current, and
+ * each is made only while the stored wallet still holds exactly these balances and seq (else it throws), so an
+ * entry's `*_after` columns are known without reading the wallet back. `findWallet` reads the whole row.
  */
 export type OpenedWallet = Pick<
   WalletRow,
-  'id' | 'balance' | 'frozenBalance' | 'earningsDay' | 'earnedOnDay' | 'heldOnDay'
+  'id' | 'balance' | 'frozenBalance' | 'lastSeq' | 'earningsDay' | 'earnedOnDay' | 'heldOnDay'
 >
 
 export interface Entry {
@@ -62,28 +66,39 @@ const WALLET_COLUMNS = `id, user_id AS userId, balance, frozen_balance AS frozen
   total_spent AS totalSpent, last_seq AS lastSeq, earnings_day AS earningsDay, earned_on_day AS earnedOnDay,
   held_on_day AS heldOnDay, created_at AS createdAt, updated_at AS updatedAt`
 /** The columns of an `OpenedWallet`, in the order of `OpenedRow`. */
-const OPENED_COLUMNS = 'id, balance, frozen_balance, earnings_day, earned_on_day, held_on_day'
+const OPENED_COLUMNS = 'id, balance, frozen_balance, last_seq, earnings_day, earned_on_day, held_on_day'
 type OpenedRow = [
   id: string,
   balance: number,
   frozenBalance: number,
+  lastSeq: number,
   earningsDay: string | null,
   earnedOnDay: number,
   heldOnDay: number,
 ]
 
-/** An `OpenedWallet` from a row that starts with `OPENED_COLUMNS`. */
-const opened = ([id, balance, frozenBalance, earningsDay, earnedOnDay, heldOnDay]: [
-  ...OpenedRow,
-  ...unknown[],
-]): OpenedWallet => ({
+const opened = ([
   id,
   balance,
   frozenBalance,
+  lastSeq,
+  earningsDay,
+  earnedOnDay,
+  heldOnDay,
+]: OpenedRow): OpenedWallet => ({
+  id,
+  balance,
+  frozenBalance,
+  lastSeq,
   earningsDay,
   earnedOnDay,
   heldOnDay,
 })
+
+/** A write guarded by the wallet's state found nothing to write: something changed the wallet behind the ledger. */
+function expectWritten(result: { changes: number }, wallet: OpenedWallet): void {
+  if (result.changes !== 1) throw new Error(`wallet ${wallet.id} changed behind its ledger state`)
+}
 
 export function createLedger(db: Db) {
   // Plain statements: a drizzle query, even prepared, maps every row and fills every placeholder through its
@@ -92,7 +107,10 @@ export function createLedger(db: Db) {
   // names each column of an object row anew for every row, which cost a purchase more than its index writes.
   const sqlite = db.$client
   const walletByUser = sqlite
-    .prepare<[string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
+    .prepare<[userId: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
+    .raw()
+  const openedById = sqlite
+    .prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`)
     .raw()
   const walletById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
   const insertWallet = sqlite
@@ -100,28 +118,29 @@ export function createLedger(db: Db) {
       `INSERT INTO wallet (id, user_id, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING ${OPENED_COLUMNS}`,
     )
     .raw()
-  // The day's earnings columns change only with an entry that earns (null: kept as they are).
-  const applyEntry = sqlite
-    .prepare<
-      [
-        balanceDelta: number,
-        frozenDelta: number,
-        earnedDelta: number,
-        spentDelta: number,
-        day: string | null,
-        earnedOnDay: number | null,
-        heldOnDay: number | null,
-        at: string,
-        walletId: string,
-      ],
-      [...OpenedRow, lastSeq: number]
-    >(
-      `UPDATE wallet SET balance = balance + ?, frozen_balance = frozen_balance + ?, total_earned = total_earned + ?,
-         total_spent = total_spent + ?, last_seq = last_seq + 1, earnings_day = coalesce(?, earnings_day),
-         earned_on_day = coalesce(?, earned_on_day), held_on_day = coalesce(?, held_on_day), updated_at = ?
-       WHERE id = ? RETURNING ${OPENED_COLUMNS}, last_seq`,
-    )
-    .raw()
+  // The new balances, seq and day's earnings as the ledger computed them, written only over the state they were
+  // computed from; the totals move by their deltas.
+  const applyEntry = sqlite.prepare<
+    [
+      balance: number,
+      frozenBalance: number,
+      earnedDelta: number,
+      spentDelta: number,
+      lastSeq: number,
+      earningsDay: string | null,
+      earnedOnDay: number,
+      heldOnDay: number,
+      at: string,
+      walletId: string,
+      previousBalance: number,
+      previousFrozenBalance: number,
+      previousLastSeq: number,
+    ]
+  >(
+    `UPDATE wallet SET balance = ?, frozen_balance = ?, total_earned = total_earned + ?, total_spent = total_spent + ?,
+       last_seq = ?, earnings_day = ?, earned_on_day = ?, held_on_day = ?, updated_at = ?
+     WHERE id = ? AND balance = ? AND frozen_balance = ? AND last_seq = ?`,
+  )
   const insertEntry = sqlite.prepare<
     [
       id: string,
@@ -141,8 +160,18 @@ export function createLedger(db: Db) {
        reference_id, description, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-  const freezeBalance = sqlite.prepare<[amount: number, sameAmount: number, at: string, walletId: string]>(
-    'UPDATE wallet SET balance = balance - ?, frozen_balance = frozen_balance + ?, updated_at = ? WHERE id = ?',
+  const freezeBalance = sqlite.prepare<
+    [
+      balance: number,
+      frozenBalance: number,
+      at: string,
+      walletId: string,
+      previousBalance: number,
+      previousFrozenBalance: number,
+    ]
+  >(
+    `UPDATE wallet SET balance = ?, frozen_balance = ?, updated_at = ?
+     WHERE id = ? AND balance = ? AND frozen_balance = ?`,
   )
   const recordEarnings = sqlite.prepare<
     [{ walletId: string; day: string; earned: number; held: number; at: string }]
@@ -158,40 +187,50 @@ export function createLedger(db: Db) {
   }
 
   /**
-   * Appends one entry and applies it to the wallet (with the day's earnings when it earns); the CHECKs on both
-   * tables stop a negative balance. Returns the entry and the wallet as it now is, so nobody reads the wallet
-   * again.
+   * Appends one entry and applies it to the wallet (with the day's earnings when it earns), and brings `wallet`
+   * up to date; the CHECKs on both tables stop a negative balance.
    */
-  function applyAndRecord(
-    walletId: string,
-    entry: Entry,
-    at: Date,
-    earnings?: DayEarnings,
-  ): { wallet: OpenedWallet; entry: TransactionRow } {
+  function post(wallet: OpenedWallet, entry: Entry, at: Date, earnings?: DayEarnings): TransactionRow {
     const frozenDelta = entry.frozenDelta ?? 0
+    const balance = wallet.balance + entry.balanceDelta
+    const frozenBalance = wallet.frozenBalance + frozenDelta
+    const seq = wallet.lastSeq + 1
+    const day = earnings ?? { day: wallet.earningsDay, earned: wallet.earnedOnDay, held: wallet.heldOnDay }
     const now = at.toISOString()
-    const updated = applyEntry.get(
-      entry.balanceDelta,
-      frozenDelta,
-      entry.earnedDelta ?? 0,
-      entry.spentDelta ?? 0,
-      earnings?.day ?? null,
-      earnings?.earned ?? null,
-      earnings?.held ?? null,
-      now,
-      walletId,
+    expectWritten(
+      applyEntry.run(
+        balance,
+        frozenBalance,
+        entry.earnedDelta ?? 0,
+        entry.spentDelta ?? 0,
+        seq,
+        day.day,
+        day.earned,
+        day.held,
+        now,
+        wallet.id,
+        wallet.balance,
+        wallet.frozenBalance,
+        wallet.lastSeq,
+      ),
+      wallet,
     )
-    if (!updated) throw new Error(`wallet ${walletId} vanished inside its transaction`)
-    const wallet = opened(updated)
-    // Every column is known here: the entry is written as it is returned, without reading it back.
+    Object.assign(wallet, {
+      balance,
+      frozenBalance,
+      lastSeq: seq,
+      earningsDay: day.day,
+      earnedOnDay: day.earned,
+      heldOnDay: day.held,
+    })
     const recorded: TransactionRow = {
       id: timeOrderedUuid(),
-      seq: updated[6], // last_seq, after the opened columns
-      walletId,
+      seq,
+      walletId: wallet.id,
       type: entry.type,
       amount: entry.balanceDelta + frozenDelta,
-      balanceAfter: wallet.balance,
-      frozenAfter: wallet.frozenBalance,
+      balanceAfter: balance,
+      frozenAfter: frozenBalance,
       referenceType: entry.referenceType,
       referenceId: entry.referenceId,
       description: entry.description,
@@ -199,47 +238,44 @@ export function createLedger(db: Db) {
     }
     insertEntry.run(
       recorded.id,
-      recorded.seq,
-      walletId,
+      seq,
+      wallet.id,
       recorded.type,
       recorded.amount,
-      recorded.balanceAfter,
-      recorded.frozenAfter,
+      balance,
+      frozenBalance,
       recorded.referenceType,
       recorded.referenceId,
       recorded.description,
       now,
     )
-    return { wallet, entry: recorded }
-  }
-
-  function postEntry(walletId: string, entry: Entry, at: Date): TransactionRow {
-    return applyAndRecord(walletId, entry, at).entry
+    return recorded
   }
 
   /**
    * Releases income held back by the daily earn cap on days before `at` (UTC). At rest (outside a purchase's
    * transient freeze) the frozen balance is exactly the income still held, so what may be released is the
    * frozen balance minus what was held today. Release moves frozen to balance: holdings are unchanged, so its
-   * `amount` is 0. Returns the wallet after the release, or null when nothing was due.
+   * `amount` is 0. Returns whether anything was due.
    */
-  function releaseHolds(row: OpenedWallet, at: Date): OpenedWallet | null {
-    if (row.frozenBalance === 0) return null
-    const heldToday = row.earningsDay === utcDay(at) ? row.heldOnDay : 0
-    const releasable = row.frozenBalance - heldToday
-    if (releasable <= 0) return null
-    return applyAndRecord(
-      row.id,
+  function releaseHolds(wallet: OpenedWallet, at: Date): boolean {
+    if (wallet.frozenBalance === 0) return false
+    const heldToday = wallet.earningsDay === utcDay(at) ? wallet.heldOnDay : 0
+    const releasable = wallet.frozenBalance - heldToday
+    if (releasable <= 0) return false
+    post(
+      wallet,
       {
         type: 'release',
         balanceDelta: releasable,
         frozenDelta: -releasable,
         referenceType: 'earn_cap',
-        referenceId: row.id,
+        referenceId: wallet.id,
         description: `Released ${releasable} points held by the daily earn cap`,
       },
       at,
-    ).wallet
+    )
+    return true
   }
 
   /** The user's wallet with any due holds released, or null when they have none yet (none is made). */
@@ -247,7 +283,8 @@ export function createLedger(db: Db) {
     const row = walletByUser.get(userId)
     if (!row) return null
     const wallet = opened(row)
-    return releaseHolds(wallet, at) ?? wallet
+    releaseHolds(wallet, at)
+    return wallet
   }
 
   /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
@@ -263,11 +300,32 @@ export function createLedger(db: Db) {
     openExistingWallet,
     openWallet,
 
-    postEntry,
+    /** A wallet by its id, for a wallet that never holds income back (the platform's): no holds to release. */
+    openWalletWithoutHolds(walletId: string): OpenedWallet {
+      const row = openedById.get(walletId)
+      if (!row) throw new Error(`wallet ${walletId} vanished inside its transaction`)
+      return opened(row)
+    },
+
+    postEntry: (wallet: OpenedWallet, entry: Entry, at: Date): TransactionRow => post(wallet, entry, at),
 
     /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
-    freeze(walletId: string, amount: number, at: Date): void {
-      freezeBalance.run(amount, amount, at.toISOString(), walletId)
+    freeze(wallet: OpenedWallet, amount: number, at: Date): void {
+      const balance = wallet.balance - amount
+      const frozenBalance = wallet.frozenBalance + amount
+      expectWritten(
+        freezeBalance.run(
+          balance,
+          frozenBalance,
+          at.toISOString(),
+          wallet.id,
+          wallet.balance,
+          wallet.frozenBalance,
+        ),
+        wallet,
+      )
+      wallet.balance = balance
+      wallet.frozenBalance = frozenBalance
     },
 
     /**
@@ -299,10 +357,12 @@ export function createLedger(db: Db) {
           description: `${entry.description} (${held} points held by the daily earn cap)`,
         })
       // With nothing to post, the day's totals are written alone.
-      if (posts.length === 0) recordEarnings.run({ walletId: target.id, ...earnings, at: at.toISOString() })
-      return posts.map(
-        (posted, i) => applyAndRecord(target.id, posted, at, i === 0 ? earnings : undefined).entry,
-      )
+      if (posts.length === 0) {
+        recordEarnings.run({ walletId: target.id, ...earnings, at: at.toISOString() })
+        Object.assign(target, { earningsDay: day, earnedOnDay: earnings.earned, heldOnDay: earnings.held })
+        return []
+      }
+      return posts.map((posted) => post(target, posted, at, earnings))
     },
 
     /** The periodic sweep: releases due holds of every wallet that has any, each in its own transaction. */

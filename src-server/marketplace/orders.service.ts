@@ -10,7 +10,7 @@ import { readConfigValue } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import { timeOrderedUuid } from './ids'
-import type { Ledger } from './ledger'
+import type { Ledger, OpenedWallet } from './ledger'
 import { requireVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
 import type { TransactionType } from './marketplace.tables'
@@ -53,7 +53,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
    * wallet: the ledger refers to it), so the id cannot change while the server runs. It is made (when new) and
    * committed in a transaction of its own, before any purchase's transaction: a group commit that rolls back
    * can never leave the id pointing at a wallet that was not kept. Nothing is ever held on the platform's wallet
-   * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either.
+   * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either:
+   * each purchase reads its balances by this id (`openWalletWithoutHolds`).
    */
   function platformWalletId(at: Date): string {
     if (platformWallet) return platformWallet
@@ -105,7 +106,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         const fee = platformFee(price, readConfigValue(db, 'commission_rate'))
         const income = price - fee
         // 2. Freeze the buyer's points.
-        if (buyerWallet) ledger.freeze(buyerWallet.id, price, at)
+        if (buyerWallet) ledger.freeze(buyerWallet, price, at)
         // 3. The order, pending.
         const orderId = timeOrderedUuid()
         const order: OrderRow = {
@@ -129,7 +130,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         // 4. Deduct the frozen points.
         if (buyerWallet)
           ledger.postEntry(
-            buyerWallet.id,
+            buyerWallet,
             {
               type: 'spend',
               balanceDelta: 0,
@@ -144,7 +145,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         // 5. Commission to the platform, the remainder to the seller.
         if (fee > 0)
           ledger.postEntry(
-            commissionWallet,
+            ledger.openWalletWithoutHolds(commissionWallet),
             {
               type: 'commission',
               balanceDelta: fee,
@@ -208,15 +209,15 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           })
         const buyerWallet = ledger.openWallet(buyerId, at)
         const description = `Refund of order ${order.id}`
-        const reversals: [string, number, TransactionType][] = [
-          [sellerWallet.id, -order.sellerIncome, 'refund_reversal'],
-          [platformWallet.id, -order.platformFee, 'refund_reversal'],
-          [buyerWallet.id, order.totalPrice, 'refund'],
+        const reversals: [OpenedWallet, number, TransactionType][] = [
+          [sellerWallet, -order.sellerIncome, 'refund_reversal'],
+          [platformWallet, -order.platformFee, 'refund_reversal'],
+          [buyerWallet, order.totalPrice, 'refund'],
         ]
-        for (const [walletId, amount, type] of reversals)
+        for (const [wallet, amount, type] of reversals)
           if (amount !== 0)
             ledger.postEntry(
-              walletId,
+              wallet,
               {
                 type,
                 balanceDelta: amount,
