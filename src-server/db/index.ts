@@ -2,7 +2,7 @@
  * the WAL checkpointer. */
 export { type Checkpointer, type CheckpointReport, startCheckpointer } from './checkpointer'
 export { atomically, type Db, openDatabase, perHandle, perShape, type Queryable } from './client'
-export { createdAt, idColumn, jsonText, nowIso, oneOf, updatedAt } from './columns'
+export { createdAt, idColumn, jsonText, nowIso, oneOf, oneOfInline, updatedAt } from './columns'
 export { type CommitGroup, createCommitGroup } from './group-commit'
 export { appliedMigrationCount, applyMigrations, migrationsFolder } from './migrate'
 export { type RowPage, type RowWindow, selectPage } from './paging'

@@ -6,7 +6,9 @@
  *
  * The queries are prepared once per database: purchases run a dozen of them, and building and preparing each
  * statement per call cost more than executing it. They run on the one connection, so inside the caller's
- * transaction.
+ * transaction. A wallet is posted to through the state it was opened with (`OpenedWallet`), which the ledger's
+ * writes keep current: an entry's balances after it are computed, not returned by its update (a `RETURNING` row
+ * per entry cost a purchase more than reading the one wallet it had not read, the platform's).
  */
 import { randomUUID } from 'node:crypto'
 import { gt } from 'drizzle-orm'
@@ -22,6 +24,16 @@ import {
 
 export type WalletRow = typeof wallet.$inferSelect
 export type TransactionRow = typeof walletTransaction.$inferSelect
+/**
+ * A wallet as the ledger last read or wrote it, inside the caller's transaction: what posting to it needs (its
+ * balances, the seq of its last entry, the day's earnings for the cap). The ledger's writes keep it current, and
+ * each is made only while the stored wallet still holds exactly these balances and seq (else it throws), so an
+ * entry's `*_after` columns are known without reading the wallet back. `findWallet` reads the whole row.
+ */
+export type OpenedWallet = Pick<
+  WalletRow,
+  'id' | 'balance' | 'frozenBalance' | 'lastSeq' | 'earningsDay' | 'earnedOnDay' | 'heldOnDay'
+>
 
 export interface Entry {
   type: TransactionType
@@ -40,52 +52,126 @@ export type EarningEntry = Omit<Entry, 'balanceDelta' | 'frozenDelta' | 'earnedD
   type: 'income' | 'transfer_in'
 }
 
+/** The wallet's earnings on a UTC day, for the daily earn cap, written with the entry that earns them. */
+interface DayEarnings {
+  day: string
+  earned: number
+  held: number
+}
+
 const utcDay = (at: Date) => at.toISOString().slice(0, 10)
 
 /** A wallet row under the names drizzle gives it, so a plain statement's row is a `WalletRow` as it stands. */
 const WALLET_COLUMNS = `id, user_id AS userId, balance, frozen_balance AS frozenBalance, total_earned AS totalEarned,
   total_spent AS totalSpent, last_seq AS lastSeq, earnings_day AS earningsDay, earned_on_day AS earnedOnDay,
   held_on_day AS heldOnDay, created_at AS createdAt, updated_at AS updatedAt`
+/** The columns of an `OpenedWallet`, in the order of `OpenedRow`. */
+const OPENED_COLUMNS = 'id, balance, frozen_balance, last_seq, earnings_day, earned_on_day, held_on_day'
+type OpenedRow = [
+  id: string,
+  balance: number,
+  frozenBalance: number,
+  lastSeq: number,
+  earningsDay: string | null,
+  earnedOnDay: number,
+  heldOnDay: number,
+]
+
+const opened = ([
+  id,
+  balance,
+  frozenBalance,
+  lastSeq,
+  earningsDay,
+  earnedOnDay,
+  heldOnDay,
+]: OpenedRow): OpenedWallet => ({
+  id,
+  balance,
+  frozenBalance,
+  lastSeq,
+  earningsDay,
+  earnedOnDay,
+  heldOnDay,
+})
+
+/** A write guarded by the wallet's state found nothing to write: something changed the wallet behind the ledger. */
+function expectWritten(result: { changes: number }, wallet: OpenedWallet): void {
+  if (result.changes !== 1) throw new Error(`wallet ${wallet.id} changed behind its ledger state`)
+}
 
 export function createLedger(db: Db) {
   // Plain statements: a drizzle query, even prepared, maps every row and fills every placeholder through its
-  // column objects, which cost as much as running the statement.
+  // column objects, which cost as much as running the statement. The purchase path's statements also take
+  // positional parameters and give rows as arrays: better-sqlite3 looks each named parameter up on its object and
+  // names each column of an object row anew for every row, which cost a purchase more than its index writes.
   const sqlite = db.$client
-  const walletByUser = sqlite.prepare<[string], WalletRow>(
-    `SELECT ${WALLET_COLUMNS} FROM wallet WHERE user_id = ?`,
-  )
+  const walletByUser = sqlite
+    .prepare<[userId: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
+    .raw()
+  const openedById = sqlite
+    .prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`)
+    .raw()
   const walletById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
-  const insertWallet = sqlite.prepare<[{ id: string; userId: string; at: string }], WalletRow>(
-    `INSERT INTO wallet (id, user_id, created_at, updated_at) VALUES (@id, @userId, @at, @at)
-     RETURNING ${WALLET_COLUMNS}`,
-  )
+  const insertWallet = sqlite
+    .prepare<[id: string, userId: string, createdAt: string, updatedAt: string], OpenedRow>(
+      `INSERT INTO wallet (id, user_id, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING ${OPENED_COLUMNS}`,
+    )
+    .raw()
+  // The new balances, seq and day's earnings as the ledger computed them, written only over the state they were
+  // computed from; the totals move by their deltas.
   const applyEntry = sqlite.prepare<
     [
-      {
-        walletId: string
-        balanceDelta: number
-        frozenDelta: number
-        earnedDelta: number
-        spentDelta: number
-        at: string
-      },
-    ],
-    WalletRow
+      balance: number,
+      frozenBalance: number,
+      earnedDelta: number,
+      spentDelta: number,
+      lastSeq: number,
+      earningsDay: string | null,
+      earnedOnDay: number,
+      heldOnDay: number,
+      at: string,
+      walletId: string,
+      previousBalance: number,
+      previousFrozenBalance: number,
+      previousLastSeq: number,
+    ]
   >(
-    `UPDATE wallet SET balance = balance + @balanceDelta, frozen_balance = frozen_balance + @frozenDelta,
-       total_earned = total_earned + @earnedDelta, total_spent = total_spent + @spentDelta,
-       last_seq = last_seq + 1, updated_at = @at
-     WHERE id = @walletId RETURNING ${WALLET_COLUMNS}`,
+    `UPDATE wallet SET balance = ?, frozen_balance = ?, total_earned = total_earned + ?, total_spent = total_spent + ?,
+       last_seq = ?, earnings_day = ?, earned_on_day = ?, held_on_day = ?, updated_at = ?
+     WHERE id = ? AND balance = ? AND frozen_balance = ? AND last_seq = ?`,
   )
-  const insertEntry = sqlite.prepare<[TransactionRow]>(
+  const insertEntry = sqlite.prepare<
+    [
+      id: string,
+      seq: number,
+      walletId: string,
+      type: TransactionType,
+      amount: number,
+      balanceAfter: number,
+      frozenAfter: number,
+      referenceType: ReferenceType,
+      referenceId: string,
+      description: string,
+      createdAt: string,
+    ]
+  >(
     `INSERT INTO wallet_transaction (id, seq, wallet_id, type, amount, balance_after, frozen_after, reference_type,
        reference_id, description, created_at)
-     VALUES (@id, @seq, @walletId, @type, @amount, @balanceAfter, @frozenAfter, @referenceType, @referenceId,
-       @description, @createdAt)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-  const freezeBalance = sqlite.prepare<[{ walletId: string; amount: number; at: string }]>(
-    `UPDATE wallet SET balance = balance - @amount, frozen_balance = frozen_balance + @amount, updated_at = @at
-     WHERE id = @walletId`,
+  const freezeBalance = sqlite.prepare<
+    [
+      balance: number,
+      frozenBalance: number,
+      at: string,
+      walletId: string,
+      previousBalance: number,
+      previousFrozenBalance: number,
+    ]
+  >(
+    `UPDATE wallet SET balance = ?, frozen_balance = ?, updated_at = ?
+     WHERE id = ? AND balance = ? AND frozen_balance = ?`,
   )
   const recordEarnings = sqlite.prepare<
     [{ walletId: string; day: string; earned: number; held: number; at: string }]
@@ -100,107 +186,152 @@ export function createLedger(db: Db) {
     return row
   }
 
-  /** Whether the user has a wallet yet (one is made on their first wallet operation). */
-  function hasWallet(userId: string): boolean {
-    return walletByUser.get(userId) !== undefined
-  }
-
-  /** The user's wallet, created on first use. */
-  function ensureWallet(userId: string, at: Date): WalletRow {
-    return (
-      walletByUser.get(userId) ??
-      (insertWallet.get({ id: randomUUID(), userId, at: at.toISOString() }) as WalletRow)
-    )
-  }
-
   /**
-   * Appends one entry and applies it to the wallet; the CHECKs on both tables stop a negative balance. Returns the
-   * entry and the wallet as it now is, so nobody reads the wallet again.
+   * Appends one entry and applies it to the wallet (with the day's earnings when it earns), and brings `wallet`
+   * up to date; the CHECKs on both tables stop a negative balance.
    */
-  function applyAndRecord(
-    walletId: string,
-    entry: Entry,
-    at: Date,
-  ): { wallet: WalletRow; entry: TransactionRow } {
+  function post(wallet: OpenedWallet, entry: Entry, at: Date, earnings?: DayEarnings): TransactionRow {
     const frozenDelta = entry.frozenDelta ?? 0
+    const balance = wallet.balance + entry.balanceDelta
+    const frozenBalance = wallet.frozenBalance + frozenDelta
+    const seq = wallet.lastSeq + 1
+    const day = earnings ?? { day: wallet.earningsDay, earned: wallet.earnedOnDay, held: wallet.heldOnDay }
     const now = at.toISOString()
-    const updated = applyEntry.get({
-      walletId,
-      balanceDelta: entry.balanceDelta,
-      frozenDelta,
-      earnedDelta: entry.earnedDelta ?? 0,
-      spentDelta: entry.spentDelta ?? 0,
-      at: now,
+    expectWritten(
+      applyEntry.run(
+        balance,
+        frozenBalance,
+        entry.earnedDelta ?? 0,
+        entry.spentDelta ?? 0,
+        seq,
+        day.day,
+        day.earned,
+        day.held,
+        now,
+        wallet.id,
+        wallet.balance,
+        wallet.frozenBalance,
+        wallet.lastSeq,
+      ),
+      wallet,
+    )
+    Object.assign(wallet, {
+      balance,
+      frozenBalance,
+      lastSeq: seq,
+      earningsDay: day.day,
+      earnedOnDay: day.earned,
+      heldOnDay: day.held,
     })
-    if (!updated) throw new Error(`wallet ${walletId} vanished inside its transaction`)
-    // Every column is known here: the entry is written as it is returned, without reading it back.
     const recorded: TransactionRow = {
       id: timeOrderedUuid(),
-      seq: updated.lastSeq,
-      walletId,
+      seq,
+      walletId: wallet.id,
       type: entry.type,
       amount: entry.balanceDelta + frozenDelta,
-      balanceAfter: updated.balance,
-      frozenAfter: updated.frozenBalance,
+      balanceAfter: balance,
+      frozenAfter: frozenBalance,
       referenceType: entry.referenceType,
       referenceId: entry.referenceId,
       description: entry.description,
       createdAt: now,
     }
-    insertEntry.run(recorded)
-    return { wallet: updated, entry: recorded }
-  }
-
-  function postEntry(walletId: string, entry: Entry, at: Date): TransactionRow {
-    return applyAndRecord(walletId, entry, at).entry
+    insertEntry.run(
+      recorded.id,
+      seq,
+      wallet.id,
+      recorded.type,
+      recorded.amount,
+      balance,
+      frozenBalance,
+      recorded.referenceType,
+      recorded.referenceId,
+      recorded.description,
+      now,
+    )
+    return recorded
   }
 
   /**
    * Releases income held back by the daily earn cap on days before `at` (UTC). At rest (outside a purchase's
    * transient freeze) the frozen balance is exactly the income still held, so what may be released is the
    * frozen balance minus what was held today. Release moves frozen to balance: holdings are unchanged, so its
-   * `amount` is 0. Returns the wallet after the release, or null when nothing was due.
+   * `amount` is 0. Returns whether anything was due.
    */
-  function releaseHolds(row: WalletRow, at: Date): WalletRow | null {
-    if (row.frozenBalance === 0) return null
-    const heldToday = row.earningsDay === utcDay(at) ? row.heldOnDay : 0
-    const releasable = row.frozenBalance - heldToday
-    if (releasable <= 0) return null
-    return applyAndRecord(
-      row.id,
+  function releaseHolds(wallet: OpenedWallet, at: Date): boolean {
+    if (wallet.frozenBalance === 0) return false
+    const heldToday = wallet.earningsDay === utcDay(at) ? wallet.heldOnDay : 0
+    const releasable = wallet.frozenBalance - heldToday
+    if (releasable <= 0) return false
+    post(
+      wallet,
       {
         type: 'release',
         balanceDelta: releasable,
         frozenDelta: -releasable,
         referenceType: 'earn_cap',
-        referenceId: row.id,
+        referenceId: wallet.id,
         description: `Released ${releasable} points held by the daily earn cap`,
       },
       at,
-    ).wallet
+    )
+    return true
   }
 
-  /** The user's wallet with any due holds released: how every wallet operation starts. */
-  function openWallet(userId: string, at: Date): WalletRow {
-    const row = ensureWallet(userId, at)
-    return releaseHolds(row, at) ?? row
+  /** The user's wallet with any due holds released, or null when they have none yet (none is made). */
+  function openExistingWallet(userId: string, at: Date): OpenedWallet | null {
+    const row = walletByUser.get(userId)
+    if (!row) return null
+    const wallet = opened(row)
+    releaseHolds(wallet, at)
+    return wallet
+  }
+
+  /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
+  function openWallet(userId: string, at: Date): OpenedWallet {
+    const existing = openExistingWallet(userId, at)
+    if (existing) return existing
+    const now = at.toISOString()
+    return opened(insertWallet.get(randomUUID(), userId, now, now) as OpenedRow)
   }
 
   return {
     findWallet,
-    hasWallet,
+    openExistingWallet,
     openWallet,
 
-    postEntry,
+    /** A wallet by its id, for a wallet that never holds income back (the platform's): no holds to release. */
+    openWalletWithoutHolds(walletId: string): OpenedWallet {
+      const row = openedById.get(walletId)
+      if (!row) throw new Error(`wallet ${walletId} vanished inside its transaction`)
+      return opened(row)
+    },
+
+    postEntry: (wallet: OpenedWallet, entry: Entry, at: Date): TransactionRow => post(wallet, entry, at),
 
     /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
-    freeze(walletId: string, amount: number, at: Date): void {
-      freezeBalance.run({ walletId, amount, at: at.toISOString() })
+    freeze(wallet: OpenedWallet, amount: number, at: Date): void {
+      const balance = wallet.balance - amount
+      const frozenBalance = wallet.frozenBalance + amount
+      expectWritten(
+        freezeBalance.run(
+          balance,
+          frozenBalance,
+          at.toISOString(),
+          wallet.id,
+          wallet.balance,
+          wallet.frozenBalance,
+        ),
+        wallet,
+      )
+      wallet.balance = balance
+      wallet.frozenBalance = frozenBalance
     },
 
     /**
      * Credits earnings (sale income or a received transfer). Whatever goes beyond `daily_earn_cap` for the UTC
-     * day is credited to frozen_balance as a `hold` entry instead, released once the day is over.
+     * day is credited to frozen_balance as a `hold` entry instead, released once the day is over. The day's
+     * totals are written by the first entry's update.
      */
     creditEarnings(userId: string, amount: number, entry: EarningEntry, at: Date): TransactionRow[] {
       const target = openWallet(userId, at)
@@ -209,32 +340,29 @@ export function createLedger(db: Db) {
       const earnedToday = sameDay ? target.earnedOnDay : 0
       const credited = Math.min(amount, Math.max(0, readConfigValue(db, 'daily_earn_cap') - earnedToday))
       const held = amount - credited
-      recordEarnings.run({
-        walletId: target.id,
+      const earnings: DayEarnings = {
         day,
         earned: earnedToday + amount,
         held: (sameDay ? target.heldOnDay : 0) + held,
-        at: at.toISOString(),
-      })
-      const rows: TransactionRow[] = []
-      if (credited > 0)
-        rows.push(postEntry(target.id, { ...entry, balanceDelta: credited, earnedDelta: credited }, at))
+      }
+      const posts: Entry[] = []
+      if (credited > 0) posts.push({ ...entry, balanceDelta: credited, earnedDelta: credited })
       if (held > 0)
-        rows.push(
-          postEntry(
-            target.id,
-            {
-              ...entry,
-              type: 'hold',
-              balanceDelta: 0,
-              frozenDelta: held,
-              earnedDelta: held,
-              description: `${entry.description} (${held} points held by the daily earn cap)`,
-            },
-            at,
-          ),
-        )
-      return rows
+        posts.push({
+          ...entry,
+          type: 'hold',
+          balanceDelta: 0,
+          frozenDelta: held,
+          earnedDelta: held,
+          description: `${entry.description} (${held} points held by the daily earn cap)`,
+        })
+      // With nothing to post, the day's totals are written alone.
+      if (posts.length === 0) {
+        recordEarnings.run({ walletId: target.id, ...earnings, at: at.toISOString() })
+        Object.assign(target, { earningsDay: day, earnedOnDay: earnings.earned, heldOnDay: earnings.held })
+        return []
+      }
+      return posts.map((posted) => post(target, posted, at, earnings))
     },
 
     /** The periodic sweep: releases due holds of every wallet that has any, each in its own transaction. */
@@ -243,7 +371,8 @@ export function createLedger(db: Db) {
       let released = 0
       for (const { userId } of held)
         db.transaction(() => {
-          if (releaseHolds(ensureWallet(userId, at), at)) released += 1
+          const row = walletByUser.get(userId)
+          if (row && releaseHolds(opened(row), at)) released += 1
         })
       return released
     },

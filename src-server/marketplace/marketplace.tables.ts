@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
+import { createdAt, idColumn, jsonText, oneOf, oneOfInline, updatedAt } from '../db'
 
 export const ASSET_TYPES = ['agent', 'knowledge_source', 'document_agent'] as const
 export type AssetType = (typeof ASSET_TYPES)[number]
@@ -121,8 +121,9 @@ export const marketplaceOrder = sqliteTable(
   (t) => [
     index('marketplace_order_by_buyer_idx').on(t.buyerId, t.createdAt),
     index('marketplace_order_by_seller_idx').on(t.sellerId, t.createdAt),
-    index('marketplace_order_by_listing_buyer_idx').on(t.listingId, t.buyerId, t.status),
-    oneOf('marketplace_order_status_check', t.status, ORDER_STATUSES),
+    // Without the status: marking an order paid or refunded then rewrites no index entry (migration 0007).
+    index('marketplace_order_by_listing_buyer_idx').on(t.listingId, t.buyerId),
+    oneOfInline('marketplace_order_status_check', t.status, ORDER_STATUSES),
     check(
       'marketplace_order_amounts_check',
       sql`${t.totalPrice} >= 0 AND ${t.platformFee} >= 0 AND ${t.sellerIncome} >= 0 AND ${t.platformFee} + ${t.sellerIncome} = ${t.totalPrice}`,
@@ -149,7 +150,7 @@ export const assetGrant = sqliteTable(
   (t) => [
     uniqueIndex('asset_grant_by_order_idx').on(t.orderId),
     index('asset_grant_by_user_asset_idx').on(t.userId, t.assetType, t.assetId),
-    oneOf('asset_grant_asset_type_check', t.assetType, ASSET_TYPES),
+    oneOfInline('asset_grant_asset_type_check', t.assetType, ASSET_TYPES),
   ],
 )
 
@@ -178,8 +179,9 @@ export const wallet = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    // No index on frozen_balance: a purchase changes the buyer's twice, and only the sweep (every 10 minutes)
+    // looks wallets up by it, as a scan of one row per user (migration 0007).
     uniqueIndex('wallet_by_user_idx').on(t.userId),
-    index('wallet_frozen_idx').on(t.frozenBalance),
     check('wallet_balance_check', sql`${t.balance} >= 0`),
     check('wallet_frozen_balance_check', sql`${t.frozenBalance} >= 0`),
   ],
@@ -213,8 +215,8 @@ export const walletTransaction = sqliteTable(
     // other leg, so only transfers are indexed by it (migration 0006).
     uniqueIndex('wallet_transaction_by_wallet_seq_idx').on(t.walletId, t.seq),
     index('wallet_transaction_by_transfer_idx').on(t.referenceId).where(sql`${t.referenceType} = 'transfer'`),
-    oneOf('wallet_transaction_type_check', t.type, TRANSACTION_TYPES),
-    oneOf('wallet_transaction_reference_type_check', t.referenceType, REFERENCE_TYPES),
+    oneOfInline('wallet_transaction_type_check', t.type, TRANSACTION_TYPES),
+    oneOfInline('wallet_transaction_reference_type_check', t.referenceType, REFERENCE_TYPES),
     check('wallet_transaction_after_check', sql`${t.balanceAfter} >= 0 AND ${t.frozenAfter} >= 0`),
   ],
 )

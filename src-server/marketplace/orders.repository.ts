@@ -1,11 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { type Db, perHandle, type Queryable } from '../db'
-import { assetGrant, type listing, marketplaceOrder } from './marketplace.tables'
+import {
+  type AssetType,
+  assetGrant,
+  type ListingStatus,
+  type listing,
+  marketplaceOrder,
+} from './marketplace.tables'
 
 export type OrderRow = typeof marketplaceOrder.$inferSelect
 export type ListingRow = typeof listing.$inferSelect
-
-const p = sql.placeholder
 
 /** What a purchase needs of its listing. */
 export type PurchasedListing = Pick<
@@ -14,76 +18,103 @@ export type PurchasedListing = Pick<
 >
 
 /**
- * The purchase path's writes and its listing read, plain and prepared once per database: a drizzle query, even
- * prepared, maps every row and fills every placeholder through its column objects, which cost as much as running
- * the statement. They run on the one connection, so inside the caller's transaction.
+ * The purchase path's statements, plain and prepared once per database: a drizzle query, even prepared, maps every
+ * row and fills every placeholder through its column objects, which cost as much as running the statement. They
+ * take positional parameters and give rows as arrays (better-sqlite3 looks each named parameter up on its object
+ * and names each column of an object row anew for every row). They run on the one connection, so inside the
+ * caller's transaction.
  */
 const purchaseStatements = perHandle((db: Db) => {
   const sqlite = db.$client
   return {
-    listingById: sqlite.prepare<[string], PurchasedListing>(
-      `SELECT status, seller_id AS sellerId, base_price AS basePrice, asset_type AS assetType, asset_id AS assetId,
-         title FROM listing WHERE id = ?`,
-    ),
-    insertPendingOrder: sqlite.prepare<[OrderRow]>(
+    listingById: sqlite
+      .prepare<[id: string], [ListingStatus, string, number, AssetType, string, string]>(
+        'SELECT status, seller_id, base_price, asset_type, asset_id, title FROM listing WHERE id = ?',
+      )
+      .raw(),
+    paidOrderOf: sqlite
+      .prepare<[listingId: string, buyerId: string], string>(
+        "SELECT id FROM marketplace_order WHERE listing_id = ? AND buyer_id = ? AND status = 'paid'",
+      )
+      .pluck(),
+    insertPendingOrder: sqlite.prepare<
+      [
+        id: string,
+        listingId: string,
+        buyerId: string,
+        sellerId: string,
+        assetType: string,
+        assetId: string,
+        totalPrice: number,
+        platformFee: number,
+        sellerIncome: number,
+        createdAt: string,
+      ]
+    >(
       `INSERT INTO marketplace_order (id, listing_id, buyer_id, seller_id, asset_type, asset_id, total_price,
          platform_fee, seller_income, status, created_at)
-       VALUES (@id, @listingId, @buyerId, @sellerId, @assetType, @assetId, @totalPrice, @platformFee, @sellerIncome,
-         @status, @createdAt)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
     ),
-    markPaid: sqlite.prepare<[{ id: string; at: string }]>(
-      "UPDATE marketplace_order SET status = 'paid', completed_at = @at WHERE id = @id",
+    markPaid: sqlite.prepare<[at: string, id: string]>(
+      "UPDATE marketplace_order SET status = 'paid', completed_at = ? WHERE id = ?",
     ),
     insertGrant: sqlite.prepare<
-      [{ id: string; userId: string; assetType: string; assetId: string; orderId: string; at: string }]
+      [id: string, userId: string, assetType: string, assetId: string, orderId: string, at: string]
     >(
       `INSERT INTO asset_grant (id, user_id, asset_type, asset_id, order_id, created_at)
-       VALUES (@id, @userId, @assetType, @assetId, @orderId, @at)`,
+       VALUES (?, ?, ?, ?, ?, ?)`,
     ),
-    countDownload: sqlite.prepare<[string]>(
+    countDownload: sqlite.prepare<[id: string]>(
       'UPDATE listing SET download_count = download_count + 1 WHERE id = ?',
     ),
   }
 })
 
-/** Built once per handle: purchases and reviews ask it with the database handle, inside their transactions. */
-const paidOrderOf = perHandle((db: Queryable) =>
-  db
-    .select({ id: marketplaceOrder.id })
-    .from(marketplaceOrder)
-    .where(
-      and(
-        eq(marketplaceOrder.listingId, p('listingId')),
-        eq(marketplaceOrder.buyerId, p('buyerId')),
-        eq(marketplaceOrder.status, 'paid'),
-      ),
-    )
-    .prepare(),
-)
-
 export function findPurchasedListing(db: Db, id: string): PurchasedListing | null {
-  return purchaseStatements(db).listingById.get(id) ?? null
+  const row = purchaseStatements(db).listingById.get(id)
+  if (!row) return null
+  const [status, sellerId, basePrice, assetType, assetId, title] = row
+  return { status, sellerId, basePrice, assetType, assetId, title }
 }
 
 /** The buyer's paid (not refunded) order of the listing, or null. */
-export function findPaidOrderId(db: Queryable, listingId: string, buyerId: string): string | null {
-  return paidOrderOf(db).get({ listingId, buyerId })?.id ?? null
+export function findPaidOrderId(db: Db, listingId: string, buyerId: string): string | null {
+  return purchaseStatements(db).paidOrderOf.get(listingId, buyerId) ?? null
 }
 
-export function insertPendingOrder(db: Db, order: OrderRow): void {
-  purchaseStatements(db).insertPendingOrder.run(order)
+/** Writes the order in its first state, `pending`. */
+export function insertPendingOrder(db: Db, order: Omit<OrderRow, 'status'>): void {
+  purchaseStatements(db).insertPendingOrder.run(
+    order.id,
+    order.listingId,
+    order.buyerId,
+    order.sellerId,
+    order.assetType,
+    order.assetId,
+    order.totalPrice,
+    order.platformFee,
+    order.sellerIncome,
+    order.createdAt,
+  )
 }
 
 /** False when the order is gone. */
 export function markOrderPaid(db: Db, id: string, at: string): boolean {
-  return purchaseStatements(db).markPaid.run({ id, at }).changes === 1
+  return purchaseStatements(db).markPaid.run(at, id).changes === 1
 }
 
 export function insertGrant(
   db: Db,
-  values: { id: string; userId: string; assetType: string; assetId: string; orderId: string; at: string },
+  grant: { id: string; userId: string; assetType: string; assetId: string; orderId: string; at: string },
 ): void {
-  purchaseStatements(db).insertGrant.run(values)
+  purchaseStatements(db).insertGrant.run(
+    grant.id,
+    grant.userId,
+    grant.assetType,
+    grant.assetId,
+    grant.orderId,
+    grant.at,
+  )
 }
 
 export function countDownload(db: Db, listingId: string): void {

@@ -10,7 +10,7 @@ import { readConfigValue } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import { timeOrderedUuid } from './ids'
-import type { Ledger } from './ledger'
+import type { Ledger, OpenedWallet } from './ledger'
 import { requireVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
 import type { TransactionType } from './marketplace.tables'
@@ -53,7 +53,8 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
    * wallet: the ledger refers to it), so the id cannot change while the server runs. It is made (when new) and
    * committed in a transaction of its own, before any purchase's transaction: a group commit that rolls back
    * can never leave the id pointing at a wallet that was not kept. Nothing is ever held on the platform's wallet
-   * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either.
+   * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either:
+   * each purchase reads its balances by this id (`openWalletWithoutHolds`).
    */
   function platformWalletId(at: Date): string {
     if (platformWallet) return platformWallet
@@ -76,10 +77,10 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
 
     /**
      * The six steps of the spec. Every refusal comes from a read before the first write, so a refused purchase
-     * in a group commit leaves nothing to undo (db/group-commit.ts). Opening the buyer's wallet writes (a first
-     * wallet, or holds released), so a buyer without one is refused before it is made: otherwise every request
-     * of an account that never topped up would make its whole group run again with savepoints. Holds released
-     * before a refusal are the one write the group undoes the slow way.
+     * in a group commit leaves nothing to undo (db/group-commit.ts). The buyer's wallet is opened without being
+     * made: a buyer without one is refused before anything is written, otherwise every request of an account
+     * that never topped up would make its whole group run again with savepoints. Holds released before a refusal
+     * are the one write the group undoes the slow way.
      */
     purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
       const buyerId = buyer.id
@@ -98,16 +99,14 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
 
         const price = item.basePrice
         const now = at.toISOString()
-        // 1. Check the balance.
-        if (price > 0 && !ledger.hasWallet(buyerId))
-          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available: 0 })
-        const buyerWallet = ledger.openWallet(buyerId, at)
-        if (buyerWallet.balance < price)
-          throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available: buyerWallet.balance })
+        // 1. Check the balance. A free listing moves no points, so it needs no wallet of the buyer.
+        const buyerWallet = price > 0 ? ledger.openExistingWallet(buyerId, at) : null
+        const available = buyerWallet?.balance ?? 0
+        if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
         const fee = platformFee(price, readConfigValue(db, 'commission_rate'))
         const income = price - fee
         // 2. Freeze the buyer's points.
-        if (price > 0) ledger.freeze(buyerWallet.id, price, at)
+        if (buyerWallet) ledger.freeze(buyerWallet, price, at)
         // 3. The order, pending.
         const orderId = timeOrderedUuid()
         const order: OrderRow = {
@@ -129,9 +128,9 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         repo.insertPendingOrder(db, order)
         const reference = { referenceType: 'order', referenceId: orderId } as const
         // 4. Deduct the frozen points.
-        if (price > 0)
+        if (buyerWallet)
           ledger.postEntry(
-            buyerWallet.id,
+            buyerWallet,
             {
               type: 'spend',
               balanceDelta: 0,
@@ -146,7 +145,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         // 5. Commission to the platform, the remainder to the seller.
         if (fee > 0)
           ledger.postEntry(
-            commissionWallet,
+            ledger.openWalletWithoutHolds(commissionWallet),
             {
               type: 'commission',
               balanceDelta: fee,
@@ -210,15 +209,15 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           })
         const buyerWallet = ledger.openWallet(buyerId, at)
         const description = `Refund of order ${order.id}`
-        const reversals: [string, number, TransactionType][] = [
-          [sellerWallet.id, -order.sellerIncome, 'refund_reversal'],
-          [platformWallet.id, -order.platformFee, 'refund_reversal'],
-          [buyerWallet.id, order.totalPrice, 'refund'],
+        const reversals: [OpenedWallet, number, TransactionType][] = [
+          [sellerWallet, -order.sellerIncome, 'refund_reversal'],
+          [platformWallet, -order.platformFee, 'refund_reversal'],
+          [buyerWallet, order.totalPrice, 'refund'],
         ]
-        for (const [walletId, amount, type] of reversals)
+        for (const [wallet, amount, type] of reversals)
           if (amount !== 0)
             ledger.postEntry(
-              walletId,
+              wallet,
               {
                 type,
                 balanceDelta: amount,

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   balances,
   createListing,
@@ -158,6 +161,8 @@ describe('purchase', () => {
     expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM wallet_transaction').get()).toEqual({
       n: 0,
     })
+    // A buyer who never topped up needs no wallet for it, and none is made.
+    expect(balances(server, 'bob')).toBeUndefined()
     expect(
       hasAssetGrant(server.app.ctx.db, userIdOf(server, 'bob'), 'agent', assetOf(listingId).asset_id),
     ).toBe(true)
@@ -372,5 +377,86 @@ describe('platform statistics', () => {
     expect(days.reduce((sum, day) => sum + day.commission, 0)).toBe(totals.platform_commission_total)
     expect((await call('GET', '/api/admin/stats/daily?days=0', 'admin')).statusCode).toBe(422)
     expect((await call('GET', '/api/admin/stats/daily', 'bob')).statusCode).toBe(403)
+  })
+})
+
+describe('purchase tables (migration 0007)', () => {
+  it("rebuilds a previous release's order, grant and ledger tables with the same rows and the same checks", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-purchase-tables-'))
+    // After afterEach has closed the last server on it.
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }))
+    server = await startTestServer({ dataDir })
+    const kept = await publishedListing(server, 'sam', { base_price: 100, title: 'Kept' })
+    const refunded = await publishedListing(server, 'sam', { base_price: 50, title: 'Refunded' })
+    const later = await publishedListing(server, 'sam', { base_price: 30, title: 'Later' })
+    await topUp(server, 'bob', 300)
+    await buy('bob', kept)
+    const order = (await buy('bob', refunded)).json()
+    await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'bob', { reason: 'not needed' })
+    const sqlite = () => server.app.ctx.db.$client
+    const tables = ['marketplace_order', 'asset_grant', 'wallet_transaction']
+    const rows = () => tables.map((table) => sqlite().prepare(`SELECT * FROM ${table} ORDER BY id`).all())
+    const before = rows()
+
+    // The tables as the previous release made them (0000, with IN-list checks), the frozen-balance index, and
+    // 0007 not applied. Outside a transaction, so foreign keys can be switched off while tables are swapped.
+    const init = readFileSync(new URL('../db/migrations/0000_init.sql', import.meta.url), 'utf8')
+    sqlite().pragma('foreign_keys = OFF')
+    for (const table of tables) {
+      const previous = init
+        .split('--> statement-breakpoint')
+        .map((statement) => statement.trim())
+        .find((statement) => statement.startsWith(`CREATE TABLE \`${table}\``)) as string
+      expect(previous).toContain(' IN (')
+      sqlite().exec(
+        previous
+          .replaceAll(`\`${table}\``, `\`previous_${table}\``)
+          .replaceAll(`"${table}".`, `"previous_${table}".`),
+      )
+      sqlite().exec(`INSERT INTO previous_${table} SELECT * FROM ${table}; DROP TABLE ${table};
+        ALTER TABLE previous_${table} RENAME TO ${table}`)
+    }
+    sqlite().exec(`CREATE INDEX wallet_frozen_idx ON wallet (frozen_balance);
+      DELETE FROM __drizzle_migrations
+      WHERE created_at >= (SELECT created_at FROM __drizzle_migrations ORDER BY created_at LIMIT 1 OFFSET 7)`)
+    sqlite().pragma('foreign_keys = ON')
+    const buyerId = userIdOf(server, 'bob')
+    await server.close()
+    server = await startTestServer({ dataDir })
+
+    expect(rows()).toEqual(before)
+    const definitions = sqlite()
+      .prepare(
+        `SELECT sql FROM sqlite_master WHERE name IN ('marketplace_order', 'asset_grant', 'wallet_transaction')`,
+      )
+      .pluck()
+      .all() as string[]
+    expect(definitions.filter((definition) => definition.includes(' IN ('))).toEqual([])
+    expect(
+      sqlite().prepare("SELECT name FROM sqlite_master WHERE name = 'wallet_frozen_idx'").get(),
+    ).toBeUndefined()
+    expect(sqlite().prepare('PRAGMA foreign_key_check').all()).toEqual([])
+    expect(sqlite().prepare('PRAGMA foreign_key_list(asset_grant)').all()).toContainEqual(
+      expect.objectContaining({ table: 'marketplace_order', from: 'order_id' }),
+    )
+    // A buyer's paid order of a listing is still found through the listing-and-buyer index.
+    const plan = sqlite()
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT id FROM marketplace_order WHERE listing_id = ? AND buyer_id = ? AND status = 'paid'",
+      )
+      .all('x', 'y') as { detail: string }[]
+    expect(plan.map((step) => step.detail).join('; ')).toContain('marketplace_order_by_listing_buyer_idx')
+    // The same states and kinds are refused.
+    expect(() => sqlite().prepare("UPDATE marketplace_order SET status = 'lost'").run()).toThrow(/CHECK/)
+    expect(() => sqlite().prepare("UPDATE asset_grant SET asset_type = 'model'").run()).toThrow(/CHECK/)
+    expect(() => sqlite().prepare("UPDATE wallet_transaction SET type = 'gift'").run()).toThrow(/CHECK/)
+    expect(() => sqlite().prepare("UPDATE wallet_transaction SET reference_type = 'gift'").run()).toThrow(
+      /CHECK/,
+    )
+    // And a purchase still writes through them.
+    const { orders } = servicesOf(server).services
+    const bought = orders.purchase({ id: buyerId, permissions: ['marketplace.use'] }, later, new Date())
+    expect(bought).toMatchObject({ status: 'paid', total_price: 30 })
+    expect(balances(server, 'bob')).toMatchObject({ balance: 300 - 100 - 30, frozen_balance: 0 })
   })
 })

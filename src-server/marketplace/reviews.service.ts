@@ -1,4 +1,4 @@
-import type { Queryable } from '../db'
+import type { Db, Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { findVisibleListing, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
@@ -25,7 +25,7 @@ export function listReviews(db: Queryable, listingId: string, viewer: Viewer, qu
 
 /** Only a buyer holding a paid, unrefunded order may review, once; the listing's sum and count move with it. */
 export function addReview(
-  db: Queryable,
+  db: Db,
   listingId: string,
   author: Viewer,
   input: { rating: number; comment?: string | undefined },

@@ -17,7 +17,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
   function moveOwn(userId: string, at: Date, entry: (balance: number) => Parameters<Ledger['postEntry']>[1]) {
     return db.transaction(() => {
       const own = ledger.openWallet(userId, at)
-      const transaction = ledger.postEntry(own.id, entry(own.balance), at)
+      const transaction = ledger.postEntry(own, entry(own.balance), at)
       return {
         transaction: presentTransaction(transaction),
         wallet: presentWallet(ledger.findWallet(own.id)),
@@ -27,7 +27,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
 
   return {
     read(userId: string, at: Date) {
-      return presentWallet(db.transaction(() => ledger.openWallet(userId, at)))
+      return presentWallet(db.transaction(() => ledger.findWallet(ledger.openWallet(userId, at).id)))
     },
 
     transactions(userId: string, query: PageQuery & { type?: TransactionType | undefined }, at: Date) {
@@ -82,7 +82,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
         const transferId = randomUUID()
         const note = input.message ? `: ${input.message}` : ''
         const transaction = ledger.postEntry(
-          own.id,
+          own,
           {
             type: 'transfer_out',
             balanceDelta: -input.amount,

@@ -149,6 +149,38 @@ describe('wallet', () => {
     expect(moneyFootprint(server)).toEqual(before)
   })
 
+  it('refuses to post to a wallet changed behind the state it was opened with, and writes nothing', async () => {
+    server = await startTestServer()
+    await topUp(server, 'ann', 100)
+    const { ledger } = servicesOf(server)
+    const db = server.app.ctx.db
+    const footprint = moneyFootprint(server)
+    const entry = {
+      type: 'withdraw',
+      balanceDelta: -10,
+      referenceType: 'withdrawal',
+      referenceId: 'w1',
+      description: 'Withdrawal',
+    } as const
+    expect(() =>
+      db.transaction(() => {
+        const own = ledger.openWallet(userIdOf(server, 'ann'), new Date())
+        // A write the ledger did not make: the state it holds no longer describes the stored wallet.
+        db.$client.prepare('UPDATE wallet SET balance = balance - 1 WHERE id = ?').run(own.id)
+        ledger.postEntry(own, entry, new Date())
+      }),
+    ).toThrow(/changed behind its ledger state/)
+    expect(() =>
+      db.transaction(() => {
+        const own = ledger.openWallet(userIdOf(server, 'ann'), new Date())
+        db.$client.prepare('UPDATE wallet SET frozen_balance = frozen_balance + 1 WHERE id = ?').run(own.id)
+        ledger.freeze(own, 10, new Date())
+      }),
+    ).toThrow(/changed behind its ledger state/)
+    expect(moneyFootprint(server)).toEqual(footprint)
+    expect(balances(server, 'ann')).toMatchObject({ balance: 100, frozen_balance: 0 })
+  })
+
   it('rejects wallet calls without a token', async () => {
     server = await startTestServer()
     const response = await server.app.inject({ method: 'GET', url: '/api/wallet' })
