@@ -23,6 +23,10 @@ describe('a value typed by a reviewer', () => {
       message: 'Total: "4.112014-08-03" is not an amount (for example 1234.56).',
     })
     expect(readTypedValue(field('money'), '12 apples').ok).toBe(false)
+    // What OCR splits on a page ("RM 39. 80") is no amount when typed, nor two numbers run together.
+    expect(readTypedValue(field('money'), '39. 80').ok).toBe(false)
+    expect(readTypedValue(field('money'), '1 12').ok).toBe(false)
+    expect(readTypedValue(field('number'), '10 12').ok).toBe(false)
   })
 
   it('is read as a whole date, never as a date found inside other text', () => {
