@@ -25,6 +25,11 @@ export const FieldDefinition = Type.Object({
    * from this date field (the issue date), and a printed due date is checked against them.
    */
   payment_terms_from: Type.Optional(Type.String()),
+  /**
+   * An amount paid in cash, which a till may round to 0.05 (Malaysia, Switzerland, the Netherlands, Australia, ...):
+   * the rounded amount printed after it is the value, and a sum (`may_equal_sum_of`) may hold rounded.
+   */
+  cash_rounding: Type.Optional(Type.Boolean()),
   /** Which occurrence wins when an anchor appears more than once. */
   prefer: Type.Optional(Type.Enum(['first', 'last', 'max'])),
   /** Element path in a Factur-X / ZUGFeRD (CII) XML, local names joined by `/`. */

@@ -45,7 +45,7 @@ const CONTACT = /\b(?:tel|telp|phone|fax|email|e-mail|mobile|hp|www|http)\b|@|\.
 const REGISTRATION =
   /\b(?:gst|vat|tax\s*id|reg(?:istration)?|co\s*\.?\s*(?:reg|no)|company\s*no|ust|ust-?id|steuer|siret|siren|tva|kvk|btw|abn|acn|sst)\b/iu
 const DOCUMENT_TITLE =
-  /\b(?:invoice|receipt|bill|cash\s*sales?|quotation|order|rechnung|quittung|kassenbon|beleg|facture|ticket|re[cç]u|factuur|kassabon|bon)\b/iu
+  /\b(?:invoice|receipt|bill|cash\s*sales?|credit\s*note|debit\s*note|quotation|order|rechnung|gutschrift|quittung|kassenbon|beleg|facture|avoir|ticket|re[cç]u|factuur|creditnota|kassabon|bon)\b/iu
 /** Four to six digits on their own are a postcode, a house or phone number: names carry shorter numbers. */
 const POSTCODE = /(?<![\p{L}\p{N}])\d{4,6}(?![\p{L}\p{N}])/u
 /** An amount with decimals belongs to an item line. */
@@ -117,6 +117,8 @@ function distance(a: string, b: string, limit: number): number {
 const LONG_TITLE_WORDS = [
   'invoice',
   'receipt',
+  'gutschrift',
+  'creditnota',
   'quotation',
   'rechnung',
   'quittung',

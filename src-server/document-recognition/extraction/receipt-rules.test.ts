@@ -196,6 +196,10 @@ describe('receipt header name', () => {
       'Receipt # CS00084670',
     ])
     expect(headerName([page])?.value).toBe('PERNIAGAAN ZHENG HUI')
+    // 017.jpg: a credit note's title is no name either.
+    expect(headerName([receipt(['CREDIT NOTE', 'LIGHTROOM GALLERY', 'No 28, JALAN ASTANA 1C'])])?.value).toBe(
+      'LIGHTROOM GALLERY',
+    )
     // The misread title is not a name itself, a labelled company is the customer, and "TICKETS" is a word.
     expect(headerName([receipt(['TAX INVQICE', 'ABC STORE'])])?.value).toBe('ABC STORE')
     expect(headerName([receipt(['ABC STORE', 'Customer: ACME SDN BHD'])])?.value).toBe('ABC STORE')
@@ -255,6 +259,18 @@ describe('receipt dates', () => {
     expect(fields.purchase_date?.value).toBe('2019-01-23')
     expect(fields.purchase_date?.confidence).toBeGreaterThan(0.8)
     expect(fields.receipt_number?.value).toBe('22487')
+  })
+})
+
+describe('receipt dates run into the time', () => {
+  it('reads a date whose space before the time OCR lost', () => {
+    // PaddleOCR's readings of 012.jpg, 030.jpg, 000.jpg and 019.jpg.
+    expect(parseDate('Date: 22/12/201714:03')?.value).toBe('2017-12-22')
+    expect(parseDate('05Mar201818:24')?.value).toBe('2018-03-05')
+    expect(parseDate('Date 25/12/20188:13:39PM')?.value).toBe('2018-12-25')
+    // A two-digit year followed by a time, not the year 1815.
+    expect(parseDate('18/03/1815:170605102')?.value).toBe('2018-03-18')
+    expect(parseDate('No 123456')).toBeNull()
   })
 })
 
@@ -422,6 +438,22 @@ describe('receipt totals', () => {
     expect(validateExtractionConfig({ strategy: 'rules', fields: [selfSum] })).toEqual([
       'field total_amount is a part of its own sum',
     ])
+  })
+
+  it('takes the total rounded for cash printed after the unrounded one', () => {
+    // 001.jpg as PaddleOCR read it: the rounded total is printed large without a label.
+    const page = receipt([
+      'TOTAL AMT. RM 60.31',
+      'ROUNDING ADJ. -0.01',
+      'RH 60.30',
+      'CASH.. RM 70.30',
+      'CHANGE.. RH 10.00',
+    ])
+    const total = extract(page).total_amount
+    expect(total?.value).toBe(60.3)
+    expect(total?.bbox?.[1]).toBeCloseTo(0.03 + 2 * 0.022, 3)
+    // Nothing rounded printed after it: the amount stands.
+    expect(extract(receipt(['TOTAL AMT. RM 60.31', 'CASH RM 70.31'])).total_amount?.value).toBe(60.31)
   })
 
   it('repairs at most one amount to make the cash add up', () => {

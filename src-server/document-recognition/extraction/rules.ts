@@ -10,7 +10,7 @@ import { namesAnotherThing } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
 import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
-import { reconcileSums, settlePossibleSums } from './sums'
+import { reconcileSums, roundForCash, settlePossibleSums } from './sums'
 import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
 
@@ -597,6 +597,7 @@ export function extractWithRules(
       : read
     if (settled) chosen.set(field.key, settled)
   }
+  roundForCash(fields, chosen, pages)
   reconcileSums(fields, chosen, candidates)
   settlePossibleSums(fields, chosen, pages)
   settleDateContests(fields, chosen, candidates)

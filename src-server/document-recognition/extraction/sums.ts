@@ -155,6 +155,33 @@ function printedBelow(
 const WITH_CENTS = 0.9
 
 /**
+ * An amount paid in cash (`cash_rounding`) is the one rounded to 0.05 when the document prints that after it: a
+ * till prints the total, the rounding adjustment, then the rounded total ("TOTAL AMT. RM 60.31", "ROUNDING ADJ.
+ * -0.01", "RM 60.30"), and the rounded one is what is paid. Runs before the sums, which then check the paid
+ * amount (cash - change).
+ */
+export function roundForCash(
+  fields: FieldDefinition[],
+  chosen: Map<string, ExtractedField>,
+  pages: PageText[],
+) {
+  for (const field of fields.filter((f) => f.cash_rounding)) {
+    const read = chosen.get(field.key)
+    if (typeof read?.value !== 'number' || !read.bbox) continue
+    const rounded = round(Math.round(read.value * 20) / 20)
+    if (sameCents(rounded, read.value)) continue
+    const printed = printedBelow(field, pages, rounded, [read])
+    if (!printed) continue
+    chosen.set(field.key, {
+      ...read,
+      value: rounded,
+      confidence: Math.min(read.confidence, ...printed.read.words.map((w) => w.confidence)),
+      bbox: unionBox(printed.read.words.map((w) => w.bbox)),
+    })
+  }
+}
+
+/**
  * Sums a value may be (`may_equal_sum_of`), to the cent or rounded for cash (`payableFor`), tried when every part
  * of one was read. One that holds confirms the value and its parts. When no label gave a value, the amount of a
  * sum of two or more parts, none of them zero, printed with its cents below them is the value (a total whose

@@ -91,6 +91,14 @@ function isoDate(year: number, month: number, day: number): string | null {
   return `${fullYear}-${pad(month)}-${pad(day)}`
 }
 
+/**
+ * A date ends at a word boundary, or runs straight into the time of day where OCR lost the space between them
+ * ("22/12/201714:03", "05Mar201818:24"); a two-digit year followed by a time wins over a four-digit one that
+ * would swallow the hour ("18/03/1815:17" is 18 March 2018 at 15:17).
+ */
+const TIME = String.raw`\d{1,2}:\d{2}`
+const DATE_END = String.raw`(?:\b|(?=${TIME}))`
+
 /** Which part of an all-numeric date comes first when both could be a month ("03/04/2018"). */
 export type DateOrder = 'day_first' | 'month_first'
 
@@ -102,11 +110,15 @@ export type DateOrder = 'day_first' | 'month_first'
 export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedValue | null {
   const { folded, printedAt } = foldKeepingPositions(text)
   const candidates: ParsedValue[] = []
-  for (const m of folded.matchAll(/\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/g)) {
+  for (const m of folded.matchAll(
+    new RegExp(String.raw`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})${DATE_END}`, 'g'),
+  )) {
     const value = isoDate(Number(m[1]), Number(m[2]), Number(m[3]))
     if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
   }
-  for (const m of folded.matchAll(/\b(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})\b/g)) {
+  for (const m of folded.matchAll(
+    new RegExp(String.raw`\b(\d{1,2})([./-])(\d{1,2})\2(\d{2}(?=${TIME})|\d{4}${DATE_END}|\d{2}\b)`, 'g'),
+  )) {
     const [a, b, year] = [Number(m[1]), Number(m[3]), Number(m[4])]
     // Day first (dots always are) unless the second part cannot be a month or the document reads month first.
     const monthFirst = m[2] !== '.' && a <= 12 && (b > 12 || (order === 'month_first' && b <= 12))
@@ -117,7 +129,7 @@ export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedV
   }
   const month = '([a-z]{3,9})\\.?'
   for (const m of folded.matchAll(
-    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er)?\\.?\\s+${month},?\\s+(\\d{4})\\b`, 'g'),
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er)?\\.?\\s*${month},?\\s*(\\d{4})${DATE_END}`, 'g'),
   )) {
     const monthNumber = MONTHS[m[2] as string]
     const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[1])) : null
