@@ -49,13 +49,20 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   agentRuns: AgentRunService
   models?: ModelRegistry
 }> = async (app, { ctx, agentRuns, models }) => {
-  // The page image is prepared for tesseract on the worker pool, off the event loop.
-  const ocr = new OcrEngine((image) =>
-    ctx.workers.run(
-      'prepareOcrImage',
-      { bytes: image },
-      { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Preparing the page image took too long.' },
-    ),
+  // The page image is prepared for tesseract, and read by PaddleOCR, on the worker pool, off the event loop.
+  const ocr = new OcrEngine(
+    (image) =>
+      ctx.workers.run(
+        'prepareOcrImage',
+        { bytes: image },
+        { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Preparing the page image took too long.' },
+      ),
+    (image) =>
+      ctx.workers.run(
+        'readWithPaddle',
+        { bytes: image },
+        { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the page with PaddleOCR took too long.' },
+      ),
   )
   app.addHook('onClose', () => ocr.close())
   const service = createDocumentRecognitionService(ctx, {

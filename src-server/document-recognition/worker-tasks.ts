@@ -4,18 +4,20 @@ import { loadLexicon } from './extraction/lexicon'
 import { extractFromReadings } from './extraction/readings'
 import type { PageText } from './page-text'
 import { prepareForOcr } from './pipeline/ocr-image'
+import { readWithPaddle } from './pipeline/paddle-ocr'
 import { readPdfText, renderPdfPage } from './pipeline/pdf-pages'
 
 /**
  * Document recognition's CPU-heavy steps, run on worker threads: the text layer, page rendering, the image
- * tesseract reads (decoding, the line-height pixel loop, resampling), and the rules' extraction over the pages'
- * readings (tens of milliseconds for an invoice; the word list it checks names against loads on each thread's
+ * tesseract reads (decoding, the line-height pixel loop, resampling), PaddleOCR's reading of a scan (its models
+ * load on each thread's first reading), and the rules' extraction over the pages' readings (tens of milliseconds for an invoice; the word list it checks names against loads on each thread's
  * first extraction).
  */
 export const documentRecognitionWorkerTasks = {
   documentText: readPdfText,
   renderPdfPage,
   prepareOcrImage: (input: { bytes: Uint8Array }) => prepareForOcr(input.bytes),
+  readWithPaddle,
   extractFields: async (input: {
     fields: FieldDefinition[]
     readings: PageText[][]

@@ -66,8 +66,8 @@ export const ExtractionConfig = Type.Object({
   low_confidence_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   review_sample_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   /**
-   * How many times a page without a text layer is read by OCR: 2 reads it a second time with another threshold, in
-   * parallel, and takes each field from the reading it is best read in (`extraction/readings.ts`).
+   * How many times a page without a text layer is read by OCR: 2 reads it a second time with PaddleOCR beside
+   * tesseract, in parallel, and takes each field from the reading it is best read in (`extraction/readings.ts`).
    */
   ocr_readings: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
   model: Type.Optional(

@@ -59,6 +59,30 @@ export function locateValue(field: FieldDefinition, pages: PageText[], value: Fi
   return null
 }
 
+/**
+ * Where `value` is printed on `page` over `near` (a box another reading of the page found it in): the words that
+ * read as it and overlap that box most, else null.
+ */
+export function locateNear(
+  field: FieldDefinition,
+  page: PageText,
+  value: FieldValue,
+  near: Bbox,
+): Bbox | null {
+  if (value === null || value === '') return null
+  const overlap = (box: Bbox) =>
+    Math.max(0, Math.min(box[2], near[2]) - Math.max(box[0], near[0])) *
+    Math.max(0, Math.min(box[3], near[3]) - Math.max(box[1], near[1]))
+  let best: { bbox: Bbox; overlap: number } | null = null
+  for (const line of linesOf(page))
+    for (const segment of [line, ...segmentsOf(line)]) {
+      const hit = smallestMatch(field, segment, value)
+      const area = hit ? overlap(hit.bbox) : 0
+      if (hit && area > 0 && (!best || area > best.overlap)) best = { bbox: hit.bbox, overlap: area }
+    }
+  return best?.bbox ?? null
+}
+
 function smallestMatch(field: FieldDefinition, line: Line, value: FieldValue): Located | null {
   if (!textMatchesValue(field, line.text, value)) return null
   let best: PageWord[] | null = null

@@ -9,7 +9,10 @@ const fieldsOf = (readings: ReturnType<typeof receipt>[][]) => {
   return { byKey: Object.fromEntries(fields.map((f) => [f.key, f])), pages }
 }
 
-/** Tuning receipts as tesseract reads them with its default threshold (first) and with Sauvola's (second). */
+/**
+ * Tuning receipts as two OCR readings read them: these pairs came from tesseract's default threshold (first) and
+ * Sauvola's (second), the second reading before PaddleOCR took its place; the choice between readings is the same.
+ */
 describe('fields chosen across two OCR readings', () => {
   it('takes the header name from the reading that reads it surely, and stores that reading’s words there', () => {
     // 052.jpg: "PAGCH" at 0.89 with the default threshold, "PAGOH" at 0.94 with Sauvola's.
@@ -107,6 +110,24 @@ describe('fields chosen across two OCR readings', () => {
       [receipt([['UNIHAKKA INTERNATIONAL SDN BHD', 0.9], 'TOTAL 8.20'])],
     ])
     expect(byKey.merchant_name?.value).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
+  })
+
+  it('keeps the first reading’s word box for a value taken from the second where the first printed it too', () => {
+    // The first reading misread the label; the second (PaddleOCR's words are its lines cut by characters) read
+    // it, and the cash and change agree with it.
+    const first = receipt(['Total Qty: 2 52.00', 'T0TAI 55.10', 'CASH 60.00', 'CHANGE 4.90'])
+    const second = receipt(['Total Qty: 2 52.00', 'TOTAL 55.10', 'CASH 60.00', 'CHANGE 4.90'])
+    const shifted = {
+      ...second,
+      words: second.words.map((w) => ({
+        ...w,
+        bbox: w.bbox.map((v, i) => (i % 2 ? v : v + 0.004)) as typeof w.bbox,
+      })),
+    }
+    const { byKey, pages } = fieldsOf([[first], [shifted]])
+    expect(byKey.total_amount?.value).toBe(55.1)
+    expect(byKey.total_amount?.bbox).toEqual(first.words.find((w) => w.text === '55.10')?.bbox)
+    expect(pages[0]?.words.map((w) => w.text)).toContain('T0TAI')
   })
 
   it('reads one reading as the rules do', () => {

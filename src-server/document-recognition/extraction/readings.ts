@@ -3,6 +3,7 @@ import type { PageText, PageWord } from '../page-text'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { isKnownWord, isLongWord } from './header-name'
+import { locateNear } from './locate'
 import { verifiedRead } from './read-checks'
 import { extractWithRules } from './rules'
 import { type ValidationIssue, validateFields } from './validate'
@@ -135,7 +136,14 @@ export function extractFromReadings(
   }
   const chosen = chooseAcrossReadings(definitions, results).map((choice, i) => {
     const own = results[0]?.fields[i]
-    return own && readOnce(choice.field.page_number) ? { field: own, reading: 0 } : choice
+    if (own && readOnce(choice.field.page_number)) return { field: own, reading: 0 }
+    // A value the first reading also holds where the other read it keeps the first reading's word boxes, which are
+    // the stored ones (PaddleOCR's words are its lines cut in proportion to their characters).
+    const page = first.find((p) => p.page_number === choice.field.page_number)
+    const near = choice.reading > 0 && page && choice.field.bbox ? choice.field.bbox : null
+    const there =
+      near && page ? locateNear(definitions[i] as FieldDefinition, page, choice.field.value, near) : null
+    return there ? { field: { ...choice.field, bbox: there }, reading: 0 } : choice
   })
   const pages = first.map((page) => {
     let words = page.words

@@ -5,6 +5,7 @@ import type { Bbox } from '../document-recognition.tables'
 import type { PageWord } from '../page-text'
 import { boxBeforeTurn } from './deskew'
 import { type OcrImage, prepareForOcr } from './ocr-image'
+import { readWithPaddle } from './paddle-ocr'
 
 /** The bundled English model: read from node_modules, never downloaded. */
 function englishDataDir(): string {
@@ -24,12 +25,8 @@ interface OcrBlockLike {
 /** Makes the image tesseract reads from a page image; the server runs it on its worker pool. */
 export type PrepareImage = (image: Uint8Array) => Promise<OcrImage>
 
-/**
- * How tesseract turns the grey image into black and white before reading it: its default, Otsu's one global
- * threshold, or Sauvola's threshold per neighbourhood, which keeps faded strokes on a receipt whose paper darkens
- * towards one edge but loses small marks such as decimal points. The two readings fail on different characters.
- */
-const THRESHOLDS = { otsu: '0', sauvola: '2' } as const
+/** Reads a page image with another engine: words with boxes as fractions of the image. */
+export type ReadImage = (image: Uint8Array) => Promise<PageWord[]>
 
 /**
  * One tesseract worker, loaded on first use and reused (loading the model costs more than reading a page); it
@@ -38,8 +35,6 @@ const THRESHOLDS = { otsu: '0', sauvola: '2' } as const
 class Reader {
   private worker: Promise<Worker> | null = null
   private queue: Promise<unknown> = Promise.resolve()
-
-  constructor(private readonly threshold: keyof typeof THRESHOLDS) {}
 
   read(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
     const task = this.queue.then(() => this.recognise(image, signal))
@@ -62,11 +57,7 @@ class Reader {
       // Automatic page segmentation: tesseract's library default (one uniform block, PSM 6) runs the columns of a
       // receipt's item and total lines together (77.5 % against 80.9 % on the tuning receipts). The prepared
       // image carries no resolution; its lines are the size of 300 dpi print, so tesseract need not guess one.
-      await worker.setParameters({
-        tessedit_pageseg_mode: PSM.AUTO,
-        user_defined_dpi: '300',
-        thresholding_method: THRESHOLDS[this.threshold],
-      })
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, user_defined_dpi: '300' })
       return worker
     })
     return this.worker
@@ -107,29 +98,31 @@ class Reader {
 }
 
 /**
- * The process's OCR: a tesseract worker with the default threshold for every read, and a second one with
- * Sauvola's for documents read twice (`readTwice`), started on first use, so both readings run at once.
+ * The process's OCR: a tesseract worker for every read, and for documents read twice (`readTwice`) a second
+ * reading by PaddleOCR (`paddle-ocr.ts`, on the server's worker pool), both at once. The engines misread
+ * different characters, so the rules take each field from the reading it is best read in (`readings.ts`).
  */
 export class OcrEngine {
-  private readonly first = new Reader('otsu')
-  private readonly second = new Reader('sauvola')
+  private readonly tesseract = new Reader()
 
-  constructor(private readonly prepare: PrepareImage = prepareForOcr) {}
+  constructor(
+    private readonly prepare: PrepareImage = prepareForOcr,
+    private readonly readOther: ReadImage = (image) => readWithPaddle({ bytes: image }),
+  ) {}
 
   /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
   async recognise(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
-    return this.first.read(await this.prepare(image), signal)
+    return this.tesseract.read(await this.prepare(image), signal)
   }
 
-  /** Two readings of one page image, with the default threshold first and Sauvola's second, read in parallel. */
+  /** Two readings of one page image, tesseract's first and PaddleOCR's second, read in parallel. */
   async readTwice(image: Uint8Array, signal?: AbortSignal): Promise<[PageWord[], PageWord[]]> {
     signal?.throwIfAborted()
-    const prepared = await this.prepare(image)
-    return Promise.all([this.first.read(prepared, signal), this.second.read(prepared, signal)])
+    return Promise.all([this.recognise(image, signal), this.readOther(image)])
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.first.close(), this.second.close()])
+    await this.tesseract.close()
   }
 }

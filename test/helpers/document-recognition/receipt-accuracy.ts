@@ -44,7 +44,7 @@ export function loadReceiptCases(): ReceiptCase[] {
 
 /**
  * A receipt read the way an upload is: the image made a PDF page, and the page's image read by tesseract, once or
- * (`readings` 2) twice with another threshold; the page's readings, the default one first.
+ * (`readings` 2) a second time by PaddleOCR; the page's readings, tesseract's first.
  */
 export async function receiptReadings(
   receipt: ReceiptCase,
