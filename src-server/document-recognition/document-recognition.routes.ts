@@ -7,6 +7,7 @@ import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import { CommonErrors } from '../errors'
 import { multipartBodies, NoContent, Page, PageQuery, pageOf } from '../http'
+import { WorkerPool } from '../jobs'
 import {
   AgentParams,
   DocumentRun,
@@ -32,6 +33,7 @@ import {
 import { createDocumentRecognitionService } from './document-recognition.service'
 import { PDF_TASK_TIMEOUT_MS } from './pipeline/document-pages'
 import { OcrEngine } from './pipeline/ocr'
+import { PADDLE_IDLE_MS, PADDLE_TIMEOUT_MS } from './pipeline/paddle-ocr'
 import { streamRuns } from './review/run-feed'
 
 const Binary = Type.Unknown({ description: 'file bytes' })
@@ -49,7 +51,9 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   agentRuns: AgentRunService
   models?: ModelRegistry
 }> = async (app, { ctx, agentRuns, models }) => {
-  // The page image is prepared for tesseract, and read by PaddleOCR, on the worker pool, off the event loop.
+  // The page image is prepared for tesseract on the worker pool, and read by PaddleOCR on a thread of its own:
+  // its models and buffers hold about 0.8 GB while it reads, given back when it has been idle a minute.
+  const paddleThread = new WorkerPool(1, undefined, PADDLE_IDLE_MS)
   const ocr = new OcrEngine(
     (image) =>
       ctx.workers.run(
@@ -58,13 +62,13 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
         { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Preparing the page image took too long.' },
       ),
     (image) =>
-      ctx.workers.run(
+      paddleThread.run(
         'readWithPaddle',
         { bytes: image },
-        { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the page with PaddleOCR took too long.' },
+        { timeoutMs: PADDLE_TIMEOUT_MS, timeoutMessage: 'PaddleOCR took too long to read the page.' },
       ),
   )
-  app.addHook('onClose', () => ocr.close())
+  app.addHook('onClose', () => Promise.all([ocr.close(), paddleThread.close()]))
   const service = createDocumentRecognitionService(ctx, {
     agentRuns,
     models,

@@ -68,8 +68,15 @@ export class WorkerPool {
     private readonly size = Math.max(1, Math.min(4, cpus().length - 1)),
     /** The thread's entry module (the app's task table unless a test brings its own). */
     entry?: URL,
+    /** How long an idle thread is kept: a thread that holds a large model can give its memory back. */
+    idleTimeoutMs = Number.POSITIVE_INFINITY,
   ) {
-    this.pool = new Piscina({ ...threadEntry(entry), minThreads: 0, maxThreads: size, idleTimeout: Infinity })
+    this.pool = new Piscina({
+      ...threadEntry(entry),
+      minThreads: 0,
+      maxThreads: size,
+      idleTimeout: idleTimeoutMs,
+    })
   }
 
   async run<T>(task: string, input: unknown, options: RunOptions = {}): Promise<T> {

@@ -27,7 +27,7 @@ export const FieldDefinition = Type.Object({
   payment_terms_from: Type.Optional(Type.String()),
   /**
    * An amount paid in cash, which a till may round to 0.05 (Malaysia, Switzerland, the Netherlands, Australia, ...):
-   * the rounded amount printed after it is the value, and a sum (`may_equal_sum_of`) may hold rounded.
+   * the rounded amount printed next below it is the value, and its sums (`may_equal_sum_of`) may hold rounded.
    */
   cash_rounding: Type.Optional(Type.Boolean()),
   /** Which occurrence wins when an anchor appears more than once. */

@@ -452,8 +452,13 @@ describe('receipt totals', () => {
     const total = extract(page).total_amount
     expect(total?.value).toBe(60.3)
     expect(total?.bbox?.[1]).toBeCloseTo(0.03 + 2 * 0.022, 3)
-    // Nothing rounded printed after it: the amount stands.
+    // Nothing rounded printed after it, or only as the cash handed over: the amount stands.
     expect(extract(receipt(['TOTAL AMT. RM 60.31', 'CASH RM 70.31'])).total_amount?.value).toBe(60.31)
+    const exactCash = extract(
+      receipt(['TOTAL AMT. RM 60.31', 'CASH RM 60.30', 'CHANGE RM 0.00']),
+    ).total_amount
+    expect(exactCash?.value).toBe(60.31)
+    expect(exactCash?.bbox?.[1]).toBeCloseTo(0.03, 3)
   })
 
   it('repairs at most one amount to make the cash add up', () => {

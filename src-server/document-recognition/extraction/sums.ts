@@ -3,7 +3,7 @@ import type { PageText, PageWord } from '../page-text'
 import type { Candidate } from './candidate'
 import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
-import { linesOf, segmentsOf, unionBox } from './layout'
+import { findAnchor, type Line, linesOf, segmentsOf, unionBox } from './layout'
 import { readValueIn, wordsInBox } from './locate'
 
 /*
@@ -53,13 +53,14 @@ const sum = (parts: number[]) => parts.reduce((a, b) => a + b, 0)
 const sumHolds = (total: number, parts: number[]) => Math.abs(sum(parts) - total) <= 0.01
 
 /**
- * What a till may print for a sum: the sum itself, or the sum rounded to the nearest 0.05 when the coins below it
- * are gone (Malaysia, Singapore, Switzerland, the Netherlands, Australia and others round cash totals so).
+ * What may be printed for a sum: the sum itself, and for an amount paid in cash (`cash_rounding`) the sum rounded
+ * to the nearest 0.05 when the coins below it are gone (Malaysia, Singapore, Switzerland, the Netherlands,
+ * Australia and others round cash totals so).
  */
-function payableFor(amount: number): number[] {
+function payableFor(field: FieldDefinition, amount: number): number[] {
   const exact = round(amount)
   const cash = round(Math.round(amount * 20) / 20)
-  return cash === exact ? [exact] : [exact, cash]
+  return !field.cash_rounding || cash === exact ? [exact] : [exact, cash]
 }
 
 function combinations<T>(lists: T[][]): T[][] {
@@ -119,6 +120,9 @@ export function reconcileSums(
   }
 }
 
+/** An amount read off a page, with the words it was read from. */
+type PrintedAmount = NonNullable<ReturnType<typeof readValueIn>>
+
 /** Two amounts that are the same to the cent. */
 const sameCents = (a: number, b: number) => Math.abs(a - b) < 0.005
 
@@ -132,22 +136,18 @@ function printedBelow(
   pages: PageText[],
   value: number,
   parts: ExtractedField[],
-): { read: NonNullable<ReturnType<typeof readValueIn>>; pageNumber: number } | null {
+): { read: PrintedAmount; pageNumber: number } | null {
   const page = pages.find((p) => parts.every((part) => part.page_number === p.page_number))
   if (!page || parts.some((part) => !part.bbox)) return null
   const taken = new Set(parts.flatMap((part) => wordsInBox(page.words, part.bbox as Bbox)))
   const below = Math.max(...parts.map((part) => (part.bbox as Bbox)[1]))
-  let found: NonNullable<ReturnType<typeof readValueIn>> | null = null
-  for (const segment of linesOf(page).flatMap(segmentsOf))
-    for (let from = 0; ; ) {
-      const read = readValueIn(field, segment, from, null)
-      if (!read) break
-      from = read.end
-      const top = (read.words[0] as PageWord).bbox[1]
-      if (read.quality < WITH_CENTS || !sameCents(read.value as number, value) || top <= below) continue
-      if (read.words.some((w) => taken.has(w))) continue
-      if (!found || top > (found.words[0] as PageWord).bbox[1]) found = read
-    }
+  let found: PrintedAmount | null = null
+  for (const read of linesOf(page).flatMap((line) => amountsWithCents(field, line))) {
+    const top = (read.words[0] as PageWord).bbox[1]
+    if (!sameCents(read.value as number, value) || top <= below || read.words.some((w) => taken.has(w)))
+      continue
+    if (!found || top > (found.words[0] as PageWord).bbox[1]) found = read
+  }
   return found ? { read: found, pageNumber: page.page_number } : null
 }
 
@@ -155,10 +155,11 @@ function printedBelow(
 const WITH_CENTS = 0.9
 
 /**
- * An amount paid in cash (`cash_rounding`) is the one rounded to 0.05 when the document prints that after it: a
- * till prints the total, the rounding adjustment, then the rounded total ("TOTAL AMT. RM 60.31", "ROUNDING ADJ.
- * -0.01", "RM 60.30"), and the rounded one is what is paid. Runs before the sums, which then check the paid
- * amount (cash - change).
+ * An amount paid in cash (`cash_rounding`) is the one rounded to 0.05 when the document prints that next, below
+ * it: a till prints the total, the rounding adjustment, then the rounded total ("TOTAL AMT. RM 60.31", "ROUNDING
+ * ADJ. -0.01", "RM 60.30"), and the rounded one is what is paid. The nearest such amount below, with its cents, on
+ * a line no other field's label names (cash handed over or change that equal it are not the total). Runs before
+ * the sums, which then check the paid amount (cash - change).
  */
 export function roundForCash(
   fields: FieldDefinition[],
@@ -167,18 +168,41 @@ export function roundForCash(
 ) {
   for (const field of fields.filter((f) => f.cash_rounding)) {
     const read = chosen.get(field.key)
-    if (typeof read?.value !== 'number' || !read.bbox) continue
+    const box = read?.bbox
+    const page = pages.find((p) => p.page_number === read?.page_number)
+    if (typeof read?.value !== 'number' || !box || !page) continue
     const rounded = round(Math.round(read.value * 20) / 20)
     if (sameCents(rounded, read.value)) continue
-    const printed = printedBelow(field, pages, rounded, [read])
+    const otherLabels = fields
+      .filter((f) => f.key !== field.key)
+      .flatMap((f) => f.anchors.filter((anchor) => !anchor.includes(' > ')))
+    const printed = linesOf(page)
+      .filter((line) => line.bbox[1] > (box[1] + box[3]) / 2)
+      .sort((a, b) => a.bbox[1] - b.bbox[1])
+      .filter((line) => !otherLabels.some((label) => findAnchor(line, label).length > 0))
+      .flatMap((line) => amountsWithCents(field, line))
+      .find((amount) => sameCents(amount.value as number, rounded))
     if (!printed) continue
     chosen.set(field.key, {
       ...read,
       value: rounded,
-      confidence: Math.min(read.confidence, ...printed.read.words.map((w) => w.confidence)),
-      bbox: unionBox(printed.read.words.map((w) => w.bbox)),
+      confidence: Math.min(read.confidence, ...printed.words.map((w) => w.confidence)),
+      bbox: unionBox(printed.words.map((w) => w.bbox)),
     })
   }
+}
+
+/** The amounts of a line read with their cents, left to right. */
+function amountsWithCents(field: FieldDefinition, line: Line): PrintedAmount[] {
+  const found: PrintedAmount[] = []
+  for (const segment of segmentsOf(line))
+    for (let from = 0; ; ) {
+      const read = readValueIn(field, segment, from, null)
+      if (!read) break
+      from = read.end
+      if (read.quality >= WITH_CENTS) found.push(read)
+    }
+  return found
 }
 
 /**
@@ -204,13 +228,15 @@ export function settlePossibleSums(
     const current = chosen.get(field.key)
     if (typeof current?.value === 'number') {
       const total = current.value
-      const holding = read.find((parts) => payableFor(sum(values(parts))).some((p) => sameCents(p, total)))
+      const holding = read.find((parts) =>
+        payableFor(field, sum(values(parts))).some((p) => sameCents(p, total)),
+      )
       if (holding) confirm(chosen, [field.key, ...holding])
       continue
     }
     for (const parts of read.filter((p) => p.length > 1 && values(p).every((v) => v !== 0))) {
       const addends = parts.map((key) => chosen.get(key) as ExtractedField)
-      const found = payableFor(sum(values(parts)))
+      const found = payableFor(field, sum(values(parts)))
         .filter((value) => value > 0)
         .map((value) => ({ value, printed: printedBelow(field, pages, value, addends) }))
         .find((option) => option.printed !== null)

@@ -26,13 +26,18 @@ const monthNames: [number, string[]][] = [
 ]
 for (const [month, names] of monthNames) for (const name of names) MONTHS[name] = month
 
+/** Texts longer than a line of print are computed afresh: what a reviewer types or a region holds can be long. */
+const REMEMBERED_LENGTH = 200
+
 /**
  * A function of a text with its last results kept: extraction folds the same line texts and labels once per field
- * and label (a 400-word invoice asked for some texts thousands of times). The results must not be changed.
+ * and label (a 400-word invoice asked for some texts thousands of times). Only texts of a line's length are kept,
+ * at most `limit` of them, so what is kept stays within a few megabytes. The results must not be changed.
  */
-export function remembered<T>(compute: (text: string) => T, limit = 20_000): (text: string) => T {
+export function remembered<T>(compute: (text: string) => T, limit = 5_000): (text: string) => T {
   const results = new Map<string, T>()
   return (text) => {
+    if (text.length > REMEMBERED_LENGTH) return compute(text)
     let result = results.get(text)
     if (result === undefined) {
       if (results.size >= limit) results.clear()

@@ -7,8 +7,8 @@ const MIN_TEXT_LAYER_WORDS = 3
 /** Pages are rendered about 1700 px wide for OCR: 200 dpi for A4, which tesseract reads well. */
 const OCR_WIDTH_PX = 1700
 /**
- * How long one page task (parse, render, image preparation) may run on a worker thread: one that hangs fails the
- * run, and its thread is replaced.
+ * How long one task of a document may run on a worker thread (parsing, rendering, image preparation, the rules'
+ * extraction): one that hangs fails the run, and its thread is replaced.
  */
 export const PDF_TASK_TIMEOUT_MS = 120_000
 
@@ -26,11 +26,11 @@ export function pagesNeedingOcr(pages: PageText[]): number[] {
 }
 
 /**
- * OCR of one page by tesseract with the bundled English model: the image the page was made of when there is
- * one (an uploaded scan's own pixels, resampled for tesseract, read better than a rendering of the PDF page that
- * wraps it: 79.8 % against 67.4 % of merchant, date and total on the tuning receipts), else the page rendered
- * on a worker thread (which `pdf` moves to, as in `renderPage`). Read `readings` times (1 or 2): the page's
- * readings, the default one first.
+ * OCR of one page: the image the page was made of when there is one (an uploaded scan's own pixels, resampled for
+ * tesseract, read better than a rendering of the PDF page that wraps it: 79.8 % against 67.4 % of merchant, date
+ * and total on the tuning receipts), else the page rendered on a worker thread (which `pdf` moves to, as in
+ * `renderPage`). Read by tesseract, and with `readings` 2 by PaddleOCR as well: the page's readings, tesseract's
+ * first, and why the second is missing when it failed.
  */
 export async function ocrPage(
   ctx: AppContext,
@@ -39,11 +39,29 @@ export async function ocrPage(
   page: PageText,
   signal: AbortSignal,
   options: { pageImage?: Uint8Array; readings: number },
-): Promise<PageText[]> {
+): Promise<{ readings: PageText[]; secondFailed: string | null }> {
   const image = options.pageImage ?? (await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width))
-  const readings =
-    options.readings > 1 ? await ocr.readTwice(image, signal) : [await ocr.recognise(image, signal)]
-  return readings.map((words) => ({ ...page, words }))
+  const read =
+    options.readings > 1
+      ? await ocr.readTwice(image, signal)
+      : { readings: [await ocr.recognise(image, signal)], secondFailed: null }
+  return { readings: read.readings.map((words) => ({ ...page, words })), secondFailed: read.secondFailed }
+}
+
+/**
+ * The document's readings with one page's readings put in: reading i of the document holds that page's reading i.
+ * A page read fewer times than another stands in for its missing readings with its own first one, the same page
+ * object, which the readings' chooser counts as read once (`extraction/readings.ts`).
+ */
+export function withPageReadings(readings: PageText[][], pageReadings: PageText[]): PageText[][] {
+  const [firstOfPage] = pageReadings
+  if (!firstOfPage) return readings
+  const count = Math.max(readings.length, pageReadings.length)
+  return Array.from({ length: count }, (_, i) =>
+    (readings[i] ?? (readings[0] as PageText[])).map((page) =>
+      page.page_number === firstOfPage.page_number ? (pageReadings[i] ?? firstOfPage) : page,
+    ),
+  )
 }
 
 /** A PNG of one page. `pdf` moves to the worker thread: pass `sharedBytes(pdf)` to use it again. */

@@ -28,6 +28,13 @@ export type PrepareImage = (image: Uint8Array) => Promise<OcrImage>
 /** Reads a page image with another engine: words with boxes as fractions of the image. */
 export type ReadImage = (image: Uint8Array) => Promise<PageWord[]>
 
+export interface TwoReadings {
+  /** Tesseract's reading, then PaddleOCR's when it read the page. */
+  readings: PageWord[][]
+  /** Why PaddleOCR did not read the page, when it did not. */
+  secondFailed: string | null
+}
+
 /**
  * One tesseract worker, loaded on first use and reused (loading the model costs more than reading a page); it
  * reads one image at a time. An aborted read terminates it; the next read loads a new one.
@@ -116,10 +123,18 @@ export class OcrEngine {
     return this.tesseract.read(await this.prepare(image), signal)
   }
 
-  /** Two readings of one page image, tesseract's first and PaddleOCR's second, read in parallel. */
-  async readTwice(image: Uint8Array, signal?: AbortSignal): Promise<[PageWord[], PageWord[]]> {
+  /**
+   * Two readings of one page image, tesseract's first and PaddleOCR's second, read in parallel. A second reading
+   * that fails leaves the first alone (the page is still read, its fields checked as one reading would be), with
+   * the failure named; tesseract failing fails the page.
+   */
+  async readTwice(image: Uint8Array, signal?: AbortSignal): Promise<TwoReadings> {
     signal?.throwIfAborted()
-    return Promise.all([this.recognise(image, signal), this.readOther(image)])
+    const [first, second] = await Promise.allSettled([this.recognise(image, signal), this.readOther(image)])
+    if (first.status === 'rejected') throw first.reason
+    if (second.status === 'fulfilled') return { readings: [first.value, second.value], secondFailed: null }
+    const reason = second.reason instanceof Error ? second.reason.message : String(second.reason)
+    return { readings: [first.value], secondFailed: reason }
   }
 
   async close(): Promise<void> {

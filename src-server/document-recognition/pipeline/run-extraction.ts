@@ -11,7 +11,13 @@ import { boxHoldsValue } from '../extraction/locate'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
-import { ocrPage, PDF_TASK_TIMEOUT_MS, pagesNeedingOcr, readTextLayer } from './document-pages'
+import {
+  ocrPage,
+  PDF_TASK_TIMEOUT_MS,
+  pagesNeedingOcr,
+  readTextLayer,
+  withPageReadings,
+} from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
 import { normaliseToPdf } from './normalise'
 import type { OcrEngine } from './ocr'
@@ -28,6 +34,8 @@ export interface ExtractionOutput {
   fields: ExtractedField[]
   validation: ValidationIssue[]
   step_retries: { step: string; attempt: number; error: string }[]
+  /** OCR readings that failed without failing the run (PaddleOCR's second reading of a page). */
+  ocr_errors: { page_number: number; reading: number; error: string }[]
 }
 
 /** What the executor hands to `onCompleted`: the result plus the words of each page, stored for review. */
@@ -96,6 +104,7 @@ export function documentExtractionExecutor(
       const ocrPages = pagesNeedingOcr(textLayer)
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]
+      const ocrErrors: ExtractionOutput['ocr_errors'] = []
       for (const pageNumber of ocrPages) {
         const page = textLayer.find((p) => p.page_number === pageNumber) as PageText
         const options = {
@@ -103,11 +112,9 @@ export function documentExtractionExecutor(
           readings: config.ocr_readings ?? 1,
         }
         const read = await step('ocr', () => ocrPage(ctx, deps.ocr, pdf, page, signal, options))
-        readings = read.map((reading, i) =>
-          (readings[i] ?? (readings[0] as PageText[])).map((p) =>
-            p.page_number === pageNumber ? reading : p,
-          ),
-        )
+        if (read.secondFailed)
+          ocrErrors.push({ page_number: pageNumber, reading: 2, error: read.secondFailed })
+        readings = withPageReadings(readings, read.readings)
       }
       let pages = readings[0] as PageText[]
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
@@ -163,6 +170,7 @@ export function documentExtractionExecutor(
         fields: validated.fields,
         validation: [...validated.issues, ...placementIssues(config, validated.fields, pages)],
         step_retries: retries,
+        ocr_errors: ocrErrors,
       }
       const result: DocumentExecution = {
         output,

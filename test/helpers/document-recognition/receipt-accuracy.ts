@@ -55,6 +55,6 @@ export async function receiptReadings(
   const [page] = await readPdfText({ bytes: pdf })
   const image = pageImages?.[0]
   if (!page || !image) throw new Error(`${receipt.name} made no page.`)
-  const words = readings > 1 ? await engine.readTwice(image) : [await engine.recognise(image)]
+  const words = readings > 1 ? (await engine.readTwice(image)).readings : [await engine.recognise(image)]
   return words.map((reading) => [{ ...page, words: reading }])
 }

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, describe, expect, it } from 'vitest'
+import { fixturePath } from '../../../test/helpers/fixtures'
+import type { PageText } from '../page-text'
+import { withPageReadings } from './document-pages'
+import { OcrEngine } from './ocr'
+
+const page = (pageNumber: number, text: string): PageText => ({
+  page_number: pageNumber,
+  width: 595,
+  height: 842,
+  words: [{ text, bbox: [0.1, 0.1, 0.2, 0.12], confidence: 0.9 }],
+})
+
+describe('two OCR readings', () => {
+  const failing = new OcrEngine(undefined, async () => {
+    throw new Error('PaddleOCR could not load its models.')
+  })
+  afterAll(() => failing.close())
+
+  it('reads a page by tesseract alone when PaddleOCR fails, and names the failure', async () => {
+    const receipt = readFileSync(fixturePath('receipts', 'sroie', '006.jpg'))
+    const { readings, secondFailed } = await failing.readTwice(receipt)
+    expect(secondFailed).toBe('PaddleOCR could not load its models.')
+    expect(readings).toHaveLength(1)
+    expect(readings[0]?.map((w) => w.text)).toContain('SOON')
+  }, 60_000)
+
+  it('keeps every page in every reading: a page read once stands in for its missing reading itself', () => {
+    const scanned = page(1, 'SOON')
+    const second = page(1, 'S00N')
+    const once = page(2, 'HUAT')
+    const twoReadings = withPageReadings([[page(1, ''), page(2, '')]], [scanned, second])
+    const readings = withPageReadings(twoReadings, [once])
+    expect(readings.map((r) => r.map((p) => p.words[0]?.text))).toEqual([
+      ['SOON', 'HUAT'],
+      ['S00N', 'HUAT'],
+    ])
+    // The same object: the chooser counts page 2 as read once, not as two readings that agree.
+    expect(readings[1]?.[1]).toBe(readings[0]?.[1])
+  })
+})
