@@ -10,6 +10,11 @@ export interface PageWord {
   text: string
   bbox: Bbox
   confidence: number
+  /**
+   * The line the OCR engine read this word in, where it reads whole lines (PaddleOCR): such words are grouped into
+   * lines by it, not by their boxes. Never stored: a page's stored words are grouped by their boxes.
+   */
+  line?: number
 }
 
 export interface PageText {

@@ -10,6 +10,11 @@ export interface Line {
   offsets: number[]
   text: string
   bbox: Bbox
+  /**
+   * Print unlike the page's: over three times its height, or a line an engine read at a slant of its own (a
+   * stamp, a heading in large print, handwriting).
+   */
+  stampLike?: boolean
 }
 
 export function unionBox(boxes: Bbox[]): Bbox {
@@ -69,6 +74,8 @@ function pageSlope(words: PageWord[]): number {
  * across the header, a letter as tall as six lines): lines of print never join it, nor it them.
  */
 const OVERSIZED = 3
+/** A line read at over 10° from the page's slope was not printed with it. */
+const OWN_SLANT = Math.tan((10 * Math.PI) / 180)
 
 /** A word printed beside the words of a line in large print: about as tall, and at most its height away. */
 function sameLargePrint(line: PageWord[], word: PageWord): boolean {
@@ -82,34 +89,73 @@ function sameLargePrint(line: PageWord[], word: PageWord): boolean {
 const linesByPage = new WeakMap<PageText, Line[]>()
 
 /**
- * Groups a page's words into lines: a word joins a line when their vertical middles, levelled by the page's slope,
- * are within half a height. Levelling keeps the words of one line together on a skewed scan, where the far end of
- * a line sits half a line lower than its start. Computed once per page; each call gets its own array.
+ * What lines are grouped from: a word of its own, or the words an OCR engine that reads whole lines (PaddleOCR)
+ * read as one line, which stay together and never join a line of the engine's that they overlap across: on a page
+ * that curls, lines a third of a height apart at one end are told apart by the engine's detection, where one slope
+ * for the whole page cannot ("LIGHTROOM No:28, GALLERY ASTANA ..." otherwise). Pieces it read apart on one row
+ * ("Total Sales (Inclusive of GST) :" and "32.70" on a slanted page) join as words do.
+ */
+function piecesOf(words: PageWord[]): PageWord[][] {
+  const read = new Map<number, PageWord[]>()
+  const pieces: PageWord[][] = []
+  for (const word of words) {
+    if (word.line === undefined) pieces.push([word])
+    else if (read.has(word.line)) read.get(word.line)?.push(word)
+    else read.set(word.line, [word])
+  }
+  return [...pieces, ...read.values()]
+}
+
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+const readWhole = (piece: PageWord[]) => piece[0]?.line !== undefined
+const leftOf = (piece: PageWord[]) => Math.min(...piece.map((w) => w.bbox[0]))
+const rightOf = (piece: PageWord[]) => Math.max(...piece.map((w) => w.bbox[2]))
+const overlapAcross = (a: PageWord[], b: PageWord[]) =>
+  Math.min(rightOf(a), rightOf(b)) > Math.max(leftOf(a), leftOf(b))
+
+/**
+ * Groups a page's words into lines: a word (or a line an engine read, `piecesOf`) joins a line when their vertical
+ * middles, levelled by the page's slope, are within half a height. Levelling keeps the words of one line together
+ * on a skewed scan, where the far end of a line sits half a line lower than its start. Computed once per page;
+ * each call gets its own array.
  */
 export function linesOf(page: PageText): Line[] {
   let lines = linesByPage.get(page)
   if (!lines) {
     const slope = pageSlope(page.words)
-    const level = (word: PageWord) => middleOf(word) - slope * centreOf(word)
-    const words = [...page.words].sort((a, b) => level(a) - level(b))
-    const heights = words.map(heightOf).sort((a, b) => a - b)
-    const oversizedFrom = (heights[Math.floor(heights.length / 2)] ?? 0) * OVERSIZED
-    const oversized = (word: PageWord) => heightOf(word) > oversizedFrom
-    const groups: PageWord[][] = []
-    for (const word of words) {
+    const level = (piece: PageWord[]) => medianOf(piece.map((w) => middleOf(w) - slope * centreOf(w)))
+    const height = (piece: PageWord[]) => medianOf(piece.map(heightOf))
+    const pieces = piecesOf(page.words).sort((a, b) => level(a) - level(b))
+    const oversizedFrom = medianOf(page.words.map(heightOf)) * OVERSIZED
+    const oversized = (piece: PageWord[]) => height(piece) > oversizedFrom
+    const groups: PageWord[][][] = []
+    for (const piece of pieces) {
       const group = groups.find((candidate) => {
-        const first = candidate[0] as PageWord
+        const first = candidate[0] as PageWord[]
         // Oversized words join only each other, at about the same size and a word space apart: a name in
         // large print stays one line, a stamp's letters stay out of the print they cross, and column headings
         // misread as tall stay apart.
-        if (oversized(first) !== oversized(word)) return false
-        if (oversized(word) && !sameLargePrint(candidate, word)) return false
-        return Math.abs(level(first) - level(word)) < heightOf(first) / 2
+        if (oversized(first) !== oversized(piece)) return false
+        if (oversized(piece) && !piece.some((word) => sameLargePrint(candidate.flat(), word))) return false
+        if (readWhole(piece) && candidate.some((other) => readWhole(other) && overlapAcross(other, piece)))
+          return false
+        return Math.abs(level(first) - level(piece)) < height(first) / 2
       })
-      if (group) group.push(word)
-      else groups.push([word])
+      if (group) group.push(piece)
+      else groups.push([piece])
     }
-    lines = groups.map((group) => makeLine(page.page_number, group))
+    // Slopes in pixels: a box's fractions of width and height are scaled by the page's sides.
+    const aspect = page.width > 0 ? page.height / page.width : 1
+    const tilted = (piece: PageWord[]) => {
+      if (piece.length < 2) return false
+      const [first, last] = [piece[0] as PageWord, piece[piece.length - 1] as PageWord]
+      const run = centreOf(last) - centreOf(first)
+      return run > 0 && Math.abs((middleOf(last) - middleOf(first)) / run - slope) * aspect > OWN_SLANT
+    }
+    lines = groups.map((group) => ({
+      ...makeLine(page.page_number, group.flat()),
+      stampLike: group.some((piece) => oversized(piece) || tilted(piece)),
+    }))
     linesByPage.set(page, lines)
   }
   return [...lines]

@@ -4,6 +4,7 @@ import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { isKnownWord, isLongWord } from './header-name'
 import { locateNear } from './locate'
+import { mergeNames } from './name-merge'
 import { verifiedRead } from './read-checks'
 import { extractWithRules } from './rules'
 import { type ValidationIssue, validateFields } from './validate'
@@ -56,6 +57,32 @@ const wordsOfTheLanguage = (option: Option) =>
     ? (option.field.value.match(/\p{L}+/gu) ?? []).filter((w) => isLongWord(w) && isKnownWord(w)).length
     : 0
 
+const sameRow = (a: Bbox | null, b: Bbox | null) =>
+  a !== null &&
+  b !== null &&
+  Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > Math.min(a[3] - a[1], b[3] - b[1]) / 2
+
+/**
+ * A header name two readings read differently on the same line is the two combined (`mergeNames`): each engine
+ * misreads other letters.
+ */
+function withMergedName(best: Option, options: Option[]): Option {
+  if (best.field.method !== 'header' || typeof best.field.value !== 'string') return best
+  const other = options.find(
+    (o) =>
+      o.field.method === 'header' &&
+      typeof o.field.value === 'string' &&
+      o.field.value !== best.field.value &&
+      sameRow(o.field.bbox, best.field.bbox),
+  )
+  if (!other) return best
+  const merged = mergeNames(
+    { text: best.field.value, confidence: best.field.confidence },
+    { text: String(other.field.value), confidence: other.field.confidence },
+  )
+  return merged ? { ...best, field: { ...best.field, value: merged } } : best
+}
+
 /**
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
@@ -89,8 +116,9 @@ function chooseAcrossReadings(
       const k = ra.findIndex((v, i) => v !== rb[i])
       return k >= 0 && (ra[k] as number) > (rb[k] as number)
     }
-    const best = options.reduce<Option | null>((a, b) => (a && !better(b, a) ? a : b), null)
-    if (!best) return { field: notFound(definition.key), reading: 0 }
+    const chosen = options.reduce<Option | null>((a, b) => (a && !better(b, a) ? a : b), null)
+    if (!chosen) return { field: notFound(definition.key), reading: 0 }
+    const best = withMergedName(chosen, options)
     const own = results[best.reading] as (typeof results)[number]
     const agreed = agreeing(best) === results.length
     const confidence = agreed
@@ -153,7 +181,10 @@ export function extractFromReadings(
       if (reading === 0 || !box || !other || field.page_number !== page.page_number) continue
       words = [
         ...words.filter((w) => !centreInside(w, box)),
-        ...other.words.filter((w) => centreInside(w, box)),
+        // Stored words are grouped into lines by their boxes alone (`PageWord.line`).
+        ...other.words
+          .filter((w) => centreInside(w, box))
+          .map(({ text, bbox, confidence }) => ({ text, bbox, confidence })),
       ]
     }
     return { ...page, words }

@@ -391,6 +391,15 @@ describe('receipt totals', () => {
     expect(extract(lostPoint).total_amount?.value).toBe(86)
   })
 
+  it("takes the amount with cents in the total label's own segment over a note written after it", () => {
+    // 026.jpg as PaddleOCR read it: the time handwritten beside the total joined its line.
+    expect(extract(receipt(['TOTAL 153.35 8:20i0', 'CASH 153.35', 'CHANGE 0.00'])).total_amount?.value).toBe(
+      153.35,
+    )
+    // The last of equally read amounts is still the total's ("Tax 15% on $ 112.90 $ 16.94").
+    expect(extract(receipt(['SUB-TOTAL 144.68', 'TOTAL 144.68 153.35'])).total_amount?.value).toBe(153.35)
+  })
+
   it('counts the amount beside a count of items as a total only when nothing better is printed', () => {
     const page = receipt(['Total Qty: 3 60.00', 'Member discount 10.00', 'Total after disc 50.00'])
     expect(extract(page).total_amount?.value).toBe(50)

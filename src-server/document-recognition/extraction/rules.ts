@@ -173,8 +173,9 @@ const valueOnly = (segment: Line) => !hasWordsBetween(segment.text.replace(/\b[A
 
 /**
  * The value right of a label: in its own segment, in the next segment, or (typed values) further right. An amount
- * is the last one before the next label on the line, since totals sit in the rightmost column
- * ("Tax 15% on $ 112.90 | $ 16.94").
+ * is the last of the best-read ones before the next label on the line, since totals sit in the rightmost column
+ * ("Tax 15% on $ 112.90 | $ 16.94"), and a bare number after an amount with cents is a note or a speck
+ * ("TOTAL 153.35 8:20", a time written beside it).
  */
 function readRight(
   field: FieldDefinition,
@@ -192,14 +193,18 @@ function readRight(
   const segmentStart = offsetIn(line, segment)
   const rest = segment.text.slice(hit.end - segmentStart)
   if (field.type === 'money' || field.type === 'number') {
-    let last: { read: Read; placement: number } | null = null
+    const own: Read[] = []
     for (let from = hit.end - segmentStart; ; ) {
       const read = readValueIn(field, segment, from, pattern)
       if (!read) break
-      const between = segment.text.slice(hit.end - segmentStart, read.start)
-      last = { read, placement: SAME_SEGMENT * (hasWordsBetween(between) ? WORDS_BETWEEN : 1) }
+      own.push(read)
       from = read.end
     }
+    const inSegment = columnValue(own)
+    const between = inSegment ? segment.text.slice(hit.end - segmentStart, inSegment.start) : ''
+    const last = inSegment
+      ? { read: inSegment, placement: SAME_SEGMENT * (hasWordsBetween(between) ? WORDS_BETWEEN : 1) }
+      : null
     let across = NEXT_SEGMENT * (hasWordsBetween(rest) ? WORDS_BETWEEN : 1)
     const column: Read[] = []
     for (const next of segments.slice(index + 1)) {
@@ -471,13 +476,17 @@ function unlabelledCandidate(
     return { ...found, field: { ...found.field, confidence: leastSure * name.match * HEADER_NAME } }
   }
   if (field.without_label !== 'anywhere') return null
-  const reads: { read: Read; pageNumber: number }[] = []
+  // A value in print unlike the page's ("PAID 1 MAR 2018" stamped at a slant over a receipt) records what was done
+  // with the paper, not what it says: the document's own print is read first.
+  const printed: { read: Read; pageNumber: number }[] = []
+  const stamped: typeof printed = []
   for (const page of pages)
     for (const line of linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1]))
       for (const segment of segmentsOf(line)) {
         const read = readValueIn(field, segment, 0, pattern)
-        if (read) reads.push({ read, pageNumber: page.page_number })
+        if (read) (line.stampLike ? stamped : printed).push({ read, pageNumber: page.page_number })
       }
+  const reads = printed.length > 0 ? printed : stamped
   const first = reads[0]
   if (!first) return null
   const only = new Set(reads.map((r) => String(r.read.value))).size === 1

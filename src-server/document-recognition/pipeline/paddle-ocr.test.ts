@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { PageWord } from '../page-text'
+import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
+import { linesOf } from '../extraction/layout'
+import { extractWithRules } from '../extraction/rules'
+import type { PageText, PageWord } from '../page-text'
 import { wordsOfLine } from './paddle-ocr'
 
 const helper = (name: string) => fileURLToPath(new URL(`../../../test/helpers/${name}`, import.meta.url))
@@ -47,7 +50,7 @@ describe('PaddleOCR', () => {
     }
   }, 120_000)
 
-  it('cuts a line into its words in proportion to their characters', () => {
+  it('cuts a line into its words in proportion to their characters, each boxed where the sloping line runs', () => {
     // A line of 048.jpg as PaddleOCR gives it: a slightly skewed quadrilateral in pixels of a 1132 x 1600 image.
     const words = wordsOfLine(
       {
@@ -62,12 +65,72 @@ describe('PaddleOCR', () => {
       },
       1132,
       1600,
+      7,
     )
     expect(words.map((w) => w.text)).toEqual(['YONG', 'TAT', 'HARDWARE', 'TRADING'])
-    const perCharacter = (729 - 396) / 25
-    expect(words[2]?.bbox[0]).toBeCloseTo((396 + 9 * perCharacter) / 1132, 6)
-    expect(words[3]?.bbox[2]).toBeCloseTo(729 / 1132, 6)
-    expect(words.every((w) => w.bbox[1] === 281 / 1600 && w.bbox[3] === 318 / 1600)).toBe(true)
-    expect(words.every((w) => w.confidence === 0.95)).toBe(true)
+    // "HARDWARE" is characters 9 to 17 of 25: its share of the top edge climbs from y 285.5 to 283.2, of the
+    // bottom edge from 315.5 to 313.2.
+    const [left, top, right, bottom] = (words[2] as PageWord).bbox
+    expect(left).toBeCloseTo((396 + 332 * (9 / 25)) / 1132, 6)
+    expect(right).toBeCloseTo((397 + 332 * (17 / 25)) / 1132, 6)
+    expect(top).toBeCloseTo((288 - 7 * (17 / 25)) / 1600, 6)
+    expect(bottom).toBeCloseTo((318 - 7 * (9 / 25)) / 1600, 6)
+    // The line climbs to the right: the first word sits lower than the last.
+    expect(words[0]?.bbox[3]).toBeGreaterThan(words[3]?.bbox[3] as number)
+    expect(words.every((w) => w.confidence === 0.95 && w.line === 7)).toBe(true)
+  })
+
+  /**
+   * A page of the lines PaddleOCR read off a development receipt: text, and its quadrilateral's corners in pixels
+   * (x, y from the top left, clockwise).
+   */
+  const readPage = (width: number, height: number, lines: [string, number[]][]): PageText => ({
+    page_number: 1,
+    width,
+    height,
+    words: lines.flatMap(([text, c], i) => {
+      const box = [0, 2, 4, 6].map((k) => [c[k], c[k + 1]] as [number, number])
+      return wordsOfLine({ text, mean: 0.95, box }, width, height, i)
+    }),
+  })
+
+  it('keeps the lines it read apart on a curled page, and joins pieces it read apart on one row', () => {
+    // 017.jpg's header climbs to the right: the far end of each line sits level with the start of the one above.
+    const header = readPage(864, 2336, [
+      ['LIGHTROOM GALLERY SDN BHD', [160, 325, 692, 294, 695, 343, 163, 374]],
+      ['No: 28,JALAN ASTANA 1C,', [222, 364, 616, 342, 618, 380, 224, 402]],
+      ['BANDAR BUKIT RAJA, 41050', [212, 396, 634, 373, 637, 414, 215, 437]],
+    ])
+    expect(linesOf(header).map((l) => l.text)).toEqual([
+      'LIGHTROOM GALLERY SDN BHD',
+      'No: 28,JALAN ASTANA 1C,',
+      'BANDAR BUKIT RAJA, 41050',
+    ])
+    // 014.jpg's total: label and amount read as two pieces of one slanted row, between two rows read whole.
+    const totals = readPage(800, 2048, [
+      ['Rounding: 0.02', [380, 1417, 671, 1439, 667, 1470, 377, 1449]],
+      ["Yatal Sales (lnclusive of GS'r) :", [98, 1453, 528, 1473, 527, 1504, 97, 1484]],
+      ['32.70', [595, 1480, 669, 1488, 666, 1518, 592, 1510]],
+      ['CASH : 40.00', [415, 1512, 668, 1534, 665, 1564, 412, 1542]],
+    ])
+    expect(linesOf(totals).map((l) => l.text)).toEqual([
+      'Rounding: 0.02',
+      "Yatal Sales (lnclusive of GS'r) : 32.70",
+      'CASH : 40.00',
+    ])
+  })
+
+  it('reads the printed date, not the date of a stamp read at a slant above it', () => {
+    // 027.jpg: "PAID 1 MAR 2018" stamped at 20 degrees over the header; the sale's date is printed lower down.
+    const page = readPage(1216, 1728, [
+      ['AIT', [807, 123, 948, 182, 930, 226, 789, 167]],
+      ['1MAR 2018', [765, 181, 911, 235, 900, 265, 754, 211]],
+      ['MRDIYM SON BHD', [672, 275, 895, 273, 895, 294, 672, 296]],
+      ['14-03-18 21:49SH03ZJ20 T1 R000418193', [589, 875, 993, 870, 993, 890, 589, 895]],
+    ])
+    expect(linesOf(page).find((l) => l.text === '1MAR 2018')?.stampLike).toBe(true)
+    const config = shippedExtractorConfig('receipt-extractor')
+    const date = extractWithRules(config.fields, [page]).find((f) => f.key === 'purchase_date')
+    expect(date?.value).toBe('2018-03-14')
   })
 })

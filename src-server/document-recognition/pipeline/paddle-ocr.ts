@@ -61,29 +61,46 @@ function paddle(): Promise<PaddleOcr> {
   return engine
 }
 
+type Point = [number, number]
+const along = (from: Point, to: Point, share: number): Point => [
+  from[0] + (to[0] - from[0]) * share,
+  from[1] + (to[1] - from[1]) * share,
+]
+
 /**
- * A line's words with boxes as fractions of the image: the line's box split along its width in proportion to the
- * characters (PaddleOCR gives lines, not words).
+ * A line's words with boxes as fractions of the image: each word takes its share of the line's quadrilateral in
+ * proportion to its characters (PaddleOCR gives lines, not words), and its box bounds that share. On a page that
+ * curls or sits at a slant a line's quadrilateral slopes, and the box of its whole width would reach into the
+ * next line: a word boxed so joined that line's words ("LIGHTROOM No:28, GALLERY ASTANA ...").
  */
-export function wordsOfLine(line: PaddleLine, width: number, height: number): PageWord[] {
-  const xs = line.box.map(([x]) => x)
-  const ys = line.box.map(([, y]) => y)
-  const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)]
-  const perCharacter = (right - left) / Math.max(1, line.text.length)
+export function wordsOfLine(line: PaddleLine, width: number, height: number, lineNumber: number): PageWord[] {
+  const [topLeft, topRight, bottomRight, bottomLeft] = line.box as [Point, Point, Point, Point]
+  const length = Math.max(1, line.text.length)
   const words: PageWord[] = []
   let at = 0
   for (const text of line.text.split(' ')) {
-    if (text)
+    if (text) {
+      const [from, to] = [at / length, (at + text.length) / length]
+      const corners = [
+        along(topLeft, topRight, from),
+        along(topLeft, topRight, to),
+        along(bottomLeft, bottomRight, to),
+        along(bottomLeft, bottomRight, from),
+      ]
+      const xs = corners.map(([x]) => x)
+      const ys = corners.map(([, y]) => y)
       words.push({
         text,
         bbox: [
-          Math.max(0, (left + at * perCharacter) / width),
-          Math.max(0, top / height),
-          Math.min(1, (left + (at + text.length) * perCharacter) / width),
-          Math.min(1, bottom / height),
+          Math.max(0, Math.min(...xs) / width),
+          Math.max(0, Math.min(...ys) / height),
+          Math.min(1, Math.max(...xs) / width),
+          Math.min(1, Math.max(...ys) / height),
         ],
         confidence: Math.max(0, Math.min(1, line.mean)),
+        line: lineNumber,
       })
+    }
     at += text.length + 1
   }
   return words
@@ -115,5 +132,5 @@ export async function readWithPaddle(input: { bytes: Uint8Array }): Promise<Page
   ) as [number, number]
   const image = await source.resize(w, h, { fit: 'fill' }).png().toBuffer()
   const lines = await (await paddle()).detect(image)
-  return lines.flatMap((line) => wordsOfLine({ ...line, text: line.text.normalize('NFKC') }, w, h))
+  return lines.flatMap((line, i) => wordsOfLine({ ...line, text: line.text.normalize('NFKC') }, w, h, i))
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { mergeNames } from './name-merge'
+
+// Header names as tesseract and PaddleOCR read them off the SROIE development receipts, with the confidence of
+// each reading's least sure word.
+describe('a header name from two readings', () => {
+  it('takes each letter from the surer reading and each word boundary from either', () => {
+    // 024.jpg: tesseract lost the faded T and read O as D; PaddleOCR ran two words together.
+    expect(
+      mergeNames(
+        { text: 'ED HENG STATIONERY & BOOKS', confidence: 0.51 },
+        { text: 'TEO HENGSTATIONERY & BOOKS', confidence: 0.72 },
+      ),
+    ).toBe('TEO HENG STATIONERY & BOOKS')
+    // 052.jpg: the surer reading has no spaces at all, the other a misread O.
+    expect(
+      mergeNames(
+        { text: 'PAGOHRESTANDSERVICEAREA', confidence: 0.71 },
+        { text: 'PAGCH REST AND SERVICE AREA', confidence: 0.45 },
+      ),
+    ).toBe('PAGOH REST AND SERVICE AREA')
+  })
+
+  it("takes the other reading's word where the surer one misread a word into no word", () => {
+    // 039.jpg: "Dwner" is no word, "Owner" is; the legal form only the surer reading read is kept.
+    expect(
+      mergeNames(
+        { text: 'Owner by Castle Blue', confidence: 0.45 },
+        { text: 'Dwner by Castle Blue S/B', confidence: 0.74 },
+      ),
+    ).toBe('Owner by Castle Blue S/B')
+  })
+
+  it('keeps the start of a line only the less sure reading read, not a speck it read after the name', () => {
+    // 014.jpg: tesseract lost "AS" at the paper's edge.
+    expect(mergeNames({ text: 'IA MART', confidence: 0.68 }, { text: 'ASIA MART', confidence: 0.65 })).toBe(
+      'ASIA MART',
+    )
+    // 036.jpg: a letter only the less sure reading has inside a word is a misread.
+    expect(
+      mergeNames(
+        { text: 'UNIHAKKA INTERNATICGNAL SDN BHD', confidence: 0.43 },
+        { text: 'UNIHAKKAINTERNATIONALSDNBHD', confidence: 0.71 },
+      ),
+    ).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
+  })
+
+  it('merges nothing when the two readings are of different lines', () => {
+    // 008.jpg: tesseract took the shop's name, PaddleOCR a supplier's line.
+    expect(
+      mergeNames(
+        { text: 'PERNIAGAAN ZHENG HUI', confidence: 0.65 },
+        { text: 'GOGIANT ENGINEERING (M) SDN BHD', confidence: 0.64 },
+      ),
+    ).toBeNull()
+  })
+})

@@ -1,0 +1,111 @@
+import { isKnownWord, isLongWord } from './header-name'
+
+/*
+ * Two OCR engines' readings of one printed name, combined character by character (the idea of ROVER, recognizer
+ * output voting, for two readers): each engine misreads different letters, and each loses different spaces.
+ * "ED HENG STATIONERY & BOOKS" (tesseract, lost the faded T, read O as D) and "TEO HENGSTATIONERY & BOOKS"
+ * (PaddleOCR, ran two words together) make "TEO HENG STATIONERY & BOOKS".
+ */
+
+interface Reading {
+  text: string
+  /** How sure the engine was of the whole name (its least sure word). */
+  confidence: number
+}
+
+/** Readings further apart than this share of their characters are of different lines, not one line misread. */
+const MAX_DIFFERENCE = 0.4
+
+type Step = { sure: number | null; other: number | null }
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+
+/** The characters (spaces aside) of two texts paired by the fewest edits; a character either side may pair none. */
+function align(sure: string[], other: string[]): { steps: Step[]; edits: number } {
+  const cost = Array.from({ length: sure.length + 1 }, (_, i) =>
+    Array.from({ length: other.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  )
+  for (let i = 1; i <= sure.length; i++)
+    for (let j = 1; j <= other.length; j++)
+      (cost[i] as number[])[j] = Math.min(
+        (cost[i - 1]?.[j - 1] as number) + (same(sure[i - 1] as string, other[j - 1] as string) ? 0 : 1),
+        (cost[i - 1]?.[j] as number) + 1,
+        (cost[i]?.[j - 1] as number) + 1,
+      )
+  const steps: Step[] = []
+  let [i, j] = [sure.length, other.length]
+  while (i > 0 || j > 0) {
+    const here = cost[i]?.[j] as number
+    if (
+      i > 0 &&
+      j > 0 &&
+      here ===
+        (cost[i - 1]?.[j - 1] as number) + (same(sure[i - 1] as string, other[j - 1] as string) ? 0 : 1)
+    ) {
+      steps.unshift({ sure: --i, other: --j })
+    } else if (i > 0 && here === (cost[i - 1]?.[j] as number) + 1) steps.unshift({ sure: --i, other: null })
+    else steps.unshift({ sure: null, other: --j })
+  }
+  return { steps, edits: cost[sure.length]?.[other.length] as number }
+}
+
+/** A text's characters without spaces, and for each whether a space was printed before it. */
+function characters(text: string): { chars: string[]; spaceBefore: boolean[] } {
+  const chars: string[] = []
+  const spaceBefore: boolean[] = []
+  let space = false
+  for (const char of text.trim()) {
+    if (/\s/u.test(char)) space = true
+    else {
+      chars.push(char)
+      spaceBefore.push(space && chars.length > 1)
+      space = false
+    }
+  }
+  return { chars, spaceBefore }
+}
+
+/**
+ * One name from two readings of it, or null when they are too unlike to be one line read twice. Each character
+ * is the surer reading's (a character only the less sure one read is left out, a speck read as a letter, unless
+ * it comes before all of the surer one's); a word
+ * boundary either reading saw is kept (PaddleOCR runs words together); and a word the surer reading misread into no
+ * word is the other's where that one is an English word in use ("Dwner" and "Owner").
+ */
+export function mergeNames(a: Reading, b: Reading): string | null {
+  const [sure, other] = a.confidence >= b.confidence ? [a, b] : [b, a]
+  const s = characters(sure.text)
+  const o = characters(other.text)
+  if (s.chars.length === 0 || o.chars.length === 0) return null
+  const { steps, edits } = align(s.chars, o.chars)
+  if (edits > MAX_DIFFERENCE * Math.max(s.chars.length, o.chars.length)) return null
+  // Words of the merged name, each with the other reading's characters over the same span.
+  const words: { own: string; theirs: string }[] = []
+  let started = false
+  for (const step of steps) {
+    // Characters only the less sure reading read count before the surer one's first (the start of a line it lost
+    // at the paper's edge, "IA MART" and "ASIA MART"), not after it.
+    const char =
+      step.sure !== null ? s.chars[step.sure] : !started && step.other !== null ? o.chars[step.other] : null
+    if (char === undefined || char === null) {
+      const last = words[words.length - 1]
+      if (last && step.other !== null) last.theirs += o.chars[step.other]
+      continue
+    }
+    started ||= step.sure !== null
+    const boundary =
+      (step.sure !== null && (s.spaceBefore[step.sure] ?? false)) ||
+      (step.other !== null && (o.spaceBefore[step.other] ?? false))
+    if (boundary || words.length === 0) words.push({ own: '', theirs: '' })
+    const word = words[words.length - 1] as { own: string; theirs: string }
+    word.own += char
+    if (step.other !== null) word.theirs += o.chars[step.other]
+  }
+  return words
+    .map(({ own, theirs }) => {
+      const letters = (text: string) => text.replace(/[^\p{L}]/gu, '')
+      const misread = isLongWord(letters(own)) && !isKnownWord(letters(own))
+      return misread && isLongWord(letters(theirs)) && isKnownWord(letters(theirs)) ? theirs : own
+    })
+    .join(' ')
+}
