@@ -130,8 +130,14 @@ const LONG_TITLE_WORDS = [
 ]
 
 /**
- * A line naming the document ("TAX INVOICE", "Kassenbon"), as printed or with one letter of a long word misread
- * ("INVQICE"; a word of the language one letter away, "TICKETS", is that word).
+ * A title word the words before it ran into, OCR having lost the spaces ("SIMPLIFIEDTAXINVOICE", PaddleOCR's
+ * reading of "SIMPLIFIED TAX INVOICE"). Only the long title words, which no name ends in.
+ */
+const ranInto = (word: string, title: string) => word.length >= title.length + 3 && word.endsWith(title)
+
+/**
+ * A line naming the document ("TAX INVOICE", "Kassenbon"), as printed, with one letter of a long word misread
+ * ("INVQICE"; a word of the language one letter away, "TICKETS", is that word) or run into the words before it.
  */
 function isTitle(text: string): boolean {
   if (DOCUMENT_TITLE.test(text)) return true
@@ -141,7 +147,7 @@ function isTitle(text: string): boolean {
       (word) =>
         word.length >= 6 &&
         wordCount(word) === 0 &&
-        LONG_TITLE_WORDS.some((title) => distance(word, title, 1) === 1),
+        LONG_TITLE_WORDS.some((title) => distance(word, title, 1) === 1 || ranInto(word, title)),
     )
 }
 

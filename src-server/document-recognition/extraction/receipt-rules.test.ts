@@ -196,6 +196,17 @@ describe('receipt header name', () => {
       'Receipt # CS00084670',
     ])
     expect(headerName([page])?.value).toBe('PERNIAGAAN ZHENG HUI')
+    // 008.jpg as PaddleOCR read it: the title's words run together.
+    const runTogether = receipt([
+      'PERNIAGAANZHENGHUI',
+      'JM0325956-V',
+      'NO.59 JALAN PERMAS 9/5',
+      '81760 JOHOR BAHRU',
+      'GST NO : 000800589824',
+      'SIMPLIFIEDTAXINVOICE',
+      'GOGIANT ENGINEERING (M) SDN BHD',
+    ])
+    expect(headerName([runTogether])?.value).toBe('PERNIAGAANZHENGHUI')
     // 017.jpg: a credit note's title is no name either.
     expect(headerName([receipt(['CREDIT NOTE', 'LIGHTROOM GALLERY', 'No 28, JALAN ASTANA 1C'])])?.value).toBe(
       'LIGHTROOM GALLERY',
