@@ -108,10 +108,6 @@ function piecesOf(words: PageWord[]): PageWord[][] {
 
 const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 const readWhole = (piece: PageWord[]) => piece[0]?.line !== undefined
-const leftOf = (piece: PageWord[]) => Math.min(...piece.map((w) => w.bbox[0]))
-const rightOf = (piece: PageWord[]) => Math.max(...piece.map((w) => w.bbox[2]))
-const overlapAcross = (a: PageWord[], b: PageWord[]) =>
-  Math.min(rightOf(a), rightOf(b)) > Math.max(leftOf(a), leftOf(b))
 
 /**
  * Groups a page's words into lines: a word (or a line an engine read, `piecesOf`) joins a line when their vertical
@@ -123,38 +119,56 @@ export function linesOf(page: PageText): Line[] {
   let lines = linesByPage.get(page)
   if (!lines) {
     const slope = pageSlope(page.words)
-    const level = (piece: PageWord[]) => medianOf(piece.map((w) => middleOf(w) - slope * centreOf(w)))
-    const height = (piece: PageWord[]) => medianOf(piece.map(heightOf))
-    const pieces = piecesOf(page.words).sort((a, b) => level(a) - level(b))
+    // Slopes in pixels: a box's fractions of width and height are scaled by the page's sides.
+    const aspect = page.width > 0 ? page.height / page.width : 1
     const oversizedFrom = medianOf(page.words.map(heightOf)) * OVERSIZED
-    const oversized = (piece: PageWord[]) => height(piece) > oversizedFrom
-    const groups: PageWord[][][] = []
+    const pieces = piecesOf(page.words)
+      .map((words) => {
+        const height = medianOf(words.map(heightOf))
+        const [first, last] = [words[0] as PageWord, words[words.length - 1] as PageWord]
+        const run = centreOf(last) - centreOf(first)
+        const tilted =
+          run > 0 && Math.abs((middleOf(last) - middleOf(first)) / run - slope) * aspect > OWN_SLANT
+        return {
+          words,
+          readWhole: readWhole(words),
+          left: Math.min(...words.map((w) => w.bbox[0])),
+          right: Math.max(...words.map((w) => w.bbox[2])),
+          level: medianOf(words.map((w) => middleOf(w) - slope * centreOf(w))),
+          height,
+          oversized: height > oversizedFrom,
+          tilted,
+        }
+      })
+      .sort((a, b) => a.level - b.level)
+    type Piece = (typeof pieces)[number]
+    const groups: Piece[][] = []
     for (const piece of pieces) {
       const group = groups.find((candidate) => {
-        const first = candidate[0] as PageWord[]
+        const first = candidate[0] as Piece
         // Oversized words join only each other, at about the same size and a word space apart: a name in
         // large print stays one line, a stamp's letters stay out of the print they cross, and column headings
-        // misread as tall stay apart.
-        if (oversized(first) !== oversized(piece)) return false
-        if (oversized(piece) && !piece.some((word) => sameLargePrint(candidate.flat(), word))) return false
-        if (readWhole(piece) && candidate.some((other) => readWhole(other) && overlapAcross(other, piece)))
+        // misread as tall stay apart. A line read at a slant of its own (a stamp) joins nothing.
+        if (first.oversized !== piece.oversized || first.tilted || piece.tilted) return false
+        if (piece.oversized) {
+          const words = candidate.flatMap((other) => other.words)
+          if (!piece.words.some((word) => sameLargePrint(words, word))) return false
+        }
+        const overlapAcross = (other: Piece) =>
+          Math.min(other.right, piece.right) > Math.max(other.left, piece.left)
+        if (piece.readWhole && candidate.some((other) => other.readWhole && overlapAcross(other)))
           return false
-        return Math.abs(level(first) - level(piece)) < height(first) / 2
+        return Math.abs(first.level - piece.level) < first.height / 2
       })
       if (group) group.push(piece)
       else groups.push([piece])
     }
-    // Slopes in pixels: a box's fractions of width and height are scaled by the page's sides.
-    const aspect = page.width > 0 ? page.height / page.width : 1
-    const tilted = (piece: PageWord[]) => {
-      if (piece.length < 2) return false
-      const [first, last] = [piece[0] as PageWord, piece[piece.length - 1] as PageWord]
-      const run = centreOf(last) - centreOf(first)
-      return run > 0 && Math.abs((middleOf(last) - middleOf(first)) / run - slope) * aspect > OWN_SLANT
-    }
     lines = groups.map((group) => ({
-      ...makeLine(page.page_number, group.flat()),
-      stampLike: group.some((piece) => oversized(piece) || tilted(piece)),
+      ...makeLine(
+        page.page_number,
+        group.flatMap((piece) => piece.words),
+      ),
+      stampLike: group.some((piece) => piece.oversized || piece.tilted),
     }))
     linesByPage.set(page, lines)
   }

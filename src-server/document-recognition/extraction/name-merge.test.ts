@@ -36,6 +36,9 @@ describe('a header name from two readings', () => {
     expect(mergeNames({ text: 'IA MART', confidence: 0.68 }, { text: 'ASIA MART', confidence: 0.65 })).toBe(
       'ASIA MART',
     )
+    expect(mergeNames({ text: 'ASIA MART', confidence: 0.9 }, { text: 'ASIA MART i', confidence: 0.7 })).toBe(
+      'ASIA MART',
+    )
     // 036.jpg: a letter only the less sure reading has inside a word is a misread.
     expect(
       mergeNames(
@@ -43,6 +46,16 @@ describe('a header name from two readings', () => {
         { text: 'UNIHAKKAINTERNATIONALSDNBHD', confidence: 0.71 },
       ),
     ).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
+  })
+
+  it('keeps a name in another language as the surer reading wrote it, accents and all', () => {
+    // PaddleOCR's model writes no accents; a French name tesseract read surely keeps them.
+    expect(
+      mergeNames(
+        { text: 'CAFÉ DES ARTISTES', confidence: 0.9 },
+        { text: 'CAFE DES ARTISTES', confidence: 0.8 },
+      ),
+    ).toBe('CAFÉ DES ARTISTES')
   })
 
   it('merges nothing when the two readings are of different lines', () => {

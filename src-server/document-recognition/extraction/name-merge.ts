@@ -1,4 +1,5 @@
 import { isKnownWord, isLongWord } from './header-name'
+import { fold } from './values'
 
 /*
  * Two OCR engines' readings of one printed name, combined character by character (the idea of ROVER, recognizer
@@ -65,12 +66,25 @@ function characters(text: string): { chars: string[]; spaceBefore: boolean[] } {
   return { chars, spaceBefore }
 }
 
+const lettersOf = (text: string) => text.replace(/[^\p{L}]/gu, '')
+
 /**
- * One name from two readings of it, or null when they are too unlike to be one line read twice. Each character
- * is the surer reading's (a character only the less sure one read is left out, a speck read as a letter, unless
- * it comes before all of the surer one's); a word
- * boundary either reading saw is kept (PaddleOCR runs words together); and a word the surer reading misread into no
- * word is the other's where that one is an English word in use ("Dwner" and "Owner").
+ * A word the surer reading misread into no word, where the other read an English word in use ("Dwner", "Owner").
+ * Not a word that differs only by its accents ("CAFÉ", "CAFE"): a name in another language is not a misread.
+ */
+const misreadOf = (own: string, theirs: string) =>
+  isLongWord(lettersOf(own)) &&
+  !isKnownWord(lettersOf(own)) &&
+  fold(own) !== fold(theirs) &&
+  isLongWord(lettersOf(theirs)) &&
+  isKnownWord(lettersOf(theirs))
+
+/**
+ * One name from two readings of it, or null when they are too unlike to be one line read twice. Each character is
+ * the surer reading's (the reading's field confidence: its least sure word and how name-like its line is); a
+ * character only the less sure one read is left out (a speck read as a letter) unless it comes before all of the
+ * surer one's; a word boundary either reading saw is kept (PaddleOCR runs words together); and a word the surer
+ * reading misread into no word is the other's where that one is a word (`misreadOf`).
  */
 export function mergeNames(a: Reading, b: Reading): string | null {
   const [sure, other] = a.confidence >= b.confidence ? [a, b] : [b, a]
@@ -101,11 +115,5 @@ export function mergeNames(a: Reading, b: Reading): string | null {
     word.own += char
     if (step.other !== null) word.theirs += o.chars[step.other]
   }
-  return words
-    .map(({ own, theirs }) => {
-      const letters = (text: string) => text.replace(/[^\p{L}]/gu, '')
-      const misread = isLongWord(letters(own)) && !isKnownWord(letters(own))
-      return misread && isLongWord(letters(theirs)) && isKnownWord(letters(theirs)) ? theirs : own
-    })
-    .join(' ')
+  return words.map(({ own, theirs }) => (misreadOf(own, theirs) ? theirs : own)).join(' ')
 }

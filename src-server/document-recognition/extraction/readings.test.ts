@@ -79,6 +79,24 @@ describe('fields chosen across two OCR readings', () => {
     expect(shared.purchase_date).toEqual(once.purchase_date)
   })
 
+  it('merges a name the two readings read differently, and stores the second reading’s words without its lines', () => {
+    // 024.jpg: tesseract lost the faded T and read O as D; PaddleOCR (its words tagged with the line it read them
+    // in) ran two words together.
+    const first = receipt([['ED HENG STATIONERY & BOOKS', 0.51], '(001451637-M)', 'TOTAL 55.10'])
+    const second = receipt([['TEO HENGSTATIONERY & BOOKS', 0.72], '(001451637-M)', 'TOTAL 55.10'])
+    const readLines = {
+      ...second,
+      words: second.words.map((w) => ({ ...w, line: Math.round(w.bbox[1] * 1000) })),
+    }
+    const { byKey, pages } = fieldsOf([[first], [readLines]])
+    expect(byKey.merchant_name?.value).toBe('TEO HENG STATIONERY & BOOKS')
+    // Neither reading read it so: the value is doubted.
+    expect(byKey.merchant_name?.confidence).toBeLessThan(0.72 * 0.8)
+    const stored = pages[0]?.words ?? []
+    expect(stored.map((w) => w.text)).toContain('HENGSTATIONERY')
+    expect(stored.every((w) => !('line' in w))).toBe(true)
+  })
+
   it('takes the amount with cents when the other reading has only its whole part', () => {
     // 012.jpg: Sauvola's threshold misses the "Total" labels of the total lines and reads the net line instead.
     const { byKey } = fieldsOf([

@@ -87,8 +87,9 @@ function withMergedName(best: Option, options: Option[]): Option {
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
  * an amount with cents over the same amount without them, then a header name that holds the other reading's at
- * its end, then the one with more English words, then the most confident. Agreement raises the confidence only of
- * a value a check verifies (`verifiedRead`); disagreement lowers it.
+ * its end, then the one with more English words, then the most confident; a header name read differently on the
+ * same row is then the two merged (`withMergedName`). Agreement raises the confidence only of a value a check
+ * verifies (`verifiedRead`); disagreement lowers it.
  */
 function chooseAcrossReadings(
   definitions: FieldDefinition[],
@@ -141,7 +142,8 @@ const centreInside = (word: PageWord, box: Bbox) => {
 /**
  * The fields from several OCR readings of the same pages (the first reading's pages are what is stored), and the
  * pages to store: the first reading's words, with the words of another reading inside the box of each field taken
- * from it, so the stored words read as the chosen values.
+ * from it, so the stored words read as the chosen values (a name merged from both readings is stored as the words
+ * of the reading it was chosen from).
  */
 export function extractFromReadings(
   definitions: FieldDefinition[],

@@ -173,9 +173,9 @@ const valueOnly = (segment: Line) => !hasWordsBetween(segment.text.replace(/\b[A
 
 /**
  * The value right of a label: in its own segment, in the next segment, or (typed values) further right. An amount
- * is the last of the best-read ones before the next label on the line, since totals sit in the rightmost column
- * ("Tax 15% on $ 112.90 | $ 16.94"), and a bare number after an amount with cents is a note or a speck
- * ("TOTAL 153.35 8:20", a time written beside it).
+ * is read as a value column is (`columnValue`): the last of the best-read ones before the next label on the line,
+ * since totals sit in the rightmost column ("Tax 15% on $ 112.90 | $ 16.94"), and a bare number after an amount
+ * with cents is a note or a speck ("TOTAL 153.35 8:20", a time written beside it).
  */
 function readRight(
   field: FieldDefinition,
@@ -202,7 +202,7 @@ function readRight(
     }
     const inSegment = columnValue(own)
     const between = inSegment ? segment.text.slice(hit.end - segmentStart, inSegment.start) : ''
-    const last = inSegment
+    const inOwnSegment = inSegment
       ? { read: inSegment, placement: SAME_SEGMENT * (hasWordsBetween(between) ? WORDS_BETWEEN : 1) }
       : null
     let across = NEXT_SEGMENT * (hasWordsBetween(rest) ? WORDS_BETWEEN : 1)
@@ -221,7 +221,7 @@ function readRight(
       }
     }
     const value = columnValue(column)
-    return value ? { read: value, placement: across } : last
+    return value ? { read: value, placement: across } : inOwnSegment
   }
   const inSegment = readValueIn(field, segment, hit.end - segmentStart, pattern)
   if (inSegment) {

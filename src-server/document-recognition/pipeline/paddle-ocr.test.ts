@@ -106,6 +106,13 @@ describe('PaddleOCR', () => {
       'No: 28,JALAN ASTANA 1C,',
       'BANDAR BUKIT RAJA, 41050',
     ])
+    // Two lines the engine read apart stay apart even where their boxes overlap by more than half a height (a
+    // tightly set header): grouped by their boxes alone, their words would interleave.
+    const tight = readPage(1000, 1000, [
+      ['AAA BBB CCC', [100, 300, 500, 300, 500, 340, 100, 340]],
+      ['DDD EEE FFF', [300, 315, 700, 315, 700, 355, 300, 355]],
+    ])
+    expect(linesOf(tight).map((l) => l.text)).toEqual(['AAA BBB CCC', 'DDD EEE FFF'])
     // 014.jpg's total: label and amount read as two pieces of one slanted row, between two rows read whole.
     const totals = readPage(800, 2048, [
       ['Rounding: 0.02', [380, 1417, 671, 1439, 667, 1470, 377, 1449]],
