@@ -1,6 +1,6 @@
 import type { PageText, PageWord } from '../page-text'
 import { type Line, linesOf } from './layout'
-import { correctedWord, wordCount } from './lexicon'
+import { correctedWord, withLostFirstLetter, wordCount } from './lexicon'
 import { fold } from './values'
 
 /**
@@ -151,9 +151,15 @@ function isTitle(text: string): boolean {
     )
 }
 
+/** Digits that share a letter's shape, read for that letter in a form that is all letters ("5DN 8HD"). */
+const LETTER_OF_DIGIT: Record<string, string> = { '0': 'o', '5': 's', '8': 'b', '6': 'g', '2': 'z' }
+const digitsAsLetters = (text: string) =>
+  text.replace(/[05862]/gu, (digit) => LETTER_OF_DIGIT[digit] ?? digit)
+
 /**
- * The legal form a line ends with, allowing one misread character in forms of three letters or more ("SDN 8HD");
- * returns how many words it spans and its spelling as printed when read exactly.
+ * The legal form a line ends with, allowing one misread character in forms of three letters or more ("SDN BHO"),
+ * besides digits read for the letters they look like ("SDN 8HD", "57B" for "S/B"); returns how many words it spans
+ * and its spelling as printed when read exactly.
  */
 export function trailingLegalForm(words: string[]): { span: number; exact: boolean; form: string } | null {
   for (const form of LEGAL_FORMS) {
@@ -166,7 +172,9 @@ export function trailingLegalForm(words: string[]): { span: number; exact: boole
     // where a word of the language is printed ("PIZZA INN", "CORNER INK").
     const comparable = target.length >= 5 || tail.length === target.length
     const printedWord = wordCount(words.at(-1) ?? '') > 0
-    if (target.length >= 3 && comparable && !printedWord && distance(tail, target, 1) === 1)
+    // A tail without a letter is a number ("5/8" in an address), not a form.
+    const read = /\p{L}/u.test(tail) ? digitsAsLetters(tail) : tail
+    if (target.length >= 3 && comparable && !printedWord && distance(read, target, 1) <= 1)
       return { span, exact: false, form }
   }
   return null
@@ -193,8 +201,9 @@ function withLegalForm(words: string[]): string {
 }
 
 /**
- * Words OCR misread by one or two character confusions written as the word ("STAT10NERY" -> "STATIONERY"),
- * punctuation around a word kept; only on an English line, one whose other words are known words: a Dutch or
+ * Words OCR misread by one or two character confusions written as the word ("STAT10NERY" -> "STATIONERY"), and a
+ * first word that lost its first letter ("HREE" -> "THREE", `withLostFirstLetter`), punctuation around a word kept;
+ * only on an English line, one whose other words are known words: a Dutch or
  * Malay word one confusion from an English one ("Boek", "book") is not a misread. A word that is already a word,
  * a number or a name the lexicon does not know stays as read.
  */
@@ -204,7 +213,11 @@ function withWordsCorrected(words: string[]): string[] {
     const others = cores.flatMap((core, j) => (j === i ? [] : core))
     // A word without another long word on its line has no language to judge by: it stays as read.
     if (!others.some(isLongWord) || !others.every(isKnownWord)) return word
-    return word.replace(/[\p{L}\p{N}]+/gu, (core) => correctedWord(core) ?? core)
+    return word.replace(
+      /[\p{L}\p{N}]+/gu,
+      (core) =>
+        correctedWord(core) ?? (i === 0 && core === cores[0]?.[0] ? withLostFirstLetter(core) : null) ?? core,
+    )
   })
 }
 
@@ -268,7 +281,9 @@ export function headerName(pages: PageText[]): HeaderName | null {
     const joined = continues(line, next) ? [...line.words, ...(next as Line).words] : line.words
     const words = trimUnsure(joined)
     if (words.length === 0) return
-    const texts = words.map((w) => w.text)
+    // Marks and a registration number after the name go first: OCR that runs words together glues the number to
+    // the legal form before it ("MART 57B(S19537-X)").
+    const texts = stripMarks(words.map((w) => w.text).join(' ')).split(' ')
     const legal = trailingLegalForm(texts)
     const prominence = height(line) > medianHeight * 1.3 ? 1 : 0.9
     const substance = letters(texts.join('')) >= 6 ? 1 : 0.8

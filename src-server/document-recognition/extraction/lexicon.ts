@@ -129,16 +129,52 @@ export function correctedWord(word: string): string | null {
   for (const candidate of candidates)
     if (/^\p{L}+$/u.test(candidate) && wordCount(candidate) >= MIN_COUNT)
       if (!best || wordCount(candidate) > wordCount(best)) best = candidate
-  if (!best) return null
-  // The case it was printed in, by most of its letters: a misread "l" in "MlNl" is not lower-case print.
+  return best ? inCaseOf(word, best) : null
+}
+
+/** A correction in the case `word` was printed in, by most of its letters: a misread "l" in "MlNl" is no lower case. */
+function inCaseOf(word: string, correction: string): string {
   const count = (re: RegExp) => (word.match(re) ?? []).length
-  if (count(/\p{Lu}/gu) >= count(/\p{Ll}/gu)) return best.toUpperCase()
-  return /^\p{Lu}/u.test(word) ? (best[0]?.toUpperCase() ?? '') + best.slice(1) : best
+  if (count(/\p{Lu}/gu) >= count(/\p{Ll}/gu)) return correction.toUpperCase()
+  return /^\p{Lu}/u.test(word) ? (correction[0]?.toUpperCase() ?? '') + correction.slice(1) : correction
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz'
 /** A word in common use: a near miss of one is a misreading more likely than a name. */
 const COMMON = 100
+
+/** Two letters that start words used this often in all, or less, start no English word ("hr": 33 uses). */
+const NO_ONSET = 100
+let onsets: Map<string, number> | null = null
+
+/** How often English words in use start with the two letters `word` starts with. */
+function onsetCount(word: string): number {
+  if (!onsets) {
+    onsets = new Map()
+    for (const [entry, count] of lexicon())
+      onsets.set(entry.slice(0, 2), (onsets.get(entry.slice(0, 2)) ?? 0) + count)
+  }
+  return onsets.get(word.slice(0, 2).toLowerCase()) ?? 0
+}
+
+/**
+ * The first word of a line that starts the way no English word does, and that one letter before it makes a
+ * common word ("HREE STOOGES"): the start of a line is where print fades at the paper's edge and where OCR drops a
+ * letter it took for a mark. A word that could start a word ("ASTRO", "ACER", "ELLA") is a name as printed, not
+ * "CASTRO", "RACER" or "FELLA". The most used such word, the lost letter a capital (header lines are capitals or
+ * title case); null when there is none.
+ */
+export function withLostFirstLetter(word: string): string | null {
+  const lower = word.toLowerCase()
+  if (lower.length < MIN_LENGTH || !/^\p{L}+$/u.test(lower) || wordCount(lower) > 0) return null
+  if (onsetCount(lower) > NO_ONSET) return null
+  let best: string | null = null
+  for (const letter of LETTERS) {
+    const candidate = letter + lower
+    if (wordCount(candidate) >= COMMON && (!best || wordCount(candidate) > wordCount(best))) best = candidate
+  }
+  return best ? `${best[0]?.toUpperCase()}${inCaseOf(word, best).slice(1)}` : null
+}
 
 /**
  * A word that is not a word but one letter away from a common one (lost, added or changed: "HREE" for "THREE"):

@@ -83,6 +83,18 @@ describe('receipt header name', () => {
     expect(headerName([page])?.value).toBe('UNIHAKKA INTERNATIGNAL SDN BHD')
   })
 
+  it('writes a first word that lost its first letter as the word, when no English word starts as it does', () => {
+    // 040.jpg, both readings: the faint T at the paper's edge is lost; no English word starts "HR".
+    expect(headerName([receipt(['HREE STOOGES', 'BISTRO & CAFE', '109, SS21/1A,'])])?.value).toBe(
+      'THREE STOOGES',
+    )
+    // Names that could start a word stay as printed, though a letter before them makes one ("CASTRO", "RACER").
+    expect(headerName([receipt(['ASTRO SERVICE CENTRE', '109, SS21/1A,'])])?.value).toBe(
+      'ASTRO SERVICE CENTRE',
+    )
+    expect(headerName([receipt(['ACER COMPUTER STORE', '109, SS21/1A,'])])?.value).toBe('ACER COMPUTER STORE')
+  })
+
   it('leaves a line in another language as printed', () => {
     // Dutch: "Boek" is one round-letter confusion from "book", "Goed" is not English either.
     expect(headerName([receipt(['Boekhandel Het Goed Boek'])])?.value).toBe('Boekhandel Het Goed Boek')
@@ -226,6 +238,15 @@ describe('receipt header name', () => {
     )
     expect(linesOf(page)[0]?.text).toBe('GOLDEN DRAGON RESTAURANT')
     expect(headerName([page])?.value).toBe('GOLDEN DRAGON RESTAURANT')
+  })
+
+  it('reads a legal form with digits read for its letters and a registration number glued to it', () => {
+    // 028.jpg as PaddleOCR read it: "S/B(519537-X)" run together, S read as 5 and / as 7.
+    const page = receipt(['99 SPEED MART 57B(S19537-X)', 'LOT P.T. 2811, JALAN BATU', '41150 KLANG,SELANGOR'])
+    expect(headerName([page])?.value).toBe('99 SPEED MART S/B')
+    expect(trailingLegalForm(['SDN', '8HD'])).toEqual({ span: 1, exact: false, form: 'bhd' })
+    // Digits alone are a number in an address, not a form read as digits.
+    expect(trailingLegalForm(['JALAN', 'SS', '5/8'])).toBeNull()
   })
 
   it('reads no legal form into a short word that lost a letter, nor a name into a line with a time', () => {
