@@ -89,8 +89,11 @@ function isNameLike(line: Line): boolean {
   if (text === text.toLowerCase()) return false
   if (/^\(.*\)$/u.test(text.trim()) || CONTACT.test(text) || LABELLED.test(text) || isTitle(text))
     return false
-  // A line ending in a legal form names a company, whatever place name it holds ("... (TAMAN DAYA) SDN BHD").
-  if (trailingLegalForm(stripMarks(text).split(' '))) return true
+  // A line ending in a legal form names a company, whatever place name it holds ("... (TAMAN DAYA) SDN BHD"); a
+  // form read from digits ("57B" for "S/B") only where nothing says address ("JALAN SS 5/B" is a street).
+  const words = stripMarks(text).split(' ')
+  const legal = trailingLegalForm(words)
+  if (legal && !/\p{N}/u.test(words.slice(-legal.span).join(''))) return true
   return ![ADDRESS, POSTCODE, AMOUNT, TIME, REGISTRATION].some((re) => re.test(text))
 }
 

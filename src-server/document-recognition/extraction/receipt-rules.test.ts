@@ -245,8 +245,9 @@ describe('receipt header name', () => {
     const page = receipt(['99 SPEED MART 57B(S19537-X)', 'LOT P.T. 2811, JALAN BATU', '41150 KLANG,SELANGOR'])
     expect(headerName([page])?.value).toBe('99 SPEED MART S/B')
     expect(trailingLegalForm(['SDN', '8HD'])).toEqual({ span: 1, exact: false, form: 'bhd' })
-    // Digits alone are a number in an address, not a form read as digits.
+    // Digits alone are a number in an address, not a form read as digits; a street named with one is no name.
     expect(trailingLegalForm(['JALAN', 'SS', '5/8'])).toBeNull()
+    expect(headerName([receipt(['NO. 12, JALAN PJS 5/B', '46000 PETALING JAYA'])])).toBeNull()
   })
 
   it('reads no legal form into a short word that lost a letter, nor a name into a line with a time', () => {
