@@ -74,6 +74,8 @@ export interface HeaderName {
   match: number
   /** It ends in a legal form: it names the company, where the lines above it may be a brand or a slogan. */
   legal: boolean
+  /** A letter was added where none was read (`withLostFirstLetter`): a guess for a reviewer to confirm. */
+  guessed: boolean
 }
 
 const letters = (text: string) => (text.match(/\p{L}/gu) ?? []).length
@@ -90,10 +92,11 @@ function isNameLike(line: Line): boolean {
   if (/^\(.*\)$/u.test(text.trim()) || CONTACT.test(text) || LABELLED.test(text) || isTitle(text))
     return false
   // A line ending in a legal form names a company, whatever place name it holds ("... (TAMAN DAYA) SDN BHD"); a
-  // form read from digits ("57B" for "S/B") only where nothing says address ("JALAN SS 5/B" is a street).
-  const words = stripMarks(text).split(' ')
+  // form read from digits ("57B" for "S/B") only where no address word is printed ("JALAN PJS 5/B" is a street).
+  const name = stripMarks(text)
+  const words = name.split(' ')
   const legal = trailingLegalForm(words)
-  if (legal && !/\p{N}/u.test(words.slice(-legal.span).join(''))) return true
+  if (legal && (!legal.fromDigits || !ADDRESS.test(name))) return true
   return ![ADDRESS, POSTCODE, AMOUNT, TIME, REGISTRATION].some((re) => re.test(text))
 }
 
@@ -156,29 +159,46 @@ function isTitle(text: string): boolean {
 
 /** Digits that share a letter's shape, read for that letter in a form that is all letters ("5DN 8HD"). */
 const LETTER_OF_DIGIT: Record<string, string> = { '0': 'o', '5': 's', '8': 'b', '6': 'g', '2': 'z' }
-const digitsAsLetters = (text: string) =>
-  text.replace(/[05862]/gu, (digit) => LETTER_OF_DIGIT[digit] ?? digit)
 
 /**
- * The legal form a line ends with, allowing one misread character in forms of three letters or more ("SDN BHO"),
- * besides digits read for the letters they look like ("SDN 8HD", "57B" for "S/B"); returns how many words it spans
- * and its spelling as printed when read exactly.
+ * A tail with digits read as the form they look like: each digit as its letter, and at most one other character
+ * that is no letter misread ("57B": 5 for S, 7 for the slash). A letter that differs is another word: "5/F" is a
+ * floor, "5/A" a block, not "S/B". A tail of digits alone is a number ("5/8").
  */
-export function trailingLegalForm(words: string[]): { span: number; exact: boolean; form: string } | null {
+function readsAsFormWithDigits(tail: string, target: string): boolean {
+  if (!/\p{L}/u.test(tail) || !/\p{N}/u.test(tail) || tail.length !== target.length) return false
+  let misread = 0
+  for (const [i, char] of [...tail].entries()) {
+    const read = LETTER_OF_DIGIT[char] ?? char
+    if (read === target[i]) continue
+    if (/\p{L}/u.test(read) || ++misread > 1) return false
+  }
+  return true
+}
+
+/**
+ * The legal form a line ends with, allowing one misread character in forms of three letters or more ("SDN 8HD"),
+ * or digits read for the letters they look like (`readsAsFormWithDigits`: "57B" for "S/B"); returns how many words
+ * it spans, its spelling as printed when read exactly, and whether digits read as letters made it a form.
+ */
+export function trailingLegalForm(
+  words: string[],
+): { span: number; exact: boolean; form: string; fromDigits: boolean } | null {
   for (const form of LEGAL_FORMS) {
     const span = form.split(' ').length
     if (words.length <= span) continue
     const tail = squashed(words.slice(-span).join(' '))
     const target = squashed(form)
-    if (tail === target) return { span, exact: true, form }
+    if (tail === target) return { span, exact: true, form, fromDigits: false }
     // Short forms only by a misread letter, never a lost one ("Eat In" is not "Inc" with its "c" lost), and never
     // where a word of the language is printed ("PIZZA INN", "CORNER INK").
     const comparable = target.length >= 5 || tail.length === target.length
     const printedWord = wordCount(words.at(-1) ?? '') > 0
-    // A tail without a letter is a number ("5/8" in an address), not a form.
-    const read = /\p{L}/u.test(tail) ? digitsAsLetters(tail) : tail
-    if (target.length >= 3 && comparable && !printedWord && distance(read, target, 1) <= 1)
-      return { span, exact: false, form }
+    if (target.length < 3 || !comparable || printedWord) continue
+    // Made a form by its digits: fewer than three letters of it read as letters ("5/B", "57B"; not "SDN 8HD").
+    const fromDigits = /\p{N}/u.test(tail) && letters(tail) < 3
+    if (distance(tail, target, 1) === 1 || readsAsFormWithDigits(tail, target))
+      return { span, exact: false, form, fromDigits }
   }
   return null
 }
@@ -210,18 +230,22 @@ function withLegalForm(words: string[]): string {
  * Malay word one confusion from an English one ("Boek", "book") is not a misread. A word that is already a word,
  * a number or a name the lexicon does not know stays as read.
  */
-function withWordsCorrected(words: string[]): string[] {
+function withWordsCorrected(words: string[]): { words: string[]; guessed: boolean } {
   const cores = words.map((word) => word.match(/[\p{L}\p{N}]+/gu) ?? [])
-  return words.map((word, i) => {
+  let guessed = false
+  const corrected = words.map((word, i) => {
     const others = cores.flatMap((core, j) => (j === i ? [] : core))
     // A word without another long word on its line has no language to judge by: it stays as read.
     if (!others.some(isLongWord) || !others.every(isKnownWord)) return word
-    return word.replace(
-      /[\p{L}\p{N}]+/gu,
-      (core) =>
-        correctedWord(core) ?? (i === 0 && core === cores[0]?.[0] ? withLostFirstLetter(core) : null) ?? core,
-    )
+    return word.replace(/[\p{L}\p{N}]+/gu, (core) => {
+      const confused = correctedWord(core)
+      if (confused) return confused
+      const lost = i === 0 && core === cores[0]?.[0] ? withLostFirstLetter(core) : null
+      guessed ||= lost !== null
+      return lost ?? core
+    })
   })
+  return { words: corrected, guessed }
 }
 
 /** Stray marks OCR reads around a header line ("- NAME", "NAME |") and a registration number after the name. */
@@ -294,8 +318,9 @@ export function headerName(pages: PageText[]): HeaderName | null {
     // A company named by its legal form wins over lines without one; among alike lines the better match.
     const isLegal = legal !== null
     if (best && (best.legal !== isLegal ? best.legal : best.match >= match)) return
-    const value = stripMarks(withLegalForm(withWordsCorrected(texts)))
-    if (value) best = { value, words, match, legal: isLegal }
+    const corrected = withWordsCorrected(texts)
+    const value = stripMarks(withLegalForm(corrected.words))
+    if (value) best = { value, words, match, legal: isLegal, guessed: corrected.guessed }
   })
   return best
 }

@@ -161,13 +161,14 @@ function onsetCount(word: string): number {
  * The first word of a line that starts the way no English word does, and that one letter before it makes a
  * common word ("HREE STOOGES"): the start of a line is where print fades at the paper's edge and where OCR drops a
  * letter it took for a mark. A word that could start a word ("ASTRO", "ACER", "ELLA") is a name as printed, not
- * "CASTRO", "RACER" or "FELLA". The most used such word, the lost letter a capital (header lines are capitals or
- * title case); null when there is none.
+ * "CASTRO", "RACER" or "FELLA", and so is a brand spelled without the "e" of "ex-" ("XPRESS"). The most used such
+ * word, the lost letter a capital (header lines are capitals or title case); null when there is none.
  */
 export function withLostFirstLetter(word: string): string | null {
   const lower = word.toLowerCase()
   if (lower.length < MIN_LENGTH || !/^\p{L}+$/u.test(lower) || wordCount(lower) > 0) return null
-  if (onsetCount(lower) > NO_ONSET) return null
+  // Brands drop the "e" of "ex-" on purpose ("XPRESS", "XTRA"): a word starting with "x" is spelled so.
+  if (onsetCount(lower) > NO_ONSET || lower.startsWith('x')) return null
   let best: string | null = null
   for (const letter of LETTERS) {
     const candidate = letter + lower

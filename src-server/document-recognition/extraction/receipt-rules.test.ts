@@ -93,6 +93,15 @@ describe('receipt header name', () => {
       'ASTRO SERVICE CENTRE',
     )
     expect(headerName([receipt(['ACER COMPUTER STORE', '109, SS21/1A,'])])?.value).toBe('ACER COMPUTER STORE')
+    // A brand spelled without the "e" of "ex-" is spelled so.
+    expect(headerName([receipt(['XPRESS LAUNDRY SERVICES', '109, SS21/1A,'])])?.value).toBe(
+      'XPRESS LAUNDRY SERVICES',
+    )
+    // The added letter is a guess: the name is doubted below the name read as printed.
+    const guessed = extract(receipt(['HREE STOOGES', 'BISTRO & CAFE', '109, SS21/1A,'])).merchant_name
+    const printed = extract(receipt(['THREE STOOGES', 'BISTRO & CAFE', '109, SS21/1A,'])).merchant_name
+    expect(guessed?.value).toBe(printed?.value)
+    expect(guessed?.confidence).toBeLessThan((printed?.confidence ?? 0) * 0.7)
   })
 
   it('leaves a line in another language as printed', () => {
@@ -244,10 +253,25 @@ describe('receipt header name', () => {
     // 028.jpg as PaddleOCR read it: "S/B(519537-X)" run together, S read as 5 and / as 7.
     const page = receipt(['99 SPEED MART 57B(S19537-X)', 'LOT P.T. 2811, JALAN BATU', '41150 KLANG,SELANGOR'])
     expect(headerName([page])?.value).toBe('99 SPEED MART S/B')
-    expect(trailingLegalForm(['SDN', '8HD'])).toEqual({ span: 1, exact: false, form: 'bhd' })
+    expect(trailingLegalForm(['SDN', '8HD'])).toMatchObject({ span: 1, exact: false, form: 'bhd' })
+    expect(trailingLegalForm(['MART', '57B'])).toMatchObject({ form: 's/b', fromDigits: true })
+    // The registration read as printed, and a misread form after a place name in brackets.
+    expect(headerName([receipt(['99 SPEED MART 57B(519537-X)', 'LOT P.T. 2811, JALAN BATU'])])?.value).toBe(
+      '99 SPEED MART S/B',
+    )
+    expect(
+      headerName([receipt(['MR DIY', 'MR DIY TRADING (TAMAN DAYA) SDN 8HD', 'LOT 1851-A, JALAN KPB 6'])])
+        ?.value,
+    ).toBe('MR DIY TRADING (TAMAN DAYA) SDN BHD')
     // Digits alone are a number in an address, not a form read as digits; a street named with one is no name.
     expect(trailingLegalForm(['JALAN', 'SS', '5/8'])).toBeNull()
     expect(headerName([receipt(['NO. 12, JALAN PJS 5/B', '46000 PETALING JAYA'])])).toBeNull()
+    // A letter that differs is another word: a floor and a block, not "S/B".
+    expect(trailingLegalForm(['WING', 'ON', 'CENTRE', '5/F'])).toBeNull()
+    expect(trailingLegalForm(['BLOK', '5/A'])).toBeNull()
+    expect(headerName([receipt(['TAI CHEONG BAKERY', 'WING ON CENTRE 5/F'])])?.value).toBe(
+      'TAI CHEONG BAKERY',
+    )
   })
 
   it('reads no legal form into a short word that lost a letter, nor a name into a line with a time', () => {

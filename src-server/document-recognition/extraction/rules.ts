@@ -459,6 +459,8 @@ function patternCandidates(field: FieldDefinition, pages: PageText[], pattern: R
 const ONLY_VALUE = 0.95
 /** The name line of a header is the issuer's name as often as a label would say so. */
 const HEADER_NAME = 1
+/** A name with a letter added where none was read is this much less sure. */
+const GUESSED_LETTER = 0.6
 
 /** The field's value where no label names it (`without_label`): the header's name line, or the first typed value. */
 function unlabelledCandidate(
@@ -471,9 +473,11 @@ function unlabelledCandidate(
     if (!name) return null
     const read = { value: name.value, words: name.words, quality: name.match, start: 0, end: 0 }
     const found = candidate(field.key, read, pages[0]?.page_number ?? 1, 'header', null, HEADER_NAME, 0)
-    // A name is right only when every word of it is: it is as sure as its least sure word.
+    // A name is right only when every word of it is: it is as sure as its least sure word, and less where a letter
+    // of it was guessed.
     const leastSure = Math.min(...name.words.map((w) => w.confidence))
-    return { ...found, field: { ...found.field, confidence: leastSure * name.match * HEADER_NAME } }
+    const confidence = leastSure * name.match * HEADER_NAME * (name.guessed ? GUESSED_LETTER : 1)
+    return { ...found, field: { ...found.field, confidence } }
   }
   if (field.without_label !== 'anywhere') return null
   // A value in print unlike the page's ("PAID 1 MAR 2018" stamped at a slant over a receipt) records what was done
