@@ -96,6 +96,8 @@ test('keyboard-only review of a real invoice from upload to approved, then Enter
   const fields = page.getByRole('list', { name: 'Fields' }).locator(':scope > li')
   const count = await fields.count()
   expect(count).toBeGreaterThan(5)
+  // The first field to look at is selected once the run's fields have arrived: its actions are shown.
+  await expect(page.getByRole('button', { name: 'Edit E' })).toBeVisible()
   await page.locator('body').click({ position: { x: 5, y: 5 } })
 
   await page.keyboard.press('?')
