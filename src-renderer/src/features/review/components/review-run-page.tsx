@@ -53,13 +53,22 @@ function runKey(key: string, openNextRun: () => Promise<void>): boolean {
   return true
 }
 
-/** Field-by-field keyboard flow; keys typed into inputs and dialogs are left alone. */
+/**
+ * Field-by-field keyboard flow; keys typed into inputs and open dialogs are left alone. A dialog just closed can
+ * hold the focus until the browser next moves it (the shortcuts list has nothing focusable, so the dialog itself
+ * was focused): keys pressed then are the review's.
+ */
 function useReviewKeys(enabled: boolean, openNextRun: () => Promise<void>) {
   useEffect(() => {
     if (!enabled) return
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement
-      if (event.metaKey || event.ctrlKey || event.altKey || target.closest('input, textarea, select, dialog'))
+      if (
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey ||
+        target.closest('input, textarea, select, dialog[open]')
+      )
         return
       if (event.repeat && event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
       if (runKey(event.key, openNextRun)) event.preventDefault()
