@@ -3,22 +3,13 @@
  * blocked, then loads Universal Sentence Encoder Lite on its worker thread and embeds three sentences. Prints one
  * JSON line.
  */
-import { request } from 'node:http'
 import { createUseLiteEmbedder } from '../../src-server/ai/embeddings/use-lite-embedder'
+import { probeNetwork } from './offline'
 
 const cosine = (a: Float32Array, b: Float32Array) =>
   a.reduce((sum, value, i) => sum + value * (b[i] as number), 0)
 
-// TEST-NET-3 (RFC 5737): never routable, so only the blocker can answer this quickly.
-const probe = await new Promise<string>((resolve) => {
-  try {
-    const req = request('http://203.0.113.7/', () => resolve('reached'))
-    req.on('error', (error) => resolve(error.message))
-    req.end()
-  } catch (error) {
-    resolve((error as Error).message)
-  }
-})
+const probe = await probeNetwork()
 const [normans, paraphrase, unrelated] = await createUseLiteEmbedder().embed([
   'The Normans conquered England in 1066.',
   'In 1066 England was conquered by the Normans.',

@@ -1,33 +1,9 @@
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-
-const helper = (name: string) => fileURLToPath(new URL(`../../../test/helpers/${name}`, import.meta.url))
-
-/** Runs the offline script in a fresh Node process whose threads cannot open any connection beyond loopback. */
-function runOffline(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--require', helper('no-network.cjs'), '--import', 'tsx', helper('use-lite-offline.ts')],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+import { runOffline } from '../../../test/helpers/offline'
 
 describe('USE-lite embedder', () => {
   it('loads from the installed package and embeds on its worker thread with every outbound connection blocked', async () => {
-    const { code, stdout, stderr } = await runOffline()
+    const { code, stdout, stderr } = await runOffline('use-lite-offline.ts')
     expect(code, stderr).toBe(0)
     const result = JSON.parse(stdout.trim().split('\n').at(-1) as string)
     // The blocker is live: the probe was refused, and it is the only connection anyone attempted.

@@ -1,38 +1,14 @@
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
+import { runOffline } from '../../../test/helpers/offline'
 import { linesOf } from '../extraction/layout'
 import { extractWithRules } from '../extraction/rules'
 import type { PageText, PageWord } from '../page-text'
 import { wordsOfLine } from './paddle-ocr'
 
-const helper = (name: string) => fileURLToPath(new URL(`../../../test/helpers/${name}`, import.meta.url))
-
-/** Runs the PaddleOCR script in a fresh Node process that cannot open any connection beyond loopback. */
-function readOffline(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--require', helper('no-network.cjs'), '--import', 'tsx', helper('paddle-offline.ts')],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
 describe('PaddleOCR', () => {
   it('reads a scanned receipt from the installed models with every outbound connection blocked', async () => {
-    const { code, stdout, stderr } = await readOffline()
+    const { code, stdout, stderr } = await runOffline('paddle-offline.ts')
     expect(code, stderr).toBe(0)
     const { probe, words } = JSON.parse(stdout.trim().split('\n').at(-1) as string) as {
       probe: string
