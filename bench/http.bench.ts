@@ -5,10 +5,12 @@
  * each from this process with 32 connections. Reported as requests per second and p99, each as a ratio to the
  * hello world measured in the same run; purchases (every request a real purchase of a distinct buyer and listing
  * pair) also as a ratio to `GET /api/auth/me`. Ledger conservation is checked on the database after the run.
- * Each route also reports the server's CPU time per request (from /proc), which moves less than req/s when other
- * work shares the machine; the request log line's share is the CPU difference of `GET /healthz` on this same
- * server at log level `info` and `warn`, switched over IPC (bench/http-server.ts) in alternating blocks.
- * BENCH_HTTP_SECONDS sets each measurement's duration (default 5).
+ * Each route is measured in BLOCKS blocks, each right after a block of its baseline, and its share is the median
+ * of the blocks' shares: others' work on this machine comes and goes within seconds, and one block per route made
+ * a route's share swing by a tenth between runs. Each route also reports the server's CPU time per request (from
+ * /proc), which moves less than req/s when other work shares the machine; the request log line's share is the
+ * CPU difference of `GET /healthz` on this same server at log level `info` and `warn`, switched over IPC
+ * (bench/http-server.ts) in alternating blocks. BENCH_HTTP_SECONDS sets each block's duration (default 3).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
@@ -21,9 +23,13 @@ import { ledgerViolations } from '../src-server/marketplace'
 import type { BenchResult } from './run'
 
 const CONNECTIONS = 32
-const SECONDS = Number(process.env.BENCH_HTTP_SECONDS) || 5
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS) || 3
+/** Paired blocks (baseline, then route) per route. */
+const BLOCKS = 3
 const BUYERS = 25
-const LISTINGS = 120
+/** Listings bought in each block of purchases: 3,000 purchases. */
+const LISTINGS_PER_BLOCK = 120
+const LISTINGS = LISTINGS_PER_BLOCK * BLOCKS
 /** Listings bought before the measured purchases, so the first group commits and statement preparations are not timed. */
 const WARM_UP_LISTINGS = 8
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -110,14 +116,33 @@ async function load(target: ChildProcess, options: autocannon.Options): Promise<
     ...options,
   })
   const cpuAfter = cpuMs(target)
+  // To 0.1 µs: the request log line costs about one.
   const cpuUs =
     cpuBefore === null || cpuAfter === null
       ? null
-      : Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total)
+      : Math.round(((cpuAfter - cpuBefore) * 10_000) / result.requests.total) / 10
   // Requests over the measured time: autocannon's average is over whole samples.
   const rps = Math.round(result.requests.total / result.duration)
   return { rps, p99: result.latency.p99, non2xx: result.non2xx, cpuUs }
 }
+
+/** A route measured in blocks, each right after a block of its baseline. */
+type Paired = { route: Load; baseline: Load }[]
+
+async function paired(
+  baseline: () => Promise<Load>,
+  route: (block: number) => Promise<Load>,
+): Promise<Paired> {
+  const blocks: Paired = []
+  for (let block = 0; block < BLOCKS; block++) {
+    const measuredBaseline = await baseline()
+    blocks.push({ baseline: measuredBaseline, route: await route(block) })
+  }
+  return blocks
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+const rounded = (ratio: number) => Math.round(ratio * 1000) / 1000
 
 /** BENCH_HTTP_CPU_PROF=<dir> writes the servers' CPU profiles there (`node --cpu-prof`), to see where time goes. */
 const PROFILE = process.env.BENCH_HTTP_CPU_PROF
@@ -202,19 +227,16 @@ export async function run(): Promise<BenchResult[]> {
     // Warm-up: compiled code, warm caches.
     await load(server.child, { url: `${base}/api/auth/me`, headers: auth, duration: 1 })
 
-    // Each route is compared with a hello world measured right before it: others' work on this machine comes and
-    // goes within a run, and one baseline for all routes made the ratios swing with it.
-    const hellos: Load[] = []
-    const beside = async (measure: () => Promise<Load>) => {
-      hellos.push(await load(hello.child, { url: `${hello.url}/` }))
-      return { ...(await measure()), baseline: hellos[hellos.length - 1] as Load }
-    }
-    const health = await beside(() => load(server.child, { url: `${base}/healthz` }))
-    const me = await beside(() => load(server.child, { url: `${base}/api/auth/me`, headers: auth }))
-    const search = await beside(() =>
+    const helloWorld = () => load(hello.child, { url: `${hello.url}/` })
+    const meRoute = () => load(server.child, { url: `${base}/api/auth/me`, headers: auth })
+    const health = await paired(helloWorld, () => load(server.child, { url: `${base}/healthz` }))
+    const me = await paired(helloWorld, meRoute)
+    const search = await paired(helloWorld, () =>
       load(server.child, { url: `${base}/api/marketplace/listings?size=20`, headers: auth }),
     )
-    const sessions = await beside(() => load(server.child, { url: `${base}/sessions`, headers: auth }))
+    const sessions = await paired(helloWorld, () =>
+      load(server.child, { url: `${base}/sessions`, headers: auth }),
+    )
     /** Every request a purchase of its own buyer and listing pair: each buyer buys each of the listings once. */
     const purchasesOf = (forSale: string[]) => {
       let next = 0
@@ -240,7 +262,18 @@ export async function run(): Promise<BenchResult[]> {
       })
     }
     await purchasesOf(listings.slice(0, WARM_UP_LISTINGS))
-    const purchases = await beside(() => purchasesOf(listings.slice(WARM_UP_LISTINGS)))
+    const blockOfListings = (block: number) =>
+      listings.slice(
+        WARM_UP_LISTINGS + block * LISTINGS_PER_BLOCK,
+        WARM_UP_LISTINGS + (block + 1) * LISTINGS_PER_BLOCK,
+      )
+    // Purchases against `GET /api/auth/me` (the contract's baseline) and against hello world, both measured
+    // right before each block of purchases.
+    const purchaseHellos: Load[] = []
+    const purchases = await paired(meRoute, async (block) => {
+      purchaseHellos.push(await helloWorld())
+      return purchasesOf(blockOfListings(block))
+    })
     // The request log line's share: the same trivial request on the same server, writing its request lines
     // (`info`) or not (`warn`), in alternating blocks so that others' load on the machine falls on both alike.
     const blocks: Record<string, Load[]> = { info: [], warn: [] }
@@ -261,58 +294,69 @@ export async function run(): Promise<BenchResult[]> {
     ).n
     db.$client.close()
 
-    const ratio = (value: number, of: number) => Math.round((value / of) * 1000) / 1000
-    const route = (name: string, measured: Load & { baseline: Load }, budget?: number): BenchResult[] => {
-      const { baseline } = measured
+    const route = (name: string, measured: Paired, budget?: number): BenchResult[] => {
+      const shares = measured.map(({ route, baseline }) => route.rps / baseline.rps)
+      const share = median(shares)
+      const rps = median(measured.map((block) => block.route.rps))
+      const cpuUs = measured.map((block) => block.route.cpuUs ?? '?').join('/')
+      const helloCpuUs = measured.map((block) => block.baseline.cpuUs ?? '?').join('/')
+      const p99 = Math.max(...measured.map((block) => block.route.p99))
+      const non2xx = measured.reduce((sum, block) => sum + block.route.non2xx, 0)
       return [
         {
-          name: `${name}: requests per second`,
-          value: measured.rps,
+          name: `${name}: requests per second (median of ${BLOCKS} blocks)`,
+          value: rps,
           unit: 'req/s',
-          baseline: { name: 'Fastify hello world measured just before', value: baseline.rps },
-          note: `${measured.non2xx} non-2xx; ${measured.cpuUs ?? '?'} µs server CPU per request (hello world ${baseline.cpuUs ?? '?'})`,
+          baseline: {
+            name: 'Fastify hello world, median of the blocks just before',
+            value: median(measured.map((block) => block.baseline.rps)),
+          },
+          note: `blocks ${measured.map((block) => `${block.route.rps} vs ${block.baseline.rps}`).join(', ')}; ${non2xx} non-2xx; ${cpuUs} µs server CPU per request (hello world ${helloCpuUs})`,
         },
         {
-          name: `${name}: share of hello world`,
-          value: ratio(measured.rps, baseline.rps),
+          name: `${name}: share of hello world (median of the blocks' shares)`,
+          value: rounded(share),
           unit: 'ratio',
-          ...(budget === undefined
-            ? {}
-            : { budget: `>= ${budget}`, pass: measured.rps / baseline.rps >= budget }),
+          note: `blocks ${shares.map(rounded).join(', ')}`,
+          ...(budget === undefined ? {} : { budget: `>= ${budget}`, pass: share >= budget }),
         },
         {
-          name: `${name}: p99 at ${CONNECTIONS} connections`,
-          value: measured.p99,
+          name: `${name}: p99 at ${CONNECTIONS} connections (worst block)`,
+          value: p99,
           unit: 'ms',
           budget: '< 20 ms',
-          pass: measured.p99 < 20,
+          pass: p99 < 20,
         },
       ]
     }
-    const helloRps = hellos.map((run) => run.rps).sort((a, b) => a - b)
+    const purchasesBesideHello: Paired = purchases.map((block, i) => ({
+      route: block.route,
+      baseline: purchaseHellos[i] as Load,
+    }))
+    const purchaseShares = purchases.map(({ route, baseline }) => route.rps / baseline.rps)
+    const purchaseShare = median(purchaseShares)
+    const purchaseNon2xx = purchases.reduce((sum, block) => sum + block.route.non2xx, 0)
+    const hellos = [...health, ...me, ...search, ...sessions].map((block) => block.baseline.rps)
     return [
       {
-        name: 'Fastify hello world: requests per second (median of the runs beside each route)',
-        value: helloRps[Math.floor(helloRps.length / 2)] ?? 0,
+        name: 'Fastify hello world: requests per second (median of the blocks beside each route)',
+        value: median(hellos),
         unit: 'req/s',
-        note: `runs ${helloRps.join(', ')}; p99 ${hellos.map((run) => run.p99).join(', ')} ms`,
+        note: `blocks ${hellos.join(', ')}`,
       },
       ...route('GET /healthz', health, 0.6),
       ...route('GET /api/auth/me', me, 0.5),
       ...route('GET /api/marketplace/listings', search),
       ...route('GET /sessions', sessions),
-      ...route('POST /api/marketplace/orders', purchases),
+      ...route('POST /api/marketplace/orders', purchasesBesideHello),
       {
-        name: 'purchases: share of GET /api/auth/me',
-        value: ratio(purchases.rps, me.rps),
+        name: "purchases: share of GET /api/auth/me (median of the blocks' shares, /me measured just before each)",
+        value: rounded(purchaseShare),
         unit: 'ratio',
         budget: '>= 0.3',
         // Refused purchases answer faster than real ones: the share counts only when every request bought.
-        pass:
-          purchases.rps / me.rps >= 0.3 &&
-          purchases.non2xx === 0 &&
-          paid === BUYERS * (WARM_UP_LISTINGS + LISTINGS),
-        note: `${paid} paid orders of ${BUYERS * (WARM_UP_LISTINGS + LISTINGS)} distinct buyer and listing pairs (${BUYERS * WARM_UP_LISTINGS} of them bought before the measured run)`,
+        pass: purchaseShare >= 0.3 && purchaseNon2xx === 0 && paid === BUYERS * (WARM_UP_LISTINGS + LISTINGS),
+        note: `blocks ${purchases.map((block, i) => `${block.route.rps} vs ${block.baseline.rps} (${rounded(purchaseShares[i] as number)})`).join(', ')}; ${paid} paid orders of ${BUYERS * (WARM_UP_LISTINGS + LISTINGS)} distinct buyer and listing pairs (${BUYERS * WARM_UP_LISTINGS} of them bought before the measured blocks)`,
       },
       ...logShare(blocks.info ?? [], blocks.warn ?? []),
       {
@@ -336,14 +380,12 @@ export async function run(): Promise<BenchResult[]> {
  * of the differences within each pair of blocks, so a block slowed by others' load counts once, not on one side.
  */
 function logShare(logged: Load[], unlogged: Load[]): BenchResult[] {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
   const on = logged.map((run) => run.cpuUs)
   const off = unlogged.map((run) => run.cpuUs)
   if (on.some((us) => us === null) || off.some((us) => us === null)) return []
   const line = median(on.map((us, i) => (us as number) - (off[i] as number)))
   const whole = median(on as number[])
-  if (line === undefined || whole === undefined) return []
-  const share = Math.round((line / whole) * 1000) / 1000
+  const share = rounded(line / whole)
   return [
     {
       name: 'request log line: share of a trivial request (GET /healthz, server CPU, same process)',
@@ -351,7 +393,7 @@ function logShare(logged: Load[], unlogged: Load[]): BenchResult[] {
       unit: 'ratio',
       budget: '< 0.1',
       pass: share < 0.1,
-      note: `median of ${on.length} paired blocks: the line ${line} of ${whole} µs per request (info ${on.join('/')} vs warn ${off.join('/')})`,
+      note: `median of ${on.length} paired blocks: the line ${line.toFixed(1)} of ${whole} µs per request (info ${on.join('/')} vs warn ${off.join('/')})`,
     },
   ]
 }
