@@ -275,10 +275,11 @@ export async function run(): Promise<BenchResult[]> {
       return purchasesOf(blockOfListings(block))
     })
     // The request log line's share: the same trivial request on the same server, writing its request lines
-    // (`info`) or not (`warn`), in alternating blocks so that others' load on the machine falls on both alike.
+    // (`info`) or not (`warn`), in alternating blocks so that others' load on the machine falls on both alike; each
+    // pair's order alternates too, so a drift within the run favours neither.
     const blocks: Record<string, Load[]> = { info: [], warn: [] }
     for (let block = 0; block < LOG_BLOCKS; block++)
-      for (const level of ['warn', 'info']) {
+      for (const level of block % 2 === 0 ? ['warn', 'info'] : ['info', 'warn']) {
         await setLogLevel(server.child, level)
         blocks[level]?.push(
           await load(server.child, { url: `${base}/healthz`, duration: Math.max(1, SECONDS / 4) }),
