@@ -27,6 +27,37 @@ describe('the request line', () => {
     expect(JSON.parse(ours as string)).toMatchObject({ ...fields, level: 30, msg: 'request' })
   })
 
+  it('quotes text as pino does: plain, escaped, non-ASCII, control characters, surrogate pairs', () => {
+    const texts = [
+      '/plain/path',
+      'Zoë',
+      '日本',
+      'tab\there',
+      'new\nline',
+      'bell\u0007',
+      'quote"d',
+      'back\\slash',
+    ]
+    for (const text of [...texts, 'smile 🙂', '\u007f\u2028\u2029', '']) {
+      const { logger, lines } = capture('info')
+      const odd = { ...fields, url: text, user: text, method: text, reqId: text }
+      requestLineWriter(logger)(odd)
+      logger.info({ ...odd, msg: 'request' })
+      const [ours, pinos] = lines.map((line) => line.replace(/"time":\d+/, '"time":0'))
+      expect(ours).toBe(pinos)
+      expect(JSON.parse(ours as string)).toMatchObject({ url: text, user: text })
+    }
+  })
+
+  it('keeps a lone surrogate as an escape, so the line reads back to the same text', () => {
+    for (const text of ['lone \ud800 high', 'lone \udc00 low']) {
+      const { logger, lines } = capture('info')
+      requestLineWriter(logger)({ ...fields, url: text, user: text })
+      expect(lines[0]).toContain(JSON.stringify(text))
+      expect(JSON.parse(lines[0] as string)).toMatchObject({ url: text, user: text })
+    }
+  })
+
   it('leaves out an anonymous caller and masks a token in the query', () => {
     const { logger, lines } = capture('info')
     requestLineWriter(logger)({ ...fields, user: undefined, url: '/ws?x=1&ACCESS_TOKEN=sbt_secret&y=2' })

@@ -33,11 +33,26 @@ export function requestLineWriter(logger: Logger): (fields: RequestLineFields) =
   const tail = `,"msg":"request"${parts[pino.symbols.endSym]}`
   return (fields) => {
     if (logger.levelVal > info) return
-    const user = fields.user === undefined ? '' : `,"user":${JSON.stringify(fields.user)}`
+    const user = fields.user === undefined ? '' : `,"user":${quoted(fields.user)}`
     parts[pino.symbols.streamSym].write(
-      `${prefix}${parts[pino.symbols.timeSym]()}${parts[pino.symbols.chindingsSym]},"reqId":${JSON.stringify(fields.reqId)},"method":${JSON.stringify(fields.method)},"url":${JSON.stringify(maskAccessToken(fields.url))},"status":${fields.status},"ms":${fields.ms}${user}${tail}`,
+      `${prefix}${parts[pino.symbols.timeSym]()}${parts[pino.symbols.chindingsSym]},"reqId":${quoted(fields.reqId)},"method":${quoted(fields.method)},"url":${quoted(maskAccessToken(fields.url))},"status":${fields.status},"ms":${fields.ms}${user}${tail}`,
     )
   }
+}
+
+/**
+ * `JSON.stringify(text)`: the text in quotes as it is when nothing in it needs escaping, as in almost every line
+ * (an id, a method, a path, a name); otherwise JSON.stringify itself. Its four calls into the engine's serializer
+ * were half of the line's cost beside requests.
+ */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    // Control characters, '"' and '\\' are escaped; a lone surrogate too, and a pair is left to the serializer.
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff))
+      return JSON.stringify(text)
+  }
+  return `"${text}"`
 }
 
 /**
