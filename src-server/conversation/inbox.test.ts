@@ -230,6 +230,22 @@ describe('the live inbox', () => {
     expect((await get('/sessions?q=parcel', bea)).total).toBe(0)
   })
 
+  it('pages the inbox by whatever page size each request asks for', async () => {
+    const olga = await server.headersFor('olga', ['operator'])
+    const sessions = [] as string[]
+    for (const name of ['ann', 'bea', 'cid'])
+      sessions.unshift(await newSession(await server.headersFor(name)))
+    const ids = async (query: string) =>
+      (await get(`/sessions?${query}`, olga)).items.map((session: { id: string }) => session.id)
+
+    // Each page size is a statement of its own: one size's page never answers for another's.
+    expect(await ids('limit=1')).toEqual(sessions.slice(0, 1))
+    expect(await ids('limit=2&offset=2')).toEqual(sessions.slice(2, 3))
+    expect(await ids('limit=1&offset=1')).toEqual(sessions.slice(1, 2))
+    expect(await ids('limit=3')).toEqual(sessions)
+    expect((await get('/sessions?limit=2', olga)).total).toBe(3)
+  })
+
   it('keeps unread counts per operator on the server, so read markers survive a reload', async () => {
     const ann = await server.headersFor('ann')
     const olga = await server.headersFor('olga', ['operator'])

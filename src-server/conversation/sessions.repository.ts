@@ -18,7 +18,7 @@ import {
 } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { type Permission, permissionsOf, type Role, user } from '../auth'
-import { nowIso, perShape, type Queryable, type RowWindow, selectPage } from '../db'
+import { literalLimit, nowIso, perShape, type Queryable, type RowWindow, selectPage } from '../db'
 import {
   chatMessage,
   chatReadMarker,
@@ -268,26 +268,32 @@ const countWhere = (db: Queryable, where: SQL | undefined) =>
     .where(where)
     .prepare()
 
-/** The statements of one filter shape: a page per view and a count per view, built on first use. */
-const sessionStatements = perShape(filterShape, (db: Queryable, filter: SessionFilter) => {
+/** One statement per inbox view under a filter's conditions, built by `build` from each view's WHERE. */
+function perView<T>(filter: SessionFilter, build: (where: SQL | undefined) => T): Record<InboxView, T> {
   const base = filterConditions(filter)
-  const perView = <T>(build: (where: SQL | undefined) => T) =>
-    Object.fromEntries(INBOX_VIEWS.map((view) => [view, build(and(...base, viewCondition(view)))])) as Record<
-      InboxView,
-      T
-    >
-  return {
-    page: perView((where) =>
+  return Object.fromEntries(
+    INBOX_VIEWS.map((view) => [view, build(and(...base, viewCondition(view)))]),
+  ) as Record<InboxView, T>
+}
+
+/** The counts of one filter shape, one per view, built on first use. */
+const countStatements = perShape(filterShape, (db: Queryable, filter: SessionFilter) =>
+  perView(filter, (where) => countWhere(db, where)),
+)
+
+/** The pages of one filter shape and page size, one per view, built on first use (see `literalLimit`). */
+const pageStatements = perShape(
+  ({ filter, limit }: { filter: SessionFilter; limit: number }) => `${filterShape(filter)}:${limit}`,
+  (db: Queryable, { filter, limit }: { filter: SessionFilter; limit: number }) =>
+    perView(filter, (where) =>
       sessionsQuery(db, p('viewerId'))
         .where(where)
         .orderBy(sql`${chatSession.waitingSince} IS NULL`, desc(chatSession.updatedAt), desc(chatSession.id))
-        .limit(p('limit'))
+        .limit(literalLimit(limit))
         .offset(p('offset'))
         .prepare(),
     ),
-    count: perView((where) => countWhere(db, where)),
-  }
-})
+)
 
 /** Sessions waiting for a human first, then newest `updated_at` first. */
 export function listSessions(
@@ -296,10 +302,10 @@ export function listSessions(
   view: { name: InboxView; viewerId: string | null },
   window: RowWindow,
 ) {
-  const statements = sessionStatements(db, filter)
   const values = filterValues(filter, view.viewerId)
-  const rows = statements.page[view.name].all({ ...values, ...window }).map(flattenSession)
-  return { rows, total: statements.count[view.name].get(values)?.n ?? 0 }
+  const page = pageStatements(db, { filter, limit: window.limit })[view.name]
+  const rows = page.all({ ...values, offset: window.offset }).map(flattenSession)
+  return { rows, total: countStatements(db, filter)[view.name].get(values)?.n ?? 0 }
 }
 
 /** How many sessions each inbox view holds under the same filter. */
@@ -308,12 +314,12 @@ export function countViews(
   filter: SessionFilter,
   viewerId: string,
 ): Record<InboxView, number> {
-  const statements = sessionStatements(db, filter)
+  const counts = countStatements(db, filter)
   const values = filterValues(filter, viewerId)
   return {
-    mine: statements.count.mine.get(values)?.n ?? 0,
-    unassigned: statements.count.unassigned.get(values)?.n ?? 0,
-    all: statements.count.all.get(values)?.n ?? 0,
+    mine: counts.mine.get(values)?.n ?? 0,
+    unassigned: counts.unassigned.get(values)?.n ?? 0,
+    all: counts.all.get(values)?.n ?? 0,
   }
 }
 

@@ -1,4 +1,4 @@
-import { count, type SQL } from 'drizzle-orm'
+import { count, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Queryable } from './client'
 
@@ -14,9 +14,23 @@ export interface RowPage<T> {
   total: number
 }
 
+/**
+ * A page's LIMIT, written into the statement's text instead of bound. The SQLite that better-sqlite3 builds reads a
+ * bound LIMIT's value while planning (sqlite3ExprIsInteger), which marks the statement as depending on it: binding
+ * it again, as every run does, makes the next run plan the whole statement anew. A prepared page statement was
+ * planned on every request (a fifth of `GET /sessions`' CPU), one prepared per request twice. Prepared page
+ * statements are therefore kept per page size, which the page query's schema bounds. drizzle's `limit()` binds
+ * numbers and placeholders and writes any other SQL object into the text as it is, hence the cast.
+ */
+export function literalLimit(limit: number): Placeholder {
+  // A negative LIMIT is none at all, to SQLite (a whole session's export asks for -1).
+  if (!Number.isSafeInteger(limit)) throw new RangeError(`not a page size: ${limit}`)
+  return sql.raw(String(limit)) as unknown as Placeholder
+}
+
 /** An ordered drizzle select, before its window. */
 interface Listing<T> {
-  limit(limit: number): { offset(offset: number): { all(): T[] } }
+  limit(limit: Placeholder): { offset(offset: number): { all(): T[] } }
 }
 
 /**
@@ -30,7 +44,7 @@ export function selectPage<T>(
   window: RowWindow,
 ): RowPage<T> {
   return {
-    rows: listing.limit(window.limit).offset(window.offset).all(),
+    rows: listing.limit(literalLimit(window.limit)).offset(window.offset).all(),
     total: db.select({ n: count() }).from(counted.from).where(counted.where).get()?.n ?? 0,
   }
 }

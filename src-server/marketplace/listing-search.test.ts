@@ -46,3 +46,25 @@ describe('a keyword search', () => {
     expect(found({ keyword: '"*', status: 'pending_review' })).toEqual([ids.bobPending, ids.samPending])
   })
 })
+
+describe('a page of a search', () => {
+  /** The ids of one page of `filter` at `limit` rows from `offset`, and the total. */
+  const page = (filter: Omit<ListingFilter, 'limit' | 'offset'>, limit: number, offset: number) => {
+    const { rows, total } = searchListings(server.app.ctx.db, { ...filter, limit, offset })
+    return { ids: rows.map((row) => row.id), total }
+  }
+
+  it('holds as many rows as its size asks for, whichever size came before', () => {
+    const newestFirst = [ids.bobPublished, ids.samPublished]
+    // With and without a keyword (the keyword index pages through its own rows).
+    for (const filter of [
+      { status: 'published' as const },
+      { status: 'published' as const, keyword: 'reader' },
+    ]) {
+      expect(page(filter, 2, 0)).toEqual({ ids: newestFirst, total: 2 })
+      expect(page(filter, 1, 0)).toEqual({ ids: newestFirst.slice(0, 1), total: 2 })
+      expect(page(filter, 1, 1)).toEqual({ ids: newestFirst.slice(1), total: 2 })
+      expect(page(filter, 2, 0)).toEqual({ ids: newestFirst, total: 2 })
+    }
+  })
+})

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm'
 import { publicAvatarUrl, user } from '../auth'
-import { perShape, type Queryable } from '../db'
+import { literalLimit, perShape, type Queryable } from '../db'
 import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect
@@ -106,8 +106,8 @@ const p = sql.placeholder
 type Search = ListingFilter & { columns: 'all' | 'item'; words: number }
 
 /**
- * What makes two searches the same statement: the columns read, which filters are present and the sort, never
- * their values.
+ * What makes two searches the same statement: the columns read, which filters are present, the sort and the page
+ * size (see `literalLimit`), never the filters' values.
  */
 const searchShape = (filter: Search) =>
   [
@@ -119,6 +119,7 @@ const searchShape = (filter: Search) =>
     filter.pricingModel === undefined ? '' : 'p',
     filter.sortBy ?? 'created_at',
     filter.sortOrder ?? 'desc',
+    filter.limit,
   ].join(':')
 
 /** The statements of one search shape, with placeholders for the values: built on its first use, then reused. */
@@ -139,7 +140,7 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
       .orderBy(...order)
   const page = (where: SQL | undefined) =>
     read(where, [direction(column), direction(listing.id)])
-      .limit(p('limit'))
+      .limit(literalLimit(filter.limit))
       .offset(p('offset'))
       .prepare()
 
@@ -158,7 +159,7 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
     if (filter.sortBy === undefined || filter.sortBy === 'created_at') {
       // Creation order is search_id order: the index pages through its own rowids and stops at the page.
       const rowOrder = filter.sortOrder === 'asc' ? sql`ASC` : sql`DESC`
-      const ids = sql`${matching} ORDER BY rowid ${rowOrder} LIMIT ${p('limit')} OFFSET ${p('offset')}`
+      const ids = sql`${matching} ORDER BY rowid ${rowOrder} LIMIT ${literalLimit(filter.limit)} OFFSET ${p('offset')}`
       return {
         total,
         page: read(sql`${listing.searchId} IN (${ids})`, [direction(listing.searchId)]).prepare(),
@@ -192,7 +193,6 @@ function search(db: Queryable, filter: ListingFilter & { columns: Search['column
     sellerId: filter.sellerId,
     assetType: filter.assetType,
     pricingModel: filter.pricingModel,
-    limit: filter.limit,
     offset: filter.offset,
   }
   return { rows: statements.page.all(values), total: statements.total.get(values)?.n ?? 0 }
