@@ -6,7 +6,7 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
-import { type Queryable, selectPage } from '../db'
+import { perShape, preparePage, type Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import {
   listing,
@@ -25,37 +25,51 @@ export type OrderHistoryQuery = PageQuery & {
 
 const buyer = alias(user, 'order_buyer')
 const seller = alias(user, 'order_seller')
+const p = sql.placeholder
+
+/** Which of an order history's filters are present, and its page size: never their values (see `perShape`). */
+const orderHistoryShape = ({ query, limit }: { query: OrderHistoryQuery; limit: number }) =>
+  [query.role ?? 'buyer', query.status ? 'status' : '', query.listing_id ? 'listing' : '', limit].join(':')
+
+const orderHistoryPages = perShape(
+  orderHistoryShape,
+  (db: Queryable, { query, limit }: { query: OrderHistoryQuery; limit: number }) => {
+    const asSeller = query.role === 'seller'
+    const conditions: SQL[] = [
+      asSeller ? eq(marketplaceOrder.sellerId, p('userId')) : eq(marketplaceOrder.buyerId, p('userId')),
+    ]
+    if (query.status) conditions.push(eq(marketplaceOrder.status, p('status')))
+    if (query.listing_id) conditions.push(eq(marketplaceOrder.listingId, p('listingId')))
+    const where = and(...conditions)
+    const other = asSeller ? buyer : seller
+    const orders = db
+      .select({
+        order: marketplaceOrder,
+        listingTitle: listing.title,
+        otherId: other.id,
+        otherUsername: other.username,
+      })
+      .from(marketplaceOrder)
+      .innerJoin(listing, eq(listing.id, marketplaceOrder.listingId))
+      .innerJoin(other, eq(other.id, asSeller ? marketplaceOrder.buyerId : marketplaceOrder.sellerId))
+      .where(where)
+      .orderBy(desc(marketplaceOrder.createdAt), desc(marketplaceOrder.id))
+    return preparePage(db, orders, { from: marketplaceOrder, where }, limit)
+  },
+)
 
 /** The caller's orders (or sales with `role=seller`), newest first, with the listing's title and the other party. */
 export function listOrderHistory(db: Queryable, userId: string, query: OrderHistoryQuery) {
-  const asSeller = query.role === 'seller'
-  const conditions: SQL[] = [
-    asSeller ? eq(marketplaceOrder.sellerId, userId) : eq(marketplaceOrder.buyerId, userId),
-  ]
-  if (query.status) conditions.push(eq(marketplaceOrder.status, query.status))
-  if (query.listing_id) conditions.push(eq(marketplaceOrder.listingId, query.listing_id))
-  const where = and(...conditions)
-  const other = asSeller ? buyer : seller
-  const orders = db
-    .select({
-      order: marketplaceOrder,
-      listingTitle: listing.title,
-      otherId: other.id,
-      otherUsername: other.username,
-    })
-    .from(marketplaceOrder)
-    .innerJoin(listing, eq(listing.id, marketplaceOrder.listingId))
-    .innerJoin(other, eq(other.id, asSeller ? marketplaceOrder.buyerId : marketplaceOrder.sellerId))
-    .where(where)
-    .orderBy(desc(marketplaceOrder.createdAt), desc(marketplaceOrder.id))
-  const { rows, total } = selectPage(db, orders, { from: marketplaceOrder, where }, pageWindow(query))
+  const window = pageWindow(query)
+  const page = orderHistoryPages(db, { query, limit: window.limit })
+  const values = { userId, status: query.status, listingId: query.listing_id }
   return {
-    rows: rows.map((row) => ({
+    rows: page.rows(values, window.offset).map((row) => ({
       ...row.order,
       listingTitle: row.listingTitle,
       counterparty: { id: row.otherId, username: row.otherUsername },
     })),
-    total,
+    total: page.total(values),
   }
 }
 
@@ -66,15 +80,44 @@ const entryListing = alias(listing, 'entry_listing')
  * The other person of a ledger entry: for an order, the seller when this wallet's owner bought and the buyer
  * otherwise (the seller's income, the platform's commission); for a transfer, the owner of the other leg.
  */
-function counterpartySql(ownerId: string) {
-  const transferPeer = sql`(SELECT w2.user_id FROM wallet_transaction t2 JOIN wallet w2 ON w2.id = t2.wallet_id
-    WHERE t2.reference_type = 'transfer' AND t2.reference_id = ${walletTransaction.referenceId}
-      AND t2.wallet_id <> ${walletTransaction.walletId} LIMIT 1)`
-  return sql<string | null>`CASE ${walletTransaction.referenceType}
-    WHEN 'order' THEN CASE WHEN ${entryOrder.buyerId} = ${ownerId} THEN ${entryOrder.sellerId} ELSE ${entryOrder.buyerId} END
-    WHEN 'transfer' THEN ${transferPeer}
+const counterpartyId = sql<string | null>`CASE ${walletTransaction.referenceType}
+    WHEN 'order' THEN CASE WHEN ${entryOrder.buyerId} = ${p('ownerId')} THEN ${entryOrder.sellerId} ELSE ${entryOrder.buyerId} END
+    WHEN 'transfer' THEN (SELECT w2.user_id FROM wallet_transaction t2 JOIN wallet w2 ON w2.id = t2.wallet_id
+      WHERE t2.reference_type = 'transfer' AND t2.reference_id = ${walletTransaction.referenceId}
+        AND t2.wallet_id <> ${walletTransaction.walletId} LIMIT 1)
     ELSE NULL END`
-}
+
+/** Whether a ledger history is filtered by type, and its page size (see `perShape`). */
+const ledgerShape = ({ type, limit }: { type: TransactionType | undefined; limit: number }) =>
+  `${type ? 'type' : ''}:${limit}`
+
+const ledgerPages = perShape(
+  ledgerShape,
+  (db: Queryable, { type, limit }: { type: TransactionType | undefined; limit: number }) => {
+    const conditions: SQL[] = [eq(walletTransaction.walletId, p('walletId'))]
+    if (type) conditions.push(eq(walletTransaction.type, p('type')))
+    const where = and(...conditions)
+    const entries = db
+      .select({
+        entry: walletTransaction,
+        listingTitle: entryListing.title,
+        counterpartyId,
+        counterpartyUsername: sql<string | null>`(SELECT username FROM user WHERE id = ${counterpartyId})`,
+      })
+      .from(walletTransaction)
+      .leftJoin(
+        entryOrder,
+        and(
+          sql`${walletTransaction.referenceType} = 'order'`,
+          eq(entryOrder.id, walletTransaction.referenceId),
+        ),
+      )
+      .leftJoin(entryListing, eq(entryListing.id, entryOrder.listingId))
+      .where(where)
+      .orderBy(desc(walletTransaction.seq))
+    return preparePage(db, entries, { from: walletTransaction, where }, limit)
+  },
+)
 
 /** A page of one wallet's ledger, newest first, each entry with its listing title and other party when it has one. */
 export function listTransactionHistory(
@@ -83,27 +126,10 @@ export function listTransactionHistory(
   ownerId: string,
   query: PageQuery & { type?: TransactionType | undefined },
 ) {
-  const conditions: SQL[] = [eq(walletTransaction.walletId, walletId)]
-  if (query.type) conditions.push(eq(walletTransaction.type, query.type))
-  const where = and(...conditions)
-  const counterpartyId = counterpartySql(ownerId)
-  const entries = db
-    .select({
-      entry: walletTransaction,
-      listingTitle: entryListing.title,
-      counterpartyId,
-      counterpartyUsername: sql<string | null>`(SELECT username FROM user WHERE id = ${counterpartyId})`,
-    })
-    .from(walletTransaction)
-    .leftJoin(
-      entryOrder,
-      and(eq(walletTransaction.referenceType, 'order'), eq(entryOrder.id, walletTransaction.referenceId)),
-    )
-    .leftJoin(entryListing, eq(entryListing.id, entryOrder.listingId))
-    .where(where)
-    .orderBy(desc(walletTransaction.seq))
-  const { rows, total } = selectPage(db, entries, { from: walletTransaction, where }, pageWindow(query))
-  const items = rows.map((row) => ({
+  const window = pageWindow(query)
+  const page = ledgerPages(db, { type: query.type, limit: window.limit })
+  const values = { walletId, ownerId, type: query.type }
+  const items = page.rows(values, window.offset).map((row) => ({
     ...presentTransaction(row.entry),
     listing_title: row.listingTitle,
     counterparty:
@@ -111,5 +137,5 @@ export function listTransactionHistory(
         ? { id: row.counterpartyId, username: row.counterpartyUsername }
         : null,
   }))
-  return toPage(items, total, query)
+  return toPage(items, page.total(values), query)
 }

@@ -141,6 +141,33 @@ describe('histories carry names, not ids', () => {
       ['transfer_in', null, 'bob'],
     ])
   })
+
+  it('pages orders and ledger entries by whatever page size each request asks for', async () => {
+    server = await startTestServer()
+    const listings = [
+      await publishedListing(server, 'sam', { title: 'Invoice reader', base_price: 10 }),
+      await publishedListing(server, 'sam', { title: 'Mail sorter', base_price: 10 }),
+      await publishedListing(server, 'sam', { title: 'Receipt reader', base_price: 10 }),
+    ]
+    await topUp(server, 'bob', 30)
+    const orders: string[] = []
+    for (const listingId of listings) orders.unshift((await buy('bob', listingId)).json().id)
+    const page = async (path: string) => (await call('GET', path, 'bob')).json()
+    const ids = async (query: string) =>
+      (await page(`/api/marketplace/orders?${query}`)).items.map((o: { id: string }) => o.id)
+
+    // Each page size is a statement of its own: one size's page never answers for another's.
+    expect(await ids('size=1')).toEqual(orders.slice(0, 1))
+    expect(await ids('size=2&page=2')).toEqual(orders.slice(2))
+    expect(await ids('size=1&page=2')).toEqual(orders.slice(1, 2))
+    expect(await page('/api/marketplace/orders?size=2')).toMatchObject({ total: 3, page: 1, size: 2 })
+    const types = async (query: string) =>
+      (await page(`/api/wallet/transactions?${query}`)).items.map((t: { type: string }) => t.type)
+    expect(await types('size=1')).toEqual(['spend'])
+    expect(await types('size=2&page=2')).toEqual(['spend', 'topup'])
+    expect(await types('size=1&type=topup')).toEqual(['topup'])
+    expect(await page('/api/wallet/transactions?size=4&type=spend')).toMatchObject({ total: 3, size: 4 })
+  })
 })
 
 describe('ledger indexes (migration 0006)', () => {
