@@ -18,7 +18,16 @@ import {
 } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { type Permission, permissionsOf, type Role, user } from '../auth'
-import { literalLimit, nowIso, perShape, type Queryable, type RowWindow, selectPage } from '../db'
+import {
+  literalLimit,
+  nowIso,
+  perHandle,
+  perShape,
+  preparePage,
+  type Queryable,
+  type RowWindow,
+  selectPage,
+} from '../db'
 import {
   chatMessage,
   chatReadMarker,
@@ -42,6 +51,7 @@ export type SessionWithUsers = SessionRow & {
 }
 export type MessageWithAuthor = MessageRow & { authorUsername: string | null }
 
+const p = sql.placeholder
 const owner = alias(user, 'owner')
 const operator = alias(user, 'operator')
 const sessionColumns = {
@@ -76,14 +86,19 @@ const flattenSession = (row: {
   readUserCount: row.readUserCount,
 })
 
+/** One session by id, prepared once per handle (every chat request reads its session). */
+const sessionById = perHandle((db: Queryable) =>
+  sessionsQuery(db, p('viewerId'))
+    .where(eq(chatSession.id, p('id')))
+    .prepare(),
+)
+
 export function findSession(
   db: Queryable,
   id: string,
   viewerId: string | null = null,
 ): SessionWithUsers | null {
-  const row = sessionsQuery(db, viewerId ?? '')
-    .where(eq(chatSession.id, id))
-    .get()
+  const row = sessionById(db).get({ id, viewerId: viewerId ?? '' })
   return row ? flattenSession(row) : null
 }
 
@@ -205,8 +220,6 @@ export interface SessionFilter {
 }
 
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-
-const p = sql.placeholder
 
 /** The conditions a filter has, with placeholders for their values (filled by `filterValues`). */
 function filterConditions(filter: SessionFilter): SQL[] {
@@ -371,27 +384,51 @@ export interface MessageFilter {
   createdBefore?: string
 }
 
-function messageWhere(sessionId: string, filter: MessageFilter) {
-  const conditions: SQL[] = [eq(chatMessage.sessionId, sessionId)]
+/** The conditions of a message filter, with placeholders for its values (filled by `messageValues`). */
+function messageWhere(filter: MessageFilter) {
+  const conditions: SQL[] = [eq(chatMessage.sessionId, p('sessionId'))]
   if (!filter.includeOperatorOnly)
     conditions.push(ne(chatMessage.status, 'draft'), ne(chatMessage.role, OPERATOR_ONLY_ROLE))
-  if (filter.role) conditions.push(eq(chatMessage.role, filter.role))
-  if (filter.createdAfter) conditions.push(gt(chatMessage.createdAt, filter.createdAfter))
-  if (filter.createdBefore) conditions.push(lt(chatMessage.createdAt, filter.createdBefore))
+  if (filter.role) conditions.push(eq(chatMessage.role, p('role')))
+  if (filter.createdAfter) conditions.push(gt(chatMessage.createdAt, p('createdAfter')))
+  if (filter.createdBefore) conditions.push(lt(chatMessage.createdAt, p('createdBefore')))
   return and(...conditions)
 }
 
+const messageValues = (sessionId: string, filter: MessageFilter) => ({
+  sessionId,
+  role: filter.role,
+  createdAfter: filter.createdAfter,
+  createdBefore: filter.createdBefore,
+})
+
+const messagesQuery = (db: Queryable) =>
+  db.select(messageColumns).from(chatMessage).leftJoin(user, eq(user.id, chatMessage.authorId))
+
+/** Which of a message filter's conditions are present, and the page size: never their values (see `perShape`). */
+const messagePageShape = ({ filter, limit }: { filter: MessageFilter; limit: number }) =>
+  [
+    filter.includeOperatorOnly ? 'all' : 'public',
+    filter.role ? 'role' : '',
+    filter.createdAfter ? 'after' : '',
+    filter.createdBefore ? 'before' : '',
+    limit,
+  ].join(':')
+
+const messagePages = perShape(
+  messagePageShape,
+  (db: Queryable, { filter, limit }: { filter: MessageFilter; limit: number }) => {
+    const where = messageWhere(filter)
+    const listing = messagesQuery(db).where(where).orderBy(asc(chatMessage.seq))
+    return preparePage(db, listing, { from: chatMessage, where }, limit)
+  },
+)
+
 /** Messages oldest first, windowed. */
 export function listMessages(db: Queryable, sessionId: string, filter: MessageFilter, window: RowWindow) {
-  const where = messageWhere(sessionId, filter)
-  const listing = db
-    .select(messageColumns)
-    .from(chatMessage)
-    .leftJoin(user, eq(user.id, chatMessage.authorId))
-    .where(where)
-    .orderBy(asc(chatMessage.seq))
-  const page = selectPage(db, listing, { from: chatMessage, where }, window)
-  return { ...page, rows: page.rows.map(flattenMessage) }
+  const page = messagePages(db, { filter, limit: window.limit })
+  const values = messageValues(sessionId, filter)
+  return { rows: page.rows(values, window.offset).map(flattenMessage), total: page.total(values) }
 }
 
 /** The newest `limit` messages, returned oldest first. */
@@ -402,16 +439,14 @@ export function recentMessages(
   limit: number,
 ) {
   const where = filter.roles
-    ? and(messageWhere(sessionId, filter), inArray(chatMessage.role, filter.roles))
-    : messageWhere(sessionId, filter)
-  return db
-    .select(messageColumns)
-    .from(chatMessage)
-    .leftJoin(user, eq(user.id, chatMessage.authorId))
+    ? and(messageWhere(filter), inArray(chatMessage.role, filter.roles))
+    : messageWhere(filter)
+  return messagesQuery(db)
     .where(where)
     .orderBy(desc(chatMessage.seq))
-    .limit(limit)
-    .all()
+    .limit(literalLimit(limit))
+    .prepare()
+    .all(messageValues(sessionId, filter))
     .map(flattenMessage)
     .reverse()
 }

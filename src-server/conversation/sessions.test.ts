@@ -380,6 +380,11 @@ describe('session REST endpoints', () => {
       })
     ).json()
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, items: [{ role: 'assistant' }] })
+    // Another page size under the same filter is a statement of its own.
+    const firstTwo = (
+      await server.app.inject({ method: 'GET', url: `/sessions/${sessionId}/messages?limit=2`, headers: ann })
+    ).json()
+    expect(firstTwo.items.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant'])
 
     const json = (
       await server.app.inject({ method: 'GET', url: `/sessions/${sessionId}/export`, headers: ann })

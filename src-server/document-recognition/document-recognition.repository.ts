@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm'
 import { type AgentRunRow, agentRun } from '../agent-runs'
-import type { Queryable, RowPage, RowWindow } from '../db'
+import { literalLimit, type Queryable, type RowPage, type RowWindow } from '../db'
 import {
   documentFieldReview,
   documentFieldRevision,
@@ -93,7 +93,7 @@ export function listRuns(
     .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
     .where(where)
     .orderBy(desc(agentRun.createdAt), desc(agentRun.id))
-    .limit(window.limit)
+    .limit(literalLimit(window.limit))
     .offset(window.offset)
     .all()
   const total =
