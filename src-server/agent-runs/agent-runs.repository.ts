@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, max, or } from 'drizzle-orm'
-import { nowIso, type Queryable } from '../db'
+import { and, asc, eq, inArray, max, or, sql } from 'drizzle-orm'
+import { nowIso, perHandle, type Queryable } from '../db'
 import { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
 
 export type RuntimeAgentRow = typeof runtimeAgent.$inferSelect
@@ -83,8 +83,17 @@ export function runUsesBlob(db: Queryable, sha256: string): boolean {
   )
 }
 
+/** A run by id, prepared once: every read of a run (its page, its review, the feed) starts here. */
+const runById = perHandle((db: Queryable) =>
+  db
+    .select()
+    .from(agentRun)
+    .where(eq(agentRun.id, sql.placeholder('id')))
+    .prepare(),
+)
+
 export function findRun(db: Queryable, id: string): AgentRunRow | null {
-  return db.select().from(agentRun).where(eq(agentRun.id, id)).get() ?? null
+  return runById(db).get({ id }) ?? null
 }
 
 export function insertRun(db: Queryable, values: NewAgentRun): AgentRunRow {

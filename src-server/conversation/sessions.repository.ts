@@ -420,7 +420,7 @@ const messagePages = perShape(
   (db: Queryable, { filter, limit }: { filter: MessageFilter; limit: number }) => {
     const where = messageWhere(filter)
     const listing = messagesQuery(db).where(where).orderBy(asc(chatMessage.seq))
-    return preparePage(db, listing, { from: chatMessage, where }, limit)
+    return preparePage(listing, db.select({ n: count() }).from(chatMessage).where(where), limit)
   },
 )
 

@@ -56,6 +56,11 @@ interface PreparableListing<T> {
   }
 }
 
+/** A count of a listing's rows (`SELECT count(*) AS n ...` with the listing's filter), to be prepared once. */
+interface PreparableCount {
+  prepare(): { get(values: Record<string, unknown>): { n: number } | undefined }
+}
+
 /** A listing's page and total, prepared once: each takes the values of the listing's placeholders. */
 export interface PreparedPage<T> {
   rows(values: Record<string, unknown>, offset: number): T[]
@@ -63,17 +68,16 @@ export interface PreparedPage<T> {
 }
 
 /**
- * `selectPage` prepared once for a listing with placeholders (kept per shape and page size with `perShape`), for
- * the lists read most: building a drizzle query costs more than running it.
+ * `selectPage` prepared once for a listing and its count with placeholders (kept per shape and page size with
+ * `perShape`), for the lists read most: building a drizzle query costs more than running it.
  */
 export function preparePage<T>(
-  db: Queryable,
   listing: PreparableListing<T>,
-  counted: { from: SQLiteTable; where?: SQL },
+  counting: PreparableCount,
   limit: number,
 ): PreparedPage<T> {
   const page = listing.limit(literalLimit(limit)).offset(sql.placeholder('offset')).prepare()
-  const total = db.select({ n: count() }).from(counted.from).where(counted.where).prepare()
+  const total = counting.prepare()
   return {
     rows: (values, offset) => page.all({ ...values, offset }),
     total: (values) => total.get(values)?.n ?? 0,

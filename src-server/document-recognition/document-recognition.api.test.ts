@@ -387,6 +387,30 @@ describe('lists and admin overview', () => {
       reviewer,
     )
     expect(future.json().total).toBe(0)
+    const ids = async (query: string) =>
+      (await inject('GET', `/document-recognition/runs?${query}`, reviewer))
+        .json()
+        .items.map((r: { id: string }) => r.id)
+    expect(await ids('created_before=2000-01-01T00:00:00.000Z')).toEqual([])
+    expect(await ids('created_before=2999-01-01T00:00:00.000Z')).toContain(created.json().id)
+    const reviewStatus = (
+      await inject('GET', `/document-recognition/runs/${created.json().id}`, reviewer)
+    ).json().review_status
+    expect(await ids(`review_status=${reviewStatus}`)).toContain(created.json().id)
+    const otherStatus = reviewStatus === 'rejected' ? 'approved' : 'rejected'
+    expect(await ids(`review_status=${otherStatus}`)).not.toContain(created.json().id)
+    // Each page size is a statement of its own: one size's page never answers for another's.
+    const second = await upload(server, reviewer, invoiceAgent, {
+      name: 'b.png',
+      type: 'image/png',
+      bytes: await invoicePng(),
+    })
+    await settledRun(server, second.json().id)
+    const all = await ids('size=100')
+    expect(all.length).toBeGreaterThanOrEqual(2)
+    expect(await ids('size=1')).toEqual(all.slice(0, 1))
+    expect(await ids('size=1&page=2')).toEqual(all.slice(1, 2))
+    expect(await ids('size=2')).toEqual(all.slice(0, 2))
     const badSize = await inject('GET', '/document-recognition/runs?size=101', reviewer)
     expect(badSize.statusCode).toBe(422)
 

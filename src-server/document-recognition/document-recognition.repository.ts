@@ -1,6 +1,14 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm'
 import { type AgentRunRow, agentRun } from '../agent-runs'
-import { literalLimit, type Queryable, type RowPage, type RowWindow } from '../db'
+import {
+  literalLimit,
+  perHandle,
+  perShape,
+  preparePage,
+  type Queryable,
+  type RowPage,
+  type RowWindow,
+} from '../db'
 import {
   documentFieldReview,
   documentFieldRevision,
@@ -65,16 +73,56 @@ export function deleteRegistryEntry(db: Queryable, agentId: string): boolean {
 
 // Runs
 
+const p = sql.placeholder
+
+/** The filters a run list may have, each compared to a placeholder of its own name. */
+const RUN_FILTERS = {
+  status: agentRun.status,
+  runtime_agent_id: agentRun.runtimeAgentId,
+  created_after: agentRun.createdAt,
+  created_before: agentRun.createdAt,
+  source_run_id: agentRun.rerunSourceRunId,
+  review_status: documentRunReview.reviewStatus,
+} as const
+const filterNames = Object.keys(RUN_FILTERS) as (keyof RunFilters)[]
+
 function runConditions(filters: RunFilters): SQL[] {
-  const conditions: SQL[] = []
-  if (filters.status) conditions.push(eq(agentRun.status, filters.status))
-  if (filters.runtime_agent_id) conditions.push(eq(agentRun.runtimeAgentId, filters.runtime_agent_id))
-  if (filters.created_after) conditions.push(gte(agentRun.createdAt, filters.created_after))
-  if (filters.created_before) conditions.push(lte(agentRun.createdAt, filters.created_before))
-  if (filters.source_run_id) conditions.push(eq(agentRun.rerunSourceRunId, filters.source_run_id))
-  if (filters.review_status) conditions.push(eq(documentRunReview.reviewStatus, filters.review_status))
-  return conditions
+  return filterNames.flatMap((name) => {
+    if (!filters[name]) return []
+    const compare = name === 'created_after' ? gte : name === 'created_before' ? lte : eq
+    return [compare(RUN_FILTERS[name], p(name))]
+  })
 }
+
+interface RunPageQuery {
+  filters: RunFilters
+  registeredOnly: boolean
+  limit: number
+}
+
+/** Which filters a run list has, whether only registered agents' runs, and the page size (see `perShape`). */
+const runPageShape = ({ filters, registeredOnly, limit }: RunPageQuery) =>
+  [...filterNames.map((name) => (filters[name] ? name : '')), registeredOnly, limit].join(':')
+
+const runPages = perShape(runPageShape, (db: Queryable, { filters, registeredOnly, limit }: RunPageQuery) => {
+  const conditions = runConditions(filters)
+  if (registeredOnly) conditions.push(isNotNull(documentRecognitionAgent.agentId))
+  const where = conditions.length ? and(...conditions) : undefined
+  const page = db
+    .select({ run: agentRun })
+    .from(agentRun)
+    .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
+    .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
+    .where(where)
+    .orderBy(desc(agentRun.createdAt), desc(agentRun.id))
+  const counting = db
+    .select({ n: count() })
+    .from(agentRun)
+    .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
+    .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
+    .where(where)
+  return preparePage(page, counting, limit)
+})
 
 /** Runs with their review rows, newest first; `registeredOnly` keeps runs of agents in the registry. */
 export function listRuns(
@@ -83,28 +131,9 @@ export function listRuns(
   registeredOnly: boolean,
   window: RowWindow,
 ): RowPage<AgentRunRow> {
-  const conditions = runConditions(filters)
-  if (registeredOnly) conditions.push(isNotNull(documentRecognitionAgent.agentId))
-  const where = conditions.length ? and(...conditions) : undefined
-  const rows = db
-    .select({ run: agentRun })
-    .from(agentRun)
-    .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
-    .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
-    .where(where)
-    .orderBy(desc(agentRun.createdAt), desc(agentRun.id))
-    .limit(literalLimit(window.limit))
-    .offset(window.offset)
-    .all()
-  const total =
-    db
-      .select({ n: count() })
-      .from(agentRun)
-      .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
-      .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
-      .where(where)
-      .get()?.n ?? 0
-  return { rows: rows.map((r) => r.run), total }
+  const page = runPages(db, { filters, registeredOnly, limit: window.limit })
+  const values = { ...filters }
+  return { rows: page.rows(values, window.offset).map((r) => r.run), total: page.total(values) }
 }
 
 /** Every run of a registered agent with its review status, for the admin overview. */
@@ -120,8 +149,17 @@ export function registeredRunsWithReview(db: Queryable): (AgentRunRow & { review
 
 // Reviews
 
+/** A run's review row, prepared once: the runs list and the review feed read one per run. */
+const runReviewById = perHandle((db: Queryable) =>
+  db
+    .select()
+    .from(documentRunReview)
+    .where(eq(documentRunReview.runId, p('runId')))
+    .prepare(),
+)
+
 export function findRunReview(db: Queryable, runId: string): RunReviewRow | null {
-  return db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get() ?? null
+  return runReviewById(db).get({ runId }) ?? null
 }
 
 export function insertRunReview(db: Queryable, values: typeof documentRunReview.$inferInsert): void {
@@ -136,13 +174,18 @@ export function updateRunReview(
   db.update(documentRunReview).set(values).where(eq(documentRunReview.runId, runId)).run()
 }
 
-export function listFieldReviews(db: Queryable, runId: string): FieldReviewRow[] {
-  return db
+/** A run's fields in page order, prepared once: the runs list and the review feed read them per run. */
+const fieldReviewsOfRun = perHandle((db: Queryable) =>
+  db
     .select()
     .from(documentFieldReview)
-    .where(eq(documentFieldReview.runId, runId))
+    .where(eq(documentFieldReview.runId, p('runId')))
     .orderBy(asc(documentFieldReview.position))
-    .all()
+    .prepare(),
+)
+
+export function listFieldReviews(db: Queryable, runId: string): FieldReviewRow[] {
+  return fieldReviewsOfRun(db).all({ runId })
 }
 
 export function fieldReviewsOfRuns(db: Queryable, runIds: string[]): FieldReviewRow[] {
@@ -265,14 +308,17 @@ export function deleteLearnedHints(db: Queryable, runtimeAgentId: string): numbe
 }
 
 /** The reason of a run's latest rejection, for the queue. */
+/** The reason of a run's latest rejection, prepared once (read per run, like its fields). */
+const lastRejection = perHandle((db: Queryable) =>
+  db
+    .select({ reason: documentReviewEvent.reason })
+    .from(documentReviewEvent)
+    .where(and(eq(documentReviewEvent.runId, p('runId')), eq(documentReviewEvent.kind, 'rejected')))
+    .orderBy(desc(documentReviewEvent.createdAt))
+    .limit(literalLimit(1))
+    .prepare(),
+)
+
 export function lastRejectReason(db: Queryable, runId: string): string | null {
-  return (
-    db
-      .select({ reason: documentReviewEvent.reason })
-      .from(documentReviewEvent)
-      .where(and(eq(documentReviewEvent.runId, runId), eq(documentReviewEvent.kind, 'rejected')))
-      .orderBy(desc(documentReviewEvent.createdAt))
-      .limit(1)
-      .get()?.reason ?? null
-  )
+  return lastRejection(db).get({ runId })?.reason ?? null
 }

@@ -3,7 +3,7 @@
  * other party), joined in the same query, so a page of history is one read and the console never shows an id
  * where a name exists.
  */
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
 import { perShape, preparePage, type Queryable } from '../db'
@@ -54,7 +54,7 @@ const orderHistoryPages = perShape(
       .innerJoin(other, eq(other.id, asSeller ? marketplaceOrder.buyerId : marketplaceOrder.sellerId))
       .where(where)
       .orderBy(desc(marketplaceOrder.createdAt), desc(marketplaceOrder.id))
-    return preparePage(db, orders, { from: marketplaceOrder, where }, limit)
+    return preparePage(orders, db.select({ n: count() }).from(marketplaceOrder).where(where), limit)
   },
 )
 
@@ -115,7 +115,7 @@ const ledgerPages = perShape(
       .leftJoin(entryListing, eq(entryListing.id, entryOrder.listingId))
       .where(where)
       .orderBy(desc(walletTransaction.seq))
-    return preparePage(db, entries, { from: walletTransaction, where }, limit)
+    return preparePage(entries, db.select({ n: count() }).from(walletTransaction).where(where), limit)
   },
 )
 
