@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, isNotNull, lte, type SQL, sql } from 'drizzle-orm'
 import { type AgentRunRow, agentRun } from '../agent-runs'
 import {
   literalLimit,
@@ -136,15 +136,55 @@ export function listRuns(
   return { rows: page.rows(values, window.offset).map((r) => r.run), total: page.total(values) }
 }
 
-/** Every run of a registered agent with its review status, for the admin overview. */
-export function registeredRunsWithReview(db: Queryable): (AgentRunRow & { reviewStatus: string | null })[] {
-  return db
-    .select({ run: agentRun, reviewStatus: documentRunReview.reviewStatus })
-    .from(agentRun)
-    .innerJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
-    .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
-    .all()
-    .map((r) => ({ ...r.run, reviewStatus: r.reviewStatus }))
+/*
+ * The admin overview's figures, aggregated by SQLite over the runs of registered agents: an overview read every run
+ * and every field of every completed run into memory, and the fields by a list of run ids that stops working past
+ * SQLite's 32,766 parameters.
+ */
+const registeredRuns = sql`agent_run r JOIN document_recognition_agent a ON a.agent_id = r.runtime_agent_id`
+/** A field that holds a value (a JSON `null` or no JSON at all is none). */
+const holdsValue = sql`(f.value_json IS NOT NULL AND f.value_json <> 'null')`
+
+/** How many runs each registered agent has per run status and review status. */
+export function runCounts(db: Queryable) {
+  return db.all<{ agentId: string; status: string; reviewStatus: string | null; runs: number }>(sql`
+    SELECT r.runtime_agent_id AS agentId, r.status AS status, rv.review_status AS reviewStatus, count(*) AS runs
+    FROM ${registeredRuns} LEFT JOIN document_run_review rv ON rv.run_id = r.id
+    GROUP BY r.runtime_agent_id, r.status, rv.review_status`)
+}
+
+/** Runs created per UTC day from `firstDay` (YYYY-MM-DD) on. */
+export function runsPerDay(db: Queryable, firstDay: string) {
+  return db.all<{ date: string; runs: number }>(sql`
+    SELECT substr(r.created_at, 1, 10) AS date, count(*) AS runs FROM ${registeredRuns}
+    WHERE r.created_at >= ${firstDay} GROUP BY date`)
+}
+
+/** Per field key over completed runs: how many fields, how many corrected, and the confidences of those with a value. */
+export function completedFieldTotals(db: Queryable) {
+  return db.all<{
+    fieldKey: string
+    fields: number
+    corrected: number
+    withValue: number
+    confidenceSum: number | null
+  }>(sql`
+    SELECT f.field_key AS fieldKey, count(*) AS fields, sum(f.review_status = 'corrected') AS corrected,
+      sum(${holdsValue}) AS withValue, sum(CASE WHEN ${holdsValue} THEN f.confidence END) AS confidenceSum
+    FROM ${registeredRuns} JOIN document_field_review f ON f.run_id = r.id
+    WHERE r.status = 'completed' GROUP BY f.field_key`)
+}
+
+/** The lower median of completed runs' processing time in ms (created to completed); null without one. */
+export function medianProcessingMs(db: Queryable): number | null {
+  const completed = sql`${registeredRuns} WHERE r.status = 'completed' AND r.completed_at IS NOT NULL`
+  const n = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${completed}`)?.n ?? 0
+  if (n === 0) return null
+  return (
+    db.get<{ ms: number }>(sql`
+      SELECT round((unixepoch(r.completed_at, 'subsec') - unixepoch(r.created_at, 'subsec')) * 1000) AS ms
+      FROM ${completed} ORDER BY ms LIMIT 1 OFFSET ${Math.floor((n - 1) / 2)}`)?.ms ?? null
+  )
 }
 
 // Reviews
@@ -186,11 +226,6 @@ const fieldReviewsOfRun = perHandle((db: Queryable) =>
 
 export function listFieldReviews(db: Queryable, runId: string): FieldReviewRow[] {
   return fieldReviewsOfRun(db).all({ runId })
-}
-
-export function fieldReviewsOfRuns(db: Queryable, runIds: string[]): FieldReviewRow[] {
-  if (runIds.length === 0) return []
-  return db.select().from(documentFieldReview).where(inArray(documentFieldReview.runId, runIds)).all()
 }
 
 export function findFieldReview(db: Queryable, runId: string, fieldId: string): FieldReviewRow | null {

@@ -469,56 +469,45 @@ export function createDocumentRecognitionService(
     },
 
     overview() {
-      const since = new Date(Date.now() - 30 * 24 * 3600 * 1000)
-      const ofRecognition = repo.registeredRunsWithReview(db)
-      const registered = new Set(repo.listRegistry(db, false).map((e) => e.agentId))
-      const countBy = (values: string[]) =>
-        values.reduce<Record<string, number>>((acc, v) => {
-          acc[v] = (acc[v] ?? 0) + 1
+      const counts = repo.runCounts(db)
+      const registered = repo.listRegistry(db, false).map((e) => e.agentId)
+      const countBy = (key: (row: (typeof counts)[number]) => string | null) =>
+        counts.reduce<Record<string, number>>((acc, row) => {
+          const value = key(row)
+          if (value !== null) acc[value] = (acc[value] ?? 0) + row.runs
           return acc
         }, {})
-      const completed = ofRecognition.filter((r) => r.status === 'completed')
-      const fields = repo.fieldReviewsOfRuns(
-        db,
-        completed.map((r) => r.id),
+      const runsWhere = (keep: (row: (typeof counts)[number]) => boolean) =>
+        counts.reduce((total, row) => (keep(row) ? total + row.runs : total), 0)
+      const completed = runsWhere((r) => r.status === 'completed')
+      const fields = repo.completedFieldTotals(db)
+      const withValue = fields.reduce((total, f) => total + f.withValue, 0)
+      const agents = new Map(agentRuns.listAgents(registered).map((a) => [a.id, a]))
+      const dates = Array.from({ length: 30 }, (_, i) =>
+        new Date(Date.now() - (29 - i) * 24 * 3600 * 1000).toISOString().slice(0, 10),
       )
-      const correctionRate: Record<string, number> = {}
-      for (const key of new Set(fields.map((f) => f.fieldKey))) {
-        const ofKey = fields.filter((f) => f.fieldKey === key)
-        correctionRate[key] = round(ofKey.filter((f) => f.reviewStatus === 'corrected').length / ofKey.length)
-      }
-      const confidences = fields.filter((f) => f.value !== null).map((f) => f.confidence)
-      const durations = completed
-        .flatMap((r) => (r.completedAt ? [Date.parse(r.completedAt) - Date.parse(r.createdAt)] : []))
-        .sort((a, b) => a - b)
-      const agents = new Map(agentRuns.listAgents([...registered]).map((a) => [a.id, a]))
-      const days: { date: string; runs: number }[] = []
-      for (let i = 29; i >= 0; i--) {
-        const date = new Date(Date.now() - i * 24 * 3600 * 1000).toISOString().slice(0, 10)
-        days.push({ date, runs: ofRecognition.filter((r) => r.createdAt.startsWith(date)).length })
-      }
+      const perDay = new Map(repo.runsPerDay(db, dates[0] as string).map((d) => [d.date, d.runs]))
       return {
-        total_runs: ofRecognition.length,
-        by_status: countBy(ofRecognition.map((r) => r.status)),
-        by_review_status: countBy(ofRecognition.flatMap((r) => (r.reviewStatus ? [r.reviewStatus] : []))),
-        per_runtime_agent: [...registered].map((id) => ({
+        total_runs: runsWhere(() => true),
+        by_status: countBy((r) => r.status),
+        by_review_status: countBy((r) => r.reviewStatus),
+        per_runtime_agent: registered.map((id) => ({
           runtime_agent_id: id,
           name: agents.get(id)?.name ?? id,
-          runs: ofRecognition.filter((r) => r.runtimeAgentId === id).length,
-          flagged: ofRecognition.filter((r) => r.runtimeAgentId === id && r.reviewStatus === 'flagged')
-            .length,
+          runs: runsWhere((r) => r.agentId === id),
+          flagged: runsWhere((r) => r.agentId === id && r.reviewStatus === 'flagged'),
         })),
-        flagged_rate: completed.length
-          ? round(completed.filter((r) => r.reviewStatus === 'flagged').length / completed.length)
+        flagged_rate: completed
+          ? round(runsWhere((r) => r.status === 'completed' && r.reviewStatus === 'flagged') / completed)
           : null,
-        correction_rate_by_field: correctionRate,
-        mean_confidence: confidences.length
-          ? round(confidences.reduce((a, b) => a + b, 0) / confidences.length)
+        correction_rate_by_field: Object.fromEntries(
+          fields.map((f) => [f.fieldKey, round(f.corrected / f.fields)]),
+        ),
+        mean_confidence: withValue
+          ? round(fields.reduce((total, f) => total + (f.confidenceSum ?? 0), 0) / withValue)
           : null,
-        runs_per_day: days.filter((d) => d.date >= since.toISOString().slice(0, 10)),
-        median_processing_ms: durations.length
-          ? (durations[Math.floor((durations.length - 1) / 2)] as number)
-          : null,
+        runs_per_day: dates.map((date) => ({ date, runs: perDay.get(date) ?? 0 })),
+        median_processing_ms: repo.medianProcessingMs(db),
       }
     },
   }
