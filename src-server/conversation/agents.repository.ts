@@ -1,6 +1,6 @@
-import { desc, eq, inArray, ne, or, type SQL } from 'drizzle-orm'
+import { desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
+import { perHandle, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { type AgentType, agent } from './conversation.tables'
 
 export type AgentRow = typeof agent.$inferSelect
@@ -12,13 +12,18 @@ function joinOwner(row: { agent: AgentRow; ownerUsername: string }): AgentWithOw
   return { ...row.agent, ownerUsername: row.ownerUsername }
 }
 
-export function findAgent(db: Queryable, id: string): AgentWithOwner | null {
-  const row = db
+/** An agent with its owner's name by id, prepared once: every chat request reads its agent. */
+const agentById = perHandle((db: Queryable) =>
+  db
     .select(withOwner)
     .from(agent)
     .innerJoin(user, eq(user.id, agent.ownerId))
-    .where(eq(agent.id, id))
-    .get()
+    .where(eq(agent.id, sql.placeholder('id')))
+    .prepare(),
+)
+
+export function findAgent(db: Queryable, id: string): AgentWithOwner | null {
+  const row = agentById(db).get({ id })
   return row ? joinOwner(row) : null
 }
 
@@ -43,16 +48,7 @@ export function updateAgent(db: Queryable, id: string, values: Partial<typeof ag
 }
 
 /** Ids of agents the user does not own (candidates for marketplace grants). */
-export function foreignAgentIds(db: Queryable, userId: string): string[] {
-  return db
-    .select({ id: agent.id })
-    .from(agent)
-    .where(ne(agent.ownerId, userId))
-    .all()
-    .map((row) => row.id)
-}
-
-/** A page of agents, newest first: all of them, or those owned by `ownerId` plus `extraIds`. */
+/** A page of agents, newest first: all of them, or those owned by `ownerId` plus `extraIds` (granted ones). */
 export function listAgents(
   db: Queryable,
   scope: { all: true } | { ownerId: string; extraIds: string[] },

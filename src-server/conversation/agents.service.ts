@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth'
 import type { Queryable } from '../db'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, toPage } from '../http'
-import { hasAssetGrant } from '../marketplace'
+import { grantedAssetIds, hasAssetGrant } from '../marketplace'
 import * as repo from './agents.repository'
 import type { AgentView, CreateAgentBody, UpdateAgentBody } from './conversation.schemas'
 
@@ -136,12 +136,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
     list(user: AuthUser, query: PageQuery) {
       const scope = reachesEvery(user, 'agent.use')
         ? ({ all: true } as const)
-        : {
-            ownerId: user.id,
-            extraIds: repo
-              .foreignAgentIds(db, user.id)
-              .filter((id) => hasAssetGrant(db, user.id, 'agent', id)),
-          }
+        : { ownerId: user.id, extraIds: grantedAssetIds(db, user.id, 'agent') }
       const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
       return toPage(rows.map(toAgentView), total, query)
     },

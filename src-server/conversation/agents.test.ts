@@ -157,5 +157,21 @@ describe('agents', () => {
     })
     expect(edit.statusCode).toBe(403)
     expect(count(server, "SELECT count(*) n FROM agent WHERE name = 'Mine now'")).toBe(0)
+
+    // Another seller's agent bob holds no grant to stays out of his list; a refund takes the granted one out.
+    await createAgent(ann, { name: 'Not sold' })
+    const ids = async () =>
+      (await server.app.inject({ method: 'GET', url: '/agents', headers: bob }))
+        .json()
+        .items.map((item: { id: string }) => item.id)
+    expect(await ids()).toEqual([agent.id])
+    const refund = await server.app.inject({
+      method: 'POST',
+      url: `/api/marketplace/orders/${order.json().id}/refund`,
+      headers: bob,
+      payload: { reason: 'not needed' },
+    })
+    expect(refund.statusCode, refund.body).toBe(200)
+    expect(await ids()).toEqual([])
   })
 })

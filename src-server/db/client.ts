@@ -75,9 +75,13 @@ export function atomically<T>(db: Db, work: () => T): T {
   return db.$client.inTransaction ? work() : db.$client.transaction(work)()
 }
 
+/** Shapes a `perShape` keeps per handle: the page size is part of a shape, so clients can ask for many. */
+const SHAPES_KEPT = 200
+
 /**
- * Prepared statements of a query whose shape varies (which optional filters are present, the sort): `build`
- * runs once per handle and shape, with placeholders for the values; `shapeOf` must never include a value.
+ * Prepared statements of a query whose shape varies (which optional filters are present, the sort, the page size):
+ * `build` runs once per handle and shape, with placeholders for the values; `shapeOf` must never include a value.
+ * The most recently used SHAPES_KEPT shapes are kept, so no sequence of requests grows them without bound.
  */
 export function perShape<H extends object, F, T>(
   shapeOf: (filter: F) => string,
@@ -90,8 +94,12 @@ export function perShape<H extends object, F, T>(
     let value = built.get(shape)
     if (value === undefined) {
       value = build(handle, filter)
-      built.set(shape, value)
+      if (built.size >= SHAPES_KEPT) built.delete(built.keys().next().value as string)
+    } else {
+      // Most recently used last.
+      built.delete(shape)
     }
+    built.set(shape, value)
     return value
   }
 }

@@ -18,3 +18,15 @@ export function hasAssetGrant(db: Queryable, userId: string, assetType: AssetTyp
     .get()
   return row !== undefined
 }
+
+/** The ids of the assets of one type the user holds an unrevoked grant to: one read, whatever the catalogue's size. */
+export function grantedAssetIds(db: Queryable, userId: string, assetType: AssetType): string[] {
+  return db
+    .select({ assetId: assetGrant.assetId })
+    .from(assetGrant)
+    .where(
+      and(eq(assetGrant.userId, userId), eq(assetGrant.assetType, assetType), isNull(assetGrant.revokedAt)),
+    )
+    .all()
+    .map((row) => row.assetId)
+}

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm'
 import { publicAvatarUrl, user } from '../auth'
-import { literalLimit, perShape, type Queryable } from '../db'
+import { literalLimit, perHandle, perShape, type Queryable } from '../db'
 import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect
@@ -73,15 +73,18 @@ const itemColumns = {
 
 export type ListingItemRow = Pick<ListingWithSeller, keyof typeof itemColumns>
 
+/** A listing with its seller by id, prepared once (a listing's page, and each moderation step, read it). */
+const listingById = perHandle((db: Queryable) =>
+  db
+    .select(withSeller)
+    .from(listing)
+    .innerJoin(user, eq(user.id, listing.sellerId))
+    .where(eq(listing.id, sql.placeholder('id')))
+    .prepare(),
+)
+
 export function findListing(db: Queryable, id: string): ListingWithSeller | null {
-  return (
-    db
-      .select(withSeller)
-      .from(listing)
-      .innerJoin(user, eq(user.id, listing.sellerId))
-      .where(eq(listing.id, id))
-      .get() ?? null
-  )
+  return listingById(db).get({ id }) ?? null
 }
 
 export interface ListingFilter {
