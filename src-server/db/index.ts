@@ -5,11 +5,4 @@ export { atomically, type Db, openDatabase, perHandle, perShape, type Queryable 
 export { createdAt, idColumn, jsonText, nowIso, oneOf, oneOfInline, updatedAt } from './columns'
 export { type CommitGroup, createCommitGroup } from './group-commit'
 export { appliedMigrationCount, applyMigrations, migrationsFolder } from './migrate'
-export {
-  literalLimit,
-  type PreparedPage,
-  preparePage,
-  type RowPage,
-  type RowWindow,
-  selectPage,
-} from './paging'
+export { literalLimit, preparePage, type RowPage, type RowWindow, selectPage } from './paging'

@@ -137,9 +137,9 @@ export function listRuns(
 }
 
 /*
- * The admin overview's figures, aggregated by SQLite over the runs of registered agents: an overview read every run
- * and every field of every completed run into memory, and the fields by a list of run ids that stops working past
- * SQLite's 32,766 parameters.
+ * The admin overview's figures, aggregated by SQLite over the runs of registered agents. The overview had read every
+ * run and every field of every completed run into memory, the fields by a list of run ids, which fails past SQLite's
+ * 32,766 parameters.
  */
 const registeredRuns = sql`agent_run r JOIN document_recognition_agent a ON a.agent_id = r.runtime_agent_id`
 /** A field that holds a value (a JSON `null` or no JSON at all is none). */
