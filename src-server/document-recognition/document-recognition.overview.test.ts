@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   fieldReview,
   injectAs,
@@ -6,7 +6,6 @@ import {
   startWithInvoiceReviewer,
 } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
-import type { TestServer } from '../../test/helpers/server'
 
 interface ListedRun {
   runtime_agent_id: string
@@ -16,15 +15,6 @@ interface ListedRun {
   completed_at: string | null
   field_reviews: { field_key: string; value: unknown; confidence: number; review_status: string }[]
 }
-
-let server: TestServer
-let invoiceAgent: string
-let reviewer: Record<string, string>
-
-beforeAll(async () => {
-  ;({ server, invoiceAgent, reviewer } = await startWithInvoiceReviewer())
-})
-afterAll(() => server.close())
 
 const round = (n: number) => Math.round(n * 1000) / 1000
 const countBy = (values: string[]) => {
@@ -62,6 +52,8 @@ function expectedOverview(runs: ListedRun[]) {
 
 describe('the document recognition overview', () => {
   it('adds up the runs, reviews and fields the review queue lists', async () => {
+    const { server, invoiceAgent, reviewer } = await startWithInvoiceReviewer()
+    onTestFinished(() => server.close())
     const upload = async (invoiceNumber: string) => {
       const lines = SAMPLE_INVOICE.map((line) =>
         line.text.startsWith('Invoice No') ? { ...line, text: `Invoice No: ${invoiceNumber}` } : line,
