@@ -107,10 +107,7 @@ const ledgerPages = perShape(
       .from(walletTransaction)
       .leftJoin(
         entryOrder,
-        and(
-          sql`${walletTransaction.referenceType} = 'order'`,
-          eq(entryOrder.id, walletTransaction.referenceId),
-        ),
+        and(eq(walletTransaction.referenceType, 'order'), eq(entryOrder.id, walletTransaction.referenceId)),
       )
       .leftJoin(entryListing, eq(entryListing.id, entryOrder.listingId))
       .where(where)
