@@ -431,21 +431,28 @@ export function listMessages(db: Queryable, sessionId: string, filter: MessageFi
   return { rows: page.rows(values, window.offset).map(flattenMessage), total: page.total(values) }
 }
 
+type RecentFilter = MessageFilter & { roles?: readonly string[] }
+
+/**
+ * The newest messages' statements, per filter shape, roles and count: the roles are part of the shape because
+ * callers name them in code (the dialogue a model reads), never from a request.
+ */
+const recentStatements = perShape(
+  ({ filter, limit }: { filter: RecentFilter; limit: number }) =>
+    `${messagePageShape({ filter, limit })}:${filter.roles?.join(',') ?? ''}`,
+  (db: Queryable, { filter, limit }: { filter: RecentFilter; limit: number }) =>
+    messagesQuery(db)
+      .where(
+        and(messageWhere(filter), filter.roles ? inArray(chatMessage.role, [...filter.roles]) : undefined),
+      )
+      .orderBy(desc(chatMessage.seq))
+      .limit(literalLimit(limit))
+      .prepare(),
+)
+
 /** The newest `limit` messages, returned oldest first. */
-export function recentMessages(
-  db: Queryable,
-  sessionId: string,
-  filter: MessageFilter & { roles?: string[] },
-  limit: number,
-) {
-  const where = filter.roles
-    ? and(messageWhere(filter), inArray(chatMessage.role, filter.roles))
-    : messageWhere(filter)
-  return messagesQuery(db)
-    .where(where)
-    .orderBy(desc(chatMessage.seq))
-    .limit(literalLimit(limit))
-    .prepare()
+export function recentMessages(db: Queryable, sessionId: string, filter: RecentFilter, limit: number) {
+  return recentStatements(db, { filter, limit })
     .all(messageValues(sessionId, filter))
     .map(flattenMessage)
     .reverse()

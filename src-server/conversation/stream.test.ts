@@ -139,6 +139,14 @@ describe('POST /stream', () => {
       content: 'Your invoice is paid.',
     })
 
+    // An operator's private note is never part of what the model reads.
+    const note = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${thread}/notes`,
+      headers: await server.headersFor('olga', ['operator']),
+      payload: { content: 'VIP customer' },
+    })
+    expect(note.statusCode, note.body).toBe(201)
     await stream(base, ann, {
       thread_id: thread,
       message: 'And the next one?',
@@ -153,6 +161,7 @@ describe('POST /stream', () => {
       'assistant',
       'user',
     ])
+    expect(JSON.stringify(fake.requests[1]?.messages)).not.toContain('VIP customer')
     expect(
       db()
         .prepare('SELECT model_provider, model_name, model_temperature FROM chat_session WHERE id = ?')
