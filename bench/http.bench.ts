@@ -90,6 +90,16 @@ interface Load {
   non2xx: number
   /** Server CPU (user + system) per request in µs: steadier than req/s on a machine others share. */
   cpuUs: number | null
+  /** The project server's major garbage collections during the block (null for the hello world). */
+  majorGcs: number | null
+}
+
+/** The project server's major garbage collections so far (bench/http-server.ts answers `gc` over IPC). */
+function majorCollections(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (count) => resolve(count as number))
+    child.send('gc')
+  })
 }
 
 /** `/proc/<pid>/stat` counts CPU time in clock ticks of 1/100 s on Linux. */
@@ -104,7 +114,9 @@ function cpuMs(child: ChildProcess): number | null {
     return null
   }
 }
-async function load(target: ChildProcess, options: autocannon.Options): Promise<Load> {
+/** `countsGc`: the target is the project server, which reports its garbage collections. */
+async function load(target: ChildProcess, options: autocannon.Options, countsGc = false): Promise<Load> {
+  const gcBefore = countsGc ? await majorCollections(target) : null
   const cpuBefore = cpuMs(target)
   // A fixed `amount` of requests (purchases: each pair once) replaces the fixed duration. autocannon notices that
   // the last answer came only at its next sample tick (every `sampleInt` ms, by default 1,000), and its
@@ -116,6 +128,7 @@ async function load(target: ChildProcess, options: autocannon.Options): Promise<
     ...options,
   })
   const cpuAfter = cpuMs(target)
+  const gcAfter = gcBefore === null ? null : await majorCollections(target)
   // To 0.1 µs: the request log line costs about one.
   const cpuUs =
     cpuBefore === null || cpuAfter === null
@@ -123,7 +136,8 @@ async function load(target: ChildProcess, options: autocannon.Options): Promise<
       : Math.round(((cpuAfter - cpuBefore) * 10_000) / result.requests.total) / 10
   // Requests over the measured time: autocannon's average is over whole samples.
   const rps = Math.round(result.requests.total / result.duration)
-  return { rps, p99: result.latency.p99, non2xx: result.non2xx, cpuUs }
+  const majorGcs = gcBefore === null || gcAfter === null ? null : gcAfter - gcBefore
+  return { rps, p99: result.latency.p99, non2xx: result.non2xx, cpuUs, majorGcs }
 }
 
 /** A route measured in blocks, each right after a block of its baseline. */
@@ -228,38 +242,42 @@ export async function run(): Promise<BenchResult[]> {
     await load(server.child, { url: `${base}/api/auth/me`, headers: auth, duration: 1 })
 
     const helloWorld = () => load(hello.child, { url: `${hello.url}/` })
-    const meRoute = () => load(server.child, { url: `${base}/api/auth/me`, headers: auth })
-    const health = await paired(helloWorld, () => load(server.child, { url: `${base}/healthz` }))
+    const meRoute = () => load(server.child, { url: `${base}/api/auth/me`, headers: auth }, true)
+    const health = await paired(helloWorld, () => load(server.child, { url: `${base}/healthz` }, true))
     const me = await paired(helloWorld, meRoute)
     const search = await paired(helloWorld, () =>
-      load(server.child, { url: `${base}/api/marketplace/listings?size=20`, headers: auth }),
+      load(server.child, { url: `${base}/api/marketplace/listings?size=20`, headers: auth }, true),
     )
     const sessions = await paired(helloWorld, () =>
-      load(server.child, { url: `${base}/sessions`, headers: auth }),
+      load(server.child, { url: `${base}/sessions`, headers: auth }, true),
     )
     /** Every request a purchase of its own buyer and listing pair: each buyer buys each of the listings once. */
     const purchasesOf = (forSale: string[]) => {
       let next = 0
-      return load(server.child, {
-        url: `${base}/api/marketplace/orders`,
-        amount: BUYERS * forSale.length,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (request) => {
-              const pair = next++
-              return {
-                ...request,
-                headers: {
-                  'content-type': 'application/json',
-                  authorization: `Bearer ${buyers[pair % BUYERS]}`,
-                },
-                body: JSON.stringify({ listing_id: forSale[Math.floor(pair / BUYERS)] }),
-              }
+      return load(
+        server.child,
+        {
+          url: `${base}/api/marketplace/orders`,
+          amount: BUYERS * forSale.length,
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (request) => {
+                const pair = next++
+                return {
+                  ...request,
+                  headers: {
+                    'content-type': 'application/json',
+                    authorization: `Bearer ${buyers[pair % BUYERS]}`,
+                  },
+                  body: JSON.stringify({ listing_id: forSale[Math.floor(pair / BUYERS)] }),
+                }
+              },
             },
-          },
-        ],
-      })
+          ],
+        },
+        true,
+      )
     }
     await purchasesOf(listings.slice(0, WARM_UP_LISTINGS))
     const blockOfListings = (block: number) =>
@@ -301,6 +319,7 @@ export async function run(): Promise<BenchResult[]> {
       const rps = median(measured.map((block) => block.route.rps))
       const cpuUs = measured.map((block) => block.route.cpuUs ?? '?').join('/')
       const helloCpuUs = measured.map((block) => block.baseline.cpuUs ?? '?').join('/')
+      const majorGcs = measured.map((block) => block.route.majorGcs ?? '?').join('/')
       const p99 = Math.max(...measured.map((block) => block.route.p99))
       const non2xx = measured.reduce((sum, block) => sum + block.route.non2xx, 0)
       return [
@@ -312,7 +331,7 @@ export async function run(): Promise<BenchResult[]> {
             name: 'Fastify hello world, median of the blocks just before',
             value: median(measured.map((block) => block.baseline.rps)),
           },
-          note: `blocks ${measured.map((block) => `${block.route.rps} vs ${block.baseline.rps}`).join(', ')}; ${non2xx} non-2xx; ${cpuUs} µs server CPU per request (hello world ${helloCpuUs})`,
+          note: `blocks ${measured.map((block) => `${block.route.rps} vs ${block.baseline.rps}`).join(', ')}; ${non2xx} non-2xx; ${cpuUs} µs server CPU per request (hello world ${helloCpuUs}); ${majorGcs} major GCs in the server`,
         },
         {
           name: `${name}: share of hello world (median of the blocks' shares)`,
