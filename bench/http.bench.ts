@@ -294,14 +294,14 @@ export async function run(): Promise<BenchResult[]> {
     })
     // The request log line's share: the same trivial request on the same server, writing its request lines
     // (`info`) or not (`warn`), in alternating blocks so that others' load on the machine falls on both alike; each
-    // pair's order alternates too, so a drift within the run favours neither.
+    // pair's order alternates too, so a drift within the run favours neither. Blocks as long as the routes' (they
+    // were a quarter of that): the line is ~1 µs of ~25, and in 1 s blocks others' load on this machine moved a
+    // block's CPU per request by several µs, more than the line itself (perf of the same server at each level).
     const blocks: Record<string, Load[]> = { info: [], warn: [] }
     for (let block = 0; block < LOG_BLOCKS; block++)
       for (const level of block % 2 === 0 ? ['warn', 'info'] : ['info', 'warn']) {
         await setLogLevel(server.child, level)
-        blocks[level]?.push(
-          await load(server.child, { url: `${base}/healthz`, duration: Math.max(1, SECONDS / 4) }),
-        )
+        blocks[level]?.push(await load(server.child, { url: `${base}/healthz` }))
       }
     await stop(server.child)
     const db = openDatabase(path.join(dataDir, 'switchboard.db'))
