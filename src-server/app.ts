@@ -46,6 +46,7 @@ import {
   ErrorEnvelope,
   lazyRequestLogger,
   originPolicy,
+  replyBatching,
   requestLineWriter,
   securityHeaders,
   validatorCompiler,
@@ -194,6 +195,7 @@ async function buildApp(
 
   await app.register(errorHandling)
   await app.register(securityHeaders)
+  await app.register(replyBatching)
   await app.register(originPolicy, { allowedOrigins: config.allowedOrigins })
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,6 @@
 /**
- * HTTP's public face: shared schema atoms, pagination, the validator, origin policy, security headers, and the
- * readers of what a client uploads (file type, multipart file name).
+ * HTTP's public face: shared schema atoms, pagination, the validator, origin policy, security headers, answers
+ * written once per turn of the event loop, and the readers of what a client uploads (file type, multipart file name).
  */
 export {
   ErrorEnvelope,
@@ -18,6 +18,7 @@ export { batchedStdout } from './log-destination'
 export { multipartFileName } from './multipart'
 export { originPolicy } from './origins'
 export { type PageResult, pageOf, pageWindow, toPage } from './pagination'
+export { replyBatching } from './reply-batching'
 export { type RequestLineFields, requestLineWriter } from './request-line'
 export { lazyRequestLogger } from './request-logger'
 export { contentPolicyFor, securityHeaders } from './security-headers'
