@@ -12,6 +12,16 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
+/** Whether `condition` holds within `ms`, looked at every 10 ms. */
+async function within(ms: number, condition: () => boolean): Promise<boolean> {
+  const end = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > end) return false
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return true
+}
+
 describe('the WAL checkpointer', () => {
   it('copies committed pages into the database file from its own thread, the writer checkpointing only as a backstop', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'switchboard-checkpoint-'))
@@ -33,5 +43,25 @@ describe('the WAL checkpointer', () => {
     expect(statSync(file).size).toBeGreaterThan(sizeBefore + 200_000)
     await checkpointer.stop()
     expect(db.$client.prepare('SELECT count(*) AS n FROM item').get()).toEqual({ n: 200 })
+  })
+
+  it('looks often but reports only the checkpoints that found the WAL changed', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'switchboard-checkpoint-'))
+    db = openDatabase(path.join(dir, 'test.db'))
+    const checkpointer = startCheckpointer(db, 10)
+    const reports: CheckpointReport[] = []
+    checkpointer.onCheckpoint((report) => reports.push(report))
+    db.$client.exec('CREATE TABLE item (id INTEGER PRIMARY KEY, body TEXT)')
+    const insert = db.$client.prepare('INSERT INTO item (body) VALUES (?)')
+    insert.run('first')
+    const caughtUp = () => reports.some((report) => report.log > 0 && report.checkpointed === report.log)
+    expect(await within(2_000, caughtUp)).toBe(true)
+    const settled = reports.length
+    // Twenty more looks at an unchanged WAL: nothing to report.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(reports.length).toBe(settled)
+    insert.run('second')
+    expect(await within(2_000, () => reports.length > settled)).toBe(true)
+    await checkpointer.stop()
   })
 })
