@@ -12,8 +12,8 @@ import type { Db } from './client'
  * Under sustained writes the backstop still runs: a checkpoint can only start the WAL over once it has caught up
  * with the writer, which a writer committing every few milliseconds never lets it do. Its fsync then writes out
  * whatever WAL the worker has not synced yet, so the worker looks often: checkpointing once a second, a burst of
- * purchases left ~70 MB unsynced and the writer's fsync took 62-77 ms (purchases' p99 33-39 ms in those blocks); every 50 ms,
- * 5-6 ms. A look that finds nothing new costs the worker ~6 µs, and is not reported.
+ * purchases left ~70 MB unsynced and the writer's fsync took 62-77 ms (purchases' p99 33-39 ms in those blocks);
+ * every 50 ms, 5-6 ms. A look that finds nothing new costs the worker ~6 µs, and is not reported.
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
