@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createListing, publishedListing, userIdOf } from '../../test/helpers/marketplace'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { callAs, createListing, publish, publishedListing, userIdOf } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { type ListingFilter, searchListings } from './listings.repository'
 
@@ -65,6 +68,94 @@ describe('a page of a search', () => {
       expect(page(filter, 1, 0)).toEqual({ ids: newestFirst.slice(0, 1), total: 2 })
       expect(page(filter, 1, 1)).toEqual({ ids: newestFirst.slice(1), total: 2 })
       expect(page(filter, 2, 0)).toEqual({ ids: newestFirst, total: 2 })
+    }
+  })
+})
+
+describe('the total of a page without a keyword', () => {
+  /** Each status, asset type and pricing model's number of listings, as kept and as counted from the listings. */
+  function keptAndCounted(db: TestServer['app']['ctx']['db']) {
+    const groups = (table: string, n: string) =>
+      db.$client
+        .prepare(
+          `SELECT status, asset_type, pricing_model, ${n} AS n FROM ${table}
+           GROUP BY status, asset_type, pricing_model HAVING ${n} > 0 ORDER BY 1, 2, 3`,
+        )
+        .all()
+    return { kept: groups('listing_count', 'sum(n)'), counted: groups('listing', 'count(*)') }
+  }
+
+  it('stays the number of listings through creation, publication, edits, suspension and removal', async () => {
+    const own = await startTestServer()
+    try {
+      const db = own.app.ctx.db
+      const total = async (query: string) =>
+        (await callAs(own, 'GET', `/api/marketplace/listings?${query}`, 'ann')).json().total
+      const free = await createListing(own, 'sam', { pricing_model: 'free', base_price: 0 })
+      const paid = await publishedListing(own, 'sam')
+      await publishedListing(own, 'bob')
+      await publish(own, free)
+      expect([
+        await total(''),
+        await total('pricing_model=free'),
+        await total('pricing_model=one_time'),
+      ]).toEqual([3, 1, 2])
+      // An edit of the pricing model moves the listing between the counts; the admin's suspension out of them.
+      const edited = await callAs(own, 'PUT', `/api/marketplace/listings/${free}`, 'sam', {
+        pricing_model: 'one_time',
+        base_price: 50,
+      })
+      expect(edited.statusCode).toBe(200)
+      const suspended = await own.app.inject({
+        method: 'PUT',
+        url: `/api/admin/listings/${paid}/status`,
+        headers: await own.adminHeaders(),
+        payload: { status: 'suspended', reason: 'checking' },
+      })
+      expect(suspended.statusCode).toBe(200)
+      expect([await total(''), await total('pricing_model=free'), await total('asset_type=agent')]).toEqual([
+        2, 0, 2,
+      ])
+      expect((await callAs(own, 'DELETE', `/api/marketplace/listings/${free}`, 'sam')).statusCode).toBe(204)
+      expect(await total('')).toBe(1)
+      // Moderation's page of every status sums them all.
+      const moderation = await own.app.inject({
+        method: 'GET',
+        url: '/api/admin/listings',
+        headers: await own.adminHeaders(),
+      })
+      expect(moderation.json().total).toBe(2)
+      const { kept, counted } = keptAndCounted(db)
+      expect(kept).toEqual(counted)
+      expect(counted).toEqual([
+        { status: 'published', asset_type: 'agent', pricing_model: 'one_time', n: 1 },
+        { status: 'suspended', asset_type: 'agent', pricing_model: 'one_time', n: 1 },
+      ])
+    } finally {
+      await own.close()
+    }
+  })
+
+  it('is counted from the listings when the migration comes to a database that already has some', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-listing-counts-'))
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }))
+    let own = await startTestServer({ dataDir })
+    await publishedListing(own, 'sam')
+    await publishedListing(own, 'sam', { pricing_model: 'free', base_price: 0 })
+    await createListing(own, 'bob')
+    // As a release before 0008 left it: listings, no counts, 0008 not applied.
+    own.app.ctx.db.$client.exec(`DROP TABLE listing_count; DROP TRIGGER listing_count_after_insert;
+      DROP TRIGGER listing_count_after_update; DROP TRIGGER listing_count_after_delete;
+      DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)`)
+    await own.close()
+    own = await startTestServer({ dataDir })
+    try {
+      const { kept, counted } = keptAndCounted(own.app.ctx.db)
+      expect(kept).toEqual(counted)
+      expect(counted).toHaveLength(3)
+      expect((await callAs(own, 'GET', '/api/marketplace/listings', 'ann')).json().total).toBe(2)
+    } finally {
+      await own.close()
     }
   })
 })

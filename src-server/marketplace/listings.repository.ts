@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, getTableColumns, type SQL, sql, sum } from 'drizzle-orm'
 import { publicAvatarUrl, user } from '../auth'
 import { literalLimit, perHandle, perShape, type Queryable } from '../db'
-import { type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
+import { type ListingStatus, listing, listingCount, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect
 export type ListingWithSeller = ListingRow & { sellerUsername: string; sellerAvatarUrl: string | null }
@@ -181,8 +181,26 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
   if (filter.assetType !== undefined) conditions.push(sql`${listing.assetType} = ${p('assetType')}`)
   if (filter.pricingModel !== undefined) conditions.push(sql`${listing.pricingModel} = ${p('pricingModel')}`)
   const where = conditions.length > 0 ? and(...conditions) : undefined
-  return { total: db.select({ n: count() }).from(listing).where(where).prepare(), page: page(where) }
+  const total =
+    filter.words === 0 && filter.sellerId === undefined
+      ? countedTotal(db, filter)
+      : db.select({ n: count() }).from(listing).where(where).prepare()
+  return { total, page: page(where) }
 })
+
+/** The total of a search whose every filter is a column of `listing_count`: a sum of its rows, not a count. */
+function countedTotal(db: Queryable, filter: Search) {
+  const conditions: SQL[] = []
+  if (filter.status !== undefined) conditions.push(eq(listingCount.status, p('status')))
+  if (filter.assetType !== undefined) conditions.push(sql`${listingCount.assetType} = ${p('assetType')}`)
+  if (filter.pricingModel !== undefined)
+    conditions.push(sql`${listingCount.pricingModel} = ${p('pricingModel')}`)
+  return db
+    .select({ n: sql<number>`coalesce(${sum(listingCount.n)}, 0)`.mapWith(Number) })
+    .from(listingCount)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .prepare()
+}
 
 function search(db: Queryable, filter: ListingFilter & { columns: Search['columns'] }) {
   // A keyword without a single word matches like no keyword at all.
