@@ -6,3 +6,4 @@ export { createdAt, idColumn, jsonText, nowIso, oneOf, oneOfInline, updatedAt } 
 export { type CommitGroup, createCommitGroup } from './group-commit'
 export { appliedMigrationCount, applyMigrations, migrationsFolder } from './migrate'
 export { literalLimit, preparePage, type RowPage, type RowWindow, selectPage } from './paging'
+export { type PlainSelect, preparePlain } from './plain-select'

@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import type { Queryable } from '../db'
+import type { Db, Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import * as stats from './admin.repository'
 import * as repo from './listings.repository'
@@ -10,10 +10,7 @@ import { presentListing } from './presenters'
 export const MODERATION_STATUSES = ['published', 'rejected', 'suspended'] as const satisfies ListingStatus[]
 export type ModerationStatus = (typeof MODERATION_STATUSES)[number]
 
-export function listListingsForModeration(
-  db: Queryable,
-  query: PageQuery & { status?: ListingStatus | undefined },
-) {
+export function listListingsForModeration(db: Db, query: PageQuery & { status?: ListingStatus | undefined }) {
   const { rows, total } = repo.searchListings(db, {
     status: query.status,
     sortOrder: 'asc',

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql, sum } from 'drizzle-orm'
 import { publicAvatarUrl, user } from '../auth'
-import { literalLimit, perHandle, perShape, type Queryable } from '../db'
+import { type Db, literalLimit, perHandle, perShape, preparePlain, type Queryable } from '../db'
 import { type ListingStatus, listing, listingCount, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect
@@ -72,6 +72,7 @@ const itemColumns = {
 }
 
 export type ListingItemRow = Pick<ListingWithSeller, keyof typeof itemColumns>
+const ITEM_FIELDS = Object.keys(itemColumns) as (keyof ListingItemRow)[]
 
 /** A listing with its seller by id, prepared once (a listing's page, and each moderation step, read it). */
 const listingById = perHandle((db: Queryable) =>
@@ -126,7 +127,7 @@ const searchShape = (filter: Search) =>
   ].join(':')
 
 /** The statements of one search shape, with placeholders for the values: built on its first use, then reused. */
-const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) => {
+const searchStatements = perShape(searchShape, (db: Db, filter: Search) => {
   const column =
     filter.sortBy === 'price'
       ? listing.basePrice
@@ -141,11 +142,15 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
       .innerJoin(user, eq(user.id, listing.sellerId))
       .where(where)
       .orderBy(...order)
+  // A result card's columns are text and numbers: read as plain rows. Whole listings have JSON tags to decode.
+  const prepare = (select: Pick<ReturnType<typeof read>, 'toSQL' | 'prepare'>) =>
+    filter.columns === 'item' ? preparePlain<ListingItemRow>(db, select, ITEM_FIELDS) : select.prepare()
   const page = (where: SQL | undefined) =>
-    read(where, [direction(column), direction(listing.id)])
-      .limit(literalLimit(filter.limit))
-      .offset(p('offset'))
-      .prepare()
+    prepare(
+      read(where, [direction(column), direction(listing.id)])
+        .limit(literalLimit(filter.limit))
+        .offset(p('offset')),
+    )
 
   const sellerIs = eq(listing.sellerId, p('sellerId'))
   if (filter.words > 0 && usesIndex(filter)) {
@@ -165,7 +170,7 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
       const ids = sql`${matching} ORDER BY rowid ${rowOrder} LIMIT ${literalLimit(filter.limit)} OFFSET ${p('offset')}`
       return {
         total,
-        page: read(sql`${listing.searchId} IN (${ids})`, [direction(listing.searchId)]).prepare(),
+        page: prepare(read(sql`${listing.searchId} IN (${ids})`, [direction(listing.searchId)])),
       }
     }
     return { total, page: page(sql`${listing.searchId} IN (${matching})`) }
@@ -189,7 +194,7 @@ const searchStatements = perShape(searchShape, (db: Queryable, filter: Search) =
 })
 
 /** The total of a search whose every filter is a column of `listing_count`: a sum of its rows, not a count. */
-function countedTotal(db: Queryable, filter: Search) {
+function countedTotal(db: Db, filter: Search) {
   const conditions: SQL[] = []
   if (filter.status !== undefined) conditions.push(eq(listingCount.status, p('status')))
   if (filter.assetType !== undefined) conditions.push(sql`${listingCount.assetType} = ${p('assetType')}`)
@@ -202,7 +207,7 @@ function countedTotal(db: Queryable, filter: Search) {
     .prepare()
 }
 
-function search(db: Queryable, filter: ListingFilter & { columns: Search['columns'] }) {
+function search(db: Db, filter: ListingFilter & { columns: Search['columns'] }) {
   // A keyword without a single word matches like no keyword at all.
   const words = filter.keyword ? (keywordWords(filter.keyword) ?? []) : []
   const statements = searchStatements(db, { ...filter, words: words.length })
@@ -223,13 +228,13 @@ function search(db: Queryable, filter: ListingFilter & { columns: Search['column
  * A page of listings, narrowed by each filter given, with or without a keyword (the public search passes
  * `published`, moderation whatever it asks for, a seller's own view their id).
  */
-export function searchListings(db: Queryable, filter: ListingFilter) {
+export function searchListings(db: Db, filter: ListingFilter) {
   const { rows, total } = search(db, { ...filter, columns: 'all' })
   return { rows: rows as ListingWithSeller[], total }
 }
 
 /** `searchListings` reading only what a result card shows. */
-export function searchListingItems(db: Queryable, filter: ListingFilter) {
+export function searchListingItems(db: Db, filter: ListingFilter) {
   const { rows, total } = search(db, { ...filter, columns: 'item' })
   return { rows: rows as ListingItemRow[], total }
 }

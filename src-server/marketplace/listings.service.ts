@@ -1,6 +1,6 @@
 import { requireAccess } from '../access'
 import type { AuthUser } from '../auth'
-import type { Queryable } from '../db'
+import type { Db, Queryable } from '../db'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import * as repo from './listings.repository'
@@ -78,7 +78,7 @@ export function findVisibleListing(db: Queryable, id: string, viewer: Viewer): r
   return row
 }
 
-export function createListingService(db: Queryable, assetOwners: AssetOwners) {
+export function createListingService(db: Db, assetOwners: AssetOwners) {
   function checkOwnership(assetType: AssetType, assetId: string, sellerId: string): void {
     const owner = assetOwners[assetType]?.(db, assetId) ?? null
     if (owner !== sellerId)
