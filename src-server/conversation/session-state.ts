@@ -283,7 +283,7 @@ export function createSessionState(
         resolved: query.resolved ?? (operates ? 'open' : 'any'),
         ...(query.q?.trim() && { q: query.q.trim() }),
       }
-      const { rows, total } = repo.listSessions(
+      const { rows, total, counts } = repo.listSessions(
         db,
         filter,
         { name: operates ? query.view : 'all', viewerId: operates ? user.id : null },
@@ -294,7 +294,7 @@ export function createSessionState(
         total,
         limit: query.limit,
         offset: query.offset,
-        counts: operates ? repo.countViews(db, filter, user.id) : null,
+        counts: operates ? counts : null,
       }
     },
 

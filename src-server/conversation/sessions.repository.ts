@@ -273,13 +273,34 @@ function viewCondition(view: InboxView): SQL | undefined {
   return undefined
 }
 
-const countWhere = (db: Queryable, where: SQL | undefined) =>
+/**
+ * The three views' counts under one filter's conditions, built on first use: one pass over the filter's sessions,
+ * where a count per view (and the page's total on top) read them four times.
+ */
+const viewCountStatements = perShape(filterShape, (db: Queryable, filter: SessionFilter) =>
   db
-    .select({ n: count() })
+    .select({
+      all: count(),
+      mine: sql<number>`coalesce(sum(${chatSession.assignedOperatorId} = ${p('viewerId')}), 0)`.mapWith(
+        Number,
+      ),
+      unassigned: sql<number>`coalesce(sum(${chatSession.assignedOperatorId} IS NULL), 0)`.mapWith(Number),
+    })
     .from(chatSession)
     .innerJoin(owner, eq(owner.id, chatSession.ownerId))
-    .where(where)
-    .prepare()
+    .where(and(...filterConditions(filter)))
+    .prepare(),
+)
+
+/** How many sessions each inbox view holds under the filter (`viewerId`: whose are `mine`, none for nobody). */
+function countViews(
+  db: Queryable,
+  filter: SessionFilter,
+  viewerId: string | null,
+): Record<InboxView, number> {
+  const counts = viewCountStatements(db, filter).get(filterValues(filter, viewerId))
+  return { mine: counts?.mine ?? 0, unassigned: counts?.unassigned ?? 0, all: counts?.all ?? 0 }
+}
 
 /** One statement per inbox view under a filter's conditions, built by `build` from each view's WHERE. */
 function perView<T>(filter: SessionFilter, build: (where: SQL | undefined) => T): Record<InboxView, T> {
@@ -288,11 +309,6 @@ function perView<T>(filter: SessionFilter, build: (where: SQL | undefined) => T)
     INBOX_VIEWS.map((view) => [view, build(and(...base, viewCondition(view)))]),
   ) as Record<InboxView, T>
 }
-
-/** The counts of one filter shape, one per view, built on first use. */
-const countStatements = perShape(filterShape, (db: Queryable, filter: SessionFilter) =>
-  perView(filter, (where) => countWhere(db, where)),
-)
 
 /** The pages of one filter shape and page size, one per view, built on first use (see `literalLimit`). */
 const pageStatements = perShape(
@@ -308,7 +324,7 @@ const pageStatements = perShape(
     ),
 )
 
-/** Sessions waiting for a human first, then newest `updated_at` first. */
+/** Sessions waiting for a human first, then newest `updated_at` first; the page's total and every view's count. */
 export function listSessions(
   db: Queryable,
   filter: SessionFilter,
@@ -318,22 +334,8 @@ export function listSessions(
   const values = filterValues(filter, view.viewerId)
   const page = pageStatements(db, { filter, limit: window.limit })[view.name]
   const rows = page.all({ ...values, offset: window.offset }).map(flattenSession)
-  return { rows, total: countStatements(db, filter)[view.name].get(values)?.n ?? 0 }
-}
-
-/** How many sessions each inbox view holds under the same filter. */
-export function countViews(
-  db: Queryable,
-  filter: SessionFilter,
-  viewerId: string,
-): Record<InboxView, number> {
-  const counts = countStatements(db, filter)
-  const values = filterValues(filter, viewerId)
-  return {
-    mine: counts.mine.get(values)?.n ?? 0,
-    unassigned: counts.unassigned.get(values)?.n ?? 0,
-    all: counts.all.get(values)?.n ?? 0,
-  }
+  const counts = countViews(db, filter, view.viewerId)
+  return { rows, total: counts[view.name], counts }
 }
 
 export function insertMessage(
