@@ -1,5 +1,5 @@
 import { Placeholder } from 'drizzle-orm'
-import type { Db, Queryable } from './client'
+import type { Db } from './client'
 
 /** A built drizzle select, before it is prepared. */
 interface BuiltSelect {
@@ -17,13 +17,9 @@ export interface PlainSelect<T> {
  * values need no decoding: drizzle maps every value of every row through its column, and better-sqlite3 names
  * every column of an object row anew, which together cost a page of listings as much as reading it.
  */
-export function preparePlain<T>(
-  db: Queryable,
-  select: BuiltSelect,
-  fields: readonly (keyof T)[],
-): PlainSelect<T> {
+export function preparePlain<T>(db: Db, select: BuiltSelect, fields: readonly (keyof T)[]): PlainSelect<T> {
   const { sql, params } = select.toSQL()
-  const statement = (db as Db).$client.prepare<unknown[], unknown[]>(sql).raw()
+  const statement = db.$client.prepare<unknown[], unknown[]>(sql).raw()
   return {
     all(values) {
       const bound = params.map((param) => (param instanceof Placeholder ? values[param.name] : param))
