@@ -11,6 +11,7 @@ import {
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { listTransactionHistory } from './history.repository'
+import { ledgerViolations } from './ledger-audit'
 
 let server: TestServer
 const { call, buy } = marketplaceTestFrame(() => server)
@@ -167,6 +168,25 @@ describe('histories carry names, not ids', () => {
     expect(await types('size=2&page=2')).toEqual(['spend', 'topup'])
     expect(await types('size=1&type=topup')).toEqual(['topup'])
     expect(await page('/api/wallet/transactions?size=4&type=spend')).toMatchObject({ total: 3, size: 4 })
+    // Without a type the total is the wallet's entry count, read off its last seq: the top-up and three purchases.
+    const stored = server.app.ctx.db.$client
+      .prepare(
+        'SELECT count(*) AS n FROM wallet_transaction t JOIN wallet w ON w.id = t.wallet_id WHERE w.user_id = ?',
+      )
+      .get(userIdOf(server, 'bob'))
+    expect(stored).toEqual({ n: 4 })
+    expect(await page('/api/wallet/transactions?size=2')).toMatchObject({ total: 4, size: 2 })
+    // The audit (run after each test here) refuses a wallet whose entries do not run 1..last_seq, which that
+    // total relies on.
+    server.app.ctx.db.$client
+      .prepare('UPDATE wallet SET last_seq = last_seq + 1 WHERE user_id = ?')
+      .run(userIdOf(server, 'bob'))
+    expect(ledgerViolations(server.app.ctx.db)).toEqual([
+      expect.stringContaining('4 entries up to seq 4, last_seq 5'),
+    ])
+    server.app.ctx.db.$client
+      .prepare('UPDATE wallet SET last_seq = last_seq - 1 WHERE user_id = ?')
+      .run(userIdOf(server, 'bob'))
   })
 })
 
@@ -202,9 +222,9 @@ describe('ledger indexes (migration 0006)', () => {
     ])
     // Users persist but the restarted test server signs in only its admin: Carl's history is read from the store.
     const carl = server.app.ctx.db.$client
-      .prepare('SELECT id, user_id FROM wallet WHERE user_id = ?')
-      .get(carlId) as { id: string; user_id: string }
-    const received = listTransactionHistory(server.app.ctx.db, carl.id, carl.user_id, {
+      .prepare('SELECT id, user_id, last_seq AS lastSeq FROM wallet WHERE user_id = ?')
+      .get(carlId) as { id: string; user_id: string; lastSeq: number }
+    const received = listTransactionHistory(server.app.ctx.db, carl, carl.user_id, {
       page: 1,
       size: 20,
       type: 'transfer_in',

@@ -2,7 +2,8 @@ import type { Db } from '../db'
 
 /**
  * Every money rule that must hold at every instant: conservation (holdings equal top-ups minus withdrawals),
- * no negative balance, every wallet equal to the sum of its entries, and its last entry agreeing with it.
+ * no negative balance, every wallet equal to the sum of its entries, its entries numbered 1..last_seq, and its last
+ * entry agreeing with it.
  */
 export function ledgerViolations(db: Db): string[] {
   const sqlite = db.$client
@@ -25,6 +26,8 @@ export function ledgerViolations(db: Db): string[] {
     .prepare(
       `SELECT w.id, w.balance, w.frozen_balance,
               (SELECT coalesce(sum(amount), 0) FROM wallet_transaction t WHERE t.wallet_id = w.id) AS entries,
+              (SELECT count(*) FROM wallet_transaction t WHERE t.wallet_id = w.id) AS entry_count,
+              (SELECT coalesce(max(seq), 0) FROM wallet_transaction t WHERE t.wallet_id = w.id) AS max_seq, w.last_seq,
               (SELECT balance_after FROM wallet_transaction t WHERE t.wallet_id = w.id ORDER BY seq DESC LIMIT 1) AS last_balance,
               (SELECT frozen_after FROM wallet_transaction t WHERE t.wallet_id = w.id ORDER BY seq DESC LIMIT 1) AS last_frozen
        FROM wallet w`,
@@ -34,6 +37,9 @@ export function ledgerViolations(db: Db): string[] {
     balance: number
     frozen_balance: number
     entries: number
+    entry_count: number
+    max_seq: number
+    last_seq: number
     last_balance: number | null
     last_frozen: number | null
   }[]
@@ -41,6 +47,11 @@ export function ledgerViolations(db: Db): string[] {
     if (w.balance < 0 || w.frozen_balance < 0) violations.push(`wallet ${w.id} is negative`)
     if (w.balance + w.frozen_balance !== w.entries)
       violations.push(`wallet ${w.id}: holdings ${w.balance + w.frozen_balance} != entries ${w.entries}`)
+    // Entries are numbered 1..last_seq with none missing: the ledger history's total relies on it.
+    if (w.entry_count !== w.last_seq || w.max_seq !== w.last_seq)
+      violations.push(
+        `wallet ${w.id}: ${w.entry_count} entries up to seq ${w.max_seq}, last_seq ${w.last_seq}`,
+      )
     if ((w.last_balance ?? 0) !== w.balance || (w.last_frozen ?? 0) !== w.frozen_balance)
       violations.push(
         `wallet ${w.id}: last entry ${w.last_balance}/${w.last_frozen} != ${w.balance}/${w.frozen_balance}`,

@@ -32,7 +32,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
 
     transactions(userId: string, query: PageQuery & { type?: TransactionType | undefined }, at: Date) {
       const own = db.transaction(() => ledger.openWallet(userId, at))
-      return listTransactionHistory(db, own.id, userId, query)
+      return listTransactionHistory(db, own, userId, query)
     },
 
     topUp(userId: string, input: { amount: number; payment_method: string }, at: Date) {
