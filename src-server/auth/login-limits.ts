@@ -35,9 +35,14 @@ export class LoginLimits {
     'skip-new',
   )
   private readonly perUser = new FailureLimiter(FAILURES_BEFORE_SLOWDOWN, WINDOW_MS)
-  private readonly slowed = new SlowLanes(SLOWDOWN_SPACING_MS, SLOWED_WAITING_FROM_FAILED_ADDRESSES)
+  private readonly slowed: SlowLanes
 
-  constructor(private readonly hashing: HashQueue) {}
+  constructor(
+    private readonly hashing: HashQueue,
+    slowdownSpacingMs = SLOWDOWN_SPACING_MS,
+  ) {
+    this.slowed = new SlowLanes(slowdownSpacingMs, SLOWED_WAITING_FROM_FAILED_ADDRESSES)
+  }
 
   /**
    * Runs `check` (the password check: what signed in, or null when it failed) within the limits; throws 429
