@@ -129,7 +129,8 @@ export function resolveConfig(
 }
 
 /** Whether listening on `host` keeps the server on this machine (else it is exposed on the LAN). */
-export const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.')
+export const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '::1' || host.startsWith('127.')
 
 const commaList = (value: string | undefined): string[] =>
   (value ?? '')
