@@ -70,7 +70,7 @@ const SIGN_IN_HASHING = { concurrency: 2, maxWaiting: 64 }
 const REGISTRATION_HASHING = { concurrency: 1, maxWaiting: 16 }
 
 /** The one answer to an anonymous registration, whether the name was free or not: it tells nobody which names exist. */
-export const REGISTRATION_ACCEPTED = {
+const REGISTRATION_ACCEPTED = {
   message:
     'If this username was free, the account now exists: sign in with it. If sign-in fails, choose another name.',
 }

@@ -10,7 +10,7 @@ export const FAILURES_PER_ADDRESS = 30
 /** Failures of one user, from any address, before that user's checks are slowed down (never refused). */
 export const FAILURES_BEFORE_SLOWDOWN = 10
 /** While a user is slowed down, their password checks start one at a time, this far apart. */
-export const SLOWDOWN_SPACING_MS = 1_000
+const SLOWDOWN_SPACING_MS = 1_000
 /** Waiting checks of a slowed user from addresses that already failed for them; past this those are refused. */
 const SLOWED_WAITING_FROM_FAILED_ADDRESSES = 8
 
