@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HashQueue } from './hash-queue'
-import { FAILURES_BEFORE_SLOWDOWN, LoginLimits } from './login-limits'
+import { FAILURES_BEFORE_SLOWDOWN, FAILURES_PER_USER_AT_ADDRESS, LoginLimits } from './login-limits'
 
 const fail = async () => null
 
@@ -31,5 +31,29 @@ describe('the per-user slowdown', () => {
     // At most the attempt already started ran before the owner's.
     expect(order.indexOf('owner')).toBeLessThanOrEqual(1)
     await Promise.allSettled(queued)
+  })
+})
+
+describe('the per (user, address) lockout', () => {
+  it('counts afresh after the right password, but not past the limit in one run', async () => {
+    const limits = new LoginLimits(new HashQueue(2, 64))
+    const attempts = (n: number) =>
+      Promise.all(
+        Array.from({ length: n }, () =>
+          limits.attempt('kim', '10.0.0.5', fail).then(
+            () => 'checked',
+            () => 'refused',
+          ),
+        ),
+      )
+    expect(await attempts(FAILURES_PER_USER_AT_ADDRESS - 1)).not.toContain('refused')
+    expect(await limits.attempt('kim', '10.0.0.5', async () => 'kim')).toBe('kim')
+    expect(await attempts(FAILURES_PER_USER_AT_ADDRESS + 3)).toEqual([
+      ...Array(FAILURES_PER_USER_AT_ADDRESS).fill('checked'),
+      ...Array(3).fill('refused'),
+    ])
+    await expect(limits.attempt('kim', '10.0.0.5', async () => 'kim')).rejects.toMatchObject({
+      statusCode: 429,
+    })
   })
 })

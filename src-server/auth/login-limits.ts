@@ -77,6 +77,9 @@ export class LoginLimits {
       this.perAddress.settle(address, failed)
       if (unslowed) this.perUser.settle(user, failed)
       else if (failed) this.perUser.recordFailure(user)
+      // The right password clears only its own pair's count: the address's and the user's stay, so signing in
+      // to one's own account never hands back attempts against others, nor lifts a slowdown an attacker caused.
+      if (passed) this.perUserAtAddress.reset(pair)
     }
   }
 }
