@@ -198,7 +198,7 @@ async function login(base: string, username: string, password: string) {
 async function marketplace(base: string, admin: string) {
   const password = 'bench-user-password'
   const account = async (username: string) => {
-    await call(base, 'POST', '/api/auth/register', undefined, { username, password })
+    await call(base, 'POST', '/api/admin/users', admin, { username, password, roles: ['user'] })
     return login(base, username, password)
   }
   const seller = await account('bench-seller')

@@ -13,7 +13,7 @@ import { aiRoutes, createModelRegistry } from './ai'
 import type { AppContext } from './app-context'
 import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
 import { backupRoutes } from './backup'
-import { resolveConfig, type ServerConfig, type ServerOptions } from './config'
+import { isLoopbackHost, resolveConfig, type ServerConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console'
 import {
   chatModelCheck,
@@ -57,7 +57,7 @@ import { type LanListener, lanCertificate, lanRoutes } from './lan'
 import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets'
-import { settingsRoutes } from './settings'
+import { installDefaults, settingsRoutes } from './settings'
 import { BlobStore, lockDataDir } from './storage'
 
 export interface CreateServerOptions extends ServerOptions {
@@ -140,7 +140,8 @@ async function buildApp(
   guard.register('secret key', secretKeyPresent(config.dataDir, Boolean(config.secretKey)))
   const stopGuard = guard.watch()
 
-  const auth = createAuthService(db)
+  const configDefaults = installDefaults(!isLoopbackHost(config.host))
+  const auth = createAuthService(db, { configDefaults })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,
     adminPassword: config.adminPassword,
@@ -225,7 +226,7 @@ async function buildApp(
   await app.register(healthRoutes, { ctx })
   await app.register(lanRoutes, { lan, allowPlainHttp: config.lanPlainHttp })
   await app.register(authRoutes, { auth })
-  await app.register(settingsRoutes, { ctx })
+  await app.register(settingsRoutes, { ctx, defaults: configDefaults })
   await app.register(adminAuditRoutes, { ctx })
   await app.register(backupRoutes, { ctx })
   // Domains: marketplace, conversation, knowledge, evaluation, mcp, document-recognition, agent-runs.

@@ -128,7 +128,9 @@ export function resolveConfig(
   }
 }
 
-const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.')
+/** Whether listening on `host` keeps the server on this machine (else it is exposed on the LAN). */
+export const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '::1' || host.startsWith('127.')
 
 const commaList = (value: string | undefined): string[] =>
   (value ?? '')

@@ -8,6 +8,7 @@ import {
   Credentials,
   LoginBody,
   LoginResult,
+  RegistrationAccepted,
   UpdateMeBody,
   UpdateUserBody,
   UserLookup,
@@ -21,9 +22,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
 
   app.post(
     '/api/auth/register',
-    { config: { public: true }, schema: { tags, body: Credentials, response: { 201: UserSchema } } },
+    {
+      config: { public: true },
+      schema: { tags, body: Credentials, response: { 202: RegistrationAccepted } },
+    },
     async (request, reply) =>
-      reply.status(201).send(await auth.register(request.body.username, request.body.password)),
+      reply.status(202).send(await auth.register(request.body.username, request.body.password, request.ip)),
   )
 
   app.post(

@@ -22,6 +22,8 @@ export type User = Static<typeof UserSchema>
 export const UserLookup = Type.Object({ id: Uuid, username: Type.String() })
 
 export const Credentials = Type.Object({ username: Username, password: Password })
+/** `POST /api/auth/register`'s one answer: the same whether the name was free or taken. */
+export const RegistrationAccepted = Type.Object({ message: Type.String() })
 export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
   password: Type.String({ minLength: 1, maxLength: 256 }),

@@ -6,12 +6,15 @@ import { recordAdminAction } from '../admin-audit'
 import type { Db } from '../db'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, toPage } from '../http'
-import { readConfigValue } from '../settings'
+import { type PlatformConfig, readConfigValue } from '../settings'
 import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
 import type { UpdateMeBody } from './auth.schemas'
 import type { TokenKind } from './auth.tables'
 import { checkAvatarUrl, decodeStoredAvatar } from './avatar'
+import { clientKey } from './client-address'
+import { HashQueue } from './hash-queue'
+import { LoginLimits } from './login-limits'
 import { hashPassword, verifyPassword } from './password'
 import { type Permission, permissionsOf, type Role } from './permissions'
 import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
@@ -57,7 +60,22 @@ interface CachedCaller {
   touchedAt: number
 }
 
-export function createAuthService(db: Db) {
+/** Registrations one address may attempt per minute. */
+export const REGISTRATIONS_PER_ADDRESS = 3
+/**
+ * Hashes in flight and waiting, per queue. Together the running ones (3) stay under libuv's 4 threads, leaving one
+ * for file reads; a full line answers 429 at once.
+ */
+const SIGN_IN_HASHING = { concurrency: 2, maxWaiting: 64 }
+const REGISTRATION_HASHING = { concurrency: 1, maxWaiting: 16 }
+
+/** The one answer to an anonymous registration, whether the name was free or not: it tells nobody which names exist. */
+const REGISTRATION_ACCEPTED = {
+  message:
+    'If this username was free, the account now exists: sign in with it. If sign-in fails, choose another name.',
+}
+
+export function createAuthService(db: Db, options: { configDefaults: PlatformConfig }) {
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
    * computed only on a miss). Exact because this process is the only writer (the data directory lock): every
@@ -79,8 +97,15 @@ export function createAuthService(db: Db) {
     for (const [token, cached] of callers) if (match(cached.user)) callers.delete(token)
   }
   let platformId: string | null = null
-  const failuresByUsername = new FailureLimiter(10, 15 * 60_000)
-  const failuresByAddress = new FailureLimiter(50, 15 * 60_000, MAX_TRACKED_KEYS, 'skip-new')
+  const loginLimits = new LoginLimits(new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting))
+  // Every registration counts here, not only failed ones: it limits attempts per address per minute.
+  const registrationsByAddress = new FailureLimiter(
+    REGISTRATIONS_PER_ADDRESS,
+    60_000,
+    MAX_TRACKED_KEYS,
+    'skip-new',
+  )
+  const registrationHashing = new HashQueue(REGISTRATION_HASHING.concurrency, REGISTRATION_HASHING.maxWaiting)
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'))
 
@@ -98,13 +123,25 @@ export function createAuthService(db: Db) {
   }
 
   return {
-    async register(username: string, password: string) {
-      if (!readConfigValue(db, 'registration_open')) throw AuthErrors.REGISTRATION_CLOSED()
-      if (repo.findUserByUsername(db, username)) throw AuthErrors.USERNAME_TAKEN({ username })
-      const passwordHash = await hashPassword(password)
-      // Checked again after the await: two racing registrations meet the unique index otherwise.
-      if (repo.findUserByUsername(db, username)) throw AuthErrors.USERNAME_TAKEN({ username })
-      return publicUser(repo.insertUser(db, { username, passwordHash, roles: ['user'] }))
+    /**
+     * An anonymous registration: counted against its address as it arrives, hashed in its own queue, and
+     * answered the same whether the name was free (the account is created) or taken (nothing changes). A taken
+     * name pays the same hash, so neither the answer nor its time tells which names exist.
+     */
+    async register(username: string, password: string, address: string) {
+      if (!readConfigValue(db, 'registration_open', options.configDefaults))
+        throw AuthErrors.REGISTRATION_CLOSED()
+      const client = clientKey(address)
+      const wait = registrationsByAddress.retryAfter(client)
+      if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
+      registrationsByAddress.recordFailure(client)
+      const hashing = registrationHashing.tryRun(() => hashPassword(password))
+      if (!hashing) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: 1 })
+      const passwordHash = await hashing
+      // Looked up after the await, with the insert in the same synchronous step: no racing registration between.
+      if (!repo.findUserByUsername(db, username))
+        repo.insertUser(db, { username, passwordHash, roles: ['user'] })
+      return REGISTRATION_ACCEPTED
     },
 
     /** An active person by exact username; system accounts and disabled users are not found. */
@@ -114,20 +151,18 @@ export function createAuthService(db: Db) {
       return { id: row.id, username: row.username }
     },
 
+    /** Within the sign-in limits (`login-limits.ts`); an unknown user pays a hash too, so costs the same. */
     async login(username: string, password: string, address: string) {
-      const userKey = username.toLowerCase()
-      const wait = Math.max(failuresByUsername.retryAfter(userKey), failuresByAddress.retryAfter(address))
-      if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
-      const row = repo.findUserByUsername(db, username)
-      let valid = false
-      if (row && !row.isSystem) valid = await verifyPassword(password, row.passwordHash)
-      else await verifyPassword(password, await dummyHash)
-      if (!row || !valid || row.disabled) {
-        failuresByUsername.recordFailure(userKey)
-        failuresByAddress.recordFailure(address)
-        throw AuthErrors.INVALID_CREDENTIALS()
-      }
-      failuresByUsername.reset(userKey)
+      const row = await loginLimits.attempt(username.toLowerCase(), clientKey(address), async () => {
+        // Read once the attempt may run: a slowed-down sign-in may have waited.
+        const found = repo.findUserByUsername(db, username)
+        if (!found || found.isSystem) {
+          await verifyPassword(password, await dummyHash)
+          return null
+        }
+        return (await verifyPassword(password, found.passwordHash)) && !found.disabled ? found : null
+      })
+      if (!row) throw AuthErrors.INVALID_CREDENTIALS()
       const { token } = issueToken(row.id, 'session')
       return { token, user: publicUser(row) }
     },

@@ -105,3 +105,16 @@ describe('an address limiter that leaves new keys uncounted when full', () => {
     expect(limiter.retryAfter('victim', 300)).toBe(0)
   })
 })
+
+describe('reserving attempts before their outcome is known', () => {
+  it('admits only as many parallel attempts as failures remain, and gives a success its place back', () => {
+    const limiter = new FailureLimiter(3, 60_000)
+    const admitted = Array.from({ length: 10 }, () => limiter.reserve('ann', 0)).filter((wait) => wait === 0)
+    expect(admitted).toHaveLength(3)
+    limiter.settle('ann', false, 1)
+    expect(limiter.reserve('ann', 2)).toBe(0)
+    for (let i = 0; i < 3; i++) limiter.settle('ann', true, 3)
+    expect(limiter.failures('ann', 4)).toBe(3)
+    expect(limiter.reserve('ann', 5)).toBe(60)
+  })
+})

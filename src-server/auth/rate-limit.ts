@@ -19,8 +19,8 @@ export const MAX_TRACKED_KEYS = 10_000
 export type WhenFull = 'forget-oldest' | 'skip-new'
 
 /**
- * Fixed-window failure counter kept in memory: login failures per username and per address. A restart clears
- * it, which is acceptable for a desktop server; the window is short anyway. Keys still counting live in an LRU of
+ * Fixed-window failure counter kept in memory (login failures per user and address, per address, per user). A
+ * restart clears it, which is acceptable for a desktop server; the window is short anyway. Keys still counting live in an LRU of
  * bounded size; when it is full, `whenFull` decides (above). A key that reached the limit moves to a lockout
  * table of its own, which failures of other keys never touch: only its window's end lifts it. That table is
  * bounded too, by evicting its oldest lockout, but filling it takes `maxFailures` failures for every entry, each
@@ -32,6 +32,8 @@ export class FailureLimiter {
   private readonly lockedUntil = new Map<string, number>()
   /** With `skip-new`, when the earliest counted window ends: a full table has no room before then. */
   private nextWindowEnd = 0
+  /** Attempts admitted by `reserve` and not settled yet; as many as requests in flight, so unbounded is safe. */
+  private readonly pending = new Map<string, number>()
 
   constructor(
     private readonly maxFailures: number,
@@ -51,6 +53,35 @@ export class FailureLimiter {
       return 0
     }
     return Math.ceil((until - now) / 1000)
+  }
+
+  /**
+   * Admits an attempt before its outcome is known, counting it as a failure until `settle`: attempts sent in
+   * parallel cannot all pass a check made before any of them has failed. 0 when admitted, else seconds to wait
+   * (1 while the places are held by attempts still being checked, which may yet succeed).
+   */
+  reserve(key: string, now = Date.now()): number {
+    const locked = this.retryAfter(key, now)
+    if (locked > 0) return locked
+    const pending = this.pending.get(key) ?? 0
+    if (this.failures(key, now) + pending >= this.maxFailures) return 1
+    this.pending.set(key, pending + 1)
+    return 0
+  }
+
+  /** Ends a reserved attempt: a failure is recorded, a success only gives its place back. */
+  settle(key: string, failed: boolean, now = Date.now()): void {
+    const pending = (this.pending.get(key) ?? 1) - 1
+    if (pending > 0) this.pending.set(key, pending)
+    else this.pending.delete(key)
+    if (failed) this.recordFailure(key, now)
+  }
+
+  /** Failures counted in the key's current window (the limit itself while it is locked out). */
+  failures(key: string, now = Date.now()): number {
+    if (this.retryAfter(key, now) > 0) return this.maxFailures
+    const window = this.counting.peek(key)
+    return window && now - window.windowStart < this.windowMs ? window.count : 0
   }
 
   recordFailure(key: string, now = Date.now()): void {

@@ -2,16 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
 import { ConfigEntry, ConfigValue, PlatformConfigSchema } from './settings.schemas'
-import { readConfig, updateConfigValue } from './settings.service'
+import { type PlatformConfig, readConfig, updateConfigValue } from './settings.service'
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const settingsRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext
+  defaults: PlatformConfig
+}> = async (app, { ctx, defaults }) => {
   app.get(
     '/api/admin/config',
     {
       config: { permission: 'platform.admin' },
       schema: { tags: ['admin'], response: { 200: PlatformConfigSchema } },
     },
-    async () => readConfig(ctx.db),
+    async () => readConfig(ctx.db, defaults),
   )
 
   app.put(
@@ -29,11 +32,15 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       },
     },
     async (request) =>
-      updateConfigValue(ctx.db, {
-        key: request.params.key,
-        value: request.body.value,
-        description: request.body.description,
-        actorId: request.requireUser().id,
-      }),
+      updateConfigValue(
+        ctx.db,
+        {
+          key: request.params.key,
+          value: request.body.value,
+          description: request.body.description,
+          actorId: request.requireUser().id,
+        },
+        defaults,
+      ),
   )
 }

@@ -53,25 +53,44 @@ export type PlatformConfig = {
       : number
 }
 
+/** Every setting's default as the table above gives it. */
+const BUILT_IN_DEFAULTS = Object.fromEntries(
+  Object.entries(CONFIG_KEYS).map(([key, definition]) => [key, definition.default]),
+) as PlatformConfig
+
+/**
+ * The defaults of one installation. Registration is open by default only while the server listens on loopback
+ * alone (a desktop install, whose only users sit at the machine); a server exposed on the LAN starts with it
+ * closed, so strangers on the network cannot make themselves accounts until an admin opens it.
+ */
+export function installDefaults(exposedOnLan: boolean): PlatformConfig {
+  return { ...BUILT_IN_DEFAULTS, registration_open: !exposedOnLan }
+}
+
 export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(CONFIG_KEYS, key)
 }
 
-export function readConfig(db: Queryable): PlatformConfig {
+export function readConfig(db: Queryable, defaults: PlatformConfig): PlatformConfig {
   const stored = repo.storedConfigValues(db)
   const config = {} as Record<ConfigKey, unknown>
-  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[])
-    config[key] = stored.get(key) ?? CONFIG_KEYS[key].default
+  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) config[key] = stored.get(key) ?? defaults[key]
   return config as PlatformConfig
 }
 
-export function readConfigValue<K extends ConfigKey>(db: Queryable, key: K): PlatformConfig[K] {
-  return (repo.findConfigValue(db, key) ?? CONFIG_KEYS[key].default) as PlatformConfig[K]
+/** A setting's stored value, else its default (pass the installation's for a key `installDefaults` changes). */
+export function readConfigValue<K extends ConfigKey>(
+  db: Queryable,
+  key: K,
+  defaults: PlatformConfig = BUILT_IN_DEFAULTS,
+): PlatformConfig[K] {
+  return (repo.findConfigValue(db, key) ?? defaults[key]) as PlatformConfig[K]
 }
 
 export function updateConfigValue(
   db: Queryable,
   input: { key: string; value: unknown; description?: string | undefined; actorId: string },
+  defaults: PlatformConfig,
 ) {
   if (!isConfigKey(input.key)) throw SettingsErrors.CONFIG_KEY_NOT_FOUND({ key: input.key })
   const definition = CONFIG_KEYS[input.key]
@@ -82,7 +101,7 @@ export function updateConfigValue(
       `${input.key} must be ${definition.rule}.`,
     )
   return db.transaction((tx) => {
-    const before = readConfigValue(tx, input.key as ConfigKey)
+    const before = readConfigValue(tx, input.key as ConfigKey, defaults)
     const row = {
       key: input.key,
       value,
