@@ -294,7 +294,10 @@ export function createAuthService(db: Db) {
       })
       // Roles, disabling and password all change what this user's tokens may do (or whether they work).
       profiles.delete(userId)
-      revoke(userId, input.disabled ? 'Your account was disabled.' : 'Your password was reset: sign in again.')
+      revoke(
+        userId,
+        input.disabled ? 'Your account was disabled.' : 'Your password was reset: sign in again.',
+      )
       return changed
     },
 

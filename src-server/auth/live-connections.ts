@@ -79,9 +79,4 @@ export class LiveConnections {
     for (const entry of [...(this.byUser.get(userId) ?? [])])
       if (tokenId === undefined || entry.tokenId === tokenId) entry.check(goneReason)
   }
-
-  /** How many connections a user holds open (for tests and diagnostics). */
-  countOf(userId: string): number {
-    return this.byUser.get(userId)?.size ?? 0
-  }
 }

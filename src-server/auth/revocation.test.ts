@@ -167,7 +167,10 @@ describe('revoked callers lose their event streams', () => {
     ])
     expect(events.filter((event) => event.type === 'token').length).toBeLessThan(400)
     expect(
-      count(server, "SELECT count(*) n FROM chat_message WHERE role = 'assistant' AND status = 'interrupted'"),
+      count(
+        server,
+        "SELECT count(*) n FROM chat_message WHERE role = 'assistant' AND status = 'interrupted'",
+      ),
     ).toBe(1)
   })
 
@@ -187,7 +190,9 @@ describe('revoked callers lose their event streams', () => {
       },
     })
     const ended = (async () => {
-      const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader()
+      const reader = (response.body as ReadableStream<Uint8Array>)
+        .pipeThrough(new TextDecoderStream())
+        .getReader()
       for (;;) {
         const { value, done } = await reader.read()
         if (done) return

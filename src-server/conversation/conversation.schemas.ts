@@ -150,7 +150,8 @@ export const SessionIdParams = Type.Object({ session_id: Uuid })
 export const SessionSocketQuery = Type.Object({
   create: Type.Optional(
     Type.Boolean({
-      description: 'Create the session, as the caller\'s own, when the id is not in use; otherwise an unknown id is 404.',
+      description:
+        "Create the session, as the caller's own, when the id is not in use; otherwise an unknown id is 404.",
     }),
   ),
 })

@@ -334,9 +334,9 @@ export function createSessionState(
     openSessionSocket(user: AuthUser, sessionId: string, create: boolean): void {
       const session = repo.findSession(db, sessionId)
       const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
-      if (session) return requireAccess(user, 'session.use', { ownerId: session.ownerId, denied })
-      if (!create) throw denied()
-      repo.insertSession(db, { id: sessionId, ownerId: user.id, origin: 'live' })
+      if (session) requireAccess(user, 'session.use', { ownerId: session.ownerId, denied })
+      else if (create) repo.insertSession(db, { id: sessionId, ownerId: user.id, origin: 'live' })
+      else throw denied()
     },
 
     /**

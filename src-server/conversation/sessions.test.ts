@@ -285,7 +285,10 @@ describe('WebSocket sessions and human takeover', () => {
     const bob = await server.headersFor('bob')
     const sessionId = crypto.randomUUID()
     const socket = await open(`/ws/${sessionId}?create=true`, ann)
-    expect(await socket.next((message) => message.type === 'history')).toEqual({ type: 'history', messages: [] })
+    expect(await socket.next((message) => message.type === 'history')).toEqual({
+      type: 'history',
+      messages: [],
+    })
     expect(
       count(
         server,

@@ -52,7 +52,9 @@ export function streamRuns(
   // A revocation (signed out, disabled, no longer a reviewer) ends the feed at once; its last event says why.
   const held = reply.request.holdConnection({
     end: (revocation) => {
-      write(`data: ${JSON.stringify({ type: 'error', code: revocation.code, content: revocation.reason })}\n\n`)
+      write(
+        `data: ${JSON.stringify({ type: 'error', code: revocation.code, content: revocation.reason })}\n\n`,
+      )
       stop()
     },
   })
