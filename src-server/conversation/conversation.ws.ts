@@ -131,6 +131,8 @@ export const conversationSockets: FastifyPluginAsyncTypebox<{
       const { history, mayUse } = chat.attachSocket(request.requireUser(), sessionId, socket)
       const held = request.holdConnection({ allows: mayUse, end: closeRevoked(socket) })
       socket.once('close', held.release)
+      // A revocation that landed between the upgrade's authentication and now closes the socket here.
+      if (!held.current()) return
       socket.send(JSON.stringify({ type: 'history', messages: history }))
       socket.on('message', (data) => {
         const user = held.current()
@@ -148,6 +150,7 @@ export const conversationSockets: FastifyPluginAsyncTypebox<{
     (socket, request) => {
       const held = request.holdConnection({ end: closeRevoked(socket) })
       socket.once('close', held.release)
+      if (!held.current()) return
       chat.attachOperatorFeed(request.requireUser(), socket)
       socket.send(JSON.stringify({ type: 'ready' }))
     },
