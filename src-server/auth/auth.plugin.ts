@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import fp from 'fastify-plugin'
 import { CommonErrors } from '../errors'
 import type { AuthService, AuthUser } from './auth.service'
+import type { HeldConnection, HoldOptions } from './live-connections'
 import type { Permission } from './permissions'
 
 declare module 'fastify' {
@@ -15,6 +16,11 @@ declare module 'fastify' {
     user: AuthUser | null
     /** The signed-in user; throws 401 where a route is public. */
     requireUser(): AuthUser
+    /**
+     * Ties a WebSocket or an event stream to the caller and the route's permission: `end` runs the moment a
+     * revocation (sign-out, token deleted, user disabled, roles changed) takes either away.
+     */
+    holdConnection(options: HoldOptions): HeldConnection
   }
 }
 
@@ -42,6 +48,17 @@ export const authentication = fp(async (app: FastifyInstance, { auth }: { auth: 
   app.decorateRequest('requireUser', function (this: FastifyRequest) {
     if (!this.user) throw CommonErrors.UNAUTHORIZED()
     return this.user
+  })
+  app.decorateRequest('holdConnection', function (this: FastifyRequest, options: HoldOptions) {
+    const user = this.requireUser()
+    const permission = this.routeOptions.config.permission
+    const allows = options.allows
+    // The token the request authenticated with (the auth hook found it, so it is there).
+    return auth.holdConnection(bearerToken(this, true) as string, user, {
+      end: options.end,
+      allows: (current) =>
+        (!permission || current.permissions.includes(permission)) && (!allows || allows(current)),
+    })
   })
 
   app.addHook('onRoute', (route) => {

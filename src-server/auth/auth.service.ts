@@ -14,6 +14,7 @@ import type { TokenKind } from './auth.tables'
 import { checkAvatarUrl, decodeStoredAvatar } from './avatar'
 import { clientKey } from './client-address'
 import { HashQueue } from './hash-queue'
+import { type HeldConnection, type HoldOptions, LiveConnections } from './live-connections'
 import { LoginLimits } from './login-limits'
 import { hashPassword, verifyPassword } from './password'
 import { type Permission, permissionsOf, type Role } from './permissions'
@@ -93,8 +94,17 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
   const profiles = new LRUCache<string, PublicUser>({ max: CACHED_CALLERS })
   const remember = (profile: PublicUser) => profiles.set(profile.id, profile)
   const queries = repo.prepareCallerQueries(db)
-  const forget = (match: (user: AuthUser) => boolean) => {
-    for (const [token, cached] of callers) if (match(cached.user)) callers.delete(token)
+  /** Open WebSockets and event streams, so a revocation reaches them too. */
+  const connections = new LiveConnections()
+  /**
+   * After a change to a user (or to one of their tokens) is stored: their cached callers go, and their open
+   * connections are checked against what is now stored (ended with 401 or 403 where access is gone).
+   */
+  const revoke = (userId: string, goneReason: string, tokenId?: string) => {
+    for (const [token, cached] of callers)
+      if (cached.user.id === userId && (tokenId === undefined || cached.user.tokenId === tokenId))
+        callers.delete(token)
+    connections.recheck(userId, goneReason, tokenId)
   }
   let platformId: string | null = null
   const loginLimits = new LoginLimits(new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting))
@@ -236,7 +246,15 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
 
     logout(user: AuthUser) {
       repo.deleteToken(db, user.tokenId, user.id)
-      forget((caller) => caller.tokenId === user.tokenId)
+      revoke(user.id, 'You signed out.', user.tokenId)
+    },
+
+    /**
+     * Ties a WebSocket or an event stream to the caller who opened it with `token`: it ends (401 or 403) as soon
+     * as a revocation reaches that caller, and `current()` checks them again for each inbound message.
+     */
+    holdConnection(token: string, user: AuthUser, options: HoldOptions): HeldConnection {
+      return connections.hold(user, () => this.authenticate(token), options)
     },
 
     createApiToken(userId: string, name: string) {
@@ -250,7 +268,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
 
     deleteApiToken(userId: string, tokenId: string) {
       if (!repo.deleteToken(db, tokenId, userId)) throw AuthErrors.TOKEN_NOT_FOUND()
-      forget((caller) => caller.tokenId === tokenId)
+      revoke(userId, 'The token was deleted.', tokenId)
     },
 
     listUsers(query: PageQuery) {
@@ -289,10 +307,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       if (userId === actor.id && (input.disabled || (input.roles && !input.roles.includes('admin'))))
         throw AuthErrors.CANNOT_CHANGE_OWN_ADMIN()
       const passwordHash = input.password ? await hashPassword(input.password) : undefined
-      // Roles, disabling and password all change what this user's tokens may do (or whether they work).
-      forget((caller) => caller.id === userId)
-      profiles.delete(userId)
-      return db.transaction((tx) => {
+      const changed = db.transaction((tx) => {
         const updated = repo.updateUser(tx, userId, {
           ...(input.roles ? { roles: [...new Set(input.roles)] } : {}),
           ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
@@ -312,6 +327,13 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
         })
         return after
       })
+      // Roles, disabling and password all change what this user's tokens may do (or whether they work).
+      profiles.delete(userId)
+      revoke(
+        userId,
+        input.disabled ? 'Your account was disabled.' : 'Your password was reset: sign in again.',
+      )
+      return changed
     },
 
     /**

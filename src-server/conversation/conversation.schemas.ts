@@ -147,6 +147,14 @@ export const SessionPage = Type.Object({
 export const MessagePage = Windowed(MessageSchema)
 
 export const SessionIdParams = Type.Object({ session_id: Uuid })
+export const SessionSocketQuery = Type.Object({
+  create: Type.Optional(
+    Type.Boolean({
+      description:
+        "Create the session, as the caller's own, when the id is not in use; otherwise an unknown id is 404.",
+    }),
+  ),
+})
 export const ExportQuery = Type.Object({ format: Type.Optional(Type.Enum(['json', 'markdown'])) })
 export const SessionExport = Type.Object({ session: SessionSchema, messages: Type.Array(MessageSchema) })
 

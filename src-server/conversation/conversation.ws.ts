@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { WebSocket } from 'ws'
 import type { AppContext } from '../app-context'
-import type { AuthUser } from '../auth'
+import { type AuthUser, closeCodeOf, type Revocation } from '../auth'
 import { AppError } from '../errors'
 import type { ChatOrchestrator } from './chat-orchestrator'
-import { SessionIdParams } from './conversation.schemas'
-
-/** Close code for a session the caller may not open (an application code in the 4000 range). */
-const SESSION_NOT_FOUND_CLOSE = 4404
+import { SessionIdParams, SessionSocketQuery } from './conversation.schemas'
 
 function sendError(socket: WebSocket, code: string, content: string): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'error', code, content }))
@@ -96,28 +93,50 @@ async function handleInbound(
   }
 }
 
-/** `WS /ws/{session_id}` (the session's hub) and `WS /ws-operator` (the live session list for operators). */
+/** Closes a socket whose caller's access was revoked, saying why first (4401: signed out, 4403: not allowed). */
+function closeRevoked(socket: WebSocket) {
+  return (revocation: Revocation) => {
+    sendError(socket, revocation.code, revocation.reason)
+    socket.close(closeCodeOf(revocation), revocation.reason)
+  }
+}
+
+/**
+ * `WS /ws/{session_id}` (the session's hub) and `WS /ws-operator` (the live session list for operators). Each
+ * socket is held with auth's live connections: a revocation closes it at once, and every inbound message is
+ * handled for the caller as they are at that moment.
+ */
 export const conversationSockets: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   chat: ChatOrchestrator
 }> = async (app, { ctx, chat }) => {
   app.get(
     '/ws/:session_id',
-    { websocket: true, schema: { tags: ['chat'], params: SessionIdParams } },
+    {
+      websocket: true,
+      schema: { tags: ['chat'], params: SessionIdParams, querystring: SessionSocketQuery },
+      // Before the upgrade, so a session the caller may not open is a 404 answer and never an open socket.
+      preHandler: (request, _reply, done) => {
+        const { session_id: sessionId } = request.params
+        try {
+          chat.openSessionSocket(request.requireUser(), sessionId, request.query.create ?? false)
+          done()
+        } catch (error) {
+          done(error as Error)
+        }
+      },
+    },
     (socket, request) => {
-      const user = request.requireUser()
       const sessionId = request.params.session_id
-      let history: ReturnType<ChatOrchestrator['attachSocket']>
-      try {
-        history = chat.attachSocket(user, sessionId, socket)
-      } catch (error) {
-        const message = error instanceof AppError ? error.message : 'Session not found.'
-        sendError(socket, 'SESSION_NOT_FOUND', message)
-        socket.close(SESSION_NOT_FOUND_CLOSE, 'Session not found')
-        return
-      }
+      const { history, mayUse } = chat.attachSocket(request.requireUser(), sessionId, socket)
+      const held = request.holdConnection({ allows: mayUse, end: closeRevoked(socket) })
+      socket.once('close', held.release)
+      // A revocation that landed between the upgrade's authentication and now closes the socket here.
+      if (!held.current()) return
       socket.send(JSON.stringify({ type: 'history', messages: history }))
       socket.on('message', (data) => {
+        const user = held.current()
+        if (!user) return
         handleInbound(chat, user, sessionId, socket, data).catch((error: unknown) =>
           ctx.log.error({ err: error, sessionId }, 'websocket message failed'),
         )
@@ -129,6 +148,9 @@ export const conversationSockets: FastifyPluginAsyncTypebox<{
     '/ws-operator',
     { websocket: true, config: { permission: 'chat.operate' }, schema: { tags: ['chat'] } },
     (socket, request) => {
+      const held = request.holdConnection({ end: closeRevoked(socket) })
+      socket.once('close', held.release)
+      if (!held.current()) return
       chat.attachOperatorFeed(request.requireUser(), socket)
       socket.send(JSON.stringify({ type: 'ready' }))
     },

@@ -4,7 +4,7 @@
  * `system` message, and a new epoch aborts the replies in flight on that session at once.
  */
 import type { WebSocket } from 'ws'
-import { reachesEvery, requireAccess } from '../access'
+import { mayAccess, reachesEvery, requireAccess } from '../access'
 import { type AuthUser, permissionsOf, ROLES } from '../auth'
 import { nowIso, type Queryable } from '../db'
 import { CommonErrors } from '../errors'
@@ -326,20 +326,34 @@ export function createSessionState(
       return { session, messages: rows.map(toMessageView) }
     },
 
-    /** Joins a socket to a session's hub and returns its history (at most HISTORY_LIMIT, oldest first). */
-    attachSocket(user: AuthUser, sessionId: string, socket: WebSocket): MessageView[] {
+    /**
+     * Before a WebSocket opens on a session: the caller's own session or one they operate on; with `create`, an
+     * unused id becomes the caller's new, empty session in this same step. Anyone else's session, or an unknown
+     * id without `create`, is 404, so no socket ever waits on a session someone else may create later.
+     */
+    openSessionSocket(user: AuthUser, sessionId: string, create: boolean): void {
       const session = repo.findSession(db, sessionId)
-      if (session)
-        requireAccess(user, 'session.use', {
-          ownerId: session.ownerId,
-          denied: () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId }),
-        })
+      const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+      if (session) requireAccess(user, 'session.use', { ownerId: session.ownerId, denied })
+      else if (create) repo.insertSession(db, { id: sessionId, ownerId: user.id, origin: 'live' })
+      else throw denied()
+    },
+
+    /**
+     * Joins a socket to the hub of a session `openSessionSocket` let the caller open, and returns its history (at
+     * most HISTORY_LIMIT, oldest first) and whether a user, as they are later, may still use it.
+     */
+    attachSocket(user: AuthUser, sessionId: string, socket: WebSocket) {
+      const ownerId = repo.findSession(db, sessionId)?.ownerId
+      const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
+      const mayUse = (current: AuthUser) =>
+        ownerId !== undefined && mayAccess(current, 'session.use', { ownerId, denied })
+      if (!mayUse(user)) throw denied()
       hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
-      return session
-        ? repo
-            .recentMessages(db, sessionId, { includeOperatorOnly: canOperate(user) }, HISTORY_LIMIT)
-            .map(toMessageView)
-        : []
+      const history = repo
+        .recentMessages(db, sessionId, { includeOperatorOnly: canOperate(user) }, HISTORY_LIMIT)
+        .map(toMessageView)
+      return { history, mayUse }
     },
 
     attachOperatorFeed: (user: AuthUser, socket: WebSocket) => hub.joinOperatorFeed(socket, user.id),

@@ -251,15 +251,58 @@ describe('WebSocket sessions and human takeover', () => {
     await expect(connect(base, '/ws-operator', tokenOf(ann))).rejects.toThrow(/403/)
   })
 
-  it("closes a socket on someone else's session with an error", async () => {
+  it("refuses a socket on someone else's session with 404 at the upgrade, even one asking to create it", async () => {
     const ann = await server.headersFor('ann')
     const bob = await server.headersFor('bob')
     const sessionId = await newSession(ann)
-    const intruder = await open(`/ws/${sessionId}`, bob)
-    expect(await intruder.next((message) => message.type === 'error')).toMatchObject({
-      code: 'SESSION_NOT_FOUND',
+    await expect(open(`/ws/${sessionId}`, bob)).rejects.toThrow(/404/)
+    await expect(open(`/ws/${sessionId}?create=true`, bob)).rejects.toThrow(/404/)
+  })
+
+  it('refuses a socket on a session that does not exist, so nobody waits on a session another user creates', async () => {
+    const ann = await server.headersFor('ann')
+    const bob = await server.headersFor('bob')
+    const sessionId = crypto.randomUUID()
+    await expect(open(`/ws/${sessionId}`, bob)).rejects.toThrow(/404/)
+    expect(count(server, 'SELECT count(*) n FROM chat_session WHERE id = ?', sessionId)).toBe(0)
+    // Ann then creates that id; her message reaches her own socket, and Bob never had one.
+    await stream(base, ann, { thread_id: sessionId, message: 'private words' })
+    const own = await open(`/ws/${sessionId}`, ann)
+    const history = await own.next((message) => message.type === 'history')
+    expect((history.messages as { content: string }[])[0]?.content).toBe('private words')
+    expect(
+      count(
+        server,
+        'SELECT count(*) n FROM chat_session s JOIN user u ON u.id = s.owner_id WHERE s.id = ? AND u.username = ?',
+        sessionId,
+        'ann',
+      ),
+    ).toBe(1)
+  })
+
+  it('creates a session as the caller’s own when the socket asks to, before it opens', async () => {
+    const ann = await server.headersFor('ann')
+    const bob = await server.headersFor('bob')
+    const sessionId = crypto.randomUUID()
+    const socket = await open(`/ws/${sessionId}?create=true`, ann)
+    expect(await socket.next((message) => message.type === 'history')).toEqual({
+      type: 'history',
+      messages: [],
     })
-    expect((await intruder.closed).code).toBe(4404)
+    expect(
+      count(
+        server,
+        'SELECT count(*) n FROM chat_session s JOIN user u ON u.id = s.owner_id WHERE s.id = ? AND u.username = ?',
+        sessionId,
+        'ann',
+      ),
+    ).toBe(1)
+    socket.send({ event: 'user_message', content: 'first words over the socket' })
+    await socket.next(isMessage('user', 'first words over the socket'))
+    // The id is Ann's now: Bob can neither join nor claim it.
+    await expect(open(`/ws/${sessionId}?create=true`, bob)).rejects.toThrow(/404/)
+    const stolen = await stream(base, bob, { thread_id: sessionId, message: 'mine now' })
+    expect(stolen.events[0]).toMatchObject({ type: 'error', code: 'SESSION_NOT_FOUND' })
   })
 })
 

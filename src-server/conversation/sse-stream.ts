@@ -7,7 +7,7 @@ import type { StreamBody } from './conversation.schemas'
 /**
  * Answers `POST /stream` as `text/event-stream`: `data: {json}\n\n` events, `token` fragments as the model
  * produces them, an `error` event on failure, and `done` always last; a `: ping` comment every `pingIntervalMs`
- * while the model is silent. The client going away aborts the reply.
+ * while the model is silent. The client going away, or the caller's access being revoked, aborts the reply.
  */
 export function streamChat(
   chat: ChatOrchestrator,
@@ -28,6 +28,16 @@ export function streamChat(
   const ping = setInterval(() => {
     if (!stream.writableEnded) stream.write(': ping\n\n')
   }, pingIntervalMs)
+  // A revocation (sign-out, token deleted, account disabled) ends the stream at once: the reply stops as if the
+  // receiver had left, and the last events say why.
+  const held = reply.request.holdConnection({
+    end: (revocation) => {
+      send({ type: 'error', code: revocation.code, content: revocation.reason })
+      send({ type: 'done' })
+      stream.end()
+      receiverGone.abort()
+    },
+  })
 
   void chat
     .converse(
@@ -61,6 +71,7 @@ export function streamChat(
     })
     .finally(() => {
       clearInterval(ping)
+      held.release()
       stream.end()
     })
 

@@ -84,7 +84,10 @@ export interface TestSocket {
 }
 
 export async function connect(base: string, path: string, token: string): Promise<TestSocket> {
-  const ws = new WebSocket(`${base.replace('http', 'ws')}${path}?access_token=${encodeURIComponent(token)}`)
+  const separator = path.includes('?') ? '&' : '?'
+  const ws = new WebSocket(
+    `${base.replace('http', 'ws')}${path}${separator}access_token=${encodeURIComponent(token)}`,
+  )
   const received: Record<string, unknown>[] = []
   const consumed = new Set<number>()
   const waiters: (() => void)[] = []

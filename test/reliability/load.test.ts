@@ -127,7 +127,7 @@ describe('mixed load', () => {
         const started = performance.now()
         const thread = crypto.randomUUID()
         const socket = new WebSocket(
-          `${url.replace('http', 'ws')}/ws/${thread}?access_token=${encodeURIComponent(String(headers.authorization).slice(7))}`,
+          `${url.replace('http', 'ws')}/ws/${thread}?create=true&access_token=${encodeURIComponent(String(headers.authorization).slice(7))}`,
         )
         await new Promise<void>((resolve, reject) => {
           let seen = 0

@@ -25,7 +25,7 @@ const PING_MS = 15_000
 
 /**
  * Answers with `text/event-stream`: `data: {"type": "run", "run": {...}}` per change, `: ping` comments while
- * quiet; the subscription ends when the client goes away or the server closes.
+ * quiet; the subscription ends when the client goes away, the caller's access is revoked or the server closes.
  */
 export function streamRuns(
   feed: RunFeed,
@@ -45,9 +45,19 @@ export function streamRuns(
   const stop = () => {
     clearInterval(ping)
     unsubscribe()
+    held.release()
     open.delete(stop)
     stream.end()
   }
+  // A revocation (signed out, disabled, no longer a reviewer) ends the feed at once; its last event says why.
+  const held = reply.request.holdConnection({
+    end: (revocation) => {
+      write(
+        `data: ${JSON.stringify({ type: 'error', code: revocation.code, content: revocation.reason })}\n\n`,
+      )
+      stop()
+    },
+  })
   reply.raw.on('close', stop)
   open.add(stop)
   write(': connected\n\n')
