@@ -41,7 +41,7 @@ export function secretForms(secretValues: readonly string[]): string[] {
       json,
       json.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
       url,
-      url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      url.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()),
       new URLSearchParams({ v: value }).toString().slice(2),
       bytes.toString('hex'),
       bytes.toString('hex').toUpperCase(),
