@@ -8,7 +8,7 @@ import { type PageQuery, pageWindow, toPage } from '../http'
 import { readConfigValue } from '../settings'
 import { requireCredential, unsealCredential } from './credentials.service'
 import { assertEnvNames, declaredSecrets } from './env-policy'
-import { maskSecretValues } from './masking'
+import { maskSecretsIn } from './masking'
 import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
 import type { CreateMcpServerBody, McpServerView, UpdateMcpServerBody } from './mcp.schemas'
@@ -249,7 +249,7 @@ export async function checkHealth(ctx: AppContext, id: string): Promise<McpHealt
   try {
     launch = launchOf(ctx, server)
   } catch (error) {
-    // A rule the stored configuration breaks (command or variable not allowed) says which; otherwise unsealing failed.
+    // A rule the stored configuration breaks (a command or a variable) says which; else unsealing failed.
     return finish({
       status: 'error',
       tools: [],
@@ -266,15 +266,8 @@ export async function checkHealth(ctx: AppContext, id: string): Promise<McpHealt
         maxTotalTimeout: remaining,
       })
       // What a server says about itself is masked too: a description may echo its secret, in any encoding.
-      const secretValues = Object.values(launch.secrets)
-      return finish({
-        status: 'ok',
-        tools: listed.tools.map((tool) => ({
-          name: maskSecretValues(tool.name, secretValues),
-          description: tool.description == null ? null : maskSecretValues(tool.description, secretValues),
-        })),
-        error: null,
-      })
+      const tools = listed.tools.map((tool) => ({ name: tool.name, description: tool.description ?? null }))
+      return finish({ status: 'ok', tools: maskSecretsIn(tools, Object.values(launch.secrets)), error: null })
     } catch (error) {
       return finish({
         status: 'error',
