@@ -35,6 +35,7 @@ const allowed: Record<AccessPermission, CallerKind[]> = {
   'document_run.read': ['owner', 'reviewer', 'admin'],
   'listing.read_unpublished': ['owner', 'admin'],
   'mcp_server.launch': ['owner', 'admin'],
+  'mcp_credential.use': ['owner', 'admin'],
 }
 
 const table = Object.entries(allowed).flatMap(([permission, who]) =>

@@ -28,6 +28,8 @@ const RULES = {
   'listing.read_unpublished': { anyOf: ['platform.admin'], grant: false },
   /** Set what a stdio tool server runs on the host (command, arguments, environment, directory): admins only. */
   'mcp_server.launch': { anyOf: ['platform.admin'], grant: false },
+  /** See, rename, rotate, delete or attach a tool-server credential: its creator or an admin. */
+  'mcp_credential.use': { anyOf: ['platform.admin'], grant: false },
 } as const satisfies Record<string, { anyOf: readonly Permission[]; grant: boolean }>
 
 export type AccessPermission = keyof typeof RULES

@@ -1,33 +1,23 @@
+import { reachesEvery, requireAccess } from '../access'
 import { recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../app-context'
-import { nowIso } from '../db'
-import { CommonErrors } from '../errors'
+import type { AuthUser } from '../auth'
+import { nowIso, type Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
+import { assertEnvNames } from './env-policy'
 import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
 import type { CreateMcpCredentialBody, McpCredentialView, UpdateMcpCredentialBody } from './mcp.schemas'
 
 /**
  * Credentials: the payload is sealed on the way in and unsealed only to start a server process. Views, audit
- * entries and errors carry the key names, never a value and never the ciphertext.
+ * entries and errors carry the key names, never a value and never the ciphertext. A credential is its creator's:
+ * anyone else but an admin is answered as if it did not exist.
  */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
-
-/** Names that become environment variables must be valid ones; a 422 names every offending key. */
-export function assertEnvNames(map: Record<string, string>, field: string): void {
-  const bad = Object.keys(map).filter((key) => !ENV_NAME.test(key))
-  if (bad.length > 0)
-    throw CommonErrors.VALIDATION_ERROR({
-      fields: bad.map((key) => ({
-        field: `${field}.${key}`,
-        message: 'must be an environment variable name',
-      })),
-    })
-}
-
 export function credentialView(row: repo.McpCredentialRow): McpCredentialView {
   return {
     id: row.id,
+    owner_id: row.ownerId,
     name: row.name,
     description: row.description,
     secret_keys: row.secretKeys,
@@ -38,7 +28,7 @@ export function credentialView(row: repo.McpCredentialRow): McpCredentialView {
 }
 
 function sealPayload(ctx: AppContext, payload: Record<string, string>) {
-  assertEnvNames(payload, 'body.secret_payload')
+  assertEnvNames(Object.keys(payload), 'body.secret_payload')
   return {
     encryptedSecretJson: ctx.secrets.seal(JSON.stringify(payload)),
     secretKeys: Object.keys(payload).sort(),
@@ -50,22 +40,34 @@ export function unsealCredential(ctx: AppContext, row: repo.McpCredentialRow): R
   return JSON.parse(ctx.secrets.unseal(row.encryptedSecretJson)) as Record<string, string>
 }
 
-export function requireCredential(ctx: AppContext, id: string): repo.McpCredentialRow {
-  const row = repo.findCredential(ctx.db, id)
-  if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
+/** The credential, if the caller may see and use it (its owner or an admin); 404 for everyone else. */
+export function requireCredential(
+  db: Queryable,
+  actor: Pick<AuthUser, 'id' | 'permissions'>,
+  id: string,
+): repo.McpCredentialRow {
+  const row = repo.findCredential(db, id)
+  const denied = () => McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
+  if (!row) throw denied()
+  requireAccess(actor, 'mcp_credential.use', { ownerId: row.ownerId, denied })
   return row
 }
 
-export function createCredential(ctx: AppContext, actorId: string, body: CreateMcpCredentialBody) {
+export function createCredential(ctx: AppContext, actor: AuthUser, body: CreateMcpCredentialBody) {
   const sealed = sealPayload(ctx, body.secret_payload)
   return ctx.db.transaction((tx) => {
-    if (repo.findCredentialByName(tx, body.name))
+    if (repo.findCredentialByName(tx, actor.id, body.name))
       throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
     const view = credentialView(
-      repo.insertCredential(tx, { name: body.name, description: body.description ?? null, ...sealed }),
+      repo.insertCredential(tx, {
+        ownerId: actor.id,
+        name: body.name,
+        description: body.description ?? null,
+        ...sealed,
+      }),
     )
     recordAdminAction(tx, {
-      actorId,
+      actorId: actor.id,
       action: 'mcp.credential.create',
       targetType: 'mcp_credential',
       targetId: view.id,
@@ -75,21 +77,27 @@ export function createCredential(ctx: AppContext, actorId: string, body: CreateM
   })
 }
 
-export function listCredentialViews(ctx: AppContext, query: PageQuery) {
-  const { rows, total } = repo.listCredentials(ctx.db, pageWindow(query))
+/** The caller's own credentials; an admin's list holds everyone's. */
+export function listCredentialViews(ctx: AppContext, actor: AuthUser, query: PageQuery) {
+  const ownerId = reachesEvery(actor, 'mcp_credential.use') ? null : actor.id
+  const { rows, total } = repo.listCredentials(ctx.db, ownerId, pageWindow(query))
   return toPage(rows.map(credentialView), total, query)
 }
 
 export function updateCredentialMetadata(
   ctx: AppContext,
-  actorId: string,
+  actor: AuthUser,
   id: string,
   body: UpdateMcpCredentialBody,
 ) {
   return ctx.db.transaction((tx) => {
-    const before = repo.findCredential(tx, id)
-    if (!before) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
-    if (body.name !== undefined && body.name !== before.name && repo.findCredentialByName(tx, body.name))
+    const before = requireCredential(tx, actor, id)
+    if (
+      body.name !== undefined &&
+      body.name !== before.name &&
+      before.ownerId &&
+      repo.findCredentialByName(tx, before.ownerId, body.name)
+    )
       throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
     const row = repo.updateCredential(tx, id, {
       name: body.name ?? before.name,
@@ -97,7 +105,7 @@ export function updateCredentialMetadata(
     }) as repo.McpCredentialRow
     const view = credentialView(row)
     recordAdminAction(tx, {
-      actorId,
+      actorId: actor.id,
       action: 'mcp.credential.update',
       targetType: 'mcp_credential',
       targetId: id,
@@ -110,17 +118,19 @@ export function updateCredentialMetadata(
 
 export function rotateCredential(
   ctx: AppContext,
-  actorId: string,
+  actor: AuthUser,
   id: string,
   payload: Record<string, string>,
 ) {
+  // Access first: a stranger learns nothing, not even whether the payload would be accepted.
+  requireCredential(ctx.db, actor, id)
   const sealed = sealPayload(ctx, payload)
   return ctx.db.transaction((tx) => {
-    if (!repo.findCredential(tx, id)) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
-    const row = repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() }) as repo.McpCredentialRow
+    const row = repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() })
+    if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
     const view = credentialView(row)
     recordAdminAction(tx, {
-      actorId,
+      actorId: actor.id,
       action: 'mcp.credential.rotate',
       targetType: 'mcp_credential',
       targetId: id,
@@ -130,15 +140,14 @@ export function rotateCredential(
   })
 }
 
-export function deleteCredential(ctx: AppContext, actorId: string, id: string): void {
+export function deleteCredential(ctx: AppContext, actor: AuthUser, id: string): void {
   ctx.db.transaction((tx) => {
-    const row = repo.findCredential(tx, id)
-    if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
+    const row = requireCredential(tx, actor, id)
     const users = repo.countServersUsingCredential(tx, id)
     if (users > 0) throw McpErrors.MCP_CREDENTIAL_IN_USE({ servers: users })
     repo.deleteCredential(tx, id)
     recordAdminAction(tx, {
-      actorId,
+      actorId: actor.id,
       action: 'mcp.credential.delete',
       targetType: 'mcp_credential',
       targetId: id,

@@ -7,6 +7,29 @@ describe('masking of tool traffic', () => {
     expect(maskSecretValues('nothing here', [''])).toBe('nothing here')
   })
 
+  it('masks a value in its common encodings too, also inside a longer base64 string', () => {
+    const secret = 'pa/ss+wo"rd é'
+    const bytes = Buffer.from(secret)
+    const encodings = [
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('hex'),
+      bytes.toString('hex').toUpperCase(),
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      new URLSearchParams({ q: secret }).toString().slice(2),
+      JSON.stringify(secret).slice(1, -1),
+      JSON.stringify(secret).slice(1, -1).replace('é', '\\u00e9'),
+    ]
+    for (const encoded of encodings) expect(maskSecretValues(`<${encoded}>`, [secret])).toBe(`<${MASK}>`)
+    for (const prefix of ['', 'u:', 'us:', 'use:']) {
+      const basic = Buffer.from(`${prefix}${secret}!`).toString('base64')
+      const masked = maskSecretValues(basic, [secret])
+      expect(masked).toContain(MASK)
+      expect(Buffer.from(masked.replace(MASK, ''), 'base64').toString('latin1')).not.toContain('ss+wo')
+    }
+  })
+
   it('masks secret-looking keys and credential values at any depth, leaving other data alone', () => {
     const payload = {
       query: 'find s3cr3t',

@@ -134,6 +134,7 @@ describe('MCP tool servers and credentials', () => {
     const credential = created.json()
     expect(credential).toEqual({
       id: expect.any(String),
+      owner_id: expect.any(String),
       name: 'github',
       description: null,
       secret_keys: ['GITHUB_TOKEN', 'OTHER'],
@@ -257,6 +258,7 @@ describe('MCP tool servers and credentials', () => {
       name: 'leaky',
       command: process.execPath,
       args: ['-e', 'console.log(process.env.LEAKY_SECRET); setInterval(() => {}, 1000)'],
+      env_names: ['LEAKY_SECRET'],
       credential_id: credential.json().id,
       timeout_ms: 800,
     })

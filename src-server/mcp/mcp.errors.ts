@@ -13,5 +13,9 @@ export const McpErrors = defineErrors({
     message:
       'This command is not in the allowed list of tool server commands (SWITCHBOARD_MCP_ALLOWED_COMMANDS, or the admin setting mcp_allowed_commands).',
   },
+  ENV_NAME_NOT_ALLOWED: {
+    status: 422,
+    message: 'This environment variable cannot be set for a tool server.',
+  },
   MCP_INVALID_CONFIG: { status: 422, message: 'The tool server configuration is not valid.' },
 })

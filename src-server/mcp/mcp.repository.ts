@@ -65,15 +65,28 @@ export function findCredential(db: Queryable, id: string): McpCredentialRow | nu
   return db.select().from(mcpCredential).where(eq(mcpCredential.id, id)).get() ?? null
 }
 
-export function findCredentialByName(db: Queryable, name: string): McpCredentialRow | null {
-  return db.select().from(mcpCredential).where(eq(mcpCredential.name, name)).get() ?? null
+/** Names are unique per owner. */
+export function findCredentialByName(db: Queryable, ownerId: string, name: string): McpCredentialRow | null {
+  return (
+    db
+      .select()
+      .from(mcpCredential)
+      .where(and(eq(mcpCredential.ownerId, ownerId), eq(mcpCredential.name, name)))
+      .get() ?? null
+  )
 }
 
-export function listCredentials(db: Queryable, window: RowWindow): RowPage<McpCredentialRow> {
+/** One owner's credentials, or everyone's with `ownerId` null. */
+export function listCredentials(
+  db: Queryable,
+  ownerId: string | null,
+  window: RowWindow,
+): RowPage<McpCredentialRow> {
+  const where = ownerId === null ? undefined : eq(mcpCredential.ownerId, ownerId)
   return selectPage(
     db,
-    db.select().from(mcpCredential).orderBy(asc(mcpCredential.name)),
-    { from: mcpCredential },
+    db.select().from(mcpCredential).where(where).orderBy(asc(mcpCredential.name)),
+    { from: mcpCredential, where },
     window,
   )
 }

@@ -92,20 +92,22 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/mcp-credentials',
     { config: manage, schema: { tags, body: CreateMcpCredentialBody, response: { 201: McpCredentialView } } },
     async (request, reply) =>
-      reply.status(201).send(credentials.createCredential(ctx, request.requireUser().id, request.body)),
+      reply.status(201).send(credentials.createCredential(ctx, request.requireUser(), request.body)),
   )
 
   app.get(
     '/mcp-credentials',
     { config: manage, schema: { tags, querystring: PageQuery, response: { 200: Page(McpCredentialView) } } },
-    async (request) => credentials.listCredentialViews(ctx, request.query),
+    async (request) => credentials.listCredentialViews(ctx, request.requireUser(), request.query),
   )
 
   app.get(
     '/mcp-credentials/:credential_id',
     { config: manage, schema: { tags, params: CredentialParams, response: { 200: McpCredentialView } } },
     async (request) =>
-      credentials.credentialView(credentials.requireCredential(ctx, request.params.credential_id)),
+      credentials.credentialView(
+        credentials.requireCredential(ctx.db, request.requireUser(), request.params.credential_id),
+      ),
   )
 
   app.patch(
@@ -122,7 +124,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     async (request) =>
       credentials.updateCredentialMetadata(
         ctx,
-        request.requireUser().id,
+        request.requireUser(),
         request.params.credential_id,
         request.body,
       ),
@@ -132,7 +134,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/mcp-credentials/:credential_id',
     { config: manage, schema: { tags, params: CredentialParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      credentials.deleteCredential(ctx, request.requireUser().id, request.params.credential_id)
+      credentials.deleteCredential(ctx, request.requireUser(), request.params.credential_id)
       return reply.status(204).send(null)
     },
   )
@@ -151,7 +153,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     async (request) =>
       credentials.rotateCredential(
         ctx,
-        request.requireUser().id,
+        request.requireUser(),
         request.params.credential_id,
         request.body.secret_payload,
       ),

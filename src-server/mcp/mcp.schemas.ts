@@ -8,6 +8,11 @@ const Description = Type.String({ maxLength: 2000 })
 const StringMap = Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 10_000 }))
 const TimeoutMs = Type.Integer({ minimum: 100, maximum: 600_000 })
 const ToolNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 })
+const EnvNames = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+  maxItems: 100,
+  uniqueItems: true,
+  description: 'The environment variables the attached credential may supply; its other keys are not passed.',
+})
 
 export const ToolSummary = Type.Object({ name: Type.String(), description: Nullable(Type.String()) })
 
@@ -27,6 +32,7 @@ export const McpServerView = Type.Object({
   command: Nullable(Type.String()),
   args: Type.Array(Type.String()),
   env: Type.Record(Type.String(), Type.String()),
+  env_names: Type.Array(Type.String()),
   cwd: Nullable(Type.String()),
   credential_id: Nullable(Uuid),
   enabled: Type.Boolean(),
@@ -44,6 +50,7 @@ export const CreateMcpServerBody = Type.Object({
   command: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 4096 }))),
   args: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100 })),
   env: Type.Optional(StringMap),
+  env_names: Type.Optional(EnvNames),
   cwd: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 4096 }))),
   credential_id: Type.Optional(Nullable(Uuid)),
   enabled: Type.Optional(Type.Boolean()),
@@ -56,6 +63,7 @@ export type UpdateMcpServerBody = Static<typeof UpdateMcpServerBody>
 
 export const McpCredentialView = Type.Object({
   id: Uuid,
+  owner_id: Nullable(Uuid),
   name: Type.String(),
   description: Nullable(Type.String()),
   secret_keys: Type.Array(Type.String()),

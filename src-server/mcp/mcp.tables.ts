@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { user } from '../auth'
 import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 
 export const MCP_TRANSPORTS = ['stdio', 'http_sse'] as const
@@ -24,12 +26,15 @@ export interface McpMountPolicy {
 
 /**
  * A credential's secret payload lives only sealed (AES-256-GCM, see SecretBox) in `encrypted_secret_json`;
- * `secret_keys` keeps the payload's key names so they can be shown without unsealing.
+ * `secret_keys` keeps the payload's key names so they can be shown without unsealing. A credential is its
+ * creator's: only they and admins see, change or attach it (null for credentials stored before owners were kept:
+ * admins only). Names are unique per owner, so a name says nothing about other people's credentials.
  */
 export const mcpCredential = sqliteTable(
   'mcp_credential',
   {
     id: idColumn(),
+    ownerId: text('owner_id').references(() => user.id),
     name: text('name').notNull(),
     description: text('description'),
     encryptedSecretJson: text('encrypted_secret_json').notNull(),
@@ -38,7 +43,7 @@ export const mcpCredential = sqliteTable(
     updatedAt: updatedAt(),
     rotatedAt: text('rotated_at'),
   },
-  (t) => [uniqueIndex('mcp_credential_name_idx').on(t.name)],
+  (t) => [uniqueIndex('mcp_credential_owner_name_idx').on(t.ownerId, t.name)],
 )
 
 export const mcpServer = sqliteTable(
@@ -51,6 +56,8 @@ export const mcpServer = sqliteTable(
     command: text('command'),
     args: jsonText<string[]>('args_json').notNull(),
     env: jsonText<Record<string, string>>('env_json').notNull(),
+    /** The variables the attached credential may supply, declared by an admin; its other keys are not passed. */
+    envNames: jsonText<string[]>('env_names_json').notNull().default(sql`'[]'`),
     cwd: text('cwd'),
     credentialId: text('credential_id').references(() => mcpCredential.id, { onDelete: 'restrict' }),
     enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),

@@ -6,7 +6,9 @@ import { nowIso } from '../db'
 import { AppError, CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { readConfigValue } from '../settings'
-import { assertEnvNames, unsealCredential } from './credentials.service'
+import { requireCredential, unsealCredential } from './credentials.service'
+import { assertEnvNames, declaredSecrets } from './env-policy'
+import { maskSecretsIn } from './masking'
 import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
 import type { CreateMcpServerBody, McpServerView, UpdateMcpServerBody } from './mcp.schemas'
@@ -25,6 +27,7 @@ export function serverView(row: repo.McpServerRow): McpServerView {
     command: row.command,
     args: row.args,
     env: row.env,
+    env_names: row.envNames,
     cwd: row.cwd,
     credential_id: row.credentialId,
     enabled: row.enabled,
@@ -61,53 +64,79 @@ function requireAllowedCommand(ctx: AppContext, command: string | null): void {
   if (command && !commandAllowed(ctx, command)) throw McpErrors.COMMAND_NOT_ALLOWED({ command })
 }
 
-const LAUNCH_FIELDS = ['command', 'args', 'env', 'cwd'] as const
+/** The launch settings by their stored and their API names. */
+const LAUNCH_FIELDS = {
+  command: 'command',
+  args: 'args',
+  env: 'env',
+  envNames: 'env_names',
+  cwd: 'cwd',
+} as const
+
+function requireAdmin(actor: AuthUser, fields: string[], message: string): void {
+  requireAccess(actor, 'mcp_server.launch', {
+    // A tool server has no owner: the rule alone decides.
+    ownerId: null,
+    denied: () => CommonErrors.FORBIDDEN({ permission: 'platform.admin', fields }, message),
+  })
+}
 
 /**
- * What runs on the host is an admin's decision: setting or changing a stdio server's command, arguments,
- * environment or working directory needs `platform.admin`; operators keep the rest (names, credentials, timeouts,
- * enabling, health checks, mounts).
+ * What runs on the host, and with which environment, is an admin's decision: setting or changing a server's
+ * command, arguments, environment, declared variables, working directory or credential needs `platform.admin`;
+ * operators keep the rest (names, timeouts, enabling, health checks, mounts). A credential must also be one the
+ * actor may see (404 otherwise), so an admin attaches their own or, knowingly, someone else's.
  */
-function requireLaunchRights(actor: AuthUser, changed: boolean): void {
-  if (changed)
-    requireAccess(actor, 'mcp_server.launch', {
-      // A tool server has no owner: the rule alone decides.
-      ownerId: null,
-      denied: () =>
-        CommonErrors.FORBIDDEN(
-          { permission: 'platform.admin', fields: [...LAUNCH_FIELDS] },
-          'Only an administrator can set the command a tool server runs.',
-        ),
-    })
+function requireLaunchRights(
+  ctx: AppContext,
+  actor: AuthUser,
+  fields: ServerFields,
+  before: Partial<ServerFields>,
+): { launchChanged: boolean } {
+  const changed = (Object.keys(LAUNCH_FIELDS) as (keyof typeof LAUNCH_FIELDS)[]).filter(
+    (key) => JSON.stringify(fields[key] ?? null) !== JSON.stringify(before[key] ?? null),
+  )
+  if (changed.length > 0)
+    requireAdmin(
+      actor,
+      changed.map((key) => LAUNCH_FIELDS[key]),
+      'Only an administrator can set the command a tool server runs and its environment.',
+    )
+  if ((fields.credentialId ?? null) !== (before.credentialId ?? null)) {
+    if (fields.credentialId) requireCredential(ctx.db, actor, fields.credentialId)
+    requireAdmin(actor, ['credential_id'], 'Only an administrator can attach a credential to a tool server.')
+  }
+  return { launchChanged: changed.length > 0 }
 }
 
 const commandLine = (fields: Pick<ServerFields, 'command' | 'args'>) =>
   [fields.command ?? '', ...(fields.args ?? [])].join(' ').trim()
 
-/** What it takes to start the process: the stored configuration plus the unsealed credential. */
+/** What it takes to start the process: the stored configuration plus the credential's declared values. */
 export function launchOf(ctx: AppContext, server: repo.McpServerRow): StdioLaunch {
-  // Checked again at launch: a command stored before the allowlist was set must not run either.
+  // Checked again at launch: a command or a variable stored before the rules were set must not run either.
   requireAllowedCommand(ctx, server.command)
+  assertEnvNames(Object.keys(server.env), 'env')
+  assertEnvNames(server.envNames, 'env_names')
   const credential = server.credentialId ? repo.findCredential(ctx.db, server.credentialId) : null
   return {
     command: server.command ?? '',
     args: server.args,
     cwd: server.cwd,
     env: server.env,
-    secrets: credential ? unsealCredential(ctx, credential) : {},
+    secrets: credential ? declaredSecrets(unsealCredential(ctx, credential), server.envNames) : {},
   }
 }
 
 type ServerFields = Omit<typeof mcpServer.$inferInsert, 'id' | 'createdAt' | 'updatedAt' | 'lastHealth'>
 
-function checkConfig(ctx: AppContext, fields: ServerFields): void {
+function checkConfig(fields: ServerFields): void {
   if (fields.transport === 'stdio' && !fields.command)
     throw McpErrors.MCP_INVALID_CONFIG({
       fields: [{ field: 'body.command', message: 'is required for stdio' }],
     })
-  assertEnvNames(fields.env ?? {}, 'body.env')
-  if (fields.credentialId && !repo.findCredential(ctx.db, fields.credentialId))
-    throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: fields.credentialId })
+  assertEnvNames(Object.keys(fields.env ?? {}), 'body.env')
+  assertEnvNames(fields.envNames ?? [], 'body.env_names')
 }
 
 export function createServer(ctx: AppContext, actor: AuthUser, body: CreateMcpServerBody): McpServerView {
@@ -118,16 +147,14 @@ export function createServer(ctx: AppContext, actor: AuthUser, body: CreateMcpSe
     command: body.command ?? null,
     args: body.args ?? [],
     env: body.env ?? {},
+    envNames: body.env_names ?? [],
     cwd: body.cwd ?? null,
     credentialId: body.credential_id ?? null,
     enabled: body.enabled ?? true,
     timeoutMs: body.timeout_ms ?? 15_000,
   }
-  requireLaunchRights(
-    actor,
-    Boolean(fields.command || fields.args?.length || Object.keys(fields.env ?? {}).length || fields.cwd),
-  )
-  checkConfig(ctx, fields)
+  requireLaunchRights(ctx, actor, fields, { args: [], env: {}, envNames: [] })
+  checkConfig(fields)
   requireAllowedCommand(ctx, fields.command ?? null)
   return ctx.db.transaction((tx) => {
     if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
@@ -163,16 +190,14 @@ export function updateServer(
     command: pick(body.command, before.command),
     args: pick(body.args, before.args),
     env: pick(body.env, before.env),
+    envNames: pick(body.env_names, before.envNames),
     cwd: pick(body.cwd, before.cwd),
     credentialId: pick(body.credential_id, before.credentialId),
     enabled: pick(body.enabled, before.enabled),
     timeoutMs: pick(body.timeout_ms, before.timeoutMs),
   }
-  const launchChanged = LAUNCH_FIELDS.some(
-    (key) => JSON.stringify(fields[key] ?? null) !== JSON.stringify(before[key] ?? null),
-  )
-  requireLaunchRights(actor, launchChanged)
-  checkConfig(ctx, fields)
+  const { launchChanged } = requireLaunchRights(ctx, actor, fields, before)
+  checkConfig(fields)
   if (launchChanged) requireAllowedCommand(ctx, fields.command ?? null)
   return ctx.db.transaction((tx) => {
     const sameName = repo.findServerByName(tx, fields.name)
@@ -224,11 +249,11 @@ export async function checkHealth(ctx: AppContext, id: string): Promise<McpHealt
   try {
     launch = launchOf(ctx, server)
   } catch (error) {
-    const notAllowed = error instanceof AppError && error.code === 'COMMAND_NOT_ALLOWED'
+    // A rule the stored configuration breaks (a command or a variable) says which; else unsealing failed.
     return finish({
       status: 'error',
       tools: [],
-      error: notAllowed ? error.message : 'The credential of this server cannot be decrypted.',
+      error: error instanceof AppError ? error.message : 'The credential of this server cannot be decrypted.',
     })
   }
   const deadline = started + server.timeoutMs
@@ -240,11 +265,9 @@ export async function checkHealth(ctx: AppContext, id: string): Promise<McpHealt
         timeout: remaining,
         maxTotalTimeout: remaining,
       })
-      return finish({
-        status: 'ok',
-        tools: listed.tools.map((tool) => ({ name: tool.name, description: tool.description ?? null })),
-        error: null,
-      })
+      // What a server says about itself is masked too: a description may echo its secret, in any encoding.
+      const tools = listed.tools.map((tool) => ({ name: tool.name, description: tool.description ?? null }))
+      return finish({ status: 'ok', tools: maskSecretsIn(tools, Object.values(launch.secrets)), error: null })
     } catch (error) {
       return finish({
         status: 'error',

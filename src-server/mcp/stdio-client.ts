@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { childEnvironment } from './env-policy'
 import { maskSecretValues } from './masking'
 
 /**
@@ -13,7 +14,7 @@ export interface StdioLaunch {
   cwd: string | null
   /** Non-secret variables of the server configuration. */
   env: Record<string, string>
-  /** The credential payload: injected as environment variables, masked out of every message. */
+  /** The credential's values for the declared names: injected as environment variables, masked out of every message. */
   secrets: Record<string, string>
 }
 
@@ -34,8 +35,7 @@ export async function connectStdio(launch: StdioLaunch, timeoutMs: number): Prom
     command: launch.command,
     args: launch.args,
     cwd: launch.cwd ?? undefined,
-    // Only a minimal inherited environment: the server's own variables and its credential, never ours.
-    env: { ...getDefaultEnvironment(), ...launch.env, ...launch.secrets },
+    env: childEnvironment(launch),
     stderr: 'ignore',
   })
   const client = new Client(CLIENT_INFO)

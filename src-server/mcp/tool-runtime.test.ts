@@ -41,6 +41,7 @@ async function mountedAgent(policy: Record<string, unknown> = {}) {
   const tools = await post('/mcp-servers', {
     name: 'tools',
     ...testToolServer(),
+    env_names: ['TOOL_SECRET'],
     credential_id: credential.id,
   })
   const agentId = await createAgent()

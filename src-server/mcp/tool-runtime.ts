@@ -6,7 +6,7 @@
 import type { ToolDefinition } from '../ai'
 import type { AppContext } from '../app-context'
 import type { ToolRuntime, ToolTurn } from '../conversation'
-import { maskPayload, maskSecretValues, truncateUtf8 } from './masking'
+import { maskPayload, maskSecretsIn, maskSecretValues, truncateUtf8 } from './masking'
 import * as repo from './mcp.repository'
 import type { McpCallOutcome, McpMountPolicy } from './mcp.tables'
 import { HTTP_SSE_UNSUPPORTED, launchOf } from './servers.service'
@@ -159,14 +159,7 @@ export class McpToolRuntime implements ToolRuntime {
       const listed = await connection.client.listTools(undefined, { timeout: server.timeoutMs })
       // Closed while this one was starting: it belongs to nobody, so it must not outlive the runtime.
       if (this.closed) throw new Error('The tool runtime is closed.')
-      return {
-        connection,
-        tools: listed.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema as Record<string, unknown>,
-        })),
-      }
+      return { connection, tools: offeredTools(listed.tools, Object.values(launch.secrets)) }
     } catch (error) {
       await stopStdio(connection, true)
       throw new Error(describeCallFailure(error, server.timeoutMs, launch))
@@ -263,6 +256,21 @@ export class McpToolRuntime implements ToolRuntime {
       return []
     }
   }
+}
+
+/**
+ * What a server says about its tools, with its credential masked out in every encoding before a model sees it. A
+ * tool whose name holds the secret is not offered: a masked name could neither be called nor shown safely.
+ */
+function offeredTools(tools: ListedTool[], secretValues: string[]): ListedTool[] {
+  return tools
+    .filter((tool) => maskSecretValues(tool.name, secretValues) === tool.name)
+    .map((tool) =>
+      maskSecretsIn(
+        { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
+        secretValues,
+      ),
+    )
 }
 
 function parseArguments(text: string): { ok: true; value: Record<string, unknown> } | { ok: false } {

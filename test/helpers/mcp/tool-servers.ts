@@ -12,6 +12,11 @@ export function testToolServer() {
   return { command: process.execPath, args: [path.join(here, 'test-tool-server.mjs')] }
 }
 
+/** A server whose tool list echoes its credential `LEAKY_SECRET` in many encodings (see the file). */
+export function leakyToolServer() {
+  return { command: process.execPath, args: [path.join(here, 'leaky-tool-server.mjs')] }
+}
+
 /** The published `@modelcontextprotocol/server-filesystem`, started from node_modules (no download), over a temp dir. */
 export function filesystemServer() {
   const require = createRequire(import.meta.url)

@@ -70,6 +70,8 @@ function ServerForm() {
   const [command, setCommand] = useState('')
   const [args, setArgs] = useState('')
   const [credentialId, setCredentialId] = useState('')
+  // The variables the credential may supply: only these reach the process, and the admin declares them here.
+  const [envNames, setEnvNames] = useState('')
   const form = useSubmit('The server could not be saved.')
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -80,10 +82,13 @@ function ServerForm() {
         command,
         args: args.split(' ').filter(Boolean),
         credential_id: credentialId || null,
+        env_names: credentialId ? envNames.split(/[\s,]+/).filter(Boolean) : [],
       })
       setName('')
       setCommand('')
       setArgs('')
+      setCredentialId('')
+      setEnvNames('')
       await loadTools()
     })
   }
@@ -91,8 +96,8 @@ function ServerForm() {
   if (!isAdmin)
     return (
       <p className="muted">
-        Only an administrator can add a tool server or change the command it runs. You can check servers'
-        health, manage credentials and mount servers on agents.
+        Only an administrator can add a tool server, change the command it runs or attach a credential to it.
+        You can check servers' health, manage your own credentials and mount servers on agents.
       </p>
     )
   return (
@@ -112,7 +117,10 @@ function ServerForm() {
           <select
             id="server-credential"
             value={credentialId}
-            onChange={(e) => setCredentialId(e.target.value)}
+            onChange={(e) => {
+              setCredentialId(e.target.value)
+              setEnvNames(credentials.find((c) => c.id === e.target.value)?.secret_keys.join(' ') ?? '')
+            }}
           >
             <option value="">None</option>
             {credentials.map((c) => (
@@ -122,6 +130,14 @@ function ServerForm() {
             ))}
           </select>
         </div>
+        {credentialId ? (
+          <TextField
+            label="Variables it supplies"
+            value={envNames}
+            onChange={(e) => setEnvNames(e.target.value)}
+            hint="Only these of the credential's keys reach the server's environment."
+          />
+        ) : null}
       </div>
       <FormError message={form.error} />
       <div>
