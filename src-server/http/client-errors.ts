@@ -1,0 +1,37 @@
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { CommonErrors, envelopeOf } from '../errors'
+import { API_POLICY, FIXED_SECURITY_HEADERS, HSTS, isEncrypted } from './security-headers'
+
+/** Node's client errors that have a code of their own; any other is a request that could not be parsed. */
+const CLIENT_ERRORS: Record<string, () => ReturnType<typeof CommonErrors.BAD_REQUEST>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: () => CommonErrors.REQUEST_TIMEOUT(),
+  HPE_HEADER_OVERFLOW: () => CommonErrors.HEADERS_TOO_LARGE(),
+}
+
+/**
+ * Node's `clientError` (for both listeners): a request Fastify never saw, because it arrived too slowly, its
+ * headers were too large or it was not HTTP. Answered as every other refusal is, in the envelope with the API's
+ * security headers, then the connection is closed. Nothing is written once an answer has begun on the socket.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && !inFlight?.headersSent) {
+    const refusal = (CLIENT_ERRORS[error.code ?? ''] ?? (() => CommonErrors.BAD_REQUEST()))()
+    const body = JSON.stringify(envelopeOf(refusal))
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+      'content-security-policy': API_POLICY,
+      ...FIXED_SECURITY_HEADERS,
+      ...(isEncrypted(socket) ? { 'strict-transport-security': HSTS } : {}),
+    }
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+    socket.write(
+      `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n${head.join('')}\r\n${body}`,
+    )
+  }
+  socket.destroy(error)
+}
