@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import websocket from '@fastify/websocket'
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
 import { agentRunRoutes, createAgentRunService, findRuntimeAgentOwnerId } from './agent-runs'
@@ -44,6 +44,7 @@ import {
 import {
   allowedHosts,
   answerClientError,
+  answerFrameworkError,
   batchedStdout,
   ErrorEnvelope,
   hostAllowlist,
@@ -179,7 +180,7 @@ async function buildApp(
     // Node checks that timeout every 30 s by default; check every second so a slow client is cut off promptly.
     http: { connectionsCheckingInterval: 1_000 },
     return503OnClosing: true,
-    frameworkErrors: renderFrameworkError,
+    frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
@@ -289,13 +290,6 @@ async function buildApp(
       passwordFile: bootstrapResult.created ? bootstrapResult.passwordFile : null,
     },
   }) as unknown as App
-}
-
-/** Malformed URLs and over-long path parameters are answered before routing: they get the envelope too. */
-function renderFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply) {
-  reply.status(400).send({
-    error: { code: 'BAD_REQUEST', message: 'The request URL is not valid.', details: { reason: error.code } },
-  })
 }
 
 function readInstanceId(dataDir: string): string {

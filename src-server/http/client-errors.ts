@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { CommonErrors, envelopeOf } from '../errors'
-import { API_POLICY, FIXED_SECURITY_HEADERS, HSTS, isEncrypted } from './security-headers'
+import { apiSecurityHeaders } from './security-headers'
 
 /** Node's client errors that have a code of their own; any other is a request that could not be parsed. */
 const CLIENT_ERRORS: Record<string, () => ReturnType<typeof CommonErrors.BAD_REQUEST>> = {
@@ -24,9 +25,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       connection: 'close',
-      'content-security-policy': API_POLICY,
-      ...FIXED_SECURITY_HEADERS,
-      ...(isEncrypted(socket) ? { 'strict-transport-security': HSTS } : {}),
+      ...apiSecurityHeaders(socket),
     }
     const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
     socket.write(
@@ -34,4 +33,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     )
   }
   socket.destroy(error)
+}
+
+/**
+ * Fastify's `frameworkErrors`: a malformed URL or an over-long path parameter, refused before routing, so before
+ * the hooks that add the security headers; they are set here.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const refusal = CommonErrors.BAD_REQUEST({ reason: error.code }, 'The request URL is not valid.')
+  reply.headers(apiSecurityHeaders(request.raw.socket)).status(400).send(envelopeOf(refusal))
 }

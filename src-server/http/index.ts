@@ -4,7 +4,7 @@
  * readers of what a client uploads (file type, multipart file name).
  */
 
-export { answerClientError } from './client-errors'
+export { answerClientError, answerFrameworkError } from './client-errors'
 export {
   ErrorEnvelope,
   IdParams,

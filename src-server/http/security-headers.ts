@@ -64,6 +64,15 @@ export const FIXED_SECURITY_HEADERS = {
 
 export const isEncrypted = (socket: unknown) => Boolean((socket as TLSSocket | null)?.encrypted)
 
+/** Every header a JSON answer written outside the hooks carries (the refusals Fastify's routing never reached). */
+export function apiSecurityHeaders(socket: unknown): Record<string, string> {
+  return {
+    'content-security-policy': API_POLICY,
+    ...FIXED_SECURITY_HEADERS,
+    ...(isEncrypted(socket) ? { 'strict-transport-security': HSTS } : {}),
+  }
+}
+
 /** Security headers on every response: the content policy, the fixed ones, and HSTS over HTTPS. */
 export const securityHeaders = fp(async (app: FastifyInstance) => {
   // A callback hook: it is synchronous, and an async hook costs a promise on every response.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { get } from 'node:https'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { TLSSocket } from 'node:tls'
+import { connect, type TLSSocket } from 'node:tls'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../server'
 import { pairingFingerprintOf } from './lan-tls'
@@ -57,6 +57,27 @@ describe('LAN over TLS', () => {
     await running.close()
     running = await start()
     expect((await fetchTls(`${running.httpsUrl}/api/lan`)).fingerprint256).toBe(info.fingerprint256)
+  })
+
+  it('answers what it cannot take over HTTPS (431) as the HTTP listener does: in the envelope, with HSTS', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-lan-'))
+    running = await start()
+    const port = Number(new URL(running.httpsUrl ?? '').port)
+    const response = await new Promise<string>((resolve) => {
+      let text = ''
+      const socket = connect({ port, host: '127.0.0.1', rejectUnauthorized: false }, () =>
+        socket.write(`GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`),
+      )
+      socket.on('data', (chunk) => {
+        text += String(chunk)
+      })
+      socket.on('error', () => resolve(text))
+      socket.on('close', () => resolve(text))
+    })
+    expect(response).toMatch(/^HTTP\/1\.1 431 /)
+    expect(response.toLowerCase()).toContain('strict-transport-security: max-age=31536000')
+    expect(response.toLowerCase()).toContain('x-content-type-options: nosniff')
+    expect(JSON.parse(response.split('\r\n\r\n')[1] ?? '').error.code).toBe('HEADERS_TOO_LARGE')
   })
 
   it('says so when LAN traffic is not encrypted', async () => {

@@ -53,7 +53,7 @@ describe('network exposure', () => {
     expectEnvelopeWithSecurityHeaders(outcome.response, 'REQUEST_TIMEOUT')
   })
 
-  it('answers headers too large (431) and a request it cannot parse (400) in the envelope with the security headers', async () => {
+  it('answers every refusal before routing in the envelope with the security headers: 431, 400 unparsable or bad URL, 413', async () => {
     server = await startTestServer()
     const url = new URL(await server.listen())
     const oversized = await rawExchange(
@@ -65,6 +65,20 @@ describe('network exposure', () => {
     const garbled = await rawExchange(Number(url.port), 'GET /healthz HTTP/1.1\r\nHost localhost\r\n\r\n')
     expect(garbled).toMatch(/^HTTP\/1\.1 400/)
     expectEnvelopeWithSecurityHeaders(garbled, 'BAD_REQUEST')
+    // Refused by Fastify before routing (a URL that does not decode), and a body over the limit.
+    const badUrl = await rawExchange(
+      Number(url.port),
+      'GET /api/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    )
+    expect(badUrl).toMatch(/^HTTP\/1\.1 400/)
+    expectEnvelopeWithSecurityHeaders(badUrl, 'BAD_REQUEST')
+    const body = JSON.stringify({ username: 'x'.repeat(2 * 1024 * 1024), password: 'y' })
+    const tooLarge = await rawExchange(
+      Number(url.port),
+      `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    )
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 413/)
+    expectEnvelopeWithSecurityHeaders(tooLarge, 'PAYLOAD_TOO_LARGE')
   })
 })
 
