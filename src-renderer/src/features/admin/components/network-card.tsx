@@ -45,7 +45,7 @@ export function NetworkCard() {
               <dd>HTTPS on port {info.https_port}</dd>
               <dt>Certificate fingerprint (SHA-256)</dt>
               <dd>
-                <code className="fingerprint" aria-label="Certificate fingerprint">
+                <code className="fingerprint">
                   {linesOfFour(info.pairing_fingerprint ?? '').map((line) => (
                     <span key={line}>{line}</span>
                   ))}
