@@ -39,9 +39,13 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await running?.close()
-  lan?.remove()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  // The namespace goes whatever happens to the server: a leftover one would outlive the test run.
+  try {
+    await running?.close()
+  } finally {
+    lan?.remove()
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  }
 })
 
 const tokenCount = () =>

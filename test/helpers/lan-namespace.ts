@@ -50,27 +50,48 @@ export function lanNamespaceUnavailable(): string | null {
 
 const clientScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lan-client.mjs')
 
+const namespaceOf = (pid: number) => ({ name: `sb-lan-${pid}`, outside: `sbv${pid}a`, inside: `sbv${pid}b` })
+
+/** Deletes a run's namespace and its end of the link, if they exist. */
+function removeNamespace(pid: number) {
+  const { name, outside } = namespaceOf(pid)
+  for (const args of [
+    ['netns', 'del', name],
+    ['link', 'del', outside],
+  ])
+    try {
+      execFileSync('ip', args, { stdio: 'ignore' })
+    } catch {
+      // Already gone: deleting the namespace takes its end of the pair, and the pair goes with it.
+    }
+}
+
+/** Namespaces a killed test run left behind: their process is gone. */
+function removeOrphans() {
+  const listed = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })
+  for (const [, pid] of listed.matchAll(/^sb-lan-(\d+)\b/gm))
+    if (pid !== undefined && !isRunning(Number(pid))) removeNamespace(Number(pid))
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** A fresh namespace and link per test file (names and a /30 from the process id, so parallel runs differ). */
 export function createLanNamespace(): LanNamespace {
   const pid = process.pid
-  const name = `sb-lan-${pid}`
-  const outside = `sbv${pid}a`
-  const inside = `sbv${pid}b`
+  const { name, outside, inside } = namespaceOf(pid)
   const subnet = `10.${64 + ((pid >> 6) & 63)}.${(pid & 63) * 4}`
   const serverAddress = `${subnet}.1`
   const clientAddress = `${subnet}.2`
   const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] })
-  const remove = () => {
-    for (const args of [
-      ['netns', 'del', name],
-      ['link', 'del', outside],
-    ])
-      try {
-        ip(...args)
-      } catch {
-        // Already gone: deleting the namespace takes its end of the pair, and the pair goes with it.
-      }
-  }
+  const remove = () => removeNamespace(pid)
+  removeOrphans()
   remove()
   try {
     ip('netns', 'add', name)
