@@ -50,6 +50,33 @@ describe('server conventions', () => {
     expect(contentPolicyFor('/console/review', undefined)).toBe(policy)
   })
 
+  it('gives the console a policy that connects only to this server and shows only its own or data: images', async () => {
+    server = await startTestServer()
+    const policy = String(
+      (await server.app.inject({ method: 'GET', url: '/console/review' })).headers['content-security-policy'],
+    )
+    const directive = (name: string) =>
+      policy
+        .split('; ')
+        .find((entry) => entry.startsWith(`${name} `))
+        ?.slice(name.length + 1)
+    expect(directive('connect-src')).toBe("'self'")
+    expect(directive('img-src')).toBe("'self' data:")
+  })
+
+  it('gives the looser docs policy to /docs itself only, never to a path that merely starts with it', async () => {
+    server = await startTestServer()
+    const docs = await server.app.inject({ method: 'GET', url: '/docs' })
+    expect(docs.statusCode).toBe(200)
+    expect(docs.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-inline'")
+    for (const url of ['/docs-x/console/review', '/docsearch']) {
+      const page = await server.app.inject({ method: 'GET', url })
+      expect(page.headers['content-type']).toMatch(/^text\/html/)
+      expect(page.headers['content-security-policy']).not.toContain("unsafe-inline'; style")
+      expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/)
+    }
+  })
+
   it('answers an unknown API route with 404 NOT_FOUND in the envelope, for every method', async () => {
     server = await startTestServer()
     const headers = await server.adminHeaders()

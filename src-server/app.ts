@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import websocket from '@fastify/websocket'
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, LogController } from 'fastify'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
 import { agentRunRoutes, createAgentRunService, findRuntimeAgentOwnerId } from './agent-runs'
@@ -42,8 +42,13 @@ import {
   secretKeyPresent,
 } from './health'
 import {
+  allowedHosts,
+  answerClientError,
+  answerFrameworkError,
   batchedStdout,
   ErrorEnvelope,
+  hostAllowlist,
+  isDocsPath,
   lazyRequestLogger,
   originPolicy,
   replyBatching,
@@ -53,7 +58,7 @@ import {
 } from './http'
 import { JobRunner, WorkerPool } from './jobs'
 import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
-import { type LanListener, lanCertificate, lanRoutes } from './lan'
+import { type LanListener, lanCertificate, lanHostNames, lanRoutes, lanTransport } from './lan'
 import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets'
@@ -176,7 +181,8 @@ async function buildApp(
     // Node checks that timeout every 30 s by default; check every second so a slow client is cut off promptly.
     http: { connectionsCheckingInterval: 1_000 },
     return503OnClosing: true,
-    frameworkErrors: renderFrameworkError,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   // Node enforces the request timeout only while the headers timeout is not longer than it.
@@ -197,7 +203,17 @@ async function buildApp(
   await app.register(errorHandling)
   await app.register(securityHeaders)
   await app.register(replyBatching)
-  await app.register(originPolicy, { allowedOrigins: config.allowedOrigins })
+  // Domains close their own sockets on shutdown, with a message; the plugin's default would close them first.
+  // First of the request hooks: it marks an upgrade as one, so an upgrade any later hook refuses is closed after
+  // its answer instead of left open.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 }, preClose: (done) => done() })
+  // Before anything reads a request: a foreign `Host` (DNS rebinding) is refused, then plain HTTP from the LAN.
+  const hosts = hostAllowlist(
+    lanHostNames({ listensOnLan: !isLoopbackHost(config.host), lanHosts: config.lanHosts }),
+  )
+  await app.register(allowedHosts, { hosts })
+  if (lan && !config.lanPlainHttp) await app.register(lanTransport, { lan })
+  await app.register(originPolicy, { allowedOrigins: config.allowedOrigins, hosts })
   await app.register(swagger, {
     openapi: {
       info: { title: 'Switchboard API', version: config.version },
@@ -211,20 +227,18 @@ async function buildApp(
   app.addHook('onRoute', (route) => {
     const segment = route.url.split('/')[1] ?? ''
     if (segment && !/^[*:]/.test(segment)) apiSegments.add(segment)
-    if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true }
+    if (isDocsPath(route.url)) route.config = { ...route.config, public: true }
     // Every route documents the error envelope for its failures.
     if (route.schema && !route.schema.hide)
       route.schema.response = { ...(route.schema.response as object), '4XX': { $ref: 'ErrorEnvelope#' } }
   })
   await app.register(authentication, { auth })
   app.addHook('onRequest', guardWrites(ctx))
-  // Domains close their own sockets on shutdown, with a message; the plugin's default would close them first.
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 }, preClose: (done) => done() })
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
 
   await app.register(healthRoutes, { ctx })
-  await app.register(lanRoutes, { lan, allowPlainHttp: config.lanPlainHttp })
+  await app.register(lanRoutes, { lan })
   await app.register(authRoutes, { auth })
   await app.register(settingsRoutes, { ctx, defaults: configDefaults })
   await app.register(adminAuditRoutes, { ctx })
@@ -277,13 +291,6 @@ async function buildApp(
       passwordFile: bootstrapResult.created ? bootstrapResult.passwordFile : null,
     },
   }) as unknown as App
-}
-
-/** Malformed URLs and over-long path parameters are answered before routing: they get the envelope too. */
-function renderFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply) {
-  reply.status(400).send({
-    error: { code: 'BAD_REQUEST', message: 'The request URL is not valid.', details: { reason: error.code } },
-  })
 }
 
 function readInstanceId(dataDir: string): string {

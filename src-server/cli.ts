@@ -53,8 +53,9 @@ if (config.host === '0.0.0.0')
   lines.push('Open to the LAN: other machines sign in with a user account or an API token.')
 if (server.httpsUrl && server.app.lan)
   lines.push(
-    `Encrypted for the LAN on port ${server.app.lan.httpsPort}: certificate SHA-256 ${server.app.lan.certificate.fingerprint256}`,
-    `pairing code ${server.app.lan.certificate.pairingCode} (compare it on the connecting machine).`,
+    `Encrypted for the LAN on port ${server.app.lan.httpsPort} (plain HTTP from the network is redirected or refused).`,
+    `Certificate SHA-256, compare all of it on the connecting machine before trusting it:`,
+    `  ${server.app.lan.certificate.pairingFingerprint}`,
   )
 if (server.app.bootstrap.adminCreated) {
   if (server.app.bootstrap.generatedPassword)

@@ -12,9 +12,11 @@ describe('configuration', () => {
         SWITCHBOARD_EMBEDDING_MODEL: ' letters ',
         SWITCHBOARD_LOCAL_EMBEDDER: 'use-lite',
         LOW_CONFIDENCE_THRESHOLD: '0.65',
+        SWITCHBOARD_LAN_HOSTS: ' switchboard.office.lan, nas.local,',
       },
     )
     expect(config).toMatchObject({
+      lanHosts: ['switchboard.office.lan', 'nas.local'],
       openAiBaseUrl: 'http://127.0.0.1:9/v1',
       openAiApiKey: 'sk-key',
       openAiModels: ['alpha', 'beta'],

@@ -20,6 +20,11 @@ export interface ServerConfig {
   httpsPort: number
   /** `SWITCHBOARD_LAN_HTTP=1`: keep serving plain HTTP to LAN clients instead of redirecting them to HTTPS. */
   lanPlainHttp: boolean
+  /**
+   * `SWITCHBOARD_LAN_HOSTS`: more names this server answers to (a DNS name pointing at it), beyond loopback's, the
+   * machine's own host name when it listens on the LAN, and the address a client connected to.
+   */
+  lanHosts: string[]
   /** Commands a stdio tool server may run (`SWITCHBOARD_MCP_ALLOWED_COMMANDS`); null allows any an admin sets. */
   mcpAllowedCommands: string[] | null
   logLevel: string
@@ -93,6 +98,7 @@ export function resolveConfig(
       parsePort('SWITCHBOARD_HTTPS_PORT', env.SWITCHBOARD_HTTPS_PORT) ??
       (port === 0 ? 0 : port + 1),
     lanPlainHttp: options.lanPlainHttp ?? env.SWITCHBOARD_LAN_HTTP === '1',
+    lanHosts: options.lanHosts ?? commaList(env.SWITCHBOARD_LAN_HOSTS),
     mcpAllowedCommands:
       options.mcpAllowedCommands !== undefined
         ? options.mcpAllowedCommands

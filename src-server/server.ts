@@ -1,6 +1,7 @@
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import { setFlagsFromString } from 'node:v8'
 import { type App, type CreateServerOptions, createServer } from './app'
+import { answerClientError } from './http'
 
 export interface RunningServer {
   app: App
@@ -10,14 +11,25 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** The HTTPS listener hands every request and WebSocket upgrade to the app's own HTTP server: one app, two ports. */
+/**
+ * The HTTPS listener hands every request and WebSocket upgrade to the app's own HTTP server: one app, two ports.
+ * It cuts off slow clients as the HTTP listener does and answers what it cannot parse the same way.
+ */
 async function listenHttps(app: App, host: string, port: number): Promise<HttpsServer | null> {
   if (!app.lan) return null
   const { key, cert } = app.lan.certificate
-  const server = createHttpsServer({ key, cert }, (request, response) =>
-    app.server.emit('request', request, response),
+  const server = createHttpsServer(
+    {
+      key,
+      cert,
+      requestTimeout: app.server.requestTimeout,
+      headersTimeout: app.server.headersTimeout,
+      connectionsCheckingInterval: 1_000,
+    },
+    (request, response) => app.server.emit('request', request, response),
   )
   server.on('upgrade', (request, socket, head) => app.server.emit('upgrade', request, socket, head))
+  server.on('clientError', answerClientError)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())

@@ -16,6 +16,11 @@ export class AppError extends Error {
   }
 }
 
+/** The contract's error envelope for an error: what every refusal's body is, however it was raised. */
+export function envelopeOf(error: AppError) {
+  return { error: { code: error.code, message: error.publicMessage, details: error.details } }
+}
+
 export interface ErrorDefinition {
   status: number
   message: string
@@ -62,6 +67,9 @@ export const CommonErrors = defineErrors({
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This content type is not accepted here.' },
   UNSUPPORTED_FILE_TYPE: { status: 415, message: 'This file type is not accepted.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive.' },
+  HOST_NOT_ALLOWED: { status: 421, message: 'This server does not answer to that host name.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are larger than allowed.' },
   GUARD_FAILED: { status: 503, message: 'The server refuses writes until its health guard passes.' },
   STORAGE_FAILED: {
     status: 507,

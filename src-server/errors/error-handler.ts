@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { AppError, CommonErrors } from './app-error'
+import { AppError, CommonErrors, envelopeOf } from './app-error'
 
 interface ValidationIssue {
   instancePath?: string
@@ -88,9 +88,7 @@ export const errorHandling = fp(async (app: FastifyInstance) => {
         },
         appError.message,
       )
-    reply.status(appError.statusCode).send({
-      error: { code: appError.code, message: appError.publicMessage, details: appError.details },
-    })
+    reply.status(appError.statusCode).send(envelopeOf(appError))
   })
 
   app.setNotFoundHandler((request, reply) => {

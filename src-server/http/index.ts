@@ -1,7 +1,10 @@
 /**
- * HTTP's public face: shared schema atoms, pagination, the validator, origin policy, security headers, answers
- * written once per turn of the event loop, and the readers of what a client uploads (file type, multipart file name).
+ * HTTP's public face: shared schema atoms, pagination, the validator, the host allowlist, origin policy, security
+ * headers, the answer to requests Fastify never saw, answers written once per turn of the event loop, and the
+ * readers of what a client uploads (file type, multipart file name).
  */
+
+export { answerClientError, answerFrameworkError } from './client-errors'
 export {
   ErrorEnvelope,
   IdParams,
@@ -14,6 +17,7 @@ export {
   Uuid,
 } from './common.schemas'
 export { sniffMimeType } from './file-type'
+export { allowedHosts, type HostAllowlist, hostAllowlist, hostNameOf } from './hosts'
 export { batchedStdout } from './log-destination'
 export { multipartFileName } from './multipart'
 export { originPolicy } from './origins'
@@ -21,6 +25,6 @@ export { type PageResult, pageOf, pageWindow, toPage } from './pagination'
 export { replyBatching } from './reply-batching'
 export { type RequestLineFields, requestLineWriter } from './request-line'
 export { lazyRequestLogger } from './request-logger'
-export { contentPolicyFor, securityHeaders } from './security-headers'
+export { contentPolicyFor, isDocsPath, securityHeaders } from './security-headers'
 export { multipartBodies } from './uploads'
 export { validatorCompiler } from './validation'

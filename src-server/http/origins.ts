@@ -2,16 +2,25 @@ import cors from '@fastify/cors'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { CommonErrors } from '../errors'
+import type { HostAllowlist } from './hosts'
 
-/** Same origin as the server itself (the console it serves, the desktop window), or a configured LAN origin. */
+/**
+ * This server's own pages (the console it serves, the desktop window): an origin on the host allowlist whose port
+ * is the one the connection reached, or a configured LAN origin. Never judged by `Host`, which a rebound page
+ * sets to its own name along with its origin.
+ */
 export function isAllowedOrigin(
   origin: string | undefined,
-  host: string | undefined,
+  connection: { localAddress?: string | undefined; localPort?: number | undefined },
+  hosts: HostAllowlist,
   allowed: readonly string[],
 ) {
   if (!origin) return true
-  if (host && (origin === `http://${host}` || origin === `https://${host}`)) return true
-  return allowed.includes(origin)
+  if (allowed.includes(origin)) return true
+  const url = URL.canParse(origin) ? new URL(origin) : null
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+  return port === connection.localPort && hosts.allows(url.host, connection.localAddress)
 }
 
 /** Response headers a granted origin's scripts may read. */
@@ -22,7 +31,10 @@ const EXPOSED = 'Idempotent-Replayed, Content-Disposition'
  * someone opens must not drive this server with the user's token.
  */
 export const originPolicy = fp(
-  async (app: FastifyInstance, { allowedOrigins }: { allowedOrigins: string[] }) => {
+  async (
+    app: FastifyInstance,
+    { allowedOrigins, hosts }: { allowedOrigins: string[]; hosts: HostAllowlist },
+  ) => {
     // Every answer varies by origin; an allowed origin is granted and may read these headers. Precomputed here:
     // @fastify/cors built its options object, its origin resolver and a merged `Vary` on every request.
     app.addHook('onRequest', (request, reply, done) => {
@@ -44,7 +56,7 @@ export const originPolicy = fp(
     app.addHook('onRoute', (route) => {
       if (!route.websocket) return
       const check = async (request: FastifyRequest) => {
-        if (!isAllowedOrigin(request.headers.origin, request.headers.host, allowedOrigins))
+        if (!isAllowedOrigin(request.headers.origin, request.raw.socket ?? {}, hosts, allowedOrigins))
           throw CommonErrors.FORBIDDEN(
             { origin: request.headers.origin },
             'This origin may not open a WebSocket here.',

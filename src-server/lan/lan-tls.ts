@@ -10,17 +10,24 @@ export interface LanCertificate {
   cert: string
   /** SHA-256 of the certificate, colon-separated hex, as browsers show it. */
   fingerprint256: string
-  /** Six digits derived from the fingerprint, read aloud or compared at a glance ("482-913"). */
-  pairingCode: string
+  /** The same 256 bits in 16 groups of four hex digits, compared group by group when pairing. */
+  pairingFingerprint: string
 }
 
 const CERT_DAYS = 3650
 
-export function pairingCodeOf(fingerprint256: string): string {
-  const digits = String(
-    Number.parseInt(fingerprint256.replace(/:/g, '').slice(0, 12), 16) % 1_000_000,
-  ).padStart(6, '0')
-  return `${digits.slice(0, 3)}-${digits.slice(3)}`
+/**
+ * The whole fingerprint, grouped to be read aloud or compared line by line. Never a shortened code: a man in the
+ * middle can mint certificates until one matches a few digits (20 bits took 95 s on one core), never all 256.
+ */
+export function pairingFingerprintOf(fingerprint256: string): string {
+  return (
+    fingerprint256
+      .replaceAll(':', '')
+      .toUpperCase()
+      .match(/.{1,4}/g)
+      ?.join(' ') ?? ''
+  )
 }
 
 /** The names a LAN client may reach this machine by: its host name, localhost and every local address. */
@@ -60,25 +67,5 @@ export async function lanCertificate(dataDir: string): Promise<LanCertificate> {
   const key = readFileSync(keyFile, 'utf8')
   const cert = readFileSync(certFile, 'utf8')
   const fingerprint256 = new X509Certificate(cert).fingerprint256
-  return { key, cert, fingerprint256, pairingCode: pairingCodeOf(fingerprint256) }
-}
-
-const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/
-
-/**
- * Where a plain-HTTP request from the LAN goes instead: the same path on the HTTPS listener. Loopback (the desktop
- * window, local scripts) and already-encrypted requests stay; `SWITCHBOARD_LAN_HTTP=1` keeps plain HTTP on purpose.
- */
-export function httpsRedirect(input: {
-  encrypted: boolean
-  localAddress: string | undefined
-  host: string | undefined
-  url: string
-  httpsPort: number
-  allowPlainHttp: boolean
-}): string | null {
-  if (input.encrypted || input.allowPlainHttp || !input.localAddress || LOOPBACK.test(input.localAddress))
-    return null
-  const hostname = (input.host ?? input.localAddress).replace(/:\d+$/, '')
-  return `https://${hostname}:${input.httpsPort}${input.url}`
+  return { key, cert, fingerprint256, pairingFingerprint: pairingFingerprintOf(fingerprint256) }
 }

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { get } from 'node:https'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { TLSSocket } from 'node:tls'
+import { connect, type TLSSocket } from 'node:tls'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../server'
-import { httpsRedirect, pairingCodeOf } from './lan-tls'
+import { pairingFingerprintOf } from './lan-tls'
 
 let running: RunningServer | null = null
 let dataDir = ''
@@ -49,7 +49,7 @@ describe('LAN over TLS', () => {
     expect(info.status).toBe(200)
     const body = JSON.parse(info.body)
     expect(body).toMatchObject({ tls: true, fingerprint_sha256: info.fingerprint256 })
-    expect(body.pairing_code).toMatch(/^\d{3}-\d{3}$/)
+    expect(body.pairing_fingerprint.replaceAll(' ', '')).toBe(info.fingerprint256.replaceAll(':', ''))
     expect((await fetchTls(`${running.httpsUrl}/healthz`)).status).toBe(200)
     expect(statSync(path.join(dataDir, 'tls', 'key.pem')).mode & 0o777).toBe(0o600)
 
@@ -57,6 +57,27 @@ describe('LAN over TLS', () => {
     await running.close()
     running = await start()
     expect((await fetchTls(`${running.httpsUrl}/api/lan`)).fingerprint256).toBe(info.fingerprint256)
+  })
+
+  it('answers what it cannot take over HTTPS (431) as the HTTP listener does: in the envelope, with HSTS', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-lan-'))
+    running = await start()
+    const port = Number(new URL(running.httpsUrl ?? '').port)
+    const response = await new Promise<string>((resolve) => {
+      let text = ''
+      const socket = connect({ port, host: '127.0.0.1', rejectUnauthorized: false }, () =>
+        socket.write(`GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`),
+      )
+      socket.on('data', (chunk) => {
+        text += String(chunk)
+      })
+      socket.on('error', () => resolve(text))
+      socket.on('close', () => resolve(text))
+    })
+    expect(response).toMatch(/^HTTP\/1\.1 431 /)
+    expect(response.toLowerCase()).toContain('strict-transport-security: max-age=31536000')
+    expect(response.toLowerCase()).toContain('x-content-type-options: nosniff')
+    expect(JSON.parse(response.split('\r\n\r\n')[1] ?? '').error.code).toBe('HEADERS_TOO_LARGE')
   })
 
   it('says so when LAN traffic is not encrypted', async () => {
@@ -73,29 +94,15 @@ describe('LAN over TLS', () => {
     expect(await info.json()).toEqual({
       tls: false,
       fingerprint_sha256: null,
-      pairing_code: null,
+      pairing_fingerprint: null,
       https_port: null,
     })
   })
 
-  it('redirects plain HTTP from the network to HTTPS, but not loopback, TLS, or an explicit opt-out', () => {
-    const request = {
-      encrypted: false,
-      host: '192.168.1.20:8787',
-      url: '/console/review?x=1',
-      httpsPort: 8788,
-    }
-    const lan = { ...request, localAddress: '192.168.1.20', allowPlainHttp: false }
-    expect(httpsRedirect(lan)).toBe('https://192.168.1.20:8788/console/review?x=1')
-    expect(httpsRedirect({ ...lan, localAddress: '127.0.0.1' })).toBeNull()
-    expect(httpsRedirect({ ...lan, localAddress: '::ffff:127.0.0.1' })).toBeNull()
-    expect(httpsRedirect({ ...lan, encrypted: true })).toBeNull()
-    expect(httpsRedirect({ ...lan, allowPlainHttp: true })).toBeNull()
-  })
-
-  it('derives a six-digit pairing code from the fingerprint', () => {
-    expect(pairingCodeOf('AB:CD:EF:01:23:45:67')).toMatch(/^\d{3}-\d{3}$/)
-    expect(pairingCodeOf('AB:CD:EF:01:23:45:67')).toBe(pairingCodeOf('AB:CD:EF:01:23:45:67'))
-    expect(pairingCodeOf('AB:CD:EF:01:23:45:67')).not.toBe(pairingCodeOf('AB:CD:EF:01:23:46:67'))
+  it('shows the whole fingerprint for pairing, in groups of four hex digits', () => {
+    const fingerprint = Array.from({ length: 32 }, (_, i) => (i * 7).toString(16).padStart(2, '0')).join(':')
+    const grouped = pairingFingerprintOf(fingerprint)
+    expect(grouped).toMatch(/^[0-9A-F]{4}( [0-9A-F]{4}){15}$/)
+    expect(grouped.replaceAll(' ', '')).toBe(fingerprint.replaceAll(':', '').toUpperCase())
   })
 })

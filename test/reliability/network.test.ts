@@ -50,5 +50,57 @@ describe('network exposure', () => {
     })
     expect(outcome.closedAfterMs).toBeLessThan(10_000)
     expect(outcome.response).toMatch(/^HTTP\/1\.1 408/)
+    expectEnvelopeWithSecurityHeaders(outcome.response, 'REQUEST_TIMEOUT')
+  })
+
+  it('answers every refusal before routing in the envelope with the security headers: 431, 400 unparsable or bad URL, 413', async () => {
+    server = await startTestServer()
+    const url = new URL(await server.listen())
+    const oversized = await rawExchange(
+      Number(url.port),
+      `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`,
+    )
+    expect(oversized).toMatch(/^HTTP\/1\.1 431/)
+    expectEnvelopeWithSecurityHeaders(oversized, 'HEADERS_TOO_LARGE')
+    const garbled = await rawExchange(Number(url.port), 'GET /healthz HTTP/1.1\r\nHost localhost\r\n\r\n')
+    expect(garbled).toMatch(/^HTTP\/1\.1 400/)
+    expectEnvelopeWithSecurityHeaders(garbled, 'BAD_REQUEST')
+    // Refused by Fastify before routing (a URL that does not decode), and a body over the limit.
+    const badUrl = await rawExchange(
+      Number(url.port),
+      'GET /api/%E0%A4%A HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    )
+    expect(badUrl).toMatch(/^HTTP\/1\.1 400/)
+    expectEnvelopeWithSecurityHeaders(badUrl, 'BAD_REQUEST')
+    const body = JSON.stringify({ username: 'x'.repeat(2 * 1024 * 1024), password: 'y' })
+    const tooLarge = await rawExchange(
+      Number(url.port),
+      `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    )
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 413/)
+    expectEnvelopeWithSecurityHeaders(tooLarge, 'PAYLOAD_TOO_LARGE')
   })
 })
+
+/** Writes bytes as they are on one connection and reads everything until the server closes it. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    let response = ''
+    socket.on('data', (chunk) => (response += chunk.toString()))
+    socket.on('error', () => resolve(response))
+    socket.on('close', () => resolve(response))
+    socket.write(bytes)
+  })
+}
+
+function expectEnvelopeWithSecurityHeaders(response: string, code: string) {
+  const [head = '', body = ''] = response.split('\r\n\r\n')
+  const headers = head.toLowerCase()
+  expect(headers).toContain('content-type: application/json')
+  expect(headers).toContain("content-security-policy: default-src 'none'; frame-ancestors 'none'")
+  expect(headers).toContain('x-content-type-options: nosniff')
+  expect(headers).toContain('x-frame-options: deny')
+  expect(headers).toContain('connection: close')
+  expect(JSON.parse(body).error).toMatchObject({ code, message: expect.any(String) })
+}

@@ -23,7 +23,8 @@ export type Role = User['roles'][number]
 export interface LanInfo {
   tls: boolean
   fingerprint_sha256: string | null
-  pairing_code: string | null
+  /** The same whole fingerprint in 16 groups of four hex digits. */
+  pairing_fingerprint: string | null
   https_port: number | null
 }
 

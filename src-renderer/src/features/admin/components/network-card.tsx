@@ -6,7 +6,8 @@ import { useAdmin } from '../stores/admin-store'
 
 /**
  * Network access: the desktop app's LAN switch, and with LAN on, what a colleague compares before trusting this
- * machine's certificate (its SHA-256 fingerprint and the short pairing code derived from it).
+ * machine's certificate: its whole SHA-256 fingerprint, four groups to a line. No shortened code: a forged
+ * certificate can be made to match a few digits, never all of them.
  */
 export function NetworkCard() {
   const desktop = window.switchboard
@@ -42,13 +43,17 @@ export function NetworkCard() {
             <dl className="keys">
               <dt>Encrypted address</dt>
               <dd>HTTPS on port {info.https_port}</dd>
-              <dt>Pairing code</dt>
-              <dd>
-                <strong>{info.pairing_code}</strong>
-              </dd>
               <dt>Certificate fingerprint (SHA-256)</dt>
               <dd>
-                <code className="fingerprint">{info.fingerprint_sha256}</code>
+                <code className="fingerprint">
+                  {linesOfFour(info.pairing_fingerprint ?? '').map((line) => (
+                    <span key={line}>{line}</span>
+                  ))}
+                </code>
+                <p className="muted">
+                  On the other computer, open the HTTPS address and compare every group with the certificate
+                  the browser shows before trusting it. Plain HTTP from the network is redirected or refused.
+                </p>
               </dd>
             </dl>
           ) : (
@@ -60,5 +65,13 @@ export function NetworkCard() {
         </Loadable>
       </div>
     </Card>
+  )
+}
+
+/** "AAAA BBBB ..." as lines of four groups, to compare one line at a time. */
+function linesOfFour(grouped: string): string[] {
+  const groups = grouped.split(' ').filter(Boolean)
+  return Array.from({ length: Math.ceil(groups.length / 4) }, (_, i) =>
+    groups.slice(i * 4, i * 4 + 4).join(' '),
   )
 }

@@ -1,0 +1,8 @@
+import { defineErrors } from '../errors'
+
+export const LanErrors = defineErrors({
+  HTTPS_REQUIRED: {
+    status: 426,
+    message: 'This server takes requests from the network over HTTPS only: use the https address.',
+  },
+})
