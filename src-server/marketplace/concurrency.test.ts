@@ -68,7 +68,7 @@ describe('concurrent money movements over HTTP', () => {
       .prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'")
       .get()
     expect(paid).toEqual({ n: 12 })
-    expect(balances(server, 'sam')?.balance).toBe(12 * 90)
+    expect(balances(server, 'sam')?.frozen_balance).toBe(12 * 90)
   })
 
   it('lets exactly the affordable transfers succeed and refunds one order once under racing refunds', async () => {
@@ -136,7 +136,7 @@ describe('purchases in one group commit', () => {
     ])
     expect(balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
     expect(balances(server, 'carl')).toMatchObject({ balance: carlTopUp, frozen_balance: 0, total_spent: 0 })
-    expect(balances(server, 'sam')?.balance).toBe(2 * 90)
+    expect(balances(server, 'sam')?.frozen_balance).toBe(2 * 90)
   }
 
   it('rolls back only the purchase that fails after its debit; the others in the group are paid', async () => {
