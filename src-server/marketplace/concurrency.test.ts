@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import {
   balances,
+  loopbackClient,
   marketplaceTestFrame,
   moneyFootprint,
   publishedListing,
+  type Sent,
   servicesOf,
   topUp,
   userIdOf,
@@ -15,28 +17,8 @@ import { MarketplaceErrors } from './marketplace.errors'
 let server: TestServer
 marketplaceTestFrame(() => server)
 
-interface Sent {
-  status: number
-  body: { error?: { code: string } } & Record<string, unknown>
-  replayed: boolean
-}
-
 /** Real loopback HTTP, so requests genuinely overlap inside the server. */
-function client(base: string) {
-  return async (username: string, path: string, payload: unknown, key?: string): Promise<Sent> => {
-    const headers: Record<string, string> = {
-      ...(await server.headersFor(username)),
-      'content-type': 'application/json',
-    }
-    if (key) headers['idempotency-key'] = key
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(payload) })
-    return {
-      status: response.status,
-      body: (await response.json()) as Sent['body'],
-      replayed: response.headers.get('idempotent-replayed') === 'true',
-    }
-  }
-}
+const client = (base: string) => loopbackClient(server, base).post
 
 const codes = (results: Sent[]) => results.map((r) => r.body.error?.code ?? r.status).sort()
 
