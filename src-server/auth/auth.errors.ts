@@ -9,7 +9,10 @@ export const AuthErrors = defineErrors({
   },
   TOKEN_NOT_FOUND: { status: 404, message: 'Token not found.' },
   AVATAR_NOT_FOUND: { status: 404, message: 'This user has no stored avatar image.' },
-  INVALID_AVATAR_URL: { status: 422, message: 'The avatar must be an https URL or a small image data URL.' },
+  INVALID_AVATAR_URL: {
+    status: 422,
+    message: 'The avatar must be an uploaded image (a small image data URL).',
+  },
   CANNOT_CHANGE_OWN_ADMIN: {
     status: 409,
     message: 'You cannot remove your own admin role or disable yourself.',

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import {
   balances,
+  loopbackClient,
   marketplaceTestFrame,
   moneyFootprint,
   publishedListing,
+  type Sent,
   servicesOf,
   topUp,
   userIdOf,
@@ -15,28 +17,8 @@ import { MarketplaceErrors } from './marketplace.errors'
 let server: TestServer
 marketplaceTestFrame(() => server)
 
-interface Sent {
-  status: number
-  body: { error?: { code: string } } & Record<string, unknown>
-  replayed: boolean
-}
-
 /** Real loopback HTTP, so requests genuinely overlap inside the server. */
-function client(base: string) {
-  return async (username: string, path: string, payload: unknown, key?: string): Promise<Sent> => {
-    const headers: Record<string, string> = {
-      ...(await server.headersFor(username)),
-      'content-type': 'application/json',
-    }
-    if (key) headers['idempotency-key'] = key
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(payload) })
-    return {
-      status: response.status,
-      body: (await response.json()) as Sent['body'],
-      replayed: response.headers.get('idempotent-replayed') === 'true',
-    }
-  }
-}
+const client = (base: string) => loopbackClient(server, base).post
 
 const codes = (results: Sent[]) => results.map((r) => r.body.error?.code ?? r.status).sort()
 
@@ -68,7 +50,7 @@ describe('concurrent money movements over HTTP', () => {
       .prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'")
       .get()
     expect(paid).toEqual({ n: 12 })
-    expect(balances(server, 'sam')?.balance).toBe(12 * 90)
+    expect(balances(server, 'sam')?.frozen_balance).toBe(12 * 90)
   })
 
   it('lets exactly the affordable transfers succeed and refunds one order once under racing refunds', async () => {
@@ -136,7 +118,7 @@ describe('purchases in one group commit', () => {
     ])
     expect(balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
     expect(balances(server, 'carl')).toMatchObject({ balance: carlTopUp, frozen_balance: 0, total_spent: 0 })
-    expect(balances(server, 'sam')?.balance).toBe(2 * 90)
+    expect(balances(server, 'sam')?.frozen_balance).toBe(2 * 90)
   }
 
   it('rolls back only the purchase that fails after its debit; the others in the group are paid', async () => {

@@ -140,3 +140,20 @@ export function listTransactionHistory(
   }))
   return toPage(items, query.type ? page.total(values) : wallet.lastSeq, query)
 }
+
+/** What the wallet was topped up with since `since` (an ISO time): the daily top-up limit's count. */
+export function toppedUpSince(db: Queryable, walletId: string, since: string): number {
+  return (
+    db
+      .select({ total: sql<number>`coalesce(sum(${walletTransaction.amount}), 0)` })
+      .from(walletTransaction)
+      .where(
+        and(
+          eq(walletTransaction.walletId, walletId),
+          eq(walletTransaction.type, 'topup'),
+          sql`${walletTransaction.createdAt} >= ${since}`,
+        ),
+      )
+      .get()?.total ?? 0
+  )
+}

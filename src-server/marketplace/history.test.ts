@@ -9,6 +9,7 @@ import {
   topUp,
   userIdOf,
 } from '../../test/helpers/marketplace'
+import { rewindMigrations } from '../../test/helpers/migrations'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { listTransactionHistory } from './history.repository'
 import { ledgerViolations } from './ledger-audit'
@@ -201,11 +202,10 @@ describe('ledger indexes (migration 0006)', () => {
     const carlId = userIdOf(server, 'carl')
     await call('POST', '/api/wallet/transfer', 'bob', { to_user_id: carlId, amount: 5 })
     // The database as the previous release left it: its two indexes, not the transfer index, 0006 not applied.
+    rewindMigrations(server.app.ctx.db.$client, 6)
     server.app.ctx.db.$client.exec(`DROP INDEX wallet_transaction_by_transfer_idx;
       CREATE INDEX wallet_transaction_by_wallet_type_time_idx ON wallet_transaction (wallet_id, type, created_at);
-      CREATE INDEX wallet_transaction_by_reference_idx ON wallet_transaction (reference_type, reference_id);
-      DELETE FROM __drizzle_migrations
-      WHERE created_at >= (SELECT created_at FROM __drizzle_migrations ORDER BY created_at LIMIT 1 OFFSET 6);`)
+      CREATE INDEX wallet_transaction_by_reference_idx ON wallet_transaction (reference_type, reference_id);`)
     await server.close()
     server = await startTestServer({ dataDir })
 

@@ -2,8 +2,8 @@ import type { Db } from '../db'
 
 /**
  * Every money rule that must hold at every instant: conservation (holdings equal top-ups minus withdrawals),
- * no negative balance, every wallet equal to the sum of its entries, its entries numbered 1..last_seq, and its last
- * entry agreeing with it.
+ * no negative balance, every wallet equal to the sum of its entries, its entries numbered 1..last_seq, its last
+ * entry agreeing with it, and (at rest, outside a purchase) its frozen balance exactly its holds.
  */
 export function ledgerViolations(db: Db): string[] {
   const sqlite = db.$client
@@ -25,6 +25,7 @@ export function ledgerViolations(db: Db): string[] {
   const wallets = sqlite
     .prepare(
       `SELECT w.id, w.balance, w.frozen_balance,
+              (SELECT coalesce(sum(value), 0) FROM json_each(w.holds_json)) AS held,
               (SELECT coalesce(sum(amount), 0) FROM wallet_transaction t WHERE t.wallet_id = w.id) AS entries,
               (SELECT count(*) FROM wallet_transaction t WHERE t.wallet_id = w.id) AS entry_count,
               (SELECT coalesce(max(seq), 0) FROM wallet_transaction t WHERE t.wallet_id = w.id) AS max_seq, w.last_seq,
@@ -36,6 +37,7 @@ export function ledgerViolations(db: Db): string[] {
     id: string
     balance: number
     frozen_balance: number
+    held: number
     entries: number
     entry_count: number
     max_seq: number
@@ -45,6 +47,8 @@ export function ledgerViolations(db: Db): string[] {
   }[]
   for (const w of wallets) {
     if (w.balance < 0 || w.frozen_balance < 0) violations.push(`wallet ${w.id} is negative`)
+    if (w.frozen_balance !== w.held)
+      violations.push(`wallet ${w.id}: frozen ${w.frozen_balance} != held ${w.held}`)
     if (w.balance + w.frozen_balance !== w.entries)
       violations.push(`wallet ${w.id}: holdings ${w.balance + w.frozen_balance} != entries ${w.entries}`)
     // Entries are numbered 1..last_seq with none missing: the ledger history's total relies on it.

@@ -16,23 +16,25 @@ import type { Db } from '../db'
 import { readConfigValue } from '../settings'
 import { timeOrderedUuid } from './ids'
 import {
+  type Holds,
   type ReferenceType,
   type TransactionType,
   wallet,
   type walletTransaction,
 } from './marketplace.tables'
 
-export type WalletRow = typeof wallet.$inferSelect
+/** A wallet row as presented; its holds are the ledger's own state (`OpenedWallet`). */
+export type WalletRow = Omit<typeof wallet.$inferSelect, 'holds'>
 export type TransactionRow = typeof walletTransaction.$inferSelect
 /**
  * A wallet as the ledger last read or wrote it, inside the caller's transaction: what posting to it needs (its
- * balances, the seq of its last entry, the day's earnings for the cap). The ledger's writes keep it current, and
+ * balances, the seq of its last entry, the day's earnings for the cap, its holds by release day). The ledger's writes keep it current, and
  * each is made only while the stored wallet still holds exactly these balances and seq (else it throws), so an
  * entry's `*_after` columns are known without reading the wallet back. `findWallet` reads the whole row.
  */
 export type OpenedWallet = Pick<
-  WalletRow,
-  'id' | 'balance' | 'frozenBalance' | 'lastSeq' | 'earningsDay' | 'earnedOnDay' | 'heldOnDay'
+  typeof wallet.$inferSelect,
+  'id' | 'balance' | 'frozenBalance' | 'lastSeq' | 'earningsDay' | 'earnedOnDay' | 'holds'
 >
 
 export interface Entry {
@@ -43,6 +45,8 @@ export interface Entry {
   frozenDelta?: number
   earnedDelta?: number
   spentDelta?: number
+  /** The wallet's holds after this entry, when it changes them (its frozen delta is then held income). */
+  holds?: Holds
   referenceType: ReferenceType
   referenceId: string
   description: string
@@ -56,17 +60,30 @@ export type EarningEntry = Omit<Entry, 'balanceDelta' | 'frozenDelta' | 'earnedD
 interface DayEarnings {
   day: string
   earned: number
-  held: number
 }
 
-const utcDay = (at: Date) => at.toISOString().slice(0, 10)
+/** How an earning is credited: sale income is held until `heldUntil`'s UTC day is over (its refund window). */
+export interface EarningTerms {
+  heldUntil?: Date
+  /** The `daily_earn_cap` setting, when the caller has read it already. */
+  dailyEarnCap?: number
+}
+
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10)
+
+/** `holds` with `amount` more (or less, when negative) held until `day` is over; a day with nothing is dropped. */
+export function changeHold(holds: Holds, day: string, amount: number): Holds {
+  const changed = { ...holds, [day]: (holds[day] ?? 0) + amount }
+  if (changed[day] === 0) delete changed[day]
+  return changed
+}
 
 /** A wallet row under the names drizzle gives it, so a plain statement's row is a `WalletRow` as it stands. */
 const WALLET_COLUMNS = `id, user_id AS userId, balance, frozen_balance AS frozenBalance, total_earned AS totalEarned,
   total_spent AS totalSpent, last_seq AS lastSeq, earnings_day AS earningsDay, earned_on_day AS earnedOnDay,
-  held_on_day AS heldOnDay, created_at AS createdAt, updated_at AS updatedAt`
+  created_at AS createdAt, updated_at AS updatedAt`
 /** The columns of an `OpenedWallet`, in the order of `OpenedRow`. */
-const OPENED_COLUMNS = 'id, balance, frozen_balance, last_seq, earnings_day, earned_on_day, held_on_day'
+const OPENED_COLUMNS = 'id, balance, frozen_balance, last_seq, earnings_day, earned_on_day, holds_json'
 type OpenedRow = [
   id: string,
   balance: number,
@@ -74,7 +91,7 @@ type OpenedRow = [
   lastSeq: number,
   earningsDay: string | null,
   earnedOnDay: number,
-  heldOnDay: number,
+  holdsJson: string,
 ]
 
 const opened = ([
@@ -84,7 +101,7 @@ const opened = ([
   lastSeq,
   earningsDay,
   earnedOnDay,
-  heldOnDay,
+  holdsJson,
 ]: OpenedRow): OpenedWallet => ({
   id,
   balance,
@@ -92,7 +109,7 @@ const opened = ([
   lastSeq,
   earningsDay,
   earnedOnDay,
-  heldOnDay,
+  holds: holdsJson === '{}' ? {} : JSON.parse(holdsJson),
 })
 
 /** A write guarded by the wallet's state found nothing to write: something changed the wallet behind the ledger. */
@@ -119,7 +136,7 @@ export function createLedger(db: Db) {
     )
     .raw()
   // The new balances, seq and day's earnings as the ledger computed them, written only over the state they were
-  // computed from; the totals move by their deltas.
+  // computed from; the totals move by their deltas; the holds only when the entry changes them (null keeps them).
   const applyEntry = sqlite.prepare<
     [
       balance: number,
@@ -129,7 +146,7 @@ export function createLedger(db: Db) {
       lastSeq: number,
       earningsDay: string | null,
       earnedOnDay: number,
-      heldOnDay: number,
+      holdsJson: string | null,
       at: string,
       walletId: string,
       previousBalance: number,
@@ -138,7 +155,7 @@ export function createLedger(db: Db) {
     ]
   >(
     `UPDATE wallet SET balance = ?, frozen_balance = ?, total_earned = total_earned + ?, total_spent = total_spent + ?,
-       last_seq = ?, earnings_day = ?, earned_on_day = ?, held_on_day = ?, updated_at = ?
+       last_seq = ?, earnings_day = ?, earned_on_day = ?, holds_json = coalesce(?, holds_json), updated_at = ?
      WHERE id = ? AND balance = ? AND frozen_balance = ? AND last_seq = ?`,
   )
   const insertEntry = sqlite.prepare<
@@ -173,11 +190,8 @@ export function createLedger(db: Db) {
     `UPDATE wallet SET balance = ?, frozen_balance = ?, updated_at = ?
      WHERE id = ? AND balance = ? AND frozen_balance = ?`,
   )
-  const recordEarnings = sqlite.prepare<
-    [{ walletId: string; day: string; earned: number; held: number; at: string }]
-  >(
-    `UPDATE wallet SET earnings_day = @day, earned_on_day = @earned, held_on_day = @held, updated_at = @at
-     WHERE id = @walletId`,
+  const recordEarnings = sqlite.prepare<[{ walletId: string; day: string; earned: number; at: string }]>(
+    `UPDATE wallet SET earnings_day = @day, earned_on_day = @earned, updated_at = @at WHERE id = @walletId`,
   )
 
   function findWallet(walletId: string): WalletRow {
@@ -195,7 +209,7 @@ export function createLedger(db: Db) {
     const balance = wallet.balance + entry.balanceDelta
     const frozenBalance = wallet.frozenBalance + frozenDelta
     const seq = wallet.lastSeq + 1
-    const day = earnings ?? { day: wallet.earningsDay, earned: wallet.earnedOnDay, held: wallet.heldOnDay }
+    const day = earnings ?? { day: wallet.earningsDay, earned: wallet.earnedOnDay }
     const now = at.toISOString()
     expectWritten(
       applyEntry.run(
@@ -206,7 +220,7 @@ export function createLedger(db: Db) {
         seq,
         day.day,
         day.earned,
-        day.held,
+        entry.holds ? JSON.stringify(entry.holds) : null,
         now,
         wallet.id,
         wallet.balance,
@@ -221,7 +235,7 @@ export function createLedger(db: Db) {
       lastSeq: seq,
       earningsDay: day.day,
       earnedOnDay: day.earned,
-      heldOnDay: day.held,
+      holds: entry.holds ?? wallet.holds,
     })
     const recorded: TransactionRow = {
       id: timeOrderedUuid(),
@@ -253,25 +267,29 @@ export function createLedger(db: Db) {
   }
 
   /**
-   * Releases income held back by the daily earn cap on days before `at` (UTC). At rest (outside a purchase's
-   * transient freeze) the frozen balance is exactly the income still held, so what may be released is the
-   * frozen balance minus what was held today. Release moves frozen to balance: holdings are unchanged, so its
+   * Releases the holds whose day is over (UTC, before `at`'s day): sale income past its refund window, earnings
+   * beyond the daily earn cap of an earlier day. Release moves frozen to balance: holdings are unchanged, so its
    * `amount` is 0. Returns whether anything was due.
    */
   function releaseHolds(wallet: OpenedWallet, at: Date): boolean {
     if (wallet.frozenBalance === 0) return false
-    const heldToday = wallet.earningsDay === utcDay(at) ? wallet.heldOnDay : 0
-    const releasable = wallet.frozenBalance - heldToday
-    if (releasable <= 0) return false
+    const today = utcDay(at)
+    let releasable = 0
+    const kept: Holds = {}
+    for (const [day, amount] of Object.entries(wallet.holds))
+      if (day < today) releasable += amount
+      else kept[day] = amount
+    if (releasable === 0) return false
     post(
       wallet,
       {
         type: 'release',
         balanceDelta: releasable,
         frozenDelta: -releasable,
+        holds: kept,
         referenceType: 'earn_cap',
         referenceId: wallet.id,
-        description: `Released ${releasable} points held by the daily earn cap`,
+        description: `Released ${releasable} held points (refund windows and daily earn cap over)`,
       },
       at,
     )
@@ -329,37 +347,50 @@ export function createLedger(db: Db) {
     },
 
     /**
-     * Credits earnings (sale income or a received transfer). Whatever goes beyond `daily_earn_cap` for the UTC
-     * day is credited to frozen_balance as a `hold` entry instead, released once the day is over. The day's
-     * totals are written by the first entry's update.
+     * Credits earnings (sale income or a received transfer). Sale income (`terms.heldUntil`) is held in
+     * frozen_balance until the UTC day of `heldUntil` is over, so a refund inside the window always finds it;
+     * a transfer is credited to balance. Whatever goes beyond `daily_earn_cap` for the UTC day is held as a
+     * `hold` entry instead, released once that day (or the sale's window, whichever ends later) is over. The
+     * day's totals are written by the first entry's update.
      */
-    creditEarnings(userId: string, amount: number, entry: EarningEntry, at: Date): TransactionRow[] {
+    creditEarnings(userId: string, amount: number, entry: EarningEntry, at: Date, terms: EarningTerms = {}) {
       const target = openWallet(userId, at)
       const day = utcDay(at)
-      const sameDay = target.earningsDay === day
-      const earnedToday = sameDay ? target.earnedOnDay : 0
-      const credited = Math.min(amount, Math.max(0, readConfigValue(db, 'daily_earn_cap') - earnedToday))
+      const earnedToday = target.earningsDay === day ? target.earnedOnDay : 0
+      const cap = terms.dailyEarnCap ?? readConfigValue(db, 'daily_earn_cap')
+      const credited = Math.min(amount, Math.max(0, cap - earnedToday))
       const held = amount - credited
-      const earnings: DayEarnings = {
-        day,
-        earned: earnedToday + amount,
-        held: (sameDay ? target.heldOnDay : 0) + held,
-      }
+      const earnings: DayEarnings = { day, earned: earnedToday + amount }
+      const holdDay = terms.heldUntil ? utcDay(terms.heldUntil) : day
       const posts: Entry[] = []
-      if (credited > 0) posts.push({ ...entry, balanceDelta: credited, earnedDelta: credited })
-      if (held > 0)
+      let holds = target.holds
+      if (credited > 0 && terms.heldUntil) {
+        holds = changeHold(holds, holdDay, credited)
+        posts.push({
+          ...entry,
+          balanceDelta: 0,
+          frozenDelta: credited,
+          earnedDelta: credited,
+          holds,
+          description: `${entry.description} (held until the refund window is over, ${holdDay})`,
+        })
+      } else if (credited > 0) posts.push({ ...entry, balanceDelta: credited, earnedDelta: credited })
+      if (held > 0) {
+        holds = changeHold(holds, holdDay, held)
         posts.push({
           ...entry,
           type: 'hold',
           balanceDelta: 0,
           frozenDelta: held,
           earnedDelta: held,
+          holds,
           description: `${entry.description} (${held} points held by the daily earn cap)`,
         })
+      }
       // With nothing to post, the day's totals are written alone.
       if (posts.length === 0) {
         recordEarnings.run({ walletId: target.id, ...earnings, at: at.toISOString() })
-        Object.assign(target, { earningsDay: day, earnedOnDay: earnings.earned, heldOnDay: earnings.held })
+        Object.assign(target, { earningsDay: day, earnedOnDay: earnings.earned })
         return []
       }
       return posts.map((posted) => post(target, posted, at, earnings))

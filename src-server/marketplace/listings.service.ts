@@ -156,14 +156,24 @@ export function createListingService(db: Db, assetOwners: AssetOwners) {
       const assetId = input.asset_id ?? row.assetId
       if (assetType !== row.assetType || assetId !== row.assetId)
         checkOwnership(assetType, assetId, seller.id)
-      // A rejected listing goes back to review when its seller fixes it; other states are the admin's to change.
-      const status: ListingStatus = row.status === 'rejected' ? 'pending_review' : row.status
+      // What a buyer pays and gets was approved by an admin: a published listing whose price, pricing model or
+      // asset changes goes back to review (and out of the market) until an admin publishes it again. A rejected
+      // listing goes back to review when its seller fixes it. Other states are the admin's to change.
+      const termsChanged =
+        pricingModel !== row.pricingModel ||
+        basePrice !== row.basePrice ||
+        assetType !== row.assetType ||
+        assetId !== row.assetId
+      const backToReview = row.status === 'rejected' || (row.status === 'published' && termsChanged)
+      const status: ListingStatus = backToReview ? 'pending_review' : row.status
       repo.updateListing(db, id, {
         assetType,
         assetId,
         pricingModel,
         basePrice,
         status,
+        ...(backToReview &&
+          row.status === 'published' && { statusReason: 'Price, pricing model or asset changed' }),
         ...(input.title !== undefined && { title: input.title }),
         ...(input.description !== undefined && { description: input.description }),
         ...(input.cover_image_url !== undefined && { coverImageUrl: input.cover_image_url }),

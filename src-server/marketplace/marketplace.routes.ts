@@ -239,7 +239,10 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const at = new Date()
       const claim = claimOf(request, at)
-      const purchase = () => orders.purchase(request.requireUser(), request.body.listing_id, at)
+      const purchase = () =>
+        orders.purchase(request.requireUser(), request.body.listing_id, at, {
+          expectedPrice: request.body.expected_price,
+        })
       if (!claim) return reply.status(201).send(await orders.inPurchaseGroup(purchase))
       // The key's claim, the purchase and the stored response are one piece of the group commit.
       const { work, recover } = idempotentWork(db, claim, 201, purchase)

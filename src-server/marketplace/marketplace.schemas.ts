@@ -94,7 +94,8 @@ const listingFields = {
   asset_id: Type.String({ minLength: 1, maxLength: 100 }),
   title: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.String({ maxLength: 10_000 }),
-  cover_image_url: Nullable(Type.String({ format: 'uri', maxLength: 2000 })),
+  // https only: the console never loads a cover over plain http, nor runs one as script or inline data.
+  cover_image_url: Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2000 })),
   pricing_model: Type.String({ maxLength: 50 }),
   base_price: Type.Integer({ minimum: 0, maximum: MAX_POINTS }),
   tags: Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 20 }),
@@ -150,6 +151,7 @@ export const OrderSchema = Type.Object({
   status: Type.Enum([...ORDER_STATUSES]),
   created_at: Timestamp,
   completed_at: Nullable(Timestamp),
+  refundable_until: Nullable(Timestamp),
   refunded_at: Nullable(Timestamp),
   refund_reason: Nullable(Type.String()),
 })
@@ -161,7 +163,17 @@ export const OrderListItemSchema = Type.Object({
   counterparty: UserRef,
 })
 
-export const OrderBody = Type.Object({ listing_id: Uuid })
+export const OrderBody = Type.Object({
+  listing_id: Uuid,
+  expected_price: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_POINTS,
+      description:
+        'The price the buyer was shown: 409 PRICE_CHANGED, nothing charged, when the listing costs otherwise',
+    }),
+  ),
+})
 export const RefundBody = Type.Object({ reason: Type.String({ maxLength: 1000 }) })
 
 export const OrderQuery = Type.Object({

@@ -131,6 +131,12 @@ export const marketplaceOrder = sqliteTable(
     status: text('status').$type<OrderStatus>().notNull().default('pending'),
     createdAt: createdAt(),
     completedAt: text('completed_at'),
+    /**
+     * The end of the order's refund window, fixed when it is paid (the window in force then); the seller's income
+     * is held in its wallet until the UTC day this falls on is over. Null on orders made before income was held:
+     * their window is the current setting and their income was credited at once.
+     */
+    refundableUntil: text('refundable_until'),
     refundedAt: text('refunded_at'),
     refundReason: text('refund_reason'),
   },
@@ -171,8 +177,15 @@ export const assetGrant = sqliteTable(
 )
 
 /**
+ * Held points by the UTC day after which they are released (`YYYY-MM-DD` -> points): sale income until its
+ * refund window is over, earnings beyond the daily earn cap until their day is over.
+ */
+export type Holds = Record<string, number>
+
+/**
  * One wallet per user. `balance` is spendable; `frozen_balance` holds points in flight inside a purchase
- * transaction and income held back by the daily earn cap. Neither can go negative.
+ * transaction and held income (`holds`: sale income inside its refund window, earnings beyond the daily earn
+ * cap). Neither can go negative; at rest `frozen_balance` is the sum of `holds`.
  */
 export const wallet = sqliteTable(
   'wallet',
@@ -190,7 +203,7 @@ export const wallet = sqliteTable(
     /** Earnings (credited or held) on the UTC day `earnings_day`, for the daily earn cap. */
     earningsDay: text('earnings_day'),
     earnedOnDay: integer('earned_on_day').notNull().default(0),
-    heldOnDay: integer('held_on_day').notNull().default(0),
+    holds: jsonText<Holds>('holds_json').notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -48,12 +48,13 @@ const purchaseStatements = perHandle((db: Db) => {
         totalPrice: number,
         platformFee: number,
         sellerIncome: number,
+        refundableUntil: string | null,
         createdAt: string,
       ]
     >(
       `INSERT INTO marketplace_order (id, listing_id, buyer_id, seller_id, asset_type, asset_id, total_price,
-         platform_fee, seller_income, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+         platform_fee, seller_income, refundable_until, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
     ),
     markPaid: sqlite.prepare<[at: string, id: string]>(
       "UPDATE marketplace_order SET status = 'paid', completed_at = ? WHERE id = ?",
@@ -94,6 +95,7 @@ export function insertPendingOrder(db: Db, order: Omit<OrderRow, 'status'>): voi
     order.totalPrice,
     order.platformFee,
     order.sellerIncome,
+    order.refundableUntil,
     order.createdAt,
   )
 }

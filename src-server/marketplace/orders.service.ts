@@ -6,11 +6,11 @@
  */
 import { atomically, createCommitGroup, type Db } from '../db'
 import { toPage } from '../http'
-import { readConfigValue } from '../settings'
+import { readConfigValue, readConfigValues } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import { timeOrderedUuid } from './ids'
-import type { Ledger, OpenedWallet } from './ledger'
+import { changeHold, type Ledger, type OpenedWallet, utcDay } from './ledger'
 import { requireVisible, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
 import type { TransactionType } from './marketplace.tables'
@@ -34,14 +34,30 @@ export function presentOrder(row: OrderRow) {
     status: row.status,
     created_at: row.createdAt,
     completed_at: row.completedAt,
+    refundable_until: row.refundableUntil,
     refunded_at: row.refundedAt,
     refund_reason: row.refundReason,
   }
 }
 
-/** Test-only fault injection: called inside the purchase transaction right after the buyer is debited. */
-export interface PurchaseHooks {
+export interface PurchaseOptions {
+  /** The price the buyer was shown: a listing whose price is not this any more is refused (PRICE_CHANGED). */
+  expectedPrice?: number | undefined
+  /** Test-only fault injection: called inside the purchase transaction right after the buyer is debited. */
   afterDeduct?: () => void
+}
+
+/** The purchase's settings, read in one statement. */
+const PURCHASE_SETTINGS = ['commission_rate', 'refund_window_days', 'daily_earn_cap'] as const
+
+/**
+ * When the order's refund window ends: fixed when it was paid, or (an order from before that) its completion plus
+ * the current window.
+ */
+function refundDeadline(db: Db, order: OrderRow): Date {
+  if (order.refundableUntil) return new Date(order.refundableUntil)
+  const completedAt = Date.parse(order.completedAt ?? order.createdAt)
+  return new Date(completedAt + readConfigValue(db, 'refund_window_days') * DAY_MS)
 }
 
 export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
@@ -82,7 +98,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
      * that never topped up would make its whole group run again with savepoints. Holds released before a refusal
      * are the one write the group undoes the slow way.
      */
-    purchase(buyer: Viewer, listingId: string, at: Date, hooks: PurchaseHooks = {}) {
+    purchase(buyer: Viewer, listingId: string, at: Date, options: PurchaseOptions = {}) {
       const buyerId = buyer.id
       const commissionWallet = platformWalletId(at)
       // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
@@ -98,13 +114,21 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
 
         const price = item.basePrice
+        if (options.expectedPrice !== undefined && options.expectedPrice !== price)
+          throw MarketplaceErrors.PRICE_CHANGED({
+            listing_id: listingId,
+            expected_price: options.expectedPrice,
+            price,
+          })
         const now = at.toISOString()
         // 1. Check the balance. A free listing moves no points, so it needs no wallet of the buyer.
         const buyerWallet = price > 0 ? ledger.openExistingWallet(buyerId, at) : null
         const available = buyerWallet?.balance ?? 0
         if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
-        const fee = platformFee(price, readConfigValue(db, 'commission_rate'))
+        const settings = readConfigValues(db, PURCHASE_SETTINGS)
+        const fee = platformFee(price, settings.commission_rate)
         const income = price - fee
+        const refundableUntil = new Date(at.getTime() + settings.refund_window_days * DAY_MS)
         // 2. Freeze the buyer's points.
         if (buyerWallet) ledger.freeze(buyerWallet, price, at)
         // 3. The order, pending.
@@ -122,6 +146,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           status: 'pending',
           createdAt: now,
           completedAt: null,
+          refundableUntil: refundableUntil.toISOString(),
           refundedAt: null,
           refundReason: null,
         }
@@ -141,7 +166,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
             },
             at,
           )
-        hooks.afterDeduct?.()
+        options.afterDeduct?.()
         // 5. Commission to the platform, the remainder to the seller.
         if (fee > 0)
           ledger.postEntry(
@@ -161,6 +186,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
             income,
             { type: 'income', ...reference, description: `Sale of "${item.title}"` },
             at,
+            { heldUntil: refundableUntil, dailyEarnCap: settings.daily_earn_cap },
           )
         // 6. Paid, with access granted.
         if (!repo.markOrderPaid(db, orderId, now))
@@ -178,26 +204,35 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
       })
     },
 
+    /**
+     * Gives the buyer the price back. The seller's part comes out of the sale's income still held for the window
+     * (its release day is the window's end, so inside the window it is always there), then out of the balance
+     * for what an order from before income was held never had held.
+     */
     refund(buyerId: string, orderId: string, reason: string, at: Date) {
       return db.transaction(() => {
         const order = repo.findOrder(db, orderId)
         if (!order || order.buyerId !== buyerId)
           throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
         if (order.status === 'refunded') throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
-        const windowDays = readConfigValue(db, 'refund_window_days')
-        const completedAt = Date.parse(order.completedAt ?? order.createdAt)
-        if (at.getTime() > completedAt + windowDays * DAY_MS)
+        const refundableUntil = refundDeadline(db, order)
+        if (at.getTime() > refundableUntil.getTime())
           throw MarketplaceErrors.REFUND_WINDOW_EXPIRED({
             order_id: orderId,
             completed_at: order.completedAt,
-            refund_window_days: windowDays,
+            refundable_until: refundableUntil.toISOString(),
           })
         const reference = { referenceType: 'order', referenceId: order.id } as const
         const sellerWallet = ledger.openWallet(order.sellerId, at)
-        if (sellerWallet.balance < order.sellerIncome)
+        const holdDay = utcDay(refundableUntil)
+        const fromHeld = order.refundableUntil
+          ? Math.min(sellerWallet.holds[holdDay] ?? 0, order.sellerIncome)
+          : 0
+        const fromBalance = order.sellerIncome - fromHeld
+        if (sellerWallet.balance < fromBalance)
           throw MarketplaceErrors.REFUND_NOT_ALLOWED({
             reason: 'seller_balance_insufficient',
-            required: order.sellerIncome,
+            required: fromBalance,
             available: sellerWallet.balance,
           })
         const platformWallet = ledger.openWallet(platformUserId(), at)
@@ -209,8 +244,22 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
           })
         const buyerWallet = ledger.openWallet(buyerId, at)
         const description = `Refund of order ${order.id}`
+        if (order.sellerIncome > 0)
+          ledger.postEntry(
+            sellerWallet,
+            {
+              type: 'refund_reversal',
+              balanceDelta: -fromBalance,
+              frozenDelta: -fromHeld,
+              earnedDelta: -order.sellerIncome,
+              ...(fromHeld > 0 && { holds: changeHold(sellerWallet.holds, holdDay, -fromHeld) }),
+              ...reference,
+              description:
+                fromHeld > 0 ? `${description} (${fromHeld} points from held income)` : description,
+            },
+            at,
+          )
         const reversals: [OpenedWallet, number, TransactionType][] = [
-          [sellerWallet, -order.sellerIncome, 'refund_reversal'],
           [platformWallet, -order.platformFee, 'refund_reversal'],
           [buyerWallet, order.totalPrice, 'refund'],
         ]
@@ -221,7 +270,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
               {
                 type,
                 balanceDelta: amount,
-                // The seller and the platform earned less; the buyer spent less.
+                // The platform earned less; the buyer spent less.
                 ...(type === 'refund' ? { spentDelta: -amount } : { earnedDelta: amount }),
                 ...reference,
                 description,

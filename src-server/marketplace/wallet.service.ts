@@ -4,8 +4,8 @@ import type { Db } from '../db'
 import { CommonErrors } from '../errors'
 import type { PageQuery } from '../http'
 import { readConfigValue } from '../settings'
-import { listTransactionHistory } from './history.repository'
-import type { Ledger } from './ledger'
+import { listTransactionHistory, toppedUpSince } from './history.repository'
+import { type Entry, type Ledger, type OpenedWallet, utcDay } from './ledger'
 import { MarketplaceErrors } from './marketplace.errors'
 import type { TransactionType } from './marketplace.tables'
 import { presentTransaction, presentWallet } from './presenters'
@@ -14,10 +14,10 @@ export const SIMULATED_PAYMENT_METHOD = 'simulated'
 
 export function createWalletService(db: Db, ledger: Ledger) {
   /** One balance-changing entry on the user's own wallet, answered as `{transaction, wallet}`. */
-  function moveOwn(userId: string, at: Date, entry: (balance: number) => Parameters<Ledger['postEntry']>[1]) {
+  function moveOwn(userId: string, at: Date, entry: (own: OpenedWallet) => Entry) {
     return db.transaction(() => {
       const own = ledger.openWallet(userId, at)
-      const transaction = ledger.postEntry(own, entry(own.balance), at)
+      const transaction = ledger.postEntry(own, entry(own), at)
       return {
         transaction: presentTransaction(transaction),
         wallet: presentWallet(ledger.findWallet(own.id)),
@@ -41,19 +41,32 @@ export function createWalletService(db: Db, ledger: Ledger) {
           payment_method: input.payment_method,
           supported: [SIMULATED_PAYMENT_METHOD],
         })
-      return moveOwn(userId, at, () => ({
-        type: 'topup',
-        balanceDelta: input.amount,
-        referenceType: 'topup',
-        referenceId: randomUUID(),
-        description: `Top-up via ${input.payment_method}`,
-      }))
+      if (!readConfigValue(db, 'simulated_topup_enabled'))
+        throw MarketplaceErrors.TOPUP_DISABLED({ payment_method: input.payment_method })
+      // Checked and written in one transaction: racing top-ups cannot pass the limit together.
+      return moveOwn(userId, at, (own) => {
+        const limit = readConfigValue(db, 'topup_daily_limit')
+        const today = toppedUpSince(db, own.id, `${utcDay(at)}T00:00:00.000Z`)
+        if (today + input.amount > limit)
+          throw MarketplaceErrors.TOPUP_LIMIT_EXCEEDED({
+            limit,
+            topped_up_today: today,
+            amount: input.amount,
+          })
+        return {
+          type: 'topup',
+          balanceDelta: input.amount,
+          referenceType: 'topup',
+          referenceId: randomUUID(),
+          description: `Top-up via ${input.payment_method}`,
+        }
+      })
     },
 
     withdraw(userId: string, input: { amount: number; method: string }, at: Date) {
       const min = readConfigValue(db, 'min_withdrawal')
       if (input.amount < min) throw MarketplaceErrors.BELOW_MIN_WITHDRAWAL({ min, amount: input.amount })
-      return moveOwn(userId, at, (balance) => {
+      return moveOwn(userId, at, ({ balance }) => {
         if (balance < input.amount)
           throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: input.amount, available: balance })
         return {
@@ -74,8 +87,10 @@ export function createWalletService(db: Db, ledger: Ledger) {
       if (input.to_user_id === sender.id) throw MarketplaceErrors.INVALID_TRANSFER()
       return db.transaction(() => {
         const recipient = findUserById(db, input.to_user_id)
-        // The platform account is not a person: nobody sends it points.
-        if (!recipient || recipient.isSystem) throw CommonErrors.USER_NOT_FOUND({ user_id: input.to_user_id })
+        // The platform account is not a person, and a disabled account cannot use what it would receive: as on
+        // the user lookup, neither is found.
+        if (!recipient || recipient.isSystem || recipient.disabled)
+          throw CommonErrors.USER_NOT_FOUND({ user_id: input.to_user_id })
         const own = ledger.openWallet(sender.id, at)
         if (own.balance < input.amount)
           throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: input.amount, available: own.balance })

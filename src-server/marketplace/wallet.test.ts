@@ -224,19 +224,22 @@ describe('daily earn cap', () => {
     ])
     expectLedgerConsistent(server)
 
-    // Later the same day nothing is released; the next day a read releases everything held.
+    // Later the same day nothing is released; the next day a read releases the transfers held, while the sale's
+    // income stays held until its refund window is over.
     expect(readWallet(ben, new Date('2026-03-01T23:59:59.000Z')).frozen_balance).toBe(80)
     const nextDay = readWallet(ben, new Date('2026-03-02T00:00:01.000Z'))
-    expect(nextDay).toMatchObject({ balance: 230, frozen_balance: 0, total_earned: 230 })
+    expect(nextDay).toMatchObject({ balance: 200, frozen_balance: 30, total_earned: 230 })
     const release = db.$client
       .prepare(
         `SELECT type, amount, balance_after, frozen_after FROM wallet_transaction t JOIN wallet w ON w.id = t.wallet_id
          WHERE w.user_id = ? AND type = 'release'`,
       )
       .all(ben)
-    expect(release).toEqual([{ type: 'release', amount: 0, balance_after: 230, frozen_after: 0 }])
-    // Reading again does not release twice.
-    readWallet(ben, new Date('2026-03-03T00:00:00.000Z'))
+    expect(release).toEqual([{ type: 'release', amount: 0, balance_after: 200, frozen_after: 30 }])
+    // Reading again does not release twice; after the sale's window (7 days, through 2026-03-08) the rest.
+    readWallet(ben, new Date('2026-03-08T23:59:59.000Z'))
+    expect(balances(server, 'ben')).toMatchObject({ balance: 200, frozen_balance: 30 })
+    readWallet(ben, new Date('2026-03-09T00:00:00.000Z'))
     expect(balances(server, 'ben')).toMatchObject({ balance: 230, frozen_balance: 0 })
   })
 

@@ -8,6 +8,8 @@ export const PlatformConfigSchema = Type.Object({
   daily_earn_cap: Type.Integer(),
   refund_window_days: Type.Integer(),
   registration_open: Type.Boolean(),
+  simulated_topup_enabled: Type.Boolean(),
+  topup_daily_limit: Type.Integer(),
   mcp_allowed_commands: Type.String(),
 })
 export const ConfigEntry = Type.Object({

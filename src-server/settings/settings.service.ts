@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import { nowIso, type Queryable } from '../db'
+import { type Db, nowIso, type Queryable } from '../db'
 import { defineErrors } from '../errors'
 import * as repo from './settings.repository'
 
@@ -37,6 +37,13 @@ export const CONFIG_KEYS = {
   daily_earn_cap: { default: 1_000_000, parse: integer(0), rule: 'a whole number of points, 0 or more' },
   refund_window_days: { default: 7, parse: integer(0, 3650), rule: 'a whole number of days from 0 to 3650' },
   registration_open: { default: true, parse: boolean, rule: 'true or false' },
+  /** The simulated payment method mints points: an install that takes real money turns it off. */
+  simulated_topup_enabled: { default: true, parse: boolean, rule: 'true or false' },
+  topup_daily_limit: {
+    default: 1_000_000,
+    parse: integer(0),
+    rule: 'a whole number of points a user may top up per UTC day, 0 or more',
+  },
   mcp_allowed_commands: {
     default: '',
     parse: commaList,
@@ -85,6 +92,14 @@ export function readConfigValue<K extends ConfigKey>(
   defaults: PlatformConfig = BUILT_IN_DEFAULTS,
 ): PlatformConfig[K] {
   return (repo.findConfigValue(db, key) ?? defaults[key]) as PlatformConfig[K]
+}
+
+/** Several settings in one read: the purchase path reads three per purchase. */
+export function readConfigValues<K extends ConfigKey>(db: Db, keys: readonly K[]): Pick<PlatformConfig, K> {
+  const stored = repo.findConfigValues(db, keys)
+  const values = {} as Record<K, unknown>
+  for (const key of keys) values[key] = stored.get(key) ?? CONFIG_KEYS[key].default
+  return values as Pick<PlatformConfig, K>
 }
 
 export function updateConfigValue(

@@ -165,3 +165,41 @@ export function marketplaceTestFrame(current: () => TestServer | undefined) {
     },
   }
 }
+
+/** An answer over real HTTP: status, parsed body and whether it was an Idempotency-Key replay. */
+export interface Sent {
+  status: number
+  body: { error?: { code: string; details?: Record<string, unknown> } } & Record<string, unknown>
+  replayed: boolean
+}
+
+/** Requests as a named user over real loopback HTTP (`server.listen()`), so requests genuinely overlap. */
+export function loopbackClient(server: TestServer, base: string) {
+  async function send(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    username: string,
+    path: string,
+    payload?: unknown,
+    key?: string,
+  ): Promise<Sent> {
+    const headers: Record<string, string> = await server.headersFor(username)
+    if (payload !== undefined) headers['content-type'] = 'application/json'
+    if (key) headers['idempotency-key'] = key
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      ...(payload !== undefined && { body: JSON.stringify(payload) }),
+    })
+    const text = await response.text()
+    return {
+      status: response.status,
+      body: (text ? JSON.parse(text) : {}) as Sent['body'],
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    }
+  }
+  return {
+    send,
+    post: (username: string, path: string, payload: unknown, key?: string) =>
+      send('POST', username, path, payload, key),
+  }
+}

@@ -51,8 +51,13 @@ export const marketplaceApi = {
     api.post<Review>(`/api/marketplace/listings/${id}/reviews`, { rating, comment }),
   myListings: (page: number) =>
     api.get<PageResult<MyListing>>('/api/marketplace/my-listings', { query: { page, size: 20 } }),
-  buy: (listingId: string) =>
-    api.post<PlacedOrder>('/api/marketplace/orders', { listing_id: listingId }, { headers: idempotent() }),
+  /** Buys at the price the buyer was shown: if the listing costs otherwise now, 409 PRICE_CHANGED, nothing charged. */
+  buy: (listingId: string, expectedPrice: number) =>
+    api.post<PlacedOrder>(
+      '/api/marketplace/orders',
+      { listing_id: listingId, expected_price: expectedPrice },
+      { headers: idempotent() },
+    ),
   orders: (role: 'buyer' | 'seller', page: number, size = 20) =>
     api.get<PageResult<Order>>('/api/marketplace/orders', {
       query: { page, size, role: role === 'seller' ? 'seller' : undefined },

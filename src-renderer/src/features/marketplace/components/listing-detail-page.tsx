@@ -41,13 +41,17 @@ function BuyBox({ listing, onBought }: { listing: Listing; onBought(): void }) {
     setError(null)
     let bought = false
     try {
-      await purchase(listing.id)
+      await purchase(listing.id, listing.base_price)
       bought = true
       notify({ kind: 'success', text: `Bought “${listing.title}”.` })
     } catch (caught) {
       if (caught instanceof ApiError && caught.code === 'INSUFFICIENT_BALANCE')
         setError(
           `Not enough points: this costs ${caught.details.required} and you have ${caught.details.available}. Top up your wallet first.`,
+        )
+      else if (caught instanceof ApiError && caught.code === 'PRICE_CHANGED')
+        setError(
+          `The price changed to ${caught.details.price} points since this page was loaded; nothing was charged. Reload the listing to see it.`,
         )
       else setError(caught instanceof ApiError ? caught.message : 'The purchase failed.')
     } finally {

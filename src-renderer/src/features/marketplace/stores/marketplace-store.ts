@@ -36,7 +36,8 @@ interface MarketplaceState {
   fetchListing(id: string): Promise<void>
   fetchReviews(listingId: string, page: number): Promise<void>
   fetchOwnership(listingId: string): Promise<void>
-  buy(listingId: string): Promise<void>
+  /** Buys at the price the buyer was shown (PRICE_CHANGED when it is not the price any more). */
+  buy(listingId: string, expectedPrice: number): Promise<void>
   /** What the seller may list, for the Sell form. */
   sellable: SellableAsset[]
   fetchSellable(userId: string, withDocumentAgents: boolean): Promise<void>
@@ -89,8 +90,8 @@ export const useMarketplace = create<MarketplaceState>((set, get) => ({
       (owned) => set({ ownership: { listingId, owned } }),
     )
   },
-  async buy(listingId) {
-    await marketplaceApi.buy(listingId)
+  async buy(listingId, expectedPrice) {
+    await marketplaceApi.buy(listingId, expectedPrice)
     set({ ownership: { listingId, owned: true } })
   },
   sellable: [],

@@ -1,5 +1,5 @@
 import { type ChangeEvent, useState } from 'react'
-import { Button, FormError, TextField } from '../../../components/ui'
+import { Button, FormError } from '../../../components/ui'
 import { Avatar } from '../../../components/ui/avatar'
 import { Dialog } from '../../../components/ui/dialog'
 import { ApiError } from '../../../lib/api-client'
@@ -36,7 +36,6 @@ async function squareAvatar(file: File): Promise<string> {
 export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const user = useSession((state) => state.user)
   const setAvatar = useSession((state) => state.setAvatar)
-  const [url, setUrl] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -45,7 +44,6 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
     setError(null)
     try {
       await setAvatar(avatarUrl)
-      setUrl('')
     } catch (failure) {
       const reason = failure instanceof ApiError ? failure.details.avatar_url : undefined
       setError(
@@ -85,35 +83,18 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
           Choose a picture…
           <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={choose} hidden />
         </label>
-        <form
-          className="stack"
-          onSubmit={(event) => {
-            event.preventDefault()
-            if (url.trim()) void save(url.trim())
-          }}
-        >
-          <TextField
-            label="Or a picture's https address"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            placeholder="https://…"
-            type="url"
-          />
-          <FormError message={error} />
-          <div className="row">
-            <Button type="submit" variant="primary" busy={busy} disabled={!url.trim()}>
-              Use address
+        {/* Pictures are uploaded and served by this server: a remote address would reach another host. */}
+        <FormError message={error} />
+        <div className="row">
+          {user?.avatar_url ? (
+            <Button busy={busy} onClick={() => void save(null)}>
+              Remove picture
             </Button>
-            {user?.avatar_url ? (
-              <Button busy={busy} onClick={() => void save(null)}>
-                Remove picture
-              </Button>
-            ) : null}
-            <Button variant="ghost" onClick={onClose}>
-              Close
-            </Button>
-          </div>
-        </form>
+          ) : null}
+          <Button variant="ghost" onClick={onClose}>
+            Close
+          </Button>
+        </div>
       </div>
     </Dialog>
   )

@@ -1,0 +1,1 @@
+ALTER TABLE `wallet` DROP COLUMN `held_on_day`;
