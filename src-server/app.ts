@@ -49,6 +49,7 @@ import {
   replyBatching,
   requestLineWriter,
   securityHeaders,
+  UploadGate,
   validatorCompiler,
 } from './http'
 import { JobRunner, WorkerPool } from './jobs'
@@ -59,6 +60,8 @@ import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets'
 import { settingsRoutes } from './settings'
 import { BlobStore, lockDataDir } from './storage'
+
+const MB = 1024 * 1024
 
 export interface CreateServerOptions extends ServerOptions {
   /** Where log lines go (default stdout); tests pass a stream to read them. */
@@ -156,6 +159,15 @@ async function buildApp(
     instanceId: readInstanceId(config.dataDir),
     db,
     blobs: new BlobStore(path.join(config.dataDir, 'blobs')),
+    uploads: new UploadGate(
+      {
+        maxFileBytes: config.uploadMaxFileMb * MB,
+        maxRequestBytes: config.uploadMaxRequestMb * MB,
+        maxInFlightPerUser: config.uploadsPerUser,
+      },
+      path.join(config.dataDir, 'tmp', 'uploads'),
+      (request) => request.requireUser().id,
+    ),
     secrets,
     workers,
     jobs,
@@ -250,7 +262,7 @@ async function buildApp(
   await app.register(conversationPlugin, { ctx, chat })
   await app.register(evaluationRoutes, { ctx, chat, models })
   const agentRuns = createAgentRunService(ctx)
-  await app.register(agentRunRoutes, { agentRuns })
+  await app.register(agentRunRoutes, { agentRuns, uploadGate: ctx.uploads })
   await app.register(documentRecognitionRoutes, { ctx, agentRuns, models })
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 

@@ -13,7 +13,7 @@ export {
   UserRef,
   Uuid,
 } from './common.schemas'
-export { sniffMimeType } from './file-type'
+export { sniffFileMimeType, sniffMimeType } from './file-type'
 export { batchedStdout } from './log-destination'
 export { multipartFileName } from './multipart'
 export { originPolicy } from './origins'
@@ -22,5 +22,11 @@ export { replyBatching } from './reply-batching'
 export { type RequestLineFields, requestLineWriter } from './request-line'
 export { lazyRequestLogger } from './request-logger'
 export { contentPolicyFor, securityHeaders } from './security-headers'
-export { multipartBodies } from './uploads'
+export {
+  multipartBodies,
+  type ReceivedFile,
+  type ReceivedUpload,
+  UploadGate,
+  type UploadLimits,
+} from './uploads'
 export { validatorCompiler } from './validation'
