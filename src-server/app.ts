@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -59,7 +59,7 @@ import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets'
 import { settingsRoutes } from './settings'
-import { BlobStore, lockDataDir } from './storage'
+import { BlobStore, DATA_FILE_MODE, lockDataDir, tightenDataDir } from './storage'
 
 const MB = 1024 * 1024
 
@@ -91,7 +91,7 @@ export interface BootstrapInfo {
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<App> {
   const config = resolveConfig(options)
-  mkdirSync(config.dataDir, { recursive: true })
+  tightenDataDir(config.dataDir)
   const releaseDataDir = lockDataDir(config.dataDir)
   try {
     return await buildApp(config, options, releaseDataDir)
@@ -299,6 +299,6 @@ function renderFrameworkError(error: FastifyError, _request: unknown, reply: Fas
 
 function readInstanceId(dataDir: string): string {
   const file = path.join(dataDir, 'instance-id')
-  if (!existsSync(file)) writeFileSync(file, randomUUID())
+  if (!existsSync(file)) writeFileSync(file, randomUUID(), { mode: DATA_FILE_MODE })
   return readFileSync(file, 'utf8').trim()
 }
