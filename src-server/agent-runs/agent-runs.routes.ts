@@ -97,7 +97,11 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
         const upload = await request.receiveUpload({
           authorize: (fields) => agentRuns.runnableAgent(user, requireField(fields, 'runtime_agent_id')),
         })
-        const run = await agentRuns.createRun({ agent: upload.authorized, createdById: user.id, file: upload.files[0] })
+        const run = await agentRuns.createRun({
+          agent: upload.authorized,
+          createdById: user.id,
+          file: upload.files[0],
+        })
         return reply.status(202).send(toRunView(run))
       },
     )

@@ -27,7 +27,11 @@ export interface AuthUser {
 
 const DAY_MS = 24 * 3600 * 1000
 /** How long a token lives: sessions a month, the desktop window's a week (it is replaced at every start), API tokens until deleted. */
-const TOKEN_TTL_MS: Record<TokenKind, number | null> = { session: 30 * DAY_MS, desktop: 7 * DAY_MS, api: null }
+const TOKEN_TTL_MS: Record<TokenKind, number | null> = {
+  session: 30 * DAY_MS,
+  desktop: 7 * DAY_MS,
+  api: null,
+}
 const PLATFORM_USERNAME = 'platform'
 
 export type PublicUser = ReturnType<typeof publicUser>

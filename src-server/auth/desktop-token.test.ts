@@ -42,7 +42,7 @@ describe('desktop tokens', () => {
     expect(Math.round(lifetime / 3_600_000)).toBe(7 * 24)
 
     const headers = { authorization: `Bearer ${second}` }
-    const list = await (await fetch(`${url}/api/auth/tokens`, { headers })).json()
+    const list = (await (await fetch(`${url}/api/auth/tokens`, { headers })).json()) as { items: unknown[] }
     expect(list.items).toEqual([
       expect.objectContaining({
         id: row?.id,

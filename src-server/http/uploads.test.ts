@@ -38,7 +38,11 @@ function filesUnder(dir: string): string[] {
 }
 const blobFiles = () => filesUnder(path.join(server.dataDir, 'blobs'))
 const tempFiles = () => filesUnder(path.join(server.dataDir, 'tmp', 'uploads'))
-const noTempFilesLeft = () => until(async () => tempFiles().length, (n) => n === 0)
+const noTempFilesLeft = () =>
+  until(
+    async () => tempFiles().length,
+    (n) => n === 0,
+  )
 
 async function postFiles(
   headers: Record<string, string>,
@@ -60,7 +64,7 @@ describe('upload routes refuse before reading the body', () => {
     const sourceId = await createSource(server, owner)
     const stranger = await server.headersFor('sam', ['user'])
     const agentId = await shippedAgentId(server, 'Receipt extractor')
-    const routes = [
+    const routes: { path: string; fields: Record<string, string> }[] = [
       { path: `/knowledge-sources/${sourceId}/documents`, fields: {} },
       { path: '/document-recognition/runs', fields: { runtime_agent_id: agentId } },
       { path: '/agent-runs', fields: { runtime_agent_id: agentId } },
@@ -118,7 +122,10 @@ describe('upload caps', () => {
     ])
     await slow.sendSome(MB)
     // The server holds olga's slot once it writes her file's first bytes to disk.
-    await until(async () => tempFiles().length, (n) => n === 1)
+    await until(
+      async () => tempFiles().length,
+      (n) => n === 1,
+    )
 
     const second = streamUpload(url, `/knowledge-sources/${olgaSource}/documents`, olga, {}, [
       { name: 'second.txt', size: 4 * MB },

@@ -87,7 +87,11 @@ export class UploadGate {
     }
   }
 
-  async receive<T>(request: FastifyRequest, temps: string[], options: ReceiveOptions<T>): Promise<ReceivedUpload<T>> {
+  async receive<T>(
+    request: FastifyRequest,
+    temps: string[],
+    options: ReceiveOptions<T>,
+  ): Promise<ReceivedUpload<T>> {
     if (!request.isMultipart()) throw CommonErrors.UNSUPPORTED_MEDIA_TYPE({ expected: 'multipart/form-data' })
     const fields: Record<string, string> = {}
     const files: ReceivedFile[] = []

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import { create as contentDisposition } from 'content-disposition'
+import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context'
 import { multipartBodies, NoContent, Page, PageQuery, type ReceivedFile } from '../http'
 import { KnowledgeErrors } from './knowledge.errors'

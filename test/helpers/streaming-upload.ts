@@ -36,7 +36,9 @@ export function streamUpload(
   const boundary = `----streamed-${Math.random().toString(16).slice(2)}`
   const pieces: (Buffer | StreamedFile)[] = []
   for (const [name, value] of Object.entries(fields))
-    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
+    pieces.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    )
   for (const file of files) {
     pieces.push(
       Buffer.from(

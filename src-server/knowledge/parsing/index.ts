@@ -6,8 +6,8 @@ import { type DocumentKind, decodeText } from './sniff'
 
 export { type ByteSource, bytesSource, fileSource } from './byte-source'
 export {
-  DOCUMENT_KINDS,
   type Detection,
+  DOCUMENT_KINDS,
   type DocumentKind,
   detectKind,
   kindOfMime,
