@@ -3,6 +3,7 @@ import type { AuthUser } from './auth'
 import type { ServerConfig } from './config'
 import type { Db } from './db'
 import type { Guard } from './health'
+import type { UploadGate } from './http'
 import type { JobRunner, WorkerPool } from './jobs'
 import type { SecretBox } from './secrets'
 import type { BlobStore } from './storage'
@@ -30,6 +31,8 @@ export interface AppContext {
   instanceId: string
   db: Db
   blobs: BlobStore
+  /** Every upload route's limits and per-user count of uploads in flight. */
+  uploads: UploadGate
   secrets: SecretBox
   workers: WorkerPool
   jobs: JobRunner

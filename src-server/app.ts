@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -54,6 +54,7 @@ import {
   replyBatching,
   requestLineWriter,
   securityHeaders,
+  UploadGate,
   validatorCompiler,
 } from './http'
 import { JobRunner, WorkerPool } from './jobs'
@@ -63,7 +64,9 @@ import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
 import { SecretBox } from './secrets'
 import { installDefaults, settingsRoutes } from './settings'
-import { BlobStore, lockDataDir } from './storage'
+import { BlobStore, DATA_FILE_MODE, lockDataDir, tightenDataDir } from './storage'
+
+const MB = 1024 * 1024
 
 export interface CreateServerOptions extends ServerOptions {
   /** Where log lines go (default stdout); tests pass a stream to read them. */
@@ -93,7 +96,7 @@ export interface BootstrapInfo {
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<App> {
   const config = resolveConfig(options)
-  mkdirSync(config.dataDir, { recursive: true })
+  tightenDataDir(config.dataDir)
   const releaseDataDir = lockDataDir(config.dataDir)
   try {
     return await buildApp(config, options, releaseDataDir)
@@ -162,6 +165,15 @@ async function buildApp(
     instanceId: readInstanceId(config.dataDir),
     db,
     blobs: new BlobStore(path.join(config.dataDir, 'blobs')),
+    uploads: new UploadGate(
+      {
+        maxFileBytes: config.uploadMaxFileMb * MB,
+        maxRequestBytes: config.uploadMaxRequestMb * MB,
+        maxInFlightPerUser: config.uploadsPerUser,
+      },
+      path.join(config.dataDir, 'tmp', 'uploads'),
+      (request) => request.requireUser().id,
+    ),
     secrets,
     workers,
     jobs,
@@ -265,7 +277,7 @@ async function buildApp(
   await app.register(conversationPlugin, { ctx, chat })
   await app.register(evaluationRoutes, { ctx, chat, models })
   const agentRuns = createAgentRunService(ctx)
-  await app.register(agentRunRoutes, { agentRuns })
+  await app.register(agentRunRoutes, { agentRuns, uploadGate: ctx.uploads })
   await app.register(documentRecognitionRoutes, { ctx, agentRuns, models })
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 
@@ -295,6 +307,6 @@ async function buildApp(
 
 function readInstanceId(dataDir: string): string {
   const file = path.join(dataDir, 'instance-id')
-  if (!existsSync(file)) writeFileSync(file, randomUUID())
+  if (!existsSync(file)) writeFileSync(file, randomUUID(), { mode: DATA_FILE_MODE })
   return readFileSync(file, 'utf8').trim()
 }

@@ -43,6 +43,12 @@ export interface ServerConfig {
   localEmbedder: LocalEmbedderName
   /** `LOW_CONFIDENCE_THRESHOLD`: document fields read below it are flagged, unless an agent sets its own. */
   lowConfidenceThreshold: number
+  /** `SWITCHBOARD_UPLOAD_MAX_FILE_MB`: the largest file one upload part may carry (default 50). */
+  uploadMaxFileMb: number
+  /** `SWITCHBOARD_UPLOAD_MAX_REQUEST_MB`: the most file bytes one upload request may carry (default 400). */
+  uploadMaxRequestMb: number
+  /** `SWITCHBOARD_UPLOADS_PER_USER`: uploads one user may have in flight at once (default 2). */
+  uploadsPerUser: number
   /** Where the app's own files live: migrations, resources/, the built console. */
   appRoot: string
   version: string
@@ -129,6 +135,18 @@ export function resolveConfig(
       options.lowConfidenceThreshold ??
       fraction('LOW_CONFIDENCE_THRESHOLD', env.LOW_CONFIDENCE_THRESHOLD) ??
       DEFAULT_LOW_CONFIDENCE_THRESHOLD,
+    uploadMaxFileMb:
+      options.uploadMaxFileMb ??
+      positiveInteger('SWITCHBOARD_UPLOAD_MAX_FILE_MB', env.SWITCHBOARD_UPLOAD_MAX_FILE_MB) ??
+      50,
+    uploadMaxRequestMb:
+      options.uploadMaxRequestMb ??
+      positiveInteger('SWITCHBOARD_UPLOAD_MAX_REQUEST_MB', env.SWITCHBOARD_UPLOAD_MAX_REQUEST_MB) ??
+      400,
+    uploadsPerUser:
+      options.uploadsPerUser ??
+      positiveInteger('SWITCHBOARD_UPLOADS_PER_USER', env.SWITCHBOARD_UPLOADS_PER_USER) ??
+      2,
     appRoot,
     version: readVersion(appRoot),
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdParams, multipartBodies, Page, PageQuery, pageOf } from '../http'
+import { IdParams, multipartBodies, Page, PageQuery, pageOf, type UploadGate } from '../http'
 import {
   AgentRunSchema,
   CreateRuntimeAgentBody,
@@ -11,12 +11,12 @@ import {
 } from './agent-runs.schemas'
 import type { AgentRunService } from './agent-runs.service'
 import { toAgentView, toRunView, toVersionView } from './agent-runs.views'
-import { readUpload, requireField } from './upload'
+import { requireField } from './upload'
 
-export const agentRunRoutes: FastifyPluginAsyncTypebox<{ agentRuns: AgentRunService }> = async (
-  app,
-  { agentRuns },
-) => {
+export const agentRunRoutes: FastifyPluginAsyncTypebox<{
+  agentRuns: AgentRunService
+  uploadGate: UploadGate
+}> = async (app, { agentRuns, uploadGate }) => {
   const tags = ['agent-runs']
   const write = { permission: 'document_recognition.write' } as const
 
@@ -87,15 +87,21 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{ agentRuns: AgentRunServ
   )
 
   await app.register(async (uploads: typeof app) => {
-    await uploads.register(multipartBodies)
+    await uploads.register(multipartBodies, { gate: uploadGate })
     uploads.post(
       '/agent-runs',
       { schema: { tags, consumes: ['multipart/form-data'], response: { 202: AgentRunSchema } } },
       async (request, reply) => {
         const user = request.requireUser()
-        const upload = await readUpload(request)
-        const agent = agentRuns.runnableAgent(user, requireField(upload, 'runtime_agent_id'))
-        const run = await agentRuns.createRun({ agent, createdById: user.id, file: upload.file ?? undefined })
+        // Who may run the agent is decided from the fields ahead of the file, before the file is read.
+        const upload = await request.receiveUpload({
+          authorize: (fields) => agentRuns.runnableAgent(user, requireField(fields, 'runtime_agent_id')),
+        })
+        const run = await agentRuns.createRun({
+          agent: upload.authorized,
+          createdById: user.id,
+          file: upload.files[0],
+        })
         return reply.status(202).send(toRunView(run))
       },
     )

@@ -9,7 +9,7 @@ import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { nowIso, type Queryable } from '../db'
 import { CommonErrors } from '../errors'
-import { sniffMimeType } from '../http'
+import { type ReceivedFile, sniffFileMimeType } from '../http'
 import { enqueueJob } from '../jobs'
 import { hasAssetGrant } from '../marketplace'
 import { AgentRunErrors } from './agent-runs.errors'
@@ -378,7 +378,7 @@ export function createAgentRunService(ctx: AppContext) {
     async createRun(input: {
       agent: RuntimeAgentRow
       createdById: string
-      file?: { fileName: string; bytes: Buffer }
+      file?: ReceivedFile
       reuse?: AgentRunRow
       afterInsert?: (tx: Queryable, run: AgentRunRow) => void
     }): Promise<AgentRunRow> {
@@ -396,16 +396,16 @@ export function createAgentRunService(ctx: AppContext) {
       } else {
         const file = input.file
         if (!file) throw AgentRunErrors.MISSING_UPLOAD_FIELD({ field: slot.key })
-        if (file.bytes.byteLength === 0) throw CommonErrors.EMPTY_FILE()
-        if (file.bytes.byteLength > policy.max_file_mb * 1024 * 1024)
+        if (file.size === 0) throw CommonErrors.EMPTY_FILE()
+        if (file.size > policy.max_file_mb * 1024 * 1024)
           throw CommonErrors.FILE_TOO_LARGE(
             { max_file_mb: policy.max_file_mb },
-            `The file is ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; this agent accepts up to ${policy.max_file_mb} MB.`,
+            `The file is ${(file.size / 1024 / 1024).toFixed(1)} MB; this agent accepts up to ${policy.max_file_mb} MB.`,
           )
-        const mimeType = await sniffMimeType(file.bytes)
+        const mimeType = await sniffFileMimeType(file.path)
         if (!mimeType || !slot.accepts.includes(mimeType))
           throw CommonErrors.UNSUPPORTED_FILE_TYPE({ detected: mimeType, accepts: slot.accepts })
-        const stored = await ctx.blobs.put(file.bytes)
+        const stored = await ctx.blobs.adopt(file.path, file)
         source = { sha256: stored.sha256, fileName: file.fileName, mimeType }
       }
       const run = db.transaction((tx) => {

@@ -14,4 +14,4 @@ export {
   slotOf,
 } from './agent-runs.service'
 export { agentRun, RUN_STATUSES, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
-export { readUpload, requireField } from './upload'
+export { requireField } from './upload'

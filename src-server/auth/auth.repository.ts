@@ -146,11 +146,22 @@ export function deleteTokensOfUser(db: Queryable, userId: string): void {
   db.delete(authToken).where(eq(authToken.userId, userId)).run()
 }
 
+/** Deletes the user's tokens of one kind; the ids deleted. */
+export function deleteTokensOfKind(db: Queryable, userId: string, kind: TokenKind): string[] {
+  return db
+    .delete(authToken)
+    .where(and(eq(authToken.userId, userId), eq(authToken.kind, kind)))
+    .returning({ id: authToken.id })
+    .all()
+    .map((row) => row.id)
+}
+
+/** The tokens a user manages in the token list: API tokens and desktop tokens, not sign-in sessions. */
 export function listApiTokens(db: Queryable, userId: string): TokenRow[] {
   return db
     .select()
     .from(authToken)
-    .where(and(eq(authToken.userId, userId), eq(authToken.kind, 'api')))
+    .where(and(eq(authToken.userId, userId), inArray(authToken.kind, ['api', 'desktop'])))
     .orderBy(asc(authToken.createdAt))
     .all()
 }

@@ -40,8 +40,11 @@ export type LoginResult = Static<typeof LoginResult>
 export const ApiToken = Type.Object({
   id: Uuid,
   name: Type.String(),
+  /** `api`: made by the user for a LAN client; `desktop`: the desktop window's sign-in, replaced at each start. */
+  kind: Type.Union([Type.Literal('api'), Type.Literal('desktop')]),
   created_at: Timestamp,
   last_used_at: Nullable(Timestamp),
+  expires_at: Nullable(Timestamp),
 })
 export type ApiToken = Static<typeof ApiToken>
 export const CreatedApiToken = Type.Intersect([ApiToken, Type.Object({ token: Type.String() })])

@@ -29,7 +29,13 @@ export interface AuthUser {
   tokenId: string
 }
 
-const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
+const DAY_MS = 24 * 3600 * 1000
+/** How long a token lives: sessions a month, the desktop window's a week (it is replaced at every start), API tokens until deleted. */
+const TOKEN_TTL_MS: Record<TokenKind, number | null> = {
+  session: 30 * DAY_MS,
+  desktop: 7 * DAY_MS,
+  api: null,
+}
 const PLATFORM_USERNAME = 'platform'
 
 export type PublicUser = ReturnType<typeof publicUser>
@@ -47,7 +53,14 @@ export function publicUser(row: repo.UserRow) {
 }
 
 export function publicToken(row: repo.TokenRow) {
-  return { id: row.id, name: row.name ?? '', created_at: row.createdAt, last_used_at: row.lastUsedAt }
+  return {
+    id: row.id,
+    name: row.name ?? '',
+    kind: row.kind === 'desktop' ? ('desktop' as const) : ('api' as const),
+    created_at: row.createdAt,
+    last_used_at: row.lastUsedAt,
+    expires_at: row.expiresAt,
+  }
 }
 
 /** Bearer tokens whose caller is remembered; past this, the least recently used are looked up again. */
@@ -121,7 +134,8 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
 
   function issueToken(userId: string, kind: TokenKind, name?: string) {
     const token = newToken()
-    const expiresAt = kind === 'session' ? new Date(Date.now() + SESSION_TTL_MS).toISOString() : null
+    const ttl = TOKEN_TTL_MS[kind]
+    const expiresAt = ttl === null ? null : new Date(Date.now() + ttl).toISOString()
     const row = repo.insertToken(db, {
       userId,
       kind,
@@ -262,6 +276,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       return { ...publicToken(row), token }
     },
 
+    /** The user's API tokens and desktop tokens (sign-in sessions are not listed). */
     listApiTokens(userId: string) {
       return repo.listApiTokens(db, userId).map(publicToken)
     },
@@ -363,10 +378,15 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       return { created: true as const, generatedPassword: generated ? password : null, passwordFile }
     },
 
-    /** A token for the desktop window, which signs in as the local admin without a password prompt. */
+    /**
+     * A token for the desktop window, which signs in as the local admin without a password prompt. Issued at each
+     * start, it replaces the earlier ones (rotation): a desktop token copied out of an old session stops working.
+     */
     issueDesktopToken(): string {
       const admin = repo.findUserByUsername(db, 'admin')
       if (!admin) throw new Error('The admin user does not exist yet.')
+      for (const tokenId of repo.deleteTokensOfKind(db, admin.id, 'desktop'))
+        revoke(admin.id, 'The desktop app started again with a new token.', tokenId)
       return issueToken(admin.id, 'desktop', 'desktop window').token
     },
 

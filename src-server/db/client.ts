@@ -1,3 +1,4 @@
+import { closeSync, existsSync, openSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
@@ -13,6 +14,8 @@ export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult>
  * (worker threads, the backup), temporary storage in memory, and sqlite-vec for vector search.
  */
 export function openDatabase(file: string): Db {
+  // SQLite gives the WAL and shared-memory files the database file's mode: made 0600 here, all three are.
+  if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600))
   const sqlite = new Database(file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('foreign_keys = ON')

@@ -2,7 +2,7 @@ import path from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { create as contentDisposition } from 'content-disposition'
 import { Type } from 'typebox'
-import { type AgentRunService, readUpload, requireField } from '../agent-runs'
+import { type AgentRunService, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import { CommonErrors } from '../errors'
@@ -95,18 +95,23 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   )
 
   await app.register(async (uploads: typeof app) => {
-    await uploads.register(multipartBodies)
+    await uploads.register(multipartBodies, { gate: ctx.uploads })
     uploads.post(
       '/document-recognition/runs',
       { schema: { tags, consumes: ['multipart/form-data'], response: { 202: DocumentRun } } },
       async (request, reply) => {
         const user = request.requireUser()
-        const upload = await readUpload(request)
-        const agentId = requireField(upload, 'runtime_agent_id')
-        if (!/^[0-9a-f-]{36}$/i.test(agentId))
-          throw CommonErrors.VALIDATION_ERROR({ runtime_agent_id: 'must be a UUID' })
-        const file = upload.file && upload.file.fieldName === 'file' ? upload.file : undefined
-        return reply.status(202).send(await service.createRun(user, agentId, file))
+        // Who may run the agent is decided from the fields ahead of the file, before the file is read.
+        const upload = await request.receiveUpload({
+          authorize: (fields) => {
+            const agentId = requireField(fields, 'runtime_agent_id')
+            if (!/^[0-9a-f-]{36}$/i.test(agentId))
+              throw CommonErrors.VALIDATION_ERROR({ runtime_agent_id: 'must be a UUID' })
+            return service.runnableAgent(user, agentId)
+          },
+        })
+        const file = upload.files.find((received) => received.fieldName === 'file')
+        return reply.status(202).send(await service.createRun(user, upload.authorized, file))
       },
     )
   })

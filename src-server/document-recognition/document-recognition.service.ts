@@ -16,7 +16,7 @@ import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../http'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type { FieldReviewPatch, ReadRegionBody, RunListQuery } from './document-recognition.schemas'
@@ -232,7 +232,8 @@ export function createDocumentRecognitionService(
       })
     },
 
-    async createRun(user: AuthUser, agentId: string, file: { fileName: string; bytes: Buffer } | undefined) {
+    /** The registered, enabled agent, when the user may run it: checked before an upload's file is read. */
+    runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
       requireAccess(
         user,
         'document_agent.run',
@@ -240,7 +241,10 @@ export function createDocumentRecognitionService(
           CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
         ),
       )
-      const { agent } = registeredAgent(agentId, true)
+      return registeredAgent(agentId, true).agent
+    },
+
+    async createRun(user: AuthUser, agent: RuntimeAgentRow, file: ReceivedFile | undefined) {
       const run = await agentRuns.createRun({ agent, createdById: user.id, file })
       feed.publish(run.id)
       return detail(run)

@@ -64,6 +64,10 @@ export const CommonErrors = defineErrors({
   BAD_REQUEST: { status: 400, message: 'The request cannot be processed.' },
   FILE_TOO_LARGE: { status: 413, message: 'The upload is larger than allowed.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed.' },
+  TOO_MANY_UPLOADS: {
+    status: 429,
+    message: 'You have as many uploads in progress as allowed. Send this one when one of them has finished.',
+  },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This content type is not accepted here.' },
   UNSUPPORTED_FILE_TYPE: { status: 415, message: 'This file type is not accepted.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here.' },

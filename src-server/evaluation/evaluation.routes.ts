@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
@@ -49,7 +50,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
   )
 
   await app.register(async (uploads: typeof app) => {
-    await uploads.register(multipartBodies)
+    await uploads.register(multipartBodies, { gate: ctx.uploads })
     uploads.post(
       '/evaluation-datasets/:dataset_id/import',
       {
@@ -63,13 +64,16 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
         },
       },
       async (request) => {
-        datasets.requireDataset(ctx, request.params.dataset_id)
-        const file = await request.file()
-        if (file?.fieldname !== 'file')
+        const upload = await request.receiveUpload({
+          authorize: () => datasets.requireDataset(ctx, request.params.dataset_id),
+        })
+        const file = upload.files[0]
+        if (file?.fieldName !== 'file')
           throw CommonErrors.VALIDATION_ERROR({
             fields: [{ field: 'body.file', message: 'a CSV file is required' }],
           })
-        return datasets.importDataset(ctx, request.params.dataset_id, await file.toBuffer())
+        // A CSV is parsed whole; the upload's per-file cap bounds it.
+        return datasets.importDataset(ctx, request.params.dataset_id, await readFile(file.path))
       },
     )
   })

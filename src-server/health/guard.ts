@@ -74,7 +74,7 @@ export function dataDirWritable(dataDir: string): GuardCheck {
     try {
       accessSync(dataDir, constants.W_OK)
       const probe = path.join(dataDir, '.write-probe')
-      writeFileSync(probe, 'ok')
+      writeFileSync(probe, 'ok', { mode: 0o600 })
       rmSync(probe, { force: true })
       return null
     } catch {

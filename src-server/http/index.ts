@@ -16,7 +16,7 @@ export {
   UserRef,
   Uuid,
 } from './common.schemas'
-export { sniffMimeType } from './file-type'
+export { sniffFileMimeType, sniffMimeType } from './file-type'
 export { allowedHosts, type HostAllowlist, hostAllowlist, hostNameOf } from './hosts'
 export { batchedStdout } from './log-destination'
 export { multipartFileName } from './multipart'
@@ -26,5 +26,11 @@ export { replyBatching } from './reply-batching'
 export { type RequestLineFields, requestLineWriter } from './request-line'
 export { lazyRequestLogger } from './request-logger'
 export { contentPolicyFor, isDocsPath, securityHeaders } from './security-headers'
-export { multipartBodies } from './uploads'
+export {
+  multipartBodies,
+  type ReceivedFile,
+  type ReceivedUpload,
+  UploadGate,
+  type UploadLimits,
+} from './uploads'
 export { validatorCompiler } from './validation'

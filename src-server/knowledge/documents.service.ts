@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { AuthUser } from '../auth'
 import type { Db } from '../db'
 import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../http'
 import type { BlobStore } from '../storage'
 import { assertDocumentReadable, manageableSource } from './access'
 import { documentDto } from './dto'
@@ -11,12 +10,8 @@ import { KnowledgeErrors } from './knowledge.errors'
 import { findDocument, findDocumentBySha, listDocuments } from './knowledge.repository'
 import type { DocumentDto } from './knowledge.schemas'
 import { knowledgeDocument } from './knowledge.tables'
+import { fileSource } from './parsing/byte-source'
 import { detectKind, MIME_TYPES } from './parsing/sniff'
-
-export interface UploadedFile {
-  fileName: string
-  bytes: Buffer
-}
 
 export interface UploadOutcome {
   document: DocumentDto
@@ -33,19 +28,26 @@ export function createDocumentsService(db: Db, blobs: BlobStore) {
      * Every file is checked before any is stored, so a bad file in a batch changes nothing. The same bytes
      * already in the source answer with the existing document instead of a duplicate.
      */
-    async upload(caller: AuthUser, sourceId: string, files: UploadedFile[]): Promise<UploadOutcome[]> {
+    async upload(caller: AuthUser, sourceId: string, files: ReceivedFile[]): Promise<UploadOutcome[]> {
       manageableSource(db, caller, sourceId)
       if (files.length === 0) throw KnowledgeErrors.NO_FILE()
-      const checked = files.map((file) => {
-        if (file.bytes.length === 0) throw CommonErrors.EMPTY_FILE({ file_name: file.fileName })
-        const kind = detectKind(file.fileName, file.bytes)
-        if (!kind)
+      const checked = []
+      // One file at a time: each is read in ranges and streams, so a batch never sits in memory.
+      for (const file of files) {
+        if (file.size === 0) throw CommonErrors.EMPTY_FILE({ file_name: file.fileName })
+        const detection = await detectKind(file.fileName, fileSource(file.path, file.size))
+        if ('refused' in detection && detection.refused === 'unsafe')
+          throw KnowledgeErrors.UNSAFE_ARCHIVE(
+            { file_name: file.fileName, reason: detection.reason },
+            `${file.fileName} was refused because ${detection.reason}.`,
+          )
+        if (!('kind' in detection))
           throw CommonErrors.UNSUPPORTED_FILE_TYPE(
             { file_name: file.fileName, accepted: ['.txt', '.md', '.pdf', '.docx', '.html', '.csv'] },
             `${file.fileName} is not an accepted document (.txt, .md, .pdf, .docx, .html, .csv) or its content does not match its name.`,
           )
-        return { ...file, kind, sha256: createHash('sha256').update(file.bytes).digest('hex') }
-      })
+        checked.push({ ...file, kind: detection.kind })
+      }
       const outcomes: UploadOutcome[] = []
       for (const file of checked) {
         const existing = findDocumentBySha(db, sourceId, file.sha256)
@@ -53,14 +55,14 @@ export function createDocumentsService(db: Db, blobs: BlobStore) {
           outcomes.push({ document: documentDto(existing), created: false })
           continue
         }
-        await blobs.put(file.bytes)
+        await blobs.adopt(file.path, file)
         const row = db
           .insert(knowledgeDocument)
           .values({
             sourceId,
             fileName: file.fileName,
             mimeType: MIME_TYPES[file.kind],
-            sizeBytes: file.bytes.length,
+            sizeBytes: file.size,
             sha256: file.sha256,
           })
           .onConflictDoNothing()

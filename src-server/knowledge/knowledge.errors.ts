@@ -6,6 +6,10 @@ export const KnowledgeErrors = defineErrors({
   INGESTION_JOB_NOT_FOUND: { status: 404, message: 'Ingestion job not found.' },
   MOUNT_NOT_FOUND: { status: 404, message: 'This source is not mounted on the agent.' },
   ALREADY_MOUNTED: { status: 409, message: 'This source is already mounted on the agent.' },
+  UNSAFE_ARCHIVE: {
+    status: 422,
+    message: 'The .docx file was refused: it inflates beyond what it declares or what a document needs.',
+  },
   NO_FILE: { status: 422, message: 'Send one or more files in the multipart field "file".' },
   DOCUMENT_FILE_MISSING: { status: 410, message: 'The stored file of this document is no longer available.' },
 })

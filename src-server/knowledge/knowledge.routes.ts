@@ -1,11 +1,8 @@
-import type { MultipartFile } from '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { create as contentDisposition } from 'content-disposition'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../app-context'
-import { CommonErrors } from '../errors'
-import { multipartBodies, multipartFileName, NoContent, Page, PageQuery } from '../http'
-import type { UploadedFile } from './documents.service'
+import { multipartBodies, NoContent, Page, PageQuery, type ReceivedFile } from '../http'
 import { KnowledgeErrors } from './knowledge.errors'
 import {
   AgentParams,
@@ -31,7 +28,7 @@ import type { KnowledgeServices } from './knowledge.services'
 export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   services: KnowledgeServices
-}> = async (app, { services }) => {
+}> = async (app, { ctx, services }) => {
   const { sources, documents, ingestion, mounts, retrieval } = services
   const tags = ['knowledge']
 
@@ -64,7 +61,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   )
 
   await app.register(async (uploads: typeof app) => {
-    await uploads.register(multipartBodies)
+    await uploads.register(multipartBodies, { gate: ctx.uploads })
     uploads.post(
       '/knowledge-sources/:source_id/documents',
       {
@@ -74,11 +71,14 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
           consumes: ['multipart/form-data'],
           response: { 200: UploadResult, 201: UploadResult },
         },
+        // A stranger is refused before a byte of the body is read (and before taking an upload slot).
+        preValidation: (request, _reply, done) => {
+          documents.assertManageable(request.requireUser(), request.params.source_id)
+          done()
+        },
       },
       async (request, reply) => {
         const user = request.requireUser()
-        // Refuse a stranger before reading up to 50 MB of their upload.
-        documents.assertManageable(user, request.params.source_id)
         const outcomes = await documents.upload(user, request.params.source_id, await readFiles(request))
         const body =
           outcomes.length === 1 && outcomes[0]
@@ -195,27 +195,10 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   )
 }
 
-/** Every part of field `file`, read whole; the multipart limit (50 MB per file) answers 413 FILE_TOO_LARGE. */
-async function readFiles(request: FastifyRequest): Promise<UploadedFile[]> {
-  if (!request.isMultipart())
-    throw CommonErrors.UNSUPPORTED_MEDIA_TYPE({}, 'Upload files as multipart/form-data.')
-  const files: UploadedFile[] = []
-  for await (const part of request.files()) {
-    if (part.fieldname !== 'file') {
-      part.file.resume()
-      throw KnowledgeErrors.NO_FILE({ field: part.fieldname })
-    }
-    files.push({ fileName: multipartFileName(part.filename) || 'upload', bytes: await readPart(part) })
-  }
-  return files
-}
-
-async function readPart(part: MultipartFile): Promise<Buffer> {
-  try {
-    return await part.toBuffer()
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw CommonErrors.FILE_TOO_LARGE({ file_name: part.filename })
-    throw error
-  }
+/** Every part of field `file`, streamed to temporary files (the upload gate's caps answer 413). */
+async function readFiles(request: FastifyRequest): Promise<ReceivedFile[]> {
+  const upload = await request.receiveUpload()
+  const stray = upload.files.find((file) => file.fieldName !== 'file')
+  if (stray) throw KnowledgeErrors.NO_FILE({ field: stray.fieldName })
+  return upload.files
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, existsSync } from 'node:fs'
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 
@@ -47,12 +47,31 @@ export class BlobStore {
     const sha256 = BlobStore.sha256(bytes)
     const target = this.pathOf(sha256)
     if (!existsSync(target)) {
-      await mkdir(path.dirname(target), { recursive: true })
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 })
       const temp = `${target}.${randomUUID()}.tmp`
-      await writeFile(temp, bytes)
+      await writeFile(temp, bytes, { mode: 0o600 })
       await rename(temp, target)
     }
     return { sha256, size: bytes.byteLength }
+  }
+
+  /**
+   * Takes in a file already hashed while it arrived (an upload's temporary file): renamed into place, never read
+   * into memory. A file on another disk is copied beside its target first, so the blob still appears whole.
+   */
+  async adopt(file: string, blob: StoredBlob): Promise<StoredBlob> {
+    const target = this.pathOf(blob.sha256)
+    if (existsSync(target)) return blob
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 })
+    try {
+      await rename(file, target)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+      const temp = `${target}.${randomUUID()}.tmp`
+      await copyFile(file, temp)
+      await rename(temp, target)
+    }
+    return blob
   }
 
   has(sha256: string): boolean {

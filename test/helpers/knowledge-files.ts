@@ -1,4 +1,4 @@
-import { crc32, deflateRawSync } from 'node:zlib'
+import { constants, crc32, deflateRawSync } from 'node:zlib'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import type { TestServer } from './server'
 
@@ -37,6 +37,8 @@ export async function makeEncryptedPdf(): Promise<Buffer> {
 interface ZipInput {
   name: string
   data: Buffer
+  /** Deflated bytes to store instead of `data`'s, with `declaredSize` as the size the directory claims. */
+  lie?: { compressed: Buffer; declaredSize: number }
 }
 
 /** A plain ZIP (deflate), with the central directory telling the truth about sizes. */
@@ -46,7 +48,8 @@ export function makeZip(entries: ZipInput[]): Buffer {
   let offset = 0
   for (const entry of entries) {
     const name = Buffer.from(entry.name)
-    const compressed = deflateRawSync(entry.data)
+    const compressed = entry.lie?.compressed ?? deflateRawSync(entry.data)
+    const size = entry.lie?.declaredSize ?? entry.data.length
     const crc = crc32(entry.data)
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
@@ -54,7 +57,7 @@ export function makeZip(entries: ZipInput[]): Buffer {
     local.writeUInt16LE(8, 8)
     local.writeUInt32LE(crc, 14)
     local.writeUInt32LE(compressed.length, 18)
-    local.writeUInt32LE(entry.data.length, 22)
+    local.writeUInt32LE(size, 22)
     local.writeUInt16LE(name.length, 26)
     locals.push(local, name, compressed)
     const central = Buffer.alloc(46)
@@ -64,7 +67,7 @@ export function makeZip(entries: ZipInput[]): Buffer {
     central.writeUInt16LE(8, 10)
     central.writeUInt32LE(crc, 16)
     central.writeUInt32LE(compressed.length, 20)
-    central.writeUInt32LE(entry.data.length, 24)
+    central.writeUInt32LE(size, 24)
     central.writeUInt16LE(name.length, 28)
     central.writeUInt32LE(offset, 42)
     centrals.push(central, name)
@@ -108,6 +111,24 @@ export function makeZipBombDocx(): Buffer {
     { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
     { name: '_rels/.rels', data: Buffer.from(RELS) },
     { name: 'word/document.xml', data: Buffer.alloc(20 * 1024 * 1024, 0x20) },
+  ])
+}
+
+/**
+ * A docx whose document inflates to `inflatedMb` MB of spaces while the directory declares `declaredBytes` (400 KB):
+ * the directory lies, as a real bomb's does. Built from one deflated megabyte repeated (each copy ends in a sync
+ * flush, so the copies chain into one valid stream), so the test itself never holds the inflated bytes.
+ */
+export function makeLyingZipBombDocx(inflatedMb: number, declaredBytes = 400 * 1024): Buffer {
+  const megabyte = deflateRawSync(Buffer.alloc(1024 * 1024, 0x20), { finishFlush: constants.Z_SYNC_FLUSH })
+  const compressed = Buffer.concat([
+    ...Array.from({ length: inflatedMb }, () => megabyte),
+    deflateRawSync(Buffer.alloc(0)),
+  ])
+  return makeZip([
+    { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
+    { name: '_rels/.rels', data: Buffer.from(RELS) },
+    { name: 'word/document.xml', data: Buffer.alloc(0), lie: { compressed, declaredSize: declaredBytes } },
   ])
 }
 

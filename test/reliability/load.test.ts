@@ -41,7 +41,8 @@ let sourceId: string
 const listingIds: string[] = []
 
 beforeAll(async () => {
-  server = await startTestServer({ logLevel: 'warn' })
+  // The upload loops all send as one user: each may have its upload in flight, as each loop is a client.
+  server = await startTestServer({ logLevel: 'warn', uploadsPerUser: WORKERS_PER_KIND })
   url = await server.listen()
   headers = { ...(await server.adminHeaders()), 'content-type': 'application/json' }
   const post = async (path: string, body: unknown) =>

@@ -1,11 +1,13 @@
 import mammoth from 'mammoth'
-import { readZipEntries, zipBombReason } from './zip-guard'
+import { bytesSource } from './byte-source'
+import { readZipEntries, zipGuardReason } from './zip-guard'
 
-/** The text of a .docx (mammoth), refused before inflation when its central directory looks like a zip bomb. */
+/** The text of a .docx (mammoth), refused before mammoth inflates it when the zip guard finds a bomb. */
 export async function extractDocxText(bytes: Uint8Array): Promise<string> {
-  const entries = readZipEntries(bytes)
+  const source = bytesSource(bytes)
+  const entries = await readZipEntries(source)
   if (!entries) throw new Error('The .docx file is not a readable ZIP archive.')
-  const bomb = zipBombReason(entries)
+  const bomb = await zipGuardReason(source, entries)
   if (bomb) throw new Error(`The .docx file was refused because ${bomb}.`)
   try {
     const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes) })

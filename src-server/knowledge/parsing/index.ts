@@ -4,7 +4,15 @@ import { htmlToText } from './html'
 import { extractPdfPages } from './pdf'
 import { type DocumentKind, decodeText } from './sniff'
 
-export { DOCUMENT_KINDS, type DocumentKind, detectKind, kindOfMime, MIME_TYPES } from './sniff'
+export { type ByteSource, bytesSource, fileSource } from './byte-source'
+export {
+  type Detection,
+  DOCUMENT_KINDS,
+  type DocumentKind,
+  detectKind,
+  kindOfMime,
+  MIME_TYPES,
+} from './sniff'
 
 export interface ParsedDocument {
   /** One entry per page for paged documents, a single entry otherwise. */

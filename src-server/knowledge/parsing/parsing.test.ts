@@ -2,36 +2,70 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fixturePath } from '../../../test/helpers/fixtures'
-import { makeDocx, makePdf, makeZip, makeZipBombDocx } from '../../../test/helpers/knowledge-files'
+import {
+  makeDocx,
+  makeLyingZipBombDocx,
+  makePdf,
+  makeZip,
+  makeZipBombDocx,
+} from '../../../test/helpers/knowledge-files'
 import { htmlToText } from './html'
-import { detectKind, parseDocument } from './index'
-import { readZipEntries, zipBombReason } from './zip-guard'
+import { bytesSource, detectKind, parseDocument } from './index'
+import { readZipEntries, zipBombReason, zipGuardReason } from './zip-guard'
 
 const FIXTURES = fixturePath('pdf-robustness')
 
+const kindOf = async (name: string, bytes: Buffer) => {
+  const detection = await detectKind(name, bytesSource(bytes))
+  return 'kind' in detection ? detection.kind : null
+}
+
 describe('content sniffing', () => {
   it('judges kinds by content as well as by name', async () => {
-    expect(detectKind('a.pdf', await makePdf(['x']))).toBe('pdf')
-    expect(detectKind('a.PDF', Buffer.from('%PDF-1.7\n'))).toBe('pdf')
-    expect(detectKind('a.pdf', Buffer.from('hello'))).toBeNull()
-    expect(detectKind('a.docx', makeDocx(['x']))).toBe('docx')
-    expect(detectKind('a.docx', makeZip([{ name: 'other.txt', data: Buffer.from('x') }]))).toBeNull()
-    expect(detectKind('a.md', Buffer.from('# título ✓'))).toBe('markdown')
-    expect(detectKind('a.csv', Buffer.from([0xff, 0xfe, 0x00]))).toBeNull()
-    expect(detectKind('a.txt', Buffer.from('tab\tand\r\nnewlines'))).toBe('text')
-    expect(detectKind('a.exe', Buffer.from('text'))).toBeNull()
+    expect(await kindOf('a.pdf', await makePdf(['x']))).toBe('pdf')
+    expect(await kindOf('a.PDF', Buffer.from('%PDF-1.7\n'))).toBe('pdf')
+    expect(await kindOf('a.pdf', Buffer.from('hello'))).toBeNull()
+    expect(await kindOf('a.docx', makeDocx(['x']))).toBe('docx')
+    expect(await kindOf('a.docx', makeZip([{ name: 'other.txt', data: Buffer.from('x') }]))).toBeNull()
+    expect(await kindOf('a.md', Buffer.from('# título ✓'))).toBe('markdown')
+    expect(await kindOf('a.csv', Buffer.from([0xff, 0xfe, 0x00]))).toBeNull()
+    expect(await kindOf('a.txt', Buffer.from('tab\tand\r\nnewlines'))).toBe('text')
+    expect(await kindOf('a.exe', Buffer.from('text'))).toBeNull()
+  })
+
+  it('reads text in chunks: a character split across two chunks is still text, a NUL at the end is not', async () => {
+    const split = Buffer.concat([Buffer.alloc(65_535, 0x61), Buffer.from('✓ done')])
+    expect(await kindOf('a.txt', split)).toBe('text')
+    expect(await kindOf('a.txt', Buffer.concat([Buffer.alloc(200_000, 0x61), Buffer.from([0])]))).toBeNull()
   })
 })
 
 describe('zip guard', () => {
-  it('reads declared sizes and refuses a zip bomb before inflating it', () => {
-    const entries = readZipEntries(makeZipBombDocx())
+  it('reads declared sizes and refuses a zip bomb before inflating it', async () => {
+    const entries = await readZipEntries(bytesSource(makeZipBombDocx()))
     expect(entries?.find((entry) => entry.name === 'word/document.xml')?.uncompressedSize).toBe(
       20 * 1024 * 1024,
     )
     expect(zipBombReason(entries ?? [])).toContain('expands more than')
-    expect(zipBombReason(readZipEntries(makeDocx(['fine'])) ?? [])).toBeNull()
-    expect(readZipEntries(Buffer.from('PK\u0003\u0004 not really'))).toBeNull()
+    expect(zipBombReason((await readZipEntries(bytesSource(makeDocx(['fine'])))) ?? [])).toBeNull()
+    expect(await readZipEntries(bytesSource(Buffer.from('PK\u0003\u0004 not really')))).toBeNull()
+  })
+
+  it('counts what an entry really inflates to: a directory declaring 400 KB over 64 MB is refused', async () => {
+    const bomb = bytesSource(makeLyingZipBombDocx(64))
+    const entries = (await readZipEntries(bomb)) ?? []
+    expect(zipBombReason(entries)).toBeNull()
+    expect(await zipGuardReason(bomb, entries)).toContain('holds more than the 409600 bytes it declares')
+    await expect(detectKind('bomb.docx', bomb)).resolves.toEqual({
+      refused: 'unsafe',
+      reason: expect.stringContaining('word/document.xml holds more than'),
+    })
+    const fine = bytesSource(makeDocx(['fine']))
+    expect(await zipGuardReason(fine, (await readZipEntries(fine)) ?? [])).toBeNull()
+  })
+
+  it('refuses the lying docx when a parser is handed it, before mammoth inflates it', async () => {
+    await expect(parseDocument('docx', makeLyingZipBombDocx(64))).rejects.toThrow(/refused because/)
   })
 })
 
