@@ -1,4 +1,4 @@
-import { reachesEvery, requireAccess } from '../access'
+import { mayAccess, reachesEvery, requireAccess } from '../access'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { Queryable } from '../db'
@@ -26,13 +26,24 @@ export function chatModelCheck(models: Pick<ModelRegistry, 'resolve'>): ModelCon
   }
 }
 
-export function toAgentView(row: repo.AgentWithOwner): AgentView {
+const deniedChange = (agentId: string) => () =>
+  CommonErrors.FORBIDDEN({ agent_id: agentId }, 'Only the owner or an agent manager can change this agent.')
+
+/**
+ * The agent as `viewer` sees it: the prompt only for whoever may change the agent (`agent.change`); a caller who
+ * may only use it (a marketplace buyer) gets `system_prompt: null`, since the prompt is what the seller sells.
+ */
+export function toAgentView(
+  row: repo.AgentWithOwner,
+  viewer: Pick<AuthUser, 'id' | 'permissions'>,
+): AgentView {
+  const mayChange = mayAccess(viewer, 'agent.change', { ownerId: row.ownerId, denied: deniedChange(row.id) })
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     agent_type: row.agentType,
-    system_prompt: row.systemPrompt,
+    system_prompt: mayChange ? row.systemPrompt : null,
     model_provider: row.modelProvider,
     model_name: row.modelName,
     model_temperature: row.modelTemperature,
@@ -62,14 +73,43 @@ function usableBy<T extends { ownerId: string }>(
   return found
 }
 
+/**
+ * The agent (`found`), when the user may change it (`agent.change`: its owner or an agent manager). Whoever may
+ * not even use it gets 404 as if it did not exist; whoever may only use it (a buyer) gets 403. The one place that
+ * says who may change an agent: its prompt and model here, its mounts in knowledge and mcp.
+ */
+function changeableBy<T extends { ownerId: string }>(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+  found: T | null,
+): T {
+  const usable = usableBy(db, user, agentId, found)
+  requireAccess(user, 'agent.change', { ownerId: usable.ownerId, denied: deniedChange(agentId) })
+  return usable
+}
+
+const ownerOnly = (db: Queryable, agentId: string) => {
+  const ownerId = repo.findAgentOwnerId(db, agentId)
+  return ownerId === null ? null : { ownerId }
+}
+
 /** For knowledge and evaluation: the agent exists and the user may use it. */
 export function requireUsableAgent(
   db: Queryable,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
 ) {
-  const ownerId = repo.findAgentOwnerId(db, agentId)
-  usableBy(db, user, agentId, ownerId === null ? null : { ownerId })
+  usableBy(db, user, agentId, ownerOnly(db, agentId))
+}
+
+/** For knowledge and mcp: the agent exists and the user may change it (mount or unmount on it). */
+export function requireChangeableAgent(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+) {
+  changeableBy(db, user, agentId, ownerOnly(db, agentId))
 }
 
 /**
@@ -85,7 +125,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
     usable,
 
     get(user: AuthUser, agentId: string): AgentView {
-      return toAgentView(usable(user, agentId))
+      return toAgentView(usable(user, agentId), user)
     },
 
     create(user: AuthUser, body: CreateAgentBody): AgentView {
@@ -104,19 +144,11 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         modelName: body.model_name ?? null,
         modelTemperature: body.model_temperature ?? null,
       })
-      return toAgentView({ ...row, ownerUsername: user.username })
+      return toAgentView({ ...row, ownerUsername: user.username }, user)
     },
 
     update(user: AuthUser, agentId: string, body: UpdateAgentBody): AgentView {
-      const current = usable(user, agentId)
-      requireAccess(user, 'agent.edit', {
-        ownerId: current.ownerId,
-        denied: () =>
-          CommonErrors.FORBIDDEN(
-            { agent_id: agentId },
-            'Only the owner or an agent manager can edit this agent.',
-          ),
-      })
+      const current = changeableBy(db, user, agentId, repo.findAgent(db, agentId))
       const provider = body.model_provider === undefined ? current.modelProvider : body.model_provider
       const model = body.model_name === undefined ? current.modelName : body.model_name
       const temperature =
@@ -130,7 +162,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         modelName: model,
         modelTemperature: temperature,
       })
-      return toAgentView(usable(user, agentId))
+      return toAgentView(usable(user, agentId), user)
     },
 
     list(user: AuthUser, query: PageQuery) {
@@ -138,7 +170,11 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         ? ({ all: true } as const)
         : { ownerId: user.id, extraIds: grantedAssetIds(db, user.id, 'agent') }
       const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
-      return toPage(rows.map(toAgentView), total, query)
+      return toPage(
+        rows.map((row) => toAgentView(row, user)),
+        total,
+        query,
+      )
     },
   }
 }
