@@ -1,4 +1,4 @@
-import { mayAccess, reachesEvery, requireAccess } from '../access'
+import { mayAccess, type Resource, reachesEvery, requireAccess } from '../access'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { Queryable } from '../db'
@@ -53,6 +53,15 @@ export function toAgentView(
   }
 }
 
+/** An agent as the access rules see it: owned, granted by marketplace orders, 404 to whoever is refused. */
+function agentResource(db: Queryable, agentId: string, ownerId: string): Resource {
+  return {
+    ownerId,
+    isGranted: (userId) => hasAssetGrant(db, userId, 'agent', agentId),
+    denied: () => CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId }),
+  }
+}
+
 /**
  * The agent (`found`), when the user may use it (`agent.use`: its owner, a holder of a marketplace grant of it, an
  * operator); else 404 `AGENT_NOT_FOUND`, as if it did not exist. The one place that says who may use an agent.
@@ -63,13 +72,8 @@ function usableBy<T extends { ownerId: string }>(
   agentId: string,
   found: T | null,
 ): T {
-  const denied = () => CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
-  if (!found) throw denied()
-  requireAccess(user, 'agent.use', {
-    ownerId: found.ownerId,
-    isGranted: (userId) => hasAssetGrant(db, userId, 'agent', agentId),
-    denied,
-  })
+  if (!found) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  requireAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId))
   return found
 }
 
@@ -92,6 +96,16 @@ function changeableBy<T extends { ownerId: string }>(
 const ownerOnly = (db: Queryable, agentId: string) => {
   const ownerId = repo.findAgentOwnerId(db, agentId)
   return ownerId === null ? null : { ownerId }
+}
+
+/** Whether the agent exists and the user may use it (a citation from its answers stands only while they may). */
+export function mayUseAgent(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+): boolean {
+  const found = ownerOnly(db, agentId)
+  return found !== null && mayAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId))
 }
 
 /** For knowledge and evaluation: the agent exists and the user may use it. */

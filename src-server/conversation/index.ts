@@ -3,6 +3,7 @@ export { findAgentOwnerId, findAgentType } from './agents.repository'
 export {
   chatModelCheck,
   createAgentService,
+  mayUseAgent,
   requireChangeableAgent,
   requireUsableAgent,
 } from './agents.service'
@@ -10,4 +11,4 @@ export type { KnowledgeRetriever, RetrievedChunk, ToolRuntime, ToolTurn } from '
 export { type ChatOrchestrator, type ChatOutcome, createChatOrchestrator } from './chat-orchestrator'
 export { conversationPlugin } from './conversation.plugin'
 export { agent, chatMessage, chatSession } from './conversation.tables'
-export { isDocumentCitedTo, sessionExists } from './sessions.repository'
+export { type CitationOfDocument, citationsOfDocumentTo, sessionExists } from './sessions.repository'

@@ -11,7 +11,7 @@ import type { AuthUser } from '../auth'
 import { type RetrievedChunk as CitedChunk, requireUsableAgent } from '../conversation'
 import type { Db } from '../db'
 import type { WorkerPool } from '../jobs'
-import { readableSource } from './access'
+import { readableSource, refundedMounts } from './access'
 import {
   chunksBySeq,
   type RankedChunk,
@@ -240,8 +240,14 @@ export function createRetrievalService(
       }))
   }
 
-  const activeMounts = (agentId: string): ScopedSource[] =>
-    listMounts(db, agentId, true).map((mount) => ({ id: mount.sourceId, priority: mount.priority }))
+  /** The agent's active mounts, less a bought source its owner refunded: the refund ends answers from it. */
+  const activeMounts = (agentId: string): ScopedSource[] => {
+    const mounts = listMounts(db, agentId, true)
+    const refunded = refundedMounts(db, agentId)
+    return mounts
+      .filter((mount) => !refunded(mount.sourceId))
+      .map((mount) => ({ id: mount.sourceId, priority: mount.priority }))
+  }
 
   return {
     retriever: {

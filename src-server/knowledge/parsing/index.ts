@@ -4,6 +4,7 @@ import { htmlToText } from './html'
 import { extractPdfPages } from './pdf'
 import { type DocumentKind, decodeText } from './sniff'
 
+export { extractPdfPage } from './pdf-page'
 export { DOCUMENT_KINDS, type DocumentKind, detectKind, kindOfMime, MIME_TYPES } from './sniff'
 
 export interface ParsedDocument {
