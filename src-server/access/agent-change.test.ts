@@ -202,10 +202,12 @@ describe('agent.change: who may change an agent, over HTTP, with the stored agen
         (item: { id: string }) => item.id === agentId,
       )
       expect(listed.system_prompt).toBe(response.body.system_prompt)
-      // Which sources the agent draws on is the maker's too: listed to whoever may change it.
+      // Which sources the agent draws on, and searching them at will, are the maker's too: not the buyer's.
       expect((await send(caller, 'GET', `/agents/${agentId}/mounts`)).status).toBe(
         caller === 'bob' ? 403 : 200,
       )
+      const search = await send(caller, 'POST', '/retrieval/query', { query: 'clauses', agent_id: agentId })
+      expect(search.status).toBe(caller === 'bob' ? 403 : 200)
     },
   )
 
