@@ -114,6 +114,10 @@ describe('what a citation grants', () => {
     // The owner reads any page; a page the document does not have is 404 in the envelope.
     expect((await get(base, `${doc}/pages/${uncited.page_number}`, alice)).status).toBe(200)
     expect((await get(base, `${doc}/pages/99`, alice)).status).toBe(404)
+    for (const bad of ['0', 'two', '1.5']) {
+      const refused = await get(base, `${doc}/pages/${bad}`, alice)
+      expect([400, 422]).toContain(refused.status)
+    }
 
     await refund(server, 'bob', orderId)
     expect(
