@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, ipcMain, shell } from 'electron'
 import { type RunningServer, startServer } from '../src-server/server'
 import type { DesktopBridge } from './preload.d'
-import { focusRunningWindow, mayReceiveBootstrap, navigationDecision } from './window-policy'
+import { focusRunningWindow, fromAppFrame, navigationDecision } from './window-policy'
 
 /**
  * The desktop shell: runs the server in-process on the user's data folder, opens the console in a window and
@@ -76,27 +76,52 @@ function createWindow(): void {
   void window.loadURL(`${server?.url}/console/review`)
 }
 
-ipcMain.on('switchboard:bootstrap', (event) => {
-  // The token is the local admin's session: only the app's own page may have it.
-  if (!mayReceiveBootstrap(event.senderFrame?.url, server?.url ?? '')) {
-    event.returnValue = { serverUrl: server?.url ?? '', token: '', lan: settings.lan }
-    return
-  }
-  event.returnValue = { serverUrl: server?.url ?? '', token, lan: settings.lan }
-})
+const serverUrl = () => server?.url ?? ''
+/** An invoke from any other frame is rejected (the renderer's promise fails) before its handler runs. */
+const refuseInvoke = async (): Promise<never> => {
+  throw new Error('Only the Switchboard console may call this.')
+}
 
-ipcMain.handle('switchboard:set-lan', async (_event, enabled: boolean): Promise<boolean> => {
-  settings = { ...settings, lan: Boolean(enabled) }
-  writeFileSync(settingsFile(), JSON.stringify(settings, null, 2))
-  await server?.close()
-  await start()
-  for (const window of BrowserWindow.getAllWindows()) void window.loadURL(`${server?.url}/console/admin`)
-  return settings.lan
-})
+// The token is the local admin's session: only the app's own page may have it.
+ipcMain.on(
+  'switchboard:bootstrap',
+  fromAppFrame(
+    serverUrl,
+    (event) => {
+      event.returnValue = { serverUrl: serverUrl(), token, lan: settings.lan }
+    },
+    (event) => {
+      event.returnValue = { serverUrl: serverUrl(), token: '', lan: settings.lan }
+    },
+  ),
+)
 
-ipcMain.handle('switchboard:reveal-data', async () => {
-  await shell.openPath(dataDir())
-})
+ipcMain.handle(
+  'switchboard:set-lan',
+  fromAppFrame(
+    serverUrl,
+    async (_event, enabled: boolean): Promise<boolean> => {
+      settings = { ...settings, lan: Boolean(enabled) }
+      writeFileSync(settingsFile(), JSON.stringify(settings, null, 2))
+      await server?.close()
+      await start()
+      for (const window of BrowserWindow.getAllWindows()) void window.loadURL(`${serverUrl()}/console/admin`)
+      return settings.lan
+    },
+    refuseInvoke,
+  ),
+)
+
+ipcMain.handle(
+  'switchboard:reveal-data',
+  fromAppFrame(
+    serverUrl,
+    async () => {
+      await shell.openPath(dataDir())
+    },
+    refuseInvoke,
+  ),
+)
 
 // One app per user: a second launch focuses the running window instead of starting a second server.
 if (!app.requestSingleInstanceLock()) app.quit()

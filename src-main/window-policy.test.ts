@@ -1,20 +1,54 @@
 import { describe, expect, it } from 'vitest'
-import { focusRunningWindow, isAppPage, mayReceiveBootstrap, navigationDecision } from './window-policy'
+import { focusRunningWindow, fromAppFrame, isAppFrame, isAppPage, navigationDecision } from './window-policy'
 
 const SERVER = 'http://127.0.0.1:8787'
 
 describe('desktop window policy', () => {
-  it("hands the bootstrap (and its token) only to the app's own page", () => {
-    expect(mayReceiveBootstrap('http://127.0.0.1:8787/console/review', SERVER)).toBe(true)
-    for (const frame of [
-      'http://127.0.0.1:9999/console/review',
-      'https://evil.example/phish',
-      'http://localhost:8787/console/review',
-      'file:///etc/passwd',
-      'about:blank',
-      undefined,
-    ])
-      expect(mayReceiveBootstrap(frame, SERVER)).toBe(false)
+  const foreignFrames = [
+    'http://127.0.0.1:9999/console/review',
+    'https://evil.example/phish',
+    'http://localhost:8787/console/review',
+    'file:///etc/passwd',
+    'about:blank',
+    undefined,
+  ]
+
+  it("answers IPC only from a frame showing the app's own page", () => {
+    expect(isAppFrame('http://127.0.0.1:8787/console/review', SERVER)).toBe(true)
+    for (const frame of foreignFrames) expect(isAppFrame(frame, SERVER)).toBe(false)
+  })
+
+  it('runs a guarded handler for the app page only; any other sender gets the refusal and the handler never runs', () => {
+    const calls: unknown[][] = []
+    const setLan = fromAppFrame(
+      () => SERVER,
+      (_event, enabled: boolean) => {
+        calls.push([enabled])
+        return 'switched'
+      },
+      () => 'refused',
+    )
+    expect(setLan({ senderFrame: { url: `${SERVER}/console/admin` } }, true)).toBe('switched')
+    expect(calls).toEqual([[true]])
+    for (const url of foreignFrames) {
+      const event = url === undefined ? { senderFrame: null } : { senderFrame: { url } }
+      expect(setLan(event, false)).toBe('refused')
+    }
+    expect(setLan({}, false)).toBe('refused')
+    expect(calls).toEqual([[true]])
+  })
+
+  it('checks the server address at call time, so a restarted server on a new port is the one trusted', () => {
+    let serverUrl = SERVER
+    const reveal = fromAppFrame(
+      () => serverUrl,
+      () => true,
+      () => false,
+    )
+    const frame = { senderFrame: { url: 'http://127.0.0.1:9000/console/admin' } }
+    expect(reveal(frame)).toBe(false)
+    serverUrl = 'http://127.0.0.1:9000'
+    expect(reveal(frame)).toBe(true)
   })
 
   it('keeps the app in the window, sends web links to the browser and refuses every other scheme', () => {

@@ -1,6 +1,6 @@
 /**
  * What the desktop window trusts, as plain functions (tested without Electron): only pages of the app's own server
- * get the bootstrap (its session token), only the app's own pages open in the window, and only web links leave it
+ * reach the IPC handlers (the bootstrap with its session token, the LAN switch, revealing the data folder), only the app's own pages open in the window, and only web links leave it
  * for the system browser.
  */
 
@@ -20,9 +20,28 @@ export function isAppPage(url: string, serverUrl: string): boolean {
   return origin !== null && origin === originOf(serverUrl)
 }
 
-/** The bootstrap IPC answers only a frame showing the app's own page (not another site, not a file, not blank). */
-export function mayReceiveBootstrap(senderFrameUrl: string | undefined, serverUrl: string): boolean {
+/** A frame showing the app's own page (not another site, not a file, not blank): the only one IPC answers. */
+export function isAppFrame(senderFrameUrl: string | undefined, serverUrl: string): boolean {
   return senderFrameUrl !== undefined && isAppPage(senderFrameUrl, serverUrl)
+}
+
+/** What an IPC handler sees of its event (Electron's `senderFrame` is null once the frame is gone). */
+export interface IpcEventLike {
+  senderFrame?: { url: string } | null
+}
+
+/**
+ * Every IPC handler goes through this one sender check: the handler runs only for a frame showing the app's own
+ * page; any other sender (another site in a frame, a file, a blank or destroyed frame) gets `refused` instead and
+ * the handler never runs, so it neither reads the session token nor changes a setting.
+ */
+export function fromAppFrame<E extends IpcEventLike, A extends unknown[], R>(
+  serverUrl: () => string,
+  handler: (event: E, ...args: A) => R,
+  refused: (event: E) => R,
+): (event: E, ...args: A) => R {
+  return (event, ...args) =>
+    isAppFrame(event.senderFrame?.url, serverUrl()) ? handler(event, ...args) : refused(event)
 }
 
 export type NavigationDecision = 'allow' | 'open-externally' | 'deny'

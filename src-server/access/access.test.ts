@@ -6,7 +6,8 @@ import { type AccessPermission, mayAccess, type Resource, reachesEvery, requireA
 /** The kinds of caller every rule is decided for: by role, and by their relation to the resource. */
 const callers = {
   owner: { id: 'owner', roles: ['user'] },
-  grantee: { id: 'grantee', roles: ['user'] },
+  buyer: { id: 'buyer', roles: ['user'] },
+  refundedBuyer: { id: 'refundedBuyer', roles: ['user'] },
   stranger: { id: 'stranger', roles: ['user'] },
   reviewer: { id: 'reviewer', roles: ['reviewer'] },
   operator: { id: 'operator', roles: ['operator'] },
@@ -20,18 +21,22 @@ const caller = (kind: CallerKind) => ({
   permissions: permissionsOf(callers[kind].roles),
 })
 const denied = () => new AppError('NOT_FOUND', 404, 'Not found.')
-/** Owned by `owner`; a marketplace order granted it to `grantee` only. */
-const resource: Resource = { ownerId: 'owner', isGranted: (userId) => userId === 'grantee', denied }
+/**
+ * Owned by `owner`; a marketplace order granted it to `buyer`. `refundedBuyer`'s order was refunded, which revokes
+ * its grant, and the grant lookup (`hasAssetGrant`) reads unrevoked grants only.
+ */
+const resource: Resource = { ownerId: 'owner', isGranted: (userId) => userId === 'buyer', denied }
 
 /** Who may, per rule; every kind not listed may not. */
 const allowed: Record<AccessPermission, CallerKind[]> = {
-  'agent.use': ['owner', 'grantee', 'operator', 'admin'],
-  'agent.edit': ['owner', 'operator', 'admin'],
+  'agent.use': ['owner', 'buyer', 'operator', 'admin'],
+  // A buyer uses an agent and never changes it (prompt, model, knowledge or tool mounts, ingest targets).
+  'agent.change': ['owner', 'operator', 'admin'],
   'knowledge_source.manage': ['owner', 'operator', 'admin'],
-  'knowledge_source.read': ['owner', 'grantee', 'operator', 'admin'],
+  'knowledge_source.read': ['owner', 'buyer', 'operator', 'admin'],
   'session.use': ['owner', 'operator', 'admin'],
   'canned_response.delete': ['owner', 'admin'],
-  'document_agent.run': ['owner', 'grantee', 'reviewer', 'admin'],
+  'document_agent.run': ['owner', 'buyer', 'reviewer', 'admin'],
   'document_run.read': ['owner', 'reviewer', 'admin'],
   'listing.read_unpublished': ['owner', 'admin'],
   'mcp_server.launch': ['owner', 'admin'],
@@ -51,7 +56,7 @@ describe('requireAccess', () => {
 
   it('gives no owner rights to a resource without an owner, and refuses a grant where the rule takes none', () => {
     const unowned: Resource = { ownerId: null, isGranted: () => true, denied }
-    expect(mayAccess(caller('owner'), 'agent.edit', unowned)).toBe(false)
+    expect(mayAccess(caller('owner'), 'agent.change', unowned)).toBe(false)
     expect(mayAccess(caller('stranger'), 'agent.use', unowned)).toBe(true)
     expect(mayAccess(caller('stranger'), 'knowledge_source.manage', unowned)).toBe(false)
     // A tool server has no owner: only an admin sets what it runs.

@@ -8,10 +8,14 @@ import type { AppError } from '../errors'
  * own error, which for most kinds is a 404, as if the resource did not exist.
  */
 const RULES = {
-  /** Chat with an agent, mount knowledge on it, evaluate it (contract 20: operators may use all agents). */
+  /** Chat with an agent, evaluate it, search its mounts (contract 20: operators may use all agents). */
   'agent.use': { anyOf: ['chat.operate', 'agents.manage'], grant: true },
-  /** Change an agent's prompt, model or name. */
-  'agent.edit': { anyOf: ['agents.manage'], grant: false },
+  /**
+   * Change an agent: its name, prompt or model, its knowledge mounts, its tool mounts, and mounting a source on it
+   * through an ingest. Its owner or an agent manager (contract 00: operators manage agents); a marketplace grant
+   * is use, never change, so a buyer never writes to the seller's agent.
+   */
+  'agent.change': { anyOf: ['agents.manage'], grant: false },
   /** Change a knowledge source, its documents and its ingestion. */
   'knowledge_source.manage': { anyOf: ['knowledge.manage'], grant: false },
   /** Read a source, search it and mount it on an agent (contract 30: ownership, a grant, or `chat.operate`). */

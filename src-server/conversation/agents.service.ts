@@ -1,4 +1,4 @@
-import { reachesEvery, requireAccess } from '../access'
+import { mayAccess, type Resource, reachesEvery, requireAccess } from '../access'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { Queryable } from '../db'
@@ -26,19 +26,39 @@ export function chatModelCheck(models: Pick<ModelRegistry, 'resolve'>): ModelCon
   }
 }
 
-export function toAgentView(row: repo.AgentWithOwner): AgentView {
+const deniedChange = (agentId: string) => () =>
+  CommonErrors.FORBIDDEN({ agent_id: agentId }, 'Only the owner or an agent manager can change this agent.')
+
+/**
+ * The agent as `viewer` sees it: the prompt only for whoever may change the agent (`agent.change`); a caller who
+ * may only use it (a marketplace buyer) gets `system_prompt: null`, since the prompt is what the seller sells.
+ */
+export function toAgentView(
+  row: repo.AgentWithOwner,
+  viewer: Pick<AuthUser, 'id' | 'permissions'>,
+): AgentView {
+  const mayChange = mayAccess(viewer, 'agent.change', { ownerId: row.ownerId, denied: deniedChange(row.id) })
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     agent_type: row.agentType,
-    system_prompt: row.systemPrompt,
+    system_prompt: mayChange ? row.systemPrompt : null,
     model_provider: row.modelProvider,
     model_name: row.modelName,
     model_temperature: row.modelTemperature,
     owner: { id: row.ownerId, username: row.ownerUsername },
     created_at: row.createdAt,
     updated_at: row.updatedAt,
+  }
+}
+
+/** An agent as the access rules see it: owned, granted by marketplace orders, 404 to whoever is refused. */
+function agentResource(db: Queryable, agentId: string, ownerId: string): Resource {
+  return {
+    ownerId,
+    isGranted: (userId) => hasAssetGrant(db, userId, 'agent', agentId),
+    denied: () => CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId }),
   }
 }
 
@@ -52,14 +72,40 @@ function usableBy<T extends { ownerId: string }>(
   agentId: string,
   found: T | null,
 ): T {
-  const denied = () => CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
-  if (!found) throw denied()
-  requireAccess(user, 'agent.use', {
-    ownerId: found.ownerId,
-    isGranted: (userId) => hasAssetGrant(db, userId, 'agent', agentId),
-    denied,
-  })
+  if (!found) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  requireAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId))
   return found
+}
+
+/**
+ * The agent (`found`), when the user may change it (`agent.change`: its owner or an agent manager). Whoever may
+ * not even use it gets 404 as if it did not exist; whoever may only use it (a buyer) gets 403. The one place that
+ * says who may change an agent: its prompt and model here, its mounts in knowledge and mcp.
+ */
+function changeableBy<T extends { ownerId: string }>(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+  found: T | null,
+): T {
+  const usable = usableBy(db, user, agentId, found)
+  requireAccess(user, 'agent.change', { ownerId: usable.ownerId, denied: deniedChange(agentId) })
+  return usable
+}
+
+const ownerOnly = (db: Queryable, agentId: string) => {
+  const ownerId = repo.findAgentOwnerId(db, agentId)
+  return ownerId === null ? null : { ownerId }
+}
+
+/** Whether the agent exists and the user may use it (a citation from its answers stands only while they may). */
+export function mayUseAgent(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+): boolean {
+  const found = ownerOnly(db, agentId)
+  return found !== null && mayAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId))
 }
 
 /** For knowledge and evaluation: the agent exists and the user may use it. */
@@ -68,8 +114,16 @@ export function requireUsableAgent(
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
 ) {
-  const ownerId = repo.findAgentOwnerId(db, agentId)
-  usableBy(db, user, agentId, ownerId === null ? null : { ownerId })
+  usableBy(db, user, agentId, ownerOnly(db, agentId))
+}
+
+/** For knowledge and mcp: the agent exists and the user may change it (mount or unmount on it). */
+export function requireChangeableAgent(
+  db: Queryable,
+  user: Pick<AuthUser, 'id' | 'permissions'>,
+  agentId: string,
+) {
+  changeableBy(db, user, agentId, ownerOnly(db, agentId))
 }
 
 /**
@@ -85,7 +139,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
     usable,
 
     get(user: AuthUser, agentId: string): AgentView {
-      return toAgentView(usable(user, agentId))
+      return toAgentView(usable(user, agentId), user)
     },
 
     create(user: AuthUser, body: CreateAgentBody): AgentView {
@@ -104,19 +158,11 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         modelName: body.model_name ?? null,
         modelTemperature: body.model_temperature ?? null,
       })
-      return toAgentView({ ...row, ownerUsername: user.username })
+      return toAgentView({ ...row, ownerUsername: user.username }, user)
     },
 
     update(user: AuthUser, agentId: string, body: UpdateAgentBody): AgentView {
-      const current = usable(user, agentId)
-      requireAccess(user, 'agent.edit', {
-        ownerId: current.ownerId,
-        denied: () =>
-          CommonErrors.FORBIDDEN(
-            { agent_id: agentId },
-            'Only the owner or an agent manager can edit this agent.',
-          ),
-      })
+      const current = changeableBy(db, user, agentId, repo.findAgent(db, agentId))
       const provider = body.model_provider === undefined ? current.modelProvider : body.model_provider
       const model = body.model_name === undefined ? current.modelName : body.model_name
       const temperature =
@@ -130,7 +176,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         modelName: model,
         modelTemperature: temperature,
       })
-      return toAgentView(usable(user, agentId))
+      return toAgentView(usable(user, agentId), user)
     },
 
     list(user: AuthUser, query: PageQuery) {
@@ -138,7 +184,11 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         ? ({ all: true } as const)
         : { ownerId: user.id, extraIds: grantedAssetIds(db, user.id, 'agent') }
       const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
-      return toPage(rows.map(toAgentView), total, query)
+      return toPage(
+        rows.map((row) => toAgentView(row, user)),
+        total,
+        query,
+      )
     },
   }
 }

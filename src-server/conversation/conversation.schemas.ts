@@ -10,7 +10,11 @@ export const AgentSchema = Type.Object({
   name: Type.String(),
   description: Type.String(),
   agent_type: Type.Enum([...AGENT_TYPES]),
-  system_prompt: Type.String(),
+  system_prompt: Nullable(
+    Type.String({
+      description: "null for a caller who may only use the agent (a buyer): the prompt is the seller's",
+    }),
+  ),
   model_provider: Nullable(Type.String()),
   model_name: Nullable(Type.String()),
   model_temperature: Nullable(Type.Number()),

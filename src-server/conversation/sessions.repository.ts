@@ -460,14 +460,28 @@ export function recentMessages(db: Queryable, sessionId: string, filter: RecentF
     .reverse()
 }
 
-/** Whether an answer delivered in one of the user's own sessions cites the document (drafts were never delivered). */
-export function isDocumentCitedTo(db: Queryable, userId: string, documentId: string): boolean {
-  const row = db.get<{ one: number } | undefined>(
-    sql`SELECT 1 AS one FROM chat_message m JOIN chat_session s ON s.id = m.session_id, json_each(m.citations_json) c
-      WHERE s.owner_id = ${userId} AND m.status != 'draft' AND json_extract(c.value, '$.document_id') = ${documentId}
-      LIMIT 1`,
+/** A passage of a document an answer delivered to a user cited, and the agent of the session it was cited in. */
+export interface CitationOfDocument {
+  agentId: string | null
+  chunkId: string
+  pageNumber: number | null
+}
+
+/**
+ * The passages of the document that answers delivered in the user's own sessions cited (drafts were never
+ * delivered), each with its session's agent, so the caller can tell whether the citation still stands.
+ */
+export function citationsOfDocumentTo(
+  db: Queryable,
+  userId: string,
+  documentId: string,
+): CitationOfDocument[] {
+  return db.all<CitationOfDocument>(
+    sql`SELECT DISTINCT s.agent_id AS agentId, json_extract(c.value, '$.chunk_id') AS chunkId,
+        json_extract(c.value, '$.page_number') AS pageNumber
+      FROM chat_message m JOIN chat_session s ON s.id = m.session_id, json_each(m.citations_json) c
+      WHERE s.owner_id = ${userId} AND m.status != 'draft' AND json_extract(c.value, '$.document_id') = ${documentId}`,
   )
-  return row !== undefined
 }
 
 /** Active people holding any of `roles` (the roles that operate, decided by the access module), by name. */

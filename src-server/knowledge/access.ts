@@ -1,8 +1,13 @@
-import { type Resource, requireAccess } from '../access'
-import type { AuthUser } from '../auth'
-import { isDocumentCitedTo } from '../conversation'
+import { mayAccess, type Resource, requireAccess } from '../access'
+import { type AuthUser, findUserById, permissionsOf } from '../auth'
+import {
+  type CitationOfDocument,
+  citationsOfDocumentTo,
+  findAgentOwnerId,
+  mayUseAgent,
+} from '../conversation'
 import type { Queryable } from '../db'
-import { hasAssetGrant } from '../marketplace'
+import { hadRevokedAssetGrant, hasAssetGrant } from '../marketplace'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findSource, type SourceRow } from './knowledge.repository'
 
@@ -42,16 +47,54 @@ function accessibleSource(
   return source
 }
 
+/** What a citation can grant: one passage (a chunk), or one page of a PDF. */
+export type CitedPart = { chunkId: string } | { pageNumber: number }
+
 /**
- * A document's original can be opened by whoever may read its source, and by a user an answer in their own
- * chat cited it to (an agent granted through the marketplace cites sources its user cannot read otherwise).
+ * The whole of a document is its source's: only whoever may read the source opens the original. A citation
+ * grants what it cites, no more: the cited passage and, for a PDF, the page it is on. It stands while the caller
+ * may still use the agent whose answer cited it and the agent still draws on the source, so a refund of the agent
+ * (or of a source the buyer had mounted on an agent of their own) ends it. Refused: 404, as if absent.
  */
-export function assertDocumentReadable(
+export function assertCitedPartReadable(
   db: Queryable,
   caller: Caller,
   sourceId: string,
   documentId: string,
+  part: CitedPart,
 ): void {
-  if (isDocumentCitedTo(db, caller.id, documentId)) return
-  readableSource(db, caller, sourceId)
+  const source = findSource(db, sourceId)
+  if (!source) throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
+  const resource = sourceResource(db, source)
+  if (mayAccess(caller, 'knowledge_source.read', resource)) return
+  const cites = (citation: CitationOfDocument) =>
+    'chunkId' in part ? citation.chunkId === part.chunkId : citation.pageNumber === part.pageNumber
+  const standing = citationsOfDocumentTo(db, caller.id, documentId).some(
+    (citation) => cites(citation) && citationStands(db, caller, citation.agentId, source.id),
+  )
+  if (!standing) throw resource.denied()
+}
+
+function citationStands(db: Queryable, caller: Caller, agentId: string | null, sourceId: string): boolean {
+  return agentId !== null && mayUseAgent(db, caller, agentId) && !refundedMounts(db, agentId)(sourceId)
+}
+
+/**
+ * The sources mounted on an agent through a marketplace grant its owner has since given back (refunded) and may
+ * not read otherwise: the mount stays, but the agent no longer answers from or cites them. A source an operator
+ * mounted for the owner (contract 30: `chat.operate` mounts any source) was never the owner's grant, so it stays.
+ */
+export function refundedMounts(db: Queryable, agentId: string): (sourceId: string) => boolean {
+  const ownerId = findAgentOwnerId(db, agentId)
+  const owner = ownerId === null ? null : findUserById(db, ownerId)
+  if (!owner) return () => false
+  const reader = { id: owner.id, permissions: permissionsOf(owner.roles) }
+  return (sourceId) => {
+    const source = findSource(db, sourceId)
+    return (
+      source !== null &&
+      hadRevokedAssetGrant(db, owner.id, 'knowledge_source', source.id) &&
+      !mayAccess(reader, 'knowledge_source.read', sourceResource(db, source))
+    )
+  }
 }

@@ -36,7 +36,7 @@ describe('document file (opening a cited document)', () => {
     expect(parse(file.headers.get('content-disposition') ?? '').parameters.filename).toBe(name)
   })
 
-  it('serves the original bytes to whoever may read the source, and 404 to anyone else', async () => {
+  it('serves the original bytes to whoever may read the source, and 404 to anyone else, even one cited it', async () => {
     const { owner, sourceId, url } = await ownerWithSource()
     const form = new FormData()
     form.append('file', new Blob(['Harbour opens at nine.']), 'harbour notes.txt')
@@ -61,39 +61,34 @@ describe('document file (opening a cited document)', () => {
     const stranger = await server.headersFor('sven', ['user'])
     expect((await server.app.inject({ method: 'GET', url: path, headers: stranger })).statusCode).toBe(404)
 
-    // An answer in Sven's own chat cites the document (as a granted agent's would): now he may open it.
+    // An answer in Sven's own chat cites the document: that grants the passage (citation-access.test.ts), never
+    // the whole file, which stays the source's.
     const svenId = (await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: stranger })).json()
       .id
     const sessionId = crypto.randomUUID()
-    const citation = {
-      index: 1,
-      source_id: sourceId,
-      document_id: uploaded.id,
-      chunk_id: 'c',
-      page_number: null,
-    }
     const client = server.app.ctx.db.$client
     client
       .prepare("INSERT INTO chat_session (id, owner_id, created_at, updated_at) VALUES (?, ?, 'now', 'now')")
       .run(sessionId, svenId)
-    const cite = (status: string) =>
-      client
-        .prepare(
-          "INSERT INTO chat_message (id, session_id, role, content, status, citations_json, seq, created_at) VALUES (?, ?, 'assistant', 'Nine [1]', ?, ?, ?, 'now')",
-        )
-        .run(
-          crypto.randomUUID(),
-          sessionId,
-          status,
-          JSON.stringify([{ ...citation, snippet: 'x', score: 1 }]),
-          status === 'draft' ? 1 : 2,
-        )
-    cite('draft')
-    // A draft was never delivered to him.
+    client
+      .prepare(
+        "INSERT INTO chat_message (id, session_id, role, content, status, citations_json, seq, created_at) VALUES (?, ?, 'assistant', 'Nine [1]', 'complete', ?, 1, 'now')",
+      )
+      .run(
+        crypto.randomUUID(),
+        sessionId,
+        JSON.stringify([
+          {
+            index: 1,
+            source_id: sourceId,
+            document_id: uploaded.id,
+            chunk_id: 'c',
+            page_number: null,
+            snippet: 'x',
+            score: 1,
+          },
+        ]),
+      )
     expect((await server.app.inject({ method: 'GET', url: path, headers: stranger })).statusCode).toBe(404)
-    cite('complete')
-    const cited = await server.app.inject({ method: 'GET', url: path, headers: stranger })
-    expect(cited.statusCode).toBe(200)
-    expect(cited.body).toBe('Harbour opens at nine.')
   })
 })

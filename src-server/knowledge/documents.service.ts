@@ -3,12 +3,13 @@ import type { AuthUser } from '../auth'
 import type { Db } from '../db'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../http'
+import type { WorkerPool } from '../jobs'
 import type { BlobStore } from '../storage'
-import { assertDocumentReadable, manageableSource } from './access'
+import { assertCitedPartReadable, manageableSource, readableSource } from './access'
 import { documentDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
-import { findDocument, findDocumentBySha, listDocuments } from './knowledge.repository'
-import type { DocumentDto } from './knowledge.schemas'
+import { findDocument, findDocumentBySha, findPassage, listDocuments } from './knowledge.repository'
+import type { DocumentDto, PassageDto } from './knowledge.schemas'
 import { knowledgeDocument } from './knowledge.tables'
 import { fileSource } from './parsing/byte-source'
 import { detectKind, MIME_TYPES } from './parsing/sniff'
@@ -18,7 +19,15 @@ export interface UploadOutcome {
   created: boolean
 }
 
-export function createDocumentsService(db: Db, blobs: BlobStore) {
+/** Taking one page out of a PDF parses the whole file: bounded like a parse, on a worker thread. */
+const PAGE_TIMEOUT_MS = 60_000
+
+export function createDocumentsService(db: Db, blobs: BlobStore, workers: WorkerPool) {
+  async function storedBytes(row: { sha256: string }) {
+    if (!blobs.has(row.sha256)) throw KnowledgeErrors.DOCUMENT_FILE_MISSING()
+    return blobs.readBytes(row.sha256)
+  }
+
   return {
     assertManageable(caller: AuthUser, sourceId: string): void {
       manageableSource(db, caller, sourceId)
@@ -82,13 +91,52 @@ export function createDocumentsService(db: Db, blobs: BlobStore) {
       return toPage(rows.map(documentDto), total, query)
     },
 
-    /** The original bytes, for opening a cited document: whoever may read the source, or was cited it. */
+    /** The whole original: only whoever may read the source (a citation grants its passage and page, not this). */
     async file(caller: AuthUser, sourceId: string, documentId: string) {
-      assertDocumentReadable(db, caller, sourceId, documentId)
+      readableSource(db, caller, sourceId)
       const row = findDocument(db, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
-      if (!blobs.has(row.sha256)) throw KnowledgeErrors.DOCUMENT_FILE_MISSING()
-      return { fileName: row.fileName, mimeType: row.mimeType, bytes: await blobs.readBytes(row.sha256) }
+      return { fileName: row.fileName, mimeType: row.mimeType, bytes: await storedBytes(row) }
+    },
+
+    /** One passage (chunk): whoever may read the source, or was cited it by a standing citation. */
+    passage(caller: AuthUser, sourceId: string, documentId: string, chunkId: string): PassageDto {
+      assertCitedPartReadable(db, caller, sourceId, documentId, { chunkId })
+      const found = findPassage(db, sourceId, documentId, chunkId)
+      if (!found) throw KnowledgeErrors.PASSAGE_NOT_FOUND()
+      return {
+        chunk_id: found.chunkId,
+        source_id: sourceId,
+        document_id: documentId,
+        document_name: found.documentName,
+        page_number: found.pageNumber,
+        content: found.content,
+      }
+    },
+
+    /** One page of a PDF, as a PDF of its own: whoever may read the source, or was cited a passage on it. */
+    async page(caller: AuthUser, sourceId: string, documentId: string, pageNumber: number) {
+      assertCitedPartReadable(db, caller, sourceId, documentId, { pageNumber })
+      const row = findDocument(db, sourceId, documentId)
+      if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
+      if (row.mimeType !== MIME_TYPES.pdf || row.pageCount === null || pageNumber > row.pageCount)
+        throw KnowledgeErrors.DOCUMENT_PAGE_NOT_FOUND({ page_count: row.pageCount })
+      const bytes = await storedBytes(row)
+      const page = await workers
+        .run<Uint8Array>(
+          'knowledgePdfPage',
+          { bytes, pageNumber },
+          {
+            timeoutMs: PAGE_TIMEOUT_MS,
+            timeoutMessage: 'Taking the page out took too long.',
+            transfer: [bytes],
+          },
+        )
+        .catch(() => {
+          throw KnowledgeErrors.DOCUMENT_PAGE_UNREADABLE()
+        })
+      const stem = row.fileName.replace(/\.pdf$/i, '')
+      return { fileName: `${stem} (page ${pageNumber}).pdf`, bytes: Buffer.from(page) }
     },
 
     get(caller: AuthUser, sourceId: string, documentId: string): DocumentDto {

@@ -3,7 +3,7 @@ import { and, eq, isNull, or } from 'drizzle-orm'
 import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
-import { requireUsableAgent } from '../conversation'
+import { requireChangeableAgent } from '../conversation'
 import type { Db, Queryable } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { enqueueJob, type JobContext } from '../jobs'
@@ -63,7 +63,8 @@ export function createIngestionService(
         ? effectiveChunking(strategy, body.chunking_params, 'body.chunking_params')
         : source.defaultChunkingParams
     if (body.agent_id) {
-      requireUsableAgent(db, caller, body.agent_id)
+      // Mounting the source on the agent changes the agent: its owner or an agent manager, never a buyer.
+      requireChangeableAgent(db, caller, body.agent_id)
       readableSource(db, caller, sourceId)
     }
     const outcome = db.transaction((tx) => {

@@ -2,7 +2,13 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { user } from '../auth'
 import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { job } from '../jobs'
-import { ingestionJob, knowledgeDocument, knowledgeMount, knowledgeSource } from './knowledge.tables'
+import {
+  ingestionJob,
+  knowledgeChunk,
+  knowledgeDocument,
+  knowledgeMount,
+  knowledgeSource,
+} from './knowledge.tables'
 
 export type SourceRow = typeof knowledgeSource.$inferSelect
 export type DocumentRow = typeof knowledgeDocument.$inferSelect
@@ -68,6 +74,29 @@ export function findDocument(db: Queryable, sourceId: string, documentId: string
       .select()
       .from(knowledgeDocument)
       .where(and(eq(knowledgeDocument.sourceId, sourceId), eq(knowledgeDocument.id, documentId)))
+      .get() ?? null
+  )
+}
+
+/** One chunk of a document (the passage a citation names), with the document's name. */
+export function findPassage(db: Queryable, sourceId: string, documentId: string, chunkId: string) {
+  return (
+    db
+      .select({
+        chunkId: knowledgeChunk.id,
+        pageNumber: knowledgeChunk.pageNumber,
+        content: knowledgeChunk.content,
+        documentName: knowledgeDocument.fileName,
+      })
+      .from(knowledgeChunk)
+      .innerJoin(knowledgeDocument, eq(knowledgeDocument.id, knowledgeChunk.documentId))
+      .where(
+        and(
+          eq(knowledgeChunk.id, chunkId),
+          eq(knowledgeChunk.documentId, documentId),
+          eq(knowledgeChunk.sourceId, sourceId),
+        ),
+      )
       .get() ?? null
   )
 }

@@ -16,6 +16,9 @@ import {
   KnowledgeSourceSchema,
   MountParams,
   MountSchema,
+  PageParams,
+  PassageParams,
+  PassageSchema,
   ReadinessSchema,
   RetrievalQueryBody,
   RetrievalResult,
@@ -101,7 +104,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
     async (request) =>
       documents.get(request.requireUser(), request.params.source_id, request.params.document_id),
   )
-  // Extension: the original file, so a chat citation can open the document at its page.
+  // Extensions: the original file for whoever may read the source; a cited passage, and a cited PDF page, for
+  // whoever an answer cited them to (see access.ts).
   app.get(
     '/knowledge-sources/:source_id/documents/:document_id/file',
     { schema: { tags, params: DocumentParams } },
@@ -115,6 +119,33 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
         .type(file.mimeType)
         .header('content-disposition', contentDisposition(file.fileName, { type: 'inline' }))
         .send(file.bytes)
+    },
+  )
+  app.get(
+    '/knowledge-sources/:source_id/documents/:document_id/passages/:chunk_id',
+    { schema: { tags, params: PassageParams, response: { 200: PassageSchema } } },
+    async (request) =>
+      documents.passage(
+        request.requireUser(),
+        request.params.source_id,
+        request.params.document_id,
+        request.params.chunk_id,
+      ),
+  )
+  app.get(
+    '/knowledge-sources/:source_id/documents/:document_id/pages/:page_number',
+    { schema: { tags, params: PageParams } },
+    async (request, reply) => {
+      const page = await documents.page(
+        request.requireUser(),
+        request.params.source_id,
+        request.params.document_id,
+        request.params.page_number,
+      )
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', contentDisposition(page.fileName, { type: 'inline' }))
+        .send(page.bytes)
     },
   )
   app.delete(

@@ -47,6 +47,26 @@ export type UpdateSourceBody = Static<typeof UpdateSourceBody>
 export const SourceParams = Type.Object({ source_id: Uuid })
 export const DocumentParams = Type.Object({ source_id: Uuid, document_id: Uuid })
 
+export const PassageParams = Type.Object({
+  source_id: Uuid,
+  document_id: Uuid,
+  chunk_id: Type.String({ minLength: 1, maxLength: 100 }),
+})
+export const PageParams = Type.Object({
+  source_id: Uuid,
+  document_id: Uuid,
+  page_number: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+})
+export const PassageSchema = Type.Object({
+  chunk_id: Type.String(),
+  source_id: Uuid,
+  document_id: Uuid,
+  document_name: Type.String(),
+  page_number: Nullable(Type.Integer()),
+  content: Type.String(),
+})
+export type PassageDto = Static<typeof PassageSchema>
+
 export const DocumentSchema = Type.Object({
   id: Uuid,
   source_id: Uuid,

@@ -19,7 +19,7 @@ export function createKnowledgeServices(
     embedder,
     embedding,
     sources: createSourcesService(ctx.db, embedding),
-    documents: createDocumentsService(ctx.db, ctx.blobs),
+    documents: createDocumentsService(ctx.db, ctx.blobs, ctx.workers),
     ingestion: createIngestionService(ctx, embedder, embedding),
     mounts: createMountsService(ctx.db),
     retrieval,

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import type { AuthUser } from '../auth'
-import { requireUsableAgent } from '../conversation'
+import { requireChangeableAgent } from '../conversation'
 import type { Db, Queryable } from '../db'
 import { type PageQuery, toPage } from '../http'
 import { readableSource } from './access'
@@ -23,8 +23,9 @@ export function createMountsService(db: Db) {
   }
 
   return {
+    /** Changes the agent, so it needs `agent.change` (a buyer of the agent may not); the source is only read. */
     create(caller: AuthUser, agentId: string, body: CreateMountBody): MountDto {
-      requireUsableAgent(db, caller, agentId)
+      requireChangeableAgent(db, caller, agentId)
       readableSource(db, caller, body.source_id)
       db.transaction((tx) => {
         if (findMount(tx, agentId, body.source_id)) throw KnowledgeErrors.ALREADY_MOUNTED()
@@ -40,16 +41,19 @@ export function createMountsService(db: Db) {
       return view(agentId, body.source_id)
     },
 
-    /** Highest priority first; an agent has few mounts, so the page is cut in memory. */
+    /**
+     * Highest priority first; an agent has few mounts, so the page is cut in memory. Which sources an agent draws
+     * on is its maker's, like its prompt: listed to whoever may change the agent, not to a buyer who uses it.
+     */
     list(caller: AuthUser, agentId: string, query: PageQuery) {
-      requireUsableAgent(db, caller, agentId)
+      requireChangeableAgent(db, caller, agentId)
       const all = listMounts(db, agentId).map(mountDto)
       const start = (query.page - 1) * query.size
       return toPage(all.slice(start, start + query.size), all.length, query)
     },
 
     delete(caller: AuthUser, agentId: string, sourceId: string): void {
-      requireUsableAgent(db, caller, agentId)
+      requireChangeableAgent(db, caller, agentId)
       const deleted = db
         .delete(knowledgeMount)
         .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))

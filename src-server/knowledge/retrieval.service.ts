@@ -8,10 +8,10 @@ import {
   USE_LITE_MODEL,
 } from '../ai'
 import type { AuthUser } from '../auth'
-import { type RetrievedChunk as CitedChunk, requireUsableAgent } from '../conversation'
+import { type RetrievedChunk as CitedChunk, requireChangeableAgent } from '../conversation'
 import type { Db } from '../db'
 import type { WorkerPool } from '../jobs'
-import { readableSource } from './access'
+import { readableSource, refundedMounts } from './access'
 import {
   chunksBySeq,
   type RankedChunk,
@@ -240,8 +240,14 @@ export function createRetrievalService(
       }))
   }
 
-  const activeMounts = (agentId: string): ScopedSource[] =>
-    listMounts(db, agentId, true).map((mount) => ({ id: mount.sourceId, priority: mount.priority }))
+  /** The agent's active mounts, less a bought source its owner refunded: the refund ends answers from it. */
+  const activeMounts = (agentId: string): ScopedSource[] => {
+    const mounts = listMounts(db, agentId, true)
+    const refunded = refundedMounts(db, agentId)
+    return mounts
+      .filter((mount) => !refunded(mount.sourceId))
+      .map((mount) => ({ id: mount.sourceId, priority: mount.priority }))
+  }
 
   return {
     retriever: {
@@ -249,7 +255,7 @@ export function createRetrievalService(
     } satisfies KnowledgeRetriever,
 
     /**
-     * The playground's query. With `agent_id`: that agent's active mounts (narrowed by `source_ids` if given);
+     * The playground's query. With `agent_id` (whoever may change the agent): that agent's active mounts (narrowed by `source_ids` if given);
      * with `source_ids`: those sources; with neither: every source the caller manages. Each hit says where the
      * query's content words occur in it (inflections included), for the playground to highlight.
      */
@@ -257,7 +263,8 @@ export function createRetrievalService(
       const topK = body.top_k ?? DEFAULT_TOP_K
       let sources: ScopedSource[]
       if (body.agent_id) {
-        requireUsableAgent(db, caller, body.agent_id)
+        // Searching an agent's sources at will reads them past what its answers cite: its maker's, not a buyer's.
+        requireChangeableAgent(db, caller, body.agent_id)
         sources = activeMounts(body.agent_id)
         if (body.source_ids) {
           const wanted = new Set(body.source_ids)

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull } from 'drizzle-orm'
 import type { Queryable } from '../db'
 import { type AssetType, assetGrant } from './marketplace.tables'
 
@@ -13,6 +13,23 @@ export function hasAssetGrant(db: Queryable, userId: string, assetType: AssetTyp
         eq(assetGrant.assetType, assetType),
         eq(assetGrant.assetId, assetId),
         isNull(assetGrant.revokedAt),
+      ),
+    )
+    .get()
+  return row !== undefined
+}
+
+/** True when a grant of the asset to the user was revoked (its order refunded): what the user bought and gave back. */
+export function hadRevokedAssetGrant(db: Queryable, userId: string, assetType: AssetType, assetId: string) {
+  const row = db
+    .select({ id: assetGrant.id })
+    .from(assetGrant)
+    .where(
+      and(
+        eq(assetGrant.userId, userId),
+        eq(assetGrant.assetType, assetType),
+        eq(assetGrant.assetId, assetId),
+        isNotNull(assetGrant.revokedAt),
       ),
     )
     .get()

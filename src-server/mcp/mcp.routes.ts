@@ -166,7 +166,9 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       schema: { tags, params: AgentParams, body: CreateMcpMountBody, response: { 201: McpMountView } },
     },
     async (request, reply) =>
-      reply.status(201).send(mounts.createMount(ctx, request.params.agent_id, request.body)),
+      reply
+        .status(201)
+        .send(mounts.createMount(ctx, request.requireUser(), request.params.agent_id, request.body)),
   )
 
   app.get(
@@ -185,14 +187,20 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       schema: { tags, params: MountParams, body: UpdateMcpMountBody, response: { 200: McpMountView } },
     },
     async (request) =>
-      mounts.updateMount(ctx, request.params.agent_id, request.params.mount_id, request.body),
+      mounts.updateMount(
+        ctx,
+        request.requireUser(),
+        request.params.agent_id,
+        request.params.mount_id,
+        request.body,
+      ),
   )
 
   app.delete(
     '/agents/:agent_id/mcp-mounts/:mount_id',
     { config: manage, schema: { tags, params: MountParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      mounts.deleteMount(ctx, request.params.agent_id, request.params.mount_id)
+      mounts.deleteMount(ctx, request.requireUser(), request.params.agent_id, request.params.mount_id)
       return reply.status(204).send(null)
     },
   )

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context'
-import { findAgentOwnerId, sessionExists } from '../conversation'
+import type { AuthUser } from '../auth'
+import { findAgentOwnerId, requireChangeableAgent, sessionExists } from '../conversation'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { McpErrors } from './mcp.errors'
@@ -49,8 +50,17 @@ function requireAgent(ctx: AppContext, agentId: string): void {
   if (findAgentOwnerId(ctx.db, agentId) === null) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
-export function createMount(ctx: AppContext, agentId: string, body: CreateMcpMountBody): McpMountView {
-  requireAgent(ctx, agentId)
+/**
+ * Mounting, changing and removing an agent's tools change the agent: its owner or an agent manager
+ * (`agent.change`), on top of the routes' `mcp.manage`.
+ */
+export function createMount(
+  ctx: AppContext,
+  user: AuthUser,
+  agentId: string,
+  body: CreateMcpMountBody,
+): McpMountView {
+  requireChangeableAgent(ctx.db, user, agentId)
   return ctx.db.transaction((tx) => {
     if (!repo.findServer(tx, body.mcp_server_id))
       throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
@@ -79,7 +89,14 @@ function requireMount(ctx: AppContext, agentId: string, mountId: string): repo.M
   return row
 }
 
-export function updateMount(ctx: AppContext, agentId: string, mountId: string, body: UpdateMcpMountBody) {
+export function updateMount(
+  ctx: AppContext,
+  user: AuthUser,
+  agentId: string,
+  mountId: string,
+  body: UpdateMcpMountBody,
+) {
+  requireChangeableAgent(ctx.db, user, agentId)
   const before = requireMount(ctx, agentId, mountId)
   const row = repo.updateMount(ctx.db, mountId, {
     enabled: body.enabled ?? before.enabled,
@@ -88,7 +105,8 @@ export function updateMount(ctx: AppContext, agentId: string, mountId: string, b
   return mountView(row)
 }
 
-export function deleteMount(ctx: AppContext, agentId: string, mountId: string): void {
+export function deleteMount(ctx: AppContext, user: AuthUser, agentId: string, mountId: string): void {
+  requireChangeableAgent(ctx.db, user, agentId)
   requireMount(ctx, agentId, mountId)
   repo.deleteMount(ctx.db, mountId)
 }

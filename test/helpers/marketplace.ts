@@ -81,6 +81,22 @@ export async function topUp(server: TestServer, username: string, amount: number
   if (response.statusCode !== 200) throw new Error(`topup failed: ${response.body}`)
 }
 
+/** The buyer tops up the price and buys the listing (priced at `price`); returns the paid order's id. */
+export async function purchase(server: TestServer, buyer: string, listingId: string, price = 100) {
+  await topUp(server, buyer, price)
+  const order = await callAs(server, 'POST', '/api/marketplace/orders', buyer, { listing_id: listingId })
+  if (order.statusCode !== 201) throw new Error(`order failed: ${order.body}`)
+  return order.json().id as string
+}
+
+/** The buyer refunds the order, which revokes its grant. */
+export async function refund(server: TestServer, buyer: string, orderId: string): Promise<void> {
+  const response = await callAs(server, 'POST', `/api/marketplace/orders/${orderId}/refund`, buyer, {
+    reason: 'Changed my mind',
+  })
+  if (response.statusCode !== 200) throw new Error(`refund failed: ${response.body}`)
+}
+
 export function balances(server: TestServer, username: string) {
   return server.app.ctx.db.$client
     .prepare('SELECT balance, frozen_balance, total_earned, total_spent FROM wallet WHERE user_id = ?')

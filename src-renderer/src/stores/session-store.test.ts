@@ -69,7 +69,13 @@ describe('signing out', () => {
     await signIn('ann')
     const url = URL.createObjectURL(new Blob(['%PDF-1.7'], { type: 'application/pdf' }))
     useKnowledge.setState({
-      citedDocument: { sourceId: 's', documentId: 'd', title: 'ann.pdf', file: { kind: 'pdf', url } },
+      citedDocument: {
+        sourceId: 's',
+        documentId: 'd',
+        title: 'ann.pdf',
+        file: { kind: 'pdf', url },
+        part: 'whole',
+      },
     })
     const revoke = vi.spyOn(URL, 'revokeObjectURL')
     await useSession.getState().signOut()

@@ -5,6 +5,7 @@ import { extractPdfPages } from './pdf'
 import { type DocumentKind, decodeText } from './sniff'
 
 export { type ByteSource, bytesSource, fileSource } from './byte-source'
+export { extractPdfPage } from './pdf-page'
 export {
   type Detection,
   DOCUMENT_KINDS,

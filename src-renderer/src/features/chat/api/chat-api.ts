@@ -68,6 +68,7 @@ export const chatApi = {
     const query = new URLSearchParams()
     if (citation.page_number) query.set('page', String(citation.page_number))
     if (citation.snippet) query.set('passage', citation.snippet.slice(0, 200))
+    query.set('chunk', citation.chunk_id)
     return `/console/documents/${citation.source_id}/${citation.document_id}?${query}`
   },
 

@@ -16,21 +16,26 @@ function passageRange(text: string, passage: string): [number, number] | null {
 
 /**
  * A cited document inside the console: a PDF opens at the cited page, a text document (decoded as UTF-8) scrolls
- * to the cited passage, highlighted. Other formats are offered as a download. The file is the knowledge store's,
- * freed when the page closes.
+ * to the cited passage, highlighted. Other formats are offered as a download. A reader who may not open the whole
+ * document (its source is not theirs) sees what the citation grants: the cited page of a PDF, or the passage.
+ * The file is the knowledge store's, freed when the page closes.
  */
 export function DocumentPassagePage() {
   const { sourceId = '', documentId = '' } = useParams()
   const [search] = useSearchParams()
   const page = search.get('page')
   const passage = search.get('passage') ?? ''
+  const chunkId = search.get('chunk') ?? undefined
   const cited = useKnowledge((state) => state.citedDocument)
   const open = useKnowledge((state) => state.openCitedDocument)
   const close = useKnowledge((state) => state.closeCitedDocument)
   const mark = useRef<HTMLElement>(null)
   const navigate = useNavigate()
 
-  const load = useLoad(() => open(sourceId, documentId), [sourceId, documentId])
+  const load = useLoad(
+    () => open(sourceId, documentId, { chunkId, page: page ? Number(page) : undefined }),
+    [sourceId, documentId, chunkId, page],
+  )
   useEffect(() => close, [close])
   // Until this document's file arrives, the previous one (if any) is not shown under this one's address.
   const shown = cited?.sourceId === sourceId && cited.documentId === documentId ? cited : null
@@ -61,7 +66,7 @@ export function DocumentPassagePage() {
       {file?.kind === 'pdf' ? (
         <iframe
           className="document-frame"
-          src={page ? `${file.url}#page=${page}` : file.url}
+          src={page && shown?.part === 'whole' ? `${file.url}#page=${page}` : file.url}
           title="Cited document"
         />
       ) : null}

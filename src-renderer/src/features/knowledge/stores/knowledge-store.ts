@@ -1,5 +1,6 @@
 import type { RetrievalQueryBody } from '@server/knowledge/knowledge.schemas'
 import { create } from 'zustand'
+import { ApiError } from '../../../lib/api-client'
 import { latestAnswers } from '../../../lib/latest-answer'
 import { errorMessage } from '../../../lib/use-load'
 import { forgetOnSignOut } from '../../../stores/session-store'
@@ -42,6 +43,14 @@ export interface CitedDocument {
   documentId: string
   title: string
   file: CitedFile
+  /** The whole document (its source is readable), or only what the citation grants: its PDF page or passage. */
+  part: 'whole' | 'page' | 'passage'
+}
+
+/** What a citation names, for a reader who may open only that. */
+export interface CitedPart {
+  chunkId?: string
+  page?: number
 }
 
 const TEXT_TYPES = /^(?:text\/|application\/(?:json|xml|csv))/
@@ -49,6 +58,27 @@ const TEXT_TYPES = /^(?:text\/|application\/(?:json|xml|csv))/
 /** Frees the file an object URL holds; text holds none. */
 function release(document: CitedDocument | null) {
   if (document && document.file.kind !== 'text') URL.revokeObjectURL(document.file.url)
+}
+
+/**
+ * The whole document for a reader of its source; anyone else (a buyer of the agent that cited it) gets 404 there
+ * and is shown what the citation grants: the cited page of a PDF, or the cited passage.
+ */
+async function citedFile(sourceId: string, documentId: string, cited: CitedPart) {
+  try {
+    return { ...(await knowledgeApi.file(sourceId, documentId)), part: 'whole' as const }
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404) || !cited.chunkId) throw error
+  }
+  if (cited.page)
+    return { ...(await knowledgeApi.page(sourceId, documentId, cited.page)), part: 'page' as const }
+  const passage = await knowledgeApi.passage(sourceId, documentId, cited.chunkId)
+  return {
+    blob: new Blob([passage.content], { type: 'text/plain' }),
+    mimeType: 'text/plain',
+    fileName: passage.document_name,
+    part: 'passage' as const,
+  }
 }
 
 export const jobActive = (job: IngestionJob) => job.status === 'queued' || job.status === 'running'
@@ -72,7 +102,7 @@ interface KnowledgeState {
   askPlayground(body: RetrievalQueryBody): Promise<void>
   /** The cited document open in the console (one at a time: opening another or closing frees its file). */
   citedDocument: CitedDocument | null
-  openCitedDocument(sourceId: string, documentId: string): Promise<void>
+  openCitedDocument(sourceId: string, documentId: string, cited?: CitedPart): Promise<void>
   closeCitedDocument(): void
 }
 
@@ -154,17 +184,17 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
     )
   },
   citedDocument: null,
-  async openCitedDocument(sourceId, documentId) {
+  async openCitedDocument(sourceId, documentId, cited = {}) {
     await current(
       'citedDocument',
       async () => {
-        const file = await knowledgeApi.file(sourceId, documentId)
+        const file = await citedFile(sourceId, documentId, cited)
         const text = TEXT_TYPES.test(file.mimeType)
           ? new TextDecoder('utf-8').decode(await file.blob.arrayBuffer())
           : null
         return { ...file, text }
       },
-      ({ blob, mimeType, fileName, text }) => {
+      ({ blob, mimeType, fileName, text, part }) => {
         // The object URL is made only for the answer kept, so a dropped answer holds no file.
         const file: CitedFile =
           text !== null
@@ -173,7 +203,7 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
               ? { kind: 'pdf', url: URL.createObjectURL(blob) }
               : { kind: 'other', url: URL.createObjectURL(blob), mimeType }
         release(get().citedDocument)
-        set({ citedDocument: { sourceId, documentId, title: fileName, file } })
+        set({ citedDocument: { sourceId, documentId, title: fileName, file, part } })
       },
     )
   },
