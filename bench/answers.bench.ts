@@ -170,7 +170,8 @@ async function runSet(app: App, headers: Record<string, string>, set: QuestionSe
     })
   ).json()
   await until(
-    async () => (await app.inject({ method: 'GET', url: `/ingestion-jobs/${job.id}`, headers })).json().status,
+    async () =>
+      (await app.inject({ method: 'GET', url: `/ingestion-jobs/${job.id}`, headers })).json().status,
     (status) => status === 'succeeded' || status === 'failed',
   )
   return replies(app, headers, agent.id, set.questions)

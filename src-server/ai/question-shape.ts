@@ -55,7 +55,10 @@ const TYPE_PATTERNS: [AnswerType, QuestionLanguage, RegExp][] = [
 const DEFINITION_PATTERNS: [QuestionLanguage, RegExp][] = [
   ['en', /^(?:what (?:is|are|was|were)|define|what does) (?:an? |the )?(.{2,60}?)(?: mean)?\s*\??$/],
   ['de', /^(?:was (?:ist|sind|war|bedeutet)) (?:ein |eine |der |die |das )?(.{2,60}?)\s*\??$/],
-  ['fr', /^(?:qu'est-ce qu(?:e |')|que signifie |qu'est-ce que c'est qu(?:e |'))(?:une? |la |le |les |l')?(.{2,60}?)\s*\??$/],
+  [
+    'fr',
+    /^(?:qu'est-ce qu(?:e |')|que signifie |qu'est-ce que c'est qu(?:e |'))(?:une? |la |le |les |l')?(.{2,60}?)\s*\??$/,
+  ],
   ['es', /^¿?(?:qué (?:es|son|significa)) (?:una? |el |la |los |las )?(.{2,60}?)\s*\??$/],
 ]
 
@@ -71,7 +74,8 @@ const YES_NO_PATTERNS: [QuestionLanguage, RegExp][] = [
 ]
 
 /** Words a definition subject may not be, or the question is not a definition ("what is the capital of X"). */
-const NOT_A_DEFINITION = /\b(?:of|the name|called|for|in|on|by|between|von|de|del|du|des|who|which|que|de la)\b/
+const NOT_A_DEFINITION =
+  /\b(?:of|the name|called|for|in|on|by|between|von|de|del|du|des|who|which|que|de la)\b/
 
 export function questionShape(question: string): QuestionShape {
   const q = question.toLowerCase().replace(/\s+/gu, ' ').trim()
