@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { fixturePath } from '../../test/helpers/fixtures'
-import { answerSentences, answerType, selectAnswer } from './answer-selector'
+import { answerSentences, questionShape, selectAnswer } from './answer-selector'
 
 /** The SQuAD 2.0 "Normans" article of the development set, paragraph by paragraph. */
 const paragraphs = (
@@ -16,13 +16,35 @@ const passagesWith = (...needles: string[]) =>
     content: paragraphs.find((p) => p.includes(needle)) ?? '',
   }))
 
+/** Written for this test: a battle, a data structure and a policy, in the style of an encyclopaedia. */
+const written = [
+  {
+    index: 1,
+    content:
+      'Trace Tree Optimization\nTrace trees were proposed by Andreas Gal in 2006. A trace tree is a data structure that records the hot paths through a loop.',
+  },
+  {
+    index: 2,
+    content:
+      'The battle was fought in 1066 between the army of William and King Harold II. William the Conqueror won the Battle of Hastings, and King Harold II was killed.',
+  },
+  { index: 3, content: 'Gift cards cannot be refunded. The head office is in Rotterdam.' },
+]
+
 describe('answer selector', () => {
-  it('tells the kind of answer a question asks for', () => {
-    expect(answerType('When was the Duchy of Normandy founded?')).toBe('date')
-    expect(answerType('Who was the Norse leader?')).toBe('person')
-    expect(answerType('What river originally bounded the Duchy')).toBe('place')
-    expect(answerType('How many men did Robert Guiscard bring?')).toBe('number')
-    expect(answerType('What is the original meaning of the word Norman?')).toBe('other')
+  it('tells the kind of answer a question asks for, in four languages', () => {
+    const type = (q: string) => questionShape(q).type
+    expect(type('When was the Duchy of Normandy founded?')).toBe('date')
+    expect(type('Who was the Norse leader?')).toBe('person')
+    expect(type('What river originally bounded the Duchy')).toBe('place')
+    expect(type('How many men did Robert Guiscard bring?')).toBe('number')
+    expect(type('What is a trace tree?')).toBe('definition')
+    expect(type('Can gift cards be refunded?')).toBe('yesno')
+    expect(type('What is the original meaning of the word Norman?')).toBe('other')
+    expect(questionShape('Wann wurde der Dom gebaut?')).toMatchObject({ type: 'date', language: 'de' })
+    expect(questionShape('Qui a construit la tour ?')).toMatchObject({ type: 'person', language: 'fr' })
+    expect(questionShape('¿Dónde está la Alhambra?')).toMatchObject({ type: 'place', language: 'es' })
+    expect(questionShape('Was ist die Loreley?')).toMatchObject({ type: 'definition', subject: 'loreley' })
   })
 
   it('keeps initials and abbreviations inside their sentence', () => {
@@ -31,23 +53,41 @@ describe('answer selector', () => {
     )
   })
 
-  it('answers real questions of the article with the sentence and the typed value in it', () => {
-    const founded = selectAnswer('When was the Duchy of Normandy founded?', passagesWith('began in 911'))
-    expect(founded).toMatchObject({ span: '911', passageIndex: 1 })
-    expect(founded?.sentence).toContain('began in 911 as a fiefdom')
+  it('answers "who" with the subject of the asked verb, not another name in the sentence', () => {
+    expect(selectAnswer('Who won the Battle of Hastings?', written)).toMatchObject({
+      span: 'William the Conqueror',
+      passageIndex: 2,
+    })
+  })
 
-    const treaty = selectAnswer(
-      'Who did Rollo sign the treaty of Saint-Clair-sur-Epte with?',
-      passagesWith('Normans were the people', 'began in 911'),
+  it('answers "what is X" with the sentence defining X, not a heading or a sentence merely naming it', () => {
+    expect(selectAnswer('What is a trace tree?', written)?.sentence).toBe(
+      'A trace tree is a data structure that records the hot paths through a loop.',
     )
-    expect(treaty?.passageIndex).toBe(2)
-    expect(treaty?.span).toContain('Charles III')
+  })
 
+  it('answers yes or no from a sentence holding the whole question, and a place for "where"', () => {
+    expect(selectAnswer('Can gift cards be refunded?', written)).toMatchObject({
+      span: 'No',
+      passageIndex: 3,
+    })
+    expect(selectAnswer('Where is the head office?', written)?.span).toBe('Rotterdam')
+  })
+
+  it('answers real questions of the article with the sentence and the typed value in it', () => {
+    const founded = selectAnswer('When was the Duchy of Normandy established?', passagesWith('began in 911'))
+    expect(founded).toMatchObject({ span: '911', passageIndex: 1 })
     const leader = selectAnswer('Who was the Norse leader?', passagesWith('under their leader Rollo'))
     expect(leader?.span).toBe('Rollo')
   })
 
-  it('declines when no sentence covers the question', () => {
+  it('declines when no sentence answers the question with enough evidence', () => {
     expect(selectAnswer('What is the boiling point of mercury?', passagesWith('began in 911'))).toBeNull()
+    // The type is there (a name) but not for the asked topic.
+    expect(selectAnswer('Who discovered photosynthesis?', written)).toBeNull()
+    // The asked date is not in the documents, though other dates are.
+    expect(selectAnswer('When did William the Conqueror die?', written)).toBeNull()
+    // Nothing of the asked type beyond the question's own words.
+    expect(selectAnswer('Who proposed Andreas Gal?', written)).toBeNull()
   })
 })

@@ -1,5 +1,5 @@
 import { AiErrors } from './ai.errors'
-import { NO_ANSWER_PREFIX, selectAnswer } from './answer-selector'
+import { doNotKnow, selectAnswer } from './answer-selector'
 import type {
   ChatChunk,
   ChatContext,
@@ -24,25 +24,15 @@ function lastQuestion(messages: ChatMessage[]): string {
   return ''
 }
 
-function mountAdvice(context: ChatContext | undefined): string {
-  return context?.agentName
-    ? `Mount a knowledge source with documents about this on the agent "${context.agentName}" and ingest it, then ask again.`
-    : // Said to whoever chats, often not the person who sets agents up: plain words, no API field names.
-      'This chat has no assistant with knowledge behind it. Start the chat with an assistant that has documents, or ask the person who runs this workspace to set one up.'
-}
-
 /**
- * The extractive answer: the retrieved sentence that answers the question's type next to its content words
- * (`selectAnswer`), cited with its passage's marker and led by the typed span when one was found
- * ("1066 — In 1066, ... [2]"). With nothing retrieved, or no sentence that answers, the reply says so plainly.
+ * The extractive answer: the retrieved sentence that answers the question's type (`selectAnswer`), cited with
+ * its passage's marker and led by the short answer when there is one ("William the Conqueror — ... [2]"). With
+ * nothing retrieved, or no sentence that answers with enough evidence, it says plainly that it does not know and
+ * offers a person: never an instruction meant for whoever runs the workspace.
  */
 export function extractiveAnswer(question: string, context: ChatContext | undefined): string {
-  const passages = context?.passages ?? []
-  if (passages.length === 0)
-    return `I answer only from knowledge sources, and no knowledge was retrieved for this question. ${mountAdvice(context)}`
-  const answer = selectAnswer(question, passages)
-  if (!answer)
-    return `${NO_ANSWER_PREFIX}: none of the ${passages.length} retrieved passages says what you asked. ${mountAdvice(context)}`
+  const answer = selectAnswer(question, context?.passages ?? [])
+  if (!answer) return doNotKnow(question)
   const lead = answer.span && !answer.sentence.startsWith(answer.span) ? `${answer.span} — ` : ''
   return `${lead}${answer.sentence} [${answer.passageIndex}]`
 }

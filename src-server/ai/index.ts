@@ -1,6 +1,6 @@
 /** The AI module's public face: the model registry shared by chat, evaluation and extraction, and the embedders. */
 export { aiRoutes } from './ai.routes'
-export { NO_ANSWER_PREFIX } from './answer-selector'
+export { saysDoNotKnow } from './answer-selector'
 export {
   BUILTIN_PROVIDER_ID,
   EMBED_MODEL,

@@ -11,3 +11,19 @@ export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
     'when where which while who whom whose why will with would you your'
   ).split(' '),
 )
+
+/**
+ * Function and question words of German, French and Spanish: the builtin model leaves them out when it matches a
+ * question in one of those languages against a sentence (not for English ones: "war" and "die" are English too).
+ */
+export const NON_ENGLISH_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'der die das den dem des ein eine einer eines einem einen und oder ist sind war waren wird werden hat haben ' +
+    'wer wem wen wessen was wann wo woher wohin wie welche welcher welches welchen warum im in am an auf aus bei ' +
+    'mit von zu zum zur für über nach vor es sie er man nicht kein keine gibt viel viele ' +
+    'le la les un une des du de d l et ou est sont était étaient qui que qu quoi quand où comment combien quel ' +
+    'quelle quels quelles pourquoi au aux en dans par pour sur avec ce cette ces il elle ils elles on ne pas ' +
+    'el los las unos unas del y o es son fue eran quién quiénes qué cuándo dónde cómo cuánto cuántos cuánta ' +
+    'cuántas cuál cuáles por para con en su sus se lo al hay'
+  ).split(' '),
+)

@@ -9,6 +9,11 @@ export const MAX_TOOL_ROUNDS = 4
 const RETRIEVAL_TOP_K = 5
 const SNIPPET_LENGTH = 240
 
+/** The citations a reply refers to by marker (`[2]`): a passage the reply does not use is not cited. */
+export function citedIn(content: string, citations: StoredCitation[]): StoredCitation[] {
+  return citations.filter((citation) => content.includes(`[${citation.index}]`))
+}
+
 /** The text a model sees for a stored message: non-chat message types carry their type on a first line. */
 export function modelText(content: string, messageType: string): string {
   return messageType === 'user_chat' ? content : `[message_type=${messageType}]\n${content}`

@@ -14,7 +14,7 @@ import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
 import { ConversationErrors } from './conversation.errors'
 import type { SessionOrigin, SessionState, StoredCitation } from './conversation.tables'
 import { asksForHuman, cannotAnswer } from './handoff-signals'
-import { generateReply } from './reply-generation'
+import { citedIn, generateReply } from './reply-generation'
 import type { SessionPublisher } from './session-publisher'
 import type { ActiveReply, ReplyFences } from './session-state'
 import { preview } from './session-views'
@@ -219,6 +219,7 @@ export function createReplyPipeline(
     } finally {
       fences.close(sessionId, reply)
     }
+    outcome.citations = citedIn(outcome.content, outcome.citations)
     if (closing.signal.aborted && !outcome.error)
       outcome.error = { code: 'SERVER_CLOSING', message: 'The server is shutting down.' }
     return finishReply(outcome, reply, sink.signal.aborted)

@@ -42,11 +42,8 @@ describe('POST /stream', () => {
       .get(done?.message_id)
     const text = tokens.map((token) => token.content).join('')
     expect(saved).toEqual({ role: 'assistant', content: text, status: 'complete' })
-    // builtin/extractive without knowledge is honest about it.
-    expect(text).toContain('I answer only from knowledge sources')
-    // Said to a plain user: what to do, in words, not an API field to fill in.
-    expect(text).toContain('Start the chat with an assistant that has documents')
-    expect(text).not.toContain('agent_id')
+    // builtin/extractive without knowledge says it does not know and offers a person, never operator advice.
+    expect(text).toBe("I don't know that from the documents I have. You can ask to talk to a person.")
     const session = db()
       .prepare('SELECT owner_id, state FROM chat_session WHERE id = ?')
       .get(done?.session_id)
@@ -373,6 +370,8 @@ describe('POST /stream', () => {
       citations: Record<string, unknown>[]
       message_id: string
     }
+    // Only the passages the answer refers to are cited.
+    for (const citation of done.citations) expect(answer).toContain(`[${citation.index}]`)
     expect(done.citations[0]).toMatchObject({
       index: 1,
       source_id: source.id,
