@@ -65,7 +65,7 @@ describe('a failing tesseract worker', () => {
       height: 10,
     }))
     try {
-      await expect(notAnImage.recognise(receipt())).rejects.toThrow(/OCR/)
+      await expect(notAnImage.recognise(receipt())).rejects.toThrow(/tesseract/)
     } finally {
       await notAnImage.close()
     }
@@ -85,7 +85,7 @@ describe('a failing tesseract worker', () => {
       // A message the worker script has no handler for throws inside the thread: an uncaught error there, as a
       // WebAssembly abort is.
       worker?.postMessage({ workerId: 'x', jobId: 'crash', action: 'no-such-action', payload: {} })
-      await expect(ocr.recognise(receipt())).rejects.toThrow(/OCR/)
+      await expect(ocr.recognise(receipt())).rejects.toThrow(/tesseract/)
       expect((await ocr.recognise(receipt())).map((w) => w.text)).toContain('SOON')
     } finally {
       await ocr.close()

@@ -126,7 +126,7 @@ class Reader {
       signal?.throwIfAborted()
       // A worker that failed a read may hold a broken heap: the next read starts a new one.
       if (this.worker === loading) await this.close()
-      throw new Error(`OCR failed: ${error instanceof Error ? error.message : String(error)}`)
+      throw new Error(`tesseract: ${error instanceof Error ? error.message : String(error)}`)
     } finally {
       signal?.removeEventListener('abort', abort)
     }
