@@ -52,7 +52,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   models?: ModelRegistry
 }> = async (app, { ctx, agentRuns, models }) => {
   // The page image is prepared for tesseract on the worker pool, and read by PaddleOCR on a thread of its own:
-  // its models and buffers hold 0.8-1.1 GB while it reads, given back when it has been idle a minute.
+  // its models and buffers hold 0.8-1.1 GB while it reads, given back when it has been idle 20 s.
   const paddleThread = new WorkerPool(1, undefined, PADDLE_IDLE_MS)
   const ocr = new OcrEngine(
     (image) =>

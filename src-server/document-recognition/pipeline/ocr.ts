@@ -36,6 +36,9 @@ export interface TwoReadings {
   secondFailed: string | null
 }
 
+/** How long an idle tesseract worker is kept (reloading its model takes about a second). */
+const TESSERACT_IDLE_MS = 20_000
+
 /** A tesseract worker and the thread it runs on (tesseract.js exposes the thread as `worker`). */
 interface Tesseract {
   api: Worker
@@ -54,10 +57,19 @@ interface Tesseract {
 class Reader {
   private worker: Promise<Tesseract> | null = null
   private queue: Promise<unknown> = Promise.resolve()
+  private pending = 0
+  private idle: NodeJS.Timeout | null = null
 
   read(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
+    this.pending++
+    if (this.idle) clearTimeout(this.idle)
     const task = this.queue.then(() => this.recognise(image, signal))
-    this.queue = task.catch(() => undefined)
+    this.queue = task
+      .catch(() => undefined)
+      .finally(() => {
+        // A WebAssembly heap never shrinks: a worker idle for a while is ended, and its heap given back.
+        if (--this.pending === 0) this.idle = setTimeout(() => void this.close(), TESSERACT_IDLE_MS).unref()
+      })
     return task
   }
 
