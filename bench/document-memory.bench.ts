@@ -3,13 +3,19 @@
  * process (`src-server/cli.ts`), its resident memory read from `/proc` every 100 ms:
  * - a 12 MP receipt photo, upload to completed p50 (receipt extractor: tesseract and PaddleOCR), budget < 3 s;
  * - a 35 MP receipt photo and a 20-page scanned PDF (invoice extractor) uploaded together: peak resident memory,
- *   budget < 1.2 GB; then the time until it is back under 500 MB, within a minute.
+ *   budget < 1.2 GB; then the time until it is back under 500 MB, within a minute. Each for the server process
+ *   and for it with its PaddleOCR process (the whole tree), the budget judged on the tree.
  * Memory figures are printed, not asserted anywhere.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { photo, residentMemory, scannedPdf } from '../test/helpers/document-recognition/torture-set'
+import {
+  photo,
+  residentMemory,
+  scannedPdf,
+  treeResidentMemory,
+} from '../test/helpers/document-recognition/torture-set'
 import { client, PROCESS_ADMIN_PASSWORD, startServerProcess } from '../test/helpers/server-process'
 import type { BenchResult } from './run'
 
@@ -65,8 +71,10 @@ export async function run(): Promise<BenchResult[]> {
 
     const [big, scan] = await Promise.all([photo(35), scannedPdf(20)])
     let peakMb = 0
+    let treePeakMb = 0
     const sampler = setInterval(() => {
       peakMb = Math.max(peakMb, residentMemory(pid).rssMb)
+      treePeakMb = Math.max(treePeakMb, treeResidentMemory(pid))
     }, 100)
     const started = performance.now()
     await Promise.all([
@@ -81,10 +89,10 @@ export async function run(): Promise<BenchResult[]> {
     clearInterval(sampler)
     peakMb = Math.max(peakMb, residentMemory(pid).peakMb)
     const afterStart = performance.now()
-    let afterMb = residentMemory(pid).rssMb
+    let afterMb = treeResidentMemory(pid)
     while (afterMb >= 500 && performance.now() - afterStart < SETTLE_MS) {
       await new Promise((resolve) => setTimeout(resolve, 500))
-      afterMb = residentMemory(pid).rssMb
+      afterMb = treeResidentMemory(pid)
     }
     const settleS = Math.round((performance.now() - afterStart) / 100) / 10
     return [
@@ -97,20 +105,20 @@ export async function run(): Promise<BenchResult[]> {
         note: `${times.length} runs, tesseract + PaddleOCR`,
       },
       {
-        name: 'server peak RSS reading a 35 MP photo and a 20-page scan',
-        value: peakMb,
+        name: 'server + OCR process peak RSS reading a 35 MP photo and a 20-page scan',
+        value: treePeakMb,
         unit: 'MB',
         budget: '< 1200 MB',
-        pass: peakMb < 1200,
-        note: `idle ${idleMb} MB; both read in ${Math.round(readMs / 1000)} s`,
+        pass: treePeakMb < 1200,
+        note: `server process alone ${peakMb} MB; idle ${idleMb} MB; both read in ${Math.round(readMs / 1000)} s`,
       },
       {
-        name: 'server RSS after, within a minute',
+        name: 'server + OCR process RSS after, within a minute',
         value: afterMb,
         unit: 'MB',
         budget: '< 500 MB within 60 s',
         pass: afterMb < 500,
-        note: `${settleS} s after both completed`,
+        note: `${settleS} s after both completed; server process alone ${residentMemory(pid).rssMb} MB`,
       },
     ]
   } finally {

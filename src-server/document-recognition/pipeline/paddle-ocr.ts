@@ -11,9 +11,9 @@ import type { PageWord } from '../page-text'
  * PaddleOCR (PaddleOCR alone within a value of the pair in the first measurement; see the domain README).
  */
 
-/** PaddleOCR runs on a thread of its own, given back (with the models' memory) after this long idle. */
+/** PaddleOCR runs in a process of its own, which exits (giving its models' memory back) after this long idle. */
 export const PADDLE_IDLE_MS = 20_000
-/** A reading takes 1-3 s; past this the thread is assumed hung, replaced, and the page read by tesseract alone. */
+/** A reading takes 1-3 s; past this the process is assumed hung, ended, and the page read by tesseract alone. */
 export const PADDLE_TIMEOUT_MS = 60_000
 
 /**
@@ -50,7 +50,7 @@ const SESSION_OPTIONS = {
   enableMemPattern: false,
 }
 
-/** The models, loaded once per thread on first use (about a second): the server runs this on its worker pool. */
+/** The models, loaded once per process on first use (about a second): the server runs this in its PaddleOCR process. */
 let engine: Promise<PaddleOcr> | null = null
 
 function paddle(): Promise<PaddleOcr> {

@@ -91,6 +91,31 @@ export async function tortureSet(): Promise<TortureDocument[]> {
   ]
 }
 
+/** A process and its descendants (the server's OCR process), from Linux `/proc`. */
+function processTree(pid: number): number[] {
+  let children: number[] = []
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number)
+  } catch {
+    // exited meanwhile
+  }
+  return [pid, ...children.flatMap(processTree)]
+}
+
+/** The resident memory of a process and its descendants together, in MB. */
+export function treeResidentMemory(pid: number): number {
+  return processTree(pid).reduce((sum, id) => {
+    try {
+      return sum + residentMemory(id).rssMb
+    } catch {
+      return sum
+    }
+  }, 0)
+}
+
 /** The server process's resident memory now and at its peak, in MB (Linux `/proc`). */
 export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
