@@ -1,28 +1,59 @@
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
 import { TaskProcess } from './task-process'
 
+/** A task process entry with a task that answers, one that never does and one that ends its process. */
+const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-task-process-'))
+const entry = path.join(dir, 'entry.mjs')
+writeFileSync(
+  entry,
+  `const tasks = {
+    pid: async () => process.pid,
+    hang: () => new Promise(() => setInterval(() => {}, 1000)),
+    crash: () => process.exit(3),
+  }
+  process.on('message', async ({ id, task, input }) => {
+    try { process.send({ id, result: await tasks[task](input) }) }
+    catch (error) { process.send({ id, error: String(error) }) }
+  })
+  process.on('disconnect', () => process.exit(0))`,
+)
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const options = { timeoutMs: 30_000, timeoutMessage: 'took too long' }
+
 describe('task process', () => {
-  it('runs a task in a child process, ends a task past its timeout with its process, and starts a new one', async () => {
-    const tasks = new TaskProcess(60_000)
+  it('runs tasks in a child process; a hung or dying one fails alone and the next runs in a new process', async () => {
+    const tasks = new TaskProcess(60_000, pathToFileURL(entry))
     try {
-      const bytes = new Uint8Array([1, 2, 3])
-      const digest = await tasks.run<string>(
-        'sha256',
-        { bytes },
-        { timeoutMs: 60_000, timeoutMessage: 'slow' },
-      )
-      expect(digest).toMatch(/^[0-9a-f]{64}$/)
-      // A hung task is ended with its process, and named.
-      const hung = tasks.run('sha256', { bytes: null }, { timeoutMs: 1, timeoutMessage: 'took too long' })
-      await expect(hung).rejects.toThrow(/took too long|task process stopped/)
-      await expect(
-        tasks.run<string>('sha256', { bytes }, { timeoutMs: 60_000, timeoutMessage: 'slow' }),
-      ).resolves.toBe(digest)
-      await expect(
-        tasks.run('no-such-task', {}, { timeoutMs: 60_000, timeoutMessage: 'slow' }),
-      ).rejects.toThrow(/Unknown task/)
+      const first = await tasks.run<number>('pid', {}, options)
+      expect(first).not.toBe(process.pid)
+      expect(await tasks.run<number>('pid', {}, options)).toBe(first)
+      await expect(tasks.run('hang', {}, { ...options, timeoutMs: 300 })).rejects.toThrow('took too long')
+      const second = await tasks.run<number>('pid', {}, options)
+      expect(second).not.toBe(first)
+      await expect(tasks.run('crash', {}, options)).rejects.toThrow('the task process stopped (exit code 3)')
+      expect(await tasks.run<number>('pid', {}, options)).not.toBe(second)
     } finally {
       tasks.close()
     }
   }, 60_000)
+
+  it('ends its process when idle', async () => {
+    const tasks = new TaskProcess(200, pathToFileURL(entry))
+    const pid = await tasks.run<number>('pid', {}, options)
+    await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false)
+  })
 })
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
