@@ -19,7 +19,7 @@ import {
   withPageReadings,
 } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
-import { normaliseToPdf } from './normalise'
+import type { NormalisedSource } from './normalise'
 import type { OcrEngine } from './ocr'
 import { RunFailure, runStep } from './steps'
 
@@ -97,7 +97,14 @@ export function documentExtractionExecutor(
         )
 
       progress({ step: 'normalise' })
-      const normalised = await step('normalise', () => normaliseToPdf(source, run.mimeType, policy.max_pages))
+      // On a worker thread: decoding a large image takes CPU and memory the event loop's process should not keep.
+      const normalised = await step('normalise', () =>
+        ctx.workers.run<NormalisedSource>(
+          'normaliseDocument',
+          { bytes: source, mimeType: run.mimeType, maxPages: policy.max_pages },
+          { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the uploaded file took too long.' },
+        ),
+      )
       const stored = await ctx.blobs.put(normalised.pdf)
       // Parsed, then rendered page by page for OCR (and retried): one copy in shared memory serves every task.
       const pdf = sharedBytes(normalised.pdf)
