@@ -4,7 +4,7 @@ import { defineConfig } from 'electron-vite'
 
 /**
  * Desktop build. The main bundle holds the Electron shell and the whole server; `worker.js` beside it is the
- * worker-thread entry the server's worker pool loads. Native modules stay external (they are `dependencies`).
+ * worker-thread entry the server's worker pool loads, `task-process.js` the child process PaddleOCR runs in. Native modules stay external (they are `dependencies`).
  */
 export default defineConfig({
   main: {
@@ -13,6 +13,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src-main/index.ts'),
           worker: resolve(__dirname, 'src-server/worker.ts'),
+          'task-process': resolve(__dirname, 'src-server/task-process.ts'),
         },
       },
     },

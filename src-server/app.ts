@@ -68,6 +68,9 @@ import { BlobStore, DATA_FILE_MODE, lockDataDir, tightenDataDir } from './storag
 
 const MB = 1024 * 1024
 
+/** How long an idle worker thread is kept before it ends and its memory is given back. */
+const WORKER_IDLE_MS = 30_000
+
 export interface CreateServerOptions extends ServerOptions {
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   logStream?: NodeJS.WritableStream
@@ -136,7 +139,8 @@ async function buildApp(
   const checkpointer = startCheckpointer(db)
 
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
-  const workers = new WorkerPool()
+  // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
+  const workers = new WorkerPool(undefined, undefined, WORKER_IDLE_MS)
   const jobs = new JobRunner(db, workers, { log: logger })
   const guard = new Guard(config.guardMode)
   guard.register(

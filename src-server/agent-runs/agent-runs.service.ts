@@ -30,6 +30,17 @@ export interface ExecutionResult {
 /** A runtime agent's config as its type reads it: the base keys and the keys its type adds. */
 export type AgentConfig<Keys extends TSchema> = BaseAgentConfig & Static<Keys>
 
+/** A run's step, and for page-by-page steps the page it is on and how many it has. */
+export interface RunProgress {
+  step: string
+  page?: number
+  pages?: number
+  pages_read?: number
+}
+
+/** A run the server stopped under this many times (killed, out of memory) is failed rather than resumed again. */
+export const MAX_RUN_CRASHES = 2
+
 /** How one runtime agent type validates its config and executes a run; registered by the domain that owns it. */
 export interface RunExecutor<Keys extends TSchema> {
   /** The keys this type adds to the base config: a stored config is read against them before a run. */
@@ -41,6 +52,8 @@ export interface RunExecutor<Keys extends TSchema> {
     config: AgentConfig<Keys>
     source: Buffer
     signal: AbortSignal
+    /** Where the run is (kept with its job, so a run the server stopped under can say where it stopped). */
+    progress(progress: RunProgress): void
   }): Promise<ExecutionResult>
   /** Runs inside the transaction that marks the run completed. */
   onCompleted?(tx: Queryable, run: AgentRunRow, result: ExecutionResult, config: AgentConfig<Keys>): void
@@ -49,7 +62,12 @@ export interface RunExecutor<Keys extends TSchema> {
 /** A registered type with one run's config read once, so the service need not know the type's keys. */
 interface ConfiguredRun {
   config: BaseAgentConfig
-  execute(input: { run: AgentRunRow; source: Buffer; signal: AbortSignal }): Promise<ExecutionResult>
+  execute(input: {
+    run: AgentRunRow
+    source: Buffer
+    signal: AbortSignal
+    progress(progress: RunProgress): void
+  }): Promise<ExecutionResult>
   onCompleted(tx: Queryable, run: AgentRunRow, result: ExecutionResult): void
 }
 
@@ -209,13 +227,17 @@ export function createAgentRunService(ctx: AppContext) {
     job,
     payload,
     signal,
+    progress,
   }: {
-    job: { attempts: number; maxAttempts: number }
+    job: { attempts: number; maxAttempts: number; crashes: number; progress: Record<string, unknown> | null }
     payload: { runId: string }
     signal: AbortSignal
+    progress(progress: Record<string, unknown>): void
   }) {
     const run = repo.findRun(db, payload.runId)
     if (!run || run.status === 'completed' || run.status === 'failed') return
+    // The document itself may be what stops the server: reading it a third time would stop it again.
+    if (job.crashes >= MAX_RUN_CRASHES) return failUnfinished(run.id, job, null)
     const version = repo.findVersion(db, run.agentVersionId) as RuntimeAgentVersionRow
     let configured: ConfiguredRun
     try {
@@ -238,6 +260,7 @@ export function createAgentRunService(ctx: AppContext) {
         run,
         source,
         signal: AbortSignal.any([signal, AbortSignal.timeout(policy.timeout_ms)]),
+        progress: (where) => progress({ ...where }),
       })
       if (signal.aborted) throw signal.reason
       db.transaction((tx) => {
@@ -264,7 +287,22 @@ export function createAgentRunService(ctx: AppContext) {
     }
   }
 
-  ctx.jobs.register(AGENT_RUN_JOB, handleJob)
+  /** Fails a run its job will not run again: after crashes, naming where it was, else for `reason`. */
+  function failUnfinished(
+    runId: string,
+    job: { crashes: number; progress: Record<string, unknown> | null },
+    reason: string | null,
+  ): void {
+    const run = repo.findRun(db, runId)
+    if (!run || run.status === 'completed' || run.status === 'failed') return
+    const message =
+      job.crashes > 0 || !reason ? crashMessage(job.crashes, job.progress as RunProgress | null) : reason
+    repo.updateRun(db, run.id, { status: 'failed', errorMessage: message, completedAt: nowIso() })
+  }
+
+  ctx.jobs.register(AGENT_RUN_JOB, handleJob, {
+    onGiveUp: (job, reason) => failUnfinished((job.payload as { runId: string }).runId, job, reason),
+  })
 
   return {
     registerExecutor<Keys extends TSchema>(type: RuntimeAgentType, executor: RunExecutor<Keys>) {
@@ -428,6 +466,13 @@ export function createAgentRunService(ctx: AppContext) {
       return run
     },
   }
+}
+
+/** Why a run the server stopped under is not resumed, naming the step and page it was on. */
+function crashMessage(crashes: number, where: RunProgress | null): string {
+  const at = where?.page ? `page ${where.page} (${where.step})` : (where?.step ?? 'an unknown step')
+  const code = where?.step === 'ocr' ? 'OCR_FAILED' : 'RUN_CRASHED'
+  return `${code}: the server stopped ${crashes} times while this run was at ${at}; it is not resumed again.`
 }
 
 function describeFailure(error: unknown, policy: ExecutionPolicy): string {

@@ -10,6 +10,7 @@ export {
   findRuntimeAgentOwnerId,
   policyOf,
   type RunExecutor,
+  type RunProgress,
   readConfig,
   slotOf,
 } from './agent-runs.service'

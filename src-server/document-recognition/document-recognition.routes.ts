@@ -7,7 +7,7 @@ import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../app-context'
 import { CommonErrors } from '../errors'
 import { multipartBodies, NoContent, Page, PageQuery, pageOf } from '../http'
-import { WorkerPool } from '../jobs'
+import { TaskProcess } from '../jobs'
 import {
   AgentParams,
   DocumentRun,
@@ -51,9 +51,10 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   agentRuns: AgentRunService
   models?: ModelRegistry
 }> = async (app, { ctx, agentRuns, models }) => {
-  // The page image is prepared for tesseract on the worker pool, and read by PaddleOCR on a thread of its own:
-  // its models and buffers hold 0.8-1.1 GB while it reads, given back when it has been idle a minute.
-  const paddleThread = new WorkerPool(1, undefined, PADDLE_IDLE_MS)
+  // The page image is prepared for tesseract on the worker pool, and read by PaddleOCR in a process of its own:
+  // its models and buffers hold 0.6-0.9 GB while it reads, which only the process's exit gives back (20 s idle),
+  // and a crash of its native code ends that process alone.
+  const paddle = new TaskProcess(PADDLE_IDLE_MS)
   const ocr = new OcrEngine(
     (image) =>
       ctx.workers.run(
@@ -62,13 +63,16 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
         { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Preparing the page image took too long.' },
       ),
     (image) =>
-      paddleThread.run(
+      paddle.run(
         'readWithPaddle',
         { bytes: image },
         { timeoutMs: PADDLE_TIMEOUT_MS, timeoutMessage: 'PaddleOCR took too long to read the page.' },
       ),
   )
-  app.addHook('onClose', () => Promise.all([ocr.close(), paddleThread.close()]))
+  app.addHook('onClose', async () => {
+    paddle.close()
+    await ocr.close()
+  })
   const service = createDocumentRecognitionService(ctx, {
     agentRuns,
     models,

@@ -22,6 +22,16 @@ export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<unknow
 interface Registration {
   handler: JobHandler<never>
   maxAttempts: number
+  onGiveUp?: (job: JobRow, reason: string) => void
+}
+
+export interface RegisterOptions {
+  maxAttempts?: number
+  /**
+   * Called when the runner fails a job without running its handler (every attempt used, the last ones ended by
+   * the process dying), so what the job stands for can be failed too.
+   */
+  onGiveUp?: (job: JobRow, reason: string) => void
 }
 
 export interface JobRunnerOptions {
@@ -74,10 +84,11 @@ export class JobRunner extends EventEmitter {
 
   private readonly log: FastifyBaseLogger | undefined
 
-  register<P>(type: string, handler: JobHandler<P>, options: { maxAttempts?: number } = {}): void {
+  register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions = {}): void {
     this.registrations.set(type, {
       handler: handler as JobHandler<never>,
       maxAttempts: options.maxAttempts ?? 3,
+      onGiveUp: options.onGiveUp,
     })
   }
 
@@ -111,16 +122,19 @@ export class JobRunner extends EventEmitter {
 
   /**
    * Starts polling. `resumeOrphans` makes jobs left `running` by a previous process claimable at once instead of
-   * after their lease runs out: the server owns its data directory alone, so such a job's worker is gone.
+   * after their lease runs out (the server owns its data directory alone, so such a job's worker is gone), and
+   * counts the crash in `crashes`, which its handler sees.
    */
   start(options: { resumeOrphans?: boolean } = {}): void {
     if (!this.stopped) return
     this.stopped = false
     if (options.resumeOrphans) {
       const now = nowIso()
+      // A job left running was running when its process died (a clean stop hands jobs back): counted as a crash.
       this.db.$client
         .prepare(
-          `UPDATE job SET lease_expires_at = @now WHERE status = 'running' AND lease_owner IS NOT @owner`,
+          `UPDATE job SET lease_expires_at = @now, crashes = crashes + 1
+           WHERE status = 'running' AND lease_owner IS NOT @owner`,
         )
         .run({ now, owner: this.owner })
     }
@@ -197,8 +211,11 @@ export class JobRunner extends EventEmitter {
     heartbeat.unref()
     const done = (async () => {
       if (row.cancelRequested) return this.finish(row.id, 'cancelled', null, null)
-      if (row.attempts > row.maxAttempts)
-        return this.finish(row.id, 'failed', null, `Gave up after ${row.maxAttempts} attempts.`)
+      if (row.attempts > row.maxAttempts) {
+        const reason = `Gave up after ${row.maxAttempts} attempts.`
+        registration.onGiveUp?.(row, reason)
+        return this.finish(row.id, 'failed', null, reason)
+      }
       this.emit('job', row)
       try {
         const result = await registration.handler({

@@ -19,6 +19,8 @@ export const job = sqliteTable(
     progress: jsonText<Record<string, unknown>>('progress_json'),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /** Times the process died while this job ran (found `running` at start): a handler may refuse to go on. */
+    crashes: integer('crashes').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(3),
     leaseOwner: text('lease_owner'),
     leaseExpiresAt: text('lease_expires_at'),

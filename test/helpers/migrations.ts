@@ -11,6 +11,7 @@ const UNDO_BY_MIGRATION: Record<number, string> = {
       ALTER TABLE mcp_server DROP COLUMN env_names_json;`,
   10: 'ALTER TABLE wallet DROP COLUMN holds_json; ALTER TABLE marketplace_order DROP COLUMN refundable_until;',
   11: 'ALTER TABLE wallet ADD held_on_day integer DEFAULT 0 NOT NULL;',
+  12: 'ALTER TABLE job DROP COLUMN crashes;',
 }
 
 /**

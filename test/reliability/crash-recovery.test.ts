@@ -4,6 +4,7 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterEach, describe, expect, it } from 'vitest'
+import { scannedPdf } from '../helpers/document-recognition/torture-set'
 import {
   client,
   PROCESS_ADMIN_PASSWORD,
@@ -251,6 +252,60 @@ describe('crash recovery (SIGKILL mid-work)', () => {
         .get(run.id),
     ) as { n: number; keys: number }
     expect(fields.n).toBe(fields.keys)
+    expect(integrity()).toBe('ok')
+  }, 240_000)
+
+  it('[slow] fails a recognition run the server died under twice, naming the page, instead of resuming it again', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-crash-ocr-'))
+    let server = await start()
+    let admin = await client(server.url, 'admin', PROCESS_ADMIN_PASSWORD)
+    const agents = (await admin.call('GET', '/document-recognition/runtime-agents')).body.items as {
+      runtime_agent_id: string
+      display_name: string
+    }[]
+    const form = new FormData()
+    form.append(
+      'runtime_agent_id',
+      agents.find((a) => a.display_name === 'Invoice extractor')?.runtime_agent_id ?? '',
+    )
+    form.append('file', new Blob([await scannedPdf(8)], { type: 'application/pdf' }), 'scan.pdf')
+    const run = (await admin.call('POST', '/document-recognition/runs', form)).body
+    const jobOf = () =>
+      inspect(
+        (db) =>
+          db
+            .prepare(
+              `SELECT status, attempts, crashes, json_extract(progress_json, '$.step') AS step
+               FROM job WHERE json_extract(payload_json, '$.runId') = ?`,
+            )
+            .get(run.id) as { status: string; attempts: number; crashes: number; step: string | null },
+      )
+    // Killed twice while its pages are read, as a reader that takes the process down would do.
+    for (const attempt of [1, 2]) {
+      await until(
+        async () => jobOf(),
+        (job) => job.attempts === attempt && job.step === 'ocr',
+        120_000,
+        20,
+      )
+      await crash()
+      server = await start()
+      admin = await client(server.url, 'admin', PROCESS_ADMIN_PASSWORD)
+    }
+    const failed = await until(
+      () => admin.call('GET', `/document-recognition/runs/${run.id}`).then((r) => r.body),
+      (r) => r.status === 'completed' || r.status === 'failed',
+      60_000,
+      100,
+    )
+    expect(failed.status).toBe('failed')
+    expect(failed.error_message).toMatch(
+      /^OCR_FAILED: the server stopped 2 times while this run was at page \d+ \(ocr\)/,
+    )
+    // Not read a third time: the run was started twice, and its job ended without a third reading.
+    expect(failed.attempts).toBe(2)
+    expect(jobOf()).toMatchObject({ status: 'failed', crashes: 2 })
+    expect(server.child.exitCode).toBeNull()
     expect(integrity()).toBe('ok')
   }, 240_000)
 

@@ -1,5 +1,6 @@
 import { PDFDocument } from 'pdf-lib'
-import sharp from 'sharp'
+import sharp, { type Metadata } from 'sharp'
+import { cappedScale, MAX_INPUT_PIXELS, MAX_PAGE_PIXELS } from './page-limits'
 
 export interface NormalisedSource {
   pdf: Uint8Array
@@ -8,9 +9,44 @@ export interface NormalisedSource {
   pageImages: Uint8Array[] | null
 }
 
+/** EXIF orientations 5-8 turn the image a quarter: its stored width is its upright height. */
+const turnsQuarter = (meta: Metadata) => (meta.orientation ?? 1) >= 5
+
+/**
+ * OCR reads a JPEG as uploaded when nothing needs changing: its re-encoding for the page loses strokes of small
+ * print (78.7 % against 79.8 % of merchant, date and total on the tuning receipts).
+ */
+const readsAsUploaded = (meta: Metadata, mimeType: string) =>
+  mimeType === 'image/jpeg' &&
+  (meta.orientation ?? 1) === 1 &&
+  (meta.width ?? 0) * (meta.height ?? 0) <= MAX_PAGE_PIXELS &&
+  meta.space !== 'cmyk' &&
+  (meta.pages ?? 1) === 1
+
+/**
+ * One frame as the page image: decoded under the pixel limit, turned upright by its EXIF orientation, scaled down
+ * to at most `MAX_PAGE_PIXELS`, white under any transparency, 8-bit sRGB (16-bit, CMYK, palette and grey images
+ * converted). A JPEG stays a JPEG (quality 92), anything else becomes a PNG.
+ */
+async function pageImageOf(source: Uint8Array, frame: number, meta: Metadata, lossy: boolean) {
+  const [width, height] = turnsQuarter(meta) ? [meta.height, meta.width] : [meta.width, meta.height]
+  const scale = cappedScale(width as number, height as number, 1)
+  const image = sharp(source, { page: frame, limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize({
+      width: Math.max(1, Math.floor((width as number) * scale)),
+      height: Math.max(1, Math.floor((height as number) * scale)),
+      fit: 'fill',
+    })
+    .flatten({ background: '#ffffff' })
+    .toColourspace('srgb')
+  return lossy ? image.jpeg({ quality: 92 }).toBuffer() : image.png().toBuffer()
+}
+
 /**
  * Makes a PDF of the source: a PDF stays as it is (so an embedded e-invoice XML survives) once pdf-lib has
- * parsed it; an image becomes one RGB page per frame, sized at its resolution (72 dpi when it states none).
+ * parsed it; an image becomes one page per frame (at most `maxPages`), each normalised by `pageImageOf` and sized
+ * at the image's resolution (72 dpi when it states none). An image over `MAX_INPUT_PIXELS` is refused unread.
  */
 export async function normaliseToPdf(
   source: Uint8Array,
@@ -29,25 +65,31 @@ export async function normaliseToPdf(
       throw new Error(`The PDF has ${pageCount} pages; this agent reads at most ${maxPages}.`)
     return { pdf: source, pageCount, pageImages: null }
   }
-  const meta = await sharp(source).metadata()
+  const meta = await sharp(source, { limitInputPixels: false }).metadata()
   const frames = meta.pages ?? 1
   if (frames > maxPages)
     throw new Error(`The image has ${frames} frames; this agent reads at most ${maxPages}.`)
+  const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0)
+  if (pixels > MAX_INPUT_PIXELS)
+    throw new Error(
+      `The image is ${meta.width} x ${meta.pageHeight ?? meta.height} pixels (${Math.round(pixels / 1e6)} MP); at most ${MAX_INPUT_PIXELS / 1e6} MP are read.`,
+    )
   const doc = await PDFDocument.create()
   const pageImages: Uint8Array[] = []
+  const lossy = mimeType === 'image/jpeg'
   for (let frame = 0; frame < frames; frame++) {
-    const image = sharp(source, { page: frame }).flatten({ background: '#ffffff' }).toColourspace('srgb')
-    const frameMeta = await sharp(source, { page: frame }).metadata()
-    const lossy = mimeType === 'image/jpeg'
-    const bytes = lossy ? await image.jpeg({ quality: 92 }).toBuffer() : await image.png().toBuffer()
-    // A JPEG (one frame) is read as uploaded: its re-encoding for the page loses strokes of small print
-    // (78.7 % against 79.8 % of merchant, date and total on the tuning receipts).
-    pageImages.push(lossy ? source : bytes)
+    const frameMeta = await sharp(source, { page: frame, limitInputPixels: MAX_INPUT_PIXELS }).metadata()
+    // Always decoded here, so a broken image fails the run now rather than its OCR.
+    const bytes = await pageImageOf(source, frame, frameMeta, lossy)
+    pageImages.push(readsAsUploaded(frameMeta, mimeType) ? source : bytes)
     const embedded = lossy ? await doc.embedJpg(bytes) : await doc.embedPng(bytes)
-    const scale = 72 / (frameMeta.density && frameMeta.density > 0 ? frameMeta.density : 72)
-    const width = embedded.width * scale
-    const height = embedded.height * scale
-    doc.addPage([width, height]).drawImage(embedded, { x: 0, y: 0, width, height })
+    // The page keeps the image's printed size, however far its pixels were scaled down.
+    const [width, height] = turnsQuarter(frameMeta)
+      ? [frameMeta.height, frameMeta.width]
+      : [frameMeta.width, frameMeta.pageHeight ?? frameMeta.height]
+    const points = 72 / (frameMeta.density && frameMeta.density > 0 ? frameMeta.density : 72)
+    const size = [(width as number) * points, (height as number) * points] as const
+    doc.addPage([...size]).drawImage(embedded, { x: 0, y: 0, width: size[0], height: size[1] })
   }
   return { pdf: await doc.save(), pageCount: frames, pageImages }
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { fixturePath } from '../../../test/helpers/fixtures'
 import type { PageText } from '../page-text'
 import { withPageReadings } from './document-pages'
@@ -39,4 +39,56 @@ describe('two OCR readings', () => {
     // The same object: the chooser counts page 2 as read once, not as two readings that agree.
     expect(readings[1]?.[1]).toBe(readings[0]?.[1])
   })
+})
+
+/** The tesseract.js workers the engine makes, so a test can break one as a crash or a bad image would. */
+const tesseractWorkers = vi.hoisted(() => [] as { worker: import('node:worker_threads').Worker }[])
+vi.mock('tesseract.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('tesseract.js')>()
+  return {
+    ...actual,
+    createWorker: async (...args: Parameters<typeof actual.createWorker>) => {
+      const made = await actual.createWorker(...args)
+      tesseractWorkers.push(made as never)
+      return made
+    },
+  }
+})
+
+describe('a failing tesseract worker', () => {
+  const receipt = () => readFileSync(fixturePath('receipts', 'sroie', '006.jpg'))
+
+  it('fails the read of an image tesseract cannot decode, and the next read works', async () => {
+    const notAnImage = new OcrEngine(async () => ({
+      png: new Uint8Array(Buffer.from('not a png at all')),
+      width: 10,
+      height: 10,
+    }))
+    try {
+      await expect(notAnImage.recognise(receipt())).rejects.toThrow(/tesseract/)
+    } finally {
+      await notAnImage.close()
+    }
+    const ocr = new OcrEngine()
+    try {
+      expect((await ocr.recognise(receipt())).map((w) => w.text)).toContain('SOON')
+    } finally {
+      await ocr.close()
+    }
+  }, 60_000)
+
+  it('fails the read its thread died under, and reads the next image on a new thread', async () => {
+    const ocr = new OcrEngine()
+    try {
+      await ocr.recognise(receipt())
+      const worker = tesseractWorkers.at(-1)?.worker
+      // A message the worker script has no handler for throws inside the thread: an uncaught error there, as a
+      // WebAssembly abort is.
+      worker?.postMessage({ workerId: 'x', jobId: 'crash', action: 'no-such-action', payload: {} })
+      await expect(ocr.recognise(receipt())).rejects.toThrow(/tesseract/)
+      expect((await ocr.recognise(receipt())).map((w) => w.text)).toContain('SOON')
+    } finally {
+      await ocr.close()
+    }
+  }, 90_000)
 })

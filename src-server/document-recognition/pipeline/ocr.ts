@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import type { Worker as NodeWorker } from 'node:worker_threads'
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js'
 import type { Bbox } from '../document-recognition.tables'
 import type { PageWord } from '../page-text'
@@ -35,49 +36,84 @@ export interface TwoReadings {
   secondFailed: string | null
 }
 
+/** How long an idle tesseract worker is kept (reloading its model takes about a second). */
+const TESSERACT_IDLE_MS = 20_000
+
+/** A tesseract worker and the thread it runs on (tesseract.js exposes the thread as `worker`). */
+interface Tesseract {
+  api: Worker
+  thread: NodeWorker
+  /** Rejects when the thread dies (an uncaught error in it, a WebAssembly abort, its heap exhausted). */
+  died: Promise<never>
+}
+
 /**
  * One tesseract worker, loaded on first use and reused (loading the model costs more than reading a page); it
- * reads one image at a time. An aborted read terminates it; the next read loads a new one.
+ * reads one image at a time. A read that fails, is aborted or whose thread dies gives the worker up; the next read
+ * loads a new one. tesseract.js throws a failed job's error from its message listener, and its thread's `error`
+ * event has no listener (it sets `onerror`, which a Node worker never calls): either was an uncaught exception
+ * that ended the server. Both are caught here and fail the read instead.
  */
 class Reader {
-  private worker: Promise<Worker> | null = null
+  private worker: Promise<Tesseract> | null = null
   private queue: Promise<unknown> = Promise.resolve()
+  private pending = 0
+  private idle: NodeJS.Timeout | null = null
 
   read(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
+    this.pending++
+    if (this.idle) clearTimeout(this.idle)
     const task = this.queue.then(() => this.recognise(image, signal))
-    this.queue = task.catch(() => undefined)
+    this.queue = task
+      .catch(() => undefined)
+      .finally(() => {
+        // A WebAssembly heap never shrinks: a worker idle for a while is ended, and its heap given back.
+        if (--this.pending === 0) this.idle = setTimeout(() => void this.close(), TESSERACT_IDLE_MS).unref()
+      })
     return task
   }
 
   async close(): Promise<void> {
     const worker = this.worker
     this.worker = null
-    if (worker) await (await worker).terminate().catch(() => undefined)
+    if (worker) await worker.then((w) => w.api.terminate()).catch(() => undefined)
   }
 
-  private load(): Promise<Worker> {
+  private load(): Promise<Tesseract> {
     this.worker ??= createWorker('eng', OEM.LSTM_ONLY, {
       langPath: englishDataDir(),
       cacheMethod: 'none',
       gzip: true,
-    }).then(async (worker) => {
+      // The failed job's promise rejects with the same error; without a handler the library also throws it.
+      errorHandler: () => undefined,
+    }).then(async (api) => {
+      const thread = (api as unknown as { worker: NodeWorker }).worker
+      const died = new Promise<never>((_, reject) => {
+        thread.once('error', (error) => reject(new Error(`the OCR engine crashed: ${error.message}`)))
+        thread.once('exit', (code) => reject(new Error(`the OCR engine stopped (exit code ${code})`)))
+      })
+      died.catch(() => undefined)
       // Automatic page segmentation: tesseract's library default (one uniform block, PSM 6) runs the columns of a
       // receipt's item and total lines together (77.5 % against 80.9 % on the tuning receipts). The prepared
       // image carries no resolution; its lines are the size of 300 dpi print, so tesseract need not guess one.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, user_defined_dpi: '300' })
-      return worker
+      await Promise.race([
+        api.setParameters({ tessedit_pageseg_mode: PSM.AUTO, user_defined_dpi: '300' }),
+        died,
+      ])
+      return { api, thread, died }
     })
     return this.worker
   }
 
   private async recognise(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
-    const worker = await this.load()
+    const loading = this.load()
     const abort = () => void this.close()
     signal?.addEventListener('abort', abort, { once: true })
     try {
+      const { api, died } = await loading
       const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
-      const { data } = await worker.recognize(png, {}, { blocks: true })
+      const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
       signal?.throwIfAborted()
       const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
         (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
@@ -98,6 +134,11 @@ class Reader {
             confidence: Math.max(0, Math.min(1, word.confidence / 100)),
           }
         })
+    } catch (error) {
+      signal?.throwIfAborted()
+      // A worker that failed a read may hold a broken heap: the next read starts a new one.
+      if (this.worker === loading) await this.close()
+      throw new Error(`tesseract: ${error instanceof Error ? error.message : String(error)}`)
     } finally {
       signal?.removeEventListener('abort', abort)
     }

@@ -11,9 +11,9 @@ import type { PageWord } from '../page-text'
  * PaddleOCR (PaddleOCR alone within a value of the pair in the first measurement; see the domain README).
  */
 
-/** PaddleOCR runs on a thread of its own, given back (with the models' memory) after this long idle. */
-export const PADDLE_IDLE_MS = 60_000
-/** A reading takes 1-3 s; past this the thread is assumed hung, replaced, and the page read by tesseract alone. */
+/** PaddleOCR runs in a process of its own, which exits (giving its models' memory back) after this long idle. */
+export const PADDLE_IDLE_MS = 20_000
+/** A reading takes 1-3 s; past this the process is assumed hung, ended, and the page read by tesseract alone. */
 export const PADDLE_TIMEOUT_MS = 60_000
 
 /**
@@ -39,18 +39,24 @@ interface PaddleOcr {
 }
 
 /**
- * ONNX Runtime computes on one thread: tesseract reads the same page on the other core at the same time (receipt
+ * ONNX Runtime computes on one thread, without its memory arena (which keeps the largest image's tensors, some
+ * hundreds of MB, for good after it is read): tesseract reads the same page on the other core at the same time (receipt
  * upload p50 1.96 s so, 2.50 s with the runtime's default of a thread per core, same run).
  */
-const ONE_THREAD = { intraOpNumThreads: 1, interOpNumThreads: 1 }
+const SESSION_OPTIONS = {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  enableCpuMemArena: false,
+  enableMemPattern: false,
+}
 
-/** The models, loaded once per thread on first use (about a second): the server runs this on its worker pool. */
+/** The models, loaded once per process on first use (about a second): the server runs this in its PaddleOCR process. */
 let engine: Promise<PaddleOcr> | null = null
 
 function paddle(): Promise<PaddleOcr> {
   if (!engine) {
     const loading = import('@gutenye/ocr-node').then(
-      ({ default: Ocr }) => Ocr.create({ onnxOptions: ONE_THREAD }) as Promise<PaddleOcr>,
+      ({ default: Ocr }) => Ocr.create({ onnxOptions: SESSION_OPTIONS }) as Promise<PaddleOcr>,
     )
     engine = loading
     // A failed load is tried again by the next reading.

@@ -1,4 +1,5 @@
 import type { PageText, PageWord } from '../page-text'
+import { cappedScale } from './page-limits'
 
 interface TextItemLike {
   str: string
@@ -61,7 +62,10 @@ export async function readPdfText(input: { bytes: Uint8Array }): Promise<PageTex
   }
 }
 
-/** One page rendered to PNG at `scale` (1 = 72 dpi), white background; runs on a worker thread. */
+/**
+ * One page rendered to PNG at `scale` (1 = 72 dpi), or smaller where that would be over `MAX_PAGE_PIXELS`, white
+ * background; runs on a worker thread.
+ */
 export async function renderPdfPage(input: {
   bytes: Uint8Array
   pageNumber: number
@@ -71,7 +75,8 @@ export async function renderPdfPage(input: {
   try {
     if (input.pageNumber < 1 || input.pageNumber > pdf.numPages) throw new Error('No such page.')
     const page = await pdf.getPage(input.pageNumber)
-    const viewport = page.getViewport({ scale: input.scale })
+    const { width, height } = page.getViewport({ scale: 1 })
+    const viewport = page.getViewport({ scale: cappedScale(width, height, input.scale) })
     const canvasFactory = pdf.canvasFactory as {
       create(width: number, height: number): { canvas: { toBuffer(mime: 'image/png'): Buffer } }
     }

@@ -19,9 +19,9 @@ import {
   withPageReadings,
 } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
-import { normaliseToPdf } from './normalise'
+import type { NormalisedSource } from './normalise'
 import type { OcrEngine } from './ocr'
-import { runStep } from './steps'
+import { RunFailure, runStep } from './steps'
 
 /** The raw structured result of a run (`workspace_output`). */
 export interface ExtractionOutput {
@@ -84,7 +84,7 @@ export function documentExtractionExecutor(
   return {
     configSchema: ExtractionConfig,
     validateConfig: validateExtractionConfig,
-    async execute({ run, config, source, signal }) {
+    async execute({ run, config, source, signal, progress }) {
       const policy = policyOf(config)
       const retries: ExtractionOutput['step_retries'] = []
       const step = <T>(name: string, work: () => Promise<T>) =>
@@ -96,26 +96,44 @@ export function documentExtractionExecutor(
           }),
         )
 
-      const normalised = await step('normalise', () => normaliseToPdf(source, run.mimeType, policy.max_pages))
+      progress({ step: 'normalise' })
+      // On a worker thread: decoding a large image takes CPU and memory the event loop's process should not keep.
+      const normalised = await step('normalise', () =>
+        ctx.workers.run<NormalisedSource>(
+          'normaliseDocument',
+          { bytes: source, mimeType: run.mimeType, maxPages: policy.max_pages },
+          { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the uploaded file took too long.' },
+        ),
+      )
       const stored = await ctx.blobs.put(normalised.pdf)
       // Parsed, then rendered page by page for OCR (and retried): one copy in shared memory serves every task.
       const pdf = sharedBytes(normalised.pdf)
+      progress({ step: 'text' })
       const textLayer = await step('text', () => readTextLayer(ctx, pdf))
       const ocrPages = pagesNeedingOcr(textLayer)
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]
       const ocrErrors: ExtractionOutput['ocr_errors'] = []
-      for (const pageNumber of ocrPages) {
+      // Page by page: one page's images are in memory at a time, and the OCR engine reads one page at a time.
+      for (const [index, pageNumber] of ocrPages.entries()) {
         const page = textLayer.find((p) => p.page_number === pageNumber) as PageText
         const options = {
           pageImage: normalised.pageImages?.[pageNumber - 1],
           readings: config.ocr_readings ?? 1,
         }
-        const read = await step('ocr', () => ocrPage(ctx, deps.ocr, pdf, page, signal, options))
+        progress({ step: 'ocr', page: pageNumber, pages: ocrPages.length, pages_read: index })
+        const read = await step('ocr', () =>
+          ocrPage(ctx, deps.ocr, pdf, page, signal, options).catch((error: unknown) => {
+            if (signal.aborted) throw error
+            const cause = error instanceof Error ? error.message : String(error)
+            throw new RunFailure('OCR_FAILED', `page ${pageNumber} could not be read (${cause}).`)
+          }),
+        )
         if (read.secondFailed)
           ocrErrors.push({ page_number: pageNumber, reading: 2, error: read.secondFailed })
         readings = withPageReadings(readings, read.readings)
       }
+      progress({ step: 'extract' })
       let pages = readings[0] as PageText[]
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
       const fromXml = xml

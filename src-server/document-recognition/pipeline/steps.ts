@@ -21,12 +21,24 @@ export async function runStep<T>(
   }
 }
 
+/** A failure whose message already says what failed, with a code: `StepError` keeps it as it is. */
+export class RunFailure extends Error {
+  constructor(code: string, message: string) {
+    super(`${code}: ${message}`)
+    this.name = 'RunFailure'
+  }
+}
+
 export class StepError extends Error {
   constructor(
     readonly step: string,
     cause: unknown,
   ) {
-    super(`${step} failed: ${cause instanceof Error ? cause.message : String(cause)}`)
+    super(
+      cause instanceof RunFailure
+        ? cause.message
+        : `${step} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    )
     this.name = 'StepError'
   }
 }

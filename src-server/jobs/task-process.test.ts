@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { TaskProcess } from './task-process'
+
+/** A task process entry with a task that answers, one that never does and one that ends its process. */
+const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-task-process-'))
+const entry = path.join(dir, 'entry.mjs')
+writeFileSync(
+  entry,
+  `const tasks = {
+    pid: async () => process.pid,
+    hang: () => new Promise(() => setInterval(() => {}, 1000)),
+    crash: () => process.exit(3),
+  }
+  process.on('message', async ({ id, task, input }) => {
+    try { process.send({ id, result: await tasks[task](input) }) }
+    catch (error) { process.send({ id, error: String(error) }) }
+  })
+  process.on('disconnect', () => process.exit(0))`,
+)
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const options = { timeoutMs: 30_000, timeoutMessage: 'took too long' }
+
+describe('task process', () => {
+  it('runs tasks in a child process; a hung or dying one fails alone and the next runs in a new process', async () => {
+    const tasks = new TaskProcess(60_000, pathToFileURL(entry))
+    try {
+      const first = await tasks.run<number>('pid', {}, options)
+      expect(first).not.toBe(process.pid)
+      expect(await tasks.run<number>('pid', {}, options)).toBe(first)
+      await expect(tasks.run('hang', {}, { ...options, timeoutMs: 300 })).rejects.toThrow('took too long')
+      const second = await tasks.run<number>('pid', {}, options)
+      expect(second).not.toBe(first)
+      await expect(tasks.run('crash', {}, options)).rejects.toThrow('the task process stopped (exit code 3)')
+      expect(await tasks.run<number>('pid', {}, options)).not.toBe(second)
+    } finally {
+      tasks.close()
+    }
+  }, 60_000)
+
+  it('ends its process when idle', async () => {
+    const tasks = new TaskProcess(200, pathToFileURL(entry))
+    const pid = await tasks.run<number>('pid', {}, options)
+    await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false)
+  })
+})
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,98 @@
+import { type ChildProcess, fork } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+interface Pending {
+  child: ChildProcess
+  resolve(value: unknown): void
+  reject(error: Error): void
+}
+
+/**
+ * Worker tasks run in a child process of their own, one at a time: for native code whose memory a thread cannot
+ * give back (freed native memory stays in the process's allocator after a thread ends: PaddleOCR's ~0.6 GB per
+ * page read stayed resident after its thread was gone) and whose crash must not take the server with it. The
+ * process starts on first use and exits when idle `idleMs`, returning all its memory; a task past its timeout
+ * kills it, and one that dies fails its task; the next task starts a new one.
+ */
+export class TaskProcess {
+  private child: ChildProcess | null = null
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 0
+  private queue: Promise<unknown> = Promise.resolve()
+  private idle: NodeJS.Timeout | null = null
+
+  constructor(
+    private readonly idleMs: number,
+    /** The process's entry module (the app's task table unless a test brings its own). */
+    private readonly entry = new URL(
+      fileURLToPath(import.meta.url).endsWith('.ts') ? '../task-process.ts' : './task-process.js',
+      import.meta.url,
+    ),
+  ) {}
+
+  run<T>(task: string, input: unknown, options: { timeoutMs: number; timeoutMessage: string }): Promise<T> {
+    if (this.idle) clearTimeout(this.idle)
+    const result = this.queue.then(() => this.send<T>(task, input, options))
+    this.queue = result
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.pending.size === 0) this.idle = setTimeout(() => this.close(), this.idleMs).unref()
+      })
+    return result
+  }
+
+  /** Ends the process (its task, if any, fails); the next task starts a new one. */
+  close(): void {
+    const child = this.child
+    this.child = null
+    child?.kill('SIGKILL')
+  }
+
+  private send<T>(task: string, input: unknown, options: { timeoutMs: number; timeoutMessage: string }) {
+    const child = this.child ?? this.start()
+    const id = this.nextId++
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(options.timeoutMessage))
+        if (this.child === child) this.close()
+      }, options.timeoutMs)
+      this.pending.set(id, {
+        child,
+        resolve: (value) => {
+          clearTimeout(timer)
+          resolve(value as T)
+        },
+        reject: (error) => {
+          clearTimeout(timer)
+          reject(error)
+        },
+      })
+      child.send({ id, task, input })
+    }).finally(() => this.pending.delete(id))
+  }
+
+  private start(): ChildProcess {
+    const filename = fileURLToPath(this.entry)
+    const execArgv = filename.endsWith('.ts')
+      ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
+      : []
+    const child = fork(filename, [], { execArgv, serialization: 'advanced', stdio: 'inherit' })
+    child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
+      const waiting = this.pending.get(message.id)
+      if (message.error !== undefined) waiting?.reject(new Error(message.error))
+      else waiting?.resolve(message.result)
+    })
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = null
+      for (const waiting of this.pending.values())
+        if (waiting.child === child)
+          waiting.reject(new Error(`the task process stopped (${signal ?? `exit code ${code}`})`))
+    })
+    // The server's exit never waits for an idle child.
+    child.unref()
+    child.channel?.unref()
+    this.child = child
+    return child
+  }
+}
