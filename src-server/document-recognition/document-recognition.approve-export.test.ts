@@ -7,7 +7,6 @@ import {
   settledUpload,
   startWithInvoiceReviewer,
 } from '../../test/helpers/document-recognition/api'
-import { invoicePdf } from '../../test/helpers/document-recognition/invoice-documents'
 import { fixturePath } from '../../test/helpers/fixtures'
 import type { TestServer } from '../../test/helpers/server'
 import {
@@ -83,32 +82,29 @@ async function approveAll(run: Run): Promise<Run> {
   return approved.json()
 }
 
-/** Parses the CSV this server writes (every cell quoted or empty, CRLF rows). */
+/** Parses the CSV this server writes: cells quoted (quotes doubled) or empty, rows ended by CRLF. */
 function parseCsv(text: string): string[][] {
+  const cells = /(?:"((?:[^"]|"")*)")?(,|\r\n)/g
   const rows: string[][] = []
   let row: string[] = []
-  let cell = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++
-      else if (c === '"') quoted = false
-      else cell += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') row.push(cell), (cell = '')
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++
-    else cell += c
+  for (const [, quoted, end] of text.matchAll(cells)) {
+    row.push((quoted ?? '').replaceAll('""', '"'))
+    if (end === '\r\n') {
+      rows.push(row)
+      row = []
+    }
   }
   return rows
 }
 
 describe('accept confident fields and approve in one step', () => {
   it('accepts the unflagged confident fields with a revision each, and approve settles the run', async () => {
-    const run = await facturxRun()
+    // Its due date is not printed: flagged missing.
+    const run = await facturxRun('EN16931_Miete.pdf')
     const pending = run.field_reviews.filter((f) => f.review_status === 'pending')
     const flagged = run.field_reviews.filter((f) => f.review_status === 'flagged')
     expect(pending.length).toBeGreaterThan(3)
+    expect(flagged.map((f) => f.field_key)).toEqual(['due_date'])
 
     const accepted = await api('POST', `${runUrl(run.id)}/accept-confident`)
     expect(accepted.statusCode).toBe(200)
@@ -126,16 +122,15 @@ describe('accept confident fields and approve in one step', () => {
       }
     }
 
-    if (flagged.length) {
-      // Approving with a flagged field left is refused, names it, and changes nothing.
-      const refused = await api('POST', `${runUrl(run.id)}/approve`)
-      expect(refused.statusCode).toBe(409)
-      expect(refused.json().error).toMatchObject({
-        code: 'RUN_NOT_APPROVABLE',
-        details: { open_fields: flagged.map((f) => f.field_key) },
-      })
-      expect(storedReview(run.id)?.reviewStatus).toBe('flagged')
-    }
+    // Approving with a flagged field left is refused, names it, and changes nothing.
+    const refused = await api('POST', `${runUrl(run.id)}/approve`)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().error).toMatchObject({
+      code: 'RUN_NOT_APPROVABLE',
+      details: { open_fields: ['due_date'] },
+    })
+    expect(storedReview(run.id)?.reviewStatus).toBe('flagged')
+    expect(approvals(run.id)).toHaveLength(0)
 
     const approved = await approveAll(run)
     expect(approved.review_status).toBe('approved')
@@ -162,22 +157,22 @@ describe('accept confident fields and approve in one step', () => {
   })
 
   it('leaves a field below the threshold to the reviewer', async () => {
-    // The sample invoice's total does not add up: it is flagged, never accepted in bulk.
-    const run: Run = await settledUpload(server, reviewer, invoiceAgent, {
-      name: 'invoice.pdf',
-      type: 'application/pdf',
-      bytes: await invoicePdf(),
-    })
-    await api('POST', `${runUrl(run.id)}/accept-confident`)
-    for (const field of storedFields(run.id))
-      if (field.confidence < 0.8) expect(field.reviewStatus).not.toBe('accepted')
+    // This correction's total does not add up: read below the threshold and flagged, never accepted in bulk.
+    const run = await facturxRun('EN16931_Rechnungskorrektur.pdf')
+    const total = fieldReview(run, 'total_amount')
+    expect(total.confidence).toBeLessThan(0.8)
+    expect((await api('POST', `${runUrl(run.id)}/accept-confident`)).statusCode).toBe(200)
+    const stored = storedFields(run.id)
+    expect(stored.find((f) => f.fieldKey === 'total_amount')?.reviewStatus).toBe('flagged')
+    expect(stored.filter((f) => f.reviewStatus === 'accepted').length).toBe(stored.length - 2)
   })
 })
 
 describe('not on this document', () => {
   it('is recorded in the revision history and clears the value, distinct from accepting a gap', async () => {
-    const run = await facturxRun('EN16931_Miete.pdf')
-    const target = (run.field_reviews.find((f) => f.value === null) ?? run.field_reviews[0]) as Field
+    const run = await facturxRun('EN16931_SEPA_Prenotification.pdf')
+    const target = fieldReview(run, 'due_date')
+    expect(target.value).toBeNull()
     const marked = await api('PATCH', `${runUrl(run.id)}/field-reviews/${target.id}`, {
       review_status: 'not_on_document',
     })
@@ -193,10 +188,15 @@ describe('not on this document', () => {
     expect(
       (result.field_details as Field[]).find((f) => f.field_key === target.field_key)?.review_status,
     ).toBe('not_on_document')
+    // Accepting a gap stays what it was: accepted, with no value.
+    const other = await facturxRun('EN16931_SEPA_Prenotification.pdf')
+    const gap = fieldReview(other, 'due_date')
+    await api('PATCH', `${runUrl(other.id)}/field-reviews/${gap.id}`, { review_status: 'accepted' })
+    expect(revisionsOf(gap.id)).toMatchObject([{ reviewStatus: 'accepted', value: null }])
   })
 
   it('refuses a value or a box sent with it, and changes nothing', async () => {
-    const run = await facturxRun('EN16931_Miete.pdf')
+    const run = await facturxRun('EN16931_Einfach.pdf')
     const target = run.field_reviews[0] as Field
     for (const body of [
       { review_status: 'not_on_document', value: 'X-1' },
