@@ -318,6 +318,21 @@ describe('export of approved results', () => {
   })
 })
 
+describe('who may approve and export', () => {
+  it('keeps the queue export and approval with reviewers, and a reviewer’s run absent for a plain user', async () => {
+    const run = await facturxRun('EN16931_Einfach.pdf')
+    const plain = await server.headersFor('paula', ['user'])
+    const asPlain = (method: 'GET' | 'POST', url: string) => injectAs(server, plain, method, url)
+    expect((await asPlain('GET', '/document-recognition/runs/export?format=csv')).statusCode).toBe(403)
+    expect((await asPlain('POST', `${runUrl(run.id)}/approve`)).statusCode).toBe(403)
+    expect((await asPlain('POST', `${runUrl(run.id)}/accept-confident`)).statusCode).toBe(403)
+    expect(storedReview(run.id)?.reviewStatus).toBe('pending')
+    expect(storedFields(run.id).every((f) => f.revisionCount === 0)).toBe(true)
+    await api('POST', `${runUrl(run.id)}/approve`)
+    expect((await asPlain('GET', `${runUrl(run.id)}/export?format=json`)).statusCode).toBe(404)
+  })
+})
+
 describe('CSV cells', () => {
   it('neutralises formulas, quotes every cell, and keeps numbers and UTF-8 as they are', () => {
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`)
