@@ -70,5 +70,9 @@ test('a reviewer corrects a flagged run by keyboard, rejects it and reruns it', 
   await expect(page).not.toHaveURL(rejectedUrl)
   await expect(page.getByRole('link', { name: 'the earlier run' })).toBeVisible()
   await expect(page.getByText('Extracted', { exact: true })).toBeVisible({ timeout: 30_000 })
+  // The diff names fields as the reviewer knows them: the corrected total against the one read again.
+  const diff = page.getByRole('list', { name: 'Changes from the source run' })
+  await expect(diff).toContainText('Total amount: 17.45')
+  await expect(diff).not.toContainText('total_amount')
   await screenshot(page, testInfo, 'review-rerun')
 })

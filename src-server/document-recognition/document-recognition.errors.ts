@@ -8,6 +8,15 @@ export const RecognitionErrors = defineErrors({
   RUN_SYNCED: { status: 409, message: 'This run has been synced and is read-only.' },
   RUN_REJECTED: { status: 409, message: 'This run has been rejected; rerun it instead.' },
   RUN_NOT_APPROVED: { status: 409, message: 'Only an approved run can be synced.' },
+  RUN_NOT_APPROVABLE: {
+    status: 409,
+    message: 'Flagged fields must be accepted, corrected or marked not on the document before approving.',
+  },
+  RESULT_NOT_APPROVED: { status: 409, message: 'Only an approved run can be exported.' },
+  NOT_ON_DOCUMENT_WITH_VALUE: {
+    status: 422,
+    message: 'A field marked not on the document has no value; send no value with it.',
+  },
   RUN_NOT_REJECTABLE: {
     status: 409,
     message: 'Only a completed, unsynced run that is pending or flagged can be rejected.',

@@ -357,3 +357,18 @@ const lastRejection = perHandle((db: Queryable) =>
 export function lastRejectReason(db: Queryable, runId: string): string | null {
   return lastRejection(db).get({ runId })?.reason ?? null
 }
+
+/** Who approved a run last, and when (its latest `approved` review event), prepared once. */
+const lastApprovalQuery = perHandle((db: Queryable) =>
+  db
+    .select({ actorId: documentReviewEvent.actorId, createdAt: documentReviewEvent.createdAt })
+    .from(documentReviewEvent)
+    .where(and(eq(documentReviewEvent.runId, p('runId')), eq(documentReviewEvent.kind, 'approved')))
+    .orderBy(desc(documentReviewEvent.createdAt))
+    .limit(literalLimit(1))
+    .prepare(),
+)
+
+export function lastApproval(db: Queryable, runId: string): { actorId: string; createdAt: string } | null {
+  return lastApprovalQuery(db).get({ runId }) ?? null
+}

@@ -25,6 +25,8 @@ import {
   RegistryEntry,
   RejectBody,
   RerunResponse,
+  RunExportOneQuery,
+  RunExportQuery,
   RunListQuery,
   RunParams,
   RuntimeAgentDetail,
@@ -126,6 +128,29 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     async (request) => service.listRuns(request.query),
   )
 
+  const ExportFile = Type.String({ description: 'text/csv or application/json' })
+  app.get(
+    '/document-recognition/runs/export',
+    {
+      config: review,
+      schema: {
+        tags,
+        description:
+          'Every approved run the queue filters match, one row per run with a column per field, who approved it and when.',
+        querystring: RunExportQuery,
+        produces: ['text/csv', 'application/json'],
+        response: { 200: ExportFile },
+      },
+    },
+    async (request, reply) => {
+      const file = service.exportRuns(request.query)
+      return reply
+        .type(file.mimeType)
+        .header('content-disposition', contentDisposition(file.fileName))
+        .send(file.body)
+    },
+  )
+
   // Open feeds end before the server closes, so shutdown does not wait on them.
   const openFeeds = new Set<() => void>()
   app.addHook('preClose', async () => {
@@ -166,6 +191,39 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     { config: review, schema: { tags, params: RunParams, response: { 202: RerunResponse } } },
     async (request, reply) =>
       reply.status(202).send(await service.rerun(request.params.run_id, request.requireUser())),
+  )
+
+  app.post(
+    '/document-recognition/runs/:run_id/accept-confident',
+    { config: review, schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
+    async (request) => service.acceptConfident(request.params.run_id, request.requireUser().id),
+  )
+
+  app.post(
+    '/document-recognition/runs/:run_id/approve',
+    { config: review, schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
+    async (request) => service.approve(request.params.run_id, request.requireUser().id),
+  )
+
+  app.get(
+    '/document-recognition/runs/:run_id/export',
+    {
+      schema: {
+        tags,
+        params: RunParams,
+        querystring: RunExportOneQuery,
+        produces: ['text/csv', 'application/json'],
+        response: { 200: ExportFile },
+      },
+    },
+    async (request, reply) => {
+      service.readableRun(request.requireUser(), request.params.run_id)
+      const file = service.exportRun(request.params.run_id, request.query.format)
+      return reply
+        .type(file.mimeType)
+        .header('content-disposition', contentDisposition(file.fileName))
+        .send(file.body)
+    },
   )
 
   app.post(

@@ -146,10 +146,19 @@ export const RunListQuery = Type.Object({
 })
 export type RunListQuery = Static<typeof RunListQuery>
 
+/** The queue's filters without paging: an export takes every approved run they match. */
+export const RunExportQuery = Type.Object({
+  ...Type.Omit(RunListQuery, ['page', 'size']).properties,
+  format: Type.Enum(['csv', 'json']),
+})
+export type RunExportQuery = Static<typeof RunExportQuery>
+export const RunExportOneQuery = Type.Object({ format: Type.Enum(['csv', 'json']) })
+
 export const FieldReviewPatch = Type.Object(
   {
     value: Type.Optional(FieldValueSchema),
-    review_status: Type.Optional(Type.Enum(['accepted', 'corrected'])),
+    /** `not_on_document` clears the value and box: the document does not carry this field. */
+    review_status: Type.Optional(Type.Enum(['accepted', 'corrected', 'not_on_document'])),
     reviewer_note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     page_number: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
     bbox: Type.Optional(Nullable(BboxSchema)),

@@ -19,21 +19,27 @@ import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../http'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
-import type { FieldReviewPatch, ReadRegionBody, RunListQuery } from './document-recognition.schemas'
+import type {
+  FieldReviewPatch,
+  ReadRegionBody,
+  RunExportQuery,
+  RunListQuery,
+} from './document-recognition.schemas'
 import type { Bbox } from './document-recognition.tables'
-import { ExtractionConfig } from './extraction/field-config'
+import { ExtractionConfig, lowConfidenceThreshold } from './extraction/field-config'
 import { locateValue } from './extraction/locate'
 import { earnedConfidence } from './learning/hints'
 import { confirmLearned, learnFromPage } from './learning/learning'
 import { renderPage } from './pipeline/document-pages'
 import type { OcrEngine } from './pipeline/ocr'
 import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
+import { type ExportedRun, exportColumns, exportCsv, exportJson } from './review/export'
 import { pagesOf, readRegion } from './review/page-words'
-import { correctField, isRerunnable, rejectRun, syncRun } from './review/review.service'
+import { acceptOpenFields, correctField, isRerunnable, rejectRun, syncRun } from './review/review.service'
 import { RunFeed } from './review/run-feed'
 import { seedReview } from './review/seed'
 import { readTypedValue, valueInText } from './review/typed-value'
-import { toDocumentRun, toFieldReview, toRevision } from './review/views'
+import { reviewStatusOf, toDocumentRun, toFieldReview, toRevision } from './review/views'
 
 /** Preview pages are rendered at 1.5x their size in points (108 dpi): readable, and light to send. */
 const PREVIEW_SCALE = 1.5
@@ -107,11 +113,62 @@ export function createDocumentRecognitionService(
     return run
   }
 
-  function definitionOf(run: AgentRunRow, fieldKey: string) {
+  function configOf(run: AgentRunRow) {
     const version = agentRuns.listVersions(run.runtimeAgentId).find((v) => v.id === run.agentVersionId)
-    return version
-      ? readConfig(version.config, ExtractionConfig).fields.find((f) => f.key === fieldKey)
-      : undefined
+    return version ? readConfig(version.config, ExtractionConfig) : undefined
+  }
+
+  function definitionOf(run: AgentRunRow, fieldKey: string) {
+    return configOf(run)?.fields.find((f) => f.key === fieldKey)
+  }
+
+  /**
+   * Accepts the run's open fields in one action (see `acceptOpenFields`); accepting a learned value confirms its
+   * hint, as accepting it alone does.
+   */
+  async function acceptFields(runId: string, actorId: string, options: { approve: boolean }) {
+    const run = getRun(runId)
+    const config = configOf(run)
+    const minConfidence =
+      options.approve || !config ? 0 : lowConfidenceThreshold(config, ctx.config.lowConfidenceThreshold)
+    const learned = repo.listFieldReviews(db, run.id).some((f) => f.source === 'learned')
+    const pages = learned ? await pagesOf(ctx, run) : []
+    acceptOpenFields(db, run, actorId, { ...options, minConfidence }, (tx, accepted) => {
+      for (const field of accepted)
+        if (field.source === 'learned') confirmLearned(tx, run, field.fieldKey, pages)
+    })
+    feed.publish(run.id)
+    return detail(run)
+  }
+
+  /** An approved run as an export row: its current values, who approved it last and when. */
+  function exportedRun(run: AgentRunRow, fields: repo.FieldReviewRow[]): ExportedRun {
+    const review = repo.findRunReview(db, run.id)
+    const approval = repo.lastApproval(db, run.id)
+    const usernames = agentRuns.usernamesOf(approval ? [approval.actorId] : [])
+    return {
+      run_id: run.id,
+      file_name: run.fileName,
+      runtime_agent_id: run.runtimeAgentId,
+      agent_version_id: run.agentVersionId,
+      uploaded_at: run.createdAt,
+      approved_by: approval
+        ? { id: approval.actorId, username: usernames.get(approval.actorId) ?? 'deleted user' }
+        : null,
+      approved_at: review?.reviewedAt ?? null,
+      synced_at: review?.syncedAt ?? null,
+      fields: Object.fromEntries(fields.map((f) => [f.fieldKey, f.value ?? null])),
+      not_on_document: fields.filter((f) => f.reviewStatus === 'not_on_document').map((f) => f.fieldKey),
+    }
+  }
+
+  function exportOf(runs: AgentRunRow[], format: 'csv' | 'json') {
+    const withFields = runs.map((run) => ({ run, fields: repo.listFieldReviews(db, run.id) }))
+    const columns = exportColumns(withFields)
+    const rows = withFields.map(({ run, fields }) => exportedRun(run, fields))
+    return format === 'csv'
+      ? { body: exportCsv(columns, rows), mimeType: 'text/csv; charset=utf-8' }
+      : { body: exportJson(columns, rows), mimeType: 'application/json; charset=utf-8' }
   }
 
   /** A box must have a page within the run, and a page number a box. */
@@ -277,6 +334,11 @@ export function createDocumentRecognitionService(
       const field = repo.findFieldReview(db, run.id, fieldId)
       if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
       const definition = definitionOf(run, field.fieldKey)
+      if (
+        patch.review_status === 'not_on_document' &&
+        ((patch.value ?? null) !== null || (patch.bbox ?? null) !== null)
+      )
+        throw RecognitionErrors.NOT_ON_DOCUMENT_WITH_VALUE({ field_key: field.fieldKey })
       if (definition && patch.value !== undefined && patch.value !== null) {
         const typed = readTypedValue(definition, patch.value)
         if (!typed.ok)
@@ -386,6 +448,36 @@ export function createDocumentRecognitionService(
         history_status: tracked ? ('recorded' as const) : ('unrecorded' as const),
         revisions: revisions.map((r) => toRevision(r, usernames)),
       }
+    },
+
+    acceptConfident: (runId: string, actorId: string) => acceptFields(runId, actorId, { approve: false }),
+    approve: (runId: string, actorId: string) => acceptFields(runId, actorId, { approve: true }),
+
+    /** One approved run's result as a CSV or JSON export. */
+    exportRun(runId: string, format: 'csv' | 'json') {
+      const run = getRun(runId)
+      const review = repo.findRunReview(db, run.id)
+      if (review?.reviewStatus !== 'approved')
+        throw RecognitionErrors.RESULT_NOT_APPROVED({ review_status: reviewStatusOf(review) })
+      const base = path.parse(run.fileName).name || 'document'
+      return { ...exportOf([run], format), fileName: `${base}-${run.id.slice(0, 8)}.${format}` }
+    },
+
+    /** Every approved run the queue's filters match (a filter on another review status matches none), newest first. */
+    exportRuns(query: RunExportQuery) {
+      const { format, ...filters } = query
+      const runs: AgentRunRow[] = []
+      if (!filters.review_status || filters.review_status === 'approved')
+        for (let offset = 0; ; offset += EXPORT_BATCH) {
+          const { rows } = repo.listRuns(db, { ...filters, review_status: 'approved' }, true, {
+            limit: EXPORT_BATCH,
+            offset,
+          })
+          runs.push(...rows)
+          if (rows.length < EXPORT_BATCH) break
+        }
+      const day = new Date().toISOString().slice(0, 10)
+      return { ...exportOf(runs, format), fileName: `approved-runs-${day}.${format}` }
     },
 
     sync(runId: string, actorId: string) {
@@ -518,6 +610,8 @@ export function createDocumentRecognitionService(
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000
+/** Runs read per query while an export gathers a queue's approved runs. */
+const EXPORT_BATCH = 500
 
 /** A box is [x0, y0, x1, y1] with x0 < x1 and y0 < y1 (fractions are checked by the schema). */
 function checkBox(bbox: number[]) {

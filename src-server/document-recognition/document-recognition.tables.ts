@@ -3,7 +3,16 @@ import { agentRun, runtimeAgent, runtimeAgentVersion } from '../agent-runs'
 import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 
 export const REVIEW_STATUSES = ['pending', 'flagged', 'approved', 'rejected'] as const
-export const FIELD_REVIEW_STATUSES = ['pending', 'flagged', 'accepted', 'corrected'] as const
+/** `not_on_document`: a reviewer's word that the document does not carry the field (not an accepted gap). */
+export const FIELD_REVIEW_STATUSES = [
+  'pending',
+  'flagged',
+  'accepted',
+  'corrected',
+  'not_on_document',
+] as const
+/** A field a reviewer has settled: the run is approved once every field is. */
+export const SETTLED_FIELD_STATUSES: readonly string[] = ['accepted', 'corrected', 'not_on_document']
 export type FieldValue = string | number | boolean | null
 export type Bbox = [number, number, number, number]
 /** Where a field review's current value came from. */

@@ -87,7 +87,13 @@ const LABELS = {
   },
   run_status: { queued: 'Queued', running: 'Extracting', completed: 'Extracted', failed: 'Failed' },
   review_status: { pending: 'To review', flagged: 'Flagged', approved: 'Approved', rejected: 'Rejected' },
-  field_status: { pending: 'Not reviewed', flagged: 'Flagged', accepted: 'Accepted', corrected: 'Corrected' },
+  field_status: {
+    pending: 'Not reviewed',
+    flagged: 'Flagged',
+    accepted: 'Accepted',
+    corrected: 'Corrected',
+    not_on_document: 'Not on document',
+  },
   flag_reason: {
     missing: 'no value found',
     low_confidence: 'low confidence',

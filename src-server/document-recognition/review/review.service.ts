@@ -3,10 +3,10 @@ import { type Db, nowIso, type Queryable } from '../../db'
 import { RecognitionErrors } from '../document-recognition.errors'
 import * as repo from '../document-recognition.repository'
 import type { FieldReviewPatch } from '../document-recognition.schemas'
-import type { FieldValue } from '../document-recognition.tables'
+import { type FieldValue, SETTLED_FIELD_STATUSES } from '../document-recognition.tables'
 import { reviewStatusOf } from './views'
 
-const FINAL = new Set(['accepted', 'corrected'])
+const isSettled = (field: repo.FieldReviewRow) => SETTLED_FIELD_STATUSES.includes(field.reviewStatus)
 const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
 
@@ -21,8 +21,9 @@ function requireOpenReview(db: Db, run: AgentRunRow): repo.RunReviewRow {
 
 /**
  * Applies a reviewer's correction: updates the field, appends a revision (never updated or deleted), and moves
- * the run's review_status: `approved` once every field is accepted or corrected; a changed value on an approved
- * run reopens it (back to pending/flagged, `reviewed_at` cleared) until the next review action confirms it.
+ * the run's review_status: `approved` once every field is settled (accepted, corrected or not on the document); a
+ * changed value on an approved run reopens it (back to pending/flagged, `reviewed_at` cleared) until the next review
+ * action confirms it. `not_on_document` clears the value and its box.
  */
 export function correctField(
   db: Db,
@@ -36,62 +37,130 @@ export function correctField(
   const review = requireOpenReview(db, run)
   const field = repo.findFieldReview(db, run.id, fieldId)
   if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
+  const notOnDocument = patch.review_status === 'not_on_document'
+  if (notOnDocument) patch = { ...patch, value: null, page_number: null, bbox: null }
   const valueChanged = patch.value !== undefined && !same(patch.value, field.value)
   const value = patch.value !== undefined ? patch.value : (field.value ?? null)
-  const reviewStatus = valueChanged ? 'corrected' : (patch.review_status ?? field.reviewStatus)
-  const reviewerNote = patch.reviewer_note !== undefined ? patch.reviewer_note : field.reviewerNote
-  const pageNumber = patch.page_number !== undefined ? patch.page_number : field.pageNumber
-  const bbox = patch.bbox !== undefined ? (patch.bbox as typeof field.bbox) : field.bbox
+  const reviewStatus =
+    valueChanged && !notOnDocument ? 'corrected' : (patch.review_status ?? field.reviewStatus)
   const now = nowIso()
   db.transaction((tx) => {
-    const revision = field.revisionCount + 1
-    repo.insertRevision(tx, {
-      fieldReviewId: field.id,
-      revision,
-      value,
-      previousValue: field.value ?? null,
-      reviewStatus,
-      reviewerNote,
-      pageNumber,
-      bbox,
-      actorId,
-      createdAt: now,
-    })
-    repo.updateFieldReview(tx, field.id, {
+    reviseField(tx, field, actorId, now, {
       value,
       reviewStatus,
-      reviewerNote,
-      pageNumber,
-      bbox,
+      reviewerNote: patch.reviewer_note !== undefined ? patch.reviewer_note : field.reviewerNote,
+      pageNumber: patch.page_number !== undefined ? patch.page_number : field.pageNumber,
+      bbox: patch.bbox !== undefined ? (patch.bbox as typeof field.bbox) : field.bbox,
       ...(valueChanged ? { source: 'reviewer', learnedFromRunId: null } : {}),
-      revisionCount: revision,
-      lastRevisedAt: now,
-      lastRevisedById: actorId,
     })
     alongside?.(tx, field)
-    const fields = repo.listFieldReviews(tx, run.id)
-    const open = fields.some((f) => f.reviewStatus === 'flagged') ? 'flagged' : 'pending'
-    const allFinal = fields.every((f) => FINAL.has(f.reviewStatus))
-    let next = review.reviewStatus
-    if (review.reviewStatus === 'approved' && valueChanged) next = open
-    else if (allFinal) next = 'approved'
-    else next = open
-    if (next !== review.reviewStatus) {
-      repo.updateRunReview(tx, run.id, {
-        reviewStatus: next,
-        reviewedAt: next === 'approved' ? now : null,
-        revisionTracking: true,
-      })
-      if (next === 'approved' || review.reviewStatus === 'approved')
-        repo.insertReviewEvent(tx, {
-          runId: run.id,
-          kind: next === 'approved' ? 'approved' : 'reopened',
-          actorId,
-          previousStatus: review.reviewStatus,
-          nextStatus: next,
-        })
-    } else if (!review.revisionTracking) repo.updateRunReview(tx, run.id, { revisionTracking: true })
+    moveRunReview(tx, run.id, review, actorId, now, valueChanged)
   })
+}
+
+type FieldChange = Pick<
+  repo.FieldReviewRow,
+  'value' | 'reviewStatus' | 'reviewerNote' | 'pageNumber' | 'bbox'
+> &
+  Partial<Pick<repo.FieldReviewRow, 'source' | 'learnedFromRunId'>>
+
+/** Writes a field's next state and the revision that records it. */
+function reviseField(
+  tx: Queryable,
+  field: repo.FieldReviewRow,
+  actorId: string,
+  now: string,
+  next: FieldChange,
+) {
+  const revision = field.revisionCount + 1
+  repo.insertRevision(tx, {
+    fieldReviewId: field.id,
+    revision,
+    value: next.value ?? null,
+    previousValue: field.value ?? null,
+    reviewStatus: next.reviewStatus,
+    reviewerNote: next.reviewerNote,
+    pageNumber: next.pageNumber,
+    bbox: next.bbox,
+    actorId,
+    createdAt: now,
+  })
+  repo.updateFieldReview(tx, field.id, {
+    ...next,
+    revisionCount: revision,
+    lastRevisedAt: now,
+    lastRevisedById: actorId,
+  })
+}
+
+/** The run's review_status after a review action on its fields, with an approved/reopened event when it moves. */
+function moveRunReview(
+  tx: Queryable,
+  runId: string,
+  review: repo.RunReviewRow,
+  actorId: string,
+  now: string,
+  valueChanged: boolean,
+) {
+  const fields = repo.listFieldReviews(tx, runId)
+  const open = fields.some((f) => f.reviewStatus === 'flagged') ? 'flagged' : 'pending'
+  let next: string
+  if (review.reviewStatus === 'approved' && valueChanged) next = open
+  else if (fields.every(isSettled)) next = 'approved'
+  else next = open
+  if (next !== review.reviewStatus) {
+    repo.updateRunReview(tx, runId, {
+      reviewStatus: next,
+      reviewedAt: next === 'approved' ? now : null,
+      revisionTracking: true,
+    })
+    if (next === 'approved' || review.reviewStatus === 'approved')
+      repo.insertReviewEvent(tx, {
+        runId,
+        kind: next === 'approved' ? 'approved' : 'reopened',
+        actorId,
+        previousStatus: review.reviewStatus,
+        nextStatus: next,
+      })
+  } else if (!review.revisionTracking) repo.updateRunReview(tx, runId, { revisionTracking: true })
+}
+
+/**
+ * Accepts, in one action, every field not yet reviewed (`pending`: not flagged) that holds a value read at
+ * `minConfidence` or above, one revision each. With `approve`, the run is approved too, which needs every other
+ * field settled already: a flagged field left is a 409 naming it. Returns the accepted fields.
+ */
+export function acceptOpenFields(
+  db: Db,
+  run: AgentRunRow,
+  actorId: string,
+  options: { minConfidence: number; approve: boolean },
+  /** Further writes of the same action (confirming learned hints), in the same transaction. */
+  alongside?: (tx: Queryable, accepted: repo.FieldReviewRow[]) => void,
+): repo.FieldReviewRow[] {
+  const review = requireOpenReview(db, run)
+  const fields = repo.listFieldReviews(db, run.id)
+  const accepted = fields.filter(
+    (f) => f.reviewStatus === 'pending' && f.value !== null && f.confidence >= options.minConfidence,
+  )
+  if (options.approve) {
+    const open = fields.filter((f) => !isSettled(f) && !accepted.includes(f))
+    if (open.length) throw RecognitionErrors.RUN_NOT_APPROVABLE({ open_fields: open.map((f) => f.fieldKey) })
+  }
+  const now = nowIso()
+  db.transaction((tx) => {
+    for (const field of accepted)
+      reviseField(tx, field, actorId, now, {
+        value: field.value ?? null,
+        reviewStatus: 'accepted',
+        reviewerNote: field.reviewerNote,
+        pageNumber: field.pageNumber,
+        bbox: field.bbox,
+      })
+    alongside?.(tx, accepted)
+    moveRunReview(tx, run.id, review, actorId, now, false)
+  })
+  return accepted
 }
 
 /** Marks an approved run delivered; from then on it is read-only. */

@@ -47,21 +47,38 @@ export const reviewApi = {
     api.get<PageWords>(`${runPath(runId)}/pages/${pageNumber}/words`),
   revisions: (runId: string, fieldId: string) =>
     api.get<FieldRevisions>(`${runPath(runId)}/field-reviews/${fieldId}/revisions`),
+  acceptConfident: (runId: string) => api.post<RecognitionRun>(`${runPath(runId)}/accept-confident`),
+  approve: (runId: string) => api.post<RecognitionRun>(`${runPath(runId)}/approve`),
   reject: (runId: string, reason: string) => api.post<RecognitionRun>(`${runPath(runId)}/reject`, { reason }),
   rerun: (runId: string) => api.post<RerunResult>(`${runPath(runId)}/rerun`),
-  /** Fetches a protected file with the session's token and hands it to the browser as a download. */
-  async download(runId: string, kind: 'source-document' | 'source-pdf' | 'result', fallbackName: string) {
-    const response = await api.raw('GET', `${runPath(runId)}/${kind}`)
-    const url = URL.createObjectURL(await response.blob())
-    const link = Object.assign(document.createElement('a'), {
-      href: url,
-      download: downloadName(response) ?? fallbackName,
-    })
-    link.click()
-    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  download: (runId: string, kind: 'source-document' | 'source-pdf' | 'result', fallbackName: string) =>
+    saveFile(`${runPath(runId)}/${kind}`, fallbackName),
+  /** One approved run's result as CSV or JSON. */
+  exportRun: (runId: string, format: ExportFormat) =>
+    saveFile(`${runPath(runId)}/export?format=${format}`, `${runId}.${format}`),
+  /** Every approved run the queue's filters match. */
+  exportRuns(filters: RunFilters, format: ExportFormat) {
+    const { page: _page, ...rest } = filters
+    const query = new URLSearchParams({ format })
+    for (const [key, value] of Object.entries(rest)) if (value) query.set(key, value)
+    return saveFile(`/document-recognition/runs/export?${query}`, `approved-runs.${format}`)
   },
   sourcePdfUrl: (runId: string) => `${apiBase()}${runPath(runId)}/source-pdf`,
   watchRuns,
+}
+
+export type ExportFormat = 'csv' | 'json'
+
+/** Fetches a protected file with the session's token and hands it to the browser as a download. */
+async function saveFile(path: string, fallbackName: string) {
+  const response = await api.raw('GET', path)
+  const url = URL.createObjectURL(await response.blob())
+  const link = Object.assign(document.createElement('a'), {
+    href: url,
+    download: downloadName(response) ?? fallbackName,
+  })
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
 /** Between two attempts to reopen the live feed after it dropped. */

@@ -11,7 +11,8 @@ import { FIELD_TONE } from './status-tones'
 const percent = (value: number | null) => (value === null ? '—' : `${Math.round(value * 100)}%`)
 
 function FieldEditor({ field, readOnly }: { field: FieldReview; readOnly: boolean }) {
-  const { editing, draft, fieldError, setDraft, startEdit, cancelEdit, save, accept } = useReviewRun()
+  const { editing, draft, fieldError, setDraft, startEdit, cancelEdit, save, accept, notOnDocument } =
+    useReviewRun()
   const input = useRef<HTMLInputElement>(null)
   // E selects the whole value, so typing replaces it.
   useEffect(() => {
@@ -65,6 +66,13 @@ function FieldEditor({ field, readOnly }: { field: FieldReview; readOnly: boolea
       <Button disabled={readOnly} onClick={() => void queued(startEdit)}>
         Edit <kbd>E</kbd>
       </Button>
+      <Button
+        variant="ghost"
+        disabled={readOnly || field.review_status === 'not_on_document'}
+        onClick={() => void queued(notOnDocument)}
+      >
+        Not on document <kbd>X</kbd>
+      </Button>
     </div>
   )
 }
@@ -104,7 +112,10 @@ function Timeline() {
           <li key={revision.revision}>
             <span className="timeline-dot" />
             <div>
-              <strong>{revision.value ?? '(missing)'}</strong>{' '}
+              <strong>
+                {revision.value ??
+                  (revision.review_status === 'not_on_document' ? '(not on this document)' : '(missing)')}
+              </strong>{' '}
               <Badge tone={FIELD_TONE[revision.review_status]}>
                 {label('field_status', revision.review_status)}
               </Badge>
@@ -150,7 +161,14 @@ export function FieldPanel({ readOnly }: { readOnly: boolean }) {
           >
             <button type="button" className="field-summary" onClick={() => select(field.id)}>
               <span className="field-label">{field.label}</span>
-              <span className="field-value">{field.value ?? <em className="muted">missing</em>}</span>
+              <span className="field-value">
+                {field.value ??
+                  (field.review_status === 'not_on_document' ? (
+                    <em className="muted">not on this document</em>
+                  ) : (
+                    <em className="muted">missing</em>
+                  ))}
+              </span>
               <span className="field-meta">
                 <Badge tone={FIELD_TONE[field.review_status]}>
                   {label('field_status', field.review_status)}

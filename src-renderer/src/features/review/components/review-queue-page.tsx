@@ -1,9 +1,11 @@
 import { useEffect } from 'react'
 import { Link } from 'react-router'
-import { Badge, PageHeader } from '../../../components/ui'
+import { Badge, Button, PageHeader } from '../../../components/ui'
 import { DataTable, formatTime, Tabs } from '../../../components/ui/data'
+import { useNotifications } from '../../../components/ui/notifications'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
+import { type ExportFormat, reviewApi } from '../api/review-api'
 import type { RecognitionRun } from '../api/review-types'
 import { isInFlight, queueOrder, useReviewQueue } from '../stores/review-queue-store'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
@@ -14,7 +16,33 @@ type Filter = 'all' | (typeof REVIEW_FILTERS)[number]
 
 const shown = (value: unknown) => (value === null || value === undefined ? '(missing)' : String(value))
 
-/** Why a run was rejected, or what a rerun changed against its source (`diff_from_source`). */
+/** Export CSV / Export JSON of approved results; a failed export is a toast. */
+export function ExportButtons({
+  save,
+  disabled,
+  title,
+}: {
+  save: (format: ExportFormat) => Promise<void>
+  disabled?: boolean
+  title?: string
+}) {
+  const notify = useNotifications((state) => state.push)
+  return (['csv', 'json'] as const).map((format) => (
+    <Button
+      key={format}
+      variant="ghost"
+      disabled={disabled}
+      title={title}
+      onClick={() =>
+        void save(format).catch((error: Error) => notify({ kind: 'error', text: error.message }))
+      }
+    >
+      Export {format.toUpperCase()}
+    </Button>
+  ))
+}
+
+/** Why a run was rejected, or what a rerun changed against its source (`diff_from_source`), fields by label. */
 export function RunNotes({ run }: { run: RecognitionRun }) {
   if (run.review_status === 'rejected' && run.reject_reason)
     return <span className="small">Rejected: {run.reject_reason}</span>
@@ -23,11 +51,12 @@ export function RunNotes({ run }: { run: RecognitionRun }) {
     ([, d]) => JSON.stringify(d.source_value) !== JSON.stringify(d.target_value),
   )
   if (changed.length === 0) return <span className="small muted">Rerun: same values as its source</span>
+  const labelOf = (key: string) => run.field_reviews.find((f) => f.field_key === key)?.label ?? key
   return (
     <ul className="diff-list small" aria-label="Changes from the source run">
       {changed.map(([key, d]) => (
         <li key={key}>
-          {key}: <s>{shown(d.source_value)}</s> → <strong>{shown(d.target_value)}</strong>
+          {labelOf(key)}: <s>{shown(d.source_value)}</s> → <strong>{shown(d.target_value)}</strong>
         </li>
       ))}
     </ul>
@@ -58,20 +87,26 @@ export function ReviewQueuePage() {
         description="Extracted documents waiting for a reviewer, flagged ones first."
       />
       <UploadPanel />
-      <div className="field queue-filter">
-        <label htmlFor="queue-agent">Show runs of</label>
-        <select
-          id="queue-agent"
-          value={filters.runtime_agent_id ?? ''}
-          onChange={(e) => setFilters({ ...filters, runtime_agent_id: e.target.value || undefined })}
-        >
-          <option value="">All extractors</option>
-          {agents.map((agent) => (
-            <option key={agent.runtime_agent_id} value={agent.runtime_agent_id}>
-              {agent.display_name}
-            </option>
-          ))}
-        </select>
+      <div className="queue-controls">
+        <div className="field queue-filter">
+          <label htmlFor="queue-agent">Show runs of</label>
+          <select
+            id="queue-agent"
+            value={filters.runtime_agent_id ?? ''}
+            onChange={(e) => setFilters({ ...filters, runtime_agent_id: e.target.value || undefined })}
+          >
+            <option value="">All extractors</option>
+            {agents.map((agent) => (
+              <option key={agent.runtime_agent_id} value={agent.runtime_agent_id}>
+                {agent.display_name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="row" title="The approved runs these filters show">
+          <span className="small muted">Approved results</span>
+          <ExportButtons save={(format) => reviewApi.exportRuns(filters, format)} />
+        </div>
       </div>
       <Tabs<Filter>
         label="Review status"

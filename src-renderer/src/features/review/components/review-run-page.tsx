@@ -12,7 +12,7 @@ import { queued, useReviewRun } from '../stores/review-run-store'
 import { DocumentViewer, MAX_ZOOM, MIN_ZOOM, type Zoom } from './document-viewer'
 import { FieldPanel } from './field-panel'
 import { RejectDialog } from './reject-dialog'
-import { RunNotes } from './review-queue-page'
+import { ExportButtons, RunNotes } from './review-queue-page'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
 
 const KEYS: [string, string][] = [
@@ -20,6 +20,9 @@ const KEYS: [string, string][] = [
   ['↑ / K', 'previous field'],
   ['N', 'next flagged or missing field'],
   ['A', 'accept and go to the next field'],
+  ['Shift+A', 'accept every unflagged field read at the confidence threshold or above'],
+  ['X', 'the selected field is not on this document'],
+  ['Shift+Enter', 'approve the run (accepts the fields left unreviewed; flagged ones need a look first)'],
   ['E', 'edit (the whole value is selected)'],
   ['Enter', 'save; on an approved run, open the next run'],
   ['Esc', 'cancel'],
@@ -40,6 +43,9 @@ function runKey(key: string, openNextRun: () => Promise<void>): boolean {
     k: () => useReviewRun.getState().move(-1),
     n: () => useReviewRun.getState().nextFlagged(),
     a: () => useReviewRun.getState().accept(),
+    'Shift+A': () => useReviewRun.getState().acceptConfident(),
+    x: () => useReviewRun.getState().notOnDocument(),
+    'Shift+Enter': () => useReviewRun.getState().approve(),
     e: () => useReviewRun.getState().startEdit(),
     Enter: () => (useReviewRun.getState().run?.review_status === 'approved' ? openNextRun() : undefined),
   }
@@ -52,6 +58,12 @@ function runKey(key: string, openNextRun: () => Promise<void>): boolean {
   void queued(action)
   return true
 }
+
+/** A key as the map names it: Shift with a letter or Enter spelled out ("Shift+A"), any other key as typed. */
+const keyName = (event: KeyboardEvent) =>
+  event.shiftKey && (event.key === 'Enter' || /^[a-z]$/i.test(event.key))
+    ? `Shift+${event.key.length === 1 ? event.key.toUpperCase() : event.key}`
+    : event.key
 
 /**
  * Field-by-field keyboard flow; keys typed into inputs and open dialogs are left alone. A dialog just closed can
@@ -71,7 +83,7 @@ function useReviewKeys(enabled: boolean, openNextRun: () => Promise<void>) {
       )
         return
       if (event.repeat && event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
-      if (runKey(event.key, openNextRun)) event.preventDefault()
+      if (runKey(keyName(event), openNextRun)) event.preventDefault()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
@@ -121,6 +133,8 @@ export function ReviewRunPage() {
     takeRegion,
     nextRunId,
     setHelp,
+    acceptConfident,
+    approve,
   } = useReviewRun()
   const [zoom, setZoom] = useState<Zoom>('fit')
   const [rejecting, setRejecting] = useState(false)
@@ -252,6 +266,11 @@ export function ReviewRunPage() {
           <Button variant="ghost" onClick={() => void download('result', `${run.id}.json`)}>
             Result
           </Button>
+          <ExportButtons
+            disabled={run.review_status !== 'approved'}
+            title={run.review_status === 'approved' ? undefined : 'Approve the run to export it'}
+            save={(format) => reviewApi.exportRun(run.id, format)}
+          />
         </div>
       </div>
       <div className="review-body">
@@ -284,6 +303,16 @@ export function ReviewRunPage() {
               <strong>Approved.</strong> Press <kbd>Enter</kbd> for the next run in the queue.
               <Button variant="primary" onClick={() => void openNextRun()}>
                 Next run
+              </Button>
+            </div>
+          ) : null}
+          {!readOnly && run.review_status !== 'approved' ? (
+            <div className="review-run-actions">
+              <Button onClick={() => void queued(acceptConfident)}>
+                Accept all confident <kbd>⇧A</kbd>
+              </Button>
+              <Button variant="primary" onClick={() => void queued(approve)}>
+                Approve <kbd>⇧Enter</kbd>
               </Button>
             </div>
           ) : null}

@@ -19,4 +19,5 @@ export const FIELD_TONE: Record<FieldStatus, Tone> = {
   flagged: 'warning',
   accepted: 'success',
   corrected: 'info',
+  not_on_document: 'neutral',
 }

@@ -32,6 +32,12 @@ interface RunState {
   cancelEdit(): void
   save(): Promise<void>
   accept(): Promise<void>
+  /** Marks the selected field as not on this document and moves on. */
+  notOnDocument(): Promise<void>
+  /** Accepts every unflagged field read at the agent's threshold or above, in one request. */
+  acceptConfident(): Promise<void>
+  /** Accepts what is left unreviewed and approves the run, in one request (refused while a field is flagged). */
+  approve(): Promise<void>
   takeWords(pageNumber: number, words: PageWord[]): Promise<void>
   takeRegion(pageNumber: number, bbox: Bbox): Promise<void>
   setHelp(open: boolean): void
@@ -42,7 +48,9 @@ interface RunState {
 
 const fieldsOf = (run: RecognitionRun | null) => run?.field_reviews ?? []
 const isSettled = (field: FieldReview) =>
-  field.review_status === 'accepted' || field.review_status === 'corrected'
+  field.review_status === 'accepted' ||
+  field.review_status === 'corrected' ||
+  field.review_status === 'not_on_document'
 /** What `N` visits: flagged fields, and empty ones nobody has settled yet. */
 const needsLook = (field: FieldReview) =>
   field.review_status === 'flagged' || (field.value === null && !isSettled(field))
@@ -94,6 +102,19 @@ export const useReviewRun = create<RunState>((set, get) => {
       if (error instanceof ApiError && error.status === 422) set({ fieldError: message })
       else useNotifications.getState().push({ kind: 'error', text: message })
       return false
+    } finally {
+      set((state) => ({ saving: state.saving - 1 }))
+    }
+  }
+
+  /** A review action on the whole run; the run as it then reads replaces the shown one. */
+  async function runAction(call: (runId: string) => Promise<RecognitionRun>) {
+    const run = get().run
+    if (!run) return
+    set((state) => ({ saving: state.saving + 1 }))
+    try {
+      set({ run: await call(run.id) })
+      void loadTimeline(get().selectedId)
     } finally {
       set((state) => ({ saving: state.saving - 1 }))
     }
@@ -193,6 +214,17 @@ export const useReviewRun = create<RunState>((set, get) => {
       const field = fieldsOf(get().run).find((f) => f.id === get().selectedId)
       if (!field) return
       if (isSettled(field) || (await sendPatch({ review_status: 'accepted' }))) advance(field.id)
+    },
+
+    async notOnDocument() {
+      const field = fieldsOf(get().run).find((f) => f.id === get().selectedId)
+      if (field && (await sendPatch({ review_status: 'not_on_document' }))) advance(field.id)
+    },
+
+    acceptConfident: () => runAction(reviewApi.acceptConfident),
+
+    async approve() {
+      if (get().run?.review_status !== 'approved') await runAction(reviewApi.approve)
     },
 
     async takeWords(pageNumber, words) {
