@@ -26,6 +26,7 @@ const resource: Resource = { ownerId: 'owner', isGranted: (userId) => userId ===
 /** Who may, per rule; every kind not listed may not. */
 const allowed: Record<AccessPermission, CallerKind[]> = {
   'agent.use': ['owner', 'grantee', 'operator', 'admin'],
+  'agent.set_audience': ['owner', 'admin'],
   'agent.edit': ['owner', 'operator', 'admin'],
   'knowledge_source.manage': ['owner', 'operator', 'admin'],
   'knowledge_source.read': ['owner', 'grantee', 'operator', 'admin'],

@@ -10,6 +10,8 @@ import type { AppError } from '../errors'
 const RULES = {
   /** Chat with an agent, mount knowledge on it, evaluate it (contract 20: operators may use all agents). */
   'agent.use': { anyOf: ['chat.operate', 'agents.manage'], grant: true },
+  /** Decide who may talk to an agent (its audience): its owner or an admin, not every agent manager. */
+  'agent.set_audience': { anyOf: ['platform.admin'], grant: false },
   /** Change an agent's prompt, model or name. */
   'agent.edit': { anyOf: ['agents.manage'], grant: false },
   /** Change a knowledge source, its documents and its ingestion. */

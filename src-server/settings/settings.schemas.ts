@@ -9,6 +9,8 @@ export const PlatformConfigSchema = Type.Object({
   refund_window_days: Type.Integer(),
   registration_open: Type.Boolean(),
   mcp_allowed_commands: Type.String(),
+  handoff_message: Type.String(),
+  handoff_offline_message: Type.String(),
 })
 export const ConfigEntry = Type.Object({
   key: Type.String(),
