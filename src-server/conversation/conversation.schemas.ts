@@ -194,7 +194,7 @@ export type HandoverBody = Static<typeof HandoverBody>
 
 export const HandoffRequestSchema = Type.Object({
   session: SessionSchema,
-  /** The acknowledgement told to the user; null when the session was already waiting for a person. */
+  /** The acknowledgement told to the user; null when they had just been told. */
   message: Nullable(MessageSchema),
 })
 

@@ -236,7 +236,7 @@ export function createSessionState(
 
     /**
      * The user asks for a person ("Talk to a person"): the session waits for one, reaches the top of the
-     * inbox, and the user is told so in the configured words. Asking again while it waits changes nothing.
+     * inbox, and the user is told so in the configured words. Asking again right after the answer changes nothing.
      */
     requestHuman(user: AuthUser, sessionId: string): { session: SessionView; message: MessageView | null } {
       visibleSession(user, sessionId)
@@ -247,9 +247,10 @@ export function createSessionState(
             { state: current.state },
             'A person is already answering this conversation.',
           )
-        if (current.waitingSince && !current.resolvedAt) return null
-        repo.requestHuman(tx, sessionId)
         const text = handoffAcknowledgement(tx, hub)
+        // Asked twice in a row: the user was just told.
+        if (current.waitingSince && !current.resolvedAt && current.lastMessage === preview(text)) return null
+        repo.requestHuman(tx, sessionId)
         const message = repo.insertMessage(tx, { sessionId, role: 'assistant', content: text })
         repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
         return message.id
