@@ -145,7 +145,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               : waiting
                 ? asOperator
                   ? 'Waiting for a human.'
-                  : 'You asked for a person: one will join as soon as they can.'
+                  : 'Someone from our team will join as soon as they can.'
                 : `${agent} (AI) is answering.`}{' '}
             {operator && summary?.resolved_at ? '· resolved ' : ''}
             {connected ? '' : '· reconnecting…'}
@@ -155,7 +155,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <Badge tone={current === 'HUMAN_ACTIVE' ? 'warning' : 'info'}>
             {current === 'HUMAN_ACTIVE' ? 'Human answering' : 'AI answering'}
           </Badge>
-          {!asOperator && current === 'AI_ACTIVE' ? (
+          {!asOperator && current === 'AI_ACTIVE' && !waiting ? (
             <Button onClick={() => void act(() => chatApi.requestHuman(sessionId).then((r) => r.session))}>
               Talk to a person
             </Button>
