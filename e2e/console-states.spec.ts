@@ -144,7 +144,9 @@ test('a picker whose choices failed to load says so with Retry instead of offeri
   await page.unrouteAll({ behavior: 'wait' })
   await main.getByRole('button', { name: 'Retry' }).click()
   await expect(main.getByRole('alert')).toHaveCount(0)
-  await expect(page.getByLabel('Agent')).toContainText('Billing helper')
+  await expect(page.getByRole('group', { name: 'Who do you want to talk to?' })).toContainText(
+    'Billing helper',
+  )
 })
 
 test('the network card says whether traffic is encrypted only once the server has answered', async ({

@@ -178,7 +178,7 @@ test('the chat views list the sources behind an answer and open the cited passag
 
   // Olga chats as a user would, with the agent: her conversation view lists the sources of the answer.
   await olgaPage.getByRole('button', { name: 'New chat' }).click()
-  await olgaPage.getByLabel('Agent').selectOption({ label: 'Harbour guide' })
+  await olgaPage.getByRole('radio', { name: /Harbour guide/ }).check()
   await composer(olgaPage).fill('When do ferries leave from the pier?')
   await olgaPage.getByRole('button', { name: 'Start conversation' }).click()
   const answer = messages(olgaPage).locator('[data-role="assistant"]')

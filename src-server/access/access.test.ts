@@ -32,6 +32,7 @@ const allowed: Record<AccessPermission, CallerKind[]> = {
   'agent.use': ['owner', 'buyer', 'operator', 'admin'],
   // A buyer uses an agent and never changes it (prompt, model, knowledge or tool mounts, ingest targets).
   'agent.change': ['owner', 'operator', 'admin'],
+  'agent.set_audience': ['owner', 'admin'],
   'knowledge_source.manage': ['owner', 'operator', 'admin'],
   'knowledge_source.read': ['owner', 'buyer', 'operator', 'admin'],
   'session.use': ['owner', 'operator', 'admin'],

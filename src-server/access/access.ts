@@ -16,6 +16,8 @@ const RULES = {
    * is use, never change, so a buyer never writes to the seller's agent.
    */
   'agent.change': { anyOf: ['agents.manage'], grant: false },
+  /** Decide who may talk to an agent (its audience): its owner or an admin, not every agent manager. */
+  'agent.set_audience': { anyOf: ['platform.admin'], grant: false },
   /** Change a knowledge source, its documents and its ingestion. */
   'knowledge_source.manage': { anyOf: ['knowledge.manage'], grant: false },
   /** Read a source, search it and mount it on an agent (contract 30: ownership, a grant, or `chat.operate`). */

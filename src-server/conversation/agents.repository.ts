@@ -1,5 +1,5 @@
-import { desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
-import { user } from '../auth'
+import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { type Role, user } from '../auth'
 import { perHandle, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { type AgentType, agent } from './conversation.tables'
 
@@ -47,19 +47,32 @@ export function updateAgent(db: Queryable, id: string, values: Partial<typeof ag
   db.update(agent).set(values).where(eq(agent.id, id)).run()
 }
 
-/** Ids of agents the user does not own (candidates for marketplace grants). */
-/** A page of agents, newest first: all of them, or those owned by `ownerId` plus `extraIds` (granted ones). */
-export function listAgents(
-  db: Queryable,
-  scope: { all: true } | { ownerId: string; extraIds: string[] },
-  window: RowWindow,
-): RowPage<AgentWithOwner> {
-  let where: SQL | undefined
-  if (!('all' in scope))
-    where =
-      scope.extraIds.length > 0
-        ? or(eq(agent.ownerId, scope.ownerId), inArray(agent.id, scope.extraIds))
-        : eq(agent.ownerId, scope.ownerId)
+/** Who a page of agents is for: everyone's agents, one owner's, or those a user may talk to. */
+export type AgentScope =
+  | { all: true }
+  | { ownerId: string }
+  | { talker: { id: string; roles: readonly Role[] }; grantedIds: string[] }
+
+function scopeFilter(scope: AgentScope): SQL | undefined {
+  if ('all' in scope) return undefined
+  if ('ownerId' in scope) return eq(agent.ownerId, scope.ownerId)
+  const { talker, grantedIds } = scope
+  return or(
+    eq(agent.ownerId, talker.id),
+    grantedIds.length > 0 ? inArray(agent.id, grantedIds) : undefined,
+    eq(agent.audience, 'users'),
+    talker.roles.length > 0
+      ? and(
+          eq(agent.audience, 'roles'),
+          sql`exists (select 1 from json_each(${agent.audienceRoles}) where value in ${talker.roles})`,
+        )
+      : undefined,
+  )
+}
+
+/** A page of agents in `scope`, newest first. */
+export function listAgents(db: Queryable, scope: AgentScope, window: RowWindow): RowPage<AgentWithOwner> {
+  const where = scopeFilter(scope)
   const listing = db
     .select(withOwner)
     .from(agent)

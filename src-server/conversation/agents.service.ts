@@ -1,12 +1,13 @@
 import { mayAccess, type Resource, reachesEvery, requireAccess } from '../access'
 import type { ModelRegistry } from '../ai'
-import type { AuthUser } from '../auth'
+import type { AuthUser, Role } from '../auth'
 import type { Queryable } from '../db'
 import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import { pageWindow, toPage } from '../http'
 import { grantedAssetIds, hasAssetGrant } from '../marketplace'
 import * as repo from './agents.repository'
-import type { AgentView, CreateAgentBody, UpdateAgentBody } from './conversation.schemas'
+import type { AgentListQuery, AgentView, CreateAgentBody, UpdateAgentBody } from './conversation.schemas'
+import type { AgentAudience } from './conversation.tables'
 
 /** Checks a model configuration before it is stored; throws an AppError when it names an unknown model. */
 export type ModelConfigCheck = (config: {
@@ -48,32 +49,72 @@ export function toAgentView(
     model_name: row.modelName,
     model_temperature: row.modelTemperature,
     owner: { id: row.ownerId, username: row.ownerUsername },
+    audience: row.audience,
+    audience_roles: row.audienceRoles,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   }
 }
 
-/** An agent as the access rules see it: owned, granted by marketplace orders, 404 to whoever is refused. */
-function agentResource(db: Queryable, agentId: string, ownerId: string): Resource {
+/**
+ * An agent as the access rules see it: owned, granted by marketplace orders (and, with `talks`, in its audience),
+ * 404 to whoever is refused.
+ */
+function agentResource(db: Queryable, agentId: string, ownerId: string, talks = false): Resource {
   return {
     ownerId,
-    isGranted: (userId) => hasAssetGrant(db, userId, 'agent', agentId),
+    isGranted: (userId) => talks || hasAssetGrant(db, userId, 'agent', agentId),
     denied: () => CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId }),
   }
 }
 
+/** Whether the agent's audience takes in the user: everyone signed in, or one of the roles it names. */
+function inAudience(
+  agent: { audience: AgentAudience; audienceRoles: Role[] },
+  user: Pick<AuthUser, 'roles'>,
+): boolean {
+  if (agent.audience === 'users') return true
+  return agent.audience === 'roles' && agent.audienceRoles.some((role) => user.roles.includes(role))
+}
+
+/** The audience a PATCH leaves: roles only when the audience is `roles`, which needs at least one. */
+function nextAudience(
+  current: repo.AgentRow,
+  body: UpdateAgentBody,
+): { audience: AgentAudience; audienceRoles: Role[] } {
+  const audience = body.audience ?? current.audience
+  const roles = body.audience_roles ?? (body.audience === undefined ? current.audienceRoles : [])
+  if (audience !== 'roles') {
+    if (body.audience_roles?.length)
+      throw CommonErrors.VALIDATION_ERROR(
+        { audience_roles: 'only with audience "roles"' },
+        'audience_roles is only used when audience is "roles".',
+      )
+    return { audience, audienceRoles: [] }
+  }
+  if (roles.length === 0)
+    throw CommonErrors.VALIDATION_ERROR(
+      { audience_roles: 'at least one role' },
+      'An audience of roles needs at least one role in audience_roles.',
+    )
+  return { audience, audienceRoles: [...new Set(roles)] }
+}
+
 /**
  * The agent (`found`), when the user may use it (`agent.use`: its owner, a holder of a marketplace grant of it, an
- * operator); else 404 `AGENT_NOT_FOUND`, as if it did not exist. The one place that says who may use an agent.
+ * operator, and, with `talks`, a member of its audience); else 404 `AGENT_NOT_FOUND`, as if it did not exist. The
+ * one place that says who may use an agent. The audience only talks to the agent: mounting knowledge on it,
+ * ingesting for it, searching its knowledge directly and evaluating it stay with the owner, buyers and operators.
  */
 function usableBy<T extends { ownerId: string }>(
   db: Queryable,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
   found: T | null,
+  talks = false,
 ): T {
   if (!found) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
-  requireAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId))
+  requireAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId, talks))
   return found
 }
 
@@ -98,14 +139,20 @@ const ownerOnly = (db: Queryable, agentId: string) => {
   return ownerId === null ? null : { ownerId }
 }
 
-/** Whether the agent exists and the user may use it (a citation from its answers stands only while they may). */
+/**
+ * Whether the agent exists and the user may talk to it (a citation from its answers stands only while they may):
+ * its audience counts, since they read its answers.
+ */
 export function mayUseAgent(
   db: Queryable,
-  user: Pick<AuthUser, 'id' | 'permissions'>,
+  user: Pick<AuthUser, 'id' | 'permissions' | 'roles'>,
   agentId: string,
 ): boolean {
-  const found = ownerOnly(db, agentId)
-  return found !== null && mayAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId))
+  const found = repo.findAgent(db, agentId)
+  return (
+    found !== null &&
+    mayAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId, inAudience(found, user)))
+  )
 }
 
 /** For knowledge and evaluation: the agent exists and the user may use it. */
@@ -127,12 +174,15 @@ export function requireChangeableAgent(
 }
 
 /**
- * Agents: a user sees and uses their own agents and those a marketplace order granted them; operators and
- * agent managers see all. Anyone else's agent is 404 as if absent. Only the owner or an agent manager edits.
+ * Agents: a user sees and talks to their own agents, those a marketplace order granted them, and those whose
+ * audience takes them in; operators and agent managers see all. Anyone else's agent is 404 as if absent. Only the
+ * owner or an agent manager changes an agent; only the owner or an admin sets who the audience is.
  */
 export function createAgentService(db: Queryable, deps: { checkModel: ModelConfigCheck }) {
+  /** The agent, when the user may talk to it (chat, read it); else 404. */
   function usable(user: AuthUser, agentId: string): repo.AgentWithOwner {
-    return usableBy(db, user, agentId, repo.findAgent(db, agentId))
+    const found = repo.findAgent(db, agentId)
+    return usableBy(db, user, agentId, found, found !== null && inAudience(found, user))
   }
 
   return {
@@ -168,7 +218,18 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
       const temperature =
         body.model_temperature === undefined ? current.modelTemperature : body.model_temperature
       deps.checkModel({ provider, model, temperature })
+      const setsAudience = body.audience !== undefined || body.audience_roles !== undefined
+      if (setsAudience)
+        requireAccess(user, 'agent.set_audience', {
+          ownerId: current.ownerId,
+          denied: () =>
+            CommonErrors.FORBIDDEN(
+              { agent_id: agentId },
+              "Only the agent's owner or an admin decides who may talk to it.",
+            ),
+        })
       repo.updateAgent(db, agentId, {
+        ...(setsAudience && nextAudience(current, body)),
         ...(body.name !== undefined && { name: body.name }),
         ...(body.description !== undefined && { description: body.description }),
         ...(body.system_prompt !== undefined && { systemPrompt: body.system_prompt }),
@@ -179,10 +240,13 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
       return toAgentView(usable(user, agentId), user)
     },
 
-    list(user: AuthUser, query: PageQuery) {
-      const scope = reachesEvery(user, 'agent.use')
-        ? ({ all: true } as const)
-        : { ownerId: user.id, extraIds: grantedAssetIds(db, user.id, 'agent') }
+    /** The agents the user may talk to; `mine`: only those they own. */
+    list(user: AuthUser, query: AgentListQuery) {
+      const scope: repo.AgentScope = query.mine
+        ? { ownerId: user.id }
+        : reachesEvery(user, 'agent.use')
+          ? { all: true }
+          : { talker: user, grantedIds: grantedAssetIds(db, user.id, 'agent') }
       const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
       return toPage(
         rows.map((row) => toAgentView(row, user)),

@@ -18,6 +18,7 @@ import {
   CreateAgentBody,
   CreateCannedResponseBody,
   ExportQuery,
+  HandoffRequestSchema,
   HandoverBody,
   MessageListQuery,
   MessagePage,
@@ -152,6 +153,19 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
       },
       async (request) => run(request.requireUser(), request.params.session_id, request.body),
     )
+  app.post(
+    '/sessions/:session_id/request-human',
+    {
+      schema: {
+        tags: chatTags,
+        description:
+          'The user asks for a person: the session waits for one (top of the inbox, operators alerted) and the user is told so in the configured words.',
+        params: SessionIdParams,
+        response: { 200: HandoffRequestSchema },
+      },
+    },
+    async (request) => chat.requestHuman(request.requireUser(), request.params.session_id),
+  )
   app.post(
     '/sessions/:session_id/agent-message',
     {

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox'
+import { ROLES } from '../auth'
 import { Nullable, Page, PageQuery, Timestamp, UserRef, Uuid } from '../http'
-import { AGENT_TYPES, SESSION_ORIGINS, SESSION_STATES } from './conversation.tables'
+import { AGENT_AUDIENCES, AGENT_TYPES, SESSION_ORIGINS, SESSION_STATES } from './conversation.tables'
 import { INBOX_VIEWS } from './sessions.repository'
 
 const Temperature = Type.Number({ minimum: 0, maximum: 2 })
@@ -19,6 +20,11 @@ export const AgentSchema = Type.Object({
   model_name: Nullable(Type.String()),
   model_temperature: Nullable(Type.Number()),
   owner: UserRef,
+  audience: Type.Enum([...AGENT_AUDIENCES], {
+    description:
+      'Who may talk to the agent besides its owner, operators and marketplace buyers: nobody else (owner), the roles in audience_roles (roles), or every signed-in user (users).',
+  }),
+  audience_roles: Type.Array(Type.Enum([...ROLES])),
   created_at: Timestamp,
   updated_at: Timestamp,
 })
@@ -43,6 +49,15 @@ export const UpdateAgentBody = Type.Object(
     model_provider: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
     model_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
     model_temperature: Type.Optional(Nullable(Temperature)),
+    audience: Type.Optional(
+      Type.Enum([...AGENT_AUDIENCES], { description: "Only the agent's owner or an admin sets it." }),
+    ),
+    audience_roles: Type.Optional(
+      Type.Array(Type.Enum([...ROLES]), {
+        maxItems: ROLES.length,
+        description: 'With audience "roles": the roles whose holders may talk to the agent (at least one).',
+      }),
+    ),
   },
   { minProperties: 1 },
 )
@@ -50,7 +65,13 @@ export type UpdateAgentBody = Static<typeof UpdateAgentBody>
 
 export const AgentIdParams = Type.Object({ agent_id: Uuid })
 export const AgentPage = Page(AgentSchema)
-export const AgentPageQuery = PageQuery
+export const AgentPageQuery = Type.Object({
+  ...PageQuery.properties,
+  mine: Type.Optional(
+    Type.Boolean({ description: 'Only the agents you own (default: every agent you may talk to).' }),
+  ),
+})
+export type AgentListQuery = Static<typeof AgentPageQuery>
 
 export const CitationSchema = Type.Object({
   index: Type.Integer(),
@@ -83,6 +104,10 @@ export const SessionSchema = Type.Object({
   state: Type.Enum([...SESSION_STATES]),
   epoch: Type.Integer(),
   agent_id: Nullable(Uuid),
+  agent: Nullable(
+    Type.Object({ id: Uuid, name: Type.String() }, { description: 'The agent the session is with.' }),
+  ),
+  topic: Nullable(Type.String({ description: "The user's first message (a preview)." })),
   model_provider: Nullable(Type.String()),
   model_name: Nullable(Type.String()),
   model_temperature: Nullable(Type.Number()),
@@ -170,6 +195,12 @@ export const HandoverBody = Type.Object({
   ),
 })
 export type HandoverBody = Static<typeof HandoverBody>
+
+export const HandoffRequestSchema = Type.Object({
+  session: SessionSchema,
+  /** The acknowledgement told to the user; null when they had just been told. */
+  message: Nullable(MessageSchema),
+})
 
 export const AgentMessageBody = Type.Object({ content: Type.String({ minLength: 1, maxLength: 20_000 }) })
 export const NoteBody = AgentMessageBody

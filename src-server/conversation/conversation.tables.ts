@@ -1,10 +1,14 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { user } from '../auth'
+import { type Role, user } from '../auth'
 import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
 
 export const AGENT_TYPES = ['chat', 'workflow'] as const
 export type AgentType = (typeof AGENT_TYPES)[number]
+
+/** Who may talk to an agent besides its owner, operators and marketplace buyers: nobody else, some roles, everyone signed in. */
+export const AGENT_AUDIENCES = ['owner', 'roles', 'users'] as const
+export type AgentAudience = (typeof AGENT_AUDIENCES)[number]
 
 /** A chat agent: a system prompt and model defaults, owned by the user who created it. */
 export const agent = sqliteTable(
@@ -21,6 +25,13 @@ export const agent = sqliteTable(
     modelProvider: text('model_provider'),
     modelName: text('model_name'),
     modelTemperature: real('model_temperature'),
+    /**
+     * Checked by the request schema, not a CHECK: drizzle-kit would rebuild this table for one, and the rebuild's
+     * DROP TABLE would null every session's agent and drop every knowledge mount.
+     */
+    audience: text('audience').$type<AgentAudience>().notNull().default('owner'),
+    /** The roles that may talk to the agent when `audience` is `roles`; empty otherwise. */
+    audienceRoles: jsonText<Role[]>('audience_roles_json').notNull().default(sql`'[]'`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -63,6 +74,8 @@ export const chatSession = sqliteTable(
     /** The inbox row shows what the user said last, not the AI. */
     lastUserMessage: text('last_user_message'),
     lastUserMessageAt: text('last_user_message_at'),
+    /** The user's first message (a preview): with the agent's name, what the user's own list calls the session. */
+    topic: text('topic'),
     /** Counts the user's messages; an operator's unread count is this minus their read marker. */
     userMessageCount: integer('user_message_count').notNull().default(0),
     /** Set when the user asked for a human or the AI could not answer; cleared when a human takes it. */

@@ -13,6 +13,7 @@ import type { AgentService } from './agents.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
 import { ConversationErrors } from './conversation.errors'
 import type { SessionOrigin, SessionState, StoredCitation } from './conversation.tables'
+import { handoffAcknowledgement } from './handoff'
 import { asksForHuman, cannotAnswer } from './handoff-signals'
 import { citedIn, generateReply } from './reply-generation'
 import type { SessionPublisher } from './session-publisher'
@@ -142,6 +143,8 @@ export function createReplyPipeline(
     }
 
     // Nothing awaits between the checks above and this transaction, so `existing` is still what is stored.
+    // Under a human the user is already talking to one.
+    const handoff = existing?.state !== 'HUMAN_ACTIVE' && asksForHuman(request.message)
     const { userMessageId, session } = db.transaction((tx) => {
       const changes = {
         agentId: agent?.id ?? null,
@@ -168,8 +171,7 @@ export function createReplyPipeline(
       repo.recordUserMessage(tx, sessionId, {
         preview: preview(request.message),
         at: message.createdAt,
-        // Under a human the user is already talking to one.
-        asksForHuman: existing?.state !== 'HUMAN_ACTIVE' && asksForHuman(request.message),
+        asksForHuman: handoff,
       })
       return {
         userMessageId: message.id,
@@ -187,27 +189,32 @@ export function createReplyPipeline(
     // What has been produced so far: kept when the model fails mid-reply, so the partial answer is saved.
     let produced = ''
     try {
-      outcome.content = await generateReply(deps, {
-        model,
-        supportsTools: supportsTools(model),
-        sessionId,
-        agent: agent ? { id: agent.id, name: agent.name, systemPrompt: agent.systemPrompt } : null,
-        history: repo.recentMessages(
-          db,
+      // A request for a person is answered with the hand-off, not by the model.
+      if (handoff) {
+        outcome.content = handoffAcknowledgement(db, publisher.hub)
+        sink.token(outcome.content)
+      } else
+        outcome.content = await generateReply(deps, {
+          model,
+          supportsTools: supportsTools(model),
           sessionId,
-          { includeOperatorOnly: false, roles: ['user', 'assistant', 'agent'] },
-          MODEL_HISTORY,
-        ),
-        question: request.message,
-        signal,
-        onToken: (text) => {
-          produced += text
-          if (!signal.aborted) sink.token(text)
-        },
-        onCitations: (citations) => {
-          outcome.citations = citations
-        },
-      })
+          agent: agent ? { id: agent.id, name: agent.name, systemPrompt: agent.systemPrompt } : null,
+          history: repo.recentMessages(
+            db,
+            sessionId,
+            { includeOperatorOnly: false, roles: ['user', 'assistant', 'agent'] },
+            MODEL_HISTORY,
+          ),
+          question: request.message,
+          signal,
+          onToken: (text) => {
+            produced += text
+            if (!signal.aborted) sink.token(text)
+          },
+          onCitations: (citations) => {
+            outcome.citations = citations
+          },
+        })
     } catch (error) {
       outcome.content = produced
       if (!signal.aborted) {

@@ -19,6 +19,7 @@ import type {
   SessionView,
 } from './conversation.schemas'
 import type { SessionState } from './conversation.tables'
+import { handoffAcknowledgement } from './handoff'
 import { loadMessage, type SessionPublisher } from './session-publisher'
 import { preview, toMessageView, toSessionView } from './session-views'
 import * as repo from './sessions.repository'
@@ -231,6 +232,35 @@ export function createSessionState(
       publisher.message(sessionId, id)
       publisher.session(sessionId)
       return loadMessage(db, id)
+    },
+
+    /**
+     * The user asks for a person ("Talk to a person"): the session waits for one, reaches the top of the
+     * inbox, and the user is told so in the configured words. Asking again right after the answer changes nothing.
+     */
+    requestHuman(user: AuthUser, sessionId: string): { session: SessionView; message: MessageView | null } {
+      visibleSession(user, sessionId)
+      const messageId = db.transaction((tx) => {
+        const current = repo.findSession(tx, sessionId) as repo.SessionWithUsers
+        if (current.state === 'HUMAN_ACTIVE')
+          throw ConversationErrors.INVALID_SESSION_STATE(
+            { state: current.state },
+            'A person is already answering this conversation.',
+          )
+        const text = handoffAcknowledgement(tx, hub)
+        // Asked twice in a row: the user was just told.
+        if (current.waitingSince && !current.resolvedAt && current.lastMessage === preview(text)) return null
+        repo.requestHuman(tx, sessionId)
+        const message = repo.insertMessage(tx, { sessionId, role: 'assistant', content: text })
+        repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
+        return message.id
+      })
+      if (messageId) publisher.message(sessionId, messageId)
+      publisher.session(sessionId)
+      return {
+        session: loadSession(sessionId, user),
+        message: messageId ? loadMessage(db, messageId) : null,
+      }
     },
 
     /** A private note between operators: pushed to operators' sockets only, never listed to the user. */

@@ -8,6 +8,8 @@ export function toSessionView(row: SessionWithUsers, forOperator = false): Sessi
     state: row.state,
     epoch: row.epoch,
     agent_id: row.agentId,
+    agent: row.agentId && row.agentName !== null ? { id: row.agentId, name: row.agentName } : null,
+    topic: row.topic,
     model_provider: row.modelProvider,
     model_name: row.modelName,
     model_temperature: row.modelTemperature,

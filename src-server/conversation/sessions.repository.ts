@@ -29,6 +29,7 @@ import {
   selectPage,
 } from '../db'
 import {
+  agent,
   chatMessage,
   chatReadMarker,
   chatSession,
@@ -47,6 +48,7 @@ export type MessageRow = typeof chatMessage.$inferSelect
 export type SessionWithUsers = SessionRow & {
   ownerUsername: string
   operatorUsername: string | null
+  agentName: string | null
   readUserCount: number | null
 }
 export type MessageWithAuthor = MessageRow & { authorUsername: string | null }
@@ -58,6 +60,7 @@ const sessionColumns = {
   session: chatSession,
   ownerUsername: owner.username,
   operatorUsername: operator.username,
+  agentName: agent.name,
   readUserCount: chatReadMarker.readUserCount,
 }
 
@@ -68,6 +71,7 @@ function sessionsQuery(db: Queryable, viewerId: string | Placeholder) {
     .from(chatSession)
     .innerJoin(owner, eq(owner.id, chatSession.ownerId))
     .leftJoin(operator, eq(operator.id, chatSession.assignedOperatorId))
+    .leftJoin(agent, eq(agent.id, chatSession.agentId))
     .leftJoin(
       chatReadMarker,
       and(eq(chatReadMarker.sessionId, chatSession.id), eq(chatReadMarker.operatorId, viewerId)),
@@ -78,11 +82,13 @@ const flattenSession = (row: {
   session: SessionRow
   ownerUsername: string
   operatorUsername: string | null
+  agentName: string | null
   readUserCount: number | null
 }): SessionWithUsers => ({
   ...row.session,
   ownerUsername: row.ownerUsername,
   operatorUsername: row.operatorUsername,
+  agentName: row.agentName,
   readUserCount: row.readUserCount,
 })
 
@@ -138,10 +144,23 @@ export function recordUserMessage(
       lastUserMessage: message.preview,
       lastUserMessageAt: message.at,
       userMessageCount: sql`${chatSession.userMessageCount} + 1`,
+      topic: sql`coalesce(${chatSession.topic}, ${message.preview})`,
       resolvedAt: null,
       ...(message.asksForHuman && {
         waitingSince: sql`coalesce(${chatSession.waitingSince}, ${message.at})`,
       }),
+      updatedAt: nowIso(),
+    })
+    .where(eq(chatSession.id, id))
+    .run()
+}
+
+/** The user asked for a person: the session waits (since the first time it did) and is open again. */
+export function requestHuman(db: Queryable, id: string): void {
+  db.update(chatSession)
+    .set({
+      waitingSince: sql`coalesce(${chatSession.waitingSince}, ${nowIso()})`,
+      resolvedAt: null,
       updatedAt: nowIso(),
     })
     .where(eq(chatSession.id, id))

@@ -16,7 +16,7 @@ import { findSource, type SourceRow } from './knowledge.repository'
  * access/access.ts): a source belongs to its owner, a marketplace grant lets its holder read and mount it, and
  * anyone refused gets 404, as if the source did not exist.
  */
-type Caller = Pick<AuthUser, 'id' | 'permissions'>
+type Caller = Pick<AuthUser, 'id' | 'permissions' | 'roles'>
 
 function sourceResource(db: Queryable, source: SourceRow): Resource {
   return {

@@ -11,6 +11,8 @@ export const PlatformConfigSchema = Type.Object({
   simulated_topup_enabled: Type.Boolean(),
   topup_daily_limit: Type.Integer(),
   mcp_allowed_commands: Type.String(),
+  handoff_message: Type.String(),
+  handoff_offline_message: Type.String(),
 })
 export const ConfigEntry = Type.Object({
   key: Type.String(),

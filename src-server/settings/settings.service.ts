@@ -27,6 +27,11 @@ const commaList: Parser<string> = (raw) => {
     .filter(Boolean)
     .join(',')
 }
+/** A sentence shown to people: trimmed, 1 to 500 characters. */
+const sentence: Parser<string> = (raw) => {
+  const text = typeof raw === 'string' ? raw.trim() : ''
+  return text.length > 0 && text.length <= 500 ? text : undefined
+}
 const boolean: Parser<boolean> = (raw) =>
   raw === true || raw === 'true' ? true : raw === false || raw === 'false' ? false : undefined
 
@@ -48,6 +53,19 @@ export const CONFIG_KEYS = {
     default: '',
     parse: commaList,
     rule: 'a comma-separated list of commands (paths or program names), empty to allow any, at most 2000 characters',
+  },
+  /** What a user who asks for a person is told while an operator is connected to the inbox. */
+  handoff_message: {
+    default: 'A person will join shortly.',
+    parse: sentence,
+    rule: 'a text of 1 to 500 characters',
+  },
+  /** What they are told when no operator is connected. */
+  handoff_offline_message: {
+    default:
+      'No one from our team is online right now. Your request is saved and a person will reply as soon as they are back.',
+    parse: sentence,
+    rule: 'a text of 1 to 500 characters',
   },
 } as const
 

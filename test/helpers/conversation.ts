@@ -147,3 +147,20 @@ export async function configureFakeProvider(
 
 export const count = (server: TestServer, sql: string, ...params: unknown[]) =>
   (server.app.ctx.db.$client.prepare(sql).get(...params) as { n: number }).n
+
+/** A JSON request over real HTTP: its status and parsed body (loosely typed, as `inject`'s is). */
+export async function request(
+  base: string,
+  headers: Record<string, string>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: ReturnType<typeof JSON.parse> }> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : {} }
+}

@@ -31,6 +31,16 @@ const KEYS: { key: keyof PlatformConfigValues; label: string; rule: string }[] =
     label: 'Allowed tool commands',
     rule: 'Comma-separated commands tool servers may run (paths or program names); empty allows any an admin sets.',
   },
+  {
+    key: 'handoff_message',
+    label: 'Hand-off message',
+    rule: 'What a user who asks for a person is told while an operator is online.',
+  },
+  {
+    key: 'handoff_offline_message',
+    label: 'Hand-off message (offline)',
+    rule: 'What they are told when no operator is online.',
+  },
 ]
 
 function ConfigRow({

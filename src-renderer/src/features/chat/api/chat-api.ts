@@ -45,6 +45,12 @@ export const chatApi = {
       },
     }),
   agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
+  /** The user asks for a person; the acknowledgement also arrives over the session's socket. */
+  requestHuman: (sessionId: string) =>
+    api.post<{ session: ChatSession; message: ChatMessage | null }>(
+      `/sessions/${sessionId}/request-human`,
+      {},
+    ),
   takeover: (sessionId: string, force = false) =>
     api.post<ChatSession>(`/sessions/${sessionId}/takeover`, force ? { force } : {}),
   release: (sessionId: string) => api.post<ChatSession>(`/sessions/${sessionId}/release`, {}),

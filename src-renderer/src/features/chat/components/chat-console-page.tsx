@@ -26,6 +26,25 @@ export function ChatConsolePage() {
   }, [poll, follow, operator, user])
   const sessionsLoad = useLoad(load, [load, filter, operator, user?.id])
 
+  // Testing agents is an operator's tool; a user sees only their conversations.
+  const conversations = (
+    <div className="chat-layout">
+      <aside className="chat-sessions" aria-label="Conversations">
+        <SessionList operator={operator} load={sessionsLoad} />
+      </aside>
+      {sessionId === 'new' ? (
+        <NewChat />
+      ) : sessionId ? (
+        <SessionView key={sessionId} sessionId={sessionId} />
+      ) : (
+        <div className="empty-state">
+          <h3>Pick a conversation</h3>
+          <p>Choose a session on the left to follow it live, or start a new chat.</p>
+        </div>
+      )}
+    </div>
+  )
+
   return (
     <>
       <PageHeader
@@ -46,35 +65,21 @@ export function ChatConsolePage() {
           </>
         }
       />
-      <Tabs<Tab>
-        label="Chat views"
-        active={tab}
-        onChange={setTab}
-        tabs={[
-          { key: 'sessions', label: 'Sessions' },
-          { key: 'test', label: 'Test an agent' },
-        ]}
-      >
-        {tab === 'test' ? (
-          <AgentTestPanel />
-        ) : (
-          <div className="chat-layout">
-            <aside className="chat-sessions" aria-label="Conversations">
-              <SessionList operator={operator} load={sessionsLoad} />
-            </aside>
-            {sessionId === 'new' ? (
-              <NewChat />
-            ) : sessionId ? (
-              <SessionView key={sessionId} sessionId={sessionId} />
-            ) : (
-              <div className="empty-state">
-                <h3>Pick a conversation</h3>
-                <p>Choose a session on the left to follow it live, or start a new chat.</p>
-              </div>
-            )}
-          </div>
-        )}
-      </Tabs>
+      {operator ? (
+        <Tabs<Tab>
+          label="Chat views"
+          active={tab}
+          onChange={setTab}
+          tabs={[
+            { key: 'sessions', label: 'Sessions' },
+            { key: 'test', label: 'Test an agent' },
+          ]}
+        >
+          {tab === 'test' ? <AgentTestPanel /> : conversations}
+        </Tabs>
+      ) : (
+        conversations
+      )}
     </>
   )
 }

@@ -48,16 +48,21 @@ function InboxFilters() {
   )
 }
 
+/** A user's own conversation is named by its agent and topic; operators see whose it is and with which agent. */
+export const agentName = (session: Pick<ChatSession, 'agent'>) => session.agent?.name ?? 'Assistant'
+
 function SessionRow({ session, operator }: { session: ChatSession; operator: boolean }) {
-  const preview = operator ? (session.last_user_message ?? session.last_message) : session.last_message
+  const preview = operator
+    ? (session.last_user_message ?? session.last_message)
+    : (session.topic ?? session.last_message)
   return (
     <NavLink
       to={`/console/chat/${session.id}`}
       className={({ isActive }) => (isActive ? 'session-item active' : 'session-item')}
     >
       <div className="session-top">
-        <strong>{session.owner.username}</strong>
-        {session.waiting_for_human ? <Badge tone="danger">Needs a human</Badge> : null}
+        <strong>{operator ? session.owner.username : agentName(session)}</strong>
+        {operator && session.waiting_for_human ? <Badge tone="danger">Needs a human</Badge> : null}
         {session.unread_count ? (
           <span className="unread-count" role="img" aria-label={`${session.unread_count} unread`}>
             {session.unread_count}
@@ -78,6 +83,7 @@ function SessionRow({ session, operator }: { session: ChatSession; operator: boo
         )}
         {operator ? (
           <span className="muted small">
+            <span className="session-agent">{agentName(session)}</span> ·{' '}
             {session.assigned_operator ? `Assigned to ${session.assigned_operator.username}` : 'Unassigned'}
           </span>
         ) : null}

@@ -14,24 +14,29 @@ import { useOperatorTools } from '../stores/operator-tools-store'
 import { CannedResponses } from './canned-responses'
 import { CitationList } from './citation-list'
 import { Composer, type ComposerMode } from './composer'
+import { agentName } from './session-list'
 
-function Message({ message }: { message: ChatMessage }) {
+/** Who a message is from, as the viewer knows them: "You" for their own words, the agent by name, operators by theirs. */
+function authorOf(message: ChatMessage, viewer: { ownWords: boolean; agent: string; owner: string | null }) {
+  if (message.role === 'note') return `Private note${message.author ? ` · ${message.author.username}` : ''}`
+  if (message.role === 'agent' && message.author) return message.author.username
+  if (message.role === 'user')
+    return viewer.ownWords ? 'You' : (viewer.owner ?? label('message_role', 'user'))
+  if (message.role === 'assistant') return viewer.agent
+  return label('message_role', message.role)
+}
+
+function Message({ message, from }: { message: ChatMessage; from: string }) {
   if (message.role === 'system')
     return (
       <li className="msg msg-system" data-role="system">
         {message.content}
       </li>
     )
-  const author =
-    (message.role === 'agent' || message.role === 'note') && message.author ? message.author.username : null
   return (
     <li className={`msg msg-${message.role}`} data-role={message.role}>
       <div className="msg-meta">
-        <strong>
-          {message.role === 'note'
-            ? `Private note${author ? ` · ${author}` : ''}`
-            : (author ?? label('message_role', message.role))}
-        </strong>
+        <strong>{from}</strong>
         <span className="muted small">{formatTime(message.created_at)}</span>
         {message.status && message.status !== 'complete' ? (
           <Badge tone="warning">{label('message_status', message.status)}</Badge>
@@ -80,6 +85,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const asOperator = operator && !isOwner
   const heldByColleague = asOperator && assigned !== null && assigned.id !== user?.id
   const canReply = asOperator ? current === 'HUMAN_ACTIVE' && !heldByColleague : true
+  const agent = summary ? agentName(summary) : 'Assistant'
+  const viewer = { ownWords: isOwner, agent, owner: summary?.owner.username ?? null }
+  // The user asked for a person (or the AI could not answer) and none has joined yet.
+  const waiting = current === 'AI_ACTIVE' && summary?.waiting_for_human === true
 
   useEffect(() => connect(sessionId), [connect, sessionId])
   useEffect(() => {
@@ -126,11 +135,18 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     <section className="session-view" aria-label="Conversation">
       <header className="session-header">
         <div>
-          <h2>{summary && !isOwner ? `Chat with ${summary.owner.username}` : 'Your conversation'}</h2>
+          <h2>{summary && !isOwner ? `Chat with ${summary.owner.username} · ${agent}` : agent}</h2>
+          {isOwner && summary?.topic ? <p className="session-topic">{summary.topic}</p> : null}
           <p className="muted small">
             {current === 'HUMAN_ACTIVE'
-              ? `A human operator${assigned ? ` (${assigned.username})` : ''} is answering.`
-              : 'The AI is answering.'}{' '}
+              ? asOperator
+                ? `A human operator${assigned ? ` (${assigned.username})` : ''} is answering.`
+                : `${assigned?.username ?? 'A person'} from our team is answering.`
+              : waiting
+                ? asOperator
+                  ? 'Waiting for a human.'
+                  : 'Someone from our team will join as soon as they can.'
+                : `${agent} (AI) is answering.`}{' '}
             {operator && summary?.resolved_at ? '· resolved ' : ''}
             {connected ? '' : '· reconnecting…'}
           </p>
@@ -139,6 +155,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <Badge tone={current === 'HUMAN_ACTIVE' ? 'warning' : 'info'}>
             {current === 'HUMAN_ACTIVE' ? 'Human answering' : 'AI answering'}
           </Badge>
+          {!asOperator && current === 'AI_ACTIVE' && !waiting ? (
+            <Button onClick={() => void act(() => chatApi.requestHuman(sessionId).then((r) => r.session))}>
+              Talk to a person
+            </Button>
+          ) : null}
           {asOperator && !heldByColleague ? (
             current === 'AI_ACTIVE' ? (
               <Button variant="primary" onClick={() => void act(() => chatApi.takeover(sessionId), true)}>
@@ -189,7 +210,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         >
           <ol className="messages" aria-label="Messages">
             {messages.map((message) => (
-              <Message key={message.id} message={message} />
+              <Message key={message.id} message={message} from={authorOf(message, viewer)} />
             ))}
             {typing ? <li className="typing muted small">{typing} is typing…</li> : null}
             <li ref={bottom} aria-hidden="true" />
