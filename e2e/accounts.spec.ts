@@ -113,7 +113,7 @@ test('a failing or unreachable server while the console loads keeps the user sig
   await page.reload()
   await expect(page.getByRole('heading', { name: 'Cannot reach the server' })).toBeVisible()
   await screenshot(page, testInfo, 'server-unreachable')
-  expect(await page.evaluate(() => localStorage.getItem('switchboard.token'))).not.toBeNull()
+  expect(await page.evaluate<string | null>('localStorage.getItem("switchboard.token")')).not.toBeNull()
   await page.unroute('**/api/auth/me')
   await page.getByRole('button', { name: 'Retry' }).click()
   await expect(nav).toBeVisible()
