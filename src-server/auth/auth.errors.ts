@@ -13,6 +13,13 @@ export const AuthErrors = defineErrors({
     status: 422,
     message: 'The avatar must be an uploaded image (a small image data URL).',
   },
+  // 403, not 401: the caller is signed in, and a console signs out only on a 401.
+  WRONG_CURRENT_PASSWORD: { status: 403, message: 'Your current password is not right.' },
+  PASSWORD_UNCHANGED: { status: 422, message: 'Choose a new password that differs from the current one.' },
+  PASSWORD_CHANGE_REQUIRED: {
+    status: 403,
+    message: 'Your password was set by an admin: choose your own before doing anything else.',
+  },
   CANNOT_CHANGE_OWN_ADMIN: {
     status: 409,
     message: 'You cannot remove your own admin role or disable yourself.',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import { CommonErrors } from '../errors'
+import { AuthErrors } from './auth.errors'
 import type { AuthService, AuthUser } from './auth.service'
 import type { HeldConnection, HoldOptions } from './live-connections'
 import type { Permission } from './permissions'
@@ -11,6 +12,8 @@ declare module 'fastify' {
     public?: boolean
     /** The permission a caller needs; without it the route needs only a valid token. */
     permission?: Permission
+    /** Open to a user whose password is temporary (their profile, the change itself, sign-out); others answer 403. */
+    beforePasswordChange?: boolean
   }
   interface FastifyRequest {
     user: AuthUser | null
@@ -65,6 +68,7 @@ export const authentication = fp(async (app: FastifyInstance, { auth }: { auth: 
     const config = route.config ?? {}
     if (config.public) return
     const permission = config.permission
+    const beforePasswordChange = Boolean(config.beforePasswordChange)
     const allowQueryToken = Boolean(route.websocket)
     // A callback hook, not an async one: the check is synchronous, and a promise per request is measurable.
     const check = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -72,6 +76,7 @@ export const authentication = fp(async (app: FastifyInstance, { auth }: { auth: 
       const user = token ? auth.authenticate(token) : null
       if (!user) return done(CommonErrors.UNAUTHORIZED())
       request.user = user
+      if (user.mustChangePassword && !beforePasswordChange) return done(AuthErrors.PASSWORD_CHANGE_REQUIRED())
       if (permission && !user.permissions.includes(permission))
         return done(CommonErrors.FORBIDDEN({ permission }))
       done()

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import { type Db, nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { authToken, type TokenKind, user } from './auth.tables'
 import type { Role } from './permissions'
@@ -28,13 +28,14 @@ interface StoredUser {
   avatar_url: string | null
   roles: string
   disabled: number
+  must_change_password: number
   is_system: number
   created_at: string
   updated_at: string
 }
 
 const USER_COLUMNS =
-  'u.id, u.username, u.password_hash, u.avatar_url, u.roles, u.disabled, u.is_system, u.created_at, u.updated_at'
+  'u.id, u.username, u.password_hash, u.avatar_url, u.roles, u.disabled, u.must_change_password, u.is_system, u.created_at, u.updated_at'
 
 function userFromStored(row: StoredUser): UserRow {
   return {
@@ -44,6 +45,7 @@ function userFromStored(row: StoredUser): UserRow {
     avatarUrl: row.avatar_url,
     roles: JSON.parse(row.roles) as Role[],
     disabled: row.disabled === 1,
+    mustChangePassword: row.must_change_password === 1,
     isSystem: row.is_system === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -101,7 +103,7 @@ export function insertUser(
 export function updateUser(
   db: Queryable,
   id: string,
-  values: Partial<Pick<UserRow, 'roles' | 'disabled' | 'passwordHash' | 'avatarUrl'>>,
+  values: Partial<Pick<UserRow, 'roles' | 'disabled' | 'passwordHash' | 'mustChangePassword' | 'avatarUrl'>>,
 ): UserRow | null {
   return db.update(user).set(values).where(eq(user.id, id)).returning().get() ?? null
 }
@@ -144,6 +146,16 @@ export function deleteToken(db: Queryable, id: string, userId: string): boolean 
 
 export function deleteTokensOfUser(db: Queryable, userId: string): void {
   db.delete(authToken).where(eq(authToken.userId, userId)).run()
+}
+
+/** Deletes every token of the user but `keepId` (the one in use); the ids deleted. */
+export function deleteOtherTokens(db: Queryable, userId: string, keepId: string): string[] {
+  return db
+    .delete(authToken)
+    .where(and(eq(authToken.userId, userId), ne(authToken.id, keepId)))
+    .returning({ id: authToken.id })
+    .all()
+    .map((row) => row.id)
 }
 
 /** Deletes the user's tokens of one kind; the ids deleted. */

@@ -3,12 +3,14 @@ import { Type } from 'typebox'
 import { IdParams, NoContent, Page, PageQuery, pageOf } from '../http'
 import {
   ApiToken,
+  ChangePasswordBody,
   CreatedApiToken,
   CreateUserBody,
   Credentials,
   LoginBody,
   LoginResult,
   RegistrationAccepted,
+  RegistrationStatus,
   UpdateMeBody,
   UpdateUserBody,
   UserLookup,
@@ -30,14 +32,34 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       reply.status(202).send(await auth.register(request.body.username, request.body.password, request.ip)),
   )
 
+  app.get(
+    '/api/auth/registration',
+    { config: { public: true }, schema: { tags, response: { 200: RegistrationStatus } } },
+    async () => ({ open: auth.registrationOpen() }),
+  )
+
   app.post(
     '/api/auth/login',
     { config: { public: true }, schema: { tags, body: LoginBody, response: { 200: LoginResult } } },
     async (request) => auth.login(request.body.username, request.body.password, request.ip),
   )
 
-  app.get('/api/auth/me', { schema: { tags, response: { 200: UserSchema } } }, async (request) =>
-    auth.me(request.requireUser().id),
+  // What a user with a temporary password may still do: read who they are, change it, sign out.
+  const beforePasswordChange = { beforePasswordChange: true } as const
+
+  app.get(
+    '/api/auth/me',
+    { config: beforePasswordChange, schema: { tags, response: { 200: UserSchema } } },
+    async (request) => auth.me(request.requireUser().id),
+  )
+
+  app.post(
+    '/api/auth/me/password',
+    {
+      config: beforePasswordChange,
+      schema: { tags, body: ChangePasswordBody, response: { 200: UserSchema } },
+    },
+    async (request) => auth.changePassword(request.requireUser(), request.body, request.ip),
   )
 
   app.patch(
@@ -75,10 +97,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     async (request) => auth.lookupUser(request.query.username),
   )
 
-  app.post('/api/auth/logout', { schema: { tags, response: { 204: NoContent } } }, async (request, reply) => {
-    auth.logout(request.requireUser())
-    return reply.status(204).send(null)
-  })
+  app.post(
+    '/api/auth/logout',
+    { config: beforePasswordChange, schema: { tags, response: { 204: NoContent } } },
+    async (request, reply) => {
+      auth.logout(request.requireUser())
+      return reply.status(204).send(null)
+    },
+  )
 
   app.post(
     '/api/auth/tokens',

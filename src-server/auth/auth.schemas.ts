@@ -14,6 +14,8 @@ export const UserSchema = Type.Object({
   roles: Type.Array(RoleSchema),
   permissions: Type.Array(PermissionSchema),
   disabled: Type.Boolean(),
+  /** The password was set by an admin: until the user changes it, only their profile and sign-out answer. */
+  must_change_password: Type.Boolean(),
   created_at: Timestamp,
 })
 export type User = Static<typeof UserSchema>
@@ -34,6 +36,14 @@ export const UpdateMeBody = Type.Object(
   { additionalProperties: false },
 )
 export type UpdateMeBody = Static<typeof UpdateMeBody>
+/** `POST /api/auth/me/password`: the current password proves it is the user, not someone at their unlocked screen. */
+export const ChangePasswordBody = Type.Object(
+  { current_password: Type.String({ minLength: 1, maxLength: 256 }), new_password: Password },
+  { additionalProperties: false },
+)
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>
+/** `GET /api/auth/registration`: whether the sign-in page offers to register. */
+export const RegistrationStatus = Type.Object({ open: Type.Boolean() })
 export const LoginResult = Type.Object({ token: Type.String(), user: UserSchema })
 export type LoginResult = Static<typeof LoginResult>
 
@@ -58,6 +68,7 @@ export const UpdateUserBody = Type.Object(
   {
     roles: Type.Optional(Type.Array(RoleSchema, { minItems: 1, maxItems: 4 })),
     disabled: Type.Optional(Type.Boolean()),
+    /** A temporary password: the user must change it at their next sign-in. */
     password: Type.Optional(Password),
   },
   { minProperties: 1 },

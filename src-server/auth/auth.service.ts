@@ -9,7 +9,7 @@ import { type PageQuery, pageWindow, toPage } from '../http'
 import { type PlatformConfig, readConfigValue } from '../settings'
 import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
-import type { UpdateMeBody } from './auth.schemas'
+import type { ChangePasswordBody, UpdateMeBody } from './auth.schemas'
 import type { TokenKind } from './auth.tables'
 import { checkAvatarUrl, decodeStoredAvatar } from './avatar'
 import { clientKey } from './client-address'
@@ -27,6 +27,11 @@ export interface AuthUser {
   roles: Role[]
   permissions: Permission[]
   tokenId: string
+  /**
+   * An admin set a temporary password: until it is changed, the auth hook refuses all but a few routes. Known for
+   * a caller of a bearer token; a background job acting for a user has none.
+   */
+  mustChangePassword?: boolean
 }
 
 const DAY_MS = 24 * 3600 * 1000
@@ -48,6 +53,7 @@ export function publicUser(row: repo.UserRow) {
     roles: row.roles,
     permissions: permissionsOf(row.roles),
     disabled: row.disabled,
+    must_change_password: row.mustChangePassword,
     created_at: row.createdAt,
   }
 }
@@ -168,6 +174,11 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       return REGISTRATION_ACCEPTED
     },
 
+    /** Whether anyone may register: the sign-in page offers it only then. */
+    registrationOpen(): boolean {
+      return readConfigValue(db, 'registration_open', options.configDefaults)
+    },
+
     /** An active person by exact username; system accounts and disabled users are not found. */
     lookupUser(username: string) {
       const row = repo.findUserByUsername(db, username)
@@ -224,6 +235,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
         roles: found.user.roles,
         permissions: permissionsOf(found.user.roles),
         tokenId: found.token.id,
+        mustChangePassword: found.user.mustChangePassword,
       }
       if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
       callers.set(token, { user, expiresAt, touchedAt })
@@ -247,6 +259,37 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       const row = repo.updateUser(db, userId, { avatarUrl })
       if (!row) throw CommonErrors.UNAUTHORIZED()
       const profile = publicUser(row)
+      remember(profile)
+      return profile
+    },
+
+    /**
+     * The caller changes their own password. The current one is checked within the sign-in limits (a stolen
+     * session guessing it is a sign-in attempt like any other); the change ends every other token of the user,
+     * and the connections they hold, and clears a temporary password's flag. The token in use stays.
+     */
+    async changePassword(caller: AuthUser, body: ChangePasswordBody, address: string) {
+      if (body.new_password === body.current_password) throw AuthErrors.PASSWORD_UNCHANGED()
+      const verified = await loginLimits.attempt(
+        caller.username.toLowerCase(),
+        clientKey(address),
+        async () => {
+          const found = repo.findUserById(db, caller.id)
+          return found && (await verifyPassword(body.current_password, found.passwordHash)) ? found : null
+        },
+      )
+      if (!verified) throw AuthErrors.WRONG_CURRENT_PASSWORD()
+      const passwordHash = await hashPassword(body.new_password)
+      const updated = db.transaction((tx) => {
+        const row = repo.updateUser(tx, caller.id, { passwordHash, mustChangePassword: false })
+        if (!row) throw CommonErrors.UNAUTHORIZED()
+        repo.deleteOtherTokens(tx, caller.id, caller.tokenId)
+        return row
+      })
+      // Every cached caller of the user goes (the one in use comes back without the flag); the others' sockets end.
+      profiles.delete(caller.id)
+      revoke(caller.id, 'Your password was changed: sign in again.')
+      const profile = publicUser(updated)
       remember(profile)
       return profile
     },
@@ -326,7 +369,8 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
         const updated = repo.updateUser(tx, userId, {
           ...(input.roles ? { roles: [...new Set(input.roles)] } : {}),
           ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
-          ...(passwordHash ? { passwordHash } : {}),
+          // A password an admin sets is temporary: the user chooses their own at their next sign-in.
+          ...(passwordHash ? { passwordHash, mustChangePassword: true } : {}),
         })
         if (!updated) throw CommonErrors.USER_NOT_FOUND()
         // Disabling a user or resetting a password ends their sessions.

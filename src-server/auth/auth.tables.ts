@@ -12,6 +12,8 @@ export const user = sqliteTable(
     avatarUrl: text('avatar_url'),
     roles: jsonText<Role[]>('roles').notNull(),
     disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
+    /** Set when an admin gives the user a temporary password: until they choose their own, only that is allowed. */
+    mustChangePassword: integer('must_change_password', { mode: 'boolean' }).notNull().default(false),
     /** The platform's own account (marketplace commissions): not a person, cannot sign in. */
     isSystem: integer('is_system', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),

@@ -7,9 +7,16 @@ export interface JsonAnswer {
 
 /**
  * A JSON POST over a real connection whose client end is bound to `from` (a loopback address such as
- * 127.0.0.41): the server sees each address as a distinct client, as it would see hosts on a LAN.
+ * 127.0.0.41): the server sees each address as a distinct client, as it would see hosts on a LAN. `headers`
+ * carry a caller's bearer token where the route needs one.
  */
-export function postFrom(base: string, from: string, path: string, payload: unknown): Promise<JsonAnswer> {
+export function postFrom(
+  base: string,
+  from: string,
+  path: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonAnswer> {
   const url = new URL(path, base)
   const body = JSON.stringify(payload)
   return new Promise((resolve, reject) => {
@@ -21,7 +28,11 @@ export function postFrom(base: string, from: string, path: string, payload: unkn
         method: 'POST',
         localAddress: from,
         agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (response) => {
         const chunks: Buffer[] = []

@@ -12,6 +12,9 @@ const UNDO_BY_MIGRATION: Record<number, string> = {
   10: 'ALTER TABLE wallet DROP COLUMN holds_json; ALTER TABLE marketplace_order DROP COLUMN refundable_until;',
   11: 'ALTER TABLE wallet ADD held_on_day integer DEFAULT 0 NOT NULL;',
   12: 'ALTER TABLE job DROP COLUMN crashes;',
+  14: `ALTER TABLE agent DROP COLUMN audience; ALTER TABLE agent DROP COLUMN audience_roles_json;
+      ALTER TABLE chat_session DROP COLUMN topic;`,
+  15: 'ALTER TABLE user DROP COLUMN must_change_password;',
 }
 
 /**

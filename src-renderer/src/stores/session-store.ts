@@ -1,12 +1,13 @@
 import type { LoginResult, User } from '@server/auth/auth.schemas'
 import { create, type StoreApi } from 'zustand'
 import { useNotifications } from '../components/ui/notifications'
-import { api, setApiToken, setUnauthorizedHandler } from '../lib/api-client'
+import { ApiError, api, setApiToken, setUnauthorizedHandler } from '../lib/api-client'
 
 /** Who is signed in and what they may do: every feature reads it, so it lives in no feature. */
 const STORAGE_KEY = 'switchboard.token'
 
-type Status = 'restoring' | 'signed-out' | 'signed-in'
+/** `unreachable`: a token is kept but the server did not say who it belongs to (down, restarting, failing). */
+type Status = 'restoring' | 'unreachable' | 'signed-out' | 'signed-in'
 
 interface SessionState {
   status: Status
@@ -14,9 +15,17 @@ interface SessionState {
   signIn(username: string, password: string): Promise<void>
   signOut(): Promise<void>
   setAvatar(avatarUrl: string | null): Promise<void>
-  /** On load: the desktop preload's token, else a token remembered by this browser. */
+  /** The user's own password; the server ends their other sessions and clears a temporary password's flag. */
+  changePassword(currentPassword: string, newPassword: string): Promise<void>
+  /**
+   * On load: the desktop preload's token, else a token remembered by this browser. Only a 401 signs out; any other
+   * failure keeps the token, shows the server as unreachable and tries again by itself, less often each time.
+   */
   restore(): Promise<void>
 }
+
+/** Waits before the next automatic attempt to reach the server: doubling from 1 s, at most 30 s. */
+const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1))
 
 /** How each store of what the server answered one user is emptied when they sign out (`forgetOnSignOut`). */
 const forgetters = new Set<() => void>()
@@ -37,8 +46,11 @@ export function forgetOnSignOut<T>(store: StoreApi<T>, release?: (state: T) => v
 // Toasts carry the server's words to one user (a listing's title, a document's name): they leave with them.
 forgetOnSignOut(useNotifications)
 
-export const useSession = create<SessionState>((set) => {
+export const useSession = create<SessionState>((set, get) => {
+  let failures = 0
+  let retryTimer: ReturnType<typeof setTimeout> | undefined
   const forget = () => {
+    clearTimeout(retryTimer)
     localStorage.removeItem(STORAGE_KEY)
     setApiToken(null)
     for (const forgetStore of forgetters) forgetStore()
@@ -61,6 +73,14 @@ export const useSession = create<SessionState>((set) => {
       set({ user: await api.patch<User>('/api/auth/me', { avatar_url: avatarUrl }) })
     },
 
+    async changePassword(currentPassword, newPassword) {
+      const user = await api.post<User>('/api/auth/me/password', {
+        current_password: currentPassword,
+        new_password: newPassword,
+      })
+      set({ user })
+    },
+
     async signOut() {
       await api.post('/api/auth/logout').catch(() => undefined)
       forget()
@@ -69,11 +89,18 @@ export const useSession = create<SessionState>((set) => {
     async restore() {
       const token = window.switchboard?.token ?? localStorage.getItem(STORAGE_KEY)
       if (!token) return set({ status: 'signed-out' })
+      clearTimeout(retryTimer)
       setApiToken(token)
       try {
-        set({ status: 'signed-in', user: await api.get<User>('/api/auth/me') })
-      } catch {
-        forget()
+        const user = await api.get<User>('/api/auth/me')
+        failures = 0
+        set({ status: 'signed-in', user })
+      } catch (caught) {
+        // A 401 has signed the user out already (the API client's handler); nothing else is a reason to.
+        if (caught instanceof ApiError && caught.status === 401) return forget()
+        failures += 1
+        set({ status: 'unreachable' })
+        retryTimer = setTimeout(() => void get().restore(), retryDelay(failures))
       }
     },
   }

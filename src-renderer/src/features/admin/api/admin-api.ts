@@ -35,7 +35,7 @@ export const adminApi = {
   users: (page: number) => api.get<PageResult<User>>('/api/admin/users', { query: { page, size: 20 } }),
   createUser: (body: { username: string; password: string; roles: Role[] }) =>
     api.post<User>('/api/admin/users', body),
-  updateUser: (id: string, body: { roles?: Role[]; disabled?: boolean }) =>
+  updateUser: (id: string, body: { roles?: Role[]; disabled?: boolean; password?: string }) =>
     api.patch<User>(`/api/admin/users/${id}`, body),
   auditLog: (page: number) =>
     api.get<PageResult<AdminAuditEntry>>('/api/admin/audit-log', { query: { page, size: 20 } }),

@@ -2,6 +2,7 @@ import type { User } from '@server/auth/auth.schemas'
 import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { ConfirmDialog } from '../../../components/ui/dialog'
 import { label as labelOf } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
@@ -85,6 +86,58 @@ function NewUserForm() {
   )
 }
 
+/**
+ * An admin gives a user a temporary password (they forgot theirs): the user's sessions end, and at their next
+ * sign-in they must choose their own before anything else.
+ */
+function TemporaryPassword({ user }: { user: User }) {
+  const updateUser = useAdmin((state) => state.updateUser)
+  const [open, setOpen] = useState(false)
+  const [password, setPassword] = useState('')
+  const form = useSubmit('The password could not be set.', ['password'])
+
+  function close() {
+    setOpen(false)
+    setPassword('')
+    form.clear()
+  }
+
+  async function confirm() {
+    if (await form.run(() => updateUser(user.id, { password }))) close()
+  }
+
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Set temporary password</Button>
+      <ConfirmDialog
+        open={open}
+        title={`Temporary password for ${user.username}`}
+        confirmLabel="Set password"
+        variant="primary"
+        busy={form.busy}
+        disabled={password.length < 8}
+        error={form.error}
+        onConfirm={() => void confirm()}
+        onClose={close}
+      >
+        <p className="muted">
+          {user.username} is signed out everywhere and must choose their own password at the next sign-in.
+          Tell them this one in person.
+        </p>
+        <TextField
+          label="Temporary password"
+          type="text"
+          autoComplete="off"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          hint="At least 8 characters."
+          error={form.fieldError('password')}
+        />
+      </ConfirmDialog>
+    </>
+  )
+}
+
 function UserActions({ user }: { user: User }) {
   const updateUser = useAdmin((state) => state.updateUser)
   const me = useSession((state) => state.user)
@@ -106,6 +159,7 @@ function UserActions({ user }: { user: User }) {
       >
         {user.disabled ? 'Enable' : 'Disable'}
       </Button>
+      <TemporaryPassword user={user} />
     </div>
   )
 }
@@ -132,7 +186,13 @@ export function UsersPanel() {
             key: 'status',
             header: 'Status',
             render: (user) =>
-              user.disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>,
+              user.disabled ? (
+                <Badge tone="danger">Disabled</Badge>
+              ) : user.must_change_password ? (
+                <Badge tone="warning">Temporary password</Badge>
+              ) : (
+                <Badge tone="success">Active</Badge>
+              ),
           },
           {
             key: 'created',

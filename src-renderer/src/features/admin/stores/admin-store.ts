@@ -29,7 +29,7 @@ interface AdminState {
   saveConfig(key: keyof PlatformConfigValues, value: string | boolean, description: string): Promise<void>
   loadUsers(page: number): Promise<void>
   createUser(body: { username: string; password: string; roles: Role[] }): Promise<void>
-  updateUser(id: string, body: { roles?: Role[]; disabled?: boolean }): Promise<void>
+  updateUser(id: string, body: { roles?: Role[]; disabled?: boolean; password?: string }): Promise<void>
   loadAudit(page: number): Promise<void>
   /** Listings of one moderation status, a page at a time. */
   listings: PageResult<ModerationListing>

@@ -1,8 +1,25 @@
-import { type FormEvent, useState } from 'react'
-import { Navigate, useLocation } from 'react-router'
+import { type FormEvent, useEffect, useState } from 'react'
+import { Link, Navigate, useLocation } from 'react-router'
 import { Button, FormError, TextField } from '../../../components/ui'
 import { useSubmit } from '../../../lib/use-submit'
 import { useSession } from '../../../stores/session-store'
+import { authApi } from '../api/auth-api'
+
+/** Whether the server lets people register; false until it said so (or when it could not be asked). */
+export function useRegistrationOpen() {
+  const [open, setOpen] = useState(false)
+  useEffect(() => {
+    let current = true
+    authApi
+      .registrationOpen()
+      .then((value) => current && setOpen(value))
+      .catch(() => undefined)
+    return () => {
+      current = false
+    }
+  }, [])
+  return open
+}
 
 export function SignInPage() {
   const status = useSession((state) => state.status)
@@ -11,6 +28,7 @@ export function SignInPage() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const form = useSubmit('Sign-in failed.')
+  const registrationOpen = useRegistrationOpen()
 
   if (status === 'signed-in') {
     const from = (location.state as { from?: string } | null)?.from
@@ -54,10 +72,11 @@ export function SignInPage() {
         <Button type="submit" variant="primary" busy={form.busy} className="btn-block">
           Sign in
         </Button>
-        <p className="muted small">
-          First start? The admin password is printed by <code>npm start</code> and kept in
-          <code> data/initial-admin-password</code>.
-        </p>
+        {registrationOpen ? (
+          <p className="muted small">
+            No account yet? <Link to="/console/register">Register</Link>
+          </p>
+        ) : null}
       </form>
     </main>
   )

@@ -49,6 +49,14 @@ const FRESH_SESSION = {
 
 let socket: WebSocket | null = null
 let typingTimer: ReturnType<typeof setTimeout> | undefined
+/** The next attempt to reopen a live session's socket that dropped, and how many in a row failed. */
+let reopenTimer: ReturnType<typeof setTimeout> | undefined
+let reopenAttempts = 0
+
+/** Close codes that end a socket for good: its caller's access was revoked (4401, 4403). */
+const REVOKED = new Set([4401, 4403])
+/** Waits before reopening a dropped socket: doubling from 1 s, at most 30 s. */
+const reopenDelay = (attempts: number) => Math.min(30_000, 1000 * 2 ** attempts)
 
 /** Keeps the session list in step with what this session's socket reports (users have no operator feed). */
 function touchSummary(sessionId: string, change: Partial<ChatSession>) {
@@ -97,8 +105,11 @@ export const useChatSession = create<SessionViewState>((set, get) => {
     socket?.close()
     const current = chatApi.sessionSocket(sessionId)
     socket = current
-    current.onopen = () => set({ connected: true })
-    current.onclose = () => {
+    current.onopen = () => {
+      reopenAttempts = 0
+      set({ connected: true })
+    }
+    current.onclose = (event) => {
       if (socket !== current) return
       set({ connected: false })
       if (get().history !== 'ready')
@@ -107,6 +118,14 @@ export const useChatSession = create<SessionViewState>((set, get) => {
           historyError: get().historyError ?? 'The conversation could not be opened.',
           retrying: false,
         })
+      // A live session whose socket dropped (the server restarting, the network gone) is opened again; the
+      // server sends its whole history first, so what was said meanwhile appears.
+      else if (!REVOKED.has(event.code)) {
+        clearTimeout(reopenTimer)
+        reopenTimer = setTimeout(() => {
+          if (socket === current) openSocket(sessionId)
+        }, reopenDelay(reopenAttempts++))
+      }
     }
     current.onmessage = (event) => receive(sessionId, JSON.parse(String(event.data)) as SocketEvent)
   }
@@ -117,6 +136,8 @@ export const useChatSession = create<SessionViewState>((set, get) => {
     connect(sessionId) {
       socket?.close()
       clearTimeout(typingTimer)
+      clearTimeout(reopenTimer)
+      reopenAttempts = 0
       set({ sessionId, ...FRESH_SESSION })
       openSocket(sessionId)
       return () => {
@@ -151,4 +172,5 @@ forgetOnSignOut(useChatSession, () => {
   socket = null
   open?.close()
   clearTimeout(typingTimer)
+  clearTimeout(reopenTimer)
 })

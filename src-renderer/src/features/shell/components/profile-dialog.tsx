@@ -5,6 +5,7 @@ import { Dialog } from '../../../components/ui/dialog'
 import { ApiError } from '../../../lib/api-client'
 import { label } from '../../../lib/labels'
 import { useSession } from '../../../stores/session-store'
+import { ChangePasswordForm } from './change-password-form'
 
 const AVATAR_SIDE = 128
 
@@ -32,12 +33,13 @@ async function squareAvatar(file: File): Promise<string> {
   return canvas.toDataURL('image/png')
 }
 
-/** The signed-in user's own profile: the avatar shown next to their name to other people. */
+/** The signed-in user's own profile: the avatar shown next to their name to other people, and their password. */
 export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const user = useSession((state) => state.user)
   const setAvatar = useSession((state) => state.setAvatar)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [passwordChanged, setPasswordChanged] = useState(false)
 
   async function save(avatarUrl: string | null) {
     setBusy(true)
@@ -85,6 +87,13 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
         </label>
         {/* Pictures are uploaded and served by this server: a remote address would reach another host. */}
         <FormError message={error} />
+        <h3 className="profile-section">Password</h3>
+        {passwordChanged ? (
+          <p role="status" className="muted">
+            Your password was changed. Your other sessions and API tokens were signed out.
+          </p>
+        ) : null}
+        <ChangePasswordForm onChanged={() => setPasswordChanged(true)} />
         <div className="row">
           {user?.avatar_url ? (
             <Button busy={busy} onClick={() => void save(null)}>
