@@ -91,7 +91,9 @@ describe("a remembered caller's profile", () => {
     server = await startTestServer()
     const ann = await server.headersFor('ann')
     expect((await me(ann)).json().avatar_url).toBeNull()
-    const avatar = 'https://example.org/ann.png'
+    // A 1x1 PNG: avatars are uploaded images, never remote addresses.
+    const avatar =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
     const set = await server.app.inject({
       method: 'PATCH',
       url: '/api/auth/me',

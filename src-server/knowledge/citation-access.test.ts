@@ -61,7 +61,7 @@ async function boughtAgentCitingAliceGuide() {
 
   const answer = await stream(base, bob, {
     agent_id: agentId,
-    message: 'When do ferries to the island leave?',
+    message: 'How often do ferries to the island leave?',
   })
   const done = answer.events.find((event: SseEvent) => event.type === 'done') as unknown as {
     citations: Citation[]
@@ -160,7 +160,7 @@ describe('what a citation grants', () => {
     })
     expect(mounted.statusCode, mounted.body).toBe(201)
     const ask = async () => {
-      const answer = await stream(base, carol, { agent_id: agentId, message: 'When do ferries leave?' })
+      const answer = await stream(base, carol, { agent_id: agentId, message: 'How often do ferries leave?' })
       return (
         answer.events.find((event: SseEvent) => event.type === 'done') as unknown as { citations: Citation[] }
       ).citations
