@@ -25,6 +25,8 @@ import {
   RegistryEntry,
   RejectBody,
   RerunResponse,
+  RunCounts,
+  RunCountsQuery,
   RunListQuery,
   RunParams,
   RuntimeAgentDetail,
@@ -120,6 +122,12 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs',
     { config: review, schema: { tags, querystring: RunListQuery, response: { 200: Page(DocumentRun) } } },
     async (request) => service.listRuns(request.query),
+  )
+
+  app.get(
+    '/document-recognition/runs/counts',
+    { config: review, schema: { tags, querystring: RunCountsQuery, response: { 200: RunCounts } } },
+    async (request) => service.countRuns(request.query),
   )
 
   // Open feeds end before the server closes, so shutdown does not wait on them.
