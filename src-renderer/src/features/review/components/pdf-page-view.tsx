@@ -210,7 +210,10 @@ export function PdfPageView({
   const hover = (event: PointerEvent<HTMLElement>) => {
     const [x, y] = fraction(event)
     const under = fields
-      .filter(({ bbox: [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = [] }) => x >= x0 && x <= x1 && y >= y0 && y <= y1)
+      .filter((field) => {
+        const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = field.bbox ?? []
+        return x >= x0 && x <= x1 && y >= y0 && y <= y1
+      })
       .sort((a, b) => area(a) - area(b))[0]
     setHoveredId(under?.id ?? null)
   }
