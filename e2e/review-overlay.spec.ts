@@ -82,7 +82,7 @@ test('shift+click gathers words without selecting text, and Fit page shows the w
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
   }
   await expect(page.locator('.pdf-word.picked')).toHaveCount(2)
-  expect(await page.evaluate(() => window.getSelection()?.toString() ?? '')).toBe('')
+  expect(await page.evaluate("window.getSelection()?.toString() ?? ''")).toBe('')
   await page.keyboard.up('Shift')
   await expect(fieldItem(page, 'Seller')).toContainText(`${texts[0]} ${texts[1]}`)
   await expect(page.locator('.pdf-word.picked')).toHaveCount(0)
@@ -112,14 +112,14 @@ test('three files dropped on the upload panel make three runs, with the batch pr
   await page.goto(`${server.url}/console/review`)
   await page.getByLabel('Extractor', { exact: true }).first().selectOption({ label: 'Invoice extractor' })
   const pdf = (await invoicePdf(SAMPLE_INVOICE)).toString('base64')
-  const dropped = await page.evaluateHandle((base64) => {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+  // Two of the same name: the queue tells them apart by their upload time. (Run in the page, which has the DOM.)
+  const dropped = await page.evaluateHandle(`(() => {
+    const bytes = Uint8Array.from(atob(${JSON.stringify(pdf)}), (c) => c.charCodeAt(0))
     const transfer = new DataTransfer()
-    // Two of the same name: the queue tells them apart by their upload time.
     for (const name of ['a.pdf', 'same.pdf', 'same.pdf'])
       transfer.items.add(new File([bytes], name, { type: 'application/pdf' }))
     return transfer
-  }, pdf)
+  })()`)
   const form = page.getByRole('form', { name: 'Upload documents' })
   await form.dispatchEvent('dragover', { dataTransfer: dropped })
   await form.dispatchEvent('drop', { dataTransfer: dropped })

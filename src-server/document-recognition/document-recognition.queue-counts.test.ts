@@ -32,9 +32,15 @@ describe('the review queue tab counts', () => {
       await settledUpload(server, reviewer, invoiceAgent, pdf),
       await settledUpload(server, reviewer, receiptAgent, { ...pdf, name: 'receipt.pdf' }),
     ]
-    const rejected = await injectAs(server, reviewer, 'POST', `/document-recognition/runs/${runs[0]?.id}/reject`, {
-      reason: 'a duplicate',
-    })
+    const rejected = await injectAs(
+      server,
+      reviewer,
+      'POST',
+      `/document-recognition/runs/${runs[0]?.id}/reject`,
+      {
+        reason: 'a duplicate',
+      },
+    )
     expect(rejected.statusCode).toBe(200)
 
     const all = await counts()

@@ -236,6 +236,7 @@ export function PdfPageView({
         height={height}
       />
       {interactive ? (
+        // biome-ignore lint/a11y/noStaticElementInteractions: pointer gestures on the page; the field list is the keyboard's way
         <div
           className="page-layer"
           role="presentation"

@@ -15,7 +15,7 @@ type Filter = 'all' | (typeof REVIEW_FILTERS)[number]
 /** The queue's summary of a run: the first of these fields the run's extractor has (invoice, then receipt). */
 const SUPPLIER_KEYS = ['seller_name', 'merchant_name']
 const DATE_KEYS = ['invoice_date', 'purchase_date']
-const valueOf = (run: RecognitionRun, keys: string[]) => {
+const firstValue = (run: RecognitionRun, keys: string[]) => {
   const field = run.field_reviews.find((f) => keys.includes(f.field_key) && f.value !== null)
   return field ? String(field.value) : '—'
 }
@@ -134,20 +134,20 @@ export function ReviewQueuePage() {
                 </>
               ),
             },
-            { key: 'supplier', header: 'Supplier', render: (run) => valueOf(run, SUPPLIER_KEYS) },
-            { key: 'date', header: 'Date', width: '110px', render: (run) => valueOf(run, DATE_KEYS) },
+            { key: 'supplier', header: 'Supplier', render: (run) => firstValue(run, SUPPLIER_KEYS) },
+            { key: 'date', header: 'Date', width: '110px', render: (run) => firstValue(run, DATE_KEYS) },
             { key: 'total', header: 'Total', width: '110px', align: 'right', render: totalOf },
             { key: 'reviewer', header: 'Reviewer', width: '110px', render: reviewerOf },
             {
               key: 'agent',
               header: 'Extractor',
               render: (run) => agentName(run.runtime_agent_id),
-              width: '200px',
+              width: '130px',
             },
             {
               key: 'status',
               header: 'Processing',
-              width: '140px',
+              width: '120px',
               render: (run) => (
                 <Badge tone={RUN_TONE[run.status]}>
                   {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
@@ -158,7 +158,7 @@ export function ReviewQueuePage() {
             {
               key: 'review',
               header: 'Review',
-              width: '120px',
+              width: '110px',
               render: (run) => (
                 <Badge tone={REVIEW_TONE[run.review_status]}>
                   {label('review_status', run.review_status)}
@@ -168,7 +168,7 @@ export function ReviewQueuePage() {
             {
               key: 'flagged',
               header: 'Flagged',
-              width: '90px',
+              width: '80px',
               align: 'right',
               render: (run) => run.summary?.flagged_count ?? '—',
             },
@@ -176,7 +176,7 @@ export function ReviewQueuePage() {
             {
               key: 'created',
               header: 'Uploaded',
-              width: '190px',
+              width: '150px',
               render: (run) => formatTime(run.created_at),
             },
           ]}

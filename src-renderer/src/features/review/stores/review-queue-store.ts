@@ -64,11 +64,16 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
     for (const file of files) {
       try {
         const run = await reviewApi.upload(agentId, file)
-        set((state) => ({ batch: state.batch && { ...state.batch, runIds: [...state.batch.runIds, run.id] } }))
+        set((state) => ({
+          batch: state.batch && { ...state.batch, runIds: [...state.batch.runIds, run.id] },
+        }))
       } catch (error) {
         const message = error instanceof Error ? error.message : 'The upload failed.'
         set((state) => ({
-          batch: state.batch && { ...state.batch, failed: [...state.batch.failed, { name: file.name, message }] },
+          batch: state.batch && {
+            ...state.batch,
+            failed: [...state.batch.failed, { name: file.name, message }],
+          },
         }))
       }
     }
