@@ -136,6 +136,30 @@ export function listRuns(
   return { rows: page.rows(values, window.offset).map((r) => r.run), total: page.total(values) }
 }
 
+/**
+ * How many runs under these filters (review status aside) are in each review status: the queue's tab counts. A
+ * run without a review yet (queued, running, failed) is in no tab but "all".
+ */
+export function runCountsByReviewStatus(db: Queryable, filters: Omit<RunFilters, 'review_status'>) {
+  const conditions = [
+    isNotNull(documentRecognitionAgent.agentId),
+    ...filterNames.flatMap((name) => {
+      const value = name === 'review_status' ? undefined : filters[name]
+      if (!value) return []
+      const compare = name === 'created_after' ? gte : name === 'created_before' ? lte : eq
+      return [compare(RUN_FILTERS[name], value)]
+    }),
+  ]
+  return db
+    .select({ reviewStatus: documentRunReview.reviewStatus, runs: count() })
+    .from(agentRun)
+    .leftJoin(documentRunReview, eq(documentRunReview.runId, agentRun.id))
+    .leftJoin(documentRecognitionAgent, eq(documentRecognitionAgent.agentId, agentRun.runtimeAgentId))
+    .where(and(...conditions))
+    .groupBy(documentRunReview.reviewStatus)
+    .all()
+}
+
 /*
  * The admin overview's figures, aggregated by SQLite over the runs of registered agents. The overview had read every
  * run and every field of every completed run into memory, the fields by a list of run ids, which fails past SQLite's

@@ -25,6 +25,8 @@ import {
   RegistryEntry,
   RejectBody,
   RerunResponse,
+  RunCounts,
+  RunCountsQuery,
   RunExportOneQuery,
   RunExportQuery,
   RunListQuery,
@@ -149,6 +151,12 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
         .header('content-disposition', contentDisposition(file.fileName))
         .send(file.body)
     },
+  )
+
+  app.get(
+    '/document-recognition/runs/counts',
+    { config: review, schema: { tags, querystring: RunCountsQuery, response: { 200: RunCounts } } },
+    async (request) => service.countRuns(request.query),
   )
 
   // Open feeds end before the server closes, so shutdown does not wait on them.

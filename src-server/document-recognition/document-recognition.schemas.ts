@@ -153,6 +153,18 @@ export const RunExportQuery = Type.Object({
 })
 export type RunExportQuery = Static<typeof RunExportQuery>
 export const RunExportOneQuery = Type.Object({ format: Type.Enum(['csv', 'json']) })
+export const RunCountsQuery = Type.Omit(RunListQuery, ['page', 'size', 'review_status'])
+export type RunCountsQuery = Static<typeof RunCountsQuery>
+/** Runs per review status under the queue's other filters; `total` also counts runs not reviewable yet. */
+export const RunCounts = Type.Object({
+  total: Type.Integer(),
+  by_review_status: Type.Object(
+    Object.fromEntries(REVIEW_STATUSES.map((status) => [status, Type.Integer()])) as Record<
+      (typeof REVIEW_STATUSES)[number],
+      ReturnType<typeof Type.Integer>
+    >,
+  ),
+})
 
 export const FieldReviewPatch = Type.Object(
   {

@@ -22,10 +22,11 @@ import * as repo from './document-recognition.repository'
 import type {
   FieldReviewPatch,
   ReadRegionBody,
+  RunCountsQuery,
   RunExportQuery,
   RunListQuery,
 } from './document-recognition.schemas'
-import type { Bbox } from './document-recognition.tables'
+import { type Bbox, REVIEW_STATUSES } from './document-recognition.tables'
 import { ExtractionConfig, lowConfidenceThreshold } from './extraction/field-config'
 import { locateValue } from './extraction/locate'
 import { earnedConfidence } from './learning/hints'
@@ -308,6 +309,20 @@ export function createDocumentRecognitionService(
     },
 
     listRuns: (query: RunListQuery) => listRuns(query, true),
+
+    /** The queue's tab counts: registered agents' runs per review status under the other filters. */
+    countRuns(query: RunCountsQuery) {
+      const by_review_status = Object.fromEntries(REVIEW_STATUSES.map((status) => [status, 0])) as Record<
+        (typeof REVIEW_STATUSES)[number],
+        number
+      >
+      let total = 0
+      for (const { reviewStatus, runs } of repo.runCountsByReviewStatus(db, query)) {
+        total += runs
+        if (reviewStatus) by_review_status[reviewStatus as keyof typeof by_review_status] = runs
+      }
+      return { total, by_review_status }
+    },
     listAllRuns: (query: RunListQuery) => listRuns(query, false),
     getRun: (runId: string) => detail(getRun(runId)),
     runOf: getRun,

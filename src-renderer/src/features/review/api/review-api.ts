@@ -11,6 +11,7 @@ import type {
   RecognitionRun,
   RegionRead,
   RerunResult,
+  RunCounts,
   RuntimeAgentSummary,
 } from './review-types'
 
@@ -31,6 +32,15 @@ export const reviewApi = {
     }),
   runs: (filters: RunFilters) =>
     api.get<PageResult<RecognitionRun>>('/document-recognition/runs', { query: { size: 50, ...filters } }),
+  /** Runs per review status under the filters other than the review status: the queue's tab counts. */
+  counts: (filters: RunFilters) =>
+    api.get<RunCounts>('/document-recognition/runs/counts', {
+      query: {
+        status: filters.status,
+        runtime_agent_id: filters.runtime_agent_id,
+        source_run_id: filters.source_run_id,
+      },
+    }),
   run: (runId: string) => api.get<RecognitionRun>(runPath(runId)),
   upload(runtimeAgentId: string, file: File) {
     const form = new FormData()

@@ -6,6 +6,7 @@ import type {
   RegionRead as RegionReadSchema,
   RegistryEntry,
   RerunResponse,
+  RunCounts as RunCountsSchema,
 } from '@server/document-recognition/document-recognition.schemas'
 import type { Static } from 'typebox'
 
@@ -22,3 +23,4 @@ export type PageWords = Static<typeof PageWordsSchema>
 export type PageWord = PageWords['words'][number]
 export type RegionRead = Static<typeof RegionReadSchema>
 export type Bbox = [number, number, number, number]
+export type RunCounts = Static<typeof RunCountsSchema>

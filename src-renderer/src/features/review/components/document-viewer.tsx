@@ -7,7 +7,8 @@ import { type PageSize, PdfCanvas, PdfPageView, useNearView } from './pdf-page-v
 
 GlobalWorkerOptions.workerSrc = workerUrl
 
-export type Zoom = number | 'fit'
+/** A scale, or fitted to the viewer: the widest page's width ('fit'), or the tallest page whole ('fit-page'). */
+export type Zoom = number | 'fit' | 'fit-page'
 export const MIN_ZOOM = 0.25
 export const MAX_ZOOM = 4
 const THUMB_WIDTH = 96
@@ -119,7 +120,7 @@ export function DocumentViewer({
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null)
   const [sizes, setSizes] = useState<PageSize[]>([])
   const [error, setError] = useState<string | null>(null)
-  const [availableWidth, setAvailableWidth] = useState(800)
+  const [available, setAvailable] = useState({ width: 800, height: 1000 })
   const [currentPage, setCurrentPage] = useState(1)
   /** The content point under the cursor when Ctrl+wheel zoomed, kept under it once the pages are resized. */
   const anchor = useRef<{ fx: number; fy: number; x: number; y: number } | null>(null)
@@ -150,13 +151,23 @@ export function DocumentViewer({
   useLayoutEffect(() => {
     const element = scroller.current
     if (!element) return
-    const observer = new ResizeObserver(() => setAvailableWidth(element.clientWidth - 48))
+    // The scroller's padding (24 px each side) is not room for the page.
+    const observer = new ResizeObserver(() =>
+      setAvailable({ width: element.clientWidth - 48, height: element.clientHeight - 48 }),
+    )
     observer.observe(element)
     return () => observer.disconnect()
   }, [])
 
   const widest = Math.max(1, ...sizes.map((size) => size.width))
-  const scale = zoom === 'fit' ? Math.max(0.2, availableWidth / widest) : zoom
+  const tallest = Math.max(1, ...sizes.map((size) => size.height))
+  const fitWidth = available.width / widest
+  const scale =
+    zoom === 'fit'
+      ? Math.max(0.2, fitWidth)
+      : zoom === 'fit-page'
+        ? Math.max(0.1, Math.min(fitWidth, available.height / tallest))
+        : zoom
 
   // Ctrl+wheel zooms toward the cursor (a non-passive listener, so the browser's own page zoom is prevented).
   useEffect(() => {

@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist'
-import { type PointerEvent, type RefObject, useEffect, useRef, useState } from 'react'
+import { type PointerEvent, type RefObject, useEffect, useMemo, useRef, useState } from 'react'
 import type { Bbox, FieldReview, PageWord } from '../api/review-types'
+import { labelWidth, placeLabels, type Rect } from './label-placement'
 
 export interface PageSize {
   width: number
@@ -70,6 +71,39 @@ function inside(word: PageWord, x: number, y: number) {
   const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = word.bbox
   return x >= x0 && x <= x1 && y >= y0 && y <= y1
 }
+/** The field-name tab's size: 10 px text on a 14 px line with 4 px padding each side (see `.bbox-tab`). */
+const TAB_HEIGHT = 14
+const TAB_PADDING = 8
+const TAB_MAX_WIDTH = 160
+let tabFont: string | null = null
+const tabWidth = (text: string) => {
+  tabFont ??= `10px ${getComputedStyle(document.body).fontFamily}`
+  return labelWidth(text, tabFont, TAB_PADDING, TAB_MAX_WIDTH)
+}
+
+/**
+ * Where each field's name tab goes, in page pixels: outside every value box and clear of the other tabs, the
+ * selected field's placed first, then in reading order; null when there is no free spot (shown on hover or
+ * selection only).
+ */
+function useLabelSpots(fields: FieldReview[], selectedId: string | null, width: number, height: number) {
+  return useMemo(() => {
+    const requests = fields
+      .map((field) => {
+        const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = field.bbox ?? []
+        return {
+          id: field.id,
+          selected: field.id === selectedId,
+          box: [x0 * width, y0 * height, x1 * width, y1 * height] as Rect,
+          width: tabWidth(field.label),
+          height: TAB_HEIGHT,
+        }
+      })
+      .sort((a, b) => Number(b.selected) - Number(a.selected) || a.box[1] - b.box[1] || a.box[0] - b.box[0])
+    return placeLabels(requests, { width, height })
+  }, [fields, selectedId, width, height])
+}
+
 const percentBox = ([x0, y0, x1, y1]: number[]) => ({
   left: `${(x0 ?? 0) * 100}%`,
   top: `${(y0 ?? 0) * 100}%`,
@@ -113,6 +147,7 @@ export function PdfPageView({
   const visible = useNearView(holder, '600px 0px')
   const [picked, setPicked] = useState<PageWord[]>([])
   const [drag, setDrag] = useState<{ from: [number, number]; to: [number, number] } | null>(null)
+  const [hoveredId, setHoveredId] = useState<string | null>(null)
   const pickedRef = useRef(picked)
   pickedRef.current = picked
 
@@ -170,6 +205,18 @@ export function PdfPageView({
     (a, b) => Number(a.id === selectedId) - Number(b.id === selectedId) || area(b) - area(a),
   )
   const rect = drag && dragged(drag) ? drag : null
+  const spots = useLabelSpots(fields, selectedId, width, height)
+  // The smallest box under the pointer is the hovered field: its name shows even where it has no free spot.
+  const hover = (event: PointerEvent<HTMLElement>) => {
+    const [x, y] = fraction(event)
+    const under = fields
+      .filter((field) => {
+        const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = field.bbox ?? []
+        return x >= x0 && x <= x1 && y >= y0 && y <= y1
+      })
+      .sort((a, b) => area(a) - area(b))[0]
+    setHoveredId(under?.id ?? null)
+  }
   return (
     <section
       ref={holder}
@@ -177,6 +224,8 @@ export function PdfPageView({
       style={{ width, height }}
       data-page={pageNumber}
       aria-label={`Page ${pageNumber}`}
+      onPointerMove={hover}
+      onPointerLeave={() => setHoveredId(null)}
     >
       <PdfCanvas
         pdf={pdf}
@@ -187,6 +236,7 @@ export function PdfPageView({
         height={height}
       />
       {interactive ? (
+        // biome-ignore lint/a11y/noStaticElementInteractions: pointer gestures on the page; the field list is the keyboard's way
         <div
           className="page-layer"
           role="presentation"
@@ -196,6 +246,8 @@ export function PdfPageView({
             const at = fraction(event)
             setDrag({ from: at, to: at })
           }}
+          // Shift+click gathers words: the browser must not also extend a text selection across the screen.
+          onMouseDown={(event) => event.shiftKey && event.preventDefault()}
           onPointerMove={(event) => drag && setDrag({ ...drag, to: fraction(event) })}
           onPointerUp={onPointerUp}
           onPointerCancel={() => setDrag(null)}
@@ -229,10 +281,22 @@ export function PdfPageView({
           data-field-id={field.id}
           className={`bbox bbox-${field.review_status}${field.id === selectedId ? ' selected' : ''}`}
           style={percentBox(field.bbox ?? [])}
-        >
+        />
+      ))}
+      {ordered.map((field) => {
+        const spot = spots.get(field.id)
+        const shown = spot || field.id === selectedId || field.id === hoveredId
+        if (!shown) return null
+        // A name without a free spot floats above its box while hovered or selected.
+        const [x0 = 0, y0 = 0] = field.bbox ?? []
+        const at = spot ?? [x0 * width, Math.max(0, y0 * height - TAB_HEIGHT - 2)]
+        return (
           <button
+            key={field.id}
             type="button"
-            className="bbox-tab"
+            className={`bbox-tab bbox-tab-${field.review_status}${spot ? '' : ' floating'}${field.id === selectedId ? ' selected' : ''}`}
+            style={{ left: at[0], top: at[1], ...(spot && { width: spot[2] - spot[0] }) }}
+            data-label-of={field.id}
             title={`${field.label}: ${field.value ?? '(missing)'}`}
             aria-label={`Box of ${field.label}`}
             aria-pressed={field.id === selectedId}
@@ -240,8 +304,8 @@ export function PdfPageView({
           >
             {field.label}
           </button>
-        </div>
-      ))}
+        )
+      })}
     </section>
   )
 }

@@ -14,6 +14,26 @@ import { UploadPanel } from './upload-panel'
 const REVIEW_FILTERS = ['flagged', 'pending', 'approved', 'rejected'] as const
 type Filter = 'all' | (typeof REVIEW_FILTERS)[number]
 
+/** The queue's summary of a run: the first of these fields the run's extractor has (invoice, then receipt). */
+const SUPPLIER_KEYS = ['seller_name', 'merchant_name']
+const DATE_KEYS = ['invoice_date', 'purchase_date']
+const firstValue = (run: RecognitionRun, keys: string[]) => {
+  const field = run.field_reviews.find((f) => keys.includes(f.field_key) && f.value !== null)
+  return field ? String(field.value) : '—'
+}
+const totalOf = (run: RecognitionRun) => {
+  const total = run.field_reviews.find((f) => f.field_key === 'total_amount')?.value
+  if (total === null || total === undefined) return '—'
+  const currency = run.field_reviews.find((f) => f.field_key === 'currency')?.value
+  return currency ? `${total} ${currency}` : String(total)
+}
+/** Who reviewed the run last: the latest reviser of any of its fields. */
+const reviewerOf = (run: RecognitionRun) =>
+  run.field_reviews
+    .filter((f) => f.last_revised_at && f.last_revised_by)
+    .sort((a, b) => (b.last_revised_at ?? '').localeCompare(a.last_revised_at ?? ''))[0]?.last_revised_by
+    ?.username ?? '—'
+
 const shown = (value: unknown) => (value === null || value === undefined ? '(missing)' : String(value))
 
 /** Export CSV / Export JSON of approved results; a failed export is a toast. */
@@ -64,7 +84,7 @@ export function RunNotes({ run }: { run: RecognitionRun }) {
 }
 
 export function ReviewQueuePage() {
-  const { runs, filters, agents, setFilters, follow, load } = useReviewQueue()
+  const { runs, counts, filters, agents, setFilters, follow, load } = useReviewQueue()
   const active = (filters.review_status ?? 'all') as Filter
   const runsLoad = useLoad(load, [load, filters])
 
@@ -74,6 +94,12 @@ export function ReviewQueuePage() {
     follow(live.signal)
     return () => live.abort()
   }, [follow])
+
+  const ordered = queueOrder(runs.items)
+  // Files of one name are told apart by their upload time, shown beside the name.
+  const seen = new Map<string, number>()
+  for (const run of ordered) seen.set(run.file_name, (seen.get(run.file_name) ?? 0) + 1)
+  const repeatedNames = new Set([...seen].filter(([, n]) => n > 1).map(([name]) => name))
 
   const agentName = (id: string) => {
     const agent = agents.find((a) => a.runtime_agent_id === id)
@@ -113,13 +139,16 @@ export function ReviewQueuePage() {
         active={active}
         onChange={(key) => setFilters({ ...filters, review_status: key === 'all' ? undefined : key })}
         tabs={[
-          { key: 'all', label: 'All' },
-          ...REVIEW_FILTERS.map((key) => ({ key, label: label('review_status', key) })),
+          { key: 'all', label: counts ? `All ${counts.total}` : 'All' },
+          ...REVIEW_FILTERS.map((key) => ({
+            key,
+            label: `${label('review_status', key)}${counts ? ` ${counts.by_review_status[key]}` : ''}`,
+          })),
         ]}
       >
         <DataTable
           label="Runs"
-          rows={queueOrder(runs.items)}
+          rows={ordered}
           rowKey={(run) => run.id}
           load={runsLoad}
           empty={
@@ -131,18 +160,29 @@ export function ReviewQueuePage() {
             {
               key: 'file',
               header: 'Document',
-              render: (run) => <Link to={`/console/review/${run.id}`}>{run.file_name}</Link>,
+              render: (run) => (
+                <>
+                  <Link to={`/console/review/${run.id}`}>{run.file_name}</Link>
+                  {repeatedNames.has(run.file_name) ? (
+                    <span className="small muted"> · uploaded {formatTime(run.created_at)}</span>
+                  ) : null}
+                </>
+              ),
             },
+            { key: 'supplier', header: 'Supplier', render: (run) => firstValue(run, SUPPLIER_KEYS) },
+            { key: 'date', header: 'Date', width: '110px', render: (run) => firstValue(run, DATE_KEYS) },
+            { key: 'total', header: 'Total', width: '110px', align: 'right', render: totalOf },
+            { key: 'reviewer', header: 'Reviewer', width: '110px', render: reviewerOf },
             {
               key: 'agent',
               header: 'Extractor',
               render: (run) => agentName(run.runtime_agent_id),
-              width: '200px',
+              width: '130px',
             },
             {
               key: 'status',
               header: 'Processing',
-              width: '140px',
+              width: '120px',
               render: (run) => (
                 <Badge tone={RUN_TONE[run.status]}>
                   {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
@@ -153,7 +193,7 @@ export function ReviewQueuePage() {
             {
               key: 'review',
               header: 'Review',
-              width: '120px',
+              width: '110px',
               render: (run) => (
                 <Badge tone={REVIEW_TONE[run.review_status]}>
                   {label('review_status', run.review_status)}
@@ -163,7 +203,7 @@ export function ReviewQueuePage() {
             {
               key: 'flagged',
               header: 'Flagged',
-              width: '90px',
+              width: '80px',
               align: 'right',
               render: (run) => run.summary?.flagged_count ?? '—',
             },
@@ -171,7 +211,7 @@ export function ReviewQueuePage() {
             {
               key: 'created',
               header: 'Uploaded',
-              width: '190px',
+              width: '150px',
               render: (run) => formatTime(run.created_at),
             },
           ]}

@@ -29,6 +29,7 @@ const KEYS: [string, string][] = [
   ['?', 'this help'],
   ['Click a word', 'fill the selected field with it'],
   ['Shift+click', 'take several words (on releasing Shift)'],
+  ['Hover a box', 'show its field name where no free spot beside it was found'],
   ['Drag a box', 'fill the selected field with the words inside'],
   ['Ctrl+wheel', 'zoom toward the cursor'],
 ]
@@ -196,7 +197,7 @@ export function ReviewRunPage() {
     reviewApi
       .download(run.id, kind, name)
       .catch((error: Error) => notify({ kind: 'error', text: error.message }))
-  const numericZoom = zoom === 'fit' ? 1 : zoom
+  const numericZoom = typeof zoom === 'number' ? zoom : 1
 
   return (
     <div className="review-run">
@@ -236,7 +237,9 @@ export function ReviewRunPage() {
           >
             −
           </Button>
-          <span className="small zoom-label">{zoom === 'fit' ? 'Fit' : `${Math.round(zoom * 100)}%`}</span>
+          <span className="small zoom-label">
+            {zoom === 'fit' ? 'Fit' : zoom === 'fit-page' ? 'Page' : `${Math.round(zoom * 100)}%`}
+          </span>
           <Button
             variant="ghost"
             onClick={() => setZoom(Math.min(MAX_ZOOM, numericZoom + 0.25))}
@@ -244,8 +247,11 @@ export function ReviewRunPage() {
           >
             +
           </Button>
-          <Button variant="ghost" onClick={() => setZoom('fit')}>
+          <Button variant="ghost" aria-pressed={zoom === 'fit'} onClick={() => setZoom('fit')}>
             Fit width
+          </Button>
+          <Button variant="ghost" aria-pressed={zoom === 'fit-page'} onClick={() => setZoom('fit-page')}>
+            Fit page
           </Button>
         </div>
         <div className="row">

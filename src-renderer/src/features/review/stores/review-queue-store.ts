@@ -2,7 +2,7 @@ import type { PageResult } from '@server/http/pagination'
 import { create } from 'zustand'
 import { forgetOnSignOut } from '../../../stores/session-store'
 import { type RunFilters, reviewApi } from '../api/review-api'
-import type { RecognitionRun, RuntimeAgentSummary } from '../api/review-types'
+import type { RecognitionRun, RunCounts, RuntimeAgentSummary } from '../api/review-types'
 
 const ORDER: Record<string, number> = { flagged: 0, pending: 1, approved: 2, rejected: 3 }
 
@@ -18,11 +18,17 @@ interface QueueState {
   filters: RunFilters
   runs: PageResult<RecognitionRun>
   agents: RuntimeAgentSummary[]
+  /** Runs per review status under the other filters, shown on the status tabs. */
+  counts: RunCounts | null
+  /** The files of the last batch upload: how many were sent, the runs made, the files refused and why. */
+  batch: { files: number; runIds: string[]; failed: { name: string; message: string }[] } | null
   /** New filters; the screen loads the list again for them (its loading and failure are shown there). */
   setFilters(filters: RunFilters): void
   load(): Promise<void>
   loadAgents(): Promise<void>
   upload(agentId: string, file: File): Promise<RecognitionRun>
+  /** One run per file, uploaded one after another; a refused file is noted in `batch` and the rest go on. */
+  uploadBatch(agentId: string, files: File[]): Promise<void>
   /** Keeps the list live from the run feed until `signal` aborts. */
   follow(signal: AbortSignal): void
 }
@@ -38,17 +44,39 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
   filters: {},
   runs: { items: [], total: 0, page: 1, size: 50 },
   agents: [],
+  counts: null,
+  batch: null,
   setFilters(filters) {
     set({ filters: { ...filters, page: 1 } })
   },
   async load() {
-    set({ runs: await reviewApi.runs(get().filters) })
+    const [runs, counts] = await Promise.all([reviewApi.runs(get().filters), reviewApi.counts(get().filters)])
+    set({ runs, counts })
   },
   async loadAgents() {
     set({ agents: (await reviewApi.agents()).items })
   },
   async upload(agentId, file) {
     return reviewApi.upload(agentId, file)
+  },
+  async uploadBatch(agentId, files) {
+    set({ batch: { files: files.length, runIds: [], failed: [] } })
+    for (const file of files) {
+      try {
+        const run = await reviewApi.upload(agentId, file)
+        set((state) => ({
+          batch: state.batch && { ...state.batch, runIds: [...state.batch.runIds, run.id] },
+        }))
+      } catch (error) {
+        const message = error instanceof Error ? error.message : 'The upload failed.'
+        set((state) => ({
+          batch: state.batch && {
+            ...state.batch,
+            failed: [...state.batch.failed, { name: file.name, message }],
+          },
+        }))
+      }
+    }
   },
   follow(signal) {
     reviewApi.watchRuns(
@@ -61,6 +89,11 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
           ? runs.items.flatMap((r) => (r.id !== run.id ? [r] : keep ? [run] : []))
           : [run, ...runs.items]
         set({ runs: { ...runs, items, total: runs.total + (known ? (keep ? 0 : -1) : 1) } })
+        // The tab counts follow the feed too: a run moved between statuses moves between tabs.
+        void reviewApi.counts(filters).then(
+          (counts) => set({ counts }),
+          () => undefined,
+        )
       },
       signal,
       // A failure here is the screen's to show: its own load reports it, with a Retry.
