@@ -497,11 +497,9 @@ test('chat: the session list and a conversation show a skeleton, the server’s 
   await expect(sessions.getByText('No conversations here.')).toBeVisible()
   await expect(sessions.getByRole('alert')).toHaveCount(0)
 
-  // A new conversation (the server keeps an id it has not seen for its first message): empty, and says what to do.
+  // A conversation that does not exist: its socket is refused at the upgrade (404), and the view says so.
   await page.goto(`${server.url}/console/chat/00000000-0000-4000-8000-000000000000`)
-  const log = page.getByRole('log', { name: 'Conversation messages' })
-  await expect(log).toHaveAttribute('aria-live', 'polite')
-  await expect(log.getByText('No messages yet. Write the first one below.')).toBeVisible()
+  await expect(page.getByText('The conversation could not be opened.')).toBeVisible()
 
   // A socket refused before its history: the error stays through a failed retry, a retry that works shows it.
   const sessionId = await startConversation(server, 'Where is my parcel?')
@@ -512,6 +510,8 @@ test('chat: the session list and a conversation show a skeleton, the server’s 
     socket.close()
   })
   await page.goto(`${server.url}/console/chat/${sessionId}`)
+  const log = page.getByRole('log', { name: 'Conversation messages' })
+  await expect(log).toHaveAttribute('aria-live', 'polite')
   await expect(log.getByRole('alert')).toContainText('Conversations are paused.')
   await log.getByRole('button', { name: 'Retry' }).click()
   await expect(log.getByRole('alert')).toContainText('Conversations are paused.')
