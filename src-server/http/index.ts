@@ -25,6 +25,7 @@ export { type PageResult, pageOf, pageWindow, toPage } from './pagination'
 export { replyBatching } from './reply-batching'
 export { type RequestLineFields, requestLineWriter } from './request-line'
 export { lazyRequestLogger } from './request-logger'
+export { csvCell, toCsv } from './csv'
 export { contentPolicyFor, isDocsPath, securityHeaders } from './security-headers'
 export {
   multipartBodies,
