@@ -22,7 +22,8 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config: admin,
       schema: {
         tags: ['admin'],
-        description: 'Every entry the filters keep, newest first, as CSV (formula-like cells prefixed with `\'`).',
+        description:
+          "Every entry the filters keep, newest first, as CSV (formula-like cells prefixed with `'`).",
         querystring: AuditFilterQuery,
         response: { 200: Type.String({ description: 'text/csv' }) },
       },

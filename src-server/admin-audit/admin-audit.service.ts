@@ -48,7 +48,10 @@ function filterOf(query: Omit<AuditQuery, 'page' | 'size'>): repo.AuditFilter {
   const from = query.from ? new Date(query.from).toISOString() : undefined
   const to = query.to ? new Date(query.to).toISOString() : undefined
   if (from && to && to < from)
-    throw AdminAuditErrors.INVALID_DATE_RANGE({ from, to }, `The range ends (${to}) before it starts (${from}).`)
+    throw AdminAuditErrors.INVALID_DATE_RANGE(
+      { from, to },
+      `The range ends (${to}) before it starts (${from}).`,
+    )
   return { actorId: query.actor_id, action: query.action, from, to }
 }
 

@@ -20,7 +20,11 @@ const readLog = async (headers: Headers, query: Record<string, string> = {}) => 
 }
 
 const userId = (username: string) =>
-  (server.app.ctx.db.$client.prepare('SELECT id FROM user WHERE username = ?').get(username) as { id: string }).id
+  (
+    server.app.ctx.db.$client.prepare('SELECT id FROM user WHERE username = ?').get(username) as {
+      id: string
+    }
+  ).id
 
 describe('the admin audit log', () => {
   it('names who acted and what was changed, next to their ids', async () => {
@@ -49,11 +53,15 @@ describe('the admin audit log', () => {
   it('stores the reason typed beside a configuration change in the entry and returns it', async () => {
     server = await startTestServer()
     const headers = await server.adminHeaders()
-    expect((await setConfig(headers, 'commission_rate', 0.15, '  new pricing from March  ')).statusCode).toBe(200)
+    expect((await setConfig(headers, 'commission_rate', 0.15, '  new pricing from March  ')).statusCode).toBe(
+      200,
+    )
     expect((await setConfig(headers, 'min_withdrawal', 50)).statusCode).toBe(200)
 
     const rows = server.app.ctx.db.$client
-      .prepare("SELECT target_id, reason FROM admin_audit_log WHERE action = 'config.update' ORDER BY target_id")
+      .prepare(
+        "SELECT target_id, reason FROM admin_audit_log WHERE action = 'config.update' ORDER BY target_id",
+      )
       .all()
     expect(rows).toEqual([
       { target_id: 'commission_rate', reason: 'new pricing from March' },
@@ -75,7 +83,9 @@ describe('the admin audit log', () => {
     await setConfig(other, 'commission_rate', 0.3, 'second')
     await setConfig(other, 'min_withdrawal', 10, 'third')
     // Dates of our own choosing: the entries are placed on three days.
-    const place = server.app.ctx.db.$client.prepare('UPDATE admin_audit_log SET created_at = ? WHERE reason = ?')
+    const place = server.app.ctx.db.$client.prepare(
+      'UPDATE admin_audit_log SET created_at = ? WHERE reason = ?',
+    )
     place.run('2026-03-01T10:00:00.000Z', 'first')
     place.run('2026-03-02T10:00:00.000Z', 'second')
     place.run('2026-03-03T10:00:00.000Z', 'third')
@@ -119,7 +129,9 @@ describe('the admin audit log', () => {
     await setConfig(admin, 'commission_rate', 0.2, '=HYPERLINK("http://evil.example","click")')
     await setConfig(admin, 'min_withdrawal', 10, 'plain, with "quotes"')
     await setConfig(admin, 'refund_window_days', 3, '@SUM(A1:A9)')
-    const place = server.app.ctx.db.$client.prepare('UPDATE admin_audit_log SET created_at = ? WHERE target_id = ?')
+    const place = server.app.ctx.db.$client.prepare(
+      'UPDATE admin_audit_log SET created_at = ? WHERE target_id = ?',
+    )
     place.run('2026-03-01T10:00:00.000Z', 'commission_rate')
     place.run('2026-03-02T10:00:00.000Z', 'min_withdrawal')
     place.run('2026-03-03T10:00:00.000Z', 'refund_window_days')
@@ -139,7 +151,10 @@ describe('the admin audit log', () => {
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8')
     expect(response.headers['content-disposition']).toContain('attachment')
-    const lines = response.body.replace(/^\uFEFF/u, '').trimEnd().split('\r\n')
+    const lines = response.body
+      .replace(/^\uFEFF/u, '')
+      .trimEnd()
+      .split('\r\n')
     expect(lines[0]).toBe(
       '"created_at","actor_id","actor_username","action","target_type","target_id","target_name","reason","before","after"',
     )

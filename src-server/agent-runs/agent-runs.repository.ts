@@ -116,7 +116,10 @@ export function markRunning(db: Queryable, id: string, attempts: number): void {
  * The runtime agents with a version that is not retired whose configuration names a model provider
  * (`config.model.provider`, an LLM extractor's model): deleting the provider would break their runs.
  */
-export function findRuntimeAgentsUsingProvider(db: Queryable, providerId: string): { id: string; name: string }[] {
+export function findRuntimeAgentsUsingProvider(
+  db: Queryable,
+  providerId: string,
+): { id: string; name: string }[] {
   return db
     .selectDistinct({ id: runtimeAgent.id, name: runtimeAgent.name })
     .from(runtimeAgent)

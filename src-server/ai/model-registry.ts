@@ -6,7 +6,7 @@ import type { ProviderSettings, PutProvidersBody } from './ai.schemas'
 import { BUILTIN_PROVIDER_ID, createBuiltinProvider } from './builtin-provider'
 import type { Capability, ModelCatalogue, ModelProvider, ModelRegistry, ResolvedModel } from './model-types'
 import { createOpenAiProvider } from './openai-provider'
-import { type ProviderCheck, checkProvider } from './provider-check'
+import { checkProvider, type ProviderCheck } from './provider-check'
 import * as config from './provider-config'
 
 /** What still names a provider: deleting it would leave these without a model. */
@@ -293,7 +293,12 @@ export function createModelRegistry(
         action: 'model_provider.delete',
         targetType: 'model_provider',
         targetId: id,
-        before: { name: id, base_url: stored.baseUrl, models: stored.models, has_api_key: Boolean(stored.apiKeySealed) },
+        before: {
+          name: id,
+          base_url: stored.baseUrl,
+          models: stored.models,
+          has_api_key: Boolean(stored.apiKeySealed),
+        },
       })
     })
     load()

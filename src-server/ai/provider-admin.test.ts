@@ -36,7 +36,9 @@ const storedProviders = () =>
   server.app.ctx.db.$client.prepare('SELECT id, base_url FROM model_provider ORDER BY id').all()
 const auditCount = (action: string) =>
   (
-    server.app.ctx.db.$client.prepare('SELECT count(*) n FROM admin_audit_log WHERE action = ?').get(action) as {
+    server.app.ctx.db.$client
+      .prepare('SELECT count(*) n FROM admin_audit_log WHERE action = ?')
+      .get(action) as {
       n: number
     }
   ).n
@@ -132,7 +134,12 @@ describe('the Test action', () => {
 
     const alive = await test('local')
     expect(alive.statusCode).toBe(200)
-    expect(alive.json()).toMatchObject({ ok: true, reachable: true, listed_models: ['m1'], missing_models: ['m9'] })
+    expect(alive.json()).toMatchObject({
+      ok: true,
+      reachable: true,
+      listed_models: ['m1'],
+      missing_models: ['m9'],
+    })
 
     await fake.close()
     const down = await test('local')
@@ -167,7 +174,11 @@ describe('deleting a provider', () => {
     expect(response.statusCode).toBe(204)
     expect(storedProviders()).toEqual([])
     expect(auditCount('model_provider.delete')).toBe(1)
-    const models = await server.app.inject({ method: 'GET', url: '/models', headers: await server.adminHeaders() })
+    const models = await server.app.inject({
+      method: 'GET',
+      url: '/models',
+      headers: await server.adminHeaders(),
+    })
     expect(models.json().providers.map((p: { id: string }) => p.id)).toEqual(['builtin'])
     expect((await remove('spare')).statusCode).toBe(404)
   })

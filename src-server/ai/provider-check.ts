@@ -39,12 +39,19 @@ function listedIds(body: unknown): string[] | null {
  * Tries an OpenAI-compatible provider the way its clients will use it: `GET /models`, and when a server has no
  * such endpoint (some local servers), a one-token chat completion with the first configured model. Never throws.
  */
-export async function checkProvider(target: Target, timeoutMs = PROVIDER_CHECK_TIMEOUT_MS): Promise<ProviderCheck> {
+export async function checkProvider(
+  target: Target,
+  timeoutMs = PROVIDER_CHECK_TIMEOUT_MS,
+): Promise<ProviderCheck> {
   const base = target.baseUrl.replace(/\/+$/u, '')
   const headers: Record<string, string> = { accept: 'application/json' }
   if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`
   const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${base}${path}`, { ...init, headers: { ...headers, ...init.headers }, signal: AbortSignal.timeout(timeoutMs) })
+    fetch(`${base}${path}`, {
+      ...init,
+      headers: { ...headers, ...init.headers },
+      signal: AbortSignal.timeout(timeoutMs),
+    })
   try {
     const listing = await call('/models')
     if (listing.status === 401 || listing.status === 403) return refused(listing.status)

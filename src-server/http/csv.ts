@@ -4,7 +4,8 @@
  * such as `=HYPERLINK(...)` is shown, never run (OWASP "CSV injection").
  */
 export function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)
+  const text =
+    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)
   const safe = /^[=+\-@\t\r]/u.test(text) ? `'${text}` : text
   return `"${safe.replaceAll('"', '""')}"`
 }

@@ -16,6 +16,7 @@ export {
   UserRef,
   Uuid,
 } from './common.schemas'
+export { csvCell, toCsv } from './csv'
 export { sniffFileMimeType, sniffMimeType } from './file-type'
 export { allowedHosts, type HostAllowlist, hostAllowlist, hostNameOf } from './hosts'
 export { batchedStdout } from './log-destination'
@@ -25,7 +26,6 @@ export { type PageResult, pageOf, pageWindow, toPage } from './pagination'
 export { replyBatching } from './reply-batching'
 export { type RequestLineFields, requestLineWriter } from './request-line'
 export { lazyRequestLogger } from './request-logger'
-export { csvCell, toCsv } from './csv'
 export { contentPolicyFor, isDocsPath, securityHeaders } from './security-headers'
 export {
   multipartBodies,

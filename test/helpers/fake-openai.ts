@@ -69,7 +69,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       fake.modelListings++
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(
-        JSON.stringify({ object: 'list', data: fake.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }),
+        JSON.stringify({
+          object: 'list',
+          data: fake.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })),
+        }),
       )
       return
     }

@@ -1,8 +1,8 @@
 import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase } from '../../../lib/api-client'
-import { downloadName } from '../../../lib/download-name'
 import { readEvents } from '../../../lib/event-stream'
+import { saveDownload } from '../../../lib/save-download'
 import type {
   Bbox,
   FieldReview,
@@ -51,14 +51,7 @@ export const reviewApi = {
   rerun: (runId: string) => api.post<RerunResult>(`${runPath(runId)}/rerun`),
   /** Fetches a protected file with the session's token and hands it to the browser as a download. */
   async download(runId: string, kind: 'source-document' | 'source-pdf' | 'result', fallbackName: string) {
-    const response = await api.raw('GET', `${runPath(runId)}/${kind}`)
-    const url = URL.createObjectURL(await response.blob())
-    const link = Object.assign(document.createElement('a'), {
-      href: url,
-      download: downloadName(response) ?? fallbackName,
-    })
-    link.click()
-    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    await saveDownload(await api.raw('GET', `${runPath(runId)}/${kind}`), fallbackName)
   },
   sourcePdfUrl: (runId: string) => `${apiBase()}${runPath(runId)}/source-pdf`,
   watchRuns,
