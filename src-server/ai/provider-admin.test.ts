@@ -24,7 +24,7 @@ async function deadUrl(): Promise<string> {
   return `http://127.0.0.1:${address.port}/v1`
 }
 
-const putProviders = async (payload: unknown) =>
+const putProviders = async (payload: Record<string, unknown>) =>
   server.app.inject({
     method: 'PUT',
     url: '/api/admin/model-providers',
