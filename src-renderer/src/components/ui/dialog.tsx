@@ -30,8 +30,13 @@ export function Dialog({
   }, [open])
   return (
     <dialog ref={ref} className="dialog" aria-label={title} onClose={onClose}>
-      <h2>{title}</h2>
-      {open ? children : null}
+      {/* Closed, it holds nothing: no hidden copy of its title or question among the page's text. */}
+      {open ? (
+        <>
+          <h2>{title}</h2>
+          {children}
+        </>
+      ) : null}
     </dialog>
   )
 }
