@@ -248,7 +248,7 @@ test('the fields of an extractor are edited in a form that writes the same confi
     .getByRole('row')
     .filter({ hasText: 'Invoice extractor' })
   await invoices.getByRole('button', { name: 'Versions' }).click()
-  const fields = page.getByRole('table', { name: 'Extractor fields' })
+  const fields = page.getByRole('region', { name: 'Extractor fields' })
   await expect(fields.getByLabel('Label of Invoice number')).toHaveValue('Invoice number')
 
   await fields.getByLabel('Label of Invoice number').fill('Invoice no.')

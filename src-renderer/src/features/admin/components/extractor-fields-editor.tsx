@@ -64,145 +64,135 @@ export function ExtractorFieldsEditor({ draft, onChange }: { draft: string; onCh
 
   return (
     <div className="stack">
-      <div className="table-wrap">
-        <table className="table fields-editor" aria-label="Extractor fields">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Label</th>
-              <th scope="col">Type</th>
-              <th scope="col">Required</th>
-              <th scope="col">Printed labels</th>
-              <th scope="col">Validation</th>
-              <th scope="col">
-                <span className="sr-only">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {fields.map((field, index) => {
-              const name = field.label || field.key || `field ${index + 1}`
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a row is a position in the list being edited; its key is one of the inputs.
-                <tr key={index}>
-                  <td>
+      <section className="fields-editor" aria-label="Extractor fields">
+        {fields.map((field, index) => {
+          const name = field.label || field.key || `field ${index + 1}`
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a field is a position in the list being edited; its key is one of the inputs.
+            <fieldset key={index} className="fields-editor-field">
+              <legend>{name}</legend>
+              <div className="field">
+                <span className="field-hint">Name</span>
+                <input
+                  aria-label={`Name of ${name}`}
+                  className="mono"
+                  value={field.key}
+                  pattern="[a-z][a-z0-9_]*"
+                  onChange={(e) => update(index, { ...field, key: e.target.value })}
+                />
+              </div>
+              <div className="field">
+                <span className="field-hint">Label</span>
+                <input
+                  aria-label={`Label of ${name}`}
+                  value={field.label}
+                  onChange={(e) => update(index, { ...field, label: e.target.value })}
+                />
+              </div>
+              <div className="field">
+                <span className="field-hint">Type</span>
+                <select
+                  aria-label={`Type of ${name}`}
+                  value={field.type}
+                  onChange={(e) => update(index, { ...field, type: e.target.value as FieldType })}
+                >
+                  {Object.entries(TYPE_LABELS).map(([type, text]) => (
+                    <option key={type} value={type}>
+                      {text}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {field.type === 'enum' ? (
+                <div className="field">
+                  <span className="field-hint">Values</span>
+                  <input
+                    aria-label={`Values of ${name}`}
+                    placeholder="EUR, USD"
+                    value={(field.enum ?? []).join(', ')}
+                    onChange={(e) => update(index, { ...field, enum: list(e.target.value) })}
+                  />
+                </div>
+              ) : null}
+              <div className="field fields-editor-wide">
+                <span className="field-hint">Printed labels (comma separated)</span>
+                <input
+                  aria-label={`Printed labels of ${name}`}
+                  placeholder="Invoice No., Invoice #"
+                  value={(field.anchors ?? []).join(', ')}
+                  onChange={(e) => update(index, { ...field, anchors: list(e.target.value) })}
+                />
+              </div>
+              {field.type === 'number' || field.type === 'money' ? (
+                <>
+                  <div className="field">
+                    <span className="field-hint">Minimum</span>
                     <input
-                      aria-label={`Name of ${name}`}
-                      className="mono"
-                      value={field.key}
-                      pattern="[a-z][a-z0-9_]*"
-                      onChange={(e) => update(index, { ...field, key: e.target.value })}
+                      aria-label={`Minimum of ${name}`}
+                      type="number"
+                      value={field.validation?.min ?? ''}
+                      onChange={(e) => update(index, withValidation(field, { min: bound(e.target.value) }))}
                     />
-                  </td>
-                  <td>
+                  </div>
+                  <div className="field">
+                    <span className="field-hint">Maximum</span>
                     <input
-                      aria-label={`Label of ${name}`}
-                      value={field.label}
-                      onChange={(e) => update(index, { ...field, label: e.target.value })}
+                      aria-label={`Maximum of ${name}`}
+                      type="number"
+                      value={field.validation?.max ?? ''}
+                      onChange={(e) => update(index, withValidation(field, { max: bound(e.target.value) }))}
                     />
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Type of ${name}`}
-                      value={field.type}
-                      onChange={(e) => update(index, { ...field, type: e.target.value as FieldType })}
-                    >
-                      {Object.entries(TYPE_LABELS).map(([type, text]) => (
-                        <option key={type} value={type}>
-                          {text}
-                        </option>
-                      ))}
-                    </select>
-                    {field.type === 'enum' ? (
-                      <input
-                        aria-label={`Values of ${name}`}
-                        placeholder="Values, comma separated"
-                        value={(field.enum ?? []).join(', ')}
-                        onChange={(e) => update(index, { ...field, enum: list(e.target.value) })}
-                      />
-                    ) : null}
-                  </td>
-                  <td>
+                  </div>
+                </>
+              ) : null}
+              {field.type === 'string' ? (
+                <div className="field">
+                  <span className="field-hint">Pattern (regular expression)</span>
+                  <input
+                    aria-label={`Pattern of ${name}`}
+                    className="mono"
+                    value={field.pattern ?? ''}
+                    onChange={(e) => {
+                      const { pattern: _, ...rest } = field
+                      update(index, e.target.value ? { ...rest, pattern: e.target.value } : rest)
+                    }}
+                  />
+                </div>
+              ) : null}
+              <div className="fields-editor-checks">
+                <label className="checks">
+                  <input
+                    type="checkbox"
+                    aria-label={`${name} is required`}
+                    checked={field.required}
+                    onChange={(e) => update(index, { ...field, required: e.target.checked })}
+                  />
+                  Required
+                </label>
+                {field.type === 'date' ? (
+                  <label className="checks">
                     <input
                       type="checkbox"
-                      aria-label={`${name} is required`}
-                      checked={field.required}
-                      onChange={(e) => update(index, { ...field, required: e.target.checked })}
+                      checked={field.validation?.not_in_future ?? false}
+                      onChange={(e) =>
+                        update(index, withValidation(field, { not_in_future: e.target.checked }))
+                      }
                     />
-                  </td>
-                  <td>
-                    <input
-                      aria-label={`Printed labels of ${name}`}
-                      placeholder="Invoice No., Invoice #"
-                      value={(field.anchors ?? []).join(', ')}
-                      onChange={(e) => update(index, { ...field, anchors: list(e.target.value) })}
-                    />
-                  </td>
-                  <td>
-                    <div className="row">
-                      {field.type === 'number' || field.type === 'money' ? (
-                        <>
-                          <input
-                            aria-label={`Minimum of ${name}`}
-                            placeholder="min"
-                            type="number"
-                            value={field.validation?.min ?? ''}
-                            onChange={(e) =>
-                              update(index, withValidation(field, { min: bound(e.target.value) }))
-                            }
-                          />
-                          <input
-                            aria-label={`Maximum of ${name}`}
-                            placeholder="max"
-                            type="number"
-                            value={field.validation?.max ?? ''}
-                            onChange={(e) =>
-                              update(index, withValidation(field, { max: bound(e.target.value) }))
-                            }
-                          />
-                        </>
-                      ) : null}
-                      {field.type === 'date' ? (
-                        <label className="checks">
-                          <input
-                            type="checkbox"
-                            checked={field.validation?.not_in_future ?? false}
-                            onChange={(e) =>
-                              update(index, withValidation(field, { not_in_future: e.target.checked }))
-                            }
-                          />
-                          Not in the future
-                        </label>
-                      ) : null}
-                      {field.type === 'string' ? (
-                        <input
-                          aria-label={`Pattern of ${name}`}
-                          placeholder="Pattern (regular expression)"
-                          className="mono"
-                          value={field.pattern ?? ''}
-                          onChange={(e) => {
-                            const { pattern: _, ...rest } = field
-                            update(index, e.target.value ? { ...rest, pattern: e.target.value } : rest)
-                          }}
-                        />
-                      ) : null}
-                    </div>
-                  </td>
-                  <td>
-                    <Button
-                      variant="ghost"
-                      aria-label={`Remove ${name}`}
-                      onClick={() => write(fields.filter((_, at) => at !== index))}
-                    >
-                      Remove
-                    </Button>
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </div>
+                    Not in the future
+                  </label>
+                ) : null}
+                <Button
+                  variant="ghost"
+                  aria-label={`Remove ${name}`}
+                  onClick={() => write(fields.filter((_, at) => at !== index))}
+                >
+                  Remove
+                </Button>
+              </div>
+            </fieldset>
+          )
+        })}
+      </section>
       <div>
         <Button
           onClick={() =>
