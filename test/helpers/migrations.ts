@@ -11,6 +11,8 @@ const UNDO_BY_MIGRATION: Record<number, string> = {
       ALTER TABLE mcp_server DROP COLUMN env_names_json;`,
   10: 'ALTER TABLE wallet DROP COLUMN holds_json; ALTER TABLE marketplace_order DROP COLUMN refundable_until;',
   11: 'ALTER TABLE wallet ADD held_on_day integer DEFAULT 0 NOT NULL;',
+  12: `DROP INDEX admin_audit_log_by_actor_idx; DROP INDEX admin_audit_log_by_action_idx;
+      ALTER TABLE admin_audit_log DROP COLUMN reason;`,
 }
 
 /**
