@@ -215,7 +215,9 @@ describe('deleting a provider', () => {
   it('refuses while the version of a recognition agent names it as its model', async () => {
     await putProviders({ providers: [{ id: 'reader', base_url: fake.baseUrl, models: ['m1'] }] })
     const admin = await server.adminHeaders()
-    const agents = (await server.app.inject({ method: 'GET', url: '/admin/runtime-agents', headers: admin })).json()
+    const agents = (
+      await server.app.inject({ method: 'GET', url: '/admin/runtime-agents', headers: admin })
+    ).json()
     const invoices = agents.items.find((a: { name: string }) => a.name === 'Invoice extractor')
     const detail = (
       await server.app.inject({ method: 'GET', url: `/admin/runtime-agents/${invoices.id}`, headers: admin })
@@ -230,7 +232,9 @@ describe('deleting a provider', () => {
     expect(drafted.statusCode).toBe(201)
     const response = await remove('reader')
     expect(response.statusCode).toBe(409)
-    expect(response.json().error.details.runtime_agents).toEqual([{ id: invoices.id, name: 'Invoice extractor' }])
+    expect(response.json().error.details.runtime_agents).toEqual([
+      { id: invoices.id, name: 'Invoice extractor' },
+    ])
     expect(storedProviders()).toEqual([{ id: 'reader', base_url: fake.baseUrl }])
   })
 
