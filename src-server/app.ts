@@ -8,7 +8,12 @@ import websocket from '@fastify/websocket'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
-import { agentRunRoutes, createAgentRunService, findRuntimeAgentOwnerId } from './agent-runs'
+import {
+  agentRunRoutes,
+  createAgentRunService,
+  findRuntimeAgentOwnerId,
+  findRuntimeAgentsUsingProvider,
+} from './agent-runs'
 import { aiRoutes, createModelRegistry } from './ai'
 import type { AppContext } from './app-context'
 import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
@@ -21,6 +26,7 @@ import {
   createAgentService,
   createChatOrchestrator,
   findAgentOwnerId,
+  findAgentsUsingProvider,
 } from './conversation'
 import {
   appliedMigrationCount,
@@ -271,7 +277,14 @@ async function buildApp(
   })
   await app.register(mcpRoutes, { ctx })
   const models = createModelRegistry(ctx)
-  await app.register(aiRoutes, { ctx, models })
+  await app.register(aiRoutes, {
+    ctx,
+    models,
+    providerUsers: (tx, id) => ({
+      agents: findAgentsUsingProvider(tx, id),
+      runtime_agents: findRuntimeAgentsUsingProvider(tx, id),
+    }),
+  })
   const chat = createChatOrchestrator(ctx, {
     models,
     agents: createAgentService(db, { checkModel: chatModelCheck(models) }),

@@ -1,16 +1,37 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
 import type { AppContext } from '../app-context'
-import { Page, PageQuery } from '../http'
-import { AdminAuditEntry } from './admin-audit.schemas'
-import { listAdminActions } from './admin-audit.service'
+import { Page } from '../http'
+import { AdminAuditEntry, AuditFilterQuery, AuditQuery } from './admin-audit.schemas'
+import { exportAdminActions, listAdminActions } from './admin-audit.service'
 
 export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const admin = { permission: 'platform.admin' } as const
   app.get(
     '/api/admin/audit-log',
     {
-      config: { permission: 'platform.admin' },
-      schema: { tags: ['admin'], querystring: PageQuery, response: { 200: Page(AdminAuditEntry) } },
+      config: admin,
+      schema: { tags: ['admin'], querystring: AuditQuery, response: { 200: Page(AdminAuditEntry) } },
     },
     async (request) => listAdminActions(ctx.db, ctx.auth, request.query),
+  )
+
+  app.get(
+    '/api/admin/audit-log/export',
+    {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        description:
+          "Every entry the filters keep, newest first, as CSV (formula-like cells prefixed with `'`).",
+        querystring: AuditFilterQuery,
+        response: { 200: Type.String({ description: 'text/csv' }) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="admin-audit-log.csv"')
+        .send(exportAdminActions(ctx.db, ctx.auth, request.query)),
   )
 }

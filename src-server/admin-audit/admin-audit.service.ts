@@ -1,7 +1,9 @@
-import { desc } from 'drizzle-orm'
 import type { Accounts } from '../app-context'
-import { type Queryable, selectPage } from '../db'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { Queryable } from '../db'
+import { type PageQuery, pageWindow, toCsv, toPage } from '../http'
+import { AdminAuditErrors } from './admin-audit.errors'
+import * as repo from './admin-audit.repository'
+import type { AuditQuery } from './admin-audit.schemas'
 import { adminAuditLog } from './admin-audit.tables'
 
 export interface AdminAction {
@@ -11,6 +13,8 @@ export interface AdminAction {
   targetId?: string | null
   before?: unknown
   after?: unknown
+  /** Why, as the admin typed it beside the change; absent when they gave none. */
+  reason?: string | null | undefined
 }
 
 /** Call inside the same transaction as the admin write it describes, so the log and the change agree. */
@@ -23,6 +27,7 @@ export function recordAdminAction(db: Queryable, entry: AdminAction): void {
       targetId: entry.targetId ?? null,
       before: entry.before ?? null,
       after: entry.after ?? null,
+      reason: entry.reason?.trim() || null,
     })
     .run()
 }
@@ -38,28 +43,67 @@ function targetName(...snapshots: unknown[]): string | null {
   return null
 }
 
+/** The query's filter, its instants normalised to the stored form (UTC, milliseconds) so they compare as text. */
+function filterOf(query: Omit<AuditQuery, 'page' | 'size'>): repo.AuditFilter {
+  const from = query.from ? new Date(query.from).toISOString() : undefined
+  const to = query.to ? new Date(query.to).toISOString() : undefined
+  if (from && to && to < from)
+    throw AdminAuditErrors.INVALID_DATE_RANGE(
+      { from, to },
+      `The range ends (${to}) before it starts (${from}).`,
+    )
+  return { actorId: query.actor_id, action: query.action, from, to }
+}
+
 /**
  * Actors are named through `accounts`, not a join on the user table: every domain that writes users (auth among
  * them) records its actions here, so this log sits below them and imports none.
  */
-export function listAdminActions(db: Queryable, accounts: Pick<Accounts, 'usernamesOf'>, query: PageQuery) {
-  const listing = db.select().from(adminAuditLog).orderBy(desc(adminAuditLog.createdAt))
-  const { rows, total } = selectPage(db, listing, { from: adminAuditLog }, pageWindow(query))
+function present(rows: repo.AuditRow[], accounts: Pick<Accounts, 'usernamesOf'>) {
   const usernames = accounts.usernamesOf([...new Set(rows.map((row) => row.actorId))])
-  return toPage(
-    rows.map((row) => ({
-      id: row.id,
-      actor_id: row.actorId,
-      actor_username: usernames.get(row.actorId) ?? null,
-      action: row.action,
-      target_type: row.targetType,
-      target_id: row.targetId,
-      target_name: targetName(row.after, row.before),
-      before: row.before ?? null,
-      after: row.after ?? null,
-      created_at: row.createdAt,
-    })),
-    total,
-    query,
+  return rows.map((row) => ({
+    id: row.id,
+    actor_id: row.actorId,
+    actor_username: usernames.get(row.actorId) ?? null,
+    action: row.action,
+    target_type: row.targetType,
+    target_id: row.targetId,
+    target_name: targetName(row.after, row.before),
+    reason: row.reason,
+    before: row.before ?? null,
+    after: row.after ?? null,
+    created_at: row.createdAt,
+  }))
+}
+
+export function listAdminActions(db: Queryable, accounts: Pick<Accounts, 'usernamesOf'>, query: AuditQuery) {
+  const page: PageQuery = { page: query.page, size: query.size }
+  const { rows, total } = repo.findAuditPage(db, filterOf(query), pageWindow(page))
+  return toPage(present(rows, accounts), total, page)
+}
+
+const CSV_COLUMNS = [
+  'created_at',
+  'actor_id',
+  'actor_username',
+  'action',
+  'target_type',
+  'target_id',
+  'target_name',
+  'reason',
+  'before',
+  'after',
+] as const
+
+/** Every entry the filter keeps, newest first, as CSV; before and after are JSON in their cells. */
+export function exportAdminActions(
+  db: Queryable,
+  accounts: Pick<Accounts, 'usernamesOf'>,
+  query: Omit<AuditQuery, 'page' | 'size'>,
+): string {
+  const entries = present(repo.findAuditRows(db, filterOf(query)), accounts)
+  return toCsv(
+    CSV_COLUMNS,
+    entries.map((entry) => CSV_COLUMNS.map((column) => entry[column])),
   )
 }

@@ -111,3 +111,25 @@ export function markRunning(db: Queryable, id: string, attempts: number): void {
     .where(eq(agentRun.id, id))
     .run()
 }
+
+/**
+ * The runtime agents with a version that is not retired whose configuration names a model provider
+ * (`config.model.provider`, an LLM extractor's model): deleting the provider would break their runs.
+ */
+export function findRuntimeAgentsUsingProvider(
+  db: Queryable,
+  providerId: string,
+): { id: string; name: string }[] {
+  return db
+    .selectDistinct({ id: runtimeAgent.id, name: runtimeAgent.name })
+    .from(runtimeAgent)
+    .innerJoin(runtimeAgentVersion, eq(runtimeAgentVersion.agentId, runtimeAgent.id))
+    .where(
+      and(
+        sql`json_extract(${runtimeAgentVersion.config}, '$.model.provider') = ${providerId}`,
+        sql`${runtimeAgentVersion.status} <> 'retired'`,
+      ),
+    )
+    .orderBy(runtimeAgent.name)
+    .all()
+}

@@ -1,4 +1,9 @@
-export type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
+export {
+  type AgentRunRow,
+  findRuntimeAgentsUsingProvider,
+  type RuntimeAgentRow,
+  type RuntimeAgentVersionRow,
+} from './agent-runs.repository'
 export { agentRunRoutes } from './agent-runs.routes'
 export { BaseAgentConfig, type ExecutionPolicy, type InputSlot } from './agent-runs.schemas'
 export {

@@ -52,6 +52,8 @@ export const PutProvidersBody = Type.Object({
     }),
     { maxItems: 20 },
   ),
+  /** Save without trying the new or changed providers first (a server that is down for now). */
+  skip_check: Type.Optional(Type.Boolean()),
   defaults: Type.Optional(
     Type.Object({
       model_provider: Type.String({ minLength: 1 }),
@@ -61,3 +63,14 @@ export const PutProvidersBody = Type.Object({
   ),
 })
 export type PutProvidersBody = Static<typeof PutProvidersBody>
+
+export const ProviderParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 50 }) })
+
+export const ProviderCheckSchema = Type.Object({
+  ok: Type.Boolean(),
+  reachable: Type.Boolean(),
+  status: Type.Union([Type.Integer(), Type.Null()]),
+  message: Type.String(),
+  listed_models: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  missing_models: Type.Array(Type.String()),
+})

@@ -19,7 +19,7 @@ export {
   localEmbedderForKey,
   USE_LITE_MODEL,
 } from './embeddings'
-export { createModelRegistry, type ModelAdmin } from './model-registry'
+export { createModelRegistry, type ModelAdmin, type ProviderUsers } from './model-registry'
 export type {
   Capability,
   ChatChunk,

@@ -1,15 +1,28 @@
 import { recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../app-context'
+import type { Queryable } from '../db'
 import { AiErrors } from './ai.errors'
 import type { ProviderSettings, PutProvidersBody } from './ai.schemas'
 import { BUILTIN_PROVIDER_ID, createBuiltinProvider } from './builtin-provider'
 import type { Capability, ModelCatalogue, ModelProvider, ModelRegistry, ResolvedModel } from './model-types'
 import { createOpenAiProvider } from './openai-provider'
+import { checkProvider, type ProviderCheck } from './provider-check'
 import * as config from './provider-config'
+
+/** What still names a provider: deleting it would leave these without a model. */
+export interface ProviderUsers {
+  agents: { id: string; name: string }[]
+  runtime_agents: { id: string; name: string }[]
+}
 
 export interface ModelAdmin {
   providerSettings(): ProviderSettings
-  replaceProviders(actorId: string, body: PutProvidersBody): ProviderSettings
+  /** Tries the new or changed providers first (unless `skip_check`), then replaces them all. */
+  replaceProviders(actorId: string, body: PutProvidersBody): Promise<ProviderSettings>
+  /** Tries one configured provider now. */
+  testProvider(id: string): Promise<ProviderCheck>
+  /** Deletes a console provider nothing uses; `usersOf` reads who uses it inside the deleting transaction. */
+  deleteProvider(actorId: string, id: string, usersOf: (db: Queryable, id: string) => ProviderUsers): void
 }
 
 /**
@@ -117,8 +130,44 @@ export function createModelRegistry(
     }
   }
 
+  /**
+   * Tries each provider that is new or whose URL, key or models changed, all at once; the first that fails refuses
+   * the whole save, naming the provider and what the check found.
+   */
+  async function checkChanged(
+    next: { id: string; baseUrl: string; apiKeySealed: string | null; models: string[] }[],
+    previous: Map<string, config.StoredProvider>,
+  ): Promise<void> {
+    const changed = next.filter((entry) => {
+      const before = previous.get(entry.id)
+      return (
+        !before ||
+        before.baseUrl !== entry.baseUrl ||
+        before.apiKeySealed !== entry.apiKeySealed ||
+        before.models.join('\n') !== entry.models.join('\n')
+      )
+    })
+    const checks = await Promise.all(
+      changed.map(async (entry) => ({
+        id: entry.id,
+        check: await checkProvider({
+          baseUrl: entry.baseUrl,
+          apiKey: entry.apiKeySealed ? ctx.secrets.unseal(entry.apiKeySealed) : null,
+          models: entry.models,
+        }),
+      })),
+    )
+    const failed = checks.find((entry) => !entry.check.ok)
+    if (!failed) return
+    const error = failed.check.reachable ? AiErrors.PROVIDER_CHECK_FAILED : AiErrors.PROVIDER_UNREACHABLE
+    throw error(
+      { provider: failed.id, check: failed.check },
+      `The provider "${failed.id}" was not saved: ${failed.check.message} Save it without the check to keep it anyway.`,
+    )
+  }
+
   /** Replaces the console-configured providers (and optionally the defaults) in one transaction. */
-  function replaceProviders(actorId: string, body: PutProvidersBody): ProviderSettings {
+  async function replaceProviders(actorId: string, body: PutProvidersBody): Promise<ProviderSettings> {
     const reserved = new Set([BUILTIN_PROVIDER_ID, ...(fromEnv ? [fromEnv.id] : [])])
     const ids = new Set<string>()
     for (const entry of body.providers) {
@@ -160,6 +209,7 @@ export function createModelRegistry(
         { defaults },
         `The defaults name ${defaults.model_provider}/${defaults.model_name}, which is not a configured chat model.`,
       )
+    if (!body.skip_check) await checkChanged(next, previous)
     ctx.db.transaction((tx) => {
       config.replaceStoredProviders(tx, next)
       config.writeDefaults(tx, defaults)
@@ -176,11 +226,82 @@ export function createModelRegistry(
             has_api_key: Boolean(entry.apiKeySealed),
           })),
           defaults,
+          saved_without_check: Boolean(body.skip_check),
         },
       })
     })
     load()
     return providerSettings()
+  }
+
+  async function testProvider(id: string): Promise<ProviderCheck> {
+    if (id === BUILTIN_PROVIDER_ID)
+      return {
+        ok: true,
+        reachable: true,
+        status: null,
+        message: 'The built-in provider runs inside the app.',
+        listed_models: null,
+        missing_models: [],
+      }
+    const target =
+      fromEnv?.id === id
+        ? fromEnv
+        : config
+            .readStoredProviders(ctx.db)
+            .map((stored) => ({
+              ...stored,
+              apiKey: stored.apiKeySealed ? ctx.secrets.unseal(stored.apiKeySealed) : null,
+            }))
+            .find((stored) => stored.id === id)
+    if (!target) throw AiErrors.MODEL_PROVIDER_NOT_FOUND({ id }, `No model provider "${id}".`)
+    return checkProvider(target)
+  }
+
+  function deleteProvider(
+    actorId: string,
+    id: string,
+    usersOf: (db: Queryable, id: string) => ProviderUsers,
+  ): void {
+    if (id === BUILTIN_PROVIDER_ID || fromEnv?.id === id)
+      throw AiErrors.PROVIDER_NOT_DELETABLE(
+        { id },
+        id === BUILTIN_PROVIDER_ID
+          ? 'The built-in provider cannot be deleted.'
+          : `The provider "${id}" is set by the environment (SWITCHBOARD_OPENAI_*); remove it there.`,
+      )
+    ctx.db.transaction((tx) => {
+      const stored = config.readStoredProviders(tx).find((entry) => entry.id === id)
+      if (!stored) throw AiErrors.MODEL_PROVIDER_NOT_FOUND({ id }, `No model provider "${id}".`)
+      const defaults = config.readDefaults(tx)
+      const users = usersOf(tx, id)
+      const isDefault = defaults.model_provider === id
+      if (isDefault || users.agents.length > 0 || users.runtime_agents.length > 0) {
+        const named = [
+          ...(isDefault ? ['the platform default model'] : []),
+          ...users.agents.map((a) => `agent "${a.name}"`),
+          ...users.runtime_agents.map((a) => `recognition agent "${a.name}"`),
+        ]
+        throw AiErrors.PROVIDER_IN_USE(
+          { id, is_default: isDefault, ...users },
+          `The provider "${id}" is used by ${named.join(', ')}; choose another model there first. Nothing was deleted.`,
+        )
+      }
+      config.deleteStoredProvider(tx, id)
+      recordAdminAction(tx, {
+        actorId,
+        action: 'model_provider.delete',
+        targetType: 'model_provider',
+        targetId: id,
+        before: {
+          name: id,
+          base_url: stored.baseUrl,
+          models: stored.models,
+          has_api_key: Boolean(stored.apiKeySealed),
+        },
+      })
+    })
+    load()
   }
 
   return {
@@ -196,5 +317,7 @@ export function createModelRegistry(
     },
     providerSettings,
     replaceProviders,
+    testProvider,
+    deleteProvider,
   }
 }

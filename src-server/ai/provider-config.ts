@@ -64,6 +64,10 @@ export function replaceStoredProviders(
   if (providers.length > 0) db.insert(modelProvider).values(providers).run()
 }
 
+export function deleteStoredProvider(db: Queryable, id: string): void {
+  db.delete(modelProvider).where(eq(modelProvider.id, id)).run()
+}
+
 export function readDefaults(db: Queryable): GlobalDefaults {
   const row = db.select().from(modelDefaults).where(eq(modelDefaults.id, 'global')).get()
   return row

@@ -82,3 +82,13 @@ export function listAgents(db: Queryable, scope: AgentScope, window: RowWindow):
   const page = selectPage(db, listing, { from: agent, where }, window)
   return { ...page, rows: page.rows.map(joinOwner) }
 }
+
+/** The agents whose model settings name a provider (deleting the provider would leave them without a model). */
+export function findAgentsUsingProvider(db: Queryable, providerId: string): { id: string; name: string }[] {
+  return db
+    .select({ id: agent.id, name: agent.name })
+    .from(agent)
+    .where(eq(agent.modelProvider, providerId))
+    .orderBy(agent.name)
+    .all()
+}

@@ -1,5 +1,5 @@
 /** The conversation domain's public face: agents, sessions and the chat orchestrator. */
-export { findAgentOwnerId, findAgentType } from './agents.repository'
+export { findAgentOwnerId, findAgentsUsingProvider, findAgentType } from './agents.repository'
 export {
   chatModelCheck,
   createAgentService,

@@ -1,7 +1,7 @@
 /**
  * HTTP's public face: shared schema atoms, pagination, the validator, the host allowlist, origin policy, security
  * headers, the answer to requests Fastify never saw, answers written once per turn of the event loop, and the
- * readers of what a client uploads (file type, multipart file name).
+ * readers of what a client uploads (file type, multipart file name), and CSV a spreadsheet opens as data.
  */
 
 export { answerClientError, answerFrameworkError } from './client-errors'
@@ -16,6 +16,7 @@ export {
   UserRef,
   Uuid,
 } from './common.schemas'
+export { csvCell, toCsv } from './csv'
 export { sniffFileMimeType, sniffMimeType } from './file-type'
 export { allowedHosts, type HostAllowlist, hostAllowlist, hostNameOf } from './hosts'
 export { batchedStdout } from './log-destination'

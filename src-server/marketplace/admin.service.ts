@@ -36,6 +36,7 @@ export function setListingStatus(
       targetId: listingId,
       before: { title: before.title, status: before.status, reason: before.statusReason },
       after: { status: input.status, reason: input.reason ?? null },
+      reason: input.reason,
     })
     const after = repo.findListing(tx, listingId)
     if (!after) throw new Error('listing vanished inside its transaction')

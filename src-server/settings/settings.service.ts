@@ -150,6 +150,7 @@ export function updateConfigValue(
       targetId: input.key,
       before,
       after: value,
+      reason: input.description,
     })
     return { key: input.key, value, description: row.description, updated_at: row.updatedAt }
   })

@@ -33,6 +33,10 @@ export interface FakeOpenAi {
   respond: (request: ChatCompletionRequest) => FakeTurn
   /** How many streamed responses the client cut off. */
   disconnects: number
+  /** What `GET /v1/models` lists; null answers it 404, as servers without that endpoint do. */
+  models: string[] | null
+  /** How many times `GET /v1/models` was asked (apart from `requests`, which holds chat completions only). */
+  modelListings: number
   close(): Promise<void>
 }
 
@@ -45,7 +49,7 @@ async function readJson(request: IncomingMessage): Promise<ChatCompletionRequest
 }
 
 /**
- * An OpenAI-compatible model server on 127.0.0.1 for tests: `/v1/chat/completions` with real SSE streaming of
+ * An OpenAI-compatible model server on 127.0.0.1 for tests: `/v1/models`, `/v1/chat/completions` with real SSE streaming of
  * `chat.completion.chunk`s (content and `tool_calls` deltas), non-streamed answers for JSON-schema output,
  * configurable slowness and failures.
  */
@@ -56,9 +60,22 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     authorizations: [],
     respond: () => ({ tokens: ['Hello', ' from', ' the', ' fake', ' model.'] }),
     disconnects: 0,
+    models: [],
+    modelListings: 0,
     close: async () => {},
   }
   const server: Server = createServer(async (request, response) => {
+    if (request.method === 'GET' && request.url?.endsWith('/models') && fake.models) {
+      fake.modelListings++
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(
+        JSON.stringify({
+          object: 'list',
+          data: fake.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })),
+        }),
+      )
+      return
+    }
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
       response.writeHead(404, { 'content-type': 'application/json' })
       response.end(JSON.stringify({ error: { message: 'not found' } }))

@@ -15,6 +15,8 @@ const UNDO_BY_MIGRATION: Record<number, string> = {
   14: `ALTER TABLE agent DROP COLUMN audience; ALTER TABLE agent DROP COLUMN audience_roles_json;
       ALTER TABLE chat_session DROP COLUMN topic;`,
   15: 'ALTER TABLE user DROP COLUMN must_change_password;',
+  16: `DROP INDEX admin_audit_log_by_actor_idx; DROP INDEX admin_audit_log_by_action_idx;
+      ALTER TABLE admin_audit_log DROP COLUMN reason;`,
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AdminAuditEntry } from '@server/admin-audit/admin-audit.schemas'
 import type { RuntimeAgentDetail, RuntimeAgentSchema } from '@server/agent-runs/agent-runs.schemas'
-import type { ProviderSettings, PutProvidersBody } from '@server/ai/ai.schemas'
+import type { ModelCatalogueSchema, ProviderSettings, PutProvidersBody } from '@server/ai/ai.schemas'
+import type { ProviderCheck } from '@server/ai/provider-check'
 import type { User } from '@server/auth/auth.schemas'
 import type { Overview, RegistryEntry } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
@@ -8,10 +9,12 @@ import type { DailyStats, ListingSchema, StatsSchema } from '@server/marketplace
 import type { ConfigEntry, PlatformConfigValues } from '@server/settings/settings.schemas'
 import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
+import { saveDownload } from '../../../lib/save-download'
 
 export type ModerationListing = Static<typeof ListingSchema>
 export type PlatformStats = Static<typeof StatsSchema>
 export type { DailyStats }
+export type ModelCatalogue = Static<typeof ModelCatalogueSchema>
 export type RecognitionOverview = Static<typeof Overview>
 export type RegistryRow = Static<typeof RegistryEntry>
 export type RuntimeAgent = Static<typeof RuntimeAgentSchema>
@@ -28,17 +31,34 @@ export interface LanInfo {
   https_port: number | null
 }
 
+/** The audit log's filters, each optional; `from` and `to` are instants (`to` exclusive). */
+export interface AuditFilters {
+  actor_id?: string
+  action?: string
+  from?: string
+  to?: string
+}
+
+export type { ProviderCheck }
+
 export const adminApi = {
   config: () => api.get<PlatformConfigValues>('/api/admin/config'),
   updateConfig: (key: string, value: string | number | boolean, description?: string) =>
     api.put<ConfigEntry>(`/api/admin/config/${encodeURIComponent(key)}`, { value, description }),
-  users: (page: number) => api.get<PageResult<User>>('/api/admin/users', { query: { page, size: 20 } }),
+  users: (page: number, size = 20) =>
+    api.get<PageResult<User>>('/api/admin/users', { query: { page, size } }),
   createUser: (body: { username: string; password: string; roles: Role[] }) =>
     api.post<User>('/api/admin/users', body),
   updateUser: (id: string, body: { roles?: Role[]; disabled?: boolean; password?: string }) =>
     api.patch<User>(`/api/admin/users/${id}`, body),
-  auditLog: (page: number) =>
-    api.get<PageResult<AdminAuditEntry>>('/api/admin/audit-log', { query: { page, size: 20 } }),
+  auditLog: (page: number, filters: AuditFilters) =>
+    api.get<PageResult<AdminAuditEntry>>('/api/admin/audit-log', { query: { ...filters, page, size: 20 } }),
+  async exportAuditLog(filters: AuditFilters) {
+    await saveDownload(
+      await api.raw('GET', '/api/admin/audit-log/export', { query: { ...filters } }),
+      'admin-audit-log.csv',
+    )
+  },
   listings: (status: string, page: number) =>
     api.get<PageResult<ModerationListing>>('/api/admin/listings', {
       query: { status: status || undefined, page, size: 20 },
@@ -61,6 +81,10 @@ export const adminApi = {
     api.post<unknown>(`/admin/runtime-agents/${id}/versions/${versionId}/publish`),
   providers: () => api.get<ProviderSettings>('/api/admin/model-providers'),
   saveProviders: (body: PutProvidersBody) => api.put<ProviderSettings>('/api/admin/model-providers', body),
+  testProvider: (id: string) =>
+    api.post<ProviderCheck>(`/api/admin/model-providers/${encodeURIComponent(id)}/test`),
+  deleteProvider: (id: string) => api.delete<void>(`/api/admin/model-providers/${encodeURIComponent(id)}`),
+  models: () => api.get<ModelCatalogue>('/models'),
   lan: () => api.get<LanInfo>('/api/lan'),
   backup: () => api.post<{ folder: string; blob_files: number }>('/api/admin/backup'),
 }

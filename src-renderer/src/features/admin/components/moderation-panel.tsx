@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
+import { ConfirmButton } from '../../../components/ui/dialog'
 import { label as labelOf, options } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import type { ModerationListing } from '../api/admin-api'
@@ -10,7 +11,7 @@ import { useAdmin } from '../stores/admin-store'
 function ModerationActions({ listing }: { listing: ModerationListing }) {
   const moderate = useAdmin((state) => state.moderate)
   const [reason, setReason] = useState('')
-  const act = (status: string) => void moderate(listing.id, status, reason)
+  const act = (status: string) => moderate(listing.id, status, reason)
   return (
     <div className="row">
       <input
@@ -20,15 +21,30 @@ function ModerationActions({ listing }: { listing: ModerationListing }) {
         onChange={(e) => setReason(e.target.value)}
       />
       {listing.status !== 'published' ? (
-        <Button variant="primary" onClick={() => act('published')}>
+        <Button variant="primary" onClick={() => void act('published')}>
           Publish
         </Button>
       ) : null}
-      {listing.status === 'pending_review' ? <Button onClick={() => act('rejected')}>Reject</Button> : null}
+      {listing.status === 'pending_review' ? (
+        <ConfirmButton
+          label="Reject"
+          variant="secondary"
+          title={`Reject “${listing.title}”?`}
+          confirmLabel="Reject"
+          onConfirm={() => act('rejected')}
+        >
+          <p>The listing is not published; its seller sees it rejected{reason ? ` with “${reason}”` : ''}.</p>
+        </ConfirmButton>
+      ) : null}
       {listing.status === 'published' ? (
-        <Button variant="danger" onClick={() => act('suspended')}>
-          Suspend
-        </Button>
+        <ConfirmButton
+          label="Suspend"
+          title={`Suspend “${listing.title}”?`}
+          confirmLabel="Suspend"
+          onConfirm={() => act('suspended')}
+        >
+          <p>The listing leaves the marketplace at once: nobody can buy it until it is published again.</p>
+        </ConfirmButton>
       ) : null}
     </div>
   )

@@ -1,17 +1,20 @@
 import { useEffect, useState } from 'react'
 import { Badge, Button, Card, FormError } from '../../../components/ui'
 import { DataTable, formatTime } from '../../../components/ui/data'
+import { ConfirmButton } from '../../../components/ui/dialog'
 import { Loadable } from '../../../components/ui/load-state'
 import { useNotifications } from '../../../components/ui/notifications'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
 import { useAdmin } from '../stores/admin-store'
+import { ExtractorFieldsEditor } from './extractor-fields-editor'
 
 function Versions({ agentId }: { agentId: string }) {
   const notify = useNotifications((state) => state.push)
   const { runtimeAgent: agent, loadRuntimeAgent, createVersion, publishVersion } = useAdmin()
   const [draft, setDraft] = useState('')
+  const [raw, setRaw] = useState(false)
   // Requests fail as ApiErrors; anything else thrown here is the draft's JSON.
   const form = useSubmit('The configuration is not valid JSON.')
   const loading = useLoad(() => loadRuntimeAgent(agentId), [loadRuntimeAgent, agentId])
@@ -63,16 +66,27 @@ function Versions({ agentId }: { agentId: string }) {
           },
         ]}
       />
-      <div className="field">
-        <label htmlFor={`config-${agentId}`}>Configuration of a new version</label>
-        <textarea
-          id={`config-${agentId}`}
-          className="mono"
-          rows={10}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-        />
+      <div className="row">
+        <h3>Configuration of a new version</h3>
+        <label className="checks">
+          <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} />
+          Raw JSON (advanced)
+        </label>
       </div>
+      {raw ? (
+        <div className="field">
+          <label htmlFor={`config-${agentId}`}>Configuration of a new version</label>
+          <textarea
+            id={`config-${agentId}`}
+            className="mono"
+            rows={10}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+        </div>
+      ) : (
+        <ExtractorFieldsEditor draft={draft} onChange={setDraft} />
+      )}
       <FormError message={form.error} />
       <div>
         <Button busy={form.busy} onClick={() => void create()}>
@@ -123,9 +137,18 @@ export function RecognitionPanel() {
                       />
                       Enabled
                     </label>
-                    <Button variant="ghost" onClick={() => void unregister(a.id)}>
-                      Remove
-                    </Button>
+                    <ConfirmButton
+                      label="Remove"
+                      variant="ghost"
+                      title={`Remove ${a.name} from recognition?`}
+                      confirmLabel="Remove"
+                      onConfirm={() => unregister(a.id)}
+                    >
+                      <p>
+                        Reviewers can no longer pick {a.name} for new documents. Its runs, reviews and
+                        versions are kept, and it can be registered again.
+                      </p>
+                    </ConfirmButton>
                   </div>
                 )
               },

@@ -2,7 +2,7 @@ import type { User } from '@server/auth/auth.schemas'
 import { type FormEvent, useState } from 'react'
 import { Badge, Button, Card, FormError, TextField } from '../../../components/ui'
 import { DataTable, formatTime, Pager } from '../../../components/ui/data'
-import { ConfirmDialog } from '../../../components/ui/dialog'
+import { ConfirmButton, ConfirmDialog } from '../../../components/ui/dialog'
 import { label as labelOf } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
 import { useSubmit } from '../../../lib/use-submit'
@@ -152,13 +152,22 @@ function UserActions({ user }: { user: User }) {
       >
         Save roles
       </Button>
-      <Button
-        variant={user.disabled ? 'secondary' : 'danger'}
-        disabled={self}
-        onClick={() => void updateUser(user.id, { disabled: !user.disabled })}
-      >
-        {user.disabled ? 'Enable' : 'Disable'}
-      </Button>
+      {user.disabled ? (
+        <Button onClick={() => void updateUser(user.id, { disabled: false })}>Enable</Button>
+      ) : (
+        <ConfirmButton
+          label="Disable"
+          title={`Disable ${user.username}?`}
+          confirmLabel="Disable"
+          disabled={self}
+          onConfirm={() => updateUser(user.id, { disabled: true })}
+        >
+          <p>
+            {user.username} is signed out everywhere at once and cannot sign in until an admin enables the
+            account again. Their agents, listings and history are kept.
+          </p>
+        </ConfirmButton>
+      )}
       <TemporaryPassword user={user} />
     </div>
   )

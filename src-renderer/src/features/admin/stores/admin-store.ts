@@ -7,6 +7,7 @@ import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'
 import { forgetOnSignOut } from '../../../stores/session-store'
 import {
+  type AuditFilters,
   adminApi,
   type DailyStats,
   type LanInfo,
@@ -30,7 +31,7 @@ interface AdminState {
   loadUsers(page: number): Promise<void>
   createUser(body: { username: string; password: string; roles: Role[] }): Promise<void>
   updateUser(id: string, body: { roles?: Role[]; disabled?: boolean; password?: string }): Promise<void>
-  loadAudit(page: number): Promise<void>
+  loadAudit(page: number, filters: AuditFilters): Promise<void>
   /** Listings of one moderation status, a page at a time. */
   listings: PageResult<ModerationListing>
   loadListings(status: string, page: number): Promise<void>
@@ -45,6 +46,7 @@ interface AdminState {
   providers: ProviderSettings | null
   loadProviders(): Promise<void>
   saveProviders(body: PutProvidersBody): Promise<void>
+  deleteProvider(id: string): Promise<void>
   /** The LAN listener's encryption, for the network card. */
   lan: LanInfo | null
   loadLan(): Promise<void>
@@ -63,8 +65,8 @@ interface AdminState {
   publishVersion(agentId: string, versionId: string): Promise<void>
 }
 
-/** Opening another agent's versions, or another moderation tab or page, drops the answer for the one left. */
-const current = latestAnswers<'runtimeAgent' | 'listings'>()
+/** Opening another agent's versions, another moderation tab or page, or other audit filters drops the answer for the one left. */
+const current = latestAnswers<'runtimeAgent' | 'listings' | 'audit'>()
 
 /** The moderation page last read, so a moderation reads it again. */
 const FIRST_LISTING_QUERY = { status: 'pending_review', page: 1 }
@@ -95,8 +97,12 @@ export const useAdmin = create<AdminState>((set, get) => ({
       users: { ...get().users, items: get().users.items.map((user) => (user.id === id ? updated : user)) },
     })
   },
-  async loadAudit(page) {
-    set({ audit: await adminApi.auditLog(page) })
+  async loadAudit(page, filters) {
+    await current(
+      'audit',
+      () => adminApi.auditLog(page, filters),
+      (audit) => set({ audit }),
+    )
   },
   listings: emptyPage(),
   async loadListings(status, page) {
@@ -129,6 +135,10 @@ export const useAdmin = create<AdminState>((set, get) => ({
   },
   async saveProviders(body) {
     set({ providers: await adminApi.saveProviders(body) })
+  },
+  async deleteProvider(id) {
+    await adminApi.deleteProvider(id)
+    await get().loadProviders()
   },
   lan: null,
   async loadLan() {

@@ -1,8 +1,8 @@
 import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
 import type { PageResult } from '@server/http/pagination'
 import { api, apiBase } from '../../../lib/api-client'
-import { downloadName } from '../../../lib/download-name'
 import { readEvents } from '../../../lib/event-stream'
+import { saveDownload } from '../../../lib/save-download'
 import type {
   Bbox,
   FieldReview,
@@ -81,14 +81,7 @@ export type ExportFormat = 'csv' | 'json'
 
 /** Fetches a protected file with the session's token and hands it to the browser as a download. */
 async function saveFile(path: string, fallbackName: string) {
-  const response = await api.raw('GET', path)
-  const url = URL.createObjectURL(await response.blob())
-  const link = Object.assign(document.createElement('a'), {
-    href: url,
-    download: downloadName(response) ?? fallbackName,
-  })
-  link.click()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  await saveDownload(await api.raw('GET', path), fallbackName)
 }
 
 /** Between two attempts to reopen the live feed after it dropped. */
