@@ -10,7 +10,7 @@ export const BboxSchema = Type.Array(Fraction, {
   maxItems: 4,
   description: '[x0, y0, x1, y1] from the top-left',
 })
-const FlagReason = Type.Enum(['missing', 'low_confidence', 'validation', 'sampled'])
+const FlagReason = Type.Enum(['missing', 'low_confidence', 'validation', 'sampled', 'unconfirmed_learning'])
 
 export const RunParams = Type.Object({ run_id: Uuid })
 export const FieldParams = Type.Object({ run_id: Uuid, field_id: Uuid })
@@ -112,7 +112,7 @@ export const DocumentRun = Type.Object({
   issue_list: Type.Array(
     Type.Object({
       field_key: Type.String(),
-      kind: Type.Enum(['missing', 'low_confidence', 'validation']),
+      kind: Type.Enum(['missing', 'low_confidence', 'validation', 'unconfirmed_learning']),
       message: Type.String(),
     }),
   ),
@@ -265,6 +265,9 @@ export const LearnedHint = Type.Object({
   label: Type.Array(Type.String()),
   label_bbox: Nullable(BboxSchema),
   value_bbox: BboxSchema,
+  value_words: Nullable(
+    Type.Integer({ description: 'words the value took from a line that goes on past it; null: to its end' }),
+  ),
   confirmations: Type.Integer(),
   confidence: Type.Number(),
   learned_from_run_id: Uuid,

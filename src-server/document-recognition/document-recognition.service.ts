@@ -17,6 +17,7 @@ import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../http'
+import { readConfigValue } from '../settings'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type {
@@ -29,7 +30,7 @@ import type { Bbox } from './document-recognition.tables'
 import { ExtractionConfig, lowConfidenceThreshold } from './extraction/field-config'
 import { locateValue } from './extraction/locate'
 import { earnedConfidence } from './learning/hints'
-import { confirmLearned, learnFromPage } from './learning/learning'
+import { confirmLearned, learnFromPage, weakenLearned } from './learning/learning'
 import { renderPage } from './pipeline/document-pages'
 import type { OcrEngine } from './pipeline/ocr'
 import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
@@ -61,6 +62,7 @@ export function createDocumentRecognitionService(
       seedReview(tx, run, config, result as DocumentExecution, {
         sampleRate,
         serverThreshold: ctx.config.lowConfidenceThreshold,
+        learningConfirmations: readConfigValue(tx, 'learning_confirmations_required'),
       })
     },
   })
@@ -134,8 +136,7 @@ export function createDocumentRecognitionService(
     const learned = repo.listFieldReviews(db, run.id).some((f) => f.source === 'learned')
     const pages = learned ? await pagesOf(ctx, run) : []
     acceptOpenFields(db, run, actorId, { ...options, minConfidence }, (tx, accepted) => {
-      for (const field of accepted)
-        if (field.source === 'learned') confirmLearned(tx, run, field.fieldKey, pages)
+      for (const field of accepted) if (field.source === 'learned') confirmLearned(tx, run, field, pages)
     })
     feed.publish(run.id)
     return detail(run)
@@ -327,7 +328,7 @@ export function createDocumentRecognitionService(
     /**
      * A reviewer's change to a field. A typed value is read strictly by the field's type; a typed value without a
      * box is located on the page (else its old box is dropped); a value taken from the page (box and page) teaches
-     * the layout's learned hints, and accepting a learned value confirms its hint.
+     * the layout's learned hints, accepting a learned value confirms its hint and typing over it weakens it.
      */
     async correctField(runId: string, fieldId: string, patch: FieldReviewPatch, actorId: string) {
       const run = getRun(runId)
@@ -352,10 +353,12 @@ export function createDocumentRecognitionService(
       const tookFromPage = Boolean(patch.bbox && patch.value !== undefined && patch.value !== null)
       const valueChanged =
         patch.value !== undefined && JSON.stringify(patch.value) !== JSON.stringify(field.value)
+      const learned = field.source === 'learned'
       const confirmsLearned =
-        field.source === 'learned' && patch.review_status === 'accepted' && !valueChanged
+        learned && patch.review_status === 'accepted' && field.reviewStatus !== 'accepted' && !valueChanged
+      const typedOverLearned = learned && valueChanged && !tookFromPage
       const pages =
-        tookFromPage || confirmsLearned || (valueChanged && patch.bbox === undefined)
+        tookFromPage || confirmsLearned || typedOverLearned || (valueChanged && patch.bbox === undefined)
           ? await pagesOf(ctx, run)
           : []
       if (valueChanged && patch.bbox === undefined) {
@@ -367,11 +370,13 @@ export function createDocumentRecognitionService(
             fieldKey: field.fieldKey,
             pageNumber: (patch.page_number ?? field.pageNumber) as number,
             bbox: patch.bbox as Bbox,
+            correctsHint: learned && valueChanged,
           }
         : null
       correctField(db, run, fieldId, patch, actorId, (tx) => {
         if (taken) learnFromPage(tx, run, taken, pages)
-        else if (confirmsLearned) confirmLearned(tx, run, field.fieldKey, pages)
+        else if (confirmsLearned) confirmLearned(tx, run, field, pages)
+        else if (typedOverLearned) weakenLearned(tx, run, field, pages)
       })
       feed.publish(run.id)
       const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
@@ -630,6 +635,7 @@ function hintView(row: repo.LearnedHintRow) {
     label: row.label,
     label_bbox: row.labelBbox ?? null,
     value_bbox: row.valueBbox,
+    value_words: row.valueWords ?? null,
     confirmations: row.confirmations,
     confidence: round(earnedConfidence(row.confirmations)),
     learned_from_run_id: row.learnedFromRunId,
