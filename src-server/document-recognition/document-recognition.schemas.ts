@@ -43,6 +43,15 @@ export const RegistryBody = Type.Object(
 export const RuntimeAgentDetail = Type.Object({
   ...RegistryEntry.properties,
   published_version: Nullable(Type.Object({ id: Uuid, version: Type.Integer() })),
+  /** The versions a rerun may choose: the published one and the retired ones, oldest first. */
+  versions: Type.Array(
+    Type.Object({
+      id: Uuid,
+      version: Type.Integer(),
+      status: Type.Enum(['published', 'retired']),
+      created_at: Timestamp,
+    }),
+  ),
   upload_slot: Nullable(
     Type.Object({ key: Type.String(), accepts: Type.Array(Type.String()), max_file_mb: Type.Number() }),
   ),
@@ -202,6 +211,16 @@ export const FieldTimeline = Type.Object({
   history_status: Type.Enum(['recorded', 'unrecorded']),
   revisions: Type.Array(Revision),
 })
+
+/** Without a body, a rerun uses the source's extractor at its published version. */
+export const RerunBody = Type.Object(
+  {
+    runtime_agent_id: Type.Optional(Uuid),
+    version: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+)
+export type RerunBody = Static<typeof RerunBody>
 
 export const RerunResponse = Type.Object({
   source_run_id: Uuid,

@@ -23,6 +23,7 @@ import * as repo from './document-recognition.repository'
 import type {
   FieldReviewPatch,
   ReadRegionBody,
+  RerunBody,
   RunExportQuery,
   RunListQuery,
 } from './document-recognition.schemas'
@@ -105,6 +106,26 @@ export function createDocumentRecognitionService(
     if (!entry || (requireEnabled && !entry.enabled))
       throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
     return { entry, agent: agentRuns.getAgent(agentId) }
+  }
+
+  /** The registered, enabled agent, when the user may run it: checked before an upload's file is read. */
+  function runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
+    requireAccess(
+      user,
+      'document_agent.run',
+      documentAgentResource(db, agentId, () =>
+        CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
+      ),
+    )
+    return registeredAgent(agentId, true).agent
+  }
+
+  /** A version of the agent a run may use: any that was published (the current or a retired one), not a draft. */
+  function runnableVersion(agent: RuntimeAgentRow, number: number) {
+    const version = agentRuns.listVersions(agent.id).find((v) => v.version === number)
+    if (!version) throw RecognitionErrors.VERSION_NOT_FOUND({ runtime_agent_id: agent.id, version: number })
+    if (version.status === 'draft') throw RecognitionErrors.VERSION_NOT_RUNNABLE({ version: number })
+    return version
   }
 
   /** A run of a registered runtime agent (whichever endpoint created it). */
@@ -243,6 +264,15 @@ export function createDocumentRecognitionService(
       return {
         ...registryView(entry, agent),
         published_version: version ? { id: version.id, version: version.version } : null,
+        versions: agentRuns
+          .listVersions(agent.id)
+          .filter((v) => v.status !== 'draft')
+          .map((v) => ({
+            id: v.id,
+            version: v.version,
+            status: v.status as 'published' | 'retired',
+            created_at: v.createdAt,
+          })),
         upload_slot:
           slot && policy ? { key: slot.key, accepts: slot.accepts, max_file_mb: policy.max_file_mb } : null,
         execution_policy: policy,
@@ -290,17 +320,7 @@ export function createDocumentRecognitionService(
       })
     },
 
-    /** The registered, enabled agent, when the user may run it: checked before an upload's file is read. */
-    runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
-      requireAccess(
-        user,
-        'document_agent.run',
-        documentAgentResource(db, agentId, () =>
-          CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
-        ),
-      )
-      return registeredAgent(agentId, true).agent
-    },
+    runnableAgent,
 
     async createRun(user: AuthUser, agent: RuntimeAgentRow, file: ReceivedFile | undefined) {
       const run = await agentRuns.createRun({ agent, createdById: user.id, file })
@@ -499,7 +519,11 @@ export function createDocumentRecognitionService(
       return detail(agentRuns.getRun(run.id))
     },
 
-    async rerun(runId: string, user: AuthUser) {
+    /**
+     * Reruns a failed or rejected run from its stored source: by default with its agent's published version; else
+     * with another registered extractor the user may run, and/or another (published or retired) version of it.
+     */
+    async rerun(runId: string, user: AuthUser, body: RerunBody = {}) {
       const source = getRun(runId)
       if (!isRerunnable(db, source))
         throw RecognitionErrors.RUN_NOT_RERUNNABLE({
@@ -508,8 +532,13 @@ export function createDocumentRecognitionService(
         })
       if (!ctx.blobs.has(source.sourceSha256))
         throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: source.id, source_recoverable: false })
-      const { agent } = registeredAgent(source.runtimeAgentId, false)
-      const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source })
+      const agentId = body.runtime_agent_id ?? source.runtimeAgentId
+      const agent =
+        agentId === source.runtimeAgentId
+          ? registeredAgent(agentId, false).agent
+          : runnableAgent(user, agentId)
+      const version = body.version === undefined ? undefined : runnableVersion(agent, body.version)
+      const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source, version })
       feed.publish(target.id)
       return { source_run_id: source.id, target_run_id: target.id, target_run: detail(target) }
     },
