@@ -5,7 +5,9 @@ import type {
   PageWords as PageWordsSchema,
   RegionRead as RegionReadSchema,
   RegistryEntry,
+  RerunBody,
   RerunResponse,
+  RuntimeAgentDetail,
 } from '@server/document-recognition/document-recognition.schemas'
 import type { Static } from 'typebox'
 
@@ -14,6 +16,8 @@ export type FieldReview = FieldReviewView
 export type FieldRevisions = Static<typeof FieldTimeline>
 export type RerunResult = Static<typeof RerunResponse>
 export type RuntimeAgentSummary = Static<typeof RegistryEntry>
+export type RecognitionAgentDetail = Static<typeof RuntimeAgentDetail>
+export type RerunChoice = Static<typeof RerunBody>
 export type RunStatus = DocumentRun['status']
 export type ReviewStatus = DocumentRun['review_status']
 export type FieldStatus = FieldReview['review_status']
