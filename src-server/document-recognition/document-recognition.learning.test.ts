@@ -87,6 +87,42 @@ const numberOf = (run: { field_reviews: Field[] }) =>
   run.field_reviews.find((f) => f.field_key === 'invoice_number') as Field
 const hintsUrl = () => `/admin/document-recognition/runtime-agents/${invoiceAgent}/learned-hints`
 
+const sellerOf = (run: { field_reviews: Field[] }) =>
+  run.field_reviews.find((f) => f.field_key === 'seller_name') as Field
+const patch = (runId: string, fieldId: string, payload: object) =>
+  server.app.inject({
+    method: 'PATCH',
+    url: `/document-recognition/runs/${runId}/field-reviews/${fieldId}`,
+    headers: reviewer,
+    payload,
+  })
+const sellerHint = () =>
+  server.app.ctx.db
+    .select()
+    .from(documentLearnedHint)
+    .where(eq(documentLearnedHint.fieldKey, 'seller_name'))
+    .get()
+
+/** The reviewer shift-clicks "Amazon Web Services" in the footer line, not the line's other words. */
+async function takeFooterSeller(run: { id: string; field_reviews: Field[] }) {
+  const words = (
+    await server.app.inject({
+      method: 'GET',
+      url: `/document-recognition/runs/${run.id}/pages/1/words`,
+      headers: reviewer,
+    })
+  ).json().words as Word[]
+  const footer = words.filter((w) => w.bbox[1] > 0.9 && ['Amazon', 'Web', 'Services,'].includes(w.text))
+  expect(footer).toHaveLength(3)
+  const bbox = [
+    Math.min(...footer.map((w) => w.bbox[0])),
+    Math.min(...footer.map((w) => w.bbox[1])),
+    Math.max(...footer.map((w) => w.bbox[2])),
+    Math.max(...footer.map((w) => w.bbox[3])),
+  ]
+  return patch(run.id, sellerOf(run).id, { value: 'Amazon Web Services', page_number: 1, bbox })
+}
+
 describe('learning from corrections per layout', () => {
   it('reads a field where a reviewer took it on the same layout, leaves other layouts alone, and forgets on delete', async () => {
     const first = await completedRun(nordwindInvoice('RC-99812', '2024-03-15'))
@@ -181,46 +217,10 @@ describe('learning from corrections per layout', () => {
   })
 
   it('proposes only the words taken from a footer line, and a typed correction weakens the hint', async () => {
-    const sellerOf = (run: { field_reviews: Field[] }) =>
-      run.field_reviews.find((f) => f.field_key === 'seller_name') as Field
-    const patch = (runId: string, fieldId: string, payload: object) =>
-      server.app.inject({
-        method: 'PATCH',
-        url: `/document-recognition/runs/${runId}/field-reviews/${fieldId}`,
-        headers: reviewer,
-        payload,
-      })
-    const hintOf = () =>
-      server.app.ctx.db
-        .select()
-        .from(documentLearnedHint)
-        .where(eq(documentLearnedHint.fieldKey, 'seller_name'))
-        .get()
-
     const first = await completedRun(cloudInvoice('INV-1001'))
-    const words = (
-      await server.app.inject({
-        method: 'GET',
-        url: `/document-recognition/runs/${first.id}/pages/1/words`,
-        headers: reviewer,
-      })
-    ).json().words as Word[]
-    // The reviewer shift-clicks "Amazon Web Services" in the footer line, not the line's other words.
-    const footer = words.filter((w) => w.bbox[1] > 0.9 && ['Amazon', 'Web', 'Services,'].includes(w.text))
-    expect(footer).toHaveLength(3)
-    const bbox = [
-      Math.min(...footer.map((w) => w.bbox[0])),
-      Math.min(...footer.map((w) => w.bbox[1])),
-      Math.max(...footer.map((w) => w.bbox[2])),
-      Math.max(...footer.map((w) => w.bbox[3])),
-    ]
-    const taken = await patch(first.id, sellerOf(first).id, {
-      value: 'Amazon Web Services',
-      page_number: 1,
-      bbox,
-    })
+    const taken = await takeFooterSeller(first)
     expect(taken.statusCode).toBe(200)
-    expect(hintOf()).toMatchObject({
+    expect(sellerHint()).toMatchObject({
       label: ['services', 'are', 'sold', 'by'],
       valueWords: 3,
       confirmations: 1,
@@ -234,19 +234,44 @@ describe('learning from corrections per layout', () => {
       flag_reasons: ['unconfirmed_learning'],
     })
     await patch(second.id, sellerOf(second).id, { review_status: 'accepted' })
-    expect(hintOf()?.confirmations).toBe(2)
+    expect(sellerHint()?.confirmations).toBe(2)
 
     const third = await completedRun(cloudInvoice('INV-1003'))
     expect(sellerOf(third)).toMatchObject({ value: 'Amazon Web Services', review_status: 'pending' })
     // The reviewer types another value over the learned one: the hint loses a confirmation...
     const typed = await patch(third.id, sellerOf(third).id, { value: 'Amazon Web Services EMEA SARL' })
     expect(typed.json()).toMatchObject({ source: 'reviewer', review_status: 'corrected' })
-    expect(hintOf()?.confirmations).toBe(1)
+    expect(sellerHint()?.confirmations).toBe(1)
     const fourth = await completedRun(cloudInvoice('INV-1004'))
     expect(sellerOf(fourth)).toMatchObject({ source: 'learned', review_status: 'flagged' })
     // ...and with none left it is forgotten.
     await patch(fourth.id, sellerOf(fourth).id, { value: 'Amazon Web Services EMEA SARL' })
-    expect(hintOf()).toBeUndefined()
+    expect(sellerHint()).toBeUndefined()
+  })
+
+  it('trusts a learned value at once when the admin setting asks for one confirmation', async () => {
+    const admin = await server.adminHeaders()
+    const setRequired = (value: unknown) =>
+      server.app.inject({
+        method: 'PUT',
+        url: '/api/admin/config/learning_confirmations_required',
+        headers: admin,
+        payload: { value },
+      })
+    expect((await setRequired(0)).statusCode).toBe(400)
+    expect((await setRequired(1)).statusCode).toBe(200)
+    try {
+      await takeFooterSeller(await completedRun(cloudInvoice('INV-2001')))
+      expect(sellerHint()?.confirmations).toBe(1)
+      const next = await completedRun(cloudInvoice('INV-2002'))
+      expect(sellerOf(next)).toMatchObject({
+        value: 'Amazon Web Services',
+        source: 'learned',
+        flag_reasons: [],
+      })
+    } finally {
+      await setRequired(2)
+    }
   })
 
   it('answers 404 for the hints of an agent that is not registered', async () => {
