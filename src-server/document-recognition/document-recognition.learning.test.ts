@@ -269,6 +269,9 @@ describe('learning from corrections per layout', () => {
         source: 'learned',
         flag_reasons: [],
       })
+      // Marking the learned value not on the document counts against its hint as a typed correction does.
+      await patch(next.id, sellerOf(next).id, { review_status: 'not_on_document' })
+      expect(sellerHint()).toBeUndefined()
     } finally {
       await setRequired(2)
     }

@@ -348,7 +348,8 @@ export function createDocumentRecognitionService(
     /**
      * A reviewer's change to a field. A typed value is read strictly by the field's type; a typed value without a
      * box is located on the page (else its old box is dropped); a value taken from the page (box and page) teaches
-     * the layout's learned hints, accepting a learned value confirms its hint and typing over it weakens it.
+     * the layout's learned hints, accepting a learned value confirms its hint and typing over it (or marking it
+     * not on the document) weakens it.
      */
     async correctField(runId: string, fieldId: string, patch: FieldReviewPatch, actorId: string) {
       const run = getRun(runId)
@@ -376,7 +377,9 @@ export function createDocumentRecognitionService(
       const learned = field.source === 'learned'
       const confirmsLearned =
         learned && patch.review_status === 'accepted' && field.reviewStatus !== 'accepted' && !valueChanged
-      const typedOverLearned = learned && valueChanged && !tookFromPage
+      // Typing another value over a learned one, or marking it not on the document, says the hint was wrong.
+      const typedOverLearned =
+        learned && (valueChanged || patch.review_status === 'not_on_document') && !tookFromPage
       const pages =
         tookFromPage || confirmsLearned || typedOverLearned || (valueChanged && patch.bbox === undefined)
           ? await pagesOf(ctx, run)
