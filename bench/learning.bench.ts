@@ -72,6 +72,11 @@ function withHints(hints: Hint[], fingerprint: string | null) {
   }
 }
 
+const learnedValues = (results: CaseResult[]) =>
+  results.flatMap((r) => r.fields).filter((f) => f.learned).length
+const wrongLearned = (results: CaseResult[]) =>
+  results.flatMap((r) => r.fields).filter((f) => f.learned && !f.correct).length
+
 export async function run(): Promise<BenchResult[]> {
   const config = shippedExtractorConfig('invoice-extractor')
   const byIssuer = new Map<string, FixtureCase[]>()
@@ -119,6 +124,12 @@ export async function run(): Promise<BenchResult[]> {
       note: 'learned hints on fields the rules already read: they must not make them worse',
     },
     { name: 'fields taught by correcting the first documents', value: taught, unit: 'fields' },
+    {
+      name: 'wrong learned values (other documents of the supplier, hints from corrections and from every field)',
+      value: wrongLearned([...after, ...afterAll]),
+      unit: 'values',
+      note: `must be 0: a learned value that is wrong misleads the reviewer; ${learnedValues([...after, ...afterAll])} learned value(s) read`,
+    },
   ]
   for (const field of now.perField) {
     const old = was.perField.find((f) => f.field === field.field)

@@ -67,6 +67,12 @@ test('a reviewer corrects a flagged run by keyboard, rejects it and reruns it', 
   await expect(page.getByText('Rejected', { exact: true })).toBeVisible()
   const rejectedUrl = page.url()
   await page.getByRole('button', { name: 'Rerun' }).click()
+  // The rerun dialog offers the extractors and the versions a rerun may use; the defaults rerun as before.
+  const rerunDialog = page.getByRole('dialog', { name: 'Rerun this document' })
+  await expect(rerunDialog.getByLabel('Extractor')).toContainText('Receipt extractor (this run)')
+  await expect(rerunDialog.getByLabel('Version')).toContainText('Version 1 (published, this run)')
+  await screenshot(page, testInfo, 'review-rerun-dialog')
+  await rerunDialog.getByRole('button', { name: 'Rerun' }).click()
   await expect(page).not.toHaveURL(rejectedUrl)
   await expect(page.getByRole('link', { name: 'the earlier run' })).toBeVisible()
   await expect(page.getByText('Extracted', { exact: true })).toBeVisible({ timeout: 30_000 })

@@ -410,22 +410,26 @@ export function createAgentRunService(ctx: AppContext) {
     },
 
     /**
-     * Validates the upload against the published version's slot and policy, stores the source once, and queues
-     * the run. `reuse` reruns a stored source without a new upload.
+     * Validates the upload against the published version's slot and policy (or the given version's), stores the
+     * source once, and queues the run. `reuse` reruns a stored source without a new upload, if the version's slot
+     * accepts its type.
      */
     async createRun(input: {
       agent: RuntimeAgentRow
       createdById: string
       file?: ReceivedFile
       reuse?: AgentRunRow
+      version?: RuntimeAgentVersionRow
       afterInsert?: (tx: Queryable, run: AgentRunRow) => void
     }): Promise<AgentRunRow> {
-      const version = publishedVersionOf(input.agent)
+      const version = input.version ?? publishedVersionOf(input.agent)
       const config = readConfig(version.config, BaseAgentConfig)
       const slot = slotOf(config)
       const policy = policyOf(config)
       let source: { sha256: string; fileName: string; mimeType: string }
       if (input.reuse) {
+        if (!slot.accepts.includes(input.reuse.mimeType))
+          throw CommonErrors.UNSUPPORTED_FILE_TYPE({ detected: input.reuse.mimeType, accepts: slot.accepts })
         source = {
           sha256: input.reuse.sourceSha256,
           fileName: input.reuse.fileName,
@@ -451,7 +455,7 @@ export function createAgentRunService(ctx: AppContext) {
           runtimeAgentId: input.agent.id,
           agentVersionId: version.id,
           agentTypeSnapshot: input.agent.type,
-          inputSlot: input.reuse?.inputSlot ?? slot.key,
+          inputSlot: input.reuse?.runtimeAgentId === input.agent.id ? input.reuse.inputSlot : slot.key,
           sourceSha256: source.sha256,
           fileName: source.fileName,
           mimeType: source.mimeType,

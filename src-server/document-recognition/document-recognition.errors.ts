@@ -22,6 +22,8 @@ export const RecognitionErrors = defineErrors({
     message: 'Only a completed, unsynced run that is pending or flagged can be rejected.',
   },
   RUN_NOT_RERUNNABLE: { status: 409, message: 'Only a failed or rejected run can be rerun.' },
+  VERSION_NOT_FOUND: { status: 404, message: 'This extractor has no such version.' },
+  VERSION_NOT_RUNNABLE: { status: 409, message: 'A draft version cannot run; publish it first.' },
   SOURCE_UNRECOVERABLE: { status: 410, message: 'The stored source of this run no longer exists.' },
   PDF_NOT_AVAILABLE: { status: 404, message: 'This run has no PDF yet.' },
   RESULT_NOT_AVAILABLE: { status: 409, message: 'This run has no result yet.' },

@@ -361,6 +361,10 @@ export function updateLearnedHint(
   db.update(documentLearnedHint).set(values).where(eq(documentLearnedHint.id, id)).run()
 }
 
+export function deleteLearnedHint(db: Queryable, id: string): void {
+  db.delete(documentLearnedHint).where(eq(documentLearnedHint.id, id)).run()
+}
+
 export function deleteLearnedHints(db: Queryable, runtimeAgentId: string): number {
   return db.delete(documentLearnedHint).where(eq(documentLearnedHint.runtimeAgentId, runtimeAgentId)).run()
     .changes

@@ -305,6 +305,73 @@ describe('reject and rerun', () => {
     expect(targets.json().items.map((r: { id: string }) => r.id)).toEqual([target_run_id])
   })
 
+  it('reruns with an earlier version or another extractor, and refuses a draft or unknown version unchanged', async () => {
+    const run = await completedRun()
+    await api('POST', `/document-recognition/runs/${run.id}/reject`, { reason: 'try the older rules' })
+    const admin = await server.adminHeaders()
+    const adminApi = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      injectAs(server, admin, method, url, payload)
+    const first = (await api('GET', `/document-recognition/runtime-agents/${invoiceAgent}`)).json()
+    const [v1] = first.versions
+    expect(v1).toMatchObject({ status: 'published', id: first.published_version.id })
+    const config = (await adminApi('GET', `/admin/runtime-agents/${invoiceAgent}`)).json().versions[0].config
+    const renamed = {
+      ...config,
+      fields: config.fields.map((f: { key: string }) =>
+        f.key === 'invoice_number' ? { ...f, label: 'Rechnungsnummer' } : f,
+      ),
+    }
+    const v2 = (
+      await adminApi('POST', `/admin/runtime-agents/${invoiceAgent}/versions`, { config: renamed })
+    ).json()
+    await adminApi('POST', `/admin/runtime-agents/${invoiceAgent}/versions/${v2.id}/publish`)
+    const draft = (
+      await adminApi('POST', `/admin/runtime-agents/${invoiceAgent}/versions`, { config })
+    ).json()
+    const listed = (await api('GET', `/document-recognition/runtime-agents/${invoiceAgent}`)).json().versions
+    expect(listed.map((v: { version: number; status: string }) => [v.version, v.status])).toEqual([
+      [v1.version, 'retired'],
+      [v2.version, 'published'],
+    ])
+
+    const runsBefore = server.app.ctx.db.select().from(agentRun).all().length
+    const refused = [
+      [{ version: draft.version }, 409, 'VERSION_NOT_RUNNABLE'],
+      [{ version: 99 }, 404, 'VERSION_NOT_FOUND'],
+      [{ version: 'one' }, 422, 'VALIDATION_ERROR'],
+      [{ runtime_agent_id: '00000000-0000-4000-8000-000000000000' }, 404, 'RUNTIME_AGENT_NOT_FOUND'],
+    ] as const
+    for (const [payload, status, code] of refused) {
+      const response = await api('POST', `/document-recognition/runs/${run.id}/rerun`, payload)
+      expect([response.statusCode, response.json().error.code]).toEqual([status, code])
+    }
+    expect(server.app.ctx.db.select().from(agentRun).all()).toHaveLength(runsBefore)
+
+    const older = await api('POST', `/document-recognition/runs/${run.id}/rerun`, { version: v1.version })
+    expect(older.statusCode).toBe(202)
+    const olderRun = await settledRun(server, older.json().target_run_id)
+    expect(olderRun).toMatchObject({ agent_version_id: v1.id, rerun_source_run_id: run.id })
+    expect(olderRun.field_reviews.find((f: Field) => f.field_key === 'invoice_number').label).toBe(
+      'Invoice number',
+    )
+    const current = await api('POST', `/document-recognition/runs/${run.id}/rerun`)
+    const currentRun = await settledRun(server, current.json().target_run_id)
+    expect(currentRun.agent_version_id).toBe(v2.id)
+    expect(currentRun.field_reviews.find((f: Field) => f.field_key === 'invoice_number').label).toBe(
+      'Rechnungsnummer',
+    )
+
+    const receiptAgent = await shippedAgentId(server, 'Receipt extractor')
+    const other = await api('POST', `/document-recognition/runs/${run.id}/rerun`, {
+      runtime_agent_id: receiptAgent,
+    })
+    expect(other.statusCode).toBe(202)
+    expect(other.json().target_run).toMatchObject({
+      runtime_agent_id: receiptAgent,
+      rerun_source_run_id: run.id,
+    })
+  })
+
   it('reruns a failed run, leaving the source failed with its error and creation time', async () => {
     const failed = await failedRun()
     const rerun = await api('POST', `/document-recognition/runs/${failed.id}/rerun`)

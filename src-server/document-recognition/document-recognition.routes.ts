@@ -24,6 +24,7 @@ import {
   RegistryBody,
   RegistryEntry,
   RejectBody,
+  RerunBody,
   RerunResponse,
   RunCounts,
   RunCountsQuery,
@@ -196,9 +197,16 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/document-recognition/runs/:run_id/rerun',
-    { config: review, schema: { tags, params: RunParams, response: { 202: RerunResponse } } },
+    {
+      config: review,
+      schema: { tags, params: RunParams, body: RerunBody, response: { 202: RerunResponse } },
+      // A rerun without a body (the source's extractor at its published version) validates as an empty one.
+      preValidation: async (request) => {
+        request.body ??= {}
+      },
+    },
     async (request, reply) =>
-      reply.status(202).send(await service.rerun(request.params.run_id, request.requireUser())),
+      reply.status(202).send(await service.rerun(request.params.run_id, request.requireUser(), request.body)),
   )
 
   app.post(

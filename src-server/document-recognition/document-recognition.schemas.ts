@@ -10,7 +10,7 @@ export const BboxSchema = Type.Array(Fraction, {
   maxItems: 4,
   description: '[x0, y0, x1, y1] from the top-left',
 })
-const FlagReason = Type.Enum(['missing', 'low_confidence', 'validation', 'sampled'])
+const FlagReason = Type.Enum(['missing', 'low_confidence', 'validation', 'sampled', 'unconfirmed_learning'])
 
 export const RunParams = Type.Object({ run_id: Uuid })
 export const FieldParams = Type.Object({ run_id: Uuid, field_id: Uuid })
@@ -43,6 +43,15 @@ export const RegistryBody = Type.Object(
 export const RuntimeAgentDetail = Type.Object({
   ...RegistryEntry.properties,
   published_version: Nullable(Type.Object({ id: Uuid, version: Type.Integer() })),
+  /** The versions a rerun may choose: the published one and the retired ones, oldest first. */
+  versions: Type.Array(
+    Type.Object({
+      id: Uuid,
+      version: Type.Integer(),
+      status: Type.Enum(['published', 'retired']),
+      created_at: Timestamp,
+    }),
+  ),
   upload_slot: Nullable(
     Type.Object({ key: Type.String(), accepts: Type.Array(Type.String()), max_file_mb: Type.Number() }),
   ),
@@ -112,7 +121,7 @@ export const DocumentRun = Type.Object({
   issue_list: Type.Array(
     Type.Object({
       field_key: Type.String(),
-      kind: Type.Enum(['missing', 'low_confidence', 'validation']),
+      kind: Type.Enum(['missing', 'low_confidence', 'validation', 'unconfirmed_learning']),
       message: Type.String(),
     }),
   ),
@@ -215,6 +224,16 @@ export const FieldTimeline = Type.Object({
   revisions: Type.Array(Revision),
 })
 
+/** Without a body, a rerun uses the source's extractor at its published version. */
+export const RerunBody = Type.Object(
+  {
+    runtime_agent_id: Type.Optional(Uuid),
+    version: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+)
+export type RerunBody = Static<typeof RerunBody>
+
 export const RerunResponse = Type.Object({
   source_run_id: Uuid,
   target_run_id: Uuid,
@@ -277,6 +296,9 @@ export const LearnedHint = Type.Object({
   label: Type.Array(Type.String()),
   label_bbox: Nullable(BboxSchema),
   value_bbox: BboxSchema,
+  value_words: Nullable(
+    Type.Integer({ description: 'words the value took from a line that goes on past it; null: to its end' }),
+  ),
   confirmations: Type.Integer(),
   confidence: Type.Number(),
   learned_from_run_id: Uuid,

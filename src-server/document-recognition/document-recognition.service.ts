@@ -17,11 +17,13 @@ import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { CommonErrors } from '../errors'
 import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../http'
+import { readConfigValue } from '../settings'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type {
   FieldReviewPatch,
   ReadRegionBody,
+  RerunBody,
   RunCountsQuery,
   RunExportQuery,
   RunListQuery,
@@ -30,7 +32,7 @@ import { type Bbox, REVIEW_STATUSES } from './document-recognition.tables'
 import { ExtractionConfig, lowConfidenceThreshold } from './extraction/field-config'
 import { locateValue } from './extraction/locate'
 import { earnedConfidence } from './learning/hints'
-import { confirmLearned, learnFromPage } from './learning/learning'
+import { confirmLearned, learnFromPage, weakenLearned } from './learning/learning'
 import { renderPage } from './pipeline/document-pages'
 import type { OcrEngine } from './pipeline/ocr'
 import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
@@ -62,6 +64,7 @@ export function createDocumentRecognitionService(
       seedReview(tx, run, config, result as DocumentExecution, {
         sampleRate,
         serverThreshold: ctx.config.lowConfidenceThreshold,
+        learningConfirmations: readConfigValue(tx, 'learning_confirmations_required'),
       })
     },
   })
@@ -106,6 +109,26 @@ export function createDocumentRecognitionService(
     return { entry, agent: agentRuns.getAgent(agentId) }
   }
 
+  /** The registered, enabled agent, when the user may run it: checked before an upload's file is read. */
+  function runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
+    requireAccess(
+      user,
+      'document_agent.run',
+      documentAgentResource(db, agentId, () =>
+        CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
+      ),
+    )
+    return registeredAgent(agentId, true).agent
+  }
+
+  /** A version of the agent a run may use: any that was published (the current or a retired one), not a draft. */
+  function runnableVersion(agent: RuntimeAgentRow, number: number) {
+    const version = agentRuns.listVersions(agent.id).find((v) => v.version === number)
+    if (!version) throw RecognitionErrors.VERSION_NOT_FOUND({ runtime_agent_id: agent.id, version: number })
+    if (version.status === 'draft') throw RecognitionErrors.VERSION_NOT_RUNNABLE({ version: number })
+    return version
+  }
+
   /** A run of a registered runtime agent (whichever endpoint created it). */
   function getRun(runId: string): AgentRunRow {
     const run = agentRuns.findRun(runId)
@@ -135,8 +158,7 @@ export function createDocumentRecognitionService(
     const learned = repo.listFieldReviews(db, run.id).some((f) => f.source === 'learned')
     const pages = learned ? await pagesOf(ctx, run) : []
     acceptOpenFields(db, run, actorId, { ...options, minConfidence }, (tx, accepted) => {
-      for (const field of accepted)
-        if (field.source === 'learned') confirmLearned(tx, run, field.fieldKey, pages)
+      for (const field of accepted) if (field.source === 'learned') confirmLearned(tx, run, field, pages)
     })
     feed.publish(run.id)
     return detail(run)
@@ -243,6 +265,15 @@ export function createDocumentRecognitionService(
       return {
         ...registryView(entry, agent),
         published_version: version ? { id: version.id, version: version.version } : null,
+        versions: agentRuns
+          .listVersions(agent.id)
+          .filter((v) => v.status !== 'draft')
+          .map((v) => ({
+            id: v.id,
+            version: v.version,
+            status: v.status as 'published' | 'retired',
+            created_at: v.createdAt,
+          })),
         upload_slot:
           slot && policy ? { key: slot.key, accepts: slot.accepts, max_file_mb: policy.max_file_mb } : null,
         execution_policy: policy,
@@ -290,17 +321,7 @@ export function createDocumentRecognitionService(
       })
     },
 
-    /** The registered, enabled agent, when the user may run it: checked before an upload's file is read. */
-    runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
-      requireAccess(
-        user,
-        'document_agent.run',
-        documentAgentResource(db, agentId, () =>
-          CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
-        ),
-      )
-      return registeredAgent(agentId, true).agent
-    },
+    runnableAgent,
 
     async createRun(user: AuthUser, agent: RuntimeAgentRow, file: ReceivedFile | undefined) {
       const run = await agentRuns.createRun({ agent, createdById: user.id, file })
@@ -342,7 +363,8 @@ export function createDocumentRecognitionService(
     /**
      * A reviewer's change to a field. A typed value is read strictly by the field's type; a typed value without a
      * box is located on the page (else its old box is dropped); a value taken from the page (box and page) teaches
-     * the layout's learned hints, and accepting a learned value confirms its hint.
+     * the layout's learned hints, accepting a learned value confirms its hint and typing over it (or marking it
+     * not on the document) weakens it.
      */
     async correctField(runId: string, fieldId: string, patch: FieldReviewPatch, actorId: string) {
       const run = getRun(runId)
@@ -367,10 +389,14 @@ export function createDocumentRecognitionService(
       const tookFromPage = Boolean(patch.bbox && patch.value !== undefined && patch.value !== null)
       const valueChanged =
         patch.value !== undefined && JSON.stringify(patch.value) !== JSON.stringify(field.value)
+      const learned = field.source === 'learned'
       const confirmsLearned =
-        field.source === 'learned' && patch.review_status === 'accepted' && !valueChanged
+        learned && patch.review_status === 'accepted' && field.reviewStatus !== 'accepted' && !valueChanged
+      // Typing another value over a learned one, or marking it not on the document, says the hint was wrong.
+      const typedOverLearned =
+        learned && (valueChanged || patch.review_status === 'not_on_document') && !tookFromPage
       const pages =
-        tookFromPage || confirmsLearned || (valueChanged && patch.bbox === undefined)
+        tookFromPage || confirmsLearned || typedOverLearned || (valueChanged && patch.bbox === undefined)
           ? await pagesOf(ctx, run)
           : []
       if (valueChanged && patch.bbox === undefined) {
@@ -382,11 +408,13 @@ export function createDocumentRecognitionService(
             fieldKey: field.fieldKey,
             pageNumber: (patch.page_number ?? field.pageNumber) as number,
             bbox: patch.bbox as Bbox,
+            correctsHint: learned && valueChanged,
           }
         : null
       correctField(db, run, fieldId, patch, actorId, (tx) => {
         if (taken) learnFromPage(tx, run, taken, pages)
-        else if (confirmsLearned) confirmLearned(tx, run, field.fieldKey, pages)
+        else if (confirmsLearned) confirmLearned(tx, run, field, pages)
+        else if (typedOverLearned) weakenLearned(tx, run, field, pages)
       })
       feed.publish(run.id)
       const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
@@ -509,7 +537,11 @@ export function createDocumentRecognitionService(
       return detail(agentRuns.getRun(run.id))
     },
 
-    async rerun(runId: string, user: AuthUser) {
+    /**
+     * Reruns a failed or rejected run from its stored source: by default with its agent's published version; else
+     * with another registered extractor the user may run, and/or another (published or retired) version of it.
+     */
+    async rerun(runId: string, user: AuthUser, body: RerunBody = {}) {
       const source = getRun(runId)
       if (!isRerunnable(db, source))
         throw RecognitionErrors.RUN_NOT_RERUNNABLE({
@@ -518,8 +550,13 @@ export function createDocumentRecognitionService(
         })
       if (!ctx.blobs.has(source.sourceSha256))
         throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: source.id, source_recoverable: false })
-      const { agent } = registeredAgent(source.runtimeAgentId, false)
-      const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source })
+      const agentId = body.runtime_agent_id ?? source.runtimeAgentId
+      const agent =
+        agentId === source.runtimeAgentId
+          ? registeredAgent(agentId, false).agent
+          : runnableAgent(user, agentId)
+      const version = body.version === undefined ? undefined : runnableVersion(agent, body.version)
+      const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source, version })
       feed.publish(target.id)
       return { source_run_id: source.id, target_run_id: target.id, target_run: detail(target) }
     },
@@ -645,6 +682,7 @@ function hintView(row: repo.LearnedHintRow) {
     label: row.label,
     label_bbox: row.labelBbox ?? null,
     value_bbox: row.valueBbox,
+    value_words: row.valueWords ?? null,
     confirmations: row.confirmations,
     confidence: round(earnedConfidence(row.confirmations)),
     learned_from_run_id: row.learnedFromRunId,

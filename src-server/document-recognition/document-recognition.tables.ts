@@ -23,7 +23,7 @@ export interface PageWordRow {
   confidence: number
 }
 export interface FieldIssue {
-  kind: 'missing' | 'low_confidence' | 'validation'
+  kind: 'missing' | 'low_confidence' | 'validation' | 'unconfirmed_learning'
   message: string
 }
 
@@ -187,6 +187,8 @@ export const documentLearnedHint = sqliteTable(
     label: jsonText<string[]>('label_json').notNull(),
     labelBbox: jsonText<Bbox>('label_bbox_json'),
     valueBbox: jsonText<Bbox>('value_bbox_json').notNull(),
+    /** How many words the value took when its phrase went on past it; null: the value runs to its phrase's end. */
+    valueWords: integer('value_words'),
     /** How many times reviewers taught or confirmed it: the confidence it earned grows with it. */
     confirmations: integer('confirmations').notNull().default(1),
     learnedFromRunId: text('learned_from_run_id')

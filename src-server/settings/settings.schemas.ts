@@ -10,6 +10,7 @@ export const PlatformConfigSchema = Type.Object({
   registration_open: Type.Boolean(),
   simulated_topup_enabled: Type.Boolean(),
   topup_daily_limit: Type.Integer(),
+  learning_confirmations_required: Type.Integer(),
   mcp_allowed_commands: Type.String(),
   handoff_message: Type.String(),
   handoff_offline_message: Type.String(),

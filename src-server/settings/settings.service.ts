@@ -49,6 +49,12 @@ export const CONFIG_KEYS = {
     parse: integer(0),
     rule: 'a whole number of points a user may top up per UTC day, 0 or more',
   },
+  /** A learned value stays flagged until its hint was taught or confirmed on this many documents. */
+  learning_confirmations_required: {
+    default: 2,
+    parse: integer(1, 100),
+    rule: 'a whole number of documents from 1 to 100',
+  },
   mcp_allowed_commands: {
     default: '',
     parse: commaList,

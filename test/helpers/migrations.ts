@@ -17,6 +17,7 @@ const UNDO_BY_MIGRATION: Record<number, string> = {
   15: 'ALTER TABLE user DROP COLUMN must_change_password;',
   16: `DROP INDEX admin_audit_log_by_actor_idx; DROP INDEX admin_audit_log_by_action_idx;
       ALTER TABLE admin_audit_log DROP COLUMN reason;`,
+  17: 'ALTER TABLE document_learned_hint DROP COLUMN value_words;',
 }
 
 /**

@@ -101,6 +101,7 @@ const LABELS = {
     low_confidence: 'low confidence',
     validation: 'failed a check',
     sampled: 'picked for a spot check',
+    unconfirmed_learning: 'learned, not yet confirmed',
   },
   field_source: {
     rules: 'Read by the extraction rules',

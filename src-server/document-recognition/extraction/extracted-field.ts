@@ -25,6 +25,8 @@ export interface ExtractedField {
   anchor: string | null
   /** For `learned`: the run whose review taught the hint. */
   learned_from_run_id?: string
+  /** For `learned`: on how many documents its hint was taught or confirmed (it stays flagged below the setting). */
+  learned_confirmations?: number
 }
 
 export function notFound(key: string): ExtractedField {

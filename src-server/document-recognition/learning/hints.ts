@@ -6,12 +6,17 @@ import { readValueIn } from '../extraction/locate'
 import { compilePattern, fold } from '../extraction/values'
 import type { PageText, PageWord } from '../page-text'
 
-/** What a reviewer's box on one page teaches: the label words next to the value, and where both were. */
+/**
+ * What a reviewer's box on one page teaches: the label words next to the value, where both were, and the value's
+ * own extent: how many words it took when its line goes on past it ("Amazon Web Services" out of "Services are
+ * sold by Amazon Web Services, Inc."), null when it ran to the end of its phrase (a number after its label).
+ */
 export interface Lesson {
   pageNumber: number
   label: string[]
   labelBbox: Bbox | null
   valueBbox: Bbox
+  valueWords: number | null
 }
 
 export interface Hint extends Lesson {
@@ -65,6 +70,23 @@ function labelWords(page: PageText, value: Bbox): PageWord[] {
     .slice(0, LABEL_WORDS)
 }
 
+const centreInside = (word: PageWord, box: Bbox) => {
+  const x = (word.bbox[0] + word.bbox[2]) / 2
+  const y = middleY(word.bbox)
+  return x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]
+}
+
+/** The number of words the value took, when the phrase it stands in goes on after it; else null. */
+function valueWordsOf(page: PageText, value: Bbox): number | null {
+  const taken = page.words.filter((w) => centreInside(w, value)).sort((a, b) => a.bbox[0] - b.bbox[0])
+  const last = taken[taken.length - 1]
+  if (!last) return null
+  const next = page.words
+    .filter((w) => !taken.includes(w) && sameLine(w, last.bbox) && w.bbox[0] >= last.bbox[2] - 0.001)
+    .sort((a, b) => a.bbox[0] - b.bbox[0])[0]
+  return next && next.bbox[0] - last.bbox[2] <= phraseGap(last) ? taken.length : null
+}
+
 export function lessonFrom(page: PageText, valueBbox: Bbox): Lesson {
   const words = labelWords(page, valueBbox)
   return {
@@ -72,6 +94,7 @@ export function lessonFrom(page: PageText, valueBbox: Bbox): Lesson {
     label: words.map((w) => token(w.text)).filter(Boolean),
     labelBbox: words.length ? unionBox(words.map((w) => w.bbox)) : null,
     valueBbox,
+    valueWords: valueWordsOf(page, valueBbox),
   }
 }
 
@@ -94,8 +117,9 @@ export const earnedConfidence = (confirmations: number) => 1 - 0.1 / Math.max(1,
 
 /**
  * Reads a field where a reviewer found it on this layout: the label is found again and the value box moves with
- * it (a longer address above shifts everything down); the value is the phrase that starts there, parsed by the
- * field's type. Null when the label is gone or nothing there parses: the general rules take over.
+ * it (a longer address above shifts everything down); the value is as many words as were taken (else the phrase
+ * that starts there), parsed by the field's type. Null when the label is gone or nothing there parses: the general
+ * rules take over.
  */
 export function applyHint(field: FieldDefinition, hint: Hint, pages: PageText[]): ExtractedField | null {
   const page = pages.find((p) => p.page_number === hint.pageNumber)
@@ -117,21 +141,25 @@ export function applyHint(field: FieldDefinition, hint: Hint, pages: PageText[])
   const phrase: PageWord[] = []
   for (const word of candidates) {
     const previous = phrase[phrase.length - 1]
+    if (phrase.length === hint.valueWords) break
     if (previous && word.bbox[0] - previous.bbox[2] > phraseGap(previous)) break
     phrase.push(word)
   }
+  if (hint.valueWords !== null && phrase.length < hint.valueWords) return null
   const [line] = linesOf({ ...page, words: phrase })
   if (!line) return null
   const read = readValueIn(field, line, 0, compilePattern(field))
   if (!read) return null
   return {
     key: field.key,
-    value: read.value,
+    // The comma that parted the words taken from the rest of their line ("Amazon Web Services, Inc.") is not theirs.
+    value: typeof read.value === 'string' ? read.value.replace(/[\s,;:]+$/u, '') : read.value,
     confidence: earnedConfidence(hint.confirmations) * Math.min(...read.words.map((w) => w.confidence)),
     page_number: page.page_number,
     bbox: unionBox(read.words.map((w) => w.bbox)),
     method: 'learned',
     anchor: hint.label.join(' ') || null,
     learned_from_run_id: hint.learnedFromRunId,
+    learned_confirmations: hint.confirmations,
   }
 }

@@ -76,6 +76,26 @@ describe('learned hints', () => {
     expect(applyHint(numberField, { ...hint, confirmations: 2 }, [moved])?.confidence).toBe(0.95)
   })
 
+  it('takes as many words as the reviewer took from a line that goes on, not the line', () => {
+    const header = (address: string) =>
+      page([
+        { text: `QualityHosting AG - ${address}`, x: 0.1, y: 0.05 },
+        { text: 'Total 12.00', x: 0.5, y: 0.4 },
+      ])
+    const learnedOn = header('Uferweg 40-42 - D-63571 Gelnhausen')
+    const words = learnedOn.words.slice(0, 2).map((w) => w.bbox)
+    const taken: Bbox = [words[0]?.[0] ?? 0, words[0]?.[1] ?? 0, words[1]?.[2] ?? 0, words[1]?.[3] ?? 0]
+    const nameLesson = lessonFrom(learnedOn, taken)
+    expect(nameLesson).toMatchObject({ label: [], valueWords: 2 })
+    const seller = { ...numberField, key: 'seller_name', label: 'Seller' }
+    const nameHint = { ...nameLesson, fieldKey: 'seller_name', confirmations: 1, learnedFromRunId: 'run-2' }
+    expect(applyHint(seller, nameHint, [header('Hanauer Str. 1 - D-63571 Gelnhausen')])?.value).toBe(
+      'QualityHosting AG',
+    )
+    // A number after its label runs to the end of its phrase: its length may change from one document to the next.
+    expect(lesson.valueWords).toBeNull()
+  })
+
   it('reads nothing when the label is gone, so the general rules decide', () => {
     const without = page([{ text: 'Order RC-10457', x: 0.5, y: 0.15 }])
     expect(applyHint(numberField, hint, [without])).toBeNull()

@@ -14,6 +14,7 @@ const asHint = (row: repo.LearnedHintRow): Hint => ({
   label: row.label,
   labelBbox: row.labelBbox ?? null,
   valueBbox: row.valueBbox,
+  valueWords: row.valueWords ?? null,
   confirmations: row.confirmations,
   learnedFromRunId: row.learnedFromRunId,
 })
@@ -47,13 +48,14 @@ export function learnedFields(
 }
 
 /**
- * A reviewer took a field from the page (a box on a page): remember where it was on this layout. Taking the same
- * place again confirms the hint (it earns confidence); another place replaces it.
+ * A reviewer took a field from the page (a box on a page): remember where and how it was on this layout. Taking
+ * the same place and extent again on another document confirms the hint (it earns confidence); another place, or a
+ * value taken to correct what the hint proposed, replaces it.
  */
 export function learnFromPage(
   tx: Queryable,
   run: AgentRunRow,
-  taken: { fieldKey: string; pageNumber: number; bbox: Bbox },
+  taken: { fieldKey: string; pageNumber: number; bbox: Bbox; correctsHint: boolean },
   pages: PageText[],
 ): void {
   const page = pages.find((p) => p.page_number === taken.pageNumber)
@@ -65,9 +67,13 @@ export function learnFromPage(
     .find((h) => h.fieldKey === taken.fieldKey)
   const same =
     existing &&
+    !taken.correctsHint &&
     existing.pageNumber === lesson.pageNumber &&
     existing.label.join(' ') === lesson.label.join(' ') &&
+    (existing.valueWords ?? null) === lesson.valueWords &&
     (lesson.label.length > 0 || overlaps(existing.valueBbox, lesson.valueBbox))
+  // Taking it again on the document that taught it is no confirmation: confirmations count documents.
+  const confirms = same && existing.learnedFromRunId !== run.id
   repo.upsertLearnedHint(tx, {
     runtimeAgentId: run.runtimeAgentId,
     agentVersionId: run.agentVersionId,
@@ -77,17 +83,46 @@ export function learnFromPage(
     label: lesson.label,
     labelBbox: lesson.labelBbox,
     valueBbox: lesson.valueBbox,
-    confirmations: same ? existing.confirmations + 1 : 1,
+    valueWords: lesson.valueWords,
+    confirmations: same ? existing.confirmations + (confirms ? 1 : 0) : 1,
     learnedFromRunId: same ? existing.learnedFromRunId : run.id,
   })
 }
 
-/** An accepted learned value confirms its hint. */
-export function confirmLearned(tx: Queryable, run: AgentRunRow, fieldKey: string, pages: PageText[]): void {
+/** The hint that proposed a learned value, if it is still the one this layout has (not replaced since). */
+function proposingHint(tx: Queryable, run: AgentRunRow, field: LearnedValue, pages: PageText[]) {
   const fingerprint = layoutFingerprint(pages)
-  if (!fingerprint) return
-  const hint = repo.findLearnedHints(tx, run.agentVersionId, fingerprint).find((h) => h.fieldKey === fieldKey)
+  if (!fingerprint) return undefined
+  return repo
+    .findLearnedHints(tx, run.agentVersionId, fingerprint)
+    .find((h) => h.fieldKey === field.fieldKey && h.learnedFromRunId === field.learnedFromRunId)
+}
+
+interface LearnedValue {
+  fieldKey: string
+  learnedFromRunId: string | null
+}
+
+/** An accepted learned value confirms its hint: one more document it was right on. */
+export function confirmLearned(
+  tx: Queryable,
+  run: AgentRunRow,
+  field: LearnedValue,
+  pages: PageText[],
+): void {
+  const hint = proposingHint(tx, run, field, pages)
   if (hint) repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations + 1 })
+}
+
+/**
+ * A learned value the reviewer typed over counts against its hint: one confirmation less, and a hint left with
+ * none is forgotten, so the general rules read the field again.
+ */
+export function weakenLearned(tx: Queryable, run: AgentRunRow, field: LearnedValue, pages: PageText[]): void {
+  const hint = proposingHint(tx, run, field, pages)
+  if (!hint) return
+  if (hint.confirmations <= 1) repo.deleteLearnedHint(tx, hint.id)
+  else repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations - 1 })
 }
 
 const overlaps = (a: Bbox, b: Bbox) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]

@@ -18,7 +18,8 @@ function sourceOf(field: ExtractedField | undefined): repo.FieldReviewRow['sourc
 
 /**
  * Writes the review seed of a completed run (inside the completing transaction): one field review per field,
- * flagged when missing, below the confidence threshold, or with a validation follow-up; a share of
+ * flagged when missing, below the confidence threshold, with a validation follow-up, or learned from a hint not
+ * yet confirmed on enough documents; a share of
  * otherwise clean runs is flagged `sampled`. A rerun records what it changed against its source.
  */
 export function seedReview(
@@ -26,7 +27,7 @@ export function seedReview(
   run: AgentRunRow,
   config: ExtractionConfig,
   execution: DocumentExecution,
-  policy: { sampleRate: number; serverThreshold: number },
+  policy: { sampleRate: number; serverThreshold: number; learningConfirmations: number },
   random: () => number = Math.random,
 ): void {
   const { output } = execution
@@ -51,6 +52,12 @@ export function seedReview(
       issues.push({
         kind: 'low_confidence',
         message: `${definition.label} was read with confidence ${confidence}, below ${threshold}.`,
+      })
+    const confirmations = field?.method === 'learned' ? (field.learned_confirmations ?? 1) : null
+    if (value !== null && confirmations !== null && confirmations < policy.learningConfirmations)
+      issues.push({
+        kind: 'unconfirmed_learning',
+        message: `${definition.label} was learned from this supplier's layout on ${confirmations} of the ${policy.learningConfirmations} documents it needs before it is trusted.`,
       })
     for (const issue of output.validation.filter((v) => v.field_key === definition.key))
       issues.push({ kind: 'validation', message: issue.message })

@@ -122,6 +122,8 @@ export interface FieldResult {
   correct: boolean
   /** Sent to a reviewer: missing, below the confidence threshold, or failing a check. */
   flagged: boolean
+  /** Read by a hint learned from a reviewer's correction. */
+  learned: boolean
   /** The expected value's words were found on the page, so the box can be judged. */
   boxJudged: boolean
   /** The extracted box overlaps where the expected value's words are (IoU >= 0.5). */
@@ -243,6 +245,7 @@ export function scorePages(
           actual,
           correct,
           flagged,
+          learned: field?.method === 'learned',
           boxJudged: correct && places.length > 0,
           boxHit: Boolean(correct && box && places.some((place) => iou(place, box) >= 0.5)),
         },

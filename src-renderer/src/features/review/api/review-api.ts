@@ -8,8 +8,10 @@ import type {
   FieldReview,
   FieldRevisions,
   PageWords,
+  RecognitionAgentDetail,
   RecognitionRun,
   RegionRead,
+  RerunChoice,
   RerunResult,
   RunCounts,
   RuntimeAgentSummary,
@@ -30,6 +32,9 @@ export const reviewApi = {
     api.get<{ items: RuntimeAgentSummary[] }>('/document-recognition/runtime-agents', {
       query: { size: 100 },
     }),
+  /** One extractor with the versions a rerun may choose. */
+  agent: (agentId: string) =>
+    api.get<RecognitionAgentDetail>(`/document-recognition/runtime-agents/${agentId}`),
   runs: (filters: RunFilters) =>
     api.get<PageResult<RecognitionRun>>('/document-recognition/runs', { query: { size: 50, ...filters } }),
   /** Runs per review status under the filters other than the review status: the queue's tab counts. */
@@ -60,7 +65,8 @@ export const reviewApi = {
   acceptConfident: (runId: string) => api.post<RecognitionRun>(`${runPath(runId)}/accept-confident`),
   approve: (runId: string) => api.post<RecognitionRun>(`${runPath(runId)}/approve`),
   reject: (runId: string, reason: string) => api.post<RecognitionRun>(`${runPath(runId)}/reject`, { reason }),
-  rerun: (runId: string) => api.post<RerunResult>(`${runPath(runId)}/rerun`),
+  rerun: (runId: string, choice: RerunChoice = {}) =>
+    api.post<RerunResult>(`${runPath(runId)}/rerun`, choice),
   download: (runId: string, kind: 'source-document' | 'source-pdf' | 'result', fallbackName: string) =>
     saveFile(`${runPath(runId)}/${kind}`, fallbackName),
   /** One approved run's result as CSV or JSON. */

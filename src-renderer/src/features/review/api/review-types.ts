@@ -5,8 +5,10 @@ import type {
   PageWords as PageWordsSchema,
   RegionRead as RegionReadSchema,
   RegistryEntry,
+  RerunBody,
   RerunResponse,
   RunCounts as RunCountsSchema,
+  RuntimeAgentDetail,
 } from '@server/document-recognition/document-recognition.schemas'
 import type { Static } from 'typebox'
 
@@ -15,6 +17,8 @@ export type FieldReview = FieldReviewView
 export type FieldRevisions = Static<typeof FieldTimeline>
 export type RerunResult = Static<typeof RerunResponse>
 export type RuntimeAgentSummary = Static<typeof RegistryEntry>
+export type RecognitionAgentDetail = Static<typeof RuntimeAgentDetail>
+export type RerunChoice = Static<typeof RerunBody>
 export type RunStatus = DocumentRun['status']
 export type ReviewStatus = DocumentRun['review_status']
 export type FieldStatus = FieldReview['review_status']

@@ -12,6 +12,7 @@ import { queued, useReviewRun } from '../stores/review-run-store'
 import { DocumentViewer, MAX_ZOOM, MIN_ZOOM, type Zoom } from './document-viewer'
 import { FieldPanel } from './field-panel'
 import { RejectDialog } from './reject-dialog'
+import { RerunDialog } from './rerun-dialog'
 import { ExportButtons, RunNotes } from './review-queue-page'
 import { REVIEW_TONE, RUN_TONE } from './status-tones'
 
@@ -129,7 +130,6 @@ export function ReviewRunPage() {
     open,
     select,
     receive,
-    rerun,
     takeWords,
     takeRegion,
     nextRunId,
@@ -139,6 +139,7 @@ export function ReviewRunPage() {
   } = useReviewRun()
   const [zoom, setZoom] = useState<Zoom>('fit')
   const [rejecting, setRejecting] = useState(false)
+  const [rerunning, setRerunning] = useState(false)
   const readOnly = run?.status !== 'completed' || Boolean(run.synced_at) || run.review_status === 'rejected'
 
   const openNextRun = useCallback(async () => {
@@ -146,7 +147,7 @@ export function ReviewRunPage() {
     if (next) navigate(`/console/review/${next}`)
     else notify({ kind: 'success', text: 'The queue is empty: every run is reviewed.' })
   }, [nextRunId, navigate, notify])
-  useReviewKeys(Boolean(run) && !rejecting, openNextRun)
+  useReviewKeys(Boolean(run) && !rejecting && !rerunning, openNextRun)
   // A failed read of a page's words is a toast; the page asks again when it next comes into view.
   const onPageVisible = useCallback((pageNumber: number) => void loadWords(pageNumber), [loadWords])
   const onTakeWords = useCallback(
@@ -187,12 +188,6 @@ export function ReviewRunPage() {
       </>
     )
 
-  async function startRerun() {
-    const target = await rerun()
-    notify({ kind: 'success', text: 'Rerun started.' })
-    navigate(`/console/review/${target}`)
-  }
-
   const download = (kind: 'source-document' | 'source-pdf' | 'result', name: string) =>
     reviewApi
       .download(run.id, kind, name)
@@ -214,7 +209,7 @@ export function ReviewRunPage() {
               </Button>
             ) : null}
             {canRerun(run) ? (
-              <Button variant="primary" onClick={() => void startRerun()}>
+              <Button variant="primary" onClick={() => setRerunning(true)}>
                 Rerun
               </Button>
             ) : null}
@@ -332,6 +327,7 @@ export function ReviewRunPage() {
         </aside>
       </div>
       <RejectDialog open={rejecting} onClose={() => setRejecting(false)} />
+      <RerunDialog open={rerunning} onClose={() => setRerunning(false)} />
       <ShortcutHelp />
     </div>
   )

@@ -4,7 +4,14 @@ import { useNotifications } from '../../../components/ui/notifications'
 import { ApiError, notifyFailure } from '../../../lib/api-client'
 import { forgetOnSignOut } from '../../../stores/session-store'
 import { reviewApi } from '../api/review-api'
-import type { Bbox, FieldReview, FieldRevisions, PageWord, RecognitionRun } from '../api/review-types'
+import type {
+  Bbox,
+  FieldReview,
+  FieldRevisions,
+  PageWord,
+  RecognitionRun,
+  RerunChoice,
+} from '../api/review-types'
 import { queueOrder } from './review-queue-store'
 
 interface RunState {
@@ -43,7 +50,7 @@ interface RunState {
   setHelp(open: boolean): void
   nextRunId(): Promise<string | null>
   reject(reason: string): Promise<void>
-  rerun(): Promise<string>
+  rerun(choice?: RerunChoice): Promise<string>
 }
 
 const fieldsOf = (run: RecognitionRun | null) => run?.field_reviews ?? []
@@ -266,10 +273,10 @@ export const useReviewRun = create<RunState>((set, get) => {
       if (run) set({ run: await reviewApi.reject(run.id, reason) })
     },
 
-    async rerun() {
+    async rerun(choice) {
       const run = get().run
       if (!run) throw new Error('No run is open.')
-      return (await reviewApi.rerun(run.id)).target_run_id
+      return (await reviewApi.rerun(run.id, choice)).target_run_id
     },
   }
 })

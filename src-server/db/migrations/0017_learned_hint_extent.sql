@@ -1,0 +1,1 @@
+ALTER TABLE `document_learned_hint` ADD `value_words` integer;
