@@ -25,11 +25,22 @@ const KEYS: { key: keyof PlatformConfigValues; label: string; rule: string }[] =
     label: 'Refund window',
     rule: 'Days after purchase during which a buyer may refund.',
   },
+  {
+    key: 'simulated_topup_enabled',
+    label: 'Simulated top-up',
+    rule: 'Whether users may add points to their wallet without payment.',
+  },
+  { key: 'topup_daily_limit', label: 'Daily top-up limit', rule: 'Points one user may top up per UTC day.' },
   { key: 'registration_open', label: 'Open registration', rule: 'Whether anyone may create an account.' },
   {
     key: 'mcp_allowed_commands',
     label: 'Allowed tool commands',
     rule: 'Comma-separated commands tool servers may run (paths or program names); empty allows any an admin sets.',
+  },
+  {
+    key: 'learning_confirmations_required',
+    label: 'Confirmations before a learned value is trusted',
+    rule: 'Documents on which a learned hint must be confirmed before its value is no longer flagged.',
   },
   {
     key: 'handoff_message',
