@@ -4,6 +4,7 @@ import { AdminPage } from '../features/admin/components/admin-page'
 import { AgentsPage } from '../features/agents/components/agents-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
+import { PassagePage } from '../features/chat/components/passage-page'
 import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
 import { DocumentPassagePage } from '../features/knowledge/components/document-passage-page'
 import { KnowledgePage } from '../features/knowledge/components/knowledge-page'
@@ -48,6 +49,7 @@ export const router = createBrowserRouter([
       { path: 'review/:runId', element: <ReviewRunPage /> },
       { path: 'chat', element: <ChatConsolePage /> },
       { path: 'chat/:sessionId', element: <ChatConsolePage /> },
+      { path: 'chat/passages/:sourceId/:documentId/:chunkId', element: <PassagePage /> },
       { path: 'knowledge', element: <KnowledgePage /> },
       { path: 'documents/:sourceId/:documentId', element: <DocumentPassagePage /> },
       { path: 'agents', element: <AgentsPage /> },

@@ -1,4 +1,5 @@
 import type { PageResult } from '@server/http/pagination'
+import type { PassageDto } from '@server/knowledge/knowledge.schemas'
 import { ApiError, api, apiBase, currentToken } from '../../../lib/api-client'
 import { readEvents } from '../../../lib/event-stream'
 import type {
@@ -63,14 +64,22 @@ export const chatApi = {
   sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
   operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),
 
-  /** The console's page showing a cited document at the passage (its page, or its text highlighted). */
-  citationPath(citation: Citation): string {
-    const query = new URLSearchParams()
-    if (citation.page_number) query.set('page', String(citation.page_number))
-    if (citation.snippet) query.set('passage', citation.snippet.slice(0, 200))
-    query.set('chunk', citation.chunk_id)
-    return `/console/documents/${citation.source_id}/${citation.document_id}?${query}`
+  /** A cited passage: its text, document and page (anyone in a conversation citing it may read it). */
+  passage: (sourceId: string, documentId: string, chunkId: string) =>
+    api.get<PassageDto>(
+      `/knowledge-sources/${sourceId}/documents/${documentId}/passages/${encodeURIComponent(chunkId)}`,
+    ),
+  /** The cited page of a PDF, as the bytes of a one-page PDF. */
+  async citedPdfPage(sourceId: string, documentId: string, page: number): Promise<Uint8Array> {
+    const response = await api.raw(
+      'GET',
+      `/knowledge-sources/${sourceId}/documents/${documentId}/pages/${page}`,
+    )
+    return new Uint8Array(await response.arrayBuffer())
   },
+  /** Chat's view of a cited passage (its text, and its page for a PDF), open to anyone in the conversation. */
+  citationPath: (citation: Citation) =>
+    `/console/chat/passages/${citation.source_id}/${citation.document_id}/${encodeURIComponent(citation.chunk_id)}`,
 
   /** POST /stream and read its SSE events as they arrive. */
   async stream(
