@@ -4,6 +4,7 @@ import { AdminPage } from '../features/admin/components/admin-page'
 import { AgentsPage } from '../features/agents/components/agents-page'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
+import { InboxAlertsWatcher } from '../features/chat/components/inbox-alerts'
 import { PassagePage } from '../features/chat/components/passage-page'
 import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
 import { DocumentPassagePage } from '../features/knowledge/components/document-passage-page'
@@ -41,6 +42,7 @@ export const router = createBrowserRouter([
     element: (
       <RequireSession>
         <ConsoleLayout />
+        <InboxAlertsWatcher />
       </RequireSession>
     ),
     children: [

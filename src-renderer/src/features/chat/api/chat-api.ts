@@ -45,6 +45,14 @@ export const chatApi = {
         }),
       },
     }),
+  /** One person's conversations, newest first, resolved ones included (operators). */
+  personSessions: (ownerId: string, limit = 20) =>
+    api.get<{ items: ChatSession[]; total: number }>('/sessions', {
+      query: { owner_id: ownerId, resolved: 'any', limit },
+    }),
+  /** A session with its messages (the summary of a session not in the inbox's list). */
+  exportSession: (sessionId: string) =>
+    api.get<{ session: ChatSession; messages: ChatMessage[] }>(`/sessions/${sessionId}/export`),
   agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
   takeover: (sessionId: string, force = false) =>
     api.post<ChatSession>(`/sessions/${sessionId}/takeover`, force ? { force } : {}),

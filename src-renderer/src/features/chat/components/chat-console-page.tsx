@@ -6,7 +6,9 @@ import { useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../../stores/session-store'
 import { useChatSessions } from '../stores/chat-sessions-store'
 import { AgentTestPanel } from './agent-test-panel'
+import { InboxAlertToggles } from './inbox-alerts'
 import { NewChat } from './new-chat'
+import { PersonPanel } from './person-panel'
 import { SessionList } from './session-list'
 import { SessionView } from './session-view'
 
@@ -37,6 +39,7 @@ export function ChatConsolePage() {
         }
         actions={
           <>
+            {operator ? <InboxAlertToggles /> : null}
             {operator ? (
               <Badge tone={live ? 'success' : 'neutral'}>{live ? 'Live' : 'Connecting…'}</Badge>
             ) : null}
@@ -58,7 +61,11 @@ export function ChatConsolePage() {
         {tab === 'test' ? (
           <AgentTestPanel />
         ) : (
-          <div className="chat-layout">
+          <div
+            className={
+              operator && sessionId && sessionId !== 'new' ? 'chat-layout with-person' : 'chat-layout'
+            }
+          >
             <aside className="chat-sessions" aria-label="Conversations">
               <SessionList operator={operator} load={sessionsLoad} />
             </aside>
@@ -72,6 +79,7 @@ export function ChatConsolePage() {
                 <p>Choose a session on the left to follow it live, or start a new chat.</p>
               </div>
             )}
+            {operator && sessionId && sessionId !== 'new' ? <PersonPanel sessionId={sessionId} /> : null}
           </div>
         )}
       </Tabs>
