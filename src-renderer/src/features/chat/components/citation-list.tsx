@@ -17,7 +17,7 @@ const firstWords = (text: string) => {
 export function CitationList({ citations }: { citations: Citation[] }) {
   if (citations.length === 0) return null
   return (
-    <ol className="citations" aria-label="Sources">
+    <ol className="citations" aria-label="Citations">
       {citations.map((citation) => (
         <li key={citation.index}>
           <Link className="citation-line" to={chatApi.citationPath(citation)} title={citation.snippet}>

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { NavLink } from 'react-router'
 import { Badge } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
@@ -15,9 +15,8 @@ const EARLIER = 10
 /** Operators, beside a conversation: who the person is, their earlier conversations and this one's notes. */
 export function PersonPanel({ sessionId }: { sessionId: string }) {
   const listed = useChatSessions((state) => state.sessions.find((s) => s.id === sessionId))
-  const notes = useChatSession((state) =>
-    state.sessionId === sessionId ? state.messages.filter((m) => m.role === 'note') : [],
-  )
+  const shown = useChatSession((state) => (state.sessionId === sessionId ? state.messages : null))
+  const notes = useMemo(() => (shown ?? []).filter((message) => message.role === 'note'), [shown])
   const [owner, setOwner] = useState<ChatSession['owner'] | null>(null)
   const [earlier, setEarlier] = useState<ChatSession[]>([])
   const ownerId = listed?.owner.id
