@@ -105,6 +105,9 @@ async function screenshotsInEveryLook(page: Page, testInfo: TestInfo, name: stri
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height: 900 })
       await page.emulateMedia({ colorScheme: scheme })
+      // Opened at this size, as a window this wide would (the sidebar folds away below 1200).
+      await page.evaluate(() => localStorage.removeItem('switchboard.sidebar-collapsed'))
+      await page.reload()
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme)
       await screenshot(page, testInfo, `${name}-${width}-${scheme}`)
     }

@@ -36,16 +36,31 @@ function HighlightedPage({ pdf, passage }: { pdf: PDFDocumentProxy; passage: str
   const [page, setPage] = useState<{ width: number; height: number; scale: number } | null>(null)
   const [found, setFound] = useState<boolean | null>(null)
 
+  // The page fills the room it has (up to MAX_PAGE_WIDTH), drawn again when the window is resized.
   useEffect(() => {
+    const element = holder.current
+    if (!element) return
     let cancelled = false
+    let natural: { width: number; height: number } | null = null
+    const fitPage = () => {
+      const size = natural
+      if (!size || cancelled) return
+      const scale = Math.min(element.clientWidth || MAX_PAGE_WIDTH, MAX_PAGE_WIDTH) / size.width
+      setPage((shown) =>
+        shown && Math.abs(shown.scale - scale) < 0.01
+          ? shown
+          : { width: size.width * scale, height: size.height * scale, scale },
+      )
+    }
+    const observer = new ResizeObserver(fitPage)
     void pdf.getPage(1).then((first) => {
-      const natural = first.getViewport({ scale: 1 })
-      const room = Math.min(holder.current?.clientWidth || MAX_PAGE_WIDTH, MAX_PAGE_WIDTH)
-      const scale = room / natural.width
-      if (!cancelled) setPage({ width: natural.width * scale, height: natural.height * scale, scale })
+      natural = first.getViewport({ scale: 1 })
+      fitPage()
+      observer.observe(element)
     })
     return () => {
       cancelled = true
+      observer.disconnect()
     }
   }, [pdf])
 
