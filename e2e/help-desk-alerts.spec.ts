@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from '@playwright/test'
+import type { Locator, Page, TestInfo } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import {
   ADMIN_PASSWORD,
@@ -100,7 +100,7 @@ async function agentBoughtBy(server: RunningServer, buyer: { username: string; p
 }
 
 /** The four looks a screen is checked in: 1440 and 1024 wide, light and dark. */
-async function screenshotsInEveryLook(page: Page, testInfo: TestInfo, name: string) {
+async function screenshotsInEveryLook(page: Page, testInfo: TestInfo, name: string, ready: Locator) {
   for (const width of [1440, 1024])
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height: 900 })
@@ -108,6 +108,7 @@ async function screenshotsInEveryLook(page: Page, testInfo: TestInfo, name: stri
       // Opened at this size, as a window this wide would (the sidebar folds away below 1200).
       await page.evaluate(() => localStorage.removeItem('switchboard.sidebar-collapsed'))
       await page.reload()
+      await expect(ready).toBeVisible()
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme)
       await screenshot(page, testInfo, `${name}-${width}-${scheme}`)
     }
@@ -145,7 +146,7 @@ test('a user opens a cited PDF passage: its page drawn in the console with the p
   await expect(hits.first()).toBeInViewport()
   // The cover page's title is not part of the passage, and it is not on this page either.
   await expect(cited.locator('.textLayer')).not.toContainText('A short history')
-  await screenshotsInEveryLook(page, testInfo, 'passage-view')
+  await screenshotsInEveryLook(page, testInfo, 'passage-view', hits.filter({ hasText: 'Rollo' }))
 })
 
 test('an operator is alerted to a waiting chat: title count, waiting time, notification and the person panel', async ({
@@ -224,7 +225,12 @@ test('an operator is alerted to a waiting chat: title count, waiting time, notif
     content: 'Regular customer, prefers email',
   })
   await expect(panel).toContainText('Regular customer, prefers email')
-  await screenshotsInEveryLook(page, testInfo, 'inbox-person-panel')
+  await screenshotsInEveryLook(
+    page,
+    testInfo,
+    'inbox-person-panel',
+    panel.getByText('Regular customer, prefers email'),
+  )
 
   // Taken over, the session no longer waits: the count leaves the title.
   await call(server, olgaHeaders, 'POST', `/sessions/${sessionId}/takeover`, {})
