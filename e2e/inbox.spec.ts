@@ -192,12 +192,9 @@ test('the chat views list the sources behind an answer and open the cited passag
   await expect(messages(petePage).getByRole('list', { name: 'Citations' })).toContainText('harbour.txt')
   await screenshot(petePage, testInfo, 'inbox-operator-sources')
 
-  // A source opens the document at the passage, highlighted.
-  await sources
-    .getByRole('button', { name: /open document/ })
-    .first()
-    .click()
-  await expect(olgaPage).toHaveURL(/\/console\/documents\/[0-9a-f-]{36}\/[0-9a-f-]{36}\?/)
-  await expect(olgaPage.locator('mark').first()).toBeVisible()
+  // A source opens Chat's passage view with the passage.
+  await sources.getByRole('link').first().click()
+  await expect(olgaPage).toHaveURL(/\/console\/chat\/passages\/[0-9a-f-]{36}\/[0-9a-f-]{36}\//)
+  await expect(olgaPage.getByRole('blockquote', { name: 'Cited passage' })).toContainText('Ferries to the island')
   await screenshot(olgaPage, testInfo, 'inbox-cited-passage')
 })

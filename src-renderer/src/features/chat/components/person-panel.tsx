@@ -3,6 +3,7 @@ import { NavLink } from 'react-router'
 import { Badge } from '../../../components/ui'
 import { formatTime } from '../../../components/ui/data'
 import { Loadable } from '../../../components/ui/load-state'
+import { ApiError } from '../../../lib/api-client'
 import { useLoad } from '../../../lib/use-load'
 import { chatApi } from '../api/chat-api'
 import type { ChatSession } from '../api/chat-types'
@@ -11,6 +12,15 @@ import { useChatSessions } from '../stores/chat-sessions-store'
 
 /** How many of a person's earlier conversations the panel lists. */
 const EARLIER = 10
+
+async function ownerOf(sessionId: string): Promise<ChatSession['owner'] | null> {
+  try {
+    return (await chatApi.exportSession(sessionId)).session.owner
+  } catch (caught) {
+    if (caught instanceof ApiError && caught.status === 404) return null
+    throw caught
+  }
+}
 
 /** Operators, beside a conversation: who the person is, their earlier conversations and this one's notes. */
 export function PersonPanel({ sessionId }: { sessionId: string }) {
@@ -21,16 +31,23 @@ export function PersonPanel({ sessionId }: { sessionId: string }) {
   const [earlier, setEarlier] = useState<ChatSession[]>([])
   const ownerId = listed?.owner.id
   const load = useLoad(async () => {
-    // A session opened by link may not be in the inbox's current view: its summary comes from the server.
-    const person = ownerId ? listed.owner : (await chatApi.exportSession(sessionId)).session.owner
-    const page = await chatApi.personSessions(person.id, EARLIER + 1)
+    // A session opened by link may not be in the inbox's current view: its summary comes from the server. One
+    // that does not exist yet (a new conversation's id) has no person to show.
+    const person = ownerId ? listed.owner : await ownerOf(sessionId)
     setOwner(person)
+    if (!person) return setEarlier([])
+    const page = await chatApi.personSessions(person.id, EARLIER + 1)
     setEarlier(page.items.filter((s) => s.id !== sessionId).slice(0, EARLIER))
   }, [sessionId, ownerId])
 
   return (
     <aside className="person-panel" aria-label="About this person">
-      <Loadable state={load} rows={4}>
+      <Loadable
+        state={load}
+        rows={4}
+        isEmpty={!owner}
+        empty={<p className="muted small">A new conversation.</p>}
+      >
         <section>
           <h3>{owner?.username}</h3>
           <p className="muted small">
