@@ -106,7 +106,7 @@ async function screenshotsInEveryLook(page: Page, testInfo: TestInfo, name: stri
       await page.setViewportSize({ width, height: 900 })
       await page.emulateMedia({ colorScheme: scheme })
       // Opened at this size, as a window this wide would (the sidebar folds away below 1200).
-      await page.evaluate(() => localStorage.removeItem('switchboard.sidebar-collapsed'))
+      await page.evaluate("localStorage.removeItem('switchboard.sidebar-collapsed')")
       await page.reload()
       await expect(ready).toBeVisible()
       await expect(page.locator('html')).toHaveAttribute('data-theme', scheme)
@@ -159,18 +159,18 @@ test('an operator is alerted to a waiting chat: title count, waiting time, notif
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   await context.grantPermissions(['notifications'], { origin: server.url })
   // Every notification the console shows is recorded, then shown as usual.
-  await context.addInitScript(() => {
+  await context.addInitScript(`{
     const Real = window.Notification
-    const shown: { title: string; body?: string }[] = []
-    Object.assign(window, { shownNotifications: shown })
+    const shown = []
+    window.shownNotifications = shown
     class Recorded extends Real {
-      constructor(title: string, options?: NotificationOptions) {
+      constructor(title, options) {
         super(title, options)
         shown.push({ title, body: options?.body })
       }
     }
     Object.defineProperty(window, 'Notification', { value: Recorded, configurable: true, writable: true })
-  })
+  }`)
   const umaHeaders = await apiToken(server, uma.username, uma.password)
   const olgaHeaders = await apiToken(server, olga.username, olga.password)
   /** Uma starts a conversation; returns its id (from the stream's `done` event). */
@@ -208,9 +208,7 @@ test('an operator is alerted to a waiting chat: title count, waiting time, notif
     .filter({ hasText: 'I need to talk to a human please' })
   await expect(row).toContainText(/waiting (<1|\d+) min/)
   await expect
-    .poll(() =>
-      page.evaluate(() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications),
-    )
+    .poll(() => page.evaluate('window.shownNotifications'))
     .toEqual([{ title: 'uma is waiting for a person', body: 'I need to talk to a human please' }])
   // The setting is remembered on this device.
   await page.reload()
