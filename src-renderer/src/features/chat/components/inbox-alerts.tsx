@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { hasPermission, useSession } from '../../../stores/session-store'
 import { useInboxAlerts } from '../stores/inbox-alerts-store'
+import { waitingText } from './waiting-text'
 
 /** Mounted with the console on every screen: for operators, the waiting count in the title and opted-in alerts. */
 export function InboxAlertsWatcher() {
@@ -46,14 +47,6 @@ function useNow(everyMs: number) {
     return () => clearInterval(timer)
   }, [everyMs])
   return now
-}
-
-export function waitingText(since: string, now: number) {
-  const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000))
-  if (minutes < 1) return 'waiting <1 min'
-  if (minutes < 60) return `waiting ${minutes} min`
-  const hours = Math.floor(minutes / 60)
-  return `waiting ${hours} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
 }
 
 /** How long a session has waited for a person, kept current while it is on screen. */
