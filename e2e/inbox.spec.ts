@@ -169,7 +169,7 @@ test('the chat views list the sources behind an answer and open the cited passag
   await agentWithKnowledge(
     server,
     'Harbour guide',
-    'The harbour office opens at nine in the morning.\n\nFerries to the island leave every hour from pier four.',
+    'The harbour office opens at nine in the morning.\n\nFerries to the island leave every hour from Pier Four.',
   )
   const olga = await createUser(server, 'olga', ['operator'])
   const pete = await createUser(server, 'pete', ['operator'])
@@ -179,25 +179,25 @@ test('the chat views list the sources behind an answer and open the cited passag
   // Olga chats as a user would, with the agent: her conversation view lists the sources of the answer.
   await olgaPage.getByRole('button', { name: 'New chat' }).click()
   await olgaPage.getByRole('radio', { name: /Harbour guide/ }).check()
-  await composer(olgaPage).fill('When do ferries leave from the pier?')
+  await composer(olgaPage).fill('Where do ferries to the island leave from?')
   await olgaPage.getByRole('button', { name: 'Start conversation' }).click()
   const answer = messages(olgaPage).locator('[data-role="assistant"]')
   await expect(answer).toContainText('[1]')
   const sources = answer.getByRole('list', { name: 'Citations' })
   await expect(sources).toContainText('harbour.txt')
-  await expect(sources).toContainText('Ferries to the island leave every hour')
+  // One line per source: the document and the passage's first words.
+  await expect(sources.getByRole('link').first()).toContainText('harbour.txt · The harbour office opens')
 
   // Pete, as an operator, sees the same sources in his view of the session.
   await sessionRow(petePage, 'olga').click()
   await expect(messages(petePage).getByRole('list', { name: 'Citations' })).toContainText('harbour.txt')
   await screenshot(petePage, testInfo, 'inbox-operator-sources')
 
-  // A source opens the document at the passage, highlighted.
-  await sources
-    .getByRole('button', { name: /open document/ })
-    .first()
-    .click()
-  await expect(olgaPage).toHaveURL(/\/console\/documents\/[0-9a-f-]{36}\/[0-9a-f-]{36}\?/)
-  await expect(olgaPage.locator('mark').first()).toBeVisible()
+  // A source opens Chat's passage view with the passage.
+  await sources.getByRole('link').first().click()
+  await expect(olgaPage).toHaveURL(/\/console\/chat\/passages\/[0-9a-f-]{36}\/[0-9a-f-]{36}\//)
+  await expect(olgaPage.getByRole('blockquote', { name: 'Cited passage' })).toContainText(
+    'Ferries to the island',
+  )
   await screenshot(olgaPage, testInfo, 'inbox-cited-passage')
 })

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, ipcMain, shell } from 'electron'
+import { app, BrowserWindow, ipcMain, Notification, shell } from 'electron'
 import { type RunningServer, startServer } from '../src-server/server'
-import type { DesktopBridge } from './preload.d'
+import type { DesktopBridge, DesktopNotification } from './preload.d'
 import { focusRunningWindow, fromAppFrame, navigationDecision } from './window-policy'
 
 /**
@@ -119,6 +119,40 @@ ipcMain.handle(
     async () => {
       await shell.openPath(dataDir())
     },
+    refuseInvoke,
+  ),
+)
+
+/** Notifications on screen: held here so a collected object never loses its click. */
+const shownNotifications = new Set<Notification>()
+
+// The console's alerts for operators (opt-in there): a system notification; a click brings the window forward.
+ipcMain.handle(
+  'switchboard:notify',
+  fromAppFrame(
+    serverUrl,
+    (event, request: DesktopNotification) =>
+      new Promise<boolean>((resolve) => {
+        if (!Notification.isSupported()) return resolve(false)
+        const notification = new Notification({
+          title: String(request?.title ?? '').slice(0, 200),
+          body: String(request?.body ?? '').slice(0, 500),
+        })
+        const done = (clicked: boolean) => {
+          shownNotifications.delete(notification)
+          resolve(clicked)
+        }
+        notification.on('click', () => {
+          const window = BrowserWindow.fromWebContents(event.sender)
+          if (window?.isMinimized()) window.restore()
+          window?.focus()
+          done(true)
+        })
+        notification.on('close', () => done(false))
+        notification.on('failed', () => done(false))
+        shownNotifications.add(notification)
+        notification.show()
+      }),
     refuseInvoke,
   ),
 )

@@ -16,6 +16,7 @@ const bridge = {
     setEnabled: (enabled: boolean) => ipcRenderer.invoke('switchboard:set-lan', enabled) as Promise<boolean>,
   },
   revealDataFolder: () => ipcRenderer.invoke('switchboard:reveal-data') as Promise<void>,
+  notify: (notification) => ipcRenderer.invoke('switchboard:notify', notification) as Promise<boolean>,
 } satisfies DesktopBridge
 
 contextBridge.exposeInMainWorld('switchboard', bridge)

@@ -146,6 +146,13 @@ export const SessionListQuery = Type.Object({
     }),
   ),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'User name or message text.' })),
+  owner_id: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        "Operators: one person's sessions (their earlier conversations). Users see only their own.",
+    }),
+  ),
 })
 export type SessionListQuery = Static<typeof SessionListQuery>
 

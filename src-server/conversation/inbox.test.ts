@@ -230,6 +230,28 @@ describe('the live inbox', () => {
     expect((await get('/sessions?q=parcel', bea)).total).toBe(0)
   })
 
+  it("lists one person's earlier sessions to operators, resolved ones included, and never another's to a user", async () => {
+    const ann = await server.headersFor('ann')
+    const bea = await server.headersFor('bea')
+    const olga = await server.headersFor('olga', ['operator'])
+    const first = await newSession(ann, 'My first question')
+    const second = await newSession(ann, 'My second question')
+    const beaSession = await newSession(bea, 'Something else')
+    await post(`/sessions/${first}/resolve`, olga)
+    const annId = (await get('/api/auth/me', ann)).id as string
+
+    const earlier = await get(`/sessions?owner_id=${annId}&resolved=any`, olga)
+    expect(earlier.items.map((s: { id: string }) => s.id).sort()).toEqual([first, second].sort())
+    expect(earlier.items.every((s: { owner: { username: string } }) => s.owner.username === 'ann')).toBe(true)
+
+    // Bea naming Ann gets her own sessions, never Ann's.
+    const asked = await get(`/sessions?owner_id=${annId}`, bea)
+    expect(asked.items.map((s: { id: string }) => s.id)).toEqual([beaSession])
+    const bad = await server.app.inject({ method: 'GET', url: '/sessions?owner_id=nope', headers: olga })
+    expect(bad.statusCode).toBe(422)
+    expect(bad.json().error.code).toBe('VALIDATION_ERROR')
+  })
+
   it('pages the inbox by whatever page size each request asks for', async () => {
     const olga = await server.headersFor('olga', ['operator'])
     const sessions = [] as string[]

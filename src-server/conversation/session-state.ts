@@ -305,7 +305,8 @@ export function createSessionState(
     listSessions(user: AuthUser, query: SessionListQuery) {
       const operates = canOperate(user)
       const filter: repo.SessionFilter = {
-        ...(!operates && { ownerId: user.id }),
+        // A user's own sessions are all they may list, whatever owner they name.
+        ...((!operates || query.owner_id) && { ownerId: operates ? query.owner_id : user.id }),
         ...(query.status && { status: query.status }),
         ...(query.updated_after && { updatedAfter: new Date(query.updated_after).toISOString() }),
         ...(query.updated_before && { updatedBefore: new Date(query.updated_before).toISOString() }),

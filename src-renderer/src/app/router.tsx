@@ -6,6 +6,8 @@ import { RegisterPage } from '../features/auth/components/register-page'
 import { ServerUnreachable } from '../features/auth/components/server-unreachable'
 import { SignInPage } from '../features/auth/components/sign-in-page'
 import { ChatConsolePage } from '../features/chat/components/chat-console-page'
+import { InboxAlertsWatcher } from '../features/chat/components/inbox-alerts'
+import { PassagePage } from '../features/chat/components/passage-page'
 import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
 import { DocumentPassagePage } from '../features/knowledge/components/document-passage-page'
 import { KnowledgePage } from '../features/knowledge/components/knowledge-page'
@@ -48,6 +50,7 @@ export const router = createBrowserRouter([
     element: (
       <RequireSession>
         <ConsoleLayout />
+        <InboxAlertsWatcher />
       </RequireSession>
     ),
     children: [
@@ -56,6 +59,7 @@ export const router = createBrowserRouter([
       { path: 'review/:runId', element: <ReviewRunPage /> },
       { path: 'chat', element: <ChatConsolePage /> },
       { path: 'chat/:sessionId', element: <ChatConsolePage /> },
+      { path: 'chat/passages/:sourceId/:documentId/:chunkId', element: <PassagePage /> },
       { path: 'knowledge', element: <KnowledgePage /> },
       { path: 'documents/:sourceId/:documentId', element: <DocumentPassagePage /> },
       { path: 'agents', element: <AgentsPage /> },

@@ -1,4 +1,5 @@
 import type { PageResult } from '@server/http/pagination'
+import type { PassageDto } from '@server/knowledge/knowledge.schemas'
 import { ApiError, api, apiBase, currentToken } from '../../../lib/api-client'
 import { readEvents } from '../../../lib/event-stream'
 import type {
@@ -44,6 +45,14 @@ export const chatApi = {
         }),
       },
     }),
+  /** One person's conversations, newest first, resolved ones included (operators). */
+  personSessions: (ownerId: string, limit = 20) =>
+    api.get<{ items: ChatSession[]; total: number }>('/sessions', {
+      query: { owner_id: ownerId, resolved: 'any', limit },
+    }),
+  /** A session with its messages (the summary of a session not in the inbox's list). */
+  exportSession: (sessionId: string) =>
+    api.get<{ session: ChatSession; messages: ChatMessage[] }>(`/sessions/${sessionId}/export`),
   agents: () => api.get<PageResult<Agent>>('/agents', { query: { size: 100 } }),
   /** The user asks for a person; the acknowledgement also arrives over the session's socket. */
   requestHuman: (sessionId: string) =>
@@ -69,14 +78,22 @@ export const chatApi = {
   sessionSocket: (sessionId: string) => new WebSocket(wsUrl(`/ws/${sessionId}`)),
   operatorFeed: () => new WebSocket(wsUrl('/ws-operator')),
 
-  /** The console's page showing a cited document at the passage (its page, or its text highlighted). */
-  citationPath(citation: Citation): string {
-    const query = new URLSearchParams()
-    if (citation.page_number) query.set('page', String(citation.page_number))
-    if (citation.snippet) query.set('passage', citation.snippet.slice(0, 200))
-    query.set('chunk', citation.chunk_id)
-    return `/console/documents/${citation.source_id}/${citation.document_id}?${query}`
+  /** A cited passage: its text, document and page (anyone in a conversation citing it may read it). */
+  passage: (sourceId: string, documentId: string, chunkId: string) =>
+    api.get<PassageDto>(
+      `/knowledge-sources/${sourceId}/documents/${documentId}/passages/${encodeURIComponent(chunkId)}`,
+    ),
+  /** The cited page of a PDF, as the bytes of a one-page PDF. */
+  async citedPdfPage(sourceId: string, documentId: string, page: number): Promise<Uint8Array> {
+    const response = await api.raw(
+      'GET',
+      `/knowledge-sources/${sourceId}/documents/${documentId}/pages/${page}`,
+    )
+    return new Uint8Array(await response.arrayBuffer())
   },
+  /** Chat's view of a cited passage (its text, and its page for a PDF), open to anyone in the conversation. */
+  citationPath: (citation: Citation) =>
+    `/console/chat/passages/${citation.source_id}/${citation.document_id}/${encodeURIComponent(citation.chunk_id)}`,
 
   /** POST /stream and read its SSE events as they arrive. */
   async stream(

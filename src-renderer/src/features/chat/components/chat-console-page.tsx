@@ -6,7 +6,9 @@ import { useLoad } from '../../../lib/use-load'
 import { hasPermission, useSession } from '../../../stores/session-store'
 import { useChatSessions } from '../stores/chat-sessions-store'
 import { AgentTestPanel } from './agent-test-panel'
+import { InboxAlertToggles } from './inbox-alerts'
 import { NewChat } from './new-chat'
+import { PersonPanel } from './person-panel'
 import { SessionList } from './session-list'
 import { SessionView } from './session-view'
 
@@ -27,8 +29,9 @@ export function ChatConsolePage() {
   const sessionsLoad = useLoad(load, [load, filter, operator, user?.id])
 
   // Testing agents is an operator's tool; a user sees only their conversations.
+  const withPerson = operator && sessionId && sessionId !== 'new'
   const conversations = (
-    <div className="chat-layout">
+    <div className={withPerson ? 'chat-layout with-person' : 'chat-layout'}>
       <aside className="chat-sessions" aria-label="Conversations">
         <SessionList operator={operator} load={sessionsLoad} />
       </aside>
@@ -42,6 +45,7 @@ export function ChatConsolePage() {
           <p>Choose a session on the left to follow it live, or start a new chat.</p>
         </div>
       )}
+      {withPerson ? <PersonPanel sessionId={sessionId} /> : null}
     </div>
   )
 
@@ -56,6 +60,7 @@ export function ChatConsolePage() {
         }
         actions={
           <>
+            {operator ? <InboxAlertToggles /> : null}
             {operator ? (
               <Badge tone={live ? 'success' : 'neutral'}>{live ? 'Live' : 'Connecting…'}</Badge>
             ) : null}

@@ -1,26 +1,30 @@
-import { useNavigate } from 'react-router'
+import { Link } from 'react-router'
 import { chatApi } from '../api/chat-api'
 import type { Citation } from '../api/chat-types'
 
-/** The sources behind an answer's `[n]` markers: each opens its document at the passage (or its page). */
+/** How many of a passage's words stand for it on its one line. */
+const FIRST_WORDS = 8
+
+const firstWords = (text: string) => {
+  const words = text.trim().split(/\s+/u)
+  return words.length > FIRST_WORDS ? `${words.slice(0, FIRST_WORDS).join(' ')}…` : words.join(' ')
+}
+
+/**
+ * The passages an answer's `[n]` markers refer to (the server sends only those), one line each: document, page and
+ * first words. Each opens Chat's passage view.
+ */
 export function CitationList({ citations }: { citations: Citation[] }) {
-  const navigate = useNavigate()
   if (citations.length === 0) return null
   return (
     <ol className="citations" aria-label="Citations">
       {citations.map((citation) => (
         <li key={citation.index}>
-          <strong>[{citation.index}]</strong>{' '}
-          {citation.document_name ? <em>{citation.document_name}</em> : null}
-          {citation.page_number ? <span className="muted"> · page {citation.page_number}</span> : null}{' '}
-          <span className="citation-snippet">{citation.snippet}</span>{' '}
-          <button
-            type="button"
-            className="linkish small"
-            onClick={() => navigate(chatApi.citationPath(citation))}
-          >
-            open document{citation.page_number ? ` at page ${citation.page_number}` : ''}
-          </button>
+          <Link className="citation-line" to={chatApi.citationPath(citation)} title={citation.snippet}>
+            <strong>[{citation.index}]</strong> <em>{citation.document_name ?? 'Document'}</em>
+            {citation.page_number ? <span className="muted"> · page {citation.page_number}</span> : null}
+            <span className="citation-snippet"> · {firstWords(citation.snippet)}</span>
+          </Link>
         </li>
       ))}
     </ol>

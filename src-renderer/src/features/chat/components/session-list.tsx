@@ -6,6 +6,7 @@ import { Loadable } from '../../../components/ui/load-state'
 import type { LoadState } from '../../../lib/use-load'
 import type { ChatSession, InboxView, StateFilter } from '../api/chat-types'
 import { useChatSessions } from '../stores/chat-sessions-store'
+import { WaitingTime } from './inbox-alerts'
 
 const VIEWS: { key: InboxView; label: string }[] = [
   { key: 'mine', label: 'Mine' },
@@ -81,6 +82,9 @@ function SessionRow({ session, operator }: { session: ChatSession; operator: boo
             {session.state === 'HUMAN_ACTIVE' ? 'Human' : 'AI'}
           </Badge>
         )}
+        {operator && session.waiting_since && !session.resolved_at ? (
+          <WaitingTime since={session.waiting_since} />
+        ) : null}
         {operator ? (
           <span className="muted small">
             <span className="session-agent">{agentName(session)}</span> ·{' '}

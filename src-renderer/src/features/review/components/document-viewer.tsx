@@ -1,11 +1,9 @@
-import { GlobalWorkerOptions, getDocument, type PDFDocumentProxy } from 'pdfjs-dist'
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url'
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { PdfCanvas } from '../../../components/pdf/pdf-canvas'
 import { authHeaders } from '../../../lib/api-client'
 import type { Bbox, FieldReview, PageWord } from '../api/review-types'
-import { type PageSize, PdfCanvas, PdfPageView, useNearView } from './pdf-page-view'
-
-GlobalWorkerOptions.workerSrc = workerUrl
+import { type PageSize, PdfPageView, useNearView } from './pdf-page-view'
 
 /** A scale, or fitted to the viewer: the widest page's width ('fit'), or the tallest page whole ('fit-page'). */
 export type Zoom = number | 'fit' | 'fit-page'

@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist'
 import { type PointerEvent, type RefObject, useEffect, useMemo, useRef, useState } from 'react'
+import { PdfCanvas } from '../../../components/pdf/pdf-canvas'
 import type { Bbox, FieldReview, PageWord } from '../api/review-types'
 import { labelWidth, placeLabels, type Rect } from './label-placement'
 
@@ -24,43 +25,6 @@ export function useNearView(ref: RefObject<HTMLElement | null>, margin: string):
     return () => observer.disconnect()
   }, [ref, margin])
   return near
-}
-
-/** Draws one page of the PDF onto a canvas once `visible`, at `scale` times the device pixel ratio. */
-export function PdfCanvas({
-  pdf,
-  pageNumber,
-  scale,
-  visible,
-  width,
-  height,
-}: {
-  pdf: PDFDocumentProxy
-  pageNumber: number
-  scale: number
-  visible: boolean
-  width: number
-  height: number
-}) {
-  const canvas = useRef<HTMLCanvasElement>(null)
-  useEffect(() => {
-    if (!visible || !canvas.current) return
-    let cancelled = false
-    let task: { cancel(): void; promise: Promise<unknown> } | null = null
-    void pdf.getPage(pageNumber).then((page) => {
-      if (cancelled || !canvas.current) return
-      const viewport = page.getViewport({ scale: scale * (window.devicePixelRatio || 1) })
-      canvas.current.width = Math.floor(viewport.width)
-      canvas.current.height = Math.floor(viewport.height)
-      task = page.render({ canvas: canvas.current, viewport })
-      task.promise.catch(() => undefined)
-    })
-    return () => {
-      cancelled = true
-      task?.cancel()
-    }
-  }, [visible, pdf, pageNumber, scale])
-  return <canvas ref={canvas} style={{ width, height }} />
 }
 
 const area = (field: FieldReview) => {
