@@ -128,8 +128,9 @@ function changeableBy<T extends { ownerId: string }>(
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
   found: T | null,
+  talks = false,
 ): T {
-  const usable = usableBy(db, user, agentId, found)
+  const usable = usableBy(db, user, agentId, found, talks)
   requireAccess(user, 'agent.change', { ownerId: usable.ownerId, denied: deniedChange(agentId) })
   return usable
 }
@@ -212,7 +213,9 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
     },
 
     update(user: AuthUser, agentId: string, body: UpdateAgentBody): AgentView {
-      const current = changeableBy(db, user, agentId, repo.findAgent(db, agentId))
+      const found = repo.findAgent(db, agentId)
+      // Its audience may see it (so they get 403, not 404) but never change it.
+      const current = changeableBy(db, user, agentId, found, found !== null && inAudience(found, user))
       const provider = body.model_provider === undefined ? current.modelProvider : body.model_provider
       const model = body.model_name === undefined ? current.modelName : body.model_name
       const temperature =
