@@ -11,8 +11,9 @@ describe('time-ordered ids', () => {
     expect(Number.parseInt((ids[0] as string).replace('-', '').slice(0, 12), 16)).toBe(times[0])
   })
 
-  it('differ when made in the same millisecond', () => {
-    const ids = new Set(Array.from({ length: 1000 }, () => timeOrderedUuid(1_700_000_000_000)))
-    expect(ids.size).toBe(1000)
+  it('differ when made in the same millisecond, and sort in the order they were made', () => {
+    const made = Array.from({ length: 1000 }, () => timeOrderedUuid(1_700_000_000_002))
+    expect(new Set(made).size).toBe(1000)
+    expect([...made].sort()).toEqual(made)
   })
 })
