@@ -124,7 +124,7 @@ test('a user opens a cited PDF passage: its page drawn in the console with the p
 
   await signIn(page, server, uma.username, uma.password)
   await page.goto(`${server.url}/console/chat/new`)
-  await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Historian' })
+  await page.getByRole('radio', { name: /Historian/ }).check()
   await page.getByLabel('Message', { exact: true }).fill('Who was the leader of the Norse raiders?')
   await page.getByRole('button', { name: 'Start conversation' }).click()
   const citations = page.getByRole('list', { name: 'Citations' }).first()
