@@ -153,7 +153,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         </div>
         <div className="row">
           <Badge tone={current === 'HUMAN_ACTIVE' || waiting ? 'warning' : 'info'}>
-            {current === 'HUMAN_ACTIVE' ? 'Human answering' : waiting ? 'Waiting for a person' : 'AI answering'}
+            {current === 'HUMAN_ACTIVE'
+              ? 'Human answering'
+              : waiting
+                ? 'Waiting for a person'
+                : 'AI answering'}
           </Badge>
           {!asOperator && current === 'AI_ACTIVE' && !waiting ? (
             <Button onClick={() => void act(() => chatApi.requestHuman(sessionId).then((r) => r.session))}>
