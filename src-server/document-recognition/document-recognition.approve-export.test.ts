@@ -9,13 +9,13 @@ import {
 } from '../../test/helpers/document-recognition/api'
 import { fixturePath } from '../../test/helpers/fixtures'
 import type { TestServer } from '../../test/helpers/server'
+import { csvCell } from '../http'
 import {
   documentFieldReview,
   documentFieldRevision,
   documentReviewEvent,
   documentRunReview,
 } from './document-recognition.tables'
-import { csvCell } from './review/export'
 
 type Field = {
   id: string
@@ -339,6 +339,6 @@ describe('CSV cells', () => {
     for (const start of ['+', '-', '@', '\t', '\r']) expect(csvCell(`${start}1+1`)).toBe(`"'${start}1+1"`)
     expect(csvCell('Müller, "GmbH"\nZeile 2')).toBe('"Müller, ""GmbH""\nZeile 2"')
     expect(csvCell(-12.5)).toBe('"-12.5"')
-    expect(csvCell(null)).toBe('')
+    expect(csvCell(null)).toBe('""')
   })
 })

@@ -1,12 +1,14 @@
 /**
- * CSV (RFC 4180) that a spreadsheet opens as data: every cell is quoted, and a cell a spreadsheet would read as a
- * formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`, so an exported value
- * such as `=HYPERLINK(...)` is shown, never run (OWASP "CSV injection").
+ * CSV (RFC 4180) that a spreadsheet opens as data: every cell is quoted (an absent value as `""`), and text a
+ * spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed
+ * with `'`, so an exported value such as `=HYPERLINK(...)` is shown, never run (OWASP "CSV injection"). Numbers
+ * are written by the server, never as a formula, and keep their sign (a credit note's negative total).
  */
 export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '""'
   const text =
-    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)
-  const safe = /^[=+\-@\t\r]/u.test(text) ? `'${text}` : text
+    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value)
+  const safe = typeof value === 'string' && /^[=+\-@\t\r]/u.test(text) ? `'${text}` : text
   return `"${safe.replaceAll('"', '""')}"`
 }
 

@@ -1,3 +1,4 @@
+import { toCsv } from '../../http'
 import type { FieldValue } from '../document-recognition.tables'
 
 /** One approved run as exported: a row, with a column per field. */
@@ -57,17 +58,5 @@ export function exportCsv(fields: ExportedField[], runs: ExportedRun[]): string 
     ...fields.map((f) => run.fields[f.key] ?? null),
     run.not_on_document.join(';'),
   ])
-  return `\uFEFF${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`
-}
-
-/**
- * A cell a spreadsheet will not run: text starting with = + - @ (or a tab or carriage return, which some strip
- * before reading a formula) is prefixed with '. Numbers are written by this server, never as a formula, and keep
- * their sign (a credit note's negative total).
- */
-export function csvCell(value: FieldValue): string {
-  if (value === null) return ''
-  let text = String(value)
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return `"${text.replaceAll('"', '""')}"`
+  return toCsv(header, rows)
 }
