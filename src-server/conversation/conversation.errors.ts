@@ -8,5 +8,6 @@ export const ConversationErrors = defineErrors({
   },
   OPERATOR_NOT_FOUND: { status: 404, message: 'No active operator has this id.' },
   CANNED_RESPONSE_NOT_FOUND: { status: 404, message: 'Canned response not found.' },
+  SERVER_CLOSING: { status: 503, message: 'The server is shutting down.', expose: true },
   INVALID_SESSION_STATE: { status: 409, message: 'The session is not in a state that allows this.' },
 })

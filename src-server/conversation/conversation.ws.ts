@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyBaseLogger } from 'fastify'
 import type { WebSocket } from 'ws'
 import type { AppContext } from '../app-context'
 import { type AuthUser, closeCodeOf, type Revocation } from '../auth'
-import { AppError } from '../errors'
+import { AppError, asAppError, errorFrame, logFault } from '../errors'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import { SessionIdParams, SessionSocketQuery } from './conversation.schemas'
 
 function sendError(socket: WebSocket, code: string, content: string): void {
-  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'error', code, content }))
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(errorFrame(code, content)))
 }
 
 /** Reads one inbound frame as `{event, content}`; anything else is reported on the socket, which stays open. */
@@ -41,6 +42,7 @@ async function handleInbound(
   sessionId: string,
   socket: WebSocket,
   data: unknown,
+  log: FastifyBaseLogger,
 ) {
   const inbound = parseInbound(socket, data)
   if (!inbound) return
@@ -56,7 +58,7 @@ async function handleInbound(
           { threadId: sessionId, message: content },
           { token: () => {}, signal: new AbortController().signal },
         )
-        if (outcome.error) sendError(socket, outcome.error.code, outcome.error.message)
+        if (outcome.error) sendError(socket, outcome.error.code, outcome.error.publicMessage)
         return
       }
       case 'agent_takeover':
@@ -88,8 +90,9 @@ async function handleInbound(
         )
     }
   } catch (error) {
-    if (error instanceof AppError) sendError(socket, error.code, error.message)
-    else sendError(socket, 'INTERNAL_ERROR', 'Something went wrong on the server.')
+    const failure = asAppError(error)
+    logFault(log, failure, error, { sessionId, event }, 'socket message failed')
+    sendError(socket, failure.code, failure.publicMessage)
   }
 }
 
@@ -137,7 +140,7 @@ export const conversationSockets: FastifyPluginAsyncTypebox<{
       socket.on('message', (data) => {
         const user = held.current()
         if (!user) return
-        handleInbound(chat, user, sessionId, socket, data).catch((error: unknown) =>
+        handleInbound(chat, user, sessionId, socket, data, request.log).catch((error: unknown) =>
           ctx.log.error({ err: error, sessionId }, 'websocket message failed'),
         )
       })

@@ -8,7 +8,7 @@ import { requireAccess } from '../access'
 import type { ModelRegistry, ResolvedModel } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
-import { AppError, CommonErrors } from '../errors'
+import { type AppError, asAppError, CommonErrors, logFault } from '../errors'
 import type { AgentService } from './agents.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
 import { ConversationErrors } from './conversation.errors'
@@ -50,12 +50,8 @@ export interface ChatOutcome {
   content: string
   citations: StoredCitation[]
   state: SessionState | null
-  error: { code: string; message: string } | null
-}
-
-function asError(error: unknown): { code: string; message: string } {
-  if (error instanceof AppError) return { code: error.code, message: error.publicMessage }
-  return { code: 'INTERNAL_ERROR', message: 'The reply failed on the server.' }
+  /** Why the reply failed, as the client may be told it. */
+  error: AppError | null
 }
 
 export function createReplyPipeline(
@@ -138,7 +134,7 @@ export function createReplyPipeline(
       }
       model = resolveModel(request, [...(existing ? [existing] : []), ...(agent ? [agent] : [])])
     } catch (error) {
-      outcome.error = asError(error)
+      outcome.error = asAppError(error)
       return outcome
     }
 
@@ -218,17 +214,15 @@ export function createReplyPipeline(
     } catch (error) {
       outcome.content = produced
       if (!signal.aborted) {
-        outcome.error = asError(error)
+        outcome.error = asAppError(error)
         // A provider's own words (its URL, its error text) go to the log; the user reads the public message.
-        if (!(error instanceof AppError) || error.statusCode >= 500)
-          ctx.log.error({ err: error, sessionId }, 'chat reply failed')
+        logFault(ctx.log, outcome.error, error, { sessionId }, 'chat reply failed')
       }
     } finally {
       fences.close(sessionId, reply)
     }
     outcome.citations = citedIn(outcome.content, outcome.citations)
-    if (closing.signal.aborted && !outcome.error)
-      outcome.error = { code: 'SERVER_CLOSING', message: 'The server is shutting down.' }
+    if (closing.signal.aborted && !outcome.error) outcome.error = ConversationErrors.SERVER_CLOSING()
     return finishReply(outcome, reply, sink.signal.aborted)
   }
 
@@ -280,7 +274,7 @@ export function createReplyPipeline(
         content: outcome.content,
         citations: outcome.citations,
         error:
-          outcome.error?.message ??
+          outcome.error?.publicMessage ??
           (outcome.state === 'HUMAN_ACTIVE' ? 'A human operator holds this session.' : null),
       }
     },

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws'
+import { errorFrame } from '../errors'
 
 /** Close code sent to every socket when the server shuts down ("going away"). */
 const GOING_AWAY = 1001
@@ -82,7 +83,7 @@ export class SessionHub {
       ...this.operators.keys(),
       ...[...this.sessions.values()].flatMap((members) => [...members.keys()]),
     ]) {
-      send(socket, JSON.stringify({ type: 'error', code: 'SERVER_CLOSING', content: reason }))
+      send(socket, JSON.stringify(errorFrame('SERVER_CLOSING', reason)))
       socket.close(GOING_AWAY, reason)
     }
   }

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import type { AuthUser } from '../auth'
+import { asAppError, errorFrame, errorFrameOf, logFault } from '../errors'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import type { StreamBody } from './conversation.schemas'
 
@@ -22,7 +23,7 @@ export function streamChat(
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) receiverGone.abort()
   })
-  const send = (event: Record<string, unknown>) => {
+  const send = (event: object) => {
     if (!stream.writableEnded) stream.write(`data: ${JSON.stringify(event)}\n\n`)
   }
   const ping = setInterval(() => {
@@ -32,7 +33,7 @@ export function streamChat(
   // receiver had left, and the last events say why.
   const held = reply.request.holdConnection({
     end: (revocation) => {
-      send({ type: 'error', code: revocation.code, content: revocation.reason })
+      send(errorFrame(revocation.code, revocation.reason))
       send({ type: 'done' })
       stream.end()
       receiverGone.abort()
@@ -55,11 +56,12 @@ export function streamChat(
       { token: (content) => send({ type: 'token', content }), signal: receiverGone.signal },
     )
     .catch((error: unknown) => {
-      log.error({ err: error }, 'stream failed')
-      return { error: { code: 'INTERNAL_ERROR', message: 'The reply failed on the server.' } } as const
+      const failure = asAppError(error)
+      logFault(log, failure, error, {}, 'stream failed')
+      return { error: failure } as const
     })
     .then((outcome) => {
-      if (outcome.error) send({ type: 'error', code: outcome.error.code, content: outcome.error.message })
+      if (outcome.error) send(errorFrameOf(outcome.error))
       const done: Record<string, unknown> = { type: 'done' }
       if ('sessionId' in outcome) {
         done.session_id = outcome.sessionId

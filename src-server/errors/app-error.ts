@@ -21,6 +21,16 @@ export function envelopeOf(error: AppError) {
   return { error: { code: error.code, message: error.publicMessage, details: error.details } }
 }
 
+/** A stream's error frame (an SSE event or a WebSocket message): `{"type": "error", "code", "content"}`. */
+export function errorFrame(code: string, content: string) {
+  return { type: 'error', code, content } as const
+}
+
+/** The stream error frame for an error: the same public message the envelope would carry. */
+export function errorFrameOf(error: AppError) {
+  return errorFrame(error.code, error.publicMessage)
+}
+
 export interface ErrorDefinition {
   status: number
   message: string
@@ -88,3 +98,8 @@ export const CommonErrors = defineErrors({
   RUN_NOT_FOUND: { status: 404, message: 'No such run.' },
   EMPTY_FILE: { status: 422, message: 'The uploaded file is empty.' },
 })
+
+/** Anything thrown, as what a client may be told: an AppError as itself, anything else an internal error. */
+export function asAppError(error: unknown): AppError {
+  return error instanceof AppError ? error : CommonErrors.INTERNAL_ERROR()
+}

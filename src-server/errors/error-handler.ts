@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError, CommonErrors, envelopeOf } from './app-error'
+import { logFault } from './log-fault'
 
 interface ValidationIssue {
   instancePath?: string
@@ -77,27 +78,15 @@ export const errorHandling = fp(async (app: FastifyInstance) => {
     else appError = fromFastifyError(error)
 
     // Every server fault is logged with its request and cause; the client gets the code's public message.
-    if (appError.statusCode >= 500)
-      request.log.error(
-        {
-          err: error,
-          code: appError.code,
-          details: appError.details,
-          method: request.method,
-          url: request.url,
-        },
-        appError.message,
-      )
+    logFault(request.log, appError, error, { method: request.method, url: request.url }, appError.message)
     reply.status(appError.statusCode).send(envelopeOf(appError))
   })
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({
-      error: {
-        code: 'NOT_FOUND',
-        message: `No route for ${request.method} ${request.url.split('?')[0]}.`,
-        details: {},
-      },
-    })
+    const unknownRoute = CommonErrors.NOT_FOUND(
+      {},
+      `No route for ${request.method} ${request.url.split('?')[0]}.`,
+    )
+    reply.status(404).send(envelopeOf(unknownRoute))
   })
 })

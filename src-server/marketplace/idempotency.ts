@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { lt } from 'drizzle-orm'
 import { type Db, perHandle, type Queryable } from '../db'
-import { AppError } from '../errors'
+import { AppError, envelopeOf } from '../errors'
 import { MarketplaceErrors } from './marketplace.errors'
 import { idempotencyKey } from './marketplace.tables'
 
@@ -34,10 +34,6 @@ export function requestHash(route: string, body: unknown): string {
   return createHash('sha256')
     .update(JSON.stringify([route, canonical(body ?? null)]))
     .digest('hex')
-}
-
-function errorResponse(error: AppError) {
-  return { error: { code: error.code, message: error.message, details: error.details } }
 }
 
 /** The claim's statements, compiled once per database. */
@@ -117,7 +113,7 @@ export function idempotentWork(
     },
     recover(error) {
       if (!(error instanceof Refused)) throw error
-      return store(error.error.statusCode, errorResponse(error.error))
+      return store(error.error.statusCode, envelopeOf(error.error))
     },
   }
 }

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyReply } from 'fastify'
+import { errorFrame } from '../../errors'
 
 type Listener = (runId: string) => void
 
@@ -52,9 +53,7 @@ export function streamRuns(
   // A revocation (signed out, disabled, no longer a reviewer) ends the feed at once; its last event says why.
   const held = reply.request.holdConnection({
     end: (revocation) => {
-      write(
-        `data: ${JSON.stringify({ type: 'error', code: revocation.code, content: revocation.reason })}\n\n`,
-      )
+      write(`data: ${JSON.stringify(errorFrame(revocation.code, revocation.reason))}\n\n`)
       stop()
     },
   })
