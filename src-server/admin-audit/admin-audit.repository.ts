@@ -12,6 +12,10 @@ export interface AuditFilter {
 
 export type AuditRow = typeof adminAuditLog.$inferSelect
 
+export function insertAuditEntry(db: Queryable, entry: typeof adminAuditLog.$inferInsert): void {
+  db.insert(adminAuditLog).values(entry).run()
+}
+
 function whereOf(filter: AuditFilter): SQL | undefined {
   return and(
     filter.actorId ? eq(adminAuditLog.actorId, filter.actorId) : undefined,

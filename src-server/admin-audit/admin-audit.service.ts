@@ -3,8 +3,8 @@ import type { Queryable } from '../db'
 import { type PageQuery, pageWindow, toCsv, toPage } from '../http'
 import { AdminAuditErrors } from './admin-audit.errors'
 import * as repo from './admin-audit.repository'
+import { insertAuditEntry } from './admin-audit.repository'
 import type { AuditQuery } from './admin-audit.schemas'
-import { adminAuditLog } from './admin-audit.tables'
 
 export interface AdminAction {
   actorId: string
@@ -19,17 +19,15 @@ export interface AdminAction {
 
 /** Call inside the same transaction as the admin write it describes, so the log and the change agree. */
 export function recordAdminAction(db: Queryable, entry: AdminAction): void {
-  db.insert(adminAuditLog)
-    .values({
-      actorId: entry.actorId,
-      action: entry.action,
-      targetType: entry.targetType,
-      targetId: entry.targetId ?? null,
-      before: entry.before ?? null,
-      after: entry.after ?? null,
-      reason: entry.reason?.trim() || null,
-    })
-    .run()
+  insertAuditEntry(db, {
+    actorId: entry.actorId,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    reason: entry.reason?.trim() || null,
+  })
 }
 
 /** The name a person knows the target by, read from the entry's own snapshots (a listing's title, a user's name). */

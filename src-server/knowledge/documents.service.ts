@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import type { AuthUser } from '../auth'
 import type { Db } from '../db'
 import { CommonErrors } from '../errors'
@@ -8,9 +7,15 @@ import type { BlobStore } from '../storage'
 import { assertCitedPartReadable, manageableSource, readableSource } from './access'
 import { documentDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
-import { findDocument, findDocumentBySha, findPassage, listDocuments } from './knowledge.repository'
+import {
+  deleteDocument,
+  findDocument,
+  findDocumentBySha,
+  findPassage,
+  insertDocument,
+  listDocuments,
+} from './knowledge.repository'
 import type { DocumentDto, PassageDto } from './knowledge.schemas'
-import { knowledgeDocument } from './knowledge.tables'
 import { fileSource } from './parsing/byte-source'
 import { detectKind, MIME_TYPES } from './parsing/sniff'
 
@@ -65,18 +70,13 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
           continue
         }
         await blobs.adopt(file.path, file)
-        const row = db
-          .insert(knowledgeDocument)
-          .values({
-            sourceId,
-            fileName: file.fileName,
-            mimeType: MIME_TYPES[file.kind],
-            sizeBytes: file.size,
-            sha256: file.sha256,
-          })
-          .onConflictDoNothing()
-          .returning()
-          .get()
+        const row = insertDocument(db, {
+          sourceId,
+          fileName: file.fileName,
+          mimeType: MIME_TYPES[file.kind],
+          sizeBytes: file.size,
+          sha256: file.sha256,
+        })
         // A concurrent upload of the same bytes won the insert: answer with its document.
         const document = row ?? findDocumentBySha(db, sourceId, file.sha256)
         if (!document) throw CommonErrors.INTERNAL_ERROR()
@@ -151,7 +151,7 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
       manageableSource(db, caller, sourceId)
       const row = findDocument(db, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
-      db.delete(knowledgeDocument).where(eq(knowledgeDocument.id, row.id)).run()
+      deleteDocument(db, row.id)
       await blobs.release(row.sha256)
     },
   }

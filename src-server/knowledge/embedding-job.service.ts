@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
 import type { JobContext } from '../jobs'
@@ -9,8 +8,7 @@ import {
   writeVectors,
 } from './chunk-index.repository'
 import { INGEST_JOB_TYPE } from './ingestion.service'
-import { findSource, hasActiveSourceJob, sourcesWithChunks } from './knowledge.repository'
-import { knowledgeSource } from './knowledge.tables'
+import { findSource, hasActiveSourceJob, sourcesWithChunks, updateSource } from './knowledge.repository'
 import { forgetVectorIndex } from './vector-index'
 
 export const EMBED_JOB_TYPE = 'knowledge.embed'
@@ -123,10 +121,7 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
     const previous = findSource(db, sourceId)?.indexedEmbeddingKey ?? null
     db.transaction((tx) => {
       if (previous && previous !== key) dropSourceVectors(client, previous, sourceId)
-      tx.update(knowledgeSource)
-        .set({ indexedEmbeddingKey: key })
-        .where(eq(knowledgeSource.id, sourceId))
-        .run()
+      updateSource(tx, sourceId, { indexedEmbeddingKey: key })
     })
     // Vectors added to older chunks are invisible to an in-memory index's catch-up by rising seq.
     if (written > 0) forgetVectorIndex(client, key)

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, isNull, or } from 'drizzle-orm'
 import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { requireChangeableAgent } from '../conversation'
-import type { Db, Queryable } from '../db'
+import type { Db } from '../db'
 import { type PageQuery, pageWindow, toPage } from '../http'
 import { enqueueJob, type JobContext } from '../jobs'
 import { manageableSource, readableSource } from './access'
@@ -14,15 +13,17 @@ import { type IngestProgress, ingestionJobDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
 import {
   allDocumentsOf,
+  claimIndexKey,
   type DocumentRow,
+  deleteDocumentChunks,
   findActiveIngestion,
   findDocument,
   findIngestionJob,
+  insertIngestionJob,
   listIngestionJobs,
   updateDocument,
 } from './knowledge.repository'
 import type { IngestBody, IngestionJobDto } from './knowledge.schemas'
-import { ingestionJob, knowledgeChunk, knowledgeSource } from './knowledge.tables'
 import { ensureMounted } from './mounts.service'
 import { kindOfMime, type PreparedDocument } from './parsing'
 import { effectiveChunking } from './sources.service'
@@ -77,16 +78,14 @@ export function createIngestionService(
         { source_id: sourceId },
         { maxAttempts: 3 },
       )
-      tx.insert(ingestionJob)
-        .values({
-          id: row.id,
-          sourceId,
-          agentId: body.agent_id ?? null,
-          chunkingStrategy: strategy,
-          chunkingParams: params,
-          createdBy: caller.id,
-        })
-        .run()
+      insertIngestionJob(tx, {
+        id: row.id,
+        sourceId,
+        agentId: body.agent_id ?? null,
+        chunkingStrategy: strategy,
+        chunkingParams: params,
+        createdBy: caller.id,
+      })
       return { id: row.id, created: true }
     })
     if (outcome.created) ctx.jobs.kick()
@@ -166,16 +165,7 @@ export function createIngestionService(
         indexedJobId: run.jobId,
       })
       // An inline embedder's index is complete with this write, unless the source is moving from another model.
-      if (vectors)
-        tx.update(knowledgeSource)
-          .set({ indexedEmbeddingKey: key })
-          .where(
-            and(
-              eq(knowledgeSource.id, document.sourceId),
-              or(isNull(knowledgeSource.indexedEmbeddingKey), eq(knowledgeSource.indexedEmbeddingKey, key)),
-            ),
-          )
-          .run()
+      if (vectors) claimIndexKey(tx, document.sourceId, key)
     })
     embedding.request(document.sourceId)
     return prepared.chunks.length
@@ -245,8 +235,4 @@ export function createIngestionService(
       return toPage(rows.map(ingestionJobDto), total, query)
     },
   }
-}
-
-function deleteDocumentChunks(db: Queryable, documentId: string): void {
-  db.delete(knowledgeChunk).where(eq(knowledgeChunk.documentId, documentId)).run()
 }

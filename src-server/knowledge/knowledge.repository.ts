@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { user } from '../auth'
 import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
 import { job } from '../jobs'
@@ -269,4 +269,62 @@ export function sourceIndexKeys(
     .from(knowledgeSource)
     .where(inArray(knowledgeSource.id, sourceIds))
     .all()
+}
+
+export function insertSource(db: Queryable, values: typeof knowledgeSource.$inferInsert): SourceRow {
+  return db.insert(knowledgeSource).values(values).returning().get()
+}
+
+export function updateSource(db: Queryable, id: string, values: Partial<SourceRow>): void {
+  db.update(knowledgeSource).set(values).where(eq(knowledgeSource.id, id)).run()
+}
+
+/**
+ * Records that the source's index is of `key`, unless it is already of another model: a source moving to a new
+ * model keeps searching the old one until the embedding job has filled the new index.
+ */
+export function claimIndexKey(db: Queryable, sourceId: string, key: string): void {
+  db.update(knowledgeSource)
+    .set({ indexedEmbeddingKey: key })
+    .where(
+      and(
+        eq(knowledgeSource.id, sourceId),
+        or(isNull(knowledgeSource.indexedEmbeddingKey), eq(knowledgeSource.indexedEmbeddingKey, key)),
+      ),
+    )
+    .run()
+}
+
+/** The new document, or null when the same bytes are already in the source (a concurrent upload won). */
+export function insertDocument(
+  db: Queryable,
+  values: typeof knowledgeDocument.$inferInsert,
+): DocumentRow | null {
+  return db.insert(knowledgeDocument).values(values).onConflictDoNothing().returning().get() ?? null
+}
+
+export function deleteDocument(db: Queryable, id: string): void {
+  db.delete(knowledgeDocument).where(eq(knowledgeDocument.id, id)).run()
+}
+
+export function deleteDocumentChunks(db: Queryable, documentId: string): void {
+  db.delete(knowledgeChunk).where(eq(knowledgeChunk.documentId, documentId)).run()
+}
+
+/** Mounts the source on the agent; nothing happens when it already is. */
+export function insertMount(db: Queryable, values: typeof knowledgeMount.$inferInsert): void {
+  db.insert(knowledgeMount).values(values).onConflictDoNothing().run()
+}
+
+/** Whether there was such a mount to delete. */
+export function deleteMount(db: Queryable, agentId: string, sourceId: string): boolean {
+  const deleted = db
+    .delete(knowledgeMount)
+    .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))
+    .run()
+  return deleted.changes > 0
+}
+
+export function insertIngestionJob(db: Queryable, values: typeof ingestionJob.$inferInsert): void {
+  db.insert(ingestionJob).values(values).run()
 }

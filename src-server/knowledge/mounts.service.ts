@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm'
 import type { AuthUser } from '../auth'
 import { requireChangeableAgent } from '../conversation'
 import type { Db, Queryable } from '../db'
@@ -6,13 +5,12 @@ import { type PageQuery, toPage } from '../http'
 import { readableSource } from './access'
 import { mountDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
-import { findMount, listMounts } from './knowledge.repository'
+import { deleteMount, findMount, insertMount, listMounts } from './knowledge.repository'
 import type { CreateMountBody, MountDto } from './knowledge.schemas'
-import { knowledgeMount } from './knowledge.tables'
 
 /** Mounts the source on the agent unless it already is (used by ingest's `agent_id`). */
 export function ensureMounted(db: Queryable, agentId: string, sourceId: string): void {
-  db.insert(knowledgeMount).values({ agentId, sourceId }).onConflictDoNothing().run()
+  insertMount(db, { agentId, sourceId })
 }
 
 export function createMountsService(db: Db) {
@@ -29,14 +27,12 @@ export function createMountsService(db: Db) {
       readableSource(db, caller, body.source_id)
       db.transaction((tx) => {
         if (findMount(tx, agentId, body.source_id)) throw KnowledgeErrors.ALREADY_MOUNTED()
-        tx.insert(knowledgeMount)
-          .values({
-            agentId,
-            sourceId: body.source_id,
-            isActive: body.is_active ?? true,
-            priority: body.priority ?? 0,
-          })
-          .run()
+        insertMount(tx, {
+          agentId,
+          sourceId: body.source_id,
+          isActive: body.is_active ?? true,
+          priority: body.priority ?? 0,
+        })
       })
       return view(agentId, body.source_id)
     },
@@ -54,11 +50,7 @@ export function createMountsService(db: Db) {
 
     delete(caller: AuthUser, agentId: string, sourceId: string): void {
       requireChangeableAgent(db, caller, agentId)
-      const deleted = db
-        .delete(knowledgeMount)
-        .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))
-        .run()
-      if (deleted.changes === 0) throw KnowledgeErrors.MOUNT_NOT_FOUND()
+      if (!deleteMount(db, agentId, sourceId)) throw KnowledgeErrors.MOUNT_NOT_FOUND()
     },
   }
 }

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import { reachesEvery } from '../access'
 import type { AuthUser } from '../auth'
 import type { Db } from '../db'
@@ -13,9 +12,14 @@ import {
 } from './chunking/params'
 import { sourceDto } from './dto'
 import type { EmbeddingProgress } from './embedding-job.service'
-import { findSourceView, listSourceViews, type SourceView } from './knowledge.repository'
+import {
+  findSourceView,
+  insertSource,
+  listSourceViews,
+  type SourceView,
+  updateSource,
+} from './knowledge.repository'
 import type { CreateSourceBody, KnowledgeSourceDto, UpdateSourceBody } from './knowledge.schemas'
-import { knowledgeSource } from './knowledge.tables'
 
 const DEFAULT_STRATEGY: ChunkingStrategy = 'recursive'
 
@@ -42,18 +46,14 @@ export function createSourcesService(db: Db, embedding: { progressOf(sourceId: s
     create(caller: AuthUser, body: CreateSourceBody): KnowledgeSourceDto {
       const strategy = body.default_chunking_strategy ?? DEFAULT_STRATEGY
       const params = effectiveChunking(strategy, body.default_chunking_params, 'body.default_chunking_params')
-      const row = db
-        .insert(knowledgeSource)
-        .values({
-          name: body.name,
-          description: body.description ?? '',
-          storageType: 'local',
-          defaultChunkingStrategy: strategy,
-          defaultChunkingParams: params,
-          ownerId: caller.id,
-        })
-        .returning()
-        .get()
+      const row = insertSource(db, {
+        name: body.name,
+        description: body.description ?? '',
+        storageType: 'local',
+        defaultChunkingStrategy: strategy,
+        defaultChunkingParams: params,
+        ownerId: caller.id,
+      })
       return view(row.id)
     },
 
@@ -77,15 +77,12 @@ export function createSourcesService(db: Db, embedding: { progressOf(sourceId: s
       if (body.default_chunking_params)
         params = effectiveChunking(strategy, body.default_chunking_params, 'body.default_chunking_params')
       else if (strategy !== source.defaultChunkingStrategy) params = DEFAULT_CHUNKING_PARAMS[strategy]
-      db.update(knowledgeSource)
-        .set({
-          name: body.name,
-          description: body.description,
-          defaultChunkingStrategy: strategy,
-          defaultChunkingParams: params,
-        })
-        .where(eq(knowledgeSource.id, id))
-        .run()
+      updateSource(db, id, {
+        name: body.name,
+        description: body.description,
+        defaultChunkingStrategy: strategy,
+        defaultChunkingParams: params,
+      })
       return view(id)
     },
   }
