@@ -3,5 +3,5 @@ import { defineConfig } from 'drizzle-kit'
 export default defineConfig({
   dialect: 'sqlite',
   schema: './src-server/**/*.tables.ts',
-  out: './src-server/db/migrations',
+  out: './src-server/platform/db/migrations',
 })

@@ -17,9 +17,9 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import { findAppRoot } from '../src-server/config'
-import { openDatabase } from '../src-server/db/client'
 import { ledgerViolations } from '../src-server/marketplace'
+import { findAppRoot } from '../src-server/platform/config'
+import { openDatabase } from '../src-server/platform/db/client'
 import type { BenchResult } from './run'
 
 const CONNECTIONS = 32

@@ -19,7 +19,7 @@ import { embeddingKey } from '../src-server/ai/embeddings'
 import { BUILTIN_EMBEDDING_DIM, builtinEmbedMany } from '../src-server/ai/embeddings/builtin-embedder'
 import { createLocalEmbedder } from '../src-server/ai/embeddings/local-embedder'
 import { type App, createServer } from '../src-server/app'
-import type { AuthUser } from '../src-server/auth/auth.service'
+import type { AuthUser } from '../src-server/auth'
 import {
   replaceDocumentChunks,
   searchBm25,

@@ -2,9 +2,9 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../test/helpers/server'
-import { contentPolicyFor } from './http'
-import { SecretBox } from './secrets'
-import { BlobStore } from './storage'
+import { contentPolicyFor } from './platform/http'
+import { SecretBox } from './platform/secrets'
+import { BlobStore } from './platform/storage'
 
 let server: TestServer
 afterEach(async () => server?.close())

@@ -15,10 +15,8 @@ import {
   findRuntimeAgentsUsingProvider,
 } from './agent-runs'
 import { aiRoutes, createModelRegistry } from './ai'
-import type { AppContext } from './app-context'
 import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
 import { backupRoutes } from './backup'
-import { isLoopbackHost, resolveConfig, type ServerConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console'
 import {
   chatModelCheck,
@@ -28,15 +26,7 @@ import {
   findAgentOwnerId,
   findAgentsUsingProvider,
 } from './conversation'
-import {
-  appliedMigrationCount,
-  applyMigrations,
-  migrationsFolder,
-  openDatabase,
-  startCheckpointer,
-} from './db'
 import { documentRecognitionRoutes } from './document-recognition'
-import { errorHandling } from './errors'
 import { evaluationRoutes } from './evaluation'
 import {
   dataDirWritable,
@@ -47,6 +37,20 @@ import {
   migrationsApplied,
   secretKeyPresent,
 } from './health'
+import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
+import { type LanListener, lanCertificate, lanHostNames, lanRoutes, lanTransport } from './lan'
+import { marketplace } from './marketplace'
+import { createToolRuntime, mcpRoutes } from './mcp'
+import type { AppContext } from './platform/app-context'
+import { isLoopbackHost, resolveConfig, type ServerConfig, type ServerOptions } from './platform/config'
+import {
+  appliedMigrationCount,
+  applyMigrations,
+  migrationsFolder,
+  openDatabase,
+  startCheckpointer,
+} from './platform/db'
+import { errorHandling } from './platform/errors'
 import {
   allowedHosts,
   answerClientError,
@@ -62,15 +66,11 @@ import {
   securityHeaders,
   UploadGate,
   validatorCompiler,
-} from './http'
-import { JobRunner, WorkerPool } from './jobs'
-import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
-import { type LanListener, lanCertificate, lanHostNames, lanRoutes, lanTransport } from './lan'
-import { marketplace } from './marketplace'
-import { createToolRuntime, mcpRoutes } from './mcp'
-import { SecretBox } from './secrets'
+} from './platform/http'
+import { JobRunner, WorkerPool } from './platform/jobs'
+import { SecretBox } from './platform/secrets'
+import { BlobStore, DATA_FILE_MODE, lockDataDir, tightenDataDir } from './platform/storage'
 import { installDefaults, settingsRoutes } from './settings'
-import { BlobStore, DATA_FILE_MODE, lockDataDir, tightenDataDir } from './storage'
 
 const MB = 1024 * 1024
 

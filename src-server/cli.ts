@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
-import { ConfigError } from './config'
+import { ConfigError } from './platform/config'
+import { DataDirLockedError } from './platform/storage'
 import { startServer } from './server'
-import { DataDirLockedError } from './storage'
 
 /** `npm start`: serve the API and the console standalone. Flags override SWITCHBOARD_* env. */
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import { setFlagsFromString } from 'node:v8'
 import { type App, type CreateServerOptions, createServer } from './app'
-import { answerClientError } from './http'
+import { answerClientError } from './platform/http'
 
 export interface RunningServer {
   app: App

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest'
  */
 const SERVER = path.resolve(__dirname, '../src-server')
 
-/** Folders that import no domain and not the composition root (src-server/README.md). */
-const LOWER = new Set(['db', 'errors', 'http', 'jobs', 'secrets', 'storage'])
+/** The platform: what every domain builds on; it imports no domain and not the composition root. */
+const PLATFORM = 'platform/'
 
 /**
  * Inside a domain, subfolders from the lowest up: one may import those before it, never one after it
@@ -61,19 +61,23 @@ function importGraph(): Edge[] {
   return edges
 }
 
-const folderOf = (file: string): string | null => (file.includes('/') ? (file.split('/')[0] ?? null) : null)
+/**
+ * The module a file belongs to: a domain folder (`knowledge`), a platform folder (`platform/db`), or a file that
+ * stands alone (`app.ts`, `platform/config.ts`).
+ */
+function moduleOf(file: string): string {
+  const parts = file.split('/')
+  if (file.startsWith(PLATFORM)) return parts.length > 2 ? `platform/${parts[1]}` : file
+  return parts.length > 1 ? (parts[0] as string) : file
+}
+const isFolder = (module: string) => !module.endsWith('.ts')
 const isTest = (file: string) => file.endsWith('.test.ts')
 const describeEdge = ({ from, to }: Edge) => `${from} -> ${to}`
 
-/** A lower layer's non-test file importing a domain or a top-level file (app, app-context, config, ...). */
+/** A platform file (not a test) importing a domain or a top-level file (app, server, cli, ...). */
 function upwardFromLowerLayer(edges: Edge[]): string[] {
   return edges
-    .filter(({ from, to }) => {
-      const source = folderOf(from)
-      if (!source || !LOWER.has(source) || isTest(from)) return false
-      const target = folderOf(to)
-      return target === null || !LOWER.has(target)
-    })
+    .filter(({ from, to }) => from.startsWith(PLATFORM) && !isTest(from) && !to.startsWith(PLATFORM))
     .map(describeEdge)
 }
 
@@ -84,8 +88,8 @@ function upwardFromLowerLayer(edges: Edge[]): string[] {
 function pastAnIndex(edges: Edge[]): string[] {
   return edges
     .filter(({ from, to }) => {
-      const target = folderOf(to)
-      if (!target || target === folderOf(from)) return false
+      const target = moduleOf(to)
+      if (!isFolder(target) || target === moduleOf(from)) return false
       return (
         to !== `${target}/index.ts` &&
         to !== `${target}/worker-tasks.ts` &&
@@ -101,7 +105,7 @@ function upwardInsideADomain(edges: Edge[]): string[] {
     .filter(({ from, to }) => {
       const [domain, fromSub, ...fromRest] = from.split('/')
       const [toDomain, toSub, ...toRest] = to.split('/')
-      if (!domain || domain !== toDomain || fromRest.length === 0) return false
+      if (!domain || domain !== toDomain || fromRest.length === 0 || from.startsWith(PLATFORM)) return false
       if (toRest.length === 0) return WIRING.test(toSub ?? '')
       if (toSub === fromSub) return false
       const order = SUBFOLDER_ORDER[domain] ?? []
@@ -120,8 +124,8 @@ function upwardInsideADomain(edges: Edge[]): string[] {
 function folderCycles(edges: Edge[]): string[] {
   const next = new Map<string, Set<string>>()
   for (const { from, to } of edges) {
-    const [source, target] = [folderOf(from), folderOf(to)]
-    if (!source || !target || source === target || isTest(from)) continue
+    const [source, target] = [moduleOf(from), moduleOf(to)]
+    if (source === target || isTest(from)) continue
     next.set(source, (next.get(source) ?? new Set()).add(target))
   }
   // A cycle through a folder is a path back to it; each is reported once, from its lowest-named folder.
@@ -146,7 +150,7 @@ describe('src-server import graph', () => {
     expect(edges).toContainEqual({ from: 'app.ts', to: 'knowledge/index.ts' })
   })
 
-  it('has no lower layer (db, errors, http, jobs, secrets, storage) importing a domain or the composition root', () => {
+  it('has no platform file importing a domain or the composition root', () => {
     expect(upwardFromLowerLayer(edges)).toEqual([])
   })
 
@@ -158,23 +162,26 @@ describe('src-server import graph', () => {
     expect(upwardInsideADomain(edges)).toEqual([])
   })
 
-  it('has no cycle between folders (knowledge imports conversation, so conversation never imports knowledge)', () => {
+  it('has no cycle between modules, top-level files included (knowledge imports conversation, so conversation never imports knowledge)', () => {
     expect(folderCycles(edges)).toEqual([])
   })
 
   it('finds each kind of upward import when one is there', () => {
     const planted: Edge[] = [
-      { from: 'db/client.ts', to: 'config.ts' },
-      { from: 'storage/blobs.ts', to: 'index.ts' },
-      { from: 'errors/handler.ts', to: 'knowledge/index.ts' },
+      { from: 'platform/db/client.ts', to: 'app.ts' },
+      { from: 'platform/storage/blobs.ts', to: 'index.ts' },
+      { from: 'platform/errors/handler.ts', to: 'knowledge/index.ts' },
+      { from: 'platform/app-context.ts', to: 'auth/index.ts' },
+      { from: 'platform/db/client.ts', to: 'platform/config.ts' },
       { from: 'knowledge/knowledge.service.ts', to: 'auth/auth.service.ts' },
       { from: 'document-recognition/extraction/rules.ts', to: 'document-recognition/pipeline/ocr.ts' },
       { from: 'knowledge/chunking/fixed-size.ts', to: 'knowledge/documents.service.ts' },
     ]
     expect(upwardFromLowerLayer(planted)).toEqual([
-      'db/client.ts -> config.ts',
-      'storage/blobs.ts -> index.ts',
-      'errors/handler.ts -> knowledge/index.ts',
+      'platform/db/client.ts -> app.ts',
+      'platform/storage/blobs.ts -> index.ts',
+      'platform/errors/handler.ts -> knowledge/index.ts',
+      'platform/app-context.ts -> auth/index.ts',
     ])
     expect(pastAnIndex(planted)).toEqual(['knowledge/knowledge.service.ts -> auth/auth.service.ts'])
     expect(upwardInsideADomain(planted)).toEqual([
@@ -193,5 +200,9 @@ describe('src-server import graph', () => {
       'conversation -> marketplace -> mcp -> conversation',
     ])
     expect(plantedIn({ from: 'auth/auth.test.ts', to: 'marketplace/index.ts' })).toEqual([])
+    // A file that stands alone is on the graph too: a type import of the composition root closes a cycle.
+    expect(plantedIn({ from: 'auth/auth.service.ts', to: 'app.ts' })).toEqual(
+      expect.arrayContaining(['app.ts -> auth -> app.ts']),
+    )
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { permissionsOf, type Role } from '../auth'
-import { AppError } from '../errors'
+import { AppError } from '../platform/errors'
 import { type AccessPermission, mayAccess, type Resource, reachesEvery, requireAccess } from './access'
 
 /** The kinds of caller every rule is decided for: by role, and by their relation to the resource. */

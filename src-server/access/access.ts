@@ -1,5 +1,5 @@
 import type { AuthUser, Permission } from '../auth'
-import type { AppError } from '../errors'
+import type { AppError } from '../platform/errors'
 
 /**
  * Who may do what to a resource, decided in one table (after Immich's `requireAccess`). A resource's owner may

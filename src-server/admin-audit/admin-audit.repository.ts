@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
-import { type Queryable, type RowWindow, selectPage } from '../db'
+import { type Queryable, type RowWindow, selectPage } from '../platform/db'
 import { adminAuditLog } from './admin-audit.tables'
 
 /** Which entries a read keeps: by whom, which action, from (inclusive) and until (exclusive) which instants. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
-import { Page } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { Page } from '../platform/http'
 import { AdminAuditEntry, AuditFilterQuery, AuditQuery } from './admin-audit.schemas'
 import { exportAdminActions, listAdminActions } from './admin-audit.service'
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, PageQuery, Timestamp, Uuid } from '../http'
+import { Nullable, PageQuery, Timestamp, Uuid } from '../platform/http'
 
 export const AdminAuditEntry = Type.Object({
   id: Uuid,

@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText } from '../db'
+import { createdAt, idColumn, jsonText } from '../platform/db'
 
 /** Append-only record of every admin write: who, what, on which target, before and after, and why. */
 export const adminAuditLog = sqliteTable(

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, max, or, sql } from 'drizzle-orm'
-import { nowIso, perHandle, type Queryable } from '../db'
+import { nowIso, perHandle, type Queryable } from '../platform/db'
 import { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
 
 export type RuntimeAgentRow = typeof runtimeAgent.$inferSelect

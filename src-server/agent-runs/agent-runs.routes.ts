@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdParams, multipartBodies, Page, PageQuery, pageOf, type UploadGate } from '../http'
+import { IdParams, multipartBodies, Page, PageQuery, pageOf, type UploadGate } from '../platform/http'
 import {
   AgentRunSchema,
   CreateRuntimeAgentBody,

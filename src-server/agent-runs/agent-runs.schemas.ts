@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, Uuid } from '../http'
+import { Nullable, Timestamp, Uuid } from '../platform/http'
 import { RUN_STATUSES, RUNTIME_AGENT_TYPES, VERSION_STATUSES } from './agent-runs.tables'
 
 export const InputSlot = Type.Object({

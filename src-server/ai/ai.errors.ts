@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const AiErrors = defineErrors({
   UNKNOWN_MODEL_PROVIDER: { status: 400, message: 'Unknown model provider.' },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { AppContext } from '../app-context'
-import type { Queryable } from '../db'
-import { NoContent } from '../http'
+import type { AppContext } from '../platform/app-context'
+import type { Queryable } from '../platform/db'
+import { NoContent } from '../platform/http'
 import {
   ModelCatalogueSchema,
   ProviderCheckSchema,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Timestamp } from '../http'
+import { Timestamp } from '../platform/http'
 import { CAPABILITIES } from './model-types'
 
 export const ModelDefaultsSchema = Type.Object({

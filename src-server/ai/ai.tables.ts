@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { check, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { jsonText, nowIso } from '../db'
+import { jsonText, nowIso } from '../platform/db'
 
 /**
  * OpenAI-compatible providers configured by an admin in the console. The API key is stored sealed with the

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { resolveConfig } from '../config'
+import { resolveConfig } from '../platform/config'
 import { extractiveAnswer } from './builtin-provider'
 import { createModelRegistry } from './model-registry'
 import type { ChatChunk, ModelRegistry } from './model-types'

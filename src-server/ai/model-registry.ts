@@ -1,6 +1,6 @@
 import { recordAdminAction } from '../admin-audit'
-import type { AppContext } from '../app-context'
-import type { Queryable } from '../db'
+import type { AppContext } from '../platform/app-context'
+import type { Queryable } from '../platform/db'
 import { AiErrors } from './ai.errors'
 import type { ProviderSettings, PutProvidersBody } from './ai.schemas'
 import { BUILTIN_PROVIDER_ID, createBuiltinProvider } from './builtin-provider'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
-import type { ServerConfig } from '../config'
-import type { Queryable } from '../db'
+import type { ServerConfig } from '../platform/config'
+import type { Queryable } from '../platform/db'
 import { modelDefaults, modelProvider } from './ai.tables'
 import { BUILTIN_PROVIDER_ID, EXTRACTIVE_MODEL } from './builtin-provider'
 

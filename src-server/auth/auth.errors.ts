@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const AuthErrors = defineErrors({
   INVALID_CREDENTIALS: { status: 401, message: 'Wrong username or password.' },

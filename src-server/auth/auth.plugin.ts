@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
-import { CommonErrors } from '../errors'
+import { CommonErrors } from '../platform/errors'
+import type { AuthUser, Permission } from '../platform/identity'
 import { AuthErrors } from './auth.errors'
-import type { AuthService, AuthUser } from './auth.service'
+import type { AuthService } from './auth.service'
 import type { HeldConnection, HoldOptions } from './live-connections'
-import type { Permission } from './permissions'
 
 declare module 'fastify' {
   interface FastifyContextConfig {

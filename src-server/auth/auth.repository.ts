@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm'
-import { type Db, nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
+import { type Db, nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
+import type { Role } from '../platform/identity'
 import { authToken, type TokenKind, user } from './auth.tables'
-import type { Role } from './permissions'
 
 export type UserRow = typeof user.$inferSelect
 export type TokenRow = typeof authToken.$inferSelect

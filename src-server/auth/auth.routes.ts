@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { IdParams, NoContent, Page, PageQuery, pageOf } from '../http'
+import { IdParams, NoContent, Page, PageQuery, pageOf } from '../platform/http'
 import {
   ApiToken,
   ChangePasswordBody,

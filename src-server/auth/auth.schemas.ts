@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, Uuid } from '../http'
-import { PERMISSIONS, ROLES } from './permissions'
+import { Nullable, Timestamp, Uuid } from '../platform/http'
+import { PERMISSIONS, ROLES } from '../platform/identity'
 
 export const Username = Type.String({ minLength: 3, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' })
 export const Password = Type.String({ minLength: 8, maxLength: 256 })

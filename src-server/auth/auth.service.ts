@@ -3,9 +3,10 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { LRUCache } from 'lru-cache'
 import { recordAdminAction } from '../admin-audit'
-import type { Db } from '../db'
-import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { Db } from '../platform/db'
+import { CommonErrors } from '../platform/errors'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
+import { type AuthUser, permissionsOf, type Role } from '../platform/identity'
 import { type PlatformConfig, readConfigValue } from '../settings'
 import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
@@ -17,22 +18,8 @@ import { HashQueue } from './hash-queue'
 import { type HeldConnection, type HoldOptions, LiveConnections } from './live-connections'
 import { LoginLimits } from './login-limits'
 import { hashPassword, verifyPassword } from './password'
-import { type Permission, permissionsOf, type Role } from './permissions'
 import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
 import { hashToken, newToken } from './tokens'
-
-export interface AuthUser {
-  id: string
-  username: string
-  roles: Role[]
-  permissions: Permission[]
-  tokenId: string
-  /**
-   * An admin set a temporary password: until it is changed, the auth hook refuses all but a few routes. Known for
-   * a caller of a bearer token; a background job acting for a user has none.
-   */
-  mustChangePassword?: boolean
-}
 
 const DAY_MS = 24 * 3600 * 1000
 /** How long a token lives: sessions a month, the desktop window's a week (it is replaced at every start), API tokens until deleted. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
-import type { Role } from './permissions'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../platform/db'
+import type { Role } from '../platform/identity'
 
 export const user = sqliteTable(
   'user',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { sniffMimeType } from '../http'
+import { sniffMimeType } from '../platform/http'
 import { AuthErrors } from './auth.errors'
 import { user } from './auth.tables'
 

@@ -1,4 +1,4 @@
-import type { AuthUser } from './auth.service'
+import type { AuthUser } from '../platform/identity'
 
 /** Why a live connection ended: its caller's authentication is gone (401) or a permission it needs (403). */
 export interface Revocation {

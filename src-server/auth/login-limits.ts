@@ -1,4 +1,4 @@
-import { CommonErrors } from '../errors'
+import { CommonErrors } from '../platform/errors'
 import type { HashQueue } from './hash-queue'
 import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
-import { Timestamp } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { Timestamp } from '../platform/http'
 import { createBackup } from './backup.service'
 
 const Backup = Type.Object({

@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { recordAdminAction } from '../admin-audit'
-import type { Db } from '../db'
+import type { Db } from '../platform/db'
 
 export interface BackupResult {
   id: string

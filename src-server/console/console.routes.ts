@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { CommonErrors } from '../errors'
+import { CommonErrors } from '../platform/errors'
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Switchboard</title>
 <p style="font:16px system-ui;margin:3rem">The console has not been built. Run <code>npm run build:console</code>

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
 import { type Role, user } from '../auth'
-import { perHandle, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
+import { perHandle, type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
 import { type AgentType, agent } from './conversation.tables'
 
 export type AgentRow = typeof agent.$inferSelect

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, or } from 'drizzle-orm'
 import { user } from '../auth'
-import { type Queryable, type RowWindow, selectPage } from '../db'
+import { type Queryable, type RowWindow, selectPage } from '../platform/db'
 import { cannedResponse } from './conversation.tables'
 
 export type CannedResponseRow = typeof cannedResponse.$inferSelect & { createdByUsername: string }

@@ -4,7 +4,7 @@
  * evaluation runs share one set of reply fences, so a takeover made anywhere fences replies everywhere.
  */
 import type { ModelRegistry } from '../ai'
-import type { AppContext } from '../app-context'
+import type { AppContext } from '../platform/app-context'
 import type { AgentService } from './agents.service'
 import { createCannedResponses } from './canned-responses.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'

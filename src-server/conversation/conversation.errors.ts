@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const ConversationErrors = defineErrors({
   AGENT_NOT_CHAT: { status: 400, message: 'Only chat agents can hold a conversation.' },

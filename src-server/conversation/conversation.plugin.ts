@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { AppContext } from '../app-context'
+import type { AppContext } from '../platform/app-context'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import { conversationRoutes } from './conversation.routes'
 import { conversationSockets } from './conversation.ws'

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { create as contentDisposition } from 'content-disposition'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
-import { NoContent, Page, PageQuery, UserRef } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { NoContent, Page, PageQuery, UserRef } from '../platform/http'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import {
   AgentIdParams,

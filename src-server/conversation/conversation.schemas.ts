@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { ROLES } from '../auth'
-import { Nullable, Page, PageQuery, Timestamp, UserRef, Uuid } from '../http'
+import { Nullable, Page, PageQuery, Timestamp, UserRef, Uuid } from '../platform/http'
 import { AGENT_AUDIENCES, AGENT_TYPES, SESSION_ORIGINS, SESSION_STATES } from './conversation.tables'
 import { INBOX_VIEWS } from './sessions.repository'
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { type Role, user } from '../auth'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../platform/db'
 
 export const AGENT_TYPES = ['chat', 'workflow'] as const
 export type AgentType = (typeof AGENT_TYPES)[number]

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyBaseLogger } from 'fastify'
 import type { WebSocket } from 'ws'
-import type { AppContext } from '../app-context'
 import { type AuthUser, closeCodeOf, type Revocation } from '../auth'
-import { AppError, asAppError, errorFrame, logFault } from '../errors'
+import type { AppContext } from '../platform/app-context'
+import { AppError, asAppError, errorFrame, logFault } from '../platform/errors'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import { SessionIdParams, SessionSocketQuery } from './conversation.schemas'
 

@@ -3,7 +3,7 @@
  * their own words. Invariant: the acknowledgement is the admin's configured text, never instructions meant for
  * operators, and says whether anyone from the team is connected to the inbox right now.
  */
-import type { Queryable } from '../db'
+import type { Queryable } from '../platform/db'
 import { readConfigValue } from '../settings'
 import type { SessionHub } from './session-hub'
 

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws'
-import { errorFrame } from '../errors'
+import { errorFrame } from '../platform/errors'
 
 /** Close code sent to every socket when the server shuts down ("going away"). */
 const GOING_AWAY = 1001

@@ -2,7 +2,7 @@
  * Owns what goes out to sockets: saved messages to a session's sockets and sessions to the operator feed.
  * Invariant: a payload is built only when someone listens, and test and evaluation sessions never reach the feed.
  */
-import type { Queryable } from '../db'
+import type { Queryable } from '../platform/db'
 import type { MessageView } from './conversation.schemas'
 import { SessionHub } from './session-hub'
 import { toMessageView, toSessionView } from './session-views'

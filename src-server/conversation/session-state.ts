@@ -6,8 +6,8 @@
 import type { WebSocket } from 'ws'
 import { mayAccess, reachesEvery, requireAccess } from '../access'
 import { type AuthUser, permissionsOf, ROLES } from '../auth'
-import { nowIso, type Queryable } from '../db'
-import { CommonErrors } from '../errors'
+import { nowIso, type Queryable } from '../platform/db'
+import { CommonErrors } from '../platform/errors'
 import type { AgentService } from './agents.service'
 import { ConversationErrors } from './conversation.errors'
 import type {

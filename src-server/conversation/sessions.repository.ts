@@ -27,7 +27,7 @@ import {
   type Queryable,
   type RowWindow,
   selectPage,
-} from '../db'
+} from '../platform/db'
 import {
   agent,
   chatMessage,

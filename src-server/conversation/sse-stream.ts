@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import type { AuthUser } from '../auth'
-import { asAppError, errorFrame, errorFrameOf, logFault } from '../errors'
+import { asAppError, errorFrame, errorFrameOf, logFault } from '../platform/errors'
 import type { ChatOrchestrator } from './chat-orchestrator'
 import type { StreamBody } from './conversation.schemas'
 

@@ -9,7 +9,7 @@ import {
 } from '../../test/helpers/document-recognition/api'
 import { fixturePath } from '../../test/helpers/fixtures'
 import type { TestServer } from '../../test/helpers/server'
-import { csvCell } from '../http'
+import { csvCell } from '../platform/http'
 import {
   documentFieldReview,
   documentFieldRevision,

@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const RecognitionErrors = defineErrors({
   FIELD_REVIEW_NOT_FOUND: { status: 404, message: 'No such field review in this run.' },

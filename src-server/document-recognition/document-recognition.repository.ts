@@ -8,7 +8,7 @@ import {
   type Queryable,
   type RowPage,
   type RowWindow,
-} from '../db'
+} from '../platform/db'
 import {
   documentFieldReview,
   documentFieldRevision,

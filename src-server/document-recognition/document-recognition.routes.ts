@@ -4,10 +4,10 @@ import { create as contentDisposition } from 'content-disposition'
 import { Type } from 'typebox'
 import { type AgentRunService, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
-import type { AppContext } from '../app-context'
-import { CommonErrors } from '../errors'
-import { multipartBodies, NoContent, Page, PageQuery, pageOf } from '../http'
-import { TaskProcess } from '../jobs'
+import type { AppContext } from '../platform/app-context'
+import { CommonErrors } from '../platform/errors'
+import { multipartBodies, NoContent, Page, PageQuery, pageOf } from '../platform/http'
+import { TaskProcess } from '../platform/jobs'
 import {
   AgentParams,
   DocumentRun,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { RUN_STATUSES } from '../agent-runs'
-import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../http'
+import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../platform/http'
 import { FIELD_REVIEW_STATUSES, FIELD_SOURCES, REVIEW_STATUSES } from './document-recognition.tables'
 
 export const FieldValueSchema = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))

@@ -13,10 +13,10 @@ import {
   slotOf,
 } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
-import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
-import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { CommonErrors } from '../platform/errors'
+import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../platform/http'
 import { readConfigValue } from '../settings'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'

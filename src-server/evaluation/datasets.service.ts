@@ -1,5 +1,5 @@
-import type { AppContext } from '../app-context'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { readDatasetCsv } from './dataset-import'
 import { EvaluationErrors } from './evaluation.errors'
 import * as repo from './evaluation.repository'

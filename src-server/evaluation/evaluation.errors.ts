@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const EvaluationErrors = defineErrors({
   DATASET_NOT_FOUND: { status: 404, message: 'Evaluation dataset not found.' },

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
-import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
+import { type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
 import { evaluationDataset, evaluationItem, evaluationResult, evaluationRun } from './evaluation.tables'
 
 export type DatasetRow = typeof evaluationDataset.$inferSelect

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
-import { CommonErrors } from '../errors'
-import { multipartBodies, Page, PageQuery, Uuid } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { CommonErrors } from '../platform/errors'
+import { multipartBodies, Page, PageQuery, Uuid } from '../platform/http'
 import * as datasets from './datasets.service'
 import {
   CreateDatasetBody,

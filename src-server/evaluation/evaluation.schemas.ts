@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, Uuid } from '../http'
+import { Nullable, Timestamp, Uuid } from '../platform/http'
 
 export const DatasetView = Type.Object({
   id: Uuid,

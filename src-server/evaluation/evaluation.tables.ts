@@ -1,5 +1,5 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../platform/db'
 
 export const EVALUATION_RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
 export type EvaluationRunStatus = (typeof EVALUATION_RUN_STATUSES)[number]

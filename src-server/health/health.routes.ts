@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
-import { appliedMigrationCount } from '../db'
-import { CommonErrors } from '../errors'
+import type { AppContext } from '../platform/app-context'
+import { appliedMigrationCount } from '../platform/db'
+import { CommonErrors } from '../platform/errors'
 
 const Health = Type.Object({
   status: Type.Literal('ok'),

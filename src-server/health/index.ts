@@ -8,5 +8,5 @@ export {
   type GuardState,
   migrationsApplied,
   secretKeyPresent,
-} from './guard'
+} from '../platform/guard'
 export { guardWrites, healthRoutes } from './health.routes'

@@ -6,8 +6,8 @@ import {
   findAgentOwnerId,
   mayUseAgent,
 } from '../conversation'
-import type { Queryable } from '../db'
 import { hadRevokedAssetGrant, hasAssetGrant } from '../marketplace'
+import type { Queryable } from '../platform/db'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findSource, type SourceRow } from './knowledge.repository'
 

@@ -1,4 +1,4 @@
-import type { JobRow } from '../jobs'
+import type { JobRow } from '../platform/jobs'
 import type { EmbeddingProgress } from './embedding-job.service'
 import type { DocumentRow, IngestionJobView, MountView, SourceView } from './knowledge.repository'
 import type { DocumentDto, IngestionJobDto, KnowledgeSourceDto, MountDto } from './knowledge.schemas'

@@ -1,6 +1,6 @@
 import { type Embedder, embeddingKey } from '../ai'
-import type { AppContext } from '../app-context'
-import type { JobContext } from '../jobs'
+import type { AppContext } from '../platform/app-context'
+import type { JobContext } from '../platform/jobs'
 import {
   chunksLackingVectors,
   dropSourceVectors,

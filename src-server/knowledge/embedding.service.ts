@@ -1,6 +1,6 @@
 import type { Embedder } from '../ai'
-import type { Db } from '../db'
 import type { GuardCheck } from '../health'
+import type { Db } from '../platform/db'
 import { staleSourceNames } from './knowledge.repository'
 
 export interface Readiness {

@@ -1,8 +1,8 @@
 /** The knowledge domain's public face: ownership lookup for the marketplace, the retriever for chat. */
 
 import { createEmbedder } from '../ai'
-import type { AppContext } from '../app-context'
-import type { Queryable } from '../db'
+import type { AppContext } from '../platform/app-context'
+import type { Queryable } from '../platform/db'
 import { findSource } from './knowledge.repository'
 import { createRetrievalService, type KnowledgeRetriever } from './retrieval.service'
 

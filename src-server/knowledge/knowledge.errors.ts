@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const KnowledgeErrors = defineErrors({
   KNOWLEDGE_SOURCE_NOT_FOUND: { status: 404, message: 'Knowledge source not found.' },

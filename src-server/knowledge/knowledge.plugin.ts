@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { BUILTIN_EMBEDDING_DIM, embeddingKey } from '../ai'
-import type { AppContext } from '../app-context'
+import type { AppContext } from '../platform/app-context'
 import { ensureChunkIndex } from './chunk-index.repository'
 import { staleIndexCheck } from './embedding.service'
 import { EMBED_JOB_TYPE } from './embedding-job.service'

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
-import { job } from '../jobs'
+import { type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
+import { job } from '../platform/jobs'
 import {
   ingestionJob,
   knowledgeChunk,

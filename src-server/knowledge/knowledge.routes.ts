@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { create as contentDisposition } from 'content-disposition'
 import type { FastifyRequest } from 'fastify'
-import type { AppContext } from '../app-context'
-import { multipartBodies, NoContent, Page, PageQuery, type ReceivedFile } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { multipartBodies, NoContent, Page, PageQuery, type ReceivedFile } from '../platform/http'
 import { KnowledgeErrors } from './knowledge.errors'
 import {
   AgentParams,

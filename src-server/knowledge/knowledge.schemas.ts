@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, UserRef, Uuid } from '../http'
+import { Nullable, Timestamp, UserRef, Uuid } from '../platform/http'
 import { CHUNKING_STRATEGIES } from './chunking/params'
 import { DOCUMENT_STATUSES } from './knowledge.tables'
 

@@ -1,5 +1,5 @@
 import { createEmbedder, type Embedder } from '../ai'
-import type { AppContext } from '../app-context'
+import type { AppContext } from '../platform/app-context'
 import { createDocumentsService } from './documents.service'
 import { checkReadiness } from './embedding.service'
 import { createEmbeddingJobs } from './embedding-job.service'

@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
-import { job } from '../jobs'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../platform/db'
+import { job } from '../platform/jobs'
 import { CHUNKING_STRATEGIES, type ChunkingParams, type ChunkingStrategy } from './chunking/params'
 
 export const DOCUMENT_STATUSES = ['uploaded', 'parsing', 'parsed', 'indexing', 'indexed', 'failed'] as const

@@ -9,8 +9,8 @@ import {
 } from '../ai'
 import type { AuthUser } from '../auth'
 import { type RetrievedChunk as CitedChunk, requireChangeableAgent } from '../conversation'
-import type { Db } from '../db'
-import type { WorkerPool } from '../jobs'
+import type { Db } from '../platform/db'
+import type { WorkerPool } from '../platform/jobs'
 import { readableSource, refundedMounts } from './access'
 import {
   chunksBySeq,

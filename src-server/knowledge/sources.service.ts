@@ -1,8 +1,8 @@
 import { reachesEvery } from '../access'
 import type { AuthUser } from '../auth'
-import type { Db } from '../db'
-import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { Db } from '../platform/db'
+import { CommonErrors } from '../platform/errors'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { manageableSource, readableSource } from './access'
 import {
   type ChunkingParams,

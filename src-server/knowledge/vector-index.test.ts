@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixturePath } from '../../test/helpers/fixtures'
 import { builtinEmbed } from '../ai'
 import { user } from '../auth'
-import { findAppRoot } from '../config'
-import { applyMigrations, type Db, openDatabase } from '../db'
+import { findAppRoot } from '../platform/config'
+import { applyMigrations, type Db, openDatabase } from '../platform/db'
 import {
   bm25Terms,
   documentTitle,

@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const LanErrors = defineErrors({
   HTTPS_REQUIRED: {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { Nullable } from '../http'
+import { Nullable } from '../platform/http'
 import type { LanCertificate } from './lan-tls'
 
 /** The LAN listener as the running server knows it: the certificate, and the HTTPS port once listening. */

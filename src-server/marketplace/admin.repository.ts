@@ -1,6 +1,6 @@
 import { and, count, eq, gte, inArray, ne, sql, sum } from 'drizzle-orm'
 import { user } from '../auth'
-import type { Queryable } from '../db'
+import type { Queryable } from '../platform/db'
 import { listing, marketplaceOrder, wallet, walletTransaction } from './marketplace.tables'
 
 /** The platform account's commission entries, net of the reversals refunds make. */

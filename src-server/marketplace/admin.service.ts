@@ -1,6 +1,6 @@
 import { recordAdminAction } from '../admin-audit'
-import type { Db, Queryable } from '../db'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { Db, Queryable } from '../platform/db'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as stats from './admin.repository'
 import * as repo from './listings.repository'
 import { MarketplaceErrors } from './marketplace.errors'

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm'
-import type { Queryable } from '../db'
+import type { Queryable } from '../platform/db'
 import { type AssetType, assetGrant } from './marketplace.tables'
 
 /** Whether the user holds a grant of the asset: a live one (`revoked: false`) or one a refund ended. */

@@ -6,8 +6,8 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
-import { perShape, preparePage, type Queryable } from '../db'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import { perShape, preparePage, type Queryable } from '../platform/db'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import {
   listing,
   marketplaceOrder,

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto'
 import { lt } from 'drizzle-orm'
-import { type Db, perHandle, type Queryable } from '../db'
-import { AppError, envelopeOf } from '../errors'
+import { type Db, perHandle, type Queryable } from '../platform/db'
+import { AppError, envelopeOf } from '../platform/errors'
 import { MarketplaceErrors } from './marketplace.errors'
 import { idempotencyKey } from './marketplace.tables'
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db'
+import type { Db } from '../platform/db'
 
 /**
  * Every money rule that must hold at every instant: conservation (holdings equal top-ups minus withdrawals),

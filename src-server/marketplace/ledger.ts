@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { gt } from 'drizzle-orm'
-import type { Db } from '../db'
+import type { Db } from '../platform/db'
 import { readConfigValue } from '../settings'
 import { timeOrderedUuid } from './ids'
 import {

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql, sum } from 'drizzle-orm'
 import { publicAvatarUrl, user } from '../auth'
-import { type Db, literalLimit, perHandle, perShape, preparePlain, type Queryable } from '../db'
+import { type Db, literalLimit, perHandle, perShape, preparePlain, type Queryable } from '../platform/db'
 import { type ListingStatus, listing, listingCount, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect

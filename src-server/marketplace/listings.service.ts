@@ -1,8 +1,8 @@
 import { requireAccess } from '../access'
 import type { AuthUser } from '../auth'
-import type { Db, Queryable } from '../db'
-import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { Db, Queryable } from '../platform/db'
+import { CommonErrors } from '../platform/errors'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as repo from './listings.repository'
 import { MarketplaceErrors } from './marketplace.errors'
 import {

@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const MarketplaceErrors = defineErrors({
   INSUFFICIENT_BALANCE: { status: 400, message: 'The points balance is too low.' },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
-import type { AppContext } from '../app-context'
+import type { AppContext } from '../platform/app-context'
 import { purgeExpiredKeys } from './idempotency'
 import { createLedger } from './ledger'
 import { type AssetOwners, createListingService } from './listings.service'

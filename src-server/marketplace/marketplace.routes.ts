@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppContext } from '../app-context'
-import { IdParams, NoContent, Page, PageQuery } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { IdParams, NoContent, Page, PageQuery } from '../platform/http'
 import {
   dailyPlatformStats,
   listListingsForModeration,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../http'
+import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../platform/http'
 import { MODERATION_STATUSES } from './admin.service'
 import { LISTING_STATUSES, ORDER_STATUSES, TRANSACTION_TYPES } from './marketplace.tables'
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
-import { createdAt, idColumn, jsonText, oneOf, oneOfInline, updatedAt } from '../db'
+import { createdAt, idColumn, jsonText, oneOf, oneOfInline, updatedAt } from '../platform/db'
 
 export const ASSET_TYPES = ['agent', 'knowledge_source', 'document_agent'] as const
 export type AssetType = (typeof ASSET_TYPES)[number]

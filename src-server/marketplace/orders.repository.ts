@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { type Db, perHandle, type Queryable } from '../db'
+import { type Db, perHandle, type Queryable } from '../platform/db'
 import {
   type AssetType,
   assetGrant,

@@ -4,8 +4,8 @@
  * single writer: a balance check and the debit it guards can never interleave with another request's. The
  * purchase's queries are prepared once (orders.repository.ts).
  */
-import { atomically, createCommitGroup, type Db } from '../db'
-import { toPage } from '../http'
+import { atomically, createCommitGroup, type Db } from '../platform/db'
+import { toPage } from '../platform/http'
 import { readConfigValue, readConfigValues } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'

@@ -406,7 +406,7 @@ describe('purchase tables (migration 0007)', () => {
 
     // The tables as the previous release made them (0000, with IN-list checks), the frozen-balance index, and
     // 0007 not applied. Outside a transaction, so foreign keys can be switched off while tables are swapped.
-    const init = readFileSync(new URL('../db/migrations/0000_init.sql', import.meta.url), 'utf8')
+    const init = readFileSync(new URL('../platform/db/migrations/0000_init.sql', import.meta.url), 'utf8')
     sqlite().pragma('foreign_keys = OFF')
     for (const table of tables) {
       const previous = init

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import { type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
+import { type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
 import { listing, review } from './marketplace.tables'
 
 const reviewColumns = {

@@ -1,5 +1,5 @@
-import type { Db, Queryable } from '../db'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { Db, Queryable } from '../platform/db'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { findVisibleListing, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
 import { findPaidOrderId } from './orders.repository'

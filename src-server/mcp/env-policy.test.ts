@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../errors'
+import { AppError } from '../platform/errors'
 import { assertEnvNames, declaredSecrets, refusalOf } from './env-policy'
 
 describe('which environment variables a tool server may be given', () => {

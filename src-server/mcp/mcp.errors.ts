@@ -1,4 +1,4 @@
-import { defineErrors } from '../errors'
+import { defineErrors } from '../platform/errors'
 
 export const McpErrors = defineErrors({
   MCP_SERVER_NOT_FOUND: { status: 404, message: 'Tool server not found.' },

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
-import { nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../db'
+import { nowIso, type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
 import {
   type McpCallOutcome,
   type McpHealth,

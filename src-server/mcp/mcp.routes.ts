@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
-import { NoContent, Page, PageQuery, Uuid } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { NoContent, Page, PageQuery, Uuid } from '../platform/http'
 import * as credentials from './credentials.service'
 import {
   CreateMcpCredentialBody,

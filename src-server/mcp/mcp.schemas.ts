@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, Uuid } from '../http'
+import { Nullable, Timestamp, Uuid } from '../platform/http'
 
 /** Server names become the `<server>__<tool>` prefix of OpenAI function names, hence the narrow alphabet. */
 const Transport = Type.Union([Type.Literal('stdio'), Type.Literal('http_sse')])

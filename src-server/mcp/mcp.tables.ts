@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../db'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../platform/db'
 
 export const MCP_TRANSPORTS = ['stdio', 'http_sse'] as const
 export type McpTransport = (typeof MCP_TRANSPORTS)[number]

@@ -1,8 +1,8 @@
-import type { AppContext } from '../app-context'
 import type { AuthUser } from '../auth'
 import { findAgentOwnerId, requireChangeableAgent, sessionExists } from '../conversation'
-import { CommonErrors } from '../errors'
-import { type PageQuery, pageWindow, toPage } from '../http'
+import type { AppContext } from '../platform/app-context'
+import { CommonErrors } from '../platform/errors'
+import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
 import type {

@@ -4,8 +4,8 @@
  * call is checked against its mount's policy, masked, and audited here, so no caller can skip those steps.
  */
 import type { ToolDefinition } from '../ai'
-import type { AppContext } from '../app-context'
 import type { ToolRuntime, ToolTurn } from '../conversation'
+import type { AppContext } from '../platform/app-context'
 import { maskPayload, maskSecretsIn, maskSecretValues, truncateUtf8 } from './masking'
 import * as repo from './mcp.repository'
 import type { McpCallOutcome, McpMountPolicy } from './mcp.tables'

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import { eq, sql } from 'drizzle-orm'
-import { type Db, perHandle, type Queryable } from '../db'
+import { type Db, perHandle, type Queryable } from '../platform/db'
 import { platformConfig } from './settings.tables'
 
 /** Every stored setting as key -> value; keys never set are absent. */

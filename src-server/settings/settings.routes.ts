@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import type { AppContext } from '../app-context'
+import type { AppContext } from '../platform/app-context'
 import { ConfigEntry, ConfigValue, PlatformConfigSchema } from './settings.schemas'
 import { type PlatformConfig, readConfig, updateConfigValue } from './settings.service'
 

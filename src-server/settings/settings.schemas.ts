@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp } from '../http'
+import { Nullable, Timestamp } from '../platform/http'
 
 export const ConfigValue = Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Boolean()])
 export const PlatformConfigSchema = Type.Object({

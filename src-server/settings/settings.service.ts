@@ -1,6 +1,6 @@
 import { recordAdminAction } from '../admin-audit'
-import { type Db, nowIso, type Queryable } from '../db'
-import { defineErrors } from '../errors'
+import { type Db, nowIso, type Queryable } from '../platform/db'
+import { defineErrors } from '../platform/errors'
 import * as repo from './settings.repository'
 
 export const SettingsErrors = defineErrors({

@@ -1,5 +1,5 @@
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { jsonText, nowIso } from '../db'
+import { jsonText, nowIso } from '../platform/db'
 
 /** Platform configuration: one row per key that an admin has changed; defaults live in code. */
 export const platformConfig = sqliteTable('platform_config', {

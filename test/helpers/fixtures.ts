@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { findAppRoot } from '../../src-server/config'
+import { findAppRoot } from '../../src-server/platform/config'
 
 /**
  * The shared fixtures (real documents nobody here wrote) live beside the project at `../shared/fixtures`, on

@@ -1,4 +1,4 @@
-import type { ErrorEnvelope } from '@server/http/common.schemas'
+import type { ErrorEnvelope } from '@server/platform/http/common.schemas'
 import { useNotifications } from '../components/ui/notifications'
 
 /** An API failure as the server described it; screens switch on `code`, never on the message text. */

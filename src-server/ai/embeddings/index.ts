@@ -1,5 +1,5 @@
-import type { LocalEmbedderName, ServerConfig } from '../../config'
-import type { WorkerPool } from '../../jobs'
+import type { LocalEmbedderName, ServerConfig } from '../../platform/config'
+import type { WorkerPool } from '../../platform/jobs'
 import { BUILTIN_EMBEDDING_MODEL } from './builtin-embedder'
 import type { Embedder } from './embedder'
 import { createLocalEmbedder } from './local-embedder'

@@ -1,4 +1,4 @@
-import type { WorkerPool } from '../../jobs'
+import type { WorkerPool } from '../../platform/jobs'
 import { BUILTIN_EMBEDDING_DIM, BUILTIN_EMBEDDING_MODEL, builtinEmbedMany } from './builtin-embedder'
 import type { Embedder } from './embedder'
 

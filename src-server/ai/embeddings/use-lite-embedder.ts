@@ -1,4 +1,4 @@
-import { WorkerPool } from '../../jobs'
+import { WorkerPool } from '../../platform/jobs'
 import type { Embedder } from './embedder'
 import { USE_LITE_DIM, USE_LITE_MODEL } from './use-lite-model'
 

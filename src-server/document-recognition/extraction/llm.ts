@@ -1,5 +1,5 @@
 import { type ModelRegistry, parseJsonFromText } from '../../ai'
-import { AppError } from '../../errors'
+import { AppError } from '../../platform/errors'
 import type { PageText } from '../page-text'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { ExtractionConfig, FieldDefinition } from './field-config'

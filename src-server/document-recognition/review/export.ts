@@ -1,4 +1,4 @@
-import { toCsv } from '../../http'
+import { toCsv } from '../../platform/http'
 import type { FieldValue } from '../document-recognition.tables'
 
 /** One approved run as exported: a row, with a column per field. */

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import type { AgentRunRow } from '../../agent-runs'
-import type { AppContext } from '../../app-context'
+import type { AppContext } from '../../platform/app-context'
 import * as repo from '../document-recognition.repository'
 import type { Bbox } from '../document-recognition.tables'
 import { linesOf, unionBox } from '../extraction/layout'

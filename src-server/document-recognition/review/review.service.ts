@@ -1,5 +1,5 @@
 import type { AgentRunRow } from '../../agent-runs'
-import { type Db, nowIso, type Queryable } from '../../db'
+import { type Db, nowIso, type Queryable } from '../../platform/db'
 import { RecognitionErrors } from '../document-recognition.errors'
 import * as repo from '../document-recognition.repository'
 import type { FieldReviewPatch } from '../document-recognition.schemas'

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyReply } from 'fastify'
-import { errorFrame } from '../../errors'
+import { errorFrame } from '../../platform/errors'
 
 type Listener = (runId: string) => void
 

@@ -1,5 +1,5 @@
 import type { AgentRunRow } from '../../agent-runs'
-import type { Queryable } from '../../db'
+import type { Queryable } from '../../platform/db'
 import * as repo from '../document-recognition.repository'
 import type { FieldIssue, FieldValue } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib'
-import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../src-server/config'
 import type { Bbox, FieldValue } from '../../../src-server/document-recognition/document-recognition.tables'
 import type { ExtractedField } from '../../../src-server/document-recognition/extraction/extracted-field'
 import {
@@ -22,6 +21,7 @@ import {
 import type { PageText } from '../../../src-server/document-recognition/page-text'
 import { OcrEngine } from '../../../src-server/document-recognition/pipeline/ocr'
 import { readPdfText, renderPdfPage } from '../../../src-server/document-recognition/pipeline/pdf-pages'
+import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../src-server/platform/config'
 import { fixturePath } from '../fixtures'
 
 export const FIXTURES_DIR = process.env.SWITCHBOARD_FIXTURES ?? fixturePath('invoices')

@@ -1,7 +1,7 @@
 import type { AdminAuditEntry } from '@server/admin-audit/admin-audit.schemas'
 import type { ProviderSettings, PutProvidersBody } from '@server/ai/ai.schemas'
 import type { User } from '@server/auth/auth.schemas'
-import type { PageResult } from '@server/http/pagination'
+import type { PageResult } from '@server/platform/http/pagination'
 import type { PlatformConfigValues } from '@server/settings/settings.schemas'
 import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'

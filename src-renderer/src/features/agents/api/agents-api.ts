@@ -1,6 +1,5 @@
 import type { ModelCatalogueSchema } from '@server/ai/ai.schemas'
 import type { AgentView, CreateAgentBody, UpdateAgentBody } from '@server/conversation/conversation.schemas'
-import type { PageResult } from '@server/http/pagination'
 import type { CreateMountBody, MountDto } from '@server/knowledge/knowledge.schemas'
 import type {
   CreateMcpCredentialBody,
@@ -12,6 +11,7 @@ import type {
   McpMountView,
   McpServerView,
 } from '@server/mcp/mcp.schemas'
+import type { PageResult } from '@server/platform/http/pagination'
 import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
 

@@ -1,5 +1,5 @@
-import type { PageResult } from '@server/http/pagination'
 import type { PassageDto } from '@server/knowledge/knowledge.schemas'
+import type { PageResult } from '@server/platform/http/pagination'
 import { ApiError, api, apiBase, currentToken } from '../../../lib/api-client'
 import { readEvents } from '../../../lib/event-stream'
 import type {

@@ -1,5 +1,5 @@
 import type { DatasetItemView, DatasetView, ResultView, RunView } from '@server/evaluation/evaluation.schemas'
-import type { PageResult } from '@server/http/pagination'
+import type { PageResult } from '@server/platform/http/pagination'
 import { api } from '../../../lib/api-client'
 
 export type Dataset = DatasetView

@@ -1,4 +1,4 @@
-import type { PageResult } from '@server/http/pagination'
+import type { PageResult } from '@server/platform/http/pagination'
 import { create } from 'zustand'
 import { latestAnswers } from '../../../lib/latest-answer'
 import { forgetOnSignOut } from '../../../stores/session-store'

@@ -1,4 +1,3 @@
-import type { PageResult } from '@server/http/pagination'
 import type {
   CreateSourceBody,
   DocumentDto,
@@ -9,6 +8,7 @@ import type {
   RetrievedChunkSchema,
   UpdateSourceBody,
 } from '@server/knowledge/knowledge.schemas'
+import type { PageResult } from '@server/platform/http/pagination'
 import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
 import { downloadName } from '../../../lib/download-name'

@@ -13,7 +13,7 @@ import {
 } from '../api/knowledge-api'
 
 export const ACCEPTED_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx', '.html', '.csv']
-/** The server's multipart limit per file (src-server/http/uploads.ts MAX_UPLOAD_BYTES). */
+/** The server's multipart limit per file (src-server/platform/http/uploads.ts MAX_UPLOAD_BYTES). */
 export const MAX_FILE_MB = 50
 
 export interface UploadReport {

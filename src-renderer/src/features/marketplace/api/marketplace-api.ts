@@ -1,4 +1,4 @@
-import type { PageResult } from '@server/http/pagination'
+import type { PageResult } from '@server/platform/http/pagination'
 import { ApiError, api } from '../../../lib/api-client'
 import type {
   Listing,

@@ -1,5 +1,5 @@
 import type { FieldReviewPatch } from '@server/document-recognition/document-recognition.schemas'
-import type { PageResult } from '@server/http/pagination'
+import type { PageResult } from '@server/platform/http/pagination'
 import { api, apiBase } from '../../../lib/api-client'
 import { readEvents } from '../../../lib/event-stream'
 import { saveDownload } from '../../../lib/save-download'

@@ -1,4 +1,4 @@
-import type { PageResult } from '@server/http/pagination'
+import type { PageResult } from '@server/platform/http/pagination'
 import { create } from 'zustand'
 import { forgetOnSignOut } from '../../../stores/session-store'
 import { type RunFilters, reviewApi } from '../api/review-api'

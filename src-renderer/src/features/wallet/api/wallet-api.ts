@@ -1,9 +1,9 @@
 import type { UserLookup as UserLookupSchema } from '@server/auth/auth.schemas'
-import type { PageResult } from '@server/http/pagination'
 import type {
   MoneyResult as MoneyResultSchema,
   TransactionListItemSchema,
 } from '@server/marketplace/marketplace.schemas'
+import type { PageResult } from '@server/platform/http/pagination'
 import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
 

@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { shippedAgentId } from '../../test/helpers/document-recognition/api'
-import { createSource, makeLyingZipBombDocx, makeZipBombDocx } from '../../test/helpers/knowledge-files'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { until } from '../../test/helpers/server-process'
-import { streamUpload } from '../../test/helpers/streaming-upload'
-import type { CreateServerOptions } from '../app'
+import { shippedAgentId } from '../../../test/helpers/document-recognition/api'
+import { createSource, makeLyingZipBombDocx, makeZipBombDocx } from '../../../test/helpers/knowledge-files'
+import { startTestServer, type TestServer } from '../../../test/helpers/server'
+import { until } from '../../../test/helpers/server-process'
+import { streamUpload } from '../../../test/helpers/streaming-upload'
+import type { CreateServerOptions } from '../../app'
 
 /**
  * Uploads over real sockets, as an attacker sends them: refused callers are answered before their body is read,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { configureFakeProvider, connect, stream, tokenOf } from '../../test/helpers/conversation'
-import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { configureFakeProvider, connect, stream, tokenOf } from '../../../test/helpers/conversation'
+import { type FakeOpenAi, startFakeOpenAi } from '../../../test/helpers/fake-openai'
+import { startTestServer, type TestServer } from '../../../test/helpers/server'
 
 let server: TestServer
 let fake: FakeOpenAi

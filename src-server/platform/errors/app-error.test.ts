@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createServer } from '../app'
+import { createServer } from '../../app'
 import { defineErrors } from './app-error'
 
 describe('error codes', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { sharedBytes, WorkerPool } from './worker-pool'
 
-const testWorker = new URL('../../test/helpers/test-worker.ts', import.meta.url)
+const testWorker = new URL('../../../test/helpers/test-worker.ts', import.meta.url)
 let pool: WorkerPool | undefined
 afterEach(async () => pool?.close())
 

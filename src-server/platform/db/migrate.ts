@@ -2,7 +2,8 @@ import path from 'node:path'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import type { Db } from './client'
 
-export const migrationsFolder = (appRoot: string) => path.join(appRoot, 'src-server', 'db', 'migrations')
+export const migrationsFolder = (appRoot: string) =>
+  path.join(appRoot, 'src-server', 'platform', 'db', 'migrations')
 
 /** Applies the committed migrations (drizzle-kit output) in order; already-applied ones are skipped. */
 export function applyMigrations(db: Db, appRoot: string): void {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createServer } from '../app'
+import { createServer } from '../../app'
 import { findAppRoot } from '../config'
 import { DataDirLockedError, lockDataDir } from './data-dir-lock'
 

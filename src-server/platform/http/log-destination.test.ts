@@ -5,7 +5,7 @@ import { findAppRoot } from '../config'
 // Runs in a process of its own: the destination is stdout, and the last batch is written on exit.
 const SCRIPT = `
 import pino from 'pino'
-import { batchedStdout } from './src-server/http/log-destination.ts'
+import { batchedStdout } from './src-server/platform/http/log-destination.ts'
 const log = pino({ base: null, timestamp: false }, batchedStdout())
 const text = process.env.TEXT ?? 'line'
 for (let i = 0; i < Number(process.env.LINES); i++) log.info({ i }, text)

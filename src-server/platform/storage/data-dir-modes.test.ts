@@ -1,8 +1,8 @@
 import { chmodSync, readdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSource, upload } from '../../test/helpers/knowledge-files'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { createSource, upload } from '../../../test/helpers/knowledge-files'
+import { startTestServer, type TestServer } from '../../../test/helpers/server'
 
 /** The data directory and everything in it is readable by the account that runs the server only. */
 let server: TestServer | undefined

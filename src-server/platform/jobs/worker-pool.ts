@@ -40,7 +40,7 @@ function movableBuffers(views: Uint8Array[]): ArrayBuffer[] {
  */
 function threadEntry(entry?: URL): { filename: string; execArgv?: string[] } {
   const fromSource = fileURLToPath(import.meta.url).endsWith('.ts')
-  const script = entry ?? new URL(fromSource ? '../worker.ts' : './worker.js', import.meta.url)
+  const script = entry ?? new URL(fromSource ? '../../worker.ts' : './worker.js', import.meta.url)
   const filename = fileURLToPath(script)
   if (!filename.endsWith('.ts')) return { filename }
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href

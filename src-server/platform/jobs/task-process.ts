@@ -26,7 +26,7 @@ export class TaskProcess {
     private readonly idleMs: number,
     /** The process's entry module (the app's task table unless a test brings its own). */
     private readonly entry = new URL(
-      fileURLToPath(import.meta.url).endsWith('.ts') ? '../task-process.ts' : './task-process.js',
+      fileURLToPath(import.meta.url).endsWith('.ts') ? '../../task-process.ts' : './task-process.js',
       import.meta.url,
     ),
   ) {}

@@ -2,7 +2,7 @@ import { request } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { startTestServer, type TestServer } from '../../../test/helpers/server'
 
 let server: TestServer
 afterEach(async () => server?.close())
