@@ -44,4 +44,3 @@ export const knowledgeApi = {
     api.get<PageResult<IngestionJob>>(`/knowledge-sources/${id}/ingestion-jobs`, { query: { size: 10 } }),
   query: (body: RetrievalQueryBody) => api.post<{ items: RetrievedItem[] }>('/retrieval/query', body),
 }
-
