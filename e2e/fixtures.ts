@@ -9,6 +9,11 @@ export const ADMIN_PASSWORD = 'e2e-admin-password'
 export interface RunningServer {
   url: string
   dataDir: string
+  /**
+   * Stops the server (SIGTERM, as a service manager restarting it would) and starts it again on the same port and
+   * data dir; `whileDown` runs in between, with nothing listening.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>
 }
 
 /** Each test gets its own data dir and its own real server process (`src-server/cli.ts`), stopped after. */
@@ -16,9 +21,21 @@ export const test = base.extend<{ server: RunningServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   server: async ({}, use) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'))
-    const running = await startServerProcess(dataDir, { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD })
-    await use({ url: running.url, dataDir })
-    const ending = await running.stop()
+    const env = { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD }
+    let running = await startServerProcess(dataDir, env)
+    const port = Number(new URL(running.url).port)
+    let down = false
+    const restart = async (whileDown?: () => Promise<void>) => {
+      const ending = await running.stop()
+      if (ending !== 'stopped') throw new Error(`the server did not stop for a restart (${ending})`)
+      down = true
+      await whileDown?.()
+      running = await startServerProcess(dataDir, env, { port })
+      down = false
+    }
+    await use({ url: running.url, dataDir, restart })
+    // A test that failed while its server was down for a restart leaves nothing running.
+    const ending = down ? 'stopped' : await running.stop()
     rmSync(dataDir, { recursive: true, force: true })
     // A server that died during the test, or would not stop, is a failure of its own, with its last words.
     if (ending !== 'stopped')

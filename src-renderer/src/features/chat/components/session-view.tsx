@@ -127,8 +127,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   }
 
   function sendMessage(content: string, mode: ComposerMode) {
-    if (mode === 'note') void act(() => chatApi.addNote(sessionId, content))
-    else send(asOperator ? 'agent_message' : 'user_message', content)
+    if (mode !== 'note') return send(asOperator ? 'agent_message' : 'user_message', content)
+    void act(() => chatApi.addNote(sessionId, content))
+    return true
   }
 
   return (
