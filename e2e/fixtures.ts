@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { startServerProcess } from '../test/helpers/server-process'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
@@ -141,4 +142,78 @@ export async function failRequests(page: Page, pattern: string | RegExp, message
       body: JSON.stringify({ error: { code: 'GUARD_FAILED', message, details: {} } }),
     }),
   )
+}
+
+/** A two-page PDF: a cover, then the Normans paragraph drawn line by line on page 2. */
+export async function normansPdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create()
+  const font = await pdf.embedFont(StandardFonts.Helvetica)
+  pdf.addPage([595, 842]).drawText('A short history of Normandy', { x: 72, y: 760, size: 24, font })
+  const page = pdf.addPage([595, 842])
+  const lines = [
+    'The Normans were the people who gave their name to Normandy, a region in France.',
+    'They were descended from Norse raiders and pirates from Denmark, Iceland and Norway.',
+    'The leader of the Norse raiders was Rollo, who swore fealty to King Charles III.',
+  ]
+  lines.forEach((line, index) => {
+    page.drawText(line, { x: 50, y: 760 - index * 18, size: 11, font })
+  })
+  return Buffer.from(await pdf.save())
+}
+
+/** Calls the API as a script would; a refusal fails the test with the server's words. */
+export async function callApi<T>(
+  server: RunningServer,
+  headers: Record<string, string>,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  return (response.status === 204 ? null : await response.json()) as T
+}
+
+/** The admin's knowledge source holding the Normans PDF, indexed and mounted on `agentId` (as a script would). */
+export async function normansMountedOn(server: RunningServer, agentId: string) {
+  const admin = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const source = await callApi<{ id: string }>(server, admin, 'POST', '/knowledge-sources', {
+    name: 'History',
+  })
+  const form = new FormData()
+  form.append(
+    'file',
+    new Blob([new Uint8Array(await normansPdf())], { type: 'application/pdf' }),
+    'normans.pdf',
+  )
+  const uploaded = await fetch(`${server.url}/knowledge-sources/${source.id}/documents`, {
+    method: 'POST',
+    headers: { authorization: admin.authorization },
+    body: form,
+  })
+  expect(uploaded.status).toBe(201)
+  await callApi(server, admin, 'POST', `/knowledge-sources/${source.id}/ingest`, {})
+  await expect
+    .poll(
+      async () =>
+        (
+          await callApi<{ items: { status: string }[] }>(
+            server,
+            admin,
+            'GET',
+            `/knowledge-sources/${source.id}/documents`,
+          )
+        ).items[0]?.status,
+      { timeout: 60_000 },
+    )
+    .toBe('indexed')
+  await callApi(server, admin, 'POST', `/agents/${agentId}/mounts`, {
+    source_id: source.id,
+    is_active: true,
+    priority: 1,
+  })
 }
