@@ -43,7 +43,9 @@ test('an operator takes over a live chat, answers the user, and hands it back to
   // Takeover: both sides see who is answering; the operator's reply reaches the user; the AI stays quiet.
   await operatorPage.getByRole('button', { name: 'Take over' }).click()
   await expect(operatorPage.getByText('Human answering')).toBeVisible()
-  await expect(userPage.getByText('Human answering')).toBeVisible()
+  // The user reads it in the conversation and on its row in their list.
+  await expect(userPage.getByRole('region', { name: 'Conversation' })).toContainText('Human answering')
+  await expect(userPage.getByRole('list', { name: 'Sessions' })).toContainText('Human answering')
   await operatorPage
     .getByLabel('Message', { exact: true })
     .fill('Hi Uma, Otto here: yes, 10:00 to 16:00 on Sundays.')
@@ -58,7 +60,8 @@ test('an operator takes over a live chat, answers the user, and hands it back to
 
   // Release: the AI answers again.
   await operatorPage.getByRole('button', { name: 'Hand back to AI' }).click()
-  await expect(userPage.getByText('AI answering')).toBeVisible()
+  await expect(userPage.getByRole('region', { name: 'Conversation' })).toContainText('AI answering')
+  await expect(userPage.getByRole('list', { name: 'Sessions' })).toContainText('AI answering')
   await userPage.getByLabel('Message', { exact: true }).fill('One more question about parking.')
   await userPage.getByRole('button', { name: 'Send' }).click()
   await expect(userMessages.locator('[data-role="assistant"]')).toHaveCount(3)

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { startServerProcess } from '../test/helpers/server-process'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
@@ -9,6 +10,11 @@ export const ADMIN_PASSWORD = 'e2e-admin-password'
 export interface RunningServer {
   url: string
   dataDir: string
+  /**
+   * Stops the server (SIGTERM, as a service manager restarting it would) and starts it again on the same port and
+   * data dir; `whileDown` runs in between, with nothing listening.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>
 }
 
 /** Each test gets its own data dir and its own real server process (`src-server/cli.ts`), stopped after. */
@@ -16,9 +22,21 @@ export const test = base.extend<{ server: RunningServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   server: async ({}, use) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'))
-    const running = await startServerProcess(dataDir, { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD })
-    await use({ url: running.url, dataDir })
-    const ending = await running.stop()
+    const env = { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD }
+    let running = await startServerProcess(dataDir, env)
+    const port = Number(new URL(running.url).port)
+    let down = false
+    const restart = async (whileDown?: () => Promise<void>) => {
+      const ending = await running.stop()
+      if (ending !== 'stopped') throw new Error(`the server did not stop for a restart (${ending})`)
+      down = true
+      await whileDown?.()
+      running = await startServerProcess(dataDir, env, { port })
+      down = false
+    }
+    await use({ url: running.url, dataDir, restart })
+    // A test that failed while its server was down for a restart leaves nothing running.
+    const ending = down ? 'stopped' : await running.stop()
     rmSync(dataDir, { recursive: true, force: true })
     // A server that died during the test, or would not stop, is a failure of its own, with its last words.
     if (ending !== 'stopped')
@@ -124,4 +142,78 @@ export async function failRequests(page: Page, pattern: string | RegExp, message
       body: JSON.stringify({ error: { code: 'GUARD_FAILED', message, details: {} } }),
     }),
   )
+}
+
+/** A two-page PDF: a cover, then the Normans paragraph drawn line by line on page 2. */
+export async function normansPdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create()
+  const font = await pdf.embedFont(StandardFonts.Helvetica)
+  pdf.addPage([595, 842]).drawText('A short history of Normandy', { x: 72, y: 760, size: 24, font })
+  const page = pdf.addPage([595, 842])
+  const lines = [
+    'The Normans were the people who gave their name to Normandy, a region in France.',
+    'They were descended from Norse raiders and pirates from Denmark, Iceland and Norway.',
+    'The leader of the Norse raiders was Rollo, who swore fealty to King Charles III.',
+  ]
+  lines.forEach((line, index) => {
+    page.drawText(line, { x: 50, y: 760 - index * 18, size: 11, font })
+  })
+  return Buffer.from(await pdf.save())
+}
+
+/** Calls the API as a script would; a refusal fails the test with the server's words. */
+export async function callApi<T>(
+  server: RunningServer,
+  headers: Record<string, string>,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  return (response.status === 204 ? null : await response.json()) as T
+}
+
+/** The admin's knowledge source holding the Normans PDF, indexed and mounted on `agentId` (as a script would). */
+export async function normansMountedOn(server: RunningServer, agentId: string) {
+  const admin = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const source = await callApi<{ id: string }>(server, admin, 'POST', '/knowledge-sources', {
+    name: 'History',
+  })
+  const form = new FormData()
+  form.append(
+    'file',
+    new Blob([new Uint8Array(await normansPdf())], { type: 'application/pdf' }),
+    'normans.pdf',
+  )
+  const uploaded = await fetch(`${server.url}/knowledge-sources/${source.id}/documents`, {
+    method: 'POST',
+    headers: { authorization: admin.authorization },
+    body: form,
+  })
+  expect(uploaded.status).toBe(201)
+  await callApi(server, admin, 'POST', `/knowledge-sources/${source.id}/ingest`, {})
+  await expect
+    .poll(
+      async () =>
+        (
+          await callApi<{ items: { status: string }[] }>(
+            server,
+            admin,
+            'GET',
+            `/knowledge-sources/${source.id}/documents`,
+          )
+        ).items[0]?.status,
+      { timeout: 60_000 },
+    )
+    .toBe('indexed')
+  await callApi(server, admin, 'POST', `/agents/${agentId}/mounts`, {
+    source_id: source.id,
+    is_active: true,
+    priority: 1,
+  })
 }

@@ -1,89 +1,22 @@
 import type { Locator, Page, TestInfo } from '@playwright/test'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
 import {
   ADMIN_PASSWORD,
   apiToken,
+  callApi as call,
   createUser,
   expect,
+  normansMountedOn,
   type RunningServer,
   screenshot,
   signIn,
   test,
 } from './fixtures'
 
-type Headers = Record<string, string>
-
-/** Calls the API as a script would; a refusal fails the test with the server's words. */
-async function call<T>(
-  server: RunningServer,
-  headers: Headers,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  return (response.status === 204 ? null : await response.json()) as T
-}
-
-/** A two-page PDF: a cover, then the Normans paragraph drawn line by line on page 2. */
-async function normansPdf(): Promise<Buffer> {
-  const pdf = await PDFDocument.create()
-  const font = await pdf.embedFont(StandardFonts.Helvetica)
-  pdf.addPage([595, 842]).drawText('A short history of Normandy', { x: 72, y: 760, size: 24, font })
-  const page = pdf.addPage([595, 842])
-  const lines = [
-    'The Normans were the people who gave their name to Normandy, a region in France.',
-    'They were descended from Norse raiders and pirates from Denmark, Iceland and Norway.',
-    'The leader of the Norse raiders was Rollo, who swore fealty to King Charles III.',
-  ]
-  lines.forEach((line, index) => {
-    page.drawText(line, { x: 50, y: 760 - index * 18, size: 11, font })
-  })
-  return Buffer.from(await pdf.save())
-}
-
-/** An agent answering from the PDF, sold on the marketplace and bought by `buyer` (how a user gets an agent). */
+/** An agent answering from the Normans PDF, sold on the marketplace and bought by `buyer` (how a user gets one). */
 async function agentBoughtBy(server: RunningServer, buyer: { username: string; password: string }) {
   const admin = await apiToken(server, 'admin', ADMIN_PASSWORD)
-  const source = await call<{ id: string }>(server, admin, 'POST', '/knowledge-sources', { name: 'History' })
-  const form = new FormData()
-  form.append(
-    'file',
-    new Blob([new Uint8Array(await normansPdf())], { type: 'application/pdf' }),
-    'normans.pdf',
-  )
-  const uploaded = await fetch(`${server.url}/knowledge-sources/${source.id}/documents`, {
-    method: 'POST',
-    headers: { authorization: admin.authorization as string },
-    body: form,
-  })
-  expect(uploaded.status).toBe(201)
-  await call(server, admin, 'POST', `/knowledge-sources/${source.id}/ingest`, {})
-  await expect
-    .poll(
-      async () =>
-        (
-          await call<{ items: { status: string }[] }>(
-            server,
-            admin,
-            'GET',
-            `/knowledge-sources/${source.id}/documents`,
-          )
-        ).items[0]?.status,
-      { timeout: 60_000 },
-    )
-    .toBe('indexed')
   const agent = await call<{ id: string }>(server, admin, 'POST', '/agents', { name: 'Historian' })
-  await call(server, admin, 'POST', `/agents/${agent.id}/mounts`, {
-    source_id: source.id,
-    is_active: true,
-    priority: 1,
-  })
+  await normansMountedOn(server, agent.id)
   const listing = await call<{ id: string }>(server, admin, 'POST', '/api/marketplace/listings', {
     asset_type: 'agent',
     asset_id: agent.id,

@@ -130,6 +130,76 @@ describe('what a citation grants', () => {
     expect((await get(base, `${doc}/passages/${first.chunk_id}`, alice)).status).toBe(200)
   })
 
+  it('gives the user of a help desk agent the passages cited to them; the operator reads them; no one else does', async () => {
+    server = await startTestServer()
+    const base = await server.listen()
+    const alice = await server.headersFor('alice')
+    const uma = await server.headersFor('uma')
+    const vic = await server.headersFor('vic')
+    const olga = await server.headersFor('olga', ['operator'])
+    const agentId = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/agents',
+        headers: alice,
+        payload: { name: 'Help desk' },
+      })
+    ).json().id as string
+    const sourceId = await createSource(server, alice, { name: 'Harbour guide' })
+    const uploaded = await upload(server, alice, sourceId, [
+      { name: 'guide.pdf', data: await makePdf(PAGES) },
+    ])
+    const doc = `/knowledge-sources/${sourceId}/documents/${uploaded.json().id}`
+    expect((await ingest(server, alice, sourceId, { agent_id: agentId })).status).toBe('succeeded')
+    const audience = async (to: 'users' | 'owner') =>
+      (
+        await server.app.inject({
+          method: 'PATCH',
+          url: `/agents/${agentId}`,
+          headers: alice,
+          payload: { audience: to },
+        })
+      ).statusCode
+    expect(await audience('users')).toBe(200)
+
+    // Uma reaches the agent through its audience (no purchase) and is answered from Alice's guide.
+    const answer = await stream(base, uma, {
+      agent_id: agentId,
+      message: 'How often do ferries to the island leave?',
+    })
+    const done = answer.events.find((event: SseEvent) => event.type === 'done') as unknown as {
+      session_id: string
+      citations: Citation[]
+    }
+    const [first] = done.citations as [Citation]
+    expect(first.source_id).toBe(sourceId)
+    const passage = `${doc}/passages/${first.chunk_id}`
+    const page = `${doc}/pages/${first.page_number}`
+    expect((await get(base, passage, uma)).status).toBe(200)
+    expect((await get(base, page, uma)).status).toBe(200)
+    expect((await get(base, `${doc}/file`, uma)).status).toBe(404)
+
+    // The operator who takes the conversation over opens what it cites.
+    const takeover = await server.app.inject({
+      method: 'POST',
+      url: `/sessions/${done.session_id}/takeover`,
+      headers: olga,
+    })
+    expect(takeover.statusCode, takeover.body).toBe(200)
+    expect((await get(base, passage, olga)).status).toBe(200)
+    expect((await get(base, page, olga)).status).toBe(200)
+
+    // Vic may talk to the same agent, but nothing was cited to him: Uma's links open nothing for him.
+    expect((await get(base, passage, vic)).status).toBe(404)
+    expect((await get(base, page, vic)).status).toBe(404)
+
+    // The agent closed to its owner again: what it cited to Uma closes with it.
+    expect(await audience('owner')).toBe(200)
+    expect((await get(base, passage, uma)).status).toBe(404)
+    expect((await get(base, page, uma)).status).toBe(404)
+    expect((await get(base, passage, olga)).status).toBe(200)
+  })
+
   it('gives a buyer of a source the whole source; the refund ends it, its citations and the answers it fed', async () => {
     server = await startTestServer()
     const base = await server.listen()

@@ -25,15 +25,19 @@ export interface ServerProcess {
   stop(graceMs?: number): Promise<'stopped' | 'killed' | 'already-exited'>
 }
 
-/** The real server as its own process (`src-server/cli.ts`) on a data dir, for tests that kill it. */
+/**
+ * The real server as its own process (`src-server/cli.ts`) on a data dir, for tests that kill it. `port` starts
+ * it again where an earlier process on the same data dir listened, as a restarted server is found by its clients.
+ */
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  { port }: { port?: number } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort()
+  const listenOn = port ?? (await freePort())
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src-server/cli.ts', '--port', String(port), '--data-dir', dataDir],
+    ['--import', 'tsx', 'src-server/cli.ts', '--port', String(listenOn), '--data-dir', dataDir],
     {
       env: {
         ...process.env,
@@ -47,7 +51,7 @@ export async function startServerProcess(
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  const url = `http://127.0.0.1:${port}`
+  const url = `http://127.0.0.1:${listenOn}`
   const deadline = Date.now() + 60_000
   for (;;) {
     try {

@@ -9,7 +9,6 @@ import { ChatConsolePage } from '../features/chat/components/chat-console-page'
 import { InboxAlertsWatcher } from '../features/chat/components/inbox-alerts'
 import { PassagePage } from '../features/chat/components/passage-page'
 import { EvaluationPage } from '../features/evaluation/components/evaluation-page'
-import { DocumentPassagePage } from '../features/knowledge/components/document-passage-page'
 import { KnowledgePage } from '../features/knowledge/components/knowledge-page'
 import { ListingDetailPage } from '../features/marketplace/components/listing-detail-page'
 import { MarketplacePage } from '../features/marketplace/components/marketplace-page'
@@ -61,7 +60,6 @@ export const router = createBrowserRouter([
       { path: 'chat/:sessionId', element: <ChatConsolePage /> },
       { path: 'chat/passages/:sourceId/:documentId/:chunkId', element: <PassagePage /> },
       { path: 'knowledge', element: <KnowledgePage /> },
-      { path: 'documents/:sourceId/:documentId', element: <DocumentPassagePage /> },
       { path: 'agents', element: <AgentsPage /> },
       { path: 'evaluation', element: <EvaluationPage /> },
       { path: 'marketplace', element: <MarketplacePage /> },

@@ -65,23 +65,11 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers())
 
 describe('signing out', () => {
-  it('frees the cited document’s object URL along with the knowledge store', async () => {
+  it('forgets what the last user searched for in the knowledge playground', async () => {
     await signIn('ann')
-    const url = URL.createObjectURL(new Blob(['%PDF-1.7'], { type: 'application/pdf' }))
-    useKnowledge.setState({
-      citedDocument: {
-        sourceId: 's',
-        documentId: 'd',
-        title: 'ann.pdf',
-        file: { kind: 'pdf', url },
-        part: 'whole',
-      },
-    })
-    const revoke = vi.spyOn(URL, 'revokeObjectURL')
+    useKnowledge.setState({ playground: { query: 'ann’s secret', hits: [] } })
     await useSession.getState().signOut()
-    expect(revoke).toHaveBeenCalledWith(url)
-    expect(useKnowledge.getState().citedDocument).toBeNull()
-    revoke.mockRestore()
+    expect(useKnowledge.getState().playground).toBeNull()
   })
 
   it('drops the toasts that carried the last user’s messages', async () => {

@@ -2,6 +2,7 @@ import type { LoginResult, User } from '@server/auth/auth.schemas'
 import { create, type StoreApi } from 'zustand'
 import { useNotifications } from '../components/ui/notifications'
 import { ApiError, api, setApiToken, setUnauthorizedHandler } from '../lib/api-client'
+import { reconnectDelay } from '../lib/reconnect'
 
 /** Who is signed in and what they may do: every feature reads it, so it lives in no feature. */
 const STORAGE_KEY = 'switchboard.token'
@@ -23,9 +24,6 @@ interface SessionState {
    */
   restore(): Promise<void>
 }
-
-/** Waits before the next automatic attempt to reach the server: doubling from 1 s, at most 30 s. */
-const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1))
 
 /** How each store of what the server answered one user is emptied when they sign out (`forgetOnSignOut`). */
 const forgetters = new Set<() => void>()
@@ -98,9 +96,8 @@ export const useSession = create<SessionState>((set, get) => {
       } catch (caught) {
         // A 401 has signed the user out already (the API client's handler); nothing else is a reason to.
         if (caught instanceof ApiError && caught.status === 401) return forget()
-        failures += 1
         set({ status: 'unreachable' })
-        retryTimer = setTimeout(() => void get().restore(), retryDelay(failures))
+        retryTimer = setTimeout(() => void get().restore(), reconnectDelay(failures++))
       }
     },
   }

@@ -32,7 +32,8 @@ export function Composer({
   sendLabel: string
   operator: boolean
   canned: CannedResponse[]
-  onSend(content: string, mode: ComposerMode): void
+  /** Sends the message; false when it could not go (the connection is down): the draft stays. */
+  onSend(content: string, mode: ComposerMode): boolean
   onTyping(typing: boolean): void
 }) {
   const [draft, setDraft] = useState('')
@@ -78,8 +79,7 @@ export function Composer({
   function submit(event?: FormEvent) {
     event?.preventDefault()
     const content = draft.trim()
-    if (!content || blocked) return
-    onSend(content, mode)
+    if (!content || blocked || !onSend(content, mode)) return
     stopTyping()
     setDraft('')
   }

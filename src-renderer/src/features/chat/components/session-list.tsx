@@ -52,6 +52,26 @@ function InboxFilters() {
 /** A user's own conversation is named by its agent and topic; operators see whose it is and with which agent. */
 export const agentName = (session: Pick<ChatSession, 'agent'>) => session.agent?.name ?? 'Assistant'
 
+/** How a conversation is answered, in the words its user reads: by the AI, waiting for a person, or by a person. */
+export function answering(state: ChatSession['state'], waiting: boolean) {
+  if (state === 'HUMAN_ACTIVE') return { tone: 'warning', text: 'Human answering' } as const
+  return waiting
+    ? ({ tone: 'warning', text: 'Waiting for a person' } as const)
+    : ({ tone: 'info', text: 'AI answering' } as const)
+}
+
+/** The answering badge of a row: operators read the short form (their "Needs a human" badge tells who waits). */
+function StateBadge({ session, operator }: { session: ChatSession; operator: boolean }) {
+  if (operator)
+    return (
+      <Badge tone={session.state === 'HUMAN_ACTIVE' ? 'warning' : 'info'}>
+        {session.state === 'HUMAN_ACTIVE' ? 'Human' : 'AI'}
+      </Badge>
+    )
+  const { tone, text } = answering(session.state, session.waiting_for_human)
+  return <Badge tone={tone}>{text}</Badge>
+}
+
 function SessionRow({ session, operator }: { session: ChatSession; operator: boolean }) {
   const preview = operator
     ? (session.last_user_message ?? session.last_message)
@@ -78,9 +98,7 @@ function SessionRow({ session, operator }: { session: ChatSession; operator: boo
         {session.resolved_at ? (
           <Badge tone="success">Resolved</Badge>
         ) : (
-          <Badge tone={session.state === 'HUMAN_ACTIVE' ? 'warning' : 'info'}>
-            {session.state === 'HUMAN_ACTIVE' ? 'Human' : 'AI'}
-          </Badge>
+          <StateBadge session={session} operator={operator} />
         )}
         {operator && session.waiting_since && !session.resolved_at ? (
           <WaitingTime since={session.waiting_since} />

@@ -14,7 +14,7 @@ import { useOperatorTools } from '../stores/operator-tools-store'
 import { CannedResponses } from './canned-responses'
 import { CitationList } from './citation-list'
 import { Composer, type ComposerMode } from './composer'
-import { agentName } from './session-list'
+import { agentName, answering } from './session-list'
 
 /** Who a message is from, as the viewer knows them: "You" for their own words, the agent by name, operators by theirs. */
 function authorOf(message: ChatMessage, viewer: { ownWords: boolean; agent: string; owner: string | null }) {
@@ -127,15 +127,19 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   }
 
   function sendMessage(content: string, mode: ComposerMode) {
-    if (mode === 'note') void act(() => chatApi.addNote(sessionId, content))
-    else send(asOperator ? 'agent_message' : 'user_message', content)
+    if (mode !== 'note') return send(asOperator ? 'agent_message' : 'user_message', content)
+    void act(() => chatApi.addNote(sessionId, content))
+    return true
   }
 
   return (
     <section className="session-view" aria-label="Conversation">
       <header className="session-header">
         <div>
-          <h2>{summary && !isOwner ? `Chat with ${summary.owner.username} · ${agent}` : agent}</h2>
+          <div className="session-title">
+            <h2>{summary && !isOwner ? `Chat with ${summary.owner.username} · ${agent}` : agent}</h2>
+            <Badge tone={answering(current, waiting).tone}>{answering(current, waiting).text}</Badge>
+          </div>
           {isOwner && summary?.topic ? <p className="session-topic">{summary.topic}</p> : null}
           <p className="muted small">
             {current === 'HUMAN_ACTIVE'
@@ -152,13 +156,6 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </p>
         </div>
         <div className="row">
-          <Badge tone={current === 'HUMAN_ACTIVE' || waiting ? 'warning' : 'info'}>
-            {current === 'HUMAN_ACTIVE'
-              ? 'Human answering'
-              : waiting
-                ? 'Waiting for a person'
-                : 'AI answering'}
-          </Badge>
           {!asOperator && current === 'AI_ACTIVE' && !waiting ? (
             <Button onClick={() => void act(() => chatApi.requestHuman(sessionId).then((r) => r.session))}>
               Talk to a person

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { reconnectDelay, revokedClose } from '../../../lib/reconnect'
 import type { LoadState } from '../../../lib/use-load'
 import { forgetOnSignOut } from '../../../stores/session-store'
 import { chatApi } from '../api/chat-api'
@@ -27,8 +28,11 @@ interface SessionViewState {
   connect(sessionId: string): () => void
   /** Opens the socket of the session on screen again after its history failed. */
   reconnect(): void
-  /** Takeover, release and resolve go over REST (their errors carry codes); the socket carries the rest. */
-  send(event: 'user_message' | 'agent_message' | 'typing', content?: string): void
+  /**
+   * Takeover, release and resolve go over REST (their errors carry codes); the socket carries the rest. False when
+   * the socket is not open (it is being opened again): a message is not sent, and the view says so.
+   */
+  send(event: 'user_message' | 'agent_message' | 'typing', content?: string): boolean
   /** A message saved over REST (a note) that the socket also delivers: shown once either way. */
   add(message: ChatMessage): void
   setError(error: string | null): void
@@ -47,16 +51,14 @@ const FRESH_SESSION = {
   retrying: false,
 } satisfies Partial<SessionViewState>
 
+/** A message written while the socket is down: kept in the composer, to send again once it is back. */
+const NOT_CONNECTED = 'Not sent: the connection to the server is being restored. Send it again in a moment.'
+
 let socket: WebSocket | null = null
 let typingTimer: ReturnType<typeof setTimeout> | undefined
 /** The next attempt to reopen a live session's socket that dropped, and how many in a row failed. */
 let reopenTimer: ReturnType<typeof setTimeout> | undefined
 let reopenAttempts = 0
-
-/** Close codes that end a socket for good: its caller's access was revoked (4401, 4403). */
-const REVOKED = new Set([4401, 4403])
-/** Waits before reopening a dropped socket: doubling from 1 s, at most 30 s. */
-const reopenDelay = (attempts: number) => Math.min(30_000, 1000 * 2 ** attempts)
 
 /** Keeps the session list in step with what this session's socket reports (users have no operator feed). */
 function touchSummary(sessionId: string, change: Partial<ChatSession>) {
@@ -107,7 +109,8 @@ export const useChatSession = create<SessionViewState>((set, get) => {
     socket = current
     current.onopen = () => {
       reopenAttempts = 0
-      set({ connected: true })
+      // Back: the note that a message could not go has done its work.
+      set({ connected: true, ...(get().error === NOT_CONNECTED && { error: null }) })
     }
     current.onclose = (event) => {
       if (socket !== current) return
@@ -120,11 +123,11 @@ export const useChatSession = create<SessionViewState>((set, get) => {
         })
       // A live session whose socket dropped (the server restarting, the network gone) is opened again; the
       // server sends its whole history first, so what was said meanwhile appears.
-      else if (!REVOKED.has(event.code)) {
+      else if (!revokedClose(event.code)) {
         clearTimeout(reopenTimer)
         reopenTimer = setTimeout(() => {
           if (socket === current) openSocket(sessionId)
-        }, reopenDelay(reopenAttempts++))
+        }, reconnectDelay(reopenAttempts++))
       }
     }
     current.onmessage = (event) => receive(sessionId, JSON.parse(String(event.data)) as SocketEvent)
@@ -155,8 +158,10 @@ export const useChatSession = create<SessionViewState>((set, get) => {
       openSocket(sessionId)
     },
     send(event, content = '') {
-      if (event !== 'typing') set({ error: null })
-      if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ event, content }))
+      const open = socket?.readyState === WebSocket.OPEN
+      if (event !== 'typing') set({ error: open ? null : NOT_CONNECTED })
+      if (open) socket?.send(JSON.stringify({ event, content }))
+      return open
     },
     add,
     setError(error) {

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { keepSocketOpen } from '../../../lib/reconnect'
 import { forgetOnSignOut } from '../../../stores/session-store'
 import { chatApi, type InboxFilter } from '../api/chat-api'
 import type { Agent, ChatSession, ViewCounts } from '../api/chat-types'
@@ -110,32 +111,21 @@ export const useChatSessions = create<SessionsState>((set, get) => {
     },
     follow(me) {
       set({ me })
-      let socket: WebSocket | null = null
-      let stopped = false
-      let retry: ReturnType<typeof setTimeout> | undefined
-      const connect = () => {
-        socket = chatApi.operatorFeed()
-        socket.onopen = () => {
+      // Opened again after a drop, so the list stays live across server restarts.
+      return keepSocketOpen(chatApi.operatorFeed, {
+        onOpen() {
           set({ live: true })
           // Updates sent while the feed was down are not replayed: catch up from the list itself.
-          void get().refresh()
-        }
-        socket.onmessage = (event) => {
-          const data = JSON.parse(String(event.data)) as { type: string; session?: ChatSession }
+          void get()
+            .refresh()
+            .catch(() => undefined)
+        },
+        onMessage(text) {
+          const data = JSON.parse(text) as { type: string; session?: ChatSession }
           if (data.type === 'session_updated' && data.session) get().upsert(data.session)
-        }
-        socket.onclose = () => {
-          set({ live: false })
-          // Reconnect so the list stays live across server restarts.
-          if (!stopped) retry = setTimeout(connect, 2000)
-        }
-      }
-      connect()
-      return () => {
-        stopped = true
-        clearTimeout(retry)
-        socket?.close()
-      }
+        },
+        onClose: () => set({ live: false }),
+      })
     },
     poll() {
       set({ me: null })

@@ -6,6 +6,7 @@ import {
   showNotification,
 } from '../../../lib/desktop-notifications'
 import { useTitleCount } from '../../../lib/document-title'
+import { keepSocketOpen } from '../../../lib/reconnect'
 import { chatApi } from '../api/chat-api'
 import type { ChatSession } from '../api/chat-types'
 
@@ -71,9 +72,6 @@ export const useInboxAlerts = create<AlertsState>((set, get) => {
       if (on) playChime()
     },
     watch(open) {
-      let socket: WebSocket | null = null
-      let stopped = false
-      let retry: ReturnType<typeof setTimeout> | undefined
       // The waiting sessions as the server lists them; those that arrived while the feed was down alert once now.
       const catchUp = async (alertNew: boolean) => {
         const page = await chatApi.sessions({ view: 'all', state: '', q: '' }, 0, WAITING_PAGE)
@@ -84,14 +82,14 @@ export const useInboxAlerts = create<AlertsState>((set, get) => {
           for (const session of Object.values(waiting)) if (!known[session.id]) alert(session, open)
       }
       let first = true
-      const connect = () => {
-        socket = chatApi.operatorFeed()
-        socket.onopen = () => {
+      // Opened again after a drop, so alerts keep coming across server restarts.
+      const stop = keepSocketOpen(chatApi.operatorFeed, {
+        onOpen() {
           void catchUp(!first).catch(() => undefined)
           first = false
-        }
-        socket.onmessage = (event) => {
-          const data = JSON.parse(String(event.data)) as { type: string; session?: ChatSession }
+        },
+        onMessage(text) {
+          const data = JSON.parse(text) as { type: string; session?: ChatSession }
           const session = data.type === 'session_updated' ? data.session : undefined
           if (!session) return
           const { [session.id]: known, ...others } = get().waiting
@@ -101,17 +99,10 @@ export const useInboxAlerts = create<AlertsState>((set, get) => {
           }
           keep({ ...others, [session.id]: session })
           if (!known) alert(session, open)
-        }
-        socket.onclose = () => {
-          // Reconnect so alerts keep coming across server restarts.
-          if (!stopped) retry = setTimeout(connect, 2000)
-        }
-      }
-      connect()
+        },
+      })
       return () => {
-        stopped = true
-        clearTimeout(retry)
-        socket?.close()
+        stop()
         // Signed out or no longer an operator: no names nor counts stay behind.
         keep({})
       }

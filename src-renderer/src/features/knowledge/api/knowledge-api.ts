@@ -3,7 +3,6 @@ import type {
   DocumentDto,
   IngestionJobDto,
   KnowledgeSourceDto,
-  PassageDto,
   RetrievalQueryBody,
   RetrievedChunkSchema,
   UpdateSourceBody,
@@ -11,7 +10,6 @@ import type {
 import type { PageResult } from '@server/platform/http/pagination'
 import type { Static } from 'typebox'
 import { api } from '../../../lib/api-client'
-import { downloadName } from '../../../lib/download-name'
 
 export type Strategy = KnowledgeSourceDto['default_chunking_strategy']
 export type KnowledgeSource = KnowledgeSourceDto
@@ -45,25 +43,4 @@ export const knowledgeApi = {
   jobs: (id: string) =>
     api.get<PageResult<IngestionJob>>(`/knowledge-sources/${id}/ingestion-jobs`, { query: { size: 10 } }),
   query: (body: RetrievalQueryBody) => api.post<{ items: RetrievedItem[] }>('/retrieval/query', body),
-  /** A document's original file (for a reader of its source), read with the session's token. */
-  file: (sourceId: string, documentId: string) =>
-    fileAt(`/knowledge-sources/${sourceId}/documents/${documentId}/file`),
-  /** One page of a PDF as a PDF of its own: what a citation of that page grants. */
-  page: (sourceId: string, documentId: string, page: number) =>
-    fileAt(`/knowledge-sources/${sourceId}/documents/${documentId}/pages/${page}`),
-  /** The passage a citation names. */
-  passage: (sourceId: string, documentId: string, chunkId: string) =>
-    api.get<PassageDto>(
-      `/knowledge-sources/${sourceId}/documents/${documentId}/passages/${encodeURIComponent(chunkId)}`,
-    ),
-}
-
-/** A file answer, read with the session's token (a plain link could not send it). */
-async function fileAt(path: string): Promise<{ blob: Blob; mimeType: string; fileName: string }> {
-  const response = await api.raw('GET', path)
-  return {
-    blob: await response.blob(),
-    mimeType: (response.headers.get('content-type') ?? '').split(';')[0] ?? '',
-    fileName: downloadName(response) ?? 'Cited document',
-  }
 }

@@ -1,6 +1,5 @@
 import type { RetrievalQueryBody } from '@server/knowledge/knowledge.schemas'
 import { create } from 'zustand'
-import { ApiError } from '../../../lib/api-client'
 import { latestAnswers } from '../../../lib/latest-answer'
 import { errorMessage } from '../../../lib/use-load'
 import { forgetOnSignOut } from '../../../stores/session-store'
@@ -32,55 +31,6 @@ function refusalOf(file: File): string | null {
   return null
 }
 
-/** A cited document as the console shows it: text decoded, anything else held as an object URL. */
-export type CitedFile =
-  | { kind: 'pdf'; url: string }
-  | { kind: 'text'; text: string }
-  | { kind: 'other'; url: string; mimeType: string }
-
-export interface CitedDocument {
-  sourceId: string
-  documentId: string
-  title: string
-  file: CitedFile
-  /** The whole document (its source is readable), or only what the citation grants: its PDF page or passage. */
-  part: 'whole' | 'page' | 'passage'
-}
-
-/** What a citation names, for a reader who may open only that. */
-export interface CitedPart {
-  chunkId?: string
-  page?: number
-}
-
-const TEXT_TYPES = /^(?:text\/|application\/(?:json|xml|csv))/
-
-/** Frees the file an object URL holds; text holds none. */
-function release(document: CitedDocument | null) {
-  if (document && document.file.kind !== 'text') URL.revokeObjectURL(document.file.url)
-}
-
-/**
- * The whole document for a reader of its source; anyone else (a buyer of the agent that cited it) gets 404 there
- * and is shown what the citation grants: the cited page of a PDF, or the cited passage.
- */
-async function citedFile(sourceId: string, documentId: string, cited: CitedPart) {
-  try {
-    return { ...(await knowledgeApi.file(sourceId, documentId)), part: 'whole' as const }
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404) || !cited.chunkId) throw error
-  }
-  if (cited.page)
-    return { ...(await knowledgeApi.page(sourceId, documentId, cited.page)), part: 'page' as const }
-  const passage = await knowledgeApi.passage(sourceId, documentId, cited.chunkId)
-  return {
-    blob: new Blob([passage.content], { type: 'text/plain' }),
-    mimeType: 'text/plain',
-    fileName: passage.document_name,
-    part: 'passage' as const,
-  }
-}
-
 export const jobActive = (job: IngestionJob) => job.status === 'queued' || job.status === 'running'
 
 interface KnowledgeState {
@@ -100,17 +50,10 @@ interface KnowledgeState {
   /** The retrieval playground's last question and its answer; null before the first. */
   playground: { query: string; hits: RetrievedItem[] } | null
   askPlayground(body: RetrievalQueryBody): Promise<void>
-  /** The cited document open in the console (one at a time: opening another or closing frees its file). */
-  citedDocument: CitedDocument | null
-  openCitedDocument(sourceId: string, documentId: string, cited?: CitedPart): Promise<void>
-  closeCitedDocument(): void
 }
 
-/**
- * A question asked again, or another cited document opened (or the page closed) before the last answer came,
- * drops that answer.
- */
-const current = latestAnswers<'playground' | 'citedDocument'>()
+/** A question asked again before the last answer came drops that answer. */
+const current = latestAnswers<'playground'>()
 
 /** How often a running ingestion is re-read: the server has no live feed for ingestion jobs. */
 const PROGRESS_MS = 1000
@@ -183,41 +126,6 @@ export const useKnowledge = create<KnowledgeState>((set, get) => ({
       (answer) => set({ playground: { query: body.query, hits: answer.items } }),
     )
   },
-  citedDocument: null,
-  async openCitedDocument(sourceId, documentId, cited = {}) {
-    await current(
-      'citedDocument',
-      async () => {
-        const file = await citedFile(sourceId, documentId, cited)
-        const text = TEXT_TYPES.test(file.mimeType)
-          ? new TextDecoder('utf-8').decode(await file.blob.arrayBuffer())
-          : null
-        return { ...file, text }
-      },
-      ({ blob, mimeType, fileName, text, part }) => {
-        // The object URL is made only for the answer kept, so a dropped answer holds no file.
-        const file: CitedFile =
-          text !== null
-            ? { kind: 'text', text }
-            : mimeType === 'application/pdf'
-              ? { kind: 'pdf', url: URL.createObjectURL(blob) }
-              : { kind: 'other', url: URL.createObjectURL(blob), mimeType }
-        release(get().citedDocument)
-        set({ citedDocument: { sourceId, documentId, title: fileName, file, part } })
-      },
-    )
-  },
-  closeCitedDocument() {
-    // Closing counts as the newest request, so a file still on its way is dropped rather than kept.
-    void current(
-      'citedDocument',
-      async () => null,
-      () => {
-        release(get().citedDocument)
-        set({ citedDocument: null })
-      },
-    )
-  },
 }))
 
-forgetOnSignOut(useKnowledge, (state) => release(state.citedDocument))
+forgetOnSignOut(useKnowledge)

@@ -2,6 +2,7 @@ import type { FieldReviewPatch } from '@server/document-recognition/document-rec
 import type { PageResult } from '@server/platform/http/pagination'
 import { api, apiBase } from '../../../lib/api-client'
 import { readEvents } from '../../../lib/event-stream'
+import { reconnectDelay } from '../../../lib/reconnect'
 import { saveDownload } from '../../../lib/save-download'
 import type {
   Bbox,
@@ -90,12 +91,10 @@ async function saveFile(path: string, fallbackName: string) {
   await saveDownload(await api.raw('GET', path), fallbackName)
 }
 
-/** Between two attempts to reopen the live feed after it dropped. */
-const RECONNECT_MS = 2000
-
 /**
  * Follows the live run feed (`text/event-stream` over fetch, so the bearer header goes along) until `signal`
- * aborts, reopening it when the connection drops; `onRun` gets each run as it now reads.
+ * aborts, reopening it when the connection drops (later after each attempt that fails in a row); `onRun` gets
+ * each run as it now reads.
  */
 function watchRuns(
   onRun: (run: RecognitionRun) => void,
@@ -103,8 +102,10 @@ function watchRuns(
   /** Each time the feed (re)opens: changes made while it was closed are read then. */
   onConnected?: () => void,
 ): void {
+  let failures = 0
   const follow = async () => {
     const response = await api.raw('GET', '/document-recognition/runs/events', { signal })
+    failures = 0
     onConnected?.()
     await readEvents<{ type: string; run?: RecognitionRun }>(response, (event) => {
       if (event.type === 'run' && event.run) onRun(event.run)
@@ -113,7 +114,7 @@ function watchRuns(
   const loop = async () => {
     while (!signal.aborted) {
       await follow().catch(() => undefined)
-      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS))
+      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, reconnectDelay(failures++)))
     }
   }
   void loop()
