@@ -41,7 +41,9 @@ export function postgresUnavailable(): string | null {
 /** Whether the cluster has pgvector to offer (`CREATE EXTENSION vector`). */
 export function pgvectorInstalled(): boolean {
   try {
-    const share = execFileSync(path.join(POSTGRES_BIN, 'pg_config'), ['--sharedir'], { encoding: 'utf8' }).trim()
+    const share = execFileSync(path.join(POSTGRES_BIN, 'pg_config'), ['--sharedir'], {
+      encoding: 'utf8',
+    }).trim()
     return existsSync(path.join(share, 'extension', 'vector.control'))
   } catch {
     return false
@@ -78,7 +80,16 @@ export async function startPostgres(database = 'switchboard'): Promise<PostgresC
       '-c synchronous_commit=off',
       '-c full_page_writes=off',
     ].join(' ')
-    await asOwner('pg_ctl', ['-D', dataDir, '-o', settings, '-l', path.join(root, 'postgres.log'), '-w', 'start'])
+    await asOwner('pg_ctl', [
+      '-D',
+      dataDir,
+      '-o',
+      settings,
+      '-l',
+      path.join(root, 'postgres.log'),
+      '-w',
+      'start',
+    ])
     const serverUrl = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`
 
     const createDatabase = async (name: string) => {
@@ -114,7 +125,8 @@ const isRoot = () => process.getuid?.() === 0
 
 function ownerIds(): { uid: number; gid: number } | null {
   try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, CLUSTER_OWNER], { encoding: 'utf8' }).trim())
+    const id = (flag: string) =>
+      Number(execFileSync('id', [flag, CLUSTER_OWNER], { encoding: 'utf8' }).trim())
     return { uid: id('-u'), gid: id('-g') }
   } catch {
     return null
