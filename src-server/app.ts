@@ -18,7 +18,7 @@ import { aiRoutes, createModelRegistry } from './ai'
 import type { AppContext } from './app-context'
 import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
 import { backupRoutes } from './backup'
-import { isLoopbackHost, resolveConfig, type ServerConfig, type ServerOptions } from './config'
+import { ConfigError, isLoopbackHost, resolveConfig, type ServerConfig, type ServerOptions } from './config'
 import { consoleRoutes } from './console'
 import {
   chatModelCheck,
@@ -33,6 +33,7 @@ import {
   applyMigrations,
   migrationsFolder,
   openDatabase,
+  sqliteFileIn,
   startCheckpointer,
 } from './db'
 import { documentRecognitionRoutes } from './document-recognition'
@@ -105,6 +106,12 @@ export interface BootstrapInfo {
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<App> {
   const config = resolveConfig(options)
+  // Until every repository runs on both engines, a database URL is refused rather than half served.
+  if (config.databaseUrl)
+    throw new ConfigError(
+      'The PostgreSQL engine is not complete yet: `npm run db:migrate` applies its migrations to the database URL, ' +
+        'but the server does not run on it. Unset SWITCHBOARD_DATABASE_URL (--database-url) to serve from SQLite.',
+    )
   tightenDataDir(config.dataDir)
   const releaseDataDir = lockDataDir(config.dataDir)
   try {
@@ -140,7 +147,7 @@ async function buildApp(
     requestLog.level = level
   })
 
-  const db = openDatabase(path.join(config.dataDir, 'switchboard.db'))
+  const db = openDatabase(sqliteFileIn(config.dataDir))
   applyMigrations(db, config.appRoot)
   const checkpointer = startCheckpointer(db)
 
@@ -174,7 +181,7 @@ async function buildApp(
     config,
     instanceId: readInstanceId(config.dataDir),
     db,
-    blobs: new BlobStore(path.join(config.dataDir, 'blobs')),
+    blobs: new BlobStore(config.blobDir),
     uploads: new UploadGate(
       {
         maxFileBytes: config.uploadMaxFileMb * MB,

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import { migrate } from 'drizzle-orm/node-postgres/migrator'
@@ -40,14 +39,4 @@ export async function appliedPgMigrationCount(db: PgDb): Promise<number> {
             ELSE (SELECT count(*) FROM drizzle.__drizzle_migrations) END AS n`,
   )
   return Number(rows[0]?.n ?? 0)
-}
-
-/** Number of migrations in a folder's journal: what a database of this release must have applied. */
-export function journalMigrationCount(migrationsDir: string): number {
-  try {
-    const journal = JSON.parse(readFileSync(path.join(migrationsDir, 'meta', '_journal.json'), 'utf8'))
-    return (journal.entries as unknown[]).length
-  } catch {
-    return 0
-  }
 }

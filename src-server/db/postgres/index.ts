@@ -2,7 +2,6 @@
 export {
   appliedPgMigrationCount,
   applyPgMigrations,
-  journalMigrationCount,
   openPostgres,
   type PgDb,
   pgMigrationsFolder,

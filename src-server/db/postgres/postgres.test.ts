@@ -8,11 +8,10 @@ import { loadSqliteTables, PG_TABLES_FILE, renderPgTables } from '../../../scrip
 import { type PostgresCluster, postgresUnavailable, startPostgres } from '../../../test/helpers/postgres'
 import { findAppRoot } from '../../config'
 import { openDatabase } from '../client'
-import { applyMigrations } from '../migrate'
+import { applyMigrations, journalMigrationCount } from '../migrate'
 import {
   appliedPgMigrationCount,
   applyPgMigrations,
-  journalMigrationCount,
   openPostgres,
   type PgDb,
   pgMigrationsFolder,
