@@ -5,7 +5,12 @@ import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSqliteTables, PG_TABLES_FILE, renderPgTables } from '../../../scripts/pg-tables'
-import { type PostgresCluster, postgresUnavailable, startPostgres } from '../../../test/helpers/postgres'
+import {
+  type PostgresCluster,
+  pgvectorInstalled,
+  postgresUnavailable,
+  startPostgres,
+} from '../../../test/helpers/postgres'
 import { findAppRoot } from '../../config'
 import { openDatabase } from '../client'
 import { applyMigrations, journalMigrationCount } from '../migrate'
@@ -174,6 +179,102 @@ describe.skipIf(unavailable)(
         { status: 'published', assetType: 'agent', pricingModel: 'free', n: 2 },
       ])
     })
+
+    /** A source with two chunks whose vectors (3 dimensions, one embedding key) and search documents are stored. */
+    async function storeChunks(): Promise<number[]> {
+      const [owner] = await db
+        .insert(pgTables.user)
+        .values({ username: `owner-${Math.random()}`, passwordHash: 'x', roles: ['user'] })
+        .returning()
+      const [source] = await db
+        .insert(pgTables.knowledgeSource)
+        .values({
+          name: 'docs',
+          defaultChunkingStrategy: 'fixed_size',
+          defaultChunkingParams: {},
+          ownerId: owner?.id as string,
+        })
+        .returning()
+      const sourceId = source?.id as string
+      const [document] = await db
+        .insert(pgTables.knowledgeDocument)
+        .values({ sourceId, fileName: 'a.txt', mimeType: 'text/plain', sizeBytes: 1, sha256: 'a' })
+        .returning()
+      const chunk = (ordinal: number, content: string) => ({
+        id: `chunk-${Math.random()}`,
+        sourceId,
+        documentId: document?.id as string,
+        ordinal,
+        charStart: 0,
+        charEnd: content.length,
+        content,
+        embeddingKey: 'test:model:3',
+      })
+      const chunks = await db
+        .insert(pgTables.knowledgeChunk)
+        .values([chunk(0, 'invoices are due in thirty days'), chunk(1, 'refunds take a week')])
+        .returning()
+      const vectors = [
+        [1, 0, 0],
+        [0, 1, 0],
+      ]
+      for (const [index, row] of chunks.entries()) {
+        await db.$client.query(
+          `INSERT INTO knowledge_chunk_vector (seq, embedding_key, source_id, embedding) VALUES ($1, $2, $3, $4)`,
+          [row.seq, row.embeddingKey, sourceId, vectors[index]],
+        )
+        await db.$client.query(
+          `INSERT INTO knowledge_chunk_search (seq, document) VALUES ($1, to_tsvector('english', $2))`,
+          [row.seq, row.content],
+        )
+      }
+      return chunks.map((row) => row.seq)
+    }
+
+    it("drops a chunk's vector and search document with it, and counts the deletion", async () => {
+      const [first, second] = await storeChunks()
+      const deletions = async () =>
+        Number((await db.$client.query('SELECT count FROM knowledge_chunk_deletions')).rows[0].count)
+      const before = await deletions()
+      await db.delete(pgTables.knowledgeChunk).where(eq(pgTables.knowledgeChunk.seq, first as number))
+      const left = async (table: string) =>
+        (await db.$client.query(`SELECT seq FROM ${table} WHERE seq = ANY($1)`, [[first, second]])).rows.map(
+          (row) => Number(row.seq),
+        )
+      expect(await left('knowledge_chunk_vector')).toEqual([second])
+      expect(await left('knowledge_chunk_search')).toEqual([second])
+      expect(await deletions()).toBe(before + 1)
+      const found = await db.$client.query(
+        `SELECT seq FROM knowledge_chunk_search WHERE document @@ plainto_tsquery('english', 'refund')`,
+      )
+      expect(found.rows.map((row) => Number(row.seq))).toEqual([second])
+    })
+
+    it.skipIf(!pgvectorInstalled())(
+      'lets pgvector index the vectors of one embedding key and rank by cosine through that index',
+      async () => {
+        const [nearX] = await storeChunks()
+        await db.$client.query('CREATE EXTENSION IF NOT EXISTS vector')
+        await db.$client.query(
+          `CREATE INDEX knowledge_chunk_vector_test_hnsw ON knowledge_chunk_vector
+           USING hnsw ((embedding::vector(3)) vector_cosine_ops) WHERE embedding_key = 'test:model:3'`,
+        )
+        const nearest = `SELECT seq FROM knowledge_chunk_vector WHERE embedding_key = 'test:model:3'
+                         ORDER BY embedding::vector(3) <=> '[0.9,0.1,0]' LIMIT 1`
+        const client = await db.$client.connect()
+        try {
+          await client.query('SET enable_seqscan = off')
+          const plan = (await client.query(`EXPLAIN ${nearest}`)).rows
+            .map((row) => row['QUERY PLAN'])
+            .join('\n')
+          expect(plan).toContain('knowledge_chunk_vector_test_hnsw')
+          expect(Number((await client.query(nearest)).rows[0].seq)).toBe(nearX)
+        } finally {
+          await client.query('RESET enable_seqscan')
+          client.release()
+        }
+      },
+    )
   },
 )
 
