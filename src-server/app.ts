@@ -42,12 +42,19 @@ import { type LanListener, lanCertificate, lanHostNames, lanRoutes, lanTransport
 import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
 import type { AppContext } from './platform/app-context'
-import { isLoopbackHost, resolveConfig, type ServerConfig, type ServerOptions } from './platform/config'
+import {
+  ConfigError,
+  isLoopbackHost,
+  resolveConfig,
+  type ServerConfig,
+  type ServerOptions,
+} from './platform/config'
 import {
   appliedMigrationCount,
   applyMigrations,
   migrationsFolder,
   openDatabase,
+  sqliteFileIn,
   startCheckpointer,
 } from './platform/db'
 import { errorHandling } from './platform/errors'
@@ -105,6 +112,12 @@ export interface BootstrapInfo {
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<App> {
   const config = resolveConfig(options)
+  // Until every repository runs on both engines, a database URL is refused rather than half served.
+  if (config.databaseUrl)
+    throw new ConfigError(
+      'The PostgreSQL engine is not complete yet: `npm run db:migrate` applies its migrations to the database URL, ' +
+        'but the server does not run on it. Unset SWITCHBOARD_DATABASE_URL (--database-url) to serve from SQLite.',
+    )
   tightenDataDir(config.dataDir)
   const releaseDataDir = lockDataDir(config.dataDir)
   try {
@@ -140,7 +153,7 @@ async function buildApp(
     requestLog.level = level
   })
 
-  const db = openDatabase(path.join(config.dataDir, 'switchboard.db'))
+  const db = openDatabase(sqliteFileIn(config.dataDir))
   applyMigrations(db, config.appRoot)
   const checkpointer = startCheckpointer(db)
 
@@ -174,7 +187,7 @@ async function buildApp(
     config,
     instanceId: readInstanceId(config.dataDir),
     db,
-    blobs: new BlobStore(path.join(config.dataDir, 'blobs')),
+    blobs: new BlobStore(config.blobDir),
     uploads: new UploadGate(
       {
         maxFileBytes: config.uploadMaxFileMb * MB,

@@ -9,13 +9,15 @@ const { values } = parseArgs({
     port: { type: 'string' },
     host: { type: 'string' },
     'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 })
 
 if (values.help) {
-  process.stdout.write(`Usage: switchboard [--port 8787] [--host 127.0.0.1] [--data-dir ./data]
+  process.stdout.write(`Usage: switchboard [--port 8787] [--host 127.0.0.1] [--data-dir ./data] [--database-url URL]
   --host 0.0.0.0 opens the server to the LAN. Env: SWITCHBOARD_PORT, SWITCHBOARD_HOST, SWITCHBOARD_DATA_DIR,
+  SWITCHBOARD_DATABASE_URL, SWITCHBOARD_BLOB_DIR,
   SWITCHBOARD_ADMIN_PASSWORD, SWITCHBOARD_SECRET_KEY, SWITCHBOARD_ENV, SWITCHBOARD_GUARD_MODE,
   SWITCHBOARD_ALLOWED_ORIGINS, SWITCHBOARD_OPENAI_BASE_URL, SWITCHBOARD_OPENAI_API_KEY, SWITCHBOARD_OPENAI_MODELS,
   SWITCHBOARD_EMBEDDING_MODEL, SWITCHBOARD_LOCAL_EMBEDDER, LOW_CONFIDENCE_THRESHOLD (README.md lists them all).\n`)
@@ -39,6 +41,7 @@ const server = await startServer({
   ...(port !== undefined ? { port } : {}),
   ...(values.host ? { host: values.host } : {}),
   ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+  ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
   handleSignals: true,
 }).catch((error: unknown) => {
   // A bad setting exits 2 like a bad flag; a data directory another server holds exits 3.

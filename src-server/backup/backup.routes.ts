@@ -17,6 +17,6 @@ export const backupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/api/admin/backup',
     { config: { permission: 'platform.admin' }, schema: { tags: ['admin'], response: { 201: Backup } } },
     async (request, reply) =>
-      reply.status(201).send(await createBackup(ctx.db, ctx.config.dataDir, request.requireUser().id)),
+      reply.status(201).send(await createBackup(ctx.db, ctx.config, request.requireUser().id)),
   )
 }

@@ -20,19 +20,22 @@ async function countFiles(dir: string): Promise<number> {
 
 /**
  * An online backup into `<data>/backups/<timestamp>/`: SQLite's backup API gives a consistent copy while the
- * server keeps serving, then the blob folder is copied. Blobs are immutable and named by content, so a blob
+ * server keeps serving, then the blob folder (`blobDir`) is copied. Blobs are immutable and named by content, so a blob
  * written during the copy is either in it whole or not referenced by the copied database yet.
  */
-export async function createBackup(db: Db, dataDir: string, actorId: string): Promise<BackupResult> {
+export async function createBackup(
+  db: Db,
+  { dataDir, blobDir }: { dataDir: string; blobDir: string },
+  actorId: string,
+): Promise<BackupResult> {
   const createdAt = new Date().toISOString()
   const id = createdAt.replace(/[:.]/g, '-')
   const folder = path.join(dataDir, 'backups', id)
   await mkdir(folder, { recursive: true })
   const databaseFile = path.join(folder, 'switchboard.db')
   await db.$client.backup(databaseFile)
-  const blobs = path.join(dataDir, 'blobs')
   const blobCopy = path.join(folder, 'blobs')
-  await cp(blobs, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch(
+  await cp(blobDir, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch(
     (error) => {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     },

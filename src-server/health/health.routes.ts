@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../platform/app-context'
-import { appliedMigrationCount } from '../platform/db'
+import { databaseEngine } from '../platform/config'
+import { appliedMigrationCount, journalMigrationCount, migrationsFolder } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 
 const Health = Type.Object({
@@ -14,6 +15,10 @@ const Health = Type.Object({
   guard_state: Type.Enum(['ok', 'warning', 'failed']),
   guard_messages: Type.Array(Type.String()),
   version: Type.String(),
+  /** Where the data lives: `sqlite` (the data directory) or `postgresql` (`SWITCHBOARD_DATABASE_URL`). */
+  engine: Type.Enum(['sqlite', 'postgresql']),
+  /** Whether the database has every migration of this release applied. */
+  migrations_current: Type.Boolean(),
 })
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -27,6 +32,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     .update(`${ctx.instanceId}:${row.schema_version}:${appliedMigrationCount(ctx.db)}`)
     .digest('hex')
     .slice(0, 16)
+  const engine = databaseEngine(ctx.config)
+  const migrationsExpected = journalMigrationCount(migrationsFolder(ctx.config.appRoot))
 
   app.get(
     '/healthz',
@@ -44,6 +51,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         guard_state: state,
         guard_messages: messages,
         version: ctx.config.version,
+        engine,
+        // One count of a small table: another process (`npm run db:migrate`, a restore) may change it meanwhile.
+        migrations_current: appliedMigrationCount(ctx.db) >= migrationsExpected,
       }
     },
   )

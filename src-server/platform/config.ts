@@ -5,6 +5,16 @@ import { fileURLToPath } from 'node:url'
 /** Everything `createServer` needs to know, resolved once from options, then env, then defaults. */
 export interface ServerConfig {
   dataDir: string
+  /**
+   * `SWITCHBOARD_DATABASE_URL` (`--database-url`): `postgres://user:password@host:port/database` puts the data on
+   * PostgreSQL, so several instances can share it; null keeps it in SQLite under the data directory.
+   */
+  databaseUrl: string | null
+  /**
+   * `SWITCHBOARD_BLOB_DIR`: the content-addressed blob folder, one every instance of a team server shares; default
+   * `<data dir>/blobs`.
+   */
+  blobDir: string
   host: string
   port: number
   env: string
@@ -88,8 +98,16 @@ export function resolveConfig(
   const guardMode = options.guardMode ?? (env.SWITCHBOARD_GUARD_MODE === 'warn' ? 'warn' : 'enforce')
   const host = options.host ?? env.SWITCHBOARD_HOST ?? DEFAULT_HOST
   const port = options.port ?? parsePort('SWITCHBOARD_PORT', env.SWITCHBOARD_PORT) ?? DEFAULT_PORT
+  const dataDir = path.resolve(options.dataDir ?? env.SWITCHBOARD_DATA_DIR ?? 'data')
   return {
-    dataDir: path.resolve(options.dataDir ?? env.SWITCHBOARD_DATA_DIR ?? 'data'),
+    dataDir,
+    databaseUrl:
+      options.databaseUrl !== undefined
+        ? postgresUrl('--database-url', options.databaseUrl)
+        : postgresUrl('SWITCHBOARD_DATABASE_URL', env.SWITCHBOARD_DATABASE_URL),
+    blobDir: path.resolve(
+      options.blobDir ?? (env.SWITCHBOARD_BLOB_DIR?.trim() || path.join(dataDir, 'blobs')),
+    ),
     host,
     port,
     env: options.env ?? env.SWITCHBOARD_ENV ?? 'desktop',
@@ -201,6 +219,30 @@ function httpUrl(name: string, value: string | undefined): string | null {
   if (protocol !== 'http:' && protocol !== 'https:')
     throw new ConfigError(`${name} must be an http(s) URL; got "${value}".`)
   return trimmed
+}
+
+/** The storage engine a configuration asks for: PostgreSQL with a database URL, SQLite without. */
+export type DatabaseEngine = 'sqlite' | 'postgresql'
+export const databaseEngine = (config: Pick<ServerConfig, 'databaseUrl'>): DatabaseEngine =>
+  config.databaseUrl ? 'postgresql' : 'sqlite'
+
+function postgresUrl(name: string, value: string | null | undefined): string | null {
+  const trimmed = value?.trim()
+  if (!trimmed) return null
+  const protocol = URL.canParse(trimmed) ? new URL(trimmed).protocol : null
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:')
+    throw new ConfigError(
+      `${name} must be a postgres:// or postgresql:// URL; got "${redactedUrl(trimmed)}".`,
+    )
+  return trimmed
+}
+
+/** A URL as it may appear in a message: its password masked, as in a log line. */
+function redactedUrl(value: string): string {
+  if (!URL.canParse(value)) return value.replace(/:[^:@/]*@/, ':***@')
+  const url = new URL(value)
+  if (url.password) url.password = '***'
+  return url.toString()
 }
 
 function localEmbedder(value: string | undefined): LocalEmbedderName | undefined {

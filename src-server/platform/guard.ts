@@ -1,5 +1,6 @@
-import { accessSync, constants, existsSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { journalMigrationCount } from './db'
 
 export type GuardState = 'ok' | 'warning' | 'failed'
 
@@ -100,10 +101,7 @@ export function freeDisk(dataDir: string): GuardCheck {
 
 export function migrationsApplied(migrationsDir: string, applied: () => number): GuardCheck {
   return () => {
-    const journal = path.join(migrationsDir, 'meta', '_journal.json')
-    const expected = existsSync(journal)
-      ? (JSON.parse(readFileSync(journal, 'utf8')).entries as unknown[]).length
-      : 0
+    const expected = journalMigrationCount(migrationsDir)
     const count = applied()
     return count >= expected
       ? null

@@ -3,7 +3,8 @@ import { createServer } from 'node:net'
 
 export const PROCESS_ADMIN_PASSWORD = 'process-admin-password'
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on right now, on loopback. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.listen(0, '127.0.0.1', () => {

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import type { Db } from './client'
@@ -14,4 +15,10 @@ export function applyMigrations(db: Db, appRoot: string): void {
 export function appliedMigrationCount(db: Db): number {
   const row = db.$client.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }
   return row.n
+}
+
+/** Number of migrations in a folder's journal: what a database of this release must have applied. */
+export function journalMigrationCount(migrationsDir: string): number {
+  const journal = path.join(migrationsDir, 'meta', '_journal.json')
+  return existsSync(journal) ? (JSON.parse(readFileSync(journal, 'utf8')).entries as unknown[]).length : 0
 }

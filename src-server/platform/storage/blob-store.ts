@@ -13,11 +13,30 @@ export interface StoredBlob {
 export type BlobHolder = (sha256: string) => boolean
 
 /**
- * Content-addressed files under `<data>/blobs/ab/cd/<sha256>`. Writes go to a temp file first and are renamed
+ * Content-addressed bytes, named by their SHA-256, as the domains use them. `BlobStore` keeps them as files in one
+ * directory (`SWITCHBOARD_BLOB_DIR`, which every instance of a team server shares). An S3-compatible store would
+ * implement the same over objects keyed `ab/cd/<sha256>`: `put` a PutObject (skipped when HeadObject finds it),
+ * `adopt` a multipart upload of the temporary file, `size` HeadObject, `read`/`readBytes` GetObject, `delete`
+ * DeleteObject. Only `has` must become asynchronous for it (a file store answers it from the disk at once).
+ */
+export interface BlobStorage {
+  addHolder(holder: BlobHolder): void
+  release(sha256: string): Promise<boolean>
+  put(bytes: Uint8Array): Promise<StoredBlob>
+  adopt(file: string, blob: StoredBlob): Promise<StoredBlob>
+  has(sha256: string): boolean
+  size(sha256: string): Promise<number | null>
+  read(sha256: string): Readable
+  readBytes(sha256: string): Promise<Buffer>
+  delete(sha256: string): Promise<void>
+}
+
+/**
+ * Content-addressed files under `<blob dir>/ab/cd/<sha256>`. Writes go to a temp file first and are renamed
  * into place, so a blob is either whole or absent. The same bytes stored by two domains are one blob, so a
  * domain never deletes one itself: it calls `release`, which deletes only when no holder references it.
  */
-export class BlobStore {
+export class BlobStore implements BlobStorage {
   private readonly holders: BlobHolder[] = []
 
   constructor(private readonly root: string) {}
