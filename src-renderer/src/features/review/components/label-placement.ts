@@ -35,17 +35,20 @@ function candidates({ box, width, height }: LabelRequest): Rect[] {
 /**
  * Places field labels outside every value box: each label (in the given order, so the first are placed first)
  * takes the first spot beside its own box that stays on the page and touches no value box and no label placed
- * before it. A label with no such spot gets null: it is shown only on hover or selection, never over a value.
+ * before it, preferring one that also covers none of the page's printed `words` (on a tight receipt at a small
+ * zoom there may be none). A label with no such spot gets null: it is shown only on hover or selection, never
+ * over a value.
  */
 export function placeLabels(
   labels: LabelRequest[],
   page: { width: number; height: number },
+  words: Rect[] = [],
 ): Map<string, Rect | null> {
   const values = labels.map((label) => label.box)
   const placed: Rect[] = []
   const result = new Map<string, Rect | null>()
   for (const label of labels) {
-    const spot = candidates(label).find(
+    const free = candidates(label).filter(
       (rect) =>
         rect[0] >= 0 &&
         rect[1] >= 0 &&
@@ -54,6 +57,8 @@ export function placeLabels(
         !values.some((value) => overlaps(rect, value)) &&
         !placed.some((other) => overlaps(rect, other)),
     )
+    // A label's own value's words are inside its box, which no spot touches anyway.
+    const spot = free.find((rect) => !words.some((word) => overlaps(rect, word))) ?? free[0]
     if (spot) placed.push(spot)
     result.set(label.id, spot ?? null)
   }
