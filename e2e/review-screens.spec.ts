@@ -90,8 +90,10 @@ test('the review view and queue at 1440x900 and 1024x700, light and dark: the qu
       const page = await context.newPage()
       await signIn(page, server)
       const shot = (name: string) => screenshot(page, testInfo, `${name}-${size.width}-${scheme}`)
-      // The first page and the thumbnails drawn, not blank canvases still waiting on pdf.js.
+      // The first page and the thumbnails drawn, not blank canvases still waiting on pdf.js; the page's words
+      // read (the field names are placed clear of them).
       const drawn = async () => {
+        await expect(page.locator('.pdf-word').first()).toBeAttached()
         await expect(page.locator('[data-page="1"] canvas[data-drawn]')).toBeVisible()
         await expect(
           page.getByRole('navigation', { name: 'Pages' }).locator('canvas:not([data-drawn])'),
