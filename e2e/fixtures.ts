@@ -99,17 +99,41 @@ export async function apiToken(server: RunningServer, username: string, password
   return { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
 }
 
-/** Uploads a document through the API, as a script would, and waits until its run completed. */
-export async function uploadThroughApi(server: RunningServer, name: string, bytes: Buffer): Promise<string> {
+/** A shipped extractor's id, by its display name. */
+export async function extractorId(server: RunningServer, name = 'Invoice extractor'): Promise<string> {
   const { authorization } = await apiToken(server, 'admin', ADMIN_PASSWORD)
   const agents = (await (
     await fetch(`${server.url}/document-recognition/runtime-agents`, { headers: { authorization } })
   ).json()) as { items: { agent_id: string; display_name: string }[] }
-  const agent = agents.items.find((a) => a.display_name === 'Invoice extractor')
-  if (!agent) throw new Error('the invoice extractor is not registered')
+  const agent = agents.items.find((a) => a.display_name === name)
+  if (!agent) throw new Error(`the extractor ${name} is not registered`)
+  return agent.agent_id
+}
+
+/** No spot check: a run read cleanly must not be flagged `sampled` by chance. */
+export async function withoutSampling(server: RunningServer, extractor = 'Invoice extractor') {
+  const headers = await apiToken(server, 'admin', ADMIN_PASSWORD)
+  const put = await fetch(
+    `${server.url}/admin/document-recognition/runtime-agents/${await extractorId(server, extractor)}`,
+    { method: 'PUT', headers, body: JSON.stringify({ review_sample_rate: 0 }) },
+  )
+  expect(put.status).toBe(200)
+}
+
+/**
+ * Uploads a document through the API, as a script would, and waits until its run completed (a PDF to the Invoice
+ * extractor unless told otherwise; a scan read by OCR on a busy machine may need a longer `wait`).
+ */
+export async function uploadThroughApi(
+  server: RunningServer,
+  name: string,
+  bytes: Buffer,
+  { extractor = 'Invoice extractor', type = 'application/pdf', wait = 60_000 } = {},
+): Promise<string> {
+  const { authorization } = await apiToken(server, 'admin', ADMIN_PASSWORD)
   const form = new FormData()
-  form.append('runtime_agent_id', agent.agent_id)
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name)
+  form.append('runtime_agent_id', await extractorId(server, extractor))
+  form.append('file', new Blob([new Uint8Array(bytes)], { type }), name)
   const created = (await (
     await fetch(`${server.url}/document-recognition/runs`, {
       method: 'POST',
@@ -127,7 +151,7 @@ export async function uploadThroughApi(server: RunningServer, name: string, byte
             })
           ).json()) as { status: string }
         ).status,
-      { timeout: 60_000 },
+      { timeout: wait },
     )
     .toBe('completed')
   return created.id

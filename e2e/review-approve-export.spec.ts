@@ -1,30 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fixturePath } from '../test/helpers/fixtures'
-import {
-  ADMIN_PASSWORD,
-  apiToken,
-  expect,
-  type RunningServer,
-  screenshot,
-  signIn,
-  test,
-  uploadThroughApi,
-} from './fixtures'
-
-/** No spot check: a run read cleanly must not be flagged `sampled` by chance. */
-async function withoutSampling(server: RunningServer) {
-  const headers = await apiToken(server, 'admin', ADMIN_PASSWORD)
-  const { items } = (await (
-    await fetch(`${server.url}/document-recognition/runtime-agents`, { headers })
-  ).json()) as { items: { agent_id: string; display_name: string }[] }
-  const agent = items.find((a) => a.display_name === 'Invoice extractor')
-  const put = await fetch(`${server.url}/admin/document-recognition/runtime-agents/${agent?.agent_id}`, {
-    method: 'PUT',
-    headers,
-    body: JSON.stringify({ review_sample_rate: 0 }),
-  })
-  expect(put.status).toBe(200)
-}
+import { expect, screenshot, signIn, test, uploadThroughApi, withoutSampling } from './fixtures'
 
 test('a reviewer marks what is not on the document, approves in one step and exports the result', async ({
   page,

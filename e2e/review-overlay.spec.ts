@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { invoicePdf, SAMPLE_INVOICE } from '../test/helpers/document-recognition/invoice-documents'
 import { fixturePath } from '../test/helpers/fixtures'
-import { ADMIN_PASSWORD, apiToken, expect, screenshot, signIn, test, uploadThroughApi } from './fixtures'
+import { expect, screenshot, signIn, test, uploadThroughApi } from './fixtures'
 
 type Box = { x: number; y: number; width: number; height: number }
 /** Two boxes overlap by more than half a pixel (sub-pixel rounding of touching edges is not an overlap). */
@@ -102,38 +102,4 @@ test('shift+click gathers words without selecting text, and Fit page shows the w
     })
     .toBe(true)
   await screenshot(page, testInfo, 'review-fit-page')
-})
-
-test('three files dropped on the upload panel make three runs, with the batch progress shown', async ({
-  page,
-  server,
-}) => {
-  await signIn(page, server)
-  await page.goto(`${server.url}/console/review`)
-  await page.getByLabel('Extractor', { exact: true }).first().selectOption({ label: 'Invoice extractor' })
-  const pdf = (await invoicePdf(SAMPLE_INVOICE)).toString('base64')
-  // Two of the same name: the queue tells them apart by their upload time. (Run in the page, which has the DOM.)
-  const dropped = await page.evaluateHandle(`(() => {
-    const bytes = Uint8Array.from(atob(${JSON.stringify(pdf)}), (c) => c.charCodeAt(0))
-    const transfer = new DataTransfer()
-    for (const name of ['a.pdf', 'same.pdf', 'same.pdf'])
-      transfer.items.add(new File([bytes], name, { type: 'application/pdf' }))
-    return transfer
-  })()`)
-  const form = page.getByRole('form', { name: 'Upload documents' })
-  await form.dispatchEvent('dragover', { dataTransfer: dropped })
-  await form.dispatchEvent('drop', { dataTransfer: dropped })
-  const progress = page.getByRole('status', { name: 'Batch upload' })
-  await expect(progress).toContainText('3 run(s) created')
-  await expect(progress).toContainText('3 of 3 extracted', { timeout: 60_000 })
-
-  const headers = await apiToken(server, 'admin', ADMIN_PASSWORD)
-  const runs = (await (await fetch(`${server.url}/document-recognition/runs`, { headers })).json()) as {
-    total: number
-    items: { file_name: string }[]
-  }
-  expect(runs.total).toBe(3)
-  expect(runs.items.map((r) => r.file_name).sort()).toEqual(['a.pdf', 'same.pdf', 'same.pdf'])
-  await expect(page.getByRole('row', { name: /same\.pdf · uploaded/ })).toHaveCount(2)
-  await expect(page.getByRole('tab', { name: /^All 3$/ })).toBeVisible()
 })

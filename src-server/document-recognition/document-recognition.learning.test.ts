@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settledUpload, startWithInvoiceReviewer } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, type PrintedLine } from '../../test/helpers/document-recognition/invoice-documents'
+import { nordwindInvoice } from '../../test/helpers/document-recognition/learning-documents'
 import type { TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
 import { documentLearnedHint } from './document-recognition.tables'
@@ -16,28 +17,6 @@ type Field = {
   confidence: number
   review_status: string
   flag_reasons: string[]
-}
-
-/**
- * One supplier's layout with an invoice number under a label the general rules do not know ("Ref. code"); `shift`
- * moves the block down as a longer address would.
- */
-function nordwindInvoice(refCode: string, date: string, shift = 0): PrintedLine[] {
-  return [
-    { text: 'Nordwind Papier GmbH', x: 50, y: 50, size: 18 },
-    { text: 'Hafenstrasse 12, 20457 Hamburg', x: 50, y: 75, size: 10 },
-    { text: 'Ref. code:', x: 320, y: 120 + shift, size: 11 },
-    { text: refCode, x: 400, y: 120 + shift, size: 11 },
-    { text: `Issued: ${date}`, x: 320, y: 140 + shift, size: 11 },
-    { text: 'Copy paper A4, 20 boxes', x: 50, y: 240 + shift },
-    { text: 'Subtotal', x: 330, y: 300 + shift },
-    { text: '400.00', x: 450, y: 300 + shift },
-    { text: 'VAT', x: 330, y: 320 + shift },
-    { text: '76.00', x: 450, y: 320 + shift },
-    { text: 'Total', x: 330, y: 340 + shift },
-    { text: '476.00', x: 450, y: 340 + shift },
-    { text: 'IBAN DE89 3704 0044 0532 0130 00', x: 50, y: 780, size: 9 },
-  ]
 }
 
 /** Another supplier printing the same unusual label elsewhere: hints of the first layout must not apply. */

@@ -5,7 +5,10 @@ import { useEffect, useRef } from 'react'
 // pdf.js parses in its worker, bundled with the console: every PDF view imports this module.
 GlobalWorkerOptions.workerSrc = workerUrl
 
-/** Draws one page of the PDF onto a canvas once `visible`, at `scale` times the device pixel ratio. */
+/**
+ * Draws one page of the PDF onto a canvas once `visible`, at `scale` times the device pixel ratio; `data-drawn`
+ * marks a canvas whose page is drawn (for whoever waits on it, such as a screenshot).
+ */
 export function PdfCanvas({
   pdf,
   pageNumber,
@@ -29,10 +32,17 @@ export function PdfCanvas({
     void pdf.getPage(pageNumber).then((page) => {
       if (cancelled || !canvas.current) return
       const viewport = page.getViewport({ scale: scale * (window.devicePixelRatio || 1) })
-      canvas.current.width = Math.floor(viewport.width)
-      canvas.current.height = Math.floor(viewport.height)
-      task = page.render({ canvas: canvas.current, viewport })
-      task.promise.catch(() => undefined)
+      const target = canvas.current
+      delete target.dataset.drawn
+      target.width = Math.floor(viewport.width)
+      target.height = Math.floor(viewport.height)
+      task = page.render({ canvas: target, viewport })
+      task.promise.then(
+        () => {
+          if (!cancelled) target.dataset.drawn = 'true'
+        },
+        () => undefined,
+      )
     })
     return () => {
       cancelled = true

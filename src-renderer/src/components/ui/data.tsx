@@ -9,6 +9,21 @@ export interface Column<T> {
   render(row: T): ReactNode
   width?: string
   align?: 'left' | 'right'
+  /**
+   * In a `fixed` table, a lower-priority column, hidden when the table is narrower than its breakpoint (a
+   * container query on the table's own width, so a collapsed or open sidebar counts): `medium` below 1000 px, `narrow` below 760 px,
+   * `wide` (shown only on wide tables) below 1280 px.
+   */
+  hideBelow?: 'narrow' | 'medium' | 'wide'
+}
+
+/** A cell's text on one line, cut with an ellipsis when the column is narrower; the whole text in its tooltip. */
+export function Clipped({ text, children }: { text: string; children?: ReactNode }) {
+  return (
+    <span className="cell-clip" title={text}>
+      {children ?? text}
+    </span>
+  )
 }
 
 /** What the table body shows instead of rows: a failure, a skeleton, or the empty message. */
@@ -17,6 +32,9 @@ function tableNotice(load: LoadState | undefined, empty: ReactNode, hasRows: boo
   if (load?.status === 'loading') return <Skeleton rows={3} />
   return hasRows ? null : empty
 }
+
+const hiddenClass = (column: Column<unknown>) =>
+  column.hideBelow ? `hide-below-${column.hideBelow}` : undefined
 
 /**
  * A plain data table: header, rows, and an empty message that says what to do. With `load`, a running or failed
@@ -29,6 +47,7 @@ export function DataTable<T>({
   empty,
   label,
   load,
+  fixed,
 }: {
   columns: Column<T>[]
   rows: T[]
@@ -36,15 +55,21 @@ export function DataTable<T>({
   empty: ReactNode
   label: string
   load?: LoadState
+  /** Columns keep the widths given them and the rest share what is left: the table never scrolls sideways. */
+  fixed?: boolean
 }) {
   const notice = tableNotice(load, empty, rows.length > 0)
   return (
-    <div className="table-wrap">
-      <table className="table" aria-label={label}>
+    <div className={fixed ? 'table-wrap table-wrap-fixed' : 'table-wrap'}>
+      <table className={fixed ? 'table table-fixed' : 'table'} aria-label={label}>
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.key} style={{ width: column.width, textAlign: column.align }}>
+              <th
+                key={column.key}
+                className={hiddenClass(column)}
+                style={{ width: column.width, textAlign: column.align }}
+              >
                 {column.header}
               </th>
             ))}
@@ -61,7 +86,7 @@ export function DataTable<T>({
             rows.map((row) => (
               <tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <td key={column.key} style={{ textAlign: column.align }}>
+                  <td key={column.key} className={hiddenClass(column)} style={{ textAlign: column.align }}>
                     {column.render(row)}
                   </td>
                 ))}

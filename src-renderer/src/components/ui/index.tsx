@@ -88,8 +88,9 @@ export function PageHeader({
   useDocumentTitle(title)
   return (
     <header className="page-header">
-      <div>
-        <h1>{title}</h1>
+      <div className="page-title">
+        {/* A title cut short by a narrow window (a long file name) is whole in its tooltip. */}
+        <h1 title={title}>{title}</h1>
         {description ? <p>{description}</p> : null}
       </div>
       {actions ? <div className="page-actions">{actions}</div> : null}

@@ -9,8 +9,8 @@ export interface LabelRequest {
   height: number
 }
 
-/** Space kept between a label and any value box or other label, so outlines never touch. */
-const GAP = 2
+/** Space kept between a label and any value box or other label: a box's outline is drawn 3 px outside it. */
+const GAP = 4
 
 const overlaps = (a: Rect, b: Rect) =>
   a[0] < b[2] + GAP && b[0] < a[2] + GAP && a[1] < b[3] + GAP && b[1] < a[3] + GAP
@@ -35,17 +35,20 @@ function candidates({ box, width, height }: LabelRequest): Rect[] {
 /**
  * Places field labels outside every value box: each label (in the given order, so the first are placed first)
  * takes the first spot beside its own box that stays on the page and touches no value box and no label placed
- * before it. A label with no such spot gets null: it is shown only on hover or selection, never over a value.
+ * before it, preferring the one that covers the fewest of the page's printed `words` (on a tight receipt at a
+ * small zoom every spot may cover some). A label with no such spot gets null: it is shown only on hover or selection, never
+ * over a value.
  */
 export function placeLabels(
   labels: LabelRequest[],
   page: { width: number; height: number },
+  words: Rect[] = [],
 ): Map<string, Rect | null> {
   const values = labels.map((label) => label.box)
   const placed: Rect[] = []
   const result = new Map<string, Rect | null>()
   for (const label of labels) {
-    const spot = candidates(label).find(
+    const free = candidates(label).filter(
       (rect) =>
         rect[0] >= 0 &&
         rect[1] >= 0 &&
@@ -53,6 +56,13 @@ export function placeLabels(
         rect[3] <= page.height &&
         !values.some((value) => overlaps(rect, value)) &&
         !placed.some((other) => overlaps(rect, other)),
+    )
+    // The spot covering the fewest printed words, the first tried among equals. (A label's own value's words
+    // are inside its box, which no spot touches anyway.)
+    const covered = (rect: Rect) => words.filter((word) => overlaps(rect, word)).length
+    const spot = free.reduce<Rect | undefined>(
+      (best, rect) => (best === undefined || covered(rect) < covered(best) ? rect : best),
+      undefined,
     )
     if (spot) placed.push(spot)
     result.set(label.id, spot ?? null)

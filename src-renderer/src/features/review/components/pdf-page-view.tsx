@@ -46,11 +46,17 @@ const tabWidth = (text: string) => {
 }
 
 /**
- * Where each field's name tab goes, in page pixels: outside every value box and clear of the other tabs, the
- * selected field's placed first, then in reading order; null when there is no free spot (shown on hover or
- * selection only).
+ * Where each field's name tab goes, in page pixels: outside every value box and clear of the other tabs (and of
+ * the page's words where it can), the selected field's placed first, then in reading order; null when there is no
+ * free spot (shown on hover or selection only).
  */
-function useLabelSpots(fields: FieldReview[], selectedId: string | null, width: number, height: number) {
+function useLabelSpots(
+  fields: FieldReview[],
+  selectedId: string | null,
+  words: PageWord[] | undefined,
+  width: number,
+  height: number,
+) {
   return useMemo(() => {
     const requests = fields
       .map((field) => {
@@ -64,8 +70,12 @@ function useLabelSpots(fields: FieldReview[], selectedId: string | null, width: 
         }
       })
       .sort((a, b) => Number(b.selected) - Number(a.selected) || a.box[1] - b.box[1] || a.box[0] - b.box[0])
-    return placeLabels(requests, { width, height })
-  }, [fields, selectedId, width, height])
+    const printed = (words ?? []).map(
+      ({ bbox: [x0 = 0, y0 = 0, x1 = 0, y1 = 0] }) =>
+        [x0 * width, y0 * height, x1 * width, y1 * height] as Rect,
+    )
+    return placeLabels(requests, { width, height }, printed)
+  }, [fields, selectedId, words, width, height])
 }
 
 const percentBox = ([x0, y0, x1, y1]: number[]) => ({
@@ -169,7 +179,7 @@ export function PdfPageView({
     (a, b) => Number(a.id === selectedId) - Number(b.id === selectedId) || area(b) - area(a),
   )
   const rect = drag && dragged(drag) ? drag : null
-  const spots = useLabelSpots(fields, selectedId, width, height)
+  const spots = useLabelSpots(fields, selectedId, words, width, height)
   // The smallest box under the pointer is the hovered field: its name shows even where it has no free spot.
   const hover = (event: PointerEvent<HTMLElement>) => {
     const [x, y] = fraction(event)

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { Link } from 'react-router'
 import { Badge, Button, PageHeader } from '../../../components/ui'
-import { DataTable, formatTime, Tabs } from '../../../components/ui/data'
+import { Clipped, DataTable, formatTime, Tabs } from '../../../components/ui/data'
 import { useNotifications } from '../../../components/ui/notifications'
 import { label } from '../../../lib/labels'
 import { useLoad } from '../../../lib/use-load'
@@ -62,24 +62,58 @@ export function ExportButtons({
   ))
 }
 
-/** Why a run was rejected, or what a rerun changed against its source (`diff_from_source`), fields by label. */
+/** What a rerun changed against its source (`diff_from_source`), fields named by their labels. */
+const changedFields = (run: RecognitionRun) =>
+  Object.entries(run.diff_from_source ?? {})
+    .filter(([, d]) => JSON.stringify(d.source_value) !== JSON.stringify(d.target_value))
+    .map(([key, d]) => ({
+      key,
+      label: run.field_reviews.find((f) => f.field_key === key)?.label ?? key,
+      from: shown(d.source_value),
+      to: shown(d.target_value),
+    }))
+
+/** A run's note on one line, for the queue: why it was rejected, or what its rerun changed. */
+const runNote = (run: RecognitionRun): string => {
+  if (run.review_status === 'rejected' && run.reject_reason) return `Rejected: ${run.reject_reason}`
+  if (!run.diff_from_source) return ''
+  const changed = changedFields(run)
+  if (changed.length === 0) return 'Rerun: same values as its source'
+  return `Rerun: ${changed.map((c) => `${c.label} ${c.from} → ${c.to}`).join('; ')}`
+}
+
+/** Why a run was rejected, or what a rerun changed against its source, field by field. */
 export function RunNotes({ run }: { run: RecognitionRun }) {
   if (run.review_status === 'rejected' && run.reject_reason)
     return <span className="small">Rejected: {run.reject_reason}</span>
   if (!run.diff_from_source) return null
-  const changed = Object.entries(run.diff_from_source).filter(
-    ([, d]) => JSON.stringify(d.source_value) !== JSON.stringify(d.target_value),
-  )
+  const changed = changedFields(run)
   if (changed.length === 0) return <span className="small muted">Rerun: same values as its source</span>
-  const labelOf = (key: string) => run.field_reviews.find((f) => f.field_key === key)?.label ?? key
   return (
     <ul className="diff-list small" aria-label="Changes from the source run">
-      {changed.map(([key, d]) => (
-        <li key={key}>
-          {labelOf(key)}: <s>{shown(d.source_value)}</s> → <strong>{shown(d.target_value)}</strong>
+      {changed.map((c) => (
+        <li key={c.key}>
+          {c.label}: <s>{c.from}</s> → <strong>{c.to}</strong>
         </li>
       ))}
     </ul>
+  )
+}
+
+/** One status per run: its extraction while it is under way or failed, its review once extracted. */
+function RunStatus({ run }: { run: RecognitionRun }) {
+  const note = runNote(run)
+  if (run.status !== 'completed')
+    return (
+      <Badge tone={RUN_TONE[run.status]}>
+        {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
+        {label('run_status', run.status)}
+      </Badge>
+    )
+  return (
+    <span title={note || undefined}>
+      <Badge tone={REVIEW_TONE[run.review_status]}>{label('review_status', run.review_status)}</Badge>
+    </span>
   )
 }
 
@@ -156,63 +190,77 @@ export function ReviewQueuePage() {
               ? 'No runs here yet. Upload a PDF or a photo of a document above to extract its fields.'
               : 'No runs match these filters. Pick another status or extractor, or upload a document above.'
           }
+          // Fixed widths, the document taking what is left; at narrow widths the lower-priority columns give way
+          // (the notes stay in the status's tooltip, the extractor in the filter above).
+          fixed
           columns={[
             {
               key: 'file',
               header: 'Document',
               render: (run) => (
-                <>
+                <Clipped text={`${run.file_name}, uploaded ${formatTime(run.created_at)}`}>
                   <Link to={`/console/review/${run.id}`}>{run.file_name}</Link>
                   {repeatedNames.has(run.file_name) ? (
                     <span className="small muted"> · uploaded {formatTime(run.created_at)}</span>
                   ) : null}
-                </>
-              ),
-            },
-            { key: 'supplier', header: 'Supplier', render: (run) => firstValue(run, SUPPLIER_KEYS) },
-            { key: 'date', header: 'Date', width: '110px', render: (run) => firstValue(run, DATE_KEYS) },
-            { key: 'total', header: 'Total', width: '110px', align: 'right', render: totalOf },
-            { key: 'reviewer', header: 'Reviewer', width: '110px', render: reviewerOf },
-            {
-              key: 'agent',
-              header: 'Extractor',
-              render: (run) => agentName(run.runtime_agent_id),
-              width: '130px',
-            },
-            {
-              key: 'status',
-              header: 'Processing',
-              width: '120px',
-              render: (run) => (
-                <Badge tone={RUN_TONE[run.status]}>
-                  {isInFlight(run) ? <span className="spinner" aria-hidden="true" /> : null}
-                  {label('run_status', run.status)}
-                </Badge>
+                </Clipped>
               ),
             },
             {
-              key: 'review',
-              header: 'Review',
-              width: '110px',
-              render: (run) => (
-                <Badge tone={REVIEW_TONE[run.review_status]}>
-                  {label('review_status', run.review_status)}
-                </Badge>
-              ),
+              key: 'supplier',
+              header: 'Supplier',
+              width: '18%',
+              render: (run) => <Clipped text={firstValue(run, SUPPLIER_KEYS)} />,
             },
+            {
+              key: 'date',
+              header: 'Date',
+              width: '118px',
+              render: (run) => <Clipped text={firstValue(run, DATE_KEYS)} />,
+            },
+            {
+              key: 'total',
+              header: 'Total',
+              width: '112px',
+              align: 'right',
+              render: (run) => <Clipped text={totalOf(run)} />,
+            },
+            { key: 'status', header: 'Status', width: '118px', render: (run) => <RunStatus run={run} /> },
             {
               key: 'flagged',
               header: 'Flagged',
               width: '80px',
               align: 'right',
+              hideBelow: 'narrow',
               render: (run) => run.summary?.flagged_count ?? '—',
             },
-            { key: 'notes', header: 'Notes', render: (run) => <RunNotes run={run} /> },
+            {
+              key: 'reviewer',
+              header: 'Reviewer',
+              width: '104px',
+              hideBelow: 'narrow',
+              render: (run) => <Clipped text={reviewerOf(run)} />,
+            },
+            {
+              key: 'notes',
+              header: 'Notes',
+              width: '18%',
+              hideBelow: 'medium',
+              render: (run) => <Clipped text={runNote(run)} />,
+            },
+            {
+              key: 'agent',
+              header: 'Extractor',
+              width: '130px',
+              hideBelow: 'wide',
+              render: (run) => <Clipped text={agentName(run.runtime_agent_id)} />,
+            },
             {
               key: 'created',
               header: 'Uploaded',
-              width: '150px',
-              render: (run) => formatTime(run.created_at),
+              width: '160px',
+              hideBelow: 'wide',
+              render: (run) => <Clipped text={formatTime(run.created_at)} />,
             },
           ]}
         />

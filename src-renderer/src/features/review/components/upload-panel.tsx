@@ -1,47 +1,77 @@
 import { type DragEvent, type FormEvent, useEffect, useState } from 'react'
-import { useNavigate } from 'react-router'
+import { Link, useNavigate } from 'react-router'
 import { Button, Card, FormError } from '../../../components/ui'
+import { label } from '../../../lib/labels'
 import { useSubmit } from '../../../lib/use-submit'
-import { isInFlight, useReviewQueue } from '../stores/review-queue-store'
+import { type BatchItem, isInFlight, useReviewQueue } from '../stores/review-queue-store'
+import { ACCEPT, type BatchFile, droppedFiles, pickedFiles, sortBatch } from './batch-files'
 
-const ACCEPT = 'application/pdf,image/png,image/jpeg,image/tiff,image/webp'
-const ACCEPTED_TYPES = new Set(ACCEPT.split(','))
+const BATCH_STATE: Record<BatchItem['state'], string> = {
+  waiting: 'Waiting',
+  uploading: 'Uploading…',
+  sent: 'Sent',
+  refused: 'Refused',
+}
 
-/** The batch's progress: files sent, runs made, runs done extracting (from the live queue), files refused. */
+/** Where one file of the batch is: waiting, uploading, extracting, extracted (with a link), or refused and why. */
+function BatchItemState({ item }: { item: BatchItem }) {
+  if (item.state === 'refused') return <span className="form-error">Refused: {item.message}</span>
+  if (!item.run) return <span className="muted">{BATCH_STATE[item.state]}</span>
+  if (isInFlight(item.run))
+    return (
+      <span className="muted">
+        <span className="spinner" aria-hidden="true" /> Extracting…
+      </span>
+    )
+  return <Link to={`/console/review/${item.run.id}`}>{label('run_status', item.run.status)}</Link>
+}
+
+/** The batch's progress, file by file: sent, then extracted (from the live run feed), or refused; and what was skipped. */
 function BatchProgress() {
   const batch = useReviewQueue((state) => state.batch)
-  const runs = useReviewQueue((state) => state.runs.items)
   if (!batch) return null
-  const sent = batch.runIds.length + batch.failed.length
-  const extracted = batch.runIds.filter((id) => {
-    const run = runs.find((r) => r.id === id)
-    return run && !isInFlight(run)
-  }).length
+  const { items, skipped } = batch
+  const sent = items.filter((item) => item.state === 'sent' || item.state === 'refused').length
+  const created = items.filter((item) => item.run).length
+  const extracted = items.filter((item) => item.run && !isInFlight(item.run)).length
+  const refused = items.filter((item) => item.state === 'refused').length
   return (
     <div className="batch-progress" role="status" aria-label="Batch upload">
-      <progress max={batch.files * 2} value={sent + extracted} />
+      <progress max={items.length * 2} value={sent + extracted} />
       <span className="small">
-        {sent < batch.files
-          ? `Uploading ${sent + 1} of ${batch.files}…`
-          : `${batch.runIds.length} run(s) created, ${extracted} of ${batch.runIds.length} extracted`}
-        {batch.failed.length ? ` · ${batch.failed.length} refused` : ''}
+        {sent < items.length
+          ? `Uploading ${sent + 1} of ${items.length}…`
+          : `${created} run(s) created, ${extracted} of ${created} extracted`}
+        {refused ? ` · ${refused} refused` : ''}
+        {skipped.length ? ` · ${skipped.length} skipped` : ''}
       </span>
-      {batch.failed.length ? (
-        <ul className="small form-error">
-          {batch.failed.map((failure) => (
-            <li key={failure.name}>
-              {failure.name}: {failure.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ul className="batch-files small" aria-label="Files of the batch">
+        {items.map((item, index) => (
+          // A batch may hold one path twice (two drops of one file): the position keeps them apart.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list is only appended to while shown.
+          <li key={`${index}-${item.path}`}>
+            <span className="batch-file-name" title={item.path}>
+              {item.path}
+            </span>
+            <BatchItemState item={item} />
+          </li>
+        ))}
+        {skipped.map((file) => (
+          <li key={`skipped-${file.path}`} className="muted">
+            <span className="batch-file-name" title={file.path}>
+              {file.path}
+            </span>
+            <span>Skipped: {file.reason}</span>
+          </li>
+        ))}
+      </ul>
     </div>
   )
 }
 
 /**
- * Uploads one or more documents, picked or dropped, one run per file. A single file opens its run; a batch stays
- * on the queue, where its runs appear as they are created and its progress is shown.
+ * Uploads documents, picked, dropped or a whole folder, one run per file. A single file opens its run; a batch
+ * stays on the queue, where its runs appear as they are created and each file's progress is shown.
  */
 export function UploadPanel() {
   const agents = useReviewQueue((state) => state.agents)
@@ -50,8 +80,10 @@ export function UploadPanel() {
   const uploadBatch = useReviewQueue((state) => state.uploadBatch)
   const navigate = useNavigate()
   const [agentId, setAgentId] = useState('')
-  const [files, setFiles] = useState<File[]>([])
+  const [files, setFiles] = useState<BatchFile[]>([])
   const [dropping, setDropping] = useState(false)
+  // Bumped once files are sent: the pickers are drawn anew, empty, rather than still naming what was sent.
+  const [pickers, setPickers] = useState(0)
   const form = useSubmit('The upload failed.')
 
   useEffect(() => {
@@ -61,15 +93,20 @@ export function UploadPanel() {
     if (!agentId && agents[0]) setAgentId(agents[0].runtime_agent_id)
   }, [agents, agentId])
 
-  async function send(chosen: File[]) {
+  const picked = sortBatch(files).accepted.length
+
+  async function send(chosen: BatchFile[]) {
     if (chosen.length === 0 || !agentId) return
+    const batch = sortBatch(chosen)
     await form.run(async () => {
-      if (chosen.length === 1 && chosen[0]) {
-        const run = await upload(agentId, chosen[0])
+      const [only] = batch.accepted
+      if (only && chosen.length === 1) {
+        const run = await upload(agentId, only.file)
         navigate(`/console/review/${run.id}`)
       } else {
-        await uploadBatch(agentId, chosen)
         setFiles([])
+        setPickers((n) => n + 1)
+        await uploadBatch(agentId, batch)
       }
     })
   }
@@ -82,8 +119,8 @@ export function UploadPanel() {
   function drop(event: DragEvent<HTMLFormElement>) {
     event.preventDefault()
     setDropping(false)
-    // Files of other types are left out here; the server refuses what it cannot read anyway.
-    void send([...event.dataTransfer.files].filter((file) => ACCEPTED_TYPES.has(file.type)))
+    // Folders are opened here; files of other types are listed as skipped.
+    void droppedFiles(event.dataTransfer).then(send)
   }
 
   return (
@@ -113,18 +150,30 @@ export function UploadPanel() {
         <div className="field">
           <label htmlFor="upload-file">PDF or image</label>
           <input
+            key={`file-${pickers}`}
             id="upload-file"
             type="file"
             accept={ACCEPT}
             multiple
-            onChange={(e) => setFiles([...(e.target.files ?? [])])}
-            required
+            onChange={(e) => setFiles(pickedFiles(e.target.files))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="upload-folder">Folder</label>
+          {/* Chromium (and so Electron) lists every file under the chosen folder, with its path inside it. */}
+          <input
+            key={`folder-${pickers}`}
+            id="upload-folder"
+            type="file"
+            multiple
+            {...{ webkitdirectory: '' }}
+            onChange={(e) => setFiles(pickedFiles(e.target.files))}
           />
         </div>
         <Button type="submit" variant="primary" busy={form.busy} disabled={files.length === 0 || !agentId}>
-          {files.length > 1 ? `Upload ${files.length} and extract` : 'Upload and extract'}
+          {picked > 1 ? `Upload ${picked} and extract` : 'Upload and extract'}
         </Button>
-        <span className="small muted">or drop files here: one run per file</span>
+        <span className="small muted">or drop files or a folder here: one run per file</span>
       </form>
       <FormError message={form.error} />
       <BatchProgress />

@@ -3,6 +3,7 @@ import { create } from 'zustand'
 import { forgetOnSignOut } from '../../../stores/session-store'
 import { type RunFilters, reviewApi } from '../api/review-api'
 import type { RecognitionRun, RunCounts, RuntimeAgentSummary } from '../api/review-types'
+import type { SortedBatch } from '../components/batch-files'
 
 const ORDER: Record<string, number> = { flagged: 0, pending: 1, approved: 2, rejected: 3 }
 
@@ -14,21 +15,35 @@ export const queueOrder = (runs: RecognitionRun[]) =>
       b.created_at.localeCompare(a.created_at),
   )
 
+/** One file of a batch upload, from waiting to sent (with its run, kept current by the run feed) or refused. */
+export interface BatchItem {
+  path: string
+  state: 'waiting' | 'uploading' | 'sent' | 'refused'
+  run?: RecognitionRun
+  message?: string
+}
+
+export interface Batch {
+  items: BatchItem[]
+  /** Files of a folder the upload left out, and why (not a document type, over the cap). */
+  skipped: SortedBatch['skipped']
+}
+
 interface QueueState {
   filters: RunFilters
   runs: PageResult<RecognitionRun>
   agents: RuntimeAgentSummary[]
   /** Runs per review status under the other filters, shown on the status tabs. */
   counts: RunCounts | null
-  /** The files of the last batch upload: how many were sent, the runs made, the files refused and why. */
-  batch: { files: number; runIds: string[]; failed: { name: string; message: string }[] } | null
+  /** The last batch upload, file by file. */
+  batch: Batch | null
   /** New filters; the screen loads the list again for them (its loading and failure are shown there). */
   setFilters(filters: RunFilters): void
   load(): Promise<void>
   loadAgents(): Promise<void>
   upload(agentId: string, file: File): Promise<RecognitionRun>
   /** One run per file, uploaded one after another; a refused file is noted in `batch` and the rest go on. */
-  uploadBatch(agentId: string, files: File[]): Promise<void>
+  uploadBatch(agentId: string, batch: SortedBatch): Promise<void>
   /** Keeps the list live from the run feed until `signal` aborts. */
   follow(signal: AbortSignal): void
 }
@@ -59,29 +74,42 @@ export const useReviewQueue = create<QueueState>((set, get) => ({
   async upload(agentId, file) {
     return reviewApi.upload(agentId, file)
   },
-  async uploadBatch(agentId, files) {
-    set({ batch: { files: files.length, runIds: [], failed: [] } })
-    for (const file of files) {
+  async uploadBatch(agentId, { accepted, skipped }) {
+    const update = (index: number, change: Partial<BatchItem>) =>
+      set((state) => ({
+        batch: state.batch && {
+          ...state.batch,
+          items: state.batch.items.map((item, i) => (i === index ? { ...item, ...change } : item)),
+        },
+      }))
+    set({ batch: { items: accepted.map(({ path }) => ({ path, state: 'waiting' })), skipped } })
+    for (const [index, { file }] of accepted.entries()) {
+      update(index, { state: 'uploading' })
       try {
         const run = await reviewApi.upload(agentId, file)
-        set((state) => ({
-          batch: state.batch && { ...state.batch, runIds: [...state.batch.runIds, run.id] },
-        }))
+        // The feed may have told of the run (even of its end) before its upload answered: the later word counts.
+        const heard = get().runs.items.find((r) => r.id === run.id)
+        update(index, { state: 'sent', run: heard && !isInFlight(heard) ? heard : run })
       } catch (error) {
-        const message = error instanceof Error ? error.message : 'The upload failed.'
-        set((state) => ({
-          batch: state.batch && {
-            ...state.batch,
-            failed: [...state.batch.failed, { name: file.name, message }],
-          },
-        }))
+        update(index, {
+          state: 'refused',
+          message: error instanceof Error ? error.message : 'The upload failed.',
+        })
       }
     }
   },
   follow(signal) {
     reviewApi.watchRuns(
       (run) => {
-        const { runs, filters } = get()
+        const { runs, filters, batch } = get()
+        // A batch follows its runs whatever the list shows.
+        if (batch?.items.some((item) => item.run?.id === run.id))
+          set({
+            batch: {
+              ...batch,
+              items: batch.items.map((item) => (item.run?.id === run.id ? { ...item, run } : item)),
+            },
+          })
         const known = runs.items.some((r) => r.id === run.id)
         const keep = matches(run, filters)
         if (!known && !keep) return
