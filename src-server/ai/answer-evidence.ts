@@ -27,7 +27,8 @@ export function stem(word: string): string {
   // British and American spellings meet: "patronised" and "patronized".
   let base = word.replace(/is(e|ed|es|ing|ation)$/u, 'iz$1')
   for (const ending of ['ing', 'ed', 'es', 's']) {
-    if (base.endsWith(ending) && base.length - ending.length >= 3 && !base.endsWith('ss')) {
+    // "-eed" is a stem's own ("succeed", "need"), "-ss" too ("across").
+    if (base.endsWith(ending) && base.length - ending.length >= 3 && !/(?:ss|eed)$/u.test(base)) {
       base = base.slice(0, -ending.length)
       break
     }
@@ -159,7 +160,7 @@ export function keepsPhrases(question: string, sentence: string): boolean {
   const said = wordsOf(sentence).map(stem)
   const pairs = new Set(said.slice(1).map((word, i) => `${said[i]} ${word}`))
   for (const match of question.matchAll(DESCRIBED_NOUN)) {
-    const [first, second] = [wordsOf(match[1] ?? '')[0] ?? '', wordsOf(match[2] ?? '')[0] ?? '']
+    const [first, second] = [wordsOf(match[1] ?? '').pop() ?? '', wordsOf(match[2] ?? '')[0] ?? '']
     if (first.endsWith('s') || ENGLISH_STOPWORDS.has(first) || ENGLISH_STOPWORDS.has(second)) continue
     const [a, b] = [stem(first), stem(second)]
     if (said.includes(a) && said.includes(b) && !pairs.has(`${a} ${b}`)) return false
