@@ -23,6 +23,37 @@ export function wordsOf(text: string): string[] {
  * "marry" and "marries" meet, as do "encouraged" and "encourage". Short words and numbers stay as they are.
  */
 export function stem(word: string): string {
+  const base = IRREGULAR.get(word) ?? word
+  return SAME_MEANING.get(inflectionless(base)) ?? inflectionless(base)
+}
+
+/** English irregular past forms, so "led" meets "lead" and "won" meets "win". */
+const IRREGULAR = new Map(
+  (
+    'led:lead won:win fought:fight built:build sold:sell bought:buy began:begin begun:begin took:take taken:take ' +
+    'made:make gave:give given:give held:hold fled:flee met:meet became:become came:come wrote:write written:write ' +
+    'knew:know known:know ran:run rose:rise fell:fall fallen:fall left:leave brought:bring sent:send spent:spend ' +
+    'paid:pay said:say told:tell thought:think taught:teach kept:keep lost:lose struck:strike ruled:rule'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+)
+
+/** Verbs of the same meaning, as their stems: founding a duchy is establishing it, starting is beginning. */
+const SAME_MEANING = new Map(
+  [
+    ['establish', 'found', 'creat'],
+    ['start', 'begin'],
+    ['finish', 'end'],
+    ['purchas', 'buy'],
+    ['construct', 'build'],
+    ['command', 'lead'],
+    ['reign', 'rule'],
+    ['di', 'death'],
+  ].flatMap(([canonical, ...others]) => others.map((other) => [other, canonical as string] as const)),
+)
+
+function inflectionless(word: string): string {
   if (word.length <= 3 || /\d/u.test(word)) return word
   // British and American spellings meet: "patronised" and "patronized".
   let base = word.replace(/is(e|ed|es|ing|ation)$/u, 'iz$1')

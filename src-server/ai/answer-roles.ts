@@ -63,7 +63,9 @@ const VERB_AFTER = /^\s*(?:,\s*)?(?:had|has|have|was|were|is|are|did|would|could
 
 /** Prepositions before a place in the four languages; a name after one is a place. */
 export const PLACE_BEFORE =
-  /\b(?:in|at|into|near|from|across|throughout|within|to|towards?|of|on|river|city|town|island|region|province|county|kingdom|village|nach|bei|aus|im|zu|à|au|dans|près de|en|de|cerca de)\s+(?:the\s+|den\s+|dem\s+|der\s+|la\s+|le\s+|l'|el\s+)?$/iu
+  /\b(?:in|at|into|near|from|across|throughout|within|to|towards?|of|on|river|city|town|island|region|province|county|kingdom|village|nach|bei|aus|im|zu|à|au|dans|près de|en|de|cerca de)\s+(?:the\s+|den\s+|dem\s+|der\s+|la\s+|le\s+|l'|el\s+)?(?:(?:northern|southern|eastern|western|central|upper|lower|far)\s+)?$/iu
+/** "monks of Saint-Evroul": after "of" a name says whose or which, less often where. */
+export const OF_BEFORE = /\b(?:of|von|de)\s+(?:the\s+)?$/iu
 
 /** What may stand between a name and the noun it is: a copula, "as", an article ("Duncan as a hostage"). */
 const IS_A_BETWEEN = /^\s*,?\s*(?:(?:as|was|is|were|are|became|becomes|the|a|an)\s+)*$/u

@@ -1,7 +1,10 @@
 /**
  * The builtin extractive answer: a retrieved sentence that answers the question's type (a person for "who", a
- * date for "when", a place for "where", a number for "how many", "X is ..." for "what is X", yes or no), next to
- * enough of the question's words, or nothing: the caller then says it does not know. Plain lexical rules; no model.
+ * date for "when", a place for "where", a number for "how many", "X is ..." for "what is X", yes or no), holding
+ * the question's names and numbers exactly, in the role the question asks about, with no contradiction of it,
+ * next to enough of the question's words; or nothing: the caller then says it does not know. A "what/which"
+ * question that no typed value answers gets nothing either: a whole sentence cannot show which thing it names.
+ * Plain lexical rules; no model.
  */
 
 import {
@@ -17,6 +20,7 @@ import {
 import {
   fillsPersonRole,
   namesAskedWord,
+  OF_BEFORE,
   PLACE_BEFORE,
   personRole,
   type Span,
@@ -28,8 +32,9 @@ export { type AnswerType, questionShape } from './question-shape'
 
 /**
  * Below this share of the question's (idf-weighted) content words found in a sentence, the sentence does not
- * answer. Chosen on the tuning halves of the answers benchmark (`bench/answers.bench.ts`): 0.65 and 0.8 gave no
- * more precision there for much less coverage.
+ * answer. Chosen on the tuning halves of the answers benchmark (`bench/answers.bench.ts`): once the anchor, role,
+ * phrase and contradiction checks hold, 0.6 to 1.0 gave no more precision there for much less coverage (the
+ * remaining errors hold every word of the question), and a word-order agreement threshold neither.
  */
 export const MIN_COVERAGE = 0.5
 /** A yes or no needs nearly all of the question's words in one sentence: anything less is a guess. */
@@ -149,7 +154,13 @@ function entitiesOf(sentence: string, asked: Asked) {
     const afterPlaceWord = PLACE_BEFORE.test(sentence.slice(0, index))
     if (((type === 'person' || type === 'name') && afterPlaceWord) || (type === 'place' && !afterPlaceWord))
       continue
-    found.push({ text: text.replace(/[.,;:]+$/u, ''), index })
+    // "southern Italy" is the place, not all of Italy: the direction word belongs to the answer.
+    const direction = /\b(?:northern|southern|eastern|western|central|upper|lower)\s+$/iu.exec(
+      sentence.slice(0, index),
+    )
+    if (type === 'place' && direction)
+      found.push({ text: `${direction[0]}${text}`.replace(/[.,;:]+$/u, ''), index: direction.index })
+    else found.push({ text: text.replace(/[.,;:]+$/u, ''), index })
   }
   return found
 }
@@ -205,11 +216,14 @@ function bestEntity(entities: Span[], sentence: string, asked: Asked, matched: s
     const end = entity.index + entity.text.length
     return Math.min(...near.map((w) => Math.min(Math.abs(w.index - entity.index), Math.abs(w.index - end))))
   }
+  // For "where", a name after "in", "to" or "at" says where; one after "of" rather says whose.
+  const rank = (entity: Span) =>
+    distance(entity) + (shape.type === 'place' && OF_BEFORE.test(sentence.slice(0, entity.index)) ? 1000 : 0)
   return (
     entities
       .filter((entity) => !role || fillsPersonRole(entity, sentence, role, near, anchors.names))
       .filter((entity) => shape.type !== 'name' || namesAskedWord(entity, sentence, near))
-      .sort((a, b) => distance(a) - distance(b))[0] ?? null
+      .sort((a, b) => rank(a) - rank(b))[0] ?? null
   )
 }
 
