@@ -77,8 +77,68 @@ describe('answer selector', () => {
   it('answers real questions of the article with the sentence and the typed value in it', () => {
     const founded = selectAnswer('When was the Duchy of Normandy established?', passagesWith('began in 911'))
     expect(founded).toMatchObject({ span: '911', passageIndex: 1 })
-    const leader = selectAnswer('Who was the Norse leader?', passagesWith('under their leader Rollo'))
+    const leader = selectAnswer(
+      'Who was the leader of the raiders?',
+      passagesWith('under their leader Rollo'),
+    )
     expect(leader?.span).toBe('Rollo')
+  })
+
+  it('answers with a value of the asked type only: a place is no answer to "who", a person none to "where"', () => {
+    const passages = [
+      {
+        index: 1,
+        content: 'Roussel tried to found a state in Asia Minor, but he was stopped by Alexius Komnenos.',
+      },
+      { index: 2, content: 'A new state was founded in Anatolia in the same years.' },
+    ]
+    expect(selectAnswer('Who stopped Roussel?', passages)?.span).toBe('Alexius Komnenos')
+    expect(selectAnswer('Where did Roussel try to found a state?', passages)?.span).toBe('Asia Minor')
+    expect(selectAnswer('Where was a new state founded?', passages)?.span).toBe('Anatolia')
+    // The only name of that sentence is a place: "who" gets no answer from it, nor "when" from no date.
+    expect(selectAnswer('Who founded a new state?', passages)).toBeNull()
+    expect(selectAnswer('When did Roussel try to found a state?', passages)).toBeNull()
+  })
+
+  it('declines when a name, a number or a role of the question is swapped for another in the sentence', () => {
+    const passages = [
+      {
+        index: 1,
+        content:
+          'In 1066, Duke William of Normandy conquered England and killed King Harold at Hastings. Henry III of Castile granted the islands in 1402.',
+      },
+    ]
+    expect(selectAnswer('When did William conquer England?', passages)?.span).toBe('1066')
+    // Another doer of the same verb: the sentence is about William's conquest, not Harold's.
+    expect(selectAnswer('When did King Harold conquer England?', passages)).toBeNull()
+    // Henry II is not Henry III, and 1403 is not 1402.
+    expect(selectAnswer('What did Henry II of Castile grant?', passages)).toBeNull()
+    expect(selectAnswer('Who granted the islands in 1402?', passages)?.span).toBe('Henry III of Castile')
+    expect(selectAnswer('Who granted the islands in 1403?', passages)).toBeNull()
+    // "Christian spirit" against "martial spirit ... Christian piety": the words are there, the phrase is not.
+    const famed = [
+      { index: 1, content: 'The Normans were famed for their martial spirit and their Christian piety.' },
+    ]
+    expect(selectAnswer('Who was famed for their martial spirit?', famed)?.span).toBe('Normans')
+    expect(selectAnswer('Who was famed for their Christian spirit?', famed)).toBeNull()
+  })
+
+  it('declines when the sentence negates what the question asks, or says its opposite', () => {
+    const passages = [
+      {
+        index: 1,
+        content: 'Norman architecture succeeded the Anglo-Saxon style in England around 1066.',
+      },
+    ]
+    const signed = (content: string) =>
+      selectAnswer('When was the treaty of Falaise signed?', [{ index: 1, content }])
+    expect(signed('The treaty of Falaise was signed in 1174.')?.span).toBe('1174')
+    expect(signed('The treaty of Falaise was not signed in 1174.')).toBeNull()
+    expect(signed('The treaty of Falaise was never signed, though a draft dates from 1174.')).toBeNull()
+    expect(selectAnswer('When did Norman architecture succeed the Anglo-Saxon style?', passages)?.span).toBe(
+      '1066',
+    )
+    expect(selectAnswer('When did Norman architecture precede the Anglo-Saxon style?', passages)).toBeNull()
   })
 
   it('declines when no sentence answers the question with enough evidence', () => {

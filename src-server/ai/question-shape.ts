@@ -77,11 +77,21 @@ const YES_NO_PATTERNS: [QuestionLanguage, RegExp][] = [
 const NOT_A_DEFINITION =
   /\b(?:of|the name|called|for|in|on|by|between|von|de|del|du|des|who|which|que|de la)\b/
 
+/** Whether the subject is written as a name ("Patio de los Leones", "Champ-de-Mars"): its "de" is part of it. */
+function isAName(question: string, subject: string): boolean {
+  const at = question.toLowerCase().replace(/\s+/gu, ' ').trim().indexOf(subject)
+  return at >= 0 && /^\p{Lu}/u.test(question.replace(/\s+/gu, ' ').trim().slice(at))
+}
+
 export function questionShape(question: string): QuestionShape {
   const q = question.toLowerCase().replace(/\s+/gu, ' ').trim()
   for (const [language, pattern] of DEFINITION_PATTERNS) {
     const subject = pattern.exec(q)?.[1]?.trim()
-    if (subject && subject.split(' ').length <= 4 && !NOT_A_DEFINITION.test(subject))
+    if (
+      subject &&
+      subject.split(' ').length <= 4 &&
+      (!NOT_A_DEFINITION.test(subject) || isAName(question, subject))
+    )
       return { type: 'definition', language, subject, focus: subject }
   }
   for (const [type, language, pattern] of TYPE_PATTERNS) {
@@ -103,5 +113,5 @@ export function questionShape(question: string): QuestionShape {
       : /^¿?(?:qué|cuál(?:es)?|por qué|cómo)(?:\s|$)/.test(q)
         ? 'es'
         : 'en'
-  return { type: 'other', language, subject: null, focus: null }
+  return { type: 'other', language, subject: null, focus: q }
 }
