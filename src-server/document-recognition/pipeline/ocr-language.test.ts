@@ -9,8 +9,8 @@ const wordsOf = (text: string): PageWord[] =>
 
 /** A till receipt set in a plain font as an image, one line per entry. */
 async function receiptImage(lines: string[]): Promise<Uint8Array> {
-  const escape = (s: string) => s.replace(/&/gu, '&amp;').replace(/</gu, '&lt;')
-  const texts = lines.map((line, i) => `<text x="40" y="${70 + i * 44}">${escape(line)}</text>`).join('')
+  const xmlText = (s: string) => s.replace(/&/gu, '&amp;').replace(/</gu, '&lt;')
+  const texts = lines.map((line, i) => `<text x="40" y="${70 + i * 44}">${xmlText(line)}</text>`).join('')
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${120 + lines.length * 44}"><rect width="100%" height="100%" fill="white"/><g font-family="DejaVu Sans" font-size="30" fill="#111">${texts}</g></svg>`
   return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer())
 }
