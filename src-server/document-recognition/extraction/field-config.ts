@@ -16,10 +16,19 @@ export const FieldDefinition = Type.Object({
   aliases: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String({ minLength: 1 })))),
   /**
    * Where the value is when no label names it: `header_name`, the name the document is issued under, read from
-   * its header (a shop on a receipt); `anywhere`, the first value of the field's type on the page (a receipt's
+   * its header (a seller on an invoice); `shop_name`, a shop's name as printed anywhere on a receipt, chosen among
+   * its lines by learned weights and left empty when no line is likely enough (`shop-name.ts`); `foot_total`, a
+   * receipt's total as its payment and item lines bear it out, whatever its label's language (`receipt-total.ts`);
+   * `anywhere`, the first value of the field's type on the page (a receipt's
    * unlabelled date), more trusted when the document holds only one such value.
    */
-  without_label: Type.Optional(Type.Enum(['header_name', 'anywhere'])),
+  without_label: Type.Optional(Type.Enum(['header_name', 'shop_name', 'foot_total', 'anywhere'])),
+  /**
+   * Read from several OCR readings, the field's confidence is the probability that its value is right, learned
+   * from evidence (readings agreeing, checks passed, a label) on receipts whose values are known
+   * (`receipt-confidence.ts`), rather than a product of factors.
+   */
+  calibrated: Type.Optional(Type.Boolean()),
   /**
    * A due date: when the document prints payment terms ("Net 30", "zahlbar innerhalb 14 Tagen") it is computed
    * from this date field (the issue date), and a printed due date is checked against them.

@@ -53,7 +53,7 @@ const AMOUNT = /\d[.,]\d{2}\b/u
 /** Words of a table's column headings: a line with two of them heads the items. */
 const COLUMN_HEADING =
   /(?<!\p{L})(?:qty|quantity|item|items|description|desc|price|amount|amt|total|menge|anzahl|artikel|preis|betrag|prix|montant|quantite|qte|aantal|prijs|bedrag|omschrijving)(?!\p{L})/giu
-const isColumnHeading = (text: string) => (fold(text).match(COLUMN_HEADING) ?? []).length >= 2
+export const isColumnHeading = (text: string) => (fold(text).match(COLUMN_HEADING) ?? []).length >= 2
 /** A time of day is printed with a sale, never in a name. */
 const TIME = /(?<!\d)\d{1,2}:\d{2}(?!\d)/u
 /** "Label: value" lines (cashier, date, table) are not the name. */
@@ -83,7 +83,7 @@ const digits = (text: string) => (text.match(/\p{N}/gu) ?? []).length
 const meanConfidence = (words: PageWord[]) => words.reduce((a, w) => a + w.confidence, 0) / words.length
 const height = (line: Line) => line.bbox[3] - line.bbox[1]
 
-function isNameLike(line: Line): boolean {
+export function isNameLike(line: Line): boolean {
   const text = line.text
   if (meanConfidence(line.words) < MIN_LINE_CONFIDENCE) return false
   if (letters(text) < MIN_LETTERS || digits(text) > letters(text)) return false
@@ -145,7 +145,7 @@ const ranInto = (word: string, title: string) => word.length >= title.length + 3
  * A line naming the document ("TAX INVOICE", "Kassenbon"), as printed, with one letter of a long word misread
  * ("INVQICE"; a word of the language one letter away, "TICKETS", is that word) or run into the words before it.
  */
-function isTitle(text: string): boolean {
+export function isTitle(text: string): boolean {
   if (DOCUMENT_TITLE.test(text)) return true
   return fold(text)
     .split(/[^\p{L}]+/u)
@@ -304,23 +304,31 @@ export function headerName(pages: PageText[]): HeaderName | null {
   const medianHeight = [...lines.map(height)].sort((a, b) => a - b)[Math.floor(lines.length / 2)] as number
   let best: HeaderName | null = null
   candidates.forEach((line, rank) => {
-    const next = lines[lines.indexOf(line) + 1]
-    const joined = continues(line, next) ? [...line.words, ...(next as Line).words] : line.words
-    const words = trimUnsure(joined)
-    if (words.length === 0) return
-    // Marks and a registration number after the name go first: OCR that runs words together glues the number to
-    // the legal form before it ("MART 57B(S19537-X)").
-    const texts = stripMarks(words.map((w) => w.text).join(' ')).split(' ')
-    const legal = trailingLegalForm(texts)
+    const name = nameOnLine(line, lines[lines.indexOf(line) + 1])
+    if (!name) return
     const prominence = height(line) > medianHeight * 1.3 ? 1 : 0.9
-    const substance = letters(texts.join('')) >= 6 ? 1 : 0.8
-    const match = (legal ? 0.95 : 0.8) * prominence * substance * 0.92 ** rank
+    const substance = letters(name.value) >= 6 ? 1 : 0.8
+    const match = (name.legal ? 0.95 : 0.8) * prominence * substance * 0.92 ** rank
     // A company named by its legal form wins over lines without one; among alike lines the better match.
-    const isLegal = legal !== null
-    if (best && (best.legal !== isLegal ? best.legal : best.match >= match)) return
-    const corrected = withWordsCorrected(texts)
-    const value = stripMarks(withLegalForm(corrected.words))
-    if (value) best = { value, words, match, legal: isLegal, guessed: corrected.guessed }
+    if (best && (best.legal !== name.legal ? best.legal : best.match >= match)) return
+    best = { ...name, match }
   })
   return best
+}
+
+/**
+ * The name a line reads as: joined with the next line when the name goes on there (`continues`), specks at its
+ * ends and marks around it dropped, a misread legal form and misread English words written as the words.
+ */
+export function nameOnLine(line: Line, next: Line | undefined): Omit<HeaderName, 'match'> | null {
+  const joined = continues(line, next) ? [...line.words, ...(next as Line).words] : line.words
+  const words = trimUnsure(joined)
+  if (words.length === 0) return null
+  // Marks and a registration number after the name go first: OCR that runs words together glues the number to
+  // the legal form before it ("MART 57B(S19537-X)").
+  const texts = stripMarks(words.map((w) => w.text).join(' ')).split(' ')
+  const legal = trailingLegalForm(texts) !== null
+  const corrected = withWordsCorrected(texts)
+  const value = stripMarks(withLegalForm(corrected.words))
+  return value ? { value, words, legal, guessed: corrected.guessed } : null
 }

@@ -109,8 +109,7 @@ export function verifiedRead(
 ): boolean {
   const { value } = field
   if (value === null) return false
-  if (definition.without_label === 'header_name' && field.method === 'header')
-    return nameReadsAsWords(String(value))
+  if (field.method === 'header') return nameReadsAsWords(String(value))
   if (typeof value === 'number')
     return (
       inHoldingSum(definitions, field.key, fields) ||

@@ -6,6 +6,8 @@ import { isKnownWord, isLongWord } from './header-name'
 import { locateNear } from './locate'
 import { mergeNames } from './name-merge'
 import { verifiedRead } from './read-checks'
+import { calibratedConfidence, evidenceFeatures } from './receipt-confidence'
+import { paymentConfirms } from './receipt-total'
 import { extractWithRules } from './rules'
 import { type ValidationIssue, validateFields } from './validate'
 
@@ -94,7 +96,7 @@ function withMergedName(best: Option, options: Option[]): Option {
 function chooseAcrossReadings(
   definitions: FieldDefinition[],
   results: { fields: ExtractedField[]; issues: ValidationIssue[]; pages: PageText[] }[],
-): { field: ExtractedField; reading: number }[] {
+): { field: ExtractedField; reading: number; features?: number[] }[] {
   return definitions.map((definition) => {
     const options: Option[] = results.flatMap(({ fields, issues }, reading) => {
       const field = fields.find((f) => f.key === definition.key)
@@ -122,14 +124,26 @@ function chooseAcrossReadings(
     const best = withMergedName(chosen, options)
     const own = results[best.reading] as (typeof results)[number]
     const agreed = agreeing(best) === results.length
-    const confidence = agreed
-      ? verifiedRead(definition, best.field, own.fields, definitions, own.pages)
-        ? 1 - (1 - best.field.confidence) * AGREED
-        : best.field.confidence
-      : agreeing(best) < options.length
-        ? best.field.confidence * DISAGREED
-        : best.field.confidence
-    return { field: { ...best.field, confidence }, reading: best.reading }
+    const verified = verifiedRead(definition, best.field, own.fields, definitions, own.pages)
+    const features = evidenceFeatures(best.field, {
+      agreeing: agreeing(best),
+      others: options.length - agreeing(best),
+      readings: results.length,
+      valid: best.valid,
+      verified,
+      paymentConfirms: paymentConfirms(own.pages, best.field.value),
+    })
+    const calibrated = definition.calibrated ? calibratedConfidence(definition.key, features) : null
+    const confidence =
+      calibrated ??
+      (agreed
+        ? verified
+          ? 1 - (1 - best.field.confidence) * AGREED
+          : best.field.confidence
+        : agreeing(best) < options.length
+          ? best.field.confidence * DISAGREED
+          : best.field.confidence)
+    return { field: { ...best.field, confidence }, reading: best.reading, features }
   })
 }
 
@@ -150,7 +164,7 @@ export function extractFromReadings(
   readings: PageText[][],
   /** Fields another source already read (e-invoice XML, learned hints), for checks across fields. */
   known: ExtractedField[] = [],
-): { fields: ExtractedField[]; pages: PageText[] } {
+): { fields: ExtractedField[]; pages: PageText[]; evidence?: Map<string, number[]> } {
   const [first = []] = readings
   if (readings.length < 2) return { fields: extractWithRules(definitions, first, known), pages: first }
   // The checks only choose here: the fields keep their confidence, which the run's validation adjusts once.
@@ -164,7 +178,8 @@ export function extractFromReadings(
     const page = first.find((p) => p.page_number === pageNumber)
     return page !== undefined && readings.every((r) => r.find((p) => p.page_number === pageNumber) === page)
   }
-  const chosen = chooseAcrossReadings(definitions, results).map((choice, i) => {
+  const choices = chooseAcrossReadings(definitions, results)
+  const chosen = choices.map((choice, i) => {
     const own = results[0]?.fields[i]
     if (own && readOnce(choice.field.page_number)) return { field: own, reading: 0 }
     // A value the first reading also holds where the other read it keeps the first reading's word boxes, which are
@@ -191,5 +206,8 @@ export function extractFromReadings(
     }
     return { ...page, words }
   })
-  return { fields: chosen.map((c) => c.field), pages }
+  const evidence = new Map(
+    choices.flatMap((c, i) => (c.features ? [[definitions[i]?.key as string, c.features] as const] : [])),
+  )
+  return { fields: chosen.map((c) => c.field), pages, evidence }
 }

@@ -10,6 +10,8 @@ import { namesAnotherThing } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, wordsInBox } from './locate'
 import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
+import { settleFootTotals } from './receipt-total'
+import { shopName } from './shop-name'
 import { reconcileSums, roundForCash, settlePossibleSums } from './sums'
 import { taxSummaryLines } from './tax-summary'
 import { compilePattern, documentDateOrder, fold, parseDate } from './values'
@@ -479,6 +481,16 @@ function unlabelledCandidate(
     const confidence = leastSure * name.match * HEADER_NAME * (name.guessed ? GUESSED_LETTER : 1)
     return { ...found, field: { ...found.field, confidence } }
   }
+  if (field.without_label === 'shop_name') {
+    const name = shopName(pages)
+    if (!name) return null
+    const read = { value: name.value, words: name.words, quality: name.probability, start: 0, end: 0 }
+    const found = candidate(field.key, read, pages[0]?.page_number ?? 1, 'header', null, HEADER_NAME, 0)
+    // As sure as the line is the name and as its least sure word: two readings of it are chosen between by it.
+    const leastSure = Math.min(...name.words.map((w) => w.confidence))
+    const confidence = leastSure * name.probability * (name.guessed ? GUESSED_LETTER : 1)
+    return { ...found, field: { ...found.field, confidence } }
+  }
   if (field.without_label !== 'anywhere') return null
   // A value in print unlike the page's ("PAID 1 MAR 2018" stamped at a slant over a receipt) records what was done
   // with the paper, not what it says: the document's own print is read first.
@@ -613,6 +625,7 @@ export function extractWithRules(
   roundForCash(fields, chosen, pages)
   reconcileSums(fields, chosen, candidates)
   settlePossibleSums(fields, chosen, pages)
+  settleFootTotals(fields, chosen, pages)
   settleDateContests(fields, chosen, candidates)
   confirmCurrencyByAmount(fields, chosen, pages)
   deriveMissingAmounts(fields, chosen)

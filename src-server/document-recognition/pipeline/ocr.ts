@@ -1,18 +1,11 @@
-import { createRequire } from 'node:module'
-import path from 'node:path'
 import type { Worker as NodeWorker } from 'node:worker_threads'
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js'
 import type { Bbox } from '../document-recognition.tables'
 import type { PageWord } from '../page-text'
 import { boxBeforeTurn } from './deskew'
 import { type OcrImage, prepareForOcr } from './ocr-image'
+import { documentLanguage, languageDataDir, type OcrLanguage } from './ocr-language'
 import { readWithPaddle } from './paddle-ocr'
-
-/** The bundled English model: read from node_modules, never downloaded. */
-function englishDataDir(): string {
-  const packageJson = createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')
-  return path.join(path.dirname(packageJson), '4.0.0_best_int')
-}
 
 interface OcrWordLike {
   text: string
@@ -60,6 +53,8 @@ class Reader {
   private pending = 0
   private idle: NodeJS.Timeout | null = null
 
+  constructor(private readonly language: OcrLanguage) {}
+
   read(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
     this.pending++
     if (this.idle) clearTimeout(this.idle)
@@ -80,8 +75,8 @@ class Reader {
   }
 
   private load(): Promise<Tesseract> {
-    this.worker ??= createWorker('eng', OEM.LSTM_ONLY, {
-      langPath: englishDataDir(),
+    this.worker ??= createWorker(this.language, OEM.LSTM_ONLY, {
+      langPath: languageDataDir(this.language),
       cacheMethod: 'none',
       gzip: true,
       // The failed job's promise rejects with the same error; without a handler the library also throws it.
@@ -151,17 +146,23 @@ class Reader {
  * different characters, so the rules take each field from the reading it is best read in (`readings.ts`).
  */
 export class OcrEngine {
-  private readonly tesseract = new Reader()
+  /** A tesseract worker per language model, each loaded when a page in its language is first read. */
+  private readonly readers = new Map<OcrLanguage, Reader>()
 
   constructor(
     private readonly prepare: PrepareImage = prepareForOcr,
     private readonly readOther: ReadImage = (image) => readWithPaddle({ bytes: image }),
   ) {}
 
-  /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
+  /**
+   * Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1), read with the
+   * model of the page's language (`inPageLanguage`).
+   */
   async recognise(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
-    return this.tesseract.read(await this.prepare(image), signal)
+    const prepared = await this.prepare(image)
+    const english = await this.reader('eng').read(prepared, signal)
+    return this.inPageLanguage(prepared, [english], signal)
   }
 
   /**
@@ -171,14 +172,36 @@ export class OcrEngine {
    */
   async readTwice(image: Uint8Array, signal?: AbortSignal): Promise<TwoReadings> {
     signal?.throwIfAborted()
-    const [first, second] = await Promise.allSettled([this.recognise(image, signal), this.readOther(image)])
+    const englishReading = async () => {
+      const prepared = await this.prepare(image)
+      return { prepared, words: await this.reader('eng').read(prepared, signal) }
+    }
+    const [first, second] = await Promise.allSettled([englishReading(), this.readOther(image)])
     if (first.status === 'rejected') throw first.reason
-    if (second.status === 'fulfilled') return { readings: [first.value, second.value], secondFailed: null }
+    const other = second.status === 'fulfilled' ? [second.value] : []
+    const tesseract = await this.inPageLanguage(first.value.prepared, [first.value.words, ...other], signal)
+    if (second.status === 'fulfilled') return { readings: [tesseract, second.value], secondFailed: null }
     const reason = second.reason instanceof Error ? second.reason.message : String(second.reason)
-    return { readings: [first.value], secondFailed: reason }
+    return { readings: [tesseract], secondFailed: reason }
+  }
+
+  /**
+   * Every page is read with the English model first; a page whose words are another installed language's
+   * (`documentLanguage`) is read again with that language's model, which knows its letters ("ä", "ß", "ā") and
+   * words, and that reading replaces the English one.
+   */
+  private async inPageLanguage(image: OcrImage, readings: PageWord[][], signal?: AbortSignal) {
+    const language = documentLanguage(readings)
+    return language === 'eng' ? (readings[0] as PageWord[]) : this.reader(language).read(image, signal)
+  }
+
+  private reader(language: OcrLanguage): Reader {
+    const reader = this.readers.get(language) ?? new Reader(language)
+    this.readers.set(language, reader)
+    return reader
   }
 
   async close(): Promise<void> {
-    await this.tesseract.close()
+    await Promise.all([...this.readers.values()].map((reader) => reader.close()))
   }
 }

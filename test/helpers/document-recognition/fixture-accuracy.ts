@@ -104,7 +104,7 @@ export function shippedExtractorConfig(key: string, appRoot = process.cwd()): Ex
   return (JSON.parse(readFileSync(file, 'utf8')) as { config: ExtractionConfig }).config
 }
 
-function sameValue(field: FieldDefinition, expected: FieldValue, actual: FieldValue): boolean {
+export function sameValue(field: FieldDefinition, expected: FieldValue, actual: FieldValue): boolean {
   const want = normaliseValue(field, expected)
   if (want === null) return actual === null
   if (typeof want === 'number') return typeof actual === 'number' && Math.abs(actual - want) < 0.005

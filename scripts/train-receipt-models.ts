@@ -1,0 +1,192 @@
+/**
+ * Trains the receipt extractor's learned weights and writes them beside the code that reads them:
+ * - `shop-name.weights.json`: which line of a receipt is the shop's name (a softmax over the lines and "none"),
+ *   from generated receipts of eight countries (`test/helpers/document-recognition/receipt-generator.ts`) and the
+ *   tuning part of the SROIE receipts, both OCR readings of each;
+ * - `receipt-confidence.weights.json`: the probability that a field's value is right, from evidence the extraction
+ *   gathers (`receipt-confidence.ts`), fitted on the SROIE tuning part's values against their key file.
+ * The held-out part is never read. OCR is slow, so the receipts' readings come from a file the benchmark writes
+ * (`BENCH_RECEIPT_READINGS=<file> BENCH_RECOGNITION_RECEIPTS_ONLY=1 npm run bench -- document-recognition`):
+ *   npx tsx scripts/train-receipt-models.ts <readings.json>
+ * Deterministic: the same readings give the same weights.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
+import { extractFromReadings } from '../src-server/document-recognition/extraction/readings'
+import { CONFIDENCE_FEATURES } from '../src-server/document-recognition/extraction/receipt-confidence'
+import {
+  FEATURES,
+  nameOfCandidate,
+  type ShopNameCandidate,
+  shopNameCandidates,
+} from '../src-server/document-recognition/extraction/shop-name'
+import shopNameWeights from '../src-server/document-recognition/extraction/shop-name.weights.json'
+import { fold } from '../src-server/document-recognition/extraction/values'
+import type { PageText } from '../src-server/document-recognition/page-text'
+import {
+  isHeldOut,
+  sameValue,
+  shippedExtractorConfig,
+} from '../test/helpers/document-recognition/fixture-accuracy'
+import { loadReceiptCases } from '../test/helpers/document-recognition/receipt-accuracy'
+import { generateReceipt } from '../test/helpers/document-recognition/receipt-generator'
+
+const EXTRACTION = path.join(process.cwd(), 'src-server', 'document-recognition', 'extraction')
+const GENERATED = 800
+const plain = (text: string) => fold(text).replace(/[^\p{L}\p{N}]/gu, '')
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      )
+    previous = current
+  }
+  return previous[b.length] as number
+}
+/** How alike a line's name is to the key's (1 the same), letters and digits only: OCR misreads a letter or two. */
+const likeness = (a: string, b: string) => 1 - editDistance(a, b) / Math.max(a.length, b.length, 1)
+
+/** One receipt's choice: its lines' features and which line is the name (-1: none). */
+interface Choice {
+  features: number[][]
+  answer: number
+}
+
+/** A line is the name when it reads as the key (OCR aside); a receipt whose lines are all unlike it teaches nothing. */
+function choiceOf(candidates: ShopNameCandidate[], merchant: string | null, fuzzy: boolean): Choice | null {
+  if (merchant === null) return { features: candidates.map((c) => c.features), answer: -1 }
+  const want = plain(merchant)
+  const like = candidates.map((c) => likeness(plain(nameOfCandidate(c)?.value ?? ''), want))
+  const best = Math.max(...like)
+  if (best < (fuzzy ? 0.75 : 1)) return null
+  // The name's first printing is the answer; lines nearly as alike (the same name again in the footer) are neither
+  // right nor wrong, so they are left out.
+  const first = like.indexOf(best)
+  const kept = candidates.flatMap((c, i) => (i === first || (like[i] as number) < 0.6 ? [c.features] : []))
+  return {
+    features: kept,
+    answer: candidates.slice(0, first).filter((_, i) => (like[i] as number) < 0.6).length,
+  }
+}
+
+/** Conditional logit (softmax over a receipt's lines and "none", whose score is 0), L2, batch gradient descent. */
+function fitChoices(choices: Choice[], width: number, steps = 3000, rate = 0.5, l2 = 0.01): number[] {
+  const w = new Array<number>(width).fill(0)
+  for (let step = 0; step < steps; step++) {
+    const gradient = w.map((x) => l2 * x)
+    for (const { features, answer } of choices) {
+      const scores = features.map((f) => f.reduce((a, x, i) => a + x * (w[i] as number), 0))
+      const top = Math.max(0, ...scores)
+      const exp = scores.map((s) => Math.exp(s - top))
+      const sum = exp.reduce((a, b) => a + b, Math.exp(-top))
+      features.forEach((f, k) => {
+        const error = (exp[k] as number) / sum - (k === answer ? 1 : 0)
+        f.forEach((x, i) => {
+          gradient[i] = (gradient[i] as number) + (error * x) / choices.length
+        })
+      })
+    }
+    w.forEach((_, i) => {
+      w[i] = (w[i] as number) - rate * (gradient[i] as number)
+    })
+  }
+  return w.map((x) => Math.round(x * 1000) / 1000)
+}
+
+/**
+ * A wrong value left unflagged costs more than a right one sent to a reviewer: wrong values weigh this much more in
+ * the confidence model's fit, which moves its probabilities for doubtful evidence under the review threshold.
+ */
+const WRONG_WEIGHT = 4
+
+/** Logistic regression, wrong values weighted (`WRONG_WEIGHT`), L2, batch gradient descent. */
+function fitLogistic(
+  rows: { x: number[]; y: number }[],
+  width: number,
+  steps = 4000,
+  rate = 0.5,
+  l2 = 0.02,
+): number[] {
+  const w = new Array<number>(width).fill(0)
+  for (let step = 0; step < steps; step++) {
+    const gradient = w.map((x) => l2 * x)
+    for (const { x, y } of rows) {
+      const p = 1 / (1 + Math.exp(-x.reduce((a, v, i) => a + v * (w[i] as number), 0)))
+      const weight = y === 0 ? WRONG_WEIGHT : 1
+      x.forEach((v, i) => {
+        gradient[i] = (gradient[i] as number) + (weight * (p - y) * v) / rows.length
+      })
+    }
+    w.forEach((_, i) => {
+      w[i] = (w[i] as number) - rate * (gradient[i] as number)
+    })
+  }
+  return w.map((x) => Math.round(x * 1000) / 1000)
+}
+
+function main() {
+  const file = process.argv[2]
+  if (!file) throw new Error('usage: npx tsx scripts/train-receipt-models.ts <readings.json>')
+  const readings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, PageText[][]>
+  const tuning = loadReceiptCases().filter((r) => !isHeldOut(r.issuer) && readings[r.name])
+  console.log(`${tuning.length} tuning receipts with readings, ${GENERATED} generated`)
+
+  const choices: Choice[] = []
+  for (let seed = 1; seed <= GENERATED; seed++) {
+    const receipt = generateReceipt(seed)
+    const choice = choiceOf(shopNameCandidates([receipt.page]), receipt.merchant, false)
+    if (choice) choices.push(choice)
+  }
+  const generated = choices.length
+  for (const receipt of tuning)
+    for (const pages of readings[receipt.name] as PageText[][]) {
+      const choice = choiceOf(shopNameCandidates(pages), String(receipt.expected.merchant_name), true)
+      if (choice) choices.push(choice)
+    }
+  console.log(
+    `shop name: ${generated} generated and ${choices.length - generated} SROIE readings to learn from`,
+  )
+  const shopWeights = fitChoices(choices, FEATURES.length)
+  // The extraction below reads the shop's name with the weights just fitted (the module holds the file as loaded).
+  Object.assign(shopNameWeights, { features: FEATURES, weights: shopWeights })
+  writeFileSync(
+    path.join(EXTRACTION, 'shop-name.weights.json'),
+    `${JSON.stringify({ features: FEATURES, weights: shopWeights }, null, 2)}\n`,
+  )
+
+  // The confidence model sees the fields as the extractor now reads them, its shop names included.
+  const config = shippedExtractorConfig('receipt-extractor')
+  const fields: FieldDefinition[] = config.fields.map((f) => ({ ...f, calibrated: false }))
+  const rows = new Map<string, { x: number[]; y: number }[]>()
+  for (const receipt of tuning) {
+    const read = extractFromReadings(fields, readings[receipt.name] as PageText[][])
+    for (const [key, expected] of Object.entries(receipt.expected)) {
+      const definition = fields.find((f) => f.key === key) as FieldDefinition
+      const field = read.fields.find((f) => f.key === key)
+      const evidence = read.evidence?.get(key)
+      if (!field || field.value === null || !evidence) continue
+      const list = rows.get(key) ?? []
+      list.push({ x: evidence, y: sameValue(definition, expected, field.value) ? 1 : 0 })
+      rows.set(key, list)
+    }
+  }
+  const confidence = Object.fromEntries(
+    [...rows].map(([key, list]) => {
+      console.log(`${key}: ${list.length} values, ${list.filter((r) => r.y === 0).length} wrong`)
+      return [key, fitLogistic(list, CONFIDENCE_FEATURES.length)]
+    }),
+  )
+  writeFileSync(
+    path.join(EXTRACTION, 'receipt-confidence.weights.json'),
+    `${JSON.stringify({ features: CONFIDENCE_FEATURES, fields: confidence }, null, 2)}\n`,
+  )
+}
+
+main()

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest'
+import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
+import { type ReceiptLine, receiptPage } from '../../../test/helpers/document-recognition/receipt-lines'
+import { footTotal } from './receipt-total'
+import { extractWithRules } from './rules'
+import { legalPart, shopName } from './shop-name'
+import { validateFields } from './validate'
+
+const config = shippedExtractorConfig('receipt-extractor')
+const extract = (lines: (ReceiptLine | string)[]) => {
+  const { fields } = validateFields(config.fields, extractWithRules(config.fields, [receiptPage(lines)]))
+  return Object.fromEntries(fields.map((f) => [f.key, f]))
+}
+/** A logo as OCR reads it: a few unsure marks in large print. */
+const logo: ReceiptLine = { text: '%& IlI|', confidence: 0.31, size: 2.2 }
+
+// Shops, streets and amounts below are made up for these tests; none is in the generated training receipts.
+const german: (ReceiptLine | string)[] = [
+  logo,
+  'Filiale 0417',
+  'Kreillerstr. 21',
+  '81673 München',
+  'Tel. 089 4321987',
+  { text: 'Roggenbrot 750g', amount: '3,20' },
+  { text: 'Laugenbrezel', amount: '0,95' },
+  { text: 'Apfelstrudel', amount: '2,85' },
+  { text: 'SUMME', amount: '7,00', size: 1.4 },
+  { text: 'Gegeben Bar', amount: '10,00' },
+  { text: 'Rückgeld', amount: '3,00' },
+  'MwSt 7% Netto 6,54 MwSt 0,46',
+  '12.03.2024 08:14 Bon 5521 Kasse 1',
+  'Vielen Dank für Ihren Einkauf!',
+  'Feinkost Oberhuber GmbH & Co. KG',
+  'USt-IdNr. DE287654321',
+]
+const latvian: (ReceiptLine | string)[] = [
+  logo,
+  'SIA "Zaļā Dārzniecība"',
+  'Maskavas iela 257, Rīga, LV-1019',
+  'PVN reģ. Nr. LV40103987654',
+  { text: 'Rupjmaize', amount: '1,89' },
+  { text: 'Kefīrs 1L', amount: '1,45' },
+  { text: 'Gurķi', amount: '2,31' },
+  { text: 'Kopā EUR', amount: '5,65', size: 1.4 },
+  { text: 'Samaksai', amount: '5,65' },
+  { text: 'Maksājumu karte', amount: '5,65' },
+  '04.11.2023 17:42',
+  'Paldies par pirkumu!',
+]
+const french: (ReceiptLine | string)[] = [
+  { text: 'FROMAGERIE DES ALPES', size: 1.8 },
+  '14 rue Mouffetard',
+  '75005 PARIS',
+  'TEL 01 45 87 12 34',
+  { text: 'COMTE 18 MOIS', amount: '9,80' },
+  { text: 'BEAUFORT', amount: '7,25' },
+  { text: 'NET A REGLER', amount: '17,05', size: 1.4 },
+  { text: 'ESPECES', amount: '20,00' },
+  { text: 'MONNAIE', amount: '2,95' },
+  '22/06/2024 11:02',
+  'MERCI ET A BIENTOT',
+]
+const spanish: (ReceiptLine | string)[] = [
+  { text: 'Pescadería Hermanos Ruiz S.L.', size: 1.5 },
+  'Mercado Central, puesto 12',
+  '46001 Valencia',
+  'CIF B46123987',
+  { text: 'Merluza 0,850 kg', amount: '11,90' },
+  { text: 'Gambas', amount: '8,40' },
+  { text: 'IMPORTE', amount: '20,30' },
+  { text: 'Tarjeta', amount: '20,30' },
+  '09/02/2024 12:30',
+  'Gracias por su visita',
+]
+
+describe("the shop name chosen among all of a receipt's lines", () => {
+  it('takes the legal line at the foot of a German receipt whose name is only a logo at the top', () => {
+    expect(shopName([receiptPage(german)])?.value).toBe('Feinkost Oberhuber GmbH & Co. KG')
+    expect(extract(german).merchant_name?.value).toBe('Feinkost Oberhuber GmbH & Co. KG')
+  })
+
+  it('reads a Latvian SIA, a French shop in large print and a Spanish S.L. at the top', () => {
+    expect(extract(latvian).merchant_name?.value).toBe('SIA "Zaļā Dārzniecība')
+    expect(extract(french).merchant_name?.value).toBe('FROMAGERIE DES ALPES')
+    expect(extract(spanish).merchant_name?.value).toBe('Pescadería Hermanos Ruiz S.L.')
+  })
+
+  it("never returns an address, a phone line or the logo's noise", () => {
+    for (const lines of [german, latvian, french, spanish]) {
+      const name = String(extract(lines).merchant_name?.value)
+      expect(name).not.toMatch(/str\.|iela|rue|Mercado|TEL|Tel\.|%&|\d{4}/u)
+    }
+  })
+
+  it('leaves the name empty (flagged missing) when only a logo names the shop', () => {
+    const logoOnly = german.filter((line) => line !== 'Feinkost Oberhuber GmbH & Co. KG')
+    const fields = extract(logoOnly)
+    // An empty field is what the review seed flags `missing` (review/seed.ts).
+    expect(fields.merchant_name).toMatchObject({ value: null, method: 'not_found', bbox: null })
+  })
+
+  it('finds the legal part of a line that also holds an address', () => {
+    expect(legalPart('Muster Handel GmbH & Co. KG · Hauptstr. 5 · 12345 Berlin')).toBe(
+      'Muster Handel GmbH & Co. KG',
+    )
+    expect(legalPart('SIA "Rimi Latvia", Rīga')).toBe('SIA "Rimi Latvia"')
+    expect(legalPart('Lindenweg 4, 04109 Leipzig')).toBeNull()
+    expect(legalPart('Thank you as always')).toBeNull()
+  })
+})
+
+describe("the total without knowing its label's language", () => {
+  it('is the amount the card payment repeats (Latvian "Kopā", "Samaksai")', () => {
+    expect(footTotal([receiptPage(latvian)])?.value).toBe(5.65)
+    expect(extract(latvian).total_amount?.value).toBe(5.65)
+  })
+
+  it('is the amount cash given minus change balances, not the larger cash given (French "NET A REGLER")', () => {
+    expect(footTotal([receiptPage(french)])).toMatchObject({ value: 17.05 })
+    expect(extract(french).total_amount?.value).toBe(17.05)
+  })
+
+  it('is the sum of the item lines where no payment line follows', () => {
+    const lines: (ReceiptLine | string)[] = [
+      'Drogheria Colombo',
+      { text: 'Sapone', amount: '2,10' },
+      { text: 'Spugne', amount: '3,40' },
+      { text: 'Detersivo', amount: '6,75' },
+      { text: 'Da versare', amount: '12,25' },
+      'Arrivederci',
+    ]
+    expect(footTotal([receiptPage(lines)])).toMatchObject({ value: 12.25, confirmed: 1 })
+  })
+
+  it('balances cash and change on a German receipt whose total is labelled too', () => {
+    expect(footTotal([receiptPage(german)])).toMatchObject({ value: 7, confirmed: 2 })
+    expect(extract(german).total_amount?.value).toBe(7)
+  })
+})
