@@ -4,24 +4,18 @@ import { loadLexicon } from './extraction/lexicon'
 import { extractFromReadings } from './extraction/readings'
 import type { PageText } from './page-text'
 import { normaliseToPdf } from './pipeline/normalise'
-import { prepareForOcr } from './pipeline/ocr-image'
+import { readWithTesseract } from './pipeline/ocr'
 import { readWithPaddle } from './pipeline/paddle-ocr'
 import { readPdfText, renderPdfPage } from './pipeline/pdf-pages'
 
 /**
- * Document recognition's CPU-heavy steps, run on worker threads: an upload made a PDF (images decoded and
- * scaled), the text layer, page rendering, the image
- * tesseract reads (decoding, the line-height pixel loop, resampling), PaddleOCR's reading of a scan (its models
- * load on each thread's first reading), and the rules' extraction over the pages' readings (tens of milliseconds for an invoice; the word list it checks names against loads on each thread's
- * first extraction).
+ * Document recognition's CPU-heavy steps that run on the server's worker threads: the text layer, page rendering
+ * for the review (page images, a region read again), and the rules' extraction over the pages' readings (tens of
+ * milliseconds for an invoice; the word list it checks names against loads on each thread's first extraction).
  */
 export const documentRecognitionWorkerTasks = {
-  normaliseDocument: (input: { bytes: Uint8Array; mimeType: string; maxPages: number }) =>
-    normaliseToPdf(input.bytes, input.mimeType, input.maxPages),
   documentText: readPdfText,
   renderPdfPage,
-  prepareOcrImage: (input: { bytes: Uint8Array }) => prepareForOcr(input.bytes),
-  readWithPaddle,
   extractFields: async (input: {
     fields: FieldDefinition[]
     readings: PageText[][]
@@ -30,4 +24,18 @@ export const documentRecognitionWorkerTasks = {
     await loadLexicon()
     return extractFromReadings(input.fields, input.readings, input.known)
   },
+}
+
+/**
+ * The steps that decode and read page images, run in child processes (`pipeline/reading-processes.ts`): an upload
+ * made a PDF (images decoded and scaled), a scanned page rendered for OCR, tesseract's reading (the image prepared
+ * for it, then read), PaddleOCR's. Their native memory (libvips, a WebAssembly heap, ONNX Runtime) is given back
+ * only when a process exits.
+ */
+export const documentRecognitionProcessTasks = {
+  normaliseDocument: (input: { bytes: Uint8Array; mimeType: string; maxPages: number }) =>
+    normaliseToPdf(input.bytes, input.mimeType, input.maxPages),
+  renderPdfPage,
+  readWithTesseract,
+  readWithPaddle,
 }

@@ -5,13 +5,17 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { TaskProcess } from './task-process'
 
-/** A task process entry with a task that answers, one that never does and one that ends its process. */
+/**
+ * A task process entry with a task that answers (at once or after a while), one that never does and one that
+ * ends its process.
+ */
 const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-task-process-'))
 const entry = path.join(dir, 'entry.mjs')
 writeFileSync(
   entry,
   `const tasks = {
     pid: async () => process.pid,
+    pidAfter: (ms) => new Promise((resolve) => setTimeout(() => resolve(process.pid), ms)),
     hang: () => new Promise(() => setInterval(() => {}, 1000)),
     crash: () => process.exit(3),
   }
@@ -41,6 +45,20 @@ describe('task process', () => {
       tasks.close()
     }
   }, 60_000)
+
+  it('is not idle while a task waits its turn: the process outlives the idle time between queued tasks', async () => {
+    const tasks = new TaskProcess(200, pathToFileURL(entry))
+    try {
+      // The second waits behind the first and runs longer than the idle time after the first ends.
+      const [first, second] = await Promise.all([
+        tasks.run<number>('pidAfter', 50, options),
+        tasks.run<number>('pidAfter', 1000, options),
+      ])
+      expect(second).toBe(first)
+    } finally {
+      tasks.close()
+    }
+  })
 
   it('ends its process when idle', async () => {
     const tasks = new TaskProcess(200, pathToFileURL(entry))

@@ -23,11 +23,17 @@ interface OcrBlockLike {
   paragraphs?: { lines?: { words?: OcrWordLike[] }[] }[]
 }
 
-/** Makes the image tesseract reads from a page image; the server runs it on its worker pool. */
+/** Makes the image tesseract reads from a page image. */
 export type PrepareImage = (image: Uint8Array) => Promise<OcrImage>
 
-/** Reads a page image with another engine: words with boxes as fractions of the image. */
-export type ReadImage = (image: Uint8Array) => Promise<PageWord[]>
+/** Reads a page image: words with boxes as fractions of the image. */
+export type ReadImage = (image: Uint8Array, signal?: AbortSignal) => Promise<PageWord[]>
+
+/** An engine reading page images one at a time, and ended with `close` (its memory given back). */
+export interface PageReader {
+  read: ReadImage
+  close(): Promise<void> | void
+}
 
 export interface TwoReadings {
   /** Tesseract's reading, then PaddleOCR's when it read the page. */
@@ -49,21 +55,25 @@ interface Tesseract {
 
 /**
  * One tesseract worker, loaded on first use and reused (loading the model costs more than reading a page); it
- * reads one image at a time. A read that fails, is aborted or whose thread dies gives the worker up; the next read
+ * reads one image at a time, prepared for it (`ocr-image.ts`) in the same queue, so one page's images are in
+ * memory at a time. A read that fails, is aborted or whose thread dies gives the worker up; the next read
  * loads a new one. tesseract.js throws a failed job's error from its message listener, and its thread's `error`
  * event has no listener (it sets `onerror`, which a Node worker never calls): either was an uncaught exception
  * that ended the server. Both are caught here and fail the read instead.
  */
-class Reader {
+export class TesseractReader implements PageReader {
   private worker: Promise<Tesseract> | null = null
   private queue: Promise<unknown> = Promise.resolve()
   private pending = 0
   private idle: NodeJS.Timeout | null = null
 
-  read(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
+  constructor(private readonly prepare: PrepareImage = prepareForOcr) {}
+
+  /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
+  read(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
     this.pending++
     if (this.idle) clearTimeout(this.idle)
-    const task = this.queue.then(() => this.recognise(image, signal))
+    const task = this.queue.then(async () => this.recognise(await this.prepare(image), signal))
     this.queue = task
       .catch(() => undefined)
       .finally(() => {
@@ -145,23 +155,31 @@ class Reader {
   }
 }
 
+/** This process's tesseract reader (the server's document process runs `readWithTesseract`). */
+let processReader: TesseractReader | null = null
+
+/** Task `readWithTesseract`: a page image prepared and read by this process's tesseract. */
+export function readWithTesseract(input: { bytes: Uint8Array }): Promise<PageWord[]> {
+  processReader ??= new TesseractReader()
+  return processReader.read(input.bytes)
+}
+
 /**
- * The process's OCR: a tesseract worker for every read, and for documents read twice (`readTwice`) a second
- * reading by PaddleOCR (`paddle-ocr.ts`, on the server's worker pool), both at once. The engines misread
- * different characters, so the rules take each field from the reading it is best read in (`readings.ts`).
+ * The OCR of a document: tesseract reads every page, and for documents read twice (`readTwice`) PaddleOCR
+ * (`paddle-ocr.ts`) reads it too, both at once. The engines misread different characters, so the rules take each
+ * field from the reading it is best read in (`readings.ts`). Both read in this process unless given readers that
+ * read elsewhere (the server's: `reading-processes.ts`).
  */
 export class OcrEngine {
-  private readonly tesseract = new Reader()
-
   constructor(
-    private readonly prepare: PrepareImage = prepareForOcr,
+    private readonly first: PageReader = new TesseractReader(),
     private readonly readOther: ReadImage = (image) => readWithPaddle({ bytes: image }),
   ) {}
 
   /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
   async recognise(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
-    return this.tesseract.read(await this.prepare(image), signal)
+    return this.first.read(image, signal)
   }
 
   /**
@@ -171,7 +189,10 @@ export class OcrEngine {
    */
   async readTwice(image: Uint8Array, signal?: AbortSignal): Promise<TwoReadings> {
     signal?.throwIfAborted()
-    const [first, second] = await Promise.allSettled([this.recognise(image, signal), this.readOther(image)])
+    const [first, second] = await Promise.allSettled([
+      this.recognise(image, signal),
+      this.readOther(image, signal),
+    ])
     if (first.status === 'rejected') throw first.reason
     if (second.status === 'fulfilled') return { readings: [first.value, second.value], secondFailed: null }
     const reason = second.reason instanceof Error ? second.reason.message : String(second.reason)
@@ -179,6 +200,6 @@ export class OcrEngine {
   }
 
   async close(): Promise<void> {
-    await this.tesseract.close()
+    await this.first.close()
   }
 }

@@ -11,8 +11,6 @@ import type { PageWord } from '../page-text'
  * PaddleOCR (PaddleOCR alone within a value of the pair in the first measurement; see the domain README).
  */
 
-/** PaddleOCR runs in a process of its own, which exits (giving its models' memory back) after this long idle. */
-export const PADDLE_IDLE_MS = 20_000
 /** A reading takes 1-3 s; past this the process is assumed hung, ended, and the page read by tesseract alone. */
 export const PADDLE_TIMEOUT_MS = 60_000
 

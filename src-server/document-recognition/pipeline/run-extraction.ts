@@ -19,8 +19,7 @@ import {
   withPageReadings,
 } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
-import type { NormalisedSource } from './normalise'
-import type { OcrEngine } from './ocr'
+import type { ReadingProcesses } from './reading-processes'
 import { RunFailure, runStep } from './steps'
 
 /** The raw structured result of a run (`workspace_output`). */
@@ -79,7 +78,7 @@ export function placementIssues(
  */
 export function documentExtractionExecutor(
   ctx: AppContext,
-  deps: { models?: ModelRegistry; ocr: OcrEngine },
+  deps: { models?: ModelRegistry; reading: ReadingProcesses },
 ): Omit<RunExecutor<typeof ExtractionConfig>, 'onCompleted'> {
   return {
     configSchema: ExtractionConfig,
@@ -97,19 +96,14 @@ export function documentExtractionExecutor(
         )
 
       progress({ step: 'normalise' })
-      // On a worker thread: decoding a large image takes CPU and memory the event loop's process should not keep.
+      // In the reading process: decoding a large image takes CPU and memory the server's process should not keep.
       const normalised = await step('normalise', () =>
-        ctx.workers.run<NormalisedSource>(
-          'normaliseDocument',
-          { bytes: source, mimeType: run.mimeType, maxPages: policy.max_pages },
-          { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the uploaded file took too long.' },
-        ),
+        deps.reading.normalise(source, run.mimeType, policy.max_pages),
       )
       const stored = await ctx.blobs.put(normalised.pdf)
-      // Parsed, then rendered page by page for OCR (and retried): one copy in shared memory serves every task.
-      const pdf = sharedBytes(normalised.pdf)
       progress({ step: 'text' })
-      const textLayer = await step('text', () => readTextLayer(ctx, pdf))
+      // Parsed on a worker thread (and retried): a copy in shared memory, so the bytes stay here for the pages.
+      const textLayer = await step('text', () => readTextLayer(ctx, sharedBytes(normalised.pdf)))
       const ocrPages = pagesNeedingOcr(textLayer)
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]
@@ -123,7 +117,7 @@ export function documentExtractionExecutor(
         }
         progress({ step: 'ocr', page: pageNumber, pages: ocrPages.length, pages_read: index })
         const read = await step('ocr', () =>
-          ocrPage(ctx, deps.ocr, pdf, page, signal, options).catch((error: unknown) => {
+          ocrPage(deps.reading, normalised.pdf, page, signal, options).catch((error: unknown) => {
             if (signal.aborted) throw error
             const cause = error instanceof Error ? error.message : String(error)
             throw new RunFailure('OCR_FAILED', `page ${pageNumber} could not be read (${cause}).`)
