@@ -221,6 +221,7 @@ export function createDocumentRecognitionService(
       ctx.blobs.has(run.sourceSha256),
       usernames,
       repo.lastRejectReason(db, run.id),
+      run.status === 'running' ? agentRuns.progressOf(run.id) : null,
     )
   }
 
