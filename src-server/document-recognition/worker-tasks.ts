@@ -9,13 +9,29 @@ import { readWithPaddle } from './pipeline/paddle-ocr'
 import { readPdfText, renderPdfPage } from './pipeline/pdf-pages'
 
 /**
- * Document recognition's CPU-heavy steps that run on the server's worker threads: the text layer, page rendering
- * for the review (page images, a region read again), and the rules' extraction over the pages' readings (tens of
- * milliseconds for an invoice; the word list it checks names against loads on each thread's first extraction).
+ * Document recognition's CPU-heavy steps that run on the server's worker threads, for the review: a page's text
+ * layer and its rendering (page images, a region read again).
  */
 export const documentRecognitionWorkerTasks = {
   documentText: readPdfText,
   renderPdfPage,
+}
+
+/**
+ * A document's steps, run in child processes (`pipeline/reading-processes.ts`): an upload made a PDF (images
+ * decoded and scaled), its text layer, a scanned page rendered for OCR, tesseract's reading (the image prepared for
+ * it, then read), PaddleOCR's, and the rules' extraction over the pages' readings (the word list it checks names
+ * against loads on the process's first extraction). Their memory (libvips, pdfjs, a WebAssembly heap, ONNX
+ * Runtime) is given back only when a process exits, and a worker thread in the server kept ~140 MB after one
+ * document.
+ */
+export const documentRecognitionProcessTasks = {
+  normaliseDocument: (input: { bytes: Uint8Array; mimeType: string; maxPages: number }) =>
+    normaliseToPdf(input.bytes, input.mimeType, input.maxPages),
+  documentText: readPdfText,
+  renderPdfPage,
+  readWithTesseract,
+  readWithPaddle,
   extractFields: async (input: {
     fields: FieldDefinition[]
     readings: PageText[][]
@@ -24,18 +40,4 @@ export const documentRecognitionWorkerTasks = {
     await loadLexicon()
     return extractFromReadings(input.fields, input.readings, input.known)
   },
-}
-
-/**
- * The steps that decode and read page images, run in child processes (`pipeline/reading-processes.ts`): an upload
- * made a PDF (images decoded and scaled), a scanned page rendered for OCR, tesseract's reading (the image prepared
- * for it, then read), PaddleOCR's. Their native memory (libvips, a WebAssembly heap, ONNX Runtime) is given back
- * only when a process exits.
- */
-export const documentRecognitionProcessTasks = {
-  normaliseDocument: (input: { bytes: Uint8Array; mimeType: string; maxPages: number }) =>
-    normaliseToPdf(input.bytes, input.mimeType, input.maxPages),
-  renderPdfPage,
-  readWithTesseract,
-  readWithPaddle,
 }

@@ -1,5 +1,7 @@
 import { TaskProcess } from '../../jobs'
-import type { PageWord } from '../page-text'
+import type { ExtractedField } from '../extraction/extracted-field'
+import type { FieldDefinition } from '../extraction/field-config'
+import type { PageText, PageWord } from '../page-text'
 import { PDF_TASK_TIMEOUT_MS } from './document-pages'
 import type { NormalisedSource } from './normalise'
 import { OcrEngine } from './ocr'
@@ -14,8 +16,9 @@ export const READING_IDLE_MS = 10_000
 
 /**
  * Where the server decodes and reads documents: two child processes that start on first use and exit when idle
- * (`jobs/task-process.ts`). One makes uploads PDFs, renders scanned pages and reads them with tesseract, a page at
- * a time; the other reads them with PaddleOCR, beside it on the other core. The server process keeps only bytes
+ * (`jobs/task-process.ts`). One makes uploads PDFs, reads their text layer, renders scanned pages and reads them
+ * with tesseract, a page at a time, and extracts the fields; the other reads pages with PaddleOCR, beside it on
+ * the other core. The server process keeps only bytes
  * and words, so its memory stays what serving requests needs; a crash or an exhausted heap in either ends that
  * process alone and fails the page it read.
  */
@@ -47,6 +50,27 @@ export class ReadingProcesses {
       { bytes, mimeType, maxPages },
       { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the uploaded file took too long.' },
     )
+  }
+
+  /** The text layer of every page of `pdf`. */
+  textLayer(pdf: Uint8Array): Promise<PageText[]> {
+    return this.pages.run(
+      'documentText',
+      { bytes: pdf },
+      { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the PDF took too long.' },
+    )
+  }
+
+  /** The rules' fields from the pages' readings (`extraction/readings.ts`), and the pages they chose. */
+  extract(input: {
+    fields: FieldDefinition[]
+    readings: PageText[][]
+    known: ExtractedField[]
+  }): Promise<{ fields: ExtractedField[]; pages: PageText[] }> {
+    return this.pages.run('extractFields', input, {
+      timeoutMs: PDF_TASK_TIMEOUT_MS,
+      timeoutMessage: 'Extracting the fields took too long.',
+    })
   }
 
   /** A PNG of one page of `pdf` at `scale` (1 = 72 dpi), for OCR. */

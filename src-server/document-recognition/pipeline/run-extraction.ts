@@ -2,7 +2,6 @@ import type { ExecutionResult, RunExecutor } from '../../agent-runs'
 import { policyOf } from '../../agent-runs'
 import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../app-context'
-import { sharedBytes } from '../../jobs'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
@@ -11,13 +10,7 @@ import { boxHoldsValue } from '../extraction/locate'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
-import {
-  ocrPage,
-  PDF_TASK_TIMEOUT_MS,
-  pagesNeedingOcr,
-  readTextLayer,
-  withPageReadings,
-} from './document-pages'
+import { ocrPage, pagesNeedingOcr, withPageReadings } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
 import type { ReadingProcesses } from './reading-processes'
 import { RunFailure, runStep } from './steps'
@@ -102,8 +95,7 @@ export function documentExtractionExecutor(
       )
       const stored = await ctx.blobs.put(normalised.pdf)
       progress({ step: 'text' })
-      // Parsed on a worker thread (and retried): a copy in shared memory, so the bytes stay here for the pages.
-      const textLayer = await step('text', () => readTextLayer(ctx, sharedBytes(normalised.pdf)))
+      const textLayer = await step('text', () => deps.reading.textLayer(normalised.pdf))
       const ocrPages = pagesNeedingOcr(textLayer)
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]
@@ -158,13 +150,7 @@ export function documentExtractionExecutor(
           modelAnswer = answer.answer
         } else {
           const known = [...fromXml.values(), ...learned.values()]
-          const read = await step('extract', () =>
-            ctx.workers.run<{ fields: ExtractedField[]; pages: PageText[] }>(
-              'extractFields',
-              { fields: missing, readings, known },
-              { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Extracting the fields took too long.' },
-            ),
-          )
+          const read = await step('extract', () => deps.reading.extract({ fields: missing, readings, known }))
           extracted = read.fields
           pages = read.pages
         }
