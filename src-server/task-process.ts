@@ -19,14 +19,19 @@ async function taskNamed(name: string): Promise<Task | undefined> {
   return (documentRecognitionProcessTasks as Record<string, Task>)[name]
 }
 
+/** What the process holds now, with each answer: the parent ends a process grown past its limit. */
+const residentMb = () => Math.round(process.memoryUsage.rss() / (1024 * 1024))
+
 /** Child-process entry: runs the tasks its parent sends over IPC and answers each with its result or error. */
 process.on('message', async (message: { id: number; task: string; input: unknown }) => {
   try {
     const task = await taskNamed(message.task)
     if (!task) throw new Error(`Unknown task: ${message.task}`)
-    process.send?.({ id: message.id, result: await task(message.input) })
+    const result = await task(message.input)
+    process.send?.({ id: message.id, result, rssMb: residentMb() })
   } catch (error) {
-    process.send?.({ id: message.id, error: error instanceof Error ? error.message : String(error) })
+    const reason = error instanceof Error ? error.message : String(error)
+    process.send?.({ id: message.id, error: reason, rssMb: residentMb() })
   }
 })
 process.on('disconnect', () => process.exit(0))

@@ -25,14 +25,30 @@ export class TaskProcess {
   private queue: Promise<unknown> = Promise.resolve()
   private idle: NodeJS.Timeout | null = null
 
+  private readonly entry: URL
+  private readonly recycleAboveMb: number
+
   constructor(
     private readonly idleMs: number,
-    /** The process's entry module (the app's task table unless a test brings its own). */
-    private readonly entry = new URL(
-      fileURLToPath(import.meta.url).endsWith('.ts') ? '../task-process.ts' : './task-process.js',
-      import.meta.url,
-    ),
-  ) {}
+    options: {
+      /** The process's entry module (the app's task table unless a test brings its own). */
+      entry?: URL
+      /**
+       * After a task that leaves the process holding more than this (MB resident), it is ended and the next task
+       * starts a new one: memory a process frees is not given back to the system (allocator arenas, a
+       * WebAssembly heap), so a process that reads page after page only grows.
+       */
+      recycleAboveMb?: number
+    } = {},
+  ) {
+    this.entry =
+      options.entry ??
+      new URL(
+        fileURLToPath(import.meta.url).endsWith('.ts') ? '../task-process.ts' : './task-process.js',
+        import.meta.url,
+      )
+    this.recycleAboveMb = options.recycleAboveMb ?? Number.POSITIVE_INFINITY
+  }
 
   run<T>(task: string, input: unknown, options: { timeoutMs: number; timeoutMessage: string }): Promise<T> {
     if (this.idle) clearTimeout(this.idle)
@@ -90,7 +106,12 @@ export class TaskProcess {
       // (libvips, ONNX Runtime) each kept an arena of freed pages resident.
       env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     })
-    child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
+    child.on('message', (message: { id: number; result?: unknown; error?: string; rssMb?: number }) => {
+      // Between tasks (the next is sent once this one is answered): the process leaves with what it held.
+      if ((message.rssMb ?? 0) > this.recycleAboveMb && this.child === child) {
+        this.child = null
+        child.disconnect()
+      }
       const waiting = this.pending.get(message.id)
       if (message.error !== undefined) waiting?.reject(new Error(message.error))
       else waiting?.resolve(message.result)

@@ -15,6 +15,14 @@ import { PADDLE_TIMEOUT_MS } from './paddle-ocr'
 export const READING_IDLE_MS = 10_000
 
 /**
+ * A reading process holding more than this after a task is ended, and the next task starts a new one: what it freed
+ * stays resident otherwise, and grows page after page. Tesseract's process, its engine loaded, holds ~0.25 GB;
+ * PaddleOCR's ~0.3 GB, and ~0.6 GB after reading 1.2 MP. A restart costs the engine's load, about a second.
+ */
+const PAGES_RECYCLE_MB = 400
+const PADDLE_RECYCLE_MB = 650
+
+/**
  * Where the server decodes and reads documents: two child processes that start on first use and exit when idle
  * (`jobs/task-process.ts`). One makes uploads PDFs, reads their text layer, renders scanned pages and reads them
  * with tesseract, a page at a time, and extracts the fields; the other reads pages with PaddleOCR, beside it on
@@ -23,8 +31,8 @@ export const READING_IDLE_MS = 10_000
  * process alone and fails the page it read.
  */
 export class ReadingProcesses {
-  private readonly pages = new TaskProcess(READING_IDLE_MS)
-  private readonly paddle = new TaskProcess(READING_IDLE_MS)
+  private readonly pages = new TaskProcess(READING_IDLE_MS, { recycleAboveMb: PAGES_RECYCLE_MB })
+  private readonly paddle = new TaskProcess(READING_IDLE_MS, { recycleAboveMb: PADDLE_RECYCLE_MB })
   readonly ocr = new OcrEngine(
     {
       read: (image) =>
