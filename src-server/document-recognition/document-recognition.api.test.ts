@@ -165,7 +165,7 @@ describe('progress', () => {
       expect(where.pages).toBe(3)
       expect(where.pages_read).toBeLessThan(3)
     }
-  }, 120_000)
+  }, 300_000)
 })
 
 describe('registry', () => {
