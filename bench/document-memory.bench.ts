@@ -1,17 +1,18 @@
 /**
- * Document recognition's memory budget (issue: no document may exhaust the server), against the real server
- * process (`src-server/cli.ts`), its resident memory read from `/proc` every 100 ms:
+ * Document recognition's memory budget (no document may exhaust the server), against the real server process
+ * (`src-server/cli.ts`) and the reading processes it starts, their resident memory read from `/proc` every 100 ms:
  * - a 12 MP receipt photo, upload to completed p50 (receipt extractor: tesseract and PaddleOCR), budget < 3 s;
- * - a 35 MP receipt photo and a 20-page scanned PDF (invoice extractor) uploaded together: peak resident memory,
- *   budget < 1.2 GB; then the time until it is back under 500 MB, within a minute. Each for the server process
- *   and for it with its PaddleOCR process (the whole tree), the budget judged on the tree.
- * Memory figures are printed, not asserted anywhere.
+ * - a 35 MP receipt photo and a 20-page scanned PDF (invoice extractor) uploaded together: peak resident memory of
+ *   the process tree (what the user's machine loses), budget < 1.2 GB; then the tree's memory within a minute of
+ *   both completing, budget < 500 MB. The server process's own figures are in the notes.
+ * Figures are printed, never asserted; the machine's load average is printed with them (it is shared).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import {
   photo,
+  processTree,
   residentMemory,
   scannedPdf,
   treeResidentMemory,
@@ -72,9 +73,14 @@ export async function run(): Promise<BenchResult[]> {
     const [big, scan] = await Promise.all([photo(35), scannedPdf(20)])
     let peakMb = 0
     let treePeakMb = 0
+    let childrenAtPeak = 0
+    let childPeakMb = 0
     const sampler = setInterval(() => {
       peakMb = Math.max(peakMb, residentMemory(pid).rssMb)
-      treePeakMb = Math.max(treePeakMb, treeResidentMemory(pid))
+      const tree = treeResidentMemory(pid)
+      if (tree > treePeakMb) [treePeakMb, childrenAtPeak] = [tree, processTree(pid).length - 1]
+      for (const child of processTree(pid).slice(1))
+        childPeakMb = Math.max(childPeakMb, treeResidentMemory(child))
     }, 100)
     const started = performance.now()
     await Promise.all([
@@ -102,23 +108,23 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'ms',
         budget: '< 3000 ms',
         pass: p50 < 3000,
-        note: `${times.length} runs, tesseract + PaddleOCR`,
+        note: `${times.length} runs, tesseract + PaddleOCR; load average ${loadavg()[0]?.toFixed(1)} on this shared machine`,
       },
       {
-        name: 'server + OCR process peak RSS reading a 35 MP photo and a 20-page scan',
+        name: 'server + reading processes peak RSS reading a 35 MP photo and a 20-page scan',
         value: treePeakMb,
         unit: 'MB',
         budget: '< 1200 MB',
         pass: treePeakMb < 1200,
-        note: `server process alone ${peakMb} MB; idle ${idleMb} MB; both read in ${Math.round(readMs / 1000)} s`,
+        note: `${childrenAtPeak} reading processes at the peak, the largest reading process ${childPeakMb} MB at its own peak; server process alone ${peakMb} MB at its peak; idle ${idleMb} MB; both read in ${Math.round(readMs / 1000)} s`,
       },
       {
-        name: 'server + OCR process RSS after, within a minute',
+        name: 'server + reading processes RSS after, within a minute',
         value: afterMb,
         unit: 'MB',
         budget: '< 500 MB within 60 s',
         pass: afterMb < 500,
-        note: `${settleS} s after both completed; server process alone ${residentMemory(pid).rssMb} MB`,
+        note: `${settleS} s after both completed; server process alone ${residentMemory(pid).rssMb} MB, ${processTree(pid).length - 1} reading processes left`,
       },
     ]
   } finally {

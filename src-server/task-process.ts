@@ -1,25 +1,37 @@
-type Task = (input: never) => unknown
+import sharp from 'sharp'
+
+type Task = (input: unknown) => unknown
+
+/*
+ * libvips keeps no cache of decoded images between tasks (each page is read once) and decodes on one thread: the
+ * process reads one page at a time beside the other OCR process on a two-core machine, and every libvips thread
+ * holds buffers of its own.
+ */
+sharp.cache(false)
+sharp.concurrency(1)
 
 /**
- * The tasks a child process runs (jobs/task-process.ts), each module loaded on first use: the process starts in a
- * fraction of the time the whole worker task table takes to load.
+ * A task a child process runs (jobs/task-process.ts): document recognition's, loaded on first use, so the process
+ * starts in a fraction of the time the whole worker task table takes to load.
  */
-const processTasks: Record<string, () => Promise<Task>> = {
-  readWithPaddle: () =>
-    import('./document-recognition/worker-tasks').then(
-      (m) => m.documentRecognitionWorkerTasks.readWithPaddle,
-    ),
+async function taskNamed(name: string): Promise<Task | undefined> {
+  const { documentRecognitionProcessTasks } = await import('./document-recognition/worker-tasks')
+  return (documentRecognitionProcessTasks as Record<string, Task>)[name]
 }
+
+/** What the process holds now, with each answer: the parent ends a process grown past its limit. */
+const residentMb = () => Math.round(process.memoryUsage.rss() / (1024 * 1024))
 
 /** Child-process entry: runs the tasks its parent sends over IPC and answers each with its result or error. */
 process.on('message', async (message: { id: number; task: string; input: unknown }) => {
   try {
-    const load = processTasks[message.task]
-    if (!load) throw new Error(`Unknown task: ${message.task}`)
-    const task = (await load()) as (input: unknown) => unknown
-    process.send?.({ id: message.id, result: await task(message.input) })
+    const task = await taskNamed(message.task)
+    if (!task) throw new Error(`Unknown task: ${message.task}`)
+    const result = await task(message.input)
+    process.send?.({ id: message.id, result, rssMb: residentMb() })
   } catch (error) {
-    process.send?.({ id: message.id, error: error instanceof Error ? error.message : String(error) })
+    const reason = error instanceof Error ? error.message : String(error)
+    process.send?.({ id: message.id, error: reason, rssMb: residentMb() })
   }
 })
 process.on('disconnect', () => process.exit(0))

@@ -223,6 +223,9 @@ export function createAgentRunService(ctx: AppContext) {
     return run
   }
 
+  /** Where each run this process is executing is now: what its job records, read without the database. */
+  const live = new Map<string, RunProgress>()
+
   async function handleJob({
     job,
     payload,
@@ -260,7 +263,10 @@ export function createAgentRunService(ctx: AppContext) {
         run,
         source,
         signal: AbortSignal.any([signal, AbortSignal.timeout(policy.timeout_ms)]),
-        progress: (where) => progress({ ...where }),
+        progress: (where) => {
+          live.set(run.id, { ...where })
+          progress({ ...where })
+        },
       })
       if (signal.aborted) throw signal.reason
       db.transaction((tx) => {
@@ -284,6 +290,8 @@ export function createAgentRunService(ctx: AppContext) {
       }
       repo.updateRun(db, run.id, { status: 'queued', errorMessage: message })
       throw error
+    } finally {
+      live.delete(run.id)
     }
   }
 
@@ -324,6 +332,8 @@ export function createAgentRunService(ctx: AppContext) {
     runnableAgent,
     readableRun,
     findRun: (id: string) => repo.findRun(db, id),
+    /** Where a running run is (its step; pages read and to read in a page-by-page step), null when not running. */
+    progressOf: (runId: string): RunProgress | null => live.get(runId) ?? null,
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
     listVersions: (agentId: string) => repo.listVersions(db, agentId),

@@ -6,6 +6,7 @@ import {
   invoicePng,
   multipartBody,
 } from '../../test/helpers/document-recognition/invoice-documents'
+import { scannedPdf } from '../../test/helpers/document-recognition/torture-set'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
 import { agentRun, runtimeAgent } from '../agent-runs'
@@ -138,6 +139,33 @@ describe('upload errors', () => {
     })
     expect(response.statusCode).toBe(403)
   })
+})
+
+describe('progress', () => {
+  it('shows a running run its step and, in OCR, the scanned pages read of all; none once it ends', async () => {
+    const created = await upload(server, reviewer, invoiceAgent, {
+      name: 'scan-3-pages.pdf',
+      type: 'application/pdf',
+      bytes: await scannedPdf(3),
+    })
+    expect(created.statusCode).toBe(202)
+    expect(created.json().progress).toBeNull()
+    const seen: { step: string; pages?: number; pages_read?: number }[] = []
+    let run = created.json()
+    while (run.status !== 'completed' && run.status !== 'failed') {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      run = (await inject('GET', `/document-recognition/runs/${run.id}`, reviewer)).json()
+      if (run.progress) seen.push(run.progress)
+    }
+    expect(run.status, run.error_message).toBe('completed')
+    expect(run.progress).toBeNull()
+    const ocr = seen.filter((where) => where.step === 'ocr')
+    expect(ocr.length).toBeGreaterThan(0)
+    for (const where of ocr) {
+      expect(where.pages).toBe(3)
+      expect(where.pages_read).toBeLessThan(3)
+    }
+  }, 300_000)
 })
 
 describe('registry', () => {

@@ -7,7 +7,6 @@ import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
 import { multipartBodies, NoContent, Page, PageQuery, pageOf } from '../platform/http'
-import { TaskProcess } from '../platform/jobs'
 import {
   AgentParams,
   DocumentRun,
@@ -36,9 +35,7 @@ import {
   RuntimeAgentParams,
 } from './document-recognition.schemas'
 import { createDocumentRecognitionService } from './document-recognition.service'
-import { PDF_TASK_TIMEOUT_MS } from './pipeline/document-pages'
-import { OcrEngine } from './pipeline/ocr'
-import { PADDLE_IDLE_MS, PADDLE_TIMEOUT_MS } from './pipeline/paddle-ocr'
+import { ReadingProcesses } from './pipeline/reading-processes'
 import { streamRuns } from './review/run-feed'
 
 const Binary = Type.Unknown({ description: 'file bytes' })
@@ -56,32 +53,15 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   agentRuns: AgentRunService
   models?: ModelRegistry
 }> = async (app, { ctx, agentRuns, models }) => {
-  // The page image is prepared for tesseract on the worker pool, and read by PaddleOCR in a process of its own:
-  // its models and buffers hold 0.6-0.9 GB while it reads, which only the process's exit gives back (20 s idle),
-  // and a crash of its native code ends that process alone.
-  const paddle = new TaskProcess(PADDLE_IDLE_MS)
-  const ocr = new OcrEngine(
-    (image) =>
-      ctx.workers.run(
-        'prepareOcrImage',
-        { bytes: image },
-        { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Preparing the page image took too long.' },
-      ),
-    (image) =>
-      paddle.run(
-        'readWithPaddle',
-        { bytes: image },
-        { timeoutMs: PADDLE_TIMEOUT_MS, timeoutMessage: 'PaddleOCR took too long to read the page.' },
-      ),
-  )
+  // Documents are decoded and read in child processes that exit when idle: their memory goes with them.
+  const reading = new ReadingProcesses()
   app.addHook('onClose', async () => {
-    paddle.close()
-    await ocr.close()
+    reading.close()
   })
   const service = createDocumentRecognitionService(ctx, {
     agentRuns,
     models,
-    ocr,
+    reading,
     shippedDefinitionsDir: path.join(ctx.config.appRoot, 'resources', 'runtime-agents'),
   })
   const tags = ['document-recognition']

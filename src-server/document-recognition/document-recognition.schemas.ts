@@ -135,6 +135,15 @@ export const DocumentRun = Type.Object({
     }),
   ),
   workspace_output: Type.Unknown(),
+  /** Where a running run is: its step, and in OCR the scanned pages read and to read. Null when not running. */
+  progress: Nullable(
+    Type.Object({
+      step: Type.String(),
+      page: Type.Optional(Type.Integer()),
+      pages: Type.Optional(Type.Integer()),
+      pages_read: Type.Optional(Type.Integer()),
+    }),
+  ),
   attempts: Type.Integer(),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -34,7 +34,7 @@ import { locateValue } from './extraction/locate'
 import { earnedConfidence } from './learning/hints'
 import { confirmLearned, learnFromPage, weakenLearned } from './learning/learning'
 import { renderPage } from './pipeline/document-pages'
-import type { OcrEngine } from './pipeline/ocr'
+import type { ReadingProcesses } from './pipeline/reading-processes'
 import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
 import { type ExportedRun, exportColumns, exportCsv, exportJson } from './review/export'
 import { pagesOf, readRegion } from './review/page-words'
@@ -51,13 +51,18 @@ export type DocumentRecognitionService = ReturnType<typeof createDocumentRecogni
 
 export function createDocumentRecognitionService(
   ctx: AppContext,
-  deps: { agentRuns: AgentRunService; models?: ModelRegistry; ocr: OcrEngine; shippedDefinitionsDir: string },
+  deps: {
+    agentRuns: AgentRunService
+    models?: ModelRegistry
+    reading: ReadingProcesses
+    shippedDefinitionsDir: string
+  },
 ) {
   const { db } = ctx
   const { agentRuns } = deps
 
   agentRuns.registerExecutor('document_extraction', {
-    ...documentExtractionExecutor(ctx, { models: deps.models, ocr: deps.ocr }),
+    ...documentExtractionExecutor(ctx, { models: deps.models, reading: deps.reading }),
     onCompleted(tx, run, result, config) {
       const sampleRate =
         config.review_sample_rate ?? repo.findRegistryEntry(tx, run.runtimeAgentId)?.reviewSampleRate ?? 0
@@ -216,6 +221,7 @@ export function createDocumentRecognitionService(
       ctx.blobs.has(run.sourceSha256),
       usernames,
       repo.lastRejectReason(db, run.id),
+      run.status === 'running' ? agentRuns.progressOf(run.id) : null,
     )
   }
 
@@ -429,7 +435,7 @@ export function createDocumentRecognitionService(
       checkBox(body.bbox)
       const page = (await pagesOf(ctx, run)).find((p) => p.page_number === body.page_number)
       if (!page) throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: body.page_number })
-      const read = await readRegion(ctx, deps.ocr, run, page, body.bbox as Bbox)
+      const read = await readRegion(ctx, deps.reading.ocr, run, page, body.bbox as Bbox)
       const definition = definitionOf(run, field.fieldKey)
       const value = definition && read.text ? valueInText(definition, read.text) : null
       // The box of the value's own words, so a region dragged over "Total 1,190.00" boxes the amount only.

@@ -4,23 +4,33 @@ import { loadLexicon } from './extraction/lexicon'
 import { extractFromReadings } from './extraction/readings'
 import type { PageText } from './page-text'
 import { normaliseToPdf } from './pipeline/normalise'
-import { prepareForOcr } from './pipeline/ocr-image'
+import { readWithTesseract } from './pipeline/ocr'
 import { readWithPaddle } from './pipeline/paddle-ocr'
 import { readPdfText, renderPdfPage } from './pipeline/pdf-pages'
 
 /**
- * Document recognition's CPU-heavy steps, run on worker threads: an upload made a PDF (images decoded and
- * scaled), the text layer, page rendering, the image
- * tesseract reads (decoding, the line-height pixel loop, resampling), PaddleOCR's reading of a scan (its models
- * load on each thread's first reading), and the rules' extraction over the pages' readings (tens of milliseconds for an invoice; the word list it checks names against loads on each thread's
- * first extraction).
+ * Document recognition's CPU-heavy steps that run on the server's worker threads, for the review: a page's text
+ * layer and its rendering (page images, a region read again).
  */
 export const documentRecognitionWorkerTasks = {
+  documentText: readPdfText,
+  renderPdfPage,
+}
+
+/**
+ * A document's steps, run in child processes (`pipeline/reading-processes.ts`): an upload made a PDF (images
+ * decoded and scaled), its text layer, a scanned page rendered for OCR, tesseract's reading (the image prepared for
+ * it, then read), PaddleOCR's, and the rules' extraction over the pages' readings (the word list it checks names
+ * against loads on the process's first extraction). Their memory (libvips, pdfjs, a WebAssembly heap, ONNX
+ * Runtime) is given back only when a process exits, and a worker thread in the server kept ~140 MB after one
+ * document.
+ */
+export const documentRecognitionProcessTasks = {
   normaliseDocument: (input: { bytes: Uint8Array; mimeType: string; maxPages: number }) =>
     normaliseToPdf(input.bytes, input.mimeType, input.maxPages),
   documentText: readPdfText,
   renderPdfPage,
-  prepareOcrImage: (input: { bytes: Uint8Array }) => prepareForOcr(input.bytes),
+  readWithTesseract,
   readWithPaddle,
   extractFields: async (input: {
     fields: FieldDefinition[]

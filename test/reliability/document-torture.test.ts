@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { residentMemory, tortureSet } from '../helpers/document-recognition/torture-set'
+import {
+  photo,
+  processTree,
+  residentMemory,
+  tortureSet,
+  treeResidentMemory,
+} from '../helpers/document-recognition/torture-set'
 import {
   client,
   PROCESS_ADMIN_PASSWORD,
@@ -103,5 +109,40 @@ describe('[slow] document torture set', () => {
     // Past the agent's page cap (20) and broken: refused with the reason.
     expect(byName.get('scanned-40-pages.pdf')?.error_message).toMatch(/40 pages; this agent reads at most 20/)
     expect(byName.get('truncated.jpg')?.error_message).toMatch(/JPEG/i)
+  }, 240_000)
+
+  it('reads in child processes that exit when idle, giving their memory back', async () => {
+    const admin = await client(server.url, 'admin', PROCESS_ADMIN_PASSWORD)
+    const agents = (await admin.call('GET', '/document-recognition/runtime-agents')).body.items as {
+      runtime_agent_id: string
+      display_name: string
+    }[]
+    const receipts = agents.find((agent) => agent.display_name === 'Receipt extractor')
+    const form = new FormData()
+    form.append('runtime_agent_id', receipts?.runtime_agent_id ?? '')
+    form.append('file', new Blob([await photo(12)], { type: 'image/jpeg' }), 'photo-12mp.jpg')
+    const created = await admin.call('POST', '/document-recognition/runs', form)
+    expect(created.status).toBe(202)
+    const pid = server.child.pid as number
+    let children = 0
+    const run = await until(
+      async () => {
+        children = Math.max(children, processTree(pid).length - 1)
+        return (await admin.call('GET', `/document-recognition/runs/${created.body.id}`)).body as RunView
+      },
+      (view) => view.status === 'completed' || view.status === 'failed',
+      150_000,
+      50,
+    )
+    expect(run.status, run.error_message ?? '').toBe('completed')
+    // Tesseract's process and PaddleOCR's read it.
+    expect(children).toBeGreaterThanOrEqual(1)
+    await until(
+      async () => processTree(pid).length,
+      (count) => count === 1,
+      90_000,
+      500,
+    )
+    console.info(`server's resident memory once its reading processes exited: ${treeResidentMemory(pid)} MB`)
   }, 240_000)
 })

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module'
  * Only the 27,606 words used at least `MIN_COUNT` times are kept: the correction proposes nothing rarer, and a
  * rarer word counts as no word (the checks ask "is this a word in use"). Cost: the 3.6 MB list is read once and
  * parsed (about 0.1 s on a quiet machine, 0.5 s at load average 12) into a Map of 27.6k entries (about 1 MB);
- * extraction runs on worker threads, and the `extractFields` task awaits `loadLexicon` on each thread's first
- * extraction. Callers that did not await it (tests, the bench) read it synchronously on first use.
+ * extraction runs in the reading process, and the `extractFields` task awaits `loadLexicon` on the process's
+ * first extraction. Callers that did not await it (tests, the bench) read it synchronously on first use.
  */
 
 interface Entry {

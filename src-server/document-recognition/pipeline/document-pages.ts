@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/app-context'
 import type { PageText } from '../page-text'
-import type { OcrEngine } from './ocr'
+import type { ReadingProcesses } from './reading-processes'
 
 /** A page with fewer words than this in its text layer is treated as a scan and read by OCR. */
 const MIN_TEXT_LAYER_WORDS = 3
@@ -28,23 +28,22 @@ export function pagesNeedingOcr(pages: PageText[]): number[] {
 /**
  * OCR of one page: the image the page was made of when there is one (an uploaded scan's own pixels, resampled for
  * tesseract, read better than a rendering of the PDF page that wraps it: 79.8 % against 67.4 % of merchant, date
- * and total on the tuning receipts), else the page rendered on a worker thread (which `pdf` moves to, as in
- * `renderPage`). Read by tesseract, and with `readings` 2 by PaddleOCR as well: the page's readings, tesseract's
- * first, and why the second is missing when it failed.
+ * and total on the tuning receipts), else the page rendered in the reading process. Read by tesseract, and with
+ * `readings` 2 by PaddleOCR as well: the page's readings, tesseract's first, and why the second is missing when it
+ * failed.
  */
 export async function ocrPage(
-  ctx: AppContext,
-  ocr: OcrEngine,
+  reading: ReadingProcesses,
   pdf: Uint8Array,
   page: PageText,
   signal: AbortSignal,
   options: { pageImage?: Uint8Array; readings: number },
 ): Promise<{ readings: PageText[]; secondFailed: string | null }> {
-  const image = options.pageImage ?? (await renderPage(ctx, pdf, page.page_number, OCR_WIDTH_PX / page.width))
+  const image = options.pageImage ?? (await reading.render(pdf, page.page_number, OCR_WIDTH_PX / page.width))
   const read =
     options.readings > 1
-      ? await ocr.readTwice(image, signal)
-      : { readings: [await ocr.recognise(image, signal)], secondFailed: null }
+      ? await reading.ocr.readTwice(image, signal)
+      : { readings: [await reading.ocr.recognise(image, signal)], secondFailed: null }
   return { readings: read.readings.map((words) => ({ ...page, words })), secondFailed: read.secondFailed }
 }
 
@@ -64,7 +63,10 @@ export function withPageReadings(readings: PageText[][], pageReadings: PageText[
   )
 }
 
-/** A PNG of one page. `pdf` moves to the worker thread: pass `sharedBytes(pdf)` to use it again. */
+/**
+ * A PNG of one page, rendered on a worker thread (a page image shown in the review). `pdf` moves to the worker
+ * thread: pass `sharedBytes(pdf)` to use it again.
+ */
 export async function renderPage(
   ctx: AppContext,
   pdf: Uint8Array,

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { fixturePath } from '../../../test/helpers/fixtures'
 import type { PageText } from '../page-text'
 import { withPageReadings } from './document-pages'
-import { OcrEngine } from './ocr'
+import { OcrEngine, TesseractReader } from './ocr'
 
 const page = (pageNumber: number, text: string): PageText => ({
   page_number: pageNumber,
@@ -59,11 +59,13 @@ describe('a failing tesseract worker', () => {
   const receipt = () => readFileSync(fixturePath('receipts', 'sroie', '006.jpg'))
 
   it('fails the read of an image tesseract cannot decode, and the next read works', async () => {
-    const notAnImage = new OcrEngine(async () => ({
-      png: new Uint8Array(Buffer.from('not a png at all')),
-      width: 10,
-      height: 10,
-    }))
+    const notAnImage = new OcrEngine(
+      new TesseractReader(async () => ({
+        png: new Uint8Array(Buffer.from('not a png at all')),
+        width: 10,
+        height: 10,
+      })),
+    )
     try {
       await expect(notAnImage.recognise(receipt())).rejects.toThrow(/tesseract/)
     } finally {

@@ -16,11 +16,18 @@ interface OcrBlockLike {
   paragraphs?: { lines?: { words?: OcrWordLike[] }[] }[]
 }
 
-/** Makes the image tesseract reads from a page image; the server runs it on its worker pool. */
+/** Makes the image tesseract reads from a page image. */
 export type PrepareImage = (image: Uint8Array) => Promise<OcrImage>
 
-/** Reads a page image with another engine: words with boxes as fractions of the image. */
-export type ReadImage = (image: Uint8Array) => Promise<PageWord[]>
+/** Reads a page image: words with boxes as fractions of the image. */
+export type ReadImage = (image: Uint8Array, signal?: AbortSignal) => Promise<PageWord[]>
+
+/** An engine reading page images one at a time, and ended with `close` (its memory given back). */
+export interface PageReader {
+  /** Words of a page image read with the model of `language` (English unless said). */
+  read(image: Uint8Array, signal?: AbortSignal, language?: OcrLanguage): Promise<PageWord[]>
+  close(): Promise<void> | void
+}
 
 export interface TwoReadings {
   /** Tesseract's reading, then PaddleOCR's when it read the page. */
@@ -41,24 +48,26 @@ interface Tesseract {
 }
 
 /**
- * One tesseract worker, loaded on first use and reused (loading the model costs more than reading a page); it
- * reads one image at a time. A read that fails, is aborted or whose thread dies gives the worker up; the next read
+ * Tesseract workers, one per language model, each loaded on first use and reused (loading a model costs more than
+ * reading a page); they read one image at a time, prepared for it (`ocr-image.ts`) in the same queue, so one page's
+ * images are in memory at a time. A read that fails, is aborted or whose thread dies gives the worker up; the next read
  * loads a new one. tesseract.js throws a failed job's error from its message listener, and its thread's `error`
  * event has no listener (it sets `onerror`, which a Node worker never calls): either was an uncaught exception
  * that ended the server. Both are caught here and fail the read instead.
  */
-class Reader {
-  private worker: Promise<Tesseract> | null = null
+export class TesseractReader implements PageReader {
+  private readonly workers = new Map<OcrLanguage, Promise<Tesseract>>()
   private queue: Promise<unknown> = Promise.resolve()
   private pending = 0
   private idle: NodeJS.Timeout | null = null
 
-  constructor(private readonly language: OcrLanguage) {}
+  constructor(private readonly prepare: PrepareImage = prepareForOcr) {}
 
-  read(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
+  /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
+  read(image: Uint8Array, signal?: AbortSignal, language: OcrLanguage = 'eng'): Promise<PageWord[]> {
     this.pending++
     if (this.idle) clearTimeout(this.idle)
-    const task = this.queue.then(() => this.recognise(image, signal))
+    const task = this.queue.then(async () => this.recognise(await this.prepare(image), language, signal))
     this.queue = task
       .catch(() => undefined)
       .finally(() => {
@@ -69,14 +78,16 @@ class Reader {
   }
 
   async close(): Promise<void> {
-    const worker = this.worker
-    this.worker = null
-    if (worker) await worker.then((w) => w.api.terminate()).catch(() => undefined)
+    const workers = [...this.workers.values()]
+    this.workers.clear()
+    await Promise.all(workers.map((worker) => worker.then((w) => w.api.terminate()).catch(() => undefined)))
   }
 
-  private load(): Promise<Tesseract> {
-    this.worker ??= createWorker(this.language, OEM.LSTM_ONLY, {
-      langPath: languageDataDir(this.language),
+  private load(language: OcrLanguage): Promise<Tesseract> {
+    const loaded = this.workers.get(language)
+    if (loaded) return loaded
+    const worker = createWorker(language, OEM.LSTM_ONLY, {
+      langPath: languageDataDir(language),
       cacheMethod: 'none',
       gzip: true,
       // The failed job's promise rejects with the same error; without a handler the library also throws it.
@@ -97,12 +108,13 @@ class Reader {
       ])
       return { api, thread, died }
     })
-    return this.worker
+    this.workers.set(language, worker)
+    return worker
   }
 
-  private async recognise(image: OcrImage, signal?: AbortSignal): Promise<PageWord[]> {
+  private async recognise(image: OcrImage, language: OcrLanguage, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
-    const loading = this.load()
+    const loading = this.load(language)
     const abort = () => void this.close()
     signal?.addEventListener('abort', abort, { once: true })
     try {
@@ -132,7 +144,7 @@ class Reader {
     } catch (error) {
       signal?.throwIfAborted()
       // A worker that failed a read may hold a broken heap: the next read starts a new one.
-      if (this.worker === loading) await this.close()
+      if (this.workers.get(language) === loading) await this.close()
       throw new Error(`tesseract: ${error instanceof Error ? error.message : String(error)}`)
     } finally {
       signal?.removeEventListener('abort', abort)
@@ -140,17 +152,24 @@ class Reader {
   }
 }
 
+/** This process's tesseract reader (the server's document process runs `readWithTesseract`). */
+let processReader: TesseractReader | null = null
+
+/** Task `readWithTesseract`: a page image prepared and read by this process's tesseract, in `language`. */
+export function readWithTesseract(input: { bytes: Uint8Array; language?: OcrLanguage }): Promise<PageWord[]> {
+  processReader ??= new TesseractReader()
+  return processReader.read(input.bytes, undefined, input.language)
+}
+
 /**
- * The process's OCR: a tesseract worker for every read, and for documents read twice (`readTwice`) a second
- * reading by PaddleOCR (`paddle-ocr.ts`, on the server's worker pool), both at once. The engines misread
- * different characters, so the rules take each field from the reading it is best read in (`readings.ts`).
+ * The OCR of a document: tesseract reads every page, and for documents read twice (`readTwice`) PaddleOCR
+ * (`paddle-ocr.ts`) reads it too, both at once. The engines misread different characters, so the rules take each
+ * field from the reading it is best read in (`readings.ts`). Both read in this process unless given readers that
+ * read elsewhere (the server's: `reading-processes.ts`).
  */
 export class OcrEngine {
-  /** A tesseract worker per language model, each loaded when a page in its language is first read. */
-  private readonly readers = new Map<OcrLanguage, Reader>()
-
   constructor(
-    private readonly prepare: PrepareImage = prepareForOcr,
+    private readonly first: PageReader = new TesseractReader(),
     private readonly readOther: ReadImage = (image) => readWithPaddle({ bytes: image }),
   ) {}
 
@@ -160,9 +179,8 @@ export class OcrEngine {
    */
   async recognise(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
     signal?.throwIfAborted()
-    const prepared = await this.prepare(image)
-    const english = await this.reader('eng').read(prepared, signal)
-    return this.inPageLanguage(prepared, [english], signal)
+    const english = await this.first.read(image, signal)
+    return this.inPageLanguage(image, [english], signal)
   }
 
   /**
@@ -172,14 +190,13 @@ export class OcrEngine {
    */
   async readTwice(image: Uint8Array, signal?: AbortSignal): Promise<TwoReadings> {
     signal?.throwIfAborted()
-    const englishReading = async () => {
-      const prepared = await this.prepare(image)
-      return { prepared, words: await this.reader('eng').read(prepared, signal) }
-    }
-    const [first, second] = await Promise.allSettled([englishReading(), this.readOther(image)])
+    const [first, second] = await Promise.allSettled([
+      this.first.read(image, signal),
+      this.readOther(image, signal),
+    ])
     if (first.status === 'rejected') throw first.reason
     const other = second.status === 'fulfilled' ? [second.value] : []
-    const tesseract = await this.inPageLanguage(first.value.prepared, [first.value.words, ...other], signal)
+    const tesseract = await this.inPageLanguage(image, [first.value, ...other], signal)
     if (second.status === 'fulfilled') return { readings: [tesseract, second.value], secondFailed: null }
     const reason = second.reason instanceof Error ? second.reason.message : String(second.reason)
     return { readings: [tesseract], secondFailed: reason }
@@ -190,18 +207,12 @@ export class OcrEngine {
    * (`documentLanguage`) is read again with that language's model, which knows its letters ("ä", "ß", "ā") and
    * words, and that reading replaces the English one.
    */
-  private async inPageLanguage(image: OcrImage, readings: PageWord[][], signal?: AbortSignal) {
+  private async inPageLanguage(image: Uint8Array, readings: PageWord[][], signal?: AbortSignal) {
     const language = documentLanguage(readings)
-    return language === 'eng' ? (readings[0] as PageWord[]) : this.reader(language).read(image, signal)
-  }
-
-  private reader(language: OcrLanguage): Reader {
-    const reader = this.readers.get(language) ?? new Reader(language)
-    this.readers.set(language, reader)
-    return reader
+    return language === 'eng' ? (readings[0] as PageWord[]) : this.first.read(image, signal, language)
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.readers.values()].map((reader) => reader.close()))
+    await this.first.close()
   }
 }

@@ -2,7 +2,6 @@ import type { ExecutionResult, RunExecutor } from '../../agent-runs'
 import { policyOf } from '../../agent-runs'
 import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../platform/app-context'
-import { sharedBytes } from '../../platform/jobs'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
@@ -11,16 +10,9 @@ import { boxHoldsValue } from '../extraction/locate'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
-import {
-  ocrPage,
-  PDF_TASK_TIMEOUT_MS,
-  pagesNeedingOcr,
-  readTextLayer,
-  withPageReadings,
-} from './document-pages'
+import { ocrPage, pagesNeedingOcr, withPageReadings } from './document-pages'
 import { readEmbeddedInvoiceXml } from './e-invoice'
-import type { NormalisedSource } from './normalise'
-import type { OcrEngine } from './ocr'
+import type { ReadingProcesses } from './reading-processes'
 import { RunFailure, runStep } from './steps'
 
 /** The raw structured result of a run (`workspace_output`). */
@@ -79,7 +71,7 @@ export function placementIssues(
  */
 export function documentExtractionExecutor(
   ctx: AppContext,
-  deps: { models?: ModelRegistry; ocr: OcrEngine },
+  deps: { models?: ModelRegistry; reading: ReadingProcesses },
 ): Omit<RunExecutor<typeof ExtractionConfig>, 'onCompleted'> {
   return {
     configSchema: ExtractionConfig,
@@ -97,19 +89,13 @@ export function documentExtractionExecutor(
         )
 
       progress({ step: 'normalise' })
-      // On a worker thread: decoding a large image takes CPU and memory the event loop's process should not keep.
+      // In the reading process: decoding a large image takes CPU and memory the server's process should not keep.
       const normalised = await step('normalise', () =>
-        ctx.workers.run<NormalisedSource>(
-          'normaliseDocument',
-          { bytes: source, mimeType: run.mimeType, maxPages: policy.max_pages },
-          { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Reading the uploaded file took too long.' },
-        ),
+        deps.reading.normalise(source, run.mimeType, policy.max_pages),
       )
       const stored = await ctx.blobs.put(normalised.pdf)
-      // Parsed, then rendered page by page for OCR (and retried): one copy in shared memory serves every task.
-      const pdf = sharedBytes(normalised.pdf)
       progress({ step: 'text' })
-      const textLayer = await step('text', () => readTextLayer(ctx, pdf))
+      const textLayer = await step('text', () => deps.reading.textLayer(normalised.pdf))
       const ocrPages = pagesNeedingOcr(textLayer)
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]
@@ -123,7 +109,7 @@ export function documentExtractionExecutor(
         }
         progress({ step: 'ocr', page: pageNumber, pages: ocrPages.length, pages_read: index })
         const read = await step('ocr', () =>
-          ocrPage(ctx, deps.ocr, pdf, page, signal, options).catch((error: unknown) => {
+          ocrPage(deps.reading, normalised.pdf, page, signal, options).catch((error: unknown) => {
             if (signal.aborted) throw error
             const cause = error instanceof Error ? error.message : String(error)
             throw new RunFailure('OCR_FAILED', `page ${pageNumber} could not be read (${cause}).`)
@@ -164,13 +150,7 @@ export function documentExtractionExecutor(
           modelAnswer = answer.answer
         } else {
           const known = [...fromXml.values(), ...learned.values()]
-          const read = await step('extract', () =>
-            ctx.workers.run<{ fields: ExtractedField[]; pages: PageText[] }>(
-              'extractFields',
-              { fields: missing, readings, known },
-              { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Extracting the fields took too long.' },
-            ),
-          )
+          const read = await step('extract', () => deps.reading.extract({ fields: missing, readings, known }))
           extracted = read.fields
           pages = read.pages
         }

@@ -54,6 +54,7 @@ export function toDocumentRun(
   sourceRecoverable: boolean,
   usernames: Usernames,
   rejectReason: string | null,
+  progress: DocumentRun['progress'],
 ): DocumentRun {
   const base = `/document-recognition/runs/${run.id}`
   const confidences = fields.filter((f) => f.value !== null).map((f) => f.confidence)
@@ -90,6 +91,7 @@ export function toDocumentRun(
       image_url: `${base}/pages/${page.page_number}/image`,
     })),
     workspace_output: run.output ?? null,
+    progress,
     attempts: run.attempts,
     created_at: run.createdAt,
     updated_at: run.updatedAt,

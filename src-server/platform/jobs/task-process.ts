@@ -11,7 +11,8 @@ interface Pending {
 /**
  * Worker tasks run in a child process of their own, one at a time: for native code whose memory a thread cannot
  * give back (freed native memory stays in the process's allocator after a thread ends: PaddleOCR's ~0.6 GB per
- * page read stayed resident after its thread was gone) and whose crash must not take the server with it. The
+ * page read, and the decoded images and tesseract heaps of a document's pages, stayed resident after their
+ * threads were gone) and whose crash must not take the server with it. The
  * process starts on first use and exits when idle `idleMs`, returning all its memory; a task past its timeout
  * kills it, and one that dies fails its task; the next task starts a new one.
  */
@@ -19,25 +20,45 @@ export class TaskProcess {
   private child: ChildProcess | null = null
   private readonly pending = new Map<number, Pending>()
   private nextId = 0
+  /** Tasks running or waiting their turn. */
+  private queued = 0
   private queue: Promise<unknown> = Promise.resolve()
   private idle: NodeJS.Timeout | null = null
 
+  private readonly entry: URL
+  private readonly recycleAboveMb: number
+
   constructor(
     private readonly idleMs: number,
-    /** The process's entry module (the app's task table unless a test brings its own). */
-    private readonly entry = new URL(
-      fileURLToPath(import.meta.url).endsWith('.ts') ? '../../task-process.ts' : './task-process.js',
-      import.meta.url,
-    ),
-  ) {}
+    options: {
+      /** The process's entry module (the app's task table unless a test brings its own). */
+      entry?: URL
+      /**
+       * After a task that leaves the process holding more than this (MB resident), it is ended and the next task
+       * starts a new one: memory a process frees is not given back to the system (allocator arenas, a
+       * WebAssembly heap), so a process that reads page after page only grows.
+       */
+      recycleAboveMb?: number
+    } = {},
+  ) {
+    this.entry =
+      options.entry ??
+      new URL(
+        fileURLToPath(import.meta.url).endsWith('.ts') ? '../../task-process.ts' : './task-process.js',
+        import.meta.url,
+      )
+    this.recycleAboveMb = options.recycleAboveMb ?? Number.POSITIVE_INFINITY
+  }
 
   run<T>(task: string, input: unknown, options: { timeoutMs: number; timeoutMessage: string }): Promise<T> {
     if (this.idle) clearTimeout(this.idle)
+    this.queued++
     const result = this.queue.then(() => this.send<T>(task, input, options))
     this.queue = result
       .catch(() => undefined)
       .finally(() => {
-        if (this.pending.size === 0) this.idle = setTimeout(() => this.close(), this.idleMs).unref()
+        // Idle once no task is running or waiting: a task queued behind this one is not cut off by the timer.
+        if (--this.queued === 0) this.idle = setTimeout(() => this.close(), this.idleMs).unref()
       })
     return result
   }
@@ -77,8 +98,20 @@ export class TaskProcess {
     const execArgv = filename.endsWith('.ts')
       ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
       : []
-    const child = fork(filename, [], { execArgv, serialization: 'advanced', stdio: 'inherit' })
-    child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
+    const child = fork(filename, [], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: 'inherit',
+      // Two malloc arenas instead of one per thread that allocated (8 per core): the native libraries' threads
+      // (libvips, ONNX Runtime) each kept an arena of freed pages resident.
+      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+    })
+    child.on('message', (message: { id: number; result?: unknown; error?: string; rssMb?: number }) => {
+      // Between tasks (the next is sent once this one is answered): the process leaves with what it held.
+      if ((message.rssMb ?? 0) > this.recycleAboveMb && this.child === child) {
+        this.child = null
+        child.disconnect()
+      }
       const waiting = this.pending.get(message.id)
       if (message.error !== undefined) waiting?.reject(new Error(message.error))
       else waiting?.resolve(message.result)

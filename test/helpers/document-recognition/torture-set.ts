@@ -91,8 +91,8 @@ export async function tortureSet(): Promise<TortureDocument[]> {
   ]
 }
 
-/** A process and its descendants (the server's OCR process), from Linux `/proc`. */
-function processTree(pid: number): number[] {
+/** A process and its descendants (the server's reading processes), from Linux `/proc`. */
+export function processTree(pid: number): number[] {
   let children: number[] = []
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
