@@ -2,8 +2,8 @@
 // `npm test`: typecheck, lint, Vitest (unit + API), then the console build and Playwright (e2e).
 // Every stage runs even if an earlier one failed; the last line is `N passed, N failed` over all of them
 // (typecheck, lint and the desktop build count as one check each), and the exit code is non-zero if anything failed.
-// Typecheck and lint run beside Vitest (their output is printed after it): one process each, mostly waiting on
-// one core while Vitest's two workers mostly wait on the file system and the thread pool.
+// Typecheck and lint run beside Vitest (their output is printed after it), so their half minute no longer adds to
+// the suite's time.
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { ensureBrowser } from './ensure-browser.mjs'
