@@ -17,18 +17,26 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-demo-'))
 const server = await startServerProcess(dataDir, { SWITCHBOARD_ADMIN_PASSWORD: PASSWORD })
 const url = server.url
 
-async function call(headers: Record<string, string>, method: string, route: string, body?: unknown) {
+/** A JSON call through the API; the answer's shape is the caller's to name. */
+async function call<T>(
+  headers: Record<string, string>,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${url}${route}`, {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
-  return response.headers.get('content-type')?.includes('json') ? response.json() : response.text()
+  return (
+    response.headers.get('content-type')?.includes('json') ? response.json() : response.text()
+  ) as Promise<T>
 }
 
 async function signInApi(username: string, password: string) {
-  const { token } = await call({}, 'POST', '/api/auth/login', { username, password })
+  const { token } = await call<{ token: string }>({}, 'POST', '/api/auth/login', { username, password })
   return { authorization: `Bearer ${token}` }
 }
 
@@ -49,8 +57,8 @@ try {
     ['Onboarding guide', 'Walks new colleagues through their first week.', 120, 'hr'],
   ] as const
   for (const [name, description, price, tags] of offers) {
-    const agent = await call(sam, 'POST', '/agents', { name, description })
-    const listing = await call(sam, 'POST', '/api/marketplace/listings', {
+    const agent = await call<{ id: string }>(sam, 'POST', '/agents', { name, description })
+    const listing = await call<{ id: string }>(sam, 'POST', '/api/marketplace/listings', {
       asset_type: 'agent',
       asset_id: agent.id,
       title: name,
@@ -69,7 +77,7 @@ try {
   ] as const
   for (const [username, message, human] of questions) {
     const customer = await person(username, ['user'])
-    const events = await call(customer, 'POST', '/stream', { message })
+    const events = await call<string>(customer, 'POST', '/stream', { message })
     const done = String(events)
       .split('\n')
       .filter((line) => line.startsWith('data: '))
@@ -78,16 +86,25 @@ try {
     if (human) await call(customer, 'POST', `/sessions/${done.session_id}/request-human`)
   }
   // Review: an invoice read by the shipped extractor.
-  const agents = await call(admin, 'GET', '/document-recognition/runtime-agents')
-  const extractor = agents.items.find((a: { display_name: string }) => a.display_name === 'Invoice extractor')
+  const agents = await call<{ items: { agent_id: string; display_name: string }[] }>(
+    admin,
+    'GET',
+    '/document-recognition/runtime-agents',
+  )
+  const extractor = agents.items.find((a) => a.display_name === 'Invoice extractor')
   const form = new FormData()
+  if (!extractor) throw new Error('the invoice extractor is not registered')
   form.append('runtime_agent_id', extractor.agent_id)
   form.append('file', new Blob([readFileSync(INVOICE)], { type: 'application/pdf' }), path.basename(INVOICE))
-  const run = await (
+  const run = (await (
     await fetch(`${url}/document-recognition/runs`, { method: 'POST', headers: admin, body: form })
-  ).json()
+  ).json()) as { id: string }
   for (let i = 0; i < 120; i++) {
-    if ((await call(admin, 'GET', `/document-recognition/runs/${run.id}`)).status === 'completed') break
+    if (
+      (await call<{ status: string }>(admin, 'GET', `/document-recognition/runs/${run.id}`)).status ===
+      'completed'
+    )
+      break
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
 
