@@ -1,18 +1,47 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Test files that read with OCR engines or load models, or start server processes and load phases: `npm run
+ * test:slow` runs them alone, `npm run test:quick` everything else. A file belongs here when one of its tests
+ * needs tesseract, PaddleOCR or USE-lite, or the reliability suite's processes and load.
+ */
+export const slowTests = [
+  'src-server/ai/embeddings/use-lite.test.ts',
+  'src-server/knowledge/embedding.test.ts',
+  'src-server/document-recognition/pipeline/ocr.test.ts',
+  'src-server/document-recognition/pipeline/paddle-ocr.test.ts',
+  'src-server/document-recognition/document-recognition.api.test.ts',
+  'src-server/document-recognition/document-recognition.extraction.test.ts',
+  'src-server/document-recognition/document-recognition.page-review.test.ts',
+  'src-server/document-recognition/document-recognition.region-read.test.ts',
+  'test/reliability/**/*.test.ts',
+]
+
+const serverTests = ['src-server/**/*.test.ts', 'src-main/**/*.test.ts', 'test/**/*.test.ts']
+
 export default defineConfig({
   test: {
-    include: [
-      'src-server/**/*.test.ts',
-      'src-main/**/*.test.ts',
-      'test/**/*.test.ts',
-      'src-renderer/src/**/*.test.ts',
-    ],
     environment: 'node',
     pool: 'forks',
     // Two cores: more parallel files only thrash. Each file builds its own server on its own temp dir.
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'quick',
+          include: serverTests,
+          exclude: slowTests,
+          // Files share a worker's loaded modules instead of importing the whole server again for each file:
+          // every file builds its own server on its own data dir, and no server file is mocked.
+          isolate: false,
+        },
+      },
+      // The console's store tests mock modules (`vi.mock`), so each file gets its own module graph.
+      { extends: true, test: { name: 'console', include: ['src-renderer/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'slow', include: slowTests } },
+    ],
   },
 })

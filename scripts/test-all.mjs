@@ -2,7 +2,9 @@
 // `npm test`: typecheck, lint, Vitest (unit + API), then the console build and Playwright (e2e).
 // Every stage runs even if an earlier one failed; the last line is `N passed, N failed` over all of them
 // (typecheck, lint and the desktop build count as one check each), and the exit code is non-zero if anything failed.
-import { spawnSync } from 'node:child_process'
+// Typecheck and lint run beside Vitest (their output is printed after it), so their half minute no longer adds to
+// the suite's time.
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { ensureBrowser } from './ensure-browser.mjs'
 
@@ -13,19 +15,45 @@ let failed = 0
 /** Each stage's wall time, printed at the end. */
 const stageSeconds = []
 
-function run(label, command, args, env = {}) {
+/** Runs a stage in the foreground (its output live); resolves to whether it passed. */
+async function run(label, command, args, env = {}) {
   process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n`)
   const started = Date.now()
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  const code = await new Promise((resolve) => child.on('close', resolve))
   stageSeconds.push([label, (Date.now() - started) / 1000])
-  return result.status === 0
+  return code === 0
 }
 
-function check(label, command, args) {
-  if (run(label, command, args)) passed += 1
+function count(label, ok) {
+  if (ok) passed += 1
   else {
     failed += 1
     process.stdout.write(`--- ${label} FAILED\n`)
+  }
+}
+
+async function check(label, command, args) {
+  count(label, await run(label, command, args))
+}
+
+/** Starts a stage in the background, its output kept; `report()` prints it once and counts the stage. */
+function inBackground(label, command, args) {
+  const started = Date.now()
+  let output = ''
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const done = new Promise((resolve) =>
+    child.on('close', (code) => {
+      stageSeconds.push([label, (Date.now() - started) / 1000])
+      resolve(code === 0)
+    }),
+  )
+  return async function report() {
+    const ok = await done
+    process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n${output}`)
+    count(label, ok)
   }
 }
 
@@ -45,15 +73,17 @@ function countFromJson(label, ok, file, read) {
   rmSync(file, { force: true })
 }
 
-// First, so a missing browser (or its fonts) is obtained before anything else takes the machine's time.
+// First, so a missing browser (or its fonts), PostgreSQL or pgvector is obtained before anything else takes the
+// machine's time.
 const browser = ensureBrowser()
-check('typecheck', 'npm', ['run', '--silent', 'typecheck'])
-check('lint', 'npm', ['run', '--silent', 'lint'])
+spawnSync('bash', ['scripts/ensure-postgres.sh'], { stdio: 'inherit' })
 // The desktop bundle (main + worker, preload, console) must build without Electron's binary.
-check('desktop build', 'npx', ['electron-vite', 'build'])
+await check('desktop build', 'npx', ['electron-vite', 'build'])
 
+const typecheck = inBackground('typecheck', 'npm', ['run', '--silent', 'typecheck'])
+const lint = inBackground('lint', 'npm', ['run', '--silent', 'lint'])
 rmSync(VITEST_JSON, { force: true })
-const vitestOk = run('vitest', 'npx', [
+const vitestOk = await run('vitest', 'npx', [
   'vitest',
   'run',
   '--reporter=default',
@@ -64,11 +94,13 @@ countFromJson('vitest', vitestOk, VITEST_JSON, (report) => ({
   passed: report.numPassedTests,
   failed: report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0),
 }))
+await typecheck()
+await lint()
 
 if (!browser) failed += 1
-else if (run('console build', 'npm', ['run', '--silent', 'build:console'])) {
+else if (await run('console build', 'npm', ['run', '--silent', 'build:console'])) {
   rmSync(PLAYWRIGHT_JSON, { force: true })
-  const playwrightOk = run('playwright', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+  const playwrightOk = await run('playwright', 'npx', ['playwright', 'test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON,
   })
   countFromJson('playwright', playwrightOk, PLAYWRIGHT_JSON, (report) => ({

@@ -63,6 +63,7 @@ import {
   answerClientError,
   answerFrameworkError,
   batchedStdout,
+  buildCachedSerializer,
   ErrorEnvelope,
   hostAllowlist,
   isDocsPath,
@@ -218,6 +219,7 @@ async function buildApp(
     return503OnClosing: true,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: { buildSerializer: buildCachedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   // Node enforces the request timeout only while the headers timeout is not longer than it.

@@ -27,6 +27,7 @@ export { replyBatching } from './reply-batching'
 export { type RequestLineFields, requestLineWriter } from './request-line'
 export { lazyRequestLogger } from './request-logger'
 export { contentPolicyFor, isDocsPath, securityHeaders } from './security-headers'
+export { buildCachedSerializer } from './serializers'
 export {
   multipartBodies,
   type ReceivedFile,
