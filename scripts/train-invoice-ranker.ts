@@ -10,4 +10,5 @@ export const WEIGHTS_FILE = path.join(
 
 const weights = await trainRankerWeights()
 writeFileSync(WEIGHTS_FILE, `${JSON.stringify(weights, null, 1)}\n`)
-for (const [key, model] of Object.entries(weights.fields)) console.log(`${key}: review below ${model.review_below}`)
+for (const [key, model] of Object.entries(weights.fields))
+  console.log(`${key}: review below ${model.review_below}`)

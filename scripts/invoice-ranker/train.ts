@@ -1,24 +1,64 @@
 import type { FieldValue } from '../../src-server/document-recognition/document-recognition.tables'
+import type { ExtractedField } from '../../src-server/document-recognition/extraction/extracted-field'
 import type { ExtractionConfig } from '../../src-server/document-recognition/extraction/field-config'
-import { type CandidateKind, pageContexts, type ValueCandidate } from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
-import { featureNames, sameValue } from '../../src-server/document-recognition/extraction/invoice-ranker/features'
-import { type FieldModel, featureVector, type RankerWeights, softmax, dot } from '../../src-server/document-recognition/extraction/invoice-ranker/model'
-import { candidateFeatures, valueProbabilities } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
-import { kindOf } from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
+import {
+  type CandidateKind,
+  kindOf,
+  pageContexts,
+  type ValueCandidate,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
+import {
+  featureNames,
+  sameValue,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/features'
+import {
+  dot,
+  type FieldModel,
+  featureVector,
+  type RankerWeights,
+  softmax,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/model'
+import {
+  candidateFeatures,
+  valueProbabilities,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { extractWithRules } from '../../src-server/document-recognition/extraction/rules'
 import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../src-server/document-recognition/page-text'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
-import { isHeldOut, loadFixtureCases, shippedExtractorConfig } from '../../test/helpers/document-recognition/fixture-accuracy'
-import { generatedInvoicePdf, generateInvoices } from '../../test/helpers/document-recognition/generated-invoices'
+import {
+  isHeldOut,
+  loadFixtureCases,
+  shippedExtractorConfig,
+} from '../../test/helpers/document-recognition/fixture-accuracy'
+import {
+  generatedInvoicePdf,
+  generateInvoices,
+} from '../../test/helpers/document-recognition/generated-invoices'
 
 /**
  * Training of the invoice ranker's weights, deterministic: the same generated invoices (fixed seeds), the tuning
  * part of the real invoices (never the held-out part), a fixed number of full-batch gradient steps from zero, and
  * weights rounded to 6 decimals. Running it again gives the committed `weights.json` byte for byte.
  */
-export const RANKED_FIELDS = ['invoice_number', 'invoice_date', 'net_amount', 'tax_amount', 'total_amount', 'seller_name', 'buyer_name']
-export const TRAINING = { generated: 200, firstSeed: 1, calibration: 80, iterations: 300, learningRate: 0.5, l2: 0.002, realWeight: 4 }
+export const RANKED_FIELDS = [
+  'invoice_number',
+  'invoice_date',
+  'net_amount',
+  'tax_amount',
+  'total_amount',
+  'seller_name',
+  'buyer_name',
+]
+export const TRAINING = {
+  generated: 200,
+  firstSeed: 1,
+  calibration: 80,
+  iterations: 300,
+  learningRate: 0.5,
+  l2: 0.002,
+  realWeight: 4,
+}
 /** Of the wrong values on the calibration documents, the share the review threshold must catch. */
 const WRONG_CAUGHT = 0.95
 
@@ -27,6 +67,13 @@ export interface TrainingDocument {
   pages: PageText[]
   expected: Record<string, FieldValue>
   weight: number
+  /** What the general rules read from it, with every field of the extractor (as extraction runs them). */
+  rules?: ExtractedField[]
+}
+
+const withRules = (config: ExtractionConfig, doc: TrainingDocument): ExtractedField[] => {
+  doc.rules ??= extractWithRules(config.fields, doc.pages)
+  return doc.rules
 }
 
 /** One field of one document: its candidates' feature vectors and which of them print the expected value. */
@@ -36,16 +83,30 @@ interface Example {
   weight: number
 }
 
-export async function trainingDocuments(): Promise<{ fit: TrainingDocument[]; calibrate: TrainingDocument[]; real: string[] }> {
+export async function trainingDocuments(): Promise<{
+  fit: TrainingDocument[]
+  calibrate: TrainingDocument[]
+  real: string[]
+}> {
   const generated = async (count: number, firstSeed: number) => {
     const docs: TrainingDocument[] = []
     for (const invoice of generateInvoices(count, firstSeed))
-      docs.push({ name: invoice.name, pages: await readPdfText({ bytes: await generatedInvoicePdf(invoice) }), expected: invoice.expected, weight: 1 })
+      docs.push({
+        name: invoice.name,
+        pages: await readPdfText({ bytes: await generatedInvoicePdf(invoice) }),
+        expected: invoice.expected,
+        weight: 1,
+      })
     return docs
   }
   const real: TrainingDocument[] = []
   for (const fixture of (await loadFixtureCases()).filter((c) => !isHeldOut(c.issuer)))
-    real.push({ name: fixture.name, pages: await readPdfText({ bytes: fixture.pdf }), expected: fixture.expected, weight: TRAINING.realWeight })
+    real.push({
+      name: fixture.name,
+      pages: await readPdfText({ bytes: fixture.pdf }),
+      expected: fixture.expected,
+      weight: TRAINING.realWeight,
+    })
   return {
     fit: [...(await generated(TRAINING.generated, TRAINING.firstSeed)), ...real],
     calibrate: [...(await generated(TRAINING.calibration, TRAINING.firstSeed + TRAINING.generated)), ...real],
@@ -56,7 +117,7 @@ export async function trainingDocuments(): Promise<{ fit: TrainingDocument[]; ca
 function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<string, Example[]> {
   const byField = new Map<string, Example[]>(RANKED_FIELDS.map((key) => [key, []]))
   for (const doc of docs) {
-    const rules = extractWithRules(config.fields, doc.pages)
+    const rules = withRules(config, doc)
     const contexts = pageContexts(doc.pages)
     const pool = new Map<CandidateKind, ValueCandidate[]>()
     for (const key of RANKED_FIELDS) {
@@ -65,7 +126,12 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
       if (!field || !kind || !(key in doc.expected)) continue
       const want = normaliseValue(field, doc.expected[key])
       if (want === null) continue
-      const ranked = candidateFeatures(field, contexts, rules.find((f) => f.key === key)?.value ?? null, pool)
+      const ranked = candidateFeatures(
+        field,
+        contexts,
+        rules.find((f) => f.key === key) ?? { value: null, confidence: 0 },
+        pool,
+      )
       const names = { features: featureNames(kind) }
       byField.get(key)?.push({
         vectors: ranked.map((r) => featureVector(names, r.features)),
@@ -91,16 +157,26 @@ function fit(examples: Example[], size: number): number[] {
         const pi = p[i] as number
         // d log(sum of right p) / d score_i = (right ? p_i / rightMass : 0) - p_i
         const coefficient = ((example.right[i] ? pi / rightMass : 0) - pi) * (example.weight / total)
-        if (coefficient !== 0) vector.forEach((x, j) => { if (x !== 0) gradient[j] = (gradient[j] as number) + coefficient * x })
+        if (coefficient !== 0)
+          vector.forEach((x, j) => {
+            if (x !== 0) gradient[j] = (gradient[j] as number) + coefficient * x
+          })
       })
     }
-    gradient.forEach((g, j) => { weights[j] = (weights[j] as number) + TRAINING.learningRate * g })
+    gradient.forEach((g, j) => {
+      weights[j] = (weights[j] as number) + TRAINING.learningRate * g
+    })
   }
   return weights.map((w) => Math.round(w * 1e6) / 1e6)
 }
 
 /** The probability under which the field's chosen values are flagged: catches WRONG_CAUGHT of the wrong ones. */
-function reviewThreshold(config: ExtractionConfig, key: string, model: FieldModel, docs: TrainingDocument[]): number {
+function reviewThreshold(
+  config: ExtractionConfig,
+  key: string,
+  model: FieldModel,
+  docs: TrainingDocument[],
+): number {
   const field = config.fields.find((f) => f.key === key)
   if (!field) return 0.5
   const wrong: number[] = []
@@ -108,8 +184,11 @@ function reviewThreshold(config: ExtractionConfig, key: string, model: FieldMode
     if (!(key in doc.expected)) continue
     const want = normaliseValue(field, doc.expected[key])
     if (want === null) continue
-    const rules = extractWithRules([field], doc.pages)
-    const [top] = valueProbabilities(model, candidateFeatures(field, pageContexts(doc.pages), rules[0]?.value ?? null))
+    const rules = withRules(config, doc).filter((f) => f.key === key)
+    const [top] = valueProbabilities(
+      model,
+      candidateFeatures(field, pageContexts(doc.pages), rules[0] ?? { value: null, confidence: 0 }),
+    )
     if (top && !sameValue(top.value, want)) wrong.push(top.probability)
   }
   wrong.sort((a, b) => a - b)
@@ -133,7 +212,12 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
     fields[key] = model
   }
   return {
-    trained_on: { generated: TRAINING.generated, first_seed: TRAINING.firstSeed, real: docs.real, iterations: TRAINING.iterations },
+    trained_on: {
+      generated: TRAINING.generated,
+      first_seed: TRAINING.firstSeed,
+      real: docs.real,
+      iterations: TRAINING.iterations,
+    },
     fields,
   }
 }

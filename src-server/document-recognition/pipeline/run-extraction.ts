@@ -167,7 +167,7 @@ export function documentExtractionExecutor(
           const read = await step('extract', () =>
             ctx.workers.run<{ fields: ExtractedField[]; pages: PageText[] }>(
               'extractFields',
-              { fields: missing, readings, known },
+              { fields: missing, readings, known, ranker: config.ranker },
               { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'Extracting the fields took too long.' },
             ),
           )

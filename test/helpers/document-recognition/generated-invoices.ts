@@ -60,6 +60,11 @@ interface Vocabulary {
   /** What joins the title word and the number on one line ("Rechnung Nr. 17"). */
   titleNumber: string[]
   customer: string[]
+  /** A label that says only "number" or "reference": the number's meaning comes from its place. */
+  bareNumber: string[]
+  buyerHeading: string[]
+  carried: string
+  subject: string
   order: string[]
   delivery: string[]
   due: string[]
@@ -67,6 +72,8 @@ interface Vocabulary {
   tax: string[]
   total: string[]
   prepaid: string[]
+  incl: string[]
+  taxSum: string[]
   payable: string[]
   items: [string, string, string, string]
   months: string[]
@@ -77,6 +84,12 @@ interface Vocabulary {
 
 const VOCABULARY: Record<Language, Vocabulary> = {
   de: {
+    incl: ['inkl.', 'enthaltene'],
+    taxSum: ['MwSt. gesamt', 'Summe MwSt.', 'Umsatzsteuer gesamt'],
+    bareNumber: ['Nr.:', 'Nummer:', 'Beleg:'],
+    buyerHeading: ['Rechnungsempfänger:', 'Rechnungsadresse', 'Kunde:'],
+    carried: 'Übertrag',
+    subject: 'Ihr Auftrag {order} vom {date}',
     titleNumber: ['Nr.', '#', 'Nr'],
     title: ['Rechnung', 'RECHNUNG'],
     creditTitle: ['Gutschrift', 'Rechnungskorrektur'],
@@ -113,6 +126,12 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Seite',
   },
   en: {
+    incl: ['incl.', 'including'],
+    taxSum: ['Total VAT', 'Total tax', 'VAT total'],
+    bareNumber: ['No.:', 'Number:', 'Ref.:', 'Document:'],
+    buyerHeading: ['Bill To:', 'Billed to', 'Customer:'],
+    carried: 'Carried forward',
+    subject: 'Your order {order} of {date}',
     titleNumber: ['No.', '#', 'No'],
     title: ['Invoice', 'INVOICE', 'Tax Invoice'],
     creditTitle: ['Credit Note', 'CREDIT NOTE'],
@@ -149,6 +168,12 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Page',
   },
   fr: {
+    incl: ['dont', 'incluant'],
+    taxSum: ['Total TVA', 'Montant TVA'],
+    bareNumber: ['N° :', 'Réf. :', 'Pièce :'],
+    buyerHeading: ['Facturé à :', 'Adresse de facturation', 'Client :'],
+    carried: 'Report',
+    subject: 'Votre commande {order} du {date}',
     titleNumber: ['n°', 'N°'],
     title: ['Facture', 'FACTURE'],
     creditTitle: ['Avoir', 'AVOIR'],
@@ -185,6 +210,12 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Page',
   },
   nl: {
+    incl: ['incl.', 'waarvan'],
+    taxSum: ['Totaal BTW', 'BTW-bedrag'],
+    bareNumber: ['Nr.:', 'Nummer:', 'Referentie:'],
+    buyerHeading: ['Factuuradres:', 'Klant:', 'Aan:'],
+    carried: 'Transport',
+    subject: 'Uw bestelling {order} van {date}',
     titleNumber: ['nr.', 'nummer'],
     title: ['Factuur', 'FACTUUR'],
     creditTitle: ['Creditnota', 'CREDITNOTA'],
@@ -221,6 +252,12 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Pagina',
   },
   it: {
+    incl: ['di cui', 'incl.'],
+    taxSum: ['Totale IVA', 'IVA totale'],
+    bareNumber: ['N.:', 'Numero:', 'Rif.:'],
+    buyerHeading: ['Destinatario:', 'Intestatario:', 'Cliente:'],
+    carried: 'Riporto',
+    subject: 'Vostro ordine {order} del {date}',
     titleNumber: ['n.', 'N°'],
     title: ['Fattura', 'FATTURA'],
     creditTitle: ['Nota di credito', 'NOTA DI CREDITO'],
@@ -257,6 +294,12 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Pagina',
   },
   es: {
+    incl: ['incl.', 'incluye'],
+    taxSum: ['Total IVA', 'Cuota IVA total'],
+    bareNumber: ['Nº:', 'Número:', 'Ref.:'],
+    buyerHeading: ['Facturar a:', 'Cliente:', 'Destinatario:'],
+    carried: 'Suma anterior',
+    subject: 'Su pedido {order} de {date}',
     titleNumber: ['nº', 'n.º'],
     title: ['Factura', 'FACTURA'],
     creditTitle: ['Factura rectificativa', 'Abono'],
@@ -441,10 +484,13 @@ export function generateInvoice(seed: number): GeneratedInvoice {
         : { decimal: ',', group: chance(random, 0.8) ? '.' : '' }
   const currency = language === 'en' ? pick(random, ['GBP', 'EUR', 'USD']) : 'EUR'
   const sign = currency === 'GBP' ? '£' : currency === 'USD' ? '$' : '€'
+  let currencyPrinted = false
   const money = (value: number) => {
     const text = formatAmount(value, formats)
     const style = random()
-    return style < 0.4 ? text : style < 0.7 ? `${text} ${sign === '€' ? 'EUR' : currency}` : `${text} ${sign}`
+    if (style < 0.4) return text
+    currencyPrinted = true
+    return style < 0.7 ? `${text} ${sign === '€' ? 'EUR' : currency}` : `${text} ${sign}`
   }
 
   const issued = new Date(
@@ -468,10 +514,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   })
   const signOf = credit ? -1 : 1
   const net = round2(signOf * items.reduce((a, i) => a + i.amount, 0))
-  const tax = round2((net * rate) / 100)
-  const total = round2(net + tax)
-  const prepaid = !credit && chance(random, 0.2) ? round2(Math.floor(total * between(random, 2, 5)) / 10) : 0
-  if (prepaid) traits.push('prepayment')
+  let tax = round2((net * rate) / 100)
+  let total = round2(net + tax)
+  let netPrinted = true
+  const prepaidOf = () =>
+    !credit && chance(random, 0.2) ? round2(Math.floor(total * between(random, 2, 5)) / 10) : 0
 
   const lines: GeneratedLine[][] = [[]]
   let page = lines[0] as GeneratedLine[]
@@ -493,7 +540,8 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   )
 
   // The buyer's address block (a window envelope's), with a sender line above it.
-  put(`${seller} · ${town}`, 50, 120, { size: 6 })
+  if (chance(random, 0.4)) put(pick(random, v.buyerHeading), 50, 122, { size: 8, bold: true })
+  else if (chance(random, 0.7)) put(`${seller} · ${town}`, 50, 120, { size: 6 })
   put(buyer, 50, 135, { size: 10 })
   put(
     `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`,
@@ -503,7 +551,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   put(pick(random, STREETS), 50, 161)
   put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, 50, 174)
 
-  const numberLabel = pick(random, credit ? v.creditNumber : v.number)
+  const numberLabel = pick(random, credit ? v.creditNumber : chance(random, 0.2) ? v.bareNumber : v.number)
   const dateLabel = pick(random, v.date)
   const customerLabel = pick(random, v.customer)
   const issueText = formatDate(random, issueIso, language)
@@ -545,6 +593,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     ])
   if (chance(random, 0.4)) meta.push([pick(random, v.due), formatDate(random, dueIso, language)])
 
+  if (chance(random, 0.4)) {
+    const ordered = formatDate(random, isoDay(random, issued, -between(random, 3, 40)), language)
+    put(v.subject.replace('{order}', order).replace('{date}', ordered), 50, 290)
+  }
+
   const metaAbove = layout === 'label_above' || (layout === 'number_line' && chance(random, 0.3))
   if (metaAbove) {
     // A header row of labels over a row of values.
@@ -564,24 +617,40 @@ export function generateInvoice(seed: number): GeneratedInvoice {
 
   // Items.
   let y = 320
+  const positions = chance(random, 0.4)
+  const itemTotalHeader = chance(random, 0.3) ? (pick(random, v.total).split(' ')[0] as string) : v.items[3]
   const header = () => {
+    if (positions) put('Pos.', 30, y, { bold: true })
     put(v.items[0], 50, y, { bold: true })
     put(v.items[1], 320, y, { bold: true })
     put(v.items[2], 430, y, { alignRight: true, bold: true })
-    put(v.items[3], 540, y, { alignRight: true, bold: true })
+    put(itemTotalHeader, 540, y, { alignRight: true, bold: true })
     y += 16
   }
   header()
   const pageNumbers: GeneratedLine[] = []
+  const carries = chance(random, 0.5)
+  let running = 0
   for (const item of items) {
     if (y > 760) {
+      if (carries) {
+        put(v.carried, 330, y + 4, { bold: true })
+        put(formatAmount(signOf * running, formats), 540, y + 4, { alignRight: true })
+      }
       pageNumbers.push({ text: `${v.page} ${lines.length}`, x: 280, y: 810, size: 8 })
       page = []
       lines.push(page)
       put(`${titleWord} ${number}`, 50, 40, { size: 9 })
       y = 80
       header()
+      if (carries) {
+        put(v.carried, 330, y)
+        put(formatAmount(signOf * running, formats), 540, y, { alignRight: true })
+        y += 14
+      }
     }
+    running = round2(running + item.amount)
+    if (positions) put(pad(items.indexOf(item) + 1), 30, y)
     put(item.name, 50, y)
     put(String(item.quantity), 320, y)
     put(formatAmount(signOf * item.price, formats), 430, y, { alignRight: true })
@@ -618,11 +687,43 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       put(value, 540, y, { alignRight: true, bold })
       y += 14
     }
-    row(netLabel, money(net))
-    row(taxLabel, money(tax))
-    row(totalLabel, money(total), true)
+    const variant = random()
+    if (variant < 0.15) {
+      // No net printed: the total and the tax it includes.
+      traits.push('no net')
+      netPrinted = false
+      row(totalLabel, money(total), true)
+      row(`${pick(random, v.incl)} ${taxLabel}`, money(tax))
+    } else if (variant < 0.3) {
+      // Two rates, each with its base, then the tax's sum.
+      traits.push('two rates')
+      const [high, low] = TAX_RATES[language] as [number, number]
+      const lowBase = round2(Math.round(net * 0.3))
+      const highBase = round2(net - lowBase)
+      const highTax = round2((highBase * high) / 100)
+      const lowTax = round2((lowBase * low) / 100)
+      tax = round2(highTax + lowTax)
+      total = round2(net + tax)
+      row(netLabel, money(net))
+      row(
+        `${pick(random, v.tax).replace('{rate}', String(high))} (${formatAmount(highBase, formats)})`,
+        formatAmount(highTax, formats),
+      )
+      row(
+        `${pick(random, v.tax).replace('{rate}', String(low))} (${formatAmount(lowBase, formats)})`,
+        formatAmount(lowTax, formats),
+      )
+      row(pick(random, v.taxSum), money(tax))
+      row(totalLabel, money(total), true)
+    } else {
+      row(netLabel, money(net))
+      row(taxLabel, money(tax))
+      row(totalLabel, money(total), true)
+    }
   }
+  const prepaid = prepaidOf()
   if (prepaid) {
+    traits.push('prepayment')
     put(pick(random, v.prepaid), 330, y)
     put(formatAmount(-prepaid, formats), 540, y, { alignRight: true })
     y += 14
@@ -659,8 +760,8 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       invoice_date: issueIso,
       seller_name: seller,
       buyer_name: buyer,
-      currency,
-      net_amount: net,
+      ...(currencyPrinted && { currency }),
+      ...(netPrinted && { net_amount: net }),
       tax_amount: tax,
       total_amount: total,
     },
@@ -697,4 +798,17 @@ export async function generatedInvoicePdf(invoice: GeneratedInvoice): Promise<Ui
   doc.setCreationDate(new Date(Date.UTC(2020, 0, 1)))
   doc.setModificationDate(new Date(Date.UTC(2020, 0, 1)))
   return doc.save()
+}
+
+/** Generated invoices as benchmark cases (each its own issuer), seeds the ranker was not trained on. */
+export async function generatedCases(count: number, firstSeed: number) {
+  const cases: { name: string; issuer: string; pdf: Uint8Array; expected: Record<string, FieldValue> }[] = []
+  for (const invoice of generateInvoices(count, firstSeed))
+    cases.push({
+      name: invoice.name,
+      issuer: invoice.name,
+      pdf: await generatedInvoicePdf(invoice),
+      expected: invoice.expected,
+    })
+  return cases
 }

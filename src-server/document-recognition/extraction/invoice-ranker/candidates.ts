@@ -56,7 +56,12 @@ function wordSpan(line: Line, start: number, end: number): [number, number] | nu
   return first < 0 ? null : [first, last]
 }
 
-function make(context: PageContext, lineIndex: number, value: FieldValue, span: [number, number]): ValueCandidate {
+function make(
+  context: PageContext,
+  lineIndex: number,
+  value: FieldValue,
+  span: [number, number],
+): ValueCandidate {
   const line = context.lines[lineIndex] as Line
   const words = line.words.slice(span[0], span[1] + 1)
   return {

@@ -18,7 +18,17 @@ const CONTEXTS = ['near', 'left', 'right', 'above', 'prev'] as const
 /** The names of every feature of a kind, in a fixed order (the weights file lists them). */
 export function featureNames(kind: CandidateKind): string[] {
   const labelled = CONTEXTS.flatMap((context) => WORD_CLASSES.map((c) => `${context}_${c}`))
-  const common = ['rules', 'y', 'top', 'bottom', 'right_edge', 'first_page', 'last_page', 'large_print', 'repeated']
+  const common = [
+    'rules',
+    'y',
+    'top',
+    'bottom',
+    'right_edge',
+    'first_page',
+    'last_page',
+    'large_print',
+    'repeated',
+  ]
   const own: Record<CandidateKind, string[]> = {
     money: [
       'cents',
@@ -46,7 +56,16 @@ export function featureNames(kind: CandidateKind): string[] {
       'title_line',
       'zero_padded',
     ],
-    name: ['legal_form', 'word_count', 'has_digit', 'early_line', 'after_small_line', 'repeated_text', 'upper', 'after_colon'],
+    name: [
+      'legal_form',
+      'word_count',
+      'has_digit',
+      'early_line',
+      'after_small_line',
+      'repeated_text',
+      'upper',
+      'after_colon',
+    ],
   }
   return [...common, ...labelled, ...own[kind]]
 }
@@ -56,6 +75,8 @@ export interface DocumentFacts {
   all: ValueCandidate[]
   /** The value the general rules chose for this field (a feature like any other). */
   rulesValue: FieldValue
+  /** The rules' own confidence in that value (at or above the review threshold, the rules were sure). */
+  rulesConfidence: number
   pageCount: number
 }
 
@@ -95,12 +116,14 @@ function labelFeatures(features: Features, candidate: ValueCandidate) {
     nearest = false
     setClasses(features, 'left', own)
   }
-  for (let i = wordEnd + 1; i < Math.min(classes.length, wordEnd + 4); i++) setClasses(features, 'right', classes[i] as Set<WordClass>)
+  for (let i = wordEnd + 1; i < Math.min(classes.length, wordEnd + 4); i++)
+    setClasses(features, 'right', classes[i] as Set<WordClass>)
   const above = lineAbove(context, candidate)
   if (above) {
     const [x0, , x1] = candidate.bbox
     above.line.words.forEach((w, i) => {
-      if (w.bbox[2] > x0 - 0.01 && w.bbox[0] < x1 + 0.01) setClasses(features, 'above', context.classes[above.index]?.[i] ?? [])
+      if (w.bbox[2] > x0 - 0.01 && w.bbox[0] < x1 + 0.01)
+        setClasses(features, 'above', context.classes[above.index]?.[i] ?? [])
     })
   }
   for (const own of context.classes[lineIndex - 1] ?? []) setClasses(features, 'prev', own)
@@ -109,6 +132,7 @@ function labelFeatures(features: Features, candidate: ValueCandidate) {
 function commonFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const { context, bbox } = candidate
   features.rules = sameText(candidate.value, facts.rulesValue) ? 1 : 0
+  features.rules_confident = features.rules && facts.rulesConfidence >= 0.8 ? 1 : 0
   features.y = bbox[1]
   features.top = bbox[1] < 0.3 ? 1 : 0
   features.bottom = bbox[1] > 0.7 ? 1 : 0
@@ -120,7 +144,9 @@ function commonFeatures(features: Features, candidate: ValueCandidate, facts: Do
   features.repeated = Math.min(1, copies / 3)
 }
 
-const TAX_RATES = [0.025, 0.04, 0.05, 0.055, 0.06, 0.07, 0.08, 0.081, 0.09, 0.1, 0.12, 0.13, 0.16, 0.19, 0.2, 0.21, 0.22, 0.25]
+const TAX_RATES = [
+  0.025, 0.04, 0.05, 0.055, 0.06, 0.07, 0.08, 0.081, 0.09, 0.1, 0.12, 0.13, 0.16, 0.19, 0.2, 0.21, 0.22, 0.25,
+]
 const near = (a: number, b: number) => Math.abs(a - b) < 0.015
 const toCents = (value: number) => Math.round(value * 100)
 
@@ -155,14 +181,20 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
   const own = toCents(value)
   const smaller = [...cents].filter((v) => Math.abs(v) <= Math.abs(own))
   const larger = [...cents].filter((v) => Math.abs(v) > Math.abs(own))
-  const sumOfTwo = smaller.some((a) => a !== own - a && cents.has(own - a) && Math.abs(a) >= Math.abs(own - a)) ? 1 : 0
+  const sumOfTwo = smaller.some(
+    (a) => a !== own - a && cents.has(own - a) && Math.abs(a) >= Math.abs(own - a),
+  )
+    ? 1
+    : 0
   const partOfSum = larger.some((total) => cents.has(total - own)) ? 1 : 0
   const taxOfOther = larger.some((base) => TAX_RATES.some((rate) => near((base * rate) / 100, value))) ? 1 : 0
   features.sum_of_two = sumOfTwo
   features.part_of_sum = partOfSum
   features.tax_of_other = value !== 0 ? taxOfOther : 0
   const line = candidate.context.lines[candidate.lineIndex] as Line
-  const onLine = facts.all.filter((c) => c.context === candidate.context && c.lineIndex === candidate.lineIndex)
+  const onLine = facts.all.filter(
+    (c) => c.context === candidate.context && c.lineIndex === candidate.lineIndex,
+  )
   features.items_row = onLine.length >= 3 || /^\s*\d{1,3}\s/.test(line.text) ? 1 : 0
   features.printed_twice = others.filter((v) => near(v, value)).length > 0 ? 1 : 0
   const prepaidAbove = facts.all.some(
@@ -181,9 +213,21 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.latest = value === values[values.length - 1] ? 1 : 0
   const line = candidate.context.lines[candidate.lineIndex] as Line
   const before = line.words.slice(0, candidate.wordStart)
-  features.alone_on_line = line.words.length - candidate.words.length <= 1 && before.every((w) => /,$/.test(w.text) || /^\p{L}+,?$/u.test(w.text)) ? 1 : 0
+  features.alone_on_line =
+    line.words.length - candidate.words.length <= 1 &&
+    before.every((w) => /,$/.test(w.text) || /^\p{L}+,?$/u.test(w.text))
+      ? 1
+      : 0
   features.after_comma = /,$/.test(before[before.length - 1]?.text ?? '') ? 1 : 0
-  features.line_has_code = line.words.some((w, i) => (i < candidate.wordStart || i > candidate.wordEnd) && /\d/.test(w.text) && /[A-Za-z/-]/.test(w.text) && !/^\d{1,2}[./-]/.test(w.text)) ? 1 : 0
+  features.line_has_code = line.words.some(
+    (w, i) =>
+      (i < candidate.wordStart || i > candidate.wordEnd) &&
+      /\d/.test(w.text) &&
+      /[A-Za-z/-]/.test(w.text) &&
+      !/^\d{1,2}[./-]/.test(w.text),
+  )
+    ? 1
+    : 0
   features.same_as_other = facts.all.some((c) => c !== candidate && c.value === candidate.value) ? 1 : 0
 }
 
@@ -197,7 +241,11 @@ function codeFeatures(features: Features, candidate: ValueCandidate) {
   features.year_like = /^(?:19|20)\d{2}$/.test(code) ? 1 : 0
   features.long_digits = digits.length >= 11 ? 1 : 0
   const line = candidate.context.lines[candidate.lineIndex] as Line
-  features.line_has_date = line.words.some((w, i) => i !== candidate.wordStart && /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}/.test(w.text)) ? 1 : 0
+  features.line_has_date = line.words.some(
+    (w, i) => i !== candidate.wordStart && /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}/.test(w.text),
+  )
+    ? 1
+    : 0
   features.title_line = candidate.context.classes[candidate.lineIndex]?.[0]?.has('title') ? 1 : 0
   features.zero_padded = /(?:^|\D)0\d/.test(code) ? 1 : 0
 }
@@ -212,9 +260,17 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   const previous = context.lines[lineIndex - 1]
   const height = (l: Line) => l.bbox[3] - l.bbox[1]
   const line = context.lines[lineIndex] as Line
-  features.after_small_line = previous && height(previous) < height(line) * 0.8 && line.bbox[1] - previous.bbox[3] < height(line) ? 1 : 0
+  features.after_small_line =
+    previous && height(previous) < height(line) * 0.8 && line.bbox[1] - previous.bbox[3] < height(line)
+      ? 1
+      : 0
   const plain = fold(name)
-  features.repeated_text = facts.all.some((c) => c.lineIndex !== lineIndex && c.context === context && fold(String(c.value)).includes(plain)) || facts.all.some((c) => c.context !== context && fold(String(c.value)).includes(plain)) ? 1 : 0
+  features.repeated_text =
+    facts.all.some(
+      (c) => c.lineIndex !== lineIndex && c.context === context && fold(String(c.value)).includes(plain),
+    ) || facts.all.some((c) => c.context !== context && fold(String(c.value)).includes(plain))
+      ? 1
+      : 0
   features.upper = name === name.toUpperCase() ? 1 : 0
   const before = line.text.slice(0, line.offsets[candidate.wordStart] ?? 0)
   features.after_colon = /:\s*$/.test(before) ? 1 : 0

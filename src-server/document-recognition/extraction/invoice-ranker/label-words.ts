@@ -38,7 +38,8 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|rectificativa|bill)$/,
   number:
     /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv)$/,
-  marker: /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia)$/,
+  marker:
+    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia)$/,
   customer:
     /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto)$/,
   order:

@@ -3,10 +3,17 @@ import type { FieldValue } from '../../document-recognition.tables'
 import type { PageText } from '../../page-text'
 import type { ExtractedField } from '../extracted-field'
 import type { FieldDefinition } from '../field-config'
-import { type CandidateKind, candidatesOf, kindOf, type PageContext, pageContexts, type ValueCandidate } from './candidates'
+import { extractWithRules } from '../rules'
+import {
+  type CandidateKind,
+  candidatesOf,
+  kindOf,
+  type PageContext,
+  pageContexts,
+  type ValueCandidate,
+} from './candidates'
 import { type Features, featuresOf, sameValue } from './features'
 import { dot, type FieldModel, featureVector, type RankerWeights, softmax } from './model'
-import { extractWithRules } from '../rules'
 import trained from './weights.json'
 
 /** A candidate with its features, for ranking and for training. */
@@ -19,14 +26,19 @@ export interface RankedCandidate {
 export function candidateFeatures(
   field: FieldDefinition,
   contexts: PageContext[],
-  rulesValue: FieldValue,
+  rules: Pick<ExtractedField, 'value' | 'confidence'>,
   pool = new Map<CandidateKind, ValueCandidate[]>(),
 ): RankedCandidate[] {
   const kind = kindOf(field)
   if (!kind) return []
   const all = pool.get(kind) ?? candidatesOf(kind, contexts)
   pool.set(kind, all)
-  const facts = { all, rulesValue, pageCount: contexts.length }
+  const facts = {
+    all,
+    rulesValue: rules.value,
+    rulesConfidence: rules.confidence,
+    pageCount: contexts.length,
+  }
   return all.map((candidate) => ({ candidate, features: featuresOf(kind, candidate, facts) }))
 }
 
@@ -83,7 +95,7 @@ export function rankInvoiceFields(
     const field = definitions.find((d) => d.key === rules.key)
     const model = weights.fields[rules.key]
     if (!field || !model) return rules
-    const ranked = candidateFeatures(field, contexts, rules.value, pool)
+    const ranked = candidateFeatures(field, contexts, rules, pool)
     const [top] = valueProbabilities(model, ranked)
     if (!top) return rules
     const { candidate } = top.best
