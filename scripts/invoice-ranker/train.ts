@@ -58,9 +58,12 @@ export const TRAINING = {
   learningRate: 0.5,
   l2: 0.002,
   realWeight: 4,
+  unreadWeight: 0.5,
 }
 /** Of the wrong values on the calibration documents, the share the review threshold must catch. */
 const WRONG_CAUGHT = 0.95
+/** Folds for scoring the training documents with weights that did not see them. */
+const FOLDS = 4
 
 export interface TrainingDocument {
   name: string
@@ -79,6 +82,7 @@ const withRules = (config: ExtractionConfig, doc: TrainingDocument): ExtractedFi
 /** One field of one document: its candidates' feature vectors and which of them print the expected value. */
 interface Example {
   vectors: number[][]
+  values: FieldValue[]
   right: boolean[]
   weight: number
 }
@@ -109,7 +113,7 @@ export async function trainingDocuments(): Promise<{
     })
   return {
     fit: [...(await generated(TRAINING.generated, TRAINING.firstSeed)), ...real],
-    calibrate: [...(await generated(TRAINING.calibration, TRAINING.firstSeed + TRAINING.generated)), ...real],
+    calibrate: await generated(TRAINING.calibration, TRAINING.firstSeed + TRAINING.generated),
     real: real.map((d) => d.name),
   }
 }
@@ -124,8 +128,8 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
       const field = config.fields.find((f) => f.key === key)
       const kind = field && kindOf(field)
       if (!field || !kind || !(key in doc.expected)) continue
+      // An expected null is a field the document does not print: the null choice is right.
       const want = normaliseValue(field, doc.expected[key])
-      if (want === null) continue
       const ranked = candidateFeatures(
         field,
         contexts,
@@ -133,11 +137,24 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
         pool,
       )
       const names = { features: featureNames(kind) }
-      byField.get(key)?.push({
+      const example = {
         vectors: ranked.map((r) => featureVector(names, r.features)),
-        right: ranked.map((r) => sameValue(r.candidate.value, want)),
+        values: ranked.map((r) => r.value),
+        right: ranked.map((r) => (want === null ? r.candidate === null : sameValue(r.value, want))),
         weight: doc.weight,
-      })
+      }
+      byField.get(key)?.push(example)
+      // The same document as if its value had not been read (a faint print, a lost label line): then nothing
+      // printed is the field's value, and the empty choice is right.
+      if (want !== null) {
+        const kept = example.right.map((right, i) => !right || ranked[i]?.candidate === null)
+        byField.get(key)?.push({
+          vectors: example.vectors.filter((_, i) => kept[i]),
+          values: example.values.filter((_, i) => kept[i]),
+          right: ranked.filter((_, i) => kept[i]).map((r) => r.candidate === null),
+          weight: doc.weight * TRAINING.unreadWeight,
+        })
+      }
     }
   }
   return byField
@@ -170,26 +187,44 @@ function fit(examples: Example[], size: number): number[] {
   return weights.map((w) => Math.round(w * 1e6) / 1e6)
 }
 
-/** The probability under which the field's chosen values are flagged: catches WRONG_CAUGHT of the wrong ones. */
+/** The value the weights choose in an example (candidates summed by value), its probability, and whether it is right. */
+function chosen(weights: number[], example: Example): { probability: number; right: boolean } | null {
+  if (example.vectors.length === 0) return null
+  const p = softmax(example.vectors.map((v) => dot(weights, v)))
+  const byValue: { value: FieldValue; probability: number; right: boolean }[] = []
+  example.values.forEach((value, i) => {
+    const entry = byValue.find((e) => e.value === value || sameValue(e.value, value))
+    if (entry) entry.probability += p[i] as number
+    else byValue.push({ value, probability: p[i] as number, right: example.right[i] as boolean })
+  })
+  return byValue.reduce((a, b) => (b.probability > a.probability ? b : a))
+}
+
+/**
+ * The probability under which the field's values are flagged: it catches WRONG_CAUGHT of the wrong choices made
+ * on documents the weights did not see (each fold of the training documents scored by weights fitted on the other
+ * folds, and the calibration invoices by the final weights).
+ */
 function reviewThreshold(
-  config: ExtractionConfig,
-  key: string,
-  model: FieldModel,
-  docs: TrainingDocument[],
+  examples: Example[],
+  calibration: Example[],
+  weights: number[],
+  size: number,
 ): number {
-  const field = config.fields.find((f) => f.key === key)
-  if (!field) return 0.5
   const wrong: number[] = []
-  for (const doc of docs) {
-    if (!(key in doc.expected)) continue
-    const want = normaliseValue(field, doc.expected[key])
-    if (want === null) continue
-    const rules = withRules(config, doc).filter((f) => f.key === key)
-    const [top] = valueProbabilities(
-      model,
-      candidateFeatures(field, pageContexts(doc.pages), rules[0] ?? { value: null, confidence: 0 }),
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const outOfFold = fit(
+      examples.filter((_, i) => i % FOLDS !== fold),
+      size,
     )
-    if (top && !sameValue(top.value, want)) wrong.push(top.probability)
+    for (const example of examples.filter((_, i) => i % FOLDS === fold)) {
+      const top = chosen(outOfFold, example)
+      if (top && !top.right) wrong.push(top.probability)
+    }
+  }
+  for (const example of calibration) {
+    const top = chosen(weights, example)
+    if (top && !top.right) wrong.push(top.probability)
   }
   wrong.sort((a, b) => a - b)
   const caught = wrong[Math.ceil(wrong.length * WRONG_CAUGHT) - 1]
@@ -200,16 +235,17 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
   const config = shippedExtractorConfig('invoice-extractor')
   const docs = await trainingDocuments()
   const byField = examples(config, docs.fit)
+  const calibration = examples(config, docs.calibrate)
   const fields: Record<string, FieldModel> = {}
   for (const key of RANKED_FIELDS) {
     const field = config.fields.find((f) => f.key === key)
     const kind = field && kindOf(field)
     if (!kind) continue
     const features = featureNames(kind)
-    const weights = fit(byField.get(key) ?? [], features.length)
-    const model = { features, weights, review_below: 0.5 }
-    model.review_below = reviewThreshold(config, key, model, docs.calibrate)
-    fields[key] = model
+    const own = byField.get(key) ?? []
+    const weights = fit(own, features.length)
+    const reviewBelow = reviewThreshold(own, calibration.get(key) ?? [], weights, features.length)
+    fields[key] = { features, weights, review_below: reviewBelow }
   }
   return {
     trained_on: {

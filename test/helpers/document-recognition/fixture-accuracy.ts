@@ -10,8 +10,8 @@ import {
   type FieldDefinition,
   lowConfidenceThreshold,
 } from '../../../src-server/document-recognition/extraction/field-config'
-import { linesOf, unionBox } from '../../../src-server/document-recognition/extraction/layout'
 import { extractWithInvoiceRanker } from '../../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import { linesOf, unionBox } from '../../../src-server/document-recognition/extraction/layout'
 import { extractWithRules } from '../../../src-server/document-recognition/extraction/rules'
 import { validateFields } from '../../../src-server/document-recognition/extraction/validate'
 import {

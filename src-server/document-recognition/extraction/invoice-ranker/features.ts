@@ -19,6 +19,7 @@ const CONTEXTS = ['near', 'left', 'right', 'above', 'prev'] as const
 export function featureNames(kind: CandidateKind): string[] {
   const labelled = CONTEXTS.flatMap((context) => WORD_CLASSES.map((c) => `${context}_${c}`))
   const common = [
+    'none',
     'rules',
     'y',
     'top',

@@ -1,7 +1,7 @@
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../config'
 import type { FieldValue } from '../../document-recognition.tables'
 import type { PageText } from '../../page-text'
-import type { ExtractedField } from '../extracted-field'
+import { type ExtractedField, notFound } from '../extracted-field'
 import type { FieldDefinition } from '../field-config'
 import { extractWithRules } from '../rules'
 import {
@@ -18,7 +18,9 @@ import trained from './weights.json'
 
 /** A candidate with its features, for ranking and for training. */
 export interface RankedCandidate {
-  candidate: ValueCandidate
+  /** null: the field is not printed on the document (an invoice without a net), a choice like any other. */
+  candidate: ValueCandidate | null
+  value: FieldValue
   features: Features
 }
 
@@ -39,7 +41,14 @@ export function candidateFeatures(
     rulesConfidence: rules.confidence,
     pageCount: contexts.length,
   }
-  return all.map((candidate) => ({ candidate, features: featuresOf(kind, candidate, facts) }))
+  return [
+    { candidate: null, value: null, features: { none: 1 } },
+    ...all.map((candidate) => ({
+      candidate,
+      value: candidate.value,
+      features: featuresOf(kind, candidate, facts),
+    })),
+  ]
 }
 
 /** A value's probability: the sum over the candidates printing it. */
@@ -48,8 +57,8 @@ export function valueProbabilities(model: FieldModel, ranked: RankedCandidate[])
   const values: { value: FieldValue; probability: number; best: RankedCandidate; bestP: number }[] = []
   ranked.forEach((r, i) => {
     const p = probabilities[i] as number
-    const entry = values.find((v) => sameValue(v.value, r.candidate.value))
-    if (!entry) values.push({ value: r.candidate.value, probability: p, best: r, bestP: p })
+    const entry = values.find((v) => v.value === r.value || sameValue(v.value, r.value))
+    if (!entry) values.push({ value: r.value, probability: p, best: r, bestP: p })
     else {
       entry.probability += p
       if (p > entry.bestP) Object.assign(entry, { best: r, bestP: p })
@@ -99,6 +108,8 @@ export function rankInvoiceFields(
     const [top] = valueProbabilities(model, ranked)
     if (!top) return rules
     const { candidate } = top.best
+    if (!candidate)
+      return { ...notFound(rules.key), confidence: calibratedConfidence(top.probability, model.review_below) }
     const label = labelOf(candidate)
     return {
       key: rules.key,
