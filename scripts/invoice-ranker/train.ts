@@ -162,29 +162,53 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
 
 /** Conditional logit: maximises the log of the probability the right candidates get, with an L2 penalty. */
 function fit(examples: Example[], size: number): number[] {
-  const weights = new Array<number>(size).fill(0)
-  const usable = examples.filter((e) => e.right.some(Boolean))
+  const weights = new Float64Array(size)
+  const usable = examples
+    .filter((e) => e.right.some(Boolean))
+    .map((e) => ({ ...e, sparse: e.vectors.map(sparse) }))
   const total = usable.reduce((a, e) => a + e.weight, 0)
+  const gradient = new Float64Array(size)
   for (let step = 0; step < TRAINING.iterations; step++) {
-    const gradient = weights.map((w) => -TRAINING.l2 * w)
+    for (let j = 0; j < size; j++) gradient[j] = -TRAINING.l2 * (weights[j] as number)
     for (const example of usable) {
-      const p = softmax(example.vectors.map((v) => dot(weights, v)))
-      const rightMass = example.right.reduce((a, r, i) => a + (r ? (p[i] as number) : 0), 0)
-      example.vectors.forEach((vector, i) => {
+      const p = softmax(example.sparse.map((v) => sparseDot(weights, v)))
+      let rightMass = 0
+      for (let i = 0; i < p.length; i++) if (example.right[i]) rightMass += p[i] as number
+      for (let i = 0; i < p.length; i++) {
         const pi = p[i] as number
         // d log(sum of right p) / d score_i = (right ? p_i / rightMass : 0) - p_i
         const coefficient = ((example.right[i] ? pi / rightMass : 0) - pi) * (example.weight / total)
-        if (coefficient !== 0)
-          vector.forEach((x, j) => {
-            if (x !== 0) gradient[j] = (gradient[j] as number) + coefficient * x
-          })
-      })
+        if (coefficient === 0) continue
+        const [indices, values] = example.sparse[i] as Sparse
+        for (let k = 0; k < indices.length; k++)
+          gradient[indices[k] as number] =
+            (gradient[indices[k] as number] as number) + coefficient * (values[k] as number)
+      }
     }
-    gradient.forEach((g, j) => {
-      weights[j] = (weights[j] as number) + TRAINING.learningRate * g
-    })
+    for (let j = 0; j < size; j++)
+      weights[j] = (weights[j] as number) + TRAINING.learningRate * (gradient[j] as number)
   }
-  return weights.map((w) => Math.round(w * 1e6) / 1e6)
+  return Array.from(weights, (w) => Math.round(w * 1e6) / 1e6)
+}
+
+/** A feature vector's non-zero entries: most features of a candidate are 0, and training is a loop over them. */
+type Sparse = [number[], number[]]
+const sparse = (vector: number[]): Sparse => {
+  const indices: number[] = []
+  const values: number[] = []
+  vector.forEach((x, j) => {
+    if (x !== 0) {
+      indices.push(j)
+      values.push(x)
+    }
+  })
+  return [indices, values]
+}
+const sparseDot = (weights: ArrayLike<number>, [indices, values]: Sparse) => {
+  let sum = 0
+  for (let k = 0; k < indices.length; k++)
+    sum += (weights[indices[k] as number] as number) * (values[k] as number)
+  return sum
 }
 
 /** The value the weights choose in an example (candidates summed by value), its probability, and whether it is right. */
