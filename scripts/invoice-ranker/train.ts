@@ -18,10 +18,7 @@ import {
   type RankerWeights,
   softmax,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/model'
-import {
-  candidateFeatures,
-  valueProbabilities,
-} from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { extractWithRules } from '../../src-server/document-recognition/extraction/rules'
 import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../src-server/document-recognition/page-text'
@@ -161,7 +158,7 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
 }
 
 /** Conditional logit: maximises the log of the probability the right candidates get, with an L2 penalty. */
-function fit(examples: Example[], size: number): number[] {
+function fitWeights(examples: Example[], size: number): number[] {
   const weights = new Float64Array(size)
   const usable = examples
     .filter((e) => e.right.some(Boolean))
@@ -237,7 +234,7 @@ function reviewThreshold(
 ): number {
   const wrong: number[] = []
   for (let fold = 0; fold < FOLDS; fold++) {
-    const outOfFold = fit(
+    const outOfFold = fitWeights(
       examples.filter((_, i) => i % FOLDS !== fold),
       size,
     )
@@ -267,7 +264,7 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
     if (!kind) continue
     const features = featureNames(kind)
     const own = byField.get(key) ?? []
-    const weights = fit(own, features.length)
+    const weights = fitWeights(own, features.length)
     const reviewBelow = reviewThreshold(own, calibration.get(key) ?? [], weights, features.length)
     fields[key] = { features, weights, review_below: reviewBelow }
   }

@@ -445,7 +445,7 @@ function formatDate(random: Random, iso: string, language: Language): string {
   return pick(random, numeric[language])
 }
 
-function isoDay(random: Random, from: Date, offsetDays = 0): string {
+function isoDay(from: Date, offsetDays = 0): string {
   const date = new Date(from.getTime() + offsetDays * 86_400_000)
   return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`
 }
@@ -496,7 +496,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const issued = new Date(
     Date.UTC(between(random, 2015, 2024), between(random, 0, 11), between(random, 1, 28)),
   )
-  const issueIso = isoDay(random, issued)
+  const issueIso = isoDay(issued)
   const year = issued.getUTCFullYear()
   const number = invoiceNumber(random, year)
   const customer = String(between(random, 10_000, 999_999))
@@ -555,7 +555,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const dateLabel = pick(random, v.date)
   const customerLabel = pick(random, v.customer)
   const issueText = formatDate(random, issueIso, language)
-  const dueIso = isoDay(random, issued, pick(random, [14, 30]))
+  const dueIso = isoDay(issued, pick(random, [14, 30]))
   const meta: [string, string][] = [[customerLabel, customer]]
   const layout = pick(random, ['label_left', 'label_above', 'number_line', 'header_date'] as const)
   traits.push(layout)
@@ -589,12 +589,12 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   if (chance(random, 0.5))
     meta.push([
       pick(random, v.delivery),
-      formatDate(random, isoDay(random, issued, -between(random, 1, 9)), language),
+      formatDate(random, isoDay(issued, -between(random, 1, 9)), language),
     ])
   if (chance(random, 0.4)) meta.push([pick(random, v.due), formatDate(random, dueIso, language)])
 
   if (chance(random, 0.4)) {
-    const ordered = formatDate(random, isoDay(random, issued, -between(random, 3, 40)), language)
+    const ordered = formatDate(random, isoDay(issued, -between(random, 3, 40)), language)
     put(v.subject.replace('{order}', order).replace('{date}', ordered), 50, 290)
   }
 
@@ -747,7 +747,9 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   })
   if (lines.length > 1) {
     pageNumbers.push({ text: `${v.page} ${lines.length}`, x: 280, y: 810, size: 8 })
-    pageNumbers.forEach((line, i) => lines[i]?.push(line))
+    pageNumbers.forEach((line, i) => {
+      lines[i]?.push(line)
+    })
   }
 
   return {
