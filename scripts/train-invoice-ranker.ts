@@ -9,6 +9,6 @@ export const WEIGHTS_FILE = path.join(
 )
 
 const weights = await trainRankerWeights()
-writeFileSync(WEIGHTS_FILE, `${JSON.stringify(weights, null, 1)}\n`)
+writeFileSync(WEIGHTS_FILE, `${JSON.stringify(weights, null, 2)}\n`)
 for (const [key, model] of Object.entries(weights.fields))
   console.log(`${key}: review below ${model.review_below}`)

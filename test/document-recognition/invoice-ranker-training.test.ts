@@ -10,5 +10,6 @@ const WEIGHTS = path.join(
 
 it('the training script reproduces the committed invoice ranker weights exactly', async () => {
   const trained = await trainRankerWeights()
-  expect(`${JSON.stringify(trained, null, 1)}\n`).toBe(readFileSync(WEIGHTS, 'utf8'))
+  // Compared as values: the formatter may lay the committed file out differently from the script.
+  expect(trained).toEqual(JSON.parse(readFileSync(WEIGHTS, 'utf8')))
 }, 900_000)
