@@ -1,5 +1,6 @@
 import type { ExtractedField } from './extraction/extracted-field'
-import type { FieldDefinition } from './extraction/field-config'
+import type { ExtractionConfig, FieldDefinition } from './extraction/field-config'
+import { rankInvoiceFields } from './extraction/invoice-ranker/rank'
 import { loadLexicon } from './extraction/lexicon'
 import { extractFromReadings } from './extraction/readings'
 import type { PageText } from './page-text'
@@ -36,8 +37,11 @@ export const documentRecognitionProcessTasks = {
     fields: FieldDefinition[]
     readings: PageText[][]
     known: ExtractedField[]
+    ranker?: ExtractionConfig['ranker']
   }) => {
     await loadLexicon()
-    return extractFromReadings(input.fields, input.readings, input.known)
+    const read = extractFromReadings(input.fields, input.readings, input.known)
+    if (input.ranker !== 'invoice') return read
+    return { ...read, fields: rankInvoiceFields(input.fields, read.pages, read.fields) }
   },
 }

@@ -79,6 +79,11 @@ export const ExtractionConfig = Type.Object({
    * tesseract, in parallel, and takes each field from the reading it is best read in (`extraction/readings.ts`).
    */
   ocr_readings: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
+  /**
+   * `invoice`: after the rules, the invoice ranker (`extraction/invoice-ranker/`) chooses the fields it has learned
+   * weights for among every value of their type on the page, the rules' pick being one of its features.
+   */
+  ranker: Type.Optional(Type.Enum(['invoice'])),
   model: Type.Optional(
     Type.Object({ provider: Type.Optional(Type.String()), model: Type.Optional(Type.String()) }),
   ),

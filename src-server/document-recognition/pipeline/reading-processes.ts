@@ -1,6 +1,6 @@
 import { TaskProcess } from '../../platform/jobs'
 import type { ExtractedField } from '../extraction/extracted-field'
-import type { FieldDefinition } from '../extraction/field-config'
+import type { ExtractionConfig, FieldDefinition } from '../extraction/field-config'
 import type { PageText, PageWord } from '../page-text'
 import { PDF_TASK_TIMEOUT_MS } from './document-pages'
 import type { NormalisedSource } from './normalise'
@@ -74,6 +74,8 @@ export class ReadingProcesses {
     fields: FieldDefinition[]
     readings: PageText[][]
     known: ExtractedField[]
+    /** `invoice`: the learned ranker chooses after the rules (`extraction/invoice-ranker/`). */
+    ranker?: ExtractionConfig['ranker']
   }): Promise<{ fields: ExtractedField[]; pages: PageText[] }> {
     return this.pages.run('extractFields', input, {
       timeoutMs: PDF_TASK_TIMEOUT_MS,

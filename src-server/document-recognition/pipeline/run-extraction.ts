@@ -150,7 +150,9 @@ export function documentExtractionExecutor(
           modelAnswer = answer.answer
         } else {
           const known = [...fromXml.values(), ...learned.values()]
-          const read = await step('extract', () => deps.reading.extract({ fields: missing, readings, known }))
+          const read = await step('extract', () =>
+            deps.reading.extract({ fields: missing, readings, known, ranker: config.ranker }),
+          )
           extracted = read.fields
           pages = read.pages
         }

@@ -9,6 +9,7 @@ import {
   type FieldDefinition,
   lowConfidenceThreshold,
 } from '../../../src-server/document-recognition/extraction/field-config'
+import { extractWithInvoiceRanker } from '../../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { linesOf, unionBox } from '../../../src-server/document-recognition/extraction/layout'
 import { extractWithRules } from '../../../src-server/document-recognition/extraction/rules'
 import { validateFields } from '../../../src-server/document-recognition/extraction/validate'
@@ -201,6 +202,10 @@ export function expectedValueBoxes(field: FieldDefinition, page: PageText, expec
       }
   return boxes
 }
+
+/** How a shipped config extracts from pages: the rules, followed by the invoice ranker where the config names it. */
+export const configuredExtraction = (config: ExtractionConfig) =>
+  config.ranker === 'invoice' ? extractWithInvoiceRanker : extractWithRules
 
 /** Runs the rules strategy over one fixture and scores each expected field: value, flag, and box. */
 export async function scoreCase(

@@ -1,0 +1,280 @@
+import type { FieldValue } from '../../src-server/document-recognition/document-recognition.tables'
+import type { ExtractedField } from '../../src-server/document-recognition/extraction/extracted-field'
+import type { ExtractionConfig } from '../../src-server/document-recognition/extraction/field-config'
+import {
+  type CandidateKind,
+  kindOf,
+  pageContexts,
+  type ValueCandidate,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
+import {
+  featureNames,
+  sameValue,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/features'
+import {
+  dot,
+  type FieldModel,
+  featureVector,
+  type RankerWeights,
+  softmax,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/model'
+import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import { extractWithRules } from '../../src-server/document-recognition/extraction/rules'
+import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
+import type { PageText } from '../../src-server/document-recognition/page-text'
+import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import {
+  isHeldOut,
+  loadFixtureCases,
+  shippedExtractorConfig,
+} from '../../test/helpers/document-recognition/fixture-accuracy'
+import {
+  generatedInvoicePdf,
+  generateInvoices,
+} from '../../test/helpers/document-recognition/generated-invoices'
+
+/**
+ * Training of the invoice ranker's weights, deterministic: the same generated invoices (fixed seeds), the tuning
+ * part of the real invoices (never the held-out part), a fixed number of full-batch gradient steps from zero, and
+ * weights rounded to 6 decimals. Running it again gives the committed `weights.json` byte for byte.
+ */
+export const RANKED_FIELDS = [
+  'invoice_number',
+  'invoice_date',
+  'net_amount',
+  'tax_amount',
+  'total_amount',
+  'seller_name',
+  'buyer_name',
+]
+export const TRAINING = {
+  generated: 200,
+  firstSeed: 1,
+  calibration: 80,
+  iterations: 300,
+  learningRate: 0.5,
+  l2: 0.002,
+  realWeight: 4,
+  unreadWeight: 0.5,
+}
+/** Of the wrong values on the calibration documents, the share the review threshold must catch. */
+const WRONG_CAUGHT = 0.95
+/** Folds for scoring the training documents with weights that did not see them. */
+const FOLDS = 4
+
+export interface TrainingDocument {
+  name: string
+  pages: PageText[]
+  expected: Record<string, FieldValue>
+  weight: number
+  /** What the general rules read from it, with every field of the extractor (as extraction runs them). */
+  rules?: ExtractedField[]
+}
+
+const withRules = (config: ExtractionConfig, doc: TrainingDocument): ExtractedField[] => {
+  doc.rules ??= extractWithRules(config.fields, doc.pages)
+  return doc.rules
+}
+
+/** One field of one document: its candidates' feature vectors and which of them print the expected value. */
+interface Example {
+  vectors: number[][]
+  values: FieldValue[]
+  right: boolean[]
+  weight: number
+}
+
+export async function trainingDocuments(): Promise<{
+  fit: TrainingDocument[]
+  calibrate: TrainingDocument[]
+  real: string[]
+}> {
+  const generated = async (count: number, firstSeed: number) => {
+    const docs: TrainingDocument[] = []
+    for (const invoice of generateInvoices(count, firstSeed))
+      docs.push({
+        name: invoice.name,
+        pages: await readPdfText({ bytes: await generatedInvoicePdf(invoice) }),
+        expected: invoice.expected,
+        weight: 1,
+      })
+    return docs
+  }
+  const real: TrainingDocument[] = []
+  for (const fixture of (await loadFixtureCases()).filter((c) => !isHeldOut(c.issuer)))
+    real.push({
+      name: fixture.name,
+      pages: await readPdfText({ bytes: fixture.pdf }),
+      expected: fixture.expected,
+      weight: TRAINING.realWeight,
+    })
+  return {
+    fit: [...(await generated(TRAINING.generated, TRAINING.firstSeed)), ...real],
+    calibrate: await generated(TRAINING.calibration, TRAINING.firstSeed + TRAINING.generated),
+    real: real.map((d) => d.name),
+  }
+}
+
+function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<string, Example[]> {
+  const byField = new Map<string, Example[]>(RANKED_FIELDS.map((key) => [key, []]))
+  for (const doc of docs) {
+    const rules = withRules(config, doc)
+    const contexts = pageContexts(doc.pages)
+    const pool = new Map<CandidateKind, ValueCandidate[]>()
+    for (const key of RANKED_FIELDS) {
+      const field = config.fields.find((f) => f.key === key)
+      const kind = field && kindOf(field)
+      if (!field || !kind || !(key in doc.expected)) continue
+      // An expected null is a field the document does not print: the null choice is right.
+      const want = normaliseValue(field, doc.expected[key])
+      const ranked = candidateFeatures(
+        field,
+        contexts,
+        rules.find((f) => f.key === key) ?? { value: null, confidence: 0 },
+        pool,
+      )
+      const names = { features: featureNames(kind) }
+      const example = {
+        vectors: ranked.map((r) => featureVector(names, r.features)),
+        values: ranked.map((r) => r.value),
+        right: ranked.map((r) => (want === null ? r.candidate === null : sameValue(r.value, want))),
+        weight: doc.weight,
+      }
+      byField.get(key)?.push(example)
+      // The same document as if its value had not been read (a faint print, a lost label line): then nothing
+      // printed is the field's value, and the empty choice is right.
+      if (want !== null) {
+        const kept = example.right.map((right, i) => !right || ranked[i]?.candidate === null)
+        byField.get(key)?.push({
+          vectors: example.vectors.filter((_, i) => kept[i]),
+          values: example.values.filter((_, i) => kept[i]),
+          right: ranked.filter((_, i) => kept[i]).map((r) => r.candidate === null),
+          weight: doc.weight * TRAINING.unreadWeight,
+        })
+      }
+    }
+  }
+  return byField
+}
+
+/** Conditional logit: maximises the log of the probability the right candidates get, with an L2 penalty. */
+function fitWeights(examples: Example[], size: number): number[] {
+  const weights = new Float64Array(size)
+  const usable = examples
+    .filter((e) => e.right.some(Boolean))
+    .map((e) => ({ ...e, sparse: e.vectors.map(sparse) }))
+  const total = usable.reduce((a, e) => a + e.weight, 0)
+  const gradient = new Float64Array(size)
+  for (let step = 0; step < TRAINING.iterations; step++) {
+    for (let j = 0; j < size; j++) gradient[j] = -TRAINING.l2 * (weights[j] as number)
+    for (const example of usable) {
+      const p = softmax(example.sparse.map((v) => sparseDot(weights, v)))
+      let rightMass = 0
+      for (let i = 0; i < p.length; i++) if (example.right[i]) rightMass += p[i] as number
+      for (let i = 0; i < p.length; i++) {
+        const pi = p[i] as number
+        // d log(sum of right p) / d score_i = (right ? p_i / rightMass : 0) - p_i
+        const coefficient = ((example.right[i] ? pi / rightMass : 0) - pi) * (example.weight / total)
+        if (coefficient === 0) continue
+        const [indices, values] = example.sparse[i] as Sparse
+        for (let k = 0; k < indices.length; k++)
+          gradient[indices[k] as number] =
+            (gradient[indices[k] as number] as number) + coefficient * (values[k] as number)
+      }
+    }
+    for (let j = 0; j < size; j++)
+      weights[j] = (weights[j] as number) + TRAINING.learningRate * (gradient[j] as number)
+  }
+  return Array.from(weights, (w) => Math.round(w * 1e6) / 1e6)
+}
+
+/** A feature vector's non-zero entries: most features of a candidate are 0, and training is a loop over them. */
+type Sparse = [number[], number[]]
+const sparse = (vector: number[]): Sparse => {
+  const indices: number[] = []
+  const values: number[] = []
+  vector.forEach((x, j) => {
+    if (x !== 0) {
+      indices.push(j)
+      values.push(x)
+    }
+  })
+  return [indices, values]
+}
+const sparseDot = (weights: ArrayLike<number>, [indices, values]: Sparse) => {
+  let sum = 0
+  for (let k = 0; k < indices.length; k++)
+    sum += (weights[indices[k] as number] as number) * (values[k] as number)
+  return sum
+}
+
+/** The value the weights choose in an example (candidates summed by value), its probability, and whether it is right. */
+function chosen(weights: number[], example: Example): { probability: number; right: boolean } | null {
+  if (example.vectors.length === 0) return null
+  const p = softmax(example.vectors.map((v) => dot(weights, v)))
+  const byValue: { value: FieldValue; probability: number; right: boolean }[] = []
+  example.values.forEach((value, i) => {
+    const entry = byValue.find((e) => e.value === value || sameValue(e.value, value))
+    if (entry) entry.probability += p[i] as number
+    else byValue.push({ value, probability: p[i] as number, right: example.right[i] as boolean })
+  })
+  return byValue.reduce((a, b) => (b.probability > a.probability ? b : a))
+}
+
+/**
+ * The probability under which the field's values are flagged: it catches WRONG_CAUGHT of the wrong choices made
+ * on documents the weights did not see (each fold of the training documents scored by weights fitted on the other
+ * folds, and the calibration invoices by the final weights).
+ */
+function reviewThreshold(
+  examples: Example[],
+  calibration: Example[],
+  weights: number[],
+  size: number,
+): number {
+  const wrong: number[] = []
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const outOfFold = fitWeights(
+      examples.filter((_, i) => i % FOLDS !== fold),
+      size,
+    )
+    for (const example of examples.filter((_, i) => i % FOLDS === fold)) {
+      const top = chosen(outOfFold, example)
+      if (top && !top.right) wrong.push(top.probability)
+    }
+  }
+  for (const example of calibration) {
+    const top = chosen(weights, example)
+    if (top && !top.right) wrong.push(top.probability)
+  }
+  wrong.sort((a, b) => a - b)
+  const caught = wrong[Math.ceil(wrong.length * WRONG_CAUGHT) - 1]
+  return Math.round(Math.min(0.99, Math.max(0.5, (caught ?? 0) + 0.001)) * 1e6) / 1e6
+}
+
+export async function trainRankerWeights(): Promise<RankerWeights> {
+  const config = shippedExtractorConfig('invoice-extractor')
+  const docs = await trainingDocuments()
+  const byField = examples(config, docs.fit)
+  const calibration = examples(config, docs.calibrate)
+  const fields: Record<string, FieldModel> = {}
+  for (const key of RANKED_FIELDS) {
+    const field = config.fields.find((f) => f.key === key)
+    const kind = field && kindOf(field)
+    if (!kind) continue
+    const features = featureNames(kind)
+    const own = byField.get(key) ?? []
+    const weights = fitWeights(own, features.length)
+    const reviewBelow = reviewThreshold(own, calibration.get(key) ?? [], weights, features.length)
+    fields[key] = { features, weights, review_below: reviewBelow }
+  }
+  return {
+    trained_on: {
+      generated: TRAINING.generated,
+      first_seed: TRAINING.firstSeed,
+      real: docs.real,
+      iterations: TRAINING.iterations,
+    },
+    fields,
+  }
+}

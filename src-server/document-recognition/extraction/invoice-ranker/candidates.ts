@@ -1,0 +1,211 @@
+import type { Bbox, FieldValue } from '../../document-recognition.tables'
+import type { PageText, PageWord } from '../../page-text'
+import type { FieldDefinition } from '../field-config'
+import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
+import { foldKeepingPositions, parseAmounts, parseDate } from '../values'
+import { classesOfWord, type WordClass } from './label-words'
+
+/** A page's lines top to bottom, with each word's classes, read once for every field. */
+export interface PageContext {
+  page: PageText
+  index: number
+  lines: Line[]
+  classes: Set<WordClass>[][]
+  /** The median height of the page's words, for telling headings and fine print from body text. */
+  medianHeight: number
+}
+
+/** A value of a field's type printed on the page: the ranker's unit of choice. */
+export interface ValueCandidate {
+  value: FieldValue
+  context: PageContext
+  lineIndex: number
+  /** Its words in the line, first to last (inclusive). */
+  wordStart: number
+  wordEnd: number
+  bbox: Bbox
+  words: PageWord[]
+}
+
+export function pageContexts(pages: PageText[]): PageContext[] {
+  return pages.map((page, index) => {
+    const lines = linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0])
+    const heights = page.words.map((w) => w.bbox[3] - w.bbox[1]).sort((a, b) => a - b)
+    return {
+      page,
+      index,
+      lines,
+      classes: lines.map((line) => line.words.map((w) => classesOfWord(w.text))),
+      medianHeight: heights[Math.floor(heights.length / 2)] ?? 0.01,
+    }
+  })
+}
+
+/** Word indices of a line covering the characters start..end of its text. */
+function wordSpan(line: Line, start: number, end: number): [number, number] | null {
+  let first = -1
+  let last = -1
+  line.words.forEach((word, i) => {
+    const from = line.offsets[i] as number
+    const to = from + word.text.length
+    if (to > start && from < end) {
+      if (first < 0) first = i
+      last = i
+    }
+  })
+  return first < 0 ? null : [first, last]
+}
+
+function make(
+  context: PageContext,
+  lineIndex: number,
+  value: FieldValue,
+  span: [number, number],
+): ValueCandidate {
+  const line = context.lines[lineIndex] as Line
+  const words = line.words.slice(span[0], span[1] + 1)
+  return {
+    value,
+    context,
+    lineIndex,
+    wordStart: span[0],
+    wordEnd: span[1],
+    bbox: unionBox(words.map((w) => w.bbox)),
+    words,
+  }
+}
+
+/** Italian and Spanish month names, which the shared date reader does not hold ("4 maggio 2019", "4 de mayo de 2019"). */
+const MORE_MONTHS: Record<string, number> = {}
+;[
+  ['gennaio', 'enero'],
+  ['febbraio', 'febrero'],
+  ['marzo'],
+  ['aprile', 'abril'],
+  ['maggio', 'mayo'],
+  ['giugno', 'junio'],
+  ['luglio', 'julio'],
+  ['agosto'],
+  ['settembre', 'septiembre', 'setiembre'],
+  ['ottobre', 'octubre'],
+  ['novembre', 'noviembre'],
+  ['dicembre', 'diciembre'],
+].forEach((names, i) => {
+  for (const name of names) MORE_MONTHS[name] = i + 1
+})
+const WRITTEN_DATE = new RegExp(
+  String.raw`\b(\d{1,2})\.?\s+(?:de\s+)?(${Object.keys(MORE_MONTHS).join('|')})\s+(?:de\s+|del\s+)?(\d{4})\b`,
+  'g',
+)
+
+function isoDate(year: number, month: number, day: number): string | null {
+  const date = new Date(Date.UTC(year, month - 1, day))
+  if (date.getUTCMonth() !== month - 1 || year < 1990 || year > 2100) return null
+  return date.toISOString().slice(0, 10)
+}
+
+/** Every date printed on a line, with its character range. */
+export function datesIn(text: string): { value: string; start: number; end: number }[] {
+  const found: { value: string; start: number; end: number }[] = []
+  for (let from = 0; from < text.length; ) {
+    const read = parseDate(text.slice(from))
+    if (!read) break
+    found.push({ value: read.value as string, start: from + read.start, end: from + read.end })
+    from += Math.max(read.end, 1)
+  }
+  const { folded, printedAt } = foldKeepingPositions(text)
+  for (const m of folded.matchAll(WRITTEN_DATE)) {
+    const value = isoDate(Number(m[3]), MORE_MONTHS[m[2] as string] as number, Number(m[1]))
+    const start = printedAt[m.index] as number
+    if (value && !found.some((f) => f.start <= start && f.end > start))
+      found.push({ value, start, end: printedAt[m.index + m[0].length] as number })
+  }
+  return found
+}
+
+const AMOUNT_WORD = /^[-(]?[€$£]?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{1,2}\)?$/
+const CODE = /^[A-Za-z0-9][A-Za-z0-9_/\-.]*$/
+
+/** An identifier printed as one word: holds a digit, is no amount with cents, no percentage and no whole date. */
+function codeOf(word: string): string | null {
+  const code = word.replace(/^[#:(№]+/, '').replace(/[.,:;)]+$/, '')
+  if (!/\d/.test(code) || !CODE.test(code) || code.length > 32) return null
+  if (AMOUNT_WORD.test(code) || /%$/.test(word)) return null
+  const date = parseDate(code)
+  if (date && date.start === 0 && date.end === code.length) return null
+  return code
+}
+
+/** A name holds letters, is not a sentence, and does not start as an amount or a street number does. */
+function nameOf(text: string): string | null {
+  const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
+  if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
+  if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
+  return name
+}
+
+const NAME_PARTS = /\s+[·|]\s+|,\s+/
+
+/** Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after a colon. */
+function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
+  const found: ValueCandidate[] = []
+  const last = contexts.length - 1
+  for (const context of contexts) {
+    if (context.index !== 0 && context.index !== last) continue
+    context.lines.forEach((line, lineIndex) => {
+      const top = line.bbox[1]
+      if (context.index === 0 ? top > 0.5 && top < 0.85 : top < 0.85) return
+      const lineStart = (segment: Line) => line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
+      for (const segment of segmentsOf(line)) {
+        const offset = lineStart(segment)
+        const pieces: [number, string][] = [[0, segment.text]]
+        const colon = segment.text.indexOf(': ')
+        if (colon > 0) pieces.push([colon + 2, segment.text.slice(colon + 2)])
+        const cut = NAME_PARTS.exec(segment.text)
+        if (cut) pieces.push([0, segment.text.slice(0, cut.index)])
+        for (const [at, text] of pieces) {
+          const name = nameOf(text)
+          if (!name) continue
+          const start = offset + at + text.indexOf(name)
+          const span = wordSpan(line, start, start + name.length)
+          if (span) found.push(make(context, lineIndex, name, span))
+        }
+      }
+    })
+  }
+  return found
+}
+
+export type CandidateKind = 'money' | 'date' | 'code' | 'name'
+
+export function kindOf(field: FieldDefinition): CandidateKind | null {
+  if (field.type === 'money') return 'money'
+  if (field.type === 'date') return 'date'
+  if (field.type === 'string') return field.pattern ? 'code' : 'name'
+  return null
+}
+
+/** Every value of the kind printed in the document. */
+export function candidatesOf(kind: CandidateKind, contexts: PageContext[]): ValueCandidate[] {
+  if (kind === 'name') return nameCandidates(contexts)
+  const found: ValueCandidate[] = []
+  for (const context of contexts)
+    context.lines.forEach((line, lineIndex) => {
+      if (kind === 'code') {
+        line.words.forEach((word, i) => {
+          const code = codeOf(word.text)
+          if (code) found.push(make(context, lineIndex, code, [i, i]))
+        })
+        return
+      }
+      const reads =
+        kind === 'money'
+          ? parseAmounts(line.text, { fromPage: true }).map((r) => ({ ...r, value: r.value as number }))
+          : datesIn(line.text)
+      for (const read of reads) {
+        const span = wordSpan(line, read.start, read.end)
+        if (span) found.push(make(context, lineIndex, read.value, span))
+      }
+    })
+  return found
+}

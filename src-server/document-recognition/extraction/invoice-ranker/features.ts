@@ -1,0 +1,290 @@
+import type { FieldValue } from '../../document-recognition.tables'
+import type { Line } from '../layout'
+import { fold } from '../values'
+import type { CandidateKind, PageContext, ValueCandidate } from './candidates'
+import { LEGAL_FORM, WORD_CLASSES, type WordClass } from './label-words'
+
+/**
+ * The features of a candidate value, each in 0..1: which word classes stand nearest left of it, anywhere left on
+ * its line, right after it, over it (a header row or a label line above), on the line before; where it is on the
+ * page; and what its kind says (an amount's magnitude and the sums it takes part in, a date's order, an
+ * identifier's shape, a name's print). A new observation about invoices is added here as a feature; the weights
+ * learn what it is worth.
+ */
+export type Features = Record<string, number>
+
+const CONTEXTS = ['near', 'left', 'right', 'above', 'prev'] as const
+
+/** The names of every feature of a kind, in a fixed order (the weights file lists them). */
+export function featureNames(kind: CandidateKind): string[] {
+  const labelled = CONTEXTS.flatMap((context) => WORD_CLASSES.map((c) => `${context}_${c}`))
+  const common = [
+    'none',
+    'rules',
+    'y',
+    'top',
+    'bottom',
+    'right_edge',
+    'first_page',
+    'last_page',
+    'large_print',
+    'repeated',
+  ]
+  const own: Record<CandidateKind, string[]> = {
+    money: [
+      'cents',
+      'negative',
+      'zero',
+      'largest',
+      'largest_labelled',
+      'magnitude_rank',
+      'sum_of_two',
+      'part_of_sum',
+      'tax_of_other',
+      'items_row',
+      'printed_twice',
+      'after_prepaid',
+    ],
+    date: ['earliest', 'latest', 'alone_on_line', 'after_comma', 'line_has_code', 'same_as_other'],
+    code: [
+      'has_letter',
+      'has_separator',
+      'digits',
+      'short',
+      'year_like',
+      'long_digits',
+      'line_has_date',
+      'title_line',
+      'zero_padded',
+    ],
+    name: [
+      'legal_form',
+      'word_count',
+      'has_digit',
+      'early_line',
+      'after_small_line',
+      'repeated_text',
+      'upper',
+      'after_colon',
+    ],
+  }
+  return [...common, ...labelled, ...own[kind]]
+}
+
+/** Facts about the whole document a candidate's features compare with. */
+export interface DocumentFacts {
+  all: ValueCandidate[]
+  /** The value the general rules chose for this field (a feature like any other). */
+  rulesValue: FieldValue
+  /** The rules' own confidence in that value (at or above the review threshold, the rules were sure). */
+  rulesConfidence: number
+  pageCount: number
+}
+
+const sameText = (a: FieldValue, b: FieldValue) =>
+  a !== null &&
+  b !== null &&
+  (typeof a === 'number' && typeof b === 'number'
+    ? Math.abs(a - b) < 0.005
+    : fold(String(a)).replace(/[^\p{L}\p{N}]/gu, '') === fold(String(b)).replace(/[^\p{L}\p{N}]/gu, ''))
+
+export { sameText as sameValue }
+
+function setClasses(features: Features, context: string, classes: Iterable<WordClass>, value = 1) {
+  for (const c of classes) features[`${context}_${c}`] = Math.max(features[`${context}_${c}`] ?? 0, value)
+}
+
+/** The nearest line above holding words over the candidate (a header row, a label over its value). */
+function lineAbove(context: PageContext, candidate: ValueCandidate): { line: Line; index: number } | null {
+  const [x0, y0, x1] = candidate.bbox
+  const height = candidate.bbox[3] - y0
+  for (let i = candidate.lineIndex - 1; i >= 0 && i >= candidate.lineIndex - 4; i--) {
+    const line = context.lines[i] as Line
+    if (y0 - line.bbox[3] > height * 4) return null
+    if (line.words.some((w) => w.bbox[2] > x0 - 0.01 && w.bbox[0] < x1 + 0.01)) return { line, index: i }
+  }
+  return null
+}
+
+function labelFeatures(features: Features, candidate: ValueCandidate) {
+  const { context, lineIndex, wordStart, wordEnd } = candidate
+  const classes = context.classes[lineIndex] as Set<WordClass>[]
+  let nearest = true
+  for (let i = wordStart - 1; i >= 0; i--) {
+    const own = classes[i] as Set<WordClass>
+    if (own.size === 0) continue
+    if (nearest) setClasses(features, 'near', own, 1 / (1 + 0.5 * (wordStart - 1 - i)))
+    nearest = false
+    setClasses(features, 'left', own)
+  }
+  for (let i = wordEnd + 1; i < Math.min(classes.length, wordEnd + 4); i++)
+    setClasses(features, 'right', classes[i] as Set<WordClass>)
+  const above = lineAbove(context, candidate)
+  if (above) {
+    const [x0, , x1] = candidate.bbox
+    above.line.words.forEach((w, i) => {
+      if (w.bbox[2] > x0 - 0.01 && w.bbox[0] < x1 + 0.01)
+        setClasses(features, 'above', context.classes[above.index]?.[i] ?? [])
+    })
+  }
+  for (const own of context.classes[lineIndex - 1] ?? []) setClasses(features, 'prev', own)
+}
+
+function commonFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
+  const { context, bbox } = candidate
+  features.rules = sameText(candidate.value, facts.rulesValue) ? 1 : 0
+  features.rules_confident = features.rules && facts.rulesConfidence >= 0.8 ? 1 : 0
+  features.y = bbox[1]
+  features.top = bbox[1] < 0.3 ? 1 : 0
+  features.bottom = bbox[1] > 0.7 ? 1 : 0
+  features.right_edge = bbox[2]
+  features.first_page = context.index === 0 ? 1 : 0
+  features.last_page = context.index === facts.pageCount - 1 ? 1 : 0
+  features.large_print = (bbox[3] - bbox[1]) / context.medianHeight > 1.15 ? 1 : 0
+  const copies = facts.all.filter((c) => c !== candidate && sameText(c.value, candidate.value)).length
+  features.repeated = Math.min(1, copies / 3)
+}
+
+const TAX_RATES = [
+  0.025, 0.04, 0.05, 0.055, 0.06, 0.07, 0.08, 0.081, 0.09, 0.1, 0.12, 0.13, 0.16, 0.19, 0.2, 0.21, 0.22, 0.25,
+]
+const near = (a: number, b: number) => Math.abs(a - b) < 0.015
+const toCents = (value: number) => Math.round(value * 100)
+
+const SUM_LABELS = /^(?:near|above)_(?:total|amount|payable)$/
+const labelledSums = new WeakMap<ValueCandidate, boolean>()
+/** Labelled as a sum (total, amount, payable) left of it or over it. */
+function labelledSum(candidate: ValueCandidate): boolean {
+  let labelled = labelledSums.get(candidate)
+  if (labelled === undefined) {
+    const features: Features = {}
+    labelFeatures(features, candidate)
+    labelled = Object.keys(features).some((name) => SUM_LABELS.test(name))
+    labelledSums.set(candidate, labelled)
+  }
+  return labelled
+}
+
+function moneyFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
+  const value = candidate.value as number
+  const abs = Math.abs(value)
+  const text = candidate.words.map((w) => w.text).join(' ')
+  features.cents = /[.,]\d{2}\b/.test(text) ? 1 : 0
+  features.negative = value < 0 ? 1 : 0
+  features.zero = value === 0 ? 1 : 0
+  const amounts = [...new Set(facts.all.map((c) => Math.abs(c.value as number)))].sort((a, b) => b - a)
+  features.largest = abs === amounts[0] ? 1 : 0
+  const labelled = facts.all.filter(labelledSum).map((c) => Math.abs(c.value as number))
+  features.largest_labelled = labelledSum(candidate) && abs >= Math.max(...labelled) ? 1 : 0
+  features.magnitude_rank = 1 / (1 + amounts.indexOf(abs))
+  const others = facts.all.filter((c) => c !== candidate).map((c) => c.value as number)
+  const cents = new Set(others.filter((v) => v !== 0).map(toCents))
+  const own = toCents(value)
+  const smaller = [...cents].filter((v) => Math.abs(v) <= Math.abs(own))
+  const larger = [...cents].filter((v) => Math.abs(v) > Math.abs(own))
+  const sumOfTwo = smaller.some(
+    (a) => a !== own - a && cents.has(own - a) && Math.abs(a) >= Math.abs(own - a),
+  )
+    ? 1
+    : 0
+  const partOfSum = larger.some((total) => cents.has(total - own)) ? 1 : 0
+  const taxOfOther = larger.some((base) => TAX_RATES.some((rate) => near((base * rate) / 100, value))) ? 1 : 0
+  features.sum_of_two = sumOfTwo
+  features.part_of_sum = partOfSum
+  features.tax_of_other = value !== 0 ? taxOfOther : 0
+  const line = candidate.context.lines[candidate.lineIndex] as Line
+  const onLine = facts.all.filter(
+    (c) => c.context === candidate.context && c.lineIndex === candidate.lineIndex,
+  )
+  features.items_row = onLine.length >= 3 || /^\s*\d{1,3}\s/.test(line.text) ? 1 : 0
+  features.printed_twice = others.filter((v) => near(v, value)).length > 0 ? 1 : 0
+  const prepaidAbove = facts.all.some(
+    (c) =>
+      c.context === candidate.context &&
+      c.lineIndex < candidate.lineIndex &&
+      c.context.classes[c.lineIndex]?.some((w) => w.has('prepaid')),
+  )
+  features.after_prepaid = prepaidAbove ? 1 : 0
+}
+
+function dateFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
+  const values = facts.all.map((c) => String(c.value)).sort()
+  const value = String(candidate.value)
+  features.earliest = value === values[0] ? 1 : 0
+  features.latest = value === values[values.length - 1] ? 1 : 0
+  const line = candidate.context.lines[candidate.lineIndex] as Line
+  const before = line.words.slice(0, candidate.wordStart)
+  features.alone_on_line =
+    line.words.length - candidate.words.length <= 1 &&
+    before.every((w) => /,$/.test(w.text) || /^\p{L}+,?$/u.test(w.text))
+      ? 1
+      : 0
+  features.after_comma = /,$/.test(before[before.length - 1]?.text ?? '') ? 1 : 0
+  features.line_has_code = line.words.some(
+    (w, i) =>
+      (i < candidate.wordStart || i > candidate.wordEnd) &&
+      /\d/.test(w.text) &&
+      /[A-Za-z/-]/.test(w.text) &&
+      !/^\d{1,2}[./-]/.test(w.text),
+  )
+    ? 1
+    : 0
+  features.same_as_other = facts.all.some((c) => c !== candidate && c.value === candidate.value) ? 1 : 0
+}
+
+function codeFeatures(features: Features, candidate: ValueCandidate) {
+  const code = String(candidate.value)
+  const digits = code.replace(/\D/g, '')
+  features.has_letter = /\p{L}/u.test(code) ? 1 : 0
+  features.has_separator = /[/-]/.test(code) ? 1 : 0
+  features.digits = Math.min(1, digits.length / 12)
+  features.short = code.length <= 3 ? 1 : 0
+  features.year_like = /^(?:19|20)\d{2}$/.test(code) ? 1 : 0
+  features.long_digits = digits.length >= 11 ? 1 : 0
+  const line = candidate.context.lines[candidate.lineIndex] as Line
+  features.line_has_date = line.words.some(
+    (w, i) => i !== candidate.wordStart && /\d{1,4}[./-]\d{1,2}[./-]\d{2,4}/.test(w.text),
+  )
+    ? 1
+    : 0
+  features.title_line = candidate.context.classes[candidate.lineIndex]?.[0]?.has('title') ? 1 : 0
+  features.zero_padded = /(?:^|\D)0\d/.test(code) ? 1 : 0
+}
+
+function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
+  const name = String(candidate.value)
+  const { context, lineIndex } = candidate
+  features.legal_form = LEGAL_FORM.test(` ${name}`) ? 1 : 0
+  features.word_count = Math.min(1, name.split(/\s+/).length / 6)
+  features.has_digit = /\d/.test(name) ? 1 : 0
+  features.early_line = context.index === 0 && lineIndex <= 1 ? 1 : 0
+  const previous = context.lines[lineIndex - 1]
+  const height = (l: Line) => l.bbox[3] - l.bbox[1]
+  const line = context.lines[lineIndex] as Line
+  features.after_small_line =
+    previous && height(previous) < height(line) * 0.8 && line.bbox[1] - previous.bbox[3] < height(line)
+      ? 1
+      : 0
+  const plain = fold(name)
+  features.repeated_text =
+    facts.all.some(
+      (c) => c.lineIndex !== lineIndex && c.context === context && fold(String(c.value)).includes(plain),
+    ) || facts.all.some((c) => c.context !== context && fold(String(c.value)).includes(plain))
+      ? 1
+      : 0
+  features.upper = name === name.toUpperCase() ? 1 : 0
+  const before = line.text.slice(0, line.offsets[candidate.wordStart] ?? 0)
+  features.after_colon = /:\s*$/.test(before) ? 1 : 0
+}
+
+/** The candidate's features; missing ones are 0. */
+export function featuresOf(kind: CandidateKind, candidate: ValueCandidate, facts: DocumentFacts): Features {
+  const features: Features = {}
+  commonFeatures(features, candidate, facts)
+  labelFeatures(features, candidate)
+  if (kind === 'money') moneyFeatures(features, candidate, facts)
+  else if (kind === 'date') dateFeatures(features, candidate, facts)
+  else if (kind === 'code') codeFeatures(features, candidate)
+  else nameFeatures(features, candidate, facts)
+  return features
+}

@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest'
+import { shippedExtractorConfig } from '../../../../test/helpers/document-recognition/fixture-accuracy'
+import {
+  generatedInvoicePdf,
+  generateInvoices,
+} from '../../../../test/helpers/document-recognition/generated-invoices'
+import { invoicePdf, type PrintedLine } from '../../../../test/helpers/document-recognition/invoice-documents'
+import { readPdfText } from '../../pipeline/pdf-pages'
+import { lowConfidenceThreshold } from '../field-config'
+import { validateFields } from '../validate'
+import { normaliseValue } from '../values'
+import { sameValue } from './features'
+import { extractWithInvoiceRanker } from './rank'
+
+const config = shippedExtractorConfig('invoice-extractor')
+const THRESHOLD = lowConfidenceThreshold(config, 0.8)
+
+async function extract(lines: PrintedLine[]) {
+  const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+  const fields = extractWithInvoiceRanker(config.fields, pages)
+  return Object.fromEntries(fields.map((f) => [f.key, f]))
+}
+
+/** A German invoice's body under a header the test chooses: items, then net, tax and total. */
+const germanBody = (total: { label: string; amount: string }): PrintedLine[] => [
+  { text: 'Beschreibung', x: 50, y: 300 },
+  { text: 'Menge', x: 300, y: 300 },
+  { text: 'Gesamt', x: 480, y: 300 },
+  { text: 'Wartung Heizung', x: 50, y: 320 },
+  { text: '2', x: 300, y: 320 },
+  { text: '640,00', x: 480, y: 320 },
+  { text: 'Material', x: 50, y: 335 },
+  { text: '1', x: 300, y: 335 },
+  { text: '360,00', x: 480, y: 335 },
+  { text: 'Nettobetrag', x: 330, y: 380 },
+  { text: '1.000,00', x: 480, y: 380 },
+  { text: 'MwSt. 19 %', x: 330, y: 395 },
+  { text: '190,00', x: 480, y: 395 },
+  { text: total.label, x: 330, y: 410 },
+  { text: total.amount, x: 480, y: 410 },
+]
+
+const seller: PrintedLine = { text: 'Nordlicht Haustechnik GmbH', x: 50, y: 40, size: 16 }
+const buyer: PrintedLine[] = [
+  { text: 'Weber Bau GmbH', x: 50, y: 135 },
+  { text: 'Hauptstraße 12', x: 50, y: 150 },
+  { text: '20095 Hamburg', x: 50, y: 165 },
+]
+
+describe('the invoice ranker', () => {
+  it('reads generated invoices it was not trained on: number, date and total at least 95 %, each field at least 90 %', async () => {
+    const keys = [
+      'invoice_number',
+      'invoice_date',
+      'total_amount',
+      'net_amount',
+      'tax_amount',
+      'seller_name',
+      'buyer_name',
+    ]
+    const right = new Map(keys.map((k) => [k, { correct: 0, expected: 0 }]))
+    for (const invoice of generateInvoices(40, 300_000)) {
+      const pages = await readPdfText({ bytes: await generatedInvoicePdf(invoice) })
+      const fields = extractWithInvoiceRanker(config.fields, pages)
+      for (const key of keys) {
+        if (!(key in invoice.expected)) continue
+        const definition = config.fields.find((f) => f.key === key)
+        const score = right.get(key) as { correct: number; expected: number }
+        score.expected++
+        const value = fields.find((f) => f.key === key)?.value ?? null
+        if (definition && sameValue(value, normaliseValue(definition, invoice.expected[key]))) score.correct++
+      }
+    }
+    const rate = (k: string) => (right.get(k)?.correct ?? 0) / (right.get(k)?.expected ?? 1)
+    const headline = ['invoice_number', 'invoice_date', 'total_amount']
+    const headlineRight = headline.reduce((a, k) => a + (right.get(k)?.correct ?? 0), 0)
+    const headlineAll = headline.reduce((a, k) => a + (right.get(k)?.expected ?? 0), 0)
+    expect(headlineRight / headlineAll).toBeGreaterThanOrEqual(0.95)
+    for (const key of keys) expect(rate(key), key).toBeGreaterThanOrEqual(0.9)
+  }, 120_000)
+
+  it('reads the issue date printed on the number line ("Rechnung # RE-2019/123 von 04.05.2019")', async () => {
+    const fields = await extract([
+      seller,
+      ...buyer,
+      { text: 'Kundennummer: 100234', x: 330, y: 135 },
+      { text: 'Rechnung # RE-2019/123 von 04.05.2019', x: 50, y: 220, size: 13 },
+      ...germanBody({ label: 'Gesamtbetrag', amount: '1.190,00' }),
+    ])
+    expect(fields.invoice_number?.value).toBe('RE-2019/123')
+    expect(fields.invoice_date?.value).toBe('2019-05-04')
+  })
+
+  it('reads a short number and its date after "Nr." and "vom" ("Nr. 17 vom 02.03.2016")', async () => {
+    const fields = await extract([
+      seller,
+      ...buyer,
+      { text: 'Rechnung Nr. 17 vom 02.03.2016', x: 50, y: 220, size: 13 },
+      ...germanBody({ label: 'Rechnungsbetrag', amount: '1.190,00' }),
+    ])
+    expect(fields.invoice_number?.value).toBe('17')
+    expect(fields.invoice_date?.value).toBe('2016-03-02')
+  })
+
+  it('reads the issue date printed alone in the header after the town', async () => {
+    const fields = await extract([
+      seller,
+      ...buyer,
+      { text: 'Hamburg, 12.03.2019', x: 400, y: 100 },
+      { text: 'Rechnung', x: 50, y: 215, size: 16 },
+      { text: 'Rechnungsnummer:', x: 330, y: 250 },
+      { text: '2019-0457', x: 440, y: 250 },
+      { text: 'Lieferdatum:', x: 330, y: 265 },
+      { text: '05.03.2019', x: 440, y: 265 },
+      ...germanBody({ label: 'Bruttobetrag', amount: '1.190,00' }),
+    ])
+    expect(fields.invoice_date?.value).toBe('2019-03-12')
+    expect(fields.invoice_number?.value).toBe('2019-0457')
+  })
+
+  it.each(['Gesamtbetrag', 'Bruttobetrag', 'Rechnungsbetrag'])(
+    'takes the total labelled %s, not a line amount, the tax or the net',
+    async (label) => {
+      const fields = await extract([
+        seller,
+        ...buyer,
+        { text: 'Rechnungsnummer: RE-2019/12', x: 330, y: 250 },
+        { text: 'Datum: 04.05.2019', x: 330, y: 265 },
+        ...germanBody({ label, amount: '1.190,00' }),
+      ])
+      expect(fields.total_amount?.value).toBe(1190)
+      expect(fields.net_amount?.value).toBe(1000)
+      expect(fields.tax_amount?.value).toBe(190)
+    },
+  )
+
+  it('takes the French total labelled "Total TTC" over the net "Total HT"', async () => {
+    const fields = await extract([
+      { text: 'Lumière Design SARL', x: 50, y: 40, size: 16 },
+      { text: 'Facture n° F2019-0042', x: 50, y: 220, size: 13 },
+      { text: 'Date : 04/05/2019', x: 330, y: 250 },
+      { text: 'Prestation de conseil', x: 50, y: 320 },
+      { text: '1 000,00', x: 480, y: 320 },
+      { text: 'Total HT', x: 330, y: 380 },
+      { text: '1 000,00', x: 480, y: 380 },
+      { text: 'TVA 20 %', x: 330, y: 395 },
+      { text: '200,00', x: 480, y: 395 },
+      { text: 'Total TTC', x: 330, y: 410 },
+      { text: '1 200,00', x: 480, y: 410 },
+    ])
+    expect(fields.invoice_number?.value).toBe('F2019-0042')
+    expect(fields.total_amount?.value).toBe(1200)
+    expect(fields.net_amount?.value).toBe(1000)
+  })
+
+  it.each(['RE-20190405/123', '12345678-0004'])(
+    'keeps the identifier %s whole through "/" and "-"',
+    async (number) => {
+      const fields = await extract([
+        seller,
+        ...buyer,
+        { text: 'Kunden-Nr.:', x: 330, y: 235 },
+        { text: '100234', x: 440, y: 235 },
+        { text: 'Rechnungs-Nr.:', x: 330, y: 250 },
+        { text: number, x: 440, y: 250 },
+        { text: 'Datum:', x: 330, y: 265 },
+        { text: '04.05.2019', x: 440, y: 265 },
+        ...germanBody({ label: 'Gesamtbetrag', amount: '1.190,00' }),
+      ])
+      expect(fields.invoice_number?.value).toBe(number)
+    },
+  )
+
+  it('does not take the customer number printed beside the invoice number', async () => {
+    const fields = await extract([
+      seller,
+      ...buyer,
+      { text: 'Customer No.', x: 330, y: 235 },
+      { text: '884213', x: 440, y: 235 },
+      { text: 'Invoice No.', x: 330, y: 250 },
+      { text: '5521', x: 440, y: 250 },
+      { text: 'Invoice Date:', x: 330, y: 265 },
+      { text: '4 May 2019', x: 440, y: 265 },
+      { text: 'Description', x: 50, y: 300 },
+      { text: 'Consulting hours', x: 50, y: 320 },
+      { text: '1,000.00', x: 480, y: 320 },
+      { text: 'Subtotal', x: 330, y: 380 },
+      { text: '1,000.00', x: 480, y: 380 },
+      { text: 'VAT 20%', x: 330, y: 395 },
+      { text: '200.00', x: 480, y: 395 },
+      { text: 'Total Due', x: 330, y: 410 },
+      { text: '1,200.00', x: 480, y: 410 },
+    ])
+    expect(fields.invoice_number?.value).toBe('5521')
+    expect(fields.invoice_date?.value).toBe('2019-05-04')
+    expect(fields.total_amount?.value).toBe(1200)
+  })
+
+  it('reads a credit note with its number and negative amounts, and does not flag the negative total', async () => {
+    const lines: PrintedLine[] = [
+      seller,
+      ...buyer,
+      { text: 'Gutschrift Nr. G-2019-7 vom 04.05.2019', x: 50, y: 220, size: 13 },
+      { text: 'Rückerstattung Wartung', x: 50, y: 320 },
+      { text: '-100,00', x: 480, y: 320 },
+      { text: 'Nettobetrag', x: 330, y: 380 },
+      { text: '-100,00', x: 480, y: 380 },
+      { text: 'MwSt. 19 %', x: 330, y: 395 },
+      { text: '-19,00', x: 480, y: 395 },
+      { text: 'Gesamtbetrag', x: 330, y: 410 },
+      { text: '-119,00', x: 480, y: 410 },
+    ]
+    const fields = await extract(lines)
+    expect(fields.invoice_number?.value).toBe('G-2019-7')
+    expect(fields.total_amount?.value).toBe(-119)
+    expect(fields.tax_amount?.value).toBe(-19)
+    const { issues } = validateFields(config.fields, Object.values(fields))
+    expect(issues.filter((i) => i.field_key === 'total_amount')).toEqual([])
+  })
+
+  it('takes the invoice total, not what is left to pay after a prepayment', async () => {
+    const fields = await extract([
+      seller,
+      ...buyer,
+      { text: 'Rechnungsnummer: RE-2019/88', x: 330, y: 250 },
+      { text: 'Datum: 04.05.2019', x: 330, y: 265 },
+      ...germanBody({ label: 'Gesamtbetrag', amount: '1.190,00' }),
+      { text: 'abzgl. Anzahlung', x: 330, y: 425 },
+      { text: '-500,00', x: 480, y: 425 },
+      { text: 'Zahlbetrag', x: 330, y: 440 },
+      { text: '690,00', x: 480, y: 440 },
+    ])
+    expect(fields.total_amount?.value).toBe(1190)
+  })
+
+  // Known limit, kept visible: the largest of two unlabelled line amounts is still taken as the total with a
+  // confidence above the review threshold (0.92). `it.fails` turns red once the ranker flags it.
+  it.fails('flags for review a total no label and no sum supports', async () => {
+    const fields = await extract([
+      seller,
+      { text: 'Rechnungsnummer: RE-2019/5', x: 330, y: 250 },
+      { text: 'Datum: 04.05.2019', x: 330, y: 265 },
+      { text: 'Wartung', x: 50, y: 320 },
+      { text: '480,00', x: 480, y: 320 },
+      { text: 'Material', x: 50, y: 335 },
+      { text: '75,00', x: 480, y: 335 },
+    ])
+    expect(fields.total_amount?.confidence ?? 0).toBeLessThan(THRESHOLD)
+  })
+})

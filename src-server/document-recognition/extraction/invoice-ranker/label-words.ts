@@ -1,0 +1,109 @@
+import { fold } from '../values'
+
+/**
+ * What a word on an invoice says about the values near it, in German, English, French, Dutch, Italian and Spanish.
+ * A word belongs to word classes (a label of the total, of a customer number, a number marker ...); the ranker's
+ * features are which classes stand left of a candidate value, above it, or on its line, and the learned weights
+ * decide what each means for each field. German and Dutch compounds are matched by their parts ("Gesamtbetrag",
+ * "Rechnungsnummer", "Klantnummer").
+ */
+export const WORD_CLASSES = [
+  'title',
+  'number',
+  'marker',
+  'customer',
+  'order',
+  'date',
+  'dated',
+  'delivery',
+  'due',
+  'net',
+  'tax',
+  'total',
+  'amount',
+  'incl',
+  'prepaid',
+  'payable',
+  'seller',
+  'buyer',
+  'contact',
+  'item',
+  'page',
+  'rate',
+] as const
+export type WordClass = (typeof WORD_CLASSES)[number]
+
+const CLASS_WORDS: Record<WordClass, RegExp> = {
+  title:
+    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|rectificativa|bill)$/,
+  number:
+    /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv)$/,
+  marker:
+    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia)$/,
+  customer:
+    /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto)$/,
+  order:
+    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|angebot|quote|offerte)$/,
+  date: /^(?:date|datum|fecha|data|rechnungsdatum|belegdatum|ausstellungsdatum|factuurdatum|dated|issued|emission|facturation|emis|ausgestellt)$/,
+  dated: /^(?:vom|von|du|del|van|le|of|den|am|on|dd)$/,
+  delivery:
+    /^(?:lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand)$/,
+  due: /^(?:due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant)$/,
+  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|untaxed|taxable|sous|grondslag|ohne|sin|before)$/,
+  tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|taxes|btwbedrag|sst|hst)$/,
+  total:
+    /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme)$/,
+  amount: /^(?:amount|betrag|montant|bedrag|importo|importe|sum|somme|som|wert)$/,
+  incl: /^(?:incl|inkl|inclusief|including|inclusive|included|comprises|ivato|ivainclusa)$/,
+  prepaid:
+    /^(?:anzahlung|vorauszahlung|abschlag|abschlagszahlung|bezahlt|deposit|paid|advance|acompte|regle|aanbetaling|betaald|acconto|anticipo|pagado|received|abzgl|abzuglich|less|minus|voorschot|gutschrift)$/,
+  payable:
+    /^(?:zahlbetrag|zahlen|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining)$/,
+  seller:
+    /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|fornitore|proveedor|from|issuer|emittente|emisor|absender|sender)$/,
+  buyer:
+    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|acheteur|destinataire|billed|bill|ship|sold|to|an|a|aan|destinatario|facturado|factureren|adresse|address|rechnungsadresse|lieferadresse)$/,
+  contact:
+    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https)$/,
+  item: /^(?:qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,
+  page: /^(?:seite|page|pagina|blatt|blad|pag)$/,
+  rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz)$/,
+}
+
+/** Lower case, accents and the ordinal marks of "N°", "Nº", "n.º" folded away. */
+const normalise = (text: string) =>
+  fold(text)
+    .replace(/n\.?[°º]/g, 'no ')
+    .replace(/[°º]/g, 'o')
+
+/** The tokens of one printed word ("Re.-Nr.:" is re + nr, "Gesamtbetrag" one token). */
+export function tokensOf(word: string): string[] {
+  return normalise(word)
+    .split(/[^\p{L}\p{N}#%]+/u)
+    .filter(Boolean)
+}
+
+/** German and Dutch compounds: a token ending in one of these is also of the part's class ("Klantnummer"). */
+const COMPOUND_TAILS: [RegExp, WordClass][] = [
+  [/.(?:nummer|nr)$/, 'marker'],
+  [/.(?:datum)$/, 'date'],
+  [/.(?:betrag|bedrag|summe)$/, 'amount'],
+  [/.(?:steuer)$/, 'tax'],
+]
+
+/** The word classes one printed word belongs to. */
+export function classesOfWord(word: string): Set<WordClass> {
+  const classes = new Set<WordClass>()
+  for (const token of tokensOf(word)) {
+    for (const name of WORD_CLASSES) if (CLASS_WORDS[name].test(token)) classes.add(name)
+    for (const [tail, name] of COMPOUND_TAILS) if (tail.test(token)) classes.add(name)
+    if (/^kund|^klant|^debiteur/.test(token)) classes.add('customer')
+    if (/^(?:gesamt|total|totaal|brutto)/.test(token) && token.length > 5) classes.add('total')
+    if (/^netto|^zwischen|^sub/.test(token)) classes.add('net')
+  }
+  return classes
+}
+
+/** Legal forms of companies in the six languages and English: a name holding one is a company's name. */
+export const LEGAL_FORM =
+  /(?:^|[\s,])(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg)(?=$|[\s,.)])/iu

@@ -1,0 +1,133 @@
+import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../platform/config'
+import type { FieldValue } from '../../document-recognition.tables'
+import type { PageText } from '../../page-text'
+import { type ExtractedField, notFound } from '../extracted-field'
+import type { FieldDefinition } from '../field-config'
+import { extractWithRules } from '../rules'
+import {
+  type CandidateKind,
+  candidatesOf,
+  kindOf,
+  type PageContext,
+  pageContexts,
+  type ValueCandidate,
+} from './candidates'
+import { type Features, featuresOf, sameValue } from './features'
+import { dot, type FieldModel, featureVector, type RankerWeights, softmax } from './model'
+import trained from './weights.json'
+
+/** A candidate with its features, for ranking and for training. */
+export interface RankedCandidate {
+  /** null: the field is not printed on the document (an invoice without a net), a choice like any other. */
+  candidate: ValueCandidate | null
+  value: FieldValue
+  features: Features
+}
+
+/** Every candidate of a field in a document, with its features. */
+export function candidateFeatures(
+  field: FieldDefinition,
+  contexts: PageContext[],
+  rules: Pick<ExtractedField, 'value' | 'confidence'>,
+  pool = new Map<CandidateKind, ValueCandidate[]>(),
+): RankedCandidate[] {
+  const kind = kindOf(field)
+  if (!kind) return []
+  const all = pool.get(kind) ?? candidatesOf(kind, contexts)
+  pool.set(kind, all)
+  const facts = {
+    all,
+    rulesValue: rules.value,
+    rulesConfidence: rules.confidence,
+    pageCount: contexts.length,
+  }
+  return [
+    { candidate: null, value: null, features: { none: 1 } },
+    ...all.map((candidate) => ({
+      candidate,
+      value: candidate.value,
+      features: featuresOf(kind, candidate, facts),
+    })),
+  ]
+}
+
+/** A value's probability: the sum over the candidates printing it. */
+export function valueProbabilities(model: FieldModel, ranked: RankedCandidate[]) {
+  const probabilities = softmax(ranked.map((r) => dot(model.weights, featureVector(model, r.features))))
+  const values: { value: FieldValue; probability: number; best: RankedCandidate; bestP: number }[] = []
+  ranked.forEach((r, i) => {
+    const p = probabilities[i] as number
+    const entry = values.find((v) => v.value === r.value || sameValue(v.value, r.value))
+    if (!entry) values.push({ value: r.value, probability: p, best: r, bestP: p })
+    else {
+      entry.probability += p
+      if (p > entry.bestP) Object.assign(entry, { best: r, bestP: p })
+    }
+  })
+  return values.sort((a, b) => b.probability - a.probability)
+}
+
+/**
+ * The review threshold is reached exactly at the field's calibrated probability: below it a value is flagged,
+ * above it trusted in proportion.
+ */
+export function calibratedConfidence(probability: number, reviewBelow: number): number {
+  const threshold = DEFAULT_LOW_CONFIDENCE_THRESHOLD
+  if (probability < reviewBelow) return (threshold * probability) / reviewBelow
+  return threshold + ((1 - threshold) * (probability - reviewBelow)) / Math.max(1e-9, 1 - reviewBelow)
+}
+
+/** The label nearest left of the value (or over it), as printed, for the field's `anchor`. */
+function labelOf(candidate: ValueCandidate): { anchor: string | null; below: boolean } {
+  const line = candidate.context.lines[candidate.lineIndex]
+  const classes = candidate.context.classes[candidate.lineIndex] ?? []
+  for (let i = candidate.wordStart - 1; i >= 0; i--)
+    if (classes[i]?.size) return { anchor: line?.words[i]?.text ?? null, below: false }
+  return { anchor: null, below: false }
+}
+
+/**
+ * The invoice ranker: for each field it has weights for, every value of the field's type printed in the document
+ * is a candidate, scored by learned weights over its features (the general rules' choice among them), and the
+ * most probable value is the field's. Its confidence is that probability, calibrated to the review threshold.
+ * Fields without weights keep what the rules read.
+ */
+export function rankInvoiceFields(
+  definitions: FieldDefinition[],
+  pages: PageText[],
+  fromRules: ExtractedField[],
+  weights: RankerWeights = trained as RankerWeights,
+): ExtractedField[] {
+  const contexts = pageContexts(pages)
+  const pool = new Map<CandidateKind, ValueCandidate[]>()
+  return fromRules.map((rules) => {
+    const field = definitions.find((d) => d.key === rules.key)
+    const model = weights.fields[rules.key]
+    if (!field || !model) return rules
+    const ranked = candidateFeatures(field, contexts, rules, pool)
+    const [top] = valueProbabilities(model, ranked)
+    if (!top) return rules
+    const { candidate } = top.best
+    if (!candidate)
+      return { ...notFound(rules.key), confidence: calibratedConfidence(top.probability, model.review_below) }
+    const label = labelOf(candidate)
+    return {
+      key: rules.key,
+      value: top.value,
+      confidence: calibratedConfidence(top.probability, model.review_below),
+      page_number: candidate.context.page.page_number,
+      bbox: candidate.bbox,
+      method: label.anchor ? 'anchor_right' : 'pattern',
+      anchor: label.anchor,
+    }
+  })
+}
+
+/** The general rules, then the ranker over the fields it has weights for (the rules' pick is one of its features). */
+export function extractWithInvoiceRanker(
+  definitions: FieldDefinition[],
+  pages: PageText[],
+  known: ExtractedField[] = [],
+): ExtractedField[] {
+  return rankInvoiceFields(definitions, pages, extractWithRules(definitions, pages, known))
+}

@@ -1,0 +1,816 @@
+import { PDFDocument, type PDFFont, rgb, StandardFonts } from 'pdf-lib'
+import type { FieldValue } from '../../../src-server/document-recognition/document-recognition.tables'
+
+/**
+ * Varied invoices whose ground truth is known, for tuning the invoice ranker and for its tests: six languages and
+ * their label vocabularies, several layouts (meta block as label/value columns or as a header row over a value
+ * row, the number and date on one line, the date alone in the header), date and number formats, identifiers with
+ * `/` and `-`, a customer number beside the invoice number, credit notes, prepayments and multi-page invoices.
+ * Everything is drawn from a seeded generator, so a seed always gives the same document.
+ */
+
+export type Language = 'de' | 'en' | 'fr' | 'nl' | 'it' | 'es'
+export const LANGUAGES: Language[] = ['de', 'en', 'fr', 'nl', 'it', 'es']
+
+/** A line of print: text at a position in points from the page's top-left corner. */
+export interface GeneratedLine {
+  text: string
+  x: number
+  y: number
+  size: number
+  bold?: boolean
+  /** Right-aligned at `x` (amount columns). */
+  alignRight?: boolean
+}
+
+export interface GeneratedInvoice {
+  name: string
+  language: Language
+  /** What the document shows on purpose, for reading a failure. */
+  traits: string[]
+  pages: GeneratedLine[][]
+  expected: Record<string, FieldValue>
+}
+
+/** mulberry32: a small seeded generator, the same sequence on every platform. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+type Random = () => number
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
+const chance = (random: Random, p: number) => random() < p
+const between = (random: Random, low: number, high: number) => low + Math.floor(random() * (high - low + 1))
+
+interface Vocabulary {
+  title: string[]
+  creditTitle: string[]
+  number: string[]
+  creditNumber: string[]
+  date: string[]
+  /** The word joining a number and its date on one line ("vom", "du", "of"). */
+  dated: string[]
+  /** What joins the title word and the number on one line ("Rechnung Nr. 17"). */
+  titleNumber: string[]
+  customer: string[]
+  /** A label that says only "number" or "reference": the number's meaning comes from its place. */
+  bareNumber: string[]
+  buyerHeading: string[]
+  carried: string
+  subject: string
+  order: string[]
+  delivery: string[]
+  due: string[]
+  net: string[]
+  tax: string[]
+  total: string[]
+  prepaid: string[]
+  incl: string[]
+  taxSum: string[]
+  payable: string[]
+  items: [string, string, string, string]
+  months: string[]
+  towns: string[]
+  legal: string[]
+  page: string
+}
+
+const VOCABULARY: Record<Language, Vocabulary> = {
+  de: {
+    incl: ['inkl.', 'enthaltene'],
+    taxSum: ['MwSt. gesamt', 'Summe MwSt.', 'Umsatzsteuer gesamt'],
+    bareNumber: ['Nr.:', 'Nummer:', 'Beleg:'],
+    buyerHeading: ['Rechnungsempfänger:', 'Rechnungsadresse', 'Kunde:'],
+    carried: 'Übertrag',
+    subject: 'Ihr Auftrag {order} vom {date}',
+    titleNumber: ['Nr.', '#', 'Nr'],
+    title: ['Rechnung', 'RECHNUNG'],
+    creditTitle: ['Gutschrift', 'Rechnungskorrektur'],
+    number: ['Rechnungsnummer:', 'Rechnung Nr.', 'Rechnungs-Nr.:', 'Re.-Nr.:', 'Rechnung #', 'Belegnummer:'],
+    creditNumber: ['Gutschrift Nr.', 'Gutschriftsnummer:', 'Beleg-Nr.:'],
+    date: ['Rechnungsdatum:', 'Datum:', 'Belegdatum:', 'Ausstellungsdatum:'],
+    dated: ['vom', 'von'],
+    customer: ['Kundennummer:', 'Kunden-Nr.:', 'Kd.-Nr.:', 'Ihre Kundennummer:'],
+    order: ['Bestellnummer:', 'Auftrags-Nr.:', 'Ihre Bestellung:'],
+    delivery: ['Lieferdatum:', 'Leistungsdatum:'],
+    due: ['Fällig am:', 'Zahlbar bis:'],
+    net: ['Nettobetrag', 'Summe netto', 'Zwischensumme', 'Warenwert netto', 'Gesamt netto'],
+    tax: ['MwSt. {rate} %', 'USt. {rate}%', 'Umsatzsteuer {rate} %', 'zzgl. {rate} % MwSt.'],
+    total: ['Gesamtbetrag', 'Bruttobetrag', 'Rechnungsbetrag', 'Gesamtsumme', 'Endbetrag', 'Gesamt brutto'],
+    prepaid: ['abzgl. Anzahlung', 'Bereits bezahlt', 'abzüglich Vorauszahlung'],
+    payable: ['Zahlbetrag', 'Noch zu zahlen', 'Offener Betrag'],
+    items: ['Beschreibung', 'Menge', 'Einzelpreis', 'Gesamt'],
+    months: [
+      'Januar',
+      'Februar',
+      'März',
+      'April',
+      'Mai',
+      'Juni',
+      'Juli',
+      'August',
+      'September',
+      'Oktober',
+      'November',
+      'Dezember',
+    ],
+    towns: ['Berlin', 'München', 'Hamburg', 'Köln', 'Leipzig'],
+    legal: ['GmbH', 'AG', 'GmbH & Co. KG', 'e.K.'],
+    page: 'Seite',
+  },
+  en: {
+    incl: ['incl.', 'including'],
+    taxSum: ['Total VAT', 'Total tax', 'VAT total'],
+    bareNumber: ['No.:', 'Number:', 'Ref.:', 'Document:'],
+    buyerHeading: ['Bill To:', 'Billed to', 'Customer:'],
+    carried: 'Carried forward',
+    subject: 'Your order {order} of {date}',
+    titleNumber: ['No.', '#', 'No'],
+    title: ['Invoice', 'INVOICE', 'Tax Invoice'],
+    creditTitle: ['Credit Note', 'CREDIT NOTE'],
+    number: ['Invoice No.', 'Invoice Number:', 'Invoice #', 'Inv. No.', 'Invoice ID:'],
+    creditNumber: ['Credit Note No.', 'Credit Note #'],
+    date: ['Invoice Date:', 'Date:', 'Issue date:', 'Date of issue:'],
+    dated: ['of', 'dated'],
+    customer: ['Customer No.', 'Customer ID:', 'Account No.', 'Client ref.'],
+    order: ['Order No.', 'PO Number:', 'Your order:'],
+    delivery: ['Delivery date:', 'Service period:'],
+    due: ['Due Date:', 'Payment due:'],
+    net: ['Subtotal', 'Net amount', 'Total excl. VAT', 'Amount before tax'],
+    tax: ['VAT {rate}%', 'Tax ({rate}%)', 'Sales Tax', 'VAT'],
+    total: ['Total', 'Grand Total', 'Invoice Total', 'Total incl. VAT', 'Total Amount'],
+    prepaid: ['Less deposit', 'Paid in advance', 'Less payment received'],
+    payable: ['Balance Due', 'Amount Due', 'Amount payable'],
+    items: ['Description', 'Qty', 'Unit price', 'Amount'],
+    months: [
+      'January',
+      'February',
+      'March',
+      'April',
+      'May',
+      'June',
+      'July',
+      'August',
+      'September',
+      'October',
+      'November',
+      'December',
+    ],
+    towns: ['London', 'Leeds', 'Dublin', 'Bristol'],
+    legal: ['Ltd', 'Limited', 'LLP', 'Inc.'],
+    page: 'Page',
+  },
+  fr: {
+    incl: ['dont', 'incluant'],
+    taxSum: ['Total TVA', 'Montant TVA'],
+    bareNumber: ['N° :', 'Réf. :', 'Pièce :'],
+    buyerHeading: ['Facturé à :', 'Adresse de facturation', 'Client :'],
+    carried: 'Report',
+    subject: 'Votre commande {order} du {date}',
+    titleNumber: ['n°', 'N°'],
+    title: ['Facture', 'FACTURE'],
+    creditTitle: ['Avoir', 'AVOIR'],
+    number: ['Facture n°', 'N° de facture :', 'Numéro de facture :', 'Facture N°'],
+    creditNumber: ['Avoir n°', "N° d'avoir :"],
+    date: ['Date de facture :', 'Date :', "Date d'émission :", 'Date de facturation :'],
+    dated: ['du'],
+    customer: ['N° client :', 'Code client :', 'Réf. client :'],
+    order: ['N° de commande :', 'Bon de commande :'],
+    delivery: ['Date de livraison :'],
+    due: ["Date d'échéance :", 'Échéance :'],
+    net: ['Total HT', 'Montant HT', 'Sous-total HT', 'Total hors taxes'],
+    tax: ['TVA {rate} %', 'Montant TVA', 'TVA ({rate}%)'],
+    total: ['Total TTC', 'Montant TTC', 'Net à payer', 'Total à payer'],
+    prepaid: ['Acompte versé', 'Déjà réglé'],
+    payable: ['Reste à payer', 'Solde à payer'],
+    items: ['Désignation', 'Qté', 'Prix unitaire', 'Montant'],
+    months: [
+      'janvier',
+      'février',
+      'mars',
+      'avril',
+      'mai',
+      'juin',
+      'juillet',
+      'août',
+      'septembre',
+      'octobre',
+      'novembre',
+      'décembre',
+    ],
+    towns: ['Paris', 'Lyon', 'Marseille', 'Nantes'],
+    legal: ['SARL', 'SAS', 'SA', 'EURL'],
+    page: 'Page',
+  },
+  nl: {
+    incl: ['incl.', 'waarvan'],
+    taxSum: ['Totaal BTW', 'BTW-bedrag'],
+    bareNumber: ['Nr.:', 'Nummer:', 'Referentie:'],
+    buyerHeading: ['Factuuradres:', 'Klant:', 'Aan:'],
+    carried: 'Transport',
+    subject: 'Uw bestelling {order} van {date}',
+    titleNumber: ['nr.', 'nummer'],
+    title: ['Factuur', 'FACTUUR'],
+    creditTitle: ['Creditnota', 'CREDITNOTA'],
+    number: ['Factuurnummer:', 'Factuur nr.', 'Factuur-nr:', 'Factuurnr.:'],
+    creditNumber: ['Creditnota nr.', 'Creditnotanummer:'],
+    date: ['Factuurdatum:', 'Datum:'],
+    dated: ['van'],
+    customer: ['Klantnummer:', 'Debiteurnummer:', 'Klant nr.:'],
+    order: ['Ordernummer:', 'Bestelnummer:'],
+    delivery: ['Leverdatum:'],
+    due: ['Vervaldatum:', 'Uiterste betaaldatum:'],
+    net: ['Subtotaal', 'Totaal excl. BTW', 'Bedrag excl. BTW'],
+    tax: ['BTW {rate}%', 'BTW-bedrag', 'BTW ({rate}%)'],
+    total: ['Totaal', 'Totaal incl. BTW', 'Factuurbedrag', 'Totaalbedrag'],
+    prepaid: ['Aanbetaling', 'Reeds betaald'],
+    payable: ['Te betalen', 'Nog te betalen', 'Openstaand bedrag'],
+    items: ['Omschrijving', 'Aantal', 'Prijs', 'Bedrag'],
+    months: [
+      'januari',
+      'februari',
+      'maart',
+      'april',
+      'mei',
+      'juni',
+      'juli',
+      'augustus',
+      'september',
+      'oktober',
+      'november',
+      'december',
+    ],
+    towns: ['Amsterdam', 'Rotterdam', 'Utrecht', 'Eindhoven'],
+    legal: ['B.V.', 'N.V.', 'V.O.F.'],
+    page: 'Pagina',
+  },
+  it: {
+    incl: ['di cui', 'incl.'],
+    taxSum: ['Totale IVA', 'IVA totale'],
+    bareNumber: ['N.:', 'Numero:', 'Rif.:'],
+    buyerHeading: ['Destinatario:', 'Intestatario:', 'Cliente:'],
+    carried: 'Riporto',
+    subject: 'Vostro ordine {order} del {date}',
+    titleNumber: ['n.', 'N°'],
+    title: ['Fattura', 'FATTURA'],
+    creditTitle: ['Nota di credito', 'NOTA DI CREDITO'],
+    number: ['Fattura n.', 'Numero fattura:', 'Fattura N°', 'N. fattura:'],
+    creditNumber: ['Nota di credito n.', 'N. nota di credito:'],
+    date: ['Data fattura:', 'Data:', 'Data documento:'],
+    dated: ['del'],
+    customer: ['Codice cliente:', 'Cliente n.', 'Cod. cliente:'],
+    order: ['Ordine n.', 'Rif. ordine:'],
+    delivery: ['Data consegna:'],
+    due: ['Scadenza:', 'Data scadenza:'],
+    net: ['Imponibile', 'Totale imponibile', 'Totale netto'],
+    tax: ['IVA {rate}%', 'Totale IVA', 'IVA ({rate}%)'],
+    total: ['Totale', 'Totale fattura', 'Totale documento', 'Importo totale'],
+    prepaid: ['Acconto versato', 'Anticipo'],
+    payable: ['Netto a pagare', 'Da pagare'],
+    items: ['Descrizione', 'Qtà', 'Prezzo', 'Importo'],
+    months: [
+      'gennaio',
+      'febbraio',
+      'marzo',
+      'aprile',
+      'maggio',
+      'giugno',
+      'luglio',
+      'agosto',
+      'settembre',
+      'ottobre',
+      'novembre',
+      'dicembre',
+    ],
+    towns: ['Milano', 'Roma', 'Torino', 'Bologna'],
+    legal: ['S.r.l.', 'S.p.A.', 'S.n.c.'],
+    page: 'Pagina',
+  },
+  es: {
+    incl: ['incl.', 'incluye'],
+    taxSum: ['Total IVA', 'Cuota IVA total'],
+    bareNumber: ['Nº:', 'Número:', 'Ref.:'],
+    buyerHeading: ['Facturar a:', 'Cliente:', 'Destinatario:'],
+    carried: 'Suma anterior',
+    subject: 'Su pedido {order} de {date}',
+    titleNumber: ['nº', 'n.º'],
+    title: ['Factura', 'FACTURA'],
+    creditTitle: ['Factura rectificativa', 'Abono'],
+    number: ['Factura nº', 'Número de factura:', 'Factura n.º', 'Nº factura:'],
+    creditNumber: ['Factura rectificativa nº', 'Abono nº'],
+    date: ['Fecha de factura:', 'Fecha:', 'Fecha de emisión:'],
+    dated: ['de fecha', 'del'],
+    customer: ['Nº cliente:', 'Código cliente:', 'Cliente nº'],
+    order: ['Pedido nº', 'Nº de pedido:'],
+    delivery: ['Fecha de entrega:'],
+    due: ['Vencimiento:', 'Fecha de vencimiento:'],
+    net: ['Base imponible', 'Subtotal', 'Total sin IVA'],
+    tax: ['IVA {rate}%', 'Cuota IVA', 'IVA ({rate} %)'],
+    total: ['Importe total', 'Total factura', 'Total', 'Total a pagar'],
+    prepaid: ['Anticipo', 'Pagado a cuenta'],
+    payable: ['Pendiente de pago', 'Importe a pagar'],
+    items: ['Descripción', 'Cant.', 'Precio', 'Importe'],
+    months: [
+      'enero',
+      'febrero',
+      'marzo',
+      'abril',
+      'mayo',
+      'junio',
+      'julio',
+      'agosto',
+      'septiembre',
+      'octubre',
+      'noviembre',
+      'diciembre',
+    ],
+    towns: ['Madrid', 'Barcelona', 'Valencia', 'Sevilla'],
+    legal: ['S.L.', 'S.A.', 'S.L.U.'],
+    page: 'Página',
+  },
+}
+
+const TAX_RATES: Record<Language, number[]> = {
+  de: [19, 7],
+  en: [20, 10],
+  fr: [20, 10],
+  nl: [21, 9],
+  it: [22, 10],
+  es: [21, 10],
+}
+
+const NAME_PARTS = {
+  first: [
+    'Nordlicht',
+    'Aurora',
+    'Bergmann',
+    'Vermeer',
+    'Lumière',
+    'Solara',
+    'Kestrel',
+    'Brightwater',
+    'Falco',
+  ],
+  second: [
+    'Haustechnik',
+    'Software',
+    'Consulting',
+    'Druck',
+    'Logistics',
+    'Design',
+    'Media',
+    'Services',
+    'Trading',
+  ],
+}
+const BUYER_PARTS = {
+  first: [
+    'Weber',
+    'Rossi',
+    'Janssen',
+    'Dupont',
+    'García',
+    'Smith',
+    'Keller',
+    'Moreau',
+    'Bianchi',
+    'de Vries',
+  ],
+  second: ['Bau', 'Partners', 'Holding', 'Handel', 'Studio', 'Immobilien', 'Group', 'Industries'],
+}
+const ITEMS = [
+  'Consulting hours',
+  'Wartung Heizung',
+  'Licence annuelle',
+  'Hosting package',
+  'Installatie',
+  'Servizio di trasporto',
+  'Material',
+  'Diseño gráfico',
+  'Support contract',
+  'Druckkosten',
+]
+const STREETS = [
+  'Hauptstraße 12',
+  'High Street 4',
+  'Rue de la Paix 8',
+  'Keizersgracht 101',
+  'Via Roma 7',
+  'Calle Mayor 3',
+]
+
+interface Formats {
+  decimal: ',' | '.'
+  group: '.' | ',' | ' ' | ''
+}
+
+function formatAmount(value: number, formats: Formats): string {
+  const negative = value < 0
+  const [whole = '0', cents = '00'] = Math.abs(value).toFixed(2).split('.')
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, formats.group)
+  return `${negative ? '-' : ''}${grouped}${formats.decimal}${cents}`
+}
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+function formatDate(random: Random, iso: string, language: Language): string {
+  const [year, month, day] = iso.split('-').map(Number) as [number, number, number]
+  const monthName = VOCABULARY[language].months[month - 1] as string
+  const written: Record<Language, string> = {
+    de: `${day}. ${monthName} ${year}`,
+    en: chance(random, 0.5) ? `${day} ${monthName} ${year}` : `${monthName} ${day}, ${year}`,
+    fr: `${day} ${monthName} ${year}`,
+    nl: `${day} ${monthName} ${year}`,
+    it: `${day} ${monthName} ${year}`,
+    es: `${day} de ${monthName} de ${year}`,
+  }
+  const numeric: Record<Language, string[]> = {
+    de: [`${pad(day)}.${pad(month)}.${year}`, `${day}.${month}.${year}`],
+    en: [`${pad(day)}/${pad(month)}/${year}`],
+    fr: [`${pad(day)}/${pad(month)}/${year}`],
+    nl: [`${pad(day)}-${pad(month)}-${year}`],
+    it: [`${pad(day)}/${pad(month)}/${year}`],
+    es: [`${pad(day)}/${pad(month)}/${year}`],
+  }
+  const form = random()
+  if (form < 0.2) return iso
+  if (form < 0.5) return written[language]
+  return pick(random, numeric[language])
+}
+
+function isoDay(from: Date, offsetDays = 0): string {
+  const date = new Date(from.getTime() + offsetDays * 86_400_000)
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`
+}
+
+function invoiceNumber(random: Random, year: number): string {
+  const n = between(random, 1, 99_999)
+  const shapes = [
+    () => `RE-${year}/${between(random, 10, 999)}`,
+    () => `${between(random, 10_000_000, 99_999_999)}-${String(between(random, 1, 20)).padStart(4, '0')}`,
+    () => `INV-${String(n).padStart(6, '0')}`,
+    () => `${year}-${String(between(random, 1, 9999)).padStart(4, '0')}`,
+    () => `F${year}-${String(between(random, 1, 999)).padStart(4, '0')}`,
+    () => String(between(random, 100_000, 9_999_999)),
+    () => `R/${year}/${String(n).padStart(5, '0')}`,
+    () => `RE-${year}${pad(between(random, 1, 12))}${pad(between(random, 1, 28))}/${between(random, 1, 999)}`,
+    () => String(between(random, 10, 999)),
+  ]
+  return pick(random, shapes)()
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+/** One generated invoice from its seed. */
+export function generateInvoice(seed: number): GeneratedInvoice {
+  const random = seededRandom(seed)
+  const language = pick(random, LANGUAGES)
+  const v = VOCABULARY[language]
+  const traits: string[] = [language]
+  const credit = chance(random, 0.12)
+  if (credit) traits.push('credit note')
+  const formats: Formats =
+    language === 'en'
+      ? { decimal: '.', group: ',' }
+      : language === 'fr'
+        ? { decimal: ',', group: chance(random, 0.7) ? ' ' : '' }
+        : { decimal: ',', group: chance(random, 0.8) ? '.' : '' }
+  const currency = language === 'en' ? pick(random, ['GBP', 'EUR', 'USD']) : 'EUR'
+  const sign = currency === 'GBP' ? '£' : currency === 'USD' ? '$' : '€'
+  let currencyPrinted = false
+  const money = (value: number) => {
+    const text = formatAmount(value, formats)
+    const style = random()
+    if (style < 0.4) return text
+    currencyPrinted = true
+    return style < 0.7 ? `${text} ${sign === '€' ? 'EUR' : currency}` : `${text} ${sign}`
+  }
+
+  const issued = new Date(
+    Date.UTC(between(random, 2015, 2024), between(random, 0, 11), between(random, 1, 28)),
+  )
+  const issueIso = isoDay(issued)
+  const year = issued.getUTCFullYear()
+  const number = invoiceNumber(random, year)
+  const customer = String(between(random, 10_000, 999_999))
+  const order = `${pick(random, ['PO', 'B', 'ORD'])}-${between(random, 1000, 99_999)}`
+  const seller = `${pick(random, NAME_PARTS.first)} ${pick(random, NAME_PARTS.second)} ${pick(random, v.legal)}`
+  const buyer = `${pick(random, BUYER_PARTS.first)} ${pick(random, BUYER_PARTS.second)} ${pick(random, v.legal)}`
+  const town = pick(random, v.towns)
+  const rate = pick(random, TAX_RATES[language])
+
+  const itemCount = chance(random, 0.15) ? between(random, 28, 45) : between(random, 1, 8)
+  const items = Array.from({ length: itemCount }, () => {
+    const quantity = between(random, 1, 12)
+    const price = round2(between(random, 500, 250_000) / 100)
+    return { name: pick(random, ITEMS), quantity, price, amount: round2(quantity * price) }
+  })
+  const signOf = credit ? -1 : 1
+  const net = round2(signOf * items.reduce((a, i) => a + i.amount, 0))
+  let tax = round2((net * rate) / 100)
+  let total = round2(net + tax)
+  let netPrinted = true
+  const prepaidOf = () =>
+    !credit && chance(random, 0.2) ? round2(Math.floor(total * between(random, 2, 5)) / 10) : 0
+
+  const lines: GeneratedLine[][] = [[]]
+  let page = lines[0] as GeneratedLine[]
+  const put = (text: string, x: number, y: number, extra: Partial<GeneratedLine> = {}) =>
+    page.push({ text, x, y, size: extra.size ?? 10, ...extra })
+
+  // Header: the seller's name and address, left or right.
+  const sellerRight = chance(random, 0.4)
+  const sellerX = sellerRight ? 340 : 50
+  put(seller, sellerX, 40, { size: 15, bold: true })
+  put(`${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`, sellerX, 62, { size: 8 })
+  put(
+    `Tel. +${between(random, 30, 49)} ${between(random, 100, 999)} ${between(random, 100_000, 9_999_999)}`,
+    sellerX,
+    73,
+    {
+      size: 8,
+    },
+  )
+
+  // The buyer's address block (a window envelope's), with a sender line above it.
+  if (chance(random, 0.4)) put(pick(random, v.buyerHeading), 50, 122, { size: 8, bold: true })
+  else if (chance(random, 0.7)) put(`${seller} · ${town}`, 50, 120, { size: 6 })
+  put(buyer, 50, 135, { size: 10 })
+  put(
+    `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`,
+    50,
+    148,
+  )
+  put(pick(random, STREETS), 50, 161)
+  put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, 50, 174)
+
+  const numberLabel = pick(random, credit ? v.creditNumber : chance(random, 0.2) ? v.bareNumber : v.number)
+  const dateLabel = pick(random, v.date)
+  const customerLabel = pick(random, v.customer)
+  const issueText = formatDate(random, issueIso, language)
+  const dueIso = isoDay(issued, pick(random, [14, 30]))
+  const meta: [string, string][] = [[customerLabel, customer]]
+  const layout = pick(random, ['label_left', 'label_above', 'number_line', 'header_date'] as const)
+  traits.push(layout)
+  const titleWord = pick(random, credit ? v.creditTitle : v.title)
+  let titleY = 215
+  if (layout === 'number_line') {
+    // "Rechnung Nr. RE-2019/123 vom 04.05.2019" on the title line.
+    put(
+      `${titleWord} ${pick(random, v.titleNumber)} ${number} ${pick(random, v.dated)} ${issueText}`,
+      50,
+      titleY,
+      {
+        size: 13,
+        bold: true,
+      },
+    )
+    if (chance(random, 0.5)) meta.unshift([pick(random, v.order), order])
+  } else {
+    put(titleWord, 50, titleY, { size: 16, bold: true })
+    titleY += 8
+    const numberFirst = chance(random, 0.6)
+    const withNumber: [string, string][] = [[numberLabel, number]]
+    if (layout !== 'header_date') withNumber.push([dateLabel, issueText])
+    if (numberFirst) meta.push(...withNumber)
+    else meta.unshift(...withNumber)
+    if (chance(random, 0.5)) meta.push([pick(random, v.order), order])
+    if (layout === 'header_date')
+      // The issue date alone, right in the header, with or without the town before it.
+      put(chance(random, 0.5) ? `${town}, ${issueText}` : issueText, 400, 100)
+  }
+  if (chance(random, 0.5))
+    meta.push([
+      pick(random, v.delivery),
+      formatDate(random, isoDay(issued, -between(random, 1, 9)), language),
+    ])
+  if (chance(random, 0.4)) meta.push([pick(random, v.due), formatDate(random, dueIso, language)])
+
+  if (chance(random, 0.4)) {
+    const ordered = formatDate(random, isoDay(issued, -between(random, 3, 40)), language)
+    put(v.subject.replace('{order}', order).replace('{date}', ordered), 50, 290)
+  }
+
+  const metaAbove = layout === 'label_above' || (layout === 'number_line' && chance(random, 0.3))
+  if (metaAbove) {
+    // A header row of labels over a row of values.
+    const width = 500 / meta.length
+    meta.forEach(([label, value], i) => {
+      put(label.replace(/:$/, ''), 50 + i * width, 250, { size: 8 })
+      put(value, 50 + i * width, 262)
+    })
+  } else {
+    const metaX = chance(random, 0.5) ? 330 : 50
+    const metaY = metaX === 330 ? 120 : 250
+    meta.forEach(([label, value], i) => {
+      put(label, metaX, metaY + i * 13)
+      put(value, metaX + 110, metaY + i * 13)
+    })
+  }
+
+  // Items.
+  let y = 320
+  const positions = chance(random, 0.4)
+  const itemTotalHeader = chance(random, 0.3) ? (pick(random, v.total).split(' ')[0] as string) : v.items[3]
+  const header = () => {
+    if (positions) put('Pos.', 30, y, { bold: true })
+    put(v.items[0], 50, y, { bold: true })
+    put(v.items[1], 320, y, { bold: true })
+    put(v.items[2], 430, y, { alignRight: true, bold: true })
+    put(itemTotalHeader, 540, y, { alignRight: true, bold: true })
+    y += 16
+  }
+  header()
+  const pageNumbers: GeneratedLine[] = []
+  const carries = chance(random, 0.5)
+  let running = 0
+  for (const item of items) {
+    if (y > 760) {
+      if (carries) {
+        put(v.carried, 330, y + 4, { bold: true })
+        put(formatAmount(signOf * running, formats), 540, y + 4, { alignRight: true })
+      }
+      pageNumbers.push({ text: `${v.page} ${lines.length}`, x: 280, y: 810, size: 8 })
+      page = []
+      lines.push(page)
+      put(`${titleWord} ${number}`, 50, 40, { size: 9 })
+      y = 80
+      header()
+      if (carries) {
+        put(v.carried, 330, y)
+        put(formatAmount(signOf * running, formats), 540, y, { alignRight: true })
+        y += 14
+      }
+    }
+    running = round2(running + item.amount)
+    if (positions) put(pad(items.indexOf(item) + 1), 30, y)
+    put(item.name, 50, y)
+    put(String(item.quantity), 320, y)
+    put(formatAmount(signOf * item.price, formats), 430, y, { alignRight: true })
+    put(formatAmount(signOf * item.amount, formats), 540, y, { alignRight: true })
+    y += 13
+  }
+  if (lines.length > 1) traits.push('multi-page')
+
+  // Totals: label and amount in two columns, or a header row of labels over a row of amounts.
+  y += 16
+  if (y > 700) {
+    page = []
+    lines.push(page)
+    y = 80
+  }
+  const netLabel = pick(random, v.net)
+  const taxLabel = pick(random, v.tax).replace('{rate}', String(rate))
+  const totalLabel = pick(random, v.total)
+  if (chance(random, 0.25)) {
+    traits.push('totals table')
+    const columns: [string, number][] = [
+      [netLabel, net],
+      [taxLabel, tax],
+      [totalLabel, total],
+    ]
+    columns.forEach(([label, value], i) => {
+      put(label, 320 + i * 80 + 70, y, { alignRight: true, size: 8, bold: true })
+      put(formatAmount(value, formats), 320 + i * 80 + 70, y + 12, { alignRight: true })
+    })
+    y += 32
+  } else {
+    const row = (label: string, value: string, bold = false) => {
+      put(label, 330, y, { bold })
+      put(value, 540, y, { alignRight: true, bold })
+      y += 14
+    }
+    const variant = random()
+    if (variant < 0.15) {
+      // No net printed: the total and the tax it includes.
+      traits.push('no net')
+      netPrinted = false
+      row(totalLabel, money(total), true)
+      row(`${pick(random, v.incl)} ${taxLabel}`, money(tax))
+    } else if (variant < 0.3) {
+      // Two rates, each with its base, then the tax's sum.
+      traits.push('two rates')
+      const [high, low] = TAX_RATES[language] as [number, number]
+      const lowBase = round2(Math.round(net * 0.3))
+      const highBase = round2(net - lowBase)
+      const highTax = round2((highBase * high) / 100)
+      const lowTax = round2((lowBase * low) / 100)
+      tax = round2(highTax + lowTax)
+      total = round2(net + tax)
+      row(netLabel, money(net))
+      row(
+        `${pick(random, v.tax).replace('{rate}', String(high))} (${formatAmount(highBase, formats)})`,
+        formatAmount(highTax, formats),
+      )
+      row(
+        `${pick(random, v.tax).replace('{rate}', String(low))} (${formatAmount(lowBase, formats)})`,
+        formatAmount(lowTax, formats),
+      )
+      row(pick(random, v.taxSum), money(tax))
+      row(totalLabel, money(total), true)
+    } else {
+      row(netLabel, money(net))
+      row(taxLabel, money(tax))
+      row(totalLabel, money(total), true)
+    }
+  }
+  const prepaid = prepaidOf()
+  if (prepaid) {
+    traits.push('prepayment')
+    put(pick(random, v.prepaid), 330, y)
+    put(formatAmount(-prepaid, formats), 540, y, { alignRight: true })
+    y += 14
+    put(pick(random, v.payable), 330, y, { bold: true })
+    put(money(round2(total - prepaid)), 540, y, { alignRight: true, bold: true })
+    y += 14
+  }
+  y += 20
+  put(
+    `IBAN DE${between(random, 10, 99)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 10, 99)}`,
+    50,
+    Math.min(y, 790),
+    { size: 8 },
+  )
+  // The legal line at the foot, with the seller's name again.
+  page.push({
+    text: `${seller} · ${town} · ${pick(random, ['USt-IdNr.', 'VAT', 'TVA', 'BTW', 'P.IVA', 'CIF'])} ${between(random, 100_000_000, 999_999_999)}`,
+    x: 50,
+    y: 820,
+    size: 7,
+  })
+  if (lines.length > 1) {
+    pageNumbers.push({ text: `${v.page} ${lines.length}`, x: 280, y: 810, size: 8 })
+    pageNumbers.forEach((line, i) => {
+      lines[i]?.push(line)
+    })
+  }
+
+  return {
+    name: `generated/${seed}`,
+    language,
+    traits,
+    pages: lines,
+    expected: {
+      invoice_number: number,
+      invoice_date: issueIso,
+      seller_name: seller,
+      buyer_name: buyer,
+      ...(currencyPrinted ? { currency } : {}),
+      net_amount: netPrinted ? net : null,
+      tax_amount: tax,
+      total_amount: total,
+    },
+  }
+}
+
+/** `count` invoices from consecutive seeds starting at `firstSeed`. */
+export function generateInvoices(count: number, firstSeed: number): GeneratedInvoice[] {
+  return Array.from({ length: count }, (_, i) => generateInvoice(firstSeed + i))
+}
+
+const A4 = { width: 595, height: 842 }
+
+/** The invoice as a PDF with a text layer (Helvetica; pdf-lib's standard fonts encode WinAnsi). */
+export async function generatedInvoicePdf(invoice: GeneratedInvoice): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const regular = await doc.embedFont(StandardFonts.Helvetica)
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold)
+  for (const lines of invoice.pages) {
+    const page = doc.addPage([A4.width, A4.height])
+    for (const line of lines) {
+      const font: PDFFont = line.bold ? bold : regular
+      const width = font.widthOfTextAtSize(line.text, line.size)
+      page.drawText(line.text, {
+        x: line.alignRight ? line.x - width : line.x,
+        y: A4.height - line.y - line.size,
+        size: line.size,
+        font,
+        color: rgb(0, 0, 0),
+      })
+    }
+  }
+  // A fixed date keeps the bytes of one seed the same on every run.
+  doc.setCreationDate(new Date(Date.UTC(2020, 0, 1)))
+  doc.setModificationDate(new Date(Date.UTC(2020, 0, 1)))
+  return doc.save()
+}
+
+/** Generated invoices as benchmark cases (each its own issuer), seeds the ranker was not trained on. */
+export async function generatedCases(count: number, firstSeed: number) {
+  const cases: { name: string; issuer: string; pdf: Uint8Array; expected: Record<string, FieldValue> }[] = []
+  for (const invoice of generateInvoices(count, firstSeed))
+    cases.push({
+      name: invoice.name,
+      issuer: invoice.name,
+      pdf: await generatedInvoicePdf(invoice),
+      expected: invoice.expected,
+    })
+  return cases
+}
