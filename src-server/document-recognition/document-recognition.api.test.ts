@@ -8,8 +8,8 @@ import {
 } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
-import { agentRun, runtimeAgent } from '../agent-runs'
 import { documentFieldReview, documentRecognitionAgent } from './document-recognition.tables'
+import { agentRun, runtimeAgent } from './runs/runs.tables'
 
 let server: TestServer
 let invoiceAgent: string

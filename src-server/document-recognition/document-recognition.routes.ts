@@ -2,7 +2,6 @@ import path from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { create as contentDisposition } from 'content-disposition'
 import { Type } from 'typebox'
-import { type AgentRunService, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
@@ -40,6 +39,9 @@ import { PDF_TASK_TIMEOUT_MS } from './pipeline/document-pages'
 import { OcrEngine } from './pipeline/ocr'
 import { PADDLE_IDLE_MS, PADDLE_TIMEOUT_MS } from './pipeline/paddle-ocr'
 import { streamRuns } from './review/run-feed'
+import { agentRunRoutes } from './runs/runs.routes'
+import { createAgentRunService } from './runs/runs.service'
+import { requireField } from './runs/upload'
 
 const Binary = Type.Unknown({ description: 'file bytes' })
 const ResultDocument = Type.Object({
@@ -53,9 +55,10 @@ const ResultDocument = Type.Object({
 
 export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
-  agentRuns: AgentRunService
   models?: ModelRegistry
-}> = async (app, { ctx, agentRuns, models }) => {
+}> = async (app, { ctx, models }) => {
+  const agentRuns = createAgentRunService(ctx)
+  await app.register(agentRunRoutes, { agentRuns, uploadGate: ctx.uploads })
   // The page image is prepared for tesseract on the worker pool, and read by PaddleOCR in a process of its own:
   // its models and buffers hold 0.6-0.9 GB while it reads, which only the process's exit gives back (20 s idle),
   // and a crash of its native code ends that process alone.

@@ -2,16 +2,6 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { reachesEvery, requireAccess } from '../access'
 import { recordAdminAction } from '../admin-audit'
-import {
-  type AgentRunRow,
-  type AgentRunService,
-  BaseAgentConfig,
-  documentAgentResource,
-  policyOf,
-  type RuntimeAgentRow,
-  readConfig,
-  slotOf,
-} from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
@@ -43,6 +33,15 @@ import { RunFeed } from './review/run-feed'
 import { seedReview } from './review/seed'
 import { readTypedValue, valueInText } from './review/typed-value'
 import { reviewStatusOf, toDocumentRun, toFieldReview, toRevision } from './review/views'
+import type { AgentRunRow, RuntimeAgentRow } from './runs/runs.repository'
+import { BaseAgentConfig } from './runs/runs.schemas'
+import {
+  type AgentRunService,
+  documentAgentResource,
+  policyOf,
+  readConfig,
+  slotOf,
+} from './runs/runs.service'
 
 /** Preview pages are rendered at 1.5x their size in points (108 dpi): readable, and light to send. */
 const PREVIEW_SCALE = 1.5

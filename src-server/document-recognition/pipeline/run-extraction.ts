@@ -1,5 +1,3 @@
-import type { ExecutionResult, RunExecutor } from '../../agent-runs'
-import { policyOf } from '../../agent-runs'
 import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../platform/app-context'
 import { sharedBytes } from '../../platform/jobs'
@@ -11,6 +9,7 @@ import { boxHoldsValue } from '../extraction/locate'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
+import { type ExecutionResult, policyOf, type RunExecutor } from '../runs/runs.service'
 import {
   ocrPage,
   PDF_TASK_TIMEOUT_MS,

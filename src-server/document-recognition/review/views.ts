@@ -1,6 +1,6 @@
-import type { AgentRunRow } from '../../agent-runs'
 import type { FieldReviewRow, FieldRevisionRow, RunReviewRow } from '../document-recognition.repository'
 import type { DocumentRun, FieldReview } from '../document-recognition.schemas'
+import type { AgentRunRow } from '../runs/runs.repository'
 
 /** A run without a review seed (queued, running, failed) reads `pending`. */
 export const reviewStatusOf = (review: RunReviewRow | null | undefined) =>

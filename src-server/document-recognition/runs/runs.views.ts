@@ -1,5 +1,5 @@
-import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
-import type { RuntimeAgentVersionView, RuntimeAgentView } from './agent-runs.schemas'
+import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './runs.repository'
+import type { RuntimeAgentVersionView, RuntimeAgentView } from './runs.schemas'
 
 export function toVersionView(row: RuntimeAgentVersionRow): RuntimeAgentVersionView {
   return {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdParams, multipartBodies, Page, PageQuery, pageOf, type UploadGate } from '../platform/http'
+import { IdParams, multipartBodies, Page, PageQuery, pageOf, type UploadGate } from '../../platform/http'
 import {
   AgentRunSchema,
   CreateRuntimeAgentBody,
@@ -8,9 +8,9 @@ import {
   RuntimeAgentSchema,
   RuntimeAgentVersionSchema,
   VersionParams,
-} from './agent-runs.schemas'
-import type { AgentRunService } from './agent-runs.service'
-import { toAgentView, toRunView, toVersionView } from './agent-runs.views'
+} from './runs.schemas'
+import type { AgentRunService } from './runs.service'
+import { toAgentView, toRunView, toVersionView } from './runs.views'
 import { requireField } from './upload'
 
 export const agentRunRoutes: FastifyPluginAsyncTypebox<{
