@@ -4,7 +4,7 @@ import * as repo from '../document-recognition.repository'
 import type { FieldReviewPatch } from '../document-recognition.schemas'
 import { type FieldValue, SETTLED_FIELD_STATUSES } from '../document-recognition.tables'
 import type { AgentRunRow } from '../runs/runs.repository'
-import { reviewStatusOf } from './views'
+import { reviewStatusOf } from './review.presenters'
 
 const isSettled = (field: repo.FieldReviewRow) => SETTLED_FIELD_STATUSES.includes(field.reviewStatus)
 const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>
