@@ -8,12 +8,6 @@ import websocket from '@fastify/websocket'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
-import {
-  agentRunRoutes,
-  createAgentRunService,
-  findRuntimeAgentOwnerId,
-  findRuntimeAgentsUsingProvider,
-} from './agent-runs'
 import { aiRoutes, createModelRegistry } from './ai'
 import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
 import { backupRoutes } from './backup'
@@ -26,7 +20,11 @@ import {
   findAgentOwnerId,
   findAgentsUsingProvider,
 } from './conversation'
-import { documentRecognitionRoutes } from './document-recognition'
+import {
+  documentRecognitionRoutes,
+  findRuntimeAgentOwnerId,
+  findRuntimeAgentsUsingProvider,
+} from './document-recognition'
 import { evaluationRoutes } from './evaluation'
 import {
   dataDirWritable,
@@ -280,7 +278,7 @@ async function buildApp(
   await app.register(settingsRoutes, { ctx, defaults: configDefaults })
   await app.register(adminAuditRoutes, { ctx })
   await app.register(backupRoutes, { ctx })
-  // Domains: marketplace, conversation, knowledge, evaluation, mcp, document-recognition, agent-runs.
+  // Domains: marketplace, conversation, knowledge, evaluation, mcp, document-recognition.
   await app.register(knowledgePlugin, { ctx })
   await app.register(marketplace, {
     ctx,
@@ -308,9 +306,7 @@ async function buildApp(
   })
   await app.register(conversationPlugin, { ctx, chat })
   await app.register(evaluationRoutes, { ctx, chat, models })
-  const agentRuns = createAgentRunService(ctx)
-  await app.register(agentRunRoutes, { agentRuns, uploadGate: ctx.uploads })
-  await app.register(documentRecognitionRoutes, { ctx, agentRuns, models })
+  await app.register(documentRecognitionRoutes, { ctx, models })
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 
   app.addHook('onClose', async () => {

@@ -16,10 +16,11 @@ const PLATFORM = 'platform/'
 
 /**
  * Inside a domain, subfolders from the lowest up: one may import those before it, never one after it
- * (document-recognition: the pipeline runs extraction and learning, review re-reads through the pipeline).
+ * (document-recognition: runs and their executors underlie the rest, the pipeline runs extraction and learning,
+ * review re-reads through the pipeline).
  */
 const SUBFOLDER_ORDER: Record<string, string[]> = {
-  'document-recognition': ['extraction', 'learning', 'pipeline', 'review'],
+  'document-recognition': ['runs', 'extraction', 'learning', 'pipeline', 'review'],
   knowledge: ['chunking', 'parsing'],
 }
 

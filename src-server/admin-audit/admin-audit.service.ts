@@ -57,7 +57,7 @@ function filterOf(query: Omit<AuditQuery, 'page' | 'size'>): repo.AuditFilter {
  * Actors are named through `accounts`, not a join on the user table: every domain that writes users (auth among
  * them) records its actions here, so this log sits below them and imports none.
  */
-function present(rows: repo.AuditRow[], accounts: Pick<Accounts, 'usernamesOf'>) {
+function presentEntries(rows: repo.AuditRow[], accounts: Pick<Accounts, 'usernamesOf'>) {
   const usernames = accounts.usernamesOf([...new Set(rows.map((row) => row.actorId))])
   return rows.map((row) => ({
     id: row.id,
@@ -77,7 +77,7 @@ function present(rows: repo.AuditRow[], accounts: Pick<Accounts, 'usernamesOf'>)
 export function listAdminActions(db: Queryable, accounts: Pick<Accounts, 'usernamesOf'>, query: AuditQuery) {
   const page: PageQuery = { page: query.page, size: query.size }
   const { rows, total } = repo.findAuditPage(db, filterOf(query), pageWindow(page))
-  return toPage(present(rows, accounts), total, page)
+  return toPage(presentEntries(rows, accounts), total, page)
 }
 
 const CSV_COLUMNS = [
@@ -99,7 +99,7 @@ export function exportAdminActions(
   accounts: Pick<Accounts, 'usernamesOf'>,
   query: Omit<AuditQuery, 'page' | 'size'>,
 ): string {
-  const entries = present(repo.findAuditRows(db, filterOf(query)), accounts)
+  const entries = presentEntries(repo.findAuditRows(db, filterOf(query)), accounts)
   return toCsv(
     CSV_COLUMNS,
     entries.map((entry) => CSV_COLUMNS.map((column) => entry[column])),

@@ -30,9 +30,9 @@ const TOKEN_TTL_MS: Record<TokenKind, number | null> = {
 }
 const PLATFORM_USERNAME = 'platform'
 
-export type PublicUser = ReturnType<typeof publicUser>
+export type PublicUser = ReturnType<typeof presentUser>
 
-export function publicUser(row: repo.UserRow) {
+export function presentUser(row: repo.UserRow) {
   return {
     id: row.id,
     username: row.username,
@@ -45,7 +45,7 @@ export function publicUser(row: repo.UserRow) {
   }
 }
 
-export function publicToken(row: repo.TokenRow) {
+export function presentToken(row: repo.TokenRow) {
   return {
     id: row.id,
     name: row.name ?? '',
@@ -186,7 +186,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       })
       if (!row) throw AuthErrors.INVALID_CREDENTIALS()
       const { token } = issueToken(row.id, 'session')
-      return { token, user: publicUser(row) }
+      return { token, user: presentUser(row) }
     },
 
     /** Resolves a bearer token to its user, or null when unknown, expired or the user is disabled. */
@@ -226,7 +226,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       }
       if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
       callers.set(token, { user, expiresAt, touchedAt })
-      remember(publicUser(found.user))
+      remember(presentUser(found.user))
       return user
     },
 
@@ -235,7 +235,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       if (cached) return cached
       const row = queries.userById(userId)
       if (!row) throw CommonErrors.UNAUTHORIZED()
-      const profile = publicUser(row)
+      const profile = presentUser(row)
       remember(profile)
       return profile
     },
@@ -245,7 +245,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       const avatarUrl = body.avatar_url === null ? null : await checkAvatarUrl(body.avatar_url)
       const row = repo.updateUser(db, userId, { avatarUrl })
       if (!row) throw CommonErrors.UNAUTHORIZED()
-      const profile = publicUser(row)
+      const profile = presentUser(row)
       remember(profile)
       return profile
     },
@@ -276,7 +276,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       // Every cached caller of the user goes (the one in use comes back without the flag); the others' sockets end.
       profiles.delete(caller.id)
       revoke(caller.id, 'Your password was changed: sign in again.')
-      const profile = publicUser(updated)
+      const profile = presentUser(updated)
       remember(profile)
       return profile
     },
@@ -303,12 +303,12 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
 
     createApiToken(userId: string, name: string) {
       const { token, row } = issueToken(userId, 'api', name)
-      return { ...publicToken(row), token }
+      return { ...presentToken(row), token }
     },
 
     /** The user's API tokens and desktop tokens (sign-in sessions are not listed). */
     listApiTokens(userId: string) {
-      return repo.listApiTokens(db, userId).map(publicToken)
+      return repo.listApiTokens(db, userId).map(presentToken)
     },
 
     deleteApiToken(userId: string, tokenId: string) {
@@ -318,7 +318,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
 
     listUsers(query: PageQuery) {
       const { rows, total } = repo.listPeople(db, pageWindow(query))
-      return toPage(rows.map(publicUser), total, query)
+      return toPage(rows.map(presentUser), total, query)
     },
 
     async createUser(actor: AuthUser, input: { username: string; password: string; roles: Role[] }) {
@@ -328,7 +328,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       return db.transaction((tx) => {
         if (repo.findUserByUsername(tx, input.username))
           throw AuthErrors.USERNAME_TAKEN({ username: input.username })
-        const created = publicUser(
+        const created = presentUser(
           repo.insertUser(tx, { username: input.username, passwordHash, roles: input.roles }),
         )
         recordAdminAction(tx, {
@@ -362,13 +362,13 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
         if (!updated) throw CommonErrors.USER_NOT_FOUND()
         // Disabling a user or resetting a password ends their sessions.
         if (input.disabled || passwordHash) repo.deleteTokensOfUser(tx, userId)
-        const after = publicUser(updated)
+        const after = presentUser(updated)
         recordAdminAction(tx, {
           actorId: actor.id,
           action: 'user.update',
           targetType: 'user',
           targetId: userId,
-          before: publicUser(existing),
+          before: presentUser(existing),
           after: { ...after, password_changed: Boolean(passwordHash) },
         })
         return after

@@ -34,7 +34,7 @@ const deniedChange = (agentId: string) => () =>
  * The agent as `viewer` sees it: the prompt only for whoever may change the agent (`agent.change`); a caller who
  * may only use it (a marketplace buyer) gets `system_prompt: null`, since the prompt is what the seller sells.
  */
-export function toAgentView(
+export function presentAgent(
   row: repo.AgentWithOwner,
   viewer: Pick<AuthUser, 'id' | 'permissions'>,
 ): AgentView {
@@ -190,7 +190,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
     usable,
 
     get(user: AuthUser, agentId: string): AgentView {
-      return toAgentView(usable(user, agentId), user)
+      return presentAgent(usable(user, agentId), user)
     },
 
     create(user: AuthUser, body: CreateAgentBody): AgentView {
@@ -209,7 +209,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         modelName: body.model_name ?? null,
         modelTemperature: body.model_temperature ?? null,
       })
-      return toAgentView({ ...row, ownerUsername: user.username }, user)
+      return presentAgent({ ...row, ownerUsername: user.username }, user)
     },
 
     update(user: AuthUser, agentId: string, body: UpdateAgentBody): AgentView {
@@ -240,7 +240,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         modelName: model,
         modelTemperature: temperature,
       })
-      return toAgentView(usable(user, agentId), user)
+      return presentAgent(usable(user, agentId), user)
     },
 
     /** The agents the user may talk to; `mine`: only those they own. */
@@ -252,7 +252,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
           : { talker: user, grantedIds: grantedAssetIds(db, user.id, 'agent') }
       const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
       return toPage(
-        rows.map((row) => toAgentView(row, user)),
+        rows.map((row) => presentAgent(row, user)),
         total,
         query,
       )

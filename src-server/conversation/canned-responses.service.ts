@@ -6,7 +6,7 @@ import * as repo from './canned-responses.repository'
 import { ConversationErrors } from './conversation.errors'
 import type { CannedResponseView, CreateCannedResponseBody } from './conversation.schemas'
 
-function toView(row: repo.CannedResponseRow): CannedResponseView {
+function presentCannedResponse(row: repo.CannedResponseRow): CannedResponseView {
   return {
     id: row.id,
     shortcut: row.shortcut,
@@ -35,7 +35,7 @@ export function createCannedResponses(db: Db) {
         limit: query.size,
         offset: (query.page - 1) * query.size,
       })
-      return { items: rows.map(toView), total, page: query.page, size: query.size }
+      return { items: rows.map(presentCannedResponse), total, page: query.page, size: query.size }
     },
 
     create(user: AuthUser, body: CreateCannedResponseBody): CannedResponseView {
@@ -45,7 +45,7 @@ export function createCannedResponses(db: Db) {
         shortcut: body.shortcut,
         content: body.content,
       })
-      return toView(usable(user, id))
+      return presentCannedResponse(usable(user, id))
     },
 
     remove(user: AuthUser, id: string): void {

@@ -18,7 +18,7 @@ import { asksForHuman, cannotAnswer } from './handoff-signals'
 import { citedIn, generateReply } from './reply-generation'
 import type { SessionPublisher } from './session-publisher'
 import type { ActiveReply, ReplyFences } from './session-state'
-import { preview } from './session-views'
+import { preview } from './sessions.presenters'
 import * as repo from './sessions.repository'
 
 const MESSAGE_TYPES = ['user_chat', 'form', 'rule', 'other'] as const

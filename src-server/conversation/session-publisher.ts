@@ -5,11 +5,11 @@
 import type { Queryable } from '../platform/db'
 import type { MessageView } from './conversation.schemas'
 import { SessionHub } from './session-hub'
-import { toMessageView, toSessionView } from './session-views'
+import { presentMessage, presentSession } from './sessions.presenters'
 import * as repo from './sessions.repository'
 
 export function loadMessage(db: Queryable, messageId: string): MessageView {
-  return toMessageView(repo.findMessage(db, messageId) as repo.MessageWithAuthor)
+  return presentMessage(repo.findMessage(db, messageId) as repo.MessageWithAuthor)
 }
 
 export function createSessionPublisher(db: Queryable) {
@@ -31,7 +31,7 @@ export function createSessionPublisher(db: Queryable) {
           type: 'system',
           status: session.state,
           epoch: session.epoch,
-          assigned_operator: toSessionView(session).assigned_operator,
+          assigned_operator: presentSession(session).assigned_operator,
           message: loadMessage(db, messageId),
         })
     },
@@ -44,7 +44,7 @@ export function createSessionPublisher(db: Queryable) {
       const markers = repo.readMarkers(db, sessionId)
       hub.toOperators((operatorId) => ({
         type: 'session_updated',
-        session: toSessionView({ ...row, readUserCount: markers.get(operatorId) ?? null }, true),
+        session: presentSession({ ...row, readUserCount: markers.get(operatorId) ?? null }, true),
       }))
     },
   }

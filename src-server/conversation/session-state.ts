@@ -21,7 +21,7 @@ import type {
 import type { SessionState } from './conversation.tables'
 import { handoffAcknowledgement } from './handoff'
 import { loadMessage, type SessionPublisher } from './session-publisher'
-import { preview, toMessageView, toSessionView } from './session-views'
+import { presentMessage, presentSession, preview } from './sessions.presenters'
 import * as repo from './sessions.repository'
 
 /** Messages a WebSocket gets on connect. */
@@ -98,7 +98,7 @@ export function createSessionState(
   }
 
   function loadSession(sessionId: string, viewer: AuthUser): SessionView {
-    return toSessionView(visibleSession(viewer, sessionId), canOperate(viewer))
+    return presentSession(visibleSession(viewer, sessionId), canOperate(viewer))
   }
 
   /**
@@ -321,7 +321,7 @@ export function createSessionState(
         { limit: query.limit, offset: query.offset },
       )
       return {
-        items: rows.map((row) => toSessionView(row, operates)),
+        items: rows.map((row) => presentSession(row, operates)),
         total,
         limit: query.limit,
         offset: query.offset,
@@ -342,19 +342,19 @@ export function createSessionState(
         },
         { limit: query.limit, offset: query.offset },
       )
-      return { items: rows.map(toMessageView), total, limit: query.limit, offset: query.offset }
+      return { items: rows.map(presentMessage), total, limit: query.limit, offset: query.offset }
     },
 
     /** The whole session with every message (drafts for operators only), oldest first. */
     exportSession(user: AuthUser, sessionId: string) {
-      const session = toSessionView(visibleSession(user, sessionId))
+      const session = presentSession(visibleSession(user, sessionId))
       const { rows } = repo.listMessages(
         db,
         sessionId,
         { includeOperatorOnly: canOperate(user) },
         { limit: -1, offset: 0 },
       )
-      return { session, messages: rows.map(toMessageView) }
+      return { session, messages: rows.map(presentMessage) }
     },
 
     /**
@@ -383,7 +383,7 @@ export function createSessionState(
       hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
       const history = repo
         .recentMessages(db, sessionId, { includeOperatorOnly: canOperate(user) }, HISTORY_LIMIT)
-        .map(toMessageView)
+        .map(presentMessage)
       return { history, mayUse }
     },
 

@@ -9,8 +9,8 @@ import {
 import { scannedPdf } from '../../test/helpers/document-recognition/torture-set'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
-import { agentRun, runtimeAgent } from '../agent-runs'
 import { documentFieldReview, documentRecognitionAgent } from './document-recognition.tables'
+import { agentRun, runtimeAgent } from './runs/runs.tables'
 
 let server: TestServer
 let invoiceAgent: string

@@ -16,8 +16,8 @@ import {
 } from '../../test/helpers/document-recognition/invoice-documents'
 import { fixturePath } from '../../test/helpers/fixtures'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { agentRun } from '../agent-runs'
 import { documentFieldReview } from './document-recognition.tables'
+import { agentRun } from './runs/runs.tables'
 
 type Field = {
   field_key: string

@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, gte, isNotNull, lte, type SQL, sql } from 'drizzle-orm'
-import { type AgentRunRow, agentRun } from '../agent-runs'
 import {
   literalLimit,
   perHandle,
@@ -18,6 +17,8 @@ import {
   documentReviewEvent,
   documentRunReview,
 } from './document-recognition.tables'
+import type { AgentRunRow } from './runs/runs.repository'
+import { agentRun } from './runs/runs.tables'
 
 export type RegistryRow = typeof documentRecognitionAgent.$inferSelect
 export type RunReviewRow = typeof documentRunReview.$inferSelect

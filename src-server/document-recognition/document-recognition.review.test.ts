@@ -11,7 +11,6 @@ import {
 } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { agentRun } from '../agent-runs'
 import type { CreateServerOptions } from '../app'
 import {
   documentFieldReview,
@@ -19,6 +18,7 @@ import {
   documentReviewEvent,
   documentRunReview,
 } from './document-recognition.tables'
+import { agentRun } from './runs/runs.tables'
 
 type Field = { id: string; field_key: string; value: unknown; review_status: string }
 

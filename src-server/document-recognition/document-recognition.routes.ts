@@ -2,7 +2,6 @@ import path from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { create as contentDisposition } from 'content-disposition'
 import { Type } from 'typebox'
-import { type AgentRunService, requireField } from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
@@ -37,6 +36,9 @@ import {
 import { createDocumentRecognitionService } from './document-recognition.service'
 import { ReadingProcesses } from './pipeline/reading-processes'
 import { streamRuns } from './review/run-feed'
+import { agentRunRoutes } from './runs/runs.routes'
+import { createAgentRunService } from './runs/runs.service'
+import { requireField } from './runs/upload'
 
 const Binary = Type.Unknown({ description: 'file bytes' })
 const ResultDocument = Type.Object({
@@ -50,9 +52,10 @@ const ResultDocument = Type.Object({
 
 export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
-  agentRuns: AgentRunService
   models?: ModelRegistry
-}> = async (app, { ctx, agentRuns, models }) => {
+}> = async (app, { ctx, models }) => {
+  const agentRuns = createAgentRunService(ctx)
+  await app.register(agentRunRoutes, { agentRuns, uploadGate: ctx.uploads })
   // Documents are decoded and read in child processes that exit when idle: their memory goes with them.
   const reading = new ReadingProcesses()
   app.addHook('onClose', async () => {

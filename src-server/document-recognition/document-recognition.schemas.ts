@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox'
-import { RUN_STATUSES } from '../agent-runs'
 import { Nullable, PageQuery, Timestamp, UserRef, Uuid } from '../platform/http'
 import { FIELD_REVIEW_STATUSES, FIELD_SOURCES, REVIEW_STATUSES } from './document-recognition.tables'
+import { RUN_STATUSES } from './runs/runs.tables'
 
 export const FieldValueSchema = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))
 const Fraction = Type.Number({ minimum: 0, maximum: 1 })

@@ -2,16 +2,6 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { reachesEvery, requireAccess } from '../access'
 import { recordAdminAction } from '../admin-audit'
-import {
-  type AgentRunRow,
-  type AgentRunService,
-  BaseAgentConfig,
-  documentAgentResource,
-  policyOf,
-  type RuntimeAgentRow,
-  readConfig,
-  slotOf,
-} from '../agent-runs'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
@@ -38,11 +28,25 @@ import type { ReadingProcesses } from './pipeline/reading-processes'
 import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
 import { type ExportedRun, exportColumns, exportCsv, exportJson } from './review/export'
 import { pagesOf, readRegion } from './review/page-words'
+import {
+  presentDocumentRun,
+  presentFieldReview,
+  presentRevision,
+  reviewStatusOf,
+} from './review/review.presenters'
 import { acceptOpenFields, correctField, isRerunnable, rejectRun, syncRun } from './review/review.service'
 import { RunFeed } from './review/run-feed'
 import { seedReview } from './review/seed'
 import { readTypedValue, valueInText } from './review/typed-value'
-import { reviewStatusOf, toDocumentRun, toFieldReview, toRevision } from './review/views'
+import type { AgentRunRow, RuntimeAgentRow } from './runs/runs.repository'
+import { BaseAgentConfig } from './runs/runs.schemas'
+import {
+  type AgentRunService,
+  documentAgentResource,
+  policyOf,
+  readConfig,
+  slotOf,
+} from './runs/runs.service'
 
 /** Preview pages are rendered at 1.5x their size in points (108 dpi): readable, and light to send. */
 const PREVIEW_SCALE = 1.5
@@ -84,7 +88,7 @@ export function createDocumentRecognitionService(
   for (const agent of agentRuns.installShippedDefinitions(deps.shippedDefinitionsDir))
     repo.upsertRegistryEntry(db, agent.id, { displayName: agent.name, enabled: true })
 
-  function registryView(entry: repo.RegistryRow, agent: RuntimeAgentRow) {
+  function presentRegistryEntry(entry: repo.RegistryRow, agent: RuntimeAgentRow) {
     return {
       agent_id: entry.agentId,
       runtime_agent_id: entry.agentId,
@@ -214,7 +218,7 @@ export function createDocumentRecognitionService(
     const usernames = agentRuns.usernamesOf([
       ...new Set(fields.flatMap((f) => (f.lastRevisedById ? [f.lastRevisedById] : []))),
     ])
-    return toDocumentRun(
+    return presentDocumentRun(
       run,
       repo.findRunReview(db, run.id),
       fields,
@@ -247,7 +251,7 @@ export function createDocumentRecognitionService(
       const agents = new Map(agentRuns.listAgents(entries.map((e) => e.agentId)).map((a) => [a.id, a]))
       return entries.flatMap((e) => {
         const agent = agents.get(e.agentId)
-        return agent ? [registryView(e, agent)] : []
+        return agent ? [presentRegistryEntry(e, agent)] : []
       })
     },
 
@@ -256,7 +260,7 @@ export function createDocumentRecognitionService(
       const agents = new Map(agentRuns.listAgents(entries.map((e) => e.agentId)).map((a) => [a.id, a]))
       return entries.flatMap((e) => {
         const agent = agents.get(e.agentId)
-        return agent ? [registryView(e, agent)] : []
+        return agent ? [presentRegistryEntry(e, agent)] : []
       })
     },
 
@@ -269,7 +273,7 @@ export function createDocumentRecognitionService(
       const slot = config ? slotOf(config) : null
       const policy = config ? policyOf(config) : null
       return {
-        ...registryView(entry, agent),
+        ...presentRegistryEntry(entry, agent),
         published_version: version ? { id: version.id, version: version.version } : null,
         versions: agentRuns
           .listVersions(agent.id)
@@ -308,7 +312,7 @@ export function createDocumentRecognitionService(
           before: before ? registryAudit(before) : null,
           after: registryAudit(entry),
         })
-        return registryView(entry, agent)
+        return presentRegistryEntry(entry, agent)
       })
     },
 
@@ -424,7 +428,7 @@ export function createDocumentRecognitionService(
       })
       feed.publish(run.id)
       const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
-      return toFieldReview(updated, agentRuns.usernamesOf([actorId]))
+      return presentFieldReview(updated, agentRuns.usernamesOf([actorId]))
     },
 
     /** The words inside a box on a page, read for a field without saving anything. */
@@ -453,7 +457,7 @@ export function createDocumentRecognitionService(
 
     learnedHints(agentId: string) {
       registeredAgent(agentId, false)
-      return repo.listLearnedHints(db, agentId).map(hintView)
+      return repo.listLearnedHints(db, agentId).map(presentHint)
     },
 
     deleteLearnedHints(actorId: string, agentId: string) {
@@ -495,7 +499,7 @@ export function createDocumentRecognitionService(
         current_review_status: field.reviewStatus as 'pending',
         current_reviewer_note: field.reviewerNote,
         history_status: tracked ? ('recorded' as const) : ('unrecorded' as const),
-        revisions: revisions.map((r) => toRevision(r, usernames)),
+        revisions: revisions.map((r) => presentRevision(r, usernames)),
       }
     },
 
@@ -677,7 +681,7 @@ function checkBox(bbox: number[]) {
   if (!(x0 < x1 && y0 < y1)) throw CommonErrors.VALIDATION_ERROR({ bbox: 'needs x0 < x1 and y0 < y1' })
 }
 
-function hintView(row: repo.LearnedHintRow) {
+function presentHint(row: repo.LearnedHintRow) {
   return {
     id: row.id,
     runtime_agent_id: row.runtimeAgentId,

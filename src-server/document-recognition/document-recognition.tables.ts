@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { agentRun, runtimeAgent, runtimeAgentVersion } from '../agent-runs'
 import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../platform/db'
+import { agentRun, runtimeAgent, runtimeAgentVersion } from './runs/runs.tables'
 
 export const REVIEW_STATUSES = ['pending', 'flagged', 'approved', 'rejected'] as const
 /** `not_on_document`: a reviewer's word that the document does not carry the field (not an accepted gap). */

@@ -1,4 +1,3 @@
-export { findRuntimeAgentOwnerId } from '../agent-runs'
 export { documentRecognitionRoutes } from './document-recognition.routes'
 export {
   documentFieldReview,
@@ -7,3 +6,5 @@ export {
   documentReviewEvent,
   documentRunReview,
 } from './document-recognition.tables'
+export { findRuntimeAgentsUsingProvider } from './runs/runs.repository'
+export { findRuntimeAgentOwnerId } from './runs/runs.service'

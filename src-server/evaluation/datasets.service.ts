@@ -5,7 +5,7 @@ import { EvaluationErrors } from './evaluation.errors'
 import * as repo from './evaluation.repository'
 import type { CreateDatasetBody, DatasetItemView, DatasetView } from './evaluation.schemas'
 
-export function datasetView(row: repo.DatasetRow): DatasetView {
+export function presentDataset(row: repo.DatasetRow): DatasetView {
   return {
     id: row.id,
     name: row.name,
@@ -16,7 +16,7 @@ export function datasetView(row: repo.DatasetRow): DatasetView {
   }
 }
 
-function itemView(row: repo.ItemRow): DatasetItemView {
+function presentDatasetItem(row: repo.ItemRow): DatasetItemView {
   return {
     id: row.id,
     ordinal: row.ordinal,
@@ -33,14 +33,14 @@ export function requireDataset(ctx: AppContext, id: string): repo.DatasetRow {
 }
 
 export function createDataset(ctx: AppContext, userId: string, body: CreateDatasetBody): DatasetView {
-  return datasetView(
+  return presentDataset(
     repo.insertDataset(ctx.db, { name: body.name, description: body.description ?? null, createdBy: userId }),
   )
 }
 
 export function listDatasetViews(ctx: AppContext, query: PageQuery) {
   const { rows, total } = repo.listDatasets(ctx.db, pageWindow(query))
-  return toPage(rows.map(datasetView), total, query)
+  return toPage(rows.map(presentDataset), total, query)
 }
 
 /**
@@ -60,11 +60,11 @@ export function importDataset(ctx: AppContext, datasetId: string, csv: Buffer) {
       throw EvaluationErrors.DATASET_IN_USE({ dataset_id: datasetId })
     return repo.replaceItems(tx, datasetId, outcome.samples)
   })
-  return { imported: outcome.samples.length, dataset: datasetView(dataset) }
+  return { imported: outcome.samples.length, dataset: presentDataset(dataset) }
 }
 
 export function listItemViews(ctx: AppContext, datasetId: string, query: PageQuery) {
   requireDataset(ctx, datasetId)
   const { rows, total } = repo.listItems(ctx.db, datasetId, pageWindow(query))
-  return toPage(rows.map(itemView), total, query)
+  return toPage(rows.map(presentDatasetItem), total, query)
 }

@@ -46,7 +46,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
   app.get(
     '/evaluation-datasets/:dataset_id',
     { config: manage, schema: { tags, params: DatasetParams, response: { 200: DatasetView } } },
-    async (request) => datasets.datasetView(datasets.requireDataset(ctx, request.params.dataset_id)),
+    async (request) => datasets.presentDataset(datasets.requireDataset(ctx, request.params.dataset_id)),
   )
 
   await app.register(async (uploads: typeof app) => {
@@ -117,7 +117,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
     '/agents/:agent_id/evaluation-runs/:run_id',
     { config: manage, schema: { tags, params: RunParams, response: { 200: RunView } } },
     async (request) =>
-      runs.runView(
+      runs.presentRun(
         runs.requireRun(ctx, request.requireUser(), request.params.agent_id, request.params.run_id),
       ),
   )

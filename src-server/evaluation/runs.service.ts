@@ -21,7 +21,7 @@ export function isFinished(status: EvaluationRunStatus): boolean {
   return FINISHED.includes(status)
 }
 
-export function runView(row: repo.RunRow): RunView {
+export function presentRun(row: repo.RunRow): RunView {
   return {
     id: row.id,
     agent_id: row.agentId,
@@ -39,7 +39,7 @@ export function runView(row: repo.RunRow): RunView {
   }
 }
 
-function resultView(row: repo.ResultRow): ResultView {
+function presentResult(row: repo.ResultRow): ResultView {
   return {
     sample_id: row.sampleId,
     ordinal: row.ordinal,
@@ -94,13 +94,13 @@ export function createRun(
     return repo.updateRun(tx, run.id, { jobId: job.id }) as repo.RunRow
   })
   ctx.jobs.kick()
-  return runView(row)
+  return presentRun(row)
 }
 
 export function listRunViews(ctx: AppContext, user: AuthUser, agentId: string, query: PageQuery) {
   requireUsableAgent(ctx.db, user, agentId)
   const { rows, total } = repo.listRuns(ctx.db, agentId, pageWindow(query))
-  return toPage(rows.map(runView), total, query)
+  return toPage(rows.map(presentRun), total, query)
 }
 
 export function requireRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): repo.RunRow {
@@ -119,7 +119,7 @@ export function listResultViews(
 ) {
   requireRun(ctx, user, agentId, runId)
   const { rows, total } = repo.listResults(ctx.db, runId, pageWindow(query))
-  return toPage(rows.map(resultView), total, query)
+  return toPage(rows.map(presentResult), total, query)
 }
 
 /** Ends a run that is still going: status, finish time and the summary of what was scored, in one write. */
@@ -148,5 +148,5 @@ export function cancelRun(ctx: AppContext, user: AuthUser, agentId: string, runI
   if (isFinished(run.status)) throw EvaluationErrors.EVALUATION_RUN_FINISHED({ status: run.status })
   const closed = closeRun(ctx.db, runId, 'cancelled')
   if (run.jobId) ctx.jobs.cancel(run.jobId)
-  return runView(closed ?? requireRun(ctx, user, agentId, runId))
+  return presentRun(closed ?? requireRun(ctx, user, agentId, runId))
 }

@@ -5,8 +5,8 @@ import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../platfo
 import type { WorkerPool } from '../platform/jobs'
 import type { BlobStore } from '../platform/storage'
 import { assertCitedPartReadable, manageableSource, readableSource } from './access'
-import { documentDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
+import { presentDocument } from './knowledge.presenters'
 import {
   deleteDocument,
   findDocument,
@@ -66,7 +66,7 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
       for (const file of checked) {
         const existing = findDocumentBySha(db, sourceId, file.sha256)
         if (existing) {
-          outcomes.push({ document: documentDto(existing), created: false })
+          outcomes.push({ document: presentDocument(existing), created: false })
           continue
         }
         await blobs.adopt(file.path, file)
@@ -80,7 +80,7 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
         // A concurrent upload of the same bytes won the insert: answer with its document.
         const document = row ?? findDocumentBySha(db, sourceId, file.sha256)
         if (!document) throw CommonErrors.INTERNAL_ERROR()
-        outcomes.push({ document: documentDto(document), created: Boolean(row) })
+        outcomes.push({ document: presentDocument(document), created: Boolean(row) })
       }
       return outcomes
     },
@@ -88,7 +88,7 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
     list(caller: AuthUser, sourceId: string, query: PageQuery) {
       manageableSource(db, caller, sourceId)
       const { rows, total } = listDocuments(db, sourceId, pageWindow(query))
-      return toPage(rows.map(documentDto), total, query)
+      return toPage(rows.map(presentDocument), total, query)
     },
 
     /** The whole original: only whoever may read the source (a citation grants its passage and page, not this). */
@@ -143,7 +143,7 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
       manageableSource(db, caller, sourceId)
       const row = findDocument(db, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
-      return documentDto(row)
+      return presentDocument(row)
     },
 
     /** Chunks go with the row (cascade; FTS and vectors through triggers); the blob once nothing holds it. */

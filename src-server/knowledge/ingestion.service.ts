@@ -9,8 +9,8 @@ import { enqueueJob, type JobContext } from '../platform/jobs'
 import { manageableSource, readableSource } from './access'
 import { replaceDocumentChunks } from './chunk-index.repository'
 import type { ChunkingParams, ChunkingStrategy } from './chunking/params'
-import { type IngestProgress, ingestionJobDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
+import { type IngestProgress, presentIngestionJob } from './knowledge.presenters'
 import {
   allDocumentsOf,
   claimIndexKey,
@@ -44,7 +44,7 @@ export function createIngestionService(
   function view(id: string): IngestionJobDto {
     const found = findIngestionJob(db, id)
     if (!found) throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
-    return ingestionJobDto(found)
+    return presentIngestionJob(found)
   }
 
   /**
@@ -227,12 +227,12 @@ export function createIngestionService(
       } catch {
         throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
       }
-      return ingestionJobDto(found)
+      return presentIngestionJob(found)
     },
     list(caller: AuthUser, sourceId: string, query: PageQuery) {
       manageableSource(db, caller, sourceId)
       const { rows, total } = listIngestionJobs(db, sourceId, pageWindow(query))
-      return toPage(rows.map(ingestionJobDto), total, query)
+      return toPage(rows.map(presentIngestionJob), total, query)
     },
   }
 }

@@ -3,8 +3,8 @@ import { requireChangeableAgent } from '../conversation'
 import type { Db, Queryable } from '../platform/db'
 import { type PageQuery, toPage } from '../platform/http'
 import { readableSource } from './access'
-import { mountDto } from './dto'
 import { KnowledgeErrors } from './knowledge.errors'
+import { presentMountedSource } from './knowledge.presenters'
 import { deleteMount, findMount, insertMount, listMounts } from './knowledge.repository'
 import type { CreateMountBody, MountDto } from './knowledge.schemas'
 
@@ -17,7 +17,7 @@ export function createMountsService(db: Db) {
   const view = (agentId: string, sourceId: string): MountDto => {
     const found = listMounts(db, agentId).find((mount) => mount.sourceId === sourceId)
     if (!found) throw KnowledgeErrors.MOUNT_NOT_FOUND()
-    return mountDto(found)
+    return presentMountedSource(found)
   }
 
   return {
@@ -43,7 +43,7 @@ export function createMountsService(db: Db) {
      */
     list(caller: AuthUser, agentId: string, query: PageQuery) {
       requireChangeableAgent(db, caller, agentId)
-      const all = listMounts(db, agentId).map(mountDto)
+      const all = listMounts(db, agentId).map(presentMountedSource)
       const start = (query.page - 1) * query.size
       return toPage(all.slice(start, start + query.size), all.length, query)
     },

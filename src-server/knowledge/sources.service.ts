@@ -10,8 +10,8 @@ import {
   DEFAULT_CHUNKING_PARAMS,
   normalizeChunkingParams,
 } from './chunking/params'
-import { sourceDto } from './dto'
 import type { EmbeddingProgress } from './embedding-job.service'
+import { presentSource } from './knowledge.presenters'
 import {
   findSourceView,
   insertSource,
@@ -35,7 +35,7 @@ export function effectiveChunking(
 }
 
 export function createSourcesService(db: Db, embedding: { progressOf(sourceId: string): EmbeddingProgress }) {
-  const dto = (found: SourceView) => sourceDto(found, embedding.progressOf(found.source.id))
+  const dto = (found: SourceView) => presentSource(found, embedding.progressOf(found.source.id))
   const view = (id: string): KnowledgeSourceDto => {
     const found = findSourceView(db, id)
     if (!found) throw CommonErrors.NOT_FOUND()

@@ -4,8 +4,8 @@ import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as stats from './admin.repository'
 import * as repo from './listings.repository'
 import { MarketplaceErrors } from './marketplace.errors'
+import { presentListing } from './marketplace.presenters'
 import type { ListingStatus } from './marketplace.tables'
-import { presentListing } from './presenters'
 
 export const MODERATION_STATUSES = ['published', 'rejected', 'suspended'] as const satisfies ListingStatus[]
 export type ModerationStatus = (typeof MODERATION_STATUSES)[number]

@@ -8,6 +8,7 @@ import { alias } from 'drizzle-orm/sqlite-core'
 import { user } from '../auth'
 import { perShape, preparePage, type Queryable } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
+import { presentTransaction } from './marketplace.presenters'
 import {
   listing,
   marketplaceOrder,
@@ -15,7 +16,6 @@ import {
   type TransactionType,
   walletTransaction,
 } from './marketplace.tables'
-import { presentTransaction } from './presenters'
 
 export type OrderHistoryQuery = PageQuery & {
   role?: 'buyer' | 'seller' | undefined

@@ -5,6 +5,7 @@ import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as repo from './listings.repository'
 import { MarketplaceErrors } from './marketplace.errors'
+import { presentListing, presentListingItem } from './marketplace.presenters'
 import {
   ASSET_TYPES,
   type AssetType,
@@ -12,7 +13,6 @@ import {
   PRICING_MODELS,
   type PricingModel,
 } from './marketplace.tables'
-import { presentListing, presentListingItem } from './presenters'
 
 /** Who owns an asset of each type; a type without a lookup has no assets that can be listed yet. */
 export type AssetOwners = Partial<Record<AssetType, (db: Queryable, assetId: string) => string | null>>

@@ -7,8 +7,8 @@ import { readConfigValue } from '../settings'
 import { listTransactionHistory, toppedUpSince } from './history.repository'
 import { type Entry, type Ledger, type OpenedWallet, utcDay } from './ledger'
 import { MarketplaceErrors } from './marketplace.errors'
+import { presentTransaction, presentWallet } from './marketplace.presenters'
 import type { TransactionType } from './marketplace.tables'
-import { presentTransaction, presentWallet } from './presenters'
 
 export const SIMULATED_PAYMENT_METHOD = 'simulated'
 

@@ -14,7 +14,7 @@ import type { CreateMcpCredentialBody, McpCredentialView, UpdateMcpCredentialBod
  * entries and errors carry the key names, never a value and never the ciphertext. A credential is its creator's:
  * anyone else but an admin is answered as if it did not exist.
  */
-export function credentialView(row: repo.McpCredentialRow): McpCredentialView {
+export function presentCredential(row: repo.McpCredentialRow): McpCredentialView {
   return {
     id: row.id,
     owner_id: row.ownerId,
@@ -58,7 +58,7 @@ export function createCredential(ctx: AppContext, actor: AuthUser, body: CreateM
   return ctx.db.transaction((tx) => {
     if (repo.findCredentialByName(tx, actor.id, body.name))
       throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
-    const view = credentialView(
+    const view = presentCredential(
       repo.insertCredential(tx, {
         ownerId: actor.id,
         name: body.name,
@@ -81,7 +81,7 @@ export function createCredential(ctx: AppContext, actor: AuthUser, body: CreateM
 export function listCredentialViews(ctx: AppContext, actor: AuthUser, query: PageQuery) {
   const ownerId = reachesEvery(actor, 'mcp_credential.use') ? null : actor.id
   const { rows, total } = repo.listCredentials(ctx.db, ownerId, pageWindow(query))
-  return toPage(rows.map(credentialView), total, query)
+  return toPage(rows.map(presentCredential), total, query)
 }
 
 export function updateCredentialMetadata(
@@ -103,13 +103,13 @@ export function updateCredentialMetadata(
       name: body.name ?? before.name,
       description: body.description === undefined ? before.description : body.description,
     }) as repo.McpCredentialRow
-    const view = credentialView(row)
+    const view = presentCredential(row)
     recordAdminAction(tx, {
       actorId: actor.id,
       action: 'mcp.credential.update',
       targetType: 'mcp_credential',
       targetId: id,
-      before: credentialView(before),
+      before: presentCredential(before),
       after: view,
     })
     return view
@@ -128,7 +128,7 @@ export function rotateCredential(
   return ctx.db.transaction((tx) => {
     const row = repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() })
     if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
-    const view = credentialView(row)
+    const view = presentCredential(row)
     recordAdminAction(tx, {
       actorId: actor.id,
       action: 'mcp.credential.rotate',
@@ -151,7 +151,7 @@ export function deleteCredential(ctx: AppContext, actor: AuthUser, id: string): 
       action: 'mcp.credential.delete',
       targetType: 'mcp_credential',
       targetId: id,
-      before: credentialView(row),
+      before: presentCredential(row),
     })
   })
 }

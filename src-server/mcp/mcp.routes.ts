@@ -51,7 +51,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.get(
     '/mcp-servers/:mcp_server_id',
     { config: manage, schema: { tags, params: ServerParams, response: { 200: McpServerView } } },
-    async (request) => servers.serverView(servers.requireServer(ctx, request.params.mcp_server_id)),
+    async (request) => servers.presentServer(servers.requireServer(ctx, request.params.mcp_server_id)),
   )
 
   app.patch(
@@ -105,7 +105,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/mcp-credentials/:credential_id',
     { config: manage, schema: { tags, params: CredentialParams, response: { 200: McpCredentialView } } },
     async (request) =>
-      credentials.credentialView(
+      credentials.presentCredential(
         credentials.requireCredential(ctx.db, request.requireUser(), request.params.credential_id),
       ),
   )

@@ -17,7 +17,7 @@ import type { McpMountPolicy } from './mcp.tables'
 
 export const DEFAULT_MAX_CALLS_PER_TURN = 8
 
-export function mountView(row: repo.McpMountRow): McpMountView {
+export function presentMount(row: repo.McpMountRow): McpMountView {
   return {
     id: row.id,
     agent_id: row.agentId,
@@ -66,7 +66,7 @@ export function createMount(
       throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
     if (repo.findMountOfServer(tx, agentId, body.mcp_server_id))
       throw McpErrors.MCP_MOUNT_EXISTS({ agent_id: agentId, mcp_server_id: body.mcp_server_id })
-    return mountView(
+    return presentMount(
       repo.insertMount(tx, {
         agentId,
         mcpServerId: body.mcp_server_id,
@@ -80,7 +80,7 @@ export function createMount(
 export function listMountViews(ctx: AppContext, agentId: string, query: PageQuery) {
   requireAgent(ctx, agentId)
   const { rows, total } = repo.listMounts(ctx.db, agentId, pageWindow(query))
-  return toPage(rows.map(mountView), total, query)
+  return toPage(rows.map(presentMount), total, query)
 }
 
 function requireMount(ctx: AppContext, agentId: string, mountId: string): repo.McpMountRow {
@@ -102,7 +102,7 @@ export function updateMount(
     enabled: body.enabled ?? before.enabled,
     policy: mergePolicy(before.policy, body.policy),
   }) as repo.McpMountRow
-  return mountView(row)
+  return presentMount(row)
 }
 
 export function deleteMount(ctx: AppContext, user: AuthUser, agentId: string, mountId: string): void {
@@ -111,7 +111,7 @@ export function deleteMount(ctx: AppContext, user: AuthUser, agentId: string, mo
   repo.deleteMount(ctx.db, mountId)
 }
 
-function callView(row: repo.McpCallRow): McpCallView {
+function presentCall(row: repo.McpCallRow): McpCallView {
   return {
     id: row.id,
     session_id: row.sessionId,
@@ -136,5 +136,5 @@ export function listCallViews(
   if (filter.sessionId && !sessionExists(ctx.db, filter.sessionId))
     throw CommonErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
   const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
-  return toPage(rows.map(callView), total, query)
+  return toPage(rows.map(presentCall), total, query)
 }

@@ -18,7 +18,7 @@ import { connectStdio, describeCallFailure, McpStartError, type StdioLaunch, sto
 export const HTTP_SSE_UNSUPPORTED =
   'The http_sse transport is stored but not supported yet; only stdio servers run.'
 
-export function serverView(row: repo.McpServerRow): McpServerView {
+export function presentServer(row: repo.McpServerRow): McpServerView {
   return {
     id: row.id,
     name: row.name,
@@ -158,7 +158,7 @@ export function createServer(ctx: AppContext, actor: AuthUser, body: CreateMcpSe
   requireAllowedCommand(ctx, fields.command ?? null)
   return ctx.db.transaction((tx) => {
     if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
-    const view = serverView(repo.insertServer(tx, fields))
+    const view = presentServer(repo.insertServer(tx, fields))
     recordAdminAction(tx, {
       actorId: actor.id,
       action: 'mcp.server.create',
@@ -172,7 +172,7 @@ export function createServer(ctx: AppContext, actor: AuthUser, body: CreateMcpSe
 
 export function listServerViews(ctx: AppContext, query: PageQuery) {
   const { rows, total } = repo.listServers(ctx.db, pageWindow(query))
-  return toPage(rows.map(serverView), total, query)
+  return toPage(rows.map(presentServer), total, query)
 }
 
 export function updateServer(
@@ -204,13 +204,13 @@ export function updateServer(
     if (sameName && sameName.id !== id) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name })
     const row = repo.updateServer(tx, id, fields)
     if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
-    const view = serverView(row)
+    const view = presentServer(row)
     recordAdminAction(tx, {
       actorId: actor.id,
       action: 'mcp.server.update',
       targetType: 'mcp_server',
       targetId: id,
-      before: { ...serverView(before), command_line: commandLine(before) },
+      before: { ...presentServer(before), command_line: commandLine(before) },
       after: { ...view, command_line: commandLine(fields) },
     })
     return view
@@ -227,7 +227,7 @@ export function deleteServer(ctx: AppContext, actorId: string, id: string): void
       action: 'mcp.server.delete',
       targetType: 'mcp_server',
       targetId: id,
-      before: serverView(row),
+      before: presentServer(row),
     })
   })
 }

@@ -1,10 +1,10 @@
-import type { AgentRunRow } from '../../agent-runs'
 import type { Queryable } from '../../platform/db'
 import * as repo from '../document-recognition.repository'
 import type { Bbox } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
 import type { FieldDefinition } from '../extraction/field-config'
 import type { PageText } from '../page-text'
+import type { AgentRunRow } from '../runs/runs.repository'
 import { layoutFingerprint } from './fingerprint'
 import { applyHint, type Hint, lessonFrom } from './hints'
 

@@ -1,5 +1,4 @@
 import sharp from 'sharp'
-import type { AgentRunRow } from '../../agent-runs'
 import type { AppContext } from '../../platform/app-context'
 import * as repo from '../document-recognition.repository'
 import type { Bbox } from '../document-recognition.tables'
@@ -8,6 +7,7 @@ import { wordsInBox } from '../extraction/locate'
 import type { PageText, PageWord } from '../page-text'
 import { pagesNeedingOcr, readTextLayer, renderPage } from '../pipeline/document-pages'
 import type { OcrEngine } from '../pipeline/ocr'
+import type { AgentRunRow } from '../runs/runs.repository'
 
 export type StoredPage = PageText & { origin: 'text_layer' | 'ocr' }
 

@@ -1,10 +1,10 @@
-import type { AgentRunRow } from '../../agent-runs'
 import { type Db, nowIso, type Queryable } from '../../platform/db'
 import { RecognitionErrors } from '../document-recognition.errors'
 import * as repo from '../document-recognition.repository'
 import type { FieldReviewPatch } from '../document-recognition.schemas'
 import { type FieldValue, SETTLED_FIELD_STATUSES } from '../document-recognition.tables'
-import { reviewStatusOf } from './views'
+import type { AgentRunRow } from '../runs/runs.repository'
+import { reviewStatusOf } from './review.presenters'
 
 const isSettled = (field: repo.FieldReviewRow) => SETTLED_FIELD_STATUSES.includes(field.reviewStatus)
 const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>

@@ -1,10 +1,10 @@
-import type { AgentRunRow } from '../../agent-runs'
 import type { Queryable } from '../../platform/db'
 import * as repo from '../document-recognition.repository'
 import type { FieldIssue, FieldValue } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { type ExtractionConfig, lowConfidenceThreshold } from '../extraction/field-config'
 import type { DocumentExecution } from '../pipeline/run-extraction'
+import type { AgentRunRow } from '../runs/runs.repository'
 
 const round = (n: number) => Math.round(n * 1000) / 1000
 

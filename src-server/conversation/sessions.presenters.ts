@@ -2,7 +2,7 @@ import type { MessageView, SessionView } from './conversation.schemas'
 import type { MessageWithAuthor, SessionWithUsers } from './sessions.repository'
 
 /** `forOperator`: the row carries that operator's read marker, so the view has their unread count. */
-export function toSessionView(row: SessionWithUsers, forOperator = false): SessionView {
+export function presentSession(row: SessionWithUsers, forOperator = false): SessionView {
   return {
     id: row.id,
     state: row.state,
@@ -31,7 +31,7 @@ export function toSessionView(row: SessionWithUsers, forOperator = false): Sessi
   }
 }
 
-export function toMessageView(row: MessageWithAuthor): MessageView {
+export function presentMessage(row: MessageWithAuthor): MessageView {
   return {
     id: row.id,
     session_id: row.sessionId,

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, max, or, sql } from 'drizzle-orm'
-import { nowIso, perHandle, type Queryable } from '../platform/db'
-import { agentRun, runtimeAgent, runtimeAgentVersion } from './agent-runs.tables'
+import { nowIso, perHandle, type Queryable } from '../../platform/db'
+import { agentRun, runtimeAgent, runtimeAgentVersion } from './runs.tables'
 
 export type RuntimeAgentRow = typeof runtimeAgent.$inferSelect
 export type RuntimeAgentVersionRow = typeof runtimeAgentVersion.$inferSelect

@@ -1,6 +1,6 @@
-import type { AgentRunRow } from '../../agent-runs'
 import type { FieldReviewRow, FieldRevisionRow, RunReviewRow } from '../document-recognition.repository'
 import type { DocumentRun, FieldReview } from '../document-recognition.schemas'
+import type { AgentRunRow } from '../runs/runs.repository'
 
 /** A run without a review seed (queued, running, failed) reads `pending`. */
 export const reviewStatusOf = (review: RunReviewRow | null | undefined) =>
@@ -10,7 +10,7 @@ type Usernames = Map<string, string>
 const userRef = (id: string | null, usernames: Usernames) =>
   id ? { id, username: usernames.get(id) ?? 'deleted user' } : null
 
-export function toFieldReview(row: FieldReviewRow, usernames: Usernames): FieldReview {
+export function presentFieldReview(row: FieldReviewRow, usernames: Usernames): FieldReview {
   return {
     id: row.id,
     field_key: row.fieldKey,
@@ -33,7 +33,7 @@ export function toFieldReview(row: FieldReviewRow, usernames: Usernames): FieldR
   }
 }
 
-export function toRevision(row: FieldRevisionRow, usernames: Usernames) {
+export function presentRevision(row: FieldRevisionRow, usernames: Usernames) {
   return {
     revision: row.revision,
     value: row.value ?? null,
@@ -47,7 +47,7 @@ export function toRevision(row: FieldRevisionRow, usernames: Usernames) {
   }
 }
 
-export function toDocumentRun(
+export function presentDocumentRun(
   run: AgentRunRow,
   review: RunReviewRow | null,
   fields: FieldReviewRow[],
@@ -85,7 +85,7 @@ export function toDocumentRun(
         : null,
     },
     issue_list: fields.flatMap((f) => f.issues.map((issue) => ({ field_key: f.fieldKey, ...issue }))),
-    field_reviews: fields.map((f) => toFieldReview(f, usernames)),
+    field_reviews: fields.map((f) => presentFieldReview(f, usernames)),
     preview_pages: (review?.pages ?? []).map((page) => ({
       ...page,
       image_url: `${base}/pages/${page.page_number}/image`,

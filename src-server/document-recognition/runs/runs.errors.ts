@@ -1,4 +1,4 @@
-import { defineErrors } from '../platform/errors'
+import { defineErrors } from '../../platform/errors'
 
 export const AgentRunErrors = defineErrors({
   RUNTIME_AGENT_VERSION_NOT_FOUND: { status: 404, message: 'No such version of this runtime agent.' },

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { Nullable, Timestamp, Uuid } from '../platform/http'
-import { RUN_STATUSES, RUNTIME_AGENT_TYPES, VERSION_STATUSES } from './agent-runs.tables'
+import { Nullable, Timestamp, Uuid } from '../../platform/http'
+import { RUN_STATUSES, RUNTIME_AGENT_TYPES, VERSION_STATUSES } from './runs.tables'
 
 export const InputSlot = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 64 }),

@@ -4,7 +4,7 @@ import type { DocumentRow, IngestionJobView, MountView, SourceView } from './kno
 import type { DocumentDto, IngestionJobDto, KnowledgeSourceDto, MountDto } from './knowledge.schemas'
 
 /** Rows to the API's shapes, in one place so every endpoint answers alike. */
-export function sourceDto(view: SourceView, embeddingProgress: EmbeddingProgress): KnowledgeSourceDto {
+export function presentSource(view: SourceView, embeddingProgress: EmbeddingProgress): KnowledgeSourceDto {
   const { source } = view
   return {
     id: source.id,
@@ -22,7 +22,7 @@ export function sourceDto(view: SourceView, embeddingProgress: EmbeddingProgress
   }
 }
 
-export function documentDto(row: DocumentRow): DocumentDto {
+export function presentDocument(row: DocumentRow): DocumentDto {
   return {
     id: row.id,
     source_id: row.sourceId,
@@ -52,7 +52,7 @@ function jobStatus(row: JobRow): IngestionJobDto['status'] {
   return row.status === 'cancelled' ? 'failed' : row.status
 }
 
-export function ingestionJobDto({ ingestion, job }: IngestionJobView): IngestionJobDto {
+export function presentIngestionJob({ ingestion, job }: IngestionJobView): IngestionJobDto {
   const progress = (job.progress ?? {}) as Partial<IngestProgress>
   const statusMessage =
     job.status === 'failed'
@@ -80,7 +80,7 @@ export function ingestionJobDto({ ingestion, job }: IngestionJobView): Ingestion
   }
 }
 
-export function mountDto(mount: MountView): MountDto {
+export function presentMountedSource(mount: MountView): MountDto {
   return {
     agent_id: mount.agentId,
     source_id: mount.sourceId,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdParams, multipartBodies, Page, PageQuery, pageOf, type UploadGate } from '../platform/http'
+import { IdParams, multipartBodies, Page, PageQuery, pageOf, type UploadGate } from '../../platform/http'
+import { presentAgentRun, presentRuntimeAgent, presentRuntimeAgentVersion } from './runs.presenters'
 import {
   AgentRunSchema,
   CreateRuntimeAgentBody,
@@ -8,9 +9,8 @@ import {
   RuntimeAgentSchema,
   RuntimeAgentVersionSchema,
   VersionParams,
-} from './agent-runs.schemas'
-import type { AgentRunService } from './agent-runs.service'
-import { toAgentView, toRunView, toVersionView } from './agent-runs.views'
+} from './runs.schemas'
+import type { AgentRunService } from './runs.service'
 import { requireField } from './upload'
 
 export const agentRunRoutes: FastifyPluginAsyncTypebox<{
@@ -23,8 +23,8 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
   const agentView = (id: string) => {
     const agent = agentRuns.getAgent(id)
     return {
-      ...toAgentView(agent, agentRuns.usernamesOf(agent.ownerId ? [agent.ownerId] : [])),
-      versions: agentRuns.listVersions(agent.id).map(toVersionView),
+      ...presentRuntimeAgent(agent, agentRuns.usernamesOf(agent.ownerId ? [agent.ownerId] : [])),
+      versions: agentRuns.listVersions(agent.id).map(presentRuntimeAgentVersion),
     }
   }
 
@@ -37,7 +37,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const agents = pageOf(agentRuns.listAgents(), request.query)
       const usernames = agentRuns.usernamesOf(agents.items.flatMap((a) => (a.ownerId ? [a.ownerId] : [])))
-      return { ...agents, items: agents.items.map((agent) => toAgentView(agent, usernames)) }
+      return { ...agents, items: agents.items.map((agent) => presentRuntimeAgent(agent, usernames)) }
     },
   )
 
@@ -71,7 +71,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
       reply
         .status(201)
         .send(
-          toVersionView(
+          presentRuntimeAgentVersion(
             agentRuns.createVersion(request.requireUser().id, request.params.id, request.body.config),
           ),
         ),
@@ -81,7 +81,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     '/admin/runtime-agents/:id/versions/:vid/publish',
     { config: write, schema: { tags, params: VersionParams, response: { 200: RuntimeAgentVersionSchema } } },
     async (request) =>
-      toVersionView(
+      presentRuntimeAgentVersion(
         agentRuns.publishVersion(request.requireUser().id, request.params.id, request.params.vid),
       ),
   )
@@ -102,7 +102,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
           createdById: user.id,
           file: upload.files[0],
         })
-        return reply.status(202).send(toRunView(run))
+        return reply.status(202).send(presentAgentRun(run))
       },
     )
   })
@@ -111,7 +111,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     '/agent-runs/:id',
     { schema: { tags, params: IdParams, response: { 200: AgentRunSchema } } },
     async (request) => {
-      return toRunView(agentRuns.readableRun(request.requireUser(), request.params.id))
+      return presentAgentRun(agentRuns.readableRun(request.requireUser(), request.params.id))
     },
   )
 }

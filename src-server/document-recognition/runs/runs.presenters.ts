@@ -1,7 +1,7 @@
-import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './agent-runs.repository'
-import type { RuntimeAgentVersionView, RuntimeAgentView } from './agent-runs.schemas'
+import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './runs.repository'
+import type { RuntimeAgentVersionView, RuntimeAgentView } from './runs.schemas'
 
-export function toVersionView(row: RuntimeAgentVersionRow): RuntimeAgentVersionView {
+export function presentRuntimeAgentVersion(row: RuntimeAgentVersionRow): RuntimeAgentVersionView {
   return {
     id: row.id,
     agent_id: row.agentId,
@@ -12,7 +12,7 @@ export function toVersionView(row: RuntimeAgentVersionRow): RuntimeAgentVersionV
   }
 }
 
-export function toAgentView(row: RuntimeAgentRow, usernames: Map<string, string>): RuntimeAgentView {
+export function presentRuntimeAgent(row: RuntimeAgentRow, usernames: Map<string, string>): RuntimeAgentView {
   const username = row.ownerId ? usernames.get(row.ownerId) : undefined
   return {
     id: row.id,
@@ -25,7 +25,7 @@ export function toAgentView(row: RuntimeAgentRow, usernames: Map<string, string>
   }
 }
 
-export function toRunView(row: AgentRunRow) {
+export function presentAgentRun(row: AgentRunRow) {
   return {
     id: row.id,
     runtime_agent_id: row.runtimeAgentId,

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { BaseAgentConfig } from './agent-runs.schemas'
-import { createAgentRunService } from './agent-runs.service'
+import { startTestServer, type TestServer } from '../../../test/helpers/server'
+import { BaseAgentConfig } from './runs.schemas'
+import { createAgentRunService } from './runs.service'
 
 let server: TestServer
 let dir = ''

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../platform/db'
+import { createdAt, idColumn, jsonText, oneOf, updatedAt } from '../../platform/db'
 
 export const RUNTIME_AGENT_TYPES = ['document_extraction'] as const
 export const VERSION_STATUSES = ['draft', 'published', 'retired'] as const

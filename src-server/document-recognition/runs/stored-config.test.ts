@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, upload } from '../../test/helpers/document-recognition/api'
-import { invoicePdf } from '../../test/helpers/document-recognition/invoice-documents'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { agentRun } from './agent-runs.tables'
+import { settledRun, upload } from '../../../test/helpers/document-recognition/api'
+import { invoicePdf } from '../../../test/helpers/document-recognition/invoice-documents'
+import { startTestServer, type TestServer } from '../../../test/helpers/server'
+import { agentRun } from './runs.tables'
 
 let server: TestServer
 let admin: Record<string, string>

@@ -1,4 +1,4 @@
-import { AgentRunErrors } from './agent-runs.errors'
+import { AgentRunErrors } from './runs.errors'
 
 /** A text field of an upload (fields precede the file, so this is read before the file is). */
 export function requireField(fields: Record<string, string>, name: string): string {
