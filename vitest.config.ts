@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 /**
  * Test files that read with OCR engines or load models, or start server processes and load phases: `npm run
  * test:slow` runs them alone, `npm run test:quick` everything else. A file belongs here when one of its tests
- * needs tesseract, PaddleOCR or USE-lite, or the reliability suite's processes and load.
+ * needs tesseract, PaddleOCR or USE-lite, trains a model, starts a PostgreSQL cluster, or the reliability suite's
+ * processes and load.
  */
 export const slowTests = [
   'src-server/ai/embeddings/use-lite.test.ts',
@@ -14,6 +15,12 @@ export const slowTests = [
   'src-server/document-recognition/document-recognition.extraction.test.ts',
   'src-server/document-recognition/document-recognition.page-review.test.ts',
   'src-server/document-recognition/document-recognition.region-read.test.ts',
+  'src-server/document-recognition/pipeline/ocr-language.test.ts',
+  'src-server/document-recognition/pipeline/deskew.test.ts',
+  'test/document-recognition/invoice-ranker-training.test.ts',
+  'src-server/platform/db/postgres/postgres.test.ts',
+  'test/helpers/postgres.test.ts',
+  'src-server/database-engine.test.ts',
   'test/reliability/**/*.test.ts',
 ]
 

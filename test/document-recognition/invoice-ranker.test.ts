@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { shippedExtractorConfig } from '../../../../test/helpers/document-recognition/fixture-accuracy'
-import {
-  generatedInvoicePdf,
-  generateInvoices,
-} from '../../../../test/helpers/document-recognition/generated-invoices'
-import { invoicePdf, type PrintedLine } from '../../../../test/helpers/document-recognition/invoice-documents'
-import { readPdfText } from '../../pipeline/pdf-pages'
-import { lowConfidenceThreshold } from '../field-config'
-import { validateFields } from '../validate'
-import { normaliseValue } from '../values'
-import { sameValue } from './features'
-import { extractWithInvoiceRanker } from './rank'
+import { lowConfidenceThreshold } from '../../src-server/document-recognition/extraction/field-config'
+import { sameValue } from '../../src-server/document-recognition/extraction/invoice-ranker/features'
+import { extractWithInvoiceRanker } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import { validateFields } from '../../src-server/document-recognition/extraction/validate'
+import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
+import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
+import { generatedInvoicePdf, generateInvoices } from '../helpers/document-recognition/generated-invoices'
+import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
 
 const config = shippedExtractorConfig('invoice-extractor')
 const THRESHOLD = lowConfidenceThreshold(config, 0.8)
