@@ -8,10 +8,14 @@
  * The held-out part is never read. OCR is slow, so the receipts' readings come from a file the benchmark writes
  * (`BENCH_RECEIPT_READINGS=<file> BENCH_RECOGNITION_RECEIPTS_ONLY=1 npm run bench -- document-recognition`):
  *   npx tsx scripts/train-receipt-models.ts <readings.json>
- * Deterministic: the same readings give the same weights.
+ * Deterministic: the same readings give the same weights (`train-receipt-models.test.ts` trains again and compares).
+ * Each weights file records what it was trained on (`trained_on`): fingerprints of the generated receipts' features
+ * and of the SROIE tuning readings.
  */
+import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
 import { extractFromReadings } from '../src-server/document-recognition/extraction/readings'
 import { CONFIDENCE_FEATURES } from '../src-server/document-recognition/extraction/receipt-confidence'
@@ -54,7 +58,7 @@ function editDistance(a: string, b: string): number {
 const likeness = (a: string, b: string) => 1 - editDistance(a, b) / Math.max(a.length, b.length, 1)
 
 /** One receipt's choice: its lines' features and which line is the name (-1: none). */
-interface Choice {
+export interface Choice {
   features: number[][]
   answer: number
 }
@@ -131,19 +135,42 @@ function fitLogistic(
   return w.map((x) => Math.round(x * 1000) / 1000)
 }
 
-function main() {
-  const file = process.argv[2]
-  if (!file) throw new Error('usage: npx tsx scripts/train-receipt-models.ts <readings.json>')
-  const readings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, PageText[][]>
-  const tuning = loadReceiptCases().filter((r) => !isHeldOut(r.issuer) && readings[r.name])
-  console.log(`${tuning.length} tuning receipts with readings, ${GENERATED} generated`)
+const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex')
 
+/** The shop-name choices the generated receipts teach, the same on every run (seeded). */
+export function generatedChoices(): Choice[] {
   const choices: Choice[] = []
   for (let seed = 1; seed <= GENERATED; seed++) {
     const receipt = generateReceipt(seed)
     const choice = choiceOf(shopNameCandidates([receipt.page]), receipt.merchant, false)
     if (choice) choices.push(choice)
   }
+  return choices
+}
+
+/** What weights were trained on: the generated receipts' features and the SROIE tuning readings, by fingerprint. */
+export interface TrainedOn {
+  generated: string
+  sroie_tuning_readings: string
+}
+
+export interface ReceiptModels {
+  shopName: { trained_on: TrainedOn; features: readonly string[]; weights: number[] }
+  confidence: { trained_on: TrainedOn; features: readonly string[]; fields: Record<string, number[]> }
+}
+
+/** The SROIE tuning receipts that have readings, and the fingerprint of those readings. */
+export function tuningReadings(readings: Record<string, PageText[][]>) {
+  const tuning = loadReceiptCases().filter((r) => !isHeldOut(r.issuer) && readings[r.name])
+  return { tuning, fingerprint: fingerprint(tuning.map((r) => [r.name, readings[r.name]])) }
+}
+
+/** Both models from the readings (nothing is written); the held-out part is never read. */
+export function trainReceiptModels(readings: Record<string, PageText[][]>): ReceiptModels {
+  const { tuning, fingerprint: sroie } = tuningReadings(readings)
+  console.log(`${tuning.length} tuning receipts with readings, ${GENERATED} generated`)
+  const choices = generatedChoices()
+  const trainedOn = { generated: fingerprint(choices), sroie_tuning_readings: sroie }
   const generated = choices.length
   for (const receipt of tuning)
     for (const pages of readings[receipt.name] as PageText[][]) {
@@ -153,40 +180,57 @@ function main() {
   console.log(
     `shop name: ${generated} generated and ${choices.length - generated} SROIE readings to learn from`,
   )
-  const shopWeights = fitChoices(choices, FEATURES.length)
-  // The extraction below reads the shop's name with the weights just fitted (the module holds the file as loaded).
-  Object.assign(shopNameWeights, { features: FEATURES, weights: shopWeights })
-  writeFileSync(
-    path.join(EXTRACTION, 'shop-name.weights.json'),
-    `${JSON.stringify({ features: FEATURES, weights: shopWeights }, null, 2)}\n`,
-  )
-
-  // The confidence model sees the fields as the extractor now reads them, its shop names included.
-  const config = shippedExtractorConfig('receipt-extractor')
-  const fields: FieldDefinition[] = config.fields.map((f) => ({ ...f, calibrated: false }))
-  const rows = new Map<string, { x: number[]; y: number }[]>()
-  for (const receipt of tuning) {
-    const read = extractFromReadings(fields, readings[receipt.name] as PageText[][])
-    for (const [key, expected] of Object.entries(receipt.expected)) {
-      const definition = fields.find((f) => f.key === key) as FieldDefinition
-      const field = read.fields.find((f) => f.key === key)
-      const evidence = read.evidence?.get(key)
-      if (!field || field.value === null || !evidence) continue
-      const list = rows.get(key) ?? []
-      list.push({ x: evidence, y: sameValue(definition, expected, field.value) ? 1 : 0 })
-      rows.set(key, list)
-    }
+  const shopName = {
+    trained_on: trainedOn,
+    features: FEATURES,
+    weights: fitChoices(choices, FEATURES.length),
   }
-  const confidence = Object.fromEntries(
-    [...rows].map(([key, list]) => {
-      console.log(`${key}: ${list.length} values, ${list.filter((r) => r.y === 0).length} wrong`)
-      return [key, fitLogistic(list, CONFIDENCE_FEATURES.length)]
-    }),
-  )
-  writeFileSync(
-    path.join(EXTRACTION, 'receipt-confidence.weights.json'),
-    `${JSON.stringify({ features: CONFIDENCE_FEATURES, fields: confidence }, null, 2)}\n`,
-  )
+
+  // The confidence model sees the fields as the extractor reads them with the shop-name weights just fitted (the
+  // module holds the file as loaded, so they are put there while the tuning receipts are read, then put back).
+  const committed = { ...shopNameWeights }
+  Object.assign(shopNameWeights, { features: FEATURES, weights: shopName.weights })
+  try {
+    const config = shippedExtractorConfig('receipt-extractor')
+    const fields: FieldDefinition[] = config.fields.map((f) => ({ ...f, calibrated: false }))
+    const rows = new Map<string, { x: number[]; y: number }[]>()
+    for (const receipt of tuning) {
+      const read = extractFromReadings(fields, readings[receipt.name] as PageText[][])
+      for (const [key, expected] of Object.entries(receipt.expected)) {
+        const definition = fields.find((f) => f.key === key) as FieldDefinition
+        const field = read.fields.find((f) => f.key === key)
+        const evidence = read.evidence?.get(key)
+        if (!field || field.value === null || !evidence) continue
+        const list = rows.get(key) ?? []
+        list.push({ x: evidence, y: sameValue(definition, expected, field.value) ? 1 : 0 })
+        rows.set(key, list)
+      }
+    }
+    const confidence = Object.fromEntries(
+      [...rows].map(([key, list]) => {
+        console.log(`${key}: ${list.length} values, ${list.filter((r) => r.y === 0).length} wrong`)
+        return [key, fitLogistic(list, CONFIDENCE_FEATURES.length)]
+      }),
+    )
+    return {
+      shopName,
+      confidence: { trained_on: trainedOn, features: CONFIDENCE_FEATURES, fields: confidence },
+    }
+  } finally {
+    Object.assign(shopNameWeights, committed)
+  }
 }
 
-main()
+export const SHOP_NAME_WEIGHTS = path.join(EXTRACTION, 'shop-name.weights.json')
+export const CONFIDENCE_WEIGHTS = path.join(EXTRACTION, 'receipt-confidence.weights.json')
+export const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+
+function main() {
+  const file = process.argv[2]
+  if (!file) throw new Error('usage: npx tsx scripts/train-receipt-models.ts <readings.json>')
+  const models = trainReceiptModels(JSON.parse(readFileSync(file, 'utf8')))
+  writeFileSync(SHOP_NAME_WEIGHTS, asJson(models.shopName))
+  writeFileSync(CONFIDENCE_WEIGHTS, asJson(models.confidence))
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main()

@@ -133,16 +133,17 @@ function chooseAcrossReadings(
       verified,
       paymentConfirms: paymentConfirms(own.pages, best.field.value),
     })
+    const handSet = agreed
+      ? verified
+        ? 1 - (1 - best.field.confidence) * AGREED
+        : best.field.confidence
+      : agreeing(best) < options.length
+        ? best.field.confidence * DISAGREED
+        : best.field.confidence
+    // The learned probability only lowers the hand-set confidence: fitted on a few dozen receipts it misses
+    // errors the hand-set factors catch, so together they flag every value either doubts.
     const calibrated = definition.calibrated ? calibratedConfidence(definition.key, features) : null
-    const confidence =
-      calibrated ??
-      (agreed
-        ? verified
-          ? 1 - (1 - best.field.confidence) * AGREED
-          : best.field.confidence
-        : agreeing(best) < options.length
-          ? best.field.confidence * DISAGREED
-          : best.field.confidence)
+    const confidence = calibrated === null ? handSet : Math.min(handSet, calibrated)
     return { field: { ...best.field, confidence }, reading: best.reading, features }
   })
 }

@@ -99,6 +99,50 @@ describe("the shop name chosen among all of a receipt's lines", () => {
     expect(fields.merchant_name).toMatchObject({ value: null, method: 'not_found', bbox: null })
   })
 
+  it('reads a name printed over two lines, its legal form on the second, as one name', () => {
+    const split = (first: string, second: string): (ReceiptLine | string)[] => [
+      { text: first, size: 1.3 },
+      { text: second, size: 1.3 },
+      '(Co. No. 245117-K)',
+      'No 12, Jalan Kenari 4',
+      '47100 Puchong, Selangor',
+      { text: 'EXERCISE BOOK A4', amount: '4.50' },
+      { text: 'TOTAL', amount: '4.50' },
+      { text: 'CASH', amount: '5.00' },
+      { text: 'CHANGE', amount: '0.50' },
+    ]
+    expect(extract(split('KEDAI BUKU CAHAYA', 'CO. (M) SDN BHD')).merchant_name?.value).toBe(
+      'KEDAI BUKU CAHAYA CO. (M) SDN BHD',
+    )
+    expect(extract(split('MEI LING HOKKIEN', 'KITCHEN SDN BHD')).merchant_name?.value).toBe(
+      'MEI LING HOKKIEN KITCHEN SDN BHD',
+    )
+  })
+
+  it("takes the shop's name at the top over a customer's company named under its address", () => {
+    const billed: (ReceiptLine | string)[] = [
+      { text: 'SERI KEMBANGAN HARDWARE', size: 1.3 },
+      '(654321-T)',
+      'LOT 7, JLN BESAR 3',
+      '43300 SERI KEMBANGAN',
+      'GST ID 001234567890',
+      'TAX INVOICE',
+      'Bill To',
+      'ORKID CONSTRUCTION (M) SDN BHD',
+      'Date: 14/03/2018 Cashier: 02',
+      { text: 'PVC PIPE 2"', amount: '18.00' },
+      { text: 'PVC ELBOW 2" x 4', amount: '6.40' },
+      { text: 'PIPE GLUE 100G', amount: '4.60' },
+      { text: 'SCREW 1" (100)', amount: '5.00' },
+      { text: 'WALL PLUG (50)', amount: '4.00' },
+      { text: 'TOTAL QTY: 8', amount: '38.00' },
+      { text: 'TOTAL', amount: '38.00' },
+      { text: 'CASH', amount: '50.00' },
+      { text: 'CHANGE', amount: '12.00' },
+    ]
+    expect(extract(billed).merchant_name?.value).toBe('SERI KEMBANGAN HARDWARE')
+  })
+
   it('finds the legal part of a line that also holds an address', () => {
     expect(legalPart('Muster Handel GmbH & Co. KG · Hauptstr. 5 · 12345 Berlin')).toBe(
       'Muster Handel GmbH & Co. KG',

@@ -77,16 +77,22 @@ const TRAILING = new Set(TRAILING_FORMS.map(plainForm))
 const LEADING = new Set(LEADING_FORMS.map(plainForm))
 const LONGEST_FORM = 4
 
+/** How many of the last words are a legal form ("Muster GmbH & Co. KG": 4), null when they are none. */
+function trailingFormSpan(words: string[]): number | null {
+  const known = trailingLegalForm(words)
+  if (known && !known.fromDigits) return known.span
+  for (let span = Math.min(LONGEST_FORM, words.length); span >= 1; span--)
+    if (TRAILING.has(plainForm(words.slice(-span).join(' ')))) return span
+  return null
+}
+
 /** A line's part a legal form ends or starts ("Muster GmbH & Co. KG · Hauptstr. 5" gives "Muster GmbH & Co. KG"). */
 export function legalPart(text: string): string | null {
   for (const segment of text.split(/\s+[·•|]\s+|,\s+|\s{2,}|\s+-\s+/u).map((s) => s.trim())) {
     const words = segment.split(/\s+/u)
     // A form alone ("SDN BHD" under the name it ends) names nobody on its own line.
     if (words.length < 2 || TRAILING.has(plainForm(segment))) continue
-    const known = trailingLegalForm(words)
-    if (known && !known.fromDigits) return segment
-    for (let span = 1; span <= LONGEST_FORM && span < words.length; span++)
-      if (TRAILING.has(plainForm(words.slice(-span).join(' ')))) return segment
+    if (trailingFormSpan(words) !== null) return segment
     // A form written first is in capitals ("SIA", "AS"), never the English word "as".
     if (words[0] === words[0]?.toUpperCase() && LEADING.has(plainForm(words[0] as string))) return segment
   }
@@ -120,10 +126,13 @@ export const FEATURES = [
   'opens_bracket',
   'closes_bracket',
   'continues_above',
+  'below_particulars',
+  'ends_split_name',
 ] as const
 
 export interface ShopNameCandidate {
   line: Line
+  previous: Line | undefined
   next: Line | undefined
   features: number[]
 }
@@ -142,7 +151,11 @@ export function shopNameCandidates(pages: PageText[]): ShopNameCandidate[] {
   const texts = lines.map((line) => plainForm(legalPart(line.text) ?? line.text))
   const firstLegal = lines.findIndex((line) => legalPart(line.text) !== null)
   const title = lines.findIndex((line) => isTitle(line.text))
-  const names = lines.map((line, rank) => nameOfCandidate({ line, next: lines[rank + 1] }))
+  const names = lines.map((line, rank) =>
+    nameOfCandidate({ line, previous: lines[rank - 1], next: lines[rank + 1] }),
+  )
+  // The first line that gives an address or a registration number ends the shop's own heading.
+  const firstParticulars = lines.findIndex((line) => isParticulars(line.text))
   return lines.map((line, rank) => {
     const text = line.text
     // The name this line reads as may go on to the next line, which holds its legal form.
@@ -183,8 +196,17 @@ export function shopNameCandidates(pages: PageText[]): ShopNameCandidate[] {
       opens_bracket: unclosed(text) > 0 ? 1 : 0,
       closes_bracket: unclosed(text) < 0 ? 1 : 0,
       continues_above: continuesAbove ? 1 : 0,
+      // A company named in the upper half under the shop's address or registration lines is a party to the
+      // sale (the customer, a supplier), not the shop; a name printed at the foot is not in the upper half.
+      below_particulars: firstParticulars >= 0 && rank > firstParticulars && line.bbox[1] < 0.5 ? 1 : 0,
+      ends_split_name: endsSplitName(line, lines[rank - 1]) ? 1 : 0,
     }
-    return { line, next: lines[rank + 1], features: FEATURES.map((f) => values[f]) }
+    return {
+      line,
+      previous: lines[rank - 1],
+      next: lines[rank + 1],
+      features: FEATURES.map((f) => values[f]),
+    }
   })
 }
 
@@ -219,12 +241,14 @@ const unclosed = (text: string) => (text.match(/\(/gu) ?? []).length - (text.mat
  * The name a candidate line reads as: the part a legal form ends when it shares its line with an address; a line
  * that opens a bracket the next one closes goes on there ("... (SETIA" / "ALAM) SDN BHD").
  */
-export function nameOfCandidate({ line, next }: Pick<ShopNameCandidate, 'line' | 'next'>) {
-  if (next && unclosed(line.text) > 0 && unclosed(next.text) < 0) {
-    const words = [...line.words, ...next.words]
-    const joined = { ...line, words, text: words.map((w) => w.text).join(' ') }
-    return nameOnLine(joined, undefined)
-  }
+export function nameOfCandidate({
+  line,
+  previous,
+  next,
+}: Pick<ShopNameCandidate, 'line' | 'previous' | 'next'>) {
+  if (previous && endsSplitName(line, previous)) return nameOnLine(joinedLines(previous, line), undefined)
+  if (next && unclosed(line.text) > 0 && unclosed(next.text) < 0)
+    return nameOnLine(joinedLines(line, next), undefined)
   const part = legalPart(line.text)
   return nameOnLine(part && part !== line.text ? partOf(line, part) : line, next)
 }
@@ -243,6 +267,40 @@ export function shopName(pages: PageText[]): ShopName | null {
   if (best < 0 || probability <= none) return null
   const name = nameOfCandidate(candidates[best] as ShopNameCandidate)
   return name ? { value: name.value, words: name.words, probability, guessed: name.guessed } : null
+}
+
+const joinedLines = (first: Line, second: Line): Line => {
+  const words = [...first.words, ...second.words]
+  return { ...first, words, text: words.map((w) => w.text).join(' ') }
+}
+
+/** An address or a registration number: the shop's particulars (a web address above the name is a slogan). */
+const isParticulars = (text: string) => ADDRESS.test(text) || POSTCODE.test(text) || REGISTRATION.test(text)
+
+/** Words of three letters or more: a legal form's "CO." and "(M)" name nobody. */
+const nameWords = (words: string[]) => words.filter((w) => letters(w) >= 3).length
+
+/**
+ * A line in capitals that holds a legal form with at most one word of a name before it ("CO. (M) SDN BHD",
+ * "RESTAURANT SDN BHD") under a line in capitals that could be a name and holds no legal form, address or number
+ * ("POPULAR BOOK"): one name printed over two lines, the legal form on the second.
+ */
+function endsSplitName(line: Line, previous: Line | undefined): boolean {
+  if (!previous || line.bbox[1] - previous.bbox[3] > previous.bbox[3] - previous.bbox[1]) return false
+  const words = line.text.split(/\s+/u)
+  const span = trailingFormSpan(words)
+  if (span === null || nameWords(words.slice(0, words.length - span)) > 1) return false
+  const above = previous.text
+  return (
+    line.text === line.text.toUpperCase() &&
+    above === above.toUpperCase() &&
+    nameWords(above.split(/\s+/u)) >= 2 &&
+    digits(above) === 0 &&
+    legalPart(above) === null &&
+    !isParticulars(above) &&
+    !CONTACT.test(above) &&
+    !isTitle(above)
+  )
 }
 
 /** The words of a line that make up one part of its text. */

@@ -43,6 +43,8 @@ interface Language {
   change: string[]
   vat: string[]
   thanks: string[]
+  /** Labels a customer's company is printed under on a receipt made out to it. */
+  customer: string[]
   decimal: ',' | '.'
 }
 
@@ -60,6 +62,7 @@ const LANGUAGES: Record<string, Language> = {
     change: ['Rückgeld', 'Zurück', 'Wechselgeld'],
     vat: ['USt-IdNr. DE', 'St.-Nr. ', 'MwSt 19%'],
     thanks: ['Vielen Dank für Ihren Einkauf', 'Bitte Bon aufbewahren', 'Es bediente Sie: Kasse 2'],
+    customer: ['Kunde:', 'Rechnung an:'],
     decimal: ',',
   },
   lv: {
@@ -76,6 +79,7 @@ const LANGUAGES: Record<string, Language> = {
     change: ['Izdots', 'Atlikums'],
     vat: ['PVN reģ. Nr. LV', 'PVN 21%'],
     thanks: ['Paldies par pirkumu!', 'Čeks Nr.'],
+    customer: ['Pircējs:', 'Klients:'],
     decimal: ',',
   },
   fr: {
@@ -91,6 +95,7 @@ const LANGUAGES: Record<string, Language> = {
     change: ['Rendu', 'Monnaie rendue'],
     vat: ['TVA 5,5%', 'SIRET ', 'N° TVA FR'],
     thanks: ['Merci de votre visite', 'A bientôt'],
+    customer: ['Client :', 'Facturé à :'],
     decimal: ',',
   },
   es: {
@@ -106,6 +111,7 @@ const LANGUAGES: Record<string, Language> = {
     change: ['Cambio', 'Devolución'],
     vat: ['CIF B', 'NIF B', 'IVA 10%'],
     thanks: ['Gracias por su compra', 'Factura simplificada'],
+    customer: ['Cliente:', 'Facturar a:'],
     decimal: ',',
   },
   it: {
@@ -121,6 +127,7 @@ const LANGUAGES: Record<string, Language> = {
     change: ['Resto'],
     vat: ['P.IVA ', 'IVA 10%'],
     thanks: ['Grazie e arrivederci', 'Documento commerciale'],
+    customer: ['Cliente:', 'Intestato a:'],
     decimal: ',',
   },
   nl: {
@@ -136,6 +143,7 @@ const LANGUAGES: Record<string, Language> = {
     change: ['Wisselgeld', 'Terug'],
     vat: ['BTW 9%', 'KvK '],
     thanks: ['Bedankt voor uw bezoek', 'Tot ziens'],
+    customer: ['Klant:', 'Factuur aan:'],
     decimal: ',',
   },
   en: {
@@ -151,6 +159,7 @@ const LANGUAGES: Record<string, Language> = {
     change: ['CHANGE', 'Change Due'],
     vat: ['VAT No. GB', 'GST Reg No: '],
     thanks: ['Thank you, please come again', 'Goods sold are not returnable'],
+    customer: ['Bill To', 'Customer:'],
     decimal: '.',
   },
 }
@@ -209,11 +218,18 @@ export function generateReceipt(seed: number): GeneratedReceipt {
     for (let i = 0, n = 1 + Math.floor(next() * 2); i < n; i++)
       lines.push({ text: `${pick(NOISE)} ${pick(NOISE)}`, confidence: 0.2 + next() * 0.35, size: 2 })
   }
+  // Drawn from a stream of their own, so the receipts generated before these layouts existed stay as they were.
+  const more = seeded(seed + 1_000_003)
+  let top: string | null = null
   if (placement === 'top' || placement === 'both') {
     if (next() < 0.3) logo()
     // Above a legal line at the foot, the top names the same company; alone, it may print the brand only.
-    const top = placement === 'both' || next() < 0.6 ? legalName : base
-    lines.push({ text: cased(top), size: next() < 0.6 ? 1.6 : 1 })
+    top = placement === 'both' || next() < 0.6 ? legalName : base
+    const size = next() < 0.6 ? 1.6 : 1
+    // A long name in capitals broken before its legal form ("POPULAR BOOK" / "CO. (M) SDN BHD").
+    if (upper && top === legalName && !leading && more.next() < 0.25)
+      lines.push({ text: cased(base), size }, { text: cased(form), size })
+    else lines.push({ text: cased(top), size })
   } else logo()
   const street = `${pick(language.streets)} ${1 + Math.floor(next() * 120)}`
   const town = `${language.postcode(Math.floor(next() * 1e6))} ${pick(language.towns)}`
@@ -225,6 +241,13 @@ export function generateReceipt(seed: number): GeneratedReceipt {
   lines.push({
     text: `${String(day).padStart(2, '0')}.${String(month).padStart(2, '0')}.2024 ${10 + Math.floor(next() * 9)}:${10 + Math.floor(next() * 49)}`,
   })
+  // A receipt made out to a customer names the customer's company in the body, under the shop's particulars.
+  if (more.next() < 0.15) {
+    const customer = `${more.pick(SHOP_WORDS.filter((w) => w !== base))} ${more.pick(language.forms.length > 0 ? language.forms : ['Ltd'])}`
+    const label = more.pick(language.customer)
+    if (more.next() < 0.5) lines.push({ text: label }, { text: cased(customer) })
+    else lines.push({ text: cased(`${label} ${customer}`) })
+  }
   let total = 0
   for (let i = 0, n = 2 + Math.floor(next() * 6); i < n; i++) {
     const price = Math.round((0.5 + next() * 15) * 100) / 100
@@ -248,7 +271,6 @@ export function generateReceipt(seed: number): GeneratedReceipt {
     const footer = next() < 0.5 ? `${legalName}, ${street}, ${town}` : legalName
     lines.push({ text: footer })
   }
-  const printedTop = lines.some((l) => l.text === cased(legalName))
-  const merchant = placement === 'logo' ? null : placement === 'top' && !printedTop ? base : legalName
+  const merchant = placement === 'logo' ? null : top === base ? base : legalName
   return { page: receiptPage(lines), merchant, total }
 }
