@@ -50,7 +50,7 @@ async function overHttp(method: 'GET' | 'POST' | 'PATCH', path: string, payload?
     headers: { ...reviewer, ...(payload ? { 'content-type': 'application/json' } : {}) },
     ...(payload ? { body: JSON.stringify(payload) } : {}),
   })
-  return { status: response.status, body: await response.json() }
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
 describe('typed values', () => {
@@ -250,7 +250,10 @@ describe('taking the value already read', () => {
     })
     expect(clicked.body.review_status).toBe('accepted')
     expect(storedField(number.id)).toMatchObject({ reviewStatus: 'accepted', revisionCount: 1 })
-    expect(storedRunReview(run.id)).toMatchObject({ reviewStatus: 'approved', reviewedAt: expect.any(String) })
+    expect(storedRunReview(run.id)).toMatchObject({
+      reviewStatus: 'approved',
+      reviewedAt: expect.any(String),
+    })
     const detail = await overHttp('GET', `/document-recognition/runs/${run.id}`)
     expect(detail.body).toMatchObject({ review_status: 'approved' })
   })

@@ -44,7 +44,8 @@ export function correctField(
   const value = patch.value !== undefined ? patch.value : (field.value ?? null)
   // Sending the value already there (taken from the page by a box or a click, or typed again) is a decision too:
   // it accepts an open field, as a confirmed value is validated in Rossum.
-  const confirmsValue = patch.value !== undefined && patch.value !== null && !valueChanged && !isSettled(field)
+  const confirmsValue =
+    patch.value !== undefined && patch.value !== null && !valueChanged && !isSettled(field)
   const reviewStatus =
     valueChanged && !notOnDocument
       ? 'corrected'
