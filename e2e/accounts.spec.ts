@@ -43,6 +43,13 @@ test('a user changes their own password in the profile; their other session is s
   await signIn(page, server, ann.username, ann.password)
   await page.getByRole('button', { name: /profile/i }).click()
   const dialog = page.getByRole('dialog', { name: 'Your profile' })
+  // Close is the dialog's own, at its foot on the right, not a second button of the password form.
+  const change = await dialog.getByRole('button', { name: 'Change password' }).boundingBox()
+  const close = await dialog.getByRole('button', { name: 'Close' }).boundingBox()
+  const frame = await dialog.boundingBox()
+  if (!change || !close || !frame) throw new Error('the profile dialog is not shown')
+  expect(close.x).toBeGreaterThan(change.x + change.width)
+  expect(frame.x + frame.width - (close.x + close.width)).toBeLessThan(32)
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await screenshot(page, testInfo, `profile-${scheme}`)

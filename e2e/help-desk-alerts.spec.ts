@@ -58,7 +58,7 @@ test('a user opens a cited PDF passage: its page drawn in the console with the p
   await signIn(page, server, uma.username, uma.password)
   await page.goto(`${server.url}/console/chat/new`)
   await page.getByRole('radio', { name: /Historian/ }).check()
-  await page.getByLabel('Message', { exact: true }).fill('Who was the leader of the Norse raiders?')
+  await page.getByLabel('Message', { exact: true }).fill('Who swore fealty to King Charles III?')
   await page.getByRole('button', { name: 'Start conversation' }).click()
   const citations = page.getByRole('list', { name: 'Citations' }).first()
   const line = citations.getByRole('link').first()
@@ -79,6 +79,11 @@ test('a user opens a cited PDF passage: its page drawn in the console with the p
   await expect(hits.first()).toBeInViewport()
   // The cover page's title is not part of the passage, and it is not on this page either.
   await expect(cited.locator('.textLayer')).not.toContainText('A short history')
+  // The way back sits at the passage's right edge, not far off at the window's.
+  const back = await page.getByRole('button', { name: 'Back to the conversation' }).boundingBox()
+  const quote = await page.getByRole('blockquote', { name: 'Cited passage' }).boundingBox()
+  if (!back || !quote) throw new Error('the passage view is not shown')
+  expect(Math.abs(back.x + back.width - (quote.x + quote.width))).toBeLessThan(2)
   await screenshotsInEveryLook(page, testInfo, 'passage-view', hits.filter({ hasText: 'Rollo' }))
 })
 

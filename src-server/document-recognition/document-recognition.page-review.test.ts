@@ -9,7 +9,7 @@ import {
 } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, invoicePng } from '../../test/helpers/document-recognition/invoice-documents'
 import type { TestServer } from '../../test/helpers/server'
-import { documentFieldReview } from './document-recognition.tables'
+import { documentFieldReview, documentRunReview } from './document-recognition.tables'
 
 type Word = { text: string; bbox: [number, number, number, number] }
 type Field = { id: string; field_key: string; value: unknown; review_status: string; bbox: number[] | null }
@@ -34,6 +34,24 @@ const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
 const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 const storedField = (id: string) =>
   server.app.ctx.db.select().from(documentFieldReview).where(eq(documentFieldReview.id, id)).get()
+const storedRunReview = (runId: string) =>
+  server.app.ctx.db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
+
+/** The server listening on loopback, opened once for the tests that go over real HTTP. */
+let listening: Promise<string> | undefined
+const baseUrl = () => {
+  listening ??= server.listen()
+  return listening
+}
+/** A reviewer's JSON request over a real connection. */
+async function overHttp(method: 'GET' | 'POST' | 'PATCH', path: string, payload?: object) {
+  const response = await fetch(`${await baseUrl()}${path}`, {
+    method,
+    headers: { ...reviewer, ...(payload ? { 'content-type': 'application/json' } : {}) },
+    ...(payload ? { body: JSON.stringify(payload) } : {}),
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
 
 describe('typed values', () => {
   it('refuses a money value that does not read as one amount with a 422 naming the field, and saves nothing', async () => {
@@ -191,9 +209,59 @@ describe('taking a value from the page', () => {
   })
 })
 
+describe('taking the value already read', () => {
+  it('accepts the field when a drawn box or a click takes the same value, and approves the run with its last open field, over real HTTP', async () => {
+    const run = await completedRun(await invoicePdf())
+    const fields = `/document-recognition/runs/${run.id}/field-reviews`
+    const words = await wordsOf(run.id)
+    const total = fieldOf(run, 'total_amount')
+    const number = fieldOf(run, 'invoice_number')
+    expect(total).toMatchObject({ value: 1190, review_status: 'pending' })
+    expect(number).toMatchObject({ value: 'INV-2024-0042', review_status: 'pending' })
+
+    // A box drawn around the total reads the value already there; taking it is the reviewer's decision.
+    const read = await overHttp('POST', `${fields}/${total.id}/read-region`, {
+      page_number: 1,
+      bbox: around(wordBox(words, '1,190.00')),
+    })
+    expect(read.body).toMatchObject({ value: 1190 })
+    const region = await overHttp('PATCH', `${fields}/${total.id}`, {
+      value: read.body.value,
+      page_number: 1,
+      bbox: read.body.bbox,
+    })
+    expect(region.status).toBe(200)
+    expect(region.body.review_status).toBe('accepted')
+    expect(storedField(total.id)).toMatchObject({ value: 1190, reviewStatus: 'accepted', revisionCount: 1 })
+
+    // Every other field but the invoice number settled: the run stays open until that one is decided.
+    for (const field of run.field_reviews as Field[]) {
+      if (field.id === total.id || field.id === number.id) continue
+      const status = field.value === null ? 'not_on_document' : 'accepted'
+      expect((await overHttp('PATCH', `${fields}/${field.id}`, { review_status: status })).status).toBe(200)
+    }
+    expect(storedRunReview(run.id)?.reviewStatus).not.toBe('approved')
+
+    // A click on the printed number takes the same value: the last open field is decided and the run approves.
+    const clicked = await overHttp('PATCH', `${fields}/${number.id}`, {
+      value: 'INV-2024-0042',
+      page_number: 1,
+      bbox: wordBox(words, 'INV-2024-0042'),
+    })
+    expect(clicked.body.review_status).toBe('accepted')
+    expect(storedField(number.id)).toMatchObject({ reviewStatus: 'accepted', revisionCount: 1 })
+    expect(storedRunReview(run.id)).toMatchObject({
+      reviewStatus: 'approved',
+      reviewedAt: expect.any(String),
+    })
+    const detail = await overHttp('GET', `/document-recognition/runs/${run.id}`)
+    expect(detail.body).toMatchObject({ review_status: 'approved' })
+  })
+})
+
 describe('the live run feed', () => {
   it('streams a run from queued to completed, then its review changes and rejection reason, over real HTTP', async () => {
-    const base = await server.listen()
+    const base = await baseUrl()
     const live = new AbortController()
     const response = await fetch(`${base}/document-recognition/runs/events`, {
       headers: reviewer,

@@ -23,7 +23,8 @@ function requireOpenReview(db: Db, run: AgentRunRow): repo.RunReviewRow {
  * Applies a reviewer's correction: updates the field, appends a revision (never updated or deleted), and moves
  * the run's review_status: `approved` once every field is settled (accepted, corrected or not on the document); a
  * changed value on an approved run reopens it (back to pending/flagged, `reviewed_at` cleared) until the next review
- * action confirms it. `not_on_document` clears the value and its box.
+ * action confirms it. `not_on_document` clears the value and its box. A value sent corrects the field when it differs
+ * and accepts an open one when it is the value already there.
  */
 export function correctField(
   db: Db,
@@ -41,8 +42,14 @@ export function correctField(
   if (notOnDocument) patch = { ...patch, value: null, page_number: null, bbox: null }
   const valueChanged = patch.value !== undefined && !same(patch.value, field.value)
   const value = patch.value !== undefined ? patch.value : (field.value ?? null)
+  // Sending the value already there (taken from the page by a box or a click, or typed again) is a decision too:
+  // it accepts an open field, as a confirmed value is validated in Rossum.
+  const confirmsValue =
+    patch.value !== undefined && patch.value !== null && !valueChanged && !isSettled(field)
   const reviewStatus =
-    valueChanged && !notOnDocument ? 'corrected' : (patch.review_status ?? field.reviewStatus)
+    valueChanged && !notOnDocument
+      ? 'corrected'
+      : (patch.review_status ?? (confirmsValue ? 'accepted' : field.reviewStatus))
   const now = nowIso()
   db.transaction((tx) => {
     reviseField(tx, field, actorId, now, {

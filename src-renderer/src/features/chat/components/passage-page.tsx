@@ -147,8 +147,9 @@ export function PassagePage() {
   const passage = cited?.passage
   // Back to the conversation it was opened from; a link opened on its own goes to Chat.
   const back = () => (location.key === 'default' ? navigate('/console/chat') : navigate(-1))
+  // Header and passage share one column, so the way back sits at the passage's edge, not the window's.
   return (
-    <>
+    <div className="passage-screen">
       <PageHeader
         title={passage?.document_name ?? 'Cited passage'}
         description={passage?.page_number ? `Page ${passage.page_number}` : 'The passage the answer cites'}
@@ -168,6 +169,6 @@ export function PassagePage() {
           </div>
         ) : null}
       </Loadable>
-    </>
+    </div>
   )
 }

@@ -223,14 +223,6 @@ export function DocumentViewer({
     setCurrentPage(page)
   }
 
-  // Words are only for taking values: a read-only run never asks for them.
-  const showWords = useCallback(
-    (pageNumber: number) => {
-      if (interactive) onPageVisible(pageNumber)
-    },
-    [interactive, onPageVisible],
-  )
-
   return (
     <div className="pdf-viewer">
       {pdf && sizes.length > 1 ? (
@@ -258,7 +250,7 @@ export function DocumentViewer({
                   selectedId={selectedId}
                   words={words[index + 1]}
                   interactive={interactive}
-                  onVisible={showWords}
+                  onVisible={onPageVisible}
                   onSelect={onSelect}
                   onTakeWords={onTakeWords}
                   onTakeRegion={onTakeRegion}

@@ -11,17 +11,20 @@ export interface LabelRequest {
 
 /** Space kept between a label and any value box or other label: a box's outline is drawn 3 px outside it. */
 const GAP = 4
+/** Space kept between a label and a printed word, which has no outline. */
+const WORD_GAP = 1
 
-const overlaps = (a: Rect, b: Rect) =>
-  a[0] < b[2] + GAP && b[0] < a[2] + GAP && a[1] < b[3] + GAP && b[1] < a[3] + GAP
+const overlaps = (a: Rect, b: Rect, gap = GAP) =>
+  a[0] < b[2] + gap && b[0] < a[2] + gap && a[1] < b[3] + gap && b[1] < a[3] + gap
 
-/** Where a label may go around its box, in the order tried: above, below, left, right. */
+/** Where a label may go around its box, in the order tried: above, below, then left and right (level with its top, then centred on it). */
 function candidates({ box, width, height }: LabelRequest): Rect[] {
   const [x0, y0, x1, y1] = box
   const above = y0 - GAP - height
   const below = y1 + GAP
   const left = x0 - GAP - width
   const right = x1 + GAP
+  const middle = (y0 + y1 - height) / 2
   return [
     [x0, above, x0 + width, above + height],
     [x1 - width, above, x1, above + height],
@@ -29,15 +32,16 @@ function candidates({ box, width, height }: LabelRequest): Rect[] {
     [x1 - width, below, x1, below + height],
     [left, y0, left + width, y0 + height],
     [right, y0, right + width, y0 + height],
+    [left, middle, left + width, middle + height],
+    [right, middle, right + width, middle + height],
   ]
 }
 
 /**
  * Places field labels outside every value box: each label (in the given order, so the first are placed first)
- * takes the first spot beside its own box that stays on the page and touches no value box and no label placed
- * before it, preferring the one that covers the fewest of the page's printed `words` (on a tight receipt at a
- * small zoom every spot may cover some). A label with no such spot gets null: it is shown only on hover or selection, never
- * over a value.
+ * takes the first spot beside its own box that stays on the page and touches no value box, no printed word and no
+ * label placed before it. A label with no such spot (on a tight receipt at a small zoom every spot may cover
+ * printed text) gets null: it is shown only on hover or selection, and in the field list, never over the page's text.
  */
 export function placeLabels(
   labels: LabelRequest[],
@@ -48,21 +52,16 @@ export function placeLabels(
   const placed: Rect[] = []
   const result = new Map<string, Rect | null>()
   for (const label of labels) {
-    const free = candidates(label).filter(
+    const spot = candidates(label).find(
       (rect) =>
         rect[0] >= 0 &&
         rect[1] >= 0 &&
         rect[2] <= page.width &&
         rect[3] <= page.height &&
         !values.some((value) => overlaps(rect, value)) &&
+        // A label's own value's words are inside its box, which no spot touches anyway.
+        !words.some((word) => overlaps(rect, word, WORD_GAP)) &&
         !placed.some((other) => overlaps(rect, other)),
-    )
-    // The spot covering the fewest printed words, the first tried among equals. (A label's own value's words
-    // are inside its box, which no spot touches anyway.)
-    const covered = (rect: Rect) => words.filter((word) => overlaps(rect, word)).length
-    const spot = free.reduce<Rect | undefined>(
-      (best, rect) => (best === undefined || covered(rect) < covered(best) ? rect : best),
-      undefined,
     )
     if (spot) placed.push(spot)
     result.set(label.id, spot ?? null)

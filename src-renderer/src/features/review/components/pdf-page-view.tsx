@@ -46,9 +46,9 @@ const tabWidth = (text: string) => {
 }
 
 /**
- * Where each field's name tab goes, in page pixels: outside every value box and clear of the other tabs (and of
- * the page's words where it can), the selected field's placed first, then in reading order; null when there is no
- * free spot (shown on hover or selection only).
+ * Where each field's name tab goes, in page pixels: outside every value box, clear of the other tabs and of the
+ * page's words, the selected field's placed first, then in reading order; none while the words are not known yet,
+ * null when there is no free spot (shown on hover or selection only).
  */
 function useLabelSpots(
   fields: FieldReview[],
@@ -58,6 +58,7 @@ function useLabelSpots(
   height: number,
 ) {
   return useMemo(() => {
+    if (!words) return new Map<string, Rect | null>()
     const requests = fields
       .map((field) => {
         const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = field.bbox ?? []
@@ -70,7 +71,7 @@ function useLabelSpots(
         }
       })
       .sort((a, b) => Number(b.selected) - Number(a.selected) || a.box[1] - b.box[1] || a.box[0] - b.box[0])
-    const printed = (words ?? []).map(
+    const printed = words.map(
       ({ bbox: [x0 = 0, y0 = 0, x1 = 0, y1 = 0] }) =>
         [x0 * width, y0 * height, x1 * width, y1 * height] as Rect,
     )

@@ -81,10 +81,17 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
             <div className="muted small">{user?.roles.map((role) => label('role', role)).join(', ')}</div>
           </div>
         </div>
-        <label className="btn btn-secondary">
-          Choose a picture…
-          <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={choose} hidden />
-        </label>
+        <div className="row">
+          <label className="btn btn-secondary">
+            Choose a picture…
+            <input type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={choose} hidden />
+          </label>
+          {user?.avatar_url ? (
+            <Button busy={busy} onClick={() => void save(null)}>
+              Remove picture
+            </Button>
+          ) : null}
+        </div>
         {/* Pictures are uploaded and served by this server: a remote address would reach another host. */}
         <FormError message={error} />
         <h3 className="profile-section">Password</h3>
@@ -94,12 +101,8 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
           </p>
         ) : null}
         <ChangePasswordForm onChanged={() => setPasswordChanged(true)} />
-        <div className="row">
-          {user?.avatar_url ? (
-            <Button busy={busy} onClick={() => void save(null)}>
-              Remove picture
-            </Button>
-          ) : null}
+        {/* Closing is the dialog's, not the password form's: set apart at the foot, on the right. */}
+        <div className="dialog-footer">
           <Button variant="ghost" onClick={onClose}>
             Close
           </Button>
