@@ -67,7 +67,7 @@ test('a support team: the admin opens an agent to users; a user asks it, asks fo
   await expect(user.getByRole('group', { name: 'Who do you want to talk to?' })).toContainText(
     'Questions about orders, invoices and deliveries',
   )
-  await user.getByLabel('Message', { exact: true }).fill('Who was the leader of the Norse raiders?')
+  await user.getByLabel('Message', { exact: true }).fill('Who swore fealty to King Charles III?')
   await user.getByRole('button', { name: 'Start conversation' }).click()
   await expect(user).toHaveURL(/\/console\/chat\/[0-9a-f-]{36}$/)
   const userMessages = user.getByRole('list', { name: 'Messages' })
@@ -91,7 +91,7 @@ test('a support team: the admin opens an agent to users; a user asks it, asks fo
   await expect(user.getByRole('button', { name: 'Talk to a person' })).toHaveCount(0)
   const ownRow = user.getByRole('list', { name: 'Sessions' }).getByRole('link').first()
   await expect(ownRow).toContainText('Help desk')
-  await expect(ownRow).toContainText('Who was the leader of the Norse raiders?')
+  await expect(ownRow).toContainText('Who swore fealty to King Charles III?')
   await expect(ownRow).not.toContainText('uma')
   await screenshot(user, testInfo, 'helpdesk-user-chat')
 
