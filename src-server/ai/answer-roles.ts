@@ -69,10 +69,13 @@ export const OF_BEFORE = /\b(?:of|von|de)\s+(?:the\s+)?$/iu
 
 /** What may stand between a name and the noun it is: a copula, "as", an article ("Duncan as a hostage"). */
 const IS_A_BETWEEN = /^\s*,?\s*(?:(?:as|was|is|were|are|became|becomes|the|a|an)\s+)*$/u
+/** What may stand between the noun and the name it is: apposition or a copula ("the leader ... was Rollo"). */
+const IS_BETWEEN = /^\s*[:,]?\s*(?:(?:was|is|were|are|became|becomes)\s+)?$/u
 
 /**
  * Whether the name is one of the question's words, in apposition ("his nephew Tancred", "the castle: Afranji")
- * or with "as"/a copula between ("Duncan as a hostage"): not a name merely near it ("Bohemond and his nephew").
+ * or with "as"/a copula between ("Duncan as a hostage", "the leader ... was Rollo"): not a name merely near it
+ * ("Bohemond and his nephew").
  */
 export function namesAskedWord(
   entity: Span,
@@ -82,7 +85,7 @@ export function namesAskedWord(
   const end = entity.index + entity.text.length
   return near.some((w) =>
     w.end <= entity.index
-      ? /^\s*[:,]?\s*$/u.test(sentence.slice(w.end, entity.index))
+      ? IS_BETWEEN.test(sentence.slice(w.end, entity.index))
       : w.index >= end && IS_A_BETWEEN.test(sentence.slice(end, w.index)),
   )
 }

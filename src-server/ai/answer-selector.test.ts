@@ -60,6 +60,18 @@ describe('answer selector', () => {
     })
   })
 
+  it('answers "who was X" with the name a copula makes X, and not with a name merely near X', () => {
+    const help = [
+      { index: 1, content: 'The head of the support team is Maria Keller, who answers refund requests.' },
+      { index: 2, content: 'The founder of the company met Paul Weber in Berlin.' },
+    ]
+    expect(selectAnswer('Who is the head of the support team?', help)).toMatchObject({
+      span: 'Maria Keller',
+      passageIndex: 1,
+    })
+    expect(selectAnswer('Who was the founder of the company?', help)).toBeNull()
+  })
+
   it('answers "what is X" with the sentence defining X, not a heading or a sentence merely naming it', () => {
     expect(selectAnswer('What is a trace tree?', written)?.sentence).toBe(
       'A trace tree is a data structure that records the hot paths through a loop.',
