@@ -33,7 +33,7 @@ import {
   shippedExtractorConfig,
   summarise,
 } from '../test/helpers/document-recognition/fixture-accuracy'
-import { generatedCases } from '../test/helpers/document-recognition/generated-invoices'
+import { generatedCases, seededRandom } from '../test/helpers/document-recognition/generated-invoices'
 import { invoicePdf, invoicePng, multipartBody } from '../test/helpers/document-recognition/invoice-documents'
 import { loadReceiptCases, receiptReadings } from '../test/helpers/document-recognition/receipt-accuracy'
 import type { BenchResult } from './run'
@@ -166,21 +166,10 @@ async function latency(): Promise<BenchResult[]> {
   })
 }
 
-/** A small seeded generator (mulberry32): the same grain on every run, so two runs read the same pixels. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** Gaussian grain around mid grey (mean 128, sigma 18), the same for every page of a size on every run. */
 function grainOf(width: number, height: number): Buffer {
-  const random = seeded(width * 65_537 + height)
+  // Seeded: the same grain on every run, so two runs read the same pixels.
+  const random = seededRandom(width * 65_537 + height)
   const pixels = Buffer.alloc(width * height * 3)
   for (let i = 0; i < pixels.length; i += 2) {
     // Box-Muller: two independent normal values from two uniform ones.

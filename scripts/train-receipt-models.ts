@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
+import { distance } from '../src-server/document-recognition/extraction/header-name'
 import { extractFromReadings } from '../src-server/document-recognition/extraction/readings'
 import { CONFIDENCE_FEATURES } from '../src-server/document-recognition/extraction/receipt-confidence'
 import {
@@ -40,22 +41,11 @@ const EXTRACTION = path.join(process.cwd(), 'src-server', 'document-recognition'
 const GENERATED = 800
 const plain = (text: string) => fold(text).replace(/[^\p{L}\p{N}]/gu, '')
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      )
-    previous = current
-  }
-  return previous[b.length] as number
-}
 /** How alike a line's name is to the key's (1 the same), letters and digits only: OCR misreads a letter or two. */
-const likeness = (a: string, b: string) => 1 - editDistance(a, b) / Math.max(a.length, b.length, 1)
+const likeness = (a: string, b: string) => {
+  const longest = Math.max(a.length, b.length, 1)
+  return 1 - distance(a, b, longest) / longest
+}
 
 /** One receipt's choice: its lines' features and which line is the name (-1: none). */
 export interface Choice {

@@ -34,27 +34,28 @@ async function get(base: string, path: string, headers: Record<string, string>) 
 const rows = <T>(sql: string, ...params: unknown[]) =>
   server.app.ctx.db.$client.prepare(sql).all(...params) as T[]
 
-/**
- * Alice sells an agent that draws on her harbour guide (a PDF); Bob buys it and asks it something over real HTTP,
- * so the citations are the ones a real answer stored.
- */
-async function boughtAgentCitingAliceGuide() {
+/** A server with Alice's agent answering from her ingested PDF guide. */
+async function aliceAgentOnHerGuide(agentName: string) {
   server = await startTestServer()
   const base = await server.listen()
   const alice = await server.headersFor('alice')
-  const bob = await server.headersFor('bob')
   const agentId = (
-    await server.app.inject({
-      method: 'POST',
-      url: '/agents',
-      headers: alice,
-      payload: { name: 'Harbour guide' },
-    })
+    await server.app.inject({ method: 'POST', url: '/agents', headers: alice, payload: { name: agentName } })
   ).json().id as string
   const sourceId = await createSource(server, alice, { name: 'Harbour guide' })
   const uploaded = await upload(server, alice, sourceId, [{ name: 'guide.pdf', data: await makePdf(PAGES) }])
   const documentId = uploaded.json().id as string
   expect((await ingest(server, alice, sourceId, { agent_id: agentId })).status).toBe('succeeded')
+  return { base, alice, agentId, sourceId, documentId }
+}
+
+/**
+ * Alice sells an agent that draws on her harbour guide (a PDF); Bob buys it and asks it something over real HTTP,
+ * so the citations are the ones a real answer stored.
+ */
+async function boughtAgentCitingAliceGuide() {
+  const { base, alice, agentId, sourceId, documentId } = await aliceAgentOnHerGuide('Harbour guide')
+  const bob = await server.headersFor('bob')
   const listingId = await createListing(server, 'alice', { asset_id: agentId })
   await publish(server, listingId)
   const orderId = await purchase(server, 'bob', listingId)
@@ -131,26 +132,11 @@ describe('what a citation grants', () => {
   })
 
   it('gives the user of a help desk agent the passages cited to them; the operator reads them; no one else does', async () => {
-    server = await startTestServer()
-    const base = await server.listen()
-    const alice = await server.headersFor('alice')
+    const { base, alice, agentId, sourceId, documentId } = await aliceAgentOnHerGuide('Help desk')
     const uma = await server.headersFor('uma')
     const vic = await server.headersFor('vic')
     const olga = await server.headersFor('olga', ['operator'])
-    const agentId = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/agents',
-        headers: alice,
-        payload: { name: 'Help desk' },
-      })
-    ).json().id as string
-    const sourceId = await createSource(server, alice, { name: 'Harbour guide' })
-    const uploaded = await upload(server, alice, sourceId, [
-      { name: 'guide.pdf', data: await makePdf(PAGES) },
-    ])
-    const doc = `/knowledge-sources/${sourceId}/documents/${uploaded.json().id}`
-    expect((await ingest(server, alice, sourceId, { agent_id: agentId })).status).toBe('succeeded')
+    const doc = `/knowledge-sources/${sourceId}/documents/${documentId}`
     const audience = async (to: 'users' | 'owner') =>
       (
         await server.app.inject({

@@ -103,7 +103,7 @@ export function isNameLike(line: Line): boolean {
 const squashed = (text: string) => fold(text).replace(/[^\p{L}\p{N}&/]/gu, '')
 
 /** Edit distance of two short strings, stopped early beyond `limit`. */
-function distance(a: string, b: string, limit: number): number {
+export function distance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
   for (let i = 1; i <= a.length; i++) {

@@ -39,95 +39,6 @@ export const adminAuditLog = pgTable(
   ],
 )
 
-export const runtimeAgent = pgTable(
-  'runtime_agent',
-  {
-    id: text('id')
-      .primaryKey()
-      .$defaultFn(() => randomUUID()),
-    name: text('name').notNull(),
-    type: text('type').notNull(),
-    publishedVersionId: text('published_version_id'),
-    ownerId: text('owner_id'),
-    definitionKey: text('definition_key'),
-    shippedConfigSha: text('shipped_config_sha'),
-    createdAt: text('created_at').notNull().$defaultFn(nowIso),
-    updatedAt: text('updated_at').notNull().$defaultFn(nowIso).$onUpdateFn(nowIso),
-  },
-  (t) => [
-    uniqueIndex('runtime_agent_definition_key_idx').on(t.definitionKey),
-    check('runtime_agent_type_check', sql`${t.type} IN ('document_extraction')`),
-  ],
-)
-
-export const runtimeAgentVersion = pgTable(
-  'runtime_agent_version',
-  {
-    id: text('id')
-      .primaryKey()
-      .$defaultFn(() => randomUUID()),
-    agentId: text('agent_id').notNull(),
-    version: bigint('version', { mode: 'number' }).notNull(),
-    status: text('status').notNull().default('draft'),
-    config: jsonb('config_json').notNull(),
-    createdAt: text('created_at').notNull().$defaultFn(nowIso),
-  },
-  (t) => [
-    uniqueIndex('runtime_agent_version_number_idx').on(t.agentId, t.version),
-    uniqueIndex('runtime_agent_version_one_published_idx').on(t.agentId).where(sql`status = 'published'`),
-    check('runtime_agent_version_status_check', sql`${t.status} IN ('draft', 'published', 'retired')`),
-    foreignKey({
-      name: 'runtime_agent_version_agent_id_runtime_agent_id_fk',
-      columns: [t.agentId],
-      foreignColumns: [runtimeAgent.id],
-    }).onDelete('cascade'),
-  ],
-)
-
-export const agentRun = pgTable(
-  'agent_run',
-  {
-    id: text('id')
-      .primaryKey()
-      .$defaultFn(() => randomUUID()),
-    runtimeAgentId: text('runtime_agent_id').notNull(),
-    agentVersionId: text('agent_version_id').notNull(),
-    agentTypeSnapshot: text('agent_type_snapshot').notNull(),
-    status: text('status').notNull().default('queued'),
-    inputSlot: text('input_slot').notNull(),
-    sourceSha256: text('source_sha256').notNull(),
-    fileName: text('file_name').notNull(),
-    mimeType: text('mime_type').notNull(),
-    pdfSha256: text('pdf_sha256'),
-    pageCount: bigint('page_count', { mode: 'number' }),
-    output: jsonb('output_json'),
-    errorMessage: text('error_message'),
-    attempts: bigint('attempts', { mode: 'number' }).notNull().default(0),
-    rerunSourceRunId: text('rerun_source_run_id'),
-    createdById: text('created_by_id'),
-    createdAt: text('created_at').notNull().$defaultFn(nowIso),
-    updatedAt: text('updated_at').notNull().$defaultFn(nowIso).$onUpdateFn(nowIso),
-    startedAt: text('started_at'),
-    completedAt: text('completed_at'),
-  },
-  (t) => [
-    index('agent_run_agent_idx').on(t.runtimeAgentId, t.createdAt),
-    index('agent_run_rerun_source_idx').on(t.rerunSourceRunId),
-    index('agent_run_created_idx').on(t.createdAt),
-    check('agent_run_status_check', sql`${t.status} IN ('queued', 'running', 'completed', 'failed')`),
-    foreignKey({
-      name: 'agent_run_runtime_agent_id_runtime_agent_id_fk',
-      columns: [t.runtimeAgentId],
-      foreignColumns: [runtimeAgent.id],
-    }),
-    foreignKey({
-      name: 'agent_run_agent_version_id_runtime_agent_version_id_fk',
-      columns: [t.agentVersionId],
-      foreignColumns: [runtimeAgentVersion.id],
-    }),
-  ],
-)
-
 export const modelDefaults = pgTable(
   'model_defaults',
   {
@@ -345,6 +256,95 @@ export const chatReadMarker = pgTable(
       columns: [t.operatorId],
       foreignColumns: [user.id],
     }).onDelete('cascade'),
+  ],
+)
+
+export const runtimeAgent = pgTable(
+  'runtime_agent',
+  {
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => randomUUID()),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    publishedVersionId: text('published_version_id'),
+    ownerId: text('owner_id'),
+    definitionKey: text('definition_key'),
+    shippedConfigSha: text('shipped_config_sha'),
+    createdAt: text('created_at').notNull().$defaultFn(nowIso),
+    updatedAt: text('updated_at').notNull().$defaultFn(nowIso).$onUpdateFn(nowIso),
+  },
+  (t) => [
+    uniqueIndex('runtime_agent_definition_key_idx').on(t.definitionKey),
+    check('runtime_agent_type_check', sql`${t.type} IN ('document_extraction')`),
+  ],
+)
+
+export const runtimeAgentVersion = pgTable(
+  'runtime_agent_version',
+  {
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => randomUUID()),
+    agentId: text('agent_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+    status: text('status').notNull().default('draft'),
+    config: jsonb('config_json').notNull(),
+    createdAt: text('created_at').notNull().$defaultFn(nowIso),
+  },
+  (t) => [
+    uniqueIndex('runtime_agent_version_number_idx').on(t.agentId, t.version),
+    uniqueIndex('runtime_agent_version_one_published_idx').on(t.agentId).where(sql`status = 'published'`),
+    check('runtime_agent_version_status_check', sql`${t.status} IN ('draft', 'published', 'retired')`),
+    foreignKey({
+      name: 'runtime_agent_version_agent_id_runtime_agent_id_fk',
+      columns: [t.agentId],
+      foreignColumns: [runtimeAgent.id],
+    }).onDelete('cascade'),
+  ],
+)
+
+export const agentRun = pgTable(
+  'agent_run',
+  {
+    id: text('id')
+      .primaryKey()
+      .$defaultFn(() => randomUUID()),
+    runtimeAgentId: text('runtime_agent_id').notNull(),
+    agentVersionId: text('agent_version_id').notNull(),
+    agentTypeSnapshot: text('agent_type_snapshot').notNull(),
+    status: text('status').notNull().default('queued'),
+    inputSlot: text('input_slot').notNull(),
+    sourceSha256: text('source_sha256').notNull(),
+    fileName: text('file_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    pdfSha256: text('pdf_sha256'),
+    pageCount: bigint('page_count', { mode: 'number' }),
+    output: jsonb('output_json'),
+    errorMessage: text('error_message'),
+    attempts: bigint('attempts', { mode: 'number' }).notNull().default(0),
+    rerunSourceRunId: text('rerun_source_run_id'),
+    createdById: text('created_by_id'),
+    createdAt: text('created_at').notNull().$defaultFn(nowIso),
+    updatedAt: text('updated_at').notNull().$defaultFn(nowIso).$onUpdateFn(nowIso),
+    startedAt: text('started_at'),
+    completedAt: text('completed_at'),
+  },
+  (t) => [
+    index('agent_run_agent_idx').on(t.runtimeAgentId, t.createdAt),
+    index('agent_run_rerun_source_idx').on(t.rerunSourceRunId),
+    index('agent_run_created_idx').on(t.createdAt),
+    check('agent_run_status_check', sql`${t.status} IN ('queued', 'running', 'completed', 'failed')`),
+    foreignKey({
+      name: 'agent_run_runtime_agent_id_runtime_agent_id_fk',
+      columns: [t.runtimeAgentId],
+      foreignColumns: [runtimeAgent.id],
+    }),
+    foreignKey({
+      name: 'agent_run_agent_version_id_runtime_agent_version_id_fk',
+      columns: [t.agentVersionId],
+      foreignColumns: [runtimeAgentVersion.id],
+    }),
   ],
 )
 
