@@ -9,8 +9,8 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   timeout: 60_000,
-  // Two tests at a time, one per core: each has its own server process and data dir, so they share nothing.
-  workers: 2,
+  // One test at a time: two at once on two cores made the OCR tests race their time limits and were not faster.
+  workers: 1,
   // A real Chromium against a real server on a shared, noisy machine: a test that fails once and then passes is
   // reported as flaky in the list output (and counted so by scripts/test-all.mjs), not hidden; twice is a failure.
   retries: 1,

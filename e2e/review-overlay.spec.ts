@@ -30,6 +30,8 @@ async function boxesOf(page: Page, selector: string): Promise<Box[]> {
  */
 async function expectNamesClearOfText(page: Page) {
   const onPage = page.locator('[data-page="1"]')
+  // The viewer opens on the first field to review, which may be on another page: page 1 is brought into view.
+  await page.getByTestId('pdf-scroller').evaluate((scroller) => scroller.scrollTo({ top: 0 }))
   // Names are placed once the page's words are known.
   await expect(onPage.locator('.pdf-word').first()).toBeAttached()
   await page.mouse.move(0, 0)

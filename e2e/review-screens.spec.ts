@@ -93,6 +93,8 @@ test('the review view and queue at 1440x900 and 1024x700, light and dark: the qu
       // The first page and the thumbnails drawn, not blank canvases still waiting on pdf.js; the page's words
       // read (the field names are placed clear of them).
       const drawn = async () => {
+        // The viewer opens on the first field to review, which may be on another page.
+        await page.getByTestId('pdf-scroller').evaluate((scroller) => scroller.scrollTo({ top: 0 }))
         await expect(page.locator('.pdf-word').first()).toBeAttached()
         await expect(page.locator('[data-page="1"] canvas[data-drawn]')).toBeVisible()
         await expect(

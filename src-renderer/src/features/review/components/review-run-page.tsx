@@ -148,8 +148,15 @@ export function ReviewRunPage() {
     else notify({ kind: 'success', text: 'The queue is empty: every run is reviewed.' })
   }, [nextRunId, navigate, notify])
   useReviewKeys(Boolean(run) && !rejecting && !rerunning, openNextRun)
-  // A failed read of a page's words is a toast; the page asks again when it next comes into view.
-  const onPageVisible = useCallback((pageNumber: number) => void loadWords(pageNumber), [loadWords])
+  // A failed read of a page's words is asked again when the page next comes into view. The run's id is a
+  // dependency so that pages already in view ask again for a newly opened run (the viewer's pages stay mounted).
+  const shownRunId = run?.id
+  const onPageVisible = useCallback(
+    (pageNumber: number) => {
+      if (shownRunId) void loadWords(pageNumber)
+    },
+    [loadWords, shownRunId],
+  )
   const onTakeWords = useCallback(
     (pageNumber: number, words: PageWord[]) => void queued(() => takeWords(pageNumber, words)),
     [takeWords],
