@@ -11,6 +11,7 @@ import {
 import {
   invoicePdf,
   invoicePng,
+  junkTextLayerPdf,
   SAMPLE_EXPECTED,
   SAMPLE_INVOICE,
 } from '../../test/helpers/document-recognition/invoice-documents'
@@ -164,6 +165,28 @@ describe('document recognition extraction', () => {
     expect(image.headers['content-type']).toBe('image/png')
     expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG')
   })
+
+  it('reads a page whose text layer decodes to junk by OCR, as a scan', async () => {
+    const created = await upload(server, await server.adminHeaders(), invoiceAgent, {
+      name: 'junk-fonts.pdf',
+      type: 'application/pdf',
+      bytes: await junkTextLayerPdf(),
+    })
+    const run = await settledRun(server, created.json().id)
+    expect(run.status).toBe('completed')
+    expect(run.workspace_output.ocr_pages).toEqual([1])
+    const fields = new Map((run.field_reviews as Field[]).map((f) => [f.field_key, f]))
+    for (const [key, value] of Object.entries(SAMPLE_EXPECTED))
+      expect(fields.get(key)?.value, key).toBe(value)
+    // The words stored for review are the OCR's, not the junk.
+    const words = await server.app.inject({
+      method: 'GET',
+      url: `/document-recognition/runs/${run.id}/pages/1/words`,
+      headers: await server.adminHeaders(),
+    })
+    expect(words.statusCode).toBe(200)
+    expect(JSON.stringify(words.json())).toContain('INV-2024-0042')
+  }, 60_000)
 
   it('reads the same invoice from a PNG through OCR, with boxes around the value words', async () => {
     const created = await upload(server, await server.adminHeaders(), invoiceAgent, {

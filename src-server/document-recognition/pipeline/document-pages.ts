@@ -1,6 +1,7 @@
 import type { AppContext } from '../../platform/app-context'
 import type { PageText } from '../page-text'
 import type { ReadingProcesses } from './reading-processes'
+import { unreadableTextLayer } from './text-layer-quality'
 
 /** A page with fewer words than this in its text layer is treated as a scan and read by OCR. */
 const MIN_TEXT_LAYER_WORDS = 3
@@ -21,8 +22,14 @@ export async function readTextLayer(ctx: AppContext, pdf: Uint8Array): Promise<P
   )
 }
 
+/**
+ * Pages read by OCR: a scan (fewer than MIN_TEXT_LAYER_WORDS words in its text layer), or a page whose text layer
+ * decodes to junk (`unreadableTextLayer`: fonts without a usable character map), whose rendering still shows text.
+ */
 export function pagesNeedingOcr(pages: PageText[]): number[] {
-  return pages.filter((page) => page.words.length < MIN_TEXT_LAYER_WORDS).map((page) => page.page_number)
+  return pages
+    .filter((page) => page.words.length < MIN_TEXT_LAYER_WORDS || unreadableTextLayer(page))
+    .map((page) => page.page_number)
 }
 
 /**

@@ -1,4 +1,13 @@
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib'
+import {
+  PDFOperatorNames as Op,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFOperator,
+  rgb,
+  StandardFonts,
+} from 'pdf-lib'
 import sharp from 'sharp'
 
 /** One printed line of a generated test invoice: text at a position (points from the top-left of an A4 page). */
@@ -71,6 +80,44 @@ export async function invoicePng(lines: PrintedLine[] = SAMPLE_INVOICE, scale = 
     .join('')
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${A4.width * scale}" height="${A4.height * scale}"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`
   return sharp(Buffer.from(svg)).png().toBuffer()
+}
+
+/**
+ * The invoice as a scan inside a PDF whose text layer decodes to junk: the page shows the picture (`invoicePng`),
+ * and over it, invisible (render mode 3), each line's text in a font without a usable character map, whose
+ * encoding names a private-use glyph for every printable character but the space (as symbol and subset fonts
+ * without `ToUnicode` decode).
+ */
+export async function junkTextLayerPdf(lines: PrintedLine[] = SAMPLE_INVOICE): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const page = doc.addPage([A4.width, A4.height])
+  const image = await doc.embedPng(await invoicePng(lines))
+  page.drawImage(image, { x: 0, y: 0, width: A4.width, height: A4.height })
+  const differences = [
+    33,
+    ...Array.from({ length: 94 }, (_, i) => PDFName.of(`uniE0${(33 + i).toString(16).toUpperCase()}`)),
+  ]
+  const font = doc.context.register(
+    doc.context.obj({
+      Type: 'Font',
+      Subtype: 'Type1',
+      BaseFont: 'Helvetica',
+      Encoding: doc.context.obj({ Type: 'Encoding', Differences: differences }),
+    }),
+  )
+  const name = page.node.newFontDictionary('Junk', font)
+  for (const line of lines) {
+    const size = line.size ?? 12
+    page.pushOperators(
+      PDFOperator.of(Op.BeginText),
+      PDFOperator.of(Op.SetFontAndSize, [name, PDFNumber.of(size)]),
+      PDFOperator.of(Op.SetTextRenderingMode, [PDFNumber.of(3)]),
+      PDFOperator.of(Op.MoveText, [PDFNumber.of(line.x), PDFNumber.of(A4.height - line.y - size)]),
+      PDFOperator.of(Op.ShowText, [PDFHexString.of(Buffer.from(line.text, 'latin1').toString('hex'))]),
+      PDFOperator.of(Op.EndText),
+    )
+  }
+  return Buffer.from(await doc.save())
 }
 
 /** A multipart/form-data body for `inject`. */
