@@ -4,7 +4,8 @@
  *   from generated receipts of eight countries (`test/helpers/document-recognition/receipt-generator.ts`) and the
  *   tuning part of the SROIE receipts, both OCR readings of each;
  * - `receipt-confidence.weights.json`: the probability that a field's value is right, from evidence the extraction
- *   gathers (`receipt-confidence.ts`), fitted on the SROIE tuning part's values against their key file.
+ *   gathers (`receipt-confidence.ts`), fitted on the SROIE tuning part's values against their key file, and the
+ *   probability under which a value goes to review (`review_below`), chosen on the same part out of fold.
  * The held-out part is never read. OCR is slow, so the receipts' readings come from a file the benchmark writes
  * (`BENCH_RECEIPT_READINGS=<file> BENCH_RECOGNITION_RECEIPTS_ONLY=1 npm run bench -- document-recognition`):
  *   npx tsx scripts/train-receipt-models.ts <readings.json>
@@ -18,8 +19,12 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
 import { distance } from '../src-server/document-recognition/extraction/header-name'
+import { misreadName } from '../src-server/document-recognition/extraction/read-checks'
 import { extractFromReadings } from '../src-server/document-recognition/extraction/readings'
-import { CONFIDENCE_FEATURES } from '../src-server/document-recognition/extraction/receipt-confidence'
+import {
+  CONFIDENCE_FEATURES,
+  probabilityRight,
+} from '../src-server/document-recognition/extraction/receipt-confidence'
 import {
   FEATURES,
   nameOfCandidate,
@@ -27,6 +32,7 @@ import {
   shopNameCandidates,
 } from '../src-server/document-recognition/extraction/shop-name'
 import shopNameWeights from '../src-server/document-recognition/extraction/shop-name.weights.json'
+import { validateFields } from '../src-server/document-recognition/extraction/validate'
 import { fold } from '../src-server/document-recognition/extraction/values'
 import type { PageText } from '../src-server/document-recognition/page-text'
 import {
@@ -94,28 +100,15 @@ function fitChoices(choices: Choice[], width: number, steps = 3000, rate = 0.5, 
   return w.map((x) => Math.round(x * 1000) / 1000)
 }
 
-/**
- * A wrong value left unflagged costs more than a right one sent to a reviewer: wrong values weigh this much more in
- * the confidence model's fit, which moves its probabilities for doubtful evidence under the review threshold.
- */
-const WRONG_WEIGHT = 4
-
-/** Logistic regression, wrong values weighted (`WRONG_WEIGHT`), L2, batch gradient descent. */
-function fitLogistic(
-  rows: { x: number[]; y: number }[],
-  width: number,
-  steps = 4000,
-  rate = 0.5,
-  l2 = 0.02,
-): number[] {
+/** Logistic regression, L2, batch gradient descent. */
+function fitLogistic(rows: Row[], width: number, steps = 4000, rate = 0.5, l2 = 0.005): number[] {
   const w = new Array<number>(width).fill(0)
   for (let step = 0; step < steps; step++) {
     const gradient = w.map((x) => l2 * x)
     for (const { x, y } of rows) {
-      const p = 1 / (1 + Math.exp(-x.reduce((a, v, i) => a + v * (w[i] as number), 0)))
-      const weight = y === 0 ? WRONG_WEIGHT : 1
+      const p = probabilityRight(w, x)
       x.forEach((v, i) => {
-        gradient[i] = (gradient[i] as number) + (weight * (p - y) * v) / rows.length
+        gradient[i] = (gradient[i] as number) + ((p - y) * v) / rows.length
       })
     }
     w.forEach((_, i) => {
@@ -123,6 +116,49 @@ function fitLogistic(
     })
   }
   return w.map((x) => Math.round(x * 1000) / 1000)
+}
+
+interface Row {
+  x: number[]
+  y: number
+}
+
+/**
+ * The share of wrong values the review threshold is set to catch, and the folds that estimate it. Of the about 20
+ * wrong tuning values, 95 % (the invoice ranker's share) would be all of them: the threshold would sit at the most
+ * convincing one and move with every retraining.
+ */
+const WRONG_CAUGHT = 0.9
+const FOLDS = 5
+
+/** A field's values on the tuning receipts: the ones the model judges, and how many wrong ones go to review anyway. */
+interface FieldRows {
+  rows: Row[]
+  /** Wrong values flagged whatever their probability: missing, failing validation, a name with misread marks. */
+  flaggedWrong: number
+}
+
+/**
+ * The probability under which a value goes to review, one for the three fields: it catches WRONG_CAUGHT of the
+ * tuning receipts' wrong values, each judged by weights fitted without its fold (as the invoice ranker's threshold
+ * is chosen), a missing value or one failing a check counted as caught. Never under even odds.
+ */
+function reviewThreshold(fields: FieldRows[], width: number): number {
+  const judged: number[] = []
+  for (const { rows } of fields)
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const w = fitLogistic(
+        rows.filter((_, i) => i % FOLDS !== fold),
+        width,
+      )
+      for (const row of rows.filter((r, i) => i % FOLDS === fold && r.y === 0))
+        judged.push(probabilityRight(w, row.x))
+    }
+  judged.sort((a, b) => a - b)
+  const flagged = fields.reduce((a, f) => a + f.flaggedWrong, 0)
+  const needed = Math.ceil((judged.length + flagged) * WRONG_CAUGHT) - flagged
+  const caught = needed > 0 ? judged[needed - 1] : 0
+  return Math.round(Math.min(0.99, Math.max(0.5, (caught ?? 0) + 0.001)) * 1e6) / 1e6
 }
 
 const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex')
@@ -146,7 +182,12 @@ export interface TrainedOn {
 
 export interface ReceiptModels {
   shopName: { trained_on: TrainedOn; features: readonly string[]; weights: number[] }
-  confidence: { trained_on: TrainedOn; features: readonly string[]; fields: Record<string, number[]> }
+  confidence: {
+    trained_on: TrainedOn
+    features: readonly string[]
+    review_below: number
+    fields: Record<string, number[]>
+  }
 }
 
 /** The SROIE tuning receipts that have readings, and the fingerprint of those readings. */
@@ -183,28 +224,47 @@ export function trainReceiptModels(readings: Record<string, PageText[][]>): Rece
   try {
     const config = shippedExtractorConfig('receipt-extractor')
     const fields: FieldDefinition[] = config.fields.map((f) => ({ ...f, calibrated: false }))
-    const rows = new Map<string, { x: number[]; y: number }[]>()
+    const byField = new Map<string, FieldRows>()
     for (const receipt of tuning) {
       const read = extractFromReadings(fields, readings[receipt.name] as PageText[][])
+      const { issues } = validateFields(fields, read.fields)
       for (const [key, expected] of Object.entries(receipt.expected)) {
         const definition = fields.find((f) => f.key === key) as FieldDefinition
+        if (!config.fields.find((f) => f.key === key)?.calibrated) continue
         const field = read.fields.find((f) => f.key === key)
         const evidence = read.evidence?.get(key)
-        if (!field || field.value === null || !evidence) continue
-        const list = rows.get(key) ?? []
-        list.push({ x: evidence, y: sameValue(definition, expected, field.value) ? 1 : 0 })
-        rows.set(key, list)
+        const entry = byField.get(key) ?? { rows: [], flaggedWrong: 0 }
+        byField.set(key, entry)
+        const right = field?.value != null && sameValue(definition, expected, field.value)
+        const flaggedAnyway =
+          issues.some((i) => i.field_key === key) || (field !== undefined && misreadName(field))
+        if (!field || field.value === null || !evidence || flaggedAnyway) {
+          if (!right) entry.flaggedWrong++
+          continue
+        }
+        entry.rows.push({ x: evidence, y: right ? 1 : 0 })
       }
     }
+    const width = CONFIDENCE_FEATURES.length
     const confidence = Object.fromEntries(
-      [...rows].map(([key, list]) => {
-        console.log(`${key}: ${list.length} values, ${list.filter((r) => r.y === 0).length} wrong`)
-        return [key, fitLogistic(list, CONFIDENCE_FEATURES.length)]
+      [...byField].map(([key, { rows, flaggedWrong }]) => {
+        const wrong = rows.filter((r) => r.y === 0).length
+        console.log(
+          `${key}: ${rows.length} values judged, ${wrong} wrong; ${flaggedWrong} wrong flagged anyway`,
+        )
+        return [key, fitLogistic(rows, width)]
       }),
     )
+    const reviewBelow = reviewThreshold([...byField.values()], width)
+    console.log(`review below ${reviewBelow}`)
     return {
       shopName,
-      confidence: { trained_on: trainedOn, features: CONFIDENCE_FEATURES, fields: confidence },
+      confidence: {
+        trained_on: trainedOn,
+        features: CONFIDENCE_FEATURES,
+        review_below: reviewBelow,
+        fields: confidence,
+      },
     }
   } finally {
     Object.assign(shopNameWeights, committed)

@@ -58,6 +58,8 @@ export const FieldDefinition = Type.Object({
       ),
       /** A date of something that has happened (a purchase, an issue date): one after today is a misread. */
       not_in_future: Type.Optional(Type.Boolean()),
+      /** The earliest year the date can be in: an earlier one is a misread digit ("1812" for "2018"). */
+      not_before_year: Type.Optional(Type.Integer()),
       /**
        * The key of a date field this date cannot precede (a due date is not before the issue date): checked in
        * validation, and used by the rules to choose when that field is defined before this one.

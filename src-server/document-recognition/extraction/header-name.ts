@@ -19,6 +19,7 @@ const LEGAL_FORMS = [
   'limited',
   'llc',
   'llp',
+  'plt',
   'inc',
   'corp',
   'plc',

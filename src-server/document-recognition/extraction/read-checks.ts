@@ -1,7 +1,7 @@
 import type { PageText } from '../page-text'
 import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
-import { isKnownWord, isLongWord } from './header-name'
+import { isKnownWord, isLongWord, trailingLegalForm } from './header-name'
 import { findAnchor, linesOf } from './layout'
 import { nearMissOfWord } from './lexicon'
 import { parseAmounts, parseDate } from './values'
@@ -10,6 +10,26 @@ import { parseAmounts, parseDate } from './values'
  * Checks that can catch a misread value, independent of how many times the same image was read: two OCR readings
  * of one image by one engine share most misreads, so their agreement alone is no evidence that a value is right.
  */
+
+/** A word OCR half-read: a capital after a small letter ("CafE"), a zero among capitals ("C0.", "B00K"). */
+const HALF_READ = /\p{Ll}\p{Lu}|\p{Lu}0|0\p{Lu}/u
+
+/**
+ * The marks of a misread a name carries: its words half-read (`HALF_READ`), a first word in small letters before
+ * capitalised ones (the start of the line lost: "g Alaf Restaurants"), and a legal form read only with a character
+ * off ("SIN BHD" for "SDN BHD"). Of two readings of one name, the one with fewer is read better; a name with any is
+ * sent to review.
+ */
+export function misreadMarks(name: string): number {
+  const words = name.split(/\s+/u).filter(Boolean)
+  const legal = trailingLegalForm(words.map((w) => w.replace(/[^\p{L}\p{N}&/.]/gu, '')).filter(Boolean))
+  const lostStart = /^\p{Ll}/u.test(words[0] ?? '') && words.slice(1).some((w) => /^\p{Lu}/u.test(w))
+  return words.filter((w) => HALF_READ.test(w)).length + (lostStart ? 1 : 0) + (legal && !legal.exact ? 1 : 0)
+}
+
+/** A name read from a header line that carries marks of a misread: it fails a check and goes to review. */
+export const misreadName = (field: ExtractedField) =>
+  field.method === 'header' && typeof field.value === 'string' && misreadMarks(field.value) > 0
 
 /**
  * A name whose words a reader would accept as printed: every word of four letters or more is an English word or a

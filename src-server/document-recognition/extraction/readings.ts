@@ -5,11 +5,11 @@ import type { FieldDefinition } from './field-config'
 import { isKnownWord, isLongWord } from './header-name'
 import { locateNear } from './locate'
 import { mergeNames } from './name-merge'
-import { verifiedRead } from './read-checks'
-import { calibratedConfidence, evidenceFeatures } from './receipt-confidence'
+import { misreadMarks, misreadName, verifiedRead } from './read-checks'
+import { calibratedReceiptConfidence, evidenceFeatures } from './receipt-confidence'
 import { paymentConfirms } from './receipt-total'
 import { extractWithRules } from './rules'
-import { type ValidationIssue, validateFields } from './validate'
+import { FAILED_CHECK_FACTOR, type ValidationIssue, validateFields } from './validate'
 
 /**
  * Readings that agree on a value its checks verify (`read-checks.ts`) are evidence it was read right: its doubt is
@@ -59,6 +59,12 @@ const wordsOfTheLanguage = (option: Option) =>
     ? (option.field.value.match(/\p{L}+/gu) ?? []).filter((w) => isLongWord(w) && isKnownWord(w)).length
     : 0
 
+/** "AEON C0. (M) BHD" against "AEON CO. (M) BHD": of two readings of a name, the one without marks of a misread. */
+const misreadMarksOf = (option: Option) =>
+  option.field.method === 'header' && typeof option.field.value === 'string'
+    ? misreadMarks(option.field.value)
+    : 0
+
 const sameRow = (a: Bbox | null, b: Bbox | null) =>
   a !== null &&
   b !== null &&
@@ -82,14 +88,17 @@ function withMergedName(best: Option, options: Option[]): Option {
     { text: best.field.value, confidence: best.field.confidence },
     { text: String(other.field.value), confidence: other.field.confidence },
   )
-  return merged ? { ...best, field: { ...best.field, value: merged } } : best
+  // Letters taken from the other reading must not bring its misreads ("SIN BHD", "C0.") into the chosen one.
+  if (!merged || misreadMarks(merged) > misreadMarks(best.field.value)) return best
+  return { ...best, field: { ...best.field, value: merged } }
 }
 
 /**
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
  * an amount with cents over the same amount without them, then a header name that holds the other reading's at
- * its end, then the one with more English words, then the most confident; a header name read differently on the
+ * its end, then the one with more English words, then the one with fewer marks of a misread (`misreadMarks`), then
+ * the most confident; a header name read differently on the
  * same row is then the two merged (`withMergedName`). Agreement raises the confidence only of a value a check
  * verifies (`verifiedRead`); disagreement lowers it.
  */
@@ -112,6 +121,7 @@ function chooseAcrossReadings(
       Number(keepsCents(o, options)),
       Number(readsMore(o, options)),
       wordsOfTheLanguage(o),
+      -misreadMarksOf(o),
       o.field.confidence,
     ]
     const better = (a: Option, b: Option) => {
@@ -126,24 +136,26 @@ function chooseAcrossReadings(
     const agreed = agreeing(best) === results.length
     const verified = verifiedRead(definition, best.field, own.fields, definitions, own.pages)
     const features = evidenceFeatures(best.field, {
-      agreeing: agreeing(best),
-      others: options.length - agreeing(best),
-      readings: results.length,
+      otherValues: options.filter((o) => o.reading !== best.reading).map((o) => o.field.value),
       valid: best.valid,
       verified,
       paymentConfirms: paymentConfirms(own.pages, best.field.value),
+      merged: best !== chosen,
+      pages: own.pages,
     })
-    const handSet = agreed
-      ? verified
-        ? 1 - (1 - best.field.confidence) * AGREED
-        : best.field.confidence
-      : agreeing(best) < options.length
-        ? best.field.confidence * DISAGREED
-        : best.field.confidence
-    // The learned probability only lowers the hand-set confidence: fitted on a few dozen receipts it misses
-    // errors the hand-set factors catch, so together they flag every value either doubts.
-    const calibrated = definition.calibrated ? calibratedConfidence(definition.key, features) : null
-    const confidence = calibrated === null ? handSet : Math.min(handSet, calibrated)
+    // A field with learned weights takes their calibrated probability of being right; the others the hand-set
+    // factors. A name with marks of a misread fails a check, as a value failing validation does.
+    const learned = definition.calibrated ? calibratedReceiptConfidence(definition.key, features) : null
+    const calibrated = learned !== null && misreadName(best.field) ? learned * FAILED_CHECK_FACTOR : learned
+    const confidence =
+      calibrated ??
+      (agreed
+        ? verified
+          ? 1 - (1 - best.field.confidence) * AGREED
+          : best.field.confidence
+        : agreeing(best) < options.length
+          ? best.field.confidence * DISAGREED
+          : best.field.confidence)
     return { field: { ...best.field, confidence }, reading: best.reading, features }
   })
 }

@@ -254,18 +254,32 @@ export function nameOfCandidate({
 }
 
 /**
- * The shop's name as printed anywhere on a receipt: the line the learned weights (`shop-name.weights.json`,
- * trained by `scripts/train-receipt-models.ts`) rate most likely to be the name, read as a name. None when no line
- * is more likely than "none of them" (a logo alone carries the name): a guess would be worse than an empty field
- * flagged missing.
+ * The line the learned weights (`shop-name.weights.json`, trained by `scripts/train-receipt-models.ts`) rate most
+ * likely to be the shop's name, its probability, and its margin over the next choice (another line, or "none").
  */
-export function shopName(pages: PageText[]): ShopName | null {
+export function shopNameChoice(pages: PageText[]): {
+  candidate: ShopNameCandidate | undefined
+  probability: number
+  margin: number
+  none: number
+} {
   const candidates = shopNameCandidates(pages)
   const { lines, none } = lineProbabilities(candidates.map((c) => scoreOf(c.features)))
   const best = lines.indexOf(Math.max(...lines))
   const probability = lines[best] ?? 0
-  if (best < 0 || probability <= none) return null
-  const name = nameOfCandidate(candidates[best] as ShopNameCandidate)
+  const next = Math.max(none, ...lines.filter((_, i) => i !== best))
+  return { candidate: candidates[best], probability, margin: probability - next, none }
+}
+
+/**
+ * The shop's name as printed anywhere on a receipt: the line most likely to be the name (`shopNameChoice`), read
+ * as a name. None when no line is more likely than "none of them" (a logo alone carries the name): a guess would
+ * be worse than an empty field flagged missing.
+ */
+export function shopName(pages: PageText[]): ShopName | null {
+  const { candidate, probability, none } = shopNameChoice(pages)
+  if (!candidate || probability <= none) return null
+  const name = nameOfCandidate(candidate)
   return name ? { value: name.value, words: name.words, probability, guessed: name.guessed } : null
 }
 

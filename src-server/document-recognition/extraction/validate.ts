@@ -7,7 +7,7 @@ export interface ValidationIssue {
 }
 
 /** A failed check halves the confidence of the fields it involves: a value that does not add up is doubtful. */
-const FAILED_CHECK_FACTOR = 0.5
+export const FAILED_CHECK_FACTOR = 0.5
 
 const labelOf = (definitions: FieldDefinition[], key: string) =>
   (definitions.find((d) => d.key === key)?.label ?? key).toLowerCase()
@@ -16,8 +16,8 @@ const labelOf = (definitions: FieldDefinition[], key: string) =>
 const GRACE_MS = 24 * 60 * 60 * 1000
 
 /**
- * Checks min/max, `equals_sum_of` (to the cent), `not_in_future` (an ISO date after tomorrow) and `not_before`
- * (an ISO date before another field's); returns the issues and the fields with adjusted confidence.
+ * Checks min/max, `equals_sum_of` (to the cent), `not_in_future` (an ISO date after tomorrow), `not_before_year`
+ * and `not_before` (an ISO date before another field's); returns the issues and the fields with adjusted confidence.
  */
 export function validateFields(
   definitions: FieldDefinition[],
@@ -39,6 +39,16 @@ export function validateFields(
       issues.push({
         field_key: definition.key,
         message: `${definition.label} (${field.value}) is in the future.`,
+      })
+    if (
+      rules.not_before_year !== undefined &&
+      typeof field.value === 'string' &&
+      /^\d{4}-/u.test(field.value) &&
+      Number(field.value.slice(0, 4)) < rules.not_before_year
+    )
+      issues.push({
+        field_key: definition.key,
+        message: `${definition.label} (${field.value}) is before ${rules.not_before_year}.`,
       })
     const earliest = rules.not_before ? byKey.get(rules.not_before) : undefined
     if (

@@ -1,6 +1,6 @@
-import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../platform/config'
 import type { FieldValue } from '../../document-recognition.tables'
 import type { PageText } from '../../page-text'
+import { calibratedConfidence } from '../calibration'
 import { type ExtractedField, notFound } from '../extracted-field'
 import type { FieldDefinition } from '../field-config'
 import { extractWithRules } from '../rules'
@@ -65,16 +65,6 @@ export function valueProbabilities(model: FieldModel, ranked: RankedCandidate[])
     }
   })
   return values.sort((a, b) => b.probability - a.probability)
-}
-
-/**
- * The review threshold is reached exactly at the field's calibrated probability: below it a value is flagged,
- * above it trusted in proportion.
- */
-export function calibratedConfidence(probability: number, reviewBelow: number): number {
-  const threshold = DEFAULT_LOW_CONFIDENCE_THRESHOLD
-  if (probability < reviewBelow) return (threshold * probability) / reviewBelow
-  return threshold + ((1 - threshold) * (probability - reviewBelow)) / Math.max(1e-9, 1 - reviewBelow)
 }
 
 /** The label nearest left of the value (or over it), as printed, for the field's `anchor`. */
