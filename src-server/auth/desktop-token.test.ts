@@ -25,14 +25,14 @@ describe('desktop tokens', () => {
   it('rotate at start, expire within a week, and are listed and revocable in the token list', async () => {
     server = await startTestServer({ dataDir })
     let url = await server.listen()
-    const first = server.app.auth.issueDesktopToken()
+    const first = await server.app.auth.issueDesktopToken()
     expect(await me(url, first)).toBe(200)
     await server.close()
 
     // The next start (the desktop shell issues a token each time) replaces the earlier one.
     server = await startTestServer({ dataDir })
     url = await server.listen()
-    const second = server.app.auth.issueDesktopToken()
+    const second = await server.app.auth.issueDesktopToken()
     expect(await me(url, first)).toBe(401)
     expect(await me(url, second)).toBe(200)
     const [row, ...others] = desktopRows()
