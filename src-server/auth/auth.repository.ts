@@ -64,7 +64,11 @@ export async function touchToken(db: EngineDb, id: string): Promise<void> {
 
 export async function findUserByUsername(db: EngineDb, username: string): Promise<UserRow | null> {
   const { user } = tables(db)
-  const [row] = await db.select().from(user).where(equalsIgnoringCase(db, user.username, username)).limit(1)
+  const [row] = await db
+    .select()
+    .from(user)
+    .where(equalsIgnoringCase(db, user.username, username))
+    .limit(1)
   return row ?? null
 }
 

@@ -329,7 +329,11 @@ export function createAuthService(database: Database, options: AuthOptions) {
      * as a revocation reaches that caller, and `current()` checks them again for each inbound message.
      */
     holdConnection(token: string, user: AuthUser, options: HoldOptions): HeldConnection {
-      return connections.hold(user, { cached: () => cachedCaller(token), read: () => authenticate(token) }, options)
+      return connections.hold(
+        user,
+        { cached: () => cachedCaller(token), read: () => authenticate(token) },
+        options,
+      )
     },
 
     async createApiToken(userId: string, name: string) {

@@ -92,16 +92,7 @@ export async function startPostgres(database = 'switchboard'): Promise<PostgresC
     ])
     const serverUrl = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`
 
-    const createDatabase = async (name: string) => {
-      const client = new pg.Client({ connectionString: serverUrl('postgres') })
-      await client.connect()
-      try {
-        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
-      } finally {
-        await client.end()
-      }
-      return serverUrl(name)
-    }
+    const createDatabase = (name: string) => createDatabaseBeside(serverUrl('postgres'), name)
 
     const url = await createDatabase(database)
     return {
@@ -119,6 +110,24 @@ export async function startPostgres(database = 'switchboard'): Promise<PostgresC
     await rm(root, { recursive: true, force: true })
     throw error
   }
+}
+
+/**
+ * Creates database `name` on the cluster of `url` (as a copy of `template`, a database nobody is connected to, when
+ * given) and returns its URL.
+ */
+export async function createDatabaseBeside(url: string, name: string, template?: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const copy = template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${copy}`)
+  } finally {
+    await client.end()
+  }
+  const created = new URL(url)
+  created.pathname = `/${name}`
+  return created.toString()
 }
 
 const isRoot = () => process.getuid?.() === 0

@@ -12,6 +12,7 @@ export {
   type Queryable,
   sqliteFileIn,
 } from './client'
+export { createdAt, idColumn, jsonText, nowIso, oneOf, oneOfInline, updatedAt } from './columns'
 export {
   type Database,
   type EngineDb,
@@ -24,7 +25,6 @@ export {
   sqliteEngine,
   unconvertedOnSqlite,
 } from './engine'
-export { createdAt, idColumn, jsonText, nowIso, oneOf, oneOfInline, updatedAt } from './columns'
 export { type CommitGroup, createCommitGroup } from './group-commit'
 export { appliedMigrationCount, applyMigrations, journalMigrationCount, migrationsFolder } from './migrate'
 export { literalLimit, preparePage, type RowPage, type RowWindow, readPage, selectPage } from './paging'
