@@ -21,6 +21,7 @@ export const slowTests = [
   'src-server/platform/db/postgres/postgres.test.ts',
   'test/helpers/postgres.test.ts',
   'src-server/database-engine.test.ts',
+  'src-server/platform/db/engine.test.ts',
   'test/reliability/**/*.test.ts',
 ]
 

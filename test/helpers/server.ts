@@ -4,7 +4,7 @@ import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { SQL } from 'drizzle-orm'
 import { type App, type CreateServerOptions, createServer } from '../../src-server/app'
-import { rowsOf } from '../../src-server/platform/db'
+import { runSql } from '../../src-server/platform/db'
 import { convertedDomainsDatabase, TEST_ENGINE } from './engine'
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests'
@@ -98,7 +98,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     app,
     dataDir,
     logs: () => Buffer.concat(chunks).toString('utf8'),
-    rows: (query) => rowsOf(app.ctx.database.reader, query),
+    rows: (query) => runSql(app.ctx.database.reader, query),
     headersFor,
     adminHeaders: () => headersFor('admin'),
     async listen() {

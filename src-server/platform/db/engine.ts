@@ -1,6 +1,11 @@
 import { getTableName, is, type SQL, sql } from 'drizzle-orm'
 import { PgDatabase, PgTable } from 'drizzle-orm/pg-core'
-import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import {
+  type BaseSQLiteDatabase,
+  type SQLiteColumn,
+  SQLiteSyncDialect,
+  type SQLiteTable,
+} from 'drizzle-orm/sqlite-core'
 import { type Db, openReader, type Queryable } from './client'
 import { applyPgMigrations, openPostgres, type PgDb } from './postgres/connection'
 import * as generatedPgTables from './postgres/generated-tables'
@@ -152,14 +157,20 @@ export function engineTables<T extends Record<string, SQLiteTable>>(tables: T): 
   return (db) => (isPostgres(db) ? twins : tables)
 }
 
+const sqliteDialect = new SQLiteSyncDialect()
+
 /**
- * Rows of a raw `sql` query on either engine, with the column names the query gives. Values come as each driver
- * reads them: PostgreSQL gives booleans, parsed jsonb and bigint as text where SQLite gives 0/1, JSON text and
- * numbers, so a query that reads such columns maps them itself.
+ * Runs a raw `sql` statement on either engine: its rows, under the column names it gives (none for a statement
+ * that returns none). Values come as each driver reads them: PostgreSQL gives booleans, parsed jsonb and bigint
+ * as text where SQLite gives 0/1, JSON text and numbers, so a query that reads such columns maps them itself.
  */
-export async function rowsOf<T>(db: EngineDb, query: SQL): Promise<T[]> {
+export async function runSql<T>(db: EngineDb, query: SQL): Promise<T[]> {
   if (isPostgres(db)) return (await (db as unknown as PgDb).execute(query)).rows as T[]
-  return db.all<T>(query)
+  const { sql: text, params } = sqliteDialect.sqlToQuery(query)
+  const statement = (db as unknown as Db).$client.prepare(text)
+  if (statement.reader) return statement.all(...params) as T[]
+  statement.run(...params)
+  return []
 }
 
 /**

@@ -21,7 +21,7 @@ export {
   isPostgres,
   openPostgresEngine,
   postgresEngine,
-  rowsOf,
+  runSql,
   sqliteEngine,
   unconvertedOnSqlite,
 } from './engine'
