@@ -110,12 +110,26 @@ export function createAuthService(database: Database, options: AuthOptions) {
   const remember = (profile: PublicUser) => profiles.set(profile.id, profile)
   /** Open WebSockets and event streams, so a revocation reaches them too. */
   const connections = new LiveConnections()
+  /** Counts revocations: a caller read while one happened may predate it, so it is read again (`readSettled`). */
+  let revocations = 0
+  /**
+   * `read`, again until no revocation happened while it ran: a read that began before a revocation's change was
+   * committed could find what it revoked, and remembering that would keep a revoked token working.
+   */
+  async function readSettled<T>(read: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const seen = revocations
+      const value = await read()
+      if (seen === revocations) return value
+    }
+  }
   /**
    * After a change to a user (or to one of their tokens) is stored: their cached callers go, and their open
    * connections are checked against what is now stored (ended with 401 or 403 where access is gone) before the
    * change is answered.
    */
   const revoke = (userId: string, goneReason: string, tokenId?: string) => {
+    revocations++
     for (const [token, cached] of callers)
       if (cached.user.id === userId && (tokenId === undefined || cached.user.tokenId === tokenId))
         callers.delete(token)
@@ -176,7 +190,8 @@ export function createAuthService(database: Database, options: AuthOptions) {
   async function authenticate(token: string): Promise<AuthUser | null> {
     const cached = cachedCaller(token)
     if (cached !== undefined) return cached
-    const found = await repo.findTokenWithUser(reader, hashToken(token))
+    const tokenHash = hashToken(token)
+    const found = await readSettled(() => repo.findTokenWithUser(reader, tokenHash))
     if (!found || found.user.disabled || found.user.isSystem) return null
     const now = Date.now()
     const expiresAt = found.token.expiresAt ? Date.parse(found.token.expiresAt) : null
@@ -201,7 +216,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
   }
 
   async function profileOf(userId: string): Promise<PublicUser> {
-    const row = await repo.findUserById(reader, userId)
+    const row = await readSettled(() => repo.findUserById(reader, userId))
     if (!row) throw CommonErrors.UNAUTHORIZED()
     const profile = presentUser(row)
     remember(profile)

@@ -112,12 +112,20 @@ export async function startPostgres(database = 'switchboard'): Promise<PostgresC
   }
 }
 
+/** The URL of database `name` on the cluster of `url`. */
+function databaseUrl(url: string, name: string): string {
+  const other = new URL(url)
+  other.pathname = `/${name}`
+  return other.toString()
+}
+
 /**
  * Creates database `name` on the cluster of `url` (as a copy of `template`, a database nobody is connected to, when
- * given) and returns its URL.
+ * given) and returns its URL. Connected to the `postgres` database meanwhile: PostgreSQL refuses to copy a
+ * template another session is connected to.
  */
 export async function createDatabaseBeside(url: string, name: string, template?: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url })
+  const client = new pg.Client({ connectionString: databaseUrl(url, 'postgres') })
   await client.connect()
   try {
     const copy = template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''
@@ -125,9 +133,7 @@ export async function createDatabaseBeside(url: string, name: string, template?:
   } finally {
     await client.end()
   }
-  const created = new URL(url)
-  created.pathname = `/${name}`
-  return created.toString()
+  return databaseUrl(url, name)
 }
 
 const isRoot = () => process.getuid?.() === 0
