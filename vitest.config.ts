@@ -21,10 +21,24 @@ export const slowTests = [
   'src-server/platform/db/postgres/postgres.test.ts',
   'test/helpers/postgres.test.ts',
   'src-server/database-engine.test.ts',
+  'src-server/platform/db/engine.test.ts',
   'test/reliability/**/*.test.ts',
 ]
 
 const serverTests = ['src-server/**/*.test.ts', 'src-main/**/*.test.ts', 'test/**/*.test.ts']
+
+/**
+ * The API tests of the domains that run on PostgreSQL so far, run again by the `postgres` project with those
+ * domains on a throwaway cluster (`test/helpers/postgres-setup.ts`). Where PostgreSQL is missing, each of their
+ * tests is skipped with the reason.
+ */
+const postgresTests = [
+  'src-server/auth/auth.test.ts',
+  'src-server/auth/caller-cache.test.ts',
+  'src-server/auth/desktop-token.test.ts',
+  'src-server/auth/password-change.test.ts',
+  'src-server/auth/sign-in-limits.test.ts',
+]
 
 export default defineConfig({
   test: {
@@ -49,6 +63,16 @@ export default defineConfig({
       // The console's store tests mock modules (`vi.mock`), so each file gets its own module graph.
       { extends: true, test: { name: 'console', include: ['src-renderer/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'slow', include: slowTests } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresTests,
+          env: { SWITCHBOARD_TEST_ENGINE: 'postgres' },
+          globalSetup: ['test/helpers/postgres-setup.ts'],
+          setupFiles: ['test/helpers/postgres-skip.ts'],
+        },
+      },
     ],
   },
 })

@@ -44,7 +44,7 @@ async function start(): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
     server = await startServer({ dataDir: dataDir(), host, port: 0 })
   }
-  token = server.app.auth.issueDesktopToken()
+  token = await server.app.auth.issueDesktopToken()
 }
 
 function createWindow(): void {

@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
 import { aiRoutes, createModelRegistry } from './ai'
-import { type AuthService, authentication, authRoutes, createAuthService } from './auth'
+import { type AuthService, authentication, authRoutes, createAuthService, usernamesOfSync } from './auth'
 import { backupRoutes } from './backup'
 import { consoleRoutes } from './console'
 import {
@@ -50,8 +50,10 @@ import {
 import {
   appliedMigrationCount,
   applyMigrations,
+  type Database,
   migrationsFolder,
   openDatabase,
+  sqliteEngine,
   sqliteFileIn,
   startCheckpointer,
 } from './platform/db'
@@ -76,7 +78,7 @@ import {
 import { JobRunner, WorkerPool } from './platform/jobs'
 import { SecretBox } from './platform/secrets'
 import { BlobStore, DATA_FILE_MODE, lockDataDir, tightenDataDir } from './platform/storage'
-import { installDefaults, settingsRoutes } from './settings'
+import { installDefaults, readConfigValue, settingsRoutes } from './settings'
 
 const MB = 1024 * 1024
 
@@ -90,6 +92,11 @@ export interface CreateServerOptions extends ServerOptions {
   runJobs?: boolean
   /** How long a client may take to send a whole request (default 60 s); slow-body clients are cut off. */
   requestTimeoutMs?: number
+  /**
+   * Tests only, while the server moves to PostgreSQL domain by domain: the domains converted so far (auth) run on
+   * this database, the others on the data directory's SQLite. The test that passes it closes it.
+   */
+  convertedDomainsOn?: Database
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -155,6 +162,7 @@ async function buildApp(
   const db = openDatabase(sqliteFileIn(config.dataDir))
   applyMigrations(db, config.appRoot)
   const checkpointer = startCheckpointer(db)
+  const database = options.convertedDomainsOn ?? sqliteEngine(db)
 
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
@@ -171,7 +179,9 @@ async function buildApp(
   const stopGuard = guard.watch()
 
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
-  const auth = createAuthService(db, { configDefaults })
+  const auth = createAuthService(database, {
+    registrationOpen: () => readConfigValue(db, 'registration_open', configDefaults),
+  })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,
     adminPassword: config.adminPassword,
@@ -186,6 +196,7 @@ async function buildApp(
     config,
     instanceId: readInstanceId(config.dataDir),
     db,
+    database,
     blobs: new BlobStore(config.blobDir),
     uploads: new UploadGate(
       {
@@ -200,7 +211,11 @@ async function buildApp(
     workers,
     jobs,
     guard,
-    auth,
+    auth: {
+      me: (userId) => auth.me(userId),
+      platformUserId: () => auth.platformUserId(),
+      usernamesOf: (ids) => usernamesOfSync(db, ids),
+    },
     log: logger,
   }
 
@@ -314,6 +329,7 @@ async function buildApp(
     await workers.close()
     stopGuard()
     await checkpointer.stop()
+    if (database !== options.convertedDomainsOn) await database.close()
     db.$client.close()
     releaseDataDir()
   })

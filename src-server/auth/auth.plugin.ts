@@ -70,16 +70,22 @@ export const authentication = fp(async (app: FastifyInstance, { auth }: { auth: 
     const permission = config.permission
     const beforePasswordChange = Boolean(config.beforePasswordChange)
     const allowQueryToken = Boolean(route.websocket)
-    // A callback hook, not an async one: the check is synchronous, and a promise per request is measurable.
-    const check = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const token = bearerToken(request, allowQueryToken)
-      const user = token ? auth.authenticate(token) : null
+    const admit = (request: FastifyRequest, user: AuthUser | null, done: HookHandlerDoneFunction) => {
       if (!user) return done(CommonErrors.UNAUTHORIZED())
       request.user = user
       if (user.mustChangePassword && !beforePasswordChange) return done(AuthErrors.PASSWORD_CHANGE_REQUIRED())
       if (permission && !user.permissions.includes(permission))
         return done(CommonErrors.FORBIDDEN({ permission }))
       done()
+    }
+    // A callback hook, not an async one: a cached caller is checked synchronously, and a promise per request is
+    // measurable; only a caller not cached is read from the database.
+    const check = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      const token = bearerToken(request, allowQueryToken)
+      if (!token) return done(CommonErrors.UNAUTHORIZED())
+      const cached = auth.cachedCaller(token)
+      if (cached !== undefined) return admit(request, cached, done)
+      auth.authenticate(token).then((user) => admit(request, user, done), done)
     }
     const existing = route.onRequest
       ? Array.isArray(route.onRequest)

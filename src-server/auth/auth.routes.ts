@@ -75,7 +75,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       schema: { tags, params: IdParams, response: { 200: Type.Unknown({ description: 'The image bytes' }) } },
     },
     async (request, reply) => {
-      const image = auth.avatarImage(request.params.id)
+      const image = await auth.avatarImage(request.params.id)
       // The address carries a version, so a picture under it never changes.
       return reply
         .type(image.mimeType)
@@ -101,7 +101,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     '/api/auth/logout',
     { config: beforePasswordChange, schema: { tags, response: { 204: NoContent } } },
     async (request, reply) => {
-      auth.logout(request.requireUser())
+      await auth.logout(request.requireUser())
       return reply.status(204).send(null)
     },
   )
@@ -116,20 +116,20 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       },
     },
     async (request, reply) =>
-      reply.status(201).send(auth.createApiToken(request.requireUser().id, request.body.name)),
+      reply.status(201).send(await auth.createApiToken(request.requireUser().id, request.body.name)),
   )
 
   app.get(
     '/api/auth/tokens',
     { schema: { tags, querystring: PageQuery, response: { 200: Page(ApiToken) } } },
-    async (request) => pageOf(auth.listApiTokens(request.requireUser().id), request.query),
+    async (request) => pageOf(await auth.listApiTokens(request.requireUser().id), request.query),
   )
 
   app.delete(
     '/api/auth/tokens/:id',
     { schema: { tags, params: IdParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      auth.deleteApiToken(request.requireUser().id, request.params.id)
+      await auth.deleteApiToken(request.requireUser().id, request.params.id)
       return reply.status(204).send(null)
     },
   )

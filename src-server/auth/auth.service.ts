@@ -3,11 +3,10 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { LRUCache } from 'lru-cache'
 import { recordAdminAction } from '../admin-audit'
-import type { Db } from '../platform/db'
+import { type Database, unconvertedOnSqlite } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { type AuthUser, permissionsOf, type Role } from '../platform/identity'
-import { type PlatformConfig, readConfigValue } from '../settings'
 import { AuthErrors } from './auth.errors'
 import * as repo from './auth.repository'
 import type { ChangePasswordBody, UpdateMeBody } from './auth.schemas'
@@ -82,7 +81,17 @@ const REGISTRATION_ACCEPTED = {
     'If this username was free, the account now exists: sign in with it. If sign-in fails, choose another name.',
 }
 
-export function createAuthService(db: Db, options: { configDefaults: PlatformConfig }) {
+export interface AuthOptions {
+  /** Whether anyone may register (a setting of the settings domain). */
+  registrationOpen: () => boolean
+}
+
+/**
+ * Accounts over `database` (either engine). Reads go to its reader, writes through `transact`; a user's callers
+ * and profile are cached in memory, so an authenticated request whose caller is cached costs no query and no promise.
+ */
+export function createAuthService(database: Database, options: AuthOptions) {
+  const { reader } = database
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
    * computed only on a miss). Exact because this process is the only writer (the data directory lock): every
@@ -99,19 +108,34 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
    */
   const profiles = new LRUCache<string, PublicUser>({ max: CACHED_CALLERS })
   const remember = (profile: PublicUser) => profiles.set(profile.id, profile)
-  const queries = repo.prepareCallerQueries(db)
   /** Open WebSockets and event streams, so a revocation reaches them too. */
   const connections = new LiveConnections()
+  /** Counts revocations: a caller read while one happened may predate it, so it is read again (`readSettled`). */
+  let revocations = 0
+  /**
+   * `read`, again until no revocation happened while it ran: a read that began before a revocation's change was
+   * committed could find what it revoked, and remembering that would keep a revoked token working.
+   */
+  async function readSettled<T>(read: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const seen = revocations
+      const value = await read()
+      if (seen === revocations) return value
+    }
+  }
   /**
    * After a change to a user (or to one of their tokens) is stored: their cached callers go, and their open
-   * connections are checked against what is now stored (ended with 401 or 403 where access is gone).
+   * connections are checked against what is now stored (ended with 401 or 403 where access is gone) before the
+   * change is answered.
    */
   const revoke = (userId: string, goneReason: string, tokenId?: string) => {
+    revocations++
     for (const [token, cached] of callers)
       if (cached.user.id === userId && (tokenId === undefined || cached.user.tokenId === tokenId))
         callers.delete(token)
-    connections.recheck(userId, goneReason, tokenId)
+    return connections.recheck(userId, goneReason, tokenId)
   }
+  /** Set by `bootstrap`, which makes the account: never replaced. */
   let platformId: string | null = null
   const loginLimits = new LoginLimits(new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting))
   // Every registration counts here, not only failed ones: it limits attempts per address per minute.
@@ -125,18 +149,87 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'))
 
-  function issueToken(userId: string, kind: TokenKind, name?: string) {
+  async function issueToken(userId: string, kind: TokenKind, name?: string) {
     const token = newToken()
     const ttl = TOKEN_TTL_MS[kind]
     const expiresAt = ttl === null ? null : new Date(Date.now() + ttl).toISOString()
-    const row = repo.insertToken(db, {
-      userId,
-      kind,
-      tokenHash: hashToken(token),
-      name: name ?? null,
-      expiresAt,
-    })
+    const row = await database.transact((tx) =>
+      repo.insertToken(tx, { userId, kind, tokenHash: hashToken(token), name: name ?? null, expiresAt }),
+    )
     return { token, row }
+  }
+
+  /**
+   * Stamps the token's last use. Not awaited by the request it serves: the stamp only informs the token list,
+   * and one that fails is written again at the next interval.
+   */
+  function touch(tokenId: string) {
+    database.transact((tx) => repo.touchToken(tx, tokenId)).catch(() => undefined)
+  }
+
+  /** The caller of `token` as cached: the user, null once its token expired, undefined when not cached. */
+  function cachedCaller(token: string): AuthUser | null | undefined {
+    const cached = callers.get(token)
+    if (!cached) return undefined
+    const now = Date.now()
+    if (cached.expiresAt !== null && cached.expiresAt < now) {
+      callers.delete(token)
+      return null
+    }
+    // Most recently used last: the map's first entries are the ones to drop when full.
+    callers.delete(token)
+    callers.set(token, cached)
+    if (now - cached.touchedAt > TOUCH_INTERVAL_MS) {
+      touch(cached.user.tokenId)
+      cached.touchedAt = now
+    }
+    return cached.user
+  }
+
+  /** Resolves a bearer token to its user, or null when unknown, expired or the user is disabled. */
+  async function authenticate(token: string): Promise<AuthUser | null> {
+    const cached = cachedCaller(token)
+    if (cached !== undefined) return cached
+    const tokenHash = hashToken(token)
+    const found = await readSettled(() => repo.findTokenWithUser(reader, tokenHash))
+    if (!found || found.user.disabled || found.user.isSystem) return null
+    const now = Date.now()
+    const expiresAt = found.token.expiresAt ? Date.parse(found.token.expiresAt) : null
+    if (expiresAt !== null && expiresAt < now) return null
+    let touchedAt = found.token.lastUsedAt ? Date.parse(found.token.lastUsedAt) : 0
+    if (now - touchedAt > TOUCH_INTERVAL_MS) {
+      touch(found.token.id)
+      touchedAt = now
+    }
+    const user: AuthUser = {
+      id: found.user.id,
+      username: found.user.username,
+      roles: found.user.roles,
+      permissions: permissionsOf(found.user.roles),
+      tokenId: found.token.id,
+      mustChangePassword: found.user.mustChangePassword,
+    }
+    if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
+    callers.set(token, { user, expiresAt, touchedAt })
+    remember(presentUser(found.user))
+    return user
+  }
+
+  async function profileOf(userId: string): Promise<PublicUser> {
+    const row = await readSettled(() => repo.findUserById(reader, userId))
+    if (!row) throw CommonErrors.UNAUTHORIZED()
+    const profile = presentUser(row)
+    remember(profile)
+    return profile
+  }
+
+  /** The platform's account; if another instance made it first, theirs. */
+  async function createPlatformAccount(unusableHash: string) {
+    const account = { username: PLATFORM_USERNAME, passwordHash: unusableHash, roles: [], isSystem: true }
+    const created = await database.transact((tx) => repo.insertUserIfFree(tx, account))
+    const platform = created ?? (await repo.findUserByUsername(reader, PLATFORM_USERNAME))
+    if (!platform) throw new Error('The platform account could not be made.')
+    return platform
   }
 
   return {
@@ -146,8 +239,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
      * name pays the same hash, so neither the answer nor its time tells which names exist.
      */
     async register(username: string, password: string, address: string) {
-      if (!readConfigValue(db, 'registration_open', options.configDefaults))
-        throw AuthErrors.REGISTRATION_CLOSED()
+      if (!options.registrationOpen()) throw AuthErrors.REGISTRATION_CLOSED()
       const client = clientKey(address)
       const wait = registrationsByAddress.retryAfter(client)
       if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
@@ -155,20 +247,17 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       const hashing = registrationHashing.tryRun(() => hashPassword(password))
       if (!hashing) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: 1 })
       const passwordHash = await hashing
-      // Looked up after the await, with the insert in the same synchronous step: no racing registration between.
-      if (!repo.findUserByUsername(db, username))
-        repo.insertUser(db, { username, passwordHash, roles: ['user'] })
+      // A taken name (or one a racing registration takes first) inserts nothing: the unique index decides.
+      await database.transact((tx) => repo.insertUserIfFree(tx, { username, passwordHash, roles: ['user'] }))
       return REGISTRATION_ACCEPTED
     },
 
     /** Whether anyone may register: the sign-in page offers it only then. */
-    registrationOpen(): boolean {
-      return readConfigValue(db, 'registration_open', options.configDefaults)
-    },
+    registrationOpen: (): boolean => options.registrationOpen(),
 
     /** An active person by exact username; system accounts and disabled users are not found. */
-    lookupUser(username: string) {
-      const row = repo.findUserByUsername(db, username)
+    async lookupUser(username: string) {
+      const row = await repo.findUserByUsername(reader, username)
       if (!row || row.isSystem || row.disabled) throw CommonErrors.USER_NOT_FOUND({ username })
       return { id: row.id, username: row.username }
     },
@@ -177,7 +266,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
     async login(username: string, password: string, address: string) {
       const row = await loginLimits.attempt(username.toLowerCase(), clientKey(address), async () => {
         // Read once the attempt may run: a slowed-down sign-in may have waited.
-        const found = repo.findUserByUsername(db, username)
+        const found = await repo.findUserByUsername(reader, username)
         if (!found || found.isSystem) {
           await verifyPassword(password, await dummyHash)
           return null
@@ -185,65 +274,22 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
         return (await verifyPassword(password, found.passwordHash)) && !found.disabled ? found : null
       })
       if (!row) throw AuthErrors.INVALID_CREDENTIALS()
-      const { token } = issueToken(row.id, 'session')
+      const { token } = await issueToken(row.id, 'session')
       return { token, user: presentUser(row) }
     },
 
-    /** Resolves a bearer token to its user, or null when unknown, expired or the user is disabled. */
-    authenticate(token: string): AuthUser | null {
-      const now = Date.now()
-      const cached = callers.get(token)
-      if (cached) {
-        if (cached.expiresAt !== null && cached.expiresAt < now) {
-          callers.delete(token)
-          return null
-        }
-        // Most recently used last: the map's first entries are the ones to drop when full.
-        callers.delete(token)
-        callers.set(token, cached)
-        if (now - cached.touchedAt > TOUCH_INTERVAL_MS) {
-          queries.touchToken(cached.user.tokenId)
-          cached.touchedAt = now
-        }
-        return cached.user
-      }
-      const found = queries.tokenWithUser(hashToken(token))
-      if (!found || found.user.disabled || found.user.isSystem) return null
-      const expiresAt = found.token.expiresAt ? Date.parse(found.token.expiresAt) : null
-      if (expiresAt !== null && expiresAt < now) return null
-      let touchedAt = found.token.lastUsedAt ? Date.parse(found.token.lastUsedAt) : 0
-      if (now - touchedAt > TOUCH_INTERVAL_MS) {
-        queries.touchToken(found.token.id)
-        touchedAt = now
-      }
-      const user: AuthUser = {
-        id: found.user.id,
-        username: found.user.username,
-        roles: found.user.roles,
-        permissions: permissionsOf(found.user.roles),
-        tokenId: found.token.id,
-        mustChangePassword: found.user.mustChangePassword,
-      }
-      if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
-      callers.set(token, { user, expiresAt, touchedAt })
-      remember(presentUser(found.user))
-      return user
-    },
+    authenticate,
+    cachedCaller,
 
-    me(userId: string): PublicUser {
-      const cached = profiles.get(userId)
-      if (cached) return cached
-      const row = queries.userById(userId)
-      if (!row) throw CommonErrors.UNAUTHORIZED()
-      const profile = presentUser(row)
-      remember(profile)
-      return profile
+    /** The user's profile: from memory when cached (no promise), else read. */
+    me(userId: string): PublicUser | Promise<PublicUser> {
+      return profiles.get(userId) ?? profileOf(userId)
     },
 
     /** The user's own profile; only the avatar for now. */
     async updateMe(userId: string, body: UpdateMeBody) {
       const avatarUrl = body.avatar_url === null ? null : await checkAvatarUrl(body.avatar_url)
-      const row = repo.updateUser(db, userId, { avatarUrl })
+      const row = await database.transact((tx) => repo.updateUser(tx, userId, { avatarUrl }))
       if (!row) throw CommonErrors.UNAUTHORIZED()
       const profile = presentUser(row)
       remember(profile)
@@ -261,36 +307,36 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
         caller.username.toLowerCase(),
         clientKey(address),
         async () => {
-          const found = repo.findUserById(db, caller.id)
+          const found = await repo.findUserById(reader, caller.id)
           return found && (await verifyPassword(body.current_password, found.passwordHash)) ? found : null
         },
       )
       if (!verified) throw AuthErrors.WRONG_CURRENT_PASSWORD()
       const passwordHash = await hashPassword(body.new_password)
-      const updated = db.transaction((tx) => {
-        const row = repo.updateUser(tx, caller.id, { passwordHash, mustChangePassword: false })
+      const updated = await database.transact(async (tx) => {
+        const row = await repo.updateUser(tx, caller.id, { passwordHash, mustChangePassword: false })
         if (!row) throw CommonErrors.UNAUTHORIZED()
-        repo.deleteOtherTokens(tx, caller.id, caller.tokenId)
+        await repo.deleteOtherTokens(tx, caller.id, caller.tokenId)
         return row
       })
       // Every cached caller of the user goes (the one in use comes back without the flag); the others' sockets end.
       profiles.delete(caller.id)
-      revoke(caller.id, 'Your password was changed: sign in again.')
+      await revoke(caller.id, 'Your password was changed: sign in again.')
       const profile = presentUser(updated)
       remember(profile)
       return profile
     },
 
     /** A stored avatar image, readable by anyone who sees the name next to it. */
-    avatarImage(userId: string) {
-      const image = decodeStoredAvatar(repo.findUserById(db, userId)?.avatarUrl ?? null)
+    async avatarImage(userId: string) {
+      const image = decodeStoredAvatar((await repo.findUserById(reader, userId))?.avatarUrl ?? null)
       if (!image) throw AuthErrors.AVATAR_NOT_FOUND({ user_id: userId })
       return image
     },
 
-    logout(user: AuthUser) {
-      repo.deleteToken(db, user.tokenId, user.id)
-      revoke(user.id, 'You signed out.', user.tokenId)
+    async logout(user: AuthUser) {
+      await database.transact((tx) => repo.deleteToken(tx, user.tokenId, user.id))
+      await revoke(user.id, 'You signed out.', user.tokenId)
     },
 
     /**
@@ -298,40 +344,47 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
      * as a revocation reaches that caller, and `current()` checks them again for each inbound message.
      */
     holdConnection(token: string, user: AuthUser, options: HoldOptions): HeldConnection {
-      return connections.hold(user, () => this.authenticate(token), options)
+      return connections.hold(
+        user,
+        { cached: () => cachedCaller(token), read: () => authenticate(token) },
+        options,
+      )
     },
 
-    createApiToken(userId: string, name: string) {
-      const { token, row } = issueToken(userId, 'api', name)
+    async createApiToken(userId: string, name: string) {
+      const { token, row } = await issueToken(userId, 'api', name)
       return { ...presentToken(row), token }
     },
 
     /** The user's API tokens and desktop tokens (sign-in sessions are not listed). */
-    listApiTokens(userId: string) {
-      return repo.listApiTokens(db, userId).map(presentToken)
+    async listApiTokens(userId: string) {
+      return (await repo.listApiTokens(reader, userId)).map(presentToken)
     },
 
-    deleteApiToken(userId: string, tokenId: string) {
-      if (!repo.deleteToken(db, tokenId, userId)) throw AuthErrors.TOKEN_NOT_FOUND()
-      revoke(userId, 'The token was deleted.', tokenId)
+    async deleteApiToken(userId: string, tokenId: string) {
+      if (!(await database.transact((tx) => repo.deleteToken(tx, tokenId, userId))))
+        throw AuthErrors.TOKEN_NOT_FOUND()
+      await revoke(userId, 'The token was deleted.', tokenId)
     },
 
-    listUsers(query: PageQuery) {
-      const { rows, total } = repo.listPeople(db, pageWindow(query))
+    async listUsers(query: PageQuery) {
+      const { rows, total } = await repo.listPeople(reader, pageWindow(query))
       return toPage(rows.map(presentUser), total, query)
     },
 
     async createUser(actor: AuthUser, input: { username: string; password: string; roles: Role[] }) {
-      if (repo.findUserByUsername(db, input.username))
+      if (await repo.findUserByUsername(reader, input.username))
         throw AuthErrors.USERNAME_TAKEN({ username: input.username })
       const passwordHash = await hashPassword(input.password)
-      return db.transaction((tx) => {
-        if (repo.findUserByUsername(tx, input.username))
-          throw AuthErrors.USERNAME_TAKEN({ username: input.username })
-        const created = presentUser(
-          repo.insertUser(tx, { username: input.username, passwordHash, roles: input.roles }),
-        )
-        recordAdminAction(tx, {
+      return database.transact(async (tx) => {
+        const inserted = await repo.insertUserIfFree(tx, {
+          username: input.username,
+          passwordHash,
+          roles: input.roles,
+        })
+        if (!inserted) throw AuthErrors.USERNAME_TAKEN({ username: input.username })
+        const created = presentUser(inserted)
+        recordAdminAction(unconvertedOnSqlite(tx, 'the admin audit log'), {
           actorId: actor.id,
           action: 'user.create',
           targetType: 'user',
@@ -347,13 +400,13 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       userId: string,
       input: { roles?: Role[] | undefined; disabled?: boolean | undefined; password?: string | undefined },
     ) {
-      const existing = repo.findUserById(db, userId)
+      const existing = await repo.findUserById(reader, userId)
       if (!existing || existing.isSystem) throw CommonErrors.USER_NOT_FOUND()
       if (userId === actor.id && (input.disabled || (input.roles && !input.roles.includes('admin'))))
         throw AuthErrors.CANNOT_CHANGE_OWN_ADMIN()
       const passwordHash = input.password ? await hashPassword(input.password) : undefined
-      const changed = db.transaction((tx) => {
-        const updated = repo.updateUser(tx, userId, {
+      const changed = await database.transact(async (tx) => {
+        const updated = await repo.updateUser(tx, userId, {
           ...(input.roles ? { roles: [...new Set(input.roles)] } : {}),
           ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
           // A password an admin sets is temporary: the user chooses their own at their next sign-in.
@@ -361,9 +414,9 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
         })
         if (!updated) throw CommonErrors.USER_NOT_FOUND()
         // Disabling a user or resetting a password ends their sessions.
-        if (input.disabled || passwordHash) repo.deleteTokensOfUser(tx, userId)
+        if (input.disabled || passwordHash) await repo.deleteTokensOfUser(tx, userId)
         const after = presentUser(updated)
-        recordAdminAction(tx, {
+        recordAdminAction(unconvertedOnSqlite(tx, 'the admin audit log'), {
           actorId: actor.id,
           action: 'user.update',
           targetType: 'user',
@@ -375,7 +428,7 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
       })
       // Roles, disabling and password all change what this user's tokens may do (or whether they work).
       profiles.delete(userId)
-      revoke(
+      await revoke(
         userId,
         input.disabled ? 'Your account was disabled.' : 'Your password was reset: sign in again.',
       )
@@ -387,19 +440,19 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
      * to `<data>/initial-admin-password`, mode 0600) and the platform's own account.
      */
     async bootstrap(options: { dataDir: string; adminPassword: string | undefined }) {
-      if (!repo.findUserByUsername(db, PLATFORM_USERNAME)) {
-        const unusable = await hashPassword(randomBytes(32).toString('hex'))
-        repo.insertUser(db, {
-          username: PLATFORM_USERNAME,
-          passwordHash: unusable,
-          roles: [],
-          isSystem: true,
-        })
-      }
-      if (repo.findUserByUsername(db, 'admin')) return { created: false as const }
+      const platform =
+        (await repo.findUserByUsername(reader, PLATFORM_USERNAME)) ??
+        (await createPlatformAccount(await hashPassword(randomBytes(32).toString('hex'))))
+      platformId = platform.id
+      if (await repo.findUserByUsername(reader, 'admin')) return { created: false as const }
       const generated = !options.adminPassword
       const password = options.adminPassword ?? randomBytes(12).toString('base64url')
-      repo.insertUser(db, { username: 'admin', passwordHash: await hashPassword(password), roles: ['admin'] })
+      const passwordHash = await hashPassword(password)
+      const admin = await database.transact((tx) =>
+        repo.insertUserIfFree(tx, { username: 'admin', passwordHash, roles: ['admin'] }),
+      )
+      // Another instance starting on the same database made it first, with its own password.
+      if (!admin) return { created: false as const }
       let passwordFile: string | null = null
       if (generated) {
         passwordFile = path.join(options.dataDir, 'initial-admin-password')
@@ -413,23 +466,18 @@ export function createAuthService(db: Db, options: { configDefaults: PlatformCon
      * A token for the desktop window, which signs in as the local admin without a password prompt. Issued at each
      * start, it replaces the earlier ones (rotation): a desktop token copied out of an old session stops working.
      */
-    issueDesktopToken(): string {
-      const admin = repo.findUserByUsername(db, 'admin')
+    async issueDesktopToken(): Promise<string> {
+      const admin = await repo.findUserByUsername(reader, 'admin')
       if (!admin) throw new Error('The admin user does not exist yet.')
-      for (const tokenId of repo.deleteTokensOfKind(db, admin.id, 'desktop'))
-        revoke(admin.id, 'The desktop app started again with a new token.', tokenId)
-      return issueToken(admin.id, 'desktop', 'desktop window').token
+      const replaced = await database.transact((tx) => repo.deleteTokensOfKind(tx, admin.id, 'desktop'))
+      for (const tokenId of replaced)
+        await revoke(admin.id, 'The desktop app started again with a new token.', tokenId)
+      return (await issueToken(admin.id, 'desktop', 'desktop window')).token
     },
 
-    /** Each user's username by id; ids of users that no longer exist are left out. */
-    usernamesOf: (ids: string[]) => repo.usernamesOf(db, ids),
-
-    /** Read once: the platform account is made at bootstrap and never replaced. */
+    /** The platform's own account, made at bootstrap and never replaced. */
     platformUserId(): string {
-      if (platformId) return platformId
-      const platform = repo.findUserByUsername(db, PLATFORM_USERNAME)
-      if (!platform) throw new Error('The platform account does not exist yet.')
-      platformId = platform.id
+      if (!platformId) throw new Error('The platform account does not exist yet.')
       return platformId
     },
   }

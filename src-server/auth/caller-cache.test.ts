@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { itNeedsConverted } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -6,16 +8,16 @@ afterEach(async () => server?.close())
 
 const me = (headers: Record<string, string>) =>
   server.app.inject({ method: 'GET', url: '/api/auth/me', headers })
-const userId = (username: string) =>
-  (
-    server.app.ctx.db.$client.prepare('SELECT id FROM user WHERE username = ?').get(username) as {
-      id: string
-    }
-  ).id
+const userId = async (username: string) => {
+  const [row] = await server.rows<{ id: string }>(sql`SELECT id FROM "user" WHERE username = ${username}`)
+  return row?.id
+}
+/** Admin changes to users write the admin audit log. */
+const itChangingUsers = itNeedsConverted('the admin audit log')
 const patchUser = async (username: string, payload: Record<string, unknown>) => {
   const response = await server.app.inject({
     method: 'PATCH',
-    url: `/api/admin/users/${userId(username)}`,
+    url: `/api/admin/users/${await userId(username)}`,
     headers: await server.adminHeaders(),
     payload,
   })
@@ -50,7 +52,7 @@ describe('a remembered caller changes on the next request', () => {
     expect((await me(ann)).statusCode).toBe(200)
   })
 
-  it('after a role change, both ways', async () => {
+  itChangingUsers('after a role change, both ways', async () => {
     server = await startTestServer()
     const olga = await server.headersFor('olga', ['operator'])
     const list = () => server.app.inject({ method: 'GET', url: '/mcp-servers', headers: olga })
@@ -61,23 +63,23 @@ describe('a remembered caller changes on the next request', () => {
     expect((await list()).statusCode).toBe(200)
   })
 
-  it('after the user is disabled', async () => {
+  itChangingUsers('after the user is disabled', async () => {
     server = await startTestServer()
     const ann = await server.headersFor('ann')
     expect((await me(ann)).statusCode).toBe(200)
     await patchUser('ann', { disabled: true })
     expect((await me(ann)).statusCode).toBe(401)
     expect(
-      server.app.ctx.db.$client
-        .prepare('SELECT count(*) AS n FROM auth_token WHERE user_id = ?')
-        .get(userId('ann')),
-    ).toEqual({ n: 0 })
+      await server.rows(
+        sql`SELECT CAST(count(*) AS integer) AS n FROM auth_token WHERE user_id = ${await userId('ann')}`,
+      ),
+    ).toEqual([{ n: 0 }])
   })
 })
 
 // `GET /api/auth/me` answers from the remembered profile: each change below shows in it on the next request.
 describe("a remembered caller's profile", () => {
-  it('shows roles an admin changed', async () => {
+  itChangingUsers('shows roles an admin changed', async () => {
     server = await startTestServer()
     const olga = await server.headersFor('olga', ['operator'])
     expect((await me(olga)).json()).toMatchObject({ roles: ['operator'] })
@@ -102,10 +104,8 @@ describe("a remembered caller's profile", () => {
     })
     expect(set.statusCode, set.body).toBe(200)
     expect((await me(ann)).json().avatar_url).toBe(avatar)
-    const stored = server.app.ctx.db.$client
-      .prepare('SELECT avatar_url FROM user WHERE id = ?')
-      .get(userId('ann'))
-    expect(stored).toEqual({ avatar_url: avatar })
+    const stored = await server.rows(sql`SELECT avatar_url FROM "user" WHERE id = ${await userId('ann')}`)
+    expect(stored).toEqual([{ avatar_url: avatar }])
     await server.app.inject({
       method: 'PATCH',
       url: '/api/auth/me',

@@ -1,14 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { convertedDomainsDatabase } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { Database } from '../platform/db'
 
 /** The desktop window's token: replaced at every start, expiring, and listed and revocable like an API token. */
 let server: TestServer | undefined
+/** The converted domains' database on PostgreSQL, kept across the restart as the data directory is. */
+let database: Database | undefined
 const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-desktop-token-'))
 afterEach(async () => {
   await server?.close()
+  await database?.close()
   rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -17,25 +23,26 @@ async function me(url: string, token: string) {
 }
 
 const desktopRows = () =>
-  server?.app.ctx.db.$client
-    .prepare("SELECT id, created_at, expires_at FROM auth_token WHERE kind = 'desktop'")
-    .all() as { id: string; created_at: string; expires_at: string | null }[]
+  (server as TestServer).rows<{ id: string; created_at: string; expires_at: string | null }>(
+    sql`SELECT id, created_at, expires_at FROM auth_token WHERE kind = 'desktop'`,
+  )
 
 describe('desktop tokens', () => {
   it('rotate at start, expire within a week, and are listed and revocable in the token list', async () => {
-    server = await startTestServer({ dataDir })
+    database = await convertedDomainsDatabase()
+    server = await startTestServer({ dataDir, convertedDomainsOn: database })
     let url = await server.listen()
-    const first = server.app.auth.issueDesktopToken()
+    const first = await server.app.auth.issueDesktopToken()
     expect(await me(url, first)).toBe(200)
     await server.close()
 
     // The next start (the desktop shell issues a token each time) replaces the earlier one.
-    server = await startTestServer({ dataDir })
+    server = await startTestServer({ dataDir, convertedDomainsOn: database })
     url = await server.listen()
-    const second = server.app.auth.issueDesktopToken()
+    const second = await server.app.auth.issueDesktopToken()
     expect(await me(url, first)).toBe(401)
     expect(await me(url, second)).toBe(200)
-    const [row, ...others] = desktopRows()
+    const [row, ...others] = await desktopRows()
     expect(others).toEqual([])
     expect(row?.expires_at).not.toBeNull()
     const lifetime = Date.parse(row?.expires_at ?? '') - Date.parse(row?.created_at ?? '')
@@ -54,6 +61,6 @@ describe('desktop tokens', () => {
     const revoked = await fetch(`${url}/api/auth/tokens/${row?.id}`, { method: 'DELETE', headers })
     expect(revoked.status).toBe(204)
     expect(await me(url, second)).toBe(401)
-    expect(desktopRows()).toEqual([])
+    expect(await desktopRows()).toEqual([])
   })
 })

@@ -26,9 +26,17 @@ export interface HeldConnection {
   release(): void
 }
 
+/** How a held connection's token resolves to its caller now. */
+export interface CallerLookup {
+  /** From memory: the caller, null once the token expired, undefined when not cached. */
+  cached(): AuthUser | null | undefined
+  /** From the database (and cached again): the caller, or null when the token no longer authenticates. */
+  read(): Promise<AuthUser | null>
+}
+
 interface Entry {
   tokenId: string
-  check(goneReason: string): AuthUser | null
+  recheck(goneReason: string): Promise<void>
 }
 
 /**
@@ -40,9 +48,13 @@ interface Entry {
 export class LiveConnections {
   private readonly byUser = new Map<string, Set<Entry>>()
 
-  /** `authenticate` resolves the connection's token as it is now (the cached caller, invalidated exactly). */
-  hold(user: AuthUser, authenticate: () => AuthUser | null, options: HoldOptions): HeldConnection {
+  /**
+   * `caller` resolves the connection's token as it is now. Each inbound message takes the cached caller (invalidated
+   * exactly), or the one the last check found when it is not cached; revocations check against the database.
+   */
+  hold(user: AuthUser, caller: CallerLookup, options: HoldOptions): HeldConnection {
     let ended = false
+    let last = user
     let entries = this.byUser.get(user.id)
     if (!entries) {
       entries = new Set()
@@ -58,25 +70,40 @@ export class LiveConnections {
       release()
       options.end(revocation)
     }
+    /** The caller if it may keep the connection; otherwise the connection ends and null. */
+    const judge = (current: AuthUser | null, goneReason: string) => {
+      if (ended) return null
+      if (!current) end({ status: 401, code: 'UNAUTHORIZED', reason: goneReason })
+      else if (options.allows && !options.allows(current))
+        end({ status: 403, code: 'FORBIDDEN', reason: PERMISSION_GONE })
+      else {
+        last = current
+        return current
+      }
+      return null
+    }
     const entry: Entry = {
       tokenId: user.tokenId,
-      check(goneReason) {
-        if (ended) return null
-        const current = authenticate()
-        if (!current) end({ status: 401, code: 'UNAUTHORIZED', reason: goneReason })
-        else if (options.allows && !options.allows(current))
-          end({ status: 403, code: 'FORBIDDEN', reason: PERMISSION_GONE })
-        else return current
-        return null
+      recheck: async (goneReason) => {
+        if (!ended) judge(await caller.read(), goneReason)
       },
     }
     own.add(entry)
-    return { current: () => entry.check('You are signed out.'), release }
+    const current = () => {
+      const cached = caller.cached()
+      return judge(cached === undefined ? last : cached, 'You are signed out.')
+    }
+    return { current, release }
   }
 
-  /** After a change to a user (or to one of their tokens, with `tokenId`) is stored: ends what it revoked. */
-  recheck(userId: string, goneReason: string, tokenId?: string): void {
-    for (const entry of [...(this.byUser.get(userId) ?? [])])
-      if (tokenId === undefined || entry.tokenId === tokenId) entry.check(goneReason)
+  /**
+   * After a change to a user (or to one of their tokens, with `tokenId`) is stored: ends what it revoked, once
+   * every connection concerned is checked against the database.
+   */
+  async recheck(userId: string, goneReason: string, tokenId?: string): Promise<void> {
+    const concerned = [...(this.byUser.get(userId) ?? [])].filter(
+      (entry) => tokenId === undefined || entry.tokenId === tokenId,
+    )
+    await Promise.all(concerned.map((entry) => entry.recheck(goneReason)))
   }
 }

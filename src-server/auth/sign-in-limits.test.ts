@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { postFrom } from '../../test/helpers/http-from'
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test/helpers/server'
@@ -17,21 +18,20 @@ function countOf(statuses: number[], status: number) {
   return statuses.filter((s) => s === status).length
 }
 
-function sessionsOf(username: string): number {
-  const row = server.app.ctx.db.$client
-    .prepare(
-      "SELECT count(*) n FROM auth_token t JOIN user u ON u.id = t.user_id WHERE u.username = ? AND t.kind = 'session'",
-    )
-    .get(username) as { n: number }
-  return row.n
+async function sessionsOf(username: string): Promise<number> {
+  const [row] = await server.rows<{ n: number }>(
+    sql`SELECT CAST(count(*) AS integer) AS n FROM auth_token t JOIN "user" u ON u.id = t.user_id
+        WHERE u.username = ${username} AND t.kind = 'session'`,
+  )
+  return row?.n ?? 0
 }
 
-function usersNamed(pattern: string): number {
-  return (
-    server.app.ctx.db.$client.prepare('SELECT count(*) n FROM user WHERE username LIKE ?').get(pattern) as {
-      n: number
-    }
-  ).n
+/** Users whose name matches the LIKE pattern, ignoring case as SQLite's LIKE does. */
+async function usersNamed(pattern: string): Promise<number> {
+  const [row] = await server.rows<{ n: number }>(
+    sql`SELECT CAST(count(*) AS integer) AS n FROM "user" WHERE lower(username) LIKE lower(${pattern})`,
+  )
+  return row?.n ?? 0
 }
 
 describe('sign-in limits under parallel attack', () => {
@@ -48,14 +48,14 @@ describe('sign-in limits under parallel attack', () => {
 
     const right = await login(base, '127.0.0.41', 'admin', ADMIN_PASSWORD)
     expect(right.status).toBe(429)
-    expect(sessionsOf('admin')).toBe(0)
+    expect(await sessionsOf('admin')).toBe(0)
   })
 
   it('never refuses the right password from an address with no failures, whoever failed from elsewhere', async () => {
     server = await startTestServer()
     await server.headersFor('lee')
     const base = await server.listen()
-    const before = sessionsOf('lee')
+    const before = await sessionsOf('lee')
     // Two addresses locked out for lee: together they reach the per-user slowdown's threshold.
     expect(2 * FAILURES_PER_USER_AT_ADDRESS).toBeGreaterThanOrEqual(FAILURES_BEFORE_SLOWDOWN)
     for (const from of ['127.0.0.41', '127.0.0.43'])
@@ -63,7 +63,7 @@ describe('sign-in limits under parallel attack', () => {
 
     const right = await login(base, '127.0.0.42', 'lee', 'password-lee')
     expect(right.status).toBe(200)
-    expect(sessionsOf('lee')).toBe(before + 1)
+    expect(await sessionsOf('lee')).toBe(before + 1)
     // The addresses that failed stay locked for this user.
     expect((await login(base, '127.0.0.41', 'lee', 'password-lee')).status).toBe(429)
   }, 90_000)
@@ -92,10 +92,10 @@ describe('registration under attack', () => {
     const refused = answers.filter((answer) => answer.status === 429)
     expect(refused.length).toBeGreaterThanOrEqual(60 - REGISTRATIONS_PER_ADDRESS)
     expect(refused[0]?.body.error?.code).toBe('RATE_LIMITED')
-    expect(usersNamed('flood-%')).toBe(60 - refused.length)
+    expect(await usersNamed('flood-%')).toBe(60 - refused.length)
     // Another address may still register.
     expect((await register(base, '127.0.0.42', 'neighbour')).status).toBe(202)
-    expect(usersNamed('neighbour')).toBe(1)
+    expect(await usersNamed('neighbour')).toBe(1)
   })
 
   it('answers 403 and creates nothing when an admin closed registration', async () => {
@@ -111,7 +111,7 @@ describe('registration under attack', () => {
     const answer = await register(base, '127.0.0.41', 'late-comer')
     expect(answer.status).toBe(403)
     expect(answer.body.error?.code).toBe('REGISTRATION_CLOSED')
-    expect(usersNamed('late-comer')).toBe(0)
+    expect(await usersNamed('late-comer')).toBe(0)
   })
 
   it('keeps registration closed by default on a server exposed to the LAN, open on loopback', async () => {
@@ -124,13 +124,13 @@ describe('registration under attack', () => {
     expect(config.json().registration_open).toBe(false)
     const base = await server.listen()
     expect((await register(base, '127.0.0.41', 'stranger')).status).toBe(403)
-    expect(usersNamed('stranger')).toBe(0)
+    expect(await usersNamed('stranger')).toBe(0)
     await server.close()
 
     server = await startTestServer()
     const loopback = await server.listen()
     expect((await register(loopback, '127.0.0.41', 'local-user')).status).toBe(202)
-    expect(usersNamed('local-user')).toBe(1)
+    expect(await usersNamed('local-user')).toBe(1)
   })
 
   it('answers a taken name exactly as a free one, and neither changes the existing account', async () => {
@@ -141,8 +141,8 @@ describe('registration under attack', () => {
     const free = await register(base, '127.0.0.42', 'kimberly', 'another password')
     expect(taken.status).toBe(202)
     expect(taken).toEqual(free)
-    expect(usersNamed('kim')).toBe(1)
-    expect(usersNamed('kimberly')).toBe(1)
+    expect(await usersNamed('kim')).toBe(1)
+    expect(await usersNamed('kimberly')).toBe(1)
     expect((await login(base, '127.0.0.43', 'kim', 'password-kim')).status).toBe(200)
     expect((await login(base, '127.0.0.44', 'kim', 'another password')).status).toBe(401)
   })
@@ -176,6 +176,6 @@ describe('registration under attack', () => {
     expect(hashedAfter).toBeGreaterThan(hashedBefore)
     // The registrations past their queue's bound were refused, and only the hashed ones made accounts.
     expect(countOf(statuses, 429)).toBe(300 - hashedBefore - hashedAfter)
-    expect(usersNamed('crowd-%')).toBe(hashedBefore + hashedAfter)
+    expect(await usersNamed('crowd-%')).toBe(hashedBefore + hashedAfter)
   })
 })

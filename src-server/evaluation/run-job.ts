@@ -28,7 +28,7 @@ export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): vo
       repo.updateRun(ctx.db, run.id, { status: 'running', startedAt: run.startedAt ?? nowIso() })
       let user: AuthUser
       try {
-        user = { ...ctx.auth.me(run.createdBy), tokenId: '' }
+        user = { ...(await ctx.auth.me(run.createdBy)), tokenId: '' }
       } catch {
         closeRun(ctx.db, run.id, 'failed', 'The user who started the run no longer exists.')
         return null

@@ -1,5 +1,5 @@
 import { mayAccess, type Resource, requireAccess } from '../access'
-import { type AuthUser, findUserById, permissionsOf } from '../auth'
+import { type AuthUser, findUserByIdSync, permissionsOf } from '../auth'
 import {
   type CitationOfDocument,
   citationsOfDocumentTo,
@@ -86,7 +86,7 @@ function citationStands(db: Queryable, caller: Caller, agentId: string | null, s
  */
 export function refundedMounts(db: Queryable, agentId: string): (sourceId: string) => boolean {
   const ownerId = findAgentOwnerId(db, agentId)
-  const owner = ownerId === null ? null : findUserById(db, ownerId)
+  const owner = ownerId === null ? null : findUserByIdSync(db, ownerId)
   if (!owner) return () => false
   const reader = { id: owner.id, permissions: permissionsOf(owner.roles) }
   return (sourceId) => {

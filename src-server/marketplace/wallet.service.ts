@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { findUserById } from '../auth'
+import { findUserByIdSync } from '../auth'
 import type { Db } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import type { PageQuery } from '../platform/http'
@@ -86,7 +86,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
     ) {
       if (input.to_user_id === sender.id) throw MarketplaceErrors.INVALID_TRANSFER()
       return db.transaction(() => {
-        const recipient = findUserById(db, input.to_user_id)
+        const recipient = findUserByIdSync(db, input.to_user_id)
         // The platform account is not a person, and a disabled account cannot use what it would receive: as on
         // the user lookup, neither is found.
         if (!recipient || recipient.isSystem || recipient.disabled)

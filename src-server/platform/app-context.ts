@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { ServerConfig } from './config'
-import type { Db } from './db'
+import type { Database, Db } from './db'
 import type { Guard } from './guard'
 import type { UploadGate } from './http'
 import type { AuthUser } from './identity'
@@ -13,11 +13,14 @@ import type { BlobStore } from './storage'
  * auth service implements it; only the auth routes are handed the whole service.
  */
 export interface Accounts {
-  /** A user's profile, as a background job acts for them; throws `UNAUTHORIZED` once the user is gone. */
-  me(userId: string): Omit<AuthUser, 'tokenId'>
+  /** A user's profile, as a background job acts for them; rejects with `UNAUTHORIZED` once the user is gone. */
+  me(userId: string): Omit<AuthUser, 'tokenId'> | Promise<Omit<AuthUser, 'tokenId'>>
   /** The platform account that collects commission. */
   platformUserId(): string
-  /** Each user's username by id (users gone are left out): how another domain names the people in its rows. */
+  /**
+   * Each user's username by id (users gone are left out): how another domain names the people in its rows.
+   * Synchronous, on SQLite, until its callers convert.
+   */
   usernamesOf(ids: string[]): Map<string, string>
 }
 
@@ -29,7 +32,10 @@ export interface AppContext {
   config: ServerConfig
   /** Stable id of this data directory. */
   instanceId: string
+  /** The SQLite database of the domains not converted yet, used synchronously. */
   db: Db
+  /** The database on either engine (reads, `transact`): each domain moves from `db` to it as it converts. */
+  database: Database
   blobs: BlobStore
   /** Every upload route's limits and per-user count of uploads in flight. */
   uploads: UploadGate

@@ -92,16 +92,7 @@ export async function startPostgres(database = 'switchboard'): Promise<PostgresC
     ])
     const serverUrl = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`
 
-    const createDatabase = async (name: string) => {
-      const client = new pg.Client({ connectionString: serverUrl('postgres') })
-      await client.connect()
-      try {
-        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
-      } finally {
-        await client.end()
-      }
-      return serverUrl(name)
-    }
+    const createDatabase = (name: string) => createDatabaseBeside(serverUrl('postgres'), name)
 
     const url = await createDatabase(database)
     return {
@@ -119,6 +110,30 @@ export async function startPostgres(database = 'switchboard'): Promise<PostgresC
     await rm(root, { recursive: true, force: true })
     throw error
   }
+}
+
+/** The URL of database `name` on the cluster of `url`. */
+function databaseUrl(url: string, name: string): string {
+  const other = new URL(url)
+  other.pathname = `/${name}`
+  return other.toString()
+}
+
+/**
+ * Creates database `name` on the cluster of `url` (as a copy of `template`, a database nobody is connected to, when
+ * given) and returns its URL. Connected to the `postgres` database meanwhile: PostgreSQL refuses to copy a
+ * template another session is connected to.
+ */
+export async function createDatabaseBeside(url: string, name: string, template?: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl(url, 'postgres') })
+  await client.connect()
+  try {
+    const copy = template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${copy}`)
+  } finally {
+    await client.end()
+  }
+  return databaseUrl(url, name)
 }
 
 const isRoot = () => process.getuid?.() === 0

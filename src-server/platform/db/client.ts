@@ -33,6 +33,19 @@ export function openDatabase(file: string): Db {
   return drizzle(sqlite) as Db
 }
 
+/**
+ * A second, read-only connection to a database `openDatabase` opened (so already in WAL mode): it reads the last
+ * commit, never a transaction the writer has open.
+ */
+export function openReader(file: string): Db {
+  const sqlite = new Database(file, { readonly: true })
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('temp_store = MEMORY')
+  sqliteVec.load(sqlite)
+  reusePreparedStatements(sqlite)
+  return drizzle(sqlite) as Db
+}
+
 const STATEMENT_CACHE_SIZE = 500
 
 /**

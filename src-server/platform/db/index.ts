@@ -1,19 +1,33 @@
-/** The database layer's public face: the connection, column helpers, paged selects, migrations, group commit,
- * the WAL checkpointer, and the PostgreSQL engine's pool, tables and migrations. */
+/** The database layer's public face: the SQLite connection, the engine handle (either engine: transactions, raw
+ * SQL, tables), column helpers, paged selects, migrations, group commit, the WAL checkpointer, and the PostgreSQL
+ * engine's pool, tables and migrations. */
 export { type Checkpointer, type CheckpointReport, startCheckpointer } from './checkpointer'
 export {
   atomically,
   type Db,
   openDatabase,
+  openReader,
   perHandle,
   perShape,
   type Queryable,
   sqliteFileIn,
 } from './client'
 export { createdAt, idColumn, jsonText, nowIso, oneOf, oneOfInline, updatedAt } from './columns'
+export {
+  type Database,
+  type EngineDb,
+  engineTables,
+  equalsIgnoringCase,
+  isPostgres,
+  openPostgresEngine,
+  postgresEngine,
+  runSql,
+  sqliteEngine,
+  unconvertedOnSqlite,
+} from './engine'
 export { type CommitGroup, createCommitGroup } from './group-commit'
 export { appliedMigrationCount, applyMigrations, journalMigrationCount, migrationsFolder } from './migrate'
-export { literalLimit, preparePage, type RowPage, type RowWindow, selectPage } from './paging'
+export { literalLimit, preparePage, type RowPage, type RowWindow, readPage, selectPage } from './paging'
 export { type PlainSelect, preparePlain } from './plain-select'
 export {
   appliedPgMigrationCount,

@@ -1,6 +1,7 @@
 import { count, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Queryable } from './client'
+import type { EngineDb } from './engine'
 
 /** LIMIT and OFFSET of one page (`pageWindow` in http makes them from a page query). */
 export interface RowWindow {
@@ -47,6 +48,26 @@ export function selectPage<T>(
     rows: listing.limit(literalLimit(window.limit)).offset(window.offset).all(),
     total: db.select({ n: count() }).from(counted.from).where(counted.where).get()?.n ?? 0,
   }
+}
+
+/** An ordered drizzle select of a converted repository, before its window. */
+interface AwaitedListing<T> {
+  limit(limit: number): { offset(offset: number): PromiseLike<T[]> }
+}
+
+/**
+ * `selectPage` on either engine, awaited. Its LIMIT is bound: `literalLimit` is for statements prepared once and
+ * kept per shape, which converted repositories do not keep.
+ */
+export async function readPage<T>(
+  db: EngineDb,
+  listing: AwaitedListing<T>,
+  counted: { from: SQLiteTable; where?: SQL },
+  window: RowWindow,
+): Promise<RowPage<T>> {
+  const rows = await listing.limit(window.limit).offset(window.offset)
+  const [counts] = await db.select({ n: count() }).from(counted.from).where(counted.where)
+  return { rows, total: counts?.n ?? 0 }
 }
 
 /** An ordered drizzle select, before its window, to be prepared once. */

@@ -1,0 +1,191 @@
+import { getTableName, is, type SQL, sql } from 'drizzle-orm'
+import { PgDatabase, PgTable } from 'drizzle-orm/pg-core'
+import {
+  type BaseSQLiteDatabase,
+  type SQLiteColumn,
+  SQLiteSyncDialect,
+  type SQLiteTable,
+} from 'drizzle-orm/sqlite-core'
+import { type Db, openReader, type Queryable } from './client'
+import { applyPgMigrations, openPostgres, type PgDb } from './postgres/connection'
+import * as generatedPgTables from './postgres/generated-tables'
+
+/**
+ * A database or a transaction on it, on either engine: what a converted repository function takes. Typed as
+ * SQLite's query builders; on PostgreSQL it is drizzle's node-postgres database with the engine's own tables
+ * (`engineTables`), whose JavaScript types the generator keeps equal. Repositories await every builder (drizzle's
+ * SQLite builders are thenables too) and never call `.all()/.get()/.run()`, which PostgreSQL's do not have.
+ */
+export type EngineDb = BaseSQLiteDatabase<'sync', unknown>
+
+/** The server's database on either engine: reads outside transactions, and transactions. */
+export interface Database {
+  readonly engine: 'sqlite' | 'postgres'
+  /** Reads outside a transaction: they see committed rows only, never an open transaction's. */
+  readonly reader: EngineDb
+  /**
+   * Runs `work` in one transaction and settles with its result once committed; every write goes through here. On
+   * PostgreSQL `work` may run again (serialization failure, deadlock), so it must do nothing but database work;
+   * on SQLite transactions run one at a time. Never call `transact` inside `work`: on SQLite it waits for itself.
+   */
+  transact<T>(work: (tx: EngineDb) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+export const isPostgres = (db: EngineDb): boolean => is(db, PgDatabase)
+
+/**
+ * The SQLite engine over the server's writer connection, which the domains not converted yet keep using
+ * synchronously. Transactions take an async mutex around `BEGIN IMMEDIATE ... COMMIT` on the writer; reads go to a
+ * second, read-only connection: while a transaction awaits, other requests' continuations run, and on the writer
+ * they would read its uncommitted rows (WAL gives the reader the last commit). An in-memory database has no second
+ * connection, so there reads share the writer.
+ *
+ * A synchronous write of an unconverted domain made while a transaction is open would join it. A transaction's
+ * awaits are all on SQLite's builders, which run at once, so it opens and commits within one run of the microtask
+ * queue; only a continuation queued in that same run could write in between.
+ */
+export function sqliteEngine(writer: Db): Database {
+  const file = writer.$client.name
+  const separateReader = file !== ':memory:' && file !== ''
+  const reader = separateReader ? openReader(file) : writer
+  const begin = writer.$client.prepare('BEGIN IMMEDIATE')
+  const commit = writer.$client.prepare('COMMIT')
+  const rollback = writer.$client.prepare('ROLLBACK')
+  const waiting: (() => void)[] = []
+  let held = false
+  const release = () => {
+    const next = waiting.shift()
+    if (next) next()
+    else held = false
+  }
+  return {
+    engine: 'sqlite',
+    reader: reader as unknown as EngineDb,
+    async transact(work) {
+      // The lock passes from one holder to the next waiting without being free in between.
+      if (held) await new Promise<void>((resolve) => waiting.push(resolve))
+      else held = true
+      try {
+        begin.run()
+        try {
+          const result = await work(writer as unknown as EngineDb)
+          commit.run()
+          return result
+        } catch (error) {
+          // Some errors (a full disk, I/O) end the transaction themselves.
+          if (writer.$client.inTransaction) rollback.run()
+          throw error
+        }
+      } finally {
+        release()
+      }
+    },
+    async close() {
+      if (reader !== writer) reader.$client.close()
+    },
+  }
+}
+
+/** SQLSTATEs after which the whole transaction may succeed when run again. */
+const RETRYABLE = new Set(['40001', '40P01'])
+const MAX_ATTEMPTS = 5
+const BACKOFF_MS = 5
+
+/** Whether the error (or what it wraps: drizzle wraps the driver's error) is a serialization failure or deadlock. */
+function retryable(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (RETRYABLE.has((cause as { code?: string }).code ?? '')) return true
+  return false
+}
+
+/**
+ * The PostgreSQL engine: a pool (drizzle's node-postgres driver), transactions at READ COMMITTED, run again on a
+ * serialization failure (40001) or a deadlock (40P01) after a jittered, doubling pause, at most 5 attempts.
+ */
+export function postgresEngine(pool: PgDb): Database {
+  return {
+    engine: 'postgres',
+    reader: pool as unknown as EngineDb,
+    async transact(work) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await pool.transaction((tx) => work(tx as unknown as EngineDb), {
+            isolationLevel: 'read committed',
+          })
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error
+          const pause = BACKOFF_MS * 2 ** (attempt - 1) * (0.5 + Math.random())
+          await new Promise((resolve) => setTimeout(resolve, pause))
+        }
+      }
+    },
+    close: () => pool.$client.end(),
+  }
+}
+
+/** Opens the database at `url` and applies the PostgreSQL migrations: the server's handle on that engine. */
+export async function openPostgresEngine(url: string, appRoot: string): Promise<Database> {
+  const pool = openPostgres(url)
+  try {
+    await applyPgMigrations(pool, appRoot)
+  } catch (error) {
+    await pool.$client.end()
+    throw error
+  }
+  return postgresEngine(pool)
+}
+
+const pgTableByName = new Map<string, PgTable>(
+  (Object.values(generatedPgTables) as unknown[])
+    .filter((value): value is PgTable => is(value, PgTable))
+    .map((table) => [getTableName(table), table]),
+)
+
+/**
+ * A domain's tables on the engine of `db`: the `*.tables.ts` tables on SQLite, their generated PostgreSQL twins
+ * (same names, same JavaScript types) on PostgreSQL. A table without a twin fails at load.
+ */
+export function engineTables<T extends Record<string, SQLiteTable>>(tables: T): (db: EngineDb) => T {
+  const twins = Object.fromEntries(
+    Object.entries(tables).map(([key, table]) => {
+      const twin = pgTableByName.get(getTableName(table))
+      if (!twin) throw new Error(`no PostgreSQL table for ${getTableName(table)}: run npm run db:generate:pg`)
+      return [key, twin]
+    }),
+  ) as unknown as T
+  return (db) => (isPostgres(db) ? twins : tables)
+}
+
+const sqliteDialect = new SQLiteSyncDialect()
+
+/**
+ * Runs a raw `sql` statement on either engine: its rows, under the column names it gives (none for a statement
+ * that returns none). Values come as each driver reads them: PostgreSQL gives booleans, parsed jsonb and bigint
+ * as text where SQLite gives 0/1, JSON text and numbers, so a query that reads such columns maps them itself.
+ */
+export async function runSql<T>(db: EngineDb, query: SQL): Promise<T[]> {
+  if (isPostgres(db)) return (await (db as unknown as PgDb).execute(query)).rows as T[]
+  const { sql: text, params } = sqliteDialect.sqlToQuery(query)
+  const statement = (db as unknown as Db).$client.prepare(text)
+  if (statement.reader) return statement.all(...params) as T[]
+  statement.run(...params)
+  return []
+}
+
+/**
+ * `column = value`, ignoring case as each engine's unique index does: `COLLATE NOCASE` on SQLite (ASCII letters),
+ * `lower(...)` on PostgreSQL (whose index is on `lower(column)`), so the lookup uses the index on both.
+ */
+export function equalsIgnoringCase(db: EngineDb, column: SQLiteColumn, value: string): SQL {
+  return isPostgres(db) ? sql`lower(${column}) = lower(${value})` : sql`${column} = ${value} COLLATE NOCASE`
+}
+
+/**
+ * The synchronous SQLite handle inside a transaction, for calling a domain that is not converted yet (its functions
+ * take SQLite's `Queryable`). On PostgreSQL that domain cannot run: the error names it.
+ */
+export function unconvertedOnSqlite(tx: EngineDb, domain: string): Queryable {
+  if (isPostgres(tx)) throw new Error(`${domain} does not run on PostgreSQL yet`)
+  return tx as unknown as Queryable
+}
