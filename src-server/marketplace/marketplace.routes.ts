@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../platform/app-context'
+import { logFault } from '../platform/errors'
 import { IdParams, NoContent, Page, PageQuery } from '../platform/http'
 import {
   dailyPlatformStats,
@@ -71,7 +72,11 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     }
   }
 
-  function send(reply: FastifyReply, result: IdempotentResponse) {
+  function send(request: FastifyRequest, reply: FastifyReply, result: IdempotentResponse) {
+    if (result.refusal) {
+      const { method, url } = request
+      logFault(request.log, result.refusal, result.refusal, { method, url }, result.refusal.message)
+    }
     if (result.replayed) reply.header('Idempotent-Replayed', 'true')
     return reply.status(result.statusCode).send(result.body)
   }
@@ -86,6 +91,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     const at = new Date()
     const claim = claimOf(request, at)
     return send(
+      request,
       reply,
       claim
         ? runIdempotent(db, claim, successStatus, () => effect(at))
@@ -246,7 +252,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       if (!claim) return reply.status(201).send(await orders.inPurchaseGroup(purchase))
       // The key's claim, the purchase and the stored response are one piece of the group commit.
       const { work, recover } = idempotentWork(db, claim, 201, purchase)
-      return send(reply, await orders.inPurchaseGroup(work, recover))
+      return send(request, reply, await orders.inPurchaseGroup(work, recover))
     },
   )
 
