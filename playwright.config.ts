@@ -7,6 +7,8 @@ const executablePath = existsSync(systemChromium) ? systemChromium : undefined
 
 export default defineConfig({
   testDir: 'e2e',
+  // The server each test starts is bundled once here (test/helpers/server-bundle.ts).
+  globalSetup: './e2e/global-setup.ts',
   outputDir: 'test-results',
   timeout: 60_000,
   // One test at a time: two at once on two cores made the OCR tests race their time limits and were not faster.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { SERVER_BUNDLE } from '../test/helpers/server-bundle'
 import { startServerProcess } from '../test/helpers/server-process'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
@@ -17,13 +18,16 @@ export interface RunningServer {
   restart(whileDown?: () => Promise<void>): Promise<void>
 }
 
-/** Each test gets its own data dir and its own real server process (`src-server/cli.ts`), stopped after. */
+/**
+ * Each test gets its own data dir and its own real server process (`src-server/cli.ts`, from the bundle the global
+ * setup built), stopped after.
+ */
 export const test = base.extend<{ server: RunningServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   server: async ({}, use) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'))
     const env = { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD }
-    let running = await startServerProcess(dataDir, env)
+    let running = await startServerProcess(dataDir, env, { bundle: SERVER_BUNDLE })
     const port = Number(new URL(running.url).port)
     let down = false
     const restart = async (whileDown?: () => Promise<void>) => {
@@ -31,7 +35,7 @@ export const test = base.extend<{ server: RunningServer }>({
       if (ending !== 'stopped') throw new Error(`the server did not stop for a restart (${ending})`)
       down = true
       await whileDown?.()
-      running = await startServerProcess(dataDir, env, { port })
+      running = await startServerProcess(dataDir, env, { port, bundle: SERVER_BUNDLE })
       down = false
     }
     await use({ url: running.url, dataDir, restart })

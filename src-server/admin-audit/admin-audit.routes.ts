@@ -3,9 +3,10 @@ import { Type } from 'typebox'
 import type { AppContext } from '../platform/app-context'
 import { Page } from '../platform/http'
 import { AdminAuditEntry, AuditFilterQuery, AuditQuery } from './admin-audit.schemas'
-import { exportAdminActions, listAdminActions } from './admin-audit.service'
+import { createAdminAuditService } from './admin-audit.service'
 
 export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const auditLog = createAdminAuditService(ctx.db, ctx.auth)
   const admin = { permission: 'platform.admin' } as const
   app.get(
     '/api/admin/audit-log',
@@ -13,7 +14,7 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       config: admin,
       schema: { tags: ['admin'], querystring: AuditQuery, response: { 200: Page(AdminAuditEntry) } },
     },
-    async (request) => listAdminActions(ctx.db, ctx.auth, request.query),
+    async (request) => auditLog.list(request.query),
   )
 
   app.get(
@@ -32,6 +33,6 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="admin-audit-log.csv"')
-        .send(exportAdminActions(ctx.db, ctx.auth, request.query)),
+        .send(auditLog.exportCsv(request.query)),
   )
 }

@@ -74,12 +74,6 @@ function presentEntries(rows: repo.AuditRow[], accounts: Pick<Accounts, 'usernam
   }))
 }
 
-export function listAdminActions(db: Queryable, accounts: Pick<Accounts, 'usernamesOf'>, query: AuditQuery) {
-  const page: PageQuery = { page: query.page, size: query.size }
-  const { rows, total } = repo.findAuditPage(db, filterOf(query), pageWindow(page))
-  return toPage(presentEntries(rows, accounts), total, page)
-}
-
 const CSV_COLUMNS = [
   'created_at',
   'actor_id',
@@ -93,15 +87,22 @@ const CSV_COLUMNS = [
   'after',
 ] as const
 
-/** Every entry the filter keeps, newest first, as CSV; before and after are JSON in their cells. */
-export function exportAdminActions(
-  db: Queryable,
-  accounts: Pick<Accounts, 'usernamesOf'>,
-  query: Omit<AuditQuery, 'page' | 'size'>,
-): string {
-  const entries = presentEntries(repo.findAuditRows(db, filterOf(query)), accounts)
-  return toCsv(
-    CSV_COLUMNS,
-    entries.map((entry) => CSV_COLUMNS.map((column) => entry[column])),
-  )
+/** The log's reads for admins: a page of entries, or every entry a filter keeps as CSV. */
+export function createAdminAuditService(db: Queryable, accounts: Pick<Accounts, 'usernamesOf'>) {
+  return {
+    list(query: AuditQuery) {
+      const page: PageQuery = { page: query.page, size: query.size }
+      const { rows, total } = repo.findAuditPage(db, filterOf(query), pageWindow(page))
+      return toPage(presentEntries(rows, accounts), total, page)
+    },
+
+    /** Every entry the filter keeps, newest first, as CSV; before and after are JSON in their cells. */
+    exportCsv(query: Omit<AuditQuery, 'page' | 'size'>): string {
+      const entries = presentEntries(repo.findAuditRows(db, filterOf(query)), accounts)
+      return toCsv(
+        CSV_COLUMNS,
+        entries.map((entry) => CSV_COLUMNS.map((column) => entry[column])),
+      )
+    },
+  }
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../platform/app-context'
 import { Timestamp } from '../platform/http'
-import { createBackup } from './backup.service'
+import { createBackupService } from './backup.service'
 
 const Backup = Type.Object({
   id: Type.String(),
@@ -13,10 +13,10 @@ const Backup = Type.Object({
 })
 
 export const backupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const backups = createBackupService(ctx.db, ctx.config)
   app.post(
     '/api/admin/backup',
     { config: { permission: 'platform.admin' }, schema: { tags: ['admin'], response: { 201: Backup } } },
-    async (request, reply) =>
-      reply.status(201).send(await createBackup(ctx.db, ctx.config, request.requireUser().id)),
+    async (request, reply) => reply.status(201).send(await backups.create(request.requireUser().id)),
   )
 }

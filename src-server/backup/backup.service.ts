@@ -18,41 +18,42 @@ async function countFiles(dir: string): Promise<number> {
   return count
 }
 
-/**
- * An online backup into `<data>/backups/<timestamp>/`: SQLite's backup API gives a consistent copy while the
- * server keeps serving, then the blob folder (`blobDir`) is copied. Blobs are immutable and named by content, so a blob
- * written during the copy is either in it whole or not referenced by the copied database yet.
- */
-export async function createBackup(
-  db: Db,
-  { dataDir, blobDir }: { dataDir: string; blobDir: string },
-  actorId: string,
-): Promise<BackupResult> {
-  const createdAt = new Date().toISOString()
-  const id = createdAt.replace(/[:.]/g, '-')
-  const folder = path.join(dataDir, 'backups', id)
-  await mkdir(folder, { recursive: true })
-  const databaseFile = path.join(folder, 'switchboard.db')
-  await db.$client.backup(databaseFile)
-  const blobCopy = path.join(folder, 'blobs')
-  await cp(blobDir, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch(
-    (error) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+export function createBackupService(db: Db, { dataDir, blobDir }: { dataDir: string; blobDir: string }) {
+  return {
+    /**
+     * An online backup into `<data>/backups/<timestamp>/`: SQLite's backup API gives a consistent copy while
+     * the server keeps serving, then the blob folder (`blobDir`) is copied. Blobs are immutable and named by
+     * content, so a blob written during the copy is either in it whole or not referenced by the copied database
+     * yet.
+     */
+    async create(actorId: string): Promise<BackupResult> {
+      const createdAt = new Date().toISOString()
+      const id = createdAt.replace(/[:.]/g, '-')
+      const folder = path.join(dataDir, 'backups', id)
+      await mkdir(folder, { recursive: true })
+      const databaseFile = path.join(folder, 'switchboard.db')
+      await db.$client.backup(databaseFile)
+      const blobCopy = path.join(folder, 'blobs')
+      await cp(blobDir, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch(
+        (error) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+        },
+      )
+      const result: BackupResult = {
+        id,
+        folder: path.relative(dataDir, folder),
+        database_bytes: (await stat(databaseFile)).size,
+        blob_files: await countFiles(blobCopy),
+        created_at: createdAt,
+      }
+      recordAdminAction(db, {
+        actorId,
+        action: 'backup.create',
+        targetType: 'backup',
+        targetId: id,
+        after: result,
+      })
+      return result
     },
-  )
-  const result: BackupResult = {
-    id,
-    folder: path.relative(dataDir, folder),
-    database_bytes: (await stat(databaseFile)).size,
-    blob_files: await countFiles(blobCopy),
-    created_at: createdAt,
   }
-  recordAdminAction(db, {
-    actorId,
-    action: 'backup.create',
-    targetType: 'backup',
-    targetId: id,
-    after: result,
-  })
-  return result
 }

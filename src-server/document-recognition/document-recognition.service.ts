@@ -34,7 +34,7 @@ import {
   presentRevision,
   reviewStatusOf,
 } from './review/review.presenters'
-import { acceptOpenFields, correctField, isRerunnable, rejectRun, syncRun } from './review/review.service'
+import { createReviewService } from './review/review.service'
 import { RunFeed } from './review/run-feed'
 import { seedReview } from './review/seed'
 import { readTypedValue, valueInText } from './review/typed-value'
@@ -64,6 +64,7 @@ export function createDocumentRecognitionService(
 ) {
   const { db } = ctx
   const { agentRuns } = deps
+  const reviews = createReviewService(db)
 
   agentRuns.registerExecutor('document_extraction', {
     ...documentExtractionExecutor(ctx, { models: deps.models, reading: deps.reading }),
@@ -166,7 +167,7 @@ export function createDocumentRecognitionService(
       options.approve || !config ? 0 : lowConfidenceThreshold(config, ctx.config.lowConfidenceThreshold)
     const learned = repo.listFieldReviews(db, run.id).some((f) => f.source === 'learned')
     const pages = learned ? await pagesOf(ctx, run) : []
-    acceptOpenFields(db, run, actorId, { ...options, minConfidence }, (tx, accepted) => {
+    reviews.acceptOpenFields(run, actorId, { ...options, minConfidence }, (tx, accepted) => {
       for (const field of accepted) if (field.source === 'learned') confirmLearned(tx, run, field, pages)
     })
     feed.publish(run.id)
@@ -421,7 +422,7 @@ export function createDocumentRecognitionService(
             correctsHint: learned && valueChanged,
           }
         : null
-      correctField(db, run, fieldId, patch, actorId, (tx) => {
+      reviews.correctField(run, fieldId, patch, actorId, (tx) => {
         if (taken) learnFromPage(tx, run, taken, pages)
         else if (confirmsLearned) confirmLearned(tx, run, field, pages)
         else if (typedOverLearned) weakenLearned(tx, run, field, pages)
@@ -535,14 +536,14 @@ export function createDocumentRecognitionService(
 
     sync(runId: string, actorId: string) {
       const run = getRun(runId)
-      syncRun(db, run, actorId)
+      reviews.sync(run, actorId)
       feed.publish(run.id)
       return detail(run)
     },
 
     reject(runId: string, input: { reason: string; reviewer?: string }, actorId: string) {
       const run = getRun(runId)
-      rejectRun(db, run, input, actorId)
+      reviews.reject(run, input, actorId)
       feed.publish(run.id)
       return detail(agentRuns.getRun(run.id))
     },
@@ -553,7 +554,7 @@ export function createDocumentRecognitionService(
      */
     async rerun(runId: string, user: AuthUser, body: RerunBody = {}) {
       const source = getRun(runId)
-      if (!isRerunnable(db, source))
+      if (!reviews.isRerunnable(source))
         throw RecognitionErrors.RUN_NOT_RERUNNABLE({
           status: source.status,
           review_status: repo.findRunReview(db, source.id)?.reviewStatus ?? null,

@@ -5,7 +5,7 @@ import { EvaluationErrors } from './evaluation.errors'
 import * as repo from './evaluation.repository'
 import type { CreateDatasetBody, DatasetItemView, DatasetView } from './evaluation.schemas'
 
-export function presentDataset(row: repo.DatasetRow): DatasetView {
+function presentDataset(row: repo.DatasetRow): DatasetView {
   return {
     id: row.id,
     name: row.name,
@@ -32,39 +32,53 @@ export function requireDataset(ctx: AppContext, id: string): repo.DatasetRow {
   return row
 }
 
-export function createDataset(ctx: AppContext, userId: string, body: CreateDatasetBody): DatasetView {
-  return presentDataset(
-    repo.insertDataset(ctx.db, { name: body.name, description: body.description ?? null, createdBy: userId }),
-  )
+export function createDatasetService(ctx: AppContext) {
+  return {
+    get(id: string): DatasetView {
+      return presentDataset(requireDataset(ctx, id))
+    },
+
+    create(userId: string, body: CreateDatasetBody): DatasetView {
+      return presentDataset(
+        repo.insertDataset(ctx.db, {
+          name: body.name,
+          description: body.description ?? null,
+          createdBy: userId,
+        }),
+      )
+    },
+
+    list(query: PageQuery) {
+      const { rows, total } = repo.listDatasets(ctx.db, pageWindow(query))
+      return toPage(rows.map(presentDataset), total, query)
+    },
+
+    /**
+     * All or nothing: the CSV is read and checked in full first; only a clean file replaces the samples, in one
+     * transaction. A dataset under a running evaluation keeps its samples (the run reads them as it goes).
+     */
+    importCsv(datasetId: string, csv: Buffer) {
+      requireDataset(ctx, datasetId)
+      const outcome = readDatasetCsv(csv)
+      if (!outcome.ok)
+        throw EvaluationErrors.DATASET_CSV_INVALID({
+          lines: [...new Set(outcome.problems.map((problem) => problem.line))],
+          problems: outcome.problems,
+        })
+      const dataset = ctx.db.transaction((tx) => {
+        if (repo.countActiveRunsOnDataset(tx, datasetId) > 0)
+          throw EvaluationErrors.DATASET_IN_USE({ dataset_id: datasetId })
+        return repo.replaceItems(tx, datasetId, outcome.samples)
+      })
+      return { imported: outcome.samples.length, dataset: presentDataset(dataset) }
+    },
+
+    listItems(datasetId: string, query: PageQuery) {
+      requireDataset(ctx, datasetId)
+      const { rows, total } = repo.listItems(ctx.db, datasetId, pageWindow(query))
+      return toPage(rows.map(presentDatasetItem), total, query)
+    },
+  }
 }
 
-export function listDatasetViews(ctx: AppContext, query: PageQuery) {
-  const { rows, total } = repo.listDatasets(ctx.db, pageWindow(query))
-  return toPage(rows.map(presentDataset), total, query)
-}
-
-/**
- * All or nothing: the CSV is read and checked in full first; only a clean file replaces the samples, in one
- * transaction. A dataset under a running evaluation keeps its samples (the run reads them as it goes).
- */
-export function importDataset(ctx: AppContext, datasetId: string, csv: Buffer) {
-  requireDataset(ctx, datasetId)
-  const outcome = readDatasetCsv(csv)
-  if (!outcome.ok)
-    throw EvaluationErrors.DATASET_CSV_INVALID({
-      lines: [...new Set(outcome.problems.map((problem) => problem.line))],
-      problems: outcome.problems,
-    })
-  const dataset = ctx.db.transaction((tx) => {
-    if (repo.countActiveRunsOnDataset(tx, datasetId) > 0)
-      throw EvaluationErrors.DATASET_IN_USE({ dataset_id: datasetId })
-    return repo.replaceItems(tx, datasetId, outcome.samples)
-  })
-  return { imported: outcome.samples.length, dataset: presentDataset(dataset) }
-}
-
-export function listItemViews(ctx: AppContext, datasetId: string, query: PageQuery) {
-  requireDataset(ctx, datasetId)
-  const { rows, total } = repo.listItems(ctx.db, datasetId, pageWindow(query))
-  return toPage(rows.map(presentDatasetItem), total, query)
-}
+export type DatasetService = ReturnType<typeof createDatasetService>

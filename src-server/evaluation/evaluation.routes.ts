@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
 import { multipartBodies, Page, PageQuery, Uuid } from '../platform/http'
-import * as datasets from './datasets.service'
+import { createDatasetService } from './datasets.service'
 import {
   CreateDatasetBody,
   CreateRunBody,
@@ -15,7 +15,7 @@ import {
   RunView,
 } from './evaluation.schemas'
 import { type EvaluationDeps, registerEvaluationJob } from './run-job'
-import * as runs from './runs.service'
+import { createRunService } from './runs.service'
 
 const DatasetParams = Type.Object({ dataset_id: Uuid })
 const AgentParams = Type.Object({ agent_id: Uuid })
@@ -27,26 +27,27 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
   { ctx, chat, models },
 ) => {
   registerEvaluationJob(ctx, { chat, models })
+  const datasets = createDatasetService(ctx)
+  const runs = createRunService(ctx, models)
   const manage = { permission: 'evaluation.manage' } as const
   const tags = ['evaluation']
 
   app.post(
     '/evaluation-datasets',
     { config: manage, schema: { tags, body: CreateDatasetBody, response: { 201: DatasetView } } },
-    async (request, reply) =>
-      reply.status(201).send(datasets.createDataset(ctx, request.requireUser().id, request.body)),
+    async (request, reply) => reply.status(201).send(datasets.create(request.requireUser().id, request.body)),
   )
 
   app.get(
     '/evaluation-datasets',
     { config: manage, schema: { tags, querystring: PageQuery, response: { 200: Page(DatasetView) } } },
-    async (request) => datasets.listDatasetViews(ctx, request.query),
+    async (request) => datasets.list(request.query),
   )
 
   app.get(
     '/evaluation-datasets/:dataset_id',
     { config: manage, schema: { tags, params: DatasetParams, response: { 200: DatasetView } } },
-    async (request) => datasets.presentDataset(datasets.requireDataset(ctx, request.params.dataset_id)),
+    async (request) => datasets.get(request.params.dataset_id),
   )
 
   await app.register(async (uploads: typeof app) => {
@@ -65,7 +66,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
       },
       async (request) => {
         const upload = await request.receiveUpload({
-          authorize: () => datasets.requireDataset(ctx, request.params.dataset_id),
+          authorize: () => datasets.get(request.params.dataset_id),
         })
         const file = upload.files[0]
         if (file?.fieldName !== 'file')
@@ -73,7 +74,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
             fields: [{ field: 'body.file', message: 'a CSV file is required' }],
           })
         // A CSV is parsed whole; the upload's per-file cap bounds it.
-        return datasets.importDataset(ctx, request.params.dataset_id, await readFile(file.path))
+        return datasets.importCsv(request.params.dataset_id, await readFile(file.path))
       },
     )
   })
@@ -89,7 +90,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
         response: { 200: Page(DatasetItemView) },
       },
     },
-    async (request) => datasets.listItemViews(ctx, request.params.dataset_id, request.query),
+    async (request) => datasets.listItems(request.params.dataset_id, request.query),
   )
 
   app.post(
@@ -99,9 +100,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
       schema: { tags, params: AgentParams, body: CreateRunBody, response: { 202: RunView } },
     },
     async (request, reply) =>
-      reply
-        .status(202)
-        .send(runs.createRun(ctx, models, request.requireUser(), request.params.agent_id, request.body)),
+      reply.status(202).send(runs.create(request.requireUser(), request.params.agent_id, request.body)),
   )
 
   app.get(
@@ -110,16 +109,13 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
       config: manage,
       schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(RunView) } },
     },
-    async (request) => runs.listRunViews(ctx, request.requireUser(), request.params.agent_id, request.query),
+    async (request) => runs.list(request.requireUser(), request.params.agent_id, request.query),
   )
 
   app.get(
     '/agents/:agent_id/evaluation-runs/:run_id',
     { config: manage, schema: { tags, params: RunParams, response: { 200: RunView } } },
-    async (request) =>
-      runs.presentRun(
-        runs.requireRun(ctx, request.requireUser(), request.params.agent_id, request.params.run_id),
-      ),
+    async (request) => runs.get(request.requireUser(), request.params.agent_id, request.params.run_id),
   )
 
   app.get(
@@ -129,19 +125,12 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
       schema: { tags, params: RunParams, querystring: PageQuery, response: { 200: Page(ResultView) } },
     },
     async (request) =>
-      runs.listResultViews(
-        ctx,
-        request.requireUser(),
-        request.params.agent_id,
-        request.params.run_id,
-        request.query,
-      ),
+      runs.listResults(request.requireUser(), request.params.agent_id, request.params.run_id, request.query),
   )
 
   app.post(
     '/agents/:agent_id/evaluation-runs/:run_id/cancel',
     { config: manage, schema: { tags, params: RunParams, response: { 200: RunView } } },
-    async (request) =>
-      runs.cancelRun(ctx, request.requireUser(), request.params.agent_id, request.params.run_id),
+    async (request) => runs.cancel(request.requireUser(), request.params.agent_id, request.params.run_id),
   )
 }

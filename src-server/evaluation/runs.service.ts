@@ -21,7 +21,7 @@ export function isFinished(status: EvaluationRunStatus): boolean {
   return FINISHED.includes(status)
 }
 
-export function presentRun(row: repo.RunRow): RunView {
+function presentRun(row: repo.RunRow): RunView {
   return {
     id: row.id,
     agent_id: row.agentId,
@@ -65,61 +65,11 @@ function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): voi
     throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
 
-/** The run row and its durable job are created together; the job does the work. */
-export function createRun(
-  ctx: AppContext,
-  models: Pick<ModelRegistry, 'resolve'>,
-  user: AuthUser,
-  agentId: string,
-  body: CreateRunBody,
-): RunView {
-  requireChatAgent(ctx, user, agentId)
-  const dataset = requireDataset(ctx, body.dataset_id)
-  if (dataset.itemCount === 0) throw EvaluationErrors.DATASET_EMPTY({ dataset_id: dataset.id })
-  const judge =
-    body.judge_provider === undefined && body.judge_model === undefined
-      ? BUILTIN_JUDGE
-      : models.resolve({ provider: body.judge_provider, model: body.judge_model }, 'json_schema')
-  const row = ctx.db.transaction((tx) => {
-    const run = repo.insertRun(tx, {
-      agentId,
-      datasetId: dataset.id,
-      judgeProvider: judge.provider,
-      judgeModel: judge.model,
-      concurrency: body.concurrency ?? DEFAULT_CONCURRENCY,
-      total: dataset.itemCount,
-      createdBy: user.id,
-    })
-    const job = enqueueJob(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
-    return repo.updateRun(tx, run.id, { jobId: job.id }) as repo.RunRow
-  })
-  ctx.jobs.kick()
-  return presentRun(row)
-}
-
-export function listRunViews(ctx: AppContext, user: AuthUser, agentId: string, query: PageQuery) {
-  requireUsableAgent(ctx.db, user, agentId)
-  const { rows, total } = repo.listRuns(ctx.db, agentId, pageWindow(query))
-  return toPage(rows.map(presentRun), total, query)
-}
-
-export function requireRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): repo.RunRow {
+function requireRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): repo.RunRow {
   const row = repo.findRunOfAgent(ctx.db, agentId, runId)
   if (!row) throw EvaluationErrors.EVALUATION_RUN_NOT_FOUND({ agent_id: agentId, run_id: runId })
   requireUsableAgent(ctx.db, user, agentId)
   return row
-}
-
-export function listResultViews(
-  ctx: AppContext,
-  user: AuthUser,
-  agentId: string,
-  runId: string,
-  query: PageQuery,
-) {
-  requireRun(ctx, user, agentId, runId)
-  const { rows, total } = repo.listResults(ctx.db, runId, pageWindow(query))
-  return toPage(rows.map(presentResult), total, query)
 }
 
 /** Ends a run that is still going: status, finish time and the summary of what was scored, in one write. */
@@ -143,10 +93,58 @@ export function closeRun(
   })
 }
 
-export function cancelRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): RunView {
-  const run = requireRun(ctx, user, agentId, runId)
-  if (isFinished(run.status)) throw EvaluationErrors.EVALUATION_RUN_FINISHED({ status: run.status })
-  const closed = closeRun(ctx.db, runId, 'cancelled')
-  if (run.jobId) ctx.jobs.cancel(run.jobId)
-  return presentRun(closed ?? requireRun(ctx, user, agentId, runId))
+export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'resolve'>) {
+  return {
+    /** The run row and its durable job are created together; the job does the work. */
+    create(user: AuthUser, agentId: string, body: CreateRunBody): RunView {
+      requireChatAgent(ctx, user, agentId)
+      const dataset = requireDataset(ctx, body.dataset_id)
+      if (dataset.itemCount === 0) throw EvaluationErrors.DATASET_EMPTY({ dataset_id: dataset.id })
+      const judge =
+        body.judge_provider === undefined && body.judge_model === undefined
+          ? BUILTIN_JUDGE
+          : models.resolve({ provider: body.judge_provider, model: body.judge_model }, 'json_schema')
+      const row = ctx.db.transaction((tx) => {
+        const run = repo.insertRun(tx, {
+          agentId,
+          datasetId: dataset.id,
+          judgeProvider: judge.provider,
+          judgeModel: judge.model,
+          concurrency: body.concurrency ?? DEFAULT_CONCURRENCY,
+          total: dataset.itemCount,
+          createdBy: user.id,
+        })
+        const job = enqueueJob(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
+        return repo.updateRun(tx, run.id, { jobId: job.id }) as repo.RunRow
+      })
+      ctx.jobs.kick()
+      return presentRun(row)
+    },
+
+    list(user: AuthUser, agentId: string, query: PageQuery) {
+      requireUsableAgent(ctx.db, user, agentId)
+      const { rows, total } = repo.listRuns(ctx.db, agentId, pageWindow(query))
+      return toPage(rows.map(presentRun), total, query)
+    },
+
+    get(user: AuthUser, agentId: string, runId: string): RunView {
+      return presentRun(requireRun(ctx, user, agentId, runId))
+    },
+
+    listResults(user: AuthUser, agentId: string, runId: string, query: PageQuery) {
+      requireRun(ctx, user, agentId, runId)
+      const { rows, total } = repo.listResults(ctx.db, runId, pageWindow(query))
+      return toPage(rows.map(presentResult), total, query)
+    },
+
+    cancel(user: AuthUser, agentId: string, runId: string): RunView {
+      const run = requireRun(ctx, user, agentId, runId)
+      if (isFinished(run.status)) throw EvaluationErrors.EVALUATION_RUN_FINISHED({ status: run.status })
+      const closed = closeRun(ctx.db, runId, 'cancelled')
+      if (run.jobId) ctx.jobs.cancel(run.jobId)
+      return presentRun(closed ?? requireRun(ctx, user, agentId, runId))
+    },
+  }
 }
+
+export type RunService = ReturnType<typeof createRunService>

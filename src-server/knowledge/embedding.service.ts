@@ -13,47 +13,51 @@ export interface Readiness {
   error: { code: string; message: string } | null
 }
 
-/** Embeds a probe text, which also warms the embedder (and tells a remote one's dimension). */
-export async function checkReadiness(embedder: Embedder): Promise<Readiness> {
-  const started = performance.now()
-  const base = { backend_type: embedder.backendType, provider: embedder.provider, model: embedder.model }
-  try {
-    const [vector] = await embedder.embed(['Switchboard embedding readiness check.'])
-    return {
-      ...base,
-      ready: true,
-      dim: vector?.length ?? embedder.dim(),
-      latency_ms: Math.round(performance.now() - started),
-      error: null,
-    }
-  } catch (error) {
-    return {
-      ...base,
-      ready: false,
-      dim: embedder.dim(),
-      latency_ms: Math.round(performance.now() - started),
-      error: { code: 'EMBEDDING_UNAVAILABLE', message: (error as Error).message },
-    }
-  }
-}
+/** What the embedder can do now, for the readiness route and the health guard. */
+export function createEmbeddingService(db: Db, embedder: Embedder) {
+  return {
+    /** Embeds a probe text, which also warms the embedder (and tells a remote one's dimension). */
+    async checkReadiness(): Promise<Readiness> {
+      const started = performance.now()
+      const base = { backend_type: embedder.backendType, provider: embedder.provider, model: embedder.model }
+      try {
+        const [vector] = await embedder.embed(['Switchboard embedding readiness check.'])
+        return {
+          ...base,
+          ready: true,
+          dim: vector?.length ?? embedder.dim(),
+          latency_ms: Math.round(performance.now() - started),
+          error: null,
+        }
+      } catch (error) {
+        return {
+          ...base,
+          ready: false,
+          dim: embedder.dim(),
+          latency_ms: Math.round(performance.now() - started),
+          error: { code: 'EMBEDDING_UNAVAILABLE', message: (error as Error).message },
+        }
+      }
+    },
 
-/**
- * Health-guard check: sources still searched with another model's vectors than the current embedder's, while the
- * embedding job builds their new index beside the old one (no re-ingest needed). A warning, never a write block.
- */
-export function staleIndexCheck(db: Db, embedder: Embedder): GuardCheck {
-  return () => {
-    const prefix = `${embedder.provider}:${embedder.model}:`
-    const dim = embedder.dim()
-    const stale = staleSourceNames(
-      db,
-      (key) => key.startsWith(prefix) && (dim === null || key === `${prefix}${dim}`),
-    )
-    if (stale.length === 0) return null
-    const names = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '')
-    return {
-      state: 'warning',
-      message: `Knowledge sources are being re-embedded for ${embedder.provider}:${embedder.model} (their previous index answers until then): ${names}.`,
-    }
+    /**
+     * Health-guard check: sources still searched with another model's vectors than the current embedder's, while
+     * the embedding job builds their new index beside the old one (no re-ingest needed). A warning, never a write
+     * block.
+     */
+    staleIndexCheck: (() => {
+      const prefix = `${embedder.provider}:${embedder.model}:`
+      const dim = embedder.dim()
+      const stale = staleSourceNames(
+        db,
+        (key) => key.startsWith(prefix) && (dim === null || key === `${prefix}${dim}`),
+      )
+      if (stale.length === 0) return null
+      const names = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '')
+      return {
+        state: 'warning',
+        message: `Knowledge sources are being re-embedded for ${embedder.provider}:${embedder.model} (their previous index answers until then): ${names}.`,
+      }
+    }) satisfies GuardCheck,
   }
 }

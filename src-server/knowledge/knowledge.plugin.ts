@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify'
 import { BUILTIN_EMBEDDING_DIM, embeddingKey } from '../ai'
 import type { AppContext } from '../platform/app-context'
 import { ensureChunkIndex } from './chunk-index.repository'
-import { staleIndexCheck } from './embedding.service'
 import { EMBED_JOB_TYPE } from './embedding-job.service'
 import { INGEST_JOB_TYPE } from './ingestion.service'
 import { documentUsesBlob } from './knowledge.repository'
@@ -22,7 +21,7 @@ export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (a
   const services = createKnowledgeServices(ctx)
   ctx.jobs.register(INGEST_JOB_TYPE, services.ingestion.run, { maxAttempts: 3 })
   ctx.jobs.register(EMBED_JOB_TYPE, services.embedding.run, { maxAttempts: 5 })
-  ctx.guard.register('knowledge index', staleIndexCheck(ctx.db, services.embedder))
+  ctx.guard.register('knowledge index', services.embedderStatus.staleIndexCheck)
   app.addHook('onReady', async () => {
     services.embedding.requestMissing()
     if (services.embedder.inline)

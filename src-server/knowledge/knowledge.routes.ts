@@ -222,7 +222,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/embedding-model/check-readiness',
     { config: { permission: 'knowledge.manage' }, schema: { tags, response: { 200: ReadinessSchema } } },
-    async () => services.checkReadiness(),
+    async () => services.embedderStatus.checkReadiness(),
   )
 }
 

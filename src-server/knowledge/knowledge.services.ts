@@ -1,7 +1,7 @@
 import { createEmbedder, type Embedder } from '../ai'
 import type { AppContext } from '../platform/app-context'
 import { createDocumentsService } from './documents.service'
-import { checkReadiness } from './embedding.service'
+import { createEmbeddingService } from './embedding.service'
 import { createEmbeddingJobs } from './embedding-job.service'
 import { createIngestionService } from './ingestion.service'
 import { createMountsService } from './mounts.service'
@@ -23,7 +23,7 @@ export function createKnowledgeServices(
     ingestion: createIngestionService(ctx, embedder, embedding),
     mounts: createMountsService(ctx.db),
     retrieval,
-    checkReadiness: () => checkReadiness(embedder),
+    embedderStatus: createEmbeddingService(ctx.db, embedder),
   }
 }
 export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>

@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import type { Db, Queryable } from '../platform/db'
+import type { Db } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as stats from './admin.repository'
 import * as repo from './listings.repository'
@@ -10,73 +10,79 @@ import type { ListingStatus } from './marketplace.tables'
 export const MODERATION_STATUSES = ['published', 'rejected', 'suspended'] as const satisfies ListingStatus[]
 export type ModerationStatus = (typeof MODERATION_STATUSES)[number]
 
-export function listListingsForModeration(db: Db, query: PageQuery & { status?: ListingStatus | undefined }) {
-  const { rows, total } = repo.searchListings(db, {
-    status: query.status,
-    sortOrder: 'asc',
-    ...pageWindow(query),
-  })
-  return toPage(rows.map(presentListing), total, query)
-}
-
-export function setListingStatus(
-  db: Queryable,
-  actorId: string,
-  listingId: string,
-  input: { status: ModerationStatus; reason?: string | undefined },
-) {
-  return db.transaction((tx) => {
-    const before = repo.findListing(tx, listingId)
-    if (!before) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
-    repo.updateListing(tx, listingId, { status: input.status, statusReason: input.reason ?? null })
-    recordAdminAction(tx, {
-      actorId,
-      action: 'listing.status',
-      targetType: 'listing',
-      targetId: listingId,
-      before: { title: before.title, status: before.status, reason: before.statusReason },
-      after: { status: input.status, reason: input.reason ?? null },
-      reason: input.reason,
-    })
-    const after = repo.findListing(tx, listingId)
-    if (!after) throw new Error('listing vanished inside its transaction')
-    return presentListing(after)
-  })
-}
-
-/** Platform figures as the contract defines each one. */
-export function platformStats(db: Queryable, platformUserId: string) {
-  const totals = stats.platformTotals(db, platformUserId)
+/** Moderation and the platform's figures, for admins. */
+export function createAdminService(db: Db, platformUserId: () => string) {
   return {
-    total_listings: totals.listings,
-    total_orders: totals.orders,
-    total_users: totals.users,
-    total_transaction_volume: totals.volume,
-    platform_commission_total: totals.commission,
+    listForModeration(query: PageQuery & { status?: ListingStatus | undefined }) {
+      const { rows, total } = repo.searchListings(db, {
+        status: query.status,
+        sortOrder: 'asc',
+        ...pageWindow(query),
+      })
+      return toPage(rows.map(presentListing), total, query)
+    },
+
+    setStatus(
+      actorId: string,
+      listingId: string,
+      input: { status: ModerationStatus; reason?: string | undefined },
+    ) {
+      return db.transaction((tx) => {
+        const before = repo.findListing(tx, listingId)
+        if (!before) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
+        repo.updateListing(tx, listingId, { status: input.status, statusReason: input.reason ?? null })
+        recordAdminAction(tx, {
+          actorId,
+          action: 'listing.status',
+          targetType: 'listing',
+          targetId: listingId,
+          before: { title: before.title, status: before.status, reason: before.statusReason },
+          after: { status: input.status, reason: input.reason ?? null },
+          reason: input.reason,
+        })
+        const after = repo.findListing(tx, listingId)
+        if (!after) throw new Error('listing vanished inside its transaction')
+        return presentListing(after)
+      })
+    },
+
+    /** Platform figures as the contract defines each one. */
+    stats() {
+      const totals = stats.platformTotals(db, platformUserId())
+      return {
+        total_listings: totals.listings,
+        total_orders: totals.orders,
+        total_users: totals.users,
+        total_transaction_volume: totals.volume,
+        platform_commission_total: totals.commission,
+      }
+    },
+
+    /**
+     * The platform figures per UTC day over the last `days` days (today included, days without activity as zeros),
+     * each counted as its total is: orders paid or refunded, volume of orders still paid, and the platform's
+     * commission net of refunds, by the day the order or the transaction was made.
+     */
+    dailyStats(days: number) {
+      const now = Date.now()
+      const dates = Array.from({ length: days }, (_, i) =>
+        new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+      )
+      const since = dates[0] as string
+      const ordersOn = new Map(stats.dailyOrders(db, since).map((row) => [row.date, row]))
+      const commissionOn = new Map(
+        stats.dailyCommission(db, platformUserId(), since).map((row) => [row.date, Number(row.amount)]),
+      )
+      return {
+        days: dates.map((date) => ({
+          date,
+          orders: ordersOn.get(date)?.orders ?? 0,
+          volume: Number(ordersOn.get(date)?.volume ?? 0),
+          commission: commissionOn.get(date) ?? 0,
+        })),
+      }
+    },
   }
 }
 
-/**
- * The platform figures per UTC day over the last `days` days (today included, days without activity as zeros),
- * each counted as its total is: orders paid or refunded, volume of orders still paid, and the platform's
- * commission net of refunds, by the day the order or the transaction was made.
- */
-export function dailyPlatformStats(db: Queryable, platformUserId: string, days: number) {
-  const now = Date.now()
-  const dates = Array.from({ length: days }, (_, i) =>
-    new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
-  )
-  const since = dates[0] as string
-  const ordersOn = new Map(stats.dailyOrders(db, since).map((row) => [row.date, row]))
-  const commissionOn = new Map(
-    stats.dailyCommission(db, platformUserId, since).map((row) => [row.date, Number(row.amount)]),
-  )
-  return {
-    days: dates.map((date) => ({
-      date,
-      orders: ordersOn.get(date)?.orders ?? 0,
-      volume: Number(ordersOn.get(date)?.volume ?? 0),
-      commission: commissionOn.get(date) ?? 0,
-    })),
-  }
-}
+export type AdminService = ReturnType<typeof createAdminService>

@@ -1,7 +1,9 @@
 /**
  * Idempotency-Key for money-moving POSTs. The key is claimed in the same transaction as the effect, and the
  * whole claim-effect-store sequence is synchronous, so two racing requests with one key cannot both act: the
- * second finds the first's stored response. Errors (AppError) are stored and replayed like successes.
+ * second finds the first's stored response. Errors (AppError) are stored and replayed like successes: the stored
+ * envelope is the one the error handler would send (masked for a server fault), and the fault is logged once, when
+ * it happens.
  */
 import { createHash } from 'node:crypto'
 import { lt } from 'drizzle-orm'
@@ -16,6 +18,8 @@ export interface IdempotentResponse {
   statusCode: number
   body: unknown
   replayed: boolean
+  /** The refusal this request's effect raised (not on a replay): the caller logs it as any HTTP error's. */
+  refusal?: AppError
 }
 
 function canonical(value: unknown): unknown {
@@ -113,7 +117,7 @@ export function idempotentWork(
     },
     recover(error) {
       if (!(error instanceof Refused)) throw error
-      return store(error.error.statusCode, envelopeOf(error.error))
+      return { ...store(error.error.statusCode, envelopeOf(error.error)), refusal: error.error }
     },
   }
 }

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { AppContext } from '../platform/app-context'
+import { createAdminService } from './admin.service'
 import { purgeExpiredKeys } from './idempotency'
 import { createLedger } from './ledger'
 import { type AssetOwners, createListingService } from './listings.service'
 import { type MarketplaceServices, marketplaceRoutes } from './marketplace.routes'
 import { createOrderService } from './orders.service'
+import { createReviewService } from './reviews.service'
 import { createWalletService } from './wallet.service'
 
 export interface MarketplaceOptions {
@@ -18,10 +20,13 @@ const SWEEP_INTERVAL_MS = 10 * 60_000
 
 export function createMarketplaceServices(ctx: AppContext, assetOwners: AssetOwners) {
   const ledger = createLedger(ctx.db)
+  const platformUserId = () => ctx.auth.platformUserId()
   const services: MarketplaceServices = {
     listings: createListingService(ctx.db, assetOwners),
-    orders: createOrderService(ctx.db, ledger, () => ctx.auth.platformUserId()),
+    orders: createOrderService(ctx.db, ledger, platformUserId),
     wallet: createWalletService(ctx.db, ledger),
+    reviews: createReviewService(ctx.db),
+    admin: createAdminService(ctx.db, platformUserId),
   }
   return { ledger, services }
 }

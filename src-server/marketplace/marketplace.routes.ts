@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../platform/app-context'
+import { logFault } from '../platform/errors'
 import { IdParams, NoContent, Page, PageQuery } from '../platform/http'
-import {
-  dailyPlatformStats,
-  listListingsForModeration,
-  platformStats,
-  setListingStatus,
-} from './admin.service'
+import type { AdminService } from './admin.service'
 import { type IdempotentResponse, idempotentWork, requestHash, runIdempotent } from './idempotency'
 import type { ListingService } from './listings.service'
 import {
@@ -38,13 +34,15 @@ import {
   WithdrawBody,
 } from './marketplace.schemas'
 import type { OrderService } from './orders.service'
-import { addReview, listReviews } from './reviews.service'
+import type { ReviewService } from './reviews.service'
 import type { WalletService } from './wallet.service'
 
 export interface MarketplaceServices {
   listings: ListingService
   orders: OrderService
   wallet: WalletService
+  reviews: ReviewService
+  admin: AdminService
 }
 
 export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
@@ -52,7 +50,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
   services: MarketplaceServices
 }> = async (app, { ctx, services }) => {
   const db = ctx.db
-  const { listings, orders, wallet } = services
+  const { listings, orders, wallet, reviews, admin: adminService } = services
   const use = { permission: 'marketplace.use' } as const
   const admin = { permission: 'platform.admin' } as const
 
@@ -71,7 +69,11 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     }
   }
 
-  function send(reply: FastifyReply, result: IdempotentResponse) {
+  function send(request: FastifyRequest, reply: FastifyReply, result: IdempotentResponse) {
+    if (result.refusal) {
+      const { method, url } = request
+      logFault(request.log, result.refusal, result.refusal, { method, url }, result.refusal.message)
+    }
     if (result.replayed) reply.header('Idempotent-Replayed', 'true')
     return reply.status(result.statusCode).send(result.body)
   }
@@ -86,6 +88,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     const at = new Date()
     const claim = claimOf(request, at)
     return send(
+      request,
       reply,
       claim
         ? runIdempotent(db, claim, successStatus, () => effect(at))
@@ -219,14 +222,14 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Page(ReviewSchema) },
       },
     },
-    async (request) => listReviews(db, request.params.id, request.requireUser(), request.query),
+    async (request) => reviews.list(request.params.id, request.requireUser(), request.query),
   )
 
   app.post(
     '/api/marketplace/listings/:id/reviews',
     { config: use, schema: { tags, params: IdParams, body: ReviewBody, response: { 201: ReviewSchema } } },
     async (request, reply) =>
-      reply.status(201).send(addReview(db, request.params.id, request.requireUser(), request.body)),
+      reply.status(201).send(reviews.add(request.params.id, request.requireUser(), request.body)),
   )
 
   // Orders
@@ -246,7 +249,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       if (!claim) return reply.status(201).send(await orders.inPurchaseGroup(purchase))
       // The key's claim, the purchase and the stored response are one piece of the group commit.
       const { work, recover } = idempotentWork(db, claim, 201, purchase)
-      return send(reply, await orders.inPurchaseGroup(work, recover))
+      return send(request, reply, await orders.inPurchaseGroup(work, recover))
     },
   )
 
@@ -288,7 +291,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       config: admin,
       schema: { tags: adminTags, querystring: AdminListingQuery, response: { 200: Page(ListingSchema) } },
     },
-    async (request) => listListingsForModeration(db, request.query),
+    async (request) => adminService.listForModeration(request.query),
   )
 
   app.put(
@@ -302,13 +305,13 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: ListingSchema },
       },
     },
-    async (request) => setListingStatus(db, request.requireUser().id, request.params.id, request.body),
+    async (request) => adminService.setStatus(request.requireUser().id, request.params.id, request.body),
   )
 
   app.get(
     '/api/admin/stats',
     { config: admin, schema: { tags: adminTags, response: { 200: StatsSchema } } },
-    async () => platformStats(db, ctx.auth.platformUserId()),
+    async () => adminService.stats(),
   )
   // Extension beyond the contract: the same figures per day, for the admin console's charts.
   app.get(
@@ -317,6 +320,6 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       config: admin,
       schema: { tags: adminTags, querystring: DailyStatsQuery, response: { 200: DailyStatsSchema } },
     },
-    async (request) => dailyPlatformStats(db, ctx.auth.platformUserId(), request.query.days),
+    async (request) => adminService.dailyStats(request.query.days),
   )
 }

@@ -17,39 +17,40 @@ function presentReview(row: repo.ReviewRow) {
   }
 }
 
-export function listReviews(db: Queryable, listingId: string, viewer: Viewer, query: PageQuery) {
-  findVisibleListing(db, listingId, viewer)
-  const { rows, total } = repo.listReviews(db, listingId, pageWindow(query))
-  return toPage(rows.map(presentReview), total, query)
+export function createReviewService(db: Db) {
+  return {
+    list(listingId: string, viewer: Viewer, query: PageQuery) {
+      findVisibleListing(db, listingId, viewer)
+      const { rows, total } = repo.listReviews(db, listingId, pageWindow(query))
+      return toPage(rows.map(presentReview), total, query)
+    },
+
+    /** Only a buyer holding a paid, unrefunded order may review, once; the listing's sum and count move with it. */
+    add(listingId: string, author: Viewer, input: { rating: number; comment?: string | undefined }) {
+      return db.transaction((tx) => {
+        if (!repo.listingExists(tx, listingId))
+          throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
+        // The outer handle, so its statement prepared once is reused: one connection, inside this transaction.
+        if (!findPaidOrderId(db, listingId, author.id))
+          throw MarketplaceErrors.REVIEW_NOT_ALLOWED({ listing_id: listingId })
+        const already = repo.findReviewIdBy(tx, listingId, author.id)
+        if (already) throw MarketplaceErrors.ALREADY_REVIEWED({ listing_id: listingId, review_id: already })
+        const id = repo.insertReview(tx, {
+          listingId,
+          authorId: author.id,
+          rating: input.rating,
+          comment: input.comment ?? '',
+        })
+        repo.shiftListingRating(tx, listingId, input.rating, 1)
+        const row = repo.findReview(tx, id)
+        if (!row) throw new Error('review vanished inside its transaction')
+        return presentReview(row)
+      })
+    },
+  }
 }
 
-/** Only a buyer holding a paid, unrefunded order may review, once; the listing's sum and count move with it. */
-export function addReview(
-  db: Db,
-  listingId: string,
-  author: Viewer,
-  input: { rating: number; comment?: string | undefined },
-) {
-  return db.transaction((tx) => {
-    if (!repo.listingExists(tx, listingId))
-      throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
-    // The outer handle, so its statement prepared once is reused: one connection, inside this transaction.
-    if (!findPaidOrderId(db, listingId, author.id))
-      throw MarketplaceErrors.REVIEW_NOT_ALLOWED({ listing_id: listingId })
-    const already = repo.findReviewIdBy(tx, listingId, author.id)
-    if (already) throw MarketplaceErrors.ALREADY_REVIEWED({ listing_id: listingId, review_id: already })
-    const id = repo.insertReview(tx, {
-      listingId,
-      authorId: author.id,
-      rating: input.rating,
-      comment: input.comment ?? '',
-    })
-    repo.shiftListingRating(tx, listingId, input.rating, 1)
-    const row = repo.findReview(tx, id)
-    if (!row) throw new Error('review vanished inside its transaction')
-    return presentReview(row)
-  })
-}
+export type ReviewService = ReturnType<typeof createReviewService>
 
 /**
  * A refunded buyer's review leaves the listing's rating: it stays readable, marked not counted, and the stored

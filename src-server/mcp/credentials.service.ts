@@ -14,7 +14,7 @@ import type { CreateMcpCredentialBody, McpCredentialView, UpdateMcpCredentialBod
  * entries and errors carry the key names, never a value and never the ciphertext. A credential is its creator's:
  * anyone else but an admin is answered as if it did not exist.
  */
-export function presentCredential(row: repo.McpCredentialRow): McpCredentialView {
+function presentCredential(row: repo.McpCredentialRow): McpCredentialView {
   return {
     id: row.id,
     owner_id: row.ownerId,
@@ -53,105 +53,106 @@ export function requireCredential(
   return row
 }
 
-export function createCredential(ctx: AppContext, actor: AuthUser, body: CreateMcpCredentialBody) {
-  const sealed = sealPayload(ctx, body.secret_payload)
-  return ctx.db.transaction((tx) => {
-    if (repo.findCredentialByName(tx, actor.id, body.name))
-      throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
-    const view = presentCredential(
-      repo.insertCredential(tx, {
-        ownerId: actor.id,
-        name: body.name,
-        description: body.description ?? null,
-        ...sealed,
-      }),
-    )
-    recordAdminAction(tx, {
-      actorId: actor.id,
-      action: 'mcp.credential.create',
-      targetType: 'mcp_credential',
-      targetId: view.id,
-      after: view,
-    })
-    return view
-  })
+export function createCredentialService(ctx: AppContext) {
+  return {
+    get(actor: AuthUser, id: string): McpCredentialView {
+      return presentCredential(requireCredential(ctx.db, actor, id))
+    },
+
+    create(actor: AuthUser, body: CreateMcpCredentialBody) {
+      const sealed = sealPayload(ctx, body.secret_payload)
+      return ctx.db.transaction((tx) => {
+        if (repo.findCredentialByName(tx, actor.id, body.name))
+          throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
+        const view = presentCredential(
+          repo.insertCredential(tx, {
+            ownerId: actor.id,
+            name: body.name,
+            description: body.description ?? null,
+            ...sealed,
+          }),
+        )
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'mcp.credential.create',
+          targetType: 'mcp_credential',
+          targetId: view.id,
+          after: view,
+        })
+        return view
+      })
+    },
+
+    /** The caller's own credentials; an admin's list holds everyone's. */
+    list(actor: AuthUser, query: PageQuery) {
+      const ownerId = reachesEvery(actor, 'mcp_credential.use') ? null : actor.id
+      const { rows, total } = repo.listCredentials(ctx.db, ownerId, pageWindow(query))
+      return toPage(rows.map(presentCredential), total, query)
+    },
+
+    /** Name and description; the payload changes only by rotation. */
+    update(actor: AuthUser, id: string, body: UpdateMcpCredentialBody) {
+      return ctx.db.transaction((tx) => {
+        const before = requireCredential(tx, actor, id)
+        if (
+          body.name !== undefined &&
+          body.name !== before.name &&
+          before.ownerId &&
+          repo.findCredentialByName(tx, before.ownerId, body.name)
+        )
+          throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
+        const row = repo.updateCredential(tx, id, {
+          name: body.name ?? before.name,
+          description: body.description === undefined ? before.description : body.description,
+        }) as repo.McpCredentialRow
+        const view = presentCredential(row)
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'mcp.credential.update',
+          targetType: 'mcp_credential',
+          targetId: id,
+          before: presentCredential(before),
+          after: view,
+        })
+        return view
+      })
+    },
+
+    rotate(actor: AuthUser, id: string, payload: Record<string, string>) {
+      // Access first: a stranger learns nothing, not even whether the payload would be accepted.
+      requireCredential(ctx.db, actor, id)
+      const sealed = sealPayload(ctx, payload)
+      return ctx.db.transaction((tx) => {
+        const row = repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() })
+        if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
+        const view = presentCredential(row)
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'mcp.credential.rotate',
+          targetType: 'mcp_credential',
+          targetId: id,
+          after: view,
+        })
+        return view
+      })
+    },
+
+    remove(actor: AuthUser, id: string): void {
+      ctx.db.transaction((tx) => {
+        const row = requireCredential(tx, actor, id)
+        const users = repo.countServersUsingCredential(tx, id)
+        if (users > 0) throw McpErrors.MCP_CREDENTIAL_IN_USE({ servers: users })
+        repo.deleteCredential(tx, id)
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'mcp.credential.delete',
+          targetType: 'mcp_credential',
+          targetId: id,
+          before: presentCredential(row),
+        })
+      })
+    },
+  }
 }
 
-/** The caller's own credentials; an admin's list holds everyone's. */
-export function listCredentialViews(ctx: AppContext, actor: AuthUser, query: PageQuery) {
-  const ownerId = reachesEvery(actor, 'mcp_credential.use') ? null : actor.id
-  const { rows, total } = repo.listCredentials(ctx.db, ownerId, pageWindow(query))
-  return toPage(rows.map(presentCredential), total, query)
-}
-
-export function updateCredentialMetadata(
-  ctx: AppContext,
-  actor: AuthUser,
-  id: string,
-  body: UpdateMcpCredentialBody,
-) {
-  return ctx.db.transaction((tx) => {
-    const before = requireCredential(tx, actor, id)
-    if (
-      body.name !== undefined &&
-      body.name !== before.name &&
-      before.ownerId &&
-      repo.findCredentialByName(tx, before.ownerId, body.name)
-    )
-      throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
-    const row = repo.updateCredential(tx, id, {
-      name: body.name ?? before.name,
-      description: body.description === undefined ? before.description : body.description,
-    }) as repo.McpCredentialRow
-    const view = presentCredential(row)
-    recordAdminAction(tx, {
-      actorId: actor.id,
-      action: 'mcp.credential.update',
-      targetType: 'mcp_credential',
-      targetId: id,
-      before: presentCredential(before),
-      after: view,
-    })
-    return view
-  })
-}
-
-export function rotateCredential(
-  ctx: AppContext,
-  actor: AuthUser,
-  id: string,
-  payload: Record<string, string>,
-) {
-  // Access first: a stranger learns nothing, not even whether the payload would be accepted.
-  requireCredential(ctx.db, actor, id)
-  const sealed = sealPayload(ctx, payload)
-  return ctx.db.transaction((tx) => {
-    const row = repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() })
-    if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
-    const view = presentCredential(row)
-    recordAdminAction(tx, {
-      actorId: actor.id,
-      action: 'mcp.credential.rotate',
-      targetType: 'mcp_credential',
-      targetId: id,
-      after: view,
-    })
-    return view
-  })
-}
-
-export function deleteCredential(ctx: AppContext, actor: AuthUser, id: string): void {
-  ctx.db.transaction((tx) => {
-    const row = requireCredential(tx, actor, id)
-    const users = repo.countServersUsingCredential(tx, id)
-    if (users > 0) throw McpErrors.MCP_CREDENTIAL_IN_USE({ servers: users })
-    repo.deleteCredential(tx, id)
-    recordAdminAction(tx, {
-      actorId: actor.id,
-      action: 'mcp.credential.delete',
-      targetType: 'mcp_credential',
-      targetId: id,
-      before: presentCredential(row),
-    })
-  })
-}
+export type CredentialService = ReturnType<typeof createCredentialService>

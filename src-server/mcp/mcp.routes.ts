@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../platform/app-context'
 import { NoContent, Page, PageQuery, Uuid } from '../platform/http'
-import * as credentials from './credentials.service'
+import { createCredentialService } from './credentials.service'
 import {
   CreateMcpCredentialBody,
   CreateMcpMountBody,
@@ -18,8 +18,8 @@ import {
   UpdateMcpMountBody,
   UpdateMcpServerBody,
 } from './mcp.schemas'
-import * as mounts from './mounts.service'
-import * as servers from './servers.service'
+import { createMountService } from './mounts.service'
+import { createServerService } from './servers.service'
 import { createToolRuntime } from './tool-runtime'
 
 const ServerParams = Type.Object({ mcp_server_id: Uuid })
@@ -31,6 +31,9 @@ const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxL
 /** Tool servers, credentials, mounts and the call audit; the plugin also owns the running servers' lifetime. */
 export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const runtime = createToolRuntime(ctx)
+  const servers = createServerService(ctx)
+  const credentials = createCredentialService(ctx)
+  const mounts = createMountService(ctx)
   app.addHook('onClose', async () => runtime.close())
   const manage = { permission: 'mcp.manage' } as const
   const tags = ['mcp']
@@ -38,20 +41,19 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.post(
     '/mcp-servers',
     { config: manage, schema: { tags, body: CreateMcpServerBody, response: { 201: McpServerView } } },
-    async (request, reply) =>
-      reply.status(201).send(servers.createServer(ctx, request.requireUser(), request.body)),
+    async (request, reply) => reply.status(201).send(servers.create(request.requireUser(), request.body)),
   )
 
   app.get(
     '/mcp-servers',
     { config: manage, schema: { tags, querystring: PageQuery, response: { 200: Page(McpServerView) } } },
-    async (request) => servers.listServerViews(ctx, request.query),
+    async (request) => servers.list(request.query),
   )
 
   app.get(
     '/mcp-servers/:mcp_server_id',
     { config: manage, schema: { tags, params: ServerParams, response: { 200: McpServerView } } },
-    async (request) => servers.presentServer(servers.requireServer(ctx, request.params.mcp_server_id)),
+    async (request) => servers.get(request.params.mcp_server_id),
   )
 
   app.patch(
@@ -61,12 +63,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       schema: { tags, params: ServerParams, body: UpdateMcpServerBody, response: { 200: McpServerView } },
     },
     async (request) => {
-      const view = servers.updateServer(
-        ctx,
-        request.requireUser(),
-        request.params.mcp_server_id,
-        request.body,
-      )
+      const view = servers.update(request.requireUser(), request.params.mcp_server_id, request.body)
       await runtime.release(view.id)
       return view
     },
@@ -76,7 +73,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/mcp-servers/:mcp_server_id',
     { config: manage, schema: { tags, params: ServerParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      servers.deleteServer(ctx, request.requireUser().id, request.params.mcp_server_id)
+      servers.remove(request.requireUser().id, request.params.mcp_server_id)
       await runtime.release(request.params.mcp_server_id)
       return reply.status(204).send(null)
     },
@@ -85,29 +82,25 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.post(
     '/mcp-servers/:mcp_server_id/health-check',
     { config: manage, schema: { tags, params: ServerParams, response: { 200: HealthCheckResult } } },
-    async (request) => servers.checkHealth(ctx, request.params.mcp_server_id),
+    async (request) => servers.checkHealth(request.params.mcp_server_id),
   )
 
   app.post(
     '/mcp-credentials',
     { config: manage, schema: { tags, body: CreateMcpCredentialBody, response: { 201: McpCredentialView } } },
-    async (request, reply) =>
-      reply.status(201).send(credentials.createCredential(ctx, request.requireUser(), request.body)),
+    async (request, reply) => reply.status(201).send(credentials.create(request.requireUser(), request.body)),
   )
 
   app.get(
     '/mcp-credentials',
     { config: manage, schema: { tags, querystring: PageQuery, response: { 200: Page(McpCredentialView) } } },
-    async (request) => credentials.listCredentialViews(ctx, request.requireUser(), request.query),
+    async (request) => credentials.list(request.requireUser(), request.query),
   )
 
   app.get(
     '/mcp-credentials/:credential_id',
     { config: manage, schema: { tags, params: CredentialParams, response: { 200: McpCredentialView } } },
-    async (request) =>
-      credentials.presentCredential(
-        credentials.requireCredential(ctx.db, request.requireUser(), request.params.credential_id),
-      ),
+    async (request) => credentials.get(request.requireUser(), request.params.credential_id),
   )
 
   app.patch(
@@ -121,20 +114,14 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 200: McpCredentialView },
       },
     },
-    async (request) =>
-      credentials.updateCredentialMetadata(
-        ctx,
-        request.requireUser(),
-        request.params.credential_id,
-        request.body,
-      ),
+    async (request) => credentials.update(request.requireUser(), request.params.credential_id, request.body),
   )
 
   app.delete(
     '/mcp-credentials/:credential_id',
     { config: manage, schema: { tags, params: CredentialParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      credentials.deleteCredential(ctx, request.requireUser(), request.params.credential_id)
+      credentials.remove(request.requireUser(), request.params.credential_id)
       return reply.status(204).send(null)
     },
   )
@@ -151,12 +138,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       },
     },
     async (request) =>
-      credentials.rotateCredential(
-        ctx,
-        request.requireUser(),
-        request.params.credential_id,
-        request.body.secret_payload,
-      ),
+      credentials.rotate(request.requireUser(), request.params.credential_id, request.body.secret_payload),
   )
 
   app.post(
@@ -166,9 +148,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       schema: { tags, params: AgentParams, body: CreateMcpMountBody, response: { 201: McpMountView } },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(mounts.createMount(ctx, request.requireUser(), request.params.agent_id, request.body)),
+      reply.status(201).send(mounts.create(request.requireUser(), request.params.agent_id, request.body)),
   )
 
   app.get(
@@ -177,7 +157,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       config: manage,
       schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(McpMountView) } },
     },
-    async (request) => mounts.listMountViews(ctx, request.params.agent_id, request.query),
+    async (request) => mounts.list(request.params.agent_id, request.query),
   )
 
   app.patch(
@@ -187,20 +167,14 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       schema: { tags, params: MountParams, body: UpdateMcpMountBody, response: { 200: McpMountView } },
     },
     async (request) =>
-      mounts.updateMount(
-        ctx,
-        request.requireUser(),
-        request.params.agent_id,
-        request.params.mount_id,
-        request.body,
-      ),
+      mounts.update(request.requireUser(), request.params.agent_id, request.params.mount_id, request.body),
   )
 
   app.delete(
     '/agents/:agent_id/mcp-mounts/:mount_id',
     { config: manage, schema: { tags, params: MountParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      mounts.deleteMount(ctx, request.requireUser(), request.params.agent_id, request.params.mount_id)
+      mounts.remove(request.requireUser(), request.params.agent_id, request.params.mount_id)
       return reply.status(204).send(null)
     },
   )
@@ -216,7 +190,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 200: Page(McpCallView) },
       },
     },
-    async (request) => mounts.listCallViews(ctx, { sessionId: request.params.session_id }, request.query),
+    async (request) => mounts.listCalls({ sessionId: request.params.session_id }, request.query),
   )
 
   app.get(
@@ -225,6 +199,6 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       config: manage,
       schema: { tags, params: AgentParams, querystring: McpCallQuery, response: { 200: Page(McpCallView) } },
     },
-    async (request) => mounts.listCallViews(ctx, { agentId: request.params.agent_id }, request.query),
+    async (request) => mounts.listCalls({ agentId: request.params.agent_id }, request.query),
   )
 }

@@ -17,7 +17,7 @@ import type { McpMountPolicy } from './mcp.tables'
 
 export const DEFAULT_MAX_CALLS_PER_TURN = 8
 
-export function presentMount(row: repo.McpMountRow): McpMountView {
+function presentMount(row: repo.McpMountRow): McpMountView {
   return {
     id: row.id,
     agent_id: row.agentId,
@@ -50,65 +50,10 @@ function requireAgent(ctx: AppContext, agentId: string): void {
   if (findAgentOwnerId(ctx.db, agentId) === null) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
-/**
- * Mounting, changing and removing an agent's tools change the agent: its owner or an agent manager
- * (`agent.change`), on top of the routes' `mcp.manage`.
- */
-export function createMount(
-  ctx: AppContext,
-  user: AuthUser,
-  agentId: string,
-  body: CreateMcpMountBody,
-): McpMountView {
-  requireChangeableAgent(ctx.db, user, agentId)
-  return ctx.db.transaction((tx) => {
-    if (!repo.findServer(tx, body.mcp_server_id))
-      throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
-    if (repo.findMountOfServer(tx, agentId, body.mcp_server_id))
-      throw McpErrors.MCP_MOUNT_EXISTS({ agent_id: agentId, mcp_server_id: body.mcp_server_id })
-    return presentMount(
-      repo.insertMount(tx, {
-        agentId,
-        mcpServerId: body.mcp_server_id,
-        enabled: body.enabled ?? true,
-        policy: mergePolicy(DEFAULT_POLICY, body.policy),
-      }),
-    )
-  })
-}
-
-export function listMountViews(ctx: AppContext, agentId: string, query: PageQuery) {
-  requireAgent(ctx, agentId)
-  const { rows, total } = repo.listMounts(ctx.db, agentId, pageWindow(query))
-  return toPage(rows.map(presentMount), total, query)
-}
-
 function requireMount(ctx: AppContext, agentId: string, mountId: string): repo.McpMountRow {
   const row = repo.findMount(ctx.db, agentId, mountId)
   if (!row) throw McpErrors.MCP_MOUNT_NOT_FOUND({ agent_id: agentId, mount_id: mountId })
   return row
-}
-
-export function updateMount(
-  ctx: AppContext,
-  user: AuthUser,
-  agentId: string,
-  mountId: string,
-  body: UpdateMcpMountBody,
-) {
-  requireChangeableAgent(ctx.db, user, agentId)
-  const before = requireMount(ctx, agentId, mountId)
-  const row = repo.updateMount(ctx.db, mountId, {
-    enabled: body.enabled ?? before.enabled,
-    policy: mergePolicy(before.policy, body.policy),
-  }) as repo.McpMountRow
-  return presentMount(row)
-}
-
-export function deleteMount(ctx: AppContext, user: AuthUser, agentId: string, mountId: string): void {
-  requireChangeableAgent(ctx.db, user, agentId)
-  requireMount(ctx, agentId, mountId)
-  repo.deleteMount(ctx.db, mountId)
 }
 
 function presentCall(row: repo.McpCallRow): McpCallView {
@@ -127,14 +72,61 @@ function presentCall(row: repo.McpCallRow): McpCallView {
   }
 }
 
-export function listCallViews(
-  ctx: AppContext,
-  filter: { sessionId?: string; agentId?: string },
-  query: McpCallQuery,
-) {
-  if (filter.agentId) requireAgent(ctx, filter.agentId)
-  if (filter.sessionId && !sessionExists(ctx.db, filter.sessionId))
-    throw CommonErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
-  const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
-  return toPage(rows.map(presentCall), total, query)
+/**
+ * Mounting, changing and removing an agent's tools change the agent: its owner or an agent manager
+ * (`agent.change`), on top of the routes' `mcp.manage`.
+ */
+export function createMountService(ctx: AppContext) {
+  return {
+    create(user: AuthUser, agentId: string, body: CreateMcpMountBody): McpMountView {
+      requireChangeableAgent(ctx.db, user, agentId)
+      return ctx.db.transaction((tx) => {
+        if (!repo.findServer(tx, body.mcp_server_id))
+          throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
+        if (repo.findMountOfServer(tx, agentId, body.mcp_server_id))
+          throw McpErrors.MCP_MOUNT_EXISTS({ agent_id: agentId, mcp_server_id: body.mcp_server_id })
+        return presentMount(
+          repo.insertMount(tx, {
+            agentId,
+            mcpServerId: body.mcp_server_id,
+            enabled: body.enabled ?? true,
+            policy: mergePolicy(DEFAULT_POLICY, body.policy),
+          }),
+        )
+      })
+    },
+
+    list(agentId: string, query: PageQuery) {
+      requireAgent(ctx, agentId)
+      const { rows, total } = repo.listMounts(ctx.db, agentId, pageWindow(query))
+      return toPage(rows.map(presentMount), total, query)
+    },
+
+    update(user: AuthUser, agentId: string, mountId: string, body: UpdateMcpMountBody) {
+      requireChangeableAgent(ctx.db, user, agentId)
+      const before = requireMount(ctx, agentId, mountId)
+      const row = repo.updateMount(ctx.db, mountId, {
+        enabled: body.enabled ?? before.enabled,
+        policy: mergePolicy(before.policy, body.policy),
+      }) as repo.McpMountRow
+      return presentMount(row)
+    },
+
+    remove(user: AuthUser, agentId: string, mountId: string): void {
+      requireChangeableAgent(ctx.db, user, agentId)
+      requireMount(ctx, agentId, mountId)
+      repo.deleteMount(ctx.db, mountId)
+    },
+
+    /** The tool-call audit of a session or an agent. */
+    listCalls(filter: { sessionId?: string; agentId?: string }, query: McpCallQuery) {
+      if (filter.agentId) requireAgent(ctx, filter.agentId)
+      if (filter.sessionId && !sessionExists(ctx.db, filter.sessionId))
+        throw CommonErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
+      const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
+      return toPage(rows.map(presentCall), total, query)
+    },
+  }
 }
+
+export type MountService = ReturnType<typeof createMountService>

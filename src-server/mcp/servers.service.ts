@@ -18,7 +18,7 @@ import { connectStdio, describeCallFailure, McpStartError, type StdioLaunch, sto
 export const HTTP_SSE_UNSUPPORTED =
   'The http_sse transport is stored but not supported yet; only stdio servers run.'
 
-export function presentServer(row: repo.McpServerRow): McpServerView {
+function presentServer(row: repo.McpServerRow): McpServerView {
   return {
     id: row.id,
     name: row.name,
@@ -38,7 +38,7 @@ export function presentServer(row: repo.McpServerRow): McpServerView {
   }
 }
 
-export function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
+function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
   const row = repo.findServer(ctx.db, id)
   if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
   return row
@@ -139,146 +139,161 @@ function checkConfig(fields: ServerFields): void {
   assertEnvNames(fields.envNames ?? [], 'body.env_names')
 }
 
-export function createServer(ctx: AppContext, actor: AuthUser, body: CreateMcpServerBody): McpServerView {
-  const fields: ServerFields = {
-    name: body.name,
-    description: body.description ?? null,
-    transport: body.transport ?? 'stdio',
-    command: body.command ?? null,
-    args: body.args ?? [],
-    env: body.env ?? {},
-    envNames: body.env_names ?? [],
-    cwd: body.cwd ?? null,
-    credentialId: body.credential_id ?? null,
-    enabled: body.enabled ?? true,
-    timeoutMs: body.timeout_ms ?? 15_000,
-  }
-  requireLaunchRights(ctx, actor, fields, { args: [], env: {}, envNames: [] })
-  checkConfig(fields)
-  requireAllowedCommand(ctx, fields.command ?? null)
-  return ctx.db.transaction((tx) => {
-    if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
-    const view = presentServer(repo.insertServer(tx, fields))
-    recordAdminAction(tx, {
-      actorId: actor.id,
-      action: 'mcp.server.create',
-      targetType: 'mcp_server',
-      targetId: view.id,
-      after: { ...view, command_line: commandLine(fields) },
-    })
-    return view
-  })
-}
+export function createServerService(ctx: AppContext) {
+  return {
+    get(id: string): McpServerView {
+      return presentServer(requireServer(ctx, id))
+    },
 
-export function listServerViews(ctx: AppContext, query: PageQuery) {
-  const { rows, total } = repo.listServers(ctx.db, pageWindow(query))
-  return toPage(rows.map(presentServer), total, query)
-}
-
-export function updateServer(
-  ctx: AppContext,
-  actor: AuthUser,
-  id: string,
-  body: UpdateMcpServerBody,
-): McpServerView {
-  const before = requireServer(ctx, id)
-  const pick = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value)
-  const fields: ServerFields = {
-    name: pick(body.name, before.name),
-    description: pick(body.description, before.description),
-    transport: pick(body.transport, before.transport),
-    command: pick(body.command, before.command),
-    args: pick(body.args, before.args),
-    env: pick(body.env, before.env),
-    envNames: pick(body.env_names, before.envNames),
-    cwd: pick(body.cwd, before.cwd),
-    credentialId: pick(body.credential_id, before.credentialId),
-    enabled: pick(body.enabled, before.enabled),
-    timeoutMs: pick(body.timeout_ms, before.timeoutMs),
-  }
-  const { launchChanged } = requireLaunchRights(ctx, actor, fields, before)
-  checkConfig(fields)
-  if (launchChanged) requireAllowedCommand(ctx, fields.command ?? null)
-  return ctx.db.transaction((tx) => {
-    const sameName = repo.findServerByName(tx, fields.name)
-    if (sameName && sameName.id !== id) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name })
-    const row = repo.updateServer(tx, id, fields)
-    if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
-    const view = presentServer(row)
-    recordAdminAction(tx, {
-      actorId: actor.id,
-      action: 'mcp.server.update',
-      targetType: 'mcp_server',
-      targetId: id,
-      before: { ...presentServer(before), command_line: commandLine(before) },
-      after: { ...view, command_line: commandLine(fields) },
-    })
-    return view
-  })
-}
-
-export function deleteServer(ctx: AppContext, actorId: string, id: string): void {
-  ctx.db.transaction((tx) => {
-    const row = repo.findServer(tx, id)
-    if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
-    repo.deleteServer(tx, id)
-    recordAdminAction(tx, {
-      actorId,
-      action: 'mcp.server.delete',
-      targetType: 'mcp_server',
-      targetId: id,
-      before: presentServer(row),
-    })
-  })
-}
-
-/**
- * Starts the server in a fresh process, initialises, lists its tools and stops it, all within `timeout_ms`.
- * Whatever goes wrong is reported as `status: error` and stored as `last_health`.
- */
-export async function checkHealth(ctx: AppContext, id: string): Promise<McpHealth> {
-  const server = requireServer(ctx, id)
-  const started = Date.now()
-  const finish = (fields: Pick<McpHealth, 'status' | 'tools' | 'error'>): McpHealth => {
-    const health = { ...fields, checked_at: nowIso(), latency_ms: Date.now() - started }
-    repo.setServerHealth(ctx.db, id, health)
-    return health
-  }
-  if (server.transport !== 'stdio') return finish({ status: 'error', tools: [], error: HTTP_SSE_UNSUPPORTED })
-  let launch: StdioLaunch
-  try {
-    launch = launchOf(ctx, server)
-  } catch (error) {
-    // A rule the stored configuration breaks (a command or a variable) says which; else unsealing failed.
-    return finish({
-      status: 'error',
-      tools: [],
-      error: error instanceof AppError ? error.message : 'The credential of this server cannot be decrypted.',
-    })
-  }
-  const deadline = started + server.timeoutMs
-  try {
-    const connection = await connectStdio(launch, server.timeoutMs)
-    try {
-      const remaining = Math.max(1, deadline - Date.now())
-      const listed = await connection.client.listTools(undefined, {
-        timeout: remaining,
-        maxTotalTimeout: remaining,
+    create(actor: AuthUser, body: CreateMcpServerBody): McpServerView {
+      const fields: ServerFields = {
+        name: body.name,
+        description: body.description ?? null,
+        transport: body.transport ?? 'stdio',
+        command: body.command ?? null,
+        args: body.args ?? [],
+        env: body.env ?? {},
+        envNames: body.env_names ?? [],
+        cwd: body.cwd ?? null,
+        credentialId: body.credential_id ?? null,
+        enabled: body.enabled ?? true,
+        timeoutMs: body.timeout_ms ?? 15_000,
+      }
+      requireLaunchRights(ctx, actor, fields, { args: [], env: {}, envNames: [] })
+      checkConfig(fields)
+      requireAllowedCommand(ctx, fields.command ?? null)
+      return ctx.db.transaction((tx) => {
+        if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
+        const view = presentServer(repo.insertServer(tx, fields))
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'mcp.server.create',
+          targetType: 'mcp_server',
+          targetId: view.id,
+          after: { ...view, command_line: commandLine(fields) },
+        })
+        return view
       })
-      // What a server says about itself is masked too: a description may echo its secret, in any encoding.
-      const tools = listed.tools.map((tool) => ({ name: tool.name, description: tool.description ?? null }))
-      return finish({ status: 'ok', tools: maskSecretsIn(tools, Object.values(launch.secrets)), error: null })
-    } catch (error) {
-      return finish({
-        status: 'error',
-        tools: [],
-        error: describeCallFailure(error, server.timeoutMs, launch),
+    },
+
+    list(query: PageQuery) {
+      const { rows, total } = repo.listServers(ctx.db, pageWindow(query))
+      return toPage(rows.map(presentServer), total, query)
+    },
+
+    update(actor: AuthUser, id: string, body: UpdateMcpServerBody): McpServerView {
+      const before = requireServer(ctx, id)
+      const pick = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value)
+      const fields: ServerFields = {
+        name: pick(body.name, before.name),
+        description: pick(body.description, before.description),
+        transport: pick(body.transport, before.transport),
+        command: pick(body.command, before.command),
+        args: pick(body.args, before.args),
+        env: pick(body.env, before.env),
+        envNames: pick(body.env_names, before.envNames),
+        cwd: pick(body.cwd, before.cwd),
+        credentialId: pick(body.credential_id, before.credentialId),
+        enabled: pick(body.enabled, before.enabled),
+        timeoutMs: pick(body.timeout_ms, before.timeoutMs),
+      }
+      const { launchChanged } = requireLaunchRights(ctx, actor, fields, before)
+      checkConfig(fields)
+      if (launchChanged) requireAllowedCommand(ctx, fields.command ?? null)
+      return ctx.db.transaction((tx) => {
+        const sameName = repo.findServerByName(tx, fields.name)
+        if (sameName && sameName.id !== id) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name })
+        const row = repo.updateServer(tx, id, fields)
+        if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
+        const view = presentServer(row)
+        recordAdminAction(tx, {
+          actorId: actor.id,
+          action: 'mcp.server.update',
+          targetType: 'mcp_server',
+          targetId: id,
+          before: { ...presentServer(before), command_line: commandLine(before) },
+          after: { ...view, command_line: commandLine(fields) },
+        })
+        return view
       })
-    } finally {
-      await stopStdio(connection, true)
-    }
-  } catch (error) {
-    if (error instanceof McpStartError) return finish({ status: 'error', tools: [], error: error.message })
-    throw error
+    },
+
+    remove(actorId: string, id: string): void {
+      ctx.db.transaction((tx) => {
+        const row = repo.findServer(tx, id)
+        if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
+        repo.deleteServer(tx, id)
+        recordAdminAction(tx, {
+          actorId,
+          action: 'mcp.server.delete',
+          targetType: 'mcp_server',
+          targetId: id,
+          before: presentServer(row),
+        })
+      })
+    },
+
+    /**
+     * Starts the server in a fresh process, initialises, lists its tools and stops it, all within `timeout_ms`.
+     * Whatever goes wrong is reported as `status: error` and stored as `last_health`.
+     */
+    async checkHealth(id: string): Promise<McpHealth> {
+      const server = requireServer(ctx, id)
+      const started = Date.now()
+      const finish = (fields: Pick<McpHealth, 'status' | 'tools' | 'error'>): McpHealth => {
+        const health = { ...fields, checked_at: nowIso(), latency_ms: Date.now() - started }
+        repo.setServerHealth(ctx.db, id, health)
+        return health
+      }
+      if (server.transport !== 'stdio')
+        return finish({ status: 'error', tools: [], error: HTTP_SSE_UNSUPPORTED })
+      let launch: StdioLaunch
+      try {
+        launch = launchOf(ctx, server)
+      } catch (error) {
+        // A rule the stored configuration breaks (a command or a variable) says which; else unsealing failed.
+        return finish({
+          status: 'error',
+          tools: [],
+          error:
+            error instanceof AppError ? error.message : 'The credential of this server cannot be decrypted.',
+        })
+      }
+      const deadline = started + server.timeoutMs
+      try {
+        const connection = await connectStdio(launch, server.timeoutMs)
+        try {
+          const remaining = Math.max(1, deadline - Date.now())
+          const listed = await connection.client.listTools(undefined, {
+            timeout: remaining,
+            maxTotalTimeout: remaining,
+          })
+          // What a server says about itself is masked too: a description may echo its secret, in any encoding.
+          const tools = listed.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description ?? null,
+          }))
+          return finish({
+            status: 'ok',
+            tools: maskSecretsIn(tools, Object.values(launch.secrets)),
+            error: null,
+          })
+        } catch (error) {
+          return finish({
+            status: 'error',
+            tools: [],
+            error: describeCallFailure(error, server.timeoutMs, launch),
+          })
+        } finally {
+          await stopStdio(connection, true)
+        }
+      } catch (error) {
+        if (error instanceof McpStartError)
+          return finish({ status: 'error', tools: [], error: error.message })
+        throw error
+      }
+    },
   }
 }
+
+export type ServerService = ReturnType<typeof createServerService>

@@ -2,19 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../platform/app-context'
 import { ConfigEntry, ConfigValue, PlatformConfigSchema } from './settings.schemas'
-import { type PlatformConfig, readConfig, updateConfigValue } from './settings.service'
+import { createSettingsService, type PlatformConfig } from './settings.service'
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   defaults: PlatformConfig
 }> = async (app, { ctx, defaults }) => {
+  const settings = createSettingsService(ctx.db, defaults)
   app.get(
     '/api/admin/config',
     {
       config: { permission: 'platform.admin' },
       schema: { tags: ['admin'], response: { 200: PlatformConfigSchema } },
     },
-    async () => readConfig(ctx.db, defaults),
+    async () => settings.read(),
   )
 
   app.put(
@@ -32,15 +33,11 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      updateConfigValue(
-        ctx.db,
-        {
-          key: request.params.key,
-          value: request.body.value,
-          description: request.body.description,
-          actorId: request.requireUser().id,
-        },
-        defaults,
-      ),
+      settings.update({
+        key: request.params.key,
+        value: request.body.value,
+        description: request.body.description,
+        actorId: request.requireUser().id,
+      }),
   )
 }

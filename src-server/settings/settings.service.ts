@@ -102,13 +102,6 @@ export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(CONFIG_KEYS, key)
 }
 
-export function readConfig(db: Queryable, defaults: PlatformConfig): PlatformConfig {
-  const stored = repo.storedConfigValues(db)
-  const config = {} as Record<ConfigKey, unknown>
-  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) config[key] = stored.get(key) ?? defaults[key]
-  return config as PlatformConfig
-}
-
 /** A setting's stored value, else its default (pass the installation's for a key `installDefaults` changes). */
 export function readConfigValue<K extends ConfigKey>(
   db: Queryable,
@@ -126,38 +119,47 @@ export function readConfigValues<K extends ConfigKey>(db: Db, keys: readonly K[]
   return values as Pick<PlatformConfig, K>
 }
 
-export function updateConfigValue(
-  db: Queryable,
-  input: { key: string; value: unknown; description?: string | undefined; actorId: string },
-  defaults: PlatformConfig,
-) {
-  if (!isConfigKey(input.key)) throw SettingsErrors.CONFIG_KEY_NOT_FOUND({ key: input.key })
-  const definition = CONFIG_KEYS[input.key]
-  const value = definition.parse(input.value)
-  if (value === undefined)
-    throw SettingsErrors.INVALID_CONFIG_VALUE(
-      { key: input.key, expected: definition.rule },
-      `${input.key} must be ${definition.rule}.`,
-    )
-  return db.transaction((tx) => {
-    const before = readConfigValue(tx, input.key as ConfigKey, defaults)
-    const row = {
-      key: input.key,
-      value,
-      description: input.description ?? null,
-      updatedAt: nowIso(),
-      updatedBy: input.actorId,
-    }
-    repo.upsertConfig(tx, row)
-    recordAdminAction(tx, {
-      actorId: input.actorId,
-      action: 'config.update',
-      targetType: 'config',
-      targetId: input.key,
-      before,
-      after: value,
-      reason: input.description,
-    })
-    return { key: input.key, value, description: row.description, updated_at: row.updatedAt }
-  })
+/** The admin's view and changes of the whole configuration, over the installation's defaults. */
+export function createSettingsService(db: Db, defaults: PlatformConfig) {
+  return {
+    read(): PlatformConfig {
+      const stored = repo.storedConfigValues(db)
+      const config = {} as Record<ConfigKey, unknown>
+      for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[])
+        config[key] = stored.get(key) ?? defaults[key]
+      return config as PlatformConfig
+    },
+
+    update(input: { key: string; value: unknown; description?: string | undefined; actorId: string }) {
+      if (!isConfigKey(input.key)) throw SettingsErrors.CONFIG_KEY_NOT_FOUND({ key: input.key })
+      const definition = CONFIG_KEYS[input.key]
+      const value = definition.parse(input.value)
+      if (value === undefined)
+        throw SettingsErrors.INVALID_CONFIG_VALUE(
+          { key: input.key, expected: definition.rule },
+          `${input.key} must be ${definition.rule}.`,
+        )
+      return db.transaction((tx) => {
+        const before = readConfigValue(tx, input.key as ConfigKey, defaults)
+        const row = {
+          key: input.key,
+          value,
+          description: input.description ?? null,
+          updatedAt: nowIso(),
+          updatedBy: input.actorId,
+        }
+        repo.upsertConfig(tx, row)
+        recordAdminAction(tx, {
+          actorId: input.actorId,
+          action: 'config.update',
+          targetType: 'config',
+          targetId: input.key,
+          before,
+          after: value,
+          reason: input.description,
+        })
+        return { key: input.key, value, description: row.description, updated_at: row.updatedAt }
+      })
+    },
+  }
 }

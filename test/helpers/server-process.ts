@@ -29,26 +29,25 @@ export interface ServerProcess {
 /**
  * The real server as its own process (`src-server/cli.ts`) on a data dir, for tests that kill it. `port` starts
  * it again where an earlier process on the same data dir listened, as a restarted server is found by its clients.
+ * `bundle` runs the server bundled by `bundleServer` instead of its sources through tsx: the same code, started
+ * without transpiling each module again in every process.
  */
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
-  { port }: { port?: number } = {},
+  { port, bundle }: { port?: number; bundle?: string } = {},
 ): Promise<ServerProcess> {
   const listenOn = port ?? (await freePort())
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src-server/cli.ts', '--port', String(listenOn), '--data-dir', dataDir],
-    {
-      env: {
-        ...process.env,
-        SWITCHBOARD_ADMIN_PASSWORD: PROCESS_ADMIN_PASSWORD,
-        SWITCHBOARD_LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const entry = bundle ? [bundle] : ['--import', 'tsx', 'src-server/cli.ts']
+  const child = spawn(process.execPath, [...entry, '--port', String(listenOn), '--data-dir', dataDir], {
+    env: {
+      ...process.env,
+      SWITCHBOARD_ADMIN_PASSWORD: PROCESS_ADMIN_PASSWORD,
+      SWITCHBOARD_LOG_LEVEL: 'warn',
+      ...env,
     },
-  )
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))

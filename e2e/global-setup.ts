@@ -1,0 +1,6 @@
+import { bundleServer } from '../test/helpers/server-bundle'
+
+/** Builds the server once for the run: every test starts its own server process from this bundle. */
+export default async function globalSetup(): Promise<void> {
+  await bundleServer()
+}
