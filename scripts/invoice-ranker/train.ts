@@ -50,7 +50,7 @@ export const RANKED_FIELDS = [
 export const TRAINING = {
   generated: 200,
   firstSeed: 1,
-  calibration: 80,
+  calibration: 160,
   iterations: 300,
   learningRate: 0.5,
   l2: 0.002,
@@ -225,7 +225,10 @@ const sparseDot = (weights: ArrayLike<number>, [indices, values]: Sparse) => {
 }
 
 /** The value the weights choose in an example (candidates summed by value), its probability, and whether it is right. */
-function chosen(weights: number[], example: Example): { probability: number; right: boolean } | null {
+function chosen(
+  weights: number[],
+  example: Example,
+): { value: FieldValue; probability: number; right: boolean } | null {
   if (example.vectors.length === 0) return null
   const p = softmax(example.vectors.map((v) => dot(weights, v)))
   const byValue: { value: FieldValue; probability: number; right: boolean }[] = []
@@ -238,16 +241,16 @@ function chosen(weights: number[], example: Example): { probability: number; rig
 }
 
 /**
- * The probability under which the field's values are flagged: it catches WRONG_CAUGHT of the wrong choices made
- * on documents the weights did not see (each fold of the training documents scored by weights fitted on the other
- * folds, and the calibration invoices by the final weights).
+ * The probabilities of the wrong values chosen on documents the weights did not see: each fold of the training
+ * documents scored by weights fitted on the other folds, and the calibration invoices by the final weights. A
+ * wrong "not printed" is left out: an empty field goes to a reviewer whatever its probability.
  */
-function reviewThreshold(
+function wrongProbabilities(
   examples: Example[],
   calibration: Example[],
   weights: number[],
   size: number,
-): number {
+): number[] {
   const wrong: number[] = []
   for (let fold = 0; fold < FOLDS; fold++) {
     const outOfFold = fitWeights(
@@ -256,14 +259,23 @@ function reviewThreshold(
     )
     for (const example of examples.filter((e) => e.document % FOLDS === fold && !e.unread)) {
       const top = chosen(outOfFold, example)
-      if (top && !top.right) wrong.push(top.probability)
+      if (top && !top.right && top.value !== null) wrong.push(top.probability)
     }
   }
   for (const example of calibration.filter((e) => !e.unread)) {
     const top = chosen(weights, example)
-    if (top && !top.right) wrong.push(top.probability)
+    if (top && !top.right && top.value !== null) wrong.push(top.probability)
   }
-  wrong.sort((a, b) => a - b)
+  return wrong
+}
+
+/**
+ * The probability under which values are flagged: it catches WRONG_CAUGHT of the wrong values. One threshold for
+ * every field, from their wrong values pooled: a field the ranker rarely gets wrong has too few of them to place
+ * its own (one confident mistake among five would set it).
+ */
+function reviewThreshold(wrongOfEveryField: number[]): number {
+  const wrong = [...wrongOfEveryField].sort((a, b) => a - b)
   const caught = wrong[Math.ceil(wrong.length * WRONG_CAUGHT) - 1]
   return Math.round(Math.min(0.99, Math.max(0.5, (caught ?? 0) + 0.001)) * 1e6) / 1e6
 }
@@ -273,7 +285,8 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
   const docs = await trainingDocuments()
   const byField = examples(config, docs.fit)
   const calibration = examples(config, docs.calibrate)
-  const fields: Record<string, FieldModel> = {}
+  const fitted: Record<string, Omit<FieldModel, 'review_below'>> = {}
+  const wrong: number[] = []
   for (const key of RANKED_FIELDS) {
     const field = config.fields.find((f) => f.key === key)
     const kind = field && kindOf(field)
@@ -281,9 +294,12 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
     const features = featureNames(kind)
     const own = byField.get(key) ?? []
     const weights = fitWeights(own, features.length)
-    const reviewBelow = reviewThreshold(own, calibration.get(key) ?? [], weights, features.length)
-    fields[key] = { features, weights, review_below: reviewBelow }
+    wrong.push(...wrongProbabilities(own, calibration.get(key) ?? [], weights, features.length))
+    fitted[key] = { features, weights }
   }
+  const reviewBelow = reviewThreshold(wrong)
+  const fields: Record<string, FieldModel> = {}
+  for (const [key, model] of Object.entries(fitted)) fields[key] = { ...model, review_below: reviewBelow }
   return {
     trained_on: {
       generated: TRAINING.generated,

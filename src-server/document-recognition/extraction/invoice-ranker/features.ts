@@ -163,6 +163,14 @@ const isTaxIn = (gross: number, tax: number) =>
   TAX_RATES.some((rate) => nearTax((gross * rate) / (1 + rate), tax))
 const toCents = (value: number) => Math.round(value * 100)
 
+const TAX_LABELS = /^(?:near|left|above)_tax$/
+/** Labelled as a tax (VAT, MwSt., TVA ...) on its line or over it. */
+function labelledTax(candidate: ValueCandidate): boolean {
+  const features: Features = {}
+  labelFeatures(features, candidate)
+  return Object.keys(features).some((name) => TAX_LABELS.test(name))
+}
+
 const SUM_LABELS = /^(?:near|above)_(?:total|amount|payable)$/
 const labelledSums = new WeakMap<ValueCandidate, boolean>()
 /** Labelled as a sum (total, amount, payable) left of it or over it. */
@@ -225,14 +233,19 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
 }
 
 const taxedDocuments = new WeakMap<ValueCandidate[], boolean>()
-/** Does any printed amount look like a tax: on another amount, or held inside one? Read once per document. */
+/**
+ * Does the document charge tax: an amount labelled as a tax (left of it or over it) that is the tax on another
+ * amount or held inside one? Both, since among a page's many amounts some pair matches a rate by chance.
+ */
 function documentTaxed(facts: DocumentFacts): boolean {
   let taxed = taxedDocuments.get(facts.all)
   if (taxed === undefined) {
     const amounts = [...new Set(facts.all.map((c) => Math.abs(c.value as number)).filter((v) => v > 0))]
-    taxed = amounts.some((tax) =>
-      amounts.some((base) => base > tax && (isTaxOn(base, tax) || isTaxIn(base, tax))),
-    )
+    taxed = facts.all.some((candidate) => {
+      const tax = Math.abs(candidate.value as number)
+      if (tax === 0 || !labelledTax(candidate)) return false
+      return amounts.some((base) => base > tax && (isTaxOn(base, tax) || isTaxIn(base, tax)))
+    })
     taxedDocuments.set(facts.all, taxed)
   }
   return taxed
@@ -264,7 +277,7 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
 }
 
 /** A number marker printed onto the identifier itself ("n°562044387", "Nr.17", "#1042"). */
-const GLUED_MARKER = /^(?:[#№]|n\.?[°º]|(?:no|nr|num)[.:])/i
+const GLUED_MARKER = /^(?:[#№]|n\.?[°º]|n\.(?=\d)|(?:no|nr|num)[.:])/i
 
 /** Labelled as an identifier (a marker, a number label or a title word) left of it or over it. */
 function markedCode(candidate: ValueCandidate): boolean {
