@@ -62,6 +62,11 @@ interface Vocabulary {
   customer: string[]
   /** A label that says only "number" or "reference": the number's meaning comes from its place. */
   bareNumber: string[]
+  /** A payment receipt's or booking confirmation's title, and the labels of its identifier ("Booking ID"). */
+  receiptTitle: string[]
+  idNumber: string[]
+  /** The note an invoice without tax carries (small business, exempt service, reverse charge). */
+  untaxedNote: string[]
   buyerHeading: string[]
   carried: string
   subject: string
@@ -84,6 +89,13 @@ interface Vocabulary {
 
 const VOCABULARY: Record<Language, Vocabulary> = {
   de: {
+    receiptTitle: ['Quittung', 'Zahlungsbeleg'],
+    idNumber: ['Buchungs-ID', 'Beleg-ID', 'Vorgangsnummer', 'Referenz-Nr.'],
+    untaxedNote: [
+      'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.',
+      'Steuerfreie Leistung nach § 4 UStG',
+      'Steuerschuldnerschaft des Leistungsempfängers',
+    ],
     incl: ['inkl.', 'enthaltene'],
     taxSum: ['MwSt. gesamt', 'Summe MwSt.', 'Umsatzsteuer gesamt'],
     bareNumber: ['Nr.:', 'Nummer:', 'Beleg:'],
@@ -126,6 +138,13 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Seite',
   },
   en: {
+    receiptTitle: ['Receipt', 'Payment Receipt'],
+    idNumber: ['Booking ID', 'Document ID', 'Reference No.', 'Transaction ID'],
+    untaxedNote: [
+      'VAT exempt supply',
+      'Reverse charge: VAT to be accounted for by the recipient',
+      'No VAT charged',
+    ],
     incl: ['incl.', 'including'],
     taxSum: ['Total VAT', 'Total tax', 'VAT total'],
     bareNumber: ['No.:', 'Number:', 'Ref.:', 'Document:'],
@@ -168,6 +187,9 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Page',
   },
   fr: {
+    receiptTitle: ['Reçu', 'Quittance'],
+    idNumber: ['Référence', 'N° de réservation', 'Identifiant'],
+    untaxedNote: ['TVA non applicable, art. 293 B du CGI', 'Autoliquidation', 'Exonération de TVA'],
     incl: ['dont', 'incluant'],
     taxSum: ['Total TVA', 'Montant TVA'],
     bareNumber: ['N° :', 'Réf. :', 'Pièce :'],
@@ -210,6 +232,9 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Page',
   },
   nl: {
+    receiptTitle: ['Kwitantie', 'Betalingsbewijs'],
+    idNumber: ['Boekingsnummer', 'Referentienummer', 'Document-ID'],
+    untaxedNote: ['Btw verlegd', 'Vrijgesteld van btw'],
     incl: ['incl.', 'waarvan'],
     taxSum: ['Totaal BTW', 'BTW-bedrag'],
     bareNumber: ['Nr.:', 'Nummer:', 'Referentie:'],
@@ -252,6 +277,9 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Pagina',
   },
   it: {
+    receiptTitle: ['Ricevuta', 'Ricevuta di pagamento'],
+    idNumber: ['Codice prenotazione', 'ID documento', 'Riferimento'],
+    untaxedNote: ['Operazione esente IVA', 'Inversione contabile'],
     incl: ['di cui', 'incl.'],
     taxSum: ['Totale IVA', 'IVA totale'],
     bareNumber: ['N.:', 'Numero:', 'Rif.:'],
@@ -294,6 +322,9 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     page: 'Pagina',
   },
   es: {
+    receiptTitle: ['Recibo', 'Recibo de pago'],
+    idNumber: ['Localizador', 'ID de documento', 'Referencia'],
+    untaxedNote: ['Exento de IVA', 'Inversión del sujeto pasivo'],
     incl: ['incl.', 'incluye'],
     taxSum: ['Total IVA', 'Cuota IVA total'],
     bareNumber: ['Nº:', 'Número:', 'Ref.:'],
@@ -385,6 +416,17 @@ const BUYER_PARTS = {
   ],
   second: ['Bau', 'Partners', 'Holding', 'Handel', 'Studio', 'Immobilien', 'Group', 'Industries'],
 }
+const PERSONS = [
+  'Anna Keller',
+  'Tom Baker',
+  'Julie Martin',
+  'Sanne de Boer',
+  'Marco Bianchi',
+  'Lucía Gómez',
+  'Jan Peters',
+  'Priya Sharma',
+  'Lukas Schneider',
+]
 const ITEMS = [
   'Consulting hours',
   'Wartung Heizung',
@@ -501,8 +543,14 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const number = invoiceNumber(random, year)
   const customer = String(between(random, 10_000, 999_999))
   const order = `${pick(random, ['PO', 'B', 'ORD'])}-${between(random, 1000, 99_999)}`
-  const seller = `${pick(random, NAME_PARTS.first)} ${pick(random, NAME_PARTS.second)} ${pick(random, v.legal)}`
-  const buyer = `${pick(random, BUYER_PARTS.first)} ${pick(random, BUYER_PARTS.second)} ${pick(random, v.legal)}`
+  // Parties as real invoices name them: a company with or without its legal form, a private person as buyer.
+  const sellerBase = `${pick(random, NAME_PARTS.first)} ${pick(random, NAME_PARTS.second)}`
+  const seller = chance(random, 0.75) ? `${sellerBase} ${pick(random, v.legal)}` : sellerBase
+  const privateBuyer = chance(random, 0.3)
+  const buyer = privateBuyer
+    ? pick(random, PERSONS)
+    : `${pick(random, BUYER_PARTS.first)} ${pick(random, BUYER_PARTS.second)} ${pick(random, v.legal)}`
+  if (privateBuyer) traits.push('private buyer')
   const town = pick(random, v.towns)
   const rate = pick(random, TAX_RATES[language])
 
@@ -517,6 +565,8 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   let tax = round2((net * rate) / 100)
   let total = round2(net + tax)
   let netPrinted = true
+  let taxPrinted = true
+  let untaxedNote = ''
   const prepaidOf = () =>
     !credit && chance(random, 0.2) ? round2(Math.floor(total * between(random, 2, 5)) / 10) : 0
 
@@ -525,10 +575,13 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const put = (text: string, x: number, y: number, extra: Partial<GeneratedLine> = {}) =>
     page.push({ text, x, y, size: extra.size ?? 10, ...extra })
 
-  // Header: the seller's name and address, left or right.
+  // Header: the seller's name and address, left or right, in large print or as plain as the address; or only in
+  // the legal line at the foot (a logo carries it in the header).
   const sellerRight = chance(random, 0.4)
   const sellerX = sellerRight ? 340 : 50
-  put(seller, sellerX, 40, { size: 15, bold: true })
+  const sellerStyle = random()
+  if (sellerStyle < 0.1) traits.push('seller only in the foot')
+  else put(seller, sellerX, 40, sellerStyle < 0.3 ? { size: 10 } : { size: 15, bold: true })
   put(`${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`, sellerX, 62, { size: 8 })
   put(
     `Tel. +${between(random, 30, 49)} ${between(random, 100, 999)} ${between(random, 100_000, 9_999_999)}`,
@@ -539,19 +592,27 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     },
   )
 
-  // The buyer's address block (a window envelope's), with a sender line above it.
-  if (chance(random, 0.4)) put(pick(random, v.buyerHeading), 50, 122, { size: 8, bold: true })
-  else if (chance(random, 0.7)) put(`${seller} · ${town}`, 50, 120, { size: 6 })
-  put(buyer, 50, 135, { size: 10 })
-  put(
-    `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`,
-    50,
-    148,
-  )
-  put(pick(random, STREETS), 50, 161)
-  put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, 50, 174)
+  // The buyer's address block (a window envelope's, left; or right of the seller's), with a sender line above it.
+  const buyerX = !sellerRight && chance(random, 0.25) ? 340 : 50
+  if (chance(random, 0.4)) put(pick(random, v.buyerHeading), buyerX, 122, { size: 8, bold: true })
+  else if (chance(random, 0.7)) put(`${seller} · ${town}`, buyerX, 120, { size: 6 })
+  put(buyer, buyerX, 135, { size: 10 })
+  if (!privateBuyer)
+    put(
+      `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`,
+      buyerX,
+      148,
+    )
+  put(pick(random, STREETS), buyerX, 161)
+  put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, buyerX, 174)
 
-  const numberLabel = pick(random, credit ? v.creditNumber : chance(random, 0.2) ? v.bareNumber : v.number)
+  // Now and then a payment receipt or booking confirmation: its title is no "invoice", its number an ID.
+  const receiptLike = !credit && chance(random, 0.08)
+  if (receiptLike) traits.push('receipt-like')
+  const numberLabel = pick(
+    random,
+    credit ? v.creditNumber : receiptLike ? v.idNumber : chance(random, 0.2) ? v.bareNumber : v.number,
+  )
   const dateLabel = pick(random, v.date)
   const customerLabel = pick(random, v.customer)
   const issueText = formatDate(random, issueIso, language)
@@ -559,12 +620,16 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const meta: [string, string][] = [[customerLabel, customer]]
   const layout = pick(random, ['label_left', 'label_above', 'number_line', 'header_date'] as const)
   traits.push(layout)
-  const titleWord = pick(random, credit ? v.creditTitle : v.title)
+  const titleWord = pick(random, credit ? v.creditTitle : receiptLike ? v.receiptTitle : v.title)
   let titleY = 215
   if (layout === 'number_line') {
-    // "Rechnung Nr. RE-2019/123 vom 04.05.2019" on the title line.
+    // "Rechnung Nr. RE-2019/123 vom 04.05.2019" on the title line, the marker sometimes printed onto the number
+    // ("Facture n°562044387 du 02 juillet 2015").
+    const marker = pick(random, v.titleNumber)
+    const glued = /[°º.#]$/.test(marker) && chance(random, 0.4)
+    if (glued) traits.push('marker glued to the number')
     put(
-      `${titleWord} ${pick(random, v.titleNumber)} ${number} ${pick(random, v.dated)} ${issueText}`,
+      `${titleWord} ${glued ? '' : `${marker} `}${glued ? marker : ''}${number} ${pick(random, v.dated)} ${issueText}`,
       50,
       titleY,
       {
@@ -607,7 +672,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       put(value, 50 + i * width, 262)
     })
   } else {
-    const metaX = chance(random, 0.5) ? 330 : 50
+    const metaX = buyerX === 50 && chance(random, 0.5) ? 330 : 50
     const metaY = metaX === 330 ? 120 : 250
     meta.forEach(([label, value], i) => {
       put(label, metaX, metaY + i * 13)
@@ -688,13 +753,27 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       y += 14
     }
     const variant = random()
-    if (variant < 0.15) {
+    if (variant < 0.1) {
+      // No tax at all: the net is the total, a note says why; the tax line printed at 0 or not at all.
+      traits.push('untaxed')
+      tax = 0
+      total = net
+      untaxedNote = pick(random, v.untaxedNote)
+      if (chance(random, 0.5)) {
+        taxPrinted = false
+        row(totalLabel, money(total), true)
+      } else {
+        row(netLabel, money(net))
+        row(pick(random, v.tax).replace('{rate}', '0'), formatAmount(0, formats))
+        row(totalLabel, money(total), true)
+      }
+    } else if (variant < 0.22) {
       // No net printed: the total and the tax it includes.
       traits.push('no net')
       netPrinted = false
       row(totalLabel, money(total), true)
       row(`${pick(random, v.incl)} ${taxLabel}`, money(tax))
-    } else if (variant < 0.3) {
+    } else if (variant < 0.35) {
       // Two rates, each with its base, then the tax's sum.
       traits.push('two rates')
       const [high, low] = TAX_RATES[language] as [number, number]
@@ -732,6 +811,10 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     y += 14
   }
   y += 20
+  if (untaxedNote) {
+    put(untaxedNote, 50, Math.min(y, 778), { size: 8 })
+    y += 12
+  }
   put(
     `IBAN DE${between(random, 10, 99)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 10, 99)}`,
     50,
@@ -764,7 +847,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       buyer_name: buyer,
       ...(currencyPrinted ? { currency } : {}),
       net_amount: netPrinted ? net : null,
-      tax_amount: tax,
+      tax_amount: taxPrinted ? tax : null,
       total_amount: total,
     },
   }

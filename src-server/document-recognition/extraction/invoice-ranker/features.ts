@@ -44,6 +44,8 @@ export function featureNames(kind: CandidateKind): string[] {
       'items_row',
       'printed_twice',
       'after_prepaid',
+      'tax_inside',
+      'untaxed_sum',
     ],
     date: ['earliest', 'latest', 'alone_on_line', 'after_comma', 'line_has_code', 'same_as_other'],
     code: [
@@ -56,6 +58,8 @@ export function featureNames(kind: CandidateKind): string[] {
       'line_has_date',
       'title_line',
       'zero_padded',
+      'glued_marker',
+      'first_marked',
     ],
     name: [
       'legal_form',
@@ -149,7 +153,23 @@ const TAX_RATES = [
   0.025, 0.04, 0.05, 0.055, 0.06, 0.07, 0.08, 0.081, 0.09, 0.1, 0.12, 0.13, 0.16, 0.19, 0.2, 0.21, 0.22, 0.25,
 ]
 const near = (a: number, b: number) => Math.abs(a - b) < 0.015
+/** A tax computed per line and summed can be a few cents off the rate applied to the sum. */
+const nearTax = (computed: number, printed: number) =>
+  Math.abs(computed - printed) < Math.max(0.015, Math.abs(computed) * 0.002)
+/** Is `tax` the tax at a usual rate on `base`? */
+const isTaxOn = (base: number, tax: number) => TAX_RATES.some((rate) => nearTax(base * rate, tax))
+/** Is `tax` the tax a gross amount `gross` includes at a usual rate? */
+const isTaxIn = (gross: number, tax: number) =>
+  TAX_RATES.some((rate) => nearTax((gross * rate) / (1 + rate), tax))
 const toCents = (value: number) => Math.round(value * 100)
+
+const TAX_LABELS = /^(?:near|left|above)_tax$/
+/** Labelled as a tax (VAT, MwSt., TVA ...) on its line or over it. */
+function labelledTax(candidate: ValueCandidate): boolean {
+  const features: Features = {}
+  labelFeatures(features, candidate)
+  return Object.keys(features).some((name) => TAX_LABELS.test(name))
+}
 
 const SUM_LABELS = /^(?:near|above)_(?:total|amount|payable)$/
 const labelledSums = new WeakMap<ValueCandidate, boolean>()
@@ -188,7 +208,7 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
     ? 1
     : 0
   const partOfSum = larger.some((total) => cents.has(total - own)) ? 1 : 0
-  const taxOfOther = larger.some((base) => TAX_RATES.some((rate) => near((base * rate) / 100, value))) ? 1 : 0
+  const taxOfOther = larger.some((base) => isTaxOn(base / 100, value)) ? 1 : 0
   features.sum_of_two = sumOfTwo
   features.part_of_sum = partOfSum
   features.tax_of_other = value !== 0 ? taxOfOther : 0
@@ -205,6 +225,30 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
       c.context.classes[c.lineIndex]?.some((w) => w.has('prepaid')),
   )
   features.after_prepaid = prepaidAbove ? 1 : 0
+  // A gross amount: another amount printed is the tax it holds (the total of "incl. 19 % MwSt. 190,00").
+  features.tax_inside = value !== 0 && others.some((t) => t !== 0 && isTaxIn(value, t)) ? 1 : 0
+  // The largest labelled sum of a document where no amount is a tax on another or inside another: an invoice
+  // without tax, whose net is its total.
+  features.untaxed_sum = features.largest_labelled && !documentTaxed(facts) ? 1 : 0
+}
+
+const taxedDocuments = new WeakMap<ValueCandidate[], boolean>()
+/**
+ * Does the document charge tax: an amount labelled as a tax (left of it or over it) that is the tax on another
+ * amount or held inside one? Both, since among a page's many amounts some pair matches a rate by chance.
+ */
+function documentTaxed(facts: DocumentFacts): boolean {
+  let taxed = taxedDocuments.get(facts.all)
+  if (taxed === undefined) {
+    const amounts = [...new Set(facts.all.map((c) => Math.abs(c.value as number)).filter((v) => v > 0))]
+    taxed = facts.all.some((candidate) => {
+      const tax = Math.abs(candidate.value as number)
+      if (tax === 0 || !labelledTax(candidate)) return false
+      return amounts.some((base) => base > tax && (isTaxOn(base, tax) || isTaxIn(base, tax)))
+    })
+    taxedDocuments.set(facts.all, taxed)
+  }
+  return taxed
 }
 
 function dateFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
@@ -232,7 +276,31 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.same_as_other = facts.all.some((c) => c !== candidate && c.value === candidate.value) ? 1 : 0
 }
 
-function codeFeatures(features: Features, candidate: ValueCandidate) {
+/** A number marker printed onto the identifier itself ("n°562044387", "Nr.17", "#1042"). */
+const GLUED_MARKER = /^(?:[#№]|n\.?[°º]|n\.(?=\d)|(?:no|nr|num)[.:])/i
+
+/** Labelled as an identifier (a marker, a number label or a title word) left of it or over it. */
+function markedCode(candidate: ValueCandidate): boolean {
+  const features: Features = {}
+  labelFeatures(features, candidate)
+  return (
+    GLUED_MARKER.test(candidate.words[0]?.text ?? '') ||
+    Object.keys(features).some((name) => /^(?:near|above)_(?:marker|number|title)$/.test(name))
+  )
+}
+
+const firstMarked = new WeakMap<ValueCandidate[], ValueCandidate | null>()
+/** The document's first identifier, in reading order, that a marker or label names. */
+function firstMarkedCode(facts: DocumentFacts): ValueCandidate | null {
+  let first = firstMarked.get(facts.all)
+  if (first === undefined) {
+    first = facts.all.find(markedCode) ?? null
+    firstMarked.set(facts.all, first)
+  }
+  return first
+}
+
+function codeFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const code = String(candidate.value)
   const digits = code.replace(/\D/g, '')
   features.has_letter = /\p{L}/u.test(code) ? 1 : 0
@@ -249,6 +317,8 @@ function codeFeatures(features: Features, candidate: ValueCandidate) {
     : 0
   features.title_line = candidate.context.classes[candidate.lineIndex]?.[0]?.has('title') ? 1 : 0
   features.zero_padded = /(?:^|\D)0\d/.test(code) ? 1 : 0
+  features.glued_marker = GLUED_MARKER.test(candidate.words[0]?.text ?? '') ? 1 : 0
+  features.first_marked = firstMarkedCode(facts) === candidate ? 1 : 0
 }
 
 function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
@@ -284,7 +354,7 @@ export function featuresOf(kind: CandidateKind, candidate: ValueCandidate, facts
   labelFeatures(features, candidate)
   if (kind === 'money') moneyFeatures(features, candidate, facts)
   else if (kind === 'date') dateFeatures(features, candidate, facts)
-  else if (kind === 'code') codeFeatures(features, candidate)
+  else if (kind === 'code') codeFeatures(features, candidate, facts)
   else nameFeatures(features, candidate, facts)
   return features
 }

@@ -35,7 +35,7 @@ export type WordClass = (typeof WORD_CLASSES)[number]
 
 const CLASS_WORDS: Record<WordClass, RegExp> = {
   title:
-    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|rectificativa|bill)$/,
+    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|rectificativa|bill|receipt|quittung|zahlungsbeleg|recu|quittance|kwitantie|betalingsbewijs|ricevuta|recibo)$/,
   number:
     /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv)$/,
   marker:

@@ -5,8 +5,8 @@ export interface FieldModel {
   features: string[]
   weights: number[]
   /**
-   * The probability of the chosen value under which it goes to a reviewer, calibrated on the training documents so
-   * that nearly every wrong value falls below it.
+   * The probability of the chosen value under which it goes to a reviewer, calibrated on documents the weights did
+   * not see so that 90 % of the wrong values fall below it.
    */
   review_below: number
 }
