@@ -19,8 +19,16 @@ async function taskNamed(name: string): Promise<Task | undefined> {
   return (documentRecognitionProcessTasks as Record<string, Task>)[name]
 }
 
-/** What the process holds now, with each answer: the parent ends a process grown past its limit. */
-const residentMb = () => Math.round(process.memoryUsage.rss() / (1024 * 1024))
+/**
+ * What the process holds now, with each answer: the parent ends a process grown past its limit. A task's garbage
+ * is collected first (the parent starts the process with `--expose-gc`): PaddleOCR's library builds a page's
+ * model input in plain arrays, hundreds of MB that V8 would otherwise free only some pages later, and the process
+ * was ended for memory it was about to give back.
+ */
+function residentMb(): number {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  return Math.round(process.memoryUsage.rss() / (1024 * 1024))
+}
 
 /** Child-process entry: runs the tasks its parent sends over IPC and answers each with its result or error. */
 process.on('message', async (message: { id: number; task: string; input: unknown }) => {
