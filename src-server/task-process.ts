@@ -9,6 +9,12 @@ type Task = (input: unknown) => unknown
  */
 sharp.cache(false)
 sharp.concurrency(1)
+/*
+ * No source maps for stack traces here (tsx turns them on): Node would parse the map of every module that names
+ * one, and pdf.js's (2.4 MB of JSON) kept ~80 MB resident in the process for its life. A task's error goes back
+ * as its message alone.
+ */
+process.setSourceMapsEnabled(false)
 
 /**
  * A task a child process runs (jobs/task-process.ts): document recognition's, loaded on first use, so the process
