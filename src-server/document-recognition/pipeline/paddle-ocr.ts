@@ -40,17 +40,16 @@ interface PaddleOcr {
 }
 
 /**
- * ONNX Runtime computes on one thread: tesseract reads the same page on the other core at the same time (receipt
- * upload p50 1.96 s so, 2.50 s with the runtime's default of a thread per core, same run). Its memory arena is on:
- * it keeps the largest page's tensors (the process ~0.66 GB after reading a 1.2 MP page) and reuses them, page
- * after page; without it the tensors freed stayed in the allocator's heap all the same, and the process grew
- * with every page (0.55, 0.73, 0.75 GB after three pages), so it was ended and its models loaded again every
- * other page. Memory patterns stay off: they plan for one input size, and every page has its own.
+ * ONNX Runtime computes on one thread, without its memory arena (which keeps the largest image's tensors, some
+ * hundreds of MB, for good after it is read): tesseract reads the same page on the other core at the same time (receipt
+ * upload p50 1.96 s so, 2.50 s with the runtime's default of a thread per core, same run). With the arena the
+ * process stays at 0.6-0.7 GB and is never reloaded (1.9-2.1 CPU s per 12 MP receipt against 2.45), but it holds
+ * that while tesseract's process reads another document: 1.35-1.46 GB peak against 1.03-1.07 GB without it.
  */
 const SESSION_OPTIONS = {
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
-  enableCpuMemArena: true,
+  enableCpuMemArena: false,
   enableMemPattern: false,
 }
 

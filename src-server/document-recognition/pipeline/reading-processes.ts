@@ -17,12 +17,11 @@ export const READING_IDLE_MS = 10_000
 /**
  * A reading process holding more than this after a task (its garbage collected) is ended, and the next task starts
  * a new one: what it freed stays resident otherwise, and grows page after page. Tesseract's process, its engine
- * loaded, holds ~0.25 GB; PaddleOCR's ~0.3 GB, and 0.6-0.7 GB once it has read a 1.2 MP page (its runtime's
- * arena, reused by the next page). A restart costs the engine's load, a second or more, on every receipt it
- * comes before: under PaddleOCR's former limit of 650 MB its process was ended every other receipt.
+ * loaded, holds ~0.25 GB; PaddleOCR's ~0.3 GB, and ~0.6 GB after reading 1.2 MP, so it is reloaded about every
+ * other receipt (a second or more: `paddle-ocr.ts` on keeping it loaded instead).
  */
 const PAGES_RECYCLE_MB = 400
-const PADDLE_RECYCLE_MB = 720
+const PADDLE_RECYCLE_MB = 650
 
 /**
  * Where the server decodes and reads documents: two child processes that start on first use and exit when idle
