@@ -9,6 +9,12 @@ type Task = (input: unknown) => unknown
  */
 sharp.cache(false)
 sharp.concurrency(1)
+/*
+ * No source maps for stack traces here (tsx turns them on): Node would parse the map of every module that names
+ * one, and pdf.js's (2.4 MB of JSON) kept ~80 MB resident in the process for its life. A task's error goes back
+ * as its message alone.
+ */
+process.setSourceMapsEnabled(false)
 
 /**
  * A task a child process runs (jobs/task-process.ts): document recognition's, loaded on first use, so the process
@@ -19,8 +25,16 @@ async function taskNamed(name: string): Promise<Task | undefined> {
   return (documentRecognitionProcessTasks as Record<string, Task>)[name]
 }
 
-/** What the process holds now, with each answer: the parent ends a process grown past its limit. */
-const residentMb = () => Math.round(process.memoryUsage.rss() / (1024 * 1024))
+/**
+ * What the process holds now, with each answer: the parent ends a process grown past its limit. A task's garbage
+ * is collected first (the parent starts the process with `--expose-gc`): PaddleOCR's library builds a page's
+ * model input in plain arrays, hundreds of MB that V8 would otherwise free only some pages later, and the process
+ * was ended for memory it was about to give back.
+ */
+function residentMb(): number {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  return Math.round(process.memoryUsage.rss() / (1024 * 1024))
+}
 
 /** Child-process entry: runs the tasks its parent sends over IPC and answers each with its result or error. */
 process.on('message', async (message: { id: number; task: string; input: unknown }) => {

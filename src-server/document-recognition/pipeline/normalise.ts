@@ -1,5 +1,6 @@
 import { PDFDocument } from 'pdf-lib'
 import sharp, { type Metadata } from 'sharp'
+import type { PageText } from '../page-text'
 import { cappedScale, MAX_INPUT_PIXELS, MAX_PAGE_PIXELS } from './page-limits'
 
 export interface NormalisedSource {
@@ -7,6 +8,11 @@ export interface NormalisedSource {
   pageCount: number
   /** The image each page was made of, when the source is an image: OCR reads its pixels, not a rendering. */
   pageImages: Uint8Array[] | null
+  /**
+   * The PDF's text layer when it is known without reading the PDF: a PDF made of images has none, so its pages are
+   * sized and wordless (reading it would load pdf.js into the reading process for nothing).
+   */
+  textLayer: PageText[] | null
 }
 
 /** EXIF orientations 5-8 turn the image a quarter: its stored width is its upright height. */
@@ -63,7 +69,7 @@ export async function normaliseToPdf(
     if (pageCount === 0) throw new Error('The PDF has no pages.')
     if (pageCount > maxPages)
       throw new Error(`The PDF has ${pageCount} pages; this agent reads at most ${maxPages}.`)
-    return { pdf: source, pageCount, pageImages: null }
+    return { pdf: source, pageCount, pageImages: null, textLayer: null }
   }
   const meta = await sharp(source, { limitInputPixels: false }).metadata()
   const frames = meta.pages ?? 1
@@ -76,6 +82,7 @@ export async function normaliseToPdf(
     )
   const doc = await PDFDocument.create()
   const pageImages: Uint8Array[] = []
+  const textLayer: PageText[] = []
   const lossy = mimeType === 'image/jpeg'
   for (let frame = 0; frame < frames; frame++) {
     const frameMeta = await sharp(source, { page: frame, limitInputPixels: MAX_INPUT_PIXELS }).metadata()
@@ -90,6 +97,7 @@ export async function normaliseToPdf(
     const points = 72 / (frameMeta.density && frameMeta.density > 0 ? frameMeta.density : 72)
     const size = [(width as number) * points, (height as number) * points] as const
     doc.addPage([...size]).drawImage(embedded, { x: 0, y: 0, width: size[0], height: size[1] })
+    textLayer.push({ page_number: frame + 1, width: size[0], height: size[1], words: [] })
   }
-  return { pdf: await doc.save(), pageCount: frames, pageImages }
+  return { pdf: await doc.save(), pageCount: frames, pageImages, textLayer }
 }

@@ -17,6 +17,11 @@ const MAX_FACTOR = 4
  * `MAX_PAGE_PIXELS` either.
  */
 const MIN_SHORT_SIDE_PX = 1200
+/**
+ * Tesseract refuses an image with a side over this ("Image too large"), and tesseract.js then fails with a bare
+ * "Unexpected end of JSON input": a long strip is scaled down to it.
+ */
+const MAX_SIDE_PX = 32_767
 /** A row is part of a text line when it holds at least this many dark pixels (one stroke of two pixels). */
 const MIN_ROW_INK = 2
 /** Runs of inked rows shorter than this are rules, dots or noise, not lines of text. */
@@ -105,7 +110,10 @@ export async function prepareForOcr(image: Uint8Array): Promise<OcrImage> {
   const lineHeight = textLineHeight(data, info.width, info.height)
   const smallest = Math.min(1, MIN_SHORT_SIDE_PX / Math.min(info.width, info.height))
   const wanted = lineHeight ? Math.max(smallest, Math.min(MAX_FACTOR, TARGET_LINE_PX / lineHeight)) : 1
-  const factor = cappedScale(info.width, info.height, wanted)
+  const factor = Math.min(
+    cappedScale(info.width, info.height, wanted),
+    MAX_SIDE_PX / Math.max(info.width, info.height),
+  )
   const width = Math.max(1, Math.round(info.width * factor))
   const height = Math.max(1, Math.round(info.height * factor))
   const png = await grey.resize(width, height, { kernel: 'lanczos3' }).toColourspace('b-w').png().toBuffer()

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import sharp from 'sharp'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { fixturePath } from '../../../test/helpers/fixtures'
 import type { PageText } from '../page-text'
@@ -74,6 +75,18 @@ describe('a failing tesseract worker', () => {
     const ocr = new OcrEngine()
     try {
       expect((await ocr.recognise(receipt())).map((w) => w.text)).toContain('SOON')
+    } finally {
+      await ocr.close()
+    }
+  }, 60_000)
+
+  it('reads a strip longer than tesseract takes (a side over 32767 px) instead of failing without a reason', async () => {
+    const strip = await sharp({ create: { width: 1, height: 40_000, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer()
+    const ocr = new OcrEngine()
+    try {
+      expect(await ocr.recognise(strip)).toEqual([])
     } finally {
       await ocr.close()
     }

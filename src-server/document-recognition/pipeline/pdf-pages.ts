@@ -97,8 +97,10 @@ export async function readPdfText(input: { bytes: Uint8Array }): Promise<PageTex
       const page = await pdf.getPage(number)
       const viewport = page.getViewport({ scale: 1 })
       const content = await page.getTextContent()
-      // The operator list loads the page's fonts into `commonObjs`, where their widths are read.
-      await page.getOperatorList()
+      // The operator list loads the page's fonts into `commonObjs`, where their widths are read. A page without
+      // text (a scan) has no fonts to load, and its operator list would decode its images in JavaScript: seconds
+      // and hundreds of MB for a phone photo.
+      if (content.items.length > 0) await page.getOperatorList()
       const fonts = new Map<string, Advances | null>()
       const advancesIn = (name: string) => {
         if (!fonts.has(name))

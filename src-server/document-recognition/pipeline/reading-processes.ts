@@ -15,9 +15,10 @@ import { PADDLE_TIMEOUT_MS } from './paddle-ocr'
 export const READING_IDLE_MS = 10_000
 
 /**
- * A reading process holding more than this after a task is ended, and the next task starts a new one: what it freed
- * stays resident otherwise, and grows page after page. Tesseract's process, its engine loaded, holds ~0.25 GB;
- * PaddleOCR's ~0.3 GB, and ~0.6 GB after reading 1.2 MP. A restart costs the engine's load, about a second.
+ * A reading process holding more than this after a task (its garbage collected) is ended, and the next task starts
+ * a new one: what it freed stays resident otherwise, and grows page after page. Tesseract's process, its engine
+ * loaded, holds ~0.25 GB; PaddleOCR's ~0.3 GB, and ~0.6 GB after reading 1.2 MP, so it is reloaded about every
+ * other receipt (a second or more: `paddle-ocr.ts` on keeping it loaded instead).
  */
 const PAGES_RECYCLE_MB = 400
 const PADDLE_RECYCLE_MB = 650

@@ -94,7 +94,8 @@ export function documentExtractionExecutor(
       )
       const stored = await ctx.blobs.put(normalised.pdf)
       progress({ step: 'text' })
-      const textLayer = await step('text', () => deps.reading.textLayer(normalised.pdf))
+      const textLayer =
+        normalised.textLayer ?? (await step('text', () => deps.reading.textLayer(normalised.pdf)))
       const ocrPages = pagesNeedingOcr(textLayer)
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]

@@ -122,3 +122,26 @@ export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) }
 }
+
+/**
+ * CPU seconds a process and its descendants have used (Linux `/proc`): its own user and system time, that of its
+ * children it has waited for (reading processes that exited), and that of the descendants still running.
+ */
+export function treeCpuSeconds(pid: number): number {
+  const ticksPerSecond = 100
+  const times = (id: number, withExited: boolean) => {
+    try {
+      // The fields after the command's closing parenthesis: utime is the 12th, then stime, cutime, cstime.
+      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+      const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number) as number[]
+      return (utime ?? 0) + (stime ?? 0) + (withExited ? (cutime ?? 0) + (cstime ?? 0) : 0)
+    } catch {
+      return 0
+    }
+  }
+  const [root, ...descendants] = processTree(pid)
+  return (
+    (times(root as number, true) + descendants.reduce((sum, id) => sum + times(id, false), 0)) /
+    ticksPerSecond
+  )
+}
