@@ -7,7 +7,7 @@ const executablePath = existsSync(systemChromium) ? systemChromium : undefined
 
 export default defineConfig({
   testDir: 'e2e',
-  // The server each test starts is bundled once here (test/helpers/server-bundle.ts).
+  // The server each test starts is bundled once here (scripts/build-server.ts).
   globalSetup: './e2e/global-setup.ts',
   outputDir: 'test-results',
   timeout: 60_000,

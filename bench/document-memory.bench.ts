@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
+import { bundleServer } from '../scripts/build-server'
 import {
   photo,
   processTree,
@@ -62,7 +63,8 @@ async function completed(admin: Client, runId: string): Promise<void> {
 
 export async function run(): Promise<BenchResult[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-memory-'))
-  const server = await startServerProcess(dataDir)
+  // The server as `npm start` and the desktop app run it: bundled, under plain Node.
+  const server = await startServerProcess(dataDir, {}, { bundle: await bundleServer() })
   const pid = server.child.pid as number
   try {
     const admin = await client(server.url, 'admin', PROCESS_ADMIN_PASSWORD)

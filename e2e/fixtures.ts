@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { SERVER_BUNDLE } from '../test/helpers/server-bundle'
+import { SERVER_BUNDLE } from '../scripts/build-server'
 import { startServerProcess } from '../test/helpers/server-process'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
