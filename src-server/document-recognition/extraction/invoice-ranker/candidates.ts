@@ -3,7 +3,7 @@ import type { PageText, PageWord } from '../../page-text'
 import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
 import { foldKeepingPositions, parseAmounts, parseDate } from '../values'
-import { classesOfWord, type WordClass } from './label-words'
+import { classesOfWord, LEGAL_FORM, type WordClass } from './label-words'
 
 /** A page's lines top to bottom, with each word's classes, read once for every field. */
 export interface PageContext {
@@ -149,7 +149,11 @@ function nameOf(text: string): string | null {
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
-/** Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after a colon. */
+/**
+ * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
+ * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form:
+ * the payee of a bank transfer, a company's name above its registration lines.
+ */
 function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
   const found: ValueCandidate[] = []
   const last = contexts.length - 1
@@ -157,7 +161,8 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
     if (context.index !== 0 && context.index !== last) continue
     context.lines.forEach((line, lineIndex) => {
       const top = line.bbox[1]
-      if (context.index === 0 ? top > 0.5 && top < 0.85 : top < 0.85) return
+      const body = top > 0.5 && top < 0.85
+      if (context.index !== 0 && top < 0.85) return
       const lineStart = (segment: Line) => line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
       for (const segment of segmentsOf(line)) {
         const offset = lineStart(segment)
@@ -168,7 +173,7 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         if (cut) pieces.push([0, segment.text.slice(0, cut.index)])
         for (const [at, text] of pieces) {
           const name = nameOf(text)
-          if (!name) continue
+          if (!name || (body && !LEGAL_FORM.test(` ${name}`))) continue
           const start = offset + at + text.indexOf(name)
           const span = wordSpan(line, start, start + name.length)
           if (span) found.push(make(context, lineIndex, name, span))
