@@ -827,7 +827,13 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   }
   // The account the invoice is paid to, now and then with its holder: the seller.
   if (chance(partyRandom, 0.3)) {
-    put(`${ACCOUNT_HOLDER[language]} ${seller}`, 50, Math.min(y, 778), { size: 8 })
+    if (chance(partyRandom, 0.5))
+      put(`${ACCOUNT_HOLDER[language]} ${seller}`, 50, Math.min(y, 778), { size: 8 })
+    else {
+      put(ACCOUNT_HOLDER[language], 50, Math.min(y, 766), { size: 8 })
+      put(seller, 50, Math.min(y + 12, 778), { size: 8 })
+      y += 12
+    }
     y += 12
   }
   put(

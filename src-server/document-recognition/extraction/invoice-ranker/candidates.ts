@@ -144,10 +144,24 @@ function nameOf(text: string): string | null {
   const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
+  // A web or e-mail address names where a party is reached, not the party.
+  if (/@|\bwww\.|https?:/i.test(name)) return null
   return name
 }
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
+
+/** Where a name's legal form ends when a text starts with a name ("GmbH & Co. KG" read whole); null without one. */
+function endOfLegalForm(text: string): number | null {
+  const first = LEGAL_FORM.exec(text)
+  if (!first || first.index === 0) return null
+  let end = first.index + first[0].length
+  for (;;) {
+    const next = LEGAL_FORM.exec(text.slice(end))
+    if (!next || !/^[\s&+,]*$/.test(text.slice(end, end + next.index))) return end
+    end += next.index + next[0].length
+  }
+}
 
 /**
  * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
@@ -171,6 +185,9 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         if (colon > 0) pieces.push([colon + 2, segment.text.slice(colon + 2)])
         const cut = NAME_PARTS.exec(segment.text)
         if (cut) pieces.push([0, segment.text.slice(0, cut.index)])
+        // A legal line goes on after the name ("Free SAS au capital de ...", "Nordlicht AG Vorstand: ...").
+        const legalEnd = endOfLegalForm(segment.text)
+        if (legalEnd) pieces.push([0, segment.text.slice(0, legalEnd)])
         for (const [at, text] of pieces) {
           const name = nameOf(text)
           if (!name || (body && !LEGAL_FORM.test(` ${name}`))) continue

@@ -333,7 +333,8 @@ const LEGAL_FORMS = new RegExp(LEGAL_FORM.source, 'giu')
 /** A name's distinctive letters: folded, without its legal form and punctuation ("Coolblue B.V." is "coolblue"). */
 const coreOf = (name: string) => fold(` ${name}`.replace(LEGAL_FORMS, ' ')).replace(/[^\p{L}\p{N}]/gu, '')
 
-const WEB_ADDRESS = /@|\bwww\.|https?:|\b[\p{L}\d-]+\.(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in)\b/iu
+const WEB_ADDRESS =
+  /@|\bwww\.|https?:|\b[\p{L}\d-]+\.(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in)\b/iu
 const HOSTS = /[@/.]?((?:[\p{L}\d-]+\.)+(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in))\b/giu
 
 interface PrintedLine {
@@ -391,7 +392,8 @@ function domainOverlap(core: string, domains: string[]): number {
 }
 
 const POSTCODE_OR_STREET =
-  /\b\d{4,5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\p{L}{3,}\.?\s+\d{1,4}[a-z]?\b|^\d{1,4}[a-z]?,?\s+\p{L}{3,}/u
+  /\b\d{4,5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\p{L}{3,}\.?\s+\d{1,4}[a-zA-Z]?\b|^\d{1,4}[a-zA-Z]?,?\s+\p{L}{3,}/u
+const DATE_WORD = /\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/g
 
 /** Lines of an address (a street with its number, a postcode) printed right under the name, aligned with it. */
 function addressBelow(candidate: ValueCandidate): boolean {
@@ -401,11 +403,13 @@ function addressBelow(candidate: ValueCandidate): boolean {
   for (let i = lineIndex + 1; i < context.lines.length && i <= lineIndex + 3; i++) {
     const line = context.lines[i] as Line
     if (line.bbox[1] - bottom > height * 2.5) return false
-    const aligned = line.words.filter((w) => Math.abs(w.bbox[0] - bbox[0]) < 0.03 || (w.bbox[0] > bbox[0] - 0.01 && w.bbox[0] < bbox[2]))
+    const aligned = line.words.filter(
+      (w) => Math.abs(w.bbox[0] - bbox[0]) < 0.03 || (w.bbox[0] > bbox[0] - 0.01 && w.bbox[0] < bbox[2]),
+    )
     if (aligned.length === 0) continue
     const first = line.words.indexOf(aligned[0] as (typeof line.words)[number])
     const block = line.words.slice(first, first + 6).filter((w) => w.bbox[0] < bbox[0] + 0.3)
-    if (POSTCODE_OR_STREET.test(block.map((w) => w.text).join(' '))) return true
+    if (POSTCODE_OR_STREET.test(block.map((w) => w.text.replace(DATE_WORD, ' ')).join(' '))) return true
     bottom = line.bbox[3]
   }
   return false
@@ -443,7 +447,9 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.domain_match = core.length >= 3 ? domainOverlap(core, printed.domains) : 0
   const mentions =
     core.length >= 4
-      ? printed.lines.filter((l) => l.plain.includes(core) && !(l.context === context && l.index === lineIndex))
+      ? printed.lines.filter(
+          (l) => l.plain.includes(core) && !(l.context === context && l.index === lineIndex),
+        )
       : []
   features.mentions = Math.min(1, new Set(mentions.map((l) => l.plain)).size / 3)
   const own = printed.lines.find((l) => l.context === context && l.index === lineIndex)
