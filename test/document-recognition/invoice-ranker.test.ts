@@ -282,20 +282,6 @@ describe('the invoice ranker', () => {
     expect(fields.buyer_name?.value).toBe('Weber Bau GmbH')
   })
 
-  it('reads a buyer printed without a legal form above its address', async () => {
-    const fields = await extract([
-      seller,
-      { text: 'Weber Bau', x: 50, y: 135 },
-      { text: 'Hauptstraße 12', x: 50, y: 150 },
-      { text: '20095 Hamburg', x: 50, y: 165 },
-      { text: 'Rechnungsnummer: RE-2019/8', x: 330, y: 250 },
-      { text: 'Datum: 04.05.2019', x: 330, y: 265 },
-      ...germanBody({ label: 'Gesamtbetrag', amount: '1.190,00' }),
-    ])
-    expect(fields.seller_name?.value).toBe('Nordlicht Haustechnik GmbH')
-    expect(fields.buyer_name?.value).toBe('Weber Bau')
-  })
-
   it('flags for review a total no label and no sum supports', async () => {
     const fields = await extract([
       seller,
