@@ -268,6 +268,20 @@ describe('the invoice ranker', () => {
     expect(fields.tax_amount?.value ?? null).toBeNull()
   })
 
+  it('names the seller a logo hides in the header by the account holder and the web address, never by the address itself', async () => {
+    const fields = await extract([
+      ...buyer,
+      { text: 'Rechnungsnummer: RE-2019/7', x: 330, y: 250 },
+      { text: 'Datum: 04.05.2019', x: 330, y: 265 },
+      ...germanBody({ label: 'Gesamtbetrag', amount: '1.190,00' }),
+      { text: 'Kontoinhaber: Nordlicht Haustechnik GmbH', x: 50, y: 700, size: 8 },
+      { text: 'IBAN DE12 3456 7890 1234 5678 90', x: 50, y: 712, size: 8 },
+      { text: 'www.nordlicht-haustechnik.de · info@nordlicht-haustechnik.de', x: 50, y: 790, size: 8 },
+    ])
+    expect(fields.seller_name?.value).toBe('Nordlicht Haustechnik GmbH')
+    expect(fields.buyer_name?.value).toBe('Weber Bau GmbH')
+  })
+
   it('flags for review a total no label and no sum supports', async () => {
     const fields = await extract([
       seller,

@@ -1,5 +1,6 @@
 import { PDFDocument, type PDFFont, rgb, StandardFonts } from 'pdf-lib'
 import type { FieldValue } from '../../../src-server/document-recognition/document-recognition.tables'
+import { fold } from '../../../src-server/document-recognition/extraction/values'
 
 /**
  * Varied invoices whose ground truth is known, for tuning the invoice ranker and for its tests: six languages and
@@ -547,9 +548,15 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const sellerBase = `${pick(random, NAME_PARTS.first)} ${pick(random, NAME_PARTS.second)}`
   const seller = chance(random, 0.75) ? `${sellerBase} ${pick(random, v.legal)}` : sellerBase
   const privateBuyer = chance(random, 0.3)
-  const buyer = privateBuyer
-    ? pick(random, PERSONS)
-    : `${pick(random, BUYER_PARTS.first)} ${pick(random, BUYER_PARTS.second)} ${pick(random, v.legal)}`
+  // Where else the parties are named comes from a stream of its own, so the other fields' documents stay as they were.
+  const partyRandom = seededRandom(seed * 7919 + 17)
+  const companyBuyer = () => {
+    const name = `${pick(random, BUYER_PARTS.first)} ${pick(random, BUYER_PARTS.second)}`
+    const legal = pick(random, v.legal)
+    // A company buyer without its legal form, as many invoices print it.
+    return chance(partyRandom, 0.25) ? name : `${name} ${legal}`
+  }
+  const buyer = privateBuyer ? pick(random, PERSONS) : companyBuyer()
   if (privateBuyer) traits.push('private buyer')
   const town = pick(random, v.towns)
   const rate = pick(random, TAX_RATES[language])
@@ -583,8 +590,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   if (sellerStyle < 0.1) traits.push('seller only in the foot')
   else put(seller, sellerX, 40, sellerStyle < 0.3 ? { size: 10 } : { size: 15, bold: true })
   put(`${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`, sellerX, 62, { size: 8 })
+  // The seller's web or e-mail domain, spelt from its name.
+  const domain = `${fold(sellerBase).replace(/[^a-z0-9]+/g, pick(partyRandom, ['', '-']))}.${pick(partyRandom, DOMAIN_ENDINGS[language])}`
+  const web = chance(partyRandom, 0.6) ? `  ${pick(partyRandom, ['www.', 'info@', 'billing@'])}${domain}` : ''
   put(
-    `Tel. +${between(random, 30, 49)} ${between(random, 100, 999)} ${between(random, 100_000, 9_999_999)}`,
+    `Tel. +${between(random, 30, 49)} ${between(random, 100, 999)} ${between(random, 100_000, 9_999_999)}${web}`,
     sellerX,
     73,
     {
@@ -815,6 +825,17 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     put(untaxedNote, 50, Math.min(y, 778), { size: 8 })
     y += 12
   }
+  // The account the invoice is paid to, now and then with its holder: the seller.
+  if (chance(partyRandom, 0.3)) {
+    if (chance(partyRandom, 0.5))
+      put(`${ACCOUNT_HOLDER[language]} ${seller}`, 50, Math.min(y, 778), { size: 8 })
+    else {
+      put(ACCOUNT_HOLDER[language], 50, Math.min(y, 766), { size: 8 })
+      put(seller, 50, Math.min(y + 12, 778), { size: 8 })
+      y += 12
+    }
+    y += 12
+  }
   put(
     `IBAN DE${between(random, 10, 99)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 1000, 9999)} ${between(random, 10, 99)}`,
     50,
@@ -851,6 +872,24 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       total_amount: total,
     },
   }
+}
+
+/** How a bank line names the account's holder. */
+const ACCOUNT_HOLDER: Record<Language, string> = {
+  de: 'Kontoinhaber:',
+  en: 'Account holder:',
+  fr: 'Titulaire du compte :',
+  nl: 'Rekeninghouder:',
+  it: 'Beneficiario:',
+  es: 'Titular:',
+}
+const DOMAIN_ENDINGS: Record<Language, string[]> = {
+  de: ['de', 'com'],
+  en: ['co.uk', 'com'],
+  fr: ['fr', 'com'],
+  nl: ['nl', 'eu'],
+  it: ['it', 'com'],
+  es: ['es', 'com'],
 }
 
 /** `count` invoices from consecutive seeds starting at `firstSeed`. */

@@ -3,7 +3,7 @@ import type { PageText, PageWord } from '../../page-text'
 import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
 import { foldKeepingPositions, parseAmounts, parseDate } from '../values'
-import { classesOfWord, type WordClass } from './label-words'
+import { classesOfWord, LEGAL_FORM, type WordClass } from './label-words'
 
 /** A page's lines top to bottom, with each word's classes, read once for every field. */
 export interface PageContext {
@@ -144,12 +144,30 @@ function nameOf(text: string): string | null {
   const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
+  // A web or e-mail address names where a party is reached, not the party.
+  if (/@|\bwww\.|https?:/i.test(name)) return null
   return name
 }
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
-/** Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after a colon. */
+/** Where a name's legal form ends when a text starts with a name ("GmbH & Co. KG" read whole); null without one. */
+function endOfLegalForm(text: string): number | null {
+  const first = LEGAL_FORM.exec(text)
+  if (!first || first.index === 0) return null
+  let end = first.index + first[0].length
+  for (;;) {
+    const next = LEGAL_FORM.exec(text.slice(end))
+    if (!next || !/^[\s&+,]*$/.test(text.slice(end, end + next.index))) return end
+    end += next.index + next[0].length
+  }
+}
+
+/**
+ * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
+ * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form:
+ * the payee of a bank transfer, a company's name above its registration lines.
+ */
 function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
   const found: ValueCandidate[] = []
   const last = contexts.length - 1
@@ -157,7 +175,8 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
     if (context.index !== 0 && context.index !== last) continue
     context.lines.forEach((line, lineIndex) => {
       const top = line.bbox[1]
-      if (context.index === 0 ? top > 0.5 && top < 0.85 : top < 0.85) return
+      const body = top > 0.5 && top < 0.85
+      if (context.index !== 0 && top < 0.85) return
       const lineStart = (segment: Line) => line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
       for (const segment of segmentsOf(line)) {
         const offset = lineStart(segment)
@@ -166,9 +185,12 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         if (colon > 0) pieces.push([colon + 2, segment.text.slice(colon + 2)])
         const cut = NAME_PARTS.exec(segment.text)
         if (cut) pieces.push([0, segment.text.slice(0, cut.index)])
+        // A legal line goes on after the name ("Free SAS au capital de ...", "Nordlicht AG Vorstand: ...").
+        const legalEnd = endOfLegalForm(segment.text)
+        if (legalEnd) pieces.push([0, segment.text.slice(0, legalEnd)])
         for (const [at, text] of pieces) {
           const name = nameOf(text)
-          if (!name) continue
+          if (!name || (body && !LEGAL_FORM.test(` ${name}`))) continue
           const start = offset + at + text.indexOf(name)
           const span = wordSpan(line, start, start + name.length)
           if (span) found.push(make(context, lineIndex, name, span))

@@ -70,6 +70,12 @@ export function featureNames(kind: CandidateKind): string[] {
       'repeated_text',
       'upper',
       'after_colon',
+      'web_address',
+      'domain_match',
+      'mentions',
+      'contact_mention',
+      'address_below',
+      'largest_print',
     ],
   }
   return [...common, ...labelled, ...own[kind]]
@@ -83,6 +89,8 @@ export interface DocumentFacts {
   /** The rules' own confidence in that value (at or above the review threshold, the rules were sure). */
   rulesConfidence: number
   pageCount: number
+  /** Every page, for what is printed beyond the candidates (a name's other mentions, web addresses). */
+  contexts: PageContext[]
 }
 
 const sameText = (a: FieldValue, b: FieldValue) =>
@@ -321,6 +329,92 @@ function codeFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.first_marked = firstMarkedCode(facts) === candidate ? 1 : 0
 }
 
+const LEGAL_FORMS = new RegExp(LEGAL_FORM.source, 'giu')
+/** A name's distinctive letters: folded, without its legal form and punctuation ("Coolblue B.V." is "coolblue"). */
+const coreOf = (name: string) => fold(` ${name}`.replace(LEGAL_FORMS, ' ')).replace(/[^\p{L}\p{N}]/gu, '')
+
+const WEB_ADDRESS =
+  /@|\bwww\.|https?:|\b[\p{L}\d-]+\.(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in)\b/iu
+const HOSTS = /[@/.]?((?:[\p{L}\d-]+\.)+(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in))\b/giu
+
+interface PrintedLine {
+  context: PageContext
+  index: number
+  /** Letters and digits only, folded. */
+  plain: string
+  /** The line, the one above or the one below holds a contact word (IBAN, VAT id, phone, web) or an account holder's. */
+  nearContact: boolean
+}
+interface PrintedText {
+  lines: PrintedLine[]
+  /** The web and e-mail domains printed, without "www." and the top-level part ("azure-interior.com" is "azureinterior"). */
+  domains: string[]
+}
+
+const printedTexts = new WeakMap<PageContext[], PrintedText>()
+function printedText(contexts: PageContext[]): PrintedText {
+  let printed = printedTexts.get(contexts)
+  if (printed) return printed
+  const lines: PrintedLine[] = []
+  const domains = new Set<string>()
+  for (const context of contexts) {
+    const contact = context.classes.map((words) => words.some((w) => w.has('contact') || w.has('payee')))
+    context.lines.forEach((line, index) => {
+      lines.push({
+        context,
+        index,
+        plain: fold(line.text).replace(/[^\p{L}\p{N}]/gu, ''),
+        nearContact: Boolean(contact[index - 1] || contact[index] || contact[index + 1]),
+      })
+      for (const m of line.text.matchAll(HOSTS)) {
+        const host = fold(m[1] as string).replace(/^www\./, '')
+        const labels = host.split('.')
+        const plain = labels
+          .slice(0, Math.max(1, labels.length - 1))
+          .join('')
+          .replace(/[^\p{L}\p{N}]/gu, '')
+        if (plain.length >= 3) domains.add(plain)
+      }
+    })
+  }
+  printed = { lines, domains: [...domains] }
+  printedTexts.set(contexts, printed)
+  return printed
+}
+
+/** How much of a name and a web domain are one word: the shorter's share of the longer, when one holds the other. */
+function domainOverlap(core: string, domains: string[]): number {
+  let best = 0
+  for (const domain of domains)
+    if (core.includes(domain) || domain.includes(core))
+      best = Math.max(best, Math.min(core.length, domain.length) / Math.max(core.length, domain.length))
+  return best
+}
+
+const POSTCODE_OR_STREET =
+  /\b\d{4,5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\p{L}{3,}\.?\s+\d{1,4}[a-zA-Z]?\b|^\d{1,4}[a-zA-Z]?,?\s+\p{L}{3,}/u
+const DATE_WORD = /\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/g
+
+/** Lines of an address (a street with its number, a postcode) printed right under the name, aligned with it. */
+function addressBelow(candidate: ValueCandidate): boolean {
+  const { context, lineIndex, bbox } = candidate
+  const height = bbox[3] - bbox[1]
+  let bottom = bbox[3]
+  for (let i = lineIndex + 1; i < context.lines.length && i <= lineIndex + 3; i++) {
+    const line = context.lines[i] as Line
+    if (line.bbox[1] - bottom > height * 2.5) return false
+    const aligned = line.words.filter(
+      (w) => Math.abs(w.bbox[0] - bbox[0]) < 0.03 || (w.bbox[0] > bbox[0] - 0.01 && w.bbox[0] < bbox[2]),
+    )
+    if (aligned.length === 0) continue
+    const first = line.words.indexOf(aligned[0] as (typeof line.words)[number])
+    const block = line.words.slice(first, first + 6).filter((w) => w.bbox[0] < bbox[0] + 0.3)
+    if (POSTCODE_OR_STREET.test(block.map((w) => w.text.replace(DATE_WORD, ' ')).join(' '))) return true
+    bottom = line.bbox[3]
+  }
+  return false
+}
+
 function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const name = String(candidate.value)
   const { context, lineIndex } = candidate
@@ -345,6 +439,25 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.upper = name === name.toUpperCase() ? 1 : 0
   const before = line.text.slice(0, line.offsets[candidate.wordStart] ?? 0)
   features.after_colon = /:\s*$/.test(before) ? 1 : 0
+  features.web_address = WEB_ADDRESS.test(name) ? 1 : 0
+  // The seller's name is often printed again where the seller is: its web or e-mail domain, its bank details'
+  // holder, its legal and registration lines; a buyer's rarely.
+  const core = coreOf(name)
+  const printed = printedText(facts.contexts)
+  features.domain_match = core.length >= 3 ? domainOverlap(core, printed.domains) : 0
+  const mentions =
+    core.length >= 4
+      ? printed.lines.filter(
+          (l) => l.plain.includes(core) && !(l.context === context && l.index === lineIndex),
+        )
+      : []
+  features.mentions = Math.min(1, new Set(mentions.map((l) => l.plain)).size / 3)
+  const own = printed.lines.find((l) => l.context === context && l.index === lineIndex)
+  features.contact_mention = own?.nearContact || mentions.some((l) => l.nearContact) ? 1 : 0
+  features.address_below = addressBelow(candidate) ? 1 : 0
+  const heightOf = (c: ValueCandidate) => c.bbox[3] - c.bbox[1]
+  const tallest = Math.max(...facts.all.filter((c) => c.context === context).map(heightOf))
+  features.largest_print = heightOf(candidate) >= tallest * 0.95 ? 1 : 0
 }
 
 /** The candidate's features; missing ones are 0. */

@@ -26,6 +26,7 @@ export const WORD_CLASSES = [
   'payable',
   'seller',
   'buyer',
+  'payee',
   'contact',
   'item',
   'page',
@@ -62,7 +63,10 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   seller:
     /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|fornitore|proveedor|from|issuer|emittente|emisor|absender|sender)$/,
   buyer:
-    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|acheteur|destinataire|billed|bill|ship|sold|to|an|a|aan|destinatario|facturado|factureren|adresse|address|rechnungsadresse|lieferadresse)$/,
+    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|acheteur|destinataire|billed|bill|ship|sold|to|an|a|aan|destinatario|facturado|factureren|adresse|address|rechnungsadresse|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam)$/,
+  // The holder of the account the invoice is paid to: the seller.
+  payee:
+    /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
   contact:
     /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https)$/,
   item: /^(?:qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,

@@ -40,6 +40,7 @@ export function candidateFeatures(
     rulesValue: rules.value,
     rulesConfidence: rules.confidence,
     pageCount: contexts.length,
+    contexts,
   }
   return [
     { candidate: null, value: null, features: { none: 1 } },
