@@ -180,7 +180,7 @@ async function buildApp(
 
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
   const auth = createAuthService(database, {
-    registrationOpen: () => readConfigValue(db, 'registration_open', configDefaults),
+    registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),
   })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,
@@ -214,7 +214,8 @@ async function buildApp(
     auth: {
       me: (userId) => auth.me(userId),
       platformUserId: () => auth.platformUserId(),
-      usernamesOf: (ids) => usernamesOfSync(db, ids),
+      usernamesOf: (ids) => auth.usernamesOf(ids),
+      usernamesOfSync: (ids) => usernamesOfSync(db, ids),
     },
     log: logger,
   }
