@@ -34,6 +34,8 @@ const serverTests = ['src-server/**/*.test.ts', 'src-main/**/*.test.ts', 'test/*
  */
 const postgresTests = [
   'src-server/admin-audit/admin-audit.test.ts',
+  'src-server/ai/ai.test.ts',
+  'src-server/ai/provider-admin.test.ts',
   'src-server/auth/auth.test.ts',
   'src-server/auth/caller-cache.test.ts',
   'src-server/auth/desktop-token.test.ts',
