@@ -33,11 +33,15 @@ const serverTests = ['src-server/**/*.test.ts', 'src-main/**/*.test.ts', 'test/*
  * tests is skipped with the reason.
  */
 const postgresTests = [
+  'src-server/admin-audit/admin-audit.test.ts',
+  'src-server/ai/ai.test.ts',
+  'src-server/ai/provider-admin.test.ts',
   'src-server/auth/auth.test.ts',
   'src-server/auth/caller-cache.test.ts',
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
+  'src-server/settings/settings.test.ts',
 ]
 
 export default defineConfig({

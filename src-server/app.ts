@@ -93,8 +93,9 @@ export interface CreateServerOptions extends ServerOptions {
   /** How long a client may take to send a whole request (default 60 s); slow-body clients are cut off. */
   requestTimeoutMs?: number
   /**
-   * Tests only, while the server moves to PostgreSQL domain by domain: the domains converted so far (auth) run on
-   * this database, the others on the data directory's SQLite. The test that passes it closes it.
+   * Tests only, while the server moves to PostgreSQL domain by domain: the domains converted so far (auth, settings,
+   * the admin audit log, the model providers) run on this database, the others on the data directory's SQLite.
+   * The test that passes it closes it.
    */
   convertedDomainsOn?: Database
 }
@@ -180,7 +181,7 @@ async function buildApp(
 
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
   const auth = createAuthService(database, {
-    registrationOpen: () => readConfigValue(db, 'registration_open', configDefaults),
+    registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),
   })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,
@@ -214,7 +215,8 @@ async function buildApp(
     auth: {
       me: (userId) => auth.me(userId),
       platformUserId: () => auth.platformUserId(),
-      usernamesOf: (ids) => usernamesOfSync(db, ids),
+      usernamesOf: (ids) => auth.usernamesOf(ids),
+      usernamesOfSync: (ids) => usernamesOfSync(db, ids),
     },
     log: logger,
   }
@@ -304,7 +306,7 @@ async function buildApp(
     },
   })
   await app.register(mcpRoutes, { ctx })
-  const models = createModelRegistry(ctx)
+  const models = await createModelRegistry(ctx)
   await app.register(aiRoutes, {
     ctx,
     models,

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
-import { type Queryable, type RowWindow, selectPage } from '../platform/db'
+import { type EngineDb, engineTables, type Queryable, type RowWindow, readPage } from '../platform/db'
 import { adminAuditLog } from './admin-audit.tables'
 
 /** Which entries a read keeps: by whom, which action, from (inclusive) and until (exclusive) which instants. */
@@ -11,29 +11,40 @@ export interface AuditFilter {
 }
 
 export type AuditRow = typeof adminAuditLog.$inferSelect
+export type AuditInsert = typeof adminAuditLog.$inferInsert
 
-export function insertAuditEntry(db: Queryable, entry: typeof adminAuditLog.$inferInsert): void {
+const tables = engineTables({ adminAuditLog })
+
+export async function insertAuditEntry(db: EngineDb, entry: AuditInsert): Promise<void> {
+  const { adminAuditLog } = tables(db)
+  await db.insert(adminAuditLog).values(entry)
+}
+
+/** The synchronous SQLite insert, for the domains whose transactions are not converted yet. */
+export function insertAuditEntrySync(db: Queryable, entry: AuditInsert): void {
   db.insert(adminAuditLog).values(entry).run()
 }
 
-function whereOf(filter: AuditFilter): SQL | undefined {
+function whereOf(log: typeof adminAuditLog, filter: AuditFilter): SQL | undefined {
   return and(
-    filter.actorId ? eq(adminAuditLog.actorId, filter.actorId) : undefined,
-    filter.action ? eq(adminAuditLog.action, filter.action) : undefined,
-    filter.from ? gte(adminAuditLog.createdAt, filter.from) : undefined,
-    filter.to ? lt(adminAuditLog.createdAt, filter.to) : undefined,
+    filter.actorId ? eq(log.actorId, filter.actorId) : undefined,
+    filter.action ? eq(log.action, filter.action) : undefined,
+    filter.from ? gte(log.createdAt, filter.from) : undefined,
+    filter.to ? lt(log.createdAt, filter.to) : undefined,
   )
 }
 
-const listing = (db: Queryable, where: SQL | undefined) =>
-  db.select().from(adminAuditLog).where(where).orderBy(desc(adminAuditLog.createdAt), desc(adminAuditLog.id))
+const listing = (db: EngineDb, log: typeof adminAuditLog, where: SQL | undefined) =>
+  db.select().from(log).where(where).orderBy(desc(log.createdAt), desc(log.id))
 
-export function findAuditPage(db: Queryable, filter: AuditFilter, window: RowWindow) {
-  const where = whereOf(filter)
-  return selectPage(db, listing(db, where), { from: adminAuditLog, where }, window)
+export function findAuditPage(db: EngineDb, filter: AuditFilter, window: RowWindow) {
+  const { adminAuditLog } = tables(db)
+  const where = whereOf(adminAuditLog, filter)
+  return readPage(db, listing(db, adminAuditLog, where), { from: adminAuditLog, where }, window)
 }
 
 /** Every matching entry, newest first, for an export. */
-export function findAuditRows(db: Queryable, filter: AuditFilter): AuditRow[] {
-  return listing(db, whereOf(filter)).all()
+export async function findAuditRows(db: EngineDb, filter: AuditFilter): Promise<AuditRow[]> {
+  const { adminAuditLog } = tables(db)
+  return listing(db, adminAuditLog, whereOf(adminAuditLog, filter))
 }

@@ -6,7 +6,7 @@ import { AdminAuditEntry, AuditFilterQuery, AuditQuery } from './admin-audit.sch
 import { createAdminAuditService } from './admin-audit.service'
 
 export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const auditLog = createAdminAuditService(ctx.db, ctx.auth)
+  const auditLog = createAdminAuditService(ctx.database, ctx.auth)
   const admin = { permission: 'platform.admin' } as const
   app.get(
     '/api/admin/audit-log',
@@ -33,6 +33,6 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="admin-audit-log.csv"')
-        .send(auditLog.exportCsv(request.query)),
+        .send(await auditLog.exportCsv(request.query)),
   )
 }

@@ -1,9 +1,8 @@
 import type { Accounts } from '../platform/app-context'
-import type { Queryable } from '../platform/db'
+import type { Database, EngineDb, Queryable } from '../platform/db'
 import { type PageQuery, pageWindow, toCsv, toPage } from '../platform/http'
 import { AdminAuditErrors } from './admin-audit.errors'
 import * as repo from './admin-audit.repository'
-import { insertAuditEntry } from './admin-audit.repository'
 import type { AuditQuery } from './admin-audit.schemas'
 
 export interface AdminAction {
@@ -17,17 +16,27 @@ export interface AdminAction {
   reason?: string | null | undefined
 }
 
+const rowOf = (entry: AdminAction): repo.AuditInsert => ({
+  actorId: entry.actorId,
+  action: entry.action,
+  targetType: entry.targetType,
+  targetId: entry.targetId ?? null,
+  before: entry.before ?? null,
+  after: entry.after ?? null,
+  reason: entry.reason?.trim() || null,
+})
+
 /** Call inside the same transaction as the admin write it describes, so the log and the change agree. */
-export function recordAdminAction(db: Queryable, entry: AdminAction): void {
-  insertAuditEntry(db, {
-    actorId: entry.actorId,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId ?? null,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-    reason: entry.reason?.trim() || null,
-  })
+export function recordAdminAction(tx: EngineDb, entry: AdminAction): Promise<void> {
+  return repo.insertAuditEntry(tx, rowOf(entry))
+}
+
+/**
+ * `recordAdminAction` inside a synchronous SQLite transaction: for the domains not converted yet (marketplace
+ * moderation, mcp, document recognition, backup), until they move to `transact` and await it.
+ */
+export function recordAdminActionSync(db: Queryable, entry: AdminAction): void {
+  repo.insertAuditEntrySync(db, rowOf(entry))
 }
 
 /** The name a person knows the target by, read from the entry's own snapshots (a listing's title, a user's name). */
@@ -57,8 +66,8 @@ function filterOf(query: Omit<AuditQuery, 'page' | 'size'>): repo.AuditFilter {
  * Actors are named through `accounts`, not a join on the user table: every domain that writes users (auth among
  * them) records its actions here, so this log sits below them and imports none.
  */
-function presentEntries(rows: repo.AuditRow[], accounts: Pick<Accounts, 'usernamesOf'>) {
-  const usernames = accounts.usernamesOf([...new Set(rows.map((row) => row.actorId))])
+async function presentEntries(rows: repo.AuditRow[], accounts: Pick<Accounts, 'usernamesOf'>) {
+  const usernames = await accounts.usernamesOf([...new Set(rows.map((row) => row.actorId))])
   return rows.map((row) => ({
     id: row.id,
     actor_id: row.actorId,
@@ -88,17 +97,18 @@ const CSV_COLUMNS = [
 ] as const
 
 /** The log's reads for admins: a page of entries, or every entry a filter keeps as CSV. */
-export function createAdminAuditService(db: Queryable, accounts: Pick<Accounts, 'usernamesOf'>) {
+export function createAdminAuditService(database: Database, accounts: Pick<Accounts, 'usernamesOf'>) {
+  const { reader } = database
   return {
-    list(query: AuditQuery) {
+    async list(query: AuditQuery) {
       const page: PageQuery = { page: query.page, size: query.size }
-      const { rows, total } = repo.findAuditPage(db, filterOf(query), pageWindow(page))
-      return toPage(presentEntries(rows, accounts), total, page)
+      const { rows, total } = await repo.findAuditPage(reader, filterOf(query), pageWindow(page))
+      return toPage(await presentEntries(rows, accounts), total, page)
     },
 
     /** Every entry the filter keeps, newest first, as CSV; before and after are JSON in their cells. */
-    exportCsv(query: Omit<AuditQuery, 'page' | 'size'>): string {
-      const entries = presentEntries(repo.findAuditRows(db, filterOf(query)), accounts)
+    async exportCsv(query: Omit<AuditQuery, 'page' | 'size'>): Promise<string> {
+      const entries = await presentEntries(await repo.findAuditRows(reader, filterOf(query)), accounts)
       return toCsv(
         CSV_COLUMNS,
         entries.map((entry) => CSV_COLUMNS.map((column) => entry[column])),

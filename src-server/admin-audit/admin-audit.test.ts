@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -19,12 +20,13 @@ const readLog = async (headers: Headers, query: Record<string, string> = {}) => 
   return response
 }
 
-const userId = (username: string) =>
-  (
-    server.app.ctx.db.$client.prepare('SELECT id FROM user WHERE username = ?').get(username) as {
-      id: string
-    }
-  ).id
+const userId = async (username: string) => {
+  const [row] = await server.rows<{ id: string }>(sql`SELECT id FROM "user" WHERE username = ${username}`)
+  return row?.id
+}
+/** Places the entries `where` keeps on an instant of our own choosing. */
+const placeAt = (createdAt: string, where: ReturnType<typeof sql>) =>
+  server.write(sql`UPDATE admin_audit_log SET created_at = ${createdAt} WHERE ${where}`)
 
 describe('the admin audit log', () => {
   it('names who acted and what was changed, next to their ids', async () => {
@@ -41,7 +43,7 @@ describe('the admin audit log', () => {
     expect(log.statusCode).toBe(200)
     const entry = log.json().items.find((item: { action: string }) => item.action === 'user.create')
     expect(entry).toMatchObject({
-      actor_id: userId('admin'),
+      actor_id: await userId('admin'),
       actor_username: 'admin',
       target_type: 'user',
       target_id: created.json().id,
@@ -58,11 +60,9 @@ describe('the admin audit log', () => {
     )
     expect((await setConfig(headers, 'min_withdrawal', 50)).statusCode).toBe(200)
 
-    const rows = server.app.ctx.db.$client
-      .prepare(
-        "SELECT target_id, reason FROM admin_audit_log WHERE action = 'config.update' ORDER BY target_id",
-      )
-      .all()
+    const rows = await server.rows(
+      sql`SELECT target_id, reason FROM admin_audit_log WHERE action = 'config.update' ORDER BY target_id`,
+    )
     expect(rows).toEqual([
       { target_id: 'commission_rate', reason: 'new pricing from March' },
       { target_id: 'min_withdrawal', reason: null },
@@ -83,19 +83,16 @@ describe('the admin audit log', () => {
     await setConfig(other, 'commission_rate', 0.3, 'second')
     await setConfig(other, 'min_withdrawal', 10, 'third')
     // Dates of our own choosing: the entries are placed on three days.
-    const place = server.app.ctx.db.$client.prepare(
-      'UPDATE admin_audit_log SET created_at = ? WHERE reason = ?',
-    )
-    place.run('2026-03-01T10:00:00.000Z', 'first')
-    place.run('2026-03-02T10:00:00.000Z', 'second')
-    place.run('2026-03-03T10:00:00.000Z', 'third')
+    await placeAt('2026-03-01T10:00:00.000Z', sql`reason = 'first'`)
+    await placeAt('2026-03-02T10:00:00.000Z', sql`reason = 'second'`)
+    await placeAt('2026-03-03T10:00:00.000Z', sql`reason = 'third'`)
 
-    const byOlga = (await readLog(admin, { actor_id: userId('olga') })).json()
+    const byOlga = (await readLog(admin, { actor_id: (await userId('olga')) ?? '' })).json()
     expect(byOlga.items.map((i: { reason: string }) => i.reason)).toEqual(['third', 'second'])
     expect(byOlga).toMatchObject({ total: 2, page: 1, size: 20 })
 
     const olgaConfig = await readLog(admin, {
-      actor_id: userId('olga'),
+      actor_id: (await userId('olga')) ?? '',
       action: 'config.update',
       from: '2026-03-02T00:00:00Z',
       to: '2026-03-03T00:00:00Z',
@@ -129,12 +126,9 @@ describe('the admin audit log', () => {
     await setConfig(admin, 'commission_rate', 0.2, '=HYPERLINK("http://evil.example","click")')
     await setConfig(admin, 'min_withdrawal', 10, 'plain, with "quotes"')
     await setConfig(admin, 'refund_window_days', 3, '@SUM(A1:A9)')
-    const place = server.app.ctx.db.$client.prepare(
-      'UPDATE admin_audit_log SET created_at = ? WHERE target_id = ?',
-    )
-    place.run('2026-03-01T10:00:00.000Z', 'commission_rate')
-    place.run('2026-03-02T10:00:00.000Z', 'min_withdrawal')
-    place.run('2026-03-03T10:00:00.000Z', 'refund_window_days')
+    await placeAt('2026-03-01T10:00:00.000Z', sql`target_id = 'commission_rate'`)
+    await placeAt('2026-03-02T10:00:00.000Z', sql`target_id = 'min_withdrawal'`)
+    await placeAt('2026-03-03T10:00:00.000Z', sql`target_id = 'refund_window_days'`)
     await server.app.inject({
       method: 'POST',
       url: '/api/admin/users',
@@ -162,7 +156,7 @@ describe('the admin audit log', () => {
     const cells = (line: string) => line.slice(1, -1).split('","')
     const newest = cells(lines[2] ?? '')
     expect(newest.slice(1, 8)).toEqual([
-      userId('admin'),
+      await userId('admin'),
       'admin',
       'config.update',
       'config',

@@ -52,7 +52,7 @@ export const aiRoutes: FastifyPluginAsyncTypebox<{
     '/api/admin/model-providers/:id',
     { config: admin, schema: { tags: ['admin'], params: ProviderParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      models.deleteProvider(request.requireUser().id, request.params.id, providerUsers)
+      await models.deleteProvider(request.requireUser().id, request.params.id, providerUsers)
       return reply.code(204).send(null)
     },
   )

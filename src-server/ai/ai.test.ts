@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -85,15 +86,16 @@ describe('model catalogue and provider configuration', () => {
       },
     ])
     expect(put.body).not.toContain('sk-very-secret')
-    const stored = server.app.ctx.db.$client.prepare('SELECT api_key_sealed FROM model_provider').get() as {
-      api_key_sealed: string
-    }
-    expect(stored.api_key_sealed.startsWith('v1.')).toBe(true)
-    expect(server.app.ctx.secrets.unseal(stored.api_key_sealed)).toBe('sk-very-secret')
-    const audit = server.app.ctx.db.$client
-      .prepare("SELECT after_json FROM admin_audit_log WHERE action = 'model_providers.update'")
-      .get() as { after_json: string }
-    expect(audit.after_json).not.toContain('sk-very-secret')
+    const [stored] = await server.rows<{ api_key_sealed: string }>(
+      sql`SELECT api_key_sealed FROM model_provider`,
+    )
+    expect(stored?.api_key_sealed.startsWith('v1.')).toBe(true)
+    expect(server.app.ctx.secrets.unseal(stored?.api_key_sealed ?? '')).toBe('sk-very-secret')
+    const audit = await server.rows(
+      sql`SELECT after_json FROM admin_audit_log WHERE action = 'model_providers.update'`,
+    )
+    expect(audit).toHaveLength(1)
+    expect(JSON.stringify(audit)).not.toContain('sk-very-secret')
 
     // Keeping the key: omit api_key.
     const again = await server.app.inject({
@@ -114,7 +116,7 @@ describe('model catalogue and provider configuration', () => {
       ],
     })
     // The unsealed key reaches the provider as a bearer token.
-    const registry = createModelRegistry(server.app.ctx)
+    const registry = await createModelRegistry(server.app.ctx)
     await sayHi(registry, 'local', 'm1')
     expect(fake.authorizations).toEqual(['Bearer sk-very-secret'])
   })
@@ -154,11 +156,11 @@ describe('model catalogue and provider configuration', () => {
       headers: await server.headersFor('olga', ['operator']),
     })
     expect(asOperator.statusCode).toBe(403)
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) n FROM model_provider').get()).toEqual({ n: 0 })
+    expect(await server.rows(sql`SELECT id FROM model_provider`)).toEqual([])
   })
 
   it('configures a provider from SWITCHBOARD_OPENAI_* without storing its key', async () => {
-    const registry = createModelRegistry(
+    const registry = await createModelRegistry(
       server.app.ctx,
       resolveConfig(
         {},
@@ -204,7 +206,7 @@ describe('OpenAI-compatible provider', () => {
       ],
     })
     const chunks = await collect(
-      registry().streamChat({
+      (await registry()).streamChat({
         provider: 'openai',
         model: 'm',
         temperature: 0.3,
@@ -232,7 +234,7 @@ describe('OpenAI-compatible provider', () => {
   it('asks for json_schema output and falls back to JSON in text when the server refuses it', async () => {
     const schema = { type: 'object', properties: { score: { type: 'number' } }, required: ['score'] }
     fake.respond = () => ({ tokens: ['{"score": 0.8}'] })
-    const structured = await registry().completeJson({
+    const structured = await (await registry()).completeJson({
       provider: 'openai',
       model: 'm',
       messages: [{ role: 'user', content: 'rate' }],
@@ -244,7 +246,7 @@ describe('OpenAI-compatible provider', () => {
 
     fake.respond = (request) =>
       request.response_format ? { failStatus: 400 } : { tokens: ['Sure:\n```json\n{"score": 0.4}\n```'] }
-    const fallback = await registry().completeJson({
+    const fallback = await (await registry()).completeJson({
       provider: 'openai',
       model: 'm',
       messages: [{ role: 'user', content: 'rate' }],
@@ -255,7 +257,7 @@ describe('OpenAI-compatible provider', () => {
 
     fake.respond = () => ({ tokens: ['no json here'] })
     await expect(
-      registry().completeJson({
+      (await registry()).completeJson({
         provider: 'openai',
         model: 'm',
         messages: [{ role: 'user', content: 'rate' }],
@@ -309,7 +311,7 @@ describe('builtin provider', () => {
   })
 
   it('judges with a documented token-overlap score', async () => {
-    const registry = createModelRegistry(server.app.ctx)
+    const registry = await createModelRegistry(server.app.ctx)
     const verdict = (await registry.completeJson({
       provider: 'builtin',
       model: 'judge',

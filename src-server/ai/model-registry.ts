@@ -1,6 +1,6 @@
 import { recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../platform/app-context'
-import type { Queryable } from '../platform/db'
+import { type Queryable, unconvertedOnSqlite } from '../platform/db'
 import { AiErrors } from './ai.errors'
 import type { ProviderSettings, PutProvidersBody } from './ai.schemas'
 import { BUILTIN_PROVIDER_ID, createBuiltinProvider } from './builtin-provider'
@@ -21,37 +21,55 @@ export interface ModelAdmin {
   replaceProviders(actorId: string, body: PutProvidersBody): Promise<ProviderSettings>
   /** Tries one configured provider now. */
   testProvider(id: string): Promise<ProviderCheck>
-  /** Deletes a console provider nothing uses; `usersOf` reads who uses it inside the deleting transaction. */
-  deleteProvider(actorId: string, id: string, usersOf: (db: Queryable, id: string) => ProviderUsers): void
+  /**
+   * Deletes a console provider nothing uses; `usersOf` reads who uses it inside the deleting transaction (on
+   * SQLite, synchronously, until conversation and document recognition convert).
+   */
+  deleteProvider(
+    actorId: string,
+    id: string,
+    usersOf: (db: Queryable, id: string) => ProviderUsers,
+  ): Promise<void>
 }
 
 /**
  * The one registry of model providers: `builtin` always, the env provider when configured, then those an admin
- * saved. Provider clients are built once and rebuilt only when the admin configuration changes.
+ * saved. The saved providers and the defaults are read at start and again after each change the registry makes,
+ * so resolving a model reads nothing; provider clients are rebuilt only then.
  */
-export function createModelRegistry(
+export async function createModelRegistry(
   ctx: AppContext,
   envConfig: config.EnvProviderConfig = ctx.config,
-): ModelRegistry & ModelAdmin {
+): Promise<ModelRegistry & ModelAdmin> {
+  const { reader } = ctx.database
   const fromEnv = config.envProvider(envConfig)
   let providers = new Map<string, ModelProvider>()
+  let stored: config.StoredProvider[] = []
+  let defaults: config.GlobalDefaults
 
-  function load(): void {
+  let loads = 0
+
+  async function load(): Promise<void> {
+    const started = ++loads
+    const read = await Promise.all([config.readStoredProviders(reader), config.readDefaults(reader)])
+    // A load started after this one read at least as late: its snapshot wins, whichever finishes first.
+    if (started !== loads) return
+    ;[stored, defaults] = read
     const next = new Map<string, ModelProvider>([[BUILTIN_PROVIDER_ID, createBuiltinProvider()]])
     if (fromEnv) next.set(fromEnv.id, createOpenAiProvider({ ...fromEnv }))
-    for (const stored of config.readStoredProviders(ctx.db))
+    for (const entry of stored)
       next.set(
-        stored.id,
+        entry.id,
         createOpenAiProvider({
-          id: stored.id,
-          baseUrl: stored.baseUrl,
-          apiKey: stored.apiKeySealed ? ctx.secrets.unseal(stored.apiKeySealed) : null,
-          models: stored.models,
+          id: entry.id,
+          baseUrl: entry.baseUrl,
+          apiKey: entry.apiKeySealed ? ctx.secrets.unseal(entry.apiKeySealed) : null,
+          models: entry.models,
         }),
       )
     providers = next
   }
-  load()
+  await load()
 
   function provider(id: string): ModelProvider {
     const found = providers.get(id)
@@ -81,7 +99,6 @@ export function createModelRegistry(
     input: { provider?: string | null; model?: string | null; temperature?: number | null },
     capability?: Capability,
   ): ResolvedModel {
-    const defaults = config.readDefaults(ctx.db)
     const providerId = input.provider ?? defaults.model_provider
     const known = provider(providerId)
     const model =
@@ -106,15 +123,17 @@ export function createModelRegistry(
         type: entry.type,
         models: entry.models,
       })),
-      defaults: config.readDefaults(ctx.db),
+      defaults,
     }
   }
 
-  function providerSettings(): ProviderSettings {
+  /** What the admin sees of the saved providers and defaults given (never a key). */
+  function settingsOf(
+    saved: config.StoredProvider[],
+    savedDefaults: config.GlobalDefaults,
+  ): ProviderSettings {
     const listed = [...(fromEnv ? [{ ...fromEnv, hasKey: Boolean(fromEnv.apiKey) }] : [])].concat(
-      config
-        .readStoredProviders(ctx.db)
-        .map((stored) => ({ ...stored, apiKey: null, hasKey: Boolean(stored.apiKeySealed) })),
+      saved.map((entry) => ({ ...entry, apiKey: null, hasKey: Boolean(entry.apiKeySealed) })),
     )
     return {
       providers: listed.map((entry) => ({
@@ -126,9 +145,11 @@ export function createModelRegistry(
         has_api_key: entry.hasKey,
         updated_at: entry.updatedAt,
       })),
-      defaults: config.readDefaults(ctx.db),
+      defaults: savedDefaults,
     }
   }
+
+  const providerSettings = (): ProviderSettings => settingsOf(stored, defaults)
 
   /**
    * Tries each provider that is new or whose URL, key or models changed, all at once; the first that fails refuses
@@ -180,8 +201,12 @@ export function createModelRegistry(
         )
       ids.add(entry.id)
     }
-    const before = providerSettings()
-    const previous = new Map(config.readStoredProviders(ctx.db).map((stored) => [stored.id, stored]))
+    const [saved, savedDefaults] = await Promise.all([
+      config.readStoredProviders(reader),
+      config.readDefaults(reader),
+    ])
+    const before = settingsOf(saved, savedDefaults)
+    const previous = new Map(saved.map((entry) => [entry.id, entry]))
     const next = body.providers.map((entry) => ({
       id: entry.id,
       baseUrl: entry.base_url,
@@ -193,7 +218,7 @@ export function createModelRegistry(
             ? null
             : ctx.secrets.seal(entry.api_key),
     }))
-    const defaults = body.defaults ?? config.readDefaults(ctx.db)
+    const nextDefaults = body.defaults ?? savedDefaults
     const available = new Map<string, string[]>([
       [
         BUILTIN_PROVIDER_ID,
@@ -204,16 +229,16 @@ export function createModelRegistry(
       ...(fromEnv ? ([[fromEnv.id, fromEnv.models]] as [string, string[]][]) : []),
       ...next.map((entry) => [entry.id, entry.models] as [string, string[]]),
     ])
-    if (!available.get(defaults.model_provider)?.includes(defaults.model_name))
+    if (!available.get(nextDefaults.model_provider)?.includes(nextDefaults.model_name))
       throw AiErrors.INVALID_PROVIDER_CONFIG(
-        { defaults },
-        `The defaults name ${defaults.model_provider}/${defaults.model_name}, which is not a configured chat model.`,
+        { defaults: nextDefaults },
+        `The defaults name ${nextDefaults.model_provider}/${nextDefaults.model_name}, which is not a configured chat model.`,
       )
     if (!body.skip_check) await checkChanged(next, previous)
-    ctx.db.transaction((tx) => {
-      config.replaceStoredProviders(tx, next)
-      config.writeDefaults(tx, defaults)
-      recordAdminAction(tx, {
+    await ctx.database.transact(async (tx) => {
+      await config.replaceStoredProviders(tx, next)
+      await config.writeDefaults(tx, nextDefaults)
+      await recordAdminAction(tx, {
         actorId,
         action: 'model_providers.update',
         targetType: 'model_providers',
@@ -225,12 +250,12 @@ export function createModelRegistry(
             models: entry.models,
             has_api_key: Boolean(entry.apiKeySealed),
           })),
-          defaults,
+          defaults: nextDefaults,
           saved_without_check: Boolean(body.skip_check),
         },
       })
     })
-    load()
+    await load()
     return providerSettings()
   }
 
@@ -247,22 +272,21 @@ export function createModelRegistry(
     const target =
       fromEnv?.id === id
         ? fromEnv
-        : config
-            .readStoredProviders(ctx.db)
-            .map((stored) => ({
-              ...stored,
-              apiKey: stored.apiKeySealed ? ctx.secrets.unseal(stored.apiKeySealed) : null,
+        : stored
+            .map((entry) => ({
+              ...entry,
+              apiKey: entry.apiKeySealed ? ctx.secrets.unseal(entry.apiKeySealed) : null,
             }))
-            .find((stored) => stored.id === id)
+            .find((entry) => entry.id === id)
     if (!target) throw AiErrors.MODEL_PROVIDER_NOT_FOUND({ id }, `No model provider "${id}".`)
     return checkProvider(target)
   }
 
-  function deleteProvider(
+  async function deleteProvider(
     actorId: string,
     id: string,
     usersOf: (db: Queryable, id: string) => ProviderUsers,
-  ): void {
+  ): Promise<void> {
     if (id === BUILTIN_PROVIDER_ID || fromEnv?.id === id)
       throw AiErrors.PROVIDER_NOT_DELETABLE(
         { id },
@@ -270,11 +294,11 @@ export function createModelRegistry(
           ? 'The built-in provider cannot be deleted.'
           : `The provider "${id}" is set by the environment (SWITCHBOARD_OPENAI_*); remove it there.`,
       )
-    ctx.db.transaction((tx) => {
-      const stored = config.readStoredProviders(tx).find((entry) => entry.id === id)
+    await ctx.database.transact(async (tx) => {
+      const stored = (await config.readStoredProviders(tx)).find((entry) => entry.id === id)
       if (!stored) throw AiErrors.MODEL_PROVIDER_NOT_FOUND({ id }, `No model provider "${id}".`)
-      const defaults = config.readDefaults(tx)
-      const users = usersOf(tx, id)
+      const defaults = await config.readDefaults(tx)
+      const users = usersOf(unconvertedOnSqlite(tx, 'the agents naming providers'), id)
       const isDefault = defaults.model_provider === id
       if (isDefault || users.agents.length > 0 || users.runtime_agents.length > 0) {
         const named = [
@@ -287,8 +311,8 @@ export function createModelRegistry(
           `The provider "${id}" is used by ${named.join(', ')}; choose another model there first. Nothing was deleted.`,
         )
       }
-      config.deleteStoredProvider(tx, id)
-      recordAdminAction(tx, {
+      await config.deleteStoredProvider(tx, id)
+      await recordAdminAction(tx, {
         actorId,
         action: 'model_provider.delete',
         targetType: 'model_provider',
@@ -301,7 +325,7 @@ export function createModelRegistry(
         },
       })
     })
-    load()
+    await load()
   }
 
   return {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { ServerConfig } from '../platform/config'
-import type { Queryable } from '../platform/db'
+import { type EngineDb, engineTables } from '../platform/db'
 import { modelDefaults, modelProvider } from './ai.tables'
 import { BUILTIN_PROVIDER_ID, EXTRACTIVE_MODEL } from './builtin-provider'
 
@@ -47,29 +47,31 @@ export function envProvider({
   }
 }
 
-export function readStoredProviders(db: Queryable): StoredProvider[] {
-  return db
-    .select()
-    .from(modelProvider)
-    .orderBy(modelProvider.id)
-    .all()
-    .map((row) => ({ ...row, source: 'console' as const }))
+const tables = engineTables({ modelProvider, modelDefaults })
+
+export async function readStoredProviders(db: EngineDb): Promise<StoredProvider[]> {
+  const { modelProvider } = tables(db)
+  const rows = await db.select().from(modelProvider).orderBy(modelProvider.id)
+  return rows.map((row) => ({ ...row, source: 'console' as const }))
 }
 
-export function replaceStoredProviders(
-  db: Queryable,
+export async function replaceStoredProviders(
+  db: EngineDb,
   providers: { id: string; baseUrl: string; apiKeySealed: string | null; models: string[] }[],
-): void {
-  db.delete(modelProvider).run()
-  if (providers.length > 0) db.insert(modelProvider).values(providers).run()
+): Promise<void> {
+  const { modelProvider } = tables(db)
+  await db.delete(modelProvider)
+  if (providers.length > 0) await db.insert(modelProvider).values(providers)
 }
 
-export function deleteStoredProvider(db: Queryable, id: string): void {
-  db.delete(modelProvider).where(eq(modelProvider.id, id)).run()
+export async function deleteStoredProvider(db: EngineDb, id: string): Promise<void> {
+  const { modelProvider } = tables(db)
+  await db.delete(modelProvider).where(eq(modelProvider.id, id))
 }
 
-export function readDefaults(db: Queryable): GlobalDefaults {
-  const row = db.select().from(modelDefaults).where(eq(modelDefaults.id, 'global')).get()
+export async function readDefaults(db: EngineDb): Promise<GlobalDefaults> {
+  const { modelDefaults } = tables(db)
+  const [row] = await db.select().from(modelDefaults).where(eq(modelDefaults.id, 'global')).limit(1)
   return row
     ? {
         model_provider: row.modelProvider,
@@ -83,12 +85,13 @@ export function readDefaults(db: Queryable): GlobalDefaults {
       }
 }
 
-export function writeDefaults(db: Queryable, defaults: GlobalDefaults): void {
+export async function writeDefaults(db: EngineDb, defaults: GlobalDefaults): Promise<void> {
+  const { modelDefaults } = tables(db)
   const values = {
     id: 'global',
     modelProvider: defaults.model_provider,
     modelName: defaults.model_name,
     modelTemperature: defaults.model_temperature,
   }
-  db.insert(modelDefaults).values(values).onConflictDoUpdate({ target: modelDefaults.id, set: values }).run()
+  await db.insert(modelDefaults).values(values).onConflictDoUpdate({ target: modelDefaults.id, set: values })
 }

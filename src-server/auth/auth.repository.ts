@@ -23,10 +23,21 @@ export async function findUserById(db: EngineDb, id: string): Promise<UserRow | 
   return row ?? null
 }
 
+/** Each user's username by id (users gone are left out). */
+export async function usernamesOf(db: EngineDb, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map()
+  const { user } = tables(db)
+  const rows = await db
+    .select({ id: user.id, username: user.username })
+    .from(user)
+    .where(inArray(user.id, ids))
+  return new Map(rows.map((row) => [row.id, row.username]))
+}
+
 /**
- * The synchronous SQLite reads other domains make of users (the accounts port's names for the admin audit log and
- * document recognition, the recipient of a wallet transfer, a knowledge source's owner), until those domains
- * convert and await `findUserById`.
+ * The synchronous SQLite reads other domains make of users (the accounts port's names for document recognition,
+ * the recipient of a wallet transfer, a knowledge source's owner), until those domains convert and await
+ * `usernamesOf` and `findUserById`.
  */
 export function findUserByIdSync(db: Queryable, id: string): UserRow | null {
   return db.select().from(user).where(eq(user.id, id)).get() ?? null

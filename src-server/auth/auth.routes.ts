@@ -35,7 +35,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   app.get(
     '/api/auth/registration',
     { config: { public: true }, schema: { tags, response: { 200: RegistrationStatus } } },
-    async () => ({ open: auth.registrationOpen() }),
+    async () => ({ open: await auth.registrationOpen() }),
   )
 
   app.post(

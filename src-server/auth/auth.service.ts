@@ -3,7 +3,7 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { LRUCache } from 'lru-cache'
 import { recordAdminAction } from '../admin-audit'
-import { type Database, unconvertedOnSqlite } from '../platform/db'
+import type { Database } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { type AuthUser, permissionsOf, type Role } from '../platform/identity'
@@ -83,7 +83,7 @@ const REGISTRATION_ACCEPTED = {
 
 export interface AuthOptions {
   /** Whether anyone may register (a setting of the settings domain). */
-  registrationOpen: () => boolean
+  registrationOpen: () => Promise<boolean>
 }
 
 /**
@@ -239,7 +239,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
      * name pays the same hash, so neither the answer nor its time tells which names exist.
      */
     async register(username: string, password: string, address: string) {
-      if (!options.registrationOpen()) throw AuthErrors.REGISTRATION_CLOSED()
+      if (!(await options.registrationOpen())) throw AuthErrors.REGISTRATION_CLOSED()
       const client = clientKey(address)
       const wait = registrationsByAddress.retryAfter(client)
       if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
@@ -253,7 +253,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
     },
 
     /** Whether anyone may register: the sign-in page offers it only then. */
-    registrationOpen: (): boolean => options.registrationOpen(),
+    registrationOpen: (): Promise<boolean> => options.registrationOpen(),
+
+    /** Each user's username by id (users gone are left out): the accounts port's names. */
+    usernamesOf: (ids: string[]) => repo.usernamesOf(reader, ids),
 
     /** An active person by exact username; system accounts and disabled users are not found. */
     async lookupUser(username: string) {
@@ -384,7 +387,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
         })
         if (!inserted) throw AuthErrors.USERNAME_TAKEN({ username: input.username })
         const created = presentUser(inserted)
-        recordAdminAction(unconvertedOnSqlite(tx, 'the admin audit log'), {
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'user.create',
           targetType: 'user',
@@ -416,7 +419,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
         // Disabling a user or resetting a password ends their sessions.
         if (input.disabled || passwordHash) await repo.deleteTokensOfUser(tx, userId)
         const after = presentUser(updated)
-        recordAdminAction(unconvertedOnSqlite(tx, 'the admin audit log'), {
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'user.update',
           targetType: 'user',

@@ -2,7 +2,6 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { hashToken } from './tokens'
 
@@ -101,7 +100,7 @@ describe('identity and access', () => {
     })
     expect(response.statusCode).toBe(403)
     expect(response.json().error.code).toBe('REGISTRATION_CLOSED')
-    const audit = server.app.ctx.db.$client.prepare('SELECT action, target_id FROM admin_audit_log').all()
+    const audit = await server.rows(sql`SELECT action, target_id FROM admin_audit_log`)
     expect(audit).toContainEqual({ action: 'config.update', target_id: 'registration_open' })
   })
 
@@ -119,42 +118,39 @@ describe('identity and access', () => {
     expect(limited.json().error.code).toBe('RATE_LIMITED')
   })
 
-  itNeedsConverted('the admin audit log')(
-    'gives 403 to a user without the permission, and admins manage users with an audit entry',
-    async () => {
-      server = await startTestServer()
-      const user = await server.headersFor('uma')
-      expect(
-        (await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: user })).statusCode,
-      ).toBe(403)
+  it('gives 403 to a user without the permission, and admins manage users with an audit entry', async () => {
+    server = await startTestServer()
+    const user = await server.headersFor('uma')
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: user })).statusCode,
+    ).toBe(403)
 
-      const admin = await server.adminHeaders()
-      const list = await server.app.inject({
-        method: 'GET',
-        url: '/api/admin/users?page=1&size=1',
-        headers: admin,
-      })
-      expect(list.json()).toMatchObject({ page: 1, size: 1, total: 2 })
-      const uma = (await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin }))
-        .json()
-        .items.find((u: { username: string }) => u.username === 'uma')
-      const patched = await server.app.inject({
-        method: 'PATCH',
-        url: `/api/admin/users/${uma.id}`,
-        headers: admin,
-        payload: { roles: ['user', 'reviewer'], disabled: true },
-      })
-      expect(patched.json()).toMatchObject({ roles: ['user', 'reviewer'], disabled: true })
-      // Disabling ends the user's sessions.
-      expect(
-        (await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: user })).statusCode,
-      ).toBe(401)
-      const audit = server.app.ctx.db.$client
-        .prepare('SELECT action FROM admin_audit_log WHERE target_id = ?')
-        .all(uma.id)
-      expect(audit.map((row) => (row as { action: string }).action)).toEqual(['user.create', 'user.update'])
-    },
-  )
+    const admin = await server.adminHeaders()
+    const list = await server.app.inject({
+      method: 'GET',
+      url: '/api/admin/users?page=1&size=1',
+      headers: admin,
+    })
+    expect(list.json()).toMatchObject({ page: 1, size: 1, total: 2 })
+    const uma = (await server.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin }))
+      .json()
+      .items.find((u: { username: string }) => u.username === 'uma')
+    const patched = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/users/${uma.id}`,
+      headers: admin,
+      payload: { roles: ['user', 'reviewer'], disabled: true },
+    })
+    expect(patched.json()).toMatchObject({ roles: ['user', 'reviewer'], disabled: true })
+    // Disabling ends the user's sessions.
+    expect((await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: user })).statusCode).toBe(
+      401,
+    )
+    const audit = await server.rows<{ action: string }>(
+      sql`SELECT action FROM admin_audit_log WHERE target_id = ${uma.id} ORDER BY created_at, action`,
+    )
+    expect(audit.map((row) => row.action)).toEqual(['user.create', 'user.update'])
+  })
 
   it('issues named API tokens that work as bearer tokens and can be revoked', async () => {
     server = await startTestServer()

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -12,8 +11,6 @@ const userId = async (username: string) => {
   const [row] = await server.rows<{ id: string }>(sql`SELECT id FROM "user" WHERE username = ${username}`)
   return row?.id
 }
-/** Admin changes to users write the admin audit log. */
-const itChangingUsers = itNeedsConverted('the admin audit log')
 const patchUser = async (username: string, payload: Record<string, unknown>) => {
   const response = await server.app.inject({
     method: 'PATCH',
@@ -52,7 +49,7 @@ describe('a remembered caller changes on the next request', () => {
     expect((await me(ann)).statusCode).toBe(200)
   })
 
-  itChangingUsers('after a role change, both ways', async () => {
+  it('after a role change, both ways', async () => {
     server = await startTestServer()
     const olga = await server.headersFor('olga', ['operator'])
     const list = () => server.app.inject({ method: 'GET', url: '/mcp-servers', headers: olga })
@@ -63,7 +60,7 @@ describe('a remembered caller changes on the next request', () => {
     expect((await list()).statusCode).toBe(200)
   })
 
-  itChangingUsers('after the user is disabled', async () => {
+  it('after the user is disabled', async () => {
     server = await startTestServer()
     const ann = await server.headersFor('ann')
     expect((await me(ann)).statusCode).toBe(200)
@@ -79,7 +76,7 @@ describe('a remembered caller changes on the next request', () => {
 
 // `GET /api/auth/me` answers from the remembered profile: each change below shows in it on the next request.
 describe("a remembered caller's profile", () => {
-  itChangingUsers('shows roles an admin changed', async () => {
+  it('shows roles an admin changed', async () => {
     server = await startTestServer()
     const olga = await server.headersFor('olga', ['operator'])
     expect((await me(olga)).json()).toMatchObject({ roles: ['operator'] })

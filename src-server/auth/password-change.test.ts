@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { connect, type TestSocket, tokenOf } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { postFrom } from '../../test/helpers/http-from'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { FAILURES_PER_USER_AT_ADDRESS } from './login-limits'
@@ -37,8 +36,6 @@ const tokenIds = async (username: string) =>
       sql`SELECT t.id FROM auth_token t JOIN "user" u ON u.id = t.user_id WHERE u.username = ${username} ORDER BY t.id`,
     )
   ).map((row) => row.id)
-/** An admin's password reset writes the admin audit log. */
-const itResettingPasswords = itNeedsConverted('the admin audit log')
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
@@ -62,38 +59,35 @@ const changePassword = (headers: Record<string, string>, current: string, next: 
   postFrom(base, from, '/api/auth/me/password', { current_password: current, new_password: next }, headers)
 
 describe('changing your own password', () => {
-  itResettingPasswords(
-    'stores the new hash and ends every other token and its sockets, keeping the one in use',
-    async () => {
-      await start()
-      const ann = await server.headersFor('ann', ['operator'])
-      const laptop = bearer((await signIn('ann', 'password-ann')).token)
-      const script = (await call('POST', '/api/auth/tokens', ann, { name: 'script' })).body.token as string
-      const feed = await connect(base, '/ws-operator', tokenOf(laptop))
-      sockets.push(feed)
-      await feed.next((message) => message.type === 'ready')
-      const before = await stored('ann')
-      const current = (await call('GET', '/api/auth/me', ann)).body as { id: string }
-      const inUse = (await tokenIds('ann')).filter((id) => id !== current.id)
-      expect(inUse).toHaveLength(3)
+  it('stores the new hash and ends every other token and its sockets, keeping the one in use', async () => {
+    await start()
+    const ann = await server.headersFor('ann', ['operator'])
+    const laptop = bearer((await signIn('ann', 'password-ann')).token)
+    const script = (await call('POST', '/api/auth/tokens', ann, { name: 'script' })).body.token as string
+    const feed = await connect(base, '/ws-operator', tokenOf(laptop))
+    sockets.push(feed)
+    await feed.next((message) => message.type === 'ready')
+    const before = await stored('ann')
+    const current = (await call('GET', '/api/auth/me', ann)).body as { id: string }
+    const inUse = (await tokenIds('ann')).filter((id) => id !== current.id)
+    expect(inUse).toHaveLength(3)
 
-      const changed = await changePassword(ann, 'password-ann', 'a brand new password')
-      expect(changed.status, JSON.stringify(changed.body)).toBe(200)
-      expect(changed.body).toMatchObject({ username: 'ann', must_change_password: false })
+    const changed = await changePassword(ann, 'password-ann', 'a brand new password')
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200)
+    expect(changed.body).toMatchObject({ username: 'ann', must_change_password: false })
 
-      expect((await stored('ann')).password_hash).not.toBe(before.password_hash)
-      expect(await feed.closed).toEqual({ code: 4401, reason: 'Your password was changed: sign in again.' })
-      expect(await tokenIds('ann')).toHaveLength(1)
-      expect((await call('GET', '/api/auth/me', ann)).status).toBe(200)
-      expect((await call('GET', '/api/auth/me', laptop)).status).toBe(401)
-      expect((await call('GET', '/api/auth/me', bearer(script))).status).toBe(401)
-      expect(
-        (await postFrom(base, '127.0.0.1', '/api/auth/login', { username: 'ann', password: 'password-ann' }))
-          .status,
-      ).toBe(401)
-      await signIn('ann', 'a brand new password')
-    },
-  )
+    expect((await stored('ann')).password_hash).not.toBe(before.password_hash)
+    expect(await feed.closed).toEqual({ code: 4401, reason: 'Your password was changed: sign in again.' })
+    expect(await tokenIds('ann')).toHaveLength(1)
+    expect((await call('GET', '/api/auth/me', ann)).status).toBe(200)
+    expect((await call('GET', '/api/auth/me', laptop)).status).toBe(401)
+    expect((await call('GET', '/api/auth/me', bearer(script))).status).toBe(401)
+    expect(
+      (await postFrom(base, '127.0.0.1', '/api/auth/login', { username: 'ann', password: 'password-ann' }))
+        .status,
+    ).toBe(401)
+    await signIn('ann', 'a brand new password')
+  })
 
   it('refuses a wrong current password with 403, changes nothing, and counts it as a failed sign-in', async () => {
     await start()
@@ -134,45 +128,42 @@ describe('changing your own password', () => {
 })
 
 describe("an admin's temporary password", () => {
-  itResettingPasswords(
-    'ends the sessions, and until the user changes it only their profile, the change and sign-out answer',
-    async () => {
-      await start()
-      const old = await server.headersFor('dee', ['operator'])
-      const admin = await server.adminHeaders()
-      const { id } = await stored('dee')
-      const reset = await call('PATCH', `/api/admin/users/${id}`, admin, { password: 'temporary-pass' })
-      expect(reset.status).toBe(200)
-      expect(reset.body.must_change_password).toBe(true)
-      expect((await stored('dee')).must_change_password).toBe(true)
-      expect(await tokenIds('dee')).toEqual([])
-      expect((await call('GET', '/api/auth/me', old)).status).toBe(401)
+  it('ends the sessions, and until the user changes it only their profile, the change and sign-out answer', async () => {
+    await start()
+    const old = await server.headersFor('dee', ['operator'])
+    const admin = await server.adminHeaders()
+    const { id } = await stored('dee')
+    const reset = await call('PATCH', `/api/admin/users/${id}`, admin, { password: 'temporary-pass' })
+    expect(reset.status).toBe(200)
+    expect(reset.body.must_change_password).toBe(true)
+    expect((await stored('dee')).must_change_password).toBe(true)
+    expect(await tokenIds('dee')).toEqual([])
+    expect((await call('GET', '/api/auth/me', old)).status).toBe(401)
 
-      const signedIn = await signIn('dee', 'temporary-pass')
-      expect(signedIn.user.must_change_password).toBe(true)
-      const dee = bearer(signedIn.token)
-      for (const [method, path] of [
-        ['GET', '/api/auth/tokens'],
-        ['GET', '/sessions'],
-        ['PATCH', '/api/auth/me'],
-      ] as const) {
-        const refused = await call(method, path, dee, method === 'PATCH' ? { avatar_url: null } : undefined)
-        expect(refused.status, path).toBe(403)
-        expect(refused.body.error.code, path).toBe('PASSWORD_CHANGE_REQUIRED')
-      }
-      await expect(connect(base, '/ws-operator', signedIn.token)).rejects.toThrow(/403/)
-      expect((await call('GET', '/api/auth/me', dee)).body.must_change_password).toBe(true)
+    const signedIn = await signIn('dee', 'temporary-pass')
+    expect(signedIn.user.must_change_password).toBe(true)
+    const dee = bearer(signedIn.token)
+    for (const [method, path] of [
+      ['GET', '/api/auth/tokens'],
+      ['GET', '/sessions'],
+      ['PATCH', '/api/auth/me'],
+    ] as const) {
+      const refused = await call(method, path, dee, method === 'PATCH' ? { avatar_url: null } : undefined)
+      expect(refused.status, path).toBe(403)
+      expect(refused.body.error.code, path).toBe('PASSWORD_CHANGE_REQUIRED')
+    }
+    await expect(connect(base, '/ws-operator', signedIn.token)).rejects.toThrow(/403/)
+    expect((await call('GET', '/api/auth/me', dee)).body.must_change_password).toBe(true)
 
-      const changed = await changePassword(dee, 'temporary-pass', 'my own password')
-      expect(changed.status).toBe(200)
-      expect((await stored('dee')).must_change_password).toBe(false)
-      expect((await call('GET', '/api/auth/tokens', dee)).status).toBe(200)
-      expect((await call('GET', '/sessions', dee)).status).toBe(200)
-      expect((await call('POST', '/api/auth/logout', dee)).status).toBe(204)
-    },
-  )
+    const changed = await changePassword(dee, 'temporary-pass', 'my own password')
+    expect(changed.status).toBe(200)
+    expect((await stored('dee')).must_change_password).toBe(false)
+    expect((await call('GET', '/api/auth/tokens', dee)).status).toBe(200)
+    expect((await call('GET', '/sessions', dee)).status).toBe(200)
+    expect((await call('POST', '/api/auth/logout', dee)).status).toBe(204)
+  })
 
-  itResettingPasswords('lets a user with a temporary password sign out', async () => {
+  it('lets a user with a temporary password sign out', async () => {
     await start()
     const admin = await server.adminHeaders()
     await server.headersFor('eve')

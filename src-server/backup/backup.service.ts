@@ -1,6 +1,6 @@
 import { cp, mkdir, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { recordAdminAction } from '../admin-audit'
+import { recordAdminActionSync } from '../admin-audit'
 import type { Db } from '../platform/db'
 
 export interface BackupResult {
@@ -46,7 +46,7 @@ export function createBackupService(db: Db, { dataDir, blobDir }: { dataDir: str
         blob_files: await countFiles(blobCopy),
         created_at: createdAt,
       }
-      recordAdminAction(db, {
+      recordAdminActionSync(db, {
         actorId,
         action: 'backup.create',
         targetType: 'backup',

@@ -4,9 +4,9 @@
  * operators, and says whether anyone from the team is connected to the inbox right now.
  */
 import type { Queryable } from '../platform/db'
-import { readConfigValue } from '../settings'
+import { readConfigValueSync } from '../settings'
 import type { SessionHub } from './session-hub'
 
 export function handoffAcknowledgement(db: Queryable, hub: Pick<SessionHub, 'hasOperators'>): string {
-  return readConfigValue(db, hub.hasOperators() ? 'handoff_message' : 'handoff_offline_message')
+  return readConfigValueSync(db, hub.hasOperators() ? 'handoff_message' : 'handoff_offline_message')
 }

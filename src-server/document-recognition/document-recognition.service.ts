@@ -1,13 +1,13 @@
 import path from 'node:path'
 import sharp from 'sharp'
 import { reachesEvery, requireAccess } from '../access'
-import { recordAdminAction } from '../admin-audit'
+import { recordAdminActionSync } from '../admin-audit'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../platform/http'
-import { readConfigValue } from '../settings'
+import { readConfigValueSync } from '../settings'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type {
@@ -74,7 +74,7 @@ export function createDocumentRecognitionService(
       seedReview(tx, run, config, result as DocumentExecution, {
         sampleRate,
         serverThreshold: ctx.config.lowConfidenceThreshold,
-        learningConfirmations: readConfigValue(tx, 'learning_confirmations_required'),
+        learningConfirmations: readConfigValueSync(tx, 'learning_confirmations_required'),
       })
     },
   })
@@ -305,7 +305,7 @@ export function createDocumentRecognitionService(
           enabled: body.enabled ?? before?.enabled ?? true,
           reviewSampleRate: body.review_sample_rate ?? before?.reviewSampleRate,
         })
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId,
           action: 'document_recognition.registry.put',
           targetType: 'runtime_agent',
@@ -322,7 +322,7 @@ export function createDocumentRecognitionService(
       if (!before) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
       db.transaction((tx) => {
         repo.deleteRegistryEntry(tx, agentId)
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId,
           action: 'document_recognition.registry.delete',
           targetType: 'runtime_agent',
@@ -466,7 +466,7 @@ export function createDocumentRecognitionService(
       db.transaction((tx) => {
         const before = repo.listLearnedHints(tx, agentId)
         repo.deleteLearnedHints(tx, agentId)
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId,
           action: 'document_recognition.learned_hints.delete',
           targetType: 'runtime_agent',

@@ -1,4 +1,4 @@
-import { recordAdminAction } from '../admin-audit'
+import { recordAdminActionSync } from '../admin-audit'
 import type { Db } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as stats from './admin.repository'
@@ -31,7 +31,7 @@ export function createAdminService(db: Db, platformUserId: () => string) {
         const before = repo.findListing(tx, listingId)
         if (!before) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
         repo.updateListing(tx, listingId, { status: input.status, statusReason: input.reason ?? null })
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId,
           action: 'listing.status',
           targetType: 'listing',

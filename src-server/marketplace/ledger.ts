@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto'
 import { gt } from 'drizzle-orm'
 import type { Db } from '../platform/db'
-import { readConfigValue } from '../settings'
+import { readConfigValueSync } from '../settings'
 import { timeOrderedUuid } from './ids'
 import {
   type Holds,
@@ -357,7 +357,7 @@ export function createLedger(db: Db) {
       const target = openWallet(userId, at)
       const day = utcDay(at)
       const earnedToday = target.earningsDay === day ? target.earnedOnDay : 0
-      const cap = terms.dailyEarnCap ?? readConfigValue(db, 'daily_earn_cap')
+      const cap = terms.dailyEarnCap ?? readConfigValueSync(db, 'daily_earn_cap')
       const credited = Math.min(amount, Math.max(0, cap - earnedToday))
       const held = amount - credited
       const earnings: DayEarnings = { day, earned: earnedToday + amount }

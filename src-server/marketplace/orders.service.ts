@@ -6,7 +6,7 @@
  */
 import { atomically, createCommitGroup, type Db } from '../platform/db'
 import { toPage } from '../platform/http'
-import { readConfigValue, readConfigValues } from '../settings'
+import { readConfigValueSync, readConfigValuesSync } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import { timeOrderedUuid } from './ids'
@@ -57,7 +57,7 @@ const PURCHASE_SETTINGS = ['commission_rate', 'refund_window_days', 'daily_earn_
 function refundDeadline(db: Db, order: OrderRow): Date {
   if (order.refundableUntil) return new Date(order.refundableUntil)
   const completedAt = Date.parse(order.completedAt ?? order.createdAt)
-  return new Date(completedAt + readConfigValue(db, 'refund_window_days') * DAY_MS)
+  return new Date(completedAt + readConfigValueSync(db, 'refund_window_days') * DAY_MS)
 }
 
 export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
@@ -125,7 +125,7 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
         const buyerWallet = price > 0 ? ledger.openExistingWallet(buyerId, at) : null
         const available = buyerWallet?.balance ?? 0
         if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
-        const settings = readConfigValues(db, PURCHASE_SETTINGS)
+        const settings = readConfigValuesSync(db, PURCHASE_SETTINGS)
         const fee = platformFee(price, settings.commission_rate)
         const income = price - fee
         const refundableUntil = new Date(at.getTime() + settings.refund_window_days * DAY_MS)

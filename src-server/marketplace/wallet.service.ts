@@ -3,7 +3,7 @@ import { findUserByIdSync } from '../auth'
 import type { Db } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import type { PageQuery } from '../platform/http'
-import { readConfigValue } from '../settings'
+import { readConfigValueSync } from '../settings'
 import { listTransactionHistory, toppedUpSince } from './history.repository'
 import { type Entry, type Ledger, type OpenedWallet, utcDay } from './ledger'
 import { MarketplaceErrors } from './marketplace.errors'
@@ -41,11 +41,11 @@ export function createWalletService(db: Db, ledger: Ledger) {
           payment_method: input.payment_method,
           supported: [SIMULATED_PAYMENT_METHOD],
         })
-      if (!readConfigValue(db, 'simulated_topup_enabled'))
+      if (!readConfigValueSync(db, 'simulated_topup_enabled'))
         throw MarketplaceErrors.TOPUP_DISABLED({ payment_method: input.payment_method })
       // Checked and written in one transaction: racing top-ups cannot pass the limit together.
       return moveOwn(userId, at, (own) => {
-        const limit = readConfigValue(db, 'topup_daily_limit')
+        const limit = readConfigValueSync(db, 'topup_daily_limit')
         const today = toppedUpSince(db, own.id, `${utcDay(at)}T00:00:00.000Z`)
         if (today + input.amount > limit)
           throw MarketplaceErrors.TOPUP_LIMIT_EXCEEDED({
@@ -64,7 +64,7 @@ export function createWalletService(db: Db, ledger: Ledger) {
     },
 
     withdraw(userId: string, input: { amount: number; method: string }, at: Date) {
-      const min = readConfigValue(db, 'min_withdrawal')
+      const min = readConfigValueSync(db, 'min_withdrawal')
       if (input.amount < min) throw MarketplaceErrors.BELOW_MIN_WITHDRAWAL({ min, amount: input.amount })
       return moveOwn(userId, at, ({ balance }) => {
         if (balance < input.amount)

@@ -1,5 +1,5 @@
 import { reachesEvery, requireAccess } from '../access'
-import { recordAdminAction } from '../admin-audit'
+import { recordAdminActionSync } from '../admin-audit'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
 import { nowIso, type Queryable } from '../platform/db'
@@ -72,7 +72,7 @@ export function createCredentialService(ctx: AppContext) {
             ...sealed,
           }),
         )
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId: actor.id,
           action: 'mcp.credential.create',
           targetType: 'mcp_credential',
@@ -106,7 +106,7 @@ export function createCredentialService(ctx: AppContext) {
           description: body.description === undefined ? before.description : body.description,
         }) as repo.McpCredentialRow
         const view = presentCredential(row)
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId: actor.id,
           action: 'mcp.credential.update',
           targetType: 'mcp_credential',
@@ -126,7 +126,7 @@ export function createCredentialService(ctx: AppContext) {
         const row = repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() })
         if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
         const view = presentCredential(row)
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId: actor.id,
           action: 'mcp.credential.rotate',
           targetType: 'mcp_credential',
@@ -143,7 +143,7 @@ export function createCredentialService(ctx: AppContext) {
         const users = repo.countServersUsingCredential(tx, id)
         if (users > 0) throw McpErrors.MCP_CREDENTIAL_IN_USE({ servers: users })
         repo.deleteCredential(tx, id)
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId: actor.id,
           action: 'mcp.credential.delete',
           targetType: 'mcp_credential',

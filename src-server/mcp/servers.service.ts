@@ -1,11 +1,11 @@
 import { requireAccess } from '../access'
-import { recordAdminAction } from '../admin-audit'
+import { recordAdminActionSync } from '../admin-audit'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
 import { nowIso } from '../platform/db'
 import { AppError, CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
-import { readConfigValue } from '../settings'
+import { readConfigValueSync } from '../settings'
 import { requireCredential, unsealCredential } from './credentials.service'
 import { assertEnvNames, declaredSecrets } from './env-policy'
 import { maskSecretsIn } from './masking'
@@ -50,7 +50,7 @@ function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
  * names a bare program.
  */
 function commandAllowed(ctx: AppContext, command: string): boolean {
-  const setting = readConfigValue(ctx.db, 'mcp_allowed_commands')
+  const setting = readConfigValueSync(ctx.db, 'mcp_allowed_commands')
   const lists = [ctx.config.mcpAllowedCommands, setting ? setting.split(',') : null]
   const name = command.split(/[\\/]/).pop() ?? command
   return lists.every(
@@ -165,7 +165,7 @@ export function createServerService(ctx: AppContext) {
       return ctx.db.transaction((tx) => {
         if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
         const view = presentServer(repo.insertServer(tx, fields))
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId: actor.id,
           action: 'mcp.server.create',
           targetType: 'mcp_server',
@@ -206,7 +206,7 @@ export function createServerService(ctx: AppContext) {
         const row = repo.updateServer(tx, id, fields)
         if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
         const view = presentServer(row)
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId: actor.id,
           action: 'mcp.server.update',
           targetType: 'mcp_server',
@@ -223,7 +223,7 @@ export function createServerService(ctx: AppContext) {
         const row = repo.findServer(tx, id)
         if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
         repo.deleteServer(tx, id)
-        recordAdminAction(tx, {
+        recordAdminActionSync(tx, {
           actorId,
           action: 'mcp.server.delete',
           targetType: 'mcp_server',

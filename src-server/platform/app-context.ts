@@ -17,11 +17,10 @@ export interface Accounts {
   me(userId: string): Omit<AuthUser, 'tokenId'> | Promise<Omit<AuthUser, 'tokenId'>>
   /** The platform account that collects commission. */
   platformUserId(): string
-  /**
-   * Each user's username by id (users gone are left out): how another domain names the people in its rows.
-   * Synchronous, on SQLite, until its callers convert.
-   */
-  usernamesOf(ids: string[]): Map<string, string>
+  /** Each user's username by id (users gone are left out): how another domain names the people in its rows. */
+  usernamesOf(ids: string[]): Promise<Map<string, string>>
+  /** `usernamesOf` read synchronously on SQLite, for document recognition until it converts. */
+  usernamesOfSync(ids: string[]): Map<string, string>
 }
 
 /**

@@ -5,6 +5,7 @@ export {
   installDefaults,
   type PlatformConfig,
   readConfigValue,
-  readConfigValues,
+  readConfigValueSync,
+  readConfigValuesSync,
 } from './settings.service'
 export { platformConfig } from './settings.tables'

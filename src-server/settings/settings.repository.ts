@@ -1,20 +1,37 @@
 import type { Statement } from 'better-sqlite3'
 import { eq, sql } from 'drizzle-orm'
-import { type Db, perHandle, type Queryable } from '../platform/db'
+import { type Db, type EngineDb, engineTables, perHandle, type Queryable } from '../platform/db'
 import { platformConfig } from './settings.tables'
 
+const tables = engineTables({ platformConfig })
+
 /** Every stored setting as key -> value; keys never set are absent. */
-export function storedConfigValues(db: Queryable): Map<string, unknown> {
-  return new Map(
-    db
-      .select()
-      .from(platformConfig)
-      .all()
-      .map((row) => [row.key, row.value]),
-  )
+export async function storedConfigValues(db: EngineDb): Promise<Map<string, unknown>> {
+  const { platformConfig } = tables(db)
+  const rows = await db.select().from(platformConfig)
+  return new Map(rows.map((row) => [row.key, row.value]))
 }
 
-/** The read built once per database handle: purchases read the commission rate and the earn cap every time. */
+/** The stored value of one setting, or undefined when it was never set. */
+export async function findConfigValue(db: EngineDb, key: string): Promise<unknown> {
+  const { platformConfig } = tables(db)
+  const [row] = await db
+    .select({ value: platformConfig.value })
+    .from(platformConfig)
+    .where(eq(platformConfig.key, key))
+    .limit(1)
+  return row?.value
+}
+
+export async function upsertConfig(db: EngineDb, row: typeof platformConfig.$inferInsert): Promise<void> {
+  const { platformConfig } = tables(db)
+  await db.insert(platformConfig).values(row).onConflictDoUpdate({ target: platformConfig.key, set: row })
+}
+
+/**
+ * The synchronous SQLite reads of the domains not converted yet (marketplace's purchases, top-ups and
+ * withdrawals, conversation's hand-off, mcp, document recognition), until they await `findConfigValue`.
+ */
 const valueRead = perHandle((db: Queryable) =>
   db
     .select({ value: platformConfig.value })
@@ -23,20 +40,15 @@ const valueRead = perHandle((db: Queryable) =>
     .prepare(),
 )
 
-/** The stored value of one setting, or undefined when it was never set. */
-export function findConfigValue(db: Queryable, key: string): unknown {
+export function findConfigValueSync(db: Queryable, key: string): unknown {
   return valueRead(db).get({ key })?.value
-}
-
-export function upsertConfig(db: Queryable, row: typeof platformConfig.$inferInsert): void {
-  db.insert(platformConfig).values(row).onConflictDoUpdate({ target: platformConfig.key, set: row }).run()
 }
 
 /** Plain statements reading a set of keys, one per set (the keys are the code's constants, never input). */
 const valuesRead = perHandle((_db: Db) => new Map<string, Statement<string[], [string, string]>>())
 
-/** The stored values of several settings in one statement; keys never set are absent. */
-export function findConfigValues(db: Db, keys: readonly string[]): Map<string, unknown> {
+/** The stored values of several settings in one statement (a purchase reads three); keys never set are absent. */
+export function findConfigValuesSync(db: Db, keys: readonly string[]): Map<string, unknown> {
   const shape = keys.join(',')
   const statements = valuesRead(db)
   let read = statements.get(shape)

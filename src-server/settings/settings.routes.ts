@@ -8,7 +8,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   defaults: PlatformConfig
 }> = async (app, { ctx, defaults }) => {
-  const settings = createSettingsService(ctx.db, defaults)
+  const settings = createSettingsService(ctx.database, defaults)
   app.get(
     '/api/admin/config',
     {

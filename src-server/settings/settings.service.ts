@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import { type Db, nowIso, type Queryable } from '../platform/db'
+import { type Database, type Db, type EngineDb, nowIso, type Queryable } from '../platform/db'
 import { defineErrors } from '../platform/errors'
 import * as repo from './settings.repository'
 
@@ -103,34 +103,46 @@ export function isConfigKey(key: string): key is ConfigKey {
 }
 
 /** A setting's stored value, else its default (pass the installation's for a key `installDefaults` changes). */
-export function readConfigValue<K extends ConfigKey>(
+export async function readConfigValue<K extends ConfigKey>(
+  db: EngineDb,
+  key: K,
+  defaults: PlatformConfig = BUILT_IN_DEFAULTS,
+): Promise<PlatformConfig[K]> {
+  return ((await repo.findConfigValue(db, key)) ?? defaults[key]) as PlatformConfig[K]
+}
+
+/** `readConfigValue` as a synchronous SQLite read, for the domains not converted yet. */
+export function readConfigValueSync<K extends ConfigKey>(
   db: Queryable,
   key: K,
   defaults: PlatformConfig = BUILT_IN_DEFAULTS,
 ): PlatformConfig[K] {
-  return (repo.findConfigValue(db, key) ?? defaults[key]) as PlatformConfig[K]
+  return (repo.findConfigValueSync(db, key) ?? defaults[key]) as PlatformConfig[K]
 }
 
-/** Several settings in one read: the purchase path reads three per purchase. */
-export function readConfigValues<K extends ConfigKey>(db: Db, keys: readonly K[]): Pick<PlatformConfig, K> {
-  const stored = repo.findConfigValues(db, keys)
+/** Several settings in one synchronous SQLite read: the purchase path reads three per purchase. */
+export function readConfigValuesSync<K extends ConfigKey>(
+  db: Db,
+  keys: readonly K[],
+): Pick<PlatformConfig, K> {
+  const stored = repo.findConfigValuesSync(db, keys)
   const values = {} as Record<K, unknown>
   for (const key of keys) values[key] = stored.get(key) ?? CONFIG_KEYS[key].default
   return values as Pick<PlatformConfig, K>
 }
 
 /** The admin's view and changes of the whole configuration, over the installation's defaults. */
-export function createSettingsService(db: Db, defaults: PlatformConfig) {
+export function createSettingsService(database: Database, defaults: PlatformConfig) {
   return {
-    read(): PlatformConfig {
-      const stored = repo.storedConfigValues(db)
+    async read(): Promise<PlatformConfig> {
+      const stored = await repo.storedConfigValues(database.reader)
       const config = {} as Record<ConfigKey, unknown>
       for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[])
         config[key] = stored.get(key) ?? defaults[key]
       return config as PlatformConfig
     },
 
-    update(input: { key: string; value: unknown; description?: string | undefined; actorId: string }) {
+    async update(input: { key: string; value: unknown; description?: string | undefined; actorId: string }) {
       if (!isConfigKey(input.key)) throw SettingsErrors.CONFIG_KEY_NOT_FOUND({ key: input.key })
       const definition = CONFIG_KEYS[input.key]
       const value = definition.parse(input.value)
@@ -139,8 +151,8 @@ export function createSettingsService(db: Db, defaults: PlatformConfig) {
           { key: input.key, expected: definition.rule },
           `${input.key} must be ${definition.rule}.`,
         )
-      return db.transaction((tx) => {
-        const before = readConfigValue(tx, input.key as ConfigKey, defaults)
+      return database.transact(async (tx) => {
+        const before = await readConfigValue(tx, input.key as ConfigKey, defaults)
         const row = {
           key: input.key,
           value,
@@ -148,8 +160,8 @@ export function createSettingsService(db: Db, defaults: PlatformConfig) {
           updatedAt: nowIso(),
           updatedBy: input.actorId,
         }
-        repo.upsertConfig(tx, row)
-        recordAdminAction(tx, {
+        await repo.upsertConfig(tx, row)
+        await recordAdminAction(tx, {
           actorId: input.actorId,
           action: 'config.update',
           targetType: 'config',

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream'
 import type { SQL } from 'drizzle-orm'
 import { type App, type CreateServerOptions, createServer } from '../../src-server/app'
 import { runSql } from '../../src-server/platform/db'
-import { convertedDomainsDatabase, TEST_ENGINE } from './engine'
+import { convertedDomainsDatabase } from './engine'
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests'
 
@@ -19,6 +19,8 @@ export interface TestServer {
    * asserting on their stored state. Write SQL both engines read (`"user"` quoted, `CAST(count(*) AS integer)`).
    */
   rows<T>(query: SQL): Promise<T[]>
+  /** A raw write on that database in its own transaction: stored state a test places (an entry's date). */
+  write(query: SQL): Promise<void>
   /** Bearer headers for a user, created with these roles on first use (password `password-<username>`). */
   headersFor(username: string, roles?: string[]): Promise<Record<string, string>>
   adminHeaders(): Promise<Record<string, string>>
@@ -52,8 +54,6 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     throw error
   }
   const tokens = new Map<string, string>()
-  /** Loopback addresses for registrations on PostgreSQL, one per user: each address may register 3 a minute. */
-  let registrations = 0
 
   async function login(username: string, password: string): Promise<string> {
     const response = await app.inject({
@@ -68,18 +68,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
   async function headersFor(username: string, roles: string[] = ['user']) {
     let token = tokens.get(username)
     if (!token) {
-      if (username !== 'admin' && TEST_ENGINE === 'postgres' && roles.join() === 'user') {
-        // An admin's user creation writes the admin audit log, which does not run on PostgreSQL yet; a user
-        // with the plain role registers instead.
-        registrations++
-        const registered = await app.inject({
-          method: 'POST',
-          url: '/api/auth/register',
-          remoteAddress: `127.0.${200 + Math.floor(registrations / 250)}.${1 + (registrations % 250)}`,
-          payload: { username, password: `password-${username}` },
-        })
-        if (registered.statusCode !== 202) throw new Error(`register ${username} failed: ${registered.body}`)
-      } else if (username !== 'admin') {
+      if (username !== 'admin') {
         const created = await app.inject({
           method: 'POST',
           url: '/api/admin/users',
@@ -99,6 +88,9 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     dataDir,
     logs: () => Buffer.concat(chunks).toString('utf8'),
     rows: (query) => runSql(app.ctx.database.reader, query),
+    write: async (query) => {
+      await app.ctx.database.transact((tx) => runSql(tx, query))
+    },
     headersFor,
     adminHeaders: () => headersFor('admin'),
     async listen() {

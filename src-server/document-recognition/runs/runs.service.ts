@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Static, TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { type Resource, requireAccess } from '../../access'
-import { type AdminAction, recordAdminAction } from '../../admin-audit'
+import { type AdminAction, recordAdminActionSync } from '../../admin-audit'
 import type { AuthUser } from '../../auth'
 import { hasAssetGrant } from '../../marketplace'
 import type { AppContext } from '../../platform/app-context'
@@ -138,7 +138,7 @@ function recordAgentAction(
   agentId: string,
   change: Pick<AdminAction, 'before' | 'after'>,
 ): void {
-  recordAdminAction(tx, {
+  recordAdminActionSync(tx, {
     actorId,
     action: `runtime_agent.${action}`,
     targetType: 'runtime_agent',
@@ -337,7 +337,7 @@ export function createAgentRunService(ctx: AppContext) {
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
     listVersions: (agentId: string) => repo.listVersions(db, agentId),
-    usernamesOf: (ids: string[]) => ctx.auth.usernamesOf(ids),
+    usernamesOf: (ids: string[]) => ctx.auth.usernamesOfSync(ids),
 
     createAgent(actorId: string, input: { name: string; type: RuntimeAgentType; config?: unknown }) {
       if (input.config !== undefined) checkConfig(input.type, input.config)
