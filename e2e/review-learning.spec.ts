@@ -35,7 +35,7 @@ test('a value learned from a click is flagged on the second document of the layo
   await withoutSampling(server)
   await signIn(page, server)
 
-  // The first invoice: "Ref. code" is no label the rules know, so the number is missing; the reviewer clicks it.
+  // The first invoice: "Kennung" is no label the rules know, so the number is missing; the reviewer clicks it.
   const first = await openNordwind(page, server, 'RC-99812', '2024-03-15')
   await expect(invoiceNumber(page)).toContainText('missing')
   await invoiceNumber(page).getByRole('button').first().click()

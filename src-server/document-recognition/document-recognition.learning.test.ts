@@ -22,7 +22,7 @@ type Field = {
 /** Another supplier printing the same unusual label elsewhere: hints of the first layout must not apply. */
 const OTHER_LAYOUT: PrintedLine[] = [
   { text: 'Sonnenhof Bakery Ltd', x: 50, y: 50, size: 18 },
-  { text: 'Ref. code:', x: 50, y: 200, size: 11 },
+  { text: 'Kennung:', x: 50, y: 200, size: 11 },
   { text: 'SB-20311', x: 130, y: 200, size: 11 },
   { text: 'Total', x: 330, y: 340 },
   { text: '12.00', x: 450, y: 340 },
@@ -131,7 +131,7 @@ describe('learning from corrections per layout', () => {
       expect.objectContaining({
         field_key: 'invoice_number',
         fingerprint: 'iban:DE89370400440532013000',
-        label: ['ref', 'code'],
+        label: ['kennung'],
         learned_from_run_id: first.id,
         confirmations: 1,
         confidence: 0.9,
