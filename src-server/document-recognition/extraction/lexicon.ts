@@ -79,6 +79,13 @@ const CONFUSIONS: [string, string][] = [
   ['z', '2'],
 ]
 
+/**
+ * The confusions that explain a word of letters only: not one round letter for another, which turns a name into
+ * another name as often as it mends a misread ("SENG" is "SONG" once so changed, "ADVANCO" "ADVANCE").
+ */
+const ROUND = new Set(['o', 'c', 'e'])
+const AMONG_LETTERS = CONFUSIONS.filter(([a, b]) => !(ROUND.has(a) && ROUND.has(b)))
+
 interface Confused {
   text: string
   /** Where the replaced characters are in `text`, so a second confusion does not change them again. */
@@ -87,9 +94,13 @@ interface Confused {
 }
 
 /** Every string that one confusion turns `word` (lower case) into, outside the characters already changed. */
-function oneConfusionAway(word: string, changed?: Confused): Confused[] {
+function oneConfusionAway(
+  word: string,
+  changed?: Confused,
+  confusions: [string, string][] = CONFUSIONS,
+): Confused[] {
   const found: Confused[] = []
-  for (const [a, b] of CONFUSIONS)
+  for (const [a, b] of confusions)
     for (const [from, to] of [
       [a, b],
       [b, a],
@@ -122,8 +133,9 @@ export function correctedWord(word: string): string | null {
   if (word.length < MIN_LENGTH || !/^[\p{L}\p{N}]+$/u.test(word) || !/\p{L}/u.test(word)) return null
   if (/^\p{N}+$/u.test(word) || wordCount(word) > 0) return null
   const lower = word.toLowerCase()
-  const once = oneConfusionAway(lower)
-  const twice = once.flatMap((c) => oneConfusionAway(c.text, c))
+  const confusions = /^\p{L}+$/u.test(word) ? AMONG_LETTERS : CONFUSIONS
+  const once = oneConfusionAway(lower, undefined, confusions)
+  const twice = once.flatMap((c) => oneConfusionAway(c.text, c, confusions))
   const candidates = new Set([...once, ...twice].map((c) => c.text))
   let best: string | null = null
   for (const candidate of candidates)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { nearMissOfWord } from './lexicon'
-import { nameReadsAsWords } from './read-checks'
+import { misreadMarks, nameReadsAsWords } from './read-checks'
 
 /** Header names as tesseract reads the SROIE tuning receipts. */
 describe('a header name a check can verify', () => {
@@ -30,5 +30,13 @@ describe('a header name a check can verify', () => {
     expect(nearMissOfWord('laste')).toBe(true)
     expect(nearMissOfWord('UNIHAKKA')).toBe(false)
     expect(nearMissOfWord('PERNIAGAAN')).toBe(false)
+  })
+})
+
+describe('the marks of a misread name', () => {
+  it('counts a bracket left unpaired: its other half was read as a letter', () => {
+    expect(misreadMarks('FUN CORNER (MALURD')).toBe(1)
+    expect(misreadMarks('FUN CORNER (MALURI)')).toBe(0)
+    expect(misreadMarks('ACME TRADING (SETIA')).toBe(1)
   })
 })

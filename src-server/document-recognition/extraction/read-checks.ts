@@ -17,14 +17,21 @@ const HALF_READ = /\p{Ll}\p{Lu}|\p{Lu}0|0\p{Lu}/u
 /**
  * The marks of a misread a name carries: its words half-read (`HALF_READ`), a first word in small letters before
  * capitalised ones (the start of the line lost: "g Alaf Restaurants"), and a legal form read only with a character
- * off ("SIN BHD" for "SDN BHD"). Of two readings of one name, the one with fewer is read better; a name with any is
+ * off ("SIN BHD" for "SDN BHD"), a bracket left unpaired. Of two readings of one name, the one with fewer is read better; a name with any is
  * sent to review.
  */
 export function misreadMarks(name: string): number {
   const words = name.split(/\s+/u).filter(Boolean)
   const legal = trailingLegalForm(words.map((w) => w.replace(/[^\p{L}\p{N}&/.]/gu, '')).filter(Boolean))
   const lostStart = /^\p{Ll}/u.test(words[0] ?? '') && words.slice(1).some((w) => /^\p{Lu}/u.test(w))
-  return words.filter((w) => HALF_READ.test(w)).length + (lostStart ? 1 : 0) + (legal && !legal.exact ? 1 : 0)
+  // A bracket opened and not closed (or the reverse) is one whose other half was read as a letter ("(MALURD").
+  const brackets = (name.match(/\(/gu) ?? []).length !== (name.match(/\)/gu) ?? []).length
+  return (
+    words.filter((w) => HALF_READ.test(w)).length +
+    (lostStart ? 1 : 0) +
+    (legal && !legal.exact ? 1 : 0) +
+    (brackets ? 1 : 0)
+  )
 }
 
 /** A name read from a header line that carries marks of a misread: it fails a check and goes to review. */

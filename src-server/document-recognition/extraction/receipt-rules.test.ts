@@ -120,6 +120,15 @@ describe('receipt header name', () => {
     expect(correctedWord('MINT')).toBeNull()
   })
 
+  it('does not turn a name of letters into a word by one round letter for another', () => {
+    // "SONG", "ADVANCE" are one "o"/"e"/"c" away: a name as printed, not a misread.
+    expect(correctedWord('SENG')).toBeNull()
+    expect(correctedWord('ADVANCO')).toBeNull()
+    // Strokes and digits among letters are still misreads.
+    expect(correctedWord('MlNl')).toBe('MINI')
+    expect(correctedWord('B00K')).toBe('BOOK')
+  })
+
   it('corrects at most two confusions at two places, in the case the word was printed in', () => {
     expect(correctedWord('STAT10NERY')).toBe('STATIONERY')
     expect(correctedWord('C0ffee')).toBe('Coffee')

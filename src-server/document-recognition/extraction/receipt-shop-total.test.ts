@@ -151,6 +151,14 @@ describe("the shop name chosen among all of a receipt's lines", () => {
     expect(legalPart('Lindenweg 4, 04109 Leipzig')).toBeNull()
     expect(legalPart('Thank you as always')).toBeNull()
   })
+
+  it('leaves out a company number printed after the legal form and a label before the name', () => {
+    expect(legalPart('ACME BAKERY S/B 123456-U (ABK)')).toBe('ACME BAKERY S/B')
+    expect(legalPart('Owned by: acme trading sdn bhd 1234567-W')).toBe('acme trading sdn bhd')
+    expect(legalPart('Muster GmbH 12345')).toBe('Muster GmbH')
+    // A bracket with no company number before it is part of the name.
+    expect(legalPart('ACME (M) SDN BHD')).toBe('ACME (M) SDN BHD')
+  })
 })
 
 describe("the total without knowing its label's language", () => {

@@ -88,15 +88,28 @@ function trailingFormSpan(words: string[]): number | null {
 
 /** A line's part a legal form ends or starts ("Muster GmbH & Co. KG · Hauptstr. 5" gives "Muster GmbH & Co. KG"). */
 export function legalPart(text: string): string | null {
-  for (const segment of text.split(/\s+[·•|]\s+|,\s+|\s{2,}|\s+-\s+/u).map((s) => s.trim())) {
-    const words = segment.split(/\s+/u)
+  // A label before a colon ("Owned by: ... Sdn Bhd") is not part of the name it introduces.
+  for (const segment of text.split(/\s+[·•|]\s+|,\s+|\s{2,}|\s+-\s+|:\s*(?=\p{L})/u).map((s) => s.trim())) {
+    const words = withoutCompanyNumber(segment.split(/\s+/u))
     // A form alone ("SDN BHD" under the name it ends) names nobody on its own line.
-    if (words.length < 2 || TRAILING.has(plainForm(segment))) continue
-    if (trailingFormSpan(words) !== null) return segment
+    if (words.length < 2 || TRAILING.has(plainForm(words.join(' ')))) continue
+    if (trailingFormSpan(words) !== null) return words.join(' ')
     // A form written first is in capitals ("SIA", "AS"), never the English word "as".
     if (words[0] === words[0]?.toUpperCase() && LEADING.has(plainForm(words[0] as string))) return segment
   }
   return null
+}
+
+/**
+ * A line's words without the company number printed after its legal form ("S/B 273500-U (KSB)"): the words at its
+ * end that hold digits, and a bracket after them; unchanged when none holds a digit.
+ */
+function withoutCompanyNumber(words: string[]): string[] {
+  let end = words.length
+  if (end > 2 && /^\(\P{N}*\)$/u.test(words[end - 1] as string)) end--
+  const bracketed = end
+  while (end > 2 && /\p{N}/u.test(words[end - 1] as string)) end--
+  return end < bracketed ? words.slice(0, end) : words
 }
 
 /** What a line shows of being a shop's name, each 0..1; the order is the order of the weights. */
