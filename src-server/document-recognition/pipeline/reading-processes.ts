@@ -17,11 +17,12 @@ export const READING_IDLE_MS = 10_000
 /**
  * A reading process holding more than this after a task (its garbage collected) is ended, and the next task starts
  * a new one: what it freed stays resident otherwise, and grows page after page. Tesseract's process, its engine
- * loaded, holds ~0.25 GB; PaddleOCR's ~0.3 GB, and ~0.6 GB after reading 1.2 MP, so it is reloaded about every
- * other receipt (a second or more: `paddle-ocr.ts` on keeping it loaded instead).
+ * loaded, holds ~0.25 GB; PaddleOCR's ~0.3 GB, and ~0.4-0.6 GB after reading 1.2 MP: past 550 MB it is reloaded
+ * (a second or more: `paddle-ocr.ts` on keeping it loaded instead), since a second page read on top of that took it
+ * to 0.7 GB and the server's tree past its 1.2 GB budget.
  */
 const PAGES_RECYCLE_MB = 400
-const PADDLE_RECYCLE_MB = 650
+const PADDLE_RECYCLE_MB = 550
 
 /**
  * Where the server decodes and reads documents: two child processes that start on first use and exit when idle
