@@ -1,4 +1,6 @@
 import { type ChunkingParams, type ChunkingStrategy, chunkDocument, type DocumentChunk } from '../chunking'
+import { extractDocxText } from './docx'
+import { htmlToText } from './html'
 import { extractPdfPages } from './pdf'
 import { type DocumentKind, decodeText } from './sniff'
 
@@ -19,26 +21,20 @@ export interface ParsedDocument {
   paged: boolean
 }
 
-/**
- * Text of a stored file. Throws an Error whose message is fit for the document's `error_message`. The parsers'
- * libraries (mammoth, html-to-text) are loaded on the first document of their kind, on the worker: the request
- * thread imports this module for its MIME table and never parses.
- */
+/** Text of a stored file. Throws an Error whose message is fit for the document's `error_message`. */
 export async function parseDocument(kind: DocumentKind, bytes: Uint8Array): Promise<ParsedDocument> {
   let parsed: ParsedDocument
   switch (kind) {
     case 'pdf':
       parsed = { pages: await extractPdfPages(bytes), paged: true }
       break
-    case 'docx': {
-      const { extractDocxText } = await import('./docx')
+    case 'docx':
       parsed = { pages: [await extractDocxText(bytes)], paged: false }
       break
-    }
     default: {
       const text = decodeText(bytes)
       if (text === null) throw new Error('The file is not UTF-8 text.')
-      parsed = { pages: [kind === 'html' ? (await import('./html')).htmlToText(text) : text], paged: false }
+      parsed = { pages: [kind === 'html' ? await htmlToText(text) : text], paged: false }
     }
   }
   if (parsed.pages.every((page) => page.trim().length === 0))
