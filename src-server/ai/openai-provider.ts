@@ -1,4 +1,4 @@
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { AiErrors } from './ai.errors'
 import type {
@@ -10,6 +10,7 @@ import type {
   StreamChatInput,
   ToolCall,
 } from './model-types'
+import { lazyOpenAiClient, openAiClass } from './openai-client'
 
 export interface OpenAiProviderConfig {
   id: string
@@ -51,9 +52,9 @@ function toOpenAi(messages: ChatMessage[]): ChatCompletionMessageParam[] {
   })
 }
 
-function providerFailure(providerId: string, error: unknown): Error {
-  if (error instanceof OpenAI.APIUserAbortError) return error
-  const status = error instanceof OpenAI.APIError && error.status ? ` (HTTP ${error.status})` : ''
+function providerFailure(sdk: typeof OpenAI, providerId: string, error: unknown): Error {
+  if (error instanceof sdk.APIUserAbortError) return error
+  const status = error instanceof sdk.APIError && error.status ? ` (HTTP ${error.status})` : ''
   const reason = error instanceof Error ? error.message : String(error)
   return AiErrors.MODEL_PROVIDER_FAILED(
     { provider: providerId },
@@ -90,7 +91,7 @@ export function parseJsonFromText(text: string): unknown {
  * output with `response_format: json_schema`, falling back to JSON in plain text for servers without it.
  */
 export function createOpenAiProvider(config: OpenAiProviderConfig): ModelProvider {
-  const client = new OpenAI({
+  const clientOf = lazyOpenAiClient({
     baseURL: config.baseUrl,
     // Local servers (Ollama, llama.cpp) accept any key; the SDK insists on one.
     apiKey: config.apiKey ?? 'no-key',
@@ -100,6 +101,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): ModelProvide
 
   async function* streamChat(input: StreamChatInput): AsyncIterable<ChatChunk> {
     const calls = new Map<number, ToolCall>()
+    const [sdk, client] = await Promise.all([openAiClass(), clientOf()])
     try {
       const stream = await client.chat.completions.create(
         {
@@ -123,7 +125,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): ModelProvide
         }
       }
     } catch (error) {
-      throw providerFailure(config.id, error)
+      throw providerFailure(sdk, config.id, error)
     }
     if (calls.size > 0)
       yield {
@@ -138,6 +140,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): ModelProvide
     const messages = toOpenAi(input.messages)
     const base = { model: input.model, temperature: input.temperature ?? 0, messages }
     let content: string | null | undefined
+    const [sdk, client] = await Promise.all([openAiClass(), clientOf()])
     try {
       const response = await client.chat.completions.create(
         {
@@ -152,8 +155,8 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): ModelProvide
       content = response.choices[0]?.message.content
     } catch (error) {
       // A server without structured output rejects response_format with a 4xx: ask for JSON in text instead.
-      if (!(error instanceof OpenAI.APIError) || !error.status || error.status >= 500 || error.status === 401)
-        throw providerFailure(config.id, error)
+      if (!(error instanceof sdk.APIError) || !error.status || error.status >= 500 || error.status === 401)
+        throw providerFailure(sdk, config.id, error)
       try {
         const response = await client.chat.completions.create(
           {
@@ -170,7 +173,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): ModelProvide
         )
         content = response.choices[0]?.message.content
       } catch (fallbackError) {
-        throw providerFailure(config.id, fallbackError)
+        throw providerFailure(sdk, config.id, fallbackError)
       }
     }
     return parseJsonFromText(content ?? '')

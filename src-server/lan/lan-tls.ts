@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname, networkInterfaces } from 'node:os'
 import path from 'node:path'
-import { generate } from 'selfsigned'
 
 /** The LAN listener's identity: its certificate and key, and what a person compares to trust it. */
 export interface LanCertificate {
@@ -53,6 +52,8 @@ export async function lanCertificate(dataDir: string): Promise<LanCertificate> {
   const certFile = path.join(dir, 'cert.pem')
   if (!existsSync(keyFile) || !existsSync(certFile)) {
     mkdirSync(dir, { recursive: true })
+    // Loaded only to make the certificate, once per data directory: every later start reads it from disk.
+    const { generate } = await import('selfsigned')
     const made = await generate([{ name: 'commonName', value: `Switchboard on ${hostname()}` }], {
       notAfterDate: new Date(Date.now() + CERT_DAYS * 86_400_000),
       keyType: 'ec',

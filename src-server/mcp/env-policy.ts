@@ -1,4 +1,3 @@
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpErrors } from './mcp.errors'
 
 /**
@@ -212,15 +211,15 @@ export function assertEnvNames(names: Iterable<string>, field: string): void {
 }
 
 /**
- * A child's whole environment: the SDK's short list inherited from this process (HOME, LOGNAME, PATH, SHELL, TERM,
- * USER; on Windows its system folders), the admin's variables, and the credential's values for the names the
- * admin declared. Nothing else of this process's environment reaches it.
+ * A child's whole environment: the short list `inherited` from this process (the SDK's `getDefaultEnvironment()`:
+ * HOME, LOGNAME, PATH, SHELL, TERM, USER; on Windows its system folders), the admin's variables, and the
+ * credential's values for the names the admin declared. Nothing else of this process's environment reaches it.
  */
-export function childEnvironment(launch: {
-  env: Record<string, string>
-  secrets: Record<string, string>
-}): Record<string, string> {
-  return { ...getDefaultEnvironment(), ...launch.env, ...launch.secrets }
+export function childEnvironment(
+  launch: { env: Record<string, string>; secrets: Record<string, string> },
+  inherited: Record<string, string>,
+): Record<string, string> {
+  return { ...inherited, ...launch.env, ...launch.secrets }
 }
 
 /** The credential's values for the declared names only; its other keys are not passed. */

@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { childEnvironment } from './env-policy'
 import { maskSecretValues } from './masking'
 
@@ -30,12 +29,46 @@ export class McpStartError extends Error {}
 
 const CLIENT_INFO = { name: 'switchboard', version: '1.0.0' }
 
+interface McpSdk {
+  Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client
+  StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport
+  getDefaultEnvironment: typeof import('@modelcontextprotocol/sdk/client/stdio.js').getDefaultEnvironment
+  McpError: typeof import('@modelcontextprotocol/sdk/types.js').McpError
+  ErrorCode: typeof import('@modelcontextprotocol/sdk/types.js').ErrorCode
+}
+let sdk: McpSdk | undefined
+
+/** The MCP SDK, loaded on the first connection: a server start without tool servers spends nothing on it. */
+async function loadSdk(): Promise<McpSdk> {
+  if (!sdk) {
+    const [client, stdio, types] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ])
+    sdk = {
+      Client: client.Client,
+      StdioClientTransport: stdio.StdioClientTransport,
+      getDefaultEnvironment: stdio.getDefaultEnvironment,
+      McpError: types.McpError,
+      ErrorCode: types.ErrorCode,
+    }
+  }
+  return sdk
+}
+
+/** Whether an error is the SDK's with this code (none is before the SDK was loaded). */
+function isMcpError(error: unknown, code: 'RequestTimeout' | 'ConnectionClosed'): boolean {
+  return sdk !== undefined && error instanceof sdk.McpError && error.code === sdk.ErrorCode[code]
+}
+
 export async function connectStdio(launch: StdioLaunch, timeoutMs: number): Promise<StdioConnection> {
+  const { Client, StdioClientTransport, getDefaultEnvironment } = await loadSdk()
   const transport = new StdioClientTransport({
     command: launch.command,
     args: launch.args,
     cwd: launch.cwd ?? undefined,
-    env: childEnvironment(launch),
+    env: childEnvironment(launch, getDefaultEnvironment()),
     stderr: 'ignore',
   })
   const client = new Client(CLIENT_INFO)
@@ -84,9 +117,9 @@ function describeStartFailure(
   if (code === 'ENOENT') return `The command "${command}" was not found.`
   if (code === 'EACCES') return `The command "${command}" is not executable.`
   const garbage = protocolError ? ` Its output is not MCP JSON-RPC (${protocolError}).` : ''
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+  if (isMcpError(error, 'RequestTimeout'))
     return `The server did not complete the MCP handshake within ${timeoutMs} ms.${garbage}`
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+  if (isMcpError(error, 'ConnectionClosed'))
     return `The server process exited before completing the MCP handshake.${garbage}`
   const message = error instanceof Error ? error.message : String(error)
   return `The server could not be started: ${message}.${garbage}`
@@ -98,16 +131,14 @@ export function describeCallFailure(
   timeoutMs: number,
   launch: Pick<StdioLaunch, 'secrets'>,
 ): string {
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
-    return `The tool server did not answer within ${timeoutMs} ms.`
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
-    return 'The tool server process exited during the request.'
+  if (isMcpError(error, 'RequestTimeout')) return `The tool server did not answer within ${timeoutMs} ms.`
+  if (isMcpError(error, 'ConnectionClosed')) return 'The tool server process exited during the request.'
   const message = error instanceof Error ? error.message : String(error)
   return maskSecretValues(message, Object.values(launch.secrets))
 }
 
 export function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout
+  return isMcpError(error, 'RequestTimeout')
 }
 
 /** The text of a `tools/call` result for a model: text parts as they are, other parts as JSON. */

@@ -1,4 +1,4 @@
-import OpenAI from 'openai'
+import { lazyOpenAiClient } from '../openai-client'
 import { type Embedder, normalize } from './embedder'
 
 export interface OpenAiEmbedderOptions {
@@ -13,7 +13,7 @@ const BATCH = 64
 
 /** Embeddings from any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, vLLM, LM Studio, ...). */
 export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
-  const client = new OpenAI({
+  const clientOf = lazyOpenAiClient({
     baseURL: options.baseURL,
     apiKey: options.apiKey || 'not-needed',
     timeout: options.timeoutMs ?? 60_000,
@@ -26,6 +26,7 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     model: options.model,
     dim: () => knownDim,
     async embed(texts, signal) {
+      const client = await clientOf()
       const vectors: Float32Array[] = []
       for (let start = 0; start < texts.length; start += BATCH) {
         const batch = texts.slice(start, start + BATCH)

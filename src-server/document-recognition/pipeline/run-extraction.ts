@@ -10,7 +10,6 @@ import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
 import { type ExecutionResult, policyOf, type RunExecutor } from '../runs/runs.service'
 import { ocrPage, pagesNeedingOcr, withPageReadings } from './document-pages'
-import { readEmbeddedInvoiceXml } from './e-invoice'
 import type { ReadingProcesses } from './reading-processes'
 import { RunFailure, runStep } from './steps'
 
@@ -121,6 +120,8 @@ export function documentExtractionExecutor(
       }
       progress({ step: 'extract' })
       let pages = readings[0] as PageText[]
+      // pdf-lib (~0.15 s of CPU to load) comes with the first document, not with every server start.
+      const { readEmbeddedInvoiceXml } = await import('./e-invoice')
       const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
       const fromXml = xml
         ? extractFromInvoiceXml(config.fields, xml, pages)

@@ -1,4 +1,3 @@
-import mammoth from 'mammoth'
 import { bytesSource } from './byte-source'
 import { readZipEntries, zipGuardReason } from './zip-guard'
 
@@ -9,6 +8,9 @@ export async function extractDocxText(bytes: Uint8Array): Promise<string> {
   if (!entries) throw new Error('The .docx file is not a readable ZIP archive.')
   const bomb = await zipGuardReason(source, entries)
   if (bomb) throw new Error(`The .docx file was refused because ${bomb}.`)
+  // Loaded with the first .docx, on the worker, never by importing this module (the request thread imports it
+  // through parsing's index for the MIME table).
+  const { default: mammoth } = await import('mammoth')
   try {
     const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes) })
     return result.value

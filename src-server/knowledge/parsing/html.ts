@@ -1,4 +1,4 @@
-import { convert, type HtmlToTextOptions } from 'html-to-text'
+import type { HtmlToTextOptions } from 'html-to-text'
 
 /**
  * What html-to-text keeps for the knowledge index: the words as written (no uppercased headings, no wrapping),
@@ -17,6 +17,8 @@ const OPTIONS: HtmlToTextOptions = {
 }
 
 /** Readable text of an HTML page: scripts, styles and comments dropped, block elements as line breaks. */
-export function htmlToText(html: string): string {
+export async function htmlToText(html: string): Promise<string> {
+  // Loaded with the first page, on the worker, never by importing this module (as docx.ts does mammoth).
+  const { convert } = await import('html-to-text')
   return convert(html, OPTIONS).trim()
 }

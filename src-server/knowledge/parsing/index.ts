@@ -34,7 +34,7 @@ export async function parseDocument(kind: DocumentKind, bytes: Uint8Array): Prom
     default: {
       const text = decodeText(bytes)
       if (text === null) throw new Error('The file is not UTF-8 text.')
-      parsed = { pages: [kind === 'html' ? htmlToText(text) : text], paged: false }
+      parsed = { pages: [kind === 'html' ? await htmlToText(text) : text], paged: false }
     }
   }
   if (parsed.pages.every((page) => page.trim().length === 0))

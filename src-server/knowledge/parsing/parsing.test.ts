@@ -76,14 +76,16 @@ describe('parsers', () => {
     const docx = await parseDocument('docx', makeDocx(['Hello there.', 'Second &amp; last.']))
     expect(docx.pages[0]).toContain('Hello there.')
     expect(docx.pages[0]).toContain('Second & last.')
-    expect(htmlToText('<p>a&nbsp;b</p><div>c &#x263A; &#9731;</div><!-- x --><script>y</script>')).toBe(
+    expect(await htmlToText('<p>a&nbsp;b</p><div>c &#x263A; &#9731;</div><!-- x --><script>y</script>')).toBe(
       'a b\n\nc ☺ ☃',
     )
   })
 
-  it('reads every named entity and an attribute holding a closing bracket as HTML does', () => {
+  it('reads every named entity and an attribute holding a closing bracket as HTML does', async () => {
     expect(
-      htmlToText('<p title="a > b">Caf&eacute; for &euro;5</p><a href="https://example.com/x">menu</a>'),
+      await htmlToText(
+        '<p title="a > b">Caf&eacute; for &euro;5</p><a href="https://example.com/x">menu</a>',
+      ),
     ).toBe('Café for €5\n\nmenu')
   })
 
