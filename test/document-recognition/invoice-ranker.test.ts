@@ -37,6 +37,18 @@ const germanBody = (total: { label: string; amount: string }): PrintedLine[] => 
   { text: total.amount, x: 480, y: 410 },
 ]
 
+/** A French invoice's body: one service line, then net ("Total HT"), tax and total ("Total TTC"). */
+const frenchBody: PrintedLine[] = [
+  { text: 'Prestation de conseil', x: 50, y: 320 },
+  { text: '1 000,00', x: 480, y: 320 },
+  { text: 'Total HT', x: 330, y: 380 },
+  { text: '1 000,00', x: 480, y: 380 },
+  { text: 'TVA 20 %', x: 330, y: 395 },
+  { text: '200,00', x: 480, y: 395 },
+  { text: 'Total TTC', x: 330, y: 410 },
+  { text: '1 200,00', x: 480, y: 410 },
+]
+
 const seller: PrintedLine = { text: 'Nordlicht Haustechnik GmbH', x: 50, y: 40, size: 16 }
 const buyer: PrintedLine[] = [
   { text: 'Weber Bau GmbH', x: 50, y: 135 },
@@ -136,14 +148,7 @@ describe('the invoice ranker', () => {
       { text: 'Lumière Design SARL', x: 50, y: 40, size: 16 },
       { text: 'Facture n° F2019-0042', x: 50, y: 220, size: 13 },
       { text: 'Date : 04/05/2019', x: 330, y: 250 },
-      { text: 'Prestation de conseil', x: 50, y: 320 },
-      { text: '1 000,00', x: 480, y: 320 },
-      { text: 'Total HT', x: 330, y: 380 },
-      { text: '1 000,00', x: 480, y: 380 },
-      { text: 'TVA 20 %', x: 330, y: 395 },
-      { text: '200,00', x: 480, y: 395 },
-      { text: 'Total TTC', x: 330, y: 410 },
-      { text: '1 200,00', x: 480, y: 410 },
+      ...frenchBody,
     ])
     expect(fields.invoice_number?.value).toBe('F2019-0042')
     expect(fields.total_amount?.value).toBe(1200)
@@ -234,14 +239,7 @@ describe('the invoice ranker', () => {
     const fields = await extract([
       { text: 'Lumière Design SARL', x: 50, y: 40, size: 16 },
       { text: 'Facture n°562044387 du 02 juillet 2015', x: 50, y: 220, size: 13 },
-      { text: 'Prestation de conseil', x: 50, y: 320 },
-      { text: '1 000,00', x: 480, y: 320 },
-      { text: 'Total HT', x: 330, y: 380 },
-      { text: '1 000,00', x: 480, y: 380 },
-      { text: 'TVA 20 %', x: 330, y: 395 },
-      { text: '200,00', x: 480, y: 395 },
-      { text: 'Total TTC', x: 330, y: 410 },
-      { text: '1 200,00', x: 480, y: 410 },
+      ...frenchBody,
     ])
     expect(fields.invoice_number?.value).toBe('562044387')
     expect(fields.invoice_date?.value).toBe('2015-07-02')
