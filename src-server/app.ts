@@ -168,7 +168,7 @@ async function buildApp(
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
   const workers = new WorkerPool(undefined, undefined, WORKER_IDLE_MS)
-  const jobs = new JobRunner(db, workers, { log: logger })
+  const jobs = new JobRunner(database, workers, { log: logger })
   const guard = new Guard(config.guardMode)
   guard.register(
     'migrations',
@@ -337,7 +337,7 @@ async function buildApp(
   })
 
   await app.ready()
-  if (options.runJobs !== false) jobs.start({ resumeOrphans: true })
+  if (options.runJobs !== false) await jobs.start({ resumeOrphans: true })
 
   return Object.assign(app, {
     ctx,

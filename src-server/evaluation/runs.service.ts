@@ -4,7 +4,6 @@ import { findAgentType, requireUsableAgent } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import { nowIso, type Queryable } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
-import { enqueueJob } from '../platform/jobs'
 import { requireDataset } from './datasets.service'
 import { EvaluationErrors } from './evaluation.errors'
 import * as repo from './evaluation.repository'
@@ -114,10 +113,9 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
           total: dataset.itemCount,
           createdBy: user.id,
         })
-        const job = enqueueJob(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
+        const job = ctx.jobs.enqueueSync(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
         return repo.updateRun(tx, run.id, { jobId: job.id }) as repo.RunRow
       })
-      ctx.jobs.kick()
       return presentRun(row)
     },
 
@@ -137,11 +135,11 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
       return toPage(rows.map(presentResult), total, query)
     },
 
-    cancel(user: AuthUser, agentId: string, runId: string): RunView {
+    async cancel(user: AuthUser, agentId: string, runId: string): Promise<RunView> {
       const run = requireRun(ctx, user, agentId, runId)
       if (isFinished(run.status)) throw EvaluationErrors.EVALUATION_RUN_FINISHED({ status: run.status })
       const closed = closeRun(ctx.db, runId, 'cancelled')
-      if (run.jobId) ctx.jobs.cancel(run.jobId)
+      if (run.jobId) await ctx.jobs.cancel(run.jobId)
       return presentRun(closed ?? requireRun(ctx, user, agentId, runId))
     },
   }

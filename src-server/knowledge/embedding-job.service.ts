@@ -43,7 +43,7 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
   /** Queues the source's embedding job unless one is queued or running (that one will see the new chunks). */
   function request(sourceId: string): void {
     if (hasActiveSourceJob(db, EMBED_JOB_TYPE, sourceId)) return
-    ctx.jobs.enqueue(EMBED_JOB_TYPE, { source_id: sourceId })
+    ctx.jobs.enqueueSync(db, EMBED_JOB_TYPE, { source_id: sourceId })
   }
 
   /**

@@ -5,7 +5,7 @@ import { requireChangeableAgent } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import type { Db } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
-import { enqueueJob, type JobContext } from '../platform/jobs'
+import type { JobContext } from '../platform/jobs'
 import { manageableSource, readableSource } from './access'
 import { replaceDocumentChunks } from './chunk-index.repository'
 import type { ChunkingParams, ChunkingStrategy } from './chunking/params'
@@ -72,7 +72,7 @@ export function createIngestionService(
       if (body.agent_id) ensureMounted(tx, body.agent_id, sourceId)
       const active = findActiveIngestion(tx, sourceId)
       if (active) return { id: active.ingestion.id, created: false }
-      const row = enqueueJob(
+      const row = ctx.jobs.enqueueSync(
         tx as unknown as Db,
         INGEST_JOB_TYPE,
         { source_id: sourceId },
@@ -88,7 +88,6 @@ export function createIngestionService(
       })
       return { id: row.id, created: true }
     })
-    if (outcome.created) ctx.jobs.kick()
     return { job: view(outcome.id), created: outcome.created }
   }
 

@@ -11,7 +11,6 @@ import type { AppContext } from '../../platform/app-context'
 import { nowIso, type Queryable } from '../../platform/db'
 import { CommonErrors } from '../../platform/errors'
 import { type ReceivedFile, sniffFileMimeType } from '../../platform/http'
-import { enqueueJob } from '../../platform/jobs'
 import { AgentRunErrors } from './runs.errors'
 import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './runs.repository'
 import * as repo from './runs.repository'
@@ -473,10 +472,14 @@ export function createAgentRunService(ctx: AppContext) {
           createdById: input.createdById,
         })
         input.afterInsert?.(tx, row)
-        enqueueJob(tx as never, AGENT_RUN_JOB, { runId: row.id }, { maxAttempts: policy.max_attempts })
+        ctx.jobs.enqueueSync(
+          tx as never,
+          AGENT_RUN_JOB,
+          { runId: row.id },
+          { maxAttempts: policy.max_attempts },
+        )
         return row
       })
-      ctx.jobs.kick()
       return run
     },
   }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../config'
-import { applyMigrations, type Db, openDatabase } from '../db'
-import { enqueueJob, JobRunner } from './job-runner'
+import { applyMigrations, type Db, openDatabase, sqliteEngine } from '../db'
+import { JobRunner } from './job-runner'
 import { WorkerPool } from './worker-pool'
 
 const cleanups: (() => Promise<void> | void)[] = []
@@ -24,12 +24,13 @@ function freshDb(): { db: Db; file: string } {
   return { db, file }
 }
 
-function runnerOn(db: Db, options: { leaseMs?: number } = {}) {
+function runnerOn(db: Db, options: { leaseMs?: number } = {}, database = sqliteEngine(db)) {
   const workers = new WorkerPool(1)
-  const runner = new JobRunner(db, workers, { pollMs: 10, leaseMs: options.leaseMs ?? 1_000 })
+  const runner = new JobRunner(database, workers, { pollMs: 10, leaseMs: options.leaseMs ?? 1_000 })
   cleanups.push(async () => {
     await runner.stop(1_000)
     await workers.close()
+    await database.close()
   })
   return runner
 }
@@ -62,8 +63,8 @@ describe('durable job runner', () => {
       seen.push(payload)
       return { doubled: payload.n * 2 }
     })
-    const job = runner.enqueue('double', { n: 21 })
-    runner.start()
+    const job = runner.enqueueSync(db, 'double', { n: 21 })
+    await runner.start()
     await until(() => rowOf(db, job.id).status === 'succeeded')
     expect(seen).toEqual([{ n: 21 }])
     expect(rowOf(db, job.id)).toMatchObject({ attempts: 1, result_json: '{"doubled":42}', lease_owner: null })
@@ -71,14 +72,6 @@ describe('durable job runner', () => {
 
   it('picks up a job whose worker died (expired lease) exactly once, even with two runners polling', async () => {
     const { db, file } = freshDb()
-    // A job left running by a process that crashed: its lease ran out a minute ago.
-    const job = enqueueJob(db, 'resume-me', { step: 'b' })
-    db.$client
-      .prepare(
-        `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'dead-process', lease_expires_at = ? WHERE id = ?`,
-      )
-      .run(new Date(Date.now() - 60_000).toISOString(), job.id)
-
     // Two runners, each with its own connection, race for it.
     const second = openDatabase(file)
     cleanups.push(() => {
@@ -86,33 +79,62 @@ describe('durable job runner', () => {
     })
     const calls: string[] = []
     const runners = [runnerOn(db), runnerOn(second)]
+    // A job left running by a process that crashed: its lease ran out a minute ago.
+    const job = runners[0]!.enqueueSync(db, 'resume-me', { step: 'b' })
+    db.$client
+      .prepare(
+        `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'dead-process', lease_expires_at = ? WHERE id = ?`,
+      )
+      .run(new Date(Date.now() - 60_000).toISOString(), job.id)
     for (const [index, runner] of runners.entries())
       runner.register('resume-me', async () => {
         calls.push(`runner-${index}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
         return 'done'
       })
-    for (const runner of runners) runner.start()
+    for (const runner of runners) await runner.start()
     await until(() => rowOf(db, job.id).status === 'succeeded')
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(calls).toHaveLength(1)
     expect(rowOf(db, job.id).attempts).toBe(2)
   })
 
+  it('gives each of 50 jobs to exactly one of 70 parallel claims by two runners', async () => {
+    const { db } = freshDb()
+    // One engine, as in a server: its transactions take turns (two writers in one process would block each other).
+    const database = sqliteEngine(db)
+    const runners = [runnerOn(db, {}, database), runnerOn(db, {}, database)]
+    for (const runner of runners) runner.register('once', async () => null)
+    const ids = Array.from({ length: 50 }, (_, n) => runners[0]!.enqueueSync(db, 'once', { n }).id)
+    const claims = await Promise.all(
+      Array.from({ length: 70 }, (_, n) => (runners[n % 2] as JobRunner).claim()),
+    )
+    const claimed = claims.flatMap((row) => (row ? [row.id] : []))
+    expect(claimed.sort()).toEqual([...ids].sort())
+    const owners = db.$client
+      .prepare(
+        `SELECT lease_owner AS owner, count(*) AS n, max(attempts) AS attempts FROM job GROUP BY lease_owner`,
+      )
+      .all() as { owner: string; n: number; attempts: number }[]
+    expect(owners.every((row) => runners.some((runner) => runner.owner === row.owner))).toBe(true)
+    expect(owners.reduce((sum, row) => sum + row.n, 0)).toBe(50)
+    expect(owners.map((row) => row.attempts)).toEqual(owners.map(() => 1))
+  })
+
   it('does not take a job whose lease is still fresh', async () => {
     const { db } = freshDb()
-    const job = enqueueJob(db, 'busy', {})
+    const runner = runnerOn(db)
+    const job = runner.enqueueSync(db, 'busy', {})
     db.$client
       .prepare(
         `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'live-process', lease_expires_at = ? WHERE id = ?`,
       )
       .run(new Date(Date.now() + 60_000).toISOString(), job.id)
-    const runner = runnerOn(db)
     let called = false
     runner.register('busy', async () => {
       called = true
     })
-    expect(runner.claim()).toBeNull()
+    expect(await runner.claim()).toBeNull()
     expect(called).toBe(false)
     expect(rowOf(db, job.id)).toMatchObject({ status: 'running', lease_owner: 'live-process' })
   })
@@ -129,8 +151,8 @@ describe('durable job runner', () => {
       },
       { maxAttempts: 2 },
     )
-    const job = runner.enqueue('flaky', {})
-    runner.start()
+    const job = runner.enqueueSync(db, 'flaky', {})
+    await runner.start()
     await until(() => rowOf(db, job.id).status === 'failed')
     expect(calls).toBe(2)
     expect(rowOf(db, job.id)).toMatchObject({ attempts: 2, error: 'attempt 2 broke' })
@@ -142,13 +164,13 @@ describe('durable job runner', () => {
     runner.register('long', async ({ signal }) => {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
     })
-    const queued = enqueueJob(db, 'long', {})
-    expect(runner.cancel(queued.id)?.status).toBe('cancelled')
+    const queued = runner.enqueueSync(db, 'long', {})
+    expect((await runner.cancel(queued.id))?.status).toBe('cancelled')
 
-    const running = runner.enqueue('long', {})
-    runner.start()
+    const running = runner.enqueueSync(db, 'long', {})
+    await runner.start()
     await until(() => rowOf(db, running.id).status === 'running')
-    runner.cancel(running.id)
+    await runner.cancel(running.id)
     await until(() => rowOf(db, running.id).status === 'cancelled')
   })
 
@@ -158,15 +180,15 @@ describe('durable job runner', () => {
     first.register('slow', async ({ signal }) => {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
     })
-    const job = first.enqueue('slow', {})
-    first.start()
+    const job = first.enqueueSync(db, 'slow', {})
+    await first.start()
     await until(() => rowOf(db, job.id).status === 'running')
     await first.stop()
     expect(rowOf(db, job.id).status).toBe('queued')
 
     const next = runnerOn(db)
     next.register('slow', async () => 'finished')
-    next.start({ resumeOrphans: true })
+    await next.start({ resumeOrphans: true })
     await until(() => rowOf(db, job.id).status === 'succeeded')
     expect(rowOf(db, job.id).attempts).toBe(2)
   })

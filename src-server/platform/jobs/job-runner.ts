@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import { eq } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
+import type { PgSelect } from 'drizzle-orm/pg-core'
 import type { FastifyBaseLogger } from 'fastify'
-import { type Db, nowIso, type Queryable } from '../db'
+import { type Database, type EngineDb, engineTables, isPostgres, nowIso, type Queryable } from '../db'
 import { job } from './jobs.tables'
 import type { WorkerPool } from './worker-pool'
 
@@ -41,24 +42,18 @@ export interface JobRunnerOptions {
   log?: FastifyBaseLogger
 }
 
-/** Insert a job; usable inside a caller's transaction so a row and its job are created together. */
-export function enqueueJob(
-  db: Queryable,
-  type: string,
-  payload: unknown,
-  options: { maxAttempts?: number } = {},
-): JobRow {
-  return db
-    .insert(job)
-    .values({ type, payload, runAfter: nowIso(), maxAttempts: options.maxAttempts ?? 3 })
-    .returning()
-    .get()
-}
+const tablesOf = engineTables({ job })
+
+/** A job row's ending: written only by the runner holding its lease. */
+type Ending = 'succeeded' | 'failed' | 'cancelled'
 
 /**
- * Runs durable jobs from the `job` table. Claiming is one atomic UPDATE ... RETURNING, so a job is held by one
- * runner at a time; the lease is renewed while the handler runs. A runner that dies stops renewing, its lease
- * expires, and the next poll claims the job again (attempts + 1). Results are written only by the lease holder.
+ * Runs durable jobs from the `job` table, on either engine and from any number of processes. A claim is one
+ * UPDATE of the oldest claimable row (on PostgreSQL the row is picked `FOR UPDATE SKIP LOCKED`, so concurrent
+ * claims take different rows without waiting; on SQLite claims run one at a time in `transact`). The claimer's
+ * lease is renewed by a heartbeat while the handler runs; a runner that dies stops renewing, its lease expires,
+ * and the next poll of any runner claims the job again (attempts + 1). Results are written only by the lease
+ * holder (`WHERE lease_owner = me`), so a runner that lost its lease writes nothing.
  */
 export class JobRunner extends EventEmitter {
   readonly owner = randomUUID()
@@ -67,11 +62,15 @@ export class JobRunner extends EventEmitter {
   private readonly leaseMs: number
   private readonly pollMs: number
   private readonly concurrency: number
+  private readonly log: FastifyBaseLogger | undefined
   private timer: NodeJS.Timeout | null = null
   private stopped = true
+  /** The poll in progress, and whether a kick came meanwhile (then the next poll follows at once). */
+  private polling: Promise<void> | null = null
+  private pollAgain = false
 
   constructor(
-    private readonly db: Db,
+    private readonly database: Database,
     readonly workers: WorkerPool,
     options: JobRunnerOptions = {},
   ) {
@@ -82,8 +81,6 @@ export class JobRunner extends EventEmitter {
     this.log = options.log
   }
 
-  private readonly log: FastifyBaseLogger | undefined
-
   register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions = {}): void {
     this.registrations.set(type, {
       handler: handler as JobHandler<never>,
@@ -92,51 +89,95 @@ export class JobRunner extends EventEmitter {
     })
   }
 
-  enqueue(type: string, payload: unknown): JobRow {
-    const row = enqueueJob(this.db, type, payload, { maxAttempts: this.registrations.get(type)?.maxAttempts })
+  /**
+   * Inserts a job inside the caller's transaction (`transact`), so a row and its job are created together. Call
+   * `kick()` once the transaction has committed to start it before the next poll.
+   */
+  async enqueue(
+    tx: EngineDb,
+    type: string,
+    payload: unknown,
+    options: { maxAttempts?: number } = {},
+  ): Promise<JobRow> {
+    const { job } = tablesOf(tx)
+    const [row] = await tx
+      .insert(job)
+      .values(this.newJob(type, payload, options))
+      .returning()
+    return row as JobRow
+  }
+
+  /**
+   * The synchronous SQLite enqueue, for the domains that still create a job inside their own synchronous SQLite
+   * transaction; kicks the runner (its poll runs after that transaction). Goes when those domains convert.
+   */
+  enqueueSync(tx: Queryable, type: string, payload: unknown, options: { maxAttempts?: number } = {}): JobRow {
+    if (this.database.engine !== 'sqlite')
+      throw new Error(`job ${type} is enqueued synchronously: its domain does not run on PostgreSQL yet`)
+    const row = tx
+      .insert(job)
+      .values(this.newJob(type, payload, options))
+      .returning()
+      .get()
     this.kick()
     return row
   }
 
-  get(id: string): JobRow | null {
-    return this.db.select().from(job).where(eq(job.id, id)).get() ?? null
+  private newJob(type: string, payload: unknown, options: { maxAttempts?: number }) {
+    const maxAttempts = options.maxAttempts ?? this.registrations.get(type)?.maxAttempts ?? 3
+    return { type, payload, runAfter: nowIso(), maxAttempts }
   }
 
-  /** Cancels a queued job at once; a running one is asked to stop and ends `cancelled`. */
-  cancel(id: string): JobRow | null {
+  async get(id: string): Promise<JobRow | null> {
+    const db = this.database.reader
+    const { job } = tablesOf(db)
+    const [row] = await db.select().from(job).where(eq(job.id, id)).limit(1)
+    return row ?? null
+  }
+
+  /**
+   * Cancels a queued job at once; a running one is asked to stop and ends `cancelled` (the runner holding it,
+   * here or in another process, sees the request at its next heartbeat).
+   */
+  async cancel(id: string): Promise<JobRow | null> {
     const now = nowIso()
-    this.db.$client
-      .prepare(
-        `UPDATE job SET status = 'cancelled', finished_at = @now, updated_at = @now, lease_owner = NULL
-         WHERE id = @id AND status = 'queued'`,
-      )
-      .run({ id, now })
-    this.db.$client
-      .prepare(`UPDATE job SET cancel_requested = 1, updated_at = @now WHERE id = @id AND status = 'running'`)
-      .run({ id, now })
+    const row = await this.database.transact(async (tx) => {
+      const { job } = tablesOf(tx)
+      await tx
+        .update(job)
+        .set({ status: 'cancelled', finishedAt: now, updatedAt: now, leaseOwner: null })
+        .where(and(eq(job.id, id), eq(job.status, 'queued')))
+      await tx
+        .update(job)
+        .set({ cancelRequested: true, updatedAt: now })
+        .where(and(eq(job.id, id), eq(job.status, 'running')))
+      const [row] = await tx.select().from(job).where(eq(job.id, id)).limit(1)
+      return row ?? null
+    })
     this.running.get(id)?.controller.abort(new Error('cancelled'))
-    const row = this.get(id)
     if (row) this.emit('job', row)
     return row
   }
 
   /**
    * Starts polling. `resumeOrphans` makes jobs left `running` by a previous process claimable at once instead of
-   * after their lease runs out (the server owns its data directory alone, so such a job's worker is gone), and
-   * counts the crash in `crashes`, which its handler sees.
+   * after their lease runs out, and counts the crash in `crashes`, which their handler sees. SQLite only: a single
+   * server owns its data directory, so such a job's worker is gone. On PostgreSQL another live instance may hold
+   * them: there only an expired lease frees a job, and the option does nothing.
    */
-  start(options: { resumeOrphans?: boolean } = {}): void {
+  async start(options: { resumeOrphans?: boolean } = {}): Promise<void> {
     if (!this.stopped) return
     this.stopped = false
-    if (options.resumeOrphans) {
+    if (options.resumeOrphans && this.database.engine === 'sqlite') {
       const now = nowIso()
-      // A job left running was running when its process died (a clean stop hands jobs back): counted as a crash.
-      this.db.$client
-        .prepare(
-          `UPDATE job SET lease_expires_at = @now, crashes = crashes + 1
-           WHERE status = 'running' AND lease_owner IS NOT @owner`,
-        )
-        .run({ now, owner: this.owner })
+      await this.database.transact(async (tx) => {
+        const { job } = tablesOf(tx)
+        // A job left running was running when its process died (a clean stop hands jobs back): counted as a crash.
+        await tx
+          .update(job)
+          .set({ leaseExpiresAt: now, crashes: sql`${job.crashes} + 1` })
+          .where(and(eq(job.status, 'running'), or(isNull(job.leaseOwner), ne(job.leaseOwner, this.owner))))
+      })
     }
     this.schedule(0)
   }
@@ -146,6 +187,7 @@ export class JobRunner extends EventEmitter {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    await this.polling
     const inFlight = [...this.running.values()]
     for (const entry of inFlight) entry.controller.abort(new Error('shutdown'))
     await Promise.race([
@@ -156,52 +198,80 @@ export class JobRunner extends EventEmitter {
 
   /** Poll now rather than at the next tick (after an enqueue). */
   kick(): void {
-    if (!this.stopped) this.schedule(0)
+    if (this.stopped) return
+    if (this.polling) this.pollAgain = true
+    else this.schedule(0)
   }
 
   private schedule(delay: number): void {
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.poll(), delay)
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.polling = this.poll().finally(() => {
+        this.polling = null
+        if (!this.stopped) this.schedule(this.pollAgain ? 0 : this.pollMs)
+        this.pollAgain = false
+      })
+    }, delay)
     this.timer.unref()
   }
 
-  private poll(): void {
-    this.timer = null
-    if (this.stopped) return
+  private async poll(): Promise<void> {
     try {
-      while (this.running.size < this.concurrency) {
-        const claimed = this.claim()
+      while (!this.stopped && this.running.size < this.concurrency) {
+        const claimed = await this.claim()
         if (!claimed) break
-        this.execute(claimed)
+        // Stopped while claiming: the job goes back rather than start.
+        if (this.stopped) await this.requeue(claimed.id, 0, null)
+        else this.execute(claimed)
       }
     } catch (error) {
       this.log?.error({ err: error }, 'job poll failed')
     }
-    this.schedule(this.pollMs)
   }
 
   /** Atomically takes the oldest claimable job of a registered type: queued and due, or running with a dead lease. */
-  claim(): JobRow | null {
+  async claim(): Promise<JobRow | null> {
     if (this.registrations.size === 0) return null
     const now = new Date()
-    const row = this.db.$client
-      .prepare(
-        `UPDATE job SET status = 'running', lease_owner = @owner, lease_expires_at = @lease,
-           attempts = attempts + 1, started_at = coalesce(started_at, @now), updated_at = @now
-         WHERE id = (
-           SELECT id FROM job
-           WHERE type IN (SELECT value FROM json_each(@types))
-             AND ((status = 'queued' AND run_after <= @now) OR (status = 'running' AND lease_expires_at < @now))
-           ORDER BY created_at LIMIT 1)
-         RETURNING id`,
-      )
-      .get({
-        owner: this.owner,
-        lease: new Date(now.getTime() + this.leaseMs).toISOString(),
-        now: now.toISOString(),
-        types: JSON.stringify([...this.registrations.keys()]),
-      }) as { id: string } | undefined
-    return row ? this.get(row.id) : null
+    const at = now.toISOString()
+    const lease = new Date(now.getTime() + this.leaseMs).toISOString()
+    const types = [...this.registrations.keys()]
+    return this.database.transact(async (tx) => {
+      const { job } = tablesOf(tx)
+      const oldestClaimable = tx
+        .select({ id: job.id })
+        .from(job)
+        .where(
+          and(
+            inArray(job.type, types),
+            or(
+              and(eq(job.status, 'queued'), lte(job.runAfter, at)),
+              and(eq(job.status, 'running'), lt(job.leaseExpiresAt, at)),
+            ),
+          ),
+        )
+        .orderBy(asc(job.createdAt))
+        .limit(1)
+      // PostgreSQL: concurrent claims skip a row another one has locked instead of waiting for it and then taking
+      // the same row (READ COMMITTED rechecks only `id = ...` after the wait).
+      const picked = isPostgres(tx)
+        ? (oldestClaimable as unknown as PgSelect).for('update', { skipLocked: true }).getSQL()
+        : oldestClaimable.getSQL()
+      const [row] = await tx
+        .update(job)
+        .set({
+          status: 'running',
+          leaseOwner: this.owner,
+          leaseExpiresAt: lease,
+          attempts: sql`${job.attempts} + 1`,
+          startedAt: sql`coalesce(${job.startedAt}, ${at})`,
+          updatedAt: at,
+        })
+        .where(eq(job.id, sql`(${picked})`))
+        .returning()
+      return row ?? null
+    })
   }
 
   private execute(row: JobRow): void {
@@ -209,6 +279,8 @@ export class JobRunner extends EventEmitter {
     const controller = new AbortController()
     const heartbeat = setInterval(() => this.renew(row.id, controller), Math.max(50, this.leaseMs / 3))
     heartbeat.unref()
+    // Progress is written in the order the handler reports it.
+    let progressWritten: Promise<void> = Promise.resolve()
     const done = (async () => {
       if (row.cancelRequested) return this.finish(row.id, 'cancelled', null, null)
       if (row.attempts > row.maxAttempts) {
@@ -217,110 +289,116 @@ export class JobRunner extends EventEmitter {
         return this.finish(row.id, 'failed', null, reason)
       }
       this.emit('job', row)
+      let outcome: { result: unknown } | { error: unknown }
       try {
-        const result = await registration.handler({
-          job: row,
-          payload: row.payload as never,
-          signal: controller.signal,
-          progress: (progress) => this.recordProgress(row.id, progress),
-          workers: this.workers,
-        })
-        if (controller.signal.aborted) this.afterAbort(row, controller.signal.reason)
-        else this.finish(row.id, 'succeeded', result ?? null, null)
+        outcome = {
+          result: await registration.handler({
+            job: row,
+            payload: row.payload as never,
+            signal: controller.signal,
+            progress: (progress) => {
+              progressWritten = progressWritten.then(() => this.recordProgress(row.id, progress))
+            },
+            workers: this.workers,
+          }),
+        }
       } catch (error) {
-        if (controller.signal.aborted) this.afterAbort(row, controller.signal.reason)
-        else this.afterFailure(row, error)
+        outcome = { error }
       }
-    })().finally(() => {
-      clearInterval(heartbeat)
-      this.running.delete(row.id)
-      this.kick()
-    })
-    this.running.set(row.id, { controller, done: done.then(() => undefined) })
+      await progressWritten
+      if (controller.signal.aborted) await this.afterAbort(row, controller.signal.reason)
+      else if ('error' in outcome) await this.afterFailure(row, outcome.error)
+      else await this.finish(row.id, 'succeeded', outcome.result ?? null, null)
+    })()
+      .catch((error) => this.log?.error({ err: error, jobId: row.id }, 'job result not written'))
+      .finally(() => {
+        clearInterval(heartbeat)
+        this.running.delete(row.id)
+        this.kick()
+      })
+    this.running.set(row.id, { controller, done })
   }
 
-  private renew(id: string, controller: AbortController): void {
-    const now = Date.now()
-    const result = this.db.$client
-      .prepare(
-        `UPDATE job SET lease_expires_at = @lease WHERE id = @id AND lease_owner = @owner AND status = 'running'
-         RETURNING cancel_requested`,
-      )
-      .get({ id, owner: this.owner, lease: new Date(now + this.leaseMs).toISOString() }) as
-      | { cancel_requested: number }
-      | undefined
-    if (!result) controller.abort(new Error('lease lost'))
-    else if (result.cancel_requested) controller.abort(new Error('cancelled'))
+  /** The heartbeat: extends the lease while this runner holds it; a lost lease or a cancel request stops the job. */
+  private async renew(id: string, controller: AbortController): Promise<void> {
+    const lease = new Date(Date.now() + this.leaseMs).toISOString()
+    try {
+      const [held] = await this.database.transact(async (tx) => {
+        const { job } = tablesOf(tx)
+        return tx
+          .update(job)
+          .set({ leaseExpiresAt: lease })
+          .where(and(eq(job.id, id), eq(job.leaseOwner, this.owner), eq(job.status, 'running')))
+          .returning({ cancelRequested: job.cancelRequested })
+      })
+      if (!held) controller.abort(new Error('lease lost'))
+      else if (held.cancelRequested) controller.abort(new Error('cancelled'))
+    } catch (error) {
+      // The next beat tries again; the lease lasts three beats.
+      this.log?.warn({ err: error, jobId: id }, 'job lease not renewed')
+    }
   }
 
-  private afterAbort(row: JobRow, reason: unknown): void {
+  private async afterAbort(row: JobRow, reason: unknown): Promise<void> {
     const why = reason instanceof Error ? reason.message : String(reason)
-    if (why === 'cancelled') this.finish(row.id, 'cancelled', null, null)
-    else if (why === 'shutdown') this.requeue(row.id, 0, null)
+    if (why === 'cancelled') await this.finish(row.id, 'cancelled', null, null)
+    else if (why === 'shutdown') await this.requeue(row.id, 0, null)
     // 'lease lost': another runner owns the job now; write nothing.
   }
 
-  private afterFailure(row: JobRow, error: unknown): void {
+  private async afterFailure(row: JobRow, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error)
     this.log?.warn(
       { jobId: row.id, type: row.type, attempt: row.attempts, err: message },
       'job attempt failed',
     )
-    if (row.attempts < row.maxAttempts) this.requeue(row.id, 500 * 2 ** (row.attempts - 1), message)
-    else this.finish(row.id, 'failed', null, message)
+    if (row.attempts < row.maxAttempts) await this.requeue(row.id, 500 * 2 ** (row.attempts - 1), message)
+    else await this.finish(row.id, 'failed', null, message)
   }
 
-  private requeue(id: string, delayMs: number, error: string | null): void {
+  /** Writes `changes` to the job while this runner holds it, and tells listeners; nothing once the lease is lost. */
+  private async writeHeld(id: string, changes: Partial<typeof job.$inferInsert>): Promise<void> {
+    const [row] = await this.database.transact(async (tx) => {
+      const { job } = tablesOf(tx)
+      return tx
+        .update(job)
+        .set(changes)
+        .where(and(eq(job.id, id), eq(job.leaseOwner, this.owner), eq(job.status, 'running')))
+        .returning()
+    })
+    if (row) this.emit('job', row)
+  }
+
+  private requeue(id: string, delayMs: number, error: string | null): Promise<void> {
     const now = new Date()
-    this.db.$client
-      .prepare(
-        `UPDATE job SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, run_after = @runAfter,
-           error = @error, updated_at = @now
-         WHERE id = @id AND lease_owner = @owner AND status = 'running'`,
-      )
-      .run({
-        id,
-        owner: this.owner,
-        runAfter: new Date(now.getTime() + delayMs).toISOString(),
-        error,
-        now: now.toISOString(),
-      })
-    const row = this.get(id)
-    if (row) this.emit('job', row)
+    return this.writeHeld(id, {
+      status: 'queued',
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      runAfter: new Date(now.getTime() + delayMs).toISOString(),
+      error,
+      updatedAt: now.toISOString(),
+    })
   }
 
-  private finish(
-    id: string,
-    status: 'succeeded' | 'failed' | 'cancelled',
-    result: unknown,
-    error: string | null,
-  ): void {
+  private finish(id: string, status: Ending, result: unknown, error: string | null): Promise<void> {
     const now = nowIso()
-    const changed = this.db.$client
-      .prepare(
-        `UPDATE job SET status = @status, result_json = @result, error = @error, finished_at = @now, updated_at = @now,
-           lease_owner = NULL, lease_expires_at = NULL
-         WHERE id = @id AND lease_owner = @owner AND status = 'running'`,
-      )
-      .run({
-        id,
-        owner: this.owner,
-        status,
-        result: result === null ? null : JSON.stringify(result),
-        error,
-        now,
-      }).changes
-    const row = changed ? this.get(id) : null
-    if (row) this.emit('job', row)
+    return this.writeHeld(id, {
+      status,
+      result,
+      error,
+      finishedAt: now,
+      updatedAt: now,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    })
   }
 
-  private recordProgress(id: string, progress: Record<string, unknown>): void {
-    this.db.$client
-      .prepare(
-        `UPDATE job SET progress_json = @progress, updated_at = @now WHERE id = @id AND lease_owner = @owner`,
-      )
-      .run({ id, owner: this.owner, progress: JSON.stringify(progress), now: nowIso() })
-    const row = this.get(id)
-    if (row) this.emit('job', row)
+  private async recordProgress(id: string, progress: Record<string, unknown>): Promise<void> {
+    try {
+      await this.writeHeld(id, { progress, updatedAt: nowIso() })
+    } catch (error) {
+      this.log?.warn({ err: error, jobId: id }, 'job progress not written')
+    }
   }
 }
