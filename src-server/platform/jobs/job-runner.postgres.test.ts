@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { sql } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type PostgresCluster, postgresUnavailable, startPostgres } from '../../../test/helpers/postgres'
+import { until } from '../../../test/helpers/server-process'
+import { findAppRoot } from '../config'
+import { type Database, openPostgresEngine, runSql } from '../db'
+import { JobRunner } from './job-runner'
+import { WorkerPool } from './worker-pool'
+
+/** A runner process (`test/helpers/job-runner-process.ts`) with its own pool on the test's database. */
+interface RunnerProcess {
+  owner: string
+  kill(): Promise<void>
+}
+
+interface Effect {
+  job_id: string
+  runner: string
+  attempt: number
+  step: string
+}
+
+const unavailable = postgresUnavailable()
+describe.skipIf(unavailable)(
+  `jobs across runner processes on PostgreSQL${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+  () => {
+    let cluster: PostgresCluster
+    const children: ChildProcess[] = []
+    const opened: Database[] = []
+    const workers = new WorkerPool(1)
+
+    beforeAll(async () => {
+      cluster = await startPostgres()
+    })
+    afterEach(async () => {
+      for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+      for (const database of opened.splice(0)) await database.close()
+    })
+    afterAll(async () => {
+      await workers.close()
+      await cluster?.stop()
+    })
+
+    /** A migrated database with the tables the runner processes record their side effects in. */
+    async function migratedDatabase(name: string) {
+      const url = await cluster.createDatabase(name)
+      const database = await openPostgresEngine(url, findAppRoot())
+      opened.push(database)
+      await database.transact(async (tx) => {
+        await runSql(
+          tx,
+          sql`CREATE TABLE job_effect (id serial PRIMARY KEY, job_id text NOT NULL, runner text NOT NULL,
+                attempt integer NOT NULL, step text NOT NULL)`,
+        )
+        await runSql(tx, sql`CREATE TABLE job_release (job_id text PRIMARY KEY)`)
+      })
+      // Enqueues and reads only: never started.
+      return { url, database, jobs: new JobRunner(database, workers) }
+    }
+
+    async function startRunner(url: string, leaseMs: number): Promise<RunnerProcess> {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/helpers/job-runner-process.ts', url, String(leaseMs)],
+        { cwd: findAppRoot(), stdio: ['ignore', 'pipe', 'pipe'] },
+      )
+      children.push(child)
+      let output = ''
+      child.stdout?.on('data', (chunk) => (output += chunk))
+      child.stderr?.on('data', (chunk) => (output += chunk))
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+      const ready = await until(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`runner process exited:\n${output}`)
+          return /^ready (\S+)$/m.exec(output)?.[1]
+        },
+        (owner) => owner !== undefined,
+      )
+      return {
+        owner: ready as string,
+        async kill() {
+          child.kill('SIGKILL')
+          await exited
+        },
+      }
+    }
+
+    const effects = (database: Database, where = sql`true`) =>
+      runSql<Effect>(
+        database.reader,
+        sql`SELECT job_id, runner, attempt, step FROM job_effect WHERE ${where} ORDER BY id`,
+      )
+
+    it('runs each of 60 jobs exactly once while two runner processes claim them', async () => {
+      const { url, database, jobs } = await migratedDatabase('exactly_once')
+      const runners = await Promise.all([startRunner(url, 5_000), startRunner(url, 5_000)])
+      const enqueued = await database.transact(async (tx) => {
+        const rows = []
+        for (let n = 0; n < 60; n++) rows.push(await jobs.enqueue(tx, 'count', { n }))
+        return rows
+      })
+      const done = sql`status = 'succeeded'`
+      await until(
+        async () => runSql<{ n: number }>(database.reader, sql`SELECT count(*)::int AS n FROM job WHERE ${done}`),
+        ([row]) => row?.n === enqueued.length,
+      )
+
+      const ran = await effects(database)
+      expect(ran.map((effect) => effect.job_id).sort()).toEqual(enqueued.map((job) => job.id).sort())
+      // Both processes took jobs: the claims really raced.
+      expect(new Set(ran.map((effect) => effect.runner))).toEqual(new Set(runners.map((runner) => runner.owner)))
+      for (const effect of ran) {
+        const job = await jobs.get(effect.job_id)
+        expect(job).toMatchObject({ status: 'succeeded', attempts: 1, result: { runner: effect.runner } })
+      }
+    })
+
+    it('finishes a job on the other runner once the process running it is killed mid-way', async () => {
+      const { url, database, jobs } = await migratedDatabase('takeover')
+      const runners = await Promise.all([startRunner(url, 1_500), startRunner(url, 1_500)])
+      const job = await database.transact((tx) => jobs.enqueue(tx, 'halfway', {}))
+      const [started] = await until(
+        () => effects(database, sql`job_id = ${job.id}`),
+        (rows) => rows.length > 0,
+      )
+      const killed = runners.find((runner) => runner.owner === started?.runner)
+      const survivor = runners.find((runner) => runner !== killed)
+      if (!killed || !survivor) throw new Error(`the job was started by an unknown runner: ${started?.runner}`)
+      await killed.kill()
+      // Only now may the job go past its middle: the killed process never could.
+      await database.transact((tx) => runSql(tx, sql`INSERT INTO job_release (job_id) VALUES (${job.id})`))
+
+      const finished = await until(
+        () => jobs.get(job.id),
+        (row) => row?.status === 'succeeded',
+      )
+      expect(finished).toMatchObject({ attempts: 2, leaseOwner: null, result: { runner: survivor.owner } })
+      expect(await effects(database, sql`job_id = ${job.id}`)).toEqual([
+        { job_id: job.id, runner: killed.owner, attempt: 1, step: 'started' },
+        { job_id: job.id, runner: survivor.owner, attempt: 2, step: 'started' },
+        { job_id: job.id, runner: survivor.owner, attempt: 2, step: 'finished' },
+      ])
+    })
+  },
+)
