@@ -42,6 +42,8 @@ const postgresTests = [
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
+  'src-server/evaluation/datasets.test.ts',
+  'src-server/evaluation/evaluation-runs.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 

@@ -26,30 +26,27 @@ function presentDatasetItem(row: repo.ItemRow): DatasetItemView {
   }
 }
 
-export function requireDataset(ctx: AppContext, id: string): repo.DatasetRow {
-  const row = repo.findDataset(ctx.db, id)
+export async function requireDataset(ctx: AppContext, id: string): Promise<repo.DatasetRow> {
+  const row = await repo.findDataset(ctx.database.reader, id)
   if (!row) throw EvaluationErrors.DATASET_NOT_FOUND({ dataset_id: id })
   return row
 }
 
 export function createDatasetService(ctx: AppContext) {
   return {
-    get(id: string): DatasetView {
-      return presentDataset(requireDataset(ctx, id))
+    async get(id: string): Promise<DatasetView> {
+      return presentDataset(await requireDataset(ctx, id))
     },
 
-    create(userId: string, body: CreateDatasetBody): DatasetView {
-      return presentDataset(
-        repo.insertDataset(ctx.db, {
-          name: body.name,
-          description: body.description ?? null,
-          createdBy: userId,
-        }),
+    async create(userId: string, body: CreateDatasetBody): Promise<DatasetView> {
+      const row = await ctx.database.transact((tx) =>
+        repo.insertDataset(tx, { name: body.name, description: body.description ?? null, createdBy: userId }),
       )
+      return presentDataset(row)
     },
 
-    list(query: PageQuery) {
-      const { rows, total } = repo.listDatasets(ctx.db, pageWindow(query))
+    async list(query: PageQuery) {
+      const { rows, total } = await repo.listDatasets(ctx.database.reader, pageWindow(query))
       return toPage(rows.map(presentDataset), total, query)
     },
 
@@ -57,25 +54,25 @@ export function createDatasetService(ctx: AppContext) {
      * All or nothing: the CSV is read and checked in full first; only a clean file replaces the samples, in one
      * transaction. A dataset under a running evaluation keeps its samples (the run reads them as it goes).
      */
-    importCsv(datasetId: string, csv: Buffer) {
-      requireDataset(ctx, datasetId)
+    async importCsv(datasetId: string, csv: Buffer) {
+      await requireDataset(ctx, datasetId)
       const outcome = readDatasetCsv(csv)
       if (!outcome.ok)
         throw EvaluationErrors.DATASET_CSV_INVALID({
           lines: [...new Set(outcome.problems.map((problem) => problem.line))],
           problems: outcome.problems,
         })
-      const dataset = ctx.db.transaction((tx) => {
-        if (repo.countActiveRunsOnDataset(tx, datasetId) > 0)
+      const dataset = await ctx.database.transact(async (tx) => {
+        if ((await repo.countActiveRunsOnDataset(tx, datasetId)) > 0)
           throw EvaluationErrors.DATASET_IN_USE({ dataset_id: datasetId })
         return repo.replaceItems(tx, datasetId, outcome.samples)
       })
       return { imported: outcome.samples.length, dataset: presentDataset(dataset) }
     },
 
-    listItems(datasetId: string, query: PageQuery) {
-      requireDataset(ctx, datasetId)
-      const { rows, total } = repo.listItems(ctx.db, datasetId, pageWindow(query))
+    async listItems(datasetId: string, query: PageQuery) {
+      await requireDataset(ctx, datasetId)
+      const { rows, total } = await repo.listItems(ctx.database.reader, datasetId, pageWindow(query))
       return toPage(rows.map(presentDatasetItem), total, query)
     },
   }

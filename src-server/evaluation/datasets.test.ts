@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { TEST_ENGINE } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -43,12 +45,24 @@ async function importCsv(datasetId: string, csv: string | Buffer, field = 'file'
   })
 }
 
-function storedItems(datasetId: string) {
-  return server.app.ctx.db.$client
-    .prepare(
-      'SELECT ordinal, input, expected, metadata_json FROM evaluation_item WHERE dataset_id = ? ORDER BY ordinal',
-    )
-    .all(datasetId)
+/** The stored samples, their metadata parsed (JSON text on SQLite, jsonb read back parsed on PostgreSQL). */
+async function storedItems(datasetId: string) {
+  const rows = await server.rows<{
+    ordinal: number
+    input: string
+    expected: string
+    metadata_json: unknown
+  }>(
+    sql`SELECT CAST(ordinal AS integer) AS ordinal, input, expected, metadata_json FROM evaluation_item
+        WHERE dataset_id = ${datasetId} ORDER BY ordinal`,
+  )
+  return rows.map(({ metadata_json, ...row }) => ({
+    ...row,
+    metadata:
+      TEST_ENGINE === 'sqlite' && typeof metadata_json === 'string'
+        ? JSON.parse(metadata_json)
+        : metadata_json,
+  }))
 }
 
 const GOOD_CSV =
@@ -82,20 +96,20 @@ describe('evaluation datasets', () => {
     const response = await importCsv(dataset.id, GOOD_CSV)
     expect(response.statusCode, response.body).toBe(200)
     expect(response.json()).toMatchObject({ imported: 3, dataset: { id: dataset.id, item_count: 3 } })
-    expect(storedItems(dataset.id)).toEqual([
+    expect(await storedItems(dataset.id)).toEqual([
       {
         ordinal: 1,
         input: 'Capital of France, please?',
         expected: 'Paris',
-        metadata_json: '{"topic":"geo"}',
+        metadata: { topic: 'geo' },
       },
       {
         ordinal: 2,
         input: 'Write two lines:\r\nfirst, then second',
         expected: 'first\r\nsecond',
-        metadata_json: '"free text note"',
+        metadata: 'free text note',
       },
-      { ordinal: 3, input: 'He said "hi"', expected: 'hi', metadata_json: null },
+      { ordinal: 3, input: 'He said "hi"', expected: 'hi', metadata: null },
     ])
     const page = await server.app.inject({
       method: 'GET',
@@ -114,13 +128,15 @@ describe('evaluation datasets', () => {
     server = await startTestServer()
     const dataset = await createDataset()
     await importCsv(dataset.id, GOOD_CSV)
-    const before = storedItems(dataset.id)
+    const before = await storedItems(dataset.id)
     const response = await importCsv(dataset.id, 'input,answer\nq1,a1\n')
     expect(response.statusCode).toBe(422)
     expect(response.json().error).toMatchObject({ code: 'DATASET_CSV_INVALID', details: { lines: [1] } })
-    expect(storedItems(dataset.id)).toEqual(before)
-    const row = server.app.ctx.db.$client.prepare('SELECT item_count FROM evaluation_dataset').get()
-    expect(row).toEqual({ item_count: 3 })
+    expect(await storedItems(dataset.id)).toEqual(before)
+    const rows = await server.rows(
+      sql`SELECT CAST(item_count AS integer) AS item_count FROM evaluation_dataset`,
+    )
+    expect(rows).toEqual([{ item_count: 3 }])
   })
 
   it('names every line with an empty required value and changes nothing', async () => {
@@ -130,7 +146,7 @@ describe('evaluation datasets', () => {
     const response = await importCsv(dataset.id, 'input,expected\nq1,a1\n"",a2\nq3,\nq4,a4\n')
     expect(response.statusCode).toBe(422)
     expect(response.json().error.details.lines).toEqual([3, 4])
-    expect(storedItems(dataset.id)).toHaveLength(3)
+    expect(await storedItems(dataset.id)).toHaveLength(3)
   })
 
   it('replaces all samples on a successful re-import', async () => {
@@ -139,8 +155,8 @@ describe('evaluation datasets', () => {
     await importCsv(dataset.id, GOOD_CSV)
     const response = await importCsv(dataset.id, 'expected,input\n4,2+2\n')
     expect(response.json()).toMatchObject({ imported: 1, dataset: { item_count: 1 } })
-    expect(storedItems(dataset.id)).toEqual([
-      { ordinal: 1, input: '2+2', expected: '4', metadata_json: null },
+    expect(await storedItems(dataset.id)).toEqual([
+      { ordinal: 1, input: '2+2', expected: '4', metadata: null },
     ])
   })
 
@@ -157,7 +173,7 @@ describe('evaluation datasets', () => {
     expect(json.statusCode).toBe(415)
     const unknown = await importCsv('00000000-0000-4000-8000-000000000000', GOOD_CSV)
     expect(unknown.statusCode).toBe(404)
-    expect(storedItems(dataset.id)).toHaveLength(0)
+    expect(await storedItems(dataset.id)).toHaveLength(0)
   })
 
   it('keeps datasets to holders of evaluation.manage', async () => {

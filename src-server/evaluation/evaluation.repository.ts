@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
-import { type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
+import { type EngineDb, engineTables, type RowPage, type RowWindow, readPage } from '../platform/db'
 import { evaluationDataset, evaluationItem, evaluationResult, evaluationRun } from './evaluation.tables'
 
 export type DatasetRow = typeof evaluationDataset.$inferSelect
@@ -7,16 +7,28 @@ export type ItemRow = typeof evaluationItem.$inferSelect
 export type RunRow = typeof evaluationRun.$inferSelect
 export type ResultRow = typeof evaluationResult.$inferSelect
 
-export function insertDataset(db: Queryable, values: typeof evaluationDataset.$inferInsert): DatasetRow {
-  return db.insert(evaluationDataset).values(values).returning().get()
+const ITEMS_PER_INSERT = 500
+
+const tables = engineTables({ evaluationDataset, evaluationItem, evaluationResult, evaluationRun })
+
+export async function insertDataset(
+  db: EngineDb,
+  values: typeof evaluationDataset.$inferInsert,
+): Promise<DatasetRow> {
+  const { evaluationDataset } = tables(db)
+  const [row] = await db.insert(evaluationDataset).values(values).returning()
+  return row as DatasetRow
 }
 
-export function findDataset(db: Queryable, id: string): DatasetRow | null {
-  return db.select().from(evaluationDataset).where(eq(evaluationDataset.id, id)).get() ?? null
+export async function findDataset(db: EngineDb, id: string): Promise<DatasetRow | null> {
+  const { evaluationDataset } = tables(db)
+  const [row] = await db.select().from(evaluationDataset).where(eq(evaluationDataset.id, id)).limit(1)
+  return row ?? null
 }
 
-export function listDatasets(db: Queryable, window: RowWindow): RowPage<DatasetRow> {
-  return selectPage(
+export function listDatasets(db: EngineDb, window: RowWindow): Promise<RowPage<DatasetRow>> {
+  const { evaluationDataset } = tables(db)
+  return readPage(
     db,
     db.select().from(evaluationDataset).orderBy(desc(evaluationDataset.createdAt)),
     { from: evaluationDataset },
@@ -25,28 +37,34 @@ export function listDatasets(db: Queryable, window: RowWindow): RowPage<DatasetR
 }
 
 /** Replaces every sample of a dataset; call inside a transaction. */
-export function replaceItems(
-  db: Queryable,
+export async function replaceItems(
+  db: EngineDb,
   datasetId: string,
   samples: { input: string; expected: string; metadata: unknown }[],
-): DatasetRow {
-  db.delete(evaluationItem).where(eq(evaluationItem.datasetId, datasetId)).run()
-  samples.forEach((sample, index) => {
-    db.insert(evaluationItem)
-      .values({ datasetId, ordinal: index + 1, ...sample })
-      .run()
-  })
-  return db
+): Promise<DatasetRow> {
+  const { evaluationDataset, evaluationItem } = tables(db)
+  await db.delete(evaluationItem).where(eq(evaluationItem.datasetId, datasetId))
+  // In batches: one statement's bound values are limited (SQLite 32766, PostgreSQL 65535).
+  for (let start = 0; start < samples.length; start += ITEMS_PER_INSERT)
+    await db
+      .insert(evaluationItem)
+      .values(
+        samples
+          .slice(start, start + ITEMS_PER_INSERT)
+          .map((sample, index) => ({ datasetId, ordinal: start + index + 1, ...sample })),
+      )
+  const [row] = await db
     .update(evaluationDataset)
     .set({ itemCount: samples.length })
     .where(eq(evaluationDataset.id, datasetId))
     .returning()
-    .get() as DatasetRow
+  return row as DatasetRow
 }
 
-export function listItems(db: Queryable, datasetId: string, window: RowWindow): RowPage<ItemRow> {
+export function listItems(db: EngineDb, datasetId: string, window: RowWindow): Promise<RowPage<ItemRow>> {
+  const { evaluationItem } = tables(db)
   const where = eq(evaluationItem.datasetId, datasetId)
-  return selectPage(
+  return readPage(
     db,
     db.select().from(evaluationItem).where(where).orderBy(asc(evaluationItem.ordinal)),
     { from: evaluationItem, where },
@@ -54,90 +72,145 @@ export function listItems(db: Queryable, datasetId: string, window: RowWindow): 
   )
 }
 
-export function allItems(db: Queryable, datasetId: string): ItemRow[] {
+export async function allItems(db: EngineDb, datasetId: string): Promise<ItemRow[]> {
+  const { evaluationItem } = tables(db)
   return db
     .select()
     .from(evaluationItem)
     .where(eq(evaluationItem.datasetId, datasetId))
     .orderBy(asc(evaluationItem.ordinal))
-    .all()
 }
 
-export function countActiveRunsOnDataset(db: Queryable, datasetId: string): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(evaluationRun)
-      .where(
-        and(eq(evaluationRun.datasetId, datasetId), inArray(evaluationRun.status, ['queued', 'running'])),
-      )
-      .get()?.n ?? 0
-  )
+export async function countActiveRunsOnDataset(db: EngineDb, datasetId: string): Promise<number> {
+  const { evaluationRun } = tables(db)
+  const [row] = await db
+    .select({ n: count() })
+    .from(evaluationRun)
+    .where(and(eq(evaluationRun.datasetId, datasetId), inArray(evaluationRun.status, ['queued', 'running'])))
+  return row?.n ?? 0
 }
 
-export function insertRun(db: Queryable, values: typeof evaluationRun.$inferInsert): RunRow {
-  return db.insert(evaluationRun).values(values).returning().get()
+export async function insertRun(db: EngineDb, values: typeof evaluationRun.$inferInsert): Promise<RunRow> {
+  const { evaluationRun } = tables(db)
+  const [row] = await db.insert(evaluationRun).values(values).returning()
+  return row as RunRow
 }
 
-export function findRun(db: Queryable, id: string): RunRow | null {
-  return db.select().from(evaluationRun).where(eq(evaluationRun.id, id)).get() ?? null
+export async function findRun(db: EngineDb, id: string): Promise<RunRow | null> {
+  const { evaluationRun } = tables(db)
+  const [row] = await db.select().from(evaluationRun).where(eq(evaluationRun.id, id)).limit(1)
+  return row ?? null
 }
 
-export function findRunOfAgent(db: Queryable, agentId: string, runId: string): RunRow | null {
-  return (
+export async function findRunOfAgent(db: EngineDb, agentId: string, runId: string): Promise<RunRow | null> {
+  const { evaluationRun } = tables(db)
+  const [row] = await db
+    .select()
+    .from(evaluationRun)
+    .where(and(eq(evaluationRun.id, runId), eq(evaluationRun.agentId, agentId)))
+    .limit(1)
+  return row ?? null
+}
+
+export function listRuns(db: EngineDb, agentId: string, window: RowWindow): Promise<RowPage<RunRow>> {
+  const { evaluationRun } = tables(db)
+  const where = eq(evaluationRun.agentId, agentId)
+  return readPage(
+    db,
+    // Runs started in the same millisecond in id order: neither engine keeps an insertion order both share.
     db
       .select()
       .from(evaluationRun)
-      .where(and(eq(evaluationRun.id, runId), eq(evaluationRun.agentId, agentId)))
-      .get() ?? null
-  )
-}
-
-export function listRuns(db: Queryable, agentId: string, window: RowWindow): RowPage<RunRow> {
-  const where = eq(evaluationRun.agentId, agentId)
-  return selectPage(
-    db,
-    db.select().from(evaluationRun).where(where).orderBy(desc(evaluationRun.createdAt), desc(sql`rowid`)),
+      .where(where)
+      .orderBy(desc(evaluationRun.createdAt), desc(evaluationRun.id)),
     { from: evaluationRun, where },
     window,
   )
 }
 
-export function updateRun(
-  db: Queryable,
+export async function updateRun(
+  db: EngineDb,
   id: string,
   values: Partial<typeof evaluationRun.$inferInsert>,
-): RunRow | null {
-  return db.update(evaluationRun).set(values).where(eq(evaluationRun.id, id)).returning().get() ?? null
+): Promise<RunRow | null> {
+  const { evaluationRun } = tables(db)
+  const [row] = await db.update(evaluationRun).set(values).where(eq(evaluationRun.id, id)).returning()
+  return row ?? null
 }
 
-export function scoredSampleIds(db: Queryable, runId: string): Set<string> {
-  const rows = db
+/**
+ * Ends a run still queued or running: the run's row lock and the status check in one statement, so of two
+ * closings (a cancel, the job's end) on PostgreSQL the second waits, rechecks and changes nothing.
+ */
+export async function closeOpenRun(
+  db: EngineDb,
+  id: string,
+  values: Partial<typeof evaluationRun.$inferInsert>,
+): Promise<RunRow | null> {
+  const { evaluationRun } = tables(db)
+  const [row] = await db
+    .update(evaluationRun)
+    .set(values)
+    .where(and(eq(evaluationRun.id, id), inArray(evaluationRun.status, ['queued', 'running'])))
+    .returning()
+  return row ?? null
+}
+
+/**
+ * Whether the run is running, holding its row until the transaction ends: a sample's result is stored only under
+ * it, so a cancel committed meanwhile (PostgreSQL runs them side by side) is seen, and nothing is stored after it.
+ */
+export async function holdRunningRun(db: EngineDb, id: string): Promise<boolean> {
+  const { evaluationRun } = tables(db)
+  const held = await db
+    .update(evaluationRun)
+    .set({ done: sql`${evaluationRun.done}` })
+    .where(and(eq(evaluationRun.id, id), eq(evaluationRun.status, 'running')))
+    .returning({ id: evaluationRun.id })
+  return held.length > 0
+}
+
+export async function scoredSampleIds(db: EngineDb, runId: string): Promise<Set<string>> {
+  const { evaluationResult } = tables(db)
+  const rows = await db
     .select({ sampleId: evaluationResult.sampleId })
     .from(evaluationResult)
     .where(eq(evaluationResult.runId, runId))
-    .all()
   return new Set(rows.map((row) => row.sampleId))
 }
 
 /** Stores a sample's result once (a resumed run never writes a second row) and returns whether it was new. */
-export function insertResult(db: Queryable, values: typeof evaluationResult.$inferInsert): boolean {
-  return db.insert(evaluationResult).values(values).onConflictDoNothing().run().changes > 0
+export async function insertResult(
+  db: EngineDb,
+  values: typeof evaluationResult.$inferInsert,
+): Promise<boolean> {
+  const { evaluationResult } = tables(db)
+  const stored = await db
+    .insert(evaluationResult)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: evaluationResult.id })
+  return stored.length > 0
 }
 
-export function countResults(db: Queryable, runId: string): number {
-  return (
-    db.select({ n: count() }).from(evaluationResult).where(eq(evaluationResult.runId, runId)).get()?.n ?? 0
-  )
+export async function countResults(db: EngineDb, runId: string): Promise<number> {
+  const { evaluationResult } = tables(db)
+  const [row] = await db
+    .select({ n: count() })
+    .from(evaluationResult)
+    .where(eq(evaluationResult.runId, runId))
+  return row?.n ?? 0
 }
 
-export function allResults(db: Queryable, runId: string): ResultRow[] {
-  return db.select().from(evaluationResult).where(eq(evaluationResult.runId, runId)).all()
+export async function allResults(db: EngineDb, runId: string): Promise<ResultRow[]> {
+  const { evaluationResult } = tables(db)
+  return db.select().from(evaluationResult).where(eq(evaluationResult.runId, runId))
 }
 
-export function listResults(db: Queryable, runId: string, window: RowWindow): RowPage<ResultRow> {
+export function listResults(db: EngineDb, runId: string, window: RowWindow): Promise<RowPage<ResultRow>> {
+  const { evaluationResult } = tables(db)
   const where = eq(evaluationResult.runId, runId)
-  return selectPage(
+  return readPage(
     db,
     db.select().from(evaluationResult).where(where).orderBy(asc(evaluationResult.ordinal)),
     { from: evaluationResult, where },

@@ -35,7 +35,8 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
   app.post(
     '/evaluation-datasets',
     { config: manage, schema: { tags, body: CreateDatasetBody, response: { 201: DatasetView } } },
-    async (request, reply) => reply.status(201).send(datasets.create(request.requireUser().id, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await datasets.create(request.requireUser().id, request.body)),
   )
 
   app.get(
@@ -100,7 +101,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext } & E
       schema: { tags, params: AgentParams, body: CreateRunBody, response: { 202: RunView } },
     },
     async (request, reply) =>
-      reply.status(202).send(runs.create(request.requireUser(), request.params.agent_id, request.body)),
+      reply.status(202).send(await runs.create(request.requireUser(), request.params.agent_id, request.body)),
   )
 
   app.get(

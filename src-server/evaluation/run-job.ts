@@ -23,18 +23,22 @@ export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): vo
   ctx.jobs.register<{ runId: string }>(
     EVALUATION_JOB,
     async ({ payload, signal, progress }) => {
-      const run = repo.findRun(ctx.db, payload.runId)
+      const run = await repo.findRun(ctx.database.reader, payload.runId)
       if (!run || isFinished(run.status)) return null
-      repo.updateRun(ctx.db, run.id, { status: 'running', startedAt: run.startedAt ?? nowIso() })
+      await ctx.database.transact((tx) =>
+        repo.updateRun(tx, run.id, { status: 'running', startedAt: run.startedAt ?? nowIso() }),
+      )
       let user: AuthUser
       try {
         user = { ...(await ctx.auth.me(run.createdBy)), tokenId: '' }
       } catch {
-        closeRun(ctx.db, run.id, 'failed', 'The user who started the run no longer exists.')
+        await closeRun(ctx.database, run.id, 'failed', 'The user who started the run no longer exists.')
         return null
       }
-      const scored = repo.scoredSampleIds(ctx.db, run.id)
-      const pending = repo.allItems(ctx.db, run.datasetId).filter((item) => !scored.has(item.id))
+      const scored = await repo.scoredSampleIds(ctx.database.reader, run.id)
+      const pending = (await repo.allItems(ctx.database.reader, run.datasetId)).filter(
+        (item) => !scored.has(item.id),
+      )
       let next = 0
       const worker = async () => {
         while (!signal.aborted) {
@@ -45,7 +49,7 @@ export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): vo
         }
       }
       await Promise.all(Array.from({ length: run.concurrency }, worker))
-      if (!signal.aborted) closeRun(ctx.db, run.id, 'succeeded')
+      if (!signal.aborted) await closeRun(ctx.database, run.id, 'succeeded')
       return { runId: run.id }
     },
     { maxAttempts: 5 },
@@ -54,7 +58,10 @@ export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): vo
   ctx.jobs.on('job', (row: { type: string; status: string; payload: unknown; error: string | null }) => {
     if (row.type !== EVALUATION_JOB || row.status !== 'failed') return
     const runId = (row.payload as { runId?: string } | null)?.runId
-    if (runId) closeRun(ctx.db, runId, 'failed', row.error ?? 'The evaluation job failed.')
+    if (runId)
+      closeRun(ctx.database, runId, 'failed', row.error ?? 'The evaluation job failed.').catch((error) =>
+        ctx.log.error({ err: error, runId }, 'evaluation run not closed'),
+      )
   })
 }
 
@@ -98,10 +105,9 @@ async function evaluateSample(
     }
   }
 
-  return ctx.db.transaction((tx) => {
-    const current = repo.findRun(tx, run.id)
-    if (current?.status !== 'running') return null
-    const stored = repo.insertResult(tx, {
+  return ctx.database.transact(async (tx) => {
+    if (!(await repo.holdRunningRun(tx, run.id))) return null
+    const stored = await repo.insertResult(tx, {
       runId: run.id,
       sampleId: item.id,
       ordinal: item.ordinal,
@@ -118,8 +124,8 @@ async function evaluateSample(
       error,
     })
     if (!stored) return null
-    const done = repo.countResults(tx, run.id)
-    repo.updateRun(tx, run.id, { done })
+    const done = await repo.countResults(tx, run.id)
+    await repo.updateRun(tx, run.id, { done })
     return done
   })
 }

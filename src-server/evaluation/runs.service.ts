@@ -2,7 +2,7 @@ import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import { findAgentType, requireUsableAgent } from '../conversation'
 import type { AppContext } from '../platform/app-context'
-import { nowIso, type Queryable } from '../platform/db'
+import { type Database, nowIso } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { requireDataset } from './datasets.service'
 import { EvaluationErrors } from './evaluation.errors'
@@ -64,8 +64,13 @@ function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): voi
     throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
 
-function requireRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): repo.RunRow {
-  const row = repo.findRunOfAgent(ctx.db, agentId, runId)
+async function requireRun(
+  ctx: AppContext,
+  user: AuthUser,
+  agentId: string,
+  runId: string,
+): Promise<repo.RunRow> {
+  const row = await repo.findRunOfAgent(ctx.database.reader, agentId, runId)
   if (!row) throw EvaluationErrors.EVALUATION_RUN_NOT_FOUND({ agent_id: agentId, run_id: runId })
   requireUsableAgent(ctx.db, user, agentId)
   return row
@@ -73,38 +78,32 @@ function requireRun(ctx: AppContext, user: AuthUser, agentId: string, runId: str
 
 /** Ends a run that is still going: status, finish time and the summary of what was scored, in one write. */
 export function closeRun(
-  db: Queryable,
+  database: Database,
   runId: string,
   status: 'succeeded' | 'failed' | 'cancelled',
   error: string | null = null,
-) {
-  return db.transaction((tx) => {
-    const run = repo.findRun(tx, runId)
-    if (!run || isFinished(run.status)) return null
-    const results = repo.allResults(tx, runId)
-    return repo.updateRun(tx, runId, {
-      status,
-      error,
-      finishedAt: nowIso(),
-      done: results.length,
-      summary: summarise(results),
-    })
+): Promise<repo.RunRow | null> {
+  return database.transact(async (tx) => {
+    // Closed first: from then on no sample stores a result, so the summary below counts every one stored.
+    if (!(await repo.closeOpenRun(tx, runId, { status, error, finishedAt: nowIso() }))) return null
+    const results = await repo.allResults(tx, runId)
+    return repo.updateRun(tx, runId, { done: results.length, summary: summarise(results) })
   })
 }
 
 export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'resolve'>) {
   return {
     /** The run row and its durable job are created together; the job does the work. */
-    create(user: AuthUser, agentId: string, body: CreateRunBody): RunView {
+    async create(user: AuthUser, agentId: string, body: CreateRunBody): Promise<RunView> {
       requireChatAgent(ctx, user, agentId)
-      const dataset = requireDataset(ctx, body.dataset_id)
+      const dataset = await requireDataset(ctx, body.dataset_id)
       if (dataset.itemCount === 0) throw EvaluationErrors.DATASET_EMPTY({ dataset_id: dataset.id })
       const judge =
         body.judge_provider === undefined && body.judge_model === undefined
           ? BUILTIN_JUDGE
           : models.resolve({ provider: body.judge_provider, model: body.judge_model }, 'json_schema')
-      const row = ctx.db.transaction((tx) => {
-        const run = repo.insertRun(tx, {
+      const row = await ctx.database.transact(async (tx) => {
+        const run = await repo.insertRun(tx, {
           agentId,
           datasetId: dataset.id,
           judgeProvider: judge.provider,
@@ -113,34 +112,35 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
           total: dataset.itemCount,
           createdBy: user.id,
         })
-        const job = ctx.jobs.enqueueSync(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
-        return repo.updateRun(tx, run.id, { jobId: job.id }) as repo.RunRow
+        const job = await ctx.jobs.enqueue(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
+        return (await repo.updateRun(tx, run.id, { jobId: job.id })) as repo.RunRow
       })
+      ctx.jobs.kick()
       return presentRun(row)
     },
 
-    list(user: AuthUser, agentId: string, query: PageQuery) {
+    async list(user: AuthUser, agentId: string, query: PageQuery) {
       requireUsableAgent(ctx.db, user, agentId)
-      const { rows, total } = repo.listRuns(ctx.db, agentId, pageWindow(query))
+      const { rows, total } = await repo.listRuns(ctx.database.reader, agentId, pageWindow(query))
       return toPage(rows.map(presentRun), total, query)
     },
 
-    get(user: AuthUser, agentId: string, runId: string): RunView {
-      return presentRun(requireRun(ctx, user, agentId, runId))
+    async get(user: AuthUser, agentId: string, runId: string): Promise<RunView> {
+      return presentRun(await requireRun(ctx, user, agentId, runId))
     },
 
-    listResults(user: AuthUser, agentId: string, runId: string, query: PageQuery) {
-      requireRun(ctx, user, agentId, runId)
-      const { rows, total } = repo.listResults(ctx.db, runId, pageWindow(query))
+    async listResults(user: AuthUser, agentId: string, runId: string, query: PageQuery) {
+      await requireRun(ctx, user, agentId, runId)
+      const { rows, total } = await repo.listResults(ctx.database.reader, runId, pageWindow(query))
       return toPage(rows.map(presentResult), total, query)
     },
 
     async cancel(user: AuthUser, agentId: string, runId: string): Promise<RunView> {
-      const run = requireRun(ctx, user, agentId, runId)
+      const run = await requireRun(ctx, user, agentId, runId)
       if (isFinished(run.status)) throw EvaluationErrors.EVALUATION_RUN_FINISHED({ status: run.status })
-      const closed = closeRun(ctx.db, runId, 'cancelled')
+      const closed = await closeRun(ctx.database, runId, 'cancelled')
       if (run.jobId) await ctx.jobs.cancel(run.jobId)
-      return presentRun(closed ?? requireRun(ctx, user, agentId, runId))
+      return presentRun(closed ?? (await requireRun(ctx, user, agentId, runId)))
     },
   }
 }

@@ -47,9 +47,9 @@ export interface ReceiveOptions<T> {
   /**
    * Runs once with the fields sent ahead of the first file, before a byte of that file is read (or at the end
    * when no file came): checks that depend on a field (which agent) refuse there, so a refused caller's file is
-   * never read.
+   * never read. It may answer asynchronously (a read of a converted repository).
    */
-  authorize?(fields: Record<string, string>): T
+  authorize?(fields: Record<string, string>): T | PromiseLike<T>
 }
 
 /**
@@ -96,19 +96,21 @@ export class UploadGate {
     const fields: Record<string, string> = {}
     const files: ReceivedFile[] = []
     let authorized: { value: T } | null = null
-    const authorize = () => ({ value: options.authorize ? options.authorize(fields) : (undefined as T) })
+    const authorize = async () => ({
+      value: options.authorize ? await options.authorize(fields) : (undefined as T),
+    })
     const budget = { left: this.limits.maxRequestBytes }
     for await (const part of request.parts()) {
       if (part.type !== 'file') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value
         continue
       }
-      authorized ??= authorize()
+      authorized ??= await authorize()
       const target = path.join(this.tempDir, `${randomUUID()}.part`)
       temps.push(target)
       files.push(await this.store(part, target, budget))
     }
-    authorized ??= authorize()
+    authorized ??= await authorize()
     return { fields, files, authorized: authorized.value }
   }
 
