@@ -102,14 +102,17 @@ describe.skipIf(unavailable)(
       })
       const done = sql`status = 'succeeded'`
       await until(
-        async () => runSql<{ n: number }>(database.reader, sql`SELECT count(*)::int AS n FROM job WHERE ${done}`),
+        async () =>
+          runSql<{ n: number }>(database.reader, sql`SELECT count(*)::int AS n FROM job WHERE ${done}`),
         ([row]) => row?.n === enqueued.length,
       )
 
       const ran = await effects(database)
       expect(ran.map((effect) => effect.job_id).sort()).toEqual(enqueued.map((job) => job.id).sort())
       // Both processes took jobs: the claims really raced.
-      expect(new Set(ran.map((effect) => effect.runner))).toEqual(new Set(runners.map((runner) => runner.owner)))
+      expect(new Set(ran.map((effect) => effect.runner))).toEqual(
+        new Set(runners.map((runner) => runner.owner)),
+      )
       for (const effect of ran) {
         const job = await jobs.get(effect.job_id)
         expect(job).toMatchObject({ status: 'succeeded', attempts: 1, result: { runner: effect.runner } })
@@ -126,7 +129,8 @@ describe.skipIf(unavailable)(
       )
       const killed = runners.find((runner) => runner.owner === started?.runner)
       const survivor = runners.find((runner) => runner !== killed)
-      if (!killed || !survivor) throw new Error(`the job was started by an unknown runner: ${started?.runner}`)
+      if (!killed || !survivor)
+        throw new Error(`the job was started by an unknown runner: ${started?.runner}`)
       await killed.kill()
       // Only now may the job go past its middle: the killed process never could.
       await database.transact((tx) => runSql(tx, sql`INSERT INTO job_release (job_id) VALUES (${job.id})`))
