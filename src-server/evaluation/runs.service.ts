@@ -1,6 +1,6 @@
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
-import { findAgentType, requireUsableAgent } from '../conversation'
+import { findAgentTypeSync, requireUsableAgentSync } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import { nowIso, type Queryable } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
@@ -59,8 +59,8 @@ function presentResult(row: repo.ResultRow): ResultView {
 
 /** Evaluating an agent runs it as the user, so it needs the right to use it (`agent.use`). */
 function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): void {
-  requireUsableAgent(ctx.db, user, agentId)
-  const agentType = findAgentType(ctx.db, agentId)
+  requireUsableAgentSync(ctx.db, user, agentId)
+  const agentType = findAgentTypeSync(ctx.db, agentId)
   if (agentType !== null && agentType !== 'chat')
     throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
@@ -68,7 +68,7 @@ function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): voi
 function requireRun(ctx: AppContext, user: AuthUser, agentId: string, runId: string): repo.RunRow {
   const row = repo.findRunOfAgent(ctx.db, agentId, runId)
   if (!row) throw EvaluationErrors.EVALUATION_RUN_NOT_FOUND({ agent_id: agentId, run_id: runId })
-  requireUsableAgent(ctx.db, user, agentId)
+  requireUsableAgentSync(ctx.db, user, agentId)
   return row
 }
 
@@ -122,7 +122,7 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
     },
 
     list(user: AuthUser, agentId: string, query: PageQuery) {
-      requireUsableAgent(ctx.db, user, agentId)
+      requireUsableAgentSync(ctx.db, user, agentId)
       const { rows, total } = repo.listRuns(ctx.db, agentId, pageWindow(query))
       return toPage(rows.map(presentRun), total, query)
     },
