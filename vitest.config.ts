@@ -41,6 +41,12 @@ const postgresTests = [
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
+  'src-server/conversation/agents.test.ts',
+  'src-server/conversation/audience.test.ts',
+  'src-server/conversation/handoff.test.ts',
+  'src-server/conversation/inbox.test.ts',
+  'src-server/conversation/sessions.test.ts',
+  'src-server/conversation/stream.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 
