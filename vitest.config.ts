@@ -47,6 +47,7 @@ const postgresTests = [
   'src-server/conversation/inbox.test.ts',
   'src-server/conversation/sessions.test.ts',
   'src-server/conversation/stream.test.ts',
+  'src-server/platform/events/event-bus.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 
