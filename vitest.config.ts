@@ -45,6 +45,7 @@ const postgresTests = [
   'src-server/conversation/audience.test.ts',
   'src-server/conversation/handoff.test.ts',
   'src-server/conversation/inbox.test.ts',
+  'src-server/conversation/instances.test.ts',
   'src-server/conversation/sessions.test.ts',
   'src-server/conversation/stream.test.ts',
   'src-server/platform/events/event-bus.test.ts',
