@@ -81,10 +81,14 @@ describe('revoked operators lose their sockets', () => {
     expect(await session.next((message) => message.type === 'error')).toMatchObject({
       code: 'UNAUTHORIZED',
     })
-    expect(agentMessages(sessionId)).toBe(0)
-    expect(systemMessages(sessionId)).toBe(0)
+    expect(await agentMessages(sessionId)).toBe(0)
+    expect(await systemMessages(sessionId)).toBe(0)
     expect(
-      count(server, "SELECT count(*) n FROM chat_session WHERE id = ? AND state = 'AI_ACTIVE'", sessionId),
+      await count(
+        server,
+        "SELECT count(*) n FROM chat_session WHERE id = ? AND state = 'AI_ACTIVE'",
+        sessionId,
+      ),
     ).toBe(1)
   })
 
@@ -102,8 +106,8 @@ describe('revoked operators lose their sockets', () => {
     session.send({ event: 'agent_message', content: 'I am the operator' })
     expect((await session.closed).code).toBe(4403)
     expect((await feed.closed).code).toBe(4403)
-    expect(agentMessages(sessionId)).toBe(0)
-    expect(systemMessages(sessionId)).toBe(0)
+    expect(await agentMessages(sessionId)).toBe(0)
+    expect(await systemMessages(sessionId)).toBe(0)
 
     // The owner's socket on the same session is untouched, and so is Olga's on her own session.
     annSocket.send({ event: 'user_message', content: 'anyone?' })
@@ -139,7 +143,11 @@ describe('revoked operators lose their sockets', () => {
     signedIn.send({ event: 'agent_message', content: 'after sign-out' })
     expect(await signedIn.closed).toEqual({ code: 4401, reason: 'You signed out.' })
     expect(
-      count(server, "SELECT count(*) n FROM chat_message WHERE role = 'agent' AND session_id = ?", sessionId),
+      await count(
+        server,
+        "SELECT count(*) n FROM chat_message WHERE role = 'agent' AND session_id = ?",
+        sessionId,
+      ),
     ).toBe(1)
   })
 })
@@ -167,7 +175,7 @@ describe('revoked callers lose their event streams', () => {
     ])
     expect(events.filter((event) => event.type === 'token').length).toBeLessThan(400)
     expect(
-      count(
+      await count(
         server,
         "SELECT count(*) n FROM chat_message WHERE role = 'assistant' AND status = 'interrupted'",
       ),
