@@ -40,6 +40,7 @@ const postgresTests = [
   'src-server/auth/caller-cache.test.ts',
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
+  'src-server/auth/revocation.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
   'src-server/conversation/agents.test.ts',
   'src-server/conversation/audience.test.ts',
