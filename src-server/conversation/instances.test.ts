@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { connect, request, storedRow, type TestSocket, tokenOf } from '../../test/helpers/conversation'
 import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { findAppRoot } from '../platform/config'
 import { type Database, openPostgresEngine } from '../platform/db'
+import { LISTENER_NAME } from '../platform/events'
 
 /** Long enough for a loaded machine; the test waits for the event, never for a time. */
 const DEADLINE_MS = 15_000
@@ -94,5 +96,35 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('two instances on one PostgreSQL dat
         sessionId,
       ),
     ).toEqual({ state: 'HUMAN_ACTIVE', username: 'olga' })
+  })
+
+  it('re-reads what its sockets missed once its listening connection is back', async () => {
+    const { a, b } = await twoInstances()
+    const ann = await a.server.headersFor('ann')
+    const olga = await a.server.headersFor('olga', ['operator'])
+    const sessionId = randomUUID()
+    const user = await socket(b.base, `/ws/${sessionId}?create=true`, ann)
+    await user.next((message) => message.type === 'history', DEADLINE_MS)
+    const operator = await socket(a.base, `/ws/${sessionId}`, olga)
+    await operator.next((message) => message.type === 'history', DEADLINE_MS)
+
+    // A message whose event never reached A (stored without one, as if published while A was not listening).
+    const missed = randomUUID()
+    await b.server.write(
+      sql`INSERT INTO chat_message (id, session_id, role, content, seq, author_id, created_at)
+          SELECT ${missed}, ${sessionId}, 'user', 'sent while A was deaf', 1, id, ${new Date().toISOString()}
+          FROM "user" WHERE username = 'ann'`,
+    )
+    const cut = await b.server.rows<{ done: boolean }>(
+      sql`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+          WHERE application_name = ${LISTENER_NAME} AND datname = current_database()`,
+    )
+    expect(cut).toEqual([{ done: true }, { done: true }])
+    const resent = await operator.next(isUserMessage('sent while A was deaf'), DEADLINE_MS)
+    expect((resent.message as { id: string }).id).toBe(missed)
+
+    // And A hears B's events again afterwards.
+    user.send({ event: 'user_message', content: 'after the reconnect' })
+    await operator.next(isUserMessage('after the reconnect'), DEADLINE_MS)
   })
 })
