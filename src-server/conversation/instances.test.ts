@@ -48,83 +48,87 @@ const isUserMessage = (content: string) => (message: Record<string, unknown>) =>
   (message.message as { role: string; content: string }).role === 'user' &&
   (message.message as { content: string }).content === content
 
-describe.skipIf(TEST_ENGINE !== 'postgres')('two instances on one PostgreSQL database', () => {
-  it("delivers a user's message sent through B to an operator's sockets on A, and A's takeover to the user on B", async () => {
-    const { a, b } = await twoInstances()
-    // Accounts live on PostgreSQL: a token made through A works on B.
-    const ann = await a.server.headersFor('ann')
-    const olga = await a.server.headersFor('olga', ['operator'])
+describe.skipIf(TEST_ENGINE !== 'postgres')(
+  'two instances on one PostgreSQL database (the postgres project only)',
+  () => {
+    it("delivers a user's message sent through B to an operator's sockets on A, and A's takeover to the user on B", async () => {
+      const { a, b } = await twoInstances()
+      // Accounts live on PostgreSQL: a token made through A works on B.
+      const ann = await a.server.headersFor('ann')
+      const olga = await a.server.headersFor('olga', ['operator'])
 
-    const feed = await socket(a.base, '/ws-operator', olga)
-    await feed.next((message) => message.type === 'ready', DEADLINE_MS)
-    const sessionId = randomUUID()
-    const user = await socket(b.base, `/ws/${sessionId}?create=true`, ann)
-    await user.next((message) => message.type === 'history', DEADLINE_MS)
-    const operator = await socket(a.base, `/ws/${sessionId}`, olga)
-    await operator.next((message) => message.type === 'history', DEADLINE_MS)
+      const feed = await socket(a.base, '/ws-operator', olga)
+      await feed.next((message) => message.type === 'ready', DEADLINE_MS)
+      const sessionId = randomUUID()
+      const user = await socket(b.base, `/ws/${sessionId}?create=true`, ann)
+      await user.next((message) => message.type === 'history', DEADLINE_MS)
+      const operator = await socket(a.base, `/ws/${sessionId}`, olga)
+      await operator.next((message) => message.type === 'history', DEADLINE_MS)
 
-    user.send({ event: 'user_message', content: 'Hello from instance B' })
-    await operator.next(isUserMessage('Hello from instance B'), DEADLINE_MS)
-    const updated = await feed.next(
-      (message) =>
-        message.type === 'session_updated' &&
-        (message.session as { id: string; last_user_message: string | null }).last_user_message ===
-          'Hello from instance B',
-      DEADLINE_MS,
-    )
-    expect((updated.session as { id: string }).id).toBe(sessionId)
+      user.send({ event: 'user_message', content: 'Hello from instance B' })
+      await operator.next(isUserMessage('Hello from instance B'), DEADLINE_MS)
+      const updated = await feed.next(
+        (message) =>
+          message.type === 'session_updated' &&
+          (message.session as { id: string; last_user_message: string | null }).last_user_message ===
+            'Hello from instance B',
+        DEADLINE_MS,
+      )
+      expect((updated.session as { id: string }).id).toBe(sessionId)
 
-    const takeover = await request(a.base, olga, 'POST', `/sessions/${sessionId}/takeover`, {})
-    expect(takeover.status, JSON.stringify(takeover.body)).toBe(200)
-    const system = await user.next(
-      (message) => message.type === 'system' && message.status === 'HUMAN_ACTIVE',
-      DEADLINE_MS,
-    )
-    expect(system).toMatchObject({ assigned_operator: { username: 'olga' }, message: { role: 'system' } })
+      const takeover = await request(a.base, olga, 'POST', `/sessions/${sessionId}/takeover`, {})
+      expect(takeover.status, JSON.stringify(takeover.body)).toBe(200)
+      const system = await user.next(
+        (message) => message.type === 'system' && message.status === 'HUMAN_ACTIVE',
+        DEADLINE_MS,
+      )
+      expect(system).toMatchObject({ assigned_operator: { username: 'olga' }, message: { role: 'system' } })
 
-    // The operator answers on A; the user reads it on B.
-    operator.send({ event: 'agent_message', content: 'Olga on A here.' })
-    await user.next(
-      (message) =>
-        message.type === 'message' && (message.message as { content: string }).content === 'Olga on A here.',
-      DEADLINE_MS,
-    )
-    expect(
-      await storedRow(
-        b.server,
-        'SELECT s.state, u.username FROM chat_session s JOIN "user" u ON u.id = s.assigned_operator_id WHERE s.id = ?',
-        sessionId,
-      ),
-    ).toEqual({ state: 'HUMAN_ACTIVE', username: 'olga' })
-  })
+      // The operator answers on A; the user reads it on B.
+      operator.send({ event: 'agent_message', content: 'Olga on A here.' })
+      await user.next(
+        (message) =>
+          message.type === 'message' &&
+          (message.message as { content: string }).content === 'Olga on A here.',
+        DEADLINE_MS,
+      )
+      expect(
+        await storedRow(
+          b.server,
+          'SELECT s.state, u.username FROM chat_session s JOIN "user" u ON u.id = s.assigned_operator_id WHERE s.id = ?',
+          sessionId,
+        ),
+      ).toEqual({ state: 'HUMAN_ACTIVE', username: 'olga' })
+    })
 
-  it('re-reads what its sockets missed once its listening connection is back', async () => {
-    const { a, b } = await twoInstances()
-    const ann = await a.server.headersFor('ann')
-    const olga = await a.server.headersFor('olga', ['operator'])
-    const sessionId = randomUUID()
-    const user = await socket(b.base, `/ws/${sessionId}?create=true`, ann)
-    await user.next((message) => message.type === 'history', DEADLINE_MS)
-    const operator = await socket(a.base, `/ws/${sessionId}`, olga)
-    await operator.next((message) => message.type === 'history', DEADLINE_MS)
+    it('re-reads what its sockets missed once its listening connection is back', async () => {
+      const { a, b } = await twoInstances()
+      const ann = await a.server.headersFor('ann')
+      const olga = await a.server.headersFor('olga', ['operator'])
+      const sessionId = randomUUID()
+      const user = await socket(b.base, `/ws/${sessionId}?create=true`, ann)
+      await user.next((message) => message.type === 'history', DEADLINE_MS)
+      const operator = await socket(a.base, `/ws/${sessionId}`, olga)
+      await operator.next((message) => message.type === 'history', DEADLINE_MS)
 
-    // A message whose event never reached A (stored without one, as if published while A was not listening).
-    const missed = randomUUID()
-    await b.server.write(
-      sql`INSERT INTO chat_message (id, session_id, role, content, seq, author_id, created_at)
+      // A message whose event never reached A (stored without one, as if published while A was not listening).
+      const missed = randomUUID()
+      await b.server.write(
+        sql`INSERT INTO chat_message (id, session_id, role, content, seq, author_id, created_at)
           SELECT ${missed}, ${sessionId}, 'user', 'sent while A was deaf', 1, id, ${new Date().toISOString()}
           FROM "user" WHERE username = 'ann'`,
-    )
-    const cut = await b.server.rows<{ done: boolean }>(
-      sql`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+      )
+      const cut = await b.server.rows<{ done: boolean }>(
+        sql`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
           WHERE application_name = ${LISTENER_NAME} AND datname = current_database()`,
-    )
-    expect(cut).toEqual([{ done: true }, { done: true }])
-    const resent = await operator.next(isUserMessage('sent while A was deaf'), DEADLINE_MS)
-    expect((resent.message as { id: string }).id).toBe(missed)
+      )
+      expect(cut).toEqual([{ done: true }, { done: true }])
+      const resent = await operator.next(isUserMessage('sent while A was deaf'), DEADLINE_MS)
+      expect((resent.message as { id: string }).id).toBe(missed)
 
-    // And A hears B's events again afterwards.
-    user.send({ event: 'user_message', content: 'after the reconnect' })
-    await operator.next(isUserMessage('after the reconnect'), DEADLINE_MS)
-  })
-})
+      // And A hears B's events again afterwards.
+      user.send({ event: 'user_message', content: 'after the reconnect' })
+      await operator.next(isUserMessage('after the reconnect'), DEADLINE_MS)
+    })
+  },
+)

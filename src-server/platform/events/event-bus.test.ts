@@ -55,7 +55,7 @@ function instance(url: string) {
 }
 
 describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'the event bus across instances (PostgreSQL LISTEN/NOTIFY)',
+  'the event bus across instances (PostgreSQL LISTEN/NOTIFY: the postgres project only)',
   () => {
     const open: { close(): Promise<void> }[] = []
     afterEach(async () => {
