@@ -41,9 +41,18 @@ const postgresTests = [
   'src-server/auth/caller-cache.test.ts',
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
+  'src-server/auth/revocation.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
   'src-server/evaluation/datasets.test.ts',
   'src-server/evaluation/evaluation-runs.test.ts',
+  'src-server/conversation/agents.test.ts',
+  'src-server/conversation/audience.test.ts',
+  'src-server/conversation/handoff.test.ts',
+  'src-server/conversation/inbox.test.ts',
+  'src-server/conversation/instances.test.ts',
+  'src-server/conversation/sessions.test.ts',
+  'src-server/conversation/stream.test.ts',
+  'src-server/platform/events/event-bus.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 

@@ -17,7 +17,7 @@ import {
   conversationPlugin,
   createAgentService,
   createChatOrchestrator,
-  findAgentOwnerId,
+  findAgentOwnerIdSync,
   findAgentsUsingProvider,
 } from './conversation'
 import {
@@ -56,8 +56,10 @@ import {
   sqliteEngine,
   sqliteFileIn,
   startCheckpointer,
+  unconvertedOnSqlite,
 } from './platform/db'
 import { errorHandling } from './platform/errors'
+import { createEventBus } from './platform/events'
 import {
   allowedHosts,
   answerClientError,
@@ -164,6 +166,7 @@ async function buildApp(
   applyMigrations(db, config.appRoot)
   const checkpointer = startCheckpointer(db)
   const database = options.convertedDomainsOn ?? sqliteEngine(db)
+  const events = createEventBus(database, logger)
 
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
@@ -198,6 +201,7 @@ async function buildApp(
     instanceId: readInstanceId(config.dataDir),
     db,
     database,
+    events,
     blobs: new BlobStore(config.blobDir),
     uploads: new UploadGate(
       {
@@ -300,7 +304,7 @@ async function buildApp(
   await app.register(marketplace, {
     ctx,
     assetOwners: {
-      agent: findAgentOwnerId,
+      agent: findAgentOwnerIdSync,
       knowledge_source: findKnowledgeSourceOwnerId,
       document_agent: findRuntimeAgentOwnerId,
     },
@@ -310,14 +314,14 @@ async function buildApp(
   await app.register(aiRoutes, {
     ctx,
     models,
-    providerUsers: (tx, id) => ({
-      agents: findAgentsUsingProvider(tx, id),
-      runtime_agents: findRuntimeAgentsUsingProvider(tx, id),
+    providerUsers: async (tx, id) => ({
+      agents: await findAgentsUsingProvider(tx, id),
+      runtime_agents: findRuntimeAgentsUsingProvider(unconvertedOnSqlite(tx, 'document recognition'), id),
     }),
   })
   const chat = createChatOrchestrator(ctx, {
     models,
-    agents: createAgentService(db, { checkModel: chatModelCheck(models) }),
+    agents: createAgentService(ctx, { checkModel: chatModelCheck(models) }),
     retriever: createKnowledgeRetriever(ctx),
     tools: createToolRuntime(ctx),
   })
@@ -331,6 +335,7 @@ async function buildApp(
     await workers.close()
     stopGuard()
     await checkpointer.stop()
+    await events.close()
     if (database !== options.convertedDomainsOn) await database.close()
     db.$client.close()
     releaseDataDir()

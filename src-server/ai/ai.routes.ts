@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../platform/app-context'
-import type { Queryable } from '../platform/db'
+import type { EngineDb } from '../platform/db'
 import { NoContent } from '../platform/http'
 import {
   ModelCatalogueSchema,
@@ -17,7 +17,7 @@ export const aiRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   models: ModelRegistry & ModelAdmin
   /** Who names a provider (agents, recognition agents): read by the domains that own them. */
-  providerUsers: (db: Queryable, id: string) => ProviderUsers
+  providerUsers: (db: EngineDb, id: string) => Promise<ProviderUsers>
 }> = async (app, { models, providerUsers }) => {
   app.get('/models', { schema: { tags: ['models'], response: { 200: ModelCatalogueSchema } } }, async () =>
     models.listModels(),

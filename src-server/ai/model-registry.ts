@@ -1,6 +1,6 @@
 import { recordAdminAction } from '../admin-audit'
 import type { AppContext } from '../platform/app-context'
-import { type Queryable, unconvertedOnSqlite } from '../platform/db'
+import type { EngineDb } from '../platform/db'
 import { AiErrors } from './ai.errors'
 import type { ProviderSettings, PutProvidersBody } from './ai.schemas'
 import { BUILTIN_PROVIDER_ID, createBuiltinProvider } from './builtin-provider'
@@ -28,7 +28,7 @@ export interface ModelAdmin {
   deleteProvider(
     actorId: string,
     id: string,
-    usersOf: (db: Queryable, id: string) => ProviderUsers,
+    usersOf: (db: EngineDb, id: string) => Promise<ProviderUsers>,
   ): Promise<void>
 }
 
@@ -285,7 +285,7 @@ export async function createModelRegistry(
   async function deleteProvider(
     actorId: string,
     id: string,
-    usersOf: (db: Queryable, id: string) => ProviderUsers,
+    usersOf: (db: EngineDb, id: string) => Promise<ProviderUsers>,
   ): Promise<void> {
     if (id === BUILTIN_PROVIDER_ID || fromEnv?.id === id)
       throw AiErrors.PROVIDER_NOT_DELETABLE(
@@ -298,7 +298,7 @@ export async function createModelRegistry(
       const stored = (await config.readStoredProviders(tx)).find((entry) => entry.id === id)
       if (!stored) throw AiErrors.MODEL_PROVIDER_NOT_FOUND({ id }, `No model provider "${id}".`)
       const defaults = await config.readDefaults(tx)
-      const users = usersOf(unconvertedOnSqlite(tx, 'the agents naming providers'), id)
+      const users = await usersOf(tx, id)
       const isDefault = defaults.model_provider === id
       if (isDefault || users.agents.length > 0 || users.runtime_agents.length > 0) {
         const named = [

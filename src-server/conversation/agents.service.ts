@@ -2,6 +2,7 @@ import { mayAccess, type Resource, reachesEvery, requireAccess } from '../access
 import type { ModelRegistry } from '../ai'
 import type { AuthUser, Role } from '../auth'
 import { grantedAssetIds, hasAssetGrant } from '../marketplace'
+import type { AppContext } from '../platform/app-context'
 import type { Queryable } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import { pageWindow, toPage } from '../platform/http'
@@ -58,7 +59,7 @@ export function presentAgent(
 
 /**
  * An agent as the access rules see it: owned, granted by marketplace orders (and, with `talks`, in its audience),
- * 404 to whoever is refused.
+ * 404 to whoever is refused. `db` is marketplace's SQLite handle, where its grants live until it converts.
  */
 function agentResource(db: Queryable, agentId: string, ownerId: string, talks = false): Resource {
   return {
@@ -136,20 +137,25 @@ function changeableBy<T extends { ownerId: string }>(
 }
 
 const ownerOnly = (db: Queryable, agentId: string) => {
-  const ownerId = repo.findAgentOwnerId(db, agentId)
+  const ownerId = repo.findAgentOwnerIdSync(db, agentId)
   return ownerId === null ? null : { ownerId }
 }
+
+/*
+ * The checks below are the synchronous SQLite ones of the domains not converted yet (knowledge, mcp, evaluation):
+ * they read the agents where those domains' data lives, until they convert and use the service's async checks.
+ */
 
 /**
  * Whether the agent exists and the user may talk to it (a citation from its answers stands only while they may):
  * its audience counts, since they read its answers.
  */
-export function mayUseAgent(
+export function mayUseAgentSync(
   db: Queryable,
   user: Pick<AuthUser, 'id' | 'permissions' | 'roles'>,
   agentId: string,
 ): boolean {
-  const found = repo.findAgent(db, agentId)
+  const found = repo.findAgentSync(db, agentId)
   return (
     found !== null &&
     mayAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId, inAudience(found, user)))
@@ -157,7 +163,7 @@ export function mayUseAgent(
 }
 
 /** For knowledge and evaluation: the agent exists and the user may use it. */
-export function requireUsableAgent(
+export function requireUsableAgentSync(
   db: Queryable,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
@@ -166,7 +172,7 @@ export function requireUsableAgent(
 }
 
 /** For knowledge and mcp: the agent exists and the user may change it (mount or unmount on it). */
-export function requireChangeableAgent(
+export function requireChangeableAgentSync(
   db: Queryable,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
@@ -179,43 +185,52 @@ export function requireChangeableAgent(
  * audience takes them in; operators and agent managers see all. Anyone else's agent is 404 as if absent. Only the
  * owner or an agent manager changes an agent; only the owner or an admin sets who the audience is.
  */
-export function createAgentService(db: Queryable, deps: { checkModel: ModelConfigCheck }) {
+export function createAgentService(
+  ctx: Pick<AppContext, 'database' | 'db'>,
+  deps: { checkModel: ModelConfigCheck },
+) {
+  const { database } = ctx
+  // Marketplace's grants, read where marketplace keeps them until it converts.
+  const grants = ctx.db
+
   /** The agent, when the user may talk to it (chat, read it); else 404. */
-  function usable(user: AuthUser, agentId: string): repo.AgentWithOwner {
-    const found = repo.findAgent(db, agentId)
-    return usableBy(db, user, agentId, found, found !== null && inAudience(found, user))
+  async function usable(user: AuthUser, agentId: string): Promise<repo.AgentWithOwner> {
+    const found = await repo.findAgent(database.reader, agentId)
+    return usableBy(grants, user, agentId, found, found !== null && inAudience(found, user))
   }
 
   return {
     usable,
 
-    get(user: AuthUser, agentId: string): AgentView {
-      return presentAgent(usable(user, agentId), user)
+    async get(user: AuthUser, agentId: string): Promise<AgentView> {
+      return presentAgent(await usable(user, agentId), user)
     },
 
-    create(user: AuthUser, body: CreateAgentBody): AgentView {
+    async create(user: AuthUser, body: CreateAgentBody): Promise<AgentView> {
       deps.checkModel({
         provider: body.model_provider,
         model: body.model_name,
         temperature: body.model_temperature,
       })
-      const row = repo.insertAgent(db, {
-        ownerId: user.id,
-        name: body.name,
-        description: body.description ?? '',
-        agentType: body.agent_type ?? 'chat',
-        systemPrompt: body.system_prompt ?? '',
-        modelProvider: body.model_provider ?? null,
-        modelName: body.model_name ?? null,
-        modelTemperature: body.model_temperature ?? null,
-      })
+      const row = await database.transact((tx) =>
+        repo.insertAgent(tx, {
+          ownerId: user.id,
+          name: body.name,
+          description: body.description ?? '',
+          agentType: body.agent_type ?? 'chat',
+          systemPrompt: body.system_prompt ?? '',
+          modelProvider: body.model_provider ?? null,
+          modelName: body.model_name ?? null,
+          modelTemperature: body.model_temperature ?? null,
+        }),
+      )
       return presentAgent({ ...row, ownerUsername: user.username }, user)
     },
 
-    update(user: AuthUser, agentId: string, body: UpdateAgentBody): AgentView {
-      const found = repo.findAgent(db, agentId)
+    async update(user: AuthUser, agentId: string, body: UpdateAgentBody): Promise<AgentView> {
+      const found = await repo.findAgent(database.reader, agentId)
       // Its audience may see it (so they get 403, not 404) but never change it.
-      const current = changeableBy(db, user, agentId, found, found !== null && inAudience(found, user))
+      const current = changeableBy(grants, user, agentId, found, found !== null && inAudience(found, user))
       const provider = body.model_provider === undefined ? current.modelProvider : body.model_provider
       const model = body.model_name === undefined ? current.modelName : body.model_name
       const temperature =
@@ -231,7 +246,7 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
               "Only the agent's owner or an admin decides who may talk to it.",
             ),
         })
-      repo.updateAgent(db, agentId, {
+      const changes = {
         ...(setsAudience && nextAudience(current, body)),
         ...(body.name !== undefined && { name: body.name }),
         ...(body.description !== undefined && { description: body.description }),
@@ -239,18 +254,19 @@ export function createAgentService(db: Queryable, deps: { checkModel: ModelConfi
         modelProvider: provider,
         modelName: model,
         modelTemperature: temperature,
-      })
-      return presentAgent(usable(user, agentId), user)
+      }
+      await database.transact((tx) => repo.updateAgent(tx, agentId, changes))
+      return presentAgent(await usable(user, agentId), user)
     },
 
     /** The agents the user may talk to; `mine`: only those they own. */
-    list(user: AuthUser, query: AgentListQuery) {
+    async list(user: AuthUser, query: AgentListQuery) {
       const scope: repo.AgentScope = query.mine
         ? { ownerId: user.id }
         : reachesEvery(user, 'agent.use')
           ? { all: true }
-          : { talker: user, grantedIds: grantedAssetIds(db, user.id, 'agent') }
-      const { rows, total } = repo.listAgents(db, scope, pageWindow(query))
+          : { talker: user, grantedIds: grantedAssetIds(grants, user.id, 'agent') }
+      const { rows, total } = await repo.listAgents(database.reader, scope, pageWindow(query))
       return toPage(
         rows.map((row) => presentAgent(row, user)),
         total,

@@ -1,6 +1,6 @@
 import { requireAccess } from '../access'
 import type { AuthUser } from '../auth'
-import type { Db } from '../platform/db'
+import type { Database } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import * as repo from './canned-responses.repository'
 import { ConversationErrors } from './conversation.errors'
@@ -22,34 +22,36 @@ function presentCannedResponse(row: repo.CannedResponseRow): CannedResponseView 
  * Saved replies operators insert with `/shortcut`: each operator's own plus the shared ones. Anyone may add
  * a shared one; only its author or an admin deletes it. Routes require `chat.operate`.
  */
-export function createCannedResponses(db: Db) {
-  function usable(user: AuthUser, id: string): repo.CannedResponseRow {
-    const row = repo.findUsable(db, id, user.id)
+export function createCannedResponses(database: Database) {
+  async function usable(user: AuthUser, id: string): Promise<repo.CannedResponseRow> {
+    const row = await repo.findUsable(database.reader, id, user.id)
     if (!row) throw ConversationErrors.CANNED_RESPONSE_NOT_FOUND({ canned_response_id: id })
     return row
   }
 
   return {
-    list(user: AuthUser, query: { page: number; size: number }) {
-      const { rows, total } = repo.listUsable(db, user.id, {
+    async list(user: AuthUser, query: { page: number; size: number }) {
+      const { rows, total } = await repo.listUsable(database.reader, user.id, {
         limit: query.size,
         offset: (query.page - 1) * query.size,
       })
       return { items: rows.map(presentCannedResponse), total, page: query.page, size: query.size }
     },
 
-    create(user: AuthUser, body: CreateCannedResponseBody): CannedResponseView {
-      const id = repo.insert(db, {
-        ownerId: body.shared ? null : user.id,
-        createdById: user.id,
-        shortcut: body.shortcut,
-        content: body.content,
-      })
-      return presentCannedResponse(usable(user, id))
+    async create(user: AuthUser, body: CreateCannedResponseBody): Promise<CannedResponseView> {
+      const id = await database.transact((tx) =>
+        repo.insert(tx, {
+          ownerId: body.shared ? null : user.id,
+          createdById: user.id,
+          shortcut: body.shortcut,
+          content: body.content,
+        }),
+      )
+      return presentCannedResponse(await usable(user, id))
     },
 
-    remove(user: AuthUser, id: string): void {
-      const row = usable(user, id)
+    async remove(user: AuthUser, id: string): Promise<void> {
+      const row = await usable(user, id)
       requireAccess(user, 'canned_response.delete', {
         ownerId: row.createdById,
         denied: () =>
@@ -58,7 +60,7 @@ export function createCannedResponses(db: Db) {
             'Only its author or an admin can delete a shared canned response.',
           ),
       })
-      repo.remove(db, id)
+      await database.transact((tx) => repo.remove(tx, id))
     },
   }
 }

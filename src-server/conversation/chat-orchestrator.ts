@@ -18,21 +18,21 @@ export function createChatOrchestrator(
   ctx: AppContext,
   deps: { models: ModelRegistry; agents: AgentService; retriever?: KnowledgeRetriever; tools?: ToolRuntime },
 ) {
-  const publisher = createSessionPublisher(ctx.db)
   const fences = new ReplyFences()
+  const publisher = createSessionPublisher(ctx.database, ctx.events, fences)
   const replies = createReplyPipeline(ctx, { ...deps, publisher, fences })
 
   return {
     agents: deps.agents,
-    cannedResponses: createCannedResponses(ctx.db),
-    ...createSessionState(ctx.db, { agents: deps.agents, publisher, fences }),
+    cannedResponses: createCannedResponses(ctx.database),
+    ...createSessionState(ctx.database, { agents: deps.agents, publisher, fences }),
     converse: replies.converse,
     complete: replies.complete,
 
     /** Server shutdown: stop every reply in flight, close every socket with a message, stop tool servers. */
     async close(): Promise<void> {
       replies.stop()
-      publisher.hub.closeAll('The server is shutting down.')
+      publisher.close('The server is shutting down.')
       await deps.tools?.close()
     },
   }

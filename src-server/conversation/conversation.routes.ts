@@ -52,7 +52,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/agents',
     { schema: { tags: agentTags, body: CreateAgentBody, response: { 201: AgentSchema } } },
-    async (request, reply) => reply.status(201).send(chat.agents.create(request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await chat.agents.create(request.requireUser(), request.body)),
   )
   app.get(
     '/agents',
@@ -120,7 +121,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const transcript = chat.exportSession(request.requireUser(), request.params.session_id)
+      const transcript = await chat.exportSession(request.requireUser(), request.params.session_id)
       if (request.query.format !== 'markdown') return transcript
       return reply
         .type('text/markdown; charset=utf-8')
@@ -180,7 +181,9 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) =>
       reply
         .status(201)
-        .send(chat.agentMessage(request.requireUser(), request.params.session_id, request.body.content)),
+        .send(
+          await chat.agentMessage(request.requireUser(), request.params.session_id, request.body.content),
+        ),
   )
   app.post(
     '/sessions/:session_id/assign',
@@ -218,7 +221,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) =>
       reply
         .status(201)
-        .send(chat.addNote(request.requireUser(), request.params.session_id, request.body.content)),
+        .send(await chat.addNote(request.requireUser(), request.params.session_id, request.body.content)),
   )
 
   app.get(
@@ -249,7 +252,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags: chatTags, body: CreateCannedResponseBody, response: { 201: CannedResponseSchema } },
     },
     async (request, reply) =>
-      reply.status(201).send(chat.cannedResponses.create(request.requireUser(), request.body)),
+      reply.status(201).send(await chat.cannedResponses.create(request.requireUser(), request.body)),
   )
   app.delete(
     '/canned-responses/:canned_response_id',
@@ -258,7 +261,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags: chatTags, params: CannedResponseIdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      chat.cannedResponses.remove(request.requireUser(), request.params.canned_response_id)
+      await chat.cannedResponses.remove(request.requireUser(), request.params.canned_response_id)
       return reply.status(204).send(null)
     },
   )

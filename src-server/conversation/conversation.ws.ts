@@ -65,8 +65,8 @@ async function handleInbound(
       case 'agent_release':
         try {
           const body = content.trim() ? { note: content } : {}
-          if (event === 'agent_takeover') chat.takeover(user, sessionId, body)
-          else chat.release(user, sessionId, body)
+          if (event === 'agent_takeover') await chat.takeover(user, sessionId, body)
+          else await chat.release(user, sessionId, body)
         } catch (error) {
           // The spec answers every takeover/release event with one system message carrying the current state,
           // also when the session already is in it (nothing changes and nothing is written).
@@ -76,11 +76,11 @@ async function handleInbound(
         return
       case 'typing':
         // `content` "false" (or "stop") ends the indicator; anything else starts it.
-        chat.typing(user, sessionId, !['false', 'stop'].includes(content.trim()))
+        await chat.typing(user, sessionId, !['false', 'stop'].includes(content.trim()))
         return
       case 'agent_message':
         if (!content.trim()) return sendError(socket, 'VALIDATION_ERROR', 'An agent message needs content.')
-        chat.agentMessage(user, sessionId, content)
+        await chat.agentMessage(user, sessionId, content)
         return
       default:
         sendError(
@@ -119,31 +119,45 @@ export const conversationSockets: FastifyPluginAsyncTypebox<{
       websocket: true,
       schema: { tags: ['chat'], params: SessionIdParams, querystring: SessionSocketQuery },
       // Before the upgrade, so a session the caller may not open is a 404 answer and never an open socket.
-      preHandler: (request, _reply, done) => {
+      preHandler: async (request) => {
         const { session_id: sessionId } = request.params
-        try {
-          chat.openSessionSocket(request.requireUser(), sessionId, request.query.create ?? false)
-          done()
-        } catch (error) {
-          done(error as Error)
-        }
+        await chat.openSessionSocket(request.requireUser(), sessionId, request.query.create ?? false)
       },
     },
-    (socket, request) => {
+    async (socket, request) => {
       const sessionId = request.params.session_id
-      const { history, mayUse } = chat.attachSocket(request.requireUser(), sessionId, socket)
+      // Frames that arrive while the history is read are handled in order once it is sent.
+      const early: unknown[] = []
+      const hold = (data: unknown) => early.push(data)
+      socket.on('message', hold)
+      let attached: Awaited<ReturnType<ChatOrchestrator['attachSocket']>>
+      try {
+        attached = await chat.attachSocket(request.requireUser(), sessionId, socket)
+      } catch (error) {
+        // The session went away between the upgrade and now.
+        const failure = asAppError(error)
+        sendError(socket, failure.code, failure.publicMessage)
+        socket.close(1008, failure.code)
+        return
+      } finally {
+        socket.off('message', hold)
+      }
+      const { history, mayUse, ready } = attached
       const held = request.holdConnection({ allows: mayUse, end: closeRevoked(socket) })
       socket.once('close', held.release)
       // A revocation that landed between the upgrade's authentication and now closes the socket here.
       if (!held.current()) return
       socket.send(JSON.stringify({ type: 'history', messages: history }))
-      socket.on('message', (data) => {
+      ready()
+      const onMessage = (data: unknown) => {
         const user = held.current()
         if (!user) return
         handleInbound(chat, user, sessionId, socket, data, request.log).catch((error: unknown) =>
           ctx.log.error({ err: error, sessionId }, 'websocket message failed'),
         )
-      })
+      }
+      for (const data of early) onMessage(data)
+      socket.on('message', onMessage)
     },
   )
 

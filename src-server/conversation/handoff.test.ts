@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { connect, count, request, stream, type TestSocket, tokenOf } from '../../test/helpers/conversation'
+import {
+  connect,
+  count,
+  request,
+  storedRow,
+  storedRows,
+  stream,
+  type TestSocket,
+  tokenOf,
+} from '../../test/helpers/conversation'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -18,14 +27,18 @@ type Headers = Record<string, string>
 const ONLINE = 'A person will join shortly.'
 const OFFLINE_START = 'No one from our team is online right now.'
 
-const stored = (sessionId: string) =>
-  server.app.ctx.db.$client
-    .prepare('SELECT waiting_since, resolved_at, state FROM chat_session WHERE id = ?')
-    .get(sessionId) as { waiting_since: string | null; resolved_at: string | null; state: string }
+const stored = async (sessionId: string) =>
+  (await storedRow<{ waiting_since: string | null; resolved_at: string | null; state: string }>(
+    server,
+    'SELECT waiting_since, resolved_at, state FROM chat_session WHERE id = ?',
+    sessionId,
+  )) as { waiting_since: string | null; resolved_at: string | null; state: string }
 const messages = (sessionId: string) =>
-  server.app.ctx.db.$client
-    .prepare('SELECT role, content FROM chat_message WHERE session_id = ? ORDER BY seq')
-    .all(sessionId) as { role: string; content: string }[]
+  storedRows<{ role: string; content: string }>(
+    server,
+    'SELECT role, content FROM chat_message WHERE session_id = ? ORDER BY seq',
+    sessionId,
+  )
 
 /**
  * An admin's agent that every signed-in user may talk to, and a plain user's session with it, resolved: the
@@ -39,7 +52,7 @@ async function helpDesk() {
   const first = await stream(base, uma, { agent_id: agent.id, message: 'How do refunds work?' })
   const sessionId = first.events.at(-1)?.session_id as string
   await request(base, admin, 'POST', `/sessions/${sessionId}/resolve`)
-  expect(stored(sessionId)).toMatchObject({ waiting_since: null, resolved_at: expect.any(String) })
+  expect(await stored(sessionId)).toMatchObject({ waiting_since: null, resolved_at: expect.any(String) })
   return { admin, agent, uma, sessionId }
 }
 
@@ -64,13 +77,16 @@ describe('POST /sessions/{id}/request-human', () => {
     })
     expect(offline.body.message).toMatchObject({ role: 'assistant' })
     expect(offline.body.message.content.startsWith(OFFLINE_START)).toBe(true)
-    expect(stored(sessionId)).toMatchObject({ waiting_since: expect.any(String), resolved_at: null })
-    expect(messages(sessionId).at(-1)).toEqual({ role: 'assistant', content: offline.body.message.content })
+    expect(await stored(sessionId)).toMatchObject({ waiting_since: expect.any(String), resolved_at: null })
+    expect((await messages(sessionId)).at(-1)).toEqual({
+      role: 'assistant',
+      content: offline.body.message.content,
+    })
 
     // Asking again right after the answer adds nothing.
     const again = await request(base, uma, 'POST', `/sessions/${sessionId}/request-human`)
     expect(again.body.message).toBeNull()
-    expect(messages(sessionId)).toHaveLength(4)
+    expect(await messages(sessionId)).toHaveLength(4)
 
     // With an operator connected, the online message; the operator's feed gets the waiting session by agent.
     const olga = await server.headersFor('olga', ['operator'])
@@ -111,7 +127,7 @@ describe('POST /sessions/{id}/request-human', () => {
     const bob = await server.headersFor('bob')
     const foreign = await request(base, bob, 'POST', `/sessions/${sessionId}/request-human`)
     expect(foreign.status).toBe(404)
-    expect(messages(sessionId)).toHaveLength(3)
+    expect(await messages(sessionId)).toHaveLength(3)
 
     const answer = await request(base, uma, 'POST', `/sessions/${sessionId}/request-human`)
     expect(answer.body.message.content).toBe('Our team answers weekdays 9 to 5; we will write back.')
@@ -122,7 +138,7 @@ describe('POST /sessions/{id}/request-human', () => {
     expect(held.status).toBe(409)
     expect(held.body.error.code).toBe('INVALID_SESSION_STATE')
     expect(
-      count(
+      await count(
         server,
         "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
         sessionId,
@@ -145,8 +161,8 @@ describe('a request for a person in the chat', () => {
     const tokens = result.events.filter((event) => event.type === 'token').map((event) => event.content)
     expect(tokens.join('')).toBe(ONLINE)
     expect(result.events.at(-1)).toMatchObject({ type: 'done', session_id: sessionId })
-    expect(stored(sessionId).waiting_since).not.toBeNull()
-    expect(messages(sessionId).slice(-2)).toEqual([
+    expect((await stored(sessionId)).waiting_since).not.toBeNull()
+    expect((await messages(sessionId)).slice(-2)).toEqual([
       { role: 'user', content: text },
       { role: 'assistant', content: ONLINE },
     ])

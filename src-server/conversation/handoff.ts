@@ -3,10 +3,11 @@
  * their own words. Invariant: the acknowledgement is the admin's configured text, never instructions meant for
  * operators, and says whether anyone from the team is connected to the inbox right now.
  */
-import type { Queryable } from '../platform/db'
-import { readConfigValueSync } from '../settings'
+import type { EngineDb } from '../platform/db'
+import { readConfigValue } from '../settings'
 import type { SessionHub } from './session-hub'
 
-export function handoffAcknowledgement(db: Queryable, hub: Pick<SessionHub, 'hasOperators'>): string {
-  return readConfigValueSync(db, hub.hasOperators() ? 'handoff_message' : 'handoff_offline_message')
+/** Whether anyone is connected to the inbox is this instance's knowledge: its own operator feed's sockets. */
+export function handoffAcknowledgement(db: EngineDb, hub: Pick<SessionHub, 'hasOperators'>): Promise<string> {
+  return readConfigValue(db, hub.hasOperators() ? 'handoff_message' : 'handoff_offline_message')
 }

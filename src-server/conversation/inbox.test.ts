@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { connect, count, stream, type TestSocket, tokenOf } from '../../test/helpers/conversation'
+import { connect, count, storedRow, stream, type TestSocket, tokenOf } from '../../test/helpers/conversation'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -34,14 +34,14 @@ const get = async (url: string, headers: Headers) =>
   (await server.app.inject({ method: 'GET', url, headers })).json()
 const messageCount = (sessionId: string, role: string) =>
   count(server, 'SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = ?', sessionId, role)
-const assignee = (sessionId: string) =>
+const assignee = async (sessionId: string) =>
   (
-    server.app.ctx.db.$client
-      .prepare(
-        'SELECT u.username FROM chat_session s LEFT JOIN user u ON u.id = s.assigned_operator_id WHERE s.id = ?',
-      )
-      .get(sessionId) as { username: string | null }
-  ).username
+    await storedRow<{ username: string | null }>(
+      server,
+      'SELECT u.username FROM chat_session s LEFT JOIN "user" u ON u.id = s.assigned_operator_id WHERE s.id = ?',
+      sessionId,
+    )
+  )?.username
 
 describe('assignment and takeover without collisions', () => {
   it('assigns a taken-over session to its operator and refuses a colleague’s message with 409 SESSION_ASSIGNED', async () => {
@@ -65,7 +65,7 @@ describe('assignment and takeover without collisions', () => {
     expect(await peteSocket.next((message) => message.type === 'error')).toMatchObject({
       code: 'SESSION_ASSIGNED',
     })
-    expect(messageCount(sessionId, 'agent')).toBe(0)
+    expect(await messageCount(sessionId, 'agent')).toBe(0)
 
     // A plain takeover is refused as well; only an explicit forced one moves the session.
     expect((await post(`/sessions/${sessionId}/takeover`, pete)).json().error.code).toBe('SESSION_ASSIGNED')
@@ -88,7 +88,7 @@ describe('assignment and takeover without collisions', () => {
     expect((await post(`/sessions/${sessionId}/agent-message`, olga, { content: 'Olga?' })).statusCode).toBe(
       409,
     )
-    expect(messageCount(sessionId, 'agent')).toBe(1)
+    expect(await messageCount(sessionId, 'agent')).toBe(1)
   })
 
   it('hands a session to a colleague with a system message, refuses non-operators and keeps release to the assignee', async () => {
@@ -104,7 +104,7 @@ describe('assignment and takeover without collisions', () => {
     expect(toAnn.statusCode).toBe(404)
     expect(toAnn.json().error.code).toBe('OPERATOR_NOT_FOUND')
     expect((await post(`/sessions/${sessionId}/assign`, olga, { operator_id: 'nope' })).statusCode).toBe(422)
-    expect(assignee(sessionId)).toBe('olga')
+    expect(await assignee(sessionId)).toBe('olga')
 
     const handed = await post(`/sessions/${sessionId}/assign`, olga, { operator_id: peteId })
     expect(handed.json()).toMatchObject({ state: 'HUMAN_ACTIVE', assigned_operator: { username: 'pete' } })
@@ -280,7 +280,7 @@ describe('the live inbox', () => {
     const read = await post(`/sessions/${sessionId}/read`, olga)
     expect(read.json().unread_count).toBe(0)
     expect(
-      count(server, 'SELECT read_user_count n FROM chat_read_marker WHERE session_id = ?', sessionId),
+      await count(server, 'SELECT read_user_count n FROM chat_read_marker WHERE session_id = ?', sessionId),
     ).toBe(2)
     // A fresh list (a reload) still knows; Pete has read nothing.
     expect(await unread(olga)).toBe(0)
@@ -353,7 +353,7 @@ describe('typing indicator', () => {
     expect(otherTab.received.filter((message) => message.type === 'typing')).toEqual([
       expect.objectContaining({ role: 'agent', typing: false }),
     ])
-    expect(count(server, 'SELECT count(*) n FROM chat_message WHERE session_id = ?', sessionId)).toBe(3)
+    expect(await count(server, 'SELECT count(*) n FROM chat_message WHERE session_id = ?', sessionId)).toBe(3)
   })
 })
 
@@ -395,6 +395,6 @@ describe('canned responses', () => {
       headers: olga,
     })
     expect(own.statusCode).toBe(204)
-    expect(count(server, 'SELECT count(*) n FROM canned_response')).toBe(2)
+    expect(await count(server, 'SELECT count(*) n FROM canned_response')).toBe(2)
   })
 })

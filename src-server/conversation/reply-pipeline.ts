@@ -8,7 +8,7 @@ import { requireAccess } from '../access'
 import type { ModelRegistry, ResolvedModel } from '../ai'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
-import { type AppError, asAppError, CommonErrors, logFault } from '../platform/errors'
+import { AppError, asAppError, CommonErrors, logFault } from '../platform/errors'
 import type { AgentService } from './agents.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
 import { ConversationErrors } from './conversation.errors'
@@ -65,7 +65,8 @@ export function createReplyPipeline(
     fences: ReplyFences
   },
 ) {
-  const { db } = ctx
+  const { database } = ctx
+  const db = database.reader
   const { agents, publisher, fences } = deps
   const closing = new AbortController()
 
@@ -117,19 +118,16 @@ export function createReplyPipeline(
     }
     const messageType = MESSAGE_TYPES.find((type) => type === (request.messageType || 'user_chat')) ?? 'other'
 
-    let agent: ReturnType<typeof agents.usable> | null = null
+    const denied = () => CommonErrors.SESSION_NOT_FOUND({ thread_id: sessionId })
+    let agent: Awaited<ReturnType<typeof agents.usable>> | null = null
     let model: ResolvedModel
     let existing: repo.SessionWithUsers | null
     try {
-      existing = repo.findSession(db, sessionId)
-      if (existing)
-        requireAccess(user, 'session.use', {
-          ownerId: existing.ownerId,
-          denied: () => CommonErrors.SESSION_NOT_FOUND({ thread_id: sessionId }),
-        })
+      existing = await repo.findSession(db, sessionId)
+      if (existing) requireAccess(user, 'session.use', { ownerId: existing.ownerId, denied })
       const agentId = request.agentId ?? existing?.agentId ?? null
       if (agentId) {
-        agent = agents.usable(user, agentId)
+        agent = await agents.usable(user, agentId)
         if (agent.agentType !== 'chat') throw ConversationErrors.AGENT_NOT_CHAT({ agent_id: agentId })
       }
       model = resolveModel(request, [...(existing ? [existing] : []), ...(agent ? [agent] : [])])
@@ -138,56 +136,72 @@ export function createReplyPipeline(
       return outcome
     }
 
-    // Nothing awaits between the checks above and this transaction, so `existing` is still what is stored.
-    // Under a human the user is already talking to one.
-    const handoff = existing?.state !== 'HUMAN_ACTIVE' && asksForHuman(request.message)
-    const { userMessageId, session } = db.transaction((tx) => {
-      const changes = {
-        agentId: agent?.id ?? null,
-        lastMessage: preview(request.message),
-        ...(request.modelProvider !== undefined && { modelProvider: request.modelProvider }),
-        ...(request.modelName !== undefined && { modelName: request.modelName }),
-        ...(request.modelTemperature !== undefined && { modelTemperature: request.modelTemperature }),
-      }
-      if (existing) repo.updateSession(tx, sessionId, changes)
-      else
-        repo.insertSession(tx, {
-          id: sessionId,
-          ownerId: user.id,
-          origin: request.origin ?? 'live',
-          ...changes,
+    // The session is read again inside the transaction: another request (or instance) may have created it, or
+    // taken it over, since the checks above.
+    const stored = await database
+      .transact(async (tx) => {
+        const current = await repo.findSession(tx, sessionId)
+        if (current) requireAccess(user, 'session.use', { ownerId: current.ownerId, denied })
+        // Under a human the user is already talking to one.
+        const handoff = current?.state !== 'HUMAN_ACTIVE' && asksForHuman(request.message)
+        const changes = {
+          agentId: agent?.id ?? null,
+          lastMessage: preview(request.message),
+          ...(request.modelProvider !== undefined && { modelProvider: request.modelProvider }),
+          ...(request.modelName !== undefined && { modelName: request.modelName }),
+          ...(request.modelTemperature !== undefined && { modelTemperature: request.modelTemperature }),
+        }
+        if (current) await repo.updateSession(tx, sessionId, changes)
+        else if (
+          !(await repo.insertSession(tx, {
+            id: sessionId,
+            ownerId: user.id,
+            origin: request.origin ?? 'live',
+            ...changes,
+          }))
+        )
+          // Created at this moment by someone else's request: theirs, not this caller's.
+          throw denied()
+        const message = await repo.insertMessage(tx, {
+          sessionId,
+          role: 'user',
+          content: request.message,
+          messageType,
+          authorId: user.id,
         })
-      const message = repo.insertMessage(tx, {
-        sessionId,
-        role: 'user',
-        content: request.message,
-        messageType,
-        authorId: user.id,
+        await repo.recordUserMessage(tx, sessionId, {
+          preview: preview(request.message),
+          at: message.createdAt,
+          asksForHuman: handoff,
+        })
+        return {
+          userMessageId: message.id,
+          handoff,
+          session: { state: current?.state ?? 'AI_ACTIVE', epoch: current?.epoch ?? 0 },
+        }
       })
-      repo.recordUserMessage(tx, sessionId, {
-        preview: preview(request.message),
-        at: message.createdAt,
-        asksForHuman: handoff,
+      .catch((error: unknown) => {
+        if (!(error instanceof AppError)) throw error
+        outcome.error = error
+        return null
       })
-      return {
-        userMessageId: message.id,
-        session: { state: existing?.state ?? 'AI_ACTIVE', epoch: existing?.epoch ?? 0 },
-      }
-    })
-    publisher.message(sessionId, userMessageId)
-    publisher.session(sessionId)
+    if (!stored) return outcome
+    const { userMessageId, session, handoff } = stored
+    // Registered before anything else awaits: a takeover from here on finds and fences this reply (one committed
+    // just before is caught by the epoch check when the reply is stored).
+    const reply = session.state === 'HUMAN_ACTIVE' ? null : fences.open(sessionId, session.epoch)
+    await publisher.message(sessionId, userMessageId)
+    await publisher.session(sessionId)
     outcome.state = session.state
-    if (session.state === 'HUMAN_ACTIVE') return outcome
+    if (!reply) return outcome
 
-    // Registered synchronously after the transaction: a takeover from here on finds and fences this reply.
-    const reply = fences.open(sessionId, session.epoch)
     const signal = AbortSignal.any([sink.signal, reply.fence.signal, closing.signal])
     // What has been produced so far: kept when the model fails mid-reply, so the partial answer is saved.
     let produced = ''
     try {
       // A request for a person is answered with the hand-off, not by the model.
       if (handoff) {
-        outcome.content = handoffAcknowledgement(db, publisher.hub)
+        outcome.content = await handoffAcknowledgement(db, publisher.hub)
         sink.token(outcome.content)
       } else
         outcome.content = await generateReply(deps, {
@@ -195,7 +209,7 @@ export function createReplyPipeline(
           supportsTools: supportsTools(model),
           sessionId,
           agent: agent ? { id: agent.id, name: agent.name, systemPrompt: agent.systemPrompt } : null,
-          history: repo.recentMessages(
+          history: await repo.recentMessages(
             db,
             sessionId,
             { includeOperatorOnly: false, roles: ['user', 'assistant', 'agent'] },
@@ -227,17 +241,21 @@ export function createReplyPipeline(
   }
 
   /** Stores the reply: complete, interrupted (receiver gone, failure or shutdown) or a fenced draft. */
-  function finishReply(outcome: ChatOutcome, reply: ActiveReply, receiverGone: boolean): ChatOutcome {
+  async function finishReply(
+    outcome: ChatOutcome,
+    reply: ActiveReply,
+    receiverGone: boolean,
+  ): Promise<ChatOutcome> {
     const { sessionId, content } = outcome
     if (content.length === 0) {
       if (reply.fence.signal.aborted) outcome.state = 'HUMAN_ACTIVE'
       return outcome
     }
-    const saved = db.transaction((tx) => {
-      const current = repo.findSession(tx, sessionId)
+    const saved = await database.transact(async (tx) => {
+      const current = await repo.findSession(tx, sessionId)
       const fenced = reply.fence.signal.aborted || !current || current.epoch !== reply.epoch
       const status = fenced ? 'draft' : receiverGone || outcome.error ? 'interrupted' : 'complete'
-      const message = repo.insertMessage(tx, {
+      const message = await repo.insertMessage(tx, {
         sessionId,
         role: 'assistant',
         content,
@@ -245,16 +263,16 @@ export function createReplyPipeline(
         citations: outcome.citations,
       })
       if (!fenced) {
-        repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
-        if (cannotAnswer(content)) repo.markWaiting(tx, sessionId)
+        await repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
+        if (cannotAnswer(content)) await repo.markWaiting(tx, sessionId)
       }
       return { id: message.id, fenced, state: current?.state ?? null }
     })
     outcome.state = saved.state
     if (saved.fenced) return outcome
     outcome.messageId = saved.id
-    publisher.message(sessionId, saved.id)
-    publisher.session(sessionId)
+    await publisher.message(sessionId, saved.id)
+    await publisher.session(sessionId)
     return outcome
   }
 

@@ -8,6 +8,8 @@ const GOING_AWAY = 1001
 export interface SessionMember {
   userId: string
   operator: boolean
+  /** Frames held until the socket has its history (`join`'s ready). */
+  held?: string[]
 }
 
 /**
@@ -18,18 +20,44 @@ export interface SessionMember {
 export class SessionHub {
   private readonly sessions = new Map<string, Map<WebSocket, SessionMember>>()
   private readonly operators = new Map<WebSocket, string>()
+  /** Per watched session, the last message `seq` its sockets were sent: what a resync reads after. */
+  private readonly lastSeq = new Map<string, number>()
 
-  join(sessionId: string, socket: WebSocket, member: SessionMember): void {
+  /**
+   * Joins a socket to the session; what is pushed to it is held until the returned `ready` is called (after its
+   * history is sent), so nothing reaches it ahead of its history.
+   */
+  join(sessionId: string, socket: WebSocket, member: SessionMember): () => void {
     let sockets = this.sessions.get(sessionId)
     if (!sockets) {
       sockets = new Map()
       this.sessions.set(sessionId, sockets)
     }
-    sockets.set(socket, member)
+    const joined: SessionMember = { ...member, held: [] }
+    sockets.set(socket, joined)
     socket.once('close', () => {
       sockets.delete(socket)
-      if (sockets.size === 0 && this.sessions.get(sessionId) === sockets) this.sessions.delete(sessionId)
+      if (sockets.size === 0 && this.sessions.get(sessionId) === sockets) {
+        this.sessions.delete(sessionId)
+        this.lastSeq.delete(sessionId)
+      }
     })
+    return () => {
+      const held = joined.held ?? []
+      joined.held = undefined
+      for (const text of held) send(socket, text)
+    }
+  }
+
+  /** The session's sockets have been sent (or have no business with) every message up to `seq`. */
+  sent(sessionId: string, seq: number): void {
+    if (this.watchesSession(sessionId) && seq > (this.lastSeq.get(sessionId) ?? 0))
+      this.lastSeq.set(sessionId, seq)
+  }
+
+  /** The watched sessions, each with the last message `seq` its sockets were sent. */
+  watched(): [sessionId: string, seq: number][] {
+    return [...this.sessions.keys()].map((id) => [id, this.lastSeq.get(id) ?? 0])
   }
 
   joinOperatorFeed(socket: WebSocket, operatorId: string): void {
@@ -61,7 +89,8 @@ export class SessionHub {
     for (const [socket, member] of sockets) {
       if ((options.operatorsOnly && !member.operator) || member.userId === options.exceptUser) continue
       text ??= JSON.stringify(payload)
-      send(socket, text)
+      if (member.held) member.held.push(text)
+      else send(socket, text)
     }
   }
 

@@ -6,7 +6,7 @@
 import type { WebSocket } from 'ws'
 import { mayAccess, reachesEvery, requireAccess } from '../access'
 import { type AuthUser, permissionsOf, ROLES } from '../auth'
-import { nowIso, type Queryable } from '../platform/db'
+import { type Database, type EngineDb, nowIso } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import type { AgentService } from './agents.service'
 import { ConversationErrors } from './conversation.errors'
@@ -55,8 +55,9 @@ export class ReplyFences {
     if (replies?.size === 0) this.active.delete(sessionId)
   }
 
-  fence(sessionId: string): void {
-    for (const reply of this.active.get(sessionId) ?? []) reply.fence.abort()
+  /** Aborts the session's replies started under an epoch older than `epoch` (a state change's new one). */
+  fenceBefore(sessionId: string, epoch: number): void {
+    for (const reply of this.active.get(sessionId) ?? []) if (reply.epoch < epoch) reply.fence.abort()
   }
 }
 
@@ -69,15 +70,16 @@ const withNote = (text: string, note: string | undefined) =>
   note?.trim() ? `${text} Note: ${note.trim()}` : text
 
 export function createSessionState(
-  db: Queryable,
+  database: Database,
   deps: { agents: AgentService; publisher: SessionPublisher; fences: ReplyFences },
 ) {
   const { agents, publisher, fences } = deps
   const hub = publisher.hub
+  const db = database.reader
 
   /** The session as `user` may see it (with their read marker when they operate); anyone else's is 404. */
-  function visibleSession(user: AuthUser, sessionId: string): repo.SessionWithUsers {
-    const session = repo.findSession(db, sessionId, canOperate(user) ? user.id : null)
+  async function visibleSession(user: AuthUser, sessionId: string): Promise<repo.SessionWithUsers> {
+    const session = await repo.findSession(db, sessionId, canOperate(user) ? user.id : null)
     const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
     if (!session) throw denied()
     requireAccess(user, 'session.use', { ownerId: session.ownerId, denied })
@@ -97,8 +99,8 @@ export function createSessionState(
     if (!canOperate(user)) throw CommonErrors.FORBIDDEN({ permission: 'chat.operate' })
   }
 
-  function loadSession(sessionId: string, viewer: AuthUser): SessionView {
-    return presentSession(visibleSession(viewer, sessionId), canOperate(viewer))
+  async function loadSession(sessionId: string, viewer: AuthUser): Promise<SessionView> {
+    return presentSession(await visibleSession(viewer, sessionId), canOperate(viewer))
   }
 
   /**
@@ -106,37 +108,42 @@ export function createSessionState(
    * the stored session and makes its changes. Every open view gets the system message at once, and the
    * operator feed the updated session.
    */
-  function recordAction(
+  async function recordAction(
     user: AuthUser,
     sessionId: string,
-    apply: (tx: Queryable, current: repo.SessionWithUsers) => string,
-  ): SessionView {
+    apply: (tx: EngineDb, current: repo.SessionWithUsers) => Promise<string>,
+  ): Promise<SessionView> {
     requireOperate(user)
-    visibleSession(user, sessionId)
-    const { messageId, before } = db.transaction((tx) => {
-      const current = repo.findSession(tx, sessionId) as repo.SessionWithUsers
-      const text = apply(tx, current)
-      const message = repo.insertMessage(tx, { sessionId, role: 'system', content: text, authorId: user.id })
-      repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
-      return { messageId: message.id, before: current }
+    await visibleSession(user, sessionId)
+    const { messageId, epoch } = await database.transact(async (tx) => {
+      const current = (await repo.findSession(tx, sessionId)) as repo.SessionWithUsers
+      const text = await apply(tx, current)
+      const message = await repo.insertMessage(tx, {
+        sessionId,
+        role: 'system',
+        content: text,
+        authorId: user.id,
+      })
+      await repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
+      const after = (await repo.findSession(tx, sessionId)) as repo.SessionWithUsers
+      return { messageId: message.id, epoch: after.epoch }
     })
-    const after = repo.findSession(db, sessionId) as repo.SessionWithUsers
-    // A new epoch fences the replies in flight at once.
-    if (after.epoch !== before.epoch) fences.fence(sessionId)
-    publisher.stateChange(after, messageId)
-    publisher.session(sessionId)
+    // A new epoch fences the replies in flight at once (and on other instances when they hear of it).
+    fences.fenceBefore(sessionId, epoch)
+    await publisher.stateChange({ id: sessionId, epoch }, messageId)
+    await publisher.session(sessionId)
     return loadSession(sessionId, user)
   }
 
   /** Takeover (assigns the session to the operator) or release (clears the assignment). */
-  function changeState(
+  async function changeState(
     user: AuthUser,
     sessionId: string,
     target: SessionState,
     body: HandoverBody,
-  ): SessionView {
-    if (canOperate(user) && body.agent_id) agents.usable(user, body.agent_id)
-    return recordAction(user, sessionId, (tx, current) => {
+  ): Promise<SessionView> {
+    if (canOperate(user) && body.agent_id) await agents.usable(user, body.agent_id)
+    return recordAction(user, sessionId, async (tx, current) => {
       const assignee = target === 'HUMAN_ACTIVE' ? user.id : null
       if (current.state === target && current.assignedOperatorId === assignee)
         throw ConversationErrors.INVALID_SESSION_STATE(
@@ -144,7 +151,7 @@ export function createSessionState(
           `The session is already ${current.state}.`,
         )
       if (!body.force) assertNotAssignedElsewhere(user, current)
-      repo.changeSessionState(tx, sessionId, target, {
+      await repo.changeSessionState(tx, sessionId, target, {
         assignedOperatorId: assignee,
         ...(body.agent_id && { agentId: body.agent_id }),
       })
@@ -154,7 +161,7 @@ export function createSessionState(
           : ''
       if (target === 'AI_ACTIVE')
         return withNote(`Operator ${user.username} handed the conversation${from} back to the AI.`, body.note)
-      repo.updateSession(tx, sessionId, { waitingSince: null, resolvedAt: null })
+      await repo.updateSession(tx, sessionId, { waitingSince: null, resolvedAt: null })
       return withNote(`Operator ${user.username} took over the conversation${from}.`, body.note)
     })
   }
@@ -166,11 +173,11 @@ export function createSessionState(
       changeState(user, sessionId, 'AI_ACTIVE', body),
 
     /** Hands the session to a colleague (or leaves it unassigned); only its assignee, unless `force`. */
-    assign(user: AuthUser, sessionId: string, body: AssignBody): SessionView {
-      const target = body.operator_id ? repo.findActiveUser(db, body.operator_id) : null
+    async assign(user: AuthUser, sessionId: string, body: AssignBody): Promise<SessionView> {
+      const target = body.operator_id ? await repo.findActiveUser(db, body.operator_id) : null
       if (body.operator_id && !(target && canOperate(target)))
         throw ConversationErrors.OPERATOR_NOT_FOUND({ operator_id: body.operator_id })
-      return recordAction(user, sessionId, (tx, current) => {
+      return recordAction(user, sessionId, async (tx, current) => {
         if (current.assignedOperatorId === body.operator_id)
           throw ConversationErrors.INVALID_SESSION_STATE(
             { assigned_operator_id: current.assignedOperatorId },
@@ -182,7 +189,7 @@ export function createSessionState(
             'A session a human is answering needs an operator: hand it back to the AI instead.',
           )
         if (!body.force) assertNotAssignedElsewhere(user, current)
-        repo.updateSession(tx, sessionId, { assignedOperatorId: body.operator_id })
+        await repo.updateSession(tx, sessionId, { assignedOperatorId: body.operator_id })
         return target
           ? `Operator ${user.username} assigned the conversation to ${target.username}.`
           : `Operator ${user.username} left the conversation unassigned.`
@@ -190,9 +197,9 @@ export function createSessionState(
     },
 
     /** Who a session can be handed to. */
-    listOperators(user: AuthUser, query: { page: number; size: number }) {
+    async listOperators(user: AuthUser, query: { page: number; size: number }) {
       requireOperate(user)
-      const { rows, total } = repo.listOperators(db, OPERATING_ROLES, {
+      const { rows, total } = await repo.listOperators(db, OPERATING_ROLES, {
         limit: query.size,
         offset: (query.page - 1) * query.size,
       })
@@ -200,8 +207,8 @@ export function createSessionState(
     },
 
     /** Closes the conversation: back to the AI, nobody assigned, out of the default inbox until the user writes. */
-    resolve(user: AuthUser, sessionId: string, body: HandoverBody): SessionView {
-      return recordAction(user, sessionId, (tx, current) => {
+    resolve(user: AuthUser, sessionId: string, body: HandoverBody): Promise<SessionView> {
+      return recordAction(user, sessionId, async (tx, current) => {
         if (current.resolvedAt)
           throw ConversationErrors.INVALID_SESSION_STATE(
             { resolved_at: current.resolvedAt },
@@ -209,8 +216,8 @@ export function createSessionState(
           )
         if (!body.force) assertNotAssignedElsewhere(user, current)
         if (current.state === 'HUMAN_ACTIVE')
-          repo.changeSessionState(tx, sessionId, 'AI_ACTIVE', { assignedOperatorId: null })
-        repo.updateSession(tx, sessionId, {
+          await repo.changeSessionState(tx, sessionId, 'AI_ACTIVE', { assignedOperatorId: null })
+        await repo.updateSession(tx, sessionId, {
           assignedOperatorId: null,
           waitingSince: null,
           resolvedAt: nowIso(),
@@ -219,18 +226,18 @@ export function createSessionState(
       })
     },
 
-    agentMessage(user: AuthUser, sessionId: string, content: string): MessageView {
+    async agentMessage(user: AuthUser, sessionId: string, content: string): Promise<MessageView> {
       requireOperate(user)
-      visibleSession(user, sessionId)
-      const id = db.transaction((tx) => {
-        assertNotAssignedElsewhere(user, repo.findSession(tx, sessionId) as repo.SessionWithUsers)
-        const message = repo.insertMessage(tx, { sessionId, role: 'agent', content, authorId: user.id })
+      await visibleSession(user, sessionId)
+      const id = await database.transact(async (tx) => {
+        assertNotAssignedElsewhere(user, (await repo.findSession(tx, sessionId)) as repo.SessionWithUsers)
+        const message = await repo.insertMessage(tx, { sessionId, role: 'agent', content, authorId: user.id })
         // A human answered: the session no longer waits for one.
-        repo.updateSession(tx, sessionId, { lastMessage: preview(content), waitingSince: null })
+        await repo.updateSession(tx, sessionId, { lastMessage: preview(content), waitingSince: null })
         return message.id
       })
-      publisher.message(sessionId, id)
-      publisher.session(sessionId)
+      await publisher.message(sessionId, id)
+      await publisher.session(sessionId)
       return loadMessage(db, id)
     },
 
@@ -238,71 +245,63 @@ export function createSessionState(
      * The user asks for a person ("Talk to a person"): the session waits for one, reaches the top of the
      * inbox, and the user is told so in the configured words. Asking again right after the answer changes nothing.
      */
-    requestHuman(user: AuthUser, sessionId: string): { session: SessionView; message: MessageView | null } {
-      visibleSession(user, sessionId)
-      const messageId = db.transaction((tx) => {
-        const current = repo.findSession(tx, sessionId) as repo.SessionWithUsers
+    async requestHuman(
+      user: AuthUser,
+      sessionId: string,
+    ): Promise<{ session: SessionView; message: MessageView | null }> {
+      await visibleSession(user, sessionId)
+      const messageId = await database.transact(async (tx) => {
+        const current = (await repo.findSession(tx, sessionId)) as repo.SessionWithUsers
         if (current.state === 'HUMAN_ACTIVE')
           throw ConversationErrors.INVALID_SESSION_STATE(
             { state: current.state },
             'A person is already answering this conversation.',
           )
-        const text = handoffAcknowledgement(tx, hub)
+        const text = await handoffAcknowledgement(tx, hub)
         // Asked twice in a row: the user was just told.
         if (current.waitingSince && !current.resolvedAt && current.lastMessage === preview(text)) return null
-        repo.requestHuman(tx, sessionId)
-        const message = repo.insertMessage(tx, { sessionId, role: 'assistant', content: text })
-        repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
+        await repo.requestHuman(tx, sessionId)
+        const message = await repo.insertMessage(tx, { sessionId, role: 'assistant', content: text })
+        await repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
         return message.id
       })
-      if (messageId) publisher.message(sessionId, messageId)
-      publisher.session(sessionId)
+      if (messageId) await publisher.message(sessionId, messageId)
+      await publisher.session(sessionId)
       return {
-        session: loadSession(sessionId, user),
-        message: messageId ? loadMessage(db, messageId) : null,
+        session: await loadSession(sessionId, user),
+        message: messageId ? await loadMessage(db, messageId) : null,
       }
     },
 
     /** A private note between operators: pushed to operators' sockets only, never listed to the user. */
-    addNote(user: AuthUser, sessionId: string, content: string): MessageView {
+    async addNote(user: AuthUser, sessionId: string, content: string): Promise<MessageView> {
       requireOperate(user)
-      visibleSession(user, sessionId)
-      const message = repo.insertMessage(db, {
-        sessionId,
-        role: repo.OPERATOR_ONLY_ROLE,
-        content,
-        authorId: user.id,
-      })
-      publisher.message(sessionId, message.id, true)
+      await visibleSession(user, sessionId)
+      const message = await database.transact((tx) =>
+        repo.insertMessage(tx, { sessionId, role: repo.OPERATOR_ONLY_ROLE, content, authorId: user.id }),
+      )
+      await publisher.message(sessionId, message.id)
       return loadMessage(db, message.id)
     },
 
     /** The operator has read the session up to now: their unread count drops to 0 on every console. */
-    markRead(user: AuthUser, sessionId: string): SessionView {
+    async markRead(user: AuthUser, sessionId: string): Promise<SessionView> {
       requireOperate(user)
-      visibleSession(user, sessionId)
-      repo.markRead(db, sessionId, user.id)
-      publisher.session(sessionId)
+      await visibleSession(user, sessionId)
+      await database.transact((tx) => repo.markRead(tx, sessionId, user.id))
+      await publisher.session(sessionId)
       return loadSession(sessionId, user)
     },
 
     /** Relays a typing indicator to the other people on the session; nothing is stored. */
-    typing(user: AuthUser, sessionId: string, typing: boolean): void {
-      hub.toSession(
-        sessionId,
-        {
-          type: 'typing',
-          role: canOperate(user) ? 'agent' : 'user',
-          user: { id: user.id, username: user.username },
-          typing,
-        },
-        { exceptUser: user.id },
-      )
+    typing(user: AuthUser, sessionId: string, typing: boolean): Promise<void> {
+      const role = canOperate(user) ? 'agent' : 'user'
+      return publisher.typing(sessionId, { id: user.id, username: user.username, role }, typing)
     },
 
     getSession: (user: AuthUser, sessionId: string) => loadSession(sessionId, user),
 
-    listSessions(user: AuthUser, query: SessionListQuery) {
+    async listSessions(user: AuthUser, query: SessionListQuery) {
       const operates = canOperate(user)
       const filter: repo.SessionFilter = {
         // A user's own sessions are all they may list, whatever owner they name.
@@ -314,7 +313,7 @@ export function createSessionState(
         resolved: query.resolved ?? (operates ? 'open' : 'any'),
         ...(query.q?.trim() && { q: query.q.trim() }),
       }
-      const { rows, total, counts } = repo.listSessions(
+      const { rows, total, counts } = await repo.listSessions(
         db,
         filter,
         { name: operates ? query.view : 'all', viewerId: operates ? user.id : null },
@@ -329,9 +328,9 @@ export function createSessionState(
       }
     },
 
-    listMessages(user: AuthUser, sessionId: string, query: MessageListQuery) {
-      visibleSession(user, sessionId)
-      const { rows, total } = repo.listMessages(
+    async listMessages(user: AuthUser, sessionId: string, query: MessageListQuery) {
+      await visibleSession(user, sessionId)
+      const { rows, total } = await repo.listMessages(
         db,
         sessionId,
         {
@@ -346,9 +345,9 @@ export function createSessionState(
     },
 
     /** The whole session with every message (drafts for operators only), oldest first. */
-    exportSession(user: AuthUser, sessionId: string) {
-      const session = presentSession(visibleSession(user, sessionId))
-      const { rows } = repo.listMessages(
+    async exportSession(user: AuthUser, sessionId: string) {
+      const session = presentSession(await visibleSession(user, sessionId))
+      const { rows } = await repo.listMessages(
         db,
         sessionId,
         { includeOperatorOnly: canOperate(user) },
@@ -362,29 +361,42 @@ export function createSessionState(
      * unused id becomes the caller's new, empty session in this same step. Anyone else's session, or an unknown
      * id without `create`, is 404, so no socket ever waits on a session someone else may create later.
      */
-    openSessionSocket(user: AuthUser, sessionId: string, create: boolean): void {
-      const session = repo.findSession(db, sessionId)
+    async openSessionSocket(user: AuthUser, sessionId: string, create: boolean): Promise<void> {
       const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
-      if (session) requireAccess(user, 'session.use', { ownerId: session.ownerId, denied })
-      else if (create) repo.insertSession(db, { id: sessionId, ownerId: user.id, origin: 'live' })
-      else throw denied()
+      const ownerId = await database.transact(async (tx) => {
+        const session = await repo.findSession(tx, sessionId)
+        if (session) return session.ownerId
+        if (!create) return null
+        // Someone else may create the id at the same moment: whoever inserted it owns it.
+        if (await repo.insertSession(tx, { id: sessionId, ownerId: user.id, origin: 'live' })) return user.id
+        return (await repo.findSession(tx, sessionId))?.ownerId ?? null
+      })
+      if (ownerId === null) throw denied()
+      requireAccess(user, 'session.use', { ownerId, denied })
     },
 
     /**
      * Joins a socket to the hub of a session `openSessionSocket` let the caller open, and returns its history (at
      * most HISTORY_LIMIT, oldest first) and whether a user, as they are later, may still use it.
      */
-    attachSocket(user: AuthUser, sessionId: string, socket: WebSocket) {
-      const ownerId = repo.findSession(db, sessionId)?.ownerId
+    async attachSocket(user: AuthUser, sessionId: string, socket: WebSocket) {
+      const ownerId = (await repo.findSession(db, sessionId))?.ownerId
       const denied = () => CommonErrors.SESSION_NOT_FOUND({ session_id: sessionId })
       const mayUse = (current: AuthUser) =>
         ownerId !== undefined && mayAccess(current, 'session.use', { ownerId, denied })
       if (!mayUse(user)) throw denied()
-      hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
-      const history = repo
-        .recentMessages(db, sessionId, { includeOperatorOnly: canOperate(user) }, HISTORY_LIMIT)
-        .map(presentMessage)
-      return { history, mayUse }
+      // Joined before the history is read, its pushes held until `ready`: a message saved meanwhile is in the
+      // history or pushed after it, never lost nor ahead of it.
+      const ready = hub.join(sessionId, socket, { userId: user.id, operator: canOperate(user) })
+      const rows = await repo.recentMessages(
+        db,
+        sessionId,
+        { includeOperatorOnly: canOperate(user) },
+        HISTORY_LIMIT,
+      )
+      const last = rows.at(-1)
+      if (last) hub.sent(sessionId, last.seq)
+      return { history: rows.map(presentMessage), mayUse, ready }
     },
 
     attachOperatorFeed: (user: AuthUser, socket: WebSocket) => hub.joinOperatorFeed(socket, user.id),

@@ -19,14 +19,18 @@ import {
 import { alias } from 'drizzle-orm/sqlite-core'
 import { type Permission, permissionsOf, type Role, user } from '../auth'
 import {
+  type EngineDb,
+  engineTables,
+  isPostgres,
+  jsonArrayHasAny,
+  likeIgnoringCase,
   literalLimit,
   nowIso,
-  perHandle,
-  perShape,
-  preparePage,
+  preparedSelect,
   type Queryable,
   type RowWindow,
-  selectPage,
+  readPage,
+  runSql,
 } from '../platform/db'
 import {
   agent,
@@ -54,20 +58,35 @@ export type SessionWithUsers = SessionRow & {
 export type MessageWithAuthor = MessageRow & { authorUsername: string | null }
 
 const p = sql.placeholder
-const owner = alias(user, 'owner')
-const operator = alias(user, 'operator')
-const sessionColumns = {
-  session: chatSession,
-  ownerUsername: owner.username,
-  operatorUsername: operator.username,
-  agentName: agent.name,
-  readUserCount: chatReadMarker.readUserCount,
+const engineSet = engineTables({ user, agent, chatMessage, chatReadMarker, chatSession })
+const withUserAliases = (set: ReturnType<typeof engineSet>) => ({
+  ...set,
+  owner: alias(set.user, 'owner'),
+  operator: alias(set.user, 'operator'),
+})
+const bySet = new Map<object, ReturnType<typeof withUserAliases>>()
+/** The engine's tables, with the user table twice more: as a session's owner and as its assigned operator. */
+function tables(db: EngineDb): ReturnType<typeof withUserAliases> {
+  const set = engineSet(db)
+  let found = bySet.get(set.user)
+  if (!found) {
+    found = withUserAliases(set)
+    bySet.set(set.user, found)
+  }
+  return found
 }
 
 /** Sessions with their owner, assignee and (for `viewerId`, a value or a placeholder) that operator's read marker. */
-function sessionsQuery(db: Queryable, viewerId: string | Placeholder) {
+function sessionsQuery(db: EngineDb, viewerId: string | Placeholder) {
+  const { chatSession, owner, operator, agent, chatReadMarker } = tables(db)
   return db
-    .select(sessionColumns)
+    .select({
+      session: chatSession,
+      ownerUsername: owner.username,
+      operatorUsername: operator.username,
+      agentName: agent.name,
+      readUserCount: chatReadMarker.readUserCount,
+    })
     .from(chatSession)
     .innerJoin(owner, eq(owner.id, chatSession.ownerId))
     .leftJoin(operator, eq(operator.id, chatSession.assignedOperatorId))
@@ -92,35 +111,37 @@ const flattenSession = (row: {
   readUserCount: row.readUserCount,
 })
 
-/** One session by id, prepared once per handle (every chat request reads its session). */
-const sessionById = perHandle((db: Queryable) =>
-  sessionsQuery(db, p('viewerId'))
-    .where(eq(chatSession.id, p('id')))
-    .prepare(),
+/** One session by id, prepared once (every chat request reads its session). */
+const sessionById = preparedSelect(
+  'session_by_id',
+  () => '',
+  (db: EngineDb) => sessionsQuery(db, p('viewerId')).where(eq(tables(db).chatSession.id, p('id'))),
 )
 
-export function findSession(
-  db: Queryable,
+export async function findSession(
+  db: EngineDb,
   id: string,
   viewerId: string | null = null,
-): SessionWithUsers | null {
-  const row = sessionById(db).get({ id, viewerId: viewerId ?? '' })
+): Promise<SessionWithUsers | null> {
+  const [row] = await sessionById(db, null, { id, viewerId: viewerId ?? '' })
   return row ? flattenSession(row) : null
 }
 
 /** Every operator's read marker on a session, for the operator feed's per-operator unread counts. */
-export function readMarkers(db: Queryable, sessionId: string): Map<string, number> {
-  const rows = db
+export async function readMarkers(db: EngineDb, sessionId: string): Promise<Map<string, number>> {
+  const { chatReadMarker } = tables(db)
+  const rows = await db
     .select({ operatorId: chatReadMarker.operatorId, readUserCount: chatReadMarker.readUserCount })
     .from(chatReadMarker)
     .where(eq(chatReadMarker.sessionId, sessionId))
-    .all()
   return new Map(rows.map((row) => [row.operatorId, row.readUserCount]))
 }
 
 /** The operator has read every user message the session holds now. */
-export function markRead(db: Queryable, sessionId: string, operatorId: string): void {
-  db.insert(chatReadMarker)
+export async function markRead(db: EngineDb, sessionId: string, operatorId: string): Promise<void> {
+  const { chatReadMarker, chatSession } = tables(db)
+  await db
+    .insert(chatReadMarker)
     .values({
       sessionId,
       operatorId,
@@ -130,16 +151,17 @@ export function markRead(db: Queryable, sessionId: string, operatorId: string): 
       target: [chatReadMarker.sessionId, chatReadMarker.operatorId],
       set: { readUserCount: sql`excluded.read_user_count`, updatedAt: nowIso() },
     })
-    .run()
 }
 
 /** A user message arrived: it is the inbox preview, counts toward unread, and reopens a resolved session. */
-export function recordUserMessage(
-  db: Queryable,
+export async function recordUserMessage(
+  db: EngineDb,
   id: string,
   message: { preview: string; at: string; asksForHuman: boolean },
-): void {
-  db.update(chatSession)
+): Promise<void> {
+  const { chatSession } = tables(db)
+  await db
+    .update(chatSession)
     .set({
       lastUserMessage: message.preview,
       lastUserMessageAt: message.at,
@@ -152,74 +174,85 @@ export function recordUserMessage(
       updatedAt: nowIso(),
     })
     .where(eq(chatSession.id, id))
-    .run()
 }
 
 /** The user asked for a person: the session waits (since the first time it did) and is open again. */
-export function requestHuman(db: Queryable, id: string): void {
-  db.update(chatSession)
+export async function requestHuman(db: EngineDb, id: string): Promise<void> {
+  const { chatSession } = tables(db)
+  await db
+    .update(chatSession)
     .set({
       waitingSince: sql`coalesce(${chatSession.waitingSince}, ${nowIso()})`,
       resolvedAt: null,
       updatedAt: nowIso(),
     })
     .where(eq(chatSession.id, id))
-    .run()
 }
 
 /** Marks the session as waiting for a human, keeping the first time it started waiting. */
-export function markWaiting(db: Queryable, id: string): void {
-  db.update(chatSession)
+export async function markWaiting(db: EngineDb, id: string): Promise<void> {
+  const { chatSession } = tables(db)
+  await db
+    .update(chatSession)
     .set({ waitingSince: sql`coalesce(${chatSession.waitingSince}, ${nowIso()})` })
     .where(eq(chatSession.id, id))
-    .run()
 }
 
 /** A user who can sign in, with their permissions (an assignee must hold `chat.operate`). */
-export function findActiveUser(
-  db: Queryable,
+export async function findActiveUser(
+  db: EngineDb,
   id: string,
-): { username: string; permissions: Permission[] } | null {
-  const row = db
+): Promise<{ username: string; permissions: Permission[] } | null> {
+  const { user } = tables(db)
+  const [row] = await db
     .select({ username: user.username, roles: user.roles, disabled: user.disabled })
     .from(user)
     .where(eq(user.id, id))
-    .get()
+    .limit(1)
   return row && !row.disabled ? { username: row.username, permissions: permissionsOf(row.roles) } : null
 }
 
-export function sessionExists(db: Queryable, id: string): boolean {
+/** Whether a session has the id, read synchronously on SQLite for mcp until it converts. */
+export function sessionExistsSync(db: Queryable, id: string): boolean {
   return db.select({ id: chatSession.id }).from(chatSession).where(eq(chatSession.id, id)).get() !== undefined
 }
 
-export function insertSession(db: Queryable, values: typeof chatSession.$inferInsert): void {
-  db.insert(chatSession).values(values).run()
+/** Inserts the session unless its id is taken (two first messages racing): whether this call inserted it. */
+export async function insertSession(db: EngineDb, values: typeof chatSession.$inferInsert): Promise<boolean> {
+  const { chatSession } = tables(db)
+  const inserted = await db
+    .insert(chatSession)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: chatSession.id })
+  return inserted.length > 0
 }
 
-export function updateSession(
-  db: Queryable,
+export async function updateSession(
+  db: EngineDb,
   id: string,
   values: Partial<typeof chatSession.$inferInsert>,
-): void {
-  db.update(chatSession)
+): Promise<void> {
+  const { chatSession } = tables(db)
+  await db
+    .update(chatSession)
     .set({ ...values, updatedAt: nowIso() })
     .where(eq(chatSession.id, id))
-    .run()
 }
 
 /** Moves a session to `state` and bumps its epoch, so replies started before the change are fenced. */
-export function changeSessionState(
-  db: Queryable,
+export async function changeSessionState(
+  db: EngineDb,
   id: string,
   state: SessionState,
   extra: { assignedOperatorId: string | null; agentId?: string },
-): number {
-  const row = db
+): Promise<number> {
+  const { chatSession } = tables(db)
+  const [row] = await db
     .update(chatSession)
     .set({ state, epoch: sql`${chatSession.epoch} + 1`, updatedAt: nowIso(), ...extra })
     .where(eq(chatSession.id, id))
     .returning({ epoch: chatSession.epoch })
-    .get()
   return row?.epoch ?? 0
 }
 
@@ -241,7 +274,8 @@ export interface SessionFilter {
 const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /** The conditions a filter has, with placeholders for their values (filled by `filterValues`). */
-function filterConditions(filter: SessionFilter): SQL[] {
+function filterConditions(db: EngineDb, filter: SessionFilter): SQL[] {
+  const { chatSession, chatMessage, owner } = tables(db)
   const conditions: SQL[] = []
   if (filter.ownerId) conditions.push(eq(chatSession.ownerId, p('ownerId')))
   if (filter.status) conditions.push(eq(chatSession.state, p('status')))
@@ -253,10 +287,10 @@ function filterConditions(filter: SessionFilter): SQL[] {
   if (filter.q)
     conditions.push(
       or(
-        sql`${owner.username} LIKE ${p('pattern')} ESCAPE '\\'`,
+        likeIgnoringCase(db, owner.username, p('pattern')),
         sql`EXISTS (SELECT 1 FROM ${chatMessage} WHERE ${chatMessage.sessionId} = ${chatSession.id}
             AND ${chatMessage.role} IN ('user', 'assistant', 'agent') AND ${chatMessage.status} != 'draft'
-            AND ${chatMessage.content} LIKE ${p('pattern')} ESCAPE '\\')`,
+            AND ${likeIgnoringCase(db, chatMessage.content, p('pattern'))})`,
       ) as SQL,
     )
   return conditions
@@ -286,79 +320,78 @@ const filterShape = (filter: SessionFilter) =>
     filter.q && 'q',
   ].join(',')
 
-function viewCondition(view: InboxView): SQL | undefined {
+function viewCondition(db: EngineDb, view: InboxView): SQL | undefined {
+  const { chatSession } = tables(db)
   if (view === 'mine') return eq(chatSession.assignedOperatorId, p('viewerId'))
   if (view === 'unassigned') return isNull(chatSession.assignedOperatorId)
   return undefined
 }
 
 /**
- * The three views' counts under one filter's conditions, built on first use: one pass over the filter's sessions,
- * where a count per view (and the page's total on top) read them four times.
+ * The three views' counts under one filter's conditions: one pass over the filter's sessions, where a count per
+ * view (and the page's total on top) read them four times.
  */
-const viewCountStatements = perShape(filterShape, (db: Queryable, filter: SessionFilter) =>
-  db
-    .select({
-      all: count(),
-      mine: sql<number>`coalesce(sum(${chatSession.assignedOperatorId} = ${p('viewerId')}), 0)`.mapWith(
-        Number,
-      ),
-      unassigned: sql<number>`coalesce(sum(${chatSession.assignedOperatorId} IS NULL), 0)`.mapWith(Number),
-    })
-    .from(chatSession)
-    .innerJoin(owner, eq(owner.id, chatSession.ownerId))
-    .where(and(...filterConditions(filter)))
-    .prepare(),
+const viewCounts = preparedSelect(
+  'session_view_counts',
+  filterShape,
+  (db: EngineDb, filter: SessionFilter) => {
+    const { chatSession, owner } = tables(db)
+    return db
+      .select({
+        all: count(),
+        mine: sql<number>`coalesce(sum(CASE WHEN ${chatSession.assignedOperatorId} = ${p('viewerId')} THEN 1 ELSE 0 END), 0)`.mapWith(
+          Number,
+        ),
+        unassigned:
+          sql<number>`coalesce(sum(CASE WHEN ${chatSession.assignedOperatorId} IS NULL THEN 1 ELSE 0 END), 0)`.mapWith(
+            Number,
+          ),
+      })
+      .from(chatSession)
+      .innerJoin(owner, eq(owner.id, chatSession.ownerId))
+      .where(and(...filterConditions(db, filter)))
+  },
 )
 
-/** How many sessions each inbox view holds under the filter (`viewerId`: whose are `mine`, none for nobody). */
-function countViews(
-  db: Queryable,
-  filter: SessionFilter,
-  viewerId: string | null,
-): Record<InboxView, number> {
-  const counts = viewCountStatements(db, filter).get(filterValues(filter, viewerId))
-  return { mine: counts?.mine ?? 0, unassigned: counts?.unassigned ?? 0, all: counts?.all ?? 0 }
-}
-
-/** One statement per inbox view under a filter's conditions, built by `build` from each view's WHERE. */
-function perView<T>(filter: SessionFilter, build: (where: SQL | undefined) => T): Record<InboxView, T> {
-  const base = filterConditions(filter)
-  return Object.fromEntries(
-    INBOX_VIEWS.map((view) => [view, build(and(...base, viewCondition(view)))]),
-  ) as Record<InboxView, T>
-}
-
-/** The pages of one filter shape and page size, one per view, built on first use (see `literalLimit`). */
-const pageStatements = perShape(
-  ({ filter, limit }: { filter: SessionFilter; limit: number }) => `${filterShape(filter)}:${limit}`,
-  (db: Queryable, { filter, limit }: { filter: SessionFilter; limit: number }) =>
-    perView(filter, (where) =>
-      sessionsQuery(db, p('viewerId'))
-        .where(where)
-        .orderBy(sql`${chatSession.waitingSince} IS NULL`, desc(chatSession.updatedAt), desc(chatSession.id))
-        .limit(literalLimit(limit))
-        .offset(p('offset'))
-        .prepare(),
-    ),
+/** One page of one view under one filter shape and page size (see `literalLimit`). */
+const sessionPages = preparedSelect(
+  'session_page',
+  ({ filter, view, limit }: { filter: SessionFilter; view: InboxView; limit: number }) =>
+    `${filterShape(filter)}:${view}:${limit}`,
+  (db: EngineDb, { filter, view, limit }: { filter: SessionFilter; view: InboxView; limit: number }) => {
+    const { chatSession } = tables(db)
+    return sessionsQuery(db, p('viewerId'))
+      .where(and(...filterConditions(db, filter), viewCondition(db, view)))
+      .orderBy(sql`${chatSession.waitingSince} IS NULL`, desc(chatSession.updatedAt), desc(chatSession.id))
+      .limit(literalLimit(limit))
+      .offset(p('offset'))
+  },
 )
 
 /** Sessions waiting for a human first, then newest `updated_at` first; the page's total and every view's count. */
-export function listSessions(
-  db: Queryable,
+export async function listSessions(
+  db: EngineDb,
   filter: SessionFilter,
   view: { name: InboxView; viewerId: string | null },
   window: RowWindow,
 ) {
   const values = filterValues(filter, view.viewerId)
-  const page = pageStatements(db, { filter, limit: window.limit })[view.name]
-  const rows = page.all({ ...values, offset: window.offset }).map(flattenSession)
-  const counts = countViews(db, filter, view.viewerId)
-  return { rows, total: counts[view.name], counts }
+  const rows = await sessionPages(
+    db,
+    { filter, view: view.name, limit: window.limit },
+    { ...values, offset: window.offset },
+  )
+  const [found] = await viewCounts(db, filter, values)
+  const counts = { mine: found?.mine ?? 0, unassigned: found?.unassigned ?? 0, all: found?.all ?? 0 }
+  return { rows: rows.map(flattenSession), total: counts[view.name], counts }
 }
 
-export function insertMessage(
-  db: Queryable,
+/**
+ * Stores a message as the session's next in order. On PostgreSQL the session's row is locked first, so two
+ * messages stored at once on one session (two instances) number one after the other instead of colliding.
+ */
+export async function insertMessage(
+  db: EngineDb,
   values: {
     sessionId: string
     role: string
@@ -368,32 +401,40 @@ export function insertMessage(
     citations?: StoredCitation[]
     authorId?: string | null
   },
-): MessageRow {
-  const last = db
+): Promise<MessageRow> {
+  const { chatMessage, chatSession } = tables(db)
+  if (isPostgres(db))
+    await runSql(
+      db,
+      sql`SELECT 1 FROM ${chatSession} WHERE ${chatSession.id} = ${values.sessionId} FOR UPDATE`,
+    )
+  const [last] = await db
     .select({ seq: max(chatMessage.seq) })
     .from(chatMessage)
     .where(eq(chatMessage.sessionId, values.sessionId))
-    .get()
-  return db
+  const [row] = await db
     .insert(chatMessage)
-    .values({ ...values, seq: (last?.seq ?? 0) + 1 })
+    .values({ ...values, seq: Number(last?.seq ?? 0) + 1 })
     .returning()
-    .get()
+  return row as MessageRow
 }
 
-const messageColumns = { message: chatMessage, authorUsername: user.username }
+function messagesQuery(db: EngineDb) {
+  const { chatMessage, user } = tables(db)
+  return db
+    .select({ message: chatMessage, authorUsername: user.username })
+    .from(chatMessage)
+    .leftJoin(user, eq(user.id, chatMessage.authorId))
+}
+
 const flattenMessage = (row: { message: MessageRow; authorUsername: string | null }): MessageWithAuthor => ({
   ...row.message,
   authorUsername: row.authorUsername,
 })
 
-export function findMessage(db: Queryable, id: string): MessageWithAuthor | null {
-  const row = db
-    .select(messageColumns)
-    .from(chatMessage)
-    .leftJoin(user, eq(user.id, chatMessage.authorId))
-    .where(eq(chatMessage.id, id))
-    .get()
+export async function findMessage(db: EngineDb, id: string): Promise<MessageWithAuthor | null> {
+  const { chatMessage } = tables(db)
+  const [row] = await messagesQuery(db).where(eq(chatMessage.id, id)).limit(1)
   return row ? flattenMessage(row) : null
 }
 
@@ -406,7 +447,8 @@ export interface MessageFilter {
 }
 
 /** The conditions of a message filter, with placeholders for its values (filled by `messageValues`). */
-function messageWhere(filter: MessageFilter) {
+function messageWhere(db: EngineDb, filter: MessageFilter) {
+  const { chatMessage } = tables(db)
   const conditions: SQL[] = [eq(chatMessage.sessionId, p('sessionId'))]
   if (!filter.includeOperatorOnly)
     conditions.push(ne(chatMessage.status, 'draft'), ne(chatMessage.role, OPERATOR_ONLY_ROLE))
@@ -423,33 +465,43 @@ const messageValues = (sessionId: string, filter: MessageFilter) => ({
   createdBefore: filter.createdBefore,
 })
 
-const messagesQuery = (db: Queryable) =>
-  db.select(messageColumns).from(chatMessage).leftJoin(user, eq(user.id, chatMessage.authorId))
-
-/** Which of a message filter's conditions are present, and the page size: never their values (see `perShape`). */
-const messagePageShape = ({ filter, limit }: { filter: MessageFilter; limit: number }) =>
+/** Which of a message filter's conditions are present: never their values (see `perShape`). */
+const messageShape = (filter: MessageFilter) =>
   [
     filter.includeOperatorOnly ? 'all' : 'public',
     filter.role ? 'role' : '',
     filter.createdAfter ? 'after' : '',
     filter.createdBefore ? 'before' : '',
-    limit,
   ].join(':')
 
-const messagePages = perShape(
-  messagePageShape,
-  (db: Queryable, { filter, limit }: { filter: MessageFilter; limit: number }) => {
-    const where = messageWhere(filter)
-    const listing = messagesQuery(db).where(where).orderBy(asc(chatMessage.seq))
-    return preparePage(listing, db.select({ n: count() }).from(chatMessage).where(where), limit)
-  },
+const messagePages = preparedSelect(
+  'message_page',
+  ({ filter, limit }: { filter: MessageFilter; limit: number }) => `${messageShape(filter)}:${limit}`,
+  (db: EngineDb, { filter, limit }: { filter: MessageFilter; limit: number }) =>
+    messagesQuery(db)
+      .where(messageWhere(db, filter))
+      .orderBy(asc(tables(db).chatMessage.seq))
+      .limit(literalLimit(limit))
+      .offset(p('offset')),
 )
 
-/** Messages oldest first, windowed. */
-export function listMessages(db: Queryable, sessionId: string, filter: MessageFilter, window: RowWindow) {
-  const page = messagePages(db, { filter, limit: window.limit })
+const messageCounts = preparedSelect('message_count', messageShape, (db: EngineDb, filter: MessageFilter) =>
+  db.select({ n: count() }).from(tables(db).chatMessage).where(messageWhere(db, filter)),
+)
+
+/** Messages oldest first, windowed (a limit of -1: all of them). */
+export async function listMessages(
+  db: EngineDb,
+  sessionId: string,
+  filter: MessageFilter,
+  window: RowWindow,
+) {
   const values = messageValues(sessionId, filter)
-  return { rows: page.rows(values, window.offset).map(flattenMessage), total: page.total(values) }
+  // PostgreSQL has no negative LIMIT; all rows of a session are fewer than this.
+  const limit = window.limit < 0 && isPostgres(db) ? Number.MAX_SAFE_INTEGER : window.limit
+  const rows = await messagePages(db, { filter, limit }, { ...values, offset: window.offset })
+  const [total] = await messageCounts(db, filter, values)
+  return { rows: rows.map(flattenMessage), total: total?.n ?? 0 }
 }
 
 type RecentFilter = MessageFilter & { roles?: readonly string[] }
@@ -458,25 +510,41 @@ type RecentFilter = MessageFilter & { roles?: readonly string[] }
  * The newest messages' statements, per filter shape, roles and count: the roles are part of the shape because
  * callers name them in code (the dialogue a model reads), never from a request.
  */
-const recentStatements = perShape(
+const recentStatements = preparedSelect(
+  'recent_messages',
   ({ filter, limit }: { filter: RecentFilter; limit: number }) =>
-    `${messagePageShape({ filter, limit })}:${filter.roles?.join(',') ?? ''}`,
-  (db: Queryable, { filter, limit }: { filter: RecentFilter; limit: number }) =>
-    messagesQuery(db)
+    `${messageShape(filter)}:${limit}:${filter.roles?.join(',') ?? ''}`,
+  (db: EngineDb, { filter, limit }: { filter: RecentFilter; limit: number }) => {
+    const { chatMessage } = tables(db)
+    return messagesQuery(db)
       .where(
-        and(messageWhere(filter), filter.roles ? inArray(chatMessage.role, [...filter.roles]) : undefined),
+        and(
+          messageWhere(db, filter),
+          filter.roles ? inArray(chatMessage.role, [...filter.roles]) : undefined,
+        ),
       )
       .orderBy(desc(chatMessage.seq))
       .limit(literalLimit(limit))
-      .prepare(),
+  },
 )
 
 /** The newest `limit` messages, returned oldest first. */
-export function recentMessages(db: Queryable, sessionId: string, filter: RecentFilter, limit: number) {
-  return recentStatements(db, { filter, limit })
-    .all(messageValues(sessionId, filter))
-    .map(flattenMessage)
-    .reverse()
+export async function recentMessages(db: EngineDb, sessionId: string, filter: RecentFilter, limit: number) {
+  const rows = await recentStatements(db, { filter, limit }, messageValues(sessionId, filter))
+  return rows.map(flattenMessage).reverse()
+}
+
+/** The messages stored on a session after `seq` (all of them, operators' own included), oldest first. */
+export async function messagesAfter(
+  db: EngineDb,
+  sessionId: string,
+  seq: number,
+): Promise<MessageWithAuthor[]> {
+  const { chatMessage } = tables(db)
+  const rows = await messagesQuery(db)
+    .where(and(eq(chatMessage.sessionId, sessionId), gt(chatMessage.seq, seq)))
+    .orderBy(asc(chatMessage.seq))
+  return rows.map(flattenMessage)
 }
 
 /** A passage of a document an answer delivered to a user cited, and the agent of the session it was cited in. */
@@ -488,9 +556,10 @@ export interface CitationOfDocument {
 
 /**
  * The passages of the document that answers delivered in the user's own sessions cited (drafts were never
- * delivered), each with its session's agent, so the caller can tell whether the citation still stands.
+ * delivered), each with its session's agent, so the caller can tell whether the citation still stands. Read
+ * synchronously on SQLite for knowledge until it converts.
  */
-export function citationsOfDocumentTo(
+export function citationsOfDocumentToSync(
   db: Queryable,
   userId: string,
   documentId: string,
@@ -504,16 +573,14 @@ export function citationsOfDocumentTo(
 }
 
 /** Active people holding any of `roles` (the roles that operate, decided by the access module), by name. */
-export function listOperators(db: Queryable, roles: readonly Role[], window: RowWindow) {
+export function listOperators(db: EngineDb, roles: readonly Role[], window: RowWindow) {
+  const { user } = tables(db)
   const operating = and(
     eq(user.isSystem, false),
     eq(user.disabled, false),
-    sql`EXISTS (SELECT 1 FROM json_each(${user.roles}) r WHERE r.value IN (${sql.join(
-      roles.map((role) => sql`${role}`),
-      sql`, `,
-    )}))`,
+    jsonArrayHasAny(db, user.roles, roles),
   )
-  return selectPage(
+  return readPage(
     db,
     db
       .select({ id: user.id, username: user.username })

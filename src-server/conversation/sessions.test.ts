@@ -5,11 +5,13 @@ import {
   configureFakeProvider,
   connect,
   count,
+  storedRow,
   stream,
   streamUntil,
   type TestSocket,
   tokenOf,
 } from '../../test/helpers/conversation'
+import { TEST_ENGINE } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -28,7 +30,6 @@ afterEach(async () => {
   await fake?.close()
 })
 
-const db = () => server.app.ctx.db.$client
 const isMessage = (role: string, content?: string) => (message: Record<string, unknown>) =>
   message.type === 'message' &&
   (message.message as { role: string }).role === role &&
@@ -71,7 +72,11 @@ describe('WebSocket sessions and human takeover', () => {
     user.send({ event: '', content: 'Thanks Olga' })
     await operator.next(isMessage('user', 'Thanks Olga'))
     expect(
-      count(server, "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'agent'", sessionId),
+      await count(
+        server,
+        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'agent'",
+        sessionId,
+      ),
     ).toBe(1)
   })
 
@@ -87,9 +92,11 @@ describe('WebSocket sessions and human takeover', () => {
       const system = await socket.next((message) => message.type === 'system')
       expect(system).toMatchObject({ status: 'HUMAN_ACTIVE', message: { role: 'system' } })
     }
-    const row = db()
-      .prepare('SELECT state, epoch, assigned_operator_id FROM chat_session WHERE id = ?')
-      .get(sessionId) as {
+    const row = (await storedRow(
+      server,
+      'SELECT state, CAST(epoch AS integer) epoch, assigned_operator_id FROM chat_session WHERE id = ?',
+      sessionId,
+    )) as {
       state: string
       epoch: number
     }
@@ -103,7 +110,7 @@ describe('WebSocket sessions and human takeover', () => {
     await operator.next(isMessage('user', 'Hello?'))
     // No AI reply was produced for either message.
     expect(
-      count(
+      await count(
         server,
         "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
         sessionId,
@@ -125,14 +132,14 @@ describe('WebSocket sessions and human takeover', () => {
     await user.next(isMessage('user', 'And now?'))
     await user.next(isMessage('assistant'))
     expect(
-      count(
+      await count(
         server,
         "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
         sessionId,
       ),
     ).toBe(2)
     expect(
-      count(
+      await count(
         server,
         "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'system'",
         sessionId,
@@ -160,7 +167,13 @@ describe('WebSocket sessions and human takeover', () => {
       payload: {},
     })
     expect(rest.statusCode).toBe(403)
-    expect(db().prepare('SELECT state, epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({
+    expect(
+      await storedRow(
+        server,
+        'SELECT state, CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?',
+        sessionId,
+      ),
+    ).toEqual({
       state: 'AI_ACTIVE',
       epoch: 0,
     })
@@ -198,9 +211,11 @@ describe('WebSocket sessions and human takeover', () => {
     expect(tokensAtTakeover).toBe(3)
     await operator.next((message) => message.type === 'system' && message.status === 'HUMAN_ACTIVE')
 
-    const draft = db()
-      .prepare("SELECT content, status FROM chat_message WHERE session_id = ? AND status = 'draft'")
-      .get(sessionId) as {
+    const draft = (await storedRow(
+      server,
+      "SELECT content, status FROM chat_message WHERE session_id = ? AND status = 'draft'",
+      sessionId,
+    )) as {
       content: string
     }
     expect(draft.content.startsWith('t0 t1 t2 ')).toBe(true)
@@ -264,16 +279,16 @@ describe('WebSocket sessions and human takeover', () => {
     const bob = await server.headersFor('bob')
     const sessionId = crypto.randomUUID()
     await expect(open(`/ws/${sessionId}`, bob)).rejects.toThrow(/404/)
-    expect(count(server, 'SELECT count(*) n FROM chat_session WHERE id = ?', sessionId)).toBe(0)
+    expect(await count(server, 'SELECT count(*) n FROM chat_session WHERE id = ?', sessionId)).toBe(0)
     // Ann then creates that id; her message reaches her own socket, and Bob never had one.
     await stream(base, ann, { thread_id: sessionId, message: 'private words' })
     const own = await open(`/ws/${sessionId}`, ann)
     const history = await own.next((message) => message.type === 'history')
     expect((history.messages as { content: string }[])[0]?.content).toBe('private words')
     expect(
-      count(
+      await count(
         server,
-        'SELECT count(*) n FROM chat_session s JOIN user u ON u.id = s.owner_id WHERE s.id = ? AND u.username = ?',
+        'SELECT count(*) n FROM chat_session s JOIN "user" u ON u.id = s.owner_id WHERE s.id = ? AND u.username = ?',
         sessionId,
         'ann',
       ),
@@ -290,9 +305,9 @@ describe('WebSocket sessions and human takeover', () => {
       messages: [],
     })
     expect(
-      count(
+      await count(
         server,
-        'SELECT count(*) n FROM chat_session s JOIN user u ON u.id = s.owner_id WHERE s.id = ? AND u.username = ?',
+        'SELECT count(*) n FROM chat_session s JOIN "user" u ON u.id = s.owner_id WHERE s.id = ? AND u.username = ?',
         sessionId,
         'ann',
       ),
@@ -330,17 +345,18 @@ describe('shutdown', () => {
       .map((event) => event.content)
       .join('')
     expect(partial.length).toBeGreaterThan(0)
-    // Closing the server also closes the database, so read the saved state from the file.
-    const reopened = new Database(path.join(server.dataDir, 'switchboard.db'), { readonly: true })
-    expect(
-      reopened
-        .prepare("SELECT content, status FROM chat_message WHERE role = 'assistant' AND status != 'complete'")
-        .get(),
-    ).toEqual({
-      content: partial,
-      status: 'interrupted',
-    })
-    reopened.close()
+    const unfinished =
+      "SELECT content, status FROM chat_message WHERE role = 'assistant' AND status != 'complete'"
+    // Closing the server closes its SQLite database, so read the saved state from the file; a PostgreSQL database
+    // belongs to the test server and is still open.
+    let saved: unknown
+    if (TEST_ENGINE === 'postgres') saved = await storedRow(server, unfinished)
+    else {
+      const reopened = new Database(path.join(server.dataDir, 'switchboard.db'), { readonly: true })
+      saved = reopened.prepare(unfinished).get()
+      reopened.close()
+    }
+    expect(saved).toEqual({ content: partial, status: 'interrupted' })
     await user.closed
   })
 })
@@ -469,12 +485,18 @@ describe('session REST endpoints', () => {
     })
     expect(operator.received.filter((m) => m.type === 'error')).toEqual([])
     // Only the real change was written: one state change, one system message.
-    expect(db().prepare('SELECT state, epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({
+    expect(
+      await storedRow(
+        server,
+        'SELECT state, CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?',
+        sessionId,
+      ),
+    ).toEqual({
       state: 'HUMAN_ACTIVE',
       epoch: 1,
     })
     expect(
-      count(
+      await count(
         server,
         "SELECT count(*) n FROM chat_message WHERE role = 'system' AND session_id = ?",
         sessionId,
@@ -508,8 +530,14 @@ describe('session REST endpoints', () => {
       payload: { content: 'fake operator' },
     })
     expect(asUser.statusCode).toBe(403)
-    expect(db().prepare('SELECT epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({ epoch: 1 })
-    expect(count(server, "SELECT count(*) n FROM chat_message WHERE role = 'agent'")).toBe(0)
+    expect(
+      await storedRow(
+        server,
+        'SELECT CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?',
+        sessionId,
+      ),
+    ).toEqual({ epoch: 1 })
+    expect(await count(server, "SELECT count(*) n FROM chat_message WHERE role = 'agent'")).toBe(0)
 
     // Release may hand the session to another agent.
     const agent = (
@@ -527,7 +555,13 @@ describe('session REST endpoints', () => {
       payload: { agent_id: agent.id },
     })
     expect(released.json()).toMatchObject({ state: 'AI_ACTIVE', agent_id: agent.id })
-    expect(db().prepare('SELECT agent_id, epoch FROM chat_session WHERE id = ?').get(sessionId)).toEqual({
+    expect(
+      await storedRow(
+        server,
+        'SELECT agent_id, CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?',
+        sessionId,
+      ),
+    ).toEqual({
       agent_id: agent.id,
       epoch: 2,
     })

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { configureFakeProvider, count, parseSse, stream, streamUntil } from '../../test/helpers/conversation'
+import {
+  configureFakeProvider,
+  count,
+  parseSse,
+  storedJson,
+  storedRow,
+  stream,
+  streamUntil,
+} from '../../test/helpers/conversation'
+import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -16,8 +25,6 @@ afterEach(async () => {
   await server?.close()
   await fake?.close()
 })
-
-const db = () => server.app.ctx.db.$client
 
 describe('POST /stream', () => {
   it('streams token events then done, and the tokens concatenate to exactly the saved reply', async () => {
@@ -37,16 +44,20 @@ describe('POST /stream', () => {
     })
     expect(result.events.filter((event) => event.type === 'done')).toHaveLength(1)
 
-    const saved = db()
-      .prepare('SELECT role, content, status FROM chat_message WHERE id = ?')
-      .get(done?.message_id)
+    const saved = await storedRow(
+      server,
+      'SELECT role, content, status FROM chat_message WHERE id = ?',
+      done?.message_id,
+    )
     const text = tokens.map((token) => token.content).join('')
     expect(saved).toEqual({ role: 'assistant', content: text, status: 'complete' })
     // builtin/extractive without knowledge says it does not know and offers a person, never operator advice.
     expect(text).toBe("I don't know that from the documents I have. You can ask to talk to a person.")
-    const session = db()
-      .prepare('SELECT owner_id, state FROM chat_session WHERE id = ?')
-      .get(done?.session_id)
+    const session = await storedRow(
+      server,
+      'SELECT owner_id, state FROM chat_session WHERE id = ?',
+      done?.session_id,
+    )
     expect(session).toMatchObject({ state: 'AI_ACTIVE' })
   })
 
@@ -65,7 +76,7 @@ describe('POST /stream', () => {
       body: JSON.stringify({ message: 42 }),
     })
     expect(wrongType.status).toBe(422)
-    expect(count(server, 'SELECT count(*) n FROM chat_session')).toBe(0)
+    expect(await count(server, 'SELECT count(*) n FROM chat_session')).toBe(0)
   })
 
   it.each([
@@ -82,8 +93,8 @@ describe('POST /stream', () => {
     expect(result.status).toBe(200)
     expect(result.events.map((event) => event.type)).toEqual(['error', 'done'])
     expect(result.events[0]).toMatchObject({ type: 'error', code, content: expect.any(String) })
-    expect(count(server, 'SELECT count(*) n FROM chat_session WHERE id = ?', thread)).toBe(0)
-    expect(count(server, 'SELECT count(*) n FROM chat_message')).toBe(0)
+    expect(await count(server, 'SELECT count(*) n FROM chat_session WHERE id = ?', thread)).toBe(0)
+    expect(await count(server, 'SELECT count(*) n FROM chat_message')).toBe(0)
   })
 
   it("treats another user's thread_id as not found", async () => {
@@ -94,7 +105,7 @@ describe('POST /stream', () => {
     const intrusion = await stream(base, bob, { thread_id: thread, message: 'let me in' })
     expect(intrusion.events.map((event) => event.type)).toEqual(['error', 'done'])
     expect(intrusion.events[0]?.code).toBe('SESSION_NOT_FOUND')
-    expect(count(server, "SELECT count(*) n FROM chat_message WHERE content = 'let me in'")).toBe(0)
+    expect(await count(server, "SELECT count(*) n FROM chat_message WHERE content = 'let me in'")).toBe(0)
   })
 
   it('streams a real provider: request values beat the agent, the agent beats the defaults, overrides are saved', async () => {
@@ -131,7 +142,11 @@ describe('POST /stream', () => {
     expect(fake.requests[0]?.messages.at(-1)).toEqual({ role: 'user', content: 'Is my invoice paid?' })
     const thread = first.events.at(-1)?.session_id as string
     expect(
-      db().prepare('SELECT content FROM chat_message WHERE id = ?').get(first.events.at(-1)?.message_id),
+      await storedRow(
+        server,
+        'SELECT content FROM chat_message WHERE id = ?',
+        first.events.at(-1)?.message_id,
+      ),
     ).toEqual({
       content: 'Your invoice is paid.',
     })
@@ -160,9 +175,11 @@ describe('POST /stream', () => {
     ])
     expect(JSON.stringify(fake.requests[1]?.messages)).not.toContain('VIP customer')
     expect(
-      db()
-        .prepare('SELECT model_provider, model_name, model_temperature FROM chat_session WHERE id = ?')
-        .get(thread),
+      await storedRow(
+        server,
+        'SELECT model_provider, model_name, model_temperature FROM chat_session WHERE id = ?',
+        thread,
+      ),
     ).toEqual({
       model_provider: null,
       model_name: 'model-b',
@@ -195,7 +212,7 @@ describe('POST /stream', () => {
     const odd = await stream(base, ann, { message: 'x', message_type: 'telepathy', model_provider: 'fake' })
     expect(odd.events.map((event) => event.type)).not.toContain('error')
     expect(fake.requests[2]?.messages.at(-1)?.content).toBe('[message_type=other]\nx')
-    expect(db().prepare("SELECT message_type FROM chat_message WHERE content = 'x'").get()).toEqual({
+    expect(await storedRow(server, "SELECT message_type FROM chat_message WHERE content = 'x'")).toEqual({
       message_type: 'other',
     })
   })
@@ -208,8 +225,8 @@ describe('POST /stream', () => {
     expect(result.events.map((event) => event.type)).toEqual(['error', 'done'])
     expect(result.events[0]).toMatchObject({ code: 'MODEL_PROVIDER_FAILED' })
     // The question is kept; no assistant message was produced.
-    expect(count(server, "SELECT count(*) n FROM chat_message WHERE role = 'assistant'")).toBe(0)
-    expect(count(server, "SELECT count(*) n FROM chat_message WHERE role = 'user'")).toBe(1)
+    expect(await count(server, "SELECT count(*) n FROM chat_message WHERE role = 'assistant'")).toBe(0)
+    expect(await count(server, "SELECT count(*) n FROM chat_message WHERE role = 'user'")).toBe(1)
   })
 
   it('keeps a silent stream alive with `: ping` comments that clients skip', async () => {
@@ -228,11 +245,11 @@ describe('POST /stream', () => {
       expect(beforeFirstToken).toMatch(/^: ping$/m)
       const events = parseSse(raw)
       expect(events.map((event) => event.type)).toEqual(['token', 'token', 'done'])
-      const saved = pinging.app.ctx.db.$client
-        .prepare("SELECT content FROM chat_message WHERE role = 'assistant'")
-        .pluck()
-        .get()
-      expect(saved).toBe('slow answer')
+      const saved = await storedRow<{ content: string }>(
+        pinging,
+        "SELECT content FROM chat_message WHERE role = 'assistant'",
+      )
+      expect(saved?.content).toBe('slow answer')
     } finally {
       await pinging.close()
     }
@@ -252,7 +269,10 @@ describe('POST /stream', () => {
         timeout: 5000,
       })
       .toBe(1)
-    const saved = db().prepare("SELECT content, status FROM chat_message WHERE role = 'assistant'").get() as {
+    const saved = (await storedRow(
+      server,
+      "SELECT content, status FROM chat_message WHERE role = 'assistant'",
+    )) as {
       content: string
       status: string
     }
@@ -262,128 +282,147 @@ describe('POST /stream', () => {
     await expect.poll(() => fake.disconnects, { timeout: 5000 }).toBe(1)
   })
 
-  it("runs the agent's tool calls through its MCP mounts and feeds the results back to the model", async () => {
-    await configureFakeProvider(server, fake.baseUrl)
-    const olga = await server.headersFor('olga', ['operator'])
-    const agent = (
-      await server.app.inject({
+  itNeedsConverted('mcp')(
+    "runs the agent's tool calls through its MCP mounts and feeds the results back to the model",
+    async () => {
+      await configureFakeProvider(server, fake.baseUrl)
+      const olga = await server.headersFor('olga', ['operator'])
+      const agent = (
+        await server.app.inject({
+          method: 'POST',
+          url: '/agents',
+          headers: olga,
+          payload: { name: 'Tooled', model_provider: 'fake', model_name: 'model-a' },
+        })
+      ).json()
+      const tools = (
+        await server.app.inject({
+          method: 'POST',
+          url: '/mcp-servers',
+          // What runs on the host is an admin's to set; the operator mounts it.
+          headers: await server.adminHeaders(),
+          payload: { name: 'tools', ...testToolServer() },
+        })
+      ).json()
+      const mounted = await server.app.inject({
         method: 'POST',
-        url: '/agents',
+        url: `/agents/${agent.id}/mcp-mounts`,
         headers: olga,
-        payload: { name: 'Tooled', model_provider: 'fake', model_name: 'model-a' },
+        payload: { mcp_server_id: tools.id },
       })
-    ).json()
-    const tools = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/mcp-servers',
-        // What runs on the host is an admin's to set; the operator mounts it.
-        headers: await server.adminHeaders(),
-        payload: { name: 'tools', ...testToolServer() },
-      })
-    ).json()
-    const mounted = await server.app.inject({
-      method: 'POST',
-      url: `/agents/${agent.id}/mcp-mounts`,
-      headers: olga,
-      payload: { mcp_server_id: tools.id },
-    })
-    expect(mounted.statusCode, mounted.body).toBe(201)
-    fake.respond = (request) =>
-      request.messages.some((message) => message.role === 'tool')
-        ? { tokens: ['The ', 'tool ', 'said ', 'pong.'] }
-        : { toolCalls: [{ id: 'call_1', name: 'tools__echo', arguments: '{"text":"pong"}' }] }
+      expect(mounted.statusCode, mounted.body).toBe(201)
+      fake.respond = (request) =>
+        request.messages.some((message) => message.role === 'tool')
+          ? { tokens: ['The ', 'tool ', 'said ', 'pong.'] }
+          : { toolCalls: [{ id: 'call_1', name: 'tools__echo', arguments: '{"text":"pong"}' }] }
 
-    const result = await stream(base, olga, { agent_id: agent.id, message: 'Ping the tool' })
-    expect(
-      result.events
+      const result = await stream(base, olga, { agent_id: agent.id, message: 'Ping the tool' })
+      expect(
+        result.events
+          .filter((event) => event.type === 'token')
+          .map((event) => event.content)
+          .join(''),
+      ).toBe('The tool said pong.')
+      expect(fake.requests[0]?.tools?.map((tool) => tool.function.name)).toContain('tools__echo')
+      const second = fake.requests[1]?.messages ?? []
+      expect(second.at(-2)).toMatchObject({
+        role: 'assistant',
+        tool_calls: [{ id: 'call_1', function: { name: 'tools__echo' } }],
+      })
+      expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
+      expect(second.at(-1)?.content).toContain('pong')
+      expect(
+        server.app.ctx.db.$client.prepare('SELECT session_id, tool_name, outcome FROM mcp_call_audit').all(),
+      ).toEqual([
+        { session_id: result.events.at(-1)?.session_id, tool_name: 'tools__echo', outcome: 'success' },
+      ])
+    },
+  )
+
+  itNeedsConverted('knowledge')(
+    'answers from the knowledge mounted on the agent with builtin/extractive, citing the chunks it quotes',
+    async () => {
+      const ann = await server.headersFor('ann')
+      const agent = (
+        await server.app.inject({
+          method: 'POST',
+          url: '/agents',
+          headers: ann,
+          payload: { name: 'Support' },
+        })
+      ).json()
+      const source = (
+        await server.app.inject({
+          method: 'POST',
+          url: '/knowledge-sources',
+          headers: ann,
+          payload: { name: 'Policies' },
+        })
+      ).json()
+      const boundary = '----conversation-test'
+      const text =
+        'Our office is in Oslo and opens at nine.\n\nA refund can be requested within 14 days of purchase. Refunds are paid back to the wallet.'
+      const uploaded = await server.app.inject({
+        method: 'POST',
+        url: `/knowledge-sources/${source.id}/documents`,
+        headers: { ...ann, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="policies.txt"\r\nContent-Type: text/plain\r\n\r\n${text}\r\n--${boundary}--\r\n`,
+        ),
+      })
+      expect(uploaded.statusCode, uploaded.body).toBe(201)
+      const job = await server.app.inject({
+        method: 'POST',
+        url: `/knowledge-sources/${source.id}/ingest`,
+        headers: ann,
+        payload: { agent_id: agent.id },
+      })
+      expect(job.statusCode, job.body).toBe(202)
+      await expect
+        .poll(
+          async () =>
+            (
+              await server.app.inject({
+                method: 'GET',
+                url: `/ingestion-jobs/${job.json().id}`,
+                headers: ann,
+              })
+            ).json().status,
+          { timeout: 20_000 },
+        )
+        .toBe('succeeded')
+
+      const result = await stream(base, ann, {
+        agent_id: agent.id,
+        message: 'How many days do I have to request a refund?',
+      })
+      const answer = result.events
         .filter((event) => event.type === 'token')
         .map((event) => event.content)
-        .join(''),
-    ).toBe('The tool said pong.')
-    expect(fake.requests[0]?.tools?.map((tool) => tool.function.name)).toContain('tools__echo')
-    const second = fake.requests[1]?.messages ?? []
-    expect(second.at(-2)).toMatchObject({
-      role: 'assistant',
-      tool_calls: [{ id: 'call_1', function: { name: 'tools__echo' } }],
-    })
-    expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
-    expect(second.at(-1)?.content).toContain('pong')
-    expect(db().prepare('SELECT session_id, tool_name, outcome FROM mcp_call_audit').all()).toEqual([
-      { session_id: result.events.at(-1)?.session_id, tool_name: 'tools__echo', outcome: 'success' },
-    ])
-  })
-
-  it('answers from the knowledge mounted on the agent with builtin/extractive, citing the chunks it quotes', async () => {
-    const ann = await server.headersFor('ann')
-    const agent = (
-      await server.app.inject({ method: 'POST', url: '/agents', headers: ann, payload: { name: 'Support' } })
-    ).json()
-    const source = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/knowledge-sources',
-        headers: ann,
-        payload: { name: 'Policies' },
+        .join('')
+      expect(answer).toContain('A refund can be requested within 14 days of purchase. [1]')
+      expect(answer).not.toContain('Oslo')
+      const done = result.events.at(-1) as unknown as {
+        citations: Record<string, unknown>[]
+        message_id: string
+      }
+      // Only the passages the answer refers to are cited.
+      for (const citation of done.citations) expect(answer).toContain(`[${citation.index}]`)
+      expect(done.citations[0]).toMatchObject({
+        index: 1,
+        source_id: source.id,
+        document_id: expect.any(String),
+        chunk_id: expect.any(String),
+        document_name: expect.any(String),
+        snippet: expect.stringContaining('refund'),
       })
-    ).json()
-    const boundary = '----conversation-test'
-    const text =
-      'Our office is in Oslo and opens at nine.\n\nA refund can be requested within 14 days of purchase. Refunds are paid back to the wallet.'
-    const uploaded = await server.app.inject({
-      method: 'POST',
-      url: `/knowledge-sources/${source.id}/documents`,
-      headers: { ...ann, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload: Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="policies.txt"\r\nContent-Type: text/plain\r\n\r\n${text}\r\n--${boundary}--\r\n`,
-      ),
-    })
-    expect(uploaded.statusCode, uploaded.body).toBe(201)
-    const job = await server.app.inject({
-      method: 'POST',
-      url: `/knowledge-sources/${source.id}/ingest`,
-      headers: ann,
-      payload: { agent_id: agent.id },
-    })
-    expect(job.statusCode, job.body).toBe(202)
-    await expect
-      .poll(
-        async () =>
-          (
-            await server.app.inject({ method: 'GET', url: `/ingestion-jobs/${job.json().id}`, headers: ann })
-          ).json().status,
-        { timeout: 20_000 },
-      )
-      .toBe('succeeded')
-
-    const result = await stream(base, ann, {
-      agent_id: agent.id,
-      message: 'How many days do I have to request a refund?',
-    })
-    const answer = result.events
-      .filter((event) => event.type === 'token')
-      .map((event) => event.content)
-      .join('')
-    expect(answer).toContain('A refund can be requested within 14 days of purchase. [1]')
-    expect(answer).not.toContain('Oslo')
-    const done = result.events.at(-1) as unknown as {
-      citations: Record<string, unknown>[]
-      message_id: string
-    }
-    // Only the passages the answer refers to are cited.
-    for (const citation of done.citations) expect(answer).toContain(`[${citation.index}]`)
-    expect(done.citations[0]).toMatchObject({
-      index: 1,
-      source_id: source.id,
-      document_id: expect.any(String),
-      chunk_id: expect.any(String),
-      document_name: expect.any(String),
-      snippet: expect.stringContaining('refund'),
-    })
-    const saved = db()
-      .prepare('SELECT content, citations_json FROM chat_message WHERE id = ?')
-      .get(done.message_id) as { content: string; citations_json: string }
-    expect(saved.content).toBe(answer)
-    expect(JSON.parse(saved.citations_json)).toEqual(done.citations)
-  })
+      const saved = (await storedRow(
+        server,
+        'SELECT content, citations_json FROM chat_message WHERE id = ?',
+        done.message_id,
+      )) as { content: string; citations_json: unknown }
+      expect(saved.content).toBe(answer)
+      expect(storedJson(saved.citations_json)).toEqual(done.citations)
+    },
+  )
 })

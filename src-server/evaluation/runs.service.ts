@@ -1,6 +1,6 @@
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
-import { findAgentType, requireUsableAgent } from '../conversation'
+import { findAgentTypeSync, requireUsableAgentSync } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import { type Database, nowIso } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
@@ -58,8 +58,8 @@ function presentResult(row: repo.ResultRow): ResultView {
 
 /** Evaluating an agent runs it as the user, so it needs the right to use it (`agent.use`). */
 function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): void {
-  requireUsableAgent(ctx.db, user, agentId)
-  const agentType = findAgentType(ctx.db, agentId)
+  requireUsableAgentSync(ctx.db, user, agentId)
+  const agentType = findAgentTypeSync(ctx.db, agentId)
   if (agentType !== null && agentType !== 'chat')
     throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
@@ -72,7 +72,7 @@ async function requireRun(
 ): Promise<repo.RunRow> {
   const row = await repo.findRunOfAgent(ctx.database.reader, agentId, runId)
   if (!row) throw EvaluationErrors.EVALUATION_RUN_NOT_FOUND({ agent_id: agentId, run_id: runId })
-  requireUsableAgent(ctx.db, user, agentId)
+  requireUsableAgentSync(ctx.db, user, agentId)
   return row
 }
 
@@ -120,7 +120,7 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
     },
 
     async list(user: AuthUser, agentId: string, query: PageQuery) {
-      requireUsableAgent(ctx.db, user, agentId)
+      requireUsableAgentSync(ctx.db, user, agentId)
       const { rows, total } = await repo.listRuns(ctx.database.reader, agentId, pageWindow(query))
       return toPage(rows.map(presentRun), total, query)
     },

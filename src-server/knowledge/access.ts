@@ -2,9 +2,9 @@ import { mayAccess, type Resource, requireAccess } from '../access'
 import { type AuthUser, findUserByIdSync, permissionsOf } from '../auth'
 import {
   type CitationOfDocument,
-  citationsOfDocumentTo,
-  findAgentOwnerId,
-  mayUseAgent,
+  citationsOfDocumentToSync,
+  findAgentOwnerIdSync,
+  mayUseAgentSync,
 } from '../conversation'
 import { hadRevokedAssetGrant, hasAssetGrant } from '../marketplace'
 import type { Queryable } from '../platform/db'
@@ -69,14 +69,14 @@ export function assertCitedPartReadable(
   if (mayAccess(caller, 'knowledge_source.read', resource)) return
   const cites = (citation: CitationOfDocument) =>
     'chunkId' in part ? citation.chunkId === part.chunkId : citation.pageNumber === part.pageNumber
-  const standing = citationsOfDocumentTo(db, caller.id, documentId).some(
+  const standing = citationsOfDocumentToSync(db, caller.id, documentId).some(
     (citation) => cites(citation) && citationStands(db, caller, citation.agentId, source.id),
   )
   if (!standing) throw resource.denied()
 }
 
 function citationStands(db: Queryable, caller: Caller, agentId: string | null, sourceId: string): boolean {
-  return agentId !== null && mayUseAgent(db, caller, agentId) && !refundedMounts(db, agentId)(sourceId)
+  return agentId !== null && mayUseAgentSync(db, caller, agentId) && !refundedMounts(db, agentId)(sourceId)
 }
 
 /**
@@ -85,7 +85,7 @@ function citationStands(db: Queryable, caller: Caller, agentId: string | null, s
  * mounted for the owner (contract 30: `chat.operate` mounts any source) was never the owner's grant, so it stays.
  */
 export function refundedMounts(db: Queryable, agentId: string): (sourceId: string) => boolean {
-  const ownerId = findAgentOwnerId(db, agentId)
+  const ownerId = findAgentOwnerIdSync(db, agentId)
   const owner = ownerId === null ? null : findUserByIdSync(db, ownerId)
   if (!owner) return () => false
   const reader = { id: owner.id, permissions: permissionsOf(owner.roles) }

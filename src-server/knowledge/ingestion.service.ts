@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { type Embedder, embeddingKey } from '../ai'
 import type { AuthUser } from '../auth'
-import { requireChangeableAgent } from '../conversation'
+import { requireChangeableAgentSync } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import type { Db } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
@@ -65,7 +65,7 @@ export function createIngestionService(
         : source.defaultChunkingParams
     if (body.agent_id) {
       // Mounting the source on the agent changes the agent: its owner or an agent manager, never a buyer.
-      requireChangeableAgent(db, caller, body.agent_id)
+      requireChangeableAgentSync(db, caller, body.agent_id)
       readableSource(db, caller, sourceId)
     }
     const outcome = db.transaction((tx) => {

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../auth'
-import { requireChangeableAgent } from '../conversation'
+import { requireChangeableAgentSync } from '../conversation'
 import type { Db, Queryable } from '../platform/db'
 import { type PageQuery, toPage } from '../platform/http'
 import { readableSource } from './access'
@@ -23,7 +23,7 @@ export function createMountsService(db: Db) {
   return {
     /** Changes the agent, so it needs `agent.change` (a buyer of the agent may not); the source is only read. */
     create(caller: AuthUser, agentId: string, body: CreateMountBody): MountDto {
-      requireChangeableAgent(db, caller, agentId)
+      requireChangeableAgentSync(db, caller, agentId)
       readableSource(db, caller, body.source_id)
       db.transaction((tx) => {
         if (findMount(tx, agentId, body.source_id)) throw KnowledgeErrors.ALREADY_MOUNTED()
@@ -42,14 +42,14 @@ export function createMountsService(db: Db) {
      * on is its maker's, like its prompt: listed to whoever may change the agent, not to a buyer who uses it.
      */
     list(caller: AuthUser, agentId: string, query: PageQuery) {
-      requireChangeableAgent(db, caller, agentId)
+      requireChangeableAgentSync(db, caller, agentId)
       const all = listMounts(db, agentId).map(presentMountedSource)
       const start = (query.page - 1) * query.size
       return toPage(all.slice(start, start + query.size), all.length, query)
     },
 
     delete(caller: AuthUser, agentId: string, sourceId: string): void {
-      requireChangeableAgent(db, caller, agentId)
+      requireChangeableAgentSync(db, caller, agentId)
       if (!deleteMount(db, agentId, sourceId)) throw KnowledgeErrors.MOUNT_NOT_FOUND()
     },
   }

@@ -8,7 +8,7 @@ import {
   USE_LITE_MODEL,
 } from '../ai'
 import type { AuthUser } from '../auth'
-import { type RetrievedChunk as CitedChunk, requireChangeableAgent } from '../conversation'
+import { type RetrievedChunk as CitedChunk, requireChangeableAgentSync } from '../conversation'
 import type { Db } from '../platform/db'
 import type { WorkerPool } from '../platform/jobs'
 import { readableSource, refundedMounts } from './access'
@@ -264,7 +264,7 @@ export function createRetrievalService(
       let sources: ScopedSource[]
       if (body.agent_id) {
         // Searching an agent's sources at will reads them past what its answers cite: its maker's, not a buyer's.
-        requireChangeableAgent(db, caller, body.agent_id)
+        requireChangeableAgentSync(db, caller, body.agent_id)
         sources = activeMounts(body.agent_id)
         if (body.source_ids) {
           const wanted = new Set(body.source_ids)

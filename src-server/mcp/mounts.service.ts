@@ -1,5 +1,5 @@
 import type { AuthUser } from '../auth'
-import { findAgentOwnerId, requireChangeableAgent, sessionExists } from '../conversation'
+import { findAgentOwnerIdSync, requireChangeableAgentSync, sessionExistsSync } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
@@ -47,7 +47,8 @@ const DEFAULT_POLICY: McpMountPolicy = {
 }
 
 function requireAgent(ctx: AppContext, agentId: string): void {
-  if (findAgentOwnerId(ctx.db, agentId) === null) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
+  if (findAgentOwnerIdSync(ctx.db, agentId) === null)
+    throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
 function requireMount(ctx: AppContext, agentId: string, mountId: string): repo.McpMountRow {
@@ -79,7 +80,7 @@ function presentCall(row: repo.McpCallRow): McpCallView {
 export function createMountService(ctx: AppContext) {
   return {
     create(user: AuthUser, agentId: string, body: CreateMcpMountBody): McpMountView {
-      requireChangeableAgent(ctx.db, user, agentId)
+      requireChangeableAgentSync(ctx.db, user, agentId)
       return ctx.db.transaction((tx) => {
         if (!repo.findServer(tx, body.mcp_server_id))
           throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
@@ -103,7 +104,7 @@ export function createMountService(ctx: AppContext) {
     },
 
     update(user: AuthUser, agentId: string, mountId: string, body: UpdateMcpMountBody) {
-      requireChangeableAgent(ctx.db, user, agentId)
+      requireChangeableAgentSync(ctx.db, user, agentId)
       const before = requireMount(ctx, agentId, mountId)
       const row = repo.updateMount(ctx.db, mountId, {
         enabled: body.enabled ?? before.enabled,
@@ -113,7 +114,7 @@ export function createMountService(ctx: AppContext) {
     },
 
     remove(user: AuthUser, agentId: string, mountId: string): void {
-      requireChangeableAgent(ctx.db, user, agentId)
+      requireChangeableAgentSync(ctx.db, user, agentId)
       requireMount(ctx, agentId, mountId)
       repo.deleteMount(ctx.db, mountId)
     },
@@ -121,7 +122,7 @@ export function createMountService(ctx: AppContext) {
     /** The tool-call audit of a session or an agent. */
     listCalls(filter: { sessionId?: string; agentId?: string }, query: McpCallQuery) {
       if (filter.agentId) requireAgent(ctx, filter.agentId)
-      if (filter.sessionId && !sessionExists(ctx.db, filter.sessionId))
+      if (filter.sessionId && !sessionExistsSync(ctx.db, filter.sessionId))
         throw CommonErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
       const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
       return toPage(rows.map(presentCall), total, query)

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { ServerConfig } from './config'
 import type { Database, Db } from './db'
+import type { EventBus } from './events'
 import type { Guard } from './guard'
 import type { UploadGate } from './http'
 import type { AuthUser } from './identity'
@@ -35,6 +36,8 @@ export interface AppContext {
   db: Db
   /** The database on either engine (reads, `transact`): each domain moves from `db` to it as it converts. */
   database: Database
+  /** Live fan-out: events every instance of the server hears (the receiver reads the rows by id). */
+  events: EventBus
   blobs: BlobStore
   /** Every upload route's limits and per-user count of uploads in flight. */
   uploads: UploadGate

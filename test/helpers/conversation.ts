@@ -1,4 +1,5 @@
 import http from 'node:http'
+import { sql } from 'drizzle-orm'
 import { createParser } from 'eventsource-parser'
 import WebSocket from 'ws'
 import type { TestServer } from './server'
@@ -145,8 +146,34 @@ export async function configureFakeProvider(
   return response
 }
 
-export const count = (server: TestServer, sql: string, ...params: unknown[]) =>
-  (server.app.ctx.db.$client.prepare(sql).get(...params) as { n: number }).n
+/**
+ * Rows of a raw query with `?` parameters on the converted domains' engine (SQLite, or PostgreSQL in the
+ * `postgres` project): write SQL both read (`"user"` quoted; PostgreSQL gives bigint columns as text, jsonb parsed).
+ */
+export function storedRows<T>(server: TestServer, text: string, ...params: unknown[]): Promise<T[]> {
+  const [first = '', ...rest] = text.split('?')
+  const query = sql.join(
+    [sql.raw(first), ...rest.flatMap((part, i) => [sql`${params[i]}`, sql.raw(part)])],
+    sql``,
+  )
+  return server.rows<T>(query)
+}
+
+export async function storedRow<T>(
+  server: TestServer,
+  text: string,
+  ...params: unknown[]
+): Promise<T | undefined> {
+  return (await storedRows<T>(server, text, ...params))[0]
+}
+
+/** The `n` of a query like `SELECT count(*) n FROM ...` (a number on either engine). */
+export async function count(server: TestServer, text: string, ...params: unknown[]): Promise<number> {
+  return Number((await storedRow<{ n: unknown }>(server, text, ...params))?.n ?? 0)
+}
+
+/** A JSON column as stored: text on SQLite, already parsed from jsonb on PostgreSQL. */
+export const storedJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value)
 
 /** A JSON request over real HTTP: its status and parsed body (loosely typed, as `inject`'s is). */
 export async function request(

@@ -37,3 +37,4 @@ export {
   pgMigrationsFolder,
   pgTables,
 } from './postgres'
+export { jsonArrayHasAny, likeIgnoringCase, type PreparedSelect, preparedSelect } from './prepared'
