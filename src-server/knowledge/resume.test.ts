@@ -40,8 +40,9 @@ describe('ingestion after an interruption', () => {
     // The first runner claimed the job, finished one document, then died: its lease ran out.
     const ctx = server.app.ctx
     const embedder = createEmbedder(ctx.workers, ctx.config)
-    const service = createIngestionService(ctx, embedder, createEmbeddingJobs(ctx, embedder))
-    const [first] = allDocumentsOf(ctx.db, sourceId)
+    const embedding = createEmbeddingJobs(ctx, embedder, async () => {})
+    const service = createIngestionService(ctx, embedder, embedding)
+    const [first] = await allDocumentsOf(ctx.database.reader, sourceId)
     if (!first) throw new Error('no document')
     await service.indexDocument(first, {
       jobId,
