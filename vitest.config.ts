@@ -22,6 +22,7 @@ export const slowTests = [
   'test/helpers/postgres.test.ts',
   'src-server/database-engine.test.ts',
   'src-server/platform/db/engine.test.ts',
+  'src-server/knowledge/search-engines.test.ts',
   'test/reliability/**/*.test.ts',
 ]
 

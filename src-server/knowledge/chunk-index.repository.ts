@@ -171,13 +171,15 @@ const pgDocument = (title: string, content: string) =>
   sql`setweight(to_tsvector('english', ${withoutDiacritics(title)}), 'A') || setweight(to_tsvector('english', ${withoutDiacritics(content)}), 'D')`
 /** A word as PostgreSQL's index holds it: the `english` configuration's, diacritics folded as in documents. */
 const pgWord = (word: string) => sql`plainto_tsquery('english', ${withoutDiacritics(word)})`
-/** `ts_rank_cd`'s weights of D, C, B, A: content 1, title `TITLE_WEIGHT`, scaled into (0, 1]. */
-const PG_RANK_WEIGHTS = `{${1 / TITLE_WEIGHT}, ${1 / TITLE_WEIGHT}, ${1 / TITLE_WEIGHT}, 1}`
 /**
- * `ts_rank_cd`'s normalisation: its cover-density rank divided by 1 + log of the document's length, the nearest
- * of its options to BM25's length normalisation (chosen on the retrieval benchmark, knowledge README).
+ * `ts_rank_cd`'s weights of D, C, B, A: content 1, title `TITLE_WEIGHT`, scaled into (0, 1]. For a one-word query
+ * and no normalisation it is the word's weighted count in the document (each occurrence its own cover), which
+ * BM25 takes as its term frequency, scaled back by `TITLE_WEIGHT`.
  */
-const PG_RANK_NORMALIZATION = 1
+const PG_RANK_WEIGHTS = `{${1 / TITLE_WEIGHT}, ${1 / TITLE_WEIGHT}, ${1 / TITLE_WEIGHT}, 1}`
+/** FTS5's BM25 constants (`bm25()`), used alike on PostgreSQL. */
+const BM25_K1 = 1.2
+const BM25_B = 0.75
 
 /**
  * Replaces a document's chunks with new ones, searchable by full text at once; `vectors` (one per chunk, of
@@ -410,6 +412,8 @@ interface PostingCounts {
   generation: string
   counts: Map<string, number>
   chunks?: number
+  /** PostgreSQL: the mean length of the chunks' documents (their distinct stems), BM25's avgdl. */
+  averageLength?: number
 }
 /** Per database (the reader of an engine): counts stay valid until chunks are added or deleted. */
 const postingCounts = new WeakMap<object, PostingCounts>()
@@ -434,6 +438,10 @@ export interface TermStatistics {
   postings(word: string): number
   /** How rare a word is among all chunks: its BM25 inverse document frequency, log(1 + (N - n + 0.5) / (n + 0.5)). */
   rarity(word: string): number
+  /** FTS5's own inverse document frequency of a word, log((N - n + 0.5) / (n + 0.5)), at least 1e-6. */
+  fts5Idf(word: string): number
+  /** The mean length of the chunks' documents on PostgreSQL (0 on SQLite, whose FTS5 knows its own). */
+  averageLength: number
 }
 
 /** The full-text condition of a set of words: an FTS5 MATCH, or a tsquery with the words OR-ed. */
@@ -467,6 +475,13 @@ export async function termStatistics(db: EngineDb, text: string): Promise<TermSt
     const [row] = await runSql<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM knowledge_chunk`)
     cache.chunks = Number(row?.n ?? 0)
   }
+  if (cache.averageLength === undefined && isPostgres(db)) {
+    const [row] = await runSql<{ mean: number | string | null }>(
+      db,
+      sql`SELECT avg(length(document)) AS mean FROM knowledge_chunk_search`,
+    )
+    cache.averageLength = Number(row?.mean ?? 0)
+  }
   const chunks = cache.chunks
   const postings = (word: string) => cache.counts.get(word) ?? 0
   return {
@@ -475,6 +490,11 @@ export async function termStatistics(db: EngineDb, text: string): Promise<TermSt
       const count = postings(word)
       return Math.log(1 + (chunks - count + 0.5) / (count + 0.5))
     },
+    fts5Idf(word) {
+      const count = postings(word)
+      return Math.max(1e-6, Math.log((chunks - count + 0.5) / (count + 0.5)))
+    },
+    averageLength: cache.averageLength ?? 0,
   }
 }
 
@@ -484,8 +504,28 @@ export function toFtsQuery(terms: string[]): string | null {
 }
 
 /**
- * Full-text search over the sources' chunks, best first (`rank` ascending): FTS5's BM25 on SQLite,
- * `ts_rank_cd` over the GIN-indexed `english` documents on PostgreSQL (negated, so lower is better on both);
+ * PostgreSQL's BM25 of one document, as FTS5 computes it: per query word, its inverse document frequency times
+ * its saturated weighted frequency (`ts_rank_cd` of the word alone, title occurrences `TITLE_WEIGHT` times
+ * content ones), with the document's length in distinct stems against their mean. `ts_rank_cd` of the whole
+ * query has no inverse document frequency: a common word counts as much as a rare one, and the retrieval test
+ * of both engines fails on it ("Richard at Messina" ranks a paragraph full of Richards first).
+ */
+function pgBm25(terms: string[], statistics: TermStatistics): SQL {
+  // Numbers computed here, written as float literals: a bound parameter beside length() would be read as integer.
+  const float = (value: number) => sql.raw(`${Number(value)}::float8`)
+  const lengthNorm = sql`(${float(1 - BM25_B)} + ${float(BM25_B)} * length(s.document) / ${float(Math.max(statistics.averageLength, 1))})`
+  return sql.join(
+    terms.map((word) => {
+      const frequency = sql`(${float(TITLE_WEIGHT)} * ts_rank_cd(${PG_RANK_WEIGHTS}::real[], s.document, ${pgWord(word)}, 0))`
+      return sql`${float(statistics.fts5Idf(word))} * ${frequency} * ${float(BM25_K1 + 1)} / (${frequency} + ${float(BM25_K1)} * ${lengthNorm})`
+    }),
+    sql` + `,
+  )
+}
+
+/**
+ * Full-text search over the sources' chunks, best first (`rank` ascending, minus BM25 on both engines): FTS5's
+ * `bm25()` on SQLite, the same formula over the GIN-indexed `english` documents on PostgreSQL (`pgBm25`);
  * `statistics` are the query's own (`termStatistics(db, query)`), which the reranker uses too.
  */
 export async function searchBm25(
@@ -495,19 +535,16 @@ export async function searchBm25(
   limit: number,
   statistics?: TermStatistics,
 ): Promise<RankedChunk[]> {
-  const terms = bm25Terms(statistics ?? (await termStatistics(db, query)), query)
+  const known = statistics ?? (await termStatistics(db, query))
+  const terms = bm25Terms(known, query)
   if (terms.length === 0 || sourceIds.length === 0) return []
   const rows = await runSql<{ seq: number | string; rank: number }>(
     db,
     isPostgres(db)
-      ? sql`SELECT s.seq, -ts_rank_cd(${PG_RANK_WEIGHTS}::real[], s.document, q.query, ${PG_RANK_NORMALIZATION}) AS rank
+      ? sql`SELECT s.seq, -(${pgBm25(terms, known)}) AS rank
             FROM knowledge_chunk_search s
             JOIN knowledge_chunk c ON c.seq = s.seq
-            CROSS JOIN (SELECT ${sql.join(
-              terms.map((word) => pgWord(word)),
-              sql` || `,
-            )} AS query) q
-            WHERE s.document @@ q.query AND c.source_id IN (${sql.join(
+            WHERE ${matchesAny(db, terms)} AND c.source_id IN (${sql.join(
               sourceIds.map((id) => sql`${id}`),
               sql`, `,
             )})
