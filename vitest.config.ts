@@ -42,6 +42,13 @@ const postgresTests = [
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
+  'src-server/knowledge/citation-access.test.ts',
+  'src-server/knowledge/document-file.test.ts',
+  'src-server/knowledge/ingestion.test.ts',
+  'src-server/knowledge/progressive.test.ts',
+  'src-server/knowledge/resume.test.ts',
+  'src-server/knowledge/retrieval.test.ts',
+  'src-server/knowledge/sources.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 

@@ -49,7 +49,7 @@ const WEIGHTS = [0, 0.25, 0.5, 0.75, 1]
 const RERANK_WEIGHTS = [0, 0.1, 0.25, 0.5, 1]
 const TARGET_RATIO = 1.15
 
-interface RetrievalSet {
+export interface RetrievalSet {
   name: string
   /** Each unit with the title of the document it belongs to (an entity's page, the article). */
   units: { id: string; title: string; text: string }[]
@@ -58,7 +58,7 @@ interface RetrievalSet {
 
 const isHeldOut = (queryId: string) => (createHash('sha256').update(queryId).digest()[0] as number) % 2 === 1
 
-function dbpedia(): RetrievalSet {
+export function dbpedia(): RetrievalSet {
   const dir = fixturePath('retrieval', 'dbpedia-entity')
   const lines = (file: string) =>
     readFileSync(path.join(dir, file), 'utf8')
@@ -82,7 +82,7 @@ function dbpedia(): RetrievalSet {
   return { name: 'DBpedia-entity', units, queries }
 }
 
-function squad(): RetrievalSet {
+export function squad(): RetrievalSet {
   const data = JSON.parse(readFileSync(fixturePath('retrieval', 'squad2-dev-normans.json'), 'utf8')) as {
     data: {
       title: string
@@ -104,7 +104,7 @@ function squad(): RetrievalSet {
 }
 
 /** nDCG@10 with graded gains (2^grade - 1), the ideal ranking built from the judged units. */
-function ndcg(ranked: string[], relevance: Map<string, number>): number {
+export function ndcg(ranked: string[], relevance: Map<string, number>): number {
   const gain = (grade: number) => 2 ** grade - 1
   const dcg = ranked
     .slice(0, DEPTH)

@@ -32,12 +32,20 @@ function sourceResource(stores: KnowledgeStores, source: SourceRow): Resource {
   }
 }
 
-export function manageableSource(stores: KnowledgeStores, caller: Caller, sourceId: string): Promise<SourceRow> {
+export function manageableSource(
+  stores: KnowledgeStores,
+  caller: Caller,
+  sourceId: string,
+): Promise<SourceRow> {
   return accessibleSource(stores, caller, sourceId, 'knowledge_source.manage')
 }
 
 /** Reading, searching and mounting a source need the same right (contract 30). */
-export function readableSource(stores: KnowledgeStores, caller: Caller, sourceId: string): Promise<SourceRow> {
+export function readableSource(
+  stores: KnowledgeStores,
+  caller: Caller,
+  sourceId: string,
+): Promise<SourceRow> {
   return accessibleSource(stores, caller, sourceId, 'knowledge_source.read')
 }
 
@@ -109,7 +117,8 @@ export async function refundedSources(
   for (const sourceId of sourceIds) {
     if (!hadRevokedAssetGrant(stores.db, owner.id, 'knowledge_source', sourceId)) continue
     const source = await findSource(stores.database.reader, sourceId)
-    if (source && !mayAccess(reader, 'knowledge_source.read', sourceResource(stores, source))) refunded.add(sourceId)
+    if (source && !mayAccess(reader, 'knowledge_source.read', sourceResource(stores, source)))
+      refunded.add(sourceId)
   }
   return refunded
 }

@@ -3,7 +3,13 @@ import type Database from 'better-sqlite3'
 import { eq, inArray, lte, type SQL, sql } from 'drizzle-orm'
 import { ENGLISH_STOPWORDS } from '../ai'
 import type { RetrievedChunk } from '../conversation'
-import { type Database as EngineDatabase, type EngineDb, engineTables, isPostgres, runSql } from '../platform/db'
+import {
+  type Database as EngineDatabase,
+  type EngineDb,
+  engineTables,
+  isPostgres,
+  runSql,
+} from '../platform/db'
 import type { DocumentChunk } from './chunking'
 import { indexedWords, withoutDiacritics } from './indexed-words'
 import { knowledgeChunk, knowledgeDocument } from './knowledge.tables'
@@ -330,7 +336,8 @@ export async function embeddingProgress(
     sql`SELECT count(*) AS n FROM knowledge_chunk WHERE source_id = ${sourceId}`,
   )
   const total = Number(chunks?.n ?? 0)
-  if (total === 0 || !embeddingKey || !(await vectorTableExists(db, embeddingKey))) return { embedded: 0, total }
+  if (total === 0 || !embeddingKey || !(await vectorTableExists(db, embeddingKey)))
+    return { embedded: 0, total }
   const [vectors] = await runSql<{ n: number | string }>(
     db,
     isPostgres(db)

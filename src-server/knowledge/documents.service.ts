@@ -102,7 +102,12 @@ export function createDocumentsService(stores: KnowledgeStores, blobs: BlobStore
     },
 
     /** One passage (chunk): whoever may read the source, or was cited it by a standing citation. */
-    async passage(caller: AuthUser, sourceId: string, documentId: string, chunkId: string): Promise<PassageDto> {
+    async passage(
+      caller: AuthUser,
+      sourceId: string,
+      documentId: string,
+      chunkId: string,
+    ): Promise<PassageDto> {
       await assertCitedPartReadable(stores, caller, sourceId, documentId, { chunkId })
       const found = await findPassage(reader, sourceId, documentId, chunkId)
       if (!found) throw KnowledgeErrors.PASSAGE_NOT_FOUND()

@@ -95,7 +95,12 @@ export function createEmbeddingJobs(
     for (;;) {
       if (signal.aborted) throw signal.reason
       if (!(await findSource(reader, sourceId))) return { message: 'The source was deleted.' }
-      const batch = await chunksLackingVectors(reader, { embeddingKey: key, sourceId, afterSeq, limit: BATCH })
+      const batch = await chunksLackingVectors(reader, {
+        embeddingKey: key,
+        sourceId,
+        afterSeq,
+        limit: BATCH,
+      })
       if (batch.length === 0) {
         // More chunks may still come from an ingestion in progress; once it is over, one last look.
         if (await hasActiveSourceJob(ctx.db as unknown as EngineDb, INGEST_JOB_TYPE, sourceId)) {

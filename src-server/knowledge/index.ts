@@ -36,6 +36,5 @@ export function findKnowledgeSourceOwnerIdSync(db: Queryable, sourceId: string):
  * `knowledgePlugin` creates at its start (register the plugin first, as `app.ts` does).
  */
 export function createKnowledgeRetriever(ctx: AppContext): KnowledgeRetriever {
-  return createRetrievalService(ctx, createEmbedder(ctx.workers, ctx.config), ctx.workers, ctx.log)
-    .retriever
+  return createRetrievalService(ctx, createEmbedder(ctx.workers, ctx.config), ctx.workers, ctx.log).retriever
 }

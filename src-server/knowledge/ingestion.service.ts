@@ -104,7 +104,9 @@ export function createIngestionService(
     run: { jobId: string; strategy: ChunkingStrategy; params: ChunkingParams; signal: AbortSignal },
   ): Promise<number> {
     const kind = kindOfMime(document.mimeType)
-    await database.transact((tx) => updateDocument(tx, document.id, { status: 'parsing', errorMessage: null }))
+    await database.transact((tx) =>
+      updateDocument(tx, document.id, { status: 'parsing', errorMessage: null }),
+    )
     let prepared: PreparedDocument
     try {
       if (!kind) throw new Error(`Documents of type ${document.mimeType} cannot be parsed.`)

@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import { type EngineDb, engineTables, isPostgres, type RowPage, type RowWindow, readPage } from '../platform/db'
+import {
+  type EngineDb,
+  engineTables,
+  isPostgres,
+  type RowPage,
+  type RowWindow,
+  readPage,
+} from '../platform/db'
 import { job } from '../platform/jobs'
 import {
   ingestionJob,
@@ -42,7 +49,9 @@ const sourceViewOf = (db: EngineDb) => {
     documentCount: counted(
       sql`SELECT count(*) FROM knowledge_document d WHERE d.source_id = ${knowledgeSource.id}`,
     ),
-    chunkCount: counted(sql`SELECT count(*) FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id}`),
+    chunkCount: counted(
+      sql`SELECT count(*) FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id}`,
+    ),
   }
 }
 export type SourceView = { source: SourceRow; ownerName: string; documentCount: number; chunkCount: number }
@@ -89,7 +98,11 @@ export async function manageableSourceIds(db: EngineDb, ownerId: string | null):
   return rows.map((row) => row.id)
 }
 
-export async function findDocument(db: EngineDb, sourceId: string, documentId: string): Promise<DocumentRow | null> {
+export async function findDocument(
+  db: EngineDb,
+  sourceId: string,
+  documentId: string,
+): Promise<DocumentRow | null> {
   const { knowledgeDocument } = tablesOf(db)
   const [row] = await db
     .select()
@@ -122,7 +135,11 @@ export async function findPassage(db: EngineDb, sourceId: string, documentId: st
   return row ?? null
 }
 
-export async function findDocumentBySha(db: EngineDb, sourceId: string, sha256: string): Promise<DocumentRow | null> {
+export async function findDocumentBySha(
+  db: EngineDb,
+  sourceId: string,
+  sha256: string,
+): Promise<DocumentRow | null> {
   const { knowledgeDocument } = tablesOf(db)
   const [row] = await db
     .select()
@@ -132,7 +149,11 @@ export async function findDocumentBySha(db: EngineDb, sourceId: string, sha256: 
   return row ?? null
 }
 
-export function listDocuments(db: EngineDb, sourceId: string, window: RowWindow): Promise<RowPage<DocumentRow>> {
+export function listDocuments(
+  db: EngineDb,
+  sourceId: string,
+  window: RowWindow,
+): Promise<RowPage<DocumentRow>> {
   const { knowledgeDocument } = tablesOf(db)
   const where = eq(knowledgeDocument.sourceId, sourceId)
   return readPage(
@@ -262,13 +283,21 @@ export async function hasActiveSourceJob(db: EngineDb, type: string, sourceId: s
   const rows = await db
     .select({ id: job.id })
     .from(job)
-    .where(and(eq(job.type, type), inArray(job.status, ['queued', 'running']), sql`${payloadSource} = ${sourceId}`))
+    .where(
+      and(
+        eq(job.type, type),
+        inArray(job.status, ['queued', 'running']),
+        sql`${payloadSource} = ${sourceId}`,
+      ),
+    )
     .limit(1)
   return rows.length > 0
 }
 
 /** Ids of sources that have chunks, with the embedding key they are searched by. */
-export async function sourcesWithChunks(db: EngineDb): Promise<{ id: string; indexedEmbeddingKey: string | null }[]> {
+export async function sourcesWithChunks(
+  db: EngineDb,
+): Promise<{ id: string; indexedEmbeddingKey: string | null }[]> {
   const { knowledgeSource } = tablesOf(db)
   return db
     .select({ id: knowledgeSource.id, indexedEmbeddingKey: knowledgeSource.indexedEmbeddingKey })
@@ -289,7 +318,10 @@ export async function sourceIndexKeys(
     .where(inArray(knowledgeSource.id, sourceIds))
 }
 
-export async function insertSource(db: EngineDb, values: typeof knowledgeSource.$inferInsert): Promise<SourceRow> {
+export async function insertSource(
+  db: EngineDb,
+  values: typeof knowledgeSource.$inferInsert,
+): Promise<SourceRow> {
   const { knowledgeSource } = tablesOf(db)
   const [row] = await db.insert(knowledgeSource).values(values).returning()
   return row as SourceRow
@@ -353,7 +385,10 @@ export async function deleteMount(db: EngineDb, agentId: string, sourceId: strin
   return deleted.length > 0
 }
 
-export async function insertIngestionJob(db: EngineDb, values: typeof ingestionJob.$inferInsert): Promise<void> {
+export async function insertIngestionJob(
+  db: EngineDb,
+  values: typeof ingestionJob.$inferInsert,
+): Promise<void> {
   const { ingestionJob } = tablesOf(db)
   await db.insert(ingestionJob).values(values)
 }

@@ -38,7 +38,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/knowledge-sources',
     { schema: { tags, body: CreateSourceBody, response: { 201: KnowledgeSourceSchema } } },
-    async (request, reply) => reply.status(201).send(await sources.create(request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await sources.create(request.requireUser(), request.body)),
   )
   app.get(
     '/knowledge-sources',
@@ -171,7 +172,11 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { job, created } = await ingestion.start(request.requireUser(), request.params.source_id, request.body)
+      const { job, created } = await ingestion.start(
+        request.requireUser(),
+        request.params.source_id,
+        request.body,
+      )
       return reply.status(created ? 202 : 200).send(job)
     },
   )
@@ -197,7 +202,9 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
     '/agents/:agent_id/mounts',
     { schema: { tags, params: AgentParams, body: CreateMountBody, response: { 201: MountSchema } } },
     async (request, reply) =>
-      reply.status(201).send(await mounts.create(request.requireUser(), request.params.agent_id, request.body)),
+      reply
+        .status(201)
+        .send(await mounts.create(request.requireUser(), request.params.agent_id, request.body)),
   )
   app.get(
     '/agents/:agent_id/mounts',

@@ -136,7 +136,10 @@ describe.skipIf(unavailable)(
       for (const [query] of UNAMBIGUOUS) {
         const [onSqlite, onPostgres] = await onBoth(async (engine) => {
           const index = vectorIndexFor(engine.database.reader, KEY, BUILTIN_EMBEDDING_DIM)
-          const found = await index.search(builtinEmbed(query), { sourceIds: [engine.corpus.sourceId], limit: 10 })
+          const found = await index.search(builtinEmbed(query), {
+            sourceIds: [engine.corpus.sourceId],
+            limit: 10,
+          })
           return found.map((row) => engine.paragraphOf.get(engine.chunkOf.get(row.seq) as string) as number)
         })
         expect(onPostgres, query).toEqual(onSqlite)
@@ -144,24 +147,27 @@ describe.skipIf(unavailable)(
       }
     })
 
-    it.skipIf(!pgvectorInstalled())('ranks by pgvector’s exact cosine as by sqlite-vec’s exact KNN', async () => {
-      for (const [query] of UNAMBIGUOUS) {
-        const [onSqlite, onPostgres] = await Promise.all(
-          engines.map((engine) =>
-            searchVectors(engine.database.reader, {
-              vector: builtinEmbed(query),
-              embeddingKey: KEY,
-              sourceIds: [engine.corpus.sourceId],
-              limit: 10,
-            }),
-          ),
-        )
-        // Both give cosine distances: equal up to float rounding, in the same order.
-        expect(onPostgres?.map((row) => row.rank)).toHaveLength(10)
-        for (const [i, row] of (onSqlite ?? []).entries())
-          expect(Math.abs(row.rank - (onPostgres?.[i]?.rank ?? 9))).toBeLessThan(1e-4)
-      }
-    })
+    it.skipIf(!pgvectorInstalled())(
+      'ranks by pgvector’s exact cosine as by sqlite-vec’s exact KNN',
+      async () => {
+        for (const [query] of UNAMBIGUOUS) {
+          const [onSqlite, onPostgres] = await Promise.all(
+            engines.map((engine) =>
+              searchVectors(engine.database.reader, {
+                vector: builtinEmbed(query),
+                embeddingKey: KEY,
+                sourceIds: [engine.corpus.sourceId],
+                limit: 10,
+              }),
+            ),
+          )
+          // Both give cosine distances: equal up to float rounding, in the same order.
+          expect(onPostgres?.map((row) => row.rank)).toHaveLength(10)
+          for (const [i, row] of (onSqlite ?? []).entries())
+            expect(Math.abs(row.rank - (onPostgres?.[i]?.rank ?? 9))).toBeLessThan(1e-4)
+        }
+      },
+    )
 
     it('answers each unambiguous question with the same top hits through hybrid retrieval', async () => {
       const answers = await onBoth(async (engine) => {
@@ -180,7 +186,11 @@ describe.skipIf(unavailable)(
         }
         const tops: number[] = []
         for (const [query] of UNAMBIGUOUS) {
-          const hits = await retrieval.query(caller, { query, source_ids: [engine.corpus.sourceId], top_k: 3 })
+          const hits = await retrieval.query(caller, {
+            query,
+            source_ids: [engine.corpus.sourceId],
+            top_k: 3,
+          })
           tops.push(engine.paragraphOf.get(hits[0]?.chunk_id as string) as number)
         }
         return tops

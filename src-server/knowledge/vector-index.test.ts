@@ -77,18 +77,18 @@ async function addDocument(
     .returning()
     .get().id
   await replaceDocumentChunks(engineOf(db), {
-      sourceId,
-      documentId,
-      embeddingKey,
-      vectors: texts.map((content) => builtinEmbed(content, DIM)),
-      chunks: texts.map((content, ordinal) => ({
-        id: randomUUID(),
-        content,
-        ordinal,
-        page_number: null,
-        char_start: 0,
-        char_end: content.length,
-      })),
+    sourceId,
+    documentId,
+    embeddingKey,
+    vectors: texts.map((content) => builtinEmbed(content, DIM)),
+    chunks: texts.map((content, ordinal) => ({
+      id: randomUUID(),
+      content,
+      ordinal,
+      page_number: null,
+      char_start: 0,
+      char_end: content.length,
+    })),
   })
   return documentId
 }
@@ -180,12 +180,7 @@ describe('BM25 query terms', () => {
   it('keeps every word of the query while the corpus is small', async () => {
     const db = freshDb()
     await addDocument(db, addSource(db), ['the river and the stone', 'what the harbour holds'])
-    expect((await termsOf(db, 'What is the river?')).sort()).toEqual([
-      'is',
-      'river',
-      'the',
-      'what',
-    ])
+    expect((await termsOf(db, 'What is the river?')).sort()).toEqual(['is', 'river', 'the', 'what'])
   })
 
   it('leaves out the commonest words once their postings pass the budget, keeping the rarest', async () => {
@@ -239,11 +234,7 @@ describe('BM25 query terms', () => {
     )
     // "rules" and "ruled" are one indexed term of 1,000 postings; "dukes" has 1,200. Counted once, the stem
     // leaves room for "dukes" in the 2,500 budget; counted twice, it would push "dukes" out.
-    expect(await termsOf(db, 'here rules ruled dukes')).toEqual([
-      'here',
-      'rules',
-      'dukes',
-    ])
+    expect(await termsOf(db, 'here rules ruled dukes')).toEqual(['here', 'rules', 'dukes'])
   })
 })
 

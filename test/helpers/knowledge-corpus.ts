@@ -61,7 +61,13 @@ export async function loadKnowledgeCorpus(
       for (const [i, { document, start, end }] of batch.entries()) {
         const [row] = await tx
           .insert(knowledgeDocument)
-          .values({ sourceId, fileName: document, mimeType: 'text/plain', sizeBytes: 1, sha256: randomUUID() })
+          .values({
+            sourceId,
+            fileName: document,
+            mimeType: 'text/plain',
+            sizeBytes: 1,
+            sha256: randomUUID(),
+          })
           .returning({ id: knowledgeDocument.id })
         if (!row) throw new Error('no document')
         await replaceDocumentChunks(tx, {
