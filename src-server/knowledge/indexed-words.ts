@@ -22,7 +22,7 @@ function stemOf(word: string): string {
 }
 
 /** A text without its diacritics, as FTS5's `remove_diacritics` reads it; ASCII text has none to remove. */
-export function withoutDiacritics(text: string): string {
+function withoutDiacritics(text: string): string {
   return /[\u0080-\uffff]/.test(text) ? text.normalize('NFD').replace(/\p{M}/gu, '') : text
 }
 
