@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect } from 'vitest'
 import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../test/helpers/fake-embeddings'
 import { createSource, ingest, upload, waitForEmbedding } from '../../test/helpers/knowledge-files'

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect } from 'vitest'
 import { itNeedsConverted } from '../../test/helpers/engine'
 import { createSource, upload, waitForJob } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
