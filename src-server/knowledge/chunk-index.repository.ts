@@ -437,7 +437,12 @@ const postingCounts = new WeakMap<object, PostingCounts>()
 
 /** The counts of the index as it is now: kept until chunks are added or deleted. */
 async function currentCounts(db: EngineDb): Promise<PostingCounts> {
-  const generation = `${await maxChunkSeq(db)}:${await chunkDeletionCount(db)}`
+  const [now] = await runSql<{ seq: number | string; deletions: number | string }>(
+    db,
+    sql`SELECT (SELECT coalesce(max(seq), 0) FROM knowledge_chunk) AS seq,
+          (SELECT count FROM knowledge_chunk_deletions WHERE id = 1) AS deletions`,
+  )
+  const generation = `${now?.seq}:${now?.deletions}`
   let cache = postingCounts.get(db)
   if (cache?.generation !== generation || cache.counts.size > 100_000) {
     cache = { generation, counts: new Map() }
@@ -478,16 +483,28 @@ function matchesAny(db: EngineDb, words: string[]): SQL {
  */
 export async function termStatistics(db: EngineDb, text: string): Promise<TermStatistics> {
   const cache = await currentCounts(db)
-  for (const word of queryWords(text)) {
-    if (cache.counts.has(word)) continue
-    const [row] = await runSql<{ n: number | string }>(
+  const missing = queryWords(text).filter((word) => !cache.counts.has(word))
+  if (missing.length > 0 && isPostgres(db)) {
+    // One pass over the GIN index for every word, not one round trip each.
+    const [row] = await runSql<Record<string, number | string>>(
       db,
-      isPostgres(db)
-        ? sql`SELECT count(*) AS n FROM knowledge_chunk_search s WHERE ${matchesAny(db, [word])}`
-        : sql`SELECT count(*) AS n FROM knowledge_chunk_fts WHERE ${matchesAny(db, [word])}`,
+      sql`SELECT ${sql.join(
+        missing.map(
+          (word, i) =>
+            sql`count(*) FILTER (WHERE s.document @@ ${pgWord(word)}) AS ${sql.identifier(`n${i}`)}`,
+        ),
+        sql`, `,
+      )} FROM knowledge_chunk_search s WHERE ${matchesAny(db, missing)}`,
     )
-    cache.counts.set(word, Number(row?.n ?? 0))
-  }
+    for (const [i, word] of missing.entries()) cache.counts.set(word, Number(row?.[`n${i}`] ?? 0))
+  } else
+    for (const word of missing) {
+      const [row] = await runSql<{ n: number }>(
+        db,
+        sql`SELECT count(*) AS n FROM knowledge_chunk_fts WHERE ${matchesAny(db, [word])}`,
+      )
+      cache.counts.set(word, row?.n ?? 0)
+    }
   if (cache.chunks === undefined) {
     const [row] = await runSql<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM knowledge_chunk`)
     cache.chunks = Number(row?.n ?? 0)
