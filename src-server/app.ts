@@ -35,7 +35,7 @@ import {
   migrationsApplied,
   secretKeyPresent,
 } from './health'
-import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
+import { createKnowledgeRetriever, findKnowledgeSourceOwnerIdSync, knowledgePlugin } from './knowledge'
 import { type LanListener, lanCertificate, lanHostNames, lanRoutes, lanTransport } from './lan'
 import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
@@ -305,7 +305,7 @@ async function buildApp(
     ctx,
     assetOwners: {
       agent: findAgentOwnerIdSync,
-      knowledge_source: findKnowledgeSourceOwnerId,
+      knowledge_source: findKnowledgeSourceOwnerIdSync,
       document_agent: findRuntimeAgentOwnerId,
     },
   })

@@ -1,5 +1,5 @@
 import { mayAccess, type Resource, requireAccess } from '../access'
-import { type AuthUser, findUserByIdSync, permissionsOf } from '../auth'
+import { type AuthUser, findUserById, permissionsOf } from '../auth'
 import {
   type CitationOfDocument,
   citationsOfDocumentToSync,
@@ -7,7 +7,7 @@ import {
   mayUseAgentSync,
 } from '../conversation'
 import { hadRevokedAssetGrant, hasAssetGrant } from '../marketplace'
-import type { Queryable } from '../platform/db'
+import type { AppContext } from '../platform/app-context'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findSource, type SourceRow } from './knowledge.repository'
 
@@ -18,32 +18,46 @@ import { findSource, type SourceRow } from './knowledge.repository'
  */
 type Caller = Pick<AuthUser, 'id' | 'permissions' | 'roles'>
 
-function sourceResource(db: Queryable, source: SourceRow): Resource {
+/**
+ * Where the access rules read: knowledge's own rows through `database`, and through `db` (SQLite, synchronously)
+ * the marketplace's grants and conversation's agents and citations until those domains convert.
+ */
+export type KnowledgeStores = Pick<AppContext, 'db' | 'database'>
+
+function sourceResource(stores: KnowledgeStores, source: SourceRow): Resource {
   return {
     ownerId: source.ownerId,
-    isGranted: (userId) => hasAssetGrant(db, userId, 'knowledge_source', source.id),
+    isGranted: (userId) => hasAssetGrant(stores.db, userId, 'knowledge_source', source.id),
     denied: () => KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND(),
   }
 }
 
-export function manageableSource(db: Queryable, caller: Caller, sourceId: string): SourceRow {
-  return accessibleSource(db, caller, sourceId, 'knowledge_source.manage')
+export function manageableSource(
+  stores: KnowledgeStores,
+  caller: Caller,
+  sourceId: string,
+): Promise<SourceRow> {
+  return accessibleSource(stores, caller, sourceId, 'knowledge_source.manage')
 }
 
 /** Reading, searching and mounting a source need the same right (contract 30). */
-export function readableSource(db: Queryable, caller: Caller, sourceId: string): SourceRow {
-  return accessibleSource(db, caller, sourceId, 'knowledge_source.read')
+export function readableSource(
+  stores: KnowledgeStores,
+  caller: Caller,
+  sourceId: string,
+): Promise<SourceRow> {
+  return accessibleSource(stores, caller, sourceId, 'knowledge_source.read')
 }
 
-function accessibleSource(
-  db: Queryable,
+async function accessibleSource(
+  stores: KnowledgeStores,
   caller: Caller,
   sourceId: string,
   permission: 'knowledge_source.manage' | 'knowledge_source.read',
-): SourceRow {
-  const source = findSource(db, sourceId)
+): Promise<SourceRow> {
+  const source = await findSource(stores.database.reader, sourceId)
   if (!source) throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
-  requireAccess(caller, permission, sourceResource(db, source))
+  requireAccess(caller, permission, sourceResource(stores, source))
   return source
 }
 
@@ -56,45 +70,55 @@ export type CitedPart = { chunkId: string } | { pageNumber: number }
  * may still use the agent whose answer cited it and the agent still draws on the source, so a refund of the agent
  * (or of a source the buyer had mounted on an agent of their own) ends it. Refused: 404, as if absent.
  */
-export function assertCitedPartReadable(
-  db: Queryable,
+export async function assertCitedPartReadable(
+  stores: KnowledgeStores,
   caller: Caller,
   sourceId: string,
   documentId: string,
   part: CitedPart,
-): void {
-  const source = findSource(db, sourceId)
+): Promise<void> {
+  const source = await findSource(stores.database.reader, sourceId)
   if (!source) throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
-  const resource = sourceResource(db, source)
+  const resource = sourceResource(stores, source)
   if (mayAccess(caller, 'knowledge_source.read', resource)) return
   const cites = (citation: CitationOfDocument) =>
     'chunkId' in part ? citation.chunkId === part.chunkId : citation.pageNumber === part.pageNumber
-  const standing = citationsOfDocumentToSync(db, caller.id, documentId).some(
-    (citation) => cites(citation) && citationStands(db, caller, citation.agentId, source.id),
-  )
-  if (!standing) throw resource.denied()
+  for (const citation of citationsOfDocumentToSync(stores.db, caller.id, documentId))
+    if (cites(citation) && (await citationStands(stores, caller, citation.agentId, source.id))) return
+  throw resource.denied()
 }
 
-function citationStands(db: Queryable, caller: Caller, agentId: string | null, sourceId: string): boolean {
-  return agentId !== null && mayUseAgentSync(db, caller, agentId) && !refundedMounts(db, agentId)(sourceId)
+async function citationStands(
+  stores: KnowledgeStores,
+  caller: Caller,
+  agentId: string | null,
+  sourceId: string,
+): Promise<boolean> {
+  if (agentId === null || !mayUseAgentSync(stores.db, caller, agentId)) return false
+  return !(await refundedSources(stores, agentId, [sourceId])).has(sourceId)
 }
 
 /**
- * The sources mounted on an agent through a marketplace grant its owner has since given back (refunded) and may
- * not read otherwise: the mount stays, but the agent no longer answers from or cites them. A source an operator
- * mounted for the owner (contract 30: `chat.operate` mounts any source) was never the owner's grant, so it stays.
+ * Of `sourceIds`, those mounted on an agent through a marketplace grant its owner has since given back (refunded)
+ * and may not read otherwise: the mount stays, but the agent no longer answers from or cites them. A source an
+ * operator mounted for the owner (contract 30: `chat.operate` mounts any source) was never the owner's grant, so
+ * it stays.
  */
-export function refundedMounts(db: Queryable, agentId: string): (sourceId: string) => boolean {
-  const ownerId = findAgentOwnerIdSync(db, agentId)
-  const owner = ownerId === null ? null : findUserByIdSync(db, ownerId)
-  if (!owner) return () => false
+export async function refundedSources(
+  stores: KnowledgeStores,
+  agentId: string,
+  sourceIds: string[],
+): Promise<Set<string>> {
+  const refunded = new Set<string>()
+  const ownerId = findAgentOwnerIdSync(stores.db, agentId)
+  const owner = ownerId === null ? null : await findUserById(stores.database.reader, ownerId)
+  if (!owner) return refunded
   const reader = { id: owner.id, permissions: permissionsOf(owner.roles) }
-  return (sourceId) => {
-    const source = findSource(db, sourceId)
-    return (
-      source !== null &&
-      hadRevokedAssetGrant(db, owner.id, 'knowledge_source', source.id) &&
-      !mayAccess(reader, 'knowledge_source.read', sourceResource(db, source))
-    )
+  for (const sourceId of sourceIds) {
+    if (!hadRevokedAssetGrant(stores.db, owner.id, 'knowledge_source', sourceId)) continue
+    const source = await findSource(stores.database.reader, sourceId)
+    if (source && !mayAccess(reader, 'knowledge_source.read', sourceResource(stores, source)))
+      refunded.add(sourceId)
   }
+  return refunded
 }

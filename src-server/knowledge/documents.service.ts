@@ -1,10 +1,9 @@
 import type { AuthUser } from '../auth'
-import type { Db } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../platform/http'
 import type { WorkerPool } from '../platform/jobs'
 import type { BlobStore } from '../platform/storage'
-import { assertCitedPartReadable, manageableSource, readableSource } from './access'
+import { assertCitedPartReadable, type KnowledgeStores, manageableSource, readableSource } from './access'
 import { KnowledgeErrors } from './knowledge.errors'
 import { presentDocument } from './knowledge.presenters'
 import {
@@ -27,15 +26,16 @@ export interface UploadOutcome {
 /** Taking one page out of a PDF parses the whole file: bounded like a parse, on a worker thread. */
 const PAGE_TIMEOUT_MS = 60_000
 
-export function createDocumentsService(db: Db, blobs: BlobStore, workers: WorkerPool) {
+export function createDocumentsService(stores: KnowledgeStores, blobs: BlobStore, workers: WorkerPool) {
+  const reader = stores.database.reader
   async function storedBytes(row: { sha256: string }) {
     if (!blobs.has(row.sha256)) throw KnowledgeErrors.DOCUMENT_FILE_MISSING()
     return blobs.readBytes(row.sha256)
   }
 
   return {
-    assertManageable(caller: AuthUser, sourceId: string): void {
-      manageableSource(db, caller, sourceId)
+    async assertManageable(caller: AuthUser, sourceId: string): Promise<void> {
+      await manageableSource(stores, caller, sourceId)
     },
 
     /**
@@ -43,7 +43,7 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
      * already in the source answer with the existing document instead of a duplicate.
      */
     async upload(caller: AuthUser, sourceId: string, files: ReceivedFile[]): Promise<UploadOutcome[]> {
-      manageableSource(db, caller, sourceId)
+      await manageableSource(stores, caller, sourceId)
       if (files.length === 0) throw KnowledgeErrors.NO_FILE()
       const checked = []
       // One file at a time: each is read in ranges and streams, so a batch never sits in memory.
@@ -64,45 +64,52 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
       }
       const outcomes: UploadOutcome[] = []
       for (const file of checked) {
-        const existing = findDocumentBySha(db, sourceId, file.sha256)
+        const existing = await findDocumentBySha(reader, sourceId, file.sha256)
         if (existing) {
           outcomes.push({ document: presentDocument(existing), created: false })
           continue
         }
         await blobs.adopt(file.path, file)
-        const row = insertDocument(db, {
-          sourceId,
-          fileName: file.fileName,
-          mimeType: MIME_TYPES[file.kind],
-          sizeBytes: file.size,
-          sha256: file.sha256,
-        })
+        const row = await stores.database.transact((tx) =>
+          insertDocument(tx, {
+            sourceId,
+            fileName: file.fileName,
+            mimeType: MIME_TYPES[file.kind],
+            sizeBytes: file.size,
+            sha256: file.sha256,
+          }),
+        )
         // A concurrent upload of the same bytes won the insert: answer with its document.
-        const document = row ?? findDocumentBySha(db, sourceId, file.sha256)
+        const document = row ?? (await findDocumentBySha(reader, sourceId, file.sha256))
         if (!document) throw CommonErrors.INTERNAL_ERROR()
         outcomes.push({ document: presentDocument(document), created: Boolean(row) })
       }
       return outcomes
     },
 
-    list(caller: AuthUser, sourceId: string, query: PageQuery) {
-      manageableSource(db, caller, sourceId)
-      const { rows, total } = listDocuments(db, sourceId, pageWindow(query))
+    async list(caller: AuthUser, sourceId: string, query: PageQuery) {
+      await manageableSource(stores, caller, sourceId)
+      const { rows, total } = await listDocuments(reader, sourceId, pageWindow(query))
       return toPage(rows.map(presentDocument), total, query)
     },
 
     /** The whole original: only whoever may read the source (a citation grants its passage and page, not this). */
     async file(caller: AuthUser, sourceId: string, documentId: string) {
-      readableSource(db, caller, sourceId)
-      const row = findDocument(db, sourceId, documentId)
+      await readableSource(stores, caller, sourceId)
+      const row = await findDocument(reader, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
       return { fileName: row.fileName, mimeType: row.mimeType, bytes: await storedBytes(row) }
     },
 
     /** One passage (chunk): whoever may read the source, or was cited it by a standing citation. */
-    passage(caller: AuthUser, sourceId: string, documentId: string, chunkId: string): PassageDto {
-      assertCitedPartReadable(db, caller, sourceId, documentId, { chunkId })
-      const found = findPassage(db, sourceId, documentId, chunkId)
+    async passage(
+      caller: AuthUser,
+      sourceId: string,
+      documentId: string,
+      chunkId: string,
+    ): Promise<PassageDto> {
+      await assertCitedPartReadable(stores, caller, sourceId, documentId, { chunkId })
+      const found = await findPassage(reader, sourceId, documentId, chunkId)
       if (!found) throw KnowledgeErrors.PASSAGE_NOT_FOUND()
       return {
         chunk_id: found.chunkId,
@@ -116,8 +123,8 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
 
     /** One page of a PDF, as a PDF of its own: whoever may read the source, or was cited a passage on it. */
     async page(caller: AuthUser, sourceId: string, documentId: string, pageNumber: number) {
-      assertCitedPartReadable(db, caller, sourceId, documentId, { pageNumber })
-      const row = findDocument(db, sourceId, documentId)
+      await assertCitedPartReadable(stores, caller, sourceId, documentId, { pageNumber })
+      const row = await findDocument(reader, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
       if (row.mimeType !== MIME_TYPES.pdf || row.pageCount === null || pageNumber > row.pageCount)
         throw KnowledgeErrors.DOCUMENT_PAGE_NOT_FOUND({ page_count: row.pageCount })
@@ -139,19 +146,19 @@ export function createDocumentsService(db: Db, blobs: BlobStore, workers: Worker
       return { fileName: `${stem} (page ${pageNumber}).pdf`, bytes: Buffer.from(page) }
     },
 
-    get(caller: AuthUser, sourceId: string, documentId: string): DocumentDto {
-      manageableSource(db, caller, sourceId)
-      const row = findDocument(db, sourceId, documentId)
+    async get(caller: AuthUser, sourceId: string, documentId: string): Promise<DocumentDto> {
+      await manageableSource(stores, caller, sourceId)
+      const row = await findDocument(reader, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
       return presentDocument(row)
     },
 
     /** Chunks go with the row (cascade; FTS and vectors through triggers); the blob once nothing holds it. */
     async delete(caller: AuthUser, sourceId: string, documentId: string): Promise<void> {
-      manageableSource(db, caller, sourceId)
-      const row = findDocument(db, sourceId, documentId)
+      await manageableSource(stores, caller, sourceId)
+      const row = await findDocument(reader, sourceId, documentId)
       if (!row) throw KnowledgeErrors.DOCUMENT_NOT_FOUND()
-      deleteDocument(db, row.id)
+      await stores.database.transact((tx) => deleteDocument(tx, row.id))
       await blobs.release(row.sha256)
     },
   }

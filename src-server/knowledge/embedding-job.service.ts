@@ -1,5 +1,6 @@
 import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../platform/app-context'
+import type { EngineDb } from '../platform/db'
 import type { JobContext } from '../platform/jobs'
 import {
   chunksLackingVectors,
@@ -30,9 +31,14 @@ export interface EmbeddingProgress {
  * to the key (`indexed_embedding_key`) and the vectors of its previous model are dropped: a new model's index is
  * built beside the old one, which answers until then.
  */
-export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
-  const db = ctx.db
-  const client = db.$client
+export function createEmbeddingJobs(
+  ctx: AppContext,
+  embedder: Embedder,
+  /** Told once a source's index switched key (the health guard's stale sources change). */
+  onSwitched: () => Promise<void>,
+) {
+  const { database } = ctx
+  const reader = database.reader
 
   /** The current key; a remote embedder's dimension is known after its first answer. */
   const currentKey = (dim?: number): string | null => {
@@ -41,9 +47,13 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
   }
 
   /** Queues the source's embedding job unless one is queued or running (that one will see the new chunks). */
-  function request(sourceId: string): void {
-    if (hasActiveSourceJob(db, EMBED_JOB_TYPE, sourceId)) return
-    ctx.jobs.enqueueSync(db, EMBED_JOB_TYPE, { source_id: sourceId })
+  async function request(sourceId: string): Promise<void> {
+    const queued = await database.transact(async (tx) => {
+      if (await hasActiveSourceJob(tx, EMBED_JOB_TYPE, sourceId)) return false
+      await ctx.jobs.enqueue(tx, EMBED_JOB_TYPE, { source_id: sourceId })
+      return true
+    })
+    if (queued) ctx.jobs.kick()
   }
 
   /**
@@ -51,21 +61,21 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
    * A remote embedder's dimension is not known before its first answer: then only sources last indexed by another
    * model are queued, not every source once per start.
    */
-  function requestMissing(): void {
+  async function requestMissing(): Promise<void> {
     const key = currentKey()
     const currentModel = `${embedder.provider}:${embedder.model}:`
-    for (const source of sourcesWithChunks(db)) {
+    for (const source of await sourcesWithChunks(reader)) {
       if (!key) {
-        if (!source.indexedEmbeddingKey?.startsWith(currentModel)) request(source.id)
+        if (!source.indexedEmbeddingKey?.startsWith(currentModel)) await request(source.id)
         continue
       }
-      const progress = embeddingProgress(client, key, source.id)
-      if (source.indexedEmbeddingKey !== key || progress.embedded < progress.total) request(source.id)
+      const progress = await embeddingProgress(reader, key, source.id)
+      if (source.indexedEmbeddingKey !== key || progress.embedded < progress.total) await request(source.id)
     }
   }
 
-  const progressOf = (sourceId: string): EmbeddingProgress =>
-    embeddingProgress(client, currentKey(), sourceId)
+  const progressOf = (sourceId: string): Promise<EmbeddingProgress> =>
+    embeddingProgress(reader, currentKey(), sourceId)
 
   /** The current key, asking a remote embedder once for its dimension if it was not used yet. */
   async function knownKey(signal: AbortSignal): Promise<string> {
@@ -82,50 +92,56 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
     const key = await knownKey(signal)
     let afterSeq = 0
     let written = 0
-    const report = () => progress({ ...embeddingProgress(client, key, sourceId), written })
+    const report = async () => progress({ ...(await embeddingProgress(reader, key, sourceId)), written })
     for (;;) {
       if (signal.aborted) throw signal.reason
-      if (!findSource(db, sourceId)) return { message: 'The source was deleted.' }
-      const batch = chunksLackingVectors(client, { embeddingKey: key, sourceId, afterSeq, limit: BATCH })
+      if (!(await findSource(reader, sourceId))) return { message: 'The source was deleted.' }
+      const batch = await chunksLackingVectors(reader, {
+        embeddingKey: key,
+        sourceId,
+        afterSeq,
+        limit: BATCH,
+      })
       if (batch.length === 0) {
         // More chunks may still come from an ingestion in progress; once it is over, one last look.
-        if (hasActiveSourceJob(db, INGEST_JOB_TYPE, sourceId)) {
+        if (await hasActiveSourceJob(reader, INGEST_JOB_TYPE, sourceId)) {
           await new Promise((resolve) => setTimeout(resolve, INGEST_POLL_MS))
           continue
         }
-        if (chunksLackingVectors(client, { embeddingKey: key, sourceId, afterSeq, limit: 1 }).length > 0)
-          continue
+        const last = await chunksLackingVectors(reader, { embeddingKey: key, sourceId, afterSeq, limit: 1 })
+        if (last.length > 0) continue
         break
       }
       const vectors = await embedder.embed(
         batch.map((chunk) => chunk.content),
         signal,
       )
-      written += db.transaction(() =>
-        writeVectors(client, {
+      written += await database.transact((tx) =>
+        writeVectors(tx, {
           embeddingKey: key,
           sourceId,
           rows: batch.map((chunk, i) => ({ seq: chunk.seq, vector: vectors[i] as Float32Array })),
         }),
       )
       afterSeq = batch.at(-1)?.seq ?? afterSeq
-      report()
+      await report()
     }
-    switchTo(sourceId, key, written)
-    report()
+    await switchTo(sourceId, key, written)
+    await report()
     return { message: `Embedded ${written} chunks with ${embedder.provider}:${embedder.model}.` }
   }
 
   /** The source's index of `key` is complete: search it from now on and drop the previous model's vectors. */
-  function switchTo(sourceId: string, key: string, written: number): void {
-    const previous = findSource(db, sourceId)?.indexedEmbeddingKey ?? null
-    db.transaction((tx) => {
-      if (previous && previous !== key) dropSourceVectors(client, previous, sourceId)
-      updateSource(tx, sourceId, { indexedEmbeddingKey: key })
+  async function switchTo(sourceId: string, key: string, written: number): Promise<void> {
+    const previous = (await findSource(reader, sourceId))?.indexedEmbeddingKey ?? null
+    await database.transact(async (tx) => {
+      if (previous && previous !== key) await dropSourceVectors(tx, previous, sourceId)
+      await updateSource(tx, sourceId, { indexedEmbeddingKey: key })
     })
     // Vectors added to older chunks are invisible to an in-memory index's catch-up by rising seq.
-    if (written > 0) forgetVectorIndex(client, key)
-    if (previous && previous !== key) forgetVectorIndex(client, previous)
+    if (written > 0) forgetVectorIndex(reader, key)
+    if (previous && previous !== key) forgetVectorIndex(reader, previous)
+    await onSwitched()
   }
 
   return { request, requestMissing, progressOf, run }

@@ -1,6 +1,6 @@
 import type { Embedder } from '../ai'
 import type { GuardCheck } from '../health'
-import type { Db } from '../platform/db'
+import type { EngineDb } from '../platform/db'
 import { staleSourceNames } from './knowledge.repository'
 
 export interface Readiness {
@@ -13,9 +13,22 @@ export interface Readiness {
   error: { code: string; message: string } | null
 }
 
-/** What the embedder can do now, for the readiness route and the health guard. */
-export function createEmbeddingService(db: Db, embedder: Embedder) {
+/**
+ * What the embedder can do now, for the readiness route and the health guard. The guard's checks are synchronous:
+ * the stale sources are read at start and after each switch of a source's index (`refreshStaleIndex`).
+ */
+export function createEmbeddingService(reader: EngineDb, embedder: Embedder) {
+  const prefix = `${embedder.provider}:${embedder.model}:`
+  let stale: string[] = []
   return {
+    async refreshStaleIndex(): Promise<void> {
+      const dim = embedder.dim()
+      stale = await staleSourceNames(
+        reader,
+        (key) => key.startsWith(prefix) && (dim === null || key === `${prefix}${dim}`),
+      )
+    },
+
     /** Embeds a probe text, which also warms the embedder (and tells a remote one's dimension). */
     async checkReadiness(): Promise<Readiness> {
       const started = performance.now()
@@ -46,12 +59,6 @@ export function createEmbeddingService(db: Db, embedder: Embedder) {
      * block.
      */
     staleIndexCheck: (() => {
-      const prefix = `${embedder.provider}:${embedder.model}:`
-      const dim = embedder.dim()
-      const stale = staleSourceNames(
-        db,
-        (key) => key.startsWith(prefix) && (dim === null || key === `${prefix}${dim}`),
-      )
       if (stale.length === 0) return null
       const names = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '')
       return {

@@ -21,12 +21,14 @@ function stemOf(word: string): string {
   return stem
 }
 
+/** A text without its diacritics, as FTS5's `remove_diacritics` reads it; ASCII text has none to remove. */
+function withoutDiacritics(text: string): string {
+  return /[\u0080-\uffff]/.test(text) ? text.normalize('NFD').replace(/\p{M}/gu, '') : text
+}
+
 /** A text's words as the index reads them: lowercase, without diacritics, Porter-stemmed. */
 export function indexedWords(text: string): string[] {
-  const lower = text.toLowerCase()
-  // Diacritics are removed as the index removes them; ASCII text has none to remove.
-  const folded = /[\u0080-\uffff]/.test(lower) ? lower.normalize('NFD').replace(/\p{M}/gu, '') : lower
-  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).map(stemOf)
+  return (withoutDiacritics(text.toLowerCase()).match(/[\p{L}\p{N}]+/gu) ?? []).map(stemOf)
 }
 
 /** A query's words that say what it is about: its lowercase words but English function words. */

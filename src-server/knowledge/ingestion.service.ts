@@ -3,10 +3,9 @@ import { type Embedder, embeddingKey } from '../ai'
 import type { AuthUser } from '../auth'
 import { requireChangeableAgentSync } from '../conversation'
 import type { AppContext } from '../platform/app-context'
-import type { Db } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import type { JobContext } from '../platform/jobs'
-import { manageableSource, readableSource } from './access'
+import { type KnowledgeStores, manageableSource, readableSource } from './access'
 import { replaceDocumentChunks } from './chunk-index.repository'
 import type { ChunkingParams, ChunkingStrategy } from './chunking/params'
 import { KnowledgeErrors } from './knowledge.errors'
@@ -37,12 +36,14 @@ const EMBED_BATCH = 256
 export function createIngestionService(
   ctx: AppContext,
   embedder: Embedder,
-  embedding: { request(sourceId: string): void },
+  embedding: { request(sourceId: string): Promise<void> },
 ) {
-  const db: Db = ctx.db
+  const stores: KnowledgeStores = ctx
+  const { database } = ctx
+  const reader = database.reader
 
-  function view(id: string): IngestionJobDto {
-    const found = findIngestionJob(db, id)
+  async function view(id: string): Promise<IngestionJobDto> {
+    const found = await findIngestionJob(reader, id)
     if (!found) throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
     return presentIngestionJob(found)
   }
@@ -52,12 +53,12 @@ export function createIngestionService(
    * job is the answer (`created` false). The check and the insert share one transaction, so two requests
    * cannot both start one.
    */
-  function start(
+  async function start(
     caller: AuthUser,
     sourceId: string,
     body: IngestBody,
-  ): { job: IngestionJobDto; created: boolean } {
-    const source = manageableSource(db, caller, sourceId)
+  ): Promise<{ job: IngestionJobDto; created: boolean }> {
+    const source = await manageableSource(stores, caller, sourceId)
     const strategy = body.chunking_strategy ?? source.defaultChunkingStrategy
     const params =
       body.chunking_params || body.chunking_strategy
@@ -65,20 +66,16 @@ export function createIngestionService(
         : source.defaultChunkingParams
     if (body.agent_id) {
       // Mounting the source on the agent changes the agent: its owner or an agent manager, never a buyer.
-      requireChangeableAgentSync(db, caller, body.agent_id)
-      readableSource(db, caller, sourceId)
+      requireChangeableAgentSync(ctx.db, caller, body.agent_id)
+      await readableSource(stores, caller, sourceId)
     }
-    const outcome = db.transaction((tx) => {
-      if (body.agent_id) ensureMounted(tx, body.agent_id, sourceId)
-      const active = findActiveIngestion(tx, sourceId)
+    const outcome = await database.transact(async (tx) => {
+      if (body.agent_id) await ensureMounted(tx, body.agent_id, sourceId)
+      const active = await findActiveIngestion(tx, sourceId)
       if (active) return { id: active.ingestion.id, created: false }
-      const row = ctx.jobs.enqueueSync(
-        tx as unknown as Db,
-        INGEST_JOB_TYPE,
-        { source_id: sourceId },
-        { maxAttempts: 3 },
-      )
-      insertIngestionJob(tx, {
+      // The job and its request commit together.
+      const row = await ctx.jobs.enqueue(tx, INGEST_JOB_TYPE, { source_id: sourceId }, { maxAttempts: 3 })
+      await insertIngestionJob(tx, {
         id: row.id,
         sourceId,
         agentId: body.agent_id ?? null,
@@ -88,7 +85,8 @@ export function createIngestionService(
       })
       return { id: row.id, created: true }
     })
-    return { job: view(outcome.id), created: outcome.created }
+    if (outcome.created) ctx.jobs.kick()
+    return { job: await view(outcome.id), created: outcome.created }
   }
 
   /**
@@ -100,7 +98,9 @@ export function createIngestionService(
     run: { jobId: string; strategy: ChunkingStrategy; params: ChunkingParams; signal: AbortSignal },
   ): Promise<number> {
     const kind = kindOfMime(document.mimeType)
-    updateDocument(db, document.id, { status: 'parsing', errorMessage: null })
+    await database.transact((tx) =>
+      updateDocument(tx, document.id, { status: 'parsing', errorMessage: null }),
+    )
     let prepared: PreparedDocument
     try {
       if (!kind) throw new Error(`Documents of type ${document.mimeType} cannot be parsed.`)
@@ -117,9 +117,9 @@ export function createIngestionService(
       )
     } catch (error) {
       // A bad file fails alone: its old chunks go, the job carries on with the next document.
-      db.transaction((tx) => {
-        deleteDocumentChunks(tx, document.id)
-        updateDocument(tx, document.id, {
+      await database.transact(async (tx) => {
+        await deleteDocumentChunks(tx, document.id)
+        await updateDocument(tx, document.id, {
           status: 'failed',
           errorMessage: (error as Error).message,
           chunkCount: 0,
@@ -128,7 +128,9 @@ export function createIngestionService(
       })
       return 0
     }
-    updateDocument(db, document.id, { status: 'indexing', pageCount: prepared.pageCount })
+    await database.transact((tx) =>
+      updateDocument(tx, document.id, { status: 'indexing', pageCount: prepared.pageCount }),
+    )
     const texts = prepared.chunks.map((chunk) => chunk.content)
     let vectors: Float32Array[] | undefined
     if (embedder.inline)
@@ -139,24 +141,27 @@ export function createIngestionService(
           vectors.push(...(await embedder.embed(texts.slice(start, start + EMBED_BATCH), run.signal)))
         }
       } catch (error) {
-        updateDocument(db, document.id, { status: document.status, errorMessage: document.errorMessage })
+        await database.transact((tx) =>
+          updateDocument(tx, document.id, { status: document.status, errorMessage: document.errorMessage }),
+        )
         throw error
       }
     const key = embeddingKey(embedder, embedder.dim() ?? 0)
-    db.transaction((tx) => {
+    const chunks = prepared.chunks.map((chunk) => ({ ...chunk, id: randomUUID() }))
+    await database.transact(async (tx) => {
       // Deleted while we worked: nothing to write.
-      if (!findDocument(tx, document.sourceId, document.id)) return
-      // Searchable by BM25 from here on; vectors come with the chunks (inline embedder) or from the embedding job.
-      if (prepared.chunks.length > 0)
-        replaceDocumentChunks(db.$client, {
+      if (!(await findDocument(tx, document.sourceId, document.id))) return
+      // Searchable by full text from here on; vectors come with the chunks (inline embedder) or from the embedding job.
+      if (chunks.length > 0)
+        await replaceDocumentChunks(tx, {
           sourceId: document.sourceId,
           documentId: document.id,
           embeddingKey: key,
           vectors,
-          chunks: prepared.chunks.map((chunk) => ({ ...chunk, id: randomUUID() })),
+          chunks,
         })
-      else deleteDocumentChunks(tx, document.id)
-      updateDocument(tx, document.id, {
+      else await deleteDocumentChunks(tx, document.id)
+      await updateDocument(tx, document.id, {
         status: 'indexed',
         errorMessage: null,
         chunkCount: prepared.chunks.length,
@@ -164,9 +169,9 @@ export function createIngestionService(
         indexedJobId: run.jobId,
       })
       // An inline embedder's index is complete with this write, unless the source is moving from another model.
-      if (vectors) claimIndexKey(tx, document.sourceId, key)
+      if (vectors) await claimIndexKey(tx, document.sourceId, key)
     })
-    embedding.request(document.sourceId)
+    await embedding.request(document.sourceId)
     return prepared.chunks.length
   }
 
@@ -180,10 +185,10 @@ export function createIngestionService(
     signal,
     progress,
   }: JobContext<{ source_id: string }>): Promise<{ message: string }> {
-    const request = findIngestionJob(db, job.id)
+    const request = await findIngestionJob(reader, job.id)
     if (!request) throw new Error('The ingestion request no longer exists.')
     const { chunkingStrategy: strategy, chunkingParams: params } = request.ingestion
-    const documents = allDocumentsOf(db, request.ingestion.sourceId)
+    const documents = await allDocumentsOf(reader, request.ingestion.sourceId)
     const state: IngestProgress = { documents_total: documents.length, documents_done: 0, chunks_written: 0 }
     let failed = 0
     const pending: DocumentRow[] = []
@@ -202,7 +207,8 @@ export function createIngestionService(
         message: `Indexing ${document.fileName} (${state.documents_done + 1} of ${state.documents_total}).`,
       })
       const written = await indexDocument(document, { jobId: job.id, strategy, params, signal })
-      if (written === 0 && findDocument(db, document.sourceId, document.id)?.status === 'failed') failed++
+      if (written === 0 && (await findDocument(reader, document.sourceId, document.id))?.status === 'failed')
+        failed++
       state.documents_done++
       state.chunks_written += written
     }
@@ -218,19 +224,19 @@ export function createIngestionService(
     start,
     run,
     indexDocument,
-    get(caller: AuthUser, jobId: string): IngestionJobDto {
-      const found = findIngestionJob(db, jobId)
+    async get(caller: AuthUser, jobId: string): Promise<IngestionJobDto> {
+      const found = await findIngestionJob(reader, jobId)
       if (!found) throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
       try {
-        manageableSource(db, caller, found.ingestion.sourceId)
+        await manageableSource(stores, caller, found.ingestion.sourceId)
       } catch {
         throw KnowledgeErrors.INGESTION_JOB_NOT_FOUND()
       }
       return presentIngestionJob(found)
     },
-    list(caller: AuthUser, sourceId: string, query: PageQuery) {
-      manageableSource(db, caller, sourceId)
-      const { rows, total } = listIngestionJobs(db, sourceId, pageWindow(query))
+    async list(caller: AuthUser, sourceId: string, query: PageQuery) {
+      await manageableSource(stores, caller, sourceId)
+      const { rows, total } = await listIngestionJobs(reader, sourceId, pageWindow(query))
       return toPage(rows.map(presentIngestionJob), total, query)
     },
   }

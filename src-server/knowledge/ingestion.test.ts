@@ -1,4 +1,6 @@
+import { type SQL, sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { itNeedsConverted, TEST_ENGINE } from '../../test/helpers/engine'
 import {
   createSource,
   ingest,
@@ -15,8 +17,13 @@ let server: TestServer
 afterEach(async () => server?.close())
 
 const HASHING_VECTORS = vectorTableOf('builtin:hashing-v2:512')
-const count = (sql: string, ...args: unknown[]) =>
-  (server.app.ctx.db.$client.prepare(sql).get(...args) as { n: number }).n
+/** A count on SQLite, for the tests that ingest (they run on SQLite only until the job runner converts). */
+const count = (query: string, ...args: unknown[]) =>
+  (server.app.ctx.db.$client.prepare(query).get(...args) as { n: number }).n
+/** A count of stored rows on the engine the knowledge domain runs on. */
+const storedCount = async (query: SQL) => Number((await server.rows<{ n: number | string }>(query))[0]?.n)
+/** Ingestion queues its job on SQLite's job runner until that converts. */
+const itIngests = itNeedsConverted('jobs')
 
 async function everyKind() {
   return [
@@ -73,7 +80,9 @@ describe('documents', () => {
     const again = await upload(server, headers, sourceId, [files[0] as { name: string; data: Buffer }])
     expect(again.statusCode).toBe(200)
     expect(again.json().id).toBe(items[0]?.id)
-    expect(count('SELECT count(*) n FROM knowledge_document WHERE source_id = ?', sourceId)).toBe(6)
+    expect(
+      await storedCount(sql`SELECT count(*) AS n FROM knowledge_document WHERE source_id = ${sourceId}`),
+    ).toBe(6)
 
     const list = await server.app.inject({
       method: 'GET',
@@ -113,7 +122,7 @@ describe('documents', () => {
     ])
     expect(response.statusCode).toBe(status)
     expect(response.json().error.code).toBe(code)
-    expect(count('SELECT count(*) n FROM knowledge_document')).toBe(0)
+    expect(await storedCount(sql`SELECT count(*) AS n FROM knowledge_document`)).toBe(0)
   })
 
   it("answers an upload to a missing or someone else's source with 404 and a JSON body with 415", async () => {
@@ -138,7 +147,7 @@ describe('documents', () => {
       { name: 'a.txt', data: Buffer.from('x'), field: 'doc' },
     ])
     expect(wrongField.json().error.code).toBe('NO_FILE')
-    expect(count('SELECT count(*) n FROM knowledge_document')).toBe(0)
+    expect(await storedCount(sql`SELECT count(*) AS n FROM knowledge_document`)).toBe(0)
   })
 
   it('answers an upload above the size limit with 413 FILE_TOO_LARGE', async () => {
@@ -150,10 +159,10 @@ describe('documents', () => {
     ])
     expect(response.statusCode).toBe(413)
     expect(response.json().error.code).toBe('FILE_TOO_LARGE')
-    expect(count('SELECT count(*) n FROM knowledge_document')).toBe(0)
+    expect(await storedCount(sql`SELECT count(*) AS n FROM knowledge_document`)).toBe(0)
   })
 
-  it('deletes a document with its chunks, index entries and blob', async () => {
+  itIngests('deletes a document with its chunks, index entries and blob', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])
     const sourceId = await createSource(server, headers)
@@ -184,56 +193,59 @@ describe('documents', () => {
 })
 
 describe('ingestion', () => {
-  it('indexes documents of every kind with page numbers for the PDF, and reports progress', async () => {
-    server = await startTestServer()
-    const headers = await server.headersFor('olga', ['operator'])
-    const sourceId = await createSource(server, headers)
-    await upload(server, headers, sourceId, await everyKind())
-    const job = await ingest(server, headers, sourceId)
-    expect(job).toMatchObject({
-      source_id: sourceId,
-      status: 'succeeded',
-      status_message: expect.stringContaining('Indexed 6 of 6 documents'),
-      progress: { documents_total: 6, documents_done: 6 },
-      chunking_strategy: 'recursive',
-    })
-    const statuses = server.app.ctx.db.$client
-      .prepare(
-        'SELECT file_name, status, page_count, chunk_count FROM knowledge_document ORDER BY created_at',
-      )
-      .all() as { file_name: string; status: string; page_count: number | null; chunk_count: number }[]
-    expect(statuses.every((row) => row.status === 'indexed' && row.chunk_count > 0)).toBe(true)
-    expect(statuses.find((row) => row.file_name === 'manual.pdf')?.page_count).toBe(3)
-    const chunks = count('SELECT count(*) n FROM knowledge_chunk')
-    expect(job.progress.chunks_written).toBe(chunks)
-    expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(chunks)
-    const pdfPages = server.app.ctx.db.$client
-      .prepare(
-        "SELECT c.page_number, c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_name = 'manual.pdf' ORDER BY c.ordinal",
-      )
-      .all() as { page_number: number; content: string }[]
-    expect(pdfPages.map((row) => row.page_number)).toEqual([1, 2, 3])
-    expect(pdfPages[1]?.content).toContain('turbine inspection')
-    const html = server.app.ctx.db.$client
-      .prepare(
-        "SELECT c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_name = 'page.html'",
-      )
-      .get() as { content: string }
-    expect(html.content).toContain('Magma & basalt')
-    expect(html.content).not.toContain('alert')
+  itIngests(
+    'indexes documents of every kind with page numbers for the PDF, and reports progress',
+    async () => {
+      server = await startTestServer()
+      const headers = await server.headersFor('olga', ['operator'])
+      const sourceId = await createSource(server, headers)
+      await upload(server, headers, sourceId, await everyKind())
+      const job = await ingest(server, headers, sourceId)
+      expect(job).toMatchObject({
+        source_id: sourceId,
+        status: 'succeeded',
+        status_message: expect.stringContaining('Indexed 6 of 6 documents'),
+        progress: { documents_total: 6, documents_done: 6 },
+        chunking_strategy: 'recursive',
+      })
+      const statuses = server.app.ctx.db.$client
+        .prepare(
+          'SELECT file_name, status, page_count, chunk_count FROM knowledge_document ORDER BY created_at',
+        )
+        .all() as { file_name: string; status: string; page_count: number | null; chunk_count: number }[]
+      expect(statuses.every((row) => row.status === 'indexed' && row.chunk_count > 0)).toBe(true)
+      expect(statuses.find((row) => row.file_name === 'manual.pdf')?.page_count).toBe(3)
+      const chunks = count('SELECT count(*) n FROM knowledge_chunk')
+      expect(job.progress.chunks_written).toBe(chunks)
+      expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(chunks)
+      const pdfPages = server.app.ctx.db.$client
+        .prepare(
+          "SELECT c.page_number, c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_name = 'manual.pdf' ORDER BY c.ordinal",
+        )
+        .all() as { page_number: number; content: string }[]
+      expect(pdfPages.map((row) => row.page_number)).toEqual([1, 2, 3])
+      expect(pdfPages[1]?.content).toContain('turbine inspection')
+      const html = server.app.ctx.db.$client
+        .prepare(
+          "SELECT c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_name = 'page.html'",
+        )
+        .get() as { content: string }
+      expect(html.content).toContain('Magma & basalt')
+      expect(html.content).not.toContain('alert')
 
-    const found = await server.app.inject({
-      method: 'POST',
-      url: '/retrieval/query',
-      headers,
-      payload: { query: 'turbine inspection checklist', source_ids: [sourceId] },
-    })
-    expect(found.statusCode).toBe(200)
-    expect(found.json().items[0]).toMatchObject({ document_name: 'manual.pdf', page_number: 2 })
-  })
+      const found = await server.app.inject({
+        method: 'POST',
+        url: '/retrieval/query',
+        headers,
+        payload: { query: 'turbine inspection checklist', source_ids: [sourceId] },
+      })
+      expect(found.statusCode).toBe(200)
+      expect(found.json().items[0]).toMatchObject({ document_name: 'manual.pdf', page_number: 2 })
+    },
+  )
 
-  it.each(CHUNKING_STRATEGIES)(
-    're-indexes with the %s strategy, replacing chunks without duplicates',
+  it.skipIf(TEST_ENGINE === 'postgres').each(CHUNKING_STRATEGIES)(
+    `re-indexes with the %s strategy, replacing chunks without duplicates${TEST_ENGINE === 'postgres' ? ' (skipped on PostgreSQL: jobs does not run there yet)' : ''}`,
     async (strategy) => {
       server = await startTestServer()
       const headers = await server.headersFor('olga', ['operator'])
@@ -254,40 +266,43 @@ describe('ingestion', () => {
     },
   )
 
-  it('returns the running job (200) for a second request and refuses invalid params with 422', async () => {
-    server = await startTestServer({ runJobs: false })
-    const headers = await server.headersFor('olga', ['operator'])
-    const sourceId = await createSource(server, headers)
-    const url = `/knowledge-sources/${sourceId}/ingest`
-    // No body at all means the source's defaults.
-    const first = await server.app.inject({ method: 'POST', url, headers })
-    expect(first.statusCode).toBe(202)
-    expect(first.json()).toMatchObject({ status: 'queued', progress: { documents_total: 0 } })
-    const second = await server.app.inject({
-      method: 'POST',
-      url,
-      headers,
-      payload: { chunking_strategy: 'sentence' },
-    })
-    expect(second.statusCode).toBe(200)
-    expect(second.json().id).toBe(first.json().id)
-    const bad = await server.app.inject({
-      method: 'POST',
-      url,
-      headers,
-      payload: { chunking_strategy: 'fixed_size', chunking_params: { chunk_size: 10, chunk_overlap: 10 } },
-    })
-    expect(bad.statusCode).toBe(422)
-    expect(count('SELECT count(*) n FROM ingestion_job')).toBe(1)
-    const list = await server.app.inject({
-      method: 'GET',
-      url: `/knowledge-sources/${sourceId}/ingestion-jobs`,
-      headers,
-    })
-    expect(list.json()).toMatchObject({ total: 1, items: [{ id: first.json().id }] })
-  })
+  itIngests(
+    'returns the running job (200) for a second request and refuses invalid params with 422',
+    async () => {
+      server = await startTestServer({ runJobs: false })
+      const headers = await server.headersFor('olga', ['operator'])
+      const sourceId = await createSource(server, headers)
+      const url = `/knowledge-sources/${sourceId}/ingest`
+      // No body at all means the source's defaults.
+      const first = await server.app.inject({ method: 'POST', url, headers })
+      expect(first.statusCode).toBe(202)
+      expect(first.json()).toMatchObject({ status: 'queued', progress: { documents_total: 0 } })
+      const second = await server.app.inject({
+        method: 'POST',
+        url,
+        headers,
+        payload: { chunking_strategy: 'sentence' },
+      })
+      expect(second.statusCode).toBe(200)
+      expect(second.json().id).toBe(first.json().id)
+      const bad = await server.app.inject({
+        method: 'POST',
+        url,
+        headers,
+        payload: { chunking_strategy: 'fixed_size', chunking_params: { chunk_size: 10, chunk_overlap: 10 } },
+      })
+      expect(bad.statusCode).toBe(422)
+      expect(count('SELECT count(*) n FROM ingestion_job')).toBe(1)
+      const list = await server.app.inject({
+        method: 'GET',
+        url: `/knowledge-sources/${sourceId}/ingestion-jobs`,
+        headers,
+      })
+      expect(list.json()).toMatchObject({ total: 1, items: [{ id: first.json().id }] })
+    },
+  )
 
-  it('fails bad files cleanly with a message while the rest of the source is indexed', async () => {
+  itIngests('fails bad files cleanly with a message while the rest of the source is indexed', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])
     const sourceId = await createSource(server, headers)

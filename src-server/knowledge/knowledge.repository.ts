@@ -1,6 +1,13 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import { type Queryable, type RowPage, type RowWindow, selectPage } from '../platform/db'
+import {
+  type EngineDb,
+  engineTables,
+  isPostgres,
+  type RowPage,
+  type RowWindow,
+  readPage,
+} from '../platform/db'
 import { job } from '../platform/jobs'
 import {
   ingestionJob,
@@ -10,45 +17,68 @@ import {
   knowledgeSource,
 } from './knowledge.tables'
 
+const tablesOf = engineTables({
+  user,
+  job,
+  ingestionJob,
+  knowledgeChunk,
+  knowledgeDocument,
+  knowledgeMount,
+  knowledgeSource,
+})
+
 export type SourceRow = typeof knowledgeSource.$inferSelect
 export type DocumentRow = typeof knowledgeDocument.$inferSelect
 export type MountRow = typeof knowledgeMount.$inferSelect
 export type IngestionJobRow = typeof ingestionJob.$inferSelect
 
-export function findSource(db: Queryable, id: string): SourceRow | null {
-  return db.select().from(knowledgeSource).where(eq(knowledgeSource.id, id)).get() ?? null
+export async function findSource(db: EngineDb, id: string): Promise<SourceRow | null> {
+  const { knowledgeSource } = tablesOf(db)
+  const [row] = await db.select().from(knowledgeSource).where(eq(knowledgeSource.id, id)).limit(1)
+  return row ?? null
 }
 
-const sourceView = {
-  source: knowledgeSource,
-  ownerName: user.username,
-  documentCount: sql<number>`(SELECT count(*) FROM knowledge_document d WHERE d.source_id = ${knowledgeSource.id})`,
-  chunkCount: sql<number>`(SELECT count(*) FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id})`,
+/** Counted by PostgreSQL as bigint, which its driver reads as text. */
+const counted = (query: SQL) => sql`(${query})`.mapWith(Number) as SQL.Aliased<number> & SQL<number>
+
+const sourceViewOf = (db: EngineDb) => {
+  const { knowledgeSource, user } = tablesOf(db)
+  return {
+    source: knowledgeSource,
+    ownerName: user.username,
+    documentCount: counted(
+      sql`SELECT count(*) FROM knowledge_document d WHERE d.source_id = ${knowledgeSource.id}`,
+    ),
+    chunkCount: counted(
+      sql`SELECT count(*) FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id}`,
+    ),
+  }
 }
 export type SourceView = { source: SourceRow; ownerName: string; documentCount: number; chunkCount: number }
 
-export function findSourceView(db: Queryable, id: string): SourceView | null {
-  return (
-    db
-      .select(sourceView)
-      .from(knowledgeSource)
-      .innerJoin(user, eq(user.id, knowledgeSource.ownerId))
-      .where(eq(knowledgeSource.id, id))
-      .get() ?? null
-  )
+export async function findSourceView(db: EngineDb, id: string): Promise<SourceView | null> {
+  const { knowledgeSource, user } = tablesOf(db)
+  const [row] = await db
+    .select(sourceViewOf(db))
+    .from(knowledgeSource)
+    .innerJoin(user, eq(user.id, knowledgeSource.ownerId))
+    .where(eq(knowledgeSource.id, id))
+    .limit(1)
+  return row ?? null
 }
 
 /** Sources newest first; `ownerId` null lists every source. */
 export function listSourceViews(
-  db: Queryable,
+  db: EngineDb,
   ownerId: string | null,
   window: RowWindow,
-): RowPage<SourceView> {
+): Promise<RowPage<SourceView>> {
+  const { knowledgeSource, user } = tablesOf(db)
   const where = ownerId ? eq(knowledgeSource.ownerId, ownerId) : undefined
-  return selectPage(
+  return readPage(
     db,
     db
-      .select(sourceView)
+      .select(sourceViewOf(db))
       .from(knowledgeSource)
       .innerJoin(user, eq(user.id, knowledgeSource.ownerId))
       .where(where)
@@ -59,61 +89,74 @@ export function listSourceViews(
 }
 
 /** Ids of the sources a caller manages: `ownerId` null means every source. */
-export function manageableSourceIds(db: Queryable, ownerId: string | null): string[] {
-  return db
+export async function manageableSourceIds(db: EngineDb, ownerId: string | null): Promise<string[]> {
+  const { knowledgeSource } = tablesOf(db)
+  const rows = await db
     .select({ id: knowledgeSource.id })
     .from(knowledgeSource)
     .where(ownerId ? eq(knowledgeSource.ownerId, ownerId) : undefined)
-    .all()
-    .map((row) => row.id)
+  return rows.map((row) => row.id)
 }
 
-export function findDocument(db: Queryable, sourceId: string, documentId: string): DocumentRow | null {
-  return (
-    db
-      .select()
-      .from(knowledgeDocument)
-      .where(and(eq(knowledgeDocument.sourceId, sourceId), eq(knowledgeDocument.id, documentId)))
-      .get() ?? null
-  )
+export async function findDocument(
+  db: EngineDb,
+  sourceId: string,
+  documentId: string,
+): Promise<DocumentRow | null> {
+  const { knowledgeDocument } = tablesOf(db)
+  const [row] = await db
+    .select()
+    .from(knowledgeDocument)
+    .where(and(eq(knowledgeDocument.sourceId, sourceId), eq(knowledgeDocument.id, documentId)))
+    .limit(1)
+  return row ?? null
 }
 
 /** One chunk of a document (the passage a citation names), with the document's name. */
-export function findPassage(db: Queryable, sourceId: string, documentId: string, chunkId: string) {
-  return (
-    db
-      .select({
-        chunkId: knowledgeChunk.id,
-        pageNumber: knowledgeChunk.pageNumber,
-        content: knowledgeChunk.content,
-        documentName: knowledgeDocument.fileName,
-      })
-      .from(knowledgeChunk)
-      .innerJoin(knowledgeDocument, eq(knowledgeDocument.id, knowledgeChunk.documentId))
-      .where(
-        and(
-          eq(knowledgeChunk.id, chunkId),
-          eq(knowledgeChunk.documentId, documentId),
-          eq(knowledgeChunk.sourceId, sourceId),
-        ),
-      )
-      .get() ?? null
-  )
+export async function findPassage(db: EngineDb, sourceId: string, documentId: string, chunkId: string) {
+  const { knowledgeChunk, knowledgeDocument } = tablesOf(db)
+  const [row] = await db
+    .select({
+      chunkId: knowledgeChunk.id,
+      pageNumber: knowledgeChunk.pageNumber,
+      content: knowledgeChunk.content,
+      documentName: knowledgeDocument.fileName,
+    })
+    .from(knowledgeChunk)
+    .innerJoin(knowledgeDocument, eq(knowledgeDocument.id, knowledgeChunk.documentId))
+    .where(
+      and(
+        eq(knowledgeChunk.id, chunkId),
+        eq(knowledgeChunk.documentId, documentId),
+        eq(knowledgeChunk.sourceId, sourceId),
+      ),
+    )
+    .limit(1)
+  return row ?? null
 }
 
-export function findDocumentBySha(db: Queryable, sourceId: string, sha256: string): DocumentRow | null {
-  return (
-    db
-      .select()
-      .from(knowledgeDocument)
-      .where(and(eq(knowledgeDocument.sourceId, sourceId), eq(knowledgeDocument.sha256, sha256)))
-      .get() ?? null
-  )
+export async function findDocumentBySha(
+  db: EngineDb,
+  sourceId: string,
+  sha256: string,
+): Promise<DocumentRow | null> {
+  const { knowledgeDocument } = tablesOf(db)
+  const [row] = await db
+    .select()
+    .from(knowledgeDocument)
+    .where(and(eq(knowledgeDocument.sourceId, sourceId), eq(knowledgeDocument.sha256, sha256)))
+    .limit(1)
+  return row ?? null
 }
 
-export function listDocuments(db: Queryable, sourceId: string, window: RowWindow): RowPage<DocumentRow> {
+export function listDocuments(
+  db: EngineDb,
+  sourceId: string,
+  window: RowWindow,
+): Promise<RowPage<DocumentRow>> {
+  const { knowledgeDocument } = tablesOf(db)
   const where = eq(knowledgeDocument.sourceId, sourceId)
-  return selectPage(
+  return readPage(
     db,
     db
       .select()
@@ -125,93 +168,93 @@ export function listDocuments(db: Queryable, sourceId: string, window: RowWindow
   )
 }
 
-export function allDocumentsOf(db: Queryable, sourceId: string): DocumentRow[] {
+export async function allDocumentsOf(db: EngineDb, sourceId: string): Promise<DocumentRow[]> {
+  const { knowledgeDocument } = tablesOf(db)
   return db
     .select()
     .from(knowledgeDocument)
     .where(eq(knowledgeDocument.sourceId, sourceId))
     .orderBy(asc(knowledgeDocument.createdAt), asc(knowledgeDocument.id))
-    .all()
 }
 
-export function documentUsesBlob(db: Queryable, sha256: string): boolean {
-  return Boolean(
-    db
-      .select({ id: knowledgeDocument.id })
-      .from(knowledgeDocument)
-      .where(eq(knowledgeDocument.sha256, sha256))
-      .get(),
-  )
+export async function documentUsesBlob(db: EngineDb, sha256: string): Promise<boolean> {
+  const { knowledgeDocument } = tablesOf(db)
+  const rows = await db
+    .select({ id: knowledgeDocument.id })
+    .from(knowledgeDocument)
+    .where(eq(knowledgeDocument.sha256, sha256))
+    .limit(1)
+  return rows.length > 0
 }
 
-export function updateDocument(db: Queryable, id: string, values: Partial<DocumentRow>): void {
-  db.update(knowledgeDocument).set(values).where(eq(knowledgeDocument.id, id)).run()
+export async function updateDocument(db: EngineDb, id: string, values: Partial<DocumentRow>): Promise<void> {
+  const { knowledgeDocument } = tablesOf(db)
+  await db.update(knowledgeDocument).set(values).where(eq(knowledgeDocument.id, id))
 }
 
-export function findMount(db: Queryable, agentId: string, sourceId: string): MountRow | null {
-  return (
-    db
-      .select()
-      .from(knowledgeMount)
-      .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))
-      .get() ?? null
-  )
+export async function findMount(db: EngineDb, agentId: string, sourceId: string): Promise<MountRow | null> {
+  const { knowledgeMount } = tablesOf(db)
+  const [row] = await db
+    .select()
+    .from(knowledgeMount)
+    .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))
+    .limit(1)
+  return row ?? null
 }
 
 export type MountView = MountRow & { sourceName: string }
 
 /** An agent's mounts, highest priority first. */
-export function listMounts(db: Queryable, agentId: string, activeOnly = false): MountView[] {
+export async function listMounts(db: EngineDb, agentId: string, activeOnly = false): Promise<MountView[]> {
+  const { knowledgeMount, knowledgeSource } = tablesOf(db)
   const where = activeOnly
     ? and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.isActive, true))
     : eq(knowledgeMount.agentId, agentId)
-  return db
+  const rows = await db
     .select({ mount: knowledgeMount, sourceName: knowledgeSource.name })
     .from(knowledgeMount)
     .innerJoin(knowledgeSource, eq(knowledgeSource.id, knowledgeMount.sourceId))
     .where(where)
     .orderBy(desc(knowledgeMount.priority), asc(knowledgeMount.createdAt))
-    .all()
-    .map((row) => ({ ...row.mount, sourceName: row.sourceName }))
+  return rows.map((row) => ({ ...row.mount, sourceName: row.sourceName }))
 }
 
 export type IngestionJobView = { ingestion: IngestionJobRow; job: typeof job.$inferSelect }
 
-const ingestionView = { ingestion: ingestionJob, job }
-
-export function findIngestionJob(db: Queryable, id: string): IngestionJobView | null {
-  return (
-    db
-      .select(ingestionView)
-      .from(ingestionJob)
-      .innerJoin(job, eq(job.id, ingestionJob.id))
-      .where(eq(ingestionJob.id, id))
-      .get() ?? null
-  )
+export async function findIngestionJob(db: EngineDb, id: string): Promise<IngestionJobView | null> {
+  const { ingestionJob, job } = tablesOf(db)
+  const [row] = await db
+    .select({ ingestion: ingestionJob, job })
+    .from(ingestionJob)
+    .innerJoin(job, eq(job.id, ingestionJob.id))
+    .where(eq(ingestionJob.id, id))
+    .limit(1)
+  return row ?? null
 }
 
 /** The source's ingest that is queued or running, if any: there is at most one. */
-export function findActiveIngestion(db: Queryable, sourceId: string): IngestionJobView | null {
-  return (
-    db
-      .select(ingestionView)
-      .from(ingestionJob)
-      .innerJoin(job, eq(job.id, ingestionJob.id))
-      .where(and(eq(ingestionJob.sourceId, sourceId), inArray(job.status, ['queued', 'running'])))
-      .get() ?? null
-  )
+export async function findActiveIngestion(db: EngineDb, sourceId: string): Promise<IngestionJobView | null> {
+  const { ingestionJob, job } = tablesOf(db)
+  const [row] = await db
+    .select({ ingestion: ingestionJob, job })
+    .from(ingestionJob)
+    .innerJoin(job, eq(job.id, ingestionJob.id))
+    .where(and(eq(ingestionJob.sourceId, sourceId), inArray(job.status, ['queued', 'running'])))
+    .limit(1)
+  return row ?? null
 }
 
 export function listIngestionJobs(
-  db: Queryable,
+  db: EngineDb,
   sourceId: string,
   window: RowWindow,
-): RowPage<IngestionJobView> {
+): Promise<RowPage<IngestionJobView>> {
+  const { ingestionJob, job } = tablesOf(db)
   const where = eq(ingestionJob.sourceId, sourceId)
-  return selectPage(
+  return readPage(
     db,
     db
-      .select(ingestionView)
+      .select({ ingestion: ingestionJob, job })
       .from(ingestionJob)
       .innerJoin(job, eq(job.id, ingestionJob.id))
       .where(where)
@@ -222,69 +265,81 @@ export function listIngestionJobs(
 }
 
 /** Names of indexed sources whose embedding key the predicate does not accept as current. */
-export function staleSourceNames(db: Queryable, isCurrent: (key: string) => boolean): string[] {
-  return db
+export async function staleSourceNames(db: EngineDb, isCurrent: (key: string) => boolean): Promise<string[]> {
+  const { knowledgeSource } = tablesOf(db)
+  const rows = await db
     .selectDistinct({ name: knowledgeSource.name, key: knowledgeSource.indexedEmbeddingKey })
     .from(knowledgeSource)
     .where(sql`${knowledgeSource.indexedEmbeddingKey} IS NOT NULL`)
-    .all()
-    .filter((row) => !isCurrent(row.key as string))
-    .map((row) => row.name)
+  return rows.filter((row) => !isCurrent(row.key as string)).map((row) => row.name)
 }
 
 /** Whether a job of `type` for the source (`payload.source_id`) is queued or running. */
-export function hasActiveSourceJob(db: Queryable, type: string, sourceId: string): boolean {
-  return Boolean(
-    db
-      .select({ id: job.id })
-      .from(job)
-      .where(
-        and(
-          eq(job.type, type),
-          inArray(job.status, ['queued', 'running']),
-          sql`json_extract(${job.payload}, '$.source_id') = ${sourceId}`,
-        ),
-      )
-      .get(),
-  )
+export async function hasActiveSourceJob(db: EngineDb, type: string, sourceId: string): Promise<boolean> {
+  const { job } = tablesOf(db)
+  const payloadSource = isPostgres(db)
+    ? sql`${job.payload}->>'source_id'`
+    : sql`json_extract(${job.payload}, '$.source_id')`
+  const rows = await db
+    .select({ id: job.id })
+    .from(job)
+    .where(
+      and(
+        eq(job.type, type),
+        inArray(job.status, ['queued', 'running']),
+        sql`${payloadSource} = ${sourceId}`,
+      ),
+    )
+    .limit(1)
+  return rows.length > 0
 }
 
 /** Ids of sources that have chunks, with the embedding key they are searched by. */
-export function sourcesWithChunks(db: Queryable): { id: string; indexedEmbeddingKey: string | null }[] {
+export async function sourcesWithChunks(
+  db: EngineDb,
+): Promise<{ id: string; indexedEmbeddingKey: string | null }[]> {
+  const { knowledgeSource } = tablesOf(db)
   return db
     .select({ id: knowledgeSource.id, indexedEmbeddingKey: knowledgeSource.indexedEmbeddingKey })
     .from(knowledgeSource)
     .where(sql`EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id})`)
-    .all()
 }
 
 /** The embedding key each of these sources is searched by (null: not indexed by any model yet). */
-export function sourceIndexKeys(
-  db: Queryable,
+export async function sourceIndexKeys(
+  db: EngineDb,
   sourceIds: string[],
-): { id: string; indexedEmbeddingKey: string | null }[] {
+): Promise<{ id: string; indexedEmbeddingKey: string | null }[]> {
   if (sourceIds.length === 0) return []
+  const { knowledgeSource } = tablesOf(db)
   return db
     .select({ id: knowledgeSource.id, indexedEmbeddingKey: knowledgeSource.indexedEmbeddingKey })
     .from(knowledgeSource)
     .where(inArray(knowledgeSource.id, sourceIds))
-    .all()
 }
 
-export function insertSource(db: Queryable, values: typeof knowledgeSource.$inferInsert): SourceRow {
-  return db.insert(knowledgeSource).values(values).returning().get()
+export async function insertSource(
+  db: EngineDb,
+  values: typeof knowledgeSource.$inferInsert,
+): Promise<SourceRow> {
+  const { knowledgeSource } = tablesOf(db)
+  const [row] = await db.insert(knowledgeSource).values(values).returning()
+  return row as SourceRow
 }
 
-export function updateSource(db: Queryable, id: string, values: Partial<SourceRow>): void {
-  db.update(knowledgeSource).set(values).where(eq(knowledgeSource.id, id)).run()
+export async function updateSource(db: EngineDb, id: string, values: Partial<SourceRow>): Promise<void> {
+  const { knowledgeSource } = tablesOf(db)
+  await db.update(knowledgeSource).set(values).where(eq(knowledgeSource.id, id))
 }
 
 /**
  * Records that the source's index is of `key`, unless it is already of another model: a source moving to a new
  * model keeps searching the old one until the embedding job has filled the new index.
  */
-export function claimIndexKey(db: Queryable, sourceId: string, key: string): void {
-  db.update(knowledgeSource)
+export async function claimIndexKey(db: EngineDb, sourceId: string, key: string): Promise<void> {
+  const { knowledgeSource } = tablesOf(db)
+  await db
+    .update(knowledgeSource)
     .set({ indexedEmbeddingKey: key })
     .where(
       and(
@@ -292,39 +347,48 @@ export function claimIndexKey(db: Queryable, sourceId: string, key: string): voi
         or(isNull(knowledgeSource.indexedEmbeddingKey), eq(knowledgeSource.indexedEmbeddingKey, key)),
       ),
     )
-    .run()
 }
 
 /** The new document, or null when the same bytes are already in the source (a concurrent upload won). */
-export function insertDocument(
-  db: Queryable,
+export async function insertDocument(
+  db: EngineDb,
   values: typeof knowledgeDocument.$inferInsert,
-): DocumentRow | null {
-  return db.insert(knowledgeDocument).values(values).onConflictDoNothing().returning().get() ?? null
+): Promise<DocumentRow | null> {
+  const { knowledgeDocument } = tablesOf(db)
+  const [row] = await db.insert(knowledgeDocument).values(values).onConflictDoNothing().returning()
+  return row ?? null
 }
 
-export function deleteDocument(db: Queryable, id: string): void {
-  db.delete(knowledgeDocument).where(eq(knowledgeDocument.id, id)).run()
+export async function deleteDocument(db: EngineDb, id: string): Promise<void> {
+  const { knowledgeDocument } = tablesOf(db)
+  await db.delete(knowledgeDocument).where(eq(knowledgeDocument.id, id))
 }
 
-export function deleteDocumentChunks(db: Queryable, documentId: string): void {
-  db.delete(knowledgeChunk).where(eq(knowledgeChunk.documentId, documentId)).run()
+export async function deleteDocumentChunks(db: EngineDb, documentId: string): Promise<void> {
+  const { knowledgeChunk } = tablesOf(db)
+  await db.delete(knowledgeChunk).where(eq(knowledgeChunk.documentId, documentId))
 }
 
 /** Mounts the source on the agent; nothing happens when it already is. */
-export function insertMount(db: Queryable, values: typeof knowledgeMount.$inferInsert): void {
-  db.insert(knowledgeMount).values(values).onConflictDoNothing().run()
+export async function insertMount(db: EngineDb, values: typeof knowledgeMount.$inferInsert): Promise<void> {
+  const { knowledgeMount } = tablesOf(db)
+  await db.insert(knowledgeMount).values(values).onConflictDoNothing()
 }
 
 /** Whether there was such a mount to delete. */
-export function deleteMount(db: Queryable, agentId: string, sourceId: string): boolean {
-  const deleted = db
+export async function deleteMount(db: EngineDb, agentId: string, sourceId: string): Promise<boolean> {
+  const { knowledgeMount } = tablesOf(db)
+  const deleted = await db
     .delete(knowledgeMount)
     .where(and(eq(knowledgeMount.agentId, agentId), eq(knowledgeMount.sourceId, sourceId)))
-    .run()
-  return deleted.changes > 0
+    .returning({ id: knowledgeMount.id })
+  return deleted.length > 0
 }
 
-export function insertIngestionJob(db: Queryable, values: typeof ingestionJob.$inferInsert): void {
-  db.insert(ingestionJob).values(values).run()
+export async function insertIngestionJob(
+  db: EngineDb,
+  values: typeof ingestionJob.$inferInsert,
+): Promise<void> {
+  const { ingestionJob } = tablesOf(db)
+  await db.insert(ingestionJob).values(values)
 }

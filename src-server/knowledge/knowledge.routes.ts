@@ -38,7 +38,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/knowledge-sources',
     { schema: { tags, body: CreateSourceBody, response: { 201: KnowledgeSourceSchema } } },
-    async (request, reply) => reply.status(201).send(sources.create(request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await sources.create(request.requireUser(), request.body)),
   )
   app.get(
     '/knowledge-sources',
@@ -75,9 +76,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
           response: { 200: UploadResult, 201: UploadResult },
         },
         // A stranger is refused before a byte of the body is read (and before taking an upload slot).
-        preValidation: (request, _reply, done) => {
-          documents.assertManageable(request.requireUser(), request.params.source_id)
-          done()
+        preValidation: async (request) => {
+          await documents.assertManageable(request.requireUser(), request.params.source_id)
         },
       },
       async (request, reply) => {
@@ -172,7 +172,11 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { job, created } = ingestion.start(request.requireUser(), request.params.source_id, request.body)
+      const { job, created } = await ingestion.start(
+        request.requireUser(),
+        request.params.source_id,
+        request.body,
+      )
       return reply.status(created ? 202 : 200).send(job)
     },
   )
@@ -198,7 +202,9 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
     '/agents/:agent_id/mounts',
     { schema: { tags, params: AgentParams, body: CreateMountBody, response: { 201: MountSchema } } },
     async (request, reply) =>
-      reply.status(201).send(mounts.create(request.requireUser(), request.params.agent_id, request.body)),
+      reply
+        .status(201)
+        .send(await mounts.create(request.requireUser(), request.params.agent_id, request.body)),
   )
   app.get(
     '/agents/:agent_id/mounts',
@@ -209,7 +215,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{
     '/agents/:agent_id/mounts/:source_id',
     { schema: { tags, params: MountParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      mounts.delete(request.requireUser(), request.params.agent_id, request.params.source_id)
+      await mounts.delete(request.requireUser(), request.params.agent_id, request.params.source_id)
       return reply.status(204).send(null)
     },
   )

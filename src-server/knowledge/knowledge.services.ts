@@ -13,17 +13,18 @@ export function createKnowledgeServices(
   ctx: AppContext,
   embedder: Embedder = createEmbedder(ctx.workers, ctx.config),
 ) {
-  const retrieval = createRetrievalService(ctx.db, embedder, ctx.workers, ctx.log)
-  const embedding = createEmbeddingJobs(ctx, embedder)
+  const retrieval = createRetrievalService(ctx, embedder, ctx.workers, ctx.log)
+  const embedderStatus = createEmbeddingService(ctx.database.reader, embedder)
+  const embedding = createEmbeddingJobs(ctx, embedder, embedderStatus.refreshStaleIndex)
   return {
     embedder,
     embedding,
-    sources: createSourcesService(ctx.db, embedding),
-    documents: createDocumentsService(ctx.db, ctx.blobs, ctx.workers),
+    sources: createSourcesService(ctx, embedding),
+    documents: createDocumentsService(ctx, ctx.blobs, ctx.workers),
     ingestion: createIngestionService(ctx, embedder, embedding),
-    mounts: createMountsService(ctx.db),
+    mounts: createMountsService(ctx),
     retrieval,
-    embedderStatus: createEmbeddingService(ctx.db, embedder),
+    embedderStatus,
   }
 }
 export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>

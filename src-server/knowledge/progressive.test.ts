@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect } from 'vitest'
+import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../test/helpers/fake-embeddings'
 import { createSource, ingest, upload, waitForEmbedding } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -55,78 +56,86 @@ async function startWithSlowEmbedder(dataDir?: string) {
 }
 
 describe('progressive indexing', () => {
-  it('makes documents searchable by BM25 before their vectors exist, then fills the vectors in with progress', async () => {
-    embeddings = await startFakeEmbeddings()
-    embeddings.hold(isDocumentBatch)
-    const api = await startWithSlowEmbedder()
-    const live = server as TestServer
-    const sourceId = await createSource(live, api.headers)
-    await uploadAll(live, api.headers, sourceId)
-    expect((await ingest(live, api.headers, sourceId)).status).toBe('succeeded')
+  itNeedsConverted('jobs')(
+    'makes documents searchable by BM25 before their vectors exist, then fills the vectors in with progress',
+    async () => {
+      embeddings = await startFakeEmbeddings()
+      embeddings.hold(isDocumentBatch)
+      const api = await startWithSlowEmbedder()
+      const live = server as TestServer
+      const sourceId = await createSource(live, api.headers)
+      await uploadAll(live, api.headers, sourceId)
+      expect((await ingest(live, api.headers, sourceId)).status).toBe('succeeded')
 
-    // Parsed and BM25-indexed; not one vector yet (the embedding server holds every request).
-    await embeddings.waiting(1)
-    expect(await api.progress(sourceId)).toEqual({ embedded: 0, total: 40 })
-    const [hit] = await api.query(sourceId, 'marker17 lantern')
-    expect(hit).toMatchObject({ document_name: 'note-17.txt', bm25_rank: 1, vector_rank: null })
+      // Parsed and BM25-indexed; not one vector yet (the embedding server holds every request).
+      await embeddings.waiting(1)
+      expect(await api.progress(sourceId)).toEqual({ embedded: 0, total: 40 })
+      const [hit] = await api.query(sourceId, 'marker17 lantern')
+      expect(hit).toMatchObject({ document_name: 'note-17.txt', bm25_rank: 1, vector_rank: null })
 
-    const seen: number[] = []
-    embeddings.release()
-    for (;;) {
-      const { embedded, total } = await api.progress(sourceId)
-      seen.push(embedded)
-      if (embedded === total) break
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    await waitForEmbedding(live, sourceId)
-    expect(seen.every((value, i) => i === 0 || value >= (seen[i - 1] as number))).toBe(true)
-    expect(seen.at(-1)).toBe(40)
-    expect(live.app.ctx.db.$client.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({
-      n: 40,
-    })
-    // Hybrid now has both halves for the same hit.
-    const [after] = await api.query(sourceId, 'marker17 lantern')
-    expect(after?.document_name).toBe('note-17.txt')
-    expect(after?.vector_rank).not.toBeNull()
-  }, 120_000)
+      const seen: number[] = []
+      embeddings.release()
+      for (;;) {
+        const { embedded, total } = await api.progress(sourceId)
+        seen.push(embedded)
+        if (embedded === total) break
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      await waitForEmbedding(live, sourceId)
+      expect(seen.every((value, i) => i === 0 || value >= (seen[i - 1] as number))).toBe(true)
+      expect(seen.at(-1)).toBe(40)
+      expect(live.app.ctx.db.$client.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({
+        n: 40,
+      })
+      // Hybrid now has both halves for the same hit.
+      const [after] = await api.query(sourceId, 'marker17 lantern')
+      expect(after?.document_name).toBe('note-17.txt')
+      expect(after?.vector_rank).not.toBeNull()
+    },
+    120_000,
+  )
 
-  it('resumes an embedding job interrupted by a shutdown without embedding any chunk twice', async () => {
-    embeddings = await startFakeEmbeddings()
-    embeddings.hold(isDocumentBatch)
-    let api = await startWithSlowEmbedder()
-    const first = server as TestServer
-    const sourceId = await createSource(first, api.headers)
-    await uploadAll(first, api.headers, sourceId)
-    await ingest(first, api.headers, sourceId)
-    // One batch gets through (up to 32 chunks: as many as were parsed when it started), the next is held when
-    // the server stops.
-    embeddings.release(1)
-    await embeddings.waiting(1)
-    const before = embeddings.answered.filter(isChunkText).length
-    expect(before).toBeGreaterThan(0)
-    expect(before).toBeLessThan(40)
-    expect(await api.progress(sourceId)).toEqual({ embedded: before, total: 40 })
-    const dataDir = first.dataDir
-    await first.app.close()
-    server = undefined
+  itNeedsConverted('jobs')(
+    'resumes an embedding job interrupted by a shutdown without embedding any chunk twice',
+    async () => {
+      embeddings = await startFakeEmbeddings()
+      embeddings.hold(isDocumentBatch)
+      let api = await startWithSlowEmbedder()
+      const first = server as TestServer
+      const sourceId = await createSource(first, api.headers)
+      await uploadAll(first, api.headers, sourceId)
+      await ingest(first, api.headers, sourceId)
+      // One batch gets through (up to 32 chunks: as many as were parsed when it started), the next is held when
+      // the server stops.
+      embeddings.release(1)
+      await embeddings.waiting(1)
+      const before = embeddings.answered.filter(isChunkText).length
+      expect(before).toBeGreaterThan(0)
+      expect(before).toBeLessThan(40)
+      expect(await api.progress(sourceId)).toEqual({ embedded: before, total: 40 })
+      const dataDir = first.dataDir
+      await first.app.close()
+      server = undefined
 
-    embeddings.discardHeld()
-    embeddings.release()
-    api = await startWithSlowEmbedder(dataDir)
-    const second = server as unknown as TestServer
-    await waitForEmbedding(second, sourceId)
-    expect(await api.progress(sourceId)).toEqual({ embedded: 40, total: 40 })
-    const db = second.app.ctx.db.$client
-    expect(db.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({ n: 40 })
-    expect(db.prepare("SELECT status, attempts FROM job WHERE type = 'knowledge.embed'").all()).toEqual([
-      { status: 'succeeded', attempts: 2 },
-    ])
-    // The texts embedded before the stop were not sent again after it.
-    const chunkTexts = embeddings.answered.filter(isChunkText)
-    expect(chunkTexts).toHaveLength(40)
-    expect(new Set(chunkTexts).size).toBe(40)
-    await second.close()
-    server = undefined
-    rmSync(dataDir, { recursive: true, force: true })
-  }, 120_000)
+      embeddings.discardHeld()
+      embeddings.release()
+      api = await startWithSlowEmbedder(dataDir)
+      const second = server as unknown as TestServer
+      await waitForEmbedding(second, sourceId)
+      expect(await api.progress(sourceId)).toEqual({ embedded: 40, total: 40 })
+      const db = second.app.ctx.db.$client
+      expect(db.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({ n: 40 })
+      expect(db.prepare("SELECT status, attempts FROM job WHERE type = 'knowledge.embed'").all()).toEqual([
+        { status: 'succeeded', attempts: 2 },
+      ])
+      // The texts embedded before the stop were not sent again after it.
+      const chunkTexts = embeddings.answered.filter(isChunkText)
+      expect(chunkTexts).toHaveLength(40)
+      expect(new Set(chunkTexts).size).toBe(40)
+      await second.close()
+      server = undefined
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+    120_000,
+  )
 })

@@ -9,11 +9,11 @@ import {
 } from '../ai'
 import type { AuthUser } from '../auth'
 import { type RetrievedChunk as CitedChunk, requireChangeableAgentSync } from '../conversation'
-import type { Db } from '../platform/db'
 import type { WorkerPool } from '../platform/jobs'
-import { readableSource, refundedMounts } from './access'
+import { type KnowledgeStores, readableSource, refundedSources } from './access'
 import {
   chunksBySeq,
+  exactVectorSearchAvailable,
   type RankedChunk,
   searchBm25,
   searchVectors,
@@ -112,12 +112,12 @@ interface ScopedSource {
 }
 
 export function createRetrievalService(
-  db: Db,
+  stores: KnowledgeStores,
   embedder: Embedder,
   workers: WorkerPool,
   log: FastifyBaseLogger,
 ) {
-  const client = db.$client
+  const reader = stores.database.reader
   const previousEmbedders = new Map<string, Embedder | null>()
 
   async function queryVector(using: Embedder, query: string): Promise<Float32Array | null> {
@@ -146,12 +146,13 @@ export function createRetrievalService(
 
   /**
    * Vector candidates: the hashing embedder's from the in-memory index (its accuracy against exact KNN is
-   * measured in the bench), any other embedder's by exact vec0 KNN, since the index's pruned first pass is tuned
-   * for the hashing embedder's sparse vectors, not for dense ones.
+   * measured in the bench), any other embedder's by exact KNN (vec0, or pgvector), since the index's pruned first
+   * pass is tuned for the hashing embedder's sparse vectors, not for dense ones. On PostgreSQL without pgvector
+   * the in-memory index serves every embedder.
    */
   async function nearestChunks(query: string, sourceIds: string[], limit: number): Promise<RankedChunk[]> {
     const groups = new Map<Embedder, string[]>()
-    for (const source of sourceIndexKeys(db, sourceIds)) {
+    for (const source of await sourceIndexKeys(reader, sourceIds)) {
       const using = embedderFor(source.indexedEmbeddingKey)
       groups.set(using, [...(groups.get(using) ?? []), source.id])
     }
@@ -161,22 +162,16 @@ export function createRetrievalService(
       if (!vector) continue
       const key = embeddingKey(using, vector.length)
       const scope = { sourceIds: ids, limit }
-      if (using.inline)
-        found.push(...(await vectorIndexFor(client, key, vector.length).search(vector, scope)))
-      // vec0 ranks unit vectors by L2 distance d; as a cosine distance that is d² / 2 (|a - b|² = 2 - 2 cos).
-      else
-        found.push(
-          ...searchVectors(client, { vector, embeddingKey: key, ...scope }).map((row) => ({
-            ...row,
-            rank: (row.rank * row.rank) / 2,
-          })),
-        )
+      if (using.inline || !exactVectorSearchAvailable(reader))
+        found.push(...(await vectorIndexFor(reader, key, vector.length).search(vector, scope)))
+      else found.push(...(await searchVectors(reader, { vector, embeddingKey: key, ...scope })))
     }
     return found.sort((a, b) => a.rank - b.rank).slice(0, limit)
   }
 
   /**
-   * Hybrid search: BM25 over FTS5 and cosine over the vector index each rank their candidates; the rankings are
+   * Hybrid search: full text (BM25 over FTS5, `ts_rank_cd` on PostgreSQL) and cosine over the vectors each rank
+   * their candidates; the rankings are
    * fused by weighted reciprocal rank (the vector ranking's weight per embedder, `VECTOR_WEIGHT`, scaled down when
    * it hardly agrees with BM25's candidates), then the best fused candidates are reranked by their best sentence
    * (`sentence-rerank.ts`). `mode` keeps one half only, unreranked. The best `topK` by score (ties: higher
@@ -192,8 +187,8 @@ export function createRetrievalService(
     const ids = sources.map((source) => source.id)
     const candidates = Math.max(50, topK * 10)
     // BM25's terms and the reranker's rarities share one read of the index's counts (a vector search needs none).
-    const statistics = mode === 'vector' ? null : termStatistics(client)
-    const bm25 = statistics ? searchBm25(client, query, ids, candidates, statistics) : []
+    const statistics = mode === 'vector' ? null : await termStatistics(reader, query)
+    const bm25 = statistics ? await searchBm25(reader, query, ids, candidates, statistics) : []
     const nearest = mode === 'bm25' ? [] : await nearestChunks(query, ids, candidates)
     const bm25Seqs = bm25.map((row) => row.seq)
     const vectorSeqs = nearest.map((row) => row.seq)
@@ -206,7 +201,7 @@ export function createRetrievalService(
     // Both vector searches rank by cosine distance here: similarity is 1 - distance.
     const vectorOf = new Map(nearest.map((row, rank) => [row.seq, { rank: rank + 1, score: 1 - row.rank }]))
     const priority = new Map(sources.map((source) => [source.id, source.priority]))
-    const fusedHits = chunksBySeq(client, [...fused.keys()]).map((row) => ({
+    const fusedHits = (await chunksBySeq(reader, [...fused.keys()])).map((row) => ({
       ...row,
       score: fused.get(row.seq) ?? 0,
       priority: priority.get(row.source_id) ?? 0,
@@ -241,17 +236,22 @@ export function createRetrievalService(
   }
 
   /** The agent's active mounts, less a bought source its owner refunded: the refund ends answers from it. */
-  const activeMounts = (agentId: string): ScopedSource[] => {
-    const mounts = listMounts(db, agentId, true)
-    const refunded = refundedMounts(db, agentId)
+  const activeMounts = async (agentId: string): Promise<ScopedSource[]> => {
+    const mounts = await listMounts(reader, agentId, true)
+    const refunded = await refundedSources(
+      stores,
+      agentId,
+      mounts.map((mount) => mount.sourceId),
+    )
     return mounts
-      .filter((mount) => !refunded(mount.sourceId))
+      .filter((mount) => !refunded.has(mount.sourceId))
       .map((mount) => ({ id: mount.sourceId, priority: mount.priority }))
   }
 
   return {
     retriever: {
-      retrieveForAgent: (agentId, query, topK = DEFAULT_TOP_K) => search(activeMounts(agentId), query, topK),
+      retrieveForAgent: async (agentId, query, topK = DEFAULT_TOP_K) =>
+        search(await activeMounts(agentId), query, topK),
     } satisfies KnowledgeRetriever,
 
     /**
@@ -264,20 +264,19 @@ export function createRetrievalService(
       let sources: ScopedSource[]
       if (body.agent_id) {
         // Searching an agent's sources at will reads them past what its answers cite: its maker's, not a buyer's.
-        requireChangeableAgentSync(db, caller, body.agent_id)
-        sources = activeMounts(body.agent_id)
+        requireChangeableAgentSync(stores.db, caller, body.agent_id)
+        sources = await activeMounts(body.agent_id)
         if (body.source_ids) {
           const wanted = new Set(body.source_ids)
           sources = sources.filter((source) => wanted.has(source.id))
         }
       } else if (body.source_ids) {
-        sources = [...new Set(body.source_ids)].map((id) => ({
-          id: readableSource(db, caller, id).id,
-          priority: 0,
-        }))
+        sources = []
+        for (const id of new Set(body.source_ids))
+          sources.push({ id: (await readableSource(stores, caller, id)).id, priority: 0 })
       } else {
         const ownerId = reachesEvery(caller, 'knowledge_source.manage') ? null : caller.id
-        sources = manageableSourceIds(db, ownerId).map((id) => ({ id, priority: 0 }))
+        sources = (await manageableSourceIds(reader, ownerId)).map((id) => ({ id, priority: 0 }))
       }
       const hits = await search(sources, body.query, topK, body.mode)
       return hits.map((hit) => ({ ...hit, highlights: queryWordRanges(hit.content, body.query) }))

@@ -1,9 +1,8 @@
 import { reachesEvery } from '../access'
 import type { AuthUser } from '../auth'
-import type { Db } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
-import { manageableSource, readableSource } from './access'
+import { type KnowledgeStores, manageableSource, readableSource } from './access'
 import {
   type ChunkingParams,
   type ChunkingStrategy,
@@ -34,55 +33,63 @@ export function effectiveChunking(
   return result.params
 }
 
-export function createSourcesService(db: Db, embedding: { progressOf(sourceId: string): EmbeddingProgress }) {
-  const dto = (found: SourceView) => presentSource(found, embedding.progressOf(found.source.id))
-  const view = (id: string): KnowledgeSourceDto => {
-    const found = findSourceView(db, id)
+export function createSourcesService(
+  stores: KnowledgeStores,
+  embedding: { progressOf(sourceId: string): Promise<EmbeddingProgress> },
+) {
+  const { database } = stores
+  const dto = async (found: SourceView) => presentSource(found, await embedding.progressOf(found.source.id))
+  const view = async (id: string): Promise<KnowledgeSourceDto> => {
+    const found = await findSourceView(database.reader, id)
     if (!found) throw CommonErrors.NOT_FOUND()
     return dto(found)
   }
 
   return {
-    create(caller: AuthUser, body: CreateSourceBody): KnowledgeSourceDto {
+    async create(caller: AuthUser, body: CreateSourceBody): Promise<KnowledgeSourceDto> {
       const strategy = body.default_chunking_strategy ?? DEFAULT_STRATEGY
       const params = effectiveChunking(strategy, body.default_chunking_params, 'body.default_chunking_params')
-      const row = insertSource(db, {
-        name: body.name,
-        description: body.description ?? '',
-        storageType: 'local',
-        defaultChunkingStrategy: strategy,
-        defaultChunkingParams: params,
-        ownerId: caller.id,
-      })
+      const row = await database.transact((tx) =>
+        insertSource(tx, {
+          name: body.name,
+          description: body.description ?? '',
+          storageType: 'local',
+          defaultChunkingStrategy: strategy,
+          defaultChunkingParams: params,
+          ownerId: caller.id,
+        }),
+      )
       return view(row.id)
     },
 
     /** `knowledge.manage` holders see every source; others their own. */
-    list(caller: AuthUser, query: PageQuery) {
+    async list(caller: AuthUser, query: PageQuery) {
       const ownerId = reachesEvery(caller, 'knowledge_source.manage') ? null : caller.id
-      const { rows, total } = listSourceViews(db, ownerId, pageWindow(query))
-      return toPage(rows.map(dto), total, query)
+      const { rows, total } = await listSourceViews(database.reader, ownerId, pageWindow(query))
+      return toPage(await Promise.all(rows.map(dto)), total, query)
     },
 
-    get(caller: AuthUser, id: string): KnowledgeSourceDto {
-      readableSource(db, caller, id)
+    async get(caller: AuthUser, id: string): Promise<KnowledgeSourceDto> {
+      await readableSource(stores, caller, id)
       return view(id)
     },
 
     /** A new strategy without params takes that strategy's defaults; params alone are checked against the current one. */
-    update(caller: AuthUser, id: string, body: UpdateSourceBody): KnowledgeSourceDto {
-      const source = manageableSource(db, caller, id)
+    async update(caller: AuthUser, id: string, body: UpdateSourceBody): Promise<KnowledgeSourceDto> {
+      const source = await manageableSource(stores, caller, id)
       const strategy = body.default_chunking_strategy ?? source.defaultChunkingStrategy
       let params: ChunkingParams | undefined
       if (body.default_chunking_params)
         params = effectiveChunking(strategy, body.default_chunking_params, 'body.default_chunking_params')
       else if (strategy !== source.defaultChunkingStrategy) params = DEFAULT_CHUNKING_PARAMS[strategy]
-      updateSource(db, id, {
-        name: body.name,
-        description: body.description,
-        defaultChunkingStrategy: strategy,
-        defaultChunkingParams: params,
-      })
+      await database.transact((tx) =>
+        updateSource(tx, id, {
+          name: body.name,
+          description: body.description,
+          defaultChunkingStrategy: strategy,
+          defaultChunkingParams: params,
+        }),
+      )
       return view(id)
     },
   }

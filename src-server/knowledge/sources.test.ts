@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -29,10 +30,12 @@ describe('knowledge sources', () => {
       document_count: 0,
       chunk_count: 0,
     })
-    const stored = server.app.ctx.db.$client
-      .prepare('SELECT default_chunking_params FROM knowledge_source WHERE id = ?')
-      .get(created.json().id) as { default_chunking_params: string }
-    expect(JSON.parse(stored.default_chunking_params)).toEqual({ chunk_size: 500, chunk_overlap: 100 })
+    const [stored] = await server.rows<{ params: unknown }>(
+      sql`SELECT default_chunking_params AS params FROM knowledge_source WHERE id = ${created.json().id}`,
+    )
+    // JSON text on SQLite, jsonb (read parsed) on PostgreSQL.
+    const params = typeof stored?.params === 'string' ? JSON.parse(stored.params) : stored?.params
+    expect(params).toEqual({ chunk_size: 500, chunk_overlap: 100 })
   })
 
   it.each([
@@ -61,9 +64,9 @@ describe('knowledge sources', () => {
     expect(response.json().error.details.fields).toContainEqual(
       expect.objectContaining({ field: `body.default_chunking_params.${field}` }),
     )
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) n FROM knowledge_source').get()).toEqual({
-      n: 0,
-    })
+    expect(await server.rows(sql`SELECT CAST(count(*) AS integer) AS n FROM knowledge_source`)).toEqual([
+      { n: 0 },
+    ])
   })
 
   it('updates a source; a new strategy without params takes its defaults; bad params change nothing', async () => {
@@ -91,8 +94,9 @@ describe('knowledge sources', () => {
       payload: { name: 'C', default_chunking_params: { max_sentences: 0 } },
     })
     expect(bad.statusCode).toBe(422)
-    const stored = server.app.ctx.db.$client.prepare('SELECT name FROM knowledge_source WHERE id = ?').get(id)
-    expect(stored).toEqual({ name: 'B' })
+    expect(await server.rows(sql`SELECT name FROM knowledge_source WHERE id = ${id}`)).toEqual([
+      { name: 'B' },
+    ])
   })
 
   it("hides a user's source from other users (404) while knowledge.manage holders see all", async () => {

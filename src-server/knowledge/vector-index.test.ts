@@ -7,7 +7,7 @@ import { fixturePath } from '../../test/helpers/fixtures'
 import { builtinEmbed } from '../ai'
 import { user } from '../auth'
 import { findAppRoot } from '../platform/config'
-import { applyMigrations, type Db, openDatabase } from '../platform/db'
+import { applyMigrations, type Db, type EngineDb, openDatabase } from '../platform/db'
 import {
   bm25Terms,
   documentTitle,
@@ -16,7 +16,7 @@ import {
   searchBm25,
   searchVectors,
   termStatistics,
-  vectorTableExists,
+  vectorTableOf,
 } from './chunk-index.repository'
 import { knowledgeDocument, knowledgeSource } from './knowledge.tables'
 import { VectorIndex } from './vector-index'
@@ -27,6 +27,9 @@ const cleanups: (() => void)[] = []
 afterEach(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup()
 })
+
+/** The writer as a converted repository takes it (one connection: the test's writes are committed at once). */
+const engineOf = (db: Db) => db as unknown as EngineDb
 
 function freshDb({ started = true } = {}): Db {
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-vector-index-'))
@@ -61,34 +64,32 @@ function addSource(db: Db): string {
 }
 
 /** A document whose chunks are the given texts, embedded with the builtin hashing at DIM dimensions. */
-function addDocument(
+async function addDocument(
   db: Db,
   sourceId: string,
   texts: string[],
   embeddingKey = KEY,
   fileName = 'd.txt',
-): string {
+): Promise<string> {
   const documentId = db
     .insert(knowledgeDocument)
     .values({ sourceId, fileName, mimeType: 'text/plain', sizeBytes: 1, sha256: randomUUID() })
     .returning()
     .get().id
-  db.transaction(() =>
-    replaceDocumentChunks(db.$client, {
-      sourceId,
-      documentId,
-      embeddingKey,
-      vectors: texts.map((content) => builtinEmbed(content, DIM)),
-      chunks: texts.map((content, ordinal) => ({
-        id: randomUUID(),
-        content,
-        ordinal,
-        page_number: null,
-        char_start: 0,
-        char_end: content.length,
-      })),
-    }),
-  )
+  await replaceDocumentChunks(engineOf(db), {
+    sourceId,
+    documentId,
+    embeddingKey,
+    vectors: texts.map((content) => builtinEmbed(content, DIM)),
+    chunks: texts.map((content, ordinal) => ({
+      id: randomUUID(),
+      content,
+      ordinal,
+      page_number: null,
+      char_start: 0,
+      char_end: content.length,
+    })),
+  })
   return documentId
 }
 
@@ -113,14 +114,13 @@ describe('in-memory vector index', () => {
   it('finds chunks as near as exact sqlite-vec KNN does', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
-    addDocument(db, sourceId, textsFrom(0, 300))
-    const index = new VectorIndex(db.$client, KEY, DIM)
+    await addDocument(db, sourceId, textsFrom(0, 300))
+    const index = new VectorIndex(engineOf(db), KEY, DIM)
     for (const query of ['river stone', 'copper violin glacier', 'falcon']) {
       const vector = builtinEmbed(query, DIM)
       const scope = { sourceIds: [sourceId], limit: 10 }
-      // vec0 ranks unit vectors by L2 distance: |a - b|^2 = 2 - 2 cos, so the cosine distance is L2^2 / 2.
-      const exact = searchVectors(db.$client, { vector, embeddingKey: KEY, ...scope }).map(
-        (row) => row.rank ** 2 / 2,
+      const exact = (await searchVectors(engineOf(db), { vector, embeddingKey: KEY, ...scope })).map(
+        (row) => row.rank,
       )
       const indexed = (await index.search(vector, scope)).map((row) => row.rank)
       expect(indexed).toHaveLength(10)
@@ -134,10 +134,10 @@ describe('in-memory vector index', () => {
     const db = freshDb()
     const inScope = addSource(db)
     const other = addSource(db)
-    const mine = new Set(seqsOfDocument(db, addDocument(db, inScope, textsFrom(0, 20))))
-    addDocument(db, other, textsFrom(0, 20))
-    addDocument(db, inScope, textsFrom(0, 20), 'other:model:64')
-    const index = new VectorIndex(db.$client, KEY, DIM)
+    const mine = new Set(seqsOfDocument(db, await addDocument(db, inScope, textsFrom(0, 20))))
+    await addDocument(db, other, textsFrom(0, 20))
+    await addDocument(db, inScope, textsFrom(0, 20), 'other:model:64')
+    const index = new VectorIndex(engineOf(db), KEY, DIM)
     const found = await index.search(builtinEmbed('river stone harbour', DIM), {
       sourceIds: [inScope],
       limit: 100,
@@ -150,13 +150,13 @@ describe('in-memory vector index', () => {
   it('sees chunks written and deleted after it was loaded, and stays right after compacting', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
-    const first = addDocument(db, sourceId, textsFrom(0, 40))
-    const index = new VectorIndex(db.$client, KEY, DIM)
+    const first = await addDocument(db, sourceId, textsFrom(0, 40))
+    const index = new VectorIndex(engineOf(db), KEY, DIM)
     const scope = { sourceIds: [sourceId], limit: 1000 }
     const query = builtinEmbed('lantern meadow', DIM)
     expect(await index.search(query, scope)).toHaveLength(40)
 
-    const second = addDocument(db, sourceId, textsFrom(40, 30))
+    const second = await addDocument(db, sourceId, textsFrom(40, 30))
     const afterInsert = new Set((await index.search(query, scope)).map((row) => row.seq))
     expect(afterInsert.size).toBe(70)
     for (const seq of seqsOfDocument(db, second)) expect(afterInsert.has(seq)).toBe(true)
@@ -166,7 +166,7 @@ describe('in-memory vector index', () => {
     const afterDelete = await index.search(query, scope)
     expect(index.size).toBe(30)
     expect(new Set(afterDelete.map((row) => row.seq))).toEqual(new Set(seqsOfDocument(db, second)))
-    const exact = searchVectors(db.$client, { vector: query, embeddingKey: KEY, ...scope, limit: 5 })
+    const exact = await searchVectors(engineOf(db), { vector: query, embeddingKey: KEY, ...scope, limit: 5 })
     expect((await index.search(query, { ...scope, limit: 5 })).map((row) => row.seq).sort()).toEqual(
       exact.map((row) => row.seq).sort(),
     )
@@ -174,21 +174,19 @@ describe('in-memory vector index', () => {
 })
 
 describe('BM25 query terms', () => {
-  it('keeps every word of the query while the corpus is small', () => {
+  /** The query's BM25 terms, with its statistics as a search reads them. */
+  const termsOf = async (db: Db, query: string) => bm25Terms(await termStatistics(engineOf(db), query), query)
+
+  it('keeps every word of the query while the corpus is small', async () => {
     const db = freshDb()
-    addDocument(db, addSource(db), ['the river and the stone', 'what the harbour holds'])
-    expect(bm25Terms(termStatistics(db.$client), 'What is the river?').sort()).toEqual([
-      'is',
-      'river',
-      'the',
-      'what',
-    ])
+    await addDocument(db, addSource(db), ['the river and the stone', 'what the harbour holds'])
+    expect((await termsOf(db, 'What is the river?')).sort()).toEqual(['is', 'river', 'the', 'what'])
   })
 
-  it('leaves out the commonest words once their postings pass the budget, keeping the rarest', () => {
+  it('leaves out the commonest words once their postings pass the budget, keeping the rarest', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
-    addDocument(
+    await addDocument(
       db,
       sourceId,
       Array.from(
@@ -196,26 +194,27 @@ describe('BM25 query terms', () => {
         (_, i) => `common café words everywhere chunk ${i}${i === 7 ? ' glacier' : ''}`,
       ),
     )
-    expect(bm25Terms(termStatistics(db.$client), 'the glacier common')).toEqual(['glacier'])
+    expect(await termsOf(db, 'the glacier common')).toEqual(['glacier'])
     // Counted under the indexed, accent-free spelling: "café" is as common as it really is.
-    expect(bm25Terms(termStatistics(db.$client), 'glacier café')).toEqual(['glacier'])
+    expect(await termsOf(db, 'glacier café')).toEqual(['glacier'])
     // With only common words, the rarest of them is still searched.
-    expect(bm25Terms(termStatistics(db.$client), 'common everywhere')).toHaveLength(1)
+    expect(await termsOf(db, 'common everywhere')).toHaveLength(1)
     // Counts are cached, but not past a change: once most chunks are gone, the common word fits again.
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE seq > 10').run()
-    expect(bm25Terms(termStatistics(db.$client), 'glacier common').sort()).toEqual(['common', 'glacier'])
+    expect((await termsOf(db, 'glacier common')).sort()).toEqual(['common', 'glacier'])
   })
 
-  it("serves BM25's terms and the reranker's rarities from one read of the index's generation", () => {
+  it("serves BM25's terms and the reranker's rarities from one read of the index's generation", async () => {
     const db = freshDb()
     const sourceId = addSource(db)
-    addDocument(db, sourceId, ['the river and the stone', 'what the harbour holds'])
+    await addDocument(db, sourceId, ['the river and the stone', 'what the harbour holds'])
     const prepared = vi.spyOn(db.$client, 'prepare')
     const readsOfGeneration = () =>
       prepared.mock.calls.filter(([sql]) => sql.includes('knowledge_chunk_deletions')).length
 
-    const statistics = termStatistics(db.$client)
-    expect(searchBm25(db.$client, 'river stone harbour', [sourceId], 5, statistics)).toHaveLength(2)
+    const query = 'river stone harbour'
+    const statistics = await termStatistics(engineOf(db), query)
+    expect(await searchBm25(engineOf(db), query, [sourceId], 5, statistics)).toHaveLength(2)
     const rarities = ['river', 'stone', 'harbour', 'glacier'].map(statistics.rarity)
     expect(readsOfGeneration()).toBe(1)
     // One chunk of two holds "river"; no chunk holds "glacier", the rarest word there can be.
@@ -223,23 +222,19 @@ describe('BM25 query terms', () => {
     expect(rarities[3]).toBeCloseTo(Math.log(1 + 2.5 / 0.5))
   })
 
-  it('searches each stem once, so inflections of one word do not spend the postings budget twice', () => {
+  it('searches each stem once, so inflections of one word do not spend the postings budget twice', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
     const words = (i: number) =>
       [i % 3 === 0 ? 'ruled' : '', i % 5 < 2 ? 'dukes' : '', i === 7 ? 'here' : ''].join(' ')
-    addDocument(
+    await addDocument(
       db,
       sourceId,
       Array.from({ length: 3000 }, (_, i) => `chunk ${i} ${words(i)}`),
     )
     // "rules" and "ruled" are one indexed term of 1,000 postings; "dukes" has 1,200. Counted once, the stem
     // leaves room for "dukes" in the 2,500 budget; counted twice, it would push "dukes" out.
-    expect(bm25Terms(termStatistics(db.$client), 'here rules ruled dukes')).toEqual([
-      'here',
-      'rules',
-      'dukes',
-    ])
+    expect(await termsOf(db, 'here rules ruled dukes')).toEqual(['here', 'rules', 'dukes'])
   })
 })
 
@@ -251,33 +246,33 @@ const normans = (
 ).data.flatMap((article) => article.paragraphs.map((paragraph) => paragraph.context))
 
 /** The contents of the chunks BM25 ranks best for a query, best first. */
-const bm25Contents = (db: Db, sourceId: string, query: string) =>
-  searchBm25(db.$client, query, [sourceId], 5).map(
+const bm25Contents = async (db: Db, sourceId: string, query: string) =>
+  (await searchBm25(engineOf(db), query, [sourceId], 5)).map(
     (row) =>
       db.$client.prepare('SELECT content FROM knowledge_chunk WHERE seq = ?').pluck().get(row.seq) as string,
   )
-const topHit = (db: Db, sourceId: string, query: string) => bm25Contents(db, sourceId, query)[0]
+const topHit = async (db: Db, sourceId: string, query: string) => (await bm25Contents(db, sourceId, query))[0]
 
 describe('BM25 index', () => {
-  it('finds words by their stem in chunks and queries alike (Porter)', () => {
+  it('finds words by their stem in chunks and queries alike (Porter)', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
-    addDocument(db, sourceId, normans.slice(0, 12))
+    await addDocument(db, sourceId, normans.slice(0, 12))
     // Paragraph 0 says "descended", "descendants" and "raiders"; neither query word is in it as written.
     expect(normans[0]).not.toMatch(/\bdescend\b|\braider\b/)
-    expect(topHit(db, sourceId, 'descend from a raider')).toBe(normans[0])
+    expect(await topHit(db, sourceId, 'descend from a raider')).toBe(normans[0])
   })
 
-  it("finds a chunk by its document's title and ranks a title match above a passing mention", () => {
+  it("finds a chunk by its document's title and ranks a title match above a passing mention", async () => {
     const db = freshDb()
     const sourceId = addSource(db)
     // Paragraph 26 (Richard the Lion-hearted at Messina) never names the Normans; paragraph 0 names them in
     // passing among other documents' text.
     expect(normans[26]).not.toMatch(/norman/i)
-    addDocument(db, sourceId, [normans[26] as string], KEY, 'Normans.txt')
-    addDocument(db, sourceId, [`Notes on the crusades. ${normans[0]}`], KEY, 'crusades-notes.md')
-    expect(topHit(db, sourceId, 'Messina fleet')).toBe(normans[26])
-    expect(bm25Contents(db, sourceId, 'Normans')).toEqual([
+    await addDocument(db, sourceId, [normans[26] as string], KEY, 'Normans.txt')
+    await addDocument(db, sourceId, [`Notes on the crusades. ${normans[0]}`], KEY, 'crusades-notes.md')
+    expect(await topHit(db, sourceId, 'Messina fleet')).toBe(normans[26])
+    expect(await bm25Contents(db, sourceId, 'Normans')).toEqual([
       normans[26],
       `Notes on the crusades. ${normans[0]}`,
     ])
@@ -289,7 +284,7 @@ describe('BM25 index', () => {
     expect(documentTitle('v1.2 release notes')).toBe('v1.2 release notes')
   })
 
-  it('is made by the migrations alone: a start on a fresh database changes no schema', () => {
+  it('is made by the migrations alone: a start on a fresh database changes no schema', async () => {
     const db = freshDb({ started: false })
     const schemaVersion = () => db.$client.pragma('schema_version', { simple: true })
     const before = schemaVersion()
@@ -297,16 +292,16 @@ describe('BM25 index', () => {
     expect(schemaVersion()).toBe(before)
     // The migration's index and deletion counter work: written chunks are found, deleted ones counted.
     const sourceId = addSource(db)
-    const documentId = addDocument(db, sourceId, normans.slice(0, 2), KEY, 'Normans.txt')
-    expect(bm25Contents(db, sourceId, 'normans').sort()).toEqual(normans.slice(0, 2).sort())
+    const documentId = await addDocument(db, sourceId, normans.slice(0, 2), KEY, 'Normans.txt')
+    expect((await bm25Contents(db, sourceId, 'normans')).sort()).toEqual(normans.slice(0, 2).sort())
     db.$client.prepare('DELETE FROM knowledge_chunk WHERE document_id = ?').run(documentId)
     expect(db.$client.prepare('SELECT count FROM knowledge_chunk_deletions').pluck().get()).toBe(2)
   })
 
-  it('rebuilds an index of an earlier definition (unstemmed, untitled) from the stored chunks', () => {
+  it('rebuilds an index of an earlier definition (unstemmed, untitled) from the stored chunks', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
-    const documentId = addDocument(db, sourceId, normans.slice(0, 3), KEY, 'Normans.txt')
+    const documentId = await addDocument(db, sourceId, normans.slice(0, 3), KEY, 'Normans.txt')
     // The layout of earlier releases: external content over knowledge_chunk, unicode61, kept by triggers.
     db.$client.exec(`
       DROP TRIGGER knowledge_chunk_fts_delete; DROP TABLE knowledge_chunk_fts;
@@ -325,7 +320,7 @@ describe('BM25 index', () => {
       .get() as string
     expect(sql).toContain("tokenize='porter unicode61 remove_diacritics 2'")
     expect(sql).not.toContain('fts5vocab')
-    expect(topHit(db, sourceId, 'descend from a raider')).toBe(normans[0])
+    expect(await topHit(db, sourceId, 'descend from a raider')).toBe(normans[0])
     const count = (match: string) =>
       db.$client
         .prepare('SELECT count(*) FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH ?')
@@ -343,11 +338,11 @@ describe('BM25 index', () => {
 })
 
 describe('vector tables', () => {
-  it('keeps each model apart and drops the per-dimension tables of the earlier layout on start', () => {
+  it('keeps each model apart and drops the per-dimension tables of the earlier layout on start', async () => {
     const db = freshDb()
     const sourceId = addSource(db)
-    addDocument(db, sourceId, textsFrom(0, 3))
-    addDocument(db, sourceId, textsFrom(3, 2), 'other:model:64')
+    await addDocument(db, sourceId, textsFrom(0, 3))
+    await addDocument(db, sourceId, textsFrom(3, 2), 'other:model:64')
     db.$client.exec(
       'CREATE VIRTUAL TABLE knowledge_vec_64 USING vec0(chunk_seq integer primary key, embedding float[64])',
     )
@@ -355,15 +350,19 @@ describe('vector tables', () => {
     expect(
       db.$client.prepare("SELECT name FROM sqlite_master WHERE name = 'knowledge_vec_64'").get(),
     ).toBeUndefined()
-    expect(vectorTableExists(db.$client, KEY)).toBe(true)
-    expect(vectorTableExists(db.$client, 'other:model:64')).toBe(true)
-    const count = (key: string) =>
-      searchVectors(db.$client, {
-        vector: builtinEmbed('river', DIM),
-        embeddingKey: key,
-        sourceIds: [sourceId],
-        limit: 10,
-      }).length
-    expect([count(KEY), count('other:model:64')]).toEqual([3, 2])
+    const tableExists = (key: string) =>
+      db.$client.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(vectorTableOf(key)) !== undefined
+    expect(tableExists(KEY)).toBe(true)
+    expect(tableExists('other:model:64')).toBe(true)
+    const count = async (key: string) =>
+      (
+        await searchVectors(engineOf(db), {
+          vector: builtinEmbed('river', DIM),
+          embeddingKey: key,
+          sourceIds: [sourceId],
+          limit: 10,
+        })
+      ).length
+    expect([await count(KEY), await count('other:model:64')]).toEqual([3, 2])
   })
 })

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3'
 import type { FastifyBaseLogger } from 'fastify'
+import type { EngineDb } from '../platform/db'
 import {
   chunkDeletionCount,
   liveChunkSeqs,
@@ -10,7 +10,7 @@ import {
 
 /**
  * An in-memory copy of one embedding key's chunk vectors, searched instead of scanning vec0 on every query when
- * the builtin hashing embedder is in use.
+ * the builtin hashing embedder is in use (and for every embedder on PostgreSQL without pgvector).
  *
  * Why: sqlite-vec's exact KNN reads every stored float vector per query (200 MB at 100,000 chunks of 512 dims,
  * about 55 ms on this machine without SIMD), which alone breaks the 50 ms retrieval budget.
@@ -22,7 +22,7 @@ import {
  *   2. every non-zero weight against the best `RESCORED` rows of pass 1, which gives their cosine.
  * The bench measures how much of exact vec0 KNN's top 50 it finds.
  *
- * Freshness: SQLite stays the truth. Chunk `seq`s only grow (AUTOINCREMENT), so rows above the highest one loaded
+ * Freshness: the database stays the truth. Chunk `seq`s only grow (AUTOINCREMENT), so rows above the highest one loaded
  * are new; a deletion counter kept by a trigger says when rows went away, and then the live set is re-read.
  * Loading happens in batches between which the event loop runs.
  */
@@ -52,7 +52,8 @@ export class VectorIndex {
   private refreshing: Promise<void> | null = null
 
   constructor(
-    private readonly client: Database.Database,
+    /** A reader of the database: committed rows only. */
+    private readonly db: EngineDb,
     /** The vectors of this key only: each model's vectors are kept apart. */
     readonly embeddingKey: string,
     readonly dim: number,
@@ -64,7 +65,7 @@ export class VectorIndex {
     return this.rows - this.deadRows
   }
 
-  /** Catches up with SQLite. Concurrent callers share one refresh. */
+  /** Catches up with the database. Concurrent callers share one refresh. */
   refresh(): Promise<void> {
     this.refreshing ??= this.catchUp().finally(() => {
       this.refreshing = null
@@ -151,15 +152,14 @@ export class VectorIndex {
 
   private async catchUp(): Promise<void> {
     for (;;) {
-      if (!this.client.open) return
-      const deletions = chunkDeletionCount(this.client)
+      const deletions = await chunkDeletionCount(this.db)
       if (deletions !== this.seenDeletions) {
-        this.dropDeletedRows()
+        await this.dropDeletedRows()
         this.seenDeletions = deletions
       }
-      const throughSeq = maxChunkSeq(this.client)
+      const throughSeq = await maxChunkSeq(this.db)
       if (throughSeq <= this.loadedThroughSeq) return
-      const batch = vectorsAfter(this.client, {
+      const batch = await vectorsAfter(this.db, {
         embeddingKey: this.embeddingKey,
         afterSeq: this.loadedThroughSeq,
         throughSeq,
@@ -171,10 +171,7 @@ export class VectorIndex {
     }
   }
 
-  private append(seq: number, sourceId: string, embedding: Buffer): void {
-    // A Float32Array view needs a 4-byte aligned offset; SQLite's buffers are copied when they are not.
-    const bytes = embedding.byteOffset % 4 === 0 ? embedding : Buffer.from(embedding)
-    const vector = new Float32Array(bytes.buffer, bytes.byteOffset, this.dim)
+  private append(seq: number, sourceId: string, vector: Float32Array): void {
     if (this.rows === this.seqOf.length) this.grow(Math.max(1024, this.rows * 2))
     const row = this.rows++
     let maxAbs = 0
@@ -188,9 +185,9 @@ export class VectorIndex {
   }
 
   /** Marks rows whose chunk is gone (seq 0), and compacts once a quarter of the rows are dead. */
-  private dropDeletedRows(): void {
+  private async dropDeletedRows(): Promise<void> {
     if (this.rows === 0) return
-    const live = new Set(liveChunkSeqs(this.client, this.loadedThroughSeq))
+    const live = new Set(await liveChunkSeqs(this.db, this.loadedThroughSeq))
     for (let row = 0; row < this.rows; row++) {
       const seq = this.seqOf[row] as number
       if (seq !== 0 && !live.has(seq)) {
@@ -300,18 +297,18 @@ class TopRows {
   }
 }
 
-const indexes = new WeakMap<Database.Database, Map<string, VectorIndex>>()
+const indexes = new WeakMap<EngineDb, Map<string, VectorIndex>>()
 
-/** The one index of an embedding key for a database connection, shared by every retrieval service on it. */
-export function vectorIndexFor(client: Database.Database, embeddingKey: string, dim: number): VectorIndex {
-  let byKey = indexes.get(client)
+/** The one index of an embedding key for a database's reader, shared by every retrieval service on it. */
+export function vectorIndexFor(reader: EngineDb, embeddingKey: string, dim: number): VectorIndex {
+  let byKey = indexes.get(reader)
   if (!byKey) {
     byKey = new Map()
-    indexes.set(client, byKey)
+    indexes.set(reader, byKey)
   }
   let index = byKey.get(embeddingKey)
   if (!index) {
-    index = new VectorIndex(client, embeddingKey, dim)
+    index = new VectorIndex(reader, embeddingKey, dim)
     byKey.set(embeddingKey, index)
   }
   return index
@@ -321,18 +318,18 @@ export function vectorIndexFor(client: Database.Database, embeddingKey: string, 
  * Forgets a key's index, to be rebuilt on its next search: the embedding job added vectors to chunks older than
  * those it had loaded, which its catch-up by rising `seq` cannot see.
  */
-export function forgetVectorIndex(client: Database.Database, embeddingKey: string): void {
-  indexes.get(client)?.delete(embeddingKey)
+export function forgetVectorIndex(reader: EngineDb, embeddingKey: string): void {
+  indexes.get(reader)?.delete(embeddingKey)
 }
 
 /** Loads a key's index in the background after a start, so the first question does not wait for it. */
 export function warmVectorIndex(
-  client: Database.Database,
+  reader: EngineDb,
   embeddingKey: string,
   dim: number,
   log: FastifyBaseLogger,
 ): void {
-  vectorIndexFor(client, embeddingKey, dim)
+  vectorIndexFor(reader, embeddingKey, dim)
     .refresh()
     .catch((error: Error) => log.warn({ err: error.message, embeddingKey }, 'vector index warm-up failed'))
 }

@@ -9,8 +9,8 @@ export interface StoredBlob {
   size: number
 }
 
-/** Tells whether a domain still references a blob. */
-export type BlobHolder = (sha256: string) => boolean
+/** Tells whether a domain still references a blob (asynchronously for a domain on the async database). */
+export type BlobHolder = (sha256: string) => boolean | Promise<boolean>
 
 /**
  * Content-addressed bytes, named by their SHA-256, as the domains use them. `BlobStore` keeps them as files in one
@@ -48,7 +48,7 @@ export class BlobStore implements BlobStorage {
 
   /** Deletes the blob unless some domain still references it; true when it was deleted. */
   async release(sha256: string): Promise<boolean> {
-    if (this.holders.some((holds) => holds(sha256))) return false
+    for (const holds of this.holders) if (await holds(sha256)) return false
     await this.delete(sha256)
     return true
   }

@@ -224,7 +224,7 @@ describe.skipIf(unavailable)(
           [row.seq, row.embeddingKey, sourceId, vectors[index]],
         )
         await db.$client.query(
-          `INSERT INTO knowledge_chunk_search (seq, document) VALUES ($1, to_tsvector('english', $2))`,
+          `INSERT INTO knowledge_chunk_search (seq, document, word_count) VALUES ($1, to_tsvector('english', $2), 3)`,
           [row.seq, row.content],
         )
       }

@@ -24,13 +24,15 @@ export const publishedListingSearch = pgTable(
 
 /**
  * FTS5 `knowledge_chunk_fts` (rowid = knowledge_chunk.seq, columns title, content, porter stemming): the chunk's
- * `english` document, gone with its chunk.
+ * words as FTS5 reads them (stemmed by the project's tokenizer, kept by the `simple` configuration), the title's in
+ * weight A, and how many there are (BM25's document length), gone with its chunk.
  */
 export const knowledgeChunkSearch = pgTable(
   'knowledge_chunk_search',
   {
     seq: bigint('seq', { mode: 'number' }).primaryKey(),
     document: tsvector('document').notNull(),
+    wordCount: bigint('word_count', { mode: 'number' }).notNull(),
   },
   (t) => [
     index('knowledge_chunk_search_document_idx').using('gin', t.document),

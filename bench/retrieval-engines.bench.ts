@@ -1,0 +1,255 @@
+/**
+ * Retrieval on both engines, side by side in one run (team server): the two retrieval sets (DBpedia-entity, the
+ * SQuAD "Normans" article; all their queries) loaded as knowledge chunks with builtin hashing vectors into a fresh
+ * SQLite database and a fresh PostgreSQL one (a throwaway cluster), each query answered by the code chat uses on
+ * each engine: nDCG@10 of the full-text half alone, the vector half alone and hybrid retrieval as shipped, the
+ * PostgreSQL figure against SQLite's of the same run (budget: within 0.01). Then hybrid retrieval latency (p95)
+ * at a larger chunk count on each engine: the DBpedia units plus English-like filler chunks drawn from their words
+ * (`BENCH_RETRIEVAL_CHUNKS`, default 20,000; the issue asks 100,000). Skipped with the reason where PostgreSQL is
+ * missing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import {
+  BUILTIN_EMBEDDING_DIM,
+  BUILTIN_EMBEDDING_MODEL,
+  builtinEmbedMany,
+} from '../src-server/ai/embeddings/builtin-embedder'
+import type { Embedder } from '../src-server/ai/embeddings/embedder'
+import type { AuthUser } from '../src-server/auth'
+import { enablePgvector, ensureChunkIndex, searchBm25 } from '../src-server/knowledge/chunk-index.repository'
+import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
+import { vectorIndexFor } from '../src-server/knowledge/vector-index'
+import { findAppRoot } from '../src-server/platform/config'
+import {
+  applyMigrations,
+  type Database,
+  type Db,
+  openDatabase,
+  openPostgresEngine,
+  runSql,
+  sqliteEngine,
+} from '../src-server/platform/db'
+import { WorkerPool } from '../src-server/platform/jobs'
+import { loadKnowledgeCorpus } from '../test/helpers/knowledge-corpus'
+import { type PostgresCluster, postgresUnavailable, startPostgres } from '../test/helpers/postgres'
+import { dbpedia, ndcg, type RetrievalSet, squad } from './knowledge-quality.bench'
+import type { BenchResult } from './run'
+
+const KEY = `builtin:${BUILTIN_EMBEDDING_MODEL}:${BUILTIN_EMBEDDING_DIM}`
+const DEPTH = 10
+const CHUNKS = Number(process.env.BENCH_RETRIEVAL_CHUNKS ?? 20_000)
+const LATENCY_QUERIES = 100
+const TOLERANCE = 0.01
+
+const embedder: Embedder = {
+  backendType: 'builtin',
+  provider: 'builtin',
+  model: BUILTIN_EMBEDDING_MODEL,
+  inline: true,
+  dim: () => BUILTIN_EMBEDDING_DIM,
+  embed: async (texts) => builtinEmbedMany(texts),
+}
+const silentLog = { warn: () => {} } as never
+
+interface Engines {
+  cluster: PostgresCluster
+  workers: WorkerPool
+  /** A fresh pair of databases, one per engine, closed by `close`. */
+  open(name: string): Promise<{ sqlite: Database; postgres: Database; writer: Db; close(): Promise<void> }>
+}
+
+async function engines(): Promise<Engines> {
+  const cluster = await startPostgres()
+  const workers = new WorkerPool()
+  return {
+    cluster,
+    workers,
+    async open(name) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-engines-'))
+      const writer = openDatabase(path.join(dir, 'switchboard.db'))
+      applyMigrations(writer, findAppRoot())
+      ensureChunkIndex(writer.$client)
+      const sqlite = sqliteEngine(writer)
+      const postgres = await openPostgresEngine(await cluster.createDatabase(name), findAppRoot())
+      await enablePgvector(postgres)
+      return {
+        sqlite,
+        postgres,
+        writer,
+        async close() {
+          await sqlite.close()
+          await postgres.close()
+          writer.$client.close()
+          rmSync(dir, { recursive: true, force: true })
+        },
+      }
+    },
+  }
+}
+
+/** The set loaded on one engine, and how to answer its queries there as unit ids. */
+async function loaded(database: Database, writer: Db, workers: WorkerPool, units: RetrievalSet['units']) {
+  const started = performance.now()
+  const corpus = await loadKnowledgeCorpus(
+    database,
+    units.map((unit) => ({ text: unit.text, document: `${unit.title}.txt` })),
+    { embeddingKey: KEY, embed: builtinEmbedMany },
+  )
+  const loadSeconds = (performance.now() - started) / 1000
+  const unitOfChunk = new Map(corpus.chunkIds.map((id, i) => [id, units[i]?.id as string]))
+  const rows = await runSql<{ seq: number | string; id: string }>(
+    database.reader,
+    sql`SELECT seq, id FROM knowledge_chunk`,
+  )
+  const unitOfSeq = new Map(rows.map((row) => [Number(row.seq), unitOfChunk.get(row.id) as string]))
+  const retrieval = createRetrievalService({ db: writer, database }, embedder, workers, silentLog)
+  const caller: AuthUser = {
+    id: corpus.ownerId,
+    username: 'owner',
+    roles: ['user'],
+    permissions: [],
+    tokenId: 'bench',
+  }
+  const scope = [corpus.sourceId]
+  const index = vectorIndexFor(database.reader, KEY, BUILTIN_EMBEDDING_DIM)
+  await index.refresh()
+  return {
+    loadSeconds,
+    async fullText(query: string) {
+      return (await searchBm25(database.reader, query, scope, DEPTH)).map(
+        (row) => unitOfSeq.get(row.seq) as string,
+      )
+    },
+    async vectors(query: string) {
+      const [vector] = builtinEmbedMany([query])
+      const found = await index.search(vector as Float32Array, { sourceIds: scope, limit: DEPTH })
+      return found.map((row) => unitOfSeq.get(row.seq) as string)
+    },
+    async hybrid(query: string) {
+      const hits = await retrieval.query(caller, { query, source_ids: scope, top_k: DEPTH })
+      return hits.map((hit) => unitOfChunk.get(hit.chunk_id) as string)
+    },
+  }
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
+
+async function quality(set: RetrievalSet, pair: Awaited<ReturnType<Engines['open']>>, workers: WorkerPool) {
+  const onSqlite = await loaded(pair.sqlite, pair.writer, workers, set.units)
+  const onPostgres = await loaded(pair.postgres, pair.writer, workers, set.units)
+  const results: BenchResult[] = []
+  for (const half of ['fullText', 'vectors', 'hybrid'] as const) {
+    const scores = { sqlite: [] as number[], postgres: [] as number[] }
+    for (const query of set.queries) {
+      scores.sqlite.push(ndcg(await onSqlite[half](query.text), query.relevance))
+      scores.postgres.push(ndcg(await onPostgres[half](query.text), query.relevance))
+    }
+    const sqliteValue = mean(scores.sqlite)
+    const postgresValue = mean(scores.postgres)
+    const label = {
+      fullText: 'full text alone',
+      vectors: 'builtin vectors alone',
+      hybrid: 'hybrid as shipped',
+    }[half]
+    results.push({
+      name: `${set.name} nDCG@10, ${label}, PostgreSQL`,
+      value: round(postgresValue),
+      unit: 'ratio',
+      baseline: { name: 'SQLite, same run', value: round(sqliteValue) },
+      budget: `within ${TOLERANCE} of SQLite`,
+      pass: Math.abs(postgresValue - sqliteValue) <= TOLERANCE,
+      note: `${set.queries.length} queries over ${set.units.length} units; loaded in ${onSqlite.loadSeconds.toFixed(1)} s on SQLite, ${onPostgres.loadSeconds.toFixed(1)} s on PostgreSQL`,
+    })
+  }
+  return results
+}
+
+/** English-like filler: words drawn from the set's own text (so common words are common, as in real chunks). */
+function fillerFrom(set: RetrievalSet, count: number, words = 170): string[] {
+  const vocabulary = set.units.flatMap((unit) => unit.text.split(/\s+/)).filter((word) => word.length > 0)
+  let seed = 42
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31
+    return seed / 2 ** 31
+  }
+  return Array.from({ length: count }, () =>
+    Array.from({ length: words }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' '),
+  )
+}
+
+async function latencyAtScale(
+  set: RetrievalSet,
+  pair: Awaited<ReturnType<Engines['open']>>,
+  workers: WorkerPool,
+) {
+  const filler = fillerFrom(set, Math.max(0, CHUNKS - set.units.length))
+  const units = [
+    ...set.units,
+    ...filler.map((text, i) => ({ id: `filler${i}`, title: `filler${Math.floor(i / 1000)}`, text })),
+  ]
+  const results: BenchResult[] = []
+  const timings: Record<'sqlite' | 'postgres', number[]> = { sqlite: [], postgres: [] }
+  const engines = {
+    sqlite: await loaded(pair.sqlite, pair.writer, workers, units),
+    postgres: await loaded(pair.postgres, pair.writer, workers, units),
+  }
+  const queries = set.queries.map((query) => query.text)
+  const loadBefore = loadavg()[0] as number
+  // Alternating engines query by query, so both see the same load on the shared machine.
+  for (let i = 0; i < LATENCY_QUERIES + 5; i++)
+    for (const name of ['sqlite', 'postgres'] as const) {
+      const started = performance.now()
+      await engines[name].hybrid(queries[i % queries.length] as string)
+      if (i >= 5) timings[name].push(performance.now() - started)
+    }
+  const percentile = (values: number[], q: number) =>
+    Math.round(([...values].sort((a, b) => a - b)[Math.ceil(values.length * q) - 1] ?? 0) * 10) / 10
+  const load = `load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0] as number).toFixed(1)} after`
+  for (const name of ['sqlite', 'postgres'] as const)
+    results.push({
+      name: `hybrid retrieval p95 over ${units.length} chunks, ${name === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`,
+      value: percentile(timings[name], 0.95),
+      unit: 'ms',
+      baseline: { name: 'median', value: percentile(timings[name], 0.5) },
+      budget: '< 50 ms',
+      pass: percentile(timings[name], 0.95) < 50,
+      note: `${LATENCY_QUERIES} ${set.name} queries, engines alternating; loaded in ${engines[name].loadSeconds.toFixed(0)} s; ${load}`,
+    })
+  return results
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const unavailable = postgresUnavailable()
+  if (unavailable) {
+    process.stdout.write(`  skipped: ${unavailable}\n`)
+    return []
+  }
+  const { cluster, workers, open } = await engines()
+  const results: BenchResult[] = []
+  try {
+    for (const [i, set] of [squad(), dbpedia()].entries()) {
+      const pair = await open(`quality${i}`)
+      try {
+        results.push(...(await quality(set, pair, workers)))
+      } finally {
+        await pair.close()
+      }
+    }
+    if (CHUNKS > 0) {
+      const pair = await open('scale')
+      try {
+        results.push(...(await latencyAtScale(dbpedia(), pair, workers)))
+      } finally {
+        await pair.close()
+      }
+    }
+  } finally {
+    await workers.close()
+    await cluster.stop()
+  }
+  return results
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "knowledge_chunk_search" ADD COLUMN "word_count" bigint NOT NULL;

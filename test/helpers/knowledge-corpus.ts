@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto'
+import { user } from '../../src-server/auth'
+import { knowledgeDocument, knowledgeSource } from '../../src-server/knowledge'
+import { replaceDocumentChunks } from '../../src-server/knowledge/chunk-index.repository'
+import { type Database, engineTables } from '../../src-server/platform/db'
+
+const tablesOf = engineTables({ user, knowledgeSource, knowledgeDocument })
+
+/** Documents written per transaction: a corpus of thousands of small documents loads in a few dozen. */
+const DOCUMENTS_PER_TRANSACTION = 200
+
+export interface LoadedCorpus {
+  ownerId: string
+  sourceId: string
+  /** The chunk id of each unit, in the order given. */
+  chunkIds: string[]
+}
+
+/**
+ * One knowledge source whose documents hold the given texts as chunks, on either engine, written as ingestion
+ * writes them (`replaceDocumentChunks`, with vectors when `embed` is given); consecutive units with the same
+ * `document` name are one document. The source belongs to a user made for it.
+ */
+export async function loadKnowledgeCorpus(
+  database: Database,
+  units: { text: string; document: string }[],
+  vectors?: { embeddingKey: string; embed(texts: string[]): Float32Array[] },
+): Promise<LoadedCorpus> {
+  const { ownerId, sourceId } = await database.transact(async (tx) => {
+    const { user, knowledgeSource } = tablesOf(tx)
+    const [owner] = await tx
+      .insert(user)
+      .values({ username: `corpus-${randomUUID()}`, passwordHash: 'x', roles: ['user'] })
+      .returning()
+    if (!owner) throw new Error('no owner')
+    const [source] = await tx
+      .insert(knowledgeSource)
+      .values({
+        name: 'corpus',
+        defaultChunkingStrategy: 'paragraph',
+        defaultChunkingParams: { target_size: 1200 },
+        ownerId: owner.id,
+      })
+      .returning()
+    if (!source) throw new Error('no source')
+    return { ownerId: owner.id, sourceId: source.id }
+  })
+  const groups: { document: string; start: number; end: number }[] = []
+  for (let start = 0, end = 1; start < units.length; start = end, end = start + 1) {
+    while (end < units.length && units[end]?.document === units[start]?.document) end++
+    groups.push({ document: units[start]?.document as string, start, end })
+  }
+  const chunkIds = units.map(() => randomUUID())
+  for (let first = 0; first < groups.length; first += DOCUMENTS_PER_TRANSACTION) {
+    const batch = groups.slice(first, first + DOCUMENTS_PER_TRANSACTION)
+    const embedded = batch.map(({ start, end }) =>
+      vectors?.embed(units.slice(start, end).map((unit) => unit.text)),
+    )
+    await database.transact(async (tx) => {
+      const { knowledgeDocument } = tablesOf(tx)
+      for (const [i, { document, start, end }] of batch.entries()) {
+        const [row] = await tx
+          .insert(knowledgeDocument)
+          .values({
+            sourceId,
+            fileName: document,
+            mimeType: 'text/plain',
+            sizeBytes: 1,
+            sha256: randomUUID(),
+          })
+          .returning({ id: knowledgeDocument.id })
+        if (!row) throw new Error('no document')
+        await replaceDocumentChunks(tx, {
+          sourceId,
+          documentId: row.id,
+          embeddingKey: vectors?.embeddingKey ?? 'none:none:1',
+          vectors: embedded[i],
+          chunks: units.slice(start, end).map((unit, ordinal) => ({
+            id: chunkIds[start + ordinal] as string,
+            content: unit.text,
+            ordinal,
+            page_number: null,
+            char_start: 0,
+            char_end: unit.text.length,
+          })),
+        })
+      }
+    })
+  }
+  return { ownerId, sourceId, chunkIds }
+}
