@@ -44,6 +44,9 @@ const postgresTests = [
   'src-server/auth/sign-in-limits.test.ts',
   'src-server/evaluation/datasets.test.ts',
   'src-server/evaluation/evaluation-runs.test.ts',
+  'src-server/mcp/mcp-privilege.test.ts',
+  'src-server/mcp/mcp-servers.test.ts',
+  'src-server/mcp/tool-runtime.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 
