@@ -250,6 +250,36 @@ describe("a tool server's environment is the admin's decision", () => {
     })
   })
 
+  it('takes a removal and an attachment of one credential in turns: never attached after it is gone, never a 500', async () => {
+    await start()
+    const admin = await server.adminHeaders()
+    const tools = await adminCreatesServer({ name: 'tools', transport: 'http_sse', env_names: ['API_TOKEN'] })
+    for (let round = 0; round < 6; round++) {
+      await call('PATCH', `/mcp-servers/${tools.id}`, admin, { credential_id: null })
+      const created = await call('POST', '/mcp-credentials', admin, {
+        name: `round-${round}`,
+        secret_payload: { API_TOKEN: 'value' },
+      })
+      const id = created.json.id as string
+      const [removed, attached] = await Promise.all([
+        call('DELETE', `/mcp-credentials/${id}`, admin),
+        call('PATCH', `/mcp-servers/${tools.id}`, admin, { credential_id: id }),
+      ])
+      const stored = await server.rows(sql`SELECT id FROM mcp_credential WHERE id = ${id}`)
+      const attachedId = (await serverRow(tools.id)).credential_id
+      if (removed.status === 204) {
+        expect(attached.status, attached.text).toBe(404)
+        expect(stored).toHaveLength(0)
+        expect(attachedId).toBeNull()
+      } else {
+        expect(removed.json.error.code, removed.text).toBe('MCP_CREDENTIAL_IN_USE')
+        expect(attached.status, attached.text).toBe(200)
+        expect(stored).toHaveLength(1)
+        expect(attachedId).toBe(id)
+      }
+    }
+  })
+
   it("keeps a credential to its creator and admins: a stranger can't read, change, rotate, delete or attach it", async () => {
     await start()
     const created = await call('POST', '/mcp-credentials', await operator(), {

@@ -125,6 +125,32 @@ describe('MCP tool servers and credentials', () => {
     expect(await countOf('mcp_server')).toBe(0)
   })
 
+  it('keeps names unique under parallel creates over HTTP: one 201, the rest 409, one row each', async () => {
+    server = await startTestServer()
+    const base = await server.listen()
+    const admin = await server.adminHeaders()
+    const post = (url: string, payload: unknown) =>
+      fetch(`${base}${url}`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      }).then(async (response) => ({ status: response.status, code: (await response.json()).error?.code }))
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => [
+        post('/mcp-servers', { name: 'same', transport: 'http_sse' }),
+        post('/mcp-credentials', { name: 'same', secret_payload: { API_TOKEN: SECRET } }),
+      ]).flat(),
+    )
+    for (const code of ['MCP_SERVER_NAME_TAKEN', 'MCP_CREDENTIAL_NAME_TAKEN']) {
+      const refused = answers.filter((answer) => answer.code === code)
+      expect(refused).toHaveLength(7)
+      expect(refused.every((answer) => answer.status === 409)).toBe(true)
+    }
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(2)
+    expect(await countOf('mcp_server')).toBe(1)
+    expect(await countOf('mcp_credential')).toBe(1)
+  })
+
   it('refuses a stdio server without a command and bad environment names with 422, storing nothing', async () => {
     server = await startTestServer()
     const headers = await server.adminHeaders()
