@@ -104,10 +104,15 @@ export function createCredentialService(ctx: AppContext) {
           (await repo.findCredentialByName(tx, before.ownerId, body.name))
         )
           throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
-        const row = (await repo.updateCredential(tx, id, {
-          name: body.name ?? before.name,
-          description: body.description === undefined ? before.description : body.description,
-        })) as repo.McpCredentialRow
+        const name = body.name ?? before.name
+        const row = (await repo
+          .updateCredential(tx, id, {
+            name,
+            description: body.description === undefined ? before.description : body.description,
+          })
+          .catch((error: unknown) => {
+            throw repo.isUniqueViolation(error) ? McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name }) : error
+          })) as repo.McpCredentialRow
         const view = presentCredential(row)
         await recordAdminAction(tx, {
           actorId: actor.id,

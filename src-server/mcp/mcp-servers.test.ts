@@ -134,7 +134,10 @@ describe('MCP tool servers and credentials', () => {
         method: 'POST',
         headers: { ...admin, 'content-type': 'application/json' },
         body: JSON.stringify(payload),
-      }).then(async (response) => ({ status: response.status, code: (await response.json()).error?.code }))
+      }).then(async (response) => ({
+        status: response.status,
+        code: ((await response.json()) as { error?: { code?: string } }).error?.code,
+      }))
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => [
         post('/mcp-servers', { name: 'same', transport: 'http_sse' }),
@@ -149,6 +152,24 @@ describe('MCP tool servers and credentials', () => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(2)
     expect(await countOf('mcp_server')).toBe(1)
     expect(await countOf('mcp_credential')).toBe(1)
+
+    // Renames racing for one free name: one takes it.
+    const others = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((name) => post('/mcp-servers', { name, transport: 'http_sse' })),
+    )
+    expect(others.every((answer) => answer.status === 201)).toBe(true)
+    const ids = await server.rows<{ id: string }>(sql`SELECT id FROM mcp_server WHERE name <> 'same'`)
+    const renames = await Promise.all(
+      ids.map(({ id }) =>
+        fetch(`${base}/mcp-servers/${id}`, {
+          method: 'PATCH',
+          headers: { ...admin, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'renamed' }),
+        }).then((response) => response.status),
+      ),
+    )
+    expect(renames.sort()).toEqual([200, 409, 409, 409])
+    expect(await server.rows(sql`SELECT name FROM mcp_server WHERE name = 'renamed'`)).toHaveLength(1)
   })
 
   it('refuses a stdio server without a command and bad environment names with 422, storing nothing', async () => {

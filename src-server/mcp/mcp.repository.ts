@@ -40,6 +40,18 @@ function held<T>(db: EngineDb, query: T, hold: Hold): T {
     : query
 }
 
+/**
+ * Whether a write was refused by a unique index, on either engine: a name another transaction took after this one
+ * looked (PostgreSQL runs them side by side; drizzle wraps the driver's error).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as { code?: string }).code
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return true
+  }
+  return false
+}
+
 // Tool servers
 
 /** Null when the name is taken: the unique index decides between two creating at once, on either engine. */

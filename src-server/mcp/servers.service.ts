@@ -209,7 +209,9 @@ export function createServerService(ctx: AppContext) {
         if (launchChanged) await requireAllowedCommand(ctx, tx, fields.command ?? null)
         const sameName = await repo.findServerByName(tx, fields.name)
         if (sameName && sameName.id !== id) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name })
-        const row = await repo.updateServer(tx, id, fields)
+        const row = await repo.updateServer(tx, id, fields).catch((error: unknown) => {
+          throw repo.isUniqueViolation(error) ? McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name }) : error
+        })
         if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
         const view = presentServer(row)
         await recordAdminAction(tx, {
