@@ -61,6 +61,9 @@ const postgresTests = [
   'src-server/knowledge/resume.test.ts',
   'src-server/knowledge/retrieval.test.ts',
   'src-server/knowledge/sources.test.ts',
+  'src-server/mcp/mcp-privilege.test.ts',
+  'src-server/mcp/mcp-servers.test.ts',
+  'src-server/mcp/tool-runtime.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 

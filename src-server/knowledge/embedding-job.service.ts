@@ -1,6 +1,5 @@
 import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../platform/app-context'
-import type { EngineDb } from '../platform/db'
 import type { JobContext } from '../platform/jobs'
 import {
   chunksLackingVectors,

@@ -1,8 +1,8 @@
 import { reachesEvery, requireAccess } from '../access'
-import { recordAdminActionSync } from '../admin-audit'
+import { recordAdminAction } from '../admin-audit'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
-import { nowIso, type Queryable } from '../platform/db'
+import { type EngineDb, nowIso } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { assertEnvNames } from './env-policy'
 import { McpErrors } from './mcp.errors'
@@ -40,13 +40,18 @@ export function unsealCredential(ctx: AppContext, row: repo.McpCredentialRow): R
   return JSON.parse(ctx.secrets.unseal(row.encryptedSecretJson)) as Record<string, string>
 }
 
-/** The credential, if the caller may see and use it (its owner or an admin); 404 for everyone else. */
-export function requireCredential(
-  db: Queryable,
+/**
+ * The credential, if the caller may see and use it (its owner or an admin); 404 for everyone else. In a
+ * transaction that changes it, deletes it or attaches it, `forUpdate` holds it until the end: a removal and an
+ * attachment then take turns, and the second sees what the first did.
+ */
+export async function requireCredential(
+  db: EngineDb,
   actor: Pick<AuthUser, 'id' | 'permissions'>,
   id: string,
-): repo.McpCredentialRow {
-  const row = repo.findCredential(db, id)
+  hold: { forUpdate?: boolean } = {},
+): Promise<repo.McpCredentialRow> {
+  const row = await repo.findCredential(db, id, hold)
   const denied = () => McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
   if (!row) throw denied()
   requireAccess(actor, 'mcp_credential.use', { ownerId: row.ownerId, denied })
@@ -55,24 +60,22 @@ export function requireCredential(
 
 export function createCredentialService(ctx: AppContext) {
   return {
-    get(actor: AuthUser, id: string): McpCredentialView {
-      return presentCredential(requireCredential(ctx.db, actor, id))
+    async get(actor: AuthUser, id: string): Promise<McpCredentialView> {
+      return presentCredential(await requireCredential(ctx.database.reader, actor, id))
     },
 
     create(actor: AuthUser, body: CreateMcpCredentialBody) {
       const sealed = sealPayload(ctx, body.secret_payload)
-      return ctx.db.transaction((tx) => {
-        if (repo.findCredentialByName(tx, actor.id, body.name))
-          throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
-        const view = presentCredential(
-          repo.insertCredential(tx, {
-            ownerId: actor.id,
-            name: body.name,
-            description: body.description ?? null,
-            ...sealed,
-          }),
-        )
-        recordAdminActionSync(tx, {
+      return ctx.database.transact(async (tx) => {
+        const row = await repo.insertCredential(tx, {
+          ownerId: actor.id,
+          name: body.name,
+          description: body.description ?? null,
+          ...sealed,
+        })
+        if (!row) throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
+        const view = presentCredential(row)
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'mcp.credential.create',
           targetType: 'mcp_credential',
@@ -84,29 +87,34 @@ export function createCredentialService(ctx: AppContext) {
     },
 
     /** The caller's own credentials; an admin's list holds everyone's. */
-    list(actor: AuthUser, query: PageQuery) {
+    async list(actor: AuthUser, query: PageQuery) {
       const ownerId = reachesEvery(actor, 'mcp_credential.use') ? null : actor.id
-      const { rows, total } = repo.listCredentials(ctx.db, ownerId, pageWindow(query))
+      const { rows, total } = await repo.listCredentials(ctx.database.reader, ownerId, pageWindow(query))
       return toPage(rows.map(presentCredential), total, query)
     },
 
     /** Name and description; the payload changes only by rotation. */
     update(actor: AuthUser, id: string, body: UpdateMcpCredentialBody) {
-      return ctx.db.transaction((tx) => {
-        const before = requireCredential(tx, actor, id)
+      return ctx.database.transact(async (tx) => {
+        const before = await requireCredential(tx, actor, id, { forUpdate: true })
         if (
           body.name !== undefined &&
           body.name !== before.name &&
           before.ownerId &&
-          repo.findCredentialByName(tx, before.ownerId, body.name)
+          (await repo.findCredentialByName(tx, before.ownerId, body.name))
         )
           throw McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name: body.name })
-        const row = repo.updateCredential(tx, id, {
-          name: body.name ?? before.name,
-          description: body.description === undefined ? before.description : body.description,
-        }) as repo.McpCredentialRow
+        const name = body.name ?? before.name
+        const row = (await repo
+          .updateCredential(tx, id, {
+            name,
+            description: body.description === undefined ? before.description : body.description,
+          })
+          .catch((error: unknown) => {
+            throw repo.isUniqueViolation(error) ? McpErrors.MCP_CREDENTIAL_NAME_TAKEN({ name }) : error
+          })) as repo.McpCredentialRow
         const view = presentCredential(row)
-        recordAdminActionSync(tx, {
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'mcp.credential.update',
           targetType: 'mcp_credential',
@@ -118,15 +126,15 @@ export function createCredentialService(ctx: AppContext) {
       })
     },
 
-    rotate(actor: AuthUser, id: string, payload: Record<string, string>) {
+    async rotate(actor: AuthUser, id: string, payload: Record<string, string>) {
       // Access first: a stranger learns nothing, not even whether the payload would be accepted.
-      requireCredential(ctx.db, actor, id)
+      await requireCredential(ctx.database.reader, actor, id)
       const sealed = sealPayload(ctx, payload)
-      return ctx.db.transaction((tx) => {
-        const row = repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() })
+      return ctx.database.transact(async (tx) => {
+        const row = await repo.updateCredential(tx, id, { ...sealed, rotatedAt: nowIso() })
         if (!row) throw McpErrors.MCP_CREDENTIAL_NOT_FOUND({ credential_id: id })
         const view = presentCredential(row)
-        recordAdminActionSync(tx, {
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'mcp.credential.rotate',
           targetType: 'mcp_credential',
@@ -137,13 +145,13 @@ export function createCredentialService(ctx: AppContext) {
       })
     },
 
-    remove(actor: AuthUser, id: string): void {
-      ctx.db.transaction((tx) => {
-        const row = requireCredential(tx, actor, id)
-        const users = repo.countServersUsingCredential(tx, id)
+    remove(actor: AuthUser, id: string): Promise<void> {
+      return ctx.database.transact(async (tx) => {
+        const row = await requireCredential(tx, actor, id, { forUpdate: true })
+        const users = await repo.countServersUsingCredential(tx, id)
         if (users > 0) throw McpErrors.MCP_CREDENTIAL_IN_USE({ servers: users })
-        repo.deleteCredential(tx, id)
-        recordAdminActionSync(tx, {
+        await repo.deleteCredential(tx, id)
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'mcp.credential.delete',
           targetType: 'mcp_credential',

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { itNeedsConverted, storedJson } from '../../test/helpers/engine'
 import { leakyToolServer, testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { mcpCredential } from './mcp.tables'
 import { createToolRuntime } from './tool-runtime'
 
 /**
@@ -35,13 +37,26 @@ async function call(method: string, url: string, headers: Record<string, string>
   return { status: response.status, text, json: text ? JSON.parse(text) : null }
 }
 
-const sqlite = () => server.app.ctx.db.$client
-const serverRow = (id: string) =>
-  sqlite().prepare('SELECT credential_id, env_json, env_names_json FROM mcp_server WHERE id = ?').get(id) as {
+/** A server's launch settings as stored, on the engine the MCP domain runs on. */
+async function serverRow(id: string) {
+  const [row] = await server.rows<{
     credential_id: string | null
-    env_json: string
-    env_names_json: string
+    env_json: unknown
+    env_names_json: unknown
+  }>(sql`SELECT credential_id, env_json, env_names_json FROM mcp_server WHERE id = ${id}`)
+  return {
+    credential_id: row?.credential_id,
+    env: storedJson(row?.env_json),
+    env_names: storedJson(row?.env_names_json),
   }
+}
+
+async function countOf(table: 'mcp_server' | 'mcp_credential'): Promise<number> {
+  const [row] = await server.rows<{ n: number }>(
+    sql`SELECT CAST(count(*) AS integer) AS n FROM ${sql.raw(table)}`,
+  )
+  return row?.n ?? -1
+}
 
 async function adminCreatesServer(payload: Record<string, unknown>) {
   const created = await call('POST', '/mcp-servers', await server.adminHeaders(), payload)
@@ -110,24 +125,22 @@ describe("a tool server's environment is the admin's decision", () => {
       expect(created.json.error.code).toBe('ENV_NAME_NOT_ALLOWED')
       expect(created.json.error.details.variables.sort()).toEqual([...names].sort())
       for (const name of names) expect(created.json.error.message).toContain(name)
-      expect(sqlite().prepare('SELECT count(*) AS n FROM mcp_credential').get()).toEqual({ n: 0 })
+      expect(await countOf('mcp_credential')).toBe(0)
 
       // The same payload stored before these rules existed: an operator cannot attach it, and when an admin
       // does, the names were never declared, so nothing of it reaches the child.
-      const legacyId = server.app.ctx.db
-        .insert(mcpCredential)
-        .values({
-          name: 'legacy',
-          encryptedSecretJson: server.app.ctx.secrets.seal(JSON.stringify(payload)),
-          secretKeys: names,
-        })
-        .returning()
-        .get().id
+      const legacyId = randomUUID()
+      const now = new Date().toISOString()
+      await server.write(
+        sql`INSERT INTO mcp_credential (id, name, encrypted_secret_json, secret_keys_json, created_at, updated_at)
+            VALUES (${legacyId}, 'legacy', ${server.app.ctx.secrets.seal(JSON.stringify(payload))},
+                    ${JSON.stringify(names)}, ${now}, ${now})`,
+      )
       const attached = await call('PATCH', `/mcp-servers/${tools.id}`, await operator(), {
         credential_id: legacyId,
       })
       expect(attached.status).toBe(404)
-      expect(serverRow(tools.id).credential_id).toBeNull()
+      expect((await serverRow(tools.id)).credential_id).toBeNull()
       const declared = await call('PATCH', `/mcp-servers/${tools.id}`, await server.adminHeaders(), {
         credential_id: legacyId,
         env_names: names,
@@ -138,7 +151,7 @@ describe("a tool server's environment is the admin's decision", () => {
         env: payload,
       })
       expect(inServerEnv.status).toBe(422)
-      expect(serverRow(tools.id)).toMatchObject({ credential_id: null, env_json: '{}', env_names_json: '[]' })
+      expect(await serverRow(tools.id)).toEqual({ credential_id: null, env: {}, env_names: [] })
       const byAdmin = await call('PATCH', `/mcp-servers/${tools.id}`, await server.adminHeaders(), {
         credential_id: legacyId,
       })
@@ -147,9 +160,9 @@ describe("a tool server's environment is the admin's decision", () => {
       expect(health.status).toBe(200)
 
       // A server row that declares the names from before the rules: refused at launch, naming them.
-      sqlite()
-        .prepare('UPDATE mcp_server SET env_names_json = ? WHERE id = ?')
-        .run(JSON.stringify(names), tools.id)
+      await server.write(
+        sql`UPDATE mcp_server SET env_names_json = ${JSON.stringify(names)} WHERE id = ${tools.id}`,
+      )
       const stale = await call('POST', `/mcp-servers/${tools.id}/health-check`, await operator())
       expect(stale.json).toMatchObject({ status: 'error', tools: [] })
       for (const name of names) expect(stale.json.error).toContain(name)
@@ -215,26 +228,56 @@ describe("a tool server's environment is the admin's decision", () => {
         details: { permission: 'platform.admin', fields: ['credential_id'] },
       })
     }
-    expect(serverRow(tools.id).credential_id).toBeNull()
-    expect(sqlite().prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
+    expect((await serverRow(tools.id)).credential_id).toBeNull()
+    expect(await countOf('mcp_server')).toBe(1)
     const declare = await call('PATCH', `/mcp-servers/${tools.id}`, await operator(), { env_names: [] })
     expect(declare.status).toBe(403)
-    expect(serverRow(tools.id).env_names_json).toBe('["API_TOKEN"]')
+    expect((await serverRow(tools.id)).env_names).toEqual(['API_TOKEN'])
 
     const byAdmin = await call('PATCH', `/mcp-servers/${tools.id}`, await server.adminHeaders(), {
       credential_id: own.json.id,
     })
     expect(byAdmin.status, byAdmin.text).toBe(200)
-    expect(serverRow(tools.id).credential_id).toBe(own.json.id)
-    const audit = sqlite()
-      .prepare("SELECT before_json, after_json FROM admin_audit_log WHERE action = 'mcp.server.update'")
-      .all() as { before_json: string; after_json: string }[]
+    expect((await serverRow(tools.id)).credential_id).toBe(own.json.id)
+    const audit = await server.rows<{ before_json: unknown; after_json: unknown }>(
+      sql`SELECT before_json, after_json FROM admin_audit_log WHERE action = 'mcp.server.update'`,
+    )
     expect(audit).toHaveLength(1)
-    expect(JSON.parse(audit[0]?.before_json ?? '{}').credential_id).toBeNull()
-    expect(JSON.parse(audit[0]?.after_json ?? '{}')).toMatchObject({
+    expect(storedJson<{ credential_id: string | null }>(audit[0]?.before_json).credential_id).toBeNull()
+    expect(storedJson(audit[0]?.after_json)).toMatchObject({
       credential_id: own.json.id,
       env_names: ['API_TOKEN'],
     })
+  })
+
+  it('takes a removal and an attachment of one credential in turns: never attached after it is gone, never a 500', async () => {
+    await start()
+    const admin = await server.adminHeaders()
+    const tools = await adminCreatesServer({ name: 'tools', transport: 'http_sse', env_names: ['API_TOKEN'] })
+    for (let round = 0; round < 6; round++) {
+      await call('PATCH', `/mcp-servers/${tools.id}`, admin, { credential_id: null })
+      const created = await call('POST', '/mcp-credentials', admin, {
+        name: `round-${round}`,
+        secret_payload: { API_TOKEN: 'value' },
+      })
+      const id = created.json.id as string
+      const [removed, attached] = await Promise.all([
+        call('DELETE', `/mcp-credentials/${id}`, admin),
+        call('PATCH', `/mcp-servers/${tools.id}`, admin, { credential_id: id }),
+      ])
+      const stored = await server.rows(sql`SELECT id FROM mcp_credential WHERE id = ${id}`)
+      const attachedId = (await serverRow(tools.id)).credential_id
+      if (removed.status === 204) {
+        expect(attached.status, attached.text).toBe(404)
+        expect(stored).toHaveLength(0)
+        expect(attachedId).toBeNull()
+      } else {
+        expect(removed.json.error.code, removed.text).toBe('MCP_CREDENTIAL_IN_USE')
+        expect(attached.status, attached.text).toBe(200)
+        expect(stored).toHaveLength(1)
+        expect(attachedId).toBe(id)
+      }
+    }
   })
 
   it("keeps a credential to its creator and admins: a stranger can't read, change, rotate, delete or attach it", async () => {
@@ -245,10 +288,9 @@ describe("a tool server's environment is the admin's decision", () => {
     })
     const id = created.json.id as string
     const sealed = () =>
-      sqlite()
-        .prepare('SELECT name, encrypted_secret_json, rotated_at FROM mcp_credential WHERE id = ?')
-        .get(id)
-    const before = sealed()
+      server.rows(sql`SELECT name, encrypted_secret_json, rotated_at FROM mcp_credential WHERE id = ${id}`)
+    const before = await sealed()
+    expect(before).toHaveLength(1)
     const tools = await adminCreatesServer({ name: 'tools', ...testToolServer(), env_names: ['API_TOKEN'] })
 
     const stranger = await otherOperator()
@@ -274,8 +316,8 @@ describe("a tool server's environment is the admin's decision", () => {
       secret_payload: { API_TOKEN: 'oscar-value' },
     })
     expect(sameName.status).toBe(201)
-    expect(sealed()).toEqual(before)
-    expect(serverRow(tools.id).credential_id).toBeNull()
+    expect(await sealed()).toEqual(before)
+    expect((await serverRow(tools.id)).credential_id).toBeNull()
 
     const asOwner = await call('GET', `/mcp-credentials/${id}`, await operator())
     expect(asOwner.status).toBe(200)
@@ -301,7 +343,8 @@ describe('nothing a tool server returns carries its secret', () => {
     for (const [form, value] of Object.entries(forms)) expect(text, form).not.toContain(value)
   }
 
-  it('masks tool names, descriptions and input schemas in every encoding, answered and stored', async () => {
+  /** A server that echoes its credential, in every encoding, in its tool list. */
+  async function leakyServer() {
     await start()
     const credential = await call('POST', '/mcp-credentials', await server.adminHeaders(), {
       name: 'leaky',
@@ -314,8 +357,12 @@ describe('nothing a tool server returns carries its secret', () => {
       credential_id: credential.json.id,
       timeout_ms: 5000,
     })
+    return leaky.id
+  }
 
-    const health = await call('POST', `/mcp-servers/${leaky.id}/health-check`, await operator())
+  it('masks tool names, descriptions and input schemas in every encoding, answered and stored', async () => {
+    const leakyId = await leakyServer()
+    const health = await call('POST', `/mcp-servers/${leakyId}/health-check`, await operator())
     expect(health.json.status, health.json.error).toBe('ok')
     const described = health.json.tools as { name: string; description: string }[]
     expect(described.map((tool) => tool.name)).toEqual([
@@ -335,37 +382,43 @@ describe('nothing a tool server returns carries its secret', () => {
     const basic = described.find((tool) => tool.name === 'basic')?.description.split('Basic ')[1] ?? ''
     expect(Buffer.from(basic, 'base64').toString('latin1')).not.toContain('never?&=show')
     expectNoSecret(health.text)
-    const stored = sqlite().prepare('SELECT last_health_json FROM mcp_server WHERE id = ?').get(leaky.id) as {
-      last_health_json: string
-    }
-    expectNoSecret(stored.last_health_json)
-    expect(JSON.parse(stored.last_health_json).tools).toEqual(described)
-    const listed = await call('GET', `/mcp-servers/${leaky.id}`, await operator())
+    const [stored] = await server.rows<{ last_health_json: unknown }>(
+      sql`SELECT last_health_json FROM mcp_server WHERE id = ${leakyId}`,
+    )
+    const storedHealth = storedJson<{ tools: unknown[] }>(stored?.last_health_json)
+    expectNoSecret(JSON.stringify(storedHealth))
+    expect(storedHealth.tools).toEqual(described)
+    const listed = await call('GET', `/mcp-servers/${leakyId}`, await operator())
     expectNoSecret(listed.text)
-
-    // What a model is offered: the same masking, and the tool whose name holds the secret left out.
-    const agent = await call('POST', '/agents', await operator(), { name: 'Leaky tools' })
-    expect(agent.status, agent.text).toBe(201)
-    const mounted = await call('POST', `/agents/${agent.json.id}/mcp-mounts`, await operator(), {
-      mcp_server_id: leaky.id,
-    })
-    expect(mounted.status, mounted.text).toBe(201)
-    const turn = await createToolRuntime(server.app.ctx).startTurn({
-      agentId: agent.json.id,
-      sessionId: 'leaky-session',
-    })
-    expect(turn.tools.map((tool) => tool.function.name)).toEqual([
-      'leaky__plain',
-      'leaky__base64',
-      'leaky__base64url',
-      'leaky__basic',
-      'leaky__url',
-      'leaky__json',
-      'leaky__hex',
-    ])
-    expectNoSecret(JSON.stringify(turn.tools))
-    expect(turn.tools[0]?.function.parameters).toMatchObject({
-      properties: { key: { type: 'string', description: 'defaults to ***', default: '***' } },
-    })
   })
+
+  itNeedsConverted('conversation')(
+    'masks what a model is offered the same way, leaving out the tool whose name holds the secret',
+    async () => {
+      const leakyId = await leakyServer()
+      const agent = await call('POST', '/agents', await operator(), { name: 'Leaky tools' })
+      expect(agent.status, agent.text).toBe(201)
+      const mounted = await call('POST', `/agents/${agent.json.id}/mcp-mounts`, await operator(), {
+        mcp_server_id: leakyId,
+      })
+      expect(mounted.status, mounted.text).toBe(201)
+      const turn = await createToolRuntime(server.app.ctx).startTurn({
+        agentId: agent.json.id,
+        sessionId: 'leaky-session',
+      })
+      expect(turn.tools.map((tool) => tool.function.name)).toEqual([
+        'leaky__plain',
+        'leaky__base64',
+        'leaky__base64url',
+        'leaky__basic',
+        'leaky__url',
+        'leaky__json',
+        'leaky__hex',
+      ])
+      expectNoSecret(JSON.stringify(turn.tools))
+      expect(turn.tools[0]?.function.parameters).toMatchObject({
+        properties: { key: { type: 'string', description: 'defaults to ***', default: '***' } },
+      })
+    },
+  )
 })

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { storedJson } from '../../test/helpers/engine'
 import { filesystemServer, misbehavingServers, testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -24,6 +26,44 @@ async function createServer(payload: Record<string, unknown>) {
   })
   expect(response.statusCode, response.body).toBe(201)
   return response.json()
+}
+
+/** How many rows a table holds, on the engine the MCP domain runs on. */
+async function countOf(table: 'mcp_server' | 'mcp_credential'): Promise<number> {
+  const [row] = await server.rows<{ n: number }>(
+    sql`SELECT CAST(count(*) AS integer) AS n FROM ${sql.raw(table)}`,
+  )
+  return row?.n ?? -1
+}
+
+/** The last health check stored for a server. */
+async function storedHealth(id: string): Promise<{ status: string; tools: unknown[] }> {
+  const [row] = await server.rows<{ last_health_json: unknown }>(
+    sql`SELECT last_health_json FROM mcp_server WHERE id = ${id}`,
+  )
+  return storedJson(row?.last_health_json)
+}
+
+/** A credential's stored ciphertext, read raw. */
+async function storedSecret(id: string): Promise<string> {
+  const [row] = await server.rows<{ encrypted_secret_json: string }>(
+    sql`SELECT encrypted_secret_json FROM mcp_credential WHERE id = ${id}`,
+  )
+  return row?.encrypted_secret_json ?? ''
+}
+
+/**
+ * The credential's whole row, read raw on the engine the MCP domain runs on (PostgreSQL in the `postgres` project):
+ * it names the payload's keys, and no column holds a value, plain or in the encodings a leak would take.
+ */
+async function expectNoPlaintextIn(id: string, payload: Record<string, string>) {
+  const rows = await server.rows<Record<string, unknown>>(sql`SELECT * FROM mcp_credential WHERE id = ${id}`)
+  expect(rows).toHaveLength(1)
+  expect(storedJson(rows[0]?.secret_keys_json)).toEqual(Object.keys(payload).sort())
+  const raw = JSON.stringify(rows)
+  for (const value of Object.values(payload))
+    for (const form of [value, Buffer.from(value).toString('base64'), Buffer.from(value).toString('hex')])
+      expect(raw).not.toContain(form)
 }
 
 async function healthCheck(id: string) {
@@ -82,10 +122,54 @@ describe('MCP tool servers and credentials', () => {
       headers: await operator(),
     })
     expect(removed.statusCode).toBe(204)
-    const rows = server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get() as {
-      n: number
+    expect(await countOf('mcp_server')).toBe(0)
+  })
+
+  it('keeps names unique under parallel creates over HTTP: one 201, the rest 409, one row each', async () => {
+    server = await startTestServer()
+    const base = await server.listen()
+    const admin = await server.adminHeaders()
+    const post = (url: string, payload: unknown) =>
+      fetch(`${base}${url}`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      }).then(async (response) => ({
+        status: response.status,
+        code: ((await response.json()) as { error?: { code?: string } }).error?.code,
+      }))
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => [
+        post('/mcp-servers', { name: 'same', transport: 'http_sse' }),
+        post('/mcp-credentials', { name: 'same', secret_payload: { API_TOKEN: SECRET } }),
+      ]).flat(),
+    )
+    for (const code of ['MCP_SERVER_NAME_TAKEN', 'MCP_CREDENTIAL_NAME_TAKEN']) {
+      const refused = answers.filter((answer) => answer.code === code)
+      expect(refused).toHaveLength(7)
+      expect(refused.every((answer) => answer.status === 409)).toBe(true)
     }
-    expect(rows.n).toBe(0)
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(2)
+    expect(await countOf('mcp_server')).toBe(1)
+    expect(await countOf('mcp_credential')).toBe(1)
+
+    // Renames racing for one free name: one takes it.
+    const others = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((name) => post('/mcp-servers', { name, transport: 'http_sse' })),
+    )
+    expect(others.every((answer) => answer.status === 201)).toBe(true)
+    const ids = await server.rows<{ id: string }>(sql`SELECT id FROM mcp_server WHERE name <> 'same'`)
+    const renames = await Promise.all(
+      ids.map(({ id }) =>
+        fetch(`${base}/mcp-servers/${id}`, {
+          method: 'PATCH',
+          headers: { ...admin, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'renamed' }),
+        }).then((response) => response.status),
+      ),
+    )
+    expect(renames.sort()).toEqual([200, 409, 409, 409])
+    expect(await server.rows(sql`SELECT name FROM mcp_server WHERE name = 'renamed'`)).toHaveLength(1)
   })
 
   it('refuses a stdio server without a command and bad environment names with 422, storing nothing', async () => {
@@ -106,10 +190,7 @@ describe('MCP tool servers and credentials', () => {
     })
     expect(badEnv.statusCode).toBe(422)
     expect(badEnv.json().error.details.fields[0].field).toBe('body.env.NOT-VALID')
-    const rows = server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get() as {
-      n: number
-    }
-    expect(rows.n).toBe(0)
+    expect(await countOf('mcp_server')).toBe(0)
   })
 
   it('keeps tool servers and credentials to holders of mcp.manage', async () => {
@@ -142,12 +223,11 @@ describe('MCP tool servers and credentials', () => {
       updated_at: expect.any(String),
       rotated_at: null,
     })
-    const stored = server.app.ctx.db.$client
-      .prepare('SELECT encrypted_secret_json FROM mcp_credential WHERE id = ?')
-      .get(credential.id) as { encrypted_secret_json: string }
-    expect(stored.encrypted_secret_json).toMatch(/^v1\./)
-    expect(stored.encrypted_secret_json).not.toContain(SECRET)
-    expect(JSON.parse(server.app.ctx.secrets.unseal(stored.encrypted_secret_json)).GITHUB_TOKEN).toBe(SECRET)
+    await expectNoPlaintextIn(credential.id, { GITHUB_TOKEN: SECRET, OTHER: 'second-secret-value' })
+    const stored = await storedSecret(credential.id)
+    expect(stored).toMatch(/^v1\./)
+    expect(stored).not.toContain(SECRET)
+    expect(JSON.parse(server.app.ctx.secrets.unseal(stored)).GITHUB_TOKEN).toBe(SECRET)
 
     const renamed = await server.app.inject({
       method: 'PATCH',
@@ -164,10 +244,8 @@ describe('MCP tool servers and credentials', () => {
       payload: { secret_payload: { GITHUB_TOKEN: 'rotated-value-123' } },
     })
     expect(rotated.json()).toMatchObject({ secret_keys: ['GITHUB_TOKEN'], rotated_at: expect.any(String) })
-    const after = server.app.ctx.db.$client
-      .prepare('SELECT encrypted_secret_json FROM mcp_credential WHERE id = ?')
-      .get(credential.id) as { encrypted_secret_json: string }
-    expect(JSON.parse(server.app.ctx.secrets.unseal(after.encrypted_secret_json))).toEqual({
+    await expectNoPlaintextIn(credential.id, { GITHUB_TOKEN: 'rotated-value-123' })
+    expect(JSON.parse(server.app.ctx.secrets.unseal(await storedSecret(credential.id)))).toEqual({
       GITHUB_TOKEN: 'rotated-value-123',
     })
 
@@ -186,14 +264,12 @@ describe('MCP tool servers and credentials', () => {
       headers,
     })
     expect(deleted.statusCode).toBe(204)
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_credential').get()).toEqual({
-      n: 0,
-    })
+    expect(await countOf('mcp_credential')).toBe(0)
 
-    const audit = server.app.ctx.db.$client.prepare('SELECT * FROM admin_audit_log').all()
-    expect(audit.length).toBeGreaterThan(0)
+    const audit = await server.rows(sql`SELECT * FROM admin_audit_log WHERE action LIKE 'mcp.credential.%'`)
+    expect(audit).toHaveLength(4)
     expect(JSON.stringify(audit)).not.toContain(SECRET)
-    expect(JSON.stringify(audit)).not.toContain(stored.encrypted_secret_json)
+    expect(JSON.stringify(audit)).not.toContain(stored)
     expect(server.logs()).not.toContain(SECRET)
   })
 
@@ -210,10 +286,7 @@ describe('MCP tool servers and credentials', () => {
       'pid',
       'crash',
     ])
-    const stored = server.app.ctx.db.$client
-      .prepare('SELECT last_health_json FROM mcp_server WHERE id = ?')
-      .get(created.id) as { last_health_json: string }
-    expect(JSON.parse(stored.last_health_json)).toMatchObject({ status: 'ok' })
+    expect(await storedHealth(created.id)).toMatchObject({ status: 'ok' })
   })
 
   it('health-checks the published filesystem MCP server from the npm registry', async () => {
@@ -240,10 +313,7 @@ describe('MCP tool servers and credentials', () => {
     const health = await healthCheck(created.id)
     expect(health).toMatchObject({ status: 'error', tools: [] })
     expect(health.error).toMatch(message)
-    const stored = server.app.ctx.db.$client
-      .prepare('SELECT last_health_json FROM mcp_server WHERE id = ?')
-      .get(created.id) as { last_health_json: string }
-    expect(JSON.parse(stored.last_health_json).status).toBe('error')
+    expect((await storedHealth(created.id)).status).toBe('error')
   })
 
   it('keeps the credential out of a health error even when the server prints it as garbage', async () => {
@@ -269,7 +339,8 @@ describe('MCP tool servers and credentials', () => {
     })
     expect(response.json().status).toBe('error')
     expect(response.body).not.toContain(SECRET)
-    const stored = server.app.ctx.db.$client.prepare('SELECT last_health_json FROM mcp_server').get()
+    const stored = await storedHealth(created.id)
+    expect(stored.status).toBe('error')
     expect(JSON.stringify(stored)).not.toContain(SECRET)
     expect(server.logs()).not.toContain(SECRET)
   })
@@ -295,12 +366,15 @@ describe('MCP tool servers and credentials', () => {
 })
 
 describe('who decides what runs on the host', () => {
-  const auditRows = () =>
-    server.app.ctx.db.$client
-      .prepare(
-        "SELECT action, after_json FROM admin_audit_log WHERE action LIKE 'mcp.server.%' ORDER BY rowid",
-      )
-      .all() as { action: string; after_json: string }[]
+  /** The command line audited by each kind of server change, by action. */
+  const auditedCommandLines = async () => {
+    const rows = await server.rows<{ action: string; after_json: unknown }>(
+      sql`SELECT action, after_json FROM admin_audit_log WHERE action LIKE 'mcp.server.%'`,
+    )
+    return Object.fromEntries(
+      rows.map((row) => [row.action, storedJson<{ command_line: string }>(row.after_json).command_line]),
+    )
+  }
 
   it("refuses an operator's stdio command with 403, and nothing runs, not even on a health check", async () => {
     server = await startTestServer()
@@ -343,12 +417,8 @@ describe('who decides what runs on the host', () => {
     expect(renamed.statusCode).toBe(200)
     expect((await healthCheck(tools.id)).status).toBe('ok')
     expect(existsSync(marker)).toBe(false)
-    const row = server.app.ctx.db.$client.prepare('SELECT command, args_json FROM mcp_server').get() as {
-      command: string
-      args_json: string
-    }
-    expect(row.command).toBe(process.execPath)
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
+    const rows = await server.rows<{ command: string }>(sql`SELECT command FROM mcp_server`)
+    expect(rows).toEqual([{ command: process.execPath }])
   })
 
   it("audits an admin's command with its full command line", async () => {
@@ -361,14 +431,10 @@ describe('who decides what runs on the host', () => {
       headers: await server.adminHeaders(),
       payload: { args: [...launch.args, '--verbose'] },
     })
-    const rows = auditRows()
-    expect(rows.map((row) => row.action)).toEqual(['mcp.server.create', 'mcp.server.update'])
-    expect(JSON.parse(rows[0]?.after_json ?? '{}').command_line).toBe(
-      [launch.command, ...launch.args].join(' '),
-    )
-    expect(JSON.parse(rows[1]?.after_json ?? '{}').command_line).toBe(
-      [launch.command, ...launch.args, '--verbose'].join(' '),
-    )
+    expect(await auditedCommandLines()).toEqual({
+      'mcp.server.create': [launch.command, ...launch.args].join(' '),
+      'mcp.server.update': [launch.command, ...launch.args, '--verbose'].join(' '),
+    })
   })
 
   it('refuses commands outside SWITCHBOARD_MCP_ALLOWED_COMMANDS with 403 COMMAND_NOT_ALLOWED, admins included', async () => {
@@ -383,7 +449,7 @@ describe('who decides what runs on the host', () => {
     expect(refused.json().error.code).toBe('COMMAND_NOT_ALLOWED')
     const allowed = await createServer({ name: 'tools', ...testToolServer() })
     expect((await healthCheck(allowed.id)).status).toBe('ok')
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
+    expect(await countOf('mcp_server')).toBe(1)
   })
 
   it('refuses commands outside the admin setting mcp_allowed_commands, which is audited like any setting', async () => {
@@ -408,6 +474,6 @@ describe('who decides what runs on the host', () => {
     })
     expect(refused.json().error.code).toBe('COMMAND_NOT_ALLOWED')
     await createServer({ name: 'tools', ...testToolServer() })
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM mcp_server').get()).toEqual({ n: 1 })
+    expect(await countOf('mcp_server')).toBe(1)
   })
 })

@@ -41,7 +41,8 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.post(
     '/mcp-servers',
     { config: manage, schema: { tags, body: CreateMcpServerBody, response: { 201: McpServerView } } },
-    async (request, reply) => reply.status(201).send(servers.create(request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await servers.create(request.requireUser(), request.body)),
   )
 
   app.get(
@@ -63,7 +64,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       schema: { tags, params: ServerParams, body: UpdateMcpServerBody, response: { 200: McpServerView } },
     },
     async (request) => {
-      const view = servers.update(request.requireUser(), request.params.mcp_server_id, request.body)
+      const view = await servers.update(request.requireUser(), request.params.mcp_server_id, request.body)
       await runtime.release(view.id)
       return view
     },
@@ -73,7 +74,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/mcp-servers/:mcp_server_id',
     { config: manage, schema: { tags, params: ServerParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      servers.remove(request.requireUser().id, request.params.mcp_server_id)
+      await servers.remove(request.requireUser().id, request.params.mcp_server_id)
       await runtime.release(request.params.mcp_server_id)
       return reply.status(204).send(null)
     },
@@ -88,7 +89,8 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.post(
     '/mcp-credentials',
     { config: manage, schema: { tags, body: CreateMcpCredentialBody, response: { 201: McpCredentialView } } },
-    async (request, reply) => reply.status(201).send(credentials.create(request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await credentials.create(request.requireUser(), request.body)),
   )
 
   app.get(
@@ -121,7 +123,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/mcp-credentials/:credential_id',
     { config: manage, schema: { tags, params: CredentialParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      credentials.remove(request.requireUser(), request.params.credential_id)
+      await credentials.remove(request.requireUser(), request.params.credential_id)
       return reply.status(204).send(null)
     },
   )
@@ -148,7 +150,9 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       schema: { tags, params: AgentParams, body: CreateMcpMountBody, response: { 201: McpMountView } },
     },
     async (request, reply) =>
-      reply.status(201).send(mounts.create(request.requireUser(), request.params.agent_id, request.body)),
+      reply
+        .status(201)
+        .send(await mounts.create(request.requireUser(), request.params.agent_id, request.body)),
   )
 
   app.get(
@@ -174,7 +178,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/agents/:agent_id/mcp-mounts/:mount_id',
     { config: manage, schema: { tags, params: MountParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      mounts.remove(request.requireUser(), request.params.agent_id, request.params.mount_id)
+      await mounts.remove(request.requireUser(), request.params.agent_id, request.params.mount_id)
       return reply.status(204).send(null)
     },
   )

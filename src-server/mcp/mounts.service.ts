@@ -51,12 +51,6 @@ function requireAgent(ctx: AppContext, agentId: string): void {
     throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
-function requireMount(ctx: AppContext, agentId: string, mountId: string): repo.McpMountRow {
-  const row = repo.findMount(ctx.db, agentId, mountId)
-  if (!row) throw McpErrors.MCP_MOUNT_NOT_FOUND({ agent_id: agentId, mount_id: mountId })
-  return row
-}
-
 function presentCall(row: repo.McpCallRow): McpCallView {
   return {
     id: row.id,
@@ -79,52 +73,62 @@ function presentCall(row: repo.McpCallRow): McpCallView {
  */
 export function createMountService(ctx: AppContext) {
   return {
-    create(user: AuthUser, agentId: string, body: CreateMcpMountBody): McpMountView {
+    async create(user: AuthUser, agentId: string, body: CreateMcpMountBody): Promise<McpMountView> {
       requireChangeableAgentSync(ctx.db, user, agentId)
-      return ctx.db.transaction((tx) => {
-        if (!repo.findServer(tx, body.mcp_server_id))
+      return ctx.database.transact(async (tx) => {
+        if (!(await repo.findServer(tx, body.mcp_server_id, { forUpdate: true })))
           throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
-        if (repo.findMountOfServer(tx, agentId, body.mcp_server_id))
-          throw McpErrors.MCP_MOUNT_EXISTS({ agent_id: agentId, mcp_server_id: body.mcp_server_id })
-        return presentMount(
-          repo.insertMount(tx, {
-            agentId,
-            mcpServerId: body.mcp_server_id,
-            enabled: body.enabled ?? true,
-            policy: mergePolicy(DEFAULT_POLICY, body.policy),
-          }),
-        )
+        const row = await repo.insertMount(tx, {
+          agentId,
+          mcpServerId: body.mcp_server_id,
+          enabled: body.enabled ?? true,
+          policy: mergePolicy(DEFAULT_POLICY, body.policy),
+        })
+        if (!row) throw McpErrors.MCP_MOUNT_EXISTS({ agent_id: agentId, mcp_server_id: body.mcp_server_id })
+        return presentMount(row)
       })
     },
 
-    list(agentId: string, query: PageQuery) {
+    async list(agentId: string, query: PageQuery) {
       requireAgent(ctx, agentId)
-      const { rows, total } = repo.listMounts(ctx.db, agentId, pageWindow(query))
+      const { rows, total } = await repo.listMounts(ctx.database.reader, agentId, pageWindow(query))
       return toPage(rows.map(presentMount), total, query)
     },
 
-    update(user: AuthUser, agentId: string, mountId: string, body: UpdateMcpMountBody) {
+    async update(
+      user: AuthUser,
+      agentId: string,
+      mountId: string,
+      body: UpdateMcpMountBody,
+    ): Promise<McpMountView> {
       requireChangeableAgentSync(ctx.db, user, agentId)
-      const before = requireMount(ctx, agentId, mountId)
-      const row = repo.updateMount(ctx.db, mountId, {
-        enabled: body.enabled ?? before.enabled,
-        policy: mergePolicy(before.policy, body.policy),
-      }) as repo.McpMountRow
-      return presentMount(row)
+      return ctx.database.transact(async (tx) => {
+        const before = await repo.findMount(tx, agentId, mountId, { forUpdate: true })
+        if (!before) throw McpErrors.MCP_MOUNT_NOT_FOUND({ agent_id: agentId, mount_id: mountId })
+        const row = await repo.updateMount(tx, agentId, mountId, {
+          enabled: body.enabled ?? before.enabled,
+          policy: mergePolicy(before.policy, body.policy),
+        })
+        return presentMount(row as repo.McpMountRow)
+      })
     },
 
-    remove(user: AuthUser, agentId: string, mountId: string): void {
+    async remove(user: AuthUser, agentId: string, mountId: string): Promise<void> {
       requireChangeableAgentSync(ctx.db, user, agentId)
-      requireMount(ctx, agentId, mountId)
-      repo.deleteMount(ctx.db, mountId)
+      const removed = await ctx.database.transact((tx) => repo.deleteMount(tx, agentId, mountId))
+      if (!removed) throw McpErrors.MCP_MOUNT_NOT_FOUND({ agent_id: agentId, mount_id: mountId })
     },
 
     /** The tool-call audit of a session or an agent. */
-    listCalls(filter: { sessionId?: string; agentId?: string }, query: McpCallQuery) {
+    async listCalls(filter: { sessionId?: string; agentId?: string }, query: McpCallQuery) {
       if (filter.agentId) requireAgent(ctx, filter.agentId)
       if (filter.sessionId && !sessionExistsSync(ctx.db, filter.sessionId))
         throw CommonErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
-      const { rows, total } = repo.listCalls(ctx.db, { ...filter, outcome: query.outcome }, pageWindow(query))
+      const { rows, total } = await repo.listCalls(
+        ctx.database.reader,
+        { ...filter, outcome: query.outcome },
+        pageWindow(query),
+      )
       return toPage(rows.map(presentCall), total, query)
     },
   }

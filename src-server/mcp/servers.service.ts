@@ -1,11 +1,11 @@
 import { requireAccess } from '../access'
-import { recordAdminActionSync } from '../admin-audit'
+import { recordAdminAction } from '../admin-audit'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
-import { nowIso } from '../platform/db'
+import { type EngineDb, nowIso } from '../platform/db'
 import { AppError, CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
-import { readConfigValueSync } from '../settings'
+import { readConfigValue } from '../settings'
 import { requireCredential, unsealCredential } from './credentials.service'
 import { assertEnvNames, declaredSecrets } from './env-policy'
 import { maskSecretsIn } from './masking'
@@ -38,8 +38,12 @@ function presentServer(row: repo.McpServerRow): McpServerView {
   }
 }
 
-function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
-  const row = repo.findServer(ctx.db, id)
+async function requireServer(
+  db: EngineDb,
+  id: string,
+  hold: { forUpdate?: boolean } = {},
+): Promise<repo.McpServerRow> {
+  const row = await repo.findServer(db, id, hold)
   if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
   return row
 }
@@ -49,8 +53,8 @@ function requireServer(ctx: AppContext, id: string): repo.McpServerRow {
  * `mcp_allowed_commands`; an unset or empty one admits all): listed as given, or by its file name when the list
  * names a bare program.
  */
-function commandAllowed(ctx: AppContext, command: string): boolean {
-  const setting = readConfigValueSync(ctx.db, 'mcp_allowed_commands')
+async function commandAllowed(ctx: AppContext, db: EngineDb, command: string): Promise<boolean> {
+  const setting = await readConfigValue(db, 'mcp_allowed_commands')
   const lists = [ctx.config.mcpAllowedCommands, setting ? setting.split(',') : null]
   const name = command.split(/[\\/]/).pop() ?? command
   return lists.every(
@@ -60,8 +64,8 @@ function commandAllowed(ctx: AppContext, command: string): boolean {
   )
 }
 
-function requireAllowedCommand(ctx: AppContext, command: string | null): void {
-  if (command && !commandAllowed(ctx, command)) throw McpErrors.COMMAND_NOT_ALLOWED({ command })
+async function requireAllowedCommand(ctx: AppContext, db: EngineDb, command: string | null): Promise<void> {
+  if (command && !(await commandAllowed(ctx, db, command))) throw McpErrors.COMMAND_NOT_ALLOWED({ command })
 }
 
 /** The launch settings by their stored and their API names. */
@@ -87,12 +91,12 @@ function requireAdmin(actor: AuthUser, fields: string[], message: string): void 
  * operators keep the rest (names, timeouts, enabling, health checks, mounts). A credential must also be one the
  * actor may see (404 otherwise), so an admin attaches their own or, knowingly, someone else's.
  */
-function requireLaunchRights(
-  ctx: AppContext,
+async function requireLaunchRights(
+  db: EngineDb,
   actor: AuthUser,
   fields: ServerFields,
   before: Partial<ServerFields>,
-): { launchChanged: boolean } {
+): Promise<{ launchChanged: boolean }> {
   const changed = (Object.keys(LAUNCH_FIELDS) as (keyof typeof LAUNCH_FIELDS)[]).filter(
     (key) => JSON.stringify(fields[key] ?? null) !== JSON.stringify(before[key] ?? null),
   )
@@ -103,7 +107,7 @@ function requireLaunchRights(
       'Only an administrator can set the command a tool server runs and its environment.',
     )
   if ((fields.credentialId ?? null) !== (before.credentialId ?? null)) {
-    if (fields.credentialId) requireCredential(ctx.db, actor, fields.credentialId)
+    if (fields.credentialId) await requireCredential(db, actor, fields.credentialId, { forUpdate: true })
     requireAdmin(actor, ['credential_id'], 'Only an administrator can attach a credential to a tool server.')
   }
   return { launchChanged: changed.length > 0 }
@@ -113,12 +117,13 @@ const commandLine = (fields: Pick<ServerFields, 'command' | 'args'>) =>
   [fields.command ?? '', ...(fields.args ?? [])].join(' ').trim()
 
 /** What it takes to start the process: the stored configuration plus the credential's declared values. */
-export function launchOf(ctx: AppContext, server: repo.McpServerRow): StdioLaunch {
+export async function launchOf(ctx: AppContext, server: repo.McpServerRow): Promise<StdioLaunch> {
+  const db = ctx.database.reader
   // Checked again at launch: a command or a variable stored before the rules were set must not run either.
-  requireAllowedCommand(ctx, server.command)
+  await requireAllowedCommand(ctx, db, server.command)
   assertEnvNames(Object.keys(server.env), 'env')
   assertEnvNames(server.envNames, 'env_names')
-  const credential = server.credentialId ? repo.findCredential(ctx.db, server.credentialId) : null
+  const credential = server.credentialId ? await repo.findCredential(db, server.credentialId) : null
   return {
     command: server.command ?? '',
     args: server.args,
@@ -141,11 +146,11 @@ function checkConfig(fields: ServerFields): void {
 
 export function createServerService(ctx: AppContext) {
   return {
-    get(id: string): McpServerView {
-      return presentServer(requireServer(ctx, id))
+    async get(id: string): Promise<McpServerView> {
+      return presentServer(await requireServer(ctx.database.reader, id))
     },
 
-    create(actor: AuthUser, body: CreateMcpServerBody): McpServerView {
+    create(actor: AuthUser, body: CreateMcpServerBody): Promise<McpServerView> {
       const fields: ServerFields = {
         name: body.name,
         description: body.description ?? null,
@@ -159,13 +164,14 @@ export function createServerService(ctx: AppContext) {
         enabled: body.enabled ?? true,
         timeoutMs: body.timeout_ms ?? 15_000,
       }
-      requireLaunchRights(ctx, actor, fields, { args: [], env: {}, envNames: [] })
-      checkConfig(fields)
-      requireAllowedCommand(ctx, fields.command ?? null)
-      return ctx.db.transaction((tx) => {
-        if (repo.findServerByName(tx, body.name)) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
-        const view = presentServer(repo.insertServer(tx, fields))
-        recordAdminActionSync(tx, {
+      return ctx.database.transact(async (tx) => {
+        await requireLaunchRights(tx, actor, fields, { args: [], env: {}, envNames: [] })
+        checkConfig(fields)
+        await requireAllowedCommand(ctx, tx, fields.command ?? null)
+        const row = await repo.insertServer(tx, fields)
+        if (!row) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: body.name })
+        const view = presentServer(row)
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'mcp.server.create',
           targetType: 'mcp_server',
@@ -176,37 +182,39 @@ export function createServerService(ctx: AppContext) {
       })
     },
 
-    list(query: PageQuery) {
-      const { rows, total } = repo.listServers(ctx.db, pageWindow(query))
+    async list(query: PageQuery) {
+      const { rows, total } = await repo.listServers(ctx.database.reader, pageWindow(query))
       return toPage(rows.map(presentServer), total, query)
     },
 
-    update(actor: AuthUser, id: string, body: UpdateMcpServerBody): McpServerView {
-      const before = requireServer(ctx, id)
-      const pick = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value)
-      const fields: ServerFields = {
-        name: pick(body.name, before.name),
-        description: pick(body.description, before.description),
-        transport: pick(body.transport, before.transport),
-        command: pick(body.command, before.command),
-        args: pick(body.args, before.args),
-        env: pick(body.env, before.env),
-        envNames: pick(body.env_names, before.envNames),
-        cwd: pick(body.cwd, before.cwd),
-        credentialId: pick(body.credential_id, before.credentialId),
-        enabled: pick(body.enabled, before.enabled),
-        timeoutMs: pick(body.timeout_ms, before.timeoutMs),
-      }
-      const { launchChanged } = requireLaunchRights(ctx, actor, fields, before)
-      checkConfig(fields)
-      if (launchChanged) requireAllowedCommand(ctx, fields.command ?? null)
-      return ctx.db.transaction((tx) => {
-        const sameName = repo.findServerByName(tx, fields.name)
+    update(actor: AuthUser, id: string, body: UpdateMcpServerBody): Promise<McpServerView> {
+      return ctx.database.transact(async (tx) => {
+        const before = await requireServer(tx, id, { forUpdate: true })
+        const pick = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value)
+        const fields: ServerFields = {
+          name: pick(body.name, before.name),
+          description: pick(body.description, before.description),
+          transport: pick(body.transport, before.transport),
+          command: pick(body.command, before.command),
+          args: pick(body.args, before.args),
+          env: pick(body.env, before.env),
+          envNames: pick(body.env_names, before.envNames),
+          cwd: pick(body.cwd, before.cwd),
+          credentialId: pick(body.credential_id, before.credentialId),
+          enabled: pick(body.enabled, before.enabled),
+          timeoutMs: pick(body.timeout_ms, before.timeoutMs),
+        }
+        const { launchChanged } = await requireLaunchRights(tx, actor, fields, before)
+        checkConfig(fields)
+        if (launchChanged) await requireAllowedCommand(ctx, tx, fields.command ?? null)
+        const sameName = await repo.findServerByName(tx, fields.name)
         if (sameName && sameName.id !== id) throw McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name })
-        const row = repo.updateServer(tx, id, fields)
+        const row = await repo.updateServer(tx, id, fields).catch((error: unknown) => {
+          throw repo.isUniqueViolation(error) ? McpErrors.MCP_SERVER_NAME_TAKEN({ name: fields.name }) : error
+        })
         if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
         const view = presentServer(row)
-        recordAdminActionSync(tx, {
+        await recordAdminAction(tx, {
           actorId: actor.id,
           action: 'mcp.server.update',
           targetType: 'mcp_server',
@@ -218,12 +226,11 @@ export function createServerService(ctx: AppContext) {
       })
     },
 
-    remove(actorId: string, id: string): void {
-      ctx.db.transaction((tx) => {
-        const row = repo.findServer(tx, id)
-        if (!row) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
-        repo.deleteServer(tx, id)
-        recordAdminActionSync(tx, {
+    remove(actorId: string, id: string): Promise<void> {
+      return ctx.database.transact(async (tx) => {
+        const row = await requireServer(tx, id, { forUpdate: true })
+        await repo.deleteServer(tx, id)
+        await recordAdminAction(tx, {
           actorId,
           action: 'mcp.server.delete',
           targetType: 'mcp_server',
@@ -238,18 +245,18 @@ export function createServerService(ctx: AppContext) {
      * Whatever goes wrong is reported as `status: error` and stored as `last_health`.
      */
     async checkHealth(id: string): Promise<McpHealth> {
-      const server = requireServer(ctx, id)
+      const server = await requireServer(ctx.database.reader, id)
       const started = Date.now()
-      const finish = (fields: Pick<McpHealth, 'status' | 'tools' | 'error'>): McpHealth => {
+      const finish = async (fields: Pick<McpHealth, 'status' | 'tools' | 'error'>): Promise<McpHealth> => {
         const health = { ...fields, checked_at: nowIso(), latency_ms: Date.now() - started }
-        repo.setServerHealth(ctx.db, id, health)
+        await ctx.database.transact((tx) => repo.setServerHealth(tx, id, health))
         return health
       }
       if (server.transport !== 'stdio')
         return finish({ status: 'error', tools: [], error: HTTP_SSE_UNSUPPORTED })
       let launch: StdioLaunch
       try {
-        launch = launchOf(ctx, server)
+        launch = await launchOf(ctx, server)
       } catch (error) {
         // A rule the stored configuration breaks (a command or a variable) says which; else unsealing failed.
         return finish({

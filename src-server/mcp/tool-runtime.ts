@@ -60,7 +60,7 @@ export class McpToolRuntime implements ToolRuntime {
   constructor(private readonly ctx: AppContext) {}
 
   async startTurn({ agentId, sessionId }: { agentId: string; sessionId: string }): Promise<ToolTurn> {
-    const active = repo.listActiveMounts(this.ctx.db, agentId)
+    const active = await repo.listActiveMounts(this.ctx.database.reader, agentId)
     const mounted = active.filter((entry) => entry.server.transport === 'stdio')
     for (const entry of active)
       if (entry.server.transport !== 'stdio')
@@ -122,15 +122,17 @@ export class McpToolRuntime implements ToolRuntime {
     if (running) await stopStdio(running.connection)
   }
 
-  private fingerprint(server: repo.McpServerRow): string {
-    const credential = server.credentialId ? repo.findCredential(this.ctx.db, server.credentialId) : null
+  private async fingerprint(server: repo.McpServerRow): Promise<string> {
+    const credential = server.credentialId
+      ? await repo.findCredential(this.ctx.database.reader, server.credentialId)
+      : null
     return `${server.updatedAt}|${credential?.id ?? ''}|${credential?.updatedAt ?? ''}`
   }
 
   /** The running process of a server, started (or restarted) when there is none that is alive and current. */
   private async acquire(server: repo.McpServerRow): Promise<RunningServer> {
     if (this.closed) throw new Error('The tool runtime is closed.')
-    const fingerprint = this.fingerprint(server)
+    const fingerprint = await this.fingerprint(server)
     const slot = this.slots.get(server.id)
     if (slot?.fingerprint === fingerprint) {
       const running = await slot.ready.catch(() => null)
@@ -153,7 +155,7 @@ export class McpToolRuntime implements ToolRuntime {
   }
 
   private async start(server: repo.McpServerRow): Promise<RunningServer> {
-    const launch = launchOf(this.ctx, server)
+    const launch = await launchOf(this.ctx, server)
     const connection = await connectStdio(launch, server.timeoutMs)
     try {
       const listed = await connection.client.listTools(undefined, { timeout: server.timeoutMs })
@@ -176,16 +178,16 @@ export class McpToolRuntime implements ToolRuntime {
     const serverName = separator > 0 ? name.slice(0, separator) : ''
     const toolName = separator > 0 ? name.slice(separator + TOOL_NAME_SEPARATOR.length) : name
     const entry = turn.mounted.find((candidate) => candidate.server.name === serverName)
-    const secretValues = entry ? this.secretValuesOf(entry.server) : []
+    const secretValues = entry ? await this.secretValuesOf(entry.server) : []
     const args = parseArguments(argumentsJson)
 
-    const finish = (
+    const finish = async (
       outcome: McpCallOutcome,
       content: string,
       details: { response?: unknown; error?: string | null },
-    ) => {
+    ): Promise<ToolCallResult> => {
       const maskedContent = maskSecretValues(content, secretValues)
-      repo.insertCall(this.ctx.db, {
+      const call = {
         sessionId: turn.sessionId,
         agentId: turn.agentId,
         mcpServerId: entry?.server.id ?? null,
@@ -198,7 +200,8 @@ export class McpToolRuntime implements ToolRuntime {
             : truncateUtf8(JSON.stringify(maskPayload(details.response, secretValues))),
         error: details.error == null ? null : maskSecretValues(details.error, secretValues),
         durationMs: Date.now() - startedAt,
-      })
+      }
+      await this.ctx.database.transact((tx) => repo.insertCall(tx, call))
       return { content: maskedContent, outcome }
     }
 
@@ -225,7 +228,9 @@ export class McpToolRuntime implements ToolRuntime {
     const timeoutMs = policy.timeout_ms ?? entry.server.timeoutMs
     let running: RunningServer
     try {
-      running = await this.acquire(repo.findServer(this.ctx.db, entry.server.id) ?? entry.server)
+      running = await this.acquire(
+        (await repo.findServer(this.ctx.database.reader, entry.server.id)) ?? entry.server,
+      )
     } catch (error) {
       const reason = `The tool server could not be started: ${error instanceof Error ? error.message : String(error)}`
       return finish('error', `Tool call failed: ${reason}`, { error: reason })
@@ -249,9 +254,9 @@ export class McpToolRuntime implements ToolRuntime {
     }
   }
 
-  private secretValuesOf(server: repo.McpServerRow): string[] {
+  private async secretValuesOf(server: repo.McpServerRow): Promise<string[]> {
     try {
-      return Object.values(launchOf(this.ctx, server).secrets)
+      return Object.values((await launchOf(this.ctx, server)).secrets)
     } catch {
       return []
     }

@@ -36,3 +36,8 @@ export function itNeedsConverted(domain: string) {
   return (title: string, test: () => Promise<void>, timeout?: number) =>
     it.skip(`${title} (skipped on PostgreSQL: ${domain} does not run there yet)`, test, timeout)
 }
+
+/** A JSON column as a raw query reads it: JSON text on SQLite, already parsed (jsonb) on PostgreSQL. */
+export function storedJson<T = unknown>(value: unknown): T {
+  return (typeof value === 'string' && TEST_ENGINE === 'sqlite' ? JSON.parse(value) : value) as T
+}
