@@ -2,9 +2,9 @@
 
 export { type AuthUser, type Permission, permissionsOf, ROLES, type Role } from '../platform/identity'
 export { authentication } from './auth.plugin'
-export { findUserByIdSync, usernamesOfSync } from './auth.repository'
+export { findUserById, findUserByIdSync, usernamesOfSync } from './auth.repository'
 export { authRoutes } from './auth.routes'
 export { type AuthService, createAuthService } from './auth.service'
 export { user } from './auth.tables'
-export { publicAvatarUrl } from './avatar'
+export { publicAvatarUrl, publicAvatarUrlOn } from './avatar'
 export { closeCodeOf, type HeldConnection, type HoldOptions, type Revocation } from './live-connections'

@@ -20,7 +20,7 @@ describe('a server fault under an Idempotency-Key', () => {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
     const orderId = await purchase(server, 'bob', listingId)
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const { post } = loopbackClient(server, await server.listen())
     // The refund asks for the platform's account inside its keyed transaction: that lookup fails as a server
     // fault whose own message names internals.
@@ -43,8 +43,8 @@ describe('a server fault under an Idempotency-Key', () => {
       .prepare('SELECT status_code, response_json FROM idempotency_key WHERE key = ?')
       .all('fault-key') as { status_code: number; response_json: string }[]
     expect(stored.map((row) => [row.status_code, JSON.parse(row.response_json)])).toEqual([[500, masked]])
-    expect(moneyFootprint(server)).toEqual(before)
-    expect(balances(server, 'bob')).toMatchObject({ balance: 0, total_spent: 100 })
+    expect(await moneyFootprint(server)).toEqual(before)
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 0, total_spent: 100 })
 
     // The operator still learns the cause, with the request it came from: logged when it happened, not per replay.
     const faults = server

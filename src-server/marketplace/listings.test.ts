@@ -50,11 +50,11 @@ describe('listings', () => {
       download_count: 0,
       tags: ['finance'],
       cover_image_url: 'https://example.com/cover.png',
-      seller: { id: userIdOf(server, 'sam'), username: 'sam', avatar_url: null },
+      seller: { id: await userIdOf(server, 'sam'), username: 'sam', avatar_url: null },
     })
     expect(listingRow(response.json().id)).toMatchObject({
       status: 'pending_review',
-      seller_id: userIdOf(server, 'sam'),
+      seller_id: await userIdOf(server, 'sam'),
     })
   })
 
@@ -97,9 +97,9 @@ describe('listings', () => {
   it('checks ownership through the lookup of each asset type, and refuses a type without one', async () => {
     server = await startTestServer()
     await server.headersFor('sam')
-    const seller: Viewer = { id: userIdOf(server, 'sam'), permissions: ['marketplace.use'] }
+    const seller: Viewer = { id: await userIdOf(server, 'sam'), permissions: ['marketplace.use'] }
     const owners = new Map([['source-1', seller.id]])
-    const service = createListingService(server.app.ctx.db, {
+    const service = createListingService(server.app.ctx.database, server.app.ctx.db, {
       knowledge_source: (_db, assetId) => owners.get(assetId) ?? null,
     })
     const input = {
@@ -108,16 +108,16 @@ describe('listings', () => {
       pricing_model: 'one_time',
       base_price: 5,
     }
-    expect(service.create(seller, { ...input, asset_id: 'source-1' })).toMatchObject({
+    expect(await service.create(seller, { ...input, asset_id: 'source-1' })).toMatchObject({
       asset_type: 'knowledge_source',
       asset_id: 'source-1',
     })
-    expect(() => service.create(seller, { ...input, asset_id: 'source-2' })).toThrowError(
+    await expect(service.create(seller, { ...input, asset_id: 'source-2' })).rejects.toThrowError(
       expect.objectContaining({ code: 'ASSET_NOT_FOUND' }),
     )
-    expect(() =>
+    await expect(
       service.create(seller, { ...input, asset_type: 'document_agent', asset_id: 'source-1' }),
-    ).toThrowError(expect.objectContaining({ code: 'ASSET_NOT_FOUND' }))
+    ).rejects.toThrowError(expect.objectContaining({ code: 'ASSET_NOT_FOUND' }))
   })
 
   it('shows a listing that is not published only to its seller and admins', async () => {

@@ -56,10 +56,10 @@ describe('purchase', () => {
       status: 'paid',
       completed_at: expect.any(String),
     })
-    expect(balances(server, 'bob')).toMatchObject({ balance: 45, frozen_balance: 0, total_spent: 155 })
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 45, frozen_balance: 0, total_spent: 155 })
     // The seller's income is held for the refund window.
-    expect(balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 139, total_earned: 139 })
-    expect(platformBalance(server)).toBe(16)
+    expect(await balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 139, total_earned: 139 })
+    expect(await platformBalance(server)).toBe(16)
     const entries = server.app.ctx.db.$client
       .prepare(
         "SELECT type, amount FROM wallet_transaction WHERE reference_type = 'order' AND reference_id = ? ORDER BY type",
@@ -70,11 +70,11 @@ describe('purchase', () => {
       { type: 'income', amount: 139 },
       { type: 'spend', amount: -155 },
     ])
-    const bobId = userIdOf(server, 'bob')
+    const bobId = await userIdOf(server, 'bob')
     await server.headersFor('carl')
     expect(hasAssetGrant(server.app.ctx.db, bobId, 'agent', assetOf(listingId).asset_id)).toBe(true)
     expect(
-      hasAssetGrant(server.app.ctx.db, userIdOf(server, 'carl'), 'agent', assetOf(listingId).asset_id),
+      hasAssetGrant(server.app.ctx.db, await userIdOf(server, 'carl'), 'agent', assetOf(listingId).asset_id),
     ).toBe(false)
     expect((await call('GET', `/api/marketplace/listings/${listingId}`, 'bob')).json().download_count).toBe(1)
 
@@ -95,7 +95,7 @@ describe('purchase', () => {
     await topUp(server, 'bob', 150)
     await topUp(server, 'poor', 99)
     expect((await buy('bob', listingId)).statusCode).toBe(201)
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
 
     const poor = await buy('poor', listingId)
     expect(poor.statusCode).toBe(400)
@@ -116,24 +116,27 @@ describe('purchase', () => {
     }
     const badBody = await call('POST', '/api/marketplace/orders', 'bob', { listing_id: 'not-a-uuid' })
     expect(badBody.statusCode).toBe(422)
-    expect(moneyFootprint(server)).toEqual(before)
+    expect(await moneyFootprint(server)).toEqual(before)
   })
 
   it('leaves nothing behind when the purchase fails inside its transaction after the deduction', async () => {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
     await topUp(server, 'bob', 100)
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const { orders } = servicesOf(server).services
-    expect(() =>
-      orders.purchase({ id: userIdOf(server, 'bob'), permissions: [] }, listingId, new Date(), {
-        afterDeduct: () => {
-          throw new Error('power cut')
-        },
-      }),
-    ).toThrow('power cut')
-    expect(moneyFootprint(server)).toEqual(before)
-    expect(balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
+    const buyer = { id: await userIdOf(server, 'bob'), permissions: [] }
+    await expect(
+      server.app.ctx.database.transact((tx) =>
+        orders.purchase(tx, buyer, listingId, new Date(), {
+          afterDeduct: () => {
+            throw new Error('power cut')
+          },
+        }),
+      ),
+    ).rejects.toThrow('power cut')
+    expect(await moneyFootprint(server)).toEqual(before)
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
     expect((await buy('bob', listingId)).statusCode).toBe(201)
   })
 
@@ -145,8 +148,8 @@ describe('purchase', () => {
     expect((await buy('bob', first)).json()).toMatchObject({ platform_fee: 10, seller_income: 90 })
     await setConfig('commission_rate', 0.25)
     expect((await buy('bob', second)).json()).toMatchObject({ platform_fee: 25, seller_income: 75 })
-    expect(platformBalance(server)).toBe(35)
-    expect(balances(server, 'sam')?.frozen_balance).toBe(165)
+    expect(await platformBalance(server)).toBe(35)
+    expect((await balances(server, 'sam'))?.frozen_balance).toBe(165)
   })
 
   it('sells a free listing with no money movement but still grants the asset', async () => {
@@ -164,9 +167,9 @@ describe('purchase', () => {
       n: 0,
     })
     // A buyer who never topped up needs no wallet for it, and none is made.
-    expect(balances(server, 'bob')).toBeUndefined()
+    expect(await balances(server, 'bob')).toBeUndefined()
     expect(
-      hasAssetGrant(server.app.ctx.db, userIdOf(server, 'bob'), 'agent', assetOf(listingId).asset_id),
+      hasAssetGrant(server.app.ctx.db, await userIdOf(server, 'bob'), 'agent', assetOf(listingId).asset_id),
     ).toBe(true)
     const again = await buy('bob', listingId)
     expect([again.statusCode, again.json().error.code]).toEqual([409, 'ALREADY_OWNED'])
@@ -188,9 +191,9 @@ describe('refund', () => {
       refund_reason: 'Not useful',
       refunded_at: expect.any(String),
     })
-    expect(balances(server, 'bob')).toMatchObject({ balance: 155, total_spent: 0 })
-    expect(balances(server, 'sam')).toMatchObject({ balance: 0, total_earned: 0 })
-    expect(platformBalance(server)).toBe(0)
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 155, total_spent: 0 })
+    expect(await balances(server, 'sam')).toMatchObject({ balance: 0, total_earned: 0 })
+    expect(await platformBalance(server)).toBe(0)
     const entries = server.app.ctx.db.$client
       .prepare(
         "SELECT type, amount FROM wallet_transaction WHERE reference_id = ? AND type LIKE 'refund%' ORDER BY amount",
@@ -202,7 +205,7 @@ describe('refund', () => {
       { type: 'refund', amount: 155 },
     ])
     const asset = assetOf(listingId).asset_id
-    expect(hasAssetGrant(server.app.ctx.db, userIdOf(server, 'bob'), 'agent', asset)).toBe(false)
+    expect(hasAssetGrant(server.app.ctx.db, await userIdOf(server, 'bob'), 'agent', asset)).toBe(false)
     expect(server.app.ctx.db.$client.prepare('SELECT revoked_at FROM asset_grant').get()).toEqual({
       revoked_at: expect.any(String),
     })
@@ -217,7 +220,7 @@ describe('refund', () => {
     const other = await publishedListing(server, 'sam', { base_price: 10, title: 'Other' })
     await topUp(server, 'bob', 210)
     const order = (await buy('bob', listingId)).json()
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const stranger = await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'carl', { reason: 'x' })
     expect([stranger.statusCode, stranger.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND'])
     const seller = await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'sam', { reason: 'x' })
@@ -228,19 +231,21 @@ describe('refund', () => {
     expect(order.refundable_until).toBe(
       new Date(Date.parse(order.completed_at) + 7 * 24 * 3600 * 1000).toISOString(),
     )
-    expect(() => orders.refund(userIdOf(server, 'bob'), order.id, 'late', eightDaysLater)).toThrowError(
+    const bob = await userIdOf(server, 'bob')
+    const refundAt = (orderId: string, at: Date) =>
+      server.app.ctx.database.transact((tx) => orders.refund(tx, bob, orderId, 'late', at))
+    await expect(refundAt(order.id, eightDaysLater)).rejects.toThrowError(
       expect.objectContaining({ code: 'REFUND_WINDOW_EXPIRED', statusCode: 409 }),
     )
     // A window change applies to orders made after it: this one closes as it is paid.
     await setConfig('refund_window_days', 0)
     const old = (await buy('bob', other)).json()
     expect(old.refundable_until).toBe(old.completed_at)
-    const afterOld = moneyFootprint(server)
-    const expired = orders.refund.bind(null, userIdOf(server, 'bob'), old.id, 'late')
-    expect(() => expired(new Date(Date.parse(old.completed_at) + 1))).toThrowError(
+    const afterOld = await moneyFootprint(server)
+    await expect(refundAt(old.id, new Date(Date.parse(old.completed_at) + 1))).rejects.toThrowError(
       expect.objectContaining({ code: 'REFUND_WINDOW_EXPIRED' }),
     )
-    expect(moneyFootprint(server)).toEqual(afterOld)
+    expect(await moneyFootprint(server)).toEqual(afterOld)
     expect(afterOld).not.toEqual(before)
     expect(
       server.app.ctx.db.$client
@@ -424,7 +429,7 @@ describe('purchase tables (migration 0007)', () => {
     }
     sqlite().exec('CREATE INDEX wallet_frozen_idx ON wallet (frozen_balance)')
     sqlite().pragma('foreign_keys = ON')
-    const buyerId = userIdOf(server, 'bob')
+    const buyerId = await userIdOf(server, 'bob')
     await server.close()
     server = await startTestServer({ dataDir })
 
@@ -460,8 +465,10 @@ describe('purchase tables (migration 0007)', () => {
     )
     // And a purchase still writes through them.
     const { orders } = servicesOf(server).services
-    const bought = orders.purchase({ id: buyerId, permissions: ['marketplace.use'] }, later, new Date())
+    const bought = await server.app.ctx.database.transact((tx) =>
+      orders.purchase(tx, { id: buyerId, permissions: ['marketplace.use'] }, later, new Date()),
+    )
     expect(bought).toMatchObject({ status: 'paid', total_price: 30 })
-    expect(balances(server, 'bob')).toMatchObject({ balance: 300 - 100 - 30, frozen_balance: 0 })
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 300 - 100 - 30, frozen_balance: 0 })
   })
 })
