@@ -13,7 +13,6 @@ import {
   marketplaceOrder,
   type OrderStatus,
   type TransactionType,
-  wallet,
   walletTransaction,
 } from './marketplace.tables'
 
@@ -23,7 +22,7 @@ export type OrderHistoryQuery = PageQuery & {
   listing_id?: string | undefined
 }
 
-const tables = engineTables({ user, listing, marketplaceOrder, wallet, walletTransaction })
+const tables = engineTables({ user, listing, marketplaceOrder, walletTransaction })
 
 /** The caller's orders (or sales with `role=seller`), newest first, with the listing's title and the other party. */
 export async function listOrderHistory(db: EngineDb, userId: string, query: OrderHistoryQuery) {
@@ -68,16 +67,15 @@ export async function listTransactionHistory(
   ownerId: string,
   query: PageQuery & { type?: TransactionType | undefined },
 ) {
-  const { user, listing, marketplaceOrder, wallet, walletTransaction: entry } = tables(db)
+  const { listing, marketplaceOrder, walletTransaction: entry } = tables(db)
   const window = pageWindow(query)
   const entryOrder = aliasedTable(marketplaceOrder, 'entry_order')
   const entryListing = aliasedTable(listing, 'entry_listing')
-  const otherLeg = aliasedTable(entry, 'other_leg')
   const counterpartyId = sql<string | null>`CASE ${entry.referenceType}
     WHEN 'order' THEN CASE WHEN ${entryOrder.buyerId} = ${ownerId} THEN ${entryOrder.sellerId} ELSE ${entryOrder.buyerId} END
-    WHEN 'transfer' THEN (SELECT ${wallet.userId} FROM ${otherLeg} JOIN ${wallet} ON ${wallet.id} = ${otherLeg.walletId}
-      WHERE ${otherLeg.referenceType} = 'transfer' AND ${otherLeg.referenceId} = ${entry.referenceId}
-        AND ${otherLeg.walletId} <> ${entry.walletId} LIMIT 1)
+    WHEN 'transfer' THEN (SELECT w2.user_id FROM wallet_transaction t2 JOIN wallet w2 ON w2.id = t2.wallet_id
+      WHERE t2.reference_type = 'transfer' AND t2.reference_id = ${entry.referenceId}
+        AND t2.wallet_id <> ${entry.walletId} LIMIT 1)
     ELSE NULL END`
   const conditions: SQL[] = [eq(entry.walletId, ownWallet.id)]
   if (query.type) conditions.push(eq(entry.type, query.type))
@@ -87,7 +85,7 @@ export async function listTransactionHistory(
       entry,
       listingTitle: entryListing.title,
       counterpartyId,
-      counterpartyUsername: sql<string | null>`(SELECT ${user.username} FROM ${user} WHERE ${user.id} = ${counterpartyId})`,
+      counterpartyUsername: sql<string | null>`(SELECT username FROM "user" WHERE id = ${counterpartyId})`,
     })
     .from(entry)
     .leftJoin(entryOrder, and(eq(entry.referenceType, 'order'), eq(entryOrder.id, entry.referenceId)))

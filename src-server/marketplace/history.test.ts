@@ -182,7 +182,7 @@ describe('histories carry names, not ids', () => {
     server.app.ctx.db.$client
       .prepare('UPDATE wallet SET last_seq = last_seq + 1 WHERE user_id = ?')
       .run(await userIdOf(server, 'bob'))
-    expect(ledgerViolations(server.app.ctx.db)).toEqual([
+    expect(await ledgerViolations(server.app.ctx.database.reader)).toEqual([
       expect.stringContaining('4 entries up to seq 4, last_seq 5'),
     ])
     server.app.ctx.db.$client

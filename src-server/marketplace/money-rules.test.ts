@@ -166,8 +166,8 @@ describe("a sale's income is held for the refund window", () => {
     const sam = await userIdOf(server, 'sam')
     // Held through the whole UTC day the window ends on; released by the first read after it.
     const lastDay = new Date(`${new Date(until).toISOString().slice(0, 10)}T23:59:59.999Z`)
-    expect(services.wallet.read(sam, lastDay)).toMatchObject({ balance: 0, frozen_balance: 90 })
-    expect(services.wallet.read(sam, new Date(lastDay.getTime() + 1))).toMatchObject({
+    expect(await services.wallet.read(sam, lastDay)).toMatchObject({ balance: 0, frozen_balance: 90 })
+    expect(await services.wallet.read(sam, new Date(lastDay.getTime() + 1))).toMatchObject({
       balance: 90,
       frozen_balance: 0,
     })
