@@ -41,6 +41,11 @@ const postgresTests = [
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
+  'src-server/marketplace/idempotent-fault.test.ts',
+  'src-server/marketplace/money-rules.test.ts',
+  'src-server/marketplace/orders.test.ts',
+  'src-server/marketplace/two-instances.test.ts',
+  'src-server/marketplace/wallet.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 

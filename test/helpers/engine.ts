@@ -11,17 +11,18 @@ import { createDatabaseBeside } from './postgres'
 export const TEST_ENGINE: 'sqlite' | 'postgres' =
   process.env.SWITCHBOARD_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
 
-/** On PostgreSQL, a fresh database (a copy of the project's migrated one) for one test server; else undefined. */
-export async function convertedDomainsDatabase(): Promise<Database | undefined> {
+/** On PostgreSQL, the address of a fresh database (a copy of the project's migrated one); else undefined. */
+export async function freshPostgresUrl(): Promise<string | undefined> {
   if (TEST_ENGINE !== 'postgres') return undefined
   const template = inject('postgresTemplate')
   if ('unavailable' in template) throw new Error(template.unavailable)
-  const url = await createDatabaseBeside(
-    template.url,
-    `test_${randomUUID().replaceAll('-', '')}`,
-    template.database,
-  )
-  return openPostgresEngine(url, findAppRoot())
+  return createDatabaseBeside(template.url, `test_${randomUUID().replaceAll('-', '')}`, template.database)
+}
+
+/** On PostgreSQL, a fresh database for one test server; else undefined. */
+export async function convertedDomainsDatabase(): Promise<Database | undefined> {
+  const url = await freshPostgresUrl()
+  return url === undefined ? undefined : openPostgresEngine(url, findAppRoot())
 }
 
 /**
