@@ -3,6 +3,7 @@
  * seller emptying their wallet before a refund, transfers to disabled accounts, minting by top-up. Each case checks
  * the stored ledger and balances; the frame checks conservation after every test.
  */
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import {
   agentOf,
@@ -10,6 +11,7 @@ import {
   loopbackClient,
   marketplaceTestFrame,
   moneyFootprint,
+  numbers,
   publish,
   publishedListing,
   servicesOf,
@@ -28,18 +30,20 @@ async function start() {
 }
 
 /** The ledger entries of one order, in the order they were written. */
-function orderEntries(orderId: string) {
-  return server.app.ctx.db.$client
-    .prepare(
-      `SELECT u.username, t.type, t.amount, t.balance_after, t.frozen_after FROM wallet_transaction t
-       JOIN wallet w ON w.id = t.wallet_id JOIN user u ON u.id = w.user_id
-       WHERE t.reference_type = 'order' AND t.reference_id = ? ORDER BY t.rowid`,
-    )
-    .all(orderId)
+async function orderEntries(orderId: string) {
+  const rows = await server.rows<Record<string, unknown>>(
+    sql`SELECT u.username, t.type, t.amount, t.balance_after, t.frozen_after FROM wallet_transaction t
+        JOIN wallet w ON w.id = t.wallet_id JOIN "user" u ON u.id = w.user_id
+        WHERE t.reference_type = 'order' AND t.reference_id = ${orderId} ORDER BY t.id`,
+  )
+  return rows.map(({ username, type, ...amounts }) => ({ username, type, ...numbers(amounts) }))
 }
 
-function listingStatus(id: string) {
-  return server.app.ctx.db.$client.prepare('SELECT status, base_price FROM listing WHERE id = ?').get(id)
+async function listingStatus(id: string) {
+  const [row] = await server.rows<{ status: string; base_price: unknown }>(
+    sql`SELECT status, base_price FROM listing WHERE id = ${id}`,
+  )
+  return row && { status: row.status, base_price: Number(row.base_price) }
 }
 
 describe('the price the buyer was shown', () => {
@@ -91,10 +95,10 @@ describe('the price the buyer was shown', () => {
     ]
     for (const [id, body] of edits)
       expect((await http.send('PUT', 'sam', `/api/marketplace/listings/${id}`, body)).status).toBe(200)
-    expect(listingStatus(priced)).toEqual({ status: 'pending_review', base_price: 900 })
-    expect(listingStatus(modelled)).toMatchObject({ status: 'pending_review' })
-    expect(listingStatus(reassigned)).toMatchObject({ status: 'pending_review' })
-    expect(listingStatus(retitled)).toMatchObject({ status: 'published' })
+    expect(await listingStatus(priced)).toEqual({ status: 'pending_review', base_price: 900 })
+    expect(await listingStatus(modelled)).toMatchObject({ status: 'pending_review' })
+    expect(await listingStatus(reassigned)).toMatchObject({ status: 'pending_review' })
+    expect(await listingStatus(retitled)).toMatchObject({ status: 'published' })
 
     // Out of the market until an admin publishes it again: not listed, not for sale at the new price.
     const market = await http.send('GET', 'bob', '/api/marketplace/listings?size=100')
@@ -130,7 +134,7 @@ describe("a sale's income is held for the refund window", () => {
     expect([refund.status, refund.body.status]).toEqual([200, 'refunded'])
     expect(await balances(server, 'bob')).toMatchObject({ balance: 200, frozen_balance: 0 })
     expect(await balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 0, total_earned: 0 })
-    expect(orderEntries(order.id as string)).toEqual([
+    expect(await orderEntries(order.id as string)).toEqual([
       { username: 'bob', type: 'spend', amount: -200, balance_after: 0, frozen_after: 0 },
       { username: 'platform', type: 'commission', amount: 20, balance_after: 20, frozen_after: 0 },
       { username: 'sam', type: 'income', amount: 180, balance_after: 150, frozen_after: 180 },
@@ -146,7 +150,7 @@ describe("a sale's income is held for the refund window", () => {
     const listingId = await publishedListing(server, 'sam', { base_price: 200 })
     await topUp(server, 'bob', 200)
     const order = (await http.post('bob', '/api/marketplace/orders', { listing_id: listingId })).body
-    expect(orderEntries(order.id as string)).toContainEqual(
+    expect(await orderEntries(order.id as string)).toContainEqual(
       expect.objectContaining({ username: 'sam', type: 'hold', amount: 130, frozen_after: 180 }),
     )
     const refund = await http.post('bob', `/api/marketplace/orders/${order.id}/refund`, { reason: 'no' })
@@ -171,13 +175,11 @@ describe("a sale's income is held for the refund window", () => {
       balance: 90,
       frozen_balance: 0,
     })
-    expect(
-      server.app.ctx.db.$client
-        .prepare(
-          "SELECT amount, balance_after, frozen_after FROM wallet_transaction WHERE type = 'release' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ?)",
-        )
-        .all(sam),
-    ).toEqual([{ amount: 0, balance_after: 90, frozen_after: 0 }])
+    const released = await server.rows<Record<string, unknown>>(
+      sql`SELECT amount, balance_after, frozen_after FROM wallet_transaction
+          WHERE type = 'release' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ${sam})`,
+    )
+    expect(released.map(numbers)).toEqual([{ amount: 0, balance_after: 90, frozen_after: 0 }])
   })
 })
 
@@ -236,13 +238,11 @@ describe('top-ups', () => {
     expect(raced.filter((sent) => sent.status === 200)).toHaveLength(5)
     expect(raced.filter((sent) => sent.body.error?.code === 'TOPUP_LIMIT_EXCEEDED')).toHaveLength(5)
     expect(await balances(server, 'ben')).toMatchObject({ balance: 500 })
-    expect(
-      server.app.ctx.db.$client
-        .prepare(
-          "SELECT count(*) AS n FROM wallet_transaction WHERE type = 'topup' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ?)",
-        )
-        .get(await userIdOf(server, 'ben')),
-    ).toEqual({ n: 5 })
+    const [topups] = await server.rows<{ n: unknown }>(
+      sql`SELECT count(*) AS n FROM wallet_transaction
+          WHERE type = 'topup' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ${await userIdOf(server, 'ben')})`,
+    )
+    expect(Number(topups?.n)).toBe(5)
   })
 })
 
@@ -252,14 +252,12 @@ describe('cover images', () => {
     const listingId = await publishedListing(server, 'sam', {
       cover_image_url: 'https://example.org/cover.png',
     })
-    const stored = () =>
-      server.app.ctx.db.$client
-        .prepare('SELECT cover_image_url FROM listing WHERE id = ?')
-        .pluck()
-        .get(listingId)
-    expect(stored()).toBe('https://example.org/cover.png')
-    const count = () => server.app.ctx.db.$client.prepare('SELECT count(*) FROM listing').pluck().get()
-    const listings = count()
+    const stored = async () =>
+      (await server.rows<{ url: string }>(sql`SELECT cover_image_url AS url FROM listing WHERE id = ${listingId}`))[0]
+        ?.url
+    expect(await stored()).toBe('https://example.org/cover.png')
+    const count = async () => Number((await server.rows<{ n: unknown }>(sql`SELECT count(*) AS n FROM listing`))[0]?.n)
+    const listings = await count()
     for (const bad of [
       'javascript:alert(document.cookie)',
       'http://example.org/cover.png',
@@ -280,7 +278,7 @@ describe('cover images', () => {
       })
       expect([created.status, created.body.error?.code], bad).toEqual([422, 'VALIDATION_ERROR'])
     }
-    expect(stored()).toBe('https://example.org/cover.png')
-    expect(count()).toBe(listings)
+    expect(await stored()).toBe('https://example.org/cover.png')
+    expect(await count()).toBe(listings)
   })
 })
