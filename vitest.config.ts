@@ -42,6 +42,7 @@ const postgresTests = [
   'src-server/auth/password-change.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
   'src-server/marketplace/idempotent-fault.test.ts',
+  'src-server/marketplace/listings.test.ts',
   'src-server/marketplace/money-rules.test.ts',
   'src-server/marketplace/orders.test.ts',
   'src-server/marketplace/two-instances.test.ts',

@@ -8,6 +8,7 @@ import {
   literalLimit,
   perShape,
   preparePlain,
+  runSql,
 } from '../platform/db'
 import { type ListingStatus, listing, listingCount, marketplaceOrder } from './marketplace.tables'
 
@@ -316,11 +317,17 @@ export async function searchListingItems(db: EngineDb, filter: ListingFilter) {
   return { rows: rows as ListingItemRow[], total }
 }
 
+/** Any constant of the advisory lock space: only listing inserts take this one. */
+const LISTING_INSERT_LOCK = 7_004_310_705
+
 export async function insertListing(
   db: EngineDb,
   values: Omit<typeof listing.$inferInsert, 'searchId'>,
 ): Promise<string> {
   const { listing } = tables(db)
+  // The next search id is read from the table: on PostgreSQL, where sellers on several instances insert at once,
+  // listing inserts take turns (a transaction-scoped advisory lock; SQLite's transactions take turns anyway).
+  if (isPostgres(db)) await runSql(db, sql`SELECT pg_advisory_xact_lock(${LISTING_INSERT_LOCK})`)
   const [row] = await db
     .insert(listing)
     .values({ ...values, searchId: sql`(SELECT coalesce(max(${listing.searchId}), 0) + 1 FROM ${listing})` })

@@ -184,13 +184,18 @@ export async function revokeGrantsOfOrder(db: EngineDb, orderId: string, at: str
   await db.update(assetGrant).set({ revokedAt: at }).where(eq(assetGrant.orderId, orderId))
 }
 
-export async function markOrderRefunded(db: EngineDb, id: string, at: string, reason: string): Promise<OrderRow> {
+/** Marks a paid order refunded: the row, or null when it is not paid (any more). */
+export async function markOrderRefunded(
+  db: EngineDb,
+  id: string,
+  at: string,
+  reason: string,
+): Promise<OrderRow | null> {
   const { marketplaceOrder: order } = tables(db)
   const [row] = await db
     .update(order)
     .set({ status: 'refunded', refundedAt: at, refundReason: reason })
-    .where(eq(order.id, id))
+    .where(and(eq(order.id, id), eq(order.status, 'paid')))
     .returning()
-  if (!row) throw new Error(`order ${id} vanished inside its transaction`)
-  return row
+  return row ?? null
 }

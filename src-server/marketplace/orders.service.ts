@@ -109,6 +109,9 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
         throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
       if (item.sellerId === buyerId)
         throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
+      // Before the ownership check: a purchase of the same listing by the same buyer on another instance waits on
+      // the buyer's wallet, then finds its order.
+      await ledger.lockWallets(tx, [buyerId, item.sellerId, platformUserId()])
       const owned = await repo.findPaidOrderId(tx, listingId, buyerId)
       if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
 
@@ -121,7 +124,6 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
         })
       const now = at.toISOString()
       // 1. Check the balance. A free listing moves no points, so it needs no wallet of the buyer.
-      await ledger.lockWallets(tx, [buyerId, item.sellerId, platformUserId()])
       const buyerWallet = price > 0 ? await ledger.openExistingWallet(tx, buyerId, at) : null
       const available = buyerWallet?.balance ?? 0
       if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
@@ -286,7 +288,11 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
           )
       await repo.revokeGrantsOfOrder(tx, order.id, at.toISOString())
       await withdrawReviewOf(tx, order.listingId, buyerId)
-      return presentOrder(await repo.markOrderRefunded(tx, order.id, at.toISOString(), reason))
+      // Only a paid order is marked: a refund of it that committed first (another instance's, whose wallet locks
+      // this one waited on) leaves nothing to mark, and this refund's writes roll back.
+      const refunded = await repo.markOrderRefunded(tx, order.id, at.toISOString(), reason)
+      if (!refunded) throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
+      return presentOrder(refunded)
     },
 
     /** A buyer's order or a seller's sale; anyone else's is not found. */
