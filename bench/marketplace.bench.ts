@@ -201,7 +201,9 @@ export async function run(): Promise<BenchResult[]> {
           const buyer = { id: groupBuyers[pair % GROUP_BUYERS] as string, permissions: [] }
           const listingId = listings[Math.floor(pair / GROUP_BUYERS)] as string
           group.push(
-            services.orders.inPurchaseGroup((tx) => services.orders.purchase(tx, buyer, listingId, new Date())),
+            services.orders.inPurchaseGroup((tx) =>
+              services.orders.purchase(tx, buyer, listingId, new Date()),
+            ),
           )
         }
         await Promise.all(group)

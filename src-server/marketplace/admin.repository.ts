@@ -8,7 +8,10 @@ const tables = engineTables({ user, listing, marketplaceOrder, wallet, walletTra
 /** The platform account's commission entries, net of the reversals refunds make. */
 function platformCommission(db: EngineDb, platformUserId: string) {
   const { wallet, walletTransaction } = tables(db)
-  return and(eq(wallet.userId, platformUserId), inArray(walletTransaction.type, ['commission', 'refund_reversal']))
+  return and(
+    eq(wallet.userId, platformUserId),
+    inArray(walletTransaction.type, ['commission', 'refund_reversal']),
+  )
 }
 
 /** Listings not unlisted, orders paid or refunded, people (not the platform account), volume and commission. */

@@ -69,7 +69,9 @@ export function createAdminService(database: Database, platformUserId: () => str
         new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
       )
       const since = dates[0] as string
-      const ordersOn = new Map((await stats.dailyOrders(database.reader, since)).map((row) => [row.date, row]))
+      const ordersOn = new Map(
+        (await stats.dailyOrders(database.reader, since)).map((row) => [row.date, row]),
+      )
       const commissionOn = new Map(
         (await stats.dailyCommission(database.reader, platformUserId(), since)).map((row) => [
           row.date,

@@ -117,7 +117,11 @@ describe('purchases in one group commit', () => {
       { username: 'dora', status: 'paid' },
     ])
     expect(await balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
-    expect(await balances(server, 'carl')).toMatchObject({ balance: carlTopUp, frozen_balance: 0, total_spent: 0 })
+    expect(await balances(server, 'carl')).toMatchObject({
+      balance: carlTopUp,
+      frozen_balance: 0,
+      total_spent: 0,
+    })
     expect((await balances(server, 'sam'))?.frozen_balance).toBe(2 * 90)
   }
 
@@ -327,7 +331,6 @@ describe('Idempotency-Key', () => {
   it('forgets a key after 24 hours', async () => {
     server = await startTestServer()
     await server.headersFor('bob')
-    const db = server.app.ctx.db
     const { wallet } = servicesOf(server).services
     const userId = await userIdOf(server, 'bob')
     const hash = requestHash('POST /api/wallet/topup', { amount: 10 })

@@ -24,7 +24,11 @@ afterAll(() => server.close())
 
 /** The ids a search finds, in its order (newest first). */
 async function found(filter: Omit<ListingFilter, 'limit' | 'offset'>) {
-  const { rows, total } = await searchListings(server.app.ctx.database.reader, { ...filter, limit: 20, offset: 0 })
+  const { rows, total } = await searchListings(server.app.ctx.database.reader, {
+    ...filter,
+    limit: 20,
+    offset: 0,
+  })
   expect(total).toBe(rows.length)
   return rows.map((row) => row.id)
 }
@@ -32,10 +36,20 @@ async function found(filter: Omit<ListingFilter, 'limit' | 'offset'>) {
 describe('a keyword search', () => {
   it('honours the status and seller filters like a search without a keyword', async () => {
     const sam = await userIdOf(server, 'sam')
-    expect(await found({ keyword: 'invoice', status: 'published' })).toEqual([ids.bobPublished, ids.samPublished])
-    expect(await found({ keyword: 'invoice', status: 'published', sellerId: sam })).toEqual([ids.samPublished])
-    expect(await found({ keyword: 'invoice', status: 'pending_review' })).toEqual([ids.bobPending, ids.samPending])
-    expect(await found({ keyword: 'invoice', status: 'pending_review', sellerId: sam })).toEqual([ids.samPending])
+    expect(await found({ keyword: 'invoice', status: 'published' })).toEqual([
+      ids.bobPublished,
+      ids.samPublished,
+    ])
+    expect(await found({ keyword: 'invoice', status: 'published', sellerId: sam })).toEqual([
+      ids.samPublished,
+    ])
+    expect(await found({ keyword: 'invoice', status: 'pending_review' })).toEqual([
+      ids.bobPending,
+      ids.samPending,
+    ])
+    expect(await found({ keyword: 'invoice', status: 'pending_review', sellerId: sam })).toEqual([
+      ids.samPending,
+    ])
     // A seller's own view: every status, only theirs.
     expect(await found({ keyword: 'invoice', sellerId: sam })).toEqual([ids.samPending, ids.samPublished])
     expect(await found({ keyword: 'invoice splitter', sellerId: sam })).toEqual([ids.samPending])

@@ -93,7 +93,11 @@ const tables = engineTables({ listing, listingCount, marketplaceOrder, user })
 export async function findListing(db: EngineDb, id: string): Promise<ListingWithSeller | null> {
   const { listing, user } = tables(db)
   const [row] = await db
-    .select({ ...getTableColumns(listing), sellerUsername: user.username, sellerAvatarUrl: publicAvatarUrlOn(db) })
+    .select({
+      ...getTableColumns(listing),
+      sellerUsername: user.username,
+      sellerAvatarUrl: publicAvatarUrlOn(db),
+    })
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
     .where(eq(listing.id, id))
@@ -220,13 +224,18 @@ function countedTotal(db: Db, filter: Search) {
 }
 
 /** A search on PostgreSQL: the same filters, sorts and pages as the SQLite statements, as a drizzle query. */
-async function searchOnPg(db: EngineDb, filter: ListingFilter & { columns: Search['columns'] }, words: string[]) {
+async function searchOnPg(
+  db: EngineDb,
+  filter: ListingFilter & { columns: Search['columns'] },
+  words: string[],
+) {
   const { listing, user } = tables(db)
   const conditions: SQL[] = []
   if (filter.status !== undefined) conditions.push(eq(listing.status, filter.status))
   if (filter.sellerId !== undefined) conditions.push(eq(listing.sellerId, filter.sellerId))
   if (filter.assetType !== undefined) conditions.push(sql`${listing.assetType} = ${filter.assetType}`)
-  if (filter.pricingModel !== undefined) conditions.push(sql`${listing.pricingModel} = ${filter.pricingModel}`)
+  if (filter.pricingModel !== undefined)
+    conditions.push(sql`${listing.pricingModel} = ${filter.pricingModel}`)
   if (words.length > 0 && usesIndex(filter)) {
     // The words hold only letters and digits, so none is tsquery syntax.
     const query = words.map((word) => `${word.toLowerCase()}:*`).join(' & ')

@@ -124,7 +124,10 @@ export function createListingService(database: Database, ownersDb: Queryable, as
 
     /** The seller's own listings in every status, newest first, with each moderation reason. */
     async mine(seller: Viewer, query: PageQuery) {
-      const { rows, total } = await repo.searchListings(database.reader, { sellerId: seller.id, ...pageWindow(query) })
+      const { rows, total } = await repo.searchListings(database.reader, {
+        sellerId: seller.id,
+        ...pageWindow(query),
+      })
       return toPage(rows.map(presentListing), total, query)
     },
 
@@ -139,17 +142,17 @@ export function createListingService(database: Database, ownersDb: Queryable, as
       checkOwnership(assetType, input.asset_id, seller.id)
       const id = await database.transact((tx) =>
         repo.insertListing(tx, {
-        sellerId: seller.id,
-        assetType,
-        assetId: input.asset_id,
-        title: input.title,
-        description: input.description ?? '',
-        coverImageUrl: input.cover_image_url ?? null,
-        pricingModel,
-        basePrice: input.base_price,
-        tags: input.tags ?? [],
-        status: 'pending_review',
-      }),
+          sellerId: seller.id,
+          assetType,
+          assetId: input.asset_id,
+          title: input.title,
+          description: input.description ?? '',
+          coverImageUrl: input.cover_image_url ?? null,
+          pricingModel,
+          basePrice: input.base_price,
+          tags: input.tags ?? [],
+          status: 'pending_review',
+        }),
       )
       return detail(id)
     },
@@ -175,19 +178,21 @@ export function createListingService(database: Database, ownersDb: Queryable, as
         assetId !== row.assetId
       const backToReview = row.status === 'rejected' || (row.status === 'published' && termsChanged)
       const status: ListingStatus = backToReview ? 'pending_review' : row.status
-      await database.transact((tx) => repo.updateListing(tx, id, {
-        assetType,
-        assetId,
-        pricingModel,
-        basePrice,
-        status,
-        ...(backToReview &&
-          row.status === 'published' && { statusReason: 'Price, pricing model or asset changed' }),
-        ...(input.title !== undefined && { title: input.title }),
-        ...(input.description !== undefined && { description: input.description }),
-        ...(input.cover_image_url !== undefined && { coverImageUrl: input.cover_image_url }),
-        ...(input.tags !== undefined && { tags: input.tags }),
-      }))
+      await database.transact((tx) =>
+        repo.updateListing(tx, id, {
+          assetType,
+          assetId,
+          pricingModel,
+          basePrice,
+          status,
+          ...(backToReview &&
+            row.status === 'published' && { statusReason: 'Price, pricing model or asset changed' }),
+          ...(input.title !== undefined && { title: input.title }),
+          ...(input.description !== undefined && { description: input.description }),
+          ...(input.cover_image_url !== undefined && { coverImageUrl: input.cover_image_url }),
+          ...(input.tags !== undefined && { tags: input.tags }),
+        }),
+      )
       return detail(id)
     },
 

@@ -340,7 +340,13 @@ describe('listing moderation', () => {
     )
     // JSON text on SQLite, jsonb (parsed by the driver) on PostgreSQL.
     const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value)
-    expect(audit.map((row) => ({ ...row, before_json: parsed(row.before_json), after_json: parsed(row.after_json) }))).toEqual([
+    expect(
+      audit.map((row) => ({
+        ...row,
+        before_json: parsed(row.before_json),
+        after_json: parsed(row.after_json),
+      })),
+    ).toEqual([
       {
         action: 'listing.status',
         target_id: id,

@@ -253,10 +253,14 @@ describe('cover images', () => {
       cover_image_url: 'https://example.org/cover.png',
     })
     const stored = async () =>
-      (await server.rows<{ url: string }>(sql`SELECT cover_image_url AS url FROM listing WHERE id = ${listingId}`))[0]
-        ?.url
+      (
+        await server.rows<{ url: string }>(
+          sql`SELECT cover_image_url AS url FROM listing WHERE id = ${listingId}`,
+        )
+      )[0]?.url
     expect(await stored()).toBe('https://example.org/cover.png')
-    const count = async () => Number((await server.rows<{ n: unknown }>(sql`SELECT count(*) AS n FROM listing`))[0]?.n)
+    const count = async () =>
+      Number((await server.rows<{ n: unknown }>(sql`SELECT count(*) AS n FROM listing`))[0]?.n)
     const listings = await count()
     for (const bad of [
       'javascript:alert(document.cookie)',

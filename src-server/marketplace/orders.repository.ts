@@ -1,6 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { type Db, type EngineDb, engineTables, isPostgres, perHandle } from '../platform/db'
-import { type AssetType, assetGrant, type ListingStatus, listing, marketplaceOrder } from './marketplace.tables'
+import {
+  type AssetType,
+  assetGrant,
+  type ListingStatus,
+  listing,
+  marketplaceOrder,
+} from './marketplace.tables'
 
 const tables = engineTables({ assetGrant, listing, marketplaceOrder })
 

@@ -75,7 +75,9 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
    */
   async function platformWalletId(at: Date): Promise<string> {
     if (!platformWallet)
-      platformWallet = await database.transact(async (tx) => (await ledger.openWallet(tx, platformUserId(), at)).id)
+      platformWallet = await database.transact(
+        async (tx) => (await ledger.openWallet(tx, platformUserId(), at)).id,
+      )
     return platformWallet
   }
 
@@ -107,8 +109,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       requireVisible(listingId, item, buyer)
       if (item.status !== 'published')
         throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
-      if (item.sellerId === buyerId)
-        throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
+      if (item.sellerId === buyerId) throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
       // Before the ownership check: a purchase of the same listing by the same buyer on another instance waits on
       // the buyer's wallet, then finds its order.
       await ledger.lockWallets(tx, [buyerId, item.sellerId, platformUserId()])
@@ -218,8 +219,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
      */
     async refund(tx: EngineDb, buyerId: string, orderId: string, reason: string, at: Date) {
       const order = await repo.findOrder(tx, orderId)
-      if (!order || order.buyerId !== buyerId)
-        throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
+      if (!order || order.buyerId !== buyerId) throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
       if (order.status === 'refunded') throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
       const refundableUntil = await refundDeadline(tx, order)
       if (at.getTime() > refundableUntil.getTime())
@@ -262,8 +262,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
             earnedDelta: -order.sellerIncome,
             ...(fromHeld > 0 && { holds: changeHold(sellerWallet.holds, holdDay, -fromHeld) }),
             ...reference,
-            description:
-              fromHeld > 0 ? `${description} (${fromHeld} points from held income)` : description,
+            description: fromHeld > 0 ? `${description} (${fromHeld} points from held income)` : description,
           },
           at,
         )

@@ -24,7 +24,9 @@ let server: TestServer
 const { call, buy, setConfig } = marketplaceTestFrame(() => server)
 
 async function assetOf(listingId: string) {
-  const [row] = await server.rows<{ asset_id: string }>(sql`SELECT asset_id FROM listing WHERE id = ${listingId}`)
+  const [row] = await server.rows<{ asset_id: string }>(
+    sql`SELECT asset_id FROM listing WHERE id = ${listingId}`,
+  )
   if (!row) throw new Error(`no listing ${listingId}`)
   return row
 }
@@ -75,7 +77,11 @@ describe('purchase', () => {
     })
     expect(await balances(server, 'bob')).toMatchObject({ balance: 45, frozen_balance: 0, total_spent: 155 })
     // The seller's income is held for the refund window.
-    expect(await balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 139, total_earned: 139 })
+    expect(await balances(server, 'sam')).toMatchObject({
+      balance: 0,
+      frozen_balance: 139,
+      total_earned: 139,
+    })
     expect(await platformBalance(server)).toBe(16)
     const entries = await amounts(
       sql`SELECT type, amount FROM wallet_transaction WHERE reference_type = 'order' AND reference_id = ${order.id}

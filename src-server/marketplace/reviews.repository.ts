@@ -50,7 +50,11 @@ export async function listingExists(db: EngineDb, listingId: string): Promise<bo
 }
 
 /** The id of the author's review of the listing, or null when they have not reviewed it. */
-export async function findReviewIdBy(db: EngineDb, listingId: string, authorId: string): Promise<string | null> {
+export async function findReviewIdBy(
+  db: EngineDb,
+  listingId: string,
+  authorId: string,
+): Promise<string | null> {
   const { review } = tables(db)
   const [row] = await db
     .select({ id: review.id })
@@ -70,7 +74,11 @@ export async function insertReview(
 }
 
 /** Marks the author's counted review of the listing as not counted; its rating, or null when none was counted. */
-export async function uncountReview(db: EngineDb, listingId: string, authorId: string): Promise<number | null> {
+export async function uncountReview(
+  db: EngineDb,
+  listingId: string,
+  authorId: string,
+): Promise<number | null> {
   const { review } = tables(db)
   const [row] = await db
     .update(review)

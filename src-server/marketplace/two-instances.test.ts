@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { TEST_ENGINE, freshPostgresUrl } from '../../test/helpers/engine'
+import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
 import {
   createListing,
   loopbackClient,
@@ -86,7 +86,8 @@ describe('two instances on one PostgreSQL database', () => {
           const sent = [first]
           if (n % 5 === 0)
             sent.push((n % 2 === 0 ? onB : onA).post(buyer, '/api/marketplace/orders', order(), key))
-          else if (n % 7 === 3) sent.push((n % 2 === 0 ? onB : onA).post(buyer, '/api/marketplace/orders', order()))
+          else if (n % 7 === 3)
+            sent.push((n % 2 === 0 ? onB : onA).post(buyer, '/api/marketplace/orders', order()))
           purchases.push({ buyer, listing: id, price, sent })
           n++
         }
@@ -96,19 +97,28 @@ describe('two instances on one PostgreSQL database', () => {
       const transfers: Promise<Sent>[] = []
       for (let i = 0; i < 30; i++) {
         transfers.push(
-          (i % 2 === 0 ? onA : onB).post('ann', '/api/wallet/transfer', { to_user_id: benId, amount: 1 + (i % 4) }),
-          (i % 2 === 0 ? onB : onA).post('ben', '/api/wallet/transfer', { to_user_id: annId, amount: 2 + (i % 3) }),
+          (i % 2 === 0 ? onA : onB).post('ann', '/api/wallet/transfer', {
+            to_user_id: benId,
+            amount: 1 + (i % 4),
+          }),
+          (i % 2 === 0 ? onB : onA).post('ben', '/api/wallet/transfer', {
+            to_user_id: annId,
+            amount: 2 + (i % 3),
+          }),
         )
       }
-      const answered = await Promise.all(purchases.map(async (p) => ({ ...p, answers: await Promise.all(p.sent) })))
+      const answered = await Promise.all(
+        purchases.map(async (p) => ({ ...p, answers: await Promise.all(p.sent) })),
+      )
       const transferred = await Promise.all(transfers)
 
       // Every answer is a paid order or a refusal the buyer can act on; never a server fault.
       const codes = new Set<string>()
       for (const { answers } of answered)
-        for (const answer of answers)
-          if (answer.status !== 201) codes.add(String(answer.body.error?.code))
-      expect([...codes].filter((code) => code !== 'INSUFFICIENT_BALANCE' && code !== 'ALREADY_OWNED')).toEqual([])
+        for (const answer of answers) if (answer.status !== 201) codes.add(String(answer.body.error?.code))
+      expect(
+        [...codes].filter((code) => code !== 'INSUFFICIENT_BALANCE' && code !== 'ALREADY_OWNED'),
+      ).toEqual([])
       expect(transferred.map((t) => t.status)).toEqual(transferred.map(() => 200))
 
       // A key sent to both instances charged once: both answers name the same order, one of them a replay.
@@ -123,23 +133,28 @@ describe('two instances on one PostgreSQL database', () => {
       const paidIds = new Set(
         answered.flatMap((p) => p.answers.filter((r) => r.status === 201).map((r) => r.body.id as string)),
       )
-      const orders = await a.rows<{ id: string; buyer_id: string; listing_id: string; platform_fee: unknown }>(
-        sql`SELECT id, buyer_id, listing_id, platform_fee FROM marketplace_order WHERE status = 'paid'`,
-      )
+      const orders = await a.rows<{
+        id: string
+        buyer_id: string
+        listing_id: string
+        platform_fee: unknown
+      }>(sql`SELECT id, buyer_id, listing_id, platform_fee FROM marketplace_order WHERE status = 'paid'`)
       expect(new Set(orders.map((o) => o.id))).toEqual(paidIds)
       expect(new Set(orders.map((o) => `${o.buyer_id} ${o.listing_id}`)).size).toBe(orders.length)
 
       // Each buyer paid exactly the prices of what they bought, and was refused only what their balance could not
       // pay even at the end (balances only fall while buying): no purchase was lost to a race.
       for (const buyer of BUYERS) {
-        const bought = answered.filter(
-          (p) => p.buyer === buyer && p.answers.some((r) => r.status === 201),
-        )
+        const bought = answered.filter((p) => p.buyer === buyer && p.answers.some((r) => r.status === 201))
         const [wallet] = await a.rows<Record<'balance' | 'frozen_balance' | 'total_spent', unknown>>(
           sql`SELECT balance, frozen_balance, total_spent FROM wallet WHERE user_id = ${await userIdOf(a, buyer)}`,
         )
         const spent = bought.reduce((total, p) => total + p.price, 0)
-        expect(wallet && numbers(wallet)).toEqual({ balance: TOP_UP - spent, frozen_balance: 0, total_spent: spent })
+        expect(wallet && numbers(wallet)).toEqual({
+          balance: TOP_UP - spent,
+          frozen_balance: 0,
+          total_spent: spent,
+        })
         const refused = answered.filter((p) => p.buyer === buyer && !bought.includes(p))
         for (const { price } of refused) expect(price).toBeGreaterThan(TOP_UP - spent)
       }
@@ -147,13 +162,17 @@ describe('two instances on one PostgreSQL database', () => {
       // Ten orders refunded through both instances at once: each refunded once, the other refund refused.
       const refunds = await Promise.all(
         orders.slice(0, 10).map(async (o) => {
-          const buyer = BUYERS.find((name) => answered.some((p) => p.buyer === name && p.listing === o.listing_id && p.answers.some((r) => r.body.id === o.id))) as string
+          const buyer = BUYERS.find((name) =>
+            answered.some(
+              (p) =>
+                p.buyer === name && p.listing === o.listing_id && p.answers.some((r) => r.body.id === o.id),
+            ),
+          ) as string
           const path = `/api/marketplace/orders/${o.id}/refund`
           return Promise.all([onA.post(buyer, path, { reason: 'a' }), onB.post(buyer, path, { reason: 'b' })])
         }),
       )
-      for (const pair of refunds)
-        expect(pair.map((r) => r.status ?? 0).sort()).toEqual([200, 409])
+      for (const pair of refunds) expect(pair.map((r) => r.status ?? 0).sort()).toEqual([200, 409])
       const stillPaid = orders.slice(10)
       const [refundedOrders] = await a.rows<{ n: unknown }>(
         sql`SELECT count(*) AS n FROM marketplace_order WHERE status = 'refunded'`,
@@ -162,7 +181,9 @@ describe('two instances on one PostgreSQL database', () => {
 
       // Conservation: all wallets together (sellers' held income and the platform's commission included) hold
       // exactly what was topped up, and the platform holds exactly the fees of the paid orders.
-      const [holdings] = await a.rows<{ n: unknown }>(sql`SELECT sum(balance + frozen_balance) AS n FROM wallet`)
+      const [holdings] = await a.rows<{ n: unknown }>(
+        sql`SELECT sum(balance + frozen_balance) AS n FROM wallet`,
+      )
       expect(Number(holdings?.n)).toBe(toppedUp)
       const fees = stillPaid.reduce((total, o) => total + Number(o.platform_fee), 0)
       const [platform] = await a.rows<{ balance: unknown }>(

@@ -108,7 +108,9 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
   const byUser = sqlite
     .prepare<[userId: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
     .raw()
-  const byId = sqlite.prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`).raw()
+  const byId = sqlite
+    .prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`)
+    .raw()
   const rowById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
   const insert = sqlite
     .prepare<[id: string, userId: string, createdAt: string, updatedAt: string], OpenedRow>(
@@ -117,7 +119,21 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
     .raw()
   // The totals move by their deltas; the holds only when the entry changes them (null keeps them).
   const apply = sqlite.prepare<
-    [number, number, number, number, number, string | null, number, string | null, string, string, number, number, number]
+    [
+      number,
+      number,
+      number,
+      number,
+      number,
+      string | null,
+      number,
+      string | null,
+      string,
+      string,
+      number,
+      number,
+      number,
+    ]
   >(
     `UPDATE wallet SET balance = ?, frozen_balance = ?, total_earned = total_earned + ?, total_spent = total_spent + ?,
        last_seq = ?, earnings_day = ?, earned_on_day = ?, holds_json = coalesce(?, holds_json), updated_at = ?
@@ -213,7 +229,14 @@ const openedFromPg = (row: PgOpenedRow): OpenedWallet => ({
   holds: row.holds_json,
 })
 
-const NUMERIC_WALLET_FIELDS = ['balance', 'frozenBalance', 'totalEarned', 'totalSpent', 'lastSeq', 'earnedOnDay']
+const NUMERIC_WALLET_FIELDS = [
+  'balance',
+  'frozenBalance',
+  'totalEarned',
+  'totalSpent',
+  'lastSeq',
+  'earnedOnDay',
+]
 
 function pgStatements(tx: EngineDb): WalletStatements {
   const one = async <T>(query: SQL) => (await runSql<T>(tx, query))[0] ?? null
@@ -284,7 +307,10 @@ function pgStatements(tx: EngineDb): WalletStatements {
       )
     },
     async usersWithFrozen() {
-      const rows = await runSql<{ user_id: string }>(tx, sql`SELECT user_id FROM wallet WHERE frozen_balance > 0`)
+      const rows = await runSql<{ user_id: string }>(
+        tx,
+        sql`SELECT user_id FROM wallet WHERE frozen_balance > 0`,
+      )
       return rows.map((row) => row.user_id)
     },
   }

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { runSql } from '../platform/db'
 import {
   balances,
   expectLedgerConsistent,
@@ -13,6 +12,7 @@ import {
   userIdOf,
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { runSql } from '../platform/db'
 
 let server: TestServer
 const { setConfig } = marketplaceTestFrame(() => server)
@@ -139,7 +139,10 @@ describe('wallet', () => {
       amount: 1,
     })
     expect([platform.statusCode, platform.json().error.code]).toEqual([404, 'USER_NOT_FOUND'])
-    const self = await post('/api/wallet/transfer', 'ann', { to_user_id: await userIdOf(server, 'ann'), amount: 1 })
+    const self = await post('/api/wallet/transfer', 'ann', {
+      to_user_id: await userIdOf(server, 'ann'),
+      amount: 1,
+    })
     expect([self.statusCode, self.json().error.code]).toEqual([400, 'INVALID_TRANSFER'])
     const overdraft = await post('/api/wallet/transfer', 'ann', { to_user_id: benId, amount: 121 })
     expect(overdraft.statusCode).toBe(400)
@@ -199,8 +202,11 @@ describe('daily earn cap', () => {
     await setConfig('commission_rate', 0)
     const { database } = server.app.ctx
     const { services } = servicesOf(server)
-    const transfer = (sender: { id: string; username: string }, input: { to_user_id: string; amount: number }, at: Date) =>
-      database.transact((tx) => services.wallet.transfer(tx, sender, input, at))
+    const transfer = (
+      sender: { id: string; username: string },
+      input: { to_user_id: string; amount: number },
+      at: Date,
+    ) => database.transact((tx) => services.wallet.transfer(tx, sender, input, at))
     const readWallet = (userId: string, at: Date) => services.wallet.read(userId, at)
     await topUp(server, 'ann', 1000)
     await server.headersFor('ben')
@@ -209,11 +215,17 @@ describe('daily earn cap', () => {
 
     await transfer({ id: ann, username: 'ann' }, { to_user_id: ben, amount: 100 }, day)
     await transfer({ id: ann, username: 'ann' }, { to_user_id: ben, amount: 100 }, day)
-    expect(await balances(server, 'ben')).toMatchObject({ balance: 150, frozen_balance: 50, total_earned: 200 })
+    expect(await balances(server, 'ben')).toMatchObject({
+      balance: 150,
+      frozen_balance: 50,
+      total_earned: 200,
+    })
     const listingId = await publishedListing(server, 'ben', { base_price: 30 })
     await topUp(server, 'carl', 30)
     const carl = await userIdOf(server, 'carl')
-    await database.transact((tx) => services.orders.purchase(tx, { id: carl, permissions: [] }, listingId, day))
+    await database.transact((tx) =>
+      services.orders.purchase(tx, { id: carl, permissions: [] }, listingId, day),
+    )
     expect(await balances(server, 'ben')).toMatchObject({ balance: 150, frozen_balance: 80 })
     const types = await server.rows<{ type: string; amount: unknown }>(
       sql`SELECT type, amount FROM wallet_transaction t JOIN wallet w ON w.id = t.wallet_id
@@ -269,7 +281,13 @@ describe('daily earn cap', () => {
     // Nothing credited, so no entry touches the wallet: the new day's counters alone still stamp it.
     const reference = { referenceType: 'transfer', referenceId: 'none', description: 'Nothing' } as const
     await database.transact((tx) =>
-      ledger.creditEarnings(tx, ben, 0, { type: 'transfer_in', ...reference }, new Date('2026-03-02T08:00:00Z')),
+      ledger.creditEarnings(
+        tx,
+        ben,
+        0,
+        { type: 'transfer_in', ...reference },
+        new Date('2026-03-02T08:00:00Z'),
+      ),
     )
     expect(await stored()).toEqual({
       earnings_day: '2026-03-02',

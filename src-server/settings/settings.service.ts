@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import { type Database, type Db, type EngineDb, nowIso, type Queryable } from '../platform/db'
+import { type Database, type EngineDb, nowIso, type Queryable } from '../platform/db'
 import { defineErrors } from '../platform/errors'
 import * as repo from './settings.repository'
 

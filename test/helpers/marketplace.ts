@@ -33,7 +33,11 @@ export async function agentOf(server: TestServer, username: string): Promise<str
       .values({ id: ownerId, username, passwordHash: 'on PostgreSQL', roles: ['user'] })
       .onConflictDoNothing()
       .run()
-  return db.insert(agent).values({ ownerId, name: `agent of ${username}` }).returning().get().id
+  return db
+    .insert(agent)
+    .values({ ownerId, name: `agent of ${username}` })
+    .returning()
+    .get().id
 }
 
 export async function createListing(
@@ -108,11 +112,16 @@ export async function refund(server: TestServer, buyer: string, orderId: string)
 
 /** Each value of a row as a number (PostgreSQL gives bigints, counts and sums as text). */
 export function numbers<K extends string>(row: Record<K, unknown>): Record<K, number> {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])) as Record<K, number>
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])) as Record<
+    K,
+    number
+  >
 }
 
 export async function balances(server: TestServer, username: string) {
-  const [row] = await server.rows<Record<'balance' | 'frozen_balance' | 'total_earned' | 'total_spent', unknown>>(
+  const [row] = await server.rows<
+    Record<'balance' | 'frozen_balance' | 'total_earned' | 'total_spent', unknown>
+  >(
     sql`SELECT balance, frozen_balance, total_earned, total_spent FROM wallet
         WHERE user_id = ${await userIdOf(server, username)}`,
   )
@@ -126,7 +135,9 @@ export async function platformBalance(server: TestServer): Promise<number> {
 
 /** Counts of the rows a money operation may write: equal before and after a refused request. */
 export async function moneyFootprint(server: TestServer) {
-  const [row] = await server.rows<Record<'transactions' | 'orders' | 'grants' | 'balances' | 'frozen', unknown>>(
+  const [row] = await server.rows<
+    Record<'transactions' | 'orders' | 'grants' | 'balances' | 'frozen', unknown>
+  >(
     sql`SELECT (SELECT count(*) FROM wallet_transaction) AS transactions,
               (SELECT count(*) FROM marketplace_order) AS orders,
               (SELECT count(*) FROM asset_grant) AS grants,

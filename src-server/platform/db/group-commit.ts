@@ -16,7 +16,10 @@ export interface CommitGroup {
    * its writes are undone and `recover` (when given) runs in their place in the same transaction: its result, or
    * its error, is the outcome. `work` may run twice (see below), so it must do nothing but database work.
    */
-  run<T>(work: (tx: EngineDb) => Promise<T>, recover?: (tx: EngineDb, error: unknown) => Promise<T>): Promise<T>
+  run<T>(
+    work: (tx: EngineDb) => Promise<T>,
+    recover?: (tx: EngineDb, error: unknown) => Promise<T>,
+  ): Promise<T>
 }
 
 /** SQLite's count of rows written on the connection. */
