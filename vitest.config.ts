@@ -64,6 +64,12 @@ const postgresTests = [
   'src-server/mcp/mcp-privilege.test.ts',
   'src-server/mcp/mcp-servers.test.ts',
   'src-server/mcp/tool-runtime.test.ts',
+  'src-server/marketplace/idempotent-fault.test.ts',
+  'src-server/marketplace/listings.test.ts',
+  'src-server/marketplace/money-rules.test.ts',
+  'src-server/marketplace/orders.test.ts',
+  'src-server/marketplace/two-instances.test.ts',
+  'src-server/marketplace/wallet.test.ts',
   'src-server/settings/settings.test.ts',
 ]
 

@@ -20,6 +20,7 @@ import autocannon from 'autocannon'
 import { ledgerViolations } from '../src-server/marketplace'
 import { findAppRoot } from '../src-server/platform/config'
 import { openDatabase } from '../src-server/platform/db/client'
+import type { EngineDb } from '../src-server/platform/db/engine'
 import type { BenchResult } from './run'
 
 const CONNECTIONS = 32
@@ -305,7 +306,7 @@ export async function run(): Promise<BenchResult[]> {
       }
     await stop(server.child)
     const db = openDatabase(path.join(dataDir, 'switchboard.db'))
-    const violations = ledgerViolations(db)
+    const violations = await ledgerViolations(db as unknown as EngineDb)
     const paid = (
       db.$client.prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'").get() as {
         n: number

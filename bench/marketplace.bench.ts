@@ -164,7 +164,7 @@ export async function run(): Promise<BenchResult[]> {
     const meRate = Math.round((total / meMs) * 1000)
     const purchaseRate = Math.round((total / purchaseMs) * 1000)
     const ratio = purchaseRate / meRate
-    const violations = ledgerViolations(app.ctx.db)
+    const violations = await ledgerViolations(app.ctx.database.reader)
     const paid = (
       sqlite.prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'").get() as {
         n: number
@@ -182,10 +182,13 @@ export async function run(): Promise<BenchResult[]> {
     }
     const { services } = createMarketplaceServices(app.ctx, {})
     for (const id of groupBuyers)
-      services.wallet.topUp(
-        id,
-        { amount: 100 * LISTINGS_PER_GROUP_SIZE * GROUP_SIZES.length, payment_method: 'simulated' },
-        new Date(),
+      await app.ctx.database.transact((tx) =>
+        services.wallet.topUp(
+          tx,
+          id,
+          { amount: 100 * LISTINGS_PER_GROUP_SIZE * GROUP_SIZES.length, payment_method: 'simulated' },
+          new Date(),
+        ),
       )
     const databaseUs: number[] = []
     for (const size of GROUP_SIZES) {
@@ -198,7 +201,9 @@ export async function run(): Promise<BenchResult[]> {
           const buyer = { id: groupBuyers[pair % GROUP_BUYERS] as string, permissions: [] }
           const listingId = listings[Math.floor(pair / GROUP_BUYERS)] as string
           group.push(
-            services.orders.inPurchaseGroup(() => services.orders.purchase(buyer, listingId, new Date())),
+            services.orders.inPurchaseGroup((tx) =>
+              services.orders.purchase(tx, buyer, listingId, new Date()),
+            ),
           )
         }
         await Promise.all(group)
@@ -206,7 +211,7 @@ export async function run(): Promise<BenchResult[]> {
       const used = process.cpuUsage(cpu)
       databaseUs.push(Math.round(((used.user + used.system) / purchases) * 10) / 10)
     }
-    const violationsAfterGroups = ledgerViolations(app.ctx.db)
+    const violationsAfterGroups = await ledgerViolations(app.ctx.database.reader)
 
     // Search over 100,000 listings (the ones above included).
     seed(SEARCH_LISTINGS - forSale.length, () => 1 + Math.floor(Math.random() * 1000))
@@ -226,7 +231,7 @@ export async function run(): Promise<BenchResult[]> {
       if (response.status !== 200) failures += 1
     }
     const p95 = Math.round(percentile(searchMs, 95) * 100) / 100
-    const finalViolations = ledgerViolations(app.ctx.db)
+    const finalViolations = await ledgerViolations(app.ctx.database.reader)
 
     return [
       {

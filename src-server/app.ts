@@ -17,7 +17,7 @@ import {
   conversationPlugin,
   createAgentService,
   createChatOrchestrator,
-  findAgentOwnerIdSync,
+  findAgentOwnerId,
   findAgentsUsingProvider,
 } from './conversation'
 import {
@@ -35,7 +35,7 @@ import {
   migrationsApplied,
   secretKeyPresent,
 } from './health'
-import { createKnowledgeRetriever, findKnowledgeSourceOwnerIdSync, knowledgePlugin } from './knowledge'
+import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
 import { type LanListener, lanCertificate, lanHostNames, lanRoutes, lanTransport } from './lan'
 import { marketplace } from './marketplace'
 import { createToolRuntime, mcpRoutes } from './mcp'
@@ -304,9 +304,9 @@ async function buildApp(
   await app.register(marketplace, {
     ctx,
     assetOwners: {
-      agent: findAgentOwnerIdSync,
-      knowledge_source: findKnowledgeSourceOwnerIdSync,
-      document_agent: findRuntimeAgentOwnerId,
+      agent: (id) => findAgentOwnerId(database.reader, id),
+      knowledge_source: (id) => findKnowledgeSourceOwnerId(database.reader, id),
+      document_agent: (id) => findRuntimeAgentOwnerId(db, id),
     },
   })
   await app.register(mcpRoutes, { ctx })

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
+import { type EngineDb, isPostgres } from '../platform/db'
 import { sniffMimeType } from '../platform/http'
 import { AuthErrors } from './auth.errors'
 import { user } from './auth.tables'
@@ -44,4 +45,13 @@ export function decodeStoredAvatar(stored: string | null): { mimeType: string; b
   const match = stored ? DATA_URL.exec(stored) : null
   if (!match) return null
   return { mimeType: match[1] ?? 'application/octet-stream', bytes: Buffer.from(match[2] ?? '', 'base64') }
+}
+
+/** `publicAvatarUrl` in the engine of `db`'s SQL (PostgreSQL has no `strftime`; the version is the same number). */
+export function publicAvatarUrlOn(db: EngineDb): SQL<string | null> {
+  if (!isPostgres(db)) return publicAvatarUrl
+  return sql<string | null>`CASE WHEN ${user.avatarUrl} IS NOT NULL
+    THEN '/api/users/' || ${user.id} || '/avatar?v=' || floor(extract(epoch FROM ${user.updatedAt}::timestamptz))::bigint
+      || '-' || length(${user.avatarUrl})
+    END`
 }

@@ -6,5 +6,5 @@ export { findUserById, findUserByIdSync, usernamesOfSync } from './auth.reposito
 export { authRoutes } from './auth.routes'
 export { type AuthService, createAuthService } from './auth.service'
 export { user } from './auth.tables'
-export { publicAvatarUrl } from './avatar'
+export { publicAvatarUrl, publicAvatarUrlOn } from './avatar'
 export { closeCodeOf, type HeldConnection, type HoldOptions, type Revocation } from './live-connections'

@@ -1,5 +1,6 @@
 /** The conversation domain's public face: agents, sessions and the chat orchestrator. */
 export {
+  findAgentOwnerId,
   findAgentOwnerIdSync,
   findAgentsUsingProvider,
   findAgentTypeSync,

@@ -1,10 +1,9 @@
 /** The knowledge domain's public face: ownership lookup for the marketplace, the retriever for chat. */
 
-import { eq } from 'drizzle-orm'
 import { createEmbedder } from '../ai'
 import type { AppContext } from '../platform/app-context'
-import type { Queryable } from '../platform/db'
-import { knowledgeSource } from './knowledge.tables'
+import type { EngineDb } from '../platform/db'
+import { findSource } from './knowledge.repository'
 import { createRetrievalService, type KnowledgeRetriever } from './retrieval.service'
 
 export { knowledgePlugin } from './knowledge.plugin'
@@ -17,18 +16,9 @@ export {
 } from './knowledge.tables'
 export type { KnowledgeRetriever, RetrievedChunk } from './retrieval.service'
 
-/**
- * The marketplace's synchronous owner lookup, on SQLite: goes when the marketplace converts (on PostgreSQL the
- * sources are not in SQLite, so listing one needs the marketplace converted).
- */
-export function findKnowledgeSourceOwnerIdSync(db: Queryable, sourceId: string): string | null {
-  return (
-    db
-      .select({ ownerId: knowledgeSource.ownerId })
-      .from(knowledgeSource)
-      .where(eq(knowledgeSource.id, sourceId))
-      .get()?.ownerId ?? null
-  )
+/** The marketplace's owner lookup for a listed source. */
+export async function findKnowledgeSourceOwnerId(db: EngineDb, sourceId: string): Promise<string | null> {
+  return (await findSource(db, sourceId))?.ownerId ?? null
 }
 
 /**

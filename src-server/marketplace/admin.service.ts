@@ -1,5 +1,5 @@
-import { recordAdminActionSync } from '../admin-audit'
-import type { Db } from '../platform/db'
+import { recordAdminAction } from '../admin-audit'
+import type { Database } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as stats from './admin.repository'
 import * as repo from './listings.repository'
@@ -11,10 +11,10 @@ export const MODERATION_STATUSES = ['published', 'rejected', 'suspended'] as con
 export type ModerationStatus = (typeof MODERATION_STATUSES)[number]
 
 /** Moderation and the platform's figures, for admins. */
-export function createAdminService(db: Db, platformUserId: () => string) {
+export function createAdminService(database: Database, platformUserId: () => string) {
   return {
-    listForModeration(query: PageQuery & { status?: ListingStatus | undefined }) {
-      const { rows, total } = repo.searchListings(db, {
+    async listForModeration(query: PageQuery & { status?: ListingStatus | undefined }) {
+      const { rows, total } = await repo.searchListings(database.reader, {
         status: query.status,
         sortOrder: 'asc',
         ...pageWindow(query),
@@ -27,11 +27,11 @@ export function createAdminService(db: Db, platformUserId: () => string) {
       listingId: string,
       input: { status: ModerationStatus; reason?: string | undefined },
     ) {
-      return db.transaction((tx) => {
-        const before = repo.findListing(tx, listingId)
+      return database.transact(async (tx) => {
+        const before = await repo.findListing(tx, listingId)
         if (!before) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
-        repo.updateListing(tx, listingId, { status: input.status, statusReason: input.reason ?? null })
-        recordAdminActionSync(tx, {
+        await repo.updateListing(tx, listingId, { status: input.status, statusReason: input.reason ?? null })
+        await recordAdminAction(tx, {
           actorId,
           action: 'listing.status',
           targetType: 'listing',
@@ -40,15 +40,15 @@ export function createAdminService(db: Db, platformUserId: () => string) {
           after: { status: input.status, reason: input.reason ?? null },
           reason: input.reason,
         })
-        const after = repo.findListing(tx, listingId)
+        const after = await repo.findListing(tx, listingId)
         if (!after) throw new Error('listing vanished inside its transaction')
         return presentListing(after)
       })
     },
 
     /** Platform figures as the contract defines each one. */
-    stats() {
-      const totals = stats.platformTotals(db, platformUserId())
+    async stats() {
+      const totals = await stats.platformTotals(database.reader, platformUserId())
       return {
         total_listings: totals.listings,
         total_orders: totals.orders,
@@ -63,15 +63,20 @@ export function createAdminService(db: Db, platformUserId: () => string) {
      * each counted as its total is: orders paid or refunded, volume of orders still paid, and the platform's
      * commission net of refunds, by the day the order or the transaction was made.
      */
-    dailyStats(days: number) {
+    async dailyStats(days: number) {
       const now = Date.now()
       const dates = Array.from({ length: days }, (_, i) =>
         new Date(now - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
       )
       const since = dates[0] as string
-      const ordersOn = new Map(stats.dailyOrders(db, since).map((row) => [row.date, row]))
+      const ordersOn = new Map(
+        (await stats.dailyOrders(database.reader, since)).map((row) => [row.date, row]),
+      )
       const commissionOn = new Map(
-        stats.dailyCommission(db, platformUserId(), since).map((row) => [row.date, Number(row.amount)]),
+        (await stats.dailyCommission(database.reader, platformUserId(), since)).map((row) => [
+          row.date,
+          Number(row.amount),
+        ]),
       )
       return {
         days: dates.map((date) => ({

@@ -44,13 +44,13 @@ describe('concurrent money movements over HTTP', () => {
       const mine = results.filter((r) => r.buyer === buyer).map((r) => r.result)
       expect(mine.filter((r) => r.status === 201)).toHaveLength(3)
       expect(mine.filter((r) => r.body.error?.code === 'INSUFFICIENT_BALANCE')).toHaveLength(5)
-      expect(balances(server, buyer)).toMatchObject({ balance: 50, frozen_balance: 0 })
+      expect(await balances(server, buyer)).toMatchObject({ balance: 50, frozen_balance: 0 })
     }
     const paid = server.app.ctx.db.$client
       .prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'")
       .get()
     expect(paid).toEqual({ n: 12 })
-    expect(balances(server, 'sam')?.frozen_balance).toBe(12 * 90)
+    expect((await balances(server, 'sam'))?.frozen_balance).toBe(12 * 90)
   })
 
   it('lets exactly the affordable transfers succeed and refunds one order once under racing refunds', async () => {
@@ -58,7 +58,7 @@ describe('concurrent money movements over HTTP', () => {
     await topUp(server, 'ann', 500)
     await topUp(server, 'carl', 300)
     await server.headersFor('ben')
-    const benId = userIdOf(server, 'ben')
+    const benId = await userIdOf(server, 'ben')
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
     await topUp(server, 'dora', 100)
     const post = client(await server.listen())
@@ -84,10 +84,10 @@ describe('concurrent money movements over HTTP', () => {
     expect(fromAnn.filter((r) => r.status === 200)).toHaveLength(12)
     expect(fromCarl.filter((r) => r.status === 200)).toHaveLength(6)
     expect(codes(refunds)).toEqual([200, ...Array(5).fill('ORDER_ALREADY_REFUNDED')])
-    expect(balances(server, 'ann')?.balance).toBe(20)
-    expect(balances(server, 'carl')?.balance).toBe(0)
-    expect(balances(server, 'ben')?.balance).toBe(12 * 40 + 6 * 50)
-    expect(balances(server, 'dora')?.balance).toBe(100)
+    expect((await balances(server, 'ann'))?.balance).toBe(20)
+    expect((await balances(server, 'carl'))?.balance).toBe(0)
+    expect((await balances(server, 'ben'))?.balance).toBe(12 * 40 + 6 * 50)
+    expect((await balances(server, 'dora'))?.balance).toBe(100)
   })
 })
 
@@ -98,14 +98,14 @@ describe('purchases in one group commit', () => {
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
     for (const [buyer, amount] of Object.entries(topUps)) await topUp(server, buyer, amount)
     const { orders } = servicesOf(server).services
-    return (username: string, hooks = {}) =>
-      orders.inPurchaseGroup(() =>
-        orders.purchase({ id: userIdOf(server, username), permissions: [] }, listingId, new Date(), hooks),
-      )
+    return async (username: string, hooks = {}) => {
+      const buyer = { id: await userIdOf(server, username), permissions: [] }
+      return orders.inPurchaseGroup((tx) => orders.purchase(tx, buyer, listingId, new Date(), hooks))
+    }
   }
 
   /** Bob and Dora bought (Sam earned 90 of each), Carl's points are as he topped them up. */
-  function expectOnlyBobAndDoraPaid(carlTopUp: number) {
+  async function expectOnlyBobAndDoraPaid(carlTopUp: number) {
     const stored = server.app.ctx.db.$client
       .prepare(
         `SELECT u.username, o.status FROM marketplace_order o JOIN user u ON u.id = o.buyer_id
@@ -116,9 +116,13 @@ describe('purchases in one group commit', () => {
       { username: 'bob', status: 'paid' },
       { username: 'dora', status: 'paid' },
     ])
-    expect(balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
-    expect(balances(server, 'carl')).toMatchObject({ balance: carlTopUp, frozen_balance: 0, total_spent: 0 })
-    expect(balances(server, 'sam')?.frozen_balance).toBe(2 * 90)
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 0, frozen_balance: 0, total_spent: 100 })
+    expect(await balances(server, 'carl')).toMatchObject({
+      balance: carlTopUp,
+      frozen_balance: 0,
+      total_spent: 0,
+    })
+    expect((await balances(server, 'sam'))?.frozen_balance).toBe(2 * 90)
   }
 
   it('rolls back only the purchase that fails after its debit; the others in the group are paid', async () => {
@@ -134,7 +138,7 @@ describe('purchases in one group commit', () => {
     ])
     expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     expect(String((settled[1] as PromiseRejectedResult).reason)).toContain('power cut')
-    expectOnlyBobAndDoraPaid(100)
+    await expectOnlyBobAndDoraPaid(100)
   })
 
   it('keeps the paid purchases of a group exact beside the ones refused by their checks', async () => {
@@ -144,7 +148,7 @@ describe('purchases in one group commit', () => {
     expect(settled.map((outcome) => (outcome.status === 'fulfilled' ? 'paid' : outcome.reason.code))).toEqual(
       ['paid', 'INSUFFICIENT_BALANCE', 'ALREADY_OWNED', 'CANNOT_BUY_OWN_LISTING', 'paid'],
     )
-    expectOnlyBobAndDoraPaid(99)
+    await expectOnlyBobAndDoraPaid(99)
   })
 
   it('refuses a buyer who never had a wallet before writing anything: the group runs each purchase once', async () => {
@@ -154,17 +158,18 @@ describe('purchases in one group commit', () => {
     await server.headersFor('eve')
     const { orders } = servicesOf(server).services
     const runs: string[] = []
-    const buy = (username: string) =>
-      orders.inPurchaseGroup(() => {
+    const ids = { eve: await userIdOf(server, 'eve'), bob: await userIdOf(server, 'bob') }
+    const buy = (username: 'eve' | 'bob') =>
+      orders.inPurchaseGroup((tx) => {
         runs.push(username)
-        return orders.purchase({ id: userIdOf(server, username), permissions: [] }, listingId, new Date())
+        return orders.purchase(tx, { id: ids[username], permissions: [] }, listingId, new Date())
       })
     const settled = await Promise.allSettled([buy('eve'), buy('bob')])
     expect(
       settled.map((outcome) => (outcome.status === 'fulfilled' ? 'paid' : outcome.reason.details)),
     ).toEqual([{ required: 100, available: 0 }, 'paid'])
     expect(runs).toEqual(['eve', 'bob'])
-    expect(balances(server, 'eve')).toBeUndefined()
+    expect(await balances(server, 'eve')).toBeUndefined()
   })
 
   it('keeps a refused keyed purchase to its stored refusal and replays a key sent twice in one group', async () => {
@@ -174,11 +179,12 @@ describe('purchases in one group commit', () => {
     await topUp(server, 'carl', 100)
     const db = server.app.ctx.db
     const { orders } = servicesOf(server).services
-    const keyed = (username: string, key: string, hooks = {}) => {
-      const buyer = { id: userIdOf(server, username), permissions: [] }
+    const ids = { bob: await userIdOf(server, 'bob'), carl: await userIdOf(server, 'carl') }
+    const keyed = (username: 'bob' | 'carl', key: string, hooks = {}) => {
+      const buyer = { id: ids[username], permissions: [] }
       const claim = { userId: buyer.id, key, requestHash: 'same', at: new Date() }
-      const { work, recover } = idempotentWork(db, claim, 201, () =>
-        orders.purchase(buyer, listingId, claim.at, hooks),
+      const { work, recover } = idempotentWork(claim, 201, (tx) =>
+        orders.purchase(tx, buyer, listingId, claim.at, hooks),
       )
       return orders.inPurchaseGroup(work, recover)
     }
@@ -194,8 +200,8 @@ describe('purchases in one group commit', () => {
     expect([refused?.statusCode, first?.statusCode, again?.statusCode]).toEqual([409, 201, 201])
     expect([again?.replayed, again?.body]).toEqual([true, first?.body])
     // Bob's debit and pending order are gone, his refusal is stored; Carl bought once.
-    expect(balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
-    expect(balances(server, 'carl')).toMatchObject({ balance: 0, frozen_balance: 0 })
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
+    expect(await balances(server, 'carl')).toMatchObject({ balance: 0, frozen_balance: 0 })
     expect(db.$client.prepare('SELECT count(*) AS n FROM marketplace_order').get()).toEqual({ n: 1 })
     const keys = db.$client.prepare('SELECT key, status_code FROM idempotency_key ORDER BY key').all()
     expect(keys).toEqual([
@@ -230,7 +236,7 @@ describe('Idempotency-Key', () => {
       ),
     )
     expect(topups.filter((r) => r.replayed)).toHaveLength(7)
-    expect(balances(server, 'carl')?.balance).toBe(70)
+    expect((await balances(server, 'carl'))?.balance).toBe(70)
   })
 
   it('replays errors, refuses a reused key with a different body, and keeps keys per user', async () => {
@@ -243,12 +249,12 @@ describe('Idempotency-Key', () => {
     await topUp(server, 'bob', 100)
     const replay = await post('bob', '/api/marketplace/orders', { listing_id: listingId }, 'k')
     expect([replay.status, replay.body, replay.replayed]).toEqual([400, first.body, true])
-    expect(balances(server, 'bob')?.balance).toBe(100)
+    expect((await balances(server, 'bob'))?.balance).toBe(100)
 
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const reused = await post('bob', '/api/wallet/topup', { amount: 5, payment_method: 'simulated' }, 'k')
     expect([reused.status, reused.body.error?.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED'])
-    expect(moneyFootprint(server)).toEqual(before)
+    expect(await moneyFootprint(server)).toEqual(before)
 
     // The same key from another user is that user's own.
     const other = await post('carl', '/api/wallet/topup', { amount: 5, payment_method: 'simulated' }, 'k')
@@ -257,7 +263,7 @@ describe('Idempotency-Key', () => {
     const a = await post('bob', '/api/wallet/withdraw', { amount: 100, method: 'bank' }, 'w')
     const b = await post('bob', '/api/wallet/withdraw', { method: 'bank', amount: 100 }, 'w')
     expect([a.status, b.status, b.replayed, b.body]).toEqual([200, 200, true, a.body])
-    expect(balances(server, 'bob')?.balance).toBe(0)
+    expect((await balances(server, 'bob'))?.balance).toBe(0)
     const tooLong = await post(
       'bob',
       '/api/wallet/topup',
@@ -273,17 +279,17 @@ describe('Idempotency-Key', () => {
     await topUp(server, 'bob', 300)
     await server.headersFor('carl')
     const post = client(await server.listen())
-    const body = { to_user_id: userIdOf(server, 'carl'), amount: 50 }
+    const body = { to_user_id: await userIdOf(server, 'carl'), amount: 50 }
     const t1 = await post('bob', '/api/wallet/transfer', body, 't')
     const t2 = await post('bob', '/api/wallet/transfer', body, 't')
     expect([t2.replayed, t2.body]).toEqual([true, t1.body])
-    expect(balances(server, 'carl')?.balance).toBe(50)
+    expect((await balances(server, 'carl'))?.balance).toBe(50)
 
     const order = (await post('bob', '/api/marketplace/orders', { listing_id: listingId })).body
     const r1 = await post('bob', `/api/marketplace/orders/${order.id}/refund`, { reason: 'x' }, 'r')
     const r2 = await post('bob', `/api/marketplace/orders/${order.id}/refund`, { reason: 'x' }, 'r')
     expect([r1.status, r2.status, r2.replayed, r2.body]).toEqual([200, 200, true, r1.body])
-    expect(balances(server, 'bob')?.balance).toBe(250)
+    expect((await balances(server, 'bob'))?.balance).toBe(250)
   })
 
   it('runs a keyed purchase in the claim transaction: a refusal after the debit undoes it and is replayed', async () => {
@@ -292,12 +298,12 @@ describe('Idempotency-Key', () => {
     await topUp(server, 'bob', 100)
     const db = server.app.ctx.db
     const { orders } = servicesOf(server).services
-    const buyer = { id: userIdOf(server, 'bob'), permissions: [] }
+    const buyer = { id: await userIdOf(server, 'bob'), permissions: [] }
     const claim = { userId: buyer.id, key: 'late-refusal', requestHash: 'same', at: new Date() }
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     let inClaimTransaction = false
-    const refused = runIdempotent(db, claim, 201, () =>
-      orders.purchase(buyer, listingId, claim.at, {
+    const refused = await runIdempotent(server.app.ctx.database, claim, 201, (tx) =>
+      orders.purchase(tx, buyer, listingId, claim.at, {
         afterDeduct: () => {
           inClaimTransaction = db.$client.inTransaction
           throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId })
@@ -307,8 +313,8 @@ describe('Idempotency-Key', () => {
     expect(inClaimTransaction).toBe(true)
     expect([refused.statusCode, refused.replayed]).toEqual([409, false])
     // The debit, the pending order and the key's first claim are gone; only the refusal is stored.
-    expect(moneyFootprint(server)).toEqual(before)
-    expect(balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
+    expect(await moneyFootprint(server)).toEqual(before)
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 100, frozen_balance: 0 })
     expect(db.$client.prepare('SELECT count(*) AS n FROM marketplace_order').get()).toEqual({ n: 0 })
     const stored = db.$client
       .prepare('SELECT status_code, response_json FROM idempotency_key WHERE key = ?')
@@ -316,25 +322,26 @@ describe('Idempotency-Key', () => {
     expect(stored.map((row) => [row.status_code, JSON.parse(row.response_json)])).toEqual([
       [409, refused.body],
     ])
-    const replay = runIdempotent(db, claim, 201, () => orders.purchase(buyer, listingId, claim.at))
+    const replay = await runIdempotent(server.app.ctx.database, claim, 201, (tx) =>
+      orders.purchase(tx, buyer, listingId, claim.at),
+    )
     expect([replay.statusCode, replay.body, replay.replayed]).toEqual([409, refused.body, true])
   })
 
   it('forgets a key after 24 hours', async () => {
     server = await startTestServer()
     await server.headersFor('bob')
-    const db = server.app.ctx.db
     const { wallet } = servicesOf(server).services
-    const userId = userIdOf(server, 'bob')
+    const userId = await userIdOf(server, 'bob')
     const hash = requestHash('POST /api/wallet/topup', { amount: 10 })
     const at = new Date()
     const run = (when: Date) =>
-      runIdempotent(db, { userId, key: 'day', requestHash: hash, at: when }, 200, () =>
-        wallet.topUp(userId, { amount: 10, payment_method: 'simulated' }, when),
+      runIdempotent(server.app.ctx.database, { userId, key: 'day', requestHash: hash, at: when }, 200, (tx) =>
+        wallet.topUp(tx, userId, { amount: 10, payment_method: 'simulated' }, when),
       )
-    expect(run(at).replayed).toBe(false)
-    expect(run(new Date(at.getTime() + IDEMPOTENCY_TTL_MS - 1000)).replayed).toBe(true)
-    expect(run(new Date(at.getTime() + IDEMPOTENCY_TTL_MS + 1000)).replayed).toBe(false)
-    expect(balances(server, 'bob')?.balance).toBe(20)
+    expect((await run(at)).replayed).toBe(false)
+    expect((await run(new Date(at.getTime() + IDEMPOTENCY_TTL_MS - 1000))).replayed).toBe(true)
+    expect((await run(new Date(at.getTime() + IDEMPOTENCY_TTL_MS + 1000))).replayed).toBe(false)
+    expect((await balances(server, 'bob'))?.balance).toBe(20)
   })
 })

@@ -81,7 +81,7 @@ describe('histories carry names, not ids', () => {
       expect.objectContaining({
         listing_id: listingId,
         listing_title: 'Invoice reader',
-        counterparty: { id: userIdOf(server, 'sam'), username: 'sam' },
+        counterparty: { id: await userIdOf(server, 'sam'), username: 'sam' },
       }),
     ])
     const sales = (await call('GET', '/api/marketplace/orders?role=seller', 'sam')).json()
@@ -122,7 +122,7 @@ describe('histories carry names, not ids', () => {
     await buy('bob', listingId)
     await server.headersFor('carl')
     const sent = await call('POST', '/api/wallet/transfer', 'bob', {
-      to_user_id: userIdOf(server, 'carl'),
+      to_user_id: await userIdOf(server, 'carl'),
       amount: 5,
     })
     expect(sent.statusCode).toBe(200)
@@ -174,20 +174,20 @@ describe('histories carry names, not ids', () => {
       .prepare(
         'SELECT count(*) AS n FROM wallet_transaction t JOIN wallet w ON w.id = t.wallet_id WHERE w.user_id = ?',
       )
-      .get(userIdOf(server, 'bob'))
+      .get(await userIdOf(server, 'bob'))
     expect(stored).toEqual({ n: 4 })
     expect(await page('/api/wallet/transactions?size=2')).toMatchObject({ total: 4, size: 2 })
     // The audit (run after each test here) refuses a wallet whose entries do not run 1..last_seq, which that
     // total relies on.
     server.app.ctx.db.$client
       .prepare('UPDATE wallet SET last_seq = last_seq + 1 WHERE user_id = ?')
-      .run(userIdOf(server, 'bob'))
-    expect(ledgerViolations(server.app.ctx.db)).toEqual([
+      .run(await userIdOf(server, 'bob'))
+    expect(await ledgerViolations(server.app.ctx.database.reader)).toEqual([
       expect.stringContaining('4 entries up to seq 4, last_seq 5'),
     ])
     server.app.ctx.db.$client
       .prepare('UPDATE wallet SET last_seq = last_seq - 1 WHERE user_id = ?')
-      .run(userIdOf(server, 'bob'))
+      .run(await userIdOf(server, 'bob'))
   })
 })
 
@@ -199,7 +199,7 @@ describe('ledger indexes (migration 0006)', () => {
     server = await startTestServer({ dataDir })
     await topUp(server, 'bob', 30)
     await server.headersFor('carl')
-    const carlId = userIdOf(server, 'carl')
+    const carlId = await userIdOf(server, 'carl')
     await call('POST', '/api/wallet/transfer', 'bob', { to_user_id: carlId, amount: 5 })
     // The database as the previous release left it: its two indexes, not the transfer index, 0006 not applied.
     rewindMigrations(server.app.ctx.db.$client, 6)
@@ -224,11 +224,13 @@ describe('ledger indexes (migration 0006)', () => {
     const carl = server.app.ctx.db.$client
       .prepare('SELECT id, user_id, last_seq AS lastSeq FROM wallet WHERE user_id = ?')
       .get(carlId) as { id: string; user_id: string; lastSeq: number }
-    const received = listTransactionHistory(server.app.ctx.db, carl, carl.user_id, {
-      page: 1,
-      size: 20,
-      type: 'transfer_in',
-    }).items
+    const received = (
+      await listTransactionHistory(server.app.ctx.database.reader, carl, carl.user_id, {
+        page: 1,
+        size: 20,
+        type: 'transfer_in',
+      })
+    ).items
     expect(received).toMatchObject([{ type: 'transfer_in', amount: 5, counterparty: { username: 'bob' } }])
     // The other party is found through the transfer index, not by scanning the ledger.
     const plan = server.app.ctx.db.$client
@@ -275,7 +277,7 @@ describe('user lookup', () => {
     server = await startTestServer()
     await server.headersFor('carl')
     const found = await call('GET', '/api/users/lookup?username=carl', 'bob')
-    expect(found.json()).toEqual({ id: userIdOf(server, 'carl'), username: 'carl' })
+    expect(found.json()).toEqual({ id: await userIdOf(server, 'carl'), username: 'carl' })
     const missing = await call('GET', '/api/users/lookup?username=nobody', 'bob')
     expect([missing.statusCode, missing.json().error.code]).toEqual([404, 'USER_NOT_FOUND'])
     const empty = await call('GET', '/api/users/lookup?username=', 'bob')

@@ -1,13 +1,14 @@
 /**
- * Idempotency-Key for money-moving POSTs. The key is claimed in the same transaction as the effect, and the
- * whole claim-effect-store sequence is synchronous, so two racing requests with one key cannot both act: the
- * second finds the first's stored response. Errors (AppError) are stored and replayed like successes: the stored
+ * Idempotency-Key for money-moving POSTs. The key is claimed in the same transaction as the effect: its row is
+ * inserted first (`ON CONFLICT DO NOTHING`), so of two racing requests with one key, on this instance or another,
+ * only one inserts it; the other's insert waits on the unique index until the first commits (PostgreSQL; SQLite
+ * runs one transaction at a time), then finds the first's stored response. Errors (AppError) are stored and replayed like successes: the stored
  * envelope is the one the error handler would send (masked for a server fault), and the fault is logged once, when
  * it happens.
  */
 import { createHash } from 'node:crypto'
-import { lt } from 'drizzle-orm'
-import { type Db, perHandle, type Queryable } from '../platform/db'
+import { and, eq, lt } from 'drizzle-orm'
+import { type Database, type EngineDb, engineTables } from '../platform/db'
 import { AppError, envelopeOf } from '../platform/errors'
 import { MarketplaceErrors } from './marketplace.errors'
 import { idempotencyKey } from './marketplace.tables'
@@ -40,23 +41,6 @@ export function requestHash(route: string, body: unknown): string {
     .digest('hex')
 }
 
-/** The claim's statements, compiled once per database. */
-const keyStatements = perHandle((db: Db) => ({
-  dropExpired: db.$client.prepare<[string, string, string]>(
-    'DELETE FROM idempotency_key WHERE user_id = ? AND key = ? AND expires_at < ?',
-  ),
-  find: db.$client.prepare<
-    [string, string],
-    { request_hash: string; status_code: number; response_json: string; expires_at: string }
-  >(
-    'SELECT request_hash, status_code, response_json, expires_at FROM idempotency_key WHERE user_id = ? AND key = ?',
-  ),
-  store: db.$client.prepare<[string, string, string, number, string, string, string]>(
-    `INSERT INTO idempotency_key (user_id, key, request_hash, status_code, response_json, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ),
-}))
-
 /** The effect refused (an AppError): carried out of its work so that all its writes are undone. */
 class Refused {
   constructor(readonly error: AppError) {}
@@ -70,74 +54,112 @@ export interface KeyClaim {
   at: Date
 }
 
+const tables = engineTables({ idempotencyKey })
+
 /** A keyed effect as work for one transaction, and what stores its refusal once the work's writes are undone. */
 export interface IdempotentWork {
-  work: () => IdempotentResponse
-  recover: (error: unknown) => IdempotentResponse
+  work: (tx: EngineDb) => Promise<IdempotentResponse>
+  recover: (tx: EngineDb, error: unknown) => Promise<IdempotentResponse>
 }
 
 /**
  * Runs `effect` once per (user, key): a stored response of the same request is replayed, a stored response of a
  * different request is IDEMPOTENCY_KEY_REUSED, and otherwise the effect runs and its response is stored. `work`
- * claims the key, runs the effect (which joins the caller's transaction through `atomically`, no savepoint of
- * its own) and stores the response: one transaction, or one piece of a group commit. A refusal (AppError) leaves
- * `work` as a `Refused`; the caller undoes the work's writes and hands it to `recover`, which stores the error
- * response. The two run without yielding to the event loop, so no other request sees the key unclaimed in
- * between.
+ * claims the key, runs the effect in the same transaction and stores the response: one transaction, or one piece
+ * of a group commit. A refusal (AppError) leaves `work` as a `Refused`; the caller undoes the work's writes and
+ * hands it to `recover`, which claims the key again and stores the error response (or replays what another
+ * request stored in between).
  */
 export function idempotentWork(
-  db: Db,
   claim: KeyClaim,
   successStatus: number,
-  effect: () => unknown,
+  effect: (tx: EngineDb) => Promise<unknown>,
 ): IdempotentWork {
   const { userId, key } = claim
-  const statements = keyStatements(db)
   const now = claim.at.toISOString()
-  const store = (statusCode: number, body: unknown) => {
-    const expiresAt = new Date(claim.at.getTime() + IDEMPOTENCY_TTL_MS).toISOString()
-    statements.dropExpired.run(userId, key, now)
-    statements.store.run(userId, key, claim.requestHash, statusCode, JSON.stringify(body), now, expiresAt)
+  const ofKey = (t: typeof idempotencyKey) => and(eq(t.userId, userId), eq(t.key, key))
+
+  /** Claims the key: true when this request holds it, else the stored response to answer with. */
+  async function claimKey(tx: EngineDb): Promise<true | IdempotentResponse> {
+    const { idempotencyKey } = tables(tx)
+    await tx.delete(idempotencyKey).where(and(ofKey(idempotencyKey), lt(idempotencyKey.expiresAt, now)))
+    const claimed = await tx
+      .insert(idempotencyKey)
+      .values({
+        userId,
+        key,
+        requestHash: claim.requestHash,
+        // Replaced by the response in the same transaction: nobody else ever reads this.
+        statusCode: 0,
+        responseBody: {},
+        createdAt: now,
+        expiresAt: new Date(claim.at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKey.key })
+    if (claimed.length > 0) return true
+    const [stored] = await tx
+      .select({
+        requestHash: idempotencyKey.requestHash,
+        statusCode: idempotencyKey.statusCode,
+        responseBody: idempotencyKey.responseBody,
+      })
+      .from(idempotencyKey)
+      .where(ofKey(idempotencyKey))
+    if (!stored) throw new Error(`idempotency key ${key} neither claimed nor found`)
+    if (stored.requestHash !== claim.requestHash) throw MarketplaceErrors.IDEMPOTENCY_KEY_REUSED({ key })
+    return { statusCode: stored.statusCode, body: stored.responseBody, replayed: true }
+  }
+
+  async function store(tx: EngineDb, statusCode: number, body: unknown): Promise<IdempotentResponse> {
+    const { idempotencyKey } = tables(tx)
+    await tx
+      .update(idempotencyKey)
+      .set({ statusCode, responseBody: body ?? {} })
+      .where(ofKey(idempotencyKey))
     return { statusCode, body, replayed: false }
   }
+
   return {
-    work() {
-      const stored = statements.find.get(userId, key)
-      if (stored && stored.expires_at >= now) {
-        if (stored.request_hash !== claim.requestHash) throw MarketplaceErrors.IDEMPOTENCY_KEY_REUSED({ key })
-        return { statusCode: stored.status_code, body: JSON.parse(stored.response_json), replayed: true }
-      }
+    async work(tx) {
+      const claimed = await claimKey(tx)
+      if (claimed !== true) return claimed
       let body: unknown
       try {
-        body = effect()
+        body = await effect(tx)
       } catch (error) {
         throw error instanceof AppError ? new Refused(error) : error
       }
-      return store(successStatus, body)
+      return store(tx, successStatus, body)
     },
-    recover(error) {
+    async recover(tx, error) {
       if (!(error instanceof Refused)) throw error
-      return { ...store(error.error.statusCode, envelopeOf(error.error)), refusal: error.error }
+      const claimed = await claimKey(tx)
+      if (claimed !== true) return claimed
+      return { ...(await store(tx, error.error.statusCode, envelopeOf(error.error))), refusal: error.error }
     },
   }
 }
 
 /** A keyed effect on its own (outside a group commit): the work in one transaction, a refusal stored in a second. */
-export function runIdempotent(
-  db: Db,
+export async function runIdempotent(
+  database: Database,
   claim: KeyClaim,
   successStatus: number,
-  effect: () => unknown,
-): IdempotentResponse {
-  const { work, recover } = idempotentWork(db, claim, successStatus, effect)
+  effect: (tx: EngineDb) => Promise<unknown>,
+): Promise<IdempotentResponse> {
+  const { work, recover } = idempotentWork(claim, successStatus, effect)
   try {
-    return db.$client.transaction(work)()
+    return await database.transact(work)
   } catch (error) {
-    return db.$client.transaction(() => recover(error))()
+    return database.transact((tx) => recover(tx, error))
   }
 }
 
 /** Drops keys past their lifetime (the periodic sweep). */
-export function purgeExpiredKeys(db: Queryable, at: Date): void {
-  db.delete(idempotencyKey).where(lt(idempotencyKey.expiresAt, at.toISOString())).run()
+export async function purgeExpiredKeys(database: Database, at: Date): Promise<void> {
+  await database.transact(async (tx) => {
+    const { idempotencyKey } = tables(tx)
+    await tx.delete(idempotencyKey).where(lt(idempotencyKey.expiresAt, at.toISOString()))
+  })
 }

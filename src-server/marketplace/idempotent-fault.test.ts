@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { describe, expect, it, vi } from 'vitest'
 import {
   balances,
@@ -20,7 +21,7 @@ describe('a server fault under an Idempotency-Key', () => {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
     const orderId = await purchase(server, 'bob', listingId)
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const { post } = loopbackClient(server, await server.listen())
     // The refund asks for the platform's account inside its keyed transaction: that lookup fails as a server
     // fault whose own message names internals.
@@ -39,12 +40,14 @@ describe('a server fault under an Idempotency-Key', () => {
     expect([first.status, first.replayed, first.body]).toEqual([500, false, masked])
     expect([replay.status, replay.replayed, replay.body]).toEqual([500, true, masked])
     // What is kept for replays holds no internal words either, and the refund moved no money.
-    const stored = server.app.ctx.db.$client
-      .prepare('SELECT status_code, response_json FROM idempotency_key WHERE key = ?')
-      .all('fault-key') as { status_code: number; response_json: string }[]
-    expect(stored.map((row) => [row.status_code, JSON.parse(row.response_json)])).toEqual([[500, masked]])
-    expect(moneyFootprint(server)).toEqual(before)
-    expect(balances(server, 'bob')).toMatchObject({ balance: 0, total_spent: 100 })
+    const stored = await server.rows<{ status_code: unknown; response_json: unknown }>(
+      sql`SELECT status_code, response_json FROM idempotency_key WHERE key = 'fault-key'`,
+    )
+    // JSON text on SQLite, jsonb (parsed by the driver) on PostgreSQL.
+    const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value)
+    expect(stored.map((row) => [Number(row.status_code), parsed(row.response_json)])).toEqual([[500, masked]])
+    expect(await moneyFootprint(server)).toEqual(before)
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 0, total_spent: 100 })
 
     // The operator still learns the cause, with the request it came from: logged when it happened, not per replay.
     const faults = server

@@ -2,40 +2,24 @@
  * The wallet ledger: the only code that changes a wallet. Every change of a wallet's holdings
  * (balance + frozen_balance) is one appended `wallet_transaction` whose `amount` is that change, so for every
  * wallet `balance + frozen_balance == sum(amount)`, and across all wallets the holdings equal top-ups minus
- * withdrawals. Callers run these inside their own `db.transaction`; nothing here commits on its own.
+ * withdrawals. Callers run these inside their own `database.transact` and pass its `tx`; nothing here commits on
+ * its own. A money-moving transaction first locks every wallet it touches (`lockWallets`, in id order on
+ * PostgreSQL; nothing on SQLite, whose transactions run one at a time).
  *
- * The queries are prepared once per database: purchases run a dozen of them, and building and preparing each
- * statement per call cost more than executing it. They run on the one connection, so inside the caller's
- * transaction. A wallet is posted to through the state it was opened with (`OpenedWallet`), which the ledger's
- * writes keep current: an entry's balances after it are computed, not returned by its update (a `RETURNING` row
- * per entry cost a purchase more than reading the one wallet it had not read, the platform's).
+ * The statements are `wallet.repository.ts`'s, prepared once on SQLite. A wallet is posted to through the state it
+ * was opened with (`OpenedWallet`), which the ledger's writes keep current: an entry's balances after it are
+ * computed, not returned by its update (a `RETURNING` row per entry cost a purchase more than reading the one
+ * wallet it had not read, the platform's). Each write is made only while the stored wallet still holds exactly
+ * that state (else it throws), so an entry's `*_after` columns are known without reading the wallet back.
  */
 import { randomUUID } from 'node:crypto'
-import { gt } from 'drizzle-orm'
-import type { Db } from '../platform/db'
-import { readConfigValueSync } from '../settings'
+import type { Database, EngineDb } from '../platform/db'
+import { readConfigValue } from '../settings'
 import { timeOrderedUuid } from './ids'
-import {
-  type Holds,
-  type ReferenceType,
-  type TransactionType,
-  wallet,
-  type walletTransaction,
-} from './marketplace.tables'
+import type { Holds, ReferenceType, TransactionType } from './marketplace.tables'
+import { type OpenedWallet, type TransactionRow, walletStatements } from './wallet.repository'
 
-/** A wallet row as presented; its holds are the ledger's own state (`OpenedWallet`). */
-export type WalletRow = Omit<typeof wallet.$inferSelect, 'holds'>
-export type TransactionRow = typeof walletTransaction.$inferSelect
-/**
- * A wallet as the ledger last read or wrote it, inside the caller's transaction: what posting to it needs (its
- * balances, the seq of its last entry, the day's earnings for the cap, its holds by release day). The ledger's writes keep it current, and
- * each is made only while the stored wallet still holds exactly these balances and seq (else it throws), so an
- * entry's `*_after` columns are known without reading the wallet back. `findWallet` reads the whole row.
- */
-export type OpenedWallet = Pick<
-  typeof wallet.$inferSelect,
-  'id' | 'balance' | 'frozenBalance' | 'lastSeq' | 'earningsDay' | 'earnedOnDay' | 'holds'
->
+export type { OpenedWallet, TransactionRow, WalletRow } from './wallet.repository'
 
 export interface Entry {
   type: TransactionType
@@ -78,272 +62,150 @@ export function changeHold(holds: Holds, day: string, amount: number): Holds {
   return changed
 }
 
-/** A wallet row under the names drizzle gives it, so a plain statement's row is a `WalletRow` as it stands. */
-const WALLET_COLUMNS = `id, user_id AS userId, balance, frozen_balance AS frozenBalance, total_earned AS totalEarned,
-  total_spent AS totalSpent, last_seq AS lastSeq, earnings_day AS earningsDay, earned_on_day AS earnedOnDay,
-  created_at AS createdAt, updated_at AS updatedAt`
-/** The columns of an `OpenedWallet`, in the order of `OpenedRow`. */
-const OPENED_COLUMNS = 'id, balance, frozen_balance, last_seq, earnings_day, earned_on_day, holds_json'
-type OpenedRow = [
-  id: string,
-  balance: number,
-  frozenBalance: number,
-  lastSeq: number,
-  earningsDay: string | null,
-  earnedOnDay: number,
-  holdsJson: string,
-]
-
-const opened = ([
-  id,
-  balance,
-  frozenBalance,
-  lastSeq,
-  earningsDay,
-  earnedOnDay,
-  holdsJson,
-]: OpenedRow): OpenedWallet => ({
-  id,
-  balance,
-  frozenBalance,
-  lastSeq,
-  earningsDay,
-  earnedOnDay,
-  holds: holdsJson === '{}' ? {} : JSON.parse(holdsJson),
-})
-
 /** A write guarded by the wallet's state found nothing to write: something changed the wallet behind the ledger. */
-function expectWritten(result: { changes: number }, wallet: OpenedWallet): void {
-  if (result.changes !== 1) throw new Error(`wallet ${wallet.id} changed behind its ledger state`)
+function expectWritten(written: boolean, wallet: OpenedWallet): void {
+  if (!written) throw new Error(`wallet ${wallet.id} changed behind its ledger state`)
 }
 
-export function createLedger(db: Db) {
-  // Plain statements: a drizzle query, even prepared, maps every row and fills every placeholder through its
-  // column objects, which cost as much as running the statement. The purchase path's statements also take
-  // positional parameters and give rows as arrays: better-sqlite3 looks each named parameter up on its object and
-  // names each column of an object row anew for every row, which cost a purchase more than its index writes.
-  const sqlite = db.$client
-  const walletByUser = sqlite
-    .prepare<[userId: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
-    .raw()
-  const openedById = sqlite
-    .prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`)
-    .raw()
-  const walletById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
-  const insertWallet = sqlite
-    .prepare<[id: string, userId: string, createdAt: string, updatedAt: string], OpenedRow>(
-      `INSERT INTO wallet (id, user_id, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING ${OPENED_COLUMNS}`,
-    )
-    .raw()
-  // The new balances, seq and day's earnings as the ledger computed them, written only over the state they were
-  // computed from; the totals move by their deltas; the holds only when the entry changes them (null keeps them).
-  const applyEntry = sqlite.prepare<
-    [
-      balance: number,
-      frozenBalance: number,
-      earnedDelta: number,
-      spentDelta: number,
-      lastSeq: number,
-      earningsDay: string | null,
-      earnedOnDay: number,
-      holdsJson: string | null,
-      at: string,
-      walletId: string,
-      previousBalance: number,
-      previousFrozenBalance: number,
-      previousLastSeq: number,
-    ]
-  >(
-    `UPDATE wallet SET balance = ?, frozen_balance = ?, total_earned = total_earned + ?, total_spent = total_spent + ?,
-       last_seq = ?, earnings_day = ?, earned_on_day = ?, holds_json = coalesce(?, holds_json), updated_at = ?
-     WHERE id = ? AND balance = ? AND frozen_balance = ? AND last_seq = ?`,
-  )
-  const insertEntry = sqlite.prepare<
-    [
-      id: string,
-      seq: number,
-      walletId: string,
-      type: TransactionType,
-      amount: number,
-      balanceAfter: number,
-      frozenAfter: number,
-      referenceType: ReferenceType,
-      referenceId: string,
-      description: string,
-      createdAt: string,
-    ]
-  >(
-    `INSERT INTO wallet_transaction (id, seq, wallet_id, type, amount, balance_after, frozen_after, reference_type,
-       reference_id, description, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  const freezeBalance = sqlite.prepare<
-    [
-      balance: number,
-      frozenBalance: number,
-      at: string,
-      walletId: string,
-      previousBalance: number,
-      previousFrozenBalance: number,
-    ]
-  >(
-    `UPDATE wallet SET balance = ?, frozen_balance = ?, updated_at = ?
-     WHERE id = ? AND balance = ? AND frozen_balance = ?`,
-  )
-  const recordEarnings = sqlite.prepare<[{ walletId: string; day: string; earned: number; at: string }]>(
-    `UPDATE wallet SET earnings_day = @day, earned_on_day = @earned, updated_at = @at WHERE id = @walletId`,
-  )
+const vanished = (walletId: string) => new Error(`wallet ${walletId} vanished inside its transaction`)
 
-  function findWallet(walletId: string): WalletRow {
-    const row = walletById.get(walletId)
-    if (!row) throw new Error(`wallet ${walletId} vanished inside its transaction`)
-    return row
-  }
-
-  /**
-   * Appends one entry and applies it to the wallet (with the day's earnings when it earns), and brings `wallet`
-   * up to date; the CHECKs on both tables stop a negative balance.
-   */
-  function post(wallet: OpenedWallet, entry: Entry, at: Date, earnings?: DayEarnings): TransactionRow {
-    const frozenDelta = entry.frozenDelta ?? 0
-    const balance = wallet.balance + entry.balanceDelta
-    const frozenBalance = wallet.frozenBalance + frozenDelta
-    const seq = wallet.lastSeq + 1
-    const day = earnings ?? { day: wallet.earningsDay, earned: wallet.earnedOnDay }
-    const now = at.toISOString()
-    expectWritten(
-      applyEntry.run(
-        balance,
-        frozenBalance,
-        entry.earnedDelta ?? 0,
-        entry.spentDelta ?? 0,
-        seq,
-        day.day,
-        day.earned,
-        entry.holds ? JSON.stringify(entry.holds) : null,
-        now,
-        wallet.id,
-        wallet.balance,
-        wallet.frozenBalance,
-        wallet.lastSeq,
-      ),
-      wallet,
-    )
-    Object.assign(wallet, {
+/**
+ * Appends one entry and applies it to the wallet (with the day's earnings when it earns), and brings `wallet`
+ * up to date; the CHECKs on both tables stop a negative balance.
+ */
+async function post(
+  tx: EngineDb,
+  wallet: OpenedWallet,
+  entry: Entry,
+  at: Date,
+  earnings?: DayEarnings,
+): Promise<TransactionRow> {
+  const statements = walletStatements(tx)
+  const frozenDelta = entry.frozenDelta ?? 0
+  const balance = wallet.balance + entry.balanceDelta
+  const frozenBalance = wallet.frozenBalance + frozenDelta
+  const seq = wallet.lastSeq + 1
+  const day = earnings ?? { day: wallet.earningsDay, earned: wallet.earnedOnDay }
+  const now = at.toISOString()
+  expectWritten(
+    await statements.applyEntry({
       balance,
       frozenBalance,
+      earnedDelta: entry.earnedDelta ?? 0,
+      spentDelta: entry.spentDelta ?? 0,
       lastSeq: seq,
       earningsDay: day.day,
       earnedOnDay: day.earned,
-      holds: entry.holds ?? wallet.holds,
-    })
-    const recorded: TransactionRow = {
-      id: timeOrderedUuid(),
-      seq,
-      walletId: wallet.id,
-      type: entry.type,
-      amount: entry.balanceDelta + frozenDelta,
-      balanceAfter: balance,
-      frozenAfter: frozenBalance,
-      referenceType: entry.referenceType,
-      referenceId: entry.referenceId,
-      description: entry.description,
-      createdAt: now,
-    }
-    insertEntry.run(
-      recorded.id,
-      seq,
-      wallet.id,
-      recorded.type,
-      recorded.amount,
-      balance,
-      frozenBalance,
-      recorded.referenceType,
-      recorded.referenceId,
-      recorded.description,
-      now,
-    )
-    return recorded
+      holds: entry.holds ?? null,
+      at: now,
+      previous: wallet,
+    }),
+    wallet,
+  )
+  Object.assign(wallet, {
+    balance,
+    frozenBalance,
+    lastSeq: seq,
+    earningsDay: day.day,
+    earnedOnDay: day.earned,
+    holds: entry.holds ?? wallet.holds,
+  })
+  const recorded: TransactionRow = {
+    id: timeOrderedUuid(),
+    seq,
+    walletId: wallet.id,
+    type: entry.type,
+    amount: entry.balanceDelta + frozenDelta,
+    balanceAfter: balance,
+    frozenAfter: frozenBalance,
+    referenceType: entry.referenceType,
+    referenceId: entry.referenceId,
+    description: entry.description,
+    createdAt: now,
   }
+  await statements.insertEntry(recorded)
+  return recorded
+}
 
-  /**
-   * Releases the holds whose day is over (UTC, before `at`'s day): sale income past its refund window, earnings
-   * beyond the daily earn cap of an earlier day. Release moves frozen to balance: holdings are unchanged, so its
-   * `amount` is 0. Returns whether anything was due.
-   */
-  function releaseHolds(wallet: OpenedWallet, at: Date): boolean {
-    if (wallet.frozenBalance === 0) return false
-    const today = utcDay(at)
-    let releasable = 0
-    const kept: Holds = {}
-    for (const [day, amount] of Object.entries(wallet.holds))
-      if (day < today) releasable += amount
-      else kept[day] = amount
-    if (releasable === 0) return false
-    post(
-      wallet,
-      {
-        type: 'release',
-        balanceDelta: releasable,
-        frozenDelta: -releasable,
-        holds: kept,
-        referenceType: 'earn_cap',
-        referenceId: wallet.id,
-        description: `Released ${releasable} held points (refund windows and daily earn cap over)`,
-      },
-      at,
-    )
-    return true
-  }
+/**
+ * Releases the holds whose day is over (UTC, before `at`'s day): sale income past its refund window, earnings
+ * beyond the daily earn cap of an earlier day. Release moves frozen to balance: holdings are unchanged, so its
+ * `amount` is 0. Returns whether anything was due.
+ */
+async function releaseHolds(tx: EngineDb, wallet: OpenedWallet, at: Date): Promise<boolean> {
+  if (wallet.frozenBalance === 0) return false
+  const today = utcDay(at)
+  let releasable = 0
+  const kept: Holds = {}
+  for (const [day, amount] of Object.entries(wallet.holds))
+    if (day < today) releasable += amount
+    else kept[day] = amount
+  if (releasable === 0) return false
+  await post(
+    tx,
+    wallet,
+    {
+      type: 'release',
+      balanceDelta: releasable,
+      frozenDelta: -releasable,
+      holds: kept,
+      referenceType: 'earn_cap',
+      referenceId: wallet.id,
+      description: `Released ${releasable} held points (refund windows and daily earn cap over)`,
+    },
+    at,
+  )
+  return true
+}
 
-  /** The user's wallet with any due holds released, or null when they have none yet (none is made). */
-  function openExistingWallet(userId: string, at: Date): OpenedWallet | null {
-    const row = walletByUser.get(userId)
-    if (!row) return null
-    const wallet = opened(row)
-    releaseHolds(wallet, at)
-    return wallet
-  }
+/** The user's wallet with any due holds released, or null when they have none yet (none is made). */
+async function openExistingWallet(tx: EngineDb, userId: string, at: Date): Promise<OpenedWallet | null> {
+  const wallet = await walletStatements(tx).openedByUser(userId)
+  if (wallet) await releaseHolds(tx, wallet, at)
+  return wallet
+}
 
-  /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
-  function openWallet(userId: string, at: Date): OpenedWallet {
-    const existing = openExistingWallet(userId, at)
-    if (existing) return existing
-    const now = at.toISOString()
-    return opened(insertWallet.get(randomUUID(), userId, now, now) as OpenedRow)
-  }
+/** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
+async function openWallet(tx: EngineDb, userId: string, at: Date): Promise<OpenedWallet> {
+  const existing = await openExistingWallet(tx, userId, at)
+  if (existing) return existing
+  const made = await walletStatements(tx).insertWallet(randomUUID(), userId, at.toISOString())
+  // Made by a transaction that ran alongside (PostgreSQL): it may hold due holds too.
+  await releaseHolds(tx, made, at)
+  return made
+}
 
+export function createLedger(database: Database) {
   return {
-    findWallet,
+    /**
+     * Locks the wallets of these users until the transaction ends, in id order: the first thing a transaction
+     * that moves money between wallets does (PostgreSQL; nothing to do on SQLite).
+     */
+    lockWallets: (tx: EngineDb, userIds: string[]) => walletStatements(tx).lockWallets(userIds),
+
+    async findWallet(tx: EngineDb, walletId: string) {
+      const row = await walletStatements(tx).walletById(walletId)
+      if (!row) throw vanished(walletId)
+      return row
+    },
+
     openExistingWallet,
     openWallet,
 
     /** A wallet by its id, for a wallet that never holds income back (the platform's): no holds to release. */
-    openWalletWithoutHolds(walletId: string): OpenedWallet {
-      const row = openedById.get(walletId)
-      if (!row) throw new Error(`wallet ${walletId} vanished inside its transaction`)
-      return opened(row)
+    async openWalletWithoutHolds(tx: EngineDb, walletId: string): Promise<OpenedWallet> {
+      const wallet = await walletStatements(tx).openedById(walletId)
+      if (!wallet) throw vanished(walletId)
+      return wallet
     },
 
-    postEntry: (wallet: OpenedWallet, entry: Entry, at: Date): TransactionRow => post(wallet, entry, at),
+    postEntry: (tx: EngineDb, wallet: OpenedWallet, entry: Entry, at: Date) => post(tx, wallet, entry, at),
 
     /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
-    freeze(wallet: OpenedWallet, amount: number, at: Date): void {
-      const balance = wallet.balance - amount
-      const frozenBalance = wallet.frozenBalance + amount
-      expectWritten(
-        freezeBalance.run(
-          balance,
-          frozenBalance,
-          at.toISOString(),
-          wallet.id,
-          wallet.balance,
-          wallet.frozenBalance,
-        ),
-        wallet,
-      )
-      wallet.balance = balance
-      wallet.frozenBalance = frozenBalance
+    async freeze(tx: EngineDb, wallet: OpenedWallet, amount: number, at: Date): Promise<void> {
+      const next = { balance: wallet.balance - amount, frozenBalance: wallet.frozenBalance + amount }
+      expectWritten(await walletStatements(tx).freeze(wallet.id, next, wallet, at.toISOString()), wallet)
+      Object.assign(wallet, next)
     },
 
     /**
@@ -353,11 +215,18 @@ export function createLedger(db: Db) {
      * `hold` entry instead, released once that day (or the sale's window, whichever ends later) is over. The
      * day's totals are written by the first entry's update.
      */
-    creditEarnings(userId: string, amount: number, entry: EarningEntry, at: Date, terms: EarningTerms = {}) {
-      const target = openWallet(userId, at)
+    async creditEarnings(
+      tx: EngineDb,
+      userId: string,
+      amount: number,
+      entry: EarningEntry,
+      at: Date,
+      terms: EarningTerms = {},
+    ): Promise<TransactionRow[]> {
+      const target = await openWallet(tx, userId, at)
       const day = utcDay(at)
       const earnedToday = target.earningsDay === day ? target.earnedOnDay : 0
-      const cap = terms.dailyEarnCap ?? readConfigValueSync(db, 'daily_earn_cap')
+      const cap = terms.dailyEarnCap ?? (await readConfigValue(tx, 'daily_earn_cap'))
       const credited = Math.min(amount, Math.max(0, cap - earnedToday))
       const held = amount - credited
       const earnings: DayEarnings = { day, earned: earnedToday + amount }
@@ -389,22 +258,27 @@ export function createLedger(db: Db) {
       }
       // With nothing to post, the day's totals are written alone.
       if (posts.length === 0) {
-        recordEarnings.run({ walletId: target.id, ...earnings, at: at.toISOString() })
+        await walletStatements(tx).recordEarnings(target.id, day, earnings.earned, at.toISOString())
         Object.assign(target, { earningsDay: day, earnedOnDay: earnings.earned })
         return []
       }
-      return posts.map((posted) => post(target, posted, at, earnings))
+      const recorded: TransactionRow[] = []
+      for (const posted of posts) recorded.push(await post(tx, target, posted, at, earnings))
+      return recorded
     },
 
     /** The periodic sweep: releases due holds of every wallet that has any, each in its own transaction. */
-    releaseDueHolds(at: Date): number {
-      const held = db.select({ userId: wallet.userId }).from(wallet).where(gt(wallet.frozenBalance, 0)).all()
+    async releaseDueHolds(at: Date): Promise<number> {
+      const held = await database.transact(async (tx) => walletStatements(tx).usersWithFrozen())
       let released = 0
-      for (const { userId } of held)
-        db.transaction(() => {
-          const row = walletByUser.get(userId)
-          if (row && releaseHolds(opened(row), at)) released += 1
-        })
+      for (const userId of held)
+        if (
+          await database.transact(async (tx) => {
+            const wallet = await walletStatements(tx).openedByUser(userId)
+            return wallet !== null && (await releaseHolds(tx, wallet, at))
+          })
+        )
+          released += 1
       return released
     },
   }

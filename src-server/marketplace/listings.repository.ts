@@ -1,6 +1,15 @@
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql, sum } from 'drizzle-orm'
-import { publicAvatarUrl, user } from '../auth'
-import { type Db, literalLimit, perHandle, perShape, preparePlain, type Queryable } from '../platform/db'
+import { publicAvatarUrl, publicAvatarUrlOn, user } from '../auth'
+import {
+  type Db,
+  type EngineDb,
+  engineTables,
+  isPostgres,
+  literalLimit,
+  perShape,
+  preparePlain,
+  runSql,
+} from '../platform/db'
 import { type ListingStatus, listing, listingCount, marketplaceOrder } from './marketplace.tables'
 
 export type ListingRow = typeof listing.$inferSelect
@@ -15,6 +24,10 @@ export type ListingWithSeller = ListingRow & { sellerUsername: string; sellerAva
  * A keyword search of other statuses (moderation, a seller's own listings) cannot use that index: it reads the
  * listings its status or seller selects (each has its index) and finds each word in their title, description or
  * tags with LIKE: a substring match, case-blind for ASCII, a little looser than the index's word prefixes.
+ *
+ * On PostgreSQL the same searches are drizzle queries: `published_listing_search` holds each published listing's
+ * `tsvector` (kept by a trigger, PostgreSQL migration 0002), matched with every word as a prefix (`word:*`);
+ * other statuses match each word with ILIKE.
  */
 
 /** The words of a free-text keyword (letters and digits); null when it has none. */
@@ -74,18 +87,21 @@ const itemColumns = {
 export type ListingItemRow = Pick<ListingWithSeller, keyof typeof itemColumns>
 const ITEM_FIELDS = Object.keys(itemColumns) as (keyof ListingItemRow)[]
 
-/** A listing with its seller by id, prepared once (a listing's page, and each moderation step, read it). */
-const listingById = perHandle((db: Queryable) =>
-  db
-    .select(withSeller)
+const tables = engineTables({ listing, listingCount, marketplaceOrder, user })
+
+/** A listing with its seller by id (a listing's page, and each moderation step, read it). */
+export async function findListing(db: EngineDb, id: string): Promise<ListingWithSeller | null> {
+  const { listing, user } = tables(db)
+  const [row] = await db
+    .select({
+      ...getTableColumns(listing),
+      sellerUsername: user.username,
+      sellerAvatarUrl: publicAvatarUrlOn(db),
+    })
     .from(listing)
     .innerJoin(user, eq(user.id, listing.sellerId))
-    .where(eq(listing.id, sql.placeholder('id')))
-    .prepare(),
-)
-
-export function findListing(db: Queryable, id: string): ListingWithSeller | null {
-  return listingById(db).get({ id }) ?? null
+    .where(eq(listing.id, id))
+  return row ?? null
 }
 
 export interface ListingFilter {
@@ -207,9 +223,80 @@ function countedTotal(db: Db, filter: Search) {
     .prepare()
 }
 
-function search(db: Db, filter: ListingFilter & { columns: Search['columns'] }) {
+/** A search on PostgreSQL: the same filters, sorts and pages as the SQLite statements, as a drizzle query. */
+async function searchOnPg(
+  db: EngineDb,
+  filter: ListingFilter & { columns: Search['columns'] },
+  words: string[],
+) {
+  const { listing, user } = tables(db)
+  const conditions: SQL[] = []
+  if (filter.status !== undefined) conditions.push(eq(listing.status, filter.status))
+  if (filter.sellerId !== undefined) conditions.push(eq(listing.sellerId, filter.sellerId))
+  if (filter.assetType !== undefined) conditions.push(sql`${listing.assetType} = ${filter.assetType}`)
+  if (filter.pricingModel !== undefined)
+    conditions.push(sql`${listing.pricingModel} = ${filter.pricingModel}`)
+  if (words.length > 0 && usesIndex(filter)) {
+    // The words hold only letters and digits, so none is tsquery syntax.
+    const query = words.map((word) => `${word.toLowerCase()}:*`).join(' & ')
+    conditions.push(
+      sql`${listing.searchId} IN (SELECT search_id FROM published_listing_search
+        WHERE document @@ to_tsquery('simple', ${query}))`,
+    )
+  } else
+    for (const word of words) {
+      const pattern = `%${word}%`
+      conditions.push(
+        sql`(${listing.title} ILIKE ${pattern} OR ${listing.description} ILIKE ${pattern} OR ${listing.tags}::text ILIKE ${pattern})`,
+      )
+    }
+  const where = conditions.length > 0 ? and(...conditions) : undefined
+  const column =
+    filter.sortBy === 'price'
+      ? listing.basePrice
+      : filter.sortBy === 'rating'
+        ? sql`CASE WHEN ${listing.ratingCount} > 0 THEN CAST(${listing.ratingSum} AS REAL) / ${listing.ratingCount} ELSE 0 END`
+        : listing.createdAt
+  const direction = filter.sortOrder === 'asc' ? asc : desc
+  const avatar = publicAvatarUrlOn(db)
+  const columns =
+    filter.columns === 'item'
+      ? {
+          id: listing.id,
+          title: listing.title,
+          description: listing.description,
+          assetType: listing.assetType,
+          pricingModel: listing.pricingModel,
+          basePrice: listing.basePrice,
+          ratingSum: listing.ratingSum,
+          ratingCount: listing.ratingCount,
+          createdAt: listing.createdAt,
+          sellerId: listing.sellerId,
+          sellerUsername: user.username,
+          sellerAvatarUrl: avatar,
+        }
+      : { ...getTableColumns(listing), sellerUsername: user.username, sellerAvatarUrl: avatar }
+  const rows = await db
+    .select(columns)
+    .from(listing)
+    .innerJoin(user, eq(user.id, listing.sellerId))
+    .where(where)
+    .orderBy(direction(column), direction(listing.id))
+    .limit(filter.limit)
+    .offset(filter.offset)
+  const [counted] = await db.select({ n: count() }).from(listing).where(where)
+  return { rows, total: counted?.n ?? 0 }
+}
+
+async function search(db: EngineDb, filter: ListingFilter & { columns: Search['columns'] }) {
   // A keyword without a single word matches like no keyword at all.
   const words = filter.keyword ? (keywordWords(filter.keyword) ?? []) : []
+  if (isPostgres(db)) return searchOnPg(db, filter, words)
+  return searchOnSqlite(db as unknown as Db, filter, words)
+}
+
+/** A search on SQLite, through the statements of its shape. */
+function searchOnSqlite(db: Db, filter: ListingFilter & { columns: Search['columns'] }, words: string[]) {
   const statements = searchStatements(db, { ...filter, words: words.length })
   const values = {
     match: words.length > 0 && usesIndex(filter) ? publishedMatch(filter) : null,
@@ -228,39 +315,56 @@ function search(db: Db, filter: ListingFilter & { columns: Search['columns'] }) 
  * A page of listings, narrowed by each filter given, with or without a keyword (the public search passes
  * `published`, moderation whatever it asks for, a seller's own view their id).
  */
-export function searchListings(db: Db, filter: ListingFilter) {
-  const { rows, total } = search(db, { ...filter, columns: 'all' })
+export async function searchListings(db: EngineDb, filter: ListingFilter) {
+  const { rows, total } = await search(db, { ...filter, columns: 'all' })
   return { rows: rows as ListingWithSeller[], total }
 }
 
 /** `searchListings` reading only what a result card shows. */
-export function searchListingItems(db: Db, filter: ListingFilter) {
-  const { rows, total } = search(db, { ...filter, columns: 'item' })
+export async function searchListingItems(db: EngineDb, filter: ListingFilter) {
+  const { rows, total } = await search(db, { ...filter, columns: 'item' })
   return { rows: rows as ListingItemRow[], total }
 }
 
-export function insertListing(db: Queryable, values: Omit<typeof listing.$inferInsert, 'searchId'>): string {
-  return db
+/** Any constant of the advisory lock space: only listing inserts take this one. */
+const LISTING_INSERT_LOCK = 7_004_310_705
+
+export async function insertListing(
+  db: EngineDb,
+  values: Omit<typeof listing.$inferInsert, 'searchId'>,
+): Promise<string> {
+  const { listing } = tables(db)
+  // The next search id is read from the table: on PostgreSQL, where sellers on several instances insert at once,
+  // listing inserts take turns (a transaction-scoped advisory lock; SQLite's transactions take turns anyway).
+  if (isPostgres(db)) await runSql(db, sql`SELECT pg_advisory_xact_lock(${LISTING_INSERT_LOCK})`)
+  const [row] = await db
     .insert(listing)
     .values({ ...values, searchId: sql`(SELECT coalesce(max(${listing.searchId}), 0) + 1 FROM ${listing})` })
     .returning({ id: listing.id })
-    .get().id
+  if (!row) throw new Error('listing not inserted')
+  return row.id
 }
 
-export function updateListing(db: Queryable, id: string, values: Partial<typeof listing.$inferInsert>): void {
-  db.update(listing).set(values).where(eq(listing.id, id)).run()
+export async function updateListing(
+  db: EngineDb,
+  id: string,
+  values: Partial<typeof listing.$inferInsert>,
+): Promise<void> {
+  const { listing } = tables(db)
+  await db.update(listing).set(values).where(eq(listing.id, id))
 }
 
-export function deleteListing(db: Queryable, id: string): void {
-  db.delete(listing).where(eq(listing.id, id)).run()
+export async function deleteListing(db: EngineDb, id: string): Promise<void> {
+  const { listing } = tables(db)
+  await db.delete(listing).where(eq(listing.id, id))
 }
 
-export function listingHasOrders(db: Queryable, id: string): boolean {
-  return (
-    db
-      .select({ id: marketplaceOrder.id })
-      .from(marketplaceOrder)
-      .where(eq(marketplaceOrder.listingId, id))
-      .get() !== undefined
-  )
+export async function listingHasOrders(db: EngineDb, id: string): Promise<boolean> {
+  const { marketplaceOrder } = tables(db)
+  const [row] = await db
+    .select({ id: marketplaceOrder.id })
+    .from(marketplaceOrder)
+    .where(eq(marketplaceOrder.listingId, id))
+    .limit(1)
+  return row !== undefined
 }

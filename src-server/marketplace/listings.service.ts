@@ -1,6 +1,6 @@
 import { requireAccess } from '../access'
 import type { AuthUser } from '../auth'
-import type { Db, Queryable } from '../platform/db'
+import type { Database, EngineDb } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import * as repo from './listings.repository'
@@ -14,8 +14,13 @@ import {
   type PricingModel,
 } from './marketplace.tables'
 
-/** Who owns an asset of each type; a type without a lookup has no assets that can be listed yet. */
-export type AssetOwners = Partial<Record<AssetType, (db: Queryable, assetId: string) => string | null>>
+/**
+ * Who owns an asset of each type, read where the owning domain keeps it; a type without a lookup has no assets
+ * that can be listed yet.
+ */
+export type AssetOwners = Partial<
+  Record<AssetType, (assetId: string) => Promise<string | null> | string | null>
+>
 
 export type Viewer = Pick<AuthUser, 'id' | 'permissions'>
 
@@ -72,27 +77,31 @@ export function requireVisible<Row extends Pick<repo.ListingRow, 'status' | 'sel
     requireAccess(viewer, 'listing.read_unpublished', { ownerId: row.sellerId, denied })
 }
 
-export function findVisibleListing(db: Queryable, id: string, viewer: Viewer): repo.ListingWithSeller {
-  const row = repo.findListing(db, id)
+export async function findVisibleListing(
+  db: EngineDb,
+  id: string,
+  viewer: Viewer,
+): Promise<repo.ListingWithSeller> {
+  const row = await repo.findListing(db, id)
   requireVisible(id, row, viewer)
   return row
 }
 
-export function createListingService(db: Db, assetOwners: AssetOwners) {
-  function checkOwnership(assetType: AssetType, assetId: string, sellerId: string): void {
-    const owner = assetOwners[assetType]?.(db, assetId) ?? null
+export function createListingService(database: Database, assetOwners: AssetOwners) {
+  async function checkOwnership(assetType: AssetType, assetId: string, sellerId: string): Promise<void> {
+    const owner = (await assetOwners[assetType]?.(assetId)) ?? null
     if (owner !== sellerId)
       throw MarketplaceErrors.ASSET_NOT_FOUND({ asset_type: assetType, asset_id: assetId })
   }
 
-  function detail(id: string) {
-    const row = repo.findListing(db, id)
+  async function detail(id: string) {
+    const row = await repo.findListing(database.reader, id)
     if (!row) throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: id })
     return presentListing(row)
   }
 
   return {
-    search(
+    async search(
       query: PageQuery & {
         asset_type?: string | undefined
         pricing_model?: string | undefined
@@ -103,7 +112,7 @@ export function createListingService(db: Db, assetOwners: AssetOwners) {
     ) {
       if (query.asset_type !== undefined) checkAssetType(query.asset_type)
       if (query.pricing_model !== undefined) checkPricingModel(query.pricing_model)
-      const { rows, total } = repo.searchListingItems(db, {
+      const { rows, total } = await repo.searchListingItems(database.reader, {
         status: 'published',
         assetType: query.asset_type,
         pricingModel: query.pricing_model,
@@ -116,37 +125,42 @@ export function createListingService(db: Db, assetOwners: AssetOwners) {
     },
 
     /** The seller's own listings in every status, newest first, with each moderation reason. */
-    mine(seller: Viewer, query: PageQuery) {
-      const { rows, total } = repo.searchListings(db, { sellerId: seller.id, ...pageWindow(query) })
+    async mine(seller: Viewer, query: PageQuery) {
+      const { rows, total } = await repo.searchListings(database.reader, {
+        sellerId: seller.id,
+        ...pageWindow(query),
+      })
       return toPage(rows.map(presentListing), total, query)
     },
 
-    get(id: string, viewer: Viewer) {
-      return presentListing(findVisibleListing(db, id, viewer))
+    async get(id: string, viewer: Viewer) {
+      return presentListing(await findVisibleListing(database.reader, id, viewer))
     },
 
-    create(seller: Viewer, input: ListingInput) {
+    async create(seller: Viewer, input: ListingInput) {
       const assetType = checkAssetType(input.asset_type)
       const pricingModel = checkPricingModel(input.pricing_model)
       checkPrice(pricingModel, input.base_price)
-      checkOwnership(assetType, input.asset_id, seller.id)
-      const id = repo.insertListing(db, {
-        sellerId: seller.id,
-        assetType,
-        assetId: input.asset_id,
-        title: input.title,
-        description: input.description ?? '',
-        coverImageUrl: input.cover_image_url ?? null,
-        pricingModel,
-        basePrice: input.base_price,
-        tags: input.tags ?? [],
-        status: 'pending_review',
-      })
+      await checkOwnership(assetType, input.asset_id, seller.id)
+      const id = await database.transact((tx) =>
+        repo.insertListing(tx, {
+          sellerId: seller.id,
+          assetType,
+          assetId: input.asset_id,
+          title: input.title,
+          description: input.description ?? '',
+          coverImageUrl: input.cover_image_url ?? null,
+          pricingModel,
+          basePrice: input.base_price,
+          tags: input.tags ?? [],
+          status: 'pending_review',
+        }),
+      )
       return detail(id)
     },
 
-    update(id: string, seller: Viewer, input: Partial<ListingInput>) {
-      const row = findVisibleListing(db, id, seller)
+    async update(id: string, seller: Viewer, input: Partial<ListingInput>) {
+      const row = await findVisibleListing(database.reader, id, seller)
       if (row.sellerId !== seller.id) throw CommonErrors.FORBIDDEN({ listing_id: id })
       const assetType = input.asset_type !== undefined ? checkAssetType(input.asset_type) : row.assetType
       const pricingModel =
@@ -155,7 +169,7 @@ export function createListingService(db: Db, assetOwners: AssetOwners) {
       checkPrice(pricingModel, basePrice)
       const assetId = input.asset_id ?? row.assetId
       if (assetType !== row.assetType || assetId !== row.assetId)
-        checkOwnership(assetType, assetId, seller.id)
+        await checkOwnership(assetType, assetId, seller.id)
       // What a buyer pays and gets was approved by an admin: a published listing whose price, pricing model or
       // asset changes goes back to review (and out of the market) until an admin publishes it again. A rejected
       // listing goes back to review when its seller fixes it. Other states are the admin's to change.
@@ -166,29 +180,31 @@ export function createListingService(db: Db, assetOwners: AssetOwners) {
         assetId !== row.assetId
       const backToReview = row.status === 'rejected' || (row.status === 'published' && termsChanged)
       const status: ListingStatus = backToReview ? 'pending_review' : row.status
-      repo.updateListing(db, id, {
-        assetType,
-        assetId,
-        pricingModel,
-        basePrice,
-        status,
-        ...(backToReview &&
-          row.status === 'published' && { statusReason: 'Price, pricing model or asset changed' }),
-        ...(input.title !== undefined && { title: input.title }),
-        ...(input.description !== undefined && { description: input.description }),
-        ...(input.cover_image_url !== undefined && { coverImageUrl: input.cover_image_url }),
-        ...(input.tags !== undefined && { tags: input.tags }),
-      })
+      await database.transact((tx) =>
+        repo.updateListing(tx, id, {
+          assetType,
+          assetId,
+          pricingModel,
+          basePrice,
+          status,
+          ...(backToReview &&
+            row.status === 'published' && { statusReason: 'Price, pricing model or asset changed' }),
+          ...(input.title !== undefined && { title: input.title }),
+          ...(input.description !== undefined && { description: input.description }),
+          ...(input.cover_image_url !== undefined && { coverImageUrl: input.cover_image_url }),
+          ...(input.tags !== undefined && { tags: input.tags }),
+        }),
+      )
       return detail(id)
     },
 
     /** Removes a listing nobody bought; one with orders is only unlisted, so orders keep their listing. */
-    remove(id: string, seller: Viewer): void {
-      db.transaction((tx) => {
-        const row = findVisibleListing(tx, id, seller)
+    async remove(id: string, seller: Viewer): Promise<void> {
+      await database.transact(async (tx) => {
+        const row = await findVisibleListing(tx, id, seller)
         if (row.sellerId !== seller.id) throw CommonErrors.FORBIDDEN({ listing_id: id })
-        if (repo.listingHasOrders(tx, id)) repo.updateListing(tx, id, { status: 'unlisted' })
-        else repo.deleteListing(tx, id)
+        if (await repo.listingHasOrders(tx, id)) await repo.updateListing(tx, id, { status: 'unlisted' })
+        else await repo.deleteListing(tx, id)
       })
     },
   }

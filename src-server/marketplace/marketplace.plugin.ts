@@ -19,14 +19,15 @@ export interface MarketplaceOptions {
 const SWEEP_INTERVAL_MS = 10 * 60_000
 
 export function createMarketplaceServices(ctx: AppContext, assetOwners: AssetOwners) {
-  const ledger = createLedger(ctx.db)
+  const { database } = ctx
+  const ledger = createLedger(database)
   const platformUserId = () => ctx.auth.platformUserId()
   const services: MarketplaceServices = {
-    listings: createListingService(ctx.db, assetOwners),
-    orders: createOrderService(ctx.db, ledger, platformUserId),
-    wallet: createWalletService(ctx.db, ledger),
-    reviews: createReviewService(ctx.db),
-    admin: createAdminService(ctx.db, platformUserId),
+    listings: createListingService(database, assetOwners),
+    orders: createOrderService(database, ledger, platformUserId),
+    wallet: createWalletService(database, ledger),
+    reviews: createReviewService(database),
+    admin: createAdminService(database, platformUserId),
   }
   return { ledger, services }
 }
@@ -35,11 +36,11 @@ export const marketplace: FastifyPluginAsync<MarketplaceOptions> = async (app, {
   const { ledger, services } = createMarketplaceServices(ctx, assetOwners)
   await app.register(marketplaceRoutes, { ctx, services })
 
-  const sweep = setInterval(() => {
+  const sweep = setInterval(async () => {
     try {
       const at = new Date()
-      ledger.releaseDueHolds(at)
-      purgeExpiredKeys(ctx.db, at)
+      await ledger.releaseDueHolds(at)
+      await purgeExpiredKeys(ctx.database, at)
     } catch (error) {
       ctx.log.error({ err: error }, 'marketplace sweep failed')
     }

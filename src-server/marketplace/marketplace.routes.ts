@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppContext } from '../platform/app-context'
+import type { EngineDb } from '../platform/db'
 import { logFault } from '../platform/errors'
 import { IdParams, NoContent, Page, PageQuery } from '../platform/http'
 import type { AdminService } from './admin.service'
@@ -49,7 +50,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   services: MarketplaceServices
 }> = async (app, { ctx, services }) => {
-  const db = ctx.db
+  const { database } = ctx
   const { listings, orders, wallet, reviews, admin: adminService } = services
   const use = { permission: 'marketplace.use' } as const
   const admin = { permission: 'platform.admin' } as const
@@ -79,11 +80,11 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
   }
 
   /** A money-moving effect under the request's Idempotency-Key (if any), in a transaction of its own. */
-  function sendIdempotent(
+  async function sendIdempotent(
     request: FastifyRequest,
     reply: FastifyReply,
     successStatus: number,
-    effect: (at: Date) => unknown,
+    effect: (tx: EngineDb, at: Date) => Promise<unknown>,
   ) {
     const at = new Date()
     const claim = claimOf(request, at)
@@ -91,8 +92,12 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       request,
       reply,
       claim
-        ? runIdempotent(db, claim, successStatus, () => effect(at))
-        : { statusCode: successStatus, body: effect(at), replayed: false },
+        ? await runIdempotent(database, claim, successStatus, (tx) => effect(tx, at))
+        : {
+            statusCode: successStatus,
+            body: await database.transact((tx) => effect(tx, at)),
+            replayed: false,
+          },
     )
   }
 
@@ -128,7 +133,9 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) =>
-      sendIdempotent(request, reply, 200, (at) => wallet.topUp(request.requireUser().id, request.body, at)),
+      sendIdempotent(request, reply, 200, (tx, at) =>
+        wallet.topUp(tx, request.requireUser().id, request.body, at),
+      ),
   )
 
   app.post(
@@ -143,8 +150,8 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) =>
-      sendIdempotent(request, reply, 200, (at) =>
-        wallet.withdraw(request.requireUser().id, request.body, at),
+      sendIdempotent(request, reply, 200, (tx, at) =>
+        wallet.withdraw(tx, request.requireUser().id, request.body, at),
       ),
   )
 
@@ -160,7 +167,9 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) =>
-      sendIdempotent(request, reply, 200, (at) => wallet.transfer(request.requireUser(), request.body, at)),
+      sendIdempotent(request, reply, 200, (tx, at) =>
+        wallet.transfer(tx, request.requireUser(), request.body, at),
+      ),
   )
 
   // Listings and reviews
@@ -190,7 +199,8 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/api/marketplace/listings',
     { config: use, schema: { tags, body: CreateListingBody, response: { 201: ListingSchema } } },
-    async (request, reply) => reply.status(201).send(listings.create(request.requireUser(), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await listings.create(request.requireUser(), request.body)),
   )
 
   app.put(
@@ -206,7 +216,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     '/api/marketplace/listings/:id',
     { config: use, schema: { tags, params: IdParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      listings.remove(request.params.id, request.requireUser())
+      await listings.remove(request.params.id, request.requireUser())
       return reply.status(204).send(null)
     },
   )
@@ -229,7 +239,7 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     '/api/marketplace/listings/:id/reviews',
     { config: use, schema: { tags, params: IdParams, body: ReviewBody, response: { 201: ReviewSchema } } },
     async (request, reply) =>
-      reply.status(201).send(reviews.add(request.params.id, request.requireUser(), request.body)),
+      reply.status(201).send(await reviews.add(request.params.id, request.requireUser(), request.body)),
   )
 
   // Orders
@@ -242,13 +252,13 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const at = new Date()
       const claim = claimOf(request, at)
-      const purchase = () =>
-        orders.purchase(request.requireUser(), request.body.listing_id, at, {
+      const purchase = (tx: EngineDb) =>
+        orders.purchase(tx, request.requireUser(), request.body.listing_id, at, {
           expectedPrice: request.body.expected_price,
         })
       if (!claim) return reply.status(201).send(await orders.inPurchaseGroup(purchase))
       // The key's claim, the purchase and the stored response are one piece of the group commit.
-      const { work, recover } = idempotentWork(db, claim, 201, purchase)
+      const { work, recover } = idempotentWork(claim, 201, purchase)
       return send(request, reply, await orders.inPurchaseGroup(work, recover))
     },
   )
@@ -278,8 +288,8 @@ export const marketplaceRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) =>
-      sendIdempotent(request, reply, 200, (at) =>
-        orders.refund(request.requireUser().id, request.params.id, request.body.reason, at),
+      sendIdempotent(request, reply, 200, (tx, at) =>
+        orders.refund(tx, request.requireUser().id, request.params.id, request.body.reason, at),
       ),
   )
 

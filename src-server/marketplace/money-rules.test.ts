@@ -3,6 +3,7 @@
  * seller emptying their wallet before a refund, transfers to disabled accounts, minting by top-up. Each case checks
  * the stored ledger and balances; the frame checks conservation after every test.
  */
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import {
   agentOf,
@@ -10,6 +11,7 @@ import {
   loopbackClient,
   marketplaceTestFrame,
   moneyFootprint,
+  numbers,
   publish,
   publishedListing,
   servicesOf,
@@ -28,18 +30,20 @@ async function start() {
 }
 
 /** The ledger entries of one order, in the order they were written. */
-function orderEntries(orderId: string) {
-  return server.app.ctx.db.$client
-    .prepare(
-      `SELECT u.username, t.type, t.amount, t.balance_after, t.frozen_after FROM wallet_transaction t
-       JOIN wallet w ON w.id = t.wallet_id JOIN user u ON u.id = w.user_id
-       WHERE t.reference_type = 'order' AND t.reference_id = ? ORDER BY t.rowid`,
-    )
-    .all(orderId)
+async function orderEntries(orderId: string) {
+  const rows = await server.rows<Record<string, unknown>>(
+    sql`SELECT u.username, t.type, t.amount, t.balance_after, t.frozen_after FROM wallet_transaction t
+        JOIN wallet w ON w.id = t.wallet_id JOIN "user" u ON u.id = w.user_id
+        WHERE t.reference_type = 'order' AND t.reference_id = ${orderId} ORDER BY t.id`,
+  )
+  return rows.map(({ username, type, ...amounts }) => ({ username, type, ...numbers(amounts) }))
 }
 
-function listingStatus(id: string) {
-  return server.app.ctx.db.$client.prepare('SELECT status, base_price FROM listing WHERE id = ?').get(id)
+async function listingStatus(id: string) {
+  const [row] = await server.rows<{ status: string; base_price: unknown }>(
+    sql`SELECT status, base_price FROM listing WHERE id = ${id}`,
+  )
+  return row && { status: row.status, base_price: Number(row.base_price) }
 }
 
 describe('the price the buyer was shown', () => {
@@ -56,16 +60,16 @@ describe('the price the buyer was shown', () => {
     expect(raised.status).toBe(200)
     await publish(server, listingId)
 
-    const before = moneyFootprint(server)
-    const walletBefore = balances(server, 'bob')
+    const before = await moneyFootprint(server)
+    const walletBefore = await balances(server, 'bob')
     const bought = await http.post('bob', '/api/marketplace/orders', {
       listing_id: listingId,
       expected_price: shown.base_price,
     })
     expect([bought.status, bought.body.error?.code]).toEqual([409, 'PRICE_CHANGED'])
     expect(bought.body.error?.details).toMatchObject({ expected_price: 10, price: 900 })
-    expect(moneyFootprint(server)).toEqual(before)
-    expect(balances(server, 'bob')).toEqual(walletBefore)
+    expect(await moneyFootprint(server)).toEqual(before)
+    expect(await balances(server, 'bob')).toEqual(walletBefore)
 
     // At the price now shown, the purchase goes through and the order carries it.
     const agreed = await http.post('bob', '/api/marketplace/orders', {
@@ -91,18 +95,18 @@ describe('the price the buyer was shown', () => {
     ]
     for (const [id, body] of edits)
       expect((await http.send('PUT', 'sam', `/api/marketplace/listings/${id}`, body)).status).toBe(200)
-    expect(listingStatus(priced)).toEqual({ status: 'pending_review', base_price: 900 })
-    expect(listingStatus(modelled)).toMatchObject({ status: 'pending_review' })
-    expect(listingStatus(reassigned)).toMatchObject({ status: 'pending_review' })
-    expect(listingStatus(retitled)).toMatchObject({ status: 'published' })
+    expect(await listingStatus(priced)).toEqual({ status: 'pending_review', base_price: 900 })
+    expect(await listingStatus(modelled)).toMatchObject({ status: 'pending_review' })
+    expect(await listingStatus(reassigned)).toMatchObject({ status: 'pending_review' })
+    expect(await listingStatus(retitled)).toMatchObject({ status: 'published' })
 
     // Out of the market until an admin publishes it again: not listed, not for sale at the new price.
     const market = await http.send('GET', 'bob', '/api/marketplace/listings?size=100')
     expect((market.body.items as { id: string }[]).map((item) => item.id)).toEqual([retitled])
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const bought = await http.post('bob', '/api/marketplace/orders', { listing_id: priced })
     expect([bought.status, bought.body.error?.code]).toEqual([404, 'LISTING_NOT_FOUND'])
-    expect(moneyFootprint(server)).toEqual(before)
+    expect(await moneyFootprint(server)).toEqual(before)
   })
 })
 
@@ -115,22 +119,22 @@ describe("a sale's income is held for the refund window", () => {
     const order = (
       await http.post('bob', '/api/marketplace/orders', { listing_id: listingId, expected_price: 200 })
     ).body
-    expect(balances(server, 'sam')).toMatchObject({ balance: 150, frozen_balance: 180 })
+    expect(await balances(server, 'sam')).toMatchObject({ balance: 150, frozen_balance: 180 })
 
     // The seller tries to take the income out right after the sale: only the available balance can go.
     const greedy = await http.post('sam', '/api/wallet/withdraw', { amount: 330, method: 'bank' })
     expect([greedy.status, greedy.body.error?.code]).toEqual([400, 'INSUFFICIENT_BALANCE'])
     expect(greedy.body.error?.details).toMatchObject({ available: 150 })
     expect((await http.post('sam', '/api/wallet/withdraw', { amount: 150, method: 'bank' })).status).toBe(200)
-    expect(balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 180 })
+    expect(await balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 180 })
 
     const refund = await http.post('bob', `/api/marketplace/orders/${order.id}/refund`, {
       reason: 'changed mind',
     })
     expect([refund.status, refund.body.status]).toEqual([200, 'refunded'])
-    expect(balances(server, 'bob')).toMatchObject({ balance: 200, frozen_balance: 0 })
-    expect(balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 0, total_earned: 0 })
-    expect(orderEntries(order.id as string)).toEqual([
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 200, frozen_balance: 0 })
+    expect(await balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 0, total_earned: 0 })
+    expect(await orderEntries(order.id as string)).toEqual([
       { username: 'bob', type: 'spend', amount: -200, balance_after: 0, frozen_after: 0 },
       { username: 'platform', type: 'commission', amount: 20, balance_after: 20, frozen_after: 0 },
       { username: 'sam', type: 'income', amount: 180, balance_after: 150, frozen_after: 180 },
@@ -146,13 +150,13 @@ describe("a sale's income is held for the refund window", () => {
     const listingId = await publishedListing(server, 'sam', { base_price: 200 })
     await topUp(server, 'bob', 200)
     const order = (await http.post('bob', '/api/marketplace/orders', { listing_id: listingId })).body
-    expect(orderEntries(order.id as string)).toContainEqual(
+    expect(await orderEntries(order.id as string)).toContainEqual(
       expect.objectContaining({ username: 'sam', type: 'hold', amount: 130, frozen_after: 180 }),
     )
     const refund = await http.post('bob', `/api/marketplace/orders/${order.id}/refund`, { reason: 'no' })
     expect(refund.status).toBe(200)
-    expect(balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 0 })
-    expect(balances(server, 'bob')).toMatchObject({ balance: 200 })
+    expect(await balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 0 })
+    expect(await balances(server, 'bob')).toMatchObject({ balance: 200 })
   })
 
   it('releases the income to the balance once the window is over, and only then', async () => {
@@ -163,21 +167,19 @@ describe("a sale's income is held for the refund window", () => {
     const until = Date.parse(order.refundable_until as string)
     expect(until - Date.parse(order.completed_at as string)).toBe(7 * DAY_MS)
     const { services } = servicesOf(server)
-    const sam = userIdOf(server, 'sam')
+    const sam = await userIdOf(server, 'sam')
     // Held through the whole UTC day the window ends on; released by the first read after it.
     const lastDay = new Date(`${new Date(until).toISOString().slice(0, 10)}T23:59:59.999Z`)
-    expect(services.wallet.read(sam, lastDay)).toMatchObject({ balance: 0, frozen_balance: 90 })
-    expect(services.wallet.read(sam, new Date(lastDay.getTime() + 1))).toMatchObject({
+    expect(await services.wallet.read(sam, lastDay)).toMatchObject({ balance: 0, frozen_balance: 90 })
+    expect(await services.wallet.read(sam, new Date(lastDay.getTime() + 1))).toMatchObject({
       balance: 90,
       frozen_balance: 0,
     })
-    expect(
-      server.app.ctx.db.$client
-        .prepare(
-          "SELECT amount, balance_after, frozen_after FROM wallet_transaction WHERE type = 'release' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ?)",
-        )
-        .all(sam),
-    ).toEqual([{ amount: 0, balance_after: 90, frozen_after: 0 }])
+    const released = await server.rows<Record<string, unknown>>(
+      sql`SELECT amount, balance_after, frozen_after FROM wallet_transaction
+          WHERE type = 'release' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ${sam})`,
+    )
+    expect(released.map(numbers)).toEqual([{ amount: 0, balance_after: 90, frozen_after: 0 }])
   })
 })
 
@@ -186,16 +188,16 @@ describe('transfers', () => {
     const http = await start()
     await topUp(server, 'ann', 100)
     await server.headersFor('dan')
-    const dan = userIdOf(server, 'dan')
+    const dan = await userIdOf(server, 'dan')
     expect((await http.send('PATCH', 'admin', `/api/admin/users/${dan}`, { disabled: true })).status).toBe(
       200,
     )
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const sent = await http.post('ann', '/api/wallet/transfer', { to_user_id: dan, amount: 40 })
     expect([sent.status, sent.body.error?.code]).toEqual([404, 'USER_NOT_FOUND'])
-    expect(moneyFootprint(server)).toEqual(before)
-    expect(balances(server, 'ann')).toMatchObject({ balance: 100 })
-    expect(balances(server, 'dan')).toBeUndefined()
+    expect(await moneyFootprint(server)).toEqual(before)
+    expect(await balances(server, 'ann')).toMatchObject({ balance: 100 })
+    expect(await balances(server, 'dan')).toBeUndefined()
   })
 })
 
@@ -208,10 +210,10 @@ describe('top-ups', () => {
     })
     await setConfig('simulated_topup_enabled', false)
     await server.headersFor('ann')
-    const before = moneyFootprint(server)
+    const before = await moneyFootprint(server)
     const minted = await http.post('ann', '/api/wallet/topup', { amount: 500, payment_method: 'simulated' })
     expect([minted.status, minted.body.error?.code]).toEqual([403, 'TOPUP_DISABLED'])
-    expect(moneyFootprint(server)).toEqual(before)
+    expect(await moneyFootprint(server)).toEqual(before)
     await setConfig('simulated_topup_enabled', true)
     expect(
       (await http.post('ann', '/api/wallet/topup', { amount: 500, payment_method: 'simulated' })).status,
@@ -228,21 +230,19 @@ describe('top-ups', () => {
     expect([over.status, over.body.error?.code]).toEqual([400, 'TOPUP_LIMIT_EXCEEDED'])
     expect(over.body.error?.details).toMatchObject({ limit: 500, topped_up_today: 300, amount: 300 })
     expect((await topup('ann', 200)).status).toBe(200)
-    expect(balances(server, 'ann')).toMatchObject({ balance: 500 })
+    expect(await balances(server, 'ann')).toMatchObject({ balance: 500 })
 
     // Ten at once from another user: exactly five fit.
     await server.headersFor('ben')
     const raced = await Promise.all(Array.from({ length: 10 }, () => topup('ben', 100)))
     expect(raced.filter((sent) => sent.status === 200)).toHaveLength(5)
     expect(raced.filter((sent) => sent.body.error?.code === 'TOPUP_LIMIT_EXCEEDED')).toHaveLength(5)
-    expect(balances(server, 'ben')).toMatchObject({ balance: 500 })
-    expect(
-      server.app.ctx.db.$client
-        .prepare(
-          "SELECT count(*) AS n FROM wallet_transaction WHERE type = 'topup' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ?)",
-        )
-        .get(userIdOf(server, 'ben')),
-    ).toEqual({ n: 5 })
+    expect(await balances(server, 'ben')).toMatchObject({ balance: 500 })
+    const [topups] = await server.rows<{ n: unknown }>(
+      sql`SELECT count(*) AS n FROM wallet_transaction
+          WHERE type = 'topup' AND wallet_id = (SELECT id FROM wallet WHERE user_id = ${await userIdOf(server, 'ben')})`,
+    )
+    expect(Number(topups?.n)).toBe(5)
   })
 })
 
@@ -252,14 +252,16 @@ describe('cover images', () => {
     const listingId = await publishedListing(server, 'sam', {
       cover_image_url: 'https://example.org/cover.png',
     })
-    const stored = () =>
-      server.app.ctx.db.$client
-        .prepare('SELECT cover_image_url FROM listing WHERE id = ?')
-        .pluck()
-        .get(listingId)
-    expect(stored()).toBe('https://example.org/cover.png')
-    const count = () => server.app.ctx.db.$client.prepare('SELECT count(*) FROM listing').pluck().get()
-    const listings = count()
+    const stored = async () =>
+      (
+        await server.rows<{ url: string }>(
+          sql`SELECT cover_image_url AS url FROM listing WHERE id = ${listingId}`,
+        )
+      )[0]?.url
+    expect(await stored()).toBe('https://example.org/cover.png')
+    const count = async () =>
+      Number((await server.rows<{ n: unknown }>(sql`SELECT count(*) AS n FROM listing`))[0]?.n)
+    const listings = await count()
     for (const bad of [
       'javascript:alert(document.cookie)',
       'http://example.org/cover.png',
@@ -280,7 +282,7 @@ describe('cover images', () => {
       })
       expect([created.status, created.body.error?.code], bad).toEqual([422, 'VALIDATION_ERROR'])
     }
-    expect(stored()).toBe('https://example.org/cover.png')
-    expect(count()).toBe(listings)
+    expect(await stored()).toBe('https://example.org/cover.png')
+    expect(await count()).toBe(listings)
   })
 })

@@ -1,12 +1,14 @@
-import { eq } from 'drizzle-orm'
-import { type Db, perHandle, type Queryable } from '../platform/db'
+import { and, eq, sql } from 'drizzle-orm'
+import { type Db, type EngineDb, engineTables, isPostgres, perHandle } from '../platform/db'
 import {
   type AssetType,
   assetGrant,
   type ListingStatus,
-  type listing,
+  listing,
   marketplaceOrder,
 } from './marketplace.tables'
+
+const tables = engineTables({ assetGrant, listing, marketplaceOrder })
 
 export type OrderRow = typeof marketplaceOrder.$inferSelect
 export type ListingRow = typeof listing.$inferSelect
@@ -22,7 +24,8 @@ export type PurchasedListing = Pick<
  * row and fills every placeholder through its column objects, which cost as much as running the statement. They
  * take positional parameters and give rows as arrays (better-sqlite3 looks each named parameter up on its object
  * and names each column of an object row anew for every row). They run on the one connection, so inside the
- * caller's transaction.
+ * caller's transaction. On PostgreSQL the same statements are drizzle queries, awaited; on SQLite the purchase's
+ * functions return their value at once, so the purchase makes no promise per statement.
  */
 const purchaseStatements = perHandle((db: Db) => {
   const sqlite = db.$client
@@ -71,21 +74,52 @@ const purchaseStatements = perHandle((db: Db) => {
   }
 })
 
-export function findPurchasedListing(db: Db, id: string): PurchasedListing | null {
-  const row = purchaseStatements(db).listingById.get(id)
+type Maybe<T> = T | Promise<T>
+const sqlite = (db: EngineDb) => purchaseStatements(db as unknown as Db)
+
+export function findPurchasedListing(db: EngineDb, id: string): Maybe<PurchasedListing | null> {
+  if (isPostgres(db)) return findPurchasedListingOnPg(db, id)
+  const row = sqlite(db).listingById.get(id)
   if (!row) return null
   const [status, sellerId, basePrice, assetType, assetId, title] = row
   return { status, sellerId, basePrice, assetType, assetId, title }
 }
 
+async function findPurchasedListingOnPg(db: EngineDb, id: string): Promise<PurchasedListing | null> {
+  const { listing } = tables(db)
+  const [row] = await db
+    .select({
+      status: listing.status,
+      sellerId: listing.sellerId,
+      basePrice: listing.basePrice,
+      assetType: listing.assetType,
+      assetId: listing.assetId,
+      title: listing.title,
+    })
+    .from(listing)
+    .where(eq(listing.id, id))
+  return row ?? null
+}
+
 /** The buyer's paid (not refunded) order of the listing, or null. */
-export function findPaidOrderId(db: Db, listingId: string, buyerId: string): string | null {
-  return purchaseStatements(db).paidOrderOf.get(listingId, buyerId) ?? null
+export function findPaidOrderId(db: EngineDb, listingId: string, buyerId: string): Maybe<string | null> {
+  if (isPostgres(db)) return findPaidOrderIdOnPg(db, listingId, buyerId)
+  return sqlite(db).paidOrderOf.get(listingId, buyerId) ?? null
+}
+
+async function findPaidOrderIdOnPg(db: EngineDb, listingId: string, buyerId: string): Promise<string | null> {
+  const { marketplaceOrder: order } = tables(db)
+  const [row] = await db
+    .select({ id: order.id })
+    .from(order)
+    .where(and(eq(order.listingId, listingId), eq(order.buyerId, buyerId), eq(order.status, 'paid')))
+  return row?.id ?? null
 }
 
 /** Writes the order in its first state, `pending`. */
-export function insertPendingOrder(db: Db, order: Omit<OrderRow, 'status'>): void {
-  purchaseStatements(db).insertPendingOrder.run(
+export function insertPendingOrder(db: EngineDb, order: Omit<OrderRow, 'status'>): Maybe<unknown> {
+  if (isPostgres(db)) return db.insert(tables(db).marketplaceOrder).values({ ...order, status: 'pending' })
+  return sqlite(db).insertPendingOrder.run(
     order.id,
     order.listingId,
     order.buyerId,
@@ -101,15 +135,30 @@ export function insertPendingOrder(db: Db, order: Omit<OrderRow, 'status'>): voi
 }
 
 /** False when the order is gone. */
-export function markOrderPaid(db: Db, id: string, at: string): boolean {
-  return purchaseStatements(db).markPaid.run(at, id).changes === 1
+export function markOrderPaid(db: EngineDb, id: string, at: string): Maybe<boolean> {
+  if (isPostgres(db)) return markOrderPaidOnPg(db, id, at)
+  return sqlite(db).markPaid.run(at, id).changes === 1
+}
+
+async function markOrderPaidOnPg(db: EngineDb, id: string, at: string): Promise<boolean> {
+  const { marketplaceOrder: order } = tables(db)
+  const paid = await db
+    .update(order)
+    .set({ status: 'paid', completedAt: at })
+    .where(eq(order.id, id))
+    .returning({ id: order.id })
+  return paid.length === 1
 }
 
 export function insertGrant(
-  db: Db,
-  grant: { id: string; userId: string; assetType: string; assetId: string; orderId: string; at: string },
-): void {
-  purchaseStatements(db).insertGrant.run(
+  db: EngineDb,
+  grant: { id: string; userId: string; assetType: AssetType; assetId: string; orderId: string; at: string },
+): Maybe<unknown> {
+  if (isPostgres(db)) {
+    const { at, ...values } = grant
+    return db.insert(tables(db).assetGrant).values({ ...values, createdAt: at })
+  }
+  return sqlite(db).insertGrant.run(
     grant.id,
     grant.userId,
     grant.assetType,
@@ -119,23 +168,40 @@ export function insertGrant(
   )
 }
 
-export function countDownload(db: Db, listingId: string): void {
-  purchaseStatements(db).countDownload.run(listingId)
+export function countDownload(db: EngineDb, listingId: string): Maybe<unknown> {
+  if (isPostgres(db)) {
+    const { listing } = tables(db)
+    return db
+      .update(listing)
+      .set({ downloadCount: sql`${listing.downloadCount} + 1` })
+      .where(eq(listing.id, listingId))
+  }
+  return sqlite(db).countDownload.run(listingId)
 }
 
-export function findOrder(db: Queryable, id: string): OrderRow | null {
-  return db.select().from(marketplaceOrder).where(eq(marketplaceOrder.id, id)).get() ?? null
+export async function findOrder(db: EngineDb, id: string): Promise<OrderRow | null> {
+  const { marketplaceOrder: order } = tables(db)
+  const [row] = await db.select().from(order).where(eq(order.id, id))
+  return row ?? null
 }
 
-export function revokeGrantsOfOrder(db: Queryable, orderId: string, at: string): void {
-  db.update(assetGrant).set({ revokedAt: at }).where(eq(assetGrant.orderId, orderId)).run()
+export async function revokeGrantsOfOrder(db: EngineDb, orderId: string, at: string): Promise<void> {
+  const { assetGrant } = tables(db)
+  await db.update(assetGrant).set({ revokedAt: at }).where(eq(assetGrant.orderId, orderId))
 }
 
-export function markOrderRefunded(db: Queryable, id: string, at: string, reason: string): OrderRow {
-  return db
-    .update(marketplaceOrder)
+/** Marks a paid order refunded: the row, or null when it is not paid (any more). */
+export async function markOrderRefunded(
+  db: EngineDb,
+  id: string,
+  at: string,
+  reason: string,
+): Promise<OrderRow | null> {
+  const { marketplaceOrder: order } = tables(db)
+  const [row] = await db
+    .update(order)
     .set({ status: 'refunded', refundedAt: at, refundReason: reason })
-    .where(eq(marketplaceOrder.id, id))
+    .where(and(eq(order.id, id), eq(order.status, 'paid')))
     .returning()
-    .get()
+  return row ?? null
 }

@@ -1,12 +1,13 @@
 /**
- * Purchases and refunds. Each is ONE synchronous transaction (over HTTP a purchase is a savepoint of a group
- * commit), so a failure at any step leaves nothing behind, and concurrent requests are serialized by SQLite's
- * single writer: a balance check and the debit it guards can never interleave with another request's. The
- * purchase's queries are prepared once (orders.repository.ts).
+ * Purchases and refunds. Each is ONE transaction (`tx`, handed in by the caller: over HTTP a purchase is a piece of
+ * a group commit on SQLite), so a failure at any step leaves nothing behind. A balance check and the debit it
+ * guards never interleave with another request's: SQLite runs one transaction at a time, and on PostgreSQL each
+ * transaction first locks the wallets it moves money between, in id order (`ledger.lockWallets`). The purchase's
+ * queries are prepared once on SQLite (orders.repository.ts).
  */
-import { atomically, createCommitGroup, type Db } from '../platform/db'
+import { createCommitGroup, type Database, type EngineDb } from '../platform/db'
 import { toPage } from '../platform/http'
-import { readConfigValueSync, readConfigValuesSync } from '../settings'
+import { readConfigValue, readConfigValues } from '../settings'
 import { platformFee } from './commission'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import { timeOrderedUuid } from './ids'
@@ -54,14 +55,14 @@ const PURCHASE_SETTINGS = ['commission_rate', 'refund_window_days', 'daily_earn_
  * When the order's refund window ends: fixed when it was paid, or (an order from before that) its completion plus
  * the current window.
  */
-function refundDeadline(db: Db, order: OrderRow): Date {
+async function refundDeadline(tx: EngineDb, order: OrderRow): Promise<Date> {
   if (order.refundableUntil) return new Date(order.refundableUntil)
   const completedAt = Date.parse(order.completedAt ?? order.createdAt)
-  return new Date(completedAt + readConfigValueSync(db, 'refund_window_days') * DAY_MS)
+  return new Date(completedAt + (await readConfigValue(tx, 'refund_window_days')) * DAY_MS)
 }
 
-export function createOrderService(db: Db, ledger: Ledger, platformUserId: () => string) {
-  const purchaseGroup = createCommitGroup(db)
+export function createOrderService(database: Database, ledger: Ledger, platformUserId: () => string) {
+  const purchaseGroup = createCommitGroup(database)
   let platformWallet: string | null = null
   /**
    * The platform account's wallet id, read once: the platform account is made at bootstrap and never replaced,
@@ -72,11 +73,11 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
    * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either:
    * each purchase reads its balances by this id (`openWalletWithoutHolds`).
    */
-  function platformWalletId(at: Date): string {
-    if (platformWallet) return platformWallet
-    // Asked inside a transaction that may still roll back (a purchase run within another's): for this one only.
-    if (db.$client.inTransaction) return ledger.openWallet(platformUserId(), at).id
-    platformWallet = db.transaction(() => ledger.openWallet(platformUserId(), at).id)
+  async function platformWalletId(at: Date): Promise<string> {
+    if (!platformWallet)
+      platformWallet = await database.transact(
+        async (tx) => (await ledger.openWallet(tx, platformUserId(), at)).id,
+      )
     return platformWallet
   }
 
@@ -86,8 +87,11 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
      * purchases that arrived in the same turn of the event loop: one commit writes the pages they share once
      * (db/group-commit.ts). `recover` stores a refusal of keyed work.
      */
-    inPurchaseGroup<T>(work: () => T, recover?: (error: unknown) => T): Promise<T> {
-      platformWalletId(new Date())
+    async inPurchaseGroup<T>(
+      work: (tx: EngineDb) => Promise<T>,
+      recover?: (tx: EngineDb, error: unknown) => Promise<T>,
+    ): Promise<T> {
+      await platformWalletId(new Date())
       return purchaseGroup.run(work, recover)
     },
 
@@ -98,110 +102,114 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
      * that never topped up would make its whole group run again with savepoints. Holds released before a refusal
      * are the one write the group undoes the slow way.
      */
-    purchase(buyer: Viewer, listingId: string, at: Date, options: PurchaseOptions = {}) {
+    async purchase(tx: EngineDb, buyer: Viewer, listingId: string, at: Date, options: PurchaseOptions = {}) {
       const buyerId = buyer.id
-      const commissionWallet = platformWalletId(at)
-      // Joins an Idempotency-Key claim's transaction when there is one: one transaction either way.
-      return atomically(db, () => {
-        const item = repo.findPurchasedListing(db, listingId)
-        // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
-        requireVisible(listingId, item, buyer)
-        if (item.status !== 'published')
-          throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
-        if (item.sellerId === buyerId)
-          throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
-        const owned = repo.findPaidOrderId(db, listingId, buyerId)
-        if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
+      const item = await repo.findPurchasedListing(tx, listingId)
+      // A listing the buyer may not read is absent for them, as on GET: the purchase must not reveal it.
+      requireVisible(listingId, item, buyer)
+      if (item.status !== 'published')
+        throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
+      if (item.sellerId === buyerId) throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
+      // Before the ownership check: a purchase of the same listing by the same buyer on another instance waits on
+      // the buyer's wallet, then finds its order.
+      await ledger.lockWallets(tx, [buyerId, item.sellerId, platformUserId()])
+      const owned = await repo.findPaidOrderId(tx, listingId, buyerId)
+      if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
 
-        const price = item.basePrice
-        if (options.expectedPrice !== undefined && options.expectedPrice !== price)
-          throw MarketplaceErrors.PRICE_CHANGED({
-            listing_id: listingId,
-            expected_price: options.expectedPrice,
-            price,
-          })
-        const now = at.toISOString()
-        // 1. Check the balance. A free listing moves no points, so it needs no wallet of the buyer.
-        const buyerWallet = price > 0 ? ledger.openExistingWallet(buyerId, at) : null
-        const available = buyerWallet?.balance ?? 0
-        if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
-        const settings = readConfigValuesSync(db, PURCHASE_SETTINGS)
-        const fee = platformFee(price, settings.commission_rate)
-        const income = price - fee
-        const refundableUntil = new Date(at.getTime() + settings.refund_window_days * DAY_MS)
-        // 2. Freeze the buyer's points.
-        if (buyerWallet) ledger.freeze(buyerWallet, price, at)
-        // 3. The order, pending.
-        const orderId = timeOrderedUuid()
-        const order: OrderRow = {
-          id: orderId,
-          listingId,
-          buyerId,
-          sellerId: item.sellerId,
-          assetType: item.assetType,
-          assetId: item.assetId,
-          totalPrice: price,
-          platformFee: fee,
-          sellerIncome: income,
-          status: 'pending',
-          createdAt: now,
-          completedAt: null,
-          refundableUntil: refundableUntil.toISOString(),
-          refundedAt: null,
-          refundReason: null,
-        }
-        repo.insertPendingOrder(db, order)
-        const reference = { referenceType: 'order', referenceId: orderId } as const
-        // 4. Deduct the frozen points.
-        if (buyerWallet)
-          ledger.postEntry(
-            buyerWallet,
-            {
-              type: 'spend',
-              balanceDelta: 0,
-              frozenDelta: -price,
-              spentDelta: price,
-              ...reference,
-              description: `Purchase of "${item.title}"`,
-            },
-            at,
-          )
-        options.afterDeduct?.()
-        // 5. Commission to the platform, the remainder to the seller.
-        if (fee > 0)
-          ledger.postEntry(
-            ledger.openWalletWithoutHolds(commissionWallet),
-            {
-              type: 'commission',
-              balanceDelta: fee,
-              earnedDelta: fee,
-              ...reference,
-              description: `Commission on "${item.title}"`,
-            },
-            at,
-          )
-        if (income > 0)
-          ledger.creditEarnings(
-            item.sellerId,
-            income,
-            { type: 'income', ...reference, description: `Sale of "${item.title}"` },
-            at,
-            { heldUntil: refundableUntil, dailyEarnCap: settings.daily_earn_cap },
-          )
-        // 6. Paid, with access granted.
-        if (!repo.markOrderPaid(db, orderId, now))
-          throw new Error(`order ${orderId} vanished inside its transaction`)
-        repo.insertGrant(db, {
-          id: timeOrderedUuid(),
-          userId: buyerId,
-          assetType: item.assetType,
-          assetId: item.assetId,
-          orderId,
-          at: now,
+      const price = item.basePrice
+      if (options.expectedPrice !== undefined && options.expectedPrice !== price)
+        throw MarketplaceErrors.PRICE_CHANGED({
+          listing_id: listingId,
+          expected_price: options.expectedPrice,
+          price,
         })
-        repo.countDownload(db, listingId)
-        return presentOrder({ ...order, status: 'paid', completedAt: now })
+      const now = at.toISOString()
+      // 1. Check the balance. A free listing moves no points, so it needs no wallet of the buyer.
+      const buyerWallet = price > 0 ? await ledger.openExistingWallet(tx, buyerId, at) : null
+      const available = buyerWallet?.balance ?? 0
+      if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
+      const settings = await readConfigValues(tx, PURCHASE_SETTINGS)
+      const fee = platformFee(price, settings.commission_rate)
+      const income = price - fee
+      const refundableUntil = new Date(at.getTime() + settings.refund_window_days * DAY_MS)
+      // 2. Freeze the buyer's points.
+      if (buyerWallet) await ledger.freeze(tx, buyerWallet, price, at)
+      // 3. The order, pending.
+      const orderId = timeOrderedUuid()
+      const order: OrderRow = {
+        id: orderId,
+        listingId,
+        buyerId,
+        sellerId: item.sellerId,
+        assetType: item.assetType,
+        assetId: item.assetId,
+        totalPrice: price,
+        platformFee: fee,
+        sellerIncome: income,
+        status: 'pending',
+        createdAt: now,
+        completedAt: null,
+        refundableUntil: refundableUntil.toISOString(),
+        refundedAt: null,
+        refundReason: null,
+      }
+      await repo.insertPendingOrder(tx, order)
+      const reference = { referenceType: 'order', referenceId: orderId } as const
+      // 4. Deduct the frozen points.
+      if (buyerWallet)
+        await ledger.postEntry(
+          tx,
+          buyerWallet,
+          {
+            type: 'spend',
+            balanceDelta: 0,
+            frozenDelta: -price,
+            spentDelta: price,
+            ...reference,
+            description: `Purchase of "${item.title}"`,
+          },
+          at,
+        )
+      options.afterDeduct?.()
+      // 5. Commission to the platform, the remainder to the seller.
+      if (fee > 0)
+        await ledger.postEntry(
+          tx,
+          // The platform's wallet id is read once; a purchase run before it is known opens the wallet itself.
+          platformWallet
+            ? await ledger.openWalletWithoutHolds(tx, platformWallet)
+            : await ledger.openWallet(tx, platformUserId(), at),
+          {
+            type: 'commission',
+            balanceDelta: fee,
+            earnedDelta: fee,
+            ...reference,
+            description: `Commission on "${item.title}"`,
+          },
+          at,
+        )
+      if (income > 0)
+        await ledger.creditEarnings(
+          tx,
+          item.sellerId,
+          income,
+          { type: 'income', ...reference, description: `Sale of "${item.title}"` },
+          at,
+          { heldUntil: refundableUntil, dailyEarnCap: settings.daily_earn_cap },
+        )
+      // 6. Paid, with access granted.
+      if (!(await repo.markOrderPaid(tx, orderId, now)))
+        throw new Error(`order ${orderId} vanished inside its transaction`)
+      await repo.insertGrant(tx, {
+        id: timeOrderedUuid(),
+        userId: buyerId,
+        assetType: item.assetType,
+        assetId: item.assetId,
+        orderId,
+        at: now,
       })
+      await repo.countDownload(tx, listingId)
+      return presentOrder({ ...order, status: 'paid', completedAt: now })
     },
 
     /**
@@ -209,91 +217,94 @@ export function createOrderService(db: Db, ledger: Ledger, platformUserId: () =>
      * (its release day is the window's end, so inside the window it is always there), then out of the balance
      * for what an order from before income was held never had held.
      */
-    refund(buyerId: string, orderId: string, reason: string, at: Date) {
-      return db.transaction(() => {
-        const order = repo.findOrder(db, orderId)
-        if (!order || order.buyerId !== buyerId)
-          throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
-        if (order.status === 'refunded') throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
-        const refundableUntil = refundDeadline(db, order)
-        if (at.getTime() > refundableUntil.getTime())
-          throw MarketplaceErrors.REFUND_WINDOW_EXPIRED({
-            order_id: orderId,
-            completed_at: order.completedAt,
-            refundable_until: refundableUntil.toISOString(),
-          })
-        const reference = { referenceType: 'order', referenceId: order.id } as const
-        const sellerWallet = ledger.openWallet(order.sellerId, at)
-        const holdDay = utcDay(refundableUntil)
-        const fromHeld = order.refundableUntil
-          ? Math.min(sellerWallet.holds[holdDay] ?? 0, order.sellerIncome)
-          : 0
-        const fromBalance = order.sellerIncome - fromHeld
-        if (sellerWallet.balance < fromBalance)
-          throw MarketplaceErrors.REFUND_NOT_ALLOWED({
-            reason: 'seller_balance_insufficient',
-            required: fromBalance,
-            available: sellerWallet.balance,
-          })
-        const platformWallet = ledger.openWallet(platformUserId(), at)
-        if (platformWallet.balance < order.platformFee)
-          throw MarketplaceErrors.REFUND_NOT_ALLOWED({
-            reason: 'platform_balance_insufficient',
-            required: order.platformFee,
-            available: platformWallet.balance,
-          })
-        const buyerWallet = ledger.openWallet(buyerId, at)
-        const description = `Refund of order ${order.id}`
-        if (order.sellerIncome > 0)
-          ledger.postEntry(
-            sellerWallet,
+    async refund(tx: EngineDb, buyerId: string, orderId: string, reason: string, at: Date) {
+      const order = await repo.findOrder(tx, orderId)
+      if (!order || order.buyerId !== buyerId) throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
+      if (order.status === 'refunded') throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
+      const refundableUntil = await refundDeadline(tx, order)
+      if (at.getTime() > refundableUntil.getTime())
+        throw MarketplaceErrors.REFUND_WINDOW_EXPIRED({
+          order_id: orderId,
+          completed_at: order.completedAt,
+          refundable_until: refundableUntil.toISOString(),
+        })
+      const reference = { referenceType: 'order', referenceId: order.id } as const
+      await ledger.lockWallets(tx, [order.sellerId, platformUserId(), buyerId])
+      const sellerWallet = await ledger.openWallet(tx, order.sellerId, at)
+      const holdDay = utcDay(refundableUntil)
+      const fromHeld = order.refundableUntil
+        ? Math.min(sellerWallet.holds[holdDay] ?? 0, order.sellerIncome)
+        : 0
+      const fromBalance = order.sellerIncome - fromHeld
+      if (sellerWallet.balance < fromBalance)
+        throw MarketplaceErrors.REFUND_NOT_ALLOWED({
+          reason: 'seller_balance_insufficient',
+          required: fromBalance,
+          available: sellerWallet.balance,
+        })
+      const platformWallet = await ledger.openWallet(tx, platformUserId(), at)
+      if (platformWallet.balance < order.platformFee)
+        throw MarketplaceErrors.REFUND_NOT_ALLOWED({
+          reason: 'platform_balance_insufficient',
+          required: order.platformFee,
+          available: platformWallet.balance,
+        })
+      const buyerWallet = await ledger.openWallet(tx, buyerId, at)
+      const description = `Refund of order ${order.id}`
+      if (order.sellerIncome > 0)
+        await ledger.postEntry(
+          tx,
+          sellerWallet,
+          {
+            type: 'refund_reversal',
+            balanceDelta: -fromBalance,
+            frozenDelta: -fromHeld,
+            earnedDelta: -order.sellerIncome,
+            ...(fromHeld > 0 && { holds: changeHold(sellerWallet.holds, holdDay, -fromHeld) }),
+            ...reference,
+            description: fromHeld > 0 ? `${description} (${fromHeld} points from held income)` : description,
+          },
+          at,
+        )
+      const reversals: [OpenedWallet, number, TransactionType][] = [
+        [platformWallet, -order.platformFee, 'refund_reversal'],
+        [buyerWallet, order.totalPrice, 'refund'],
+      ]
+      for (const [wallet, amount, type] of reversals)
+        if (amount !== 0)
+          await ledger.postEntry(
+            tx,
+            wallet,
             {
-              type: 'refund_reversal',
-              balanceDelta: -fromBalance,
-              frozenDelta: -fromHeld,
-              earnedDelta: -order.sellerIncome,
-              ...(fromHeld > 0 && { holds: changeHold(sellerWallet.holds, holdDay, -fromHeld) }),
+              type,
+              balanceDelta: amount,
+              // The platform earned less; the buyer spent less.
+              ...(type === 'refund' ? { spentDelta: -amount } : { earnedDelta: amount }),
               ...reference,
-              description:
-                fromHeld > 0 ? `${description} (${fromHeld} points from held income)` : description,
+              description,
             },
             at,
           )
-        const reversals: [OpenedWallet, number, TransactionType][] = [
-          [platformWallet, -order.platformFee, 'refund_reversal'],
-          [buyerWallet, order.totalPrice, 'refund'],
-        ]
-        for (const [wallet, amount, type] of reversals)
-          if (amount !== 0)
-            ledger.postEntry(
-              wallet,
-              {
-                type,
-                balanceDelta: amount,
-                // The platform earned less; the buyer spent less.
-                ...(type === 'refund' ? { spentDelta: -amount } : { earnedDelta: amount }),
-                ...reference,
-                description,
-              },
-              at,
-            )
-        repo.revokeGrantsOfOrder(db, order.id, at.toISOString())
-        withdrawReviewOf(db, order.listingId, buyerId)
-        return presentOrder(repo.markOrderRefunded(db, order.id, at.toISOString(), reason))
-      })
+      await repo.revokeGrantsOfOrder(tx, order.id, at.toISOString())
+      await withdrawReviewOf(tx, order.listingId, buyerId)
+      // Only a paid order is marked: a refund of it that committed first (another instance's, whose wallet locks
+      // this one waited on) leaves nothing to mark, and this refund's writes roll back.
+      const refunded = await repo.markOrderRefunded(tx, order.id, at.toISOString(), reason)
+      if (!refunded) throw MarketplaceErrors.ORDER_ALREADY_REFUNDED({ order_id: orderId })
+      return presentOrder(refunded)
     },
 
     /** A buyer's order or a seller's sale; anyone else's is not found. */
-    get(userId: string, orderId: string) {
-      const order = repo.findOrder(db, orderId)
+    async get(userId: string, orderId: string) {
+      const order = await repo.findOrder(database.reader, orderId)
       if (!order || (order.buyerId !== userId && order.sellerId !== userId))
         throw MarketplaceErrors.ORDER_NOT_FOUND({ order_id: orderId })
       return presentOrder(order)
     },
 
     /** The caller's orders or sales, each with its listing's title and the other party's name. */
-    list(userId: string, query: OrderHistoryQuery) {
-      const { rows, total } = listOrderHistory(db, userId, query)
+    async list(userId: string, query: OrderHistoryQuery) {
+      const { rows, total } = await listOrderHistory(database.reader, userId, query)
       const items = rows.map((row) => ({
         ...presentOrder(row),
         listing_title: row.listingTitle,

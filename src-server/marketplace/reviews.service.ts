@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../platform/db'
+import type { Database, EngineDb } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { findVisibleListing, type Viewer } from './listings.service'
 import { MarketplaceErrors } from './marketplace.errors'
@@ -17,32 +17,31 @@ function presentReview(row: repo.ReviewRow) {
   }
 }
 
-export function createReviewService(db: Db) {
+export function createReviewService(database: Database) {
   return {
-    list(listingId: string, viewer: Viewer, query: PageQuery) {
-      findVisibleListing(db, listingId, viewer)
-      const { rows, total } = repo.listReviews(db, listingId, pageWindow(query))
+    async list(listingId: string, viewer: Viewer, query: PageQuery) {
+      await findVisibleListing(database.reader, listingId, viewer)
+      const { rows, total } = await repo.listReviews(database.reader, listingId, pageWindow(query))
       return toPage(rows.map(presentReview), total, query)
     },
 
     /** Only a buyer holding a paid, unrefunded order may review, once; the listing's sum and count move with it. */
     add(listingId: string, author: Viewer, input: { rating: number; comment?: string | undefined }) {
-      return db.transaction((tx) => {
-        if (!repo.listingExists(tx, listingId))
+      return database.transact(async (tx) => {
+        if (!(await repo.listingExists(tx, listingId)))
           throw MarketplaceErrors.LISTING_NOT_FOUND({ listing_id: listingId })
-        // The outer handle, so its statement prepared once is reused: one connection, inside this transaction.
-        if (!findPaidOrderId(db, listingId, author.id))
+        if (!(await findPaidOrderId(tx, listingId, author.id)))
           throw MarketplaceErrors.REVIEW_NOT_ALLOWED({ listing_id: listingId })
-        const already = repo.findReviewIdBy(tx, listingId, author.id)
+        const already = await repo.findReviewIdBy(tx, listingId, author.id)
         if (already) throw MarketplaceErrors.ALREADY_REVIEWED({ listing_id: listingId, review_id: already })
-        const id = repo.insertReview(tx, {
+        const id = await repo.insertReview(tx, {
           listingId,
           authorId: author.id,
           rating: input.rating,
           comment: input.comment ?? '',
         })
-        repo.shiftListingRating(tx, listingId, input.rating, 1)
-        const row = repo.findReview(tx, id)
+        await repo.shiftListingRating(tx, listingId, input.rating, 1)
+        const row = await repo.findReview(tx, id)
         if (!row) throw new Error('review vanished inside its transaction')
         return presentReview(row)
       })
@@ -56,7 +55,7 @@ export type ReviewService = ReturnType<typeof createReviewService>
  * A refunded buyer's review leaves the listing's rating: it stays readable, marked not counted, and the stored
  * sum and count drop by it. Runs inside the refund's transaction, so the two can never disagree.
  */
-export function withdrawReviewOf(tx: Queryable, listingId: string, authorId: string): void {
-  const rating = repo.uncountReview(tx, listingId, authorId)
-  if (rating !== null) repo.shiftListingRating(tx, listingId, rating, -1)
+export async function withdrawReviewOf(tx: EngineDb, listingId: string, authorId: string): Promise<void> {
+  const rating = await repo.uncountReview(tx, listingId, authorId)
+  if (rating !== null) await repo.shiftListingRating(tx, listingId, rating, -1)
 }

@@ -6,6 +6,6 @@ export {
   type PlatformConfig,
   readConfigValue,
   readConfigValueSync,
-  readConfigValuesSync,
+  readConfigValues,
 } from './settings.service'
 export { platformConfig } from './settings.tables'

@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import { type Database, type Db, type EngineDb, nowIso, type Queryable } from '../platform/db'
+import { type Database, type EngineDb, nowIso, type Queryable } from '../platform/db'
 import { defineErrors } from '../platform/errors'
 import * as repo from './settings.repository'
 
@@ -120,12 +120,12 @@ export function readConfigValueSync<K extends ConfigKey>(
   return (repo.findConfigValueSync(db, key) ?? defaults[key]) as PlatformConfig[K]
 }
 
-/** Several settings in one synchronous SQLite read: the purchase path reads three per purchase. */
-export function readConfigValuesSync<K extends ConfigKey>(
-  db: Db,
+/** Several settings in one read: the purchase path reads three per purchase, inside its transaction. */
+export async function readConfigValues<K extends ConfigKey>(
+  db: EngineDb,
   keys: readonly K[],
-): Pick<PlatformConfig, K> {
-  const stored = repo.findConfigValuesSync(db, keys)
+): Promise<Pick<PlatformConfig, K>> {
+  const stored = await repo.findConfigValues(db, keys)
   const values = {} as Record<K, unknown>
   for (const key of keys) values[key] = stored.get(key) ?? CONFIG_KEYS[key].default
   return values as Pick<PlatformConfig, K>

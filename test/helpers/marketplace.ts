@@ -1,30 +1,35 @@
-/** Fixtures and the ledger invariant checker shared by the marketplace tests. */
+/**
+ * Fixtures and the ledger invariant checker shared by the marketplace tests. Stored state is read through
+ * `server.rows`, on the engine the marketplace runs on (SQLite, or PostgreSQL in the `postgres` project).
+ */
+import { sql } from 'drizzle-orm'
 import { afterEach, expect } from 'vitest'
-import { agent } from '../../src-server/conversation'
+import { insertAgent } from '../../src-server/conversation/agents.repository'
 import { ledgerViolations } from '../../src-server/marketplace/ledger-audit'
 import { createMarketplaceServices } from '../../src-server/marketplace/marketplace.plugin'
 import type { TestServer } from './server'
 
-export function expectLedgerConsistent(server: TestServer): void {
-  expect(ledgerViolations(server.app.ctx.db)).toEqual([])
+export async function expectLedgerConsistent(server: TestServer): Promise<void> {
+  expect(await ledgerViolations(server.app.ctx.database.reader)).toEqual([])
 }
 
-export function userIdOf(server: TestServer, username: string): string {
-  const row = server.app.ctx.db.$client.prepare('SELECT id FROM user WHERE username = ?').get(username) as
-    | { id: string }
-    | undefined
+export async function userIdOf(server: TestServer, username: string): Promise<string> {
+  const [row] = await server.rows<{ id: string }>(sql`SELECT id FROM "user" WHERE username = ${username}`)
   if (!row) throw new Error(`no user ${username}`)
   return row.id
 }
 
-/** An agent owned by the user: the asset a listing sells. */
+/**
+ * An agent owned by the user: the asset a listing sells. Agents stay on SQLite until conversation converts: in
+ * the `postgres` project the owner is copied into SQLite's user table first, as its foreign key needs.
+ */
 export async function agentOf(server: TestServer, username: string): Promise<string> {
   await server.headersFor(username)
-  return server.app.ctx.db
-    .insert(agent)
-    .values({ ownerId: userIdOf(server, username), name: `agent of ${username}` })
-    .returning()
-    .get().id
+  const ownerId = await userIdOf(server, username)
+  const created = await server.app.ctx.database.transact((tx) =>
+    insertAgent(tx, { ownerId, name: `agent of ${username}` }),
+  )
+  return created.id
 }
 
 export async function createListing(
@@ -97,30 +102,41 @@ export async function refund(server: TestServer, buyer: string, orderId: string)
   if (response.statusCode !== 200) throw new Error(`refund failed: ${response.body}`)
 }
 
-export function balances(server: TestServer, username: string) {
-  return server.app.ctx.db.$client
-    .prepare('SELECT balance, frozen_balance, total_earned, total_spent FROM wallet WHERE user_id = ?')
-    .get(userIdOf(server, username)) as
-    | { balance: number; frozen_balance: number; total_earned: number; total_spent: number }
-    | undefined
+/** Each value of a row as a number (PostgreSQL gives bigints, counts and sums as text). */
+export function numbers<K extends string>(row: Record<K, unknown>): Record<K, number> {
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])) as Record<
+    K,
+    number
+  >
 }
 
-export function platformBalance(server: TestServer): number {
-  const row = balances(server, 'platform')
+export async function balances(server: TestServer, username: string) {
+  const [row] = await server.rows<
+    Record<'balance' | 'frozen_balance' | 'total_earned' | 'total_spent', unknown>
+  >(
+    sql`SELECT balance, frozen_balance, total_earned, total_spent FROM wallet
+        WHERE user_id = ${await userIdOf(server, username)}`,
+  )
+  return row ? numbers(row) : undefined
+}
+
+export async function platformBalance(server: TestServer): Promise<number> {
+  const row = await balances(server, 'platform')
   return row?.balance ?? 0
 }
 
 /** Counts of the rows a money operation may write: equal before and after a refused request. */
-export function moneyFootprint(server: TestServer) {
-  return server.app.ctx.db.$client
-    .prepare(
-      `SELECT (SELECT count(*) FROM wallet_transaction) AS transactions,
+export async function moneyFootprint(server: TestServer) {
+  const [row] = await server.rows<
+    Record<'transactions' | 'orders' | 'grants' | 'balances' | 'frozen', unknown>
+  >(
+    sql`SELECT (SELECT count(*) FROM wallet_transaction) AS transactions,
               (SELECT count(*) FROM marketplace_order) AS orders,
               (SELECT count(*) FROM asset_grant) AS grants,
               (SELECT coalesce(sum(balance), 0) FROM wallet) AS balances,
               (SELECT coalesce(sum(frozen_balance), 0) FROM wallet) AS frozen`,
-    )
-    .get()
+  )
+  return row ? numbers(row) : undefined
 }
 
 /** The marketplace's services over a test server's database, for driving them with a chosen clock or hook. */
@@ -153,7 +169,7 @@ export function marketplaceTestFrame(current: () => TestServer | undefined) {
     const server = current()
     // Closed even when the ledger check fails: its worker threads and database must not outlive the test.
     try {
-      if (server) expectLedgerConsistent(server)
+      if (server) await expectLedgerConsistent(server)
     } finally {
       await server?.close()
     }

@@ -32,7 +32,17 @@ export interface Database {
   close(): Promise<void>
 }
 
-export const isPostgres = (db: EngineDb): boolean => is(db, PgDatabase)
+/** Handles already told apart: drizzle's `is` walks a SQLite handle's whole class chain, and hot paths ask often. */
+const engineOf = new WeakMap<object, boolean>()
+
+export function isPostgres(db: EngineDb): boolean {
+  let postgres = engineOf.get(db)
+  if (postgres === undefined) {
+    postgres = is(db, PgDatabase)
+    engineOf.set(db, postgres)
+  }
+  return postgres
+}
 
 /**
  * The SQLite engine over the server's writer connection, which the domains not converted yet keep using

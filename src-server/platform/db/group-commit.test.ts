@@ -4,6 +4,7 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Db, openDatabase } from './client'
+import { sqliteEngine } from './engine'
 import { createCommitGroup } from './group-commit'
 
 let db: Db | undefined
@@ -23,7 +24,7 @@ function open() {
   const other = new Database(file, { readonly: true })
   const stored = (connection: Database.Database = other) =>
     connection.prepare('SELECT name FROM item ORDER BY name').pluck().all()
-  return { group: createCommitGroup(db), sqlite: db.$client, insert, other, stored }
+  return { group: createCommitGroup(sqliteEngine(db)), sqlite: db.$client, insert, other, stored }
 }
 
 describe('group commit', () => {
@@ -31,9 +32,9 @@ describe('group commit', () => {
     const { group, sqlite, insert, other, stored } = open()
     let seenByOthersDuringGroup: unknown[] = []
     const results = Promise.all([
-      group.run(() => insert.run('a').changes),
-      group.run(() => insert.run('b').changes),
-      group.run(() => {
+      group.run(async () => insert.run('a').changes),
+      group.run(async () => insert.run('b').changes),
+      group.run(async () => {
         seenByOthersDuringGroup = stored()
         // Each piece sees the pieces before it.
         return stored(sqlite)
@@ -49,14 +50,14 @@ describe('group commit', () => {
   it('rolls back only the piece that fails, which alone gets its error', async () => {
     const { group, insert, other, stored } = open()
     const settled = await Promise.allSettled([
-      group.run(() => insert.run('a')),
-      group.run(() => {
+      group.run(async () => insert.run('a')),
+      group.run(async () => {
         insert.run('b')
         throw new Error('refused after writing')
       }),
       // A constraint violation: the primary key is already taken inside this group.
-      group.run(() => insert.run('a')),
-      group.run(() => insert.run('c')),
+      group.run(async () => insert.run('a')),
+      group.run(async () => insert.run('c')),
     ])
     expect(settled.map((outcome) => outcome.status)).toEqual([
       'fulfilled',
@@ -80,7 +81,7 @@ describe('group commit', () => {
     const runs: string[] = []
     const settled = Promise.allSettled(
       names.map((name) =>
-        ctx.group.run(() => {
+        ctx.group.run(async () => {
           runs.push(name)
           if (name === failing && throwsBeforeWriting) throw new Error('refused by a check')
           ctx.insert.run(name)
@@ -113,19 +114,19 @@ describe('group commit', () => {
 
   it("keeps what a failed piece's recover writes, in place of the piece's own writes", async () => {
     const { group, insert, other, stored } = open()
-    const recover = (error: unknown) => {
+    const recover = async (_tx: unknown, error: unknown) => {
       insert.run(`${(error as Error).message} recovered`)
       return 'recovered'
     }
     const results = await Promise.all([
-      group.run(() => {
+      group.run(async () => {
         insert.run('half')
         throw new Error('half')
       }, recover),
-      group.run(() => {
+      group.run(async () => {
         throw new Error('checked')
       }, recover),
-      group.run(() => insert.run('c') && 'c', recover),
+      group.run(async () => insert.run('c') && 'c', recover),
     ])
     expect(results).toEqual(['recovered', 'recovered', 'c'])
     expect(stored()).toEqual(['c', 'checked recovered', 'half recovered'])
@@ -135,19 +136,19 @@ describe('group commit', () => {
   it('fails every piece and keeps nothing when a failure ends the whole transaction', async () => {
     const { group, sqlite, insert, other, stored } = open()
     const settled = await Promise.allSettled([
-      group.run(() => insert.run('a')),
-      group.run(() => {
+      group.run(async () => insert.run('a')),
+      group.run(async () => {
         // What SQLite does itself on a full disk or an I/O error.
         sqlite.exec('ROLLBACK')
         throw new Error('disk full')
       }),
-      group.run(() => insert.run('c')),
+      group.run(async () => insert.run('c')),
     ])
     expect(settled.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected'])
     expect(stored()).toEqual([])
     expect(sqlite.inTransaction).toBe(false)
     // The next group starts afresh.
-    await group.run(() => insert.run('d'))
+    await group.run(async () => insert.run('d'))
     expect(stored()).toEqual(['d'])
     other.close()
   })

@@ -1,8 +1,9 @@
-import type { Db } from './client'
+import { type Db, perHandle } from './client'
+import type { Database, EngineDb } from './engine'
 
 interface Queued {
-  work: () => unknown
-  recover: ((error: unknown) => unknown) | undefined
+  work: (tx: EngineDb) => Promise<unknown>
+  recover: ((tx: EngineDb, error: unknown) => Promise<unknown>) | undefined
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
 }
@@ -11,13 +12,18 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
 export interface CommitGroup {
   /**
-   * Runs `work` (synchronous, on this connection) in the next group commit and settles with its result once that
-   * commit is done. When `work` throws, its writes are undone and `recover` (when given) runs in their place in
-   * the same transaction: its result, or its error, is the outcome. `work` may run twice (see below), so it must
-   * act on nothing but this connection's tables (rows it inserts, updates or deletes).
+   * Runs `work` in the next group commit and settles with its result once that commit is done. When `work` throws,
+   * its writes are undone and `recover` (when given) runs in their place in the same transaction: its result, or
+   * its error, is the outcome. `work` may run twice (see below), so it must do nothing but database work.
    */
-  run<T>(work: () => T, recover?: (error: unknown) => T): Promise<T>
+  run<T>(
+    work: (tx: EngineDb) => Promise<T>,
+    recover?: (tx: EngineDb, error: unknown) => Promise<T>,
+  ): Promise<T>
 }
+
+/** SQLite's count of rows written on the connection. */
+const totalChanges = perHandle((db: Db) => db.$client.prepare<[], number>('SELECT total_changes()').pluck())
 
 /** Thrown out of a group's transaction to roll it back and run the group again with a savepoint per piece. */
 const WROTE_THEN_FAILED = Symbol('a piece failed after writing')
@@ -39,56 +45,65 @@ const WROTE_THEN_FAILED = Symbol('a piece failed after writing')
  * anything. If it did, the group could not undo that piece alone: the whole transaction is rolled back (nothing
  * of it was committed or answered yet) and the group runs again from the start, each piece in its own savepoint,
  * as it would have without the shortcut. A failure that ends the transaction itself (a full disk, I/O) fails the
- * whole group in either run.
+ * whole group in either run. The group's transaction is the engine's (`Database.transact`, under its mutex), and
+ * its pieces await only SQLite's statements, so it commits within one run of the microtask queue.
+ *
+ * On PostgreSQL, where many connections commit side by side, each piece is a transaction of its own.
  */
-export function createCommitGroup(db: Db): CommitGroup {
-  const sqlite = db.$client
-  const rowsWritten = sqlite.prepare<[], number>('SELECT total_changes()').pluck()
+export function createCommitGroup(database: Database): CommitGroup {
+  if (database.engine === 'postgres')
+    // Many connections commit side by side: each piece is a transaction of its own (row locks order them).
+    return {
+      async run(work, recover) {
+        try {
+          return await database.transact(work)
+        } catch (error) {
+          if (!recover) throw error
+          return database.transact((tx) => recover(tx, error))
+        }
+      },
+    }
   let queue: Queued[] = []
 
-  /** Runs `step` bare: its outcome, or WROTE_THEN_FAILED thrown when it failed after writing. */
-  function bare(step: () => unknown): Outcome {
-    const before = rowsWritten.get()
-    try {
-      return { ok: true, value: step() }
-    } catch (error) {
-      // Some errors (a full disk, I/O) end the whole transaction: then nothing of the group is kept.
-      if (!sqlite.inTransaction) throw error
-      if (rowsWritten.get() !== before) throw WROTE_THEN_FAILED
-      return { ok: false, error }
-    }
+  function runAll(batch: Queued[], withSavepoints: boolean): Promise<Outcome[]> {
+    return database.transact(async (tx) => {
+      const sqlite = (tx as unknown as Db).$client
+      const rowsWritten = totalChanges(tx as unknown as Db)
+      /** Runs `step` bare (its outcome, or WROTE_THEN_FAILED thrown when it failed after writing) or in a savepoint. */
+      async function attempt(step: () => Promise<unknown>): Promise<Outcome> {
+        const before = rowsWritten.get()
+        if (withSavepoints) sqlite.exec('SAVEPOINT piece')
+        try {
+          const value = await step()
+          if (withSavepoints) sqlite.exec('RELEASE piece')
+          return { ok: true, value }
+        } catch (error) {
+          // Some errors (a full disk, I/O) end the whole transaction: then nothing of the group is kept.
+          if (!sqlite.inTransaction) throw error
+          if (withSavepoints) sqlite.exec('ROLLBACK TO piece; RELEASE piece')
+          else if (rowsWritten.get() !== before) throw WROTE_THEN_FAILED
+          return { ok: false, error }
+        }
+      }
+      const outcomes: Outcome[] = []
+      for (const { work, recover } of batch) {
+        const outcome = await attempt(() => work(tx))
+        outcomes.push(outcome.ok || !recover ? outcome : await attempt(() => recover(tx, outcome.error)))
+      }
+      return outcomes
+    })
   }
 
-  /** Runs `step` in a savepoint, which undoes its writes when it fails. */
-  function inSavepoint(step: () => unknown): Outcome {
-    try {
-      // Nested in the group's transaction, better-sqlite3 runs it in a savepoint.
-      return { ok: true, value: sqlite.transaction(step)() }
-    } catch (error) {
-      if (!sqlite.inTransaction) throw error
-      return { ok: false, error }
-    }
-  }
-
-  function runAll(batch: Queued[], attempt: (step: () => unknown) => Outcome): Outcome[] {
-    return sqlite.transaction(() =>
-      batch.map(({ work, recover }) => {
-        const outcome = attempt(work)
-        return outcome.ok || !recover ? outcome : attempt(() => recover(outcome.error))
-      }),
-    )()
-  }
-
-  function flush() {
+  async function flush() {
     const batch = queue
     queue = []
     let outcomes: Outcome[]
     try {
       try {
-        outcomes = runAll(batch, bare)
+        outcomes = await runAll(batch, false)
       } catch (error) {
         if (error !== WROTE_THEN_FAILED) throw error
-        outcomes = runAll(batch, inSavepoint)
+        outcomes = await runAll(batch, true)
       }
     } catch (error) {
       outcomes = batch.map(() => ({ ok: false, error }))
@@ -101,10 +116,15 @@ export function createCommitGroup(db: Db): CommitGroup {
   }
 
   return {
-    run<T>(work: () => T, recover?: (error: unknown) => T) {
+    run<T>(work: (tx: EngineDb) => Promise<T>, recover?: (tx: EngineDb, error: unknown) => Promise<T>) {
       return new Promise<T>((resolve, reject) => {
         if (queue.length === 0) setImmediate(flush)
-        queue.push({ work, recover, resolve: resolve as (value: unknown) => void, reject })
+        queue.push({
+          work,
+          recover: recover as Queued['recover'],
+          resolve: resolve as (value: unknown) => void,
+          reject,
+        })
       })
     },
   }

@@ -1,0 +1,321 @@
+/**
+ * The ledger's statements on wallets and their entries, per engine: what `ledger.ts` runs inside the caller's
+ * transaction. On SQLite they are plain statements prepared once on the writer and run at once (a drizzle query,
+ * even prepared, maps every row and fills every placeholder through its column objects, which cost as much as
+ * running the statement; rows come as arrays, parameters by position). On PostgreSQL each wallet is read with
+ * `FOR UPDATE`: the row stays locked until the transaction ends, so a balance read and the write it guards cannot
+ * interleave with another transaction's, on this instance or another. `lockWallets` takes the locks of all the
+ * wallets a transaction moves money between, in id order, before it reads any, so two transfers A->B and B->A
+ * wait for each other instead of deadlocking.
+ *
+ * Functions return a value on SQLite and a promise on PostgreSQL: the ledger awaits either, and on SQLite no promise
+ * is made per statement.
+ */
+import { type SQL, sql } from 'drizzle-orm'
+import { type Db, type EngineDb, isPostgres, perHandle, runSql } from '../platform/db'
+import type { Holds, ReferenceType, TransactionType, wallet, walletTransaction } from './marketplace.tables'
+
+type Maybe<T> = T | Promise<T>
+
+/** A wallet row as presented; its holds are the ledger's own state (`OpenedWallet`). */
+export type WalletRow = Omit<typeof wallet.$inferSelect, 'holds'>
+export type TransactionRow = typeof walletTransaction.$inferSelect
+
+/**
+ * A wallet as the ledger last read or wrote it, inside the caller's transaction: what posting to it needs (its
+ * balances, the seq of its last entry, the day's earnings for the cap, its holds by release day).
+ */
+export type OpenedWallet = Pick<
+  typeof wallet.$inferSelect,
+  'id' | 'balance' | 'frozenBalance' | 'lastSeq' | 'earningsDay' | 'earnedOnDay' | 'holds'
+>
+
+/** An entry's write of its wallet: the new state, written only over the state it was computed from. */
+export interface WalletUpdate {
+  balance: number
+  frozenBalance: number
+  earnedDelta: number
+  spentDelta: number
+  lastSeq: number
+  earningsDay: string | null
+  earnedOnDay: number
+  /** The holds after the entry, or null when it keeps them. */
+  holds: Holds | null
+  at: string
+  previous: Pick<OpenedWallet, 'id' | 'balance' | 'frozenBalance' | 'lastSeq'>
+}
+
+export interface WalletStatements {
+  /** Locks the wallets of these users (those that exist) in id order until the transaction ends. */
+  lockWallets(userIds: string[]): Maybe<void>
+  openedByUser(userId: string): Maybe<OpenedWallet | null>
+  openedById(walletId: string): Maybe<OpenedWallet | null>
+  walletById(walletId: string): Maybe<WalletRow | null>
+  /** Makes the user's wallet unless another transaction just did: the wallet either way. */
+  insertWallet(id: string, userId: string, at: string): Maybe<OpenedWallet>
+  /** Whether the wallet still held the previous state (and was written). */
+  applyEntry(update: WalletUpdate): Maybe<boolean>
+  insertEntry(entry: TransactionRow): Maybe<void>
+  /** Moves balance to frozen; whether the wallet still held the previous balances. */
+  freeze(
+    walletId: string,
+    next: { balance: number; frozenBalance: number },
+    previous: { balance: number; frozenBalance: number },
+    at: string,
+  ): Maybe<boolean>
+  recordEarnings(walletId: string, day: string, earned: number, at: string): Maybe<void>
+  /** The users whose wallets hold anything frozen (the periodic release of holds). */
+  usersWithFrozen(): Maybe<string[]>
+}
+
+/** The columns of an `OpenedWallet`, in the order of `OpenedRow`. */
+const OPENED_COLUMNS = 'id, balance, frozen_balance, last_seq, earnings_day, earned_on_day, holds_json'
+type OpenedRow = [
+  id: string,
+  balance: number,
+  frozenBalance: number,
+  lastSeq: number,
+  earningsDay: string | null,
+  earnedOnDay: number,
+  holdsJson: string,
+]
+
+const openedFromSqlite = ([
+  id,
+  balance,
+  frozenBalance,
+  lastSeq,
+  earningsDay,
+  earnedOnDay,
+  holdsJson,
+]: OpenedRow): OpenedWallet => ({
+  id,
+  balance,
+  frozenBalance,
+  lastSeq,
+  earningsDay,
+  earnedOnDay,
+  holds: holdsJson === '{}' ? {} : JSON.parse(holdsJson),
+})
+
+/** A wallet row under the names drizzle gives it (quoted: PostgreSQL folds unquoted names to lower case). */
+const WALLET_COLUMNS = `id, user_id AS "userId", balance, frozen_balance AS "frozenBalance",
+  total_earned AS "totalEarned", total_spent AS "totalSpent", last_seq AS "lastSeq", earnings_day AS "earningsDay",
+  earned_on_day AS "earnedOnDay", created_at AS "createdAt", updated_at AS "updatedAt"`
+
+const sqliteStatements = perHandle((db: Db): WalletStatements => {
+  const sqlite = db.$client
+  const byUser = sqlite
+    .prepare<[userId: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
+    .raw()
+  const byId = sqlite
+    .prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`)
+    .raw()
+  const rowById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
+  const insert = sqlite
+    .prepare<[id: string, userId: string, createdAt: string, updatedAt: string], OpenedRow>(
+      `INSERT INTO wallet (id, user_id, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING ${OPENED_COLUMNS}`,
+    )
+    .raw()
+  // The totals move by their deltas; the holds only when the entry changes them (null keeps them).
+  const apply = sqlite.prepare<
+    [
+      number,
+      number,
+      number,
+      number,
+      number,
+      string | null,
+      number,
+      string | null,
+      string,
+      string,
+      number,
+      number,
+      number,
+    ]
+  >(
+    `UPDATE wallet SET balance = ?, frozen_balance = ?, total_earned = total_earned + ?, total_spent = total_spent + ?,
+       last_seq = ?, earnings_day = ?, earned_on_day = ?, holds_json = coalesce(?, holds_json), updated_at = ?
+     WHERE id = ? AND balance = ? AND frozen_balance = ? AND last_seq = ?`,
+  )
+  const insertEntry = sqlite.prepare<
+    [string, number, string, TransactionType, number, number, number, ReferenceType, string, string, string]
+  >(
+    `INSERT INTO wallet_transaction (id, seq, wallet_id, type, amount, balance_after, frozen_after, reference_type,
+       reference_id, description, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const freeze = sqlite.prepare<[number, number, string, string, number, number]>(
+    `UPDATE wallet SET balance = ?, frozen_balance = ?, updated_at = ?
+     WHERE id = ? AND balance = ? AND frozen_balance = ?`,
+  )
+  const recordEarnings = sqlite.prepare<[string, number, string, string]>(
+    'UPDATE wallet SET earnings_day = ?, earned_on_day = ?, updated_at = ? WHERE id = ?',
+  )
+  const withFrozen = sqlite.prepare<[], string>('SELECT user_id FROM wallet WHERE frozen_balance > 0').pluck()
+  return {
+    // One writer: SQLite's transactions never interleave, so there is nothing to lock.
+    lockWallets() {},
+    openedByUser(userId) {
+      const row = byUser.get(userId)
+      return row ? openedFromSqlite(row) : null
+    },
+    openedById(walletId) {
+      const row = byId.get(walletId)
+      return row ? openedFromSqlite(row) : null
+    },
+    walletById: (walletId) => rowById.get(walletId) ?? null,
+    insertWallet: (id, userId, at) => openedFromSqlite(insert.get(id, userId, at, at) as OpenedRow),
+    applyEntry: (u) =>
+      apply.run(
+        u.balance,
+        u.frozenBalance,
+        u.earnedDelta,
+        u.spentDelta,
+        u.lastSeq,
+        u.earningsDay,
+        u.earnedOnDay,
+        u.holds ? JSON.stringify(u.holds) : null,
+        u.at,
+        u.previous.id,
+        u.previous.balance,
+        u.previous.frozenBalance,
+        u.previous.lastSeq,
+      ).changes === 1,
+    insertEntry(e) {
+      insertEntry.run(
+        e.id,
+        e.seq,
+        e.walletId,
+        e.type,
+        e.amount,
+        e.balanceAfter,
+        e.frozenAfter,
+        e.referenceType,
+        e.referenceId,
+        e.description,
+        e.createdAt,
+      )
+    },
+    freeze: (walletId, next, previous, at) =>
+      freeze.run(next.balance, next.frozenBalance, at, walletId, previous.balance, previous.frozenBalance)
+        .changes === 1,
+    recordEarnings(walletId, day, earned, at) {
+      recordEarnings.run(day, earned, at, walletId)
+    },
+    usersWithFrozen: () => withFrozen.all(),
+  }
+})
+
+/** node-postgres reads bigint as text: an opened wallet's numbers as numbers. */
+interface PgOpenedRow {
+  id: string
+  balance: string
+  frozen_balance: string
+  last_seq: string
+  earnings_day: string | null
+  earned_on_day: string
+  holds_json: Holds
+}
+
+const openedFromPg = (row: PgOpenedRow): OpenedWallet => ({
+  id: row.id,
+  balance: Number(row.balance),
+  frozenBalance: Number(row.frozen_balance),
+  lastSeq: Number(row.last_seq),
+  earningsDay: row.earnings_day,
+  earnedOnDay: Number(row.earned_on_day),
+  holds: row.holds_json,
+})
+
+const NUMERIC_WALLET_FIELDS = [
+  'balance',
+  'frozenBalance',
+  'totalEarned',
+  'totalSpent',
+  'lastSeq',
+  'earnedOnDay',
+]
+
+function pgStatements(tx: EngineDb): WalletStatements {
+  const one = async <T>(query: SQL) => (await runSql<T>(tx, query))[0] ?? null
+  const opened = async (where: SQL) => {
+    const row = await one<PgOpenedRow>(
+      sql`SELECT ${sql.raw(OPENED_COLUMNS)} FROM wallet WHERE ${where} FOR UPDATE`,
+    )
+    return row ? openedFromPg(row) : null
+  }
+  const written = async (query: SQL) => (await runSql(tx, sql`${query} RETURNING id`)).length === 1
+  return {
+    async lockWallets(userIds) {
+      if (userIds.length === 0) return
+      await runSql(
+        tx,
+        sql`SELECT id FROM wallet WHERE user_id IN (${sql.join(
+          userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}) ORDER BY id FOR UPDATE`,
+      )
+    },
+    openedByUser: (userId) => opened(sql`user_id = ${userId}`),
+    openedById: (walletId) => opened(sql`id = ${walletId}`),
+    async walletById(walletId) {
+      const row = await one<Record<string, unknown>>(
+        sql`SELECT ${sql.raw(WALLET_COLUMNS)} FROM wallet WHERE id = ${walletId}`,
+      )
+      if (!row) return null
+      for (const field of NUMERIC_WALLET_FIELDS) row[field] = Number(row[field])
+      return row as WalletRow
+    },
+    async insertWallet(id, userId, at) {
+      // A wallet made by a transaction running alongside: the insert waits for it, then the row is read.
+      const made = await one<PgOpenedRow>(
+        sql`INSERT INTO wallet (id, user_id, created_at, updated_at) VALUES (${id}, ${userId}, ${at}, ${at})
+            ON CONFLICT (user_id) DO NOTHING RETURNING ${sql.raw(OPENED_COLUMNS)}`,
+      )
+      if (made) return openedFromPg(made)
+      const existing = await opened(sql`user_id = ${userId}`)
+      if (!existing) throw new Error(`wallet of ${userId} neither made nor found`)
+      return existing
+    },
+    applyEntry: (u) =>
+      written(sql`UPDATE wallet SET balance = ${u.balance}, frozen_balance = ${u.frozenBalance},
+          total_earned = total_earned + ${u.earnedDelta}, total_spent = total_spent + ${u.spentDelta},
+          last_seq = ${u.lastSeq}, earnings_day = ${u.earningsDay}, earned_on_day = ${u.earnedOnDay},
+          holds_json = coalesce(${u.holds ? JSON.stringify(u.holds) : null}::jsonb, holds_json), updated_at = ${u.at}
+        WHERE id = ${u.previous.id} AND balance = ${u.previous.balance}
+          AND frozen_balance = ${u.previous.frozenBalance} AND last_seq = ${u.previous.lastSeq}`),
+    async insertEntry(e) {
+      await runSql(
+        tx,
+        sql`INSERT INTO wallet_transaction (id, seq, wallet_id, type, amount, balance_after, frozen_after,
+            reference_type, reference_id, description, created_at)
+          VALUES (${e.id}, ${e.seq}, ${e.walletId}, ${e.type}, ${e.amount}, ${e.balanceAfter}, ${e.frozenAfter},
+            ${e.referenceType}, ${e.referenceId}, ${e.description}, ${e.createdAt})`,
+      )
+    },
+    freeze: (walletId, next, previous, at) =>
+      written(sql`UPDATE wallet SET balance = ${next.balance}, frozen_balance = ${next.frozenBalance},
+          updated_at = ${at}
+        WHERE id = ${walletId} AND balance = ${previous.balance} AND frozen_balance = ${previous.frozenBalance}`),
+    async recordEarnings(walletId, day, earned, at) {
+      await runSql(
+        tx,
+        sql`UPDATE wallet SET earnings_day = ${day}, earned_on_day = ${earned}, updated_at = ${at}
+          WHERE id = ${walletId}`,
+      )
+    },
+    async usersWithFrozen() {
+      const rows = await runSql<{ user_id: string }>(
+        tx,
+        sql`SELECT user_id FROM wallet WHERE frozen_balance > 0`,
+      )
+      return rows.map((row) => row.user_id)
+    },
+  }
+}
+
+/** The statements on the engine of `tx` (a transaction on PostgreSQL, the writer on SQLite). */
+export const walletStatements = (tx: EngineDb): WalletStatements =>
+  isPostgres(tx) ? pgStatements(tx) : sqliteStatements(tx as unknown as Db)
