@@ -65,6 +65,7 @@ import {
   batchedStdout,
   buildCachedSerializer,
   ErrorEnvelope,
+  eagerValidatorCompiler,
   hostAllowlist,
   isDocsPath,
   lazyRequestLogger,
@@ -98,6 +99,11 @@ export interface CreateServerOptions extends ServerOptions {
    * The test that passes it closes it.
    */
   convertedDomainsOn?: Database
+  /**
+   * Tests only: compile every route's validators while the server is built, so a schema Ajv cannot compile fails the
+   * start. Otherwise each is compiled on its route's first request.
+   */
+  compileValidatorsAtStart?: boolean
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -236,7 +242,7 @@ async function buildApp(
     clientErrorHandler: answerClientError,
     schemaController: { compilersFactory: { buildSerializer: buildCachedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>()
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler(options.compileValidatorsAtStart ? eagerValidatorCompiler : validatorCompiler)
   // Node enforces the request timeout only while the headers timeout is not longer than it.
   app.server.headersTimeout = Math.min(app.server.headersTimeout, options.requestTimeoutMs ?? 60_000)
 
