@@ -9,7 +9,14 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
 import { aiRoutes, createModelRegistry } from './ai'
-import { type AuthService, authentication, authRoutes, createAuthService, usernamesOfSync } from './auth'
+import {
+  type AuthService,
+  authentication,
+  authRoutes,
+  createAuthService,
+  type ScryptCost,
+  usernamesOfSync,
+} from './auth'
 import { backupRoutes } from './backup'
 import { consoleRoutes } from './console'
 import {
@@ -104,6 +111,8 @@ export interface CreateServerOptions extends ServerOptions {
    * start. Otherwise each is compiled on its route's first request.
    */
   compileValidatorsAtStart?: boolean
+  /** Tests only: a cheaper scrypt cost for tests that are not about hashing (the default is `PASSWORD_COST`). */
+  passwordCost?: ScryptCost
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -188,6 +197,7 @@ async function buildApp(
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
   const auth = createAuthService(database, {
     registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),
+    passwordCost: options.passwordCost,
   })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,

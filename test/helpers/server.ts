@@ -8,6 +8,11 @@ import { runSql } from '../../src-server/platform/db'
 import { convertedDomainsDatabase } from './engine'
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests'
+/**
+ * scrypt at a 32nd of the real cost (about 2 ms of CPU a hash instead of 90): a test server hashes three passwords as
+ * it starts and one for each user a test signs in. Tests about hashing (sign-in limits) pass `PASSWORD_COST`.
+ */
+export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 }
 
 export interface TestServer {
   app: App
@@ -44,6 +49,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     app = await createServer({
       adminPassword: ADMIN_PASSWORD,
       logLevel: 'info',
+      passwordCost: TEST_PASSWORD_COST,
       ...options,
       dataDir,
       logStream,
