@@ -20,10 +20,7 @@ import type { TestServer } from '../../test/helpers/server'
  */
 let server: TestServer
 let base: string
-const openSocket = listeningServerEachTest((started, url) => {
-  server = started
-  base = url
-})
+const openSocket = listeningServerEachTest((started, url) => ([server, base] = [started, url]))
 
 async function open(path: string, headers: Record<string, string>) {
   return openSocket(path, tokenOf(headers))

@@ -4,10 +4,7 @@ import type { TestServer } from '../../test/helpers/server'
 
 let server: TestServer
 let base: string
-const openSocket = listeningServerEachTest((started, url) => {
-  server = started
-  base = url
-})
+const openSocket = listeningServerEachTest((started, url) => ([server, base] = [started, url]))
 
 type Headers = Record<string, string>
 const ONLINE = 'A person will join shortly.'
