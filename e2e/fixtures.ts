@@ -4,7 +4,7 @@ import path from 'node:path'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { SERVER_BUNDLE } from '../scripts/build-server'
-import { startServerProcess } from '../test/helpers/server-process'
+import { type ServerProcess, startServerProcess } from '../test/helpers/server-process'
 
 export const ADMIN_PASSWORD = 'e2e-admin-password'
 
@@ -18,16 +18,49 @@ export interface RunningServer {
   restart(whileDown?: () => Promise<void>): Promise<void>
 }
 
+/** A server process on a fresh data dir, starting; `running` settles once it answers `/healthz`. */
+interface StartingServer {
+  dataDir: string
+  running: Promise<ServerProcess>
+}
+
+const SERVER_ENV = { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD }
+
+function startServer(): StartingServer {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'))
+  const running = startServerProcess(dataDir, SERVER_ENV, { bundle: SERVER_BUNDLE })
+  // Awaited by the test that takes it; until then a failed start must not be an unhandled rejection.
+  running.catch(() => {})
+  return { dataDir, running }
+}
+
 /**
  * Each test gets its own data dir and its own real server process (`src-server/cli.ts`, from the bundle the global
- * setup built), stopped after.
+ * setup built), stopped after. A worker starts the next test's server while a test runs, so the two seconds of a
+ * server's start-up overlap the browser's work instead of adding to each test.
  */
-export const test = base.extend<{ server: RunningServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-  server: async ({}, use) => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-e2e-'))
-    const env = { SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD }
-    let running = await startServerProcess(dataDir, env, { bundle: SERVER_BUNDLE })
+export const test = base.extend<{ server: RunningServer }, { nextServer: () => StartingServer }>({
+  nextServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use) => {
+      let spare: StartingServer | null = null
+      await use(() => {
+        const taken = spare ?? startServer()
+        spare = startServer()
+        return taken
+      })
+      // The spare no test took: stopped and removed with the worker.
+      const left = spare as StartingServer | null
+      if (left) {
+        await (await left.running.catch(() => null))?.stop()
+        rmSync(left.dataDir, { recursive: true, force: true })
+      }
+    },
+    { scope: 'worker' },
+  ],
+  server: async ({ nextServer }, use) => {
+    const { dataDir, running: starting } = nextServer()
+    let running = await starting
     const port = Number(new URL(running.url).port)
     let down = false
     const restart = async (whileDown?: () => Promise<void>) => {
@@ -35,7 +68,7 @@ export const test = base.extend<{ server: RunningServer }>({
       if (ending !== 'stopped') throw new Error(`the server did not stop for a restart (${ending})`)
       down = true
       await whileDown?.()
-      running = await startServerProcess(dataDir, env, { port, bundle: SERVER_BUNDLE })
+      running = await startServerProcess(dataDir, SERVER_ENV, { port, bundle: SERVER_BUNDLE })
       down = false
     }
     await use({ url: running.url, dataDir, restart })

@@ -9,7 +9,14 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
 import { aiRoutes, createModelRegistry } from './ai'
-import { type AuthService, authentication, authRoutes, createAuthService, usernamesOfSync } from './auth'
+import {
+  type AuthService,
+  authentication,
+  authRoutes,
+  createAuthService,
+  type ScryptCost,
+  usernamesOfSync,
+} from './auth'
 import { backupRoutes } from './backup'
 import { consoleRoutes } from './console'
 import {
@@ -67,6 +74,7 @@ import {
   batchedStdout,
   buildCachedSerializer,
   ErrorEnvelope,
+  eagerValidatorCompiler,
   hostAllowlist,
   isDocsPath,
   lazyRequestLogger,
@@ -100,6 +108,13 @@ export interface CreateServerOptions extends ServerOptions {
    * The test that passes it closes it.
    */
   convertedDomainsOn?: Database
+  /**
+   * Tests only: compile every route's validators while the server is built, so a schema Ajv cannot compile fails the
+   * start. Otherwise each is compiled on its route's first request.
+   */
+  compileValidatorsAtStart?: boolean
+  /** Tests only: a cheaper scrypt cost for tests that are not about hashing (the default is `PASSWORD_COST`). */
+  passwordCost?: ScryptCost
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -114,6 +129,12 @@ export interface BootstrapInfo {
   generatedPassword: string | null
   passwordFile: string | null
 }
+
+/**
+ * One object for every route's error response: serializers are kept per schema object (`buildCachedSerializer`), so a
+ * new `$ref` for each route of each server built had each route's error serializer compiled again, a fifth of a start.
+ */
+const ERROR_RESPONSE = { $ref: 'ErrorEnvelope#' }
 
 /**
  * Builds the whole server over one data directory and returns it ready but not listening.
@@ -185,6 +206,7 @@ async function buildApp(
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
   const auth = createAuthService(database, {
     registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),
+    passwordCost: options.passwordCost,
   })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,
@@ -240,7 +262,7 @@ async function buildApp(
     clientErrorHandler: answerClientError,
     schemaController: { compilersFactory: { buildSerializer: buildCachedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>()
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler(options.compileValidatorsAtStart ? eagerValidatorCompiler : validatorCompiler)
   // Node enforces the request timeout only while the headers timeout is not longer than it.
   app.server.headersTimeout = Math.min(app.server.headersTimeout, options.requestTimeoutMs ?? 60_000)
 
@@ -286,7 +308,7 @@ async function buildApp(
     if (isDocsPath(route.url)) route.config = { ...route.config, public: true }
     // Every route documents the error envelope for its failures.
     if (route.schema && !route.schema.hide)
-      route.schema.response = { ...(route.schema.response as object), '4XX': { $ref: 'ErrorEnvelope#' } }
+      route.schema.response = { ...(route.schema.response as object), '4XX': ERROR_RESPONSE }
   })
   await app.register(authentication, { auth })
   app.addHook('onRequest', guardWrites(ctx))

@@ -16,7 +16,7 @@ import { clientKey } from './client-address'
 import { HashQueue } from './hash-queue'
 import { type HeldConnection, type HoldOptions, LiveConnections } from './live-connections'
 import { LoginLimits } from './login-limits'
-import { hashPassword, verifyPassword } from './password'
+import { hashPassword as hashWithCost, type ScryptCost, verifyPassword } from './password'
 import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
 import { hashToken, newToken } from './tokens'
 
@@ -84,6 +84,8 @@ const REGISTRATION_ACCEPTED = {
 export interface AuthOptions {
   /** Whether anyone may register (a setting of the settings domain). */
   registrationOpen: () => Promise<boolean>
+  /** Tests only: a cheaper scrypt cost than `PASSWORD_COST` (each hash names its cost, so verifying needs no setting). */
+  passwordCost?: ScryptCost
 }
 
 /**
@@ -92,6 +94,7 @@ export interface AuthOptions {
  */
 export function createAuthService(database: Database, options: AuthOptions) {
   const { reader } = database
+  const hashPassword = (password: string) => hashWithCost(password, options.passwordCost)
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
    * computed only on a miss). Exact because this process is the only writer (the data directory lock): every

@@ -2,19 +2,18 @@ import { createParser } from 'eventsource-parser'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   configureFakeProvider,
-  connect,
   count,
+  listeningServerEachTest,
   type SseEvent,
   stream,
   streamUntil,
-  type TestSocket,
   tokenOf,
 } from '../../test/helpers/conversation'
 import { shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
 import { invoicePdf } from '../../test/helpers/document-recognition/invoice-documents'
 import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { TestServer } from '../../test/helpers/server'
 
 /**
  * Revocation reaches open connections: an operator's or reviewer's WebSockets and event streams end the moment an
@@ -22,20 +21,10 @@ import { startTestServer, type TestServer } from '../../test/helpers/server'
  */
 let server: TestServer
 let base: string
-const sockets: TestSocket[] = []
-beforeEach(async () => {
-  server = await startTestServer()
-  base = await server.listen()
-})
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.ws.terminate()
-  await server?.close()
-})
+const openSocket = listeningServerEachTest((started, url) => ([server, base] = [started, url]))
 
 async function open(path: string, headers: Record<string, string>) {
-  const socket = await connect(base, path, tokenOf(headers))
-  sockets.push(socket)
-  return socket
+  return openSocket(path, tokenOf(headers))
 }
 
 async function userIdOf(headers: Record<string, string>): Promise<string> {
@@ -127,8 +116,7 @@ describe('revoked operators lose their sockets', () => {
       payload: { name: 'lan client' },
     })
     const apiToken = created.json() as { id: string; token: string }
-    const viaToken = await connect(base, `/ws/${sessionId}`, apiToken.token)
-    sockets.push(viaToken)
+    const viaToken = await openSocket(`/ws/${sessionId}`, apiToken.token)
     await viaToken.next((message) => message.type === 'history')
 
     const deleted = await fetch(`${base}/api/auth/tokens/${apiToken.id}`, { method: 'DELETE', headers: olga })

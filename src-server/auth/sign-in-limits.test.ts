@@ -4,8 +4,11 @@ import { postFrom } from '../../test/helpers/http-from'
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test/helpers/server'
 import { REGISTRATIONS_PER_ADDRESS } from './auth.service'
 import { FAILURES_BEFORE_SLOWDOWN, FAILURES_PER_ADDRESS, FAILURES_PER_USER_AT_ADDRESS } from './login-limits'
+import { PASSWORD_COST } from './password'
 
 // Attacks as a LAN client would make them: real HTTP on loopback, each 127.0.0.x a distinct client.
+// At the real scrypt cost: the limits bound how many hashes run and wait, so their cost is part of what is tested.
+const realCost = { passwordCost: PASSWORD_COST }
 let server: TestServer
 afterEach(async () => server?.close())
 
@@ -36,7 +39,7 @@ async function usersNamed(pattern: string): Promise<number> {
 
 describe('sign-in limits under parallel attack', () => {
   it('checks at most the threshold of 40 parallel wrong logins, and then refuses even the right password from that address', async () => {
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     const base = await server.listen()
     const answers = await Promise.all(
       Array.from({ length: 40 }, () => login(base, '127.0.0.41', 'admin', 'wrong-password')),
@@ -52,7 +55,7 @@ describe('sign-in limits under parallel attack', () => {
   })
 
   it('never refuses the right password from an address with no failures, whoever failed from elsewhere', async () => {
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     await server.headersFor('lee')
     const base = await server.listen()
     const before = await sessionsOf('lee')
@@ -69,7 +72,7 @@ describe('sign-in limits under parallel attack', () => {
   }, 90_000)
 
   it('caps the failures of one address across many usernames', async () => {
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     const base = await server.listen()
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => login(base, '127.0.0.45', `nobody-${i}`, 'wrong-password')),
@@ -84,7 +87,7 @@ describe('sign-in limits under parallel attack', () => {
 
 describe('registration under attack', () => {
   it('creates only a few of 60 parallel registrations from one address and answers the rest 429', async () => {
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     const base = await server.listen()
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) => register(base, '127.0.0.41', `flood-${i}`)),
@@ -99,7 +102,7 @@ describe('registration under attack', () => {
   })
 
   it('answers 403 and creates nothing when an admin closed registration', async () => {
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     const base = await server.listen()
     const put = await server.app.inject({
       method: 'PUT',
@@ -115,7 +118,7 @@ describe('registration under attack', () => {
   })
 
   it('keeps registration closed by default on a server exposed to the LAN, open on loopback', async () => {
-    server = await startTestServer({ host: '0.0.0.0', lanTls: false })
+    server = await startTestServer({ ...realCost, host: '0.0.0.0', lanTls: false })
     const config = await server.app.inject({
       method: 'GET',
       url: '/api/admin/config',
@@ -127,14 +130,14 @@ describe('registration under attack', () => {
     expect(await usersNamed('stranger')).toBe(0)
     await server.close()
 
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     const loopback = await server.listen()
     expect((await register(loopback, '127.0.0.41', 'local-user')).status).toBe(202)
     expect(await usersNamed('local-user')).toBe(1)
   })
 
   it('answers a taken name exactly as a free one, and neither changes the existing account', async () => {
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     await server.headersFor('kim')
     const base = await server.listen()
     const taken = await register(base, '127.0.0.41', 'KIM', 'another password')
@@ -148,7 +151,7 @@ describe('registration under attack', () => {
   })
 
   it('signs a user in while 300 registrations from 100 addresses wait for their hashes', async () => {
-    server = await startTestServer()
+    server = await startTestServer(realCost)
     const base = await server.listen()
     const order: string[] = []
     let firstHashed: () => void = () => {}

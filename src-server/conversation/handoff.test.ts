@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  connect,
   count,
+  listeningServerEachTest,
   request,
   storedRow,
   storedRows,
   stream,
-  type TestSocket,
   tokenOf,
 } from '../../test/helpers/conversation'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { TestServer } from '../../test/helpers/server'
 
 let server: TestServer
 let base: string
-const sockets: TestSocket[] = []
-beforeEach(async () => {
-  server = await startTestServer()
-  base = await server.listen()
-})
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.ws.terminate()
-  await server?.close()
-})
+const openSocket = listeningServerEachTest((started, url) => ([server, base] = [started, url]))
 
 type Headers = Record<string, string>
 const ONLINE = 'A person will join shortly.'
@@ -57,8 +48,7 @@ async function helpDesk() {
 }
 
 async function operatorFeed(headers: Headers) {
-  const feed = await connect(base, '/ws-operator', tokenOf(headers))
-  sockets.push(feed)
+  const feed = await openSocket('/ws-operator', tokenOf(headers))
   await feed.next((message) => message.type === 'ready')
   return feed
 }

@@ -1,24 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { connect, count, storedRow, stream, type TestSocket, tokenOf } from '../../test/helpers/conversation'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { describe, expect, it } from 'vitest'
+import { count, listeningServerEachTest, storedRow, stream, tokenOf } from '../../test/helpers/conversation'
+import type { TestServer } from '../../test/helpers/server'
 
 let server: TestServer
 let base: string
-const sockets: TestSocket[] = []
-beforeEach(async () => {
-  server = await startTestServer()
-  base = await server.listen()
-})
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.ws.terminate()
-  await server?.close()
-})
+const openSocket = listeningServerEachTest((started, url) => ([server, base] = [started, url]))
 
 type Headers = Record<string, string>
 
 async function open(path: string, headers: Headers) {
-  const socket = await connect(base, path, tokenOf(headers))
-  sockets.push(socket)
+  const socket = await openSocket(path, tokenOf(headers))
   await socket.next((message) => message.type === 'history' || message.type === 'ready')
   return socket
 }
@@ -153,8 +144,7 @@ describe('private notes', () => {
     expect(annHistory.items.map((message: { role: string }) => message.role)).not.toContain('note')
     expect((await get(`/sessions/${sessionId}/messages?role=note`, ann)).total).toBe(0)
     expect(JSON.stringify(await get(`/sessions/${sessionId}/export`, ann))).not.toContain('VIP customer')
-    const reconnected = await connect(base, `/ws/${sessionId}`, tokenOf(ann))
-    sockets.push(reconnected)
+    const reconnected = await openSocket(`/ws/${sessionId}`, tokenOf(ann))
     const replay = await reconnected.next((message) => message.type === 'history')
     expect(JSON.stringify(replay)).not.toContain('VIP customer')
 

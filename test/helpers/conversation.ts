@@ -1,8 +1,9 @@
 import http from 'node:http'
 import { sql } from 'drizzle-orm'
 import { createParser } from 'eventsource-parser'
+import { afterEach, beforeEach } from 'vitest'
 import WebSocket from 'ws'
-import type { TestServer } from './server'
+import { startTestServer, type TestServer } from './server'
 
 export type SseEvent = { type: string; [key: string]: unknown }
 
@@ -124,6 +125,30 @@ export async function connect(base: string, path: string, token: string): Promis
         look()
       })
     },
+  }
+}
+
+/**
+ * A real server listening on loopback for each test of the file; `onStart` hands the file its server and base URL.
+ * Returns `open(path, token)`: a WebSocket to that server, terminated after the test with the server.
+ */
+export function listeningServerEachTest(onStart: (server: TestServer, base: string) => void) {
+  let server: TestServer | undefined
+  let base = ''
+  const sockets: TestSocket[] = []
+  beforeEach(async () => {
+    server = await startTestServer()
+    base = await server.listen()
+    onStart(server, base)
+  })
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.ws.terminate()
+    await server?.close()
+  })
+  return async function open(path: string, token: string): Promise<TestSocket> {
+    const socket = await connect(base, path, token)
+    sockets.push(socket)
+    return socket
   }
 }
 

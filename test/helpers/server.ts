@@ -1,13 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { SQL } from 'drizzle-orm'
 import { type App, type CreateServerOptions, createServer } from '../../src-server/app'
-import { runSql } from '../../src-server/platform/db'
+import { findAppRoot } from '../../src-server/platform/config'
+import { applyMigrations, openDatabase, runSql, sqliteFileIn } from '../../src-server/platform/db'
 import { convertedDomainsDatabase } from './engine'
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests'
+/**
+ * scrypt at a 32nd of the real cost (about 2 ms of CPU a hash instead of 90): a test server hashes three passwords as
+ * it starts and one for each user a test signs in. Tests about hashing (sign-in limits) pass `PASSWORD_COST`.
+ */
+export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 }
 
 export interface TestServer {
   app: App
@@ -29,12 +35,33 @@ export interface TestServer {
   close(): Promise<void>
 }
 
+let migratedDatabase: string | undefined
+
+/**
+ * Puts a database with every migration applied into a fresh data dir, copied from one this process migrated once:
+ * applying the migrations was three quarters of a test server's start. They still run as in production wherever a
+ * test brings its own data dir, in the migration replay tests and in every e2e and reliability server process.
+ */
+function copyMigratedDatabase(dataDir: string) {
+  if (!migratedDatabase) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-migrated-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const db = openDatabase(sqliteFileIn(dir))
+    applyMigrations(db, findAppRoot())
+    // Closing the only connection checkpoints the WAL into the file and removes it.
+    db.$client.close()
+    migratedDatabase = sqliteFileIn(dir)
+  }
+  copyFileSync(migratedDatabase, sqliteFileIn(dataDir))
+}
+
 /**
  * A real server on a fresh temp data dir; `inject` for plain JSON routes, `listen()` for real HTTP. In the
  * `postgres` project its converted domains run on a fresh PostgreSQL database.
  */
 export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'switchboard-test-'))
+  if (!options.dataDir) copyMigratedDatabase(dataDir)
   const logStream = new PassThrough()
   const chunks: Buffer[] = []
   logStream.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -44,6 +71,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     app = await createServer({
       adminPassword: ADMIN_PASSWORD,
       logLevel: 'info',
+      passwordCost: TEST_PASSWORD_COST,
       ...options,
       dataDir,
       logStream,

@@ -35,4 +35,4 @@ export {
   UploadGate,
   type UploadLimits,
 } from './uploads'
-export { validatorCompiler } from './validation'
+export { eagerValidatorCompiler, validatorCompiler } from './validation'
