@@ -643,17 +643,29 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   put(pick(random, STREETS), buyerX, 161)
   put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, buyerX, 174)
   if (chance(roleRandom, 0.3)) put(pick(roleRandom, COUNTRIES), buyerX, 187)
+  // The buyer's name again in a delivery address beside the billing one, as shops print both.
+  if (chance(roleRandom, 0.25)) {
+    traits.push('delivery address')
+    put(pick(roleRandom, SHIP_TO[language]), 200, 122, { size: 8, bold: true })
+    put(buyer, 200, 135, { size: 10 })
+    put(pick(roleRandom, STREETS), 200, 161)
+  }
   if (chance(roleRandom, 0.25)) put(pick(roleRandom, HEADINGS), 330, 100, { size: 9, bold: true })
 
   // Now and then a payment receipt or booking confirmation: its title is no "invoice", its number an ID.
   const receiptLike = !credit && chance(random, 0.08)
   if (receiptLike) traits.push('receipt-like')
-  const numberLabel = pick(
+  const drawnNumberLabel = pick(
     random,
     credit ? v.creditNumber : receiptLike ? v.idNumber : chance(random, 0.2) ? v.bareNumber : v.number,
   )
+  // An invoice whose own number is labelled as an ID ("Booking ID", "Transaction ID"), beside a customer's ID.
+  const idLabelled = !credit && chance(roleRandom, 0.12)
+  if (idLabelled) traits.push('number labelled as an ID')
+  const numberLabel = idLabelled ? pick(roleRandom, v.idNumber) : drawnNumberLabel
   const dateLabel = pick(random, v.date)
-  const customerLabel = pick(random, v.customer)
+  const drawnCustomerLabel = pick(random, v.customer)
+  const customerLabel = chance(roleRandom, 0.3) ? pick(roleRandom, CUSTOMER_ID[language]) : drawnCustomerLabel
   const issueText = formatDate(random, issueIso, language)
   const dueIso = isoDay(issued, pick(random, [14, 30]))
   const meta: [string, string][] = [[customerLabel, customer]]
@@ -907,6 +919,25 @@ export function generateInvoice(seed: number): GeneratedInvoice {
 function brandName(random: Random): string {
   const word = `${pick(random, ['Nor', 'Vel', 'Tri', 'Zen', 'Quor', 'Bright', 'Alba'])}${pick(random, ['vex', 'tronic', 'shop', 'works', 'ora', 'line'])}`
   return chance(random, 0.5) ? word.toUpperCase() : word.replace(/^./, (c) => c.toUpperCase())
+}
+
+/** A customer's number labelled as an ID, like an invoice's own can be. */
+const CUSTOMER_ID: Record<Language, string[]> = {
+  de: ['Kunden-ID:', 'Kunden-ID'],
+  en: ['Customer ID:', 'Account ID:'],
+  fr: ['ID client :', 'Identifiant client :'],
+  nl: ['Klant-ID:', 'Klant ID:'],
+  it: ['ID cliente:', 'Codice cliente:'],
+  es: ['ID de cliente:', 'Código de cliente:'],
+}
+
+const SHIP_TO: Record<Language, string[]> = {
+  de: ['Lieferadresse', 'Lieferanschrift'],
+  en: ['Shipping Address', 'Ship To:', 'Delivery address'],
+  fr: ['Adresse de livraison', 'Livré à :'],
+  nl: ['Afleveradres', 'Leveringsadres'],
+  it: ['Indirizzo di consegna', 'Spedire a:'],
+  es: ['Dirección de envío', 'Enviar a:'],
 }
 
 /** Capitalised words that name no party, printed near the parties: countries, products, section headings. */

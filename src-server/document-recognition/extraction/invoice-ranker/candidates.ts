@@ -163,6 +163,14 @@ function endOfLegalForm(text: string): number | null {
   }
 }
 
+/** The first half of a text that is one phrase printed twice, else null. */
+function doubledHalf(text: string): string | null {
+  const words = text.split(' ')
+  if (words.length < 2 || words.length % 2 === 1) return null
+  const half = words.slice(0, words.length / 2).join(' ')
+  return half === words.slice(words.length / 2).join(' ') ? half : null
+}
+
 /**
  * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
  * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form or
@@ -180,7 +188,10 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
       const lineStart = (segment: Line) => line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
       for (const segment of segmentsOf(line)) {
         const offset = lineStart(segment)
-        const pieces: [number, string][] = [[0, segment.text]]
+        // Two address blocks side by side read as one line print a name twice ("Anushrut Singh Anushrut Singh"):
+        // the name is one of them.
+        const half = doubledHalf(segment.text)
+        const pieces: [number, string][] = [[0, half ?? segment.text]]
         const colon = segment.text.indexOf(': ')
         if (colon > 0) pieces.push([colon + 2, segment.text.slice(colon + 2)])
         const cut = NAME_PARTS.exec(segment.text)
