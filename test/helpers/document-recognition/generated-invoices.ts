@@ -643,8 +643,9 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   put(pick(random, STREETS), buyerX, 161)
   put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, buyerX, 174)
   if (chance(roleRandom, 0.3)) put(pick(roleRandom, COUNTRIES), buyerX, 187)
-  // The buyer's name again in a delivery address beside the billing one, as shops print both.
-  if (chance(roleRandom, 0.25)) {
+  // The buyer's name again in a delivery address beside the billing one, as shops print both (not beside a
+  // labelled name, which would run into it).
+  if (!buyerLabelLeft && chance(roleRandom, 0.25)) {
     traits.push('delivery address')
     put(pick(roleRandom, SHIP_TO[language]), 200, 122, { size: 8, bold: true })
     put(buyer, 200, 135, { size: 10 })
