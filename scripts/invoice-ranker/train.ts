@@ -56,12 +56,20 @@ export const TRAINING = {
   l2: 0.002,
   realWeight: 4,
   unreadWeight: 0.1,
+  /**
+   * A party's name is printed on nearly every invoice (a logo alone is rare), so "not printed" is learned faintly
+   * for seller and buyer: at 0.1 it beat the weaker names of real invoices (no legal form, a person, one word).
+   */
+  unreadWeightNames: 0.02,
 }
+const NAME_FIELDS = new Set(['seller_name', 'buyer_name'])
 /**
  * Of the wrong values on the calibration documents, the share the review threshold must catch: the target (90 %),
  * not more, since every point above it sends right values to a reviewer.
  */
 const WRONG_CAUGHT = 0.9
+/** The wrong values out of fold a field needs to place its own review threshold (one in ten sets it). */
+const OWN_THRESHOLD_AT = 10
 /** Folds for scoring the training documents with weights that did not see them. */
 const FOLDS = 4
 
@@ -163,7 +171,7 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
           vectors: example.vectors.filter((_, i) => kept[i]),
           values: example.values.filter((_, i) => kept[i]),
           right: ranked.filter((_, i) => kept[i]).map((r) => r.candidate === null),
-          weight: doc.weight * TRAINING.unreadWeight,
+          weight: doc.weight * (NAME_FIELDS.has(key) ? TRAINING.unreadWeightNames : TRAINING.unreadWeight),
           unread: true,
           document,
         })
@@ -287,6 +295,7 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
   const calibration = examples(config, docs.calibrate)
   const fitted: Record<string, Omit<FieldModel, 'review_below'>> = {}
   const wrong: number[] = []
+  const wrongByField = new Map<string, number[]>()
   for (const key of RANKED_FIELDS) {
     const field = config.fields.find((f) => f.key === key)
     const kind = field && kindOf(field)
@@ -294,12 +303,20 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
     const features = featureNames(kind)
     const own = byField.get(key) ?? []
     const weights = fitWeights(own, features.length)
-    wrong.push(...wrongProbabilities(own, calibration.get(key) ?? [], weights, features.length))
+    const wrongOfField = wrongProbabilities(own, calibration.get(key) ?? [], weights, features.length)
+    wrong.push(...wrongOfField)
+    wrongByField.set(key, wrongOfField)
     fitted[key] = { features, weights }
   }
-  const reviewBelow = reviewThreshold(wrong)
+  const pooled = reviewThreshold(wrong)
   const fields: Record<string, FieldModel> = {}
-  for (const [key, model] of Object.entries(fitted)) fields[key] = { ...model, review_below: reviewBelow }
+  for (const [key, model] of Object.entries(fitted)) {
+    // A field with enough wrong values of its own places its own threshold, never under the pooled one: the
+    // fields differ in how confident their mistakes are (a total's few are sure, a buyer's many are not).
+    const own = wrongByField.get(key) ?? []
+    const reviewBelow = own.length >= OWN_THRESHOLD_AT ? Math.max(pooled, reviewThreshold(own)) : pooled
+    fields[key] = { ...model, review_below: reviewBelow }
+  }
   return {
     trained_on: {
       generated: TRAINING.generated,

@@ -545,8 +545,15 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const customer = String(between(random, 10_000, 999_999))
   const order = `${pick(random, ['PO', 'B', 'ORD'])}-${between(random, 1000, 99_999)}`
   // Parties as real invoices name them: a company with or without its legal form, a private person as buyer.
-  const sellerBase = `${pick(random, NAME_PARTS.first)} ${pick(random, NAME_PARTS.second)}`
-  const seller = chance(random, 0.75) ? `${sellerBase} ${pick(random, v.legal)}` : sellerBase
+  // Labels that name a party by a verb and the word after it ("Sold by" the seller, "Sold to" the buyer), a
+  // company buyer with the person it is for under it, parties named by one word, and capitalised words that are
+  // no party (a country, a product, a heading): from a stream of their own, so the other fields stay as they were.
+  const roleRandom = seededRandom(seed * 104_729 + 29)
+  const twoWords = `${pick(random, NAME_PARTS.first)} ${pick(random, NAME_PARTS.second)}`
+  const oneWord = chance(roleRandom, 0.15)
+  const sellerBase = oneWord ? brandName(roleRandom) : twoWords
+  const withLegal = chance(random, 0.75)
+  const seller = withLegal && !oneWord ? `${sellerBase} ${pick(random, v.legal)}` : sellerBase
   const privateBuyer = chance(random, 0.3)
   // Where else the parties are named comes from a stream of its own, so the other fields' documents stay as they were.
   const partyRandom = seededRandom(seed * 7919 + 17)
@@ -556,7 +563,9 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     // A company buyer without its legal form, as many invoices print it.
     return chance(partyRandom, 0.25) ? name : `${name} ${legal}`
   }
-  const buyer = privateBuyer ? pick(random, PERSONS) : companyBuyer()
+  const buyerDrawn = privateBuyer ? pick(random, PERSONS) : companyBuyer()
+  // A buyer named by one word, as a brand or a login name is ("ACMECORP", "YourShop").
+  const buyer = chance(roleRandom, 0.15) ? brandName(roleRandom) : buyerDrawn
   if (privateBuyer) traits.push('private buyer')
   const town = pick(random, v.towns)
   const rate = pick(random, TAX_RATES[language])
@@ -587,8 +596,17 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const sellerRight = chance(random, 0.4)
   const sellerX = sellerRight ? 340 : 50
   const sellerStyle = random()
+  const sellerLabelled = chance(roleRandom, 0.3)
+  if (sellerLabelled) traits.push('seller labelled')
+  const sellerText = sellerLabelled ? `${pick(roleRandom, ROLE_LABELS[language].seller)} ${seller}` : seller
   if (sellerStyle < 0.1) traits.push('seller only in the foot')
-  else put(seller, sellerX, 40, sellerStyle < 0.3 ? { size: 10 } : { size: 15, bold: true })
+  else
+    put(
+      sellerText,
+      sellerX,
+      40,
+      sellerStyle < 0.3 || sellerLabelled ? { size: 10 } : { size: 15, bold: true },
+    )
   put(`${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`, sellerX, 62, { size: 8 })
   // The seller's web or e-mail domain, spelt from its name.
   const domain = `${fold(sellerBase).replace(/[^a-z0-9]+/g, pick(partyRandom, ['', '-']))}.${pick(partyRandom, DOMAIN_ENDINGS[language])}`
@@ -604,27 +622,51 @@ export function generateInvoice(seed: number): GeneratedInvoice {
 
   // The buyer's address block (a window envelope's, left; or right of the seller's), with a sender line above it.
   const buyerX = !sellerRight && chance(random, 0.25) ? 340 : 50
-  if (chance(random, 0.4)) put(pick(random, v.buyerHeading), buyerX, 122, { size: 8, bold: true })
-  else if (chance(random, 0.7)) put(`${seller} · ${town}`, buyerX, 120, { size: 6 })
-  put(buyer, buyerX, 135, { size: 10 })
-  if (!privateBuyer)
-    put(
-      `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`,
-      buyerX,
-      148,
-    )
+  if (chance(random, 0.4)) {
+    const heading = pick(random, v.buyerHeading)
+    put(chance(roleRandom, 0.4) ? pick(roleRandom, ROLE_LABELS[language].buyer) : heading, buyerX, 122, {
+      size: 8,
+      bold: true,
+    })
+  } else if (chance(random, 0.7)) put(`${seller} · ${town}`, buyerX, 120, { size: 6 })
+  // Now and then the buyer's label left of the name on its line ("Customer: Anna Keller", "Sold to: ...").
+  const buyerLabelLeft = chance(roleRandom, 0.15)
+  const buyerLabel = pick(roleRandom, [...v.buyerHeading, ...ROLE_LABELS[language].buyer])
+  put(buyerLabelLeft ? `${buyerLabel} ${buyer}` : buyer, buyerX, 135, { size: 10 })
+  if (!privateBuyer) {
+    const attention = `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`
+    // The person the company's mail is for, by name alone under it.
+    const person = chance(roleRandom, 0.4)
+    if (person) traits.push('person under the buyer')
+    put(person ? pick(roleRandom, PERSONS) : attention, buyerX, 148)
+  }
   put(pick(random, STREETS), buyerX, 161)
   put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, buyerX, 174)
+  if (chance(roleRandom, 0.3)) put(pick(roleRandom, COUNTRIES), buyerX, 187)
+  // The buyer's name again in a delivery address beside the billing one, as shops print both (not beside a
+  // labelled name, which would run into it).
+  if (!buyerLabelLeft && chance(roleRandom, 0.25)) {
+    traits.push('delivery address')
+    put(pick(roleRandom, SHIP_TO[language]), 200, 122, { size: 8, bold: true })
+    put(buyer, 200, 135, { size: 10 })
+    put(pick(roleRandom, STREETS), 200, 161)
+  }
+  if (chance(roleRandom, 0.25)) put(pick(roleRandom, HEADINGS), 330, 100, { size: 9, bold: true })
 
   // Now and then a payment receipt or booking confirmation: its title is no "invoice", its number an ID.
   const receiptLike = !credit && chance(random, 0.08)
   if (receiptLike) traits.push('receipt-like')
-  const numberLabel = pick(
+  const drawnNumberLabel = pick(
     random,
     credit ? v.creditNumber : receiptLike ? v.idNumber : chance(random, 0.2) ? v.bareNumber : v.number,
   )
+  // An invoice whose own number is labelled as an ID ("Booking ID", "Transaction ID"), beside a customer's ID.
+  const idLabelled = !credit && chance(roleRandom, 0.12)
+  if (idLabelled) traits.push('number labelled as an ID')
+  const numberLabel = idLabelled ? pick(roleRandom, v.idNumber) : drawnNumberLabel
   const dateLabel = pick(random, v.date)
-  const customerLabel = pick(random, v.customer)
+  const drawnCustomerLabel = pick(random, v.customer)
+  const customerLabel = chance(roleRandom, 0.3) ? pick(roleRandom, CUSTOMER_ID[language]) : drawnCustomerLabel
   const issueText = formatDate(random, issueIso, language)
   const dueIso = isoDay(issued, pick(random, [14, 30]))
   const meta: [string, string][] = [[customerLabel, customer]]
@@ -726,7 +768,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     }
     running = round2(running + item.amount)
     if (positions) put(pad(items.indexOf(item) + 1), 30, y)
-    put(item.name, 50, y)
+    put(chance(roleRandom, 0.3) ? pick(roleRandom, PRODUCTS) : item.name, 50, y)
     put(String(item.quantity), 320, y)
     put(formatAmount(signOf * item.price, formats), 430, y, { alignRight: true })
     put(formatAmount(signOf * item.amount, formats), 540, y, { alignRight: true })
@@ -872,6 +914,72 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       total_amount: total,
     },
   }
+}
+
+/** A company named by one invented word, in capitals or written as one word ("NORVEX", "BrightShop"). */
+function brandName(random: Random): string {
+  const word = `${pick(random, ['Nor', 'Vel', 'Tri', 'Zen', 'Quor', 'Bright', 'Alba'])}${pick(random, ['vex', 'tronic', 'shop', 'works', 'ora', 'line'])}`
+  return chance(random, 0.5) ? word.toUpperCase() : word.replace(/^./, (c) => c.toUpperCase())
+}
+
+/** A customer's number labelled as an ID, like an invoice's own can be. */
+const CUSTOMER_ID: Record<Language, string[]> = {
+  de: ['Kunden-ID:', 'Kunden-ID'],
+  en: ['Customer ID:', 'Account ID:'],
+  fr: ['ID client :', 'Identifiant client :'],
+  nl: ['Klant-ID:', 'Klant ID:'],
+  it: ['ID cliente:', 'Codice cliente:'],
+  es: ['ID de cliente:', 'Código de cliente:'],
+}
+
+const SHIP_TO: Record<Language, string[]> = {
+  de: ['Lieferadresse', 'Lieferanschrift'],
+  en: ['Shipping Address', 'Ship To:', 'Delivery address'],
+  fr: ['Adresse de livraison', 'Livré à :'],
+  nl: ['Afleveradres', 'Leveringsadres'],
+  it: ['Indirizzo di consegna', 'Spedire a:'],
+  es: ['Dirección de envío', 'Enviar a:'],
+}
+
+/** Capitalised words that name no party, printed near the parties: countries, products, section headings. */
+const COUNTRIES = [
+  'United Kingdom',
+  'New Zealand',
+  'South Africa',
+  'Costa Rica',
+  'Deutschland',
+  'Nederland',
+  'España',
+]
+const PRODUCTS = ['Premium Support', 'Cloud Hosting', 'Express Delivery', 'Papier Recyclé', 'Annual Licence']
+const HEADINGS = [
+  'Payment Details',
+  'Order Summary',
+  'Zahlungsdetails',
+  'Détails Paiement',
+  'Riepilogo Ordine',
+]
+
+/** Labels that name a party by a verb and the word after it: the seller's, the buyer's. */
+const ROLE_LABELS: Record<Language, { seller: string[]; buyer: string[] }> = {
+  de: {
+    seller: ['Verkauft von:', 'Verkäufer:'],
+    buyer: ['Verkauft an:', 'Rechnungsanschrift', 'Geliefert an:'],
+  },
+  en: {
+    seller: ['Sold by:', 'Sold By :', 'Supplier:'],
+    buyer: ['Sold to:', 'Billing Address', 'Invoiced to:'],
+  },
+  fr: { seller: ['Vendu par :', 'Vendeur :'], buyer: ['Vendu à :', 'Facturé à :', 'Livré à :'] },
+  nl: {
+    seller: ['Verkocht door:', 'Verkoper:'],
+    buyer: ['Verkocht aan:', 'Gefactureerd aan:', 'Factuuradres'],
+  },
+  it: { seller: ['Venduto da:', 'Venditore:'], buyer: ['Venduto a:', 'Fatturato a:', 'Intestatario:'] },
+  es: {
+    seller: ['Vendido por:', 'Vendedor:'],
+    buyer: ['Vendido a:', 'Facturado a:', 'Dirección de facturación'],
+  },
 }
 
 /** How a bank line names the account's holder. */

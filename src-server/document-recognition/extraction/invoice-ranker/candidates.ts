@@ -3,7 +3,7 @@ import type { PageText, PageWord } from '../../page-text'
 import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
 import { foldKeepingPositions, parseAmounts, parseDate } from '../values'
-import { classesOfWord, LEGAL_FORM, type WordClass } from './label-words'
+import { classesOfLine, LEGAL_FORM, type WordClass } from './label-words'
 
 /** A page's lines top to bottom, with each word's classes, read once for every field. */
 export interface PageContext {
@@ -35,7 +35,7 @@ export function pageContexts(pages: PageText[]): PageContext[] {
       page,
       index,
       lines,
-      classes: lines.map((line) => line.words.map((w) => classesOfWord(w.text))),
+      classes: lines.map((line) => classesOfLine(line.words.map((w) => w.text))),
       medianHeight: heights[Math.floor(heights.length / 2)] ?? 0.01,
     }
   })
@@ -163,10 +163,18 @@ function endOfLegalForm(text: string): number | null {
   }
 }
 
+/** The first half of a text that is one phrase printed twice, else null. */
+function doubledHalf(text: string): string | null {
+  const words = text.split(' ')
+  if (words.length < 2 || words.length % 2 === 1) return null
+  const half = words.slice(0, words.length / 2).join(' ')
+  return half === words.slice(words.length / 2).join(' ') ? half : null
+}
+
 /**
  * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
- * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form:
- * the payee of a bank transfer, a company's name above its registration lines.
+ * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form or
+ * by an account holder's label: the payee of a bank transfer, a company's name above its registration lines.
  */
 function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
   const found: ValueCandidate[] = []
@@ -180,7 +188,10 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
       const lineStart = (segment: Line) => line.offsets[line.words.indexOf(segment.words[0] as PageWord)] ?? 0
       for (const segment of segmentsOf(line)) {
         const offset = lineStart(segment)
-        const pieces: [number, string][] = [[0, segment.text]]
+        // Two address blocks side by side read as one line print a name twice ("Anushrut Singh Anushrut Singh"):
+        // the name is one of them.
+        const half = doubledHalf(segment.text)
+        const pieces: [number, string][] = [[0, half ?? segment.text]]
         const colon = segment.text.indexOf(': ')
         if (colon > 0) pieces.push([colon + 2, segment.text.slice(colon + 2)])
         const cut = NAME_PARTS.exec(segment.text)
@@ -188,9 +199,11 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         // A legal line goes on after the name ("Free SAS au capital de ...", "Nordlicht AG Vorstand: ...").
         const legalEnd = endOfLegalForm(segment.text)
         if (legalEnd) pieces.push([0, segment.text.slice(0, legalEnd)])
+        // In the body, a name after the account holder's label ("Titulaire du compte : NETPRESSE") is the payee's.
+        const payee = [lineIndex - 1, lineIndex].some((i) => context.classes[i]?.some((c) => c.has('payee')))
         for (const [at, text] of pieces) {
           const name = nameOf(text)
-          if (!name || (body && !LEGAL_FORM.test(` ${name}`))) continue
+          if (!name || (body && !payee && !LEGAL_FORM.test(` ${name}`))) continue
           const start = offset + at + text.indexOf(name)
           const span = wordSpan(line, start, start + name.length)
           if (span) found.push(make(context, lineIndex, name, span))

@@ -76,6 +76,12 @@ export function featureNames(kind: CandidateKind): string[] {
       'contact_mention',
       'address_below',
       'largest_print',
+      'holds_label',
+      'person_like',
+      'person_below',
+      'x_left',
+      'first_address_block',
+      'later_address_block',
     ],
   }
   return [...common, ...labelled, ...own[kind]]
@@ -460,6 +466,76 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.largest_print = heightOf(candidate) >= tallest * 0.95 ? 1 : 0
 }
 
+const PARTICLE = /^(?:de|da|di|del|della|van|von|der|den|ten|ter|le|la|du|dos|y|zu|mc|st\.?)$/i
+/**
+ * Printed as a person's name: two to four words of letters, each capitalised or a particle ("de Lattre Alexis",
+ * "Anushrut Singh"), no legal form, no label word.
+ */
+function personLike(text: string, classes: Set<WordClass>[]): boolean {
+  const words = text.trim().split(/\s+/)
+  if (words.length < 2 || words.length > 4 || LEGAL_FORM.test(` ${text}`)) return false
+  if (classes.some((c) => c.size > 0)) return false
+  return (
+    words.every((w) => /^[\p{L}'’.-]+$/u.test(w) && (/^\p{Lu}/u.test(w) || PARTICLE.test(w))) &&
+    words.some((w) => /^\p{Lu}\p{Ll}/u.test(w))
+  )
+}
+
+/** The next line starting where the name starts, close under it. */
+function lineBelow(candidate: ValueCandidate): { line: Line; index: number } | null {
+  const { context, lineIndex, bbox } = candidate
+  const next = context.lines[lineIndex + 1]
+  if (!next || next.bbox[1] - bbox[3] > (bbox[3] - bbox[1]) * 2) return null
+  const start = next.words.findIndex((w) => Math.abs(w.bbox[0] - bbox[0]) < 0.02)
+  if (start < 0) return null
+  return { line: { ...next, words: next.words.slice(start) } as Line, index: start }
+}
+
+const addressBlocks = new WeakMap<ValueCandidate[], ValueCandidate[]>()
+/** The first page's names with an address printed under them, top to bottom: letterhead, address window, ... */
+function addressBlocksOf(facts: DocumentFacts): ValueCandidate[] {
+  let blocks = addressBlocks.get(facts.all)
+  if (!blocks) {
+    const seen = new Set<string>()
+    blocks = facts.all
+      .filter((c) => c.context.index === 0 && addressBelow(c))
+      .sort((a, b) => a.bbox[1] - b.bbox[1])
+      .filter((c) => {
+        const key = `${c.lineIndex}:${c.wordStart}`
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
+    addressBlocks.set(facts.all, blocks)
+  }
+  return blocks
+}
+
+function partyFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
+  const { context, lineIndex, wordStart, wordEnd } = candidate
+  const own = (context.classes[lineIndex] ?? []).slice(wordStart, wordEnd + 1)
+  // A segment that holds its own label ("Sold By : WS Retail ...") is the label and the name, not the name.
+  features.holds_label = own.some((c) => c.size > 0) ? 1 : 0
+  features.person_like = personLike(String(candidate.value), own) ? 1 : 0
+  // A company's name above a person's: an address window's company and the person it is for.
+  const below = lineBelow(candidate)
+  const belowText = below?.line.words
+    .slice(0, 4)
+    .map((w) => w.text)
+    .join(' ')
+  features.person_below =
+    below &&
+    !features.person_like &&
+    personLike(belowText ?? '', context.classes[lineIndex + 1]?.slice(below.index, below.index + 4) ?? [])
+      ? 1
+      : 0
+  features.x_left = candidate.bbox[0]
+  const blocks = addressBlocksOf(facts)
+  const at = blocks.findIndex((c) => c.context === context && c.lineIndex === lineIndex)
+  features.first_address_block = at === 0 ? 1 : 0
+  features.later_address_block = at > 0 ? 1 : 0
+}
+
 /** The candidate's features; missing ones are 0. */
 export function featuresOf(kind: CandidateKind, candidate: ValueCandidate, facts: DocumentFacts): Features {
   const features: Features = {}
@@ -468,6 +544,9 @@ export function featuresOf(kind: CandidateKind, candidate: ValueCandidate, facts
   if (kind === 'money') moneyFeatures(features, candidate, facts)
   else if (kind === 'date') dateFeatures(features, candidate, facts)
   else if (kind === 'code') codeFeatures(features, candidate, facts)
-  else nameFeatures(features, candidate, facts)
+  else {
+    nameFeatures(features, candidate, facts)
+    partyFeatures(features, candidate, facts)
+  }
   return features
 }

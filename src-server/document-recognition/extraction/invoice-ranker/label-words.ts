@@ -13,6 +13,7 @@ export const WORD_CLASSES = [
   'marker',
   'customer',
   'order',
+  'booking',
   'date',
   'dated',
   'delivery',
@@ -45,6 +46,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto)$/,
   order:
     /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|angebot|quote|offerte)$/,
+  // What a document's own identifier names when it is no invoice number: a booking, a transaction, a reservation.
+  booking:
+    /^(?:booking|buchung|buchungs|reservation|reservierung|reservering|boeking|boekings|prenotazione|reserva|localizador|transaction|transaktion|vorgang|vorgangs|confirmation|bestatigung|buchungsnummer|boekingsnummer)$/,
   date: /^(?:date|datum|fecha|data|rechnungsdatum|belegdatum|ausstellungsdatum|factuurdatum|dated|issued|emission|facturation|emis|ausgestellt)$/,
   dated: /^(?:vom|von|du|del|van|le|of|den|am|on|dd)$/,
   delivery:
@@ -61,14 +65,14 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   payable:
     /^(?:zahlbetrag|zahlen|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining)$/,
   seller:
-    /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|fornitore|proveedor|from|issuer|emittente|emisor|absender|sender)$/,
+    /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire)$/,
   buyer:
-    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|acheteur|destinataire|billed|bill|ship|sold|to|an|a|aan|destinatario|facturado|factureren|adresse|address|rechnungsadresse|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam)$/,
+    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|auftraggeber|acheteur|destinataire|billed|bill|billing|ship|to|an|a|aan|destinatario|intestatario|facturado|factureren|adresse|address|rechnungsadresse|rechnungsanschrift|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam)$/,
   // The holder of the account the invoice is paid to: the seller.
   payee:
     /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
   contact:
-    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https)$/,
+    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea)$/,
   item: /^(?:qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz)$/,
@@ -105,6 +109,33 @@ export function classesOfWord(word: string): Set<WordClass> {
     if (/^(?:gesamt|total|totaal|brutto)/.test(token) && token.length > 5) classes.add('total')
     if (/^netto|^zwischen|^sub/.test(token)) classes.add('net')
   }
+  return classes
+}
+
+/**
+ * A role a label's verb takes from the word after it: "Sold by", "Verkauft von", "Vendu par", "Verkocht door",
+ * "Venduto da", "Vendido por" name the seller; "Sold to", "Verkauft an", "Facturé à", "Gefactureerd aan",
+ * "Fatturato a", "Facturado a" the buyer. The verb alone says neither.
+ */
+const ROLE_VERB =
+  /^(?:sold|billed|invoiced|shipped|supplied|issued|delivered|verkauft|geliefert|berechnet|fakturiert|vendu|facture|livre|emis|verkocht|gefactureerd|geleverd|venduto|fatturato|emesso|vendido|facturado|emitido|suministrado)$/
+const BY = /^(?:by|from|von|durch|par|door|da|por)$/
+const TO = /^(?:to|an|a|aan|al|pour|per|para|for)$/
+
+/** The word classes of a line's words, each word's own and the role a verb and the word after it give both. */
+export function classesOfLine(words: string[]): Set<WordClass>[] {
+  const classes = words.map(classesOfWord)
+  const last = (i: number) => tokensOf(words[i] ?? '').at(-1) ?? ''
+  const first = (i: number) => tokensOf(words[i] ?? '')[0] ?? ''
+  words.forEach((_, i) => {
+    if (!ROLE_VERB.test(last(i))) return
+    const role = BY.test(first(i + 1)) ? 'seller' : TO.test(first(i + 1)) ? 'buyer' : null
+    if (!role) return
+    for (const own of [classes[i], classes[i + 1]] as Set<WordClass>[]) {
+      for (const other of ['seller', 'buyer', 'title'] as const) own.delete(other)
+      own.add(role)
+    }
+  })
   return classes
 }
 

@@ -68,6 +68,19 @@ export function valueProbabilities(model: FieldModel, ranked: RankedCandidate[])
   return values.sort((a, b) => b.probability - a.probability)
 }
 
+const CODE_LABEL = /^(?:near|left|above)_(?:number|marker|title|booking)$/
+const AMOUNT_LABEL = /^(?:near|left|above)_(?:total|amount|net|tax|incl|prepaid|payable)$/
+const AMOUNT_SUMS = ['sum_of_two', 'part_of_sum', 'tax_of_other', 'tax_inside']
+/** Is the chosen value named by a label of its kind (an amount also by a sum it takes part in)? Names and dates are. */
+function labelled(features: Features): boolean {
+  const present = Object.keys(features).filter((name) => (features[name] ?? 0) > 0)
+  if ('glued_marker' in features)
+    return features.glued_marker === 1 || present.some((name) => CODE_LABEL.test(name))
+  if ('cents' in features)
+    return present.some((name) => AMOUNT_LABEL.test(name) || AMOUNT_SUMS.includes(name))
+  return true
+}
+
 /** The label nearest left of the value (or over it), as printed, for the field's `anchor`. */
 function labelOf(candidate: ValueCandidate): { anchor: string | null; below: boolean } {
   const line = candidate.context.lines[candidate.lineIndex]
@@ -102,10 +115,15 @@ export function rankInvoiceFields(
     if (!candidate)
       return { ...notFound(rules.key), confidence: calibratedConfidence(top.probability, model.review_below) }
     const label = labelOf(candidate)
+    // An identifier or an amount that no label of its kind names is a guess however sure the weights are: it goes
+    // to a reviewer (a date alone in the header is common, and is not held to this).
+    const probability = labelled(top.best.features)
+      ? top.probability
+      : Math.min(top.probability, model.review_below * 0.99)
     return {
       key: rules.key,
       value: top.value,
-      confidence: calibratedConfidence(top.probability, model.review_below),
+      confidence: calibratedConfidence(probability, model.review_below),
       page_number: candidate.context.page.page_number,
       bbox: candidate.bbox,
       method: label.anchor ? 'anchor_right' : 'pattern',
