@@ -1,16 +1,4 @@
-/**
- * Retrieval on both engines, side by side in one run (team server): the two retrieval sets (DBpedia-entity, the
- * SQuAD "Normans" article; all their queries) loaded as knowledge chunks with builtin hashing vectors into a fresh
- * SQLite database and a fresh PostgreSQL one (a throwaway cluster), each query answered by the code chat uses on
- * each engine: nDCG@10 of the full-text half alone, the vector half alone and hybrid retrieval as shipped, the
- * PostgreSQL figure against SQLite's of the same run (budget: within 0.01). Then hybrid retrieval latency (p95)
- * at a larger chunk count on each engine: the DBpedia units plus English-like filler chunks drawn from their words
- * (`BENCH_RETRIEVAL_CHUNKS`, default 20,000; the issue asks 100,000). Skipped with the reason where PostgreSQL is
- * missing.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
-import path from 'node:path'
+import { loadavg } from 'node:os'
 import { sql } from 'drizzle-orm'
 import {
   BUILTIN_EMBEDDING_DIM,
@@ -19,21 +7,12 @@ import {
 } from '../src-server/ai/embeddings/builtin-embedder'
 import type { Embedder } from '../src-server/ai/embeddings/embedder'
 import type { AuthUser } from '../src-server/auth'
-import { enablePgvector, ensureChunkIndex, searchBm25 } from '../src-server/knowledge/chunk-index.repository'
+import { searchBm25 } from '../src-server/knowledge/chunk-index.repository'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
-import { findAppRoot } from '../src-server/platform/config'
-import {
-  applyMigrations,
-  type Database,
-  type Db,
-  openDatabase,
-  openPostgresEngine,
-  runSql,
-  sqliteEngine,
-} from '../src-server/platform/db'
+import { type Database, type Db, runSql } from '../src-server/platform/db'
 import { WorkerPool } from '../src-server/platform/jobs'
-import { loadKnowledgeCorpus } from '../test/helpers/knowledge-corpus'
+import { loadKnowledgeCorpus, openSearchEngines, type SearchEngines } from '../test/helpers/knowledge-corpus'
 import { type PostgresCluster, postgresUnavailable, startPostgres } from '../test/helpers/postgres'
 import { dbpedia, ndcg, type RetrievalSet, squad } from './knowledge-quality.bench'
 import type { BenchResult } from './run'
@@ -58,36 +37,12 @@ interface Engines {
   cluster: PostgresCluster
   workers: WorkerPool
   /** A fresh pair of databases, one per engine, closed by `close`. */
-  open(name: string): Promise<{ sqlite: Database; postgres: Database; writer: Db; close(): Promise<void> }>
+  open(name: string): Promise<SearchEngines>
 }
 
 async function engines(): Promise<Engines> {
   const cluster = await startPostgres()
-  const workers = new WorkerPool()
-  return {
-    cluster,
-    workers,
-    async open(name) {
-      const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-engines-'))
-      const writer = openDatabase(path.join(dir, 'switchboard.db'))
-      applyMigrations(writer, findAppRoot())
-      ensureChunkIndex(writer.$client)
-      const sqlite = sqliteEngine(writer)
-      const postgres = await openPostgresEngine(await cluster.createDatabase(name), findAppRoot())
-      await enablePgvector(postgres)
-      return {
-        sqlite,
-        postgres,
-        writer,
-        async close() {
-          await sqlite.close()
-          await postgres.close()
-          writer.$client.close()
-          rmSync(dir, { recursive: true, force: true })
-        },
-      }
-    },
-  }
+  return { cluster, workers: new WorkerPool(), open: (name) => openSearchEngines(cluster, name) }
 }
 
 /** The set loaded on one engine, and how to answer its queries there as unit ids. */

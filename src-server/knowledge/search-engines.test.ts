@@ -1,10 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixturePath } from '../../test/helpers/fixtures'
-import { type LoadedCorpus, loadKnowledgeCorpus } from '../../test/helpers/knowledge-corpus'
+import {
+  type LoadedCorpus,
+  loadKnowledgeCorpus,
+  openSearchEngines,
+  type SearchEngines,
+} from '../../test/helpers/knowledge-corpus'
 import {
   type PostgresCluster,
   pgvectorInstalled,
@@ -13,18 +16,9 @@ import {
 } from '../../test/helpers/postgres'
 import { BUILTIN_EMBEDDING_DIM, BUILTIN_EMBEDDING_MODEL, builtinEmbed, type Embedder } from '../ai'
 import type { AuthUser } from '../auth'
-import { findAppRoot } from '../platform/config'
-import {
-  applyMigrations,
-  type Database,
-  type Db,
-  openDatabase,
-  openPostgresEngine,
-  runSql,
-  sqliteEngine,
-} from '../platform/db'
+import { type Database, type Db, runSql } from '../platform/db'
 import { WorkerPool } from '../platform/jobs'
-import { enablePgvector, ensureChunkIndex, searchBm25, searchVectors } from './chunk-index.repository'
+import { searchBm25, searchVectors } from './chunk-index.repository'
 import { createRetrievalService } from './retrieval.service'
 import { vectorIndexFor } from './vector-index'
 
@@ -90,31 +84,25 @@ describe.skipIf(unavailable)(
   `knowledge search on SQLite and PostgreSQL${unavailable ? ` (skipped: ${unavailable})` : ''}`,
   () => {
     let cluster: PostgresCluster
-    let dir: string
+    let opened: SearchEngines
     let writer: Db
     let workers: WorkerPool
     let engines: Engine[]
 
     beforeAll(async () => {
       cluster = await startPostgres()
-      dir = mkdtempSync(path.join(tmpdir(), 'switchboard-search-engines-'))
-      writer = openDatabase(path.join(dir, 'switchboard.db'))
-      applyMigrations(writer, findAppRoot())
-      ensureChunkIndex(writer.$client)
-      const postgres = await openPostgresEngine(await cluster.createDatabase('search'), findAppRoot())
-      await enablePgvector(postgres)
+      opened = await openSearchEngines(cluster, 'search')
+      writer = opened.writer
       workers = new WorkerPool()
       engines = [
-        await engineWithCorpus('SQLite', sqliteEngine(writer)),
-        await engineWithCorpus('PostgreSQL', postgres),
+        await engineWithCorpus('SQLite', opened.sqlite),
+        await engineWithCorpus('PostgreSQL', opened.postgres),
       ]
     })
     afterAll(async () => {
-      for (const engine of engines ?? []) await engine.database.close()
-      writer?.$client.close()
+      await opened?.close()
       await workers?.close()
       await cluster?.stop()
-      if (dir) rmSync(dir, { recursive: true, force: true })
     })
 
     /** Each engine's answer, as paragraph indexes. */

@@ -69,7 +69,7 @@ const withSeller = {
  * What a search result card shows: the public search reads only these. Each column read costs SQLite a value
  * and drizzle a mapping, and the other eight made up half of a search's time.
  */
-const itemColumns = {
+const itemColumnsWith = (sellerAvatarUrl: typeof publicAvatarUrl) => ({
   id: listing.id,
   title: listing.title,
   description: listing.description,
@@ -81,8 +81,9 @@ const itemColumns = {
   createdAt: listing.createdAt,
   sellerId: listing.sellerId,
   sellerUsername: user.username,
-  sellerAvatarUrl: publicAvatarUrl,
-}
+  sellerAvatarUrl,
+})
+const itemColumns = itemColumnsWith(publicAvatarUrl)
 
 export type ListingItemRow = Pick<ListingWithSeller, keyof typeof itemColumns>
 const ITEM_FIELDS = Object.keys(itemColumns) as (keyof ListingItemRow)[]
@@ -261,20 +262,7 @@ async function searchOnPg(
   const avatar = publicAvatarUrlOn(db)
   const columns =
     filter.columns === 'item'
-      ? {
-          id: listing.id,
-          title: listing.title,
-          description: listing.description,
-          assetType: listing.assetType,
-          pricingModel: listing.pricingModel,
-          basePrice: listing.basePrice,
-          ratingSum: listing.ratingSum,
-          ratingCount: listing.ratingCount,
-          createdAt: listing.createdAt,
-          sellerId: listing.sellerId,
-          sellerUsername: user.username,
-          sellerAvatarUrl: avatar,
-        }
+      ? itemColumnsWith(avatar)
       : { ...getTableColumns(listing), sellerUsername: user.username, sellerAvatarUrl: avatar }
   const rows = await db
     .select(columns)

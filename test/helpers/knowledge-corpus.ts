@@ -1,8 +1,25 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { user } from '../../src-server/auth'
 import { knowledgeDocument, knowledgeSource } from '../../src-server/knowledge'
-import { replaceDocumentChunks } from '../../src-server/knowledge/chunk-index.repository'
-import { type Database, engineTables } from '../../src-server/platform/db'
+import {
+  enablePgvector,
+  ensureChunkIndex,
+  replaceDocumentChunks,
+} from '../../src-server/knowledge/chunk-index.repository'
+import { findAppRoot } from '../../src-server/platform/config'
+import {
+  applyMigrations,
+  type Database,
+  type Db,
+  engineTables,
+  openDatabase,
+  openPostgresEngine,
+  sqliteEngine,
+} from '../../src-server/platform/db'
+import type { PostgresCluster } from './postgres'
 
 const tablesOf = engineTables({ user, knowledgeSource, knowledgeDocument })
 
@@ -88,4 +105,37 @@ export async function loadKnowledgeCorpus(
     })
   }
   return { ownerId, sourceId, chunkIds }
+}
+
+export interface SearchEngines {
+  sqlite: Database
+  postgres: Database
+  /** SQLite's writer connection, for the services that still take it. */
+  writer: Db
+  close(): Promise<void>
+}
+
+/**
+ * A fresh, migrated knowledge index on each engine: SQLite in a temporary folder with its FTS5 and vector tables,
+ * and a new database `name` on the cluster with pgvector when it is installed.
+ */
+export async function openSearchEngines(cluster: PostgresCluster, name: string): Promise<SearchEngines> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-search-engines-'))
+  const writer = openDatabase(path.join(dir, 'switchboard.db'))
+  applyMigrations(writer, findAppRoot())
+  ensureChunkIndex(writer.$client)
+  const sqlite = sqliteEngine(writer)
+  const postgres = await openPostgresEngine(await cluster.createDatabase(name), findAppRoot())
+  await enablePgvector(postgres)
+  return {
+    sqlite,
+    postgres,
+    writer,
+    async close() {
+      await sqlite.close()
+      await postgres.close()
+      writer.$client.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
