@@ -5,14 +5,18 @@ import {
   BUILTIN_EMBEDDING_MODEL,
   builtinEmbedMany,
 } from '../src-server/ai/embeddings/builtin-embedder'
-import type { Embedder } from '../src-server/ai/embeddings/embedder'
 import type { AuthUser } from '../src-server/auth'
 import { searchBm25 } from '../src-server/knowledge/chunk-index.repository'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { type Database, type Db, runSql } from '../src-server/platform/db'
 import { WorkerPool } from '../src-server/platform/jobs'
-import { loadKnowledgeCorpus, openSearchEngines, type SearchEngines } from '../test/helpers/knowledge-corpus'
+import {
+  builtinEmbedder,
+  loadKnowledgeCorpus,
+  openSearchEngines,
+  type SearchEngines,
+} from '../test/helpers/knowledge-corpus'
 import { type PostgresCluster, postgresUnavailable, startPostgres } from '../test/helpers/postgres'
 import { dbpedia, ndcg, type RetrievalSet, squad } from './knowledge-quality.bench'
 import type { BenchResult } from './run'
@@ -23,14 +27,6 @@ const CHUNKS = Number(process.env.BENCH_RETRIEVAL_CHUNKS ?? 20_000)
 const LATENCY_QUERIES = 100
 const TOLERANCE = 0.01
 
-const embedder: Embedder = {
-  backendType: 'builtin',
-  provider: 'builtin',
-  model: BUILTIN_EMBEDDING_MODEL,
-  inline: true,
-  dim: () => BUILTIN_EMBEDDING_DIM,
-  embed: async (texts) => builtinEmbedMany(texts),
-}
 const silentLog = { warn: () => {} } as never
 
 interface Engines {
@@ -60,7 +56,12 @@ async function loaded(database: Database, writer: Db, workers: WorkerPool, units
     sql`SELECT seq, id FROM knowledge_chunk`,
   )
   const unitOfSeq = new Map(rows.map((row) => [Number(row.seq), unitOfChunk.get(row.id) as string]))
-  const retrieval = createRetrievalService({ db: writer, database }, embedder, workers, silentLog)
+  const retrieval = createRetrievalService(
+    { db: writer, database },
+    builtinEmbedder(workers),
+    workers,
+    silentLog,
+  )
   const caller: AuthUser = {
     id: corpus.ownerId,
     username: 'owner',

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixturePath } from '../../test/helpers/fixtures'
 import {
+  builtinEmbedder,
   type LoadedCorpus,
   loadKnowledgeCorpus,
   openSearchEngines,
@@ -14,7 +15,7 @@ import {
   postgresUnavailable,
   startPostgres,
 } from '../../test/helpers/postgres'
-import { BUILTIN_EMBEDDING_DIM, BUILTIN_EMBEDDING_MODEL, builtinEmbed, type Embedder } from '../ai'
+import { BUILTIN_EMBEDDING_DIM, BUILTIN_EMBEDDING_MODEL, builtinEmbed } from '../ai'
 import type { AuthUser } from '../auth'
 import { type Database, type Db, runSql } from '../platform/db'
 import { WorkerPool } from '../platform/jobs'
@@ -31,15 +32,6 @@ const paragraphs = (
 
 const KEY = `builtin:${BUILTIN_EMBEDDING_MODEL}:${BUILTIN_EMBEDDING_DIM}`
 const embedAll = (texts: string[]) => texts.map((text) => builtinEmbed(text))
-/** The builtin hashing embedder, run inline as the server runs it. */
-const embedder: Embedder = {
-  backendType: 'builtin',
-  provider: 'builtin',
-  model: BUILTIN_EMBEDDING_MODEL,
-  inline: true,
-  dim: () => BUILTIN_EMBEDDING_DIM,
-  embed: async (texts) => embedAll(texts),
-}
 
 /** Queries naming what one paragraph alone is about, with that paragraph. */
 const UNAMBIGUOUS: [string, number][] = [
@@ -161,7 +153,7 @@ describe.skipIf(unavailable)(
       const answers = await onBoth(async (engine) => {
         const retrieval = createRetrievalService(
           { db: writer, database: engine.database },
-          embedder,
+          builtinEmbedder(workers),
           workers,
           { warn: () => {} } as never,
         )

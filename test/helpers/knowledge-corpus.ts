@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import type { Embedder } from '../../src-server/ai'
+import { createLocalEmbedder } from '../../src-server/ai/embeddings/local-embedder'
 import { user } from '../../src-server/auth'
 import { knowledgeDocument, knowledgeSource } from '../../src-server/knowledge'
 import {
@@ -19,6 +21,7 @@ import {
   openPostgresEngine,
   sqliteEngine,
 } from '../../src-server/platform/db'
+import type { WorkerPool } from '../../src-server/platform/jobs'
 import type { PostgresCluster } from './postgres'
 
 const tablesOf = engineTables({ user, knowledgeSource, knowledgeDocument })
@@ -139,3 +142,6 @@ export async function openSearchEngines(cluster: PostgresCluster, name: string):
     },
   }
 }
+
+/** The builtin embedder as the server runs it: inline for a query, on a worker thread for a large batch. */
+export const builtinEmbedder = (workers: WorkerPool): Embedder => createLocalEmbedder(workers)
