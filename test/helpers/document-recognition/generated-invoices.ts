@@ -549,6 +549,15 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // company buyer with the person it is for under it, parties named by one word, and capitalised words that are
   // no party (a country, a product, a heading): from a stream of their own, so the other fields stay as they were.
   const roleRandom = seededRandom(seed * 104_729 + 29)
+  // Classes real invoices print that the streams above rarely combine: a one-word buyer right after a "Bill to"
+  // label, a heading over the seller's block (its role, or a section's: "Hotel Details"), the document's only
+  // identifier labelled as an order or booking, and no seller's name printed at all (a logo carries it).
+  const classRandom = seededRandom(seed * 15_485_863 + 41)
+  const billToBrand = chance(classRandom, 0.1)
+  const sellerHeading = chance(classRandom, 0.2)
+  const sellerHeadingIsSection = chance(classRandom, 0.5)
+  const orderOnly = chance(classRandom, 0.08)
+  const sellerUnprinted = chance(classRandom, 0.07)
   const twoWords = `${pick(random, NAME_PARTS.first)} ${pick(random, NAME_PARTS.second)}`
   const oneWord = chance(roleRandom, 0.15)
   const sellerBase = oneWord ? brandName(roleRandom) : twoWords
@@ -565,7 +574,8 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   }
   const buyerDrawn = privateBuyer ? pick(random, PERSONS) : companyBuyer()
   // A buyer named by one word, as a brand or a login name is ("ACMECORP", "YourShop").
-  const buyer = chance(roleRandom, 0.15) ? brandName(roleRandom) : buyerDrawn
+  const brandBuyer = chance(roleRandom, 0.15) ? brandName(roleRandom) : buyerDrawn
+  const buyer = billToBrand ? brandName(classRandom) : brandBuyer
   if (privateBuyer) traits.push('private buyer')
   const town = pick(random, v.towns)
   const rate = pick(random, TAX_RATES[language])
@@ -596,10 +606,12 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const sellerRight = chance(random, 0.4)
   const sellerX = sellerRight ? 340 : 50
   const sellerStyle = random()
-  const sellerLabelled = chance(roleRandom, 0.3)
+  const sellerLabelledDrawn = chance(roleRandom, 0.3)
+  const sellerLabelled = sellerLabelledDrawn && !sellerHeading && !sellerUnprinted
   if (sellerLabelled) traits.push('seller labelled')
   const sellerText = sellerLabelled ? `${pick(roleRandom, ROLE_LABELS[language].seller)} ${seller}` : seller
-  if (sellerStyle < 0.1) traits.push('seller only in the foot')
+  if (sellerUnprinted) traits.push('no seller name printed')
+  else if (sellerStyle < 0.1) traits.push('seller only in the foot')
   else
     put(
       sellerText,
@@ -607,6 +619,15 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       40,
       sellerStyle < 0.3 || sellerLabelled ? { size: 10 } : { size: 15, bold: true },
     )
+  if (sellerHeading) {
+    traits.push(sellerHeadingIsSection ? 'section heading over the seller' : 'role heading over the seller')
+    put(
+      pick(classRandom, sellerHeadingIsSection ? SECTION_HEADINGS[language] : SELLER_HEADINGS[language]),
+      sellerX,
+      26,
+      { size: 11, bold: true },
+    )
+  }
   put(`${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`, sellerX, 62, { size: 8 })
   // The seller's web or e-mail domain, spelt from its name.
   const domain = `${fold(sellerBase).replace(/[^a-z0-9]+/g, pick(partyRandom, ['', '-']))}.${pick(partyRandom, DOMAIN_ENDINGS[language])}`
@@ -628,10 +649,12 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       size: 8,
       bold: true,
     })
-  } else if (chance(random, 0.7)) put(`${seller} · ${town}`, buyerX, 120, { size: 6 })
+  } else if (chance(random, 0.7) && !sellerUnprinted) put(`${seller} · ${town}`, buyerX, 120, { size: 6 })
   // Now and then the buyer's label left of the name on its line ("Customer: Anna Keller", "Sold to: ...").
-  const buyerLabelLeft = chance(roleRandom, 0.15)
-  const buyerLabel = pick(roleRandom, [...v.buyerHeading, ...ROLE_LABELS[language].buyer])
+  const buyerLabelLeft = chance(roleRandom, 0.15) || billToBrand
+  const drawnBuyerLabel = pick(roleRandom, [...v.buyerHeading, ...ROLE_LABELS[language].buyer])
+  const buyerLabel = billToBrand ? pick(classRandom, v.buyerHeading) : drawnBuyerLabel
+  if (billToBrand) traits.push('one-word buyer after its label')
   put(buyerLabelLeft ? `${buyerLabel} ${buyer}` : buyer, buyerX, 135, { size: 10 })
   if (!privateBuyer) {
     const attention = `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`
@@ -663,14 +686,19 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // An invoice whose own number is labelled as an ID ("Booking ID", "Transaction ID"), beside a customer's ID.
   const idLabelled = !credit && chance(roleRandom, 0.12)
   if (idLabelled) traits.push('number labelled as an ID')
-  const numberLabel = idLabelled ? pick(roleRandom, v.idNumber) : drawnNumberLabel
+  const labelledNumber = idLabelled ? pick(roleRandom, v.idNumber) : drawnNumberLabel
+  // The only identifier printed is an order's or a booking's: it is the document's number.
+  const onlyOrder = orderOnly && !credit
+  if (onlyOrder) traits.push('only an order number')
+  const numberLabel = onlyOrder ? pick(classRandom, [...v.order, ...v.idNumber]) : labelledNumber
   const dateLabel = pick(random, v.date)
   const drawnCustomerLabel = pick(random, v.customer)
   const customerLabel = chance(roleRandom, 0.3) ? pick(roleRandom, CUSTOMER_ID[language]) : drawnCustomerLabel
   const issueText = formatDate(random, issueIso, language)
   const dueIso = isoDay(issued, pick(random, [14, 30]))
   const meta: [string, string][] = [[customerLabel, customer]]
-  const layout = pick(random, ['label_left', 'label_above', 'number_line', 'header_date'] as const)
+  const drawnLayout = pick(random, ['label_left', 'label_above', 'number_line', 'header_date'] as const)
+  const layout = onlyOrder && drawnLayout === 'number_line' ? 'label_left' : drawnLayout
   traits.push(layout)
   const titleWord = pick(random, credit ? v.creditTitle : receiptLike ? v.receiptTitle : v.title)
   let titleY = 215
@@ -698,7 +726,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     if (layout !== 'header_date') withNumber.push([dateLabel, issueText])
     if (numberFirst) meta.push(...withNumber)
     else meta.unshift(...withNumber)
-    if (chance(random, 0.5)) meta.push([pick(random, v.order), order])
+    if (chance(random, 0.5) && !onlyOrder) meta.push([pick(random, v.order), order])
     if (layout === 'header_date')
       // The issue date alone, right in the header, with or without the town before it.
       put(chance(random, 0.5) ? `${town}, ${issueText}` : issueText, 400, 100)
@@ -868,7 +896,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     y += 12
   }
   // The account the invoice is paid to, now and then with its holder: the seller.
-  if (chance(partyRandom, 0.3)) {
+  if (chance(partyRandom, 0.3) && !sellerUnprinted) {
     if (chance(partyRandom, 0.5))
       put(`${ACCOUNT_HOLDER[language]} ${seller}`, 50, Math.min(y, 778), { size: 8 })
     else {
@@ -886,7 +914,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   )
   // The legal line at the foot, with the seller's name again.
   page.push({
-    text: `${seller} · ${town} · ${pick(random, ['USt-IdNr.', 'VAT', 'TVA', 'BTW', 'P.IVA', 'CIF'])} ${between(random, 100_000_000, 999_999_999)}`,
+    text: `${sellerUnprinted ? '' : `${seller} · `}${town} · ${pick(random, ['USt-IdNr.', 'VAT', 'TVA', 'BTW', 'P.IVA', 'CIF'])} ${between(random, 100_000_000, 999_999_999)}`,
     x: 50,
     y: 820,
     size: 7,
@@ -906,7 +934,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     expected: {
       invoice_number: number,
       invoice_date: issueIso,
-      seller_name: seller,
+      seller_name: sellerUnprinted ? null : seller,
       buyer_name: buyer,
       ...(currencyPrinted ? { currency } : {}),
       net_amount: netPrinted ? net : null,
@@ -959,6 +987,25 @@ const HEADINGS = [
   'Détails Paiement',
   'Riepilogo Ordine',
 ]
+
+/** A heading over the seller's block that names its role. */
+const SELLER_HEADINGS: Record<Language, string[]> = {
+  de: ['Rechnungssteller', 'Verkäufer', 'Lieferant'],
+  en: ['Seller', 'From', 'Supplier Details'],
+  fr: ['Vendeur', 'Émetteur', 'Fournisseur'],
+  nl: ['Leverancier', 'Verkoper', 'Afzender'],
+  it: ['Fornitore', 'Cedente', 'Venditore'],
+  es: ['Proveedor', 'Emisor', 'Vendedor'],
+}
+/** A section's heading over the seller's block: it names what the block is about, no party. */
+const SECTION_HEADINGS: Record<Language, string[]> = {
+  de: ['Hoteldaten', 'Unterkunft Details', 'Anbieterangaben'],
+  en: ['Hotel Details', 'Property Details', 'Merchant Information'],
+  fr: ["Détails de l'hôtel", 'Informations Hébergement', 'Coordonnées'],
+  nl: ['Hotelgegevens', 'Accommodatie Details', 'Gegevens Verhuurder'],
+  it: ['Dettagli Hotel', 'Dati Struttura', 'Informazioni Esercente'],
+  es: ['Datos del Hotel', 'Detalles Alojamiento', 'Información Comercio'],
+}
 
 /** Labels that name a party by a verb and the word after it: the seller's, the buyer's. */
 const ROLE_LABELS: Record<Language, { seller: string[]; buyer: string[] }> = {

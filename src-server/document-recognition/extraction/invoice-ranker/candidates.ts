@@ -171,6 +171,26 @@ function doubledHalf(text: string): string | null {
   return half === words.slice(words.length / 2).join(' ') ? half : null
 }
 
+const PARTY_LABEL = ['buyer', 'seller', 'customer', 'payee'] as const
+const JOINING = /^(?:de|du|des|der|of|à|a|al|del|van)$/i
+/**
+ * How many of a segment's first words are a party's label ("Billed to", "Adresse de facturation"): a party's label
+ * word, then label words of any class and the small words joining them; 0 if the segment starts otherwise.
+ */
+function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, segment: Line): number {
+  const first = line.words.indexOf(segment.words[0] as PageWord)
+  const classes = context.classes[lineIndex] ?? []
+  if (!PARTY_LABEL.some((c) => classes[first]?.has(c))) return 0
+  let count = 1
+  while (count < Math.min(4, segment.words.length)) {
+    const word = segment.words[count]?.text ?? ''
+    if ((classes[first + count]?.size ?? 0) > 0 || JOINING.test(word)) count++
+    else break
+  }
+  while (count > 1 && JOINING.test(segment.words[count - 1]?.text ?? '')) count--
+  return count
+}
+
 /**
  * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
  * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form or
@@ -194,6 +214,12 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         const pieces: [number, string][] = [[0, half ?? segment.text]]
         const colon = segment.text.indexOf(': ')
         if (colon > 0) pieces.push([colon + 2, segment.text.slice(colon + 2)])
+        // A party's label without a colon before the name ("Billed to NORVEX", "Rechnungsadresse Alba GmbH").
+        const labelWords = leadingPartyLabel(context, lineIndex, line, segment)
+        if (labelWords > 0 && labelWords < segment.words.length) {
+          const rest = (line.offsets[line.words.indexOf(segment.words[labelWords] as PageWord)] ?? 0) - offset
+          pieces.push([rest, segment.text.slice(rest)])
+        }
         const cut = NAME_PARTS.exec(segment.text)
         if (cut) pieces.push([0, segment.text.slice(0, cut.index)])
         // A legal line goes on after the name ("Free SAS au capital de ...", "Nordlicht AG Vorstand: ...").

@@ -60,6 +60,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'zero_padded',
       'glued_marker',
       'first_marked',
+      'order_unrivalled',
     ],
     name: [
       'legal_form',
@@ -82,6 +83,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'x_left',
       'first_address_block',
       'later_address_block',
+      'town',
     ],
   }
   return [...common, ...labelled, ...own[kind]]
@@ -333,6 +335,32 @@ function codeFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.zero_padded = /(?:^|\D)0\d/.test(code) ? 1 : 0
   features.glued_marker = GLUED_MARKER.test(candidate.words[0]?.text ?? '') ? 1 : 0
   features.first_marked = firstMarkedCode(facts) === candidate ? 1 : 0
+  // An order's or booking's identifier on a document where no label names an invoice number: the document's own.
+  features.order_unrivalled =
+    namedAs(candidate, /^(?:near|above)_(?:order|booking)$/) && !numberNamed(facts) ? 1 : 0
+}
+
+/** Is the candidate named by a label whose feature name matches `pattern`? */
+function namedAs(candidate: ValueCandidate, pattern: RegExp): boolean {
+  const features: Features = {}
+  labelFeatures(features, candidate)
+  return Object.keys(features).some((name) => pattern.test(name))
+}
+
+const numberNamedDocuments = new WeakMap<ValueCandidate[], boolean>()
+/** Does a label name an invoice's number ("Rechnungsnummer", "Invoice No.", "Facture n°" on the title line)? */
+function numberNamed(facts: DocumentFacts): boolean {
+  let named = numberNamedDocuments.get(facts.all)
+  if (named === undefined) {
+    named = facts.all.some(
+      (c) =>
+        namedAs(c, /^(?:near|above)_number$/) ||
+        (c.context.classes[c.lineIndex]?.[0]?.has('title') === true &&
+          (GLUED_MARKER.test(c.words[0]?.text ?? '') || namedAs(c, /^near_marker$/))),
+    )
+    numberNamedDocuments.set(facts.all, named)
+  }
+  return named
 }
 
 const LEGAL_FORMS = new RegExp(LEGAL_FORM.source, 'giu')
@@ -497,8 +525,9 @@ function addressBlocksOf(facts: DocumentFacts): ValueCandidate[] {
   let blocks = addressBlocks.get(facts.all)
   if (!blocks) {
     const seen = new Set<string>()
+    // A heading over a block ("Hotel Details", "Seller") is no name of it.
     blocks = facts.all
-      .filter((c) => c.context.index === 0 && addressBelow(c))
+      .filter((c) => c.context.index === 0 && !holdsLabel(c) && addressBelow(c))
       .sort((a, b) => a.bbox[1] - b.bbox[1])
       .filter((c) => {
         const key = `${c.lineIndex}:${c.wordStart}`
@@ -511,11 +540,25 @@ function addressBlocksOf(facts: DocumentFacts): ValueCandidate[] {
   return blocks
 }
 
+/** The word classes of the candidate's own words. */
+const ownClasses = ({ context, lineIndex, wordStart, wordEnd }: ValueCandidate) =>
+  (context.classes[lineIndex] ?? []).slice(wordStart, wordEnd + 1)
+/** A segment that holds a label word ("Sold By : WS Retail ...", "Hotel Details"): a label, not a name. */
+const holdsLabel = (candidate: ValueCandidate) => ownClasses(candidate).some((c) => c.size > 0)
+
+/** Printed after a postcode elsewhere ("20095 Hamburg"): a town, not a party. */
+function townOfAddress(name: string, facts: DocumentFacts): boolean {
+  if (name.split(/\s+/).length > 2) return false
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const afterPostcode = new RegExp(`(?:^|\\s)(?:[A-Z]{1,2}-)?\\d{4,5}\\s+${escaped}(?:$|[\\s,])`, 'u')
+  return facts.contexts.some((context) => context.lines.some((line) => afterPostcode.test(line.text)))
+}
+
 function partyFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
-  const { context, lineIndex, wordStart, wordEnd } = candidate
-  const own = (context.classes[lineIndex] ?? []).slice(wordStart, wordEnd + 1)
-  // A segment that holds its own label ("Sold By : WS Retail ...") is the label and the name, not the name.
-  features.holds_label = own.some((c) => c.size > 0) ? 1 : 0
+  const { context, lineIndex } = candidate
+  const own = ownClasses(candidate)
+  features.holds_label = holdsLabel(candidate) ? 1 : 0
+  features.town = townOfAddress(String(candidate.value), facts) ? 1 : 0
   features.person_like = personLike(String(candidate.value), own) ? 1 : 0
   // A company's name above a person's: an address window's company and the person it is for.
   const below = lineBelow(candidate)

@@ -32,6 +32,7 @@ export const WORD_CLASSES = [
   'item',
   'page',
   'rate',
+  'section',
 ] as const
 export type WordClass = (typeof WORD_CLASSES)[number]
 
@@ -41,7 +42,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   number:
     /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv)$/,
   marker:
-    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia)$/,
+    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia|beleg|piece|identifiant|identifier)$/,
   customer:
     /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto)$/,
   order:
@@ -65,7 +66,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   payable:
     /^(?:zahlbetrag|zahlen|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining)$/,
   seller:
-    /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire)$/,
+    /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire|rechnungssteller|aussteller|afzender)$/,
   buyer:
     /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|auftraggeber|acheteur|destinataire|billed|bill|billing|ship|to|an|a|aan|destinatario|intestatario|facturado|factureren|adresse|address|rechnungsadresse|rechnungsanschrift|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam)$/,
   // The holder of the account the invoice is paid to: the seller.
@@ -75,6 +76,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea)$/,
   item: /^(?:qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag)$/,
+  // A section's heading names what a block is about ("Hotel Details", "Coordonnées"), no party.
+  section:
+    /^(?:details|detail|information|informations|info|summary|overview|angaben|daten|informationen|ubersicht|details|coordonnees|donnees|gegevens|informatie|overzicht|dettagli|dati|informazioni|riepilogo|datos|detalles|informacion|resumen)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz)$/,
 }
 
@@ -97,6 +101,7 @@ const COMPOUND_TAILS: [RegExp, WordClass][] = [
   [/.(?:datum)$/, 'date'],
   [/.(?:betrag|bedrag|summe)$/, 'amount'],
   [/.(?:steuer)$/, 'tax'],
+  [/.(?:daten|details|angaben|gegevens)$/, 'section'],
 ]
 
 /** The word classes one printed word belongs to. */

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest'
+import { extractWithInvoiceRanker } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
+import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
+
+const config = shippedExtractorConfig('invoice-extractor')
+
+async function extract(lines: PrintedLine[]) {
+  const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+  const fields = extractWithInvoiceRanker(config.fields, pages)
+  return Object.fromEntries(fields.map((f) => [f.key, f]))
+}
+
+/** An English invoice's number, date and sums, under a header the test chooses. */
+const englishBody = (number: PrintedLine[] = [{ text: 'Invoice No.: INV-2023-0815', x: 330, y: 250 }]) => [
+  { text: 'Invoice', x: 50, y: 215, size: 16 },
+  ...number,
+  { text: 'Date: 14/03/2023', x: 330, y: 265 },
+  { text: 'Description', x: 50, y: 300 },
+  { text: 'Amount', x: 480, y: 300 },
+  { text: 'Consulting services', x: 50, y: 320 },
+  { text: '1,000.00', x: 480, y: 320 },
+  { text: 'Subtotal', x: 330, y: 380 },
+  { text: '1,000.00', x: 480, y: 380 },
+  { text: 'VAT 20%', x: 330, y: 395 },
+  { text: '200.00', x: 480, y: 395 },
+  { text: 'Total', x: 330, y: 410 },
+  { text: '1,200.00', x: 480, y: 410 },
+]
+
+const sellerBlock = (name: string, x = 50): PrintedLine[] => [
+  { text: name, x, y: 40, size: 15 },
+  { text: 'Harbour Road 4, 12345 Brighton', x, y: 62, size: 8 },
+  { text: 'Tel. +44 123 4567890', x, y: 73, size: 8 },
+]
+
+const buyerAddress = (x = 50): PrintedLine[] => [
+  { text: '12 Mill Lane', x, y: 150 },
+  { text: 'Leeds LS1 4AB', x, y: 165 },
+]
+
+describe('the invoice ranker on parties and identifiers real invoices print', () => {
+  it.each([
+    ['Billed to', 'NORVEX'],
+    ['Bill To', 'Brightshop'],
+    ['Rechnungsadresse', 'ZENTRONIC'],
+    ['Adresse de facturation', 'Albaline'],
+  ])('reads a one-word buyer right after its label without a colon ("%s %s")', async (label, name) => {
+    const fields = await extract([
+      ...sellerBlock('Harbour Consulting Ltd'),
+      { text: `${label} ${name}`, x: 50, y: 135 },
+      ...buyerAddress(),
+      ...englishBody(),
+    ])
+    expect(fields.buyer_name?.value).toBe(name)
+    expect(fields.seller_name?.value).toBe('Harbour Consulting Ltd')
+  })
+
+  it.each([
+    ['Seller', 'Supplier Details'],
+    ['Verkäufer', 'Lieferant'],
+  ])('reads the company under a seller heading ("%s") as the seller, not the buyer', async (heading) => {
+    const fields = await extract([
+      { text: heading, x: 340, y: 26, size: 11 },
+      ...sellerBlock('Harbour Consulting', 340),
+      { text: 'Ivy Logistics Ltd', x: 50, y: 135 },
+      ...buyerAddress(),
+      ...englishBody(),
+    ])
+    expect(fields.seller_name?.value).toBe('Harbour Consulting')
+    expect(fields.buyer_name?.value).toBe('Ivy Logistics Ltd')
+  })
+
+  it.each(['Hotel Details', 'Dettagli Hotel', 'Hoteldaten'])(
+    'never takes a section heading ("%s") for a party',
+    async (heading) => {
+      const fields = await extract([
+        { text: heading, x: 50, y: 26, size: 12 },
+        ...sellerBlock('Seaside Inn'),
+        { text: 'Bill To:', x: 50, y: 122, size: 8 },
+        { text: 'Ivy Logistics Ltd', x: 50, y: 135 },
+        ...buyerAddress(),
+        ...englishBody(),
+      ])
+      expect(fields.seller_name?.value).toBe('Seaside Inn')
+      expect(fields.buyer_name?.value).toBe('Ivy Logistics Ltd')
+    },
+  )
+
+  it.each(['Order No.: 4711-2231', 'Booking ID: 4711-2231'])(
+    'reads the only identifier printed, an order or a booking ("%s"), as the number',
+    async (line) => {
+      const fields = await extract([
+        ...sellerBlock('Harbour Consulting Ltd'),
+        { text: 'Ivy Logistics Ltd', x: 50, y: 135 },
+        ...buyerAddress(),
+        ...englishBody([{ text: line, x: 330, y: 250 }]),
+      ])
+      expect(fields.invoice_number?.value).toBe('4711-2231')
+    },
+  )
+
+  it('leaves the seller empty when no seller name is printed (a logo carries it)', async () => {
+    const fields = await extract([
+      { text: 'Harbour Road 4, 12345 Brighton', x: 340, y: 62, size: 8 },
+      { text: 'Tel. +44 123 4567890', x: 340, y: 73, size: 8 },
+      { text: 'Bill To:', x: 50, y: 122, size: 8 },
+      { text: 'Ivy Logistics Ltd', x: 50, y: 135 },
+      ...buyerAddress(),
+      ...englishBody(),
+      { text: 'Brighton · VAT 123456789', x: 50, y: 800, size: 7 },
+    ])
+    expect(fields.seller_name?.value).toBeNull()
+    expect(fields.buyer_name?.value).toBe('Ivy Logistics Ltd')
+  })
+})
