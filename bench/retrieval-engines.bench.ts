@@ -26,7 +26,6 @@ import { findAppRoot } from '../src-server/platform/config'
 import {
   applyMigrations,
   type Database,
-  type Db,
   openDatabase,
   openPostgresEngine,
   runSql,
@@ -58,7 +57,7 @@ interface Engines {
   cluster: PostgresCluster
   workers: WorkerPool
   /** A fresh pair of databases, one per engine, closed by `close`. */
-  open(name: string): Promise<{ sqlite: Database; postgres: Database; writer: Db; close(): Promise<void> }>
+  open(name: string): Promise<{ sqlite: Database; postgres: Database; close(): Promise<void> }>
 }
 
 async function engines(): Promise<Engines> {
@@ -78,7 +77,6 @@ async function engines(): Promise<Engines> {
       return {
         sqlite,
         postgres,
-        writer,
         async close() {
           await sqlite.close()
           await postgres.close()
@@ -91,7 +89,7 @@ async function engines(): Promise<Engines> {
 }
 
 /** The set loaded on one engine, and how to answer its queries there as unit ids. */
-async function loaded(database: Database, writer: Db, workers: WorkerPool, units: RetrievalSet['units']) {
+async function loaded(database: Database, workers: WorkerPool, units: RetrievalSet['units']) {
   const started = performance.now()
   const corpus = await loadKnowledgeCorpus(
     database,
@@ -105,7 +103,7 @@ async function loaded(database: Database, writer: Db, workers: WorkerPool, units
     sql`SELECT seq, id FROM knowledge_chunk`,
   )
   const unitOfSeq = new Map(rows.map((row) => [Number(row.seq), unitOfChunk.get(row.id) as string]))
-  const retrieval = createRetrievalService({ db: writer, database }, embedder, workers, silentLog)
+  const retrieval = createRetrievalService({ database }, embedder, workers, silentLog)
   const caller: AuthUser = {
     id: corpus.ownerId,
     username: 'owner',
@@ -139,8 +137,8 @@ const round = (value: number) => Math.round(value * 1000) / 1000
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
 
 async function quality(set: RetrievalSet, pair: Awaited<ReturnType<Engines['open']>>, workers: WorkerPool) {
-  const onSqlite = await loaded(pair.sqlite, pair.writer, workers, set.units)
-  const onPostgres = await loaded(pair.postgres, pair.writer, workers, set.units)
+  const onSqlite = await loaded(pair.sqlite, workers, set.units)
+  const onPostgres = await loaded(pair.postgres, workers, set.units)
   const results: BenchResult[] = []
   for (const half of ['fullText', 'vectors', 'hybrid'] as const) {
     const scores = { sqlite: [] as number[], postgres: [] as number[] }
@@ -194,8 +192,8 @@ async function latencyAtScale(
   const results: BenchResult[] = []
   const timings: Record<'sqlite' | 'postgres', number[]> = { sqlite: [], postgres: [] }
   const engines = {
-    sqlite: await loaded(pair.sqlite, pair.writer, workers, units),
-    postgres: await loaded(pair.postgres, pair.writer, workers, units),
+    sqlite: await loaded(pair.sqlite, workers, units),
+    postgres: await loaded(pair.postgres, workers, units),
   }
   const queries = set.queries.map((query) => query.text)
   const loadBefore = loadavg()[0] as number

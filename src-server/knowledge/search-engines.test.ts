@@ -172,7 +172,7 @@ describe.skipIf(unavailable)(
     it('answers each unambiguous question with the same top hits through hybrid retrieval', async () => {
       const answers = await onBoth(async (engine) => {
         const retrieval = createRetrievalService(
-          { db: writer, database: engine.database },
+          { database: engine.database },
           embedder,
           workers,
           { warn: () => {} } as never,
