@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { count } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -101,7 +100,7 @@ describe('agents', () => {
     expect(await count(server, "SELECT count(*) n FROM agent WHERE model_name = 'gpt-nothing'")).toBe(0)
   })
 
-  itNeedsConverted('marketplace')(
+  it(
     'lets a buyer see and chat with an agent granted by a marketplace order, but not edit it',
     async () => {
       server = await startTestServer()

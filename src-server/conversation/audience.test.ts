@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { count, request, storedJson, storedRow, stream } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -117,7 +116,7 @@ describe('agent audience', () => {
     expect(narrowed.body).toMatchObject({ audience: 'roles', audience_roles: ['reviewer'] })
   })
 
-  itNeedsConverted('knowledge')(
+  it(
     'gives the audience talk only: mounting knowledge on the agent stays with its owner and operators',
     async () => {
       const { ann, uma } = await people()

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   configureFakeProvider,
@@ -8,7 +9,6 @@ import {
   stream,
   streamUntil,
 } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -282,7 +282,7 @@ describe('POST /stream', () => {
     await expect.poll(() => fake.disconnects, { timeout: 5000 }).toBe(1)
   })
 
-  itNeedsConverted('mcp')(
+  it(
     "runs the agent's tool calls through its MCP mounts and feeds the results back to the model",
     async () => {
       await configureFakeProvider(server, fake.baseUrl)
@@ -331,15 +331,13 @@ describe('POST /stream', () => {
       })
       expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
       expect(second.at(-1)?.content).toContain('pong')
-      expect(
-        server.app.ctx.db.$client.prepare('SELECT session_id, tool_name, outcome FROM mcp_call_audit').all(),
-      ).toEqual([
+      expect(await server.rows(sql`SELECT session_id, tool_name, outcome FROM mcp_call_audit`)).toEqual([
         { session_id: result.events.at(-1)?.session_id, tool_name: 'tools__echo', outcome: 'success' },
       ])
     },
   )
 
-  itNeedsConverted('knowledge')(
+  it(
     'answers from the knowledge mounted on the agent with builtin/extractive, citing the chunks it quotes',
     async () => {
       const ann = await server.headersFor('ann')

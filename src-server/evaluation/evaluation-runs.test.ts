@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted, TEST_ENGINE } from '../../test/helpers/engine'
+import { TEST_ENGINE } from '../../test/helpers/engine'
 import { type ChatCompletionRequest, type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -117,11 +117,8 @@ const itTakesOrphans =
     : (title: string, test: () => Promise<void>) =>
         it.skip(`${title} (skipped on PostgreSQL: a restart does not take running jobs there)`, test)
 
-/** Evaluated agents are conversation's: their owner is a user, who lives on PostgreSQL in the postgres project. */
-const itUsesAgents = itNeedsConverted('conversation')
-
 describe('evaluation runs', () => {
-  itUsesAgents(
+  it(
     'runs every sample through the chat pipeline and scores it by rules and by the model judge',
     async () => {
       fake = await startFakeOpenAi()
@@ -190,11 +187,10 @@ describe('evaluation runs', () => {
       expect(chatRequests()).toHaveLength(3)
       const judged = fake.requests.filter((request) => isJudge(request) && lastUser(request).includes('"q3"'))
       expect(judged.length).toBeGreaterThanOrEqual(2)
-      // Chat sessions are conversation's, on SQLite until it converts.
-      const sessions = server.app.ctx.db.$client
-        .prepare("SELECT count(*) AS n FROM chat_session WHERE origin = 'evaluation'")
-        .get()
-      expect(sessions).toEqual({ n: 3 })
+      const sessions = await server.rows(
+        sql`SELECT CAST(count(*) AS integer) AS n FROM chat_session WHERE origin = 'evaluation'`,
+      )
+      expect(sessions).toEqual([{ n: 3 }])
       // Evaluation sessions stay out of the live inbox.
       const inbox = await call('GET', '/sessions')
       expect(inbox.json()).toMatchObject({ total: 0, counts: { mine: 0, unassigned: 0, all: 0 } })
@@ -202,7 +198,7 @@ describe('evaluation runs', () => {
     },
   )
 
-  itUsesAgents('uses the builtin similarity judge when no judge model is named, and says so', async () => {
+  it('uses the builtin similarity judge when no judge model is named, and says so', async () => {
     fake = await startFakeOpenAi()
     fake.respond = scriptedModel
     server = await startTestServer()
@@ -217,7 +213,7 @@ describe('evaluation runs', () => {
     expect(row?.judge_score).toEqual(expect.any(Number))
   })
 
-  itUsesAgents('refuses a non-chat agent, an empty dataset and an unknown agent', async () => {
+  it('refuses a non-chat agent, an empty dataset and an unknown agent', async () => {
     fake = await startFakeOpenAi()
     server = await startTestServer()
     await configureModels()
@@ -243,7 +239,7 @@ describe('evaluation runs', () => {
     ])
   })
 
-  itUsesAgents('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
+  it('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
     fake = await startFakeOpenAi()
     fake.respond = (request) => ({ ...scriptedModel(request), delayMs: isJudge(request) ? 0 : 200 })
     server = await startTestServer()

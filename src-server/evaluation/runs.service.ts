@@ -85,7 +85,7 @@ export function closeRun(
 ): Promise<repo.RunRow | null> {
   return database.transact(async (tx) => {
     // Closed first: from then on no sample stores a result, so the summary below counts every one stored.
-    if (!(await repo.closeOpenRun(tx, runId, { status, error, finishedAt: nowIso() }))) return null
+    if (!(await repo.updateOpenRun(tx, runId, { status, error, finishedAt: nowIso() }))) return null
     const results = await repo.allResults(tx, runId)
     return repo.updateRun(tx, runId, { done: results.length, summary: summarise(results) })
   })

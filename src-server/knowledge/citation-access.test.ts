@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib'
-import { afterEach, describe, expect } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { afterEach, describe, expect, it } from 'vitest'
 import { type SseEvent, stream } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { createSource, ingest, makePdf, upload } from '../../test/helpers/knowledge-files'
 import { createListing, publish, purchase, refund } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -31,9 +31,6 @@ async function get(base: string, path: string, headers: Record<string, string>) 
     bytes: await response.arrayBuffer(),
   }
 }
-
-const rows = <T>(sql: string, ...params: unknown[]) =>
-  server.app.ctx.db.$client.prepare(sql).all(...params) as T[]
 
 /** A server with Alice's agent answering from her ingested PDF guide. */
 async function aliceAgentOnHerGuide(agentName: string) {
@@ -72,15 +69,15 @@ async function boughtAgentCitingAliceGuide() {
   expect(cited.length).toBeGreaterThan(0)
   // The stored answer is what grants: the citations as the database holds them.
   expect(
-    rows<{ n: number }>(
-      "SELECT count(*) AS n FROM chat_message m JOIN chat_session s ON s.id = m.session_id WHERE s.agent_id = ? AND m.citations_json LIKE '%' || ? || '%'",
-      agentId,
-      cited[0]?.chunk_id,
-    )[0]?.n,
-  ).toBe(1)
-  const chunks = rows<{ id: string; page_number: number; content: string }>(
-    'SELECT id, page_number, content FROM knowledge_chunk WHERE document_id = ?',
-    documentId,
+    (
+      await server.rows<{ n: number | string }>(
+        sql`SELECT count(*) AS n FROM chat_message m JOIN chat_session s ON s.id = m.session_id
+          WHERE s.agent_id = ${agentId} AND CAST(m.citations_json AS TEXT) LIKE '%' || ${cited[0]?.chunk_id} || '%'`,
+      )
+    ).map((row) => Number(row.n)),
+  ).toEqual([1])
+  const chunks = await server.rows<{ id: string; page_number: number; content: string }>(
+    sql`SELECT id, page_number, content FROM knowledge_chunk WHERE document_id = ${documentId}`,
   )
   const uncited = chunks.find((chunk) => !cited.some((citation) => citation.chunk_id === chunk.id))
   if (!uncited) throw new Error('every chunk was cited: the test needs one that was not')
@@ -89,7 +86,7 @@ async function boughtAgentCitingAliceGuide() {
 }
 
 describe('what a citation grants', () => {
-  itNeedsConverted('jobs, conversation and marketplace')(
+  it(
     'gives the buyer the cited passage and its PDF page, never the whole file; his refund ends both',
     async () => {
       const { base, alice, bob, agentId, orderId, doc, cited, chunks, uncited } =
@@ -125,7 +122,7 @@ describe('what a citation grants', () => {
 
       await refund(server, 'bob', orderId)
       expect(
-        rows('SELECT revoked_at FROM asset_grant WHERE order_id = ? AND revoked_at IS NULL', orderId),
+        await server.rows(sql`SELECT revoked_at FROM asset_grant WHERE order_id = ${orderId} AND revoked_at IS NULL`),
       ).toEqual([])
       expect((await get(base, `${doc}/passages/${first.chunk_id}`, bob)).status).toBe(404)
       expect((await get(base, `${doc}/pages/${first.page_number}`, bob)).status).toBe(404)
@@ -135,7 +132,7 @@ describe('what a citation grants', () => {
     },
   )
 
-  itNeedsConverted('jobs, conversation and marketplace')(
+  it(
     'gives the user of a help desk agent the passages cited to them; the operator reads them; no one else does',
     async () => {
       const { base, alice, agentId, sourceId, documentId } = await aliceAgentOnHerGuide('Help desk')
@@ -193,7 +190,7 @@ describe('what a citation grants', () => {
     },
   )
 
-  itNeedsConverted('jobs, conversation and marketplace')(
+  it(
     'gives a buyer of a source the whole source; the refund ends it, its citations and the answers it fed',
     async () => {
       server = await startTestServer()
@@ -245,7 +242,7 @@ describe('what a citation grants', () => {
       expect((await get(base, `${doc}/passages/${first.chunk_id}`, carol)).status).toBe(404)
       expect((await get(base, `${doc}/pages/${first.page_number}`, carol)).status).toBe(404)
       // Her agent still lists the mount (it is hers), but answers from the refunded source no more.
-      expect(rows('SELECT source_id FROM knowledge_mount WHERE agent_id = ?', agentId)).toEqual([
+      expect(await server.rows(sql`SELECT source_id FROM knowledge_mount WHERE agent_id = ${agentId}`)).toEqual([
         { source_id: sourceId },
       ])
       expect(await ask()).toEqual([])

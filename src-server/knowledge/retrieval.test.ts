@@ -1,20 +1,22 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { createSource, ingest, upload } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { agent } from '../conversation'
 import { createKnowledgeRetriever } from './index'
 import { fuseRankings, vectorWeight } from './retrieval.service'
 
 let server: TestServer
 afterEach(async () => server?.close())
 
-function makeAgent(ownerUsername: string): string {
-  const db = server.app.ctx.db
-  const owner = db.$client.prepare('SELECT id FROM user WHERE username = ?').get(ownerUsername) as {
-    id: string
-  }
-  return db.insert(agent).values({ ownerId: owner.id, name: 'Helper' }).returning().get().id
+/** An agent the caller owns, made through the API. */
+async function makeAgent(headers: Record<string, string>): Promise<string> {
+  const created = await server.app.inject({ method: 'POST', url: '/agents', headers, payload: { name: 'Helper' } })
+  return created.json().id as string
+}
+
+async function mountCount(): Promise<number> {
+  const [row] = await server.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM knowledge_mount`)
+  return Number(row?.n)
 }
 
 async function indexedSource(headers: Record<string, string>, name: string, text: string) {
@@ -25,12 +27,12 @@ async function indexedSource(headers: Record<string, string>, name: string, text
 }
 
 describe('mounts', () => {
-  itNeedsConverted('conversation')(
+  it(
     'mounts a source once (409 ALREADY_MOUNTED after), lists it with its name and unmounts it',
     async () => {
       server = await startTestServer()
       const headers = await server.headersFor('uma', ['user'])
-      const agentId = makeAgent('uma')
+      const agentId = await makeAgent(headers)
       const sourceId = await createSource(server, headers, { name: 'Recipes' })
       const url = `/agents/${agentId}/mounts`
       const created = await server.app.inject({
@@ -61,21 +63,19 @@ describe('mounts', () => {
       })
       const removed = await server.app.inject({ method: 'DELETE', url: `${url}/${sourceId}`, headers })
       expect(removed.statusCode).toBe(204)
-      expect(server.app.ctx.db.$client.prepare('SELECT count(*) n FROM knowledge_mount').get()).toEqual({
-        n: 0,
-      })
+      expect(await mountCount()).toBe(0)
       const missing = await server.app.inject({ method: 'DELETE', url: `${url}/${sourceId}`, headers })
       expect(missing.json().error.code).toBe('MOUNT_NOT_FOUND')
     },
   )
 
-  itNeedsConverted('conversation')(
+  it(
     "refuses another user's source or agent with 404 and an unknown agent likewise",
     async () => {
       server = await startTestServer()
       const uma = await server.headersFor('uma', ['user'])
       const sam = await server.headersFor('sam', ['user'])
-      const umaAgent = makeAgent('uma')
+      const umaAgent = await makeAgent(uma)
       const samSource = await createSource(server, sam, { name: 'Private' })
       const umaSource = await createSource(server, uma, { name: 'Mine' })
       const foreignSource = await server.app.inject({
@@ -99,9 +99,7 @@ describe('mounts', () => {
         payload: { source_id: umaSource },
       })
       expect(unknown.statusCode).toBe(404)
-      expect(server.app.ctx.db.$client.prepare('SELECT count(*) n FROM knowledge_mount').get()).toEqual({
-        n: 0,
-      })
+      expect(await mountCount()).toBe(0)
     },
   )
 })
@@ -135,7 +133,7 @@ describe('fusion', () => {
 })
 
 describe('retrieval', () => {
-  itNeedsConverted('jobs')(
+  it(
     'explains each hit with its BM25 and vector ranks and scores, and answers each mode alone',
     async () => {
       server = await startTestServer()
@@ -185,7 +183,7 @@ describe('retrieval', () => {
     },
   )
 
-  itNeedsConverted('jobs')(
+  it(
     "marks where the query's words are in each hit, inflections included, function words left out",
     async () => {
       server = await startTestServer()
@@ -211,12 +209,12 @@ describe('retrieval', () => {
     },
   )
 
-  itNeedsConverted('jobs and conversation')(
+  it(
     'searches only the active mounts of an agent, higher priority first',
     async () => {
       server = await startTestServer()
       const headers = await server.headersFor('olga', ['operator'])
-      const agentId = makeAgent('olga')
+      const agentId = await makeAgent(headers)
       const low = await indexedSource(headers, 'low', 'Glaciers carve valleys slowly over millennia.')
       const high = await indexedSource(headers, 'high', 'Glaciers store most of the fresh water on Earth.')
       const inactive = await indexedSource(headers, 'inactive', 'Glaciers calve icebergs into the sea.')
@@ -251,7 +249,7 @@ describe('retrieval', () => {
     },
   )
 
-  itNeedsConverted('jobs')('never fails on FTS syntax in the query and honours top_k', async () => {
+  it('never fails on FTS syntax in the query and honours top_k', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])
     const text = Array.from(
@@ -284,7 +282,7 @@ describe('retrieval', () => {
     expect(all.json().items).toHaveLength(5)
   })
 
-  itNeedsConverted('jobs')("does not search another user's source", async () => {
+  it("does not search another user's source", async () => {
     server = await startTestServer()
     const sam = await server.headersFor('sam', ['user'])
     const uma = await server.headersFor('uma', ['user'])
@@ -305,10 +303,10 @@ describe('retrieval', () => {
     expect(own.json().items).toEqual([])
   })
 
-  itNeedsConverted('jobs and conversation')('mounts the source on the agent given to ingest', async () => {
+  it('mounts the source on the agent given to ingest', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])
-    const agentId = makeAgent('olga')
+    const agentId = await makeAgent(headers)
     const sourceId = await createSource(server, headers)
     await ingest(server, headers, sourceId, { agent_id: agentId })
     const mounts = await server.app.inject({ method: 'GET', url: `/agents/${agentId}/mounts`, headers })

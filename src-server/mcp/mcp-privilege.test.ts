@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted, storedJson } from '../../test/helpers/engine'
+import { storedJson } from '../../test/helpers/engine'
 import { leakyToolServer, testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createToolRuntime } from './tool-runtime'
@@ -392,7 +392,7 @@ describe('nothing a tool server returns carries its secret', () => {
     expectNoSecret(listed.text)
   })
 
-  itNeedsConverted('conversation')(
+  it(
     'masks what a model is offered the same way, leaving out the tool whose name holds the secret',
     async () => {
       const leakyId = await leakyServer()

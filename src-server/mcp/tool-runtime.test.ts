@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted, storedJson, TEST_ENGINE } from '../../test/helpers/engine'
+import { storedJson, TEST_ENGINE } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { filesystemServer, testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { agent, chatSession } from '../conversation'
 import { createToolRuntime } from './tool-runtime'
 
 let server: TestServer
@@ -29,8 +28,12 @@ async function post(url: string, payload: Record<string, unknown>) {
 async function createAgent(): Promise<string> {
   const me = await server.app.inject({ method: 'GET', url: '/api/auth/me', headers: await operator() })
   const ownerId = me.json().id
-  const agentId = server.app.ctx.db.insert(agent).values({ ownerId, name: 'Tool user' }).returning().get().id
-  server.app.ctx.db.insert(chatSession).values({ id: SESSION, ownerId, agentId }).run()
+  const agentId = (await post('/agents', { name: 'Tool user' })).id as string
+  const now = new Date().toISOString()
+  await server.write(
+    sql`INSERT INTO chat_session (id, owner_id, agent_id, created_at, updated_at)
+      VALUES (${SESSION}, ${ownerId}, ${agentId}, ${now}, ${now})`,
+  )
   return agentId
 }
 
@@ -62,9 +65,6 @@ function auditRows<T = { tool_name: string; outcome: string; error: string | nul
   return server.rows<T>(sql`SELECT ${columns} FROM mcp_call_audit ORDER BY created_at, ${inserted}`)
 }
 
-/** Agents and their chat sessions live in conversation: these tests wait for it on PostgreSQL. */
-const itUsesAgents = itNeedsConverted('conversation')
-
 /** Every row of every table, as text: SQLite's file, and PostgreSQL's database where domains run on it. */
 async function everyTable(): Promise<string> {
   const sqlite = server.app.ctx.db.$client
@@ -83,7 +83,7 @@ async function everyTable(): Promise<string> {
 }
 
 describe('MCP mounts and the tool runtime', () => {
-  itUsesAgents(
+  it(
     'mounts a server once per agent (409 on a second mount) and updates and removes the mount',
     async () => {
       server = await startTestServer()
@@ -145,14 +145,14 @@ describe('MCP mounts and the tool runtime', () => {
     expect(response.json().error.code).toBe('AGENT_NOT_FOUND')
   })
 
-  itUsesAgents('offers no tools to an agent without mounts', async () => {
+  it('offers no tools to an agent without mounts', async () => {
     server = await startTestServer()
     const agentId = await createAgent()
     const turn = await createToolRuntime(server.app.ctx).startTurn({ agentId, sessionId: SESSION })
     expect(turn.tools).toEqual([])
   })
 
-  itUsesAgents(
+  it(
     'offers permitted tools as <server>__<tool> and audits one record per call with the right outcome',
     async () => {
       server = await startTestServer()
@@ -210,7 +210,7 @@ describe('MCP mounts and the tool runtime', () => {
     },
   )
 
-  itUsesAgents(
+  it(
     'refuses calls past max_calls_per_turn and unlisted tools as blocked, without running them',
     async () => {
       server = await startTestServer()
@@ -241,7 +241,7 @@ describe('MCP mounts and the tool runtime', () => {
     },
   )
 
-  itUsesAgents('reuses a running server across turns and restarts it after it died', async () => {
+  it('reuses a running server across turns and restarts it after it died', async () => {
     server = await startTestServer()
     const { agentId } = await mountedAgent()
     const runtime = createToolRuntime(server.app.ctx)
@@ -258,7 +258,7 @@ describe('MCP mounts and the tool runtime', () => {
     expect((await third.call('tools__pid', '{}')).content).toBe(restarted.content)
   })
 
-  itUsesAgents(
+  it(
     'restarts a running server when its credential is rotated, so the new secret is in its environment',
     async () => {
       server = await startTestServer()
@@ -285,7 +285,7 @@ describe('MCP mounts and the tool runtime', () => {
     },
   )
 
-  itUsesAgents(
+  it(
     'masks the credential value everywhere: tool results, audit, responses, logs and every table',
     async () => {
       server = await startTestServer()
@@ -332,7 +332,7 @@ describe('MCP mounts and the tool runtime', () => {
     },
   )
 
-  itUsesAgents('runs the published filesystem MCP server as a mounted tool', async () => {
+  it('runs the published filesystem MCP server as a mounted tool', async () => {
     server = await startTestServer()
     const { command, args, root } = filesystemServer()
     const files = await post('/mcp-servers', { name: 'files', command, args })
@@ -355,7 +355,7 @@ describe('MCP tools in chat', () => {
   let fake: FakeOpenAi
   afterEach(async () => fake?.close())
 
-  itUsesAgents(
+  it(
     'lets the model call a mounted tool through /stream, audited under the chat session, secret masked',
     async () => {
       fake = await startFakeOpenAi()
