@@ -100,7 +100,8 @@ describe('requireAccessGrantable', () => {
   it.each(table)('%s for the %s: %s', async (permission, kind, expected) => {
     const { found } = grantable()
     expect(await mayAccessGrantable(caller(kind), permission, found)).toBe(expected)
-    if (expected) await expect(requireAccessGrantable(caller(kind), permission, found)).resolves.toBeUndefined()
+    if (expected)
+      await expect(requireAccessGrantable(caller(kind), permission, found)).resolves.toBeUndefined()
     else await expect(requireAccessGrantable(caller(kind), permission, found)).rejects.toThrow(AppError)
   })
 

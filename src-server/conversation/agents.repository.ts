@@ -49,7 +49,11 @@ export async function findAgentOwnerId(db: EngineDb, agentId: string): Promise<s
 /** The agent's type (`chat`, ...), or null when no agent has the id. */
 export async function findAgentType(db: EngineDb, agentId: string): Promise<AgentType | null> {
   const { agent } = tables(db)
-  const [row] = await db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).limit(1)
+  const [row] = await db
+    .select({ agentType: agent.agentType })
+    .from(agent)
+    .where(eq(agent.id, agentId))
+    .limit(1)
   return row?.agentType ?? null
 }
 

@@ -163,7 +163,11 @@ export async function mayUseAgent(
 ): Promise<boolean> {
   const found = await repo.findAgent(db, agentId)
   if (found === null) return false
-  return mayAccessGrantable(user, 'agent.use', agentResource(db, agentId, found.ownerId, inAudience(found, user)))
+  return mayAccessGrantable(
+    user,
+    'agent.use',
+    agentResource(db, agentId, found.ownerId, inAudience(found, user)),
+  )
 }
 
 /** For knowledge and evaluation: the agent exists and the user may use it. */

@@ -214,7 +214,11 @@ export async function findActiveUser(
 /** Whether a session has the id (mcp's call audit of a session). */
 export async function sessionExists(db: EngineDb, id: string): Promise<boolean> {
   const { chatSession } = tables(db)
-  const rows = await db.select({ id: chatSession.id }).from(chatSession).where(eq(chatSession.id, id)).limit(1)
+  const rows = await db
+    .select({ id: chatSession.id })
+    .from(chatSession)
+    .where(eq(chatSession.id, id))
+    .limit(1)
   return rows.length > 0
 }
 

@@ -1,6 +1,11 @@
 import { type GrantableResource, mayAccessGrantable, requireAccessGrantable } from '../access'
 import { type AuthUser, findUserById, permissionsOf } from '../auth'
-import { type CitationOfDocument, citationsOfDocumentTo, findAgentOwnerId, mayUseAgent } from '../conversation'
+import {
+  type CitationOfDocument,
+  citationsOfDocumentTo,
+  findAgentOwnerId,
+  mayUseAgent,
+} from '../conversation'
 import { hadRevokedAssetGrant, holdsAssetGrant } from '../marketplace'
 import type { AppContext } from '../platform/app-context'
 import { KnowledgeErrors } from './knowledge.errors'
@@ -107,9 +112,13 @@ export async function refundedSources(
   if (!owner) return refunded
   const reader = { id: owner.id, permissions: permissionsOf(owner.roles) }
   for (const sourceId of sourceIds) {
-    if (!(await hadRevokedAssetGrant(stores.database.reader, owner.id, 'knowledge_source', sourceId))) continue
+    if (!(await hadRevokedAssetGrant(stores.database.reader, owner.id, 'knowledge_source', sourceId)))
+      continue
     const source = await findSource(stores.database.reader, sourceId)
-    if (source && !(await mayAccessGrantable(reader, 'knowledge_source.read', sourceResource(stores, source))))
+    if (
+      source &&
+      !(await mayAccessGrantable(reader, 'knowledge_source.read', sourceResource(stores, source)))
+    )
       refunded.add(sourceId)
   }
   return refunded

@@ -171,12 +171,9 @@ describe.skipIf(unavailable)(
 
     it('answers each unambiguous question with the same top hits through hybrid retrieval', async () => {
       const answers = await onBoth(async (engine) => {
-        const retrieval = createRetrievalService(
-          { database: engine.database },
-          embedder,
-          workers,
-          { warn: () => {} } as never,
-        )
+        const retrieval = createRetrievalService({ database: engine.database }, embedder, workers, {
+          warn: () => {},
+        } as never)
         const caller: AuthUser = {
           id: engine.corpus.ownerId,
           username: 'owner',

@@ -20,7 +20,13 @@ function grantsOf(
   )
 }
 
-async function hasGrant(db: EngineDb, userId: string, assetType: AssetType, assetId: string, revoked: boolean) {
+async function hasGrant(
+  db: EngineDb,
+  userId: string,
+  assetType: AssetType,
+  assetId: string,
+  revoked: boolean,
+) {
   const { assetGrant } = tables(db)
   const rows = await db
     .select({ id: assetGrant.id })
