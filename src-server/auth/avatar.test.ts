@@ -2,9 +2,9 @@ import { crc32 } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterEach, describe, expect, it } from 'vitest'
+import { storedJson } from '../../test/helpers/engine'
 import { publishedListing } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { storedJson } from '../../test/helpers/engine'
 
 let server: TestServer
 afterEach(async () => server?.close())

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itTakesOrphanedJobs, TEST_ENGINE } from '../../test/helpers/engine'
+import { itTakesOrphanedJobs } from '../../test/helpers/engine'
 import { type ChatCompletionRequest, type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 

@@ -1,5 +1,5 @@
-import { PDFDocument } from 'pdf-lib'
 import { sql } from 'drizzle-orm'
+import { PDFDocument } from 'pdf-lib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type SseEvent, stream } from '../../test/helpers/conversation'
 import { createSource, ingest, makePdf, upload } from '../../test/helpers/knowledge-files'

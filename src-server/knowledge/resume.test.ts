@@ -7,11 +7,11 @@ import { convertedDomainsDatabase, TEST_ENGINE } from '../../test/helpers/engine
 import { createSource, upload, waitForJob } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createEmbedder } from '../ai'
+import type { Database } from '../platform/db'
 import { vectorTableOf } from './chunk-index.repository'
 import { createEmbeddingJobs } from './embedding-job.service'
 import { createIngestionService } from './ingestion.service'
 import { allDocumentsOf } from './knowledge.repository'
-import type { Database } from '../platform/db'
 
 let server: TestServer | undefined
 let dataDir: string
