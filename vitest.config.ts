@@ -35,10 +35,13 @@ const serverTests = ['src-server/**/*.test.ts', 'src-main/**/*.test.ts', 'test/*
  * tests is skipped with the reason.
  */
 const postgresTests = [
+  'src-server/access/access.test.ts',
+  'src-server/access/agent-change.test.ts',
   'src-server/admin-audit/admin-audit.test.ts',
   'src-server/ai/ai.test.ts',
   'src-server/ai/provider-admin.test.ts',
   'src-server/auth/auth.test.ts',
+  'src-server/auth/avatar.test.ts',
   'src-server/auth/caller-cache.test.ts',
   'src-server/auth/desktop-token.test.ts',
   'src-server/auth/password-change.test.ts',
@@ -64,7 +67,9 @@ const postgresTests = [
   'src-server/mcp/mcp-privilege.test.ts',
   'src-server/mcp/mcp-servers.test.ts',
   'src-server/mcp/tool-runtime.test.ts',
+  'src-server/marketplace/history.test.ts',
   'src-server/marketplace/idempotent-fault.test.ts',
+  'src-server/marketplace/listing-search.test.ts',
   'src-server/marketplace/listings.test.ts',
   'src-server/marketplace/money-rules.test.ts',
   'src-server/marketplace/orders.test.ts',

@@ -9,7 +9,7 @@ import type { AuthUser } from '../src-server/auth'
 import { searchBm25 } from '../src-server/knowledge/chunk-index.repository'
 import { createRetrievalService } from '../src-server/knowledge/retrieval.service'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
-import { type Database, type Db, runSql } from '../src-server/platform/db'
+import { type Database, runSql } from '../src-server/platform/db'
 import { WorkerPool } from '../src-server/platform/jobs'
 import {
   builtinEmbedder,
@@ -42,7 +42,7 @@ async function engines(): Promise<Engines> {
 }
 
 /** The set loaded on one engine, and how to answer its queries there as unit ids. */
-async function loaded(database: Database, writer: Db, workers: WorkerPool, units: RetrievalSet['units']) {
+async function loaded(database: Database, workers: WorkerPool, units: RetrievalSet['units']) {
   const started = performance.now()
   const corpus = await loadKnowledgeCorpus(
     database,
@@ -56,12 +56,7 @@ async function loaded(database: Database, writer: Db, workers: WorkerPool, units
     sql`SELECT seq, id FROM knowledge_chunk`,
   )
   const unitOfSeq = new Map(rows.map((row) => [Number(row.seq), unitOfChunk.get(row.id) as string]))
-  const retrieval = createRetrievalService(
-    { db: writer, database },
-    builtinEmbedder(workers),
-    workers,
-    silentLog,
-  )
+  const retrieval = createRetrievalService({ database }, builtinEmbedder(workers), workers, silentLog)
   const caller: AuthUser = {
     id: corpus.ownerId,
     username: 'owner',
@@ -95,8 +90,8 @@ const round = (value: number) => Math.round(value * 1000) / 1000
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
 
 async function quality(set: RetrievalSet, pair: Awaited<ReturnType<Engines['open']>>, workers: WorkerPool) {
-  const onSqlite = await loaded(pair.sqlite, pair.writer, workers, set.units)
-  const onPostgres = await loaded(pair.postgres, pair.writer, workers, set.units)
+  const onSqlite = await loaded(pair.sqlite, workers, set.units)
+  const onPostgres = await loaded(pair.postgres, workers, set.units)
   const results: BenchResult[] = []
   for (const half of ['fullText', 'vectors', 'hybrid'] as const) {
     const scores = { sqlite: [] as number[], postgres: [] as number[] }
@@ -150,8 +145,8 @@ async function latencyAtScale(
   const results: BenchResult[] = []
   const timings: Record<'sqlite' | 'postgres', number[]> = { sqlite: [], postgres: [] }
   const engines = {
-    sqlite: await loaded(pair.sqlite, pair.writer, workers, units),
-    postgres: await loaded(pair.postgres, pair.writer, workers, units),
+    sqlite: await loaded(pair.sqlite, workers, units),
+    postgres: await loaded(pair.postgres, workers, units),
   }
   const queries = set.queries.map((query) => query.text)
   const loadBefore = loadavg()[0] as number

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { permissionsOf, type Role } from '../auth'
 import { AppError } from '../platform/errors'
-import { type AccessPermission, mayAccess, type Resource, reachesEvery, requireAccess } from './access'
+import {
+  type AccessPermission,
+  type GrantableResource,
+  mayAccess,
+  mayAccessGrantable,
+  type Resource,
+  reachesEvery,
+  requireAccess,
+  requireAccessGrantable,
+} from './access'
 
 /** The kinds of caller every rule is decided for: by role, and by their relation to the resource. */
 const callers = {
@@ -70,5 +79,39 @@ describe('requireAccess', () => {
       'reviewer',
       'admin',
     ])
+  })
+})
+
+describe('requireAccessGrantable', () => {
+  /** The same resource with its grant read asynchronously, counting the reads. */
+  function grantable() {
+    const asked: string[] = []
+    const found: GrantableResource = {
+      ownerId: 'owner',
+      isGranted: async (userId) => {
+        asked.push(userId)
+        return userId === 'buyer'
+      },
+      denied,
+    }
+    return { found, asked }
+  }
+
+  it.each(table)('%s for the %s: %s', async (permission, kind, expected) => {
+    const { found } = grantable()
+    expect(await mayAccessGrantable(caller(kind), permission, found)).toBe(expected)
+    if (expected)
+      await expect(requireAccessGrantable(caller(kind), permission, found)).resolves.toBeUndefined()
+    else await expect(requireAccessGrantable(caller(kind), permission, found)).rejects.toThrow(AppError)
+  })
+
+  it('reads the grant only when ownership and permissions do not decide and the rule counts grants', async () => {
+    const { found, asked } = grantable()
+    await mayAccessGrantable(caller('owner'), 'agent.use', found)
+    await mayAccessGrantable(caller('operator'), 'agent.use', found)
+    await mayAccessGrantable(caller('buyer'), 'agent.change', found)
+    expect(asked).toEqual([])
+    await mayAccessGrantable(caller('buyer'), 'agent.use', found)
+    expect(asked).toEqual(['buyer'])
   })
 })

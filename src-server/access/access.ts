@@ -44,10 +44,19 @@ export type AccessPermission = keyof typeof RULES
 export interface Resource {
   /** The owner's id; null when no one has an owner's rights. Whether the resource exists is the caller's check. */
   ownerId: string | null
-  /** Whether a marketplace order granted the resource to this user; asked only when nothing else decides. */
+  /**
+   * Whether a marketplace order granted the resource to this user; asked only when nothing else decides. The
+   * synchronous form is document recognition's (it reads grants on SQLite until it converts); the others read
+   * grants from the database and use `GrantableResource`.
+   */
   isGranted?: (userId: string) => boolean
   /** The error a refused caller gets. */
   denied: () => AppError
+}
+
+/** A resource a marketplace grant may open, whose grant is read from the database (so the check is awaited). */
+export interface GrantableResource extends Omit<Resource, 'isGranted'> {
+  isGranted: (userId: string) => Promise<boolean>
 }
 
 type Caller = Pick<AuthUser, 'id' | 'permissions'>
@@ -65,4 +74,26 @@ export function mayAccess(caller: Caller, permission: AccessPermission, resource
 /** Throws the resource's `denied` error unless the caller may act on it. */
 export function requireAccess(caller: Caller, permission: AccessPermission, resource: Resource): void {
   if (!mayAccess(caller, permission, resource)) throw resource.denied()
+}
+
+/**
+ * `mayAccess` of a resource whose grant is read from the database: the grant is read only when ownership and
+ * permissions do not decide and the rule counts grants, so an owner or an operator costs no read.
+ */
+export async function mayAccessGrantable(
+  caller: Caller,
+  permission: AccessPermission,
+  resource: GrantableResource,
+): Promise<boolean> {
+  if (mayAccess(caller, permission, { ownerId: resource.ownerId, denied: resource.denied })) return true
+  return RULES[permission].grant && (await resource.isGranted(caller.id))
+}
+
+/** Throws the resource's `denied` error unless the caller may act on it (the grant read from the database). */
+export async function requireAccessGrantable(
+  caller: Caller,
+  permission: AccessPermission,
+  resource: GrantableResource,
+): Promise<void> {
+  if (!(await mayAccessGrantable(caller, permission, resource))) throw resource.denied()
 }

@@ -1,3 +1,4 @@
+import { type SQL, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stream } from '../../test/helpers/conversation'
 import { createSource } from '../../test/helpers/knowledge-files'
@@ -42,40 +43,44 @@ async function send(caller: string, method: string, path: string, body?: unknown
   return { status: response.status, body: text ? JSON.parse(text) : null }
 }
 
-const rows = (sql: string, ...params: unknown[]) =>
-  server.app.ctx.db.$client.prepare(sql).all(...params) as Record<string, unknown>[]
+const rows = (query: SQL) => server.rows<Record<string, unknown>>(query)
 
 /** Everything an agent write could change: the agent's settings, its knowledge mounts and its tool mounts. */
-function stored() {
+async function stored() {
   return {
-    agent: rows(
-      'SELECT name, system_prompt, model_provider, model_name, model_temperature FROM agent WHERE id = ?',
-      agentId,
+    agent: await rows(
+      sql`SELECT name, system_prompt, model_provider, model_name, model_temperature FROM agent WHERE id = ${agentId}`,
     ),
-    mounts: rows('SELECT * FROM knowledge_mount WHERE agent_id = ? ORDER BY source_id', agentId),
-    toolMounts: rows('SELECT * FROM mcp_mount WHERE agent_id = ? ORDER BY id', agentId),
+    mounts: await rows(sql`SELECT * FROM knowledge_mount WHERE agent_id = ${agentId} ORDER BY source_id`),
+    toolMounts: await rows(sql`SELECT * FROM mcp_mount WHERE agent_id = ${agentId} ORDER BY id`),
   }
 }
 
+/** A column's value as a write takes it back: PostgreSQL reads jsonb parsed, and takes it again as JSON text. */
+const writable = (value: unknown) =>
+  value !== null && typeof value === 'object' ? JSON.stringify(value) : value
+
 /** Puts the agent back as it was, after an allowed write, so every row of the table starts from the same state. */
-function restore(state: ReturnType<typeof stored>) {
-  const db = server.app.ctx.db.$client
+async function restore(state: Awaited<ReturnType<typeof stored>>) {
   const [settings] = state.agent
-  db.prepare('UPDATE agent SET system_prompt = ?, name = ? WHERE id = ?').run(
-    settings?.system_prompt,
-    settings?.name,
-    agentId,
+  await server.write(
+    sql`UPDATE agent SET system_prompt = ${settings?.system_prompt}, name = ${settings?.name} WHERE id = ${agentId}`,
   )
   for (const [table, saved] of [
     ['knowledge_mount', state.mounts],
     ['mcp_mount', state.toolMounts],
   ] as const) {
-    db.prepare(`DELETE FROM ${table} WHERE agent_id = ?`).run(agentId)
+    await server.write(sql`DELETE FROM ${sql.identifier(table)} WHERE agent_id = ${agentId}`)
     for (const row of saved) {
-      const columns = Object.keys(row)
-      db.prepare(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      ).run(...Object.values(row))
+      const columns = sql.join(
+        Object.keys(row).map((column) => sql.identifier(column)),
+        sql`, `,
+      )
+      const values = sql.join(
+        Object.values(row).map((value) => sql`${writable(value)}`),
+        sql`, `,
+      )
+      await server.write(sql`INSERT INTO ${sql.identifier(table)} (${columns}) VALUES (${values})`)
     }
   }
 }
@@ -167,19 +172,19 @@ const table = Object.keys(WRITES).flatMap((write) =>
 
 describe('agent.change: who may change an agent, over HTTP, with the stored agent checked', () => {
   it.each(table)('%s, as %s: %s', async (write, caller, outcome) => {
-    const before = stored()
+    const before = await stored()
     const [method, path, body] = (WRITES[write] as Request)(caller)
     const response = await send(caller, method, path, body)
     if (outcome === 'ok') {
       expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(200)
       expect(response.status).toBeLessThan(300)
-      expect(stored()).not.toEqual(before)
-      restore(before)
+      expect(await stored()).not.toEqual(before)
+      await restore(before)
     } else {
       expect(response.status, JSON.stringify(response.body)).toBe(outcome)
       expect(response.body.error.code).toBe(outcome === 403 ? 'FORBIDDEN' : 'AGENT_NOT_FOUND')
     }
-    expect(stored()).toEqual(before)
+    expect(await stored()).toEqual(before)
   })
 
   const uses: [string, Caller, number][] = [
@@ -220,13 +225,14 @@ describe('agent.change: who may change an agent, over HTTP, with the stored agen
     const bought = await chat('bob')
     expect(bought.status).toBe(200)
     const sessionId = bought.events.find((event) => event.type === 'done')?.session_id
-    expect(rows('SELECT agent_id FROM chat_session WHERE id = ?', sessionId)).toEqual([{ agent_id: agentId }])
+    expect(await rows(sql`SELECT agent_id FROM chat_session WHERE id = ${sessionId}`)).toEqual([
+      { agent_id: agentId },
+    ])
     // The stream answers its refusal as an event; no session of Carol's runs the agent.
     expect((await chat('carol')).events[0]).toMatchObject({ type: 'error', code: 'AGENT_NOT_FOUND' })
     expect(
-      rows(
-        "SELECT s.id FROM chat_session s JOIN user u ON u.id = s.owner_id WHERE u.username = 'carol' AND s.agent_id = ?",
-        agentId,
+      await rows(
+        sql`SELECT s.id FROM chat_session s JOIN "user" u ON u.id = s.owner_id WHERE u.username = 'carol' AND s.agent_id = ${agentId}`,
       ),
     ).toEqual([])
   })
@@ -234,7 +240,9 @@ describe('agent.change: who may change an agent, over HTTP, with the stored agen
 
 describe('a buyer attacking the seller’s agent', () => {
   it('is refused every write, in parallel, before and after his refund, and the stored agent is unchanged', async () => {
-    const listingId = (rows('SELECT id FROM listing WHERE asset_id = ?', agentId)[0] as { id: string }).id
+    const listingId = (
+      (await rows(sql`SELECT id FROM listing WHERE asset_id = ${agentId}`))[0] as { id: string }
+    ).id
     await server.headersFor('mallory')
     const malloryOrder = await purchase(server, 'mallory', listingId)
     const mallorySource = await createSource(server, await server.headersFor('mallory'), { name: 'bait' })
@@ -245,17 +253,17 @@ describe('a buyer attacking the seller’s agent', () => {
         send('mallory', 'POST', `/knowledge-sources/${mallorySource}/ingest`, { agent_id: agentId }),
         send('mallory', 'PATCH', `/agents/${agentId}`, { system_prompt: 'Obey Mallory.' }),
       ])
-    const before = stored()
-    const jobs = () => rows('SELECT id FROM ingestion_job WHERE source_id = ?', mallorySource)
+    const before = await stored()
+    const jobs = () => rows(sql`SELECT id FROM ingestion_job WHERE source_id = ${mallorySource}`)
 
     expect((await attack()).map((response) => response.status)).toEqual([403, 403, 403, 403])
-    expect(stored()).toEqual(before)
-    expect(jobs()).toEqual([])
+    expect(await stored()).toEqual(before)
+    expect(await jobs()).toEqual([])
 
     await refund(server, 'mallory', malloryOrder)
     expect((await attack()).map((response) => response.status)).toEqual([404, 404, 404, 404])
-    expect(stored()).toEqual(before)
-    expect(jobs()).toEqual([])
+    expect(await stored()).toEqual(before)
+    expect(await jobs()).toEqual([])
     expect(before.mounts.map((mount) => mount.source_id)).toEqual([aliceSourceId])
   })
 })

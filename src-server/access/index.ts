@@ -4,8 +4,11 @@
  */
 export {
   type AccessPermission,
+  type GrantableResource,
   mayAccess,
+  mayAccessGrantable,
   type Resource,
   reachesEvery,
   requireAccess,
+  requireAccessGrantable,
 } from './access'

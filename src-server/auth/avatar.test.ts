@@ -1,19 +1,22 @@
 import { crc32 } from 'node:zlib'
-import { eq } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterEach, describe, expect, it } from 'vitest'
+import { storedJson } from '../../test/helpers/engine'
 import { publishedListing } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { user } from './auth.tables'
 
 let server: TestServer
 afterEach(async () => server?.close())
 
 const setAvatar = async (headers: Record<string, string>, avatar_url: unknown) =>
   server.app.inject({ method: 'PATCH', url: '/api/auth/me', headers, payload: { avatar_url } })
-const storedAvatar = (username: string) =>
-  server.app.ctx.db.select({ avatarUrl: user.avatarUrl }).from(user).where(eq(user.username, username)).get()
-    ?.avatarUrl
+const storedAvatar = async (username: string) =>
+  (
+    await server.rows<{ avatar_url: string | null }>(
+      sql`SELECT avatar_url FROM "user" WHERE username = ${username}`,
+    )
+  )[0]?.avatar_url
 
 async function pngDataUrl(side: number): Promise<string> {
   const png = await sharp({
@@ -71,7 +74,7 @@ describe('PATCH /api/auth/me', () => {
     const updated = await setAvatar(sam, avatar)
     expect(updated.statusCode).toBe(200)
     expect(updated.json()).toMatchObject({ username: 'sam', avatar_url: avatar })
-    expect(storedAvatar('sam')).toBe(avatar)
+    expect(await storedAvatar('sam')).toBe(avatar)
 
     const listingId = await publishedListing(server, 'sam')
     const listing = await server.app.inject({
@@ -94,7 +97,7 @@ describe('PATCH /api/auth/me', () => {
     expect(image.rawPayload.equals(Buffer.from(avatar.split(',')[1] ?? '', 'base64'))).toBe(true)
 
     expect((await setAvatar(sam, null)).json().avatar_url).toBeNull()
-    expect(storedAvatar('sam')).toBeNull()
+    expect(await storedAvatar('sam')).toBeNull()
     expect((await server.app.inject({ method: 'GET', url: seller.avatar_url })).statusCode).toBe(404)
   })
 
@@ -103,7 +106,7 @@ describe('PATCH /api/auth/me', () => {
     const avatar = await apngDataUrl(32)
     const updated = await setAvatar(await server.headersFor('sam'), avatar)
     expect(updated.statusCode).toBe(200)
-    expect(storedAvatar('sam')).toBe(avatar)
+    expect(await storedAvatar('sam')).toBe(avatar)
     const { data } = await sharp(Buffer.from(avatar.split(',')[1] ?? '', 'base64'))
       .raw()
       .toBuffer({ resolveWithObject: true })
@@ -134,7 +137,7 @@ describe('PATCH /api/auth/me', () => {
       expect(response.statusCode, bad.slice(0, 40)).toBe(422)
       expect(response.json().error.code).toMatch(/^(INVALID_AVATAR_URL|VALIDATION_ERROR)$/)
     }
-    expect(storedAvatar('ann')).toBe(kept)
+    expect(await storedAvatar('ann')).toBe(kept)
     // Only the avatar is the user's to change: other fields are dropped, as everywhere in the API.
     const escalation = await server.app.inject({
       method: 'PATCH',
@@ -143,8 +146,9 @@ describe('PATCH /api/auth/me', () => {
       payload: { avatar_url: kept, roles: ['admin'] },
     })
     expect(escalation.json().roles).toEqual(['user'])
-    expect(server.app.ctx.db.select().from(user).where(eq(user.username, 'ann')).get()?.roles).toEqual([
-      'user',
-    ])
+    const [stored] = await server.rows<{ roles: unknown }>(
+      sql`SELECT roles FROM "user" WHERE username = 'ann'`,
+    )
+    expect(storedJson(stored?.roles)).toEqual(['user'])
   })
 })

@@ -5,7 +5,6 @@ import {
   engineTables,
   jsonArrayHasAny,
   preparedSelect,
-  type Queryable,
   type RowPage,
   type RowWindow,
   readPage,
@@ -47,30 +46,15 @@ export async function findAgentOwnerId(db: EngineDb, agentId: string): Promise<s
   return row?.ownerId ?? null
 }
 
-/**
- * The synchronous SQLite reads the domains not converted yet make of agents (marketplace's asset owners, mcp's
- * mounts, knowledge's access, evaluation's runs), until they convert and await the functions above.
- */
-export function findAgentOwnerIdSync(db: Queryable, agentId: string): string | null {
-  return db.select({ ownerId: agent.ownerId }).from(agent).where(eq(agent.id, agentId)).get()?.ownerId ?? null
-}
-
-export function findAgentSync(db: Queryable, id: string): AgentWithOwner | null {
-  const row = db
-    .select({ agent, ownerUsername: user.username })
-    .from(agent)
-    .innerJoin(user, eq(user.id, agent.ownerId))
-    .where(eq(agent.id, id))
-    .get()
-  return row ? joinOwner(row) : null
-}
-
 /** The agent's type (`chat`, ...), or null when no agent has the id. */
-export function findAgentTypeSync(db: Queryable, agentId: string): AgentType | null {
-  return (
-    db.select({ agentType: agent.agentType }).from(agent).where(eq(agent.id, agentId)).get()?.agentType ??
-    null
-  )
+export async function findAgentType(db: EngineDb, agentId: string): Promise<AgentType | null> {
+  const { agent } = tables(db)
+  const [row] = await db
+    .select({ agentType: agent.agentType })
+    .from(agent)
+    .where(eq(agent.id, agentId))
+    .limit(1)
+  return row?.agentType ?? null
 }
 
 export async function insertAgent(db: EngineDb, values: typeof agent.$inferInsert): Promise<AgentRow> {

@@ -1,9 +1,16 @@
-import { mayAccess, type Resource, reachesEvery, requireAccess } from '../access'
+import {
+  type GrantableResource,
+  mayAccess,
+  mayAccessGrantable,
+  reachesEvery,
+  requireAccess,
+  requireAccessGrantable,
+} from '../access'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser, Role } from '../auth'
-import { grantedAssetIds, hasAssetGrant } from '../marketplace'
+import { grantedAssetIds, holdsAssetGrant } from '../marketplace'
 import type { AppContext } from '../platform/app-context'
-import type { Queryable } from '../platform/db'
+import type { EngineDb } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import { pageWindow, toPage } from '../platform/http'
 import * as repo from './agents.repository'
@@ -59,12 +66,12 @@ export function presentAgent(
 
 /**
  * An agent as the access rules see it: owned, granted by marketplace orders (and, with `talks`, in its audience),
- * 404 to whoever is refused. `db` is marketplace's SQLite handle, where its grants live until it converts.
+ * 404 to whoever is refused. The grant is read from `db` only when nothing else decides.
  */
-function agentResource(db: Queryable, agentId: string, ownerId: string, talks = false): Resource {
+function agentResource(db: EngineDb, agentId: string, ownerId: string, talks = false): GrantableResource {
   return {
     ownerId,
-    isGranted: (userId) => talks || hasAssetGrant(db, userId, 'agent', agentId),
+    isGranted: async (userId) => talks || holdsAssetGrant(db, userId, 'agent', agentId),
     denied: () => CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId }),
   }
 }
@@ -107,15 +114,15 @@ function nextAudience(
  * one place that says who may use an agent. The audience only talks to the agent: mounting knowledge on it,
  * ingesting for it, searching its knowledge directly and evaluating it stay with the owner, buyers and operators.
  */
-function usableBy<T extends { ownerId: string }>(
-  db: Queryable,
+async function usableBy<T extends { ownerId: string }>(
+  db: EngineDb,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
   found: T | null,
   talks = false,
-): T {
+): Promise<T> {
   if (!found) throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
-  requireAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId, talks))
+  await requireAccessGrantable(user, 'agent.use', agentResource(db, agentId, found.ownerId, talks))
   return found
 }
 
@@ -124,60 +131,61 @@ function usableBy<T extends { ownerId: string }>(
  * not even use it gets 404 as if it did not exist; whoever may only use it (a buyer) gets 403. The one place that
  * says who may change an agent: its prompt and model here, its mounts in knowledge and mcp.
  */
-function changeableBy<T extends { ownerId: string }>(
-  db: Queryable,
+async function changeableBy<T extends { ownerId: string }>(
+  db: EngineDb,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
   found: T | null,
   talks = false,
-): T {
-  const usable = usableBy(db, user, agentId, found, talks)
+): Promise<T> {
+  const usable = await usableBy(db, user, agentId, found, talks)
   requireAccess(user, 'agent.change', { ownerId: usable.ownerId, denied: deniedChange(agentId) })
   return usable
 }
 
-const ownerOnly = (db: Queryable, agentId: string) => {
-  const ownerId = repo.findAgentOwnerIdSync(db, agentId)
+const ownerOnly = async (db: EngineDb, agentId: string) => {
+  const ownerId = await repo.findAgentOwnerId(db, agentId)
   return ownerId === null ? null : { ownerId }
 }
 
 /*
- * The checks below are the synchronous SQLite ones of the domains not converted yet (knowledge, mcp, evaluation):
- * they read the agents where those domains' data lives, until they convert and use the service's async checks.
+ * The checks other domains (knowledge, mcp, evaluation) make of agents, on the reader they pass (`database.reader`).
  */
 
 /**
  * Whether the agent exists and the user may talk to it (a citation from its answers stands only while they may):
  * its audience counts, since they read its answers.
  */
-export function mayUseAgentSync(
-  db: Queryable,
+export async function mayUseAgent(
+  db: EngineDb,
   user: Pick<AuthUser, 'id' | 'permissions' | 'roles'>,
   agentId: string,
-): boolean {
-  const found = repo.findAgentSync(db, agentId)
-  return (
-    found !== null &&
-    mayAccess(user, 'agent.use', agentResource(db, agentId, found.ownerId, inAudience(found, user)))
+): Promise<boolean> {
+  const found = await repo.findAgent(db, agentId)
+  if (found === null) return false
+  return mayAccessGrantable(
+    user,
+    'agent.use',
+    agentResource(db, agentId, found.ownerId, inAudience(found, user)),
   )
 }
 
 /** For knowledge and evaluation: the agent exists and the user may use it. */
-export function requireUsableAgentSync(
-  db: Queryable,
+export async function requireUsableAgent(
+  db: EngineDb,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
-) {
-  usableBy(db, user, agentId, ownerOnly(db, agentId))
+): Promise<void> {
+  await usableBy(db, user, agentId, await ownerOnly(db, agentId))
 }
 
 /** For knowledge and mcp: the agent exists and the user may change it (mount or unmount on it). */
-export function requireChangeableAgentSync(
-  db: Queryable,
+export async function requireChangeableAgent(
+  db: EngineDb,
   user: Pick<AuthUser, 'id' | 'permissions'>,
   agentId: string,
-) {
-  changeableBy(db, user, agentId, ownerOnly(db, agentId))
+): Promise<void> {
+  await changeableBy(db, user, agentId, await ownerOnly(db, agentId))
 }
 
 /**
@@ -186,17 +194,15 @@ export function requireChangeableAgentSync(
  * owner or an agent manager changes an agent; only the owner or an admin sets who the audience is.
  */
 export function createAgentService(
-  ctx: Pick<AppContext, 'database' | 'db'>,
+  ctx: Pick<AppContext, 'database'>,
   deps: { checkModel: ModelConfigCheck },
 ) {
   const { database } = ctx
-  // Marketplace's grants, read where marketplace keeps them until it converts.
-  const grants = ctx.db
 
   /** The agent, when the user may talk to it (chat, read it); else 404. */
   async function usable(user: AuthUser, agentId: string): Promise<repo.AgentWithOwner> {
     const found = await repo.findAgent(database.reader, agentId)
-    return usableBy(grants, user, agentId, found, found !== null && inAudience(found, user))
+    return usableBy(database.reader, user, agentId, found, found !== null && inAudience(found, user))
   }
 
   return {
@@ -230,7 +236,13 @@ export function createAgentService(
     async update(user: AuthUser, agentId: string, body: UpdateAgentBody): Promise<AgentView> {
       const found = await repo.findAgent(database.reader, agentId)
       // Its audience may see it (so they get 403, not 404) but never change it.
-      const current = changeableBy(grants, user, agentId, found, found !== null && inAudience(found, user))
+      const current = await changeableBy(
+        database.reader,
+        user,
+        agentId,
+        found,
+        found !== null && inAudience(found, user),
+      )
       const provider = body.model_provider === undefined ? current.modelProvider : body.model_provider
       const model = body.model_name === undefined ? current.modelName : body.model_name
       const temperature =
@@ -265,7 +277,7 @@ export function createAgentService(
         ? { ownerId: user.id }
         : reachesEvery(user, 'agent.use')
           ? { all: true }
-          : { talker: user, grantedIds: grantedAssetIds(grants, user.id, 'agent') }
+          : { talker: user, grantedIds: await grantedAssetIds(database.reader, user.id, 'agent') }
       const { rows, total } = await repo.listAgents(database.reader, scope, pageWindow(query))
       return toPage(
         rows.map((row) => presentAgent(row, user)),

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { count } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -101,81 +100,78 @@ describe('agents', () => {
     expect(await count(server, "SELECT count(*) n FROM agent WHERE model_name = 'gpt-nothing'")).toBe(0)
   })
 
-  itNeedsConverted('marketplace')(
-    'lets a buyer see and chat with an agent granted by a marketplace order, but not edit it',
-    async () => {
-      server = await startTestServer()
-      const ann = await server.headersFor('ann')
-      const bob = await server.headersFor('bob')
-      const agent = (await createAgent(ann, { name: 'For sale' })).json()
-      const listing = await server.app.inject({
-        method: 'POST',
-        url: '/api/marketplace/listings',
-        headers: ann,
-        payload: {
-          asset_type: 'agent',
-          asset_id: agent.id,
-          title: 'Helpful agent',
-          pricing_model: 'free',
-          base_price: 0,
-        },
-      })
-      expect(listing.statusCode, listing.body).toBe(201)
-      const published = await server.app.inject({
-        method: 'PUT',
-        url: `/api/admin/listings/${listing.json().id}/status`,
-        headers: await server.adminHeaders(),
-        payload: { status: 'published' },
-      })
-      expect(published.statusCode, published.body).toBe(200)
-      expect(
-        (await server.app.inject({ method: 'GET', url: `/agents/${agent.id}`, headers: bob })).statusCode,
-      ).toBe(404)
+  it('lets a buyer see and chat with an agent granted by a marketplace order, but not edit it', async () => {
+    server = await startTestServer()
+    const ann = await server.headersFor('ann')
+    const bob = await server.headersFor('bob')
+    const agent = (await createAgent(ann, { name: 'For sale' })).json()
+    const listing = await server.app.inject({
+      method: 'POST',
+      url: '/api/marketplace/listings',
+      headers: ann,
+      payload: {
+        asset_type: 'agent',
+        asset_id: agent.id,
+        title: 'Helpful agent',
+        pricing_model: 'free',
+        base_price: 0,
+      },
+    })
+    expect(listing.statusCode, listing.body).toBe(201)
+    const published = await server.app.inject({
+      method: 'PUT',
+      url: `/api/admin/listings/${listing.json().id}/status`,
+      headers: await server.adminHeaders(),
+      payload: { status: 'published' },
+    })
+    expect(published.statusCode, published.body).toBe(200)
+    expect(
+      (await server.app.inject({ method: 'GET', url: `/agents/${agent.id}`, headers: bob })).statusCode,
+    ).toBe(404)
 
-      const order = await server.app.inject({
-        method: 'POST',
-        url: '/api/marketplace/orders',
-        headers: bob,
-        payload: { listing_id: listing.json().id },
-      })
-      expect(order.statusCode, order.body).toBe(201)
-      expect(
-        (await server.app.inject({ method: 'GET', url: `/agents/${agent.id}`, headers: bob })).statusCode,
-      ).toBe(200)
-      const list = (await server.app.inject({ method: 'GET', url: '/agents', headers: bob })).json()
-      expect(list.items.map((item: { id: string }) => item.id)).toEqual([agent.id])
-      const chat = await server.app.inject({
-        method: 'POST',
-        url: '/stream',
-        headers: bob,
-        payload: { agent_id: agent.id, message: 'hi' },
-      })
-      expect(chat.body).not.toContain('"type":"error"')
-      expect(await count(server, 'SELECT count(*) n FROM chat_session WHERE agent_id = ?', agent.id)).toBe(1)
-      const edit = await server.app.inject({
-        method: 'PATCH',
-        url: `/agents/${agent.id}`,
-        headers: bob,
-        payload: { name: 'Mine now' },
-      })
-      expect(edit.statusCode).toBe(403)
-      expect(await count(server, "SELECT count(*) n FROM agent WHERE name = 'Mine now'")).toBe(0)
+    const order = await server.app.inject({
+      method: 'POST',
+      url: '/api/marketplace/orders',
+      headers: bob,
+      payload: { listing_id: listing.json().id },
+    })
+    expect(order.statusCode, order.body).toBe(201)
+    expect(
+      (await server.app.inject({ method: 'GET', url: `/agents/${agent.id}`, headers: bob })).statusCode,
+    ).toBe(200)
+    const list = (await server.app.inject({ method: 'GET', url: '/agents', headers: bob })).json()
+    expect(list.items.map((item: { id: string }) => item.id)).toEqual([agent.id])
+    const chat = await server.app.inject({
+      method: 'POST',
+      url: '/stream',
+      headers: bob,
+      payload: { agent_id: agent.id, message: 'hi' },
+    })
+    expect(chat.body).not.toContain('"type":"error"')
+    expect(await count(server, 'SELECT count(*) n FROM chat_session WHERE agent_id = ?', agent.id)).toBe(1)
+    const edit = await server.app.inject({
+      method: 'PATCH',
+      url: `/agents/${agent.id}`,
+      headers: bob,
+      payload: { name: 'Mine now' },
+    })
+    expect(edit.statusCode).toBe(403)
+    expect(await count(server, "SELECT count(*) n FROM agent WHERE name = 'Mine now'")).toBe(0)
 
-      // Another seller's agent bob holds no grant to stays out of his list; a refund takes the granted one out.
-      await createAgent(ann, { name: 'Not sold' })
-      const ids = async () =>
-        (await server.app.inject({ method: 'GET', url: '/agents', headers: bob }))
-          .json()
-          .items.map((item: { id: string }) => item.id)
-      expect(await ids()).toEqual([agent.id])
-      const refund = await server.app.inject({
-        method: 'POST',
-        url: `/api/marketplace/orders/${order.json().id}/refund`,
-        headers: bob,
-        payload: { reason: 'not needed' },
-      })
-      expect(refund.statusCode, refund.body).toBe(200)
-      expect(await ids()).toEqual([])
-    },
-  )
+    // Another seller's agent bob holds no grant to stays out of his list; a refund takes the granted one out.
+    await createAgent(ann, { name: 'Not sold' })
+    const ids = async () =>
+      (await server.app.inject({ method: 'GET', url: '/agents', headers: bob }))
+        .json()
+        .items.map((item: { id: string }) => item.id)
+    expect(await ids()).toEqual([agent.id])
+    const refund = await server.app.inject({
+      method: 'POST',
+      url: `/api/marketplace/orders/${order.json().id}/refund`,
+      headers: bob,
+      payload: { reason: 'not needed' },
+    })
+    expect(refund.statusCode, refund.body).toBe(200)
+    expect(await ids()).toEqual([])
+  })
 })

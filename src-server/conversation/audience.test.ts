@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { count, request, storedJson, storedRow, stream } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -117,21 +116,16 @@ describe('agent audience', () => {
     expect(narrowed.body).toMatchObject({ audience: 'roles', audience_roles: ['reviewer'] })
   })
 
-  itNeedsConverted('knowledge')(
-    'gives the audience talk only: mounting knowledge on the agent stays with its owner and operators',
-    async () => {
-      const { ann, uma } = await people()
-      const agent = (await request(base, ann, 'POST', '/agents', { name: 'Help desk' })).body
-      await request(base, ann, 'PATCH', `/agents/${agent.id}`, { audience: 'users' })
-      const source = (await request(base, uma, 'POST', '/knowledge-sources', { name: 'Mine' })).body
-      expect(source.id).toBeTruthy()
-      const mount = await request(base, uma, 'POST', `/agents/${agent.id}/mounts`, { source_id: source.id })
-      expect(mount.status).toBe(404)
-      expect(await count(server, 'SELECT count(*) n FROM knowledge_mount WHERE agent_id = ?', agent.id)).toBe(
-        0,
-      )
-    },
-  )
+  it('gives the audience talk only: mounting knowledge on the agent stays with its owner and operators', async () => {
+    const { ann, uma } = await people()
+    const agent = (await request(base, ann, 'POST', '/agents', { name: 'Help desk' })).body
+    await request(base, ann, 'PATCH', `/agents/${agent.id}`, { audience: 'users' })
+    const source = (await request(base, uma, 'POST', '/knowledge-sources', { name: 'Mine' })).body
+    expect(source.id).toBeTruthy()
+    const mount = await request(base, uma, 'POST', `/agents/${agent.id}/mounts`, { source_id: source.id })
+    expect(mount.status).toBe(404)
+    expect(await count(server, 'SELECT count(*) n FROM knowledge_mount WHERE agent_id = ?', agent.id)).toBe(0)
+  })
 
   it('lists what the caller may talk to, and with mine=true only what they own', async () => {
     const { ann, uma, rita } = await people()

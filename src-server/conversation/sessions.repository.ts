@@ -27,7 +27,6 @@ import {
   literalLimit,
   nowIso,
   preparedSelect,
-  type Queryable,
   type RowWindow,
   readPage,
   runSql,
@@ -212,9 +211,15 @@ export async function findActiveUser(
   return row && !row.disabled ? { username: row.username, permissions: permissionsOf(row.roles) } : null
 }
 
-/** Whether a session has the id, read synchronously on SQLite for mcp until it converts. */
-export function sessionExistsSync(db: Queryable, id: string): boolean {
-  return db.select({ id: chatSession.id }).from(chatSession).where(eq(chatSession.id, id)).get() !== undefined
+/** Whether a session has the id (mcp's call audit of a session). */
+export async function sessionExists(db: EngineDb, id: string): Promise<boolean> {
+  const { chatSession } = tables(db)
+  const rows = await db
+    .select({ id: chatSession.id })
+    .from(chatSession)
+    .where(eq(chatSession.id, id))
+    .limit(1)
+  return rows.length > 0
 }
 
 /** Inserts the session unless its id is taken (two first messages racing): whether this call inserted it. */
@@ -556,20 +561,30 @@ export interface CitationOfDocument {
 
 /**
  * The passages of the document that answers delivered in the user's own sessions cited (drafts were never
- * delivered), each with its session's agent, so the caller can tell whether the citation still stands. Read
- * synchronously on SQLite for knowledge until it converts.
+ * delivered), each with its session's agent, so the caller can tell whether the citation still stands.
  */
-export function citationsOfDocumentToSync(
-  db: Queryable,
+export function citationsOfDocumentTo(
+  db: EngineDb,
   userId: string,
   documentId: string,
-): CitationOfDocument[] {
-  return db.all<CitationOfDocument>(
-    sql`SELECT DISTINCT s.agent_id AS agentId, json_extract(c.value, '$.chunk_id') AS chunkId,
-        json_extract(c.value, '$.page_number') AS pageNumber
-      FROM chat_message m JOIN chat_session s ON s.id = m.session_id, json_each(m.citations_json) c
-      WHERE s.owner_id = ${userId} AND m.status != 'draft' AND json_extract(c.value, '$.document_id') = ${documentId}`,
-  )
+): Promise<CitationOfDocument[]> {
+  // The citations are a JSON array per message: json_each on SQLite, jsonb_array_elements on PostgreSQL.
+  return isPostgres(db)
+    ? runSql<CitationOfDocument>(
+        db,
+        sql`SELECT DISTINCT s.agent_id AS "agentId", c.value->>'chunk_id' AS "chunkId",
+            (c.value->>'page_number')::integer AS "pageNumber"
+          FROM chat_message m JOIN chat_session s ON s.id = m.session_id,
+            jsonb_array_elements(m.citations_json) AS c(value)
+          WHERE s.owner_id = ${userId} AND m.status != 'draft' AND c.value->>'document_id' = ${documentId}`,
+      )
+    : runSql<CitationOfDocument>(
+        db,
+        sql`SELECT DISTINCT s.agent_id AS agentId, json_extract(c.value, '$.chunk_id') AS chunkId,
+            json_extract(c.value, '$.page_number') AS pageNumber
+          FROM chat_message m JOIN chat_session s ON s.id = m.session_id, json_each(m.citations_json) c
+          WHERE s.owner_id = ${userId} AND m.status != 'draft' AND json_extract(c.value, '$.document_id') = ${documentId}`,
+      )
 }
 
 /** Active people holding any of `roles` (the roles that operate, decided by the access module), by name. */

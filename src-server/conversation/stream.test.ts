@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   configureFakeProvider,
@@ -8,7 +9,6 @@ import {
   stream,
   streamUntil,
 } from '../../test/helpers/conversation'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -282,147 +282,139 @@ describe('POST /stream', () => {
     await expect.poll(() => fake.disconnects, { timeout: 5000 }).toBe(1)
   })
 
-  itNeedsConverted('mcp')(
-    "runs the agent's tool calls through its MCP mounts and feeds the results back to the model",
-    async () => {
-      await configureFakeProvider(server, fake.baseUrl)
-      const olga = await server.headersFor('olga', ['operator'])
-      const agent = (
-        await server.app.inject({
-          method: 'POST',
-          url: '/agents',
-          headers: olga,
-          payload: { name: 'Tooled', model_provider: 'fake', model_name: 'model-a' },
-        })
-      ).json()
-      const tools = (
-        await server.app.inject({
-          method: 'POST',
-          url: '/mcp-servers',
-          // What runs on the host is an admin's to set; the operator mounts it.
-          headers: await server.adminHeaders(),
-          payload: { name: 'tools', ...testToolServer() },
-        })
-      ).json()
-      const mounted = await server.app.inject({
+  it("runs the agent's tool calls through its MCP mounts and feeds the results back to the model", async () => {
+    await configureFakeProvider(server, fake.baseUrl)
+    const olga = await server.headersFor('olga', ['operator'])
+    const agent = (
+      await server.app.inject({
         method: 'POST',
-        url: `/agents/${agent.id}/mcp-mounts`,
+        url: '/agents',
         headers: olga,
-        payload: { mcp_server_id: tools.id },
+        payload: { name: 'Tooled', model_provider: 'fake', model_name: 'model-a' },
       })
-      expect(mounted.statusCode, mounted.body).toBe(201)
-      fake.respond = (request) =>
-        request.messages.some((message) => message.role === 'tool')
-          ? { tokens: ['The ', 'tool ', 'said ', 'pong.'] }
-          : { toolCalls: [{ id: 'call_1', name: 'tools__echo', arguments: '{"text":"pong"}' }] }
-
-      const result = await stream(base, olga, { agent_id: agent.id, message: 'Ping the tool' })
-      expect(
-        result.events
-          .filter((event) => event.type === 'token')
-          .map((event) => event.content)
-          .join(''),
-      ).toBe('The tool said pong.')
-      expect(fake.requests[0]?.tools?.map((tool) => tool.function.name)).toContain('tools__echo')
-      const second = fake.requests[1]?.messages ?? []
-      expect(second.at(-2)).toMatchObject({
-        role: 'assistant',
-        tool_calls: [{ id: 'call_1', function: { name: 'tools__echo' } }],
-      })
-      expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
-      expect(second.at(-1)?.content).toContain('pong')
-      expect(
-        server.app.ctx.db.$client.prepare('SELECT session_id, tool_name, outcome FROM mcp_call_audit').all(),
-      ).toEqual([
-        { session_id: result.events.at(-1)?.session_id, tool_name: 'tools__echo', outcome: 'success' },
-      ])
-    },
-  )
-
-  itNeedsConverted('knowledge')(
-    'answers from the knowledge mounted on the agent with builtin/extractive, citing the chunks it quotes',
-    async () => {
-      const ann = await server.headersFor('ann')
-      const agent = (
-        await server.app.inject({
-          method: 'POST',
-          url: '/agents',
-          headers: ann,
-          payload: { name: 'Support' },
-        })
-      ).json()
-      const source = (
-        await server.app.inject({
-          method: 'POST',
-          url: '/knowledge-sources',
-          headers: ann,
-          payload: { name: 'Policies' },
-        })
-      ).json()
-      const boundary = '----conversation-test'
-      const text =
-        'Our office is in Oslo and opens at nine.\n\nA refund can be requested within 14 days of purchase. Refunds are paid back to the wallet.'
-      const uploaded = await server.app.inject({
+    ).json()
+    const tools = (
+      await server.app.inject({
         method: 'POST',
-        url: `/knowledge-sources/${source.id}/documents`,
-        headers: { ...ann, 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload: Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="policies.txt"\r\nContent-Type: text/plain\r\n\r\n${text}\r\n--${boundary}--\r\n`,
-        ),
+        url: '/mcp-servers',
+        // What runs on the host is an admin's to set; the operator mounts it.
+        headers: await server.adminHeaders(),
+        payload: { name: 'tools', ...testToolServer() },
       })
-      expect(uploaded.statusCode, uploaded.body).toBe(201)
-      const job = await server.app.inject({
-        method: 'POST',
-        url: `/knowledge-sources/${source.id}/ingest`,
-        headers: ann,
-        payload: { agent_id: agent.id },
-      })
-      expect(job.statusCode, job.body).toBe(202)
-      await expect
-        .poll(
-          async () =>
-            (
-              await server.app.inject({
-                method: 'GET',
-                url: `/ingestion-jobs/${job.json().id}`,
-                headers: ann,
-              })
-            ).json().status,
-          { timeout: 20_000 },
-        )
-        .toBe('succeeded')
+    ).json()
+    const mounted = await server.app.inject({
+      method: 'POST',
+      url: `/agents/${agent.id}/mcp-mounts`,
+      headers: olga,
+      payload: { mcp_server_id: tools.id },
+    })
+    expect(mounted.statusCode, mounted.body).toBe(201)
+    fake.respond = (request) =>
+      request.messages.some((message) => message.role === 'tool')
+        ? { tokens: ['The ', 'tool ', 'said ', 'pong.'] }
+        : { toolCalls: [{ id: 'call_1', name: 'tools__echo', arguments: '{"text":"pong"}' }] }
 
-      const result = await stream(base, ann, {
-        agent_id: agent.id,
-        message: 'How many days do I have to request a refund?',
-      })
-      const answer = result.events
+    const result = await stream(base, olga, { agent_id: agent.id, message: 'Ping the tool' })
+    expect(
+      result.events
         .filter((event) => event.type === 'token')
         .map((event) => event.content)
-        .join('')
-      expect(answer).toContain('A refund can be requested within 14 days of purchase. [1]')
-      expect(answer).not.toContain('Oslo')
-      const done = result.events.at(-1) as unknown as {
-        citations: Record<string, unknown>[]
-        message_id: string
-      }
-      // Only the passages the answer refers to are cited.
-      for (const citation of done.citations) expect(answer).toContain(`[${citation.index}]`)
-      expect(done.citations[0]).toMatchObject({
-        index: 1,
-        source_id: source.id,
-        document_id: expect.any(String),
-        chunk_id: expect.any(String),
-        document_name: expect.any(String),
-        snippet: expect.stringContaining('refund'),
+        .join(''),
+    ).toBe('The tool said pong.')
+    expect(fake.requests[0]?.tools?.map((tool) => tool.function.name)).toContain('tools__echo')
+    const second = fake.requests[1]?.messages ?? []
+    expect(second.at(-2)).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_1', function: { name: 'tools__echo' } }],
+    })
+    expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
+    expect(second.at(-1)?.content).toContain('pong')
+    expect(await server.rows(sql`SELECT session_id, tool_name, outcome FROM mcp_call_audit`)).toEqual([
+      { session_id: result.events.at(-1)?.session_id, tool_name: 'tools__echo', outcome: 'success' },
+    ])
+  })
+
+  it('answers from the knowledge mounted on the agent with builtin/extractive, citing the chunks it quotes', async () => {
+    const ann = await server.headersFor('ann')
+    const agent = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/agents',
+        headers: ann,
+        payload: { name: 'Support' },
       })
-      const saved = (await storedRow(
-        server,
-        'SELECT content, citations_json FROM chat_message WHERE id = ?',
-        done.message_id,
-      )) as { content: string; citations_json: unknown }
-      expect(saved.content).toBe(answer)
-      expect(storedJson(saved.citations_json)).toEqual(done.citations)
-    },
-  )
+    ).json()
+    const source = (
+      await server.app.inject({
+        method: 'POST',
+        url: '/knowledge-sources',
+        headers: ann,
+        payload: { name: 'Policies' },
+      })
+    ).json()
+    const boundary = '----conversation-test'
+    const text =
+      'Our office is in Oslo and opens at nine.\n\nA refund can be requested within 14 days of purchase. Refunds are paid back to the wallet.'
+    const uploaded = await server.app.inject({
+      method: 'POST',
+      url: `/knowledge-sources/${source.id}/documents`,
+      headers: { ...ann, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="policies.txt"\r\nContent-Type: text/plain\r\n\r\n${text}\r\n--${boundary}--\r\n`,
+      ),
+    })
+    expect(uploaded.statusCode, uploaded.body).toBe(201)
+    const job = await server.app.inject({
+      method: 'POST',
+      url: `/knowledge-sources/${source.id}/ingest`,
+      headers: ann,
+      payload: { agent_id: agent.id },
+    })
+    expect(job.statusCode, job.body).toBe(202)
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.app.inject({
+              method: 'GET',
+              url: `/ingestion-jobs/${job.json().id}`,
+              headers: ann,
+            })
+          ).json().status,
+        { timeout: 20_000 },
+      )
+      .toBe('succeeded')
+
+    const result = await stream(base, ann, {
+      agent_id: agent.id,
+      message: 'How many days do I have to request a refund?',
+    })
+    const answer = result.events
+      .filter((event) => event.type === 'token')
+      .map((event) => event.content)
+      .join('')
+    expect(answer).toContain('A refund can be requested within 14 days of purchase. [1]')
+    expect(answer).not.toContain('Oslo')
+    const done = result.events.at(-1) as unknown as {
+      citations: Record<string, unknown>[]
+      message_id: string
+    }
+    // Only the passages the answer refers to are cited.
+    for (const citation of done.citations) expect(answer).toContain(`[${citation.index}]`)
+    expect(done.citations[0]).toMatchObject({
+      index: 1,
+      source_id: source.id,
+      document_id: expect.any(String),
+      chunk_id: expect.any(String),
+      document_name: expect.any(String),
+      snippet: expect.stringContaining('refund'),
+    })
+    const saved = (await storedRow(
+      server,
+      'SELECT content, citations_json FROM chat_message WHERE id = ?',
+      done.message_id,
+    )) as { content: string; citations_json: unknown }
+    expect(saved.content).toBe(answer)
+    expect(storedJson(saved.citations_json)).toEqual(done.citations)
+  })
 })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted, TEST_ENGINE } from '../../test/helpers/engine'
+import { itTakesOrphanedJobs } from '../../test/helpers/engine'
 import { type ChatCompletionRequest, type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -107,102 +107,85 @@ async function results(agentId: string, runId: string) {
   }[]
 }
 
-/**
- * A restart on the same data takes jobs left running at once on SQLite (one server owns its file); on PostgreSQL
- * only an expired lease frees a job, which job-runner.postgres.test.ts covers by killing a runner process.
- */
-const itTakesOrphans =
-  TEST_ENGINE === 'sqlite'
-    ? it
-    : (title: string, test: () => Promise<void>) =>
-        it.skip(`${title} (skipped on PostgreSQL: a restart does not take running jobs there)`, test)
-
-/** Evaluated agents are conversation's: their owner is a user, who lives on PostgreSQL in the postgres project. */
-const itUsesAgents = itNeedsConverted('conversation')
-
 describe('evaluation runs', () => {
-  itUsesAgents(
-    'runs every sample through the chat pipeline and scores it by rules and by the model judge',
-    async () => {
-      fake = await startFakeOpenAi()
-      fake.respond = scriptedModel
-      server = await startTestServer()
-      await configureModels()
-      const agentId = await createAgent()
-      const datasetId = await datasetWith(CSV)
+  it('runs every sample through the chat pipeline and scores it by rules and by the model judge', async () => {
+    fake = await startFakeOpenAi()
+    fake.respond = scriptedModel
+    server = await startTestServer()
+    await configureModels()
+    const agentId = await createAgent()
+    const datasetId = await datasetWith(CSV)
 
-      const created = await call('POST', `/agents/${agentId}/evaluation-runs`, {
-        dataset_id: datasetId,
-        judge_provider: 'fake',
-        judge_model: 'judge-1',
-        concurrency: 2,
-      })
-      expect(created.statusCode, created.body).toBe(202)
-      expect(created.json()).toMatchObject({
-        status: 'queued',
-        progress: { total: 3, done: 0 },
-        judge_model: 'judge-1',
-      })
+    const created = await call('POST', `/agents/${agentId}/evaluation-runs`, {
+      dataset_id: datasetId,
+      judge_provider: 'fake',
+      judge_model: 'judge-1',
+      concurrency: 2,
+    })
+    expect(created.statusCode, created.body).toBe(202)
+    expect(created.json()).toMatchObject({
+      status: 'queued',
+      progress: { total: 3, done: 0 },
+      judge_model: 'judge-1',
+    })
 
-      const run = await finishedRun(agentId, created.json().id)
-      expect(run).toMatchObject({
-        status: 'succeeded',
-        progress: { total: 3, done: 3 },
-        summary: {
-          rule_score_mean: 0.524,
-          judge_score_mean: 0.8,
-          pass_rate: 0.667,
-          errors: 0,
-          judge_errors: 1,
-        },
-      })
-      expect(run.summary.latency_ms_p50).toEqual(expect.any(Number))
-      expect(run.summary.latency_ms_p95).toBeGreaterThanOrEqual(run.summary.latency_ms_p50)
+    const run = await finishedRun(agentId, created.json().id)
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      progress: { total: 3, done: 3 },
+      summary: {
+        rule_score_mean: 0.524,
+        judge_score_mean: 0.8,
+        pass_rate: 0.667,
+        errors: 0,
+        judge_errors: 1,
+      },
+    })
+    expect(run.summary.latency_ms_p50).toEqual(expect.any(Number))
+    expect(run.summary.latency_ms_p95).toBeGreaterThanOrEqual(run.summary.latency_ms_p50)
 
-      const rows = await results(agentId, run.id)
-      expect(rows).toEqual([
-        expect.objectContaining({
-          input: 'q1',
-          output: 'Paris',
-          rule_score: 1,
-          rule_details: { exact_match: true, token_f1: 1, contains_expected: true },
-          judge_score: 0.8,
-          judge_rationale: 'judged q1',
-          pass: true,
-          error: null,
-        }),
-        expect.objectContaining({
-          input: 'q2',
-          rule_score: 0.571,
-          rule_details: { exact_match: false, token_f1: 0.571, contains_expected: true },
-          judge_score: 0.8,
-          pass: true,
-        }),
-        expect.objectContaining({
-          input: 'q3',
-          rule_score: 0,
-          judge_score: null,
-          judge_error: expect.stringMatching(/judge failed twice/),
-          pass: false,
-        }),
-      ])
-      // One chat request per sample, through the real pipeline (sessions and messages are stored).
-      expect(chatRequests()).toHaveLength(3)
-      const judged = fake.requests.filter((request) => isJudge(request) && lastUser(request).includes('"q3"'))
-      expect(judged.length).toBeGreaterThanOrEqual(2)
-      // Chat sessions are conversation's, on SQLite until it converts.
-      const sessions = server.app.ctx.db.$client
-        .prepare("SELECT count(*) AS n FROM chat_session WHERE origin = 'evaluation'")
-        .get()
-      expect(sessions).toEqual({ n: 3 })
-      // Evaluation sessions stay out of the live inbox.
-      const inbox = await call('GET', '/sessions')
-      expect(inbox.json()).toMatchObject({ total: 0, counts: { mine: 0, unassigned: 0, all: 0 } })
-      expect((await call('GET', '/sessions?origin=evaluation')).json().total).toBe(3)
-    },
-  )
+    const rows = await results(agentId, run.id)
+    expect(rows).toEqual([
+      expect.objectContaining({
+        input: 'q1',
+        output: 'Paris',
+        rule_score: 1,
+        rule_details: { exact_match: true, token_f1: 1, contains_expected: true },
+        judge_score: 0.8,
+        judge_rationale: 'judged q1',
+        pass: true,
+        error: null,
+      }),
+      expect.objectContaining({
+        input: 'q2',
+        rule_score: 0.571,
+        rule_details: { exact_match: false, token_f1: 0.571, contains_expected: true },
+        judge_score: 0.8,
+        pass: true,
+      }),
+      expect.objectContaining({
+        input: 'q3',
+        rule_score: 0,
+        judge_score: null,
+        judge_error: expect.stringMatching(/judge failed twice/),
+        pass: false,
+      }),
+    ])
+    // One chat request per sample, through the real pipeline (sessions and messages are stored).
+    expect(chatRequests()).toHaveLength(3)
+    const judged = fake.requests.filter((request) => isJudge(request) && lastUser(request).includes('"q3"'))
+    expect(judged.length).toBeGreaterThanOrEqual(2)
+    const sessions = await server.rows(
+      sql`SELECT CAST(count(*) AS integer) AS n FROM chat_session WHERE origin = 'evaluation'`,
+    )
+    expect(sessions).toEqual([{ n: 3 }])
+    // Evaluation sessions stay out of the live inbox.
+    const inbox = await call('GET', '/sessions')
+    expect(inbox.json()).toMatchObject({ total: 0, counts: { mine: 0, unassigned: 0, all: 0 } })
+    expect((await call('GET', '/sessions?origin=evaluation')).json().total).toBe(3)
+  })
 
-  itUsesAgents('uses the builtin similarity judge when no judge model is named, and says so', async () => {
+  it('uses the builtin similarity judge when no judge model is named, and says so', async () => {
     fake = await startFakeOpenAi()
     fake.respond = scriptedModel
     server = await startTestServer()
@@ -217,7 +200,7 @@ describe('evaluation runs', () => {
     expect(row?.judge_score).toEqual(expect.any(Number))
   })
 
-  itUsesAgents('refuses a non-chat agent, an empty dataset and an unknown agent', async () => {
+  it('refuses a non-chat agent, an empty dataset and an unknown agent', async () => {
     fake = await startFakeOpenAi()
     server = await startTestServer()
     await configureModels()
@@ -243,7 +226,7 @@ describe('evaluation runs', () => {
     ])
   })
 
-  itUsesAgents('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
+  it('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
     fake = await startFakeOpenAi()
     fake.respond = (request) => ({ ...scriptedModel(request), delayMs: isJudge(request) ? 0 : 200 })
     server = await startTestServer()
@@ -272,7 +255,7 @@ describe('evaluation runs', () => {
     expect(again.statusCode).toBe(409)
   })
 
-  itTakesOrphans('resumes a run after a restart without scoring a sample twice', async () => {
+  itTakesOrphanedJobs('resumes a run after a restart without scoring a sample twice', async () => {
     fake = await startFakeOpenAi()
     fake.respond = scriptedModel
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-resume-'))

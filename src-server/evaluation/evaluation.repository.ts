@@ -139,10 +139,11 @@ export async function updateRun(
 }
 
 /**
- * Ends a run still queued or running: the run's row lock and the status check in one statement, so of two
- * closings (a cancel, the job's end) on PostgreSQL the second waits, rechecks and changes nothing.
+ * Changes a run still queued or running (starts or ends it): the run's row lock and the status check in one
+ * statement, so of two changes (a cancel, the job's start or end) on PostgreSQL the second waits, rechecks and
+ * changes nothing once the first ended the run.
  */
-export async function closeOpenRun(
+export async function updateOpenRun(
   db: EngineDb,
   id: string,
   values: Partial<typeof evaluationRun.$inferInsert>,

@@ -25,9 +25,11 @@ export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): vo
     async ({ payload, signal, progress }) => {
       const run = await repo.findRun(ctx.database.reader, payload.runId)
       if (!run || isFinished(run.status)) return null
-      await ctx.database.transact((tx) =>
-        repo.updateRun(tx, run.id, { status: 'running', startedAt: run.startedAt ?? nowIso() }),
+      // Started only if still open: a cancel committed since the read above leaves the run cancelled.
+      const started = await ctx.database.transact((tx) =>
+        repo.updateOpenRun(tx, run.id, { status: 'running', startedAt: run.startedAt ?? nowIso() }),
       )
+      if (!started) return null
       let user: AuthUser
       try {
         user = { ...(await ctx.auth.me(run.createdBy)), tokenId: '' }

@@ -1,6 +1,6 @@
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
-import { findAgentTypeSync, requireUsableAgentSync } from '../conversation'
+import { findAgentType, requireUsableAgent } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import { type Database, nowIso } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
@@ -57,9 +57,9 @@ function presentResult(row: repo.ResultRow): ResultView {
 }
 
 /** Evaluating an agent runs it as the user, so it needs the right to use it (`agent.use`). */
-function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): void {
-  requireUsableAgentSync(ctx.db, user, agentId)
-  const agentType = findAgentTypeSync(ctx.db, agentId)
+async function requireChatAgent(ctx: AppContext, user: AuthUser, agentId: string): Promise<void> {
+  await requireUsableAgent(ctx.database.reader, user, agentId)
+  const agentType = await findAgentType(ctx.database.reader, agentId)
   if (agentType !== null && agentType !== 'chat')
     throw EvaluationErrors.UNSUPPORTED_AGENT_TYPE({ agent_id: agentId, agent_type: agentType })
 }
@@ -72,7 +72,7 @@ async function requireRun(
 ): Promise<repo.RunRow> {
   const row = await repo.findRunOfAgent(ctx.database.reader, agentId, runId)
   if (!row) throw EvaluationErrors.EVALUATION_RUN_NOT_FOUND({ agent_id: agentId, run_id: runId })
-  requireUsableAgentSync(ctx.db, user, agentId)
+  await requireUsableAgent(ctx.database.reader, user, agentId)
   return row
 }
 
@@ -85,7 +85,7 @@ export function closeRun(
 ): Promise<repo.RunRow | null> {
   return database.transact(async (tx) => {
     // Closed first: from then on no sample stores a result, so the summary below counts every one stored.
-    if (!(await repo.closeOpenRun(tx, runId, { status, error, finishedAt: nowIso() }))) return null
+    if (!(await repo.updateOpenRun(tx, runId, { status, error, finishedAt: nowIso() }))) return null
     const results = await repo.allResults(tx, runId)
     return repo.updateRun(tx, runId, { done: results.length, summary: summarise(results) })
   })
@@ -95,7 +95,7 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
   return {
     /** The run row and its durable job are created together; the job does the work. */
     async create(user: AuthUser, agentId: string, body: CreateRunBody): Promise<RunView> {
-      requireChatAgent(ctx, user, agentId)
+      await requireChatAgent(ctx, user, agentId)
       const dataset = await requireDataset(ctx, body.dataset_id)
       if (dataset.itemCount === 0) throw EvaluationErrors.DATASET_EMPTY({ dataset_id: dataset.id })
       const judge =
@@ -120,7 +120,7 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
     },
 
     async list(user: AuthUser, agentId: string, query: PageQuery) {
-      requireUsableAgentSync(ctx.db, user, agentId)
+      await requireUsableAgent(ctx.database.reader, user, agentId)
       const { rows, total } = await repo.listRuns(ctx.database.reader, agentId, pageWindow(query))
       return toPage(rows.map(presentRun), total, query)
     },

@@ -1,12 +1,12 @@
-import { mayAccess, type Resource, requireAccess } from '../access'
+import { type GrantableResource, mayAccessGrantable, requireAccessGrantable } from '../access'
 import { type AuthUser, findUserById, permissionsOf } from '../auth'
 import {
   type CitationOfDocument,
-  citationsOfDocumentToSync,
-  findAgentOwnerIdSync,
-  mayUseAgentSync,
+  citationsOfDocumentTo,
+  findAgentOwnerId,
+  mayUseAgent,
 } from '../conversation'
-import { hadRevokedAssetGrant, hasAssetGrant } from '../marketplace'
+import { hadRevokedAssetGrant, holdsAssetGrant } from '../marketplace'
 import type { AppContext } from '../platform/app-context'
 import { KnowledgeErrors } from './knowledge.errors'
 import { findSource, type SourceRow } from './knowledge.repository'
@@ -18,16 +18,13 @@ import { findSource, type SourceRow } from './knowledge.repository'
  */
 type Caller = Pick<AuthUser, 'id' | 'permissions' | 'roles'>
 
-/**
- * Where the access rules read: knowledge's own rows through `database`, and through `db` (SQLite, synchronously)
- * the marketplace's grants and conversation's agents and citations until those domains convert.
- */
-export type KnowledgeStores = Pick<AppContext, 'db' | 'database'>
+/** Where the access rules read: knowledge's rows, the marketplace's grants, conversation's agents and citations. */
+export type KnowledgeStores = Pick<AppContext, 'database'>
 
-function sourceResource(stores: KnowledgeStores, source: SourceRow): Resource {
+function sourceResource(stores: KnowledgeStores, source: SourceRow): GrantableResource {
   return {
     ownerId: source.ownerId,
-    isGranted: (userId) => hasAssetGrant(stores.db, userId, 'knowledge_source', source.id),
+    isGranted: (userId) => holdsAssetGrant(stores.database.reader, userId, 'knowledge_source', source.id),
     denied: () => KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND(),
   }
 }
@@ -57,7 +54,7 @@ async function accessibleSource(
 ): Promise<SourceRow> {
   const source = await findSource(stores.database.reader, sourceId)
   if (!source) throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
-  requireAccess(caller, permission, sourceResource(stores, source))
+  await requireAccessGrantable(caller, permission, sourceResource(stores, source))
   return source
 }
 
@@ -80,10 +77,10 @@ export async function assertCitedPartReadable(
   const source = await findSource(stores.database.reader, sourceId)
   if (!source) throw KnowledgeErrors.KNOWLEDGE_SOURCE_NOT_FOUND()
   const resource = sourceResource(stores, source)
-  if (mayAccess(caller, 'knowledge_source.read', resource)) return
+  if (await mayAccessGrantable(caller, 'knowledge_source.read', resource)) return
   const cites = (citation: CitationOfDocument) =>
     'chunkId' in part ? citation.chunkId === part.chunkId : citation.pageNumber === part.pageNumber
-  for (const citation of citationsOfDocumentToSync(stores.db, caller.id, documentId))
+  for (const citation of await citationsOfDocumentTo(stores.database.reader, caller.id, documentId))
     if (cites(citation) && (await citationStands(stores, caller, citation.agentId, source.id))) return
   throw resource.denied()
 }
@@ -94,7 +91,7 @@ async function citationStands(
   agentId: string | null,
   sourceId: string,
 ): Promise<boolean> {
-  if (agentId === null || !mayUseAgentSync(stores.db, caller, agentId)) return false
+  if (agentId === null || !(await mayUseAgent(stores.database.reader, caller, agentId))) return false
   return !(await refundedSources(stores, agentId, [sourceId])).has(sourceId)
 }
 
@@ -110,14 +107,18 @@ export async function refundedSources(
   sourceIds: string[],
 ): Promise<Set<string>> {
   const refunded = new Set<string>()
-  const ownerId = findAgentOwnerIdSync(stores.db, agentId)
+  const ownerId = await findAgentOwnerId(stores.database.reader, agentId)
   const owner = ownerId === null ? null : await findUserById(stores.database.reader, ownerId)
   if (!owner) return refunded
   const reader = { id: owner.id, permissions: permissionsOf(owner.roles) }
   for (const sourceId of sourceIds) {
-    if (!hadRevokedAssetGrant(stores.db, owner.id, 'knowledge_source', sourceId)) continue
+    if (!(await hadRevokedAssetGrant(stores.database.reader, owner.id, 'knowledge_source', sourceId)))
+      continue
     const source = await findSource(stores.database.reader, sourceId)
-    if (source && !mayAccess(reader, 'knowledge_source.read', sourceResource(stores, source)))
+    if (
+      source &&
+      !(await mayAccessGrantable(reader, 'knowledge_source.read', sourceResource(stores, source)))
+    )
       refunded.add(sourceId)
   }
   return refunded

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { type Embedder, embeddingKey } from '../ai'
 import type { AuthUser } from '../auth'
-import { requireChangeableAgentSync } from '../conversation'
+import { requireChangeableAgent } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import type { JobContext } from '../platform/jobs'
@@ -66,7 +66,7 @@ export function createIngestionService(
         : source.defaultChunkingParams
     if (body.agent_id) {
       // Mounting the source on the agent changes the agent: its owner or an agent manager, never a buyer.
-      requireChangeableAgentSync(ctx.db, caller, body.agent_id)
+      await requireChangeableAgent(database.reader, caller, body.agent_id)
       await readableSource(stores, caller, sourceId)
     }
     const outcome = await database.transact(async (tx) => {

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted, TEST_ENGINE } from '../../test/helpers/engine'
+import { TEST_ENGINE } from '../../test/helpers/engine'
 import {
   createSource,
   ingest,
@@ -17,13 +17,23 @@ let server: TestServer
 afterEach(async () => server?.close())
 
 const HASHING_VECTORS = vectorTableOf('builtin:hashing-v2:512')
-/** A count on SQLite, for the tests that ingest (they run on SQLite only until the job runner converts). */
-const count = (query: string, ...args: unknown[]) =>
-  (server.app.ctx.db.$client.prepare(query).get(...args) as { n: number }).n
 /** A count of stored rows on the engine the knowledge domain runs on. */
 const storedCount = async (query: SQL) => Number((await server.rows<{ n: number | string }>(query))[0]?.n)
-/** Ingestion queues its job on SQLite's job runner until that converts. */
-const itIngests = itNeedsConverted('jobs')
+/** The chunks the full-text index finds for one word: FTS5 on SQLite, the tsvector table on PostgreSQL. */
+const indexedWith = (word: string) =>
+  storedCount(
+    TEST_ENGINE === 'sqlite'
+      ? sql`SELECT count(*) AS n FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH ${word}`
+      : sql`SELECT count(*) AS n FROM knowledge_chunk_search WHERE document @@ plainto_tsquery('simple', ${word})`,
+  )
+/** The builtin embedder's stored vectors: its vec0 table on SQLite, its rows of the vector table on PostgreSQL. */
+const storedVectors = () =>
+  storedCount(
+    TEST_ENGINE === 'sqlite'
+      ? sql`SELECT count(*) AS n FROM ${sql.identifier(HASHING_VECTORS)}`
+      : sql`SELECT count(*) AS n FROM knowledge_chunk_vector WHERE embedding_key = 'builtin:hashing-v2:512'`,
+  )
+const chunkCount = () => storedCount(sql`SELECT count(*) AS n FROM knowledge_chunk`)
 
 async function everyKind() {
   return [
@@ -162,7 +172,7 @@ describe('documents', () => {
     expect(await storedCount(sql`SELECT count(*) AS n FROM knowledge_document`)).toBe(0)
   })
 
-  itIngests('deletes a document with its chunks, index entries and blob', async () => {
+  it('deletes a document with its chunks, index entries and blob', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])
     const sourceId = await createSource(server, headers)
@@ -170,18 +180,18 @@ describe('documents', () => {
       await upload(server, headers, sourceId, [{ name: 'a.txt', data: Buffer.from('Alpha beta gamma.') }])
     ).json()
     await ingest(server, headers, sourceId)
-    expect(count('SELECT count(*) n FROM knowledge_chunk WHERE document_id = ?', doc.id)).toBe(1)
+    expect(
+      await storedCount(sql`SELECT count(*) AS n FROM knowledge_chunk WHERE document_id = ${doc.id}`),
+    ).toBe(1)
     const deleted = await server.app.inject({
       method: 'DELETE',
       url: `/knowledge-sources/${sourceId}/documents/${doc.id}`,
       headers,
     })
     expect(deleted.statusCode).toBe(204)
-    expect(count('SELECT count(*) n FROM knowledge_chunk')).toBe(0)
-    expect(count("SELECT count(*) n FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH 'alpha'")).toBe(
-      0,
-    )
-    expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(0)
+    expect(await chunkCount()).toBe(0)
+    expect(await indexedWith('alpha')).toBe(0)
+    expect(await storedVectors()).toBe(0)
     expect(server.app.ctx.blobs.has(doc.sha256)).toBe(false)
     const again = await server.app.inject({
       method: 'GET',
@@ -193,59 +203,56 @@ describe('documents', () => {
 })
 
 describe('ingestion', () => {
-  itIngests(
-    'indexes documents of every kind with page numbers for the PDF, and reports progress',
-    async () => {
-      server = await startTestServer()
-      const headers = await server.headersFor('olga', ['operator'])
-      const sourceId = await createSource(server, headers)
-      await upload(server, headers, sourceId, await everyKind())
-      const job = await ingest(server, headers, sourceId)
-      expect(job).toMatchObject({
-        source_id: sourceId,
-        status: 'succeeded',
-        status_message: expect.stringContaining('Indexed 6 of 6 documents'),
-        progress: { documents_total: 6, documents_done: 6 },
-        chunking_strategy: 'recursive',
-      })
-      const statuses = server.app.ctx.db.$client
-        .prepare(
-          'SELECT file_name, status, page_count, chunk_count FROM knowledge_document ORDER BY created_at',
-        )
-        .all() as { file_name: string; status: string; page_count: number | null; chunk_count: number }[]
-      expect(statuses.every((row) => row.status === 'indexed' && row.chunk_count > 0)).toBe(true)
-      expect(statuses.find((row) => row.file_name === 'manual.pdf')?.page_count).toBe(3)
-      const chunks = count('SELECT count(*) n FROM knowledge_chunk')
-      expect(job.progress.chunks_written).toBe(chunks)
-      expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(chunks)
-      const pdfPages = server.app.ctx.db.$client
-        .prepare(
-          "SELECT c.page_number, c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_name = 'manual.pdf' ORDER BY c.ordinal",
-        )
-        .all() as { page_number: number; content: string }[]
-      expect(pdfPages.map((row) => row.page_number)).toEqual([1, 2, 3])
-      expect(pdfPages[1]?.content).toContain('turbine inspection')
-      const html = server.app.ctx.db.$client
-        .prepare(
-          "SELECT c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id WHERE d.file_name = 'page.html'",
-        )
-        .get() as { content: string }
-      expect(html.content).toContain('Magma & basalt')
-      expect(html.content).not.toContain('alert')
+  it('indexes documents of every kind with page numbers for the PDF, and reports progress', async () => {
+    server = await startTestServer()
+    const headers = await server.headersFor('olga', ['operator'])
+    const sourceId = await createSource(server, headers)
+    await upload(server, headers, sourceId, await everyKind())
+    const job = await ingest(server, headers, sourceId)
+    expect(job).toMatchObject({
+      source_id: sourceId,
+      status: 'succeeded',
+      status_message: expect.stringContaining('Indexed 6 of 6 documents'),
+      progress: { documents_total: 6, documents_done: 6 },
+      chunking_strategy: 'recursive',
+    })
+    const statuses = await server.rows<{
+      file_name: string
+      status: string
+      page_count: number | string | null
+      chunk_count: number | string
+    }>(sql`SELECT file_name, status, page_count, chunk_count FROM knowledge_document ORDER BY created_at`)
+    expect(statuses.every((row) => row.status === 'indexed' && Number(row.chunk_count) > 0)).toBe(true)
+    // Integer columns: numbers on SQLite, bigint text on PostgreSQL.
+    expect(Number(statuses.find((row) => row.file_name === 'manual.pdf')?.page_count)).toBe(3)
+    const chunks = await chunkCount()
+    expect(job.progress.chunks_written).toBe(chunks)
+    expect(await storedVectors()).toBe(chunks)
+    const pdfPages = await server.rows<{ page_number: number | string; content: string }>(
+      sql`SELECT c.page_number, c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
+          WHERE d.file_name = 'manual.pdf' ORDER BY c.ordinal`,
+    )
+    expect(pdfPages.map((row) => Number(row.page_number))).toEqual([1, 2, 3])
+    expect(pdfPages[1]?.content).toContain('turbine inspection')
+    const [html] = await server.rows<{ content: string }>(
+      sql`SELECT c.content FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id
+          WHERE d.file_name = 'page.html'`,
+    )
+    expect(html?.content).toContain('Magma & basalt')
+    expect(html?.content).not.toContain('alert')
 
-      const found = await server.app.inject({
-        method: 'POST',
-        url: '/retrieval/query',
-        headers,
-        payload: { query: 'turbine inspection checklist', source_ids: [sourceId] },
-      })
-      expect(found.statusCode).toBe(200)
-      expect(found.json().items[0]).toMatchObject({ document_name: 'manual.pdf', page_number: 2 })
-    },
-  )
+    const found = await server.app.inject({
+      method: 'POST',
+      url: '/retrieval/query',
+      headers,
+      payload: { query: 'turbine inspection checklist', source_ids: [sourceId] },
+    })
+    expect(found.statusCode).toBe(200)
+    expect(found.json().items[0]).toMatchObject({ document_name: 'manual.pdf', page_number: 2 })
+  })
 
-  it.skipIf(TEST_ENGINE === 'postgres').each(CHUNKING_STRATEGIES)(
-    `re-indexes with the %s strategy, replacing chunks without duplicates${TEST_ENGINE === 'postgres' ? ' (skipped on PostgreSQL: jobs does not run there yet)' : ''}`,
+  it.each(CHUNKING_STRATEGIES)(
+    're-indexes with the %s strategy, replacing chunks without duplicates',
     async (strategy) => {
       server = await startTestServer()
       const headers = await server.headersFor('olga', ['operator'])
@@ -254,55 +261,52 @@ describe('ingestion', () => {
       await ingest(server, headers, sourceId)
       const job = await ingest(server, headers, sourceId, { chunking_strategy: strategy })
       expect(job).toMatchObject({ status: 'succeeded', chunking_strategy: strategy })
-      const chunks = count('SELECT count(*) n FROM knowledge_chunk')
+      const chunks = await chunkCount()
       expect(chunks).toBe(job.progress.chunks_written)
       expect(
-        count('SELECT count(*) n FROM (SELECT DISTINCT document_id, ordinal FROM knowledge_chunk)'),
+        await storedCount(
+          sql`SELECT count(*) AS n FROM (SELECT DISTINCT document_id, ordinal FROM knowledge_chunk) d`,
+        ),
       ).toBe(chunks)
-      expect(count(`SELECT count(*) n FROM ${HASHING_VECTORS}`)).toBe(chunks)
-      expect(
-        count("SELECT count(*) n FROM knowledge_chunk_fts WHERE knowledge_chunk_fts MATCH 'saffron'"),
-      ).toBe(1)
+      expect(await storedVectors()).toBe(chunks)
+      expect(await indexedWith('saffron')).toBe(1)
     },
   )
 
-  itIngests(
-    'returns the running job (200) for a second request and refuses invalid params with 422',
-    async () => {
-      server = await startTestServer({ runJobs: false })
-      const headers = await server.headersFor('olga', ['operator'])
-      const sourceId = await createSource(server, headers)
-      const url = `/knowledge-sources/${sourceId}/ingest`
-      // No body at all means the source's defaults.
-      const first = await server.app.inject({ method: 'POST', url, headers })
-      expect(first.statusCode).toBe(202)
-      expect(first.json()).toMatchObject({ status: 'queued', progress: { documents_total: 0 } })
-      const second = await server.app.inject({
-        method: 'POST',
-        url,
-        headers,
-        payload: { chunking_strategy: 'sentence' },
-      })
-      expect(second.statusCode).toBe(200)
-      expect(second.json().id).toBe(first.json().id)
-      const bad = await server.app.inject({
-        method: 'POST',
-        url,
-        headers,
-        payload: { chunking_strategy: 'fixed_size', chunking_params: { chunk_size: 10, chunk_overlap: 10 } },
-      })
-      expect(bad.statusCode).toBe(422)
-      expect(count('SELECT count(*) n FROM ingestion_job')).toBe(1)
-      const list = await server.app.inject({
-        method: 'GET',
-        url: `/knowledge-sources/${sourceId}/ingestion-jobs`,
-        headers,
-      })
-      expect(list.json()).toMatchObject({ total: 1, items: [{ id: first.json().id }] })
-    },
-  )
+  it('returns the running job (200) for a second request and refuses invalid params with 422', async () => {
+    server = await startTestServer({ runJobs: false })
+    const headers = await server.headersFor('olga', ['operator'])
+    const sourceId = await createSource(server, headers)
+    const url = `/knowledge-sources/${sourceId}/ingest`
+    // No body at all means the source's defaults.
+    const first = await server.app.inject({ method: 'POST', url, headers })
+    expect(first.statusCode).toBe(202)
+    expect(first.json()).toMatchObject({ status: 'queued', progress: { documents_total: 0 } })
+    const second = await server.app.inject({
+      method: 'POST',
+      url,
+      headers,
+      payload: { chunking_strategy: 'sentence' },
+    })
+    expect(second.statusCode).toBe(200)
+    expect(second.json().id).toBe(first.json().id)
+    const bad = await server.app.inject({
+      method: 'POST',
+      url,
+      headers,
+      payload: { chunking_strategy: 'fixed_size', chunking_params: { chunk_size: 10, chunk_overlap: 10 } },
+    })
+    expect(bad.statusCode).toBe(422)
+    expect(await storedCount(sql`SELECT count(*) AS n FROM ingestion_job`)).toBe(1)
+    const list = await server.app.inject({
+      method: 'GET',
+      url: `/knowledge-sources/${sourceId}/ingestion-jobs`,
+      headers,
+    })
+    expect(list.json()).toMatchObject({ total: 1, items: [{ id: first.json().id }] })
+  })
 
-  itIngests('fails bad files cleanly with a message while the rest of the source is indexed', async () => {
+  it('fails bad files cleanly with a message while the rest of the source is indexed', async () => {
     server = await startTestServer()
     const headers = await server.headersFor('olga', ['operator'])
     const sourceId = await createSource(server, headers)
@@ -317,9 +321,9 @@ describe('ingestion', () => {
     const job = await ingest(server, headers, sourceId)
     expect(job.status).toBe('succeeded')
     expect(job.status_message).toContain('(3 failed)')
-    const rows = server.app.ctx.db.$client
-      .prepare('SELECT file_name, status, error_message FROM knowledge_document ORDER BY file_name')
-      .all() as { file_name: string; status: string; error_message: string | null }[]
+    const rows = await server.rows<{ file_name: string; status: string; error_message: string | null }>(
+      sql`SELECT file_name, status, error_message FROM knowledge_document ORDER BY file_name`,
+    )
     const byName = Object.fromEntries(rows.map((row) => [row.file_name, row]))
     expect(byName['good.txt']).toMatchObject({ status: 'indexed', error_message: null })
     expect(byName['locked.pdf']).toMatchObject({

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../auth'
-import { requireChangeableAgentSync } from '../conversation'
+import { requireChangeableAgent } from '../conversation'
 import type { EngineDb } from '../platform/db'
 import { type PageQuery, toPage } from '../platform/http'
 import { type KnowledgeStores, readableSource } from './access'
@@ -14,7 +14,7 @@ export function ensureMounted(tx: EngineDb, agentId: string, sourceId: string): 
 }
 
 export function createMountsService(stores: KnowledgeStores) {
-  const { db, database } = stores
+  const { database } = stores
   const view = async (agentId: string, sourceId: string): Promise<MountDto> => {
     const found = (await listMounts(database.reader, agentId)).find((mount) => mount.sourceId === sourceId)
     if (!found) throw KnowledgeErrors.MOUNT_NOT_FOUND()
@@ -24,7 +24,7 @@ export function createMountsService(stores: KnowledgeStores) {
   return {
     /** Changes the agent, so it needs `agent.change` (a buyer of the agent may not); the source is only read. */
     async create(caller: AuthUser, agentId: string, body: CreateMountBody): Promise<MountDto> {
-      requireChangeableAgentSync(db, caller, agentId)
+      await requireChangeableAgent(database.reader, caller, agentId)
       await readableSource(stores, caller, body.source_id)
       await database.transact(async (tx) => {
         if (await findMount(tx, agentId, body.source_id)) throw KnowledgeErrors.ALREADY_MOUNTED()
@@ -43,14 +43,14 @@ export function createMountsService(stores: KnowledgeStores) {
      * on is its maker's, like its prompt: listed to whoever may change the agent, not to a buyer who uses it.
      */
     async list(caller: AuthUser, agentId: string, query: PageQuery) {
-      requireChangeableAgentSync(db, caller, agentId)
+      await requireChangeableAgent(database.reader, caller, agentId)
       const all = (await listMounts(database.reader, agentId)).map(presentMountedSource)
       const start = (query.page - 1) * query.size
       return toPage(all.slice(start, start + query.size), all.length, query)
     },
 
     async delete(caller: AuthUser, agentId: string, sourceId: string): Promise<void> {
-      requireChangeableAgentSync(db, caller, agentId)
+      await requireChangeableAgent(database.reader, caller, agentId)
       const deleted = await database.transact((tx) => deleteMount(tx, agentId, sourceId))
       if (!deleted) throw KnowledgeErrors.MOUNT_NOT_FOUND()
     },

@@ -1,16 +1,22 @@
 import { rmSync } from 'node:fs'
-import { afterEach, describe, expect } from 'vitest'
-import { itNeedsConverted } from '../../test/helpers/engine'
+import { type SQL, sql } from 'drizzle-orm'
+import { afterEach, describe, expect, it } from 'vitest'
+import { convertedDomainsDatabase, itTakesOrphanedJobs, TEST_ENGINE } from '../../test/helpers/engine'
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../test/helpers/fake-embeddings'
 import { createSource, ingest, upload, waitForEmbedding } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import type { Database } from '../platform/db'
 import { vectorTableOf } from './chunk-index.repository'
 
 let server: TestServer | undefined
 let embeddings: FakeEmbeddings
+/** The converted domains' database on PostgreSQL, kept across a restart as the data directory is. */
+let database: Database | undefined
 afterEach(async () => {
   await server?.close()
   server = undefined
+  await database?.close()
+  database = undefined
   await embeddings?.close()
 })
 
@@ -19,7 +25,13 @@ const DOCUMENTS = Array.from({ length: 40 }, (_, i) => ({
   name: `note-${i}.txt`,
   data: Buffer.from(`Harbour log entry marker${i}: the lantern keeper counted ${i} ships.`),
 }))
-const LETTERS_VECTORS = vectorTableOf('openai:letters:8')
+/** The letters embedder's stored vectors: its vec0 table on SQLite, its rows of the vector table on PostgreSQL. */
+const LETTERS_VECTORS: SQL =
+  TEST_ENGINE === 'sqlite'
+    ? sql`SELECT count(*) AS n FROM ${sql.identifier(vectorTableOf('openai:letters:8'))}`
+    : sql`SELECT count(*) AS n FROM knowledge_chunk_vector WHERE embedding_key = 'openai:letters:8'`
+const storedVectors = async (api: TestServer) =>
+  Number((await api.rows<{ n: number | string }>(LETTERS_VECTORS))[0]?.n)
 const isChunkText = (text: string) => text.startsWith('Harbour log entry')
 /** The embedding job's requests are held; a query's embedding (or a dimension probe) goes through. */
 const isDocumentBatch = (texts: string[]) => texts.some(isChunkText)
@@ -31,8 +43,10 @@ async function uploadAll(api: TestServer, headers: Record<string, string>, sourc
 }
 
 async function startWithSlowEmbedder(dataDir?: string) {
+  database ??= await convertedDomainsDatabase()
   server = await startTestServer({
     ...(dataDir ? { dataDir } : {}),
+    convertedDomainsOn: database,
     openAiBaseUrl: embeddings.url,
     embeddingModel: 'letters',
   })
@@ -56,46 +70,40 @@ async function startWithSlowEmbedder(dataDir?: string) {
 }
 
 describe('progressive indexing', () => {
-  itNeedsConverted('jobs')(
-    'makes documents searchable by BM25 before their vectors exist, then fills the vectors in with progress',
-    async () => {
-      embeddings = await startFakeEmbeddings()
-      embeddings.hold(isDocumentBatch)
-      const api = await startWithSlowEmbedder()
-      const live = server as TestServer
-      const sourceId = await createSource(live, api.headers)
-      await uploadAll(live, api.headers, sourceId)
-      expect((await ingest(live, api.headers, sourceId)).status).toBe('succeeded')
+  it('makes documents searchable by BM25 before their vectors exist, then fills the vectors in with progress', async () => {
+    embeddings = await startFakeEmbeddings()
+    embeddings.hold(isDocumentBatch)
+    const api = await startWithSlowEmbedder()
+    const live = server as TestServer
+    const sourceId = await createSource(live, api.headers)
+    await uploadAll(live, api.headers, sourceId)
+    expect((await ingest(live, api.headers, sourceId)).status).toBe('succeeded')
 
-      // Parsed and BM25-indexed; not one vector yet (the embedding server holds every request).
-      await embeddings.waiting(1)
-      expect(await api.progress(sourceId)).toEqual({ embedded: 0, total: 40 })
-      const [hit] = await api.query(sourceId, 'marker17 lantern')
-      expect(hit).toMatchObject({ document_name: 'note-17.txt', bm25_rank: 1, vector_rank: null })
+    // Parsed and BM25-indexed; not one vector yet (the embedding server holds every request).
+    await embeddings.waiting(1)
+    expect(await api.progress(sourceId)).toEqual({ embedded: 0, total: 40 })
+    const [hit] = await api.query(sourceId, 'marker17 lantern')
+    expect(hit).toMatchObject({ document_name: 'note-17.txt', bm25_rank: 1, vector_rank: null })
 
-      const seen: number[] = []
-      embeddings.release()
-      for (;;) {
-        const { embedded, total } = await api.progress(sourceId)
-        seen.push(embedded)
-        if (embedded === total) break
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-      await waitForEmbedding(live, sourceId)
-      expect(seen.every((value, i) => i === 0 || value >= (seen[i - 1] as number))).toBe(true)
-      expect(seen.at(-1)).toBe(40)
-      expect(live.app.ctx.db.$client.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({
-        n: 40,
-      })
-      // Hybrid now has both halves for the same hit.
-      const [after] = await api.query(sourceId, 'marker17 lantern')
-      expect(after?.document_name).toBe('note-17.txt')
-      expect(after?.vector_rank).not.toBeNull()
-    },
-    120_000,
-  )
+    const seen: number[] = []
+    embeddings.release()
+    for (;;) {
+      const { embedded, total } = await api.progress(sourceId)
+      seen.push(embedded)
+      if (embedded === total) break
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await waitForEmbedding(live, sourceId)
+    expect(seen.every((value, i) => i === 0 || value >= (seen[i - 1] as number))).toBe(true)
+    expect(seen.at(-1)).toBe(40)
+    expect(await storedVectors(live)).toBe(40)
+    // Hybrid now has both halves for the same hit.
+    const [after] = await api.query(sourceId, 'marker17 lantern')
+    expect(after?.document_name).toBe('note-17.txt')
+    expect(after?.vector_rank).not.toBeNull()
+  }, 120_000)
 
-  itNeedsConverted('jobs')(
+  itTakesOrphanedJobs(
     'resumes an embedding job interrupted by a shutdown without embedding any chunk twice',
     async () => {
       embeddings = await startFakeEmbeddings()
@@ -123,9 +131,11 @@ describe('progressive indexing', () => {
       const second = server as unknown as TestServer
       await waitForEmbedding(second, sourceId)
       expect(await api.progress(sourceId)).toEqual({ embedded: 40, total: 40 })
-      const db = second.app.ctx.db.$client
-      expect(db.prepare(`SELECT count(*) n FROM ${LETTERS_VECTORS}`).get()).toEqual({ n: 40 })
-      expect(db.prepare("SELECT status, attempts FROM job WHERE type = 'knowledge.embed'").all()).toEqual([
+      expect(await storedVectors(second)).toBe(40)
+      const jobs = await second.rows<{ status: string; attempts: number | string }>(
+        sql`SELECT status, attempts FROM job WHERE type = 'knowledge.embed'`,
+      )
+      expect(jobs.map((job) => ({ ...job, attempts: Number(job.attempts) }))).toEqual([
         { status: 'succeeded', attempts: 2 },
       ])
       // The texts embedded before the stop were not sent again after it.

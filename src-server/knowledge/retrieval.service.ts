@@ -8,7 +8,7 @@ import {
   USE_LITE_MODEL,
 } from '../ai'
 import type { AuthUser } from '../auth'
-import { type RetrievedChunk as CitedChunk, requireChangeableAgentSync } from '../conversation'
+import { type RetrievedChunk as CitedChunk, requireChangeableAgent } from '../conversation'
 import type { WorkerPool } from '../platform/jobs'
 import { type KnowledgeStores, readableSource, refundedSources } from './access'
 import {
@@ -264,7 +264,7 @@ export function createRetrievalService(
       let sources: ScopedSource[]
       if (body.agent_id) {
         // Searching an agent's sources at will reads them past what its answers cite: its maker's, not a buyer's.
-        requireChangeableAgentSync(stores.db, caller, body.agent_id)
+        await requireChangeableAgent(stores.database.reader, caller, body.agent_id)
         sources = await activeMounts(body.agent_id)
         if (body.source_ids) {
           const wanted = new Set(body.source_ids)

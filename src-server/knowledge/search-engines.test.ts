@@ -17,7 +17,7 @@ import {
 } from '../../test/helpers/postgres'
 import { BUILTIN_EMBEDDING_DIM, BUILTIN_EMBEDDING_MODEL, builtinEmbed } from '../ai'
 import type { AuthUser } from '../auth'
-import { type Database, type Db, runSql } from '../platform/db'
+import { type Database, runSql } from '../platform/db'
 import { WorkerPool } from '../platform/jobs'
 import { searchBm25, searchVectors } from './chunk-index.repository'
 import { createRetrievalService } from './retrieval.service'
@@ -77,14 +77,12 @@ describe.skipIf(unavailable)(
   () => {
     let cluster: PostgresCluster
     let opened: SearchEngines
-    let writer: Db
     let workers: WorkerPool
     let engines: Engine[]
 
     beforeAll(async () => {
       cluster = await startPostgres()
       opened = await openSearchEngines(cluster, 'search')
-      writer = opened.writer
       workers = new WorkerPool()
       engines = [
         await engineWithCorpus('SQLite', opened.sqlite),
@@ -152,10 +150,12 @@ describe.skipIf(unavailable)(
     it('answers each unambiguous question with the same top hits through hybrid retrieval', async () => {
       const answers = await onBoth(async (engine) => {
         const retrieval = createRetrievalService(
-          { db: writer, database: engine.database },
+          { database: engine.database },
           builtinEmbedder(workers),
           workers,
-          { warn: () => {} } as never,
+          {
+            warn: () => {},
+          } as never,
         )
         const caller: AuthUser = {
           id: engine.corpus.ownerId,

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { TEST_ENGINE } from '../../test/helpers/engine'
 import { callAs, createListing, publish, publishedListing, userIdOf } from '../../test/helpers/marketplace'
 import { rewindMigrations } from '../../test/helpers/migrations'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -89,21 +91,20 @@ describe('a page of a search', () => {
 
 describe('the total of a page without a keyword', () => {
   /** Each status, asset type and pricing model's number of listings, as kept and as counted from the listings. */
-  function keptAndCounted(db: TestServer['app']['ctx']['db']) {
-    const groups = (table: string, n: string) =>
-      db.$client
-        .prepare(
-          `SELECT status, asset_type, pricing_model, ${n} AS n FROM ${table}
-           GROUP BY status, asset_type, pricing_model HAVING ${n} > 0 ORDER BY 1, 2, 3`,
+  async function keptAndCounted(api: TestServer) {
+    const groups = async (table: string, n: string) =>
+      (
+        await api.rows<{ n: number | string }>(
+          sql`SELECT status, asset_type, pricing_model, ${sql.raw(n)} AS n FROM ${sql.identifier(table)}
+           GROUP BY status, asset_type, pricing_model HAVING ${sql.raw(n)} > 0 ORDER BY 1, 2, 3`,
         )
-        .all()
-    return { kept: groups('listing_count', 'sum(n)'), counted: groups('listing', 'count(*)') }
+      ).map((row) => ({ ...row, n: Number(row.n) }))
+    return { kept: await groups('listing_count', 'sum(n)'), counted: await groups('listing', 'count(*)') }
   }
 
   it('stays the number of listings through creation, publication, edits, suspension and removal', async () => {
     const own = await startTestServer()
     try {
-      const db = own.app.ctx.db
       const total = async (query: string) =>
         (await callAs(own, 'GET', `/api/marketplace/listings?${query}`, 'ann')).json().total
       const free = await createListing(own, 'sam', { pricing_model: 'free', base_price: 0 })
@@ -135,7 +136,7 @@ describe('the total of a page without a keyword', () => {
       expect(await total('')).toBe(1)
       // Moderation's page of every status sums them all.
       expect((await callAs(own, 'GET', '/api/admin/listings', 'admin')).json().total).toBe(2)
-      const { kept, counted } = keptAndCounted(db)
+      const { kept, counted } = await keptAndCounted(own)
       expect(kept).toEqual(counted)
       expect(counted).toEqual([
         { status: 'published', asset_type: 'agent', pricing_model: 'one_time', n: 1 },
@@ -146,26 +147,30 @@ describe('the total of a page without a keyword', () => {
     }
   })
 
-  it('is counted from the listings when the migration comes to a database that already has some', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-listing-counts-'))
-    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }))
-    let own = await startTestServer({ dataDir })
-    await publishedListing(own, 'sam')
-    await publishedListing(own, 'sam', { pricing_model: 'free', base_price: 0 })
-    await createListing(own, 'bob')
-    // As a release before 0008 left it: listings, no counts, 0008 not applied.
-    rewindMigrations(own.app.ctx.db.$client, 8)
-    own.app.ctx.db.$client.exec(`DROP TABLE listing_count; DROP TRIGGER listing_count_after_insert;
+  // SQLite's migration 0008 over an older file; PostgreSQL's schema starts with the counts.
+  it.skipIf(TEST_ENGINE === 'postgres')(
+    'is counted from the listings when the migration comes to a database that already has some',
+    async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-listing-counts-'))
+      onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }))
+      let own = await startTestServer({ dataDir })
+      await publishedListing(own, 'sam')
+      await publishedListing(own, 'sam', { pricing_model: 'free', base_price: 0 })
+      await createListing(own, 'bob')
+      // As a release before 0008 left it: listings, no counts, 0008 not applied.
+      rewindMigrations(own.app.ctx.db.$client, 8)
+      own.app.ctx.db.$client.exec(`DROP TABLE listing_count; DROP TRIGGER listing_count_after_insert;
       DROP TRIGGER listing_count_after_update; DROP TRIGGER listing_count_after_delete;`)
-    await own.close()
-    own = await startTestServer({ dataDir })
-    try {
-      const { kept, counted } = keptAndCounted(own.app.ctx.db)
-      expect(kept).toEqual(counted)
-      expect(counted).toHaveLength(3)
-      expect((await callAs(own, 'GET', '/api/marketplace/listings', 'ann')).json().total).toBe(2)
-    } finally {
       await own.close()
-    }
-  })
+      own = await startTestServer({ dataDir })
+      try {
+        const { kept, counted } = await keptAndCounted(own)
+        expect(kept).toEqual(counted)
+        expect(counted).toHaveLength(3)
+        expect((await callAs(own, 'GET', '/api/marketplace/listings', 'ann')).json().total).toBe(2)
+      } finally {
+        await own.close()
+      }
+    },
+  )
 })

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted, storedJson } from '../../test/helpers/engine'
+import { storedJson } from '../../test/helpers/engine'
 import { leakyToolServer, testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createToolRuntime } from './tool-runtime'
@@ -392,33 +392,30 @@ describe('nothing a tool server returns carries its secret', () => {
     expectNoSecret(listed.text)
   })
 
-  itNeedsConverted('conversation')(
-    'masks what a model is offered the same way, leaving out the tool whose name holds the secret',
-    async () => {
-      const leakyId = await leakyServer()
-      const agent = await call('POST', '/agents', await operator(), { name: 'Leaky tools' })
-      expect(agent.status, agent.text).toBe(201)
-      const mounted = await call('POST', `/agents/${agent.json.id}/mcp-mounts`, await operator(), {
-        mcp_server_id: leakyId,
-      })
-      expect(mounted.status, mounted.text).toBe(201)
-      const turn = await createToolRuntime(server.app.ctx).startTurn({
-        agentId: agent.json.id,
-        sessionId: 'leaky-session',
-      })
-      expect(turn.tools.map((tool) => tool.function.name)).toEqual([
-        'leaky__plain',
-        'leaky__base64',
-        'leaky__base64url',
-        'leaky__basic',
-        'leaky__url',
-        'leaky__json',
-        'leaky__hex',
-      ])
-      expectNoSecret(JSON.stringify(turn.tools))
-      expect(turn.tools[0]?.function.parameters).toMatchObject({
-        properties: { key: { type: 'string', description: 'defaults to ***', default: '***' } },
-      })
-    },
-  )
+  it('masks what a model is offered the same way, leaving out the tool whose name holds the secret', async () => {
+    const leakyId = await leakyServer()
+    const agent = await call('POST', '/agents', await operator(), { name: 'Leaky tools' })
+    expect(agent.status, agent.text).toBe(201)
+    const mounted = await call('POST', `/agents/${agent.json.id}/mcp-mounts`, await operator(), {
+      mcp_server_id: leakyId,
+    })
+    expect(mounted.status, mounted.text).toBe(201)
+    const turn = await createToolRuntime(server.app.ctx).startTurn({
+      agentId: agent.json.id,
+      sessionId: 'leaky-session',
+    })
+    expect(turn.tools.map((tool) => tool.function.name)).toEqual([
+      'leaky__plain',
+      'leaky__base64',
+      'leaky__base64url',
+      'leaky__basic',
+      'leaky__url',
+      'leaky__json',
+      'leaky__hex',
+    ])
+    expectNoSecret(JSON.stringify(turn.tools))
+    expect(turn.tools[0]?.function.parameters).toMatchObject({
+      properties: { key: { type: 'string', description: 'defaults to ***', default: '***' } },
+    })
+  })
 })

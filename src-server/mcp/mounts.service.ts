@@ -1,5 +1,5 @@
 import type { AuthUser } from '../auth'
-import { findAgentOwnerIdSync, requireChangeableAgentSync, sessionExistsSync } from '../conversation'
+import { findAgentOwnerId, requireChangeableAgent, sessionExists } from '../conversation'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
@@ -46,8 +46,8 @@ const DEFAULT_POLICY: McpMountPolicy = {
   timeout_ms: null,
 }
 
-function requireAgent(ctx: AppContext, agentId: string): void {
-  if (findAgentOwnerIdSync(ctx.db, agentId) === null)
+async function requireAgent(ctx: AppContext, agentId: string): Promise<void> {
+  if ((await findAgentOwnerId(ctx.database.reader, agentId)) === null)
     throw CommonErrors.AGENT_NOT_FOUND({ agent_id: agentId })
 }
 
@@ -74,7 +74,7 @@ function presentCall(row: repo.McpCallRow): McpCallView {
 export function createMountService(ctx: AppContext) {
   return {
     async create(user: AuthUser, agentId: string, body: CreateMcpMountBody): Promise<McpMountView> {
-      requireChangeableAgentSync(ctx.db, user, agentId)
+      await requireChangeableAgent(ctx.database.reader, user, agentId)
       return ctx.database.transact(async (tx) => {
         if (!(await repo.findServer(tx, body.mcp_server_id, { forUpdate: true })))
           throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: body.mcp_server_id })
@@ -90,7 +90,7 @@ export function createMountService(ctx: AppContext) {
     },
 
     async list(agentId: string, query: PageQuery) {
-      requireAgent(ctx, agentId)
+      await requireAgent(ctx, agentId)
       const { rows, total } = await repo.listMounts(ctx.database.reader, agentId, pageWindow(query))
       return toPage(rows.map(presentMount), total, query)
     },
@@ -101,7 +101,7 @@ export function createMountService(ctx: AppContext) {
       mountId: string,
       body: UpdateMcpMountBody,
     ): Promise<McpMountView> {
-      requireChangeableAgentSync(ctx.db, user, agentId)
+      await requireChangeableAgent(ctx.database.reader, user, agentId)
       return ctx.database.transact(async (tx) => {
         const before = await repo.findMount(tx, agentId, mountId, { forUpdate: true })
         if (!before) throw McpErrors.MCP_MOUNT_NOT_FOUND({ agent_id: agentId, mount_id: mountId })
@@ -114,15 +114,15 @@ export function createMountService(ctx: AppContext) {
     },
 
     async remove(user: AuthUser, agentId: string, mountId: string): Promise<void> {
-      requireChangeableAgentSync(ctx.db, user, agentId)
+      await requireChangeableAgent(ctx.database.reader, user, agentId)
       const removed = await ctx.database.transact((tx) => repo.deleteMount(tx, agentId, mountId))
       if (!removed) throw McpErrors.MCP_MOUNT_NOT_FOUND({ agent_id: agentId, mount_id: mountId })
     },
 
     /** The tool-call audit of a session or an agent. */
     async listCalls(filter: { sessionId?: string; agentId?: string }, query: McpCallQuery) {
-      if (filter.agentId) requireAgent(ctx, filter.agentId)
-      if (filter.sessionId && !sessionExistsSync(ctx.db, filter.sessionId))
+      if (filter.agentId) await requireAgent(ctx, filter.agentId)
+      if (filter.sessionId && !(await sessionExists(ctx.database.reader, filter.sessionId)))
         throw CommonErrors.SESSION_NOT_FOUND({ session_id: filter.sessionId })
       const { rows, total } = await repo.listCalls(
         ctx.database.reader,

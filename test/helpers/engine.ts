@@ -37,6 +37,19 @@ export function itNeedsConverted(domain: string) {
     it.skip(`${title} (skipped on PostgreSQL: ${domain} does not run there yet)`, test, timeout)
 }
 
+/**
+ * `it` for a test of a restart that takes the jobs left running at once: SQLite's (one server owns its file). On
+ * PostgreSQL only an expired lease frees a job, which job-runner.postgres.test.ts covers by killing a runner.
+ */
+export function itTakesOrphanedJobs(title: string, test: () => Promise<void>, timeout?: number) {
+  if (TEST_ENGINE === 'sqlite') return it(title, test, timeout)
+  return it.skip(
+    `${title} (skipped on PostgreSQL: a restart does not take running jobs there)`,
+    test,
+    timeout,
+  )
+}
+
 /** A JSON column as a raw query reads it: JSON text on SQLite, already parsed (jsonb) on PostgreSQL. */
 export function storedJson<T = unknown>(value: unknown): T {
   return (typeof value === 'string' && TEST_ENGINE === 'sqlite' ? JSON.parse(value) : value) as T

@@ -15,7 +15,6 @@ import { findAppRoot } from '../../src-server/platform/config'
 import {
   applyMigrations,
   type Database,
-  type Db,
   engineTables,
   openDatabase,
   openPostgresEngine,
@@ -113,8 +112,6 @@ export async function loadKnowledgeCorpus(
 export interface SearchEngines {
   sqlite: Database
   postgres: Database
-  /** SQLite's writer connection, for the services that still take it. */
-  writer: Db
   close(): Promise<void>
 }
 
@@ -133,7 +130,6 @@ export async function openSearchEngines(cluster: PostgresCluster, name: string):
   return {
     sqlite,
     postgres,
-    writer,
     async close() {
       await sqlite.close()
       await postgres.close()

@@ -111,6 +111,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     return { authorization: `Bearer ${token}` }
   }
 
+  let closing: Promise<void> | undefined
   return {
     app,
     dataDir,
@@ -127,10 +128,14 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
       if (!address || typeof address === 'string') throw new Error('no address')
       return `http://127.0.0.1:${address.port}`
     },
-    async close() {
-      await app.close()
-      if (database !== options.convertedDomainsOn) await database?.close()
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
+    // Once: a file's `afterEach` closes its last server again after tests that start none.
+    close() {
+      closing ??= (async () => {
+        await app.close()
+        if (database !== options.convertedDomainsOn) await database?.close()
+        if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
+      })()
+      return closing
     },
   }
 }
