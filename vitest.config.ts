@@ -44,6 +44,8 @@ const postgresTests = [
   'src-server/auth/password-change.test.ts',
   'src-server/auth/revocation.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
+  'src-server/document-recognition/document-recognition.overview.test.ts',
+  'src-server/document-recognition/document-recognition.queue-counts.test.ts',
   'src-server/evaluation/datasets.test.ts',
   'src-server/evaluation/evaluation-runs.test.ts',
   'src-server/conversation/agents.test.ts',
