@@ -47,6 +47,7 @@ const postgresTests = [
   'src-server/document-recognition/document-recognition.approve-export.test.ts',
   'src-server/document-recognition/document-recognition.grant.test.ts',
   'src-server/document-recognition/document-recognition.learning.test.ts',
+  'src-server/document-recognition/document-recognition.llm.test.ts',
   'src-server/document-recognition/document-recognition.overview.test.ts',
   'src-server/document-recognition/document-recognition.queue-counts.test.ts',
   'src-server/document-recognition/document-recognition.review.test.ts',
