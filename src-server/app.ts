@@ -63,7 +63,6 @@ import {
   sqliteEngine,
   sqliteFileIn,
   startCheckpointer,
-  unconvertedOnSqlite,
 } from './platform/db'
 import { errorHandling } from './platform/errors'
 import { createEventBus } from './platform/events'
@@ -328,7 +327,7 @@ async function buildApp(
     assetOwners: {
       agent: (id) => findAgentOwnerId(database.reader, id),
       knowledge_source: (id) => findKnowledgeSourceOwnerId(database.reader, id),
-      document_agent: (id) => findRuntimeAgentOwnerId(db, id),
+      document_agent: (id) => findRuntimeAgentOwnerId(database.reader, id),
     },
   })
   await app.register(mcpRoutes, { ctx })
@@ -338,7 +337,7 @@ async function buildApp(
     models,
     providerUsers: async (tx, id) => ({
       agents: await findAgentsUsingProvider(tx, id),
-      runtime_agents: findRuntimeAgentsUsingProvider(unconvertedOnSqlite(tx, 'document recognition'), id),
+      runtime_agents: await findRuntimeAgentsUsingProvider(tx, id),
     }),
   })
   const chat = createChatOrchestrator(ctx, {

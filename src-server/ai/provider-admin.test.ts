@@ -1,7 +1,6 @@
 import { createServer } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -37,8 +36,6 @@ const putProviders = async (payload: Record<string, unknown>) =>
 const storedProviders = () => server.rows(sql`SELECT id, base_url FROM model_provider ORDER BY id`)
 const auditCount = async (action: string) =>
   (await server.rows(sql`SELECT id FROM admin_audit_log WHERE action = ${action}`)).length
-/** Deleting a provider reads, in its transaction, the agents that name it. */
-const itDeleting = itNeedsConverted('conversation and document recognition (the agents naming a provider)')
 
 describe('model providers are tried before they are saved', () => {
   it('refuses a provider nothing answers at with 422 PROVIDER_UNREACHABLE and stores nothing', async () => {
@@ -167,7 +164,7 @@ describe('deleting a provider', () => {
       headers: await server.adminHeaders(),
     })
 
-  itDeleting('deletes a provider nothing uses, audited, and it leaves the catalogue', async () => {
+  it('deletes a provider nothing uses, audited, and it leaves the catalogue', async () => {
     await putProviders({ providers: [{ id: 'spare', base_url: fake.baseUrl, models: ['m1'] }] })
     const response = await remove('spare')
     expect(response.statusCode).toBe(204)
@@ -182,39 +179,36 @@ describe('deleting a provider', () => {
     expect((await remove('spare')).statusCode).toBe(404)
   })
 
-  itDeleting(
-    'refuses with 409 while an agent or the platform default uses it, naming them, and deletes nothing',
-    async () => {
-      await putProviders({
-        providers: [{ id: 'used', base_url: fake.baseUrl, models: ['m1'] }],
-        defaults: { model_provider: 'used', model_name: 'm1', model_temperature: 0.2 },
-      })
-      const asDefault = await remove('used')
-      expect(asDefault.statusCode).toBe(409)
-      expect(asDefault.json().error).toMatchObject({ code: 'PROVIDER_IN_USE', details: { is_default: true } })
-      expect(asDefault.json().error.message).toContain('the platform default model')
+  it('refuses with 409 while an agent or the platform default uses it, naming them, and deletes nothing', async () => {
+    await putProviders({
+      providers: [{ id: 'used', base_url: fake.baseUrl, models: ['m1'] }],
+      defaults: { model_provider: 'used', model_name: 'm1', model_temperature: 0.2 },
+    })
+    const asDefault = await remove('used')
+    expect(asDefault.statusCode).toBe(409)
+    expect(asDefault.json().error).toMatchObject({ code: 'PROVIDER_IN_USE', details: { is_default: true } })
+    expect(asDefault.json().error.message).toContain('the platform default model')
 
-      await putProviders({
-        providers: [{ id: 'used', base_url: fake.baseUrl, models: ['m1'] }],
-        defaults: { model_provider: 'builtin', model_name: 'extractive', model_temperature: 0.2 },
-      })
-      const agent = await server.app.inject({
-        method: 'POST',
-        url: '/agents',
-        headers: await server.headersFor('otto', ['operator']),
-        payload: { name: 'Helpdesk', model_provider: 'used', model_name: 'm1' },
-      })
-      expect(agent.statusCode).toBe(201)
-      const byAgent = await remove('used')
-      expect(byAgent.statusCode).toBe(409)
-      expect(byAgent.json().error.details.agents).toEqual([{ id: agent.json().id, name: 'Helpdesk' }])
-      expect(byAgent.json().error.message).toContain('agent "Helpdesk"')
-      expect(await storedProviders()).toEqual([{ id: 'used', base_url: fake.baseUrl }])
-      expect(await auditCount('model_provider.delete')).toBe(0)
-    },
-  )
+    await putProviders({
+      providers: [{ id: 'used', base_url: fake.baseUrl, models: ['m1'] }],
+      defaults: { model_provider: 'builtin', model_name: 'extractive', model_temperature: 0.2 },
+    })
+    const agent = await server.app.inject({
+      method: 'POST',
+      url: '/agents',
+      headers: await server.headersFor('otto', ['operator']),
+      payload: { name: 'Helpdesk', model_provider: 'used', model_name: 'm1' },
+    })
+    expect(agent.statusCode).toBe(201)
+    const byAgent = await remove('used')
+    expect(byAgent.statusCode).toBe(409)
+    expect(byAgent.json().error.details.agents).toEqual([{ id: agent.json().id, name: 'Helpdesk' }])
+    expect(byAgent.json().error.message).toContain('agent "Helpdesk"')
+    expect(await storedProviders()).toEqual([{ id: 'used', base_url: fake.baseUrl }])
+    expect(await auditCount('model_provider.delete')).toBe(0)
+  })
 
-  itDeleting('refuses while the version of a recognition agent names it as its model', async () => {
+  it('refuses while the version of a recognition agent names it as its model', async () => {
     await putProviders({ providers: [{ id: 'reader', base_url: fake.baseUrl, models: ['m1'] }] })
     const admin = await server.adminHeaders()
     const agents = (

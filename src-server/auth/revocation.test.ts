@@ -11,7 +11,6 @@ import {
 } from '../../test/helpers/conversation'
 import { shippedAgentId, upload } from '../../test/helpers/document-recognition/api'
 import { invoicePdf } from '../../test/helpers/document-recognition/invoice-documents'
-import { itNeedsConverted } from '../../test/helpers/engine'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import type { TestServer } from '../../test/helpers/server'
 
@@ -176,51 +175,48 @@ describe('revoked callers lose their event streams', () => {
       .toBe(1)
   })
 
-  itNeedsConverted('document recognition')(
-    'ends a demoted reviewer’s run feed, which then sends nothing more',
-    async () => {
-      const rita = await server.headersFor('rita', ['reviewer'])
-      const invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
-      const admin = await server.adminHeaders()
-      const response = await fetch(`${base}/document-recognition/runs/events`, { headers: rita })
-      expect(response.status).toBe(200)
-      const seen: SseEvent[] = []
-      let runsAfterRevocation = 0
-      const parser = createParser({
-        onEvent: (message) => {
-          const event = JSON.parse(message.data) as SseEvent
-          if (seen.some((earlier) => earlier.type === 'error') && event.type === 'run') runsAfterRevocation++
-          seen.push(event)
-        },
-      })
-      const ended = (async () => {
-        const reader = (response.body as ReadableStream<Uint8Array>)
-          .pipeThrough(new TextDecoderStream())
-          .getReader()
-        for (;;) {
-          const { value, done } = await reader.read()
-          if (done) return
-          parser.feed(value)
-        }
-      })()
-      const pdf = await invoicePdf()
-      const file = { name: 'invoice.pdf', type: 'application/pdf', bytes: pdf }
-      expect((await upload(server, admin, invoiceAgent, file)).statusCode).toBe(202)
-      // The feed is live: the queued run reaches it.
-      for (let i = 0; i < 100 && !seen.some((event) => event.type === 'run'); i++)
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(seen.some((event) => event.type === 'run')).toBe(true)
+  it('ends a demoted reviewer’s run feed, which then sends nothing more', async () => {
+    const rita = await server.headersFor('rita', ['reviewer'])
+    const invoiceAgent = await shippedAgentId(server, 'Invoice extractor')
+    const admin = await server.adminHeaders()
+    const response = await fetch(`${base}/document-recognition/runs/events`, { headers: rita })
+    expect(response.status).toBe(200)
+    const seen: SseEvent[] = []
+    let runsAfterRevocation = 0
+    const parser = createParser({
+      onEvent: (message) => {
+        const event = JSON.parse(message.data) as SseEvent
+        if (seen.some((earlier) => earlier.type === 'error') && event.type === 'run') runsAfterRevocation++
+        seen.push(event)
+      },
+    })
+    const ended = (async () => {
+      const reader = (response.body as ReadableStream<Uint8Array>)
+        .pipeThrough(new TextDecoderStream())
+        .getReader()
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) return
+        parser.feed(value)
+      }
+    })()
+    const pdf = await invoicePdf()
+    const file = { name: 'invoice.pdf', type: 'application/pdf', bytes: pdf }
+    expect((await upload(server, admin, invoiceAgent, file)).statusCode).toBe(202)
+    // The feed is live: the queued run reaches it.
+    for (let i = 0; i < 100 && !seen.some((event) => event.type === 'run'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(seen.some((event) => event.type === 'run')).toBe(true)
 
-      await changeUser(rita, { roles: ['user'] })
-      await ended
-      expect(seen.at(-1)).toEqual({
-        type: 'error',
-        code: 'FORBIDDEN',
-        content: 'Your access to this was withdrawn.',
-      })
-      // Another run moves after the revocation; the ended feed carried none of it.
-      expect((await upload(server, admin, invoiceAgent, file)).statusCode).toBe(202)
-      expect(runsAfterRevocation).toBe(0)
-    },
-  )
+    await changeUser(rita, { roles: ['user'] })
+    await ended
+    expect(seen.at(-1)).toEqual({
+      type: 'error',
+      code: 'FORBIDDEN',
+      content: 'Your access to this was withdrawn.',
+    })
+    // Another run moves after the revocation; the ended feed carried none of it.
+    expect((await upload(server, admin, invoiceAgent, file)).statusCode).toBe(202)
+    expect(runsAfterRevocation).toBe(0)
+  })
 })

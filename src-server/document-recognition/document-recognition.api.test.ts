@@ -9,6 +9,7 @@ import {
 import { scannedPdf } from '../../test/helpers/document-recognition/torture-set'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
+import { engineTables } from '../platform/db'
 import { documentFieldReview, documentRecognitionAgent } from './document-recognition.tables'
 import { agentRun, runtimeAgent } from './runs/runs.tables'
 
@@ -25,7 +26,24 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const runCount = () => server.app.ctx.db.select().from(agentRun).all().length
+/** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
+const tables = engineTables({
+  adminAuditLog,
+  agentRun,
+  documentFieldReview,
+  documentRecognitionAgent,
+  runtimeAgent,
+})
+const db = () => server.app.ctx.database.reader
+const t = () => tables(db())
+const runCount = async () => (await db().select().from(t().agentRun)).length
+const registryEntry = async (agentId: string) =>
+  (
+    await db()
+      .select()
+      .from(t().documentRecognitionAgent)
+      .where(eq(t().documentRecognitionAgent.agentId, agentId))
+  )[0]
 const inject = (
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
@@ -35,10 +53,10 @@ const inject = (
 
 describe('shipped definitions', () => {
   it('installs the invoice and receipt extractors once, published and registered', async () => {
-    const agents = server.app.ctx.db.select().from(runtimeAgent).all()
+    const agents = await db().select().from(t().runtimeAgent)
     expect(agents.map((a) => a.definitionKey).sort()).toEqual(['invoice-extractor', 'receipt-extractor'])
     expect(agents.every((a) => a.publishedVersionId)).toBe(true)
-    const registry = server.app.ctx.db.select().from(documentRecognitionAgent).all()
+    const registry = await db().select().from(t().documentRecognitionAgent)
     expect(registry).toHaveLength(2)
     const detail = await inject('GET', `/document-recognition/runtime-agents/${invoiceAgent}`, reviewer)
     expect(detail.json()).toMatchObject({
@@ -52,7 +70,7 @@ describe('shipped definitions', () => {
 
 describe('upload errors', () => {
   it('rejects a text file that only mentions a PDF header with 415, judged by file-type from its first bytes', async () => {
-    const before = runCount()
+    const before = await runCount()
     const response = await upload(server, reviewer, invoiceAgent, {
       name: 'notes.pdf',
       type: 'application/pdf',
@@ -63,11 +81,11 @@ describe('upload errors', () => {
       code: 'UNSUPPORTED_FILE_TYPE',
       details: { detected: null },
     })
-    expect(runCount()).toBe(before)
+    expect(await runCount()).toBe(before)
   })
 
   it('rejects a text file renamed to .png by its content with 415 and creates no run', async () => {
-    const before = runCount()
+    const before = await runCount()
     const response = await upload(server, reviewer, invoiceAgent, {
       name: 'invoice.png',
       type: 'image/png',
@@ -75,7 +93,7 @@ describe('upload errors', () => {
     })
     expect(response.statusCode).toBe(415)
     expect(response.json().error.code).toBe('UNSUPPORTED_FILE_TYPE')
-    expect(runCount()).toBe(before)
+    expect(await runCount()).toBe(before)
   })
 
   it('answers 422 for an empty file, 404 for an unregistered agent and 413 above the agent limit', async () => {
@@ -203,28 +221,14 @@ describe('registry', () => {
       enabled: false,
       review_sample_rate: 0.2,
     })
-    const stored = server.app.ctx.db
-      .select()
-      .from(documentRecognitionAgent)
-      .where(eq(documentRecognitionAgent.agentId, receipt))
-      .get()
+    const stored = await registryEntry(receipt)
     expect(stored).toMatchObject({ displayName: 'Receipts', enabled: false, reviewSampleRate: 0.2 })
 
     expect(
       (await inject('DELETE', `/admin/document-recognition/runtime-agents/${receipt}`, admin)).statusCode,
     ).toBe(204)
-    expect(
-      server.app.ctx.db
-        .select()
-        .from(documentRecognitionAgent)
-        .where(eq(documentRecognitionAgent.agentId, receipt))
-        .get(),
-    ).toBeUndefined()
-    const audit = server.app.ctx.db
-      .select()
-      .from(adminAuditLog)
-      .where(eq(adminAuditLog.targetId, receipt))
-      .all()
+    expect(await registryEntry(receipt)).toBeUndefined()
+    const audit = await db().select().from(t().adminAuditLog).where(eq(t().adminAuditLog.targetId, receipt))
     expect(audit.map((a) => a.action)).toEqual([
       'document_recognition.registry.put',
       'document_recognition.registry.put',
@@ -382,11 +386,10 @@ describe('sampling', () => {
         bytes: await invoicePdf(),
       })
       const settled = await settledRun(server, run.json().id)
-      const stored = server.app.ctx.db
+      const stored = await db()
         .select()
-        .from(documentFieldReview)
-        .where(eq(documentFieldReview.runId, settled.id))
-        .all()
+        .from(t().documentFieldReview)
+        .where(eq(t().documentFieldReview.runId, settled.id))
       return stored.map((f) => f.flagReasons)
     }
     expect(await runAt(1)).toEqual([['sampled']])

@@ -9,6 +9,7 @@ import {
 } from '../../test/helpers/document-recognition/api'
 import { fixturePath } from '../../test/helpers/fixtures'
 import type { TestServer } from '../../test/helpers/server'
+import { engineTables } from '../platform/db'
 import { csvCell } from '../platform/http'
 import {
   documentFieldReview,
@@ -39,7 +40,15 @@ afterAll(() => server.close())
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   injectAs(server, reviewer, method, url, payload)
 const runUrl = (id: string) => `/document-recognition/runs/${id}`
-const db = () => server.app.ctx.db
+/** The stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
+const tables = engineTables({
+  documentFieldReview,
+  documentFieldRevision,
+  documentReviewEvent,
+  documentRunReview,
+})
+const db = () => server.app.ctx.database.reader
+const t = () => tables(db())
 
 /** A real Factur-X invoice from the shared fixtures, read through the shipped Invoice extractor. */
 async function facturxRun(name = 'EN16931_Einfach.pdf'): Promise<Run> {
@@ -48,22 +57,20 @@ async function facturxRun(name = 'EN16931_Einfach.pdf'): Promise<Run> {
 }
 
 const storedFields = (runId: string) =>
-  db().select().from(documentFieldReview).where(eq(documentFieldReview.runId, runId)).all()
+  db().select().from(t().documentFieldReview).where(eq(t().documentFieldReview.runId, runId))
 const revisionsOf = (fieldId: string) =>
   db()
     .select()
-    .from(documentFieldRevision)
-    .where(eq(documentFieldRevision.fieldReviewId, fieldId))
-    .orderBy(documentFieldRevision.revision)
-    .all()
-const storedReview = (runId: string) =>
-  db().select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
+    .from(t().documentFieldRevision)
+    .where(eq(t().documentFieldRevision.fieldReviewId, fieldId))
+    .orderBy(t().documentFieldRevision.revision)
+const storedReview = async (runId: string) =>
+  (await db().select().from(t().documentRunReview).where(eq(t().documentRunReview.runId, runId)))[0]
 const approvals = (runId: string) =>
   db()
     .select()
-    .from(documentReviewEvent)
-    .where(and(eq(documentReviewEvent.runId, runId), eq(documentReviewEvent.kind, 'approved')))
-    .all()
+    .from(t().documentReviewEvent)
+    .where(and(eq(t().documentReviewEvent.runId, runId), eq(t().documentReviewEvent.kind, 'approved')))
 
 /** Accepts the confident fields, marks every field still flagged not on the document, and approves. */
 async function approveAll(run: Run): Promise<Run> {
@@ -108,17 +115,17 @@ describe('accept confident fields and approve in one step', () => {
 
     const accepted = await api('POST', `${runUrl(run.id)}/accept-confident`)
     expect(accepted.statusCode).toBe(200)
-    for (const field of storedFields(run.id)) {
+    for (const field of await storedFields(run.id)) {
       const before = run.field_reviews.find((f) => f.id === field.id) as Field
       if (before.review_status === 'pending') {
         expect(field.reviewStatus).toBe('accepted')
-        expect(revisionsOf(field.id)).toMatchObject([
+        expect(await revisionsOf(field.id)).toMatchObject([
           { revision: 1, reviewStatus: 'accepted', value: before.value, previousValue: before.value },
         ])
       } else {
         // Flagged fields are left for a look.
         expect(field.reviewStatus).toBe('flagged')
-        expect(revisionsOf(field.id)).toHaveLength(0)
+        expect(await revisionsOf(field.id)).toHaveLength(0)
       }
     }
 
@@ -129,13 +136,16 @@ describe('accept confident fields and approve in one step', () => {
       code: 'RUN_NOT_APPROVABLE',
       details: { open_fields: ['due_date'] },
     })
-    expect(storedReview(run.id)?.reviewStatus).toBe('flagged')
-    expect(approvals(run.id)).toHaveLength(0)
+    expect((await storedReview(run.id))?.reviewStatus).toBe('flagged')
+    expect(await approvals(run.id)).toHaveLength(0)
 
     const approved = await approveAll(run)
     expect(approved.review_status).toBe('approved')
-    expect(storedReview(run.id)).toMatchObject({ reviewStatus: 'approved', reviewedAt: expect.any(String) })
-    expect(approvals(run.id)).toHaveLength(1)
+    expect(await storedReview(run.id)).toMatchObject({
+      reviewStatus: 'approved',
+      reviewedAt: expect.any(String),
+    })
+    expect(await approvals(run.id)).toHaveLength(1)
   })
 
   it('approves a run with unreviewed fields in one request, accepting them with revisions', async () => {
@@ -145,15 +155,15 @@ describe('accept confident fields and approve in one step', () => {
     const approved = await api('POST', `${runUrl(run.id)}/approve`)
     expect(approved.statusCode).toBe(200)
     expect(approved.json().review_status).toBe('approved')
-    const stored = storedFields(run.id)
+    const stored = await storedFields(run.id)
     expect(stored.every((f) => f.reviewStatus === 'accepted' || f.reviewStatus === 'not_on_document')).toBe(
       true,
     )
-    for (const field of stored) expect(revisionsOf(field.id)).toHaveLength(1)
-    expect(approvals(run.id)).toHaveLength(1)
+    for (const field of stored) expect(await revisionsOf(field.id)).toHaveLength(1)
+    expect(await approvals(run.id)).toHaveLength(1)
     // Approving again changes nothing.
     expect((await api('POST', `${runUrl(run.id)}/approve`)).statusCode).toBe(200)
-    expect(approvals(run.id)).toHaveLength(1)
+    expect(await approvals(run.id)).toHaveLength(1)
   })
 
   it('leaves a field below the threshold to the reviewer', async () => {
@@ -162,7 +172,7 @@ describe('accept confident fields and approve in one step', () => {
     const below = run.field_reviews.filter((field) => field.confidence < 0.8)
     expect(below.length).toBeGreaterThan(0)
     expect((await api('POST', `${runUrl(run.id)}/accept-confident`)).statusCode).toBe(200)
-    const stored = storedFields(run.id)
+    const stored = await storedFields(run.id)
     for (const field of below)
       expect(stored.find((f) => f.id === field.id)?.reviewStatus, field.field_key).not.toBe('accepted')
     expect(stored.filter((f) => f.reviewStatus === 'accepted').length).toBe(stored.length - below.length)
@@ -179,7 +189,7 @@ describe('not on this document', () => {
     })
     expect(marked.statusCode).toBe(200)
     expect(marked.json()).toMatchObject({ review_status: 'not_on_document', value: null, bbox: null })
-    expect(revisionsOf(target.id)).toMatchObject([
+    expect(await revisionsOf(target.id)).toMatchObject([
       { revision: 1, reviewStatus: 'not_on_document', value: null, previousValue: target.value },
     ])
     const timeline = (await api('GET', `${runUrl(run.id)}/field-reviews/${target.id}/revisions`)).json()
@@ -193,7 +203,7 @@ describe('not on this document', () => {
     const other = await facturxRun('EN16931_SEPA_Prenotification.pdf')
     const gap = fieldReview(other, 'due_date')
     await api('PATCH', `${runUrl(other.id)}/field-reviews/${gap.id}`, { review_status: 'accepted' })
-    expect(revisionsOf(gap.id)).toMatchObject([{ reviewStatus: 'accepted', value: null }])
+    expect(await revisionsOf(gap.id)).toMatchObject([{ reviewStatus: 'accepted', value: null }])
   })
 
   it('refuses a value or a box sent with it, and changes nothing', async () => {
@@ -207,8 +217,8 @@ describe('not on this document', () => {
       expect(refused.statusCode).toBe(422)
       expect(refused.json().error.code).toBe('NOT_ON_DOCUMENT_WITH_VALUE')
     }
-    expect(revisionsOf(target.id)).toHaveLength(0)
-    expect(storedFields(run.id).find((f) => f.id === target.id)?.value).toEqual(target.value)
+    expect(await revisionsOf(target.id)).toHaveLength(0)
+    expect((await storedFields(run.id)).find((f) => f.id === target.id)?.value).toEqual(target.value)
   })
 })
 
@@ -226,7 +236,7 @@ describe('export of approved results', () => {
     })
     expect(corrected.statusCode).toBe(200)
     approved = await approveAll(run)
-    notOnDocument = storedFields(approved.id)
+    notOnDocument = (await storedFields(approved.id))
       .filter((f) => f.reviewStatus === 'not_on_document')
       .map((f) => f.fieldKey)
     open = await facturxRun('EN16931_OEPNV.pdf')
@@ -240,7 +250,7 @@ describe('export of approved results', () => {
       /^attachment; filename="?EN16931_Gutschrift-[0-9a-f]{8}\.json"?$/,
     )
     const body = response.json()
-    const stored = storedFields(approved.id)
+    const stored = await storedFields(approved.id)
     expect(body.fields.map((f: { key: string }) => f.key)).toEqual(
       [...stored].sort((a, b) => a.position - b.position).map((f) => f.fieldKey),
     )
@@ -249,7 +259,7 @@ describe('export of approved results', () => {
       run_id: approved.id,
       file_name: 'EN16931_Gutschrift.pdf',
       approved_by: { username: 'rita' },
-      approved_at: storedReview(approved.id)?.reviewedAt,
+      approved_at: (await storedReview(approved.id))?.reviewedAt,
       fields: Object.fromEntries(stored.map((f) => [f.fieldKey, f.value ?? null])),
       not_on_document: notOnDocument,
     })
@@ -270,11 +280,11 @@ describe('export of approved results', () => {
       run_id: approved.id,
       file_name: 'EN16931_Gutschrift.pdf',
       approved_by: 'rita',
-      approved_at: storedReview(approved.id)?.reviewedAt,
+      approved_at: (await storedReview(approved.id))?.reviewedAt,
       not_on_document: notOnDocument.join(';'),
     })
     expect(row.seller_name).toBe(`'=HYPERLINK("http://evil.example","Lieferant, GmbH")`)
-    for (const field of storedFields(approved.id))
+    for (const field of await storedFields(approved.id))
       expect(row[field.fieldKey]).toBe(
         field.value === null ? '' : csvCell(field.value).slice(1, -1).replaceAll('""', '"'),
       )
@@ -289,12 +299,12 @@ describe('export of approved results', () => {
     const ids = all.json().runs.map((r: { run_id: string }) => r.run_id)
     expect(ids).toContain(approved.id)
     expect(ids).not.toContain(open.id)
-    const approvedIds = db()
-      .select()
-      .from(documentRunReview)
-      .where(eq(documentRunReview.reviewStatus, 'approved'))
-      .all()
-      .map((r) => r.runId)
+    const approvedIds = (
+      await db()
+        .select()
+        .from(t().documentRunReview)
+        .where(eq(t().documentRunReview.reviewStatus, 'approved'))
+    ).map((r) => r.runId)
     expect([...ids].sort()).toEqual([...approvedIds].sort())
 
     const csv = await api(
@@ -327,8 +337,8 @@ describe('who may approve and export', () => {
     expect((await asPlain('GET', '/document-recognition/runs/export?format=csv')).statusCode).toBe(403)
     expect((await asPlain('POST', `${runUrl(run.id)}/approve`)).statusCode).toBe(403)
     expect((await asPlain('POST', `${runUrl(run.id)}/accept-confident`)).statusCode).toBe(403)
-    expect(storedReview(run.id)?.reviewStatus).toBe('pending')
-    expect(storedFields(run.id).every((f) => f.revisionCount === 0)).toBe(true)
+    expect((await storedReview(run.id))?.reviewStatus).toBe('pending')
+    expect((await storedFields(run.id)).every((f) => f.revisionCount === 0)).toBe(true)
     await api('POST', `${runUrl(run.id)}/approve`)
     expect((await asPlain('GET', `${runUrl(run.id)}/export?format=json`)).statusCode).toBe(404)
   })

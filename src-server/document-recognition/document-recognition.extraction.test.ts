@@ -17,8 +17,20 @@ import {
 } from '../../test/helpers/document-recognition/invoice-documents'
 import { fixturePath } from '../../test/helpers/fixtures'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { engineTables } from '../platform/db'
 import { documentFieldReview } from './document-recognition.tables'
 import { agentRun } from './runs/runs.tables'
+
+/** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
+const tables = engineTables({ agentRun, documentFieldReview })
+const stored = () => {
+  const db = server.app.ctx.database.reader
+  return { db, ...tables(db) }
+}
+const storedFields = (runId: string) => {
+  const { db, documentFieldReview } = stored()
+  return db.select().from(documentFieldReview).where(eq(documentFieldReview.runId, runId))
+}
 
 type Field = {
   field_key: string
@@ -93,11 +105,7 @@ describe('document recognition extraction', () => {
       tax_amount: 16.94,
       total_amount: 279.84,
     })
-    const stored = server.app.ctx.db
-      .select()
-      .from(documentFieldReview)
-      .where(eq(documentFieldReview.runId, run.id))
-      .all()
+    const stored = await storedFields(run.id)
     expect(stored.find((f) => f.fieldKey === 'total_amount')?.value).toBe(279.84)
   })
 
@@ -110,11 +118,7 @@ describe('document recognition extraction', () => {
     })
     const run = await settledRun(server, created.json().id)
     expect(run.status).toBe('completed')
-    const stored = server.app.ctx.db
-      .select()
-      .from(documentFieldReview)
-      .where(eq(documentFieldReview.runId, run.id))
-      .all()
+    const stored = await storedFields(run.id)
     const values = Object.fromEntries(stored.map((f) => [f.fieldKey, f.value]))
     expect(values).toMatchObject({
       merchant_name: 'SOON HUAT MACHINERY ENTERPRISE',
@@ -149,11 +153,7 @@ describe('document recognition extraction', () => {
         image_url: `/document-recognition/runs/${run.id}/pages/1/image`,
       },
     ])
-    const stored = server.app.ctx.db
-      .select()
-      .from(documentFieldReview)
-      .where(eq(documentFieldReview.runId, run.id))
-      .all()
+    const stored = await storedFields(run.id)
     expect(stored.find((f) => f.fieldKey === 'total_amount')?.extractedValue).toBe(1190)
 
     const image = await server.app.inject({
@@ -203,7 +203,8 @@ describe('document recognition extraction', () => {
       expect(fields.get(key)?.value, key).toBe(value)
     expectBoxOn(fields.get('invoice_number') as Field, 'INV-2024-0042')
     expectBoxOn(fields.get('total_amount') as Field, '1,190.00')
-    const row = server.app.ctx.db.select().from(agentRun).where(eq(agentRun.id, run.id)).get()
+    const { db, agentRun } = stored()
+    const [row] = await db.select().from(agentRun).where(eq(agentRun.id, run.id))
     expect(row?.pdfSha256).toBeTruthy()
     expect(row?.pageCount).toBe(1)
   })
@@ -232,11 +233,7 @@ describe('document recognition extraction', () => {
     // The terms line is SammyMaystoneLinesTest's (development set), in place of the printed due date.
     const run = await sampleWithLine('Due Date', 'Payment Terms: Net 30 days')
     expect(run.status).toBe('completed')
-    const stored = server.app.ctx.db
-      .select()
-      .from(documentFieldReview)
-      .where(eq(documentFieldReview.runId, run.id))
-      .all()
+    const stored = await storedFields(run.id)
     const due = stored.find((f) => f.fieldKey === 'due_date')
     expect(due).toMatchObject({ value: '2024-04-14', source: 'computed', pageNumber: 1 })
     // Nobody saw it printed, so a reviewer looks at it like a computed amount; its box is the terms phrase it was

@@ -5,6 +5,7 @@ import { invoicePdf, type PrintedLine } from '../../test/helpers/document-recogn
 import { nordwindInvoice } from '../../test/helpers/document-recognition/learning-documents'
 import type { TestServer } from '../../test/helpers/server'
 import { adminAuditLog } from '../admin-audit'
+import { engineTables } from '../platform/db'
 import { documentLearnedHint } from './document-recognition.tables'
 
 type Word = { text: string; bbox: [number, number, number, number] }
@@ -75,12 +76,22 @@ const patch = (runId: string, fieldId: string, payload: object) =>
     headers: reviewer,
     payload,
   })
-const sellerHint = () =>
-  server.app.ctx.db
-    .select()
-    .from(documentLearnedHint)
-    .where(eq(documentLearnedHint.fieldKey, 'seller_name'))
-    .get()
+/** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
+const tables = engineTables({ adminAuditLog, documentLearnedHint })
+const stored = () => {
+  const db = server.app.ctx.database.reader
+  return { db, ...tables(db) }
+}
+const storedHints = () => {
+  const { db, documentLearnedHint } = stored()
+  return db.select().from(documentLearnedHint)
+}
+const sellerHint = async () => {
+  const { db, documentLearnedHint } = stored()
+  return (
+    await db.select().from(documentLearnedHint).where(eq(documentLearnedHint.fieldKey, 'seller_name'))
+  )[0]
+}
 
 /** The reviewer shift-clicks "Amazon Web Services" in the footer line, not the line's other words. */
 async function takeFooterSeller(run: { id: string; field_reviews: Field[] }) {
@@ -164,7 +175,7 @@ describe('learning from corrections per layout', () => {
       headers: reviewer,
       payload: { review_status: 'accepted' },
     })
-    const hint = server.app.ctx.db.select().from(documentLearnedHint).get()
+    const [hint] = await storedHints()
     expect(hint?.confirmations).toBe(2)
     const third = await completedRun(nordwindInvoice('RC-31337', '2024-04-20'))
     expect(numberOf(third)).toMatchObject({
@@ -178,8 +189,9 @@ describe('learning from corrections per layout', () => {
     expect(forbidden.statusCode).toBe(403)
     const deleted = await server.app.inject({ method: 'DELETE', url: hintsUrl(), headers: admin })
     expect(deleted.statusCode).toBe(204)
-    expect(server.app.ctx.db.select().from(documentLearnedHint).all()).toEqual([])
-    const audit = server.app.ctx.db
+    expect(await storedHints()).toEqual([])
+    const { db, adminAuditLog } = stored()
+    const audit = await db
       .select()
       .from(adminAuditLog)
       .where(
@@ -188,7 +200,6 @@ describe('learning from corrections per layout', () => {
           eq(adminAuditLog.targetId, invoiceAgent),
         ),
       )
-      .all()
     expect(audit).toHaveLength(1)
 
     const afterDelete = await completedRun(nordwindInvoice('RC-20001', '2024-05-01'))
@@ -199,7 +210,7 @@ describe('learning from corrections per layout', () => {
     const first = await completedRun(cloudInvoice('INV-1001'))
     const taken = await takeFooterSeller(first)
     expect(taken.statusCode).toBe(200)
-    expect(sellerHint()).toMatchObject({
+    expect(await sellerHint()).toMatchObject({
       label: ['services', 'are', 'sold', 'by'],
       valueWords: 3,
       confirmations: 1,
@@ -213,19 +224,19 @@ describe('learning from corrections per layout', () => {
       flag_reasons: ['unconfirmed_learning'],
     })
     await patch(second.id, sellerOf(second).id, { review_status: 'accepted' })
-    expect(sellerHint()?.confirmations).toBe(2)
+    expect((await sellerHint())?.confirmations).toBe(2)
 
     const third = await completedRun(cloudInvoice('INV-1003'))
     expect(sellerOf(third)).toMatchObject({ value: 'Amazon Web Services', review_status: 'pending' })
     // The reviewer types another value over the learned one: the hint loses a confirmation...
     const typed = await patch(third.id, sellerOf(third).id, { value: 'Amazon Web Services EMEA SARL' })
     expect(typed.json()).toMatchObject({ source: 'reviewer', review_status: 'corrected' })
-    expect(sellerHint()?.confirmations).toBe(1)
+    expect((await sellerHint())?.confirmations).toBe(1)
     const fourth = await completedRun(cloudInvoice('INV-1004'))
     expect(sellerOf(fourth)).toMatchObject({ source: 'learned', review_status: 'flagged' })
     // ...and with none left it is forgotten.
     await patch(fourth.id, sellerOf(fourth).id, { value: 'Amazon Web Services EMEA SARL' })
-    expect(sellerHint()).toBeUndefined()
+    expect(await sellerHint()).toBeUndefined()
   })
 
   it('trusts a learned value at once when the admin setting asks for one confirmation', async () => {
@@ -241,7 +252,7 @@ describe('learning from corrections per layout', () => {
     expect((await setRequired(1)).statusCode).toBe(200)
     try {
       await takeFooterSeller(await completedRun(cloudInvoice('INV-2001')))
-      expect(sellerHint()?.confirmations).toBe(1)
+      expect((await sellerHint())?.confirmations).toBe(1)
       const next = await completedRun(cloudInvoice('INV-2002'))
       expect(sellerOf(next)).toMatchObject({
         value: 'Amazon Web Services',
@@ -250,7 +261,7 @@ describe('learning from corrections per layout', () => {
       })
       // Marking the learned value not on the document counts against its hint as a typed correction does.
       await patch(next.id, sellerOf(next).id, { review_status: 'not_on_document' })
-      expect(sellerHint()).toBeUndefined()
+      expect(await sellerHint()).toBeUndefined()
     } finally {
       await setRequired(2)
     }

@@ -9,6 +9,7 @@ import {
 } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, invoicePng } from '../../test/helpers/document-recognition/invoice-documents'
 import type { TestServer } from '../../test/helpers/server'
+import { engineTables } from '../platform/db'
 import { documentFieldReview, documentRunReview } from './document-recognition.tables'
 
 type Word = { text: string; bbox: [number, number, number, number] }
@@ -32,10 +33,17 @@ async function completedRun(bytes: Buffer, name = 'invoice.pdf', type = 'applica
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   injectAs(server, reviewer, method, url, payload)
 const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
-const storedField = (id: string) =>
-  server.app.ctx.db.select().from(documentFieldReview).where(eq(documentFieldReview.id, id)).get()
-const storedRunReview = (runId: string) =>
-  server.app.ctx.db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
+/** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
+const tables = engineTables({ documentFieldReview, documentRunReview })
+const db = () => server.app.ctx.database.reader
+const storedField = async (id: string) => {
+  const { documentFieldReview } = tables(db())
+  return (await db().select().from(documentFieldReview).where(eq(documentFieldReview.id, id)))[0]
+}
+const storedRunReview = async (runId: string) => {
+  const { documentRunReview } = tables(db())
+  return (await db().select().from(documentRunReview).where(eq(documentRunReview.runId, runId)))[0]
+}
 
 /** The server listening on loopback, opened once for the tests that go over real HTTP. */
 let listening: Promise<string> | undefined
@@ -65,11 +73,11 @@ describe('typed values', () => {
       message: 'Total amount: "4.112014-08-03" is not an amount (for example 1234.56).',
       details: { field_key: 'total_amount', type: 'money' },
     })
-    expect(storedField(total.id)).toMatchObject({ value: 1190, revisionCount: 0 })
+    expect(await storedField(total.id)).toMatchObject({ value: 1190, revisionCount: 0 })
 
     const saved = await api('PATCH', url, { value: '1.190,50 €' })
     expect(saved.statusCode).toBe(200)
-    expect(storedField(total.id)).toMatchObject({
+    expect(await storedField(total.id)).toMatchObject({
       value: 1190.5,
       reviewStatus: 'corrected',
       revisionCount: 1,
@@ -84,7 +92,7 @@ describe('typed values', () => {
     expect(refused.statusCode).toBe(422)
     expect(refused.json().error.message).toContain('is not a date')
     expect((await api('PATCH', url, { value: '16 March 2024' })).statusCode).toBe(200)
-    expect(storedField(date.id)?.value).toBe('2024-03-16')
+    expect((await storedField(date.id))?.value).toBe('2024-03-16')
   })
 })
 
@@ -132,7 +140,7 @@ describe('taking a value from the page', () => {
       value: 1190,
       bbox: wordBox(words, '1,190.00'),
     })
-    expect(storedField(total.id)).toMatchObject({ revisionCount: 0, reviewStatus: total.review_status })
+    expect(await storedField(total.id)).toMatchObject({ revisionCount: 0, reviewStatus: total.review_status })
   })
 
   it('reads a region of a page without a text layer by OCR of that region', async () => {
@@ -191,7 +199,7 @@ describe('taking a value from the page', () => {
     expect(typed.json().bbox).toEqual(wordBox(await wordsOf(run.id), '190.00'))
     const absent = await api('PATCH', url, { value: '777.77' })
     expect(absent.json()).toMatchObject({ value: 777.77, bbox: null, page_number: null })
-    expect(storedField(net.id)).toMatchObject({ bbox: null, pageNumber: null })
+    expect(await storedField(net.id)).toMatchObject({ bbox: null, pageNumber: null })
   })
 
   it('refuses a box on a page the run does not have, or an empty box, and changes nothing', async () => {
@@ -205,7 +213,7 @@ describe('taking a value from the page', () => {
     expect(flat.statusCode).toBe(422)
     const patchFar = await api('PATCH', base, { value: '1', page_number: 2, bbox: [0.1, 0.1, 0.2, 0.2] })
     expect(patchFar.statusCode).toBe(404)
-    expect(storedField(net.id)?.revisionCount).toBe(0)
+    expect((await storedField(net.id))?.revisionCount).toBe(0)
   })
 })
 
@@ -232,7 +240,11 @@ describe('taking the value already read', () => {
     })
     expect(region.status).toBe(200)
     expect(region.body.review_status).toBe('accepted')
-    expect(storedField(total.id)).toMatchObject({ value: 1190, reviewStatus: 'accepted', revisionCount: 1 })
+    expect(await storedField(total.id)).toMatchObject({
+      value: 1190,
+      reviewStatus: 'accepted',
+      revisionCount: 1,
+    })
 
     // Every other field but the invoice number settled: the run stays open until that one is decided.
     for (const field of run.field_reviews as Field[]) {
@@ -240,7 +252,7 @@ describe('taking the value already read', () => {
       const status = field.value === null ? 'not_on_document' : 'accepted'
       expect((await overHttp('PATCH', `${fields}/${field.id}`, { review_status: status })).status).toBe(200)
     }
-    expect(storedRunReview(run.id)?.reviewStatus).not.toBe('approved')
+    expect((await storedRunReview(run.id))?.reviewStatus).not.toBe('approved')
 
     // A click on the printed number takes the same value: the last open field is decided and the run approves.
     const clicked = await overHttp('PATCH', `${fields}/${number.id}`, {
@@ -249,8 +261,8 @@ describe('taking the value already read', () => {
       bbox: wordBox(words, 'INV-2024-0042'),
     })
     expect(clicked.body.review_status).toBe('accepted')
-    expect(storedField(number.id)).toMatchObject({ reviewStatus: 'accepted', revisionCount: 1 })
-    expect(storedRunReview(run.id)).toMatchObject({
+    expect(await storedField(number.id)).toMatchObject({ reviewStatus: 'accepted', revisionCount: 1 })
+    expect(await storedRunReview(run.id)).toMatchObject({
       reviewStatus: 'approved',
       reviewedAt: expect.any(String),
     })

@@ -12,6 +12,7 @@ import {
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import type { CreateServerOptions } from '../app'
+import { engineTables } from '../platform/db'
 import {
   documentFieldReview,
   documentFieldRevision,
@@ -66,8 +67,20 @@ async function failedRun() {
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   injectAs(server, reviewer, method, url, payload)
 const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
-const reviewRow = (runId: string) =>
-  server.app.ctx.db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)).get()
+/** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
+const tables = engineTables({
+  agentRun,
+  documentFieldReview,
+  documentFieldRevision,
+  documentReviewEvent,
+  documentRunReview,
+})
+const db = () => server.app.ctx.database.reader
+const t = () => tables(db())
+const runRow = async (runId: string) =>
+  (await db().select().from(t().agentRun).where(eq(t().agentRun.id, runId)))[0]
+const reviewRow = async (runId: string) =>
+  (await db().select().from(t().documentRunReview).where(eq(t().documentRunReview.runId, runId)))[0]
 
 describe('review seed', () => {
   it('flags an absent required field as missing and a total that does not add up as validation', async () => {
@@ -98,7 +111,7 @@ describe('review seed', () => {
     const due = fieldOf(run, 'due_date') as Field & { flag_reasons: string[] }
     expect(due).toMatchObject({ value: null, review_status: 'flagged', flag_reasons: ['missing'] })
     expect(run.review_status).toBe('flagged')
-    expect(reviewRow(run.id)?.reviewStatus).toBe('flagged')
+    expect((await reviewRow(run.id))?.reviewStatus).toBe('flagged')
   })
 
   it('flags values below the server-wide low-confidence threshold with the shipped extractor', async () => {
@@ -122,7 +135,7 @@ describe('review seed', () => {
     expect(run.error_message).toMatch(/normalise failed|text failed/)
     expect(run.attempts).toBe(2)
     expect(run.field_reviews).toEqual([])
-    const row = server.app.ctx.db.select().from(agentRun).where(eq(agentRun.id, run.id)).get()
+    const row = await runRow(run.id)
     expect(row?.status).toBe('failed')
   })
 })
@@ -169,11 +182,10 @@ describe('field corrections', () => {
       [1, 'rita'],
       [2, 'rita'],
     ])
-    const stored = server.app.ctx.db
+    const stored = await db()
       .select()
-      .from(documentFieldRevision)
-      .where(eq(documentFieldRevision.fieldReviewId, number.id))
-      .all()
+      .from(t().documentFieldRevision)
+      .where(eq(t().documentFieldRevision.fieldReviewId, number.id))
     expect(stored.map((r) => [r.revision, r.previousValue, r.value])).toEqual([
       [1, 'INV-2024-0042', 'INV-2024-0043'],
       [2, 'INV-2024-0043', 'INV-2024-0043'],
@@ -186,19 +198,19 @@ describe('field corrections', () => {
       await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${field.id}`, {
         review_status: 'accepted',
       })
-    expect(reviewRow(run.id)?.reviewStatus).toBe('approved')
-    expect(reviewRow(run.id)?.reviewedAt).toBeTruthy()
+    expect((await reviewRow(run.id))?.reviewStatus).toBe('approved')
+    expect((await reviewRow(run.id))?.reviewedAt).toBeTruthy()
 
     const total = fieldOf(run, 'total_amount')
     await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${total.id}`, { value: 1191 })
-    expect(reviewRow(run.id)?.reviewStatus).not.toBe('approved')
-    expect(reviewRow(run.id)?.reviewedAt).toBeNull()
+    expect((await reviewRow(run.id))?.reviewStatus).not.toBe('approved')
+    expect((await reviewRow(run.id))?.reviewedAt).toBeNull()
     expect((await api('POST', `/document-recognition/runs/${run.id}/sync`)).statusCode).toBe(409)
 
     await api('PATCH', `/document-recognition/runs/${run.id}/field-reviews/${total.id}`, {
       reviewer_note: 'checked',
     })
-    expect(reviewRow(run.id)?.reviewStatus).toBe('approved')
+    expect((await reviewRow(run.id))?.reviewStatus).toBe('approved')
     const synced = await api('POST', `/document-recognition/runs/${run.id}/sync`)
     expect(synced.statusCode).toBe(200)
     expect(synced.json().synced_at).toBeTruthy()
@@ -242,11 +254,10 @@ describe('field corrections', () => {
       value: 'someday',
     })
     expect(badDate.statusCode).toBe(422)
-    const rows = server.app.ctx.db
+    const rows = await db()
       .select()
-      .from(documentFieldReview)
-      .where(eq(documentFieldReview.runId, run.id))
-      .all()
+      .from(t().documentFieldReview)
+      .where(eq(t().documentFieldReview.runId, run.id))
     expect(rows.every((row) => row.revisionCount === 0)).toBe(true)
   })
 })
@@ -266,11 +277,10 @@ describe('reject and rerun', () => {
     })
     expect(rejected.statusCode).toBe(200)
     expect(rejected.json()).toMatchObject({ status: 'completed', review_status: 'rejected' })
-    const events = server.app.ctx.db
+    const events = await db()
       .select()
-      .from(documentReviewEvent)
-      .where(eq(documentReviewEvent.runId, run.id))
-      .all()
+      .from(t().documentReviewEvent)
+      .where(eq(t().documentReviewEvent.runId, run.id))
     expect(events).toEqual([
       expect.objectContaining({
         kind: 'rejected',
@@ -296,7 +306,7 @@ describe('reject and rerun', () => {
     })
     const target = await settledRun(server, target_run_id)
     expect(target.diff_from_source.total_amount).toEqual({ source_value: 1190, target_value: 1190 })
-    const rows = server.app.ctx.db.select().from(agentRun).all()
+    const rows = await db().select().from(t().agentRun)
     const source = rows.find((r) => r.id === run.id)
     expect(rows.find((r) => r.id === target_run_id)?.sourceSha256).toBe(source?.sourceSha256)
     expect(source?.status).toBe('completed')
@@ -334,7 +344,7 @@ describe('reject and rerun', () => {
       [v2.version, 'published'],
     ])
 
-    const runsBefore = server.app.ctx.db.select().from(agentRun).all().length
+    const runsBefore = (await db().select().from(t().agentRun)).length
     const refused = [
       [{ version: draft.version }, 409, 'VERSION_NOT_RUNNABLE'],
       [{ version: 99 }, 404, 'VERSION_NOT_FOUND'],
@@ -345,7 +355,7 @@ describe('reject and rerun', () => {
       const response = await api('POST', `/document-recognition/runs/${run.id}/rerun`, payload)
       expect([response.statusCode, response.json().error.code]).toEqual([status, code])
     }
-    expect(server.app.ctx.db.select().from(agentRun).all()).toHaveLength(runsBefore)
+    expect(await db().select().from(t().agentRun)).toHaveLength(runsBefore)
 
     const older = await api('POST', `/document-recognition/runs/${run.id}/rerun`, { version: v1.version })
     expect(older.statusCode).toBe(202)
@@ -392,7 +402,7 @@ describe('reject and rerun', () => {
 
   it('reports a source that no longer exists as unrecoverable while the run still reads', async () => {
     const run = await completedRun()
-    const row = server.app.ctx.db.select().from(agentRun).where(eq(agentRun.id, run.id)).get()
+    const row = await runRow(run.id)
     await server.app.ctx.blobs.delete(row?.sourceSha256 as string)
     const download = await api('GET', `/document-recognition/runs/${run.id}/source-document`)
     expect(download.statusCode).toBe(410)
@@ -426,11 +436,13 @@ describe('downloads and history', () => {
 
   it('answers history_status unrecorded with the baseline for a run without revision tracking', async () => {
     const run = await completedRun()
-    server.app.ctx.db
-      .update(documentRunReview)
-      .set({ revisionTracking: false })
-      .where(eq(documentRunReview.runId, run.id))
-      .run()
+    await server.app.ctx.database.transact(async (tx) => {
+      const { documentRunReview } = tables(tx)
+      await tx
+        .update(documentRunReview)
+        .set({ revisionTracking: false })
+        .where(eq(documentRunReview.runId, run.id))
+    })
     const field = fieldOf(run, 'total_amount')
     const timeline = await api(
       'GET',

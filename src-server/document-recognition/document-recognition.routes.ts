@@ -58,14 +58,15 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   await app.register(agentRunRoutes, { agentRuns, uploadGate: ctx.uploads })
   // Documents are decoded and read in child processes that exit when idle: their memory goes with them.
   const reading = new ReadingProcesses()
-  app.addHook('onClose', async () => {
-    reading.close()
-  })
-  const service = createDocumentRecognitionService(ctx, {
+  const service = await createDocumentRecognitionService(ctx, {
     agentRuns,
     models,
     reading,
     shippedDefinitionsDir: path.join(ctx.config.appRoot, 'resources', 'runtime-agents'),
+  })
+  app.addHook('onClose', async () => {
+    reading.close()
+    service.feed.close()
   })
   const tags = ['document-recognition']
   const review = { permission: 'document_recognition.review' } as const
@@ -77,7 +78,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       config: review,
       schema: { tags, querystring: PageQuery, response: { 200: Page(RegistryEntry) } },
     },
-    async (request) => pageOf(service.listRegisteredAgents(), request.query),
+    async (request) => pageOf(await service.listRegisteredAgents(), request.query),
   )
 
   app.get(
@@ -129,7 +130,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const file = service.exportRuns(request.query)
+      const file = await service.exportRuns(request.query)
       return reply
         .type(file.mimeType)
         .header('content-disposition', contentDisposition(file.fileName))
@@ -167,7 +168,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs/:run_id',
     { schema: { tags, params: RunParams, response: { 200: DocumentRun } } },
     async (request) => {
-      service.readableRun(request.requireUser(), request.params.run_id)
+      await service.readableRun(request.requireUser(), request.params.run_id)
       return service.getRun(request.params.run_id)
     },
   )
@@ -216,8 +217,8 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      service.readableRun(request.requireUser(), request.params.run_id)
-      const file = service.exportRun(request.params.run_id, request.query.format)
+      await service.readableRun(request.requireUser(), request.params.run_id)
+      const file = await service.exportRun(request.params.run_id, request.query.format)
       return reply
         .type(file.mimeType)
         .header('content-disposition', contentDisposition(file.fileName))
@@ -274,7 +275,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       `/document-recognition/runs/:run_id/${name}`,
       { schema: { tags, params: RunParams, response: { 200: Binary } } },
       async (request, reply) => {
-        service.readableRun(request.requireUser(), request.params.run_id)
+        await service.readableRun(request.requireUser(), request.params.run_id)
         const file = await read(request.params.run_id)
         return reply
           .type(file.mimeType)
@@ -287,8 +288,8 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs/:run_id/result',
     { schema: { tags, params: RunParams, response: { 200: ResultDocument } } },
     async (request, reply) => {
-      service.readableRun(request.requireUser(), request.params.run_id)
-      const result = service.result(request.params.run_id)
+      await service.readableRun(request.requireUser(), request.params.run_id)
+      const result = await service.result(request.params.run_id)
       return reply.header('content-disposition', contentDisposition(`${result.run_id}.json`)).send(result)
     },
   )
@@ -297,7 +298,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/document-recognition/runs/:run_id/pages/:page_number/image',
     { schema: { tags, params: PageParams, response: { 200: Binary } } },
     async (request, reply) => {
-      service.readableRun(request.requireUser(), request.params.run_id)
+      await service.readableRun(request.requireUser(), request.params.run_id)
       return reply
         .type('image/png')
         .send(await service.pageImage(request.params.run_id, request.params.page_number))
@@ -319,7 +320,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/admin/document-recognition/runtime-agents',
     { config: write, schema: { tags, querystring: PageQuery, response: { 200: Page(RegistryEntry) } } },
-    async (request) => pageOf(service.listRegistry(), request.query),
+    async (request) => pageOf(await service.listRegistry(), request.query),
   )
 
   app.put(
@@ -337,14 +338,14 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
       config: write,
       schema: { tags, params: AgentParams, querystring: PageQuery, response: { 200: Page(LearnedHint) } },
     },
-    async (request) => pageOf(service.learnedHints(request.params.agent_id), request.query),
+    async (request) => pageOf(await service.learnedHints(request.params.agent_id), request.query),
   )
 
   app.delete(
     '/admin/document-recognition/runtime-agents/:agent_id/learned-hints',
     { config: write, schema: { tags, params: AgentParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      service.deleteLearnedHints(request.requireUser().id, request.params.agent_id)
+      await service.deleteLearnedHints(request.requireUser().id, request.params.agent_id)
       return reply.status(204).send(null)
     },
   )
@@ -353,7 +354,7 @@ export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
     '/admin/document-recognition/runtime-agents/:agent_id',
     { config: write, schema: { tags, params: AgentParams, response: { 204: NoContent } } },
     async (request, reply) => {
-      service.unregister(request.requireUser().id, request.params.agent_id)
+      await service.unregister(request.requireUser().id, request.params.agent_id)
       return reply.status(204).send(null)
     },
   )

@@ -1,13 +1,13 @@
 import path from 'node:path'
 import sharp from 'sharp'
 import { reachesEvery, requireAccess } from '../access'
-import { recordAdminActionSync } from '../admin-audit'
+import { recordAdminAction } from '../admin-audit'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
 import { CommonErrors } from '../platform/errors'
 import { type PageQuery, pageWindow, type ReceivedFile, toPage } from '../platform/http'
-import { readConfigValueSync } from '../settings'
+import { readConfigValue } from '../settings'
 import { RecognitionErrors } from './document-recognition.errors'
 import * as repo from './document-recognition.repository'
 import type {
@@ -51,9 +51,9 @@ import {
 /** Preview pages are rendered at 1.5x their size in points (108 dpi): readable, and light to send. */
 const PREVIEW_SCALE = 1.5
 
-export type DocumentRecognitionService = ReturnType<typeof createDocumentRecognitionService>
+export type DocumentRecognitionService = Awaited<ReturnType<typeof createDocumentRecognitionService>>
 
-export function createDocumentRecognitionService(
+export async function createDocumentRecognitionService(
   ctx: AppContext,
   deps: {
     agentRuns: AgentRunService
@@ -62,32 +62,40 @@ export function createDocumentRecognitionService(
     shippedDefinitionsDir: string
   },
 ) {
-  const { db } = ctx
+  const { database } = ctx
+  const db = database.reader
   const { agentRuns } = deps
-  const reviews = createReviewService(db)
+  const reviews = createReviewService(database)
 
   agentRuns.registerExecutor('document_extraction', {
     ...documentExtractionExecutor(ctx, { models: deps.models, reading: deps.reading }),
-    onCompleted(tx, run, result, config) {
+    async onCompleted(tx, run, result, config) {
       const sampleRate =
-        config.review_sample_rate ?? repo.findRegistryEntry(tx, run.runtimeAgentId)?.reviewSampleRate ?? 0
-      seedReview(tx, run, config, result as DocumentExecution, {
+        config.review_sample_rate ??
+        (await repo.findRegistryEntry(tx, run.runtimeAgentId))?.reviewSampleRate ??
+        0
+      await seedReview(tx, run, config, result as DocumentExecution, {
         sampleRate,
         serverThreshold: ctx.config.lowConfidenceThreshold,
-        learningConfirmations: readConfigValueSync(tx, 'learning_confirmations_required'),
+        learningConfirmations: await readConfigValue(tx, 'learning_confirmations_required'),
       })
     },
   })
 
-  // Every move of a run's job (queued, running, completed, failed) reaches the live feed.
-  const feed = new RunFeed()
+  // Every move of a run's job (queued, running, completed, failed) reaches the live feed, on every instance.
+  const feed = new RunFeed(ctx.events)
   ctx.jobs.on('job', (job: { payload: unknown }) => {
     const runId = (job.payload as { runId?: unknown } | null)?.runId
-    if (typeof runId === 'string') feed.publish(runId)
+    if (typeof runId === 'string') void feed.publish(runId)
   })
 
-  for (const agent of agentRuns.installShippedDefinitions(deps.shippedDefinitionsDir))
-    repo.upsertRegistryEntry(db, agent.id, { displayName: agent.name, enabled: true })
+  /** Installs the shipped agents not installed yet and registers them: once, before the routes answer. */
+  async function installShipped() {
+    for (const agent of await agentRuns.installShippedDefinitions(deps.shippedDefinitionsDir))
+      await database.transact((tx) =>
+        repo.upsertRegistryEntry(tx, agent.id, { displayName: agent.name, enabled: true }),
+      )
+  }
 
   function presentRegistryEntry(entry: repo.RegistryRow, agent: RuntimeAgentRow) {
     return {
@@ -112,48 +120,50 @@ export function createDocumentRecognitionService(
     }
   }
 
-  function registeredAgent(agentId: string, requireEnabled: boolean) {
-    const entry = repo.findRegistryEntry(db, agentId)
+  async function registeredAgent(agentId: string, requireEnabled: boolean) {
+    const entry = await repo.findRegistryEntry(db, agentId)
     if (!entry || (requireEnabled && !entry.enabled))
       throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
-    return { entry, agent: agentRuns.getAgent(agentId) }
+    return { entry, agent: await agentRuns.getAgent(agentId) }
   }
 
   /** The registered, enabled agent, when the user may run it: checked before an upload's file is read. */
-  function runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
+  async function runnableAgent(user: AuthUser, agentId: string): Promise<RuntimeAgentRow> {
     requireAccess(
       user,
       'document_agent.run',
-      documentAgentResource(db, agentId, () =>
+      documentAgentResource(ctx.db, agentId, () =>
         CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
       ),
     )
-    return registeredAgent(agentId, true).agent
+    return (await registeredAgent(agentId, true)).agent
   }
 
   /** A version of the agent a run may use: any that was published (the current or a retired one), not a draft. */
-  function runnableVersion(agent: RuntimeAgentRow, number: number) {
-    const version = agentRuns.listVersions(agent.id).find((v) => v.version === number)
+  async function runnableVersion(agent: RuntimeAgentRow, number: number) {
+    const version = (await agentRuns.listVersions(agent.id)).find((v) => v.version === number)
     if (!version) throw RecognitionErrors.VERSION_NOT_FOUND({ runtime_agent_id: agent.id, version: number })
     if (version.status === 'draft') throw RecognitionErrors.VERSION_NOT_RUNNABLE({ version: number })
     return version
   }
 
   /** A run of a registered runtime agent (whichever endpoint created it). */
-  function getRun(runId: string): AgentRunRow {
-    const run = agentRuns.findRun(runId)
-    if (!run || !repo.findRegistryEntry(db, run.runtimeAgentId))
+  async function getRun(runId: string): Promise<AgentRunRow> {
+    const run = await agentRuns.findRun(runId)
+    if (!run || !(await repo.findRegistryEntry(db, run.runtimeAgentId)))
       throw CommonErrors.RUN_NOT_FOUND({ run_id: runId })
     return run
   }
 
-  function configOf(run: AgentRunRow) {
-    const version = agentRuns.listVersions(run.runtimeAgentId).find((v) => v.id === run.agentVersionId)
+  async function configOf(run: AgentRunRow) {
+    const version = (await agentRuns.listVersions(run.runtimeAgentId)).find(
+      (v) => v.id === run.agentVersionId,
+    )
     return version ? readConfig(version.config, ExtractionConfig) : undefined
   }
 
-  function definitionOf(run: AgentRunRow, fieldKey: string) {
-    return configOf(run)?.fields.find((f) => f.key === fieldKey)
+  async function definitionOf(run: AgentRunRow, fieldKey: string) {
+    return (await configOf(run))?.fields.find((f) => f.key === fieldKey)
   }
 
   /**
@@ -161,24 +171,25 @@ export function createDocumentRecognitionService(
    * hint, as accepting it alone does.
    */
   async function acceptFields(runId: string, actorId: string, options: { approve: boolean }) {
-    const run = getRun(runId)
-    const config = configOf(run)
+    const run = await getRun(runId)
+    const config = await configOf(run)
     const minConfidence =
       options.approve || !config ? 0 : lowConfidenceThreshold(config, ctx.config.lowConfidenceThreshold)
-    const learned = repo.listFieldReviews(db, run.id).some((f) => f.source === 'learned')
+    const learned = (await repo.listFieldReviews(db, run.id)).some((f) => f.source === 'learned')
     const pages = learned ? await pagesOf(ctx, run) : []
-    reviews.acceptOpenFields(run, actorId, { ...options, minConfidence }, (tx, accepted) => {
-      for (const field of accepted) if (field.source === 'learned') confirmLearned(tx, run, field, pages)
+    await reviews.acceptOpenFields(run, actorId, { ...options, minConfidence }, async (tx, accepted) => {
+      for (const field of accepted)
+        if (field.source === 'learned') await confirmLearned(tx, run, field, pages)
     })
-    feed.publish(run.id)
+    await feed.publish(run.id)
     return detail(run)
   }
 
   /** An approved run as an export row: its current values, who approved it last and when. */
-  function exportedRun(run: AgentRunRow, fields: repo.FieldReviewRow[]): ExportedRun {
-    const review = repo.findRunReview(db, run.id)
-    const approval = repo.lastApproval(db, run.id)
-    const usernames = agentRuns.usernamesOf(approval ? [approval.actorId] : [])
+  async function exportedRun(run: AgentRunRow, fields: repo.FieldReviewRow[]): Promise<ExportedRun> {
+    const review = await repo.findRunReview(db, run.id)
+    const approval = await repo.lastApproval(db, run.id)
+    const usernames = await agentRuns.usernamesOf(approval ? [approval.actorId] : [])
     return {
       run_id: run.id,
       file_name: run.fileName,
@@ -195,10 +206,12 @@ export function createDocumentRecognitionService(
     }
   }
 
-  function exportOf(runs: AgentRunRow[], format: 'csv' | 'json') {
-    const withFields = runs.map((run) => ({ run, fields: repo.listFieldReviews(db, run.id) }))
+  async function exportOf(runs: AgentRunRow[], format: 'csv' | 'json') {
+    const withFields: { run: AgentRunRow; fields: repo.FieldReviewRow[] }[] = []
+    for (const run of runs) withFields.push({ run, fields: await repo.listFieldReviews(db, run.id) })
     const columns = exportColumns(withFields)
-    const rows = withFields.map(({ run, fields }) => exportedRun(run, fields))
+    const rows: ExportedRun[] = []
+    for (const { run, fields } of withFields) rows.push(await exportedRun(run, fields))
     return format === 'csv'
       ? { body: exportCsv(columns, rows), mimeType: 'text/csv; charset=utf-8' }
       : { body: exportJson(columns, rows), mimeType: 'application/json; charset=utf-8' }
@@ -214,61 +227,70 @@ export function createDocumentRecognitionService(
       throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: pageNumber })
   }
 
-  function detail(run: AgentRunRow) {
-    const fields = repo.listFieldReviews(db, run.id)
-    const usernames = agentRuns.usernamesOf([
+  async function detail(run: AgentRunRow) {
+    const fields = await repo.listFieldReviews(db, run.id)
+    const usernames = await agentRuns.usernamesOf([
       ...new Set(fields.flatMap((f) => (f.lastRevisedById ? [f.lastRevisedById] : []))),
     ])
     return presentDocumentRun(
       run,
-      repo.findRunReview(db, run.id),
+      await repo.findRunReview(db, run.id),
       fields,
       ctx.blobs.has(run.sourceSha256),
       usernames,
-      repo.lastRejectReason(db, run.id),
+      await repo.lastRejectReason(db, run.id),
       run.status === 'running' ? agentRuns.progressOf(run.id) : null,
     )
   }
 
-  function listRuns(query: RunListQuery, registeredOnly: boolean) {
+  async function listRuns(query: RunListQuery, registeredOnly: boolean) {
     const { page, size, ...filters } = query
     const pageQuery: PageQuery = { page, size }
-    const { rows, total } = repo.listRuns(db, filters, registeredOnly, pageWindow(pageQuery))
-    return toPage(rows.map(detail), total, pageQuery)
+    const { rows, total } = await repo.listRuns(db, filters, registeredOnly, pageWindow(pageQuery))
+    const details = []
+    for (const row of rows) details.push(await detail(row))
+    return toPage(details, total, pageQuery)
   }
 
   /** A run as the feed sends it; runs of other domains' jobs or unregistered agents are not sent. */
-  function feedView(runId: string) {
-    const run = agentRuns.findRun(runId)
-    return run && repo.findRegistryEntry(db, run.runtimeAgentId) ? detail(run) : null
+  async function feedView(runId: string) {
+    const run = await agentRuns.findRun(runId)
+    return run && (await repo.findRegistryEntry(db, run.runtimeAgentId)) ? detail(run) : null
   }
+
+  await installShipped()
 
   return {
     feed,
     feedView,
 
-    listRegisteredAgents() {
-      const entries = repo.listRegistry(db, true)
-      const agents = new Map(agentRuns.listAgents(entries.map((e) => e.agentId)).map((a) => [a.id, a]))
+    async listRegisteredAgents() {
+      const entries = await repo.listRegistry(db, true)
+      const agents = new Map(
+        (await agentRuns.listAgents(entries.map((e) => e.agentId))).map((a) => [a.id, a]),
+      )
       return entries.flatMap((e) => {
         const agent = agents.get(e.agentId)
         return agent ? [presentRegistryEntry(e, agent)] : []
       })
     },
 
-    listRegistry() {
-      const entries = repo.listRegistry(db, false)
-      const agents = new Map(agentRuns.listAgents(entries.map((e) => e.agentId)).map((a) => [a.id, a]))
+    async listRegistry() {
+      const entries = await repo.listRegistry(db, false)
+      const agents = new Map(
+        (await agentRuns.listAgents(entries.map((e) => e.agentId))).map((a) => [a.id, a]),
+      )
       return entries.flatMap((e) => {
         const agent = agents.get(e.agentId)
         return agent ? [presentRegistryEntry(e, agent)] : []
       })
     },
 
-    agentDetail(agentId: string) {
-      const { entry, agent } = registeredAgent(agentId, true)
+    async agentDetail(agentId: string) {
+      const { entry, agent } = await registeredAgent(agentId, true)
+      const versions = await agentRuns.listVersions(agent.id)
       const version = agent.publishedVersionId
-        ? agentRuns.listVersions(agent.id).find((v) => v.id === agent.publishedVersionId)
+        ? versions.find((v) => v.id === agent.publishedVersionId)
         : undefined
       const config = version ? readConfig(version.config, BaseAgentConfig) : null
       const slot = config ? slotOf(config) : null
@@ -276,8 +298,7 @@ export function createDocumentRecognitionService(
       return {
         ...presentRegistryEntry(entry, agent),
         published_version: version ? { id: version.id, version: version.version } : null,
-        versions: agentRuns
-          .listVersions(agent.id)
+        versions: versions
           .filter((v) => v.status !== 'draft')
           .map((v) => ({
             id: v.id,
@@ -291,21 +312,21 @@ export function createDocumentRecognitionService(
       }
     },
 
-    register(
+    async register(
       actorId: string,
       agentId: string,
       body: { display_name?: string; enabled?: boolean; review_sample_rate?: number },
     ) {
-      const agent = agentRuns.findAgent(agentId)
+      const agent = await agentRuns.findAgent(agentId)
       if (!agent) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
-      const before = repo.findRegistryEntry(db, agentId)
-      return db.transaction((tx) => {
-        const entry = repo.upsertRegistryEntry(tx, agentId, {
+      return database.transact(async (tx) => {
+        const before = await repo.findRegistryEntry(tx, agentId)
+        const entry = await repo.upsertRegistryEntry(tx, agentId, {
           displayName: body.display_name ?? before?.displayName ?? agent.name,
           enabled: body.enabled ?? before?.enabled ?? true,
           reviewSampleRate: body.review_sample_rate ?? before?.reviewSampleRate,
         })
-        recordAdminActionSync(tx, {
+        await recordAdminAction(tx, {
           actorId,
           action: 'document_recognition.registry.put',
           targetType: 'runtime_agent',
@@ -317,12 +338,12 @@ export function createDocumentRecognitionService(
       })
     },
 
-    unregister(actorId: string, agentId: string) {
-      const before = repo.findRegistryEntry(db, agentId)
-      if (!before) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
-      db.transaction((tx) => {
-        repo.deleteRegistryEntry(tx, agentId)
-        recordAdminActionSync(tx, {
+    async unregister(actorId: string, agentId: string) {
+      await database.transact(async (tx) => {
+        const before = await repo.findRegistryEntry(tx, agentId)
+        if (!before || !(await repo.deleteRegistryEntry(tx, agentId)))
+          throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: agentId })
+        await recordAdminAction(tx, {
           actorId,
           action: 'document_recognition.registry.delete',
           targetType: 'runtime_agent',
@@ -336,37 +357,37 @@ export function createDocumentRecognitionService(
 
     async createRun(user: AuthUser, agent: RuntimeAgentRow, file: ReceivedFile | undefined) {
       const run = await agentRuns.createRun({ agent, createdById: user.id, file })
-      feed.publish(run.id)
+      await feed.publish(run.id)
       return detail(run)
     },
 
     listRuns: (query: RunListQuery) => listRuns(query, true),
 
     /** The queue's tab counts: registered agents' runs per review status under the other filters. */
-    countRuns(query: RunCountsQuery) {
+    async countRuns(query: RunCountsQuery) {
       const by_review_status = Object.fromEntries(REVIEW_STATUSES.map((status) => [status, 0])) as Record<
         (typeof REVIEW_STATUSES)[number],
         number
       >
       let total = 0
-      for (const { reviewStatus, runs } of repo.runCountsByReviewStatus(db, query)) {
+      for (const { reviewStatus, runs } of await repo.runCountsByReviewStatus(db, query)) {
         total += runs
         if (reviewStatus) by_review_status[reviewStatus as keyof typeof by_review_status] = runs
       }
       return { total, by_review_status }
     },
     listAllRuns: (query: RunListQuery) => listRuns(query, false),
-    getRun: (runId: string) => detail(getRun(runId)),
+    getRun: async (runId: string) => detail(await getRun(runId)),
     runOf: getRun,
 
     /**
      * Reviewers read every run. Someone who recognises documents through a marketplace grant of the document agent
      * (no review permission) reads the runs they started; any other run is absent for them.
      */
-    readableRun(user: AuthUser, runId: string): void {
+    async readableRun(user: AuthUser, runId: string): Promise<void> {
       if (reachesEvery(user, 'document_run.read')) return
       requireAccess(user, 'document_run.read', {
-        ownerId: getRun(runId).createdById,
+        ownerId: (await getRun(runId)).createdById,
         denied: () => CommonErrors.RUN_NOT_FOUND({ run_id: runId }),
       })
     },
@@ -378,10 +399,10 @@ export function createDocumentRecognitionService(
      * not on the document) weakens it.
      */
     async correctField(runId: string, fieldId: string, patch: FieldReviewPatch, actorId: string) {
-      const run = getRun(runId)
-      const field = repo.findFieldReview(db, run.id, fieldId)
+      const run = await getRun(runId)
+      const field = await repo.findFieldReview(db, run.id, fieldId)
       if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
-      const definition = definitionOf(run, field.fieldKey)
+      const definition = await definitionOf(run, field.fieldKey)
       if (
         patch.review_status === 'not_on_document' &&
         ((patch.value ?? null) !== null || (patch.bbox ?? null) !== null)
@@ -422,26 +443,26 @@ export function createDocumentRecognitionService(
             correctsHint: learned && valueChanged,
           }
         : null
-      reviews.correctField(run, fieldId, patch, actorId, (tx) => {
-        if (taken) learnFromPage(tx, run, taken, pages)
-        else if (confirmsLearned) confirmLearned(tx, run, field, pages)
-        else if (typedOverLearned) weakenLearned(tx, run, field, pages)
+      await reviews.correctField(run, fieldId, patch, actorId, async (tx) => {
+        if (taken) await learnFromPage(tx, run, taken, pages)
+        else if (confirmsLearned) await confirmLearned(tx, run, field, pages)
+        else if (typedOverLearned) await weakenLearned(tx, run, field, pages)
       })
-      feed.publish(run.id)
-      const updated = repo.findFieldReview(db, run.id, fieldId) as repo.FieldReviewRow
-      return presentFieldReview(updated, agentRuns.usernamesOf([actorId]))
+      await feed.publish(run.id)
+      const updated = (await repo.findFieldReview(db, run.id, fieldId)) as repo.FieldReviewRow
+      return presentFieldReview(updated, await agentRuns.usernamesOf([actorId]))
     },
 
     /** The words inside a box on a page, read for a field without saving anything. */
     async readRegion(runId: string, fieldId: string, body: ReadRegionBody) {
-      const run = getRun(runId)
-      const field = repo.findFieldReview(db, run.id, fieldId)
+      const run = await getRun(runId)
+      const field = await repo.findFieldReview(db, run.id, fieldId)
       if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
       checkBox(body.bbox)
       const page = (await pagesOf(ctx, run)).find((p) => p.page_number === body.page_number)
       if (!page) throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: body.page_number })
       const read = await readRegion(ctx, deps.reading.ocr, run, page, body.bbox as Bbox)
-      const definition = definitionOf(run, field.fieldKey)
+      const definition = await definitionOf(run, field.fieldKey)
       const value = definition && read.text ? valueInText(definition, read.text) : null
       // The box of the value's own words, so a region dragged over "Total 1,190.00" boxes the amount only.
       const placed =
@@ -450,23 +471,23 @@ export function createDocumentRecognitionService(
     },
 
     async pageWords(runId: string, pageNumber: number) {
-      const run = getRun(runId)
+      const run = await getRun(runId)
       const page = (await pagesOf(ctx, run)).find((p) => p.page_number === pageNumber)
       if (!page) throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: pageNumber })
       return { page_number: page.page_number, origin: page.origin, words: page.words }
     },
 
-    learnedHints(agentId: string) {
-      registeredAgent(agentId, false)
-      return repo.listLearnedHints(db, agentId).map(presentHint)
+    async learnedHints(agentId: string) {
+      await registeredAgent(agentId, false)
+      return (await repo.listLearnedHints(db, agentId)).map(presentHint)
     },
 
-    deleteLearnedHints(actorId: string, agentId: string) {
-      registeredAgent(agentId, false)
-      db.transaction((tx) => {
-        const before = repo.listLearnedHints(tx, agentId)
-        repo.deleteLearnedHints(tx, agentId)
-        recordAdminActionSync(tx, {
+    async deleteLearnedHints(actorId: string, agentId: string) {
+      await registeredAgent(agentId, false)
+      await database.transact(async (tx) => {
+        const before = await repo.listLearnedHints(tx, agentId)
+        await repo.deleteLearnedHints(tx, agentId)
+        await recordAdminAction(tx, {
           actorId,
           action: 'document_recognition.learned_hints.delete',
           targetType: 'runtime_agent',
@@ -480,13 +501,13 @@ export function createDocumentRecognitionService(
       })
     },
 
-    fieldTimeline(runId: string, fieldId: string) {
-      const run = getRun(runId)
-      const field = repo.findFieldReview(db, run.id, fieldId)
+    async fieldTimeline(runId: string, fieldId: string) {
+      const run = await getRun(runId)
+      const field = await repo.findFieldReview(db, run.id, fieldId)
       if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
-      const tracked = repo.findRunReview(db, run.id)?.revisionTracking ?? true
-      const revisions = tracked ? repo.listRevisions(db, field.id) : []
-      const usernames = agentRuns.usernamesOf([...new Set(revisions.map((r) => r.actorId))])
+      const tracked = (await repo.findRunReview(db, run.id))?.revisionTracking ?? true
+      const revisions = tracked ? await repo.listRevisions(db, field.id) : []
+      const usernames = await agentRuns.usernamesOf([...new Set(revisions.map((r) => r.actorId))])
       return {
         field_id: field.id,
         field_key: field.fieldKey,
@@ -508,22 +529,22 @@ export function createDocumentRecognitionService(
     approve: (runId: string, actorId: string) => acceptFields(runId, actorId, { approve: true }),
 
     /** One approved run's result as a CSV or JSON export. */
-    exportRun(runId: string, format: 'csv' | 'json') {
-      const run = getRun(runId)
-      const review = repo.findRunReview(db, run.id)
+    async exportRun(runId: string, format: 'csv' | 'json') {
+      const run = await getRun(runId)
+      const review = await repo.findRunReview(db, run.id)
       if (review?.reviewStatus !== 'approved')
         throw RecognitionErrors.RESULT_NOT_APPROVED({ review_status: reviewStatusOf(review) })
       const base = path.parse(run.fileName).name || 'document'
-      return { ...exportOf([run], format), fileName: `${base}-${run.id.slice(0, 8)}.${format}` }
+      return { ...(await exportOf([run], format)), fileName: `${base}-${run.id.slice(0, 8)}.${format}` }
     },
 
     /** Every approved run the queue's filters match (a filter on another review status matches none), newest first. */
-    exportRuns(query: RunExportQuery) {
+    async exportRuns(query: RunExportQuery) {
       const { format, ...filters } = query
       const runs: AgentRunRow[] = []
       if (!filters.review_status || filters.review_status === 'approved')
         for (let offset = 0; ; offset += EXPORT_BATCH) {
-          const { rows } = repo.listRuns(db, { ...filters, review_status: 'approved' }, true, {
+          const { rows } = await repo.listRuns(db, { ...filters, review_status: 'approved' }, true, {
             limit: EXPORT_BATCH,
             offset,
           })
@@ -531,21 +552,21 @@ export function createDocumentRecognitionService(
           if (rows.length < EXPORT_BATCH) break
         }
       const day = new Date().toISOString().slice(0, 10)
-      return { ...exportOf(runs, format), fileName: `approved-runs-${day}.${format}` }
+      return { ...(await exportOf(runs, format)), fileName: `approved-runs-${day}.${format}` }
     },
 
-    sync(runId: string, actorId: string) {
-      const run = getRun(runId)
-      reviews.sync(run, actorId)
-      feed.publish(run.id)
+    async sync(runId: string, actorId: string) {
+      const run = await getRun(runId)
+      await reviews.sync(run, actorId)
+      await feed.publish(run.id)
       return detail(run)
     },
 
-    reject(runId: string, input: { reason: string; reviewer?: string }, actorId: string) {
-      const run = getRun(runId)
-      reviews.reject(run, input, actorId)
-      feed.publish(run.id)
-      return detail(agentRuns.getRun(run.id))
+    async reject(runId: string, input: { reason: string; reviewer?: string }, actorId: string) {
+      const run = await getRun(runId)
+      await reviews.reject(run, input, actorId)
+      await feed.publish(run.id)
+      return detail(await agentRuns.getRun(run.id))
     },
 
     /**
@@ -553,28 +574,28 @@ export function createDocumentRecognitionService(
      * with another registered extractor the user may run, and/or another (published or retired) version of it.
      */
     async rerun(runId: string, user: AuthUser, body: RerunBody = {}) {
-      const source = getRun(runId)
-      if (!reviews.isRerunnable(source))
+      const source = await getRun(runId)
+      if (!(await reviews.isRerunnable(source)))
         throw RecognitionErrors.RUN_NOT_RERUNNABLE({
           status: source.status,
-          review_status: repo.findRunReview(db, source.id)?.reviewStatus ?? null,
+          review_status: (await repo.findRunReview(db, source.id))?.reviewStatus ?? null,
         })
       if (!ctx.blobs.has(source.sourceSha256))
         throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: source.id, source_recoverable: false })
       const agentId = body.runtime_agent_id ?? source.runtimeAgentId
       const agent =
         agentId === source.runtimeAgentId
-          ? registeredAgent(agentId, false).agent
-          : runnableAgent(user, agentId)
-      const version = body.version === undefined ? undefined : runnableVersion(agent, body.version)
+          ? (await registeredAgent(agentId, false)).agent
+          : await runnableAgent(user, agentId)
+      const version = body.version === undefined ? undefined : await runnableVersion(agent, body.version)
       const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source, version })
-      feed.publish(target.id)
-      return { source_run_id: source.id, target_run_id: target.id, target_run: detail(target) }
+      await feed.publish(target.id)
+      return { source_run_id: source.id, target_run_id: target.id, target_run: await detail(target) }
     },
 
     /** The original bytes, or 410 when the stored object is gone. */
     async sourceDocument(runId: string) {
-      const run = getRun(runId)
+      const run = await getRun(runId)
       if (!ctx.blobs.has(run.sourceSha256))
         throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: run.id, source_recoverable: false })
       return {
@@ -585,7 +606,7 @@ export function createDocumentRecognitionService(
     },
 
     async sourcePdf(runId: string) {
-      const run = getRun(runId)
+      const run = await getRun(runId)
       if (!run.pdfSha256) {
         if (!ctx.blobs.has(run.sourceSha256))
           throw RecognitionErrors.SOURCE_UNRECOVERABLE({ run_id: run.id, source_recoverable: false })
@@ -602,10 +623,10 @@ export function createDocumentRecognitionService(
     },
 
     /** The reviewed result: current values by key, with each field's details. */
-    result(runId: string) {
-      const run = getRun(runId)
+    async result(runId: string) {
+      const run = await getRun(runId)
       if (run.status !== 'completed') throw RecognitionErrors.RESULT_NOT_AVAILABLE({ status: run.status })
-      const view = detail(run)
+      const view = await detail(run)
       return {
         run_id: run.id,
         runtime_agent_id: run.runtimeAgentId,
@@ -618,7 +639,7 @@ export function createDocumentRecognitionService(
 
     /** A PNG of one page, rendered on a worker thread from the run's PDF. */
     async pageImage(runId: string, pageNumber: number): Promise<Buffer> {
-      const run = getRun(runId)
+      const run = await getRun(runId)
       if (!run.pdfSha256 || !run.pageCount || pageNumber > run.pageCount)
         throw RecognitionErrors.PAGE_NOT_FOUND({ page_number: pageNumber })
       if (!ctx.blobs.has(run.pdfSha256))
@@ -627,9 +648,9 @@ export function createDocumentRecognitionService(
       return sharp(png).png({ compressionLevel: 6 }).toBuffer()
     },
 
-    overview() {
-      const counts = repo.runCounts(db)
-      const registered = repo.listRegistry(db, false).map((e) => e.agentId)
+    async overview() {
+      const counts = await repo.runCounts(db)
+      const registered = (await repo.listRegistry(db, false)).map((e) => e.agentId)
       const countBy = (key: (row: (typeof counts)[number]) => string | null) =>
         counts.reduce<Record<string, number>>((acc, row) => {
           const value = key(row)
@@ -639,13 +660,13 @@ export function createDocumentRecognitionService(
       const runsWhere = (keep: (row: (typeof counts)[number]) => boolean) =>
         counts.reduce((total, row) => (keep(row) ? total + row.runs : total), 0)
       const completed = runsWhere((r) => r.status === 'completed')
-      const fields = repo.completedFieldTotals(db)
+      const fields = await repo.completedFieldTotals(db)
       const withValue = fields.reduce((total, f) => total + f.withValue, 0)
-      const agents = new Map(agentRuns.listAgents(registered).map((a) => [a.id, a]))
+      const agents = new Map((await agentRuns.listAgents(registered)).map((a) => [a.id, a]))
       const dates = Array.from({ length: 30 }, (_, i) =>
         new Date(Date.now() - (29 - i) * 24 * 3600 * 1000).toISOString().slice(0, 10),
       )
-      const perDay = new Map(repo.runsPerDay(db, dates[0] as string).map((d) => [d.date, d.runs]))
+      const perDay = new Map((await repo.runsPerDay(db, dates[0] as string)).map((d) => [d.date, d.runs]))
       return {
         total_runs: runsWhere(() => true),
         by_status: countBy((r) => r.status),
@@ -666,7 +687,7 @@ export function createDocumentRecognitionService(
           ? round(fields.reduce((total, f) => total + (f.confidenceSum ?? 0), 0) / withValue)
           : null,
         runs_per_day: dates.map((date) => ({ date, runs: perDay.get(date) ?? 0 })),
-        median_processing_ms: repo.medianProcessingMs(db),
+        median_processing_ms: await repo.medianProcessingMs(db),
       }
     },
   }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db'
+import type { EngineDb } from '../../platform/db'
 import * as repo from '../document-recognition.repository'
 import type { Bbox } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
@@ -35,15 +35,15 @@ export function readWithHints(
 }
 
 /** The fields this layout's learned hints read, for the runtime agent version the run uses. */
-export function learnedFields(
-  db: Queryable,
+export async function learnedFields(
+  db: EngineDb,
   agentVersionId: string,
   definitions: FieldDefinition[],
   pages: PageText[],
-): Map<string, ExtractedField> {
+): Promise<Map<string, ExtractedField>> {
   const fingerprint = layoutFingerprint(pages)
   if (!fingerprint) return new Map()
-  const hints = repo.findLearnedHints(db, agentVersionId, fingerprint).map(asHint)
+  const hints = (await repo.findLearnedHints(db, agentVersionId, fingerprint)).map(asHint)
   return readWithHints(hints, definitions, pages)
 }
 
@@ -52,19 +52,19 @@ export function learnedFields(
  * the same place and extent again on another document confirms the hint (it earns confidence); another place, or a
  * value taken to correct what the hint proposed, replaces it.
  */
-export function learnFromPage(
-  tx: Queryable,
+export async function learnFromPage(
+  tx: EngineDb,
   run: AgentRunRow,
   taken: { fieldKey: string; pageNumber: number; bbox: Bbox; correctsHint: boolean },
   pages: PageText[],
-): void {
+): Promise<void> {
   const page = pages.find((p) => p.page_number === taken.pageNumber)
   const fingerprint = layoutFingerprint(pages)
   if (!page || !fingerprint) return
   const lesson = lessonFrom(page, taken.bbox)
-  const existing = repo
-    .findLearnedHints(tx, run.agentVersionId, fingerprint)
-    .find((h) => h.fieldKey === taken.fieldKey)
+  const existing = (await repo.findLearnedHints(tx, run.agentVersionId, fingerprint)).find(
+    (h) => h.fieldKey === taken.fieldKey,
+  )
   const same =
     existing &&
     !taken.correctsHint &&
@@ -74,7 +74,7 @@ export function learnFromPage(
     (lesson.label.length > 0 || overlaps(existing.valueBbox, lesson.valueBbox))
   // Taking it again on the document that taught it is no confirmation: confirmations count documents.
   const confirms = same && existing.learnedFromRunId !== run.id
-  repo.upsertLearnedHint(tx, {
+  await repo.upsertLearnedHint(tx, {
     runtimeAgentId: run.runtimeAgentId,
     agentVersionId: run.agentVersionId,
     fingerprint,
@@ -90,12 +90,12 @@ export function learnFromPage(
 }
 
 /** The hint that proposed a learned value, if it is still the one this layout has (not replaced since). */
-function proposingHint(tx: Queryable, run: AgentRunRow, field: LearnedValue, pages: PageText[]) {
+async function proposingHint(tx: EngineDb, run: AgentRunRow, field: LearnedValue, pages: PageText[]) {
   const fingerprint = layoutFingerprint(pages)
   if (!fingerprint) return undefined
-  return repo
-    .findLearnedHints(tx, run.agentVersionId, fingerprint)
-    .find((h) => h.fieldKey === field.fieldKey && h.learnedFromRunId === field.learnedFromRunId)
+  return (await repo.findLearnedHints(tx, run.agentVersionId, fingerprint)).find(
+    (h) => h.fieldKey === field.fieldKey && h.learnedFromRunId === field.learnedFromRunId,
+  )
 }
 
 interface LearnedValue {
@@ -104,25 +104,30 @@ interface LearnedValue {
 }
 
 /** An accepted learned value confirms its hint: one more document it was right on. */
-export function confirmLearned(
-  tx: Queryable,
+export async function confirmLearned(
+  tx: EngineDb,
   run: AgentRunRow,
   field: LearnedValue,
   pages: PageText[],
-): void {
-  const hint = proposingHint(tx, run, field, pages)
-  if (hint) repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations + 1 })
+): Promise<void> {
+  const hint = await proposingHint(tx, run, field, pages)
+  if (hint) await repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations + 1 })
 }
 
 /**
  * A learned value the reviewer typed over counts against its hint: one confirmation less, and a hint left with
  * none is forgotten, so the general rules read the field again.
  */
-export function weakenLearned(tx: Queryable, run: AgentRunRow, field: LearnedValue, pages: PageText[]): void {
-  const hint = proposingHint(tx, run, field, pages)
+export async function weakenLearned(
+  tx: EngineDb,
+  run: AgentRunRow,
+  field: LearnedValue,
+  pages: PageText[],
+): Promise<void> {
+  const hint = await proposingHint(tx, run, field, pages)
   if (!hint) return
-  if (hint.confirmations <= 1) repo.deleteLearnedHint(tx, hint.id)
-  else repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations - 1 })
+  if (hint.confirmations <= 1) await repo.deleteLearnedHint(tx, hint.id)
+  else await repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations - 1 })
 }
 
 const overlaps = (a: Bbox, b: Bbox) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]

@@ -130,8 +130,8 @@ export function documentExtractionExecutor(
       let modelMode: ExtractionOutput['model_mode'] = null
       let modelAnswer: ExtractionOutput['model_answer'] = null
       // Hints learned from reviews of this layout come before the general rules (the issuer's XML before both).
-      const learned = learnedFields(
-        ctx.db,
+      const learned = await learnedFields(
+        ctx.database.reader,
         run.agentVersionId,
         config.fields.filter((f) => !fromXml.has(f.key)),
         pages,

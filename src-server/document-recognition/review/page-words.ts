@@ -46,8 +46,8 @@ function lineHeightIn(page: PageText, bbox: Bbox): number {
  * layer again (pages without one come back empty: a region of them is read by OCR).
  */
 export async function pagesOf(ctx: AppContext, run: AgentRunRow): Promise<StoredPage[]> {
-  const sizes = repo.findRunReview(ctx.db, run.id)?.pages ?? []
-  const stored = repo.listPageTexts(ctx.db, run.id)
+  const sizes = (await repo.findRunReview(ctx.database.reader, run.id))?.pages ?? []
+  const stored = await repo.listPageTexts(ctx.database.reader, run.id)
   if (stored.length)
     return stored.map((row) => {
       const size = sizes.find((p) => p.page_number === row.pageNumber)

@@ -1,4 +1,4 @@
-import { type Db, nowIso, type Queryable } from '../../platform/db'
+import { type Database, type EngineDb, nowIso } from '../../platform/db'
 import { RecognitionErrors } from '../document-recognition.errors'
 import * as repo from '../document-recognition.repository'
 import type { FieldReviewPatch } from '../document-recognition.schemas'
@@ -10,8 +10,12 @@ const isSettled = (field: repo.FieldReviewRow) => SETTLED_FIELD_STATUSES.include
 const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
 
-function requireOpenReview(db: Db, run: AgentRunRow): repo.RunReviewRow {
-  const review = repo.findRunReview(db, run.id)
+/**
+ * The run's review, held for the transaction `tx` (see `holdRunReview`), when it is open to review actions. Every
+ * review action reads here first, so two actions on one run (two reviewers, two instances) take turns.
+ */
+async function requireOpenReview(tx: EngineDb, run: AgentRunRow): Promise<repo.RunReviewRow> {
+  const review = await repo.holdRunReview(tx, run.id)
   if (run.status !== 'completed' || !review)
     throw RecognitionErrors.RUN_NOT_REVIEWABLE({ status: run.status })
   if (review.syncedAt) throw RecognitionErrors.RUN_SYNCED()
@@ -26,15 +30,15 @@ type FieldChange = Pick<
   Partial<Pick<repo.FieldReviewRow, 'source' | 'learnedFromRunId'>>
 
 /** Writes a field's next state and the revision that records it. */
-function reviseField(
-  tx: Queryable,
+async function reviseField(
+  tx: EngineDb,
   field: repo.FieldReviewRow,
   actorId: string,
   now: string,
   next: FieldChange,
 ) {
   const revision = field.revisionCount + 1
-  repo.insertRevision(tx, {
+  await repo.insertRevision(tx, {
     fieldReviewId: field.id,
     revision,
     value: next.value ?? null,
@@ -46,7 +50,7 @@ function reviseField(
     actorId,
     createdAt: now,
   })
-  repo.updateFieldReview(tx, field.id, {
+  await repo.updateFieldReview(tx, field.id, {
     ...next,
     revisionCount: revision,
     lastRevisedAt: now,
@@ -55,39 +59,40 @@ function reviseField(
 }
 
 /** The run's review_status after a review action on its fields, with an approved/reopened event when it moves. */
-function moveRunReview(
-  tx: Queryable,
+async function moveRunReview(
+  tx: EngineDb,
   runId: string,
   review: repo.RunReviewRow,
   actorId: string,
   now: string,
   valueChanged: boolean,
 ) {
-  const fields = repo.listFieldReviews(tx, runId)
+  const fields = await repo.listFieldReviews(tx, runId)
   const open = fields.some((f) => f.reviewStatus === 'flagged') ? 'flagged' : 'pending'
   let next: string
   if (review.reviewStatus === 'approved' && valueChanged) next = open
   else if (fields.every(isSettled)) next = 'approved'
   else next = open
   if (next !== review.reviewStatus) {
-    repo.updateRunReview(tx, runId, {
+    await repo.updateRunReview(tx, runId, {
       reviewStatus: next,
       reviewedAt: next === 'approved' ? now : null,
       revisionTracking: true,
     })
     if (next === 'approved' || review.reviewStatus === 'approved')
-      repo.insertReviewEvent(tx, {
+      await repo.insertReviewEvent(tx, {
         runId,
         kind: next === 'approved' ? 'approved' : 'reopened',
         actorId,
         previousStatus: review.reviewStatus,
         nextStatus: next,
       })
-  } else if (!review.revisionTracking) repo.updateRunReview(tx, runId, { revisionTracking: true })
+  } else if (!review.revisionTracking) await repo.updateRunReview(tx, runId, { revisionTracking: true })
 }
 
 /** A run's review: the reviewer's actions on its fields and on the run, each one transaction. */
-export function createReviewService(db: Db) {
+export function createReviewService(database: Database) {
+  const db = database.reader
   return {
     /**
      * Applies a reviewer's correction: updates the field, appends a revision (never updated or deleted), and moves the
@@ -96,41 +101,41 @@ export function createReviewService(db: Db) {
      * review action confirms it. `not_on_document` clears the value and its box. A value sent corrects the field when
      * it differs and accepts an open one when it is the value already there.
      */
-    correctField(
+    async correctField(
       run: AgentRunRow,
       fieldId: string,
       patch: FieldReviewPatch,
       actorId: string,
       /** Further writes of the same review action (learning from it), in the same transaction. */
-      alongside?: (tx: Queryable, field: repo.FieldReviewRow) => void,
+      alongside?: (tx: EngineDb, field: repo.FieldReviewRow) => Promise<void>,
     ) {
-      const review = requireOpenReview(db, run)
-      const field = repo.findFieldReview(db, run.id, fieldId)
-      if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
-      const notOnDocument = patch.review_status === 'not_on_document'
-      if (notOnDocument) patch = { ...patch, value: null, page_number: null, bbox: null }
-      const valueChanged = patch.value !== undefined && !same(patch.value, field.value)
-      const value = patch.value !== undefined ? patch.value : (field.value ?? null)
-      // Sending the value already there (taken from the page by a box or a click, or typed again) is a decision too:
-      // it accepts an open field, as a confirmed value is validated in Rossum.
-      const confirmsValue =
-        patch.value !== undefined && patch.value !== null && !valueChanged && !isSettled(field)
-      const reviewStatus =
-        valueChanged && !notOnDocument
-          ? 'corrected'
-          : (patch.review_status ?? (confirmsValue ? 'accepted' : field.reviewStatus))
-      const now = nowIso()
-      db.transaction((tx) => {
-        reviseField(tx, field, actorId, now, {
+      await database.transact(async (tx) => {
+        const review = await requireOpenReview(tx, run)
+        const field = await repo.findFieldReview(tx, run.id, fieldId)
+        if (!field) throw RecognitionErrors.FIELD_REVIEW_NOT_FOUND({ field_id: fieldId })
+        const notOnDocument = patch.review_status === 'not_on_document'
+        const change = notOnDocument ? { ...patch, value: null, page_number: null, bbox: null } : patch
+        const valueChanged = change.value !== undefined && !same(change.value, field.value)
+        const value = change.value !== undefined ? change.value : (field.value ?? null)
+        // Sending the value already there (taken from the page by a box or a click, or typed again) is a decision too:
+        // it accepts an open field, as a confirmed value is validated in Rossum.
+        const confirmsValue =
+          change.value !== undefined && change.value !== null && !valueChanged && !isSettled(field)
+        const reviewStatus =
+          valueChanged && !notOnDocument
+            ? 'corrected'
+            : (change.review_status ?? (confirmsValue ? 'accepted' : field.reviewStatus))
+        const now = nowIso()
+        await reviseField(tx, field, actorId, now, {
           value,
           reviewStatus,
-          reviewerNote: patch.reviewer_note !== undefined ? patch.reviewer_note : field.reviewerNote,
-          pageNumber: patch.page_number !== undefined ? patch.page_number : field.pageNumber,
-          bbox: patch.bbox !== undefined ? (patch.bbox as typeof field.bbox) : field.bbox,
+          reviewerNote: change.reviewer_note !== undefined ? change.reviewer_note : field.reviewerNote,
+          pageNumber: change.page_number !== undefined ? change.page_number : field.pageNumber,
+          bbox: change.bbox !== undefined ? (change.bbox as typeof field.bbox) : field.bbox,
           ...(valueChanged ? { source: 'reviewer', learnedFromRunId: null } : {}),
         })
-        alongside?.(tx, field)
-        moveRunReview(tx, run.id, review, actorId, now, valueChanged)
+        await alongside?.(tx, field)
+        await moveRunReview(tx, run.id, review, actorId, now, valueChanged)
       })
     },
 
@@ -139,47 +144,47 @@ export function createReviewService(db: Db) {
      * `minConfidence` or above, one revision each. With `approve`, the run is approved too, which needs every other
      * field settled already: a flagged field left is a 409 naming it. Returns the accepted fields.
      */
-    acceptOpenFields(
+    async acceptOpenFields(
       run: AgentRunRow,
       actorId: string,
       options: { minConfidence: number; approve: boolean },
       /** Further writes of the same action (confirming learned hints), in the same transaction. */
-      alongside?: (tx: Queryable, accepted: repo.FieldReviewRow[]) => void,
-    ): repo.FieldReviewRow[] {
-      const review = requireOpenReview(db, run)
-      const fields = repo.listFieldReviews(db, run.id)
-      const accepted = fields.filter(
-        (f) => f.reviewStatus === 'pending' && f.value !== null && f.confidence >= options.minConfidence,
-      )
-      if (options.approve) {
-        const open = fields.filter((f) => !isSettled(f) && !accepted.includes(f))
-        if (open.length)
-          throw RecognitionErrors.RUN_NOT_APPROVABLE({ open_fields: open.map((f) => f.fieldKey) })
-      }
-      const now = nowIso()
-      db.transaction((tx) => {
+      alongside?: (tx: EngineDb, accepted: repo.FieldReviewRow[]) => Promise<void>,
+    ): Promise<repo.FieldReviewRow[]> {
+      return database.transact(async (tx) => {
+        const review = await requireOpenReview(tx, run)
+        const fields = await repo.listFieldReviews(tx, run.id)
+        const accepted = fields.filter(
+          (f) => f.reviewStatus === 'pending' && f.value !== null && f.confidence >= options.minConfidence,
+        )
+        if (options.approve) {
+          const open = fields.filter((f) => !isSettled(f) && !accepted.includes(f))
+          if (open.length)
+            throw RecognitionErrors.RUN_NOT_APPROVABLE({ open_fields: open.map((f) => f.fieldKey) })
+        }
+        const now = nowIso()
         for (const field of accepted)
-          reviseField(tx, field, actorId, now, {
+          await reviseField(tx, field, actorId, now, {
             value: field.value ?? null,
             reviewStatus: 'accepted',
             reviewerNote: field.reviewerNote,
             pageNumber: field.pageNumber,
             bbox: field.bbox,
           })
-        alongside?.(tx, accepted)
-        moveRunReview(tx, run.id, review, actorId, now, false)
+        await alongside?.(tx, accepted)
+        await moveRunReview(tx, run.id, review, actorId, now, false)
+        return accepted
       })
-      return accepted
     },
 
     /** Marks an approved run delivered; from then on it is read-only. */
-    sync(run: AgentRunRow, actorId: string): void {
-      const review = requireOpenReview(db, run)
-      if (review.reviewStatus !== 'approved')
-        throw RecognitionErrors.RUN_NOT_APPROVED({ review_status: review.reviewStatus })
-      db.transaction((tx) => {
-        repo.updateRunReview(tx, run.id, { syncedAt: nowIso() })
-        repo.insertReviewEvent(tx, {
+    async sync(run: AgentRunRow, actorId: string): Promise<void> {
+      await database.transact(async (tx) => {
+        const review = await requireOpenReview(tx, run)
+        if (review.reviewStatus !== 'approved')
+          throw RecognitionErrors.RUN_NOT_APPROVED({ review_status: review.reviewStatus })
+        await repo.updateRunReview(tx, run.id, { syncedAt: nowIso() })
+        await repo.insertReviewEvent(tx, {
           runId: run.id,
           kind: 'synced',
           actorId,
@@ -190,21 +195,25 @@ export function createReviewService(db: Db) {
     },
 
     /** Rejects a completed, unsynced run still pending or flagged; the review event keeps the reason and actor. */
-    reject(run: AgentRunRow, input: { reason: string; reviewer?: string }, actorId: string): void {
-      const review = repo.findRunReview(db, run.id)
-      const rejectable =
-        run.status === 'completed' &&
-        review !== null &&
-        !review.syncedAt &&
-        (review.reviewStatus === 'pending' || review.reviewStatus === 'flagged')
-      if (!rejectable || !review)
-        throw RecognitionErrors.RUN_NOT_REJECTABLE({
-          status: run.status,
-          review_status: reviewStatusOf(review),
-        })
-      db.transaction((tx) => {
-        repo.updateRunReview(tx, run.id, { reviewStatus: 'rejected' })
-        repo.insertReviewEvent(tx, {
+    async reject(
+      run: AgentRunRow,
+      input: { reason: string; reviewer?: string },
+      actorId: string,
+    ): Promise<void> {
+      await database.transact(async (tx) => {
+        const review = await repo.holdRunReview(tx, run.id)
+        const rejectable =
+          run.status === 'completed' &&
+          review !== null &&
+          !review.syncedAt &&
+          (review.reviewStatus === 'pending' || review.reviewStatus === 'flagged')
+        if (!rejectable || !review)
+          throw RecognitionErrors.RUN_NOT_REJECTABLE({
+            status: run.status,
+            review_status: reviewStatusOf(review),
+          })
+        await repo.updateRunReview(tx, run.id, { reviewStatus: 'rejected' })
+        await repo.insertReviewEvent(tx, {
           runId: run.id,
           kind: 'rejected',
           reason: input.reason,
@@ -216,8 +225,8 @@ export function createReviewService(db: Db) {
       })
     },
 
-    isRerunnable(run: AgentRunRow): boolean {
-      return run.status === 'failed' || repo.findRunReview(db, run.id)?.reviewStatus === 'rejected'
+    async isRerunnable(run: AgentRunRow): Promise<boolean> {
+      return run.status === 'failed' || (await repo.findRunReview(db, run.id))?.reviewStatus === 'rejected'
     },
   }
 }

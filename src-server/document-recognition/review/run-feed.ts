@@ -1,23 +1,44 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import { errorFrame } from '../../platform/errors'
+import type { EventBus } from '../../platform/events'
 
-type Listener = (runId: string) => void
+type Listener = (runId: string) => Promise<void>
+
+/** The bus event of a run's change: its id, read again by every feed that sends it. */
+const RUN_CHANGED = 'document_run.changed'
 
 /**
  * The live feed of recognition runs: the service publishes a run's id whenever its job moves or a reviewer changes
- * it; each open `GET /document-recognition/runs/events` stream sends the run as it now reads.
+ * it, through the event bus, so the feeds of every instance hear it; each open `GET /document-recognition/runs/events`
+ * stream sends the run as it now reads.
  */
 export class RunFeed {
   private readonly listeners = new Set<Listener>()
+  private readonly unsubscribe: () => void
 
-  publish(runId: string): void {
-    for (const listener of this.listeners) listener(runId)
+  constructor(private readonly events: EventBus) {
+    this.unsubscribe = events.subscribe({
+      event: async (event) => {
+        if (event.kind !== RUN_CHANGED || typeof event.run_id !== 'string') return
+        const runId = event.run_id
+        await Promise.all([...this.listeners].map((listener) => listener(runId)))
+      },
+    })
+  }
+
+  /** Settles once this instance's streams have sent the run (the other instances' follow). */
+  publish(runId: string): Promise<void> {
+    return this.events.publish({ kind: RUN_CHANGED, run_id: runId })
   }
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+
+  close(): void {
+    this.unsubscribe()
   }
 }
 
@@ -31,15 +52,15 @@ const PING_MS = 15_000
 export function streamRuns(
   feed: RunFeed,
   reply: FastifyReply,
-  view: (runId: string) => unknown | null,
+  view: (runId: string) => Promise<unknown | null>,
   open: Set<() => void>,
 ): FastifyReply {
   const stream = new PassThrough()
   const write = (text: string) => {
     if (!stream.writableEnded) stream.write(text)
   }
-  const unsubscribe = feed.subscribe((runId) => {
-    const run = view(runId)
+  const unsubscribe = feed.subscribe(async (runId) => {
+    const run = await view(runId)
     if (run) write(`data: ${JSON.stringify({ type: 'run', run })}\n\n`)
   })
   const ping = setInterval(() => write(': ping\n\n'), PING_MS)

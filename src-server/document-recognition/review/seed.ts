@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db'
+import type { EngineDb } from '../../platform/db'
 import * as repo from '../document-recognition.repository'
 import type { FieldIssue, FieldValue } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
@@ -22,16 +22,16 @@ function sourceOf(field: ExtractedField | undefined): repo.FieldReviewRow['sourc
  * yet confirmed on enough documents; a share of
  * otherwise clean runs is flagged `sampled`. A rerun records what it changed against its source.
  */
-export function seedReview(
-  tx: Queryable,
+export async function seedReview(
+  tx: EngineDb,
   run: AgentRunRow,
   config: ExtractionConfig,
   execution: DocumentExecution,
   policy: { sampleRate: number; serverThreshold: number; learningConfirmations: number },
   random: () => number = Math.random,
-): void {
+): Promise<void> {
   const { output } = execution
-  repo.insertPageTexts(
+  await repo.insertPageTexts(
     tx,
     execution.pageTexts.map((page) => ({
       runId: run.id,
@@ -85,12 +85,12 @@ export function seedReview(
       review.flagReasons = ['sampled']
       review.reviewStatus = 'flagged'
     }
-  repo.insertFieldReviews(tx, reviews)
+  await repo.insertFieldReviews(tx, reviews)
 
   let diffFromSource: Record<string, { source_value: FieldValue; target_value: FieldValue }> | null = null
   if (run.rerunSourceRunId) {
     const source = new Map(
-      repo.listFieldReviews(tx, run.rerunSourceRunId).map((f) => [f.fieldKey, f.value ?? null]),
+      (await repo.listFieldReviews(tx, run.rerunSourceRunId)).map((f) => [f.fieldKey, f.value ?? null]),
     )
     diffFromSource = Object.fromEntries(
       reviews.map((r) => [
@@ -99,7 +99,7 @@ export function seedReview(
       ]),
     )
   }
-  repo.insertRunReview(tx, {
+  await repo.insertRunReview(tx, {
     runId: run.id,
     reviewStatus: reviews.some((r) => r.reviewStatus === 'flagged') ? 'flagged' : 'pending',
     pages: output.pages,

@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, max, or, sql } from 'drizzle-orm'
-import { nowIso, perHandle, type Queryable } from '../../platform/db'
+import { and, asc, eq, inArray, max, or, type SQL, sql } from 'drizzle-orm'
+import { type EngineDb, engineTables, isPostgres, nowIso } from '../../platform/db'
 import { agentRun, runtimeAgent, runtimeAgentVersion } from './runs.tables'
 
 export type RuntimeAgentRow = typeof runtimeAgent.$inferSelect
@@ -7,129 +7,149 @@ export type RuntimeAgentVersionRow = typeof runtimeAgentVersion.$inferSelect
 export type AgentRunRow = typeof agentRun.$inferSelect
 export type NewAgentRun = typeof agentRun.$inferInsert
 
-export function findAgent(db: Queryable, id: string): RuntimeAgentRow | null {
-  return db.select().from(runtimeAgent).where(eq(runtimeAgent.id, id)).get() ?? null
+const tables = engineTables({ agentRun, runtimeAgent, runtimeAgentVersion })
+
+export async function findAgent(db: EngineDb, id: string): Promise<RuntimeAgentRow | null> {
+  const { runtimeAgent } = tables(db)
+  const [row] = await db.select().from(runtimeAgent).where(eq(runtimeAgent.id, id)).limit(1)
+  return row ?? null
 }
 
-export function findAgentByDefinitionKey(db: Queryable, key: string): RuntimeAgentRow | null {
-  return db.select().from(runtimeAgent).where(eq(runtimeAgent.definitionKey, key)).get() ?? null
+export async function findAgentByDefinitionKey(db: EngineDb, key: string): Promise<RuntimeAgentRow | null> {
+  const { runtimeAgent } = tables(db)
+  const [row] = await db.select().from(runtimeAgent).where(eq(runtimeAgent.definitionKey, key)).limit(1)
+  return row ?? null
 }
 
-export function listAgents(db: Queryable, ids?: string[]): RuntimeAgentRow[] {
+export async function listAgents(db: EngineDb, ids?: string[]): Promise<RuntimeAgentRow[]> {
+  const { runtimeAgent } = tables(db)
   const query = db.select().from(runtimeAgent)
-  return (ids ? query.where(inArray(runtimeAgent.id, ids)) : query).orderBy(asc(runtimeAgent.name)).all()
+  return (ids ? query.where(inArray(runtimeAgent.id, ids)) : query).orderBy(asc(runtimeAgent.name))
 }
 
-export function insertAgent(db: Queryable, values: typeof runtimeAgent.$inferInsert): RuntimeAgentRow {
-  return db.insert(runtimeAgent).values(values).returning().get()
+export async function insertAgent(
+  db: EngineDb,
+  values: typeof runtimeAgent.$inferInsert,
+): Promise<RuntimeAgentRow> {
+  const { runtimeAgent } = tables(db)
+  const [row] = await db.insert(runtimeAgent).values(values).returning()
+  return row as RuntimeAgentRow
 }
 
-export function setShippedConfigSha(db: Queryable, agentId: string, sha: string): void {
-  db.update(runtimeAgent).set({ shippedConfigSha: sha }).where(eq(runtimeAgent.id, agentId)).run()
+export async function setShippedConfigSha(db: EngineDb, agentId: string, sha: string): Promise<void> {
+  const { runtimeAgent } = tables(db)
+  await db.update(runtimeAgent).set({ shippedConfigSha: sha }).where(eq(runtimeAgent.id, agentId))
 }
 
-export function setPublishedVersion(db: Queryable, agentId: string, versionId: string): void {
-  db.update(runtimeAgent).set({ publishedVersionId: versionId }).where(eq(runtimeAgent.id, agentId)).run()
+async function setPublishedVersion(db: EngineDb, agentId: string, versionId: string): Promise<void> {
+  const { runtimeAgent } = tables(db)
+  await db.update(runtimeAgent).set({ publishedVersionId: versionId }).where(eq(runtimeAgent.id, agentId))
 }
 
-export function findVersion(db: Queryable, id: string): RuntimeAgentVersionRow | null {
-  return db.select().from(runtimeAgentVersion).where(eq(runtimeAgentVersion.id, id)).get() ?? null
+export async function findVersion(db: EngineDb, id: string): Promise<RuntimeAgentVersionRow | null> {
+  const { runtimeAgentVersion } = tables(db)
+  const [row] = await db.select().from(runtimeAgentVersion).where(eq(runtimeAgentVersion.id, id)).limit(1)
+  return row ?? null
 }
 
-export function listVersions(db: Queryable, agentId: string): RuntimeAgentVersionRow[] {
+export async function listVersions(db: EngineDb, agentId: string): Promise<RuntimeAgentVersionRow[]> {
+  const { runtimeAgentVersion } = tables(db)
   return db
     .select()
     .from(runtimeAgentVersion)
     .where(eq(runtimeAgentVersion.agentId, agentId))
     .orderBy(asc(runtimeAgentVersion.version))
-    .all()
 }
 
-export function insertVersion(db: Queryable, agentId: string, config: unknown): RuntimeAgentVersionRow {
-  const latest =
-    db
-      .select({ n: max(runtimeAgentVersion.version) })
-      .from(runtimeAgentVersion)
-      .where(eq(runtimeAgentVersion.agentId, agentId))
-      .get()?.n ?? 0
-  return db
+/** The agent's next version, numbered after its latest (the unique (agent, version) index refuses a twin). */
+export async function insertVersion(
+  db: EngineDb,
+  agentId: string,
+  config: unknown,
+): Promise<RuntimeAgentVersionRow> {
+  const { runtimeAgentVersion } = tables(db)
+  const [latest] = await db
+    .select({ n: max(runtimeAgentVersion.version) })
+    .from(runtimeAgentVersion)
+    .where(eq(runtimeAgentVersion.agentId, agentId))
+  const [row] = await db
     .insert(runtimeAgentVersion)
-    .values({ agentId, version: latest + 1, status: 'draft', config })
+    .values({ agentId, version: Number(latest?.n ?? 0) + 1, status: 'draft', config })
     .returning()
-    .get()
+  return row as RuntimeAgentVersionRow
 }
 
 /** Retires the current published version (if any) and publishes `versionId`. */
-export function publishVersion(db: Queryable, agentId: string, versionId: string): void {
-  db.update(runtimeAgentVersion)
+export async function publishVersion(db: EngineDb, agentId: string, versionId: string): Promise<void> {
+  const { runtimeAgentVersion } = tables(db)
+  await db
+    .update(runtimeAgentVersion)
     .set({ status: 'retired' })
     .where(and(eq(runtimeAgentVersion.agentId, agentId), eq(runtimeAgentVersion.status, 'published')))
-    .run()
-  db.update(runtimeAgentVersion)
+  await db
+    .update(runtimeAgentVersion)
     .set({ status: 'published' })
     .where(eq(runtimeAgentVersion.id, versionId))
-    .run()
-  setPublishedVersion(db, agentId, versionId)
+  await setPublishedVersion(db, agentId, versionId)
 }
 
 /** Whether any run keeps this blob as its source or its normalised PDF. */
-export function runUsesBlob(db: Queryable, sha256: string): boolean {
-  return Boolean(
-    db
-      .select({ id: agentRun.id })
-      .from(agentRun)
-      .where(or(eq(agentRun.sourceSha256, sha256), eq(agentRun.pdfSha256, sha256)))
-      .get(),
-  )
-}
-
-/** A run by id, prepared once: every read of a run (its page, its review, the feed) starts here. */
-const runById = perHandle((db: Queryable) =>
-  db
-    .select()
+export async function runUsesBlob(db: EngineDb, sha256: string): Promise<boolean> {
+  const { agentRun } = tables(db)
+  const [row] = await db
+    .select({ id: agentRun.id })
     .from(agentRun)
-    .where(eq(agentRun.id, sql.placeholder('id')))
-    .prepare(),
-)
-
-export function findRun(db: Queryable, id: string): AgentRunRow | null {
-  return runById(db).get({ id }) ?? null
+    .where(or(eq(agentRun.sourceSha256, sha256), eq(agentRun.pdfSha256, sha256)))
+    .limit(1)
+  return Boolean(row)
 }
 
-export function insertRun(db: Queryable, values: NewAgentRun): AgentRunRow {
-  return db.insert(agentRun).values(values).returning().get()
+export async function findRun(db: EngineDb, id: string): Promise<AgentRunRow | null> {
+  const { agentRun } = tables(db)
+  const [row] = await db.select().from(agentRun).where(eq(agentRun.id, id)).limit(1)
+  return row ?? null
 }
 
-export function updateRun(db: Queryable, id: string, values: Partial<NewAgentRun>): void {
-  db.update(agentRun).set(values).where(eq(agentRun.id, id)).run()
+export async function insertRun(db: EngineDb, values: NewAgentRun): Promise<AgentRunRow> {
+  const { agentRun } = tables(db)
+  const [row] = await db.insert(agentRun).values(values).returning()
+  return row as AgentRunRow
 }
 
-export function markRunning(db: Queryable, id: string, attempts: number): void {
-  const now = nowIso()
-  db.update(agentRun)
-    .set({ status: 'running', attempts, startedAt: now, errorMessage: null })
-    .where(eq(agentRun.id, id))
-    .run()
+export async function updateRun(db: EngineDb, id: string, values: Partial<NewAgentRun>): Promise<void> {
+  const { agentRun } = tables(db)
+  await db.update(agentRun).set(values).where(eq(agentRun.id, id))
+}
+
+export async function markRunning(db: EngineDb, id: string, attempts: number): Promise<void> {
+  await updateRun(db, id, { status: 'running', attempts, startedAt: nowIso(), errorMessage: null })
+}
+
+/** `config.model.provider` of a version's config: JSON text on SQLite, jsonb on PostgreSQL. */
+function configProvider(db: EngineDb, config: typeof runtimeAgentVersion.config): SQL {
+  return isPostgres(db)
+    ? sql`(${config} -> 'model' ->> 'provider')`
+    : sql`json_extract(${config}, '$.model.provider')`
 }
 
 /**
  * The runtime agents with a version that is not retired whose configuration names a model provider
  * (`config.model.provider`, an LLM extractor's model): deleting the provider would break their runs.
  */
-export function findRuntimeAgentsUsingProvider(
-  db: Queryable,
+export async function findRuntimeAgentsUsingProvider(
+  db: EngineDb,
   providerId: string,
-): { id: string; name: string }[] {
+): Promise<{ id: string; name: string }[]> {
+  const { runtimeAgent, runtimeAgentVersion } = tables(db)
   return db
     .selectDistinct({ id: runtimeAgent.id, name: runtimeAgent.name })
     .from(runtimeAgent)
     .innerJoin(runtimeAgentVersion, eq(runtimeAgentVersion.agentId, runtimeAgent.id))
     .where(
       and(
-        sql`json_extract(${runtimeAgentVersion.config}, '$.model.provider') = ${providerId}`,
+        sql`${configProvider(db, runtimeAgentVersion.config)} = ${providerId}`,
         sql`${runtimeAgentVersion.status} <> 'retired'`,
       ),
     )
     .orderBy(runtimeAgent.name)
-    .all()
 }

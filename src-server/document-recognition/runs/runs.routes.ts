@@ -20,11 +20,11 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
   const tags = ['agent-runs']
   const write = { permission: 'document_recognition.write' } as const
 
-  const agentView = (id: string) => {
-    const agent = agentRuns.getAgent(id)
+  const agentView = async (id: string) => {
+    const agent = await agentRuns.getAgent(id)
     return {
-      ...presentRuntimeAgent(agent, agentRuns.usernamesOf(agent.ownerId ? [agent.ownerId] : [])),
-      versions: agentRuns.listVersions(agent.id).map(presentRuntimeAgentVersion),
+      ...presentRuntimeAgent(agent, await agentRuns.usernamesOf(agent.ownerId ? [agent.ownerId] : [])),
+      versions: (await agentRuns.listVersions(agent.id)).map(presentRuntimeAgentVersion),
     }
   }
 
@@ -35,8 +35,10 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags, querystring: PageQuery, response: { 200: Page(RuntimeAgentSchema) } },
     },
     async (request) => {
-      const agents = pageOf(agentRuns.listAgents(), request.query)
-      const usernames = agentRuns.usernamesOf(agents.items.flatMap((a) => (a.ownerId ? [a.ownerId] : [])))
+      const agents = pageOf(await agentRuns.listAgents(), request.query)
+      const usernames = await agentRuns.usernamesOf(
+        agents.items.flatMap((a) => (a.ownerId ? [a.ownerId] : [])),
+      )
       return { ...agents, items: agents.items.map((agent) => presentRuntimeAgent(agent, usernames)) }
     },
   )
@@ -45,8 +47,8 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     '/admin/runtime-agents',
     { config: write, schema: { tags, body: CreateRuntimeAgentBody, response: { 201: RuntimeAgentDetail } } },
     async (request, reply) => {
-      const agent = agentRuns.createAgent(request.requireUser().id, request.body)
-      return reply.status(201).send(agentView(agent.id))
+      const agent = await agentRuns.createAgent(request.requireUser().id, request.body)
+      return reply.status(201).send(await agentView(agent.id))
     },
   )
 
@@ -72,7 +74,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
         .status(201)
         .send(
           presentRuntimeAgentVersion(
-            agentRuns.createVersion(request.requireUser().id, request.params.id, request.body.config),
+            await agentRuns.createVersion(request.requireUser().id, request.params.id, request.body.config),
           ),
         ),
   )
@@ -82,7 +84,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     { config: write, schema: { tags, params: VersionParams, response: { 200: RuntimeAgentVersionSchema } } },
     async (request) =>
       presentRuntimeAgentVersion(
-        agentRuns.publishVersion(request.requireUser().id, request.params.id, request.params.vid),
+        await agentRuns.publishVersion(request.requireUser().id, request.params.id, request.params.vid),
       ),
   )
 
@@ -111,7 +113,7 @@ export const agentRunRoutes: FastifyPluginAsyncTypebox<{
     '/agent-runs/:id',
     { schema: { tags, params: IdParams, response: { 200: AgentRunSchema } } },
     async (request) => {
-      return presentAgentRun(agentRuns.readableRun(request.requireUser(), request.params.id))
+      return presentAgentRun(await agentRuns.readableRun(request.requireUser(), request.params.id))
     },
   )
 }

@@ -4,11 +4,11 @@ import path from 'node:path'
 import type { Static, TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { type Resource, requireAccess } from '../../access'
-import { type AdminAction, recordAdminActionSync } from '../../admin-audit'
+import { type AdminAction, recordAdminAction } from '../../admin-audit'
 import type { AuthUser } from '../../auth'
 import { hasAssetGrant } from '../../marketplace'
 import type { AppContext } from '../../platform/app-context'
-import { nowIso, type Queryable } from '../../platform/db'
+import { type EngineDb, nowIso, type Queryable } from '../../platform/db'
 import { CommonErrors } from '../../platform/errors'
 import { type ReceivedFile, sniffFileMimeType } from '../../platform/http'
 import { AgentRunErrors } from './runs.errors'
@@ -55,7 +55,12 @@ export interface RunExecutor<Keys extends TSchema> {
     progress(progress: RunProgress): void
   }): Promise<ExecutionResult>
   /** Runs inside the transaction that marks the run completed. */
-  onCompleted?(tx: Queryable, run: AgentRunRow, result: ExecutionResult, config: AgentConfig<Keys>): void
+  onCompleted?(
+    tx: EngineDb,
+    run: AgentRunRow,
+    result: ExecutionResult,
+    config: AgentConfig<Keys>,
+  ): Promise<void>
 }
 
 /** A registered type with one run's config read once, so the service need not know the type's keys. */
@@ -67,7 +72,7 @@ interface ConfiguredRun {
     signal: AbortSignal
     progress(progress: RunProgress): void
   }): Promise<ExecutionResult>
-  onCompleted(tx: Queryable, run: AgentRunRow, result: ExecutionResult): void
+  onCompleted(tx: EngineDb, run: AgentRunRow, result: ExecutionResult): Promise<void>
 }
 
 interface RegisteredType {
@@ -114,6 +119,7 @@ export function policyOf(config: BaseAgentConfig): ExecutionPolicy {
 /**
  * A document agent as the access rules see it (`document_agent.run`): reviewers run every one, anyone else needs
  * a marketplace grant of it. Its owner has no right of their own: document agents are made by admins, who review.
+ * The grant is read synchronously on SQLite (`db`) until marketplace's grants have an awaited check.
  */
 export function documentAgentResource(db: Queryable, agentId: string, denied: Resource['denied']): Resource {
   return {
@@ -123,21 +129,21 @@ export function documentAgentResource(db: Queryable, agentId: string, denied: Re
   }
 }
 
-export function findRuntimeAgentOwnerId(db: Queryable, runtimeAgentId: string): string | null {
-  return repo.findAgent(db, runtimeAgentId)?.ownerId ?? null
+export async function findRuntimeAgentOwnerId(db: EngineDb, runtimeAgentId: string): Promise<string | null> {
+  return (await repo.findAgent(db, runtimeAgentId))?.ownerId ?? null
 }
 
 export type AgentRunService = ReturnType<typeof createAgentRunService>
 
 /** An admin's change to a runtime agent, logged in the transaction that makes it. */
 function recordAgentAction(
-  tx: Queryable,
+  tx: EngineDb,
   actorId: string,
   action: 'create' | 'version.create' | 'version.publish',
   agentId: string,
   change: Pick<AdminAction, 'before' | 'after'>,
-): void {
-  recordAdminActionSync(tx, {
+): Promise<void> {
+  return recordAdminAction(tx, {
     actorId,
     action: `runtime_agent.${action}`,
     targetType: 'runtime_agent',
@@ -151,7 +157,8 @@ function recordAgentAction(
  * A run's whole flow is one job; its `max_attempts` is the job's, so a crash mid-run resumes.
  */
 export function createAgentRunService(ctx: AppContext) {
-  const { db } = ctx
+  const { database } = ctx
+  const db = database.reader
   ctx.blobs.addHolder((sha256) => repo.runUsesBlob(db, sha256))
   const executors = new Map<string, RegisteredType>()
 
@@ -168,8 +175,8 @@ export function createAgentRunService(ctx: AppContext) {
     if (problems.length > 0) throw AgentRunErrors.INVALID_AGENT_CONFIG({ problems })
   }
 
-  function getAgent(id: string): RuntimeAgentRow {
-    const agent = repo.findAgent(db, id)
+  async function getAgent(id: string): Promise<RuntimeAgentRow> {
+    const agent = await repo.findAgent(db, id)
     if (!agent) throw CommonErrors.RUNTIME_AGENT_NOT_FOUND({ runtime_agent_id: id })
     return agent
   }
@@ -178,8 +185,8 @@ export function createAgentRunService(ctx: AppContext) {
    * The agent still runs what was shipped: its published config is the one last installed from the release
    * (installs before the sha was kept: it never had a second version).
    */
-  function runsShippedConfig(agent: RuntimeAgentRow): boolean {
-    const versions = repo.listVersions(db, agent.id)
+  async function runsShippedConfig(agent: RuntimeAgentRow): Promise<boolean> {
+    const versions = await repo.listVersions(db, agent.id)
     const published = versions.find((v) => v.id === agent.publishedVersionId)
     if (!published) return false
     return agent.shippedConfigSha
@@ -187,34 +194,34 @@ export function createAgentRunService(ctx: AppContext) {
       : versions.length === 1
   }
 
-  function publishedVersionOf(agent: RuntimeAgentRow): RuntimeAgentVersionRow {
-    const version = agent.publishedVersionId ? repo.findVersion(db, agent.publishedVersionId) : null
+  async function publishedVersionOf(agent: RuntimeAgentRow): Promise<RuntimeAgentVersionRow> {
+    const version = agent.publishedVersionId ? await repo.findVersion(db, agent.publishedVersionId) : null
     if (!version) throw AgentRunErrors.AGENT_NOT_PUBLISHED({ runtime_agent_id: agent.id })
     return version
   }
 
-  function getRun(id: string): AgentRunRow {
-    const run = repo.findRun(db, id)
+  async function getRun(id: string): Promise<AgentRunRow> {
+    const run = await repo.findRun(db, id)
     if (!run) throw CommonErrors.RUN_NOT_FOUND({ run_id: id })
     return run
   }
 
   /** The agent, when the user may run it; else 403. */
-  function runnableAgent(user: AuthUser, agentId: string): RuntimeAgentRow {
-    const agent = getAgent(agentId)
+  async function runnableAgent(user: AuthUser, agentId: string): Promise<RuntimeAgentRow> {
+    const agent = await getAgent(agentId)
     requireAccess(
       user,
       'document_agent.run',
-      documentAgentResource(db, agent.id, () => CommonErrors.FORBIDDEN()),
+      documentAgentResource(ctx.db, agent.id, () => CommonErrors.FORBIDDEN()),
     )
     return agent
   }
 
   /** The run, when the user started it or may run its agent; any other run is absent for them. */
-  function readableRun(user: AuthUser, id: string): AgentRunRow {
-    const run = getRun(id)
+  async function readableRun(user: AuthUser, id: string): Promise<AgentRunRow> {
+    const run = await getRun(id)
     requireAccess(user, 'document_agent.run', {
-      ...documentAgentResource(db, run.runtimeAgentId, () =>
+      ...documentAgentResource(ctx.db, run.runtimeAgentId, () =>
         CommonErrors.NOT_FOUND({ run_id: run.id }, 'No such run.'),
       ),
       ownerId: run.createdById,
@@ -236,25 +243,27 @@ export function createAgentRunService(ctx: AppContext) {
     signal: AbortSignal
     progress(progress: Record<string, unknown>): void
   }) {
-    const run = repo.findRun(db, payload.runId)
+    const run = await repo.findRun(db, payload.runId)
     if (!run || run.status === 'completed' || run.status === 'failed') return
     // The document itself may be what stops the server: reading it a third time would stop it again.
     if (job.crashes >= MAX_RUN_CRASHES) return failUnfinished(run.id, job, null)
-    const version = repo.findVersion(db, run.agentVersionId) as RuntimeAgentVersionRow
+    const version = (await repo.findVersion(db, run.agentVersionId)) as RuntimeAgentVersionRow
     let configured: ConfiguredRun
     try {
       configured = executorOf(run.agentTypeSnapshot).configure(version.config)
     } catch (error) {
       // A config that does not read as its type will not on a retry either: the run fails now, not queued forever.
-      repo.updateRun(db, run.id, {
-        status: 'failed',
-        errorMessage: error instanceof Error ? error.message : String(error),
-        completedAt: nowIso(),
-      })
+      await database.transact((tx) =>
+        repo.updateRun(tx, run.id, {
+          status: 'failed',
+          errorMessage: error instanceof Error ? error.message : String(error),
+          completedAt: nowIso(),
+        }),
+      )
       return
     }
     const policy = policyOf(configured.config)
-    repo.markRunning(db, run.id, job.attempts)
+    await database.transact((tx) => repo.markRunning(tx, run.id, job.attempts))
     try {
       if (!ctx.blobs.has(run.sourceSha256)) throw new Error('The source document is no longer stored.')
       const source = await ctx.blobs.readBytes(run.sourceSha256)
@@ -268,8 +277,8 @@ export function createAgentRunService(ctx: AppContext) {
         },
       })
       if (signal.aborted) throw signal.reason
-      db.transaction((tx) => {
-        repo.updateRun(tx, run.id, {
+      await database.transact(async (tx) => {
+        await repo.updateRun(tx, run.id, {
           status: 'completed',
           output: result.output,
           pdfSha256: result.pdfSha256,
@@ -277,17 +286,19 @@ export function createAgentRunService(ctx: AppContext) {
           errorMessage: null,
           completedAt: nowIso(),
         })
-        configured.onCompleted(tx, run, result)
+        await configured.onCompleted(tx, run, result)
       })
     } catch (error) {
       // Shutdown or cancellation: the job runner hands the job back; the run stays as it is.
       if (signal.aborted) throw error
       const message = describeFailure(error, policy)
       if (job.attempts >= job.maxAttempts) {
-        repo.updateRun(db, run.id, { status: 'failed', errorMessage: message, completedAt: nowIso() })
+        await database.transact((tx) =>
+          repo.updateRun(tx, run.id, { status: 'failed', errorMessage: message, completedAt: nowIso() }),
+        )
         return
       }
-      repo.updateRun(db, run.id, { status: 'queued', errorMessage: message })
+      await database.transact((tx) => repo.updateRun(tx, run.id, { status: 'queued', errorMessage: message }))
       throw error
     } finally {
       live.delete(run.id)
@@ -295,16 +306,18 @@ export function createAgentRunService(ctx: AppContext) {
   }
 
   /** Fails a run its job will not run again: after crashes, naming where it was, else for `reason`. */
-  function failUnfinished(
+  async function failUnfinished(
     runId: string,
     job: { crashes: number; progress: Record<string, unknown> | null },
     reason: string | null,
-  ): void {
-    const run = repo.findRun(db, runId)
-    if (!run || run.status === 'completed' || run.status === 'failed') return
+  ): Promise<void> {
     const message =
       job.crashes > 0 || !reason ? crashMessage(job.crashes, job.progress as RunProgress | null) : reason
-    repo.updateRun(db, run.id, { status: 'failed', errorMessage: message, completedAt: nowIso() })
+    await database.transact(async (tx) => {
+      const run = await repo.findRun(tx, runId)
+      if (!run || run.status === 'completed' || run.status === 'failed') return
+      await repo.updateRun(tx, run.id, { status: 'failed', errorMessage: message, completedAt: nowIso() })
+    })
   }
 
   ctx.jobs.register(AGENT_RUN_JOB, handleJob, {
@@ -320,7 +333,7 @@ export function createAgentRunService(ctx: AppContext) {
           return {
             config,
             execute: (input) => executor.execute({ ...input, config }),
-            onCompleted: (tx, run, result) => executor.onCompleted?.(tx, run, result, config),
+            onCompleted: async (tx, run, result) => executor.onCompleted?.(tx, run, result, config),
           }
         },
       })
@@ -336,44 +349,46 @@ export function createAgentRunService(ctx: AppContext) {
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
     listVersions: (agentId: string) => repo.listVersions(db, agentId),
-    usernamesOf: (ids: string[]) => ctx.auth.usernamesOfSync(ids),
+    usernamesOf: (ids: string[]) => ctx.auth.usernamesOf(ids),
 
-    createAgent(actorId: string, input: { name: string; type: RuntimeAgentType; config?: unknown }) {
+    async createAgent(actorId: string, input: { name: string; type: RuntimeAgentType; config?: unknown }) {
       if (input.config !== undefined) checkConfig(input.type, input.config)
-      return db.transaction((tx) => {
-        const agent = repo.insertAgent(tx, { name: input.name, type: input.type, ownerId: actorId })
-        if (input.config !== undefined) repo.insertVersion(tx, agent.id, input.config)
-        recordAgentAction(tx, actorId, 'create', agent.id, { after: { name: agent.name, type: agent.type } })
+      return database.transact(async (tx) => {
+        const agent = await repo.insertAgent(tx, { name: input.name, type: input.type, ownerId: actorId })
+        if (input.config !== undefined) await repo.insertVersion(tx, agent.id, input.config)
+        await recordAgentAction(tx, actorId, 'create', agent.id, {
+          after: { name: agent.name, type: agent.type },
+        })
         return agent
       })
     },
 
-    createVersion(actorId: string, agentId: string, config: unknown) {
-      const agent = getAgent(agentId)
+    async createVersion(actorId: string, agentId: string, config: unknown) {
+      const agent = await getAgent(agentId)
       checkConfig(agent.type, config)
-      return db.transaction((tx) => {
-        const version = repo.insertVersion(tx, agent.id, config)
-        recordAgentAction(tx, actorId, 'version.create', agent.id, {
+      return database.transact(async (tx) => {
+        const version = await repo.insertVersion(tx, agent.id, config)
+        await recordAgentAction(tx, actorId, 'version.create', agent.id, {
           after: { version_id: version.id, version: version.version },
         })
         return version
       })
     },
 
-    publishVersion(actorId: string, agentId: string, versionId: string) {
-      const agent = getAgent(agentId)
-      const version = repo.findVersion(db, versionId)
+    async publishVersion(actorId: string, agentId: string, versionId: string) {
+      const agent = await getAgent(agentId)
+      const version = await repo.findVersion(db, versionId)
       if (!version || version.agentId !== agent.id)
         throw AgentRunErrors.RUNTIME_AGENT_VERSION_NOT_FOUND({ version_id: versionId })
       if (version.status !== 'draft')
         throw AgentRunErrors.VERSION_NOT_PUBLISHABLE({ version_id: versionId, status: version.status })
-      return db.transaction((tx) => {
-        repo.publishVersion(tx, agent.id, version.id)
-        recordAgentAction(tx, actorId, 'version.publish', agent.id, {
+      return database.transact(async (tx) => {
+        await repo.publishVersion(tx, agent.id, version.id)
+        await recordAgentAction(tx, actorId, 'version.publish', agent.id, {
           before: { published_version_id: agent.publishedVersionId },
           after: { published_version_id: version.id },
         })
-        return repo.findVersion(tx, version.id) as RuntimeAgentVersionRow
+        return (await repo.findVersion(tx, version.id)) as RuntimeAgentVersionRow
       })
     },
 
@@ -384,34 +399,34 @@ export function createAgentRunService(ctx: AppContext) {
      * version. An agent an admin changed is left as it is. Returns the agents installed now, so their owner
      * domain can register them.
      */
-    installShippedDefinitions(dir: string): RuntimeAgentRow[] {
+    async installShippedDefinitions(dir: string): Promise<RuntimeAgentRow[]> {
       const files = readdirSync(dir).filter((name) => name.endsWith('.json'))
       const installed: RuntimeAgentRow[] = []
       for (const file of files.sort()) {
         const definition = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as ShippedDefinition
         checkConfig(definition.type, definition.config)
         const shippedSha = configSha(definition.config)
-        const existing = repo.findAgentByDefinitionKey(db, definition.key)
+        const existing = await repo.findAgentByDefinitionKey(db, definition.key)
         if (existing) {
-          if (existing.shippedConfigSha !== shippedSha && runsShippedConfig(existing))
-            db.transaction((tx) => {
-              const version = repo.insertVersion(tx, existing.id, definition.config)
-              repo.publishVersion(tx, existing.id, version.id)
-              repo.setShippedConfigSha(tx, existing.id, shippedSha)
+          if (existing.shippedConfigSha !== shippedSha && (await runsShippedConfig(existing)))
+            await database.transact(async (tx) => {
+              const version = await repo.insertVersion(tx, existing.id, definition.config)
+              await repo.publishVersion(tx, existing.id, version.id)
+              await repo.setShippedConfigSha(tx, existing.id, shippedSha)
             })
           continue
         }
         installed.push(
-          db.transaction((tx) => {
-            const agent = repo.insertAgent(tx, {
+          await database.transact(async (tx) => {
+            const agent = await repo.insertAgent(tx, {
               name: definition.name,
               type: definition.type,
               definitionKey: definition.key,
               shippedConfigSha: shippedSha,
             })
-            const version = repo.insertVersion(tx, agent.id, definition.config)
-            repo.publishVersion(tx, agent.id, version.id)
-            return repo.findAgent(tx, agent.id) as RuntimeAgentRow
+            const version = await repo.insertVersion(tx, agent.id, definition.config)
+            await repo.publishVersion(tx, agent.id, version.id)
+            return (await repo.findAgent(tx, agent.id)) as RuntimeAgentRow
           }),
         )
       }
@@ -429,9 +444,9 @@ export function createAgentRunService(ctx: AppContext) {
       file?: ReceivedFile
       reuse?: AgentRunRow
       version?: RuntimeAgentVersionRow
-      afterInsert?: (tx: Queryable, run: AgentRunRow) => void
+      afterInsert?: (tx: EngineDb, run: AgentRunRow) => Promise<void>
     }): Promise<AgentRunRow> {
-      const version = input.version ?? publishedVersionOf(input.agent)
+      const version = input.version ?? (await publishedVersionOf(input.agent))
       const config = readConfig(version.config, BaseAgentConfig)
       const slot = slotOf(config)
       const policy = policyOf(config)
@@ -459,8 +474,8 @@ export function createAgentRunService(ctx: AppContext) {
         const stored = await ctx.blobs.adopt(file.path, file)
         source = { sha256: stored.sha256, fileName: file.fileName, mimeType }
       }
-      const run = db.transaction((tx) => {
-        const row = repo.insertRun(tx, {
+      const run = await database.transact(async (tx) => {
+        const row = await repo.insertRun(tx, {
           runtimeAgentId: input.agent.id,
           agentVersionId: version.id,
           agentTypeSnapshot: input.agent.type,
@@ -471,15 +486,11 @@ export function createAgentRunService(ctx: AppContext) {
           rerunSourceRunId: input.reuse?.id ?? null,
           createdById: input.createdById,
         })
-        input.afterInsert?.(tx, row)
-        ctx.jobs.enqueueSync(
-          tx as never,
-          AGENT_RUN_JOB,
-          { runId: row.id },
-          { maxAttempts: policy.max_attempts },
-        )
+        await input.afterInsert?.(tx, row)
+        await ctx.jobs.enqueue(tx, AGENT_RUN_JOB, { runId: row.id }, { maxAttempts: policy.max_attempts })
         return row
       })
+      ctx.jobs.kick()
       return run
     },
   }

@@ -52,14 +52,14 @@ describe('shipped definitions', () => {
     const runs = await startRunService()
     const service = () => runs
     ship(0.7)
-    const [agent] = service().installShippedDefinitions(dir)
+    const [agent] = await service().installShippedDefinitions(dir)
     const agentId = agent?.id as string
     expect(versions(agentId).map((v) => v.status)).toEqual(['published'])
 
     // A new release ships another config: the next version is published, and a second start changes nothing.
     ship(0.75)
-    expect(service().installShippedDefinitions(dir)).toEqual([])
-    service().installShippedDefinitions(dir)
+    expect(await service().installShippedDefinitions(dir)).toEqual([])
+    await service().installShippedDefinitions(dir)
     const upgraded = versions(agentId)
     expect(upgraded.map((v) => [v.version, v.status])).toEqual([
       [1, 'retired'],
@@ -85,7 +85,7 @@ describe('shipped definitions', () => {
     })
     expect(published.statusCode, published.body).toBe(200)
     ship(0.8)
-    service().installShippedDefinitions(dir)
+    await service().installShippedDefinitions(dir)
     const after = versions(agentId)
     expect(after).toHaveLength(3)
     expect(
@@ -96,12 +96,12 @@ describe('shipped definitions', () => {
   it('upgrades an agent installed before releases were tracked when it never had a second version', async () => {
     const runs = await startRunService()
     ship(0.7)
-    const agentId = runs.installShippedDefinitions(dir)[0]?.id as string
+    const agentId = (await runs.installShippedDefinitions(dir))[0]?.id as string
     server.app.ctx.db.$client
       .prepare('UPDATE runtime_agent SET shipped_config_sha = NULL WHERE id = ?')
       .run(agentId)
     ship(0.75)
-    runs.installShippedDefinitions(dir)
+    await runs.installShippedDefinitions(dir)
     expect(versions(agentId).map((v) => v.status)).toEqual(['retired', 'published'])
   })
 })

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settledRun, upload } from '../../../test/helpers/document-recognition/api'
 import { invoicePdf } from '../../../test/helpers/document-recognition/invoice-documents'
 import { startTestServer, type TestServer } from '../../../test/helpers/server'
+import { engineTables } from '../../platform/db'
 import { agentRun } from './runs.tables'
 
 let server: TestServer
@@ -39,14 +40,19 @@ async function agentWithStoredConfig(name: string, change: (config: Record<strin
   await inject('PUT', `/admin/document-recognition/runtime-agents/${agentId}`, {})
   const stored = structuredClone(CONFIG) as Record<string, unknown>
   change(stored)
-  server.app.ctx.db.$client
-    .prepare('UPDATE runtime_agent_version SET config_json = ? WHERE id = ?')
-    .run(JSON.stringify(stored), version.json().id)
+  await server.write(
+    sql`UPDATE runtime_agent_version SET config_json = ${JSON.stringify(stored)} WHERE id = ${version.json().id}`,
+  )
   return agentId as string
 }
 
-const runRows = (agentId: string) =>
-  server.app.ctx.db.select().from(agentRun).where(eq(agentRun.runtimeAgentId, agentId)).all()
+const tables = engineTables({ agentRun })
+/** The agent's stored runs, on the server's engine. */
+const runRows = (agentId: string) => {
+  const db = server.app.ctx.database.reader
+  const { agentRun } = tables(db)
+  return db.select().from(agentRun).where(eq(agentRun.runtimeAgentId, agentId))
+}
 
 describe('a stored config that no longer matches its type', () => {
   it('refuses an upload with 409 STORED_CONFIG_INVALID naming the problem, and stores no run', async () => {
@@ -62,7 +68,7 @@ describe('a stored config that no longer matches its type', () => {
     const { error } = response.json()
     expect(error.code).toBe('STORED_CONFIG_INVALID')
     expect(error.details.problems.join(' ')).toMatch(/execution_policy/)
-    expect(runRows(agentId)).toEqual([])
+    expect(await runRows(agentId)).toEqual([])
   })
 
   it('fails a queued run at once with the problem as its error, instead of leaving it queued', async () => {
@@ -78,7 +84,7 @@ describe('a stored config that no longer matches its type', () => {
     expect(created.statusCode, created.body).toBe(202)
     const run = await settledRun(server, created.json().id)
     expect(run.status).toBe('failed')
-    const [row] = runRows(agentId)
+    const [row] = await runRows(agentId)
     expect(row).toMatchObject({ id: run.id, status: 'failed' })
     expect(row?.errorMessage).toMatch(/does not match its type \(\/strategy /)
     expect(row?.completedAt).not.toBeNull()

@@ -23,7 +23,7 @@ export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<unknow
 interface Registration {
   handler: JobHandler<never>
   maxAttempts: number
-  onGiveUp?: (job: JobRow, reason: string) => void
+  onGiveUp?: (job: JobRow, reason: string) => void | Promise<void>
 }
 
 export interface RegisterOptions {
@@ -32,7 +32,7 @@ export interface RegisterOptions {
    * Called when the runner fails a job without running its handler (every attempt used, the last ones ended by
    * the process dying), so what the job stands for can be failed too.
    */
-  onGiveUp?: (job: JobRow, reason: string) => void
+  onGiveUp?: (job: JobRow, reason: string) => void | Promise<void>
 }
 
 export interface JobRunnerOptions {
@@ -285,7 +285,7 @@ export class JobRunner extends EventEmitter {
       if (row.cancelRequested) return this.finish(row.id, 'cancelled', null, null)
       if (row.attempts > row.maxAttempts) {
         const reason = `Gave up after ${row.maxAttempts} attempts.`
-        registration.onGiveUp?.(row, reason)
+        await registration.onGiveUp?.(row, reason)
         return this.finish(row.id, 'failed', null, reason)
       }
       this.emit('job', row)
