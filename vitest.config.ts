@@ -49,6 +49,7 @@ const postgresTests = [
   'src-server/auth/sign-in-limits.test.ts',
   'src-server/document-recognition/document-recognition.api.test.ts',
   'src-server/document-recognition/document-recognition.approve-export.test.ts',
+  'src-server/document-recognition/document-recognition.extraction.test.ts',
   'src-server/document-recognition/document-recognition.grant.test.ts',
   'src-server/document-recognition/document-recognition.learning.test.ts',
   'src-server/document-recognition/document-recognition.llm.test.ts',

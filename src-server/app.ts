@@ -9,14 +9,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
 import { aiRoutes, createModelRegistry } from './ai'
-import {
-  type AuthService,
-  authentication,
-  authRoutes,
-  createAuthService,
-  type ScryptCost,
-  usernamesOfSync,
-} from './auth'
+import { type AuthService, authentication, authRoutes, createAuthService, type ScryptCost } from './auth'
 import { backupRoutes } from './backup'
 import { consoleRoutes } from './console'
 import {
@@ -241,7 +234,6 @@ async function buildApp(
       me: (userId) => auth.me(userId),
       platformUserId: () => auth.platformUserId(),
       usernamesOf: (ids) => auth.usernamesOf(ids),
-      usernamesOfSync: (ids) => usernamesOfSync(db, ids),
     },
     log: logger,
   }

@@ -30,11 +30,8 @@ const caller = (kind: CallerKind) => ({
   permissions: permissionsOf(callers[kind].roles),
 })
 const denied = () => new AppError('NOT_FOUND', 404, 'Not found.')
-/**
- * Owned by `owner`; a marketplace order granted it to `buyer`. `refundedBuyer`'s order was refunded, which revokes
- * its grant, and the grant lookup (`hasAssetGrant`) reads unrevoked grants only.
- */
-const resource: Resource = { ownerId: 'owner', isGranted: (userId) => userId === 'buyer', denied }
+/** Owned by `owner`, with no marketplace grant to read. */
+const resource: Resource = { ownerId: 'owner', denied }
 
 /** Who may, per rule; every kind not listed may not. */
 const allowed: Record<AccessPermission, CallerKind[]> = {
@@ -58,17 +55,19 @@ const table = Object.entries(allowed).flatMap(([permission, who]) =>
 )
 
 describe('requireAccess', () => {
-  it.each(table)('%s for the %s: %s', (permission, kind, expected) => {
-    expect(mayAccess(caller(kind), permission, resource)).toBe(expected)
-    if (expected) expect(() => requireAccess(caller(kind), permission, resource)).not.toThrow()
+  // Without a grant to read, the buyer is anyone else.
+  it.each(table)('%s for the %s: %s unless only a grant admits them', (permission, kind, expected) => {
+    const admitted = expected && kind !== 'buyer'
+    expect(mayAccess(caller(kind), permission, resource)).toBe(admitted)
+    if (admitted) expect(() => requireAccess(caller(kind), permission, resource)).not.toThrow()
     else expect(() => requireAccess(caller(kind), permission, resource)).toThrow(AppError)
   })
 
-  it('gives no owner rights to a resource without an owner, and refuses a grant where the rule takes none', () => {
-    const unowned: Resource = { ownerId: null, isGranted: () => true, denied }
-    expect(mayAccess(caller('owner'), 'agent.change', unowned)).toBe(false)
-    expect(mayAccess(caller('stranger'), 'agent.use', unowned)).toBe(true)
-    expect(mayAccess(caller('stranger'), 'knowledge_source.manage', unowned)).toBe(false)
+  it('gives no owner rights to a resource without an owner, and refuses a grant where the rule takes none', async () => {
+    const unowned: GrantableResource = { ownerId: null, isGranted: async () => true, denied }
+    expect(await mayAccessGrantable(caller('owner'), 'agent.change', unowned)).toBe(false)
+    expect(await mayAccessGrantable(caller('stranger'), 'agent.use', unowned)).toBe(true)
+    expect(await mayAccessGrantable(caller('stranger'), 'knowledge_source.manage', unowned)).toBe(false)
     // A tool server has no owner: only an admin sets what it runs.
     expect(KINDS.filter((kind) => mayAccess(caller(kind), 'mcp_server.launch', unowned))).toEqual(['admin'])
   })
@@ -83,7 +82,10 @@ describe('requireAccess', () => {
 })
 
 describe('requireAccessGrantable', () => {
-  /** The same resource with its grant read asynchronously, counting the reads. */
+  /**
+   * Owned by `owner`; a marketplace order granted it to `buyer` (a refunded order's grant is revoked, and the grant
+   * lookup reads unrevoked grants only). The reads are counted.
+   */
   function grantable() {
     const asked: string[] = []
     const found: GrantableResource = {

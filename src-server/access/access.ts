@@ -44,18 +44,12 @@ export type AccessPermission = keyof typeof RULES
 export interface Resource {
   /** The owner's id; null when no one has an owner's rights. Whether the resource exists is the caller's check. */
   ownerId: string | null
-  /**
-   * Whether a marketplace order granted the resource to this user; asked only when nothing else decides. The
-   * synchronous form is document recognition's (it reads grants on SQLite until it converts); the others read
-   * grants from the database and use `GrantableResource`.
-   */
-  isGranted?: (userId: string) => boolean
   /** The error a refused caller gets. */
   denied: () => AppError
 }
 
-/** A resource a marketplace grant may open, whose grant is read from the database (so the check is awaited). */
-export interface GrantableResource extends Omit<Resource, 'isGranted'> {
+/** A resource a marketplace grant may open: whether an order granted it to a user is read from the database. */
+export interface GrantableResource extends Resource {
   isGranted: (userId: string) => Promise<boolean>
 }
 
@@ -66,9 +60,9 @@ export function reachesEvery(caller: Pick<Caller, 'permissions'>, permission: Ac
   return RULES[permission].anyOf.some((held: Permission) => caller.permissions.includes(held))
 }
 
+/** Whether the caller owns the resource or reaches every one of its kind; a grant never counts here. */
 export function mayAccess(caller: Caller, permission: AccessPermission, resource: Resource): boolean {
-  if (resource.ownerId === caller.id || reachesEvery(caller, permission)) return true
-  return RULES[permission].grant && (resource.isGranted?.(caller.id) ?? false)
+  return resource.ownerId === caller.id || reachesEvery(caller, permission)
 }
 
 /** Throws the resource's `denied` error unless the caller may act on it. */
@@ -85,7 +79,7 @@ export async function mayAccessGrantable(
   permission: AccessPermission,
   resource: GrantableResource,
 ): Promise<boolean> {
-  if (mayAccess(caller, permission, { ownerId: resource.ownerId, denied: resource.denied })) return true
+  if (mayAccess(caller, permission, resource)) return true
   return RULES[permission].grant && (await resource.isGranted(caller.id))
 }
 

@@ -4,7 +4,6 @@ import {
   engineTables,
   equalsIgnoringCase,
   nowIso,
-  type Queryable,
   type RowPage,
   type RowWindow,
   readPage,
@@ -31,25 +30,6 @@ export async function usernamesOf(db: EngineDb, ids: string[]): Promise<Map<stri
     .select({ id: user.id, username: user.username })
     .from(user)
     .where(inArray(user.id, ids))
-  return new Map(rows.map((row) => [row.id, row.username]))
-}
-
-/**
- * The synchronous SQLite reads other domains make of users (the accounts port's names for document recognition,
- * the recipient of a wallet transfer, a knowledge source's owner), until those domains convert and await
- * `usernamesOf` and `findUserById`.
- */
-export function findUserByIdSync(db: Queryable, id: string): UserRow | null {
-  return db.select().from(user).where(eq(user.id, id)).get() ?? null
-}
-
-export function usernamesOfSync(db: Queryable, ids: string[]): Map<string, string> {
-  if (ids.length === 0) return new Map()
-  const rows = db
-    .select({ id: user.id, username: user.username })
-    .from(user)
-    .where(inArray(user.id, ids))
-    .all()
   return new Map(rows.map((row) => [row.id, row.username]))
 }
 

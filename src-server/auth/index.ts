@@ -2,7 +2,7 @@
 
 export { type AuthUser, type Permission, permissionsOf, ROLES, type Role } from '../platform/identity'
 export { authentication } from './auth.plugin'
-export { findUserById, findUserByIdSync, usernamesOfSync } from './auth.repository'
+export { findUserById } from './auth.repository'
 export { authRoutes } from './auth.routes'
 export { type AuthService, createAuthService } from './auth.service'
 export { user } from './auth.tables'

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import sharp from 'sharp'
-import { reachesEvery, requireAccess } from '../access'
+import { reachesEvery, requireAccess, requireAccessGrantable } from '../access'
 import { recordAdminAction } from '../admin-audit'
 import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
@@ -129,10 +129,10 @@ export async function createDocumentRecognitionService(
 
   /** The registered, enabled agent, when the user may run it: checked before an upload's file is read. */
   async function runnableAgent(user: AuthUser, agentId: string): Promise<RuntimeAgentRow> {
-    requireAccess(
+    await requireAccessGrantable(
       user,
       'document_agent.run',
-      documentAgentResource(ctx.db, agentId, () =>
+      documentAgentResource(ctx.database.reader, agentId, () =>
         CommonErrors.FORBIDDEN({ permission: 'document_recognition.review' }),
       ),
     )

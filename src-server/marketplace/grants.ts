@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm'
-import { type EngineDb, engineTables, type Queryable } from '../platform/db'
+import { type EngineDb, engineTables } from '../platform/db'
 import { type AssetType, assetGrant } from './marketplace.tables'
 
 const tables = engineTables({ assetGrant })
@@ -39,16 +39,6 @@ async function hasGrant(
 /** True when the user holds an unrevoked grant to the asset from a paid order: the one access check. */
 export const holdsAssetGrant = (db: EngineDb, userId: string, assetType: AssetType, assetId: string) =>
   hasGrant(db, userId, assetType, assetId, false)
-
-/** `holdsAssetGrant` read synchronously on SQLite, for document recognition until it converts (then it goes). */
-export function hasAssetGrant(db: Queryable, userId: string, assetType: AssetType, assetId: string): boolean {
-  const row = db
-    .select({ id: assetGrant.id })
-    .from(assetGrant)
-    .where(grantsOf(assetGrant, userId, assetType, assetId, false))
-    .get()
-  return row !== undefined
-}
 
 /** True when a grant of the asset to the user was revoked (its order refunded): what the user bought and gave back. */
 export const hadRevokedAssetGrant = (db: EngineDb, userId: string, assetType: AssetType, assetId: string) =>

@@ -20,8 +20,6 @@ export interface Accounts {
   platformUserId(): string
   /** Each user's username by id (users gone are left out): how another domain names the people in its rows. */
   usernamesOf(ids: string[]): Promise<Map<string, string>>
-  /** `usernamesOf` read synchronously on SQLite, for document recognition until it converts. */
-  usernamesOfSync(ids: string[]): Map<string, string>
 }
 
 /**

@@ -5,7 +5,6 @@ export {
   installDefaults,
   type PlatformConfig,
   readConfigValue,
-  readConfigValueSync,
   readConfigValues,
 } from './settings.service'
 export { platformConfig } from './settings.tables'

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
-import { eq, inArray, sql } from 'drizzle-orm'
-import { type Db, type EngineDb, engineTables, isPostgres, perHandle, type Queryable } from '../platform/db'
+import { eq, inArray } from 'drizzle-orm'
+import { type Db, type EngineDb, engineTables, isPostgres, perHandle } from '../platform/db'
 import { platformConfig } from './settings.tables'
 
 const tables = engineTables({ platformConfig })
@@ -26,22 +26,6 @@ export async function findConfigValue(db: EngineDb, key: string): Promise<unknow
 export async function upsertConfig(db: EngineDb, row: typeof platformConfig.$inferInsert): Promise<void> {
   const { platformConfig } = tables(db)
   await db.insert(platformConfig).values(row).onConflictDoUpdate({ target: platformConfig.key, set: row })
-}
-
-/**
- * The synchronous SQLite reads of the domains not converted yet (marketplace's purchases, top-ups and
- * withdrawals, conversation's hand-off, mcp, document recognition), until they await `findConfigValue`.
- */
-const valueRead = perHandle((db: Queryable) =>
-  db
-    .select({ value: platformConfig.value })
-    .from(platformConfig)
-    .where(eq(platformConfig.key, sql.placeholder('key')))
-    .prepare(),
-)
-
-export function findConfigValueSync(db: Queryable, key: string): unknown {
-  return valueRead(db).get({ key })?.value
 }
 
 /** Plain statements reading a set of keys, one per set (the keys are the code's constants, never input). */

@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import { type Database, type EngineDb, nowIso, type Queryable } from '../platform/db'
+import { type Database, type EngineDb, nowIso } from '../platform/db'
 import { defineErrors } from '../platform/errors'
 import * as repo from './settings.repository'
 
@@ -109,15 +109,6 @@ export async function readConfigValue<K extends ConfigKey>(
   defaults: PlatformConfig = BUILT_IN_DEFAULTS,
 ): Promise<PlatformConfig[K]> {
   return ((await repo.findConfigValue(db, key)) ?? defaults[key]) as PlatformConfig[K]
-}
-
-/** `readConfigValue` as a synchronous SQLite read, for the domains not converted yet. */
-export function readConfigValueSync<K extends ConfigKey>(
-  db: Queryable,
-  key: K,
-  defaults: PlatformConfig = BUILT_IN_DEFAULTS,
-): PlatformConfig[K] {
-  return (repo.findConfigValueSync(db, key) ?? defaults[key]) as PlatformConfig[K]
 }
 
 /** Several settings in one read: the purchase path reads three per purchase, inside its transaction. */

@@ -28,16 +28,6 @@ export async function convertedDomainsDatabase(): Promise<Database | undefined> 
 }
 
 /**
- * `it`, or on PostgreSQL a skipped test whose title names the domain it needs that does not run there yet: a test
- * of a converted domain that goes through another one (an admin's user change writes the admin audit log).
- */
-export function itNeedsConverted(domain: string) {
-  if (TEST_ENGINE === 'sqlite') return it
-  return (title: string, test: () => Promise<void>, timeout?: number) =>
-    it.skip(`${title} (skipped on PostgreSQL: ${domain} does not run there yet)`, test, timeout)
-}
-
-/**
  * `it` for a test of a restart that takes the jobs left running at once: SQLite's (one server owns its file). On
  * PostgreSQL only an expired lease frees a job, which job-runner.postgres.test.ts covers by killing a runner.
  */

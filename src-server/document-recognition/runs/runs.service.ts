@@ -3,12 +3,12 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Static, TSchema } from 'typebox'
 import { Value } from 'typebox/value'
-import { type Resource, requireAccess } from '../../access'
+import { type GrantableResource, type Resource, requireAccessGrantable } from '../../access'
 import { type AdminAction, recordAdminAction } from '../../admin-audit'
 import type { AuthUser } from '../../auth'
-import { hasAssetGrant } from '../../marketplace'
+import { holdsAssetGrant } from '../../marketplace'
 import type { AppContext } from '../../platform/app-context'
-import { type EngineDb, nowIso, type Queryable } from '../../platform/db'
+import { type EngineDb, nowIso } from '../../platform/db'
 import { CommonErrors } from '../../platform/errors'
 import { type ReceivedFile, sniffFileMimeType } from '../../platform/http'
 import { AgentRunErrors } from './runs.errors'
@@ -119,12 +119,15 @@ export function policyOf(config: BaseAgentConfig): ExecutionPolicy {
 /**
  * A document agent as the access rules see it (`document_agent.run`): reviewers run every one, anyone else needs
  * a marketplace grant of it. Its owner has no right of their own: document agents are made by admins, who review.
- * The grant is read synchronously on SQLite (`db`) until marketplace's grants have an awaited check.
  */
-export function documentAgentResource(db: Queryable, agentId: string, denied: Resource['denied']): Resource {
+export function documentAgentResource(
+  db: EngineDb,
+  agentId: string,
+  denied: Resource['denied'],
+): GrantableResource {
   return {
     ownerId: null,
-    isGranted: (userId) => hasAssetGrant(db, userId, 'document_agent', agentId),
+    isGranted: (userId) => holdsAssetGrant(db, userId, 'document_agent', agentId),
     denied,
   }
 }
@@ -209,10 +212,10 @@ export function createAgentRunService(ctx: AppContext) {
   /** The agent, when the user may run it; else 403. */
   async function runnableAgent(user: AuthUser, agentId: string): Promise<RuntimeAgentRow> {
     const agent = await getAgent(agentId)
-    requireAccess(
+    await requireAccessGrantable(
       user,
       'document_agent.run',
-      documentAgentResource(ctx.db, agent.id, () => CommonErrors.FORBIDDEN()),
+      documentAgentResource(ctx.database.reader, agent.id, () => CommonErrors.FORBIDDEN()),
     )
     return agent
   }
@@ -220,8 +223,8 @@ export function createAgentRunService(ctx: AppContext) {
   /** The run, when the user started it or may run its agent; any other run is absent for them. */
   async function readableRun(user: AuthUser, id: string): Promise<AgentRunRow> {
     const run = await getRun(id)
-    requireAccess(user, 'document_agent.run', {
-      ...documentAgentResource(ctx.db, run.runtimeAgentId, () =>
+    await requireAccessGrantable(user, 'document_agent.run', {
+      ...documentAgentResource(ctx.database.reader, run.runtimeAgentId, () =>
         CommonErrors.NOT_FOUND({ run_id: run.id }, 'No such run.'),
       ),
       ownerId: run.createdById,

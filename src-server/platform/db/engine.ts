@@ -6,7 +6,7 @@ import {
   SQLiteSyncDialect,
   type SQLiteTable,
 } from 'drizzle-orm/sqlite-core'
-import { type Db, openReader, type Queryable } from './client'
+import { type Db, openReader } from './client'
 import { applyPgMigrations, openPostgres, type PgDb } from './postgres/connection'
 import * as generatedPgTables from './postgres/generated-tables'
 
@@ -189,13 +189,4 @@ export async function runSql<T>(db: EngineDb, query: SQL): Promise<T[]> {
  */
 export function equalsIgnoringCase(db: EngineDb, column: SQLiteColumn, value: string): SQL {
   return isPostgres(db) ? sql`lower(${column}) = lower(${value})` : sql`${column} = ${value} COLLATE NOCASE`
-}
-
-/**
- * The synchronous SQLite handle inside a transaction, for calling a domain that is not converted yet (its functions
- * take SQLite's `Queryable`). On PostgreSQL that domain cannot run: the error names it.
- */
-export function unconvertedOnSqlite(tx: EngineDb, domain: string): Queryable {
-  if (isPostgres(tx)) throw new Error(`${domain} does not run on PostgreSQL yet`)
-  return tx as unknown as Queryable
 }

@@ -23,11 +23,10 @@ export {
   postgresEngine,
   runSql,
   sqliteEngine,
-  unconvertedOnSqlite,
 } from './engine'
 export { type CommitGroup, createCommitGroup } from './group-commit'
 export { appliedMigrationCount, applyMigrations, journalMigrationCount, migrationsFolder } from './migrate'
-export { literalLimit, preparePage, type RowPage, type RowWindow, readPage, selectPage } from './paging'
+export { literalLimit, type RowPage, type RowWindow, readPage } from './paging'
 export { type PlainSelect, preparePlain } from './plain-select'
 export {
   appliedPgMigrationCount,

@@ -1,6 +1,5 @@
 import { count, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
-import type { Queryable } from './client'
 import type { EngineDb } from './engine'
 
 /** LIMIT and OFFSET of one page (`pageWindow` in http makes them from a page query). */
@@ -30,34 +29,14 @@ export function literalLimit(limit: number): Placeholder {
 }
 
 /** An ordered drizzle select, before its window. */
-interface Listing<T> {
-  limit(limit: Placeholder): { offset(offset: number): { all(): T[] } }
-}
-
-/**
- * One page of a listing and its total: `listing` is the ordered select (with any joins it shows), `counted` the
- * table and filter whose rows it lists, so the count reads no join.
- */
-export function selectPage<T>(
-  db: Queryable,
-  listing: Listing<T>,
-  counted: { from: SQLiteTable; where?: SQL },
-  window: RowWindow,
-): RowPage<T> {
-  return {
-    rows: listing.limit(literalLimit(window.limit)).offset(window.offset).all(),
-    total: db.select({ n: count() }).from(counted.from).where(counted.where).get()?.n ?? 0,
-  }
-}
-
-/** An ordered drizzle select of a converted repository, before its window. */
 interface AwaitedListing<T> {
   limit(limit: number): { offset(offset: number): PromiseLike<T[]> }
 }
 
 /**
- * `selectPage` on either engine, awaited. Its LIMIT is bound: `literalLimit` is for statements prepared once and
- * kept per shape, which converted repositories do not keep.
+ * One page of a listing and its total, on either engine: `listing` is the ordered select (with any joins it shows),
+ * `counted` the table and filter whose rows it lists, so the count reads no join. Its LIMIT is bound: `literalLimit`
+ * is for statements prepared once and kept per shape.
  */
 export async function readPage<T>(
   db: EngineDb,
@@ -68,39 +47,4 @@ export async function readPage<T>(
   const rows = await listing.limit(window.limit).offset(window.offset)
   const [counts] = await db.select({ n: count() }).from(counted.from).where(counted.where)
   return { rows, total: counts?.n ?? 0 }
-}
-
-/** An ordered drizzle select, before its window, to be prepared once. */
-interface PreparableListing<T> {
-  limit(limit: Placeholder): {
-    offset(offset: Placeholder): { prepare(): { all(values: Record<string, unknown>): T[] } }
-  }
-}
-
-/** A count of a listing's rows (`SELECT count(*) AS n ...` with the listing's filter), to be prepared once. */
-interface PreparableCount {
-  prepare(): { get(values: Record<string, unknown>): { n: number } | undefined }
-}
-
-/** A listing's page and total, prepared once: each takes the values of the listing's placeholders. */
-export interface PreparedPage<T> {
-  rows(values: Record<string, unknown>, offset: number): T[]
-  total(values: Record<string, unknown>): number
-}
-
-/**
- * `selectPage` prepared once for a listing and its count with placeholders (kept per shape and page size with
- * `perShape`), for the lists read most: building a drizzle query costs more than running it.
- */
-export function preparePage<T>(
-  listing: PreparableListing<T>,
-  counting: PreparableCount,
-  limit: number,
-): PreparedPage<T> {
-  const page = listing.limit(literalLimit(limit)).offset(sql.placeholder('offset')).prepare()
-  const total = counting.prepare()
-  return {
-    rows: (values, offset) => page.all({ ...values, offset }),
-    total: (values) => total.get(values)?.n ?? 0,
-  }
 }

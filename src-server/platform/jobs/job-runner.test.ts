@@ -63,7 +63,7 @@ describe('durable job runner', () => {
       seen.push(payload)
       return { doubled: payload.n * 2 }
     })
-    const job = runner.enqueueSync(db, 'double', { n: 21 })
+    const job = await runner.enqueue(db, 'double', { n: 21 })
     await runner.start()
     await until(() => rowOf(db, job.id).status === 'succeeded')
     expect(seen).toEqual([{ n: 21 }])
@@ -80,7 +80,7 @@ describe('durable job runner', () => {
     const calls: string[] = []
     const runners = [runnerOn(db), runnerOn(second)]
     // A job left running by a process that crashed: its lease ran out a minute ago.
-    const job = runners[0]!.enqueueSync(db, 'resume-me', { step: 'b' })
+    const job = await runners[0]!.enqueue(db, 'resume-me', { step: 'b' })
     db.$client
       .prepare(
         `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'dead-process', lease_expires_at = ? WHERE id = ?`,
@@ -105,7 +105,8 @@ describe('durable job runner', () => {
     const database = sqliteEngine(db)
     const runners = [runnerOn(db, {}, database), runnerOn(db, {}, database)]
     for (const runner of runners) runner.register('once', async () => null)
-    const ids = Array.from({ length: 50 }, (_, n) => runners[0]!.enqueueSync(db, 'once', { n }).id)
+    const ids: string[] = []
+    for (let n = 0; n < 50; n++) ids.push((await runners[0]!.enqueue(db, 'once', { n })).id)
     const claims = await Promise.all(
       Array.from({ length: 70 }, (_, n) => (runners[n % 2] as JobRunner).claim()),
     )
@@ -124,7 +125,7 @@ describe('durable job runner', () => {
   it('does not take a job whose lease is still fresh', async () => {
     const { db } = freshDb()
     const runner = runnerOn(db)
-    const job = runner.enqueueSync(db, 'busy', {})
+    const job = await runner.enqueue(db, 'busy', {})
     db.$client
       .prepare(
         `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'live-process', lease_expires_at = ? WHERE id = ?`,
@@ -151,7 +152,7 @@ describe('durable job runner', () => {
       },
       { maxAttempts: 2 },
     )
-    const job = runner.enqueueSync(db, 'flaky', {})
+    const job = await runner.enqueue(db, 'flaky', {})
     await runner.start()
     await until(() => rowOf(db, job.id).status === 'failed')
     expect(calls).toBe(2)
@@ -164,10 +165,10 @@ describe('durable job runner', () => {
     runner.register('long', async ({ signal }) => {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
     })
-    const queued = runner.enqueueSync(db, 'long', {})
+    const queued = await runner.enqueue(db, 'long', {})
     expect((await runner.cancel(queued.id))?.status).toBe('cancelled')
 
-    const running = runner.enqueueSync(db, 'long', {})
+    const running = await runner.enqueue(db, 'long', {})
     await runner.start()
     await until(() => rowOf(db, running.id).status === 'running')
     await runner.cancel(running.id)
@@ -180,7 +181,7 @@ describe('durable job runner', () => {
     first.register('slow', async ({ signal }) => {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
     })
-    const job = first.enqueueSync(db, 'slow', {})
+    const job = await first.enqueue(db, 'slow', {})
     await first.start()
     await until(() => rowOf(db, job.id).status === 'running')
     await first.stop()

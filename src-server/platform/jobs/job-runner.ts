@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events'
 import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import type { PgSelect } from 'drizzle-orm/pg-core'
 import type { FastifyBaseLogger } from 'fastify'
-import { type Database, type EngineDb, engineTables, isPostgres, nowIso, type Queryable } from '../db'
+import { type Database, type EngineDb, engineTables, isPostgres, nowIso } from '../db'
 import { job } from './jobs.tables'
 import type { WorkerPool } from './worker-pool'
 
@@ -105,22 +105,6 @@ export class JobRunner extends EventEmitter {
       .values(this.newJob(type, payload, options))
       .returning()
     return row as JobRow
-  }
-
-  /**
-   * The synchronous SQLite enqueue, for the domains that still create a job inside their own synchronous SQLite
-   * transaction; kicks the runner (its poll runs after that transaction). Goes when those domains convert.
-   */
-  enqueueSync(tx: Queryable, type: string, payload: unknown, options: { maxAttempts?: number } = {}): JobRow {
-    if (this.database.engine !== 'sqlite')
-      throw new Error(`job ${type} is enqueued synchronously: its domain does not run on PostgreSQL yet`)
-    const row = tx
-      .insert(job)
-      .values(this.newJob(type, payload, options))
-      .returning()
-      .get()
-    this.kick()
-    return row
   }
 
   private newJob(type: string, payload: unknown, options: { maxAttempts?: number }) {

@@ -9,13 +9,13 @@ import {
   doublePrecision,
   foreignKey,
   index,
-  jsonb,
   pgTable,
   primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
 import { nowIso } from '../columns'
+import { jsonb } from './jsonb'
 
 export const adminAuditLog = pgTable(
   'admin_audit_log',

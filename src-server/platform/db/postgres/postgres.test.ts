@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { eq } from 'drizzle-orm'
+import { eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSqliteTables, PG_TABLES_FILE, renderPgTables } from '../../../../scripts/pg-tables'
 import {
@@ -151,6 +151,17 @@ describe.skipIf(unavailable)(
       const described = new Set([...sqliteTables, ...counterparts])
       expect([...pgColumns.keys()].filter((table) => !described.has(table))).toEqual([])
       sqlite.$client.close()
+    })
+
+    it('reads JSON values back as stored, strings that read like numbers or literals included', async () => {
+      const stored = ['471102', 'true', 'null', 42, false, { number: '0042' }, ['7']]
+      await db.insert(pgTables.platformConfig).values(stored.map((value, n) => ({ key: `json_${n}`, value })))
+      const rows = await db
+        .select({ value: pgTables.platformConfig.value })
+        .from(pgTables.platformConfig)
+        .where(like(pgTables.platformConfig.key, 'json_%'))
+        .orderBy(pgTables.platformConfig.key)
+      expect(rows.map((row) => row.value)).toEqual(stored)
     })
 
     it('keeps the listing counts by trigger, as SQLite does', async () => {
