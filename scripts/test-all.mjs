@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, Vitest (unit + API), then the console build and Playwright (e2e).
+// `npm test`: typecheck, lint, Vitest (unit + API) and, after the console build, Playwright (e2e), side by side.
 // Vitest runs its `quick`, `console` and `slow` projects; the `postgres` project (the converted domains' API tests
 // again, on PostgreSQL) is `npm run test:postgres`, which CI (`.ci/run`) runs after this: it grows with every domain
 // moved to PostgreSQL towards a second copy of the API suite, which would take `npm test` past its 8 minutes.
 // Every stage runs even if an earlier one failed; the last line is `N passed, N failed` over all of them
 // (typecheck, lint and the desktop build count as one check each), and the exit code is non-zero if anything failed.
-// Typecheck and lint run beside Vitest (their output is printed after it), so their half minute no longer adds to
-// the suite's time.
+// Playwright runs one test at a time and waits on its browser and servers more than it computes (under one core of
+// two), so it starts first and Vitest's two workers fill the rest of the machine beside it: the suite takes about as
+// long as its longer half instead of the sum of both. Vitest's output is live; the background stages (Playwright,
+// typecheck, lint) print theirs once each, after it.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { ensureBrowser } from './ensure-browser.mjs'
@@ -40,11 +42,14 @@ async function check(label, command, args) {
   count(label, await run(label, command, args))
 }
 
-/** Starts a stage in the background, its output kept; `report()` prints it once and counts the stage. */
-function inBackground(label, command, args) {
+/** Starts a stage in the background, its output kept; `report()` prints it once and resolves to whether it passed. */
+function inBackground(label, command, args, env = {}) {
   const started = Date.now()
   let output = ''
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  })
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   const done = new Promise((resolve) =>
@@ -56,7 +61,7 @@ function inBackground(label, command, args) {
   return async function report() {
     const ok = await done
     process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n${output}`)
-    count(label, ok)
+    return ok
   }
 }
 
@@ -83,8 +88,18 @@ spawnSync('bash', ['scripts/ensure-postgres.sh'], { stdio: 'inherit' })
 // The desktop bundle (main + worker, preload, console) must build without Electron's binary.
 await check('desktop build', 'npx', ['electron-vite', 'build'])
 
+// The console build takes a second and Playwright needs it, so it comes before anything else starts.
+let playwright = null
+if (!browser) failed += 1
+else if (await run('console build', 'npm', ['run', '--silent', 'build:console'])) {
+  rmSync(PLAYWRIGHT_JSON, { force: true })
+  playwright = inBackground('playwright', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON,
+  })
+} else failed += 1
 const typecheck = inBackground('typecheck', 'npm', ['run', '--silent', 'typecheck'])
 const lint = inBackground('lint', 'npm', ['run', '--silent', 'lint'])
+
 rmSync(VITEST_JSON, { force: true })
 const vitestOk = await run('vitest', 'npx', [
   'vitest',
@@ -100,20 +115,14 @@ countFromJson('vitest', vitestOk, VITEST_JSON, (report) => ({
   passed: report.numPassedTests,
   failed: report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0),
 }))
-await typecheck()
-await lint()
-
-if (!browser) failed += 1
-else if (await run('console build', 'npm', ['run', '--silent', 'build:console'])) {
-  rmSync(PLAYWRIGHT_JSON, { force: true })
-  const playwrightOk = await run('playwright', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON,
-  })
-  countFromJson('playwright', playwrightOk, PLAYWRIGHT_JSON, (report) => ({
+count('typecheck', await typecheck())
+count('lint', await lint())
+if (playwright) {
+  countFromJson('playwright', await playwright(), PLAYWRIGHT_JSON, (report) => ({
     passed: report.stats.expected + (report.stats.flaky ?? 0),
     failed: report.stats.unexpected,
   }))
-} else failed += 1
+}
 
 process.stdout.write('\nStage times:\n')
 for (const [label, seconds] of stageSeconds)

@@ -207,7 +207,7 @@ describe('document recognition extraction', () => {
     const [row] = await db.select().from(agentRun).where(eq(agentRun.id, run.id))
     expect(row?.pdfSha256).toBeTruthy()
     expect(row?.pageCount).toBe(1)
-  })
+  }, 60_000)
 
   it('reads an embedded Factur-X XML first, with confidence 1 and boxes found on the page', async () => {
     const bytes = readFileSync(fixturePath('invoices', 'facturx', 'EN16931_Einfach.pdf'))
@@ -260,7 +260,7 @@ describe('document recognition extraction', () => {
     const number = (run.field_reviews as Field[]).find((f) => f.field_key === 'invoice_number')
     expect(number).toMatchObject({ value: null, flag_reasons: ['missing'] })
     expect(run.review_status).toBe('flagged')
-  })
+  }, 60_000)
 
   it('flags a value found without its label as low confidence', async () => {
     const run = await sampleWithLine('Invoice No', 'INV-2024-0042')

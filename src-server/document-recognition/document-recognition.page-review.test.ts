@@ -143,6 +143,7 @@ describe('taking a value from the page', () => {
     expect(await storedField(total.id)).toMatchObject({ revisionCount: 0, reviewStatus: total.review_status })
   })
 
+  // A whole page read by OCR, then a region: a minute, as the other OCR tests have (npm test runs it beside the e2e tests).
   it('reads a region of a page without a text layer by OCR of that region', async () => {
     const run = await completedRun(await invoicePng(), 'scan.png', 'image/png')
     expect(run.workspace_output.ocr_pages).toEqual([1])
@@ -164,7 +165,7 @@ describe('taking a value from the page', () => {
     const union = read.json().bbox as number[]
     expect(union[0]).toBeGreaterThanOrEqual(bbox[0] as number)
     expect(union[2]).toBeLessThanOrEqual(bbox[2] as number)
-  })
+  }, 60_000)
 
   it('saves a value taken from a region with its box and page as a revision', async () => {
     const run = await completedRun(await invoicePdf())
