@@ -36,6 +36,19 @@ export async function insertAgent(
   return row as RuntimeAgentRow
 }
 
+/**
+ * A shipped agent, unless one with its definition key exists: instances starting together on one database install
+ * each definition once (the unique index decides), and the others get null.
+ */
+export async function insertShippedAgent(
+  db: EngineDb,
+  values: typeof runtimeAgent.$inferInsert,
+): Promise<RuntimeAgentRow | null> {
+  const { runtimeAgent } = tables(db)
+  const [row] = await db.insert(runtimeAgent).values(values).onConflictDoNothing().returning()
+  return (row as RuntimeAgentRow | undefined) ?? null
+}
+
 export async function setShippedConfigSha(db: EngineDb, agentId: string, sha: string): Promise<void> {
   const { runtimeAgent } = tables(db)
   await db.update(runtimeAgent).set({ shippedConfigSha: sha }).where(eq(runtimeAgent.id, agentId))

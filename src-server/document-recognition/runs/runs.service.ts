@@ -419,19 +419,20 @@ export function createAgentRunService(ctx: AppContext) {
             })
           continue
         }
-        installed.push(
-          await database.transact(async (tx) => {
-            const agent = await repo.insertAgent(tx, {
-              name: definition.name,
-              type: definition.type,
-              definitionKey: definition.key,
-              shippedConfigSha: shippedSha,
-            })
-            const version = await repo.insertVersion(tx, agent.id, definition.config)
-            await repo.publishVersion(tx, agent.id, version.id)
-            return (await repo.findAgent(tx, agent.id)) as RuntimeAgentRow
-          }),
-        )
+        const added = await database.transact(async (tx) => {
+          const agent = await repo.insertShippedAgent(tx, {
+            name: definition.name,
+            type: definition.type,
+            definitionKey: definition.key,
+            shippedConfigSha: shippedSha,
+          })
+          // Another instance starting beside this one installed it first.
+          if (!agent) return null
+          const version = await repo.insertVersion(tx, agent.id, definition.config)
+          await repo.publishVersion(tx, agent.id, version.id)
+          return (await repo.findAgent(tx, agent.id)) as RuntimeAgentRow
+        })
+        if (added) installed.push(added)
       }
       return installed
     },
