@@ -44,6 +44,7 @@ import {
 import { queryStems, rerankBySentences } from '../src-server/knowledge/sentence-rerank'
 import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
+import { sqliteOf } from '../test/helpers/server'
 import { cachedEmbeddings } from './embedding-cache'
 import { adminUser, loadCorpus, withServer } from './knowledge.bench'
 import type { BenchResult } from './run'
@@ -152,8 +153,8 @@ async function ingest(app: App, set: RetrievalSet) {
     (i) => i,
     (i) => `${set.units[i]?.title}.txt`,
   )
-  const rows = app.ctx.db.$client
-    .prepare('SELECT seq, id FROM knowledge_chunk WHERE source_id = ?')
+  const rows = sqliteOf(app)
+    .$client.prepare('SELECT seq, id FROM knowledge_chunk WHERE source_id = ?')
     .all(sourceId) as {
     seq: number
     id: string
@@ -330,8 +331,8 @@ async function queryLatencyWithUseLite(set: RetrievalSet): Promise<BenchResult> 
         })),
       }),
     )
-    app.ctx.db.$client
-      .prepare('UPDATE knowledge_source SET indexed_embedding_key = ? WHERE id = ?')
+    sqliteOf(app)
+      .$client.prepare('UPDATE knowledge_source SET indexed_embedding_key = ? WHERE id = ?')
       .run(key, sourceId)
     const retrieval = createRetrievalService(app.ctx, embedder, app.ctx.workers, app.log)
     const caller = adminUser(app)

@@ -15,6 +15,7 @@ import { vectorIndexFor } from '../src-server/knowledge/vector-index'
 import { fixturePath } from '../test/helpers/fixtures'
 import { loadKnowledgeCorpus } from '../test/helpers/knowledge-corpus'
 import { makePdf } from '../test/helpers/knowledge-files'
+import { sqliteOf } from '../test/helpers/server'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -44,7 +45,7 @@ export async function withServer<T>(work: (app: App) => Promise<T>): Promise<T> 
 }
 
 export function adminUser(app: App): AuthUser {
-  const row = app.ctx.db.$client.prepare("SELECT id FROM user WHERE username = 'admin'").get() as {
+  const row = sqliteOf(app).$client.prepare("SELECT id FROM user WHERE username = 'admin'").get() as {
     id: string
   }
   return {
@@ -103,7 +104,7 @@ async function measureQuality(
   squad: SquadSet,
 ): Promise<BenchResult[]> {
   const { sourceId, labels } = corpus
-  const client = app.ctx.db.$client
+  const client = sqliteOf(app).$client
   const seqLabel = new Map(
     (client.prepare('SELECT seq, id FROM knowledge_chunk').all() as { seq: number; id: string }[]).map(
       (row) => [row.seq, labels.get(row.id) as number],

@@ -13,6 +13,7 @@ import { PassThrough } from 'node:stream'
 import { createServer } from '../src-server/app'
 import { ledgerViolations } from '../src-server/marketplace'
 import { createMarketplaceServices } from '../src-server/marketplace/marketplace.plugin'
+import { sqliteOf } from '../test/helpers/server'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -67,7 +68,7 @@ export async function run(): Promise<BenchResult[]> {
     const address = app.server.address()
     if (!address || typeof address === 'string') throw new Error('no address')
     const base = `http://127.0.0.1:${address.port}`
-    const sqlite = app.ctx.db.$client
+    const sqlite = sqliteOf(app).$client
 
     async function tokenFor(username: string, adminToken?: string): Promise<string> {
       if (adminToken) {

@@ -12,6 +12,7 @@ import { agent } from '../src-server/conversation'
 import { createToolRuntime, mcpMount, mcpServer } from '../src-server/mcp'
 import { connectStdio, stopStdio } from '../src-server/mcp/stdio-client'
 import { testToolServer } from '../test/helpers/mcp/tool-servers'
+import { sqliteOf } from '../test/helpers/server'
 import type { BenchResult } from './run'
 
 const WARM_CALLS = 200
@@ -33,13 +34,13 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const launch = testToolServer()
     const ownerId = app.ctx.auth.platformUserId()
-    const agentId = app.ctx.db.insert(agent).values({ ownerId, name: 'bench' }).returning().get().id
-    const server = app.ctx.db
+    const agentId = sqliteOf(app).insert(agent).values({ ownerId, name: 'bench' }).returning().get().id
+    const server = sqliteOf(app)
       .insert(mcpServer)
       .values({ name: 'tools', transport: 'stdio', ...launch, env: {} })
       .returning()
       .get()
-    app.ctx.db
+    sqliteOf(app)
       .insert(mcpMount)
       .values({
         agentId,

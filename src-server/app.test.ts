@@ -154,7 +154,7 @@ describe('server conventions', () => {
     expect(write.statusCode).toBe(503)
     expect(write.json().error.code).toBe('GUARD_FAILED')
     expect(
-      server.app.ctx.db.$client.prepare("SELECT count(*) n FROM auth_token WHERE kind = 'api'").get(),
+      server.sqlite().$client.prepare("SELECT count(*) n FROM auth_token WHERE kind = 'api'").get(),
     ).toEqual({ n: 0 })
     await server.close()
 

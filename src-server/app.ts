@@ -43,16 +43,17 @@ import type { AppContext } from './platform/app-context'
 import {
   ConfigError,
   isLoopbackHost,
+  redactedUrl,
   resolveConfig,
   type ServerConfig,
   type ServerOptions,
 } from './platform/config'
 import {
-  appliedMigrationCount,
   applyMigrations,
   type Database,
-  migrationsFolder,
+  type Db,
   openDatabase,
+  openPostgresEngine,
   sqliteEngine,
   sqliteFileIn,
   startCheckpointer,
@@ -95,12 +96,6 @@ export interface CreateServerOptions extends ServerOptions {
   /** How long a client may take to send a whole request (default 60 s); slow-body clients are cut off. */
   requestTimeoutMs?: number
   /**
-   * Tests only, while the server moves to PostgreSQL domain by domain: the domains converted so far (auth, settings,
-   * the admin audit log, the model providers) run on this database, the others on the data directory's SQLite.
-   * The test that passes it closes it.
-   */
-  convertedDomainsOn?: Database
-  /**
    * Tests only: compile every route's validators while the server is built, so a schema Ajv cannot compile fails the
    * start. Otherwise each is compiled on its route's first request.
    */
@@ -134,11 +129,12 @@ const ERROR_RESPONSE = { $ref: 'ErrorEnvelope#' }
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<App> {
   const config = resolveConfig(options)
-  // Until every repository runs on both engines, a database URL is refused rather than half served.
-  if (config.databaseUrl)
+  // Instances on one database read each other's encrypted credentials: one key for all, never a key file per
+  // instance's data directory.
+  if (config.databaseUrl && !config.secretKey)
     throw new ConfigError(
-      'The PostgreSQL engine is not complete yet: `npm run db:migrate` applies its migrations to the database URL, ' +
-        'but the server does not run on it. Unset SWITCHBOARD_DATABASE_URL (--database-url) to serve from SQLite.',
+      'SWITCHBOARD_SECRET_KEY is required with a database URL: every instance on the database must ' +
+        'decrypt what the others stored. Generate one with `openssl rand -hex 32` and give every instance the same.',
     )
   tightenDataDir(config.dataDir)
   const releaseDataDir = lockDataDir(config.dataDir)
@@ -175,10 +171,8 @@ async function buildApp(
     requestLog.level = level
   })
 
-  const db = openDatabase(sqliteFileIn(config.dataDir))
-  applyMigrations(db, config.appRoot)
-  const checkpointer = startCheckpointer(db)
-  const database = options.convertedDomainsOn ?? sqliteEngine(db)
+  const { sqlite, database } = await openConfiguredDatabase(config)
+  const checkpointer = sqlite ? startCheckpointer(sqlite) : null
   const events = createEventBus(database, logger)
 
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
@@ -186,10 +180,7 @@ async function buildApp(
   const workers = new WorkerPool(undefined, undefined, WORKER_IDLE_MS)
   const jobs = new JobRunner(database, workers, { log: logger })
   const guard = new Guard(config.guardMode)
-  guard.register(
-    'migrations',
-    migrationsApplied(migrationsFolder(config.appRoot), () => appliedMigrationCount(db)),
-  )
+  guard.register('migrations', migrationsApplied(database, config.appRoot))
   guard.register('data directory', dataDirWritable(config.dataDir))
   guard.register('disk', freeDisk(config.dataDir))
   guard.register('secret key', secretKeyPresent(config.dataDir, Boolean(config.secretKey)))
@@ -213,7 +204,7 @@ async function buildApp(
   const ctx: AppContext = {
     config,
     instanceId: readInstanceId(config.dataDir),
-    db,
+    sqlite,
     database,
     events,
     blobs: new BlobStore(config.blobDir),
@@ -347,10 +338,10 @@ async function buildApp(
     await jobs.stop()
     await workers.close()
     stopGuard()
-    await checkpointer.stop()
+    await checkpointer?.stop()
     await events.close()
-    if (database !== options.convertedDomainsOn) await database.close()
-    db.$client.close()
+    await database.close()
+    sqlite?.$client.close()
     releaseDataDir()
   })
 
@@ -367,6 +358,27 @@ async function buildApp(
       passwordFile: bootstrapResult.created ? bootstrapResult.passwordFile : null,
     },
   }) as unknown as App
+}
+
+/**
+ * The database the configuration names, its migrations applied: PostgreSQL at the URL, else the data directory's
+ * SQLite file (whose connection is also returned, for what only SQLite does).
+ */
+async function openConfiguredDatabase(
+  config: ServerConfig,
+): Promise<{ sqlite: Db | null; database: Database }> {
+  if (config.databaseUrl) {
+    try {
+      return { sqlite: null, database: await openPostgresEngine(config.databaseUrl, config.appRoot) }
+    } catch (error) {
+      throw new ConfigError(
+        `The database at ${redactedUrl(config.databaseUrl)} could not be opened: ${(error as Error).message}`,
+      )
+    }
+  }
+  const sqlite = openDatabase(sqliteFileIn(config.dataDir))
+  applyMigrations(sqlite, config.appRoot)
+  return { sqlite, database: sqliteEngine(sqlite) }
 }
 
 function readInstanceId(dataDir: string): string {

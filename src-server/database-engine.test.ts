@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -9,6 +11,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createSource, upload } from '../test/helpers/knowledge-files'
 import { postgresUnavailable, startPostgres } from '../test/helpers/postgres'
 import { startTestServer, type TestServer } from '../test/helpers/server'
+import {
+  client,
+  freePort,
+  PROCESS_ADMIN_PASSWORD,
+  type ServerProcess,
+  startServerProcess,
+  until,
+} from '../test/helpers/server-process'
 import { createServer } from './app'
 import { ConfigError, findAppRoot, resolveConfig } from './platform/config'
 import { journalMigrationCount, migrationsFolder, pgMigrationsFolder } from './platform/db'
@@ -16,6 +26,9 @@ import { journalMigrationCount, migrationsFolder, pgMigrationsFolder } from './p
 const appRoot = findAppRoot()
 const run = promisify(execFile)
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'switchboard-engine-'))
+const postgresMissing = postgresUnavailable()
+/** The key every instance of one team server is given. */
+const TEAM_KEY = '4f9b2c7d1e8a3f6b0c5d9e2a7b4c1f8e3d6a9b2c5f8e1d4a7b0c3f6e9d2a5b8c'
 
 let server: TestServer | undefined
 afterEach(async () => {
@@ -52,12 +65,26 @@ describe('choosing the database engine', () => {
     )
   })
 
-  it('does not start on PostgreSQL yet, says so, and leaves the data directory untouched', async () => {
+  it('refuses a database URL without the secret key every instance shares, and leaves the data directory', async () => {
     const dataDir = path.join(tempDir(), 'data')
-    await expect(createServer({ dataDir, databaseUrl: 'postgres://u@127.0.0.1:1/db' })).rejects.toThrow(
-      /PostgreSQL engine is not complete yet/,
-    )
+    await expect(
+      createServer({ dataDir, databaseUrl: 'postgres://u@127.0.0.1:1/db', secretKey: '' }),
+    ).rejects.toThrow(/SWITCHBOARD_SECRET_KEY is required with a database URL/)
     expect(existsSync(dataDir)).toBe(false)
+  })
+
+  it('names a database it cannot reach as a setting to fix, with the password masked', async () => {
+    const dataDir = path.join(tempDir(), 'data')
+    const opening = createServer({
+      dataDir,
+      databaseUrl: `postgres://switchboard:hunter2@127.0.0.1:${await freePort()}/db`,
+      secretKey: TEAM_KEY,
+    })
+    await expect(opening).rejects.toThrow(ConfigError)
+    await expect(opening).rejects.toThrow(
+      /database at postgres:\/\/switchboard:\*\*\*@127\.0\.0\.1:\d+\/db could not/,
+    )
+    await expect(opening).rejects.not.toThrow(/hunter2/)
   })
 })
 
@@ -85,8 +112,9 @@ describe('/healthz', () => {
     const health = async () => (await server?.app.inject({ method: 'GET', url: '/healthz' }))?.json()
     expect(await health()).toMatchObject({ status: 'ok', engine: 'sqlite', migrations_current: true })
     // Another process (an older release's restore, say) leaves the database a migration short.
-    server.app.ctx.db.$client
-      .prepare(
+    server
+      .sqlite()
+      .$client.prepare(
         'DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)',
       )
       .run()
@@ -116,9 +144,8 @@ describe('npm run db:migrate', () => {
     await expect(migrate(['--data-dir', server.dataDir])).rejects.toMatchObject({ code: 3 })
   })
 
-  const unavailable = postgresUnavailable()
-  it.skipIf(unavailable)(
-    `applies the PostgreSQL migrations to SWITCHBOARD_DATABASE_URL${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+  it.skipIf(postgresMissing)(
+    `applies the PostgreSQL migrations to SWITCHBOARD_DATABASE_URL${postgresMissing ? ` (skipped: ${postgresMissing})` : ''}`,
     async () => {
       const cluster = await startPostgres()
       try {
@@ -142,4 +169,124 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => entry.name)
+}
+
+describe.skipIf(postgresMissing)(
+  'a team server: two `npm start` processes on one PostgreSQL database',
+  () => {
+    it('start together and share accounts, encrypted credentials, blobs and jobs; backup is pg_dump’s', async () => {
+      const cluster = await startPostgres()
+      const models = await startModelListing('sk-team-key')
+      const blobDir = path.join(tempDir(), 'shared-blobs')
+      const dataDirs = [path.join(tempDir(), 'a'), path.join(tempDir(), 'b')]
+      const env = {
+        SWITCHBOARD_DATABASE_URL: cluster.url,
+        SWITCHBOARD_BLOB_DIR: blobDir,
+        SWITCHBOARD_SECRET_KEY: TEAM_KEY,
+      }
+      const processes: ServerProcess[] = []
+      try {
+        // Started at the same moment: one applies the migrations and installs the shipped agents, the other waits.
+        const [a, b] = (await Promise.all(
+          dataDirs.map(async (dataDir) => {
+            const started = await startServerProcess(dataDir, env)
+            processes.push(started)
+            return started
+          }),
+        )) as [ServerProcess, ServerProcess]
+        const [healthA = {}, healthB = {}] = await Promise.all(
+          [a, b].map(
+            async ({ url }) => (await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>,
+          ),
+        )
+        expect(healthA).toMatchObject({ engine: 'postgresql', migrations_current: true, guard_state: 'ok' })
+        expect(healthB).toMatchObject({ engine: 'postgresql', migrations_current: true })
+        expect(healthB.database_fingerprint).toBe(healthA.database_fingerprint)
+        expect(healthB.app_instance).not.toBe(healthA.app_instance)
+        for (const dataDir of dataDirs) expect(existsSync(path.join(dataDir, 'switchboard.db'))).toBe(false)
+
+        // An account made through A signs in through B.
+        const adminA = await client(a.url, 'admin', PROCESS_ADMIN_PASSWORD)
+        const created = await adminA.call('POST', '/api/admin/users', {
+          username: 'carol',
+          password: 'carol-password-1',
+          roles: ['user'],
+        })
+        expect(created.status).toBe(201)
+        const carolB = await client(b.url, 'carol', 'carol-password-1')
+
+        // A provider's key sealed by A is unsealed by B, which has heard of the new provider.
+        const saved = await adminA.call('PUT', '/api/admin/model-providers', {
+          providers: [{ id: 'team', base_url: models.url, models: ['m1'], api_key: 'sk-team-key' }],
+          skip_check: true,
+        })
+        expect(saved.status).toBe(200)
+        const adminB = await client(b.url, 'admin', PROCESS_ADMIN_PASSWORD)
+        const check = await adminB.call('POST', '/api/admin/model-providers/team/test')
+        expect(check).toMatchObject({
+          status: 200,
+          body: { ok: true, reachable: true, listed_models: ['m1'] },
+        })
+
+        // A file uploaded through B is ingested by a job queued through A and read back through A.
+        const source = await carolB.call('POST', '/knowledge-sources', { name: 'Team notes' })
+        const form = new FormData()
+        form.append('file', new Blob(['The harbour opens at six.'], { type: 'text/plain' }), 'notes.txt')
+        const uploaded = await carolB.call('POST', `/knowledge-sources/${source.body.id}/documents`, form)
+        expect(uploaded.status).toBe(201)
+        const documentId = uploaded.body.id as string
+        const carolA = await client(a.url, 'carol', 'carol-password-1')
+        const queued = await carolA.call('POST', `/knowledge-sources/${source.body.id}/ingest`, {})
+        expect(queued.status).toBe(202)
+        const job = await until(
+          () => carolA.call('GET', `/ingestion-jobs/${queued.body.id}`),
+          ({ body }) => body.status !== 'queued' && body.status !== 'running',
+        )
+        expect(job.body.status).toBe('succeeded')
+        const file = await fetch(
+          `${a.url}/knowledge-sources/${source.body.id}/documents/${documentId}/file`,
+          {
+            headers: carolA.headers,
+          },
+        )
+        expect(await file.text()).toBe('The harbour opens at six.')
+        const stored = new pg.Client({ connectionString: cluster.url })
+        await stored.connect()
+        const { rows } = await stored.query(
+          'SELECT attempts::int AS attempts, status FROM job WHERE id = $1',
+          [queued.body.id],
+        )
+        await stored.end()
+        expect(rows).toEqual([{ attempts: 1, status: 'succeeded' }])
+
+        // The data is PostgreSQL's to back up: the SQLite backup is refused and writes nothing.
+        const backup = await adminA.call('POST', '/api/admin/backup')
+        expect(backup).toMatchObject({ status: 409, body: { error: { code: 'BACKUP_BY_POSTGRESQL' } } })
+        expect(existsSync(path.join(dataDirs[0] as string, 'backups'))).toBe(false)
+      } finally {
+        await Promise.all(processes.map((started) => started.stop()))
+        await models.close()
+        await cluster.stop()
+      }
+    }, 240_000)
+  },
+)
+
+/** An OpenAI-compatible model listing that answers only requests bearing `key` (401 otherwise). */
+async function startModelListing(key: string) {
+  const server = createHttpServer((request, response) => {
+    const known = request.headers.authorization === `Bearer ${key}`
+    response.writeHead(known ? 200 : 401, { 'content-type': 'application/json' })
+    response.end(
+      JSON.stringify(
+        known ? { object: 'list', data: [{ id: 'm1', object: 'model' }] } : { error: { message: 'bad key' } },
+      ),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
-import { type EngineDb, engineTables, type Queryable, type RowWindow, readPage } from '../platform/db'
+import { type EngineDb, engineTables, type RowWindow, readPage } from '../platform/db'
 import { adminAuditLog } from './admin-audit.tables'
 
 /** Which entries a read keeps: by whom, which action, from (inclusive) and until (exclusive) which instants. */
@@ -18,11 +18,6 @@ const tables = engineTables({ adminAuditLog })
 export async function insertAuditEntry(db: EngineDb, entry: AuditInsert): Promise<void> {
   const { adminAuditLog } = tables(db)
   await db.insert(adminAuditLog).values(entry)
-}
-
-/** The synchronous SQLite insert, for the domains whose transactions are not converted yet. */
-export function insertAuditEntrySync(db: Queryable, entry: AuditInsert): void {
-  db.insert(adminAuditLog).values(entry).run()
 }
 
 function whereOf(log: typeof adminAuditLog, filter: AuditFilter): SQL | undefined {

@@ -1,5 +1,5 @@
 import type { Accounts } from '../platform/app-context'
-import type { Database, EngineDb, Queryable } from '../platform/db'
+import type { Database, EngineDb } from '../platform/db'
 import { type PageQuery, pageWindow, toCsv, toPage } from '../platform/http'
 import { AdminAuditErrors } from './admin-audit.errors'
 import * as repo from './admin-audit.repository'
@@ -29,14 +29,6 @@ const rowOf = (entry: AdminAction): repo.AuditInsert => ({
 /** Call inside the same transaction as the admin write it describes, so the log and the change agree. */
 export function recordAdminAction(tx: EngineDb, entry: AdminAction): Promise<void> {
   return repo.insertAuditEntry(tx, rowOf(entry))
-}
-
-/**
- * `recordAdminAction` inside a synchronous SQLite transaction: for the domains not converted yet (marketplace
- * moderation, mcp, document recognition, backup), until they move to `transact` and await it.
- */
-export function recordAdminActionSync(db: Queryable, entry: AdminAction): void {
-  repo.insertAuditEntrySync(db, rowOf(entry))
 }
 
 /** The name a person knows the target by, read from the entry's own snapshots (a listing's title, a user's name). */

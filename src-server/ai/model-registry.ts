@@ -32,10 +32,14 @@ export interface ModelAdmin {
   ): Promise<void>
 }
 
+/** The bus event after the saved providers or the defaults changed: every instance reads them again. */
+const PROVIDERS_CHANGED = 'ai.providers_changed'
+
 /**
  * The one registry of model providers: `builtin` always, the env provider when configured, then those an admin
- * saved. The saved providers and the defaults are read at start and again after each change the registry makes,
- * so resolving a model reads nothing; provider clients are rebuilt only then.
+ * saved. The saved providers and the defaults are read at start and again after each change made through any
+ * instance (`PROVIDERS_CHANGED` on the event bus), so resolving a model reads nothing; provider clients are rebuilt
+ * only then.
  */
 export async function createModelRegistry(
   ctx: AppContext,
@@ -70,6 +74,12 @@ export async function createModelRegistry(
     providers = next
   }
   await load()
+  // Every instance holds this snapshot: a change made through any of them is announced, and each reads again.
+  ctx.events.subscribe({
+    event: (event) => (event.kind === PROVIDERS_CHANGED ? load() : undefined),
+    resync: () => load(),
+  })
+  const announceChange = () => ctx.events.publish({ kind: PROVIDERS_CHANGED })
 
   function provider(id: string): ModelProvider {
     const found = providers.get(id)
@@ -255,7 +265,7 @@ export async function createModelRegistry(
         },
       })
     })
-    await load()
+    await announceChange()
     return providerSettings()
   }
 
@@ -325,7 +335,7 @@ export async function createModelRegistry(
         },
       })
     })
-    await load()
+    await announceChange()
   }
 
   return {

@@ -3,18 +3,17 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { convertedDomainsDatabase } from '../../test/helpers/engine'
+import { testDatabaseUrl } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import type { Database } from '../platform/db'
 
 /** The desktop window's token: replaced at every start, expiring, and listed and revocable like an API token. */
 let server: TestServer | undefined
-/** The converted domains' database on PostgreSQL, kept across the restart as the data directory is. */
-let database: Database | undefined
+/** The PostgreSQL database's URL in the `postgres` project, kept across the restart as the data directory is. */
+let databaseUrl: string | undefined
 const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-desktop-token-'))
 afterEach(async () => {
   await server?.close()
-  await database?.close()
+  databaseUrl = undefined
   rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -29,15 +28,15 @@ const desktopRows = () =>
 
 describe('desktop tokens', () => {
   it('rotate at start, expire within a week, and are listed and revocable in the token list', async () => {
-    database = await convertedDomainsDatabase()
-    server = await startTestServer({ dataDir, convertedDomainsOn: database })
+    databaseUrl = await testDatabaseUrl()
+    server = await startTestServer({ dataDir, databaseUrl })
     let url = await server.listen()
     const first = await server.app.auth.issueDesktopToken()
     expect(await me(url, first)).toBe(200)
     await server.close()
 
     // The next start (the desktop shell issues a token each time) replaces the earlier one.
-    server = await startTestServer({ dataDir, convertedDomainsOn: database })
+    server = await startTestServer({ dataDir, databaseUrl })
     url = await server.listen()
     const second = await server.app.auth.issueDesktopToken()
     expect(await me(url, first)).toBe(401)

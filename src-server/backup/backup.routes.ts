@@ -13,7 +13,7 @@ const Backup = Type.Object({
 })
 
 export const backupRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const backups = createBackupService(ctx.db, ctx.config)
+  const backups = createBackupService(ctx.sqlite, ctx.database, ctx.config)
   app.post(
     '/api/admin/backup',
     { config: { permission: 'platform.admin' }, schema: { tags: ['admin'], response: { 201: Backup } } },

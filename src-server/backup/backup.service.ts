@@ -1,7 +1,8 @@
 import { cp, mkdir, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { recordAdminActionSync } from '../admin-audit'
-import type { Db } from '../platform/db'
+import { recordAdminAction } from '../admin-audit'
+import type { Database, Db } from '../platform/db'
+import { BackupErrors } from './backup.errors'
 
 export interface BackupResult {
   id: string
@@ -18,7 +19,15 @@ async function countFiles(dir: string): Promise<number> {
   return count
 }
 
-export function createBackupService(db: Db, { dataDir, blobDir }: { dataDir: string; blobDir: string }) {
+/**
+ * `sqlite` is the data directory's database when the data lives there; on PostgreSQL (null) the backup is the
+ * database's own (`pg_dump`) plus a copy of the shared blob directory, which this server does not make.
+ */
+export function createBackupService(
+  sqlite: Db | null,
+  database: Database,
+  { dataDir, blobDir }: { dataDir: string; blobDir: string },
+) {
   return {
     /**
      * An online backup into `<data>/backups/<timestamp>/`: SQLite's backup API gives a consistent copy while
@@ -27,12 +36,13 @@ export function createBackupService(db: Db, { dataDir, blobDir }: { dataDir: str
      * yet.
      */
     async create(actorId: string): Promise<BackupResult> {
+      if (!sqlite) throw BackupErrors.BACKUP_BY_POSTGRESQL()
       const createdAt = new Date().toISOString()
       const id = createdAt.replace(/[:.]/g, '-')
       const folder = path.join(dataDir, 'backups', id)
       await mkdir(folder, { recursive: true })
       const databaseFile = path.join(folder, 'switchboard.db')
-      await db.$client.backup(databaseFile)
+      await sqlite.$client.backup(databaseFile)
       const blobCopy = path.join(folder, 'blobs')
       await cp(blobDir, blobCopy, { recursive: true, filter: (source) => !source.endsWith('.tmp') }).catch(
         (error) => {
@@ -46,13 +56,15 @@ export function createBackupService(db: Db, { dataDir, blobDir }: { dataDir: str
         blob_files: await countFiles(blobCopy),
         created_at: createdAt,
       }
-      recordAdminActionSync(db, {
-        actorId,
-        action: 'backup.create',
-        targetType: 'backup',
-        targetId: id,
-        after: result,
-      })
+      await database.transact((tx) =>
+        recordAdminAction(tx, {
+          actorId,
+          action: 'backup.create',
+          targetType: 'backup',
+          targetId: id,
+          after: result,
+        }),
+      )
       return result
     },
   }

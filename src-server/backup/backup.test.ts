@@ -22,8 +22,9 @@ describe('online backup', () => {
       username: 'admin',
     })
     copy.close()
-    const audit = server.app.ctx.db.$client
-      .prepare("SELECT action FROM admin_audit_log WHERE action = 'backup.create'")
+    const audit = server
+      .sqlite()
+      .$client.prepare("SELECT action FROM admin_audit_log WHERE action = 'backup.create'")
       .all()
     expect(audit).toHaveLength(1)
   })

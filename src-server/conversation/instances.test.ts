@@ -4,32 +4,26 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { connect, request, storedRow, type TestSocket, tokenOf } from '../../test/helpers/conversation'
 import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { findAppRoot } from '../platform/config'
-import { type Database, openPostgresEngine } from '../platform/db'
 import { LISTENER_NAME } from '../platform/events'
 
 /** Long enough for a loaded machine; the test waits for the event, never for a time. */
 const DEADLINE_MS = 15_000
 
-const opened: { servers: TestServer[]; databases: Database[]; sockets: TestSocket[] } = {
+const opened: { servers: TestServer[]; sockets: TestSocket[] } = {
   servers: [],
-  databases: [],
   sockets: [],
 }
 afterEach(async () => {
   for (const socket of opened.sockets.splice(0)) socket.ws.terminate()
   for (const server of opened.servers.splice(0)) await server.close()
-  for (const database of opened.databases.splice(0)) await database.close()
 })
 
-/** Two instances on one PostgreSQL database, each with its own data directory (the domains not converted yet). */
+/** Two instances on one PostgreSQL database, each with its own data directory. */
 async function twoInstances() {
   const url = await freshPostgresUrl()
   const [a, b] = await Promise.all(
     ['A', 'B'].map(async () => {
-      const database = await openPostgresEngine(url, findAppRoot())
-      opened.databases.push(database)
-      const server = await startTestServer({ convertedDomainsOn: database })
+      const server = await startTestServer({ databaseUrl: url })
       opened.servers.push(server)
       return { server, base: await server.listen() }
     }),

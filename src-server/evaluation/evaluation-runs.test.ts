@@ -266,7 +266,7 @@ describe('evaluation runs', () => {
       const datasetId = await datasetWith(CSV)
       const run = (await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId })).json()
       // The state a crash leaves: the run started, the first sample was scored, the job still claimed.
-      const sqlite = server.app.ctx.db.$client
+      const sqlite = server.sqlite().$client
       const first = sqlite.prepare('SELECT id FROM evaluation_item WHERE ordinal = 1').get() as {
         id: string
       }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import type { AppContext } from '../platform/app-context'
 import { databaseEngine } from '../platform/config'
-import { appliedMigrationCount, journalMigrationCount, migrationsFolder } from '../platform/db'
+import { expectedMigrationCount } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 
 const Health = Type.Object({
@@ -26,14 +26,15 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const ALWAYS_WRITABLE = new Set(['/api/auth/login', '/api/auth/logout'])
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // The schema only changes by migrations, which run before the server starts: one fingerprint per start.
-  const row = ctx.db.$client.prepare('PRAGMA schema_version').get() as { schema_version: number }
+  // The schema only changes by migrations, which run before the server starts: one fingerprint per start. SQLite's
+  // file is told apart by its data directory's id; every instance on one PostgreSQL database shows the same one.
+  const identity = await ctx.database.schemaIdentity()
   const fingerprint = createHash('sha256')
-    .update(`${ctx.instanceId}:${row.schema_version}:${appliedMigrationCount(ctx.db)}`)
+    .update(`${ctx.sqlite ? ctx.instanceId : ''}:${identity}:${await ctx.database.appliedMigrations()}`)
     .digest('hex')
     .slice(0, 16)
   const engine = databaseEngine(ctx.config)
-  const migrationsExpected = journalMigrationCount(migrationsFolder(ctx.config.appRoot))
+  const migrationsExpected = expectedMigrationCount(ctx.database.engine, ctx.config.appRoot)
 
   app.get(
     '/healthz',
@@ -53,7 +54,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         version: ctx.config.version,
         engine,
         // One count of a small table: another process (`npm run db:migrate`, a restore) may change it meanwhile.
-        migrations_current: appliedMigrationCount(ctx.db) >= migrationsExpected,
+        migrations_current: (await ctx.database.appliedMigrations()) >= migrationsExpected,
       }
     },
   )

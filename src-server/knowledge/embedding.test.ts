@@ -69,7 +69,7 @@ describe('embedding model', () => {
     await waitForEmbedding(server, sourceId)
     const source = await server.app.inject({ method: 'GET', url: `/knowledge-sources/${sourceId}`, headers })
     expect(source.json().embedding_progress).toEqual({ embedded: 2, total: 2 })
-    const db = server.app.ctx.db.$client
+    const db = server.sqlite().$client
     expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('builtin:use-lite-v1:512')}`).get()).toEqual({
       n: 2,
     })
@@ -99,7 +99,7 @@ describe('embedding model', () => {
     await ingest(server, headers, sourceId)
     expect((await health()).guard_state).toBe('ok')
     const dataDir = server.dataDir
-    const chunkRows = () => server?.app.ctx.db.$client.prepare('SELECT seq, id FROM knowledge_chunk').all()
+    const chunkRows = () => server?.sqlite().$client.prepare('SELECT seq, id FROM knowledge_chunk').all()
     const chunksBefore = chunkRows()
     await server.app.close()
 
@@ -133,7 +133,7 @@ describe('embedding model', () => {
     embeddings.release()
     await waitForEmbedding(server, sourceId)
     expect((await source()).embedding_progress).toEqual({ embedded: 1, total: 1 })
-    const db = server.app.ctx.db.$client
+    const db = server.sqlite().$client
     expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('openai:letters:8')}`).get()).toEqual({ n: 1 })
     expect(db.prepare(`SELECT count(*) n FROM ${vectorTableOf('builtin:hashing-v2:512')}`).get()).toEqual({
       n: 0,

@@ -18,7 +18,7 @@ import { warmVectorIndex } from './vector-index'
  */
 export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   ctx.blobs.addHolder((sha256) => documentUsesBlob(ctx.database.reader, sha256))
-  if (ctx.database.engine === 'sqlite') ensureChunkIndex(ctx.db.$client)
+  if (ctx.sqlite) ensureChunkIndex(ctx.sqlite.$client)
   else await enablePgvector(ctx.database)
   const services = createKnowledgeServices(ctx)
   ctx.jobs.register(INGEST_JOB_TYPE, services.ingestion.run, { maxAttempts: 3 })

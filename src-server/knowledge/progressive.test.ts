@@ -1,22 +1,20 @@
 import { rmSync } from 'node:fs'
 import { type SQL, sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { convertedDomainsDatabase, itTakesOrphanedJobs, TEST_ENGINE } from '../../test/helpers/engine'
+import { itTakesOrphanedJobs, TEST_ENGINE, testDatabaseUrl } from '../../test/helpers/engine'
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../test/helpers/fake-embeddings'
 import { createSource, ingest, upload, waitForEmbedding } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import type { Database } from '../platform/db'
 import { vectorTableOf } from './chunk-index.repository'
 
 let server: TestServer | undefined
 let embeddings: FakeEmbeddings
-/** The converted domains' database on PostgreSQL, kept across a restart as the data directory is. */
-let database: Database | undefined
+/** The PostgreSQL database's URL in the `postgres` project, kept across a restart as the data directory is. */
+let databaseUrl: string | undefined
 afterEach(async () => {
   await server?.close()
   server = undefined
-  await database?.close()
-  database = undefined
+  databaseUrl = undefined
   await embeddings?.close()
 })
 
@@ -43,10 +41,10 @@ async function uploadAll(api: TestServer, headers: Record<string, string>, sourc
 }
 
 async function startWithSlowEmbedder(dataDir?: string) {
-  database ??= await convertedDomainsDatabase()
+  databaseUrl ??= await testDatabaseUrl()
   server = await startTestServer({
     ...(dataDir ? { dataDir } : {}),
-    convertedDomainsOn: database,
+    databaseUrl,
     openAiBaseUrl: embeddings.url,
     embeddingModel: 'letters',
   })

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type SQL, sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { convertedDomainsDatabase, TEST_ENGINE } from '../../test/helpers/engine'
+import { TEST_ENGINE, testDatabaseUrl } from '../../test/helpers/engine'
 import { createSource, upload, waitForJob } from '../../test/helpers/knowledge-files'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { createEmbedder } from '../ai'
-import type { Database } from '../platform/db'
 import { vectorTableOf } from './chunk-index.repository'
 import { createEmbeddingJobs } from './embedding-job.service'
 import { createIngestionService } from './ingestion.service'
@@ -15,13 +14,12 @@ import { allDocumentsOf } from './knowledge.repository'
 
 let server: TestServer | undefined
 let dataDir: string
-/** The converted domains' database on PostgreSQL, kept across the restart as the data directory is. */
-let database: Database | undefined
+/** The PostgreSQL database's URL in the `postgres` project, kept across the restart as the data directory is. */
+let databaseUrl: string | undefined
 afterEach(async () => {
   await server?.close()
   server = undefined
-  await database?.close()
-  database = undefined
+  databaseUrl = undefined
   rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -30,8 +28,8 @@ const rows = <T>(query: SQL) => (server as TestServer).rows<T>(query)
 describe('ingestion after an interruption', () => {
   it('resumes a job whose runner died mid-way, skipping finished documents and duplicating nothing', async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-resume-'))
-    database = await convertedDomainsDatabase()
-    server = await startTestServer({ dataDir, runJobs: false, convertedDomainsOn: database })
+    databaseUrl = await testDatabaseUrl()
+    server = await startTestServer({ dataDir, runJobs: false, databaseUrl })
     let headers = await server.adminHeaders()
     const sourceId = await createSource(server, headers)
     await upload(server, headers, sourceId, [
@@ -68,7 +66,7 @@ describe('ingestion after an interruption', () => {
     const firstChunks = await rows(sql`SELECT seq FROM knowledge_chunk`)
     await server.close()
 
-    server = await startTestServer({ dataDir, convertedDomainsOn: database })
+    server = await startTestServer({ dataDir, databaseUrl })
     headers = await server.adminHeaders()
     const job = await waitForJob(server, headers, jobId)
     expect(job).toMatchObject({

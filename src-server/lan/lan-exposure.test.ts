@@ -8,6 +8,7 @@ import {
   type LanNamespace,
   lanNamespaceUnavailable,
 } from '../../test/helpers/lan-namespace'
+import { sqliteOf } from '../../test/helpers/server'
 import { type RunningServer, startServer } from '../server'
 
 const unavailable = lanNamespaceUnavailable()
@@ -49,7 +50,7 @@ afterAll(async () => {
 })
 
 const tokenCount = () =>
-  (running.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM auth_token').get() as { n: number }).n
+  (sqliteOf(running.app).$client.prepare('SELECT count(*) AS n FROM auth_token').get() as { n: number }).n
 const login = JSON.stringify({ username: 'admin', password: PASSWORD })
 const json = { 'content-type': 'application/json' }
 const envelope = (answer: LanAnswer) => JSON.parse(answer.body).error as { code: string }

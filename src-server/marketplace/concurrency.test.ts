@@ -46,8 +46,9 @@ describe('concurrent money movements over HTTP', () => {
       expect(mine.filter((r) => r.body.error?.code === 'INSUFFICIENT_BALANCE')).toHaveLength(5)
       expect(await balances(server, buyer)).toMatchObject({ balance: 50, frozen_balance: 0 })
     }
-    const paid = server.app.ctx.db.$client
-      .prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'")
+    const paid = server
+      .sqlite()
+      .$client.prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'")
       .get()
     expect(paid).toEqual({ n: 12 })
     expect((await balances(server, 'sam'))?.frozen_balance).toBe(12 * 90)
@@ -106,8 +107,9 @@ describe('purchases in one group commit', () => {
 
   /** Bob and Dora bought (Sam earned 90 of each), Carl's points are as he topped them up. */
   async function expectOnlyBobAndDoraPaid(carlTopUp: number) {
-    const stored = server.app.ctx.db.$client
-      .prepare(
+    const stored = server
+      .sqlite()
+      .$client.prepare(
         `SELECT u.username, o.status FROM marketplace_order o JOIN user u ON u.id = o.buyer_id
          ORDER BY u.username`,
       )
@@ -177,7 +179,7 @@ describe('purchases in one group commit', () => {
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
     await topUp(server, 'bob', 100)
     await topUp(server, 'carl', 100)
-    const db = server.app.ctx.db
+    const db = server.sqlite()
     const { orders } = servicesOf(server).services
     const ids = { bob: await userIdOf(server, 'bob'), carl: await userIdOf(server, 'carl') }
     const keyed = (username: 'bob' | 'carl', key: string, hooks = {}) => {
@@ -225,7 +227,7 @@ describe('Idempotency-Key', () => {
     expect(orders.every((r) => r.status === 201)).toBe(true)
     expect(new Set(orders.map((r) => r.body.id)).size).toBe(1)
     expect(orders.filter((r) => r.replayed)).toHaveLength(7)
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM marketplace_order').get()).toEqual({
+    expect(server.sqlite().$client.prepare('SELECT count(*) AS n FROM marketplace_order').get()).toEqual({
       n: 1,
     })
 
@@ -296,7 +298,7 @@ describe('Idempotency-Key', () => {
     server = await startTestServer()
     const listingId = await publishedListing(server, 'sam', { base_price: 100 })
     await topUp(server, 'bob', 100)
-    const db = server.app.ctx.db
+    const db = server.sqlite()
     const { orders } = servicesOf(server).services
     const buyer = { id: await userIdOf(server, 'bob'), permissions: [] }
     const claim = { userId: buyer.id, key: 'late-refusal', requestHash: 'same', at: new Date() }

@@ -203,15 +203,16 @@ describe.skipIf(TEST_ENGINE === 'postgres')('ledger indexes (migration 0006)', (
     const carlId = await userIdOf(server, 'carl')
     await call('POST', '/api/wallet/transfer', 'bob', { to_user_id: carlId, amount: 5 })
     // The database as the previous release left it: its two indexes, not the transfer index, 0006 not applied.
-    rewindMigrations(server.app.ctx.db.$client, 6)
-    server.app.ctx.db.$client.exec(`DROP INDEX wallet_transaction_by_transfer_idx;
+    rewindMigrations(server.sqlite().$client, 6)
+    server.sqlite().$client.exec(`DROP INDEX wallet_transaction_by_transfer_idx;
       CREATE INDEX wallet_transaction_by_wallet_type_time_idx ON wallet_transaction (wallet_id, type, created_at);
       CREATE INDEX wallet_transaction_by_reference_idx ON wallet_transaction (reference_type, reference_id);`)
     await server.close()
     server = await startTestServer({ dataDir })
 
-    const indexes = server.app.ctx.db.$client
-      .prepare(
+    const indexes = server
+      .sqlite()
+      .$client.prepare(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'wallet_transaction' ORDER BY name",
       )
       .pluck()
@@ -222,8 +223,9 @@ describe.skipIf(TEST_ENGINE === 'postgres')('ledger indexes (migration 0006)', (
       'wallet_transaction_by_wallet_seq_idx',
     ])
     // Users persist but the restarted test server signs in only its admin: Carl's history is read from the store.
-    const carl = server.app.ctx.db.$client
-      .prepare('SELECT id, user_id, last_seq AS lastSeq FROM wallet WHERE user_id = ?')
+    const carl = server
+      .sqlite()
+      .$client.prepare('SELECT id, user_id, last_seq AS lastSeq FROM wallet WHERE user_id = ?')
       .get(carlId) as { id: string; user_id: string; lastSeq: number }
     const received = (
       await listTransactionHistory(server.app.ctx.database.reader, carl, carl.user_id, {
@@ -234,8 +236,9 @@ describe.skipIf(TEST_ENGINE === 'postgres')('ledger indexes (migration 0006)', (
     ).items
     expect(received).toMatchObject([{ type: 'transfer_in', amount: 5, counterparty: { username: 'bob' } }])
     // The other party is found through the transfer index, not by scanning the ledger.
-    const plan = server.app.ctx.db.$client
-      .prepare(
+    const plan = server
+      .sqlite()
+      .$client.prepare(
         `EXPLAIN QUERY PLAN SELECT wallet_id FROM wallet_transaction
          WHERE reference_type = 'transfer' AND reference_id = ? AND wallet_id != ?`,
       )

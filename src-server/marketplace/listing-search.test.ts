@@ -158,8 +158,8 @@ describe('the total of a page without a keyword', () => {
       await publishedListing(own, 'sam', { pricing_model: 'free', base_price: 0 })
       await createListing(own, 'bob')
       // As a release before 0008 left it: listings, no counts, 0008 not applied.
-      rewindMigrations(own.app.ctx.db.$client, 8)
-      own.app.ctx.db.$client.exec(`DROP TABLE listing_count; DROP TRIGGER listing_count_after_insert;
+      rewindMigrations(own.sqlite().$client, 8)
+      own.sqlite().$client.exec(`DROP TABLE listing_count; DROP TRIGGER listing_count_after_insert;
       DROP TRIGGER listing_count_after_update; DROP TRIGGER listing_count_after_delete;`)
       await own.close()
       own = await startTestServer({ dataDir })

@@ -283,8 +283,9 @@ describe.skipIf(TEST_ENGINE === 'postgres')('listing search index (migration 000
     const b = await publishedListing(server, 'sam', { title: 'Harbour clerk' })
     await createListing(server, 'sam', { title: 'Harbour draft' })
     const indexed = () =>
-      server.app.ctx.db.$client
-        .prepare('SELECT rowid FROM published_listing_search ORDER BY rowid')
+      server
+        .sqlite()
+        .$client.prepare('SELECT rowid FROM published_listing_search ORDER BY rowid')
         .pluck()
         .all()
     const searchIds = async () =>
@@ -299,8 +300,8 @@ describe.skipIf(TEST_ENGINE === 'postgres')('listing search index (migration 000
     expect(before).toHaveLength(2)
     /** Restarts as if migration 0005 (and the ones after it) had never run, after `prepare` changes the database (users persist, so only admin searches). */
     const restartUnmigrated = async (prepare: string) => {
-      rewindMigrations(server.app.ctx.db.$client, 5)
-      server.app.ctx.db.$client.exec(prepare)
+      rewindMigrations(server.sqlite().$client, 5)
+      server.sqlite().$client.exec(prepare)
       await server.close()
       server = await startTestServer({ dataDir })
     }

@@ -415,7 +415,7 @@ describe.skipIf(TEST_ENGINE === 'postgres')('purchase tables (migration 0007)', 
     await buy('bob', kept)
     const order = (await buy('bob', refunded)).json()
     await call('POST', `/api/marketplace/orders/${order.id}/refund`, 'bob', { reason: 'not needed' })
-    const sqlite = () => server.app.ctx.db.$client
+    const sqlite = () => server.sqlite().$client
     const tables = ['marketplace_order', 'asset_grant', 'wallet_transaction']
     const rows = () => tables.map((table) => sqlite().prepare(`SELECT * FROM ${table} ORDER BY id`).all())
     rewindMigrations(sqlite(), 7)

@@ -18,26 +18,21 @@ import {
   userIdOf,
 } from '../../test/helpers/marketplace'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { findAppRoot } from '../platform/config'
-import { type Database, openPostgresEngine } from '../platform/db'
 import { ledgerViolations } from './ledger-audit'
 
 const itOnPostgres = TEST_ENGINE === 'postgres' ? it : it.skip
 
-const opened: { servers: TestServer[]; databases: Database[] } = { servers: [], databases: [] }
+const opened: TestServer[] = []
 afterEach(async () => {
-  for (const server of opened.servers.splice(0)) await server.close()
-  for (const database of opened.databases.splice(0)) await database.close()
+  for (const server of opened.splice(0)) await server.close()
 })
 
 /** Instances A and B, each a whole server with its own data directory, on one fresh PostgreSQL database. */
 async function twoInstances() {
   const url = await freshPostgresUrl()
   const start = async () => {
-    const database = await openPostgresEngine(url, findAppRoot())
-    opened.databases.push(database)
-    const server = await startTestServer({ convertedDomainsOn: database })
-    opened.servers.push(server)
+    const server = await startTestServer({ databaseUrl: url })
+    opened.push(server)
     return server
   }
   // One after the other: the second finds the admin and the platform account the first made.

@@ -67,7 +67,7 @@ function auditRows<T = { tool_name: string; outcome: string; error: string | nul
 
 /** Every row of every table, as text: SQLite's file, and PostgreSQL's database where domains run on it. */
 async function everyTable(): Promise<string> {
-  const sqlite = server.app.ctx.db.$client
+  const sqlite = server.sqlite().$client
   const names = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
     name: string
   }[]

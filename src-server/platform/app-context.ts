@@ -30,10 +30,13 @@ export interface AppContext {
   config: ServerConfig
   /** Stable id of this data directory. */
   instanceId: string
-  /** The SQLite database of the domains not converted yet, used synchronously. */
-  db: Db
-  /** The database on either engine (reads, `transact`): each domain moves from `db` to it as it converts. */
+  /** The database on either engine (reads, `transact`): every domain's data. */
   database: Database
+  /**
+   * The same database's SQLite connection when it is the data directory's file, for what only SQLite does (its
+   * online backup, its FTS5 and vector tables); null on PostgreSQL.
+   */
+  sqlite: Db | null
   /** Live fan-out: events every instance of the server hears (the receiver reads the rows by id). */
   events: EventBus
   blobs: BlobStore

@@ -238,7 +238,7 @@ function postgresUrl(name: string, value: string | null | undefined): string | n
 }
 
 /** A URL as it may appear in a message: its password masked, as in a log line. */
-function redactedUrl(value: string): string {
+export function redactedUrl(value: string): string {
   if (!URL.canParse(value)) return value.replace(/:[^:@/]*@/, ':***@')
   const url = new URL(value)
   if (url.password) url.password = '***'

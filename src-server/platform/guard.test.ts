@@ -28,4 +28,26 @@ describe('the health guard', () => {
     vi.advanceTimersByTime(10_000)
     expect(runs).toBe(2)
   })
+
+  it('counts an asynchronous check by its last settled finding, and one that rejects as failed', async () => {
+    const guard = new Guard('enforce')
+    let answer: Promise<null | { state: 'failed'; message: string }> = Promise.resolve(null)
+    guard.register('database', () => answer)
+    expect(guard.evaluate(true).state).toBe('ok')
+    answer = Promise.resolve({ state: 'failed', message: 'The database is behind.' })
+    guard.evaluate(true)
+    await answer
+    expect(guard.evaluate(true)).toMatchObject({ state: 'failed', messages: ['The database is behind.'] })
+    answer = Promise.reject(new Error('connection refused'))
+    guard.evaluate(true)
+    await answer.catch(() => undefined)
+    expect(guard.evaluate(true)).toMatchObject({
+      state: 'failed',
+      messages: ['The database check could not run: connection refused'],
+    })
+    answer = Promise.resolve(null)
+    guard.evaluate(true)
+    await answer
+    expect(guard.evaluate(true).state).toBe('ok')
+  })
 })

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { journalMigrationCount } from './db'
+import { type Database, expectedMigrationCount } from './db'
 
 export type GuardState = 'ok' | 'warning' | 'failed'
 
@@ -9,8 +9,11 @@ export interface GuardFinding {
   message: string
 }
 
-/** A check returns null when all is well, or a finding with one sentence a person can act on. */
-export type GuardCheck = () => GuardFinding | null
+/**
+ * A check returns null when all is well, or a finding with one sentence a person can act on. A check that asks the
+ * database answers with a promise: its finding counts from the evaluation after it settles.
+ */
+export type GuardCheck = () => GuardFinding | null | Promise<GuardFinding | null>
 
 const CACHE_MS = 5_000
 
@@ -20,6 +23,8 @@ const CACHE_MS = 5_000
  */
 export class Guard {
   private readonly checks = new Map<string, GuardCheck>()
+  /** Each asynchronous check's last settled finding. */
+  private readonly settled = new Map<string, GuardFinding | null>()
   private cached: { at: number; state: GuardState; messages: string[] } | null = null
 
   constructor(readonly mode: 'enforce' | 'warn') {}
@@ -33,14 +38,22 @@ export class Guard {
     if (!fresh && this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached
     const findings: GuardFinding[] = []
     for (const [name, check] of this.checks) {
+      const couldNotRun = (error: unknown): GuardFinding => ({
+        state: 'failed',
+        message: `The ${name} check could not run: ${(error as Error).message}`,
+      })
       try {
         const finding = check()
-        if (finding) findings.push(finding)
+        if (finding instanceof Promise) {
+          finding.then(
+            (result) => this.settled.set(name, result),
+            (error) => this.settled.set(name, couldNotRun(error)),
+          )
+          const last = this.settled.get(name)
+          if (last) findings.push(last)
+        } else if (finding) findings.push(finding)
       } catch (error) {
-        findings.push({
-          state: 'failed',
-          message: `The ${name} check could not run: ${(error as Error).message}`,
-        })
+        findings.push(couldNotRun(error))
       }
     }
     const state: GuardState = findings.some((f) => f.state === 'failed')
@@ -99,10 +112,10 @@ export function freeDisk(dataDir: string): GuardCheck {
   }
 }
 
-export function migrationsApplied(migrationsDir: string, applied: () => number): GuardCheck {
-  return () => {
-    const expected = journalMigrationCount(migrationsDir)
-    const count = applied()
+export function migrationsApplied(database: Database, appRoot: string): GuardCheck {
+  const expected = expectedMigrationCount(database.engine, appRoot)
+  return async () => {
+    const count = await database.appliedMigrations()
     return count >= expected
       ? null
       : { state: 'failed', message: `The database has ${count} of ${expected} migrations applied.` }

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { inject, it } from 'vitest'
-import { findAppRoot } from '../../src-server/platform/config'
-import { type Database, openPostgresEngine } from '../../src-server/platform/db'
 import { createDatabaseBeside } from './postgres'
 
 /**
@@ -21,10 +19,9 @@ export async function freshPostgresUrl(): Promise<string> {
   return createDatabaseBeside(template.url, `test_${randomUUID().replaceAll('-', '')}`, template.database)
 }
 
-/** On PostgreSQL, a fresh database for one test server; else undefined. */
-export async function convertedDomainsDatabase(): Promise<Database | undefined> {
-  if (TEST_ENGINE !== 'postgres') return undefined
-  return openPostgresEngine(await freshPostgresUrl(), findAppRoot())
+/** On PostgreSQL, the URL of a fresh database for the test servers of one test; else undefined (SQLite). */
+export async function testDatabaseUrl(): Promise<string | undefined> {
+  return TEST_ENGINE === 'postgres' ? freshPostgresUrl() : undefined
 }
 
 /**

@@ -202,7 +202,7 @@ export async function ingest(
 
 /** Waits until the source's embedding job (if any) has ended and reports it done. */
 export async function waitForEmbedding(server: TestServer, sourceId: string) {
-  const db = server.app.ctx.db.$client
+  const db = server.sqlite().$client
   const active = db.prepare(
     `SELECT count(*) FROM job WHERE type = 'knowledge.embed' AND status IN ('queued', 'running')
        AND json_extract(payload_json, '$.source_id') = ?`,

@@ -5,8 +5,8 @@ import { PassThrough } from 'node:stream'
 import type { SQL } from 'drizzle-orm'
 import { type App, type CreateServerOptions, createServer } from '../../src-server/app'
 import { findAppRoot } from '../../src-server/platform/config'
-import { applyMigrations, openDatabase, runSql, sqliteFileIn } from '../../src-server/platform/db'
-import { convertedDomainsDatabase } from './engine'
+import { applyMigrations, type Db, openDatabase, runSql, sqliteFileIn } from '../../src-server/platform/db'
+import { TEST_ENGINE, testDatabaseUrl } from './engine'
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests'
 /**
@@ -14,6 +14,8 @@ export const ADMIN_PASSWORD = 'admin-password-for-tests'
  * it starts and one for each user a test signs in. Tests about hashing (sign-in limits) pass `PASSWORD_COST`.
  */
 export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 }
+/** The key every test server on PostgreSQL shares, as the instances of a team server must. */
+const TEST_SECRET_KEY = 'a3f1c2e4b5d6978867564534231201f0e1d2c3b4a5968778695a4b3c2d1e0f12'
 
 export interface TestServer {
   app: App
@@ -21,8 +23,8 @@ export interface TestServer {
   /** Every log line the server wrote, for asserting that secrets never appear in logs. */
   logs(): string
   /**
-   * Rows of a raw query on the converted domains' database (SQLite, or PostgreSQL in the `postgres` project): for
-   * asserting on their stored state. Write SQL both engines read (`"user"` quoted, `CAST(count(*) AS integer)`).
+   * Rows of a raw query on the server's database (SQLite, or PostgreSQL in the `postgres` project): for asserting on
+   * stored state. Write SQL both engines read (`"user"` quoted, `CAST(count(*) AS integer)`).
    */
   rows<T>(query: SQL): Promise<T[]>
   /** A raw write on that database in its own transaction: stored state a test places (an entry's date). */
@@ -30,9 +32,17 @@ export interface TestServer {
   /** Bearer headers for a user, created with these roles on first use (password `password-<username>`). */
   headersFor(username: string, roles?: string[]): Promise<Record<string, string>>
   adminHeaders(): Promise<Record<string, string>>
+  /** The SQLite connection, for a test about SQLite itself; throws on PostgreSQL. */
+  sqlite(): Db
   /** Listen on loopback for tests where the protocol matters (SSE, WebSocket, multipart streams). */
   listen(): Promise<string>
   close(): Promise<void>
+}
+
+/** A server's SQLite connection, for a test or benchmark about SQLite itself; throws on PostgreSQL. */
+export function sqliteOf(app: App): Db {
+  if (!app.ctx.sqlite) throw new Error(`this reads SQLite itself; the server runs on ${TEST_ENGINE}`)
+  return app.ctx.sqlite
 }
 
 let migratedDatabase: string | undefined
@@ -57,30 +67,26 @@ function copyMigratedDatabase(dataDir: string) {
 
 /**
  * A real server on a fresh temp data dir; `inject` for plain JSON routes, `listen()` for real HTTP. In the
- * `postgres` project its converted domains run on a fresh PostgreSQL database.
+ * `postgres` project it runs on a fresh PostgreSQL database (or the `databaseUrl` given, which several servers may
+ * share as instances do).
  */
 export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'switchboard-test-'))
-  if (!options.dataDir) copyMigratedDatabase(dataDir)
+  const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl())
+  if (!options.dataDir && !databaseUrl) copyMigratedDatabase(dataDir)
   const logStream = new PassThrough()
   const chunks: Buffer[] = []
   logStream.on('data', (chunk: Buffer) => chunks.push(chunk))
-  const database = options.convertedDomainsOn ?? (await convertedDomainsDatabase())
-  let app: App
-  try {
-    app = await createServer({
-      adminPassword: ADMIN_PASSWORD,
-      logLevel: 'info',
-      passwordCost: TEST_PASSWORD_COST,
-      ...options,
-      dataDir,
-      logStream,
-      convertedDomainsOn: database,
-    })
-  } catch (error) {
-    if (database !== options.convertedDomainsOn) await database?.close()
-    throw error
-  }
+  const app = await createServer({
+    adminPassword: ADMIN_PASSWORD,
+    logLevel: 'info',
+    passwordCost: TEST_PASSWORD_COST,
+    ...(databaseUrl ? { secretKey: TEST_SECRET_KEY } : {}),
+    ...options,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    dataDir,
+    logStream,
+  })
   const tokens = new Map<string, string>()
 
   async function login(username: string, password: string): Promise<string> {
@@ -122,6 +128,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     },
     headersFor,
     adminHeaders: () => headersFor('admin'),
+    sqlite: () => sqliteOf(app),
     async listen() {
       await app.listen({ host: '127.0.0.1', port: 0 })
       const address = app.server.address()
@@ -132,7 +139,6 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     close() {
       closing ??= (async () => {
         await app.close()
-        if (database !== options.convertedDomainsOn) await database?.close()
         if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
       })()
       return closing

@@ -48,8 +48,9 @@ describe('faults at the network edge', () => {
         .map((e) => e.content)
         .join(''),
     ).toBe('The harbour')
-    const saved = server.app.ctx.db.$client
-      .prepare("SELECT content, status FROM chat_message WHERE session_id = ? AND role = 'assistant'")
+    const saved = server
+      .sqlite()
+      .$client.prepare("SELECT content, status FROM chat_message WHERE session_id = ? AND role = 'assistant'")
       .all(threadId)
     expect(saved).toEqual([{ content: 'The harbour', status: 'interrupted' }])
     // The next request to the same provider works: nothing was left broken.
@@ -109,7 +110,7 @@ describe('faults at the network edge', () => {
     })
     expect(response.status).toBe(413)
     expect(((await response.json()) as { error: { code: string } }).error.code).toMatch(/TOO_LARGE/)
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM knowledge_document').get()).toEqual({
+    expect(server.sqlite().$client.prepare('SELECT count(*) AS n FROM knowledge_document').get()).toEqual({
       n: 0,
     })
   })

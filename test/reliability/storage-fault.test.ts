@@ -34,9 +34,9 @@ describe('failing storage', () => {
     const body = (await response.json()) as { error: { code: string; message: string } }
     expect(response.status).toBe(507)
     expect(body.error.code).toBe('STORAGE_FAILED')
-    expect(server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM knowledge_document').get()).toEqual({
+    expect(server.sqlite().$client.prepare('SELECT count(*) AS n FROM knowledge_document').get()).toEqual({
       n: 0,
     })
-    expect(server.app.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok')
+    expect(server.sqlite().$client.pragma('integrity_check', { simple: true })).toBe('ok')
   })
 })

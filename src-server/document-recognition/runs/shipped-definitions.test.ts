@@ -41,8 +41,9 @@ async function startRunService() {
 }
 
 const versions = (agentId: string) =>
-  server.app.ctx.db.$client
-    .prepare(
+  server
+    .sqlite()
+    .$client.prepare(
       'SELECT version, status, config_json FROM runtime_agent_version WHERE agent_id = ? ORDER BY version',
     )
     .all(agentId) as { version: number; status: string; config_json: string }[]
@@ -97,8 +98,9 @@ describe('shipped definitions', () => {
     const runs = await startRunService()
     ship(0.7)
     const agentId = (await runs.installShippedDefinitions(dir))[0]?.id as string
-    server.app.ctx.db.$client
-      .prepare('UPDATE runtime_agent SET shipped_config_sha = NULL WHERE id = ?')
+    server
+      .sqlite()
+      .$client.prepare('UPDATE runtime_agent SET shipped_config_sha = NULL WHERE id = ?')
       .run(agentId)
     ship(0.75)
     await runs.installShippedDefinitions(dir)

@@ -7,7 +7,8 @@ import {
   type SQLiteTable,
 } from 'drizzle-orm/sqlite-core'
 import { type Db, openReader } from './client'
-import { applyPgMigrations, openPostgres, type PgDb } from './postgres/connection'
+import { appliedMigrationCount } from './migrate'
+import { appliedPgMigrationCount, applyPgMigrations, openPostgres, type PgDb } from './postgres/connection'
 import * as generatedPgTables from './postgres/generated-tables'
 
 /**
@@ -29,6 +30,10 @@ export interface Database {
    * on SQLite transactions run one at a time. Never call `transact` inside `work`: on SQLite it waits for itself.
    */
   transact<T>(work: (tx: EngineDb) => Promise<T>): Promise<T>
+  /** How many migrations are recorded as applied: another process (`npm run db:migrate`, a restore) may change it. */
+  appliedMigrations(): Promise<number>
+  /** What tells this database and its schema from another (`/healthz`'s fingerprint): never a path or password. */
+  schemaIdentity(): Promise<string>
   close(): Promise<void>
 }
 
@@ -91,6 +96,8 @@ export function sqliteEngine(writer: Db): Database {
         release()
       }
     },
+    appliedMigrations: async () => appliedMigrationCount(writer),
+    schemaIdentity: async () => `sqlite:${writer.$client.pragma('schema_version', { simple: true })}`,
     async close() {
       if (reader !== writer) reader.$client.close()
     },
@@ -129,6 +136,13 @@ export function postgresEngine(pool: PgDb): Database {
           await new Promise((resolve) => setTimeout(resolve, pause))
         }
       }
+    },
+    appliedMigrations: () => appliedPgMigrationCount(pool),
+    async schemaIdentity() {
+      const { rows } = await pool.$client.query<{ id: string }>(
+        `SELECT current_database() || ':' || oid AS id FROM pg_database WHERE datname = current_database()`,
+      )
+      return `postgresql:${rows[0]?.id ?? ''}`
     },
     close: () => pool.$client.end(),
   }

@@ -25,7 +25,13 @@ export {
   sqliteEngine,
 } from './engine'
 export { type CommitGroup, createCommitGroup } from './group-commit'
-export { appliedMigrationCount, applyMigrations, journalMigrationCount, migrationsFolder } from './migrate'
+export {
+  appliedMigrationCount,
+  applyMigrations,
+  expectedMigrationCount,
+  journalMigrationCount,
+  migrationsFolder,
+} from './migrate'
 export { literalLimit, type RowPage, type RowWindow, readPage } from './paging'
 export { type PlainSelect, preparePlain } from './plain-select'
 export {

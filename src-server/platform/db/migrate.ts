@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator'
 import type { Db } from './client'
+import { pgMigrationsFolder } from './postgres/connection'
 
 export const migrationsFolder = (appRoot: string) =>
   path.join(appRoot, 'src-server', 'platform', 'db', 'migrations')
@@ -21,4 +22,11 @@ export function appliedMigrationCount(db: Db): number {
 export function journalMigrationCount(migrationsDir: string): number {
   const journal = path.join(migrationsDir, 'meta', '_journal.json')
   return existsSync(journal) ? (JSON.parse(readFileSync(journal, 'utf8')).entries as unknown[]).length : 0
+}
+
+/** The migrations a database of this release must have applied, on its engine. */
+export function expectedMigrationCount(engine: 'sqlite' | 'postgres', appRoot: string): number {
+  return journalMigrationCount(
+    engine === 'postgres' ? pgMigrationsFolder(appRoot) : migrationsFolder(appRoot),
+  )
 }

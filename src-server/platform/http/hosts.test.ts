@@ -51,7 +51,7 @@ function openSocket(url: string, headers: Record<string, string>) {
 
 const userCount = (name: string) =>
   (
-    server.app.ctx.db.$client.prepare('SELECT count(*) AS n FROM user WHERE username = ?').get(name) as {
+    server.sqlite().$client.prepare('SELECT count(*) AS n FROM user WHERE username = ?').get(name) as {
       n: number
     }
   ).n

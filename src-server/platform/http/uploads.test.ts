@@ -25,7 +25,7 @@ async function start(options: CreateServerOptions = {}) {
 }
 
 const count = (table: string) =>
-  (server.app.ctx.db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
+  (server.sqlite().$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
 
 function filesUnder(dir: string): string[] {
   try {
@@ -147,8 +147,9 @@ describe('upload caps', () => {
       { name: 'after.txt', data: Buffer.from('Her slot is free again.') },
     ])
     expect(after.status).toBe(201)
-    const names = server.app.ctx.db.$client
-      .prepare('SELECT file_name FROM knowledge_document ORDER BY file_name')
+    const names = server
+      .sqlite()
+      .$client.prepare('SELECT file_name FROM knowledge_document ORDER BY file_name')
       .all()
       .map((row) => (row as { file_name: string }).file_name)
     expect(names).toEqual(['after.txt', 'otto.txt', 'slow.txt'])
