@@ -235,6 +235,8 @@ async function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyRequestLogger,
     bodyLimit: 1024 * 1024,
+    // `request.ip` (per-address limits) is the forwarded client only behind a load balancer named as trusted.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // Slow or stalled request bodies are cut off instead of holding a socket forever.
     requestTimeout: options.requestTimeoutMs ?? 60_000,
     // Node checks that timeout every 30 s by default; check every second so a slow client is cut off promptly.

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -35,6 +36,12 @@ export interface ServerConfig {
    * machine's own host name when it listens on the LAN, and the address a client connected to.
    */
   lanHosts: string[]
+  /**
+   * `SWITCHBOARD_TRUSTED_PROXIES`: addresses or CIDR ranges of the load balancers in front of a team server's
+   * instances. Only a connection from one of them may name its client in `X-Forwarded-For`, which per-address
+   * limits then count; from anyone else the header is ignored. Empty: every client is its socket's address.
+   */
+  trustedProxies: string[]
   /** Commands a stdio tool server may run (`SWITCHBOARD_MCP_ALLOWED_COMMANDS`); null allows any an admin sets. */
   mcpAllowedCommands: string[] | null
   logLevel: string
@@ -123,6 +130,7 @@ export function resolveConfig(
       (port === 0 ? 0 : port + 1),
     lanPlainHttp: options.lanPlainHttp ?? env.SWITCHBOARD_LAN_HTTP === '1',
     lanHosts: options.lanHosts ?? commaList(env.SWITCHBOARD_LAN_HOSTS),
+    trustedProxies: options.trustedProxies ?? proxyList(env.SWITCHBOARD_TRUSTED_PROXIES),
     mcpAllowedCommands:
       options.mcpAllowedCommands !== undefined
         ? options.mcpAllowedCommands
@@ -210,6 +218,22 @@ function fraction(name: string, value: string | undefined): number | undefined {
   if (!Number.isFinite(number) || number < 0 || number > 1)
     throw new ConfigError(`${name} must be a number from 0 to 1; got "${value}".`)
   return number
+}
+
+/** Addresses and CIDR ranges (`10.0.0.5`, `10.0.0.0/24`, `fd00::/8`): nothing else, so a typo cannot trust everyone. */
+function proxyList(value: string | undefined): string[] {
+  const entries = commaList(value)
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/')
+    const family = isIP(address)
+    const maxBits = family === 6 ? 128 : 32
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits)
+    if (!family || !validBits || rest.length > 0)
+      throw new ConfigError(
+        `SWITCHBOARD_TRUSTED_PROXIES must list addresses or CIDR ranges (10.0.0.5, 10.0.0.0/24); got "${entry}".`,
+      )
+  }
+  return entries
 }
 
 function httpUrl(name: string, value: string | undefined): string | null {
