@@ -65,20 +65,16 @@ function auditRows<T = { tool_name: string; outcome: string; error: string | nul
   return server.rows<T>(sql`SELECT ${columns} FROM mcp_call_audit ORDER BY created_at, ${inserted}`)
 }
 
-/** Every row of every table, as text: SQLite's file, and PostgreSQL's database where domains run on it. */
+/** Every row of every table, as text, on the server's engine. */
 async function everyTable(): Promise<string> {
-  const sqlite = server.sqlite().$client
-  const names = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
-    name: string
-  }[]
-  const dump = names.map(({ name }) => JSON.stringify(sqlite.prepare(`SELECT * FROM "${name}"`).all()))
-  if (TEST_ENGINE === 'postgres') {
-    const tables = await server.rows<{ name: string }>(
-      sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`,
-    )
-    for (const { name } of tables)
-      dump.push(JSON.stringify(await server.rows(sql`SELECT * FROM ${sql.identifier(name)}`)))
-  }
+  const tables = await server.rows<{ name: string }>(
+    TEST_ENGINE === 'sqlite'
+      ? sql`SELECT name FROM sqlite_master WHERE type = 'table'`
+      : sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`,
+  )
+  const dump: string[] = []
+  for (const { name } of tables)
+    dump.push(JSON.stringify(await server.rows(sql`SELECT * FROM ${sql.identifier(name)}`)))
   return dump.join('\n')
 }
 
