@@ -279,12 +279,21 @@ export function createReplyPipeline(
   return {
     converse,
 
-    /** The `/stream` pipeline without a live receiver, for evaluation runs (kept out of the live inbox). */
-    async complete(input: { user: AuthUser; agentId: string; message: string; threadId?: string }) {
+    /**
+     * The `/stream` pipeline without a live receiver, for evaluation runs (kept out of the live inbox); `signal`
+     * stops the reply as a receiver going away would (the run's job stopping).
+     */
+    async complete(input: {
+      user: AuthUser
+      agentId: string
+      message: string
+      threadId?: string
+      signal?: AbortSignal
+    }) {
       const outcome = await converse(
         input.user,
         { agentId: input.agentId, message: input.message, threadId: input.threadId, origin: 'evaluation' },
-        { token: () => {}, signal: new AbortController().signal },
+        { token: () => {}, signal: input.signal ?? new AbortController().signal },
       )
       return {
         sessionId: outcome.sessionId,

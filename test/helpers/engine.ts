@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { inject, it } from 'vitest'
+import { inject } from 'vitest'
 import { findAppRoot } from '../../src-server/platform/config'
 import { type Database, openPostgresEngine } from '../../src-server/platform/db'
 import { createDatabaseBeside } from './postgres'
@@ -25,19 +25,6 @@ export async function freshPostgresUrl(): Promise<string> {
 export async function convertedDomainsDatabase(): Promise<Database | undefined> {
   if (TEST_ENGINE !== 'postgres') return undefined
   return openPostgresEngine(await freshPostgresUrl(), findAppRoot())
-}
-
-/**
- * `it` for a test of a restart that takes the jobs left running at once: SQLite's (one server owns its file). On
- * PostgreSQL only an expired lease frees a job, which job-runner.postgres.test.ts covers by killing a runner.
- */
-export function itTakesOrphanedJobs(title: string, test: () => Promise<void>, timeout?: number) {
-  if (TEST_ENGINE === 'sqlite') return it(title, test, timeout)
-  return it.skip(
-    `${title} (skipped on PostgreSQL: a restart does not take running jobs there)`,
-    test,
-    timeout,
-  )
 }
 
 /** A JSON column as a raw query reads it: JSON text on SQLite, already parsed (jsonb) on PostgreSQL. */
