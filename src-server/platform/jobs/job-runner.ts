@@ -194,6 +194,8 @@ export class JobRunner extends EventEmitter {
    * instance takes them at once instead of after their lease.
    */
   async stop(graceMs = 5_000): Promise<void> {
+    // Never started (or stopped already): it holds no job.
+    if (this.stopped) return
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
