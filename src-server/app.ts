@@ -93,6 +93,8 @@ export interface CreateServerOptions extends ServerOptions {
   logStream?: NodeJS.WritableStream
   /** Start the job runner (default true). */
   runJobs?: boolean
+  /** Tests only: how long the job runner waits between polls (default 250 ms) when nothing wakes it. */
+  jobPollMs?: number
   /** How long a client may take to send a whole request (default 60 s); slow-body clients are cut off. */
   requestTimeoutMs?: number
   /**
@@ -178,7 +180,11 @@ async function buildApp(
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
   const workers = new WorkerPool(undefined, undefined, WORKER_IDLE_MS)
-  const jobs = new JobRunner(database, workers, { log: logger })
+  const jobs = new JobRunner(database, workers, {
+    log: logger,
+    events,
+    ...(options.jobPollMs !== undefined && { pollMs: options.jobPollMs }),
+  })
   const guard = new Guard(config.guardMode)
   guard.register('migrations', migrationsApplied(database, config.appRoot))
   guard.register('data directory', dataDirWritable(config.dataDir))
@@ -269,6 +275,9 @@ async function buildApp(
   // First of the request hooks: it marks an upgrade as one, so an upgrade any later hook refuses is closed after
   // its answer instead of left open.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 }, preClose: (done) => done() })
+  // Jobs stop first on shutdown (the root's hooks run before the domains'): their handlers stop and hand their jobs
+  // back while what they call (the chat pipeline, tool servers) still works, so nothing is stored cut off.
+  app.addHook('preClose', async () => jobs.stop())
   // Before anything reads a request: a foreign `Host` (DNS rebinding) is refused, then plain HTTP from the LAN.
   const hosts = hostAllowlist(
     lanHostNames({ listensOnLan: !isLoopbackHost(config.host), lanHosts: config.lanHosts }),
@@ -337,7 +346,6 @@ async function buildApp(
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 
   app.addHook('onClose', async () => {
-    await jobs.stop()
     await workers.close()
     stopGuard()
     await checkpointer?.stop()

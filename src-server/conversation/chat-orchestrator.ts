@@ -8,6 +8,7 @@ import type { AppContext } from '../platform/app-context'
 import type { AgentService } from './agents.service'
 import { createCannedResponses } from './canned-responses.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
+import { createOperatorPresence } from './operator-presence'
 import { createReplyPipeline } from './reply-pipeline'
 import { createSessionPublisher } from './session-publisher'
 import { createSessionState, ReplyFences } from './session-state'
@@ -20,19 +21,24 @@ export function createChatOrchestrator(
 ) {
   const fences = new ReplyFences()
   const publisher = createSessionPublisher(ctx.database, ctx.events, fences)
-  const replies = createReplyPipeline(ctx, { ...deps, publisher, fences })
+  const presence = createOperatorPresence(ctx.database, publisher.hub, ctx.log)
+  const replies = createReplyPipeline(ctx, { ...deps, publisher, fences, presence })
 
   return {
     agents: deps.agents,
     cannedResponses: createCannedResponses(ctx.database),
-    ...createSessionState(ctx.database, { agents: deps.agents, publisher, fences }),
+    ...createSessionState(ctx.database, { agents: deps.agents, publisher, fences, presence }),
     converse: replies.converse,
     complete: replies.complete,
 
-    /** Server shutdown: stop every reply in flight, close every socket with a message, stop tool servers. */
+    /**
+     * Server shutdown: stop every reply in flight, close every socket with a message, stop counting this
+     * instance's operators as online, stop tool servers.
+     */
     async close(): Promise<void> {
       replies.stop()
       publisher.close('The server is shutting down.')
+      await presence.close()
       await deps.tools?.close()
     },
   }

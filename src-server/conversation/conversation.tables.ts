@@ -167,3 +167,14 @@ export const chatMessage = sqliteTable(
     oneOf('chat_message_status_check', t.status, MESSAGE_STATUSES),
   ],
 )
+
+/**
+ * The instances with an operator connected to the inbox (their operator feed) right now, for the hand-off's "is
+ * anyone from the team online": a row per such instance, refreshed by its heartbeat, deleted when its last
+ * operator leaves; the row of an instance that died expires. Written on PostgreSQL only: one SQLite server knows
+ * its own sockets.
+ */
+export const operatorPresence = sqliteTable('operator_presence', {
+  instanceId: text('instance_id').primaryKey(),
+  expiresAt: text('expires_at').notNull(),
+})

@@ -8,6 +8,9 @@ import { LISTENER_NAME } from '../platform/events'
 
 /** Long enough for a loaded machine; the test waits for the event, never for a time. */
 const DEADLINE_MS = 15_000
+/** The hand-off's default answers (settings `handoff_message`, `handoff_offline_message`). */
+const ONLINE = 'A person will join shortly.'
+const OFFLINE = /^No one from our team is online right now\./
 
 const opened: { servers: TestServer[]; sockets: TestSocket[] } = {
   servers: [],
@@ -123,6 +126,50 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
       // And A hears B's events again afterwards.
       user.send({ event: 'user_message', content: 'after the reconnect' })
       await operator.next(isUserMessage('after the reconnect'), DEADLINE_MS)
+    })
+
+    /** A user's new session on `base` asks for a person; what the user is told. */
+    async function askForPerson(base: string, headers: Record<string, string>): Promise<string> {
+      const sessionId = randomUUID()
+      const user = await socket(base, `/ws/${sessionId}?create=true`, headers)
+      await user.next((message) => message.type === 'history', DEADLINE_MS)
+      const asked = await request(base, headers, 'POST', `/sessions/${sessionId}/request-human`)
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200)
+      return (asked.body.message as { content: string }).content
+    }
+
+    it("tells a user on B that someone is online while an operator's console is open on A only, and not once it closes", async () => {
+      const { a, b } = await twoInstances()
+      const ann = await a.server.headersFor('ann')
+      const olga = await a.server.headersFor('olga', ['operator'])
+      expect(await askForPerson(b.base, ann)).toMatch(OFFLINE)
+
+      const feed = await socket(a.base, '/ws-operator', olga)
+      await feed.next((message) => message.type === 'ready', DEADLINE_MS)
+      await expect.poll(() => askForPerson(b.base, ann), { timeout: DEADLINE_MS }).toBe(ONLINE)
+      // And on A itself, as before.
+      expect(await askForPerson(a.base, ann)).toBe(ONLINE)
+
+      feed.ws.close()
+      await expect.poll(() => askForPerson(b.base, ann), { timeout: DEADLINE_MS }).toMatch(OFFLINE)
+      expect(await b.server.rows(sql`SELECT instance_id FROM operator_presence`)).toEqual([])
+    })
+
+    it('counts an instance that stopped beating as offline once its presence expires', async () => {
+      const { a, b } = await twoInstances()
+      const ann = await a.server.headersFor('ann')
+      const beat = (expiresInMs: number) =>
+        b.server.write(
+          sql`INSERT INTO operator_presence (instance_id, expires_at)
+            VALUES ('instance that died', ${new Date(Date.now() + expiresInMs).toISOString()})
+            ON CONFLICT (instance_id) DO UPDATE SET expires_at = excluded.expires_at`,
+        )
+      // Its last heartbeat is still fresh: its operators count.
+      await beat(60_000)
+      expect(await askForPerson(b.base, ann)).toBe(ONLINE)
+      // Its row outlived its heartbeat: nobody is online.
+      await beat(-1_000)
+      expect(await askForPerson(b.base, ann)).toMatch(OFFLINE)
     })
   },
 )

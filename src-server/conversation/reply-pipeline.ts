@@ -15,6 +15,7 @@ import { ConversationErrors } from './conversation.errors'
 import type { SessionOrigin, SessionState, StoredCitation } from './conversation.tables'
 import { handoffAcknowledgement } from './handoff'
 import { asksForHuman, cannotAnswer } from './handoff-signals'
+import type { OperatorPresence } from './operator-presence'
 import { citedIn, generateReply } from './reply-generation'
 import type { SessionPublisher } from './session-publisher'
 import type { ActiveReply, ReplyFences } from './session-state'
@@ -63,6 +64,7 @@ export function createReplyPipeline(
     agents: AgentService
     publisher: SessionPublisher
     fences: ReplyFences
+    presence: OperatorPresence
   },
 ) {
   const { database } = ctx
@@ -201,7 +203,7 @@ export function createReplyPipeline(
     try {
       // A request for a person is answered with the hand-off, not by the model.
       if (handoff) {
-        outcome.content = await handoffAcknowledgement(db, publisher.hub)
+        outcome.content = await handoffAcknowledgement(db, deps.presence)
         sink.token(outcome.content)
       } else
         outcome.content = await generateReply(deps, {
@@ -279,12 +281,21 @@ export function createReplyPipeline(
   return {
     converse,
 
-    /** The `/stream` pipeline without a live receiver, for evaluation runs (kept out of the live inbox). */
-    async complete(input: { user: AuthUser; agentId: string; message: string; threadId?: string }) {
+    /**
+     * The `/stream` pipeline without a live receiver, for evaluation runs (kept out of the live inbox); `signal`
+     * stops the reply as a receiver going away would (the run's job stopping).
+     */
+    async complete(input: {
+      user: AuthUser
+      agentId: string
+      message: string
+      threadId?: string
+      signal?: AbortSignal
+    }) {
       const outcome = await converse(
         input.user,
         { agentId: input.agentId, message: input.message, threadId: input.threadId, origin: 'evaluation' },
-        { token: () => {}, signal: new AbortController().signal },
+        { token: () => {}, signal: input.signal ?? new AbortController().signal },
       )
       return {
         sessionId: outcome.sessionId,

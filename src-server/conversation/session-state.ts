@@ -20,6 +20,7 @@ import type {
 } from './conversation.schemas'
 import type { SessionState } from './conversation.tables'
 import { handoffAcknowledgement } from './handoff'
+import type { OperatorPresence } from './operator-presence'
 import { loadMessage, type SessionPublisher } from './session-publisher'
 import { presentMessage, presentSession, preview } from './sessions.presenters'
 import * as repo from './sessions.repository'
@@ -71,9 +72,14 @@ const withNote = (text: string, note: string | undefined) =>
 
 export function createSessionState(
   database: Database,
-  deps: { agents: AgentService; publisher: SessionPublisher; fences: ReplyFences },
+  deps: {
+    agents: AgentService
+    publisher: SessionPublisher
+    fences: ReplyFences
+    presence: OperatorPresence
+  },
 ) {
-  const { agents, publisher, fences } = deps
+  const { agents, publisher, fences, presence } = deps
   const hub = publisher.hub
   const db = database.reader
 
@@ -257,7 +263,7 @@ export function createSessionState(
             { state: current.state },
             'A person is already answering this conversation.',
           )
-        const text = await handoffAcknowledgement(tx, hub)
+        const text = await handoffAcknowledgement(tx, presence)
         // Asked twice in a row: the user was just told.
         if (current.waitingSince && !current.resolvedAt && current.lastMessage === preview(text)) return null
         await repo.requestHuman(tx, sessionId)
@@ -399,7 +405,13 @@ export function createSessionState(
       return { history: rows.map(presentMessage), mayUse, ready }
     },
 
-    attachOperatorFeed: (user: AuthUser, socket: WebSocket) => hub.joinOperatorFeed(socket, user.id),
+    /** Joins a socket to the operator feed; while it is open, the hand-off counts its operator as online. */
+    attachOperatorFeed(user: AuthUser, socket: WebSocket): void {
+      hub.joinOperatorFeed(socket, user.id)
+      presence.changed()
+      // After the hub's own listener (registered on joining) has let the socket go.
+      socket.once('close', () => presence.changed())
+    },
   }
 }
 

@@ -3,16 +3,19 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { itTakesOrphanedJobs } from '../../test/helpers/engine'
+import { testDatabaseUrl } from '../../test/helpers/engine'
 import { type ChatCompletionRequest, type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer
 let fake: FakeOpenAi
+/** On PostgreSQL, the database a restart test's two servers share; else undefined. */
+let databaseUrl: string | undefined
 afterEach(async () => {
   restartedOperator = null
   await server?.close()
   await fake?.close()
+  databaseUrl = undefined
 })
 
 const ANSWERS: Record<string, string> = { q1: 'Paris', q2: 'The answer is blue sky', q3: 'no idea' }
@@ -99,6 +102,11 @@ async function finishedRun(agentId: string, runId: string) {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
+
+const storedJob = (runId: string) =>
+  server.rows<{ status: string; attempts: number | string; lease_owner: string | null }>(
+    sql`SELECT status, attempts, lease_owner FROM job WHERE id = (SELECT job_id FROM evaluation_run WHERE id = ${runId})`,
+  )
 
 async function results(agentId: string, runId: string) {
   return (await call('GET', `/agents/${agentId}/evaluation-runs/${runId}/results?size=100`)).json().items as {
@@ -255,39 +263,30 @@ describe('evaluation runs', () => {
     expect(again.statusCode).toBe(409)
   })
 
-  itTakesOrphanedJobs('resumes a run after a restart without scoring a sample twice', async () => {
+  it('resumes a run after a shutdown mid-run without scoring a sample twice', async () => {
     fake = await startFakeOpenAi()
-    fake.respond = scriptedModel
+    // q2 streams slowly: the shutdown comes while it is being answered.
+    fake.respond = (request) =>
+      lastUser(request) === 'q2' && !isJudge(request)
+        ? { tokens: Array.from({ length: 100 }, () => 'slow '), delayMs: 100 }
+        : scriptedModel(request)
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-resume-'))
+    // The PostgreSQL database, kept across the restart as the data directory is.
+    databaseUrl = await testDatabaseUrl()
     try {
-      server = await startTestServer({ dataDir, runJobs: false })
+      server = await startTestServer({ dataDir, databaseUrl })
       await configureModels()
       const agentId = await createAgent()
       const datasetId = await datasetWith(CSV)
-      const run = (await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId })).json()
-      // The state a crash leaves: the run started, the first sample was scored, the job still claimed.
-      const sqlite = server.sqlite().$client
-      const first = sqlite.prepare('SELECT id FROM evaluation_item WHERE ordinal = 1').get() as {
-        id: string
-      }
-      sqlite
-        .prepare(
-          `INSERT INTO evaluation_result (id, run_id, sample_id, ordinal, input, expected, output, rule_score, passed, latency_ms, created_at)
-           VALUES ('00000000-0000-4000-8000-000000000001', ?, ?, 1, 'q1', 'Paris', 'scored before the restart', 1, 1, 5, ?)`,
-        )
-        .run(run.id, first.id, new Date().toISOString())
-      sqlite.prepare("UPDATE evaluation_run SET status = 'running', done = 1 WHERE id = ?").run(run.id)
-      sqlite
-        .prepare(
-          "UPDATE job SET status = 'running', attempts = 1, lease_owner = 'dead-process', lease_expires_at = ? WHERE id = ?",
-        )
-        .run(
-          new Date(Date.now() + 60_000).toISOString(),
-          run.jobId ?? run.job_id ?? sqlite.prepare('SELECT job_id FROM evaluation_run').pluck().get(),
-        )
+      const run = (
+        await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
+      ).json()
+      await expect.poll(() => chatRequests().map(lastUser), { timeout: 15_000 }).toEqual(['q1', 'q2'])
+      expect(await server.rows(sql`SELECT input FROM evaluation_result`)).toEqual([{ input: 'q1' }])
       await server.close()
 
-      server = await startTestServer({ dataDir })
+      fake.respond = scriptedModel
+      server = await startTestServer({ dataDir, databaseUrl })
       const login = await server.app.inject({
         method: 'POST',
         url: '/api/auth/login',
@@ -298,9 +297,15 @@ describe('evaluation runs', () => {
       expect(finished).toMatchObject({ status: 'succeeded', progress: { total: 3, done: 3 } })
       const rows = await results(agentId, run.id)
       expect(rows.map((row) => row.input)).toEqual(['q1', 'q2', 'q3'])
-      expect(rows[0]?.output).toBe('scored before the restart')
-      expect(chatRequests().map(lastUser).sort()).toEqual(['q2', 'q3'])
+      expect(rows[0]?.output).toBe('Paris')
+      // q1 was answered before the shutdown only; q2, cut off by it, once more after.
+      expect(chatRequests().map(lastUser)).toEqual(['q1', 'q2', 'q2', 'q3'])
+      // The shutdown handed the job back uncounted: one attempt, the one that finished it.
+      const [job] = await storedJob(run.id)
+      expect(job).toMatchObject({ status: 'succeeded', lease_owner: null })
+      expect(Number(job?.attempts)).toBe(1)
     } finally {
+      await server.close()
       rmSync(dataDir, { recursive: true, force: true })
     }
   })

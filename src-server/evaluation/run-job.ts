@@ -80,7 +80,7 @@ async function evaluateSample(
   let output: string | null = null
   let error: string | null = null
   try {
-    const reply = await deps.chat.complete({ user, agentId: run.agentId, message: item.input })
+    const reply = await deps.chat.complete({ user, agentId: run.agentId, message: item.input, signal })
     output = reply.content
     error = reply.error
   } catch (failure) {
@@ -107,6 +107,9 @@ async function evaluateSample(
     }
   }
 
+  // Cut off by the job stopping (a cancel, or a shutdown that hands the job back): the sample is not scored on a
+  // cut-off answer, and a resumed run asks it again.
+  if (signal.aborted) return null
   return ctx.database.transact(async (tx) => {
     if (!(await repo.holdRunningRun(tx, run.id))) return null
     const stored = await repo.insertResult(tx, {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { inject, it } from 'vitest'
+import { inject } from 'vitest'
 import { createDatabaseBeside } from './postgres'
 
 /**
@@ -22,19 +22,6 @@ export async function freshPostgresUrl(): Promise<string> {
 /** On PostgreSQL, the URL of a fresh database for the test servers of one test; else undefined (SQLite). */
 export async function testDatabaseUrl(): Promise<string | undefined> {
   return TEST_ENGINE === 'postgres' ? freshPostgresUrl() : undefined
-}
-
-/**
- * `it` for a test of a restart that takes the jobs left running at once: SQLite's (one server owns its file). On
- * PostgreSQL only an expired lease frees a job, which job-runner.postgres.test.ts covers by killing a runner.
- */
-export function itTakesOrphanedJobs(title: string, test: () => Promise<void>, timeout?: number) {
-  if (TEST_ENGINE === 'sqlite') return it(title, test, timeout)
-  return it.skip(
-    `${title} (skipped on PostgreSQL: a restart does not take running jobs there)`,
-    test,
-    timeout,
-  )
 }
 
 /** A JSON column as a raw query reads it: JSON text on SQLite, already parsed (jsonb) on PostgreSQL. */

@@ -1,5 +1,7 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib'
+import { sql } from 'drizzle-orm'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { storedJson } from './engine'
 import type { TestServer } from './server'
 
 /** Builders of real files for the knowledge tests (PDF with pdf-lib, docx as a hand-written ZIP), and upload helpers. */
@@ -200,12 +202,13 @@ export async function ingest(
   return waitForJob(server, headers, response.json().id)
 }
 
-/** Waits until the source's embedding job (if any) has ended and reports it done. */
+/** Waits until the source's embedding job (if any) has ended and reports it done (on either engine). */
 export async function waitForEmbedding(server: TestServer, sourceId: string) {
-  const db = server.sqlite().$client
-  const active = db.prepare(
-    `SELECT count(*) FROM job WHERE type = 'knowledge.embed' AND status IN ('queued', 'running')
-       AND json_extract(payload_json, '$.source_id') = ?`,
-  )
-  while (active.pluck().get(sourceId) !== 0) await new Promise((resolve) => setTimeout(resolve, 50))
+  const active = async () =>
+    (
+      await server.rows<{ payload_json: unknown }>(
+        sql`SELECT payload_json FROM job WHERE type = 'knowledge.embed' AND status IN ('queued', 'running')`,
+      )
+    ).some((job) => storedJson<{ source_id: string }>(job.payload_json).source_id === sourceId)
+  while (await active()) await new Promise((resolve) => setTimeout(resolve, 50))
 }

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type PostgresCluster, postgresUnavailable, startPostgres } from '../../../test/helpers/postgres'
 import { until } from '../../../test/helpers/server-process'
 import { findAppRoot } from '../config'
-import { type Database, openPostgresEngine, runSql } from '../db'
+import { type Database, openPostgresEngine, type PgDb, runSql } from '../db'
+import { type EventBus, postgresEventBus } from '../events'
 import { JobRunner } from './job-runner'
 import { WorkerPool } from './worker-pool'
 
@@ -28,6 +29,8 @@ describe.skipIf(unavailable)(
     let cluster: PostgresCluster
     const children: ChildProcess[] = []
     const opened: Database[] = []
+    /** In-process instances: each runner stops before its bus and its pool close. */
+    const instances: (() => Promise<void>)[] = []
     const workers = new WorkerPool(1)
 
     beforeAll(async () => {
@@ -35,6 +38,7 @@ describe.skipIf(unavailable)(
     })
     afterEach(async () => {
       for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+      for (const close of instances.splice(0)) await close()
       for (const database of opened.splice(0)) await database.close()
     })
     afterAll(async () => {
@@ -145,6 +149,82 @@ describe.skipIf(unavailable)(
         { job_id: job.id, runner: survivor.owner, attempt: 2, step: 'started' },
         { job_id: job.id, runner: survivor.owner, attempt: 2, step: 'finished' },
       ])
+    })
+
+    /** A runner in this process on its own pool of `url`, announcing and hearing kicks on its own bus. */
+    async function instance(url: string, options: { pollMs: number; leaseMs: number }) {
+      const database = await openPostgresEngine(url, findAppRoot())
+      let listening: () => void = () => {}
+      const heard = new Promise<void>((resolve) => {
+        listening = resolve
+      })
+      const events: EventBus = postgresEventBus({
+        pool: (database.reader as unknown as PgDb).$client,
+        onError: () => {},
+        onListening: () => listening(),
+      })
+      await heard
+      const runner = new JobRunner(database, workers, { ...options, events })
+      instances.push(async () => {
+        await runner.stop(100)
+        await events.close()
+        await database.close()
+      })
+      return { database, runner }
+    }
+
+    /** Far beyond the test's wait: a runner that claims a job sooner was woken up. */
+    const NEVER_POLLS_MS = 3_600_000
+    /** A generous wait for the effect on a loaded machine; no timing is asserted. */
+    const WAIT_MS = 15_000
+
+    it("starts a job enqueued on another instance at once, without waiting for this runner's next poll", async () => {
+      const url = await cluster.createDatabase('wake_up')
+      const a = await instance(url, { pollMs: NEVER_POLLS_MS, leaseMs: 30_000 })
+      const b = await instance(url, { pollMs: NEVER_POLLS_MS, leaseMs: 30_000 })
+      const ranOnB: string[] = []
+      b.runner.register('wake', async ({ job }) => void ranOnB.push(job.id))
+      // B's first poll is over (nothing was queued); A's runner is never started.
+      await b.runner.start()
+
+      const job = await a.database.transact((tx) => a.runner.enqueue(tx, 'wake', {}))
+      a.runner.kick()
+      const finished = await until(
+        () => b.runner.get(job.id),
+        (row) => row?.status === 'succeeded',
+        WAIT_MS,
+      )
+      expect(finished).toMatchObject({ attempts: 1, leaseOwner: null })
+      expect(ranOnB).toEqual([job.id])
+    })
+
+    it('hands the jobs of an instance that stops to another one at once, uncounted, without their lease expiring', async () => {
+      const url = await cluster.createDatabase('hand_back')
+      // Leases longer than the test: only the hand-back frees the job; B polls only when woken.
+      const a = await instance(url, { pollMs: 10, leaseMs: 600_000 })
+      const b = await instance(url, { pollMs: NEVER_POLLS_MS, leaseMs: 600_000 })
+      let stubbornOnA = false
+      a.runner.register('long', async () => {
+        // Ignores the shutdown's abort, as a handler stuck in a call would.
+        stubbornOnA = true
+        await new Promise(() => {})
+      })
+      b.runner.register('long', async () => 'finished on B')
+      await b.runner.start()
+      const job = await a.database.transact((tx) => a.runner.enqueue(tx, 'long', {}))
+      await a.runner.start()
+      await until(
+        () => a.runner.get(job.id),
+        (row) => row?.status === 'running' && stubbornOnA,
+      )
+
+      await a.runner.stop(100)
+      const finished = await until(
+        () => b.runner.get(job.id),
+        (row) => row?.status === 'succeeded',
+        WAIT_MS,
+      )
+      expect(finished).toMatchObject({ attempts: 1, leaseOwner: null, result: 'finished on B' })
     })
   },
 )

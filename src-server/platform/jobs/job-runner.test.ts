@@ -185,13 +185,44 @@ describe('durable job runner', () => {
     await first.start()
     await until(() => rowOf(db, job.id).status === 'running')
     await first.stop()
-    expect(rowOf(db, job.id).status).toBe('queued')
+    // Handed back uncounted: a shutdown is not the job's failed attempt.
+    expect(rowOf(db, job.id)).toMatchObject({ status: 'queued', attempts: 0, lease_owner: null })
 
     const next = runnerOn(db)
     next.register('slow', async () => 'finished')
     await next.start({ resumeOrphans: true })
     await until(() => rowOf(db, job.id).status === 'succeeded')
-    expect(rowOf(db, job.id).attempts).toBe(2)
+    expect(rowOf(db, job.id).attempts).toBe(1)
+  })
+
+  it('hands back at shutdown a job whose handler outlives the grace, and fences off what it writes later', async () => {
+    const { db } = freshDb()
+    // A lease far longer than the test: only the hand-back can free the job.
+    const first = runnerOn(db, { leaseMs: 600_000 })
+    let finishStubborn: () => void = () => {}
+    first.register('stubborn', async () => {
+      // Ignores the abort: stops only when the test lets it.
+      await new Promise<void>((resolve) => {
+        finishStubborn = resolve
+      })
+      return 'written too late'
+    })
+    const job = await first.enqueue(db, 'stubborn', {})
+    await first.start()
+    await until(() => rowOf(db, job.id).status === 'running')
+    await first.stop(50)
+    expect(rowOf(db, job.id)).toMatchObject({ status: 'queued', attempts: 0, lease_owner: null })
+
+    const next = runnerOn(db, { leaseMs: 600_000 })
+    next.register('stubborn', async () => 'finished by the next runner')
+    finishStubborn()
+    await next.start()
+    await until(() => rowOf(db, job.id).status === 'succeeded')
+    expect(rowOf(db, job.id)).toMatchObject({
+      attempts: 1,
+      result_json: '"finished by the next runner"',
+      lease_owner: null,
+    })
   })
 
   it('runs CPU work on a worker thread', async () => {

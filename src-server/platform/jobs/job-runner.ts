@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import type { PgSelect } from 'drizzle-orm/pg-core'
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { type Database, type EngineDb, engineTables, isPostgres, nowIso } from '../db'
+import type { EventBus } from '../events'
 import { job } from './jobs.tables'
 import type { WorkerPool } from './worker-pool'
 
@@ -40,7 +42,15 @@ export interface JobRunnerOptions {
   pollMs?: number
   concurrency?: number
   log?: FastifyBaseLogger
+  /**
+   * The bus a `kick()` is announced on, so every instance's runner polls at once rather than at its next poll (the
+   * jobs an instance hands back when it stops too).
+   */
+  events?: EventBus
 }
+
+/** The bus event that wakes every instance's runner: jobs were queued (or handed back) just now. */
+export const JOBS_QUEUED = 'jobs.queued'
 
 const tablesOf = engineTables({ job })
 
@@ -63,6 +73,7 @@ export class JobRunner extends EventEmitter {
   private readonly pollMs: number
   private readonly concurrency: number
   private readonly log: FastifyBaseLogger | undefined
+  private readonly events: EventBus | undefined
   private timer: NodeJS.Timeout | null = null
   private stopped = true
   /** The poll in progress, and whether a kick came meanwhile (then the next poll follows at once). */
@@ -79,6 +90,14 @@ export class JobRunner extends EventEmitter {
     this.pollMs = options.pollMs ?? 250
     this.concurrency = options.concurrency ?? 2
     this.log = options.log
+    this.events = options.events
+    // Another instance's enqueue wakes this runner; after a dropped listener, a poll finds what was missed.
+    this.events?.subscribe({
+      event: (event) => {
+        if (event.kind === JOBS_QUEUED) this.pollSoon()
+      },
+      resync: () => this.pollSoon(),
+    })
   }
 
   register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions = {}): void {
@@ -147,7 +166,9 @@ export class JobRunner extends EventEmitter {
    * Starts polling. `resumeOrphans` makes jobs left `running` by a previous process claimable at once instead of
    * after their lease runs out, and counts the crash in `crashes`, which their handler sees. SQLite only: a single
    * server owns its data directory, so such a job's worker is gone. On PostgreSQL another live instance may hold
-   * them: there only an expired lease frees a job, and the option does nothing.
+   * them: there only an expired lease frees a job, and the option does nothing. Resolves once the first poll has
+   * claimed what was due; later polls come every `pollMs`, or at once when a `kick()` here or on another instance
+   * wakes the runner.
    */
   async start(options: { resumeOrphans?: boolean } = {}): Promise<void> {
     if (!this.stopped) return
@@ -163,25 +184,51 @@ export class JobRunner extends EventEmitter {
           .where(and(eq(job.status, 'running'), or(isNull(job.leaseOwner), ne(job.leaseOwner, this.owner))))
       })
     }
-    this.schedule(0)
+    await this.pollNow()
   }
 
-  /** Stops claiming, asks running handlers to stop, waits for them, and hands their jobs back to the queue. */
+  /**
+   * Stops claiming, asks running handlers to stop and waits for them (at most `graceMs`), and hands their jobs back
+   * to the queue: a handler that stopped hands its job back itself, one still running past the grace loses it here
+   * (whatever it writes later is fenced off by the lease). The jobs handed back are announced, so another
+   * instance takes them at once instead of after their lease.
+   */
   async stop(graceMs = 5_000): Promise<void> {
+    // Never started (or stopped already): it holds no job.
+    if (this.stopped) return
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     await this.polling
-    const inFlight = [...this.running.values()]
-    for (const entry of inFlight) entry.controller.abort(new Error('shutdown'))
+    const inFlight = [...this.running.entries()]
+    for (const [, entry] of inFlight) entry.controller.abort(new Error('shutdown'))
+    let grace: NodeJS.Timeout | undefined
     await Promise.race([
-      Promise.all(inFlight.map((entry) => entry.done)),
-      new Promise((r) => setTimeout(r, graceMs)),
+      Promise.all(inFlight.map(([, entry]) => entry.done)),
+      new Promise((r) => {
+        grace = setTimeout(r, graceMs)
+      }),
     ])
+    clearTimeout(grace)
+    for (const [id] of inFlight) if (this.running.has(id)) await this.release(id)
+    await this.announce()
   }
 
-  /** Poll now rather than at the next tick (after an enqueue). */
+  /**
+   * Jobs were queued (after the enqueueing transaction commits): this runner polls now rather than at its next
+   * tick, and so does every other instance's.
+   */
   kick(): void {
+    this.pollSoon()
+    void this.announce()
+  }
+
+  /** Tells every instance's runner (through the bus) that there are jobs to claim; needs no bus in one process. */
+  private async announce(): Promise<void> {
+    if (this.database.engine === 'postgres') await this.events?.publish({ kind: JOBS_QUEUED })
+  }
+
+  private pollSoon(): void {
     if (this.stopped) return
     if (this.polling) this.pollAgain = true
     else this.schedule(0)
@@ -189,15 +236,19 @@ export class JobRunner extends EventEmitter {
 
   private schedule(delay: number): void {
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.timer = null
-      this.polling = this.poll().finally(() => {
-        this.polling = null
-        if (!this.stopped) this.schedule(this.pollAgain ? 0 : this.pollMs)
-        this.pollAgain = false
-      })
-    }, delay)
+    this.timer = setTimeout(() => void this.pollNow(), delay)
     this.timer.unref()
+  }
+
+  /** One poll, then the next one scheduled: at once if a kick came meanwhile, else after `pollMs`. */
+  private pollNow(): Promise<void> {
+    this.timer = null
+    this.polling = this.poll().finally(() => {
+      this.polling = null
+      if (!this.stopped) this.schedule(this.pollAgain ? 0 : this.pollMs)
+      this.pollAgain = false
+    })
+    return this.polling
   }
 
   private async poll(): Promise<void> {
@@ -206,7 +257,7 @@ export class JobRunner extends EventEmitter {
         const claimed = await this.claim()
         if (!claimed) break
         // Stopped while claiming: the job goes back rather than start.
-        if (this.stopped) await this.requeue(claimed.id, 0, null)
+        if (this.stopped) await this.release(claimed.id)
         else this.execute(claimed)
       }
     } catch (error) {
@@ -298,7 +349,7 @@ export class JobRunner extends EventEmitter {
       .finally(() => {
         clearInterval(heartbeat)
         this.running.delete(row.id)
-        this.kick()
+        this.pollSoon()
       })
     this.running.set(row.id, { controller, done })
   }
@@ -326,7 +377,7 @@ export class JobRunner extends EventEmitter {
   private async afterAbort(row: JobRow, reason: unknown): Promise<void> {
     const why = reason instanceof Error ? reason.message : String(reason)
     if (why === 'cancelled') await this.finish(row.id, 'cancelled', null, null)
-    else if (why === 'shutdown') await this.requeue(row.id, 0, null)
+    else if (why === 'shutdown') await this.release(row.id)
     // 'lease lost': another runner owns the job now; write nothing.
   }
 
@@ -341,7 +392,7 @@ export class JobRunner extends EventEmitter {
   }
 
   /** Writes `changes` to the job while this runner holds it, and tells listeners; nothing once the lease is lost. */
-  private async writeHeld(id: string, changes: Partial<typeof job.$inferInsert>): Promise<void> {
+  private async writeHeld(id: string, changes: SQLiteUpdateSetSource<typeof job>): Promise<void> {
     const [row] = await this.database.transact(async (tx) => {
       const { job } = tablesOf(tx)
       return tx
@@ -362,6 +413,22 @@ export class JobRunner extends EventEmitter {
       runAfter: new Date(now.getTime() + delayMs).toISOString(),
       error,
       updatedAt: now.toISOString(),
+    })
+  }
+
+  /**
+   * Hands a job this runner holds back to the queue, due now, without counting its attempt: a shutdown is not
+   * the job's failure (rolling restarts never use up its attempts).
+   */
+  private release(id: string): Promise<void> {
+    const now = nowIso()
+    return this.writeHeld(id, {
+      status: 'queued',
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      attempts: sql`${job.attempts} - 1`,
+      runAfter: now,
+      updatedAt: now,
     })
   }
 

@@ -6,7 +6,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number]
 
 /**
  * Durable jobs. A worker owns a running job only while its lease is fresh; an expired lease means its worker
- * died, and the job is claimed again (attempts counts every claim).
+ * died, and the job is claimed again (attempts counts every claim but those handed back at a shutdown).
  */
 export const job = sqliteTable(
   'job',

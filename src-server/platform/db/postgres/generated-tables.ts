@@ -259,6 +259,11 @@ export const chatReadMarker = pgTable(
   ],
 )
 
+export const operatorPresence = pgTable('operator_presence', {
+  instanceId: text('instance_id').primaryKey(),
+  expiresAt: text('expires_at').notNull(),
+})
+
 export const runtimeAgent = pgTable(
   'runtime_agent',
   {
