@@ -6,8 +6,8 @@ import {
   invoicePng,
   multipartBody,
 } from '../../test/helpers/document-recognition/invoice-documents'
-import { scannedPdf } from '../../test/helpers/document-recognition/torture-set'
 import { recognitionTables } from '../../test/helpers/document-recognition/stored-rows'
+import { scannedPdf } from '../../test/helpers/document-recognition/torture-set'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 let server: TestServer

@@ -15,8 +15,8 @@ import {
   SAMPLE_EXPECTED,
   SAMPLE_INVOICE,
 } from '../../test/helpers/document-recognition/invoice-documents'
-import { fixturePath } from '../../test/helpers/fixtures'
 import { storedRows } from '../../test/helpers/document-recognition/stored-rows'
+import { fixturePath } from '../../test/helpers/fixtures'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
 /** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
