@@ -5,6 +5,7 @@ import {
   count,
   listeningServerEachTest,
   type SseEvent,
+  storedMessageCount,
   stream,
   streamUntil,
   tokenOf,
@@ -53,11 +54,6 @@ async function operatorWatching() {
   return { ann, olga, sessionId, session, feed }
 }
 
-const agentMessages = (sessionId: string) =>
-  count(server, "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'agent'", sessionId)
-const systemMessages = (sessionId: string) =>
-  count(server, "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'system'", sessionId)
-
 describe('revoked operators lose their sockets', () => {
   it('closes both sockets of a disabled operator with 4401, and stores nothing sent afterwards', async () => {
     const { olga, sessionId, session, feed } = await operatorWatching()
@@ -70,8 +66,8 @@ describe('revoked operators lose their sockets', () => {
     expect(await session.next((message) => message.type === 'error')).toMatchObject({
       code: 'UNAUTHORIZED',
     })
-    expect(await agentMessages(sessionId)).toBe(0)
-    expect(await systemMessages(sessionId)).toBe(0)
+    expect(await storedMessageCount(server, sessionId, 'agent')).toBe(0)
+    expect(await storedMessageCount(server, sessionId, 'system')).toBe(0)
     expect(
       await count(
         server,
@@ -95,8 +91,8 @@ describe('revoked operators lose their sockets', () => {
     session.send({ event: 'agent_message', content: 'I am the operator' })
     expect((await session.closed).code).toBe(4403)
     expect((await feed.closed).code).toBe(4403)
-    expect(await agentMessages(sessionId)).toBe(0)
-    expect(await systemMessages(sessionId)).toBe(0)
+    expect(await storedMessageCount(server, sessionId, 'agent')).toBe(0)
+    expect(await storedMessageCount(server, sessionId, 'system')).toBe(0)
 
     // The owner's socket on the same session is untouched, and so is Olga's on her own session.
     annSocket.send({ event: 'user_message', content: 'anyone?' })
@@ -130,13 +126,7 @@ describe('revoked operators lose their sockets', () => {
     expect(loggedOut.status).toBe(204)
     signedIn.send({ event: 'agent_message', content: 'after sign-out' })
     expect(await signedIn.closed).toEqual({ code: 4401, reason: 'You signed out.' })
-    expect(
-      await count(
-        server,
-        "SELECT count(*) n FROM chat_message WHERE role = 'agent' AND session_id = ?",
-        sessionId,
-      ),
-    ).toBe(1)
+    expect(await storedMessageCount(server, sessionId, 'agent')).toBe(1)
   })
 })
 

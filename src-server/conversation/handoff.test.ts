@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
-  count,
   listeningServerEachTest,
   request,
+  storedMessageCount,
   storedRow,
   storedRows,
   stream,
@@ -127,13 +127,7 @@ describe('POST /sessions/{id}/request-human', () => {
     const held = await request(base, uma, 'POST', `/sessions/${sessionId}/request-human`)
     expect(held.status).toBe(409)
     expect(held.body.error.code).toBe('INVALID_SESSION_STATE')
-    expect(
-      await count(
-        server,
-        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
-        sessionId,
-      ),
-    ).toBe(2)
+    expect(await storedMessageCount(server, sessionId, 'assistant')).toBe(2)
   })
 })
 

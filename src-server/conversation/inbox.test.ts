@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { count, listeningServerEachTest, storedRow, stream, tokenOf } from '../../test/helpers/conversation'
+import {
+  count,
+  listeningServerEachTest,
+  storedMessageCount,
+  storedRow,
+  stream,
+  tokenOf,
+} from '../../test/helpers/conversation'
 import type { TestServer } from '../../test/helpers/server'
 
 let server: TestServer
@@ -23,8 +30,6 @@ const post = (url: string, headers: Headers, payload: unknown = {}) =>
   server.app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> })
 const get = async (url: string, headers: Headers) =>
   (await server.app.inject({ method: 'GET', url, headers })).json()
-const messageCount = (sessionId: string, role: string) =>
-  count(server, 'SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = ?', sessionId, role)
 const assignee = async (sessionId: string) =>
   (
     await storedRow<{ username: string | null }>(
@@ -56,7 +61,7 @@ describe('assignment and takeover without collisions', () => {
     expect(await peteSocket.next((message) => message.type === 'error')).toMatchObject({
       code: 'SESSION_ASSIGNED',
     })
-    expect(await messageCount(sessionId, 'agent')).toBe(0)
+    expect(await storedMessageCount(server, sessionId, 'agent')).toBe(0)
 
     // A plain takeover is refused as well; only an explicit forced one moves the session.
     expect((await post(`/sessions/${sessionId}/takeover`, pete)).json().error.code).toBe('SESSION_ASSIGNED')
@@ -79,7 +84,7 @@ describe('assignment and takeover without collisions', () => {
     expect((await post(`/sessions/${sessionId}/agent-message`, olga, { content: 'Olga?' })).statusCode).toBe(
       409,
     )
-    expect(await messageCount(sessionId, 'agent')).toBe(1)
+    expect(await storedMessageCount(server, sessionId, 'agent')).toBe(1)
   })
 
   it('hands a session to a colleague with a system message, refuses non-operators and keeps release to the assignee', async () => {

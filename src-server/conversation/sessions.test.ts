@@ -5,6 +5,7 @@ import {
   configureFakeProvider,
   connect,
   count,
+  storedMessageCount,
   storedRow,
   stream,
   streamUntil,
@@ -46,6 +47,10 @@ async function newSession(headers: Record<string, string>, message = 'hello'): P
   return result.events.at(-1)?.session_id as string
 }
 
+/** The session's stored state and epoch: what a takeover or a release changes. */
+const storedState = (sessionId: string) =>
+  storedRow(server, 'SELECT state, CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?', sessionId)
+
 describe('WebSocket sessions and human takeover', () => {
   it('shows a user socket and an operator socket each other’s messages, and the AI reply to both', async () => {
     const ann = await server.headersFor('ann')
@@ -71,13 +76,7 @@ describe('WebSocket sessions and human takeover', () => {
     // An empty event with content is a user message too.
     user.send({ event: '', content: 'Thanks Olga' })
     await operator.next(isMessage('user', 'Thanks Olga'))
-    expect(
-      await count(
-        server,
-        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'agent'",
-        sessionId,
-      ),
-    ).toBe(1)
+    expect(await storedMessageCount(server, sessionId, 'agent')).toBe(1)
   })
 
   it('takeover over WebSocket stops AI replies on WebSocket and SSE; release over REST resumes them', async () => {
@@ -109,13 +108,7 @@ describe('WebSocket sessions and human takeover', () => {
     expect(sse.events[0]).toMatchObject({ state: 'HUMAN_ACTIVE', session_id: sessionId })
     await operator.next(isMessage('user', 'Hello?'))
     // No AI reply was produced for either message.
-    expect(
-      await count(
-        server,
-        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
-        sessionId,
-      ),
-    ).toBe(1)
+    expect(await storedMessageCount(server, sessionId, 'assistant')).toBe(1)
 
     const released = await server.app.inject({
       method: 'POST',
@@ -131,20 +124,8 @@ describe('WebSocket sessions and human takeover', () => {
     user.send({ event: 'user_message', content: 'And now?' })
     await user.next(isMessage('user', 'And now?'))
     await user.next(isMessage('assistant'))
-    expect(
-      await count(
-        server,
-        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'assistant'",
-        sessionId,
-      ),
-    ).toBe(2)
-    expect(
-      await count(
-        server,
-        "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'system'",
-        sessionId,
-      ),
-    ).toBe(2)
+    expect(await storedMessageCount(server, sessionId, 'assistant')).toBe(2)
+    expect(await storedMessageCount(server, sessionId, 'system')).toBe(2)
   })
 
   it('rejects takeover by a user on the socket (which stays open) and over REST', async () => {
@@ -167,16 +148,7 @@ describe('WebSocket sessions and human takeover', () => {
       payload: {},
     })
     expect(rest.statusCode).toBe(403)
-    expect(
-      await storedRow(
-        server,
-        'SELECT state, CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?',
-        sessionId,
-      ),
-    ).toEqual({
-      state: 'AI_ACTIVE',
-      epoch: 0,
-    })
+    expect(await storedState(sessionId)).toEqual({ state: 'AI_ACTIVE', epoch: 0 })
   })
 
   it('fences a reply in progress at takeover: no more tokens, kept as a draft only operators see', async () => {
@@ -485,23 +457,8 @@ describe('session REST endpoints', () => {
     })
     expect(operator.received.filter((m) => m.type === 'error')).toEqual([])
     // Only the real change was written: one state change, one system message.
-    expect(
-      await storedRow(
-        server,
-        'SELECT state, CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?',
-        sessionId,
-      ),
-    ).toEqual({
-      state: 'HUMAN_ACTIVE',
-      epoch: 1,
-    })
-    expect(
-      await count(
-        server,
-        "SELECT count(*) n FROM chat_message WHERE role = 'system' AND session_id = ?",
-        sessionId,
-      ),
-    ).toBe(1)
+    expect(await storedState(sessionId)).toEqual({ state: 'HUMAN_ACTIVE', epoch: 1 })
+    expect(await storedMessageCount(server, sessionId, 'system')).toBe(1)
   })
 
   it('refuses a takeover of a session already held, and agent messages from users', async () => {
@@ -530,13 +487,7 @@ describe('session REST endpoints', () => {
       payload: { content: 'fake operator' },
     })
     expect(asUser.statusCode).toBe(403)
-    expect(
-      await storedRow(
-        server,
-        'SELECT CAST(epoch AS integer) epoch FROM chat_session WHERE id = ?',
-        sessionId,
-      ),
-    ).toEqual({ epoch: 1 })
+    expect(await storedState(sessionId)).toMatchObject({ epoch: 1 })
     expect(await count(server, "SELECT count(*) n FROM chat_message WHERE role = 'agent'")).toBe(0)
 
     // Release may hand the session to another agent.

@@ -10,6 +10,7 @@ import {
   streamUntil,
 } from '../../test/helpers/conversation'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
+import { createSource, ingest, upload } from '../../test/helpers/knowledge-files'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 
@@ -25,6 +26,13 @@ afterEach(async () => {
   await server?.close()
   await fake?.close()
 })
+
+/** What a POST as `headers` created (its JSON); anything but 201 fails the test. */
+async function created(headers: Record<string, string>, url: string, payload: object) {
+  const response = await server.app.inject({ method: 'POST', url, headers, payload })
+  expect(response.statusCode, response.body).toBe(201)
+  return response.json()
+}
 
 describe('POST /stream', () => {
   it('streams token events then done, and the tokens concatenate to exactly the saved reply', async () => {
@@ -111,20 +119,13 @@ describe('POST /stream', () => {
   it('streams a real provider: request values beat the agent, the agent beats the defaults, overrides are saved', async () => {
     await configureFakeProvider(server, fake.baseUrl)
     const ann = await server.headersFor('ann')
-    const agent = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/agents',
-        headers: ann,
-        payload: {
-          name: 'Billing',
-          system_prompt: 'You answer billing questions.',
-          model_provider: 'fake',
-          model_name: 'model-a',
-          model_temperature: 0.5,
-        },
-      })
-    ).json()
+    const agent = await created(ann, '/agents', {
+      name: 'Billing',
+      system_prompt: 'You answer billing questions.',
+      model_provider: 'fake',
+      model_name: 'model-a',
+      model_temperature: 0.5,
+    })
     fake.respond = () => ({ tokens: ['Your ', 'invoice ', 'is ', 'paid.'] })
 
     const first = await stream(base, ann, { agent_id: agent.id, message: 'Is my invoice paid?' })
@@ -285,30 +286,17 @@ describe('POST /stream', () => {
   it("runs the agent's tool calls through its MCP mounts and feeds the results back to the model", async () => {
     await configureFakeProvider(server, fake.baseUrl)
     const olga = await server.headersFor('olga', ['operator'])
-    const agent = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/agents',
-        headers: olga,
-        payload: { name: 'Tooled', model_provider: 'fake', model_name: 'model-a' },
-      })
-    ).json()
-    const tools = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/mcp-servers',
-        // What runs on the host is an admin's to set; the operator mounts it.
-        headers: await server.adminHeaders(),
-        payload: { name: 'tools', ...testToolServer() },
-      })
-    ).json()
-    const mounted = await server.app.inject({
-      method: 'POST',
-      url: `/agents/${agent.id}/mcp-mounts`,
-      headers: olga,
-      payload: { mcp_server_id: tools.id },
+    const agent = await created(olga, '/agents', {
+      name: 'Tooled',
+      model_provider: 'fake',
+      model_name: 'model-a',
     })
-    expect(mounted.statusCode, mounted.body).toBe(201)
+    // What runs on the host is an admin's to set; the operator mounts it.
+    const tools = await created(await server.adminHeaders(), '/mcp-servers', {
+      name: 'tools',
+      ...testToolServer(),
+    })
+    await created(olga, `/agents/${agent.id}/mcp-mounts`, { mcp_server_id: tools.id })
     fake.respond = (request) =>
       request.messages.some((message) => message.role === 'tool')
         ? { tokens: ['The ', 'tool ', 'said ', 'pong.'] }
@@ -336,54 +324,13 @@ describe('POST /stream', () => {
 
   it('answers from the knowledge mounted on the agent with builtin/extractive, citing the chunks it quotes', async () => {
     const ann = await server.headersFor('ann')
-    const agent = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/agents',
-        headers: ann,
-        payload: { name: 'Support' },
-      })
-    ).json()
-    const source = (
-      await server.app.inject({
-        method: 'POST',
-        url: '/knowledge-sources',
-        headers: ann,
-        payload: { name: 'Policies' },
-      })
-    ).json()
-    const boundary = '----conversation-test'
+    const agent = await created(ann, '/agents', { name: 'Support' })
+    const sourceId = await createSource(server, ann, { name: 'Policies' })
     const text =
       'Our office is in Oslo and opens at nine.\n\nA refund can be requested within 14 days of purchase. Refunds are paid back to the wallet.'
-    const uploaded = await server.app.inject({
-      method: 'POST',
-      url: `/knowledge-sources/${source.id}/documents`,
-      headers: { ...ann, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload: Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="policies.txt"\r\nContent-Type: text/plain\r\n\r\n${text}\r\n--${boundary}--\r\n`,
-      ),
-    })
+    const uploaded = await upload(server, ann, sourceId, [{ name: 'policies.txt', data: Buffer.from(text) }])
     expect(uploaded.statusCode, uploaded.body).toBe(201)
-    const job = await server.app.inject({
-      method: 'POST',
-      url: `/knowledge-sources/${source.id}/ingest`,
-      headers: ann,
-      payload: { agent_id: agent.id },
-    })
-    expect(job.statusCode, job.body).toBe(202)
-    await expect
-      .poll(
-        async () =>
-          (
-            await server.app.inject({
-              method: 'GET',
-              url: `/ingestion-jobs/${job.json().id}`,
-              headers: ann,
-            })
-          ).json().status,
-        { timeout: 20_000 },
-      )
-      .toBe('succeeded')
+    expect((await ingest(server, ann, sourceId, { agent_id: agent.id })).status).toBe('succeeded')
 
     const result = await stream(base, ann, {
       agent_id: agent.id,
@@ -403,7 +350,7 @@ describe('POST /stream', () => {
     for (const citation of done.citations) expect(answer).toContain(`[${citation.index}]`)
     expect(done.citations[0]).toMatchObject({
       index: 1,
-      source_id: source.id,
+      source_id: sourceId,
       document_id: expect.any(String),
       chunk_id: expect.any(String),
       document_name: expect.any(String),

@@ -6,12 +6,9 @@ import {
   invoicePng,
   multipartBody,
 } from '../../test/helpers/document-recognition/invoice-documents'
+import { recognitionTables } from '../../test/helpers/document-recognition/stored-rows'
 import { scannedPdf } from '../../test/helpers/document-recognition/torture-set'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { adminAuditLog } from '../admin-audit'
-import { engineTables } from '../platform/db'
-import { documentFieldReview, documentRecognitionAgent } from './document-recognition.tables'
-import { agentRun, runtimeAgent } from './runs/runs.tables'
 
 let server: TestServer
 let invoiceAgent: string
@@ -27,15 +24,8 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 /** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
-const tables = engineTables({
-  adminAuditLog,
-  agentRun,
-  documentFieldReview,
-  documentRecognitionAgent,
-  runtimeAgent,
-})
 const db = () => server.app.ctx.database.reader
-const t = () => tables(db())
+const t = () => recognitionTables(db())
 const runCount = async () => (await db().select().from(t().agentRun)).length
 const registryEntry = async (agentId: string) =>
   (

@@ -7,16 +7,10 @@ import {
   settledUpload,
   startWithInvoiceReviewer,
 } from '../../test/helpers/document-recognition/api'
+import { recognitionTables } from '../../test/helpers/document-recognition/stored-rows'
 import { fixturePath } from '../../test/helpers/fixtures'
 import type { TestServer } from '../../test/helpers/server'
-import { engineTables } from '../platform/db'
 import { csvCell } from '../platform/http'
-import {
-  documentFieldReview,
-  documentFieldRevision,
-  documentReviewEvent,
-  documentRunReview,
-} from './document-recognition.tables'
 
 type Field = {
   id: string
@@ -41,14 +35,8 @@ const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   injectAs(server, reviewer, method, url, payload)
 const runUrl = (id: string) => `/document-recognition/runs/${id}`
 /** The stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
-const tables = engineTables({
-  documentFieldReview,
-  documentFieldRevision,
-  documentReviewEvent,
-  documentRunReview,
-})
 const db = () => server.app.ctx.database.reader
-const t = () => tables(db())
+const t = () => recognitionTables(db())
 
 /** A real Factur-X invoice from the shared fixtures, read through the shipped Invoice extractor. */
 async function facturxRun(name = 'EN16931_Einfach.pdf'): Promise<Run> {

@@ -15,18 +15,12 @@ import {
   SAMPLE_EXPECTED,
   SAMPLE_INVOICE,
 } from '../../test/helpers/document-recognition/invoice-documents'
+import { storedRows } from '../../test/helpers/document-recognition/stored-rows'
 import { fixturePath } from '../../test/helpers/fixtures'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { engineTables } from '../platform/db'
-import { documentFieldReview } from './document-recognition.tables'
-import { agentRun } from './runs/runs.tables'
 
 /** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
-const tables = engineTables({ agentRun, documentFieldReview })
-const stored = () => {
-  const db = server.app.ctx.database.reader
-  return { db, ...tables(db) }
-}
+const stored = () => storedRows(server)
 const storedFields = (runId: string) => {
   const { db, documentFieldReview } = stored()
   return db.select().from(documentFieldReview).where(eq(documentFieldReview.runId, runId))

@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settledUpload, startWithInvoiceReviewer } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, type PrintedLine } from '../../test/helpers/document-recognition/invoice-documents'
 import { nordwindInvoice } from '../../test/helpers/document-recognition/learning-documents'
+import { storedRows } from '../../test/helpers/document-recognition/stored-rows'
 import type { TestServer } from '../../test/helpers/server'
-import { adminAuditLog } from '../admin-audit'
-import { engineTables } from '../platform/db'
-import { documentLearnedHint } from './document-recognition.tables'
 
 type Word = { text: string; bbox: [number, number, number, number] }
 type Field = {
@@ -77,11 +75,7 @@ const patch = (runId: string, fieldId: string, payload: object) =>
     payload,
   })
 /** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
-const tables = engineTables({ adminAuditLog, documentLearnedHint })
-const stored = () => {
-  const db = server.app.ctx.database.reader
-  return { db, ...tables(db) }
-}
+const stored = () => storedRows(server)
 const storedHints = () => {
   const { db, documentLearnedHint } = stored()
   return db.select().from(documentLearnedHint)

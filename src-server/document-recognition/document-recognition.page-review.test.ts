@@ -8,9 +8,8 @@ import {
   startWithInvoiceReviewer,
 } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, invoicePng } from '../../test/helpers/document-recognition/invoice-documents'
+import { storedRows } from '../../test/helpers/document-recognition/stored-rows'
 import type { TestServer } from '../../test/helpers/server'
-import { engineTables } from '../platform/db'
-import { documentFieldReview, documentRunReview } from './document-recognition.tables'
 
 type Word = { text: string; bbox: [number, number, number, number] }
 type Field = { id: string; field_key: string; value: unknown; review_status: string; bbox: number[] | null }
@@ -34,15 +33,13 @@ const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   injectAs(server, reviewer, method, url, payload)
 const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 /** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
-const tables = engineTables({ documentFieldReview, documentRunReview })
-const db = () => server.app.ctx.database.reader
 const storedField = async (id: string) => {
-  const { documentFieldReview } = tables(db())
-  return (await db().select().from(documentFieldReview).where(eq(documentFieldReview.id, id)))[0]
+  const { db, documentFieldReview } = storedRows(server)
+  return (await db.select().from(documentFieldReview).where(eq(documentFieldReview.id, id)))[0]
 }
 const storedRunReview = async (runId: string) => {
-  const { documentRunReview } = tables(db())
-  return (await db().select().from(documentRunReview).where(eq(documentRunReview.runId, runId)))[0]
+  const { db, documentRunReview } = storedRows(server)
+  return (await db.select().from(documentRunReview).where(eq(documentRunReview.runId, runId)))[0]
 }
 
 /** The server listening on loopback, opened once for the tests that go over real HTTP. */

@@ -1,6 +1,14 @@
 import { and, asc, count, desc, eq, gte, isNotNull, lte, type SQL, sql } from 'drizzle-orm'
-import { type EngineDb, engineTables, isPostgres, type RowPage, type RowWindow, runSql } from '../platform/db'
 import {
+  type EngineDb,
+  engineTables,
+  isPostgres,
+  type RowPage,
+  type RowWindow,
+  runSql,
+  tablesIn,
+} from '../platform/db'
+import type {
   documentFieldReview,
   documentFieldRevision,
   documentLearnedHint,
@@ -9,6 +17,7 @@ import {
   documentReviewEvent,
   documentRunReview,
 } from './document-recognition.tables'
+import * as recognitionSchema from './document-recognition.tables'
 import type { AgentRunRow } from './runs/runs.repository'
 import { agentRun } from './runs/runs.tables'
 
@@ -29,16 +38,7 @@ export interface RunFilters {
   source_run_id?: string
 }
 
-const tables = engineTables({
-  agentRun,
-  documentFieldReview,
-  documentFieldRevision,
-  documentLearnedHint,
-  documentPageText,
-  documentRecognitionAgent,
-  documentReviewEvent,
-  documentRunReview,
-})
+const tables = engineTables({ agentRun, ...tablesIn(recognitionSchema) })
 
 // Registry
 

@@ -10,16 +10,9 @@ import {
   upload,
 } from '../../test/helpers/document-recognition/api'
 import { invoicePdf, SAMPLE_INVOICE } from '../../test/helpers/document-recognition/invoice-documents'
+import { recognitionTables } from '../../test/helpers/document-recognition/stored-rows'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import type { CreateServerOptions } from '../app'
-import { engineTables } from '../platform/db'
-import {
-  documentFieldReview,
-  documentFieldRevision,
-  documentReviewEvent,
-  documentRunReview,
-} from './document-recognition.tables'
-import { agentRun } from './runs/runs.tables'
 
 type Field = { id: string; field_key: string; value: unknown; review_status: string }
 
@@ -68,15 +61,8 @@ const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   injectAs(server, reviewer, method, url, payload)
 const fieldOf = (run: { field_reviews: Field[] }, key: string) => fieldReview(run, key)
 /** Stored rows on the server's engine (SQLite or PostgreSQL), with that engine's tables. */
-const tables = engineTables({
-  agentRun,
-  documentFieldReview,
-  documentFieldRevision,
-  documentReviewEvent,
-  documentRunReview,
-})
 const db = () => server.app.ctx.database.reader
-const t = () => tables(db())
+const t = () => recognitionTables(db())
 const runRow = async (runId: string) =>
   (await db().select().from(t().agentRun).where(eq(t().agentRun.id, runId)))[0]
 const reviewRow = async (runId: string) =>
@@ -437,7 +423,7 @@ describe('downloads and history', () => {
   it('answers history_status unrecorded with the baseline for a run without revision tracking', async () => {
     const run = await completedRun()
     await server.app.ctx.database.transact(async (tx) => {
-      const { documentRunReview } = tables(tx)
+      const { documentRunReview } = recognitionTables(tx)
       await tx
         .update(documentRunReview)
         .set({ revisionTracking: false })

@@ -22,7 +22,7 @@ import { type Bbox, REVIEW_STATUSES } from './document-recognition.tables'
 import { ExtractionConfig, lowConfidenceThreshold } from './extraction/field-config'
 import { locateValue } from './extraction/locate'
 import { earnedConfidence } from './learning/hints'
-import { confirmLearned, learnFromPage, weakenLearned } from './learning/learning'
+import { judgeLearned, learnFromPage } from './learning/learning'
 import { renderPage } from './pipeline/document-pages'
 import type { ReadingProcesses } from './pipeline/reading-processes'
 import { type DocumentExecution, documentExtractionExecutor } from './pipeline/run-extraction'
@@ -179,7 +179,7 @@ export async function createDocumentRecognitionService(
     const pages = learned ? await pagesOf(ctx, run) : []
     await reviews.acceptOpenFields(run, actorId, { ...options, minConfidence }, async (tx, accepted) => {
       for (const field of accepted)
-        if (field.source === 'learned') await confirmLearned(tx, run, field, pages)
+        if (field.source === 'learned') await judgeLearned(tx, run, field, pages, 'accepted')
     })
     await feed.publish(run.id)
     return detail(run)
@@ -445,8 +445,8 @@ export async function createDocumentRecognitionService(
         : null
       await reviews.correctField(run, fieldId, patch, actorId, async (tx) => {
         if (taken) await learnFromPage(tx, run, taken, pages)
-        else if (confirmsLearned) await confirmLearned(tx, run, field, pages)
-        else if (typedOverLearned) await weakenLearned(tx, run, field, pages)
+        else if (confirmsLearned) await judgeLearned(tx, run, field, pages, 'accepted')
+        else if (typedOverLearned) await judgeLearned(tx, run, field, pages, 'typed_over')
       })
       await feed.publish(run.id)
       const updated = (await repo.findFieldReview(db, run.id, fieldId)) as repo.FieldReviewRow

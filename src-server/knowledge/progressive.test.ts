@@ -67,14 +67,20 @@ async function startWithSlowEmbedder(dataDir?: string) {
   }
 }
 
+/** A server whose embedder holds every document batch, and a source with the documents uploaded, not ingested. */
+async function uploadedWhileEmbedderHolds() {
+  embeddings = await startFakeEmbeddings()
+  embeddings.hold(isDocumentBatch)
+  const api = await startWithSlowEmbedder()
+  const live = server as TestServer
+  const sourceId = await createSource(live, api.headers)
+  await uploadAll(live, api.headers, sourceId)
+  return { api, live, sourceId }
+}
+
 describe('progressive indexing', () => {
   it('makes documents searchable by BM25 before their vectors exist, then fills the vectors in with progress', async () => {
-    embeddings = await startFakeEmbeddings()
-    embeddings.hold(isDocumentBatch)
-    const api = await startWithSlowEmbedder()
-    const live = server as TestServer
-    const sourceId = await createSource(live, api.headers)
-    await uploadAll(live, api.headers, sourceId)
+    const { api, live, sourceId } = await uploadedWhileEmbedderHolds()
     expect((await ingest(live, api.headers, sourceId)).status).toBe('succeeded')
 
     // Parsed and BM25-indexed; not one vector yet (the embedding server holds every request).
@@ -102,12 +108,9 @@ describe('progressive indexing', () => {
   }, 120_000)
 
   it('resumes an embedding job interrupted by a shutdown without embedding any chunk twice', async () => {
-    embeddings = await startFakeEmbeddings()
-    embeddings.hold(isDocumentBatch)
-    let api = await startWithSlowEmbedder()
-    const first = server as TestServer
-    const sourceId = await createSource(first, api.headers)
-    await uploadAll(first, api.headers, sourceId)
+    const held = await uploadedWhileEmbedderHolds()
+    const { live: first, sourceId } = held
+    let { api } = held
     await ingest(first, api.headers, sourceId)
     // One batch gets through (up to 32 chunks: as many as were parsed when it started), the next is held when
     // the server stops.

@@ -70,33 +70,14 @@ export interface WalletStatements {
 
 /** The columns of an `OpenedWallet`, in the order of `OpenedRow`. */
 const OPENED_COLUMNS = 'id, balance, frozen_balance, last_seq, earnings_day, earned_on_day, holds_json'
-type OpenedRow = [
-  id: string,
-  balance: number,
-  frozenBalance: number,
-  lastSeq: number,
-  earningsDay: string | null,
-  earnedOnDay: number,
-  holdsJson: string,
-]
+/** A row of `OPENED_COLUMNS` as SQLite's raw mode reads it; `openedFromSqlite` names its values. */
+type OpenedRow = [string, number, number, number, string | null, number, string]
 
-const openedFromSqlite = ([
-  id,
-  balance,
-  frozenBalance,
-  lastSeq,
-  earningsDay,
-  earnedOnDay,
-  holdsJson,
-]: OpenedRow): OpenedWallet => ({
-  id,
-  balance,
-  frozenBalance,
-  lastSeq,
-  earningsDay,
-  earnedOnDay,
-  holds: holdsJson === '{}' ? {} : JSON.parse(holdsJson),
-})
+const openedFromSqlite = (row: OpenedRow): OpenedWallet => {
+  const [id, balance, frozenBalance, lastSeq, earningsDay, earnedOnDay, holdsJson] = row
+  const holds = holdsJson === '{}' ? {} : JSON.parse(holdsJson)
+  return { id, balance, frozenBalance, lastSeq, earningsDay, earnedOnDay, holds }
+}
 
 /** A wallet row under the names drizzle gives it (quoted: PostgreSQL folds unquoted names to lower case). */
 const WALLET_COLUMNS = `id, user_id AS "userId", balance, frozen_balance AS "frozenBalance",

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { extractWithInvoiceRanker } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
-import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
-import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
-import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
-
-const config = shippedExtractorConfig('invoice-extractor')
-
-async function extract(lines: PrintedLine[]) {
-  const pages = await readPdfText({ bytes: await invoicePdf(lines) })
-  const fields = extractWithInvoiceRanker(config.fields, pages)
-  return Object.fromEntries(fields.map((f) => [f.key, f]))
-}
+import type { PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 /** An English invoice's number, date and sums, under a header the test chooses. */
 const englishBody = (number: PrintedLine[] = [{ text: 'Invoice No.: INV-2023-0815', x: 330, y: 250 }]) => [
@@ -47,7 +37,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
     ['Rechnungsadresse', 'ZENTRONIC'],
     ['Adresse de facturation', 'Albaline'],
   ])('reads a one-word buyer right after its label without a colon ("%s %s")', async (label, name) => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       ...sellerBlock('Harbour Consulting Ltd'),
       { text: `${label} ${name}`, x: 50, y: 135 },
       ...buyerAddress(),
@@ -61,7 +51,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
     ['Seller', 'Supplier Details'],
     ['Verkäufer', 'Lieferant'],
   ])('reads the company under a seller heading ("%s") as the seller, not the buyer', async (heading) => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       { text: heading, x: 340, y: 26, size: 11 },
       ...sellerBlock('Harbour Consulting', 340),
       { text: 'Ivy Logistics Ltd', x: 50, y: 135 },
@@ -75,7 +65,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
   it.each(['Hotel Details', 'Dettagli Hotel', 'Hoteldaten'])(
     'never takes a section heading ("%s") for a party',
     async (heading) => {
-      const fields = await extract([
+      const fields = await rankedInvoiceFields([
         { text: heading, x: 50, y: 26, size: 12 },
         ...sellerBlock('Seaside Inn'),
         { text: 'Bill To:', x: 50, y: 122, size: 8 },
@@ -91,7 +81,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
   it.each(['Order No.: 4711-2231', 'Booking ID: 4711-2231'])(
     'reads the only identifier printed, an order or a booking ("%s"), as the number',
     async (line) => {
-      const fields = await extract([
+      const fields = await rankedInvoiceFields([
         ...sellerBlock('Harbour Consulting Ltd'),
         { text: 'Ivy Logistics Ltd', x: 50, y: 135 },
         ...buyerAddress(),
@@ -102,7 +92,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
   )
 
   it('leaves the seller empty when no seller name is printed (a logo carries it)', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       { text: 'Harbour Road 4, 12345 Brighton', x: 340, y: 62, size: 8 },
       { text: 'Tel. +44 123 4567890', x: 340, y: 73, size: 8 },
       { text: 'Bill To:', x: 50, y: 122, size: 8 },

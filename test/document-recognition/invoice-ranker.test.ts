@@ -7,16 +7,11 @@ import { normaliseValue } from '../../src-server/document-recognition/extraction
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
 import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
 import { generatedInvoicePdf, generateInvoices } from '../helpers/document-recognition/generated-invoices'
-import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import type { PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 const config = shippedExtractorConfig('invoice-extractor')
 const THRESHOLD = lowConfidenceThreshold(config, 0.8)
-
-async function extract(lines: PrintedLine[]) {
-  const pages = await readPdfText({ bytes: await invoicePdf(lines) })
-  const fields = extractWithInvoiceRanker(config.fields, pages)
-  return Object.fromEntries(fields.map((f) => [f.key, f]))
-}
 
 /** A German invoice's body under a header the test chooses: items, then net, tax and total. */
 const germanBody = (total: { label: string; amount: string }): PrintedLine[] => [
@@ -89,7 +84,7 @@ describe('the invoice ranker', () => {
   }, 120_000)
 
   it('reads the issue date printed on the number line ("Rechnung # RE-2019/123 von 04.05.2019")', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       seller,
       ...buyer,
       { text: 'Kundennummer: 100234', x: 330, y: 135 },
@@ -101,7 +96,7 @@ describe('the invoice ranker', () => {
   })
 
   it('reads a short number and its date after "Nr." and "vom" ("Nr. 17 vom 02.03.2016")', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       seller,
       ...buyer,
       { text: 'Rechnung Nr. 17 vom 02.03.2016', x: 50, y: 220, size: 13 },
@@ -112,7 +107,7 @@ describe('the invoice ranker', () => {
   })
 
   it('reads the issue date printed alone in the header after the town', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       seller,
       ...buyer,
       { text: 'Hamburg, 12.03.2019', x: 400, y: 100 },
@@ -130,7 +125,7 @@ describe('the invoice ranker', () => {
   it.each(['Gesamtbetrag', 'Bruttobetrag', 'Rechnungsbetrag'])(
     'takes the total labelled %s, not a line amount, the tax or the net',
     async (label) => {
-      const fields = await extract([
+      const fields = await rankedInvoiceFields([
         seller,
         ...buyer,
         { text: 'Rechnungsnummer: RE-2019/12', x: 330, y: 250 },
@@ -144,7 +139,7 @@ describe('the invoice ranker', () => {
   )
 
   it('takes the French total labelled "Total TTC" over the net "Total HT"', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       { text: 'Lumière Design SARL', x: 50, y: 40, size: 16 },
       { text: 'Facture n° F2019-0042', x: 50, y: 220, size: 13 },
       { text: 'Date : 04/05/2019', x: 330, y: 250 },
@@ -158,7 +153,7 @@ describe('the invoice ranker', () => {
   it.each(['RE-20190405/123', '12345678-0004'])(
     'keeps the identifier %s whole through "/" and "-"',
     async (number) => {
-      const fields = await extract([
+      const fields = await rankedInvoiceFields([
         seller,
         ...buyer,
         { text: 'Kunden-Nr.:', x: 330, y: 235 },
@@ -174,7 +169,7 @@ describe('the invoice ranker', () => {
   )
 
   it('does not take the customer number printed beside the invoice number', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       seller,
       ...buyer,
       { text: 'Customer No.', x: 330, y: 235 },
@@ -212,7 +207,7 @@ describe('the invoice ranker', () => {
       { text: 'Gesamtbetrag', x: 330, y: 410 },
       { text: '-119,00', x: 480, y: 410 },
     ]
-    const fields = await extract(lines)
+    const fields = await rankedInvoiceFields(lines)
     expect(fields.invoice_number?.value).toBe('G-2019-7')
     expect(fields.total_amount?.value).toBe(-119)
     expect(fields.tax_amount?.value).toBe(-19)
@@ -221,7 +216,7 @@ describe('the invoice ranker', () => {
   })
 
   it('takes the invoice total, not what is left to pay after a prepayment', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       seller,
       ...buyer,
       { text: 'Rechnungsnummer: RE-2019/88', x: 330, y: 250 },
@@ -236,7 +231,7 @@ describe('the invoice ranker', () => {
   })
 
   it('reads a number whose marker is printed onto it ("Facture n°562044387 du 02 juillet 2015")', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       { text: 'Lumière Design SARL', x: 50, y: 40, size: 16 },
       { text: 'Facture n°562044387 du 02 juillet 2015', x: 50, y: 220, size: 13 },
       ...frenchBody,
@@ -246,7 +241,7 @@ describe('the invoice ranker', () => {
   })
 
   it('takes the total of an invoice without tax as its net as well', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       seller,
       ...buyer,
       { text: 'Rechnungsnummer: RE-2019/31', x: 330, y: 250 },
@@ -267,7 +262,7 @@ describe('the invoice ranker', () => {
   })
 
   it('names the seller a logo hides in the header by the account holder and the web address, never by the address itself', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       ...buyer,
       { text: 'Rechnungsnummer: RE-2019/7', x: 330, y: 250 },
       { text: 'Datum: 04.05.2019', x: 330, y: 265 },
@@ -281,7 +276,7 @@ describe('the invoice ranker', () => {
   })
 
   it('flags for review a total no label and no sum supports', async () => {
-    const fields = await extract([
+    const fields = await rankedInvoiceFields([
       seller,
       { text: 'Rechnungsnummer: RE-2019/5', x: 330, y: 250 },
       { text: 'Datum: 04.05.2019', x: 330, y: 265 },

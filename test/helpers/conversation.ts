@@ -197,6 +197,10 @@ export async function count(server: TestServer, text: string, ...params: unknown
   return Number((await storedRow<{ n: unknown }>(server, text, ...params))?.n ?? 0)
 }
 
+/** How many messages of `role` the session has stored. */
+export const storedMessageCount = (server: TestServer, sessionId: string, role: string): Promise<number> =>
+  count(server, 'SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = ?', sessionId, role)
+
 /** A JSON column as stored: text on SQLite, already parsed from jsonb on PostgreSQL. */
 export const storedJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value)
 

@@ -103,31 +103,23 @@ interface LearnedValue {
   learnedFromRunId: string | null
 }
 
-/** An accepted learned value confirms its hint: one more document it was right on. */
-export async function confirmLearned(
-  tx: EngineDb,
-  run: AgentRunRow,
-  field: LearnedValue,
-  pages: PageText[],
-): Promise<void> {
-  const hint = await proposingHint(tx, run, field, pages)
-  if (hint) await repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations + 1 })
-}
-
 /**
- * A learned value the reviewer typed over counts against its hint: one confirmation less, and a hint left with
- * none is forgotten, so the general rules read the field again.
+ * The reviewer's verdict on a learned value moves its hint. Accepted, it confirms the hint: one more document it
+ * was right on. Typed over, it counts against it: one confirmation less, and a hint left with none is forgotten, so
+ * the general rules read the field again.
  */
-export async function weakenLearned(
+export async function judgeLearned(
   tx: EngineDb,
   run: AgentRunRow,
   field: LearnedValue,
   pages: PageText[],
+  verdict: 'accepted' | 'typed_over',
 ): Promise<void> {
   const hint = await proposingHint(tx, run, field, pages)
   if (!hint) return
-  if (hint.confirmations <= 1) await repo.deleteLearnedHint(tx, hint.id)
-  else await repo.updateLearnedHint(tx, hint.id, { confirmations: hint.confirmations - 1 })
+  const confirmations = hint.confirmations + (verdict === 'accepted' ? 1 : -1)
+  if (confirmations > 0) await repo.updateLearnedHint(tx, hint.id, { confirmations })
+  else await repo.deleteLearnedHint(tx, hint.id)
 }
 
 const overlaps = (a: Bbox, b: Bbox) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]

@@ -2,9 +2,8 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settledRun, upload } from '../../../test/helpers/document-recognition/api'
 import { invoicePdf } from '../../../test/helpers/document-recognition/invoice-documents'
+import { storedRows } from '../../../test/helpers/document-recognition/stored-rows'
 import { startTestServer, type TestServer } from '../../../test/helpers/server'
-import { engineTables } from '../../platform/db'
-import { agentRun } from './runs.tables'
 
 let server: TestServer
 let admin: Record<string, string>
@@ -46,11 +45,9 @@ async function agentWithStoredConfig(name: string, change: (config: Record<strin
   return agentId as string
 }
 
-const tables = engineTables({ agentRun })
 /** The agent's stored runs, on the server's engine. */
 const runRows = (agentId: string) => {
-  const db = server.app.ctx.database.reader
-  const { agentRun } = tables(db)
+  const { db, agentRun } = storedRows(server)
   return db.select().from(agentRun).where(eq(agentRun.runtimeAgentId, agentId))
 }
 

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type SQL, sql } from 'drizzle-orm'
+import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type PostgresCluster, postgresUnavailable, startPostgres } from '../../../test/helpers/postgres'
 import { findAppRoot } from '../config'
 import { openDatabase } from './client'
-import { type Database, type EngineDb, openPostgresEngine, runSql, sqliteEngine } from './engine'
+import { type Database, type EngineDb, openPostgresEngine, runSql, sqliteEngine, tablesIn } from './engine'
 
 /** A two-row table of counters, made on either engine with the raw-SQL helper. */
 async function makeCounters(database: Database) {
@@ -139,3 +140,12 @@ function signal() {
   })
   return { promise, resolve }
 }
+
+describe('tablesIn', () => {
+  it("takes a tables module's tables and leaves its constants out", () => {
+    const module = { note: sqliteTable('note', { id: text('id') }), NOTE_KINDS: ['short', 'long'] as const }
+    const tables = tablesIn(module)
+    expect(Object.keys(tables)).toEqual(['note'])
+    expect(tables.note).toBe(module.note)
+  })
+})

@@ -4,7 +4,7 @@ import {
   type BaseSQLiteDatabase,
   type SQLiteColumn,
   SQLiteSyncDialect,
-  type SQLiteTable,
+  SQLiteTable,
 } from 'drizzle-orm/sqlite-core'
 import { type Db, openReader } from './client'
 import { appliedMigrationCount } from './migrate'
@@ -179,6 +179,19 @@ export function engineTables<T extends Record<string, SQLiteTable>>(tables: T): 
     }),
   ) as unknown as T
   return (db) => (isPostgres(db) ? twins : tables)
+}
+
+/** The tables among a module's exports. */
+type TablesIn<M> = { [K in keyof M as M[K] extends SQLiteTable ? K : never]: M[K] }
+
+/**
+ * The tables a `*.tables.ts` module exports (imported whole), leaving out its constants and types: for
+ * `engineTables`, so a domain's tables are not listed again beside their import.
+ */
+export function tablesIn<M extends Record<string, unknown>>(module: M): TablesIn<M> {
+  return Object.fromEntries(
+    Object.entries(module).filter(([, value]) => is(value, SQLiteTable)),
+  ) as TablesIn<M>
 }
 
 const sqliteDialect = new SQLiteSyncDialect()

@@ -23,6 +23,7 @@ export {
   postgresEngine,
   runSql,
   sqliteEngine,
+  tablesIn,
 } from './engine'
 export { type CommitGroup, createCommitGroup } from './group-commit'
 export {
