@@ -44,6 +44,7 @@ const postgresTests = [
   'src-server/auth/avatar.test.ts',
   'src-server/auth/caller-cache.test.ts',
   'src-server/auth/desktop-token.test.ts',
+  'src-server/auth/instances.test.ts',
   'src-server/auth/password-change.test.ts',
   'src-server/auth/revocation.test.ts',
   'src-server/auth/sign-in-limits.test.ts',

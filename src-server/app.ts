@@ -188,6 +188,7 @@ async function buildApp(
 
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
   const auth = createAuthService(database, {
+    events,
     registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),
     passwordCost: options.passwordCost,
   })

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache'
 import { recordAdminAction } from '../admin-audit'
 import type { Database } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
+import type { BusEvent, EventBus } from '../platform/events'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { type AuthUser, permissionsOf, type Role } from '../platform/identity'
 import { AuthErrors } from './auth.errors'
@@ -81,7 +82,33 @@ const REGISTRATION_ACCEPTED = {
     'If this username was free, the account now exists: sign in with it. If sign-in fails, choose another name.',
 }
 
+/**
+ * Why a revocation happened, as the event names it (a code, never content): the reason a connection it ends is
+ * given, on every instance.
+ */
+const GONE_REASONS = {
+  signed_out: 'You signed out.',
+  token_deleted: 'The token was deleted.',
+  disabled: 'Your account was disabled.',
+  password_reset: 'Your password was reset: sign in again.',
+  password_changed: 'Your password was changed: sign in again.',
+  desktop_restarted: 'The desktop app started again with a new token.',
+} as const
+type GoneReason = keyof typeof GONE_REASONS
+/** Why a connection ends whose revocation was not heard (the bus lost events): only the database says what changed. */
+const RECHECKED_AFTER_LOSS = 'You are signed out.'
+
+/**
+ * The bus event of a revocation: the user, the token when only one of theirs went, and the reason's code. Ids only:
+ * never a token or its hash.
+ */
+const REVOKED = 'auth.revoked'
+/** The bus event of a profile change (the avatar): every instance reads the profile again. */
+const PROFILE_CHANGED = 'auth.profile_changed'
+
 export interface AuthOptions {
+  /** The server's event bus: a revocation made here reaches every instance's callers and connections. */
+  events: EventBus
   /** Whether anyone may register (a setting of the settings domain). */
   registrationOpen: () => Promise<boolean>
   /** Tests only: a cheaper scrypt cost than `PASSWORD_COST` (each hash names its cost, so verifying needs no setting). */
@@ -97,9 +124,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
   const hashPassword = (password: string) => hashWithCost(password, options.passwordCost)
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
-   * computed only on a miss). Exact because this process is the only writer (the data directory lock): every
-   * change that ends or alters a caller (logout, token deletion, role change, disabling, password reset) drops
-   * the entries it concerns before the next request. Keyed by the raw token rather than its hash: the process
+   * computed only on a miss). Every change that ends or alters a caller (logout, token deletion, role change,
+   * disabling, password reset) is published on the event bus (`revoke`), and every instance, this one before the
+   * change is answered, drops the entries it concerns; an instance that may have missed such an event (its
+   * listener reconnected) drops them all. Keyed by the raw token rather than its hash: the process
    * holds every raw token anyway while it reads a request's header, a map in its memory is no easier to reach
    * than that header, and neither is ever written to disk or a log; the database keeps only the hash. Only
    * tokens that resolved to a caller are kept, so unknown tokens sent by anyone do not fill it.
@@ -127,17 +155,40 @@ export function createAuthService(database: Database, options: AuthOptions) {
     }
   }
   /**
-   * After a change to a user (or to one of their tokens) is stored: their cached callers go, and their open
-   * connections are checked against what is now stored (ended with 401 or 403 where access is gone) before the
-   * change is answered.
+   * A revocation, on this instance: the user's cached callers (or the one token's) go, with the profile when the
+   * user changed, and their open connections are checked against what is now stored (ended with 401 or 403
+   * where access is gone).
    */
-  const revoke = (userId: string, goneReason: string, tokenId?: string) => {
+  const applyRevocation = (userId: string, reason: GoneReason, tokenId: string | null) => {
     revocations++
     for (const [token, cached] of callers)
-      if (cached.user.id === userId && (tokenId === undefined || cached.user.tokenId === tokenId))
+      if (cached.user.id === userId && (tokenId === null || cached.user.tokenId === tokenId))
         callers.delete(token)
-    return connections.recheck(userId, goneReason, tokenId)
+    if (tokenId === null) profiles.delete(userId)
+    return connections.recheck(userId, GONE_REASONS[reason], tokenId ?? undefined)
   }
+  /**
+   * After a change to a user (or to one of their tokens) is stored: every instance applies it, this one before
+   * the change is answered (the bus serves its own subscribers first), the others as its event reaches them.
+   */
+  const revoke = (userId: string, reason: GoneReason, tokenId: string | null = null) =>
+    options.events.publish({ kind: REVOKED, user_id: userId, token_id: tokenId, reason })
+  options.events.subscribe({
+    event: (event: BusEvent) => {
+      if (typeof event.user_id !== 'string') return
+      if (event.kind === PROFILE_CHANGED) profiles.delete(event.user_id)
+      if (event.kind !== REVOKED || !Object.hasOwn(GONE_REASONS, String(event.reason))) return
+      const tokenId = typeof event.token_id === 'string' ? event.token_id : null
+      return applyRevocation(event.user_id, event.reason as GoneReason, tokenId)
+    },
+    // Events may have been lost: nothing remembered can be trusted, and every connection is checked again.
+    resync: () => {
+      revocations++
+      callers.clear()
+      profiles.clear()
+      return connections.recheckAll(RECHECKED_AFTER_LOSS)
+    },
+  })
   /** Set by `bootstrap`, which makes the account: never replaced. */
   let platformId: string | null = null
   const loginLimits = new LoginLimits(new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting))
@@ -297,6 +348,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
       const avatarUrl = body.avatar_url === null ? null : await checkAvatarUrl(body.avatar_url)
       const row = await database.transact((tx) => repo.updateUser(tx, userId, { avatarUrl }))
       if (!row) throw CommonErrors.UNAUTHORIZED()
+      await options.events.publish({ kind: PROFILE_CHANGED, user_id: userId })
       const profile = presentUser(row)
       remember(profile)
       return profile
@@ -326,8 +378,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
         return row
       })
       // Every cached caller of the user goes (the one in use comes back without the flag); the others' sockets end.
-      profiles.delete(caller.id)
-      await revoke(caller.id, 'Your password was changed: sign in again.')
+      await revoke(caller.id, 'password_changed')
       const profile = presentUser(updated)
       remember(profile)
       return profile
@@ -342,7 +393,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
 
     async logout(user: AuthUser) {
       await database.transact((tx) => repo.deleteToken(tx, user.tokenId, user.id))
-      await revoke(user.id, 'You signed out.', user.tokenId)
+      await revoke(user.id, 'signed_out', user.tokenId)
     },
 
     /**
@@ -370,7 +421,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
     async deleteApiToken(userId: string, tokenId: string) {
       if (!(await database.transact((tx) => repo.deleteToken(tx, tokenId, userId))))
         throw AuthErrors.TOKEN_NOT_FOUND()
-      await revoke(userId, 'The token was deleted.', tokenId)
+      await revoke(userId, 'token_deleted', tokenId)
     },
 
     async listUsers(query: PageQuery) {
@@ -433,11 +484,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
         return after
       })
       // Roles, disabling and password all change what this user's tokens may do (or whether they work).
-      profiles.delete(userId)
-      await revoke(
-        userId,
-        input.disabled ? 'Your account was disabled.' : 'Your password was reset: sign in again.',
-      )
+      await revoke(userId, input.disabled ? 'disabled' : 'password_reset')
       return changed
     },
 
@@ -476,8 +523,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
       const admin = await repo.findUserByUsername(reader, 'admin')
       if (!admin) throw new Error('The admin user does not exist yet.')
       const replaced = await database.transact((tx) => repo.deleteTokensOfKind(tx, admin.id, 'desktop'))
-      for (const tokenId of replaced)
-        await revoke(admin.id, 'The desktop app started again with a new token.', tokenId)
+      for (const tokenId of replaced) await revoke(admin.id, 'desktop_restarted', tokenId)
       return (await issueToken(admin.id, 'desktop', 'desktop window')).token
     },
 

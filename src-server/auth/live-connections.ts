@@ -106,4 +106,10 @@ export class LiveConnections {
     )
     await Promise.all(concerned.map((entry) => entry.recheck(goneReason)))
   }
+
+  /** Checks every connection against the database: revocations may have happened unheard (the bus lost events). */
+  async recheckAll(goneReason: string): Promise<void> {
+    const all = [...this.byUser.values()].flatMap((entries) => [...entries])
+    await Promise.all(all.map((entry) => entry.recheck(goneReason)))
+  }
 }

@@ -1,0 +1,216 @@
+/**
+ * Revocation across two instances on one PostgreSQL database, attacked as a revoked caller would: they keep using
+ * instance B, whose caller cache and open connections knew them, after an admin (or they themselves) revoked them
+ * through instance A. Every instance must apply the revocation; on SQLite (one process) there is nothing to run.
+ */
+import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import sharp from 'sharp'
+import { afterEach, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import {
+  connect,
+  count,
+  openEventStream,
+  request,
+  type TestSocket,
+  tokenOf,
+} from '../../test/helpers/conversation'
+import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
+import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { LISTENER_NAME } from '../platform/events'
+
+/** Long enough for a loaded machine; the tests wait for the effect, never for a time. */
+const DEADLINE_MS = 15_000
+const within = { timeout: DEADLINE_MS, interval: 50 }
+
+const opened: { servers: TestServer[]; sockets: TestSocket[]; streams: { close(): void }[] } = {
+  servers: [],
+  sockets: [],
+  streams: [],
+}
+afterEach(async () => {
+  for (const socket of opened.sockets.splice(0)) socket.ws.terminate()
+  for (const stream of opened.streams.splice(0)) stream.close()
+  for (const server of opened.servers.splice(0)) await server.close()
+})
+
+/** Instances A and B on one fresh PostgreSQL database, each with its own data directory, listening on loopback. */
+async function twoInstances() {
+  const url = await freshPostgresUrl()
+  const start = async () => {
+    const server = await startTestServer({ databaseUrl: url })
+    opened.servers.push(server)
+    return { server, base: await server.listen() }
+  }
+  const a = await start()
+  const b = await start()
+  return { a, b }
+}
+
+async function socket(base: string, path: string, headers: Record<string, string>) {
+  const opened_ = await connect(base, path, tokenOf(headers))
+  opened.sockets.push(opened_)
+  return opened_
+}
+
+async function feed(base: string, path: string, headers: Record<string, string>) {
+  const stream = await openEventStream(base, path, headers)
+  opened.streams.push(stream)
+  expect(stream.status).toBe(200)
+  return stream
+}
+
+const statusOf = async (base: string, headers: Record<string, string>, path = '/api/auth/me') =>
+  (await request(base, headers, 'GET', path)).status
+
+async function userIdOf(server: TestServer, username: string): Promise<string> {
+  const [row] = await server.rows<{ id: string }>(sql`SELECT id FROM "user" WHERE username = ${username}`)
+  return row?.id as string
+}
+
+/** An admin's change to a user, sent to instance A and answered there. */
+async function changeOnA(a: { server: TestServer; base: string }, username: string, change: object) {
+  const answer = await request(
+    a.base,
+    await a.server.adminHeaders(),
+    'PATCH',
+    `/api/admin/users/${await userIdOf(a.server, username)}`,
+    change,
+  )
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+}
+
+const closedBy = async (held: TestSocket) => {
+  await expect.poll(() => held.ws.readyState, within).toBe(WebSocket.CLOSED)
+  return held.closed
+}
+
+describe.skipIf(TEST_ENGINE !== 'postgres')(
+  'revocation across two instances on one PostgreSQL database (the postgres project only)',
+  () => {
+    it('refuses on B a user disabled through A, and ends their socket and feed on B: nothing they send is stored', async () => {
+      const { a, b } = await twoInstances()
+      const ann = await a.server.headersFor('ann')
+      const olga = await a.server.headersFor('olga', ['operator', 'reviewer'])
+      // Olga works on B: her token is remembered there, her operator socket and run feed are held there.
+      expect(await statusOf(b.base, olga)).toBe(200)
+      expect(await statusOf(b.base, olga, '/mcp-servers')).toBe(200)
+      const sessionId = randomUUID()
+      const annSocket = await socket(a.base, `/ws/${sessionId}?create=true`, ann)
+      await annSocket.next((message) => message.type === 'history', DEADLINE_MS)
+      const session = await socket(b.base, `/ws/${sessionId}`, olga)
+      await session.next((message) => message.type === 'history', DEADLINE_MS)
+      const runs = await feed(b.base, '/document-recognition/runs/events', olga)
+
+      await changeOnA(a, 'olga', { disabled: true })
+
+      await expect.poll(() => statusOf(b.base, olga), within).toBe(401)
+      expect(await statusOf(b.base, olga, '/mcp-servers')).toBe(401)
+      session.send({ event: 'agent_takeover', content: 'taking over from B' })
+      session.send({ event: 'agent_message', content: 'still here on B' })
+      expect(await closedBy(session)).toEqual({ code: 4401, reason: 'Your account was disabled.' })
+      await runs.ended
+      expect(runs.events.at(-1)).toEqual({
+        type: 'error',
+        code: 'UNAUTHORIZED',
+        content: 'Your account was disabled.',
+      })
+      expect(
+        await count(
+          b.server,
+          "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role IN ('agent', 'system')",
+          sessionId,
+        ),
+      ).toBe(0)
+      expect(
+        await count(
+          b.server,
+          "SELECT count(*) n FROM chat_session WHERE id = ? AND state = 'AI_ACTIVE'",
+          sessionId,
+        ),
+      ).toBe(1)
+    })
+
+    it('ends on B what a sign-out and a token deletion through A ended, and only that', async () => {
+      const { a, b } = await twoInstances()
+      const ann = await a.server.headersFor('ann')
+      const created = await request(a.base, ann, 'POST', '/api/auth/tokens', { name: 'script' })
+      expect(created.status).toBe(201)
+      const script = { authorization: `Bearer ${created.body.token}` }
+      expect(await statusOf(b.base, ann)).toBe(200)
+      expect(await statusOf(b.base, script)).toBe(200)
+      const sessionId = randomUUID()
+      const signedIn = await socket(b.base, `/ws/${sessionId}?create=true`, ann)
+      await signedIn.next((message) => message.type === 'history', DEADLINE_MS)
+      const viaScript = await socket(b.base, `/ws/${sessionId}`, script)
+      await viaScript.next((message) => message.type === 'history', DEADLINE_MS)
+
+      expect((await request(a.base, ann, 'POST', '/api/auth/logout')).status).toBe(204)
+      await expect.poll(() => statusOf(b.base, ann), within).toBe(401)
+      expect(await closedBy(signedIn)).toEqual({ code: 4401, reason: 'You signed out.' })
+      // The API token is another token: it still works on B, and so does its socket.
+      expect(await statusOf(b.base, script)).toBe(200)
+      viaScript.send({ event: 'user_message', content: 'still signed in by script' })
+      await viaScript.next((message) => message.type === 'message', DEADLINE_MS)
+
+      const deleted = await request(a.base, script, 'DELETE', `/api/auth/tokens/${created.body.id}`)
+      expect(deleted.status).toBe(204)
+      await expect.poll(() => statusOf(b.base, script), within).toBe(401)
+      expect(await closedBy(viaScript)).toEqual({ code: 4401, reason: 'The token was deleted.' })
+      expect(
+        await count(
+          b.server,
+          "SELECT count(*) n FROM chat_message WHERE session_id = ? AND role = 'user'",
+          sessionId,
+        ),
+      ).toBe(1)
+    })
+
+    it('applies on B a profile change, a role change and a password reset made through A', async () => {
+      const { a, b } = await twoInstances()
+      const olga = await a.server.headersFor('olga', ['operator'])
+      expect(await statusOf(b.base, olga, '/mcp-servers')).toBe(200)
+      const avatarOnB = async () => (await request(b.base, olga, 'GET', '/api/auth/me')).body.avatar_url
+      expect(await avatarOnB()).toBeNull()
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c85a28' } })
+        .png()
+        .toBuffer()
+      const avatar = { avatar_url: `data:image/png;base64,${png.toString('base64')}` }
+      expect((await request(a.base, olga, 'PATCH', '/api/auth/me', avatar)).status).toBe(200)
+      await expect.poll(avatarOnB, within).not.toBeNull()
+      const operatorFeed = await socket(b.base, '/ws-operator', olga)
+      await operatorFeed.next((message) => message.type === 'ready', DEADLINE_MS)
+
+      await changeOnA(a, 'olga', { roles: ['user'] })
+      await expect.poll(() => statusOf(b.base, olga, '/mcp-servers'), within).toBe(403)
+      expect((await closedBy(operatorFeed)).code).toBe(4403)
+      // Her profile on B shows the roles she has now, not the ones B remembered.
+      expect((await request(b.base, olga, 'GET', '/api/auth/me')).body.roles).toEqual(['user'])
+
+      await changeOnA(a, 'olga', { password: 'a temporary password' })
+      await expect.poll(() => statusOf(b.base, olga), within).toBe(401)
+    })
+
+    it('forgets every remembered caller once its listening connection is back (events may have been lost)', async () => {
+      const { a, b } = await twoInstances()
+      const ann = await a.server.headersFor('ann')
+      expect(await statusOf(b.base, ann)).toBe(200)
+      const sessionId = randomUUID()
+      const held = await socket(b.base, `/ws/${sessionId}?create=true`, ann)
+      await held.next((message) => message.type === 'history', DEADLINE_MS)
+      // Ann's tokens go without any event (as if it was published while B was not listening), then B's listener drops.
+      await a.server.write(
+        sql`DELETE FROM auth_token WHERE user_id = (SELECT id FROM "user" WHERE username = 'ann')`,
+      )
+      expect(await statusOf(b.base, ann)).toBe(200)
+      const cut = await b.server.rows<{ done: boolean }>(
+        sql`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+          WHERE application_name = ${LISTENER_NAME} AND datname = current_database()`,
+      )
+      expect(cut).toEqual([{ done: true }, { done: true }])
+      await expect.poll(() => statusOf(b.base, ann), within).toBe(401)
+      expect((await closedBy(held)).code).toBe(4401)
+    })
+  },
+)
