@@ -18,7 +18,8 @@ import { HashQueue } from './hash-queue'
 import { type HeldConnection, type HoldOptions, LiveConnections } from './live-connections'
 import { LoginLimits } from './login-limits'
 import { hashPassword as hashWithCost, type ScryptCost, verifyPassword } from './password'
-import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
+import { inMemoryCounters } from './rate-limit'
+import { storedCounters } from './stored-rate-limit'
 import { hashToken, newToken } from './tokens'
 
 const DAY_MS = 24 * 3600 * 1000
@@ -191,14 +192,19 @@ export function createAuthService(database: Database, options: AuthOptions) {
   })
   /** Set by `bootstrap`, which makes the account: never replaced. */
   let platformId: string | null = null
-  const loginLimits = new LoginLimits(new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting))
-  // Every registration counts here, not only failed ones: it limits attempts per address per minute.
-  const registrationsByAddress = new FailureLimiter(
-    REGISTRATIONS_PER_ADDRESS,
-    60_000,
-    MAX_TRACKED_KEYS,
-    'skip-new',
+  // One process counts in memory; the instances of a team server count together in the database.
+  const counters = database.engine === 'postgres' ? storedCounters(database) : inMemoryCounters
+  const loginLimits = new LoginLimits(
+    new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting),
+    counters,
   )
+  // Every registration counts here, not only failed ones: it limits attempts per address per minute.
+  const registrationsByAddress = counters({
+    name: 'registration address',
+    maxFailures: REGISTRATIONS_PER_ADDRESS,
+    windowMs: 60_000,
+    whenFull: 'skip-new',
+  })
   const registrationHashing = new HashQueue(REGISTRATION_HASHING.concurrency, REGISTRATION_HASHING.maxWaiting)
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'))
@@ -295,9 +301,9 @@ export function createAuthService(database: Database, options: AuthOptions) {
     async register(username: string, password: string, address: string) {
       if (!(await options.registrationOpen())) throw AuthErrors.REGISTRATION_CLOSED()
       const client = clientKey(address)
-      const wait = registrationsByAddress.retryAfter(client)
+      const wait = await registrationsByAddress.reserve(client)
       if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
-      registrationsByAddress.recordFailure(client)
+      await registrationsByAddress.settle(client, true)
       const hashing = registrationHashing.tryRun(() => hashPassword(password))
       if (!hashing) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: 1 })
       const passwordHash = await hashing

@@ -1,7 +1,9 @@
 /**
- * Revocation across two instances on one PostgreSQL database, attacked as a revoked caller would: they keep using
+ * Revocation and the sign-in limits across two instances on one PostgreSQL database, attacked as a revoked caller would: they keep using
  * instance B, whose caller cache and open connections knew them, after an admin (or they themselves) revoked them
- * through instance A. Every instance must apply the revocation; on SQLite (one process) there is nothing to run.
+ * through instance A; and as a password guesser would, spreading guesses over the instances to multiply the limits.
+ * Every instance must apply the revocation and count the guesses together; on SQLite (one process) there is
+ * nothing to run.
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
@@ -17,8 +19,11 @@ import {
   tokenOf,
 } from '../../test/helpers/conversation'
 import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { postFrom } from '../../test/helpers/http-from'
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test/helpers/server'
 import { LISTENER_NAME } from '../platform/events'
+import { REGISTRATIONS_PER_ADDRESS } from './auth.service'
+import { FAILURES_PER_ADDRESS, FAILURES_PER_USER_AT_ADDRESS } from './login-limits'
 
 /** Long enough for a loaded machine; the tests wait for the effect, never for a time. */
 const DEADLINE_MS = 15_000
@@ -211,6 +216,87 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
       expect(cut).toEqual([{ done: true }, { done: true }])
       await expect.poll(() => statusOf(b.base, ann), within).toBe(401)
       expect((await closedBy(held)).code).toBe(4401)
+    })
+  },
+)
+
+/** Each 127.0.0.x a distinct client, as hosts on a LAN; attempts alternate between the instances, all at once. */
+function spread(
+  bases: string[],
+  attempts: number,
+  send: (base: string, i: number) => Promise<{ status: number }>,
+) {
+  return Promise.all(Array.from({ length: attempts }, (_, i) => send(bases[i % bases.length] as string, i)))
+}
+
+const login = (base: string, from: string, username: string, password: string) =>
+  postFrom(base, from, '/api/auth/login', { username, password })
+
+const countOf = (answers: { status: number }[], status: number) =>
+  answers.filter((answer) => answer.status === status).length
+
+async function sessionsOf(server: TestServer, username: string): Promise<number> {
+  return count(
+    server,
+    `SELECT count(*) n FROM auth_token t JOIN "user" u ON u.id = t.user_id WHERE u.username = ? AND t.kind = 'session'`,
+    username,
+  )
+}
+
+describe.skipIf(TEST_ENGINE !== 'postgres')(
+  'sign-in limits across two instances on one PostgreSQL database (the postgres project only)',
+  () => {
+    it("counts one address's wrong passwords for a user through A and B together, then refuses the right one on both", async () => {
+      const { a, b } = await twoInstances()
+      await a.server.headersFor('lee')
+      const before = await sessionsOf(a.server, 'lee')
+      // Fewer than the limit per instance, more than it in total.
+      const attempts = 2 * FAILURES_PER_USER_AT_ADDRESS - 2
+      const answers = await spread([a.base, b.base], attempts, (base) =>
+        login(base, '127.0.0.41', 'lee', 'wrong-password'),
+      )
+      expect(countOf(answers, 401)).toBeLessThanOrEqual(FAILURES_PER_USER_AT_ADDRESS)
+      expect(countOf(answers, 429)).toBe(attempts - countOf(answers, 401))
+
+      for (const base of [a.base, b.base]) {
+        const right = await login(base, '127.0.0.41', 'lee', 'password-lee')
+        expect(right.status).toBe(429)
+        expect(right.body.error?.code).toBe('RATE_LIMITED')
+      }
+      expect(await sessionsOf(a.server, 'lee')).toBe(before)
+      // Another address is not affected.
+      expect((await login(b.base, '127.0.0.42', 'lee', 'password-lee')).status).toBe(200)
+      expect(await sessionsOf(a.server, 'lee')).toBe(before + 1)
+    })
+
+    it("caps one address's failures across usernames through A and B together", async () => {
+      const { a, b } = await twoInstances()
+      const attempts = 2 * FAILURES_PER_ADDRESS - 10
+      const answers = await spread([a.base, b.base], attempts, (base, i) =>
+        login(base, '127.0.0.45', `nobody-${i}`, 'wrong-password'),
+      )
+      expect(countOf(answers, 401)).toBeLessThanOrEqual(FAILURES_PER_ADDRESS)
+      expect(countOf(answers, 429)).toBe(attempts - countOf(answers, 401))
+      for (const base of [a.base, b.base])
+        expect((await login(base, '127.0.0.45', 'admin', ADMIN_PASSWORD)).status).toBe(429)
+      expect(await sessionsOf(a.server, 'admin')).toBe(0)
+      expect((await login(a.base, '127.0.0.46', 'admin', ADMIN_PASSWORD)).status).toBe(200)
+    })
+
+    it('counts registrations from one address through A and B together', async () => {
+      const { a, b } = await twoInstances()
+      const attempts = 4 * REGISTRATIONS_PER_ADDRESS
+      const answers = await spread([a.base, b.base], attempts, (base, i) =>
+        postFrom(base, '127.0.0.41', '/api/auth/register', {
+          username: `flood-${i}`,
+          password: 'a long password',
+        }),
+      )
+      expect(countOf(answers, 202)).toBeLessThanOrEqual(REGISTRATIONS_PER_ADDRESS)
+      expect(countOf(answers, 429)).toBe(attempts - countOf(answers, 202))
+      expect(await count(a.server, 'SELECT count(*) n FROM "user" WHERE username LIKE \'flood-%\'')).toBe(
+        countOf(answers, 202),
+      )
     })
   },
 )
