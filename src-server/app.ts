@@ -102,6 +102,8 @@ export interface CreateServerOptions extends ServerOptions {
   compileValidatorsAtStart?: boolean
   /** Tests only: a cheaper scrypt cost for tests that are not about hashing (the default is `PASSWORD_COST`). */
   passwordCost?: ScryptCost
+  /** Tests only: how long a cached caller is trusted on PostgreSQL before it is read again (default a minute). */
+  callerRecheckMs?: number
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -191,6 +193,7 @@ async function buildApp(
     events,
     registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),
     passwordCost: options.passwordCost,
+    callerRecheckMs: options.callerRecheckMs,
   })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,

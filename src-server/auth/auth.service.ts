@@ -62,10 +62,19 @@ const CACHED_CALLERS = 10_000
 /** The last-use stamp is written at most this often per token: reads stay cheap. */
 const TOUCH_INTERVAL_MS = 60_000
 
+/**
+ * On PostgreSQL, how long a cached caller is trusted before it is read again. Revocations reach every instance as
+ * events; this bounds what a lost one (a `NOTIFY` that failed after its change committed, an instance that died
+ * in between) can leave working. SQLite's one process hears every revocation, so there it is never read again.
+ */
+const CALLER_RECHECK_MS = 60_000
+
 interface CachedCaller {
   user: AuthUser
   expiresAt: number | null
   touchedAt: number
+  /** When this entry is read from the database again. */
+  recheckAt: number
 }
 
 /** Registrations one address may attempt per minute. */
@@ -114,6 +123,8 @@ export interface AuthOptions {
   registrationOpen: () => Promise<boolean>
   /** Tests only: a cheaper scrypt cost than `PASSWORD_COST` (each hash names its cost, so verifying needs no setting). */
   passwordCost?: ScryptCost
+  /** Tests only: how long a cached caller is trusted on PostgreSQL (`CALLER_RECHECK_MS`). */
+  callerRecheckMs?: number
 }
 
 /**
@@ -122,6 +133,8 @@ export interface AuthOptions {
  */
 export function createAuthService(database: Database, options: AuthOptions) {
   const { reader } = database
+  const recheckMs =
+    database.engine === 'postgres' ? (options.callerRecheckMs ?? CALLER_RECHECK_MS) : Number.POSITIVE_INFINITY
   const hashPassword = (password: string) => hashWithCost(password, options.passwordCost)
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
@@ -236,6 +249,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
       callers.delete(token)
       return null
     }
+    if (now >= cached.recheckAt) {
+      callers.delete(token)
+      return undefined
+    }
     // Most recently used last: the map's first entries are the ones to drop when full.
     callers.delete(token)
     callers.set(token, cached)
@@ -270,7 +287,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
       mustChangePassword: found.user.mustChangePassword,
     }
     if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
-    callers.set(token, { user, expiresAt, touchedAt })
+    callers.set(token, { user, expiresAt, touchedAt, recheckAt: now + recheckMs })
     remember(presentUser(found.user))
     return user
   }

@@ -41,15 +41,15 @@ afterEach(async () => {
 })
 
 /** Instances A and B on one fresh PostgreSQL database, each with its own data directory, listening on loopback. */
-async function twoInstances() {
+async function twoInstances(onB: { callerRecheckMs?: number } = {}) {
   const url = await freshPostgresUrl()
-  const start = async () => {
-    const server = await startTestServer({ databaseUrl: url })
+  const start = async (options = {}) => {
+    const server = await startTestServer({ databaseUrl: url, ...options })
     opened.servers.push(server)
     return { server, base: await server.listen() }
   }
   const a = await start()
-  const b = await start()
+  const b = await start(onB)
   return { a, b }
 }
 
@@ -216,6 +216,18 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
       expect(cut).toEqual([{ done: true }, { done: true }])
       await expect.poll(() => statusOf(b.base, ann), within).toBe(401)
       expect((await closedBy(held)).code).toBe(4401)
+    })
+
+    it('reads a remembered caller again after a while, so a revocation whose event was lost does not last', async () => {
+      // B trusts what it remembers for a second instead of a minute: the test waits for the effect, not the time.
+      const { a, b } = await twoInstances({ callerRecheckMs: 1_000 })
+      const ann = await a.server.headersFor('ann')
+      expect(await statusOf(b.base, ann)).toBe(200)
+      // Revoked without any event (its NOTIFY failed after the change committed); B's listener stays up.
+      await a.server.write(
+        sql`DELETE FROM auth_token WHERE user_id = (SELECT id FROM "user" WHERE username = 'ann')`,
+      )
+      await expect.poll(() => statusOf(b.base, ann), within).toBe(401)
     })
   },
 )
