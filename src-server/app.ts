@@ -104,6 +104,8 @@ export interface CreateServerOptions extends ServerOptions {
   compileValidatorsAtStart?: boolean
   /** Tests only: a cheaper scrypt cost for tests that are not about hashing (the default is `PASSWORD_COST`). */
   passwordCost?: ScryptCost
+  /** Tests only: how long a cached caller is trusted on PostgreSQL before it is read again (default a minute). */
+  callerRecheckMs?: number
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -194,8 +196,10 @@ async function buildApp(
 
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
   const auth = createAuthService(database, {
+    events,
     registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),
     passwordCost: options.passwordCost,
+    callerRecheckMs: options.callerRecheckMs,
   })
   const bootstrapResult = await auth.bootstrap({
     dataDir: config.dataDir,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, lte, ne, sql } from 'drizzle-orm'
 import {
   type EngineDb,
   engineTables,
@@ -9,12 +9,12 @@ import {
   readPage,
 } from '../platform/db'
 import type { Role } from '../platform/identity'
-import { authToken, type TokenKind, user } from './auth.tables'
+import { authToken, rateLimitWindow, type TokenKind, user } from './auth.tables'
 
 export type UserRow = typeof user.$inferSelect
 export type TokenRow = typeof authToken.$inferSelect
 
-const tables = engineTables({ user, authToken })
+const tables = engineTables({ user, authToken, rateLimitWindow })
 
 export async function findUserById(db: EngineDb, id: string): Promise<UserRow | null> {
   const { user } = tables(db)
@@ -152,4 +152,61 @@ export async function listApiTokens(db: EngineDb, userId: string): Promise<Token
     .from(authToken)
     .where(and(eq(authToken.userId, userId), inArray(authToken.kind, ['api', 'desktop'])))
     .orderBy(asc(authToken.createdAt), asc(authToken.id))
+}
+
+/**
+ * Counts one attempt under `key`: in its running window, or in a new one of `windowMs` from `now` when none runs;
+ * with `max`, only while the running window holds fewer than that. The count after, or null when refused. One
+ * statement (an upsert on the key), so attempts made at once on any instance are counted one after another.
+ */
+export async function countAttempt(
+  db: EngineDb,
+  key: string,
+  { now, windowMs, max }: { now: number; windowMs: number; max: number | null },
+): Promise<number | null> {
+  const { rateLimitWindow: limit } = tables(db)
+  const ended = sql`${limit.windowEndsAt} <= ${now}`
+  const [row] = await db
+    .insert(limit)
+    .values({ key, count: 1, windowEndsAt: now + windowMs })
+    .onConflictDoUpdate({
+      target: limit.key,
+      set: {
+        count: sql`CASE WHEN ${ended} THEN 1 ELSE ${limit.count} + 1 END`,
+        windowEndsAt: sql`CASE WHEN ${ended} THEN ${now + windowMs} ELSE ${limit.windowEndsAt} END`,
+      },
+      ...(max === null ? {} : { setWhere: sql`${ended} OR ${limit.count} < ${max}` }),
+    })
+    .returning({ count: limit.count })
+  return row?.count ?? null
+}
+
+/** Gives back one attempt counted in the key's running window (it succeeded, or never ran). */
+export async function uncountAttempt(db: EngineDb, key: string, now: number): Promise<void> {
+  const { rateLimitWindow: limit } = tables(db)
+  await db
+    .update(limit)
+    .set({ count: sql`${limit.count} - 1` })
+    .where(and(eq(limit.key, key), gt(limit.count, 0), gt(limit.windowEndsAt, now)))
+}
+
+/** The key's running window: its count and when it ends; null when none runs. */
+export async function runningWindow(db: EngineDb, key: string, now: number) {
+  const { rateLimitWindow: limit } = tables(db)
+  const [row] = await db
+    .select({ count: limit.count, windowEndsAt: limit.windowEndsAt })
+    .from(limit)
+    .where(and(eq(limit.key, key), gt(limit.windowEndsAt, now)))
+    .limit(1)
+  return row ?? null
+}
+
+export async function deleteWindow(db: EngineDb, key: string): Promise<void> {
+  const { rateLimitWindow: limit } = tables(db)
+  await db.delete(limit).where(eq(limit.key, key))
+}
+
+export async function deleteEndedWindows(db: EngineDb, now: number): Promise<void> {
+  const { rateLimitWindow: limit } = tables(db)
+  await db.delete(limit).where(lte(limit.windowEndsAt, now))
 }

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache'
 import { recordAdminAction } from '../admin-audit'
 import type { Database } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
+import type { BusEvent, EventBus } from '../platform/events'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { type AuthUser, permissionsOf, type Role } from '../platform/identity'
 import { AuthErrors } from './auth.errors'
@@ -17,7 +18,8 @@ import { HashQueue } from './hash-queue'
 import { type HeldConnection, type HoldOptions, LiveConnections } from './live-connections'
 import { LoginLimits } from './login-limits'
 import { hashPassword as hashWithCost, type ScryptCost, verifyPassword } from './password'
-import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
+import { inMemoryCounters } from './rate-limit'
+import { storedCounters } from './stored-rate-limit'
 import { hashToken, newToken } from './tokens'
 
 const DAY_MS = 24 * 3600 * 1000
@@ -60,10 +62,19 @@ const CACHED_CALLERS = 10_000
 /** The last-use stamp is written at most this often per token: reads stay cheap. */
 const TOUCH_INTERVAL_MS = 60_000
 
+/**
+ * On PostgreSQL, how long a cached caller is trusted before it is read again. Revocations reach every instance as
+ * events; this bounds what a lost one (a `NOTIFY` that failed after its change committed, an instance that died
+ * in between) can leave working. SQLite's one process hears every revocation, so there it is never read again.
+ */
+const CALLER_RECHECK_MS = 60_000
+
 interface CachedCaller {
   user: AuthUser
   expiresAt: number | null
   touchedAt: number
+  /** When this entry is read from the database again. */
+  recheckAt: number
 }
 
 /** Registrations one address may attempt per minute. */
@@ -81,11 +92,39 @@ const REGISTRATION_ACCEPTED = {
     'If this username was free, the account now exists: sign in with it. If sign-in fails, choose another name.',
 }
 
+/**
+ * Why a revocation happened, as the event names it (a code, never content): the reason a connection it ends is
+ * given, on every instance.
+ */
+const GONE_REASONS = {
+  signed_out: 'You signed out.',
+  token_deleted: 'The token was deleted.',
+  disabled: 'Your account was disabled.',
+  password_reset: 'Your password was reset: sign in again.',
+  password_changed: 'Your password was changed: sign in again.',
+  desktop_restarted: 'The desktop app started again with a new token.',
+} as const
+type GoneReason = keyof typeof GONE_REASONS
+/** Why a connection ends whose revocation was not heard (the bus lost events): only the database says what changed. */
+const RECHECKED_AFTER_LOSS = 'You are signed out.'
+
+/**
+ * The bus event of a revocation: the user, the token when only one of theirs went, and the reason's code. Ids only:
+ * never a token or its hash.
+ */
+const REVOKED = 'auth.revoked'
+/** The bus event of a profile change (the avatar): every instance reads the profile again. */
+const PROFILE_CHANGED = 'auth.profile_changed'
+
 export interface AuthOptions {
+  /** The server's event bus: a revocation made here reaches every instance's callers and connections. */
+  events: EventBus
   /** Whether anyone may register (a setting of the settings domain). */
   registrationOpen: () => Promise<boolean>
   /** Tests only: a cheaper scrypt cost than `PASSWORD_COST` (each hash names its cost, so verifying needs no setting). */
   passwordCost?: ScryptCost
+  /** Tests only: how long a cached caller is trusted on PostgreSQL (`CALLER_RECHECK_MS`). */
+  callerRecheckMs?: number
 }
 
 /**
@@ -94,12 +133,15 @@ export interface AuthOptions {
  */
 export function createAuthService(database: Database, options: AuthOptions) {
   const { reader } = database
+  const recheckMs =
+    database.engine === 'postgres' ? (options.callerRecheckMs ?? CALLER_RECHECK_MS) : Number.POSITIVE_INFINITY
   const hashPassword = (password: string) => hashWithCost(password, options.passwordCost)
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
-   * computed only on a miss). Exact because this process is the only writer (the data directory lock): every
-   * change that ends or alters a caller (logout, token deletion, role change, disabling, password reset) drops
-   * the entries it concerns before the next request. Keyed by the raw token rather than its hash: the process
+   * computed only on a miss). Every change that ends or alters a caller (logout, token deletion, role change,
+   * disabling, password reset) is published on the event bus (`revoke`), and every instance, this one before the
+   * change is answered, drops the entries it concerns; an instance that may have missed such an event (its
+   * listener reconnected) drops them all. Keyed by the raw token rather than its hash: the process
    * holds every raw token anyway while it reads a request's header, a map in its memory is no easier to reach
    * than that header, and neither is ever written to disk or a log; the database keeps only the hash. Only
    * tokens that resolved to a caller are kept, so unknown tokens sent by anyone do not fill it.
@@ -127,27 +169,55 @@ export function createAuthService(database: Database, options: AuthOptions) {
     }
   }
   /**
-   * After a change to a user (or to one of their tokens) is stored: their cached callers go, and their open
-   * connections are checked against what is now stored (ended with 401 or 403 where access is gone) before the
-   * change is answered.
+   * A revocation, on this instance: the user's cached callers (or the one token's) go, with the profile when the
+   * user changed, and their open connections are checked against what is now stored (ended with 401 or 403
+   * where access is gone).
    */
-  const revoke = (userId: string, goneReason: string, tokenId?: string) => {
+  const applyRevocation = (userId: string, reason: GoneReason, tokenId: string | null) => {
     revocations++
     for (const [token, cached] of callers)
-      if (cached.user.id === userId && (tokenId === undefined || cached.user.tokenId === tokenId))
+      if (cached.user.id === userId && (tokenId === null || cached.user.tokenId === tokenId))
         callers.delete(token)
-    return connections.recheck(userId, goneReason, tokenId)
+    if (tokenId === null) profiles.delete(userId)
+    return connections.recheck(userId, GONE_REASONS[reason], tokenId ?? undefined)
   }
+  /**
+   * After a change to a user (or to one of their tokens) is stored: every instance applies it, this one before
+   * the change is answered (the bus serves its own subscribers first), the others as its event reaches them.
+   */
+  const revoke = (userId: string, reason: GoneReason, tokenId: string | null = null) =>
+    options.events.publish({ kind: REVOKED, user_id: userId, token_id: tokenId, reason })
+  options.events.subscribe({
+    event: (event: BusEvent) => {
+      if (typeof event.user_id !== 'string') return
+      if (event.kind === PROFILE_CHANGED) profiles.delete(event.user_id)
+      if (event.kind !== REVOKED || !Object.hasOwn(GONE_REASONS, String(event.reason))) return
+      const tokenId = typeof event.token_id === 'string' ? event.token_id : null
+      return applyRevocation(event.user_id, event.reason as GoneReason, tokenId)
+    },
+    // Events may have been lost: nothing remembered can be trusted, and every connection is checked again.
+    resync: () => {
+      revocations++
+      callers.clear()
+      profiles.clear()
+      return connections.recheckAll(RECHECKED_AFTER_LOSS)
+    },
+  })
   /** Set by `bootstrap`, which makes the account: never replaced. */
   let platformId: string | null = null
-  const loginLimits = new LoginLimits(new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting))
-  // Every registration counts here, not only failed ones: it limits attempts per address per minute.
-  const registrationsByAddress = new FailureLimiter(
-    REGISTRATIONS_PER_ADDRESS,
-    60_000,
-    MAX_TRACKED_KEYS,
-    'skip-new',
+  // One process counts in memory; the instances of a team server count together in the database.
+  const counters = database.engine === 'postgres' ? storedCounters(database) : inMemoryCounters
+  const loginLimits = new LoginLimits(
+    new HashQueue(SIGN_IN_HASHING.concurrency, SIGN_IN_HASHING.maxWaiting),
+    counters,
   )
+  // Every registration counts here, not only failed ones: it limits attempts per address per minute.
+  const registrationsByAddress = counters({
+    name: 'registration address',
+    maxFailures: REGISTRATIONS_PER_ADDRESS,
+    windowMs: 60_000,
+    whenFull: 'skip-new',
+  })
   const registrationHashing = new HashQueue(REGISTRATION_HASHING.concurrency, REGISTRATION_HASHING.maxWaiting)
   // A throwaway hash so a login for an unknown user costs the same as one for a known user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'))
@@ -178,6 +248,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
     if (cached.expiresAt !== null && cached.expiresAt < now) {
       callers.delete(token)
       return null
+    }
+    if (now >= cached.recheckAt) {
+      callers.delete(token)
+      return undefined
     }
     // Most recently used last: the map's first entries are the ones to drop when full.
     callers.delete(token)
@@ -213,7 +287,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
       mustChangePassword: found.user.mustChangePassword,
     }
     if (callers.size >= CACHED_CALLERS) callers.delete(callers.keys().next().value as string)
-    callers.set(token, { user, expiresAt, touchedAt })
+    callers.set(token, { user, expiresAt, touchedAt, recheckAt: now + recheckMs })
     remember(presentUser(found.user))
     return user
   }
@@ -244,9 +318,9 @@ export function createAuthService(database: Database, options: AuthOptions) {
     async register(username: string, password: string, address: string) {
       if (!(await options.registrationOpen())) throw AuthErrors.REGISTRATION_CLOSED()
       const client = clientKey(address)
-      const wait = registrationsByAddress.retryAfter(client)
+      const wait = await registrationsByAddress.reserve(client)
       if (wait > 0) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: wait })
-      registrationsByAddress.recordFailure(client)
+      await registrationsByAddress.settle(client, true)
       const hashing = registrationHashing.tryRun(() => hashPassword(password))
       if (!hashing) throw CommonErrors.RATE_LIMITED({ retry_after_seconds: 1 })
       const passwordHash = await hashing
@@ -297,6 +371,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
       const avatarUrl = body.avatar_url === null ? null : await checkAvatarUrl(body.avatar_url)
       const row = await database.transact((tx) => repo.updateUser(tx, userId, { avatarUrl }))
       if (!row) throw CommonErrors.UNAUTHORIZED()
+      await options.events.publish({ kind: PROFILE_CHANGED, user_id: userId })
       const profile = presentUser(row)
       remember(profile)
       return profile
@@ -326,8 +401,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
         return row
       })
       // Every cached caller of the user goes (the one in use comes back without the flag); the others' sockets end.
-      profiles.delete(caller.id)
-      await revoke(caller.id, 'Your password was changed: sign in again.')
+      await revoke(caller.id, 'password_changed')
       const profile = presentUser(updated)
       remember(profile)
       return profile
@@ -342,7 +416,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
 
     async logout(user: AuthUser) {
       await database.transact((tx) => repo.deleteToken(tx, user.tokenId, user.id))
-      await revoke(user.id, 'You signed out.', user.tokenId)
+      await revoke(user.id, 'signed_out', user.tokenId)
     },
 
     /**
@@ -370,7 +444,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
     async deleteApiToken(userId: string, tokenId: string) {
       if (!(await database.transact((tx) => repo.deleteToken(tx, tokenId, userId))))
         throw AuthErrors.TOKEN_NOT_FOUND()
-      await revoke(userId, 'The token was deleted.', tokenId)
+      await revoke(userId, 'token_deleted', tokenId)
     },
 
     async listUsers(query: PageQuery) {
@@ -433,11 +507,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
         return after
       })
       // Roles, disabling and password all change what this user's tokens may do (or whether they work).
-      profiles.delete(userId)
-      await revoke(
-        userId,
-        input.disabled ? 'Your account was disabled.' : 'Your password was reset: sign in again.',
-      )
+      await revoke(userId, input.disabled ? 'disabled' : 'password_reset')
       return changed
     },
 
@@ -476,8 +546,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
       const admin = await repo.findUserByUsername(reader, 'admin')
       if (!admin) throw new Error('The admin user does not exist yet.')
       const replaced = await database.transact((tx) => repo.deleteTokensOfKind(tx, admin.id, 'desktop'))
-      for (const tokenId of replaced)
-        await revoke(admin.id, 'The desktop app started again with a new token.', tokenId)
+      for (const tokenId of replaced) await revoke(admin.id, 'desktop_restarted', tokenId)
       return (await issueToken(admin.id, 'desktop', 'desktop window')).token
     },
 

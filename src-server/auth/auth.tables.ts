@@ -46,3 +46,19 @@ export const authToken = sqliteTable(
     oneOf('auth_token_kind_check', t.kind, TOKEN_KINDS),
   ],
 )
+
+/**
+ * The sign-in and registration limits' counts on PostgreSQL, shared by every instance (SQLite's one process counts
+ * in memory): per limiter key, the attempts counted in a fixed window and when that window ends (epoch ms). The key
+ * is a SHA-256 of the limiter's name and its key (a username, an address), so the table holds no names typed at
+ * the sign-in form. Rows whose window ended are deleted as the instances go.
+ */
+export const rateLimitWindow = sqliteTable(
+  'rate_limit_window',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowEndsAt: integer('window_ends_at').notNull(),
+  },
+  (t) => [index('rate_limit_window_by_end_idx').on(t.windowEndsAt)],
+)

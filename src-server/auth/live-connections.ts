@@ -42,15 +42,16 @@ interface Entry {
 /**
  * Every open WebSocket and event stream, by user, so a revocation reaches connections that outlive the request
  * that authenticated them. Auth's revocation paths (sign-out, token deletion, disabling, role change, password
- * reset) re-check the connections of the callers they changed, after the change is stored; a connection whose
- * token no longer authenticates ends with 401, one whose caller lost the permission it needs ends with 403.
+ * reset) re-check the connections of the callers they changed, after the change is stored, on every instance
+ * (through the event bus); a connection whose token no longer authenticates ends with 401, one whose caller lost
+ * the permission it needs ends with 403.
  */
 export class LiveConnections {
   private readonly byUser = new Map<string, Set<Entry>>()
 
   /**
-   * `caller` resolves the connection's token as it is now. Each inbound message takes the cached caller (invalidated
-   * exactly), or the one the last check found when it is not cached; revocations check against the database.
+   * `caller` resolves the connection's token as it is now. Each inbound message takes the cached caller (dropped by
+   * every revocation), or the one the last check found when it is not cached; revocations check against the database.
    */
   hold(user: AuthUser, caller: CallerLookup, options: HoldOptions): HeldConnection {
     let ended = false
@@ -105,5 +106,11 @@ export class LiveConnections {
       (entry) => tokenId === undefined || entry.tokenId === tokenId,
     )
     await Promise.all(concerned.map((entry) => entry.recheck(goneReason)))
+  }
+
+  /** Checks every connection against the database: revocations may have happened unheard (the bus lost events). */
+  async recheckAll(goneReason: string): Promise<void> {
+    const all = [...this.byUser.values()].flatMap((entries) => [...entries])
+    await Promise.all(all.map((entry) => entry.recheck(goneReason)))
   }
 }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { HashQueue } from './hash-queue'
 import { FAILURES_BEFORE_SLOWDOWN, FAILURES_PER_USER_AT_ADDRESS, LoginLimits } from './login-limits'
+import { inMemoryCounters } from './rate-limit'
 
 const fail = async () => null
 
 describe('the per-user slowdown', () => {
   it('lets an address with no failures go before the queued attempts of addresses that failed', async () => {
     // Checks of a slowed user 20 ms apart instead of a second: the order is what is asserted, not the spacing.
-    const limits = new LoginLimits(new HashQueue(2, 64), 20)
+    const limits = new LoginLimits(new HashQueue(2, 64), inMemoryCounters, 20)
     const failing = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4']
     // Three failures from each: past the slowdown threshold, no address locked out yet.
     for (const address of failing)

@@ -1,6 +1,6 @@
 import { CommonErrors } from '../platform/errors'
 import type { HashQueue } from './hash-queue'
-import { FailureLimiter, MAX_TRACKED_KEYS } from './rate-limit'
+import { type AttemptCounter, type AttemptCounters, inMemoryCounters } from './rate-limit'
 
 const WINDOW_MS = 15 * 60_000
 /** Failures of one user from one address before that pair is locked out for the window. */
@@ -23,24 +23,37 @@ const rateLimited = (seconds: number) => CommonErrors.RATE_LIMITED({ retry_after
  * - per user, across addresses, a slowdown: past a number of failures the user's checks run one at a time, spaced
  *   out, and attempts from addresses that never failed for this user go first and are never refused. Refusing
  *   here would let anyone lock the owner out.
- * Every attempt takes its places before its password is checked (`FailureLimiter.reserve`), synchronously, so
- * parallel attempts are counted as they arrive rather than after their hashes.
+ * Every attempt takes its places before its password is checked (`AttemptCounter.reserve`), so parallel attempts
+ * are counted as they arrive rather than after their hashes. The counts are `counters`' (in memory, or in the
+ * database shared by every instance); the slowdown's lanes are this process's.
  */
 export class LoginLimits {
-  private readonly perUserAtAddress = new FailureLimiter(FAILURES_PER_USER_AT_ADDRESS, WINDOW_MS)
-  private readonly perAddress = new FailureLimiter(
-    FAILURES_PER_ADDRESS,
-    WINDOW_MS,
-    MAX_TRACKED_KEYS,
-    'skip-new',
-  )
-  private readonly perUser = new FailureLimiter(FAILURES_BEFORE_SLOWDOWN, WINDOW_MS)
+  private readonly perUserAtAddress: AttemptCounter
+  private readonly perAddress: AttemptCounter
+  private readonly perUser: AttemptCounter
   private readonly slowed: SlowLanes
 
   constructor(
     private readonly hashing: HashQueue,
+    counters: AttemptCounters = inMemoryCounters,
     slowdownSpacingMs = SLOWDOWN_SPACING_MS,
   ) {
+    this.perUserAtAddress = counters({
+      name: 'sign-in user at address',
+      maxFailures: FAILURES_PER_USER_AT_ADDRESS,
+      windowMs: WINDOW_MS,
+    })
+    this.perAddress = counters({
+      name: 'sign-in address',
+      maxFailures: FAILURES_PER_ADDRESS,
+      windowMs: WINDOW_MS,
+      whenFull: 'skip-new',
+    })
+    this.perUser = counters({
+      name: 'sign-in user',
+      maxFailures: FAILURES_BEFORE_SLOWDOWN,
+      windowMs: WINDOW_MS,
+    })
     this.slowed = new SlowLanes(slowdownSpacingMs, SLOWED_WAITING_FROM_FAILED_ADDRESSES)
   }
 
@@ -51,15 +64,15 @@ export class LoginLimits {
    */
   async attempt<T>(user: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
     const pair = `${user}\n${address}`
-    const cleanAddress = this.perUserAtAddress.failures(pair) === 0
-    const pairWait = this.perUserAtAddress.reserve(pair)
+    const cleanAddress = (await this.perUserAtAddress.failures(pair)) === 0
+    const pairWait = await this.perUserAtAddress.reserve(pair)
     if (pairWait > 0) throw rateLimited(pairWait)
-    const addressWait = this.perAddress.reserve(address)
+    const addressWait = await this.perAddress.reserve(address)
     if (addressWait > 0) {
-      this.perUserAtAddress.settle(pair, false)
+      await this.perUserAtAddress.settle(pair, false)
       throw rateLimited(addressWait)
     }
-    const unslowed = this.perUser.reserve(user) === 0
+    const unslowed = (await this.perUser.reserve(user)) === 0
     // Only a check that ran and did not pass is a failure; a refusal or an error gives the places back.
     let passed: boolean | null = null
     let lane: (() => void) | null = null
@@ -73,13 +86,13 @@ export class LoginLimits {
     } finally {
       lane?.()
       const failed = passed === false
-      this.perUserAtAddress.settle(pair, failed)
-      this.perAddress.settle(address, failed)
-      if (unslowed) this.perUser.settle(user, failed)
-      else if (failed) this.perUser.recordFailure(user)
+      await this.perUserAtAddress.settle(pair, failed)
+      await this.perAddress.settle(address, failed)
+      if (unslowed) await this.perUser.settle(user, failed)
+      else if (failed) await this.perUser.recordFailure(user)
       // The right password clears only its own pair's count: the address's and the user's stay, so signing in
       // to one's own account never hands back attempts against others, nor lifts a slowdown an attacker caused.
-      if (passed) this.perUserAtAddress.reset(pair)
+      if (passed) await this.perUserAtAddress.reset(pair)
     }
   }
 }

@@ -19,6 +19,40 @@ export const MAX_TRACKED_KEYS = 10_000
 export type WhenFull = 'forget-oldest' | 'skip-new'
 
 /**
+ * A fixed-window counter of attempts per key, for a limit: in this process's memory (`FailureLimiter`, SQLite: one
+ * process serves the data), or in the database, shared by every instance (`storedCounters`, PostgreSQL).
+ */
+export interface AttemptCounter {
+  /**
+   * Admits an attempt before its outcome is known, counting it as a failure until `settle`: attempts sent in
+   * parallel cannot all pass a check made before any of them has failed. 0 when admitted, else seconds to wait.
+   */
+  reserve(key: string): number | Promise<number>
+  /** Ends a reserved attempt: a failure stays counted, a success only gives its place back. */
+  settle(key: string, failed: boolean): void | Promise<void>
+  /** Failures counted in the key's current window. */
+  failures(key: string): number | Promise<number>
+  /** Counts a failure that was not reserved. */
+  recordFailure(key: string): void | Promise<void>
+  reset(key: string): void | Promise<void>
+}
+
+/** One limit: its name (what its keys are), how many failures its window holds, and a full memory table's rule. */
+export interface LimitSpec {
+  name: string
+  maxFailures: number
+  windowMs: number
+  whenFull?: WhenFull
+}
+
+/** Makes the counter of a limit. */
+export type AttemptCounters = (limit: LimitSpec) => AttemptCounter
+
+/** Counters in this process's memory. */
+export const inMemoryCounters: AttemptCounters = (limit) =>
+  new FailureLimiter(limit.maxFailures, limit.windowMs, MAX_TRACKED_KEYS, limit.whenFull)
+
+/**
  * Fixed-window failure counter kept in memory (login failures per user and address, per address, per user). A
  * restart clears it, which is acceptable for a desktop server; the window is short anyway. Keys still counting live in an LRU of
  * bounded size; when it is full, `whenFull` decides (above). A key that reached the limit moves to a lockout
@@ -26,7 +60,7 @@ export type WhenFull = 'forget-oldest' | 'skip-new'
  * bounded too, by evicting its oldest lockout, but filling it takes `maxFailures` failures for every entry, each
  * costing the attacker a password hash.
  */
-export class FailureLimiter {
+export class FailureLimiter implements AttemptCounter {
   private readonly counting: LRUCache<string, { count: number; windowStart: number }>
   /** Locked-out key → end of its window, oldest lockout first (Map insertion order). */
   private readonly lockedUntil = new Map<string, number>()
@@ -55,11 +89,7 @@ export class FailureLimiter {
     return Math.ceil((until - now) / 1000)
   }
 
-  /**
-   * Admits an attempt before its outcome is known, counting it as a failure until `settle`: attempts sent in
-   * parallel cannot all pass a check made before any of them has failed. 0 when admitted, else seconds to wait
-   * (1 while the places are held by attempts still being checked, which may yet succeed).
-   */
+  /** `AttemptCounter.reserve`; 1 second while the places are held by attempts still being checked. */
   reserve(key: string, now = Date.now()): number {
     const locked = this.retryAfter(key, now)
     if (locked > 0) return locked
@@ -69,7 +99,6 @@ export class FailureLimiter {
     return 0
   }
 
-  /** Ends a reserved attempt: a failure is recorded, a success only gives its place back. */
   settle(key: string, failed: boolean, now = Date.now()): void {
     const pending = (this.pending.get(key) ?? 1) - 1
     if (pending > 0) this.pending.set(key, pending)

@@ -73,6 +73,31 @@ export function streamUntil(
   })
 }
 
+/**
+ * GET a long-lived event stream (a feed) over real HTTP: the events as they arrive, and `ended` once the server ends
+ * it (or it fails). `close` leaves it from the client's side.
+ */
+export async function openEventStream(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; events: SseEvent[]; ended: Promise<void>; close(): void }> {
+  const leave = new AbortController()
+  const response = await fetch(`${base}${path}`, { headers, signal: leave.signal })
+  const events: SseEvent[] = []
+  const parser = sseParser((event) => events.push(event))
+  const ended = (async () => {
+    if (!response.body) return
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      parser.feed(value)
+    }
+  })().catch(() => undefined)
+  return { status: response.status, events, ended, close: () => leave.abort() }
+}
+
 export interface TestSocket {
   ws: WebSocket
   received: Record<string, unknown>[]

@@ -105,6 +105,16 @@ export const authToken = pgTable(
   ],
 )
 
+export const rateLimitWindow = pgTable(
+  'rate_limit_window',
+  {
+    key: text('key').primaryKey(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+    windowEndsAt: bigint('window_ends_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('rate_limit_window_by_end_idx').on(t.windowEndsAt)],
+)
+
 export const agent = pgTable(
   'agent',
   {
