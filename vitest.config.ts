@@ -58,6 +58,7 @@ const postgresTests = [
   'src-server/document-recognition/document-recognition.queue-counts.test.ts',
   'src-server/document-recognition/document-recognition.region-read.test.ts',
   'src-server/document-recognition/document-recognition.review.test.ts',
+  'src-server/document-recognition/instances.test.ts',
   'src-server/document-recognition/runs/stored-config.test.ts',
   'src-server/evaluation/datasets.test.ts',
   'src-server/evaluation/evaluation-runs.test.ts',

@@ -286,7 +286,7 @@ export async function writeVectors(
         sql`INSERT INTO knowledge_chunk_vector (seq, embedding_key, source_id, embedding)
             SELECT v.seq, ${input.embeddingKey}, ${input.sourceId}, v.embedding
             FROM (VALUES ${values}) AS v (seq, embedding) JOIN knowledge_chunk c ON c.seq = v.seq
-            ON CONFLICT (seq) DO NOTHING RETURNING seq`,
+            ON CONFLICT (seq, embedding_key) DO NOTHING RETURNING seq`,
       )
       written += inserted.length
     }

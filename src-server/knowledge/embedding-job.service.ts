@@ -7,9 +7,9 @@ import {
   embeddingProgress,
   writeVectors,
 } from './chunk-index.repository'
+import { announceIndexSwitch } from './index-switch'
 import { INGEST_JOB_TYPE } from './ingestion.service'
 import { findSource, hasActiveSourceJob, sourcesWithChunks, updateSource } from './knowledge.repository'
-import { forgetVectorIndex } from './vector-index'
 
 export const EMBED_JOB_TYPE = 'knowledge.embed'
 /** Chunks per step: one worker call for USE-lite, small enough that progress moves and a stop is noticed. */
@@ -30,12 +30,7 @@ export interface EmbeddingProgress {
  * to the key (`indexed_embedding_key`) and the vectors of its previous model are dropped: a new model's index is
  * built beside the old one, which answers until then.
  */
-export function createEmbeddingJobs(
-  ctx: AppContext,
-  embedder: Embedder,
-  /** Told once a source's index switched key (the health guard's stale sources change). */
-  onSwitched: () => Promise<void>,
-) {
+export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
   const { database } = ctx
   const reader = database.reader
 
@@ -130,17 +125,17 @@ export function createEmbeddingJobs(
     return { message: `Embedded ${written} chunks with ${embedder.provider}:${embedder.model}.` }
   }
 
-  /** The source's index of `key` is complete: search it from now on and drop the previous model's vectors. */
+  /**
+   * The source's index of `key` is complete: search it from now on and drop the previous model's vectors. Every
+   * instance hears of it (`index-switch.ts`): its in-memory vector indexes and stale sources changed.
+   */
   async function switchTo(sourceId: string, key: string, written: number): Promise<void> {
     const previous = (await findSource(reader, sourceId))?.indexedEmbeddingKey ?? null
     await database.transact(async (tx) => {
       if (previous && previous !== key) await dropSourceVectors(tx, previous, sourceId)
       await updateSource(tx, sourceId, { indexedEmbeddingKey: key })
     })
-    // Vectors added to older chunks are invisible to an in-memory index's catch-up by rising seq.
-    if (written > 0) forgetVectorIndex(reader, key)
-    if (previous && previous !== key) forgetVectorIndex(reader, previous)
-    await onSwitched()
+    await announceIndexSwitch(ctx.events, { sourceId, key, previous, written })
   }
 
   return { request, requestMissing, progressOf, run }

@@ -315,11 +315,12 @@ export function vectorIndexFor(reader: EngineDb, embeddingKey: string, dim: numb
 }
 
 /**
- * Forgets a key's index, to be rebuilt on its next search: the embedding job added vectors to chunks older than
- * those it had loaded, which its catch-up by rising `seq` cannot see.
+ * Forgets a key's index (without a key: every one), to be rebuilt on its next search: the embedding job, on any
+ * instance, added vectors to chunks older than those it had loaded, which its catch-up by rising `seq` cannot see.
  */
-export function forgetVectorIndex(reader: EngineDb, embeddingKey: string): void {
-  indexes.get(reader)?.delete(embeddingKey)
+export function forgetVectorIndex(reader: EngineDb, embeddingKey?: string): void {
+  if (embeddingKey === undefined) indexes.delete(reader)
+  else indexes.get(reader)?.delete(embeddingKey)
 }
 
 /** Loads a key's index in the background after a start, so the first question does not wait for it. */

@@ -1,5 +1,7 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib'
+import { sql } from 'drizzle-orm'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { TEST_ENGINE } from './engine'
 import type { TestServer } from './server'
 
 /** Builders of real files for the knowledge tests (PDF with pdf-lib, docx as a hand-written ZIP), and upload helpers. */
@@ -202,10 +204,16 @@ export async function ingest(
 
 /** Waits until the source's embedding job (if any) has ended and reports it done. */
 export async function waitForEmbedding(server: TestServer, sourceId: string) {
-  const db = server.sqlite().$client
-  const active = db.prepare(
-    `SELECT count(*) FROM job WHERE type = 'knowledge.embed' AND status IN ('queued', 'running')
-       AND json_extract(payload_json, '$.source_id') = ?`,
-  )
-  while (active.pluck().get(sourceId) !== 0) await new Promise((resolve) => setTimeout(resolve, 50))
+  const payloadSource =
+    TEST_ENGINE === 'postgres'
+      ? sql`payload_json->>'source_id'`
+      : sql`json_extract(payload_json, '$.source_id')`
+  const active = async () => {
+    const [row] = await server.rows<{ n: number }>(
+      sql`SELECT CAST(count(*) AS integer) AS n FROM job WHERE type = 'knowledge.embed'
+        AND status IN ('queued', 'running') AND ${payloadSource} = ${sourceId}`,
+    )
+    return Number(row?.n)
+  }
+  while ((await active()) !== 0) await new Promise((resolve) => setTimeout(resolve, 50))
 }
