@@ -7,7 +7,7 @@ import {
   embeddingProgress,
   writeVectors,
 } from './chunk-index.repository'
-import { announceIndexSwitch } from './index-switch'
+import { announceIndexSwitch, announceVectorsWritten } from './index-events'
 import { INGEST_JOB_TYPE } from './ingestion.service'
 import { findSource, hasActiveSourceJob, sourcesWithChunks, updateSource } from './knowledge.repository'
 
@@ -110,13 +110,20 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
         batch.map((chunk) => chunk.content),
         signal,
       )
-      written += await database.transact((tx) =>
+      const wrote = await database.transact((tx) =>
         writeVectors(tx, {
           embeddingKey: key,
           sourceId,
           rows: batch.map((chunk, i) => ({ seq: chunk.seq, vector: vectors[i] as Float32Array })),
         }),
       )
+      if (wrote > 0)
+        await announceVectorsWritten(ctx.events, {
+          key,
+          firstSeq: batch[0]?.seq as number,
+          lastSeq: batch.at(-1)?.seq as number,
+        })
+      written += wrote
       afterSeq = batch.at(-1)?.seq ?? afterSeq
       await report()
     }
@@ -127,7 +134,7 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
 
   /**
    * The source's index of `key` is complete: search it from now on and drop the previous model's vectors. Every
-   * instance hears of it (`index-switch.ts`): its in-memory vector indexes and stale sources changed.
+   * instance hears of it (`index-events.ts`): its stale sources changed, and its indexes of both keys.
    */
   async function switchTo(sourceId: string, key: string, written: number): Promise<void> {
     const previous = (await findSource(reader, sourceId))?.indexedEmbeddingKey ?? null

@@ -4,11 +4,12 @@
  * job. On SQLite (one process owns its file) there is nothing to run.
  */
 import { sql } from 'drizzle-orm'
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { TEST_ENGINE } from '../../test/helpers/engine'
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../test/helpers/fake-embeddings'
 import { closeInstances, startInstances } from '../../test/helpers/instances'
-import { createSource, ingest, upload } from '../../test/helpers/knowledge-files'
+import { createSource, ingest, upload, waitForJob } from '../../test/helpers/knowledge-files'
 import type { TestServer } from '../../test/helpers/server'
 
 /** Long enough for a loaded machine; the test waits for the change, never for a time. */
@@ -28,12 +29,12 @@ async function indexedKey(server: TestServer, sourceId: string): Promise<string 
   return row?.key ?? null
 }
 
-async function vectorHits(server: TestServer, sourceId: string) {
+async function vectorHits(server: TestServer, ...sourceIds: string[]) {
   const response = await server.app.inject({
     method: 'POST',
     url: '/retrieval/query',
     headers: await server.adminHeaders(),
-    payload: { query: 'harbour lanterns', source_ids: [sourceId], mode: 'vector' },
+    payload: { query: 'harbour lanterns', source_ids: sourceIds, mode: 'vector' },
   })
   expect(response.statusCode, response.body).toBe(200)
   return response.json().items as { document_name: string; vector_rank: number | null }[]
@@ -89,6 +90,68 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
         .toMatchObject([{ document_name: 'a.txt', vector_rank: 1 }])
       await expect.poll(() => guardOf(b), { timeout: DEADLINE_MS }).toEqual({ state: 'ok', messages: '' })
       expect(await vectorHits(a, sourceId)).toMatchObject([{ document_name: 'a.txt', vector_rank: 1 }])
+    }, 120_000)
+
+    it("searches on B the chunks of an ingestion on A that committed after B's index loaded a higher seq", async () => {
+      // A runs the jobs; B (no job runner) answers the questions.
+      const {
+        url,
+        servers: [a, b],
+      } = await startInstances({}, { runJobs: false })
+      const onA = a as TestServer
+      const onB = b as TestServer
+      const headers = await onA.adminHeaders()
+      const lanterns = await createSource(onA, headers, { name: 'Lanterns' })
+      const bread = await createSource(onA, headers, { name: 'Bread' })
+      await upload(onA, headers, lanterns, [
+        { name: 'a.txt', data: Buffer.from('Lanterns light the harbour.') },
+      ])
+      await upload(onA, headers, bread, [{ name: 'b.txt', data: Buffer.from('Sourdough needs a starter.') }])
+
+      // The lanterns' ingestion takes its chunk's seq, then waits to commit behind this connection's row lock.
+      const holder = new pg.Client({ connectionString: url })
+      await holder.connect()
+      try {
+        await holder.query('BEGIN')
+        await holder.query('SELECT id FROM knowledge_source WHERE id = $1 FOR NO KEY UPDATE', [lanterns])
+        const slow = await onA.app.inject({
+          method: 'POST',
+          url: `/knowledge-sources/${lanterns}/ingest`,
+          headers,
+          payload: {},
+        })
+        expect(slow.statusCode, slow.body).toBe(202)
+        await expect
+          .poll(
+            async () =>
+              (
+                await holder.query(
+                  `SELECT count(*)::int AS n FROM pg_stat_activity
+                   WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+                )
+              ).rows[0].n,
+            { timeout: DEADLINE_MS },
+          )
+          .toBeGreaterThan(0)
+        // The bread's chunk commits with a higher seq, and B's index loads through it.
+        await ingest(onA, headers, bread)
+        expect((await vectorHits(onB, lanterns, bread)).map((hit) => hit.document_name)).toEqual(['b.txt'])
+        await holder.query('COMMIT')
+        await waitForJob(onA, headers, slow.json().id)
+      } finally {
+        await holder.end()
+      }
+      const seqs = await onB.rows<{ source_id: string; seq: number }>(
+        sql`SELECT source_id, CAST(seq AS integer) AS seq FROM knowledge_chunk ORDER BY seq`,
+      )
+      expect(seqs.map((row) => row.source_id)).toEqual([lanterns, bread])
+
+      // The lanterns' chunk, below the seq B had loaded through, is found by its vector on B too.
+      await expect
+        .poll(async () => (await vectorHits(onB, lanterns, bread)).map((hit) => hit.document_name), {
+          timeout: DEADLINE_MS,
+        })
+        .toEqual(['a.txt', 'b.txt'])
     }, 120_000)
   },
 )

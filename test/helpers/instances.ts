@@ -7,6 +7,8 @@ import { startTestServer, type TestServer } from './server'
 
 /** Instances of one team server: one PostgreSQL database and one blob directory, each its own data directory. */
 export interface Instances {
+  /** The database's URL, for a test's own connection. */
+  url: string
   servers: TestServer[]
   /** Starts one more instance of the same team server. */
   another(options?: CreateServerOptions): Promise<TestServer>
@@ -30,7 +32,7 @@ export async function startInstances(...each: CreateServerOptions[]): Promise<In
   }
   const servers: TestServer[] = []
   for (const options of each) servers.push(await another(options))
-  return { servers, another }
+  return { url: databaseUrl, servers, another }
 }
 
 export async function closeInstances(): Promise<void> {
