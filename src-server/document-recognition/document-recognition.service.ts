@@ -239,7 +239,7 @@ export async function createDocumentRecognitionService(
       ctx.blobs.has(run.sourceSha256),
       usernames,
       await repo.lastRejectReason(db, run.id),
-      run.status === 'running' ? agentRuns.progressOf(run.id) : null,
+      run.status === 'running' ? await agentRuns.progressOf(run.id) : null,
     )
   }
 

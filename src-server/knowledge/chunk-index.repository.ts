@@ -197,7 +197,8 @@ const BM25_B = 0.75
 /**
  * Replaces a document's chunks with new ones, searchable by full text at once; `vectors` (one per chunk, of
  * `embeddingKey`) are written with them when the embedder is cheap enough to run inline, else the embedding job
- * fills them in later. Call inside one transaction: readers see either the old set or the new one.
+ * fills them in later. Call inside one transaction: readers see either the old set or the new one. Returns the
+ * lowest and highest `seq` of the chunks written (null for none).
  */
 export async function replaceDocumentChunks(
   tx: EngineDb,
@@ -208,7 +209,7 @@ export async function replaceDocumentChunks(
     chunks: ChunkToWrite[]
     vectors?: Float32Array[]
   },
-): Promise<void> {
+): Promise<{ firstSeq: number; lastSeq: number } | null> {
   const { knowledgeChunk, knowledgeDocument } = tablesOf(tx)
   await tx.delete(knowledgeChunk).where(eq(knowledgeChunk.documentId, input.documentId))
   const [document] = await tx
@@ -265,6 +266,8 @@ export async function replaceDocumentChunks(
         vector: input.vectors?.[i] as Float32Array,
       })),
     })
+  const seqs = [...seqById.values()]
+  return seqs.length > 0 ? { firstSeq: Math.min(...seqs), lastSeq: Math.max(...seqs) } : null
 }
 
 /** Stores vectors of `embeddingKey` for chunks that still exist and have none yet (a redo writes nothing twice). */
@@ -286,7 +289,7 @@ export async function writeVectors(
         sql`INSERT INTO knowledge_chunk_vector (seq, embedding_key, source_id, embedding)
             SELECT v.seq, ${input.embeddingKey}, ${input.sourceId}, v.embedding
             FROM (VALUES ${values}) AS v (seq, embedding) JOIN knowledge_chunk c ON c.seq = v.seq
-            ON CONFLICT (seq) DO NOTHING RETURNING seq`,
+            ON CONFLICT (seq, embedding_key) DO NOTHING RETURNING seq`,
       )
       written += inserted.length
     }

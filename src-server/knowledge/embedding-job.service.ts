@@ -7,9 +7,9 @@ import {
   embeddingProgress,
   writeVectors,
 } from './chunk-index.repository'
+import { announceIndexSwitch, announceVectorsWritten } from './index-events'
 import { INGEST_JOB_TYPE } from './ingestion.service'
 import { findSource, hasActiveSourceJob, sourcesWithChunks, updateSource } from './knowledge.repository'
-import { forgetVectorIndex } from './vector-index'
 
 export const EMBED_JOB_TYPE = 'knowledge.embed'
 /** Chunks per step: one worker call for USE-lite, small enough that progress moves and a stop is noticed. */
@@ -30,12 +30,7 @@ export interface EmbeddingProgress {
  * to the key (`indexed_embedding_key`) and the vectors of its previous model are dropped: a new model's index is
  * built beside the old one, which answers until then.
  */
-export function createEmbeddingJobs(
-  ctx: AppContext,
-  embedder: Embedder,
-  /** Told once a source's index switched key (the health guard's stale sources change). */
-  onSwitched: () => Promise<void>,
-) {
+export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
   const { database } = ctx
   const reader = database.reader
 
@@ -115,13 +110,20 @@ export function createEmbeddingJobs(
         batch.map((chunk) => chunk.content),
         signal,
       )
-      written += await database.transact((tx) =>
+      const wrote = await database.transact((tx) =>
         writeVectors(tx, {
           embeddingKey: key,
           sourceId,
           rows: batch.map((chunk, i) => ({ seq: chunk.seq, vector: vectors[i] as Float32Array })),
         }),
       )
+      if (wrote > 0)
+        await announceVectorsWritten(ctx.events, {
+          key,
+          firstSeq: batch[0]?.seq as number,
+          lastSeq: batch.at(-1)?.seq as number,
+        })
+      written += wrote
       afterSeq = batch.at(-1)?.seq ?? afterSeq
       await report()
     }
@@ -130,17 +132,17 @@ export function createEmbeddingJobs(
     return { message: `Embedded ${written} chunks with ${embedder.provider}:${embedder.model}.` }
   }
 
-  /** The source's index of `key` is complete: search it from now on and drop the previous model's vectors. */
+  /**
+   * The source's index of `key` is complete: search it from now on and drop the previous model's vectors. Every
+   * instance hears of it (`index-events.ts`): its stale sources changed, and its indexes of both keys.
+   */
   async function switchTo(sourceId: string, key: string, written: number): Promise<void> {
     const previous = (await findSource(reader, sourceId))?.indexedEmbeddingKey ?? null
     await database.transact(async (tx) => {
       if (previous && previous !== key) await dropSourceVectors(tx, previous, sourceId)
       await updateSource(tx, sourceId, { indexedEmbeddingKey: key })
     })
-    // Vectors added to older chunks are invisible to an in-memory index's catch-up by rising seq.
-    if (written > 0) forgetVectorIndex(reader, key)
-    if (previous && previous !== key) forgetVectorIndex(reader, previous)
-    await onSwitched()
+    await announceIndexSwitch(ctx.events, { sourceId, key, previous, written })
   }
 
   return { request, requestMissing, progressOf, run }

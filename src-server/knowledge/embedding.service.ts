@@ -15,7 +15,7 @@ export interface Readiness {
 
 /**
  * What the embedder can do now, for the readiness route and the health guard. The guard's checks are synchronous:
- * the stale sources are read at start and after each switch of a source's index (`refreshStaleIndex`).
+ * the stale sources are read at start and after each switch of a source's index on any instance (`refreshStaleIndex`).
  */
 export function createEmbeddingService(reader: EngineDb, embedder: Embedder) {
   const prefix = `${embedder.provider}:${embedder.model}:`

@@ -8,6 +8,7 @@ import type { JobContext } from '../platform/jobs'
 import { type KnowledgeStores, manageableSource, readableSource } from './access'
 import { replaceDocumentChunks } from './chunk-index.repository'
 import type { ChunkingParams, ChunkingStrategy } from './chunking/params'
+import { announceVectorsWritten } from './index-events'
 import { KnowledgeErrors } from './knowledge.errors'
 import { type IngestProgress, presentIngestionJob } from './knowledge.presenters'
 import {
@@ -148,19 +149,21 @@ export function createIngestionService(
       }
     const key = embeddingKey(embedder, embedder.dim() ?? 0)
     const chunks = prepared.chunks.map((chunk) => ({ ...chunk, id: randomUUID() }))
-    await database.transact(async (tx) => {
+    const written = await database.transact(async (tx) => {
       // Deleted while we worked: nothing to write.
-      if (!(await findDocument(tx, document.sourceId, document.id))) return
+      if (!(await findDocument(tx, document.sourceId, document.id))) return null
       // Searchable by full text from here on; vectors come with the chunks (inline embedder) or from the embedding job.
-      if (chunks.length > 0)
-        await replaceDocumentChunks(tx, {
-          sourceId: document.sourceId,
-          documentId: document.id,
-          embeddingKey: key,
-          vectors,
-          chunks,
-        })
-      else await deleteDocumentChunks(tx, document.id)
+      const seqs =
+        chunks.length > 0
+          ? await replaceDocumentChunks(tx, {
+              sourceId: document.sourceId,
+              documentId: document.id,
+              embeddingKey: key,
+              vectors,
+              chunks,
+            })
+          : null
+      if (!seqs) await deleteDocumentChunks(tx, document.id)
       await updateDocument(tx, document.id, {
         status: 'indexed',
         errorMessage: null,
@@ -170,7 +173,9 @@ export function createIngestionService(
       })
       // An inline embedder's index is complete with this write, unless the source is moving from another model.
       if (vectors) await claimIndexKey(tx, document.sourceId, key)
+      return vectors ? seqs : null
     })
+    if (written) await announceVectorsWritten(ctx.events, { key, ...written })
     await embedding.request(document.sourceId)
     return prepared.chunks.length
   }

@@ -48,7 +48,7 @@ describe('ingestion after an interruption', () => {
     // The first runner claimed the job, finished one document, then died: its lease ran out.
     const ctx = server.app.ctx
     const embedder = createEmbedder(ctx.workers, ctx.config)
-    const embedding = createEmbeddingJobs(ctx, embedder, async () => {})
+    const embedding = createEmbeddingJobs(ctx, embedder)
     const service = createIngestionService(ctx, embedder, embedding)
     const [first] = await allDocumentsOf(ctx.database.reader, sourceId)
     if (!first) throw new Error('no document')

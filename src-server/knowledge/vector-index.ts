@@ -24,7 +24,10 @@ import {
  *
  * Freshness: the database stays the truth. Chunk `seq`s only grow (AUTOINCREMENT), so rows above the highest one loaded
  * are new; a deletion counter kept by a trigger says when rows went away, and then the live set is re-read.
- * Loading happens in batches between which the event loop runs.
+ * Vectors at or below the highest `seq` loaded (the embedding job's, for older chunks; on PostgreSQL, chunks whose
+ * transaction committed after a higher `seq` was loaded) are announced on the event bus by their writer, on any
+ * instance (`heardVectorsWritten`), and loaded by the next catch-up. Loading happens in batches between which the
+ * event loop runs.
  */
 const PRUNED_DIMS = 128
 const RESCORED = 256
@@ -47,8 +50,14 @@ export class VectorIndex {
   private rows = 0
   private deadRows = 0
   private loadedThroughSeq = 0
+  /** The seq the catch-up under way loads up to: a write heard meanwhile at or below it may have been missed. */
+  private reachingSeq = 0
   private seenDeletions = -1
   private readonly sourceOrdinals = new Map<string, number>()
+  /** The seqs of the live rows, so a range heard of again loads only what is missing. */
+  private readonly loadedSeqs = new Set<number>()
+  /** Ranges of seqs at or below `loadedThroughSeq` with vectors written since they were passed. */
+  private missed: { firstSeq: number; lastSeq: number }[] = []
   private refreshing: Promise<void> | null = null
 
   constructor(
@@ -63,6 +72,12 @@ export class VectorIndex {
 
   get size(): number {
     return this.rows - this.deadRows
+  }
+
+  /** Vectors of this key were committed for seqs in the range: those the catch-up by rising seq passed are loaded next. */
+  heardWrite(firstSeq: number, lastSeq: number): void {
+    const passed = Math.max(this.loadedThroughSeq, this.reachingSeq)
+    if (firstSeq <= passed) this.missed.push({ firstSeq, lastSeq: Math.min(lastSeq, passed) })
   }
 
   /** Catches up with the database. Concurrent callers share one refresh. */
@@ -151,6 +166,7 @@ export class VectorIndex {
   }
 
   private async catchUp(): Promise<void> {
+    for (const range of this.missed.splice(0)) await this.loadMissed(range)
     for (;;) {
       const deletions = await chunkDeletionCount(this.db)
       if (deletions !== this.seenDeletions) {
@@ -159,6 +175,7 @@ export class VectorIndex {
       }
       const throughSeq = await maxChunkSeq(this.db)
       if (throughSeq <= this.loadedThroughSeq) return
+      this.reachingSeq = throughSeq
       const batch = await vectorsAfter(this.db, {
         embeddingKey: this.embeddingKey,
         afterSeq: this.loadedThroughSeq,
@@ -168,6 +185,23 @@ export class VectorIndex {
       for (const stored of batch) this.append(stored.seq, stored.source_id, stored.embedding)
       this.loadedThroughSeq = batch.length < LOAD_BATCH ? throughSeq : (batch.at(-1)?.seq ?? throughSeq)
       if (batch.length === LOAD_BATCH) await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
+  private async loadMissed(range: { firstSeq: number; lastSeq: number }): Promise<void> {
+    let afterSeq = range.firstSeq - 1
+    for (;;) {
+      const batch = await vectorsAfter(this.db, {
+        embeddingKey: this.embeddingKey,
+        afterSeq,
+        throughSeq: range.lastSeq,
+        limit: LOAD_BATCH,
+      })
+      for (const stored of batch)
+        if (!this.loadedSeqs.has(stored.seq)) this.append(stored.seq, stored.source_id, stored.embedding)
+      if (batch.length < LOAD_BATCH) return
+      afterSeq = batch.at(-1)?.seq ?? range.lastSeq
+      await new Promise((resolve) => setImmediate(resolve))
     }
   }
 
@@ -181,6 +215,7 @@ export class VectorIndex {
       (this.columns[d] as Int8Array)[row] = Math.round((vector[d] as number) * toInt8)
     this.scale[row] = maxAbs / 127
     this.seqOf[row] = seq
+    this.loadedSeqs.add(seq)
     this.sourceOf[row] = ordinalOf(this.sourceOrdinals, sourceId)
   }
 
@@ -192,6 +227,7 @@ export class VectorIndex {
       const seq = this.seqOf[row] as number
       if (seq !== 0 && !live.has(seq)) {
         this.seqOf[row] = 0
+        this.loadedSeqs.delete(seq)
         this.deadRows++
       }
     }
@@ -315,11 +351,20 @@ export function vectorIndexFor(reader: EngineDb, embeddingKey: string, dim: numb
 }
 
 /**
- * Forgets a key's index, to be rebuilt on its next search: the embedding job added vectors to chunks older than
- * those it had loaded, which its catch-up by rising `seq` cannot see.
+ * Forgets a key's index (without a key: every one), to be rebuilt on its next search: the embedding job, on any
+ * instance, added vectors to chunks older than those it had loaded, which its catch-up by rising `seq` cannot see.
  */
-export function forgetVectorIndex(reader: EngineDb, embeddingKey: string): void {
-  indexes.get(reader)?.delete(embeddingKey)
+export function forgetVectorIndex(reader: EngineDb, embeddingKey?: string): void {
+  if (embeddingKey === undefined) indexes.delete(reader)
+  else indexes.get(reader)?.delete(embeddingKey)
+}
+
+/** Vectors of a key were committed (on any instance): its index, if loaded, takes those its catch-up passed. */
+export function heardVectorsWritten(
+  reader: EngineDb,
+  written: { key: string; firstSeq: number; lastSeq: number },
+): void {
+  indexes.get(reader)?.get(written.key)?.heardWrite(written.firstSeq, written.lastSeq)
 }
 
 /** Loads a key's index in the background after a start, so the first question does not wait for it. */

@@ -65,7 +65,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     },
     async (request) => {
       const view = await servers.update(request.requireUser(), request.params.mcp_server_id, request.body)
-      await runtime.release(view.id)
+      await runtime.announceChange(view.id)
       return view
     },
   )
@@ -75,7 +75,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     { config: manage, schema: { tags, params: ServerParams, response: { 204: NoContent } } },
     async (request, reply) => {
       await servers.remove(request.requireUser().id, request.params.mcp_server_id)
-      await runtime.release(request.params.mcp_server_id)
+      await runtime.announceChange(request.params.mcp_server_id)
       return reply.status(204).send(null)
     },
   )

@@ -53,11 +53,24 @@ export function isToolPermitted(policy: McpMountPolicy, tool: string): boolean {
   return policy.allowed_tools === null || policy.allowed_tools.includes(tool)
 }
 
+/** The bus event after a tool server was edited or deleted: every instance stops its process of it. */
+const SERVER_CHANGED = 'mcp.server_changed'
+
 export class McpToolRuntime implements ToolRuntime {
   private readonly slots = new Map<string, Slot>()
   private closed = false
+  private readonly unsubscribe: () => void
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    // A server's process runs on each instance that used it: an edit or a deletion through any of them stops all.
+    this.unsubscribe = ctx.events.subscribe({
+      event: (event) =>
+        event.kind === SERVER_CHANGED && typeof event.mcp_server_id === 'string'
+          ? this.release(event.mcp_server_id)
+          : undefined,
+      resync: () => this.releaseOutdated(),
+    })
+  }
 
   async startTurn({ agentId, sessionId }: { agentId: string; sessionId: string }): Promise<ToolTurn> {
     const active = await repo.listActiveMounts(this.ctx.database.reader, agentId)
@@ -104,9 +117,15 @@ export class McpToolRuntime implements ToolRuntime {
   /** Stops every running server; used when the HTTP server closes. */
   async close(): Promise<void> {
     this.closed = true
+    this.unsubscribe()
     const slots = [...this.slots.values()]
     this.slots.clear()
     await Promise.all(slots.map((slot) => this.stopSlot(slot)))
+  }
+
+  /** A server was edited or deleted: every instance stops its process now (`release`). */
+  announceChange(serverId: string): Promise<void> {
+    return this.ctx.events.publish({ kind: SERVER_CHANGED, mcp_server_id: serverId })
   }
 
   /** Stops a server's process now (after it was edited or deleted); its next use starts it again. */
@@ -115,6 +134,14 @@ export class McpToolRuntime implements ToolRuntime {
     if (!slot) return
     this.slots.delete(serverId)
     await this.stopSlot(slot)
+  }
+
+  /** The bus may have lost changes: stops the processes of servers deleted or changed since they started. */
+  private async releaseOutdated(): Promise<void> {
+    for (const [serverId, slot] of [...this.slots]) {
+      const server = await repo.findServer(this.ctx.database.reader, serverId)
+      if (!server || (await this.fingerprint(server)) !== slot.fingerprint) await this.release(serverId)
+    }
   }
 
   private async stopSlot(slot: Slot): Promise<void> {

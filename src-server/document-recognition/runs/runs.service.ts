@@ -232,7 +232,10 @@ export function createAgentRunService(ctx: AppContext) {
     return run
   }
 
-  /** Where each run this process is executing is now: what its job records, read without the database. */
+  /**
+   * Where each run this process is executing is now: what its job records, read without the database. On SQLite
+   * this process runs every run; on PostgreSQL another instance's runs are read from their job rows.
+   */
   const live = new Map<string, RunProgress>()
 
   async function handleJob({
@@ -347,8 +350,13 @@ export function createAgentRunService(ctx: AppContext) {
     runnableAgent,
     readableRun,
     findRun: (id: string) => repo.findRun(db, id),
-    /** Where a running run is (its step; pages read and to read in a page-by-page step), null when not running. */
-    progressOf: (runId: string): RunProgress | null => live.get(runId) ?? null,
+    /**
+     * Where a running run is (its step; pages read and to read in a page-by-page step), null when not running:
+     * from memory when this process runs it, else (another instance on PostgreSQL) as its job last recorded.
+     */
+    progressOf: async (runId: string): Promise<RunProgress | null> =>
+      live.get(runId) ??
+      (ctx.sqlite ? null : ((await repo.runningJobProgress(db, AGENT_RUN_JOB, runId)) as RunProgress | null)),
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
     listVersions: (agentId: string) => repo.listVersions(db, agentId),

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm'
-import { bigint, check, customType, foreignKey, index, pgTable, real, text } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  check,
+  customType,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+} from 'drizzle-orm/pg-core'
 import { knowledgeChunk } from './generated-tables'
 
 /**
@@ -46,19 +56,21 @@ export const knowledgeChunkSearch = pgTable(
 
 /**
  * The sqlite-vec `vec0` tables, one per embedding key (`provider:model:dim`), partitioned by source: here one table
- * keyed by chunk, its vector a plain `real[]` that needs no extension. The in-memory index loads it as it loads
+ * keyed by chunk and key (a new model's index is built beside the old one), its vector a plain `real[]` that needs
+ * no extension. The in-memory index loads it as it loads
  * vec0's rows; with pgvector installed, each embedding key gets an HNSW index over
  * `(embedding::vector(dim)) vector_cosine_ops WHERE embedding_key = '<key>'`, made at start as vec0 tables are.
  */
 export const knowledgeChunkVector = pgTable(
   'knowledge_chunk_vector',
   {
-    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
     embeddingKey: text('embedding_key').notNull(),
     sourceId: text('source_id').notNull(),
     embedding: real('embedding').array().notNull(),
   },
   (t) => [
+    primaryKey({ name: 'knowledge_chunk_vector_pkey', columns: [t.seq, t.embeddingKey] }),
     index('knowledge_chunk_vector_by_key_source_idx').on(t.embeddingKey, t.sourceId),
     foreignKey({
       name: 'knowledge_chunk_vector_seq_fk',
