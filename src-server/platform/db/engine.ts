@@ -50,15 +50,11 @@ export function isPostgres(db: EngineDb): boolean {
 }
 
 /**
- * The SQLite engine over the server's writer connection, which the domains not converted yet keep using
- * synchronously. Transactions take an async mutex around `BEGIN IMMEDIATE ... COMMIT` on the writer; reads go to a
- * second, read-only connection: while a transaction awaits, other requests' continuations run, and on the writer
- * they would read its uncommitted rows (WAL gives the reader the last commit). An in-memory database has no second
- * connection, so there reads share the writer.
- *
- * A synchronous write of an unconverted domain made while a transaction is open would join it. A transaction's
- * awaits are all on SQLite's builders, which run at once, so it opens and commits within one run of the microtask
- * queue; only a continuation queued in that same run could write in between.
+ * The SQLite engine over the server's writer connection. Transactions take an async mutex around `BEGIN IMMEDIATE
+ * ... COMMIT` on the writer; reads go to a second, read-only connection: while a transaction awaits, other requests'
+ * continuations run, and on the writer they would read its uncommitted rows (WAL gives the reader the last commit).
+ * An in-memory database has no second connection, so there reads share the writer. Anything else writing on the
+ * writer (the group commit's pieces) runs under the same mutex.
  */
 export function sqliteEngine(writer: Db): Database {
   const file = writer.$client.name
