@@ -11,6 +11,7 @@ export interface Revocation {
 export const closeCodeOf = (revocation: Revocation): number => 4000 + revocation.status
 
 const PERMISSION_GONE = 'Your access to this was withdrawn.'
+const SIGNED_OUT = 'You are signed out.'
 
 export interface HoldOptions {
   /** Whether the caller, as they are now, may keep this connection; a valid token is always required. */
@@ -20,8 +21,14 @@ export interface HoldOptions {
 }
 
 export interface HeldConnection {
-  /** The caller as they are now, for each inbound message; null, with the connection ended, once revoked. */
+  /** The caller as the last check found them; null, with the connection ended, once revoked. */
   current(): AuthUser | null
+  /**
+   * Runs `use` for an inbound message with the caller as they are now: at once when the caller is cached, else
+   * after one read of the database (a revocation drops the cache, on PostgreSQL an old entry is read again), never
+   * with a caller a revocation may have ended; messages keep their order. Not at all once the connection ended.
+   */
+  withCurrent(use: (user: AuthUser) => void): void
   /** The connection closed by itself: forget it. */
   release(): void
 }
@@ -92,9 +99,34 @@ export class LiveConnections {
     own.add(entry)
     const current = () => {
       const cached = caller.cached()
-      return judge(cached === undefined ? last : cached, 'You are signed out.')
+      return judge(cached === undefined ? last : cached, SIGNED_OUT)
     }
-    return { current, release }
+    /** Messages waiting for a read of the caller, in their order; null while the caller is cached. */
+    let waiting: Promise<void> | null = null
+    const withCurrent = (use: (user: AuthUser) => void) => {
+      if (ended) return
+      if (!waiting) {
+        const cached = caller.cached()
+        if (cached !== undefined) {
+          const user = judge(cached, SIGNED_OUT)
+          if (user) use(user)
+          return
+        }
+        // A failed read leaves the caller of the last check: the database being away revokes no one.
+        waiting = caller.read().then(
+          (fresh) => void judge(fresh, SIGNED_OUT),
+          () => undefined,
+        )
+      }
+      const next: Promise<void> = waiting.then(() => {
+        if (!ended) use(last)
+      })
+      waiting = next
+      void next.finally(() => {
+        if (waiting === next) waiting = null
+      })
+    }
+    return { current, withCurrent, release }
   }
 
   /**

@@ -149,13 +149,12 @@ export const conversationSockets: FastifyPluginAsyncTypebox<{
       if (!held.current()) return
       socket.send(JSON.stringify({ type: 'history', messages: history }))
       ready()
-      const onMessage = (data: unknown) => {
-        const user = held.current()
-        if (!user) return
-        handleInbound(chat, user, sessionId, socket, data, request.log).catch((error: unknown) =>
-          ctx.log.error({ err: error, sessionId }, 'websocket message failed'),
+      const onMessage = (data: unknown) =>
+        held.withCurrent((user) =>
+          handleInbound(chat, user, sessionId, socket, data, request.log).catch((error: unknown) =>
+            ctx.log.error({ err: error, sessionId }, 'websocket message failed'),
+          ),
         )
-      }
       for (const data of early) onMessage(data)
       socket.on('message', onMessage)
     },
