@@ -112,6 +112,16 @@ export async function countServersUsingCredential(db: EngineDb, credentialId: st
   return row?.n ?? 0
 }
 
+/** The servers a credential's secret is injected into. */
+export async function findServerIdsUsingCredential(db: EngineDb, credentialId: string): Promise<string[]> {
+  const { mcpServer } = tables(db)
+  const rows = await db
+    .select({ id: mcpServer.id })
+    .from(mcpServer)
+    .where(eq(mcpServer.credentialId, credentialId))
+  return rows.map((row) => row.id)
+}
+
 // Credentials
 
 /** Null when the owner has a credential of that name (the unique index decides a race). */

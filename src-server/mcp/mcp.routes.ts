@@ -116,7 +116,11 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 200: McpCredentialView },
       },
     },
-    async (request) => credentials.update(request.requireUser(), request.params.credential_id, request.body),
+    async (request) => {
+      const view = await credentials.update(request.requireUser(), request.params.credential_id, request.body)
+      await runtime.announceCredentialChange(request.params.credential_id)
+      return view
+    },
   )
 
   app.delete(
@@ -139,8 +143,15 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 200: McpCredentialView },
       },
     },
-    async (request) =>
-      credentials.rotate(request.requireUser(), request.params.credential_id, request.body.secret_payload),
+    async (request) => {
+      const view = await credentials.rotate(
+        request.requireUser(),
+        request.params.credential_id,
+        request.body.secret_payload,
+      )
+      await runtime.announceCredentialChange(request.params.credential_id)
+      return view
+    },
   )
 
   app.post(

@@ -63,12 +63,18 @@ export class McpToolRuntime implements ToolRuntime {
 
   constructor(private readonly ctx: AppContext) {
     // A server's process runs on each instance that used it: an edit or a deletion through any of them stops all.
+    // Not awaited: a process takes seconds to stop, and the bus hands every instance its events one at a time.
     this.unsubscribe = ctx.events.subscribe({
-      event: (event) =>
-        event.kind === SERVER_CHANGED && typeof event.mcp_server_id === 'string'
-          ? this.release(event.mcp_server_id)
-          : undefined,
-      resync: () => this.releaseOutdated(),
+      event: (event) => {
+        if (event.kind === SERVER_CHANGED && typeof event.mcp_server_id === 'string')
+          this.release(event.mcp_server_id).catch((error: unknown) =>
+            ctx.log.warn(
+              { err: error, mcpServerId: event.mcp_server_id },
+              'tool server did not stop cleanly',
+            ),
+          )
+      },
+      resync: () => void this.releaseOutdated(),
     })
   }
 
@@ -123,9 +129,16 @@ export class McpToolRuntime implements ToolRuntime {
     await Promise.all(slots.map((slot) => this.stopSlot(slot)))
   }
 
-  /** A server was edited or deleted: every instance stops its process now (`release`). */
-  announceChange(serverId: string): Promise<void> {
-    return this.ctx.events.publish({ kind: SERVER_CHANGED, mcp_server_id: serverId })
+  /** A server was edited or deleted: this instance's process is stopped before the answer, the others' after. */
+  async announceChange(serverId: string): Promise<void> {
+    await this.release(serverId)
+    await this.ctx.events.publish({ kind: SERVER_CHANGED, mcp_server_id: serverId })
+  }
+
+  /** A credential's secret changed: the processes it was injected into stop everywhere, to start with the new one. */
+  async announceCredentialChange(credentialId: string): Promise<void> {
+    const serverIds = await repo.findServerIdsUsingCredential(this.ctx.database.reader, credentialId)
+    await Promise.all(serverIds.map((serverId) => this.announceChange(serverId)))
   }
 
   /** Stops a server's process now (after it was edited or deleted); its next use starts it again. */
