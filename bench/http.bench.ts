@@ -11,16 +11,22 @@
  * /proc), which moves less than req/s when other work shares the machine; the request log line's share is the
  * CPU difference of `GET /healthz` on this same server at log level `info` and `warn`, switched over IPC
  * (bench/http-server.ts) in alternating blocks. BENCH_HTTP_SECONDS sets each block's duration (default 3).
+ * Where PostgreSQL is installed, `/me`, listings, `/sessions` and purchases are also measured against the same server
+ * on one throwaway PostgreSQL cluster (test/helpers/postgres.ts), as one instance and as two instances on one
+ * database with autocannon's connections spread over both, each block beside its own hello world block; their server
+ * CPU counts the cluster's processes serving that database beside the Node processes.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import { sql } from 'drizzle-orm'
 import { ledgerViolations } from '../src-server/marketplace'
 import { findAppRoot } from '../src-server/platform/config'
 import { openDatabase } from '../src-server/platform/db/client'
-import type { EngineDb } from '../src-server/platform/db/engine'
+import { type EngineDb, openPostgresEngine, runSql } from '../src-server/platform/db/engine'
+import { type PostgresCluster, postgresUnavailable, startPostgres } from '../test/helpers/postgres'
 import type { BenchResult } from './run'
 
 const CONNECTIONS = 32
@@ -91,34 +97,106 @@ interface Load {
   non2xx: number
   /** Server CPU (user + system) per request in µs: steadier than req/s on a machine others share. */
   cpuUs: number | null
+  /** Of `cpuUs`, what PostgreSQL's processes serving the target's database used (null on SQLite). */
+  databaseCpuUs: number | null
   /** The project server's major garbage collections during the block (null for the hello world). */
   majorGcs: number | null
 }
 
-/** The project server's major garbage collections so far (bench/http-server.ts answers `gc` over IPC). */
-function majorCollections(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (count) => resolve(count as number))
-    child.send('gc')
-  })
+/**
+ * What a block of load is sent to: one server process, or several instances on one database with autocannon's
+ * connections spread over their URLs in turn; `databaseCpuMs` adds PostgreSQL's processes to the server's CPU.
+ */
+interface Target {
+  processes: ChildProcess[]
+  urls: string[]
+  databaseCpuMs?: () => number | null
+}
+
+/** The project servers' major garbage collections so far (bench/http-server.ts answers `gc` over IPC). */
+async function majorCollections(processes: ChildProcess[]): Promise<number> {
+  let count = 0
+  for (const child of processes)
+    count += await new Promise<number>((resolve) => {
+      child.once('message', (answer) => resolve(answer as number))
+      child.send('gc')
+    })
+  return count
 }
 
 /** `/proc/<pid>/stat` counts CPU time in clock ticks of 1/100 s on Linux. */
 const CLOCK_TICKS = 100
 
-/** CPU time a process has used so far, in ms (Linux `/proc`; null elsewhere). */
-function cpuMs(child: ChildProcess): number | null {
+/** The fields of `/proc/<pid>/stat` after the command name (state, ppid, ...), or null when gone or not Linux. */
+function procStat(pid: number | undefined): string[] | null {
   try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? null
   } catch {
     return null
   }
 }
-/** `countsGc`: the target is the project server, which reports its garbage collections. */
-async function load(target: ChildProcess, options: autocannon.Options, countsGc = false): Promise<Load> {
-  const gcBefore = countsGc ? await majorCollections(target) : null
+
+/** CPU time (user + system) of a `/proc/<pid>/stat`'s fields, in ms. */
+const cpuOfStat = (fields: string[]) => ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+
+/** CPU time the target's server processes have used so far, in ms (Linux `/proc`; null elsewhere). */
+function cpuMs(target: Target): number | null {
+  let total = 0
+  for (const child of target.processes) {
+    const fields = procStat(child.pid)
+    if (!fields) return null
+    total += cpuOfStat(fields)
+  }
+  return total
+}
+
+/**
+ * CPU time so far of the cluster's processes that serve `database`: its postmaster and background processes
+ * (shared, idle while another database is measured) and the backends connected to `database`, told apart by
+ * PostgreSQL's process titles (`postgres: <user> <database> <host>(<port>) <state>`). A backend that ends during a
+ * block takes its CPU time with it; the servers' pools keep theirs open.
+ */
+function postgresCpuMs(cluster: PostgresCluster, database: string): () => number | null {
+  const postmaster = Number(
+    readFileSync(path.join(cluster.directory, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+  )
+  return () => {
+    let total = 0
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry)
+      if (!Number.isInteger(pid)) continue
+      const fields = procStat(pid)
+      if (!fields || (pid !== postmaster && Number(fields[1]) !== postmaster)) continue
+      let title = ''
+      try {
+        title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
+      } catch {
+        continue
+      }
+      const servedDatabase = /^postgres: (?:autovacuum worker|\S+) (\S+)(?: |$)/.exec(title)?.[1]
+      const backend =
+        /^postgres: \S+ \S+ [\d.:]+\(\d+\)/.test(title) || title.startsWith('postgres: autovacuum worker')
+      if (backend && servedDatabase !== database) continue
+      total += cpuOfStat(fields)
+    }
+    return total
+  }
+}
+
+/**
+ * `route` on each of the target's URLs; `countsGc`: the target is the project server, which reports its garbage
+ * collections.
+ */
+async function load(
+  target: Target,
+  route: string,
+  options: Omit<autocannon.Options, 'url'> = {},
+  countsGc = false,
+): Promise<Load> {
+  const gcBefore = countsGc ? await majorCollections(target.processes) : null
   const cpuBefore = cpuMs(target)
+  const databaseBefore = target.databaseCpuMs?.() ?? null
+  const urls = target.urls.map((base) => `${base}${route}`)
   // A fixed `amount` of requests (purchases: each pair once) replaces the fixed duration. autocannon notices that
   // the last answer came only at its next sample tick (every `sampleInt` ms, by default 1,000), and its
   // `duration` runs to that tick: 3,000 purchases done in 1.1 s counted over 2 s, a no-op POST's 3,000 done in
@@ -127,18 +205,24 @@ async function load(target: ChildProcess, options: autocannon.Options, countsGc 
     connections: CONNECTIONS,
     ...(options.amount ? { sampleInt: 10 } : { duration: SECONDS }),
     ...options,
+    // Several URLs: autocannon gives its connections to them in turn (its types know only one).
+    url: (urls.length === 1 ? urls[0] : urls) as string,
   })
   const cpuAfter = cpuMs(target)
-  const gcAfter = gcBefore === null ? null : await majorCollections(target)
+  const databaseAfter = target.databaseCpuMs?.() ?? null
+  const gcAfter = gcBefore === null ? null : await majorCollections(target.processes)
   // To 0.1 µs: the request log line costs about one.
+  const perRequest = (ms: number) => Math.round((ms * 10_000) / result.requests.total) / 10
+  const databaseCpuUs =
+    databaseBefore === null || databaseAfter === null ? null : perRequest(databaseAfter - databaseBefore)
   const cpuUs =
     cpuBefore === null || cpuAfter === null
       ? null
-      : Math.round(((cpuAfter - cpuBefore) * 10_000) / result.requests.total) / 10
+      : Math.round((perRequest(cpuAfter - cpuBefore) + (databaseCpuUs ?? 0)) * 10) / 10
   // Requests over the measured time: autocannon's average is over whole samples.
   const rps = Math.round(result.requests.total / result.duration)
   const majorGcs = gcBefore === null || gcAfter === null ? null : gcAfter - gcBefore
-  return { rps, p99: result.latency.p99, non2xx: result.non2xx, cpuUs, majorGcs }
+  return { rps, p99: result.latency.p99, non2xx: result.non2xx, cpuUs, databaseCpuUs, majorGcs }
 }
 
 /** A route measured in blocks, each right after a block of its baseline. */
@@ -156,6 +240,24 @@ async function paired(
   return blocks
 }
 
+/**
+ * `paired` on each setup, block by block: block 1 on each, then block 2 on each, so load that others put on the
+ * machine during the run falls on every engine alike.
+ */
+async function pairedAcross(
+  setups: Setup[],
+  baseline: (setup: Setup) => Promise<Load>,
+  route: (setup: Setup, block: number) => Promise<Load>,
+): Promise<Paired[]> {
+  const measured: Paired[] = setups.map(() => [])
+  for (let block = 0; block < BLOCKS; block++)
+    for (const [i, setup] of setups.entries()) {
+      const measuredBaseline = await baseline(setup)
+      measured[i]?.push({ baseline: measuredBaseline, route: await route(setup, block) })
+    }
+  return measured
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 const rounded = (ratio: number) => Math.round(ratio * 1000) / 1000
 
@@ -164,10 +266,11 @@ const PROFILE = process.env.BENCH_HTTP_CPU_PROF
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HTTP_CPU_PROF}`]
   : []
 
-const startProject = (dataDir: string) =>
+const startProject = (dataDir: string, env: NodeJS.ProcessEnv = {}) =>
   startProcess([...PROFILE, '--import', 'tsx', 'bench/http-server.ts', dataDir], {
     SWITCHBOARD_ADMIN_PASSWORD: ADMIN_PASSWORD,
     SWITCHBOARD_LOG_LEVEL: 'info',
+    ...env,
   })
 
 /** Sets the server's log level and waits until it has. */
@@ -230,36 +333,134 @@ async function marketplace(base: string, admin: string) {
   return { listings, buyers }
 }
 
+/** One engine's servers, made ready: the admin's token, the listings and buyers its purchases use. */
+interface Setup {
+  /** How its figures are named: '' for SQLite (the names as before), else ' on PostgreSQL, ...'. */
+  suffix: string
+  column: string
+  target: Target
+  admin: string
+  listings: string[]
+  buyers: string[]
+  /** Ledger conservation and paid orders, read once the servers have stopped. */
+  audit(): Promise<{ violations: string[]; paid: number }>
+}
+
+async function prepare(
+  suffix: string,
+  column: string,
+  target: Target,
+  audit: Setup['audit'],
+): Promise<Setup> {
+  const started = performance.now()
+  const base = target.urls[0] as string
+  const admin = await login(base, 'admin', ADMIN_PASSWORD)
+  const setup = { suffix, column, target, admin, ...(await marketplace(base, admin)), audit }
+  process.stdout.write(
+    `  ${column}: listings and buyers made in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+  )
+  return setup
+}
+
+/** The team server's shape for the PostgreSQL columns: instances on one database of a throwaway cluster. */
+async function postgresInstances(cluster: PostgresCluster, database: string, count: number) {
+  const url = await cluster.createDatabase(database)
+  const dataDirs = Array.from({ length: count }, () =>
+    mkdtempSync(path.join(tmpdir(), 'switchboard-bench-http-')),
+  )
+  const env = {
+    SWITCHBOARD_DATABASE_URL: url,
+    SWITCHBOARD_SECRET_KEY: 'b'.repeat(64),
+    SWITCHBOARD_BLOB_DIR: path.join(dataDirs[0] as string, 'blobs'),
+  }
+  // Started together, as a team's instances are: one applies the migrations, the others wait for it.
+  const started = await Promise.all(dataDirs.map((dataDir) => startProject(dataDir, env)))
+  const target: Target = {
+    processes: started.map(({ child }) => child),
+    urls: started.map(({ url }) => url),
+    databaseCpuMs: postgresCpuMs(cluster, database),
+  }
+  const audit = async () => {
+    const database = await openPostgresEngine(url, findAppRoot())
+    try {
+      const violations = await ledgerViolations(database.reader)
+      const [row] = await runSql<{ n: number | string }>(
+        database.reader,
+        sql`SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'`,
+      )
+      return { violations, paid: Number(row?.n ?? 0) }
+    } finally {
+      await database.close()
+      for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+  return { target, audit }
+}
+
 export async function run(): Promise<BenchResult[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-http-'))
   const hello = await startProcess(['-e', HELLO_WORLD], {})
   const server = await startProject(dataDir)
+  const unavailable = postgresUnavailable()
+  if (unavailable) process.stdout.write(`  PostgreSQL columns missing: ${unavailable}\n`)
+  const cluster = unavailable ? null : await startPostgres('bench')
+  const processes = [server.child]
   try {
     const base = server.url
-    const admin = await login(base, 'admin', ADMIN_PASSWORD)
-    const { listings, buyers } = await marketplace(base, admin)
-    const auth = { authorization: `Bearer ${admin}` }
+    const sqliteTarget: Target = { processes: [server.child], urls: [base] }
+    const setups = [
+      await prepare('', 'SQLite', sqliteTarget, async () => {
+        const db = openDatabase(path.join(dataDir, 'switchboard.db'))
+        const violations = await ledgerViolations(db as unknown as EngineDb)
+        const paid = (
+          db.$client.prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'").get() as {
+            n: number
+          }
+        ).n
+        db.$client.close()
+        return { violations, paid }
+      }),
+    ]
+    if (cluster)
+      for (const [count, suffix, column] of [
+        [1, ' on PostgreSQL, one instance', 'PostgreSQL, 1 instance'],
+        [2, ' on PostgreSQL, two instances', 'PostgreSQL, 2 instances'],
+      ] as const) {
+        const { target, audit } = await postgresInstances(cluster, `bench_${count}`, count)
+        processes.push(...target.processes)
+        setups.push(await prepare(suffix, column, target, audit))
+      }
+    const [sqlite] = setups as [Setup]
+    const auth = (setup: Setup) => ({ authorization: `Bearer ${setup.admin}` })
     // Warm-up: compiled code, warm caches.
-    await load(server.child, { url: `${base}/api/auth/me`, headers: auth, duration: 1 })
+    for (const setup of setups)
+      await load(setup.target, '/api/auth/me', { headers: auth(setup), duration: 1 })
 
-    const helloWorld = () => load(hello.child, { url: `${hello.url}/` })
-    const meRoute = () => load(server.child, { url: `${base}/api/auth/me`, headers: auth }, true)
-    const health = await paired(helloWorld, () => load(server.child, { url: `${base}/healthz` }, true))
-    const me = await paired(helloWorld, meRoute)
-    const search = await paired(helloWorld, () =>
-      load(server.child, { url: `${base}/api/marketplace/listings?size=20`, headers: auth }, true),
+    const helloTarget: Target = { processes: [hello.child], urls: [hello.url] }
+    const helloWorld = () => load(helloTarget, '/')
+    const meRoute = (setup: Setup) => load(setup.target, '/api/auth/me', { headers: auth(setup) }, true)
+    const health = await paired(helloWorld, () => load(sqliteTarget, '/healthz', {}, true))
+    const me = await pairedAcross(setups, helloWorld, meRoute)
+    const search = await pairedAcross(setups, helloWorld, (setup) =>
+      load(setup.target, '/api/marketplace/listings?size=20', { headers: auth(setup) }, true),
     )
-    const sessions = await paired(helloWorld, () =>
-      load(server.child, { url: `${base}/sessions`, headers: auth }, true),
+    const sessions = await pairedAcross(setups, helloWorld, (setup) =>
+      load(setup.target, '/sessions', { headers: auth(setup) }, true),
     )
-    /** Every request a purchase of its own buyer and listing pair: each buyer buys each of the listings once. */
-    const purchasesOf = (forSale: string[]) => {
+    /**
+     * Every request a purchase of its own buyer and listing pair: each buyer buys each of the listings once. On
+     * PostgreSQL a block is a block's time, at most every pair once: its purchases take turns on the platform's and
+     * the seller's wallet rows (each purchase locks them first and holds them over its statements' round trips),
+     * and a block of every pair took minutes there.
+     */
+    const purchasesOf = (setup: Setup, forSale: string[]) => {
       let next = 0
+      const pairs = BUYERS * forSale.length
       return load(
-        server.child,
+        setup.target,
+        '/api/marketplace/orders',
         {
-          url: `${base}/api/marketplace/orders`,
-          amount: BUYERS * forSale.length,
+          ...(setup === sqlite ? { amount: pairs } : { duration: SECONDS, maxOverallRequests: pairs }),
           requests: [
             {
               method: 'POST',
@@ -269,7 +470,7 @@ export async function run(): Promise<BenchResult[]> {
                   ...request,
                   headers: {
                     'content-type': 'application/json',
-                    authorization: `Bearer ${buyers[pair % BUYERS]}`,
+                    authorization: `Bearer ${setup.buyers[pair % BUYERS]}`,
                   },
                   body: JSON.stringify({ listing_id: forSale[Math.floor(pair / BUYERS)] }),
                 }
@@ -280,18 +481,18 @@ export async function run(): Promise<BenchResult[]> {
         true,
       )
     }
-    await purchasesOf(listings.slice(0, WARM_UP_LISTINGS))
-    const blockOfListings = (block: number) =>
-      listings.slice(
+    for (const setup of setups) await purchasesOf(setup, setup.listings.slice(0, WARM_UP_LISTINGS))
+    const blockOfListings = (setup: Setup, block: number) =>
+      setup.listings.slice(
         WARM_UP_LISTINGS + block * LISTINGS_PER_BLOCK,
         WARM_UP_LISTINGS + (block + 1) * LISTINGS_PER_BLOCK,
       )
     // Purchases against `GET /api/auth/me` (the contract's baseline) and against hello world, both measured
     // right before each block of purchases.
-    const purchaseHellos: Load[] = []
-    const purchases = await paired(meRoute, async (block) => {
-      purchaseHellos.push(await helloWorld())
-      return purchasesOf(blockOfListings(block))
+    const purchaseHellos: Load[][] = setups.map(() => [])
+    const purchases = await pairedAcross(setups, meRoute, async (setup, block) => {
+      purchaseHellos[setups.indexOf(setup)]?.push(await helloWorld())
+      return purchasesOf(setup, blockOfListings(setup, block))
     })
     // The request log line's share: the same trivial request on the same server, writing its request lines
     // (`info`) or not (`warn`), in alternating blocks so that others' load on the machine falls on both alike; each
@@ -302,23 +503,20 @@ export async function run(): Promise<BenchResult[]> {
     for (let block = 0; block < LOG_BLOCKS; block++)
       for (const level of block % 2 === 0 ? ['warn', 'info'] : ['info', 'warn']) {
         await setLogLevel(server.child, level)
-        blocks[level]?.push(await load(server.child, { url: `${base}/healthz` }))
+        blocks[level]?.push(await load(sqliteTarget, '/healthz'))
       }
-    await stop(server.child)
-    const db = openDatabase(path.join(dataDir, 'switchboard.db'))
-    const violations = await ledgerViolations(db as unknown as EngineDb)
-    const paid = (
-      db.$client.prepare("SELECT count(*) AS n FROM marketplace_order WHERE status = 'paid'").get() as {
-        n: number
-      }
-    ).n
-    db.$client.close()
+    for (const child of processes) await stop(child)
+    const audits = []
+    for (const setup of setups) audits.push(await setup.audit())
 
     const route = (name: string, measured: Paired, budget?: number): BenchResult[] => {
       const shares = measured.map(({ route, baseline }) => route.rps / baseline.rps)
       const share = median(shares)
       const rps = median(measured.map((block) => block.route.rps))
       const cpuUs = measured.map((block) => block.route.cpuUs ?? '?').join('/')
+      const databaseUs = measured.some((block) => block.route.databaseCpuUs !== null)
+        ? ` (PostgreSQL's processes ${measured.map((block) => block.route.databaseCpuUs ?? '?').join('/')})`
+        : ''
       const helloCpuUs = measured.map((block) => block.baseline.cpuUs ?? '?').join('/')
       const majorGcs = measured.map((block) => block.route.majorGcs ?? '?').join('/')
       const p99 = Math.max(...measured.map((block) => block.route.p99))
@@ -332,7 +530,7 @@ export async function run(): Promise<BenchResult[]> {
             name: 'Fastify hello world, median of the blocks just before',
             value: median(measured.map((block) => block.baseline.rps)),
           },
-          note: `blocks ${measured.map((block) => `${block.route.rps} vs ${block.baseline.rps}`).join(', ')}; ${non2xx} non-2xx; ${cpuUs} µs server CPU per request (hello world ${helloCpuUs}); ${majorGcs} major GCs in the server`,
+          note: `blocks ${measured.map((block) => `${block.route.rps} vs ${block.baseline.rps}`).join(', ')}; ${non2xx} non-2xx; ${cpuUs} µs server CPU per request${databaseUs} (hello world ${helloCpuUs}); ${majorGcs} major GCs in the server`,
         },
         {
           name: `${name}: share of hello world (median of the blocks' shares)`,
@@ -350,15 +548,8 @@ export async function run(): Promise<BenchResult[]> {
         },
       ]
     }
-    const purchasesBesideHello: Paired = purchases.map((block, i) => ({
-      route: block.route,
-      baseline: purchaseHellos[i] as Load,
-    }))
-    const purchaseShares = purchases.map(({ route, baseline }) => route.rps / baseline.rps)
-    const purchaseShare = median(purchaseShares)
-    const purchaseNon2xx = purchases.reduce((sum, block) => sum + block.route.non2xx, 0)
-    const hellos = [...health, ...me, ...search, ...sessions].map((block) => block.baseline.rps)
-    return [
+    const hellos = [health, ...me, ...search, ...sessions].flat().map((block) => block.baseline.rps)
+    const results: BenchResult[] = [
       {
         name: 'Fastify hello world: requests per second (median of the blocks beside each route)',
         value: median(hellos),
@@ -366,34 +557,83 @@ export async function run(): Promise<BenchResult[]> {
         note: `blocks ${hellos.join(', ')}`,
       },
       ...route('GET /healthz', health, 0.6),
-      ...route('GET /api/auth/me', me, 0.5),
-      ...route('GET /api/marketplace/listings', search),
-      ...route('GET /sessions', sessions),
-      ...route('POST /api/marketplace/orders', purchasesBesideHello),
-      {
-        name: "purchases: share of GET /api/auth/me (median of the blocks' shares, /me measured just before each)",
-        value: rounded(purchaseShare),
-        unit: 'ratio',
-        budget: '>= 0.3',
-        // Refused purchases answer faster than real ones: the share counts only when every request bought.
-        pass: purchaseShare >= 0.3 && purchaseNon2xx === 0 && paid === BUYERS * (WARM_UP_LISTINGS + LISTINGS),
-        note: `blocks ${purchases.map((block, i) => `${block.route.rps} vs ${block.baseline.rps} (${rounded(purchaseShares[i] as number)})`).join(', ')}; ${paid} paid orders of ${BUYERS * (WARM_UP_LISTINGS + LISTINGS)} distinct buyer and listing pairs (${BUYERS * WARM_UP_LISTINGS} of them bought before the measured blocks)`,
-      },
-      ...logShare(blocks.info ?? [], blocks.warn ?? []),
-      {
-        name: 'ledger invariant violations after the purchases',
+    ]
+    const purchasesBesideHello = setups.map((_, i) =>
+      (purchases[i] as Paired).map((block, j) => ({
+        route: block.route,
+        baseline: purchaseHellos[i]?.[j] as Load,
+      })),
+    )
+    for (const [i, setup] of setups.entries()) {
+      const { violations, paid } = audits[i] as { violations: string[]; paid: number }
+      const bought = purchases[i] as Paired
+      const purchaseShares = bought.map(({ route, baseline }) => route.rps / baseline.rps)
+      const purchaseShare = median(purchaseShares)
+      const purchaseNon2xx = bought.reduce((sum, block) => sum + block.route.non2xx, 0)
+      // A block of time ends with purchases in flight that its count misses: there every answer must be a purchase.
+      const everyPairBought = setup !== sqlite || paid === BUYERS * (WARM_UP_LISTINGS + LISTINGS)
+      results.push(
+        ...route(`GET /api/auth/me${setup.suffix}`, me[i] as Paired, 0.5),
+        ...route(`GET /api/marketplace/listings${setup.suffix}`, search[i] as Paired),
+        ...route(`GET /sessions${setup.suffix}`, sessions[i] as Paired),
+        ...route(`POST /api/marketplace/orders${setup.suffix}`, purchasesBesideHello[i] as Paired),
+        {
+          name: `purchases${setup.suffix}: share of GET /api/auth/me (median of the blocks' shares, /me measured just before each)`,
+          value: rounded(purchaseShare),
+          unit: 'ratio',
+          budget: '>= 0.3',
+          // Refused purchases answer faster than real ones: the share counts only when every request bought.
+          pass: purchaseShare >= 0.3 && purchaseNon2xx === 0 && everyPairBought,
+          note: `blocks ${bought.map((block, j) => `${block.route.rps} vs ${block.baseline.rps} (${rounded(purchaseShares[j] as number)})`).join(', ')}; ${paid} paid orders of ${BUYERS * (WARM_UP_LISTINGS + LISTINGS)} distinct buyer and listing pairs${setup === sqlite ? ` (${BUYERS * WARM_UP_LISTINGS} of them bought before the measured blocks)` : ` (blocks of ${SECONDS} s, each at most ${BUYERS * LISTINGS_PER_BLOCK} of them)`}`,
+        },
+      )
+      if (setup === sqlite) results.push(...logShare(blocks.info ?? [], blocks.warn ?? []))
+      results.push({
+        name: `ledger invariant violations after the purchases${setup.suffix}`,
         value: violations.length,
         unit: 'violations',
         budget: '0 (conservation exact)',
         pass: violations.length === 0,
         note: violations.join('; ') || 'sum(balance + frozen) == top-ups - withdrawals',
-      },
-    ]
+      })
+    }
+    printSideBySide(setups, {
+      'GET /api/auth/me': me,
+      listings: search,
+      'GET /sessions': sessions,
+      purchases: purchasesBesideHello,
+    })
+    return results
   } finally {
     await stop(hello.child)
-    if (server.child.exitCode === null) await stop(server.child)
+    for (const child of processes) if (child.exitCode === null && child.signalCode === null) await stop(child)
+    await cluster?.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The engines' columns side by side, one line per route: req/s, share of the hello world blocks beside them (for
+ * purchases too, beside its own hello world blocks), worst p99, and server CPU per request (the Node processes
+ * and, on PostgreSQL, the cluster's processes serving the database), each a median of the blocks.
+ */
+function printSideBySide(setups: Setup[], routes: Record<string, Paired[]>): void {
+  const width = 36
+  const cell = (measured: Paired) => {
+    const share = median(measured.map(({ route, baseline }) => route.rps / baseline.rps))
+    const cpu = median(measured.map((block) => block.route.cpuUs ?? Number.NaN))
+    const p99 = Math.max(...measured.map((block) => block.route.p99))
+    return `${median(measured.map((block) => block.route.rps))} (${rounded(share)}) ${p99} ms ${cpu} µs`
+  }
+  const lines = [
+    '  side by side: req/s (share of hello world), worst p99, server CPU per request',
+    `  ${'route'.padEnd(20)}${setups.map((setup) => setup.column.padEnd(width)).join('')}`,
+    ...Object.entries(routes).map(
+      ([name, measured]) =>
+        `  ${name.padEnd(20)}${measured.map((paired) => cell(paired).padEnd(width)).join('')}`,
+    ),
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
 }
 
 /**

@@ -438,14 +438,59 @@ interface PostingCounts {
 /** Per database (the reader of an engine): counts stay valid until chunks are added or deleted. */
 const postingCounts = new WeakMap<object, PostingCounts>()
 
-/** The counts of the index as it is now: kept until chunks are added or deleted. */
-async function currentCounts(db: EngineDb): Promise<PostingCounts> {
+/** Where the chunk index stands: caches of it (term counts, the vector index) are valid while it stays. */
+export interface IndexGeneration {
+  /** The highest chunk seq so far. */
+  seq: number
+  /** Chunk rows deleted so far. */
+  deletions: number
+}
+
+const generationColumns = sql`(SELECT coalesce(max(seq), 0) FROM knowledge_chunk) AS seq,
+  (SELECT count FROM knowledge_chunk_deletions WHERE id = 1) AS deletions`
+
+export async function indexGeneration(db: EngineDb): Promise<IndexGeneration> {
   const [now] = await runSql<{ seq: number | string; deletions: number | string }>(
     db,
-    sql`SELECT (SELECT coalesce(max(seq), 0) FROM knowledge_chunk) AS seq,
-          (SELECT count FROM knowledge_chunk_deletions WHERE id = 1) AS deletions`,
+    sql`SELECT ${generationColumns}`,
   )
-  const generation = `${now?.seq}:${now?.deletions}`
+  return { seq: Number(now?.seq ?? 0), deletions: Number(now?.deletions ?? 0) }
+}
+
+/**
+ * What a search reads before anything else, in one statement: the index's generation and the searched sources'
+ * embedding keys. On PostgreSQL each statement is a round trip to another process, and these were three.
+ */
+export async function searchState(
+  db: EngineDb,
+  sourceIds: string[],
+): Promise<{ generation: IndexGeneration; sources: { id: string; indexedEmbeddingKey: string | null }[] }> {
+  const rows = await runSql<{
+    seq: number | string
+    deletions: number | string
+    id: string | null
+    indexed_embedding_key: string | null
+  }>(
+    db,
+    sql`SELECT g.seq, g.deletions, s.id, s.indexed_embedding_key
+        FROM (SELECT ${generationColumns}) g
+        LEFT JOIN knowledge_source s ON s.id IN (${sql.join(
+          (sourceIds.length > 0 ? sourceIds : ['']).map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+  )
+  const [first] = rows
+  return {
+    generation: { seq: Number(first?.seq ?? 0), deletions: Number(first?.deletions ?? 0) },
+    sources: rows.flatMap((row) =>
+      row.id === null ? [] : [{ id: row.id, indexedEmbeddingKey: row.indexed_embedding_key }],
+    ),
+  }
+}
+
+/** The counts of the index as of `now`: kept until chunks are added or deleted. */
+function currentCounts(db: EngineDb, now: IndexGeneration): PostingCounts {
+  const generation = `${now.seq}:${now.deletions}`
   let cache = postingCounts.get(db)
   if (cache?.generation !== generation || cache.counts.size > 100_000) {
     cache = { generation, counts: new Map() }
@@ -481,11 +526,15 @@ function matchesAny(db: EngineDb, words: string[]): SQL {
 
 /**
  * The index's term statistics for one query's words (and the sentence reranker's, which are among them): the
- * index's generation is read once here, not at each use. The index walks a term's postings to count it, so counts
- * are cached across queries until chunks change.
+ * index's generation is read once (here, or by the caller's `searchState`), not at each use. The index walks a
+ * term's postings to count it, so counts are cached across queries until chunks change.
  */
-export async function termStatistics(db: EngineDb, text: string): Promise<TermStatistics> {
-  const cache = await currentCounts(db)
+export async function termStatistics(
+  db: EngineDb,
+  text: string,
+  generation?: IndexGeneration,
+): Promise<TermStatistics> {
+  const cache = currentCounts(db, generation ?? (await indexGeneration(db)))
   const missing = queryWords(text).filter((word) => !cache.counts.has(word))
   if (missing.length > 0 && isPostgres(db)) {
     // One pass over the GIN index for every word, not one round trip each.
@@ -679,23 +728,6 @@ export async function chunksBySeq(db: EngineDb, seqs: number[]): Promise<ChunkRo
     .from(knowledgeChunk)
     .innerJoin(knowledgeDocument, eq(knowledgeDocument.id, knowledgeChunk.documentId))
     .where(inArray(knowledgeChunk.seq, seqs))
-}
-
-/** Deletions of chunk rows so far: when it moves, the vector index drops the rows that went away. */
-export async function chunkDeletionCount(db: EngineDb): Promise<number> {
-  const [row] = await runSql<{ count: number | string }>(
-    db,
-    sql`SELECT count FROM knowledge_chunk_deletions WHERE id = 1`,
-  )
-  return Number(row?.count ?? 0)
-}
-
-export async function maxChunkSeq(db: EngineDb): Promise<number> {
-  const [row] = await runSql<{ seq: number | string }>(
-    db,
-    sql`SELECT coalesce(max(seq), 0) AS seq FROM knowledge_chunk`,
-  )
-  return Number(row?.seq ?? 0)
 }
 
 export async function liveChunkSeqs(db: EngineDb, upToSeq: number): Promise<number[]> {

@@ -305,19 +305,6 @@ export async function sourcesWithChunks(
     .where(sql`EXISTS (SELECT 1 FROM knowledge_chunk c WHERE c.source_id = ${knowledgeSource.id})`)
 }
 
-/** The embedding key each of these sources is searched by (null: not indexed by any model yet). */
-export async function sourceIndexKeys(
-  db: EngineDb,
-  sourceIds: string[],
-): Promise<{ id: string; indexedEmbeddingKey: string | null }[]> {
-  if (sourceIds.length === 0) return []
-  const { knowledgeSource } = tablesOf(db)
-  return db
-    .select({ id: knowledgeSource.id, indexedEmbeddingKey: knowledgeSource.indexedEmbeddingKey })
-    .from(knowledgeSource)
-    .where(inArray(knowledgeSource.id, sourceIds))
-}
-
 export async function insertSource(
   db: EngineDb,
   values: typeof knowledgeSource.$inferInsert,

@@ -14,13 +14,15 @@ import { type KnowledgeStores, readableSource, refundedSources } from './access'
 import {
   chunksBySeq,
   exactVectorSearchAvailable,
+  type IndexGeneration,
   type RankedChunk,
   searchBm25,
+  searchState,
   searchVectors,
   termStatistics,
 } from './chunk-index.repository'
 import { queryWordRanges } from './indexed-words'
-import { listMounts, manageableSourceIds, sourceIndexKeys } from './knowledge.repository'
+import { listMounts, manageableSourceIds } from './knowledge.repository'
 import type { RetrievalQueryBody } from './knowledge.schemas'
 import { queryStems, rerankBySentences } from './sentence-rerank'
 import { vectorIndexFor } from './vector-index'
@@ -148,11 +150,16 @@ export function createRetrievalService(
    * Vector candidates: the hashing embedder's from the in-memory index (its accuracy against exact KNN is
    * measured in the bench), any other embedder's by exact KNN (vec0, or pgvector), since the index's pruned first
    * pass is tuned for the hashing embedder's sparse vectors, not for dense ones. On PostgreSQL without pgvector
-   * the in-memory index serves every embedder.
+   * the in-memory index serves every embedder. `sources` and `generation` are the search's `searchState`.
    */
-  async function nearestChunks(query: string, sourceIds: string[], limit: number): Promise<RankedChunk[]> {
+  async function nearestChunks(
+    query: string,
+    sources: { id: string; indexedEmbeddingKey: string | null }[],
+    generation: IndexGeneration,
+    limit: number,
+  ): Promise<RankedChunk[]> {
     const groups = new Map<Embedder, string[]>()
-    for (const source of await sourceIndexKeys(reader, sourceIds)) {
+    for (const source of sources) {
       const using = embedderFor(source.indexedEmbeddingKey)
       groups.set(using, [...(groups.get(using) ?? []), source.id])
     }
@@ -163,7 +170,7 @@ export function createRetrievalService(
       const key = embeddingKey(using, vector.length)
       const scope = { sourceIds: ids, limit }
       if (using.inline || !exactVectorSearchAvailable(reader))
-        found.push(...(await vectorIndexFor(reader, key, vector.length).search(vector, scope)))
+        found.push(...(await vectorIndexFor(reader, key, vector.length).search(vector, scope, generation)))
       else found.push(...(await searchVectors(reader, { vector, embeddingKey: key, ...scope })))
     }
     return found.sort((a, b) => a.rank - b.rank).slice(0, limit)
@@ -186,10 +193,12 @@ export function createRetrievalService(
     if (sources.length === 0) return []
     const ids = sources.map((source) => source.id)
     const candidates = Math.max(50, topK * 10)
+    const state = await searchState(reader, ids)
     // BM25's terms and the reranker's rarities share one read of the index's counts (a vector search needs none).
-    const statistics = mode === 'vector' ? null : await termStatistics(reader, query)
+    const statistics = mode === 'vector' ? null : await termStatistics(reader, query, state.generation)
     const bm25 = statistics ? await searchBm25(reader, query, ids, candidates, statistics) : []
-    const nearest = mode === 'bm25' ? [] : await nearestChunks(query, ids, candidates)
+    const nearest =
+      mode === 'bm25' ? [] : await nearestChunks(query, state.sources, state.generation, candidates)
     const bm25Seqs = bm25.map((row) => row.seq)
     const vectorSeqs = nearest.map((row) => row.seq)
     const fused = fuseRankings(

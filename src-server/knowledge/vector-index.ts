@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { EngineDb } from '../platform/db'
 import {
-  chunkDeletionCount,
+  type IndexGeneration,
+  indexGeneration,
   liveChunkSeqs,
-  maxChunkSeq,
   type RankedChunk,
   vectorsAfter,
 } from './chunk-index.repository'
@@ -80,17 +80,24 @@ export class VectorIndex {
     if (firstSeq <= passed) this.missed.push({ firstSeq, lastSeq: Math.min(lastSeq, passed) })
   }
 
-  /** Catches up with the database. Concurrent callers share one refresh. */
-  refresh(): Promise<void> {
-    this.refreshing ??= this.catchUp().finally(() => {
+  /**
+   * Catches up with the database, as of `generation` when the caller has just read it (`searchState`). Concurrent
+   * callers share one refresh.
+   */
+  refresh(generation?: IndexGeneration): Promise<void> {
+    this.refreshing ??= this.catchUp(generation).finally(() => {
       this.refreshing = null
     })
     return this.refreshing
   }
 
   /** The nearest rows of the scope by cosine, best first; `rank` is the cosine distance (1 - cosine). */
-  async search(query: Float32Array, scope: VectorScope): Promise<RankedChunk[]> {
-    await this.refresh()
+  async search(
+    query: Float32Array,
+    scope: VectorScope,
+    generation?: IndexGeneration,
+  ): Promise<RankedChunk[]> {
+    await this.refresh(generation)
     const allowedSources = new Uint8Array(this.sourceOrdinals.size)
     for (const id of scope.sourceIds) {
       const ordinal = this.sourceOrdinals.get(id)
@@ -165,25 +172,23 @@ export class VectorIndex {
     return sum * (this.scale[row] as number)
   }
 
-  private async catchUp(): Promise<void> {
+  private async catchUp(generation?: IndexGeneration): Promise<void> {
     for (const range of this.missed.splice(0)) await this.loadMissed(range)
-    for (;;) {
-      const deletions = await chunkDeletionCount(this.db)
-      if (deletions !== this.seenDeletions) {
-        await this.dropDeletedRows()
-        this.seenDeletions = deletions
-      }
-      const throughSeq = await maxChunkSeq(this.db)
-      if (throughSeq <= this.loadedThroughSeq) return
-      this.reachingSeq = throughSeq
+    const now = generation ?? (await indexGeneration(this.db))
+    if (now.deletions !== this.seenDeletions) {
+      await this.dropDeletedRows()
+      this.seenDeletions = now.deletions
+    }
+    while (now.seq > this.loadedThroughSeq) {
+      this.reachingSeq = Math.max(this.reachingSeq, now.seq)
       const batch = await vectorsAfter(this.db, {
         embeddingKey: this.embeddingKey,
         afterSeq: this.loadedThroughSeq,
-        throughSeq,
+        throughSeq: now.seq,
         limit: LOAD_BATCH,
       })
       for (const stored of batch) this.append(stored.seq, stored.source_id, stored.embedding)
-      this.loadedThroughSeq = batch.length < LOAD_BATCH ? throughSeq : (batch.at(-1)?.seq ?? throughSeq)
+      this.loadedThroughSeq = batch.length < LOAD_BATCH ? now.seq : (batch.at(-1)?.seq ?? now.seq)
       if (batch.length === LOAD_BATCH) await new Promise((resolve) => setImmediate(resolve))
     }
   }
