@@ -20,6 +20,7 @@ import {
   parseDate,
 } from '../../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../../src-server/document-recognition/page-text'
+import { extractionIssues } from '../../../src-server/document-recognition/review/extraction-issues'
 import { OcrEngine } from '../../../src-server/document-recognition/pipeline/ocr'
 import { readPdfText, renderPdfPage } from '../../../src-server/document-recognition/pipeline/pdf-pages'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../src-server/platform/config'
@@ -256,8 +257,10 @@ export function scorePages(
       const correct = [expected, ...(fixture.accepted?.[key] ?? [])].some((form) =>
         sameValue(definition, form, actual),
       )
+      // As the review seed flags: an empty field marked not printed is not flagged, so where the document does
+      // print the field it counts as a wrong value let through.
       const flagged =
-        actual === null || (field?.confidence ?? 0) < threshold || issues.some((i) => i.field_key === key)
+        extractionIssues(definition, field, threshold).length > 0 || issues.some((i) => i.field_key === key)
       const page = pages.find((p) => p.page_number === field?.page_number)
       const places = page ? expectedValueBoxes(definition, page, want) : []
       const box = field?.bbox
