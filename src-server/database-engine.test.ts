@@ -222,11 +222,10 @@ describe.skipIf(postgresMissing)(
         })
         expect(saved.status).toBe(200)
         const adminB = await client(b.url, 'admin', PROCESS_ADMIN_PASSWORD)
-        const check = await adminB.call('POST', '/api/admin/model-providers/team/test')
-        expect(check).toMatchObject({
-          status: 200,
-          body: { ok: true, reachable: true, listed_models: ['m1'] },
-        })
+        // B hears of the provider within a notification's delay.
+        await expect
+          .poll(() => adminB.call('POST', '/api/admin/model-providers/team/test'), { timeout: 15_000 })
+          .toMatchObject({ status: 200, body: { ok: true, reachable: true, listed_models: ['m1'] } })
 
         // A file uploaded through B is ingested by a job queued through A and read back through A.
         const source = await carolB.call('POST', '/knowledge-sources', { name: 'Team notes' })

@@ -22,8 +22,7 @@ export interface ModelAdmin {
   /** Tries one configured provider now. */
   testProvider(id: string): Promise<ProviderCheck>
   /**
-   * Deletes a console provider nothing uses; `usersOf` reads who uses it inside the deleting transaction (on
-   * SQLite, synchronously, until conversation and document recognition convert).
+   * Deletes a console provider nothing uses; `usersOf` reads who uses it inside the deleting transaction.
    */
   deleteProvider(
     actorId: string,

@@ -130,7 +130,7 @@ export function resolveConfig(
       (port === 0 ? 0 : port + 1),
     lanPlainHttp: options.lanPlainHttp ?? env.SWITCHBOARD_LAN_HTTP === '1',
     lanHosts: options.lanHosts ?? commaList(env.SWITCHBOARD_LAN_HOSTS),
-    trustedProxies: options.trustedProxies ?? proxyList(env.SWITCHBOARD_TRUSTED_PROXIES),
+    trustedProxies: proxyList(options.trustedProxies?.join(',') ?? env.SWITCHBOARD_TRUSTED_PROXIES),
     mcpAllowedCommands:
       options.mcpAllowedCommands !== undefined
         ? options.mcpAllowedCommands
@@ -227,7 +227,9 @@ function proxyList(value: string | undefined): string[] {
     const [address = '', bits, ...rest] = entry.split('/')
     const family = isIP(address)
     const maxBits = family === 6 ? 128 : 32
-    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits)
+    // A prefix of 0 would trust every address: never what a load balancer's range means.
+    const validBits =
+      bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) >= 1 && Number(bits) <= maxBits)
     if (!family || !validBits || rest.length > 0)
       throw new ConfigError(
         `SWITCHBOARD_TRUSTED_PROXIES must list addresses or CIDR ranges (10.0.0.5, 10.0.0.0/24); got "${entry}".`,

@@ -19,10 +19,7 @@ export async function userIdOf(server: TestServer, username: string): Promise<st
   return row.id
 }
 
-/**
- * An agent owned by the user: the asset a listing sells. Agents stay on SQLite until conversation converts: in
- * the `postgres` project the owner is copied into SQLite's user table first, as its foreign key needs.
- */
+/** An agent owned by the user: the asset a listing sells. */
 export async function agentOf(server: TestServer, username: string): Promise<string> {
   await server.headersFor(username)
   const ownerId = await userIdOf(server, username)

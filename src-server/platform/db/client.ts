@@ -2,12 +2,9 @@ import { closeSync, existsSync, openSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
-import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core'
 import * as sqliteVec from 'sqlite-vec'
 
 export type Db = BetterSQLite3Database & { $client: Database.Database }
-/** The database or a transaction on it: what repository functions take, so they compose inside `db.transaction`. */
-export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult>
 
 /** The SQLite database of a data directory. */
 export const sqliteFileIn = (dataDir: string) => path.join(dataDir, 'switchboard.db')

@@ -9,7 +9,6 @@ export {
   openReader,
   perHandle,
   perShape,
-  type Queryable,
   sqliteFileIn,
 } from './client'
 export { createdAt, idColumn, jsonText, nowIso, oneOf, oneOfInline, updatedAt } from './columns'

@@ -48,7 +48,7 @@ describe('clients behind a trusted load balancer', () => {
   it('refuses a trusted-proxy entry that is not an address or CIDR range', () => {
     const read = (value: string) => resolveConfig({}, { SWITCHBOARD_TRUSTED_PROXIES: value }).trustedProxies
     expect(read('10.0.0.5, 10.0.0.0/24,fd00::/8')).toEqual(['10.0.0.5', '10.0.0.0/24', 'fd00::/8'])
-    for (const bad of ['*', 'true', '10.0.0.0/33', 'balancer.internal', '10.0.0.1/8/2'])
+    for (const bad of ['*', 'true', '10.0.0.0/33', '10.0.0.5/0', '::/0', 'balancer.internal', '10.0.0.1/8/2'])
       expect(() => read(bad)).toThrow(ConfigError)
   })
 })

@@ -20,9 +20,9 @@ import {
   parseDate,
 } from '../../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../../src-server/document-recognition/page-text'
-import { extractionIssues } from '../../../src-server/document-recognition/review/extraction-issues'
 import { OcrEngine } from '../../../src-server/document-recognition/pipeline/ocr'
 import { readPdfText, renderPdfPage } from '../../../src-server/document-recognition/pipeline/pdf-pages'
+import { extractionIssues } from '../../../src-server/document-recognition/review/extraction-issues'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../src-server/platform/config'
 import { fixturePath } from '../fixtures'
 
