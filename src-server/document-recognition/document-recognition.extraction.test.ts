@@ -9,12 +9,9 @@ import {
   withoutSampling,
 } from '../../test/helpers/document-recognition/api'
 import {
-  INCLUDED_TAX_TOTAL,
   invoicePdf,
   invoicePng,
-  invoiceToPerson,
   junkTextLayerPdf,
-  type PrintedLine,
   SAMPLE_EXPECTED,
   SAMPLE_INVOICE,
 } from '../../test/helpers/document-recognition/invoice-documents'
@@ -257,36 +254,6 @@ describe('document recognition extraction', () => {
     const number = (run.field_reviews as Field[]).find((f) => f.field_key === 'invoice_number')
     expect(number).toMatchObject({ value: null, flag_reasons: ['missing'] })
     expect(run.review_status).toBe('flagged')
-  }, 60_000)
-
-  it('seeds a field the invoice surely does not print as not on the document, unflagged, and one it may print as missing', async () => {
-    const headers = await server.adminHeaders()
-    const uploadLines = async (name: string, lines: PrintedLine[]) =>
-      settledUpload(server, headers, invoiceAgent, {
-        name,
-        type: 'application/pdf',
-        bytes: await invoicePdf(lines),
-      })
-    // No net printed (the total and the tax it includes), no net label anywhere, a text layer: nothing to review.
-    const unprinted = await uploadLines('no-net.pdf', invoiceToPerson(INCLUDED_TAX_TOTAL))
-    const net = (await storedFields(unprinted.id)).find((f) => f.fieldKey === 'net_amount')
-    expect(net).toMatchObject({
-      value: null,
-      reviewStatus: 'not_on_document',
-      flagReasons: [],
-      issues: [],
-      source: 'rules',
-      revisionCount: 0,
-    })
-    expect(unprinted.issue_list).not.toContainEqual(expect.objectContaining({ field_key: 'net_amount' }))
-    // The net's label printed with no value read after it: the extractor is unsure, a reviewer looks.
-    const unread = await uploadLines(
-      'net-label.pdf',
-      invoiceToPerson([{ text: 'Nettobetrag', x: 330, y: 365 }, ...INCLUDED_TAX_TOTAL]),
-    )
-    const unsure = (await storedFields(unread.id)).find((f) => f.fieldKey === 'net_amount')
-    expect(unsure?.reviewStatus).toBe('flagged')
-    expect(unsure?.flagReasons).not.toEqual([])
   }, 60_000)
 
   it('flags a value found without its label as low confidence', async () => {

@@ -4,8 +4,8 @@ import type { FieldIssue, FieldValue } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { type ExtractionConfig, lowConfidenceThreshold } from '../extraction/field-config'
 import type { DocumentExecution } from '../pipeline/run-extraction'
-import type { AgentRunRow } from '../runs/runs.repository'
 import { extractionIssues } from './extraction-issues'
+import type { AgentRunRow } from '../runs/runs.repository'
 
 const round = (n: number) => Math.round(n * 1000) / 1000
 
@@ -72,11 +72,7 @@ export async function seedReview(
       flagReasons: [...new Set(issues.map((i) => i.kind))] as string[],
       // A field the extractor is sure the document does not print is settled as a reviewer's "not on this
       // document" would be (its `source` says the extractor decided); any issue still sends it to review.
-      reviewStatus: issues.length
-        ? 'flagged'
-        : field?.method === 'not_printed'
-          ? 'not_on_document'
-          : 'pending',
+      reviewStatus: issues.length ? 'flagged' : field?.method === 'not_printed' ? 'not_on_document' : 'pending',
       source: sourceOf(field),
       learnedFromRunId: field?.learned_from_run_id ?? null,
     }

@@ -48,32 +48,6 @@ export const SAMPLE_EXPECTED = {
   total_amount: 1190,
 }
 
-/**
- * A German invoice to a private person (number, date, two items) followed by the amount lines a test chooses; with
- * `INCLUDED_TAX_TOTAL` it prints no net at all: the total and the tax it includes.
- */
-export const invoiceToPerson = (amounts: PrintedLine[]): PrintedLine[] => [
-  { text: 'Nordlicht Haustechnik GmbH', x: 50, y: 40, size: 16 },
-  { text: 'Anna Keller', x: 50, y: 135 },
-  { text: 'Hauptstraße 12', x: 50, y: 150 },
-  { text: '20095 Hamburg', x: 50, y: 165 },
-  { text: 'Rechnungsnummer: RE-2019/31', x: 330, y: 250 },
-  { text: 'Datum: 04.05.2019', x: 330, y: 265 },
-  { text: 'Beschreibung', x: 50, y: 300 },
-  { text: 'Gesamt', x: 480, y: 300 },
-  { text: 'Wartung Heizung', x: 50, y: 320 },
-  { text: '640,00', x: 480, y: 320 },
-  { text: 'Material', x: 50, y: 335 },
-  { text: '550,00', x: 480, y: 335 },
-  ...amounts,
-]
-export const INCLUDED_TAX_TOTAL: PrintedLine[] = [
-  { text: 'Gesamtbetrag', x: 330, y: 380 },
-  { text: '1.190,00', x: 480, y: 380 },
-  { text: 'enthaltene MwSt. 19 %', x: 330, y: 395 },
-  { text: '190,00', x: 480, y: 395 },
-]
-
 /** A one-page PDF with a real text layer. */
 export async function invoicePdf(lines: PrintedLine[] = SAMPLE_INVOICE): Promise<Buffer> {
   const doc = await PDFDocument.create()

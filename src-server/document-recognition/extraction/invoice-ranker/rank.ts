@@ -87,27 +87,22 @@ const has = (features: Features, pattern: RegExp) =>
 /**
  * What says an optional field is printed after all: a candidate a label of its kind names (amounts: with cents, so
  * a VAT id is no tax), the total of an untaxed invoice (its net), a name with a legal form, spelt in a web address
- * or printed beside contact and registration lines (a seller only in the foot) that is no town; a label of its kind
- * with no value read after it ("Nettobetrag" and nothing), for a party its role's label anywhere; for the net, an
- * invoice whose tax is not printed or zero (its net is its total whether printed or not). Required fields are never
- * "not printed": an invoice without its number, date or total goes to a reviewer.
+ * or printed beside contact and registration lines (a seller only in the foot) that is no town; for a party, its
+ * role's label anywhere in the document; for the net, an invoice whose tax is not printed or zero (its net is its
+ * total whether printed or not). Required fields are never "not printed": an invoice without its number, date or
+ * total goes to a reviewer.
  */
-const PRINTED_BY: Record<
-  string,
-  { candidate: (f: Features) => boolean; labels: WordClass[]; labelAnywhere?: boolean; beside?: string }
-> = {
+const PRINTED_BY: Record<string, { candidate: (f: Features) => boolean; anywhere?: WordClass[]; beside?: string }> = {
   net_amount: {
     candidate: (f) => f.cents === 1 && has(f, /^(?:(?:near|left|above)_net|untaxed_sum)$/),
-    labels: ['net'],
     beside: 'tax_amount',
   },
-  tax_amount: { candidate: (f) => f.cents === 1 && has(f, /^(?:near|left|above)_tax$/), labels: ['tax'] },
+  tax_amount: { candidate: (f) => f.cents === 1 && has(f, /^(?:near|left|above)_tax$/) },
   seller_name: {
     candidate: (f) => has(f, /^(?:legal_form|domain_match)$/) || (f.contact_mention === 1 && f.town !== 1),
-    labels: ['seller', 'payee'],
-    labelAnywhere: true,
+    anywhere: ['seller', 'payee'],
   },
-  buyer_name: { candidate: (f) => f.legal_form === 1, labels: ['buyer'], labelAnywhere: true },
+  buyer_name: { candidate: (f) => f.legal_form === 1, anywhere: ['buyer'] },
 }
 /** The least mean word confidence of a page read well enough to say what it does not print (a text layer's is 1). */
 const WELL_READ = 0.85
@@ -121,31 +116,6 @@ const wellRead = (pages: PageText[]) =>
       page.words.reduce((sum, w) => sum + w.confidence, 0) / page.words.length >= WELL_READ,
   )
 
-/** Printed after a label where a value would stand: more label words, rates, punctuation. */
-const NO_VALUE = /^[\p{P}\p{S}]*$/u
-
-/**
- * Is a label of these classes printed with no value after it on its line (only label words and punctuation), or,
- * with `anywhere`, printed at all?
- */
-function labelWithoutValue(contexts: PageContext[], classes: WordClass[], anywhere: boolean): boolean {
-  return contexts.some((context) =>
-    context.classes.some((line, lineIndex) =>
-      line.some(
-        (word, i) =>
-          classes.some((c) => word.has(c)) &&
-          (anywhere ||
-            line
-              .slice(i + 1)
-              .every(
-                (after, j) =>
-                  after.size > 0 || NO_VALUE.test(context.lines[lineIndex]?.words[i + 1 + j]?.text ?? ''),
-              )),
-      ),
-    ),
-  )
-}
-
 /**
  * Is the field surely not printed: optional, nothing in the document says it is, a document read well? Else an
  * empty field is only not found, and a reviewer looks (a label without a value read, a poor scan).
@@ -158,10 +128,11 @@ function surelyUnprinted(
 ): boolean {
   const printedBy = PRINTED_BY[field.key]
   if (field.required || !printedBy || !wellRead(pages)) return false
-  return (
-    !labelWithoutValue(contexts, printedBy.labels, printedBy.labelAnywhere === true) &&
-    !ranked.some(({ candidate, features }) => candidate && printedBy.candidate(features))
+  const anywhere = printedBy.anywhere ?? []
+  const labelled = contexts.some((context) =>
+    context.classes.some((line) => line.some((word) => anywhere.some((c) => word.has(c)))),
   )
+  return !labelled && !ranked.some(({ candidate, features }) => candidate && printedBy.candidate(features))
 }
 
 /** The label nearest left of the value (or over it), as printed, for the field's `anchor`. */
@@ -221,9 +192,7 @@ export function rankInvoiceFields(
   return chosen.map((field) => {
     const beside = PRINTED_BY[field.key]?.beside
     const other = beside ? chosen.find((f) => f.key === beside) : undefined
-    return field.method === 'not_printed' && beside && !other?.value
-      ? { ...field, method: 'not_found' }
-      : field
+    return field.method === 'not_printed' && beside && !other?.value ? { ...field, method: 'not_found' } : field
   })
 }
 
