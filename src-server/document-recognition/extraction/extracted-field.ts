@@ -22,8 +22,6 @@ export interface ExtractedField {
     | 'llm'
     | 'learned'
     | 'not_found'
-    /** Empty because the extractor is sure the document does not print the field: no reviewer needs to look. */
-    | 'not_printed'
   anchor: string | null
   /** For `learned`: the run whose review taught the hint. */
   learned_from_run_id?: string
@@ -33,9 +31,4 @@ export interface ExtractedField {
 
 export function notFound(key: string): ExtractedField {
   return { key, value: null, confidence: 0, page_number: null, bbox: null, method: 'not_found', anchor: null }
-}
-
-/** A field the document surely does not print: empty, seeded "not on document" instead of flagged missing. */
-export function notPrinted(key: string): ExtractedField {
-  return { ...notFound(key), method: 'not_printed' }
 }

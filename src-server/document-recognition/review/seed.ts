@@ -4,14 +4,12 @@ import type { FieldIssue, FieldValue } from '../document-recognition.tables'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { type ExtractionConfig, lowConfidenceThreshold } from '../extraction/field-config'
 import type { DocumentExecution } from '../pipeline/run-extraction'
-import { extractionIssues } from './extraction-issues'
 import type { AgentRunRow } from '../runs/runs.repository'
 
 const round = (n: number) => Math.round(n * 1000) / 1000
 
 /** The field review's `source` from how the strategy found the value. */
 function sourceOf(field: ExtractedField | undefined): repo.FieldReviewRow['source'] {
-  if (field?.method === 'not_printed') return 'rules'
   if (!field || field.value === null) return null
   if (field.method === 'learned' || field.method === 'e_invoice' || field.method === 'llm')
     return field.method
@@ -47,7 +45,14 @@ export async function seedReview(
     const field = output.fields.find((f) => f.key === definition.key)
     const value: FieldValue = field?.value ?? null
     const confidence = round(field?.confidence ?? 0)
-    const issues: FieldIssue[] = extractionIssues(definition, field, threshold)
+    const issues: FieldIssue[] = []
+    // Every empty field is flagged, required or not, so a run with gaps always reaches the flagged-first queue.
+    if (value === null) issues.push({ kind: 'missing', message: `${definition.label} was not found.` })
+    if (value !== null && confidence < threshold)
+      issues.push({
+        kind: 'low_confidence',
+        message: `${definition.label} was read with confidence ${confidence}, below ${threshold}.`,
+      })
     const confirmations = field?.method === 'learned' ? (field.learned_confirmations ?? 1) : null
     if (value !== null && confirmations !== null && confirmations < policy.learningConfirmations)
       issues.push({
@@ -70,9 +75,7 @@ export async function seedReview(
       baselineBbox: field?.bbox ?? null,
       issues,
       flagReasons: [...new Set(issues.map((i) => i.kind))] as string[],
-      // A field the extractor is sure the document does not print is settled as a reviewer's "not on this
-      // document" would be (its `source` says the extractor decided); any issue still sends it to review.
-      reviewStatus: issues.length ? 'flagged' : field?.method === 'not_printed' ? 'not_on_document' : 'pending',
+      reviewStatus: issues.length ? 'flagged' : 'pending',
       source: sourceOf(field),
       learnedFromRunId: field?.learned_from_run_id ?? null,
     }

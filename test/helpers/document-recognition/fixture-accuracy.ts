@@ -257,10 +257,8 @@ export function scorePages(
       const correct = [expected, ...(fixture.accepted?.[key] ?? [])].some((form) =>
         sameValue(definition, form, actual),
       )
-      // As the review seed flags: an empty field marked not printed is not flagged, so where the document does
-      // print the field it counts as a wrong value let through.
       const flagged =
-        extractionIssues(definition, field, threshold).length > 0 || issues.some((i) => i.field_key === key)
+        actual === null || (field?.confidence ?? 0) < threshold || issues.some((i) => i.field_key === key)
       const page = pages.find((p) => p.page_number === field?.page_number)
       const places = page ? expectedValueBoxes(definition, page, want) : []
       const box = field?.bbox

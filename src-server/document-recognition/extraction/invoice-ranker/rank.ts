@@ -1,7 +1,7 @@
 import type { FieldValue } from '../../document-recognition.tables'
 import type { PageText } from '../../page-text'
 import { calibratedConfidence } from '../calibration'
-import { type ExtractedField, notFound, notPrinted } from '../extracted-field'
+import { type ExtractedField, notFound } from '../extracted-field'
 import type { FieldDefinition } from '../field-config'
 import { extractWithRules } from '../rules'
 import {
@@ -13,7 +13,6 @@ import {
   type ValueCandidate,
 } from './candidates'
 import { type Features, featuresOf, sameValue } from './features'
-import type { WordClass } from './label-words'
 import { dot, type FieldModel, featureVector, type RankerWeights, softmax } from './model'
 import trained from './weights.json'
 
@@ -82,59 +81,6 @@ function labelled(features: Features): boolean {
   return true
 }
 
-const has = (features: Features, pattern: RegExp) =>
-  Object.keys(features).some((name) => pattern.test(name) && (features[name] ?? 0) > 0)
-/**
- * What says an optional field is printed after all: a candidate a label of its kind names (amounts: with cents, so
- * a VAT id is no tax), the total of an untaxed invoice (its net), a name with a legal form, spelt in a web address
- * or printed beside contact and registration lines (a seller only in the foot) that is no town; for a party, its
- * role's label anywhere in the document; for the net, an invoice whose tax is not printed or zero (its net is its
- * total whether printed or not). Required fields are never "not printed": an invoice without its number, date or
- * total goes to a reviewer.
- */
-const PRINTED_BY: Record<string, { candidate: (f: Features) => boolean; anywhere?: WordClass[]; beside?: string }> = {
-  net_amount: {
-    candidate: (f) => f.cents === 1 && has(f, /^(?:(?:near|left|above)_net|untaxed_sum)$/),
-    beside: 'tax_amount',
-  },
-  tax_amount: { candidate: (f) => f.cents === 1 && has(f, /^(?:near|left|above)_tax$/) },
-  seller_name: {
-    candidate: (f) => has(f, /^(?:legal_form|domain_match)$/) || (f.contact_mention === 1 && f.town !== 1),
-    anywhere: ['seller', 'payee'],
-  },
-  buyer_name: { candidate: (f) => f.legal_form === 1, anywhere: ['buyer'] },
-}
-/** The least mean word confidence of a page read well enough to say what it does not print (a text layer's is 1). */
-const WELL_READ = 0.85
-
-/** Every page holds words, read with a mean confidence of at least WELL_READ. */
-const wellRead = (pages: PageText[]) =>
-  pages.length > 0 &&
-  pages.every(
-    (page) =>
-      page.words.length >= 3 &&
-      page.words.reduce((sum, w) => sum + w.confidence, 0) / page.words.length >= WELL_READ,
-  )
-
-/**
- * Is the field surely not printed: optional, nothing in the document says it is, a document read well? Else an
- * empty field is only not found, and a reviewer looks (a label without a value read, a poor scan).
- */
-function surelyUnprinted(
-  field: FieldDefinition,
-  ranked: RankedCandidate[],
-  contexts: PageContext[],
-  pages: PageText[],
-): boolean {
-  const printedBy = PRINTED_BY[field.key]
-  if (field.required || !printedBy || !wellRead(pages)) return false
-  const anywhere = printedBy.anywhere ?? []
-  const labelled = contexts.some((context) =>
-    context.classes.some((line) => line.some((word) => anywhere.some((c) => word.has(c)))),
-  )
-  return !labelled && !ranked.some(({ candidate, features }) => candidate && printedBy.candidate(features))
-}
-
 /** The label nearest left of the value (or over it), as printed, for the field's `anchor`. */
 function labelOf(candidate: ValueCandidate): { anchor: string | null; below: boolean } {
   const line = candidate.context.lines[candidate.lineIndex]
@@ -158,7 +104,7 @@ export function rankInvoiceFields(
 ): ExtractedField[] {
   const contexts = pageContexts(pages)
   const pool = new Map<CandidateKind, ValueCandidate[]>()
-  const chosen = fromRules.map((rules) => {
+  return fromRules.map((rules) => {
     const field = definitions.find((d) => d.key === rules.key)
     const model = weights.fields[rules.key]
     if (!field || !model) return rules
@@ -166,12 +112,8 @@ export function rankInvoiceFields(
     const [top] = valueProbabilities(model, ranked)
     if (!top) return rules
     const { candidate } = top.best
-    if (!candidate) {
-      const confidence = calibratedConfidence(top.probability, model.review_below)
-      // "Not printed" as sure as a value would need to be, with nothing on the page to say otherwise.
-      const sure = surelyUnprinted(field, ranked, contexts, pages)
-      return { ...(sure ? notPrinted(rules.key) : notFound(rules.key)), confidence }
-    }
+    if (!candidate)
+      return { ...notFound(rules.key), confidence: calibratedConfidence(top.probability, model.review_below) }
     const label = labelOf(candidate)
     // An identifier or an amount that no label of its kind names is a guess however sure the weights are: it goes
     // to a reviewer (a date alone in the header is common, and is not held to this).
@@ -186,13 +128,7 @@ export function rankInvoiceFields(
       bbox: candidate.bbox,
       method: label.anchor ? 'anchor_right' : 'pattern',
       anchor: label.anchor,
-    } satisfies ExtractedField
-  })
-  // A field sure to be unprinted only beside another's value (a net beside a tax) is only not found without it.
-  return chosen.map((field) => {
-    const beside = PRINTED_BY[field.key]?.beside
-    const other = beside ? chosen.find((f) => f.key === beside) : undefined
-    return field.method === 'not_printed' && beside && !other?.value ? { ...field, method: 'not_found' } : field
+    }
   })
 }
 
