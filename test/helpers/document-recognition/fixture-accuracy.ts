@@ -22,7 +22,6 @@ import {
 import type { PageText } from '../../../src-server/document-recognition/page-text'
 import { OcrEngine } from '../../../src-server/document-recognition/pipeline/ocr'
 import { readPdfText, renderPdfPage } from '../../../src-server/document-recognition/pipeline/pdf-pages'
-import { extractionIssues } from '../../../src-server/document-recognition/review/extraction-issues'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../../src-server/platform/config'
 import { fixturePath } from '../fixtures'
 
