@@ -281,7 +281,7 @@ async function buildApp(
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 }, preClose: (done) => done() })
   // Jobs stop first on shutdown (the root's hooks run before the domains'): their handlers stop and hand their jobs
   // back while what they call (the chat pipeline, tool servers) still works, so nothing is stored cut off.
-  app.addHook('preClose', async () => jobs.stop())
+  app.addHook('preClose', async () => jobs.stop(undefined, () => workers.close()))
   // Before anything reads a request: a foreign `Host` (DNS rebinding) is refused, then plain HTTP from the LAN.
   const hosts = hostAllowlist(
     lanHostNames({ listensOnLan: !isLoopbackHost(config.host), lanHosts: config.lanHosts }),

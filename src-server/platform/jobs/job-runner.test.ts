@@ -225,6 +225,31 @@ describe('durable job runner', () => {
     })
   })
 
+  it('closes what a handler past the grace runs on before handing its job back', async () => {
+    const { db } = freshDb()
+    const runner = runnerOn(db, { leaseMs: 600_000 })
+    const seen: string[] = []
+    let executorsClosed: () => void = () => {}
+    runner.register('stubborn', async () => {
+      // Ignores the abort; ends only once what it runs on is gone, as a task on a closed worker pool does.
+      await new Promise<void>((resolve) => {
+        executorsClosed = resolve
+      })
+      seen.push(`handler ended, job ${rowOf(db, jobId).status}`)
+      throw new Error('The worker pool is closed.')
+    })
+    const jobId = (await runner.enqueue(db, 'stubborn', {})).id
+    await runner.start()
+    await until(() => rowOf(db, jobId).status === 'running')
+    await runner.stop(50, async () => {
+      seen.push(`executors closed, job ${rowOf(db, jobId).status}`)
+      executorsClosed()
+    })
+    // The job stayed held until its handler ended; then it went back to the queue uncounted.
+    expect(seen).toEqual(['executors closed, job running', 'handler ended, job running'])
+    expect(rowOf(db, jobId)).toMatchObject({ status: 'queued', attempts: 0, lease_owner: null })
+  })
+
   it('runs CPU work on a worker thread', async () => {
     const pool = new WorkerPool(1)
     cleanups.push(() => pool.close())

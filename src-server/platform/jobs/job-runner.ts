@@ -189,11 +189,12 @@ export class JobRunner extends EventEmitter {
 
   /**
    * Stops claiming, asks running handlers to stop and waits for them (at most `graceMs`), and hands their jobs back
-   * to the queue: a handler that stopped hands its job back itself, one still running past the grace loses it here
-   * (whatever it writes later is fenced off by the lease). The jobs handed back are announced, so another
-   * instance takes them at once instead of after their lease.
+   * to the queue: a handler that stopped hands its job back itself; for one still running past the grace,
+   * `closeExecutors` (the worker threads) ends what it runs on first, then it loses its job here (what it writes to
+   * the job later is fenced off by the lease). The jobs handed back are announced, so another instance takes them
+   * at once instead of after their lease.
    */
-  async stop(graceMs = 5_000): Promise<void> {
+  async stop(graceMs = 5_000, closeExecutors?: () => Promise<void>): Promise<void> {
     // Never started (or stopped already): it holds no job.
     if (this.stopped) return
     this.stopped = true
@@ -202,15 +203,15 @@ export class JobRunner extends EventEmitter {
     await this.polling
     const inFlight = [...this.running.entries()]
     for (const [, entry] of inFlight) entry.controller.abort(new Error('shutdown'))
-    let grace: NodeJS.Timeout | undefined
-    await Promise.race([
-      Promise.all(inFlight.map(([, entry]) => entry.done)),
-      new Promise((r) => {
-        grace = setTimeout(r, graceMs)
-      }),
-    ])
-    clearTimeout(grace)
-    for (const [id] of inFlight) if (this.running.has(id)) await this.release(id)
+    await settledWithin(inFlight, graceMs)
+    const stubborn = inFlight.filter(([id]) => this.running.has(id))
+    // A handler past the grace may still write its domain's rows: what it runs on closes first, so another instance
+    // never runs the job while this one still works on it.
+    if (stubborn.length > 0 && closeExecutors) {
+      await closeExecutors()
+      await settledWithin(stubborn, graceMs)
+    }
+    for (const [id] of stubborn) if (this.running.has(id)) await this.release(id)
     await this.announce()
   }
 
@@ -452,4 +453,16 @@ export class JobRunner extends EventEmitter {
       this.log?.warn({ err: error, jobId: id }, 'job progress not written')
     }
   }
+}
+
+/** Waits until the jobs' handlers settle, or `ms` passes. */
+async function settledWithin(jobs: [string, { done: Promise<unknown> }][], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    Promise.all(jobs.map(([, entry]) => entry.done)),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms)
+    }),
+  ])
+  clearTimeout(timer)
 }

@@ -101,6 +101,7 @@ export class WorkerPool {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return
     this.closed = true
     for (const wake of this.waiting.splice(0)) wake()
     await this.pool.destroy()
