@@ -17,17 +17,35 @@ const VITEST_JSON = '.vitest-results.json'
 const PLAYWRIGHT_JSON = '.playwright-results.json'
 let passed = 0
 let failed = 0
-/** Each stage's wall time, printed at the end. */
-const stageSeconds = []
+/** Each stage's wall time and CPU seconds (null where unknown), printed at the end. */
+const stages = []
+const CPU_TIME = 'scripts/cpu-time.mjs'
+
+/**
+ * Starts a stage through scripts/cpu-time.mjs; resolves to whether it passed, once its wall time and CPU seconds
+ * are recorded.
+ */
+function startStage(label, command, args, env, output) {
+  const started = Date.now()
+  let cpuSeconds = null
+  const child = spawn(process.execPath, [CPU_TIME, command, ...args], {
+    stdio: [output === 'inherit' ? 'inherit' : 'ignore', output, output, 'ipc'],
+    env: { ...process.env, ...env },
+  })
+  child.on('message', (message) => (cpuSeconds = message.cpuSeconds))
+  const done = new Promise((resolve) =>
+    child.on('close', (code) => {
+      stages.push({ label, seconds: (Date.now() - started) / 1000, cpuSeconds })
+      resolve(code === 0)
+    }),
+  )
+  return { child, done }
+}
 
 /** Runs a stage in the foreground (its output live); resolves to whether it passed. */
-async function run(label, command, args, env = {}) {
+function run(label, command, args, env = {}) {
   process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n`)
-  const started = Date.now()
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
-  const code = await new Promise((resolve) => child.on('close', resolve))
-  stageSeconds.push([label, (Date.now() - started) / 1000])
-  return code === 0
+  return startStage(label, command, args, env, 'inherit').done
 }
 
 function count(label, ok) {
@@ -44,20 +62,10 @@ async function check(label, command, args) {
 
 /** Starts a stage in the background, its output kept; `report()` prints it once and resolves to whether it passed. */
 function inBackground(label, command, args, env = {}) {
-  const started = Date.now()
   let output = ''
-  const child = spawn(command, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  })
+  const { child, done } = startStage(label, command, args, env, 'pipe')
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
-  const done = new Promise((resolve) =>
-    child.on('close', (code) => {
-      stageSeconds.push([label, (Date.now() - started) / 1000])
-      resolve(code === 0)
-    }),
-  )
   return async function report() {
     const ok = await done
     process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n${output}`)
@@ -83,6 +91,7 @@ function countFromJson(label, ok, file, read) {
 
 // First, so a missing browser (or its fonts), PostgreSQL or pgvector is obtained before anything else takes the
 // machine's time.
+const suiteStarted = Date.now()
 const browser = ensureBrowser()
 spawnSync('bash', ['scripts/ensure-postgres.sh'], { stdio: 'inherit' })
 // The desktop bundle (main + worker, preload, console) must build without Electron's binary.
@@ -124,8 +133,15 @@ if (playwright) {
   }))
 }
 
+// Wall time is what a contributor waits; CPU seconds say what a stage costs whatever else the machine runs (the
+// background stages share two cores with Vitest, so their wall time depends on it).
+const cpu = (seconds) => (seconds === null ? '' : `${seconds.toFixed(0).padStart(5)} CPU s`)
+const cpuKnown = stages.every((stage) => stage.cpuSeconds !== null)
 process.stdout.write('\nStage times:\n')
-for (const [label, seconds] of stageSeconds)
-  process.stdout.write(`  ${label.padEnd(14)} ${seconds.toFixed(0)} s\n`)
+for (const { label, seconds, cpuSeconds } of stages)
+  process.stdout.write(`  ${label.padEnd(14)} ${seconds.toFixed(0).padStart(5)} s  ${cpu(cpuSeconds)}\n`)
+process.stdout.write(
+  `  ${'in all'.padEnd(14)} ${((Date.now() - suiteStarted) / 1000).toFixed(0).padStart(5)} s  ${cpuKnown ? cpu(stages.reduce((sum, stage) => sum + stage.cpuSeconds, 0)) : ''}\n`,
+)
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`)
 process.exit(failed > 0 ? 1 : 0)
