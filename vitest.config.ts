@@ -49,6 +49,7 @@ const postgresTests = [
   'src-server/auth/password-change.test.ts',
   'src-server/auth/revocation.test.ts',
   'src-server/auth/sign-in-limits.test.ts',
+  'src-server/auth/trusted-proxies.test.ts',
   'src-server/auth/stored-rate-limit.test.ts',
   'src-server/document-recognition/document-recognition.api.test.ts',
   'src-server/document-recognition/document-recognition.approve-export.test.ts',

@@ -18,6 +18,8 @@ const UNDO_BY_MIGRATION: Record<number, string> = {
   16: `DROP INDEX admin_audit_log_by_actor_idx; DROP INDEX admin_audit_log_by_action_idx;
       ALTER TABLE admin_audit_log DROP COLUMN reason;`,
   17: 'ALTER TABLE document_learned_hint DROP COLUMN value_words;',
+  18: 'DROP TABLE operator_presence;',
+  19: 'DROP TABLE rate_limit_window;',
 }
 
 /**

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { postFrom } from '../../../test/helpers/http-from'
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../../test/helpers/server'
-import { FAILURES_PER_USER_AT_ADDRESS } from '../../auth/login-limits'
-import { ConfigError, resolveConfig } from '../config'
+import { postFrom } from '../../test/helpers/http-from'
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test/helpers/server'
+import { ConfigError, resolveConfig } from '../platform/config'
+import { FAILURES_PER_USER_AT_ADDRESS } from './login-limits'
 
 // Real HTTP from distinct loopback addresses: 127.0.0.50 stands in for a team server's load balancer.
 const BALANCER = '127.0.0.50'
