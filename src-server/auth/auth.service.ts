@@ -155,7 +155,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
   const remember = (profile: PublicUser) => profiles.set(profile.id, profile)
   /** Open WebSockets and event streams, so a revocation reaches them too. */
   const connections = new LiveConnections()
-  /** Counts revocations: a caller read while one happened may predate it, so it is read again (`readSettled`). */
+  /**
+   * Counts revocations and profile changes: a caller or profile read while one happened may predate it, so it is
+   * read again (`readSettled`).
+   */
   let revocations = 0
   /**
    * `read`, again until no revocation happened while it ran: a read that began before a revocation's change was
@@ -190,7 +193,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
   options.events.subscribe({
     event: (event: BusEvent) => {
       if (typeof event.user_id !== 'string') return
-      if (event.kind === PROFILE_CHANGED) profiles.delete(event.user_id)
+      if (event.kind === PROFILE_CHANGED) {
+        revocations++
+        profiles.delete(event.user_id)
+      }
       if (event.kind !== REVOKED || !Object.hasOwn(GONE_REASONS, String(event.reason))) return
       const tokenId = typeof event.token_id === 'string' ? event.token_id : null
       return applyRevocation(event.user_id, event.reason as GoneReason, tokenId)

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   configureFakeProvider,
@@ -319,11 +320,14 @@ describe('shutdown', () => {
     expect(partial.length).toBeGreaterThan(0)
     const unfinished =
       "SELECT content, status FROM chat_message WHERE role = 'assistant' AND status != 'complete'"
-    // Closing the server closes its SQLite database, so read the saved state from the file; a PostgreSQL database
-    // belongs to the test server and is still open.
+    // Closing the server closes its database: read the saved state on a connection of the test's own.
     let saved: unknown
-    if (TEST_ENGINE === 'postgres') saved = await storedRow(server, unfinished)
-    else {
+    if (TEST_ENGINE === 'postgres') {
+      const client = new pg.Client({ connectionString: server.app.ctx.config.databaseUrl ?? '' })
+      await client.connect()
+      saved = (await client.query(unfinished)).rows[0]
+      await client.end()
+    } else {
       const reopened = new Database(path.join(server.dataDir, 'switchboard.db'), { readonly: true })
       saved = reopened.prepare(unfinished).get()
       reopened.close()

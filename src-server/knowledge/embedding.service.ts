@@ -20,13 +20,17 @@ export interface Readiness {
 export function createEmbeddingService(reader: EngineDb, embedder: Embedder) {
   const prefix = `${embedder.provider}:${embedder.model}:`
   let stale: string[] = []
+  let refreshes = 0
   return {
     async refreshStaleIndex(): Promise<void> {
+      const started = ++refreshes
       const dim = embedder.dim()
-      stale = await staleSourceNames(
+      const read = await staleSourceNames(
         reader,
         (key) => key.startsWith(prefix) && (dim === null || key === `${prefix}${dim}`),
       )
+      // A refresh started later read at least as late: an earlier one finishing last must not bring back its list.
+      if (started === refreshes) stale = read
     },
 
     /** Embeds a probe text, which also warms the embedder (and tells a remote one's dimension). */
