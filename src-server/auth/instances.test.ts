@@ -18,9 +18,10 @@ import {
   type TestSocket,
   tokenOf,
 } from '../../test/helpers/conversation'
-import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
+import { TEST_ENGINE } from '../../test/helpers/engine'
 import { postFrom } from '../../test/helpers/http-from'
-import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test/helpers/server'
+import { closeInstances, twoInstances } from '../../test/helpers/instances'
+import { ADMIN_PASSWORD, type TestServer } from '../../test/helpers/server'
 import { LISTENER_NAME } from '../platform/events'
 import { REGISTRATIONS_PER_ADDRESS } from './auth.service'
 import { FAILURES_PER_ADDRESS, FAILURES_PER_USER_AT_ADDRESS } from './login-limits'
@@ -29,29 +30,15 @@ import { FAILURES_PER_ADDRESS, FAILURES_PER_USER_AT_ADDRESS } from './login-limi
 const DEADLINE_MS = 15_000
 const within = { timeout: DEADLINE_MS, interval: 50 }
 
-const opened: { servers: TestServer[]; sockets: TestSocket[]; streams: { close(): void }[] } = {
-  servers: [],
+const opened: { sockets: TestSocket[]; streams: { close(): void }[] } = {
   sockets: [],
   streams: [],
 }
 afterEach(async () => {
   for (const socket of opened.sockets.splice(0)) socket.ws.terminate()
   for (const stream of opened.streams.splice(0)) stream.close()
-  for (const server of opened.servers.splice(0)) await server.close()
+  await closeInstances()
 })
-
-/** Instances A and B on one fresh PostgreSQL database, each with its own data directory, listening on loopback. */
-async function twoInstances(onB: { callerRecheckMs?: number } = {}) {
-  const url = await freshPostgresUrl()
-  const start = async (options = {}) => {
-    const server = await startTestServer({ databaseUrl: url, ...options })
-    opened.servers.push(server)
-    return { server, base: await server.listen() }
-  }
-  const a = await start()
-  const b = await start(onB)
-  return { a, b }
-}
 
 async function socket(base: string, path: string, headers: Record<string, string>) {
   const opened_ = await connect(base, path, tokenOf(headers))
@@ -220,7 +207,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
 
     it('reads a remembered caller again after a while, so a revocation whose event was lost does not last', async () => {
       // B trusts what it remembers for a second instead of a minute: the test waits for the effect, not the time.
-      const { a, b } = await twoInstances({ callerRecheckMs: 1_000 })
+      const { a, b } = await twoInstances({}, { callerRecheckMs: 1_000 })
       const ann = await a.server.headersFor('ann')
       expect(await statusOf(b.base, ann)).toBe(200)
       // Revoked without any event (its NOTIFY failed after the change committed); B's listener stays up.

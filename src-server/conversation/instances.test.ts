@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { connect, request, storedRow, type TestSocket, tokenOf } from '../../test/helpers/conversation'
-import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { TEST_ENGINE } from '../../test/helpers/engine'
+import { closeInstances, twoInstances } from '../../test/helpers/instances'
 import { LISTENER_NAME } from '../platform/events'
 
 /** Long enough for a loaded machine; the test waits for the event, never for a time. */
@@ -12,27 +12,13 @@ const DEADLINE_MS = 15_000
 const ONLINE = 'A person will join shortly.'
 const OFFLINE = /^No one from our team is online right now\./
 
-const opened: { servers: TestServer[]; sockets: TestSocket[] } = {
-  servers: [],
+const opened: { sockets: TestSocket[] } = {
   sockets: [],
 }
 afterEach(async () => {
   for (const socket of opened.sockets.splice(0)) socket.ws.terminate()
-  for (const server of opened.servers.splice(0)) await server.close()
+  await closeInstances()
 })
-
-/** Two instances on one PostgreSQL database, each with its own data directory. */
-async function twoInstances() {
-  const url = await freshPostgresUrl()
-  const [a, b] = await Promise.all(
-    ['A', 'B'].map(async () => {
-      const server = await startTestServer({ databaseUrl: url })
-      opened.servers.push(server)
-      return { server, base: await server.listen() }
-    }),
-  )
-  return { a: a as { server: TestServer; base: string }, b: b as { server: TestServer; base: string } }
-}
 
 async function socket(base: string, path: string, headers: Record<string, string>) {
   const opened_ = await connect(base, path, tokenOf(headers))

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freshPostgresUrl, TEST_ENGINE } from '../../test/helpers/engine'
+import { TEST_ENGINE } from '../../test/helpers/engine'
+import { closeInstances, twoInstances } from '../../test/helpers/instances'
 import {
   createListing,
   loopbackClient,
@@ -17,29 +18,21 @@ import {
   topUp,
   userIdOf,
 } from '../../test/helpers/marketplace'
-import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { ledgerViolations } from './ledger-audit'
 
 const itOnPostgres = TEST_ENGINE === 'postgres' ? it : it.skip
 
-const opened: TestServer[] = []
-afterEach(async () => {
-  for (const server of opened.splice(0)) await server.close()
-})
+afterEach(closeInstances)
 
-/** Instances A and B, each a whole server with its own data directory, on one fresh PostgreSQL database. */
-async function twoInstances() {
-  const url = await freshPostgresUrl()
-  const start = async () => {
-    const server = await startTestServer({ databaseUrl: url })
-    opened.push(server)
-    return server
+/** Instances A and B on one fresh PostgreSQL database: users made and signed in on A call B with the same tokens. */
+async function clientsOfTwoInstances() {
+  const { a, b } = await twoInstances()
+  return {
+    a: a.server,
+    b: b.server,
+    onA: loopbackClient(a.server, a.base),
+    onB: loopbackClient(a.server, b.base),
   }
-  // One after the other: the second finds the admin and the platform account the first made.
-  const a = await start()
-  const b = await start()
-  // Accounts and tokens live in the shared database: users made and signed in on A call B with the same tokens.
-  return { a, b, onA: loopbackClient(a, await a.listen()), onB: loopbackClient(a, await b.listen()) }
 }
 
 const BUYERS = ['bob', 'carl', 'dora', 'erin', 'finn', 'gail', 'hugo', 'ivy']
@@ -51,7 +44,7 @@ describe('two instances on one PostgreSQL database', () => {
   itOnPostgres(
     'conserve money exactly across 200 parallel purchases, duplicate keys and crossing transfers',
     async () => {
-      const { a, onA, onB } = await twoInstances()
+      const { a, onA, onB } = await clientsOfTwoInstances()
       const listings: { id: string; price: number }[] = []
       for (let i = 0; i < LISTINGS; i++) {
         const price = 7 + i * 3

@@ -39,3 +39,19 @@ export async function closeInstances(): Promise<void> {
   for (const server of opened.servers.splice(0)) await server.close()
   for (const dir of opened.blobDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 }
+
+/** A listening instance: its server and its loopback base URL. */
+export interface ListeningInstance {
+  server: TestServer
+  base: string
+}
+
+/** Instances A and B of one team server, started one after the other and listening on loopback. */
+export async function twoInstances(
+  onA: CreateServerOptions = {},
+  onB: CreateServerOptions = {},
+): Promise<{ a: ListeningInstance; b: ListeningInstance }> {
+  const { servers } = await startInstances(onA, onB)
+  const [a, b] = servers as [TestServer, TestServer]
+  return { a: { server: a, base: await a.listen() }, b: { server: b, base: await b.listen() } }
+}
