@@ -9,6 +9,7 @@ import { TEST_ENGINE } from '../../test/helpers/engine'
 import { closeInstances, startInstances } from '../../test/helpers/instances'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import type { TestServer } from '../../test/helpers/server'
+import { isProcessRunning } from '../../test/helpers/server-process'
 import { createToolRuntime } from './tool-runtime'
 
 afterEach(() => closeInstances())
@@ -16,15 +17,6 @@ afterEach(() => closeInstances())
 /** Long enough for a loaded machine; the test waits for the process to end, never for a time. */
 const DEADLINE_MS = 15_000
 const SESSION = 'session-on-two-instances'
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function post(server: TestServer, url: string, headers: Record<string, string>, payload: object) {
   const response = await server.app.inject({ method: 'POST', url, headers, payload })
@@ -76,7 +68,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
       const { admin, agentId, serverId } = await mountedAgent(onA)
 
       const first = await toolPidOn(onB, agentId)
-      expect(isRunning(first)).toBe(true)
+      expect(isProcessRunning(first)).toBe(true)
       const edited = await onA.app.inject({
         method: 'PATCH',
         url: `/mcp-servers/${serverId}`,
@@ -84,7 +76,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
         payload: { timeout_ms: 20_000 },
       })
       expect(edited.statusCode, edited.body).toBe(200)
-      await expect.poll(() => isRunning(first), { timeout: DEADLINE_MS }).toBe(false)
+      await expect.poll(() => isProcessRunning(first), { timeout: DEADLINE_MS }).toBe(false)
 
       const second = await toolPidOn(onB, agentId)
       expect(second).not.toBe(first)
@@ -95,7 +87,7 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
       })
       expect(deleted.statusCode, deleted.body).toBe(204)
       expect(await onA.rows(sql`SELECT id FROM mcp_server WHERE id = ${serverId}`)).toEqual([])
-      await expect.poll(() => isRunning(second), { timeout: DEADLINE_MS }).toBe(false)
+      await expect.poll(() => isProcessRunning(second), { timeout: DEADLINE_MS }).toBe(false)
     }, 120_000)
   },
 )

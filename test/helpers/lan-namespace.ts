@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isProcessRunning } from './server-process'
 
 /**
  * Another machine on the LAN, as far as the server can tell: a network namespace joined to this one by a veth
@@ -70,16 +71,7 @@ function removeNamespace(pid: number) {
 function removeOrphans() {
   const listed = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })
   for (const [, pid] of listed.matchAll(/^sb-lan-(\d+)\b/gm))
-    if (pid !== undefined && !isRunning(Number(pid))) removeNamespace(Number(pid))
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
+    if (pid !== undefined && !isProcessRunning(Number(pid))) removeNamespace(Number(pid))
 }
 
 /** A fresh namespace and link per test file (names and a /30 from the process id, so parallel runs differ). */

@@ -3,6 +3,16 @@ import { createServer } from 'node:net'
 
 export const PROCESS_ADMIN_PASSWORD = 'process-admin-password'
 
+/** Whether a process of this id exists (signal 0 checks without sending anything). */
+export function isProcessRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** A port nothing listens on right now, on loopback. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
