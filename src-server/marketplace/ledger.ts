@@ -4,7 +4,7 @@
  * wallet `balance + frozen_balance == sum(amount)`, and across all wallets the holdings equal top-ups minus
  * withdrawals. Callers run these inside their own `database.transact` and pass its `tx`; nothing here commits on
  * its own. A money-moving transaction first locks every wallet it touches (`lockWallets`, in id order on
- * PostgreSQL; nothing on SQLite, whose transactions run one at a time).
+ * PostgreSQL, the platform's last; nothing on SQLite, whose transactions run one at a time).
  *
  * The statements are `wallet.repository.ts`'s, prepared once on SQLite. A wallet is posted to through the state it
  * was opened with (`OpenedWallet`), which the ledger's writes keep current: an entry's balances after it are

@@ -135,9 +135,10 @@ describe("a sale's income is held for the refund window", () => {
     expect(await balances(server, 'bob')).toMatchObject({ balance: 200, frozen_balance: 0 })
     expect(await balances(server, 'sam')).toMatchObject({ balance: 0, frozen_balance: 0, total_earned: 0 })
     expect(await orderEntries(order.id as string)).toEqual([
+      // The platform's commission is the purchase's last entry: its wallet is locked only from there to the commit.
       { username: 'bob', type: 'spend', amount: -200, balance_after: 0, frozen_after: 0 },
-      { username: 'platform', type: 'commission', amount: 20, balance_after: 20, frozen_after: 0 },
       { username: 'sam', type: 'income', amount: 180, balance_after: 150, frozen_after: 180 },
+      { username: 'platform', type: 'commission', amount: 20, balance_after: 20, frozen_after: 0 },
       { username: 'sam', type: 'refund_reversal', amount: -180, balance_after: 0, frozen_after: 0 },
       { username: 'platform', type: 'refund_reversal', amount: -20, balance_after: 0, frozen_after: 0 },
       { username: 'bob', type: 'refund', amount: 200, balance_after: 200, frozen_after: 0 },

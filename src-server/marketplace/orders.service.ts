@@ -2,8 +2,10 @@
  * Purchases and refunds. Each is ONE transaction (`tx`, handed in by the caller: over HTTP a purchase is a piece of
  * a group commit on SQLite), so a failure at any step leaves nothing behind. A balance check and the debit it
  * guards never interleave with another request's: SQLite runs one transaction at a time, and on PostgreSQL each
- * transaction first locks the wallets it moves money between, in id order (`ledger.lockWallets`). The purchase's
- * queries are prepared once on SQLite (orders.repository.ts).
+ * transaction first locks the wallets it moves money between, in id order (`ledger.lockWallets`), except the
+ * platform's: every purchase and refund credits or debits it, so it is locked last, just before its entry, and held
+ * only until the commit (one order, platform last, for every transaction that locks it: no deadlock). The
+ * purchase's queries are prepared once on SQLite (orders.repository.ts).
  */
 import { createCommitGroup, type Database, type EngineDb } from '../platform/db'
 import { toPage } from '../platform/http'
@@ -112,7 +114,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       if (item.sellerId === buyerId) throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
       // Before the ownership check: a purchase of the same listing by the same buyer on another instance waits on
       // the buyer's wallet, then finds its order.
-      await ledger.lockWallets(tx, [buyerId, item.sellerId, platformUserId()])
+      await ledger.lockWallets(tx, [buyerId, item.sellerId])
       const owned = await repo.findPaidOrderId(tx, listingId, buyerId)
       if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
 
@@ -171,23 +173,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
           at,
         )
       options.afterDeduct?.()
-      // 5. Commission to the platform, the remainder to the seller.
-      if (fee > 0)
-        await ledger.postEntry(
-          tx,
-          // The platform's wallet id is read once; a purchase run before it is known opens the wallet itself.
-          platformWallet
-            ? await ledger.openWalletWithoutHolds(tx, platformWallet)
-            : await ledger.openWallet(tx, platformUserId(), at),
-          {
-            type: 'commission',
-            balanceDelta: fee,
-            earnedDelta: fee,
-            ...reference,
-            description: `Commission on "${item.title}"`,
-          },
-          at,
-        )
+      // 5. The seller's income (the platform's commission is written last, below).
       if (income > 0)
         await ledger.creditEarnings(
           tx,
@@ -209,6 +195,25 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
         at: now,
       })
       await repo.countDownload(tx, listingId)
+      // The commission (step 5), last: the platform's wallet is locked from here to the commit only.
+      if (fee > 0) {
+        await ledger.lockWallets(tx, [platformUserId()])
+        await ledger.postEntry(
+          tx,
+          // The platform's wallet id is read once; a purchase run before it is known opens the wallet itself.
+          platformWallet
+            ? await ledger.openWalletWithoutHolds(tx, platformWallet)
+            : await ledger.openWallet(tx, platformUserId(), at),
+          {
+            type: 'commission',
+            balanceDelta: fee,
+            earnedDelta: fee,
+            ...reference,
+            description: `Commission on "${item.title}"`,
+          },
+          at,
+        )
+      }
       return presentOrder({ ...order, status: 'paid', completedAt: now })
     },
 
@@ -229,7 +234,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
           refundable_until: refundableUntil.toISOString(),
         })
       const reference = { referenceType: 'order', referenceId: order.id } as const
-      await ledger.lockWallets(tx, [order.sellerId, platformUserId(), buyerId])
+      await ledger.lockWallets(tx, [order.sellerId, buyerId])
       const sellerWallet = await ledger.openWallet(tx, order.sellerId, at)
       const holdDay = utcDay(refundableUntil)
       const fromHeld = order.refundableUntil
@@ -242,6 +247,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
           required: fromBalance,
           available: sellerWallet.balance,
         })
+      await ledger.lockWallets(tx, [platformUserId()])
       const platformWallet = await ledger.openWallet(tx, platformUserId(), at)
       if (platformWallet.balance < order.platformFee)
         throw MarketplaceErrors.REFUND_NOT_ALLOWED({
