@@ -36,6 +36,16 @@ describe('clients behind a trusted load balancer', () => {
     expect((await loginAs(base, BALANCER, '198.51.100.8', ADMIN_PASSWORD)).status).toBe(200)
   })
 
+  it('counts the address the balancer saw, not one a client put in front of it in X-Forwarded-For', async () => {
+    server = await startTestServer({ trustedProxies: [BALANCER] })
+    const base = await server.listen()
+    let next = 0
+    // The client writes a fresh address of its own each time; the balancer appends the one it saw.
+    const failed = await lockOut(base, BALANCER, () => `203.0.113.${++next}, 198.51.100.7`)
+    expect(failed.some((answer) => answer.status === 429)).toBe(true)
+    expect((await loginAs(base, BALANCER, '203.0.113.250, 198.51.100.7', ADMIN_PASSWORD)).status).toBe(429)
+  })
+
   it('ignores X-Forwarded-For from anyone else: an attacker cannot take a fresh address per attempt', async () => {
     server = await startTestServer({ trustedProxies: [BALANCER] })
     const base = await server.listen()
