@@ -79,7 +79,7 @@ const closedBy = async (held: TestSocket) => {
 }
 
 describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'revocation across two instances on one PostgreSQL database (the postgres project only)',
+  'revocation across two instances on one PostgreSQL database',
   () => {
     it('refuses on B a user disabled through A, and ends their socket and feed on B: nothing they send is stored', async () => {
       const { a, b } = await twoInstances()
@@ -243,7 +243,7 @@ async function sessionsOf(server: TestServer, username: string): Promise<number>
 }
 
 describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'sign-in limits across two instances on one PostgreSQL database (the postgres project only)',
+  'sign-in limits across two instances on one PostgreSQL database',
   () => {
     it("counts one address's wrong passwords for a user through A and B together, then refuses the right one on both", async () => {
       const { a, b } = await twoInstances()

@@ -32,7 +32,7 @@ const isUserMessage = (content: string) => (message: Record<string, unknown>) =>
   (message.message as { content: string }).content === content
 
 describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'two instances on one PostgreSQL database (the postgres project only)',
+  'two instances on one PostgreSQL database',
   () => {
     it("delivers a user's message sent through B to an operator's sockets on A, and A's takeover to the user on B", async () => {
       const { a, b } = await twoInstances()

@@ -29,7 +29,7 @@ async function runOn(server: TestServer, headers: Record<string, string>, runId:
 }
 
 describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'recognition runs on two instances on one PostgreSQL database (the postgres project only)',
+  'recognition runs on two instances on one PostgreSQL database',
   () => {
     it("shows through B the step and pages of a run A's job runner is reading", async () => {
       // B takes the upload and runs no jobs: A's runner executes the run.

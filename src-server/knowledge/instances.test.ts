@@ -49,7 +49,7 @@ async function guardOf(server: TestServer) {
 }
 
 describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'the knowledge index on two instances on one PostgreSQL database (the postgres project only)',
+  'the knowledge index on two instances on one PostgreSQL database',
   () => {
     it("searches on B the hashing vectors A's embedding job wrote, and drops B's stale-index warning after A's switch", async () => {
       // A source indexed with another model ('letters'), by a server that is gone since.

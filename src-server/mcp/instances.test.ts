@@ -57,7 +57,7 @@ async function toolPidOn(server: TestServer, agentId: string): Promise<number> {
 }
 
 describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'tool server processes on two instances on one PostgreSQL database (the postgres project only)',
+  'tool server processes on two instances on one PostgreSQL database',
   () => {
     it("stops B's process of a tool server an admin edits through A, and of one deleted through A", async () => {
       const {
