@@ -265,10 +265,12 @@ describe('evaluation runs', () => {
 
   it('resumes a run after a shutdown mid-run without scoring a sample twice', async () => {
     fake = await startFakeOpenAi()
-    // q2 streams slowly: the shutdown comes while it is being answered.
+    // The model holds its answer to q2 until the test lets it go: the shutdown comes while q2 is being answered.
+    let answerQ2 = () => {}
+    const q2Answered = new Promise<void>((resolve) => (answerQ2 = resolve))
     fake.respond = (request) =>
       lastUser(request) === 'q2' && !isJudge(request)
-        ? { tokens: Array.from({ length: 100 }, () => 'slow '), delayMs: 100 }
+        ? { ...scriptedModel(request), holdUntil: q2Answered }
         : scriptedModel(request)
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-resume-'))
     // The PostgreSQL database, kept across the restart as the data directory is.
@@ -305,6 +307,7 @@ describe('evaluation runs', () => {
       expect(job).toMatchObject({ status: 'succeeded', lease_owner: null })
       expect(Number(job?.attempts)).toBe(1)
     } finally {
+      answerQ2()
       await server.close()
       rmSync(dataDir, { recursive: true, force: true })
     }
