@@ -236,7 +236,13 @@ describe('evaluation runs', () => {
 
   it('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
     fake = await startFakeOpenAi()
-    fake.respond = (request) => ({ ...scriptedModel(request), delayMs: isJudge(request) ? 0 : 200 })
+    // The model holds its answer to q1 until after the cancel: the cancel comes while q1 is being answered.
+    let answerQ1 = () => {}
+    const q1Answered = new Promise<void>((resolve) => (answerQ1 = resolve))
+    fake.respond = (request) =>
+      lastUser(request) === 'q1' && !isJudge(request)
+        ? { ...scriptedModel(request), holdUntil: q1Answered }
+        : scriptedModel(request)
     server = await startTestServer()
     await configureModels()
     const agentId = await createAgent()
@@ -244,10 +250,13 @@ describe('evaluation runs', () => {
     const created = (
       await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
     ).json()
+    await expect.poll(() => chatRequests().map(lastUser), { timeout: 15_000 }).toEqual(['q1'])
     const cancelled = await call('POST', `/agents/${agentId}/evaluation-runs/${created.id}/cancel`)
+    answerQ1()
     expect(cancelled.statusCode, cancelled.body).toBe(200)
     expect(cancelled.json().status).toBe('cancelled')
     const storedAtCancel = cancelled.json().progress.done
+    expect(storedAtCancel).toBe(0)
 
     // Wait until the job itself has stopped, then nothing more may have been written.
     for (;;) {
