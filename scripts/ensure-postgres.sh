@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Finds or obtains PostgreSQL 15 for the team-server tests (they start throwaway clusters of their own) and pgvector,
-# built from its vendored source. `npm test` runs this; both steps do nothing when already present, and the tests
-# that need PostgreSQL skip, saying why, when it could not be had.
+# Finds or obtains PostgreSQL 15 for the team-server tests (throwaway clusters: one the run starts for the `instances`
+# project, and some files' own) and pgvector, built from its vendored source. `npm test` runs this; both steps do
+# nothing when already present, and the tests that need PostgreSQL skip, saying why, when it could not be had.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, Vitest (unit + API) and, after the console build, Playwright (e2e), side by side.
-// Vitest runs its `quick`, `console` and `slow` projects; the `postgres` project (the converted domains' API tests
-// again, on PostgreSQL) is `npm run test:postgres`, which CI (`.ci/run`) runs after this: it grows with every domain
-// moved to PostgreSQL towards a second copy of the API suite, which would take `npm test` past its 8 minutes.
+// Vitest runs its `quick`, `console`, `slow` and `instances` projects (`instances`: several server instances on one
+// PostgreSQL database, on a cluster the run starts); the `postgres` project (the converted domains' API tests again,
+// on PostgreSQL) is `npm run test:postgres`, which CI (`.ci/run`) runs after this: it grows with every domain moved
+// to PostgreSQL towards a second copy of the API suite, which would take `npm test` past its 8 minutes.
 // Every stage runs even if an earlier one failed; the last line is `N passed, N failed` over all of them
 // (typecheck, lint and the desktop build count as one check each), and the exit code is non-zero if anything failed.
 // Playwright runs one test at a time and waits on its browser and servers more than it computes (under one core of
@@ -116,6 +117,7 @@ const vitestOk = await run('vitest', 'npx', [
   '--project=quick',
   '--project=console',
   '--project=slow',
+  '--project=instances',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${VITEST_JSON}`,

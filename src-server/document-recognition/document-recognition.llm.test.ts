@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settledRun, upload } from '../../test/helpers/document-recognition/api'
+import {
+  extractorModel,
+  modelExtractor,
+  settledRun,
+  upload,
+} from '../../test/helpers/document-recognition/api'
 import { invoicePdf } from '../../test/helpers/document-recognition/invoice-documents'
 import { type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
@@ -9,40 +14,11 @@ let server: TestServer
 let admin: Record<string, string>
 let agentId: string
 
-const config = {
-  input_slots: [{ key: 'document', accepts: ['application/pdf'], required: true }],
-  execution_policy: { timeout_ms: 60000, max_attempts: 1, step_retries: 2, max_pages: 2, max_file_mb: 5 },
-  strategy: 'llm',
-  model: { provider: 'openai', model: 'extractor' },
-  fields: [
-    { key: 'invoice_number', label: 'Invoice number', type: 'string', required: true, anchors: [] },
-    { key: 'total_amount', label: 'Total', type: 'money', required: true, anchors: [] },
-  ],
-}
-
 beforeAll(async () => {
   fake = await startFakeOpenAi()
-  server = await startTestServer({ openAiBaseUrl: fake.baseUrl, openAiModels: ['extractor'] })
+  server = await startTestServer(extractorModel(fake.baseUrl))
   admin = await server.adminHeaders()
-  const created = await server.app.inject({
-    method: 'POST',
-    url: '/admin/runtime-agents',
-    headers: admin,
-    payload: { name: 'Model extractor', type: 'document_extraction', config },
-  })
-  agentId = created.json().id
-  const version = created.json().versions[0].id
-  await server.app.inject({
-    method: 'POST',
-    url: `/admin/runtime-agents/${agentId}/versions/${version}/publish`,
-    headers: admin,
-  })
-  await server.app.inject({
-    method: 'PUT',
-    url: `/admin/document-recognition/runtime-agents/${agentId}`,
-    headers: admin,
-    payload: {},
-  })
+  agentId = await modelExtractor(server)
 })
 afterAll(async () => {
   await server.close()

@@ -236,7 +236,13 @@ describe('evaluation runs', () => {
 
   it('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
     fake = await startFakeOpenAi()
-    fake.respond = (request) => ({ ...scriptedModel(request), delayMs: isJudge(request) ? 0 : 200 })
+    // The model holds its answer to q1 until after the cancel: the cancel comes while q1 is being answered.
+    let answerQ1 = () => {}
+    const q1Answered = new Promise<void>((resolve) => (answerQ1 = resolve))
+    fake.respond = (request) =>
+      lastUser(request) === 'q1' && !isJudge(request)
+        ? { ...scriptedModel(request), holdUntil: q1Answered }
+        : scriptedModel(request)
     server = await startTestServer()
     await configureModels()
     const agentId = await createAgent()
@@ -244,10 +250,13 @@ describe('evaluation runs', () => {
     const created = (
       await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
     ).json()
+    await expect.poll(() => chatRequests().map(lastUser), { timeout: 15_000 }).toEqual(['q1'])
     const cancelled = await call('POST', `/agents/${agentId}/evaluation-runs/${created.id}/cancel`)
+    answerQ1()
     expect(cancelled.statusCode, cancelled.body).toBe(200)
     expect(cancelled.json().status).toBe('cancelled')
     const storedAtCancel = cancelled.json().progress.done
+    expect(storedAtCancel).toBe(0)
 
     // Wait until the job itself has stopped, then nothing more may have been written.
     for (;;) {
@@ -265,10 +274,12 @@ describe('evaluation runs', () => {
 
   it('resumes a run after a shutdown mid-run without scoring a sample twice', async () => {
     fake = await startFakeOpenAi()
-    // q2 streams slowly: the shutdown comes while it is being answered.
+    // The model holds its answer to q2 until the test lets it go: the shutdown comes while q2 is being answered.
+    let answerQ2 = () => {}
+    const q2Answered = new Promise<void>((resolve) => (answerQ2 = resolve))
     fake.respond = (request) =>
       lastUser(request) === 'q2' && !isJudge(request)
-        ? { tokens: Array.from({ length: 100 }, () => 'slow '), delayMs: 100 }
+        ? { ...scriptedModel(request), holdUntil: q2Answered }
         : scriptedModel(request)
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-resume-'))
     // The PostgreSQL database, kept across the restart as the data directory is.
@@ -305,6 +316,7 @@ describe('evaluation runs', () => {
       expect(job).toMatchObject({ status: 'succeeded', lease_owner: null })
       expect(Number(job?.attempts)).toBe(1)
     } finally {
+      answerQ2()
       await server.close()
       rmSync(dataDir, { recursive: true, force: true })
     }

@@ -1,11 +1,10 @@
 /**
  * Two instances on one PostgreSQL database: a tool server's process runs on each instance whose chat used it, so
  * an admin's edit or deletion through one instance stops the process on the other too (its credential no longer
- * lives in a process nobody may use). On SQLite (one process owns its file) there is nothing to run.
+ * lives in a process nobody may use).
  */
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { TEST_ENGINE } from '../../test/helpers/engine'
 import { closeInstances, startInstances } from '../../test/helpers/instances'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
 import type { TestServer } from '../../test/helpers/server'
@@ -56,38 +55,35 @@ async function toolPidOn(server: TestServer, agentId: string): Promise<number> {
   return Number(answer.content)
 }
 
-describe.skipIf(TEST_ENGINE !== 'postgres')(
-  'tool server processes on two instances on one PostgreSQL database (the postgres project only)',
-  () => {
-    it("stops B's process of a tool server an admin edits through A, and of one deleted through A", async () => {
-      const {
-        servers: [a, b],
-      } = await startInstances({}, {})
-      const onA = a as TestServer
-      const onB = b as TestServer
-      const { admin, agentId, serverId } = await mountedAgent(onA)
+describe('tool server processes on two instances on one PostgreSQL database', () => {
+  it("stops B's process of a tool server an admin edits through A, and of one deleted through A", async () => {
+    const {
+      servers: [a, b],
+    } = await startInstances({}, {})
+    const onA = a as TestServer
+    const onB = b as TestServer
+    const { admin, agentId, serverId } = await mountedAgent(onA)
 
-      const first = await toolPidOn(onB, agentId)
-      expect(isProcessRunning(first)).toBe(true)
-      const edited = await onA.app.inject({
-        method: 'PATCH',
-        url: `/mcp-servers/${serverId}`,
-        headers: admin,
-        payload: { timeout_ms: 20_000 },
-      })
-      expect(edited.statusCode, edited.body).toBe(200)
-      await expect.poll(() => isProcessRunning(first), { timeout: DEADLINE_MS }).toBe(false)
+    const first = await toolPidOn(onB, agentId)
+    expect(isProcessRunning(first)).toBe(true)
+    const edited = await onA.app.inject({
+      method: 'PATCH',
+      url: `/mcp-servers/${serverId}`,
+      headers: admin,
+      payload: { timeout_ms: 20_000 },
+    })
+    expect(edited.statusCode, edited.body).toBe(200)
+    await expect.poll(() => isProcessRunning(first), { timeout: DEADLINE_MS }).toBe(false)
 
-      const second = await toolPidOn(onB, agentId)
-      expect(second).not.toBe(first)
-      const deleted = await onA.app.inject({
-        method: 'DELETE',
-        url: `/mcp-servers/${serverId}`,
-        headers: admin,
-      })
-      expect(deleted.statusCode, deleted.body).toBe(204)
-      expect(await onA.rows(sql`SELECT id FROM mcp_server WHERE id = ${serverId}`)).toEqual([])
-      await expect.poll(() => isProcessRunning(second), { timeout: DEADLINE_MS }).toBe(false)
-    }, 120_000)
-  },
-)
+    const second = await toolPidOn(onB, agentId)
+    expect(second).not.toBe(first)
+    const deleted = await onA.app.inject({
+      method: 'DELETE',
+      url: `/mcp-servers/${serverId}`,
+      headers: admin,
+    })
+    expect(deleted.statusCode, deleted.body).toBe(204)
+    expect(await onA.rows(sql`SELECT id FROM mcp_server WHERE id = ${serverId}`)).toEqual([])
+    await expect.poll(() => isProcessRunning(second), { timeout: DEADLINE_MS }).toBe(false)
+  }, 120_000)
+})

@@ -3,15 +3,15 @@ import { inject } from 'vitest'
 import { createDatabaseBeside } from './postgres'
 
 /**
- * The engine the converted domains run on in this run: PostgreSQL in the `postgres` Vitest project (which sets
- * SWITCHBOARD_TEST_ENGINE and starts a cluster), SQLite everywhere else.
+ * The engine the converted domains run on in this run: PostgreSQL in the `postgres` and `instances` Vitest
+ * projects (which set SWITCHBOARD_TEST_ENGINE and start a cluster), SQLite everywhere else.
  */
 export const TEST_ENGINE: 'sqlite' | 'postgres' =
   process.env.SWITCHBOARD_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
 
 /**
- * The URL of a fresh PostgreSQL database (a copy of the project's migrated one) on the `postgres` project's
- * cluster: several handles may open it, as several instances of the server do.
+ * The URL of a fresh PostgreSQL database (a copy of the project's migrated one) on the project's cluster: several
+ * handles may open it, as several instances of the server do.
  */
 export async function freshPostgresUrl(): Promise<string> {
   const template = inject('postgresTemplate')

@@ -8,6 +8,11 @@ export interface FakeTurn {
   toolCalls?: { id: string; name: string; arguments: string }[]
   /** Pause before each chunk (slow models). */
   delayMs?: number
+  /**
+   * Answer only once this settles: a model still thinking for as long as the test wants, so the caller is held at a
+   * known point. A caller that went away meanwhile gets nothing.
+   */
+  holdUntil?: Promise<unknown>
   /** Answer with this HTTP status and an OpenAI-style error instead. */
   failStatus?: number
   /** Cut the connection after this many streamed tokens, as a crashing model server would. */
@@ -85,6 +90,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     fake.requests.push(body)
     fake.authorizations.push(request.headers.authorization)
     const turn = fake.respond(body)
+    if (turn.holdUntil) {
+      await turn.holdUntil
+      if (!response.socket || response.socket.destroyed) return
+    }
     if (turn.failStatus) {
       response.writeHead(turn.failStatus, { 'content-type': 'application/json' })
       response.end(

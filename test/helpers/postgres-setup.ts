@@ -6,8 +6,8 @@ import { postgresUnavailable, startPostgres } from './postgres'
 declare module 'vitest' {
   export interface ProvidedContext {
     /**
-     * The `postgres` project's cluster: a database with every migration applied, copied for each test server; or
-     * why there is none.
+     * The cluster of the `postgres` or `instances` project: a database with every migration applied, copied for
+     * each test server; or why there is none.
      */
     postgresTemplate: { url: string; database: string } | { unavailable: string }
   }
@@ -16,8 +16,9 @@ declare module 'vitest' {
 const TEMPLATE = 'switchboard_migrated'
 
 /**
- * Global setup of the `postgres` project: one throwaway cluster for the run, and a migrated database that each test
- * server copies (`CREATE DATABASE ... TEMPLATE`, a file copy) instead of migrating its own.
+ * Global setup of the `postgres` and `instances` projects: one throwaway cluster for the project's run, and a
+ * migrated database that each test server copies (`CREATE DATABASE ... TEMPLATE`, a file copy) instead of migrating
+ * its own.
  */
 export default async function setup(project: TestProject) {
   const unavailable = postgresUnavailable()

@@ -47,6 +47,53 @@ export async function upload(
   })
 }
 
+/**
+ * The model `extractor` of the OpenAI-compatible server the test started (its `baseUrl`), to give to `startTestServer`
+ * (every instance that runs jobs), for `modelExtractor`.
+ */
+export const extractorModel = (baseUrl: string) => ({ openAiBaseUrl: baseUrl, openAiModels: ['extractor'] })
+
+/**
+ * A published document-extraction agent of the `llm` strategy (invoice number and total), asking the `extractor`
+ * model (`extractorModel`): its runs wait at the `extract` step for the model's answer. Returns its id.
+ */
+export async function modelExtractor(server: TestServer): Promise<string> {
+  const admin = await server.adminHeaders()
+  const config = {
+    input_slots: [{ key: 'document', accepts: ['application/pdf'], required: true }],
+    execution_policy: { timeout_ms: 60000, max_attempts: 1, step_retries: 2, max_pages: 2, max_file_mb: 5 },
+    strategy: 'llm',
+    model: { provider: 'openai', model: 'extractor' },
+    fields: [
+      { key: 'invoice_number', label: 'Invoice number', type: 'string', required: true, anchors: [] },
+      { key: 'total_amount', label: 'Total', type: 'money', required: true, anchors: [] },
+    ],
+  }
+  const created = await server.app.inject({
+    method: 'POST',
+    url: '/admin/runtime-agents',
+    headers: admin,
+    payload: { name: 'Model extractor', type: 'document_extraction', config },
+  })
+  expect(created.statusCode, created.body).toBe(201)
+  const agentId = created.json().id as string
+  const version = created.json().versions[0].id as string
+  const published = await server.app.inject({
+    method: 'POST',
+    url: `/admin/runtime-agents/${agentId}/versions/${version}/publish`,
+    headers: admin,
+  })
+  expect(published.statusCode, published.body).toBe(200)
+  const enabled = await server.app.inject({
+    method: 'PUT',
+    url: `/admin/document-recognition/runtime-agents/${agentId}`,
+    headers: admin,
+    payload: {},
+  })
+  expect(enabled.statusCode, enabled.body).toBe(200)
+  return agentId
+}
+
 /** Polls the run until it is completed or failed (the job runner works in the background). */
 export async function settledRun(server: TestServer, runId: string, maxPolls = 600) {
   for (let poll = 0; poll < maxPolls; poll++) {
