@@ -1,7 +1,8 @@
 /**
  * Two instances on one PostgreSQL database: a tool server's process runs on each instance whose chat used it, so
  * an admin's edit or deletion through one instance stops the process on the other too (its credential no longer
- * lives in a process nobody may use). On SQLite (one process owns its file) there is nothing to run.
+ * lives in a process nobody may use), and no instance keeps a process started from rows a change had overtaken.
+ * On SQLite (one process owns its file) there is nothing to run.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'

@@ -51,7 +51,7 @@ describe('the health guard', () => {
     expect(guard.evaluate(true).state).toBe('ok')
   })
 
-  it('counts an asynchronous check in the first evaluation, and in each watched evaluation the run it settles in', async () => {
+  it('counts an asynchronous check in the first evaluation, and in each watched one what it found then', async () => {
     const guard = new Guard('enforce')
     let behind = true
     guard.register('migrations', async () =>

@@ -34,7 +34,10 @@ export class Guard {
     this.cached = null
   }
 
-  /** The state of the checks' last findings; run now when `fresh` or the cache is old (asynchronous ones counted as they last settled). */
+  /**
+   * The state of the checks' findings, run now when `fresh` or the cache is old: an asynchronous check counts as it
+   * last settled (the watcher's evaluations wait for it).
+   */
   evaluate(fresh = false): { state: GuardState; messages: string[] } {
     if (!fresh && this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached
     this.runChecks()
@@ -64,7 +67,7 @@ export class Guard {
     return () => clearInterval(timer)
   }
 
-  /** Runs every check: a synchronous one's finding is kept at once, an asynchronous one's when it settles (returned). */
+  /** Runs every check: a synchronous one's finding is kept at once, an asynchronous one's when it settles. */
   private runChecks(): Promise<void>[] {
     const pending: Promise<void>[] = []
     for (const [name, check] of this.checks) {
