@@ -192,7 +192,7 @@ async function buildApp(
   guard.register('data directory', dataDirWritable(config.dataDir))
   guard.register('disk', freeDisk(config.dataDir))
   guard.register('secret key', secretKeyPresent(config.dataDir, Boolean(config.secretKey)))
-  const stopGuard = guard.watch()
+  const stopGuard = await guard.watch()
 
   const configDefaults = installDefaults(!isLoopbackHost(config.host))
   const auth = createAuthService(database, {

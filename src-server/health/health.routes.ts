@@ -30,7 +30,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   // file is told apart by its data directory's id; every instance on one PostgreSQL database shows the same one.
   const identity = await ctx.database.schemaIdentity()
   const fingerprint = createHash('sha256')
-    .update(`${ctx.sqlite ? ctx.instanceId : ''}:${identity}:${await ctx.database.appliedMigrations()}`)
+    .update(
+      `${ctx.database.engine === 'sqlite' ? ctx.instanceId : ''}:${identity}:${await ctx.database.appliedMigrations()}`,
+    )
     .digest('hex')
     .slice(0, 16)
   const engine = databaseEngine(ctx.config)

@@ -1,6 +1,7 @@
 import { type Embedder, embeddingKey } from '../ai'
 import type { AppContext } from '../platform/app-context'
-import type { JobContext } from '../platform/jobs'
+import type { EngineDb } from '../platform/db'
+import { findJobByPayload, type JobContext } from '../platform/jobs'
 import {
   chunksLackingVectors,
   dropSourceVectors,
@@ -9,7 +10,7 @@ import {
 } from './chunk-index.repository'
 import { announceIndexSwitch, announceVectorsWritten } from './index-events'
 import { INGEST_JOB_TYPE } from './ingestion.service'
-import { findSource, hasActiveSourceJob, sourcesWithChunks, updateSource } from './knowledge.repository'
+import { findSource, sourcesWithChunks, updateSource } from './knowledge.repository'
 
 export const EMBED_JOB_TYPE = 'knowledge.embed'
 /** Chunks per step: one worker call for USE-lite, small enough that progress moves and a stop is noticed. */
@@ -43,7 +44,7 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
   /** Queues the source's embedding job unless one is queued or running (that one will see the new chunks). */
   async function request(sourceId: string): Promise<void> {
     const queued = await database.transact(async (tx) => {
-      if (await hasActiveSourceJob(tx, EMBED_JOB_TYPE, sourceId)) return false
+      if (await activeSourceJob(tx, EMBED_JOB_TYPE, sourceId)) return false
       await ctx.jobs.enqueue(tx, EMBED_JOB_TYPE, { source_id: sourceId })
       return true
     })
@@ -98,7 +99,7 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
       })
       if (batch.length === 0) {
         // More chunks may still come from an ingestion in progress; once it is over, one last look.
-        if (await hasActiveSourceJob(reader, INGEST_JOB_TYPE, sourceId)) {
+        if (await activeSourceJob(reader, INGEST_JOB_TYPE, sourceId)) {
           await new Promise((resolve) => setTimeout(resolve, INGEST_POLL_MS))
           continue
         }
@@ -149,3 +150,14 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
 }
 
 export type EmbeddingJobs = ReturnType<typeof createEmbeddingJobs>
+
+/** Whether a job of `type` for the source is queued or running. */
+async function activeSourceJob(db: EngineDb, type: string, sourceId: string): Promise<boolean> {
+  const job = await findJobByPayload(db, {
+    type,
+    field: 'source_id',
+    value: sourceId,
+    statuses: ['queued', 'running'],
+  })
+  return job !== null
+}

@@ -26,7 +26,7 @@ export const knowledgePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (a
   ctx.guard.register('knowledge index', services.embedderStatus.staleIndexCheck)
   app.addHook('onReady', async () => {
     await services.embedderStatus.refreshStaleIndex()
-    ctx.guard.evaluate(true)
+    await ctx.guard.refresh()
     await services.embedding.requestMissing()
     if (services.embedder.inline)
       warmVectorIndex(

@@ -1,13 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { user } from '../auth'
-import {
-  type EngineDb,
-  engineTables,
-  isPostgres,
-  type RowPage,
-  type RowWindow,
-  readPage,
-} from '../platform/db'
+import { type EngineDb, engineTables, type RowPage, type RowWindow, readPage } from '../platform/db'
 import { job } from '../platform/jobs'
 import {
   ingestionJob,
@@ -272,26 +265,6 @@ export async function staleSourceNames(db: EngineDb, isCurrent: (key: string) =>
     .from(knowledgeSource)
     .where(sql`${knowledgeSource.indexedEmbeddingKey} IS NOT NULL`)
   return rows.filter((row) => !isCurrent(row.key as string)).map((row) => row.name)
-}
-
-/** Whether a job of `type` for the source (`payload.source_id`) is queued or running. */
-export async function hasActiveSourceJob(db: EngineDb, type: string, sourceId: string): Promise<boolean> {
-  const { job } = tablesOf(db)
-  const payloadSource = isPostgres(db)
-    ? sql`${job.payload}->>'source_id'`
-    : sql`json_extract(${job.payload}, '$.source_id')`
-  const rows = await db
-    .select({ id: job.id })
-    .from(job)
-    .where(
-      and(
-        eq(job.type, type),
-        inArray(job.status, ['queued', 'running']),
-        sql`${payloadSource} = ${sourceId}`,
-      ),
-    )
-    .limit(1)
-  return rows.length > 0
 }
 
 /** Ids of sources that have chunks, with the embedding key they are searched by. */

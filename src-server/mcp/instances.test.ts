@@ -1,9 +1,11 @@
 /**
  * Two instances on one PostgreSQL database: a tool server's process runs on each instance whose chat used it, so
  * an admin's edit or deletion through one instance stops the process on the other too (its credential no longer
- * lives in a process nobody may use).
+ * lives in a process nobody may use), and no instance keeps a process started from rows a change had overtaken.
  */
+import { readdirSync, readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeInstances, startInstances } from '../../test/helpers/instances'
 import { testToolServer } from '../../test/helpers/mcp/tool-servers'
@@ -24,12 +26,12 @@ async function post(server: TestServer, url: string, headers: Record<string, str
 }
 
 /** On `a`: an operator's agent with the test tool server mounted, and a chat session of that agent. */
-async function mountedAgent(a: TestServer) {
+async function mountedAgent(a: TestServer, secret = 'ghp_on-two-instances-secret') {
   const admin = await a.adminHeaders()
   const operator = await a.headersFor('olga', ['operator'])
   const credential = await post(a, '/mcp-credentials', operator, {
     name: 'tool-secret',
-    secret_payload: { TOOL_SECRET: 'ghp_on-two-instances-secret' },
+    secret_payload: { TOOL_SECRET: secret },
   })
   const tools = await post(a, '/mcp-servers', admin, {
     name: 'tools',
@@ -53,6 +55,57 @@ async function toolPidOn(server: TestServer, agentId: string): Promise<number> {
   const answer = await turn.call('tools__pid', '{}')
   expect(answer.outcome, answer.content).toBe('success')
   return Number(answer.content)
+}
+
+/**
+ * The live processes this test process started (the instances run in it) whose environment holds `entry`, read
+ * from `/proc`: what a tool server was started with, whatever the runtime believes.
+ */
+function childrenWithEnv(entry: string): number[] {
+  const pids: number[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      // The parent's pid is the fourth field, after the command name in parentheses.
+      const parent = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ')[1])
+      if (parent !== process.pid) continue
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(entry)) pids.push(Number(name))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids
+}
+
+/**
+ * A connection of the test's own holding `table` in ACCESS EXCLUSIVE mode, so every read of it waits; resolves
+ * once `waiter` has started such a read and is waiting.
+ */
+async function holdTable(url: string, table: string, waiter: () => Promise<unknown>) {
+  const holder = new pg.Client({ connectionString: url })
+  await holder.connect()
+  await holder.query('BEGIN')
+  await holder.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`)
+  const waiting = waiter()
+  waiting.catch(() => undefined)
+  await expect
+    .poll(
+      async () =>
+        (
+          await holder.query(
+            `SELECT count(*)::int AS n FROM pg_locks WHERE relation = '${table}'::regclass AND NOT granted`,
+          )
+        ).rows[0].n,
+      { timeout: DEADLINE_MS },
+    )
+    .toBe(1)
+  return {
+    waiting,
+    async release() {
+      await holder.query('COMMIT')
+      await holder.end()
+    },
+  }
 }
 
 describe('tool server processes on two instances on one PostgreSQL database', () => {
@@ -85,5 +138,72 @@ describe('tool server processes on two instances on one PostgreSQL database', ()
     expect(deleted.statusCode, deleted.body).toBe(204)
     expect(await onA.rows(sql`SELECT id FROM mcp_server WHERE id = ${serverId}`)).toEqual([])
     await expect.poll(() => isProcessRunning(second), { timeout: DEADLINE_MS }).toBe(false)
+  }, 120_000)
+
+  it("starts no process on B from a server row read before A's edit whose event B heard before it started", async () => {
+    const {
+      url,
+      servers: [a, b],
+    } = await startInstances({}, {})
+    const onA = a as TestServer
+    const onB = b as TestServer
+    const secret = 'ghp_read-before-the-edit'
+    const { admin, agentId, serverId } = await mountedAgent(onA, secret)
+    const heard: string[] = []
+    // Subscribed after B's tool runtime: when this hears the change, the runtime has handled it.
+    onB.app.ctx.events.subscribe({
+      event: (event) => {
+        if (event.kind === 'mcp.server_changed') heard.push(String(event.mcp_server_id))
+      },
+    })
+
+    // B's turn has read the agent's mounts (the server row with the credential declared) and waits on the next read.
+    const held = await holdTable(url, 'mcp_credential', () =>
+      createToolRuntime(onB.app.ctx).startTurn({ agentId, sessionId: SESSION }),
+    )
+    try {
+      // An admin stops the credential's injection through A; B hears of it while its turn waits.
+      const edited = await onA.app.inject({
+        method: 'PATCH',
+        url: `/mcp-servers/${serverId}`,
+        headers: admin,
+        payload: { env_names: [] },
+      })
+      expect(edited.statusCode, edited.body).toBe(200)
+      await expect.poll(() => heard, { timeout: DEADLINE_MS }).toEqual([serverId])
+    } finally {
+      await held.release()
+    }
+    const turn = await held.waiting
+    expect((turn as { tools: unknown[] }).tools.length).toBeGreaterThan(0)
+    await expect.poll(() => childrenWithEnv(`TOOL_SECRET=${secret}`), { timeout: DEADLINE_MS }).toEqual([])
+  }, 120_000)
+
+  it('stops a process whose server changed while it started, though no event of the change came', async () => {
+    const {
+      url,
+      servers: [a, b],
+    } = await startInstances({}, {})
+    const onA = a as TestServer
+    const onB = b as TestServer
+    const secret = 'ghp_changed-while-starting'
+    const { agentId, serverId } = await mountedAgent(onA, secret)
+
+    // B has read the server and its credential and waits to check the allowed commands before starting it.
+    const held = await holdTable(url, 'platform_config', () =>
+      createToolRuntime(onB.app.ctx).startTurn({ agentId, sessionId: SESSION }),
+    )
+    try {
+      // A writer that died between its commit and its event: the change is stored, nobody hears of it.
+      await onA.write(
+        sql`UPDATE mcp_server SET env_names_json = '[]'::jsonb, updated_at = ${new Date().toISOString()}
+            WHERE id = ${serverId}`,
+      )
+    } finally {
+      await held.release()
+    }
+    const turn = await held.waiting
+    expect((turn as { tools: unknown[] }).tools.length).toBeGreaterThan(0)
+    await expect.poll(() => childrenWithEnv(`TOOL_SECRET=${secret}`), { timeout: DEADLINE_MS }).toEqual([])
   }, 120_000)
 })

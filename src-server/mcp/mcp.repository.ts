@@ -70,6 +70,23 @@ export async function findServer(db: EngineDb, id: string, hold: Hold = {}): Pro
   return row ?? null
 }
 
+/** What a server's process is started from, read in one statement: its row and its credential's. */
+export interface LaunchRows {
+  server: McpServerRow
+  credential: McpCredentialRow | null
+}
+
+export async function findLaunchRows(db: EngineDb, serverId: string): Promise<LaunchRows | null> {
+  const { mcpCredential, mcpServer } = tables(db)
+  const [row] = await db
+    .select({ server: mcpServer, credential: mcpCredential })
+    .from(mcpServer)
+    .leftJoin(mcpCredential, eq(mcpCredential.id, mcpServer.credentialId))
+    .where(eq(mcpServer.id, serverId))
+    .limit(1)
+  return row ?? null
+}
+
 export async function findServerByName(db: EngineDb, name: string): Promise<McpServerRow | null> {
   const { mcpServer } = tables(db)
   const [row] = await db.select().from(mcpServer).where(eq(mcpServer.name, name)).limit(1)

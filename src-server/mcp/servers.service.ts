@@ -116,14 +116,23 @@ async function requireLaunchRights(
 const commandLine = (fields: Pick<ServerFields, 'command' | 'args'>) =>
   [fields.command ?? '', ...(fields.args ?? [])].join(' ').trim()
 
+/**
+ * Which stored configuration a process runs: a server's process is current while this is unchanged (an edit of the
+ * server, or of its credential by rotation, moves it).
+ */
+export function launchGeneration({ server, credential }: repo.LaunchRows): string {
+  return `${server.updatedAt}|${credential?.id ?? ''}|${credential?.updatedAt ?? ''}`
+}
+
 /** What it takes to start the process: the stored configuration plus the credential's declared values. */
-export async function launchOf(ctx: AppContext, server: repo.McpServerRow): Promise<StdioLaunch> {
-  const db = ctx.database.reader
+export async function launchOf(
+  ctx: AppContext,
+  { server, credential }: repo.LaunchRows,
+): Promise<StdioLaunch> {
   // Checked again at launch: a command or a variable stored before the rules were set must not run either.
-  await requireAllowedCommand(ctx, db, server.command)
+  await requireAllowedCommand(ctx, ctx.database.reader, server.command)
   assertEnvNames(Object.keys(server.env), 'env')
   assertEnvNames(server.envNames, 'env_names')
-  const credential = server.credentialId ? await repo.findCredential(db, server.credentialId) : null
   return {
     command: server.command ?? '',
     args: server.args,
@@ -245,7 +254,9 @@ export function createServerService(ctx: AppContext) {
      * Whatever goes wrong is reported as `status: error` and stored as `last_health`.
      */
     async checkHealth(id: string): Promise<McpHealth> {
-      const server = await requireServer(ctx.database.reader, id)
+      const rows = await repo.findLaunchRows(ctx.database.reader, id)
+      if (!rows) throw McpErrors.MCP_SERVER_NOT_FOUND({ mcp_server_id: id })
+      const { server } = rows
       const started = Date.now()
       const finish = async (fields: Pick<McpHealth, 'status' | 'tools' | 'error'>): Promise<McpHealth> => {
         const health = { ...fields, checked_at: nowIso(), latency_ms: Date.now() - started }
@@ -256,7 +267,7 @@ export function createServerService(ctx: AppContext) {
         return finish({ status: 'error', tools: [], error: HTTP_SSE_UNSUPPORTED })
       let launch: StdioLaunch
       try {
-        launch = await launchOf(ctx, server)
+        launch = await launchOf(ctx, rows)
       } catch (error) {
         // A rule the stored configuration breaks (a command or a variable) says which; else unsealing failed.
         return finish({

@@ -1,7 +1,8 @@
 /**
  * The tool side of a chat turn. Tool servers are started on first use and kept running across turns; a server
- * whose process died, or whose configuration or credential changed, is started again on its next use. Every
- * call is checked against its mount's policy, masked, and audited here, so no caller can skip those steps.
+ * whose process died, or whose configuration or credential changed, is started again on its next use, and a change
+ * on any instance stops its process at once. Every call is checked against its mount's policy, masked, and
+ * audited here, so no caller can skip those steps.
  */
 import type { ToolDefinition } from '../ai'
 import type { ToolRuntime, ToolTurn } from '../conversation'
@@ -9,7 +10,7 @@ import type { AppContext } from '../platform/app-context'
 import { maskPayload, maskSecretsIn, maskSecretValues, truncateUtf8 } from './masking'
 import * as repo from './mcp.repository'
 import type { McpCallOutcome, McpMountPolicy } from './mcp.tables'
-import { HTTP_SSE_UNSUPPORTED, launchOf } from './servers.service'
+import { HTTP_SSE_UNSUPPORTED, launchGeneration, launchOf } from './servers.service'
 import {
   connectStdio,
   describeCallFailure,
@@ -36,10 +37,13 @@ interface ListedTool {
 interface RunningServer {
   connection: StdioConnection
   tools: ListedTool[]
+  /** The credential's values injected into it: masked out of whatever it answers. */
+  secrets: string[]
 }
 
 interface Slot {
-  fingerprint: string
+  /** The stored configuration its process runs (`launchGeneration`). */
+  generation: string
   ready: Promise<RunningServer>
 }
 
@@ -55,6 +59,9 @@ export function isToolPermitted(policy: McpMountPolicy, tool: string): boolean {
 
 /** The bus event after a tool server was edited or deleted: every instance stops its process of it. */
 const SERVER_CHANGED = 'mcp.server_changed'
+
+/** A start, and one more when the server changed while it started; a server changing faster is not started. */
+const START_ATTEMPTS = 2
 
 export class McpToolRuntime implements ToolRuntime {
   private readonly slots = new Map<string, Slot>()
@@ -87,7 +94,7 @@ export class McpToolRuntime implements ToolRuntime {
     const started = await Promise.all(
       mounted.map(async (entry) => {
         try {
-          return { entry, running: await this.acquire(entry.server) }
+          return { entry, running: await this.acquire(entry.server.id) }
         } catch (error) {
           this.ctx.log.warn(
             { mcpServerId: entry.server.id, err: error instanceof Error ? error.message : String(error) },
@@ -141,7 +148,10 @@ export class McpToolRuntime implements ToolRuntime {
     await Promise.all(serverIds.map((serverId) => this.announceChange(serverId)))
   }
 
-  /** Stops a server's process now (after it was edited or deleted); its next use starts it again. */
+  /**
+   * Stops a server's process now (after it was edited or deleted); its next use starts it again. A process still
+   * starting is stopped once it has started.
+   */
   async release(serverId: string): Promise<void> {
     const slot = this.slots.get(serverId)
     if (!slot) return
@@ -152,8 +162,8 @@ export class McpToolRuntime implements ToolRuntime {
   /** The bus may have lost changes: stops the processes of servers deleted or changed since they started. */
   private async releaseOutdated(): Promise<void> {
     for (const [serverId, slot] of [...this.slots]) {
-      const server = await repo.findServer(this.ctx.database.reader, serverId)
-      if (!server || (await this.fingerprint(server)) !== slot.fingerprint) await this.release(serverId)
+      const rows = await repo.findLaunchRows(this.ctx.database.reader, serverId)
+      if (!rows || launchGeneration(rows) !== slot.generation) await this.release(serverId)
     }
   }
 
@@ -162,49 +172,87 @@ export class McpToolRuntime implements ToolRuntime {
     if (running) await stopStdio(running.connection)
   }
 
-  private async fingerprint(server: repo.McpServerRow): Promise<string> {
-    const credential = server.credentialId
-      ? await repo.findCredential(this.ctx.database.reader, server.credentialId)
-      : null
-    return `${server.updatedAt}|${credential?.id ?? ''}|${credential?.updatedAt ?? ''}`
+  /** The rows a server's process starts from, read now; a server removed or disabled has none. */
+  private async launchRows(serverId: string): Promise<repo.LaunchRows> {
+    const rows = await repo.findLaunchRows(this.ctx.database.reader, serverId)
+    if (!rows) throw new Error('The tool server was removed.')
+    if (!rows.server.enabled) throw new Error('The tool server is disabled.')
+    return rows
   }
 
-  /** The running process of a server, started (or restarted) when there is none that is alive and current. */
-  private async acquire(server: repo.McpServerRow): Promise<RunningServer> {
+  /**
+   * The running process of a server, started (or restarted) when there is none that is alive and runs the stored
+   * configuration, read now: never the row a turn read earlier, which a change may have overtaken.
+   */
+  private async acquire(serverId: string): Promise<RunningServer> {
     if (this.closed) throw new Error('The tool runtime is closed.')
-    const fingerprint = await this.fingerprint(server)
-    const slot = this.slots.get(server.id)
-    if (slot?.fingerprint === fingerprint) {
+    const rows = await this.launchRows(serverId).catch(async (error: unknown) => {
+      await this.release(serverId)
+      throw error
+    })
+    const generation = launchGeneration(rows)
+    const slot = this.slots.get(serverId)
+    if (slot?.generation === generation) {
       const running = await slot.ready.catch(() => null)
       if (running && !running.connection.isClosed()) return running
     }
     // Stale, dead or missing: replace it, unless a concurrent caller already has.
-    const latest = this.slots.get(server.id)
-    if (latest && latest !== slot && latest.fingerprint === fingerprint) return latest.ready
+    const latest = this.slots.get(serverId)
+    if (latest && latest !== slot && latest.generation === generation) return latest.ready
     if (latest) {
-      this.slots.delete(server.id)
+      this.slots.delete(serverId)
       void this.stopSlot(latest)
     }
-    const ready = this.start(server)
-    const fresh = { fingerprint, ready }
-    this.slots.set(server.id, fresh)
-    ready.catch(() => {
-      if (this.slots.get(server.id) === fresh) this.slots.delete(server.id)
+    const fresh: Slot = {
+      generation,
+      ready: this.start(rows, (restartedAt) => {
+        fresh.generation = restartedAt
+      }),
+    }
+    this.slots.set(serverId, fresh)
+    fresh.ready.catch(() => {
+      if (this.slots.get(serverId) === fresh) this.slots.delete(serverId)
     })
-    return ready
+    return fresh.ready
   }
 
-  private async start(server: repo.McpServerRow): Promise<RunningServer> {
-    const launch = await launchOf(this.ctx, server)
-    const connection = await connectStdio(launch, server.timeoutMs)
+  /**
+   * Starts a process from `rows`, then reads them again. A change committed after they were read is announced on
+   * the bus, but its event may have come before this process had a slot to stop (or not at all): the process is
+   * stopped, and started once more from the new rows.
+   */
+  private async start(
+    rows: repo.LaunchRows,
+    restarted: (generation: string) => void,
+  ): Promise<RunningServer> {
+    let current = rows
+    for (let attempt = 1; ; attempt += 1) {
+      const running = await this.launch(current)
+      const now = await this.launchRows(current.server.id).catch(async (error: unknown) => {
+        await stopStdio(running.connection, true)
+        throw error
+      })
+      if (launchGeneration(now) === launchGeneration(current)) return running
+      await stopStdio(running.connection, true)
+      if (attempt === START_ATTEMPTS) throw new Error('The tool server kept changing while it was starting.')
+      current = now
+      restarted(launchGeneration(now))
+    }
+  }
+
+  private async launch(rows: repo.LaunchRows): Promise<RunningServer> {
+    const { timeoutMs } = rows.server
+    const launch = await launchOf(this.ctx, rows)
+    const connection = await connectStdio(launch, timeoutMs)
     try {
-      const listed = await connection.client.listTools(undefined, { timeout: server.timeoutMs })
+      const listed = await connection.client.listTools(undefined, { timeout: timeoutMs })
       // Closed while this one was starting: it belongs to nobody, so it must not outlive the runtime.
       if (this.closed) throw new Error('The tool runtime is closed.')
-      return { connection, tools: offeredTools(listed.tools, Object.values(launch.secrets)) }
+      const secrets = Object.values(launch.secrets)
+      return { connection, tools: offeredTools(listed.tools, secrets), secrets }
     } catch (error) {
       await stopStdio(connection, true)
-      throw new Error(describeCallFailure(error, server.timeoutMs, launch))
+      throw new Error(describeCallFailure(error, timeoutMs, launch))
     }
   }
 
@@ -218,7 +266,7 @@ export class McpToolRuntime implements ToolRuntime {
     const serverName = separator > 0 ? name.slice(0, separator) : ''
     const toolName = separator > 0 ? name.slice(separator + TOOL_NAME_SEPARATOR.length) : name
     const entry = turn.mounted.find((candidate) => candidate.server.name === serverName)
-    const secretValues = entry ? await this.secretValuesOf(entry.server) : []
+    const secretValues = entry ? await this.secretValuesOf(entry.server.id) : []
     const args = parseArguments(argumentsJson)
 
     const finish = async (
@@ -268,9 +316,9 @@ export class McpToolRuntime implements ToolRuntime {
     const timeoutMs = policy.timeout_ms ?? entry.server.timeoutMs
     let running: RunningServer
     try {
-      running = await this.acquire(
-        (await repo.findServer(this.ctx.database.reader, entry.server.id)) ?? entry.server,
-      )
+      running = await this.acquire(entry.server.id)
+      // What the process was started with is masked too, should the stored credential have moved on since.
+      secretValues.push(...running.secrets)
     } catch (error) {
       const reason = `The tool server could not be started: ${error instanceof Error ? error.message : String(error)}`
       return finish('error', `Tool call failed: ${reason}`, { error: reason })
@@ -294,9 +342,10 @@ export class McpToolRuntime implements ToolRuntime {
     }
   }
 
-  private async secretValuesOf(server: repo.McpServerRow): Promise<string[]> {
+  private async secretValuesOf(serverId: string): Promise<string[]> {
     try {
-      return Object.values((await launchOf(this.ctx, server)).secrets)
+      const rows = await repo.findLaunchRows(this.ctx.database.reader, serverId)
+      return rows ? Object.values((await launchOf(this.ctx, rows)).secrets) : []
     } catch {
       return []
     }

@@ -6,7 +6,7 @@ afterEach(() => {
 })
 
 describe('the health guard', () => {
-  it('re-runs its checks on a timer while watched, so a reader never runs them itself', () => {
+  it('re-runs its checks on a timer while watched, so a reader never runs them itself', async () => {
     vi.useFakeTimers()
     const guard = new Guard('enforce')
     let runs = 0
@@ -15,7 +15,7 @@ describe('the health guard', () => {
       runs += 1
       return failing ? { state: 'failed', message: 'The probe failed.' } : null
     })
-    const stop = guard.watch(1_000)
+    const stop = await guard.watch(1_000)
     expect(runs).toBe(1)
     failing = true
     vi.advanceTimersByTime(1_000)
@@ -49,5 +49,35 @@ describe('the health guard', () => {
     guard.evaluate(true)
     await answer
     expect(guard.evaluate(true).state).toBe('ok')
+  })
+
+  it('counts an asynchronous check in the first evaluation, and in each watched one what it found then', async () => {
+    const guard = new Guard('enforce')
+    let behind = true
+    guard.register('migrations', async () =>
+      behind ? { state: 'failed', message: 'The database has 40 of 41 migrations applied.' } : null,
+    )
+    const stop = await guard.watch(60_000)
+    // The first reader already finds the database behind, and writes refused.
+    expect(guard.evaluate()).toMatchObject({
+      state: 'failed',
+      messages: ['The database has 40 of 41 migrations applied.'],
+    })
+    expect(guard.blocksWrites()).toBe(true)
+    stop()
+
+    vi.useFakeTimers()
+    const watched = new Guard('enforce')
+    watched.register('migrations', async () =>
+      behind ? { state: 'failed', message: 'The database is behind.' } : null,
+    )
+    const stopWatched = await watched.watch(1_000)
+    behind = false
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(watched.evaluate().state).toBe('ok')
+    behind = true
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(watched.evaluate()).toMatchObject({ state: 'failed', messages: ['The database is behind.'] })
+    stopWatched()
   })
 })

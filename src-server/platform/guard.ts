@@ -11,7 +11,7 @@ export interface GuardFinding {
 
 /**
  * A check returns null when all is well, or a finding with one sentence a person can act on. A check that asks the
- * database answers with a promise: its finding counts from the evaluation after it settles.
+ * database answers with a promise: the watcher's evaluation counts it once it settles.
  */
 export type GuardCheck = () => GuardFinding | null | Promise<GuardFinding | null>
 
@@ -23,8 +23,8 @@ const CACHE_MS = 5_000
  */
 export class Guard {
   private readonly checks = new Map<string, GuardCheck>()
-  /** Each asynchronous check's last settled finding. */
-  private readonly settled = new Map<string, GuardFinding | null>()
+  /** Each check's last finding (an asynchronous one's once it settled). */
+  private readonly latest = new Map<string, GuardFinding | null>()
   private cached: { at: number; state: GuardState; messages: string[] } | null = null
 
   constructor(readonly mode: 'enforce' | 'warn') {}
@@ -34,9 +34,42 @@ export class Guard {
     this.cached = null
   }
 
+  /**
+   * The state of the checks' findings, run now when `fresh` or the cache is old: an asynchronous check counts as it
+   * last settled (the watcher's evaluations wait for it).
+   */
   evaluate(fresh = false): { state: GuardState; messages: string[] } {
     if (!fresh && this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached
-    const findings: GuardFinding[] = []
+    this.runChecks()
+    return this.record()
+  }
+
+  /**
+   * Runs every check and records the state at once, then again when the asynchronous checks have settled, so that
+   * state counts what they found on this run. Resolves with it.
+   */
+  async refresh(): Promise<{ state: GuardState; messages: string[] }> {
+    const pending = this.runChecks()
+    this.record()
+    await Promise.all(pending)
+    return this.record()
+  }
+
+  /**
+   * Runs the checks, awaiting the asynchronous ones, and then again every `intervalMs` (shorter than the cache) off
+   * any request, so `/healthz` and the write guard always find findings in the cache, the first evaluation already
+   * counts every check, and no reader touches the file system. Resolves with the stop.
+   */
+  async watch(intervalMs = CACHE_MS / 2): Promise<() => void> {
+    await this.refresh()
+    const timer = setInterval(() => void this.refresh(), intervalMs)
+    timer.unref()
+    return () => clearInterval(timer)
+  }
+
+  /** Runs every check: a synchronous one's finding is kept at once, an asynchronous one's when it settles. */
+  private runChecks(): Promise<void>[] {
+    const pending: Promise<void>[] = []
     for (const [name, check] of this.checks) {
       const couldNotRun = (error: unknown): GuardFinding => ({
         state: 'failed',
@@ -44,18 +77,24 @@ export class Guard {
       })
       try {
         const finding = check()
-        if (finding instanceof Promise) {
-          finding.then(
-            (result) => this.settled.set(name, result),
-            (error) => this.settled.set(name, couldNotRun(error)),
+        if (finding instanceof Promise)
+          pending.push(
+            finding.then(
+              (result) => void this.latest.set(name, result),
+              (error) => void this.latest.set(name, couldNotRun(error)),
+            ),
           )
-          const last = this.settled.get(name)
-          if (last) findings.push(last)
-        } else if (finding) findings.push(finding)
+        else this.latest.set(name, finding)
       } catch (error) {
-        findings.push(couldNotRun(error))
+        this.latest.set(name, couldNotRun(error))
       }
     }
+    return pending
+  }
+
+  /** Caches the state of the checks' latest findings, in the order the checks were registered. */
+  private record(): { state: GuardState; messages: string[] } {
+    const findings = [...this.checks.keys()].flatMap((name) => this.latest.get(name) ?? [])
     const state: GuardState = findings.some((f) => f.state === 'failed')
       ? 'failed'
       : findings.length > 0
@@ -63,17 +102,6 @@ export class Guard {
         : 'ok'
     this.cached = { at: Date.now(), state, messages: findings.map((f) => f.message) }
     return this.cached
-  }
-
-  /**
-   * Re-runs the checks every `intervalMs` (shorter than the cache) off any request, so `/healthz` and the write
-   * guard always find findings in the cache and never touch the file system themselves. Returns the stop.
-   */
-  watch(intervalMs = CACHE_MS / 2): () => void {
-    this.evaluate(true)
-    const timer = setInterval(() => this.evaluate(true), intervalMs)
-    timer.unref()
-    return () => clearInterval(timer)
   }
 
   blocksWrites(): boolean {

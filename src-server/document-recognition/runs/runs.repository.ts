@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, max, or, type SQL, sql } from 'drizzle-orm'
 import { type EngineDb, engineTables, isPostgres, nowIso } from '../../platform/db'
-import { job } from '../../platform/jobs'
 import { agentRun, runtimeAgent, runtimeAgentVersion } from './runs.tables'
 
 export type RuntimeAgentRow = typeof runtimeAgent.$inferSelect
@@ -8,25 +7,7 @@ export type RuntimeAgentVersionRow = typeof runtimeAgentVersion.$inferSelect
 export type AgentRunRow = typeof agentRun.$inferSelect
 export type NewAgentRun = typeof agentRun.$inferInsert
 
-const tables = engineTables({ agentRun, job, runtimeAgent, runtimeAgentVersion })
-
-/** The progress the running job of a run last recorded (on whichever instance runs it), or null. */
-export async function runningJobProgress(
-  db: EngineDb,
-  jobType: string,
-  runId: string,
-): Promise<Record<string, unknown> | null> {
-  const { job } = tables(db)
-  const payloadRun = isPostgres(db)
-    ? sql`${job.payload}->>'runId'`
-    : sql`json_extract(${job.payload}, '$.runId')`
-  const [row] = await db
-    .select({ progress: job.progress })
-    .from(job)
-    .where(and(eq(job.type, jobType), eq(job.status, 'running'), sql`${payloadRun} = ${runId}`))
-    .limit(1)
-  return row?.progress ?? null
-}
+const tables = engineTables({ agentRun, runtimeAgent, runtimeAgentVersion })
 
 export async function findAgent(db: EngineDb, id: string): Promise<RuntimeAgentRow | null> {
   const { runtimeAgent } = tables(db)

@@ -11,6 +11,7 @@ import type { AppContext } from '../../platform/app-context'
 import { type EngineDb, nowIso } from '../../platform/db'
 import { CommonErrors } from '../../platform/errors'
 import { type ReceivedFile, sniffFileMimeType } from '../../platform/http'
+import { findJobByPayload } from '../../platform/jobs'
 import { AgentRunErrors } from './runs.errors'
 import type { AgentRunRow, RuntimeAgentRow, RuntimeAgentVersionRow } from './runs.repository'
 import * as repo from './runs.repository'
@@ -355,8 +356,7 @@ export function createAgentRunService(ctx: AppContext) {
      * from memory when this process runs it, else (another instance on PostgreSQL) as its job last recorded.
      */
     progressOf: async (runId: string): Promise<RunProgress | null> =>
-      live.get(runId) ??
-      (ctx.sqlite ? null : ((await repo.runningJobProgress(db, AGENT_RUN_JOB, runId)) as RunProgress | null)),
+      live.get(runId) ?? (database.engine === 'postgres' ? recordedProgress(db, runId) : null),
     findAgent: (id: string) => repo.findAgent(db, id),
     listAgents: (ids?: string[]) => repo.listAgents(db, ids),
     listVersions: (agentId: string) => repo.listVersions(db, agentId),
@@ -509,6 +509,17 @@ export function createAgentRunService(ctx: AppContext) {
 }
 
 /** Why a run the server stopped under is not resumed, naming the step and page it was on. */
+/** The progress a run's running job last recorded, on whichever instance runs it; null when none runs. */
+async function recordedProgress(db: EngineDb, runId: string): Promise<RunProgress | null> {
+  const job = await findJobByPayload(db, {
+    type: AGENT_RUN_JOB,
+    field: 'runId',
+    value: runId,
+    statuses: ['running'],
+  })
+  return (job?.progress as RunProgress | null | undefined) ?? null
+}
+
 function crashMessage(crashes: number, where: RunProgress | null): string {
   const at = where?.page ? `page ${where.page} (${where.step})` : (where?.step ?? 'an unknown step')
   const code = where?.step === 'ocr' ? 'OCR_FAILED' : 'RUN_CRASHED'

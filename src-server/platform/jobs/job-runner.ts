@@ -53,6 +53,7 @@ export interface JobRunnerOptions {
 export const JOBS_QUEUED = 'jobs.queued'
 
 const tablesOf = engineTables({ job })
+type JobTable = typeof job
 
 /** A job row's ending: written only by the runner holding its lease. */
 type Ending = 'succeeded' | 'failed' | 'cancelled'
@@ -392,13 +393,19 @@ export class JobRunner extends EventEmitter {
     else await this.finish(row.id, 'failed', null, message)
   }
 
-  /** Writes `changes` to the job while this runner holds it, and tells listeners; nothing once the lease is lost. */
-  private async writeHeld(id: string, changes: SQLiteUpdateSetSource<typeof job>): Promise<void> {
+  /**
+   * Writes the changes to the job while this runner holds it, and tells listeners; nothing once the lease is lost.
+   * `changes` is given the engine's job table, from which a change naming a column takes it.
+   */
+  private async writeHeld(
+    id: string,
+    changes: (job: JobTable) => SQLiteUpdateSetSource<JobTable>,
+  ): Promise<void> {
     const [row] = await this.database.transact(async (tx) => {
       const { job } = tablesOf(tx)
       return tx
         .update(job)
-        .set(changes)
+        .set(changes(job))
         .where(and(eq(job.id, id), eq(job.leaseOwner, this.owner), eq(job.status, 'running')))
         .returning()
     })
@@ -407,14 +414,14 @@ export class JobRunner extends EventEmitter {
 
   private requeue(id: string, delayMs: number, error: string | null): Promise<void> {
     const now = new Date()
-    return this.writeHeld(id, {
+    return this.writeHeld(id, () => ({
       status: 'queued',
       leaseOwner: null,
       leaseExpiresAt: null,
       runAfter: new Date(now.getTime() + delayMs).toISOString(),
       error,
       updatedAt: now.toISOString(),
-    })
+    }))
   }
 
   /**
@@ -423,19 +430,19 @@ export class JobRunner extends EventEmitter {
    */
   private release(id: string): Promise<void> {
     const now = nowIso()
-    return this.writeHeld(id, {
+    return this.writeHeld(id, (job) => ({
       status: 'queued',
       leaseOwner: null,
       leaseExpiresAt: null,
       attempts: sql`${job.attempts} - 1`,
       runAfter: now,
       updatedAt: now,
-    })
+    }))
   }
 
   private finish(id: string, status: Ending, result: unknown, error: string | null): Promise<void> {
     const now = nowIso()
-    return this.writeHeld(id, {
+    return this.writeHeld(id, () => ({
       status,
       result,
       error,
@@ -443,12 +450,12 @@ export class JobRunner extends EventEmitter {
       updatedAt: now,
       leaseOwner: null,
       leaseExpiresAt: null,
-    })
+    }))
   }
 
   private async recordProgress(id: string, progress: Record<string, unknown>): Promise<void> {
     try {
-      await this.writeHeld(id, { progress, updatedAt: nowIso() })
+      await this.writeHeld(id, () => ({ progress, updatedAt: nowIso() }))
     } catch (error) {
       this.log?.warn({ err: error, jobId: id }, 'job progress not written')
     }
