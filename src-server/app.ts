@@ -66,6 +66,7 @@ import {
   answerFrameworkError,
   batchedStdout,
   buildCachedSerializer,
+  closingConnections,
   ErrorEnvelope,
   eagerValidatorCompiler,
   hostAllowlist,
@@ -274,6 +275,7 @@ async function buildApp(
 
   await app.register(errorHandling)
   await app.register(securityHeaders)
+  await app.register(closingConnections)
   await app.register(replyBatching)
   // Domains close their own sockets on shutdown, with a message; the plugin's default would close them first.
   // First of the request hooks: it marks an upgrade as one, so an upgrade any later hook refuses is closed after

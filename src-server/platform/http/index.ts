@@ -1,10 +1,11 @@
 /**
  * HTTP's public face: shared schema atoms, pagination, the validator, the host allowlist, origin policy, security
- * headers, the answer to requests Fastify never saw, answers written once per turn of the event loop, and the
+ * headers, connections let go of on shutdown, the answer to requests Fastify never saw, answers written once per turn of the event loop, and the
  * readers of what a client uploads (file type, multipart file name), and CSV a spreadsheet opens as data.
  */
 
 export { answerClientError, answerFrameworkError } from './client-errors'
+export { closingConnections } from './closing-connections'
 export {
   ErrorEnvelope,
   IdParams,
