@@ -108,14 +108,42 @@ async function holdTable(url: string, table: string, waiter: () => Promise<unkno
   }
 }
 
+/** Instances A and B of one team server, and an agent mounting a tool server (with `secret` injected) made on A. */
+async function mountedOnTwo(secret?: string) {
+  const {
+    url,
+    servers: [a, b],
+  } = await startInstances({}, {})
+  const onA = a as TestServer
+  return { url, onA, onB: b as TestServer, ...(await mountedAgent(onA, secret)) }
+}
+
+/**
+ * B starts a turn whose next read of `table` waits (the test holds the table) while `change` happens, then the turn
+ * goes on: it has the server's tools, and no process is left holding the secret the change took away.
+ */
+async function turnOnBAcross(
+  { url, onB, agentId }: Awaited<ReturnType<typeof mountedOnTwo>>,
+  table: string,
+  secret: string,
+  change: () => Promise<void>,
+) {
+  const held = await holdTable(url, table, () =>
+    createToolRuntime(onB.app.ctx).startTurn({ agentId, sessionId: SESSION }),
+  )
+  try {
+    await change()
+  } finally {
+    await held.release()
+  }
+  const turn = await held.waiting
+  expect((turn as { tools: unknown[] }).tools.length).toBeGreaterThan(0)
+  await expect.poll(() => childrenWithEnv(`TOOL_SECRET=${secret}`), { timeout: DEADLINE_MS }).toEqual([])
+}
+
 describe('tool server processes on two instances on one PostgreSQL database', () => {
   it("stops B's process of a tool server an admin edits through A, and of one deleted through A", async () => {
-    const {
-      servers: [a, b],
-    } = await startInstances({}, {})
-    const onA = a as TestServer
-    const onB = b as TestServer
-    const { admin, agentId, serverId } = await mountedAgent(onA)
+    const { onA, onB, admin, agentId, serverId } = await mountedOnTwo()
 
     const first = await toolPidOn(onB, agentId)
     expect(isProcessRunning(first)).toBe(true)
@@ -141,14 +169,9 @@ describe('tool server processes on two instances on one PostgreSQL database', ()
   }, 120_000)
 
   it("starts no process on B from a server row read before A's edit whose event B heard before it started", async () => {
-    const {
-      url,
-      servers: [a, b],
-    } = await startInstances({}, {})
-    const onA = a as TestServer
-    const onB = b as TestServer
     const secret = 'ghp_read-before-the-edit'
-    const { admin, agentId, serverId } = await mountedAgent(onA, secret)
+    const two = await mountedOnTwo(secret)
+    const { onA, onB, admin, serverId } = two
     const heard: string[] = []
     // Subscribed after B's tool runtime: when this hears the change, the runtime has handled it.
     onB.app.ctx.events.subscribe({
@@ -156,12 +179,8 @@ describe('tool server processes on two instances on one PostgreSQL database', ()
         if (event.kind === 'mcp.server_changed') heard.push(String(event.mcp_server_id))
       },
     })
-
     // B's turn has read the agent's mounts (the server row with the credential declared) and waits on the next read.
-    const held = await holdTable(url, 'mcp_credential', () =>
-      createToolRuntime(onB.app.ctx).startTurn({ agentId, sessionId: SESSION }),
-    )
-    try {
+    await turnOnBAcross(two, 'mcp_credential', secret, async () => {
       // An admin stops the credential's injection through A; B hears of it while its turn waits.
       const edited = await onA.app.inject({
         method: 'PATCH',
@@ -171,39 +190,19 @@ describe('tool server processes on two instances on one PostgreSQL database', ()
       })
       expect(edited.statusCode, edited.body).toBe(200)
       await expect.poll(() => heard, { timeout: DEADLINE_MS }).toEqual([serverId])
-    } finally {
-      await held.release()
-    }
-    const turn = await held.waiting
-    expect((turn as { tools: unknown[] }).tools.length).toBeGreaterThan(0)
-    await expect.poll(() => childrenWithEnv(`TOOL_SECRET=${secret}`), { timeout: DEADLINE_MS }).toEqual([])
+    })
   }, 120_000)
 
   it('stops a process whose server changed while it started, though no event of the change came', async () => {
-    const {
-      url,
-      servers: [a, b],
-    } = await startInstances({}, {})
-    const onA = a as TestServer
-    const onB = b as TestServer
     const secret = 'ghp_changed-while-starting'
-    const { agentId, serverId } = await mountedAgent(onA, secret)
-
+    const two = await mountedOnTwo(secret)
     // B has read the server and its credential and waits to check the allowed commands before starting it.
-    const held = await holdTable(url, 'platform_config', () =>
-      createToolRuntime(onB.app.ctx).startTurn({ agentId, sessionId: SESSION }),
-    )
-    try {
+    await turnOnBAcross(two, 'platform_config', secret, async () => {
       // A writer that died between its commit and its event: the change is stored, nobody hears of it.
-      await onA.write(
+      await two.onA.write(
         sql`UPDATE mcp_server SET env_names_json = '[]'::jsonb, updated_at = ${new Date().toISOString()}
-            WHERE id = ${serverId}`,
+            WHERE id = ${two.serverId}`,
       )
-    } finally {
-      await held.release()
-    }
-    const turn = await held.waiting
-    expect((turn as { tools: unknown[] }).tools.length).toBeGreaterThan(0)
-    await expect.poll(() => childrenWithEnv(`TOOL_SECRET=${secret}`), { timeout: DEADLINE_MS }).toEqual([])
+    })
   }, 120_000)
 })
