@@ -52,6 +52,7 @@ import {
   applyMigrations,
   type Database,
   type Db,
+  databaseErrorMessage,
   openDatabase,
   openPostgresEngine,
   sqliteEngine,
@@ -388,7 +389,7 @@ async function openConfiguredDatabase(
       return { sqlite: null, database: await openPostgresEngine(config.databaseUrl, config.appRoot) }
     } catch (error) {
       throw new ConfigError(
-        `The database at ${redactedUrl(config.databaseUrl)} could not be opened: ${(error as Error).message}`,
+        `The database at ${redactedUrl(config.databaseUrl)} could not be opened: ${databaseErrorMessage(error)}`,
       )
     }
   }

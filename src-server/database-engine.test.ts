@@ -55,6 +55,17 @@ describe('choosing the database engine', () => {
     expect(read).toThrow(ConfigError)
     expect(read).toThrow(/SWITCHBOARD_DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/)
     expect(read).not.toThrow(/hunter2/)
+    // A password with an unencoded `/`, `#` or `@` makes the URL unreadable: none of it shows either.
+    for (const password of [
+      'Hunter7/Secret9@Tail4',
+      'Hunter7#Secret9@Tail4',
+      'Hunter7/Secret9:Tail4@More5',
+    ]) {
+      const unreadable = () =>
+        resolveConfig({}, { SWITCHBOARD_DATABASE_URL: `postgres://sw:${password}@db/x` })
+      expect(unreadable).toThrow(ConfigError)
+      for (const part of password.split(/[/#@:]/)) expect(unreadable).not.toThrow(new RegExp(part))
+    }
     expect(() => resolveConfig({ databaseUrl: 'not a url' }, {})).toThrow(/--database-url/)
   })
 
@@ -149,6 +160,18 @@ describe('npm run db:migrate', () => {
     async () => {
       const cluster = await startPostgres()
       try {
+        // A login that may not create in the database: the exit names the database's reason, not only the query.
+        const admin = new pg.Client({ connectionString: cluster.url })
+        await admin.connect()
+        await admin.query('CREATE ROLE visitor LOGIN')
+        await admin.end()
+        const visitor = new URL(cluster.url)
+        visitor.username = 'visitor'
+        await expect(migrate([], { SWITCHBOARD_DATABASE_URL: visitor.toString() })).rejects.toMatchObject({
+          code: 1,
+          stderr: expect.stringMatching(/permission denied for database/),
+        })
+
         const { stdout } = await migrate([], { SWITCHBOARD_DATABASE_URL: cluster.url })
         const expected = journalMigrationCount(pgMigrationsFolder(appRoot))
         expect(stdout).toContain(`${expected} of ${expected} migrations applied`)

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, resolveConfig } from './platform/config'
+import { ConfigError, redactedUrl, resolveConfig } from './platform/config'
 import {
   appliedMigrationCount,
   appliedPgMigrationCount,
   applyMigrations,
   applyPgMigrations,
+  databaseErrorMessage,
   journalMigrationCount,
   migrationsFolder,
   openDatabase,
@@ -45,7 +46,7 @@ try {
       const applied = await appliedPgMigrationCount(db)
       const expected = journalMigrationCount(pgMigrationsFolder(config.appRoot))
       process.stdout.write(
-        `PostgreSQL ${db.$client.options.host ?? ''}: ${applied} of ${expected} migrations applied.\n`,
+        `PostgreSQL ${redactedUrl(config.databaseUrl)}: ${applied} of ${expected} migrations applied.\n`,
       )
     } finally {
       await db.$client.end()
@@ -68,6 +69,6 @@ try {
 } catch (error) {
   // As `npm start`: a bad setting exits 2, a data directory a running server holds 3, anything else 1.
   const code = error instanceof ConfigError ? 2 : error instanceof DataDirLockedError ? 3 : 1
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+  process.stderr.write(`${databaseErrorMessage(error)}\n`)
   process.exit(code)
 }

@@ -263,9 +263,12 @@ function postgresUrl(name: string, value: string | null | undefined): string | n
   return trimmed
 }
 
-/** A URL as it may appear in a message: its password masked, as in a log line. */
+/**
+ * A URL as it may appear in a message: its password masked, as in a log line. One that does not parse (a password
+ * with an unencoded `/` or `#`) has everything up to its last `@` masked: where its password ends is unknown.
+ */
 export function redactedUrl(value: string): string {
-  if (!URL.canParse(value)) return value.replace(/:[^:@/]*@/, ':***@')
+  if (!URL.canParse(value)) return value.replace(/^([^:/?#]+:\/\/)[^]*@/, '$1***@')
   const url = new URL(value)
   if (url.password) url.password = '***'
   return url.toString()

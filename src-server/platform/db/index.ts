@@ -37,6 +37,7 @@ export { type PlainSelect, preparePlain } from './plain-select'
 export {
   appliedPgMigrationCount,
   applyPgMigrations,
+  databaseErrorMessage,
   openPostgres,
   type PgDb,
   pgMigrationsFolder,

@@ -40,3 +40,14 @@ export async function appliedPgMigrationCount(db: PgDb): Promise<number> {
   )
   return Number(rows[0]?.n ?? 0)
 }
+
+/**
+ * What went wrong with the database, for a person: drizzle wraps the server's error ("Failed query: CREATE SCHEMA
+ * ...") and the reason ("permission denied for database switchboard") is in its cause, so each cause is added.
+ */
+export function databaseErrorMessage(error: unknown): string {
+  const messages: string[] = []
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (cause.message && !messages.includes(cause.message)) messages.push(cause.message)
+  return messages.length > 0 ? messages.join(': ') : String(error)
+}

@@ -2,6 +2,7 @@
 export {
   appliedPgMigrationCount,
   applyPgMigrations,
+  databaseErrorMessage,
   openPostgres,
   type PgDb,
   pgMigrationsFolder,
