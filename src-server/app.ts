@@ -83,7 +83,7 @@ import {
 import { JobRunner, WorkerPool } from './platform/jobs'
 import { SecretBox } from './platform/secrets'
 import { BlobStore, DATA_FILE_MODE, lockDataDir, tightenDataDir } from './platform/storage'
-import { installDefaults, readConfigValue, settingsRoutes } from './settings'
+import { installDefaults, readConfigValue, sealsWithStoredKey, settingsRoutes } from './settings'
 
 const MB = 1024 * 1024
 
@@ -178,10 +178,18 @@ async function buildApp(
   })
 
   const { sqlite, database } = await openConfiguredDatabase(config)
+  const secrets = SecretBox.open(config.dataDir, config.secretKey)
+  // A team server's instances share one key (SQLite's key file lives beside its database).
+  if (config.databaseUrl && !(await sealsWithStoredKey(database, secrets))) {
+    await database.close()
+    throw new ConfigError(
+      "SWITCHBOARD_SECRET_KEY is not the key this database's secrets are sealed with: give every instance the " +
+        'key the first one had (a restored database needs the key it was backed up with).',
+    )
+  }
   const checkpointer = sqlite ? startCheckpointer(sqlite) : null
   const events = createEventBus(database, logger)
 
-  const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
   const workers = new WorkerPool(undefined, undefined, WORKER_IDLE_MS)
   const jobs = new JobRunner(database, workers, {

@@ -1,4 +1,4 @@
-/** Platform settings' public face: typed reads of one setting and the admin routes. */
+/** Platform settings' public face: typed reads of one setting, the admin routes, and the secret key's check. */
 export { settingsRoutes } from './settings.routes'
 export {
   type ConfigKey,
@@ -8,3 +8,4 @@ export {
   readConfigValues,
 } from './settings.service'
 export { platformConfig } from './settings.tables'
+export { sealsWithStoredKey } from './secret-key-check'

@@ -28,6 +28,12 @@ export async function upsertConfig(db: EngineDb, row: typeof platformConfig.$inf
   await db.insert(platformConfig).values(row).onConflictDoUpdate({ target: platformConfig.key, set: row })
 }
 
+/** Stores `row` unless its key is stored already (then the stored one stays). */
+export async function insertConfigIfAbsent(db: EngineDb, row: typeof platformConfig.$inferInsert): Promise<void> {
+  const { platformConfig } = tables(db)
+  await db.insert(platformConfig).values(row).onConflictDoNothing({ target: platformConfig.key })
+}
+
 /** Plain statements reading a set of keys, one per set (the keys are the code's constants, never input). */
 const valuesRead = perHandle((_db: Db) => new Map<string, Statement<string[], [string, string]>>())
 

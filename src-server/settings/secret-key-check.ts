@@ -1,0 +1,24 @@
+import type { Database } from '../platform/db'
+import type { SecretBox } from '../platform/secrets'
+import { findConfigValue, insertConfigIfAbsent } from './settings.repository'
+
+/** A row no admin sees (not one of the settings): a known text sealed with the key the first instance had. */
+const CHECK_KEY = 'secret_key_check'
+const CHECK_TEXT = 'switchboard secret key check'
+
+/**
+ * Whether `secrets` holds the key this database's secrets are sealed with. The first start seals a known text;
+ * every later one must open it. Instances with different keys would each read only what they sealed themselves,
+ * and a restore with another key none of it: such an instance is refused at start instead.
+ */
+export async function sealsWithStoredKey(database: Database, secrets: SecretBox): Promise<boolean> {
+  await database.transact((tx) =>
+    insertConfigIfAbsent(tx, { key: CHECK_KEY, value: secrets.seal(CHECK_TEXT), description: null }),
+  )
+  const sealed = await findConfigValue(database.reader, CHECK_KEY)
+  try {
+    return typeof sealed === 'string' && secrets.unseal(sealed) === CHECK_TEXT
+  } catch {
+    return false
+  }
+}
