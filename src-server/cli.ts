@@ -56,7 +56,7 @@ if (config.host === '0.0.0.0')
   lines.push('Open to the LAN: other machines sign in with a user account or an API token.')
 if (server.httpsUrl && server.app.lan)
   lines.push(
-    `Encrypted for the LAN on port ${server.app.lan.httpsPort} (plain HTTP from the network is redirected or refused).`,
+    `Encrypted for the LAN on port ${server.app.lan.httpsPort} (${config.lanPlainHttp ? 'plain HTTP from the network is served too: SWITCHBOARD_LAN_HTTP=1' : 'plain HTTP from the network is redirected or refused'}).`,
     `Certificate SHA-256, compare all of it on the connecting machine before trusting it:`,
     `  ${server.app.lan.certificate.pairingFingerprint}`,
   )
