@@ -204,7 +204,8 @@ async function buildApp(
   guard.register('secret key', secretKeyPresent(config.dataDir, Boolean(config.secretKey)))
   const stopGuard = await guard.watch()
 
-  const configDefaults = installDefaults(!isLoopbackHost(config.host))
+  // Behind a balancer (trusted proxies) the network reaches a server that listens on loopback only.
+  const configDefaults = installDefaults(!isLoopbackHost(config.host) || config.trustedProxies.length > 0)
   const auth = createAuthService(database, {
     events,
     registrationOpen: () => readConfigValue(database.reader, 'registration_open', configDefaults),

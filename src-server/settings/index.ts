@@ -1,4 +1,6 @@
 /** Platform settings' public face: typed reads of one setting, the admin routes, and the secret key's check. */
+
+export { sealsWithStoredKey } from './secret-key-check'
 export { settingsRoutes } from './settings.routes'
 export {
   type ConfigKey,
@@ -8,4 +10,3 @@ export {
   readConfigValues,
 } from './settings.service'
 export { platformConfig } from './settings.tables'
-export { sealsWithStoredKey } from './secret-key-check'

@@ -3,7 +3,7 @@ import type { SecretBox } from '../platform/secrets'
 import { findConfigValue, insertConfigIfAbsent } from './settings.repository'
 
 /** A row no admin sees (not one of the settings): a known text sealed with the key the first instance had. */
-const CHECK_KEY = 'secret_key_check'
+export const SECRET_KEY_CHECK = 'secret_key_check'
 const CHECK_TEXT = 'switchboard secret key check'
 
 /**
@@ -13,9 +13,9 @@ const CHECK_TEXT = 'switchboard secret key check'
  */
 export async function sealsWithStoredKey(database: Database, secrets: SecretBox): Promise<boolean> {
   await database.transact((tx) =>
-    insertConfigIfAbsent(tx, { key: CHECK_KEY, value: secrets.seal(CHECK_TEXT), description: null }),
+    insertConfigIfAbsent(tx, { key: SECRET_KEY_CHECK, value: secrets.seal(CHECK_TEXT), description: null }),
   )
-  const sealed = await findConfigValue(database.reader, CHECK_KEY)
+  const sealed = await findConfigValue(database.reader, SECRET_KEY_CHECK)
   try {
     return typeof sealed === 'string' && secrets.unseal(sealed) === CHECK_TEXT
   } catch {

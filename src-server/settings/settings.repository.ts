@@ -29,7 +29,10 @@ export async function upsertConfig(db: EngineDb, row: typeof platformConfig.$inf
 }
 
 /** Stores `row` unless its key is stored already (then the stored one stays). */
-export async function insertConfigIfAbsent(db: EngineDb, row: typeof platformConfig.$inferInsert): Promise<void> {
+export async function insertConfigIfAbsent(
+  db: EngineDb,
+  row: typeof platformConfig.$inferInsert,
+): Promise<void> {
   const { platformConfig } = tables(db)
   await db.insert(platformConfig).values(row).onConflictDoNothing({ target: platformConfig.key })
 }

@@ -1,7 +1,10 @@
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { jsonText, nowIso } from '../platform/db'
 
-/** Platform configuration: one row per key that an admin has changed; defaults live in code. */
+/**
+ * Platform configuration: one row per key that an admin has changed (defaults live in code); on a team server also
+ * the secret key's sealed check (`secret-key-check.ts`), which is no setting.
+ */
 export const platformConfig = sqliteTable('platform_config', {
   key: text('key').primaryKey(),
   value: jsonText<unknown>('value_json').notNull(),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { SECRET_KEY_CHECK } from './secret-key-check'
 
 let server: TestServer
 afterEach(() => server?.close())
@@ -12,12 +13,29 @@ const setConfig = async (key: string, value: unknown, headers?: Record<string, s
     headers: headers ?? (await server.adminHeaders()),
     payload: { value },
   })
+/** The stored settings (on PostgreSQL the table also holds the secret key's check, which is no setting). */
 const storedConfig = () =>
   server.rows<{ key: string; updated_by: string }>(
-    sql`SELECT key, updated_by FROM platform_config ORDER BY key`,
+    sql`SELECT key, updated_by FROM platform_config WHERE key <> ${SECRET_KEY_CHECK} ORDER BY key`,
   )
 
 describe('platform settings', () => {
+  it('start with registration closed behind a trusted balancer, though the server listens on loopback only', async () => {
+    // The balancer brings the network in: a server only it reaches is as exposed as one listening on the LAN.
+    server = await startTestServer({ trustedProxies: ['127.0.0.1'] })
+    const admin = await server.adminHeaders()
+    const config = await server.app.inject({ method: 'GET', url: '/api/admin/config', headers: admin })
+    expect(config.json()).toMatchObject({ registration_open: false })
+    const registered = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username: 'walk-in', password: 'password-1' },
+    })
+    expect(registered.statusCode).toBe(403)
+    expect(registered.json().error.code).toBe('REGISTRATION_CLOSED')
+    expect(await server.rows(sql`SELECT id FROM "user" WHERE username = 'walk-in'`)).toEqual([])
+  })
+
   it('answers the defaults, stores a change typed, and reads it back', async () => {
     server = await startTestServer()
     const admin = await server.adminHeaders()
