@@ -122,6 +122,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Server processes, and test servers' reading processes, start from a bundle built once for the run, not from
+    // the sources through tsx.
+    globalSetup: ['test/helpers/server-bundle-setup.ts'],
     projects: [
       {
         extends: true,
@@ -136,11 +139,7 @@ export default defineConfig({
       },
       // The console's store tests mock modules (`vi.mock`), so each file gets its own module graph.
       { extends: true, test: { name: 'console', include: ['src-renderer/src/**/*.test.ts'] } },
-      {
-        extends: true,
-        // Its server processes start from a bundle built once for the run, not from the sources through tsx.
-        test: { name: 'slow', include: slowTests, globalSetup: ['test/helpers/server-bundle-setup.ts'] },
-      },
+      { extends: true, test: { name: 'slow', include: slowTests } },
       {
         extends: true,
         test: {

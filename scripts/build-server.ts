@@ -11,7 +11,7 @@ export const SERVER_BUNDLE = path.join(SERVER_BUNDLE_DIR, 'cli.js')
 /**
  * Bundles the server's CLI with its worker-thread and child-process entries beside it, as the desktop build lays
  * them out (`worker.js`, `task-process.js`), packages left external, into `outdir` (two folders deep too). Under a
- * second. `npm start`, the e2e tests, the server processes of Vitest's `slow` files and the memory benchmark run
+ * second. `npm start`, the e2e tests, Vitest's server and reading processes and the memory benchmark run
  * this bundle under plain Node, as the desktop app runs its build: tsx transpiling every module took seconds per
  * start and a tenth of a gigabyte per reading process.
  */

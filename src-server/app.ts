@@ -106,6 +106,12 @@ export interface CreateServerOptions extends ServerOptions {
   passwordCost?: ScryptCost
   /** Tests only: how long a cached caller is trusted on PostgreSQL before it is read again (default a minute). */
   callerRecheckMs?: number
+  /**
+   * Tests only: the bundled `task-process.js` the reading processes start (default the one beside the server's own
+   * modules): a server built from the sources would start `task-process.ts` through tsx, about half a CPU second
+   * more per process.
+   */
+  readingProcessEntry?: URL
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -346,7 +352,11 @@ async function buildApp(
   })
   await app.register(conversationPlugin, { ctx, chat })
   await app.register(evaluationRoutes, { ctx, chat, models })
-  await app.register(documentRecognitionRoutes, { ctx, models })
+  await app.register(documentRecognitionRoutes, {
+    ctx,
+    models,
+    readingProcessEntry: options.readingProcessEntry,
+  })
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 
   app.addHook('onClose', async () => {

@@ -40,8 +40,8 @@ export interface ServerProcess {
  * The real server as its own process (`src-server/cli.ts`) on a data dir, for tests that kill it. `port` starts
  * it again where an earlier process on the same data dir listened, as a restarted server is found by its clients.
  * `bundle` runs the server bundled by `bundleServer` instead of its sources through tsx: the same code, started
- * without transpiling each module again in every process. Vitest's `slow` project bundles it once for its files
- * (`server-bundle-setup.ts`), and they start that bundle unless they name another.
+ * without transpiling each module again in every process. Vitest bundles it once for the run
+ * (`server-bundle-setup.ts`), and its files start that bundle unless they name another.
  */
 export async function startServerProcess(
   dataDir: string,
