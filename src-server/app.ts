@@ -112,6 +112,8 @@ export interface CreateServerOptions extends ServerOptions {
    * more per process.
    */
   readingProcessEntry?: URL
+  /** Tests only: the bundled `worker.js` the worker threads start, for the same reason (tsx in each thread). */
+  workerEntry?: URL
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -187,7 +189,7 @@ async function buildApp(
 
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
-  const workers = new WorkerPool(undefined, undefined, WORKER_IDLE_MS)
+  const workers = new WorkerPool(undefined, options.workerEntry, WORKER_IDLE_MS)
   const jobs = new JobRunner(database, workers, {
     log: logger,
     events,

@@ -49,12 +49,15 @@ export function sqliteOf(app: App): Db {
 let migratedDatabase: string | undefined
 
 /**
- * The reading processes of the server bundle Vitest built for the run (`server-bundle-setup.ts`): started through
- * tsx from the sources, each cost about half a CPU second more and held more memory.
+ * The reading processes' and worker threads' entries of the server bundle Vitest built for the run
+ * (`server-bundle-setup.ts`): started through tsx from the sources, each cost about half a CPU second more and held
+ * more memory.
  */
-const bundledReadingProcess = process.env.SWITCHBOARD_TEST_SERVER_BUNDLE
-  ? pathToFileURL(path.join(path.dirname(process.env.SWITCHBOARD_TEST_SERVER_BUNDLE), 'task-process.js'))
-  : undefined
+const bundled = (file: string) =>
+  process.env.SWITCHBOARD_TEST_SERVER_BUNDLE
+    ? pathToFileURL(path.join(path.dirname(process.env.SWITCHBOARD_TEST_SERVER_BUNDLE), file))
+    : undefined
+const bundledEntries = { readingProcessEntry: bundled('task-process.js'), workerEntry: bundled('worker.js') }
 
 /**
  * Puts a database with every migration applied into a fresh data dir, copied from one this process migrated once:
@@ -90,7 +93,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     adminPassword: ADMIN_PASSWORD,
     logLevel: 'info',
     passwordCost: TEST_PASSWORD_COST,
-    readingProcessEntry: bundledReadingProcess,
+    ...bundledEntries,
     ...(databaseUrl ? { secretKey: TEST_SECRET_KEY } : {}),
     ...options,
     ...(databaseUrl ? { databaseUrl } : {}),
