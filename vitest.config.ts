@@ -132,6 +132,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Server processes, and test servers' reading processes, start from a bundle built once for the run, not from
+    // the sources through tsx.
+    globalSetup: ['test/helpers/server-bundle-setup.ts'],
     projects: [
       {
         extends: true,

@@ -10,14 +10,15 @@ export const SERVER_BUNDLE = path.join(SERVER_BUNDLE_DIR, 'cli.js')
 
 /**
  * Bundles the server's CLI with its worker-thread and child-process entries beside it, as the desktop build lays
- * them out (`worker.js`, `task-process.js`), packages left external. Under a second. `npm start`, the e2e tests and
- * the memory benchmark run this bundle under plain Node, as the desktop app runs its build: tsx transpiling every
- * module took seconds per start and a tenth of a gigabyte per reading process.
+ * them out (`worker.js`, `task-process.js`), packages left external, into `outdir` (two folders deep too). Under a
+ * second. `npm start`, the e2e tests, Vitest's server and reading processes and the memory benchmark run
+ * this bundle under plain Node, as the desktop app runs its build: tsx transpiling every module took seconds per
+ * start and a tenth of a gigabyte per reading process.
  */
-export async function bundleServer(): Promise<string> {
+export async function bundleServer(outdir = SERVER_BUNDLE_DIR): Promise<string> {
   await build({
     entryPoints: ['src-server/cli.ts', 'src-server/worker.ts', 'src-server/task-process.ts'],
-    outdir: SERVER_BUNDLE_DIR,
+    outdir,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -25,7 +26,7 @@ export async function bundleServer(): Promise<string> {
     packages: 'external',
     logLevel: 'warning',
   })
-  return SERVER_BUNDLE
+  return path.join(outdir, 'cli.js')
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundleServer()

@@ -108,6 +108,14 @@ export interface CreateServerOptions extends ServerOptions {
   passwordCost?: ScryptCost
   /** Tests only: how long a cached caller is trusted on PostgreSQL before it is read again (default a minute). */
   callerRecheckMs?: number
+  /**
+   * Tests only: the bundled `task-process.js` the reading processes start (default the one beside the server's own
+   * modules): a server built from the sources would start `task-process.ts` through tsx, about half a CPU second
+   * more per process.
+   */
+  readingProcessEntry?: URL
+  /** Tests only: the bundled `worker.js` the worker threads start, for the same reason (tsx in each thread). */
+  workerEntry?: URL
 }
 
 /** `auth` is the whole auth service, for the host (the desktop shell issues its token); domains get `ctx.auth`. */
@@ -191,7 +199,7 @@ async function buildApp(
   const events = createEventBus(database, logger)
 
   // Threads idle 30 s are ended: what a document's pages took (decoded images, pdfjs, canvases) goes with them.
-  const workers = new WorkerPool(undefined, undefined, WORKER_IDLE_MS)
+  const workers = new WorkerPool(undefined, options.workerEntry, WORKER_IDLE_MS)
   const jobs = new JobRunner(database, workers, {
     log: logger,
     events,
@@ -358,7 +366,11 @@ async function buildApp(
   })
   await app.register(conversationPlugin, { ctx, chat })
   await app.register(evaluationRoutes, { ctx, chat, models })
-  await app.register(documentRecognitionRoutes, { ctx, models })
+  await app.register(documentRecognitionRoutes, {
+    ctx,
+    models,
+    readingProcessEntry: options.readingProcessEntry,
+  })
   await app.register(consoleRoutes, { appRoot: config.appRoot, apiSegments })
 
   app.addHook('onClose', async () => {

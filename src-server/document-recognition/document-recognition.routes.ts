@@ -53,11 +53,13 @@ const ResultDocument = Type.Object({
 export const documentRecognitionRoutes: FastifyPluginAsyncTypebox<{
   ctx: AppContext
   models?: ModelRegistry
-}> = async (app, { ctx, models }) => {
+  /** The reading processes' entry module, where a test names a bundled one (`CreateServerOptions`). */
+  readingProcessEntry?: URL
+}> = async (app, { ctx, models, readingProcessEntry }) => {
   const agentRuns = createAgentRunService(ctx)
   await app.register(agentRunRoutes, { agentRuns, uploadGate: ctx.uploads })
   // Documents are decoded and read in child processes that exit when idle: their memory goes with them.
-  const reading = new ReadingProcesses()
+  const reading = new ReadingProcesses(readingProcessEntry)
   const service = await createDocumentRecognitionService(ctx, {
     agentRuns,
     models,

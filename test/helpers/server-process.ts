@@ -40,12 +40,13 @@ export interface ServerProcess {
  * The real server as its own process (`src-server/cli.ts`) on a data dir, for tests that kill it. `port` starts
  * it again where an earlier process on the same data dir listened, as a restarted server is found by its clients.
  * `bundle` runs the server bundled by `bundleServer` instead of its sources through tsx: the same code, started
- * without transpiling each module again in every process.
+ * without transpiling each module again in every process. Vitest bundles it once for the run
+ * (`server-bundle-setup.ts`), and its files start that bundle unless they name another.
  */
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
-  { port, bundle }: { port?: number; bundle?: string } = {},
+  { port, bundle = process.env.SWITCHBOARD_TEST_SERVER_BUNDLE }: { port?: number; bundle?: string } = {},
 ): Promise<ServerProcess> {
   const listenOn = port ?? (await freePort())
   const entry = bundle ? [bundle] : ['--import', 'tsx', 'src-server/cli.ts']

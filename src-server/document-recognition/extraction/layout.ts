@@ -311,6 +311,23 @@ const anchorFinders = new Map<string, (text: string) => readonly AnchorMatch[]>(
 const LINES_REMEMBERED = 1_000
 const NO_MATCHES: readonly AnchorMatch[] = Object.freeze([])
 
+/**
+ * Where `needle` may be printed with at most one character misread, in order: one of its halves is printed as it
+ * is there. Only these places are compared letter by letter; every place of every line was before.
+ */
+function nearPositions(text: string, needle: string): number[] {
+  const half = needle.length >> 1
+  const head = needle.slice(0, half)
+  const tail = needle.slice(half)
+  const last = text.length - needle.length
+  const positions = new Set<number>()
+  for (let at = text.indexOf(head); at !== -1 && at <= last; at = text.indexOf(head, at + 1))
+    positions.add(at)
+  for (let at = text.indexOf(tail, half); at !== -1 && at - half <= last; at = text.indexOf(tail, at + 1))
+    positions.add(at - half)
+  return [...positions].sort((a, b) => a - b)
+}
+
 function anchorMatches(printedText: string, anchor: string): AnchorMatch[] {
   const { folded: text, printedAt } = foldKeepingPositions(printedText)
   const needle = fold(anchor).trim()
@@ -330,7 +347,7 @@ function anchorMatches(printedText: string, anchor: string): AnchorMatch[] {
   const printed = () => hits.map((hit) => printedRange(printedAt, hit))
   if (hits.length > 0 || isWordSet(needle) || needle.length < FUZZY_MIN_LENGTH || text.length < needle.length)
     return printed()
-  for (let at = 0; at + needle.length <= text.length; at++) {
+  for (const at of nearPositions(text, needle)) {
     if (!bounded(at)) continue
     let misses = 0
     let missedAt = 0

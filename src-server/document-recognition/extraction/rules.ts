@@ -118,27 +118,32 @@ function plainHits(
   field: FieldDefinition,
   others: FieldDefinition[],
 ): AnchorHit[] {
+  const own = field.anchors
+    .filter((anchor) => !anchor.includes(' > '))
+    .map((anchor) => ({ anchor, hits: findAnchor(line, anchor) }))
+    .filter(({ hits }) => hits.length > 0)
+  // The other fields' labels only on lines where this field's are: most lines hold none of them, and every field
+  // asked for every other field's labels on every line.
+  if (own.length === 0) return []
   const foreign = others.flatMap((other) =>
     other.anchors.filter((a) => !a.includes(' > ')).flatMap((anchor) => findAnchor(line, anchor)),
   )
-  return field.anchors
-    .filter((anchor) => !anchor.includes(' > '))
-    .flatMap((anchor) =>
-      findAnchor(line, anchor)
-        .filter(
-          (hit) =>
-            !foreign.some(
-              (f) => f.start <= hit.start && f.end >= hit.end && f.end - f.start > hit.end - hit.start,
-            ) && !namesAnotherThing(line.text, hit.start, anchor, [field, ...others]),
-        )
-        // A word-set label is reported as printed ("Montant HT"), not as its vocabulary.
-        .map((hit) => ({
-          line,
-          lineIndex,
-          ...hit,
-          anchor: isWordSet(anchor) ? line.text.slice(hit.start, hit.end) : anchor,
-        })),
-    )
+  return own.flatMap(({ anchor, hits }) =>
+    hits
+      .filter(
+        (hit) =>
+          !foreign.some(
+            (f) => f.start <= hit.start && f.end >= hit.end && f.end - f.start > hit.end - hit.start,
+          ) && !namesAnotherThing(line.text, hit.start, anchor, [field, ...others]),
+      )
+      // A word-set label is reported as printed ("Montant HT"), not as its vocabulary.
+      .map((hit) => ({
+        line,
+        lineIndex,
+        ...hit,
+        anchor: isWordSet(anchor) ? line.text.slice(hit.start, hit.end) : anchor,
+      })),
+  )
 }
 
 /** "Section > Label" anchors: the label's first occurrence in the lines below the section heading. */

@@ -33,8 +33,15 @@ const PADDLE_RECYCLE_MB = 550
  * process alone and fails the page it read.
  */
 export class ReadingProcesses {
-  private readonly pages = new TaskProcess(READING_IDLE_MS, { recycleAboveMb: PAGES_RECYCLE_MB })
-  private readonly paddle = new TaskProcess(READING_IDLE_MS, { recycleAboveMb: PADDLE_RECYCLE_MB })
+  private readonly pages: TaskProcess
+  private readonly paddle: TaskProcess
+
+  /** `entry`: the processes' module where it is not the one beside the server's (a test's bundle). */
+  constructor(entry?: URL) {
+    this.pages = new TaskProcess(READING_IDLE_MS, { entry, recycleAboveMb: PAGES_RECYCLE_MB })
+    this.paddle = new TaskProcess(READING_IDLE_MS, { entry, recycleAboveMb: PADDLE_RECYCLE_MB })
+  }
+
   readonly ocr = new OcrEngine(
     {
       read: (image, _signal, language) =>
