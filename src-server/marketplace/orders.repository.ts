@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { type Db, type EngineDb, engineTables, isPostgres, perHandle } from '../platform/db'
+import { type Db, type EngineDb, engineTables, isPostgres, type Maybe, perHandle } from '../platform/db'
 import {
   type AssetType,
   assetGrant,
@@ -74,7 +74,6 @@ const purchaseStatements = perHandle((db: Db) => {
   }
 })
 
-type Maybe<T> = T | Promise<T>
 const sqlite = (db: EngineDb) => purchaseStatements(db as unknown as Db)
 
 export function findPurchasedListing(db: EngineDb, id: string): Maybe<PurchasedListing | null> {

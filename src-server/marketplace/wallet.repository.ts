@@ -12,10 +12,8 @@
  * is made per statement.
  */
 import { type SQL, sql } from 'drizzle-orm'
-import { type Db, type EngineDb, isPostgres, perHandle, runSql } from '../platform/db'
+import { type Db, type EngineDb, isPostgres, type Maybe, perHandle, runSql } from '../platform/db'
 import type { Holds, ReferenceType, TransactionType, wallet, walletTransaction } from './marketplace.tables'
-
-type Maybe<T> = T | Promise<T>
 
 /** A wallet row as presented; its holds are the ledger's own state (`OpenedWallet`). */
 export type WalletRow = Omit<typeof wallet.$inferSelect, 'holds'>

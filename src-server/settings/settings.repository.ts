@@ -33,18 +33,24 @@ const valuesRead = perHandle((_db: Db) => new Map<string, Statement<string[], [s
 
 /**
  * The stored values of several settings in one statement (a purchase reads three, inside its transaction); keys
- * never set are absent. On SQLite a plain statement prepared once per set, run at once (no round trip to save).
+ * never set are absent. On SQLite a plain statement prepared once per set, run at once (no round trip to save),
+ * and its values are returned as they are, not in a promise.
  */
-export async function findConfigValues(db: EngineDb, keys: readonly string[]): Promise<Map<string, unknown>> {
-  if (isPostgres(db)) {
-    const { platformConfig } = tables(db)
-    const rows = await db
-      .select({ key: platformConfig.key, value: platformConfig.value })
-      .from(platformConfig)
-      .where(inArray(platformConfig.key, [...keys]))
-    return new Map(rows.map((row) => [row.key, row.value]))
-  }
+export function findConfigValues(
+  db: EngineDb,
+  keys: readonly string[],
+): Map<string, unknown> | Promise<Map<string, unknown>> {
+  if (isPostgres(db)) return findConfigValuesOnPg(db, keys)
   return findConfigValuesOnSqlite(db as unknown as Db, keys)
+}
+
+async function findConfigValuesOnPg(db: EngineDb, keys: readonly string[]): Promise<Map<string, unknown>> {
+  const { platformConfig } = tables(db)
+  const rows = await db
+    .select({ key: platformConfig.key, value: platformConfig.value })
+    .from(platformConfig)
+    .where(inArray(platformConfig.key, [...keys]))
+  return new Map(rows.map((row) => [row.key, row.value]))
 }
 
 function findConfigValuesOnSqlite(db: Db, keys: readonly string[]): Map<string, unknown> {
