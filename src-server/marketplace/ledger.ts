@@ -170,11 +170,14 @@ async function releaseHolds(tx: EngineDb, wallet: OpenedWallet, at: Date): Promi
   return true
 }
 
-/** The user's wallet with any due holds released, or null when they have none yet (none is made). */
-async function openExistingWallet(tx: EngineDb, userId: string, at: Date): Promise<OpenedWallet | null> {
-  const wallet = await walletStatements(tx).openedByUser(userId)
-  if (wallet && holdsDue(wallet, at)) await releaseHolds(tx, wallet, at)
-  return wallet
+/**
+ * The user's wallet with any due holds released, or null when they have none yet (none is made). At once on SQLite
+ * when nothing is due (no promise).
+ */
+function openExistingWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet | null> {
+  return andThen(walletStatements(tx).openedByUser(userId), (wallet) =>
+    wallet && holdsDue(wallet, at) ? releaseHolds(tx, wallet, at).then(() => wallet) : wallet,
+  )
 }
 
 /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */

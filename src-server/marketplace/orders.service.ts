@@ -185,17 +185,8 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
           { heldUntil: refundableUntil, dailyEarnCap: settings.daily_earn_cap },
         )
       // 6. Paid, with access granted.
-      if (!(await repo.markOrderPaid(tx, orderId, now)))
+      if (!(await repo.completeOrder(tx, order, timeOrderedUuid(), now)))
         throw new Error(`order ${orderId} vanished inside its transaction`)
-      await repo.insertGrant(tx, {
-        id: timeOrderedUuid(),
-        userId: buyerId,
-        assetType: item.assetType,
-        assetId: item.assetId,
-        orderId,
-        at: now,
-      })
-      await repo.countDownload(tx, listingId)
       // The commission (step 5), last: the platform's wallet is locked from here to the commit only, by its read
       // (`FOR UPDATE` on PostgreSQL, as every wallet read in a transaction).
       if (fee > 0) {

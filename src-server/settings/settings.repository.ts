@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import { eq, inArray } from 'drizzle-orm'
-import { type Db, type EngineDb, engineTables, isPostgres, perHandle } from '../platform/db'
+import { type Db, type EngineDb, engineTables, isPostgres, type Maybe, perHandle } from '../platform/db'
 import { platformConfig } from './settings.tables'
 
 const tables = engineTables({ platformConfig })
@@ -36,10 +36,7 @@ const valuesRead = perHandle((_db: Db) => new Map<string, Statement<string[], [s
  * never set are absent. On SQLite a plain statement prepared once per set, run at once (no round trip to save),
  * and its values are returned as they are, not in a promise.
  */
-export function findConfigValues(
-  db: EngineDb,
-  keys: readonly string[],
-): Map<string, unknown> | Promise<Map<string, unknown>> {
+export function findConfigValues(db: EngineDb, keys: readonly string[]): Maybe<Map<string, unknown>> {
   if (isPostgres(db)) return findConfigValuesOnPg(db, keys)
   return findConfigValuesOnSqlite(db as unknown as Db, keys)
 }
