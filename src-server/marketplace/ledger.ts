@@ -170,25 +170,27 @@ async function releaseHolds(tx: EngineDb, wallet: OpenedWallet, at: Date): Promi
   return true
 }
 
-/**
- * The user's wallet with any due holds released, or null when they have none yet (none is made). At once on SQLite
- * when nothing is due (no promise).
- */
+/** The wallet, with its due holds released when it has any: at once on SQLite when none are due (no promise). */
+const releasedIfDue = (tx: EngineDb, wallet: OpenedWallet, at: Date): Maybe<OpenedWallet> =>
+  holdsDue(wallet, at) ? releaseHolds(tx, wallet, at).then(() => wallet) : wallet
+
+/** The user's wallet with any due holds released, or null when they have none yet (none is made). */
 function openExistingWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet | null> {
-  return andThen(walletStatements(tx).openedByUser(userId), (wallet) =>
-    wallet && holdsDue(wallet, at) ? releaseHolds(tx, wallet, at).then(() => wallet) : wallet,
+  return andThen(
+    walletStatements(tx).openedByUser(userId),
+    (wallet) => wallet && releasedIfDue(tx, wallet, at),
   )
 }
 
 /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
-async function openWallet(tx: EngineDb, userId: string, at: Date): Promise<OpenedWallet> {
+function openWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet> {
   const statements = walletStatements(tx)
   // A wallet just made may have been made by a transaction that ran alongside (PostgreSQL), with due holds too.
-  const wallet =
-    (await statements.openedByUser(userId)) ??
-    (await statements.insertWallet(randomUUID(), userId, at.toISOString()))
-  if (holdsDue(wallet, at)) await releaseHolds(tx, wallet, at)
-  return wallet
+  const wallet = andThen(
+    statements.openedByUser(userId),
+    (found) => found ?? statements.insertWallet(randomUUID(), userId, at.toISOString()),
+  )
+  return andThen(wallet, (opened) => releasedIfDue(tx, opened, at))
 }
 
 export function createLedger(database: Database) {
