@@ -13,7 +13,7 @@
  * that state (else it throws), so an entry's `*_after` columns are known without reading the wallet back.
  */
 import { randomUUID } from 'node:crypto'
-import type { Database, EngineDb } from '../platform/db'
+import { andThen, type Database, type EngineDb, type Maybe } from '../platform/db'
 import { readConfigValue } from '../settings'
 import { timeOrderedUuid } from './ids'
 import type { Holds, ReferenceType, TransactionType } from './marketplace.tables'
@@ -71,15 +71,16 @@ const vanished = (walletId: string) => new Error(`wallet ${walletId} vanished in
 
 /**
  * Appends one entry and applies it to the wallet (with the day's earnings when it earns), and brings `wallet`
- * up to date; the CHECKs on both tables stop a negative balance.
+ * up to date; the CHECKs on both tables stop a negative balance. At once on SQLite (no promise), a promise on
+ * PostgreSQL.
  */
-async function post(
+function post(
   tx: EngineDb,
   wallet: OpenedWallet,
   entry: Entry,
   at: Date,
   earnings?: DayEarnings,
-): Promise<TransactionRow> {
+): Maybe<TransactionRow> {
   const statements = walletStatements(tx)
   const frozenDelta = entry.frozenDelta ?? 0
   const balance = wallet.balance + entry.balanceDelta
@@ -87,44 +88,55 @@ async function post(
   const seq = wallet.lastSeq + 1
   const day = earnings ?? { day: wallet.earningsDay, earned: wallet.earnedOnDay }
   const now = at.toISOString()
-  expectWritten(
-    await statements.applyEntry({
-      balance,
-      frozenBalance,
-      earnedDelta: entry.earnedDelta ?? 0,
-      spentDelta: entry.spentDelta ?? 0,
-      lastSeq: seq,
-      earningsDay: day.day,
-      earnedOnDay: day.earned,
-      holds: entry.holds ?? null,
-      at: now,
-      previous: wallet,
-    }),
-    wallet,
-  )
-  Object.assign(wallet, {
+  const applied = statements.applyEntry({
     balance,
     frozenBalance,
+    earnedDelta: entry.earnedDelta ?? 0,
+    spentDelta: entry.spentDelta ?? 0,
     lastSeq: seq,
     earningsDay: day.day,
     earnedOnDay: day.earned,
-    holds: entry.holds ?? wallet.holds,
+    holds: entry.holds ?? null,
+    at: now,
+    previous: wallet,
   })
-  const recorded: TransactionRow = {
-    id: timeOrderedUuid(),
-    seq,
-    walletId: wallet.id,
-    type: entry.type,
-    amount: entry.balanceDelta + frozenDelta,
-    balanceAfter: balance,
-    frozenAfter: frozenBalance,
-    referenceType: entry.referenceType,
-    referenceId: entry.referenceId,
-    description: entry.description,
-    createdAt: now,
-  }
-  await statements.insertEntry(recorded)
-  return recorded
+  return andThen(applied, (written) => {
+    expectWritten(written, wallet)
+    Object.assign(wallet, {
+      balance,
+      frozenBalance,
+      lastSeq: seq,
+      earningsDay: day.day,
+      earnedOnDay: day.earned,
+      holds: entry.holds ?? wallet.holds,
+    })
+    const recorded: TransactionRow = {
+      id: timeOrderedUuid(),
+      seq,
+      walletId: wallet.id,
+      type: entry.type,
+      amount: entry.balanceDelta + frozenDelta,
+      balanceAfter: balance,
+      frozenAfter: frozenBalance,
+      referenceType: entry.referenceType,
+      referenceId: entry.referenceId,
+      description: entry.description,
+      createdAt: now,
+    }
+    return andThen(statements.insertEntry(recorded), () => recorded)
+  })
+}
+
+/**
+ * Whether any of the wallet's holds is due (its UTC day over before `at`'s day): asked before `releaseHolds`, as
+ * nothing is due in almost every purchase, and on SQLite every async call and await costs a purchase CPU of its
+ * own (the statements themselves run at once).
+ */
+function holdsDue(wallet: OpenedWallet, at: Date): boolean {
+  if (wallet.frozenBalance === 0) return false
+  const today = utcDay(at)
+  for (const day in wallet.holds) if (day < today) return true
+  return false
 }
 
 /**
@@ -158,21 +170,27 @@ async function releaseHolds(tx: EngineDb, wallet: OpenedWallet, at: Date): Promi
   return true
 }
 
+/** The wallet, with its due holds released when it has any: at once on SQLite when none are due (no promise). */
+const releasedIfDue = (tx: EngineDb, wallet: OpenedWallet, at: Date): Maybe<OpenedWallet> =>
+  holdsDue(wallet, at) ? releaseHolds(tx, wallet, at).then(() => wallet) : wallet
+
 /** The user's wallet with any due holds released, or null when they have none yet (none is made). */
-async function openExistingWallet(tx: EngineDb, userId: string, at: Date): Promise<OpenedWallet | null> {
-  const wallet = await walletStatements(tx).openedByUser(userId)
-  if (wallet) await releaseHolds(tx, wallet, at)
-  return wallet
+function openExistingWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet | null> {
+  return andThen(
+    walletStatements(tx).openedByUser(userId),
+    (wallet) => wallet && releasedIfDue(tx, wallet, at),
+  )
 }
 
 /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
-async function openWallet(tx: EngineDb, userId: string, at: Date): Promise<OpenedWallet> {
-  const existing = await openExistingWallet(tx, userId, at)
-  if (existing) return existing
-  const made = await walletStatements(tx).insertWallet(randomUUID(), userId, at.toISOString())
-  // Made by a transaction that ran alongside (PostgreSQL): it may hold due holds too.
-  await releaseHolds(tx, made, at)
-  return made
+function openWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet> {
+  const statements = walletStatements(tx)
+  // A wallet just made may have been made by a transaction that ran alongside (PostgreSQL), with due holds too.
+  const wallet = andThen(
+    statements.openedByUser(userId),
+    (found) => found ?? statements.insertWallet(randomUUID(), userId, at.toISOString()),
+  )
+  return andThen(wallet, (opened) => releasedIfDue(tx, opened, at))
 }
 
 export function createLedger(database: Database) {
@@ -193,19 +211,21 @@ export function createLedger(database: Database) {
     openWallet,
 
     /** A wallet by its id, for a wallet that never holds income back (the platform's): no holds to release. */
-    async openWalletWithoutHolds(tx: EngineDb, walletId: string): Promise<OpenedWallet> {
-      const wallet = await walletStatements(tx).openedById(walletId)
-      if (!wallet) throw vanished(walletId)
-      return wallet
-    },
+    openWalletWithoutHolds: (tx: EngineDb, walletId: string): Maybe<OpenedWallet> =>
+      andThen(walletStatements(tx).openedById(walletId), (wallet) => {
+        if (!wallet) throw vanished(walletId)
+        return wallet
+      }),
 
     postEntry: (tx: EngineDb, wallet: OpenedWallet, entry: Entry, at: Date) => post(tx, wallet, entry, at),
 
     /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
-    async freeze(tx: EngineDb, wallet: OpenedWallet, amount: number, at: Date): Promise<void> {
+    freeze(tx: EngineDb, wallet: OpenedWallet, amount: number, at: Date): Maybe<void> {
       const next = { balance: wallet.balance - amount, frozenBalance: wallet.frozenBalance + amount }
-      expectWritten(await walletStatements(tx).freeze(wallet.id, next, wallet, at.toISOString()), wallet)
-      Object.assign(wallet, next)
+      return andThen(walletStatements(tx).freeze(wallet.id, next, wallet, at.toISOString()), (written) => {
+        expectWritten(written, wallet)
+        Object.assign(wallet, next)
+      })
     },
 
     /**

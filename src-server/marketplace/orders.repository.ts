@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { type Db, type EngineDb, engineTables, isPostgres, perHandle } from '../platform/db'
+import { type Db, type EngineDb, engineTables, isPostgres, type Maybe, perHandle } from '../platform/db'
 import {
   type AssetType,
   assetGrant,
@@ -74,7 +74,6 @@ const purchaseStatements = perHandle((db: Db) => {
   }
 })
 
-type Maybe<T> = T | Promise<T>
 const sqlite = (db: EngineDb) => purchaseStatements(db as unknown as Db)
 
 export function findPurchasedListing(db: EngineDb, id: string): Maybe<PurchasedListing | null> {
@@ -134,49 +133,53 @@ export function insertPendingOrder(db: EngineDb, order: Omit<OrderRow, 'status'>
   )
 }
 
-/** False when the order is gone. */
-export function markOrderPaid(db: EngineDb, id: string, at: string): Maybe<boolean> {
-  if (isPostgres(db)) return markOrderPaidOnPg(db, id, at)
-  return sqlite(db).markPaid.run(at, id).changes === 1
-}
+/** What step 6 of a purchase needs of its order. */
+type CompletedOrder = Pick<OrderRow, 'id' | 'listingId' | 'buyerId' | 'assetType' | 'assetId'>
 
-async function markOrderPaidOnPg(db: EngineDb, id: string, at: string): Promise<boolean> {
-  const { marketplaceOrder: order } = tables(db)
-  const paid = await db
-    .update(order)
-    .set({ status: 'paid', completedAt: at })
-    .where(eq(order.id, id))
-    .returning({ id: order.id })
-  return paid.length === 1
-}
-
-export function insertGrant(
+/**
+ * Step 6 of a purchase: the order marked paid, its asset granted to the buyer, the listing's download counted.
+ * False (nothing written) when the order is gone. At once on SQLite (no promise per statement).
+ */
+export function completeOrder(
   db: EngineDb,
-  grant: { id: string; userId: string; assetType: AssetType; assetId: string; orderId: string; at: string },
-): Maybe<unknown> {
-  if (isPostgres(db)) {
-    const { at, ...values } = grant
-    return db.insert(tables(db).assetGrant).values({ ...values, createdAt: at })
-  }
-  return sqlite(db).insertGrant.run(
-    grant.id,
-    grant.userId,
-    grant.assetType,
-    grant.assetId,
-    grant.orderId,
-    grant.at,
-  )
+  order: CompletedOrder,
+  grantId: string,
+  at: string,
+): Maybe<boolean> {
+  if (isPostgres(db)) return completeOrderOnPg(db, order, grantId, at)
+  const statements = sqlite(db)
+  if (statements.markPaid.run(at, order.id).changes !== 1) return false
+  statements.insertGrant.run(grantId, order.buyerId, order.assetType, order.assetId, order.id, at)
+  statements.countDownload.run(order.listingId)
+  return true
 }
 
-export function countDownload(db: EngineDb, listingId: string): Maybe<unknown> {
-  if (isPostgres(db)) {
-    const { listing } = tables(db)
-    return db
-      .update(listing)
-      .set({ downloadCount: sql`${listing.downloadCount} + 1` })
-      .where(eq(listing.id, listingId))
-  }
-  return sqlite(db).countDownload.run(listingId)
+async function completeOrderOnPg(
+  db: EngineDb,
+  order: CompletedOrder,
+  grantId: string,
+  at: string,
+): Promise<boolean> {
+  const { assetGrant, listing, marketplaceOrder } = tables(db)
+  const paid = await db
+    .update(marketplaceOrder)
+    .set({ status: 'paid', completedAt: at })
+    .where(eq(marketplaceOrder.id, order.id))
+    .returning({ id: marketplaceOrder.id })
+  if (paid.length !== 1) return false
+  await db.insert(assetGrant).values({
+    id: grantId,
+    userId: order.buyerId,
+    assetType: order.assetType,
+    assetId: order.assetId,
+    orderId: order.id,
+    createdAt: at,
+  })
+  await db
+    .update(listing)
+    .set({ downloadCount: sql`${listing.downloadCount} + 1` })
+    .where(eq(listing.id, order.listingId))
+  return true
 }
 
 export async function findOrder(db: EngineDb, id: string): Promise<OrderRow | null> {

@@ -89,12 +89,13 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
      * purchases that arrived in the same turn of the event loop: one commit writes the pages they share once
      * (db/group-commit.ts). `recover` stores a refusal of keyed work.
      */
-    async inPurchaseGroup<T>(
+    inPurchaseGroup<T>(
       work: (tx: EngineDb) => Promise<T>,
       recover?: (tx: EngineDb, error: unknown) => Promise<T>,
     ): Promise<T> {
-      await platformWalletId(new Date())
-      return purchaseGroup.run(work, recover)
+      // Known after the first purchase: then nothing is awaited before the group.
+      if (platformWallet) return purchaseGroup.run(work, recover)
+      return platformWalletId(new Date()).then(() => purchaseGroup.run(work, recover))
     },
 
     /**
@@ -184,20 +185,11 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
           { heldUntil: refundableUntil, dailyEarnCap: settings.daily_earn_cap },
         )
       // 6. Paid, with access granted.
-      if (!(await repo.markOrderPaid(tx, orderId, now)))
+      if (!(await repo.completeOrder(tx, order, timeOrderedUuid(), now)))
         throw new Error(`order ${orderId} vanished inside its transaction`)
-      await repo.insertGrant(tx, {
-        id: timeOrderedUuid(),
-        userId: buyerId,
-        assetType: item.assetType,
-        assetId: item.assetId,
-        orderId,
-        at: now,
-      })
-      await repo.countDownload(tx, listingId)
-      // The commission (step 5), last: the platform's wallet is locked from here to the commit only.
+      // The commission (step 5), last: the platform's wallet is locked from here to the commit only, by its read
+      // (`FOR UPDATE` on PostgreSQL, as every wallet read in a transaction).
       if (fee > 0) {
-        await ledger.lockWallets(tx, [platformUserId()])
         await ledger.postEntry(
           tx,
           // The platform's wallet id is read once; a purchase run before it is known opens the wallet itself.

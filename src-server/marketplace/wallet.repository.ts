@@ -8,14 +8,12 @@
  * wallets a transaction moves money between, in id order, before it reads any, so two transfers A->B and B->A
  * wait for each other instead of deadlocking.
  *
- * Functions return a value on SQLite and a promise on PostgreSQL: the ledger awaits either, and on SQLite no promise
- * is made per statement.
+ * Functions return a value on SQLite and a promise on PostgreSQL (`Maybe`): the ledger chains them with `andThen`,
+ * which on SQLite goes on at once, so a purchase makes no promise per statement.
  */
 import { type SQL, sql } from 'drizzle-orm'
-import { type Db, type EngineDb, isPostgres, perHandle, runSql } from '../platform/db'
+import { type Db, type EngineDb, isPostgres, type Maybe, perHandle, runSql } from '../platform/db'
 import type { Holds, ReferenceType, TransactionType, wallet, walletTransaction } from './marketplace.tables'
-
-type Maybe<T> = T | Promise<T>
 
 /** A wallet row as presented; its holds are the ledger's own state (`OpenedWallet`). */
 export type WalletRow = Omit<typeof wallet.$inferSelect, 'holds'>

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import { eq, inArray } from 'drizzle-orm'
-import { type Db, type EngineDb, engineTables, isPostgres, perHandle } from '../platform/db'
+import { type Db, type EngineDb, engineTables, isPostgres, type Maybe, perHandle } from '../platform/db'
 import { platformConfig } from './settings.tables'
 
 const tables = engineTables({ platformConfig })
@@ -42,18 +42,21 @@ const valuesRead = perHandle((_db: Db) => new Map<string, Statement<string[], [s
 
 /**
  * The stored values of several settings in one statement (a purchase reads three, inside its transaction); keys
- * never set are absent. On SQLite a plain statement prepared once per set, run at once (no round trip to save).
+ * never set are absent. On SQLite a plain statement prepared once per set, run at once (no round trip to save),
+ * and its values are returned as they are, not in a promise.
  */
-export async function findConfigValues(db: EngineDb, keys: readonly string[]): Promise<Map<string, unknown>> {
-  if (isPostgres(db)) {
-    const { platformConfig } = tables(db)
-    const rows = await db
-      .select({ key: platformConfig.key, value: platformConfig.value })
-      .from(platformConfig)
-      .where(inArray(platformConfig.key, [...keys]))
-    return new Map(rows.map((row) => [row.key, row.value]))
-  }
+export function findConfigValues(db: EngineDb, keys: readonly string[]): Maybe<Map<string, unknown>> {
+  if (isPostgres(db)) return findConfigValuesOnPg(db, keys)
   return findConfigValuesOnSqlite(db as unknown as Db, keys)
+}
+
+async function findConfigValuesOnPg(db: EngineDb, keys: readonly string[]): Promise<Map<string, unknown>> {
+  const { platformConfig } = tables(db)
+  const rows = await db
+    .select({ key: platformConfig.key, value: platformConfig.value })
+    .from(platformConfig)
+    .where(inArray(platformConfig.key, [...keys]))
+  return new Map(rows.map((row) => [row.key, row.value]))
 }
 
 function findConfigValuesOnSqlite(db: Db, keys: readonly string[]): Map<string, unknown> {

@@ -1,5 +1,5 @@
 import { recordAdminAction } from '../admin-audit'
-import { type Database, type EngineDb, nowIso } from '../platform/db'
+import { andThen, type Database, type EngineDb, type Maybe, nowIso } from '../platform/db'
 import { defineErrors } from '../platform/errors'
 import * as repo from './settings.repository'
 
@@ -111,15 +111,19 @@ export async function readConfigValue<K extends ConfigKey>(
   return ((await repo.findConfigValue(db, key)) ?? defaults[key]) as PlatformConfig[K]
 }
 
-/** Several settings in one read: the purchase path reads three per purchase, inside its transaction. */
-export async function readConfigValues<K extends ConfigKey>(
+/**
+ * Several settings in one read: the purchase path reads three per purchase, inside its transaction. At once on
+ * SQLite (no promise), a promise on PostgreSQL.
+ */
+export function readConfigValues<K extends ConfigKey>(
   db: EngineDb,
   keys: readonly K[],
-): Promise<Pick<PlatformConfig, K>> {
-  const stored = await repo.findConfigValues(db, keys)
-  const values = {} as Record<K, unknown>
-  for (const key of keys) values[key] = stored.get(key) ?? CONFIG_KEYS[key].default
-  return values as Pick<PlatformConfig, K>
+): Maybe<Pick<PlatformConfig, K>> {
+  return andThen(repo.findConfigValues(db, keys), (stored) => {
+    const values = {} as Record<K, unknown>
+    for (const key of keys) values[key] = stored.get(key) ?? CONFIG_KEYS[key].default
+    return values as Pick<PlatformConfig, K>
+  })
 }
 
 /** The admin's view and changes of the whole configuration, over the installation's defaults. */

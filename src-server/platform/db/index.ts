@@ -25,6 +25,7 @@ export {
   tablesIn,
 } from './engine'
 export { type CommitGroup, createCommitGroup } from './group-commit'
+export { andThen, type Maybe } from './maybe'
 export {
   appliedMigrationCount,
   applyMigrations,
