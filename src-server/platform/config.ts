@@ -268,7 +268,7 @@ function postgresUrl(name: string, value: string | null | undefined): string | n
  * with an unencoded `/` or `#`) has everything up to its last `@` masked: where its password ends is unknown.
  */
 export function redactedUrl(value: string): string {
-  if (!URL.canParse(value)) return value.replace(/^([^:/?#]+:\/\/)[^]*@/, '$1***@')
+  if (!URL.canParse(value)) return value.replace(/^([^:/?#]+:\/\/).*@/s, '$1***@')
   const url = new URL(value)
   if (url.password) url.password = '***'
   return url.toString()
