@@ -8,7 +8,7 @@ import websocket from '@fastify/websocket'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import pino from 'pino'
 import { adminAuditRoutes } from './admin-audit'
-import { aiRoutes, createModelRegistry } from './ai'
+import { aiRoutes, createModelRegistry, findSealedProviderKey } from './ai'
 import { type AuthService, authentication, authRoutes, createAuthService, type ScryptCost } from './auth'
 import { backupRoutes } from './backup'
 import { consoleRoutes } from './console'
@@ -38,7 +38,7 @@ import {
 import { createKnowledgeRetriever, findKnowledgeSourceOwnerId, knowledgePlugin } from './knowledge'
 import { type LanListener, lanCertificate, lanHostNames, lanRoutes, lanTransport } from './lan'
 import { marketplace } from './marketplace'
-import { createToolRuntime, mcpRoutes } from './mcp'
+import { createToolRuntime, findSealedCredential, mcpRoutes } from './mcp'
 import type { AppContext } from './platform/app-context'
 import {
   ConfigError,
@@ -188,7 +188,16 @@ async function buildApp(
   const { sqlite, database } = await openConfiguredDatabase(config)
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // A team server's instances share one key (SQLite's key file lives beside its database).
-  if (config.databaseUrl && !(await sealsWithStoredKey(database, secrets))) {
+  const storedSecret = async () =>
+    (await findSealedProviderKey(database.reader)) ?? (await findSealedCredential(database.reader))
+  let keyMatches = true
+  try {
+    if (config.databaseUrl) keyMatches = await sealsWithStoredKey(database, secrets, storedSecret)
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+  if (!keyMatches) {
     await database.close()
     throw new ConfigError(
       "SWITCHBOARD_SECRET_KEY is not the key this database's secrets are sealed with: give every instance the " +

@@ -20,7 +20,7 @@ import {
   until,
 } from '../test/helpers/server-process'
 import { createServer } from './app'
-import { ConfigError, findAppRoot, resolveConfig } from './platform/config'
+import { ConfigError, findAppRoot, redactedUrl, resolveConfig } from './platform/config'
 import { journalMigrationCount, migrationsFolder, pgMigrationsFolder } from './platform/db'
 
 const appRoot = findAppRoot()
@@ -55,7 +55,7 @@ describe('choosing the database engine', () => {
     expect(read).toThrow(ConfigError)
     expect(read).toThrow(/SWITCHBOARD_DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/)
     expect(read).not.toThrow(/hunter2/)
-    // A password with an unencoded `/`, `#` or `@` makes the URL unreadable: none of it shows either.
+    // A password with an unencoded `/`, `#` or `@`, or in the query, shows no part either.
     for (const password of [
       'Hunter7/Secret9@Tail4',
       'Hunter7#Secret9@Tail4',
@@ -67,6 +67,19 @@ describe('choosing the database engine', () => {
       for (const part of password.split(/[/#@:]/)) expect(unreadable).not.toThrow(new RegExp(part))
     }
     expect(() => resolveConfig({ databaseUrl: 'not a url' }, {})).toThrow(/--database-url/)
+  })
+
+  it('masks every part of a password in a URL a message shows, parsed or not, in the query too', () => {
+    for (const url of [
+      'postgres://sw:Hunter7@Secret9#Tail4@db:5432/x',
+      'postgres://sw:Hunter7?Secret9@db:5432/x',
+      'postgres:sw:Hunter7@db:5432/x',
+      'postgres://db:5432/x?sslmode=require&password=Hunter7&sslpassword=Secret9',
+    ]) {
+      const shown = redactedUrl(url)
+      for (const part of ['Hunter7', 'Secret9', 'Tail4']) expect(shown).not.toContain(part)
+      expect(shown).toContain('db:5432/x')
+    }
   })
 
   it('keeps blobs in SWITCHBOARD_BLOB_DIR, by default <data dir>/blobs', () => {
@@ -92,9 +105,7 @@ describe('choosing the database engine', () => {
       secretKey: TEAM_KEY,
     })
     await expect(opening).rejects.toThrow(ConfigError)
-    await expect(opening).rejects.toThrow(
-      /database at postgres:\/\/switchboard:\*\*\*@127\.0\.0\.1:\d+\/db could not/,
-    )
+    await expect(opening).rejects.toThrow(/database at postgres:\/\/\*\*\*@127\.0\.0\.1:\d+\/db could not/)
     await expect(opening).rejects.not.toThrow(/hunter2/)
   })
 })

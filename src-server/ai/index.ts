@@ -35,5 +35,6 @@ export type {
   ToolDefinition,
 } from './model-types'
 export { parseJsonFromText } from './openai-provider'
+export { findSealedProviderKey } from './provider-config'
 export { ENGLISH_STOPWORDS } from './stopwords'
 export { multisetF1, overlapF1 } from './text-overlap'

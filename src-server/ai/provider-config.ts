@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, isNotNull } from 'drizzle-orm'
 import type { ServerConfig } from '../platform/config'
 import { type EngineDb, engineTables } from '../platform/db'
 import { modelDefaults, modelProvider } from './ai.tables'
@@ -53,6 +53,17 @@ export async function readStoredProviders(db: EngineDb): Promise<StoredProvider[
   const { modelProvider } = tables(db)
   const rows = await db.select().from(modelProvider).orderBy(modelProvider.id)
   return rows.map((row) => ({ ...row, source: 'console' as const }))
+}
+
+/** One provider key as stored (sealed), if any provider has one: what the secret key's check opens first. */
+export async function findSealedProviderKey(db: EngineDb): Promise<string | null> {
+  const { modelProvider } = tables(db)
+  const [row] = await db
+    .select({ sealed: modelProvider.apiKeySealed })
+    .from(modelProvider)
+    .where(isNotNull(modelProvider.apiKeySealed))
+    .limit(1)
+  return row?.sealed ?? null
 }
 
 export async function replaceStoredProviders(

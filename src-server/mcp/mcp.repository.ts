@@ -55,6 +55,13 @@ export function isUniqueViolation(error: unknown): boolean {
 // Tool servers
 
 /** Null when the name is taken: the unique index decides between two creating at once, on either engine. */
+/** One credential's payload as stored (sealed), if there is one: what the secret key's check opens first. */
+export async function findSealedCredential(db: EngineDb): Promise<string | null> {
+  const { mcpCredential } = tables(db)
+  const [row] = await db.select({ sealed: mcpCredential.encryptedSecretJson }).from(mcpCredential).limit(1)
+  return row?.sealed ?? null
+}
+
 export async function insertServer(
   db: EngineDb,
   values: typeof mcpServer.$inferInsert,

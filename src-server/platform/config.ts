@@ -264,14 +264,14 @@ function postgresUrl(name: string, value: string | null | undefined): string | n
 }
 
 /**
- * A URL as it may appear in a message: its password masked, as in a log line. One that does not parse (a password
- * with an unencoded `/` or `#`) has everything up to its last `@` masked: where its password ends is unknown.
+ * A URL as it may appear in a message, with nothing of a password: everything between its scheme and its last `@`
+ * masked (a password with an unencoded `@`, `/` or `#` moves where a parser would end it), and the password
+ * parameters PostgreSQL's clients also read from the query.
  */
 export function redactedUrl(value: string): string {
-  if (!URL.canParse(value)) return value.replace(/^([^:/?#]+:\/\/).*@/s, '$1***@')
-  const url = new URL(value)
-  if (url.password) url.password = '***'
-  return url.toString()
+  return value
+    .replace(/^([a-z][a-z0-9+.-]*:(?:\/\/)?).*@/is, '$1***@')
+    .replace(/([?&](?:password|sslpassword|sslkey)=)[^&#]*/gi, '$1***')
 }
 
 function localEmbedder(value: string | undefined): LocalEmbedderName | undefined {

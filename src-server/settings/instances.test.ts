@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeInstances, startInstances } from '../../test/helpers/instances'
+import type { TestServer } from '../../test/helpers/server'
 import { ConfigError } from '../platform/config'
+import { SECRET_KEY_CHECK } from './secret-key-check'
 
 afterEach(closeInstances)
 
@@ -28,5 +30,35 @@ describe('the secret key of instances on one PostgreSQL database', () => {
     // The key the first one had starts a second instance.
     const second = await team.another({})
     expect((await second.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)
+  })
+
+  it('refuses another key on a database whose secrets were sealed before it had a check, and seals none', async () => {
+    const team = await startInstances({})
+    const [first] = team.servers as [TestServer]
+    const saved = await first.app.inject({
+      method: 'PUT',
+      url: '/api/admin/model-providers',
+      headers: await first.adminHeaders(),
+      payload: {
+        providers: [
+          { id: 'team', base_url: 'http://127.0.0.1:9/v1', models: ['m1'], api_key: 'sk-sealed-earlier' },
+        ],
+        skip_check: true,
+      },
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    // A database from before the check: a sealed provider key, no check row.
+    await first.write(sql`DELETE FROM platform_config WHERE key = ${SECRET_KEY_CHECK}`)
+
+    await expect(team.another({ secretKey: randomBytes(32).toString('hex') })).rejects.toBeInstanceOf(
+      ConfigError,
+    )
+    expect(await first.rows(sql`SELECT key FROM platform_config WHERE key = ${SECRET_KEY_CHECK}`)).toEqual([])
+
+    // The key the provider's was sealed with starts an instance, which seals the check with it.
+    await team.another({})
+    expect(await first.rows(sql`SELECT key FROM platform_config WHERE key = ${SECRET_KEY_CHECK}`)).toEqual([
+      { key: SECRET_KEY_CHECK },
+    ])
   })
 })
