@@ -3,8 +3,9 @@
  * (balance + frozen_balance) is one appended `wallet_transaction` whose `amount` is that change, so for every
  * wallet `balance + frozen_balance == sum(amount)`, and across all wallets the holdings equal top-ups minus
  * withdrawals. Callers run these inside their own `database.transact` and pass its `tx`; nothing here commits on
- * its own. A money-moving transaction first locks every wallet it touches (`lockWallets`, in id order on
- * PostgreSQL, the platform's last; nothing on SQLite, whose transactions run one at a time).
+ * its own. A money-moving transaction first locks the wallets it moves money between (`lockWallets`, in id
+ * order on PostgreSQL; nothing on SQLite, whose transactions run one at a time), and the platform's last, when it
+ * opens it for its commission.
  *
  * The statements are `wallet.repository.ts`'s, prepared once on SQLite. A wallet is posted to through the state it
  * was opened with (`OpenedWallet`), which the ledger's writes keep current: an entry's balances after it are
@@ -145,7 +146,7 @@ function holdsDue(wallet: OpenedWallet, at: Date): boolean {
  * `amount` is 0. Returns whether anything was due.
  */
 async function releaseHolds(tx: EngineDb, wallet: OpenedWallet, at: Date): Promise<boolean> {
-  if (wallet.frozenBalance === 0) return false
+  if (!holdsDue(wallet, at)) return false
   const today = utcDay(at)
   let releasable = 0
   const kept: Holds = {}

@@ -168,41 +168,51 @@ describe('tool server processes on two instances on one PostgreSQL database', ()
     await expect.poll(() => isProcessRunning(second), { timeout: DEADLINE_MS }).toBe(false)
   }, 120_000)
 
-  it("starts no process on B from a server row read before A's edit whose event B heard before it started", async () => {
-    const secret = 'ghp_read-before-the-edit'
-    const two = await mountedOnTwo(secret)
-    const { onA, onB, admin, serverId } = two
-    const heard: string[] = []
-    // Subscribed after B's tool runtime: when this hears the change, the runtime has handled it.
-    onB.app.ctx.events.subscribe({
-      event: (event) => {
-        if (event.kind === 'mcp.server_changed') heard.push(String(event.mcp_server_id))
-      },
-    })
-    // B's turn has read the agent's mounts (the server row with the credential declared) and waits on the next read.
-    await turnOnBAcross(two, 'mcp_credential', secret, async () => {
-      // An admin stops the credential's injection through A; B hears of it while its turn waits.
-      const edited = await onA.app.inject({
-        method: 'PATCH',
-        url: `/mcp-servers/${serverId}`,
-        headers: admin,
-        payload: { env_names: [] },
+  // What a process was started with is read from /proc: Linux only.
+  const onLinux = it.skipIf(process.platform !== 'linux')
+  onLinux(
+    "starts no process on B from a server row read before A's edit whose event B heard before it started",
+    async () => {
+      const secret = 'ghp_read-before-the-edit'
+      const two = await mountedOnTwo(secret)
+      const { onA, onB, admin, serverId } = two
+      const heard: string[] = []
+      // Subscribed after B's tool runtime: when this hears the change, the runtime has handled it.
+      onB.app.ctx.events.subscribe({
+        event: (event) => {
+          if (event.kind === 'mcp.server_changed') heard.push(String(event.mcp_server_id))
+        },
       })
-      expect(edited.statusCode, edited.body).toBe(200)
-      await expect.poll(() => heard, { timeout: DEADLINE_MS }).toEqual([serverId])
-    })
-  }, 120_000)
+      // B's turn has read the agent's mounts (the server row with the credential declared) and waits on the next read.
+      await turnOnBAcross(two, 'mcp_credential', secret, async () => {
+        // An admin stops the credential's injection through A; B hears of it while its turn waits.
+        const edited = await onA.app.inject({
+          method: 'PATCH',
+          url: `/mcp-servers/${serverId}`,
+          headers: admin,
+          payload: { env_names: [] },
+        })
+        expect(edited.statusCode, edited.body).toBe(200)
+        await expect.poll(() => heard, { timeout: DEADLINE_MS }).toEqual([serverId])
+      })
+    },
+    120_000,
+  )
 
-  it('stops a process whose server changed while it started, though no event of the change came', async () => {
-    const secret = 'ghp_changed-while-starting'
-    const two = await mountedOnTwo(secret)
-    // B has read the server and its credential and waits to check the allowed commands before starting it.
-    await turnOnBAcross(two, 'platform_config', secret, async () => {
-      // A writer that died between its commit and its event: the change is stored, nobody hears of it.
-      await two.onA.write(
-        sql`UPDATE mcp_server SET env_names_json = '[]'::jsonb, updated_at = ${new Date().toISOString()}
+  onLinux(
+    'stops a process whose server changed while it started, though no event of the change came',
+    async () => {
+      const secret = 'ghp_changed-while-starting'
+      const two = await mountedOnTwo(secret)
+      // B has read the server and its credential and waits to check the allowed commands before starting it.
+      await turnOnBAcross(two, 'platform_config', secret, async () => {
+        // A writer that died between its commit and its event: the change is stored, nobody hears of it.
+        await two.onA.write(
+          sql`UPDATE mcp_server SET env_names_json = '[]'::jsonb, updated_at = ${new Date().toISOString()}
             WHERE id = ${two.serverId}`,
-      )
-    })
-  }, 120_000)
+        )
+      })
+    },
+    120_000,
+  )
 })

@@ -94,8 +94,8 @@ const BUILT_IN_DEFAULTS = Object.fromEntries(
  * alone (a desktop install, whose only users sit at the machine); a server exposed on the LAN starts with it
  * closed, so strangers on the network cannot make themselves accounts until an admin opens it.
  */
-export function installDefaults(exposedOnLan: boolean): PlatformConfig {
-  return { ...BUILT_IN_DEFAULTS, registration_open: !exposedOnLan }
+export function installDefaults(exposed: boolean): PlatformConfig {
+  return { ...BUILT_IN_DEFAULTS, registration_open: !exposed }
 }
 
 export function isConfigKey(key: string): key is ConfigKey {

@@ -508,7 +508,6 @@ export function createAgentRunService(ctx: AppContext) {
   }
 }
 
-/** Why a run the server stopped under is not resumed, naming the step and page it was on. */
 /** The progress a run's running job last recorded, on whichever instance runs it; null when none runs. */
 async function recordedProgress(db: EngineDb, runId: string): Promise<RunProgress | null> {
   const job = await findJobByPayload(db, {
@@ -520,6 +519,7 @@ async function recordedProgress(db: EngineDb, runId: string): Promise<RunProgres
   return (job?.progress as RunProgress | null | undefined) ?? null
 }
 
+/** Why a run the server stopped under is not resumed, naming the step and page it was on. */
 function crashMessage(crashes: number, where: RunProgress | null): string {
   const at = where?.page ? `page ${where.page} (${where.step})` : (where?.step ?? 'an unknown step')
   const code = where?.step === 'ocr' ? 'OCR_FAILED' : 'RUN_CRASHED'
