@@ -42,6 +42,9 @@ export const buildCachedSerializer: BuildSerializer = (externalSchemas, options)
   // ~450 routes' schemas before it exits (an e2e test's), and compiling them all was a fifth of its start.
   return (route) => {
     let serializer: Serializer | undefined
-    return (data) => (serializer ??= compileCached(route))(data)
+    return (data) => {
+      serializer ??= compileCached(route)
+      return serializer(data)
+    }
   }
 }
