@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import type { Duplex } from 'node:stream'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -308,6 +309,17 @@ async function buildApp(
   // First of the request hooks: it marks an upgrade as one, so an upgrade any later hook refuses is closed after
   // its answer instead of left open.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 }, preClose: (done) => done() })
+  // While the server closes, Fastify answers a request 503 before any hook, so the plugin never ends an upgrade's
+  // socket, which the HTTP server does not track: its close waited on it (the shutdown's 10 s, then exit 1) whenever
+  // a console reopened its socket meanwhile. From the first step of closing, upgrades are answered and ended here.
+  app.addHook('preClose', async () => {
+    app.server.removeAllListeners('upgrade')
+    app.server.on('upgrade', (_request, socket: Duplex) =>
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', () =>
+        socket.destroy(),
+      ),
+    )
+  })
   // Jobs stop first on shutdown (the root's hooks run before the domains'): their handlers stop and hand their jobs
   // back while what they call (the chat pipeline, tool servers) still works, so nothing is stored cut off.
   app.addHook('preClose', async () => jobs.stop(undefined, () => workers.close()))

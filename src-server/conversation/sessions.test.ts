@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import net from 'node:net'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import pg from 'pg'
@@ -334,6 +337,28 @@ describe('shutdown', () => {
     }
     expect(saved).toEqual({ content: partial, status: 'interrupted' })
     await user.closed
+  })
+
+  it('answers a WebSocket upgrade that arrives while the server closes and closes its socket, so the close ends', async () => {
+    // An operator's console reopens its socket a second after the server closed it; a server still closing then
+    // answered the upgrade 503 outside its hooks and left the socket open, and its close waited on it.
+    const operator = tokenOf(await server.adminHeaders())
+    const { hostname, port, host } = new URL(base)
+    const socket = net.connect(Number(port), hostname)
+    await once(socket, 'connect')
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
+    const ended = once(socket, 'close')
+    // The request's last line goes out once the server is closing.
+    socket.write(
+      `GET /ws-operator?access_token=${operator} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\n` +
+        `Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n`,
+    )
+    const closing = server.app.close()
+    socket.write('\r\n')
+    await ended
+    await closing
+    expect(answer).toMatch(/^HTTP\/1\.1 503 /)
   })
 })
 
