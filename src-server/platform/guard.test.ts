@@ -80,4 +80,18 @@ describe('the health guard', () => {
     expect(watched.evaluate()).toMatchObject({ state: 'failed', messages: ['The database is behind.'] })
     stopWatched()
   })
+
+  it("keeps a newer run's finding when an older run of an asynchronous check settles after it", async () => {
+    const guard = new Guard('enforce')
+    const settles: ((finding: { state: 'failed'; message: string } | null) => void)[] = []
+    guard.register('database', () => new Promise((resolve) => settles.push(resolve)))
+    const older = guard.refresh()
+    const newer = guard.refresh()
+    settles[1]?.(null)
+    await newer
+    settles[0]?.({ state: 'failed', message: 'The database is behind.' })
+    await older
+    expect(guard.evaluate()).toMatchObject({ state: 'ok', messages: [] })
+    expect(guard.blocksWrites()).toBe(false)
+  })
 })

@@ -25,6 +25,9 @@ export class Guard {
   private readonly checks = new Map<string, GuardCheck>()
   /** Each check's last finding (an asynchronous one's once it settled). */
   private readonly latest = new Map<string, GuardFinding | null>()
+  /** The run each check's latest finding came from: a slow earlier run settling later never replaces it. */
+  private readonly latestRun = new Map<string, number>()
+  private runs = 0
   private cached: { at: number; state: GuardState; messages: string[] } | null = null
 
   constructor(readonly mode: 'enforce' | 'warn') {}
@@ -69,8 +72,14 @@ export class Guard {
 
   /** Runs every check: a synchronous one's finding is kept at once, an asynchronous one's when it settles. */
   private runChecks(): Promise<void>[] {
+    const run = ++this.runs
     const pending: Promise<void>[] = []
     for (const [name, check] of this.checks) {
+      const keep = (finding: GuardFinding | null) => {
+        if (run < (this.latestRun.get(name) ?? 0)) return
+        this.latestRun.set(name, run)
+        this.latest.set(name, finding)
+      }
       const couldNotRun = (error: unknown): GuardFinding => ({
         state: 'failed',
         message: `The ${name} check could not run: ${(error as Error).message}`,
@@ -80,13 +89,13 @@ export class Guard {
         if (finding instanceof Promise)
           pending.push(
             finding.then(
-              (result) => void this.latest.set(name, result),
-              (error) => void this.latest.set(name, couldNotRun(error)),
+              (result) => keep(result),
+              (error) => keep(couldNotRun(error)),
             ),
           )
-        else this.latest.set(name, finding)
+        else keep(finding)
       } catch (error) {
-        this.latest.set(name, couldNotRun(error))
+        keep(couldNotRun(error))
       }
     }
     return pending
