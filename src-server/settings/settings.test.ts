@@ -19,6 +19,18 @@ const storedConfig = () =>
     sql`SELECT key, updated_by FROM platform_config WHERE key <> ${SECRET_KEY_CHECK} ORDER BY key`,
   )
 
+/** A registration of `username` is refused as closed, and no account of that name is stored. */
+async function expectRegistrationClosed(username: string) {
+  const registered = await server.app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { username, password: `${username}-password` },
+  })
+  expect(registered.statusCode).toBe(403)
+  expect(registered.json().error.code).toBe('REGISTRATION_CLOSED')
+  expect(await server.rows(sql`SELECT id FROM "user" WHERE username = ${username}`)).toEqual([])
+}
+
 describe('platform settings', () => {
   it('start with registration closed behind a trusted balancer, though the server listens on loopback only', async () => {
     // The balancer brings the network in: a server only it reaches is as exposed as one listening on the LAN.
@@ -26,14 +38,7 @@ describe('platform settings', () => {
     const admin = await server.adminHeaders()
     const config = await server.app.inject({ method: 'GET', url: '/api/admin/config', headers: admin })
     expect(config.json()).toMatchObject({ registration_open: false })
-    const registered = await server.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { username: 'walk-in', password: 'password-1' },
-    })
-    expect(registered.statusCode).toBe(403)
-    expect(registered.json().error.code).toBe('REGISTRATION_CLOSED')
-    expect(await server.rows(sql`SELECT id FROM "user" WHERE username = 'walk-in'`)).toEqual([])
+    await expectRegistrationClosed('walk-in')
   })
 
   it('answers the defaults, stores a change typed, and reads it back', async () => {
@@ -48,13 +53,7 @@ describe('platform settings', () => {
     expect((await read()).json()).toMatchObject({ commission_rate: 0.25, registration_open: false })
     expect((await storedConfig()).map((row) => row.key)).toEqual(['commission_rate', 'registration_open'])
     // The stored setting decides: registration is closed now.
-    const registered = await server.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { username: 'nora', password: 'nora-password' },
-    })
-    expect(registered.statusCode).toBe(403)
-    expect(await server.rows(sql`SELECT id FROM "user" WHERE username = 'nora'`)).toEqual([])
+    await expectRegistrationClosed('nora')
   })
 
   it('refuses an unknown key, a value out of range and a caller who is not an admin, storing nothing', async () => {
