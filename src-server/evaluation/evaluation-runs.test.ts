@@ -36,6 +36,20 @@ function scriptedModel(request: ChatCompletionRequest) {
   return { tokens: [ANSWERS[lastUser(request)] ?? 'unknown'] }
 }
 
+/**
+ * The scripted model, holding its answer to `question` (not the judge's) until the returned function is called:
+ * a test acts while that question is being answered.
+ */
+function holdAnswerTo(question: string): () => void {
+  let release = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  fake.respond = (request) =>
+    lastUser(request) === question && !isJudge(request)
+      ? { ...scriptedModel(request), holdUntil: released }
+      : scriptedModel(request)
+  return release
+}
+
 /** Set after a restart: the new server signs the existing operator in instead of creating it again. */
 let restartedOperator: Record<string, string> | null = null
 
@@ -237,12 +251,7 @@ describe('evaluation runs', () => {
   it('cancels a run: it ends cancelled and no sample is stored after the cancel', async () => {
     fake = await startFakeOpenAi()
     // The model holds its answer to q1 until after the cancel: the cancel comes while q1 is being answered.
-    let answerQ1 = () => {}
-    const q1Answered = new Promise<void>((resolve) => (answerQ1 = resolve))
-    fake.respond = (request) =>
-      lastUser(request) === 'q1' && !isJudge(request)
-        ? { ...scriptedModel(request), holdUntil: q1Answered }
-        : scriptedModel(request)
+    const answerQ1 = holdAnswerTo('q1')
     server = await startTestServer()
     await configureModels()
     const agentId = await createAgent()
@@ -275,12 +284,7 @@ describe('evaluation runs', () => {
   it('resumes a run after a shutdown mid-run without scoring a sample twice', async () => {
     fake = await startFakeOpenAi()
     // The model holds its answer to q2 until the test lets it go: the shutdown comes while q2 is being answered.
-    let answerQ2 = () => {}
-    const q2Answered = new Promise<void>((resolve) => (answerQ2 = resolve))
-    fake.respond = (request) =>
-      lastUser(request) === 'q2' && !isJudge(request)
-        ? { ...scriptedModel(request), holdUntil: q2Answered }
-        : scriptedModel(request)
+    const answerQ2 = holdAnswerTo('q2')
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-resume-'))
     // The PostgreSQL database, kept across the restart as the data directory is.
     databaseUrl = await testDatabaseUrl()
