@@ -61,4 +61,20 @@ describe('the secret key of instances on one PostgreSQL database', () => {
       { key: SECRET_KEY_CHECK },
     ])
   })
+
+  it('lets exactly one of two first instances started at once with different keys seal the check', async () => {
+    const team = await startInstances()
+    const keys = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex')]
+    const started = await Promise.allSettled(keys.map((secretKey) => team.another({ secretKey })))
+    const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+    const refused = started.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))
+    expect(running).toHaveLength(1)
+    expect(refused).toHaveLength(1)
+    expect(refused[0]).toBeInstanceOf(ConfigError)
+    const [winner] = running as [TestServer]
+    const [check] = await winner.rows<{ value_json: string }>(
+      sql`SELECT value_json FROM platform_config WHERE key = ${SECRET_KEY_CHECK}`,
+    )
+    expect(winner.app.ctx.secrets.unseal(String(check?.value_json))).toBe('switchboard secret key check')
+  })
 })
