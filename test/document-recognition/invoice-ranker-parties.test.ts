@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import {
+  candidatesOf,
+  pageContexts,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
+import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
 import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 /** An English invoice's number, date and sums, under a header the test chooses. */
@@ -103,5 +108,29 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
     ])
     expect(fields.seller_name?.value).toBeNull()
     expect(fields.buyer_name?.value).toBe('Ivy Logistics Ltd')
+  })
+
+  it('never takes a row of labels for a party ("Invoice Date: Due Date: Reference:")', async () => {
+    const lines = [
+      ...sellerBlock('Harbour Consulting Ltd'),
+      { text: 'Ivy Logistics', x: 340, y: 120 },
+      { text: '12 Mill Lane', x: 340, y: 135 },
+      { text: 'Leeds LS1 4AB', x: 340, y: 150 },
+      // A row of labels over a row of their values, each in its own column.
+      { text: 'Invoice Date:', x: 50, y: 190 },
+      { text: 'Due Date:', x: 220, y: 190 },
+      { text: 'Reference:', x: 390, y: 190 },
+      { text: '14/03/2023', x: 50, y: 204 },
+      { text: '28/03/2023', x: 220, y: 204 },
+      { text: 'CUSTREF123', x: 390, y: 204 },
+      ...englishBody(),
+    ]
+    const names = candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
+    const labels = ['Invoice Date', 'Due Date', 'Reference']
+    expect(names.map((c) => c.value)).toContain('Ivy Logistics')
+    expect(names.filter((c) => labels.includes(String(c.value)))).toEqual([])
+    const fields = await rankedInvoiceFields(lines)
+    expect(fields.seller_name?.value).toBe('Harbour Consulting Ltd')
+    expect(fields.buyer_name?.value).toBe('Ivy Logistics')
   })
 })

@@ -3,6 +3,7 @@ import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { linesOf, segmentsOf } from './layout'
 import { readValueIn, wordsInBox } from './locate'
+import { fold } from './values'
 
 /*
  * Checks across fields that confirm a choice the field's own evidence left doubtful, so a right value is not sent
@@ -74,5 +75,39 @@ export function confirmCurrencyByAmount(
     })
     if (printedWith && printedWith.confidence > read.confidence)
       chosen.set(field.key, { ...read, confidence: printedWith.confidence })
+  }
+}
+
+/** Signs several currencies print ("$": US, Canadian, Australian dollars; "Rs": Indian, Pakistani rupees). */
+const SHARED_SIGNS = new Set(['$', '¥', 'fr.', 'rs', 'rs.', 'rupees', 'kr', 'kr.'])
+/** How far a currency named one way only is trusted: as far as the document's print (never seen wrong). */
+const ONE_CURRENCY = 0.9
+
+/**
+ * A currency the document names one way only is its currency: every currency printed anywhere is the one read, at
+ * least once by its code or a sign no other currency shares ("EUR", "€"; a lone "$" could be Canadian).
+ */
+export function confirmCurrencyByConsensus(
+  fields: FieldDefinition[],
+  chosen: Map<string, ExtractedField>,
+  pages: PageText[],
+): void {
+  for (const field of fields.filter((f) => f.type === 'enum' && f.aliases)) {
+    const read = chosen.get(field.key)
+    if (!read || read.value === null || read.confidence >= ONE_CURRENCY) continue
+    let named = false
+    let other = false
+    for (const page of pages)
+      for (const segment of linesOf(page).flatMap(segmentsOf))
+        for (
+          let from = 0, found = readValueIn(field, segment, 0, null);
+          found;
+          found = readValueIn(field, segment, from, null)
+        ) {
+          if (found.value !== read.value) other = true
+          else if (!SHARED_SIGNS.has(fold(segment.text.slice(found.start, found.end)))) named = true
+          from = found.end
+        }
+    if (named && !other) chosen.set(field.key, { ...read, confidence: ONE_CURRENCY })
   }
 }

@@ -112,6 +112,24 @@ describe('rules strategy', () => {
     expect(checked.find((f) => f.key === 'total_amount')?.confidence).toBeLessThan(0.6)
   })
 
+  it('flags both parties when one name is read for the seller and the buyer', () => {
+    const name = (key: string, extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
+      key,
+      label: key,
+      type: 'string',
+      required: false,
+      anchors: [key],
+      ...extra,
+    })
+    const fields = [name('seller'), name('buyer', { validation: { differs_from: 'seller' } })]
+    const read = (seller: string, buyer: string) =>
+      validateFields(fields, extractWithRules(fields, [page([`seller ${seller}`, `buyer ${buyer}`])]))
+    const same = read('WS Retail Pvt. Ltd.', 'WS RETAIL PVT LTD')
+    expect(same.issues.map((i) => i.field_key).sort()).toEqual(['buyer', 'seller'])
+    expect(same.fields.every((f) => f.confidence < 0.8)).toBe(true)
+    expect(read('WS Retail Pvt. Ltd.', 'Anushrut Singh').issues).toEqual([])
+  })
+
   // Lines below are copied from the development set (invoice2data and Factur-X samples).
   it('reads a label with a currency named inside it ("Montant EUR HT" for "Montant HT")', () => {
     const fields = [money('net_amount', ['Montant HT']), money('total_amount', ['Montant TTC'])]

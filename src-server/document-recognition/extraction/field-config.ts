@@ -65,6 +65,11 @@ export const FieldDefinition = Type.Object({
        * validation, and used by the rules to choose when that field is defined before this one.
        */
       not_before: Type.Optional(Type.String()),
+      /**
+       * The key of a field naming another thing (a buyer is not the seller): one value read for both is a misread of
+       * one of them, and both go to review.
+       */
+      differs_from: Type.Optional(Type.String()),
     }),
   ),
 })
@@ -119,6 +124,9 @@ export function validateExtractionConfig(config: unknown): string[] {
     const before = field.validation?.not_before
     if (before !== undefined && !keys.has(before))
       problems.push(`field ${field.key} must not precede the unknown field ${before}`)
+    const other = field.validation?.differs_from
+    if (other !== undefined && (other === field.key || !keys.has(other)))
+      problems.push(`field ${field.key} differs from the unknown field ${other}`)
     if (field.payment_terms_from !== undefined && !keys.has(field.payment_terms_from))
       problems.push(
         `field ${field.key} counts payment terms from the unknown field ${field.payment_terms_from}`,

@@ -1,7 +1,7 @@
 import type { Bbox } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
 import type { Candidate } from './candidate'
-import { confirmCurrencyByAmount, settleDateContests } from './cross-checks'
+import { confirmCurrencyByAmount, confirmCurrencyByConsensus, settleDateContests } from './cross-checks'
 import { deriveMissingAmounts } from './derived-amount'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
@@ -633,6 +633,7 @@ export function extractWithRules(
   settleFootTotals(fields, chosen, pages)
   settleDateContests(fields, chosen, candidates)
   confirmCurrencyByAmount(fields, chosen, pages)
+  confirmCurrencyByConsensus(fields, chosen, pages)
   deriveMissingAmounts(fields, chosen)
   return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))
 }

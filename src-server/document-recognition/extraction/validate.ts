@@ -14,10 +14,16 @@ const labelOf = (definitions: FieldDefinition[], key: string) =>
 
 /** A day of grace: the document may come from a time zone ahead of the server's. */
 const GRACE_MS = 24 * 60 * 60 * 1000
+/** Letters and digits only, case aside: "ACME GmbH" and "Acme GmbH," print one name. */
+const samePrint = (a: string, b: string) => {
+  const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
+  return plain(a) === plain(b)
+}
 
 /**
- * Checks min/max, `equals_sum_of` (to the cent), `not_in_future` (an ISO date after tomorrow), `not_before_year`
- * and `not_before` (an ISO date before another field's); returns the issues and the fields with adjusted confidence.
+ * Checks min/max, `equals_sum_of` (to the cent), `not_in_future` (an ISO date after tomorrow), `not_before_year`,
+ * `not_before` (an ISO date before another field's) and `differs_from` (the same text as another field's); returns
+ * the issues and the fields with adjusted confidence.
  */
 export function validateFields(
   definitions: FieldDefinition[],
@@ -60,6 +66,21 @@ export function validateFields(
         field_key: definition.key,
         message: `${definition.label} (${field.value}) is before the ${labelOf(definitions, earliest.key)} (${earliest.value}).`,
       })
+    const other = rules.differs_from ? byKey.get(rules.differs_from) : undefined
+    if (
+      typeof field.value === 'string' &&
+      typeof other?.value === 'string' &&
+      samePrint(field.value, other.value)
+    )
+      // Either may be the misread one.
+      for (const [mine, theirs] of [
+        [definition, other.key],
+        [definitions.find((d) => d.key === other.key) ?? definition, definition.key],
+      ] as const)
+        issues.push({
+          field_key: mine.key,
+          message: `${mine.label} (${field.value}) is the same as the ${labelOf(definitions, theirs)}.`,
+        })
     const value = Number(field.value)
     if (typeof field.value !== 'number' && !Number.isFinite(value)) continue
     if (rules.min !== undefined && value < rules.min)

@@ -221,15 +221,27 @@ export function parseAmounts(text: string, { fromPage = false }: { fromPage?: bo
   return found
 }
 
+const enumTerms = new Map<string, { needle: string; printed: RegExp }>()
+/** An enum's term as it is printed: a term starting or ending as a word does so in the text ("fr." in "free.fr." names no franc). */
+function enumTerm(term: string): { needle: string; printed: RegExp } {
+  let found = enumTerms.get(term)
+  if (!found) {
+    const needle = fold(term)
+    const before = /^[\p{L}\p{N}]/u.test(needle) ? '(?<![\\p{L}\\p{N}./@_])' : ''
+    const after = /[\p{L}\p{N}]$/u.test(needle) ? '(?![\\p{L}\\p{N}])' : ''
+    found = { needle, printed: new RegExp(`${before}${escapeRegex(needle)}${after}`, 'u') }
+    enumTerms.set(term, found)
+  }
+  return found
+}
+
 function parseEnum(text: string, values: string[], aliases: Record<string, string[]>): ParsedValue | null {
   const { folded, printedAt } = foldKeepingPositions(text)
   let best: ParsedValue | null = null
   for (const value of values) {
     for (const term of [value, ...(aliases[value] ?? [])]) {
-      const needle = fold(term)
-      const at = /^[\p{L}\p{N}]+$/u.test(needle)
-        ? folded.search(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(needle)}(?![\\p{L}\\p{N}])`, 'u'))
-        : folded.indexOf(needle)
+      const { needle, printed } = enumTerm(term)
+      const at = folded.search(printed)
       if (at >= 0 && (!best || at < best.start))
         best = { value, start: at, end: at + needle.length, quality: 1 }
     }

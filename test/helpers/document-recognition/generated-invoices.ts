@@ -553,6 +553,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // label, a heading over the seller's block (its role, or a section's: "Hotel Details"), the document's only
   // identifier labelled as an order or booking, and no seller's name printed at all (a logo carries it).
   const classRandom = seededRandom(seed * 15_485_863 + 41)
+  const printRandom = seededRandom(seed * 2_750_159 + 53)
   const billToBrand = chance(classRandom, 0.1)
   const sellerHeading = chance(classRandom, 0.2)
   const sellerHeadingIsSection = chance(classRandom, 0.5)
@@ -619,6 +620,12 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       40,
       sellerStyle < 0.3 || sellerLabelled ? { size: 10 } : { size: 15, bold: true },
     )
+  // Small print over the letterhead ("Original for recipient", "Page 1 of 1"), so a name under smaller print is not
+  // the buyer's by that alone (as it is under an address window's sender line).
+  if (!sellerHeading && !sellerUnprinted && sellerStyle >= 0.1 && chance(printRandom, 0.25)) {
+    traits.push('small print over the seller')
+    put(pick(printRandom, COPY_MARKS[language]), sellerX, 28, { size: 7 })
+  }
   if (sellerHeading) {
     traits.push(sellerHeadingIsSection ? 'section heading over the seller' : 'role heading over the seller')
     put(
@@ -1005,6 +1012,16 @@ const SECTION_HEADINGS: Record<Language, string[]> = {
   nl: ['Hotelgegevens', 'Accommodatie Details', 'Gegevens Verhuurder'],
   it: ['Dettagli Hotel', 'Dati Struttura', 'Informazioni Esercente'],
   es: ['Datos del Hotel', 'Detalles Alojamiento', 'Información Comercio'],
+}
+
+/** Small print over a letterhead: which copy this is, the page. */
+const COPY_MARKS: Record<Language, string[]> = {
+  de: ['Original', 'Kopie', 'Seite 1 von 1'],
+  en: ['Original for recipient', 'Copy', 'Page 1 of 1'],
+  fr: ['Original', 'Duplicata', 'Page 1/1'],
+  nl: ['Origineel', 'Kopie', 'Pagina 1 van 1'],
+  it: ['Originale', 'Copia', 'Pagina 1 di 1'],
+  es: ['Original', 'Copia', 'Página 1 de 1'],
 }
 
 /** Labels that name a party by a verb and the word after it: the seller's, the buyer's. */

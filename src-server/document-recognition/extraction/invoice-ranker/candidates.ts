@@ -191,6 +191,12 @@ function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, 
   return count
 }
 
+/** Every word of the span is a label's ("Due Date", "Reference"): a heading, never a party's name. */
+function onlyLabelWords(context: PageContext, lineIndex: number, [from, to]: [number, number]): boolean {
+  for (let i = from; i <= to; i++) if (!context.classes[lineIndex]?.[i]?.size) return false
+  return true
+}
+
 /**
  * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
  * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form or
@@ -232,7 +238,8 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
           if (!name || (body && !payee && !LEGAL_FORM.test(` ${name}`))) continue
           const start = offset + at + text.indexOf(name)
           const span = wordSpan(line, start, start + name.length)
-          if (span) found.push(make(context, lineIndex, name, span))
+          if (span && !onlyLabelWords(context, lineIndex, span))
+            found.push(make(context, lineIndex, name, span))
         }
       }
     })
