@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import type { FieldDefinition } from '../../src-server/document-recognition/extraction/field-config'
 import {
   candidatesOf,
   pageContexts,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
+import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
 import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
 import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
+
+const config = shippedExtractorConfig('invoice-extractor')
 
 /** An English invoice's number, date and sums, under a header the test chooses. */
 const englishBody = (number: PrintedLine[] = [{ text: 'Invoice No.: INV-2023-0815', x: 330, y: 250 }]) => [
@@ -132,5 +137,24 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
     const fields = await rankedInvoiceFields(lines)
     expect(fields.seller_name?.value).toBe('Harbour Consulting Ltd')
     expect(fields.buyer_name?.value).toBe('Ivy Logistics')
+  })
+
+  it('knows an American address under a name, and its town for no party ("Westlake Village, CA")', async () => {
+    const lines = [
+      { text: 'Brightwave', x: 50, y: 40 },
+      { text: 'Westlake Village, CA', x: 50, y: 52 },
+      { text: 'Ivy Logistics', x: 340, y: 120 },
+      { text: '1725 Slough Avenue', x: 340, y: 132 },
+      { text: 'Scranton, PA 18503', x: 340, y: 144 },
+      ...englishBody(),
+    ]
+    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const seller = config.fields.find((f) => f.key === 'seller_name') as FieldDefinition
+    const ranked = candidateFeatures(seller, pageContexts(pages), { value: null, confidence: 0 })
+    const featuresOf = (name: string) => ranked.find((r) => r.value === name)?.features ?? {}
+    expect(featuresOf('Brightwave').address_below).toBe(1)
+    expect(featuresOf('Ivy Logistics').address_below).toBe(1)
+    expect(featuresOf('Westlake Village').town).toBe(1)
+    expect(featuresOf('Brightwave').town).toBe(0)
   })
 })

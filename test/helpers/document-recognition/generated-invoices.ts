@@ -440,6 +440,17 @@ const ITEMS = [
   'Support contract',
   'Druckkosten',
 ]
+/** American towns with their states, and streets printed number first. */
+const US_TOWNS: [string, string][] = [
+  ['Scranton', 'PA'],
+  ['Westlake Village', 'CA'],
+  ['Fremont', 'CA'],
+  ['Austin', 'TX'],
+  ['Portland', 'OR'],
+  ['Grand Rapids', 'MI'],
+]
+const US_STREETS = ['Slough Avenue', 'Vine St', 'Main Street', 'Oak Drive', 'Market St. Suite 400']
+
 const STREETS = [
   'Hauptstraße 12',
   'High Street 4',
@@ -554,6 +565,14 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // identifier labelled as an order or booking, and no seller's name printed at all (a logo carries it).
   const classRandom = seededRandom(seed * 15_485_863 + 41)
   const printRandom = seededRandom(seed * 2_750_159 + 53)
+  // American addresses on English invoices: "Scranton, PA 18503", or the town and state alone under a name.
+  const addressRandom = seededRandom(seed * 3_571_429 + 61)
+  const american = language === 'en' && chance(addressRandom, 0.4)
+  const usTown = () => {
+    const [name, state] = pick(addressRandom, US_TOWNS)
+    return `${name}, ${state}${chance(addressRandom, 0.6) ? ` ${between(addressRandom, 10_000, 99_999)}` : ''}`
+  }
+  const usStreet = () => `${between(addressRandom, 1, 9999)} ${pick(addressRandom, US_STREETS)}`
   const billToBrand = chance(classRandom, 0.1)
   const sellerHeading = chance(classRandom, 0.2)
   const sellerHeadingIsSection = chance(classRandom, 0.5)
@@ -635,7 +654,10 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       { size: 11, bold: true },
     )
   }
-  put(`${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`, sellerX, 62, { size: 8 })
+  const sellerAddress = `${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`
+  if (american) traits.push('american addresses')
+  const usSellerAddress = american && (chance(addressRandom, 0.5) ? usTown() : `${usStreet()}, ${usTown()}`)
+  put(usSellerAddress || sellerAddress, sellerX, 62, { size: 8 })
   // The seller's web or e-mail domain, spelt from its name.
   const domain = `${fold(sellerBase).replace(/[^a-z0-9]+/g, pick(partyRandom, ['', '-']))}.${pick(partyRandom, DOMAIN_ENDINGS[language])}`
   const web = chance(partyRandom, 0.6) ? `  ${pick(partyRandom, ['www.', 'info@', 'billing@'])}${domain}` : ''
@@ -670,8 +692,10 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     if (person) traits.push('person under the buyer')
     put(person ? pick(roleRandom, PERSONS) : attention, buyerX, 148)
   }
-  put(pick(random, STREETS), buyerX, 161)
-  put(`${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`, buyerX, 174)
+  const buyerStreet = pick(random, STREETS)
+  const buyerTown = `${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`
+  put(american ? usStreet() : buyerStreet, buyerX, 161)
+  put(american ? usTown() : buyerTown, buyerX, 174)
   if (chance(roleRandom, 0.3)) put(pick(roleRandom, COUNTRIES), buyerX, 187)
   // The buyer's name again in a delivery address beside the billing one, as shops print both (not beside a
   // labelled name, which would run into it).
@@ -726,7 +750,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     )
     if (chance(random, 0.5)) meta.unshift([pick(random, v.order), order])
   } else {
-    put(titleWord, 50, titleY, { size: 16, bold: true })
+    // The title over the letterhead ("TAX INVOICE" at the top), or under the addresses.
+    if (chance(printRandom, 0.2)) {
+      traits.push('title over the letterhead')
+      put(titleWord, 240, 12, { size: 12, bold: true })
+    } else put(titleWord, 50, titleY, { size: 16, bold: true })
     titleY += 8
     const numberFirst = chance(random, 0.6)
     const withNumber: [string, string][] = [[numberLabel, number]]

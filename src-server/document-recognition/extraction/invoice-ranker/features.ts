@@ -425,11 +425,13 @@ function domainOverlap(core: string, domains: string[]): number {
   return best
 }
 
+/** A town and its state or country code after a comma, as American addresses print it ("Westlake Village, CA"). */
+const TOWN_AND_REGION = /\p{L}{3,},\s*[A-Z]{2}(?:\s+\d{5}(?:-\d{4})?)?(?![\p{L}\p{N}])/u
 const POSTCODE_OR_STREET =
   /\b\d{4,5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\p{L}{3,}\.?\s+\d{1,4}[a-zA-Z]?\b|^\d{1,4}[a-zA-Z]?,?\s+\p{L}{3,}/u
 const DATE_WORD = /\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/g
 
-/** Lines of an address (a street with its number, a postcode) printed right under the name, aligned with it. */
+/** Lines of an address (a street with its number, a postcode, a town and its state) right under the name, aligned. */
 function addressBelow(candidate: ValueCandidate): boolean {
   const { context, lineIndex, bbox } = candidate
   const height = bbox[3] - bbox[1]
@@ -443,7 +445,8 @@ function addressBelow(candidate: ValueCandidate): boolean {
     if (aligned.length === 0) continue
     const first = line.words.indexOf(aligned[0] as (typeof line.words)[number])
     const block = line.words.slice(first, first + 6).filter((w) => w.bbox[0] < bbox[0] + 0.3)
-    if (POSTCODE_OR_STREET.test(block.map((w) => w.text.replace(DATE_WORD, ' ')).join(' '))) return true
+    const text = block.map((w) => w.text.replace(DATE_WORD, ' ')).join(' ')
+    if (POSTCODE_OR_STREET.test(text) || TOWN_AND_REGION.test(text)) return true
     bottom = line.bbox[3]
   }
   return false
@@ -546,12 +549,15 @@ const ownClasses = ({ context, lineIndex, wordStart, wordEnd }: ValueCandidate) 
 /** A segment that holds a label word ("Sold By : WS Retail ...", "Hotel Details"): a label, not a name. */
 const holdsLabel = (candidate: ValueCandidate) => ownClasses(candidate).some((c) => c.size > 0)
 
-/** Printed after a postcode elsewhere ("20095 Hamburg"): a town, not a party. */
+/** Printed after a postcode elsewhere ("20095 Hamburg") or before a state ("Westlake Village, CA"): a town, not a party. */
 function townOfAddress(name: string, facts: DocumentFacts): boolean {
   if (name.split(/\s+/).length > 2) return false
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   const afterPostcode = new RegExp(`(?:^|\\s)(?:[A-Z]{1,2}-)?\\d{4,5}\\s+${escaped}(?:$|[\\s,])`, 'u')
-  return facts.contexts.some((context) => context.lines.some((line) => afterPostcode.test(line.text)))
+  const beforeRegion = new RegExp(`(?:^|[\\s,])${escaped},\\s*[A-Z]{2}(?![\\p{L}\\p{N}])`, 'u')
+  return facts.contexts.some((context) =>
+    context.lines.some((line) => afterPostcode.test(line.text) || beforeRegion.test(line.text)),
+  )
 }
 
 function partyFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
