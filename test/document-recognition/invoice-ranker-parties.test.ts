@@ -157,4 +157,20 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
     expect(featuresOf('Westlake Village').town).toBe(1)
     expect(featuresOf('Brightwave').town).toBe(0)
   })
+
+  it('never takes a country closing an address for a party ("USA", "Deutschland")', async () => {
+    const lines = [
+      { text: 'Commercial Invoice', x: 230, y: 30, size: 14 },
+      { text: 'Brightwave Toys', x: 50, y: 120 },
+      { text: '12 Some Avenue', x: 50, y: 132 },
+      { text: 'USA', x: 50, y: 144 },
+      { text: 'Ivy Logistics', x: 340, y: 120 },
+      { text: 'Lindenallee 9', x: 340, y: 132 },
+      { text: 'Deutschland', x: 340, y: 144 },
+      ...englishBody(),
+    ]
+    const names = candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
+    expect(names.map((c) => c.value)).toEqual(expect.arrayContaining(['Brightwave Toys', 'Ivy Logistics']))
+    expect(names.filter((c) => ['USA', 'Deutschland'].includes(String(c.value)))).toEqual([])
+  })
 })

@@ -3,6 +3,7 @@ import type { PageText, PageWord } from '../../page-text'
 import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
 import { foldKeepingPositions, parseAmounts, parseDate } from '../values'
+import { isCountry } from './countries'
 import { classesOfLine, LEGAL_FORM, type WordClass } from './label-words'
 
 /** A page's lines top to bottom, with each word's classes, read once for every field. */
@@ -191,7 +192,7 @@ function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, 
   return count
 }
 
-/** Every word of the span is a label's ("Due Date", "Reference"): a heading, never a party's name. */
+/** Every word of the span is a label's ("Due Date", "Reference"): a heading, never a party's name (nor is a country). */
 function onlyLabelWords(context: PageContext, lineIndex: number, [from, to]: [number, number]): boolean {
   for (let i = from; i <= to; i++) if (!context.classes[lineIndex]?.[i]?.size) return false
   return true
@@ -235,7 +236,7 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         const payee = [lineIndex - 1, lineIndex].some((i) => context.classes[i]?.some((c) => c.has('payee')))
         for (const [at, text] of pieces) {
           const name = nameOf(text)
-          if (!name || (body && !payee && !LEGAL_FORM.test(` ${name}`))) continue
+          if (!name || isCountry(name) || (body && !payee && !LEGAL_FORM.test(` ${name}`))) continue
           const start = offset + at + text.indexOf(name)
           const span = wordSpan(line, start, start + name.length)
           if (span && !onlyLabelWords(context, lineIndex, span))
