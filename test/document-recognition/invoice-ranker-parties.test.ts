@@ -173,4 +173,27 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
     expect(names.map((c) => c.value)).toEqual(expect.arrayContaining(['Brightwave Toys', 'Ivy Logistics']))
     expect(names.filter((c) => ['USA', 'Deutschland'].includes(String(c.value)))).toEqual([])
   })
+
+  it('takes the buyer of two address blocks side by side by its label ("From:" / "To:")', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Commercial Invoice', x: 230, y: 30, size: 14 },
+      { text: 'Waybill Number: 5512093384', x: 70, y: 85 },
+      { text: 'From:', x: 70, y: 110 },
+      { text: 'To:', x: 300, y: 110 },
+      { text: 'The Marble Company', x: 70, y: 124 },
+      { text: 'Paula Ferreira', x: 300, y: 124 },
+      { text: 'Some Avenue', x: 70, y: 136 },
+      { text: 'Rua Bonita', x: 300, y: 136 },
+      { text: 'Somewhere MI 48823', x: 70, y: 148 },
+      { text: 'Cidade Alta', x: 300, y: 148 },
+      { text: 'USA', x: 70, y: 160 },
+      { text: 'Brazil', x: 300, y: 160 },
+      { text: 'Date: 14/03/2023', x: 330, y: 265 },
+      { text: 'Total Invoice Value', x: 330, y: 410 },
+      { text: '$214.00', x: 480, y: 410 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Paula Ferreira')
+    // The seller, printed once and not at the top, may be left to review (empty); never taken for the buyer.
+    expect(fields.seller_name?.value).not.toBe('Paula Ferreira')
+  })
 })

@@ -621,6 +621,9 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const put = (text: string, x: number, y: number, extra: Partial<GeneratedLine> = {}) =>
     page.push({ text, x, y, size: extra.size ?? 10, ...extra })
 
+  // Seller and buyer side by side under a pair of labels ("From:" / "To:"), as invoice apps print them: then the
+  // labels alone tell the two names apart.
+  const fromTo = !sellerUnprinted && chance(addressRandom, 0.15)
   // Header: the seller's name and address, left or right, in large print or as plain as the address; or only in
   // the legal line at the foot (a logo carries it in the header).
   const sellerRight = chance(random, 0.4)
@@ -631,6 +634,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   if (sellerLabelled) traits.push('seller labelled')
   const sellerText = sellerLabelled ? `${pick(roleRandom, ROLE_LABELS[language].seller)} ${seller}` : seller
   if (sellerUnprinted) traits.push('no seller name printed')
+  else if (fromTo) traits.push('seller and buyer under "From" and "To"')
   else if (sellerStyle < 0.1) traits.push('seller only in the foot')
   else
     put(
@@ -641,11 +645,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     )
   // Small print over the letterhead ("Original for recipient", "Page 1 of 1"), so a name under smaller print is not
   // the buyer's by that alone (as it is under an address window's sender line).
-  if (!sellerHeading && !sellerUnprinted && sellerStyle >= 0.1 && chance(printRandom, 0.25)) {
+  if (!sellerHeading && !sellerUnprinted && !fromTo && sellerStyle >= 0.1 && chance(printRandom, 0.25)) {
     traits.push('small print over the seller')
     put(pick(printRandom, COPY_MARKS[language]), sellerX, 28, { size: 7 })
   }
-  if (sellerHeading) {
+  if (sellerHeading && !fromTo) {
     traits.push(sellerHeadingIsSection ? 'section heading over the seller' : 'role heading over the seller')
     put(
       pick(classRandom, sellerHeadingIsSection ? SECTION_HEADINGS[language] : SELLER_HEADINGS[language]),
@@ -671,8 +675,15 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   )
 
   // The buyer's address block (a window envelope's, left; or right of the seller's), with a sender line above it.
-  const buyerX = !sellerRight && chance(random, 0.25) ? 340 : 50
-  if (chance(random, 0.4)) {
+  const buyerX = fromTo ? 320 : !sellerRight && chance(random, 0.25) ? 340 : 50
+  if (fromTo) {
+    const [fromLabel, toLabel] = pick(addressRandom, FROM_TO[language])
+    put(fromLabel, 50, 122, { size: 8, bold: true })
+    put(toLabel, buyerX, 122, { size: 8, bold: true })
+    put(seller, 50, 135)
+    put(american ? usStreet() : pick(random, STREETS), 50, 148)
+    put(american ? usTown() : `${between(random, 10_000, 99_999)} ${town}`, 50, 161)
+  } else if (chance(random, 0.4)) {
     const heading = pick(random, v.buyerHeading)
     put(chance(roleRandom, 0.4) ? pick(roleRandom, ROLE_LABELS[language].buyer) : heading, buyerX, 122, {
       size: 8,
@@ -1040,6 +1051,35 @@ const SECTION_HEADINGS: Record<Language, string[]> = {
   nl: ['Hotelgegevens', 'Accommodatie Details', 'Gegevens Verhuurder'],
   it: ['Dettagli Hotel', 'Dati Struttura', 'Informazioni Esercente'],
   es: ['Datos del Hotel', 'Detalles Alojamiento', 'Información Comercio'],
+}
+
+/** Labels over the seller's and the buyer's blocks side by side. */
+const FROM_TO: Record<Language, [string, string][]> = {
+  de: [
+    ['Absender', 'Empfänger'],
+    ['Rechnungssteller', 'Rechnungsempfänger'],
+  ],
+  en: [
+    ['From:', 'To:'],
+    ['Bill From', 'Bill To'],
+    ['Supplier', 'Customer'],
+  ],
+  fr: [
+    ['Émetteur', 'Destinataire'],
+    ['Vendeur', 'Client'],
+  ],
+  nl: [
+    ['Van:', 'Aan:'],
+    ['Afzender', 'Klant'],
+  ],
+  it: [
+    ['Mittente', 'Destinatario'],
+    ['Fornitore', 'Cliente'],
+  ],
+  es: [
+    ['Emisor', 'Cliente'],
+    ['Proveedor', 'Facturado a'],
+  ],
 }
 
 /** Small print over a letterhead: which copy this is, the page. */

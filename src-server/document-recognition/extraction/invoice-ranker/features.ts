@@ -425,8 +425,8 @@ function domainOverlap(core: string, domains: string[]): number {
   return best
 }
 
-/** A town and its state or country code after a comma, as American addresses print it ("Westlake Village, CA"). */
-const TOWN_AND_REGION = /\p{L}{3,},\s*[A-Z]{2}(?:\s+\d{5}(?:-\d{4})?)?(?![\p{L}\p{N}])/u
+/** A town and its state or country code after a comma, as American addresses print it ("Westlake Village, CA", "N.Y."). */
+const TOWN_AND_REGION = /\p{L}{3,},\s*[A-Z]\.?[A-Z]\.?(?:\s+\d{5}(?:-\d{4})?)?(?![\p{L}\p{N}])/u
 const POSTCODE_OR_STREET =
   /\b\d{4,5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\p{L}{3,}\.?\s+\d{1,4}[a-zA-Z]?\b|^\d{1,4}[a-zA-Z]?,?\s+\p{L}{3,}/u
 const DATE_WORD = /\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/g
@@ -554,7 +554,7 @@ function townOfAddress(name: string, facts: DocumentFacts): boolean {
   if (name.split(/\s+/).length > 2) return false
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   const afterPostcode = new RegExp(`(?:^|\\s)(?:[A-Z]{1,2}-)?\\d{4,5}\\s+${escaped}(?:$|[\\s,])`, 'u')
-  const beforeRegion = new RegExp(`(?:^|[\\s,])${escaped},\\s*[A-Z]{2}(?![\\p{L}\\p{N}])`, 'u')
+  const beforeRegion = new RegExp(`(?:^|[\\s,])${escaped},\\s*[A-Z]\\.?[A-Z]\\.?(?![\\p{L}\\p{N}])`, 'u')
   return facts.contexts.some((context) =>
     context.lines.some((line) => afterPostcode.test(line.text) || beforeRegion.test(line.text)),
   )
