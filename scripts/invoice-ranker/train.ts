@@ -330,12 +330,12 @@ function wrongProbabilities(
 }
 
 /**
- * The probability under which values are flagged: it catches WRONG_CAUGHT of the wrong values. One threshold for
- * every field, from their wrong values pooled: a field the ranker rarely gets wrong has too few of them to place
- * its own (one confident mistake among five would set it).
+ * The probability under which values are flagged: it catches WRONG_CAUGHT of the wrong values given. Fields the
+ * ranker rarely gets wrong share one, from their wrong values pooled: one has too few to place its own (one
+ * confident mistake among five would set it).
  */
-function reviewThreshold(wrongOfEveryField: number[]): number {
-  const wrong = [...wrongOfEveryField].sort((a, b) => a - b)
+function reviewThreshold(wrongValues: number[]): number {
+  const wrong = [...wrongValues].sort((a, b) => a - b)
   const caught = wrong[Math.ceil(wrong.length * WRONG_CAUGHT) - 1]
   return Math.round(Math.min(0.99, Math.max(0.5, (caught ?? 0) + 0.001)) * 1e6) / 1e6
 }
@@ -346,7 +346,6 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
   const byField = examples(config, docs.fit)
   const calibration = examples(config, docs.calibrate)
   const fitted: Record<string, Omit<FieldModel, 'review_below'>> = {}
-  const wrong: number[] = []
   const wrongByField = new Map<string, number[]>()
   for (const key of RANKED_FIELDS) {
     const field = config.fields.find((f) => f.key === key)
@@ -356,17 +355,21 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
     const own = byField.get(key) ?? []
     const weights = fitWeights(own, features.length)
     const wrongOfField = wrongProbabilities(own, calibration.get(key) ?? [], weights, features.length)
-    wrong.push(...wrongOfField)
     wrongByField.set(key, wrongOfField)
     fitted[key] = { features, weights }
   }
-  const pooled = reviewThreshold(wrong)
+  // Fields with enough wrong values of their own place their own threshold; the others share one from their wrong
+  // values pooled (a buyer's confident mistakes do not send every right total to review).
+  const ownThreshold = (key: string) => (wrongByField.get(key)?.length ?? 0) >= OWN_THRESHOLD_AT
+  const pooled = reviewThreshold(
+    [...wrongByField].flatMap(([key, values]) => (ownThreshold(key) ? [] : values)),
+  )
   const fields: Record<string, FieldModel> = {}
   for (const [key, model] of Object.entries(fitted)) {
-    // A field with enough wrong values of its own places its own threshold, never under the pooled one: the
-    // fields differ in how confident their mistakes are (a total's few are sure, a buyer's many are not).
+    // The fields differ in how confident their mistakes are (a total's few are sure, a buyer's many are not); a
+    // field's own threshold is never under the pooled one.
     const own = wrongByField.get(key) ?? []
-    const reviewBelow = own.length >= OWN_THRESHOLD_AT ? Math.max(pooled, reviewThreshold(own)) : pooled
+    const reviewBelow = ownThreshold(key) ? Math.max(pooled, reviewThreshold(own)) : pooled
     fields[key] = { ...model, review_below: reviewBelow }
   }
   return {
