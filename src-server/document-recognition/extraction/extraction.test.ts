@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { textPage } from '../../../test/helpers/document-recognition/text-page'
-import type { FieldDefinition } from './field-config'
+import { type FieldDefinition, validateExtractionConfig } from './field-config'
 import { findAnchor, linesOf } from './layout'
 import { extractWithRules } from './rules'
 import { validateFields } from './validate'
@@ -128,6 +128,9 @@ describe('rules strategy', () => {
     expect(same.issues.map((i) => i.field_key).sort()).toEqual(['buyer', 'seller'])
     expect(same.fields.every((f) => f.confidence < 0.8)).toBe(true)
     expect(read('WS Retail Pvt. Ltd.', 'Anushrut Singh').issues).toEqual([])
+    expect(validateExtractionConfig({ strategy: 'rules', fields: [fields[1] as FieldDefinition] })).toEqual([
+      'field buyer differs from the unknown field seller',
+    ])
   })
 
   // Lines below are copied from the development set (invoice2data and Factur-X samples).
