@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { findAppRoot } from '../config'
 import { type CheckpointReport, startCheckpointer } from './checkpointer'
 import { type Db, openDatabase } from './client'
 
@@ -63,5 +65,22 @@ describe('the WAL checkpointer', () => {
     insert.run('second')
     expect(await within(2_000, () => reports.length > settled)).toBe(true)
     await checkpointer.stop()
+  })
+
+  it('is waited for when it stops in a process with nothing else to do (a script closing the server)', () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'switchboard-checkpoint-'))
+    const script = `
+      import { openDatabase } from './src-server/platform/db/client.ts'
+      import { startCheckpointer } from './src-server/platform/db/checkpointer.ts'
+      const db = openDatabase(process.env.FILE)
+      await startCheckpointer(db, 20).stop()
+      console.log('stopped')`
+    const ran = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: findAppRoot(),
+      env: { ...process.env, FILE: path.join(dir, 'test.db') },
+      encoding: 'utf8',
+    })
+    // Before: the process ended while the stop was awaited (exit code 13, an unsettled top-level await).
+    expect({ status: ran.status, out: ran.stdout.trim() }).toEqual({ status: 0, out: 'stopped' })
   })
 })

@@ -77,6 +77,9 @@ export function startCheckpointer(db: Db, intervalMs = 50): Checkpointer {
   return {
     onCheckpoint: (listener) => listeners.push(listener),
     stop: () => {
+      // Held while it stops: a process with nothing else to do would otherwise end before the worker's exit
+      // arrives, with the close still awaited (a script's `await app.close()` never returns).
+      worker.ref()
       worker.postMessage('stop')
       return exited
     },
