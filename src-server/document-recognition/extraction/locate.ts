@@ -2,9 +2,9 @@ import type { Bbox, FieldValue } from '../document-recognition.tables'
 import type { PageText, PageWord } from '../page-text'
 import type { FieldDefinition } from './field-config'
 import { type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
-import { fold, parseAmounts, parseDate, parseValue } from './values'
+import { lettersAndDigits, parseAmounts, parseDate, parseValue } from './values'
 
-const squash = (text: string) => fold(text).replace(/[^\p{L}\p{N}]/gu, '')
+const squash = lettersAndDigits
 
 /** Does this text read as the value (same amount, same date, same letters and digits)? */
 export function textMatchesValue(field: FieldDefinition, text: string, value: FieldValue): boolean {

@@ -1,5 +1,6 @@
 import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
+import { lettersAndDigits } from './values'
 
 export interface ValidationIssue {
   field_key: string
@@ -14,11 +15,6 @@ const labelOf = (definitions: FieldDefinition[], key: string) =>
 
 /** A day of grace: the document may come from a time zone ahead of the server's. */
 const GRACE_MS = 24 * 60 * 60 * 1000
-/** Letters and digits only, case aside: "ACME GmbH" and "Acme GmbH," print one name. */
-const samePrint = (a: string, b: string) => {
-  const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
-  return plain(a) === plain(b)
-}
 
 /**
  * Checks min/max, `equals_sum_of` (to the cent), `not_in_future` (an ISO date after tomorrow), `not_before_year`,
@@ -67,19 +63,21 @@ export function validateFields(
         message: `${definition.label} (${field.value}) is before the ${labelOf(definitions, earliest.key)} (${earliest.value}).`,
       })
     const other = rules.differs_from ? byKey.get(rules.differs_from) : undefined
+    const otherDefinition = definitions.find((d) => d.key === other?.key)
     if (
       typeof field.value === 'string' &&
       typeof other?.value === 'string' &&
-      samePrint(field.value, other.value)
+      otherDefinition &&
+      lettersAndDigits(field.value) === lettersAndDigits(other.value)
     )
       // Either may be the misread one.
       for (const [mine, theirs] of [
-        [definition, other.key],
-        [definitions.find((d) => d.key === other.key) ?? definition, definition.key],
+        [definition, otherDefinition],
+        [otherDefinition, definition],
       ] as const)
         issues.push({
           field_key: mine.key,
-          message: `${mine.label} (${field.value}) is the same as the ${labelOf(definitions, theirs)}.`,
+          message: `${mine.label} (${field.value}) is the same as the ${theirs.label.toLowerCase()}.`,
         })
     const value = Number(field.value)
     if (typeof field.value !== 'number' && !Number.isFinite(value)) continue

@@ -55,6 +55,9 @@ export const fold = remembered((text: string): string =>
   ASCII.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase(),
 )
 
+/** Folded letters and digits only: "Coolblue B.V." and "coolblue bv" read alike. */
+export const lettersAndDigits = (text: string): string => fold(text).replace(/[^\p{L}\p{N}]/gu, '')
+
 /**
  * `fold(text)` and, for each of its positions (and its end), the position in `text` it comes from: folding drops
  * accents that arrive as separate marks ("a" + U+0308), so the folded text can be shorter than the printed one.

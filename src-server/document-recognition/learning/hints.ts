@@ -3,7 +3,7 @@ import type { ExtractedField } from '../extraction/extracted-field'
 import type { FieldDefinition } from '../extraction/field-config'
 import { linesOf, unionBox } from '../extraction/layout'
 import { readValueIn } from '../extraction/locate'
-import { compilePattern, fold } from '../extraction/values'
+import { compilePattern, lettersAndDigits } from '../extraction/values'
 import type { PageText, PageWord } from '../page-text'
 
 /**
@@ -26,7 +26,7 @@ export interface Hint extends Lesson {
 }
 
 const LABEL_WORDS = 4
-const token = (text: string) => fold(text).replace(/[^\p{L}\p{N}]/gu, '')
+const token = lettersAndDigits
 const hasLetter = (word: PageWord) => /\p{L}/u.test(word.text)
 const middleY = (box: Bbox) => (box[1] + box[3]) / 2
 const heightOf = (box: Bbox) => box[3] - box[1]

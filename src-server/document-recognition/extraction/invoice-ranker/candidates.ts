@@ -192,7 +192,7 @@ function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, 
   return count
 }
 
-/** Every word of the span is a label's ("Due Date", "Reference"): a heading, never a party's name (nor is a country). */
+/** Every word of the span is a label's ("Due Date", "Reference"): a heading, never a party's name. */
 function onlyLabelWords(context: PageContext, lineIndex: number, [from, to]: [number, number]): boolean {
   for (let i = from; i <= to; i++) if (!context.classes[lineIndex]?.[i]?.size) return false
   return true

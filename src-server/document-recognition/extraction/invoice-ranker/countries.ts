@@ -1,4 +1,4 @@
-import { fold } from '../values'
+import { lettersAndDigits } from '../values'
 
 /**
  * Countries as address lines print them, in the six invoice languages and as short codes, a country to a row: a
@@ -49,8 +49,7 @@ const COUNTRY_NAMES = [
   'Venezuela',
 ].flatMap((row) => row.split('|'))
 
-const plain = (text: string) => fold(text).replace(/[^\p{L}\p{N}]/gu, '')
-const COUNTRIES = new Set(COUNTRY_NAMES.map(plain))
+const COUNTRIES = new Set(COUNTRY_NAMES.map(lettersAndDigits))
 
 /** Does the text name only a country ("USA", "Deutschland")? */
-export const isCountry = (text: string) => COUNTRIES.has(plain(text))
+export const isCountry = (text: string) => COUNTRIES.has(lettersAndDigits(text))

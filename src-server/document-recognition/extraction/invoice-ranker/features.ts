@@ -1,6 +1,6 @@
 import type { FieldValue } from '../../document-recognition.tables'
 import type { Line } from '../layout'
-import { fold } from '../values'
+import { fold, lettersAndDigits } from '../values'
 import type { CandidateKind, PageContext, ValueCandidate } from './candidates'
 import { LEGAL_FORM, WORD_CLASSES, type WordClass } from './label-words'
 
@@ -106,7 +106,7 @@ const sameText = (a: FieldValue, b: FieldValue) =>
   b !== null &&
   (typeof a === 'number' && typeof b === 'number'
     ? Math.abs(a - b) < 0.005
-    : fold(String(a)).replace(/[^\p{L}\p{N}]/gu, '') === fold(String(b)).replace(/[^\p{L}\p{N}]/gu, ''))
+    : lettersAndDigits(String(a)) === lettersAndDigits(String(b)))
 
 export { sameText as sameValue }
 
@@ -397,7 +397,7 @@ function printedText(contexts: PageContext[]): PrintedText {
       lines.push({
         context,
         index,
-        plain: fold(line.text).replace(/[^\p{L}\p{N}]/gu, ''),
+        plain: lettersAndDigits(line.text),
         nearContact: Boolean(contact[index - 1] || contact[index] || contact[index + 1]),
       })
       for (const m of line.text.matchAll(HOSTS)) {
