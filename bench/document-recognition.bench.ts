@@ -17,7 +17,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
+import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
+import { bundleServer } from '../scripts/build-server'
 import { type App, createServer } from '../src-server/app'
 import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
 import { extractFromReadings } from '../src-server/document-recognition/extraction/readings'
@@ -54,13 +56,20 @@ const median = (values: number[]) => {
 }
 const percent = (n: number) => Math.round(n * 1000) / 10
 
+/**
+ * A server whose reading processes and worker threads run the bundle the desktop app and `npm start` run (under tsx
+ * a reading process held about 390 MB, by its 400 MB limit, and started again when it crossed it).
+ */
 async function withServer<T>(work: (app: App, headers: Record<string, string>) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-bench-recognition-'))
+  const bundle = path.dirname(await bundleServer())
   const app = await createServer({
     dataDir,
     adminPassword: ADMIN_PASSWORD,
     logLevel: 'warn',
     logStream: new PassThrough(),
+    readingProcessEntry: pathToFileURL(path.join(bundle, 'task-process.js')),
+    workerEntry: pathToFileURL(path.join(bundle, 'worker.js')),
   })
   try {
     const login = await app.inject({
