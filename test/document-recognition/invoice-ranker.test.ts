@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import { lowConfidenceThreshold } from '../../src-server/document-recognition/extraction/field-config'
 import { sameValue } from '../../src-server/document-recognition/extraction/invoice-ranker/features'
+import {
+  dot,
+  featureVector,
+  type RankerWeights,
+  weightedSum,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/model'
 import { extractWithInvoiceRanker } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import trained from '../../src-server/document-recognition/extraction/invoice-ranker/weights.json'
 import { validateFields } from '../../src-server/document-recognition/extraction/validate'
 import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
 import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
-import { generatedInvoicePdf, generateInvoices } from '../helpers/document-recognition/generated-invoices'
+import {
+  generatedInvoicePdf,
+  generateInvoices,
+  seededRandom,
+} from '../helpers/document-recognition/generated-invoices'
 import type { PrintedLine } from '../helpers/document-recognition/invoice-documents'
 import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
@@ -291,5 +302,18 @@ describe('the invoice ranker', () => {
     const total = fields.total_amount
     expect(total?.value === null || (total?.confidence ?? 0) < THRESHOLD).toBe(true)
     expect(total?.value).not.toBe(480)
+  })
+
+  it('scores a candidate from the features it has exactly as the full weighted sum does', () => {
+    const random = seededRandom(7)
+    for (const model of Object.values((trained as RankerWeights).fields))
+      for (let i = 0; i < 200; i++) {
+        // A few of the model's features, some a feature no model has, in any order.
+        const drawn: [string, number][] = [['unknown_feature', random()]]
+        for (const name of model.features)
+          if (random() < 0.15) drawn.push([name, random() < 0.5 ? 1 : random()])
+        const features = Object.fromEntries(drawn.sort(() => random() - 0.5))
+        expect(weightedSum(model, features)).toBe(dot(model.weights, featureVector(model, features)))
+      }
   })
 })

@@ -23,6 +23,29 @@ export const featureVector = (model: Pick<FieldModel, 'features'>, features: Fea
 export const dot = (weights: readonly number[], vector: readonly number[]) =>
   vector.reduce((sum, x, i) => sum + x * (weights[i] as number), 0)
 
+const featureIndexes = new WeakMap<readonly string[], Map<string, number>>()
+
+/**
+ * `dot(weights, featureVector(model, features))` from the features a candidate has (a few dozen of a model's one
+ * hundred and more), added in the model's order so the sum is the same to the last bit.
+ */
+export function weightedSum(model: Pick<FieldModel, 'features' | 'weights'>, features: Features): number {
+  let indexes = featureIndexes.get(model.features)
+  if (!indexes) {
+    indexes = new Map(model.features.map((name, i) => [name, i]))
+    featureIndexes.set(model.features, indexes)
+  }
+  const present: number[] = []
+  for (const name in features) {
+    const i = indexes.get(name)
+    if (i !== undefined) present.push(i)
+  }
+  present.sort((a, b) => a - b)
+  let sum = 0
+  for (const i of present) sum += (features[model.features[i] as string] ?? 0) * (model.weights[i] as number)
+  return sum
+}
+
 /** The probability of each candidate being the field's value: a softmax of the weighted features. */
 export function softmax(scores: number[]): number[] {
   const top = Math.max(...scores)

@@ -13,7 +13,7 @@ import {
   type ValueCandidate,
 } from './candidates'
 import { type Features, featuresOf, sameValue } from './features'
-import { dot, type FieldModel, featureVector, type RankerWeights, softmax } from './model'
+import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
 import trained from './weights.json'
 
 /** A candidate with its features, for ranking and for training. */
@@ -54,7 +54,7 @@ export function candidateFeatures(
 
 /** A value's probability: the sum over the candidates printing it. */
 export function valueProbabilities(model: FieldModel, ranked: RankedCandidate[]) {
-  const probabilities = softmax(ranked.map((r) => dot(model.weights, featureVector(model, r.features))))
+  const probabilities = softmax(ranked.map((r) => weightedSum(model, r.features)))
   const values: { value: FieldValue; probability: number; best: RankedCandidate; bestP: number }[] = []
   ranked.forEach((r, i) => {
     const p = probabilities[i] as number
