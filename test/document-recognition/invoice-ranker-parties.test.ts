@@ -196,4 +196,17 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
     // The seller, printed once and not at the top, may be left to review (empty); never taken for the buyer.
     expect(fields.seller_name?.value).not.toBe('Paula Ferreira')
   })
+
+  it('takes a name after a party label, but not the rest of a longer label ("Adresse de l\'installation")', async () => {
+    const lines = [
+      ...sellerBlock('Harbour Consulting Ltd'),
+      { text: 'Facturé à NORVEX', x: 50, y: 135 },
+      { text: "Adresse de l'installation 35 rue du Port", x: 50, y: 160 },
+      ...englishBody(),
+    ]
+    const names = candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
+    const values = names.map((c) => String(c.value))
+    expect(values).toContain('NORVEX')
+    expect(values.filter((v) => /^de l'installation/.test(v))).toEqual([])
+  })
 })

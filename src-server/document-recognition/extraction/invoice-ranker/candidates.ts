@@ -176,7 +176,8 @@ const PARTY_LABEL = ['buyer', 'seller', 'customer', 'payee'] as const
 const JOINING = /^(?:de|du|des|der|of|à|a|al|del|van)$/i
 /**
  * How many of a segment's first words are a party's label ("Billed to", "Adresse de facturation"): a party's label
- * word, then label words of any class and the small words joining them; 0 if the segment starts otherwise.
+ * word, then label words of any class and the small words joining them; 0 if the segment starts otherwise or the
+ * label goes on past a joining word.
  */
 function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, segment: Line): number {
   const first = line.words.indexOf(segment.words[0] as PageWord)
@@ -188,7 +189,9 @@ function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, 
     if ((classes[first + count]?.size ?? 0) > 0 || JOINING.test(word)) count++
     else break
   }
-  while (count > 1 && JOINING.test(segment.words[count - 1]?.text ?? '')) count--
+  // "Adresse de l'installation": a label going on as a phrase ends in no name ("Facturé à" ends in a label word).
+  const last = count - 1
+  if (last > 0 && JOINING.test(segment.words[last]?.text ?? '') && !classes[first + last]?.size) return 0
   return count
 }
 
