@@ -12,6 +12,10 @@ import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invo
 
 const config = shippedExtractorConfig('invoice-extractor')
 
+/** Every name the ranker weighs for seller and buyer on a PDF printed with `lines`. */
+const nameCandidates = async (lines: PrintedLine[]) =>
+  candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
+
 /** An English invoice's number, date and sums, under a header the test chooses. */
 const englishBody = (number: PrintedLine[] = [{ text: 'Invoice No.: INV-2023-0815', x: 330, y: 250 }]) => [
   { text: 'Invoice', x: 50, y: 215, size: 16 },
@@ -130,7 +134,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
       { text: 'CUSTREF123', x: 390, y: 204 },
       ...englishBody(),
     ]
-    const names = candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
+    const names = await nameCandidates(lines)
     const labels = ['Invoice Date', 'Due Date', 'Reference']
     expect(names.map((c) => c.value)).toContain('Ivy Logistics')
     expect(names.filter((c) => labels.includes(String(c.value)))).toEqual([])
@@ -169,7 +173,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
       { text: 'Deutschland', x: 340, y: 144 },
       ...englishBody(),
     ]
-    const names = candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
+    const names = await nameCandidates(lines)
     expect(names.map((c) => c.value)).toEqual(expect.arrayContaining(['Brightwave Toys', 'Ivy Logistics']))
     expect(names.filter((c) => ['USA', 'Deutschland'].includes(String(c.value)))).toEqual([])
   })
@@ -204,7 +208,7 @@ describe('the invoice ranker on parties and identifiers real invoices print', ()
       { text: "Adresse de l'installation 35 rue du Port", x: 50, y: 160 },
       ...englishBody(),
     ]
-    const names = candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
+    const names = await nameCandidates(lines)
     const values = names.map((c) => String(c.value))
     expect(values).toContain('NORVEX')
     expect(values.filter((v) => /^de l'installation/.test(v))).toEqual([])
