@@ -2,7 +2,7 @@ import type { PageText } from '../page-text'
 import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { linesOf, segmentsOf } from './layout'
-import { readValueIn, wordsInBox } from './locate'
+import { readValueIn, readValuesIn, wordsInBox } from './locate'
 import { fold } from './values'
 
 /*
@@ -99,14 +99,9 @@ export function confirmCurrencyByConsensus(
     let other = false
     for (const page of pages)
       for (const segment of linesOf(page).flatMap(segmentsOf))
-        for (
-          let from = 0, found = readValueIn(field, segment, 0, null);
-          found;
-          found = readValueIn(field, segment, from, null)
-        ) {
+        for (const found of readValuesIn(field, segment, 0, null)) {
           if (found.value !== read.value) other = true
           else if (!SHARED_SIGNS.has(fold(segment.text.slice(found.start, found.end)))) named = true
-          from = found.end
         }
     if (named && !other) chosen.set(field.key, { ...read, confidence: ONE_CURRENCY })
   }

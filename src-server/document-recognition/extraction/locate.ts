@@ -103,13 +103,21 @@ function smallestMatch(field: FieldDefinition, line: Line, value: FieldValue): L
   }
 }
 
+export interface ReadValue {
+  value: FieldValue
+  words: PageWord[]
+  quality: number
+  start: number
+  end: number
+}
+
 /** A typed value read from a piece of a line, with the words it came from. */
 export function readValueIn(
   field: FieldDefinition,
   line: Line,
   from: number,
   pattern: RegExp | null,
-): { value: FieldValue; words: PageWord[]; quality: number; start: number; end: number } | null {
+): ReadValue | null {
   const text = line.text.slice(from)
   const parsed = parseValue(field, text, pattern)
   if (!parsed || parsed.value === null) return null
@@ -122,4 +130,21 @@ export function readValueIn(
     start: from + parsed.start,
     end: from + parsed.end,
   }
+}
+
+/** Every value of the field's type in a piece of a line from `from` on, left to right. */
+export function readValuesIn(
+  field: FieldDefinition,
+  line: Line,
+  from: number,
+  pattern: RegExp | null,
+): ReadValue[] {
+  const reads: ReadValue[] = []
+  for (
+    let read = readValueIn(field, line, from, pattern);
+    read;
+    read = readValueIn(field, line, read.end, pattern)
+  )
+    reads.push(read)
+  return reads
 }

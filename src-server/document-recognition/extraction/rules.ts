@@ -8,7 +8,7 @@ import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
 import { namesAnotherThing } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
-import { readValueIn, wordsInBox } from './locate'
+import { readValueIn, readValuesIn, wordsInBox } from './locate'
 import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
 import { settleFootTotals } from './receipt-total'
 import { shopName } from './shop-name'
@@ -200,13 +200,7 @@ function readRight(
   const segmentStart = offsetIn(line, segment)
   const rest = segment.text.slice(hit.end - segmentStart)
   if (field.type === 'money' || field.type === 'number') {
-    const own: Read[] = []
-    for (let from = hit.end - segmentStart; ; ) {
-      const read = readValueIn(field, segment, from, pattern)
-      if (!read) break
-      own.push(read)
-      from = read.end
-    }
+    const own: Read[] = readValuesIn(field, segment, hit.end - segmentStart, pattern)
     const inSegment = columnValue(own)
     const between = inSegment ? segment.text.slice(hit.end - segmentStart, inSegment.start) : ''
     const inOwnSegment = inSegment

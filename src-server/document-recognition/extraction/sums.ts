@@ -4,7 +4,7 @@ import type { Candidate } from './candidate'
 import type { ExtractedField } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { findAnchor, type Line, linesOf, segmentsOf, unionBox } from './layout'
-import { readValueIn, wordsInBox } from './locate'
+import { type readValueIn, readValuesIn, wordsInBox } from './locate'
 
 /*
  * Amounts that add up: `equals_sum_of` (a total that is its net plus its tax, always) and `may_equal_sum_of` (a
@@ -196,12 +196,7 @@ export function roundForCash(
 function amountsWithCents(field: FieldDefinition, line: Line): PrintedAmount[] {
   const found: PrintedAmount[] = []
   for (const segment of segmentsOf(line))
-    for (let from = 0; ; ) {
-      const read = readValueIn(field, segment, from, null)
-      if (!read) break
-      from = read.end
-      if (read.quality >= WITH_CENTS) found.push(read)
-    }
+    found.push(...readValuesIn(field, segment, 0, null).filter((read) => read.quality >= WITH_CENTS))
   return found
 }
 
