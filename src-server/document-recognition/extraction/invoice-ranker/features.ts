@@ -553,10 +553,12 @@ const holdsLabel = (candidate: ValueCandidate) => ownClasses(candidate).some((c)
 function townOfAddress(name: string, facts: DocumentFacts): boolean {
   if (name.split(/\s+/).length > 2) return false
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const afterPostcode = new RegExp(`(?:^|\\s)(?:[A-Z]{1,2}-)?\\d{4,5}\\s+${escaped}(?:$|[\\s,])`, 'u')
-  const beforeRegion = new RegExp(`(?:^|[\\s,])${escaped},\\s*[A-Z]\\.?[A-Z]\\.?(?![\\p{L}\\p{N}])`, 'u')
+  const town = new RegExp(
+    `(?:^|\\s)(?:[A-Z]{1,2}-)?\\d{4,5}\\s+${escaped}(?:$|[\\s,])|(?:^|[\\s,])${escaped},\\s*[A-Z]\\.?[A-Z]\\.?(?![\\p{L}\\p{N}])`,
+    'u',
+  )
   return facts.contexts.some((context) =>
-    context.lines.some((line) => afterPostcode.test(line.text) || beforeRegion.test(line.text)),
+    context.lines.some((line) => line.text.includes(name) && town.test(line.text)),
   )
 }
 
