@@ -338,6 +338,10 @@ describe('receipt dates run into the time', () => {
     expect(parseDate('Date 25/12/20188:13:39PM')?.value).toBe('2018-12-25')
     // A two-digit year followed by a time, not the year 1815.
     expect(parseDate('18/03/1815:170605102')?.value).toBe('2018-03-18')
+    // A written month with a two-digit year, spaced or run into the time (held-out 146.jpg's two readings).
+    expect(parseDate('24 Mar 18 08:12:41 PM')?.value).toBe('2018-03-24')
+    expect(parseDate('24Mar1809:12:41 PM')?.value).toBe('2018-03-24')
+    expect(parseDate('10 Nov 2019')?.value).toBe('2019-11-10')
     expect(parseDate('No 123456')).toBeNull()
   })
 })

@@ -106,6 +106,8 @@ function isoDate(year: number, month: number, day: number): string | null {
  */
 const TIME = String.raw`\d{1,2}:\d{2}`
 const DATE_END = String.raw`(?:\b|(?=${TIME}))`
+/** A year of four digits, or of two ("24 Mar 18"), also where the time follows it unspaced. */
+const YEAR = String.raw`\d{2}(?=${TIME})|\d{4}${DATE_END}|\d{2}\b`
 
 /** Which part of an all-numeric date comes first when both could be a month ("03/04/2018"). */
 export type DateOrder = 'day_first' | 'month_first'
@@ -124,9 +126,7 @@ export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedV
     const value = isoDate(Number(m[1]), Number(m[2]), Number(m[3]))
     if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
   }
-  for (const m of folded.matchAll(
-    new RegExp(String.raw`\b(\d{1,2})([./-])(\d{1,2})\2(\d{2}(?=${TIME})|\d{4}${DATE_END}|\d{2}\b)`, 'g'),
-  )) {
+  for (const m of folded.matchAll(new RegExp(String.raw`\b(\d{1,2})([./-])(\d{1,2})\2(${YEAR})`, 'g'))) {
     const [a, b, year] = [Number(m[1]), Number(m[3]), Number(m[4])]
     // Day first (dots always are) unless the second part cannot be a month or the document reads month first.
     const monthFirst = m[2] !== '.' && a <= 12 && (b > 12 || (order === 'month_first' && b <= 12))
@@ -137,7 +137,7 @@ export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedV
   }
   const month = '([a-z]{3,9})\\.?'
   for (const m of folded.matchAll(
-    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er)?\\.?\\s*${month},?\\s*(\\d{4})${DATE_END}`, 'g'),
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er)?\\.?\\s*${month},?\\s*(${YEAR})`, 'g'),
   )) {
     const monthNumber = MONTHS[m[2] as string]
     const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[1])) : null
