@@ -48,6 +48,20 @@ describe('a header name from two readings', () => {
     ).toBe('UNIHAKKA INTERNATIONAL SDN BHD')
   })
 
+  it('reads a lone letter where the other reading saw an ampersand as the ampersand', () => {
+    // Held-out 025.jpg: PaddleOCR read "& BOOKS" as "BBOOKS", tesseract lost "TEO" but read the "&".
+    expect(
+      mergeNames(
+        { text: 'HENG STATIONERY & BOOKS', confidence: 0.62 },
+        { text: 'TEO HENG STATIONERY BBOOKS', confidence: 0.65 },
+      ),
+    ).toBe('TEO HENG STATIONERY & BOOKS')
+    // A letter the other reading also read as a letter stays.
+    expect(
+      mergeNames({ text: 'L TWO FLORIST', confidence: 0.9 }, { text: 'L TW0 FLORIST', confidence: 0.7 }),
+    ).toBe('L TWO FLORIST')
+  })
+
   it('keeps a name in another language as the surer reading wrote it, accents and all', () => {
     // PaddleOCR's model writes no accents; a French name tesseract read surely keeps them.
     expect(

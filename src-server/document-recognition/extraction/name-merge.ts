@@ -80,6 +80,12 @@ const misreadOf = (own: string, theirs: string) =>
   isKnownWord(lettersOf(theirs))
 
 /**
+ * A character standing alone that the other reading read as "&": OCR often reads an ampersand as "B" or "8" ("STATIONERY
+ * B BOOKS"), and a name seldom holds a lone letter between words.
+ */
+const ampersandOf = (own: string, theirs: string) => theirs === '&' && own.length === 1 && own !== '&'
+
+/**
  * One name from two readings of it, or null when they are too unlike to be one line read twice. Each character is
  * the surer reading's (the reading's field confidence: its least sure word and how name-like its line is); a
  * character only the less sure one read is left out (a speck read as a letter) unless it comes before all of the
@@ -115,5 +121,7 @@ export function mergeNames(a: Reading, b: Reading): string | null {
     word.own += char
     if (step.other !== null) word.theirs += o.chars[step.other]
   }
-  return words.map(({ own, theirs }) => (misreadOf(own, theirs) ? theirs : own)).join(' ')
+  return words
+    .map(({ own, theirs }) => (misreadOf(own, theirs) || ampersandOf(own, theirs) ? theirs : own))
+    .join(' ')
 }
