@@ -26,26 +26,33 @@ async function taskNamed(name: string): Promise<Task | undefined> {
 }
 
 /**
- * What the process holds now, with each answer: the parent ends a process grown past its limit. A task's garbage
- * is collected first (the parent starts the process with `--expose-gc`): PaddleOCR's library builds a page's
- * model input in plain arrays, hundreds of MB that V8 would otherwise free only some pages later, and the process
- * was ended for memory it was about to give back.
+ * What the process holds now, with each answer: the parent ends a process grown past its limit (`recycleAboveMb`).
+ * Over the limit, a task's garbage is collected first and the process measured again (the parent starts it with
+ * `--expose-gc`): PaddleOCR's library builds a page's model input in plain arrays, hundreds of MB that V8 would
+ * otherwise free only some pages later, and the process was ended for memory it was about to give back. Under
+ * it, nothing is collected: a full collection of the heap pdf.js and the word list make took 15-30 ms after every
+ * task, three times per document, before its answer went back.
  */
-function residentMb(): number {
+function residentMb(recycleAboveMb: number | undefined): number {
+  const resident = () => Math.round(process.memoryUsage.rss() / (1024 * 1024))
+  if (recycleAboveMb === undefined || resident() <= recycleAboveMb) return resident()
   ;(globalThis as { gc?: () => void }).gc?.()
-  return Math.round(process.memoryUsage.rss() / (1024 * 1024))
+  return resident()
 }
 
 /** Child-process entry: runs the tasks its parent sends over IPC and answers each with its result or error. */
-process.on('message', async (message: { id: number; task: string; input: unknown }) => {
-  try {
-    const task = await taskNamed(message.task)
-    if (!task) throw new Error(`Unknown task: ${message.task}`)
-    const result = await task(message.input)
-    process.send?.({ id: message.id, result, rssMb: residentMb() })
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    process.send?.({ id: message.id, error: reason, rssMb: residentMb() })
-  }
-})
+process.on(
+  'message',
+  async (message: { id: number; task: string; input: unknown; recycleAboveMb?: number }) => {
+    try {
+      const task = await taskNamed(message.task)
+      if (!task) throw new Error(`Unknown task: ${message.task}`)
+      const result = await task(message.input)
+      process.send?.({ id: message.id, result, rssMb: residentMb(message.recycleAboveMb) })
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      process.send?.({ id: message.id, error: reason, rssMb: residentMb(message.recycleAboveMb) })
+    }
+  },
+)
 process.on('disconnect', () => process.exit(0))

@@ -2,7 +2,7 @@ import {
   decodePDFRawStream,
   PDFArray,
   PDFDict,
-  PDFDocument,
+  type PDFDocument,
   PDFHexString,
   PDFName,
   PDFRawStream,
@@ -34,13 +34,8 @@ function embeddedFiles(doc: PDFDocument): Map<string, Uint8Array> {
   return files
 }
 
-/** The embedded Factur-X / ZUGFeRD / XRechnung XML of a PDF, or null when it has none. */
-export async function readEmbeddedInvoiceXml(pdf: Uint8Array): Promise<string | null> {
-  const doc = await PDFDocument.load(pdf, {
-    ignoreEncryption: true,
-    updateMetadata: false,
-    throwOnInvalidObject: true,
-  })
+/** The embedded Factur-X / ZUGFeRD / XRechnung XML of a loaded PDF, or null when it has none. */
+export function embeddedInvoiceXml(doc: PDFDocument): string | null {
   for (const [name, bytes] of embeddedFiles(doc)) {
     const text = new TextDecoder().decode(bytes)
     if (XML_NAMES.test(name) || /CrossIndustryInvoice/.test(text.slice(0, 2000))) return text

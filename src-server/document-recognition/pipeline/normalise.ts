@@ -1,6 +1,7 @@
 import { PDFDocument } from 'pdf-lib'
 import sharp, { type Metadata } from 'sharp'
 import type { PageText } from '../page-text'
+import { embeddedInvoiceXml } from './e-invoice'
 import { cappedScale, MAX_INPUT_PIXELS, MAX_PAGE_PIXELS } from './page-limits'
 
 export interface NormalisedSource {
@@ -13,6 +14,8 @@ export interface NormalisedSource {
    * sized and wordless (reading it would load pdf.js into the reading process for nothing).
    */
   textLayer: PageText[] | null
+  /** The e-invoice XML embedded in an uploaded PDF (Factur-X, ZUGFeRD, XRechnung), read while the PDF is parsed. */
+  invoiceXml: string | null
 }
 
 /** EXIF orientations 5-8 turn the image a quarter: its stored width is its upright height. */
@@ -51,8 +54,9 @@ async function pageImageOf(source: Uint8Array, frame: number, meta: Metadata, lo
 
 /**
  * Makes a PDF of the source: a PDF stays as it is (so an embedded e-invoice XML survives) once pdf-lib has
- * parsed it; an image becomes one page per frame (at most `maxPages`), each normalised by `pageImageOf` and sized
- * at the image's resolution (72 dpi when it states none). An image over `MAX_INPUT_PIXELS` is refused unread.
+ * parsed it, and its e-invoice XML is read from that parse; an image becomes one page per frame (at most
+ * `maxPages`), each normalised by `pageImageOf` and sized at the image's resolution (72 dpi when it states none).
+ * An image over `MAX_INPUT_PIXELS` is refused unread.
  */
 export async function normaliseToPdf(
   source: Uint8Array,
@@ -69,7 +73,7 @@ export async function normaliseToPdf(
     if (pageCount === 0) throw new Error('The PDF has no pages.')
     if (pageCount > maxPages)
       throw new Error(`The PDF has ${pageCount} pages; this agent reads at most ${maxPages}.`)
-    return { pdf: source, pageCount, pageImages: null, textLayer: null }
+    return { pdf: source, pageCount, pageImages: null, textLayer: null, invoiceXml: embeddedInvoiceXml(doc) }
   }
   const meta = await sharp(source, { limitInputPixels: false }).metadata()
   const frames = meta.pages ?? 1
@@ -99,5 +103,5 @@ export async function normaliseToPdf(
     doc.addPage([...size]).drawImage(embedded, { x: 0, y: 0, width: size[0], height: size[1] })
     textLayer.push({ page_number: frame + 1, width: size[0], height: size[1], words: [] })
   }
-  return { pdf: await doc.save(), pageCount: frames, pageImages, textLayer }
+  return { pdf: await doc.save(), pageCount: frames, pageImages, textLayer, invoiceXml: null }
 }

@@ -120,9 +120,7 @@ export function documentExtractionExecutor(
       }
       progress({ step: 'extract' })
       let pages = readings[0] as PageText[]
-      // pdf-lib (~0.15 s of CPU to load) comes with the first document, not with every server start.
-      const { readEmbeddedInvoiceXml } = await import('./e-invoice')
-      const xml = await step('e_invoice', () => readEmbeddedInvoiceXml(normalised.pdf))
+      const xml = normalised.invoiceXml
       const fromXml = xml
         ? extractFromInvoiceXml(config.fields, xml, pages)
         : new Map<string, ExtractedField>()

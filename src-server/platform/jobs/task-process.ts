@@ -89,14 +89,20 @@ export class TaskProcess {
           reject(error)
         },
       })
-      child.send({ id, task, input })
+      // The limit goes with the task: the process collects its garbage only when it would be ended for holding it.
+      child.send({
+        id,
+        task,
+        input,
+        recycleAboveMb: Number.isFinite(this.recycleAboveMb) ? this.recycleAboveMb : undefined,
+      })
     }).finally(() => this.pending.delete(id))
   }
 
   private start(): ChildProcess {
     const filename = fileURLToPath(this.entry)
-    // `--expose-gc`: the process collects its garbage after each task (`task-process.ts`), so what it reports holding
-    // is what it keeps, not a task's dead arrays the next collection would free.
+    // `--expose-gc`: a process over its limit after a task collects its garbage before it reports (`task-process.ts`),
+    // so it is ended for what it keeps, not for a task's dead arrays the next collection would free.
     const execArgv = [
       '--expose-gc',
       ...(filename.endsWith('.ts')
