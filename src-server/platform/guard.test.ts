@@ -81,6 +81,18 @@ describe('the health guard', () => {
     stopWatched()
   })
 
+  it('starts when an asynchronous check never answers, and counts that check as failed', async () => {
+    const guard = new Guard('enforce', 50)
+    guard.register('database', () => new Promise(() => {}))
+    const stop = await guard.watch(60_000)
+    expect(guard.evaluate()).toMatchObject({
+      state: 'failed',
+      messages: ['The database check could not run: it did not answer within 0.05 s'],
+    })
+    expect(guard.blocksWrites()).toBe(true)
+    stop()
+  })
+
   it("keeps a newer run's finding when an older run of an asynchronous check settles after it", async () => {
     const guard = new Guard('enforce')
     const settles: ((finding: { state: 'failed'; message: string } | null) => void)[] = []

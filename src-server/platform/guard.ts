@@ -16,6 +16,11 @@ export interface GuardFinding {
 export type GuardCheck = () => GuardFinding | null | Promise<GuardFinding | null>
 
 const CACHE_MS = 5_000
+/**
+ * An asynchronous check that has not settled by then counts as failed: a database that does not answer (a
+ * PostgreSQL server gone silent) would otherwise hold the server's start, which awaits the first run, for ever.
+ */
+const ANSWER_WITHIN_MS = 10_000
 
 /**
  * The health guard: checks run at start and on request (cached briefly). With `enforce`, a `failed` state makes
@@ -30,7 +35,10 @@ export class Guard {
   private runs = 0
   private cached: { at: number; state: GuardState; messages: string[] } | null = null
 
-  constructor(readonly mode: 'enforce' | 'warn') {}
+  constructor(
+    readonly mode: 'enforce' | 'warn',
+    private readonly answerWithinMs = ANSWER_WITHIN_MS,
+  ) {}
 
   register(name: string, check: GuardCheck): void {
     this.checks.set(name, check)
@@ -86,19 +94,37 @@ export class Guard {
       })
       try {
         const finding = check()
-        if (finding instanceof Promise)
-          pending.push(
-            finding.then(
-              (result) => keep(result),
-              (error) => keep(couldNotRun(error)),
-            ),
-          )
+        if (finding instanceof Promise) pending.push(this.settling(finding, keep, couldNotRun))
         else keep(finding)
       } catch (error) {
         keep(couldNotRun(error))
       }
     }
     return pending
+  }
+
+  /**
+   * Keeps an asynchronous check's finding when it settles; one still unsettled after `answerWithinMs` is kept as
+   * failed meanwhile (its answer, if it comes, replaces that). Resolves at whichever comes first.
+   */
+  private settling(
+    answer: Promise<GuardFinding | null>,
+    keep: (finding: GuardFinding | null) => void,
+    couldNotRun: (error: unknown) => GuardFinding,
+  ): Promise<void> {
+    return new Promise((resolve) => {
+      const late = setTimeout(() => {
+        keep(couldNotRun(new Error(`it did not answer within ${this.answerWithinMs / 1000} s`)))
+        resolve()
+      }, this.answerWithinMs)
+      late.unref()
+      const settle = (finding: GuardFinding | null) => {
+        clearTimeout(late)
+        keep(finding)
+        resolve()
+      }
+      answer.then(settle, (error) => settle(couldNotRun(error)))
+    })
   }
 
   /** Caches the state of the checks' latest findings, in the order the checks were registered. */
