@@ -239,7 +239,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
           required: fromBalance,
           available: sellerWallet.balance,
         })
-      await ledger.lockWallets(tx, [platformUserId()])
+      // The platform's wallet last, locked by its read (`FOR UPDATE` on PostgreSQL) until the commit.
       const platformWallet = await ledger.openWallet(tx, platformUserId(), at)
       if (platformWallet.balance < order.platformFee)
         throw MarketplaceErrors.REFUND_NOT_ALLOWED({
