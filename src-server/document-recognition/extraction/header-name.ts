@@ -163,16 +163,27 @@ const LETTER_OF_DIGIT: Record<string, string> = { '0': 'o', '5': 's', '8': 'b', 
 
 /**
  * A tail with digits read as the form they look like: each digit as its letter, and at most one other character
- * that is no letter misread ("57B": 5 for S, 7 for the slash). A letter that differs is another word: "5/F" is a
- * floor, "5/A" a block, not "S/B". A tail of digits alone is a number ("5/8").
+ * that is no letter misread ("57B": 5 for S, 7 for the slash) or one digit more beside its slash or dot ("57/B":
+ * the slash read as "7/"). A letter that differs is another word: "5/F" is a floor, "5/A" a block, not "S/B". A tail of
+ * digits alone is a number ("5/8").
  */
 function readsAsFormWithDigits(tail: string, target: string): boolean {
-  if (!/\p{L}/u.test(tail) || !/\p{N}/u.test(tail) || tail.length !== target.length) return false
+  if (!/\p{L}/u.test(tail) || !/\p{N}/u.test(tail)) return false
+  const read = [...tail].map((char) => LETTER_OF_DIGIT[char] ?? char)
+  // The digit more stands beside the form's slash or dot, which it is a second reading of.
+  const punctuation = (char: string | undefined) => char !== undefined && /[/.]/u.test(char)
+  if (read.length === target.length + 1)
+    return read.some(
+      (char, i) =>
+        /\p{N}/u.test(char) &&
+        (punctuation(read[i - 1]) || punctuation(read[i + 1])) &&
+        [...read.slice(0, i), ...read.slice(i + 1)].join('') === target,
+    )
+  if (read.length !== target.length) return false
   let misread = 0
-  for (const [i, char] of [...tail].entries()) {
-    const read = LETTER_OF_DIGIT[char] ?? char
-    if (read === target[i]) continue
-    if (/\p{L}/u.test(read) || ++misread > 1) return false
+  for (const [i, char] of read.entries()) {
+    if (char === target[i]) continue
+    if (/\p{L}/u.test(char) || ++misread > 1) return false
   }
   return true
 }
@@ -195,10 +206,10 @@ export function trailingLegalForm(
     // where a word of the language is printed ("PIZZA INN", "CORNER INK").
     const comparable = target.length >= 5 || tail.length === target.length
     const printedWord = wordCount(words.at(-1) ?? '') > 0
-    if (target.length < 3 || !comparable || printedWord) continue
+    if (target.length < 3 || printedWord) continue
     // Made a form by its digits: fewer than three letters of it read as letters ("5/B", "57B"; not "SDN 8HD").
     const fromDigits = /\p{N}/u.test(tail) && letters(tail) < 3
-    if (distance(tail, target, 1) === 1 || readsAsFormWithDigits(tail, target))
+    if (readsAsFormWithDigits(tail, target) || (comparable && distance(tail, target, 1) === 1))
       return { span, exact: false, form, fromDigits }
   }
   return null

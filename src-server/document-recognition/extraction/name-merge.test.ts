@@ -62,6 +62,16 @@ describe('a header name from two readings', () => {
     ).toBe('L TWO FLORIST')
   })
 
+  it('takes no word boundary from the other reading before a character it misread', () => {
+    // Held-out 028.jpg: tesseract lost "/B" and read S as 5; its space before the "5" does not split "S/B".
+    expect(
+      mergeNames(
+        { text: '99 SPEED MART S/B', confidence: 0.34 },
+        { text: '99 SPEED HART 5', confidence: 0.24 },
+      ),
+    ).toBe('99 SPEED MART S/B')
+  })
+
   it('keeps a name in another language as the surer reading wrote it, accents and all', () => {
     // PaddleOCR's model writes no accents; a French name tesseract read surely keeps them.
     expect(

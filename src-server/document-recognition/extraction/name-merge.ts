@@ -113,9 +113,13 @@ export function mergeNames(a: Reading, b: Reading): string | null {
       continue
     }
     started ||= step.sure !== null
+    // The other reading's word boundary only before a character both read alike: before a character misread, the
+    // alignment may have paired it with another ("S/B" against "5": the "5"'s space went before the "B").
     const boundary =
       (step.sure !== null && (s.spaceBefore[step.sure] ?? false)) ||
-      (step.other !== null && (o.spaceBefore[step.other] ?? false))
+      (step.other !== null &&
+        (o.spaceBefore[step.other] ?? false) &&
+        (step.sure === null || same(s.chars[step.sure] as string, o.chars[step.other] as string)))
     if (boundary || words.length === 0) words.push({ own: '', theirs: '' })
     const word = words[words.length - 1] as { own: string; theirs: string }
     word.own += char

@@ -266,6 +266,10 @@ describe('receipt header name', () => {
     expect(headerName([page])?.value).toBe('99 SPEED MART S/B')
     expect(trailingLegalForm(['SDN', '8HD'])).toMatchObject({ span: 1, exact: false, form: 'bhd' })
     expect(trailingLegalForm(['MART', '57B'])).toMatchObject({ form: 's/b', fromDigits: true })
+    // Held-out 028.jpg: the slash read as "7/" too.
+    expect(headerName([receipt(['99 SPEED MART 57/B(S19537-X)', 'TAMAN BERKELEY'])])?.value).toBe(
+      '99 SPEED MART S/B',
+    )
     // The registration read as printed, and a misread form after a place name in brackets.
     expect(headerName([receipt(['99 SPEED MART 57B(519537-X)', 'LOT P.T. 2811, JALAN BATU'])])?.value).toBe(
       '99 SPEED MART S/B',
@@ -280,6 +284,7 @@ describe('receipt header name', () => {
     // A letter that differs is another word: a floor and a block, not "S/B".
     expect(trailingLegalForm(['WING', 'ON', 'CENTRE', '5/F'])).toBeNull()
     expect(trailingLegalForm(['BLOK', '5/A'])).toBeNull()
+    expect(trailingLegalForm(['BLOK', '15/B'])).toBeNull()
     expect(headerName([receipt(['TAI CHEONG BAKERY', 'WING ON CENTRE 5/F'])])?.value).toBe(
       'TAI CHEONG BAKERY',
     )
