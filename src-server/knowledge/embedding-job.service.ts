@@ -111,19 +111,20 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
         batch.map((chunk) => chunk.content),
         signal,
       )
-      const wrote = await database.transact((tx) =>
-        writeVectors(tx, {
+      const wrote = await database.transact(async (tx) => {
+        const count = await writeVectors(tx, {
           embeddingKey: key,
           sourceId,
           rows: batch.map((chunk, i) => ({ seq: chunk.seq, vector: vectors[i] as Float32Array })),
-        }),
-      )
-      if (wrote > 0)
-        await announceVectorsWritten(ctx.events, {
-          key,
-          firstSeq: batch[0]?.seq as number,
-          lastSeq: batch.at(-1)?.seq as number,
         })
+        if (count > 0)
+          await announceVectorsWritten(ctx.events, tx, {
+            key,
+            firstSeq: batch[0]?.seq as number,
+            lastSeq: batch.at(-1)?.seq as number,
+          })
+        return count
+      })
       written += wrote
       afterSeq = batch.at(-1)?.seq ?? afterSeq
       await report()
@@ -142,8 +143,8 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
     await database.transact(async (tx) => {
       if (previous && previous !== key) await dropSourceVectors(tx, previous, sourceId)
       await updateSource(tx, sourceId, { indexedEmbeddingKey: key })
+      await announceIndexSwitch(ctx.events, tx, { sourceId, key, previous, written })
     })
-    await announceIndexSwitch(ctx.events, { sourceId, key, previous, written })
   }
 
   return { request, requestMissing, progressOf, run }
