@@ -43,12 +43,10 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
 
   /** Queues the source's embedding job unless one is queued or running (that one will see the new chunks). */
   async function request(sourceId: string): Promise<void> {
-    const queued = await database.transact(async (tx) => {
-      if (await activeSourceJob(tx, EMBED_JOB_TYPE, sourceId)) return false
-      await ctx.jobs.enqueue(tx, EMBED_JOB_TYPE, { source_id: sourceId })
-      return true
+    await database.transact(async (tx) => {
+      if (!(await activeSourceJob(tx, EMBED_JOB_TYPE, sourceId)))
+        await ctx.jobs.enqueue(tx, EMBED_JOB_TYPE, { source_id: sourceId })
     })
-    if (queued) ctx.jobs.kick()
   }
 
   /**

@@ -86,7 +86,6 @@ export function createIngestionService(
       })
       return { id: row.id, created: true }
     })
-    if (outcome.created) ctx.jobs.kick()
     return { job: await view(outcome.id), created: outcome.created }
   }
 
