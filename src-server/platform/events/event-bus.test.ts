@@ -55,10 +55,11 @@ function instance(url: string) {
   const database = postgresEngine(db)
   const heard: BusEvent[] = []
   const resyncs: string[] = []
+  const failures: unknown[] = []
   let listening = 0
   const bus: EventBus = postgresEventBus({
     pool,
-    onError: () => {},
+    onError: (error) => void failures.push(error),
     onListening: () => {
       listening++
     },
@@ -73,6 +74,7 @@ function instance(url: string) {
     database,
     heard,
     resyncs,
+    failures,
     listening: () => listening,
     close: async () => {
       await bus.close()
@@ -185,6 +187,20 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
       const once = [{ kind: 'chat.session', session_id: 's1', attempt: 2 }]
       expect(await heardUpToMarker(a, b)).toEqual(once)
       expect(a.heard.slice(0, -1)).toEqual(once)
+    })
+
+    it("commits a change whose event is over NOTIFY's 8000 bytes: heard here, logged, missed by the others", async () => {
+      const { a, b } = await twoInstances()
+      const large = { kind: 'test.large', text: 'x'.repeat(8_000) }
+      await a.database.transact(async (tx) => {
+        await runSql(tx, sql`CREATE TABLE large_write (id text PRIMARY KEY)`)
+        await runSql(tx, sql`INSERT INTO large_write (id) VALUES ('kept')`)
+        await a.bus.publishIn(tx, large)
+      })
+      expect(await runSql(a.database.reader, sql`SELECT id FROM large_write`)).toEqual([{ id: 'kept' }])
+      expect(a.heard).toEqual([large])
+      expect(String(a.failures[0])).toContain('over NOTIFY')
+      expect(await heardUpToMarker(a, b)).toEqual([])
     })
 
     it('delivers the event of a writer killed right after its commit to the other instances', async () => {
