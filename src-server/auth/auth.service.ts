@@ -139,9 +139,9 @@ export function createAuthService(database: Database, options: AuthOptions) {
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
    * computed only on a miss). Every change that ends or alters a caller (logout, token deletion, role change,
-   * disabling, password reset) is announced on the event bus in its transaction (`revoke`), and every instance, this one before the
-   * change is answered, drops the entries it concerns; an instance that may have missed such an event (its
-   * listener reconnected) drops them all. Keyed by the raw token rather than its hash: the process
+   * disabling, password reset) is announced on the event bus in its transaction (`revoke`), and every instance,
+   * this one before the change is answered, drops the entries it concerns; an instance that may have missed such
+   * an event (its listener reconnected) drops them all. Keyed by the raw token rather than its hash: the process
    * holds every raw token anyway while it reads a request's header, a map in its memory is no easier to reach
    * than that header, and neither is ever written to disk or a log; the database keeps only the hash. Only
    * tokens that resolved to a caller are kept, so unknown tokens sent by anyone do not fill it.

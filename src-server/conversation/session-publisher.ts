@@ -2,8 +2,8 @@
  * Owns what goes out to sockets: saved messages to a session's sockets, state changes, typing, and sessions on
  * the operator feed. Each is published on the event bus as a kind and ids, a change in the transaction that
  * stores it; every instance (this one before that transaction settles) reads the rows by id and serves its own
- * sockets. Invariant: a payload is built only when someone listens,
- * drafts are never pushed, and test and evaluation sessions never reach the feed.
+ * sockets. Invariant: a payload is built only when someone listens, drafts are never pushed, and test and
+ * evaluation sessions never reach the feed.
  */
 import type { Database, EngineDb } from '../platform/db'
 import type { BusEvent, EventBus } from '../platform/events'

@@ -91,7 +91,7 @@ async function moveRunReview(
   } else if (!review.revisionTracking) await repo.updateRunReview(tx, runId, { revisionTracking: true })
 }
 
-/** A run's review: the reviewer's actions on its fields and on the run, each one transaction that the feed announces. */
+/** A run's review: the reviewer's actions on its fields and on the run, each one transaction the feed announces. */
 export function createReviewService(database: Database, feed: RunFeed) {
   const db = database.reader
   return {

@@ -11,8 +11,8 @@ const RUN_CHANGED = 'document_run.changed'
 
 /**
  * The live feed of recognition runs: a run's id is published in the transaction that moves its job or records a
- * reviewer's change, through the event bus, so the feeds of every instance hear it once it commits; each open `GET /document-recognition/runs/events`
- * stream sends the run as it now reads.
+ * reviewer's change, through the event bus, so the feeds of every instance hear it once it commits; each open
+ * `GET /document-recognition/runs/events` stream sends the run as it now reads.
  */
 export class RunFeed {
   private readonly listeners = new Set<Listener>()
@@ -28,8 +28,10 @@ export class RunFeed {
     })
   }
 
-  /** In the transaction that changes the run: once it commits, this instance's streams send it before `transact`
-   * settles, the other instances' as they hear of it. */
+  /**
+   * In the transaction that changes the run: once it commits, this instance's streams send it before `transact`
+   * settles, the other instances' as they hear of it.
+   */
   publishIn(tx: EngineDb, runId: string): Promise<void> {
     return this.events.publishIn(tx, { kind: RUN_CHANGED, run_id: runId })
   }

@@ -29,7 +29,8 @@ describe('the local event bus (SQLite)', () => {
   })
 
   it('serves an event published in a transaction after its commit, before transact settles; never on rollback', async () => {
-    const database = sqliteEngine(openDatabase(':memory:'))
+    const db = openDatabase(':memory:')
+    const database = sqliteEngine(db)
     const bus = localEventBus(() => {})
     const heard: BusEvent[] = []
     bus.subscribe({ event: (event) => void heard.push(event) })
@@ -44,7 +45,7 @@ describe('the local event bus (SQLite)', () => {
       expect(heard).toEqual([])
     })
     expect(heard).toEqual([{ kind: 'test', id: 'committed' }])
-    await database.close()
+    db.$client.close()
   })
 })
 

@@ -26,12 +26,12 @@ export interface PostgresEventBusOptions {
 /**
  * The bus across instances on one PostgreSQL database. `publishIn` sends `pg_notify('switchboard_events', '<json>')`
  * on the writing transaction, so PostgreSQL delivers it at the commit or never, and serves this instance's
- * subscribers after the commit; `publish` serves them at once and sends it through the pool. An event too large for
- * a notification (8000 bytes) reaches this instance only, and is logged. Each instance `LISTEN`s on one connection of its
- * own (not from the pool: a pooled connection is lent out and would miss notifications meanwhile), skips its own
- * events, and hands the others to its subscribers one at a time, in the order they arrived. When that connection
- * fails, it connects again after a doubling pause (0.1 s up to 5 s, jittered), then asks every subscriber to
- * re-read what was published since the connection was lost.
+ * subscribers after the commit; `publish` serves them at once and sends it through the pool. An event too large
+ * for a notification (8000 bytes) reaches this instance only, and is logged. Each instance `LISTEN`s on one
+ * connection of its own (not from the pool: a pooled connection is lent out and would miss notifications
+ * meanwhile), skips its own events, and hands the others to its subscribers one at a time, in the order they
+ * arrived. When that connection fails, it connects again after a doubling pause (0.1 s up to 5 s, jittered), then
+ * asks every subscriber to re-read what was published since the connection was lost.
  */
 export function postgresEventBus(options: PostgresEventBusOptions): EventBus {
   const { pool, onError } = options
