@@ -78,7 +78,8 @@ export async function createModelRegistry(
     event: (event) => (event.kind === PROVIDERS_CHANGED ? load() : undefined),
     resync: () => load(),
   })
-  const announceChange = () => ctx.events.publish({ kind: PROVIDERS_CHANGED })
+  /** In the transaction that changes the providers: once it commits, every instance reads them again. */
+  const announceChange = (tx: EngineDb) => ctx.events.publishIn(tx, { kind: PROVIDERS_CHANGED })
 
   function provider(id: string): ModelProvider {
     const found = providers.get(id)
@@ -263,8 +264,8 @@ export async function createModelRegistry(
           saved_without_check: Boolean(body.skip_check),
         },
       })
+      await announceChange(tx)
     })
-    await announceChange()
     return providerSettings()
   }
 
@@ -333,8 +334,8 @@ export async function createModelRegistry(
           has_api_key: Boolean(stored.apiKeySealed),
         },
       })
+      await announceChange(tx)
     })
-    await announceChange()
   }
 
   return {

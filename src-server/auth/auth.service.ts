@@ -3,7 +3,7 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { LRUCache } from 'lru-cache'
 import { recordAdminAction } from '../admin-audit'
-import type { Database } from '../platform/db'
+import type { Database, EngineDb } from '../platform/db'
 import { CommonErrors } from '../platform/errors'
 import type { BusEvent, EventBus } from '../platform/events'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
@@ -139,9 +139,9 @@ export function createAuthService(database: Database, options: AuthOptions) {
   /**
    * Callers by bearer token, so an authenticated request costs no query and no hash (the token's SHA-256 is
    * computed only on a miss). Every change that ends or alters a caller (logout, token deletion, role change,
-   * disabling, password reset) is published on the event bus (`revoke`), and every instance, this one before the
-   * change is answered, drops the entries it concerns; an instance that may have missed such an event (its
-   * listener reconnected) drops them all. Keyed by the raw token rather than its hash: the process
+   * disabling, password reset) is announced on the event bus in its transaction (`revoke`), and every instance,
+   * this one before the change is answered, drops the entries it concerns; an instance that may have missed such
+   * an event (its listener reconnected) drops them all. Keyed by the raw token rather than its hash: the process
    * holds every raw token anyway while it reads a request's header, a map in its memory is no easier to reach
    * than that header, and neither is ever written to disk or a log; the database keeps only the hash. Only
    * tokens that resolved to a caller are kept, so unknown tokens sent by anyone do not fill it.
@@ -185,11 +185,11 @@ export function createAuthService(database: Database, options: AuthOptions) {
     return connections.recheck(userId, GONE_REASONS[reason], tokenId ?? undefined)
   }
   /**
-   * After a change to a user (or to one of their tokens) is stored: every instance applies it, this one before
-   * the change is answered (the bus serves its own subscribers first), the others as its event reaches them.
+   * In the transaction that changes a user (or one of their tokens): once it commits, every instance applies it,
+   * this one before the change is answered, the others as its event reaches them.
    */
-  const revoke = (userId: string, reason: GoneReason, tokenId: string | null = null) =>
-    options.events.publish({ kind: REVOKED, user_id: userId, token_id: tokenId, reason })
+  const revoke = (tx: EngineDb, userId: string, reason: GoneReason, tokenId: string | null = null) =>
+    options.events.publishIn(tx, { kind: REVOKED, user_id: userId, token_id: tokenId, reason })
   options.events.subscribe({
     event: (event: BusEvent) => {
       if (typeof event.user_id !== 'string') return
@@ -375,9 +375,12 @@ export function createAuthService(database: Database, options: AuthOptions) {
     /** The user's own profile; only the avatar for now. */
     async updateMe(userId: string, body: UpdateMeBody) {
       const avatarUrl = body.avatar_url === null ? null : await checkAvatarUrl(body.avatar_url)
-      const row = await database.transact((tx) => repo.updateUser(tx, userId, { avatarUrl }))
-      if (!row) throw CommonErrors.UNAUTHORIZED()
-      await options.events.publish({ kind: PROFILE_CHANGED, user_id: userId })
+      const row = await database.transact(async (tx) => {
+        const updated = await repo.updateUser(tx, userId, { avatarUrl })
+        if (!updated) throw CommonErrors.UNAUTHORIZED()
+        await options.events.publishIn(tx, { kind: PROFILE_CHANGED, user_id: userId })
+        return updated
+      })
       const profile = presentUser(row)
       remember(profile)
       return profile
@@ -404,10 +407,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
         const row = await repo.updateUser(tx, caller.id, { passwordHash, mustChangePassword: false })
         if (!row) throw CommonErrors.UNAUTHORIZED()
         await repo.deleteOtherTokens(tx, caller.id, caller.tokenId)
+        // Every cached caller of the user goes (the one in use comes back without the flag); the others' sockets end.
+        await revoke(tx, caller.id, 'password_changed')
         return row
       })
-      // Every cached caller of the user goes (the one in use comes back without the flag); the others' sockets end.
-      await revoke(caller.id, 'password_changed')
       const profile = presentUser(updated)
       remember(profile)
       return profile
@@ -421,8 +424,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
     },
 
     async logout(user: AuthUser) {
-      await database.transact((tx) => repo.deleteToken(tx, user.tokenId, user.id))
-      await revoke(user.id, 'signed_out', user.tokenId)
+      await database.transact(async (tx) => {
+        await repo.deleteToken(tx, user.tokenId, user.id)
+        await revoke(tx, user.id, 'signed_out', user.tokenId)
+      })
     },
 
     /**
@@ -448,9 +453,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
     },
 
     async deleteApiToken(userId: string, tokenId: string) {
-      if (!(await database.transact((tx) => repo.deleteToken(tx, tokenId, userId))))
-        throw AuthErrors.TOKEN_NOT_FOUND()
-      await revoke(userId, 'token_deleted', tokenId)
+      await database.transact(async (tx) => {
+        if (!(await repo.deleteToken(tx, tokenId, userId))) throw AuthErrors.TOKEN_NOT_FOUND()
+        await revoke(tx, userId, 'token_deleted', tokenId)
+      })
     },
 
     async listUsers(query: PageQuery) {
@@ -491,7 +497,7 @@ export function createAuthService(database: Database, options: AuthOptions) {
       if (userId === actor.id && (input.disabled || (input.roles && !input.roles.includes('admin'))))
         throw AuthErrors.CANNOT_CHANGE_OWN_ADMIN()
       const passwordHash = input.password ? await hashPassword(input.password) : undefined
-      const changed = await database.transact(async (tx) => {
+      return database.transact(async (tx) => {
         const updated = await repo.updateUser(tx, userId, {
           ...(input.roles ? { roles: [...new Set(input.roles)] } : {}),
           ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
@@ -510,11 +516,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
           before: presentUser(existing),
           after: { ...after, password_changed: Boolean(passwordHash) },
         })
+        // Roles, disabling and password all change what this user's tokens may do (or whether they work).
+        await revoke(tx, userId, input.disabled ? 'disabled' : 'password_reset')
         return after
       })
-      // Roles, disabling and password all change what this user's tokens may do (or whether they work).
-      await revoke(userId, input.disabled ? 'disabled' : 'password_reset')
-      return changed
     },
 
     /**
@@ -551,8 +556,10 @@ export function createAuthService(database: Database, options: AuthOptions) {
     async issueDesktopToken(): Promise<string> {
       const admin = await repo.findUserByUsername(reader, 'admin')
       if (!admin) throw new Error('The admin user does not exist yet.')
-      const replaced = await database.transact((tx) => repo.deleteTokensOfKind(tx, admin.id, 'desktop'))
-      for (const tokenId of replaced) await revoke(admin.id, 'desktop_restarted', tokenId)
+      await database.transact(async (tx) => {
+        const replaced = await repo.deleteTokensOfKind(tx, admin.id, 'desktop')
+        for (const tokenId of replaced) await revoke(tx, admin.id, 'desktop_restarted', tokenId)
+      })
       return (await issueToken(admin.id, 'desktop', 'desktop window')).token
     },
 

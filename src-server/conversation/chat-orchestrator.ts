@@ -27,7 +27,7 @@ export function createChatOrchestrator(
   return {
     agents: deps.agents,
     cannedResponses: createCannedResponses(ctx.database),
-    ...createSessionState(ctx.database, { agents: deps.agents, publisher, fences, presence }),
+    ...createSessionState(ctx.database, { agents: deps.agents, publisher, presence }),
     converse: replies.converse,
     complete: replies.complete,
 

@@ -8,6 +8,7 @@ import { requireAccess } from '../access'
 import type { ModelRegistry, ResolvedModel } from '../ai'
 import type { AuthUser } from '../auth'
 import type { AppContext } from '../platform/app-context'
+import { afterCommit } from '../platform/db'
 import { AppError, asAppError, CommonErrors, logFault } from '../platform/errors'
 import type { AgentService } from './agents.service'
 import type { KnowledgeRetriever, ToolRuntime } from './chat-dependencies'
@@ -140,6 +141,7 @@ export function createReplyPipeline(
 
     // The session is read again inside the transaction: another request (or instance) may have created it, or
     // taken it over, since the checks above.
+    let reply = null as ActiveReply | null
     const stored = await database
       .transact(async (tx) => {
         const current = await repo.findSession(tx, sessionId)
@@ -176,11 +178,16 @@ export function createReplyPipeline(
           at: message.createdAt,
           asksForHuman: handoff,
         })
-        return {
-          userMessageId: message.id,
-          handoff,
-          session: { state: current?.state ?? 'AI_ACTIVE', epoch: current?.epoch ?? 0 },
-        }
+        const session = { state: current?.state ?? 'AI_ACTIVE', epoch: current?.epoch ?? 0 }
+        // Registered at the commit, before anything after it runs (this instance's delivery of the events below
+        // included): a takeover from then on finds and fences this reply (one committed just before is caught by
+        // the epoch check when the reply is stored).
+        afterCommit(tx, () => {
+          if (session.state !== 'HUMAN_ACTIVE') reply = fences.open(sessionId, session.epoch)
+        })
+        await publisher.message(tx, sessionId, message.id)
+        await publisher.session(tx, sessionId)
+        return { handoff, state: session.state }
       })
       .catch((error: unknown) => {
         if (!(error instanceof AppError)) throw error
@@ -188,13 +195,8 @@ export function createReplyPipeline(
         return null
       })
     if (!stored) return outcome
-    const { userMessageId, session, handoff } = stored
-    // Registered before anything else awaits: a takeover from here on finds and fences this reply (one committed
-    // just before is caught by the epoch check when the reply is stored).
-    const reply = session.state === 'HUMAN_ACTIVE' ? null : fences.open(sessionId, session.epoch)
-    await publisher.message(sessionId, userMessageId)
-    await publisher.session(sessionId)
-    outcome.state = session.state
+    const { handoff } = stored
+    outcome.state = stored.state
     if (!reply) return outcome
 
     const signal = AbortSignal.any([sink.signal, reply.fence.signal, closing.signal])
@@ -267,14 +269,14 @@ export function createReplyPipeline(
       if (!fenced) {
         await repo.updateSession(tx, sessionId, { lastMessage: preview(content) })
         if (cannotAnswer(content)) await repo.markWaiting(tx, sessionId)
+        await publisher.message(tx, sessionId, message.id)
+        await publisher.session(tx, sessionId)
       }
       return { id: message.id, fenced, state: current?.state ?? null }
     })
     outcome.state = saved.state
     if (saved.fenced) return outcome
     outcome.messageId = saved.id
-    await publisher.message(sessionId, saved.id)
-    await publisher.session(sessionId)
     return outcome
   }
 

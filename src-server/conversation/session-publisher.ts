@@ -1,8 +1,9 @@
 /**
  * Owns what goes out to sockets: saved messages to a session's sockets, state changes, typing, and sessions on
- * the operator feed. Each is published on the event bus as a kind and ids; every instance (this one first)
- * reads the rows by id and serves its own sockets. Invariant: a payload is built only when someone listens,
- * drafts are never pushed, and test and evaluation sessions never reach the feed.
+ * the operator feed. Each is published on the event bus as a kind and ids, a change in the transaction that
+ * stores it; every instance (this one before that transaction settles) reads the rows by id and serves its own
+ * sockets. Invariant: a payload is built only when someone listens, drafts are never pushed, and test and
+ * evaluation sessions never reach the feed.
  */
 import type { Database, EngineDb } from '../platform/db'
 import type { BusEvent, EventBus } from '../platform/events'
@@ -120,21 +121,25 @@ export function createSessionPublisher(database: Database, events: EventBus, fen
   return {
     hub,
 
-    /** Pushes a saved message to the session's sockets (a note only to operators' sockets). */
-    message: (sessionId: string, messageId: string) =>
-      events.publish({ kind: 'chat.message', session_id: sessionId, message_id: messageId }),
+    /** Pushes a message saved in `tx` to the session's sockets (a note only to operators' sockets). */
+    message: (tx: EngineDb, sessionId: string, messageId: string) =>
+      events.publishIn(tx, { kind: 'chat.message', session_id: sessionId, message_id: messageId }),
 
-    /** Pushes a state change with its saved `system` message, so every open view shows it as one event. */
-    stateChange: (session: { id: string; epoch: number }, messageId: string) =>
-      events.publish({
+    /**
+     * Pushes a state change made in `tx` with its saved `system` message, so every open view shows it as one event;
+     * a new epoch fences the replies in flight on every instance (this one at the commit).
+     */
+    stateChange: (tx: EngineDb, session: { id: string; epoch: number }, messageId: string) =>
+      events.publishIn(tx, {
         kind: 'chat.state',
         session_id: session.id,
         epoch: session.epoch,
         message_id: messageId,
       }),
 
-    /** Pushes the session to the operator feed, each operator with their own unread count. */
-    session: (sessionId: string) => events.publish({ kind: 'chat.session', session_id: sessionId }),
+    /** Pushes the session changed in `tx` to the operator feed, each operator with their own unread count. */
+    session: (tx: EngineDb, sessionId: string) =>
+      events.publishIn(tx, { kind: 'chat.session', session_id: sessionId }),
 
     /** Relays a typing indicator to the other people on the session; nothing is stored. */
     typing: (

@@ -75,11 +75,10 @@ export function createSessionState(
   deps: {
     agents: AgentService
     publisher: SessionPublisher
-    fences: ReplyFences
     presence: OperatorPresence
   },
 ) {
-  const { agents, publisher, fences, presence } = deps
+  const { agents, publisher, presence } = deps
   const hub = publisher.hub
   const db = database.reader
 
@@ -121,7 +120,7 @@ export function createSessionState(
   ): Promise<SessionView> {
     requireOperate(user)
     await visibleSession(user, sessionId)
-    const { messageId, epoch } = await database.transact(async (tx) => {
+    await database.transact(async (tx) => {
       const current = (await repo.findSession(tx, sessionId)) as repo.SessionWithUsers
       const text = await apply(tx, current)
       const message = await repo.insertMessage(tx, {
@@ -132,12 +131,10 @@ export function createSessionState(
       })
       await repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
       const after = (await repo.findSession(tx, sessionId)) as repo.SessionWithUsers
-      return { messageId: message.id, epoch: after.epoch }
+      // Its new epoch fences the replies in flight here at the commit, on other instances as they hear of it.
+      await publisher.stateChange(tx, { id: sessionId, epoch: after.epoch }, message.id)
+      await publisher.session(tx, sessionId)
     })
-    // A new epoch fences the replies in flight at once (and on other instances when they hear of it).
-    fences.fenceBefore(sessionId, epoch)
-    await publisher.stateChange({ id: sessionId, epoch }, messageId)
-    await publisher.session(sessionId)
     return loadSession(sessionId, user)
   }
 
@@ -240,10 +237,10 @@ export function createSessionState(
         const message = await repo.insertMessage(tx, { sessionId, role: 'agent', content, authorId: user.id })
         // A human answered: the session no longer waits for one.
         await repo.updateSession(tx, sessionId, { lastMessage: preview(content), waitingSince: null })
+        await publisher.message(tx, sessionId, message.id)
+        await publisher.session(tx, sessionId)
         return message.id
       })
-      await publisher.message(sessionId, id)
-      await publisher.session(sessionId)
       return loadMessage(db, id)
     },
 
@@ -265,14 +262,17 @@ export function createSessionState(
           )
         const text = await handoffAcknowledgement(tx, presence)
         // Asked twice in a row: the user was just told.
-        if (current.waitingSince && !current.resolvedAt && current.lastMessage === preview(text)) return null
+        if (current.waitingSince && !current.resolvedAt && current.lastMessage === preview(text)) {
+          await publisher.session(tx, sessionId)
+          return null
+        }
         await repo.requestHuman(tx, sessionId)
         const message = await repo.insertMessage(tx, { sessionId, role: 'assistant', content: text })
         await repo.updateSession(tx, sessionId, { lastMessage: preview(text) })
+        await publisher.message(tx, sessionId, message.id)
+        await publisher.session(tx, sessionId)
         return message.id
       })
-      if (messageId) await publisher.message(sessionId, messageId)
-      await publisher.session(sessionId)
       return {
         session: await loadSession(sessionId, user),
         message: messageId ? await loadMessage(db, messageId) : null,
@@ -283,10 +283,16 @@ export function createSessionState(
     async addNote(user: AuthUser, sessionId: string, content: string): Promise<MessageView> {
       requireOperate(user)
       await visibleSession(user, sessionId)
-      const message = await database.transact((tx) =>
-        repo.insertMessage(tx, { sessionId, role: repo.OPERATOR_ONLY_ROLE, content, authorId: user.id }),
-      )
-      await publisher.message(sessionId, message.id)
+      const message = await database.transact(async (tx) => {
+        const note = await repo.insertMessage(tx, {
+          sessionId,
+          role: repo.OPERATOR_ONLY_ROLE,
+          content,
+          authorId: user.id,
+        })
+        await publisher.message(tx, sessionId, note.id)
+        return note
+      })
       return loadMessage(db, message.id)
     },
 
@@ -294,8 +300,10 @@ export function createSessionState(
     async markRead(user: AuthUser, sessionId: string): Promise<SessionView> {
       requireOperate(user)
       await visibleSession(user, sessionId)
-      await database.transact((tx) => repo.markRead(tx, sessionId, user.id))
-      await publisher.session(sessionId)
+      await database.transact(async (tx) => {
+        await repo.markRead(tx, sessionId, user.id)
+        await publisher.session(tx, sessionId)
+      })
       return loadSession(sessionId, user)
     },
 

@@ -65,7 +65,14 @@ export async function createDocumentRecognitionService(
   const { database } = ctx
   const db = database.reader
   const { agentRuns } = deps
-  const reviews = createReviewService(database)
+  // Every move of a run's job (queued, running, completed, failed) and every review action reaches the live feed,
+  // on every instance, announced in the transaction that makes it.
+  const feed = new RunFeed(ctx.events)
+  ctx.jobs.onJobChange((tx, job) => {
+    const runId = (job.payload as { runId?: unknown } | null)?.runId
+    if (typeof runId === 'string') return feed.publishIn(tx, runId)
+  })
+  const reviews = createReviewService(database, feed)
 
   agentRuns.registerExecutor('document_extraction', {
     ...documentExtractionExecutor(ctx, { models: deps.models, reading: deps.reading }),
@@ -80,13 +87,6 @@ export async function createDocumentRecognitionService(
         learningConfirmations: await readConfigValue(tx, 'learning_confirmations_required'),
       })
     },
-  })
-
-  // Every move of a run's job (queued, running, completed, failed) reaches the live feed, on every instance.
-  const feed = new RunFeed(ctx.events)
-  ctx.jobs.on('job', (job: { payload: unknown }) => {
-    const runId = (job.payload as { runId?: unknown } | null)?.runId
-    if (typeof runId === 'string') void feed.publish(runId)
   })
 
   /** Installs the shipped agents not installed yet and registers them: once, before the routes answer. */
@@ -181,7 +181,6 @@ export async function createDocumentRecognitionService(
       for (const field of accepted)
         if (field.source === 'learned') await judgeLearned(tx, run, field, pages, 'accepted')
     })
-    await feed.publish(run.id)
     return detail(run)
   }
 
@@ -357,7 +356,6 @@ export async function createDocumentRecognitionService(
 
     async createRun(user: AuthUser, agent: RuntimeAgentRow, file: ReceivedFile | undefined) {
       const run = await agentRuns.createRun({ agent, createdById: user.id, file })
-      await feed.publish(run.id)
       return detail(run)
     },
 
@@ -448,7 +446,6 @@ export async function createDocumentRecognitionService(
         else if (confirmsLearned) await judgeLearned(tx, run, field, pages, 'accepted')
         else if (typedOverLearned) await judgeLearned(tx, run, field, pages, 'typed_over')
       })
-      await feed.publish(run.id)
       const updated = (await repo.findFieldReview(db, run.id, fieldId)) as repo.FieldReviewRow
       return presentFieldReview(updated, await agentRuns.usernamesOf([actorId]))
     },
@@ -558,14 +555,12 @@ export async function createDocumentRecognitionService(
     async sync(runId: string, actorId: string) {
       const run = await getRun(runId)
       await reviews.sync(run, actorId)
-      await feed.publish(run.id)
       return detail(run)
     },
 
     async reject(runId: string, input: { reason: string; reviewer?: string }, actorId: string) {
       const run = await getRun(runId)
       await reviews.reject(run, input, actorId)
-      await feed.publish(run.id)
       return detail(await agentRuns.getRun(run.id))
     },
 
@@ -589,7 +584,6 @@ export async function createDocumentRecognitionService(
           : await runnableAgent(user, agentId)
       const version = body.version === undefined ? undefined : await runnableVersion(agent, body.version)
       const target = await agentRuns.createRun({ agent, createdById: user.id, reuse: source, version })
-      await feed.publish(target.id)
       return { source_run_id: source.id, target_run_id: target.id, target_run: await detail(target) }
     },
 

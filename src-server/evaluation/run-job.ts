@@ -2,7 +2,7 @@ import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { ChatOrchestrator } from '../conversation'
 import type { AppContext } from '../platform/app-context'
-import { nowIso } from '../platform/db'
+import { afterCommit, nowIso } from '../platform/db'
 import * as repo from './evaluation.repository'
 import { BUILTIN_JUDGE, judgeSample } from './judge'
 import { closeRun, EVALUATION_JOB, isFinished } from './runs.service'
@@ -57,13 +57,15 @@ export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): vo
     { maxAttempts: 5 },
   )
   // A job the runner gave up on leaves its run failed rather than running forever.
-  ctx.jobs.on('job', (row: { type: string; status: string; payload: unknown; error: string | null }) => {
+  ctx.jobs.onJobChange((tx, row) => {
     if (row.type !== EVALUATION_JOB || row.status !== 'failed') return
     const runId = (row.payload as { runId?: string } | null)?.runId
     if (runId)
-      closeRun(ctx.database, runId, 'failed', row.error ?? 'The evaluation job failed.').catch((error) =>
-        ctx.log.error({ err: error, runId }, 'evaluation run not closed'),
-      )
+      afterCommit(tx, () => {
+        closeRun(ctx.database, runId, 'failed', row.error ?? 'The evaluation job failed.').catch((error) =>
+          ctx.log.error({ err: error, runId }, 'evaluation run not closed'),
+        )
+      })
   })
 }
 

@@ -115,7 +115,6 @@ export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'r
         const job = await ctx.jobs.enqueue(tx, EVALUATION_JOB, { runId: run.id }, { maxAttempts: 5 })
         return (await repo.updateRun(tx, run.id, { jobId: job.id })) as repo.RunRow
       })
-      ctx.jobs.kick()
       return presentRun(row)
     },
 

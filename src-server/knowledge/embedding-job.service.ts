@@ -43,12 +43,10 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
 
   /** Queues the source's embedding job unless one is queued or running (that one will see the new chunks). */
   async function request(sourceId: string): Promise<void> {
-    const queued = await database.transact(async (tx) => {
-      if (await activeSourceJob(tx, EMBED_JOB_TYPE, sourceId)) return false
-      await ctx.jobs.enqueue(tx, EMBED_JOB_TYPE, { source_id: sourceId })
-      return true
+    await database.transact(async (tx) => {
+      if (!(await activeSourceJob(tx, EMBED_JOB_TYPE, sourceId)))
+        await ctx.jobs.enqueue(tx, EMBED_JOB_TYPE, { source_id: sourceId })
     })
-    if (queued) ctx.jobs.kick()
   }
 
   /**
@@ -111,19 +109,20 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
         batch.map((chunk) => chunk.content),
         signal,
       )
-      const wrote = await database.transact((tx) =>
-        writeVectors(tx, {
+      const wrote = await database.transact(async (tx) => {
+        const count = await writeVectors(tx, {
           embeddingKey: key,
           sourceId,
           rows: batch.map((chunk, i) => ({ seq: chunk.seq, vector: vectors[i] as Float32Array })),
-        }),
-      )
-      if (wrote > 0)
-        await announceVectorsWritten(ctx.events, {
-          key,
-          firstSeq: batch[0]?.seq as number,
-          lastSeq: batch.at(-1)?.seq as number,
         })
+        if (count > 0)
+          await announceVectorsWritten(ctx.events, tx, {
+            key,
+            firstSeq: batch[0]?.seq as number,
+            lastSeq: batch.at(-1)?.seq as number,
+          })
+        return count
+      })
       written += wrote
       afterSeq = batch.at(-1)?.seq ?? afterSeq
       await report()
@@ -142,8 +141,8 @@ export function createEmbeddingJobs(ctx: AppContext, embedder: Embedder) {
     await database.transact(async (tx) => {
       if (previous && previous !== key) await dropSourceVectors(tx, previous, sourceId)
       await updateSource(tx, sourceId, { indexedEmbeddingKey: key })
+      await announceIndexSwitch(ctx.events, tx, { sourceId, key, previous, written })
     })
-    await announceIndexSwitch(ctx.events, { sourceId, key, previous, written })
   }
 
   return { request, requestMissing, progressOf, run }

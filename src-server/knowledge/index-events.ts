@@ -1,3 +1,4 @@
+import type { EngineDb } from '../platform/db'
 import type { EventBus } from '../platform/events'
 
 /**
@@ -22,13 +23,17 @@ export interface IndexSwitch {
   key: string
   /** The key it was searched with before, whose vectors of the source were dropped. */
   previous: string | null
-  /** Vectors the job wrote (each batch was announced too; a crash between a commit and its event is not). */
+  /** Vectors the job wrote (each batch was announced too, in its transaction). */
   written: number
 }
 
-/** Tells every instance (this one first, before it settles) of vectors just committed. */
-export function announceVectorsWritten(events: EventBus, written: VectorsWritten): Promise<void> {
-  return events.publish({
+/** Tells every instance of vectors the transaction `tx` writes, once it commits (this one before it settles). */
+export function announceVectorsWritten(
+  events: EventBus,
+  tx: EngineDb,
+  written: VectorsWritten,
+): Promise<void> {
+  return events.publishIn(tx, {
     kind: VECTORS_WRITTEN,
     key: written.key,
     first_seq: written.firstSeq,
@@ -36,9 +41,9 @@ export function announceVectorsWritten(events: EventBus, written: VectorsWritten
   })
 }
 
-/** Tells every instance (this one first, before it settles) that a source's index switched. */
-export function announceIndexSwitch(events: EventBus, change: IndexSwitch): Promise<void> {
-  return events.publish({
+/** Tells every instance that a source's index switches in `tx`, once it commits (this one before it settles). */
+export function announceIndexSwitch(events: EventBus, tx: EngineDb, change: IndexSwitch): Promise<void> {
+  return events.publishIn(tx, {
     kind: INDEX_SWITCHED,
     source_id: change.sourceId,
     key: change.key,

@@ -86,7 +86,6 @@ export function createIngestionService(
       })
       return { id: row.id, created: true }
     })
-    if (outcome.created) ctx.jobs.kick()
     return { job: await view(outcome.id), created: outcome.created }
   }
 
@@ -149,9 +148,9 @@ export function createIngestionService(
       }
     const key = embeddingKey(embedder, embedder.dim() ?? 0)
     const chunks = prepared.chunks.map((chunk) => ({ ...chunk, id: randomUUID() }))
-    const written = await database.transact(async (tx) => {
+    await database.transact(async (tx) => {
       // Deleted while we worked: nothing to write.
-      if (!(await findDocument(tx, document.sourceId, document.id))) return null
+      if (!(await findDocument(tx, document.sourceId, document.id))) return
       // Searchable by full text from here on; vectors come with the chunks (inline embedder) or from the embedding job.
       const seqs =
         chunks.length > 0
@@ -173,9 +172,8 @@ export function createIngestionService(
       })
       // An inline embedder's index is complete with this write, unless the source is moving from another model.
       if (vectors) await claimIndexKey(tx, document.sourceId, key)
-      return vectors ? seqs : null
+      if (vectors && seqs) await announceVectorsWritten(ctx.events, tx, { key, ...seqs })
     })
-    if (written) await announceVectorsWritten(ctx.events, { key, ...written })
     await embedding.request(document.sourceId)
     return prepared.chunks.length
   }

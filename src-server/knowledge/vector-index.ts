@@ -25,8 +25,8 @@ import {
  * Freshness: the database stays the truth. Chunk `seq`s only grow (AUTOINCREMENT), so rows above the highest one loaded
  * are new; a deletion counter kept by a trigger says when rows went away, and then the live set is re-read.
  * Vectors at or below the highest `seq` loaded (the embedding job's, for older chunks; on PostgreSQL, chunks whose
- * transaction committed after a higher `seq` was loaded) are announced on the event bus by their writer, on any
- * instance (`heardVectorsWritten`), and loaded by the next catch-up. Loading happens in batches between which the
+ * transaction committed after a higher `seq` was loaded) are announced on the event bus by their writing
+ * transaction, on any instance (`heardVectorsWritten`), and loaded by the next catch-up. Loading happens in batches between which the
  * event loop runs.
  */
 const PRUNED_DIMS = 128

@@ -8,6 +8,7 @@ import { assertEnvNames } from './env-policy'
 import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
 import type { CreateMcpCredentialBody, McpCredentialView, UpdateMcpCredentialBody } from './mcp.schemas'
+import type { ServerChanges } from './server-changes'
 
 /**
  * Credentials: the payload is sealed on the way in and unsealed only to start a server process. Views, audit
@@ -58,7 +59,7 @@ export async function requireCredential(
   return row
 }
 
-export function createCredentialService(ctx: AppContext) {
+export function createCredentialService(ctx: AppContext, changes: ServerChanges) {
   return {
     async get(actor: AuthUser, id: string): Promise<McpCredentialView> {
       return presentCredential(await requireCredential(ctx.database.reader, actor, id))
@@ -122,6 +123,7 @@ export function createCredentialService(ctx: AppContext) {
           before: presentCredential(before),
           after: view,
         })
+        await changes.announceCredentialChange(tx, id)
         return view
       })
     },
@@ -141,6 +143,7 @@ export function createCredentialService(ctx: AppContext) {
           targetId: id,
           after: view,
         })
+        await changes.announceCredentialChange(tx, id)
         return view
       })
     },

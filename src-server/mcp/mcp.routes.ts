@@ -31,8 +31,8 @@ const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxL
 /** Tool servers, credentials, mounts and the call audit; the plugin also owns the running servers' lifetime. */
 export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const runtime = createToolRuntime(ctx)
-  const servers = createServerService(ctx)
-  const credentials = createCredentialService(ctx)
+  const servers = createServerService(ctx, runtime)
+  const credentials = createCredentialService(ctx, runtime)
   const mounts = createMountService(ctx)
   app.addHook('onClose', async () => runtime.close())
   const manage = { permission: 'mcp.manage' } as const
@@ -63,11 +63,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       config: manage,
       schema: { tags, params: ServerParams, body: UpdateMcpServerBody, response: { 200: McpServerView } },
     },
-    async (request) => {
-      const view = await servers.update(request.requireUser(), request.params.mcp_server_id, request.body)
-      await runtime.announceChange(view.id)
-      return view
-    },
+    async (request) => servers.update(request.requireUser(), request.params.mcp_server_id, request.body),
   )
 
   app.delete(
@@ -75,7 +71,6 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     { config: manage, schema: { tags, params: ServerParams, response: { 204: NoContent } } },
     async (request, reply) => {
       await servers.remove(request.requireUser().id, request.params.mcp_server_id)
-      await runtime.announceChange(request.params.mcp_server_id)
       return reply.status(204).send(null)
     },
   )
@@ -116,11 +111,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 200: McpCredentialView },
       },
     },
-    async (request) => {
-      const view = await credentials.update(request.requireUser(), request.params.credential_id, request.body)
-      await runtime.announceCredentialChange(request.params.credential_id)
-      return view
-    },
+    async (request) => credentials.update(request.requireUser(), request.params.credential_id, request.body),
   )
 
   app.delete(
@@ -143,15 +134,8 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 200: McpCredentialView },
       },
     },
-    async (request) => {
-      const view = await credentials.rotate(
-        request.requireUser(),
-        request.params.credential_id,
-        request.body.secret_payload,
-      )
-      await runtime.announceCredentialChange(request.params.credential_id)
-      return view
-    },
+    async (request) =>
+      credentials.rotate(request.requireUser(), request.params.credential_id, request.body.secret_payload),
   )
 
   app.post(

@@ -13,6 +13,7 @@ import { McpErrors } from './mcp.errors'
 import * as repo from './mcp.repository'
 import type { CreateMcpServerBody, McpServerView, UpdateMcpServerBody } from './mcp.schemas'
 import type { McpHealth, mcpServer } from './mcp.tables'
+import type { ServerChanges } from './server-changes'
 import { connectStdio, describeCallFailure, McpStartError, type StdioLaunch, stopStdio } from './stdio-client'
 
 export const HTTP_SSE_UNSUPPORTED =
@@ -153,7 +154,7 @@ function checkConfig(fields: ServerFields): void {
   assertEnvNames(fields.envNames ?? [], 'body.env_names')
 }
 
-export function createServerService(ctx: AppContext) {
+export function createServerService(ctx: AppContext, changes: ServerChanges) {
   return {
     async get(id: string): Promise<McpServerView> {
       return presentServer(await requireServer(ctx.database.reader, id))
@@ -231,6 +232,7 @@ export function createServerService(ctx: AppContext) {
           before: { ...presentServer(before), command_line: commandLine(before) },
           after: { ...view, command_line: commandLine(fields) },
         })
+        await changes.announceChange(tx, id)
         return view
       })
     },
@@ -246,6 +248,7 @@ export function createServerService(ctx: AppContext) {
           targetId: id,
           before: presentServer(row),
         })
+        await changes.announceChange(tx, id)
       })
     },
 

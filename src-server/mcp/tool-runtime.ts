@@ -7,9 +7,11 @@
 import type { ToolDefinition } from '../ai'
 import type { ToolRuntime, ToolTurn } from '../conversation'
 import type { AppContext } from '../platform/app-context'
+import { afterCommit, type EngineDb } from '../platform/db'
 import { maskPayload, maskSecretsIn, maskSecretValues, truncateUtf8 } from './masking'
 import * as repo from './mcp.repository'
 import type { McpCallOutcome, McpMountPolicy } from './mcp.tables'
+import type { ServerChanges } from './server-changes'
 import { HTTP_SSE_UNSUPPORTED, launchGeneration, launchOf } from './servers.service'
 import {
   connectStdio,
@@ -63,7 +65,7 @@ const SERVER_CHANGED = 'mcp.server_changed'
 /** A start, and one more when the server changed while it started; a server changing faster is not started. */
 const START_ATTEMPTS = 2
 
-export class McpToolRuntime implements ToolRuntime {
+export class McpToolRuntime implements ToolRuntime, ServerChanges {
   private readonly slots = new Map<string, Slot>()
   private closed = false
   private readonly unsubscribe: () => void
@@ -74,12 +76,7 @@ export class McpToolRuntime implements ToolRuntime {
     this.unsubscribe = ctx.events.subscribe({
       event: (event) => {
         if (event.kind === SERVER_CHANGED && typeof event.mcp_server_id === 'string')
-          this.release(event.mcp_server_id).catch((error: unknown) =>
-            ctx.log.warn(
-              { err: error, mcpServerId: event.mcp_server_id },
-              'tool server did not stop cleanly',
-            ),
-          )
+          void this.releaseLogged(event.mcp_server_id)
       },
       resync: () => void this.releaseOutdated(),
     })
@@ -136,16 +133,26 @@ export class McpToolRuntime implements ToolRuntime {
     await Promise.all(slots.map((slot) => this.stopSlot(slot)))
   }
 
-  /** A server was edited or deleted: this instance's process is stopped before the answer, the others' after. */
-  async announceChange(serverId: string): Promise<void> {
-    await this.release(serverId)
-    await this.ctx.events.publish({ kind: SERVER_CHANGED, mcp_server_id: serverId })
+  /**
+   * A server is edited or deleted in `tx`: once it commits, this instance's process is stopped before the answer,
+   * the others' as the event reaches them.
+   */
+  async announceChange(tx: EngineDb, serverId: string): Promise<void> {
+    afterCommit(tx, () => this.releaseLogged(serverId))
+    await this.ctx.events.publishIn(tx, { kind: SERVER_CHANGED, mcp_server_id: serverId })
   }
 
-  /** A credential's secret changed: the processes it was injected into stop everywhere, to start with the new one. */
-  async announceCredentialChange(credentialId: string): Promise<void> {
-    const serverIds = await repo.findServerIdsUsingCredential(this.ctx.database.reader, credentialId)
-    await Promise.all(serverIds.map((serverId) => this.announceChange(serverId)))
+  /** A credential changes in `tx`: the processes it was injected into stop everywhere, to start with the new one. */
+  async announceCredentialChange(tx: EngineDb, credentialId: string): Promise<void> {
+    for (const serverId of await repo.findServerIdsUsingCredential(tx, credentialId))
+      await this.announceChange(tx, serverId)
+  }
+
+  /** `release`, its failure logged: the change that asked for it is committed. */
+  private releaseLogged(serverId: string): Promise<void> {
+    return this.release(serverId).catch((error: unknown) =>
+      this.ctx.log.warn({ err: error, mcpServerId: serverId }, 'tool server did not stop cleanly'),
+    )
   }
 
   /**

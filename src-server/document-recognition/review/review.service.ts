@@ -5,6 +5,7 @@ import type { FieldReviewPatch } from '../document-recognition.schemas'
 import { type FieldValue, SETTLED_FIELD_STATUSES } from '../document-recognition.tables'
 import type { AgentRunRow } from '../runs/runs.repository'
 import { reviewStatusOf } from './review.presenters'
+import type { RunFeed } from './run-feed'
 
 const isSettled = (field: repo.FieldReviewRow) => SETTLED_FIELD_STATUSES.includes(field.reviewStatus)
 const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>
@@ -90,8 +91,8 @@ async function moveRunReview(
   } else if (!review.revisionTracking) await repo.updateRunReview(tx, runId, { revisionTracking: true })
 }
 
-/** A run's review: the reviewer's actions on its fields and on the run, each one transaction. */
-export function createReviewService(database: Database) {
+/** A run's review: the reviewer's actions on its fields and on the run, each one transaction the feed announces. */
+export function createReviewService(database: Database, feed: RunFeed) {
   const db = database.reader
   return {
     /**
@@ -136,6 +137,7 @@ export function createReviewService(database: Database) {
         })
         await alongside?.(tx, field)
         await moveRunReview(tx, run.id, review, actorId, now, valueChanged)
+        await feed.publishIn(tx, run.id)
       })
     },
 
@@ -173,6 +175,7 @@ export function createReviewService(database: Database) {
           })
         await alongside?.(tx, accepted)
         await moveRunReview(tx, run.id, review, actorId, now, false)
+        await feed.publishIn(tx, run.id)
         return accepted
       })
     },
@@ -191,6 +194,7 @@ export function createReviewService(database: Database) {
           previousStatus: review.reviewStatus,
           nextStatus: review.reviewStatus,
         })
+        await feed.publishIn(tx, run.id)
       })
     },
 
@@ -222,6 +226,7 @@ export function createReviewService(database: Database) {
           previousStatus: review.reviewStatus,
           nextStatus: 'rejected',
         })
+        await feed.publishIn(tx, run.id)
       })
     },
 

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyReply } from 'fastify'
+import type { EngineDb } from '../../platform/db'
 import { errorFrame } from '../../platform/errors'
 import type { EventBus } from '../../platform/events'
 
@@ -9,9 +10,9 @@ type Listener = (runId: string) => Promise<void>
 const RUN_CHANGED = 'document_run.changed'
 
 /**
- * The live feed of recognition runs: the service publishes a run's id whenever its job moves or a reviewer changes
- * it, through the event bus, so the feeds of every instance hear it; each open `GET /document-recognition/runs/events`
- * stream sends the run as it now reads.
+ * The live feed of recognition runs: a run's id is published in the transaction that moves its job or records a
+ * reviewer's change, through the event bus, so the feeds of every instance hear it once it commits; each open
+ * `GET /document-recognition/runs/events` stream sends the run as it now reads.
  */
 export class RunFeed {
   private readonly listeners = new Set<Listener>()
@@ -27,9 +28,12 @@ export class RunFeed {
     })
   }
 
-  /** Settles once this instance's streams have sent the run (the other instances' follow). */
-  publish(runId: string): Promise<void> {
-    return this.events.publish({ kind: RUN_CHANGED, run_id: runId })
+  /**
+   * In the transaction that changes the run: once it commits, this instance's streams send it before `transact`
+   * settles, the other instances' as they hear of it.
+   */
+  publishIn(tx: EngineDb, runId: string): Promise<void> {
+    return this.events.publishIn(tx, { kind: RUN_CHANGED, run_id: runId })
   }
 
   subscribe(listener: Listener): () => void {

@@ -502,7 +502,6 @@ export function createAgentRunService(ctx: AppContext) {
         await ctx.jobs.enqueue(tx, AGENT_RUN_JOB, { runId: row.id }, { maxAttempts: policy.max_attempts })
         return row
       })
-      ctx.jobs.kick()
       return run
     },
   }

@@ -6,6 +6,7 @@ import {
   SQLiteSyncDialect,
   SQLiteTable,
 } from 'drizzle-orm/sqlite-core'
+import { type Collected, collectingAfterCommit, runAfterCommit } from './after-commit'
 import { type Db, openReader } from './client'
 import { appliedMigrationCount } from './migrate'
 import { appliedPgMigrationCount, applyPgMigrations, openPostgres, type PgDb } from './postgres/connection'
@@ -28,6 +29,8 @@ export interface Database {
    * Runs `work` in one transaction and settles with its result once committed; every write goes through here. On
    * PostgreSQL `work` may run again (serialization failure, deadlock), so it must do nothing but database work;
    * on SQLite transactions run one at a time. Never call `transact` inside `work`: on SQLite it waits for itself.
+   * What `work` registers with `afterCommit(tx, ...)` runs after the commit (outside it: SQLite's next transaction
+   * may begin meanwhile), before this settles; nothing of it runs when the transaction rolls back.
    */
   transact<T>(work: (tx: EngineDb) => Promise<T>): Promise<T>
   /** How many migrations are recorded as applied: another process (`npm run db:migrate`, a restore) may change it. */
@@ -73,16 +76,16 @@ export function sqliteEngine(writer: Db): Database {
   return {
     engine: 'sqlite',
     reader: reader as unknown as EngineDb,
-    async transact(work) {
+    async transact<T>(work: (tx: EngineDb) => Promise<T>): Promise<T> {
       // The lock passes from one holder to the next waiting without being free in between.
       if (held) await new Promise<void>((resolve) => waiting.push(resolve))
       else held = true
+      let committed: Collected<T>
       try {
         begin.run()
         try {
-          const result = await work(writer as unknown as EngineDb)
+          committed = await collectingAfterCommit(writer as unknown as EngineDb, work)
           commit.run()
-          return result
         } catch (error) {
           // Some errors (a full disk, I/O) end the transaction themselves.
           if (writer.$client.inTransaction) rollback.run()
@@ -91,6 +94,8 @@ export function sqliteEngine(writer: Db): Database {
       } finally {
         release()
       }
+      await runAfterCommit(committed.afterwards)
+      return committed.result
     },
     appliedMigrations: async () => appliedMigrationCount(writer),
     schemaIdentity: async () => `sqlite:${writer.$client.pragma('schema_version', { simple: true })}`,
@@ -120,18 +125,23 @@ export function postgresEngine(pool: PgDb): Database {
   return {
     engine: 'postgres',
     reader: pool as unknown as EngineDb,
-    async transact(work) {
+    async transact<T>(work: (tx: EngineDb) => Promise<T>): Promise<T> {
+      let committed: Collected<T>
       for (let attempt = 1; ; attempt++) {
         try {
-          return await pool.transaction((tx) => work(tx as unknown as EngineDb), {
+          // Each attempt collects its own after-commit work: only the one that commits runs it.
+          committed = await pool.transaction((tx) => collectingAfterCommit(tx as unknown as EngineDb, work), {
             isolationLevel: 'read committed',
           })
+          break
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error
           const pause = BACKOFF_MS * 2 ** (attempt - 1) * (0.5 + Math.random())
           await new Promise((resolve) => setTimeout(resolve, pause))
         }
       }
+      await runAfterCommit(committed.afterwards)
+      return committed.result
     },
     appliedMigrations: () => appliedPgMigrationCount(pool),
     async schemaIdentity() {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { afterCommit } from './after-commit'
 import { type Db, openDatabase } from './client'
 import { sqliteEngine } from './engine'
 import { createCommitGroup } from './group-commit'
@@ -28,6 +29,29 @@ function open() {
 }
 
 describe('group commit', () => {
+  it('runs the after-commit work of the pieces that commit only, after the commit', async () => {
+    const { group, insert, other, stored } = open()
+    const ran: string[] = []
+    const settled = await Promise.allSettled([
+      group.run(async (tx) => {
+        afterCommit(tx, () => void ran.push(`a, stored: ${stored().join(',')}`))
+        insert.run('a')
+      }),
+      group.run(async (tx) => {
+        afterCommit(tx, () => void ran.push('b'))
+        insert.run('b')
+        throw new Error('refused after writing')
+      }),
+      group.run(async (tx) => {
+        afterCommit(tx, () => void ran.push('c'))
+        throw new Error('refused before writing')
+      }),
+    ])
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected'])
+    expect(ran).toEqual(['a, stored: a'])
+    other.close()
+  })
+
   it('runs the work queued in one turn in one transaction and answers after its commit', async () => {
     const { group, sqlite, insert, other, stored } = open()
     let seenByOthersDuringGroup: unknown[] = []

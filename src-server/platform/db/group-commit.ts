@@ -1,3 +1,4 @@
+import { afterCommitMark } from './after-commit'
 import { type Db, perHandle } from './client'
 import type { Database, EngineDb } from './engine'
 
@@ -72,6 +73,7 @@ export function createCommitGroup(database: Database): CommitGroup {
       /** Runs `step` bare (its outcome, or WROTE_THEN_FAILED thrown when it failed after writing) or in a savepoint. */
       async function attempt(step: () => Promise<unknown>): Promise<Outcome> {
         const before = rowsWritten.get()
+        const dropAfterCommitWork = afterCommitMark(tx)
         if (withSavepoints) sqlite.exec('SAVEPOINT piece')
         try {
           const value = await step()
@@ -82,6 +84,8 @@ export function createCommitGroup(database: Database): CommitGroup {
           if (!sqlite.inTransaction) throw error
           if (withSavepoints) sqlite.exec('ROLLBACK TO piece; RELEASE piece')
           else if (rowsWritten.get() !== before) throw WROTE_THEN_FAILED
+          // What the failed piece meant to announce after the commit goes with its writes.
+          dropAfterCommitWork()
           return { ok: false, error }
         }
       }

@@ -1,3 +1,5 @@
+import { afterCommit, type EngineDb } from '../db'
+
 /**
  * What every instance hears of a change: its kind and the ids to read it by, never its content (a PostgreSQL
  * notification holds under 8000 bytes, and the rows are the truth). Values are plain JSON scalars.
@@ -24,9 +26,16 @@ export interface EventSubscriber {
  */
 export interface EventBus {
   /**
-   * Hands `event` to this instance's subscribers and settles once they are done with it (so a request answered
-   * after it finds its own sockets served), then to every other instance. A failure is logged, never thrown: the
-   * change it announces is already committed.
+   * Announces the change the transaction `tx` makes, as part of it: every other instance hears it once `tx` commits
+   * (on PostgreSQL `pg_notify` on `tx`, which PostgreSQL sends at the commit, even when this process dies right
+   * after it), this instance's subscribers after the commit, before `transact` settles (so a request answered after
+   * it finds its own sockets served). Nobody hears it when `tx` rolls back, or from an attempt `transact` runs again.
+   * Every committed change is announced this way, in its own transaction.
+   */
+  publishIn(tx: EngineDb, event: BusEvent): Promise<void>
+  /**
+   * Announces what is no write (a user typing): this instance's subscribers first, then every other instance. A
+   * failure is logged, never thrown.
    */
   publish(event: BusEvent): Promise<void>
   /** Returns the unsubscribe. */
@@ -70,6 +79,7 @@ export class Subscribers {
 export function localEventBus(onError: (error: unknown, event: BusEvent | null) => void): EventBus {
   const subscribers = new Subscribers(onError)
   return {
+    publishIn: async (tx, event) => afterCommit(tx, () => subscribers.deliver(event)),
     publish: (event) => subscribers.deliver(event),
     subscribe: (subscriber) => subscribers.add(subscriber),
     close: async () => {},

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import pg from 'pg'
+import { afterCommit, runSql } from '../db'
 import { type BusEvent, type EventBus, Subscribers } from './event-bus'
 
 /** The one channel every instance listens on. */
 export const EVENTS_CHANNEL = 'switchboard_events'
 /** How the listening connection names itself in `pg_stat_activity`. */
 export const LISTENER_NAME = 'switchboard events'
+
+/** PostgreSQL refuses a notification's payload of 8000 bytes or more. */
+const MAX_PAYLOAD_BYTES = 7_999
 
 const FIRST_RETRY_MS = 100
 const LAST_RETRY_MS = 5_000
@@ -19,12 +24,14 @@ export interface PostgresEventBusOptions {
 }
 
 /**
- * The bus across instances on one PostgreSQL database. `publish` serves this instance's subscribers at once and
- * sends `NOTIFY switchboard_events, '<json>'` through the pool; each instance `LISTEN`s on one connection of its
- * own (not from the pool: a pooled connection is lent out and would miss notifications meanwhile), skips its own
- * events, and hands the others to its subscribers one at a time, in the order they arrived. When that connection
- * fails, it connects again after a doubling pause (0.1 s up to 5 s, jittered), then asks every subscriber to
- * re-read what was published since the connection was lost.
+ * The bus across instances on one PostgreSQL database. `publishIn` sends `pg_notify('switchboard_events', '<json>')`
+ * on the writing transaction, so PostgreSQL delivers it at the commit or never, and serves this instance's
+ * subscribers after the commit; `publish` serves them at once and sends it through the pool. An event too large
+ * for a notification (8000 bytes) reaches this instance only, and is logged. Each instance `LISTEN`s on one
+ * connection of its own (not from the pool: a pooled connection is lent out and would miss notifications
+ * meanwhile), skips its own events, and hands the others to its subscribers one at a time, in the order they
+ * arrived. When that connection fails, it connects again after a doubling pause (0.1 s up to 5 s, jittered), then
+ * asks every subscriber to re-read what was published since the connection was lost.
  */
 export function postgresEventBus(options: PostgresEventBusOptions): EventBus {
   const { pool, onError } = options
@@ -99,14 +106,28 @@ export function postgresEventBus(options: PostgresEventBusOptions): EventBus {
 
   const started = connect(1, null)
 
+  /** The notification's payload, or null (logged) when PostgreSQL would refuse it. */
+  function payloadOf(event: BusEvent): string | null {
+    const payload = JSON.stringify({ ...event, from: self })
+    const bytes = Buffer.byteLength(payload)
+    if (bytes <= MAX_PAYLOAD_BYTES) return payload
+    onError(new Error(`an event of ${bytes} bytes is over NOTIFY's limit: other instances miss it`), event)
+    return null
+  }
+
   return {
+    async publishIn(tx, event) {
+      const payload = payloadOf(event)
+      // A failure here fails the transaction: the change is not committed unannounced.
+      if (payload !== null) await runSql(tx, sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${payload})`)
+      afterCommit(tx, () => subscribers.deliver(event))
+    },
     async publish(event) {
       await subscribers.deliver(event)
+      const payload = payloadOf(event)
+      if (payload === null) return
       try {
-        await pool.query('SELECT pg_notify($1, $2)', [
-          EVENTS_CHANNEL,
-          JSON.stringify({ ...event, from: self }),
-        ])
+        await pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload])
       } catch (error) {
         onError(error, event)
       }

@@ -151,7 +151,7 @@ describe.skipIf(unavailable)(
       ])
     })
 
-    /** A runner in this process on its own pool of `url`, announcing and hearing kicks on its own bus. */
+    /** A runner in this process on its own pool of `url`, announcing and hearing queued jobs on its own bus. */
     async function instance(url: string, options: { pollMs: number; leaseMs: number }) {
       const database = await openPostgresEngine(url, findAppRoot())
       let listening: () => void = () => {}
@@ -188,7 +188,6 @@ describe.skipIf(unavailable)(
       await b.runner.start()
 
       const job = await a.database.transact((tx) => a.runner.enqueue(tx, 'wake', {}))
-      a.runner.kick()
       const finished = await until(
         () => b.runner.get(job.id),
         (row) => row?.status === 'succeeded',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../config'
-import { applyMigrations, type Db, openDatabase, sqliteEngine } from '../db'
+import { applyMigrations, type Database, type Db, openDatabase, sqliteEngine } from '../db'
 import { JobRunner } from './job-runner'
 import { WorkerPool } from './worker-pool'
 
@@ -32,8 +32,14 @@ function runnerOn(db: Db, options: { leaseMs?: number } = {}, database = sqliteE
     await workers.close()
     await database.close()
   })
+  engines.set(runner, database)
   return runner
 }
+
+/** Each runner's database, to queue its jobs in a transaction (as every caller of `enqueue` does). */
+const engines = new WeakMap<JobRunner, Database>()
+const enqueue = (runner: JobRunner, type: string, payload: unknown) =>
+  (engines.get(runner) as Database).transact((tx) => runner.enqueue(tx, type, payload))
 
 const until = async (condition: () => boolean, timeoutMs = 10_000) => {
   const start = Date.now()
@@ -63,7 +69,7 @@ describe('durable job runner', () => {
       seen.push(payload)
       return { doubled: payload.n * 2 }
     })
-    const job = await runner.enqueue(db, 'double', { n: 21 })
+    const job = await enqueue(runner, 'double', { n: 21 })
     await runner.start()
     await until(() => rowOf(db, job.id).status === 'succeeded')
     expect(seen).toEqual([{ n: 21 }])
@@ -80,7 +86,7 @@ describe('durable job runner', () => {
     const calls: string[] = []
     const runners = [runnerOn(db), runnerOn(second)]
     // A job left running by a process that crashed: its lease ran out a minute ago.
-    const job = await runners[0]!.enqueue(db, 'resume-me', { step: 'b' })
+    const job = await enqueue(runners[0]!, 'resume-me', { step: 'b' })
     db.$client
       .prepare(
         `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'dead-process', lease_expires_at = ? WHERE id = ?`,
@@ -106,7 +112,7 @@ describe('durable job runner', () => {
     const runners = [runnerOn(db, {}, database), runnerOn(db, {}, database)]
     for (const runner of runners) runner.register('once', async () => null)
     const ids: string[] = []
-    for (let n = 0; n < 50; n++) ids.push((await runners[0]!.enqueue(db, 'once', { n })).id)
+    for (let n = 0; n < 50; n++) ids.push((await enqueue(runners[0]!, 'once', { n })).id)
     const claims = await Promise.all(
       Array.from({ length: 70 }, (_, n) => (runners[n % 2] as JobRunner).claim()),
     )
@@ -125,7 +131,7 @@ describe('durable job runner', () => {
   it('does not take a job whose lease is still fresh', async () => {
     const { db } = freshDb()
     const runner = runnerOn(db)
-    const job = await runner.enqueue(db, 'busy', {})
+    const job = await enqueue(runner, 'busy', {})
     db.$client
       .prepare(
         `UPDATE job SET status = 'running', attempts = 1, lease_owner = 'live-process', lease_expires_at = ? WHERE id = ?`,
@@ -152,7 +158,7 @@ describe('durable job runner', () => {
       },
       { maxAttempts: 2 },
     )
-    const job = await runner.enqueue(db, 'flaky', {})
+    const job = await enqueue(runner, 'flaky', {})
     await runner.start()
     await until(() => rowOf(db, job.id).status === 'failed')
     expect(calls).toBe(2)
@@ -165,10 +171,10 @@ describe('durable job runner', () => {
     runner.register('long', async ({ signal }) => {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
     })
-    const queued = await runner.enqueue(db, 'long', {})
+    const queued = await enqueue(runner, 'long', {})
     expect((await runner.cancel(queued.id))?.status).toBe('cancelled')
 
-    const running = await runner.enqueue(db, 'long', {})
+    const running = await enqueue(runner, 'long', {})
     await runner.start()
     await until(() => rowOf(db, running.id).status === 'running')
     await runner.cancel(running.id)
@@ -181,7 +187,7 @@ describe('durable job runner', () => {
     first.register('slow', async ({ signal }) => {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
     })
-    const job = await first.enqueue(db, 'slow', {})
+    const job = await enqueue(first, 'slow', {})
     await first.start()
     await until(() => rowOf(db, job.id).status === 'running')
     await first.stop()
@@ -207,7 +213,7 @@ describe('durable job runner', () => {
       })
       return 'written too late'
     })
-    const job = await first.enqueue(db, 'stubborn', {})
+    const job = await enqueue(first, 'stubborn', {})
     await first.start()
     await until(() => rowOf(db, job.id).status === 'running')
     await first.stop(50)
@@ -238,7 +244,7 @@ describe('durable job runner', () => {
       seen.push(`handler ended, job ${rowOf(db, jobId).status}`)
       throw new Error('The worker pool is closed.')
     })
-    const jobId = (await runner.enqueue(db, 'stubborn', {})).id
+    const jobId = (await enqueue(runner, 'stubborn', {})).id
     await runner.start()
     await until(() => rowOf(db, jobId).status === 'running')
     await runner.stop(50, async () => {

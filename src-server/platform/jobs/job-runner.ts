@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { EventEmitter } from 'node:events'
 import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm'
 import type { PgSelect } from 'drizzle-orm/pg-core'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { FastifyBaseLogger } from 'fastify'
-import { type Database, type EngineDb, engineTables, isPostgres, nowIso } from '../db'
+import { afterCommit, type Database, type EngineDb, engineTables, isPostgres, nowIso } from '../db'
 import type { EventBus } from '../events'
 import { job } from './jobs.tables'
 import type { WorkerPool } from './worker-pool'
@@ -21,6 +20,13 @@ export interface JobContext<P> {
 }
 
 export type JobHandler<P = unknown> = (context: JobContext<P>) => Promise<unknown>
+
+/**
+ * Told of each change to a job inside the transaction that makes it, with the row as it now reads: to announce it
+ * with the change (`events.publishIn(tx, ...)`) or to act once it commits (`afterCommit(tx, ...)`). Database work
+ * only (the transaction may run again on PostgreSQL).
+ */
+export type JobChangeListener = (tx: EngineDb, job: JobRow) => void | Promise<void>
 
 interface Registration {
   handler: JobHandler<never>
@@ -43,8 +49,8 @@ export interface JobRunnerOptions {
   concurrency?: number
   log?: FastifyBaseLogger
   /**
-   * The bus a `kick()` is announced on, so every instance's runner polls at once rather than at its next poll (the
-   * jobs an instance hands back when it stops too).
+   * The bus that jobs queued are announced on, in the transaction that queues them, so every instance's runner polls
+   * at once rather than at its next poll (the jobs an instance hands back when it stops too).
    */
   events?: EventBus
 }
@@ -66,7 +72,7 @@ type Ending = 'succeeded' | 'failed' | 'cancelled'
  * and the next poll of any runner claims the job again (attempts + 1). Results are written only by the lease
  * holder (`WHERE lease_owner = me`), so a runner that lost its lease writes nothing.
  */
-export class JobRunner extends EventEmitter {
+export class JobRunner {
   readonly owner = randomUUID()
   private readonly registrations = new Map<string, Registration>()
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>()
@@ -75,9 +81,10 @@ export class JobRunner extends EventEmitter {
   private readonly concurrency: number
   private readonly log: FastifyBaseLogger | undefined
   private readonly events: EventBus | undefined
+  private readonly listeners = new Set<JobChangeListener>()
   private timer: NodeJS.Timeout | null = null
   private stopped = true
-  /** The poll in progress, and whether a kick came meanwhile (then the next poll follows at once). */
+  /** The poll in progress, and whether jobs were queued meanwhile (then the next poll follows at once). */
   private polling: Promise<void> | null = null
   private pollAgain = false
 
@@ -86,7 +93,6 @@ export class JobRunner extends EventEmitter {
     readonly workers: WorkerPool,
     options: JobRunnerOptions = {},
   ) {
-    super()
     this.leaseMs = options.leaseMs ?? 30_000
     this.pollMs = options.pollMs ?? 250
     this.concurrency = options.concurrency ?? 2
@@ -109,9 +115,20 @@ export class JobRunner extends EventEmitter {
     })
   }
 
+  /** Hears every change to a job (queued, claimed, progress, requeued, handed back, finished, cancelled). */
+  onJobChange(listener: JobChangeListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Hands a change made in `tx` to the listeners, in that transaction. */
+  private async changed(tx: EngineDb, row: JobRow): Promise<void> {
+    for (const listener of this.listeners) await listener(tx, row)
+  }
+
   /**
-   * Inserts a job inside the caller's transaction (`transact`), so a row and its job are created together. Call
-   * `kick()` once the transaction has committed to start it before the next poll.
+   * Inserts a job inside the caller's transaction (`transact`), so a row and its job are created together. Once it
+   * commits, this runner polls at once, and every other instance's (`announceQueued`).
    */
   async enqueue(
     tx: EngineDb,
@@ -124,7 +141,18 @@ export class JobRunner extends EventEmitter {
       .insert(job)
       .values(this.newJob(type, payload, options))
       .returning()
+    await this.announceQueued(tx)
+    await this.changed(tx, row as JobRow)
     return row as JobRow
+  }
+
+  /**
+   * In the transaction that queues a job or hands one back: once it commits, this runner polls at once, and on
+   * PostgreSQL every other instance's, told through the bus (one process needs no bus).
+   */
+  private async announceQueued(tx: EngineDb): Promise<void> {
+    afterCommit(tx, () => this.pollSoon())
+    if (this.database.engine === 'postgres') await this.events?.publishIn(tx, { kind: JOBS_QUEUED })
   }
 
   private newJob(type: string, payload: unknown, options: { maxAttempts?: number }) {
@@ -156,10 +184,10 @@ export class JobRunner extends EventEmitter {
         .set({ cancelRequested: true, updatedAt: now })
         .where(and(eq(job.id, id), eq(job.status, 'running')))
       const [row] = await tx.select().from(job).where(eq(job.id, id)).limit(1)
+      if (row) await this.changed(tx, row)
       return row ?? null
     })
     this.running.get(id)?.controller.abort(new Error('cancelled'))
-    if (row) this.emit('job', row)
     return row
   }
 
@@ -168,8 +196,8 @@ export class JobRunner extends EventEmitter {
    * after their lease runs out, and counts the crash in `crashes`, which their handler sees. SQLite only: a single
    * server owns its data directory, so such a job's worker is gone. On PostgreSQL another live instance may hold
    * them: there only an expired lease frees a job, and the option does nothing. Resolves once the first poll has
-   * claimed what was due; later polls come every `pollMs`, or at once when a `kick()` here or on another instance
-   * wakes the runner.
+   * claimed what was due; later polls come every `pollMs`, or at once when jobs are queued (here or on another
+   * instance).
    */
   async start(options: { resumeOrphans?: boolean } = {}): Promise<void> {
     if (!this.stopped) return
@@ -192,8 +220,8 @@ export class JobRunner extends EventEmitter {
    * Stops claiming, asks running handlers to stop and waits for them (at most `graceMs`), and hands their jobs back
    * to the queue: a handler that stopped hands its job back itself; for one still running past the grace,
    * `closeExecutors` (the worker threads) ends what it runs on first, then it loses its job here (what it writes to
-   * the job later is fenced off by the lease). The jobs handed back are announced, so another instance takes them
-   * at once instead of after their lease.
+   * the job later is fenced off by the lease). Each job handed back is announced in its transaction, so another
+   * instance takes it at once instead of after its lease.
    */
   async stop(graceMs = 5_000, closeExecutors?: () => Promise<void>): Promise<void> {
     // Never started (or stopped already): it holds no job.
@@ -213,21 +241,6 @@ export class JobRunner extends EventEmitter {
       await settledWithin(stubborn, graceMs)
     }
     for (const [id] of stubborn) if (this.running.has(id)) await this.release(id)
-    await this.announce()
-  }
-
-  /**
-   * Jobs were queued (after the enqueueing transaction commits): this runner polls now rather than at its next
-   * tick, and so does every other instance's.
-   */
-  kick(): void {
-    this.pollSoon()
-    void this.announce()
-  }
-
-  /** Tells every instance's runner (through the bus) that there are jobs to claim; needs no bus in one process. */
-  private async announce(): Promise<void> {
-    if (this.database.engine === 'postgres') await this.events?.publish({ kind: JOBS_QUEUED })
   }
 
   private pollSoon(): void {
@@ -242,7 +255,7 @@ export class JobRunner extends EventEmitter {
     this.timer.unref()
   }
 
-  /** One poll, then the next one scheduled: at once if a kick came meanwhile, else after `pollMs`. */
+  /** One poll, then the next one scheduled: at once if jobs were queued meanwhile, else after `pollMs`. */
   private pollNow(): Promise<void> {
     this.timer = null
     this.polling = this.poll().finally(() => {
@@ -307,6 +320,7 @@ export class JobRunner extends EventEmitter {
         })
         .where(eq(job.id, sql`(${picked})`))
         .returning()
+      if (row) await this.changed(tx, row)
       return row ?? null
     })
   }
@@ -325,7 +339,6 @@ export class JobRunner extends EventEmitter {
         await registration.onGiveUp?.(row, reason)
         return this.finish(row.id, 'failed', null, reason)
       }
-      this.emit('job', row)
       let outcome: { result: unknown } | { error: unknown }
       try {
         outcome = {
@@ -394,22 +407,26 @@ export class JobRunner extends EventEmitter {
   }
 
   /**
-   * Writes the changes to the job while this runner holds it, and tells listeners; nothing once the lease is lost.
-   * `changes` is given the engine's job table, from which a change naming a column takes it.
+   * Writes the changes to the job while this runner holds it, and tells listeners (and, for a job `handedBack` to be
+   * claimed now, every runner) in the same transaction; nothing once the lease is lost. `changes` is given the
+   * engine's job table, from which a change naming a column takes it.
    */
   private async writeHeld(
     id: string,
     changes: (job: JobTable) => SQLiteUpdateSetSource<JobTable>,
+    handedBack = false,
   ): Promise<void> {
-    const [row] = await this.database.transact(async (tx) => {
+    await this.database.transact(async (tx) => {
       const { job } = tablesOf(tx)
-      return tx
+      const [row] = await tx
         .update(job)
         .set(changes(job))
         .where(and(eq(job.id, id), eq(job.leaseOwner, this.owner), eq(job.status, 'running')))
         .returning()
+      if (!row) return
+      if (handedBack) await this.announceQueued(tx)
+      await this.changed(tx, row)
     })
-    if (row) this.emit('job', row)
   }
 
   private requeue(id: string, delayMs: number, error: string | null): Promise<void> {
@@ -430,14 +447,18 @@ export class JobRunner extends EventEmitter {
    */
   private release(id: string): Promise<void> {
     const now = nowIso()
-    return this.writeHeld(id, (job) => ({
-      status: 'queued',
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      attempts: sql`${job.attempts} - 1`,
-      runAfter: now,
-      updatedAt: now,
-    }))
+    return this.writeHeld(
+      id,
+      (job) => ({
+        status: 'queued',
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        attempts: sql`${job.attempts} - 1`,
+        runAfter: now,
+        updatedAt: now,
+      }),
+      true,
+    )
   }
 
   private finish(id: string, status: Ending, result: unknown, error: string | null): Promise<void> {
