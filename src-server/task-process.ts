@@ -35,7 +35,8 @@ async function taskNamed(name: string): Promise<Task | undefined> {
  */
 function residentMb(recycleAboveMb: number | undefined): number {
   const resident = () => Math.round(process.memoryUsage.rss() / (1024 * 1024))
-  if (recycleAboveMb === undefined || resident() <= recycleAboveMb) return resident()
+  const held = resident()
+  if (recycleAboveMb === undefined || held <= recycleAboveMb) return held
   ;(globalThis as { gc?: () => void }).gc?.()
   return resident()
 }

@@ -164,8 +164,8 @@ const LETTER_OF_DIGIT: Record<string, string> = { '0': 'o', '5': 's', '8': 'b', 
 /**
  * A tail with digits read as the form they look like: each digit as its letter, and at most one other character
  * that is no letter misread ("57B": 5 for S, 7 for the slash) or one digit more beside its slash or dot ("57/B":
- * the slash read as "7/"). A letter that differs is another word: "5/F" is a floor, "5/A" a block, not "S/B". A tail of
- * digits alone is a number ("5/8").
+ * the slash read as "7/"). A letter that differs is another word: "5/F" is a floor, "5/A" a block, not "S/B". A
+ * tail of digits alone is a number ("5/8").
  */
 function readsAsFormWithDigits(tail: string, target: string): boolean {
   if (!/\p{L}/u.test(tail) || !/\p{N}/u.test(tail)) return false

@@ -80,8 +80,8 @@ const misreadOf = (own: string, theirs: string) =>
   isKnownWord(lettersOf(theirs))
 
 /**
- * A character standing alone that the other reading read as "&": OCR often reads an ampersand as "B" or "8" ("STATIONERY
- * B BOOKS"), and a name seldom holds a lone letter between words.
+ * A character standing alone that the other reading read as "&": OCR often reads an ampersand as "B" or "8"
+ * ("STATIONERY B BOOKS"), and a name seldom holds a lone letter between words.
  */
 const ampersandOf = (own: string, theirs: string) => theirs === '&' && own.length === 1 && own !== '&'
 
