@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -6,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { testDatabaseUrl } from '../../test/helpers/engine'
 import { type ChatCompletionRequest, type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
+import { until } from '../../test/helpers/server-process'
+import { findAppRoot } from '../platform/config'
 
 let server: TestServer
 let fake: FakeOpenAi
@@ -321,6 +324,71 @@ describe('evaluation runs', () => {
       expect(Number(job?.attempts)).toBe(1)
     } finally {
       answerQ2()
+      await server.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+  it('fails a run in the transaction that gives up on its job: a runner killed right after it leaves no run open', async () => {
+    fake = await startFakeOpenAi()
+    const answerQ1 = holdAnswerTo('q1')
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-give-up-'))
+    databaseUrl = await testDatabaseUrl()
+    try {
+      server = await startTestServer({ dataDir, databaseUrl })
+      await configureModels()
+      const agentId = await createAgent()
+      const datasetId = await datasetWith(CSV)
+      const run = (
+        await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
+      ).json()
+      await expect.poll(() => chatRequests().map(lastUser), { timeout: 15_000 }).toEqual(['q1'])
+      // Its attempts used up: the shutdown hands the job back uncounted, and the next claim gives up on it.
+      await server.write(sql`UPDATE job SET max_attempts = 0 WHERE id = (SELECT job_id FROM evaluation_run)`)
+      await server.close()
+
+      // Another runner claims it, fails it, and is killed at its first step after that commit.
+      const runner = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'test/helpers/evaluation-give-up-process.ts',
+          dataDir,
+          ...(databaseUrl ? [databaseUrl] : []),
+        ],
+        { cwd: findAppRoot(), stdio: ['ignore', 'pipe', 'pipe'] },
+      )
+      let output = ''
+      runner.stdout.on('data', (chunk) => (output += chunk))
+      runner.stderr.on('data', (chunk) => (output += chunk))
+      const exited = new Promise((resolve) => runner.once('exit', (_code, signal) => resolve(signal)))
+      try {
+        await until(
+          async () => {
+            if (runner.exitCode !== null) throw new Error(`runner exited:\n${output}`)
+            return output
+          },
+          (text) => text.includes('committed\n'),
+        )
+      } finally {
+        runner.kill('SIGKILL')
+      }
+      expect(await exited).toBe('SIGKILL')
+
+      fake.respond = scriptedModel
+      server = await startTestServer({ dataDir, databaseUrl })
+      const login = await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'olga', password: 'password-olga' },
+      })
+      restartedOperator = { authorization: `Bearer ${login.json().token}` }
+      const [job] = await storedJob(run.id)
+      expect(job).toMatchObject({ status: 'failed', lease_owner: null })
+      const stored = (await call('GET', `/agents/${agentId}/evaluation-runs/${run.id}`)).json()
+      expect(stored).toMatchObject({ status: 'failed', error: 'Gave up after 0 attempts.' })
+    } finally {
+      answerQ1()
       await server.close()
       rmSync(dataDir, { recursive: true, force: true })
     }

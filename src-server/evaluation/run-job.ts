@@ -2,10 +2,10 @@ import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import type { ChatOrchestrator } from '../conversation'
 import type { AppContext } from '../platform/app-context'
-import { afterCommit, nowIso } from '../platform/db'
+import { nowIso } from '../platform/db'
 import * as repo from './evaluation.repository'
 import { BUILTIN_JUDGE, judgeSample } from './judge'
-import { closeRun, EVALUATION_JOB, isFinished } from './runs.service'
+import { closeRun, closeRunIn, EVALUATION_JOB, isFinished } from './runs.service'
 import { passes, ruleScore } from './scoring'
 
 export interface EvaluationDeps {
@@ -56,16 +56,12 @@ export function registerEvaluationJob(ctx: AppContext, deps: EvaluationDeps): vo
     },
     { maxAttempts: 5 },
   )
-  // A job the runner gave up on leaves its run failed rather than running forever.
-  ctx.jobs.onJobChange((tx, row) => {
+  // A job the runner gave up on leaves its run failed rather than running forever: in the transaction that fails
+  // the job, so a process dying right after that commit leaves no open run without a job to close it.
+  ctx.jobs.onJobChange(async (tx, row) => {
     if (row.type !== EVALUATION_JOB || row.status !== 'failed') return
     const runId = (row.payload as { runId?: string } | null)?.runId
-    if (runId)
-      afterCommit(tx, () => {
-        closeRun(ctx.database, runId, 'failed', row.error ?? 'The evaluation job failed.').catch((error) =>
-          ctx.log.error({ err: error, runId }, 'evaluation run not closed'),
-        )
-      })
+    if (runId) await closeRunIn(tx, runId, 'failed', row.error ?? 'The evaluation job failed.')
   })
 }
 

@@ -2,7 +2,7 @@ import type { ModelRegistry } from '../ai'
 import type { AuthUser } from '../auth'
 import { findAgentType, requireUsableAgent } from '../conversation'
 import type { AppContext } from '../platform/app-context'
-import { type Database, nowIso } from '../platform/db'
+import { type Database, type EngineDb, nowIso } from '../platform/db'
 import { type PageQuery, pageWindow, toPage } from '../platform/http'
 import { requireDataset } from './datasets.service'
 import { EvaluationErrors } from './evaluation.errors'
@@ -76,19 +76,29 @@ async function requireRun(
   return row
 }
 
-/** Ends a run that is still going: status, finish time and the summary of what was scored, in one write. */
+type Ending = 'succeeded' | 'failed' | 'cancelled'
+
+/** Ends a run that is still going, in `tx`: status, finish time and the summary of what was scored, in one write. */
+export async function closeRunIn(
+  tx: EngineDb,
+  runId: string,
+  status: Ending,
+  error: string | null = null,
+): Promise<repo.RunRow | null> {
+  // Closed first: from then on no sample stores a result, so the summary below counts every one stored.
+  if (!(await repo.updateOpenRun(tx, runId, { status, error, finishedAt: nowIso() }))) return null
+  const results = await repo.allResults(tx, runId)
+  return repo.updateRun(tx, runId, { done: results.length, summary: summarise(results) })
+}
+
+/** `closeRunIn`, in a transaction of its own. */
 export function closeRun(
   database: Database,
   runId: string,
-  status: 'succeeded' | 'failed' | 'cancelled',
+  status: Ending,
   error: string | null = null,
 ): Promise<repo.RunRow | null> {
-  return database.transact(async (tx) => {
-    // Closed first: from then on no sample stores a result, so the summary below counts every one stored.
-    if (!(await repo.updateOpenRun(tx, runId, { status, error, finishedAt: nowIso() }))) return null
-    const results = await repo.allResults(tx, runId)
-    return repo.updateRun(tx, runId, { done: results.length, summary: summarise(results) })
-  })
+  return database.transact((tx) => closeRunIn(tx, runId, status, error))
 }
 
 export function createRunService(ctx: AppContext, models: Pick<ModelRegistry, 'resolve'>) {
