@@ -50,6 +50,7 @@ import {
   type ServerOptions,
 } from './platform/config'
 import {
+  type AfterCommitFailure,
   applyMigrations,
   type Database,
   type Db,
@@ -186,7 +187,9 @@ async function buildApp(
     requestLog.level = level
   })
 
-  const { sqlite, database } = await openConfiguredDatabase(config)
+  const { sqlite, database } = await openConfiguredDatabase(config, (error) =>
+    logger.error({ err: error }, 'work after a commit failed (the change is committed)'),
+  )
   const secrets = SecretBox.open(config.dataDir, config.secretKey)
   // A team server's instances share one key (SQLite's key file lives beside its database).
   const storedSecret = async () =>
@@ -425,10 +428,14 @@ async function buildApp(
  */
 async function openConfiguredDatabase(
   config: ServerConfig,
+  onAfterCommitFailure: AfterCommitFailure,
 ): Promise<{ sqlite: Db | null; database: Database }> {
   if (config.databaseUrl) {
     try {
-      return { sqlite: null, database: await openPostgresEngine(config.databaseUrl, config.appRoot) }
+      return {
+        sqlite: null,
+        database: await openPostgresEngine(config.databaseUrl, config.appRoot, onAfterCommitFailure),
+      }
     } catch (error) {
       throw new ConfigError(
         `The database at ${redactedUrl(config.databaseUrl)} could not be opened: ${databaseErrorMessage(error)}`,
@@ -437,7 +444,7 @@ async function openConfiguredDatabase(
   }
   const sqlite = openDatabase(sqliteFileIn(config.dataDir))
   applyMigrations(sqlite, config.appRoot)
-  return { sqlite, database: sqliteEngine(sqlite) }
+  return { sqlite, database: sqliteEngine(sqlite, onAfterCommitFailure) }
 }
 
 function readInstanceId(dataDir: string): string {

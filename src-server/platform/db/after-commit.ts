@@ -1,6 +1,6 @@
 import type { EngineDb } from './engine'
 
-/** What runs once a transaction has committed (it cannot undo the commit: it handles its own failures). */
+/** What runs once a transaction has committed (it cannot undo the commit; a failure is only reported). */
 export type AfterCommitWork = () => void | Promise<void>
 
 /** A transaction callback's result, and the work it registered to run once the transaction has committed. */
@@ -39,9 +39,27 @@ export async function collectingAfterCommit<T>(
   }
 }
 
-/** Runs what a committed transaction registered, one after the other. */
-export async function runAfterCommit(afterwards: AfterCommitWork[]): Promise<void> {
-  for (const work of afterwards) await work()
+/** Where a failure of after-commit work goes: the server's log; a warning on stderr where none is given. */
+export type AfterCommitFailure = (error: unknown) => void
+
+export const warnAfterCommitFailure: AfterCommitFailure = (error) =>
+  process.emitWarning(`Work after a commit failed: ${error instanceof Error ? error.message : String(error)}`)
+
+/**
+ * Runs what a committed transaction registered, one after the other. A piece that fails is reported and the next
+ * runs: the change is committed, and failing `transact` now would answer a stored change with an error (a client
+ * would send it again).
+ */
+export async function runAfterCommit(
+  afterwards: AfterCommitWork[],
+  onFailure: AfterCommitFailure,
+): Promise<void> {
+  for (const work of afterwards)
+    try {
+      await work()
+    } catch (error) {
+      onFailure(error)
+    }
 }
 
 /**

@@ -6,6 +6,7 @@ import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type PostgresCluster, postgresUnavailable, startPostgres } from '../../../test/helpers/postgres'
 import { findAppRoot } from '../config'
+import { type AfterCommitFailure, afterCommit } from './after-commit'
 import { openDatabase } from './client'
 import { type Database, type EngineDb, openPostgresEngine, runSql, sqliteEngine, tablesIn } from './engine'
 
@@ -20,8 +21,8 @@ const counterValue = async (db: EngineDb, id: number) =>
   (await runSql<{ n: number }>(db, sql`SELECT n FROM counter WHERE id = ${id}`))[0]?.n
 const add = (db: EngineDb, id: number) => runSql(db, sql`UPDATE counter SET n = n + 1 WHERE id = ${id}`)
 
-/** What `transact` promises on both engines. */
-function transactions(rowLock: SQL, open: () => Promise<Database>) {
+/** What `transact` promises on both engines; `open` passes on where a failure of after-commit work goes. */
+function transactions(rowLock: SQL, open: (onAfterCommitFailure?: AfterCommitFailure) => Promise<Database>) {
   let database: Database | undefined
   afterEach(async () => {
     await database?.close()
@@ -38,6 +39,25 @@ function transactions(rowLock: SQL, open: () => Promise<Database>) {
         throw new Error('refused')
       }),
     ).rejects.toThrow('refused')
+    expect(await counterValue(database.reader, 1)).toBe(1)
+  })
+
+  it('settles a committed transaction whose after-commit work fails: the rest runs, the failure is reported', async () => {
+    const failures: unknown[] = []
+    database = await open((error) => failures.push(error))
+    await makeCounters(database)
+    const ran: string[] = []
+    const result = await database.transact(async (tx) => {
+      await add(tx, 1)
+      afterCommit(tx, () => {
+        throw new Error('a subscriber failed')
+      })
+      afterCommit(tx, () => void ran.push('next'))
+      return 'stored'
+    })
+    expect(result).toBe('stored')
+    expect(ran).toEqual(['next'])
+    expect(failures.map((f) => (f as Error).message)).toEqual(['a subscriber failed'])
     expect(await counterValue(database.reader, 1)).toBe(1)
   })
 
@@ -78,9 +98,9 @@ describe('transactions on SQLite', () => {
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   // No row locks in SQLite: its transactions run one at a time.
-  transactions(sql``, async () => {
+  transactions(sql``, async (onAfterCommitFailure) => {
     const writer = openDatabase(path.join(dir, `db-${++opened}.sqlite`))
-    const database = sqliteEngine(writer)
+    const database = sqliteEngine(writer, onAfterCommitFailure)
     return {
       ...database,
       close: async () => {
@@ -101,8 +121,8 @@ describe.skipIf(unavailable)(
       cluster = await startPostgres()
     })
     afterAll(async () => cluster?.stop())
-    transactions(sql`FOR UPDATE`, async () =>
-      openPostgresEngine(await cluster.createDatabase(`t${++opened}`), findAppRoot()),
+    transactions(sql`FOR UPDATE`, async (onAfterCommitFailure) =>
+      openPostgresEngine(await cluster.createDatabase(`t${++opened}`), findAppRoot(), onAfterCommitFailure),
     )
 
     it('runs a transaction again when PostgreSQL ends it as a deadlock victim', async () => {

@@ -6,7 +6,13 @@ import {
   SQLiteSyncDialect,
   SQLiteTable,
 } from 'drizzle-orm/sqlite-core'
-import { type Collected, collectingAfterCommit, runAfterCommit } from './after-commit'
+import {
+  type AfterCommitFailure,
+  type Collected,
+  collectingAfterCommit,
+  runAfterCommit,
+  warnAfterCommitFailure,
+} from './after-commit'
 import { type Db, openReader } from './client'
 import { appliedMigrationCount } from './migrate'
 import { appliedPgMigrationCount, applyPgMigrations, openPostgres, type PgDb } from './postgres/connection'
@@ -59,7 +65,10 @@ export function isPostgres(db: EngineDb): boolean {
  * An in-memory database has no second connection, so there reads share the writer. Anything else writing on the
  * writer (the group commit's pieces) runs under the same mutex.
  */
-export function sqliteEngine(writer: Db): Database {
+export function sqliteEngine(
+  writer: Db,
+  onAfterCommitFailure: AfterCommitFailure = warnAfterCommitFailure,
+): Database {
   const file = writer.$client.name
   const separateReader = file !== ':memory:' && file !== ''
   const reader = separateReader ? openReader(file) : writer
@@ -94,7 +103,7 @@ export function sqliteEngine(writer: Db): Database {
       } finally {
         release()
       }
-      await runAfterCommit(committed.afterwards)
+      await runAfterCommit(committed.afterwards, onAfterCommitFailure)
       return committed.result
     },
     appliedMigrations: async () => appliedMigrationCount(writer),
@@ -121,7 +130,10 @@ function retryable(error: unknown): boolean {
  * The PostgreSQL engine: a pool (drizzle's node-postgres driver), transactions at READ COMMITTED, run again on a
  * serialization failure (40001) or a deadlock (40P01) after a jittered, doubling pause, at most 5 attempts.
  */
-export function postgresEngine(pool: PgDb): Database {
+export function postgresEngine(
+  pool: PgDb,
+  onAfterCommitFailure: AfterCommitFailure = warnAfterCommitFailure,
+): Database {
   return {
     engine: 'postgres',
     reader: pool as unknown as EngineDb,
@@ -140,7 +152,7 @@ export function postgresEngine(pool: PgDb): Database {
           await new Promise((resolve) => setTimeout(resolve, pause))
         }
       }
-      await runAfterCommit(committed.afterwards)
+      await runAfterCommit(committed.afterwards, onAfterCommitFailure)
       return committed.result
     },
     appliedMigrations: () => appliedPgMigrationCount(pool),
@@ -155,7 +167,11 @@ export function postgresEngine(pool: PgDb): Database {
 }
 
 /** Opens the database at `url` and applies the PostgreSQL migrations: the server's handle on that engine. */
-export async function openPostgresEngine(url: string, appRoot: string): Promise<Database> {
+export async function openPostgresEngine(
+  url: string,
+  appRoot: string,
+  onAfterCommitFailure?: AfterCommitFailure,
+): Promise<Database> {
   const pool = openPostgres(url)
   try {
     await applyPgMigrations(pool, appRoot)
@@ -163,7 +179,7 @@ export async function openPostgresEngine(url: string, appRoot: string): Promise<
     await pool.$client.end()
     throw error
   }
-  return postgresEngine(pool)
+  return postgresEngine(pool, onAfterCommitFailure)
 }
 
 const pgTableByName = new Map<string, PgTable>(

@@ -1,7 +1,7 @@
 /** The database layer's public face: the SQLite connection, the engine handle (either engine: transactions, raw
  * SQL, tables), column helpers, paged selects, migrations, group commit, the WAL checkpointer, and the PostgreSQL
  * engine's pool, tables and migrations. */
-export { type AfterCommitWork, afterCommit } from './after-commit'
+export { type AfterCommitFailure, type AfterCommitWork, afterCommit } from './after-commit'
 export { type Checkpointer, type CheckpointReport, startCheckpointer } from './checkpointer'
 export {
   atomically,
