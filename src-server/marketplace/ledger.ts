@@ -52,6 +52,11 @@ export interface EarningTerms {
   heldUntil?: Date
   /** The `daily_earn_cap` setting, when the caller has read it already. */
   dailyEarnCap?: number
+  /**
+   * The target's wallet as the caller locked and read it already (`lockAndRead`), its due holds not yet released;
+   * absent when the caller has not read it, null when it had none (then it is read or made here).
+   */
+  wallet?: OpenedWallet | null
 }
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10)
@@ -202,6 +207,15 @@ export function createLedger(database: Database) {
      */
     lockWallets: (tx: EngineDb, userIds: string[]) => walletStatements(tx).lockWallets(userIds),
 
+    /**
+     * `lockWallets` that reads the wallets too, in the same statement: each user's wallet by user id, as stored
+     * (its due holds not released: `withDueHoldsReleased`), none made.
+     */
+    lockAndRead: (tx: EngineDb, userIds: string[]) => walletStatements(tx).lockedByUsers(userIds),
+
+    /** A wallet read by `lockAndRead`, with its due holds released. */
+    withDueHoldsReleased: releasedIfDue,
+
     async findWallet(tx: EngineDb, walletId: string) {
       const row = await walletStatements(tx).walletById(walletId)
       if (!row) throw vanished(walletId)
@@ -223,7 +237,7 @@ export function createLedger(database: Database) {
     /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
     freeze(tx: EngineDb, wallet: OpenedWallet, amount: number, at: Date): Maybe<void> {
       const next = { balance: wallet.balance - amount, frozenBalance: wallet.frozenBalance + amount }
-      return andThen(walletStatements(tx).freeze(wallet.id, next, wallet, at.toISOString()), (written) => {
+      return andThen(walletStatements(tx).freeze(next, wallet, at.toISOString()), (written) => {
         expectWritten(written, wallet)
         Object.assign(wallet, next)
       })
@@ -244,7 +258,9 @@ export function createLedger(database: Database) {
       at: Date,
       terms: EarningTerms = {},
     ): Promise<TransactionRow[]> {
-      const target = await openWallet(tx, userId, at)
+      const target = terms.wallet
+        ? await releasedIfDue(tx, terms.wallet, at)
+        : await openWallet(tx, userId, at)
       const day = utcDay(at)
       const earnedToday = target.earningsDay === day ? target.earnedOnDay : 0
       const cap = terms.dailyEarnCap ?? (await readConfigValue(tx, 'daily_earn_cap'))
