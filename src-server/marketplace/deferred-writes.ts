@@ -20,11 +20,22 @@ export interface Writes {
   /** Per wallet id, its updates merged; the guard is the state the first was computed from. */
   wallets: Map<string, WalletUpdate>
   entries: TransactionRow[]
+  /**
+   * Entries on wallets the transaction has not read (the platform's commission): each moves its wallet by its
+   * amount relative to the stored row, which its update locks, and records the state that update returns.
+   */
+  unread: UnreadEntry[]
   /** Other data-modifying statements (the order's rows), in the order they were deferred. */
   statements: SQL[]
 }
 
-export const noWrites = (): Writes => ({ wallets: new Map(), entries: [], statements: [] })
+/**
+ * An earning credited to a wallet not read (`WalletStatements.creditUnread`): its balance and total earned move by
+ * `amount`; the entry's seq and balances are the row's after that.
+ */
+export type UnreadEntry = Omit<TransactionRow, 'seq' | 'balanceAfter' | 'frozenAfter'>
+
+export const noWrites = (): Writes => ({ wallets: new Map(), entries: [], unread: [], statements: [] })
 
 const deferred = new WeakMap<EngineDb, Writes>()
 
@@ -97,15 +108,28 @@ export async function runWrites(tx: EngineDb, writes: Writes): Promise<boolean> 
         ),
         sql`, `,
       )})`)
+  writes.unread.forEach((e, i) => {
+    const updated = `u${i}`
+    ctes.push(
+      sql`${sql.raw(updated)} AS (UPDATE wallet SET balance = balance + ${e.amount},
+          total_earned = total_earned + ${e.amount}, last_seq = last_seq + 1, updated_at = ${e.createdAt}
+        WHERE id = ${e.walletId} RETURNING id, last_seq, balance, frozen_balance)`,
+      sql`${sql.raw(`${updated}e`)} AS (INSERT INTO wallet_transaction (id, seq, wallet_id, type, amount,
+          balance_after, frozen_after, reference_type, reference_id, description, created_at)
+        SELECT ${e.id}, last_seq, id, ${e.type}, ${e.amount}, balance, frozen_balance, ${e.referenceType},
+          ${e.referenceId}, ${e.description}, ${e.createdAt} FROM ${sql.raw(updated)})`,
+    )
+  })
   writes.statements.forEach((statement, i) => {
     ctes.push(sql`${sql.raw(`s${i}`)} AS (${statement})`)
   })
   if (ctes.length === 0) return true
-  // Each wallet update's count of rows written: 1 where its guard held.
-  const written = sql.raw(wallets.map((_, i) => `(SELECT count(*) FROM w${i})`).join(' + ') || '0')
+  // Each wallet update's count of rows written: 1 where its guard held (or its wallet was there).
+  const updates = [...wallets.map((_, i) => `w${i}`), ...writes.unread.map((_, i) => `u${i}`)]
+  const written = sql.raw(updates.map((name) => `(SELECT count(*) FROM ${name})`).join(' + ') || '0')
   const [row] = await runSql<{ written: number | string }>(
     tx,
     sql`WITH ${sql.join(ctes, sql`, `)} SELECT ${written} AS written`,
   )
-  return Number(row?.written) === wallets.length
+  return Number(row?.written) === updates.length
 }

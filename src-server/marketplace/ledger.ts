@@ -234,6 +234,33 @@ export function createLedger(database: Database) {
 
     postEntry: (tx: EngineDb, wallet: OpenedWallet, entry: Entry, at: Date) => post(tx, wallet, entry, at),
 
+    /**
+     * Credits an earning to the balance of a wallet that holds nothing back (the platform's) without reading it
+     * first: its update moves the stored row by the amount. On PostgreSQL that update, sent with the purchase's
+     * other writes, is what locks the wallet: a purchase holds the platform's row for one statement and the commit.
+     */
+    creditWithoutReading(
+      tx: EngineDb,
+      walletId: string,
+      amount: number,
+      entry: Pick<Entry, 'referenceType' | 'referenceId' | 'description'> & { type: 'commission' },
+      at: Date,
+    ): Maybe<void> {
+      const credited = walletStatements(tx).creditUnread({
+        id: timeOrderedUuid(),
+        walletId,
+        type: entry.type,
+        amount,
+        referenceType: entry.referenceType,
+        referenceId: entry.referenceId,
+        description: entry.description,
+        createdAt: at.toISOString(),
+      })
+      return andThen(credited, (found) => {
+        if (!found) throw vanished(walletId)
+      })
+    },
+
     /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
     freeze(tx: EngineDb, wallet: OpenedWallet, amount: number, at: Date): Maybe<void> {
       const next = { balance: wallet.balance - amount, frozenBalance: wallet.frozenBalance + amount }

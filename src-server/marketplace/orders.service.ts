@@ -140,20 +140,18 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       const fee = platformFee(price, settings.commission_rate)
       const income = price - fee
       const refundableUntil = new Date(at.getTime() + settings.refund_window_days * DAY_MS)
-      // The platform's wallet, for the commission: every purchase takes it, so it is locked last (after the
-      // users' wallets, as by every transaction that locks it: no deadlock) and only once every check has passed,
-      // by its read (`FOR UPDATE` on PostgreSQL, as every wallet read in a transaction), until the commit. The id
-      // is read once; a purchase run before it is known opens the wallet itself.
-      const platformRead =
-        fee > 0
-          ? platformWallet
-            ? await ledger.openWalletWithoutHolds(tx, platformWallet)
-            : await ledger.openWallet(tx, platformUserId(), at)
-          : null
-      // The platform's account buying or selling: its wallet is posted to through the one state.
       const sellerWallet = wallets.get(item.sellerId) ?? null
-      const platform =
-        [buyerWallet, sellerWallet].find((wallet) => wallet && wallet.id === platformRead?.id) ?? platformRead
+      // The platform's wallet, for the commission. Every purchase credits it, so it is locked last (after the users'
+      // wallets, as by every transaction that locks it: no deadlock) and as late as can be: by the commission's own
+      // update, which moves the stored row by the fee without reading it first (on PostgreSQL sent with the other
+      // writes: the row is held for that statement and the commit). The platform's own account buying or selling
+      // posts through the state read already; before the id is known, the wallet is opened as any other.
+      const platformRead =
+        fee === 0
+          ? null
+          : platformWallet
+            ? ([buyerWallet, sellerWallet].find((wallet) => wallet?.id === platformWallet) ?? null)
+            : await ledger.openWallet(tx, platformUserId(), at)
       const order = {
         id: timeOrderedUuid(),
         listingId,
@@ -207,19 +205,15 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
               wallet: sellerWallet,
             },
           )
-        if (platform)
-          await ledger.postEntry(
-            tx,
-            platform,
-            {
-              type: 'commission',
-              balanceDelta: fee,
-              earnedDelta: fee,
-              ...reference,
-              description: `Commission on "${item.title}"`,
-            },
-            at,
-          )
+        const commission = {
+          type: 'commission',
+          ...reference,
+          description: `Commission on "${item.title}"`,
+        } as const
+        if (platformRead)
+          await ledger.postEntry(tx, platformRead, { ...commission, balanceDelta: fee, earnedDelta: fee }, at)
+        else if (fee > 0 && platformWallet)
+          await ledger.creditWithoutReading(tx, platformWallet, fee, commission, at)
         // 5. The order, paid, with access granted.
         await repo.insertPaidOrder(tx, order, timeOrderedUuid())
       })

@@ -19,6 +19,7 @@ import {
   noWrites,
   runWrites,
   sendDeferredWrites,
+  type UnreadEntry,
   type Writes,
 } from './deferred-writes'
 import type { Holds, ReferenceType, TransactionType, wallet, walletTransaction } from './marketplace.tables'
@@ -64,6 +65,11 @@ export interface WalletStatements {
   /** Whether the wallet still held the previous state (and was written). */
   applyEntry(update: WalletUpdate): Maybe<boolean>
   insertEntry(entry: TransactionRow): Maybe<void>
+  /**
+   * Credits an earning to a wallet's balance relative to the stored row, with its entry, without the wallet being
+   * read first; whether the wallet was there.
+   */
+  creditUnread(entry: UnreadEntry): Maybe<boolean>
   /** Moves balance to frozen; whether the wallet still held the previous balances. */
   freeze(next: { balance: number; frozenBalance: number }, previous: OpenedWallet, at: string): Maybe<boolean>
   recordEarnings(walletId: string, day: string, earned: number, at: string): Maybe<void>
@@ -137,6 +143,12 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
   const recordEarnings = sqlite.prepare<[string, number, string, string]>(
     'UPDATE wallet SET earnings_day = ?, earned_on_day = ?, updated_at = ? WHERE id = ?',
   )
+  const credit = sqlite
+    .prepare<[amount: number, earned: number, at: string, id: string], [number, number, number]>(
+      `UPDATE wallet SET balance = balance + ?, total_earned = total_earned + ?, last_seq = last_seq + 1,
+         updated_at = ? WHERE id = ? RETURNING last_seq, balance, frozen_balance`,
+    )
+    .raw()
   const withFrozen = sqlite.prepare<[], string>('SELECT user_id FROM wallet WHERE frozen_balance > 0').pluck()
   return {
     // One writer: SQLite's transactions never interleave, so there is nothing to lock.
@@ -189,6 +201,13 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
         e.description,
         e.createdAt,
       )
+    },
+    creditUnread(e) {
+      const row = credit.get(e.amount, e.amount, e.createdAt, e.walletId)
+      if (!row) return false
+      const [seq, balanceAfter, frozenAfter] = row
+      this.insertEntry({ ...e, seq, balanceAfter, frozenAfter })
+      return true
     },
     freeze: (next, previous, at) =>
       freeze.run(next.balance, next.frozenBalance, at, previous.id, previous.balance, previous.frozenBalance)
@@ -300,6 +319,7 @@ function pgStatements(tx: EngineDb): WalletStatements {
         write((writes) => writes.entries.push(e)),
         () => undefined,
       ),
+    creditUnread: (e) => write((writes) => writes.unread.push(e)),
     // Moves no totals and no seq: the wallet's update with only its balances changed.
     freeze: (next, previous, at) =>
       write((writes) =>
