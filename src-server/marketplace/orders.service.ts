@@ -77,6 +77,19 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
    * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either:
    * each purchase reads its balances by this id (`openWalletWithoutHolds`).
    */
+  /**
+   * Sellers known to have a wallet (PostgreSQL). A purchase locks the buyer's and the seller's wallets in id
+   * order; a seller's wallet made inside a purchase would be locked after the buyer's, out of that order, and two
+   * purchases from a new seller could deadlock. So a seller's first purchase on this instance makes or finds it first,
+   * committed in a transaction of its own that holds no other lock; a wallet is never deleted, so once known it stays.
+   */
+  const sellersWithWallet = new Set<string>()
+  async function ensureSellerWallet(sellerId: string, at: Date): Promise<void> {
+    if (database.engine !== 'postgres' || sellersWithWallet.has(sellerId)) return
+    await database.transact((own) => Promise.resolve(ledger.openWallet(own, sellerId, at)))
+    sellersWithWallet.add(sellerId)
+  }
+
   async function platformWalletId(at: Date): Promise<string> {
     if (!platformWallet)
       platformWallet = await database.transact(
@@ -117,6 +130,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       if (item.sellerId === buyerId) throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
       // Read before the wallets are locked: the locks are held from here to the commit.
       const settings = await readConfigValues(tx, PURCHASE_SETTINGS)
+      await ensureSellerWallet(item.sellerId, at)
       // The buyer's and the seller's wallets, locked and read in one statement. Before the ownership check: a
       // purchase of the same listing by the same buyer on another instance waits on the buyer's wallet, then finds
       // its order.
