@@ -3,15 +3,16 @@
  * (balance + frozen_balance) is one appended `wallet_transaction` whose `amount` is that change, so for every
  * wallet `balance + frozen_balance == sum(amount)`, and across all wallets the holdings equal top-ups minus
  * withdrawals. Callers run these inside their own `database.transact` and pass its `tx`; nothing here commits on
- * its own. A money-moving transaction first locks the wallets it moves money between (`lockWallets`, in id
- * order on PostgreSQL; nothing on SQLite, whose transactions run one at a time), and the platform's last, when it
- * opens it for its commission.
+ * its own. A money-moving transaction first locks the wallets it moves money between (`lockWallets` or
+ * `lockAndRead`, in id order on PostgreSQL; nothing on SQLite, whose transactions run one at a time), and the
+ * platform's last: a refund reads it, a purchase's commission update locks it (`creditWithoutReading`).
  *
  * The statements are `wallet.repository.ts`'s, prepared once on SQLite. A wallet is posted to through the state it
  * was opened with (`OpenedWallet`), which the ledger's writes keep current: an entry's balances after it are
- * computed, not returned by its update (a `RETURNING` row per entry cost a purchase more than reading the one
- * wallet it had not read, the platform's). Each write is made only while the stored wallet still holds exactly
- * that state (else it throws), so an entry's `*_after` columns are known without reading the wallet back.
+ * computed, not returned by its update. Each write is made only while the stored wallet still holds exactly that
+ * state (else it throws), so an entry's `*_after` columns are known without reading the wallet back. The one
+ * exception is the commission: every purchase credits the platform's wallet, so it is not read first; its update
+ * moves the stored row by the fee and returns the balances the entry records.
  */
 import { randomUUID } from 'node:crypto'
 import { andThen, type Database, type EngineDb, type Maybe } from '../platform/db'
@@ -180,14 +181,6 @@ async function releaseHolds(tx: EngineDb, wallet: OpenedWallet, at: Date): Promi
 const releasedIfDue = (tx: EngineDb, wallet: OpenedWallet, at: Date): Maybe<OpenedWallet> =>
   holdsDue(wallet, at) ? releaseHolds(tx, wallet, at).then(() => wallet) : wallet
 
-/** The user's wallet with any due holds released, or null when they have none yet (none is made). */
-function openExistingWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet | null> {
-  return andThen(
-    walletStatements(tx).openedByUser(userId),
-    (wallet) => wallet && releasedIfDue(tx, wallet, at),
-  )
-}
-
 /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
 function openWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet> {
   const statements = walletStatements(tx)
@@ -222,15 +215,7 @@ export function createLedger(database: Database) {
       return row
     },
 
-    openExistingWallet,
     openWallet,
-
-    /** A wallet by its id, for a wallet that never holds income back (the platform's): no holds to release. */
-    openWalletWithoutHolds: (tx: EngineDb, walletId: string): Maybe<OpenedWallet> =>
-      andThen(walletStatements(tx).openedById(walletId), (wallet) => {
-        if (!wallet) throw vanished(walletId)
-        return wallet
-      }),
 
     postEntry: (tx: EngineDb, wallet: OpenedWallet, entry: Entry, at: Date) => post(tx, wallet, entry, at),
 

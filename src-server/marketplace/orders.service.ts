@@ -8,7 +8,7 @@
  * purchase's queries are prepared once on SQLite (orders.repository.ts); on PostgreSQL its writes go as one
  * statement (deferred-writes.ts).
  */
-import { createCommitGroup, type Database, type EngineDb } from '../platform/db'
+import { createCommitGroup, type Database, type EngineDb, isPostgres } from '../platform/db'
 import { toPage } from '../platform/http'
 import { readConfigValue, readConfigValues } from '../settings'
 import { platformFee } from './commission'
@@ -48,7 +48,10 @@ export function presentOrder(row: OrderRow) {
 export interface PurchaseOptions {
   /** The price the buyer was shown: a listing whose price is not this any more is refused (PRICE_CHANGED). */
   expectedPrice?: number | undefined
-  /** Test-only fault injection: called inside the purchase transaction right after the buyer is debited. */
+  /**
+   * Test-only fault injection: called inside the purchase transaction right after the buyer is debited (on
+   * PostgreSQL, before the held-back writes are sent).
+   */
   afterDeduct?: () => void
 }
 
@@ -65,6 +68,17 @@ async function refundDeadline(tx: EngineDb, order: OrderRow): Promise<Date> {
   return new Date(completedAt + (await readConfigValue(tx, 'refund_window_days')) * DAY_MS)
 }
 
+/**
+ * PostgreSQL: the seller has no wallet yet. Made inside the purchase, it would be locked after the buyer's wallet,
+ * out of id order, and two purchases from a new seller could deadlock; so the purchase gives up before it writes
+ * anything, the wallet is made in a transaction of its own, and the purchase runs again (`inPurchaseGroup`).
+ */
+class SellerWithoutWallet extends Error {
+  constructor(readonly sellerId: string) {
+    super(`seller ${sellerId} has no wallet yet`)
+  }
+}
+
 export function createOrderService(database: Database, ledger: Ledger, platformUserId: () => string) {
   const purchaseGroup = createCommitGroup(database)
   let platformWallet: string | null = null
@@ -75,21 +89,8 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
    * committed in a transaction of its own, before any purchase's transaction: a group commit that rolls back
    * can never leave the id pointing at a wallet that was not kept. Nothing is ever held on the platform's wallet
    * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either:
-   * each purchase reads its balances by this id (`openWalletWithoutHolds`).
+   * each purchase credits its commission by this id without reading it (`creditWithoutReading`).
    */
-  /**
-   * Sellers known to have a wallet (PostgreSQL). A purchase locks the buyer's and the seller's wallets in id
-   * order; a seller's wallet made inside a purchase would be locked after the buyer's, out of that order, and two
-   * purchases from a new seller could deadlock. So a seller's first purchase on this instance makes or finds it first,
-   * committed in a transaction of its own that holds no other lock; a wallet is never deleted, so once known it stays.
-   */
-  const sellersWithWallet = new Set<string>()
-  async function ensureSellerWallet(sellerId: string, at: Date): Promise<void> {
-    if (database.engine !== 'postgres' || sellersWithWallet.has(sellerId)) return
-    await database.transact((own) => Promise.resolve(ledger.openWallet(own, sellerId, at)))
-    sellersWithWallet.add(sellerId)
-  }
-
   async function platformWalletId(at: Date): Promise<string> {
     if (!platformWallet)
       platformWallet = await database.transact(
@@ -108,9 +109,18 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       work: (tx: EngineDb) => Promise<T>,
       recover?: (tx: EngineDb, error: unknown) => Promise<T>,
     ): Promise<T> {
+      const run = () =>
+        purchaseGroup.run(work, recover).catch(async (error: unknown) => {
+          if (!(error instanceof SellerWithoutWallet)) throw error
+          // Made in a transaction of its own, holding no other lock; then the purchase runs again.
+          await database.transact(async (tx) => {
+            await ledger.openWallet(tx, error.sellerId, new Date())
+          })
+          return purchaseGroup.run(work, recover)
+        })
       // Known after the first purchase: then nothing is awaited before the group.
-      if (platformWallet) return purchaseGroup.run(work, recover)
-      return platformWalletId(new Date()).then(() => purchaseGroup.run(work, recover))
+      if (platformWallet) return run()
+      return platformWalletId(new Date()).then(run)
     },
 
     /**
@@ -130,11 +140,11 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       if (item.sellerId === buyerId) throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
       // Read before the wallets are locked: the locks are held from here to the commit.
       const settings = await readConfigValues(tx, PURCHASE_SETTINGS)
-      await ensureSellerWallet(item.sellerId, at)
       // The buyer's and the seller's wallets, locked and read in one statement. Before the ownership check: a
       // purchase of the same listing by the same buyer on another instance waits on the buyer's wallet, then finds
       // its order.
       const wallets = await ledger.lockAndRead(tx, [buyerId, item.sellerId])
+      if (!wallets.has(item.sellerId) && isPostgres(tx)) throw new SellerWithoutWallet(item.sellerId)
       const owned = await repo.findPaidOrderId(tx, listingId, buyerId)
       if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
 

@@ -9,7 +9,8 @@
  * wait for each other instead of deadlocking.
  *
  * Functions return a value on SQLite and a promise on PostgreSQL (`Maybe`): the ledger chains them with `andThen`,
- * which on SQLite goes on at once, so a purchase makes no promise per statement.
+ * which on SQLite goes on at once, so a purchase makes no promise per statement. On PostgreSQL the writes are held
+ * back while a purchase defers them (deferred-writes.ts), and any other statement sends what is held first.
  */
 import { type SQL, sql } from 'drizzle-orm'
 import { andThen, type Db, type EngineDb, isPostgres, type Maybe, perHandle, runSql } from '../platform/db'
@@ -58,7 +59,6 @@ export interface WalletStatements {
   /** `lockWallets` that also reads them, in one statement: the wallets found, by user id. */
   lockedByUsers(userIds: string[]): Maybe<Map<string, OpenedWallet>>
   openedByUser(userId: string): Maybe<OpenedWallet | null>
-  openedById(walletId: string): Maybe<OpenedWallet | null>
   walletById(walletId: string): Maybe<WalletRow | null>
   /** Makes the user's wallet unless another transaction just did: the wallet either way. */
   insertWallet(id: string, userId: string, at: string): Maybe<OpenedWallet>
@@ -97,9 +97,6 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
   const sqlite = db.$client
   const byUser = sqlite
     .prepare<[userId: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
-    .raw()
-  const byId = sqlite
-    .prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`)
     .raw()
   const rowById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
   const insert = sqlite
@@ -163,10 +160,6 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
     },
     openedByUser(userId) {
       const row = byUser.get(userId)
-      return row ? openedFromSqlite(row) : null
-    },
-    openedById(walletId) {
-      const row = byId.get(walletId)
       return row ? openedFromSqlite(row) : null
     },
     walletById: (walletId) => rowById.get(walletId) ?? null,
@@ -293,7 +286,6 @@ function pgStatements(tx: EngineDb): WalletStatements {
       return new Map(rows.map((row) => [row.user_id, openedFromPg(row)]))
     },
     openedByUser: (userId) => opened(sql`user_id = ${userId}`),
-    openedById: (walletId) => opened(sql`id = ${walletId}`),
     async walletById(walletId) {
       const row = await one<Record<string, unknown>>(
         sql`SELECT ${sql.raw(WALLET_COLUMNS)} FROM wallet WHERE id = ${walletId}`,
