@@ -31,6 +31,8 @@ import type { BenchResult } from './run'
 
 const CONNECTIONS = 32
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS) || 3
+/** `BENCH_HTTP_PARTS=purchases`: only the purchase blocks (with their `/me` and hello world blocks) on each engine. */
+const ONLY_PURCHASES = process.env.BENCH_HTTP_PARTS === 'purchases'
 /** Paired blocks (baseline, then route) per route. */
 const BLOCKS = 3
 const BUYERS = 25
@@ -439,14 +441,21 @@ export async function run(): Promise<BenchResult[]> {
     const helloTarget: Target = { processes: [hello.child], urls: [hello.url] }
     const helloWorld = () => load(helloTarget, '/')
     const meRoute = (setup: Setup) => load(setup.target, '/api/auth/me', { headers: auth(setup) }, true)
-    const health = await paired(helloWorld, () => load(sqliteTarget, '/healthz', {}, true))
-    const me = await pairedAcross(setups, helloWorld, meRoute)
-    const search = await pairedAcross(setups, helloWorld, (setup) =>
-      load(setup.target, '/api/marketplace/listings?size=20', { headers: auth(setup) }, true),
-    )
-    const sessions = await pairedAcross(setups, helloWorld, (setup) =>
-      load(setup.target, '/sessions', { headers: auth(setup) }, true),
-    )
+    const skipped = async () => setups.map((): Paired => [])
+    const health = ONLY_PURCHASES
+      ? []
+      : await paired(helloWorld, () => load(sqliteTarget, '/healthz', {}, true))
+    const me = ONLY_PURCHASES ? await skipped() : await pairedAcross(setups, helloWorld, meRoute)
+    const search = ONLY_PURCHASES
+      ? await skipped()
+      : await pairedAcross(setups, helloWorld, (setup) =>
+          load(setup.target, '/api/marketplace/listings?size=20', { headers: auth(setup) }, true),
+        )
+    const sessions = ONLY_PURCHASES
+      ? await skipped()
+      : await pairedAcross(setups, helloWorld, (setup) =>
+          load(setup.target, '/sessions', { headers: auth(setup) }, true),
+        )
     /**
      * Every request a purchase of its own buyer and listing pair: each buyer buys each of the listings once. On
      * PostgreSQL a block is a block's time, at most every pair once: its purchases take turns on the platform's and
@@ -500,7 +509,7 @@ export async function run(): Promise<BenchResult[]> {
     // were a quarter of that): the line is ~1 µs of ~25, and in 1 s blocks others' load on this machine moved a
     // block's CPU per request by several µs, more than the line itself (perf of the same server at each level).
     const blocks: Record<string, Load[]> = { info: [], warn: [] }
-    for (let block = 0; block < LOG_BLOCKS; block++)
+    for (let block = 0; block < (ONLY_PURCHASES ? 0 : LOG_BLOCKS); block++)
       for (const level of block % 2 === 0 ? ['warn', 'info'] : ['info', 'warn']) {
         await setLogLevel(server.child, level)
         blocks[level]?.push(await load(sqliteTarget, '/healthz'))
@@ -556,7 +565,7 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'req/s',
         note: `blocks ${hellos.join(', ')}`,
       },
-      ...route('GET /healthz', health, 0.6),
+      ...(ONLY_PURCHASES ? [] : route('GET /healthz', health, 0.6)),
     ]
     const purchasesBesideHello = setups.map((_, i) =>
       (purchases[i] as Paired).map((block, j) => ({
@@ -573,9 +582,13 @@ export async function run(): Promise<BenchResult[]> {
       // A block of time ends with purchases in flight that its count misses: there every answer must be a purchase.
       const everyPairBought = setup !== sqlite || paid === BUYERS * (WARM_UP_LISTINGS + LISTINGS)
       results.push(
-        ...route(`GET /api/auth/me${setup.suffix}`, me[i] as Paired, 0.5),
-        ...route(`GET /api/marketplace/listings${setup.suffix}`, search[i] as Paired),
-        ...route(`GET /sessions${setup.suffix}`, sessions[i] as Paired),
+        ...(ONLY_PURCHASES
+          ? []
+          : [
+              ...route(`GET /api/auth/me${setup.suffix}`, me[i] as Paired, 0.5),
+              ...route(`GET /api/marketplace/listings${setup.suffix}`, search[i] as Paired),
+              ...route(`GET /sessions${setup.suffix}`, sessions[i] as Paired),
+            ]),
         ...route(`POST /api/marketplace/orders${setup.suffix}`, purchasesBesideHello[i] as Paired),
         {
           name: `purchases${setup.suffix}: share of GET /api/auth/me (median of the blocks' shares, /me measured just before each)`,
@@ -587,7 +600,7 @@ export async function run(): Promise<BenchResult[]> {
           note: `blocks ${bought.map((block, j) => `${block.route.rps} vs ${block.baseline.rps} (${rounded(purchaseShares[j] as number)})`).join(', ')}; ${paid} paid orders of ${BUYERS * (WARM_UP_LISTINGS + LISTINGS)} distinct buyer and listing pairs${setup === sqlite ? ` (${BUYERS * WARM_UP_LISTINGS} of them bought before the measured blocks)` : ` (blocks of ${SECONDS} s, each at most ${BUYERS * LISTINGS_PER_BLOCK} of them)`}`,
         },
       )
-      if (setup === sqlite) results.push(...logShare(blocks.info ?? [], blocks.warn ?? []))
+      if (setup === sqlite && !ONLY_PURCHASES) results.push(...logShare(blocks.info ?? [], blocks.warn ?? []))
       results.push({
         name: `ledger invariant violations after the purchases${setup.suffix}`,
         value: violations.length,
@@ -597,12 +610,17 @@ export async function run(): Promise<BenchResult[]> {
         note: violations.join('; ') || 'sum(balance + frozen) == top-ups - withdrawals',
       })
     }
-    printSideBySide(setups, {
-      'GET /api/auth/me': me,
-      listings: search,
-      'GET /sessions': sessions,
-      purchases: purchasesBesideHello,
-    })
+    printSideBySide(
+      setups,
+      ONLY_PURCHASES
+        ? { purchases: purchasesBesideHello }
+        : {
+            'GET /api/auth/me': me,
+            listings: search,
+            'GET /sessions': sessions,
+            purchases: purchasesBesideHello,
+          },
+    )
     return results
   } finally {
     await stop(hello.child)

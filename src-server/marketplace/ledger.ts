@@ -3,15 +3,16 @@
  * (balance + frozen_balance) is one appended `wallet_transaction` whose `amount` is that change, so for every
  * wallet `balance + frozen_balance == sum(amount)`, and across all wallets the holdings equal top-ups minus
  * withdrawals. Callers run these inside their own `database.transact` and pass its `tx`; nothing here commits on
- * its own. A money-moving transaction first locks the wallets it moves money between (`lockWallets`, in id
- * order on PostgreSQL; nothing on SQLite, whose transactions run one at a time), and the platform's last, when it
- * opens it for its commission.
+ * its own. A money-moving transaction first locks the wallets it moves money between (`lockWallets` or
+ * `lockAndRead`, in id order on PostgreSQL; nothing on SQLite, whose transactions run one at a time), and the
+ * platform's last: a refund reads it, a purchase's commission update locks it (`creditWithoutReading`).
  *
  * The statements are `wallet.repository.ts`'s, prepared once on SQLite. A wallet is posted to through the state it
  * was opened with (`OpenedWallet`), which the ledger's writes keep current: an entry's balances after it are
- * computed, not returned by its update (a `RETURNING` row per entry cost a purchase more than reading the one
- * wallet it had not read, the platform's). Each write is made only while the stored wallet still holds exactly
- * that state (else it throws), so an entry's `*_after` columns are known without reading the wallet back.
+ * computed, not returned by its update. Each write is made only while the stored wallet still holds exactly that
+ * state (else it throws), so an entry's `*_after` columns are known without reading the wallet back. The one
+ * exception is the commission: every purchase credits the platform's wallet, so it is not read first; its update
+ * moves the stored row by the fee and returns the balances the entry records.
  */
 import { randomUUID } from 'node:crypto'
 import { andThen, type Database, type EngineDb, type Maybe } from '../platform/db'
@@ -52,6 +53,11 @@ export interface EarningTerms {
   heldUntil?: Date
   /** The `daily_earn_cap` setting, when the caller has read it already. */
   dailyEarnCap?: number
+  /**
+   * The target's wallet as the caller locked and read it already (`lockAndRead`), its due holds not yet released;
+   * absent when the caller has not read it, null when it had none (then it is read or made here).
+   */
+  wallet?: OpenedWallet | null
 }
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10)
@@ -175,14 +181,6 @@ async function releaseHolds(tx: EngineDb, wallet: OpenedWallet, at: Date): Promi
 const releasedIfDue = (tx: EngineDb, wallet: OpenedWallet, at: Date): Maybe<OpenedWallet> =>
   holdsDue(wallet, at) ? releaseHolds(tx, wallet, at).then(() => wallet) : wallet
 
-/** The user's wallet with any due holds released, or null when they have none yet (none is made). */
-function openExistingWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet | null> {
-  return andThen(
-    walletStatements(tx).openedByUser(userId),
-    (wallet) => wallet && releasedIfDue(tx, wallet, at),
-  )
-}
-
 /** The user's wallet, made on first use, with any due holds released: how every wallet operation starts. */
 function openWallet(tx: EngineDb, userId: string, at: Date): Maybe<OpenedWallet> {
   const statements = walletStatements(tx)
@@ -202,28 +200,56 @@ export function createLedger(database: Database) {
      */
     lockWallets: (tx: EngineDb, userIds: string[]) => walletStatements(tx).lockWallets(userIds),
 
+    /**
+     * `lockWallets` that reads the wallets too, in the same statement: each user's wallet by user id, as stored
+     * (its due holds not released: `withDueHoldsReleased`), none made.
+     */
+    lockAndRead: (tx: EngineDb, userIds: string[]) => walletStatements(tx).lockedByUsers(userIds),
+
+    /** A wallet read by `lockAndRead`, with its due holds released. */
+    withDueHoldsReleased: releasedIfDue,
+
     async findWallet(tx: EngineDb, walletId: string) {
       const row = await walletStatements(tx).walletById(walletId)
       if (!row) throw vanished(walletId)
       return row
     },
 
-    openExistingWallet,
     openWallet,
 
-    /** A wallet by its id, for a wallet that never holds income back (the platform's): no holds to release. */
-    openWalletWithoutHolds: (tx: EngineDb, walletId: string): Maybe<OpenedWallet> =>
-      andThen(walletStatements(tx).openedById(walletId), (wallet) => {
-        if (!wallet) throw vanished(walletId)
-        return wallet
-      }),
-
     postEntry: (tx: EngineDb, wallet: OpenedWallet, entry: Entry, at: Date) => post(tx, wallet, entry, at),
+
+    /**
+     * Credits an earning to the balance of a wallet that holds nothing back (the platform's) without reading it
+     * first: its update moves the stored row by the amount. On PostgreSQL that update, sent with the purchase's
+     * other writes, is what locks the wallet: a purchase holds the platform's row for one statement and the commit.
+     */
+    creditWithoutReading(
+      tx: EngineDb,
+      walletId: string,
+      amount: number,
+      entry: Pick<Entry, 'referenceType' | 'referenceId' | 'description'> & { type: 'commission' },
+      at: Date,
+    ): Maybe<void> {
+      const credited = walletStatements(tx).creditUnread({
+        id: timeOrderedUuid(),
+        walletId,
+        type: entry.type,
+        amount,
+        referenceType: entry.referenceType,
+        referenceId: entry.referenceId,
+        description: entry.description,
+        createdAt: at.toISOString(),
+      })
+      return andThen(credited, (found) => {
+        if (!found) throw vanished(walletId)
+      })
+    },
 
     /** Moves points from balance to frozen_balance inside a purchase; holdings are unchanged, so no entry. */
     freeze(tx: EngineDb, wallet: OpenedWallet, amount: number, at: Date): Maybe<void> {
       const next = { balance: wallet.balance - amount, frozenBalance: wallet.frozenBalance + amount }
-      return andThen(walletStatements(tx).freeze(wallet.id, next, wallet, at.toISOString()), (written) => {
+      return andThen(walletStatements(tx).freeze(next, wallet, at.toISOString()), (written) => {
         expectWritten(written, wallet)
         Object.assign(wallet, next)
       })
@@ -244,7 +270,9 @@ export function createLedger(database: Database) {
       at: Date,
       terms: EarningTerms = {},
     ): Promise<TransactionRow[]> {
-      const target = await openWallet(tx, userId, at)
+      const target = terms.wallet
+        ? await releasedIfDue(tx, terms.wallet, at)
+        : await openWallet(tx, userId, at)
       const day = utcDay(at)
       const earnedToday = target.earningsDay === day ? target.earnedOnDay : 0
       const cap = terms.dailyEarnCap ?? (await readConfigValue(tx, 'daily_earn_cap'))

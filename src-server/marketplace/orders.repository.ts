@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { type Db, type EngineDb, engineTables, isPostgres, type Maybe, perHandle } from '../platform/db'
+import { deferredWritesOf, noWrites, runWrites } from './deferred-writes'
 import {
   type AssetType,
   assetGrant,
@@ -40,7 +41,7 @@ const purchaseStatements = perHandle((db: Db) => {
         "SELECT id FROM marketplace_order WHERE listing_id = ? AND buyer_id = ? AND status = 'paid'",
       )
       .pluck(),
-    insertPendingOrder: sqlite.prepare<
+    insertPaidOrder: sqlite.prepare<
       [
         id: string,
         listingId: string,
@@ -53,14 +54,12 @@ const purchaseStatements = perHandle((db: Db) => {
         sellerIncome: number,
         refundableUntil: string | null,
         createdAt: string,
+        completedAt: string,
       ]
     >(
       `INSERT INTO marketplace_order (id, listing_id, buyer_id, seller_id, asset_type, asset_id, total_price,
-         platform_fee, seller_income, refundable_until, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
-    ),
-    markPaid: sqlite.prepare<[at: string, id: string]>(
-      "UPDATE marketplace_order SET status = 'paid', completed_at = ? WHERE id = ?",
+         platform_fee, seller_income, refundable_until, status, created_at, completed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'paid', ?, ?)`,
     ),
     insertGrant: sqlite.prepare<
       [id: string, userId: string, assetType: string, assetId: string, orderId: string, at: string]
@@ -115,10 +114,18 @@ async function findPaidOrderIdOnPg(db: EngineDb, listingId: string, buyerId: str
   return row?.id ?? null
 }
 
-/** Writes the order in its first state, `pending`. */
-export function insertPendingOrder(db: EngineDb, order: Omit<OrderRow, 'status'>): Maybe<unknown> {
-  if (isPostgres(db)) return db.insert(tables(db).marketplaceOrder).values({ ...order, status: 'pending' })
-  return sqlite(db).insertPendingOrder.run(
+/** What a purchase writes of its order: the order itself, paid. */
+type PaidOrder = Omit<OrderRow, 'status'> & { completedAt: string }
+
+/**
+ * The last step of a purchase: the order, paid (it is written once its payment is, in the same transaction, so
+ * nobody ever sees it in another state), its asset granted to the buyer, the listing's download counted. At once on
+ * SQLite (no promise per statement); on PostgreSQL held back with the purchase's other writes (deferred-writes.ts).
+ */
+export function insertPaidOrder(db: EngineDb, order: PaidOrder, grantId: string): Maybe<unknown> {
+  if (isPostgres(db)) return insertPaidOrderOnPg(db, order, grantId)
+  const statements = sqlite(db)
+  statements.insertPaidOrder.run(
     order.id,
     order.listingId,
     order.buyerId,
@@ -130,56 +137,42 @@ export function insertPendingOrder(db: EngineDb, order: Omit<OrderRow, 'status'>
     order.sellerIncome,
     order.refundableUntil,
     order.createdAt,
+    order.completedAt,
   )
-}
-
-/** What step 6 of a purchase needs of its order. */
-type CompletedOrder = Pick<OrderRow, 'id' | 'listingId' | 'buyerId' | 'assetType' | 'assetId'>
-
-/**
- * Step 6 of a purchase: the order marked paid, its asset granted to the buyer, the listing's download counted.
- * False (nothing written) when the order is gone. At once on SQLite (no promise per statement).
- */
-export function completeOrder(
-  db: EngineDb,
-  order: CompletedOrder,
-  grantId: string,
-  at: string,
-): Maybe<boolean> {
-  if (isPostgres(db)) return completeOrderOnPg(db, order, grantId, at)
-  const statements = sqlite(db)
-  if (statements.markPaid.run(at, order.id).changes !== 1) return false
-  statements.insertGrant.run(grantId, order.buyerId, order.assetType, order.assetId, order.id, at)
+  statements.insertGrant.run(
+    grantId,
+    order.buyerId,
+    order.assetType,
+    order.assetId,
+    order.id,
+    order.completedAt,
+  )
   statements.countDownload.run(order.listingId)
-  return true
+  return undefined
 }
 
-async function completeOrderOnPg(
-  db: EngineDb,
-  order: CompletedOrder,
-  grantId: string,
-  at: string,
-): Promise<boolean> {
+function insertPaidOrderOnPg(db: EngineDb, order: PaidOrder, grantId: string): Maybe<unknown> {
   const { assetGrant, listing, marketplaceOrder } = tables(db)
-  const paid = await db
-    .update(marketplaceOrder)
-    .set({ status: 'paid', completedAt: at })
-    .where(eq(marketplaceOrder.id, order.id))
-    .returning({ id: marketplaceOrder.id })
-  if (paid.length !== 1) return false
-  await db.insert(assetGrant).values({
-    id: grantId,
-    userId: order.buyerId,
-    assetType: order.assetType,
-    assetId: order.assetId,
-    orderId: order.id,
-    createdAt: at,
-  })
-  await db
-    .update(listing)
-    .set({ downloadCount: sql`${listing.downloadCount} + 1` })
-    .where(eq(listing.id, order.listingId))
-  return true
+  const statements = [
+    db.insert(marketplaceOrder).values({ ...order, status: 'paid' }),
+    db.insert(assetGrant).values({
+      id: grantId,
+      userId: order.buyerId,
+      assetType: order.assetType,
+      assetId: order.assetId,
+      orderId: order.id,
+      createdAt: order.completedAt,
+    }),
+    db
+      .update(listing)
+      .set({ downloadCount: sql`${listing.downloadCount} + 1` })
+      .where(eq(listing.id, order.listingId)),
+  ]
+  const writes = { ...noWrites(), statements: statements.map((statement) => statement.getSQL()) }
+  const deferred = deferredWritesOf(db)
+  if (!deferred) return runWrites(db, writes)
+  deferred.statements.push(...writes.statements)
+  return undefined
 }
 
 export async function findOrder(db: EngineDb, id: string): Promise<OrderRow | null> {

@@ -3,14 +3,16 @@
  * a group commit on SQLite), so a failure at any step leaves nothing behind. A balance check and the debit it
  * guards never interleave with another request's: SQLite runs one transaction at a time, and on PostgreSQL each
  * transaction first locks the wallets it moves money between, in id order (`ledger.lockWallets`), except the
- * platform's: every purchase and refund credits or debits it, so it is locked last, just before its entry, and held
- * only until the commit (one order, platform last, for every transaction that locks it: no deadlock). The
- * purchase's queries are prepared once on SQLite (orders.repository.ts).
+ * platform's: every purchase and refund credits or debits it, so it is locked last, once the checks have passed,
+ * and held only until the commit (one order, platform last, for every transaction that locks it: no deadlock). The
+ * purchase's queries are prepared once on SQLite (orders.repository.ts); on PostgreSQL its writes go as one
+ * statement (deferred-writes.ts).
  */
-import { createCommitGroup, type Database, type EngineDb } from '../platform/db'
+import { createCommitGroup, type Database, type EngineDb, isPostgres } from '../platform/db'
 import { toPage } from '../platform/http'
 import { readConfigValue, readConfigValues } from '../settings'
 import { platformFee } from './commission'
+import { withDeferredWrites } from './deferred-writes'
 import { listOrderHistory, type OrderHistoryQuery } from './history.repository'
 import { timeOrderedUuid } from './ids'
 import { changeHold, type Ledger, type OpenedWallet, utcDay } from './ledger'
@@ -46,7 +48,10 @@ export function presentOrder(row: OrderRow) {
 export interface PurchaseOptions {
   /** The price the buyer was shown: a listing whose price is not this any more is refused (PRICE_CHANGED). */
   expectedPrice?: number | undefined
-  /** Test-only fault injection: called inside the purchase transaction right after the buyer is debited. */
+  /**
+   * Test-only fault injection: called inside the purchase transaction right after the buyer is debited (on
+   * PostgreSQL, before the held-back writes are sent).
+   */
   afterDeduct?: () => void
 }
 
@@ -63,6 +68,17 @@ async function refundDeadline(tx: EngineDb, order: OrderRow): Promise<Date> {
   return new Date(completedAt + (await readConfigValue(tx, 'refund_window_days')) * DAY_MS)
 }
 
+/**
+ * PostgreSQL: the seller has no wallet yet. Made inside the purchase, it would be locked after the buyer's wallet,
+ * out of id order, and two purchases from a new seller could deadlock; so the purchase gives up before it writes
+ * anything, the wallet is made in a transaction of its own, and the purchase runs again (`inPurchaseGroup`).
+ */
+class SellerWithoutWallet extends Error {
+  constructor(readonly sellerId: string) {
+    super(`seller ${sellerId} has no wallet yet`)
+  }
+}
+
 export function createOrderService(database: Database, ledger: Ledger, platformUserId: () => string) {
   const purchaseGroup = createCommitGroup(database)
   let platformWallet: string | null = null
@@ -73,7 +89,7 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
    * committed in a transaction of its own, before any purchase's transaction: a group commit that rolls back
    * can never leave the id pointing at a wallet that was not kept. Nothing is ever held on the platform's wallet
    * (commissions are not capped, nobody can transfer to the platform), so it has no holds to release either:
-   * each purchase reads its balances by this id (`openWalletWithoutHolds`).
+   * each purchase credits its commission by this id without reading it (`creditWithoutReading`).
    */
   async function platformWalletId(at: Date): Promise<string> {
     if (!platformWallet)
@@ -93,13 +109,22 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       work: (tx: EngineDb) => Promise<T>,
       recover?: (tx: EngineDb, error: unknown) => Promise<T>,
     ): Promise<T> {
+      const run = () =>
+        purchaseGroup.run(work, recover).catch(async (error: unknown) => {
+          if (!(error instanceof SellerWithoutWallet)) throw error
+          // Made in a transaction of its own, holding no other lock; then the purchase runs again.
+          await database.transact(async (tx) => {
+            await ledger.openWallet(tx, error.sellerId, new Date())
+          })
+          return purchaseGroup.run(work, recover)
+        })
       // Known after the first purchase: then nothing is awaited before the group.
-      if (platformWallet) return purchaseGroup.run(work, recover)
-      return platformWalletId(new Date()).then(() => purchaseGroup.run(work, recover))
+      if (platformWallet) return run()
+      return platformWalletId(new Date()).then(run)
     },
 
     /**
-     * The six steps of the spec. Every refusal comes from a read before the first write, so a refused purchase
+     * The steps of the spec. Every refusal comes from a read before the first write, so a refused purchase
      * in a group commit leaves nothing to undo (db/group-commit.ts). The buyer's wallet is opened without being
      * made: a buyer without one is refused before anything is written, otherwise every request of an account
      * that never topped up would make its whole group run again with savepoints. Holds released before a refusal
@@ -113,9 +138,13 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
       if (item.status !== 'published')
         throw MarketplaceErrors.LISTING_NOT_AVAILABLE({ listing_id: listingId, status: item.status })
       if (item.sellerId === buyerId) throw MarketplaceErrors.CANNOT_BUY_OWN_LISTING({ listing_id: listingId })
-      // Before the ownership check: a purchase of the same listing by the same buyer on another instance waits on
-      // the buyer's wallet, then finds its order.
-      await ledger.lockWallets(tx, [buyerId, item.sellerId])
+      // Read before the wallets are locked: the locks are held from here to the commit.
+      const settings = await readConfigValues(tx, PURCHASE_SETTINGS)
+      // The buyer's and the seller's wallets, locked and read in one statement. Before the ownership check: a
+      // purchase of the same listing by the same buyer on another instance waits on the buyer's wallet, then finds
+      // its order.
+      const wallets = await ledger.lockAndRead(tx, [buyerId, item.sellerId])
+      if (!wallets.has(item.sellerId) && isPostgres(tx)) throw new SellerWithoutWallet(item.sellerId)
       const owned = await repo.findPaidOrderId(tx, listingId, buyerId)
       if (owned) throw MarketplaceErrors.ALREADY_OWNED({ listing_id: listingId, order_id: owned })
 
@@ -128,19 +157,27 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
         })
       const now = at.toISOString()
       // 1. Check the balance. A free listing moves no points, so it needs no wallet of the buyer.
-      const buyerWallet = price > 0 ? await ledger.openExistingWallet(tx, buyerId, at) : null
+      const buyerFound = price > 0 ? wallets.get(buyerId) : undefined
+      const buyerWallet = buyerFound ? await ledger.withDueHoldsReleased(tx, buyerFound, at) : null
       const available = buyerWallet?.balance ?? 0
       if (available < price) throw MarketplaceErrors.INSUFFICIENT_BALANCE({ required: price, available })
-      const settings = await readConfigValues(tx, PURCHASE_SETTINGS)
       const fee = platformFee(price, settings.commission_rate)
       const income = price - fee
       const refundableUntil = new Date(at.getTime() + settings.refund_window_days * DAY_MS)
-      // 2. Freeze the buyer's points.
-      if (buyerWallet) await ledger.freeze(tx, buyerWallet, price, at)
-      // 3. The order, pending.
-      const orderId = timeOrderedUuid()
-      const order: OrderRow = {
-        id: orderId,
+      const sellerWallet = wallets.get(item.sellerId) ?? null
+      // The platform's wallet, for the commission. Every purchase credits it, so it is locked last (after the users'
+      // wallets, as by every transaction that locks it: no deadlock) and as late as can be: by the commission's own
+      // update, which moves the stored row by the fee without reading it first (on PostgreSQL sent with the other
+      // writes: the row is held for that statement and the commit). The platform's own account buying or selling
+      // posts through the state read already; before the id is known, the wallet is opened as any other.
+      const platformRead =
+        fee === 0
+          ? null
+          : platformWallet
+            ? ([buyerWallet, sellerWallet].find((wallet) => wallet?.id === platformWallet) ?? null)
+            : await ledger.openWallet(tx, platformUserId(), at)
+      const order = {
+        id: timeOrderedUuid(),
         listingId,
         buyerId,
         sellerId: item.sellerId,
@@ -149,64 +186,62 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
         totalPrice: price,
         platformFee: fee,
         sellerIncome: income,
-        status: 'pending',
+        status: 'paid',
         createdAt: now,
-        completedAt: null,
+        completedAt: now,
         refundableUntil: refundableUntil.toISOString(),
         refundedAt: null,
         refundReason: null,
-      }
-      await repo.insertPendingOrder(tx, order)
-      const reference = { referenceType: 'order', referenceId: orderId } as const
-      // 4. Deduct the frozen points.
-      if (buyerWallet)
-        await ledger.postEntry(
-          tx,
-          buyerWallet,
-          {
-            type: 'spend',
-            balanceDelta: 0,
-            frozenDelta: -price,
-            spentDelta: price,
-            ...reference,
-            description: `Purchase of "${item.title}"`,
-          },
-          at,
-        )
-      options.afterDeduct?.()
-      // 5. The seller's income (the platform's commission is written last, below).
-      if (income > 0)
-        await ledger.creditEarnings(
-          tx,
-          item.sellerId,
-          income,
-          { type: 'income', ...reference, description: `Sale of "${item.title}"` },
-          at,
-          { heldUntil: refundableUntil, dailyEarnCap: settings.daily_earn_cap },
-        )
-      // 6. Paid, with access granted.
-      if (!(await repo.completeOrder(tx, order, timeOrderedUuid(), now)))
-        throw new Error(`order ${orderId} vanished inside its transaction`)
-      // The commission (step 5), last: the platform's wallet is locked from here to the commit only, by its read
-      // (`FOR UPDATE` on PostgreSQL, as every wallet read in a transaction).
-      if (fee > 0) {
-        await ledger.postEntry(
-          tx,
-          // The platform's wallet id is read once; a purchase run before it is known opens the wallet itself.
-          platformWallet
-            ? await ledger.openWalletWithoutHolds(tx, platformWallet)
-            : await ledger.openWallet(tx, platformUserId(), at),
-          {
-            type: 'commission',
-            balanceDelta: fee,
-            earnedDelta: fee,
-            ...reference,
-            description: `Commission on "${item.title}"`,
-          },
-          at,
-        )
-      }
-      return presentOrder({ ...order, status: 'paid', completedAt: now })
+      } satisfies OrderRow
+      const reference = { referenceType: 'order', referenceId: order.id } as const
+      // The writes: on PostgreSQL held back and sent as one statement (deferred-writes.ts), so the shared wallet
+      // rows stay locked over as few round trips as can be.
+      await withDeferredWrites(tx, async () => {
+        if (buyerWallet) {
+          // 2. Freeze the buyer's points. 3. Deduct the frozen points.
+          await ledger.freeze(tx, buyerWallet, price, at)
+          await ledger.postEntry(
+            tx,
+            buyerWallet,
+            {
+              type: 'spend',
+              balanceDelta: 0,
+              frozenDelta: -price,
+              spentDelta: price,
+              ...reference,
+              description: `Purchase of "${item.title}"`,
+            },
+            at,
+          )
+        }
+        options.afterDeduct?.()
+        // 4. The seller's income and the platform's commission.
+        if (income > 0)
+          await ledger.creditEarnings(
+            tx,
+            item.sellerId,
+            income,
+            { type: 'income', ...reference, description: `Sale of "${item.title}"` },
+            at,
+            {
+              heldUntil: refundableUntil,
+              dailyEarnCap: settings.daily_earn_cap,
+              wallet: sellerWallet,
+            },
+          )
+        const commission = {
+          type: 'commission',
+          ...reference,
+          description: `Commission on "${item.title}"`,
+        } as const
+        if (platformRead)
+          await ledger.postEntry(tx, platformRead, { ...commission, balanceDelta: fee, earnedDelta: fee }, at)
+        else if (fee > 0 && platformWallet)
+          await ledger.creditWithoutReading(tx, platformWallet, fee, commission, at)
+        // 5. The order, paid, with access granted.
+        await repo.insertPaidOrder(tx, order, timeOrderedUuid())
+      })
+      return presentOrder(order)
     },
 
     /**

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { afterEach, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { closeInstances, twoInstances } from '../../test/helpers/instances'
 import {
   createListing,
@@ -176,6 +177,89 @@ describe('two instances on one PostgreSQL database', () => {
       sql`SELECT count(*) AS n FROM wallet WHERE balance < 0 OR frozen_balance < 0`,
     )
     expect(Number(negative?.n)).toBe(0)
+    expect(await ledgerViolations(a.app.ctx.database.reader)).toEqual([])
+  }, 120_000)
+})
+
+/**
+ * Counts the deadlocks PostgreSQL reports to this process's connections (both instances run in it): the engine runs
+ * a deadlock's victim again, so the answers alone would not show one.
+ */
+function countDeadlocks(): () => number {
+  const query = pg.Client.prototype.query
+  let deadlocks = 0
+  pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof query>) {
+    const result: unknown = query.apply(this, args)
+    if (result instanceof Promise)
+      result.catch((error: { code?: string }) => {
+        if (error?.code === '40P01') deadlocks++
+      })
+    return result
+  } as typeof query
+  onTestFinished(() => {
+    pg.Client.prototype.query = query
+  })
+  return () => deadlocks
+}
+
+describe('purchases that cross on two instances', () => {
+  it('let users buy from each other at once without a deadlock, every entry and the platform exact', async () => {
+    const { a, onA, onB } = await clientsOfTwoInstances()
+    // Four users who sell to each other, and a seller who has no wallet before her first sale.
+    const traders = ['tia', 'uma', 'vic', 'wes']
+    const sellers = [...traders, 'newcomer']
+    const listings: { seller: string; id: string; price: number }[] = []
+    for (const [i, seller] of sellers.entries())
+      for (let j = 0; j < 3; j++) {
+        const price = 20 + 10 * i + j
+        const id = await createListing(a, seller, { base_price: price, title: `${seller} ${j}` })
+        await publish(a, id)
+        listings.push({ seller, id, price })
+      }
+    for (const trader of traders) await topUp(a, trader, 1000)
+    const deadlocks = countDeadlocks()
+
+    // Every trader buys every listing but their own, all at once through both instances: while A buys from B,
+    // B buys from A, each purchase locking both wallets and the platform's.
+    const purchases = traders.flatMap((buyer, b) =>
+      listings
+        .filter((listing) => listing.seller !== buyer)
+        .map((listing, l) =>
+          ((b + l) % 2 === 0 ? onA : onB).post(buyer, '/api/marketplace/orders', { listing_id: listing.id }),
+        ),
+    )
+    const answers = await Promise.all(purchases)
+    expect(answers.map((answer) => answer.body.error?.code ?? answer.status)).toEqual(answers.map(() => 201))
+    // One lock order for every transaction: the wallets of users by id, the platform's last.
+    expect(deadlocks()).toBe(0)
+
+    // Every entry of every wallet agrees with the entries before it: its balances after are the running sum.
+    const entries = await a.rows<
+      Record<'wallet_id' | 'seq' | 'amount' | 'balance_after' | 'frozen_after', unknown>
+    >(
+      sql`SELECT wallet_id, seq, amount, balance_after, frozen_after FROM wallet_transaction ORDER BY wallet_id, seq`,
+    )
+    const running = new Map<string, { seq: number; holdings: number }>()
+    for (const entry of entries) {
+      const { wallet_id, ...figures } = entry
+      const { seq, amount, balance_after, frozen_after } = numbers(figures)
+      const before = running.get(String(wallet_id)) ?? { seq: 0, holdings: 0 }
+      expect([seq, balance_after + frozen_after]).toEqual([before.seq + 1, before.holdings + amount])
+      running.set(String(wallet_id), { seq, holdings: before.holdings + amount })
+    }
+    // The platform holds exactly the fees of the orders, one commission entry each; all wallets hold the top-ups.
+    const [fees] = await a.rows<{ n: unknown; sum: unknown }>(
+      sql`SELECT count(*) AS n, sum(platform_fee) AS sum FROM marketplace_order WHERE status = 'paid'`,
+    )
+    expect(Number(fees?.n)).toBe(answers.length)
+    const [platform] = await a.rows<Record<'balance' | 'last_seq', unknown>>(
+      sql`SELECT w.balance, w.last_seq FROM wallet w JOIN "user" u ON u.id = w.user_id WHERE u.is_system`,
+    )
+    expect(platform && numbers(platform)).toEqual({ balance: Number(fees?.sum), last_seq: answers.length })
+    const [holdings] = await a.rows<{ n: unknown }>(
+      sql`SELECT sum(balance + frozen_balance) AS n FROM wallet`,
+    )
+    expect(Number(holdings?.n)).toBe(traders.length * 1000)
     expect(await ledgerViolations(a.app.ctx.database.reader)).toEqual([])
   }, 120_000)
 })

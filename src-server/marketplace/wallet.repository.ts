@@ -9,10 +9,20 @@
  * wait for each other instead of deadlocking.
  *
  * Functions return a value on SQLite and a promise on PostgreSQL (`Maybe`): the ledger chains them with `andThen`,
- * which on SQLite goes on at once, so a purchase makes no promise per statement.
+ * which on SQLite goes on at once, so a purchase makes no promise per statement. On PostgreSQL the writes are held
+ * back while a purchase defers them (deferred-writes.ts), and any other statement sends what is held first.
  */
 import { type SQL, sql } from 'drizzle-orm'
-import { type Db, type EngineDb, isPostgres, type Maybe, perHandle, runSql } from '../platform/db'
+import { andThen, type Db, type EngineDb, isPostgres, type Maybe, perHandle, runSql } from '../platform/db'
+import {
+  addWalletUpdate,
+  deferredWritesOf,
+  noWrites,
+  runWrites,
+  sendDeferredWrites,
+  type UnreadEntry,
+  type Writes,
+} from './deferred-writes'
 import type { Holds, ReferenceType, TransactionType, wallet, walletTransaction } from './marketplace.tables'
 
 /** A wallet row as presented; its holds are the ledger's own state (`OpenedWallet`). */
@@ -46,21 +56,22 @@ export interface WalletUpdate {
 export interface WalletStatements {
   /** Locks the wallets of these users (those that exist) in id order until the transaction ends. */
   lockWallets(userIds: string[]): Maybe<void>
+  /** `lockWallets` that also reads them, in one statement: the wallets found, by user id. */
+  lockedByUsers(userIds: string[]): Maybe<Map<string, OpenedWallet>>
   openedByUser(userId: string): Maybe<OpenedWallet | null>
-  openedById(walletId: string): Maybe<OpenedWallet | null>
   walletById(walletId: string): Maybe<WalletRow | null>
   /** Makes the user's wallet unless another transaction just did: the wallet either way. */
   insertWallet(id: string, userId: string, at: string): Maybe<OpenedWallet>
   /** Whether the wallet still held the previous state (and was written). */
   applyEntry(update: WalletUpdate): Maybe<boolean>
   insertEntry(entry: TransactionRow): Maybe<void>
+  /**
+   * Credits an earning to a wallet's balance relative to the stored row, with its entry, without the wallet being
+   * read first; whether the wallet was there.
+   */
+  creditUnread(entry: UnreadEntry): Maybe<boolean>
   /** Moves balance to frozen; whether the wallet still held the previous balances. */
-  freeze(
-    walletId: string,
-    next: { balance: number; frozenBalance: number },
-    previous: { balance: number; frozenBalance: number },
-    at: string,
-  ): Maybe<boolean>
+  freeze(next: { balance: number; frozenBalance: number }, previous: OpenedWallet, at: string): Maybe<boolean>
   recordEarnings(walletId: string, day: string, earned: number, at: string): Maybe<void>
   /** The users whose wallets hold anything frozen (the periodic release of holds). */
   usersWithFrozen(): Maybe<string[]>
@@ -86,9 +97,6 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
   const sqlite = db.$client
   const byUser = sqlite
     .prepare<[userId: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE user_id = ?`)
-    .raw()
-  const byId = sqlite
-    .prepare<[id: string], OpenedRow>(`SELECT ${OPENED_COLUMNS} FROM wallet WHERE id = ?`)
     .raw()
   const rowById = sqlite.prepare<[string], WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallet WHERE id = ?`)
   const insert = sqlite
@@ -132,16 +140,26 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
   const recordEarnings = sqlite.prepare<[string, number, string, string]>(
     'UPDATE wallet SET earnings_day = ?, earned_on_day = ?, updated_at = ? WHERE id = ?',
   )
+  const credit = sqlite
+    .prepare<[amount: number, earned: number, at: string, id: string], [number, number, number]>(
+      `UPDATE wallet SET balance = balance + ?, total_earned = total_earned + ?, last_seq = last_seq + 1,
+         updated_at = ? WHERE id = ? RETURNING last_seq, balance, frozen_balance`,
+    )
+    .raw()
   const withFrozen = sqlite.prepare<[], string>('SELECT user_id FROM wallet WHERE frozen_balance > 0').pluck()
   return {
     // One writer: SQLite's transactions never interleave, so there is nothing to lock.
     lockWallets() {},
+    lockedByUsers(userIds) {
+      const found = new Map<string, OpenedWallet>()
+      for (const userId of userIds) {
+        const row = byUser.get(userId)
+        if (row) found.set(userId, openedFromSqlite(row))
+      }
+      return found
+    },
     openedByUser(userId) {
       const row = byUser.get(userId)
-      return row ? openedFromSqlite(row) : null
-    },
-    openedById(walletId) {
-      const row = byId.get(walletId)
       return row ? openedFromSqlite(row) : null
     },
     walletById: (walletId) => rowById.get(walletId) ?? null,
@@ -177,8 +195,15 @@ const sqliteStatements = perHandle((db: Db): WalletStatements => {
         e.createdAt,
       )
     },
-    freeze: (walletId, next, previous, at) =>
-      freeze.run(next.balance, next.frozenBalance, at, walletId, previous.balance, previous.frozenBalance)
+    creditUnread(e) {
+      const row = credit.get(e.amount, e.amount, e.createdAt, e.walletId)
+      if (!row) return false
+      const [seq, balanceAfter, frozenAfter] = row
+      this.insertEntry({ ...e, seq, balanceAfter, frozenAfter })
+      return true
+    },
+    freeze: (next, previous, at) =>
+      freeze.run(next.balance, next.frozenBalance, at, previous.id, previous.balance, previous.frozenBalance)
         .changes === 1,
     recordEarnings(walletId, day, earned, at) {
       recordEarnings.run(day, earned, at, walletId)
@@ -218,27 +243,49 @@ const NUMERIC_WALLET_FIELDS = [
 ]
 
 function pgStatements(tx: EngineDb): WalletStatements {
-  const one = async <T>(query: SQL) => (await runSql<T>(tx, query))[0] ?? null
+  // A statement that is not deferred sends the purchase's deferred writes first (deferred-writes.ts).
+  const run = async <T>(query: SQL) => {
+    await sendDeferredWrites(tx)
+    return runSql<T>(tx, query)
+  }
+  const one = async <T>(query: SQL) => (await run<T>(query))[0] ?? null
   const opened = async (where: SQL) => {
     const row = await one<PgOpenedRow>(
       sql`SELECT ${sql.raw(OPENED_COLUMNS)} FROM wallet WHERE ${where} FOR UPDATE`,
     )
     return row ? openedFromPg(row) : null
   }
-  const written = async (query: SQL) => (await runSql(tx, sql`${query} RETURNING id`)).length === 1
+  /** A ledger write: held back while the transaction defers its writes, else run at once. */
+  const write = (add: (writes: Writes) => void): Maybe<boolean> => {
+    const held = deferredWritesOf(tx)
+    if (held) {
+      add(held)
+      return true
+    }
+    const now = noWrites()
+    add(now)
+    return runWrites(tx, now)
+  }
   return {
     async lockWallets(userIds) {
       if (userIds.length === 0) return
-      await runSql(
-        tx,
+      await run(
         sql`SELECT id FROM wallet WHERE user_id IN (${sql.join(
           userIds.map((id) => sql`${id}`),
           sql`, `,
         )}) ORDER BY id FOR UPDATE`,
       )
     },
+    async lockedByUsers(userIds) {
+      const rows = await run<PgOpenedRow & { user_id: string }>(
+        sql`SELECT user_id, ${sql.raw(OPENED_COLUMNS)} FROM wallet WHERE user_id IN (${sql.join(
+          userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}) ORDER BY id FOR UPDATE`,
+      )
+      return new Map(rows.map((row) => [row.user_id, openedFromPg(row)]))
+    },
     openedByUser: (userId) => opened(sql`user_id = ${userId}`),
-    openedById: (walletId) => opened(sql`id = ${walletId}`),
     async walletById(walletId) {
       const row = await one<Record<string, unknown>>(
         sql`SELECT ${sql.raw(WALLET_COLUMNS)} FROM wallet WHERE id = ${walletId}`,
@@ -258,38 +305,34 @@ function pgStatements(tx: EngineDb): WalletStatements {
       if (!existing) throw new Error(`wallet of ${userId} neither made nor found`)
       return existing
     },
-    applyEntry: (u) =>
-      written(sql`UPDATE wallet SET balance = ${u.balance}, frozen_balance = ${u.frozenBalance},
-          total_earned = total_earned + ${u.earnedDelta}, total_spent = total_spent + ${u.spentDelta},
-          last_seq = ${u.lastSeq}, earnings_day = ${u.earningsDay}, earned_on_day = ${u.earnedOnDay},
-          holds_json = coalesce(${u.holds ? JSON.stringify(u.holds) : null}::jsonb, holds_json), updated_at = ${u.at}
-        WHERE id = ${u.previous.id} AND balance = ${u.previous.balance}
-          AND frozen_balance = ${u.previous.frozenBalance} AND last_seq = ${u.previous.lastSeq}`),
-    async insertEntry(e) {
-      await runSql(
-        tx,
-        sql`INSERT INTO wallet_transaction (id, seq, wallet_id, type, amount, balance_after, frozen_after,
-            reference_type, reference_id, description, created_at)
-          VALUES (${e.id}, ${e.seq}, ${e.walletId}, ${e.type}, ${e.amount}, ${e.balanceAfter}, ${e.frozenAfter},
-            ${e.referenceType}, ${e.referenceId}, ${e.description}, ${e.createdAt})`,
-      )
-    },
-    freeze: (walletId, next, previous, at) =>
-      written(sql`UPDATE wallet SET balance = ${next.balance}, frozen_balance = ${next.frozenBalance},
-          updated_at = ${at}
-        WHERE id = ${walletId} AND balance = ${previous.balance} AND frozen_balance = ${previous.frozenBalance}`),
+    applyEntry: (u) => write((writes) => addWalletUpdate(writes, u)),
+    insertEntry: (e) =>
+      andThen(
+        write((writes) => writes.entries.push(e)),
+        () => undefined,
+      ),
+    creditUnread: (e) => write((writes) => writes.unread.push(e)),
+    // Moves no totals and no seq: the wallet's update with only its balances changed.
+    freeze: (next, previous, at) =>
+      write((writes) =>
+        addWalletUpdate(writes, {
+          ...next,
+          earnedDelta: 0,
+          spentDelta: 0,
+          lastSeq: previous.lastSeq,
+          earningsDay: previous.earningsDay,
+          earnedOnDay: previous.earnedOnDay,
+          holds: null,
+          at,
+          previous,
+        }),
+      ),
     async recordEarnings(walletId, day, earned, at) {
-      await runSql(
-        tx,
-        sql`UPDATE wallet SET earnings_day = ${day}, earned_on_day = ${earned}, updated_at = ${at}
-          WHERE id = ${walletId}`,
-      )
+      await run(sql`UPDATE wallet SET earnings_day = ${day}, earned_on_day = ${earned}, updated_at = ${at}
+          WHERE id = ${walletId}`)
     },
     async usersWithFrozen() {
-      const rows = await runSql<{ user_id: string }>(
-        tx,
-        sql`SELECT user_id FROM wallet WHERE frozen_balance > 0`,
-      )
+      const rows = await run<{ user_id: string }>(sql`SELECT user_id FROM wallet WHERE frozen_balance > 0`)
       return rows.map((row) => row.user_id)
     },
   }
