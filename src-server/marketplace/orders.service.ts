@@ -124,7 +124,9 @@ export function createOrderService(database: Database, ledger: Ledger, platformU
     },
 
     /**
-     * The steps of the spec. Every refusal comes from a read before the first write, so a refused purchase
+     * The steps of the spec (marketplace.md, purchase flow); its step 3 (the order, pending) and step 6 (set to
+     * paid) are one write of the order as paid, last, since both happen in this transaction and nothing outside it
+     * can see the order between them. Every refusal comes from a read before the first write, so a refused purchase
      * in a group commit leaves nothing to undo (db/group-commit.ts). The buyer's wallet is opened without being
      * made: a buyer without one is refused before anything is written, otherwise every request of an account
      * that never topped up would make its whole group run again with savepoints. Holds released before a refusal
