@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -7,8 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { testDatabaseUrl } from '../../test/helpers/engine'
 import { type ChatCompletionRequest, type FakeOpenAi, startFakeOpenAi } from '../../test/helpers/fake-openai'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { until } from '../../test/helpers/server-process'
-import { findAppRoot } from '../platform/config'
+import { killedOnceCommitted } from '../../test/helpers/server-process'
 
 let server: TestServer
 let fake: FakeOpenAi
@@ -58,6 +56,33 @@ let restartedOperator: Record<string, string> | null = null
 
 async function operator() {
   return restartedOperator ?? server.headersFor('olga', ['operator'])
+}
+
+/**
+ * A server on a data directory and a PostgreSQL database the test keeps across a restart, and a run on it answering
+ * one sample at a time.
+ */
+async function runOnKeptData(dataDir: string) {
+  databaseUrl = await testDatabaseUrl()
+  server = await startTestServer({ dataDir, databaseUrl })
+  await configureModels()
+  const agentId = await createAgent()
+  const datasetId = await datasetWith(CSV)
+  const run = (
+    await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
+  ).json()
+  return { agentId, run }
+}
+
+/** The server started again on the same data, the existing operator signed in. */
+async function restartOn(dataDir: string) {
+  server = await startTestServer({ dataDir, databaseUrl })
+  const login = await server.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: 'olga', password: 'password-olga' },
+  })
+  restartedOperator = { authorization: `Bearer ${login.json().token}` }
 }
 
 async function call(
@@ -289,28 +314,14 @@ describe('evaluation runs', () => {
     // The model holds its answer to q2 until the test lets it go: the shutdown comes while q2 is being answered.
     const answerQ2 = holdAnswerTo('q2')
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-resume-'))
-    // The PostgreSQL database, kept across the restart as the data directory is.
-    databaseUrl = await testDatabaseUrl()
     try {
-      server = await startTestServer({ dataDir, databaseUrl })
-      await configureModels()
-      const agentId = await createAgent()
-      const datasetId = await datasetWith(CSV)
-      const run = (
-        await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
-      ).json()
+      const { agentId, run } = await runOnKeptData(dataDir)
       await expect.poll(() => chatRequests().map(lastUser), { timeout: 15_000 }).toEqual(['q1', 'q2'])
       expect(await server.rows(sql`SELECT input FROM evaluation_result`)).toEqual([{ input: 'q1' }])
       await server.close()
 
       fake.respond = scriptedModel
-      server = await startTestServer({ dataDir, databaseUrl })
-      const login = await server.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: 'olga', password: 'password-olga' },
-      })
-      restartedOperator = { authorization: `Bearer ${login.json().token}` }
+      await restartOn(dataDir)
       const finished = await finishedRun(agentId, run.id)
       expect(finished).toMatchObject({ status: 'succeeded', progress: { total: 3, done: 3 } })
       const rows = await results(agentId, run.id)
@@ -332,57 +343,22 @@ describe('evaluation runs', () => {
     fake = await startFakeOpenAi()
     const answerQ1 = holdAnswerTo('q1')
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-eval-give-up-'))
-    databaseUrl = await testDatabaseUrl()
     try {
-      server = await startTestServer({ dataDir, databaseUrl })
-      await configureModels()
-      const agentId = await createAgent()
-      const datasetId = await datasetWith(CSV)
-      const run = (
-        await call('POST', `/agents/${agentId}/evaluation-runs`, { dataset_id: datasetId, concurrency: 1 })
-      ).json()
+      const { agentId, run } = await runOnKeptData(dataDir)
       await expect.poll(() => chatRequests().map(lastUser), { timeout: 15_000 }).toEqual(['q1'])
       // Its attempts used up: the shutdown hands the job back uncounted, and the next claim gives up on it.
       await server.write(sql`UPDATE job SET max_attempts = 0 WHERE id = (SELECT job_id FROM evaluation_run)`)
       await server.close()
 
       // Another runner claims it, fails it, and is killed at its first step after that commit.
-      const runner = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'test/helpers/evaluation-give-up-process.ts',
-          dataDir,
-          ...(databaseUrl ? [databaseUrl] : []),
-        ],
-        { cwd: findAppRoot(), stdio: ['ignore', 'pipe', 'pipe'] },
-      )
-      let output = ''
-      runner.stdout.on('data', (chunk) => (output += chunk))
-      runner.stderr.on('data', (chunk) => (output += chunk))
-      const exited = new Promise((resolve) => runner.once('exit', (_code, signal) => resolve(signal)))
-      try {
-        await until(
-          async () => {
-            if (runner.exitCode !== null) throw new Error(`runner exited:\n${output}`)
-            return output
-          },
-          (text) => text.includes('committed\n'),
-        )
-      } finally {
-        runner.kill('SIGKILL')
-      }
-      expect(await exited).toBe('SIGKILL')
+      const { signal } = await killedOnceCommitted('test/helpers/evaluation-give-up-process.ts', [
+        dataDir,
+        ...(databaseUrl ? [databaseUrl] : []),
+      ])
+      expect(signal).toBe('SIGKILL')
 
       fake.respond = scriptedModel
-      server = await startTestServer({ dataDir, databaseUrl })
-      const login = await server.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: 'olga', password: 'password-olga' },
-      })
-      restartedOperator = { authorization: `Bearer ${login.json().token}` }
+      await restartOn(dataDir)
       const [job] = await storedJob(run.id)
       expect(job).toMatchObject({ status: 'failed', lease_owner: null })
       const stored = (await call('GET', `/agents/${agentId}/evaluation-runs/${run.id}`)).json()

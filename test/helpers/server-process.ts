@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { findAppRoot } from '../../src-server/platform/config'
 
 export const PROCESS_ADMIN_PASSWORD = 'process-admin-password'
 
@@ -136,4 +137,36 @@ export async function until<T>(
       throw new Error(`condition not reached; last value ${JSON.stringify(value).slice(0, 300)}`)
     await new Promise((resolve) => setTimeout(resolve, everyMs))
   }
+}
+
+/**
+ * Runs a script (through tsx, from the app's root) until it prints `committed`, then kills it with SIGKILL: a
+ * writer that dies right after its commit. What it printed, and the signal it ended by.
+ */
+export async function killedOnceCommitted(
+  script: string,
+  args: string[],
+): Promise<{ output: string; signal: NodeJS.Signals | null }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: findAppRoot(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, signal) => resolve(signal)),
+  )
+  try {
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${script} exited:\n${output}`)
+        return output
+      },
+      (text) => text.includes('committed\n'),
+    )
+  } finally {
+    child.kill('SIGKILL')
+  }
+  return { output, signal: await exited }
 }

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { freshPostgresUrl, TEST_ENGINE } from '../../../test/helpers/engine'
-import { until } from '../../../test/helpers/server-process'
-import { findAppRoot } from '../config'
+import { killedOnceCommitted } from '../../../test/helpers/server-process'
 import { openDatabase, openPostgres, postgresEngine, runSql, sqliteEngine } from '../db'
 import { type BusEvent, type EventBus, localEventBus } from './event-bus'
 import { LISTENER_NAME, postgresEventBus } from './postgres-event-bus'
@@ -207,27 +205,11 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
     it('delivers the event of a writer killed right after its commit to the other instances', async () => {
       const { a, b, url } = await twoInstances()
       await a.database.transact((tx) => runSql(tx, sql`CREATE TABLE event_write (id text PRIMARY KEY)`))
-      const writer = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'test/helpers/event-writer-process.ts', url, 'w1'],
-        { cwd: findAppRoot(), stdio: ['ignore', 'pipe', 'pipe'] },
-      )
-      let output = ''
-      writer.stdout.on('data', (chunk) => (output += chunk))
-      writer.stderr.on('data', (chunk) => (output += chunk))
-      const exited = new Promise((resolve) => writer.once('exit', (_code, signal) => resolve(signal)))
-      try {
-        await until(
-          async () => {
-            if (writer.exitCode !== null) throw new Error(`writer exited:\n${output}`)
-            return output
-          },
-          (text) => text.includes('committed\n'),
-        )
-      } finally {
-        writer.kill('SIGKILL')
-      }
-      expect(await exited).toBe('SIGKILL')
+      const { output, signal } = await killedOnceCommitted('test/helpers/event-writer-process.ts', [
+        url,
+        'w1',
+      ])
+      expect(signal).toBe('SIGKILL')
       expect(output).not.toContain('survived')
       expect(await runSql(b.database.reader, sql`SELECT id FROM event_write`)).toEqual([{ id: 'w1' }])
       expect(await heardUpToMarker(a, b)).toEqual([{ kind: 'test.written', id: 'w1' }])
