@@ -534,25 +534,32 @@ function inDocumentOrder(field: ExtractedField, pages: PageText[]): ExtractedFie
   return reread ? { ...field, value: reread.value } : field
 }
 
-/** An enum printed without a label (a currency sign): its most frequent value in the document. */
+/**
+ * An enum printed without a label (a currency sign): its most frequent value in the document, a value printed as
+ * itself first ("$122.04 CAD" is in CAD: a code names one currency, a sign like "$" several).
+ */
 function frequentEnumCandidate(field: FieldDefinition, pages: PageText[]): Candidate | null {
-  const seen = new Map<string, { count: number; first: Candidate }>()
+  const seen = new Map<string, { count: number; named: boolean; first: Candidate }>()
   let order = 0
   for (const page of pages)
     for (const line of linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1]))
       for (const segment of segmentsOf(line)) {
-        const read = readValueIn(field, segment, 0, null)
-        if (!read) continue
-        const key = String(read.value)
-        const entry = seen.get(key)
-        if (entry) entry.count++
-        else
-          seen.set(key, {
-            count: 1,
-            first: candidate(field.key, read, page.page_number, 'pattern', null, PATTERN_ONLY, order++),
-          })
+        for (const read of readValuesIn(field, segment, 0, null)) {
+          const key = String(read.value)
+          const named = read.words.some((w) => w.text.replace(/[^\p{L}]/gu, '') === key)
+          const entry = seen.get(key)
+          if (entry) {
+            entry.count++
+            entry.named ||= named
+          } else
+            seen.set(key, {
+              count: 1,
+              named,
+              first: candidate(field.key, read, page.page_number, 'pattern', null, PATTERN_ONLY, order++),
+            })
+        }
       }
-  const ranked = [...seen.values()].sort((a, b) => b.count - a.count)
+  const ranked = [...seen.values()].sort((a, b) => Number(b.named) - Number(a.named) || b.count - a.count)
   return ranked[0]?.first ?? null
 }
 
