@@ -567,6 +567,10 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const printRandom = seededRandom(seed * 2_750_159 + 53)
   // American addresses on English invoices: "Scranton, PA 18503", or the town and state alone under a name.
   const addressRandom = seededRandom(seed * 3_571_429 + 61)
+  // What tells the two parties apart when their places do not: the seller's register and managing director in the
+  // legal line, a header that is only a logo (the seller named in the foot alone), and the buyer's own VAT id or
+  // e-mail under its address (so an identifier or a web domain alone does not make a party the seller).
+  const legalRandom = seededRandom(seed * 1_299_709 + 71)
   const american = language === 'en' && chance(addressRandom, 0.4)
   const usTown = () => {
     const [name, state] = pick(addressRandom, US_TOWNS)
@@ -661,11 +665,14 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const sellerAddress = `${pick(random, STREETS)}, ${between(random, 10_000, 99_999)} ${town}`
   if (american) traits.push('american addresses')
   const usSellerAddress = american && (chance(addressRandom, 0.5) ? usTown() : `${usStreet()}, ${usTown()}`)
-  put(usSellerAddress || sellerAddress, sellerX, 62, { size: 8 })
+  const logoHeader = (sellerUnprinted || (!fromTo && sellerStyle < 0.1)) && chance(legalRandom, 0.6)
+  if (logoHeader) traits.push('logo header')
+  const sellerContact = logoHeader ? () => undefined : put
+  sellerContact(usSellerAddress || sellerAddress, sellerX, 62, { size: 8 })
   // The seller's web or e-mail domain, spelt from its name.
   const domain = `${fold(sellerBase).replace(/[^a-z0-9]+/g, pick(partyRandom, ['', '-']))}.${pick(partyRandom, DOMAIN_ENDINGS[language])}`
   const web = chance(partyRandom, 0.6) ? `  ${pick(partyRandom, ['www.', 'info@', 'billing@'])}${domain}` : ''
-  put(
+  sellerContact(
     `Tel. +${between(random, 30, 49)} ${between(random, 100, 999)} ${between(random, 100_000, 9_999_999)}${web}`,
     sellerX,
     73,
@@ -696,13 +703,27 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const buyerLabel = billToBrand ? pick(classRandom, v.buyerHeading) : drawnBuyerLabel
   if (billToBrand) traits.push('one-word buyer after its label')
   put(buyerLabelLeft ? `${buyerLabel} ${buyer}` : buyer, buyerX, 135, { size: 10 })
+  // The buyer's own VAT id or e-mail, right under its name (where the attention line would be) or under its address.
+  const mailbox = `${pick(legalRandom, ['info', 'office', 'accounts'])}@${fold(buyer).replace(/[^a-z0-9]+/g, '')}.${pick(legalRandom, DOMAIN_ENDINGS[language])}`
+  const vatId = `${pick(legalRandom, VAT_ID[language])} ${between(legalRandom, 100_000_000, 999_999_999)}`
+  const identity = chance(legalRandom, 0.3)
+    ? chance(legalRandom, 0.5) || privateBuyer
+      ? mailbox
+      : vatId
+    : null
+  const identityUnder = identity !== null && chance(legalRandom, 0.5)
+  if (identity)
+    traits.push(
+      identityUnder ? "the buyer's VAT id or e-mail under its name" : "the buyer's VAT id or e-mail",
+    )
   if (!privateBuyer) {
-    const attention = `z. Hd. ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`
+    const attention = `${pick(legalRandom, ATTENTION[language])} ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`
     // The person the company's mail is for, by name alone under it.
     const person = chance(roleRandom, 0.4)
     if (person) traits.push('person under the buyer')
-    put(person ? pick(roleRandom, PERSONS) : attention, buyerX, 148)
+    if (!identityUnder) put(person ? pick(roleRandom, PERSONS) : attention, buyerX, 148)
   }
+  if (identity) put(identity, buyerX, identityUnder ? 148 : 200, { size: 9 })
   const buyerStreet = pick(random, STREETS)
   const buyerTown = `${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`
   put(american ? usStreet() : buyerStreet, buyerX, 161)
@@ -958,9 +979,16 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     Math.min(y, 790),
     { size: 8 },
   )
+  const register = chance(legalRandom, 0.5)
+    ? ` · ${pick(legalRandom, REGISTER[language])
+        .replace('{town}', town)
+        .replace('{person}', pick(legalRandom, PERSONS))
+        .replace('{n}', String(between(legalRandom, 10_000, 999_999)))}`
+    : ''
+  if (register) traits.push('register in the legal line')
   // The legal line at the foot, with the seller's name again.
   page.push({
-    text: `${sellerUnprinted ? '' : `${seller} · `}${town} · ${pick(random, ['USt-IdNr.', 'VAT', 'TVA', 'BTW', 'P.IVA', 'CIF'])} ${between(random, 100_000_000, 999_999_999)}`,
+    text: `${sellerUnprinted ? '' : `${seller} · `}${town} · ${pick(random, ['USt-IdNr.', 'VAT', 'TVA', 'BTW', 'P.IVA', 'CIF'])} ${between(random, 100_000_000, 999_999_999)}${register}`,
     x: 50,
     y: 820,
     size: 7,
@@ -1112,6 +1140,42 @@ const ROLE_LABELS: Record<Language, { seller: string[]; buyer: string[] }> = {
     seller: ['Vendido por:', 'Vendedor:'],
     buyer: ['Vendido a:', 'Facturado a:', 'Dirección de facturación'],
   },
+}
+
+/** A company's register entry and managing director as its legal line prints them. */
+const REGISTER: Record<Language, string[]> = {
+  de: [
+    'Geschäftsführer: {person} · Amtsgericht {town} HRB {n}',
+    'Registergericht {town} HRB {n}',
+    'Vorstand: {person}',
+  ],
+  en: [
+    'Registered in England and Wales No. {n}',
+    'Company Registration No. {n}',
+    'Registered office: {town}',
+  ],
+  fr: ['au capital de {n} € · RCS {town} {n}', 'SIRET {n} 00017'],
+  nl: ['KvK {n}', 'KvK-nummer {n} · Statutair gevestigd te {town}'],
+  it: ['REA {n} · Cap. soc. € {n}', 'Registro Imprese di {town} n. {n}'],
+  es: ['Inscrita en el Registro Mercantil de {town}, hoja {n}', 'Reg. Merc. {town}, tomo {n}'],
+}
+/** How an address names the person a company's mail is for. */
+const ATTENTION: Record<Language, string[]> = {
+  de: ['z. Hd.', 'z. H.'],
+  en: ['Attn:', 'Attention:', 'FAO'],
+  fr: ["À l'attention de", 'Attn.'],
+  nl: ['t.a.v.', 'T.a.v.'],
+  it: ['Alla c.a.', 'c.a.'],
+  es: ['Att.', 'A la atención de'],
+}
+/** The label of a VAT id, printed under a business buyer's address as under the seller's. */
+const VAT_ID: Record<Language, string[]> = {
+  de: ['USt-IdNr.:', 'USt-ID:'],
+  en: ['VAT No:', 'VAT Reg. No.'],
+  fr: ['N° TVA :', 'TVA intracom. :'],
+  nl: ['BTW-nr.:', 'BTW:'],
+  it: ['P.IVA', 'Partita IVA:'],
+  es: ['NIF:', 'CIF:'],
 }
 
 /** How a bank line names the account's holder. */

@@ -84,6 +84,11 @@ export function featureNames(kind: CandidateKind): string[] {
       'first_address_block',
       'later_address_block',
       'town',
+      'register_line',
+      'domain_word',
+      'attention_below',
+      'after_attention',
+      'page_head',
     ],
   }
   return [...common, ...labelled, ...own[kind]]
@@ -137,8 +142,13 @@ function labelFeatures(features: Features, candidate: ValueCandidate) {
     nearest = false
     setClasses(features, 'left', own)
   }
-  for (let i = wordEnd + 1; i < Math.min(classes.length, wordEnd + 4); i++)
+  // Right of it only as far as its column goes: a word across a wide gap is another column's.
+  const words = context.lines[lineIndex]?.words ?? []
+  const gap = (candidate.bbox[3] - candidate.bbox[1]) * 3
+  for (let i = wordEnd + 1; i < Math.min(classes.length, wordEnd + 4); i++) {
+    if ((words[i]?.bbox[0] ?? 0) - (words[i - 1]?.bbox[2] ?? 0) > gap) break
     setClasses(features, 'right', classes[i] as Set<WordClass>)
+  }
   const above = lineAbove(context, candidate)
   if (above) {
     const [x0, , x1] = candidate.bbox
@@ -378,6 +388,8 @@ interface PrintedLine {
   plain: string
   /** The line, the one above or the one below holds a contact word (IBAN, VAT id, phone, web) or an account holder's. */
   nearContact: boolean
+  /** The line names a company's register entry, share capital or managing director: the issuer's legal line. */
+  register: boolean
 }
 interface PrintedText {
   lines: PrintedLine[]
@@ -399,6 +411,7 @@ function printedText(contexts: PageContext[]): PrintedText {
         index,
         plain: lettersAndDigits(line.text),
         nearContact: Boolean(contact[index - 1] || contact[index] || contact[index + 1]),
+        register: REGISTER_WORDS.test(fold(line.text)),
       })
       for (const m of line.text.matchAll(HOSTS)) {
         const host = fold(m[1] as string).replace(/^www\./, '')
@@ -415,6 +428,13 @@ function printedText(contexts: PageContext[]): PrintedText {
   printedTexts.set(contexts, printed)
   return printed
 }
+
+/**
+ * Words of a legal line that only the issuer prints about itself: its register court and entry, share capital,
+ * managing board ("Amtsgericht Köln HRB 98765", "au capital de 10 000 €", "Registered in England and Wales").
+ */
+const REGISTER_WORDS =
+  /\b(?:hrb|hra|amtsgericht|registergericht|handelsregister|geschaftsfuhrer(?:in)?|geschaftsfuhrung|vorstand|rcs|capital|kvk|registered|regd|registro|register|rea|cin|inscrita|statutair|cap\.? soc)\b/
 
 /** How much of a name and a web domain are one word: the shorter's share of the longer, when one holds the other. */
 function domainOverlap(core: string, domains: string[]): number {
@@ -452,6 +472,52 @@ function addressBelow(candidate: ValueCandidate): boolean {
   return false
 }
 
+/** Where the candidate's column is: its line's words either side of it up to a wide gap (its label's, if any). */
+function columnOf(candidate: ValueCandidate): [number, number] {
+  const words = candidate.context.lines[candidate.lineIndex]?.words ?? []
+  const gap = (candidate.bbox[3] - candidate.bbox[1]) * 3
+  let i = candidate.wordStart
+  while (i > 0 && (words[i]?.bbox[0] ?? 0) - (words[i - 1]?.bbox[2] ?? 0) <= gap) i--
+  let j = candidate.wordEnd
+  while (j < words.length - 1 && (words[j + 1]?.bbox[0] ?? 0) - (words[j]?.bbox[2] ?? 0) <= gap) j++
+  return [words[i]?.bbox[0] ?? candidate.bbox[0], words[j]?.bbox[2] ?? candidate.bbox[2]]
+}
+const columnStart = (candidate: ValueCandidate) => columnOf(candidate)[0]
+
+/** A line's runs of words without a wide gap (the columns sharing the line), as word index ranges. */
+function runsOf(line: Line, gap: number): [number, number][] {
+  const runs: [number, number][] = []
+  line.words.forEach((word, i) => {
+    const last = runs[runs.length - 1]
+    if (last && word.bbox[0] - (line.words[i - 1]?.bbox[2] ?? 0) <= gap) last[1] = i
+    else runs.push([i, i])
+  })
+  return runs
+}
+
+/**
+ * The name's block: the run of words holding it, and the runs right above and below that overlap its column (not
+ * another column sharing those lines, as an address block beside a letterhead does).
+ */
+function blockOf(candidate: ValueCandidate): { words: string[]; classes: Set<WordClass>[] } {
+  const { context, lineIndex } = candidate
+  const [from, to] = columnOf(candidate)
+  const gap = (candidate.bbox[3] - candidate.bbox[1]) * 3
+  const block = { words: [] as string[], classes: [] as Set<WordClass>[] }
+  for (let i = lineIndex - 1; i <= lineIndex + 1; i++) {
+    const line = context.lines[i]
+    if (!line) continue
+    for (const [first, last] of runsOf(line, gap)) {
+      const words = line.words.slice(first, last + 1)
+      const [x0, x1] = [words[0]?.bbox[0] ?? 0, words[words.length - 1]?.bbox[2] ?? 0]
+      if (x1 <= from || x0 >= to) continue
+      block.words.push(...words.map((w) => w.text))
+      block.classes.push(...(context.classes[i]?.slice(first, last + 1) ?? []))
+    }
+  }
+  return block
+}
+
 function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const name = String(candidate.value)
   const { context, lineIndex } = candidate
@@ -459,11 +525,20 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.word_count = Math.min(1, name.split(/\s+/).length / 6)
   features.has_digit = /\d/.test(name) ? 1 : 0
   features.early_line = context.index === 0 && lineIndex <= 1 ? 1 : 0
+  // In the first page's top tenth, where a letterhead is (an address window is lower).
+  features.page_head = context.index === 0 && candidate.bbox[1] < 0.1 ? 1 : 0
   const previous = context.lines[lineIndex - 1]
   const height = (l: Line) => l.bbox[3] - l.bbox[1]
   const line = context.lines[lineIndex] as Line
+  // Small print right over the name's column, as a window envelope's sender line is over the buyer's (not small
+  // print elsewhere across the page).
+  const from = columnStart(candidate)
   features.after_small_line =
-    previous && height(previous) < height(line) * 0.8 && line.bbox[1] - previous.bbox[3] < height(line)
+    previous &&
+    previous.bbox[0] < candidate.bbox[2] &&
+    previous.bbox[2] > from &&
+    height(previous) < height(line) * 0.8 &&
+    line.bbox[1] - previous.bbox[3] < height(line)
       ? 1
       : 0
   const plain = fold(name)
@@ -489,8 +564,15 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
         )
       : []
   features.mentions = Math.min(1, new Set(mentions.map((l) => l.plain)).size / 3)
-  const own = printed.lines.find((l) => l.context === context && l.index === lineIndex)
-  features.contact_mention = own?.nearContact || mentions.some((l) => l.nearContact) ? 1 : 0
+  const block = blockOf(candidate)
+  const contactInBlock = block.classes.some((c) => c.has('contact') || c.has('payee'))
+  features.contact_mention = contactInBlock || mentions.some((l) => l.nearContact) ? 1 : 0
+  features.register_line =
+    REGISTER_WORDS.test(fold(block.words.join(' '))) || mentions.some((l) => l.register) ? 1 : 0
+  // A domain spelt from the name's first word ("sonnberg-mt.de" for "Sonnberg Medientechnik GmbH").
+  const firstWord = coreOf(name.split(/\s+/)[0] ?? '')
+  features.domain_word =
+    firstWord.length >= 4 && printed.domains.some((domain) => domain.startsWith(firstWord)) ? 1 : 0
   features.address_below = addressBelow(candidate) ? 1 : 0
   const heightOf = (c: ValueCandidate) => c.bbox[3] - c.bbox[1]
   const tallest = Math.max(...facts.all.filter((c) => c.context === context).map(heightOf))
@@ -562,6 +644,10 @@ function townOfAddress(name: string, facts: DocumentFacts): boolean {
   )
 }
 
+/** An attention mark opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention de", "Alla c.a."). */
+const ATTENTION =
+  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|[aà] l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b)/i
+
 function partyFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const { context, lineIndex } = candidate
   const own = ownClasses(candidate)
@@ -580,6 +666,12 @@ function partyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
     personLike(belowText ?? '', context.classes[lineIndex + 1]?.slice(below.index, below.index + 4) ?? [])
       ? 1
       : 0
+  // The person a company's mail is for, by an attention mark under the name: an addressee's block.
+  features.attention_below = ATTENTION.test(belowText ?? '') ? 1 : 0
+  // ... and that person, after the mark: not the party.
+  const line = context.lines[lineIndex]
+  const before = line?.text.slice(0, line.offsets[candidate.wordStart] ?? 0) ?? ''
+  features.after_attention = ATTENTION.test(before.trim()) ? 1 : 0
   features.x_left = candidate.bbox[0]
   const blocks = addressBlocksOf(facts)
   const at = blocks.findIndex((c) => c.context === context && c.lineIndex === lineIndex)

@@ -107,7 +107,11 @@ const COMPOUND_TAILS: [RegExp, WordClass][] = [
 /** The word classes one printed word belongs to. */
 export function classesOfWord(word: string): Set<WordClass> {
   const classes = new Set<WordClass>()
-  for (const token of tokensOf(word)) {
+  const tokens = tokensOf(word)
+  // Letters each followed by a dot are one abbreviation ("N.V.", "S.A.", "t.a.v.", "P.O."), read whole: its
+  // letters are no words of their own (not "n" for a number, nor "a" for "to").
+  const abbreviation = tokens.length > 1 && tokens.every((t) => t.length === 1)
+  for (const token of abbreviation ? [tokens.join('')] : tokens) {
     for (const name of WORD_CLASSES) if (CLASS_WORDS[name].test(token)) classes.add(name)
     for (const [tail, name] of COMPOUND_TAILS) if (tail.test(token)) classes.add(name)
     if (/^kund|^klant|^debiteur/.test(token)) classes.add('customer')

@@ -90,11 +90,44 @@ function labelOf(candidate: ValueCandidate): { anchor: string | null; below: boo
   return { anchor: null, below: false }
 }
 
+type ValueChoice = ReturnType<typeof valueProbabilities>[number]
+
+/** The two parties of an invoice: one party cannot be both, so their values are chosen together. */
+const PARTIES = ['seller_name', 'buyer_name'] as const
+
+/**
+ * The seller's and the buyer's values: each field's most probable value, unless both name the same party; then the
+ * most probable pair of different values (either may be "not printed"), by the product of the two probabilities.
+ */
+function chooseParties(choices: Map<string, ValueChoice[]>): void {
+  const [sellers, buyers] = PARTIES.map((key) => choices.get(key))
+  const [seller, buyer] = [sellers?.[0], buyers?.[0]]
+  if (
+    !sellers ||
+    !buyers ||
+    !seller ||
+    !buyer ||
+    seller.value === null ||
+    !sameValue(seller.value, buyer.value)
+  )
+    return
+  let best: [ValueChoice, ValueChoice, number] | null = null
+  for (const s of sellers)
+    for (const b of buyers) {
+      if (s.value !== null && sameValue(s.value, b.value)) continue
+      const p = s.probability * b.probability
+      if (!best || p > best[2]) best = [s, b, p]
+    }
+  if (!best) return
+  choices.set('seller_name', [best[0]])
+  choices.set('buyer_name', [best[1]])
+}
+
 /**
  * The invoice ranker: for each field it has weights for, every value of the field's type printed in the document
  * is a candidate, scored by learned weights over its features (the general rules' choice among them), and the
- * most probable value is the field's. Its confidence is that probability, calibrated to the review threshold.
- * Fields without weights keep what the rules read.
+ * most probable value is the field's (the two parties chosen together). Its confidence is that probability,
+ * calibrated to the review threshold. Fields without weights keep what the rules read.
  */
 export function rankInvoiceFields(
   definitions: FieldDefinition[],
@@ -104,13 +137,18 @@ export function rankInvoiceFields(
 ): ExtractedField[] {
   const contexts = pageContexts(pages)
   const pool = new Map<CandidateKind, ValueCandidate[]>()
-  return fromRules.map((rules) => {
+  const choices = new Map<string, ValueChoice[]>()
+  for (const rules of fromRules) {
     const field = definitions.find((d) => d.key === rules.key)
     const model = weights.fields[rules.key]
-    if (!field || !model) return rules
-    const ranked = candidateFeatures(field, contexts, rules, pool)
-    const [top] = valueProbabilities(model, ranked)
-    if (!top) return rules
+    if (field && model)
+      choices.set(rules.key, valueProbabilities(model, candidateFeatures(field, contexts, rules, pool)))
+  }
+  chooseParties(choices)
+  return fromRules.map((rules) => {
+    const model = weights.fields[rules.key]
+    const top = choices.get(rules.key)?.[0]
+    if (!model || !top) return rules
     const { candidate } = top.best
     if (!candidate)
       return { ...notFound(rules.key), confidence: calibratedConfidence(top.probability, model.review_below) }
