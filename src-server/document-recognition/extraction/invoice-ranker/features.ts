@@ -13,7 +13,7 @@ import { LEGAL_FORM, WORD_CLASSES, type WordClass } from './label-words'
  */
 export type Features = Record<string, number>
 
-const CONTEXTS = ['near', 'left', 'right', 'above', 'prev'] as const
+const CONTEXTS = ['near', 'left', 'right', 'above', 'prev', 'column'] as const
 
 /** The names of every feature of a kind, in a fixed order (the weights file lists them). */
 export function featureNames(kind: CandidateKind): string[] {
@@ -158,6 +158,33 @@ function labelFeatures(features: Features, candidate: ValueCandidate) {
     })
   }
   for (const own of context.classes[lineIndex - 1] ?? []) setClasses(features, 'prev', own)
+  const header = columnHeader(context, candidate)
+  if (header)
+    header.words.forEach((i) => {
+      setClasses(features, 'column', context.classes[header.index]?.[i] ?? [])
+    })
+}
+
+/**
+ * The heading of the candidate's column: up the page, past lines whose words over it are only figures (the rows
+ * of a table), the first words over it holding letters ("Amount GBP", "EUR (Ref.)", "MwSt.").
+ */
+function columnHeader(
+  context: PageContext,
+  candidate: ValueCandidate,
+): { index: number; words: number[] } | null {
+  const [x0, y0, x1] = candidate.bbox
+  const height = candidate.bbox[3] - y0
+  let bottom = y0
+  for (let i = candidate.lineIndex - 1; i >= 0 && i >= candidate.lineIndex - 12; i--) {
+    const line = context.lines[i] as Line
+    const over = line.words.flatMap((w, k) => (w.bbox[2] > x0 - 0.01 && w.bbox[0] < x1 + 0.01 ? [k] : []))
+    if (over.length === 0) continue
+    if (bottom - line.bbox[3] > height * 3) return null
+    if (over.some((k) => /\p{L}{2,}/u.test(line.words[k]?.text ?? ''))) return { index: i, words: over }
+    bottom = line.bbox[1]
+  }
+  return null
 }
 
 function commonFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
