@@ -32,7 +32,139 @@ const shopOrder: PrintedLine[] = [
   { text: '$122.04 CAD', x: 470, y: 360 },
 ]
 
+/** A German invoice's meta block, items and sums (net 750,00, tax 142,50, total 892,50). */
+const germanInvoice: PrintedLine[] = [
+  { text: 'Rechnung', x: 57, y: 240, size: 16 },
+  { text: 'Rechnungsnummer', x: 380, y: 240 },
+  { text: '2024-5512', x: 500, y: 240 },
+  { text: 'Rechnungsdatum', x: 380, y: 255 },
+  { text: '27.08.2024', x: 500, y: 255 },
+  { text: 'Leistung', x: 57, y: 300 },
+  { text: 'Betrag', x: 500, y: 300 },
+  { text: 'Tontechnik Hoffest', x: 57, y: 318 },
+  { text: '750,00', x: 500, y: 318 },
+  { text: 'Nettobetrag', x: 330, y: 370 },
+  { text: '750,00 €', x: 500, y: 370 },
+  { text: 'USt. 19 %', x: 330, y: 385 },
+  { text: '142,50 €', x: 500, y: 385 },
+  { text: 'Gesamtbetrag', x: 330, y: 400 },
+  { text: '892,50 €', x: 500, y: 400 },
+]
+
+/** A buyer's address window, the first thing printed on the page when the letterhead is a logo. */
+const addressWindow = (name: string, person: string): PrintedLine[] => [
+  { text: name, x: 57, y: 140 },
+  { text: person, x: 57, y: 153 },
+  { text: 'Weinbergweg 9', x: 57, y: 166 },
+  { text: '67434 Neustadt an der Weinstraße', x: 57, y: 179 },
+]
+
 describe('invoices laid out as invoicing software prints them', () => {
+  it('reads the seller from the legal lines at the foot when the header is a logo, and the buyer from the window', async () => {
+    const fields = await rankedInvoiceFields([
+      ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
+      ...germanInvoice,
+      {
+        text: 'Sonnberg Medientechnik GmbH · Gewerbepark 4 · 83022 Rosenheim · post@sonnberg-mt.de',
+        x: 57,
+        y: 772,
+        size: 6,
+      },
+      {
+        text: 'Geschäftsführer: Tobias Sonnberg · Amtsgericht Traunstein HRB 23456 · USt-IdNr.: DE311222333',
+        x: 57,
+        y: 781,
+        size: 6,
+      },
+    ])
+    expect(fields.seller_name?.value).toBe('Sonnberg Medientechnik GmbH')
+    expect(fields.buyer_name?.value).toBe('Weingut Rebstock GbR')
+  })
+
+  it('takes a company with a person "for the attention of" under it as the buyer, not the person', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
+      { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+      { text: 'Keller Immobilien N.V.', x: 57, y: 140 },
+      { text: 't.a.v. Frau Berger', x: 57, y: 153 },
+      { text: 'Keizersgracht 101', x: 57, y: 166 },
+      { text: '1015 CJ Amsterdam', x: 57, y: 179 },
+      ...germanInvoice,
+    ])
+    expect(fields.buyer_name?.value).toBe('Keller Immobilien N.V.')
+  })
+
+  it('never names one party both seller and buyer: a payment slip addressed "To:" the seller leaves the buyer its own', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'TAX INVOICE', x: 50, y: 50, size: 20 },
+      { text: 'Invoice Date', x: 330, y: 50, size: 8 },
+      { text: '12 Feb 2024', x: 330, y: 61, size: 8 },
+      { text: 'Invoice Number', x: 330, y: 78, size: 8 },
+      { text: 'INV-0412', x: 330, y: 89, size: 8 },
+      { text: 'Copperleaf Design Ltd', x: 450, y: 50, size: 8 },
+      { text: '14 Mill Lane', x: 450, y: 61, size: 8 },
+      { text: 'Bristol BS1 4QA', x: 450, y: 72, size: 8 },
+      { text: 'Northgate Bakery Ltd', x: 50, y: 95 },
+      { text: 'Attention: Accounts Payable', x: 50, y: 108 },
+      { text: '3 Station Road', x: 50, y: 121 },
+      { text: 'Leeds LS1 5AB', x: 50, y: 134 },
+      { text: 'Description', x: 50, y: 190 },
+      { text: 'Amount GBP', x: 480, y: 190 },
+      { text: 'Brand identity refresh', x: 50, y: 210 },
+      { text: '2,450.00', x: 480, y: 210 },
+      { text: 'Subtotal', x: 360, y: 260 },
+      { text: '2,450.00', x: 480, y: 260 },
+      { text: 'TOTAL VAT 20%', x: 360, y: 275 },
+      { text: '490.00', x: 480, y: 275 },
+      { text: 'TOTAL GBP', x: 360, y: 295 },
+      { text: '2,940.00', x: 480, y: 295 },
+      { text: 'PAYMENT ADVICE', x: 50, y: 580, size: 14 },
+      { text: 'To:  Copperleaf Design Ltd', x: 50, y: 610 },
+      { text: '14 Mill Lane', x: 72, y: 623 },
+      { text: 'Bristol BS1 4QA', x: 72, y: 636 },
+      { text: 'Customer', x: 330, y: 610 },
+      { text: 'Northgate Bakery Ltd', x: 430, y: 610 },
+      { text: 'Amount Due', x: 330, y: 628 },
+      { text: '2,940.00', x: 430, y: 628 },
+    ])
+    expect(fields.seller_name?.value).toBe('Copperleaf Design Ltd')
+    expect(fields.buyer_name?.value).toBe('Northgate Bakery Ltd')
+  })
+
+  it('judges a name by its own column: small print and a web address in the column beside it are not its', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Retail Invoice', x: 230, y: 18, size: 9 },
+      { text: 'Invoice No: # BLR_WFLD20151000982590', x: 400, y: 44, size: 7 },
+      { text: 'Sold By : WS Retail Services Pvt. Ltd.,', x: 10, y: 56, size: 9 },
+      {
+        text: 'Warehouse Address: No. 42/1, Hoskote Taluk, Bangalore, Karnataka, India - 560067',
+        x: 10,
+        y: 72,
+        size: 7,
+      },
+      { text: 'Order ID: OD304175096047380001', x: 10, y: 90, size: 7 },
+      { text: 'Billing Address', x: 170, y: 90, size: 8 },
+      { text: 'Anushrut Singh', x: 170, y: 102, size: 8 },
+      { text: 'Invoice Date: 20-10-2015', x: 10, y: 112, size: 7 },
+      { text: '3/64, Vishwas Khand, Gomti Nagar', x: 170, y: 114, size: 8 },
+      { text: 'Lucknow 226010 Uttar Pradesh', x: 170, y: 126, size: 8 },
+      { text: 'Product', x: 10, y: 190, size: 8 },
+      { text: 'Total', x: 500, y: 190, size: 8 },
+      { text: 'Memory card SanDisk Ultra 16 GB', x: 10, y: 205, size: 8 },
+      { text: '319.00', x: 500, y: 205, size: 8 },
+      { text: 'Grand Total', x: 380, y: 300, size: 9 },
+      { text: '319.00', x: 500, y: 300, size: 9 },
+      {
+        text: 'Regd. office: WS Retail Services Private Limited, Hosur Road, Bangalore-560068. CIN : U72900KA2009PTC050123',
+        x: 20,
+        y: 780,
+        size: 6,
+      },
+    ])
+    expect(fields.buyer_name?.value).toBe('Anushrut Singh')
+    expect(fields.seller_name?.value).not.toBe('Anushrut Singh')
+  })
+
   it('reads the currency from its code beside the total, not from a sign several currencies use', async () => {
     const fields = await rankedInvoiceFields(shopOrder)
     expect(fields.currency?.value).toBe('CAD')
