@@ -145,6 +145,8 @@ function nameOf(text: string): string | null {
   const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
+  // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
+  if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
   // A web or e-mail address names where a party is reached, not the party.
   if (/@|\bwww\.|https?:/i.test(name)) return null
   return name

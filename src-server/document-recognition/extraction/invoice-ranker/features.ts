@@ -1,7 +1,7 @@
 import type { FieldValue } from '../../document-recognition.tables'
 import type { Line } from '../layout'
 import { fold, lettersAndDigits } from '../values'
-import type { CandidateKind, PageContext, ValueCandidate } from './candidates'
+import { type CandidateKind, datesIn, type PageContext, type ValueCandidate } from './candidates'
 import { LEGAL_FORM, WORD_CLASSES, type WordClass } from './label-words'
 
 /**
@@ -476,7 +476,13 @@ function domainOverlap(core: string, domains: string[]): number {
 const TOWN_AND_REGION = /\p{L}{3,},\s*[A-Z]\.?[A-Z]\.?(?:\s+\d{5}(?:-\d{4})?)?(?![\p{L}\p{N}])/u
 const POSTCODE_OR_STREET =
   /\b\d{4,5}\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\p{L}{3,}\.?\s+\d{1,4}[a-zA-Z]?\b|^\d{1,4}[a-zA-Z]?,?\s+\p{L}{3,}/u
-const DATE_WORD = /\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/g
+/** A text with its dates blanked ("Date of issue March 4, 2024" holds no street number). */
+function withoutDates(text: string): string {
+  let plain = text
+  for (const date of datesIn(text))
+    plain = plain.slice(0, date.start) + ' '.repeat(date.end - date.start) + plain.slice(date.end)
+  return plain
+}
 
 /** Lines of an address (a street with its number, a postcode, a town and its state) right under the name, aligned. */
 function addressBelow(candidate: ValueCandidate): boolean {
@@ -492,7 +498,7 @@ function addressBelow(candidate: ValueCandidate): boolean {
     if (aligned.length === 0) continue
     const first = line.words.indexOf(aligned[0] as (typeof line.words)[number])
     const block = line.words.slice(first, first + 6).filter((w) => w.bbox[0] < bbox[0] + 0.3)
-    const text = block.map((w) => w.text.replace(DATE_WORD, ' ')).join(' ')
+    const text = withoutDates(block.map((w) => w.text).join(' '))
     if (POSTCODE_OR_STREET.test(text) || TOWN_AND_REGION.test(text)) return true
     bottom = line.bbox[3]
   }

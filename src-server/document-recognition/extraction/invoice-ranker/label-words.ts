@@ -68,7 +68,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   seller:
     /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|mittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire|rechnungssteller|aussteller|afzender)$/,
   buyer:
-    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|auftraggeber|acheteur|destinataire|billed|bill|billing|ship|to|an|a|aan|destinatario|intestatario|facturado|factureren|adresse|address|rechnungsadresse|rechnungsanschrift|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam)$/,
+    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|auftraggeber|acheteur|destinataire|billed|bill|billing|ship|to|an|a|aan|destinatario|intestatario|facturado|factureren|adresse|address|rechnungsadresse|rechnungsanschrift|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam|spett|spettle|spettabile)$/,
   // The holder of the account the invoice is paid to: the seller.
   payee:
     /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
@@ -136,6 +136,11 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
   const classes = words.map(classesOfWord)
   const last = (i: number) => tokensOf(words[i] ?? '').at(-1) ?? ''
   const first = (i: number) => tokensOf(words[i] ?? '')[0] ?? ''
+  // A date's joining word ("vom", "du", "del", "le") joins a date only: before anything else it is no label
+  // ("Spett.le", "Datos del cliente").
+  classes.forEach((own, i) => {
+    if (own.has('dated') && !/^\d/.test(words[i + 1] ?? '')) own.delete('dated')
+  })
   words.forEach((_, i) => {
     if (!ROLE_VERB.test(last(i))) return
     const role = BY.test(first(i + 1)) ? 'seller' : TO.test(first(i + 1)) ? 'buyer' : null
