@@ -165,6 +165,67 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.seller_name?.value).not.toBe('Anushrut Singh')
   })
 
+  it('reads the parties of a receipt-style invoice: an identifier is no name, a written date no street', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Invoice', x: 50, y: 50, size: 20 },
+      { text: 'Invoice number', x: 50, y: 90, size: 9 },
+      { text: 'A1B2C3D4-0007', x: 150, y: 90, size: 9 },
+      { text: 'Date of issue', x: 50, y: 104, size: 9 },
+      { text: 'March 4, 2024', x: 150, y: 104, size: 9 },
+      { text: 'Lumenforge, Inc.', x: 50, y: 150, size: 9 },
+      { text: '548 Market Street', x: 50, y: 163, size: 9 },
+      { text: 'San Francisco, California 94104', x: 50, y: 176, size: 9 },
+      { text: 'billing@lumenforge.io', x: 50, y: 189, size: 9 },
+      { text: 'Bill to', x: 250, y: 150, size: 9 },
+      { text: 'Harbor & Finch LLC', x: 250, y: 163, size: 9 },
+      { text: '77 Pier Road', x: 250, y: 176, size: 9 },
+      { text: 'Portland, Oregon 97209', x: 250, y: 189, size: 9 },
+      { text: 'dana@harborfinch.com', x: 250, y: 202, size: 9 },
+      { text: 'Description', x: 50, y: 340, size: 9 },
+      { text: 'Amount', x: 480, y: 340, size: 9 },
+      { text: 'Team plan', x: 50, y: 360, size: 9 },
+      { text: '$1,188.00', x: 480, y: 360, size: 9 },
+      { text: 'Subtotal', x: 330, y: 410, size: 9 },
+      { text: '$1,188.00', x: 480, y: 410, size: 9 },
+      { text: 'Sales tax (8%)', x: 330, y: 425, size: 9 },
+      { text: '$95.04', x: 480, y: 425, size: 9 },
+      { text: 'Amount due', x: 330, y: 440, size: 9 },
+      { text: '$1,283.04 USD', x: 480, y: 440, size: 9 },
+    ])
+    expect(fields.seller_name?.value).toBe('Lumenforge, Inc.')
+    expect(fields.buyer_name?.value).toBe('Harbor & Finch LLC')
+  })
+
+  it.each([
+    ['Spett.le', 'Trattoria Da Gino', 'di Luigi Bassi', 'P.IVA 09876543210'],
+    ['DATOS DEL CLIENTE', 'Hostal Las Encinas', 'NIF: 12345678Z', 'Avenida del Mar 8'],
+  ])(
+    'reads the buyer under a heading whose small words join no date ("%s")',
+    async (heading, buyer, second, third) => {
+      const fields = await rankedInvoiceFields([
+        { text: 'Mirador Servizi S.r.l.', x: 50, y: 45, size: 14 },
+        { text: 'Via Garibaldi 18 - 10122 Torino', x: 50, y: 62, size: 9 },
+        { text: heading, x: 320, y: 125, size: 8 },
+        { text: buyer, x: 320, y: 137, size: 9 },
+        { text: second, x: 320, y: 149, size: 9 },
+        { text: third, x: 320, y: 161, size: 9 },
+        { text: '10121 Torino (TO)', x: 320, y: 173, size: 9 },
+        { text: 'Fattura n. 12/2024 del 08/04/2024', x: 50, y: 225, size: 13 },
+        { text: 'Descrizione', x: 50, y: 280, size: 9 },
+        { text: 'Importo', x: 480, y: 280, size: 9 },
+        { text: 'Consulenza grafica', x: 50, y: 298, size: 9 },
+        { text: '1.500,00', x: 480, y: 298, size: 9 },
+        { text: 'Imponibile', x: 330, y: 350, size: 9 },
+        { text: '1.500,00', x: 480, y: 350, size: 9 },
+        { text: 'IVA 22%', x: 330, y: 364, size: 9 },
+        { text: '330,00', x: 480, y: 364, size: 9 },
+        { text: 'Totale documento', x: 330, y: 382, size: 9 },
+        { text: '€ 1.830,00', x: 480, y: 382, size: 9 },
+      ])
+      expect(fields.buyer_name?.value).toBe(buyer)
+    },
+  )
+
   it('reads the currency from its code beside the total, not from a sign several currencies use', async () => {
     const fields = await rankedInvoiceFields(shopOrder)
     expect(fields.currency?.value).toBe('CAD')
