@@ -226,6 +226,32 @@ describe('invoices laid out as invoicing software prints them', () => {
     },
   )
 
+  it('reads "Ship Via" as a way of shipping, not the buyer\'s label', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Great Lakes Fastener Co.', x: 50, y: 45, size: 14 },
+      { text: '2200 W. Industrial Pkwy, Toledo, OH 43615', x: 50, y: 62, size: 9 },
+      { text: 'Invoice: 88213', x: 420, y: 45, size: 12 },
+      { text: 'Date: 08/19/2024', x: 420, y: 62, size: 9 },
+      { text: 'Sold To:', x: 50, y: 130, size: 8 },
+      { text: 'Ridgeline Manufacturing Inc.', x: 50, y: 142, size: 9 },
+      { text: '500 Ridge Rd', x: 50, y: 154, size: 9 },
+      { text: 'Findlay, OH 45840', x: 50, y: 166, size: 9 },
+      { text: 'Terms: Net 30', x: 50, y: 200, size: 9 },
+      { text: 'Ship Via: UPS Ground', x: 200, y: 200, size: 9 },
+      { text: 'Description', x: 50, y: 230, size: 9 },
+      { text: 'Ext. Price', x: 480, y: 230, size: 9 },
+      { text: 'Hex bolt 5/8-16 x 4 zinc', x: 50, y: 246, size: 9 },
+      { text: '6,480.00', x: 480, y: 246, size: 9 },
+      { text: 'Merchandise', x: 360, y: 300, size: 9 },
+      { text: '6,480.00', x: 480, y: 300, size: 9 },
+      { text: 'Sales Tax 6%', x: 360, y: 314, size: 9 },
+      { text: '388.80', x: 480, y: 314, size: 9 },
+      { text: 'Invoice Total', x: 360, y: 330, size: 9 },
+      { text: '6,868.80', x: 480, y: 330, size: 9 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Ridgeline Manufacturing Inc.')
+  })
+
   it('reads the currency from its code beside the total, not from a sign several currencies use', async () => {
     const fields = await rankedInvoiceFields(shopOrder)
     expect(fields.currency?.value).toBe('CAD')

@@ -537,9 +537,13 @@ function blockOf(candidate: ValueCandidate): { words: string[]; classes: Set<Wor
   const [from, to] = columnOf(candidate)
   const gap = (candidate.bbox[3] - candidate.bbox[1]) * 3
   const block = { words: [] as string[], classes: [] as Set<WordClass>[] }
+  const height = candidate.bbox[3] - candidate.bbox[1]
+  const own = context.lines[lineIndex] as Line
   for (let i = lineIndex - 1; i <= lineIndex + 1; i++) {
     const line = context.lines[i]
-    if (!line) continue
+    // A line of the block is close over or under the name's (not a letterhead far above an address window).
+    const apart = line && Math.max(line.bbox[1] - own.bbox[3], own.bbox[1] - line.bbox[3])
+    if (!line || (apart ?? 0) > height * 1.5) continue
     for (const [first, last] of runsOf(line, gap)) {
       const words = line.words.slice(first, last + 1)
       const [x0, x1] = [words[0]?.bbox[0] ?? 0, words[words.length - 1]?.bbox[2] ?? 0]

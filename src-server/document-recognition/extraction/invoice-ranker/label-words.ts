@@ -141,6 +141,13 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
   classes.forEach((own, i) => {
     if (own.has('dated') && !/^\d/.test(words[i + 1] ?? '')) own.delete('dated')
   })
+  // "Bill" and "Ship" name the buyer's address before "to" or "address" (or alone), not a way or a day of
+  // shipping ("Ship Via", "Ship Date").
+  words.forEach((_, i) => {
+    const next = first(i + 1)
+    if (/^(?:bill|ship|billing|shipping)$/.test(last(i)) && next && !/^(?:to|address)$/.test(next))
+      classes[i]?.delete('buyer')
+  })
   words.forEach((_, i) => {
     if (!ROLE_VERB.test(last(i))) return
     const role = BY.test(first(i + 1)) ? 'seller' : TO.test(first(i + 1)) ? 'buyer' : null
