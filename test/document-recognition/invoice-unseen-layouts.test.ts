@@ -252,6 +252,38 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.buyer_name?.value).toBe('Ridgeline Manufacturing Inc.')
   })
 
+  it('reads the total charged, not the same total in a column of another currency for reference', async () => {
+    // Amount columns right-aligned, as invoicing software prints them (x is where each figure starts).
+    const fields = await rankedInvoiceFields([
+      { text: 'Alpenblick Consulting AG', x: 50, y: 45, size: 14 },
+      { text: 'Bahnhofstrasse 12, 8001 Zürich', x: 50, y: 62, size: 9 },
+      { text: 'Rheintal Logistik GmbH', x: 330, y: 120, size: 9 },
+      { text: 'Industriestrasse 7', x: 330, y: 132, size: 9 },
+      { text: '9470 Buchs SG', x: 330, y: 144, size: 9 },
+      { text: 'Rechnung AB-2024-311', x: 50, y: 190, size: 14 },
+      { text: 'Zürich, 30. April 2024', x: 50, y: 210, size: 9 },
+      { text: 'Leistung', x: 50, y: 250, size: 9 },
+      { text: 'CHF', x: 436.5, y: 250, size: 9 },
+      { text: 'EUR (Ref.)', x: 481, y: 250, size: 9 },
+      { text: 'Prozessanalyse Lager', x: 50, y: 268, size: 9 },
+      { text: "3'000.00", x: 420.8, y: 268, size: 9 },
+      { text: "3'120.00", x: 490.8, y: 268, size: 9 },
+      { text: 'Workshop Geschäftsleitung', x: 50, y: 284, size: 9 },
+      { text: "2'000.00", x: 420.8, y: 284, size: 9 },
+      { text: "2'080.00", x: 490.8, y: 284, size: 9 },
+      { text: 'Total exkl. MWST', x: 250, y: 320, size: 9 },
+      { text: "5'000.00", x: 420.8, y: 320, size: 9 },
+      { text: "5'200.00", x: 490.8, y: 320, size: 9 },
+      { text: 'MWST 8.1 %', x: 250, y: 334, size: 9 },
+      { text: '405.00', x: 427.5, y: 334, size: 9 },
+      { text: '421.20', x: 497.5, y: 334, size: 9 },
+      { text: 'Total CHF', x: 250, y: 352, size: 9 },
+      { text: "5'405.00", x: 420.8, y: 352, size: 9 },
+      { text: "5'621.20", x: 490.8, y: 352, size: 9 },
+    ])
+    expect(fields.total_amount?.value).toBe(5405)
+  })
+
   it('reads the currency from its code beside the total, not from a sign several currencies use', async () => {
     const fields = await rankedInvoiceFields(shopOrder)
     expect(fields.currency?.value).toBe('CAD')

@@ -571,6 +571,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // legal line, a header that is only a logo (the seller named in the foot alone), and the buyer's own VAT id or
   // e-mail under its address (so an identifier or a web domain alone does not make a party the seller).
   const legalRandom = seededRandom(seed * 1_299_709 + 71)
+  const columnRandom = seededRandom(seed * 4_256_249 + 83)
   const american = language === 'en' && chance(addressRandom, 0.4)
   const usTown = () => {
     const [name, state] = pick(addressRandom, US_TOWNS)
@@ -894,9 +895,27 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     })
     y += 32
   } else {
-    const row = (label: string, value: string, bold = false) => {
-      put(label, 330, y, { bold })
-      put(value, 540, y, { alignRight: true, bold })
+    // Now and then the sums again in another currency, in a column right of the charged ones, for reference only
+    // (larger, when that currency is worth less): the charged column is the invoice's.
+    const referenceRate = chance(columnRandom, 0.12) ? 1 + between(columnRandom, 3, 40) / 100 : 0
+    const labelX = referenceRate ? 250 : 330
+    if (referenceRate) {
+      traits.push('reference currency column')
+      const other = currency === 'EUR' ? pick(columnRandom, ['CHF', 'USD', 'GBP']) : 'EUR'
+      put(currency, 460, y, { alignRight: true, size: 8, bold: true })
+      put(`${other} (${pick(columnRandom, REFERENCE[language])})`, 540, y, {
+        alignRight: true,
+        size: 8,
+        bold: true,
+      })
+      y += 14
+    }
+    const row = (label: string, value: string, bold = false, amount?: number) => {
+      put(label, labelX, y, { bold })
+      if (referenceRate && amount !== undefined) {
+        put(value, 460, y, { alignRight: true, bold })
+        put(formatAmount(round2(amount * referenceRate), formats), 540, y, { alignRight: true, bold })
+      } else put(value, 540, y, { alignRight: true, bold })
       y += 14
     }
     const variant = random()
@@ -942,9 +961,9 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       row(pick(random, v.taxSum), money(tax))
       row(totalLabel, money(total), true)
     } else {
-      row(netLabel, money(net))
-      row(taxLabel, money(tax))
-      row(totalLabel, money(total), true)
+      row(netLabel, money(net), false, net)
+      row(taxLabel, money(tax), false, tax)
+      row(totalLabel, money(total), true, total)
     }
   }
   const prepaid = prepaidOf()
@@ -1158,6 +1177,15 @@ const REGISTER: Record<Language, string[]> = {
   nl: ['KvK {n}', 'KvK-nummer {n} · Statutair gevestigd te {town}'],
   it: ['REA {n} · Cap. soc. € {n}', 'Registro Imprese di {town} n. {n}'],
   es: ['Inscrita en el Registro Mercantil de {town}, hoja {n}', 'Reg. Merc. {town}, tomo {n}'],
+}
+/** How a column of amounts in another currency says it is for reference only. */
+const REFERENCE: Record<Language, string[]> = {
+  de: ['Ref.', 'zur Info'],
+  en: ['ref.', 'for reference'],
+  fr: ['pour info', 'réf.'],
+  nl: ['ter info', 'ref.'],
+  it: ['rif.', 'a titolo informativo'],
+  es: ['ref.', 'informativo'],
 }
 /** How an address names the person a company's mail is for. */
 const ATTENTION: Record<Language, string[]> = {

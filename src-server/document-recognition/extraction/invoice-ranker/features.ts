@@ -173,14 +173,18 @@ function columnHeader(
   context: PageContext,
   candidate: ValueCandidate,
 ): { index: number; words: number[] } | null {
-  const [x0, y0, x1] = candidate.bbox
-  const height = candidate.bbox[3] - y0
+  const [, y0, , y1] = candidate.bbox
+  // The column is where its figures are (not a currency code read with them from the column beside).
+  const figures = candidate.words.filter((w) => /\d/.test(w.text))
+  const x0 = Math.min(...figures.map((w) => w.bbox[0]))
+  const x1 = Math.max(...figures.map((w) => w.bbox[2]))
+  const height = y1 - y0
   let bottom = y0
   for (let i = candidate.lineIndex - 1; i >= 0 && i >= candidate.lineIndex - 12; i--) {
     const line = context.lines[i] as Line
     const over = line.words.flatMap((w, k) => (w.bbox[2] > x0 - 0.01 && w.bbox[0] < x1 + 0.01 ? [k] : []))
     if (over.length === 0) continue
-    if (bottom - line.bbox[3] > height * 3) return null
+    if (bottom - line.bbox[3] > height * 4) return null
     if (over.some((k) => /\p{L}{2,}/u.test(line.words[k]?.text ?? ''))) return { index: i, words: over }
     bottom = line.bbox[1]
   }

@@ -33,6 +33,7 @@ export const WORD_CLASSES = [
   'page',
   'rate',
   'section',
+  'reference',
 ] as const
 export type WordClass = (typeof WORD_CLASSES)[number]
 
@@ -79,6 +80,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   // A section's heading names what a block is about ("Hotel Details", "Coordonnées"), no party.
   section:
     /^(?:details|detail|information|informations|info|summary|overview|angaben|daten|informationen|ubersicht|details|coordonnees|donnees|gegevens|informatie|overzicht|dettagli|dati|informazioni|riepilogo|datos|detalles|informacion|resumen)$/,
+  // What a column or a sum in another currency says of itself: for reference, for information only.
+  reference:
+    /^(?:ref|reference|info|information|informatie|informazione|informativo|indicatif|indicative|rif|referenz|orientativo|umrechnung|equivalent|aquivalent|gegenwert|tegenwaarde|controvalore|contravalor|contrevaleur)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz)$/,
 }
 
