@@ -118,29 +118,19 @@ export class TesseractReader implements PageReader {
     const abort = () => void this.close()
     signal?.addEventListener('abort', abort, { once: true })
     try {
-      const { api, died } = await loading
-      const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
-      const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
+      const worker = await loading
+      const read = () => this.words(worker, image)
+      const laidOut = await read()
       signal?.throwIfAborted()
-      const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
-        (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
-      )
-      return words
-        .filter((word) => word.text.trim())
-        .map((word) => {
-          const box: Bbox = [
-            word.bbox.x0 / image.width,
-            word.bbox.y0 / image.height,
-            word.bbox.x1 / image.width,
-            word.bbox.y1 / image.height,
-          ]
-          return {
-            text: word.text.trim(),
-            // Boxes are fractions of the page as uploaded, which is what is stored and shown.
-            bbox: image.turn ? boxBeforeTurn(box, image.turn) : box,
-            confidence: Math.max(0, Math.min(1, word.confidence / 100)),
-          }
-        })
+      if (amountsIn(laidOut) >= MIN_AMOUNTS) return laidOut
+      await Promise.race([worker.api.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT }), worker.died])
+      try {
+        const sparse = await read()
+        signal?.throwIfAborted()
+        return [...laidOut, ...sparse.filter((word) => !laidOut.some((kept) => sameWord(kept, word)))]
+      } finally {
+        await Promise.race([worker.api.setParameters({ tessedit_pageseg_mode: PSM.AUTO }), worker.died])
+      }
     } catch (error) {
       signal?.throwIfAborted()
       // A worker that failed a read may hold a broken heap: the next read starts a new one.
@@ -150,7 +140,48 @@ export class TesseractReader implements PageReader {
       signal?.removeEventListener('abort', abort)
     }
   }
+
+  /** The words tesseract reads on a prepared image, in the segmentation mode the worker is set to. */
+  private async words({ api, died }: Tesseract, image: OcrImage): Promise<PageWord[]> {
+    const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
+    const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
+    const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
+      (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
+    )
+    return words
+      .filter((word) => word.text.trim())
+      .map((word) => {
+        const box: Bbox = [
+          word.bbox.x0 / image.width,
+          word.bbox.y0 / image.height,
+          word.bbox.x1 / image.width,
+          word.bbox.y1 / image.height,
+        ]
+        return {
+          text: word.text.trim(),
+          // Boxes are fractions of the page as uploaded, which is what is stored and shown.
+          bbox: image.turn ? boxBeforeTurn(box, image.turn) : box,
+          confidence: Math.max(0, Math.min(1, word.confidence / 100)),
+        }
+      })
+  }
 }
+
+/**
+ * A page read as holding fewer amounts than this has, as a rule, lost a column to tesseract's automatic layout:
+ * on a till receipt the amounts stand alone at the paper's right edge, a wide gap from their labels, and the layout
+ * analysis drops that column whole (no item, total or payment amount read). Such a page is read again as sparse
+ * text, which finds every word wherever it stands, and the words the first reading lacks are added to it.
+ */
+const MIN_AMOUNTS = 3
+const AMOUNT = /\d[.,]\d{2}(?!\d)/
+const amountsIn = (words: PageWord[]) => words.filter((word) => AMOUNT.test(word.text)).length
+
+const centre = (box: Bbox) => [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2] as const
+const holds = (box: Bbox, [x, y]: readonly [number, number]) =>
+  x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]
+/** Two readings' words are one printed word when either's centre lies inside the other's box. */
+const sameWord = (a: PageWord, b: PageWord) => holds(a.bbox, centre(b.bbox)) || holds(b.bbox, centre(a.bbox))
 
 /** This process's tesseract reader (the server's document process runs `readWithTesseract`). */
 let processReader: TesseractReader | null = null
