@@ -4,6 +4,7 @@ import type { FieldDefinition } from './field-config'
 import { isKnownWord, isLongWord, trailingLegalForm } from './header-name'
 import { findAnchor, linesOf } from './layout'
 import { nearMissOfWord } from './lexicon'
+import { tillArithmeticHolds } from './receipt-total'
 import { parseAmounts, parseDate } from './values'
 
 /*
@@ -124,7 +125,8 @@ function inHoldingSum(definitions: FieldDefinition[], key: string, fields: Extra
 /**
  * Whether a value passed a check that would catch its misreading: a header name reads as words, an amount takes
  * part in a sum that holds (none of it derived) or is printed again on another line under a label of its sum (cash
- * equal to the total, a rounded total), a date is printed again elsewhere on the page. A value no such check covers
+ * equal to the total, a rounded total), a receipt's total is what the till's arithmetic comes to in any language
+ * (`tillArithmeticHolds`: cash given less change, the items' sum paid), a date is printed again elsewhere on the page. A value no such check covers
  * is not verified.
  */
 export function verifiedRead(
@@ -140,7 +142,8 @@ export function verifiedRead(
   if (typeof value === 'number')
     return (
       inHoldingSum(definitions, field.key, fields) ||
-      printedElsewhere(pages, field, sameAmount(value), sumLabels(definitions, definition))
+      printedElsewhere(pages, field, sameAmount(value), sumLabels(definitions, definition)) ||
+      (definition.without_label === 'foot_total' && tillArithmeticHolds(pages, value))
     )
   if (definition.type === 'date' && typeof value === 'string')
     return printedElsewhere(pages, field, sameDate(value))

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
-import { receipt } from '../../../test/helpers/document-recognition/receipt-lines'
+import {
+  type ReceiptLine,
+  receipt,
+  receiptPage,
+} from '../../../test/helpers/document-recognition/receipt-lines'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../platform/config'
 import { extractFromReadings } from './readings'
 import { calibratedReceiptConfidence } from './receipt-confidence'
@@ -187,5 +191,41 @@ describe('fields chosen across two OCR readings', () => {
     expect(disputed.merchant_name).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
     // A total that cash minus change balances is trusted.
     expect(agreed.total_amount).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+  })
+
+  it("trusts a total in labels it does not know when the till's arithmetic comes to it, not when only items do", () => {
+    // Latvian and Italian labels, none of them the extractor's: only the amounts' arithmetic speaks.
+    const items: ReceiptLine[] = [
+      { text: 'Rupjmaize', amount: '1,89' },
+      { text: 'Kefīrs 1L', amount: '1,45' },
+      { text: 'Gurķi', amount: '2,31' },
+    ]
+    const head = ['SIA "Zaļā Dārzniecība"', 'Maskavas iela 257, Rīga', '04.11.2023 17:42']
+    const total = (lines: (ReceiptLine | string)[]) => {
+      const page = () => receiptPage(lines)
+      return extractFromReadings(shipped.fields, [[page()], [page()]]).fields.find(
+        (f) => f.key === 'total_amount',
+      )
+    }
+    const cash = total([
+      ...head,
+      ...items,
+      { text: 'Samaksai', amount: '5,65' },
+      { text: 'Skaidra nauda', amount: '10,00' },
+      { text: 'Atlikums', amount: '4,35' },
+    ])
+    const card = total([
+      ...head,
+      ...items,
+      { text: 'TOTALE EURO', amount: '5,65' },
+      { text: 'Pagamento elettronico', amount: '5,65' },
+    ])
+    const itemsOnly = total([...head, ...items, { text: 'Kopsumma', amount: '5,65' }, 'Paldies par pirkumu!'])
+    for (const field of [cash, card, itemsOnly]) expect(field?.value).toBe(5.65)
+    // Cash given less change, and the items' sum that a payment line repeats, verify the total read.
+    expect(cash?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+    expect(card?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+    // Items alone add up to a total before its discount as well: that goes to review.
+    expect(itemsOnly?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
   })
 })
