@@ -7,7 +7,7 @@ import {
 } from '../../../test/helpers/document-recognition/receipt-lines'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../platform/config'
 import { extractFromReadings } from './readings'
-import { calibratedReceiptConfidence } from './receipt-confidence'
+import { CONFIDENCE_FEATURES, calibratedReceiptConfidence } from './receipt-confidence'
 
 // The confidence of a field read from several readings by the factors below; calibrated fields' is learned
 // (receipt-confidence.ts) and tested with it.
@@ -191,6 +191,29 @@ describe('fields chosen across two OCR readings', () => {
     expect(disputed.merchant_name).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
     // A total that cash minus change balances is trusted.
     expect(agreed.total_amount).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+  })
+
+  it('keeps the accents of a name one reading reads in the language model and the other without them', () => {
+    const read = (name: string, sure: number) => [
+      receiptPage([
+        { text: name, size: 1.6, confidence: sure },
+        'Marktplatz 3',
+        '79098 Freiburg',
+        { text: 'Brezel', amount: '1,80' },
+        { text: 'Gesamt', amount: '1,80' },
+        { text: 'Bar', amount: '5,00' },
+        { text: 'Rückgeld', amount: '3,20' },
+      ]),
+    ]
+    for (const readings of [
+      [read('Bäckerei Kornblume', 0.9), read('Backerei Kornblume', 0.97)],
+      [read('Backerei Kornblume', 0.97), read('Bäckerei Kornblume', 0.9)],
+    ]) {
+      const { fields, evidence } = extractFromReadings(shipped.fields, readings)
+      expect(fields.find((f) => f.key === 'merchant_name')?.value).toBe('Bäckerei Kornblume')
+      // The readings agree on the name, accents aside.
+      expect(evidence?.get('merchant_name')?.[CONFIDENCE_FEATURES.indexOf('other_reading_same')]).toBe(1)
+    }
   })
 
   it("trusts a total in labels it does not know when the till's arithmetic comes to it, not when only items do", () => {

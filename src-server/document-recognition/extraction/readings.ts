@@ -25,6 +25,21 @@ interface Option {
   valid: boolean
 }
 
+/** A value's text without its letters' accents: "Bäckerei" and "Backerei" are one name read with and without them. */
+const unaccented = (value: unknown) => String(value).normalize('NFD').replace(/\p{M}/gu, '')
+const accents = (value: unknown) => String(value).normalize('NFD').length - unaccented(value).length
+
+/**
+ * "Bäckerei Kornblume" against "Backerei Kornblume": a reading in the page's language model reads the letters of
+ * the language, which the other engine reads without their accents; the name is the one that has them.
+ */
+const keepsAccents = (option: Option, others: Option[]) =>
+  others.some(
+    (o) =>
+      unaccented(o.field.value) === unaccented(option.field.value) &&
+      accents(o.field.value) < accents(option.field.value),
+  )
+
 /** "15" against "15.90": one reading lost the decimal point, the amount with cents is the one printed. */
 const keepsCents = (option: Option, others: Option[]) =>
   typeof option.field.value === 'number' &&
@@ -83,7 +98,7 @@ function withMergedName(best: Option, options: Option[]): Option {
       o.field.value !== best.field.value &&
       sameRow(o.field.bbox, best.field.bbox),
   )
-  if (!other) return best
+  if (!other || unaccented(other.field.value) === unaccented(best.field.value)) return best
   const merged = mergeNames(
     { text: best.field.value, confidence: best.field.confidence },
     { text: String(other.field.value), confidence: other.field.confidence },
@@ -113,12 +128,14 @@ function chooseAcrossReadings(
         ? [{ field, reading, valid: !issues.some((i) => i.field_key === definition.key) }]
         : []
     })
+    // Readings that differ only in accents agree: one engine reads the language's letters, the other not.
     const agreeing = (option: Option) =>
-      options.filter((o) => String(o.field.value) === String(option.field.value)).length
+      options.filter((o) => unaccented(o.field.value) === unaccented(option.field.value)).length
     const rank = (o: Option) => [
       agreeing(o),
       Number(o.valid),
       Number(keepsCents(o, options)),
+      Number(keepsAccents(o, options)),
       Number(readsMore(o, options)),
       wordsOfTheLanguage(o),
       -misreadMarksOf(o),
