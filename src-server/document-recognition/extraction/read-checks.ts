@@ -27,8 +27,10 @@ export function misreadMarks(name: string): number {
   const lostStart = /^\p{Ll}/u.test(words[0] ?? '') && words.slice(1).some((w) => /^\p{Lu}/u.test(w))
   // A bracket opened and not closed (or the reverse) is one whose other half was read as a letter ("(MALURD").
   const brackets = (name.match(/\(/gu) ?? []).length !== (name.match(/\)/gu) ?? []).length
+  // A legal form read exactly is printed as it is written, capitals inside and all ("GmbH", "mbH").
+  const named = legal?.exact ? words.slice(0, words.length - legal.span) : words
   return (
-    words.filter((w) => HALF_READ.test(w)).length +
+    named.filter((w) => HALF_READ.test(w)).length +
     (lostStart ? 1 : 0) +
     (legal && !legal.exact ? 1 : 0) +
     (brackets ? 1 : 0)
