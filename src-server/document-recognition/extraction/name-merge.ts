@@ -90,7 +90,9 @@ const ampersandOf = (own: string, theirs: string) => theirs === '&' && own.lengt
  * the other engine the same letters without their accents, so an accent is no misread.
  */
 const accented = (own: string, theirs: string | undefined) =>
-  theirs !== undefined && theirs !== own && theirs.normalize('NFD').replace(/\p{M}/gu, '') === own ? theirs : own
+  theirs !== undefined && theirs !== own && theirs.normalize('NFD').replace(/\p{M}/gu, '') === own
+    ? theirs
+    : own
 
 /**
  * One name from two readings of it, or null when they are too unlike to be one line read twice. Each character is
