@@ -216,6 +216,18 @@ describe('fields chosen across two OCR readings', () => {
     }
   })
 
+  it('does not count as merged a name the other reading read with only a space less', () => {
+    const read = (name: string, sure: number) => [
+      receiptPage([{ text: name, size: 1.4, confidence: sure }, 'Lindenstraße 12', '50674 Köln']),
+    ]
+    const { fields, evidence } = extractFromReadings(shipped.fields, [
+      read('Frischmarkt Weber GmbH & Co. KG', 0.95),
+      read('Frischmarkt Weber GmbH & Co.KG', 0.9),
+    ])
+    expect(fields.find((f) => f.key === 'merchant_name')?.value).toBe('Frischmarkt Weber GmbH & Co. KG')
+    expect(evidence?.get('merchant_name')?.[CONFIDENCE_FEATURES.indexOf('merged')]).toBe(0)
+  })
+
   it("trusts a total in labels it does not know when the till's arithmetic comes to it, not when only items do", () => {
     // Latvian and Italian labels, none of them the extractor's: only the amounts' arithmetic speaks.
     const items: ReceiptLine[] = [

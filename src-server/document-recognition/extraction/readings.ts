@@ -104,7 +104,9 @@ function withMergedName(best: Option, options: Option[]): Option {
     { text: String(other.field.value), confidence: other.field.confidence },
   )
   // Letters taken from the other reading must not bring its misreads ("SIN BHD", "C0.") into the chosen one.
-  if (!merged || misreadMarks(merged) > misreadMarks(best.field.value)) return best
+  // A merge that changes nothing (the readings differ only in spacing the chosen one already has) is no merge.
+  if (!merged || merged === best.field.value || misreadMarks(merged) > misreadMarks(best.field.value))
+    return best
   return { ...best, field: { ...best.field, value: merged } }
 }
 
