@@ -170,10 +170,11 @@ export class TesseractReader implements PageReader {
 /**
  * A page read as holding fewer amounts than this has, as a rule, lost a column to tesseract's automatic layout:
  * on a till receipt the amounts stand alone at the paper's right edge, a wide gap from their labels, and the layout
- * analysis drops that column whole (no item, total or payment amount read). Such a page is read again as sparse
- * text, which finds every word wherever it stands, and the words the first reading lacks are added to it.
+ * analysis drops that column whole, or all of it but a tax line (a receipt of two items prints five amounts: the
+ * items, the total, the payment, the change or tax). Such a page is read again as sparse text, which finds every
+ * word wherever it stands, and the words the first reading lacks are added to it.
  */
-const MIN_AMOUNTS = 3
+const MIN_AMOUNTS = 5
 const AMOUNT = /\d[.,]\d{2}(?!\d)/
 const amountsIn = (words: PageWord[]) => words.filter((word) => AMOUNT.test(word.text)).length
 
