@@ -50,7 +50,8 @@ interface Tesseract {
 /**
  * Tesseract workers, one per language model, each loaded on first use and reused (loading a model costs more than
  * reading a page); they read one image at a time, prepared for it (`ocr-image.ts`) in the same queue, so one page's
- * images are in memory at a time. A read that fails, is aborted or whose thread dies gives the worker up; the next read
+ * images are in memory at a time. A page whose reading lost its amount column is read again as sparse text
+ * (`MIN_AMOUNTS`). A read that fails, is aborted or whose thread dies gives the worker up; the next read
  * loads a new one. tesseract.js throws a failed job's error from its message listener, and its thread's `error`
  * event has no listener (it sets `onerror`, which a Node worker never calls): either was an uncaught exception
  * that ended the server. Both are caught here and fail the read instead.
@@ -119,13 +120,12 @@ export class TesseractReader implements PageReader {
     signal?.addEventListener('abort', abort, { once: true })
     try {
       const worker = await loading
-      const read = () => this.words(worker, image)
-      const laidOut = await read()
+      const laidOut = await wordsRead(worker, image)
       signal?.throwIfAborted()
       if (amountsIn(laidOut) >= MIN_AMOUNTS) return laidOut
       await Promise.race([worker.api.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT }), worker.died])
       try {
-        const sparse = await read()
+        const sparse = await wordsRead(worker, image)
         signal?.throwIfAborted()
         return [...laidOut, ...sparse.filter((word) => !laidOut.some((kept) => sameWord(kept, word)))]
       } finally {
@@ -140,31 +140,31 @@ export class TesseractReader implements PageReader {
       signal?.removeEventListener('abort', abort)
     }
   }
+}
 
-  /** The words tesseract reads on a prepared image, in the segmentation mode the worker is set to. */
-  private async words({ api, died }: Tesseract, image: OcrImage): Promise<PageWord[]> {
-    const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
-    const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
-    const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
-      (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
-    )
-    return words
-      .filter((word) => word.text.trim())
-      .map((word) => {
-        const box: Bbox = [
-          word.bbox.x0 / image.width,
-          word.bbox.y0 / image.height,
-          word.bbox.x1 / image.width,
-          word.bbox.y1 / image.height,
-        ]
-        return {
-          text: word.text.trim(),
-          // Boxes are fractions of the page as uploaded, which is what is stored and shown.
-          bbox: image.turn ? boxBeforeTurn(box, image.turn) : box,
-          confidence: Math.max(0, Math.min(1, word.confidence / 100)),
-        }
-      })
-  }
+/** The words tesseract reads on a prepared image, in the segmentation mode the worker is set to. */
+async function wordsRead({ api, died }: Tesseract, image: OcrImage): Promise<PageWord[]> {
+  const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
+  const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
+  const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
+    (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
+  )
+  return words
+    .filter((word) => word.text.trim())
+    .map((word) => {
+      const box: Bbox = [
+        word.bbox.x0 / image.width,
+        word.bbox.y0 / image.height,
+        word.bbox.x1 / image.width,
+        word.bbox.y1 / image.height,
+      ]
+      return {
+        text: word.text.trim(),
+        // Boxes are fractions of the page as uploaded, which is what is stored and shown.
+        bbox: image.turn ? boxBeforeTurn(box, image.turn) : box,
+        confidence: Math.max(0, Math.min(1, word.confidence / 100)),
+      }
+    })
 }
 
 /**
