@@ -44,8 +44,8 @@ describe('two OCR readings', () => {
 })
 
 describe('a receipt whose amounts stand apart at the right edge', () => {
-  const reader = new TesseractReader()
-  afterAll(() => reader.close())
+  const engine = new OcrEngine()
+  afterAll(() => engine.close())
 
   it('reads the amount column the automatic layout loses on a photo of the paper on a table', async () => {
     const photo = await receiptImage(
@@ -62,7 +62,7 @@ describe('a receipt whose amounts stand apart at the right edge', () => {
       ],
       { onTable: true },
     )
-    const words = await reader.read(photo)
+    const words = await engine.recognise(photo)
     const texts = words.map((w) => w.text)
     expect(texts).toEqual(expect.arrayContaining(['3.10', '2.95', '1.80', '£7.85', '£1.31']))
     // The labels are read once: the second reading only adds the words the first one lacks.

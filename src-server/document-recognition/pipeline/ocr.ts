@@ -19,13 +19,19 @@ interface OcrBlockLike {
 /** Makes the image tesseract reads from a page image. */
 export type PrepareImage = (image: Uint8Array) => Promise<OcrImage>
 
+/**
+ * How tesseract finds the text on a page: its automatic page layout (blocks, columns, lines), or sparse text, every
+ * word wherever it stands (`withLostAmounts`).
+ */
+export type Layout = 'auto' | 'sparse'
+
 /** Reads a page image: words with boxes as fractions of the image. */
 export type ReadImage = (image: Uint8Array, signal?: AbortSignal) => Promise<PageWord[]>
 
 /** An engine reading page images one at a time, and ended with `close` (its memory given back). */
 export interface PageReader {
   /** Words of a page image read with the model of `language` (English unless said). */
-  read(image: Uint8Array, signal?: AbortSignal, language?: OcrLanguage): Promise<PageWord[]>
+  read(image: Uint8Array, signal?: AbortSignal, language?: OcrLanguage, layout?: Layout): Promise<PageWord[]>
   close(): Promise<void> | void
 }
 
@@ -50,8 +56,7 @@ interface Tesseract {
 /**
  * Tesseract workers, one per language model, each loaded on first use and reused (loading a model costs more than
  * reading a page); they read one image at a time, prepared for it (`ocr-image.ts`) in the same queue, so one page's
- * images are in memory at a time. A page whose reading lost its amount column is read again as sparse text
- * (`MIN_AMOUNTS`). A read that fails, is aborted or whose thread dies gives the worker up; the next read
+ * images are in memory at a time. A read that fails, is aborted or whose thread dies gives the worker up; the next read
  * loads a new one. tesseract.js throws a failed job's error from its message listener, and its thread's `error`
  * event has no listener (it sets `onerror`, which a Node worker never calls): either was an uncaught exception
  * that ended the server. Both are caught here and fail the read instead.
@@ -65,10 +70,17 @@ export class TesseractReader implements PageReader {
   constructor(private readonly prepare: PrepareImage = prepareForOcr) {}
 
   /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
-  read(image: Uint8Array, signal?: AbortSignal, language: OcrLanguage = 'eng'): Promise<PageWord[]> {
+  read(
+    image: Uint8Array,
+    signal?: AbortSignal,
+    language: OcrLanguage = 'eng',
+    layout: Layout = 'auto',
+  ): Promise<PageWord[]> {
     this.pending++
     if (this.idle) clearTimeout(this.idle)
-    const task = this.queue.then(async () => this.recognise(await this.prepare(image), language, signal))
+    const task = this.queue.then(async () =>
+      this.recognise(await this.prepare(image), language, layout, signal),
+    )
     this.queue = task
       .catch(() => undefined)
       .finally(() => {
@@ -113,24 +125,42 @@ export class TesseractReader implements PageReader {
     return worker
   }
 
-  private async recognise(image: OcrImage, language: OcrLanguage, signal?: AbortSignal): Promise<PageWord[]> {
+  private async recognise(
+    image: OcrImage,
+    language: OcrLanguage,
+    layout: Layout,
+    signal?: AbortSignal,
+  ): Promise<PageWord[]> {
     signal?.throwIfAborted()
     const loading = this.load(language)
     const abort = () => void this.close()
     signal?.addEventListener('abort', abort, { once: true })
     try {
-      const worker = await loading
-      const laidOut = await wordsRead(worker, image)
+      const { api, died } = await loading
+      const mode = layout === 'sparse' ? PSM.SPARSE_TEXT : PSM.AUTO
+      await Promise.race([api.setParameters({ tessedit_pageseg_mode: mode }), died])
+      const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
+      const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
       signal?.throwIfAborted()
-      if (amountsIn(laidOut) >= MIN_AMOUNTS) return laidOut
-      await Promise.race([worker.api.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT }), worker.died])
-      try {
-        const sparse = await wordsRead(worker, image)
-        signal?.throwIfAborted()
-        return [...laidOut, ...sparse.filter((word) => !laidOut.some((kept) => sameWord(kept, word)))]
-      } finally {
-        await Promise.race([worker.api.setParameters({ tessedit_pageseg_mode: PSM.AUTO }), worker.died])
-      }
+      const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
+        (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
+      )
+      return words
+        .filter((word) => word.text.trim())
+        .map((word) => {
+          const box: Bbox = [
+            word.bbox.x0 / image.width,
+            word.bbox.y0 / image.height,
+            word.bbox.x1 / image.width,
+            word.bbox.y1 / image.height,
+          ]
+          return {
+            text: word.text.trim(),
+            // Boxes are fractions of the page as uploaded, which is what is stored and shown.
+            bbox: image.turn ? boxBeforeTurn(box, image.turn) : box,
+            confidence: Math.max(0, Math.min(1, word.confidence / 100)),
+          }
+        })
     } catch (error) {
       signal?.throwIfAborted()
       // A worker that failed a read may hold a broken heap: the next read starts a new one.
@@ -142,37 +172,13 @@ export class TesseractReader implements PageReader {
   }
 }
 
-/** The words tesseract reads on a prepared image, in the segmentation mode the worker is set to. */
-async function wordsRead({ api, died }: Tesseract, image: OcrImage): Promise<PageWord[]> {
-  const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
-  const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
-  const words = ((data.blocks ?? []) as OcrBlockLike[]).flatMap((block) =>
-    (block.paragraphs ?? []).flatMap((p) => (p.lines ?? []).flatMap((line) => line.words ?? [])),
-  )
-  return words
-    .filter((word) => word.text.trim())
-    .map((word) => {
-      const box: Bbox = [
-        word.bbox.x0 / image.width,
-        word.bbox.y0 / image.height,
-        word.bbox.x1 / image.width,
-        word.bbox.y1 / image.height,
-      ]
-      return {
-        text: word.text.trim(),
-        // Boxes are fractions of the page as uploaded, which is what is stored and shown.
-        bbox: image.turn ? boxBeforeTurn(box, image.turn) : box,
-        confidence: Math.max(0, Math.min(1, word.confidence / 100)),
-      }
-    })
-}
-
 /**
  * A page read as holding fewer amounts than this has, as a rule, lost a column to tesseract's automatic layout:
  * on a till receipt the amounts stand alone at the paper's right edge, a wide gap from their labels, and the layout
  * analysis drops that column whole, or all of it but a tax line (a receipt of two items prints five amounts: the
  * items, the total, the payment, the change or tax). Such a page is read again as sparse text, which finds every
- * word wherever it stands, and the words the first reading lacks are added to it.
+ * word wherever it stands, and the words the first reading lacks are added to it (`OcrEngine`, once the page's
+ * language is known, so a page read first in English to find its language is not read sparse in English too).
  */
 const MIN_AMOUNTS = 5
 const AMOUNT = /\d[.,]\d{2}(?!\d)/
@@ -188,9 +194,13 @@ const sameWord = (a: PageWord, b: PageWord) => holds(a.bbox, centre(b.bbox)) || 
 let processReader: TesseractReader | null = null
 
 /** Task `readWithTesseract`: a page image prepared and read by this process's tesseract, in `language`. */
-export function readWithTesseract(input: { bytes: Uint8Array; language?: OcrLanguage }): Promise<PageWord[]> {
+export function readWithTesseract(input: {
+  bytes: Uint8Array
+  language?: OcrLanguage
+  layout?: Layout
+}): Promise<PageWord[]> {
   processReader ??= new TesseractReader()
-  return processReader.read(input.bytes, undefined, input.language)
+  return processReader.read(input.bytes, undefined, input.language, input.layout)
 }
 
 /**
@@ -241,7 +251,24 @@ export class OcrEngine {
    */
   private async inPageLanguage(image: Uint8Array, readings: PageWord[][], signal?: AbortSignal) {
     const language = documentLanguage(readings)
-    return language === 'eng' ? (readings[0] as PageWord[]) : this.first.read(image, signal, language)
+    const laidOut =
+      language === 'eng' ? (readings[0] as PageWord[]) : await this.first.read(image, signal, language)
+    return this.withLostAmounts(image, laidOut, language, signal)
+  }
+
+  /**
+   * A page reading with the words tesseract's automatic layout lost added (`MIN_AMOUNTS`): read again as sparse
+   * text, the words the first reading lacks (no box overlapping theirs) are added to it.
+   */
+  private async withLostAmounts(
+    image: Uint8Array,
+    laidOut: PageWord[],
+    language: OcrLanguage,
+    signal?: AbortSignal,
+  ): Promise<PageWord[]> {
+    if (amountsIn(laidOut) >= MIN_AMOUNTS) return laidOut
+    const sparse = await this.first.read(image, signal, language, 'sparse')
+    return [...laidOut, ...sparse.filter((word) => !laidOut.some((kept) => sameWord(kept, word)))]
   }
 
   async close(): Promise<void> {
