@@ -113,7 +113,8 @@ function withMergedName(best: Option, options: Option[]): Option {
 /**
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
- * an amount with cents over the same amount without them, then a header name that holds the other reading's at
+ * an amount with cents over the same amount without them, then a value with the accents the other read without
+ * (readings differing only in accents agree), then a header name that holds the other reading's at
  * its end, then the one with more English words, then the one with fewer marks of a misread (`misreadMarks`), then
  * the most confident; a header name read differently on the
  * same row is then the two merged (`withMergedName`). Agreement raises the confidence only of a value a check
