@@ -82,6 +82,16 @@ describe('a header name from two readings', () => {
     ).toBe('CAFÉ DES ARTISTES')
   })
 
+  it('takes the accents the less sure reading read where the surer one read the same letters without them', () => {
+    // The German model reads "ä" and "ü"; PaddleOCR read them bare and was surer of the line.
+    expect(
+      mergeNames(
+        { text: 'Getränke Kühne GmbH & Co. KG', confidence: 0.93 },
+        { text: 'Getranke Kuhne GmbH & Co.KG', confidence: 0.95 },
+      ),
+    ).toBe('Getränke Kühne GmbH & Co. KG')
+  })
+
   it('merges nothing when the two readings are of different lines', () => {
     // 008.jpg: tesseract took the shop's name, PaddleOCR a supplier's line.
     expect(

@@ -86,8 +86,17 @@ const misreadOf = (own: string, theirs: string) =>
 const ampersandOf = (own: string, theirs: string) => theirs === '&' && own.length === 1 && own !== '&'
 
 /**
+ * The letter with the accent the other reading read on it ("a" and "ä"): the language's model reads its letters,
+ * the other engine the same letters without their accents, so an accent is no misread.
+ */
+const accented = (own: string, theirs: string | undefined) =>
+  theirs !== undefined && theirs !== own && theirs.normalize('NFD').replace(/\p{M}/gu, '') === own
+    ? theirs
+    : own
+
+/**
  * One name from two readings of it, or null when they are too unlike to be one line read twice. Each character is
- * the surer reading's (the reading's field confidence: its least sure word and how name-like its line is); a
+ * the surer reading's (with an accent the other read on it, `accented`) (the reading's field confidence: its least sure word and how name-like its line is); a
  * character only the less sure one read is left out (a speck read as a letter) unless it comes before all of the
  * surer one's; a word boundary either reading saw is kept (PaddleOCR runs words together); and a word the surer
  * reading misread into no word is the other's where that one is a word (`misreadOf`).
@@ -106,7 +115,11 @@ export function mergeNames(a: Reading, b: Reading): string | null {
     // Characters only the less sure reading read count before the surer one's first (the start of a line it lost
     // at the paper's edge, "IA MART" and "ASIA MART"), not after it.
     const char =
-      step.sure !== null ? s.chars[step.sure] : !started && step.other !== null ? o.chars[step.other] : null
+      step.sure !== null
+        ? accented(s.chars[step.sure] as string, step.other !== null ? o.chars[step.other] : undefined)
+        : !started && step.other !== null
+          ? o.chars[step.other]
+          : null
     if (char === undefined || char === null) {
       const last = words[words.length - 1]
       if (last && step.other !== null) last.theirs += o.chars[step.other]

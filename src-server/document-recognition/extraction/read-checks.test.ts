@@ -39,4 +39,11 @@ describe('the marks of a misread name', () => {
     expect(misreadMarks('FUN CORNER (MALURI)')).toBe(0)
     expect(misreadMarks('ACME TRADING (SETIA')).toBe(1)
   })
+
+  it('does not count the capital inside a German legal form as printed ("GmbH"), only inside the name', () => {
+    expect(misreadMarks('Konditorei Engel GmbH')).toBe(0)
+    expect(misreadMarks('Frischmarkt Weber GmbH & Co. KG')).toBe(0)
+    expect(misreadMarks('KonDitorei Engel GmbH')).toBe(1)
+    expect(misreadMarks('CafE Engel GmbH')).toBe(1)
+  })
 })

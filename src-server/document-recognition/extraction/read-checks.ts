@@ -4,6 +4,7 @@ import type { FieldDefinition } from './field-config'
 import { isKnownWord, isLongWord, trailingLegalForm } from './header-name'
 import { findAnchor, linesOf } from './layout'
 import { nearMissOfWord } from './lexicon'
+import { tillArithmeticHolds } from './receipt-total'
 import { parseAmounts, parseDate } from './values'
 
 /*
@@ -26,8 +27,10 @@ export function misreadMarks(name: string): number {
   const lostStart = /^\p{Ll}/u.test(words[0] ?? '') && words.slice(1).some((w) => /^\p{Lu}/u.test(w))
   // A bracket opened and not closed (or the reverse) is one whose other half was read as a letter ("(MALURD").
   const brackets = (name.match(/\(/gu) ?? []).length !== (name.match(/\)/gu) ?? []).length
+  // A legal form read exactly is printed as it is written, capitals inside and all ("GmbH", "mbH").
+  const named = legal?.exact ? words.slice(0, words.length - legal.span) : words
   return (
-    words.filter((w) => HALF_READ.test(w)).length +
+    named.filter((w) => HALF_READ.test(w)).length +
     (lostStart ? 1 : 0) +
     (legal && !legal.exact ? 1 : 0) +
     (brackets ? 1 : 0)
@@ -124,7 +127,8 @@ function inHoldingSum(definitions: FieldDefinition[], key: string, fields: Extra
 /**
  * Whether a value passed a check that would catch its misreading: a header name reads as words, an amount takes
  * part in a sum that holds (none of it derived) or is printed again on another line under a label of its sum (cash
- * equal to the total, a rounded total), a date is printed again elsewhere on the page. A value no such check covers
+ * equal to the total, a rounded total), a receipt's total is what the till's arithmetic comes to in any language
+ * (`tillArithmeticHolds`: cash given less change, the items' sum paid), a date is printed again elsewhere on the page. A value no such check covers
  * is not verified.
  */
 export function verifiedRead(
@@ -140,7 +144,8 @@ export function verifiedRead(
   if (typeof value === 'number')
     return (
       inHoldingSum(definitions, field.key, fields) ||
-      printedElsewhere(pages, field, sameAmount(value), sumLabels(definitions, definition))
+      printedElsewhere(pages, field, sameAmount(value), sumLabels(definitions, definition)) ||
+      (definition.without_label === 'foot_total' && tillArithmeticHolds(pages, value))
     )
   if (definition.type === 'date' && typeof value === 'string')
     return printedElsewhere(pages, field, sameDate(value))

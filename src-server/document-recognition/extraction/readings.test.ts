@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
-import { receipt } from '../../../test/helpers/document-recognition/receipt-lines'
+import {
+  type ReceiptLine,
+  receipt,
+  receiptPage,
+} from '../../../test/helpers/document-recognition/receipt-lines'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../platform/config'
 import { extractFromReadings } from './readings'
-import { calibratedReceiptConfidence } from './receipt-confidence'
+import { CONFIDENCE_FEATURES, calibratedReceiptConfidence } from './receipt-confidence'
 
 // The confidence of a field read from several readings by the factors below; calibrated fields' is learned
 // (receipt-confidence.ts) and tested with it.
@@ -187,5 +191,76 @@ describe('fields chosen across two OCR readings', () => {
     expect(disputed.merchant_name).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
     // A total that cash minus change balances is trusted.
     expect(agreed.total_amount).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+  })
+
+  it('keeps the accents of a name one reading reads in the language model and the other without them', () => {
+    const read = (name: string, sure: number) => [
+      receiptPage([
+        { text: name, size: 1.6, confidence: sure },
+        'Marktplatz 3',
+        '79098 Freiburg',
+        { text: 'Brezel', amount: '1,80' },
+        { text: 'Gesamt', amount: '1,80' },
+        { text: 'Bar', amount: '5,00' },
+        { text: 'Rückgeld', amount: '3,20' },
+      ]),
+    ]
+    for (const readings of [
+      [read('Bäckerei Kornblume', 0.9), read('Backerei Kornblume', 0.97)],
+      [read('Backerei Kornblume', 0.97), read('Bäckerei Kornblume', 0.9)],
+    ]) {
+      const { fields, evidence } = extractFromReadings(shipped.fields, readings)
+      expect(fields.find((f) => f.key === 'merchant_name')?.value).toBe('Bäckerei Kornblume')
+      // The readings agree on the name, accents aside.
+      expect(evidence?.get('merchant_name')?.[CONFIDENCE_FEATURES.indexOf('other_reading_same')]).toBe(1)
+    }
+  })
+
+  it('does not count as merged a name the other reading read with only a space less', () => {
+    const read = (name: string, sure: number) => [
+      receiptPage([{ text: name, size: 1.4, confidence: sure }, 'Lindenstraße 12', '50674 Köln']),
+    ]
+    const { fields, evidence } = extractFromReadings(shipped.fields, [
+      read('Frischmarkt Weber GmbH & Co. KG', 0.95),
+      read('Frischmarkt Weber GmbH & Co.KG', 0.9),
+    ])
+    expect(fields.find((f) => f.key === 'merchant_name')?.value).toBe('Frischmarkt Weber GmbH & Co. KG')
+    expect(evidence?.get('merchant_name')?.[CONFIDENCE_FEATURES.indexOf('merged')]).toBe(0)
+  })
+
+  it("trusts a total in labels it does not know when the till's arithmetic comes to it, not when only items do", () => {
+    // Latvian and Italian labels, none of them the extractor's: only the amounts' arithmetic speaks.
+    const items: ReceiptLine[] = [
+      { text: 'Rupjmaize', amount: '1,89' },
+      { text: 'Kefīrs 1L', amount: '1,45' },
+      { text: 'Gurķi', amount: '2,31' },
+    ]
+    const head = ['SIA "Zaļā Dārzniecība"', 'Maskavas iela 257, Rīga', '04.11.2023 17:42']
+    const total = (lines: (ReceiptLine | string)[]) => {
+      const page = () => receiptPage(lines)
+      return extractFromReadings(shipped.fields, [[page()], [page()]]).fields.find(
+        (f) => f.key === 'total_amount',
+      )
+    }
+    const cash = total([
+      ...head,
+      ...items,
+      { text: 'Samaksai', amount: '5,65' },
+      { text: 'Skaidra nauda', amount: '10,00' },
+      { text: 'Atlikums', amount: '4,35' },
+    ])
+    const card = total([
+      ...head,
+      ...items,
+      { text: 'TOTALE EURO', amount: '5,65' },
+      { text: 'Pagamento elettronico', amount: '5,65' },
+    ])
+    const itemsOnly = total([...head, ...items, { text: 'Kopsumma', amount: '5,65' }, 'Paldies par pirkumu!'])
+    for (const field of [cash, card, itemsOnly]) expect(field?.value).toBe(5.65)
+    // Cash given less change, and the items' sum that a payment line repeats, verify the total read.
+    expect(cash?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+    expect(card?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+    // Items alone add up to a total before its discount as well: that goes to review.
+    expect(itemsOnly?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
   })
 })

@@ -25,6 +25,21 @@ interface Option {
   valid: boolean
 }
 
+/** A value's text without its letters' accents: "Bäckerei" and "Backerei" are one name read with and without them. */
+const unaccented = (value: unknown) => String(value).normalize('NFD').replace(/\p{M}/gu, '')
+const accents = (value: unknown) => String(value).normalize('NFD').length - unaccented(value).length
+
+/**
+ * "Bäckerei Kornblume" against "Backerei Kornblume": a reading in the page's language model reads the letters of
+ * the language, which the other engine reads without their accents; the name is the one that has them.
+ */
+const keepsAccents = (option: Option, others: Option[]) =>
+  others.some(
+    (o) =>
+      unaccented(o.field.value) === unaccented(option.field.value) &&
+      accents(o.field.value) < accents(option.field.value),
+  )
+
 /** "15" against "15.90": one reading lost the decimal point, the amount with cents is the one printed. */
 const keepsCents = (option: Option, others: Option[]) =>
   typeof option.field.value === 'number' &&
@@ -83,20 +98,23 @@ function withMergedName(best: Option, options: Option[]): Option {
       o.field.value !== best.field.value &&
       sameRow(o.field.bbox, best.field.bbox),
   )
-  if (!other) return best
+  if (!other || unaccented(other.field.value) === unaccented(best.field.value)) return best
   const merged = mergeNames(
     { text: best.field.value, confidence: best.field.confidence },
     { text: String(other.field.value), confidence: other.field.confidence },
   )
   // Letters taken from the other reading must not bring its misreads ("SIN BHD", "C0.") into the chosen one.
-  if (!merged || misreadMarks(merged) > misreadMarks(best.field.value)) return best
+  // A merge that changes nothing (the readings differ only in spacing the chosen one already has) is no merge.
+  if (!merged || merged === best.field.value || misreadMarks(merged) > misreadMarks(best.field.value))
+    return best
   return { ...best, field: { ...best.field, value: merged } }
 }
 
 /**
  * Each field from several OCR readings of the same pages: the rules run on every reading, and per field the value
  * most readings agree on wins, then one that passes its checks (a sum that holds, a date not in the future), then
- * an amount with cents over the same amount without them, then a header name that holds the other reading's at
+ * an amount with cents over the same amount without them, then a value with the accents the other read without
+ * (readings differing only in accents agree), then a header name that holds the other reading's at
  * its end, then the one with more English words, then the one with fewer marks of a misread (`misreadMarks`), then
  * the most confident; a header name read differently on the
  * same row is then the two merged (`withMergedName`). Agreement raises the confidence only of a value a check
@@ -113,12 +131,14 @@ function chooseAcrossReadings(
         ? [{ field, reading, valid: !issues.some((i) => i.field_key === definition.key) }]
         : []
     })
+    // Readings that differ only in accents agree: one engine reads the language's letters, the other not.
     const agreeing = (option: Option) =>
-      options.filter((o) => String(o.field.value) === String(option.field.value)).length
+      options.filter((o) => unaccented(o.field.value) === unaccented(option.field.value)).length
     const rank = (o: Option) => [
       agreeing(o),
       Number(o.valid),
       Number(keepsCents(o, options)),
+      Number(keepsAccents(o, options)),
       Number(readsMore(o, options)),
       wordsOfTheLanguage(o),
       -misreadMarksOf(o),

@@ -5,6 +5,7 @@ import type { ExtractedField } from './extracted-field'
 import { distance } from './header-name'
 import weights from './receipt-confidence.weights.json'
 import { shopNameChoice } from './shop-name'
+import { lettersAndDigits } from './values'
 
 /** The evidence a value read from several OCR readings carries, in the order of the learned weights. */
 export const CONFIDENCE_FEATURES = [
@@ -38,10 +39,8 @@ export interface Evidence {
   pages: PageText[]
 }
 
-const plain = (value: FieldValue) =>
-  String(value ?? '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '')
+/** Letters and digits, accents aside: the other engine reads the language's letters without them. */
+const plain = (value: FieldValue) => lettersAndDigits(String(value ?? ''))
 
 /** How alike two values read, letters and digits only (1 the same, 0 nothing alike or no other value). */
 function likeness(value: FieldValue, others: FieldValue[]): number {

@@ -99,6 +99,28 @@ describe("the shop name chosen among all of a receipt's lines", () => {
     expect(fields.merchant_name).toMatchObject({ value: null, method: 'not_found', bbox: null })
   })
 
+  it('leaves the name empty when the street and house number are the first words under a logo drawn as shapes', () => {
+    // A drugstore whose logo is a circle and a triangle: OCR reads two specks, then the address.
+    const shapes: (ReceiptLine | string)[] = [
+      { text: 'TA', confidence: 0.24, size: 2.5 },
+      { text: 'a', confidence: 0.04, size: 1.5 },
+      'Amalienstr. 48',
+      '80799 München',
+      { text: 'Zahnpasta', amount: '1,95' },
+      { text: 'Duschgel', amount: '1,25' },
+      { text: 'SUMME EUR', amount: '3,20', size: 1.2 },
+      { text: 'BAR', amount: '5,00' },
+      { text: 'RÜCKGELD', amount: '1,80' },
+      '08.06.2024 16:20 Filiale 0412',
+    ]
+    expect(extract(shapes).merchant_name).toMatchObject({ value: null, method: 'not_found' })
+    // The same lines in the other orders streets are written in are no name either.
+    for (const street of ['Kerkstraat 18', 'Via Garibaldi 15', '12 quai des Chartrons', 'Tērbatas iela 14'])
+      expect(
+        extract(shapes.map((line) => (line === 'Amalienstr. 48' ? street : line))).merchant_name?.value,
+      ).toBeNull()
+  })
+
   it('reads a name printed over two lines, its legal form on the second, as one name', () => {
     const split = (first: string, second: string): (ReceiptLine | string)[] => [
       { text: first, size: 1.3 },

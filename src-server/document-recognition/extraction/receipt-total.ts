@@ -112,6 +112,23 @@ export function paymentConfirms(pages: PageText[], value: FieldValue): boolean {
   })
 }
 
+/**
+ * Whether the till's arithmetic holds with an amount as the total: cash given less the change printed below it
+ * comes to it, or the item lines above it add up to it and a payment line below repeats it. A misread total (one
+ * digit off) fails both, as does another amount taken for the total. An amount merely printed again below it (a
+ * tax summary's column) is no sum, and items alone add up to a total before its discount as well.
+ */
+export function tillArithmeticHolds(pages: PageText[], value: number): boolean {
+  const page = pages[0]
+  if (!page) return false
+  const amounts = lineAmounts(page)
+  return amounts.some((a, at) => {
+    if (!near(a.value, value)) return false
+    const { repeated, balanced, summed } = confirmations(amounts, at)
+    return balanced || (summed && repeated)
+  })
+}
+
 /** A total no label names: as sure as this with nothing but its size, and this much surer per way it is borne out. */
 const FOOT_TOTAL_BASE = 0.5
 const FOOT_TOTAL_STEP = 0.15

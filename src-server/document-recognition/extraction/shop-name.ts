@@ -60,6 +60,21 @@ const LEADING_FORMS = ['sia', 'as', 'uab', 'ab', 'oü', 'ou']
 /** Lines that are not a shop's name whatever else they hold. */
 const ADDRESS =
   /\b(?:street|st|road|rd|avenue|ave|lane|jalan|jln|taman|str|stra(?:ss|ß)e|platz|weg|allee|gasse|ring|rue|avenue|bd|boulevard|place|calle|avda|avenida|plaza|paseo|via|viale|piazza|corso|straat|laan|plein|iela|rua|travessa|praça)\b/iu
+/**
+ * A street written with its house number, in the orders the countries read write it: "Bahnhofstr. 22" and
+ * "Kerkstraat 18" (German and Dutch streets are one word ending in the street's kind, where a word boundary finds
+ * no "str"), "Via Roma 15", "Brīvības iela 101", "12 quai des Chartrons", "14 High Street".
+ */
+const HOUSE_NUMBER = String.raw`\d{1,4}[a-z]?(?![\p{L}\p{N}])`
+const NAME_WORDS = String.raw`(?:\s+[\p{L}'.-]+){0,3}`
+const STREET_AND_NUMBER = new RegExp(
+  [
+    String.raw`\p{L}(?:str\.?|stra(?:ss|ß)e|straat|weg|platz|plein|allee|gasse|laan|damm|gracht|kade|ufer)\s*${HOUSE_NUMBER}`,
+    String.raw`\b(?:via|viale|piazza|corso|calle|c\/|avda|avenida|plaza|paseo|iela|rua|ring|jalan|jln)${NAME_WORDS},?\s*${HOUSE_NUMBER}`,
+    String.raw`(?<![\p{L}\p{N}])${HOUSE_NUMBER},?${NAME_WORDS}\s+(?:street|st|road|rd|avenue|ave|lane|square|quai|rue|place|boulevard|bd|allée|chemin)\b`,
+  ].join('|'),
+  'iu',
+)
 const POSTCODE =
   /(?<![\p{L}\p{N}])(?:\d{4,6}|\d{2}-\d{3}|LV-?\d{4}|[A-Z]{1,2}\d{1,2}[A-Z]? \d[A-Z]{2})(?![\p{L}\p{N}])/u
 const CONTACT =
@@ -267,6 +282,13 @@ export function nameOfCandidate({
 }
 
 /**
+ * A street and its house number is the shop's address, never its name, whatever else the line shows (the learned
+ * weights see SROIE's names, whose Malaysian addresses read as names do: "(TAMAN DAYA) SDN BHD"). A name sharing
+ * its line with the address is the part its legal form ends ("Muster GmbH · Hauptstr. 5").
+ */
+const isStreetAndNumber = (text: string) => STREET_AND_NUMBER.test(legalPart(text) ?? text)
+
+/**
  * The line the learned weights (`shop-name.weights.json`, trained by `scripts/train-receipt-models.ts`) rate most
  * likely to be the shop's name, its probability, and its margin over the next choice (another line, or "none").
  */
@@ -276,7 +298,7 @@ export function shopNameChoice(pages: PageText[]): {
   margin: number
   none: number
 } {
-  const candidates = shopNameCandidates(pages)
+  const candidates = shopNameCandidates(pages).filter((c) => !isStreetAndNumber(c.line.text))
   const { lines, none } = lineProbabilities(candidates.map((c) => scoreOf(c.features)))
   const best = lines.indexOf(Math.max(...lines))
   const probability = lines[best] ?? 0

@@ -67,29 +67,37 @@ const SKEW_SAMPLE_WIDTH = 600
 const MIN_TURN = 1
 
 /**
- * The page turned so its text lines are level (the projection profile's angle), when it is skewed by
- * MIN_TURN degrees or more; the grey pixels and the turn made.
+ * The turn that levels a page's text lines (the projection profile's angle, measured in grey), when it is skewed
+ * by MIN_TURN degrees or more; none otherwise.
  */
-async function upright(grey: Sharp): Promise<{ image: Sharp; turn?: Turn }> {
-  const sample = await grey
+export async function levellingTurn(image: Sharp): Promise<Turn | undefined> {
+  const sample = await image
     .clone()
+    .greyscale()
     .resize({ width: SKEW_SAMPLE_WIDTH, withoutEnlargement: true })
     .raw()
     .toBuffer({ resolveWithObject: true })
   const angle = skewAngle(sample.data, sample.info.width, sample.info.height)
-  if (Math.abs(angle) < MIN_TURN) return { image: grey }
+  if (Math.abs(angle) < MIN_TURN) return undefined
+  const { width, height } = await image.metadata()
+  return { degrees: -angle, width: width as number, height: height as number }
+}
+
+/** The page turned so its text lines are level (`levellingTurn`), the grey pixels and the turn made. */
+async function upright(grey: Sharp): Promise<{ image: Sharp; turn?: Turn }> {
+  const turn = await levellingTurn(grey)
+  if (!turn) return { image: grey }
   const { data, info } = await grey
     .clone()
-    .rotate(-angle, { background: '#ffffff' })
+    .rotate(turn.degrees, { background: '#ffffff' })
     .raw()
     .toBuffer({ resolveWithObject: true })
-  const { width, height } = await grey.metadata()
   return {
     // Raw pixels of one channel would be read as colour (three channels) without saying they are grey.
     image: sharp(data, {
       raw: { width: info.width, height: info.height, channels: info.channels },
     }).greyscale(),
-    turn: { degrees: -angle, width: width as number, height: height as number },
+    turn,
   }
 }
 

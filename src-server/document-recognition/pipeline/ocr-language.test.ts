@@ -1,19 +1,11 @@
-import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
+import { receiptImage } from '../../../test/helpers/document-recognition/receipt-image'
 import type { PageWord } from '../page-text'
 import { OcrEngine } from './ocr'
 import { documentLanguage } from './ocr-language'
 
 const wordsOf = (text: string): PageWord[] =>
   text.split(/\s+/u).map((t) => ({ text: t, bbox: [0, 0, 0.1, 0.1], confidence: 0.9 }))
-
-/** A till receipt set in a plain font as an image, one line per entry. */
-async function receiptImage(lines: string[]): Promise<Uint8Array> {
-  const xmlText = (s: string) => s.replace(/&/gu, '&amp;').replace(/</gu, '&lt;')
-  const texts = lines.map((line, i) => `<text x="40" y="${70 + i * 44}">${xmlText(line)}</text>`).join('')
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${120 + lines.length * 44}"><rect width="100%" height="100%" fill="white"/><g font-family="DejaVu Sans" font-size="30" fill="#111">${texts}</g></svg>`
-  return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer())
-}
 
 describe('the language a page is read in', () => {
   it('names the language whose marker words an English reading holds, and English otherwise', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { receiptImage } from '../../../test/helpers/document-recognition/receipt-image'
 import { fixturePath } from '../../../test/helpers/fixtures'
 import type { PageText } from '../page-text'
 import { withPageReadings } from './document-pages'
@@ -40,6 +41,43 @@ describe('two OCR readings', () => {
     // The same object: the chooser counts page 2 as read once, not as two readings that agree.
     expect(readings[1]?.[1]).toBe(readings[0]?.[1])
   })
+})
+
+describe('a receipt whose amounts stand apart at the right edge', () => {
+  const engine = new OcrEngine()
+  afterAll(() => engine.close())
+
+  it('reads the amount column the automatic layout loses on a photo of the paper on a table', async () => {
+    const photo = await receiptImage(
+      [
+        'The Copper Kettle',
+        '7 Market Square, York',
+        ['Flat White', '3.10'],
+        ['Almond Croissant', '2.95'],
+        ['Sparkling Water', '1.80'],
+        ['Total', '£7.85'],
+        ['Card', '£7.85'],
+        ['VAT 20% incl.', '£1.31'],
+        'Thank you',
+      ],
+      { onTable: true },
+    )
+    const words = await engine.recognise(photo)
+    const texts = words.map((w) => w.text)
+    expect(texts).toEqual(expect.arrayContaining(['3.10', '2.95', '1.80', '£7.85', '£1.31']))
+    // The labels are read once: the second reading only adds the words the first one lacks.
+    expect(texts.filter((t) => t === 'Total')).toHaveLength(1)
+    const total = words.find((w) => w.text === 'Total')
+    const amount = words.find((w) => w.text === '£7.85')
+    // The amount lies on the label's line, at the paper's right edge.
+    expect(
+      Math.abs(
+        ((amount?.bbox[1] ?? 0) + (amount?.bbox[3] ?? 0)) / 2 -
+          ((total?.bbox[1] ?? 1) + (total?.bbox[3] ?? 1)) / 2,
+      ),
+    ).toBeLessThan(0.02)
+    expect(amount?.bbox[0]).toBeGreaterThan(0.6)
+  }, 90_000)
 })
 
 /** The tesseract.js workers the engine makes, so a test can break one as a crash or a bad image would. */

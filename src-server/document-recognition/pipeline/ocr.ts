@@ -19,13 +19,19 @@ interface OcrBlockLike {
 /** Makes the image tesseract reads from a page image. */
 export type PrepareImage = (image: Uint8Array) => Promise<OcrImage>
 
+/**
+ * How tesseract finds the text on a page: its automatic page layout (blocks, columns, lines), or sparse text, every
+ * word wherever it stands (`withLostAmounts`).
+ */
+export type Layout = 'auto' | 'sparse'
+
 /** Reads a page image: words with boxes as fractions of the image. */
 export type ReadImage = (image: Uint8Array, signal?: AbortSignal) => Promise<PageWord[]>
 
 /** An engine reading page images one at a time, and ended with `close` (its memory given back). */
 export interface PageReader {
   /** Words of a page image read with the model of `language` (English unless said). */
-  read(image: Uint8Array, signal?: AbortSignal, language?: OcrLanguage): Promise<PageWord[]>
+  read(image: Uint8Array, signal?: AbortSignal, language?: OcrLanguage, layout?: Layout): Promise<PageWord[]>
   close(): Promise<void> | void
 }
 
@@ -64,10 +70,17 @@ export class TesseractReader implements PageReader {
   constructor(private readonly prepare: PrepareImage = prepareForOcr) {}
 
   /** Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1). */
-  read(image: Uint8Array, signal?: AbortSignal, language: OcrLanguage = 'eng'): Promise<PageWord[]> {
+  read(
+    image: Uint8Array,
+    signal?: AbortSignal,
+    language: OcrLanguage = 'eng',
+    layout: Layout = 'auto',
+  ): Promise<PageWord[]> {
     this.pending++
     if (this.idle) clearTimeout(this.idle)
-    const task = this.queue.then(async () => this.recognise(await this.prepare(image), language, signal))
+    const task = this.queue.then(async () =>
+      this.recognise(await this.prepare(image), language, layout, signal),
+    )
     this.queue = task
       .catch(() => undefined)
       .finally(() => {
@@ -112,13 +125,20 @@ export class TesseractReader implements PageReader {
     return worker
   }
 
-  private async recognise(image: OcrImage, language: OcrLanguage, signal?: AbortSignal): Promise<PageWord[]> {
+  private async recognise(
+    image: OcrImage,
+    language: OcrLanguage,
+    layout: Layout,
+    signal?: AbortSignal,
+  ): Promise<PageWord[]> {
     signal?.throwIfAborted()
     const loading = this.load(language)
     const abort = () => void this.close()
     signal?.addEventListener('abort', abort, { once: true })
     try {
       const { api, died } = await loading
+      const mode = layout === 'sparse' ? PSM.SPARSE_TEXT : PSM.AUTO
+      await Promise.race([api.setParameters({ tessedit_pageseg_mode: mode }), died])
       const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength)
       const { data } = await Promise.race([api.recognize(png, {}, { blocks: true }), died])
       signal?.throwIfAborted()
@@ -152,13 +172,35 @@ export class TesseractReader implements PageReader {
   }
 }
 
+/**
+ * A page read as holding fewer amounts than this has, as a rule, lost a column to tesseract's automatic layout:
+ * on a till receipt the amounts stand alone at the paper's right edge, a wide gap from their labels, and the layout
+ * analysis drops that column whole, or all of it but a tax line (a receipt of two items prints five amounts: the
+ * items, the total, the payment, the change or tax). Such a page is read again as sparse text, which finds every
+ * word wherever it stands, and the words the first reading lacks are added to it (`OcrEngine`, once the page's
+ * language is known, so a page read first in English to find its language is not read sparse in English too).
+ */
+const MIN_AMOUNTS = 5
+const AMOUNT = /\d[.,]\d{2}(?!\d)/
+const amountsIn = (words: PageWord[]) => words.filter((word) => AMOUNT.test(word.text)).length
+
+const centre = (box: Bbox) => [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2] as const
+const holds = (box: Bbox, [x, y]: readonly [number, number]) =>
+  x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]
+/** Two readings' words are one printed word when either's centre lies inside the other's box. */
+const sameWord = (a: PageWord, b: PageWord) => holds(a.bbox, centre(b.bbox)) || holds(b.bbox, centre(a.bbox))
+
 /** This process's tesseract reader (the server's document process runs `readWithTesseract`). */
 let processReader: TesseractReader | null = null
 
 /** Task `readWithTesseract`: a page image prepared and read by this process's tesseract, in `language`. */
-export function readWithTesseract(input: { bytes: Uint8Array; language?: OcrLanguage }): Promise<PageWord[]> {
+export function readWithTesseract(input: {
+  bytes: Uint8Array
+  language?: OcrLanguage
+  layout?: Layout
+}): Promise<PageWord[]> {
   processReader ??= new TesseractReader()
-  return processReader.read(input.bytes, undefined, input.language)
+  return processReader.read(input.bytes, undefined, input.language, input.layout)
 }
 
 /**
@@ -209,7 +251,24 @@ export class OcrEngine {
    */
   private async inPageLanguage(image: Uint8Array, readings: PageWord[][], signal?: AbortSignal) {
     const language = documentLanguage(readings)
-    return language === 'eng' ? (readings[0] as PageWord[]) : this.first.read(image, signal, language)
+    const laidOut =
+      language === 'eng' ? (readings[0] as PageWord[]) : await this.first.read(image, signal, language)
+    return this.withLostAmounts(image, laidOut, language, signal)
+  }
+
+  /**
+   * A page reading with the words tesseract's automatic layout lost added (`MIN_AMOUNTS`): read again as sparse
+   * text, the words the first reading lacks (no box overlapping theirs) are added to it.
+   */
+  private async withLostAmounts(
+    image: Uint8Array,
+    laidOut: PageWord[],
+    language: OcrLanguage,
+    signal?: AbortSignal,
+  ): Promise<PageWord[]> {
+    if (amountsIn(laidOut) >= MIN_AMOUNTS) return laidOut
+    const sparse = await this.first.read(image, signal, language, 'sparse')
+    return [...laidOut, ...sparse.filter((word) => !laidOut.some((kept) => sameWord(kept, word)))]
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,12 @@
+import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
+import { receiptImage } from '../../../test/helpers/document-recognition/receipt-image'
 import { runOffline } from '../../../test/helpers/offline'
 import { linesOf } from '../extraction/layout'
 import { extractWithRules } from '../extraction/rules'
 import type { PageText, PageWord } from '../page-text'
-import { wordsOfLine } from './paddle-ocr'
+import { readWithPaddle, wordsOfLine } from './paddle-ocr'
 
 describe('PaddleOCR', () => {
   it('reads a scanned receipt from the installed models with every outbound connection blocked', async () => {
@@ -24,6 +26,38 @@ describe('PaddleOCR', () => {
       expect(0 <= x0 && x0 < x1 && x1 <= 1 && 0 <= y0 && y0 < y1 && y1 <= 1, word.text).toBe(true)
       expect(word.confidence).toBeGreaterThan(0)
     }
+  }, 120_000)
+
+  it("reads a receipt photographed at a slant level: each label keeps its own amount, not the next line's", async () => {
+    const receipt = await receiptImage([
+      'Getränke Kühne',
+      'Max-Brauer-Allee 88',
+      ['Mineralwasser', '0,69'],
+      ['Apfelschorle', '1,29'],
+      ['Kaugummi', '1,10'],
+      ['Gesamtbetrag', '3,08'],
+      ['Gegeben Bar', '5,00'],
+      ['Rückgeld', '1,92'],
+      '21.07.2024 19:33',
+    ])
+    const slanted = await sharp(receipt).rotate(4, { background: '#ffffff' }).png().toBuffer()
+    const page: PageText = {
+      page_number: 1,
+      width: 1000,
+      height: 1000,
+      words: await readWithPaddle({ bytes: slanted }),
+    }
+    const lines = linesOf(page).map((line) => line.text)
+    for (const printed of ['Kaugummi 1,10', 'Gesamtbetrag 3,08', 'Gegeben Bar 5,00'])
+      expect(lines).toContain(printed)
+    // Boxes are fractions of the image as uploaded, slanted: the amount at the right sits lower than its label.
+    const label = page.words.find((w) => w.text === 'Gesamtbetrag')?.bbox as number[]
+    const amount = page.words.find((w) => w.text === '3,08')?.bbox as number[]
+    expect((amount[1] as number) + (amount[3] as number)).toBeGreaterThan(
+      (label[1] as number) + (label[3] as number),
+    )
+    const config = shippedExtractorConfig('receipt-extractor')
+    expect(extractWithRules(config.fields, [page]).find((f) => f.key === 'total_amount')?.value).toBe(3.08)
   }, 120_000)
 
   it('cuts a line into its words in proportion to their characters, each boxed where the sloping line runs', () => {

@@ -1,5 +1,7 @@
 import sharp from 'sharp'
 import type { PageWord } from '../page-text'
+import { boxBeforeTurn } from './deskew'
+import { levellingTurn } from './ocr-image'
 
 /*
  * The second OCR reading of a scanned page: PaddleOCR's PP-OCRv4 text detection and recognition models (Apache-2.0)
@@ -133,14 +135,24 @@ function scaleFor(width: number, height: number): number {
  * (`readings.ts`).
  */
 export async function readWithPaddle(input: { bytes: Uint8Array }): Promise<PageWord[]> {
-  const source = sharp(input.bytes).flatten({ background: '#ffffff' })
+  const flat = sharp(input.bytes).flatten({ background: '#ffffff' })
+  const { width: sourceWidth = 0, height: sourceHeight = 0 } = await flat.metadata()
+  if (sourceWidth === 0 || sourceHeight === 0) return []
+  // A page at a slant is levelled first, as tesseract's is: the library joins text it finds on one row, and on a
+  // slanted photo a label's row runs into the next line's amount ("Total" beside the cash given under it).
+  const turn = await levellingTurn(flat)
+  const source = turn
+    ? sharp(await flat.rotate(turn.degrees, { background: '#ffffff' }).png().toBuffer())
+    : flat
   const { width = 0, height = 0 } = await source.metadata()
-  if (width === 0 || height === 0) return []
   const scale = scaleFor(width, height)
   const [w, h] = [width * scale, height * scale].map(
     (side) => Math.max(1, Math.ceil(side / MODEL_STEP_PX)) * MODEL_STEP_PX,
   ) as [number, number]
   const image = await source.resize(w, h, { fit: 'fill' }).png().toBuffer()
   const lines = await (await paddle()).detect(image)
-  return lines.flatMap((line, i) => wordsOfLine({ ...line, text: line.text.normalize('NFKC') }, w, h, i))
+  const words = lines.flatMap((line, i) =>
+    wordsOfLine({ ...line, text: line.text.normalize('NFKC') }, w, h, i),
+  )
+  return turn ? words.map((word) => ({ ...word, bbox: boxBeforeTurn(word.bbox, turn) })) : words
 }

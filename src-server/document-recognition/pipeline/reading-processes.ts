@@ -44,10 +44,10 @@ export class ReadingProcesses {
 
   readonly ocr = new OcrEngine(
     {
-      read: (image, _signal, language) =>
+      read: (image, _signal, language, layout) =>
         this.pages.run<PageWord[]>(
           'readWithTesseract',
-          { bytes: image, language },
+          { bytes: image, language, layout },
           { timeoutMs: PDF_TASK_TIMEOUT_MS, timeoutMessage: 'tesseract took too long to read the page.' },
         ),
       close: () => this.pages.close(),
