@@ -28,7 +28,8 @@ describe('invoice confidence: the sum between the chosen amounts', () => {
   it('trusts net, tax and total when net + tax = total', async () => {
     const fields = await rankedInvoiceFields(invoice('142,50 €'))
     expect(SUMS.map((key) => fields[key]?.value)).toEqual([750, 142.5, 892.5])
-    for (const key of SUMS) expect(fields[key]?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+    for (const key of SUMS)
+      expect(fields[key]?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
   })
 
   it('flags the same labels and places for review when the printed tax breaks the sum', async () => {

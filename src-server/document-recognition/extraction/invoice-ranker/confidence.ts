@@ -69,7 +69,9 @@ const LABEL_PLACES = ['near', 'left', 'above', 'prev', 'column']
 
 /** Is the value named by a label of its own field's kind, on its line, over it or on the line before? */
 function ownLabel(key: string, features: Features): boolean {
-  return (OWN_LABELS[key] ?? []).some((c) => LABEL_PLACES.some((place) => (features[`${place}_${c}`] ?? 0) > 0))
+  return (OWN_LABELS[key] ?? []).some((c) =>
+    LABEL_PLACES.some((place) => (features[`${place}_${c}`] ?? 0) > 0),
+  )
 }
 
 const adds = (sum: number, terms: number[]) => Math.abs(sum - terms.reduce((a, b) => a + b, 0)) < 0.015
@@ -173,6 +175,9 @@ export function confidenceFeatures(
 }
 
 /** The probability that the value is right: the logistic of the weighted evidence. */
-export function probabilityRight(model: Pick<ConfidenceModel, 'features' | 'weights'>, features: Features): number {
+export function probabilityRight(
+  model: Pick<ConfidenceModel, 'features' | 'weights'>,
+  features: Features,
+): number {
   return 1 / (1 + Math.exp(-weightedSum(model, features)))
 }

@@ -12,10 +12,10 @@ import {
   pageContexts,
   type ValueCandidate,
 } from './candidates'
-import { type Features, featuresOf, sameValue } from './features'
-import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
 import { type ConfidenceModel, confidenceFeatures, probabilityRight } from './confidence'
 import confidenceWeights from './confidence.weights.json'
+import { type Features, featuresOf, sameValue } from './features'
+import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
 import trained from './weights.json'
 
 /** A candidate with its features, for ranking and for training. */
@@ -55,7 +55,10 @@ export function candidateFeatures(
 }
 
 /** A value's probability: the sum over the candidates printing it (`copies` of them). */
-export function valueProbabilities(model: Pick<FieldModel, 'features' | 'weights'>, ranked: RankedCandidate[]) {
+export function valueProbabilities(
+  model: Pick<FieldModel, 'features' | 'weights'>,
+  ranked: RankedCandidate[],
+) {
   const probabilities = softmax(ranked.map((r) => weightedSum(model, r.features)))
   const values: {
     value: FieldValue
