@@ -12,6 +12,7 @@ import {
   type ConfidenceModel,
   confidenceFeatures,
   probabilityRight,
+  RANKED_FIELDS,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/confidence'
 import {
   type Features,
@@ -48,17 +49,8 @@ import {
  * Training of the invoice ranker's weights and of the confidence model over its choices, deterministic: the same
  * generated invoices (fixed seeds), the tuning part of the real invoices (never the held-out part), a fixed number
  * of full-batch gradient steps from zero, and weights rounded to 6 decimals. Running it again gives the committed
- * `weights.json` and `confidence.weights.json` byte for byte.
+ * `weights.json` and `confidence.weights.json` again.
  */
-export const RANKED_FIELDS = [
-  'invoice_number',
-  'invoice_date',
-  'net_amount',
-  'tax_amount',
-  'total_amount',
-  'seller_name',
-  'buyer_name',
-]
 export const TRAINING = {
   generated: 200,
   firstSeed: 1,

@@ -18,8 +18,8 @@ export interface ConfidenceModel {
   review_below: number
 }
 
-/** The fields the model knows, each with its own intercept (their base rates differ). */
-export const CONFIDENCE_FIELDS = [
+/** The fields the ranker chooses; the confidence model gives each its own intercept (their base rates differ). */
+export const RANKED_FIELDS = [
   'invoice_number',
   'invoice_date',
   'net_amount',
@@ -31,7 +31,7 @@ export const CONFIDENCE_FIELDS = [
 const NAMES = new Set(['seller_name', 'buyer_name'])
 
 export const CONFIDENCE_FEATURES = [
-  ...CONFIDENCE_FIELDS.map((key) => `field_${key}`),
+  ...RANKED_FIELDS.map((key) => `field_${key}`),
   'log_odds',
   'log_odds_name',
   'margin',
