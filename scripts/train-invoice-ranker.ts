@@ -1,14 +1,18 @@
-/** Trains the invoice ranker and writes its weights (`npm run train:invoices`); the same run gives the same file. */
+/**
+ * Trains the invoice ranker and its confidence model and writes their weights (`npm run train:invoices`); the same
+ * run gives the same files.
+ */
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { trainRankerWeights } from './invoice-ranker/train'
+import { trainInvoiceModels } from './invoice-ranker/train'
 
-export const WEIGHTS_FILE = path.join(
-  import.meta.dirname,
-  '../src-server/document-recognition/extraction/invoice-ranker/weights.json',
-)
+const RANKER = path.join(import.meta.dirname, '../src-server/document-recognition/extraction/invoice-ranker')
+export const WEIGHTS_FILE = path.join(RANKER, 'weights.json')
+export const CONFIDENCE_FILE = path.join(RANKER, 'confidence.weights.json')
 
-const weights = await trainRankerWeights()
-writeFileSync(WEIGHTS_FILE, `${JSON.stringify(weights, null, 2)}\n`)
-for (const [key, model] of Object.entries(weights.fields))
-  console.log(`${key}: review below ${model.review_below}`)
+const { ranker, confidence } = await trainInvoiceModels()
+writeFileSync(WEIGHTS_FILE, `${JSON.stringify(ranker, null, 2)}\n`)
+writeFileSync(CONFIDENCE_FILE, `${JSON.stringify(confidence, null, 2)}\n`)
+for (const [key, model] of Object.entries(ranker.fields))
+  console.log(`${key}: not printed, review below ${model.review_below}`)
+console.log(`confidence: review below ${confidence.review_below}`)

@@ -8,6 +8,14 @@ import {
   type ValueCandidate,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
 import {
+  CONFIDENCE_FEATURES,
+  type ConfidenceModel,
+  confidenceFeatures,
+  probabilityRight,
+  RANKED_FIELDS,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/confidence'
+import {
+  type Features,
   featureNames,
   sameValue,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/features'
@@ -18,7 +26,11 @@ import {
   type RankerWeights,
   softmax,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/model'
-import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import {
+  candidateFeatures,
+  chooseValues,
+  type RankedCandidate,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { extractWithRules } from '../../src-server/document-recognition/extraction/rules'
 import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../src-server/document-recognition/page-text'
@@ -34,19 +46,11 @@ import {
 } from '../../test/helpers/document-recognition/generated-invoices'
 
 /**
- * Training of the invoice ranker's weights, deterministic: the same generated invoices (fixed seeds), the tuning
- * part of the real invoices (never the held-out part), a fixed number of full-batch gradient steps from zero, and
- * weights rounded to 6 decimals. Running it again gives the committed `weights.json` byte for byte.
+ * Training of the invoice ranker's weights and of the confidence model over its choices, deterministic: the same
+ * generated invoices (fixed seeds), the tuning part of the real invoices (never the held-out part), a fixed number
+ * of full-batch gradient steps from zero, and weights rounded to 6 decimals. Running it again gives the committed
+ * `weights.json` and `confidence.weights.json` again.
  */
-export const RANKED_FIELDS = [
-  'invoice_number',
-  'invoice_date',
-  'net_amount',
-  'tax_amount',
-  'total_amount',
-  'seller_name',
-  'buyer_name',
-]
 export const TRAINING = {
   generated: 200,
   firstSeed: 1,
@@ -72,6 +76,8 @@ const WRONG_CAUGHT = 0.9
 const OWN_THRESHOLD_AT = 10
 /** Folds for scoring the training documents with weights that did not see them. */
 const FOLDS = 4
+/** The confidence model's fit: full-batch gradient steps from zero, and a light L2 penalty. */
+const CONFIDENCE = { iterations: 2000, learningRate: 2, l2: 0.0005 }
 
 export interface TrainingDocument {
   name: string
@@ -133,9 +139,22 @@ export async function trainingDocuments(): Promise<{
   }
 }
 
-function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<string, Example[]> {
+/** One document's ranked fields: each field's candidates with their features, and the forms of its right value. */
+interface DocumentFields {
+  ranked: Map<string, RankedCandidate[]>
+  forms: Map<string, FieldValue[]>
+  weight: number
+}
+
+function examples(
+  config: ExtractionConfig,
+  docs: TrainingDocument[],
+): { byField: Map<string, Example[]>; documents: DocumentFields[] } {
   const byField = new Map<string, Example[]>(RANKED_FIELDS.map((key) => [key, []]))
+  const documents: DocumentFields[] = []
   for (const [document, doc] of docs.entries()) {
+    const fields: DocumentFields = { ranked: new Map(), forms: new Map(), weight: doc.weight }
+    documents.push(fields)
     const rules = withRules(config, doc)
     const contexts = pageContexts(doc.pages)
     const pool = new Map<CandidateKind, ValueCandidate[]>()
@@ -152,6 +171,8 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
         rules.find((f) => f.key === key) ?? { value: null, confidence: 0 },
         pool,
       )
+      fields.ranked.set(key, ranked)
+      fields.forms.set(key, want === null ? [] : forms)
       const names = { features: featureNames(kind) }
       const example = {
         vectors: ranked.map((r) => featureVector(names, r.features)),
@@ -178,7 +199,7 @@ function examples(config: ExtractionConfig, docs: TrainingDocument[]): Map<strin
       }
     }
   }
-  return byField
+  return { byField, documents }
 }
 
 /**
@@ -309,19 +330,15 @@ function wrongProbabilities(
   examples: Example[],
   calibration: Example[],
   weights: number[],
-  size: number,
+  foldWeights: number[][],
 ): number[] {
   const wrong: number[] = []
-  for (let fold = 0; fold < FOLDS; fold++) {
-    const outOfFold = fitWeights(
-      examples.filter((e) => e.document % FOLDS !== fold),
-      size,
-    )
+  foldWeights.forEach((outOfFold, fold) => {
     for (const example of examples.filter((e) => e.document % FOLDS === fold && !e.unread)) {
       const top = chosen(outOfFold, example)
       if (top && !top.right && top.value !== null) wrong.push(top.probability)
     }
-  }
+  })
   for (const example of calibration.filter((e) => !e.unread)) {
     const top = chosen(weights, example)
     if (top && !top.right && top.value !== null) wrong.push(top.probability)
@@ -340,22 +357,123 @@ function reviewThreshold(wrongValues: number[]): number {
   return Math.round(Math.min(0.99, Math.max(0.5, (caught ?? 0) + 0.001)) * 1e6) / 1e6
 }
 
-export async function trainRankerWeights(): Promise<RankerWeights> {
+/** A value the ranker chose (not "not printed"), the evidence about it, and whether it is right. */
+interface ChosenValue {
+  vector: number[]
+  right: boolean
+  weight: number
+}
+
+/** The values chosen in each document by the ranker weights `modelsOf` gives for it (weights that did not see it). */
+function chosenValues(
+  config: ExtractionConfig,
+  documents: DocumentFields[],
+  modelsOf: (document: number) => Record<string, Pick<FieldModel, 'features' | 'weights'>>,
+): ChosenValue[] {
+  const values: ChosenValue[] = []
+  documents.forEach((doc, document) => {
+    const choices = chooseValues(modelsOf(document), doc.ranked)
+    for (const key of RANKED_FIELDS) {
+      const value = choices.get(key)?.chosen.value ?? null
+      const forms = doc.forms.get(key)
+      if (value === null || !forms) continue
+      const features = confidenceFeatures(config.fields, choices, key)
+      values.push({
+        vector: featureVector({ features: CONFIDENCE_FEATURES }, features),
+        right: forms.some((form) => sameValue(value, form)),
+        weight: doc.weight,
+      })
+    }
+  })
+  return values
+}
+
+/** Logistic regression by full-batch gradient ascent from zero (a fixed number of steps), rounded to 6 decimals. */
+function fitConfidence(values: ChosenValue[]): number[] {
+  const size = CONFIDENCE_FEATURES.length
+  const weights = new Array<number>(size).fill(0)
+  const total = values.reduce((a, v) => a + v.weight, 0)
+  for (let step = 0; step < CONFIDENCE.iterations; step++) {
+    const gradient = weights.map((w) => -CONFIDENCE.l2 * w)
+    for (const value of values) {
+      const p = 1 / (1 + Math.exp(-dot(weights, value.vector)))
+      const coefficient = (((value.right ? 1 : 0) - p) * value.weight) / total
+      value.vector.forEach((x, j) => {
+        if (x !== 0) gradient[j] = (gradient[j] as number) + coefficient * x
+      })
+    }
+    weights.forEach((w, j) => {
+      weights[j] = w + CONFIDENCE.learningRate * (gradient[j] as number)
+    })
+  }
+  return weights.map((w) => Math.round(w * 1e6) / 1e6)
+}
+
+/**
+ * A wrong total, net or tax that breaks the sum between them is flagged whatever its confidence: the validation
+ * sends all three to a reviewer (`validate.ts`, `equals_sum_of`).
+ */
+const SUM_FAILS = CONFIDENCE_FEATURES.indexOf('sum_fails')
+const flaggedAnyway = (value: ChosenValue) => value.vector[SUM_FAILS] === 1
+
+/**
+ * The confidence model, and its review threshold placed on values no fit of it saw: one fit on the training
+ * documents' values (out of fold) scores the calibration invoices', one fit on those scores the training
+ * documents'; the threshold catches WRONG_CAUGHT of the wrong values so scored (counting those the sum check
+ * flags anyway), and the model kept is fitted on all.
+ */
+function trainConfidence(training: ChosenValue[], calibration: ChosenValue[]): ConfidenceModel {
+  const model = (weights: number[]) => ({ features: CONFIDENCE_FEATURES, weights })
+  const wrong = (values: ChosenValue[]) => values.filter((v) => !v.right)
+  const scoredBy = (weights: number[], values: ChosenValue[]) =>
+    wrong(values)
+      .filter((v) => !flaggedAnyway(v))
+      .map((v) => probabilityRight(model(weights), featuresOf(v.vector)))
+  const probabilities = [
+    ...scoredBy(fitConfidence(training), calibration),
+    ...scoredBy(fitConfidence(calibration), training),
+  ].sort((a, b) => a - b)
+  const all = wrong([...training, ...calibration])
+  const toCatch = Math.ceil(all.length * WRONG_CAUGHT) - all.filter(flaggedAnyway).length
+  const caught = toCatch > 0 ? (probabilities[toCatch - 1] ?? 0) + 0.001 : 0
+  return {
+    ...model(fitConfidence([...training, ...calibration])),
+    review_below: Math.round(Math.min(0.999, caught) * 1e6) / 1e6,
+  }
+}
+
+const featuresOf = (vector: number[]): Features =>
+  Object.fromEntries(CONFIDENCE_FEATURES.map((name, i) => [name, vector[i] as number]))
+
+export interface InvoiceModels {
+  ranker: RankerWeights
+  confidence: ConfidenceModel
+}
+
+export async function trainInvoiceModels(): Promise<InvoiceModels> {
   const config = shippedExtractorConfig('invoice-extractor')
   const docs = await trainingDocuments()
-  const byField = examples(config, docs.fit)
+  const fit = examples(config, docs.fit)
   const calibration = examples(config, docs.calibrate)
   const fitted: Record<string, Omit<FieldModel, 'review_below'>> = {}
+  const folds: Record<string, Omit<FieldModel, 'review_below'>>[] = Array.from({ length: FOLDS }, () => ({}))
   const wrongByField = new Map<string, number[]>()
   for (const key of RANKED_FIELDS) {
     const field = config.fields.find((f) => f.key === key)
     const kind = field && kindOf(field)
     if (!kind) continue
     const features = featureNames(kind)
-    const own = byField.get(key) ?? []
+    const own = fit.byField.get(key) ?? []
     const weights = fitWeights(own, features.length)
-    const wrongOfField = wrongProbabilities(own, calibration.get(key) ?? [], weights, features.length)
-    wrongByField.set(key, wrongOfField)
+    const foldWeights = folds.map((models, fold) => {
+      const outOfFold = fitWeights(
+        own.filter((e) => e.document % FOLDS !== fold),
+        features.length,
+      )
+      models[key] = { features, weights: outOfFold }
+      return outOfFold
+    })
+    wrongByField.set(key, wrongProbabilities(own, calibration.byField.get(key) ?? [], weights, foldWeights))
     fitted[key] = { features, weights }
   }
   // Fields with enough wrong values of their own place their own threshold; the others share one from their wrong
@@ -372,13 +490,20 @@ export async function trainRankerWeights(): Promise<RankerWeights> {
     const reviewBelow = ownThreshold(key) ? Math.max(pooled, reviewThreshold(own)) : pooled
     fields[key] = { ...model, review_below: reviewBelow }
   }
+  const confidence = trainConfidence(
+    chosenValues(config, fit.documents, (document) => folds[document % FOLDS] ?? {}),
+    chosenValues(config, calibration.documents, () => fitted),
+  )
   return {
-    trained_on: {
-      generated: TRAINING.generated,
-      first_seed: TRAINING.firstSeed,
-      real: docs.real,
-      iterations: TRAINING.iterations,
+    ranker: {
+      trained_on: {
+        generated: TRAINING.generated,
+        first_seed: TRAINING.firstSeed,
+        real: docs.real,
+        iterations: TRAINING.iterations,
+      },
+      fields,
     },
-    fields,
+    confidence,
   }
 }

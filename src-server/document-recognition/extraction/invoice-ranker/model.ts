@@ -5,8 +5,9 @@ export interface FieldModel {
   features: string[]
   weights: number[]
   /**
-   * The probability of the chosen value under which it goes to a reviewer, calibrated on documents the weights did
-   * not see so that 90 % of the wrong values fall below it.
+   * The ranker's probability calibrated on documents the weights did not see so that 90 % of its wrong values fall
+   * below it: the confidence of a field found not printed is that probability against it (a value found has the
+   * confidence model's, `confidence.ts`).
    */
   review_below: number
 }

@@ -12,6 +12,8 @@ import {
   pageContexts,
   type ValueCandidate,
 } from './candidates'
+import { type ConfidenceModel, confidenceFeatures, probabilityRight } from './confidence'
+import confidenceWeights from './confidence.weights.json'
 import { type Features, featuresOf, sameValue } from './features'
 import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
 import trained from './weights.json'
@@ -52,33 +54,30 @@ export function candidateFeatures(
   ]
 }
 
-/** A value's probability: the sum over the candidates printing it. */
-export function valueProbabilities(model: FieldModel, ranked: RankedCandidate[]) {
+/** A value's probability: the sum over the candidates printing it (`copies` of them). */
+export function valueProbabilities(
+  model: Pick<FieldModel, 'features' | 'weights'>,
+  ranked: RankedCandidate[],
+) {
   const probabilities = softmax(ranked.map((r) => weightedSum(model, r.features)))
-  const values: { value: FieldValue; probability: number; best: RankedCandidate; bestP: number }[] = []
+  const values: {
+    value: FieldValue
+    probability: number
+    best: RankedCandidate
+    bestP: number
+    copies: number
+  }[] = []
   ranked.forEach((r, i) => {
     const p = probabilities[i] as number
     const entry = values.find((v) => v.value === r.value || sameValue(v.value, r.value))
-    if (!entry) values.push({ value: r.value, probability: p, best: r, bestP: p })
+    if (!entry) values.push({ value: r.value, probability: p, best: r, bestP: p, copies: 1 })
     else {
       entry.probability += p
+      entry.copies += 1
       if (p > entry.bestP) Object.assign(entry, { best: r, bestP: p })
     }
   })
   return values.sort((a, b) => b.probability - a.probability)
-}
-
-const CODE_LABEL = /^(?:near|left|above)_(?:number|marker|title|booking)$/
-const AMOUNT_LABEL = /^(?:near|left|above)_(?:total|amount|net|tax|incl|prepaid|payable)$/
-const AMOUNT_SUMS = ['sum_of_two', 'part_of_sum', 'tax_of_other', 'tax_inside']
-/** Is the chosen value named by a label of its kind (an amount also by a sum it takes part in)? Names and dates are. */
-function labelled(features: Features): boolean {
-  const present = Object.keys(features).filter((name) => (features[name] ?? 0) > 0)
-  if ('glued_marker' in features)
-    return features.glued_marker === 1 || present.some((name) => CODE_LABEL.test(name))
-  if ('cents' in features)
-    return present.some((name) => AMOUNT_LABEL.test(name) || AMOUNT_SUMS.includes(name))
-  return true
 }
 
 /** The label nearest left of the value (or over it), as printed, for the field's `anchor`. */
@@ -90,7 +89,13 @@ function labelOf(candidate: ValueCandidate): { anchor: string | null; below: boo
   return { anchor: null, below: false }
 }
 
-type ValueChoice = ReturnType<typeof valueProbabilities>[number]
+export type ValueChoice = ReturnType<typeof valueProbabilities>[number]
+
+/** A field's values by probability, and the one chosen (the most probable, unless the parties clash). */
+export interface FieldChoice {
+  values: ValueChoice[]
+  chosen: ValueChoice
+}
 
 /** The two parties of an invoice: one party cannot be both, so their values are chosen together. */
 const PARTIES = ['seller_name', 'buyer_name'] as const
@@ -99,69 +104,74 @@ const PARTIES = ['seller_name', 'buyer_name'] as const
  * The seller's and the buyer's values: each field's most probable value, unless both name the same party; then the
  * most probable pair of different values (either may be "not printed"), by the product of the two probabilities.
  */
-function chooseParties(choices: Map<string, ValueChoice[]>): void {
+function chooseParties(choices: Map<string, FieldChoice>): void {
   const [sellers, buyers] = PARTIES.map((key) => choices.get(key))
-  const [seller, buyer] = [sellers?.[0], buyers?.[0]]
-  if (
-    !sellers ||
-    !buyers ||
-    !seller ||
-    !buyer ||
-    seller.value === null ||
-    !sameValue(seller.value, buyer.value)
-  )
-    return
+  if (!sellers || !buyers) return
+  const [seller, buyer] = [sellers.chosen, buyers.chosen]
+  if (seller.value === null || !sameValue(seller.value, buyer.value)) return
   let best: [ValueChoice, ValueChoice, number] | null = null
-  for (const s of sellers)
-    for (const b of buyers) {
+  for (const s of sellers.values)
+    for (const b of buyers.values) {
       if (s.value !== null && sameValue(s.value, b.value)) continue
       const p = s.probability * b.probability
       if (!best || p > best[2]) best = [s, b, p]
     }
   if (!best) return
-  choices.set('seller_name', [best[0]])
-  choices.set('buyer_name', [best[1]])
+  sellers.chosen = best[0]
+  buyers.chosen = best[1]
+}
+
+/** Each ranked field's values scored by its model, and the value chosen (the two parties chosen together). */
+export function chooseValues(
+  models: Record<string, Pick<FieldModel, 'features' | 'weights'>>,
+  ranked: Map<string, RankedCandidate[]>,
+): Map<string, FieldChoice> {
+  const choices = new Map<string, FieldChoice>()
+  for (const [key, candidates] of ranked) {
+    const model = models[key]
+    const values = model ? valueProbabilities(model, candidates) : []
+    if (values[0]) choices.set(key, { values, chosen: values[0] })
+  }
+  chooseParties(choices)
+  return choices
 }
 
 /**
  * The invoice ranker: for each field it has weights for, every value of the field's type printed in the document
  * is a candidate, scored by learned weights over its features (the general rules' choice among them), and the
- * most probable value is the field's (the two parties chosen together). Its confidence is that probability,
- * calibrated to the review threshold. Fields without weights keep what the rules read.
+ * most probable value is the field's (the two parties chosen together). A value's confidence is the confidence
+ * model's probability that it is right (`confidence.ts`), calibrated to its review threshold; an empty field's is
+ * the ranker's probability that nothing is printed. Fields without weights keep what the rules read.
  */
 export function rankInvoiceFields(
   definitions: FieldDefinition[],
   pages: PageText[],
   fromRules: ExtractedField[],
   weights: RankerWeights = trained as RankerWeights,
+  confidence: ConfidenceModel = confidenceWeights,
 ): ExtractedField[] {
   const contexts = pageContexts(pages)
   const pool = new Map<CandidateKind, ValueCandidate[]>()
-  const choices = new Map<string, ValueChoice[]>()
+  const ranked = new Map<string, RankedCandidate[]>()
   for (const rules of fromRules) {
     const field = definitions.find((d) => d.key === rules.key)
-    const model = weights.fields[rules.key]
-    if (field && model)
-      choices.set(rules.key, valueProbabilities(model, candidateFeatures(field, contexts, rules, pool)))
+    if (field && weights.fields[rules.key])
+      ranked.set(rules.key, candidateFeatures(field, contexts, rules, pool))
   }
-  chooseParties(choices)
+  const choices = chooseValues(weights.fields, ranked)
   return fromRules.map((rules) => {
     const model = weights.fields[rules.key]
-    const top = choices.get(rules.key)?.[0]
+    const top = choices.get(rules.key)?.chosen
     if (!model || !top) return rules
     const { candidate } = top.best
     if (!candidate)
       return { ...notFound(rules.key), confidence: calibratedConfidence(top.probability, model.review_below) }
     const label = labelOf(candidate)
-    // An identifier or an amount that no label of its kind names is a guess however sure the weights are: it goes
-    // to a reviewer (a date alone in the header is common, and is not held to this).
-    const probability = labelled(top.best.features)
-      ? top.probability
-      : Math.min(top.probability, model.review_below * 0.99)
+    const right = probabilityRight(confidence, confidenceFeatures(definitions, choices, rules.key))
     return {
       key: rules.key,
       value: top.value,
-      confidence: calibratedConfidence(probability, model.review_below),
+      confidence: calibratedConfidence(right, confidence.review_below),
       page_number: candidate.context.page.page_number,
       bbox: candidate.bbox,
       method: label.anchor ? 'anchor_right' : 'pattern',
