@@ -290,3 +290,70 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.total_amount?.value).toBe(122.04)
   })
 })
+
+/** An American contractor's invoice: its only dates could be either order ("03/04/2024"). */
+const contractorInvoice = (town: string): PrintedLine[] => [
+  { text: 'Redwood Roofing Co.', x: 400, y: 44, size: 9 },
+  { text: '4410 Industrial Pkwy', x: 400, y: 56, size: 8 },
+  { text: town, x: 400, y: 66, size: 8 },
+  { text: 'INVOICE', x: 50, y: 90, size: 20 },
+  { text: 'Bill To', x: 50, y: 120, size: 8 },
+  { text: 'Kevin Alvarez', x: 50, y: 132 },
+  { text: '2217 Elm Ave', x: 50, y: 144 },
+  { text: 'Invoice No.', x: 330, y: 120, size: 8 },
+  { text: '2291', x: 500, y: 120 },
+  { text: 'Date', x: 330, y: 132, size: 8 },
+  { text: '03/04/2024', x: 500, y: 132 },
+  { text: 'Description', x: 50, y: 200 },
+  { text: 'Amount', x: 500, y: 200 },
+  { text: 'Tear-off and re-roof', x: 50, y: 216 },
+  { text: '$3,340.00', x: 500, y: 216 },
+  { text: 'Subtotal', x: 380, y: 270 },
+  { text: '$3,340.00', x: 500, y: 270 },
+  { text: 'Sales Tax (8.3%)', x: 380, y: 284 },
+  { text: '$277.10', x: 500, y: 284 },
+  { text: 'Total', x: 380, y: 300 },
+  { text: '$3,617.10', x: 500, y: 300 },
+]
+
+describe('invoices laid out as small businesses print them', () => {
+  it.each([['Herrn'], ['Frau Dr.'], ['Mme'], ['Dhr.'], ['Firma']])(
+    'takes the name under a form of address printed alone on its line ("%s") as the buyer',
+    async (form) => {
+      const fields = await rankedInvoiceFields([
+        { text: 'Praxisbedarf Sommer GmbH', x: 57, y: 40, size: 14 },
+        { text: 'Lindenstraße 22 · 50674 Köln', x: 57, y: 58, size: 8 },
+        { text: 'Praxisbedarf Sommer GmbH · Lindenstraße 22 · 50674 Köln', x: 57, y: 125, size: 6 },
+        { text: form, x: 57, y: 140 },
+        ...addressWindow('Anna Becker', 'Hauptstraße 41').slice(0, 3).map((line) => ({ ...line, y: line.y + 13 })),
+        ...germanInvoice,
+      ])
+      expect(fields.buyer_name?.value).toBe('Anna Becker')
+      expect(fields.seller_name?.value).toBe('Praxisbedarf Sommer GmbH')
+    },
+  )
+
+  it.each([
+    ['Sacramento, CA 95828', '2024-03-04'],
+    ['Lewes BN7 2AB', '2024-04-03'],
+  ])('reads a date either order could read by the document\'s country (%s: %s)', async (town, date) => {
+    const fields = await rankedInvoiceFields(contractorInvoice(town))
+    expect(fields.invoice_date?.value).toBe(date)
+  })
+
+  it.each([
+    ['Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.'],
+    ['TVA non applicable, art. 293 B du CGI'],
+  ])('reads no tax from the law a small business cites for charging none ("%s")', async (note) => {
+    const lines = germanInvoice.filter((line) => !/^(?:Nettobetrag|USt|750,00 €|142,50)/.test(line.text))
+    const fields = await rankedInvoiceFields([
+      { text: 'Lena Vogt Fotografie', x: 57, y: 40, size: 16 },
+      { text: 'Gartenweg 3 · 79098 Freiburg', x: 57, y: 60, size: 8 },
+      ...addressWindow('Markus Engel', 'Rheinweg 18').slice(0, 3),
+      ...lines.map((line) => (line.text === '892,50 €' ? { ...line, text: '750,00 €' } : line)),
+      { text: note, x: 57, y: 430 },
+    ])
+    expect(fields.total_amount?.value).toBe(750)
+    expect(fields.tax_amount?.value ?? null).toBeNull()
+  })
+})
