@@ -104,7 +104,7 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     carried: 'Übertrag',
     subject: 'Ihr Auftrag {order} vom {date}',
     titleNumber: ['Nr.', '#', 'Nr'],
-    title: ['Rechnung', 'RECHNUNG'],
+    title: ['Rechnung', 'RECHNUNG', 'Schlussrechnung', 'Abschlagsrechnung'],
     creditTitle: ['Gutschrift', 'Rechnungskorrektur'],
     number: ['Rechnungsnummer:', 'Rechnung Nr.', 'Rechnungs-Nr.:', 'Re.-Nr.:', 'Rechnung #', 'Belegnummer:'],
     creditNumber: ['Gutschrift Nr.', 'Gutschriftsnummer:', 'Beleg-Nr.:'],

@@ -31,7 +31,9 @@ export interface ValueCandidate {
 }
 
 export function pageContexts(pages: PageText[]): PageContext[] {
-  const pageLines = pages.map((page) => linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]))
+  const pageLines = pages.map((page) =>
+    linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]),
+  )
   const dateOrder = documentDateOrder(pageLines.flat().map((line) => line.text))
   return pages.map((page, index) => {
     const lines = pageLines[index] as Line[]
