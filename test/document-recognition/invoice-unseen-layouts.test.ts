@@ -422,11 +422,13 @@ describe('invoices laid out as small businesses print them', () => {
     },
   )
 
-  it('keeps small print stacked beside a large title out of its line: a street number is no invoice number', async () => {
+  it('keeps small print stacked beside a large title out of its line, and reads its letterhead by the phone under it', async () => {
     const pages = await readPdfText({ bytes: await invoicePdf(titleBesideLetterhead) })
     const titleLine = linesOf(pages[0] as PageText).find((line) => line.text.startsWith('Invoice'))
     expect(titleLine?.text).not.toMatch(/1180|Granville/)
     const fields = await rankedInvoiceFields(titleBesideLetterhead)
     expect(fields.invoice_number?.value).toBe('0000231')
+    // A telephone number printed without its label under the name marks the issuer's letterhead.
+    expect(fields.seller_name?.value).toBe('Juniper Creative Studio')
   })
 })

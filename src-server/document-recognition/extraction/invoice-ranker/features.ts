@@ -532,6 +532,9 @@ function runsOf(line: Line, gap: number): [number, number][] {
   return runs
 }
 
+/** A telephone number printed without its label ("(604) 555-0199", "+1 403 555 0101"). */
+const PHONE_NUMBER = /(?:^|\s)(?:\+\d{1,3}\s?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?=$|\s)/
+
 /**
  * The name's block: the run of words holding it, and the runs right above and below that overlap its column (not
  * another column sharing those lines, as an address block beside a letterhead does).
@@ -606,7 +609,8 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
       : []
   features.mentions = Math.min(1, new Set(mentions.map((l) => l.plain)).size / 3)
   const block = blockOf(candidate)
-  const contactInBlock = block.classes.some((c) => c.has('contact') || c.has('payee'))
+  const contactInBlock =
+    block.classes.some((c) => c.has('contact') || c.has('payee')) || PHONE_NUMBER.test(block.words.join(' '))
   features.contact_mention = contactInBlock || mentions.some((l) => l.nearContact) ? 1 : 0
   features.register_line =
     REGISTER_WORDS.test(fold(block.words.join(' '))) || mentions.some((l) => l.register) ? 1 : 0
