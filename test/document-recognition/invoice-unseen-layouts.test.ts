@@ -431,4 +431,33 @@ describe('invoices laid out as small businesses print them', () => {
     // A telephone number printed without its label under the name marks the issuer's letterhead.
     expect(fields.seller_name?.value).toBe('Juniper Creative Studio')
   })
+
+  it.each([['Familie Huber'], ['Technische Abteilung'], ['Herrn Tom Schröder']])(
+    'takes a company over the person or department its mail is for ("%s") as the buyer',
+    async (addressee) => {
+      const fields = await rankedInvoiceFields([
+        { text: 'Alpenglühen Tischlerei e.U.', x: 57, y: 40, size: 14 },
+        { text: 'Dorfstraße 12 · 6370 Kitzbühel · Tel. 05356 555 12', x: 57, y: 58, size: 8 },
+        { text: 'Gasthof Post', x: 57, y: 125, size: 9 },
+        { text: addressee, x: 57, y: 137, size: 9 },
+        { text: 'Hauptplatz 1', x: 57, y: 149, size: 9 },
+        { text: '6380 St. Johann in Tirol', x: 57, y: 161, size: 9 },
+        { text: 'Rechnung Nr.:', x: 380, y: 125, size: 8 },
+        { text: '2024/118', x: 460, y: 125, size: 8 },
+        { text: 'Rechnungsdatum:', x: 380, y: 137, size: 8 },
+        { text: '14. Mai 2024', x: 460, y: 137, size: 8 },
+        { text: 'Ihre UID:', x: 380, y: 149, size: 8 },
+        { text: 'ATU98765432', x: 460, y: 149, size: 8 },
+        { text: 'RECHNUNG', x: 57, y: 210, size: 16 },
+        ...germanInvoice.filter((line) => line.y > 290),
+        {
+          text: 'UID ATU12345678 · FN 123456a LG Innsbruck · IBAN AT12 3600 0000 0123 4567',
+          x: 57,
+          y: 780,
+          size: 6,
+        },
+      ])
+      expect(fields.buyer_name?.value).toBe('Gasthof Post')
+    },
+  )
 })
