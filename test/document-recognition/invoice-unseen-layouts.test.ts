@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import { linesOf } from '../../src-server/document-recognition/extraction/layout'
+import type { PageText } from '../../src-server/document-recognition/page-text'
+import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
 import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 /**
@@ -289,4 +292,172 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.currency?.value).toBe('CAD')
     expect(fields.total_amount?.value).toBe(122.04)
   })
+})
+
+/** A letterhead's lines of small print stacked beside the title printed three times their size. */
+const titleBesideLetterhead: PrintedLine[] = [
+  { text: 'Invoice', x: 50, y: 50, size: 26 },
+  { text: 'Juniper Creative Studio', x: 420, y: 50, size: 9 },
+  { text: '(604) 555-0199', x: 420, y: 62, size: 9 },
+  { text: '1180 Granville Street', x: 420, y: 74, size: 9 },
+  { text: 'Vancouver, British Columbia', x: 420, y: 86, size: 9 },
+  { text: 'Billed To', x: 50, y: 130, size: 8 },
+  { text: 'Oakridge Dental Clinic', x: 50, y: 142, size: 9 },
+  { text: '56 Oak Street', x: 50, y: 154, size: 9 },
+  { text: 'Date of Issue', x: 200, y: 130, size: 8 },
+  { text: '09/30/2024', x: 200, y: 142, size: 9 },
+  { text: 'Invoice Number', x: 310, y: 130, size: 8 },
+  { text: '0000231', x: 310, y: 142, size: 9 },
+  { text: 'Amount Due (CAD)', x: 460, y: 130, size: 8 },
+  { text: '$5,650.00', x: 440, y: 146, size: 20 },
+  { text: 'Description', x: 50, y: 220, size: 9 },
+  { text: 'Line Total', x: 480, y: 220, size: 9 },
+  { text: 'Website redesign', x: 50, y: 240, size: 9 },
+  { text: '$5,000.00', x: 480, y: 240, size: 9 },
+  { text: 'Subtotal', x: 380, y: 300, size: 9 },
+  { text: '5,000.00', x: 480, y: 300, size: 9 },
+  { text: 'Tax (13%)', x: 380, y: 314, size: 9 },
+  { text: '650.00', x: 480, y: 314, size: 9 },
+  { text: 'Total', x: 380, y: 328, size: 9 },
+  { text: '5,650.00', x: 480, y: 328, size: 9 },
+]
+
+/** An American contractor's invoice: its only dates could be either order ("03/04/2024"). */
+const contractorInvoice = (town: string): PrintedLine[] => [
+  { text: 'Redwood Roofing Co.', x: 400, y: 44, size: 9 },
+  { text: '4410 Industrial Pkwy', x: 400, y: 56, size: 8 },
+  { text: town, x: 400, y: 66, size: 8 },
+  { text: 'INVOICE', x: 50, y: 90, size: 20 },
+  { text: 'Bill To', x: 50, y: 120, size: 8 },
+  { text: 'Kevin Alvarez', x: 50, y: 132 },
+  { text: '2217 Elm Ave', x: 50, y: 144 },
+  { text: 'Invoice No.', x: 330, y: 120, size: 8 },
+  { text: '2291', x: 500, y: 120 },
+  { text: 'Date', x: 330, y: 132, size: 8 },
+  { text: '03/04/2024', x: 500, y: 132 },
+  { text: 'Description', x: 50, y: 200 },
+  { text: 'Amount', x: 500, y: 200 },
+  { text: 'Tear-off and re-roof', x: 50, y: 216 },
+  { text: '$3,340.00', x: 500, y: 216 },
+  { text: 'Subtotal', x: 380, y: 270 },
+  { text: '$3,340.00', x: 500, y: 270 },
+  { text: 'Sales Tax (8.3%)', x: 380, y: 284 },
+  { text: '$277.10', x: 500, y: 284 },
+  { text: 'Total', x: 380, y: 300 },
+  { text: '$3,617.10', x: 500, y: 300 },
+]
+
+describe('invoices laid out as small businesses print them', () => {
+  it.each([['Herrn'], ['Frau Dr.'], ['Mme'], ['Dhr.'], ['Firma']])(
+    'takes the name under a form of address printed alone on its line ("%s") as the buyer',
+    async (form) => {
+      const fields = await rankedInvoiceFields([
+        { text: 'Praxisbedarf Sommer GmbH', x: 57, y: 40, size: 14 },
+        { text: 'Lindenstraße 22 · 50674 Köln', x: 57, y: 58, size: 8 },
+        { text: 'Praxisbedarf Sommer GmbH · Lindenstraße 22 · 50674 Köln', x: 57, y: 125, size: 6 },
+        { text: form, x: 57, y: 140 },
+        ...addressWindow('Anna Becker', 'Hauptstraße 41')
+          .slice(0, 3)
+          .map((line) => ({ ...line, y: line.y + 13 })),
+        ...germanInvoice,
+      ])
+      expect(fields.buyer_name?.value).toBe('Anna Becker')
+      expect(fields.seller_name?.value).toBe('Praxisbedarf Sommer GmbH')
+    },
+  )
+
+  it.each([
+    ['Sacramento, CA 95828', '2024-03-04'],
+    ['Lewes BN7 2AB', '2024-04-03'],
+  ])("reads a date either order could read by the document's country (%s: %s)", async (town, date) => {
+    const fields = await rankedInvoiceFields(contractorInvoice(town))
+    expect(fields.invoice_date?.value).toBe(date)
+  })
+
+  it.each([
+    ['Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.'],
+    ['TVA non applicable, art. 293 B du CGI'],
+  ])('reads no tax from the law a small business cites for charging none ("%s")', async (note) => {
+    const lines = germanInvoice.filter((line) => !/^(?:Nettobetrag|USt|750,00 €|142,50)/.test(line.text))
+    const fields = await rankedInvoiceFields([
+      { text: 'Lena Vogt Fotografie', x: 57, y: 40, size: 16 },
+      { text: 'Gartenweg 3 · 79098 Freiburg', x: 57, y: 60, size: 8 },
+      ...addressWindow('Markus Engel', 'Rheinweg 18').slice(0, 3),
+      ...lines.map((line) => (line.text === '892,50 €' ? { ...line, text: '750,00 €' } : line)),
+      { text: note, x: 57, y: 430 },
+    ])
+    expect(fields.total_amount?.value).toBe(750)
+    expect(fields.tax_amount?.value ?? null).toBeNull()
+  })
+
+  it.each([['Malerei Steiner e.U.'], ['Redwood Roofing Co.']])(
+    'reads a letterhead with a legal form of its own country as the seller ("%s")',
+    async (seller) => {
+      const fields = await rankedInvoiceFields([
+        { text: seller, x: 400, y: 40, size: 13 },
+        { text: 'Hauptplatz 2, 5700 Zell am See', x: 400, y: 56, size: 8 },
+        { text: 'Gasthof Post', x: 57, y: 125 },
+        { text: 'Dorfstraße 1', x: 57, y: 137 },
+        { text: '5771 Leogang', x: 57, y: 149 },
+        ...germanInvoice,
+      ])
+      expect(fields.seller_name?.value).toBe(seller)
+      expect(fields.buyer_name?.value).toBe('Gasthof Post')
+    },
+  )
+
+  it.each([['Schlussrechnung 24-311'], ['2. Abschlagsrechnung Nr. 24-311']])(
+    'reads the number after a German compound naming the kind of invoice ("%s")',
+    async (title) => {
+      const fields = await rankedInvoiceFields([
+        { text: 'Elektro Hoffmann GmbH', x: 57, y: 40, size: 15 },
+        { text: 'Industriestraße 14 · 63075 Offenbach', x: 57, y: 58, size: 8 },
+        ...addressWindow('Wohnbau Rhein-Main', 'Mainzer Landstraße 100'),
+        { text: 'Datum', x: 380, y: 140, size: 8 },
+        { text: '02.12.2024', x: 460, y: 140, size: 8 },
+        { text: title, x: 57, y: 215, size: 14 },
+        ...germanInvoice.filter((line) => line.y > 290),
+      ])
+      expect(fields.invoice_number?.value).toBe('24-311')
+    },
+  )
+
+  it('keeps small print stacked beside a large title out of its line, and reads its letterhead by the phone under it', async () => {
+    const pages = await readPdfText({ bytes: await invoicePdf(titleBesideLetterhead) })
+    const titleLine = linesOf(pages[0] as PageText).find((line) => line.text.startsWith('Invoice'))
+    expect(titleLine?.text).not.toMatch(/1180|Granville/)
+    const fields = await rankedInvoiceFields(titleBesideLetterhead)
+    expect(fields.invoice_number?.value).toBe('0000231')
+    // A telephone number printed without its label under the name marks the issuer's letterhead.
+    expect(fields.seller_name?.value).toBe('Juniper Creative Studio')
+  })
+
+  it.each([['Familie Huber'], ['Technische Abteilung'], ['Herrn Tom Schröder']])(
+    'takes a company over the person or department its mail is for ("%s") as the buyer',
+    async (addressee) => {
+      const fields = await rankedInvoiceFields([
+        { text: 'Alpenglühen Tischlerei e.U.', x: 57, y: 40, size: 14 },
+        { text: 'Dorfstraße 12 · 6370 Kitzbühel · Tel. 05356 555 12', x: 57, y: 58, size: 8 },
+        { text: 'Gasthof Post', x: 57, y: 125, size: 9 },
+        { text: addressee, x: 57, y: 137, size: 9 },
+        { text: 'Hauptplatz 1', x: 57, y: 149, size: 9 },
+        { text: '6380 St. Johann in Tirol', x: 57, y: 161, size: 9 },
+        { text: 'Rechnung Nr.:', x: 380, y: 125, size: 8 },
+        { text: '2024/118', x: 460, y: 125, size: 8 },
+        { text: 'Rechnungsdatum:', x: 380, y: 137, size: 8 },
+        { text: '14. Mai 2024', x: 460, y: 137, size: 8 },
+        { text: 'Ihre UID:', x: 380, y: 149, size: 8 },
+        { text: 'ATU98765432', x: 460, y: 149, size: 8 },
+        { text: 'RECHNUNG', x: 57, y: 210, size: 16 },
+        ...germanInvoice.filter((line) => line.y > 290),
+        {
+          text: 'UID ATU12345678 · FN 123456a LG Innsbruck · IBAN AT12 3600 0000 0123 4567',
+          x: 57,
+          y: 780,
+          size: 6,
+        },
+      ])
+      expect(fields.buyer_name?.value).toBe('Gasthof Post')
+    },
+  )
 })

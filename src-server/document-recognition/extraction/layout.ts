@@ -136,6 +136,8 @@ export function linesOf(page: PageText): Line[] {
           right: Math.max(...words.map((w) => w.bbox[2])),
           level: medianOf(words.map((w) => middleOf(w) - slope * centreOf(w))),
           height,
+          // A printed word's box reaches below its baseline by about a fifth of its height.
+          baseline: medianOf(words.map((w) => w.bbox[3] - heightOf(w) / 5 - slope * centreOf(w))),
           oversized: height > oversizedFrom,
           tilted,
         }
@@ -158,6 +160,17 @@ export function linesOf(page: PageText): Line[] {
           Math.min(other.right, piece.right) > Math.max(other.left, piece.left)
         if (piece.readWhole && candidate.some((other) => other.readWhole && overlapAcross(other)))
           return false
+        // Small print beside a large title (twice its height or more) shares its line only on its baseline or its
+        // middle: lines of small print stacked within the title's height are lines of their own.
+        const misaligned = (other: Piece) => {
+          const small = Math.min(other.height, piece.height)
+          return (
+            Math.max(other.height, piece.height) >= 2 * small &&
+            Math.abs(other.level - piece.level) >= small / 2 &&
+            Math.abs(other.baseline - piece.baseline) >= small / 3
+          )
+        }
+        if (candidate.some(misaligned)) return false
         return Math.abs(first.level - piece.level) < first.height / 2
       })
       if (group) group.push(piece)

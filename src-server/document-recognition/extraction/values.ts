@@ -160,9 +160,14 @@ export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedV
   return first ? printedRange(printedAt, first) : null
 }
 
+/** A United States address: a state's code before its ZIP code ("Sacramento, CA 95828", "NY 10271-0001"). */
+const US_ADDRESS =
+  /\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+\d{5}(?:-\d{4})?\b/
+
 /**
  * The order a document writes its numeric dates in, decided by the document: its dates whose first part cannot be
- * a month ("25/12/2018") against those whose second part cannot ("12/28/2017"); day first when nothing decides.
+ * a month ("25/12/2018") against those whose second part cannot ("12/28/2017"); when they do not decide, month
+ * first on a document printing a United States address (where dates are written so), else day first.
  */
 export function documentDateOrder(texts: string[]): DateOrder {
   let dayFirst = 0
@@ -173,6 +178,7 @@ export function documentDateOrder(texts: string[]): DateOrder {
       if (a > 12 && b >= 1 && b <= 12) dayFirst++
       if (b > 12 && a >= 1 && a <= 12) monthFirst++
     }
+  if (monthFirst === dayFirst && texts.some((text) => US_ADDRESS.test(text))) return 'month_first'
   return monthFirst > dayFirst ? 'month_first' : 'day_first'
 }
 

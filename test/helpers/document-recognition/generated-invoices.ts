@@ -104,7 +104,7 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     carried: 'Übertrag',
     subject: 'Ihr Auftrag {order} vom {date}',
     titleNumber: ['Nr.', '#', 'Nr'],
-    title: ['Rechnung', 'RECHNUNG'],
+    title: ['Rechnung', 'RECHNUNG', 'Schlussrechnung', 'Abschlagsrechnung'],
     creditTitle: ['Gutschrift', 'Rechnungskorrektur'],
     number: ['Rechnungsnummer:', 'Rechnung Nr.', 'Rechnungs-Nr.:', 'Re.-Nr.:', 'Rechnung #', 'Belegnummer:'],
     creditNumber: ['Gutschrift Nr.', 'Gutschriftsnummer:', 'Beleg-Nr.:'],
@@ -474,7 +474,8 @@ function formatAmount(value: number, formats: Formats): string {
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
-function formatDate(random: Random, iso: string, language: Language): string {
+/** A date as the document's language prints it; an American document's numeric dates put the month first. */
+function formatDate(random: Random, iso: string, language: Language, monthFirst = false): string {
   const [year, month, day] = iso.split('-').map(Number) as [number, number, number]
   const monthName = VOCABULARY[language].months[month - 1] as string
   const written: Record<Language, string> = {
@@ -487,7 +488,7 @@ function formatDate(random: Random, iso: string, language: Language): string {
   }
   const numeric: Record<Language, string[]> = {
     de: [`${pad(day)}.${pad(month)}.${year}`, `${day}.${month}.${year}`],
-    en: [`${pad(day)}/${pad(month)}/${year}`],
+    en: [monthFirst ? `${pad(month)}/${pad(day)}/${year}` : `${pad(day)}/${pad(month)}/${year}`],
     fr: [`${pad(day)}/${pad(month)}/${year}`],
     nl: [`${pad(day)}-${pad(month)}-${year}`],
     it: [`${pad(day)}/${pad(month)}/${year}`],
@@ -758,7 +759,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const dateLabel = pick(random, v.date)
   const drawnCustomerLabel = pick(random, v.customer)
   const customerLabel = chance(roleRandom, 0.3) ? pick(roleRandom, CUSTOMER_ID[language]) : drawnCustomerLabel
-  const issueText = formatDate(random, issueIso, language)
+  const issueText = formatDate(random, issueIso, language, american)
   const dueIso = isoDay(issued, pick(random, [14, 30]))
   const meta: [string, string][] = [[customerLabel, customer]]
   const drawnLayout = pick(random, ['label_left', 'label_above', 'number_line', 'header_date'] as const)
@@ -802,12 +803,12 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   if (chance(random, 0.5))
     meta.push([
       pick(random, v.delivery),
-      formatDate(random, isoDay(issued, -between(random, 1, 9)), language),
+      formatDate(random, isoDay(issued, -between(random, 1, 9)), language, american),
     ])
-  if (chance(random, 0.4)) meta.push([pick(random, v.due), formatDate(random, dueIso, language)])
+  if (chance(random, 0.4)) meta.push([pick(random, v.due), formatDate(random, dueIso, language, american)])
 
   if (chance(random, 0.4)) {
-    const ordered = formatDate(random, isoDay(issued, -between(random, 3, 40)), language)
+    const ordered = formatDate(random, isoDay(issued, -between(random, 3, 40)), language, american)
     put(v.subject.replace('{order}', order).replace('{date}', ordered), 50, 290)
   }
 

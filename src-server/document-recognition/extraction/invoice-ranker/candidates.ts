@@ -2,7 +2,7 @@ import type { Bbox, FieldValue } from '../../document-recognition.tables'
 import type { PageText, PageWord } from '../../page-text'
 import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
-import { foldKeepingPositions, parseAmounts, parseDate } from '../values'
+import { type DateOrder, documentDateOrder, foldKeepingPositions, parseAmounts, parseDate } from '../values'
 import { isCountry } from './countries'
 import { classesOfLine, LEGAL_FORM, type WordClass } from './label-words'
 
@@ -14,6 +14,8 @@ export interface PageContext {
   classes: Set<WordClass>[][]
   /** The median height of the page's words, for telling headings and fine print from body text. */
   medianHeight: number
+  /** The order the document writes its numeric dates in ("03/04/2024"). */
+  dateOrder: DateOrder
 }
 
 /** A value of a field's type printed on the page: the ranker's unit of choice. */
@@ -29,8 +31,12 @@ export interface ValueCandidate {
 }
 
 export function pageContexts(pages: PageText[]): PageContext[] {
+  const pageLines = pages.map((page) =>
+    linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]),
+  )
+  const dateOrder = documentDateOrder(pageLines.flat().map((line) => line.text))
   return pages.map((page, index) => {
-    const lines = linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0])
+    const lines = pageLines[index] as Line[]
     const heights = page.words.map((w) => w.bbox[3] - w.bbox[1]).sort((a, b) => a - b)
     return {
       page,
@@ -38,6 +44,7 @@ export function pageContexts(pages: PageText[]): PageContext[] {
       lines,
       classes: lines.map((line) => classesOfLine(line.words.map((w) => w.text))),
       medianHeight: heights[Math.floor(heights.length / 2)] ?? 0.01,
+      dateOrder,
     }
   })
 }
@@ -106,10 +113,13 @@ function isoDate(year: number, month: number, day: number): string | null {
 }
 
 /** Every date printed on a line, with its character range. */
-export function datesIn(text: string): { value: string; start: number; end: number }[] {
+export function datesIn(
+  text: string,
+  order: DateOrder = 'day_first',
+): { value: string; start: number; end: number }[] {
   const found: { value: string; start: number; end: number }[] = []
   for (let from = 0; from < text.length; ) {
-    const read = parseDate(text.slice(from))
+    const read = parseDate(text.slice(from), order)
     if (!read) break
     found.push({ value: read.value as string, start: from + read.start, end: from + read.end })
     from += Math.max(read.end, 1)
@@ -140,10 +150,15 @@ function codeOf(word: string): string | null {
   return code
 }
 
+/** A form of address printed alone on its line over the addressee's name ("Herrn", "Frau Dr.", "Mme", "Dhr."). */
+const FORM_OF_ADDRESS =
+  /^(?:(?:herrn?|frau|firma|familie|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|messrs|dhr|mevr|mevrouw|de heer|sig|sig\.ra|spett\.le|sr|sra|dr|prof)\.?\s*)+$/i
+
 /** A name holds letters, is not a sentence, and does not start as an amount or a street number does. */
 function nameOf(text: string): string | null {
   const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
+  if (FORM_OF_ADDRESS.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
@@ -253,6 +268,9 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
   return found
 }
 
+/** A law's article or paragraph marker before a number ("art. 293 B du CGI", "§ 19 UStG"): the number is no sum. */
+const LAW_REFERENCE = /(?:§§?|\b(?:art|arts|article|artikel|articolo|artículo|abs)\.?)\s*$/i
+
 export type CandidateKind = 'money' | 'date' | 'code' | 'name'
 
 export function kindOf(field: FieldDefinition): CandidateKind | null {
@@ -277,8 +295,10 @@ export function candidatesOf(kind: CandidateKind, contexts: PageContext[]): Valu
       }
       const reads =
         kind === 'money'
-          ? parseAmounts(line.text, { fromPage: true }).map((r) => ({ ...r, value: r.value as number }))
-          : datesIn(line.text)
+          ? parseAmounts(line.text, { fromPage: true })
+              .filter((r) => !LAW_REFERENCE.test(line.text.slice(0, r.start)))
+              .map((r) => ({ ...r, value: r.value as number }))
+          : datesIn(line.text, context.dateOrder)
       for (const read of reads) {
         const span = wordSpan(line, read.start, read.end)
         if (span) found.push(make(context, lineIndex, read.value, span))

@@ -532,6 +532,9 @@ function runsOf(line: Line, gap: number): [number, number][] {
   return runs
 }
 
+/** A telephone number printed without its label ("(604) 555-0199", "+1 403 555 0101"). */
+const PHONE_NUMBER = /(?:^|\s)(?:\+\d{1,3}\s?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?=$|\s)/
+
 /**
  * The name's block: the run of words holding it, and the runs right above and below that overlap its column (not
  * another column sharing those lines, as an address block beside a letterhead does).
@@ -606,7 +609,8 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
       : []
   features.mentions = Math.min(1, new Set(mentions.map((l) => l.plain)).size / 3)
   const block = blockOf(candidate)
-  const contactInBlock = block.classes.some((c) => c.has('contact') || c.has('payee'))
+  const contactInBlock =
+    block.classes.some((c) => c.has('contact') || c.has('payee')) || PHONE_NUMBER.test(block.words.join(' '))
   features.contact_mention = contactInBlock || mentions.some((l) => l.nearContact) ? 1 : 0
   features.register_line =
     REGISTER_WORDS.test(fold(block.words.join(' '))) || mentions.some((l) => l.register) ? 1 : 0
@@ -689,6 +693,13 @@ function townOfAddress(name: string, facts: DocumentFacts): boolean {
 const ATTENTION =
   /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|[aà] l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b)/i
 
+/**
+ * Who or which part of a company its mail is for, opening the line under the company's name: a person by a form of
+ * address or a family ("Herrn Tom Schröder", "Familie Huber", "Dhr. Bakker"), or a department ("Buchhaltung").
+ */
+const ADDRESSEE_BELOW =
+  /^(?:(?:herrn?|frau|familie|fam\.|mr\.?|mrs\.?|ms\.?|mme|monsieur|madame|dhr\.?|mevr\.?|sig\.(?:ra)?)\s+\p{L}|\S*\s?(?:abteilung|buchhaltung|department|afdeling|boekhouding)\b|accounts payable\b|service comptabilit)/iu
+
 function partyFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const { context, lineIndex } = candidate
   const own = ownClasses(candidate)
@@ -708,7 +719,7 @@ function partyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
       ? 1
       : 0
   // The person a company's mail is for, by an attention mark under the name: an addressee's block.
-  features.attention_below = ATTENTION.test(belowText ?? '') ? 1 : 0
+  features.attention_below = ATTENTION.test(belowText ?? '') || ADDRESSEE_BELOW.test(belowText ?? '') ? 1 : 0
   // ... and that person, after the mark: not the party.
   const line = context.lines[lineIndex]
   const before = line?.text.slice(0, line.offsets[candidate.wordStart] ?? 0) ?? ''

@@ -39,7 +39,7 @@ export type WordClass = (typeof WORD_CLASSES)[number]
 
 const CLASS_WORDS: Record<WordClass, RegExp> = {
   title:
-    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|rectificativa|bill|receipt|quittung|zahlungsbeleg|recu|quittance|kwitantie|betalingsbewijs|ricevuta|recibo)$/,
+    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|schlussrechnung|abschlagsrechnung|teilrechnung|teilschlussrechnung|anzahlungsrechnung|vorauszahlungsrechnung|proformarechnung|sammelrechnung|stornorechnung|korrekturrechnung|endrechnung|eindfactuur|voorschotfactuur|deelfactuur|rectificativa|bill|receipt|quittung|zahlungsbeleg|recu|quittance|kwitantie|betalingsbewijs|ricevuta|recibo)$/,
   number:
     /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv)$/,
   marker:
@@ -166,4 +166,4 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
 
 /** Legal forms of companies in the six languages and English: a name holding one is a company's name. */
 export const LEGAL_FORM =
-  /(?:^|[\s,])(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg)(?=$|[\s,.)])/iu
+  /(?:^|[\s,])(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|pty\.?|bvba|sprl)(?=$|[\s,.)])/iu
