@@ -402,8 +402,7 @@ async function receiptAccuracy(): Promise<BenchResult[]> {
   const engine = new OcrEngine()
   try {
     for (const receipt of loadReceiptCases()) {
-      const readings =
-        cached[receipt.name] ?? (await receiptReadings(receipt, engine, config.ocr_readings ?? 1))
+      const readings = cached[receipt.name] ?? (await receiptReadings(receipt, engine, config))
       cached[receipt.name] = readings
       const extract = (fields: FieldDefinition[]) => extractFromReadings(fields, readings).fields
       results.push(scorePages(config, receipt, readings[0] as PageText[], extract))

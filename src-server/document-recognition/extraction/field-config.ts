@@ -87,6 +87,11 @@ export const ExtractionConfig = Type.Object({
    */
   ocr_readings: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
   /**
+   * A page OCR reads with fewer than five amounts is read again as sparse text and the words it lacks are added:
+   * tesseract's automatic layout drops a till receipt's amount column (`pipeline/ocr.ts`).
+   */
+  ocr_reread_sparse: Type.Optional(Type.Boolean()),
+  /**
    * `invoice`: after the rules, the invoice ranker (`extraction/invoice-ranker/`) chooses the fields it has learned
    * weights for among every value of their type on the page, the rules' pick being one of its features.
    */

@@ -44,13 +44,13 @@ export async function ocrPage(
   pdf: Uint8Array,
   page: PageText,
   signal: AbortSignal,
-  options: { pageImage?: Uint8Array; readings: number },
+  options: { pageImage?: Uint8Array; readings: number; rereadSparse: boolean },
 ): Promise<{ readings: PageText[]; secondFailed: string | null }> {
   const image = options.pageImage ?? (await reading.render(pdf, page.page_number, OCR_WIDTH_PX / page.width))
   const read =
     options.readings > 1
-      ? await reading.ocr.readTwice(image, signal)
-      : { readings: [await reading.ocr.recognise(image, signal)], secondFailed: null }
+      ? await reading.ocr.readTwice(image, signal, options)
+      : { readings: [await reading.ocr.recognise(image, signal, options)], secondFailed: null }
   return { readings: read.readings.map((words) => ({ ...page, words })), secondFailed: read.secondFailed }
 }
 

@@ -62,7 +62,7 @@ describe('a receipt whose amounts stand apart at the right edge', () => {
       ],
       { onTable: true },
     )
-    const words = await engine.recognise(photo)
+    const words = await engine.recognise(photo, undefined, { rereadSparse: true })
     const texts = words.map((w) => w.text)
     expect(texts).toEqual(expect.arrayContaining(['3.10', '2.95', '1.80', '£7.85', '£1.31']))
     // The labels are read once: the second reading only adds the words the first one lacks.
@@ -77,6 +77,30 @@ describe('a receipt whose amounts stand apart at the right edge', () => {
       ),
     ).toBeLessThan(0.02)
     expect(amount?.bbox[0]).toBeGreaterThan(0.6)
+  }, 90_000)
+
+  it('reads a page with few amounts once when its extractor does not ask for the sparse reading', async () => {
+    const layouts: (string | undefined)[] = []
+    const tesseract = new TesseractReader()
+    const counting = new OcrEngine(
+      {
+        read: (image, signal, language, layout) => {
+          layouts.push(layout)
+          return tesseract.read(image, signal, language, layout)
+        },
+        close: () => tesseract.close(),
+      },
+      () => Promise.resolve([]),
+    )
+    try {
+      const letter = await receiptImage(['Dear customer,', 'your order has shipped.', 'Kind regards'])
+      await counting.recognise(letter)
+      expect(layouts).toEqual([undefined])
+      await counting.recognise(letter, undefined, { rereadSparse: true })
+      expect(layouts).toEqual([undefined, undefined, 'sparse'])
+    } finally {
+      await counting.close()
+    }
   }, 90_000)
 })
 

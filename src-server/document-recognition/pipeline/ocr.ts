@@ -25,6 +25,15 @@ export type PrepareImage = (image: Uint8Array) => Promise<OcrImage>
  */
 export type Layout = 'auto' | 'sparse'
 
+/**
+ * How a document's pages are read. `rereadSparse`: a page holding fewer than `MIN_AMOUNTS` amounts is read again
+ * as sparse text (`withLostAmounts`); for till receipts, whose amount column tesseract's layout drops, and not for
+ * every scanned letter, which would be read twice for nothing.
+ */
+export interface ReadOptions {
+  rereadSparse?: boolean
+}
+
 /** Reads a page image: words with boxes as fractions of the image. */
 export type ReadImage = (image: Uint8Array, signal?: AbortSignal) => Promise<PageWord[]>
 
@@ -219,10 +228,10 @@ export class OcrEngine {
    * Words of one page image with boxes as fractions of the image and tesseract's confidence (0..1), read with the
    * model of the page's language (`inPageLanguage`).
    */
-  async recognise(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
+  async recognise(image: Uint8Array, signal?: AbortSignal, options: ReadOptions = {}): Promise<PageWord[]> {
     signal?.throwIfAborted()
     const english = await this.first.read(image, signal)
-    return this.inPageLanguage(image, [english], signal)
+    return this.inPageLanguage(image, [english], options, signal)
   }
 
   /**
@@ -230,7 +239,7 @@ export class OcrEngine {
    * that fails leaves the first alone (the page is still read, its fields checked as one reading would be), with
    * the failure named; tesseract failing fails the page.
    */
-  async readTwice(image: Uint8Array, signal?: AbortSignal): Promise<TwoReadings> {
+  async readTwice(image: Uint8Array, signal?: AbortSignal, options: ReadOptions = {}): Promise<TwoReadings> {
     signal?.throwIfAborted()
     const [first, second] = await Promise.allSettled([
       this.first.read(image, signal),
@@ -238,7 +247,7 @@ export class OcrEngine {
     ])
     if (first.status === 'rejected') throw first.reason
     const other = second.status === 'fulfilled' ? [second.value] : []
-    const tesseract = await this.inPageLanguage(image, [first.value, ...other], signal)
+    const tesseract = await this.inPageLanguage(image, [first.value, ...other], options, signal)
     if (second.status === 'fulfilled') return { readings: [tesseract, second.value], secondFailed: null }
     const reason = second.reason instanceof Error ? second.reason.message : String(second.reason)
     return { readings: [tesseract], secondFailed: reason }
@@ -249,11 +258,16 @@ export class OcrEngine {
    * (`documentLanguage`) is read again with that language's model, which knows its letters ("ä", "ß", "ā") and
    * words, and that reading replaces the English one.
    */
-  private async inPageLanguage(image: Uint8Array, readings: PageWord[][], signal?: AbortSignal) {
+  private async inPageLanguage(
+    image: Uint8Array,
+    readings: PageWord[][],
+    options: ReadOptions,
+    signal?: AbortSignal,
+  ) {
     const language = documentLanguage(readings)
     const laidOut =
       language === 'eng' ? (readings[0] as PageWord[]) : await this.first.read(image, signal, language)
-    return this.withLostAmounts(image, laidOut, language, signal)
+    return options.rereadSparse ? this.withLostAmounts(image, laidOut, language, signal) : laidOut
   }
 
   /**

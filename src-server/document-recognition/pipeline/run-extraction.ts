@@ -105,6 +105,7 @@ export function documentExtractionExecutor(
         const options = {
           pageImage: normalised.pageImages?.[pageNumber - 1],
           readings: config.ocr_readings ?? 1,
+          rereadSparse: config.ocr_reread_sparse ?? false,
         }
         progress({ step: 'ocr', page: pageNumber, pages: ocrPages.length, pages_read: index })
         const read = await step('ocr', () =>

@@ -49,12 +49,16 @@ export function loadReceiptCases(): ReceiptCase[] {
 export async function receiptReadings(
   receipt: ReceiptCase,
   engine: OcrEngine,
-  readings: number,
+  config: { ocr_readings?: number; ocr_reread_sparse?: boolean },
 ): Promise<PageText[][]> {
   const { pdf, pageImages } = await normaliseToPdf(receipt.image, 'image/jpeg', 1)
   const [page] = await readPdfText({ bytes: pdf })
   const image = pageImages?.[0]
   if (!page || !image) throw new Error(`${receipt.name} made no page.`)
-  const words = readings > 1 ? (await engine.readTwice(image)).readings : [await engine.recognise(image)]
+  const options = { rereadSparse: config.ocr_reread_sparse ?? false }
+  const words =
+    (config.ocr_readings ?? 1) > 1
+      ? (await engine.readTwice(image, undefined, options)).readings
+      : [await engine.recognise(image, undefined, options)]
   return words.map((reading) => [{ ...page, words: reading }])
 }
