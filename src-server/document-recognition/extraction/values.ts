@@ -191,7 +191,8 @@ const SPLIT_DECIMAL = 0.9
 
 /** An amount's pieces: a sign or currency before it, digits grouped in thousands, and nothing numeric after it. */
 const SIGN = String.raw`(-|−|\()?\s?(?:[€$£]|eur|usd|gbp|chf)?\s?`
-const GROUPED = String.raw`\d{1,3}(?:[.,'’ ]\d{3})+(?:[.,]\d{1,2})?`
+// Indian grouping (lakh and crore: "1,23,456.00") is in twos before the last three, with commas and a decimal point.
+const GROUPED = String.raw`(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[.,'’ ]\d{3})+(?:[.,]\d{1,2})?)`
 const END = String.raw`(?![\d.,]*\d)`
 const TYPED_AMOUNT = new RegExp(`${SIGN}(${GROUPED}|\\d+(?:[.,]\\d{1,2})?)${END}`, 'giu')
 const PRINTED_AMOUNT = new RegExp(`${SIGN}(${GROUPED}|\\d+(?:[.,] \\d{2}(?!\\d)|[.,]\\d{1,2})?)${END}`, 'giu')

@@ -118,7 +118,7 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     tax: ['MwSt. {rate} %', 'USt. {rate}%', 'Umsatzsteuer {rate} %', 'zzgl. {rate} % MwSt.'],
     total: ['Gesamtbetrag', 'Bruttobetrag', 'Rechnungsbetrag', 'Gesamtsumme', 'Endbetrag', 'Gesamt brutto'],
     prepaid: ['abzgl. Anzahlung', 'Bereits bezahlt', 'abzüglich Vorauszahlung'],
-    payable: ['Zahlbetrag', 'Noch zu zahlen', 'Offener Betrag'],
+    payable: ['Zahlbetrag', 'Noch zu zahlen', 'Offener Betrag', 'Zu zahlender Betrag'],
     items: ['Beschreibung', 'Menge', 'Einzelpreis', 'Gesamt'],
     months: [
       'Januar',
@@ -167,7 +167,7 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     tax: ['VAT {rate}%', 'Tax ({rate}%)', 'Sales Tax', 'VAT'],
     total: ['Total', 'Grand Total', 'Invoice Total', 'Total incl. VAT', 'Total Amount'],
     prepaid: ['Less deposit', 'Paid in advance', 'Less payment received'],
-    payable: ['Balance Due', 'Amount Due', 'Amount payable'],
+    payable: ['Balance Due', 'Amount Due', 'Amount payable', 'Total amount due'],
     items: ['Description', 'Qty', 'Unit price', 'Amount'],
     months: [
       'January',
@@ -882,7 +882,12 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   }
   const netLabel = pick(random, v.net)
   const taxLabel = pick(random, v.tax).replace('{rate}', String(rate))
-  const totalLabel = pick(random, v.total)
+  // Often the total is labelled as what is to be paid ("Amount due", "Zu zahlender Betrag") with nothing prepaid:
+  // then that label names the total, as the same words after a deposit name the rest (a stream of its own).
+  const dueRandom = seededRandom(seed * 6_700_417 + 97)
+  const totalAsDue = !credit && chance(dueRandom, 0.2)
+  if (totalAsDue) traits.push('total labelled as due')
+  const totalLabel = totalAsDue ? pick(dueRandom, v.payable) : pick(random, v.total)
   if (chance(random, 0.25)) {
     traits.push('totals table')
     const columns: [string, number][] = [
@@ -968,7 +973,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     }
   }
   const prepaid = prepaidOf()
-  if (prepaid) {
+  if (prepaid && !totalAsDue) {
     traits.push('prepayment')
     put(pick(random, v.prepaid), 330, y)
     put(formatAmount(-prepaid, formats), 540, y, { alignRight: true })

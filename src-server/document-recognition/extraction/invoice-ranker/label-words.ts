@@ -53,8 +53,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:booking|buchung|buchungs|reservation|reservierung|reservering|boeking|boekings|prenotazione|reserva|localizador|transaction|transaktion|vorgang|vorgangs|confirmation|bestatigung|buchungsnummer|boekingsnummer)$/,
   date: /^(?:date|datum|fecha|data|rechnungsdatum|belegdatum|ausstellungsdatum|factuurdatum|dated|issued|emission|facturation|emis|ausgestellt)$/,
   dated: /^(?:vom|von|du|del|van|le|of|den|am|on|dd)$/,
+  // When goods or a service were delivered, or a stay began and ended (a hotel's arrival and departure): no issue date.
   delivery:
-    /^(?:lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand)$/,
+    /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand)$/,
   due: /^(?:due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant)$/,
   net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|untaxed|taxable|sous|grondslag|ohne|sin|before)$/,
   tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|taxes|btwbedrag|sst|hst)$/,
@@ -65,7 +66,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   prepaid:
     /^(?:anzahlung|vorauszahlung|abschlag|abschlagszahlung|bezahlt|deposit|paid|advance|acompte|regle|aanbetaling|betaald|acconto|anticipo|pagado|received|abzgl|abzuglich|less|minus|voorschot|gutschrift)$/,
   payable:
-    /^(?:zahlbetrag|zahlen|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining)$/,
+    /^(?:zahlbetrag|zahlen|zahlender|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining)$/,
   seller:
     /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|mittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire|rechnungssteller|aussteller|afzender)$/,
   buyer:
@@ -151,6 +152,14 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
     const next = first(i + 1)
     if (/^(?:bill|ship|billing|shipping)$/.test(last(i)) && next && !/^(?:to|address)$/.test(next))
       classes[i]?.delete('buyer')
+  })
+  // "Due" after a sum's word names the sum to be paid ("Amount due", "Balance due", "Total due"), not a day.
+  classes.forEach((own, i) => {
+    const before = classes[i - 1]
+    if (own.has('due') && before && ['amount', 'total', 'payable'].some((c) => before.has(c as WordClass))) {
+      own.delete('due')
+      own.add('payable')
+    }
   })
   words.forEach((_, i) => {
     if (!ROLE_VERB.test(last(i))) return
