@@ -461,3 +461,77 @@ describe('invoices laid out as small businesses print them', () => {
     },
   )
 })
+
+describe('invoices of other kinds: a tax invoice from India, a hotel folio, a letter in prose', () => {
+  it('reads sums grouped in lakhs ("1,05,000.00") whole', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'TAX INVOICE', x: 250, y: 36, size: 14 },
+      { text: 'Vindhya Pumps Pvt. Ltd.', x: 50, y: 66, size: 12 },
+      { text: 'GSTIN: 24AAACV1234D1Z9 · Rajkot, Gujarat 360003', x: 50, y: 82, size: 8 },
+      { text: 'Invoice No.:', x: 330, y: 66, size: 8 },
+      { text: 'VP/24-25/311', x: 460, y: 66, size: 8 },
+      { text: 'Invoice Date:', x: 330, y: 78, size: 8 },
+      { text: '02-08-2024', x: 460, y: 78, size: 8 },
+      { text: 'Bill To', x: 50, y: 130, size: 8 },
+      { text: 'Saurashtra Agro Industries', x: 50, y: 142 },
+      { text: 'Description', x: 50, y: 200, size: 8 },
+      { text: 'Taxable Value', x: 470, y: 200, size: 8 },
+      { text: 'Submersible pump 7.5 HP', x: 50, y: 216 },
+      { text: '2,40,000.00', x: 470, y: 216 },
+      { text: 'Taxable Value', x: 330, y: 264 },
+      { text: '2,40,000.00', x: 470, y: 264 },
+      { text: 'IGST @ 18%', x: 330, y: 278 },
+      { text: '43,200.00', x: 470, y: 278 },
+      { text: 'Grand Total', x: 330, y: 296 },
+      { text: 'INR 2,83,200.00', x: 470, y: 296 },
+    ])
+    expect(fields.total_amount?.value).toBe(283200)
+    expect(fields.net_amount?.value).toBe(240000)
+  })
+
+  it("takes a hotel folio's date of issue, not the guest's arrival or departure", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'SEEHOTEL MÖWE', x: 220, y: 36, size: 16 },
+      { text: 'Uferweg 2 · 88709 Meersburg', x: 230, y: 56, size: 7 },
+      { text: 'Herrn', x: 57, y: 120 },
+      { text: 'Jonas Pfeiffer', x: 57, y: 132 },
+      { text: 'Lindenallee 3', x: 57, y: 144 },
+      { text: '70173 Stuttgart', x: 57, y: 156 },
+      { text: 'Anreise / Arrival', x: 360, y: 120, size: 8 },
+      { text: '02.09.2024', x: 490, y: 120, size: 8 },
+      { text: 'Abreise / Departure', x: 360, y: 132, size: 8 },
+      { text: '06.09.2024', x: 490, y: 132, size: 8 },
+      { text: 'Zimmer / Room', x: 360, y: 144, size: 8 },
+      { text: '27', x: 490, y: 144, size: 8 },
+      { text: 'Rechnung / Invoice 20931', x: 57, y: 220, size: 13 },
+      { text: 'Meersburg, 09.09.2024', x: 440, y: 222 },
+      { text: '02.09.24', x: 57, y: 266 },
+      { text: 'Übernachtung / Room', x: 120, y: 266 },
+      { text: '480,00', x: 500, y: 266 },
+      { text: '06.09.24', x: 57, y: 280 },
+      { text: 'Kurtaxe', x: 120, y: 280 },
+      { text: '12,00', x: 500, y: 280 },
+      { text: 'Summe / Total', x: 330, y: 320 },
+      { text: '492,00', x: 500, y: 320 },
+    ])
+    expect(fields.invoice_date?.value).toBe('2024-09-09')
+  })
+
+  it.each([
+    ['Amount due: £640.00', 640],
+    ['Balance due: £640.00', 640],
+  ])('reads "%s" alone as the total, with nothing prepaid', async (sentence, total) => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Rosa Kettering', x: 50, y: 50, size: 16 },
+      { text: 'Illustrator · 9 Quay Street, Bristol BS1 4DJ · rosa@example.co.uk', x: 50, y: 70, size: 8 },
+      { text: 'To: Halfmoon Press Ltd, 12 Canal Row, Oxford OX2 6AE', x: 50, y: 130 },
+      { text: 'Invoice 2024-19', x: 50, y: 160, size: 13 },
+      { text: 'Bristol, 11 October 2024', x: 50, y: 190 },
+      { text: 'For eight illustrations for "The Lantern Fox", delivered on 9 October 2024,', x: 50, y: 220 },
+      { text: 'at the agreed fee of £80 each.', x: 50, y: 234 },
+      { text: sentence, x: 50, y: 264 },
+      { text: 'I am not registered for VAT. Please pay within 30 days.', x: 50, y: 294 },
+    ])
+    expect(fields.total_amount?.value).toBe(total)
+  })
+})

@@ -56,6 +56,9 @@ describe('value parsing', () => {
     expect(parseAmounts('1 234,56 €').map((a) => a.value)).toEqual([1234.56])
     expect(parseAmounts('bis 04.04.2018 mit 3% Skonto').map((a) => a.value)).toEqual([])
     expect(parseAmounts('-8,79').map((a) => a.value)).toEqual([-8.79])
+    // Indian grouping: twos before the last three (lakh, crore).
+    expect(parseAmounts('INR 1,23,900.00').map((a) => a.value)).toEqual([123900])
+    expect(parseAmounts('12,34,56,789.50').map((a) => a.value)).toEqual([123456789.5])
     expect(
       normaliseValue({ key: 'd', label: 'd', type: 'date', required: true, anchors: [] }, '20180305'),
     ).toBe('2018-03-05')

@@ -885,7 +885,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // Often the total is labelled as what is to be paid ("Amount due", "Zu zahlender Betrag") with nothing prepaid:
   // then that label names the total, as the same words after a deposit name the rest (a stream of its own).
   const dueRandom = seededRandom(seed * 6_700_417 + 97)
-  const totalAsDue = !credit && chance(dueRandom, 0.2)
+  const totalAsDue = !credit && chance(dueRandom, 0.1)
   if (totalAsDue) traits.push('total labelled as due')
   const totalLabel = totalAsDue ? pick(dueRandom, v.payable) : pick(random, v.total)
   if (chance(random, 0.25)) {
