@@ -65,9 +65,10 @@ describe('invoice parties read by OCR', () => {
     }
   })
 
-  it('keeps a capitalised name OCR is unsure of, and reads a text layer as before', async () => {
+  it('keeps a capitalised name and a legal form OCR is unsure of, and reads a text layer as before', async () => {
     const header = [{ text: 'Harbour Consulting Ltd', x: 50, y: 40, size: 15 }]
-    const unsure = rankedFields(await scanReading(invoice(header), { Ivy: 0.45 }))
+    const unsure = rankedFields(await scanReading(invoice(header), { Ivy: 0.45, Ltd: 0.3 }))
+    expect(unsure.seller_name?.value).toBe('Harbour Consulting Ltd')
     expect(unsure.buyer_name?.value).toBe('Ivy Logistics Ltd')
     const text = rankedFields(await readPdfText({ bytes: await invoicePdf(invoice(header)) }))
     expect(text.seller_name?.value).toBe('Harbour Consulting Ltd')

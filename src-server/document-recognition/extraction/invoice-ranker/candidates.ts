@@ -215,13 +215,15 @@ function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, 
 /**
  * OCR noise: a logo, a stamp or a rule read as letters ("ozue" over the name a logo draws). Under the first
  * confidence a word is noise more often than print; under the second, a word without a capital is (a name's
- * words are capitalised, a fragment read off a drawing mostly is not). A text layer's words are certain.
+ * words are capitalised, a fragment read off a drawing mostly is not). A legal form is print however unsure OCR
+ * is of its dots ("S.r.l."). A text layer's words are certain.
  */
 const NOISE_CONFIDENCE = 0.4
 const UNCAPITALISED_NOISE_CONFIDENCE = 0.6
 const isNoise = (word: PageWord) =>
-  word.confidence < NOISE_CONFIDENCE ||
-  (word.confidence < UNCAPITALISED_NOISE_CONFIDENCE && !/\p{Lu}/u.test(word.text))
+  (word.confidence < NOISE_CONFIDENCE ||
+    (word.confidence < UNCAPITALISED_NOISE_CONFIDENCE && !/\p{Lu}/u.test(word.text))) &&
+  !LEGAL_FORM.test(` ${word.text}`)
 
 /** The span without the noise words at its ends (the same span when none is); null when it is noise alone. */
 function withoutNoiseAtEnds(line: Line, span: [number, number]): [number, number] | null {
