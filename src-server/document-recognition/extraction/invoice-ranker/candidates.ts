@@ -212,6 +212,33 @@ function leadingPartyLabel(context: PageContext, lineIndex: number, line: Line, 
   return count
 }
 
+/**
+ * OCR noise: a logo, a stamp or a rule read as letters ("ozue" over the name a logo draws). Under the first
+ * confidence a word is noise more often than print; under the second, a word without a capital is (a name's
+ * words are capitalised, a fragment read off a drawing mostly is not). A legal form is print however unsure OCR
+ * is of its dots ("S.r.l."). A text layer's words are certain.
+ */
+const NOISE_CONFIDENCE = 0.4
+const UNCAPITALISED_NOISE_CONFIDENCE = 0.6
+const isNoise = (word: PageWord) =>
+  (word.confidence < NOISE_CONFIDENCE ||
+    (word.confidence < UNCAPITALISED_NOISE_CONFIDENCE && !/\p{Lu}/u.test(word.text))) &&
+  !LEGAL_FORM.test(` ${word.text}`)
+
+/** The span without the noise words at its ends (the same span when none is); null when it is noise alone. */
+function withoutNoiseAtEnds(line: Line, span: [number, number]): [number, number] | null {
+  let [from, to] = span
+  const noise = (i: number) => isNoise(line.words[i] as PageWord)
+  while (from <= to && noise(from)) from++
+  while (to >= from && noise(to)) to--
+  if (from > to) return null
+  return from === span[0] && to === span[1] ? span : [from, to]
+}
+
+/** The text a span of a line's words prints. */
+const spanText = (line: Line, [from, to]: [number, number]) =>
+  line.text.slice(line.offsets[from], (line.offsets[to] ?? 0) + (line.words[to]?.text.length ?? 0))
+
 /** Every word of the span is a label's ("Due Date", "Reference"): a heading, never a party's name. */
 function onlyLabelWords(context: PageContext, lineIndex: number, [from, to]: [number, number]): boolean {
   for (let i = from; i <= to; i++) if (!context.classes[lineIndex]?.[i]?.size) return false
@@ -259,8 +286,11 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
           if (!name || isCountry(name) || (body && !payee && !LEGAL_FORM.test(` ${name}`))) continue
           const start = offset + at + text.indexOf(name)
           const span = wordSpan(line, start, start + name.length)
-          if (span && !onlyLabelWords(context, lineIndex, span))
-            found.push(make(context, lineIndex, name, span))
+          const read = span && withoutNoiseAtEnds(line, span)
+          if (!read || onlyLabelWords(context, lineIndex, read)) continue
+          // Trimmed of noise, the name is what its remaining words print.
+          const value = read === span ? name : nameOf(spanText(line, read))
+          if (value && !isCountry(value)) found.push(make(context, lineIndex, value, read))
         }
       }
     })
