@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { linesOf } from '../../src-server/document-recognition/extraction/layout'
 import type { PageText } from '../../src-server/document-recognition/page-text'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
-import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import {
+  germanServiceInvoice,
+  invoicePdf,
+  type PrintedLine,
+} from '../helpers/document-recognition/invoice-documents'
 import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 /**
@@ -35,24 +39,7 @@ const shopOrder: PrintedLine[] = [
   { text: '$122.04 CAD', x: 470, y: 360 },
 ]
 
-/** A German invoice's meta block, items and sums (net 750,00, tax 142,50, total 892,50). */
-const germanInvoice: PrintedLine[] = [
-  { text: 'Rechnung', x: 57, y: 240, size: 16 },
-  { text: 'Rechnungsnummer', x: 380, y: 240 },
-  { text: '2024-5512', x: 500, y: 240 },
-  { text: 'Rechnungsdatum', x: 380, y: 255 },
-  { text: '27.08.2024', x: 500, y: 255 },
-  { text: 'Leistung', x: 57, y: 300 },
-  { text: 'Betrag', x: 500, y: 300 },
-  { text: 'Tontechnik Hoffest', x: 57, y: 318 },
-  { text: '750,00', x: 500, y: 318 },
-  { text: 'Nettobetrag', x: 330, y: 370 },
-  { text: '750,00 €', x: 500, y: 370 },
-  { text: 'USt. 19 %', x: 330, y: 385 },
-  { text: '142,50 €', x: 500, y: 385 },
-  { text: 'Gesamtbetrag', x: 330, y: 400 },
-  { text: '892,50 €', x: 500, y: 400 },
-]
+const germanInvoice = germanServiceInvoice()
 
 /** A buyer's address window, the first thing printed on the page when the letterhead is a logo. */
 const addressWindow = (name: string, person: string): PrintedLine[] => [

@@ -48,6 +48,25 @@ export const SAMPLE_EXPECTED = {
   total_amount: 1190,
 }
 
+/** A German service invoice's meta block, one item and its sums: net 750,00, the tax as given, total 892,50. */
+export const germanServiceInvoice = (tax = '142,50 €'): PrintedLine[] => [
+  { text: 'Rechnung', x: 57, y: 240, size: 16 },
+  { text: 'Rechnungsnummer', x: 380, y: 240 },
+  { text: '2024-5512', x: 500, y: 240 },
+  { text: 'Rechnungsdatum', x: 380, y: 255 },
+  { text: '27.08.2024', x: 500, y: 255 },
+  { text: 'Leistung', x: 57, y: 300 },
+  { text: 'Betrag', x: 500, y: 300 },
+  { text: 'Tontechnik Hoffest', x: 57, y: 318 },
+  { text: '750,00', x: 500, y: 318 },
+  { text: 'Nettobetrag', x: 330, y: 370 },
+  { text: '750,00 €', x: 500, y: 370 },
+  { text: 'USt. 19 %', x: 330, y: 385 },
+  { text: tax, x: 500, y: 385 },
+  { text: 'Gesamtbetrag', x: 330, y: 400 },
+  { text: '892,50 €', x: 500, y: 400 },
+]
+
 /** A one-page PDF with a real text layer. */
 export async function invoicePdf(lines: PrintedLine[] = SAMPLE_INVOICE): Promise<Buffer> {
   const doc = await PDFDocument.create()
