@@ -7,7 +7,7 @@ import {
 import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
 import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
-import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import { englishBody, invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
 import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 const config = shippedExtractorConfig('invoice-extractor')
@@ -15,23 +15,6 @@ const config = shippedExtractorConfig('invoice-extractor')
 /** Every name the ranker weighs for seller and buyer on a PDF printed with `lines`. */
 const nameCandidates = async (lines: PrintedLine[]) =>
   candidatesOf('name', pageContexts(await readPdfText({ bytes: await invoicePdf(lines) })))
-
-/** An English invoice's number, date and sums, under a header the test chooses. */
-const englishBody = (number: PrintedLine[] = [{ text: 'Invoice No.: INV-2023-0815', x: 330, y: 250 }]) => [
-  { text: 'Invoice', x: 50, y: 215, size: 16 },
-  ...number,
-  { text: 'Date: 14/03/2023', x: 330, y: 265 },
-  { text: 'Description', x: 50, y: 300 },
-  { text: 'Amount', x: 480, y: 300 },
-  { text: 'Consulting services', x: 50, y: 320 },
-  { text: '1,000.00', x: 480, y: 320 },
-  { text: 'Subtotal', x: 330, y: 380 },
-  { text: '1,000.00', x: 480, y: 380 },
-  { text: 'VAT 20%', x: 330, y: 395 },
-  { text: '200.00', x: 480, y: 395 },
-  { text: 'Total', x: 330, y: 410 },
-  { text: '1,200.00', x: 480, y: 410 },
-]
 
 const sellerBlock = (name: string, x = 50): PrintedLine[] => [
   { text: name, x, y: 40, size: 15 },

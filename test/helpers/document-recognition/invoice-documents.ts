@@ -48,6 +48,25 @@ export const SAMPLE_EXPECTED = {
   total_amount: 1190,
 }
 
+/** An English invoice's number, date and sums, under a header the test chooses. */
+export const englishBody = (
+  number: PrintedLine[] = [{ text: 'Invoice No.: INV-2023-0815', x: 330, y: 250 }],
+): PrintedLine[] => [
+  { text: 'Invoice', x: 50, y: 215, size: 16 },
+  ...number,
+  { text: 'Date: 14/03/2023', x: 330, y: 265 },
+  { text: 'Description', x: 50, y: 300 },
+  { text: 'Amount', x: 480, y: 300 },
+  { text: 'Consulting services', x: 50, y: 320 },
+  { text: '1,000.00', x: 480, y: 320 },
+  { text: 'Subtotal', x: 330, y: 380 },
+  { text: '1,000.00', x: 480, y: 380 },
+  { text: 'VAT 20%', x: 330, y: 395 },
+  { text: '200.00', x: 480, y: 395 },
+  { text: 'Total', x: 330, y: 410 },
+  { text: '1,200.00', x: 480, y: 410 },
+]
+
 /** A German service invoice's meta block, one item and its sums: net 750,00, the tax as given, total 892,50. */
 export const germanServiceInvoice = (tax = '142,50 €'): PrintedLine[] => [
   { text: 'Rechnung', x: 57, y: 240, size: 16 },
