@@ -519,7 +519,6 @@ function columnOf(candidate: ValueCandidate): [number, number] {
   while (j < words.length - 1 && (words[j + 1]?.bbox[0] ?? 0) - (words[j]?.bbox[2] ?? 0) <= gap) j++
   return [words[i]?.bbox[0] ?? candidate.bbox[0], words[j]?.bbox[2] ?? candidate.bbox[2]]
 }
-const columnStart = (candidate: ValueCandidate) => columnOf(candidate)[0]
 
 /** A line's runs of words without a wide gap (the columns sharing the line), as word index ranges. */
 function runsOf(line: Line, gap: number): [number, number][] {
@@ -537,11 +536,13 @@ const PHONE_NUMBER = /(?:^|\s)(?:\+\d{1,3}\s?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}
 
 /**
  * The name's block: the run of words holding it, and the runs right above and below that overlap its column (not
- * another column sharing those lines, as an address block beside a letterhead does).
+ * another column sharing those lines, as an address block beside a letterhead does); the column as `columnOf` gives it.
  */
-function blockOf(candidate: ValueCandidate): { words: string[]; classes: Set<WordClass>[] } {
+function blockOf(
+  candidate: ValueCandidate,
+  [from, to]: [number, number],
+): { words: string[]; classes: Set<WordClass>[] } {
   const { context, lineIndex } = candidate
-  const [from, to] = columnOf(candidate)
   const gap = (candidate.bbox[3] - candidate.bbox[1]) * 3
   const block = { words: [] as string[], classes: [] as Set<WordClass>[] }
   const height = candidate.bbox[3] - candidate.bbox[1]
@@ -576,7 +577,8 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   const line = context.lines[lineIndex] as Line
   // Small print right over the name's column, as a window envelope's sender line is over the buyer's (not small
   // print elsewhere across the page).
-  const from = columnStart(candidate)
+  const column = columnOf(candidate)
+  const [from] = column
   features.after_small_line =
     previous &&
     previous.bbox[0] < candidate.bbox[2] &&
@@ -608,7 +610,7 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
         )
       : []
   features.mentions = Math.min(1, new Set(mentions.map((l) => l.plain)).size / 3)
-  const block = blockOf(candidate)
+  const block = blockOf(candidate, column)
   const contactInBlock =
     block.classes.some((c) => c.has('contact') || c.has('payee')) || PHONE_NUMBER.test(block.words.join(' '))
   features.contact_mention = contactInBlock || mentions.some((l) => l.nearContact) ? 1 : 0
