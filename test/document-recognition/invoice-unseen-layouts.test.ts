@@ -84,6 +84,21 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.buyer_name?.value).toBe('Keller Immobilien N.V.')
   })
 
+  it('takes the company as the buyer, not its contact named after "Attn:" on the line under it', async () => {
+    for (const [company, contact] of [
+      ['Hollmann Bäckerei', 'Attn: Marta Lindqvist'],
+      ['NORDHAUS DESIGN', 'Attn: Lena Albrecht'],
+    ] as const) {
+      const fields = await rankedInvoiceFields([
+        { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
+        { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+        ...addressWindow(company, contact),
+        ...germanInvoice,
+      ])
+      expect(fields.buyer_name?.value).toBe(company)
+    }
+  })
+
   it('never names one party both seller and buyer: a payment slip addressed "To:" the seller leaves the buyer its own', async () => {
     const fields = await rankedInvoiceFields([
       { text: 'TAX INVOICE', x: 50, y: 50, size: 20 },

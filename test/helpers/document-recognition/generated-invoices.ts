@@ -719,7 +719,8 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       identityUnder ? "the buyer's VAT id or e-mail under its name" : "the buyer's VAT id or e-mail",
     )
   if (!privateBuyer) {
-    const attention = `${pick(legalRandom, ATTENTION[language])} ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz'])}`
+    // The person by a form of address or by their full name ("Attn: Frau Berger", "Attn: Tom Baker").
+    const attention = `${pick(legalRandom, ATTENTION[language])} ${pick(random, ['Frau Berger', 'Mr Jones', 'M. Petit', 'Dhr. Bakker', 'Sig. Conti', 'Sr. Ruiz', ...PERSONS])}`
     // The person the company's mail is for, by name alone under it.
     const person = chance(roleRandom, 0.4)
     if (person) traits.push('person under the buyer')

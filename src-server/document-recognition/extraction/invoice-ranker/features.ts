@@ -89,6 +89,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'attention_below',
       'after_attention',
       'page_head',
+      'company_above',
     ],
   }
   return [...common, ...labelled, ...own[kind]]
@@ -651,6 +652,33 @@ function lineBelow(candidate: ValueCandidate): { line: Line; index: number } | n
   return { line: { ...next, words: next.words.slice(start) } as Line, index: start }
 }
 
+/**
+ * The line before starting where the name's line starts (`left`), close over it and in print as large: the line
+ * above it in its block (not a window envelope's small sender line).
+ */
+function blockLineAbove(
+  candidate: ValueCandidate,
+  left: number,
+): { text: string; classes: Set<WordClass>[] } | null {
+  const { context, lineIndex, bbox } = candidate
+  const previous = context.lines[lineIndex - 1]
+  const height = bbox[3] - bbox[1]
+  if (!previous || bbox[1] - previous.bbox[3] > height * 2) return null
+  const start = previous.words.findIndex((w) => Math.abs(w.bbox[0] - left) < 0.02)
+  if (start < 0) return null
+  const [, last] = runsOf(previous, height * 3).find(([first]) => first === start) ?? [start, start]
+  const words = previous.words.slice(start, last + 1)
+  if (Math.max(...words.map((w) => w.bbox[3] - w.bbox[1])) < height * 0.8) return null
+  return {
+    text: words.map((w) => w.text).join(' '),
+    classes: context.classes[lineIndex - 1]?.slice(start, last + 1) ?? [],
+  }
+}
+
+/** A form of address alone ("Herrn", "Mme"), which opens a person's name on the next line rather than naming anyone. */
+const FORM_OF_ADDRESS_ALONE =
+  /^(?:herrn?|frau|mr\.?|mrs\.?|ms\.?|mme|madame|monsieur|m\.|dhr\.?|mevr\.?|sig\.(?:ra)?|sr\.|sra\.)$/i
+
 const addressBlocks = new WeakMap<ValueCandidate[], ValueCandidate[]>()
 /** The first page's names with an address printed under them, top to bottom: letterhead, address window, ... */
 function addressBlocksOf(facts: DocumentFacts): ValueCandidate[] {
@@ -691,9 +719,12 @@ function townOfAddress(name: string, facts: DocumentFacts): boolean {
   )
 }
 
-/** An attention mark opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention de", "Alla c.a."). */
+/**
+ * An attention mark opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention de", "Alla c.a."); an OCR
+ * reading may lose the "À".
+ */
 const ATTENTION =
-  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|[aà] l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b)/i
+  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b)/i
 
 /**
  * Who or which part of a company its mail is for, opening the line under the company's name: a person by a form of
@@ -722,10 +753,23 @@ function partyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
       : 0
   // The person a company's mail is for, by an attention mark under the name: an addressee's block.
   features.attention_below = ATTENTION.test(belowText ?? '') || ADDRESSEE_BELOW.test(belowText ?? '') ? 1 : 0
-  // ... and that person, after the mark: not the party.
-  const line = context.lines[lineIndex]
-  const before = line?.text.slice(0, line.offsets[candidate.wordStart] ?? 0) ?? ''
-  features.after_attention = ATTENTION.test(before.trim()) ? 1 : 0
+  // ... and that person, after the mark: not the party (a company after "Attention:" is the party itself).
+  const line = context.lines[lineIndex] as Line
+  const before = line.text.slice(0, line.offsets[candidate.wordStart] ?? 0)
+  const afterMark = ATTENTION.test(before.trim())
+  features.after_attention = features.person_like && afterMark ? 1 : 0
+  // ... and a person under a company's name in its block, the mark before it or not: the company is the party.
+  const above = features.person_like
+    ? blockLineAbove(candidate, afterMark ? (line.words[0]?.bbox[0] ?? candidate.bbox[0]) : candidate.bbox[0])
+    : null
+  features.company_above =
+    above &&
+    /\p{L}{2}/u.test(above.text) &&
+    !FORM_OF_ADDRESS_ALONE.test(above.text.trim()) &&
+    !above.classes.some((c) => c.size > 0) &&
+    !POSTCODE_OR_STREET.test(withoutDates(above.text))
+      ? 1
+      : 0
   features.x_left = candidate.bbox[0]
   const blocks = addressBlocksOf(facts)
   const at = blocks.findIndex((c) => c.context === context && c.lineIndex === lineIndex)
