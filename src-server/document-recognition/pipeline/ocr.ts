@@ -253,6 +253,12 @@ export class OcrEngine {
     return { readings: [tesseract], secondFailed: reason }
   }
 
+  /** PaddleOCR's reading of one page image alone: a page whose first reading left a value unsure. */
+  readSecond(image: Uint8Array, signal?: AbortSignal): Promise<PageWord[]> {
+    signal?.throwIfAborted()
+    return this.readOther(image, signal)
+  }
+
   /**
    * Every page is read with the English model first; a page whose words are another installed language's
    * (`documentLanguage`) is read again with that language's model, which knows its letters ("ä", "ß", "ā") and
