@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ExtractedField } from '../../src-server/document-recognition/extraction/extracted-field'
 import {
   partiesReadAgain,
-  unsurePartyPages,
+  unsureParties,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/second-reading'
 import type { PageText, PageWord } from '../../src-server/document-recognition/page-text'
 
@@ -53,7 +53,7 @@ describe('a party name read again by a second OCR reading', () => {
     ])
     const first = [page(words)]
     const field = seller(words)
-    expect(unsurePartyPages([field], first)).toEqual([1])
+    expect(unsureParties([field], first)).toEqual([field])
     const read = partiesReadAgain([field], first, [page(paddleRow(0.05, 'Vendeur:TidewaterSigns Invoice'))])
     expect(read.fields[0]?.value).toBe('Tidewater Signs')
     // The stored words read as the value, in tesseract's boxes.
@@ -91,6 +91,6 @@ describe('a party name read again by a second OCR reading', () => {
       ['Garcia', 0.95],
       ['Holding', 0.96],
     ])
-    expect(unsurePartyPages([seller(sure)], [page(sure)])).toEqual([])
+    expect(unsureParties([seller(sure)], [page(sure)])).toEqual([])
   })
 })

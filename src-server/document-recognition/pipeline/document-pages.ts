@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/app-context'
+import type { Bbox } from '../document-recognition.tables'
 import type { PageText } from '../page-text'
 import type { ReadingProcesses } from './reading-processes'
 import { unreadableTextLayer } from './text-layer-quality'
@@ -59,15 +60,16 @@ async function ocrImage(reading: ReadingProcesses, pdf: Uint8Array, page: PageTe
   return pageImage ?? (await reading.render(pdf, page.page_number, OCR_WIDTH_PX / page.width))
 }
 
-/** A page read a second time, by PaddleOCR alone (`extraction/invoice-ranker/second-reading.ts`). */
+/** A row of a page read a second time, by PaddleOCR alone (`extraction/invoice-ranker/second-reading.ts`). */
 export async function readPageAgain(
   reading: ReadingProcesses,
   pdf: Uint8Array,
   page: PageText,
+  row: Bbox,
   signal: AbortSignal,
   pageImage?: Uint8Array,
 ): Promise<PageText> {
-  const words = await reading.ocr.readSecond(await ocrImage(reading, pdf, page, pageImage), signal)
+  const words = await reading.ocr.readSecond(await ocrImage(reading, pdf, page, pageImage), row, signal)
   return { ...page, words }
 }
 

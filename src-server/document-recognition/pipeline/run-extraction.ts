@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/app-context'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
-import { partiesReadAgain, unsurePartyPages } from '../extraction/invoice-ranker/second-reading'
+import { partiesReadAgain, rowOf, unsureParties } from '../extraction/invoice-ranker/second-reading'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
@@ -67,8 +67,8 @@ export function placementIssues(
 
 /**
  * The invoice ranker's fields with their party names read again (`extraction/invoice-ranker/second-reading.ts`):
- * each scanned page holding a name with an unsure word is read by PaddleOCR. A reading that fails leaves the names
- * as tesseract read them, and is named.
+ * the row of each name with an unsure word on a scanned page is read by PaddleOCR. A reading that fails leaves the
+ * name as tesseract read it, and is named.
  */
 async function withPartiesReadAgain(
   reading: ReadingProcesses,
@@ -79,22 +79,18 @@ async function withPartiesReadAgain(
   errors: ExtractionOutput['ocr_errors'],
 ): Promise<{ fields: ExtractedField[]; pages: PageText[] }> {
   let result = read
-  for (const pageNumber of unsurePartyPages(read.fields, read.pages)) {
-    const page = read.pages.find((p) => p.page_number === pageNumber)
-    if (!page || !ocrPages.includes(pageNumber)) continue
+  for (const name of unsureParties(read.fields, read.pages)) {
+    const page = read.pages.find((p) => p.page_number === name.page_number)
+    const row = rowOf(name)
+    if (!page || !row || !ocrPages.includes(page.page_number)) continue
+    const image = source.pageImages?.[page.page_number - 1]
     try {
-      const again = await readPageAgain(
-        reading,
-        source.pdf,
-        page,
-        signal,
-        source.pageImages?.[pageNumber - 1],
-      )
+      const again = await readPageAgain(reading, source.pdf, page, row, signal, image)
       result = partiesReadAgain(result.fields, result.pages, [again])
     } catch (error) {
       if (signal.aborted) throw error
       errors.push({
-        page_number: pageNumber,
+        page_number: page.page_number,
         reading: 2,
         error: error instanceof Error ? error.message : String(error),
       })

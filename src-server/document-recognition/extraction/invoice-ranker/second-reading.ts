@@ -6,13 +6,14 @@ import { centreInside, sameRow } from '../readings'
 import { lettersAndDigits } from '../values'
 
 /*
- * A scanned invoice's second OCR reading: the ranker chooses in tesseract's reading alone, and a page holding a
- * party name it chose with a word tesseract read unsurely (`unsurePartyPages`) is read again by PaddleOCR, whose
- * surer letters replace that word's ("Tidewater Sighs" at 0.58 is "Tidewater Signs", "Garcfa" at 0.85 is "Garcia").
+ * A scanned invoice's second OCR reading: the ranker chooses in tesseract's reading alone, and the row of a party
+ * name it chose with a word tesseract read unsurely (`unsureParties`) is read again by PaddleOCR, whose surer
+ * letters replace that word's ("Tidewater Sighs" at 0.58 is "Tidewater Signs", "Garcfa" at 0.85 is "Garcia").
  * The ranker does not choose in PaddleOCR's reading, nor in the two merged field by field as receipts are
  * (`readings.ts`): PaddleOCR runs a row's words together and reads no accents, and on the tuning invoices either
- * took numbers, dates and amounts that tesseract's reading holds right wrong. Only those pages are read again:
- * PaddleOCR took an OCR page from 0.76 s to 3.1 s (upload to completed, p50), and one page in eight held such a name.
+ * took numbers, dates and amounts that tesseract's reading holds right wrong. Only those rows are read again:
+ * PaddleOCR reading every page took an OCR page from 0.76 s to 3.1 s (upload to completed, p50), and one page in
+ * eight held such a name.
  */
 
 const PARTIES = new Set(['seller_name', 'buyer_name'])
@@ -71,13 +72,23 @@ const wordsOf = (field: ExtractedField, page: PageText) =>
     ? page.words.filter((w) => centreInside(w, field.bbox as Bbox)).sort((a, b) => a.bbox[0] - b.bbox[0])
     : []
 
-/** The pages holding a party name with an unsure word: the pages to read a second time. */
-export function unsurePartyPages(fields: ExtractedField[], pages: PageText[]): number[] {
-  const numbers = fields.flatMap((field) => {
+/** The party names with an unsure word: the names to read a second time. */
+export function unsureParties(fields: ExtractedField[], pages: PageText[]): ExtractedField[] {
+  return fields.filter((field) => {
     const page = pages.find((p) => p.page_number === field.page_number)
-    return PARTIES.has(field.key) && page && wordsOf(field, page).some(unsure) ? [page.page_number] : []
+    return PARTIES.has(field.key) && page !== undefined && wordsOf(field, page).some(unsure)
   })
-  return [...new Set(numbers)]
+}
+
+/**
+ * The part of the page read again for a name: its row across the page, with a line's height over and under it
+ * (PaddleOCR finds the text in what it is given; a label before the name is read too, and left out by the alignment).
+ */
+export function rowOf(field: ExtractedField): Bbox | null {
+  if (!field.bbox) return null
+  const [, top, , bottom] = field.bbox
+  const margin = bottom - top
+  return [0, Math.max(0, top - margin), 1, Math.min(1, bottom + margin)]
 }
 
 /**
