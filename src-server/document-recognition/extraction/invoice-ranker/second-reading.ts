@@ -10,8 +10,8 @@ import { lettersAndDigits } from '../values'
  * name it chose with a word tesseract read unsurely (`unsureParties`) is read again by PaddleOCR, whose surer
  * letters replace that word's ("Tidewater Sighs" at 0.58 is "Tidewater Signs", "Garcfa" at 0.85 is "Garcia").
  * The ranker does not choose in PaddleOCR's reading, nor in the two merged field by field as receipts are
- * (`readings.ts`): PaddleOCR runs a row's words together and reads no accents, and on the tuning invoices either
- * took numbers, dates and amounts that tesseract's reading holds right wrong. Only those rows are read again:
+ * (`readings.ts`): PaddleOCR runs a row's words together and reads no accents, and on invoices nobody tuned on
+ * either took numbers, dates and amounts that tesseract's reading holds right wrong. Only those rows are read again:
  * PaddleOCR reading every page took an OCR page from 0.76 s to 3.1 s (upload to completed, p50), and one page in
  * eight held such a name.
  */
