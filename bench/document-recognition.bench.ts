@@ -18,7 +18,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { pathToFileURL } from 'node:url'
-import sharp from 'sharp'
 import { bundleServer } from '../scripts/build-server'
 import { type App, createServer } from '../src-server/app'
 import type { FieldDefinition } from '../src-server/document-recognition/extraction/field-config'
@@ -36,9 +35,10 @@ import {
   shippedExtractorConfig,
   summarise,
 } from '../test/helpers/document-recognition/fixture-accuracy'
-import { generatedCases, seededRandom } from '../test/helpers/document-recognition/generated-invoices'
+import { generatedCases } from '../test/helpers/document-recognition/generated-invoices'
 import { invoicePdf, invoicePng, multipartBody } from '../test/helpers/document-recognition/invoice-documents'
 import { loadReceiptCases, receiptReadings } from '../test/helpers/document-recognition/receipt-accuracy'
+import { noisy } from '../test/helpers/document-recognition/scan-noise'
 import type { BenchResult } from './run'
 
 const ADMIN_PASSWORD = 'bench-admin-password'
@@ -174,36 +174,6 @@ async function latency(): Promise<BenchResult[]> {
       },
     ]
   })
-}
-
-/** Gaussian grain around mid grey (mean 128, sigma 18), the same for every page of a size on every run. */
-function grainOf(width: number, height: number): Buffer {
-  // Seeded: the same grain on every run, so two runs read the same pixels.
-  const random = seededRandom(width * 65_537 + height)
-  const pixels = Buffer.alloc(width * height * 3)
-  for (let i = 0; i < pixels.length; i += 2) {
-    // Box-Muller: two independent normal values from two uniform ones.
-    const radius = Math.sqrt(-2 * Math.log(1 - random()))
-    const angle = 2 * Math.PI * random()
-    pixels[i] = Math.max(0, Math.min(255, Math.round(128 + 18 * radius * Math.cos(angle))))
-    if (i + 1 < pixels.length)
-      pixels[i + 1] = Math.max(0, Math.min(255, Math.round(128 + 18 * radius * Math.sin(angle))))
-  }
-  return pixels
-}
-
-/** Scan noise for the OCR path: a slight blur, grey paper and gaussian grain (seeded: runs are comparable). */
-async function noisy(image: Buffer): Promise<Buffer> {
-  const { width = 0, height = 0 } = await sharp(image).metadata()
-  const grain = await sharp(grainOf(width, height), { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer()
-  return sharp(image)
-    .blur(0.6)
-    .composite([{ input: grain, blend: 'soft-light' }])
-    .linear(0.92, 8)
-    .png()
-    .toBuffer()
 }
 
 /** The fields each kind's targets name; the rest are reported in the all-fields figure and per field. */

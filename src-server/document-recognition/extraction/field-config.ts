@@ -84,6 +84,8 @@ export const ExtractionConfig = Type.Object({
   /**
    * How many times a page without a text layer is read by OCR: 2 reads it a second time with PaddleOCR beside
    * tesseract, in parallel, and takes each field from the reading it is best read in (`extraction/readings.ts`).
+   * With the invoice ranker, PaddleOCR reads only a page holding a party name the ranker chose with a word
+   * tesseract read unsurely, after the ranker, for that name's letters (`invoice-ranker/second-reading.ts`).
    */
   ocr_readings: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
   /**

@@ -15,16 +15,21 @@ interface Reading {
 }
 
 /** Readings further apart than this share of their characters are of different lines, not one line misread. */
-const MAX_DIFFERENCE = 0.4
+export const MAX_DIFFERENCE = 0.4
 
-type Step = { sure: number | null; other: number | null }
+/** Pairs of characters of two readings: an index into each, or null where one reading has no character there. */
+export type Step = { sure: number | null; other: number | null }
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 
-/** The characters (spaces aside) of two texts paired by the fewest edits; a character either side may pair none. */
-function align(sure: string[], other: string[]): { steps: Step[]; edits: number } {
+/**
+ * The characters (spaces aside) of two texts paired by the fewest edits; a character either side may pair none.
+ * `within`: `sure` is read within `other`, whose characters before and after the part paired with it are left
+ * out at no cost (a row of the other reading that holds a name and more: "Vendeur:VermeerLogisticsSAS").
+ */
+export function align(sure: string[], other: string[], within = false): { steps: Step[]; edits: number } {
   const cost = Array.from({ length: sure.length + 1 }, (_, i) =>
-    Array.from({ length: other.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    Array.from({ length: other.length + 1 }, (_, j) => (i === 0 ? (within ? 0 : j) : j === 0 ? i : 0)),
   )
   for (let i = 1; i <= sure.length; i++)
     for (let j = 1; j <= other.length; j++)
@@ -33,9 +38,12 @@ function align(sure: string[], other: string[]): { steps: Step[]; edits: number 
         (cost[i - 1]?.[j] as number) + 1,
         (cost[i]?.[j - 1] as number) + 1,
       )
+  const last = cost[sure.length] as number[]
+  let end = other.length
+  if (within) for (let j = 0; j < other.length; j++) if ((last[j] as number) < (last[end] as number)) end = j
   const steps: Step[] = []
-  let [i, j] = [sure.length, other.length]
-  while (i > 0 || j > 0) {
+  let [i, j] = [sure.length, end]
+  while (i > 0 || (j > 0 && !within)) {
     const here = cost[i]?.[j] as number
     if (
       i > 0 &&
@@ -47,7 +55,7 @@ function align(sure: string[], other: string[]): { steps: Step[]; edits: number 
     } else if (i > 0 && here === (cost[i - 1]?.[j] as number) + 1) steps.unshift({ sure: --i, other: null })
     else steps.unshift({ sure: null, other: --j })
   }
-  return { steps, edits: cost[sure.length]?.[other.length] as number }
+  return { steps, edits: last[end] as number }
 }
 
 /** A text's characters without spaces, and for each whether a space was printed before it. */

@@ -80,7 +80,8 @@ const misreadMarksOf = (option: Option) =>
     ? misreadMarks(option.field.value)
     : 0
 
-const sameRow = (a: Bbox | null, b: Bbox | null) =>
+/** Two boxes on one line: they overlap by over half the lower one's height. */
+export const sameRow = (a: Bbox | null, b: Bbox | null) =>
   a !== null &&
   b !== null &&
   Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > Math.min(a[3] - a[1], b[3] - b[1]) / 2
@@ -180,7 +181,7 @@ function chooseAcrossReadings(
   })
 }
 
-const centreInside = (word: PageWord, box: Bbox) => {
+export const centreInside = (word: PageWord, box: Bbox) => {
   const x = (word.bbox[0] + word.bbox[2]) / 2
   const y = (word.bbox[1] + word.bbox[3]) / 2
   return x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]

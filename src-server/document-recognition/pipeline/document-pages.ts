@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/app-context'
+import type { Bbox } from '../document-recognition.tables'
 import type { PageText } from '../page-text'
 import type { ReadingProcesses } from './reading-processes'
 import { unreadableTextLayer } from './text-layer-quality'
@@ -46,12 +47,30 @@ export async function ocrPage(
   signal: AbortSignal,
   options: { pageImage?: Uint8Array; readings: number; rereadSparse: boolean },
 ): Promise<{ readings: PageText[]; secondFailed: string | null }> {
-  const image = options.pageImage ?? (await reading.render(pdf, page.page_number, OCR_WIDTH_PX / page.width))
+  const image = await ocrImage(reading, pdf, page, options.pageImage)
   const read =
     options.readings > 1
       ? await reading.ocr.readTwice(image, signal, options)
       : { readings: [await reading.ocr.recognise(image, signal, options)], secondFailed: null }
   return { readings: read.readings.map((words) => ({ ...page, words })), secondFailed: read.secondFailed }
+}
+
+/** The image a page is read from by OCR: the one it was made of, else its rendering (`ocrPage`). */
+async function ocrImage(reading: ReadingProcesses, pdf: Uint8Array, page: PageText, pageImage?: Uint8Array) {
+  return pageImage ?? (await reading.render(pdf, page.page_number, OCR_WIDTH_PX / page.width))
+}
+
+/** A row of a page read a second time, by PaddleOCR alone (`extraction/invoice-ranker/second-reading.ts`). */
+export async function readPageAgain(
+  reading: ReadingProcesses,
+  pdf: Uint8Array,
+  page: PageText,
+  row: Bbox,
+  signal: AbortSignal,
+  pageImage?: Uint8Array,
+): Promise<PageText> {
+  const words = await reading.ocr.readSecond(await ocrImage(reading, pdf, page, pageImage), row, signal)
+  return { ...page, words }
 }
 
 /**

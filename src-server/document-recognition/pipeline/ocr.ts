@@ -34,8 +34,8 @@ export interface ReadOptions {
   rereadSparse?: boolean
 }
 
-/** Reads a page image: words with boxes as fractions of the image. */
-export type ReadImage = (image: Uint8Array, signal?: AbortSignal) => Promise<PageWord[]>
+/** Reads a page image (or only `region` of it): words with boxes as fractions of the image. */
+export type ReadImage = (image: Uint8Array, signal?: AbortSignal, region?: Bbox) => Promise<PageWord[]>
 
 /** An engine reading page images one at a time, and ended with `close` (its memory given back). */
 export interface PageReader {
@@ -221,7 +221,8 @@ export function readWithTesseract(input: {
 export class OcrEngine {
   constructor(
     private readonly first: PageReader = new TesseractReader(),
-    private readonly readOther: ReadImage = (image) => readWithPaddle({ bytes: image }),
+    private readonly readOther: ReadImage = (image, _signal, region) =>
+      readWithPaddle({ bytes: image, region }),
   ) {}
 
   /**
@@ -251,6 +252,16 @@ export class OcrEngine {
     if (second.status === 'fulfilled') return { readings: [tesseract, second.value], secondFailed: null }
     const reason = second.reason instanceof Error ? second.reason.message : String(second.reason)
     return { readings: [tesseract], secondFailed: reason }
+  }
+
+  /**
+   * PaddleOCR's reading of `region` of one page image alone: a row whose value the first reading left unsure. A
+   * row reads in a fraction of a page's time: 0.16-0.46 s against 2-3 s for an A4 page at 1700 px, on a shared
+   * machine, its models loaded.
+   */
+  readSecond(image: Uint8Array, region: Bbox, signal?: AbortSignal): Promise<PageWord[]> {
+    signal?.throwIfAborted()
+    return this.readOther(image, signal, region)
   }
 
   /**

@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { shippedExtractorConfig } from '../../../test/helpers/document-recognition/fixture-accuracy'
+import { invoicePng } from '../../../test/helpers/document-recognition/invoice-documents'
 import { receiptImage } from '../../../test/helpers/document-recognition/receipt-image'
 import { runOffline } from '../../../test/helpers/offline'
 import { linesOf } from '../extraction/layout'
@@ -150,4 +151,16 @@ describe('PaddleOCR', () => {
     const date = extractWithRules(config.fields, [page]).find((f) => f.key === 'purchase_date')
     expect(date?.value).toBe('2018-03-14')
   })
+
+  it('reads only a row of a page, each word boxed where it is on the whole page', async () => {
+    const page = await invoicePng()
+    const whole = await readWithPaddle({ bytes: page })
+    const name = whole.find((w) => w.text === 'Supplies')
+    expect(name).toBeDefined()
+    const [, top, , bottom] = name?.bbox ?? [0, 0, 0, 0]
+    const row = await readWithPaddle({ bytes: page, region: [0, top - 0.01, 1, bottom + 0.01] })
+    expect(row.map((w) => w.text)).toEqual(['ACME', 'Supplies', 'Ltd'])
+    const again = row.find((w) => w.text === 'Supplies')
+    for (const [i, side] of (name?.bbox ?? []).entries()) expect(again?.bbox[i]).toBeCloseTo(side, 2)
+  }, 60_000)
 })

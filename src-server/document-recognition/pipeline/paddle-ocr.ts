@@ -1,4 +1,5 @@
 import sharp from 'sharp'
+import type { Bbox } from '../document-recognition.tables'
 import type { PageWord } from '../page-text'
 import { boxBeforeTurn } from './deskew'
 import { levellingTurn } from './ocr-image'
@@ -132,10 +133,30 @@ function scaleFor(width: number, height: number): number {
  * Chinese as well, writes full-width brackets and colons ("（", "："). The library joins the pieces of text it
  * finds on one row into one line whose box spans them, so a word's box is its share of that line ("TOTAL" and
  * "27.55" far apart share one box): where tesseract printed the chosen value too, its box is used
- * (`readings.ts`).
+ * (`readings.ts`). `region`: only that part of the image is read (a row of the page, `ocr.ts` `readSecond`), in a
+ * fraction of the page's time; the boxes are still fractions of the whole image.
  */
-export async function readWithPaddle(input: { bytes: Uint8Array }): Promise<PageWord[]> {
-  const flat = sharp(input.bytes).flatten({ background: '#ffffff' })
+export async function readWithPaddle(input: { bytes: Uint8Array; region?: Bbox }): Promise<PageWord[]> {
+  if (!input.region) return readImage(input.bytes)
+  const { width = 0, height = 0 } = await sharp(input.bytes).metadata()
+  const [left, top] = [Math.floor(input.region[0] * width), Math.floor(input.region[1] * height)]
+  const right = Math.min(width, Math.ceil(input.region[2] * width))
+  const bottom = Math.min(height, Math.ceil(input.region[3] * height))
+  if (right <= left || bottom <= top) return []
+  const strip = await sharp(input.bytes)
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .png()
+    .toBuffer()
+  // The strip's boxes as fractions of the whole image.
+  const [x, y, w, h] = [left / width, top / height, (right - left) / width, (bottom - top) / height]
+  return (await readImage(strip)).map((word) => ({
+    ...word,
+    bbox: [x + word.bbox[0] * w, y + word.bbox[1] * h, x + word.bbox[2] * w, y + word.bbox[3] * h],
+  }))
+}
+
+async function readImage(bytes: Uint8Array): Promise<PageWord[]> {
+  const flat = sharp(bytes).flatten({ background: '#ffffff' })
   const { width: sourceWidth = 0, height: sourceHeight = 0 } = await flat.metadata()
   if (sourceWidth === 0 || sourceHeight === 0) return []
   // A page at a slant is levelled first, as tesseract's is: the library joins text it finds on one row, and on a

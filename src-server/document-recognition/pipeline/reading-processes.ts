@@ -52,10 +52,10 @@ export class ReadingProcesses {
         ),
       close: () => this.pages.close(),
     },
-    (image) =>
+    (image, _signal, region) =>
       this.paddle.run<PageWord[]>(
         'readWithPaddle',
-        { bytes: image },
+        { bytes: image, region },
         { timeoutMs: PADDLE_TIMEOUT_MS, timeoutMessage: 'PaddleOCR took too long to read the page.' },
       ),
   )

@@ -3,13 +3,15 @@ import type { AppContext } from '../../platform/app-context'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
+import { partiesReadAgain, rowOf, unsureParties } from '../extraction/invoice-ranker/second-reading'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
 import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
 import { type ExecutionResult, policyOf, type RunExecutor } from '../runs/runs.service'
-import { ocrPage, pagesNeedingOcr, withPageReadings } from './document-pages'
+import { ocrPage, pagesNeedingOcr, readPageAgain, withPageReadings } from './document-pages'
+import type { NormalisedSource } from './normalise'
 import type { ReadingProcesses } from './reading-processes'
 import { RunFailure, runStep } from './steps'
 
@@ -64,6 +66,40 @@ export function placementIssues(
 }
 
 /**
+ * The invoice ranker's fields with their party names read again (`extraction/invoice-ranker/second-reading.ts`):
+ * the row of each name with an unsure word on a scanned page is read by PaddleOCR. A reading that fails leaves the
+ * name as tesseract read it, and is named.
+ */
+async function withPartiesReadAgain(
+  reading: ReadingProcesses,
+  source: NormalisedSource,
+  ocrPages: number[],
+  read: { fields: ExtractedField[]; pages: PageText[] },
+  signal: AbortSignal,
+  errors: ExtractionOutput['ocr_errors'],
+): Promise<{ fields: ExtractedField[]; pages: PageText[] }> {
+  let result = read
+  for (const name of unsureParties(read.fields, read.pages)) {
+    const page = read.pages.find((p) => p.page_number === name.page_number)
+    const row = rowOf(name)
+    if (!page || !row || !ocrPages.includes(page.page_number)) continue
+    const image = source.pageImages?.[page.page_number - 1]
+    try {
+      const again = await readPageAgain(reading, source.pdf, page, row, signal, image)
+      result = partiesReadAgain(result.fields, result.pages, [again])
+    } catch (error) {
+      if (signal.aborted) throw error
+      errors.push({
+        page_number: page.page_number,
+        reading: 2,
+        error: error instanceof Error ? error.message : String(error),
+      })
+    }
+  }
+  return result
+}
+
+/**
  * The `document_extraction` executor: normalise to PDF, text layer, OCR of pages without text, e-invoice
  * XML, extraction by the configured strategy, validation. Each step retries `step_retries` times.
  */
@@ -96,6 +132,8 @@ export function documentExtractionExecutor(
       const textLayer =
         normalised.textLayer ?? (await step('text', () => deps.reading.textLayer(normalised.pdf)))
       const ocrPages = pagesNeedingOcr(textLayer)
+      // The invoice ranker chooses in one reading, and reads a page a second time only for an unsure party name.
+      const partiesReread = config.ranker === 'invoice' && (config.ocr_readings ?? 1) > 1
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]
       const ocrErrors: ExtractionOutput['ocr_errors'] = []
@@ -104,7 +142,7 @@ export function documentExtractionExecutor(
         const page = textLayer.find((p) => p.page_number === pageNumber) as PageText
         const options = {
           pageImage: normalised.pageImages?.[pageNumber - 1],
-          readings: config.ocr_readings ?? 1,
+          readings: partiesReread ? 1 : (config.ocr_readings ?? 1),
           rereadSparse: config.ocr_reread_sparse ?? false,
         }
         progress({ step: 'ocr', page: pageNumber, pages: ocrPages.length, pages_read: index })
@@ -150,9 +188,12 @@ export function documentExtractionExecutor(
           modelAnswer = answer.answer
         } else {
           const known = [...fromXml.values(), ...learned.values()]
-          const read = await step('extract', () =>
+          const ranked = await step('extract', () =>
             deps.reading.extract({ fields: missing, readings, known, ranker: config.ranker }),
           )
+          const read = partiesReread
+            ? await withPartiesReadAgain(deps.reading, normalised, ocrPages, ranked, signal, ocrErrors)
+            : ranked
           extracted = read.fields
           pages = read.pages
         }
