@@ -99,6 +99,33 @@ describe('invoices laid out as invoicing software prints them', () => {
     }
   })
 
+  it('takes a registered association ("e.V.") as the buyer, not the first item under the table\'s small header row', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Gärtnerei Lindholm', x: 50, y: 40, size: 16 },
+      { text: 'Moorweg 3 · 21335 Lüneburg', x: 50, y: 60, size: 8 },
+      { text: 'Montessori-Verein Heide e.V.', x: 57, y: 140 },
+      { text: 'Verwaltung', x: 57, y: 153 },
+      { text: 'Schulstraße 4', x: 57, y: 166 },
+      { text: '21337 Lüneburg', x: 57, y: 179 },
+      { text: 'Zahlungsbedingungen', x: 360, y: 140, size: 8 },
+      { text: 'zahlbar innerhalb 14 Tagen', x: 360, y: 153, size: 8 },
+      { text: 'Rechnung Nr. 2024-318', x: 57, y: 230, size: 13 },
+      { text: 'Datum: 12.06.2024', x: 360, y: 230 },
+      { text: 'Bezeichnung', x: 57, y: 260, size: 8 },
+      { text: 'Betrag', x: 480, y: 260, size: 8 },
+      { text: 'Heckenschnitt Schulhof', x: 57, y: 274 },
+      { text: '840,00 €', x: 480, y: 274 },
+      { text: 'Nettobetrag', x: 330, y: 300 },
+      { text: '840,00 €', x: 480, y: 300 },
+      { text: 'USt. 19 %', x: 330, y: 314 },
+      { text: '159,60 €', x: 480, y: 314 },
+      { text: 'Gesamtbetrag', x: 330, y: 330 },
+      { text: '999,60 €', x: 480, y: 330 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Montessori-Verein Heide e.V.')
+    expect(fields.seller_name?.value).toBe('Gärtnerei Lindholm')
+  })
+
   it('never names one party both seller and buyer: a payment slip addressed "To:" the seller leaves the buyer its own', async () => {
     const fields = await rankedInvoiceFields([
       { text: 'TAX INVOICE', x: 50, y: 50, size: 20 },

@@ -582,6 +582,8 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   const [from] = column
   features.after_small_line =
     previous &&
+    // (a table's header row over its first item is no sender line)
+    !context.classes[lineIndex - 1]?.some((c) => c.has('item')) &&
     previous.bbox[0] < candidate.bbox[2] &&
     previous.bbox[2] > from &&
     height(previous) < height(line) * 0.8 &&
