@@ -84,10 +84,11 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.buyer_name?.value).toBe('Keller Immobilien N.V.')
   })
 
-  it('takes the company as the buyer, not its contact named after "Attn:" on the line under it', async () => {
+  it('takes the company as the buyer, not its contact named after "Attn:" or a contact label on the line under it', async () => {
     for (const [company, contact] of [
       ['Hollmann Bäckerei', 'Attn: Marta Lindqvist'],
       ['NORDHAUS DESIGN', 'Attn: Lena Albrecht'],
+      ['Hollmann Bäckerei', 'Ansprechpartnerin: Marta Lindqvist'],
     ] as const) {
       const fields = await rankedInvoiceFields([
         { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },

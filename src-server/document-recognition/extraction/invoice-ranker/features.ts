@@ -722,11 +722,11 @@ function townOfAddress(name: string, facts: DocumentFacts): boolean {
 }
 
 /**
- * An attention mark opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention de", "Alla c.a."); an OCR
- * reading may lose the "À".
+ * An attention mark or a contact person's label opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention
+ * de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:"); an OCR reading may lose the "À".
  */
 const ATTENTION =
-  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b)/i
+  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
 
 /**
  * Who or which part of a company its mail is for, opening the line under the company's name: a person by a form of
