@@ -104,10 +104,7 @@ describe('invoices laid out as invoicing software prints them', () => {
     const fields = await rankedInvoiceFields([
       { text: 'Gärtnerei Lindholm', x: 50, y: 40, size: 16 },
       { text: 'Moorweg 3 · 21335 Lüneburg', x: 50, y: 60, size: 8 },
-      { text: 'Montessori-Verein Heide e.V.', x: 57, y: 140 },
-      { text: 'Verwaltung', x: 57, y: 153 },
-      { text: 'Schulstraße 4', x: 57, y: 166 },
-      { text: '21337 Lüneburg', x: 57, y: 179 },
+      ...addressWindow('Montessori-Verein Heide e.V.', 'Verwaltung'),
       { text: 'Zahlungsbedingungen', x: 360, y: 140, size: 8 },
       { text: 'zahlbar innerhalb 14 Tagen', x: 360, y: 153, size: 8 },
       { text: 'Rechnung Nr. 2024-318', x: 57, y: 230, size: 13 },

@@ -151,7 +151,7 @@ function codeOf(word: string): string | null {
 }
 
 /** A form of address printed alone on its line over the addressee's name ("Herrn", "Frau Dr.", "Mme", "Dhr."). */
-const FORM_OF_ADDRESS =
+export const FORM_OF_ADDRESS =
   /^(?:(?:herrn?|frau|firma|familie|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|messrs|dhr|mevr|mevrouw|de heer|sig|sig\.ra|spett\.le|sr|sra|dr|prof)\.?\s*)+$/i
 
 /** A name holds letters, is not a sentence, and does not start as an amount or a street number does. */

@@ -1,7 +1,13 @@
 import type { FieldValue } from '../../document-recognition.tables'
 import type { Line } from '../layout'
 import { fold, lettersAndDigits } from '../values'
-import { type CandidateKind, datesIn, type PageContext, type ValueCandidate } from './candidates'
+import {
+  type CandidateKind,
+  datesIn,
+  FORM_OF_ADDRESS,
+  type PageContext,
+  type ValueCandidate,
+} from './candidates'
 import { LEGAL_FORM, WORD_CLASSES, type WordClass } from './label-words'
 
 /**
@@ -677,10 +683,6 @@ function blockLineAbove(
   }
 }
 
-/** A form of address alone ("Herrn", "Mme"), which opens a person's name on the next line rather than naming anyone. */
-const FORM_OF_ADDRESS_ALONE =
-  /^(?:herrn?|frau|mr\.?|mrs\.?|ms\.?|mme|madame|monsieur|m\.|dhr\.?|mevr\.?|sig\.(?:ra)?|sr\.|sra\.)$/i
-
 const addressBlocks = new WeakMap<ValueCandidate[], ValueCandidate[]>()
 /** The first page's names with an address printed under them, top to bottom: letterhead, address window, ... */
 function addressBlocksOf(facts: DocumentFacts): ValueCandidate[] {
@@ -767,7 +769,7 @@ function partyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
   features.company_above =
     above &&
     /\p{L}{2}/u.test(above.text) &&
-    !FORM_OF_ADDRESS_ALONE.test(above.text.trim()) &&
+    !FORM_OF_ADDRESS.test(above.text.trim()) &&
     !above.classes.some((c) => c.size > 0) &&
     !POSTCODE_OR_STREET.test(withoutDates(above.text))
       ? 1

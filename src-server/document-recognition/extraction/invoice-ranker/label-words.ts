@@ -175,4 +175,4 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
 
 /** Legal forms of companies in the six languages and English: a name holding one is a company's name. */
 export const LEGAL_FORM =
-  /(?:^|[\s,])(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|ev|eg|ggmbh|kgaa|partg|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?)(?=$|[\s,.)])/iu
+  /(?:^|[\s,])(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?)(?=$|[\s,.)])/iu
