@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import {
+  classesOfWord,
+  LEGAL_FORM,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
 import { linesOf } from '../../src-server/document-recognition/extraction/layout'
 import type { PageText } from '../../src-server/document-recognition/page-text'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
@@ -596,5 +600,111 @@ describe('invoices of other kinds: a tax invoice from India, a hotel folio, a le
       { text: 'I am not registered for VAT. Please pay within 30 days.', x: 50, y: 294 },
     ])
     expect(fields.total_amount?.value).toBe(total)
+  })
+})
+
+describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains of every kind', () => {
+  it('reads the net of a Belgian credit note labelled "Total HTVA" (hors TVA)', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Verdier Informatique SRL', x: 360, y: 40, size: 12 },
+      { text: 'Rue de la Station 22, 5000 Namur', x: 360, y: 54, size: 8 },
+      { text: 'NOTE DE CRÉDIT', x: 57, y: 110, size: 15 },
+      { text: 'N° : NC-2025-006', x: 57, y: 130 },
+      { text: 'Date : 21 mars 2025', x: 57, y: 143 },
+      { text: 'Client', x: 380, y: 130, size: 8 },
+      { text: 'Les Amis du Parc ASBL', x: 380, y: 143 },
+      { text: 'Avenue des Tilleuls 3', x: 380, y: 156 },
+      { text: '5100 Jambes', x: 380, y: 169 },
+      { text: 'Description', x: 57, y: 230, size: 8 },
+      { text: 'Total HTVA', x: 480, y: 230, size: 8 },
+      { text: 'Retour : écran défectueux', x: 57, y: 244 },
+      { text: '-578,00', x: 480, y: 244 },
+      { text: 'Geste commercial', x: 57, y: 258 },
+      { text: '-50,00', x: 480, y: 258 },
+      { text: 'Total HTVA', x: 360, y: 290 },
+      { text: '-628,00 €', x: 480, y: 290 },
+      { text: 'TVA 21 %', x: 360, y: 304 },
+      { text: '-131,88 €', x: 480, y: 304 },
+      { text: 'Total TVAC', x: 360, y: 318 },
+      { text: '-759,88 €', x: 480, y: 318 },
+    ])
+    expect(fields.net_amount?.value).toBe(-628)
+    expect(fields.tax_amount?.value).toBe(-131.88)
+    expect(fields.total_amount?.value).toBe(-759.88)
+  })
+
+  it('reads the net of a Spanish invoice from "Total bases" under a VAT table of two rates, not its first row', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Distribuciones Hermanos Gil S.L.', x: 57, y: 40, size: 12 },
+      { text: 'Polígono Juncaril, parcela 44, 18220 Albolote', x: 57, y: 54, size: 8 },
+      { text: 'Cliente: 000214', x: 360, y: 97 },
+      { text: 'Restaurante La Alcazaba S.L.', x: 360, y: 110 },
+      { text: 'Calle Elvira 61', x: 360, y: 123 },
+      { text: '18010 Granada', x: 360, y: 136 },
+      { text: 'FACTURA 2025/0142', x: 57, y: 180, size: 13 },
+      { text: 'Fecha: 05-02-2025', x: 360, y: 180 },
+      { text: 'Código', x: 57, y: 220, size: 8 },
+      { text: 'Descripción', x: 120, y: 220, size: 8 },
+      { text: 'Importe', x: 480, y: 220, size: 8 },
+      { text: 'A-1210', x: 57, y: 234 },
+      { text: 'Tomate triturado 3 kg', x: 120, y: 234 },
+      { text: '859,50', x: 480, y: 234 },
+      { text: 'L-2001', x: 57, y: 248 },
+      { text: 'Lavavajillas industrial 20 L', x: 120, y: 248 },
+      { text: '363,65', x: 480, y: 248 },
+      { text: 'Base', x: 300, y: 290, size: 8 },
+      { text: '% IVA', x: 380, y: 290, size: 8 },
+      { text: 'Cuota', x: 480, y: 290, size: 8 },
+      { text: '859,50', x: 300, y: 304 },
+      { text: '10 %', x: 380, y: 304 },
+      { text: '85,95', x: 480, y: 304 },
+      { text: '363,65', x: 300, y: 318 },
+      { text: '21 %', x: 380, y: 318 },
+      { text: '76,37', x: 480, y: 318 },
+      { text: 'Total bases', x: 200, y: 340 },
+      { text: '1.223,15', x: 300, y: 340 },
+      { text: 'Total cuotas', x: 380, y: 340 },
+      { text: '162,32', x: 480, y: 340 },
+      { text: 'TOTAL FACTURA', x: 380, y: 360 },
+      { text: '1.385,47 €', x: 480, y: 360 },
+    ])
+    expect(fields.net_amount?.value).toBe(1223.15)
+    expect(fields.total_amount?.value).toBe(1385.47)
+    expect(fields.buyer_name?.value).toBe('Restaurante La Alcazaba S.L.')
+  })
+
+  it('reads no label word in an article code and no legal form in a unit ("A-1210 Tomate triturado 3 kg")', () => {
+    expect([...classesOfWord('A-1210')]).toEqual([])
+    expect([...classesOfWord('à')]).toEqual(['buyer'])
+    expect(LEGAL_FORM.test(' Tomate triturado 3 kg')).toBe(false)
+    expect(LEGAL_FORM.test(' Elektro Franke KG')).toBe(true)
+    expect(LEGAL_FORM.test(' Franke GmbH & Co. KG')).toBe(true)
+    expect([...classesOfWord('Código')]).toEqual(['item'])
+  })
+
+  it('tells the seller by its e-mail domain whatever the top-level domain ("hello@harlowfinch.consulting")', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Tern & Pike Design LLC', x: 57, y: 110 },
+      { text: '88 Greene Street', x: 57, y: 123 },
+      { text: 'New York, NY 10012', x: 57, y: 136 },
+      { text: 'Harlow & Finch Advisory LLP', x: 360, y: 110 },
+      { text: '12 Quay Street', x: 360, y: 123 },
+      { text: 'Bristol BS1 4DJ', x: 360, y: 136 },
+      { text: 'hello@harlowfinch.consulting', x: 360, y: 149 },
+      { text: 'Invoice INV-0042', x: 57, y: 200, size: 14 },
+      { text: 'Date: 04/03/2025', x: 360, y: 200 },
+      { text: 'Description', x: 57, y: 230, size: 8 },
+      { text: 'Amount', x: 480, y: 230, size: 8 },
+      { text: 'Advisory retainer, February', x: 57, y: 244 },
+      { text: '£2,400.00', x: 480, y: 244 },
+      { text: 'Subtotal', x: 380, y: 270 },
+      { text: '£2,400.00', x: 480, y: 270 },
+      { text: 'VAT 20%', x: 380, y: 284 },
+      { text: '£480.00', x: 480, y: 284 },
+      { text: 'Total', x: 380, y: 298 },
+      { text: '£2,880.00', x: 480, y: 298 },
+    ])
+    expect(fields.seller_name?.value).toBe('Harlow & Finch Advisory LLP')
+    expect(fields.buyer_name?.value).toBe('Tern & Pike Design LLC')
   })
 })

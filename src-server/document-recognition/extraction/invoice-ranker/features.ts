@@ -417,7 +417,12 @@ const coreOf = (name: string) => fold(` ${name}`.replace(LEGAL_FORMS, ' ')).repl
 
 const WEB_ADDRESS =
   /@|\bwww\.|https?:|\b[\p{L}\d-]+\.(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in)\b/iu
-const HOSTS = /[@/.]?((?:[\p{L}\d-]+\.)+(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in))\b/giu
+/**
+ * A web or e-mail host: after "@", "www." or "http(s)://" whatever its top-level domain, otherwise printed bare with
+ * a common one ("lumenfield.io").
+ */
+const HOSTS =
+  /(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+\p{L}{2,24})\b|[/.]?((?:[\p{L}\d-]+\.)+(?:com|net|org|de|fr|nl|it|es|be|at|ch|lu|ie|pt|pl|se|dk|no|fi|cz|eu|us|ca|au|io|ai|app|dev|me|biz|info|shop|store|online|cloud|tech|agency|studio|design|co|uk|in))\b/giu
 
 interface PrintedLine {
   context: PageContext
@@ -452,7 +457,7 @@ function printedText(contexts: PageContext[]): PrintedText {
         register: REGISTER_WORDS.test(fold(line.text)),
       })
       for (const m of line.text.matchAll(HOSTS)) {
-        const host = fold(m[1] as string).replace(/^www\./, '')
+        const host = fold((m[1] ?? m[2]) as string).replace(/^www\./, '')
         const labels = host.split('.')
         const plain = labels
           .slice(0, Math.max(1, labels.length - 1))

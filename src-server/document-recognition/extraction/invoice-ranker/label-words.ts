@@ -57,8 +57,8 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   delivery:
     /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand)$/,
   due: /^(?:zahlungsbedingungen|zahlungsbedingung|zahlungskonditionen|betalingsvoorwaarden|betalingscondities|condizioni|condiciones|conditions|terms|due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant)$/,
-  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|untaxed|taxable|sous|grondslag|ohne|sin|before)$/,
-  tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|taxes|btwbedrag|sst|hst)$/,
+  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|ohne|sin|before)$/,
+  tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst)$/,
   total:
     /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme)$/,
   amount: /^(?:amount|betrag|montant|bedrag|importo|importe|sum|somme|som|wert)$/,
@@ -76,7 +76,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
   contact:
     /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea)$/,
-  item: /^(?:concepto|conceptos|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,
+  item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag)$/,
   // A section's heading names what a block is about ("Hotel Details", "Coordonnées"), no party.
   section:
@@ -116,7 +116,10 @@ export function classesOfWord(word: string): Set<WordClass> {
   // Letters each followed by a dot are one abbreviation ("N.V.", "S.A.", "t.a.v.", "P.O."), read whole: its
   // letters are no words of their own (not "n" for a number, nor "a" for "to").
   const abbreviation = tokens.length > 1 && tokens.every((t) => t.length === 1)
+  // A letter in a code ("A-1210", "B2") is no word: not "a" for "to".
+  const code = /\d/.test(word)
   for (const token of abbreviation ? [tokens.join('')] : tokens) {
+    if (code && token.length === 1 && /\p{L}/u.test(token)) continue
     for (const name of WORD_CLASSES) if (CLASS_WORDS[name].test(token)) classes.add(name)
     for (const [tail, name] of COMPOUND_TAILS) if (tail.test(token)) classes.add(name)
     if (/^kund|^klant|^debiteur/.test(token)) classes.add('customer')
@@ -175,4 +178,4 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
 
 /** Legal forms of companies in the six languages and English: a name holding one is a company's name. */
 export const LEGAL_FORM =
-  /(?:^|[\s,])(?:gmbh|ag|kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?)(?=$|[\s,.)])/iu
+  /(?:^|[\s,])(?:gmbh|ag|(?<!\d\s?)kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?)(?=$|[\s,.)])/iu
