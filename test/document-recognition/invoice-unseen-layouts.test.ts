@@ -707,4 +707,28 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     expect(fields.seller_name?.value).toBe('Harlow & Finch Advisory LLP')
     expect(fields.buyer_name?.value).toBe('Tern & Pike Design LLC')
   })
+
+  it("reads a credit note's own number, not the number of the invoice it corrects named under it", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Keller Systemhaus SRL', x: 57, y: 40, size: 14 },
+      { text: 'Rue de la Station 22 · 5000 Namur', x: 57, y: 58, size: 8 },
+      { text: 'Nordwind Logistique SA', x: 57, y: 130 },
+      { text: 'Rue du Port 12', x: 57, y: 143 },
+      { text: '4020 Liège', x: 57, y: 156 },
+      { text: 'NOTE DE CRÉDIT', x: 57, y: 210, size: 15 },
+      { text: 'N° : NC-2025-006', x: 57, y: 232 },
+      { text: 'Référence facture : F-2025-0143 du 04/03/2025', x: 57, y: 245 },
+      { text: 'Date : 21/03/2025', x: 360, y: 232 },
+      { text: 'Reprise écran', x: 57, y: 290 },
+      { text: '-500,00', x: 480, y: 290 },
+      { text: 'Total HTVA', x: 360, y: 320 },
+      { text: '-500,00 €', x: 480, y: 320 },
+      { text: 'TVA 21 %', x: 360, y: 334 },
+      { text: '-105,00 €', x: 480, y: 334 },
+      { text: 'Total TVAC', x: 360, y: 348 },
+      { text: '-605,00 €', x: 480, y: 348 },
+    ])
+    expect(fields.invoice_number?.value).toBe('NC-2025-006')
+    expect(fields.total_amount?.value).toBe(-605)
+  })
 })

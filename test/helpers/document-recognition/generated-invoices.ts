@@ -807,6 +807,13 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       formatDate(random, isoDay(issued, -between(random, 1, 9)), language, american),
     ])
   if (chance(random, 0.4)) meta.push([pick(random, v.due), formatDate(random, dueIso, language, american)])
+  // A credit note names the invoice it corrects, by a label holding the word "invoice": that number is not its own.
+  // From a stream of its own, so the other documents stay as they were.
+  const creditRandom = seededRandom(seed * 8_612_237 + 107)
+  if (credit && chance(creditRandom, 0.6)) {
+    traits.push('corrected invoice named')
+    meta.push([pick(creditRandom, CORRECTED_INVOICE[language]), invoiceNumber(creditRandom, year)])
+  }
 
   if (chance(random, 0.4)) {
     const ordered = formatDate(random, isoDay(issued, -between(random, 3, 40)), language, american)
@@ -1193,6 +1200,15 @@ const REFERENCE: Record<Language, string[]> = {
   nl: ['ter info', 'ref.'],
   it: ['rif.', 'a titolo informativo'],
   es: ['ref.', 'informativo'],
+}
+/** How a credit note names the invoice it corrects. */
+const CORRECTED_INVOICE: Record<Language, string[]> = {
+  de: ['Zu Rechnung:', 'Bezug: Rechnung', 'Ursprungsrechnung:', 'Korrektur zu Rechnung'],
+  en: ['Original invoice:', 'Relates to invoice', 'Ref. invoice:', 'Credit for invoice'],
+  fr: ['Référence facture :', "Facture d'origine :", 'Annule la facture'],
+  nl: ['Betreft factuur:', 'Oorspronkelijke factuur:', 'Factuur ref.:'],
+  it: ['Rif. fattura:', 'Fattura originale:', 'Storno fattura'],
+  es: ['Factura rectificada:', 'Rectifica a factura', 'Factura original:'],
 }
 /** How an address names the person a company's mail is for. */
 const ATTENTION: Record<Language, string[]> = {
