@@ -732,3 +732,35 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     expect(fields.total_amount?.value).toBe(-605)
   })
 })
+
+describe('an invoice charging two tax rates with no sum of its taxes printed', () => {
+  it("reads the tax as the two rates' amounts added, the total less the net, derived and boxed over both", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Nordlicht Medien UG (haftungsbeschränkt)', x: 57, y: 40, size: 13 },
+      { text: 'Hafenstraße 4 · 24103 Kiel', x: 57, y: 56, size: 8 },
+      ...addressWindow('Buchhandlung Seitenwind GmbH', 'Holstenstraße 88'),
+      { text: 'Rechnung Nr. 2025-0412', x: 57, y: 220, size: 13 },
+      { text: 'Datum: 28.02.2025', x: 380, y: 220 },
+      { text: 'Lesung, Moderation', x: 57, y: 260 },
+      { text: '7 %', x: 400, y: 260 },
+      { text: '972,00 €', x: 480, y: 260 },
+      { text: 'Flyer, Gestaltung und Satz', x: 57, y: 274 },
+      { text: '19 %', x: 400, y: 274 },
+      { text: '1.130,00 €', x: 480, y: 274 },
+      { text: 'Gesamtbetrag netto', x: 300, y: 310 },
+      { text: '2.102,00 €', x: 480, y: 310 },
+      { text: 'zzgl. Umsatzsteuer 7 % auf 972,00 €', x: 300, y: 324 },
+      { text: '68,04 €', x: 480, y: 324 },
+      { text: 'zzgl. Umsatzsteuer 19 % auf 1.130,00 €', x: 300, y: 338 },
+      { text: '214,70 €', x: 480, y: 338 },
+      { text: 'Gesamtbetrag brutto', x: 300, y: 352 },
+      { text: '2.384,74 €', x: 480, y: 352 },
+    ])
+    expect(fields.net_amount?.value).toBe(2102)
+    expect(fields.total_amount?.value).toBe(2384.74)
+    expect(fields.tax_amount?.value).toBe(282.74)
+    expect(fields.tax_amount?.method).toBe('derived')
+    const [, top, , bottom] = fields.tax_amount?.bbox ?? []
+    expect(bottom! - top!).toBeGreaterThan(0.02)
+  })
+})

@@ -16,6 +16,7 @@ import { type ConfidenceModel, confidenceFeatures, probabilityRight } from './co
 import confidenceWeights from './confidence.weights.json'
 import { type Features, featuresOf, sameValue } from './features'
 import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
+import { withTaxOfSeveralRates } from './several-rates'
 import trained from './weights.json'
 
 /** A candidate with its features, for ranking and for training. */
@@ -159,7 +160,7 @@ export function rankInvoiceFields(
       ranked.set(rules.key, candidateFeatures(field, contexts, rules, pool))
   }
   const choices = chooseValues(weights.fields, ranked)
-  return fromRules.map((rules) => {
+  const fields = fromRules.map((rules) => {
     const model = weights.fields[rules.key]
     const top = choices.get(rules.key)?.chosen
     if (!model || !top) return rules
@@ -176,8 +177,9 @@ export function rankInvoiceFields(
       bbox: candidate.bbox,
       method: label.anchor ? 'anchor_right' : 'pattern',
       anchor: label.anchor,
-    }
+    } satisfies ExtractedField
   })
+  return withTaxOfSeveralRates(fields, pool.get('money') ?? [])
 }
 
 /** The general rules, then the ranker over the fields it has weights for (the rules' pick is one of its features). */

@@ -1,0 +1,47 @@
+import { DERIVED } from '../derived-amount'
+import type { ExtractedField } from '../extracted-field'
+import { unionBox } from '../layout'
+import type { ValueCandidate } from './candidates'
+
+const cents = (amount: number) => Math.round(amount * 100)
+const WITH_CENTS = /[.,]\d{2}(?!\d)/
+
+/**
+ * An invoice that charges two rates and prints no sum of its taxes ("zzgl. 7 % USt 68,04 €", "zzgl. 19 % USt
+ * 214,70 €", then the gross): no printed value is the tax, and the ranker chose one of the two. When the chosen
+ * amounts do not add up (net + tax is not the total) and the amounts ending the tax-labelled lines add up to total
+ * less net, that sum is the tax: derived, its box over the amounts it adds, as doubtful as a derived amount is.
+ */
+export function withTaxOfSeveralRates(fields: ExtractedField[], amounts: ValueCandidate[]): ExtractedField[] {
+  const field = (key: string) => fields.find((f) => f.key === key)
+  const [net, tax, total] = ['net_amount', 'tax_amount', 'total_amount'].map(field)
+  if (!tax || typeof net?.value !== 'number' || typeof total?.value !== 'number') return fields
+  const left = cents(total.value) - cents(net.value)
+  if (left === 0 || (typeof tax.value === 'number' && cents(tax.value) === left)) return fields
+  // The amount with cents ending each line a tax word labels, and no net, total or contact word (a VAT id).
+  const lines = new Map<string, ValueCandidate>()
+  for (const amount of amounts) {
+    const classes = amount.context.classes[amount.lineIndex] ?? []
+    const labelled =
+      classes.some((c) => c.has('tax')) &&
+      !classes.some((c) => c.has('net') || c.has('total') || c.has('contact')) &&
+      WITH_CENTS.test(amount.words.map((w) => w.text).join(' '))
+    const key = `${amount.context.index}:${amount.lineIndex}`
+    if (labelled && (lines.get(key)?.wordEnd ?? -1) < amount.wordEnd) lines.set(key, amount)
+  }
+  const parts = [...lines.values()]
+  const sum = parts.reduce((all, part) => all + cents(part.value as number), 0)
+  if (parts.length < 2 || sum !== left) return fields
+  const page = parts[0]?.context.page.page_number ?? null
+  const onePage = parts.every((part) => part.context.page.page_number === page)
+  const derived: ExtractedField = {
+    key: tax.key,
+    value: left / 100,
+    confidence: Math.min(net.confidence, total.confidence) * DERIVED,
+    page_number: onePage ? page : null,
+    bbox: onePage ? unionBox(parts.map((part) => part.bbox)) : null,
+    method: 'derived',
+    anchor: null,
+  }
+  return fields.map((f) => (f === tax ? derived : f))
+}
