@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/app-context'
 import type { Bbox } from '../document-recognition.tables'
-import type { PageText } from '../page-text'
+import type { PageText, PageWord } from '../page-text'
 import type { ReadingProcesses } from './reading-processes'
 import { unreadableTextLayer } from './text-layer-quality'
 
@@ -60,16 +60,32 @@ async function ocrImage(reading: ReadingProcesses, pdf: Uint8Array, page: PageTe
   return pageImage ?? (await reading.render(pdf, page.page_number, OCR_WIDTH_PX / page.width))
 }
 
-/** A row of a page read a second time, by PaddleOCR alone (`extraction/invoice-ranker/second-reading.ts`). */
-export async function readPageAgain(
+/** Rows across a page, those overlapping joined into one (a row is read once). */
+function joinedRows(rows: Bbox[]): Bbox[] {
+  const joined: Bbox[] = []
+  for (const row of [...rows].sort((a, b) => a[1] - b[1])) {
+    const last = joined.at(-1)
+    if (last && row[1] <= last[3]) joined[joined.length - 1] = [0, last[1], 1, Math.max(last[3], row[3])]
+    else joined.push(row)
+  }
+  return joined
+}
+
+/**
+ * Rows across one page read a second time, by PaddleOCR alone (`extraction/invoice-ranker/second-reading.ts`):
+ * the page's image made once, each row (overlapping ones joined) read from it; their words as one page.
+ */
+export async function readRowsAgain(
   reading: ReadingProcesses,
   pdf: Uint8Array,
   page: PageText,
-  row: Bbox,
+  rows: Bbox[],
   signal: AbortSignal,
   pageImage?: Uint8Array,
 ): Promise<PageText> {
-  const words = await reading.ocr.readSecond(await ocrImage(reading, pdf, page, pageImage), row, signal)
+  const image = await ocrImage(reading, pdf, page, pageImage)
+  const words: PageWord[] = []
+  for (const row of joinedRows(rows)) words.push(...(await reading.ocr.readSecond(image, row, signal)))
   return { ...page, words }
 }
 

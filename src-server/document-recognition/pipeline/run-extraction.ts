@@ -1,5 +1,6 @@
 import type { ModelRegistry } from '../../ai'
 import type { AppContext } from '../../platform/app-context'
+import type { Bbox } from '../document-recognition.tables'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
 import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
@@ -10,7 +11,7 @@ import { type ValidationIssue, validateFields } from '../extraction/validate'
 import { learnedFields } from '../learning/learning'
 import type { PageText } from '../page-text'
 import { type ExecutionResult, policyOf, type RunExecutor } from '../runs/runs.service'
-import { ocrPage, pagesNeedingOcr, readPageAgain, withPageReadings } from './document-pages'
+import { ocrPage, pagesNeedingOcr, readRowsAgain, withPageReadings } from './document-pages'
 import type { NormalisedSource } from './normalise'
 import type { ReadingProcesses } from './reading-processes'
 import { RunFailure, runStep } from './steps'
@@ -67,8 +68,8 @@ export function placementIssues(
 
 /**
  * The invoice ranker's fields with their party names read again (`extraction/invoice-ranker/second-reading.ts`):
- * the row of each name with an unsure word on a scanned page is read by PaddleOCR. A reading that fails leaves the
- * name as tesseract read it, and is named.
+ * on each scanned page, the rows of the names with an unsure word are read by PaddleOCR. A reading that fails
+ * leaves the page's names as tesseract read them, and is named.
  */
 async function withPartiesReadAgain(
   reading: ReadingProcesses,
@@ -78,19 +79,24 @@ async function withPartiesReadAgain(
   signal: AbortSignal,
   errors: ExtractionOutput['ocr_errors'],
 ): Promise<{ fields: ExtractedField[]; pages: PageText[] }> {
-  let result = read
+  const rows = new Map<number, Bbox[]>()
   for (const name of unsureParties(read.fields, read.pages)) {
-    const page = read.pages.find((p) => p.page_number === name.page_number)
     const row = rowOf(name)
-    if (!page || !row || !ocrPages.includes(page.page_number)) continue
-    const image = source.pageImages?.[page.page_number - 1]
+    if (row && name.page_number !== null && ocrPages.includes(name.page_number))
+      rows.set(name.page_number, [...(rows.get(name.page_number) ?? []), row])
+  }
+  let result = read
+  for (const [pageNumber, pageRows] of rows) {
+    const page = read.pages.find((p) => p.page_number === pageNumber)
+    if (!page) continue
     try {
-      const again = await readPageAgain(reading, source.pdf, page, row, signal, image)
+      const image = source.pageImages?.[pageNumber - 1]
+      const again = await readRowsAgain(reading, source.pdf, page, pageRows, signal, image)
       result = partiesReadAgain(result.fields, result.pages, [again])
     } catch (error) {
       if (signal.aborted) throw error
       errors.push({
-        page_number: page.page_number,
+        page_number: pageNumber,
         reading: 2,
         error: error instanceof Error ? error.message : String(error),
       })
