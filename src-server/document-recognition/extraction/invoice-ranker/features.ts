@@ -415,14 +415,15 @@ const LEGAL_FORMS = new RegExp(LEGAL_FORM.source, 'giu')
 /** A name's distinctive letters: folded, without its legal form and punctuation ("Coolblue B.V." is "coolblue"). */
 const coreOf = (name: string) => fold(` ${name}`.replace(LEGAL_FORMS, ' ')).replace(/[^\p{L}\p{N}]/gu, '')
 
-const WEB_ADDRESS =
-  /@|\bwww\.|https?:|\b[\p{L}\d-]+\.(?:com|net|org|de|fr|nl|it|es|be|at|ch|eu|io|co|uk|in)\b/iu
-/**
- * A web or e-mail host: after "@", "www." or "http(s)://" whatever its top-level domain, otherwise printed bare with
- * a common one ("lumenfield.io").
- */
-const HOSTS =
-  /(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+\p{L}{2,24})\b|[/.]?((?:[\p{L}\d-]+\.)+(?:com|net|org|de|fr|nl|it|es|be|at|ch|lu|ie|pt|pl|se|dk|no|fi|cz|eu|us|ca|au|io|ai|app|dev|me|biz|info|shop|store|online|cloud|tech|agency|studio|design|co|uk|in))\b/giu
+/** Top-level domains common on invoices: a host printed bare ("lumenfield.io") needs one of them. */
+const COMMON_TLD =
+  'com|net|org|de|fr|nl|it|es|be|at|ch|lu|ie|pt|pl|se|dk|no|fi|cz|eu|us|ca|au|io|ai|app|dev|me|biz|info|shop|store|online|cloud|tech|agency|studio|design|co|uk|in'
+const WEB_ADDRESS = new RegExp(String.raw`@|\bwww\.|https?:|\b[\p{L}\d-]+\.(?:${COMMON_TLD})\b`, 'iu')
+/** A web or e-mail host: after "@", "www." or "http(s)://" whatever its top-level domain, else with a common one. */
+const HOSTS = new RegExp(
+  String.raw`(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+\p{L}{2,24})\b|[/.]?((?:[\p{L}\d-]+\.)+(?:${COMMON_TLD}))\b`,
+  'giu',
+)
 
 interface PrintedLine {
   context: PageContext
