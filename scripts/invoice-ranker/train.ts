@@ -52,7 +52,7 @@ import {
  * `weights.json` and `confidence.weights.json` again.
  */
 export const TRAINING = {
-  generated: 200,
+  generated: 300,
   firstSeed: 1,
   calibration: 160,
   iterations: 300,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
+  candidatesOf,
+  pageContexts,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
+import {
   classesOfWord,
   LEGAL_FORM,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
@@ -762,5 +766,63 @@ describe('an invoice charging two tax rates with no sum of its taxes printed', (
     expect(fields.tax_amount?.method).toBe('derived')
     const [, top, , bottom] = fields.tax_amount?.bbox ?? []
     expect(bottom! - top!).toBeGreaterThan(0.02)
+  })
+})
+
+describe("a party's name beside its label, and a town where the seller's name is a logo", () => {
+  it('reads the name after a label and a colon on its line, not the label with it ("Customer:", "ATTN:")', async () => {
+    for (const [label, company] of [
+      ['Customer:', 'Keller Group LLP'],
+      ['ATTN:', 'Brightwater Labs Limited'],
+    ] as const) {
+      const fields = await rankedInvoiceFields([
+        { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
+        { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+        ...addressWindow(`${label} ${company}`, 'Mr. Tom Baker'),
+        ...germanInvoice,
+      ])
+      expect(fields.buyer_name?.value).toBe(company)
+    }
+  })
+
+  it('reads a label of an address compounded in one word as a label ("Factuuradres", "Kundenanschrift")', async () => {
+    for (const word of ['Factuuradres', 'Leveringsadres', 'Kundenanschrift'])
+      expect([...classesOfWord(word)]).toContain('buyer')
+    const fields = await rankedInvoiceFields([
+      { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
+      { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+      { text: 'Klant', x: 330, y: 125, size: 9 },
+      { text: 'Factuuradres Bianchi Handel', x: 330, y: 140 },
+      { text: 'Calle Mayor 3', x: 330, y: 153 },
+      { text: '25081 Eindhoven', x: 330, y: 166 },
+      ...germanInvoice,
+    ])
+    expect(fields.buyer_name?.value).toBe('Bianchi Handel')
+  })
+
+  it('takes no web address printed without "www." for a name ("Web: nordwind-moebel.de")', async () => {
+    const lines = [
+      ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
+      ...germanInvoice,
+      { text: 'Web: nordwind-moebel.de', x: 57, y: 772, size: 6 },
+      { text: 'Tel. +49 40 1234567', x: 57, y: 781, size: 6 },
+    ]
+    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const names = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(names).toContain('Weingut Rebstock GbR')
+    expect(names.filter((name) => String(name).includes('nordwind'))).toEqual([])
+    const fields = await rankedInvoiceFields(lines)
+    expect(fields.seller_name?.value).toBeNull()
+  })
+
+  it('takes no town for the seller when only a logo names it: the place a letter is dated at, a registered office', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Hamburg, 27.08.2024', x: 380, y: 60 },
+      ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
+      ...germanInvoice,
+      { text: 'Hamburg · USt-IdNr. DE311222333 · Sitz: Hamburg', x: 57, y: 781, size: 6 },
+    ])
+    expect(fields.seller_name?.value).toBeNull()
+    expect(fields.buyer_name?.value).toBe('Weingut Rebstock GbR')
   })
 })

@@ -154,6 +154,12 @@ function codeOf(word: string): string | null {
 export const FORM_OF_ADDRESS =
   /^(?:(?:herrn?|frau|firma|familie|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|messrs|dhr|mevr|mevrouw|de heer|sig|sig\.ra|spett\.le|sr|sra|dr|prof)\.?\s*)+$/i
 
+/** Top-level domains common on invoices: a host printed bare ("lumenfield.io") needs one of them. */
+export const COMMON_TLD =
+  'com|net|org|de|fr|nl|it|es|be|at|ch|lu|ie|pt|pl|se|dk|no|fi|cz|eu|us|ca|au|io|ai|app|dev|me|biz|info|shop|store|online|cloud|tech|agency|studio|design|co|uk|in'
+/** A host alone, no "www." before it ("saeco.com"). */
+const BARE_HOST = new RegExp(String.raw`^(?:[\p{L}\d-]+\.)+(?:${COMMON_TLD})$`, 'iu')
+
 /** A name holds letters, is not a sentence, and does not start as an amount or a street number does. */
 function nameOf(text: string): string | null {
   const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
@@ -163,7 +169,7 @@ function nameOf(text: string): string | null {
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
   // A web or e-mail address names where a party is reached, not the party.
-  if (/@|\bwww\.|https?:/i.test(name)) return null
+  if (/@|\bwww\.|https?:/i.test(name) || BARE_HOST.test(name)) return null
   return name
 }
 
@@ -189,6 +195,12 @@ function doubledHalf(text: string): string | null {
   return half === words.slice(words.length / 2).join(' ') ? half : null
 }
 
+/**
+ * An attention mark or a contact person's label opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention
+ * de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:"); an OCR reading may lose the "À".
+ */
+export const ATTENTION =
+  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
 const PARTY_LABEL = ['buyer', 'seller', 'customer', 'payee'] as const
 const JOINING = /^(?:de|du|des|der|of|à|a|al|del|van)$/i
 /**
@@ -245,6 +257,42 @@ function onlyLabelWords(context: PageContext, lineIndex: number, [from, to]: [nu
   return true
 }
 
+/** The word "name" that a form's label ends in ("Name:", "Company name:", "Nom :"). */
+const NAME_WORD = /^(?:name|naam|nom|nome|nombre)$/i
+
+/** Label words alone or an attention mark ("Customer", "Bill to", "Attn", "Name"), printed at `offset` in the line. */
+function isLabel(context: PageContext, lineIndex: number, line: Line, offset: number, text: string): boolean {
+  const span = wordSpan(line, offset, offset + text.length)
+  if (!span) return false
+  const [from, to] = span
+  const labelWord = (i: number) =>
+    Boolean(context.classes[lineIndex]?.[i]?.size) || NAME_WORD.test(line.words[i]?.text ?? '')
+  return ATTENTION.test(text) || Array.from({ length: to - from + 1 }, (_, i) => from + i).every(labelWord)
+}
+
+/** The label of a company's seat in a legal line ("Registered office: London", "Sitz: Hamburg", "Siège social :"). */
+const SEAT_LABEL =
+  /(?:registered office|sitz(?: der gesellschaft)?|si[eè]ge(?: social)?|sede(?: legale| sociale)?|domicilio(?: social)?|statutaire zetel|vestigingsplaats)\s*:?\s*$/i
+
+/**
+ * Printed elsewhere as the place a letter is dated at ("Paris, 09/04/2023", "Hamburg, den 4. Mai 2019") or as a
+ * company's seat ("Sitz: Hamburg"): a town, never a party's name (a company named after its town adds a word to
+ * it, "Stadtwerke Hamburg", or a legal form).
+ */
+function placeOfDocument(name: string, contexts: PageContext[]): boolean {
+  if (name.split(/\s+/).length > 2 || LEGAL_FORM.test(` ${name}`)) return false
+  const placeIn = (text: string) => {
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+      if (SEAT_LABEL.test(text.slice(0, at))) return true
+      const rest = text.slice(at + name.length)
+      const after = /^,\s*(?:(?:den|le|il|el|am|op|the)\s+)?/i.exec(rest)
+      if (after && datesIn(rest).some((d) => d.start === after[0].length)) return true
+    }
+    return false
+  }
+  return contexts.some((context) => context.lines.some((line) => placeIn(line.text)))
+}
+
 /**
  * Names on the first page and in the last page's foot: whole segments, the part before a separator, the part after
  * a colon. Between the first page's header and foot (items, totals, payment notes) only names with a legal form or
@@ -265,20 +313,24 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         // Two address blocks side by side read as one line print a name twice ("Anushrut Singh Anushrut Singh"):
         // the name is one of them.
         const half = doubledHalf(segment.text)
-        const pieces: [number, string][] = [[0, half ?? segment.text]]
         const colon = segment.text.indexOf(': ')
-        if (colon > 0) pieces.push([colon + 2, segment.text.slice(colon + 2)])
+        // A label and its value ("Customer: Keller Group LLP", "ATTN: iViveLabs Limited"): the value alone is a name.
+        const labelled = colon > 0 && isLabel(context, lineIndex, line, offset, segment.text.slice(0, colon))
+        // Where a name may start: after such a label, else at the segment's start.
+        const from = labelled ? colon + 2 : 0
+        const pieces: [number, string][] = [[from, from ? segment.text.slice(from) : (half ?? segment.text)]]
+        if (colon > 0 && !labelled) pieces.push([colon + 2, segment.text.slice(colon + 2)])
         // A party's label without a colon before the name ("Billed to NORVEX", "Rechnungsadresse Alba GmbH").
         const labelWords = leadingPartyLabel(context, lineIndex, line, segment)
         if (labelWords > 0 && labelWords < segment.words.length) {
           const rest = (line.offsets[line.words.indexOf(segment.words[labelWords] as PageWord)] ?? 0) - offset
-          pieces.push([rest, segment.text.slice(rest)])
+          if (rest > from) pieces.push([rest, segment.text.slice(rest)])
         }
         const cut = NAME_PARTS.exec(segment.text)
-        if (cut) pieces.push([0, segment.text.slice(0, cut.index)])
+        if (cut && cut.index > from) pieces.push([from, segment.text.slice(from, cut.index)])
         // A legal line goes on after the name ("Free SAS au capital de ...", "Nordlicht AG Vorstand: ...").
         const legalEnd = endOfLegalForm(segment.text)
-        if (legalEnd) pieces.push([0, segment.text.slice(0, legalEnd)])
+        if (legalEnd && legalEnd > from) pieces.push([from, segment.text.slice(from, legalEnd)])
         // In the body, a name after the account holder's label ("Titulaire du compte : NETPRESSE") is the payee's.
         const payee = [lineIndex - 1, lineIndex].some((i) => context.classes[i]?.some((c) => c.has('payee')))
         for (const [at, text] of pieces) {
@@ -290,7 +342,8 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
           if (!read || onlyLabelWords(context, lineIndex, read)) continue
           // Trimmed of noise, the name is what its remaining words print.
           const value = read === span ? name : nameOf(spanText(line, read))
-          if (value && !isCountry(value)) found.push(make(context, lineIndex, value, read))
+          if (value && !isCountry(value) && !placeOfDocument(value, contexts))
+            found.push(make(context, lineIndex, value, read))
         }
       }
     })

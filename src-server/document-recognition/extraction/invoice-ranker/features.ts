@@ -2,7 +2,9 @@ import type { FieldValue } from '../../document-recognition.tables'
 import type { Line } from '../layout'
 import { fold, lettersAndDigits } from '../values'
 import {
+  ATTENTION,
   type CandidateKind,
+  COMMON_TLD,
   datesIn,
   FORM_OF_ADDRESS,
   type PageContext,
@@ -415,9 +417,6 @@ const LEGAL_FORMS = new RegExp(LEGAL_FORM.source, 'giu')
 /** A name's distinctive letters: folded, without its legal form and punctuation ("Coolblue B.V." is "coolblue"). */
 const coreOf = (name: string) => fold(` ${name}`.replace(LEGAL_FORMS, ' ')).replace(/[^\p{L}\p{N}]/gu, '')
 
-/** Top-level domains common on invoices: a host printed bare ("lumenfield.io") needs one of them. */
-const COMMON_TLD =
-  'com|net|org|de|fr|nl|it|es|be|at|ch|lu|ie|pt|pl|se|dk|no|fi|cz|eu|us|ca|au|io|ai|app|dev|me|biz|info|shop|store|online|cloud|tech|agency|studio|design|co|uk|in'
 const WEB_ADDRESS = new RegExp(String.raw`@|\bwww\.|https?:|\b[\p{L}\d-]+\.(?:${COMMON_TLD})\b`, 'iu')
 /** A web or e-mail host: after "@", "www." or "http(s)://" whatever its top-level domain, else with a common one. */
 const HOSTS = new RegExp(
@@ -728,13 +727,6 @@ function townOfAddress(name: string, facts: DocumentFacts): boolean {
     context.lines.some((line) => line.text.includes(name) && town.test(line.text)),
   )
 }
-
-/**
- * An attention mark or a contact person's label opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention
- * de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:"); an OCR reading may lose the "À".
- */
-const ATTENTION =
-  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
 
 /**
  * Who or which part of a company its mail is for, opening the line under the company's name: a person by a form of

@@ -106,6 +106,8 @@ const COMPOUND_TAILS: [RegExp, WordClass][] = [
   [/.(?:datum)$/, 'date'],
   [/.(?:betrag|bedrag|summe)$/, 'amount'],
   [/.(?:steuer)$/, 'tax'],
+  // An address's label names the party it is for ("Factuuradres", "Leveringsadres", "Kundenanschrift").
+  [/.(?:adres|adresse|anschrift)$/, 'buyer'],
   [/.(?:daten|details|angaben|gegevens)$/, 'section'],
 ]
 
