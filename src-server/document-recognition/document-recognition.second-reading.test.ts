@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settledUpload, shippedAgentId, withoutSampling } from '../../test/helpers/document-recognition/api'
 import { generatedCases } from '../../test/helpers/document-recognition/generated-invoices'
+import { multipartBody } from '../../test/helpers/document-recognition/invoice-documents'
 import { noisy } from '../../test/helpers/document-recognition/scan-noise'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
 import { renderPdfPage } from './pipeline/pdf-pages'
@@ -21,6 +24,20 @@ async function scannedInvoice(seed: number) {
   const page = await renderPdfPage({ bytes: invoice.pdf, pageNumber: 1, scale: 1700 / 595 })
   return { expected: invoice.expected, png: await noisy(Buffer.from(page)) }
 }
+
+type Box = [number, number, number, number]
+
+interface Run {
+  id: string
+  status: string
+  progress: { step: string } | null
+  workspace_output: { ocr_errors: { page_number: number; reading: number; error: string }[] }
+  review_status: string
+  issue_list: { field_key: string; kind: string; message: string }[]
+  field_reviews: { field_key: string; value: unknown; bbox: Box | null; flag_reasons: string[] }[]
+}
+
+const fieldOf = (run: Run, key: string) => run.field_reviews.find((f) => f.field_key === key)
 
 describe('an invoice party name read again by a second OCR engine', () => {
   it('reads a buyer tesseract misreads ("Garcfa Holding") from PaddleOCR, and stores its words so', async () => {
@@ -48,3 +65,142 @@ describe('an invoice party name read again by a second OCR engine', () => {
     expect(stored).not.toContain('Garcfa')
   }, 120_000)
 })
+
+/** The pids of this process's children: the reading processes of the test servers it holds. */
+function childProcesses(): number[] {
+  const children: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // "pid (comm) state ppid ...": a command's name may hold spaces, so the fields are counted after its ")".
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid)
+        children.push(Number(entry))
+    } catch {
+      // It exited meanwhile.
+    }
+  }
+  return children
+}
+
+/**
+ * Whether a process has ONNX Runtime loaded: the PaddleOCR process, from its first reading (it loads the models
+ * then, a second or so before it answers) until it exits. The other reading process never loads it.
+ */
+function holdsOnnxRuntime(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/maps`, 'utf8').includes('onnxruntime')
+  } catch {
+    return false
+  }
+}
+
+/*
+ * The operator's bad day: the PaddleOCR process is killed (SIGKILL, as the kernel's OOM killer ends a process)
+ * while it reads a name's row again. Linux: the test finds the process through /proc.
+ */
+describe.skipIf(process.platform !== 'linux')(
+  'a party name whose second reading dies with its process',
+  () => {
+    let killing: TestServer
+    let base: string
+    let agent: string
+    let headers: Record<string, string>
+
+    // A server of its own: no PaddleOCR process another test's run left idle (with its models loaded) is about.
+    beforeAll(async () => {
+      killing = await startTestServer()
+      agent = await withoutSampling(killing, await shippedAgentId(killing, 'Invoice extractor'))
+      headers = await killing.adminHeaders()
+      base = await killing.listen()
+    })
+    afterAll(() => killing.close())
+
+    /**
+     * Uploads `png` over HTTP and follows its run to the end. With `kill`, once the run is extracting and a child
+     * the server started for it has ONNX Runtime loaded (the PaddleOCR process reading the name's row: this run
+     * starts that process, for the second reading alone), that process is killed. Returns the settled run and the
+     * pid killed, null when none was.
+     */
+    async function upload(png: Buffer, kill: boolean): Promise<{ run: Run; killed: number | null }> {
+      const before = new Set(childProcesses())
+      const body = multipartBody(
+        { runtime_agent_id: agent },
+        { field: 'file', name: 'scan.png', type: 'image/png', bytes: png },
+      )
+      const created = await fetch(`${base}/document-recognition/runs`, {
+        method: 'POST',
+        headers: { ...headers, ...body.headers },
+        body: body.payload,
+      })
+      expect(created.status).toBe(202)
+      const { id } = (await created.json()) as { id: string }
+      let killed: number | null = null
+      for (let poll = 0; poll < 3000; poll++) {
+        const run = (await (
+          await fetch(`${base}/document-recognition/runs/${id}`, { headers })
+        ).json()) as Run
+        if (run.status === 'completed' || run.status === 'failed') return { run, killed }
+        if (kill && killed === null && run.progress?.step === 'extract') {
+          const paddle = childProcesses().find((pid) => !before.has(pid) && holdsOnnxRuntime(pid))
+          if (paddle !== undefined) {
+            process.kill(paddle, 'SIGKILL')
+            killed = paddle
+          }
+        }
+        await sleep(20)
+      }
+      throw new Error(`run ${id} did not settle`)
+    }
+
+    it("keeps tesseract's reading flagged, names the failure and its page, and the next upload reads the name again", async () => {
+      const { png } = await scannedInvoice(100_015)
+      // The process loads its models, then reads the row (about a second in all here): the kill lands in that
+      // reading but for a process that answered between the poll and the kill. Such a run read the name as ever,
+      // and the scenario is tried again with the new process the next upload starts.
+      let crashed: Run | undefined
+      for (let attempt = 0; attempt < 3 && !crashed; attempt++) {
+        const { run, killed } = await upload(png, true)
+        expect(killed, 'the PaddleOCR process was never seen reading the row').not.toBeNull()
+        expect(run.status).toBe('completed')
+        if (run.workspace_output.ocr_errors.length > 0) crashed = run
+        else expect(fieldOf(run, 'buyer_name')?.value).toBe('Garcia Holding')
+      }
+      if (!crashed) throw new Error('every kill came after PaddleOCR had read the row')
+      // The page is tesseract's alone, and the failure is named with its page and the engine that failed.
+      expect(crashed.workspace_output.ocr_errors).toEqual([
+        { page_number: 1, reading: 2, error: "PaddleOCR's process stopped (SIGKILL)" },
+      ])
+      // The buyer stays as tesseract read it, with its unsure "Garcfa", and goes to a reviewer: its confidence is
+      // the ranker's that it is the buyer (high), so a mark of its own sends it there, saying why.
+      const buyer = fieldOf(crashed, 'buyer_name')
+      expect(buyer?.value).toBe('Garcfa Holding')
+      expect(buyer?.flag_reasons).toContain('validation')
+      expect(crashed.review_status).toBe('flagged')
+      expect(crashed.issue_list.filter((issue) => issue.message.includes('reading it again failed'))).toEqual(
+        [
+          {
+            field_key: 'buyer_name',
+            kind: 'validation',
+            message:
+              "Buyer holds a word tesseract read unsurely, and reading it again failed (PaddleOCR's process stopped (SIGKILL)).",
+          },
+        ],
+      )
+      // The stored words inside its box are tesseract's too (the page prints the buyer again elsewhere, read right).
+      const words = await fetch(`${base}/document-recognition/runs/${crashed.id}/pages/1/words`, { headers })
+      const [left, top, right, bottom] = buyer?.bbox ?? [0, 0, 0, 0]
+      const inBox = ((await words.json()) as { words: { text: string; bbox: Box }[] }).words.filter(
+        ({ bbox: [x0, y0, x1, y1] }) =>
+          (x0 + x1) / 2 > left && (x0 + x1) / 2 < right && (y0 + y1) / 2 > top && (y0 + y1) / 2 < bottom,
+      )
+      expect(inBox.map((w) => w.text)).toEqual(['Garcfa', 'Holding'])
+
+      // The next upload of the same scan starts a new PaddleOCR process, which reads the name again.
+      const { run: next } = await upload(png, false)
+      expect(next.status).toBe('completed')
+      expect(next.workspace_output.ocr_errors).toEqual([])
+      expect(fieldOf(next, 'buyer_name')).toMatchObject({ value: 'Garcia Holding', flag_reasons: [] })
+    }, 240_000)
+  },
+)

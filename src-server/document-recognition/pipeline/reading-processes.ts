@@ -39,7 +39,12 @@ export class ReadingProcesses {
   /** `entry`: the processes' module where it is not the one beside the server's (a test's bundle). */
   constructor(entry?: URL) {
     this.pages = new TaskProcess(READING_IDLE_MS, { entry, recycleAboveMb: PAGES_RECYCLE_MB })
-    this.paddle = new TaskProcess(READING_IDLE_MS, { entry, recycleAboveMb: PADDLE_RECYCLE_MB })
+    // Named: its crash is a page's `ocr_errors` entry, which says which engine failed.
+    this.paddle = new TaskProcess(READING_IDLE_MS, {
+      entry,
+      recycleAboveMb: PADDLE_RECYCLE_MB,
+      name: "PaddleOCR's process",
+    })
   }
 
   readonly ocr = new OcrEngine(

@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/app-context'
 import type { Bbox } from '../document-recognition.tables'
 import { extractFromInvoiceXml } from '../extraction/e-invoice-fields'
 import type { ExtractedField } from '../extraction/extracted-field'
-import { ExtractionConfig, validateExtractionConfig } from '../extraction/field-config'
+import { ExtractionConfig, type FieldDefinition, validateExtractionConfig } from '../extraction/field-config'
 import { partiesReadAgain, rowOf, unsureParties } from '../extraction/invoice-ranker/second-reading'
 import { extractWithModel } from '../extraction/llm'
 import { boxHoldsValue } from '../extraction/locate'
@@ -69,7 +69,9 @@ export function placementIssues(
 /**
  * The invoice ranker's fields with their party names read again (`extraction/invoice-ranker/second-reading.ts`):
  * on each scanned page, the rows of the names with an unsure word are read by PaddleOCR. A reading that fails
- * leaves the page's names as tesseract read them, and is named.
+ * leaves the page's names as tesseract read them, and is named in `errors`; each of those names goes to a reviewer
+ * (`issues`): its confidence is the ranker's that it is the party, not that its letters are right, and the
+ * reading that was to check its unsure word did not.
  */
 async function withPartiesReadAgain(
   reading: ReadingProcesses,
@@ -77,29 +79,36 @@ async function withPartiesReadAgain(
   ocrPages: number[],
   read: { fields: ExtractedField[]; pages: PageText[] },
   signal: AbortSignal,
-  errors: ExtractionOutput['ocr_errors'],
+  found: {
+    errors: ExtractionOutput['ocr_errors']
+    issues: ValidationIssue[]
+    definitions: FieldDefinition[]
+  },
 ): Promise<{ fields: ExtractedField[]; pages: PageText[] }> {
-  const rows = new Map<number, Bbox[]>()
-  for (const name of unsureParties(read.fields, read.pages)) {
-    const row = rowOf(name)
-    if (row && name.page_number !== null && ocrPages.includes(name.page_number))
-      rows.set(name.page_number, [...(rows.get(name.page_number) ?? []), row])
-  }
+  const names = new Map<number, ExtractedField[]>()
+  for (const name of unsureParties(read.fields, read.pages))
+    if (rowOf(name) && name.page_number !== null && ocrPages.includes(name.page_number))
+      names.set(name.page_number, [...(names.get(name.page_number) ?? []), name])
   let result = read
-  for (const [pageNumber, pageRows] of rows) {
+  for (const [pageNumber, pageNames] of names) {
     const page = read.pages.find((p) => p.page_number === pageNumber)
     if (!page) continue
     try {
       const image = source.pageImages?.[pageNumber - 1]
-      const again = await readRowsAgain(reading, source.pdf, page, pageRows, signal, image)
+      const rows = pageNames.map((name) => rowOf(name) as Bbox)
+      const again = await readRowsAgain(reading, source.pdf, page, rows, signal, image)
       result = partiesReadAgain(result.fields, result.pages, [again])
     } catch (error) {
       if (signal.aborted) throw error
-      errors.push({
-        page_number: pageNumber,
-        reading: 2,
-        error: error instanceof Error ? error.message : String(error),
-      })
+      const cause = error instanceof Error ? error.message : String(error)
+      found.errors.push({ page_number: pageNumber, reading: 2, error: cause })
+      for (const name of pageNames) {
+        const label = found.definitions.find((d) => d.key === name.key)?.label ?? name.key
+        found.issues.push({
+          field_key: name.key,
+          message: `${label} holds a word tesseract read unsurely, and reading it again failed (${cause}).`,
+        })
+      }
     }
   }
   return result
@@ -143,6 +152,8 @@ export function documentExtractionExecutor(
       // Every reading of the document: the text layer's pages with each scanned page as one OCR reading read it.
       let readings: PageText[][] = [textLayer]
       const ocrErrors: ExtractionOutput['ocr_errors'] = []
+      // Party names whose second reading failed (`withPartiesReadAgain`).
+      const unchecked: ValidationIssue[] = []
       // Page by page: one page's images are in memory at a time, and the OCR engine reads one page at a time.
       for (const [index, pageNumber] of ocrPages.entries()) {
         const page = textLayer.find((p) => p.page_number === pageNumber) as PageText
@@ -198,7 +209,11 @@ export function documentExtractionExecutor(
             deps.reading.extract({ fields: missing, readings, known, ranker: config.ranker }),
           )
           const read = partiesReread
-            ? await withPartiesReadAgain(deps.reading, normalised, ocrPages, ranked, signal, ocrErrors)
+            ? await withPartiesReadAgain(deps.reading, normalised, ocrPages, ranked, signal, {
+                errors: ocrErrors,
+                issues: unchecked,
+                definitions: config.fields,
+              })
             : ranked
           extracted = read.fields
           pages = read.pages
@@ -215,7 +230,7 @@ export function documentExtractionExecutor(
         ocr_pages: ocrPages,
         pages: pages.map((p) => ({ page_number: p.page_number, width: p.width, height: p.height })),
         fields: validated.fields,
-        validation: [...validated.issues, ...placementIssues(config, validated.fields, pages)],
+        validation: [...validated.issues, ...placementIssues(config, validated.fields, pages), ...unchecked],
         step_retries: retries,
         ocr_errors: ocrErrors,
       }

@@ -27,6 +27,7 @@ export class TaskProcess {
 
   private readonly entry: URL
   private readonly recycleAboveMb: number
+  private readonly name: string
 
   constructor(
     private readonly idleMs: number,
@@ -39,6 +40,8 @@ export class TaskProcess {
        * WebAssembly heap), so a process that reads page after page only grows.
        */
       recycleAboveMb?: number
+      /** What the process is, in the error of a task it stopped under ("PaddleOCR's process stopped (SIGKILL)"). */
+      name?: string
     } = {},
   ) {
     this.entry =
@@ -48,6 +51,7 @@ export class TaskProcess {
         import.meta.url,
       )
     this.recycleAboveMb = options.recycleAboveMb ?? Number.POSITIVE_INFINITY
+    this.name = options.name ?? 'the task process'
   }
 
   run<T>(task: string, input: unknown, options: { timeoutMs: number; timeoutMessage: string }): Promise<T> {
@@ -131,7 +135,7 @@ export class TaskProcess {
       if (this.child === child) this.child = null
       for (const waiting of this.pending.values())
         if (waiting.child === child)
-          waiting.reject(new Error(`the task process stopped (${signal ?? `exit code ${code}`})`))
+          waiting.reject(new Error(`${this.name} stopped (${signal ?? `exit code ${code}`})`))
     })
     // The server's exit never waits for an idle child.
     child.unref()
