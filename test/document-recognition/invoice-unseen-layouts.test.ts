@@ -49,6 +49,12 @@ const shopOrder: PrintedLine[] = [
 
 const germanInvoice = germanServiceInvoice()
 
+/** A seller's letterhead: its name in large print, its address under it in small. */
+const installerLetterhead: PrintedLine[] = [
+  { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
+  { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+]
+
 /** A buyer's address window, the first thing printed on the page when the letterhead is a logo. */
 const addressWindow = (name: string, person: string): PrintedLine[] => [
   { text: name, x: 57, y: 140 },
@@ -81,8 +87,7 @@ describe('invoices laid out as invoicing software prints them', () => {
 
   it('takes a company with a person "for the attention of" under it as the buyer, not the person', async () => {
     const fields = await rankedInvoiceFields([
-      { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
-      { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+      ...installerLetterhead,
       { text: 'Keller Immobilien N.V.', x: 57, y: 140 },
       { text: 't.a.v. Frau Berger', x: 57, y: 153 },
       { text: 'Keizersgracht 101', x: 57, y: 166 },
@@ -99,8 +104,7 @@ describe('invoices laid out as invoicing software prints them', () => {
       ['Hollmann Bäckerei', 'Ansprechpartnerin: Marta Lindqvist'],
     ] as const) {
       const fields = await rankedInvoiceFields([
-        { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
-        { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+        ...installerLetterhead,
         ...addressWindow(company, contact),
         ...germanInvoice,
       ])
@@ -776,8 +780,7 @@ describe("a party's name beside its label, and a town where the seller's name is
       ['ATTN:', 'Brightwater Labs Limited'],
     ] as const) {
       const fields = await rankedInvoiceFields([
-        { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
-        { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+        ...installerLetterhead,
         ...addressWindow(`${label} ${company}`, 'Mr. Tom Baker'),
         ...germanInvoice,
       ])
@@ -789,8 +792,7 @@ describe("a party's name beside its label, and a town where the seller's name is
     for (const word of ['Factuuradres', 'Leveringsadres', 'Kundenanschrift'])
       expect([...classesOfWord(word)]).toContain('buyer')
     const fields = await rankedInvoiceFields([
-      { text: 'Groenvelt Installatietechniek', x: 50, y: 40, size: 15 },
-      { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
+      ...installerLetterhead,
       { text: 'Klant', x: 330, y: 125, size: 9 },
       { text: 'Factuuradres Bianchi Handel', x: 330, y: 140 },
       { text: 'Calle Mayor 3', x: 330, y: 153 },
