@@ -1016,7 +1016,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     ? ` · ${pick(legalRandom, REGISTER[language])
         .replace('{town}', town)
         .replace('{person}', pick(legalRandom, PERSONS))
-        .replace('{n}', String(between(legalRandom, 10_000, 999_999)))}`
+        .replaceAll('{n}', () => String(between(legalRandom, 10_000, 999_999)))}`
     : ''
   if (register) traits.push('register in the legal line')
   // The legal line at the foot, with the seller's name again.
