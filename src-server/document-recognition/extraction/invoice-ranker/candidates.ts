@@ -201,6 +201,7 @@ function doubledHalf(text: string): string | null {
  */
 export const ATTENTION =
   /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
+
 const PARTY_LABEL = ['buyer', 'seller', 'customer', 'payee'] as const
 const JOINING = /^(?:de|du|des|der|of|à|a|al|del|van)$/i
 /**
