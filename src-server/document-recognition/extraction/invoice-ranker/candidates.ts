@@ -278,7 +278,8 @@ const SEAT_LABEL =
 /**
  * Printed elsewhere as the place a letter is dated at ("Paris, 09/04/2023", "Hamburg, den 4. Mai 2019") or as a
  * company's seat ("Sitz: Hamburg"): a town, never a party's name (a company named after its town adds a word to
- * it, "Stadtwerke Hamburg", or a legal form).
+ * it, "Stadtwerke Hamburg", or a legal form). A town after a postcode is only evidence (`town` in features.ts):
+ * as a filter it cost real names (514).
  */
 function placeOfDocument(name: string, contexts: PageContext[]): boolean {
   if (name.split(/\s+/).length > 2 || LEGAL_FORM.test(` ${name}`)) return false
@@ -301,6 +302,12 @@ function placeOfDocument(name: string, contexts: PageContext[]): boolean {
  */
 function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
   const found: ValueCandidate[] = []
+  // A name is printed in several pieces and places: the document is searched for it once.
+  const places = new Map<string, boolean>()
+  const isPlace = (name: string) => {
+    if (!places.has(name)) places.set(name, placeOfDocument(name, contexts))
+    return places.get(name) as boolean
+  }
   const last = contexts.length - 1
   for (const context of contexts) {
     if (context.index !== 0 && context.index !== last) continue
@@ -343,8 +350,7 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
           if (!read || onlyLabelWords(context, lineIndex, read)) continue
           // Trimmed of noise, the name is what its remaining words print.
           const value = read === span ? name : nameOf(spanText(line, read))
-          if (value && !isCountry(value) && !placeOfDocument(value, contexts))
-            found.push(make(context, lineIndex, value, read))
+          if (value && !isCountry(value) && !isPlace(value)) found.push(make(context, lineIndex, value, read))
         }
       }
     })
