@@ -10,6 +10,7 @@ import {
 import { linesOf } from '../../src-server/document-recognition/extraction/layout'
 import type { PageText } from '../../src-server/document-recognition/page-text'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../src-server/platform/config'
 import {
   germanServiceInvoice,
   invoicePdf,
@@ -826,5 +827,56 @@ describe("a party's name beside its label, and a town where the seller's name is
     ])
     expect(fields.seller_name?.value).toBeNull()
     expect(fields.buyer_name?.value).toBe('Weingut Rebstock GbR')
+  })
+})
+
+/** A software company's invoice: a wordmark beside the title, the seller's name in full over its address. */
+const wordmarkInvoice: PrintedLine[] = [
+  { text: 'Invoice', x: 50, y: 40, size: 18 },
+  { text: 'QUORVEX', x: 440, y: 40, size: 18 },
+  { text: 'Invoice number', x: 50, y: 80, size: 9 },
+  { text: 'A71D0C2E-0012', x: 160, y: 80, size: 9 },
+  { text: 'Date of issue', x: 50, y: 93, size: 9 },
+  { text: 'June 12, 2025', x: 160, y: 93, size: 9 },
+  { text: 'Quorvex Systems, Inc.', x: 50, y: 140, size: 9 },
+  { text: 'Bill to', x: 300, y: 140, size: 9 },
+  { text: '77 Mission Street', x: 50, y: 152, size: 9 },
+  { text: 'Pinecrest Studio LLC', x: 300, y: 152, size: 9 },
+  { text: 'Denver, Colorado 80202', x: 50, y: 164, size: 9 },
+  { text: '410 Alder Avenue', x: 300, y: 164, size: 9 },
+  { text: 'billing@quorvex.example', x: 50, y: 176, size: 9 },
+  { text: 'Portland, Oregon 97205', x: 300, y: 176, size: 9 },
+  { text: 'Description', x: 50, y: 240, size: 9 },
+  { text: 'Amount', x: 480, y: 240, size: 9 },
+  { text: 'Analytics seat, monthly', x: 50, y: 256, size: 9 },
+  { text: '$1,200.00', x: 480, y: 256, size: 9 },
+  { text: 'Subtotal', x: 380, y: 300, size: 9 },
+  { text: '$1,200.00', x: 480, y: 300, size: 9 },
+  { text: 'Tax (8%)', x: 380, y: 313, size: 9 },
+  { text: '$96.00', x: 480, y: 313, size: 9 },
+  { text: 'Total', x: 380, y: 326, size: 9 },
+  { text: '$1,296.00', x: 480, y: 326, size: 9 },
+]
+
+describe("a seller's wordmark and its full name", () => {
+  it('takes the full name with its legal form printed elsewhere, not the wordmark, and leaves the completion to review', async () => {
+    const studio = [
+      // The name without its legal form in large print over the name with it, in the letterhead.
+      { text: 'Studio Tulpenkade', x: 380, y: 30, size: 16 },
+      { text: 'Studio Tulpenkade B.V.', x: 380, y: 50, size: 9 },
+      { text: 'Tulpenkade 31, 1015 AB Amsterdam', x: 380, y: 62, size: 8 },
+      ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
+      ...germanInvoice,
+    ]
+    for (const [lines, seller, buyer] of [
+      [wordmarkInvoice, 'Quorvex Systems, Inc.', 'Pinecrest Studio LLC'],
+      [studio, 'Studio Tulpenkade B.V.', 'Weingut Rebstock GbR'],
+    ] as const) {
+      const fields = await rankedInvoiceFields([...lines])
+      expect(fields.seller_name?.value).toBe(seller)
+      // The full name was the less likely by itself: a reviewer confirms the completion.
+      expect(fields.seller_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+      expect(fields.buyer_name?.value).toBe(buyer)
+    }
   })
 })

@@ -4,6 +4,7 @@ import { calibratedConfidence } from '../calibration'
 import { type ExtractedField, notFound } from '../extracted-field'
 import type { FieldDefinition } from '../field-config'
 import { extractWithRules } from '../rules'
+import { fold } from '../values'
 import {
   type CandidateKind,
   candidatesOf,
@@ -15,6 +16,7 @@ import {
 import { type ConfidenceModel, confidenceFeatures, probabilityRight } from './confidence'
 import confidenceWeights from './confidence.weights.json'
 import { type Features, featuresOf, sameValue } from './features'
+import { LEGAL_FORM } from './label-words'
 import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
 import { withTaxOfSeveralRates } from './several-rates'
 import trained from './weights.json'
@@ -122,6 +124,47 @@ function chooseParties(choices: Map<string, FieldChoice>): void {
   buyers.chosen = best[1]
 }
 
+/**
+ * A company's name ending in its legal form (and a note on it in brackets: "UG (haftungsbeschränkt)"): not a legal
+ * line with its address and tax id, nor a name with the words printed after it ("... S.p.A. Fattura n.").
+ */
+function fullCompanyName(name: string): boolean {
+  const last =
+    name
+      .replace(/\s*\([^)]*\)$/, '')
+      .split(/\s+/)
+      .at(-1) ?? ''
+  return !/[\d·•|@]/.test(name) && name.split(/\s+/).length <= 6 && LEGAL_FORM.test(` ${last}`)
+}
+
+/**
+ * A party chosen by a shorter form of its name (a wordmark, "LUMENFIELD" or "Studio Tulpenkade") takes the full
+ * name the document prints elsewhere ("Lumenfield Analytics, Inc.", "Studio Tulpenkade B.V."), the longest there
+ * is. The full name keeps its own probability, under the shorter form's, so a reviewer sees the completion unless
+ * the full name was likely by itself (summing the two left a wrong completion unflagged).
+ */
+function withFullNames(choices: Map<string, FieldChoice>): void {
+  for (const key of PARTIES) {
+    const choice = choices.get(key)
+    if (!choice) continue
+    const other = choices.get(key === 'seller_name' ? 'buyer_name' : 'seller_name')?.chosen.value ?? null
+    for (;;) {
+      const short = choice.chosen
+      if (typeof short.value !== 'string') break
+      const prefix = `${fold(short.value)} `
+      const full = choice.values.find(
+        (v) =>
+          typeof v.value === 'string' &&
+          fold(v.value).startsWith(prefix) &&
+          fullCompanyName(v.value) &&
+          !sameValue(v.value, other),
+      )
+      if (!full) break
+      choice.chosen = full
+    }
+  }
+}
+
 /** Each ranked field's values scored by its model, and the value chosen (the two parties chosen together). */
 export function chooseValues(
   models: Record<string, Pick<FieldModel, 'features' | 'weights'>>,
@@ -134,6 +177,7 @@ export function chooseValues(
     if (values[0]) choices.set(key, { values, chosen: values[0] })
   }
   chooseParties(choices)
+  withFullNames(choices)
   return choices
 }
 
