@@ -880,3 +880,20 @@ describe("a seller's wordmark and its full name", () => {
     }
   })
 })
+
+describe('a contact named over the company it is at', () => {
+  it('takes the company under "Attn: <person>" as the buyer, not the person, and leaves it to review', async () => {
+    const fields = await rankedInvoiceFields([
+      ...installerLetterhead,
+      { text: 'To:', x: 57, y: 125, size: 8 },
+      { text: 'Attn: Mark Fellowes', x: 57, y: 140 },
+      { text: 'Quillstone Publishing Ltd', x: 57, y: 153 },
+      { text: "3 Printer's Yard", x: 57, y: 166 },
+      { text: 'London EC1R 4QS', x: 57, y: 179 },
+      ...germanInvoice,
+    ])
+    expect(fields.buyer_name?.value).toBe('Quillstone Publishing Ltd')
+    expect(fields.buyer_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+    expect(fields.seller_name?.value).toBe('Groenvelt Installatietechniek')
+  })
+})

@@ -165,6 +165,37 @@ function withFullNames(choices: Map<string, FieldChoice>): void {
   }
 }
 
+/**
+ * A person named after an attention mark ("Attn: Mark Fellowes") is the contact at the party, not the party: where
+ * the company's name with its legal form follows within two lines of the same block, the company is chosen. It
+ * keeps its own probability, so the choice goes to a reviewer unless the company was likely by itself.
+ */
+function withCompanyOverContact(choices: Map<string, FieldChoice>): void {
+  for (const key of PARTIES) {
+    const choice = choices.get(key)
+    const contact = choice?.chosen.best
+    const at = contact?.candidate
+    if (!choice || !at || !contact?.features.after_attention) continue
+    const other = choices.get(key === 'seller_name' ? 'buyer_name' : 'seller_name')?.chosen.value ?? null
+    const company = choice.values.find((v) => {
+      const c = v.best.candidate
+      return (
+        c !== null &&
+        typeof v.value === 'string' &&
+        c.context === at.context &&
+        c.lineIndex > at.lineIndex &&
+        c.lineIndex <= at.lineIndex + 2 &&
+        // Under the mark and the name: starting left of the name, by no more than the mark's width.
+        c.bbox[0] <= at.bbox[0] + 0.01 &&
+        c.bbox[0] >= at.bbox[0] - 0.15 &&
+        fullCompanyName(v.value) &&
+        !sameValue(v.value, other)
+      )
+    })
+    if (company) choice.chosen = company
+  }
+}
+
 /** Each ranked field's values scored by its model, and the value chosen (the two parties chosen together). */
 export function chooseValues(
   models: Record<string, Pick<FieldModel, 'features' | 'weights'>>,
@@ -177,6 +208,7 @@ export function chooseValues(
     if (values[0]) choices.set(key, { values, chosen: values[0] })
   }
   chooseParties(choices)
+  withCompanyOverContact(choices)
   withFullNames(choices)
   return choices
 }
