@@ -124,6 +124,10 @@ function chooseParties(choices: Map<string, FieldChoice>): void {
   buyers.chosen = best[1]
 }
 
+/** The value chosen for the other party than `key`'s. */
+const otherParty = (choices: Map<string, FieldChoice>, key: (typeof PARTIES)[number]) =>
+  choices.get(key === 'seller_name' ? 'buyer_name' : 'seller_name')?.chosen.value ?? null
+
 /**
  * A company's name ending in its legal form (and a note on it in brackets: "UG (haftungsbeschränkt)"): not a legal
  * line with its address and tax id, nor a name with the words printed after it ("... S.p.A. Fattura n.").
@@ -147,7 +151,7 @@ function withFullNames(choices: Map<string, FieldChoice>): void {
   for (const key of PARTIES) {
     const choice = choices.get(key)
     if (!choice) continue
-    const other = choices.get(key === 'seller_name' ? 'buyer_name' : 'seller_name')?.chosen.value ?? null
+    const other = otherParty(choices, key)
     for (;;) {
       const short = choice.chosen
       if (typeof short.value !== 'string') break
@@ -176,7 +180,7 @@ function withCompanyOverContact(choices: Map<string, FieldChoice>): void {
     const contact = choice?.chosen.best
     const at = contact?.candidate
     if (!choice || !at || !contact?.features.after_attention) continue
-    const other = choices.get(key === 'seller_name' ? 'buyer_name' : 'seller_name')?.chosen.value ?? null
+    const other = otherParty(choices, key)
     const company = choice.values.find((v) => {
       const c = v.best.candidate
       return (
