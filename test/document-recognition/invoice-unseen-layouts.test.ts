@@ -897,3 +897,24 @@ describe('a contact named over the company it is at', () => {
     expect(fields.seller_name?.value).toBe('Groenvelt Installatietechniek')
   })
 })
+
+describe('a managing director named where the company is', () => {
+  it('takes the company with its legal form as the seller, not the person after "Geschäftsführerin:", for review', async () => {
+    // The letterhead is a logo; the company is named once, in the legal lines, and its managing director under it.
+    const fields = await rankedInvoiceFields([
+      { text: 'Frau', x: 57, y: 125 },
+      { text: 'Sabine Kühn', x: 57, y: 140 },
+      { text: 'Am Lindenhof 7', x: 57, y: 153 },
+      { text: '34121 Kassel', x: 57, y: 166 },
+      ...germanInvoice,
+      { text: 'Mit freundlichen Grüßen', x: 57, y: 600 },
+      { text: 'Lena Petersen', x: 57, y: 630 },
+      { text: 'Nordlicht Medien UG · Hafenstraße 4 · 24103 Kiel', x: 60, y: 784, size: 6.5 },
+      { text: 'Geschäftsführerin: Lena Petersen', x: 60, y: 794, size: 6.5 },
+      { text: 'Amtsgericht Kiel HRB 24511 · USt-IdNr. DE 318 552 101', x: 60, y: 804, size: 6.5 },
+    ])
+    expect(fields.seller_name?.value).toBe('Nordlicht Medien UG')
+    expect(fields.seller_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+    expect(fields.buyer_name?.value).toBe('Sabine Kühn')
+  })
+})

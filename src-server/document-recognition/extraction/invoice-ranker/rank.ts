@@ -200,6 +200,34 @@ function withCompanyOverContact(choices: Map<string, FieldChoice>): void {
   }
 }
 
+/**
+ * An officer's or an owner's label before a name ("Geschäftsführerin: Lena Petersen", "Managing Director", "gérant",
+ * "Inhaber"): the person runs the party, and is not it.
+ */
+const OFFICER_LABEL =
+  /(?:^|[\s·|,;])(?:geschaftsfuhrer(?:in)?|geschaftsfuhrung|inhaber(?:in)?|vorstand|managing directors?|directors?|ceo|owner|proprietor|gerante?|presidente?|directeur|directrice|amministratore(?: unico| delegato)?|titolare|bestuurders?|eigenaar|administrador(?:a)?|gerente)\s*:?\s*$/
+
+/**
+ * A party chosen by a person named after an officer's label gives way to the most probable company name with its
+ * legal form: OCR reads the company's own copies apart (a logo in pieces), and the managing director in the legal
+ * line came first. The company keeps its own probability, so a reviewer sees the choice.
+ */
+function withCompanyOverOfficer(choices: Map<string, FieldChoice>): void {
+  for (const key of PARTIES) {
+    const choice = choices.get(key)
+    const at = choice?.chosen.best.candidate
+    if (!choice || !at) continue
+    const line = at.context.lines[at.lineIndex]
+    const before = line?.text.slice(0, line.offsets[at.wordStart] ?? 0) ?? ''
+    if (!OFFICER_LABEL.test(fold(before))) continue
+    const other = otherParty(choices, key)
+    const company = choice.values.find(
+      (v) => typeof v.value === 'string' && fullCompanyName(v.value) && !sameValue(v.value, other),
+    )
+    if (company) choice.chosen = company
+  }
+}
+
 /** Each ranked field's values scored by its model, and the value chosen (the two parties chosen together). */
 export function chooseValues(
   models: Record<string, Pick<FieldModel, 'features' | 'weights'>>,
@@ -213,6 +241,7 @@ export function chooseValues(
   }
   chooseParties(choices)
   withCompanyOverContact(choices)
+  withCompanyOverOfficer(choices)
   withFullNames(choices)
   return choices
 }
