@@ -208,7 +208,6 @@ describe.skipIf(unavailable)(
         stubbornOnA = true
         await new Promise(() => {})
       })
-      b.runner.register('long', async () => 'finished on B')
       await b.runner.start()
       const job = await a.database.transact((tx) => a.runner.enqueue(tx, 'long', {}))
       await a.runner.start()
@@ -216,6 +215,9 @@ describe.skipIf(unavailable)(
         () => a.runner.get(job.id),
         (row) => row?.status === 'running' && stubbornOnA,
       )
+      // Only now can B run the job: woken by the enqueue, it would otherwise race A for it (and on a loaded
+      // machine win, leaving nothing on A to hand back).
+      b.runner.register('long', async () => 'finished on B')
 
       await a.runner.stop(100)
       const finished = await until(
