@@ -896,6 +896,19 @@ describe('a contact named over the company it is at', () => {
     expect(fields.buyer_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
     expect(fields.seller_name?.value).toBe('Groenvelt Installatietechniek')
   })
+
+  it('never takes the line of an attention mark under the company ("À l\'att. de Mme ...") for the buyer', async () => {
+    const fields = await rankedInvoiceFields([
+      ...installerLetterhead,
+      { text: 'Cave du Lavaux SA', x: 330, y: 130 },
+      { text: "À l'att. de Mme Sophie Chappuis", x: 330, y: 143 },
+      { text: 'Route de la Corniche 12', x: 330, y: 156 },
+      { text: '1096 Cully', x: 330, y: 169 },
+      ...germanInvoice,
+    ])
+    expect(fields.buyer_name?.value).toBe('Cave du Lavaux SA')
+    expect(fields.seller_name?.value).toBe('Groenvelt Installatietechniek')
+  })
 })
 
 describe('a managing director named where the company is', () => {

@@ -164,7 +164,8 @@ const BARE_HOST = new RegExp(String.raw`^(?:[\p{L}\d-]+\.)+(?:${COMMON_TLD})$`, 
 function nameOf(text: string): string | null {
   const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
-  if (FORM_OF_ADDRESS.test(name)) return null
+  // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
+  if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
@@ -197,10 +198,10 @@ function doubledHalf(text: string): string | null {
 
 /**
  * An attention mark or a contact person's label opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention
- * de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:"); an OCR reading may lose the "À".
+ * de", "À l'att. de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:"); an OCR reading may lose the "À".
  */
 export const ATTENTION =
-  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]attention\b|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
+  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]att(?:ention\b|\.)|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
 
 const PARTY_LABEL = ['buyer', 'seller', 'customer', 'payee'] as const
 const JOINING = /^(?:de|du|des|der|of|à|a|al|del|van)$/i
