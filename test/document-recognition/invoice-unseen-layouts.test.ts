@@ -897,6 +897,20 @@ describe('a contact named over the company it is at', () => {
     expect(fields.seller_name?.value).toBe('Groenvelt Installatietechniek')
   })
 
+  it('takes the company under "Herrn <person>" as the buyer, not the person addressed, and leaves it to review', async () => {
+    const fields = await rankedInvoiceFields([
+      ...installerLetterhead,
+      { text: 'Kessler IT-Service e.K., Rheinallee 51, 55118 Mainz', x: 57, y: 128, size: 6.5 },
+      { text: 'Herrn Stefan Wirth', x: 57, y: 143 },
+      { text: 'Wirth Zahntechnik GmbH & Co. KG', x: 57, y: 156 },
+      { text: 'Gutenbergplatz 3', x: 57, y: 169 },
+      { text: '55116 Mainz', x: 57, y: 182 },
+      ...germanInvoice,
+    ])
+    expect(fields.buyer_name?.value).toBe('Wirth Zahntechnik GmbH & Co. KG')
+    expect(fields.buyer_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+  })
+
   it('never takes the line of an attention mark under the company ("À l\'att. de Mme ...") for the buyer', async () => {
     const fields = await rankedInvoiceFields([
       ...installerLetterhead,

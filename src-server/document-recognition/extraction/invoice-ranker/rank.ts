@@ -8,6 +8,7 @@ import { fold } from '../values'
 import {
   type CandidateKind,
   candidatesOf,
+  FORM_OF_ADDRESS,
   kindOf,
   type PageContext,
   pageContexts,
@@ -169,17 +170,22 @@ function withFullNames(choices: Map<string, FieldChoice>): void {
   }
 }
 
+/** A person addressed by a form of address before the name ("Herrn Stefan Wirth", "Mme Sophie Chappuis"). */
+const addressedPerson = (contact: RankedCandidate) =>
+  Boolean(contact.features.person_like) && FORM_OF_ADDRESS.test(String(contact.value).split(/\s+/)[0] ?? '')
+
 /**
- * A person named after an attention mark ("Attn: Mark Fellowes") is the contact at the party, not the party: where
- * the company's name with its legal form follows within two lines of the same block, the company is chosen. It
- * keeps its own probability, so the choice goes to a reviewer unless the company was likely by itself.
+ * A person named after an attention mark ("Attn: Mark Fellowes") or addressed over a company's name ("Herrn Stefan
+ * Wirth" over "Wirth Zahntechnik GmbH & Co. KG") is the contact at the party, not the party: where the company's
+ * name with its legal form follows within two lines of the same block, the company is chosen. It keeps its own
+ * probability, so the choice goes to a reviewer unless the company was likely by itself.
  */
 function withCompanyOverContact(choices: Map<string, FieldChoice>): void {
   for (const key of PARTIES) {
     const choice = choices.get(key)
     const contact = choice?.chosen.best
     const at = contact?.candidate
-    if (!choice || !at || !contact?.features.after_attention) continue
+    if (!choice || !at || !(contact.features.after_attention || addressedPerson(contact))) continue
     const other = otherParty(choices, key)
     const company = choice.values.find((v) => {
       const c = v.best.candidate
