@@ -945,3 +945,20 @@ describe('a managing director named where the company is', () => {
     expect(fields.buyer_name?.value).toBe('Sabine Kühn')
   })
 })
+
+describe('a legal form with its note in brackets', () => {
+  it('keeps "UG (haftungsbeschränkt)" whole in a legal line read without its separators', async () => {
+    // OCR reads the "·" between the legal line's parts as nothing: the name runs on into the address.
+    const fields = await rankedInvoiceFields([
+      { text: 'Frau', x: 57, y: 125 },
+      { text: 'Sabine Kühn', x: 57, y: 140 },
+      { text: 'Am Lindenhof 7', x: 57, y: 153 },
+      { text: '34121 Kassel', x: 57, y: 166 },
+      ...germanInvoice,
+      { text: 'Nordlicht Medien UG (haftungsbeschränkt) Hafenstraße 4 24103 Kiel', x: 60, y: 784, size: 6.5 },
+      { text: 'Amtsgericht Kiel HRB 24511 USt-IdNr. DE 318 552 101', x: 60, y: 794, size: 6.5 },
+    ])
+    expect(fields.seller_name?.value).toBe('Nordlicht Medien UG (haftungsbeschränkt)')
+    expect(fields.buyer_name?.value).toBe('Sabine Kühn')
+  })
+})

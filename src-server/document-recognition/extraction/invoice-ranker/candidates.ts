@@ -176,14 +176,21 @@ function nameOf(text: string): string | null {
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
-/** Where a name's legal form ends when a text starts with a name ("GmbH & Co. KG" read whole); null without one. */
+/** A note in brackets right after a legal form, part of it ("UG (haftungsbeschränkt)"). */
+const LEGAL_FORM_NOTE = /^ \(\p{L}[\p{L}.\s-]{0,28}\)/u
+
+/**
+ * Where a name's legal form ends when a text starts with a name ("GmbH & Co. KG" read whole, "UG
+ * (haftungsbeschränkt)" with its note); null without one.
+ */
 function endOfLegalForm(text: string): number | null {
   const first = LEGAL_FORM.exec(text)
   if (!first || first.index === 0) return null
   let end = first.index + first[0].length
   for (;;) {
     const next = LEGAL_FORM.exec(text.slice(end))
-    if (!next || !/^[\s&+,]*$/.test(text.slice(end, end + next.index))) return end
+    if (!next || !/^[\s&+,]*$/.test(text.slice(end, end + next.index)))
+      return end + (LEGAL_FORM_NOTE.exec(text.slice(end))?.[0].length ?? 0)
     end += next.index + next[0].length
   }
 }
