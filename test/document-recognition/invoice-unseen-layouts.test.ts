@@ -925,15 +925,20 @@ describe('a contact named over the company it is at', () => {
   })
 })
 
+/** A seller's invoice body to a private customer addressed over her name, the seller named only at the foot. */
+const privateCustomersInvoice: PrintedLine[] = [
+  { text: 'Frau', x: 57, y: 125 },
+  { text: 'Sabine Kühn', x: 57, y: 140 },
+  { text: 'Am Lindenhof 7', x: 57, y: 153 },
+  { text: '34121 Kassel', x: 57, y: 166 },
+  ...germanInvoice,
+]
+
 describe('a managing director named where the company is', () => {
   it('takes the company with its legal form as the seller, not the person after "Geschäftsführerin:", for review', async () => {
     // The letterhead is a logo; the company is named once, in the legal lines, and its managing director under it.
     const fields = await rankedInvoiceFields([
-      { text: 'Frau', x: 57, y: 125 },
-      { text: 'Sabine Kühn', x: 57, y: 140 },
-      { text: 'Am Lindenhof 7', x: 57, y: 153 },
-      { text: '34121 Kassel', x: 57, y: 166 },
-      ...germanInvoice,
+      ...privateCustomersInvoice,
       { text: 'Mit freundlichen Grüßen', x: 57, y: 600 },
       { text: 'Lena Petersen', x: 57, y: 630 },
       { text: 'Nordlicht Medien UG · Hafenstraße 4 · 24103 Kiel', x: 60, y: 784, size: 6.5 },
@@ -950,11 +955,7 @@ describe('a legal form with its note in brackets', () => {
   it('keeps "UG (haftungsbeschränkt)" whole in a legal line read without its separators', async () => {
     // OCR reads the "·" between the legal line's parts as nothing: the name runs on into the address.
     const fields = await rankedInvoiceFields([
-      { text: 'Frau', x: 57, y: 125 },
-      { text: 'Sabine Kühn', x: 57, y: 140 },
-      { text: 'Am Lindenhof 7', x: 57, y: 153 },
-      { text: '34121 Kassel', x: 57, y: 166 },
-      ...germanInvoice,
+      ...privateCustomersInvoice,
       { text: 'Nordlicht Medien UG (haftungsbeschränkt) Hafenstraße 4 24103 Kiel', x: 60, y: 784, size: 6.5 },
       { text: 'Amtsgericht Kiel HRB 24511 USt-IdNr. DE 318 552 101', x: 60, y: 794, size: 6.5 },
     ])
