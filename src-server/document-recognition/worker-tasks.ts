@@ -6,7 +6,7 @@ import { extractFromReadings } from './extraction/readings'
 import type { PageText } from './page-text'
 import { normaliseToPdf } from './pipeline/normalise'
 import { readWithTesseract } from './pipeline/ocr'
-import { readWithPaddle } from './pipeline/paddle-ocr'
+import { preparePaddle, readWithPaddle } from './pipeline/paddle-ocr'
 import { readPdfText, renderPdfPage } from './pipeline/pdf-pages'
 
 /**
@@ -33,6 +33,7 @@ export const documentRecognitionProcessTasks = {
   renderPdfPage,
   readWithTesseract,
   readWithPaddle,
+  preparePaddle,
   extractFields: async (input: {
     fields: FieldDefinition[]
     readings: PageText[][]

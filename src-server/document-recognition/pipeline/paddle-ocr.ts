@@ -74,6 +74,12 @@ function paddle(): Promise<PaddleOcr> {
   return engine
 }
 
+/** Loads the models ahead of the first reading: a process started to replace one that was ended for its memory. */
+export async function preparePaddle(): Promise<null> {
+  await paddle()
+  return null
+}
+
 type Point = [number, number]
 const along = (from: Point, to: Point, share: number): Point => [
   from[0] + (to[0] - from[0]) * share,

@@ -17,12 +17,15 @@ export const READING_IDLE_MS = 10_000
 /**
  * A reading process holding more than this after a task (its garbage collected) is ended, and the next task starts
  * a new one: what it freed stays resident otherwise, and grows page after page. Tesseract's process, its engine
- * loaded, holds ~0.25 GB; PaddleOCR's ~0.3 GB, and ~0.4-0.6 GB after reading 1.2 MP: past 550 MB it is reloaded
- * (a second or more: `paddle-ocr.ts` on keeping it loaded instead), since a second page read on top of that took it
- * to 0.7 GB and the server's tree past its 1.2 GB budget.
+ * loaded, holds ~0.25 GB. PaddleOCR's holds ~0.2 GB with its models loaded, ~0.35 GB more at the peak of a page's
+ * reading and 0.32-0.56 GB after it, and a second page read on top of that took it to 0.73-0.81 GB and the
+ * server's tree past its 1.2 GB budget (1.18-1.27 GB): so it is replaced after every page it reads whole, and the
+ * new one loads its models at once (`prepareTask`), while the server does the rest of the document, so that the
+ * next page seldom waits for them (12 MP receipt p50 1.8-2.1 s against 1.6-1.7 s without replacing it, and 2.4 s
+ * replacing it without loading ahead; the tree's peak 0.85-0.92 GB).
  */
 const PAGES_RECYCLE_MB = 400
-const PADDLE_RECYCLE_MB = 550
+const PADDLE_RECYCLE_MB = 300
 
 /**
  * Where the server decodes and reads documents: two child processes that start on first use and exit when idle
@@ -43,6 +46,7 @@ export class ReadingProcesses {
     this.paddle = new TaskProcess(READING_IDLE_MS, {
       entry,
       recycleAboveMb: PADDLE_RECYCLE_MB,
+      prepareTask: 'preparePaddle',
       name: "PaddleOCR's process",
     })
   }

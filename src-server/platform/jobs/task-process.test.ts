@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -7,7 +7,7 @@ import { TaskProcess } from './task-process'
 
 /**
  * A task process entry with a task that answers (at once or after a while), one that never does, one that ends its
- * process and one that keeps memory.
+ * process, one that keeps memory and one that readies a process (and says when it did).
  */
 const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-task-process-'))
 const entry = path.join(dir, 'entry.mjs')
@@ -19,6 +19,9 @@ writeFileSync(
     hang: () => new Promise(() => setInterval(() => {}, 1000)),
     crash: () => process.exit(3),
     hold: async (mb) => { globalThis.held = Buffer.alloc(mb * 1024 * 1024, 1); return process.pid },
+    prepare: async () => { globalThis.preparedAt = Date.now(); return null },
+    preparedAt: async () => globalThis.preparedAt ?? null,
+    prepareLarge: async () => { globalThis.held = Buffer.alloc(400 * 1024 * 1024, 1); return null },
   }
   const rssMb = () => Math.round(process.memoryUsage.rss() / 1048576)
   process.on('message', async ({ id, task, input }) => {
@@ -77,12 +80,59 @@ describe('task process', () => {
     }
   })
 
+  it('readies a new process as soon as one is ended for its memory, before the next task is sent', async () => {
+    const tasks = new TaskProcess(60_000, {
+      entry: pathToFileURL(entry),
+      recycleAboveMb: 250,
+      prepareTask: 'prepare',
+    })
+    try {
+      const small = await tasks.run<number>('hold', 10, options)
+      expect(await tasks.run<number | null>('preparedAt', {}, options)).toBeNull()
+      const large = await tasks.run<number>('hold', 400, options)
+      expect(large).toBe(small)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const sent = Date.now()
+      const preparedAt = await tasks.run<number | null>('preparedAt', {}, options)
+      expect(preparedAt).not.toBeNull()
+      expect(preparedAt as number).toBeLessThan(sent)
+      expect(await tasks.run<number>('pid', {}, options)).not.toBe(large)
+    } finally {
+      tasks.close()
+    }
+  })
+
+  it('does not ready a process again that is over its limit once readied', async () => {
+    const tasks = new TaskProcess(60_000, {
+      entry: pathToFileURL(entry),
+      recycleAboveMb: 250,
+      prepareTask: 'prepareLarge',
+    })
+    try {
+      await tasks.run<number>('hold', 400, options)
+      // The readied process is ended too, and then none is started until a task comes.
+      await expect.poll(() => childProcesses().length, { timeout: 10_000 }).toBe(0)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect(childProcesses()).toHaveLength(0)
+    } finally {
+      tasks.close()
+    }
+  })
+
   it('ends its process when idle', async () => {
     const tasks = new TaskProcess(200, { entry: pathToFileURL(entry) })
     const pid = await tasks.run<number>('pid', {}, options)
     await expect.poll(() => isAlive(pid), { timeout: 10_000 }).toBe(false)
   })
 })
+
+/** The processes this test process started that are still running. */
+function childProcesses(): number[] {
+  return readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number)
+}
 
 function isAlive(pid: number): boolean {
   try {

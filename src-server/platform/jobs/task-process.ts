@@ -3,10 +3,14 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 interface Pending {
+  task: string
   child: ChildProcess
   resolve(value: unknown): void
   reject(error: Error): void
 }
+
+/** How long a process may take to ready itself (`prepareTask`) before it is ended. */
+const PREPARE_TIMEOUT_MS = 60_000
 
 /**
  * Worker tasks run in a child process of their own, one at a time: for native code whose memory a thread cannot
@@ -27,6 +31,7 @@ export class TaskProcess {
 
   private readonly entry: URL
   private readonly recycleAboveMb: number
+  private readonly prepareTask: string | undefined
   private readonly name: string
 
   constructor(
@@ -40,6 +45,11 @@ export class TaskProcess {
        * WebAssembly heap), so a process that reads page after page only grows.
        */
       recycleAboveMb?: number
+      /**
+       * A task that readies a new process (loads its models), run in a new one as soon as a process is ended for
+       * its memory, so that the next task does not wait for the loading.
+       */
+      prepareTask?: string
       /** What the process is, in the error of a task it stopped under ("PaddleOCR's process stopped (SIGKILL)"). */
       name?: string
     } = {},
@@ -51,6 +61,7 @@ export class TaskProcess {
         import.meta.url,
       )
     this.recycleAboveMb = options.recycleAboveMb ?? Number.POSITIVE_INFINITY
+    this.prepareTask = options.prepareTask
     this.name = options.name ?? 'the task process'
   }
 
@@ -83,6 +94,7 @@ export class TaskProcess {
         if (this.child === child) this.close()
       }, options.timeoutMs)
       this.pending.set(id, {
+        task,
         child,
         resolve: (value) => {
           clearTimeout(timer)
@@ -101,6 +113,14 @@ export class TaskProcess {
         recycleAboveMb: Number.isFinite(this.recycleAboveMb) ? this.recycleAboveMb : undefined,
       })
     }).finally(() => this.pending.delete(id))
+  }
+
+  /** Starts a new process and readies it; a failed preparation is met again, and reported, by the next task. */
+  private prepare(task: string): void {
+    this.run(task, null, {
+      timeoutMs: PREPARE_TIMEOUT_MS,
+      timeoutMessage: `${this.name} took too long to start.`,
+    }).catch(() => undefined)
   }
 
   private start(): ChildProcess {
@@ -122,12 +142,14 @@ export class TaskProcess {
       env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     })
     child.on('message', (message: { id: number; result?: unknown; error?: string; rssMb?: number }) => {
+      const waiting = this.pending.get(message.id)
       // Between tasks (the next is sent once this one is answered): the process leaves with what it held.
       if ((message.rssMb ?? 0) > this.recycleAboveMb && this.child === child) {
         this.child = null
         child.disconnect()
+        // Not after a preparation itself: a process over its limit once readied would be replaced for ever.
+        if (this.prepareTask && waiting?.task !== this.prepareTask) this.prepare(this.prepareTask)
       }
-      const waiting = this.pending.get(message.id)
       if (message.error !== undefined) waiting?.reject(new Error(message.error))
       else waiting?.resolve(message.result)
     })
