@@ -332,6 +332,28 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.currency?.value).toBe('CAD')
     expect(fields.total_amount?.value).toBe(122.04)
   })
+
+  it('reads a bare "$" as the dollar of the one country the invoice names, else as the US dollar', async () => {
+    // Its code and its tax's name (HST is Canadian) taken away: only the address names a country.
+    const printed: Record<string, string> = { '$122.04 CAD': '$122.04', 'HST 13%': 'Tax 13%' }
+    const withoutCode = shopOrder.map((line) => ({ ...line, text: printed[line.text] ?? line.text }))
+    const address = (text: string): PrintedLine => ({ text, x: 50, y: 165 })
+    const canadian = await rankedInvoiceFields([...withoutCode, address('Toronto ON M4E 1G2')])
+    expect(canadian.currency?.value).toBe('CAD')
+    const australian = await rankedInvoiceFields([
+      ...withoutCode,
+      address('Fitzroy VIC 3065 · ABN 51 824 753 556'),
+    ])
+    expect(australian.currency?.value).toBe('AUD')
+    const american = await rankedInvoiceFields([...withoutCode, address('Portland, OR 97209')])
+    expect(american.currency?.value).toBe('USD')
+    // Both a Canadian and a US address: no one country, so the dollar stays as read.
+    const both = await rankedInvoiceFields([
+      ...withoutCode,
+      address('Toronto ON M4E 1G2 · Portland, OR 97209'),
+    ])
+    expect(both.currency?.value).toBe('USD')
+  })
 })
 
 /** A letterhead's lines of small print stacked beside the title printed three times their size. */
@@ -739,6 +761,60 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     ])
     expect(fields.invoice_number?.value).toBe('NC-2025-006')
     expect(fields.total_amount?.value).toBe(-605)
+  })
+  it("reads a credit note's own number, not the number of the invoice it corrects named with its date", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'HOUTMEESTER', x: 57, y: 40, size: 16 },
+      { text: 'Houtmeester Interieur SRL', x: 340, y: 40 },
+      { text: 'Chaussée de Louvain 412', x: 340, y: 53 },
+      { text: '1300 Wavre', x: 340, y: 66 },
+      { text: 'TVA BE 0734.512.986', x: 340, y: 79 },
+      { text: 'IBAN BE12 0015 4477 2290', x: 340, y: 92 },
+      { text: 'NOTE DE CRÉDIT', x: 57, y: 170, size: 14 },
+      { text: 'N° : NC-2025-031', x: 57, y: 192 },
+      { text: 'Date : 3 mars 2025', x: 57, y: 205 },
+      { text: 'Référence facture : F-2025-0412 du 14/02/2025', x: 57, y: 218 },
+      { text: 'Client n° : 2207', x: 57, y: 231 },
+      { text: 'Client', x: 370, y: 192 },
+      { text: 'Brasserie du Quai SCRL', x: 370, y: 205 },
+      { text: 'Quai aux Briques 8', x: 370, y: 218 },
+      { text: '1000 Bruxelles', x: 370, y: 231 },
+      { text: 'Retour tabourets chêne', x: 57, y: 300 },
+      { text: '-1.200,00', x: 480, y: 300 },
+      { text: 'Total HTVA', x: 360, y: 330 },
+      { text: '-1.200,00 €', x: 480, y: 330 },
+      { text: 'TVA 21 %', x: 360, y: 344 },
+      { text: '-252,00 €', x: 480, y: 344 },
+      { text: 'Total TVAC', x: 360, y: 358 },
+      { text: '-1.452,00 €', x: 480, y: 358 },
+    ])
+    expect(fields.invoice_number?.value).toBe('NC-2025-031')
+    expect(fields.invoice_date?.value).toBe('2025-03-03')
+    expect(fields.total_amount?.value).toBe(-1452)
+  })
+})
+
+describe('a word that points at a name printed elsewhere', () => {
+  it('takes no "idem" for the buyer ("Adresse du chantier : idem" under the client)', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Plomberie Guérin SARL', x: 57, y: 40, size: 14 },
+      { text: '12 rue des Tanneurs · 49100 Angers', x: 57, y: 58, size: 8 },
+      { text: 'FACTURE N° 2025-118', x: 57, y: 110, size: 12 },
+      { text: 'Date : 14/05/2025', x: 57, y: 128 },
+      { text: 'Mme Claire Dubreuil', x: 330, y: 110 },
+      { text: '7 allée des Cerisiers', x: 330, y: 123 },
+      { text: '49000 Angers', x: 330, y: 136 },
+      { text: 'Adresse du chantier : idem', x: 330, y: 149 },
+      { text: 'Remplacement ballon eau chaude', x: 57, y: 230 },
+      { text: '820,00', x: 480, y: 230 },
+      { text: 'Total HT', x: 360, y: 270 },
+      { text: '820,00 €', x: 480, y: 270 },
+      { text: 'TVA 10 %', x: 360, y: 284 },
+      { text: '82,00 €', x: 480, y: 284 },
+      { text: 'Total TTC', x: 360, y: 298 },
+      { text: '902,00 €', x: 480, y: 298 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Mme Claire Dubreuil')
   })
 })
 

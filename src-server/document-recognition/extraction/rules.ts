@@ -3,6 +3,7 @@ import type { PageText, PageWord } from '../page-text'
 import type { Candidate } from './candidate'
 import { confirmCurrencyByAmount, confirmCurrencyByConsensus, settleDateContests } from './cross-checks'
 import { deriveMissingAmounts } from './derived-amount'
+import { dollarOfTheCountry } from './dollar-country'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
@@ -635,6 +636,7 @@ export function extractWithRules(
   settleDateContests(fields, chosen, candidates)
   confirmCurrencyByAmount(fields, chosen, pages)
   confirmCurrencyByConsensus(fields, chosen, pages)
+  dollarOfTheCountry(fields, chosen, pages)
   deriveMissingAmounts(fields, chosen)
   return fields.map((field) => chosen.get(field.key) ?? notFound(field.key))
 }

@@ -812,7 +812,12 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const creditRandom = seededRandom(seed * 8_612_237 + 107)
   if (credit && chance(creditRandom, 0.6)) {
     traits.push('corrected invoice named')
-    meta.push([pick(creditRandom, CORRECTED_INVOICE[language]), invoiceNumber(creditRandom, year)])
+    const corrected = invoiceNumber(creditRandom, year)
+    // Often with the corrected invoice's own date, which is not the credit note's.
+    const dated = chance(creditRandom, 0.5)
+      ? ` ${pick(creditRandom, v.dated)} ${formatDate(creditRandom, isoDay(issued, -between(creditRandom, 10, 90)), language, american)}`
+      : ''
+    meta.push([pick(creditRandom, CORRECTED_INVOICE[language]), `${corrected}${dated}`])
   }
 
   if (chance(random, 0.4)) {

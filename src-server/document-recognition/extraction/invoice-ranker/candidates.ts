@@ -166,6 +166,8 @@ function nameOf(text: string): string | null {
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
   if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
+  // A word pointing at a name printed elsewhere ("Adresse du chantier : idem") names nobody.
+  if (SAME_AS_ABOVE.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
@@ -173,6 +175,10 @@ function nameOf(text: string): string | null {
   if (/@|\bwww\.|https?:/i.test(name) || BARE_HOST.test(name)) return null
   return name
 }
+
+/** "The same as above" in the supported languages. */
+const SAME_AS_ABOVE =
+  /^(?:[ií]dem|ditto|dito|same as (?:above|billing)|see above|wie oben|siehe oben|voir ci-dessus|comme ci-dessus|zie boven|come sopra|vedi sopra|igual que arriba|ver arriba)\b/i
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 

@@ -34,6 +34,7 @@ export const WORD_CLASSES = [
   'rate',
   'section',
   'reference',
+  'corrected',
 ] as const
 export type WordClass = (typeof WORD_CLASSES)[number]
 
@@ -84,6 +85,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   // What a column or a sum in another currency says of itself: for reference, for information only.
   reference:
     /^(?:ref|reference|info|information|informatie|informazione|informativo|indicatif|indicative|rif|referenz|orientativo|umrechnung|equivalent|aquivalent|gegenwert|tegenwaarde|controvalore|contravalor|contrevaleur)$/,
+  // The invoice a credit note corrects, or another document it names: its number and date are not this one's.
+  corrected:
+    /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz)$/,
 }
 
