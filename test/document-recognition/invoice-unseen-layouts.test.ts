@@ -1039,3 +1039,113 @@ describe('a legal form with its note in brackets', () => {
     expect(fields.buyer_name?.value).toBe('Sabine Kühn')
   })
 })
+
+describe('what a party or a number is not', () => {
+  it("takes no VAT identifier for the invoice's number, even after a number marker beside the title", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Maison Ribaud SAS', x: 57, y: 40, size: 14 },
+      { text: 'Facture', x: 57, y: 80, size: 16 },
+      { text: 'TVA n° FR41502318774', x: 360, y: 84 },
+      { text: 'Numéro de facture', x: 57, y: 110 },
+      { text: 'K7PQ2R9WXA', x: 200, y: 110 },
+      { text: 'Date de facture', x: 57, y: 123 },
+      { text: '12/05/2025', x: 200, y: 123 },
+      { text: 'Livre de cuisine', x: 57, y: 200 },
+      { text: '25,00', x: 480, y: 200 },
+      { text: 'Total HT', x: 360, y: 240 },
+      { text: '23,70 €', x: 480, y: 240 },
+      { text: 'TVA 5,5 %', x: 360, y: 254 },
+      { text: '1,30 €', x: 480, y: 254 },
+      { text: 'Total TTC', x: 360, y: 268 },
+      { text: '25,00 €', x: 480, y: 268 },
+    ])
+    expect(fields.invoice_number?.value).toBe('K7PQ2R9WXA')
+  })
+
+  it('takes no way of paying printed under its heading ("Forma de pago": "Transferencia") for the buyer', async () => {
+    const lines: PrintedLine[] = [
+      { text: 'Climatizaciones Atlántico S.L.', x: 57, y: 60 },
+      { text: 'C/ Ribera 14 · 35002 Las Palmas', x: 57, y: 73, size: 8 },
+      { text: 'CLIENTE', x: 360, y: 40, size: 8 },
+      { text: 'Hoteles Roque Nublo, S.A.', x: 360, y: 60 },
+      { text: '(Hotel Las Dunas)', x: 360, y: 73 },
+      { text: 'Av. Mesa y López 88', x: 360, y: 86 },
+      { text: 'FACTURA', x: 300, y: 140, size: 16 },
+      { text: 'Nº factura', x: 57, y: 165, size: 8 },
+      { text: 'Fecha', x: 200, y: 165, size: 8 },
+      { text: 'Forma de pago', x: 340, y: 165, size: 8 },
+      { text: 'F-2025/0412', x: 57, y: 180 },
+      { text: '03-06-2025', x: 200, y: 180 },
+      { text: 'Transferencia', x: 340, y: 180 },
+      { text: 'Mantenimiento anual climatización', x: 57, y: 280 },
+      { text: '1.200,00', x: 480, y: 280 },
+      { text: 'Base imponible', x: 360, y: 320 },
+      { text: '1.200,00 €', x: 480, y: 320 },
+      { text: 'IGIC 7 %', x: 360, y: 334 },
+      { text: '84,00 €', x: 480, y: 334 },
+      { text: 'Total', x: 360, y: 348 },
+      { text: '1.284,00 €', x: 480, y: 348 },
+    ]
+    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const names = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(names).not.toContain('Transferencia')
+    const fields = await rankedInvoiceFields(lines)
+    expect(fields.buyer_name?.value).toBe('Hoteles Roque Nublo, S.A.')
+  })
+
+  it('takes no section heading ("PARTICIPANTS") over the people trained for the buyer', async () => {
+    for (const word of ['PARTICIPANTS', 'Teilnehmer', 'Deelnemers', 'Partecipanti'])
+      expect([...classesOfWord(word)]).toContain('section')
+    const fields = await rankedInvoiceFields([
+      { text: 'Formations Nordet inc.', x: 57, y: 40, size: 14 },
+      { text: 'FACTURE 2025-118', x: 360, y: 40, size: 12 },
+      { text: 'Date : 2025-05-14', x: 360, y: 58 },
+      { text: 'No client : C-0311', x: 360, y: 72 },
+      { text: 'FACTURER À', x: 57, y: 110, size: 8 },
+      { text: 'Meunerie Boisvert ltée', x: 57, y: 123 },
+      { text: "À l'attention de Mme Nadia Roy, RH", x: 57, y: 136 },
+      { text: '450, rue Principale', x: 57, y: 149 },
+      { text: 'PARTICIPANTS', x: 330, y: 110, size: 8 },
+      { text: 'Julie Tremblay', x: 330, y: 123 },
+      { text: 'Marc Gagnon', x: 330, y: 136 },
+      { text: 'Formation SST, 2 personnes', x: 57, y: 220 },
+      { text: '900,00', x: 480, y: 220 },
+      { text: 'Sous-total', x: 360, y: 260 },
+      { text: '900,00 $', x: 480, y: 260 },
+      { text: 'TPS 5 %', x: 360, y: 274 },
+      { text: '45,00 $', x: 480, y: 274 },
+      { text: 'TVQ 9,975 %', x: 360, y: 288 },
+      { text: '89,78 $', x: 480, y: 288 },
+      { text: 'Total', x: 360, y: 302 },
+      { text: '1 034,78 $', x: 480, y: 302 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Meunerie Boisvert ltée')
+    expect(fields.currency?.value).toBe('CAD')
+  })
+
+  it("reads a credit note's amounts printed without their minus as negative, and an invoice's as they are", async () => {
+    const document = (title: string): PrintedLine[] => [
+      { text: 'Netwerkhuis BV', x: 57, y: 40, size: 14 },
+      { text: 'Bakkerij Claes NV', x: 330, y: 110 },
+      { text: 'Markt 4, 9000 Gent', x: 330, y: 123 },
+      { text: title, x: 57, y: 190, size: 14 },
+      { text: 'Datum: 02/06/2025', x: 57, y: 210 },
+      { text: 'Switch 24 poorten – retour', x: 57, y: 260 },
+      { text: '400,00 €', x: 480, y: 260 },
+      { text: 'Subtotaal', x: 360, y: 300 },
+      { text: '400,00 €', x: 480, y: 300 },
+      { text: 'Btw 21%', x: 360, y: 314 },
+      { text: '84,00 €', x: 480, y: 314 },
+      { text: 'Totaal', x: 360, y: 328 },
+      { text: '484,00 €', x: 480, y: 328 },
+    ]
+    const credit = await rankedInvoiceFields(document('Creditnota RINV/2025/00021'))
+    expect([credit.net_amount?.value, credit.tax_amount?.value, credit.total_amount?.value]).toEqual([
+      -400, -84, -484,
+    ])
+    const invoice = await rankedInvoiceFields(document('Factuur INV/2025/00388'))
+    expect([invoice.net_amount?.value, invoice.tax_amount?.value, invoice.total_amount?.value]).toEqual([
+      400, 84, 484,
+    ])
+  })
+})

@@ -147,8 +147,16 @@ function codeOf(word: string): string | null {
   if (AMOUNT_WORD.test(code) || /%$/.test(word)) return null
   const date = parseDate(code)
   if (date && date.start === 0 && date.end === code.length) return null
+  if (VAT_ID.test(code)) return null
   return code
 }
+
+/**
+ * A European VAT identifier, its country's prefix and shape ("FR27891224503", "NL862345671B01", "ATU12345678"):
+ * the seller's or the buyer's tax registration, never a document's number.
+ */
+const VAT_ID =
+  /^(?:ATU\d{8}|BE[01]\d{9}|CHE\d{9}|CZ\d{8,10}|DE\d{9}|DK\d{8}|EL\d{9}|ES[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR[A-Z0-9]{2}\d{9}|GB(?:\d{9}|\d{12})|HR\d{11}|HU\d{8}|IE\d[A-Z0-9]\d{5}[A-Z]{1,2}|IT\d{11}|LU\d{8}|NL\d{9}B\d{2}|PL\d{10}|PT\d{9}|SE\d{12}|SI\d{8}|SK\d{10})$/
 
 /** A form of address printed alone on its line over the addressee's name ("Herrn", "Frau Dr.", "Mme", "Dhr."). */
 export const FORM_OF_ADDRESS =
@@ -167,7 +175,7 @@ function nameOf(text: string): string | null {
   // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
   if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
   // A word pointing at a name printed elsewhere ("Adresse du chantier : idem") names nobody.
-  if (SAME_AS_ABOVE.test(name)) return null
+  if (SAME_AS_ABOVE.test(name) || PAYMENT_METHOD.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
@@ -179,6 +187,10 @@ function nameOf(text: string): string | null {
 /** "The same as above" in the supported languages. */
 const SAME_AS_ABOVE =
   /^(?:[ií]dem|ditto|dito|same as (?:above|billing)|see above|wie oben|siehe oben|voir ci-dessus|comme ci-dessus|zie boven|come sopra|vedi sopra|igual que arriba|ver arriba)\b/i
+
+/** A way of paying printed alone, under a "Payment method" heading ("Transferencia", "Bank transfer", "SEPA-Lastschrift"). */
+const PAYMENT_METHOD =
+  /^(?:(?:bank\s)?transfer|wire transfer|credit card|debit card|cash|cheque|check|paypal|direct debit|[uü]berweisung|bank[uü]berweisung|sepa-lastschrift|lastschrift|bar|barzahlung|virement(?: bancaire)?|pr[ée]l[èe]vement|esp[èe]ces|ch[èe]que|overschrijving|overboeking|contant|incasso|bonifico(?: bancario)?|contanti|assegno|transferencia(?: bancaria)?|efectivo|tarjeta|domiciliaci[óo]n|recibo domiciliado)$/i
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 

@@ -79,9 +79,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea)$/,
   item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag)$/,
-  // A section's heading names what a block is about ("Hotel Details", "Coordonnées"), no party.
+  // A section's heading names what a block is about ("Hotel Details", "Coordonnées", "Participants"), no party.
   section:
-    /^(?:details|detail|information|informations|info|summary|overview|angaben|daten|informationen|ubersicht|details|coordonnees|donnees|gegevens|informatie|overzicht|dettagli|dati|informazioni|riepilogo|datos|detalles|informacion|resumen)$/,
+    /^(?:details|detail|information|informations|info|summary|overview|angaben|daten|informationen|ubersicht|details|coordonnees|donnees|gegevens|informatie|overzicht|dettagli|dati|informazioni|riepilogo|datos|detalles|informacion|resumen|participants|participant|attendees|teilnehmer|teilnehmende|deelnemers|partecipanti|participantes)$/,
   // What a column or a sum in another currency says of itself: for reference, for information only.
   reference:
     /^(?:ref|reference|info|information|informatie|informazione|informativo|indicatif|indicative|rif|referenz|orientativo|umrechnung|equivalent|aquivalent|gegenwert|tegenwaarde|controvalore|contravalor|contrevaleur)$/,

@@ -16,6 +16,7 @@ import {
 } from './candidates'
 import { type ConfidenceModel, confidenceFeatures, probabilityRight } from './confidence'
 import confidenceWeights from './confidence.weights.json'
+import { signedForCreditNote } from './credit-note'
 import { type Features, featuresOf, sameValue } from './features'
 import { LEGAL_FORM } from './label-words'
 import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
@@ -294,7 +295,7 @@ export function rankInvoiceFields(
       anchor: label.anchor,
     } satisfies ExtractedField
   })
-  return withTaxOfSeveralRates(fields, pool.get('money') ?? [])
+  return signedForCreditNote(withTaxOfSeveralRates(fields, pool.get('money') ?? []), pages)
 }
 
 /** The general rules, then the ranker over the fields it has weights for (the rules' pick is one of its features). */
