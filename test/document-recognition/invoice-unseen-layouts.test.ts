@@ -1149,3 +1149,30 @@ describe('what a party or a number is not', () => {
     ])
   })
 })
+
+describe('a date labelled for another occasion', () => {
+  it('takes the invoice date, not the "Next billing date" of a subscription', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Tarnwell Cloud Ltd', x: 57, y: 40, size: 14 },
+      { text: 'INVOICE', x: 450, y: 40, size: 14 },
+      { text: 'Invoice Number', x: 330, y: 70 },
+      { text: 'TW-2025-00731', x: 450, y: 70 },
+      { text: 'Invoice Date', x: 330, y: 83 },
+      { text: '01-Jul-2025', x: 450, y: 83 },
+      { text: 'BILLED TO', x: 57, y: 140, size: 8 },
+      { text: 'Oakridge Dental Group', x: 57, y: 153 },
+      { text: 'SUBSCRIPTION', x: 330, y: 140, size: 8 },
+      { text: 'Plan: Business (annual)', x: 330, y: 153 },
+      { text: 'Next billing date: 01-Jul-2026', x: 330, y: 166 },
+      { text: 'Business plan, 12 months', x: 57, y: 230 },
+      { text: '1,200.00', x: 480, y: 230 },
+      { text: 'Subtotal', x: 360, y: 270 },
+      { text: '£1,200.00', x: 480, y: 270 },
+      { text: 'VAT 20%', x: 360, y: 284 },
+      { text: '£240.00', x: 480, y: 284 },
+      { text: 'Total', x: 360, y: 298 },
+      { text: '£1,440.00', x: 480, y: 298 },
+    ])
+    expect(fields.invoice_date?.value).toBe('2025-07-01')
+  })
+})

@@ -54,3 +54,14 @@ export function namesAnotherThing(
     field.anchors.some((label) => !isConnecting(label) && !isWordSet(label) && compoundOf(folded, label)),
   )
 }
+
+/** A word that moves a label to another occasion: the next billing date, the previous invoice, the last payment. */
+const ANOTHER_OCCASION =
+  /(?:^|[\s(])(?:next|previous|prior|last|upcoming|n[äa]chste[nrs]?|naechste[nrs]?|vorherige[nrs]?|letzte[nrs]?|vorige[nrs]?|prochaine?s?|pr[ée]c[ée]dente?s?|derni[èe]re?s?|volgende|vorige|prossim[ao]|precedente|ultim[ao]|pr[óo]xim[ao]|anterior)\s*$/i
+
+/**
+ * A label with such a word right before it names another occasion's value ("Next billing date: 01-Jul-2026" is no
+ * billing date of this invoice).
+ */
+export const labelsAnotherOccasion = (text: string, start: number) =>
+  ANOTHER_OCCASION.test(text.slice(0, start))

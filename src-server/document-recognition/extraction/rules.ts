@@ -7,7 +7,7 @@ import { dollarOfTheCountry } from './dollar-country'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
-import { namesAnotherThing } from './label-context'
+import { labelsAnotherOccasion, namesAnotherThing } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, readValuesIn, wordsInBox } from './locate'
 import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
@@ -135,7 +135,9 @@ function plainHits(
         (hit) =>
           !foreign.some(
             (f) => f.start <= hit.start && f.end >= hit.end && f.end - f.start > hit.end - hit.start,
-          ) && !namesAnotherThing(line.text, hit.start, anchor, [field, ...others]),
+          ) &&
+          !namesAnotherThing(line.text, hit.start, anchor, [field, ...others]) &&
+          !labelsAnotherOccasion(line.text, hit.start),
       )
       // A word-set label is reported as printed ("Montant HT"), not as its vocabulary.
       .map((hit) => ({
