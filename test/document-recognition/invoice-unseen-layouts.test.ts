@@ -1176,3 +1176,33 @@ describe('a date labelled for another occasion', () => {
     expect(fields.invoice_date?.value).toBe('2025-07-01')
   })
 })
+
+describe("Québec's two sales taxes", () => {
+  it('reads the tax as TPS and TVQ added, and takes no article code ("SST-101") for a tax line', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Formations Nordet inc.', x: 57, y: 40, size: 14 },
+      { text: 'FACTURE F-2025-0412', x: 360, y: 40, size: 12 },
+      { text: 'Date : 2025-05-14', x: 360, y: 58 },
+      { text: 'FACTURER À', x: 57, y: 110, size: 8 },
+      { text: 'Meunerie Boisvert ltée', x: 57, y: 123 },
+      { text: 'SST-101', x: 57, y: 200 },
+      { text: 'Sécurité au travail, séance de groupe', x: 120, y: 200 },
+      { text: '1 150,00 $', x: 480, y: 200 },
+      { text: 'CH-220', x: 57, y: 214 },
+      { text: 'Chariot élévateur, par participant', x: 120, y: 214 },
+      { text: '855,00 $', x: 480, y: 214 },
+      { text: 'Sous-total', x: 330, y: 260 },
+      { text: '2 005,00 $', x: 480, y: 260 },
+      { text: 'TPS (5 %) no 78423 1956 RT0001', x: 330, y: 274 },
+      { text: '100,25 $', x: 480, y: 274 },
+      { text: 'TVQ (9,975 %) no 1224917385 TQ0001', x: 330, y: 288 },
+      { text: '200,00 $', x: 480, y: 288 },
+      { text: 'TOTAL', x: 330, y: 302 },
+      { text: '2 305,25 $', x: 480, y: 302 },
+    ])
+    expect(fields.net_amount?.value).toBe(2005)
+    expect(fields.tax_amount?.value).toBe(300.25)
+    expect(fields.total_amount?.value).toBe(2305.25)
+    expect(fields.currency?.value).toBe('CAD')
+  })
+})

@@ -59,7 +59,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand)$/,
   due: /^(?:zahlungsbedingungen|zahlungsbedingung|zahlungskonditionen|betalingsvoorwaarden|betalingscondities|condizioni|condiciones|conditions|terms|due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant)$/,
   net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|ohne|sin|before)$/,
-  tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst)$/,
+  tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst|pst|qst|tps|tvq|igic)$/,
   total:
     /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme)$/,
   amount: /^(?:amount|betrag|montant|bedrag|importo|importe|sum|somme|som|wert)$/,
@@ -122,10 +122,12 @@ export function classesOfWord(word: string): Set<WordClass> {
   // Letters each followed by a dot are one abbreviation ("N.V.", "S.A.", "t.a.v.", "P.O."), read whole: its
   // letters are no words of their own (not "n" for a number, nor "a" for "to").
   const abbreviation = tokens.length > 1 && tokens.every((t) => t.length === 1)
-  // A letter in a code ("A-1210", "B2") is no word: not "a" for "to".
+  // A letter in a code ("A-1210", "B2") is no word: not "a" for "to"; nor are the letters an article code opens
+  // with ("SST-101" is no tax, "CH-220" no place).
   const code = /\d/.test(word)
+  const articleCode = /^\p{L}+-\d+$/u.test(word)
   for (const token of abbreviation ? [tokens.join('')] : tokens) {
-    if (code && token.length === 1 && /\p{L}/u.test(token)) continue
+    if (code && (articleCode || token.length === 1) && /\p{L}/u.test(token)) continue
     for (const name of WORD_CLASSES) if (CLASS_WORDS[name].test(token)) classes.add(name)
     for (const [tail, name] of COMPOUND_TAILS) if (tail.test(token)) classes.add(name)
     if (/^kund|^klant|^debiteur/.test(token)) classes.add('customer')
