@@ -1206,3 +1206,38 @@ describe("Québec's two sales taxes", () => {
     expect(fields.currency?.value).toBe('CAD')
   })
 })
+
+describe('a self-billed invoice', () => {
+  it('takes the letterhead as the buyer and the addressee as the seller when the buyer wrote it', async () => {
+    const lines = (note: string): PrintedLine[] => [
+      { text: 'Altmetall Brinkhoff GmbH', x: 360, y: 40, size: 12 },
+      { text: 'Hafenweg 12 · 44147 Dortmund', x: 360, y: 56, size: 8 },
+      { text: 'Altmetall Brinkhoff GmbH · Hafenweg 12 · 44147 Dortmund', x: 57, y: 118, size: 6 },
+      { text: 'Schlosserei Vogt GmbH', x: 57, y: 130 },
+      { text: 'Lindenstraße 9', x: 57, y: 143 },
+      { text: '44135 Dortmund', x: 57, y: 156 },
+      { text: 'Gutschrift-Nr.', x: 360, y: 130 },
+      { text: 'GS-25-0193', x: 460, y: 130 },
+      { text: 'Datum', x: 360, y: 143 },
+      { text: '18.03.2025', x: 460, y: 143 },
+      { text: 'Gutschrift', x: 57, y: 210, size: 14 },
+      { text: note, x: 57, y: 228 },
+      { text: 'Stahlschrott Sorte 2, 3.200 kg', x: 57, y: 270 },
+      { text: '848,00', x: 480, y: 270 },
+      { text: 'Summe netto', x: 330, y: 310 },
+      { text: '848,00 €', x: 480, y: 310 },
+      { text: 'Umsatzsteuer 19 %', x: 330, y: 324 },
+      { text: '161,12 €', x: 480, y: 324 },
+      { text: 'Gutschriftsbetrag', x: 330, y: 338 },
+      { text: '1.009,12 €', x: 480, y: 338 },
+    ]
+    const selfBilled = await rankedInvoiceFields(
+      lines('Abrechnung im Gutschriftsverfahren (§ 14 Abs. 2 Satz 2 UStG)'),
+    )
+    expect(selfBilled.seller_name?.value).toBe('Schlosserei Vogt GmbH')
+    expect(selfBilled.buyer_name?.value).toBe('Altmetall Brinkhoff GmbH')
+    // Without the note, the letterhead is the seller's.
+    const invoice = await rankedInvoiceFields(lines('Wir schreiben Ihnen wie folgt gut:'))
+    expect(invoice.seller_name?.value).toBe('Altmetall Brinkhoff GmbH')
+  })
+})

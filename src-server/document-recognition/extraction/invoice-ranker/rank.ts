@@ -20,6 +20,7 @@ import { signedForCreditNote } from './credit-note'
 import { type Features, featuresOf, sameValue } from './features'
 import { LEGAL_FORM } from './label-words'
 import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
+import { withSelfBilledParties } from './self-billing'
 import { withTaxOfSeveralRates } from './several-rates'
 import trained from './weights.json'
 
@@ -295,7 +296,8 @@ export function rankInvoiceFields(
       anchor: label.anchor,
     } satisfies ExtractedField
   })
-  return signedForCreditNote(withTaxOfSeveralRates(fields, pool.get('money') ?? []), pages)
+  const parties = withSelfBilledParties(fields, pages)
+  return signedForCreditNote(withTaxOfSeveralRates(parties, pool.get('money') ?? []), pages)
 }
 
 /** The general rules, then the ranker over the fields it has weights for (the rules' pick is one of its features). */
