@@ -1207,6 +1207,26 @@ describe("Québec's two sales taxes", () => {
   })
 })
 
+describe("a department under a company's name", () => {
+  it('takes no department ("Buchhaltung", "Settore Lavori Pubblici") for a party\'s name', async () => {
+    const lines: PrintedLine[] = [
+      ...installerLetterhead,
+      { text: 'Brauhaus Ostwall GmbH', x: 57, y: 130 },
+      { text: 'Buchhaltung', x: 57, y: 143 },
+      { text: 'Ostwall 18', x: 57, y: 156 },
+      { text: '44135 Dortmund', x: 57, y: 169 },
+      { text: 'Comune di Valfonda', x: 330, y: 130 },
+      { text: 'Settore Lavori Pubblici', x: 330, y: 143 },
+      ...germanInvoice,
+    ]
+    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const names = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(names).toContain('Brauhaus Ostwall GmbH')
+    expect(names).not.toContain('Buchhaltung')
+    expect(names).not.toContain('Settore Lavori Pubblici')
+  })
+})
+
 describe('a self-billed invoice', () => {
   it('takes the letterhead as the buyer and the addressee as the seller when the buyer wrote it', async () => {
     const lines = (note: string): PrintedLine[] => [

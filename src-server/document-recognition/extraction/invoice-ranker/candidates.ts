@@ -175,7 +175,7 @@ function nameOf(text: string): string | null {
   // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
   if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
   // A word pointing at a name printed elsewhere ("Adresse du chantier : idem") names nobody.
-  if (SAME_AS_ABOVE.test(name) || PAYMENT_METHOD.test(name)) return null
+  if (SAME_AS_ABOVE.test(name) || PAYMENT_METHOD.test(name) || DEPARTMENT.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
@@ -191,6 +191,13 @@ const SAME_AS_ABOVE =
 /** A way of paying printed alone, under a "Payment method" heading ("Transferencia", "Bank transfer", "SEPA-Lastschrift"). */
 const PAYMENT_METHOD =
   /^(?:(?:bank\s)?transfer|wire transfer|credit card|debit card|cash|cheque|check|paypal|direct debit|[uü]berweisung|bank[uü]berweisung|sepa-lastschrift|lastschrift|bar|barzahlung|virement(?: bancaire)?|pr[ée]l[èe]vement|esp[èe]ces|ch[èe]que|overschrijving|overboeking|contant|incasso|bonifico(?: bancario)?|contanti|assegno|transferencia(?: bancaria)?|efectivo|tarjeta|domiciliaci[óo]n|recibo domiciliado)$/i
+
+/**
+ * A department a company's mail goes to, printed under its name ("Buchhaltung", "Accounts Payable", "Settore Lavori
+ * Pubblici"): part of the address, not the party.
+ */
+const DEPARTMENT =
+  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:abteilung|afdeling|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
