@@ -713,6 +713,15 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     expect([...classesOfWord('Código')]).toEqual(['item'])
   })
 
+  it('knows the legal forms of Québec, US professional firms and UK community companies ("ltée", "PLLC", "CIC")', () => {
+    for (const name of [
+      ' Transport Lachance ltée',
+      ' Bluebonnet Family Dental, PLLC',
+      ' Aire Valley Festival CIC',
+    ])
+      expect(LEGAL_FORM.test(name)).toBe(true)
+  })
+
   it('tells the seller by its e-mail domain whatever the top-level domain ("hello@harlowfinch.consulting")', async () => {
     const fields = await rankedInvoiceFields([
       { text: 'Tern & Pike Design LLC', x: 57, y: 110 },
