@@ -57,7 +57,7 @@ export function namesAnotherThing(
 
 /** A word that moves a label to another occasion: the next billing date, the previous invoice, the last payment. */
 const ANOTHER_OCCASION =
-  /(?:^|[\s(])(?:next|previous|prior|last|upcoming|n[äa]chste[nrs]?|naechste[nrs]?|vorherige[nrs]?|letzte[nrs]?|vorige[nrs]?|prochaine?s?|pr[ée]c[ée]dente?s?|derni[èe]re?s?|volgende|vorige|prossim[ao]|precedente|ultim[ao]|pr[óo]xim[ao]|anterior)\s*$/i
+  /(?:^|[\s(])(?:next|previous|prior|last|upcoming|n[äa]chste[nrs]?|naechste[nrs]?|vorherige[nrs]?|letzte[nrs]?|vorige[nrs]?|prochaine?s?|pr[ée]c[ée]dente?s?|derni[èe]re?s?|volgende|prossim[ao]|precedente|ultim[ao]|pr[óo]xim[ao]|anterior)\s*$/i
 
 /**
  * A label with such a word right before it names another occasion's value ("Next billing date: 01-Jul-2026" is no

@@ -174,7 +174,8 @@ function nameOf(text: string): string | null {
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
   if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
-  // A word pointing at a name printed elsewhere ("Adresse du chantier : idem") names nobody.
+  // Nor does a word pointing at a name printed elsewhere ("Adresse du chantier : idem"), a way of paying or a
+  // department.
   if (SAME_AS_ABOVE.test(name) || PAYMENT_METHOD.test(name) || DEPARTMENT.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").

@@ -296,6 +296,7 @@ export function rankInvoiceFields(
       anchor: label.anchor,
     } satisfies ExtractedField
   })
+  // What the document as a whole says of the chosen values: who wrote it, a tax of several rates, a credit's sign.
   const parties = withSelfBilledParties(fields, pages)
   return signedForCreditNote(withTaxOfSeveralRates(parties, pool.get('money') ?? []), pages)
 }
