@@ -333,6 +333,32 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.total_amount?.value).toBe(122.04)
   })
 
+  it('reads no currency code inside an article code ("CAD-PRO-PERP" is no Canadian dollar)', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Brightwater Software Inc.', x: 50, y: 50, size: 14 },
+      { text: 'Invoice INV-20418', x: 400, y: 50 },
+      { text: 'April 15, 2025', x: 400, y: 66 },
+      { text: 'Bill to', x: 50, y: 120 },
+      { text: 'Harlan Tool & Die Co.', x: 50, y: 135 },
+      { text: 'CAD-PRO-PERP', x: 50, y: 240 },
+      { text: 'Drafting suite, perpetual licence, for CAD seats', x: 150, y: 240 },
+      { text: '4,000.00', x: 470, y: 240 },
+      { text: 'CAD-PRO-MNT', x: 50, y: 256 },
+      { text: 'Maintenance, 12 months', x: 150, y: 256 },
+      { text: '800.00', x: 470, y: 256 },
+      { text: 'SVC-TRN-CAD', x: 50, y: 272 },
+      { text: 'Training, on site', x: 150, y: 272 },
+      { text: '1,200.00', x: 470, y: 272 },
+      { text: 'Subtotal', x: 380, y: 320 },
+      { text: '6,000.00', x: 470, y: 320 },
+      { text: 'Sales tax', x: 380, y: 335 },
+      { text: '0.00', x: 470, y: 335 },
+      { text: 'Total due (USD)', x: 380, y: 350 },
+      { text: '$6,000.00', x: 470, y: 350 },
+    ])
+    expect(fields.currency?.value).toBe('USD')
+  })
+
   it('reads a bare "$" as the dollar of the one country the invoice names, else as the US dollar', async () => {
     // Its code and its tax's name (HST is Canadian) taken away: only the address names a country.
     const printed: Record<string, string> = { '$122.04 CAD': '$122.04', 'HST 13%': 'Tax 13%' }
@@ -713,13 +739,16 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     expect([...classesOfWord('Código')]).toEqual(['item'])
   })
 
-  it('knows the legal forms of Québec, US professional firms and UK community companies ("ltée", "PLLC", "CIC")', () => {
+  it('knows the legal forms "ltée", "PLLC", "CIC", "PartG mbB" and "S.à r.l."', () => {
     for (const name of [
       ' Transport Lachance ltée',
       ' Bluebonnet Family Dental, PLLC',
       ' Aire Valley Festival CIC',
     ])
       expect(LEGAL_FORM.test(name)).toBe(true)
+    // The German professional partnership's whole form, and the Luxembourg and Swiss "S.à r.l.".
+    expect(LEGAL_FORM.exec(' Okafor Architekten PartG mbB')?.[0]).toBe(' PartG mbB')
+    expect(LEGAL_FORM.exec(' Traductions Moselle S.à r.l.')?.[0]).toBe(' S.à r.l.')
   })
 
   it('tells the seller by its e-mail domain whatever the top-level domain ("hello@harlowfinch.consulting")', async () => {

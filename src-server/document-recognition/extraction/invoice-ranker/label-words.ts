@@ -186,4 +186,4 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
 
 /** Legal forms of companies in the six languages and English: a name holding one is a company's name. */
 export const LEGAL_FORM =
-  /(?:^|[\s,])(?:gmbh|ag|(?<!\d\s?)kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|pllc|cic|lt[ée]e|limit[ée]e|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?)(?=$|[\s,.)])/iu
+  /(?:^|[\s,])(?:gmbh|ag|(?<!\d\s?)kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|pllc|cic|lt[ée]e|limit[ée]e|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg(?:\s?mbb)?|s\.?\s?à\s?r\.?\s?l\.?|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?)(?=$|[\s,.)])/iu
