@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { FieldDefinition } from '../../src-server/document-recognition/extraction/field-config'
 import {
   candidatesOf,
   pageContexts,
@@ -8,6 +9,7 @@ import {
   LEGAL_FORM,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
 import { linesOf } from '../../src-server/document-recognition/extraction/layout'
+import { parseValue } from '../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../src-server/document-recognition/page-text'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../src-server/platform/config'
@@ -357,6 +359,17 @@ describe('invoices laid out as invoicing software prints them', () => {
       { text: '$6,000.00', x: 470, y: 350 },
     ])
     expect(fields.currency?.value).toBe('USD')
+    // A compound label holding the code is still read ("EUR-Betrag").
+    const field: FieldDefinition = {
+      key: 'currency',
+      label: 'Currency',
+      type: 'enum',
+      required: false,
+      anchors: [],
+      enum: ['EUR', 'CAD'],
+    }
+    expect(parseValue(field, 'EUR-Betrag 1.234,00', null)?.value).toBe('EUR')
+    expect(parseValue(field, 'SVC-TRN-CAD', null)).toBeNull()
   })
 
   it('reads a bare "$" as the dollar of the one country the invoice names, else as the US dollar', async () => {

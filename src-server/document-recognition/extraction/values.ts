@@ -237,9 +237,10 @@ function enumTerm(term: string): { needle: string; printed: RegExp } {
   let found = enumTerms.get(term)
   if (!found) {
     const needle = fold(term)
-    // Not inside a word, an address or a hyphenated code ("CAD-PRO-PERP" is an article, not Canadian dollars).
-    const before = /^[\p{L}\p{N}]/u.test(needle) ? '(?<![\\p{L}\\p{N}./@_]|[\\p{L}\\p{N}]-)' : ''
-    const after = /[\p{L}\p{N}]$/u.test(needle) ? '(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])' : ''
+    // Not inside a word, an address or an article code of several parts or digits ("CAD-PRO-PERP", "SVC-TRN-CAD",
+    // "CAD-2025" are articles, not Canadian dollars); a compound label stays one ("EUR-Betrag").
+    const before = /^[\p{L}\p{N}]/u.test(needle) ? '(?<![\\p{L}\\p{N}./@_]|[-\\p{N}][\\p{L}\\p{N}]*-)' : ''
+    const after = /[\p{L}\p{N}]$/u.test(needle) ? '(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}]*[-\\p{N}])' : ''
     found = { needle, printed: new RegExp(`${before}${escapeRegex(needle)}${after}`, 'u') }
     enumTerms.set(term, found)
   }
