@@ -8,11 +8,13 @@ import {
   classesOfWord,
   LEGAL_FORM,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
+import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { linesOf } from '../../src-server/document-recognition/extraction/layout'
 import { parseValue } from '../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../src-server/document-recognition/page-text'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../src-server/platform/config'
+import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
 import {
   germanServiceInvoice,
   invoicePdf,
@@ -1310,5 +1312,145 @@ describe('a self-billed invoice', () => {
     // Without the note, the letterhead is the seller's.
     const invoice = await rankedInvoiceFields(lines('Wir schreiben Ihnen wie folgt gut:'))
     expect(invoice.seller_name?.value).toBe('Altmetall Brinkhoff GmbH')
+  })
+})
+
+/**
+ * A page as OCR reports it: each word's box is its ink, so a word without ascenders ("upon") or without descenders
+ * ("Lime") is shorter than the font. Lines are [text, x, baseline, size] in points on A4.
+ */
+function inkPage(lines: [string, number, number, number][]): PageText[] {
+  const words = lines.flatMap(([text, x, baseline, size]) => {
+    let left = x
+    return text.split(' ').map((word) => {
+      const right = left + word.length * size * 0.5
+      const ascends = /[A-Z\d\p{Lu}bdfhklt]/u.test(word)
+      const top = baseline - size * (ascends ? 0.72 : 0.5)
+      const bottom = baseline + (/[gjpqy,]/.test(word) ? size * 0.21 : 0)
+      const box = [left / A4_WIDTH, top / A4_HEIGHT, right / A4_WIDTH, bottom / A4_HEIGHT] as [
+        number,
+        number,
+        number,
+        number,
+      ]
+      left = right + size * 0.3
+      return { text: word, bbox: box, confidence: 0.9 }
+    })
+  })
+  return [{ page_number: 1, width: A4_WIDTH, height: A4_HEIGHT, words }]
+}
+const [A4_WIDTH, A4_HEIGHT] = [595, 842]
+
+/** The value of feature `name` for the buyer candidate `value` on `pages`. */
+function buyerFeature(pages: PageText[], value: string, name: string): number | undefined {
+  const field = shippedExtractorConfig('invoice-extractor').fields.find(
+    (f) => f.key === 'buyer_name',
+  ) as FieldDefinition
+  const ranked = candidateFeatures(field, pageContexts(pages), { value: null, confidence: 0 })
+  return ranked.find((r) => r.value === value)?.features[name]
+}
+
+describe("a buyer's block with a department and a contact before its street", () => {
+  it("finds the address under the name past them, beside another column's lines", () => {
+    const pages = inkPage([
+      ['Stichting Museum Het Stoomgemaal', 57, 150, 10],
+      ['Factuurnr. 2025-30418', 360, 156, 10],
+      ['Afdeling Communicatie', 57, 163, 10],
+      ['Factuurdatum 14-03-2025', 360, 169, 10],
+      ['t.a.v. mevrouw L. Brouwer', 57, 176, 10],
+      ['Debiteurnr. 40831', 360, 182, 10],
+      ['Polderdijk 3', 57, 189, 10],
+      ['1778 KM Oudesluis', 57, 202, 10],
+    ])
+    expect(buyerFeature(pages, 'Stichting Museum Het Stoomgemaal', 'address_below')).toBe(1)
+  })
+})
+
+describe('a wordmark inside the full name', () => {
+  it('takes the full name that holds the wordmark\'s words after others ("Drukkerij Van Houtum & Zn. B.V.")', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Drukkerij Van Houtum & Zn. B.V.', x: 380, y: 40, size: 9 },
+      { text: 'VAN HOUTUM', x: 57, y: 46, size: 20 },
+      { text: 'Ambachtsweg 27', x: 380, y: 52, size: 9 },
+      { text: 'drukkerij & afwerking sinds 1962', x: 57, y: 70, size: 8 },
+      { text: '5272 RL Sint-Michielsgestel', x: 380, y: 64, size: 9 },
+      { text: 'T 073 551 28 40', x: 380, y: 76, size: 9 },
+      { text: 'debiteuren@vanhoutumdruk.nl', x: 380, y: 88, size: 9 },
+      { text: 'Stichting Museum Het Stoomgemaal', x: 57, y: 150 },
+      { text: 'Polderdijk 3', x: 57, y: 164 },
+      { text: '1778 KM Oudesluis', x: 57, y: 178 },
+      { text: 'FACTUUR', x: 380, y: 150, size: 14 },
+      { text: 'Factuurnummer 2025-30418', x: 380, y: 172 },
+      { text: 'Factuurdatum 14-03-2025', x: 380, y: 186 },
+      { text: 'Jubileumboek, 1.500 ex.', x: 57, y: 260 },
+      { text: '1.000,00', x: 480, y: 260 },
+      { text: 'Totaal excl. btw', x: 360, y: 300 },
+      { text: '1.000,00', x: 480, y: 300 },
+      { text: 'Btw 9%', x: 360, y: 314 },
+      { text: '90,00', x: 480, y: 314 },
+      { text: 'Totaal', x: 360, y: 328 },
+      { text: '1.090,00', x: 480, y: 328 },
+      { text: 'Van Houtum · KvK 16023344 · IBAN NL12 RABO 0123 4567 89', x: 57, y: 800, size: 7 },
+    ])
+    expect(fields.seller_name?.value).toBe('Drukkerij Van Houtum & Zn. B.V.')
+    expect(fields.buyer_name?.value).toBe('Stichting Museum Het Stoomgemaal')
+  })
+})
+
+describe('legal forms, places and pointers that name no party', () => {
+  it('reads Portuguese, Nordic, Central European and professional legal forms whole', async () => {
+    const names = [
+      'Cortiças Ribatejo, Lda.',
+      'Gestoría Albarracín Asesores, S.L.P.',
+      'Hansen Marine Electronics ApS',
+      'Ferramenta Brambilla & C. S.a.s.',
+      'Società Agricola Poggio ai Lecci S.s.',
+      'Nowak Logistyka sp. z o.o.',
+      'Dvořák Strojírny s.r.o.',
+    ]
+    for (const name of names) expect(LEGAL_FORM.test(` ${name}`), name).toBe(true)
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'Gestoría Albarracín Asesores, S.L.P.', x: 57, y: 60 },
+        { text: 'Cortiças Ribatejo, Lda.', x: 57, y: 90 },
+      ]),
+    })
+    const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(found).toEqual(
+      expect.arrayContaining(['Gestoría Albarracín Asesores, S.L.P.', 'Cortiças Ribatejo, Lda.']),
+    )
+  })
+
+  it('takes no town with its country\'s code ("Coruche (PT)") and no "as above" for a name', async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'Lugar de carga: Coruche (PT)', x: 57, y: 60 },
+        { text: 'Lugar de descarga: Borja (ES)', x: 57, y: 74 },
+        { text: 'Site address: as above', x: 57, y: 88 },
+      ]),
+    })
+    const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(found).not.toContain('Coruche (PT)')
+    expect(found).not.toContain('Borja (ES)')
+    expect(found).not.toContain('as above')
+  })
+
+  it('reads Danish, Swedish and Norwegian crowns and New Zealand dollars by their codes', async () => {
+    for (const code of ['DKK', 'SEK', 'NOK', 'NZD']) {
+      const fields = await rankedInvoiceFields([
+        { text: 'Hansen Marine Electronics ApS', x: 57, y: 40, size: 14 },
+        { text: 'Invoice 2025-0311', x: 360, y: 40 },
+        { text: 'Date 14 March 2025', x: 360, y: 54 },
+        { text: 'Radar installation', x: 57, y: 200 },
+        { text: '10.000,00', x: 480, y: 200 },
+        { text: 'Subtotal', x: 360, y: 240 },
+        { text: '10.000,00', x: 480, y: 240 },
+        { text: 'VAT 25%', x: 360, y: 254 },
+        { text: '2.500,00', x: 480, y: 254 },
+        { text: `Total ${code}`, x: 360, y: 268 },
+        { text: '12.500,00', x: 480, y: 268 },
+      ])
+      expect(fields.currency?.value, code).toBe(code)
+    }
   })
 })

@@ -178,6 +178,8 @@ function nameOf(text: string): string | null {
   // department.
   if (SAME_AS_ABOVE.test(name) || PAYMENT_METHOD.test(name) || DEPARTMENT.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
+  // A town with its country's or province's code in brackets is a place ("Coruche (PT)", "Milano (MI)").
+  if (/\s\([A-Z]{2}\)$/.test(name)) return null
   // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
   // A web or e-mail address names where a party is reached, not the party.
@@ -187,7 +189,7 @@ function nameOf(text: string): string | null {
 
 /** "The same as above" in the supported languages. */
 const SAME_AS_ABOVE =
-  /^(?:[ií]dem|ditto|dito|same as (?:above|billing)|see above|wie oben|siehe oben|voir ci-dessus|comme ci-dessus|zie boven|come sopra|vedi sopra|igual que arriba|ver arriba)\b/i
+  /^(?:[ií]dem|ditto|dito|(?:same )?as (?:above|billing)|see above|wie oben|siehe oben|voir ci-dessus|comme ci-dessus|zie boven|come sopra|vedi sopra|igual que arriba|ver arriba)\b/i
 
 /** A way of paying printed alone, under a "Payment method" heading ("Transferencia", "Bank transfer", "SEPA-Lastschrift"). */
 const PAYMENT_METHOD =

@@ -505,13 +505,17 @@ function addressBelow(candidate: ValueCandidate): boolean {
   const { context, lineIndex, bbox } = candidate
   const height = bbox[3] - bbox[1]
   let bottom = bbox[3]
-  for (let i = lineIndex + 1; i < context.lines.length && i <= lineIndex + 3; i++) {
+  // Three lines of the name's block (a department's and an attention line may come before the street); lines of
+  // another column beside it do not count.
+  let blockLines = 0
+  for (let i = lineIndex + 1; i < context.lines.length && blockLines < 3; i++) {
     const line = context.lines[i] as Line
     if (line.bbox[1] - bottom > height * 2.5) return false
     const aligned = line.words.filter(
       (w) => Math.abs(w.bbox[0] - bbox[0]) < 0.03 || (w.bbox[0] > bbox[0] - 0.01 && w.bbox[0] < bbox[2]),
     )
     if (aligned.length === 0) continue
+    blockLines++
     const first = line.words.indexOf(aligned[0] as (typeof line.words)[number])
     const block = line.words.slice(first, first + 6).filter((w) => w.bbox[0] < bbox[0] + 0.3)
     const text = withoutDates(block.map((w) => w.text).join(' '))

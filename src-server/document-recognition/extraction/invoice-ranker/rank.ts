@@ -144,11 +144,35 @@ function fullCompanyName(name: string): boolean {
   return !/[\d·•|@]/.test(name) && name.split(/\s+/).length <= 6 && LEGAL_FORM.test(` ${last}`)
 }
 
+/** A name's words between spaces, folded, without punctuation: " corticas ribatejo lda " for "Cortiças Ribatejo, Lda.". */
+const spacedWords = (name: string) =>
+  ` ${fold(name)
+    .replace(/[^\p{L}\p{N}&]+/gu, ' ')
+    .trim()} `
+
 /**
- * A party chosen by a shorter form of its name (a wordmark, "LUMENFIELD" or "Studio Tulpenkade") takes the full
- * name the document prints elsewhere ("Lumenfield Analytics, Inc.", "Studio Tulpenkade B.V."), the longest there
- * is. The full name keeps its own probability, under the shorter form's, so a reviewer sees the completion unless
- * the full name was likely by itself (summing the two left a wrong completion unflagged).
+ * Does `full` hold `short`'s words, after none or after words capitalised as a name's are ("Drukkerij" before "Van
+ * Houtum"), not after a phrase leading to a name ("Vendu par", "Payment to", "t.n.v.")?
+ */
+function holdsAsName(full: string, short: string): boolean {
+  const words = full
+    .replace(/[^\p{L}\p{N}&]+/gu, ' ')
+    .trim()
+    .split(' ')
+  const wanted = spacedWords(short).trim().split(' ')
+  for (let at = 0; at + wanted.length <= words.length; at++) {
+    if (wanted.every((word, i) => fold(words[at + i] ?? '') === word))
+      return words.slice(0, at).every((word) => /^[\p{Lu}\d&]/u.test(word))
+  }
+  return false
+}
+
+/**
+ * A party chosen by a shorter form of its name (a wordmark: "LUMENFIELD", "VAN HOUTUM", "Studio Tulpenkade") takes
+ * the full name the document prints elsewhere with its words in it ("Lumenfield Analytics, Inc.", "Drukkerij Van
+ * Houtum & Zn. B.V.", "Studio Tulpenkade B.V."), the longest there is. The full name keeps its own probability,
+ * under the shorter form's, so a reviewer sees the completion unless the full name was likely by itself (summing
+ * the two left a wrong completion unflagged).
  */
 function withFullNames(choices: Map<string, FieldChoice>): void {
   for (const key of PARTIES) {
@@ -156,13 +180,13 @@ function withFullNames(choices: Map<string, FieldChoice>): void {
     if (!choice) continue
     const other = otherParty(choices, key)
     for (;;) {
-      const short = choice.chosen
-      if (typeof short.value !== 'string') break
-      const prefix = `${fold(short.value)} `
+      const short = choice.chosen.value
+      if (typeof short !== 'string') break
       const full = choice.values.find(
         (v) =>
           typeof v.value === 'string' &&
-          fold(v.value).startsWith(prefix) &&
+          holdsAsName(v.value, short) &&
+          spacedWords(v.value) !== spacedWords(short) &&
           fullCompanyName(v.value) &&
           !sameValue(v.value, other),
       )
