@@ -1261,7 +1261,7 @@ describe("Québec's two sales taxes", () => {
 })
 
 describe("a department under a company's name", () => {
-  it('takes no department ("Buchhaltung", "Settore Lavori Pubblici") for a party\'s name', async () => {
+  it('takes no department ("Buchhaltung", "Settore Lavori Pubblici", "Dienst Aankoop") for a party\'s name', async () => {
     const lines: PrintedLine[] = [
       ...installerLetterhead,
       { text: 'Brauhaus Ostwall GmbH', x: 57, y: 130 },
@@ -1270,6 +1270,9 @@ describe("a department under a company's name", () => {
       { text: '44135 Dortmund', x: 57, y: 169 },
       { text: 'Comune di Valfonda', x: 330, y: 130 },
       { text: 'Settore Lavori Pubblici', x: 330, y: 143 },
+      { text: 'Vercammen Houtindustrie NV', x: 57, y: 200 },
+      { text: 'Dienst Aankoop', x: 57, y: 213 },
+      { text: 'ta.v. mevrouw A. Dijkhuis', x: 57, y: 226 },
       ...germanInvoice,
     ]
     const pages = await readPdfText({ bytes: await invoicePdf(lines) })
@@ -1277,6 +1280,9 @@ describe("a department under a company's name", () => {
     expect(names).toContain('Brauhaus Ostwall GmbH')
     expect(names).not.toContain('Buchhaltung')
     expect(names).not.toContain('Settore Lavori Pubblici')
+    expect(names).not.toContain('Dienst Aankoop')
+    // OCR read "t.a.v." without its first dot: still an attention mark, not a name.
+    expect(names.filter((name) => String(name).includes('Dijkhuis'))).toEqual([])
   })
 })
 
@@ -1349,6 +1355,26 @@ function buyerFeature(pages: PageText[], value: string, name: string): number | 
   const ranked = candidateFeatures(field, pageContexts(pages), { value: null, confidence: 0 })
   return ranked.find((r) => r.value === value)?.features[name]
 }
+
+describe('a sender line over an address window, read by OCR', () => {
+  it('is found past a speck of scan noise read as a line, and a speck is no sender line', () => {
+    const window: [string, number, number, number][] = [
+      ['Brandt Okafor Architekten · Karl-Heine-Straße 88 · 06108 Halle', 57, 154, 6.5],
+      ['—', 90, 158, 6],
+      ['Wohnbau Elsteraue GmbH', 57, 168, 10],
+      ['Gerberstraße 14', 57, 181, 10],
+      ['04105 Leipzig', 57, 194, 10],
+    ]
+    expect(buyerFeature(inkPage(window), 'Wohnbau Elsteraue GmbH', 'after_small_line')).toBe(1)
+    const block: [string, number, number, number][] = [
+      ['Northmoor Outdoor Clothing Ltd', 400, 120, 10],
+      ['FAO Marketing Chloe Ashworth', 400, 133, 10],
+      ['—', 430, 139, 10],
+      ['Hexham Business Park', 400, 146, 10],
+    ]
+    expect(buyerFeature(inkPage(block), 'Hexham Business Park', 'after_small_line')).toBe(0)
+  })
+})
 
 describe("a buyer's block with a department and a contact before its street", () => {
   it("finds the address under the name past them, beside another column's lines", () => {

@@ -200,7 +200,7 @@ const PAYMENT_METHOD =
  * Pubblici"): part of the address, not the party.
  */
 const DEPARTMENT =
-  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:abteilung|afdeling|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
+  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
@@ -236,7 +236,7 @@ function doubledHalf(text: string): string | null {
  * de", "À l'att. de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:"); an OCR reading may lose the "À".
  */
 export const ATTENTION =
-  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.\s?a\.\s?v\.|(?:[aà] )?l['’]att(?:ention\b|\.)|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
+  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.?\s?a\.\s?v\.|(?:[aà] )?l['’]att(?:ention\b|\.)|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
 
 const PARTY_LABEL = ['buyer', 'seller', 'customer', 'payee'] as const
 const JOINING = /^(?:de|du|des|der|of|à|a|al|del|van)$/i

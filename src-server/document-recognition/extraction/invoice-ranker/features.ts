@@ -588,7 +588,10 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.early_line = context.index === 0 && lineIndex <= 1 ? 1 : 0
   // In the first page's top tenth, where a letterhead is (an address window is lower).
   features.page_head = context.index === 0 && candidate.bbox[1] < 0.1 ? 1 : 0
-  const previous = context.lines[lineIndex - 1]
+  // The line over the name, past a speck of scan noise read as a line of its own ("—").
+  let over = lineIndex - 1
+  while (over > 0 && !/[\p{L}\d]/u.test(context.lines[over]?.text ?? '')) over--
+  const previous = context.lines[over]
   const height = (l: Line) => l.bbox[3] - l.bbox[1]
   const line = context.lines[lineIndex] as Line
   // Small print right over the name's column, as a window envelope's sender line is over the buyer's (not small
@@ -598,7 +601,7 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.after_small_line =
     previous &&
     // (a table's header row over its first item is no sender line)
-    !context.classes[lineIndex - 1]?.some((c) => c.has('item')) &&
+    !context.classes[over]?.some((c) => c.has('item')) &&
     previous.bbox[0] < candidate.bbox[2] &&
     previous.bbox[2] > from &&
     height(previous) < height(line) * 0.8 &&
