@@ -867,7 +867,7 @@ describe('a word that points at a name printed elsewhere', () => {
       { text: 'Total TTC', x: 360, y: 298 },
       { text: '902,00 €', x: 480, y: 298 },
     ])
-    expect(fields.buyer_name?.value).toBe('Mme Claire Dubreuil')
+    expect(fields.buyer_name?.value).toBe('Claire Dubreuil')
   })
 })
 
@@ -1478,5 +1478,68 @@ describe('legal forms, places and pointers that name no party', () => {
       ])
       expect(fields.currency?.value, code).toBe(code)
     }
+  })
+})
+
+describe('a credit note titled beside its letterhead, and a person by name', () => {
+  it("reads the amounts of a credit note whose title shares the letterhead's line as negative", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'CORRIB CELLAR SUPPLIES', x: 57, y: 40, size: 14 },
+      { text: 'CREDIT NOTE', x: 400, y: 40, size: 14 },
+      { text: 'Unit 7, Liosban Business Park, Galway', x: 57, y: 70, size: 9 },
+      { text: 'Credit Note No. CN04417', x: 400, y: 70 },
+      { text: 'Date 12/06/2025', x: 400, y: 84 },
+      { text: 'Lantern Inns Ltd', x: 57, y: 120 },
+      { text: '14 Quay Street, Galway', x: 57, y: 134 },
+      { text: 'Returned kegs, damaged', x: 57, y: 220 },
+      { text: '€594.20', x: 480, y: 220 },
+      { text: 'Net credit', x: 360, y: 280 },
+      { text: '€594.20 CR', x: 480, y: 280 },
+      { text: 'VAT @ 23%', x: 360, y: 294 },
+      { text: '€136.67 CR', x: 480, y: 294 },
+      { text: 'Total credit', x: 360, y: 308 },
+      { text: '€730.87 CR', x: 480, y: 308 },
+    ])
+    expect(fields.total_amount?.value).toBe(-730.87)
+    expect(fields.net_amount?.value).toBe(-594.2)
+  })
+
+  it('enters a private buyer without the courtesy title the address prints ("Mme", "De heer")', async () => {
+    const french: PrintedLine[] = [
+      { text: 'Écuries du Val Fleuri', x: 57, y: 40, size: 14 },
+      { text: '12 chemin des Prés, 49120 Chemillé', x: 57, y: 58, size: 8 },
+      { text: 'Mme Camille Desrosiers', x: 330, y: 130 },
+      { text: '8 rue des Lilas', x: 330, y: 144 },
+      { text: '49300 Cholet', x: 330, y: 158 },
+      { text: 'Facture n° 2025-061', x: 57, y: 210 },
+      { text: 'Date : 02/06/2025', x: 57, y: 224 },
+      { text: 'Pension box mai 2025', x: 57, y: 280 },
+      { text: '500,00', x: 480, y: 280 },
+      { text: 'Total HT', x: 360, y: 320 },
+      { text: '500,00 €', x: 480, y: 320 },
+      { text: 'TVA 20 %', x: 360, y: 334 },
+      { text: '100,00 €', x: 480, y: 334 },
+      { text: 'Total TTC', x: 360, y: 348 },
+      { text: '600,00 €', x: 480, y: 348 },
+    ]
+    expect((await rankedInvoiceFields(french)).buyer_name?.value).toBe('Camille Desrosiers')
+    const dutch: PrintedLine[] = [
+      { text: 'Fysiotherapie Waalkade B.V.', x: 57, y: 40, size: 14 },
+      { text: 'Waalkade 12, 6511 XR Nijmegen', x: 57, y: 58, size: 8 },
+      { text: 'De heer Joris Verhoeven', x: 57, y: 130 },
+      { text: 'Berg en Dalseweg 88', x: 57, y: 144 },
+      { text: '6522 BW Nijmegen', x: 57, y: 158 },
+      { text: 'Factuurnummer 2025-061', x: 360, y: 130 },
+      { text: 'Factuurdatum 02-06-2025', x: 360, y: 144 },
+      { text: 'Behandelingen mei 2025', x: 57, y: 280 },
+      { text: '500,00', x: 480, y: 280 },
+      { text: 'Totaal excl. btw', x: 360, y: 320 },
+      { text: '500,00', x: 480, y: 320 },
+      { text: 'Btw 21%', x: 360, y: 334 },
+      { text: '105,00', x: 480, y: 334 },
+      { text: 'Totaal', x: 360, y: 348 },
+      { text: '605,00', x: 480, y: 348 },
+    ]
+    expect((await rankedInvoiceFields(dutch)).buyer_name?.value).toBe('Joris Verhoeven')
   })
 })

@@ -321,8 +321,25 @@ export function rankInvoiceFields(
     } satisfies ExtractedField
   })
   // What the document as a whole says of the chosen values: who wrote it, a tax of several rates, a credit's sign.
-  const parties = withSelfBilledParties(fields, pages)
+  const parties = withoutCourtesyTitles(withSelfBilledParties(fields, pages))
   return signedForCreditNote(withTaxOfSeveralRates(parties, pool.get('money') ?? []), pages)
+}
+
+/** A courtesy title before a person's name ("Mme", "De heer", "Herrn", "Mrs."), not a doctor's or professor's. */
+const COURTESY_TITLE =
+  /^(?:(?:herrn?|frau|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|dhr|mevr|mevrouw|de heer|sig\.ra|sig|sr|sra|d\.ª|dña)\.?\s+)+/i
+
+/**
+ * A party that is a person is entered by name: the courtesy title the address prints before it goes ("Mme Camille
+ * Desrosiers" is "Camille Desrosiers"). A company's name keeps whatever it starts with.
+ */
+function withoutCourtesyTitles(fields: ExtractedField[]): ExtractedField[] {
+  return fields.map((f) => {
+    if (!PARTIES.includes(f.key as (typeof PARTIES)[number]) || typeof f.value !== 'string') return f
+    if (LEGAL_FORM.test(` ${f.value}`)) return f
+    const name = f.value.replace(COURTESY_TITLE, '')
+    return name !== f.value && name.split(/\s+/).length >= 2 ? { ...f, value: name } : f
+  })
 }
 
 /** The general rules, then the ranker over the fields it has weights for (the rules' pick is one of its features). */
