@@ -1,6 +1,6 @@
 import type { PageText } from '../../page-text'
 import type { ExtractedField } from '../extracted-field'
-import { type Line, linesOf } from '../layout'
+import { linesOf, segmentsOf } from '../layout'
 
 /**
  * A credit note's title at the start of a line, alone or before its number ("Creditnota RINV/2025/00014", "NOTE DE
@@ -24,20 +24,9 @@ export function signedForCreditNote(fields: ExtractedField[], pages: PageText[])
   const titled =
     first !== undefined &&
     linesOf(first).some(
-      (line) => line.bbox[1] < 0.5 && runsOf(line).some((run) => CREDIT_NOTE_TITLE.test(run)),
+      (line) =>
+        line.bbox[1] < 0.5 && segmentsOf(line).some((segment) => CREDIT_NOTE_TITLE.test(segment.text.trim())),
     )
   if (!titled) return fields
   return fields.map((f) => (money.includes(f) ? { ...f, value: -(f.value as number) } : f))
-}
-
-/** A line's texts between wide gaps: a title beside the letterhead on one line ("CORRIB CELLAR   CREDIT NOTE"). */
-function runsOf(line: Line): string[] {
-  const gap = (line.bbox[3] - line.bbox[1]) * 2
-  const runs: string[][] = []
-  line.words.forEach((word, i) => {
-    const previous = line.words[i - 1]
-    if (previous && word.bbox[0] - previous.bbox[2] <= gap) runs[runs.length - 1]?.push(word.text)
-    else runs.push([word.text])
-  })
-  return runs.map((run) => run.join(' '))
 }

@@ -144,22 +144,23 @@ function fullCompanyName(name: string): boolean {
   return !/[\d·•|@]/.test(name) && name.split(/\s+/).length <= 6 && LEGAL_FORM.test(` ${last}`)
 }
 
-/** A name's words between spaces, folded, without punctuation: " corticas ribatejo lda " for "Cortiças Ribatejo, Lda.". */
-const spacedWords = (name: string) =>
-  ` ${fold(name)
+/** A name's words without punctuation, as printed: ["Cortiças", "Ribatejo", "Lda"] for "Cortiças Ribatejo, Lda.". */
+const wordsOfName = (name: string) =>
+  name
     .replace(/[^\p{L}\p{N}&]+/gu, ' ')
-    .trim()} `
+    .trim()
+    .split(' ')
+
+/** A name's words folded, between spaces: " corticas ribatejo lda ". */
+const spacedWords = (name: string) => ` ${wordsOfName(name).map(fold).join(' ')} `
 
 /**
  * Does `full` hold `short`'s words, after none or after words capitalised as a name's are ("Drukkerij" before "Van
  * Houtum"), not after a phrase leading to a name ("Vendu par", "Payment to", "t.n.v.")?
  */
 function holdsAsName(full: string, short: string): boolean {
-  const words = full
-    .replace(/[^\p{L}\p{N}&]+/gu, ' ')
-    .trim()
-    .split(' ')
-  const wanted = spacedWords(short).trim().split(' ')
+  const words = wordsOfName(full)
+  const wanted = wordsOfName(short).map(fold)
   for (let at = 0; at + wanted.length <= words.length; at++) {
     if (wanted.every((word, i) => fold(words[at + i] ?? '') === word))
       return words.slice(0, at).every((word) => /^[\p{Lu}\d&]/u.test(word))
