@@ -932,6 +932,28 @@ describe("a party's name beside its label, and a town where the seller's name is
     expect(fields.buyer_name?.value).toBe('Bianchi Handel')
   })
 
+  it("reads the block under a buyer's heading that shares its line with another box's heading", async () => {
+    // "BILL TO      EVENT": the heading beside is no name of the buyer, whether a label word or not, and the block
+    // under the buyer's heading may be indented.
+    for (const [billTo, other, indent] of [
+      ['BILL TO', 'EVENT', 0],
+      ['Rechnungsempfänger', 'Lieferanschrift / Einsatzort', 6],
+    ] as const) {
+      const fields = await rankedInvoiceFields([
+        ...installerLetterhead,
+        { text: billTo, x: 50, y: 125, size: 9 },
+        { text: other, x: 300, y: 125, size: 9 },
+        { text: 'Quayside Analytics Ltd', x: 50 + indent, y: 140 },
+        { text: 'Harbour regatta, Friday 06/06/2025', x: 300 + indent, y: 140 },
+        { text: 'Flat 2, 14 Dock Road', x: 50 + indent, y: 153 },
+        { text: '24 participants, 9:00 am', x: 300 + indent, y: 153 },
+        { text: 'Bristol BS1 4RN', x: 50 + indent, y: 166 },
+        ...germanInvoice,
+      ])
+      expect(fields.buyer_name?.value).toBe('Quayside Analytics Ltd')
+    }
+  })
+
   it('takes no web address printed without "www." for a name ("Web: nordwind-moebel.de")', async () => {
     const lines = [
       ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),

@@ -187,6 +187,13 @@ const valueOnly = (segment: Line) => !hasWordsBetween(segment.text.replace(/\b[A
  * since totals sit in the rightmost column ("Tax 15% on $ 112.90 | $ 16.94"), and a bare number after an amount
  * with cents is a note or a speck ("TOTAL 153.35 8:20", a time written beside it).
  */
+/** Which of the label's line's segments holds the label. */
+const segmentIndexOf = (hit: AnchorHit, segments: Line[]) =>
+  segments.findIndex((s) => {
+    const start = offsetIn(hit.line, s)
+    return start <= hit.start && start + s.text.length >= hit.end
+  })
+
 function readRight(
   field: FieldDefinition,
   hit: AnchorHit,
@@ -194,10 +201,7 @@ function readRight(
 ): { read: Read; placement: number } | null {
   const { line } = hit
   const segments = segmentsOf(line)
-  const index = segments.findIndex((s) => {
-    const start = offsetIn(line, s)
-    return start <= hit.start && start + s.text.length >= hit.end
-  })
+  const index = segmentIndexOf(hit, segments)
   const segment = segments[index]
   if (!segment) return null
   const segmentStart = offsetIn(line, segment)
@@ -331,6 +335,7 @@ function readBlock(
   hit: AnchorHit,
   lines: Line[],
   pattern: RegExp | null,
+  right = 1,
 ): { read: Read; placement: number } | null {
   const label = labelBox(hit)
   if (!label) return null
@@ -340,7 +345,7 @@ function readBlock(
   for (const below of lines.slice(hit.lineIndex + 1, hit.lineIndex + 1 + BLOCK_LINES)) {
     if (below.bbox[1] - previousBottom > lineHeight * 2.5) break
     previousBottom = below.bbox[3]
-    const block = underSpan(below, label[0] - 0.02, 1)
+    const block = underSpan(below, label[0] - 0.02, right)
     if (!block) continue
     const named = NAME_LABEL.exec(block.text)
     if (named) {
@@ -357,6 +362,27 @@ function readBlock(
 
 /** Nothing but punctuation or another label ("/Leistungsempfänger") follows the label: it heads a block. */
 const headsBlock = (hit: AnchorHit) => /^\s*(?:[:/-]\s*\p{L}*\s*)?:?\s*$/u.test(hit.line.text.slice(hit.end))
+
+/**
+ * A block's heading beside another box's heading on its line ("BILL TO      EVENT", "Rechnungsempfänger
+ * Lieferanschrift"): the label ends its segment and an unlabelled line starts under it, so the next segment
+ * heads a box of its own and is no value of this label. Where the label's block ends on the right, else null.
+ */
+function besideAnotherHeading(hit: AnchorHit, lines: Line[]): number | null {
+  const segments = segmentsOf(hit.line)
+  const index = segmentIndexOf(hit, segments)
+  const [segment, next] = [segments[index], segments[index + 1]]
+  const label = labelBox(hit)
+  // (a key with its colon beside is a row of another block: "Bill to:      Customer ID: 4711")
+  if (!segment || !next || !label || LABELLED_LINE.test(next.text)) return null
+  if (!/^\s*:?\s*$/.test(segment.text.slice(hit.end - offsetIn(hit.line, segment)))) return null
+  const below = lines[hit.lineIndex + 1]
+  if (!below || below.bbox[1] - label[3] > (label[3] - label[1]) * 2) return null
+  const under = underSpan(below, label[0] - 0.01, next.bbox[0])
+  const start = under?.words[0]?.bbox[0] ?? 1
+  const startsUnder = under && start > label[0] - 0.01 && start < label[2]
+  return startsUnder && !LABELLED_LINE.test(under.text) ? next.bbox[0] : null
+}
 
 /** Words of a line lying under a horizontal span, as a line of their own. */
 function underSpan(line: Line, x0: number, x1: number): Line | null {
@@ -418,8 +444,10 @@ function anchorCandidates(
     for (const hit of hits) {
       order++
       const match = hit.exact ? 1 : INEXACT_LABEL
-      if (field.type === 'string' && headsBlock(hit)) {
-        const block = readBlock(field, hit, lines, pattern)
+      const named = field.type === 'string' && !pattern
+      const beside = named && !headsBlock(hit) ? besideAnotherHeading(hit, lines) : null
+      if (field.type === 'string' && (headsBlock(hit) || beside !== null)) {
+        const block = readBlock(field, hit, lines, pattern, beside ?? 1)
         if (block)
           found.push(
             candidate(
