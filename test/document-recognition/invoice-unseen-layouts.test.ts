@@ -815,6 +815,34 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     expect(fields.invoice_number?.value).toBe('NC-2025-006')
     expect(fields.total_amount?.value).toBe(-605)
   })
+  it("reads a credit note's own number when the invoice it relates to is named twice, over it and in the text", async () => {
+    for (const word of ['betrekking', 'm.b.t.', 'bzgl.', 'bezüglich', 'relates', 'concernant'])
+      expect([...classesOfWord(word)]).toContain('corrected')
+    const fields = await rankedInvoiceFields([
+      { text: 'Velolease Nederland B.V.', x: 57, y: 40, size: 14 },
+      { text: 'Kanaalweg 8 · 3526 KL Utrecht', x: 57, y: 58, size: 8 },
+      { text: 'Bouwbedrijf Kroeze B.V.', x: 57, y: 130 },
+      { text: 'Postbus 140', x: 57, y: 143 },
+      { text: '7400 AC Deventer', x: 57, y: 156 },
+      { text: 'Creditfactuurnummer', x: 360, y: 130 },
+      { text: 'CF-2025-00217', x: 360, y: 143 },
+      { text: 'Datum', x: 360, y: 156 },
+      { text: '30-04-2025', x: 360, y: 169 },
+      { text: 'Heeft betrekking op factuur', x: 360, y: 182 },
+      { text: '2025-01187 van 02-01-2025', x: 360, y: 195 },
+      { text: 'Creditfactuur', x: 57, y: 230, size: 14 },
+      { text: 'De vooruitgefactureerde termijnen (factuur 2025-01187) worden gecrediteerd.', x: 57, y: 260 },
+      { text: 'Leasetermijnen mei t/m december', x: 57, y: 290 },
+      { text: '-800,00', x: 480, y: 290 },
+      { text: 'Totaal excl. btw', x: 360, y: 320 },
+      { text: '-800,00', x: 480, y: 320 },
+      { text: 'Btw 21%', x: 360, y: 334 },
+      { text: '-168,00', x: 480, y: 334 },
+      { text: 'Totaal', x: 360, y: 348 },
+      { text: '-968,00', x: 480, y: 348 },
+    ])
+    expect(fields.invoice_number?.value).toBe('CF-2025-00217')
+  })
   it("reads a credit note's own number, not the number of the invoice it corrects named with its date", async () => {
     const fields = await rankedInvoiceFields([
       { text: 'HOUTMEESTER', x: 57, y: 40, size: 16 },

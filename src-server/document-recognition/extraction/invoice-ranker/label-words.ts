@@ -87,7 +87,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:ref|reference|info|information|informatie|informazione|informativo|indicatif|indicative|rif|referenz|orientativo|umrechnung|equivalent|aquivalent|gegenwert|tegenwaarde|controvalore|contravalor|contrevaleur)$/,
   // The invoice a credit note corrects, or another document it names: its number and date are not this one's.
   corrected:
-    /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee)$/,
+    /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz)$/,
 }
 
