@@ -754,7 +754,7 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     expect([...classesOfWord('Código')]).toEqual(['item'])
   })
 
-  it('knows the legal forms "ltée", "PLLC", "CIC", "PartG mbB" and "S.à r.l."', () => {
+  it('knows the legal forms "ltée", "PLLC", "CIC", "PartG mbB", "S.à r.l.", "…gesellschaft mbH" and Italian cooperatives', () => {
     for (const name of [
       ' Transport Lachance ltée',
       ' Bluebonnet Family Dental, PLLC',
@@ -764,6 +764,29 @@ describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains 
     // The German professional partnership's whole form, and the Luxembourg and Swiss "S.à r.l.".
     expect(LEGAL_FORM.exec(' Okafor Architekten PartG mbB')?.[0]).toBe(' PartG mbB')
     expect(LEGAL_FORM.exec(' Traductions Moselle S.à r.l.')?.[0]).toBe(' S.à r.l.')
+    // "Società cooperativa agricola", "sociale", "a responsabilità limitata": the cooperative's kind is of its form.
+    expect(LEGAL_FORM.exec(' Frutticoltori Alta Valle Soc. Coop. Agricola')?.[0]).toBe(' Soc. Coop. Agricola')
+    expect(LEGAL_FORM.exec(' Il Girasole Soc. Coop. Sociale')?.[0]).toBe(' Soc. Coop. Sociale')
+    expect(LEGAL_FORM.exec(' Trasporti Riuniti Soc. Coop. a r.l.')?.[0]).toBe(' Soc. Coop. a r.l.')
+    // A "Gesellschaft mbH" written as one word and its form.
+    expect(LEGAL_FORM.exec(' Kramer & Voss Steuerberatungsgesellschaft mbH')?.[0]).toBe(' mbH')
+  })
+
+  it("completes no name to a line holding it after a spaced dash (the bank's name and the account holder's)", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Kestrel Scaffolding Ltd', x: 57, y: 40, size: 14 },
+      { text: 'Unit 4, Severn Road, Avonmouth, Bristol BS11 9HX', x: 57, y: 58, size: 8 },
+      { text: 'Invoice to', x: 330, y: 120, size: 8 },
+      { text: 'Hartwell Estates Ltd', x: 330, y: 133 },
+      { text: '21 Whiteladies Road', x: 330, y: 146 },
+      { text: 'Bristol BS8 1PB', x: 330, y: 159 },
+      ...germanInvoice,
+      { text: 'How to pay', x: 57, y: 680, size: 8 },
+      { text: 'Lloyds Bank – Kestrel Scaffolding Ltd', x: 57, y: 692, size: 8 },
+      { text: 'Sort code 30-94-21 Account 48213377', x: 57, y: 704, size: 8 },
+      { text: 'Kestrel Scaffolding Ltd · Registered in England 08812345', x: 57, y: 724, size: 8 },
+    ])
+    expect(fields.seller_name?.value).toBe('Kestrel Scaffolding Ltd')
   })
 
   it('tells the seller by its e-mail domain whatever the top-level domain ("hello@harlowfinch.consulting")', async () => {
@@ -1056,6 +1079,23 @@ describe("a seller's wordmark and its full name", () => {
       // The full name was the less likely by itself: a reviewer confirms the completion.
       expect(fields.seller_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
       expect(fields.buyer_name?.value).toBe(buyer)
+    }
+  })
+
+  it('completes a wordmark to a full name with lower-case particles, with its legal form first, or of eight words', async () => {
+    for (const [wordmark, full] of [
+      ['MARISOL', 'Escuela de Baile Marisol Vega, S.L.'],
+      ['Le Pétrin Doré', 'SARL Le Pétrin Doré'],
+      ['RICAMBI BARALDI', 'Ricambi Baraldi di Baraldi Marco & C. S.n.c.'],
+    ] as const) {
+      const fields = await rankedInvoiceFields([
+        { text: wordmark, x: 57, y: 36, size: 18 },
+        { text: full, x: 57, y: 62, size: 8 },
+        { text: 'Hauptstraße 12, 69117 Heidelberg', x: 57, y: 72, size: 8 },
+        ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
+        ...germanInvoice,
+      ])
+      expect(fields.seller_name?.value).toBe(full)
     }
   })
 })

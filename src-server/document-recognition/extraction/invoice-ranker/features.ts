@@ -10,7 +10,7 @@ import {
   type PageContext,
   type ValueCandidate,
 } from './candidates'
-import { LEGAL_FORM, WORD_CLASSES, type WordClass } from './label-words'
+import { LEGAL_FORM, PARTICLE, WORD_CLASSES, type WordClass } from './label-words'
 
 /**
  * The features of a candidate value, each in 0..1: which word classes stand nearest left of it, anywhere left on
@@ -647,7 +647,6 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.largest_print = heightOf(candidate) >= tallest * 0.95 ? 1 : 0
 }
 
-const PARTICLE = /^(?:de|da|di|del|della|van|von|der|den|ten|ter|le|la|du|dos|y|zu|mc|st\.?)$/i
 /**
  * Printed as a person's name: two to four words of letters, each capitalised or a particle ("de Lattre Alexis",
  * "Anushrut Singh"), no legal form, no label word.

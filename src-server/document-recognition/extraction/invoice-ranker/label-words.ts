@@ -184,9 +184,12 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
   return classes
 }
 
+/** A particle of a person's or a company's name, printed in lower case ("de Lattre", "Estudio de Danza"). */
+export const PARTICLE = /^(?:de|da|di|del|della|van|von|der|den|ten|ter|le|la|du|dos|y|zu|mc|st\.?)$/i
+
 /**
  * Legal forms of companies in the six languages and English, and the Portuguese, Nordic and Central European ones
  * ("Lda.", "ApS", "sp. z o.o."): a name holding one is a company's name.
  */
 export const LEGAL_FORM =
-  /(?:^|[\s,])(?:gmbh|ag|(?<!\d\s?)kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|pllc|cic|lt[ée]e|limit[ée]e|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|s\.a\.s\.?|s\.l\.p\.?|slp|s\.s\.|lda\.?|unipessoal|aps|a\/s|oyj?|sp\.\s?z\s?o\.\s?o\.?|s\.r\.o\.?|kft\.?|zrt\.?|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg(?:\s?mbb)?|s\.?\s?à\s?r\.?\s?l\.?|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?)(?=$|[\s,.)])/iu
+  /(?:^|[\s,])(?:g?mbh|ag|(?<!\d\s?)kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|pllc|cic|lt[ée]e|limit[ée]e|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|s\.a\.s\.?|s\.l\.p\.?|slp|s\.s\.|lda\.?|unipessoal|aps|a\/s|oyj?|sp\.\s?z\s?o\.\s?o\.?|s\.r\.o\.?|kft\.?|zrt\.?|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg(?:\s?mbb)?|s\.?\s?à\s?r\.?\s?l\.?|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?(?:\s(?:agricola|sociale|a\s?r\.?\s?l\.?))?)(?=$|[\s,.)])/iu

@@ -18,7 +18,7 @@ import { type ConfidenceModel, confidenceFeatures, probabilityRight } from './co
 import confidenceWeights from './confidence.weights.json'
 import { signedForCreditNote } from './credit-note'
 import { type Features, featuresOf, sameValue } from './features'
-import { LEGAL_FORM } from './label-words'
+import { LEGAL_FORM, PARTICLE } from './label-words'
 import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
 import { withSelfBilledParties } from './self-billing'
 import { withTaxOfSeveralRates } from './several-rates'
@@ -136,12 +136,11 @@ const otherParty = (choices: Map<string, FieldChoice>, key: (typeof PARTIES)[num
  * line with its address and tax id, nor a name with the words printed after it ("... S.p.A. Fattura n.").
  */
 function fullCompanyName(name: string): boolean {
-  const last =
-    name
-      .replace(/\s*\([^)]*\)$/, '')
-      .split(/\s+/)
-      .at(-1) ?? ''
-  return !/[\d·•|@]/.test(name) && name.split(/\s+/).length <= 6 && LEGAL_FORM.test(` ${last}`)
+  const words = name.replace(/\s*\([^)]*\)$/, '').split(/\s+/)
+  // (French names often open with their form: "SARL Le Fournil", "EARL du Val Fleuri")
+  const form = LEGAL_FORM.test(` ${words.at(-1)}`) || LEGAL_FORM.test(` ${words[0]} `)
+  // (a bullet, a bar or a spaced dash parts two things on a line: "Barclays Bank – Severnside Scaffolding Ltd")
+  return !/[\d·•|@]|\s[-–—]\s/.test(name) && words.length <= 8 && form
 }
 
 /** A name's words without punctuation, as printed: ["Cortiças", "Ribatejo", "Lda"] for "Cortiças Ribatejo, Lda.". */
@@ -163,7 +162,7 @@ function holdsAsName(full: string, short: string): boolean {
   const wanted = wordsOfName(short).map(fold)
   for (let at = 0; at + wanted.length <= words.length; at++) {
     if (wanted.every((word, i) => fold(words[at + i] ?? '') === word))
-      return words.slice(0, at).every((word) => /^[\p{Lu}\d&]/u.test(word))
+      return words.slice(0, at).every((word) => /^[\p{Lu}\d&]/u.test(word) || PARTICLE.test(word))
   }
   return false
 }
