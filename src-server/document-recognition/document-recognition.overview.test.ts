@@ -45,7 +45,11 @@ function expectedOverview(runs: ListedRun[]) {
         ]
       }),
     ),
-    mean_confidence: round(withValue.reduce((sum, field) => sum + field.confidence, 0) / withValue.length),
+    // (in whole thousandths, as the confidences are stored)
+    mean_confidence:
+      Math.round(
+        withValue.reduce((sum, field) => sum + Math.round(field.confidence * 1000), 0) / withValue.length,
+      ) / 1000,
     median_processing_ms: durations[Math.floor((durations.length - 1) / 2)],
   }
 }

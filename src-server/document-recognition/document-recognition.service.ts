@@ -677,8 +677,12 @@ export async function createDocumentRecognitionService(
         correction_rate_by_field: Object.fromEntries(
           fields.map((f) => [f.fieldKey, round(f.corrected / f.fields)]),
         ),
+        // Confidences are stored in thousandths: summed as whole thousandths, the order of a float sum cannot tip
+        // a mean that falls on a half.
         mean_confidence: withValue
-          ? round(fields.reduce((total, f) => total + (f.confidenceSum ?? 0), 0) / withValue)
+          ? Math.round(
+              fields.reduce((total, f) => total + Math.round((f.confidenceSum ?? 0) * 1000), 0) / withValue,
+            ) / 1000
           : null,
         runs_per_day: dates.map((date) => ({ date, runs: perDay.get(date) ?? 0 })),
         median_processing_ms: await repo.medianProcessingMs(db),

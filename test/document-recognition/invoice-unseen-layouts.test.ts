@@ -5,6 +5,7 @@ import {
   pageContexts,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
 import {
+  classesOfLine,
   classesOfWord,
   LEGAL_FORM,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
@@ -272,6 +273,48 @@ describe('invoices laid out as invoicing software prints them', () => {
       expect(fields.buyer_name?.value).toBe(buyer)
     },
   )
+
+  it('reads "Invoice for" as the buyer\'s label, as "Invoice to" is', async () => {
+    for (const [title, word] of [
+      ['Invoice', 'for'],
+      ['Rechnung', 'für'],
+      ['Facture', 'pour'],
+      ['Factuur', 'voor'],
+    ] as const)
+      expect([...(classesOfLine([title, word])[1] ?? [])]).toContain('buyer')
+    const fields = await rankedInvoiceFields([
+      { text: 'Cotswold Table Linen', x: 200, y: 30, size: 18 },
+      {
+        text: 'The Old Mill, Mill Lane, Stroud GL5 1AB · hello@cotswoldlinen.example',
+        x: 100,
+        y: 56,
+        size: 8,
+      },
+      { text: 'INVOICE', x: 57, y: 90, size: 16 },
+      { text: 'Invoice for', x: 300, y: 90, size: 9 },
+      { text: 'Miss Eleanor Brightwell', x: 300, y: 104 },
+      { text: 'Invoice no. CTL-2291', x: 57, y: 118 },
+      { text: '7 Orchard Close', x: 300, y: 118 },
+      { text: 'Date 3 May 2025', x: 57, y: 132 },
+      { text: 'Stroud GL5 3JQ', x: 300, y: 132 },
+      { text: 'Booking ref. W25-118', x: 57, y: 146 },
+      { text: 'Balance due 31 May 2025', x: 57, y: 160 },
+      { text: 'Your celebration', x: 300, y: 160 },
+      { text: 'Eleanor & Tom · Saturday 21 June 2025', x: 300, y: 174 },
+      { text: 'Reception: Painswick Rococo Garden, Painswick', x: 300, y: 188 },
+      { text: 'Description', x: 57, y: 240 },
+      { text: 'Amount', x: 480, y: 240 },
+      { text: 'Linen hire, 14 round tables', x: 57, y: 256 },
+      { text: '£700.00', x: 480, y: 256 },
+      { text: 'Subtotal', x: 380, y: 300 },
+      { text: '£700.00', x: 480, y: 300 },
+      { text: 'VAT 20%', x: 380, y: 314 },
+      { text: '£140.00', x: 480, y: 314 },
+      { text: 'Total', x: 380, y: 328 },
+      { text: '£840.00', x: 480, y: 328 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Eleanor Brightwell')
+  })
 
   it('reads "Ship Via" as a way of shipping, not the buyer\'s label', async () => {
     const fields = await rankedInvoiceFields([

@@ -146,6 +146,7 @@ const ROLE_VERB =
   /^(?:sold|billed|invoiced|shipped|supplied|issued|delivered|verkauft|geliefert|berechnet|fakturiert|vendu|facture|livre|emis|verkocht|gefactureerd|geleverd|venduto|fatturato|emesso|vendido|facturado|emitido|suministrado)$/
 const BY = /^(?:by|from|von|durch|par|door|da|por)$/
 const TO = /^(?:to|an|a|aan|al|pour|per|para|for)$/
+const FOR = /^(?:for|fur|pour|voor|per|para)$/
 
 /** The word classes of a line's words, each word's own and the role a verb and the word after it give both. */
 export function classesOfLine(words: string[]): Set<WordClass>[] {
@@ -171,6 +172,10 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
       own.delete('due')
       own.add('payable')
     }
+  })
+  // A title and "for" name the buyer as "to" does ("Invoice for", "Rechnung für", "Facture pour", "Factuur voor").
+  words.forEach((_, i) => {
+    if (classes[i]?.has('title') && FOR.test(first(i + 1))) classes[i + 1]?.add('buyer')
   })
   words.forEach((_, i) => {
     if (!ROLE_VERB.test(last(i))) return
