@@ -316,6 +316,27 @@ describe('invoices laid out as invoicing software prints them', () => {
     expect(fields.buyer_name?.value).toBe('Eleanor Brightwell')
   })
 
+  it('reads a number glued to its marker as OCR reads "nº" ("nr*F-2025-0047")', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Riegos Levante Instalaciones, S.L.', x: 57, y: 40, size: 12 },
+      { text: 'Avda. del Puerto 14, 30201 Cartagena', x: 57, y: 56, size: 8 },
+      { text: 'FACTURA nr*F-2025-0047', x: 57, y: 110, size: 12 },
+      { text: 'Fecha: 03/02/2025', x: 360, y: 110 },
+      ...addressWindow('Agrícola Campoverde, S.L.', 'Dpto. de compras'),
+      { text: 'Concepto', x: 57, y: 240 },
+      { text: 'Importe', x: 480, y: 240 },
+      { text: 'Tubería PE 63 mm, 420 m', x: 57, y: 256 },
+      { text: '1.197,00 €', x: 480, y: 256 },
+      { text: 'Base imponible', x: 360, y: 300 },
+      { text: '1.197,00 €', x: 480, y: 300 },
+      { text: 'IVA 21 %', x: 360, y: 314 },
+      { text: '251,37 €', x: 480, y: 314 },
+      { text: 'TOTAL', x: 360, y: 328 },
+      { text: '1.448,37 €', x: 480, y: 328 },
+    ])
+    expect(fields.invoice_number?.value).toBe('F-2025-0047')
+  })
+
   it('reads "Ship Via" as a way of shipping, not the buyer\'s label', async () => {
     const fields = await rankedInvoiceFields([
       { text: 'Great Lakes Fastener Co.', x: 50, y: 45, size: 14 },

@@ -139,9 +139,10 @@ const CODE = /^[A-Za-z0-9][A-Za-z0-9_/\-.]*$/
 
 /** An identifier printed as one word: holds a digit, is no amount with cents, no percentage and no whole date. */
 function codeOf(word: string): string | null {
-  // A number marker glued to the identifier ("n°562044387", "n.123", "Nr.17") is not part of it.
+  // A number marker glued to the identifier ("n°562044387", "n.123", "Nr.17", OCR's "nr*F-2025-0047" for "nº") is
+  // not part of it.
   const code = word
-    .replace(/^(?:[#:(№]|n\.?[°º]\.?|n\.(?=\d)|(?:no|nr|num)[.:]+)+/i, '')
+    .replace(/^(?:[#:(№]|n\.?[°º*]\.?|n\.(?=\d)|(?:no|nr|num)[.:*]+)+/i, '')
     .replace(/[.,:;)]+$/, '')
   if (!/\d/.test(code) || !CODE.test(code) || code.length > 32) return null
   if (AMOUNT_WORD.test(code) || /%$/.test(word)) return null

@@ -343,7 +343,7 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
 }
 
 /** A number marker printed onto the identifier itself ("n°562044387", "Nr.17", "#1042"). */
-const GLUED_MARKER = /^(?:[#№]|n\.?[°º]|n\.(?=\d)|(?:no|nr|num)[.:])/i
+const GLUED_MARKER = /^(?:[#№]|n\.?[°º*]|n\.(?=\d)|(?:no|nr|num)[.:*])/i
 
 /** Labelled as an identifier (a marker, a number label or a title word) left of it or over it. */
 function markedCode(candidate: ValueCandidate): boolean {
