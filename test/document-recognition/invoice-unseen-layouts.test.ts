@@ -1069,6 +1069,29 @@ describe("a party's name beside its label, and a town where the seller's name is
     }
   })
 
+  it('takes no abbreviated code ("COD.CLI.") and no industrial estate ("Polígono Industrial Oeste") for a name', async () => {
+    const lines = [
+      { text: 'Frutteti Alta Valle Soc. Coop. Agricola', x: 57, y: 40, size: 12 },
+      { text: 'Polígono Industrial Oeste', x: 57, y: 56, size: 8 },
+      { text: 'Avonside Trading Estate', x: 57, y: 66, size: 8 },
+      { text: 'COD.CLI.', x: 330, y: 120, size: 8 },
+      { text: 'MSQ-HMS-SG', x: 330, y: 133 },
+      ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
+      ...germanInvoice,
+    ]
+    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const names = candidatesOf('name', pageContexts(pages)).map((candidate) => String(candidate.value))
+    expect(names).toContain('Weingut Rebstock GbR')
+    for (const notAName of [
+      'COD.CLI.',
+      'COD.CLI',
+      'MSQ-HMS-SG',
+      'Polígono Industrial Oeste',
+      'Avonside Trading Estate',
+    ])
+      expect(names).not.toContain(notAName)
+  })
+
   it('takes no web address printed without "www." for a name ("Web: nordwind-moebel.de")', async () => {
     const lines = [
       ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),

@@ -181,12 +181,19 @@ function nameOf(text: string): string | null {
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // A town with its country's or province's code in brackets is a place ("Coruche (PT)", "Milano (MI)").
   if (/\s\([A-Z]{2}\)$/.test(name)) return null
-  // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1").
+  // One word of letters and three digits or more is an identifier ("A1B2C3D4-0007"), not a name ("3M", "1&1"); so
+  // are abbreviations of two or three capitals joined by dots or hyphens ("COD.CLI.", "MSQ-HMS-SG").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
+  if (/^[A-Z]{2,3}(?:[.-][A-Z]{2,3})+\.?$/.test(name)) return null
+  if (BUSINESS_ESTATE.test(name)) return null
   // A web or e-mail address names where a party is reached, not the party.
   if (/@|\bwww\.|https?:/i.test(name) || BARE_HOST.test(name)) return null
   return name
 }
+
+/** An industrial estate or a business park: a line of an address, no party ("Polígono Industrial Oeste"). */
+const BUSINESS_ESTATE =
+  /^(?:pol[íi]gono\b|pol\.\s?ind\.|industriegebiet\b|gewerbegebiet\b|gewerbepark\b|zona industriale\b|zone (?:industrielle|artisanale|d['’]activit[ée]s)\b|parc d['’]activit[ée]s\b|bedrijventerrein\b|industrieterrein\b|bedrijvenpark\b)|\b(?:industrial estate|trading estate|business park|industrial park|retail park)$/i
 
 /** "The same as above" in the supported languages. */
 const SAME_AS_ABOVE =
