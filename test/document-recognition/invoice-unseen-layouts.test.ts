@@ -1547,9 +1547,9 @@ describe('a sender line over an address window, read by OCR', () => {
       ['Northmoor Outdoor Clothing Ltd', 400, 120, 10],
       ['FAO Marketing Chloe Ashworth', 400, 133, 10],
       ['—', 430, 139, 10],
-      ['Hexham Business Park', 400, 146, 10],
+      ['Tynedale Riverside Works', 400, 146, 10],
     ]
-    expect(buyerFeature(inkPage(block), 'Hexham Business Park', 'after_small_line')).toBe(0)
+    expect(buyerFeature(inkPage(block), 'Tynedale Riverside Works', 'after_small_line')).toBe(0)
   })
 })
 
