@@ -1718,5 +1718,10 @@ describe('a credit note titled beside its letterhead, and a person by name', () 
       { text: '605,00', x: 480, y: 348 },
     ]
     expect((await rankedInvoiceFields(dutch)).buyer_name?.value).toBe('Joris Verhoeven')
+    // A name of four words with its particles after the title reads as a person's all the same.
+    const particles = dutch.map((line) =>
+      line.text === 'De heer Joris Verhoeven' ? { ...line, text: 'De heer Joris van der Wal' } : line,
+    )
+    expect((await rankedInvoiceFields(particles)).buyer_name?.value).toBe('Joris van der Wal')
   })
 })

@@ -10,7 +10,7 @@ import {
   type PageContext,
   type ValueCandidate,
 } from './candidates'
-import { LEGAL_FORM, PARTICLE, WORD_CLASSES, type WordClass } from './label-words'
+import { COURTESY_TITLE, LEGAL_FORM, PARTICLE, WORD_CLASSES, type WordClass } from './label-words'
 
 /**
  * The features of a candidate value, each in 0..1: which word classes stand nearest left of it, anywhere left on
@@ -652,9 +652,13 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
  * "Anushrut Singh"), no legal form, no label word.
  */
 function personLike(text: string, classes: Set<WordClass>[]): boolean {
-  const words = text.trim().split(/\s+/)
+  // A courtesy title before a full name is no word of it ("De heer Joris van der Wal").
+  const title = COURTESY_TITLE.exec(text.trim())?.[0] ?? ''
+  const bare = text.trim().slice(title.length).split(/\s+/)
+  const titled = bare.length >= 2 && title.length > 0
+  const words = titled ? bare : text.trim().split(/\s+/)
   if (words.length < 2 || words.length > 4 || LEGAL_FORM.test(` ${text}`)) return false
-  if (classes.some((c) => c.size > 0)) return false
+  if (classes.slice(titled ? title.trim().split(/\s+/).length : 0).some((c) => c.size > 0)) return false
   return (
     words.every((w) => /^[\p{L}'’.-]+$/u.test(w) && (/^\p{Lu}/u.test(w) || PARTICLE.test(w))) &&
     words.some((w) => /^\p{Lu}\p{Ll}/u.test(w))

@@ -189,6 +189,10 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
   return classes
 }
 
+/** A courtesy title before a person's name ("Mme", "De heer", "Herrn", "Mrs."), not a doctor's or professor's. */
+export const COURTESY_TITLE =
+  /^(?:(?:herrn?|frau|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|dhr|mevr|mevrouw|de heer|sig\.ra|sig|sr|sra|d\.ª|dña)\.?\s+)+/i
+
 /** A particle of a person's or a company's name, printed in lower case ("de Lattre", "Estudio de Danza"). */
 export const PARTICLE = /^(?:de|da|di|del|della|van|von|der|den|ten|ter|le|la|du|dos|y|zu|mc|st\.?)$/i
 

@@ -18,7 +18,7 @@ import { type ConfidenceModel, confidenceFeatures, probabilityRight } from './co
 import confidenceWeights from './confidence.weights.json'
 import { signedForCreditNote } from './credit-note'
 import { type Features, featuresOf, sameValue } from './features'
-import { LEGAL_FORM, PARTICLE } from './label-words'
+import { COURTESY_TITLE, LEGAL_FORM, PARTICLE } from './label-words'
 import { type FieldModel, type RankerWeights, softmax, weightedSum } from './model'
 import { withSelfBilledParties } from './self-billing'
 import { withTaxOfSeveralRates } from './several-rates'
@@ -324,10 +324,6 @@ export function rankInvoiceFields(
   const parties = withoutCourtesyTitles(withSelfBilledParties(fields, pages))
   return signedForCreditNote(withTaxOfSeveralRates(parties, pool.get('money') ?? []), pages)
 }
-
-/** A courtesy title before a person's name ("Mme", "De heer", "Herrn", "Mrs."), not a doctor's or professor's. */
-const COURTESY_TITLE =
-  /^(?:(?:herrn?|frau|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|dhr|mevr|mevrouw|de heer|sig\.ra|sig|sr|sra|d\.ª|dña)\.?\s+)+/i
 
 /**
  * A party that is a person is entered by name: the courtesy title the address prints before it goes ("Mme Camille
