@@ -1638,8 +1638,8 @@ describe('legal forms, places and pointers that name no party', () => {
     expect(found).not.toContain('as above')
   })
 
-  it('reads Danish, Swedish and Norwegian crowns and New Zealand dollars by their codes', async () => {
-    for (const code of ['DKK', 'SEK', 'NOK', 'NZD']) {
+  it('reads Nordic crowns, New Zealand, Singapore and Hong Kong dollars, rand, lei and leva by their codes', async () => {
+    for (const code of ['DKK', 'SEK', 'NOK', 'NZD', 'SGD', 'HKD', 'ZAR', 'RON', 'BGN']) {
       const fields = await rankedInvoiceFields([
         { text: 'Hansen Marine Electronics ApS', x: 57, y: 40, size: 14 },
         { text: 'Invoice 2025-0311', x: 360, y: 40 },
