@@ -181,12 +181,6 @@ const ACROSS_SPECKS = 0.95
 /** A segment holding no label words: only values (amounts, codes, currency signs). */
 const valueOnly = (segment: Line) => !hasWordsBetween(segment.text.replace(/\b[A-Z]{3}\b/g, ''))
 
-/**
- * The value right of a label: in its own segment, in the next segment, or (typed values) further right. An amount
- * is read as a value column is (`columnValue`): the last of the best-read ones before the next label on the line,
- * since totals sit in the rightmost column ("Tax 15% on $ 112.90 | $ 16.94"), and a bare number after an amount
- * with cents is a note or a speck ("TOTAL 153.35 8:20", a time written beside it).
- */
 /** Which of the label's line's segments holds the label. */
 const segmentIndexOf = (hit: AnchorHit, segments: Line[]) =>
   segments.findIndex((s) => {
@@ -194,6 +188,12 @@ const segmentIndexOf = (hit: AnchorHit, segments: Line[]) =>
     return start <= hit.start && start + s.text.length >= hit.end
   })
 
+/**
+ * The value right of a label: in its own segment, in the next segment, or (typed values) further right. An amount
+ * is read as a value column is (`columnValue`): the last of the best-read ones before the next label on the line,
+ * since totals sit in the rightmost column ("Tax 15% on $ 112.90 | $ 16.94"), and a bare number after an amount
+ * with cents is a note or a speck ("TOTAL 153.35 8:20", a time written beside it).
+ */
 function readRight(
   field: FieldDefinition,
   hit: AnchorHit,

@@ -653,12 +653,13 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
  */
 function personLike(text: string, classes: Set<WordClass>[]): boolean {
   // A courtesy title before a full name is no word of it ("De heer Joris van der Wal").
-  const title = COURTESY_TITLE.exec(text.trim())?.[0] ?? ''
-  const bare = text.trim().slice(title.length).split(/\s+/)
-  const titled = bare.length >= 2 && title.length > 0
-  const words = titled ? bare : text.trim().split(/\s+/)
+  const trimmed = text.trim()
+  const title = COURTESY_TITLE.exec(trimmed)?.[0] ?? ''
+  const bare = trimmed.slice(title.length).split(/\s+/)
+  const titleWords = title && bare.length >= 2 ? title.trim().split(/\s+/).length : 0
+  const words = titleWords ? bare : trimmed.split(/\s+/)
   if (words.length < 2 || words.length > 4 || LEGAL_FORM.test(` ${text}`)) return false
-  if (classes.slice(titled ? title.trim().split(/\s+/).length : 0).some((c) => c.size > 0)) return false
+  if (classes.slice(titleWords).some((c) => c.size > 0)) return false
   return (
     words.every((w) => /^[\p{L}'’.-]+$/u.test(w) && (/^\p{Lu}/u.test(w) || PARTICLE.test(w))) &&
     words.some((w) => /^\p{Lu}\p{Ll}/u.test(w))
