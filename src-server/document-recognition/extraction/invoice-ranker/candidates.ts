@@ -153,6 +153,19 @@ function codeOf(word: string): string | null {
 }
 
 /**
+ * The letters of a document series printed before a number of a year or a sequence ("FT 2025/187", "NC 2025/37",
+ * "VF 2025/0318", as Portuguese, Spanish and Belgian invoicing prints them): one to three capitals, no label word,
+ * close before it. They are part of the number.
+ */
+function seriesLetters(context: PageContext, lineIndex: number, at: number, code: string): string | null {
+  const words = context.lines[lineIndex]?.words ?? []
+  const [before, word] = [words[at - 1], words[at]]
+  if (!before || !word || !code.includes('/') || !/^[A-Z]{1,3}$/.test(before.text)) return null
+  if ((context.classes[lineIndex]?.[at - 1]?.size ?? 0) > 0) return null
+  return word.bbox[0] - before.bbox[2] < word.bbox[3] - word.bbox[1] ? before.text : null
+}
+
+/**
  * A European VAT identifier, its country's prefix and shape ("FR27891224503", "NL862345671B01", "ATU12345678"):
  * the seller's or the buyer's tax registration, never a document's number.
  */
@@ -185,11 +198,14 @@ function nameOf(text: string): string | null {
   // are abbreviations of two or three capitals joined by dots or hyphens ("COD.CLI.", "MSQ-HMS-SG").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
   if (/^[A-Z]{2,3}(?:[.-][A-Z]{2,3})+\.?$/.test(name)) return null
-  if (BUSINESS_ESTATE.test(name)) return null
+  if (BUSINESS_ESTATE.test(name) || INCOTERM.test(name)) return null
   // A web or e-mail address names where a party is reached, not the party.
   if (/@|\bwww\.|https?:/i.test(name) || BARE_HOST.test(name)) return null
   return name
 }
+
+/** A delivery term and its place ("EXW Avize", "DAP Milano"): the Incoterms' codes, in capitals. */
+const INCOTERM = /^(?:EXW|FCA|FAS|FOB|CFR|CIF|CPT|CIP|DAP|DPU|DDP)(?:\s|$)/
 
 /** An industrial estate or a business park: a line of an address, no party ("Polígono Industrial Oeste"). */
 const BUSINESS_ESTATE =
@@ -423,7 +439,13 @@ export function candidatesOf(kind: CandidateKind, contexts: PageContext[]): Valu
       if (kind === 'code') {
         line.words.forEach((word, i) => {
           const code = codeOf(word.text)
-          if (code) found.push(make(context, lineIndex, code, [i, i]))
+          if (!code) return
+          const series = seriesLetters(context, lineIndex, i, code)
+          found.push(
+            series
+              ? make(context, lineIndex, `${series} ${code}`, [i - 1, i])
+              : make(context, lineIndex, code, [i, i]),
+          )
         })
         return
       }

@@ -166,12 +166,42 @@ function labelFeatures(features: Features, candidate: ValueCandidate) {
         setClasses(features, 'above', context.classes[above.index]?.[i] ?? [])
     })
   }
+  const cell = cellLabel(context, candidate)
+  if (cell) for (const i of cell.words) setClasses(features, 'above', context.classes[cell.index]?.[i] ?? [])
   for (const own of context.classes[lineIndex - 1] ?? []) setClasses(features, 'prev', own)
   const header = columnHeader(context, candidate)
   if (header)
     header.words.forEach((i) => {
       setClasses(features, 'column', context.classes[header.index]?.[i] ?? [])
     })
+}
+
+/** A word of a row of figures: an amount, a sign, a currency's code or symbol. */
+const FIGURE_WORD = /^(?:[-+–(]?[€$£]?\d[\d.,'’]*\)?%?|[-–]|[A-Z]{3}|[€$£])$/
+
+/**
+ * The label of the candidate's cell when it is one of a row of figures under a row of labels, each label at the
+ * left of its box and each figure at the right ("Goederen  Korting  Maatstaf van heffing  BTW 21 %  Te betalen"
+ * over "7.229,53  - 361,48  6.868,05  1.442,29  8.310,34"): the label words between the figure before it and its
+ * own right edge. No word is over the figure itself, so the line above does not name it.
+ */
+function cellLabel(
+  context: PageContext,
+  candidate: ValueCandidate,
+): { index: number; words: number[] } | null {
+  const { lineIndex, wordStart } = candidate
+  const own = context.lines[lineIndex] as Line
+  const figures = own.words.filter((w) => /\d/.test(w.text))
+  if (figures.length < 2 || !own.words.every((w) => FIGURE_WORD.test(w.text))) return null
+  const labels = context.lines[lineIndex - 1]
+  const height = candidate.bbox[3] - candidate.bbox[1]
+  if (!labels || own.bbox[1] - labels.bbox[3] > height * 2 || !/\p{L}{2,}/u.test(labels.text)) return null
+  const before = own.words.slice(0, wordStart).filter((w) => /\d/.test(w.text))
+  const from = before.at(-1)?.bbox[2] ?? 0
+  const words = labels.words.flatMap((w, k) =>
+    w.bbox[0] >= from && w.bbox[0] < candidate.bbox[2] ? [k] : [],
+  )
+  return words.length ? { index: lineIndex - 1, words } : null
 }
 
 /**

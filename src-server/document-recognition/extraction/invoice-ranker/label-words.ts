@@ -58,7 +58,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   delivery:
     /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand)$/,
   due: /^(?:zahlungsbedingungen|zahlungsbedingung|zahlungskonditionen|betalingsvoorwaarden|betalingscondities|condizioni|condiciones|conditions|terms|due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant)$/,
-  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|ohne|sin|before)$/,
+  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|maatstaf|ohne|sin|before)$/,
   tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst|pst|qst|tps|tvq|igic)$/,
   total:
     /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme)$/,
