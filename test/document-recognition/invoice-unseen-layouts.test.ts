@@ -1787,6 +1787,12 @@ describe('sums in a row of boxes, series letters and delivery terms', () => {
     expect((await rankedInvoiceFields(invoice('Factura Nº 2025/412'))).invoice_number?.value).toBe('2025/412')
   })
 
+  it('reads "Van" and "Von" alone on their line or with a colon as the sender\'s heading, not as a particle', () => {
+    expect(classesOfLine(['Van'])[0]?.has('seller')).toBe(true)
+    expect(classesOfLine(['Von:', 'Hoogtezicht', 'Drones'])[0]?.has('seller')).toBe(true)
+    expect(classesOfLine(['Van', 'Dalen', 'Makelaardij', 'B.V.'])[0]?.has('seller')).toBe(false)
+  })
+
   it('takes no delivery term and its place ("EXW Avize") for a name', async () => {
     const pages = await readPdfText({
       bytes: await invoicePdf([

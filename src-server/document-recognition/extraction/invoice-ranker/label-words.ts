@@ -186,6 +186,11 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
       own.add(role)
     }
   })
+  // "Van" and "Von" ("from") head the sender's block alone on their line or with a colon ("Van:"), as "Aan" heads
+  // the addressee's; elsewhere they are a name's particle ("Van Dalen", "von Arnim").
+  words.forEach((word, i) => {
+    if (/^(?:van|von)$/.test(first(i)) && (words.length === 1 || /:$/.test(word))) classes[i]?.add('seller')
+  })
   return classes
 }
 
