@@ -1793,6 +1793,18 @@ describe('sums in a row of boxes, series letters and delivery terms', () => {
     expect(classesOfLine(['Van', 'Dalen', 'Makelaardij', 'B.V.'])[0]?.has('seller')).toBe(false)
   })
 
+  it('reads no phrase of a particle and one word as a person\'s name ("zu Selbstkosten"), but a particle\'s name', async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'Verpackung: zu Selbstkosten', x: 57, y: 60 },
+        { text: 'de Lattre Alexis', x: 57, y: 90 },
+        { text: '27 rue Henri Rolland', x: 57, y: 103 },
+      ]),
+    })
+    expect(buyerFeature(pages, 'zu Selbstkosten', 'person_like')).toBe(0)
+    expect(buyerFeature(pages, 'de Lattre Alexis', 'person_like')).toBe(1)
+  })
+
   it('takes no delivery term and its place ("EXW Avize") for a name', async () => {
     const pages = await readPdfText({
       bytes: await invoicePdf([

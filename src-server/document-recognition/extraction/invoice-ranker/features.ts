@@ -690,8 +690,11 @@ function personLike(text: string, classes: Set<WordClass>[]): boolean {
   const words = titleWords ? bare : trimmed.split(/\s+/)
   if (words.length < 2 || words.length > 4 || LEGAL_FORM.test(` ${text}`)) return false
   if (classes.slice(titleWords).some((c) => c.size > 0)) return false
+  // Two capitalised words at least, a given name and a surname: a particle before one word is a phrase ("zu
+  // Selbstkosten").
   return (
     words.every((w) => /^[\p{L}'’.-]+$/u.test(w) && (/^\p{Lu}/u.test(w) || PARTICLE.test(w))) &&
+    words.filter((w) => /^\p{Lu}/u.test(w)).length >= 2 &&
     words.some((w) => /^\p{Lu}\p{Ll}/u.test(w))
   )
 }
