@@ -1805,16 +1805,21 @@ describe('sums in a row of boxes, series letters and delivery terms', () => {
     expect(buyerFeature(pages, 'de Lattre Alexis', 'person_like')).toBe(1)
   })
 
-  it('takes no delivery term and its place ("EXW Avize") for a name', async () => {
+  it('takes no delivery term ("EXW Avize") and no department ("Facility Management") for a name', async () => {
     const pages = await readPdfText({
       bytes: await invoicePdf([
         { text: 'Incoterm', x: 300, y: 60 },
         { text: 'EXW Avize', x: 300, y: 74 },
         { text: 'DAP Milano', x: 300, y: 88 },
+        { text: 'Alpine Fund Administration S.A.', x: 57, y: 120 },
+        { text: 'Facility Management', x: 57, y: 134 },
+        { text: '2, rue Albert Borschette', x: 57, y: 148 },
       ]),
     })
     const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(found).toContain('Alpine Fund Administration S.A.')
     expect(found).not.toContain('EXW Avize')
     expect(found).not.toContain('DAP Milano')
+    expect(found).not.toContain('Facility Management')
   })
 })

@@ -224,7 +224,7 @@ const PAYMENT_METHOD =
  * Pubblici"): part of the address, not the party.
  */
 const DEPARTMENT =
-  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
+  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|facilit(?:y|ies) management|services g[ée]n[ée]raux|service achats|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
