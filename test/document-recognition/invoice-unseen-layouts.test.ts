@@ -1805,6 +1805,19 @@ describe('sums in a row of boxes, series letters and delivery terms', () => {
     expect(buyerFeature(pages, 'de Lattre Alexis', 'person_like')).toBe(1)
   })
 
+  it('drops a logo\'s monogram printed before the name it abbreviates ("GW Grünwald Werkzeugbau GmbH")', async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'GW Grünwald Werkzeugbau GmbH', x: 57, y: 60 },
+        { text: 'KPN Zakelijk B.V.', x: 57, y: 90 },
+      ]),
+    })
+    const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(found).toContain('Grünwald Werkzeugbau GmbH')
+    expect(found).not.toContain('GW Grünwald Werkzeugbau GmbH')
+    expect(found).toContain('KPN Zakelijk B.V.')
+  })
+
   it('takes no delivery term ("EXW Avize") and no department ("Facility Management") for a name', async () => {
     const pages = await readPdfText({
       bytes: await invoicePdf([

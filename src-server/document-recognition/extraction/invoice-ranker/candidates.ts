@@ -182,9 +182,23 @@ export const COMMON_TLD =
 /** A host alone, no "www." before it ("saeco.com"). */
 const BARE_HOST = new RegExp(String.raw`^(?:[\p{L}\d-]+\.)+(?:${COMMON_TLD})$`, 'iu')
 
+/** A logo's monogram printed before the words it abbreviates is no word of the name ("RR Red River Ag …"). */
+function withoutMonogram(name: string): string {
+  const monogram = /^(\p{Lu}{2,3})\s+/u.exec(name)
+  if (!monogram) return name
+  const rest = name.slice(monogram[0].length)
+  const letters = monogram[1] as string
+  const initials = rest
+    .split(/\s+/)
+    .slice(0, letters.length)
+    .map((word) => word[0] ?? '')
+    .join('')
+  return initials === letters ? rest : name
+}
+
 /** A name holds letters, is not a sentence, and does not start as an amount or a street number does. */
 function nameOf(text: string): string | null {
-  const name = text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, '')
+  const name = withoutMonogram(text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, ''))
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
   if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
