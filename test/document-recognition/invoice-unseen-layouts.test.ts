@@ -1818,6 +1818,25 @@ describe('sums in a row of boxes, series letters and delivery terms', () => {
     expect(found).toContain('KPN Zakelijk B.V.')
   })
 
+  it('reads a delivery note\'s date by its label ("DDT n. 1447 del 10/12/2025", "Albarán", "Pakbon")', async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'FATTURA N. 112/2025', x: 57, y: 190 },
+        { text: 'Perugia, 11 dicembre 2025', x: 330, y: 190 },
+        { text: 'DDT n. 1447 del 10/12/2025 · Pagamento: bonifico 30 gg d.f.', x: 57, y: 206 },
+      ]),
+    })
+    const field = shippedExtractorConfig('invoice-extractor').fields.find(
+      (f) => f.key === 'invoice_date',
+    ) as FieldDefinition
+    const ranked = candidateFeatures(field, pageContexts(pages), { value: null, confidence: 0 })
+    const leftDelivery = (date: string) => ranked.find((r) => r.value === date)?.features.left_delivery ?? 0
+    expect(leftDelivery('2025-12-10')).toBe(1)
+    expect(leftDelivery('2025-12-11')).toBe(0)
+    for (const word of ['DDT', 'Albarán', 'Pakbon'])
+      expect(classesOfWord(word).has('delivery'), word).toBe(true)
+  })
+
   it('takes no delivery term ("EXW Avize") and no department ("Facility Management") for a name', async () => {
     const pages = await readPdfText({
       bytes: await invoicePdf([

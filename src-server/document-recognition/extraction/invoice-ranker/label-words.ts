@@ -56,7 +56,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   dated: /^(?:vom|von|du|del|van|le|of|den|am|on|dd)$/,
   // When goods or a service were delivered, or a stay began and ended (a hotel's arrival and departure): no issue date.
   delivery:
-    /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand)$/,
+    /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand|lieferschein|ddt|bolla|albaran|pakbon|leveringsbon|dispatch|dispatched|despatch)$/,
   due: /^(?:zahlungsbedingungen|zahlungsbedingung|zahlungskonditionen|betalingsvoorwaarden|betalingscondities|condizioni|condiciones|conditions|terms|due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant)$/,
   net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|maatstaf|ohne|sin|before)$/,
   tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst|pst|qst|tps|tvq|igic)$/,
