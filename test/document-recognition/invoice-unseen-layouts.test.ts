@@ -1726,7 +1726,7 @@ describe('a credit note titled beside its letterhead, and a person by name', () 
   })
 })
 
-describe('sums in a row of boxes, series letters and delivery terms', () => {
+describe("sums in a row of boxes, series letters, and words that name a party or a date's kind", () => {
   /** A weaving mill's invoice whose sums are a row of boxes: each label at its box's left, its amount at its right. */
   const boxedSums: PrintedLine[] = [
     { text: 'Tapijtweverij Desmet NV', x: 57, y: 40, size: 15 },
