@@ -1837,6 +1837,18 @@ describe("sums in a row of boxes, series letters, and words that name a party or
       expect(classesOfWord(word).has('delivery'), word).toBe(true)
   })
 
+  it('reads OCR\'s bar for a capital I at the start of a word of a name ("Meuse |mmo SRL")', async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'Gérance Sambre |mmo SRL', x: 57, y: 60 },
+        { text: 'Atelier Vidal | Rue Haute 4', x: 57, y: 90 },
+      ]),
+    })
+    const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
+    expect(found).toContain('Gérance Sambre Immo SRL')
+    expect(found).toContain('Atelier Vidal')
+  })
+
   it('takes no delivery term ("EXW Avize") and no department ("Facility Management") for a name', async () => {
     const pages = await readPdfText({
       bytes: await invoicePdf([

@@ -198,7 +198,9 @@ function withoutMonogram(name: string): string {
 
 /** A name holds letters, is not a sentence, and does not start as an amount or a street number does. */
 function nameOf(text: string): string | null {
-  const name = withoutMonogram(text.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, ''))
+  // OCR reads a capital I as a bar: a bar starting a word of lower-case letters is one ("Meuse |mmo SRL").
+  const read = text.replace(/(^|\s)\|(?=\p{Ll})/gu, '$1I')
+  const name = withoutMonogram(read.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, ''))
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
   if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
