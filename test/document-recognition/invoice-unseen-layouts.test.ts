@@ -11,9 +11,11 @@ import {
 } from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
 import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { linesOf } from '../../src-server/document-recognition/extraction/layout'
+import { extractWithRules } from '../../src-server/document-recognition/extraction/rules'
 import { parseValue } from '../../src-server/document-recognition/extraction/values'
 import type { PageText } from '../../src-server/document-recognition/page-text'
 import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { valueInText } from '../../src-server/document-recognition/review/typed-value'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../src-server/platform/config'
 import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
 import {
@@ -1764,27 +1766,43 @@ describe("sums in a row of boxes, series letters, and words that name a party or
     expect(net?.value === 1833.3 || (net?.confidence ?? 0) < DEFAULT_LOW_CONFIDENCE_THRESHOLD).toBe(true)
   })
 
+  /** A Spanish invoice whose number is printed on `numberLine`. */
+  const seriesInvoice = (numberLine: string): PrintedLine[] => [
+    { text: 'Conservas Ría de Arousa, S.A.', x: 57, y: 40, size: 14 },
+    { text: 'Rúa do Porto 18, 36600 Vilagarcía de Arousa', x: 57, y: 58, size: 8 },
+    { text: 'Delicatessen Cibeles, S.L.', x: 330, y: 134 },
+    { text: 'Calle de Alcalá 122, 28009 Madrid', x: 330, y: 148 },
+    { text: numberLine, x: 57, y: 200 },
+    { text: 'Fecha 14/03/2025', x: 57, y: 214 },
+    { text: 'Mejillones en escabeche, 48 latas', x: 57, y: 270 },
+    { text: '1.250,00', x: 480, y: 270 },
+    { text: 'Base imponible', x: 360, y: 320 },
+    { text: '1.250,00', x: 480, y: 320 },
+    { text: 'IVA 10 %', x: 360, y: 334 },
+    { text: '125,00', x: 480, y: 334 },
+    { text: 'Total', x: 360, y: 348 },
+    { text: '1.375,00 €', x: 480, y: 348 },
+  ]
+
   it('keeps the letters of a document series with the number ("FV 2025/412"), but no label word', async () => {
-    const invoice = (numberLine: string): PrintedLine[] => [
-      { text: 'Conservas Ría de Arousa, S.A.', x: 57, y: 40, size: 14 },
-      { text: 'Rúa do Porto 18, 36600 Vilagarcía de Arousa', x: 57, y: 58, size: 8 },
-      { text: 'Delicatessen Cibeles, S.L.', x: 330, y: 134 },
-      { text: 'Calle de Alcalá 122, 28009 Madrid', x: 330, y: 148 },
-      { text: numberLine, x: 57, y: 200 },
-      { text: 'Fecha 14/03/2025', x: 57, y: 214 },
-      { text: 'Mejillones en escabeche, 48 latas', x: 57, y: 270 },
-      { text: '1.250,00', x: 480, y: 270 },
-      { text: 'Base imponible', x: 360, y: 320 },
-      { text: '1.250,00', x: 480, y: 320 },
-      { text: 'IVA 10 %', x: 360, y: 334 },
-      { text: '125,00', x: 480, y: 334 },
-      { text: 'Total', x: 360, y: 348 },
-      { text: '1.375,00 €', x: 480, y: 348 },
-    ]
-    expect((await rankedInvoiceFields(invoice('Factura FV 2025/412'))).invoice_number?.value).toBe(
+    expect((await rankedInvoiceFields(seriesInvoice('Factura FV 2025/412'))).invoice_number?.value).toBe(
       'FV 2025/412',
     )
-    expect((await rankedInvoiceFields(invoice('Factura Nº 2025/412'))).invoice_number?.value).toBe('2025/412')
+    expect((await rankedInvoiceFields(seriesInvoice('Factura Nº 2025/412'))).invoice_number?.value).toBe(
+      '2025/412',
+    )
+  })
+
+  it("reads a series' letters with its number wherever text is read: the general rules and a reviewer's region", async () => {
+    const config = shippedExtractorConfig('invoice-extractor')
+    const pages = await readPdfText({ bytes: await invoicePdf(seriesInvoice('Factura FV 2025/412')) })
+    const byRules = extractWithRules(config.fields, pages).find((f) => f.key === 'invoice_number')
+    expect(byRules?.value).toBe('FV 2025/412')
+    const number = config.fields.find((f) => f.key === 'invoice_number') as FieldDefinition
+    expect(valueInText(number, 'Factura FV 2025/412')).toBe('FV 2025/412')
+    // Patterns are read without case; the letters of a series are capitals, and a lower-case word is none.
+    expect(valueInText(number, 'Factura de 2025/412')).toBe('2025/412')
+    expect(valueInText(number, 'Factura FV 2025-412')).toBe('2025-412')
   })
 
   it('reads "Van" and "Von" alone on their line or with a colon as the sender\'s heading, not as a particle', () => {

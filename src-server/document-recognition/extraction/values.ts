@@ -275,14 +275,33 @@ function parseBoolean(text: string): ParsedValue | null {
 
 const LABEL_ONLY = /^[\p{L}][\p{L}\s.\-/]{0,30}\s*:$/u
 
+/**
+ * The capitals of a document series printed before a number of a year or a sequence ("FT 2025/187", "NC 2025/37",
+ * "VF 2025/0318", as Portuguese, Spanish and Belgian invoicing prints them). Matched case-sensitively, apart from the
+ * field's pattern: patterns are compiled without case, and "de 2025/412" is no series.
+ */
+const SERIES = /^([\s:#.\-–]*)(\p{Lu}{1,3}) (?=\S*\d)/u
+
+/** The pattern's match in `text`, with its position. */
+function patternMatch(text: string, pattern: RegExp): ParsedValue | null {
+  const m = pattern.exec(text)
+  if (!m) return null
+  const value = (m[1] ?? m[0]).trim()
+  const start = m.index + (m[1] ? m[0].indexOf(m[1]) : 0)
+  return value ? { value, start, end: start + value.length, quality: 1 } : null
+}
+
 /** A string value: the pattern's match, else the text up to the end of the segment, without leading punctuation. */
 function parseString(text: string, pattern: RegExp | null): ParsedValue | null {
   if (pattern) {
-    const m = pattern.exec(text)
-    if (!m) return null
-    const value = (m[1] ?? m[0]).trim()
-    const start = m.index + (m[1] ? m[0].indexOf(m[1]) : 0)
-    return value ? { value, start, end: start + value.length, quality: 1 } : null
+    const read = patternMatch(text, pattern)
+    if (read) return read
+    // The pattern reads one word; a series' letters and the number after them ("FT 2025/187") are one value.
+    const series = SERIES.exec(text)
+    const number = series ? patternMatch(text.slice(series[0].length), pattern) : null
+    if (!series || number?.start !== 0 || !String(number.value).includes('/')) return null
+    const start = (series[1] as string).length
+    return { ...number, value: `${series[2]} ${number.value}`, start, end: series[0].length + number.end }
   }
   const m = /^[\s:#.\-–]*(?:(?:no|nr|n°|no\.)\s*[:.]?\s*)?(.*?)\s*$/iu.exec(text)
   const value = m?.[1]?.trim()
