@@ -364,15 +364,18 @@ interface ChosenValue {
   weight: number
 }
 
+type ModelsOf = (document: number) => Record<string, Pick<FieldModel, 'features' | 'weights'>>
+
 /** The values chosen in each document by the ranker weights `modelsOf` gives for it (weights that did not see it). */
 function chosenValues(
   config: ExtractionConfig,
   documents: DocumentFields[],
-  modelsOf: (document: number) => Record<string, Pick<FieldModel, 'features' | 'weights'>>,
+  modelsOf: ModelsOf,
+  sumsBonus: number,
 ): ChosenValue[] {
   const values: ChosenValue[] = []
   documents.forEach((doc, document) => {
-    const choices = chooseValues(modelsOf(document), doc.ranked)
+    const choices = chooseValues(modelsOf(document), doc.ranked, sumsBonus)
     for (const key of RANKED_FIELDS) {
       const value = choices.get(key)?.chosen.value ?? null
       const forms = doc.forms.get(key)
@@ -386,6 +389,45 @@ function chosenValues(
     }
   })
   return values
+}
+
+/** The bonuses tried for a net, a tax and a total that add up (`rank.ts` `withSumsThatAdd`), smallest first. */
+const SUMS_BONUSES = [0, 0.5, 1, 1.5, 2, 3, 4, 6]
+const SUM_FIELDS = ['net_amount', 'tax_amount', 'total_amount']
+
+/** The weight of the amounts chosen right in `documents` by the weights `modelsOf` gives for each, with `bonus`. */
+function rightAmounts(documents: DocumentFields[], modelsOf: ModelsOf, bonus: number): number {
+  let right = 0
+  documents.forEach((doc, document) => {
+    const choices = chooseValues(modelsOf(document), doc.ranked, bonus)
+    for (const key of SUM_FIELDS) {
+      const forms = doc.forms.get(key)
+      if (!forms) continue
+      const value = choices.get(key)?.chosen.value ?? null
+      if (forms.length === 0 ? value === null : forms.some((form) => sameValue(value, form)))
+        right += doc.weight
+    }
+  })
+  return right
+}
+
+/**
+ * The bonus for amounts that add up that gets the most amounts right on documents the weights did not see: the
+ * training documents by the weights of the other folds, the calibration invoices by the final weights. The
+ * smallest such bonus wins a tie.
+ */
+function sumsBonus(
+  training: DocumentFields[],
+  folds: Record<string, Omit<FieldModel, 'review_below'>>[],
+  calibration: DocumentFields[],
+  fitted: Record<string, Omit<FieldModel, 'review_below'>>,
+): number {
+  const scores = SUMS_BONUSES.map(
+    (bonus) =>
+      rightAmounts(training, (document) => folds[document % FOLDS] ?? {}, bonus) +
+      rightAmounts(calibration, () => fitted, bonus),
+  )
+  return SUMS_BONUSES[scores.indexOf(Math.max(...scores))] as number
 }
 
 /** Logistic regression by full-batch gradient ascent from zero (a fixed number of steps), rounded to 6 decimals. */
@@ -490,9 +532,10 @@ export async function trainInvoiceModels(): Promise<InvoiceModels> {
     const reviewBelow = ownThreshold(key) ? Math.max(pooled, reviewThreshold(own)) : pooled
     fields[key] = { ...model, review_below: reviewBelow }
   }
+  const bonus = sumsBonus(fit.documents, folds, calibration.documents, fitted)
   const confidence = trainConfidence(
-    chosenValues(config, fit.documents, (document) => folds[document % FOLDS] ?? {}),
-    chosenValues(config, calibration.documents, () => fitted),
+    chosenValues(config, fit.documents, (document) => folds[document % FOLDS] ?? {}, bonus),
+    chosenValues(config, calibration.documents, () => fitted, bonus),
   )
   return {
     ranker: {
@@ -503,6 +546,7 @@ export async function trainInvoiceModels(): Promise<InvoiceModels> {
         iterations: TRAINING.iterations,
       },
       fields,
+      sums_bonus: bonus,
     },
     confidence,
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { lowConfidenceThreshold } from '../../src-server/document-recognition/extraction/field-config'
+import type { ValueCandidate } from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
 import { sameValue } from '../../src-server/document-recognition/extraction/invoice-ranker/features'
 import {
   dot,
@@ -7,7 +8,11 @@ import {
   type RankerWeights,
   weightedSum,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/model'
-import { extractWithInvoiceRanker } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import {
+  chooseValues,
+  extractWithInvoiceRanker,
+  type RankedCandidate,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import trained from '../../src-server/document-recognition/extraction/invoice-ranker/weights.json'
 import { validateFields } from '../../src-server/document-recognition/extraction/validate'
 import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
@@ -302,6 +307,29 @@ describe('the invoice ranker', () => {
     const total = fields.total_amount
     expect(total?.value === null || (total?.confidence ?? 0) < THRESHOLD).toBe(true)
     expect(total?.value).not.toBe(480)
+  })
+
+  it('chooses the net, the tax and the total together: three that add up win over a likelier net that does not', () => {
+    const model = { features: ['score'], weights: [1] }
+    const option = (value: number | null, score: number): RankedCandidate => ({
+      // The amounts' choice reads their values and features only; where a value is printed does not enter it.
+      candidate: value === null ? null : ({} as ValueCandidate),
+      value,
+      features: { score },
+    })
+    const ranked = new Map([
+      ['net_amount', [option(null, 0), option(8400, 3), option(11000, 2.6)]],
+      ['tax_amount', [option(null, 0), option(2310, 3)]],
+      ['total_amount', [option(null, 0), option(13310, 3)]],
+    ])
+    const models = { net_amount: model, tax_amount: model, total_amount: model }
+    const { sums_bonus } = trained as RankerWeights
+    const net = (bonus: number) => chooseValues(models, ranked, bonus).get('net_amount')?.chosen.value
+    expect(net(0)).toBe(8400)
+    expect(net(sums_bonus)).toBe(11000)
+    // A net far likelier than the one that adds up stays.
+    ranked.set('net_amount', [option(null, 0), option(8400, 6), option(11000, 1)])
+    expect(net(sums_bonus)).toBe(8400)
   })
 
   it('scores a candidate from the features it has exactly as the full weighted sum does', () => {

@@ -10,21 +10,60 @@ export interface ParsedValue {
 }
 
 const MONTHS: Record<string, number> = {}
-const monthNames: [number, string[]][] = [
-  [1, ['january', 'jan', 'januar', 'janvier', 'janv', 'janner', 'januari']],
-  [2, ['february', 'feb', 'februar', 'fevrier', 'fevr', 'fev', 'februari']],
-  [3, ['march', 'mar', 'marz', 'maerz', 'mars', 'maart', 'mrt']],
-  [4, ['april', 'apr', 'avril', 'avr']],
-  [5, ['may', 'mai', 'mei']],
-  [6, ['june', 'jun', 'juni', 'juin']],
-  [7, ['july', 'jul', 'juli', 'juillet', 'juil']],
-  [8, ['august', 'aug', 'aout', 'augustus']],
-  [9, ['september', 'sep', 'sept', 'septembre']],
-  [10, ['october', 'oct', 'oktober', 'okt', 'octobre']],
-  [11, ['november', 'nov', 'novembre']],
-  [12, ['december', 'dec', 'dezember', 'dez', 'decembre']],
+/**
+ * Month names as dates print them, folded (no accents, lower case): English, German, French, Dutch, Italian, Spanish,
+ * Portuguese, Danish, Norwegian, Swedish, Finnish, Polish and Czech (their genitive too: "3. září", "12 listopada"),
+ * Slovak, Slovenian, Romanian, Hungarian, Estonian, Lithuanian and Latvian, with their usual abbreviations.
+ * Croatian's are left out: its "listopad" is October, Czech's November.
+ */
+const monthNames: [number, string][] = [
+  [
+    1,
+    'january jan januar janvier janv janner januari gennaio gen enero ene janeiro tammikuuta tammikuu stycznia styczen ledna leden januara januarja ianuarie jaanuar sausio janvaris',
+  ],
+  [
+    2,
+    'february feb februar fevrier fevr fev februari febbraio febrero fevereiro helmikuuta helmikuu lutego luty unora unor februara februarja februarie veebruar vasario februaris',
+  ],
+  [
+    3,
+    'march mar marz maerz mars maart mrt marzo marco marts maaliskuuta maaliskuu marca marzec brezna brezen marec martie marcius kovo',
+  ],
+  [
+    4,
+    'april apr avril avr aprile abril abr huhtikuuta huhtikuu kwietnia kwiecien dubna duben aprila aprilie aprilis aprill balandzio',
+  ],
+  [5, 'may mai mei maggio mayo maio maj toukokuuta toukokuu maja kvetna kveten majus geguzes maijs'],
+  [
+    6,
+    'june jun juni juin giugno giu junio junho kesakuuta kesakuu czerwca czerwiec cervna cerven juna junija iunie junius juuni birzelio junijs',
+  ],
+  [
+    7,
+    'july jul juli juillet juil luglio lug julio julho heinakuuta heinakuu lipca lipiec cervence cervenec jula julija iulie julius juuli liepos julijs',
+  ],
+  [
+    8,
+    'august aug aout augustus agosto ago augusti elokuuta elokuu sierpnia sierpien srpna srpen augusta avgusta avgust augusztus rugpjucio augusts',
+  ],
+  [
+    9,
+    'september sep sept septembre settembre set septiembre setiembre setembro syyskuuta syyskuu wrzesnia wrzesien zari septembra septembrie szeptember rugsejo septembris',
+  ],
+  [
+    10,
+    'october oct oktober okt octobre ottobre ott octubre outubro out lokakuuta lokakuu pazdziernika pazdziernik rijna rijen oktobra octombrie oktoober spalio oktobris',
+  ],
+  [
+    11,
+    'november nov novembre noviembre novembro marraskuuta marraskuu listopada listopad listopadu novembra noiembrie lapkricio novembris',
+  ],
+  [
+    12,
+    'december dec dezember dez decembre dicembre dic diciembre dezembro desember des joulukuuta joulukuu grudnia grudzien prosince prosinec decembra decembrie detsember gruodzio decembris',
+  ],
 ]
-for (const [month, names] of monthNames) for (const name of names) MONTHS[name] = month
+for (const [month, names] of monthNames) for (const name of names.split(' ')) MONTHS[name] = month
 
 /** Texts longer than a line of print are computed afresh: what a reviewer types or a region holds can be long. */
 const REMEMBERED_LENGTH = 200
@@ -113,31 +152,39 @@ const YEAR = String.raw`\d{2}(?=${TIME})|\d{4}${DATE_END}|\d{2}\b`
 export type DateOrder = 'day_first' | 'month_first'
 
 /**
- * Dates in ISO, numeric and written forms in English, German, French and Dutch. An all-numeric date whose parts
+ * Dates in ISO, numeric and written forms (the month names above). An all-numeric date whose parts
  * could both be the month is read in `order` (the document's, see `documentDateOrder`), day first by default;
  * dotted dates are always day first.
  */
 export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedValue | null {
   const { folded, printedAt } = foldKeepingPositions(text)
   const candidates: ParsedValue[] = []
+  // Year first: ISO, and Hungarian's dotted form with or without spaces ("2025. 09. 03.").
   for (const m of folded.matchAll(
-    new RegExp(String.raw`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})${DATE_END}`, 'g'),
+    new RegExp(String.raw`\b(\d{4})(?:[-/]|\. ?)(\d{1,2})(?:[-/]|\. ?)(\d{1,2})${DATE_END}`, 'g'),
   )) {
     const value = isoDate(Number(m[1]), Number(m[2]), Number(m[3]))
     if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
   }
-  for (const m of folded.matchAll(new RegExp(String.raw`\b(\d{1,2})([./-])(\d{1,2})\2(${YEAR})`, 'g'))) {
+  // Day and month with one separator twice; a dot may be followed by a space, as Czech and Slovak print ("3. 9. 2025").
+  for (const m of folded.matchAll(new RegExp(String.raw`\b(\d{1,2})([/-]|\. ?)(\d{1,2})\2(${YEAR})`, 'g'))) {
     const [a, b, year] = [Number(m[1]), Number(m[3]), Number(m[4])]
     // Day first (dots always are) unless the second part cannot be a month or the document reads month first.
-    const monthFirst = m[2] !== '.' && a <= 12 && (b > 12 || (order === 'month_first' && b <= 12))
+    const dotted = (m[2] as string).startsWith('.')
+    const monthFirst = !dotted && a <= 12 && (b > 12 || (order === 'month_first' && b <= 12))
     const value = monthFirst ? isoDate(year, a, b) : isoDate(year, b, a)
-    const ambiguous = m[2] !== '.' && a <= 12 && b <= 12 && a !== b
+    const ambiguous = !dotted && a <= 12 && b <= 12 && a !== b
     if (value)
       candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: ambiguous ? 0.85 : 1 })
   }
-  const month = '([a-z]{3,9})\\.?'
+  const month = '([a-z]{3,12})\\.?'
+  // "5. März 2024", "1er février", "3. září 2025"; "15 de marzo de 2025", "3 de setembro de 2025": Spanish and
+  // Portuguese join the parts with a word.
   for (const m of folded.matchAll(
-    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|er)?\\.?\\s*${month},?\\s*(${YEAR})`, 'g'),
+    new RegExp(
+      `\\b(\\d{1,2})(?:st|nd|rd|th|er)?\\.?\\s*(?:de\\s+)?${month},?\\s*(?:de\\s+|del\\s+)?(${YEAR})`,
+      'g',
+    ),
   )) {
     const monthNumber = MONTHS[m[2] as string]
     const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[1])) : null
@@ -154,6 +201,23 @@ export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedV
   )) {
     const monthNumber = MONTHS[m[1] as string]
     const value = monthNumber ? isoDate(Number(m[3]), monthNumber, Number(m[2])) : null
+    if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
+  }
+  // The year first, with its dot or its "m." ("metai"), as Hungarian and Lithuanian write it: "2025. szeptember 3.",
+  // "2025 m. spalio 7 d." (not "F2017-0149 October 16").
+  for (const m of folded.matchAll(
+    new RegExp(`\\b((?:19|20)\\d{2})(?:\\.|\\s+m\\.)\\s+${month}\\s+(\\d{1,2})\\b`, 'g'),
+  )) {
+    const monthNumber = MONTHS[m[2] as string]
+    const value = monthNumber ? isoDate(Number(m[1]), monthNumber, Number(m[3])) : null
+    if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
+  }
+  // Latvian: "2025. gada 7. oktobris".
+  for (const m of folded.matchAll(
+    new RegExp(`\\b((?:19|20)\\d{2})\\.\\s*gada\\s+(\\d{1,2})\\.\\s*${month}`, 'g'),
+  )) {
+    const monthNumber = MONTHS[m[3] as string]
+    const value = monthNumber ? isoDate(Number(m[1]), monthNumber, Number(m[2])) : null
     if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
   }
   const first = candidates.sort((x, y) => x.start - y.start)[0]

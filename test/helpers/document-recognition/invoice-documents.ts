@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import fontkit from '@pdf-lib/fontkit'
 import {
   PDFOperatorNames as Op,
   PDFDocument,
+  type PDFFont,
   PDFHexString,
   PDFName,
   PDFNumber,
@@ -86,19 +90,38 @@ export const germanServiceInvoice = (tax = '142,50 €'): PrintedLine[] => [
   { text: '892,50 €', x: 500, y: 400 },
 ]
 
+/** Helvetica's encoding holds Western European letters only; Polish or Czech text ("ł", "ř") needs a TrueType font. */
+function drawsInHelvetica(font: PDFFont, text: string): boolean {
+  try {
+    font.encodeText(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Liberation Sans, as pdfjs-dist ships it for its own standard fonts. */
+const liberationSans = () =>
+  readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf'))
+
 /** A one-page PDF with a real text layer. */
 export async function invoicePdf(lines: PrintedLine[] = SAMPLE_INVOICE): Promise<Buffer> {
   const doc = await PDFDocument.create()
   const page = doc.addPage([A4.width, A4.height])
-  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const helvetica = await doc.embedFont(StandardFonts.Helvetica)
+  let unicode: PDFFont | undefined
   for (const line of lines) {
     const size = line.size ?? 12
     const grey = line.grey ?? 0
+    if (!drawsInHelvetica(helvetica, line.text) && !unicode) {
+      doc.registerFontkit(fontkit)
+      unicode = await doc.embedFont(liberationSans(), { subset: true })
+    }
     page.drawText(line.text, {
       x: line.x,
       y: A4.height - line.y - size,
       size,
-      font,
+      font: drawsInHelvetica(helvetica, line.text) ? helvetica : (unicode as PDFFont),
       color: rgb(grey, grey, grey),
     })
   }

@@ -2,7 +2,7 @@ import type { Bbox, FieldValue } from '../../document-recognition.tables'
 import type { PageText, PageWord } from '../../page-text'
 import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
-import { type DateOrder, documentDateOrder, foldKeepingPositions, parseAmounts, parseDate } from '../values'
+import { type DateOrder, documentDateOrder, parseAmounts, parseDate } from '../values'
 import { isCountry } from './countries'
 import { classesOfLine, LEGAL_FORM, type WordClass } from './label-words'
 
@@ -83,35 +83,6 @@ function make(
   }
 }
 
-/** Italian and Spanish month names, which the shared date reader does not hold ("4 maggio 2019", "4 de mayo de 2019"). */
-const MORE_MONTHS: Record<string, number> = {}
-;[
-  ['gennaio', 'enero'],
-  ['febbraio', 'febrero'],
-  ['marzo'],
-  ['aprile', 'abril'],
-  ['maggio', 'mayo'],
-  ['giugno', 'junio'],
-  ['luglio', 'julio'],
-  ['agosto'],
-  ['settembre', 'septiembre', 'setiembre'],
-  ['ottobre', 'octubre'],
-  ['novembre', 'noviembre'],
-  ['dicembre', 'diciembre'],
-].forEach((names, i) => {
-  for (const name of names) MORE_MONTHS[name] = i + 1
-})
-const WRITTEN_DATE = new RegExp(
-  String.raw`\b(\d{1,2})\.?\s+(?:de\s+)?(${Object.keys(MORE_MONTHS).join('|')})\s+(?:de\s+|del\s+)?(\d{4})\b`,
-  'g',
-)
-
-function isoDate(year: number, month: number, day: number): string | null {
-  const date = new Date(Date.UTC(year, month - 1, day))
-  if (date.getUTCMonth() !== month - 1 || year < 1990 || year > 2100) return null
-  return date.toISOString().slice(0, 10)
-}
-
 /** Every date printed on a line, with its character range. */
 export function datesIn(
   text: string,
@@ -123,13 +94,6 @@ export function datesIn(
     if (!read) break
     found.push({ value: read.value as string, start: from + read.start, end: from + read.end })
     from += Math.max(read.end, 1)
-  }
-  const { folded, printedAt } = foldKeepingPositions(text)
-  for (const m of folded.matchAll(WRITTEN_DATE)) {
-    const value = isoDate(Number(m[3]), MORE_MONTHS[m[2] as string] as number, Number(m[1]))
-    const start = printedAt[m.index] as number
-    if (value && !found.some((f) => f.start <= start && f.end > start))
-      found.push({ value, start, end: printedAt[m.index + m[0].length] as number })
   }
   return found
 }
@@ -172,9 +136,12 @@ function seriesLetters(context: PageContext, lineIndex: number, at: number, code
 const VAT_ID =
   /^(?:ATU\d{8}|BE[01]\d{9}|CHE\d{9}|CZ\d{8,10}|DE\d{9}|DK\d{8}|EL\d{9}|ES[A-Z0-9]\d{7}[A-Z0-9]|FI\d{8}|FR[A-Z0-9]{2}\d{9}|GB(?:\d{9}|\d{12})|HR\d{11}|HU\d{8}|IE\d[A-Z0-9]\d{5}[A-Z]{1,2}|IT\d{11}|LU\d{8}|NL\d{9}B\d{2}|PL\d{10}|PT\d{9}|SE\d{12}|SI\d{8}|SK\d{10})$/
 
-/** A form of address printed alone on its line over the addressee's name ("Herrn", "Frau Dr.", "Mme", "Dhr."). */
+/**
+ * A form of address printed alone on its line over the addressee's name ("Herrn", "Frau Dr.", "Mme", "Dhr.",
+ * Portuguese "Exmos. Senhores", "Exmo.(s) Sr.(s)", Nordic "Hr.", "Fru", Polish "Pan").
+ */
 export const FORM_OF_ADDRESS =
-  /^(?:(?:herrn?|frau|firma|familie|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|messrs|dhr|mevr|mevrouw|de heer|sig|sig\.ra|spett\.le|sr|sra|dr|prof)\.?\s*)+$/i
+  /^(?:(?:herrn?|frau|firma|familie|mr|mrs|ms|miss|mme|mlle|monsieur|madame|mademoiselle|messrs|dhr|mevr|mevrouw|de heer|sig|sig\.ra|spett\.le|sr|sra|dr|prof|exm[oa]s?|senhor(?:es|as?)?|srs|sres|hr|fru|herr|pan|pani)\.?(?:\(s\))?\s*)+$/i
 
 /** Top-level domains common on invoices: a host printed bare ("lumenfield.io") needs one of them. */
 export const COMMON_TLD =
@@ -214,11 +181,15 @@ function nameOf(text: string): string | null {
   // are abbreviations of two or three capitals joined by dots or hyphens ("COD.CLI.", "MSQ-HMS-SG").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
   if (/^[A-Z]{2,3}(?:[.-][A-Z]{2,3})+\.?$/.test(name)) return null
-  if (BUSINESS_ESTATE.test(name) || INCOTERM.test(name)) return null
+  if (BUSINESS_ESTATE.test(name) || INCOTERM.test(name) || CURRENCY_CODE.test(name)) return null
   // A web or e-mail address names where a party is reached, not the party.
   if (/@|\bwww\.|https?:/i.test(name) || BARE_HOST.test(name)) return null
   return name
 }
+
+/** A currency's code printed alone (a column's or a sum's heading, "EUR"): no party. */
+const CURRENCY_CODE =
+  /^(?:EUR|USD|GBP|CHF|PLN|CZK|DKK|SEK|NOK|ISK|HUF|RON|BGN|BRL|CAD|AUD|NZD|JPY|INR|SGD|HKD|ZAR|MAD|AED|TRY)$/
 
 /** A delivery term and its place ("EXW Avize", "DAP Milano"): the Incoterms' codes, in capitals. */
 const INCOTERM = /^(?:EXW|FCA|FAS|FOB|CFR|CIF|CPT|CIP|DAP|DPU|DDP)(?:\s|$)/
@@ -240,7 +211,7 @@ const PAYMENT_METHOD =
  * Pubblici"): part of the address, not the party.
  */
 const DEPARTMENT =
-  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|facilit(?:y|ies) management|services g[ée]n[ée]raux|service achats|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
+  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|facilit(?:y|ies) management|services g[ée]n[ée]raux|service achats|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:direction|service) des (?:ressources humaines|achats)|ressources humaines|human resources|personalabteilung|personeelszaken|risorse umane|recursos humanos|ekonomiavdelningen|[øo]konomiafdelingen|[øo]konomiavdelingen|kirjanpito|ksi[eę]gowo[sś][cć]|dzia[łl] ksi[eę]gowo[sś]ci|[úu]čt[áa]rna|(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
@@ -273,10 +244,11 @@ function doubledHalf(text: string): string | null {
 
 /**
  * An attention mark or a contact person's label opening an address line ("z. Hd.", "Attn:", "t.a.v.", "À l'attention
- * de", "À l'att. de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:"); an OCR reading may lose the "À".
+ * de", "À l'att. de", "Alla c.a.", "Contactpersoon:", "Ansprechpartnerin:", Nordic "Att:", Czech "K rukám",
+ * Polish "Do rąk", Portuguese "A/C", Croatian "n/p"); an OCR reading may lose the "À".
  */
 export const ATTENTION =
-  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.?\s?a\.\s?v\.|(?:[aà] )?l['’]att(?:ention\b|\.)|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b)/i
+  /^(?:z\.\s?h(?:d)?\.|attn\b|attention\b|fao\b|c\/o\b|t\.?\s?a\.\s?v\.|(?:[aà] )?l['’]att(?:ention\b|\.)|alla c\.\s?a\.|c\.a\.|att\.|a la atenci[oó]n\b|zu handen\b|at\.\s|contactpersoon\b|ansprechpartner(?:in)?\b|contact person\b|persona de contacto\b|interlocuteur\b|att:|k\s+ruk[aá]m\b|do\s+r[aą]k\b|a\/c\b|ao cuidado d|n\/p\b|[îi]n aten[țţt]ia\b|kontaktperson\b|yhteyshenkil[öo]\b|osoba kontaktowa\b|kontaktn[íi] osoba\b)/i
 
 const PARTY_LABEL = ['buyer', 'seller', 'customer', 'payee'] as const
 const JOINING = /^(?:de|du|des|der|of|à|a|al|del|van)$/i

@@ -1,7 +1,10 @@
 import { fold } from '../values'
 
 /**
- * What a word on an invoice says about the values near it, in German, English, French, Dutch, Italian and Spanish.
+ * What a word on an invoice says about the values near it, in German, English, French, Dutch, Italian and Spanish,
+ * and in Portuguese, Danish, Norwegian, Swedish, Finnish, Polish, Czech, Slovak, Hungarian, Romanian, Slovenian,
+ * Croatian and the Baltic languages, whose words join the same classes (so the weights learnt on the first six
+ * apply to them).
  * A word belongs to word classes (a label of the total, of a customer number, a number marker ...); the ranker's
  * features are which classes stand left of a candidate value, above it, or on its line, and the learned weights
  * decide what each means for each field. German and Dutch compounds are matched by their parts ("Gesamtbetrag",
@@ -40,55 +43,56 @@ export type WordClass = (typeof WORD_CLASSES)[number]
 
 const CLASS_WORDS: Record<WordClass, RegExp> = {
   title:
-    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|schlussrechnung|abschlagsrechnung|teilrechnung|teilschlussrechnung|anzahlungsrechnung|vorauszahlungsrechnung|proformarechnung|sammelrechnung|stornorechnung|korrekturrechnung|endrechnung|eindfactuur|voorschotfactuur|deelfactuur|rectificativa|bill|receipt|quittung|zahlungsbeleg|recu|quittance|kwitantie|betalingsbewijs|ricevuta|recibo)$/,
+    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|schlussrechnung|abschlagsrechnung|teilrechnung|teilschlussrechnung|anzahlungsrechnung|vorauszahlungsrechnung|proformarechnung|sammelrechnung|stornorechnung|korrekturrechnung|endrechnung|eindfactuur|voorschotfactuur|deelfactuur|rectificativa|bill|receipt|quittung|zahlungsbeleg|recu|quittance|kwitantie|betalingsbewijs|ricevuta|recibo|fatura|lasku|szamla|racun|arve|rekins|saskaita|laskun|kreditnota|kreditfaktura|hyvityslasku|korygujaca|dobropis|opravny|doklad|jovairo|credito|storno)$/,
   number:
-    /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv)$/,
+    /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv|laskunumero|szamlaszam)$/,
   marker:
-    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia|beleg|piece|identifiant|identifier)$/,
+    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia|beleg|piece|identifiant|identifier|numer|cislo|nro|numar|szam|sorszam|stevilka|broj|seria|serie)$/,
   customer:
-    /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto)$/,
+    /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto|asiakas|klient|klienta|zakaznik|ugyfel)$/,
   order:
-    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|angebot|quote|offerte)$/,
+    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|angebot|quote|offerte|zamowienie|zlecenie|objednavka|tilaus|bestilling|bestallning|ordre|megrendeles|rendeles|comanda|encomenda|umowa|smlouva|kontrakt|avtale|tilbud|offert|oferta|nabidka)$/,
   // What a document's own identifier names when it is no invoice number: a booking, a transaction, a reservation.
   booking:
     /^(?:booking|buchung|buchungs|reservation|reservierung|reservering|boeking|boekings|prenotazione|reserva|localizador|transaction|transaktion|vorgang|vorgangs|confirmation|bestatigung|buchungsnummer|boekingsnummer)$/,
-  date: /^(?:date|datum|fecha|data|rechnungsdatum|belegdatum|ausstellungsdatum|factuurdatum|dated|issued|emission|facturation|emis|ausgestellt)$/,
-  dated: /^(?:vom|von|du|del|van|le|of|den|am|on|dd)$/,
+  date: /^(?:date|datum|fecha|data|rechnungsdatum|belegdatum|ausstellungsdatum|factuurdatum|dated|issued|emission|facturation|emis|ausgestellt|dato|paivays|paivamaara|laskupaiva|kelte|kiallitas|datuma|vystaveni|vyhotovenia|wystawienia|emissao|emiterii|izdaje|izdavanja|kuupaev)$/,
+  dated: /^(?:vom|von|du|del|van|le|of|den|am|on|dd|dnia|dne)$/,
   // When goods or a service were delivered, or a stay began and ended (a hotel's arrival and departure): no issue date.
   delivery:
-    /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand|lieferschein|ddt|bolla|albaran|pakbon|leveringsbon|dispatch|dispatched|despatch)$/,
-  due: /^(?:zahlungsbedingungen|zahlungsbedingung|zahlungskonditionen|betalingsvoorwaarden|betalingscondities|condizioni|condiciones|conditions|terms|due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant)$/,
-  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|maatstaf|ohne|sin|before)$/,
-  tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst|pst|qst|tps|tvq|igic)$/,
+    /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand|lieferschein|ddt|bolla|albaran|pakbon|leveringsbon|dispatch|dispatched|despatch|dostawy|sprzedazy|plneni|uskutecneni|duzp|dodania|leverans|leveransdatum|leveringsdato|toimitus|toimituspaiva|teljesites|teljesitesi|livrarii|livrare|dobave|isporuke|wysylka|okres|obdobie|kausi|idoszak)$/,
+  due: /^(?:zahlungsbedingungen|zahlungsbedingung|zahlungskonditionen|betalingsvoorwaarden|betalingscondities|condizioni|condiciones|conditions|terms|due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant|termin|płatnosci|splatnosti|splatnost|forfald|forfaldsdato|forfalder|forfall|forfallsdato|forfallodag|forfallodatum|erapaiva|maksuehdot|fizetesi|hatarido|scadenta|scadentei|vencimento|betalingsbetingelser|betalingsfrist|betalningsvillkor|dospijeca)$/,
+  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|maatstaf|ohne|sin|before|zaklad|bez|uden|ekskl|exklusive|veroton|nelkul|adoalap|baza|fara|sem|incidencia|tributavel|osnovica|brez|momsgrundlag|grunnlag|delsumma|delsum|valisumma|mezisoucet|medzisucet|reszosszeg)$/,
+  tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst|pst|qst|tps|tvq|igic|dph|moms|mva|alv|afa|ddv|pdv|kaibemaks|pvm|pvn|podatek|vero|arvonlisavero|momsbelopp|momsbeløb|merverdiavgift)$/,
   total:
-    /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme)$/,
-  amount: /^(?:amount|betrag|montant|bedrag|importo|importe|sum|somme|som|wert)$/,
-  incl: /^(?:incl|inkl|inclusief|including|inclusive|included|comprises|ivato|ivainclusa)$/,
+    /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme|razem|ogołem|celkem|celkom|spolu|alt|ialt|totalt|yhteensa|osszesen|vegosszeg|ukupno|skupaj|kokku|loppusumma)$/,
+  amount:
+    /^(?:amount|betrag|montant|bedrag|importo|importe|sum|somme|som|wert|kwota|wartosc|castka|suma|beløb|beløp|belopp|summa|osszeg|valoare|valor|znesek|iznos)$/,
+  incl: /^(?:incl|inkl|inclusief|including|inclusive|included|comprises|ivato|ivainclusa|inklusive|sis|vcetne|vratane)$/,
   prepaid:
-    /^(?:anzahlung|vorauszahlung|abschlag|abschlagszahlung|bezahlt|deposit|paid|advance|acompte|regle|aanbetaling|betaald|acconto|anticipo|pagado|received|abzgl|abzuglich|less|minus|voorschot|gutschrift)$/,
+    /^(?:anzahlung|vorauszahlung|abschlag|abschlagszahlung|bezahlt|deposit|paid|advance|acompte|regle|aanbetaling|betaald|acconto|anticipo|pagado|received|abzgl|abzuglich|less|minus|voorschot|gutschrift|zaliczka|zaloha|zalohy|uhrazeno|zapłacono|forskud|forskudd|forskott|ennakko|ennakkomaksu|eloleg|avans|adiantamento|sinal|betalt|maksettu|predujem)$/,
   payable:
-    /^(?:zahlbetrag|zahlen|zahlender|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining)$/,
+    /^(?:zahlbetrag|zahlen|zahlender|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining|zapłaty|zapłacenia|uhrade|uhrady|betale|betala|maksettava|fizetendo|plata|placilo|platiti|tasuda|apmaksai|moketi|saldo)$/,
   seller:
-    /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|mittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire|rechnungssteller|aussteller|afzender)$/,
+    /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|mittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire|rechnungssteller|aussteller|afzender|sprzedawca|dostawca|wystawca|dodavatel|predavajuci|prodavajici|leverandør|saljare|leverantor|myyja|toimittaja|laskuttaja|elado|szallito|kibocsato|furnizor|vanzator|fornecedor|emitente|prestador|dobavitelj|izdajatelj|prodavatelj|dobavljac|muuja|tarnija|pardavejas|piegadatajs|locadora|locador|arrendador|wynajmujacy|pronajimatel)$/,
   buyer:
-    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|auftraggeber|acheteur|destinataire|billed|bill|billing|ship|to|an|a|aan|destinatario|intestatario|facturado|factureren|adresse|address|rechnungsadresse|rechnungsanschrift|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam|spett|spettle|spettabile)$/,
+    /^(?:buyer|kaufer|rechnungsempfanger|empfanger|leistungsempfanger|auftraggeber|acheteur|destinataire|billed|bill|billing|ship|to|an|a|aan|destinatario|intestatario|facturado|factureren|adresse|address|rechnungsadresse|rechnungsanschrift|lieferadresse|guest|gast|hote|ospite|huesped|gastnaam|spett|spettle|spettabile|nabywca|odbiorca|płatnik|odberatel|kupujici|kupujuci|prijemce|køber|kjøper|kopare|mottagare|ostaja|laskutettava|vevo|megrendelo|cumparator|beneficiar|adquirente|kupec|narucitelj|kupac|ostja|pirkejas|sanemejs|locataria|locatario|arrendatario|najemca|najemce)$/,
   // The holder of the account the invoice is paid to: the seller.
   payee:
     /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
   contact:
-    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea)$/,
-  item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas)$/,
-  page: /^(?:seite|page|pagina|blatt|blad|pag)$/,
+    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid)$/,
+  item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas|nazwa|ilosc|cena|mnozstvi|mnozstvo|popis|beskrivelse|beskrivning|antal|antall|pris|enhedspris|kuvaus|maara|kpl|hinta|yksikkohinta|megnevezes|mennyiseg|egysegar|denumire|cantitate|pret|descricao|quantidade|preco|designacao|kolicina|opis|kogus|hind|discriminacao|kirjeldus|toode|nimetus|tootekood)$/,
+  page: /^(?:seite|page|pagina|blatt|blad|pag|strona|strana|sida|side|sivu|oldal|stran)$/,
   // A section's heading names what a block is about ("Hotel Details", "Coordonnées", "Participants"), no party.
   section:
-    /^(?:details|detail|information|informations|info|summary|overview|angaben|daten|informationen|ubersicht|details|coordonnees|donnees|gegevens|informatie|overzicht|dettagli|dati|informazioni|riepilogo|datos|detalles|informacion|resumen|participants|participant|attendees|teilnehmer|teilnehmende|deelnemers|partecipanti|participantes)$/,
+    /^(?:details|detail|information|informations|info|summary|overview|angaben|daten|informationen|ubersicht|details|coordonnees|donnees|gegevens|informatie|overzicht|dettagli|dati|informazioni|riepilogo|datos|detalles|informacion|resumen|participants|participant|attendees|teilnehmer|teilnehmende|deelnemers|partecipanti|participantes|dane|udaje|oplysninger|uppgifter|tiedot|adatok|dados|podatki|podaci)$/,
   // What a column or a sum in another currency says of itself: for reference, for information only.
   reference:
     /^(?:ref|reference|info|information|informatie|informazione|informativo|indicatif|indicative|rif|referenz|orientativo|umrechnung|equivalent|aquivalent|gegenwert|tegenwaarde|controvalore|contravalor|contrevaleur)$/,
   // The invoice a credit note corrects, or another document it names: its number and date are not this one's.
   corrected:
-    /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee)$/,
-  rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz)$/,
+    /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee|dotyczy|puvodni|povodnej|opprinnelig|ursprunglig|oprindelig|alkuperainen|eredeti|initiala|referente)$/,
+  rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz|sazba|stawka|sats|momssats|verokanta|kulcs|cota|taxa|stopnja|stopa)$/,
 }
 
 /** Lower case, accents and the ordinal marks of "N°", "Nº", "n.º" folded away. */
@@ -104,14 +108,17 @@ export function tokensOf(word: string): string[] {
     .filter(Boolean)
 }
 
-/** German and Dutch compounds: a token ending in one of these is also of the part's class ("Klantnummer"). */
+/**
+ * German, Dutch, Nordic and Finnish compounds: a token ending in one of these is also of the part's class
+ * ("Klantnummer", "Forfaldsdato", "Laskupäivä").
+ */
 const COMPOUND_TAILS: [RegExp, WordClass][] = [
-  [/.(?:nummer|nr)$/, 'marker'],
-  [/.(?:datum)$/, 'date'],
-  [/.(?:betrag|bedrag|summe)$/, 'amount'],
+  [/.(?:nummer|nr|numero)$/, 'marker'],
+  [/.(?:datum|dato|paiva)$/, 'date'],
+  [/.(?:betrag|bedrag|summe|summa|belopp|beløb|beløp)$/, 'amount'],
   [/.(?:steuer)$/, 'tax'],
   // An address's label names the party it is for ("Factuuradres", "Leveringsadres", "Kundenanschrift").
-  [/.(?:adres|adresse|anschrift)$/, 'buyer'],
+  [/.(?:adres|adresse|adress|anschrift)$/, 'buyer'],
   [/.(?:daten|details|angaben|gegevens)$/, 'section'],
 ]
 
@@ -186,10 +193,13 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
       own.add(role)
     }
   })
-  // "Van" and "Von" ("from") head the sender's block alone on their line or with a colon ("Van:"), as "Aan" heads
-  // the addressee's; elsewhere they are a name's particle ("Van Dalen", "von Arnim").
+  // "Van", "Von", "Fra", "Från" ("from") head the sender's block alone on their line or with a colon ("Van:"), and
+  // "Til", "Till" ("to") the addressee's; elsewhere they are a name's particle ("Van Dalen", "von Arnim") or a word
+  // of a sentence ("Betales til konto").
   words.forEach((word, i) => {
-    if (/^(?:van|von)$/.test(first(i)) && (words.length === 1 || /:$/.test(word))) classes[i]?.add('seller')
+    const heading = words.length === 1 || /:$/.test(word)
+    if (heading && /^(?:van|von|fra|fran)$/.test(first(i))) classes[i]?.add('seller')
+    if (heading && /^(?:til|till)$/.test(first(i))) classes[i]?.add('buyer')
   })
   return classes
 }
@@ -203,7 +213,8 @@ export const PARTICLE = /^(?:de|da|di|del|della|van|von|der|den|ten|ter|le|la|du
 
 /**
  * Legal forms of companies in the six languages and English, and the Portuguese, Nordic and Central European ones
- * ("Lda.", "ApS", "sp. z o.o."): a name holding one is a company's name.
+ * ("Lda.", "ApS", "sp. z o.o.", "a.s.", "d.o.o."): a name holding one is a company's name. The Nordic "AB" and "AS"
+ * count only at a name's end: elsewhere they are words ("ab 1. März", "as agreed").
  */
 export const LEGAL_FORM =
-  /(?:^|[\s,])(?:g?mbh|ag|(?<!\d\s?)kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|pllc|cic|lt[ée]e|limit[ée]e|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|s\.a\.s\.?|s\.l\.p\.?|slp|s\.s\.|lda\.?|unipessoal|aps|a\/s|oyj?|sp\.\s?z\s?o\.\s?o\.?|s\.r\.o\.?|kft\.?|zrt\.?|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg(?:\s?mbb)?|s\.?\s?à\s?r\.?\s?l\.?|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|soc\.\s?coop\.?(?:\s(?:agricola|sociale|a\s?r\.?\s?l\.?))?)(?=$|[\s,.)])/iu
+  /(?:^|[\s,])(?:g?mbh|ag|(?<!\d\s?)kg|ohg|e\.?\s?k\.?|ug|gbr|ltd\.?|limited|llp|llc|pllc|cic|lt[ée]e|limit[ée]e|inc\.?|corp\.?|plc|sarl|sas|sasu|eurl|s\.a\.s\.?|s\.l\.p\.?|slp|s\.s\.|lda\.?|unipessoal|aps|a\/s|oyj?|sp\.\s?z\s?o\.\s?o\.?|s\.r\.o\.?|kft\.?|zrt\.?|sa|sca|b\.?v\.?|n\.?v\.?|v\.?o\.?f\.?|s\.?r\.?l\.?|s\.?p\.?a\.?|s\.?n\.?c\.?|s\.?l\.?u?\.?|s\.?a\.?u?\.?|co\.? kg|co\.|e\.?\s?u\.|e\.\s?v\.|eg|ggmbh|kgaa|partg(?:\s?mbb)?|s\.?\s?à\s?r\.?\s?l\.?|pty\.?|bvba|sprl|asbl|vzw|stichting|onlus|a\.s\.|k\.s\.|v\.o\.s\.|d\.o\.o\.|d\.d\.|s\.p\.|sp\.\s?[jk]\.|ltda\.?|eireli|ivs|[ikp]\/s|a\.m\.b\.a\.|amba|nyrt\.?|bt\.|asa|uab|oü|aktiebolag|aksjeselskap|(?:ab|as|hb|kb)(?=\s*$)|soc\.\s?coop\.?(?:\s(?:agricola|sociale|a\s?r\.?\s?l\.?))?)(?=$|[\s,.)])/iu

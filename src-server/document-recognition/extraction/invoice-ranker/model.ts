@@ -16,6 +16,12 @@ export interface RankerWeights {
   /** What the weights were trained on, so a reader can tell (the training script writes it). */
   trained_on: { generated: number; first_seed: number; real: string[]; iterations: number }
   fields: Record<string, FieldModel>
+  /**
+   * What a net, a tax and a total that add up gain, in log-odds, when the three are chosen together (`rank.ts`
+   * `withSumsThatAdd`): the training script picks it as the one that gets most amounts right on documents the
+   * weights did not see.
+   */
+  sums_bonus: number
 }
 
 export const featureVector = (model: Pick<FieldModel, 'features'>, features: Features) =>

@@ -260,10 +260,50 @@ function withCompanyOverOfficer(choices: Map<string, FieldChoice>): void {
   }
 }
 
-/** Each ranked field's values scored by its model, and the value chosen (the two parties chosen together). */
+/** The amounts that add up on an invoice: net + tax = total. */
+const SUM_FIELDS = ['net_amount', 'tax_amount', 'total_amount'] as const
+/** How many of each amount's most probable values are weighed together. */
+const SUM_RIVALS = 5
+
+/**
+ * The net, the tax and the total chosen together: the most probable three values (the product of their
+ * probabilities), where three that add up gain `bonus` (a log-odds, learnt with the weights). Each field's own
+ * choice stays unless a combination that adds up is likelier by that measure.
+ */
+function withSumsThatAdd(choices: Map<string, FieldChoice>, bonus: number): void {
+  const [net, tax, total] = SUM_FIELDS.map((key) => choices.get(key))
+  if (!net || !tax || !total || bonus <= 0) return
+  const score = (n: ValueChoice, t: ValueChoice, g: ValueChoice) => {
+    const adds =
+      typeof n.value === 'number' &&
+      typeof t.value === 'number' &&
+      typeof g.value === 'number' &&
+      Math.abs(Math.abs(n.value) + Math.abs(t.value) - Math.abs(g.value)) < 0.015
+    return Math.log(n.probability) + Math.log(t.probability) + Math.log(g.probability) + (adds ? bonus : 0)
+  }
+  let best = {
+    score: score(net.chosen, tax.chosen, total.chosen),
+    picks: [net.chosen, tax.chosen, total.chosen],
+  }
+  for (const n of net.values.slice(0, SUM_RIVALS))
+    for (const t of tax.values.slice(0, SUM_RIVALS))
+      for (const g of total.values.slice(0, SUM_RIVALS)) {
+        const s = score(n, t, g)
+        if (s > best.score) best = { score: s, picks: [n, t, g] }
+      }
+  ;[net, tax, total].forEach((choice, i) => {
+    choice.chosen = best.picks[i] as ValueChoice
+  })
+}
+
+/**
+ * Each ranked field's values scored by its model, and the value chosen (the two parties chosen together, and the
+ * three amounts).
+ */
 export function chooseValues(
   models: Record<string, Pick<FieldModel, 'features' | 'weights'>>,
   ranked: Map<string, RankedCandidate[]>,
+  sumsBonus: number,
 ): Map<string, FieldChoice> {
   const choices = new Map<string, FieldChoice>()
   for (const [key, candidates] of ranked) {
@@ -272,6 +312,7 @@ export function chooseValues(
     if (values[0]) choices.set(key, { values, chosen: values[0] })
   }
   chooseParties(choices)
+  withSumsThatAdd(choices, sumsBonus)
   withCompanyOverContact(choices)
   withCompanyOverOfficer(choices)
   withFullNames(choices)
@@ -300,7 +341,7 @@ export function rankInvoiceFields(
     if (field && weights.fields[rules.key])
       ranked.set(rules.key, candidateFeatures(field, contexts, rules, pool))
   }
-  const choices = chooseValues(weights.fields, ranked)
+  const choices = chooseValues(weights.fields, ranked, weights.sums_bonus)
   const fields = fromRules.map((rules) => {
     const model = weights.fields[rules.key]
     const top = choices.get(rules.key)?.chosen
