@@ -23,7 +23,9 @@ describe('invoice confidence: the sum between the chosen amounts', () => {
     // The ranker trusts all three less, the tax (the odd one out) least; the sum check then sends all three to a
     // reviewer whatever their confidence, as a review of the run shows them.
     const tax = fields.tax_amount?.confidence ?? 1
-    expect(tax).toBeLessThan(Math.min(fields.net_amount?.confidence ?? 0, fields.total_amount?.confidence ?? 0))
+    expect(tax).toBeLessThan(
+      Math.min(fields.net_amount?.confidence ?? 0, fields.total_amount?.confidence ?? 0),
+    )
     const validated = validateFields(config.fields, Object.values(fields)).fields
     for (const key of SUMS) {
       expect(fields[key]?.confidence).toBeLessThan(holding[key]?.confidence ?? 0)

@@ -2010,6 +2010,12 @@ describe('invoices in Nordic and Central European languages, read by the weights
     expect(fields.buyer_name?.value).toBe('Café Møllen I/S')
   })
 
+  it('reads "Item" as a column heading\'s word and a bank ("Swedbank", "Sparebanken") as a contact word', () => {
+    expect(classesOfLine(['Date', 'Item', 'Description', 'Qty', 'Rate', 'Amount'])[1]?.has('item')).toBe(true)
+    expect(classesOfLine(['AS', 'Swedbank'])[1]?.has('contact')).toBe(true)
+    expect(classesOfLine(['Sparebanken', 'Vest'])[0]?.has('contact')).toBe(true)
+  })
+
   it('reads dates as the languages print them', () => {
     expect(parseDate('Datum vystavení: 3. 9. 2025')?.value).toBe('2025-09-03')
     expect(parseDate('Kelte: 2025. 09. 03.')?.value).toBe('2025-09-03')
