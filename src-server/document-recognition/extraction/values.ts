@@ -89,9 +89,18 @@ export function remembered<T>(compute: (text: string) => T, limit = 5_000): (tex
 
 const ASCII = /^\p{ASCII}*$/u
 
-/** Lower case without accents, for comparing labels and month names across languages. */
+/** Letters no accent mark makes, folded as an English OCR model reads them: Polish "ł", Nordic "ø" and "æ", "đ". */
+const LETTERS_WITHOUT_MARKS: Record<string, string> = { ł: 'l', ø: 'o', æ: 'ae', đ: 'd' }
+
+/** Lower case without accents, for comparing labels and month names across languages ("Beløb", "zapłaty"). */
 export const fold = remembered((text: string): string =>
-  ASCII.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase(),
+  ASCII.test(text)
+    ? text.toLowerCase()
+    : text
+        .normalize('NFD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .replace(/[łøæđ]/g, (letter) => LETTERS_WITHOUT_MARKS[letter] as string),
 )
 
 /** Folded letters and digits only: "Coolblue B.V." and "coolblue bv" read alike. */

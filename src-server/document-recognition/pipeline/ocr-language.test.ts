@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { receiptImage } from '../../../test/helpers/document-recognition/receipt-image'
 import type { PageWord } from '../page-text'
-import { OcrEngine } from './ocr'
+import { OcrEngine, TesseractReader } from './ocr'
 import { documentLanguage } from './ocr-language'
 
 const wordsOf = (text: string): PageWord[] =>
@@ -26,6 +26,13 @@ describe('the language a page is read in', () => {
     expect(documentLanguage([wordsOf('TOTAL 9.00 CASH 10.00 CHANGE 1.00 THANK YOU PLEASE COME AGAIN')])).toBe(
       'eng',
     )
+    expect(documentLanguage([wordsOf('Sprzedawca Nabywca Razem do zapłaty 1 230,00 zł słownie')])).toBe('pol')
+    expect(documentLanguage([wordsOf('Dodavatel Odběratel Základ DPH 21 % Celkem k úhradě Kč')])).toBe('ces')
+    expect(documentLanguage([wordsOf('Fakturadatum Att betala 1 250,00 Momsbelopp Bankgiro Tack')])).toBe(
+      'swe',
+    )
+    expect(documentLanguage([wordsOf('Lasku Eräpäivä Viitenumero ALV 25,5 % Yhteensä')])).toBe('fin')
+    expect(documentLanguage([wordsOf('Számla Vevő Eladó ÁFA összesen Fizetendő Ft')])).toBe('hun')
     // Malay and a lone marker word decide nothing: the English model reads the page.
     expect(documentLanguage([wordsOf('TERIMA KASIH SILA DATANG LAGI JUMLAH 9.00 di')])).toBe('eng')
   })
@@ -49,5 +56,35 @@ describe('the language a page is read in', () => {
     expect(text).toContain('Müller')
     expect(text).toContain('Hauptstraße')
     expect(text).toContain('Rückgeld')
+  }, 90_000)
+
+  it('reads a Polish invoice with the Polish model: "ł", "ż" and "ą" come back as printed', async () => {
+    const image = await receiptImage([
+      'Piekarnia Złoty Kłos Sp. z o.o.',
+      'ul. Żeromskiego 4, 90-001 Łódź',
+      'Sprzedawca: Piekarnia Złoty Kłos',
+      'Nabywca: Kawiarnia Pod Różą',
+      'Razem netto             120,00',
+      'VAT 23%                  27,60',
+      'Razem do zapłaty        147,60 zł',
+    ])
+    const text = (await engine.recognise(image)).map((w) => w.text).join(' ')
+    expect(text).toContain('Złoty')
+    expect(text).toContain('Łódź')
+    expect(text).toContain('zapłaty')
+  }, 90_000)
+})
+
+describe('the language models kept loaded', () => {
+  it('keeps at most three loaded, ending the longest unused when a fourth language is read', async () => {
+    const reader = new TesseractReader()
+    try {
+      const image = await receiptImage(['Summe EUR 6,30'])
+      for (const language of ['eng', 'deu', 'fra', 'pol', 'deu'] as const)
+        await reader.read(image, undefined, language)
+      expect(reader.loadedLanguages()).toEqual(['fra', 'pol', 'deu'])
+    } finally {
+      await reader.close()
+    }
   }, 90_000)
 })

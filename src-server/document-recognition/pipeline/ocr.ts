@@ -53,6 +53,11 @@ export interface TwoReadings {
 
 /** How long an idle tesseract worker is kept (reloading its model takes about a second). */
 const TESSERACT_IDLE_MS = 20_000
+/**
+ * Language models kept loaded at once (English, which reads every page first, and the document's): each worker
+ * holds its model and a WebAssembly heap that never shrinks, and sixteen languages are installed.
+ */
+const MAX_LANGUAGE_WORKERS = 3
 
 /** A tesseract worker and the thread it runs on (tesseract.js exposes the thread as `worker`). */
 interface Tesseract {
@@ -99,6 +104,11 @@ export class TesseractReader implements PageReader {
     return task
   }
 
+  /** The language models loaded now, the longest unused first. */
+  loadedLanguages(): OcrLanguage[] {
+    return [...this.workers.keys()]
+  }
+
   async close(): Promise<void> {
     const workers = [...this.workers.values()]
     this.workers.clear()
@@ -107,7 +117,18 @@ export class TesseractReader implements PageReader {
 
   private load(language: OcrLanguage): Promise<Tesseract> {
     const loaded = this.workers.get(language)
-    if (loaded) return loaded
+    if (loaded) {
+      // Most recently used last: the one ended when another language needs a place is the longest unused.
+      this.workers.delete(language)
+      this.workers.set(language, loaded)
+      return loaded
+    }
+    // Reads run one at a time, so no other worker is reading now: the longest unused one ends to make room.
+    if (this.workers.size >= MAX_LANGUAGE_WORKERS) {
+      const [oldest, worker] = this.workers.entries().next().value as [OcrLanguage, Promise<Tesseract>]
+      this.workers.delete(oldest)
+      void worker.then((w) => w.api.terminate()).catch(() => undefined)
+    }
     const worker = createWorker(language, OEM.LSTM_ONLY, {
       langPath: languageDataDir(language),
       cacheMethod: 'none',
