@@ -30,6 +30,7 @@ import {
   candidateFeatures,
   chooseValues,
   type RankedCandidate,
+  SUM_FIELDS,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { extractWithRules } from '../../src-server/document-recognition/extraction/rules'
 import { normaliseValue } from '../../src-server/document-recognition/extraction/values'
@@ -393,7 +394,6 @@ function chosenValues(
 
 /** The bonuses tried for a net, a tax and a total that add up (`rank.ts` `withSumsThatAdd`), smallest first. */
 const SUMS_BONUSES = [0, 0.5, 1, 1.5, 2, 3, 4, 6]
-const SUM_FIELDS = ['net_amount', 'tax_amount', 'total_amount']
 
 /** The weight of the amounts chosen right in `documents` by the weights `modelsOf` gives for each, with `bonus`. */
 function rightAmounts(documents: DocumentFields[], modelsOf: ModelsOf, bonus: number): number {

@@ -261,7 +261,7 @@ function withCompanyOverOfficer(choices: Map<string, FieldChoice>): void {
 }
 
 /** The amounts that add up on an invoice: net + tax = total. */
-const SUM_FIELDS = ['net_amount', 'tax_amount', 'total_amount'] as const
+export const SUM_FIELDS = ['net_amount', 'tax_amount', 'total_amount'] as const
 /** How many of each amount's most probable values are weighed together. */
 const SUM_RIVALS = 5
 
