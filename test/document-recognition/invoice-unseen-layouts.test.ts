@@ -1923,8 +1923,8 @@ describe('invoices in Nordic and Central European languages, read by the weights
     { text: 'Drukarnia Wisła Sp. z o.o.', x: 57, y: 40, size: 13 },
     { text: 'ul. Piotrkowska 120, 90-006 Łódź', x: 57, y: 56, size: 8 },
     { text: 'Faktura VAT nr FV/118/09/2025', x: 330, y: 40, size: 12 },
-    { text: 'Data wystawienia: 12.09.2025', x: 330, y: 58, size: 9 },
-    { text: 'Data sprzedaży: 10.09.2025', x: 330, y: 70, size: 9 },
+    { text: 'Data sprzedaży: 10.09.2025', x: 330, y: 58, size: 9 },
+    { text: 'Data wystawienia: 12.09.2025', x: 330, y: 70, size: 9 },
     { text: 'Sprzedawca', x: 57, y: 110, size: 9 },
     { text: 'Nabywca', x: 330, y: 110, size: 9 },
     { text: 'Drukarnia Wisła Sp. z o.o.', x: 57, y: 124 },
@@ -1935,13 +1935,12 @@ describe('invoices in Nordic and Central European languages, read by the weights
     { text: 'Wartość netto', x: 460, y: 190, size: 9 },
     { text: 'Katalogi, 500 szt.', x: 57, y: 206 },
     { text: '4 250,00', x: 480, y: 206 },
-    { text: 'Razem netto', x: 330, y: 260 },
+    { text: 'Wartość bez podatku', x: 330, y: 260 },
     { text: '4 250,00', x: 480, y: 260 },
-    { text: 'VAT 23%', x: 330, y: 274 },
+    { text: 'Kwota podatku 23%', x: 330, y: 274 },
     { text: '977,50', x: 492, y: 274 },
-    { text: 'Razem brutto', x: 330, y: 288 },
-    { text: '5 227,50', x: 480, y: 288 },
-    { text: 'Do zapłaty: 5 227,50 PLN', x: 330, y: 310 },
+    { text: 'Razem do zapłaty', x: 330, y: 288 },
+    { text: '5 227,50 PLN', x: 480, y: 288 },
     { text: 'Termin płatności: 26.09.2025', x: 57, y: 340, size: 9 },
   ]
 
@@ -1995,7 +1994,7 @@ describe('invoices in Nordic and Central European languages, read by the weights
     else expect(seller.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
   })
 
-  it('reads a Polish VAT invoice: "Data wystawienia" over the date of sale, "Razem netto", "Razem brutto"', async () => {
+  it('reads a Polish VAT invoice: "Data wystawienia" after the date of sale, "bez podatku", "Razem do zapłaty"', async () => {
     expect(valuesOf(await rankedInvoiceFields(polish), [...READ, 'seller_name'])).toEqual({
       invoice_number: 'FV/118/09/2025',
       invoice_date: '2025-09-12',
