@@ -54,10 +54,11 @@ export interface TwoReadings {
 /** How long an idle tesseract worker is kept (reloading its model takes about a second). */
 const TESSERACT_IDLE_MS = 20_000
 /**
- * Language models kept loaded at once (English, which reads every page first, and the document's): each worker
- * holds its model and a WebAssembly heap that never shrinks, and sixteen languages are installed.
+ * Language models kept loaded at once: English, which reads every page first, and the page's own. Each worker holds
+ * its model and a WebAssembly heap that never shrinks, and sixteen languages are installed; the reading process is
+ * also replaced when it holds too much (`reading-processes.ts`).
  */
-const MAX_LANGUAGE_WORKERS = 3
+const MAX_LANGUAGE_WORKERS = 2
 
 /** A tesseract worker and the thread it runs on (tesseract.js exposes the thread as `worker`). */
 interface Tesseract {
