@@ -350,10 +350,17 @@ const LABEL_ONLY = /^[\p{L}][\p{L}\s.\-/]{0,30}\s*:$/u
 
 /**
  * The capitals of a document series printed before a number of a year or a sequence ("FT 2025/187", "NC 2025/37",
- * "VF 2025/0318", as Portuguese, Spanish and Belgian invoicing prints them). Matched case-sensitively, apart from the
- * field's pattern: patterns are compiled without case, and "de 2025/412" is no series.
+ * "VF 2025/0318", as Portuguese, Spanish and Belgian invoicing prints them): part of the number. Matched
+ * case-sensitively, apart from the field's pattern: patterns are compiled without case, and "de 2025/412" is no
+ * series.
  */
+const SERIES_LETTERS = /^\p{Lu}{1,3}$/u
 const SERIES = /^([\s:#.\-–]*)(\p{Lu}{1,3}) (?=\S*\d)/u
+
+/** The number with its series' letters ("FT 2025/187"), when `letters` are a series' and `number` has its slash. */
+export function withSeries(letters: string, number: string): string | null {
+  return SERIES_LETTERS.test(letters) && number.includes('/') ? `${letters} ${number}` : null
+}
 
 /** The pattern's match in `text`, with its position. */
 function patternMatch(text: string, pattern: RegExp): ParsedValue | null {
@@ -372,9 +379,10 @@ function parseString(text: string, pattern: RegExp | null): ParsedValue | null {
     // The pattern reads one word; a series' letters and the number after them ("FT 2025/187") are one value.
     const series = SERIES.exec(text)
     const number = series ? patternMatch(text.slice(series[0].length), pattern) : null
-    if (!series || number?.start !== 0 || !String(number.value).includes('/')) return null
+    const value = series && number?.start === 0 ? withSeries(series[2] as string, String(number.value)) : null
+    if (!series || !number || !value) return null
     const start = (series[1] as string).length
-    return { ...number, value: `${series[2]} ${number.value}`, start, end: series[0].length + number.end }
+    return { ...number, value, start, end: series[0].length + number.end }
   }
   const m = /^[\s:#.\-–]*(?:(?:no|nr|n°|no\.)\s*[:.]?\s*)?(.*?)\s*$/iu.exec(text)
   const value = m?.[1]?.trim()

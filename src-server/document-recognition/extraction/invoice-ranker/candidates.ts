@@ -2,7 +2,7 @@ import type { Bbox, FieldValue } from '../../document-recognition.tables'
 import type { PageText, PageWord } from '../../page-text'
 import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
-import { type DateOrder, documentDateOrder, parseAmounts, parseDate } from '../values'
+import { type DateOrder, documentDateOrder, parseAmounts, parseDate, withSeries } from '../values'
 import { isCountry } from './countries'
 import { classesOfLine, LEGAL_FORM, type WordClass } from './label-words'
 
@@ -118,15 +118,14 @@ function codeOf(word: string): string | null {
 
 /**
  * The letters of a document series printed before a number of a year or a sequence ("FT 2025/187", "NC 2025/37",
- * "VF 2025/0318", as Portuguese, Spanish and Belgian invoicing prints them): one to three capitals, no label word,
- * close before it. They are part of the number.
+ * "VF 2025/0318", as Portuguese, Spanish and Belgian invoicing prints them), printed close before it and no label
+ * word: the number with them, as the rules read it (`withSeries`).
  */
-function seriesLetters(context: PageContext, lineIndex: number, at: number, code: string): string | null {
+function withSeriesLetters(context: PageContext, lineIndex: number, at: number, code: string): string | null {
   const words = context.lines[lineIndex]?.words ?? []
   const [before, word] = [words[at - 1], words[at]]
-  if (!before || !word || !code.includes('/') || !/^[A-Z]{1,3}$/.test(before.text)) return null
-  if ((context.classes[lineIndex]?.[at - 1]?.size ?? 0) > 0) return null
-  return word.bbox[0] - before.bbox[2] < word.bbox[3] - word.bbox[1] ? before.text : null
+  if (!before || !word || (context.classes[lineIndex]?.[at - 1]?.size ?? 0) > 0) return null
+  return word.bbox[0] - before.bbox[2] < word.bbox[3] - word.bbox[1] ? withSeries(before.text, code) : null
 }
 
 /**
@@ -428,11 +427,9 @@ export function candidatesOf(kind: CandidateKind, contexts: PageContext[]): Valu
         line.words.forEach((word, i) => {
           const code = codeOf(word.text)
           if (!code) return
-          const series = seriesLetters(context, lineIndex, i, code)
+          const series = withSeriesLetters(context, lineIndex, i, code)
           found.push(
-            series
-              ? make(context, lineIndex, `${series} ${code}`, [i - 1, i])
-              : make(context, lineIndex, code, [i, i]),
+            series ? make(context, lineIndex, series, [i - 1, i]) : make(context, lineIndex, code, [i, i]),
           )
         })
         return
