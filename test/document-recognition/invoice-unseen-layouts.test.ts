@@ -1036,8 +1036,10 @@ describe("a party's name beside its label, and a town where the seller's name is
   })
 
   it('reads a label of an address compounded in one word as a label ("Factuuradres", "Kundenanschrift")', async () => {
-    for (const word of ['Factuuradres', 'Leveringsadres', 'Kundenanschrift'])
+    for (const word of ['Factuuradres', 'Kundenanschrift'])
       expect([...classesOfWord(word)]).toContain('buyer')
+    // A delivery address's is a label of its own: where goods go, not who pays.
+    expect([...classesOfWord('Leveringsadres')]).toEqual(['shipto'])
     const fields = await rankedInvoiceFields([
       ...installerLetterhead,
       { text: 'Klant', x: 330, y: 125, size: 9 },
@@ -2046,5 +2048,55 @@ describe('invoices in Nordic and Central European languages, read by the weights
     expect(parseDate('București, 9 iulie 2025')?.value).toBe('2025-07-09')
     // A year first needs its dot and a year of this era: an identifier before a written date is no year.
     expect(parseDate('F2017-0149 October 16, 2017')?.value).toBe('2017-10-16')
+  })
+})
+
+describe("a delivery address's heading, and a row of details under a header row", () => {
+  it('reads a delivery address\'s heading as no billed party\'s ("Lieferadresse", "Adresse de livraison", "Ship to")', () => {
+    const shipTo = (words: string[]) => classesOfLine(words).map((c) => c.has('shipto') && !c.has('buyer'))
+    expect(shipTo(['Lieferadresse'])).toEqual([true])
+    expect(shipTo(['Adresse', 'de', 'livraison'])).toEqual([true, false, true])
+    expect(shipTo(['LUGAR', 'DE', 'ENTREGA'])).toEqual([true, false, true])
+    expect(shipTo(['Ship', 'To:'])).toEqual([true, true])
+    expect(shipTo(['Livré', 'à', ':'])).toEqual([true, true, false])
+    // ... and the billing address's heading still names the buyer.
+    expect(classesOfLine(['Rechnungsadresse'])[0]?.has('buyer')).toBe(true)
+    expect(classesOfLine(['Bill', 'To:'])[1]?.has('buyer')).toBe(true)
+  })
+
+  /** A Swedish-style order row: who handled it and how it ships under their headings, beside the invoice's dates. */
+  const detailsRow: PrintedLine[] = [
+    { text: 'Nordvik Trädgårdsmaskiner AB', x: 57, y: 40, size: 15 },
+    { text: 'Verkstadsgatan 9, 652 21 Karlstad', x: 57, y: 58, size: 8 },
+    { text: 'Bjälkebo Golfklubb', x: 330, y: 120 },
+    { text: 'Banvägen 2', x: 330, y: 134 },
+    { text: '665 92 Kil', x: 330, y: 148 },
+    { text: 'Faktura 41187', x: 57, y: 200, size: 12 },
+    { text: 'Fakturadatum', x: 57, y: 230, size: 8 },
+    { text: 'Förfallodatum', x: 157, y: 230, size: 8 },
+    { text: 'Handläggare', x: 257, y: 230, size: 8 },
+    { text: 'Leveranssätt', x: 377, y: 230, size: 8 },
+    { text: 'Kundnummer', x: 487, y: 230, size: 8 },
+    { text: '2025-10-14', x: 57, y: 242 },
+    { text: '2025-11-13', x: 157, y: 242 },
+    { text: 'Maria Lindgren', x: 257, y: 242 },
+    { text: 'Schenker', x: 377, y: 242 },
+    { text: '10233', x: 487, y: 242 },
+    { text: 'Robotgräsklippare, service och knivbyte', x: 57, y: 290 },
+    { text: '4 800,00', x: 500, y: 290 },
+    { text: 'Summa exkl. moms', x: 360, y: 340 },
+    { text: '4 800,00', x: 500, y: 340 },
+    { text: 'Moms 25 %', x: 360, y: 354 },
+    { text: '1 200,00', x: 500, y: 354 },
+    { text: 'Att betala', x: 360, y: 368 },
+    { text: '6 000,00 SEK', x: 500, y: 368 },
+  ]
+
+  it('takes no cell of a header row or of the values under it for a party ("Handläggare" over "Maria Lindgren")', async () => {
+    const pages = await readPdfText({ bytes: await invoicePdf(detailsRow) })
+    expect(buyerFeature(pages, 'Maria Lindgren', 'table_cell')).toBe(1)
+    expect(buyerFeature(pages, 'Handläggare', 'table_cell')).toBe(1)
+    expect(buyerFeature(pages, 'Bjälkebo Golfklubb', 'table_cell')).toBe(0)
+    expect((await rankedInvoiceFields(detailsRow)).buyer_name?.value).toBe('Bjälkebo Golfklubb')
   })
 })

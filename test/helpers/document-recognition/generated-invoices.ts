@@ -826,6 +826,15 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   }
 
   const metaAbove = layout === 'label_above' || (layout === 'number_line' && chance(random, 0.3))
+  // A detail no label word of ours names (who handled the order, how it ships or is paid), its value printed like a
+  // name: one more cell of a header row over its values, no party. From a stream of its own, so the other documents
+  // stay as they were.
+  const detailRandom = seededRandom(seed * 5_113_927 + 211)
+  if (metaAbove && meta.length <= 5 && chance(detailRandom, 0.5)) {
+    traits.push('unlabelled detail in the meta block')
+    const [label, values] = pick(detailRandom, ORDER_DETAILS[language])
+    meta.splice(between(detailRandom, 0, meta.length), 0, [label, pick(detailRandom, values)])
+  }
   if (metaAbove) {
     // A header row of labels over a row of values.
     const width = 500 / meta.length
@@ -1060,6 +1069,43 @@ export function generateInvoice(seed: number): GeneratedInvoice {
 function brandName(random: Random): string {
   const word = `${pick(random, ['Nor', 'Vel', 'Tri', 'Zen', 'Quor', 'Bright', 'Alba'])}${pick(random, ['vex', 'tronic', 'shop', 'works', 'ora', 'line'])}`
   return chance(random, 0.5) ? word.toUpperCase() : word.replace(/^./, (c) => c.toUpperCase())
+}
+
+/**
+ * Details of an order printed among the invoice's number and dates, by labels no word class holds, with values that
+ * read like names (a person who handled it, a carrier, a way of paying).
+ */
+const ORDER_DETAILS: Record<Language, [string, string[]][]> = {
+  de: [
+    ['Sachbearbeiter:', PERSONS],
+    ['Versandart:', ['DHL Paket', 'Abholung', 'Spedition Kühne']],
+    ['Zahlungsart:', ['Überweisung', 'Lastschrift']],
+  ],
+  en: [
+    ['Salesperson:', PERSONS],
+    ['Ship Via:', ['FedEx Ground', 'UPS Standard', 'Collection']],
+    ['Payment Method:', ['Bank Transfer', 'Direct Debit']],
+  ],
+  fr: [
+    ['Suivi par :', PERSONS],
+    ['Transporteur :', ['Chronopost', 'Enlèvement Client']],
+    ['Règlement :', ['Virement', 'Prélèvement']],
+  ],
+  nl: [
+    ['Behandeld door:', PERSONS],
+    ['Verzendwijze:', ['PostNL Pakket', 'Afhalen']],
+    ['Betaalwijze:', ['Overschrijving', 'Incasso']],
+  ],
+  it: [
+    ['Agente:', PERSONS],
+    ['Vettore:', ['Bartolini', 'Mittente']],
+    ['Pagamento:', ['Bonifico Bancario', 'Ricevuta Bancaria']],
+  ],
+  es: [
+    ['Atendido por:', PERSONS],
+    ['Transportista:', ['SEUR', 'Recogida en Almacén']],
+    ['Forma de pago:', ['Transferencia', 'Domiciliación']],
+  ],
 }
 
 /** A customer's number labelled as an ID, like an invoice's own can be. */

@@ -76,6 +76,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'has_digit',
       'early_line',
       'after_small_line',
+      'over_larger_line',
       'repeated_text',
       'upper',
       'after_colon',
@@ -98,6 +99,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'after_attention',
       'page_head',
       'company_above',
+      'table_cell',
     ],
   }
   return [...common, ...labelled, ...own[kind]]
@@ -630,12 +632,24 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   const [from] = column
   features.after_small_line =
     previous &&
-    // (a table's header row over its first item is no sender line)
+    // (a table's header row over its first item or its values is no sender line)
     !context.classes[over]?.some((c) => c.has('item')) &&
+    !headsTable(context, over) &&
     previous.bbox[0] < candidate.bbox[2] &&
     previous.bbox[2] > from &&
     height(previous) < height(line) * 0.8 &&
     line.bbox[1] - previous.bbox[3] < height(line)
+      ? 1
+      : 0
+  // ... and the small print itself, right over a larger line in its column: a window envelope's sender line, a copy
+  // mark over a letterhead.
+  const next = context.lines[lineIndex + 1]
+  features.over_larger_line =
+    next &&
+    next.bbox[0] < candidate.bbox[2] &&
+    next.bbox[2] > from &&
+    height(line) < height(next) * 0.8 &&
+    next.bbox[1] - line.bbox[3] < height(next)
       ? 1
       : 0
   const plain = fold(name)
@@ -753,6 +767,31 @@ function addressBlocksOf(facts: DocumentFacts): ValueCandidate[] {
   return blocks
 }
 
+/**
+ * A header row of a table over its row of values ("Data | Vencimento | N.º Cliente | Condições" over "08/10/2025 |
+ * 07/11/2025 | 0217 | 30 dias"): three cells or more on each line, two of the header's labelled cells over cells
+ * holding no label word (an address beside a column of labels has labels under labels).
+ */
+function headsTable(context: PageContext, index: number): boolean {
+  const [line, next] = [context.lines[index], context.lines[index + 1]]
+  if (!line || !next) return false
+  const height = line.bbox[3] - line.bbox[1]
+  if (next.bbox[1] - line.bbox[3] > height * 1.5) return false
+  const [cells, under] = [runsOf(line, height * 2), runsOf(next, height * 2)]
+  if (cells.length < 3 || under.length < 3) return false
+  const labelled = (i: number, [first, last]: [number, number]) =>
+    (context.classes[i] ?? []).slice(first, last + 1).some((c) => c.size > 0)
+  const labelsOverValues = cells.filter((cell) => {
+    if (!labelled(index, cell)) return false
+    const [x0, x1] = [line.words[cell[0]]?.bbox[0] ?? 0, line.words[cell[1]]?.bbox[2] ?? 0]
+    const below = under.find(
+      ([first, last]) => (next.words[first]?.bbox[0] ?? 1) < x1 && (next.words[last]?.bbox[2] ?? 0) > x0,
+    )
+    return below !== undefined && !labelled(index + 1, below)
+  })
+  return labelsOverValues.length >= 2
+}
+
 /** The word classes of the candidate's own words. */
 const ownClasses = ({ context, lineIndex, wordStart, wordEnd }: ValueCandidate) =>
   (context.classes[lineIndex] ?? []).slice(wordStart, wordEnd + 1)
@@ -817,6 +856,8 @@ function partyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
       ? 1
       : 0
   features.x_left = candidate.bbox[0]
+  // A cell of a table's header row or of the values under it: a label or a detail, no party.
+  features.table_cell = headsTable(context, lineIndex) || headsTable(context, lineIndex - 1) ? 1 : 0
   const blocks = addressBlocksOf(facts)
   const at = blocks.findIndex((c) => c.context === context && c.lineIndex === lineIndex)
   features.first_address_block = at === 0 ? 1 : 0

@@ -38,6 +38,7 @@ export const WORD_CLASSES = [
   'section',
   'reference',
   'corrected',
+  'shipto',
 ] as const
 export type WordClass = (typeof WORD_CLASSES)[number]
 
@@ -92,6 +93,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   // The invoice a credit note corrects, or another document it names: its number and date are not this one's.
   corrected:
     /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee|dotyczy|puvodni|povodnej|opprinnelig|ursprunglig|oprindelig|alkuperainen|eredeti|initiala|referente)$/,
+  // Where goods go or a service is done, not who is billed: a delivery address, a consignee, a site.
+  shipto:
+    /^(?:lieferadresse|lieferanschrift|versandadresse|leveringsadres|afleveradres|leveringsadresse|leveransadress|toimitusosoite|consignee|lieferort|leistungsort|einsatzort|baustelle|chantier|werf|cantiere|obra|destinazione)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz|sazba|stawka|sats|momssats|verokanta|kulcs|cota|taxa|stopnja|stopa)$/,
 }
 
@@ -143,6 +147,8 @@ export function classesOfWord(word: string): Set<WordClass> {
     if (/^(?:gesamt|total|totaal|brutto)/.test(token) && token.length > 5) classes.add('total')
     if (/^netto|^zwischen|^sub/.test(token)) classes.add('net')
   }
+  // A delivery address's label names no billed party ("Lieferadresse" ends as a billing address's label does).
+  if (classes.has('shipto')) classes.delete('buyer')
   return classes
 }
 
@@ -156,6 +162,13 @@ const ROLE_VERB =
 const BY = /^(?:by|from|von|durch|par|door|da|por)$/
 const TO = /^(?:to|an|a|aan|al|pour|per|para|for)$/
 const FOR = /^(?:for|fur|pour|voor|per|para)$/
+/** A place an address line names: an address, a place, a site. */
+const PLACE =
+  /^(?:adresse|address|adres|adresa|adress|direccion|indirizzo|endereco|morada|lugar|luogo|local|osoite|cim|place|site|location|punto)$/
+/** Words of shipping that are no date's label ("Ship", "Service", "Envío", "Descarga"). */
+const SHIPPING = /^(?:ship|shipping|service|site|envio|descarga|dostawy|dodaci|dodani)$/
+const SHIP_VERB =
+  /^(?:ship|shipped|deliver|delivered|livre|livrer|spedire|spedito|enviar|enviado|consegnare|leveren|geleverd|liefern|geliefert)$/
 
 /** The word classes of a line's words, each word's own and the role a verb and the word after it give both. */
 export function classesOfLine(words: string[]): Set<WordClass>[] {
@@ -193,6 +206,25 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
     for (const own of [classes[i], classes[i + 1]] as Set<WordClass>[]) {
       for (const other of ['seller', 'buyer', 'title'] as const) own.delete(other)
       own.add(role)
+    }
+  })
+  // Where goods go: a delivery word with an address word ("Adresse de livraison", "Delivery address", "Lugar de
+  // entrega", "Service address"), or a verb of shipping before "to" ("Ship to", "Livré à", "Deliver to").
+  words.forEach((_, i) => {
+    const pair = [i + 1, i + 2].find(
+      (j) => PLACE.test(first(j)) && (j === i + 1 || PARTICLE.test(words[i + 1] ?? '')),
+    )
+    const before = [i - 1, i - 2].find(
+      (j) => PLACE.test(last(j)) && (j === i - 1 || PARTICLE.test(words[i - 1] ?? '')),
+    )
+    const shipping = SHIPPING.test(last(i)) || SHIP_VERB.test(last(i)) || classes[i]?.has('delivery')
+    const other = shipping
+      ? (pair ?? before ?? (SHIP_VERB.test(last(i)) && TO.test(first(i + 1)) ? i + 1 : null))
+      : null
+    if (other === null || other === undefined) return
+    for (const own of [classes[i], classes[other]] as Set<WordClass>[]) {
+      for (const gone of ['buyer', 'delivery'] as const) own.delete(gone)
+      own.add('shipto')
     }
   })
   // "Van", "Von", "Fra", "Från" ("from") head the sender's block alone on their line or with a colon ("Van:"), and
