@@ -2035,6 +2035,43 @@ describe('invoices in Nordic and Central European languages, read by the weights
     for (const printed of ['Beløb', 'Belob']) expect(classesOfWord(printed).has('amount')).toBe(true)
   })
 
+  it('reads Lithuanian and Estonian sums by their words ("Suma be PVM", "Iš viso", "käibemaksuta")', async () => {
+    expect(classesOfLine(['Suma', 'be', 'PVM'])[1]?.has('net')).toBe(true)
+    expect(classesOfLine(['Totaal', 'zonder', 'btw'])[1]?.has('net')).toBe(true)
+    // "Without" before no tax word is no net label ("to be paid").
+    expect(classesOfLine(['Amount', 'to', 'be', 'paid'])[2]?.has('net')).toBe(false)
+    expect(classesOfWord('käibemaksuta').has('net')).toBe(true)
+    expect(classesOfLine(['Iš', 'viso', 'su', 'PVM'])[1]?.has('total')).toBe(true)
+    // A trade register's number ("Nr. Reg. Com.: J08/2210/2006", "Reg. kood") is the company's, no document's.
+    expect(classesOfLine(['Nr.', 'Reg.', 'Com.:'])[1]?.has('contact')).toBe(true)
+    const fields = await rankedInvoiceFields([
+      { text: 'UAB „Medienos ratas“', x: 57, y: 40, size: 15 },
+      { text: 'Pramonės g. 12, LT-44287 Kaunas', x: 57, y: 58, size: 8 },
+      { text: 'Pirkėjas', x: 330, y: 110, size: 8 },
+      { text: 'UAB „Baldų kampas“', x: 330, y: 124 },
+      { text: 'Savanorių pr. 88, LT-03116 Vilnius', x: 330, y: 138 },
+      { text: 'PVM SĄSKAITA FAKTŪRA', x: 57, y: 200, size: 13 },
+      { text: 'Serija MR Nr. 002311', x: 57, y: 218 },
+      { text: '2025-06-12', x: 57, y: 232 },
+      { text: 'Ąžuolinės lentos, 28 mm', x: 57, y: 280 },
+      { text: '2 480,00', x: 500, y: 280 },
+      { text: 'Knygų lentynos surinkimas', x: 57, y: 294 },
+      { text: '320,00', x: 500, y: 294 },
+      { text: 'Suma be PVM', x: 300, y: 330 },
+      { text: '2 800,00', x: 500, y: 330 },
+      { text: 'PVM 21 % (nuo 2 480,00)', x: 300, y: 344 },
+      { text: '520,80', x: 500, y: 344 },
+      { text: 'PVM 9 % (nuo 320,00)', x: 300, y: 358 },
+      { text: '28,80', x: 500, y: 358 },
+      { text: 'PVM suma', x: 300, y: 372 },
+      { text: '549,60', x: 500, y: 372 },
+      { text: 'Iš viso su PVM', x: 300, y: 386 },
+      { text: '3 349,60', x: 500, y: 386 },
+    ])
+    expect(fields.net_amount?.value).toBe(2800)
+    expect(fields.total_amount?.value).toBe(3349.6)
+  })
+
   it('reads dates as the languages print them', () => {
     expect(parseDate('Datum vystavení: 3. 9. 2025')?.value).toBe('2025-09-03')
     expect(parseDate('Kelte: 2025. 09. 03.')?.value).toBe('2025-09-03')

@@ -62,10 +62,10 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   delivery:
     /^(?:anreise|abreise|arrival|departure|arrivee|depart|aankomst|vertrek|arrivo|partenza|llegada|salida|checkin|checkout|lieferdatum|leistungsdatum|liefertermin|lieferung|leistungszeitraum|leistung|delivery|delivered|livraison|leverdatum|levering|consegna|entrega|period|periode|periodo|zeitraum|shipped|shipping|versand|lieferschein|ddt|bolla|albaran|pakbon|leveringsbon|dispatch|dispatched|despatch|dostawy|sprzedazy|plneni|uskutecneni|duzp|dodania|leverans|leveransdatum|leveringsdato|toimitus|toimituspaiva|teljesites|teljesitesi|livrarii|livrare|dobave|isporuke|wysylka|okres|obdobie|kausi|idoszak|remessa|guia|dodaci|dodani|wz|lahetys|lahete|folgeseddel|foljesedel|folgeseddel|leveranssedel|fraktsedel|szallitolevel|aviz)$/,
   due: /^(?:zahlungsbedingungen|zahlungsbedingung|zahlungskonditionen|betalingsvoorwaarden|betalingscondities|condizioni|condiciones|conditions|terms|due|faelligkeit|falligkeit|fallig|faellig|zahlbar|echeance|vervaldatum|vervaldag|uiterste|scadenza|vencimiento|payable|pay|zahlungsziel|until|bis|avant|termin|platnosci|splatnosti|splatnost|forfald|forfaldsdato|forfalder|forfall|forfallsdato|forfallodag|forfallodatum|erapaiva|maksuehdot|fizetesi|hatarido|scadenta|scadentei|vencimento|betalingsbetingelser|betalingsfrist|betalningsvillkor|dospijeca)$/,
-  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|maatstaf|ohne|sin|before|zaklad|bez|uden|ekskl|exklusive|veroton|nelkul|adoalap|baza|fara|sem|incidencia|tributavel|osnovica|brez|momsgrundlag|grunnlag|delsumma|delsum|valisumma|mezisoucet|medzisucet|reszosszeg)$/,
+  net: /^(?:netto|net|nettobetrag|nettosumme|nettowert|subtotal|sub|zwischensumme|warenwert|ht|hors|subtotaal|excl|exkl|exclusief|excluding|imponibile|base|bases|htva|untaxed|taxable|sous|grondslag|maatstaf|ohne|sin|before|zaklad|bez|uden|ekskl|exklusive|veroton|nelkul|adoalap|baza|fara|sem|incidencia|tributavel|osnovica|brez|kaibemaksuta|momsgrundlag|grunnlag|delsumma|delsum|valisumma|mezisoucet|medzisucet|reszosszeg)$/,
   tax: /^(?:tax|vat|gst|mwst|ust|umsatzsteuer|mehrwertsteuer|steuer|steuerbetrag|tva|btw|iva|cuota|cuotas|taxes|btwbedrag|sst|hst|pst|qst|tps|tvq|igic|dph|moms|mva|alv|afa|ddv|pdv|kaibemaks|pvm|pvn|podatek|podatku|vero|arvonlisavero|momsbelopp|momsbelob|merverdiavgift)$/,
   total:
-    /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme|razem|ogolem|celkem|celkom|spolu|alt|ialt|totalt|yhteensa|osszesen|vegosszeg|ukupno|skupaj|kokku|loppusumma)$/,
+    /^(?:total|totals|gesamt|gesamtbetrag|bruttobetrag|brutto|rechnungsbetrag|rechnungssumme|gesamtsumme|endbetrag|endsumme|summe|ttc|totaal|totaalbedrag|factuurbedrag|factuurtotaal|totale|grand|bruttosumme|razem|ogolem|celkem|celkom|spolu|alt|ialt|totalt|yhteensa|osszesen|vegosszeg|ukupno|skupaj|kokku|loppusumma|viso|kopa)$/,
   amount:
     /^(?:amount|betrag|montant|bedrag|importo|importe|sum|somme|som|wert|kwota|wartosc|castka|suma|belob|belop|belopp|summa|osszeg|valoare|valor|znesek|iznos)$/,
   incl: /^(?:incl|inkl|inclusief|including|inclusive|included|comprises|ivato|ivainclusa|inklusive|sis|vcetne|vratane)$/,
@@ -81,7 +81,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   payee:
     /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
   contact:
-    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid)$/,
+    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid|reg|registrikood|registru)$/,
   item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas|nazwa|ilosc|cena|mnozstvi|mnozstvo|popis|beskrivelse|beskrivning|antal|antall|pris|enhedspris|kuvaus|maara|kpl|hinta|yksikkohinta|megnevezes|mennyiseg|egysegar|denumire|cantitate|pret|descricao|quantidade|preco|designacao|kolicina|opis|kogus|hind|discriminacao|kirjeldus|toode|nimetus|tootekood|item|items)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag|strona|strana|sida|side|sivu|oldal|stran)$/,
   // A section's heading names what a block is about ("Hotel Details", "Coordonnées", "Participants"), no party.
@@ -162,6 +162,8 @@ const ROLE_VERB =
 const BY = /^(?:by|from|von|durch|par|door|da|por)$/
 const TO = /^(?:to|an|a|aan|al|pour|per|para|for)$/
 const FOR = /^(?:for|fur|pour|voor|per|para)$/
+/** "Without", in the languages whose word for it is no net label of its own ("ohne", "sin", "bez" are). */
+const WITHOUT = /^(?:without|sans|senza|zonder|utan|uten|ilman|be)$/
 /** A place an address line names: an address, a place, a site. */
 const PLACE =
   /^(?:adresse|address|adres|adresa|adress|direccion|indirizzo|endereco|morada|lugar|luogo|local|osoite|cim|place|site|location|punto)$/
@@ -226,6 +228,10 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
       for (const gone of ['buyer', 'delivery'] as const) own.delete(gone)
       own.add('shipto')
     }
+  })
+  // "Without" before a tax word names the net ("Suma be PVM", "zonder btw", "ilman ALV", "sans TVA").
+  words.forEach((_, i) => {
+    if (WITHOUT.test(last(i)) && classes[i + 1]?.has('tax')) classes[i]?.add('net')
   })
   // "Van", "Von", "Fra", "Från" ("from") head the sender's block alone on their line or with a colon ("Van:"), and
   // "Til", "Till" ("to") the addressee's; elsewhere they are a name's particle ("Van Dalen", "von Arnim") or a word
