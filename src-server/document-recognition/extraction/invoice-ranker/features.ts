@@ -611,6 +611,11 @@ function blockOf(
   return block
 }
 
+const lineHeight = (l: Line) => l.bbox[3] - l.bbox[1]
+/** `upper` in print smaller than `lower`'s, close over it. */
+const smallPrintOver = (upper: Line, lower: Line) =>
+  lineHeight(upper) < lineHeight(lower) * 0.8 && lower.bbox[1] - upper.bbox[3] < lineHeight(lower)
+
 function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const name = String(candidate.value)
   const { context, lineIndex } = candidate
@@ -624,34 +629,25 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   let over = lineIndex - 1
   while (over > 0 && !/[\p{L}\d]/u.test(context.lines[over]?.text ?? '')) over--
   const previous = context.lines[over]
-  const height = (l: Line) => l.bbox[3] - l.bbox[1]
   const line = context.lines[lineIndex] as Line
   // Small print right over the name's column, as a window envelope's sender line is over the buyer's (not small
   // print elsewhere across the page).
   const column = columnOf(candidate)
   const [from] = column
+  const inColumn = (l: Line) => l.bbox[0] < candidate.bbox[2] && l.bbox[2] > from
   features.after_small_line =
     previous &&
     // (a table's header row over its first item or its values is no sender line)
     !context.classes[over]?.some((c) => c.has('item')) &&
     !headsTable(context, over) &&
-    previous.bbox[0] < candidate.bbox[2] &&
-    previous.bbox[2] > from &&
-    height(previous) < height(line) * 0.8 &&
-    line.bbox[1] - previous.bbox[3] < height(line)
+    inColumn(previous) &&
+    smallPrintOver(previous, line)
       ? 1
       : 0
   // ... and the small print itself, right over a larger line in its column: a window envelope's sender line, a copy
   // mark over a letterhead.
   const next = context.lines[lineIndex + 1]
-  features.over_larger_line =
-    next &&
-    next.bbox[0] < candidate.bbox[2] &&
-    next.bbox[2] > from &&
-    height(line) < height(next) * 0.8 &&
-    next.bbox[1] - line.bbox[3] < height(next)
-      ? 1
-      : 0
+  features.over_larger_line = next && inColumn(next) && smallPrintOver(line, next) ? 1 : 0
   const plain = fold(name)
   features.repeated_text =
     facts.all.some(
