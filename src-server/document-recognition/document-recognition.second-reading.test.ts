@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settledUpload, shippedAgentId, withoutSampling } from '../../test/helpers/document-recognition/api'
 import { generatedCases } from '../../test/helpers/document-recognition/generated-invoices'
 import { multipartBody } from '../../test/helpers/document-recognition/invoice-documents'
 import { noisy } from '../../test/helpers/document-recognition/scan-noise'
 import { startTestServer, type TestServer } from '../../test/helpers/server'
-import { renderPdfPage } from './pipeline/pdf-pages'
+import { readPdfText, renderPdfPage } from './pipeline/pdf-pages'
 
 let server: TestServer
 let invoiceAgent: string
@@ -17,13 +18,40 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-/** A generated invoice as a noisy scan: its page rendered 1700 px wide, as OCR reads it, with the bench's noise. */
-async function scannedInvoice(seed: number) {
+/**
+ * A generated invoice as a noisy scan: its page rendered 1700 px wide, as OCR reads it, with the bench's noise;
+ * with `smudge`, every printed `words` blurred (sigma in pixels) first, as a worn print or a smudge leaves them.
+ */
+async function scannedInvoice(seed: number, smudge?: { words: string; blur: number }) {
   const [invoice] = await generatedCases(1, seed)
   if (!invoice) throw new Error(`no generated invoice ${seed}`)
-  const page = await renderPdfPage({ bytes: invoice.pdf, pageNumber: 1, scale: 1700 / 595 })
-  return { expected: invoice.expected, png: await noisy(Buffer.from(page)) }
+  const page = Buffer.from(await renderPdfPage({ bytes: invoice.pdf, pageNumber: 1, scale: 1700 / 595 }))
+  if (!smudge) return { expected: invoice.expected, png: await noisy(page) }
+  const { width = 0, height = 0 } = await sharp(page).metadata()
+  const [text] = await readPdfText({ bytes: invoice.pdf })
+  const patches = await Promise.all(
+    (text?.words ?? [])
+      .filter((w) => w.text === smudge.words)
+      .map(async ({ bbox: [x0, y0, x1, y1] }) => {
+        const left = Math.floor(x0 * width) - 2
+        const top = Math.floor(y0 * height) - 2
+        const region = {
+          left,
+          top,
+          width: Math.ceil(x1 * width) + 2 - left,
+          height: Math.ceil(y1 * height) + 2 - top,
+        }
+        return { input: await sharp(page).extract(region).blur(smudge.blur).toBuffer(), left, top }
+      }),
+  )
+  return {
+    expected: invoice.expected,
+    png: await noisy(await sharp(page).composite(patches).png().toBuffer()),
+  }
 }
+
+/** Blurs of the buyer's first word tried until tesseract reads it unsurely (none first: some machines misread it as printed). */
+const UNSURE_BLURS = [0, 1.6, 2]
 
 type Box = [number, number, number, number]
 
@@ -158,27 +186,34 @@ describe.skipIf(process.platform !== 'linux')(
     }
 
     it("keeps tesseract's reading flagged, names the failure and its page, and the next upload reads the name again", async () => {
-      const { png } = await scannedInvoice(100_015)
-      // The process loads its models, then reads the row (about a second in all here): the kill lands in that
-      // reading but for a process that answered between the poll and the kill. Such a run read the name as ever,
-      // and the scenario is tried again with the new process the next upload starts.
+      // Whether tesseract reads a word of the name unsurely (so the row is read again) differs between machines
+      // ("Garcfa" at 0.85 on one, "Garcia" at 0.96 on another): the buyer's first word is blurred more and more
+      // until a run here reads it again. The process loads its models, then reads the row (about a second in
+      // all): the kill lands in that reading but for a process that answered between the poll and the kill. Such
+      // a run read the name as ever, and the scenario is tried again with the new process the next upload starts.
       let crashed: Run | undefined
-      for (let attempt = 0; attempt < 5 && !crashed; attempt++) {
-        const { run, killed } = await upload(png, true)
-        expect(killed, 'the PaddleOCR process was never seen reading the row').not.toBeNull()
-        expect(run.status).toBe('completed')
-        if (run.workspace_output.ocr_errors.length > 0) crashed = run
-        else expect(fieldOf(run, 'buyer_name')?.value).toBe('Garcia Holding')
+      let png: Buffer = Buffer.alloc(0)
+      for (const blur of UNSURE_BLURS) {
+        png = await scannedInvoice(100_015, blur === 0 ? undefined : { words: 'García', blur }).then(
+          (s) => s.png,
+        )
+        for (let attempt = 0; attempt < 5 && !crashed; attempt++) {
+          const { run, killed } = await upload(png, true)
+          expect(run.status).toBe('completed')
+          if (killed === null) break
+          if (run.workspace_output.ocr_errors.length > 0) crashed = run
+          else expect(fieldOf(run, 'buyer_name')?.value).toBe('Garcia Holding')
+        }
+        if (crashed) break
       }
-      if (!crashed) throw new Error('every kill came after PaddleOCR had read the row')
+      if (!crashed) throw new Error('no kill landed while PaddleOCR read the row')
       // The page is tesseract's alone, and the failure is named with its page and the engine that failed.
       expect(crashed.workspace_output.ocr_errors).toEqual([
         { page_number: 1, reading: 2, error: "PaddleOCR's process stopped (SIGKILL)" },
       ])
-      // The buyer stays as tesseract read it, with its unsure "Garcfa", and goes to a reviewer: its confidence is
-      // the ranker's that it is the buyer (high), so a mark of its own sends it there, saying why.
+      // The buyer stays as tesseract read it, its unsure word too, and goes to a reviewer: its confidence is the
+      // ranker's that it is the buyer (high), so a mark of its own sends it there, saying why.
       const buyer = fieldOf(crashed, 'buyer_name')
-      expect(buyer?.value).toBe('Garcfa Holding')
       expect(buyer?.flag_reasons).toContain('validation')
       expect(crashed.review_status).toBe('flagged')
       expect(crashed.issue_list.filter((issue) => issue.message.includes('reading it again failed'))).toEqual(
@@ -191,20 +226,26 @@ describe.skipIf(process.platform !== 'linux')(
           },
         ],
       )
-      // The stored words inside its box are tesseract's too (the page prints the buyer again elsewhere, read right).
+      // The stored words inside its box are tesseract's, one of them unsure, and the value is theirs.
       const words = await fetch(`${base}/document-recognition/runs/${crashed.id}/pages/1/words`, { headers })
       const [left, top, right, bottom] = buyer?.bbox ?? [0, 0, 0, 0]
-      const inBox = ((await words.json()) as { words: { text: string; bbox: Box }[] }).words.filter(
+      const inBox = (
+        (await words.json()) as { words: { text: string; bbox: Box; confidence: number }[] }
+      ).words.filter(
         ({ bbox: [x0, y0, x1, y1] }) =>
           (x0 + x1) / 2 > left && (x0 + x1) / 2 < right && (y0 + y1) / 2 > top && (y0 + y1) / 2 < bottom,
       )
-      expect(inBox.map((w) => w.text)).toEqual(['Garcfa', 'Holding'])
+      expect(inBox.some((w) => w.confidence < 0.9)).toBe(true)
+      expect(buyer?.value).toBe(inBox.map((w) => w.text).join(' '))
 
       // The next upload of the same scan starts a new PaddleOCR process, which reads the name again.
-      const { run: next } = await upload(png, false)
+      const { run: next, killed } = await upload(png, false)
+      expect(killed).toBeNull()
       expect(next.status).toBe('completed')
       expect(next.workspace_output.ocr_errors).toEqual([])
-      expect(fieldOf(next, 'buyer_name')).toMatchObject({ value: 'Garcia Holding', flag_reasons: [] })
+      const reread = fieldOf(next, 'buyer_name')
+      expect(reread?.value).toBe('Garcia Holding')
+      expect(reread?.flag_reasons).not.toContain('validation')
     }, 240_000)
   },
 )
