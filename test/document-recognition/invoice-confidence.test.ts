@@ -36,3 +36,38 @@ describe('invoice confidence: the sum between the chosen amounts', () => {
     expect(fields.invoice_number?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
   })
 })
+
+describe('invoice confidence: the currency printed with the chosen total', () => {
+  it('trusts the charged currency printed beside the total the ranker chose, though a reference column names another', async () => {
+    // The sums in two right-aligned columns, the charged one with its code and a reference one: the rules read the
+    // reference column's total, the ranker the charged one; "EUR" in the header keeps the currency from being the
+    // only one the page names.
+    const fields = await rankedInvoiceFields([
+      { text: 'Harbourline Fittings Ltd', x: 50, y: 45, size: 14 },
+      { text: '12 Quay Street, Bristol BS1 4DJ', x: 50, y: 62, size: 9 },
+      { text: 'Invoice INV-2041', x: 380, y: 45, size: 12 },
+      { text: 'Date: 14/03/2024', x: 380, y: 62, size: 9 },
+      { text: 'Invoice to', x: 50, y: 110, size: 8 },
+      { text: 'Kestrel Marine Supplies', x: 50, y: 122, size: 10 },
+      { text: '4 Dock Road, Cardiff CF10 5AB', x: 50, y: 134, size: 9 },
+      { text: 'Description', x: 50, y: 190, size: 9 },
+      { text: 'Amount', x: 505, y: 190, size: 9 },
+      { text: 'Pump housings', x: 50, y: 206, size: 9 },
+      { text: '4,200.00', x: 500, y: 206, size: 9 },
+      { text: 'USD', x: 444, y: 230, size: 8 },
+      { text: 'EUR (for reference)', x: 466, y: 230, size: 8 },
+      { text: 'Net amount', x: 250, y: 244, size: 9 },
+      { text: '4,200.00', x: 420, y: 244, size: 9 },
+      { text: '3,864.00', x: 500, y: 244, size: 9 },
+      { text: 'VAT 20%', x: 250, y: 258, size: 9 },
+      { text: '840.00 USD', x: 410, y: 258, size: 9 },
+      { text: '772.80', x: 506, y: 258, size: 9 },
+      { text: 'Total Amount', x: 250, y: 272, size: 9 },
+      { text: '5,040.00 USD', x: 403, y: 272, size: 9 },
+      { text: '4,636.80', x: 500, y: 272, size: 9 },
+    ])
+    expect(fields.total_amount?.value).toBe(5040)
+    expect(fields.currency?.value).toBe('USD')
+    expect(fields.currency?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+  })
+})

@@ -1533,13 +1533,17 @@ function inkPage(lines: [string, number, number, number][]): PageText[] {
 const [A4_WIDTH, A4_HEIGHT] = [595, 842]
 
 /** The value of feature `name` for the buyer candidate `value` on `pages`. */
-function buyerFeature(pages: PageText[], value: string, name: string): number | undefined {
+/** The feature `name` of the candidate `value` of the field `key` in `pages`. */
+function featureOf(pages: PageText[], key: string, value: string | number, name: string): number | undefined {
   const field = shippedExtractorConfig('invoice-extractor').fields.find(
-    (f) => f.key === 'buyer_name',
+    (f) => f.key === key,
   ) as FieldDefinition
   const ranked = candidateFeatures(field, pageContexts(pages), { value: null, confidence: 0 })
   return ranked.find((r) => r.value === value)?.features[name]
 }
+
+const buyerFeature = (pages: PageText[], value: string, name: string) =>
+  featureOf(pages, 'buyer_name', value, name)
 
 describe('a sender line over an address window, read by OCR', () => {
   it('is found past a speck of scan noise read as a line, and a speck is no sender line', () => {
@@ -2135,5 +2139,148 @@ describe("a delivery address's heading, and a row of details under a header row"
     expect(buyerFeature(pages, 'Handläggare', 'table_cell')).toBe(1)
     expect(buyerFeature(pages, 'Bjälkebo Golfklubb', 'table_cell')).toBe(0)
     expect((await rankedInvoiceFields(detailsRow)).buyer_name?.value).toBe('Bjälkebo Golfklubb')
+  })
+})
+
+describe('lines of a buyer block or a head that name no party', () => {
+  it('takes the company under a department line ("Finance Dept.", "Einkaufsabteilung") for the buyer, not the department', async () => {
+    for (const department of [
+      'Finance Dept.',
+      'Purchasing Department',
+      'Einkaufsabteilung',
+      'Dpto. de Compras',
+    ]) {
+      const fields = await rankedInvoiceFields([
+        { text: 'Tallyloop Software, Inc.', x: 50, y: 40, size: 15 },
+        { text: '88 Harbor Way, Portland, OR 97209', x: 50, y: 60, size: 8 },
+        { text: 'Invoice INV-30417', x: 380, y: 40, size: 12 },
+        { text: 'Date: March 3, 2025', x: 380, y: 58 },
+        { text: 'Bill to', x: 50, y: 112, size: 8 },
+        { text: department, x: 50, y: 125 },
+        { text: 'Brightwater Analytics LLC', x: 50, y: 138 },
+        { text: 'Attn: Dana Whitfield', x: 50, y: 151 },
+        { text: '1200 Lakeview Drive', x: 50, y: 164 },
+        { text: 'Madison, WI 53703', x: 50, y: 177 },
+        { text: 'Description', x: 50, y: 240 },
+        { text: 'Amount', x: 480, y: 240 },
+        { text: 'Analytics plan, annual', x: 50, y: 256 },
+        { text: '$4,800.00', x: 480, y: 256 },
+        { text: 'Total', x: 380, y: 290 },
+        { text: '$4,800.00', x: 480, y: 290 },
+      ])
+      expect(fields.buyer_name?.value, department).toBe('Brightwater Analytics LLC')
+    }
+  })
+
+  it('takes no mark of the copy ("ORYGINAL", "Copy for customer") and no subject after its label ("Dossier : ...") for a name', async () => {
+    const lines: PrintedLine[] = [
+      { text: 'ORYGINAL', x: 420, y: 30, size: 14 },
+      { text: 'Copy for customer', x: 420, y: 48 },
+      ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
+      { text: 'Dossier : SCI Les Tilleuls c/ SARL Dumas', x: 57, y: 220 },
+      { text: 'Betreff: Weinlieferung Frühjahr', x: 57, y: 234 },
+      ...germanInvoice,
+    ]
+    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const names = candidatesOf('name', pageContexts(pages)).map((candidate) => String(candidate.value))
+    expect(names).toContain('Weingut Rebstock GbR')
+    for (const notAName of ['ORYGINAL', 'Copy for customer', 'Dossier : SCI Les Tilleuls c/ SARL Dumas'])
+      expect(names).not.toContain(notAName)
+    expect(names.filter((name) => name.startsWith('Betreff'))).toEqual([])
+  })
+})
+
+/** A hotel's bill: the total alone, over a grid of its two rates (net, tax, gross) and their sums. */
+const hotelBill: PrintedLine[] = [
+  { text: 'Gasthof Lindenwirt', x: 200, y: 40, size: 16 },
+  { text: 'Dorfplatz 4 · 5621 St. Veit im Pongau · Tel. +43 6415 4412', x: 150, y: 60, size: 8 },
+  { text: 'Wagner Elektrotechnik GmbH', x: 57, y: 120 },
+  { text: 'Industriestraße 12', x: 57, y: 133 },
+  { text: '4020 Linz', x: 57, y: 146 },
+  { text: 'Rechnung Nr. 2024/3318', x: 57, y: 200, size: 13 },
+  { text: 'St. Veit, am 14. März 2024', x: 380, y: 200 },
+  { text: 'Leistung', x: 57, y: 240 },
+  { text: 'Betrag', x: 500, y: 240 },
+  { text: 'Übernachtung mit Frühstück, 3 Nächte', x: 57, y: 256 },
+  { text: '330,00', x: 508, y: 256 },
+  { text: 'Abendessen', x: 57, y: 270 },
+  { text: '86,40', x: 513, y: 270 },
+  { text: 'Getränke', x: 57, y: 284 },
+  { text: '42,60', x: 513, y: 284 },
+  { text: 'Gesamtbetrag EUR', x: 330, y: 316 },
+  { text: '459,00', x: 508, y: 316 },
+  { text: 'Steuersatz', x: 250, y: 350, size: 8 },
+  { text: 'Netto', x: 330, y: 350, size: 8 },
+  { text: 'USt', x: 410, y: 350, size: 8 },
+  { text: 'Brutto', x: 480, y: 350, size: 8 },
+  { text: 'USt 10 %', x: 250, y: 362, size: 8 },
+  { text: '378,55', x: 330, y: 362, size: 8 },
+  { text: '37,85', x: 410, y: 362, size: 8 },
+  { text: '416,40', x: 480, y: 362, size: 8 },
+  { text: 'USt 20 %', x: 250, y: 374, size: 8 },
+  { text: '35,50', x: 330, y: 374, size: 8 },
+  { text: '7,10', x: 414, y: 374, size: 8 },
+  { text: '42,60', x: 480, y: 374, size: 8 },
+  { text: 'Summe', x: 250, y: 386, size: 8 },
+  { text: '414,05', x: 330, y: 386, size: 8 },
+  { text: '44,95', x: 410, y: 386, size: 8 },
+  { text: '459,00', x: 480, y: 386, size: 8 },
+]
+
+describe('a tax summary grid under the total', () => {
+  it("reads net and tax from the grid's row of sums, not from the row of one rate", async () => {
+    // A hotel's bill: the total alone over a grid of its rates (net, tax, gross under their headings) and their sums;
+    // each rate's row adds up by itself, so only the row of sums, the sum of the figures over it, is the invoice's.
+    const fields = await rankedInvoiceFields(hotelBill)
+    expect([fields.net_amount?.value, fields.tax_amount?.value, fields.total_amount?.value]).toEqual([
+      414.05, 44.95, 459,
+    ])
+  })
+})
+
+describe('what the words beside a sum say of it', () => {
+  it('takes "a" inside a label for a preposition, not for the buyer\'s "To"; "à payer" names what is to be paid', () => {
+    expect(classesOfLine(['Total', 'a', 'pagar'])[1]?.has('buyer')).toBe(false)
+    expect(classesOfLine(['Importe', 'a', 'pagar'])[2]?.has('payable')).toBe(true)
+    expect(classesOfLine(['Net', 'à', 'payer'])[2]?.has('payable')).toBe(true)
+    expect(classesOfLine(['Payer:', 'Brightwater'])[0]?.has('payable')).toBe(false)
+    for (const heading of [
+      ['To:'],
+      ['A:'],
+      ['Facturado', 'a:'],
+      ['Invoice', 'to'],
+      ['Bill', 'to', 'Kestrel'],
+    ])
+      expect(
+        classesOfLine(heading).some((own) => own.has('buyer')),
+        heading.join(' '),
+      ).toBe(true)
+  })
+
+  it("marks a figure printed without its currency where other figures carry one, and not the figure after another's sign", async () => {
+    const printed: PrintedLine[] = [
+      { text: 'Invoice INV-2041', x: 50, y: 45, size: 12 },
+      { text: 'Consulting 1,200.00', x: 50, y: 200 },
+      { text: 'Net amount 4,200.00 € 4,536.00', x: 250, y: 240 },
+      { text: 'Total EUR 5,040.00', x: 250, y: 254 },
+    ]
+    const pages = await readPdfText({ bytes: await invoicePdf(printed) })
+    expect(featureOf(pages, 'net_amount', 4200, 'bare_figure')).toBe(0)
+    expect(featureOf(pages, 'total_amount', 5040, 'bare_figure')).toBe(0)
+    expect(featureOf(pages, 'net_amount', 4536, 'bare_figure')).toBe(1)
+    expect(featureOf(pages, 'total_amount', 1200, 'bare_figure')).toBe(1)
+    // Where no figure carries its currency, none is marked bare: nothing tells the sums from the rest.
+    const unmarked = printed.map((line) => ({ ...line, text: line.text.replace(/ (?:€|EUR)/, '') }))
+    const bare = await readPdfText({ bytes: await invoicePdf(unmarked) })
+    expect(featureOf(bare, 'total_amount', 5040, 'bare_figure')).toBe(0)
+    expect(featureOf(bare, 'total_amount', 1200, 'bare_figure')).toBe(0)
+  })
+
+  it("marks the row of sums under a grid's rows as the sum of its column, and no row of one rate", async () => {
+    const pages = await readPdfText({ bytes: await invoicePdf(hotelBill) })
+    expect(featureOf(pages, 'tax_amount', 44.95, 'column_sum')).toBe(1)
+    expect(featureOf(pages, 'net_amount', 414.05, 'column_sum')).toBe(1)
+    expect(featureOf(pages, 'tax_amount', 37.85, 'column_sum')).toBe(0)
+    expect(featureOf(pages, 'tax_amount', 7.1, 'column_sum')).toBe(0)
   })
 })

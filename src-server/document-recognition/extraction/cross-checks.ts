@@ -48,8 +48,8 @@ export function settleDateContests(
 
 /**
  * A currency nobody labelled (the document's most frequent sign) is confirmed when it is printed with an amount
- * the document labels ("Total for this invoice $4.11", "Montant TTC 42,79 €"): it is then as trusted as that
- * amount.
+ * the document labels ("Total for this invoice $4.11", "Montant TTC 42,79 €"): it is then as trusted as the most
+ * trusted such amount.
  */
 export function confirmCurrencyByAmount(
   fields: FieldDefinition[],
@@ -63,7 +63,7 @@ export function confirmCurrencyByAmount(
   for (const field of fields.filter((f) => f.type === 'enum' && f.aliases)) {
     const read = chosen.get(field.key)
     if (read?.method !== 'pattern' || read.value === null) continue
-    const printedWith = amounts.find((amount) => {
+    const printedWith = amounts.filter((amount) => {
       const page = pages.find((p) => p.page_number === amount.page_number)
       const box = amount.bbox
       if (!page || !box) return false
@@ -73,8 +73,8 @@ export function confirmCurrencyByAmount(
         .filter((segment) => segment.words.some((w) => inside.includes(w)))
         .some((segment) => readValueIn(field, segment, 0, null)?.value === read.value)
     })
-    if (printedWith && printedWith.confidence > read.confidence)
-      chosen.set(field.key, { ...read, confidence: printedWith.confidence })
+    const trust = Math.max(0, ...printedWith.map((amount) => amount.confidence))
+    if (trust > read.confidence) chosen.set(field.key, { ...read, confidence: trust })
   }
 }
 

@@ -540,12 +540,16 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const currency = language === 'en' ? pick(random, ['GBP', 'EUR', 'USD']) : 'EUR'
   const sign = currency === 'GBP' ? '£' : currency === 'USD' ? '$' : '€'
   let currencyPrinted = false
-  const money = (value: number) => {
+  // The sums with their currency as one invoice prints them all: bare, by code, by sign, or the total alone (a
+  // stream of its own; \`random\` is drawn as before, so the rest of the invoice stays as it was).
+  const currencyStyle = pick(seededRandom(seed * 3_367_900_313 + 227), ['bare', 'code', 'sign', 'total'])
+  const money = (value: number, sum: 'total' | 'part' = 'part') => {
     const text = formatAmount(value, formats)
-    const style = random()
-    if (style < 0.4) return text
+    const style = random() < 0.5 ? 'code' : 'sign'
+    if (currencyStyle === 'bare' || (currencyStyle === 'total' && sum !== 'total')) return text
     currencyPrinted = true
-    return style < 0.7 ? `${text} ${sign === '€' ? 'EUR' : currency}` : `${text} ${sign}`
+    const code = currencyStyle === 'code' || (currencyStyle === 'total' && style === 'code')
+    return code ? `${text} ${sign === '€' ? 'EUR' : currency}` : `${text} ${sign}`
   }
 
   const issued = new Date(
@@ -947,7 +951,45 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       y += 14
     }
     const variant = random()
-    if (variant < 0.1) {
+    // Now and then the tax only in a summary grid under the total, a row per rate (net, tax, gross under their
+    // headings) and with two rates a row of sums, as hotels and till-based software print it (a stream of its own).
+    const gridRandom = seededRandom(seed * 9_999_991 + 223)
+    if (!referenceRate && !credit && chance(gridRandom, 0.15)) {
+      traits.push('tax summary grid')
+      const rates = chance(gridRandom, 0.6) ? (TAX_RATES[language] as number[]) : [rate]
+      const lowBase = rates.length > 1 ? round2(Math.round(net * between(gridRandom, 10, 50)) / 100) : 0
+      const bases = rates.length > 1 ? [round2(net - lowBase), lowBase] : [net]
+      const taxes = rates.map((r, i) => round2(((bases[i] as number) * r) / 100))
+      tax = round2(taxes.reduce((a, b) => a + b, 0))
+      total = round2(net + tax)
+      row(totalLabel, money(total, 'total'), true)
+      y += 10
+      const headings = TAX_GRID[language]
+      const cells = (texts: string[], bold = false) => {
+        put(texts[0] as string, 250, y, { size: 8, bold })
+        texts.slice(1).forEach((text, i) => {
+          put(text, 380 + i * 80, y, { alignRight: true, size: 8, bold })
+        })
+        y += 12
+      }
+      cells(
+        [headings.rate, headings.net, headings.tax, headings.gross].map((words) => pick(gridRandom, words)),
+        true,
+      )
+      const taxWord = chance(gridRandom, 0.5) ? `${pick(gridRandom, headings.tax)} ` : ''
+      rates.forEach((r, i) => {
+        const [base, amount] = [bases[i] as number, taxes[i] as number]
+        cells([
+          `${taxWord}${r} %`,
+          ...[base, amount, round2(base + amount)].map((a) => formatAmount(a, formats)),
+        ])
+      })
+      if (rates.length > 1 || chance(gridRandom, 0.5))
+        cells(
+          [pick(gridRandom, headings.sum), ...[net, tax, total].map((a) => formatAmount(a, formats))],
+          true,
+        )
+    } else if (variant < 0.1) {
       // No tax at all: the net is the total, a note says why; the tax line printed at 0 or not at all.
       traits.push('untaxed')
       tax = 0
@@ -955,17 +997,17 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       untaxedNote = pick(random, v.untaxedNote)
       if (chance(random, 0.5)) {
         taxPrinted = false
-        row(totalLabel, money(total), true)
+        row(totalLabel, money(total, 'total'), true)
       } else {
         row(netLabel, money(net))
         row(pick(random, v.tax).replace('{rate}', '0'), formatAmount(0, formats))
-        row(totalLabel, money(total), true)
+        row(totalLabel, money(total, 'total'), true)
       }
     } else if (variant < 0.22) {
       // No net printed: the total and the tax it includes.
       traits.push('no net')
       netPrinted = false
-      row(totalLabel, money(total), true)
+      row(totalLabel, money(total, 'total'), true)
       row(`${pick(random, v.incl)} ${taxLabel}`, money(tax))
     } else if (variant < 0.35) {
       // Two rates, each with its base, then the tax's sum.
@@ -987,11 +1029,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
         formatAmount(lowTax, formats),
       )
       row(pick(random, v.taxSum), money(tax))
-      row(totalLabel, money(total), true)
+      row(totalLabel, money(total, 'total'), true)
     } else {
       row(netLabel, money(net), false, net)
       row(taxLabel, money(tax), false, tax)
-      row(totalLabel, money(total), true, total)
+      row(totalLabel, money(total, 'total'), true, total)
     }
   }
   const prepaid = prepaidOf()
@@ -1001,7 +1043,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     put(formatAmount(-prepaid, formats), 540, y, { alignRight: true })
     y += 14
     put(pick(random, v.payable), 330, y, { bold: true })
-    put(money(round2(total - prepaid)), 540, y, { alignRight: true, bold: true })
+    put(money(round2(total - prepaid), 'total'), 540, y, { alignRight: true, bold: true })
     y += 14
   }
   y += 20
@@ -1242,6 +1284,51 @@ const REGISTER: Record<Language, string[]> = {
   nl: ['KvK {n}', 'KvK-nummer {n} · Statutair gevestigd te {town}'],
   it: ['REA {n} · Cap. soc. € {n}', 'Registro Imprese di {town} n. {n}'],
   es: ['Inscrita en el Registro Mercantil de {town}, hoja {n}', 'Reg. Merc. {town}, tomo {n}'],
+}
+/** The headings of a tax summary grid's columns and the label of its row of sums. */
+const TAX_GRID: Record<Language, Record<'rate' | 'net' | 'tax' | 'gross' | 'sum', string[]>> = {
+  de: {
+    rate: ['Steuersatz', 'USt-Satz', 'MwSt-Satz'],
+    net: ['Netto', 'Nettobetrag'],
+    tax: ['USt', 'MwSt.', 'Steuer'],
+    gross: ['Brutto', 'Bruttobetrag'],
+    sum: ['Summe', 'Gesamt'],
+  },
+  en: {
+    rate: ['VAT rate', 'Rate', 'Tax rate'],
+    net: ['Net', 'Net amount'],
+    tax: ['VAT', 'Tax'],
+    gross: ['Gross', 'Total'],
+    sum: ['Total', 'Sum'],
+  },
+  fr: {
+    rate: ['Taux TVA', 'Taux'],
+    net: ['Base HT', 'Montant HT'],
+    tax: ['TVA', 'Montant TVA'],
+    gross: ['TTC', 'Montant TTC'],
+    sum: ['Total', 'Totaux'],
+  },
+  nl: {
+    rate: ['BTW-tarief', 'Tarief'],
+    net: ['Grondslag', 'Netto'],
+    tax: ['BTW', 'BTW-bedrag'],
+    gross: ['Bruto', 'Totaal'],
+    sum: ['Totaal', 'Som'],
+  },
+  it: {
+    rate: ['Aliquota', 'Aliq. IVA'],
+    net: ['Imponibile'],
+    tax: ['Imposta', 'IVA'],
+    gross: ['Totale', 'Lordo'],
+    sum: ['Totale', 'Totali'],
+  },
+  es: {
+    rate: ['Tipo IVA', '% IVA'],
+    net: ['Base imponible', 'Base'],
+    tax: ['Cuota', 'Cuota IVA', 'IVA'],
+    gross: ['Total'],
+    sum: ['Total', 'Totales'],
+  },
 }
 /** How a column of amounts in another currency says it is for reference only. */
 const REFERENCE: Record<Language, string[]> = {

@@ -173,6 +173,8 @@ function nameOf(text: string): string | null {
   // Nor does a word pointing at a name printed elsewhere ("Adresse du chantier : idem"), a way of paying or a
   // department.
   if (SAME_AS_ABOVE.test(name) || PAYMENT_METHOD.test(name) || DEPARTMENT.test(name)) return null
+  // Nor a mark of which copy this is, nor the subject of the invoice after its label.
+  if (COPY_MARK.test(name) || SUBJECT_LINE.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // A town with its country's or province's code in brackets is a place ("Coruche (PT)", "Milano (MI)").
   if (/\s\([A-Z]{2}\)$/.test(name)) return null
@@ -206,11 +208,32 @@ const PAYMENT_METHOD =
   /^(?:(?:bank\s)?transfer|wire transfer|credit card|debit card|cash|cheque|check|paypal|direct debit|[uü]berweisung|bank[uü]berweisung|sepa-lastschrift|lastschrift|bar|barzahlung|virement(?: bancaire)?|pr[ée]l[èe]vement|esp[èe]ces|ch[èe]que|overschrijving|overboeking|contant|incasso|bonifico(?: bancario)?|contanti|assegno|transferencia(?: bancaria)?|efectivo|tarjeta|domiciliaci[óo]n|recibo domiciliado)$/i
 
 /**
- * A department a company's mail goes to, printed under its name ("Buchhaltung", "Accounts Payable", "Settore Lavori
- * Pubblici"): part of the address, not the party.
+ * A department a company's mail goes to, printed over or under its name ("Buchhaltung", "Accounts Payable", "Finance
+ * Dept.", "Einkaufsabteilung", "Settore Lavori Pubblici"): part of the address, not the party. By the words that
+ * name a department, and by a business function before "Dept."/"Department"/"Team"/"Division" ("Department of
+ * Transport", a public body, is a party).
  */
-const DEPARTMENT =
-  /^(?:(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts payable|accounts department|finance department|purchasing department|facilit(?:y|ies) management|services g[ée]n[ée]raux|service achats|comptabilit[ée](?: fournisseurs)?|service comptabilit[ée]|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:direction|service) des (?:ressources humaines|achats)|ressources humaines|human resources|personalabteilung|personeelszaken|risorse umane|recursos humanos|ekonomiavdelningen|[øo]konomiafdelingen|[øo]konomiavdelingen|kirjanpito|ksi[eę]gowo[sś][cć]|dzia[łl] ksi[eę]gowo[sś]ci|[úu]čt[áa]rna|(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento)\s.+)$/i
+const DEPARTMENT_FORMS = [
+  '(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts (?:payable|receivable|department)|facilit(?:y|ies) management|services g[ée]n[ée]raux|service achats|comptabilit[ée](?: fournisseurs)?|service (?:comptabilit[ée]|comptable|financier|facturation|des achats)|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:direction|service) des (?:ressources humaines|achats)|ressources humaines|human resources|personalabteilung|personeelszaken|risorse umane|recursos humanos|ekonomiavdelningen|[øo]konomiafdelingen|[øo]konomiavdelingen|bogholderi(?:et)?|regnskabsafdelingen|kirjanpito|taloushallinto|ksi[eę]gowo[sś][cć]|dzia[łl] ksi[eę]gowo[sś]ci|[úu]čt[áa]rna|contabilidade',
+  // A department's own word and what it does ("Abteilung Einkauf", "Dpto. de Compras", "Dział Zakupów").
+  String.raw`(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento|dpto\.?|dział|dzial)\s.+`,
+  // A compound naming a department ("Finanzabteilung", "Inkoopafdeling", "Økonomiafdelingen").
+  String.raw`\p{L}+(?:abteilung|afdeling|afdelingen|avdelning|avdelningen|avdeling|avdelingen)`,
+  // A business function and the word for its department ("Finance Dept.", "Purchasing Department").
+  String.raw`(?:finance|financial|accounts?|accounting|purchasing|procurement|billing|invoicing|payables?|receivables?|legal|it|marketing|sales|hr|personnel|operations|facilities|logistics|treasury|controlling|payroll)\s(?:dept\.?|department|team|division|office)`,
+]
+const DEPARTMENT = new RegExp(`^(?:${DEPARTMENT_FORMS.map((form) => `(?:${form})`).join('|')})$`, 'iu')
+
+/**
+ * A mark of which copy of the invoice this is ("ORIGINAL", "Kopie", "Copy for customer", "Duplicado", "Oryginał"):
+ * printed in the head, where a letterhead's name is, it names no party.
+ */
+const COPY_MARK =
+  /^(?:original|originale|oryginał|oryginal|origineel|copy|copie|kopie|kopia|kopi|kopio|copia|c[óo]pia|duplicate|duplicata|duplicado|duplikat|duplicaat|triplicate|triplicado|second copy|zweitschrift)(?:\s+(?:for|f[üu]r|pour|per|para|voor|dla|pro)\s.+)?$/iu
+
+/** The subject of the invoice after its label ("Betreff: ...", "Objet :", "Dossier : SCI Tilleuls c/ SARL Dumas"). */
+const SUBJECT_LINE =
+  /^(?:betreff|betr\.|objet|subject|re|oggetto|asunto|onderwerp|betreft|dossier|affaire|matter|case|vorgang|aktenzeichen|pratica|expediente|sprawa|věc|vec|emne|ärende|arende|asia)\s*:\s*\S/iu
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 

@@ -48,6 +48,8 @@ export function featureNames(kind: CandidateKind): string[] {
       'magnitude_rank',
       'sum_of_two',
       'part_of_sum',
+      'column_sum',
+      'bare_figure',
       'tax_of_other',
       'items_row',
       'printed_twice',
@@ -309,6 +311,10 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
   const taxOfOther = larger.some((base) => isTaxOn(base / 100, value)) ? 1 : 0
   features.sum_of_two = sumOfTwo
   features.part_of_sum = partOfSum
+  features.column_sum = sumOfColumnAbove(candidate, facts) ? 1 : 0
+  // A figure without its currency where others of the document carry one (an item's, a reference column's): the
+  // sums a document marks are the charged ones. 0 where no figure or every figure carries one.
+  features.bare_figure = !withCurrency(candidate) && facts.all.some(withCurrency) ? 1 : 0
   features.tax_of_other = value !== 0 ? taxOfOther : 0
   const line = candidate.context.lines[candidate.lineIndex] as Line
   const onLine = facts.all.filter(
@@ -328,6 +334,72 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
   // The largest labelled sum of a document where no amount is a tax on another or inside another: an invoice
   // without tax, whose net is its total.
   features.untaxed_sum = features.largest_labelled && !documentTaxed(facts) ? 1 : 0
+}
+
+/** A currency's sign or code, a word of its own or glued to the figure ("€", "EUR", "$4.11", "1 250 kr"). */
+const CURRENCY_MARK =
+  /(?:^|\d)(?:[€$£¥₹]|eur|usd|gbp|chf|pln|czk|dkk|sek|nok|huf|ron|bgn|cad|aud|nzd|jpy|inr|sgd|hkd|zar|kr\.?|zł|kč|ft|lei)$|^(?:[€$£¥₹]|[a-z]{0,2}\$)/iu
+
+const FIGURE = /\d[.,']?\d*$/
+
+const currencyMarked = new WeakMap<ValueCandidate, boolean>()
+/** `markedWithCurrency`, once per candidate (every amount of a document asks it of every other). */
+function withCurrency(candidate: ValueCandidate): boolean {
+  const known = currencyMarked.get(candidate)
+  if (known !== undefined) return known
+  const marked = markedWithCurrency(candidate)
+  currencyMarked.set(candidate, marked)
+  return marked
+}
+
+/**
+ * Is the amount printed with its currency: a sign or code on its figure or right after it, or right before it
+ * unless that sign ends the figure before ("28,238.11 € 30,214.78": the sign is the first figure's, though the
+ * second's reading starts with it)?
+ */
+function markedWithCurrency(candidate: ValueCandidate): boolean {
+  const words = candidate.context.lines[candidate.lineIndex]?.words ?? []
+  const text = (i: number) => words[i]?.text ?? ''
+  const leading = CURRENCY_MARK.test(text(candidate.wordStart))
+    ? candidate.wordStart
+    : candidate.wordStart - 1
+  const after = [candidate.wordEnd, candidate.wordEnd + 1]
+  return (
+    after.some((i) => i > leading && CURRENCY_MARK.test(text(i))) ||
+    (CURRENCY_MARK.test(text(leading)) && !FIGURE.test(text(leading - 1)))
+  )
+}
+
+/** How far apart two figures' right (or left) edges may be and stand in one column (a share of the page). */
+const SAME_COLUMN = 0.012
+
+/**
+ * Is the amount the sum of the two or more amounts nearest over it in its column (right or left edges aligned)? A
+ * row of sums under a tax grid's rows, a subtotal under the items, a total under its net and tax: the sum, not a part.
+ */
+function sumOfColumnAbove(candidate: ValueCandidate, facts: DocumentFacts): boolean {
+  const above = facts.all
+    .filter(
+      (c) =>
+        c.context === candidate.context &&
+        c.lineIndex < candidate.lineIndex &&
+        (Math.abs(c.bbox[2] - candidate.bbox[2]) < SAME_COLUMN ||
+          Math.abs(c.bbox[0] - candidate.bbox[0]) < SAME_COLUMN),
+    )
+    .sort((a, b) => b.lineIndex - a.lineIndex)
+  const own = toCents(candidate.value as number)
+  let sum = 0
+  let line = -1
+  let terms = 0
+  for (const amount of above) {
+    // One figure per line: the column's.
+    if (amount.lineIndex === line) continue
+    line = amount.lineIndex
+    sum += toCents(amount.value as number)
+    terms++
+    if (terms >= 2 && sum === own) return true
+  }
+  return false
 }
 
 const taxedDocuments = new WeakMap<ValueCandidate[], boolean>()

@@ -233,6 +233,16 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
   words.forEach((_, i) => {
     if (WITHOUT.test(last(i)) && classes[i + 1]?.has('tax')) classes[i]?.add('net')
   })
+  // "To", "An", "A", "Aan" name the addressee as a heading: alone, with a colon, ending a line or after a title or
+  // an addressee's word ("Invoice to ACME", "Bill to"); elsewhere they are a preposition ("Total a pagar").
+  words.forEach((word, i) => {
+    const heading = words.length === 1 || /:$/.test(word) || i === words.length - 1
+    const after = classes[i - 1]
+    const labelGoesOn = after?.has('title') || after?.has('buyer') || after?.has('shipto')
+    if (TO.test(first(i)) && !heading && !labelGoesOn) classes[i]?.delete('buyer')
+    // "À payer" is what is to be paid ("Net à payer"); "payer" alone is English for who pays.
+    if (first(i) === 'payer' && last(i - 1) === 'a') classes[i]?.add('payable')
+  })
   // "Van", "Von", "Fra", "Från" ("from") head the sender's block alone on their line or with a colon ("Van:"), and
   // "Til", "Till" ("to") the addressee's; elsewhere they are a name's particle ("Van Dalen", "von Arnim") or a word
   // of a sentence ("Betales til konto").

@@ -1,6 +1,7 @@
 import type { FieldValue } from '../../document-recognition.tables'
 import type { PageText } from '../../page-text'
 import { calibratedConfidence } from '../calibration'
+import { confirmCurrencyByAmount } from '../cross-checks'
 import { type ExtractedField, notFound } from '../extracted-field'
 import type { FieldDefinition } from '../field-config'
 import { extractWithRules } from '../rules'
@@ -363,7 +364,22 @@ export function rankInvoiceFields(
   })
   // What the document as a whole says of the chosen values: who wrote it, a tax of several rates, a credit's sign.
   const parties = withoutCourtesyTitles(withSelfBilledParties(fields, pages))
-  return signedForCreditNote(withTaxOfSeveralRates(parties, pool.get('money') ?? []), pages)
+  const signed = signedForCreditNote(withTaxOfSeveralRates(parties, pool.get('money') ?? []), pages)
+  return withCurrencyOfChosenAmounts(definitions, signed, pages)
+}
+
+/**
+ * The rules confirm a currency by the amounts they chose; the ranker may choose other amounts (the charged column
+ * beside a reference currency's), so the currency printed with those is confirmed again, as far as they are trusted.
+ */
+function withCurrencyOfChosenAmounts(
+  definitions: FieldDefinition[],
+  fields: ExtractedField[],
+  pages: PageText[],
+): ExtractedField[] {
+  const chosen = new Map(fields.map((f) => [f.key, f]))
+  confirmCurrencyByAmount(definitions, chosen, pages)
+  return fields.map((f) => chosen.get(f.key) ?? f)
 }
 
 /**
