@@ -2257,7 +2257,7 @@ describe('what the words beside a sum say of it', () => {
       ).toBe(true)
   })
 
-  it("marks a figure printed without its currency where other figures carry one, and not the figure after another's sign", async () => {
+  it("marks a figure printed without its currency beside one with it on its line, not the figure after another's sign", async () => {
     const printed: PrintedLine[] = [
       { text: 'Invoice INV-2041', x: 50, y: 45, size: 12 },
       { text: 'Consulting 1,200.00', x: 50, y: 200 },
@@ -2265,15 +2265,14 @@ describe('what the words beside a sum say of it', () => {
       { text: 'Total EUR 5,040.00', x: 250, y: 254 },
     ]
     const pages = await readPdfText({ bytes: await invoicePdf(printed) })
+    expect(featureOf(pages, 'net_amount', 4536, 'bare_figure')).toBe(1)
     expect(featureOf(pages, 'net_amount', 4200, 'bare_figure')).toBe(0)
     expect(featureOf(pages, 'total_amount', 5040, 'bare_figure')).toBe(0)
-    expect(featureOf(pages, 'net_amount', 4536, 'bare_figure')).toBe(1)
-    expect(featureOf(pages, 'total_amount', 1200, 'bare_figure')).toBe(1)
-    // Where no figure carries its currency, none is marked bare: nothing tells the sums from the rest.
+    // An item's figure, or a grid's, with nothing marked beside it, is no other currency's.
+    expect(featureOf(pages, 'total_amount', 1200, 'bare_figure')).toBe(0)
     const unmarked = printed.map((line) => ({ ...line, text: line.text.replace(/ (?:€|EUR)/, '') }))
     const bare = await readPdfText({ bytes: await invoicePdf(unmarked) })
-    expect(featureOf(bare, 'total_amount', 5040, 'bare_figure')).toBe(0)
-    expect(featureOf(bare, 'total_amount', 1200, 'bare_figure')).toBe(0)
+    expect(featureOf(bare, 'net_amount', 4536, 'bare_figure')).toBe(0)
   })
 
   it("marks the row of sums under a grid's rows as the sum of its column, and no row of one rate", async () => {
@@ -2282,5 +2281,40 @@ describe('what the words beside a sum say of it', () => {
     expect(featureOf(pages, 'net_amount', 414.05, 'column_sum')).toBe(1)
     expect(featureOf(pages, 'tax_amount', 37.85, 'column_sum')).toBe(0)
     expect(featureOf(pages, 'tax_amount', 7.1, 'column_sum')).toBe(0)
+  })
+})
+
+describe('a sum before a discount', () => {
+  it('marks the sum a discount is taken off, not what is left after it', async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'Fatura FT LD2025/187', x: 50, y: 45, size: 12 },
+        { text: 'Total ilíquido 2.050,00 €', x: 330, y: 300 },
+        { text: 'Desconto comercial (5%) 102,50 €', x: 330, y: 314 },
+        { text: 'Total sem IVA 1.947,50 €', x: 330, y: 328 },
+        { text: 'Total a pagar 1.947,50 €', x: 330, y: 342 },
+      ]),
+    })
+    expect(featureOf(pages, 'total_amount', 2050, 'before_discount')).toBe(1)
+    expect(featureOf(pages, 'total_amount', 1947.5, 'before_discount')).toBe(0)
+    expect(featureOf(pages, 'net_amount', 1947.5, 'before_discount')).toBe(0)
+  })
+})
+
+describe('a date after the town a letter is written at', () => {
+  it('counts "Town, am 14. März 2024" and "Lyon, le 7 mars 2024" as after the town, as "Town, 14.03.2024" is', async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'Rechnung Nr. 2024/3318', x: 57, y: 200, size: 13 },
+        { text: 'St. Veit, am 14. März 2024', x: 380, y: 200 },
+        { text: 'Lyon, le 7 mars 2024', x: 380, y: 230 },
+        { text: 'Linz, 02.03.2024', x: 380, y: 260 },
+        { text: 'Lieferung am 01.03.2024', x: 57, y: 290 },
+      ]),
+    })
+    expect(featureOf(pages, 'invoice_date', '2024-03-14', 'after_comma')).toBe(1)
+    expect(featureOf(pages, 'invoice_date', '2024-03-07', 'after_comma')).toBe(1)
+    expect(featureOf(pages, 'invoice_date', '2024-03-02', 'after_comma')).toBe(1)
+    expect(featureOf(pages, 'invoice_date', '2024-03-01', 'after_comma')).toBe(0)
   })
 })

@@ -617,7 +617,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     return { name: pick(random, ITEMS), quantity, price, amount: round2(quantity * price) }
   })
   const signOf = credit ? -1 : 1
-  const net = round2(signOf * items.reduce((a, i) => a + i.amount, 0))
+  let net = round2(signOf * items.reduce((a, i) => a + i.amount, 0))
   let tax = round2((net * rate) / 100)
   let total = round2(net + tax)
   let netPrinted = true
@@ -951,6 +951,26 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       y += 14
     }
     const variant = random()
+    // Now and then a discount off the items' sum before the net: the items' sum labelled as a subtotal over it, the
+    // net what is left (a stream of its own).
+    const discountRandom = seededRandom(seed * 1_500_450_271 + 229)
+    const discountShare = !credit && chance(discountRandom, 0.15) ? between(discountRandom, 2, 15) : 0
+    if (discountShare) {
+      traits.push('discount')
+      const discount = round2((net * discountShare) / 100)
+      row(pick(discountRandom, SUBTOTAL[language]), money(net), false, net)
+      // Printed as taken off ("-102,50") or as the discount's own amount ("102,50").
+      const off = chance(discountRandom, 0.5) ? -discount : discount
+      row(
+        `${pick(discountRandom, DISCOUNT[language])} ${discountShare} %`,
+        formatAmount(off, formats),
+        false,
+        off,
+      )
+      net = round2(net - discount)
+      tax = round2((net * rate) / 100)
+      total = round2(net + tax)
+    }
     // Now and then the tax only in a summary grid under the total, a row per rate (net, tax, gross under their
     // headings) and with two rates a row of sums, as hotels and till-based software print it (a stream of its own).
     const gridRandom = seededRandom(seed * 9_999_991 + 223)
@@ -1284,6 +1304,24 @@ const REGISTER: Record<Language, string[]> = {
   nl: ['KvK {n}', 'KvK-nummer {n} · Statutair gevestigd te {town}'],
   it: ['REA {n} · Cap. soc. € {n}', 'Registro Imprese di {town} n. {n}'],
   es: ['Inscrita en el Registro Mercantil de {town}, hoja {n}', 'Reg. Merc. {town}, tomo {n}'],
+}
+/** The items' sum over a discount. */
+const SUBTOTAL: Record<Language, string[]> = {
+  de: ['Zwischensumme', 'Summe Positionen', 'Warenwert'],
+  en: ['Subtotal', 'Items total'],
+  fr: ['Sous-total', 'Total brut'],
+  nl: ['Subtotaal', 'Totaal regels'],
+  it: ['Subtotale', 'Totale merce'],
+  es: ['Subtotal', 'Suma'],
+}
+/** A discount off the items' sum. */
+const DISCOUNT: Record<Language, string[]> = {
+  de: ['Rabatt', 'Nachlass'],
+  en: ['Discount', 'Less discount'],
+  fr: ['Remise', 'Escompte'],
+  nl: ['Korting'],
+  it: ['Sconto'],
+  es: ['Descuento'],
 }
 /** The headings of a tax summary grid's columns and the label of its row of sums. */
 const TAX_GRID: Record<Language, Record<'rate' | 'net' | 'tax' | 'gross' | 'sum', string[]>> = {

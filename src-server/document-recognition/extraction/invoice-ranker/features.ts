@@ -49,6 +49,8 @@ export function featureNames(kind: CandidateKind): string[] {
       'sum_of_two',
       'part_of_sum',
       'column_sum',
+      'items_sum',
+      'before_discount',
       'bare_figure',
       'tax_of_other',
       'items_row',
@@ -311,16 +313,28 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
   const taxOfOther = larger.some((base) => isTaxOn(base / 100, value)) ? 1 : 0
   features.sum_of_two = sumOfTwo
   features.part_of_sum = partOfSum
-  features.column_sum = sumOfColumnAbove(candidate, facts) ? 1 : 0
-  // A figure without its currency where others of the document carry one (an item's, a reference column's): the
-  // sums a document marks are the charged ones. 0 where no figure or every figure carries one.
-  features.bare_figure = !withCurrency(candidate) && facts.all.some(withCurrency) ? 1 : 0
+  const columnSum = sumOfColumnAbove(candidate, facts)
+  features.column_sum = columnSum === 'labelled' ? 1 : 0
+  features.items_sum = columnSum === 'items' ? 1 : 0
+  // A sum before a discount: less an amount a discount's word labels, it is another amount printed ("Total
+  // ilíquido 2.050,00", "Desconto (5%) 102,50", "Total sem IVA 1.947,50").
+  const discounts = facts.all.filter((c) => c.context.classes[c.lineIndex]?.some((w) => w.has('discount')))
+  const left = (d: ValueCandidate) => Math.abs(own) - Math.abs(toCents(d.value as number))
+  features.before_discount = discounts.some(
+    (d) => d !== candidate && d.value !== 0 && (cents.has(left(d)) || cents.has(-left(d))),
+  )
+    ? 1
+    : 0
   features.tax_of_other = value !== 0 ? taxOfOther : 0
   const line = candidate.context.lines[candidate.lineIndex] as Line
   const onLine = facts.all.filter(
     (c) => c.context === candidate.context && c.lineIndex === candidate.lineIndex,
   )
   features.items_row = onLine.length >= 3 || /^\s*\d{1,3}\s/.test(line.text) ? 1 : 0
+  // A figure without its currency beside one with it on its line: another currency's column, or a figure for
+  // reference ("28,238.11 € 30,214.78"); the marked one is the charged sum.
+  features.bare_figure =
+    !withCurrency(candidate) && onLine.some((c) => c !== candidate && withCurrency(c)) ? 1 : 0
   features.printed_twice = others.filter((v) => near(v, value)).length > 0 ? 1 : 0
   const prepaidAbove = facts.all.some(
     (c) =>
@@ -342,22 +356,12 @@ const CURRENCY_MARK =
 
 const FIGURE = /\d[.,']?\d*$/
 
-const currencyMarked = new WeakMap<ValueCandidate, boolean>()
-/** `markedWithCurrency`, once per candidate (every amount of a document asks it of every other). */
-function withCurrency(candidate: ValueCandidate): boolean {
-  const known = currencyMarked.get(candidate)
-  if (known !== undefined) return known
-  const marked = markedWithCurrency(candidate)
-  currencyMarked.set(candidate, marked)
-  return marked
-}
-
 /**
  * Is the amount printed with its currency: a sign or code on its figure or right after it, or right before it
  * unless that sign ends the figure before ("28,238.11 € 30,214.78": the sign is the first figure's, though the
  * second's reading starts with it)?
  */
-function markedWithCurrency(candidate: ValueCandidate): boolean {
+function withCurrency(candidate: ValueCandidate): boolean {
   const words = candidate.context.lines[candidate.lineIndex]?.words ?? []
   const text = (i: number) => words[i]?.text ?? ''
   const leading = CURRENCY_MARK.test(text(candidate.wordStart))
@@ -374,10 +378,11 @@ function markedWithCurrency(candidate: ValueCandidate): boolean {
 const SAME_COLUMN = 0.012
 
 /**
- * Is the amount the sum of the two or more amounts nearest over it in its column (right or left edges aligned)? A
- * row of sums under a tax grid's rows, a subtotal under the items, a total under its net and tax: the sum, not a part.
+ * Is the amount the sum of the two or more amounts nearest over it in its column (right or left edges aligned), and
+ * of which: of lines a label word names (a tax grid's rates, a tax's rates, a net and a tax: `labelled`), or of
+ * lines naming nothing (the items: `items`)? A run of one kind ends at a line of the other. null when neither.
  */
-function sumOfColumnAbove(candidate: ValueCandidate, facts: DocumentFacts): boolean {
+function sumOfColumnAbove(candidate: ValueCandidate, facts: DocumentFacts): 'labelled' | 'items' | null {
   const above = facts.all
     .filter(
       (c) =>
@@ -388,6 +393,9 @@ function sumOfColumnAbove(candidate: ValueCandidate, facts: DocumentFacts): bool
     )
     .sort((a, b) => b.lineIndex - a.lineIndex)
   const own = toCents(candidate.value as number)
+  const labelled = (c: ValueCandidate) =>
+    c.context.classes[c.lineIndex]?.some((word) => word.size > 0) ?? false
+  const kind = above[0] && labelled(above[0])
   let sum = 0
   let line = -1
   let terms = 0
@@ -395,11 +403,12 @@ function sumOfColumnAbove(candidate: ValueCandidate, facts: DocumentFacts): bool
     // One figure per line: the column's.
     if (amount.lineIndex === line) continue
     line = amount.lineIndex
+    if (labelled(amount) !== kind) return null
     sum += toCents(amount.value as number)
     terms++
-    if (terms >= 2 && sum === own) return true
+    if (terms >= 2 && sum === own) return kind ? 'labelled' : 'items'
   }
-  return false
+  return null
 }
 
 const taxedDocuments = new WeakMap<ValueCandidate[], boolean>()
@@ -433,7 +442,11 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
     before.every((w) => /,$/.test(w.text) || /^\p{L}+,?$/u.test(w.text))
       ? 1
       : 0
-  features.after_comma = /,$/.test(before[before.length - 1]?.text ?? '') ? 1 : 0
+  // After "Town," and a date's joining word or not ("Fieberbrunn, am 31. Jänner 2025", "Lyon, le 7 mars 2025").
+  const classes = candidate.context.classes[candidate.lineIndex] ?? []
+  const comma = (i: number) => /,$/.test(line.words[i]?.text ?? '')
+  const joined = classes[candidate.wordStart - 1]?.has('dated') && comma(candidate.wordStart - 2)
+  features.after_comma = comma(candidate.wordStart - 1) || joined ? 1 : 0
   features.line_has_code = line.words.some(
     (w, i) =>
       (i < candidate.wordStart || i > candidate.wordEnd) &&

@@ -39,6 +39,7 @@ export const WORD_CLASSES = [
   'reference',
   'corrected',
   'shipto',
+  'discount',
 ] as const
 export type WordClass = (typeof WORD_CLASSES)[number]
 
@@ -94,6 +95,9 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   corrected:
     /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee|dotyczy|puvodni|povodnej|opprinnelig|ursprunglig|oprindelig|alkuperainen|eredeti|initiala|referente)$/,
   // Where goods go or a service is done, not who is billed: a delivery address, a consignee, a site.
+  // What is taken off a sum: a discount, a rebate, a cash discount.
+  discount:
+    /^(?:discount|rebate|rabatt|nachlass|skonto|preisnachlass|remise|escompte|ristourne|korting|sconto|descuento|desconto|rabat|alennus|sleva|zlava|kedvezmeny|reducere|popust|allowance)$/,
   shipto:
     /^(?:lieferadresse|lieferanschrift|versandadresse|leveringsadres|afleveradres|leveringsadresse|leveransadress|toimitusosoite|consignee|lieferort|leistungsort|einsatzort|baustelle|chantier|werf|cantiere|obra|destinazione)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz|sazba|stawka|sats|momssats|verokanta|kulcs|cota|taxa|stopnja|stopa)$/,
