@@ -45,7 +45,6 @@ export const CONFIDENCE_FEATURES = [
   'sum_holds',
   'sum_fails',
   'another_sums',
-  'rival_sum',
   'nested_rival',
   'parties_clash',
   'legal_form',
@@ -77,21 +76,16 @@ function ownLabel(key: string, features: Features): boolean {
 
 const adds = (sum: number, terms: number[]) => Math.abs(sum - terms.reduce((a, b) => a + b, 0)) < 0.015
 
-/** A value likely enough to be a rival: for a sum, a row of a tax grid or another currency's column. */
-const LIKELY = 0.01
-
 /**
  * The sum a field takes part in (`equals_sum_of` in the configuration: total = net + tax) among the chosen values:
  * it holds, it fails, or it fails and another value of this field printed in the document would make it hold
- * (then this field is the one likely wrong). When it holds, whether other likely values of the three add up too,
- * and differ in this field's (a tax grid's row per rate, a reference currency's column): then the sum does not
- * tell which is meant. null when one of them is not chosen, or the field takes part in none.
+ * (then this field is the one likely wrong). null when one of them is not chosen, or the field takes part in none.
  */
 function sumCheck(
   definitions: FieldDefinition[],
   choices: Map<string, FieldChoice>,
   key: string,
-): { holds: 'holds' | 'fails' | 'another_holds'; rival: boolean } | null {
+): 'holds' | 'fails' | 'another_holds' | null {
   for (const definition of definitions) {
     const parts = definition.validation?.equals_sum_of
     if (!parts || (definition.key !== key && !parts.includes(key))) continue
@@ -99,43 +93,15 @@ function sumCheck(
     const values = keys.map((k) => choices.get(k)?.chosen.value)
     if (!values.every((v): v is number => typeof v === 'number')) return null
     const holds = (numbers: number[]) => adds(numbers[0] as number, numbers.slice(1))
+    if (holds(values)) return 'holds'
     const at = keys.indexOf(key)
-    if (holds(values))
-      return {
-        holds: 'holds',
-        rival: rivalSum(
-          keys.map((k) => choices.get(k)),
-          at,
-        ),
-      }
     const others = (choices.get(key)?.values ?? []).map((v) => v.value)
     const repaired = others.some(
       (other) => typeof other === 'number' && holds(values.map((v, i) => (i === at ? other : v))),
     )
-    return { holds: repaired ? 'another_holds' : 'fails', rival: false }
+    return repaired ? 'another_holds' : 'fails'
   }
   return null
-}
-
-/** Do likely values of a sum's fields (the sum first) add up with another value at `at` than the chosen one? */
-function rivalSum(fields: (FieldChoice | undefined)[], at: number): boolean {
-  const likely = fields.map((field) =>
-    (field?.values ?? [])
-      .filter((v) => v.probability >= LIKELY && typeof v.value === 'number')
-      .map((v) => v.value as number),
-  )
-  const chosen = fields[at]?.chosen.value
-  const [sums = [], ...terms] = likely
-  // The sum's fields are the total and two terms (net + tax): every likely triple is tried.
-  if (terms.length !== 2) return false
-  return sums.some((sum) =>
-    (terms[0] ?? []).some((a) =>
-      (terms[1] ?? []).some((b) => {
-        const triple = [sum, a, b]
-        return triple[at] !== chosen && adds(sum, [a, b])
-      }),
-    ),
-  )
 }
 
 /** Did the seller's and the buyer's most probable values name the same party (so one of them was set aside)? */
@@ -192,10 +158,9 @@ export function confidenceFeatures(
     copies: Math.min(1, (chosen.copies - 1) / 3),
     candidates: Math.min(1, Math.log(values.length) / Math.log(200)),
     in_sum: Math.max(0, ...AMOUNT_SUMS.map((f) => own[f] ?? 0)),
-    sum_holds: sum?.holds === 'holds' ? 1 : 0,
-    sum_fails: sum?.holds === 'fails' || sum?.holds === 'another_holds' ? 1 : 0,
-    another_sums: sum?.holds === 'another_holds' ? 1 : 0,
-    rival_sum: sum?.rival ? 1 : 0,
+    sum_holds: sum === 'holds' ? 1 : 0,
+    sum_fails: sum === 'fails' || sum === 'another_holds' ? 1 : 0,
+    another_sums: sum === 'another_holds' ? 1 : 0,
     nested_rival: nestedRival(chosen, values) ? 1 : 0,
     parties_clash: name && partiesClash(choices) ? 1 : 0,
     // A name's own evidence of being a party's: a legal form, the web address's domain, other mentions, the head
