@@ -63,6 +63,9 @@ const installerLetterhead: PrintedLine[] = [
   { text: 'Havenweg 14, 3542 AD Utrecht', x: 50, y: 60, size: 8 },
 ]
 
+/** The pages of a PDF printed with `lines`, as its text layer reads. */
+const printedPages = async (lines: PrintedLine[]) => readPdfText({ bytes: await invoicePdf(lines) })
+
 /** A buyer's address window, the first thing printed on the page when the letterhead is a logo. */
 const addressWindow = (name: string, person: string): PrintedLine[] => [
   { text: name, x: 57, y: 140 },
@@ -592,7 +595,7 @@ describe('invoices laid out as small businesses print them', () => {
   )
 
   it('keeps small print stacked beside a large title out of its line, and reads its letterhead by the phone under it', async () => {
-    const pages = await readPdfText({ bytes: await invoicePdf(titleBesideLetterhead) })
+    const pages = await printedPages(titleBesideLetterhead)
     const titleLine = linesOf(pages[0] as PageText).find((line) => line.text.startsWith('Invoice'))
     expect(titleLine?.text).not.toMatch(/1180|Granville/)
     const fields = await rankedInvoiceFields(titleBesideLetterhead)
@@ -1083,7 +1086,7 @@ describe("a party's name beside its label, and a town where the seller's name is
       ...addressWindow('Weingut Rebstock GbR', 'Frau Helga Rebstock'),
       ...germanInvoice,
     ]
-    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const pages = await printedPages(lines)
     const names = candidatesOf('name', pageContexts(pages)).map((candidate) => String(candidate.value))
     expect(names).toContain('Weingut Rebstock GbR')
     for (const notAName of [
@@ -1103,7 +1106,7 @@ describe("a party's name beside its label, and a town where the seller's name is
       { text: 'Web: nordwind-moebel.de', x: 57, y: 772, size: 6 },
       { text: 'Tel. +49 40 1234567', x: 57, y: 781, size: 6 },
     ]
-    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const pages = await printedPages(lines)
     const names = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(names).toContain('Weingut Rebstock GbR')
     expect(names.filter((name) => String(name).includes('nordwind'))).toEqual([])
@@ -1324,7 +1327,7 @@ describe('what a party or a number is not', () => {
       { text: 'Total', x: 360, y: 348 },
       { text: '1.284,00 €', x: 480, y: 348 },
     ]
-    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const pages = await printedPages(lines)
     const names = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(names).not.toContain('Transferencia')
     const fields = await rankedInvoiceFields(lines)
@@ -1460,7 +1463,7 @@ describe("a department under a company's name", () => {
       { text: 'ta.v. mevrouw A. Dijkhuis', x: 57, y: 226 },
       ...germanInvoice,
     ]
-    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const pages = await printedPages(lines)
     const names = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(names).toContain('Brauhaus Ostwall GmbH')
     expect(names).not.toContain('Buchhaltung')
@@ -1624,12 +1627,10 @@ describe('legal forms, places and pointers that name no party', () => {
       'Dvořák Strojírny s.r.o.',
     ]
     for (const name of names) expect(LEGAL_FORM.test(` ${name}`), name).toBe(true)
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'Gestoría Albarracín Asesores, S.L.P.', x: 57, y: 60 },
-        { text: 'Cortiças Ribatejo, Lda.', x: 57, y: 90 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'Gestoría Albarracín Asesores, S.L.P.', x: 57, y: 60 },
+      { text: 'Cortiças Ribatejo, Lda.', x: 57, y: 90 },
+    ])
     const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(found).toEqual(
       expect.arrayContaining(['Gestoría Albarracín Asesores, S.L.P.', 'Cortiças Ribatejo, Lda.']),
@@ -1637,13 +1638,11 @@ describe('legal forms, places and pointers that name no party', () => {
   })
 
   it('takes no town with its country\'s code ("Coruche (PT)") and no "as above" for a name', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'Lugar de carga: Coruche (PT)', x: 57, y: 60 },
-        { text: 'Lugar de descarga: Borja (ES)', x: 57, y: 74 },
-        { text: 'Site address: as above', x: 57, y: 88 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'Lugar de carga: Coruche (PT)', x: 57, y: 60 },
+      { text: 'Lugar de descarga: Borja (ES)', x: 57, y: 74 },
+      { text: 'Site address: as above', x: 57, y: 88 },
+    ])
     const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(found).not.toContain('Coruche (PT)')
     expect(found).not.toContain('Borja (ES)')
@@ -1805,7 +1804,7 @@ describe("sums in a row of boxes, series letters, and words that name a party or
 
   it("reads a series' letters with its number wherever text is read: the general rules and a reviewer's region", async () => {
     const config = shippedExtractorConfig('invoice-extractor')
-    const pages = await readPdfText({ bytes: await invoicePdf(seriesInvoice('Factura FV 2025/412')) })
+    const pages = await printedPages(seriesInvoice('Factura FV 2025/412'))
     const byRules = extractWithRules(config.fields, pages).find((f) => f.key === 'invoice_number')
     expect(byRules?.value).toBe('FV 2025/412')
     const number = config.fields.find((f) => f.key === 'invoice_number') as FieldDefinition
@@ -1822,24 +1821,20 @@ describe("sums in a row of boxes, series letters, and words that name a party or
   })
 
   it('reads no phrase of a particle and one word as a person\'s name ("zu Selbstkosten"), but a particle\'s name', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'Verpackung: zu Selbstkosten', x: 57, y: 60 },
-        { text: 'de Lattre Alexis', x: 57, y: 90 },
-        { text: '27 rue Henri Rolland', x: 57, y: 103 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'Verpackung: zu Selbstkosten', x: 57, y: 60 },
+      { text: 'de Lattre Alexis', x: 57, y: 90 },
+      { text: '27 rue Henri Rolland', x: 57, y: 103 },
+    ])
     expect(buyerFeature(pages, 'zu Selbstkosten', 'person_like')).toBe(0)
     expect(buyerFeature(pages, 'de Lattre Alexis', 'person_like')).toBe(1)
   })
 
   it('drops a logo\'s monogram printed before the name it abbreviates ("GW Grünwald Werkzeugbau GmbH")', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'GW Grünwald Werkzeugbau GmbH', x: 57, y: 60 },
-        { text: 'KPN Zakelijk B.V.', x: 57, y: 90 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'GW Grünwald Werkzeugbau GmbH', x: 57, y: 60 },
+      { text: 'KPN Zakelijk B.V.', x: 57, y: 90 },
+    ])
     const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(found).toContain('Grünwald Werkzeugbau GmbH')
     expect(found).not.toContain('GW Grünwald Werkzeugbau GmbH')
@@ -1847,13 +1842,11 @@ describe("sums in a row of boxes, series letters, and words that name a party or
   })
 
   it('reads a delivery note\'s date by its label ("DDT n. 1447 del 10/12/2025", "Albarán", "Pakbon")', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'FATTURA N. 112/2025', x: 57, y: 190 },
-        { text: 'Perugia, 11 dicembre 2025', x: 330, y: 190 },
-        { text: 'DDT n. 1447 del 10/12/2025 · Pagamento: bonifico 30 gg d.f.', x: 57, y: 206 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'FATTURA N. 112/2025', x: 57, y: 190 },
+      { text: 'Perugia, 11 dicembre 2025', x: 330, y: 190 },
+      { text: 'DDT n. 1447 del 10/12/2025 · Pagamento: bonifico 30 gg d.f.', x: 57, y: 206 },
+    ])
     const field = shippedExtractorConfig('invoice-extractor').fields.find(
       (f) => f.key === 'invoice_date',
     ) as FieldDefinition
@@ -1866,28 +1859,24 @@ describe("sums in a row of boxes, series letters, and words that name a party or
   })
 
   it('reads OCR\'s bar for a capital I at the start of a word of a name ("Meuse |mmo SRL")', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'Gérance Sambre |mmo SRL', x: 57, y: 60 },
-        { text: 'Atelier Vidal | Rue Haute 4', x: 57, y: 90 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'Gérance Sambre |mmo SRL', x: 57, y: 60 },
+      { text: 'Atelier Vidal | Rue Haute 4', x: 57, y: 90 },
+    ])
     const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(found).toContain('Gérance Sambre Immo SRL')
     expect(found).toContain('Atelier Vidal')
   })
 
   it('takes no delivery term ("EXW Avize") and no department ("Facility Management") for a name', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'Incoterm', x: 300, y: 60 },
-        { text: 'EXW Avize', x: 300, y: 74 },
-        { text: 'DAP Milano', x: 300, y: 88 },
-        { text: 'Alpine Fund Administration S.A.', x: 57, y: 120 },
-        { text: 'Facility Management', x: 57, y: 134 },
-        { text: '2, rue Albert Borschette', x: 57, y: 148 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'Incoterm', x: 300, y: 60 },
+      { text: 'EXW Avize', x: 300, y: 74 },
+      { text: 'DAP Milano', x: 300, y: 88 },
+      { text: 'Alpine Fund Administration S.A.', x: 57, y: 120 },
+      { text: 'Facility Management', x: 57, y: 134 },
+      { text: '2, rue Albert Borschette', x: 57, y: 148 },
+    ])
     const found = candidatesOf('name', pageContexts(pages)).map((candidate) => candidate.value)
     expect(found).toContain('Alpine Fund Administration S.A.')
     expect(found).not.toContain('EXW Avize')
@@ -2134,7 +2123,7 @@ describe("a delivery address's heading, and a row of details under a header row"
   ]
 
   it('takes no cell of a header row or of the values under it for a party ("Handläggare" over "Maria Lindgren")', async () => {
-    const pages = await readPdfText({ bytes: await invoicePdf(detailsRow) })
+    const pages = await printedPages(detailsRow)
     expect(buyerFeature(pages, 'Maria Lindgren', 'table_cell')).toBe(1)
     expect(buyerFeature(pages, 'Handläggare', 'table_cell')).toBe(1)
     expect(buyerFeature(pages, 'Bjälkebo Golfklubb', 'table_cell')).toBe(0)
@@ -2181,7 +2170,7 @@ describe('lines of a buyer block or a head that name no party', () => {
       { text: 'Betreff: Weinlieferung Frühjahr', x: 57, y: 234 },
       ...germanInvoice,
     ]
-    const pages = await readPdfText({ bytes: await invoicePdf(lines) })
+    const pages = await printedPages(lines)
     const names = candidatesOf('name', pageContexts(pages)).map((candidate) => String(candidate.value))
     expect(names).toContain('Weingut Rebstock GbR')
     for (const notAName of ['ORYGINAL', 'Copy for customer', 'Dossier : SCI Les Tilleuls c/ SARL Dumas'])
@@ -2264,19 +2253,19 @@ describe('what the words beside a sum say of it', () => {
       { text: 'Net amount 4,200.00 € 4,536.00', x: 250, y: 240 },
       { text: 'Total EUR 5,040.00', x: 250, y: 254 },
     ]
-    const pages = await readPdfText({ bytes: await invoicePdf(printed) })
+    const pages = await printedPages(printed)
     expect(featureOf(pages, 'net_amount', 4536, 'bare_figure')).toBe(1)
     expect(featureOf(pages, 'net_amount', 4200, 'bare_figure')).toBe(0)
     expect(featureOf(pages, 'total_amount', 5040, 'bare_figure')).toBe(0)
     // An item's figure, or a grid's, with nothing marked beside it, is no other currency's.
     expect(featureOf(pages, 'total_amount', 1200, 'bare_figure')).toBe(0)
     const unmarked = printed.map((line) => ({ ...line, text: line.text.replace(/ (?:€|EUR)/, '') }))
-    const bare = await readPdfText({ bytes: await invoicePdf(unmarked) })
+    const bare = await printedPages(unmarked)
     expect(featureOf(bare, 'net_amount', 4536, 'bare_figure')).toBe(0)
   })
 
   it("marks the row of sums under a grid's rows as the sum of its column, and no row of one rate", async () => {
-    const pages = await readPdfText({ bytes: await invoicePdf(hotelBill) })
+    const pages = await printedPages(hotelBill)
     expect(featureOf(pages, 'tax_amount', 44.95, 'column_sum')).toBe(1)
     expect(featureOf(pages, 'net_amount', 414.05, 'column_sum')).toBe(1)
     expect(featureOf(pages, 'tax_amount', 37.85, 'column_sum')).toBe(0)
@@ -2286,15 +2275,13 @@ describe('what the words beside a sum say of it', () => {
 
 describe('a sum before a discount', () => {
   it('marks the sum a discount is taken off, not what is left after it', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'Fatura FT LD2025/187', x: 50, y: 45, size: 12 },
-        { text: 'Total ilíquido 2.050,00 €', x: 330, y: 300 },
-        { text: 'Desconto comercial (5%) 102,50 €', x: 330, y: 314 },
-        { text: 'Total sem IVA 1.947,50 €', x: 330, y: 328 },
-        { text: 'Total a pagar 1.947,50 €', x: 330, y: 342 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'Fatura FT LD2025/187', x: 50, y: 45, size: 12 },
+      { text: 'Total ilíquido 2.050,00 €', x: 330, y: 300 },
+      { text: 'Desconto comercial (5%) 102,50 €', x: 330, y: 314 },
+      { text: 'Total sem IVA 1.947,50 €', x: 330, y: 328 },
+      { text: 'Total a pagar 1.947,50 €', x: 330, y: 342 },
+    ])
     expect(featureOf(pages, 'total_amount', 2050, 'before_discount')).toBe(1)
     expect(featureOf(pages, 'total_amount', 1947.5, 'before_discount')).toBe(0)
     expect(featureOf(pages, 'net_amount', 1947.5, 'before_discount')).toBe(0)
@@ -2303,15 +2290,13 @@ describe('a sum before a discount', () => {
 
 describe('a date after the town a letter is written at', () => {
   it('counts "Town, am 14. März 2024" and "Lyon, le 7 mars 2024" as after the town, as "Town, 14.03.2024" is', async () => {
-    const pages = await readPdfText({
-      bytes: await invoicePdf([
-        { text: 'Rechnung Nr. 2024/3318', x: 57, y: 200, size: 13 },
-        { text: 'St. Veit, am 14. März 2024', x: 380, y: 200 },
-        { text: 'Lyon, le 7 mars 2024', x: 380, y: 230 },
-        { text: 'Linz, 02.03.2024', x: 380, y: 260 },
-        { text: 'Lieferung am 01.03.2024', x: 57, y: 290 },
-      ]),
-    })
+    const pages = await printedPages([
+      { text: 'Rechnung Nr. 2024/3318', x: 57, y: 200, size: 13 },
+      { text: 'St. Veit, am 14. März 2024', x: 380, y: 200 },
+      { text: 'Lyon, le 7 mars 2024', x: 380, y: 230 },
+      { text: 'Linz, 02.03.2024', x: 380, y: 260 },
+      { text: 'Lieferung am 01.03.2024', x: 57, y: 290 },
+    ])
     expect(featureOf(pages, 'invoice_date', '2024-03-14', 'after_comma')).toBe(1)
     expect(featureOf(pages, 'invoice_date', '2024-03-07', 'after_comma')).toBe(1)
     expect(featureOf(pages, 'invoice_date', '2024-03-02', 'after_comma')).toBe(1)

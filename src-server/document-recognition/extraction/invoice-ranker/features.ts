@@ -318,7 +318,7 @@ function moneyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
   features.items_sum = columnSum === 'items' ? 1 : 0
   // A sum before a discount: less an amount a discount's word labels, it is another amount printed ("Total
   // ilíquido 2.050,00", "Desconto (5%) 102,50", "Total sem IVA 1.947,50").
-  const discounts = facts.all.filter((c) => c.context.classes[c.lineIndex]?.some((w) => w.has('discount')))
+  const { discounts } = amountsOf(facts)
   const left = (d: ValueCandidate) => Math.abs(own) - Math.abs(toCents(d.value as number))
   features.before_discount = discounts.some(
     (d) => d !== candidate && d.value !== 0 && (cents.has(left(d)) || cents.has(-left(d))),
@@ -374,6 +374,23 @@ function withCurrency(candidate: ValueCandidate): boolean {
   )
 }
 
+const documentAmounts = new WeakMap<
+  ValueCandidate[],
+  { discounts: ValueCandidate[]; upwards: ValueCandidate[] }
+>()
+/** A document's amounts a discount word labels, and all its amounts from the page's foot up: once per document. */
+function amountsOf(facts: DocumentFacts) {
+  let amounts = documentAmounts.get(facts.all)
+  if (!amounts) {
+    amounts = {
+      discounts: facts.all.filter((c) => c.context.classes[c.lineIndex]?.some((w) => w.has('discount'))),
+      upwards: [...facts.all].sort((a, b) => b.lineIndex - a.lineIndex),
+    }
+    documentAmounts.set(facts.all, amounts)
+  }
+  return amounts
+}
+
 /** How far apart two figures' right (or left) edges may be and stand in one column (a share of the page). */
 const SAME_COLUMN = 0.012
 
@@ -383,15 +400,13 @@ const SAME_COLUMN = 0.012
  * lines naming nothing (the items: `items`)? A run of one kind ends at a line of the other. null when neither.
  */
 function sumOfColumnAbove(candidate: ValueCandidate, facts: DocumentFacts): 'labelled' | 'items' | null {
-  const above = facts.all
-    .filter(
-      (c) =>
-        c.context === candidate.context &&
-        c.lineIndex < candidate.lineIndex &&
-        (Math.abs(c.bbox[2] - candidate.bbox[2]) < SAME_COLUMN ||
-          Math.abs(c.bbox[0] - candidate.bbox[0]) < SAME_COLUMN),
-    )
-    .sort((a, b) => b.lineIndex - a.lineIndex)
+  const above = amountsOf(facts).upwards.filter(
+    (c) =>
+      c.context === candidate.context &&
+      c.lineIndex < candidate.lineIndex &&
+      (Math.abs(c.bbox[2] - candidate.bbox[2]) < SAME_COLUMN ||
+        Math.abs(c.bbox[0] - candidate.bbox[0]) < SAME_COLUMN),
+  )
   const own = toCents(candidate.value as number)
   const labelled = (c: ValueCandidate) =>
     c.context.classes[c.lineIndex]?.some((word) => word.size > 0) ?? false
