@@ -23,7 +23,7 @@ import {
   invoicePdf,
   type PrintedLine,
 } from '../helpers/document-recognition/invoice-documents'
-import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
+import { rankedFieldsOfPages, rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 /**
  * Layout classes of real invoicing software that invoices nobody tuned on showed the extractor getting wrong, each
@@ -2301,5 +2301,118 @@ describe('a date after the town a letter is written at', () => {
     expect(featureOf(pages, 'invoice_date', '2024-03-07', 'after_comma')).toBe(1)
     expect(featureOf(pages, 'invoice_date', '2024-03-02', 'after_comma')).toBe(1)
     expect(featureOf(pages, 'invoice_date', '2024-03-01', 'after_comma')).toBe(0)
+  })
+})
+
+describe("a letter's address window beside the seller's details", () => {
+  /** A window with a form of address over the buyer, and the seller's contact person in the details beside it. */
+  const window = (form: string, buyer: string): PrintedLine[] => [
+    { text: 'Albrecht & Vogt Elektrotechnik GmbH', x: 57, y: 40, size: 15 },
+    {
+      text: 'Albrecht & Vogt Elektrotechnik GmbH · Hafenstraße 3 · 93059 Regensburg',
+      x: 57,
+      y: 112,
+      size: 6,
+    },
+    { text: form, x: 57, y: 127 },
+    { text: buyer, x: 57, y: 140 },
+    { text: 'Kirchplatz 4', x: 57, y: 153 },
+    { text: '93047 Regensburg', x: 57, y: 166 },
+    { text: 'Rechnungsnummer: 2025-0871', x: 330, y: 127 },
+    { text: 'Rechnungsdatum: 11.02.2025', x: 330, y: 140 },
+    { text: 'Ihr Ansprechpartner: Lena Vogt', x: 330, y: 153 },
+    { text: 'Telefon: 0941 55 20-14', x: 330, y: 166 },
+    { text: 'Bezeichnung', x: 57, y: 240 },
+    { text: 'Betrag', x: 480, y: 240 },
+    { text: 'Zählerschrank erneuert', x: 57, y: 256 },
+    { text: '1.480,00 €', x: 480, y: 256 },
+    { text: 'Summe netto 1.480,00 €', x: 330, y: 290 },
+    { text: '19 % MwSt. 281,20 €', x: 330, y: 304 },
+    { text: 'Rechnungsbetrag 1.761,20 €', x: 330, y: 318 },
+  ]
+
+  it('takes the name in the window under "Herrn" or "Firma" for the buyer, not the seller's contact person beside it', async () => {
+    const addressed: [string, string][] = [
+      ['Herrn', 'Jonas Albrecht'],
+      ['Frau', 'Miriam Ostertag'],
+      ['Firma', 'Donautal Immobilien'],
+    ]
+    for (const [form, buyer] of addressed) {
+      const pages = await printedPages(window(form, buyer))
+      expect(rankedFieldsOfPages(pages).buyer_name?.value, form).toBe(buyer)
+    }
+  })
+
+  it('reads the label of a contact person at the seller as a contact word, in the six languages', () => {
+    for (const word of [
+      'Ansprechpartner',
+      'Sachbearbeiterin',
+      'Contactpersoon',
+      'Interlocuteur',
+      'Referente',
+    ])
+      expect(classesOfWord(word).has('contact'), word).toBe(true)
+  })
+})
+
+describe('address lines and references that name no party and no sum', () => {
+  it('marks a street without its number ("Convent Road", "Avda. del Puerto", "Lindenallee") as a street', async () => {
+    const pages = await printedPages([
+      { text: 'Invoice INV-5521', x: 50, y: 45, size: 12 },
+      { text: 'Kestrel Care Homes Ltd', x: 50, y: 120 },
+      { text: 'Convent Road', x: 50, y: 133 },
+      { text: 'Avda. del Puerto, 9', x: 50, y: 146 },
+      { text: 'Lindenallee', x: 50, y: 159 },
+      { text: 'Ennis, Co. Clare', x: 50, y: 172 },
+    ])
+    for (const street of ['Convent Road', 'Avda. del Puerto', 'Lindenallee'])
+      expect(buyerFeature(pages, street, 'street'), street).toBe(1)
+    expect(buyerFeature(pages, 'Kestrel Care Homes Ltd', 'street')).toBe(0)
+  })
+
+  it('takes the company over a street without a house number for the buyer, not the street', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Corrig Medical Supplies Limited', x: 50, y: 40, size: 15 },
+      { text: 'Credit Note No. CN-24-0912', x: 330, y: 99 },
+      { text: 'Accounts Payable', x: 50, y: 112 },
+      { text: 'Date 19 August 2024', x: 330, y: 112 },
+      { text: 'Kestrel Care Homes Ltd', x: 50, y: 125 },
+      { text: 'Account No. KCH001', x: 330, y: 125 },
+      { text: 'Mill Road', x: 50, y: 138 },
+      { text: 'Original Invoice INV-24-0877 of 02 August 2024', x: 330, y: 138 },
+      { text: 'Ennis', x: 50, y: 151 },
+      { text: 'Co. Clare V95 X2K7', x: 50, y: 164 },
+      { text: 'Description', x: 50, y: 240 },
+      { text: 'Net €', x: 480, y: 240 },
+      { text: 'Nitrile gloves, box of 200', x: 50, y: 256 },
+      { text: '89.50', x: 480, y: 256 },
+      { text: 'Net 89.50', x: 380, y: 290 },
+      { text: 'VAT 23% 20.59', x: 380, y: 304 },
+      { text: 'Total EUR 110.09', x: 380, y: 318 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Kestrel Care Homes Ltd')
+  })
+
+  it("takes no number of a law's articles or of a directive for a sum ('Articles 44 and 196 of Directive 2006/112/EC')", async () => {
+    const pages = await printedPages([
+      { text: 'Reverse charge, Articles 44 and 196 of Council Directive 2006/112/EC', x: 50, y: 400 },
+      { text: 'BTW verlegd, artikel 44 en 196 Btw-richtlijn 2006/112/EG', x: 50, y: 414 },
+      { text: 'Total EUR 6,065.00', x: 380, y: 380 },
+    ])
+    const sums = candidatesOf('money', pageContexts(pages)).map((c) => c.value)
+    expect(sums).toContain(6065)
+    for (const part of [44, 196, 2006, 112]) expect(sums, String(part)).not.toContain(part)
+  })
+
+  it('takes no label with its value for a name ("Name: Sanjay" is the name "Sanjay"), and "Concerne" for a subject', async () => {
+    const pages = await printedPages([
+      { text: 'Invoice INV-3310', x: 50, y: 45, size: 12 },
+      { text: 'Name: Priya Raman', x: 50, y: 120 },
+      { text: 'Concerne votre facture FC-25-01942', x: 50, y: 200 },
+    ])
+    const names = candidatesOf('name', pageContexts(pages)).map((c) => c.value)
+    expect(names).toContain('Priya Raman')
+    expect(names.filter((name) => String(name).includes(':'))).toEqual([])
+    expect(classesOfWord('Concerne').has('corrected')).toBe(true)
   })
 })

@@ -144,6 +144,7 @@ const VOCABULARY: Record<Language, Vocabulary> = {
     untaxedNote: [
       'VAT exempt supply',
       'Reverse charge: VAT to be accounted for by the recipient',
+      'Reverse charge, Articles 44 and 196 of Council Directive 2006/112/EC',
       'No VAT charged',
     ],
     incl: ['incl.', 'including'],
@@ -451,6 +452,7 @@ const US_TOWNS: [string, string][] = [
 ]
 const US_STREETS = ['Slough Avenue', 'Vine St', 'Main Street', 'Oak Drive', 'Market St. Suite 400']
 
+/** Streets as addresses print them: the number after the name, after a comma, or none (many British and Irish ones). */
 const STREETS = [
   'Hauptstraße 12',
   'High Street 4',
@@ -458,6 +460,16 @@ const STREETS = [
   'Keizersgracht 101',
   'Via Roma 7',
   'Calle Mayor 3',
+  'Station Road',
+  'Church Lane',
+  'Bahnhofstr. 5',
+  'Lindenallee',
+  'Kerkstraat 12',
+  'Avda. de la Constitución, 14',
+  'Paseo de la Castellana, 95',
+  'Via Garibaldi, 21',
+  'Boulevard Voltaire 40',
+  'Chemin des Vignes',
 ]
 
 interface Formats {
@@ -849,6 +861,16 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   } else {
     const metaX = buyerX === 50 && chance(random, 0.5) ? 330 : 50
     const metaY = metaX === 330 ? 120 : 250
+    // The seller's person who handles the invoice, by name after a contact's label, in the meta block under the
+    // address window: no party (printed beside the window, every contact would be right of the buyers, and the
+    // weights would learn the side rather than the label). A stream of its own, so the other documents stay as they
+    // were.
+    const contactRandom = seededRandom(seed * 2_038_074_743 + 233)
+    if (metaX === 50 && meta.length <= 4 && chance(contactRandom, 0.35)) {
+      traits.push("the seller's contact person in the meta block")
+      const at = between(contactRandom, 0, meta.length)
+      meta.splice(at, 0, [CONTACT_PERSON[language], pick(contactRandom, PERSONS)])
+    }
     meta.forEach(([label, value], i) => {
       put(label, metaX, metaY + i * 13)
       put(value, metaX + 110, metaY + i * 13)
@@ -1133,38 +1155,54 @@ function brandName(random: Random): string {
   return chance(random, 0.5) ? word.toUpperCase() : word.replace(/^./, (c) => c.toUpperCase())
 }
 
+/** The label of the seller's person who handles an invoice. */
+const CONTACT_PERSON: Record<Language, string> = {
+  de: 'Ihr Ansprechpartner:',
+  en: 'Your contact:',
+  fr: 'Votre interlocuteur :',
+  nl: 'Contactpersoon:',
+  it: 'Referente:',
+  es: 'Persona de contacto:',
+}
+
 /**
- * Details of an order printed among the invoice's number and dates, by labels no word class holds, with values that
- * read like names (a person who handled it, a carrier, a way of paying).
+ * Details of an order printed among the invoice's number and dates, with values that read like names: the seller's
+ * person who handles it (by a contact's label or by one no word class holds), a carrier, a way of paying.
  */
 const ORDER_DETAILS: Record<Language, [string, string[]][]> = {
   de: [
     ['Sachbearbeiter:', PERSONS],
+    [CONTACT_PERSON.de, PERSONS],
     ['Versandart:', ['DHL Paket', 'Abholung', 'Spedition Kühne']],
     ['Zahlungsart:', ['Überweisung', 'Lastschrift']],
   ],
   en: [
     ['Salesperson:', PERSONS],
+    [CONTACT_PERSON.en, PERSONS],
     ['Ship Via:', ['FedEx Ground', 'UPS Standard', 'Collection']],
     ['Payment Method:', ['Bank Transfer', 'Direct Debit']],
   ],
   fr: [
     ['Suivi par :', PERSONS],
+    [CONTACT_PERSON.fr, PERSONS],
     ['Transporteur :', ['Chronopost', 'Enlèvement Client']],
     ['Règlement :', ['Virement', 'Prélèvement']],
   ],
   nl: [
     ['Behandeld door:', PERSONS],
+    [CONTACT_PERSON.nl, PERSONS],
     ['Verzendwijze:', ['PostNL Pakket', 'Afhalen']],
     ['Betaalwijze:', ['Overschrijving', 'Incasso']],
   ],
   it: [
     ['Agente:', PERSONS],
+    [CONTACT_PERSON.it, PERSONS],
     ['Vettore:', ['Bartolini', 'Mittente']],
     ['Pagamento:', ['Bonifico Bancario', 'Ricevuta Bancaria']],
   ],
   es: [
     ['Atendido por:', PERSONS],
+    [CONTACT_PERSON.es, PERSONS],
     ['Transportista:', ['SEUR', 'Recogida en Almacén']],
     ['Forma de pago:', ['Transferencia', 'Domiciliación']],
   ],

@@ -168,6 +168,8 @@ function nameOf(text: string): string | null {
   const read = text.replace(/(^|\s)\|(?=\p{Ll})/gu, '$1I')
   const name = withoutMonogram(read.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, ''))
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
+  // A colon inside ends a label ("Name: Sanjay"): the name after it is a candidate of its own.
+  if (/:\s/.test(name)) return null
   // After an attention mark is the person the mail is for, not a party ("À l'att. de Mme Sophie Chappuis").
   if (FORM_OF_ADDRESS.test(name) || ATTENTION.test(name)) return null
   // Nor does a word pointing at a name printed elsewhere ("Adresse du chantier : idem"), a way of paying or a
@@ -428,8 +430,16 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
   return found
 }
 
-/** A law's article or paragraph marker before a number ("art. 293 B du CGI", "§ 19 UStG"): the number is no sum. */
-const LAW_REFERENCE = /(?:§§?|\b(?:art|arts|article|artikel|articolo|artículo|abs)\.?)\s*$/i
+/**
+ * A law's article or paragraph marker before a number ("art. 293 B du CGI", "§ 19 UStG"), or before a list of them
+ * ("artikel 44 en 196", "articles 283 et 289"): the numbers are no sums.
+ */
+const LAW_REFERENCE =
+  /(?:§§?|\b(?:art|arts|article|articles|artikel|artikelen|articolo|articoli|artículo|artículos|abs)\.?)\s*(?:\d+\w?\s*(?:,|&|en|and|et|und|e|y|-|–)\s*)*$/i
+
+/** A number that a slash joins to another ("directive 2006/112/CE", "Az. 12/2024"): a reference's part, no sum. */
+const inReference = (text: string, read: { start: number; end: number }) =>
+  /^\/\d/.test(text.slice(read.end)) || /\d\/$/.test(text.slice(0, read.start))
 
 export type CandidateKind = 'money' | 'date' | 'code' | 'name'
 
@@ -460,7 +470,7 @@ export function candidatesOf(kind: CandidateKind, contexts: PageContext[]): Valu
       const reads =
         kind === 'money'
           ? parseAmounts(line.text, { fromPage: true })
-              .filter((r) => !LAW_REFERENCE.test(line.text.slice(0, r.start)))
+              .filter((r) => !LAW_REFERENCE.test(line.text.slice(0, r.start)) && !inReference(line.text, r))
               .map((r) => ({ ...r, value: r.value as number }))
           : datesIn(line.text, context.dateOrder)
       for (const read of reads) {

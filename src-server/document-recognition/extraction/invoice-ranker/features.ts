@@ -104,6 +104,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'page_head',
       'company_above',
       'table_cell',
+      'street',
     ],
   }
   return [...common, ...labelled, ...own[kind]]
@@ -908,6 +909,13 @@ function townOfAddress(name: string, facts: DocumentFacts): boolean {
 }
 
 /**
+ * A street's name, its number aside ("Convent Road", "Avda. del Puerto", "Lindenallee"): a line of an address, no
+ * party. Romance languages print the street's word first, English and the Germanic compounds last.
+ */
+const STREET =
+  /^(?:avda\.?|avenida|av\.|calle|c\/|carrer|paseo|plaza|ronda|camino|travesía|rua|travessa|largo|praça|via|viale|piazza|piazzale|corso|vicolo|rue|avenue|boulevard|bd|chemin|allée|impasse|quai)\s|\s(?:road|rd\.?|street|st\.?|lane|ln\.?|avenue|ave\.?|drive|way|close|crescent|terrace|square|boulevard|blvd\.?|parkway|mews)$|^\S*\p{L}(?:straße|strasse|str\.|weg|gasse|allee|platz|damm|ufer|chaussee|straat|laan|plein|gracht|kade|singel|dijk|dreef)$/iu
+
+/**
  * Who or which part of a company its mail is for, opening the line under the company's name: a person by a form of
  * address or a family ("Herrn Tom Schröder", "Familie Huber", "Dhr. Bakker"), or a department ("Buchhaltung").
  */
@@ -951,6 +959,7 @@ function partyFeatures(features: Features, candidate: ValueCandidate, facts: Doc
     !POSTCODE_OR_STREET.test(withoutDates(above.text))
       ? 1
       : 0
+  features.street = STREET.test(String(candidate.value)) ? 1 : 0
   features.x_left = candidate.bbox[0]
   // A cell of a table's header row or of the values under it: a label or a detail, no party.
   features.table_cell = headsTable(context, lineIndex) || headsTable(context, lineIndex - 1) ? 1 : 0

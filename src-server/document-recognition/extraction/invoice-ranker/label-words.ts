@@ -81,8 +81,10 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   // The holder of the account the invoice is paid to: the seller.
   payee:
     /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
+  // How the seller is reached, and who at the seller handles the invoice ("Ihr Ansprechpartner", "Your contact"):
+  // neither names a party.
   contact:
-    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid|reg|registrikood|registru)$/,
+    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|ansprechpartner|ansprechpartnerin|sachbearbeiter|sachbearbeiterin|bearbeiter|bearbeiterin|contactpersoon|interlocuteur|interlocutrice|referente|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid|reg|registrikood|registru)$/,
   item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas|nazwa|ilosc|cena|mnozstvi|mnozstvo|popis|beskrivelse|beskrivning|antal|antall|pris|enhedspris|kuvaus|maara|kpl|hinta|yksikkohinta|megnevezes|mennyiseg|egysegar|denumire|cantitate|pret|descricao|quantidade|preco|designacao|kolicina|opis|kogus|hind|discriminacao|kirjeldus|toode|nimetus|tootekood|item|items)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag|strona|strana|sida|side|sivu|oldal|stran)$/,
   // A section's heading names what a block is about ("Hotel Details", "Coordonnées", "Participants"), no party.
@@ -93,7 +95,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:ref|reference|info|information|informatie|informazione|informativo|indicatif|indicative|rif|referenz|orientativo|umrechnung|equivalent|aquivalent|gegenwert|tegenwaarde|controvalore|contravalor|contrevaleur)$/,
   // The invoice a credit note corrects, or another document it names: its number and date are not this one's.
   corrected:
-    /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee|dotyczy|puvodni|povodnej|opprinnelig|ursprunglig|oprindelig|alkuperainen|eredeti|initiala|referente)$/,
+    /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concerne|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee|dotyczy|puvodni|povodnej|opprinnelig|ursprunglig|oprindelig|alkuperainen|eredeti|initiala|referente)$/,
   // Where goods go or a service is done, not who is billed: a delivery address, a consignee, a site.
   // What is taken off a sum: a discount, a rebate, a cash discount.
   discount:
