@@ -2331,7 +2331,7 @@ describe("a letter's address window beside the seller's details", () => {
     { text: 'Rechnungsbetrag 1.761,20 €', x: 330, y: 318 },
   ]
 
-  it('takes the name in the window under "Herrn" or "Firma" for the buyer, not the seller's contact person beside it', async () => {
+  it("takes the name in the window under 'Herrn' or 'Firma' for the buyer, not the seller's contact person beside it", async () => {
     const addressed: [string, string][] = [
       ['Herrn', 'Jonas Albrecht'],
       ['Frau', 'Miriam Ostertag'],
@@ -2414,5 +2414,75 @@ describe('address lines and references that name no party and no sum', () => {
     expect(names).toContain('Priya Raman')
     expect(names.filter((name) => String(name).includes(':'))).toEqual([])
     expect(classesOfWord('Concerne').has('corrected')).toBe(true)
+  })
+})
+
+describe('an invoice number printed in groups with spaces', () => {
+  it('reads the number whole ("2024 0385 1192"), not its first group, nor the tail of an IBAN', async () => {
+    const lines: PrintedLine[] = [
+      { text: 'Waterbedrijf Veluwezoom N.V.', x: 50, y: 40, size: 15 },
+      { text: 'Klantnummer 4102 7781', x: 330, y: 110 },
+      { text: 'Factuurnummer 2024 0385 1192', x: 330, y: 123 },
+      { text: 'Factuurdatum 15-02-2024', x: 330, y: 136 },
+      { text: 'Omschrijving', x: 50, y: 240 },
+      { text: 'Bedrag', x: 480, y: 240 },
+      { text: 'Vastrecht drinkwater', x: 50, y: 256 },
+      { text: '€ 72,01', x: 480, y: 256 },
+      { text: 'Totaal € 72,01', x: 380, y: 290 },
+      { text: 'IBAN NL27 INGB 0004 4718 20', x: 50, y: 760, size: 8 },
+    ]
+    const pages = await printedPages(lines)
+    const codes = candidatesOf('code', pageContexts(pages)).map((c) => c.value)
+    expect(codes).toContain('2024 0385 1192')
+    expect(codes.filter((code) => String(code).startsWith('0004 '))).toEqual([])
+    expect(rankedFieldsOfPages(pages).invoice_number?.value).toBe('2024 0385 1192')
+  })
+
+  it('reads series letters and groups under a header row ("VR 24 004117"), and a number behind a glued "n."', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Sanitätshaus Lindner GmbH', x: 50, y: 40, size: 15 },
+      { text: 'Rechnung', x: 50, y: 200, size: 14 },
+      { text: 'Rechnungs-Nr.', x: 50, y: 230, size: 8 },
+      { text: 'Datum', x: 160, y: 230, size: 8 },
+      { text: 'Lieferschein', x: 260, y: 230, size: 8 },
+      { text: 'VR 24 004117', x: 50, y: 243 },
+      { text: '08.07.2024', x: 160, y: 243 },
+      { text: 'LS 24 011903', x: 260, y: 243 },
+      { text: 'Bezeichnung', x: 50, y: 290 },
+      { text: 'Betrag', x: 480, y: 290 },
+      { text: 'Kompressionsstrümpfe', x: 50, y: 306 },
+      { text: '89,90 €', x: 480, y: 306 },
+      { text: 'Gesamtbetrag 89,90 €', x: 380, y: 340 },
+    ])
+    expect(fields.invoice_number?.value).toBe('VR 24 004117')
+    const glued = await printedPages([{ text: 'Fattura n.RE-2023/830', x: 50, y: 200 }])
+    expect(candidatesOf('code', pageContexts(glued)).map((c) => c.value)).toContain('RE-2023/830')
+  })
+})
+
+describe("print sizes measured in the name's own column", () => {
+  it('takes no large title beside an address line for small print over it: the company stays the buyer', async () => {
+    const lines: PrintedLine[] = [
+      { text: 'TRANSPORTES', x: 50, y: 40, size: 16 },
+      { text: 'GALDAMES', x: 50, y: 58, size: 16 },
+      { text: 'Transportes Galdames, S.L. - CIF B48912337', x: 50, y: 78, size: 7 },
+      { text: 'Pescados del Norte Ibarra, S.A.', x: 330, y: 110 },
+      { text: 'Dpto. de Administración', x: 330, y: 123 },
+      { text: 'FACTURA', x: 50, y: 136, size: 18 },
+      { text: 'Avda. del Mar, 14', x: 330, y: 136 },
+      { text: '39740 Santoña (Cantabria)', x: 330, y: 149 },
+      { text: 'Nº factura: 2024/A/0877', x: 50, y: 170 },
+      { text: 'Fecha: 31 de octubre de 2024', x: 50, y: 183 },
+      { text: 'Concepto', x: 50, y: 240 },
+      { text: 'Importe', x: 480, y: 240 },
+      { text: 'Transporte Santoña - Bilbao', x: 50, y: 256 },
+      { text: '485,00', x: 480, y: 256 },
+      { text: 'Base imponible 485,00', x: 330, y: 290 },
+      { text: 'IVA 21% 101,85', x: 330, y: 304 },
+      { text: 'Total factura 586,85 €', x: 330, y: 318 },
+    ]
+    const pages = await printedPages(lines)
+    expect(buyerFeature(pages, 'Avda. del Mar', 'after_small_line')).toBe(0)
+    expect(rankedFieldsOfPages(pages).buyer_name?.value).toBe('Pescados del Norte Ibarra, S.A.')
   })
 })

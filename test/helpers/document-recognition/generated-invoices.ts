@@ -533,6 +533,17 @@ function invoiceNumber(random: Random, year: number): string {
   return pick(random, shapes)()
 }
 
+/** An invoice number in groups with spaces: a year and two groups, series letters and groups, or three groups. */
+function spacedNumber(random: Random, year: number): string {
+  const group = (digits: number) => String(between(random, 0, 10 ** digits - 1)).padStart(digits, '0')
+  const shapes = [
+    () => `${year} ${group(4)} ${group(4)}`,
+    () => `${pick(random, ['VR', 'AR', 'FA', 'KR'])} ${String(year).slice(2)} ${group(6)}`,
+    () => `${between(random, 100, 999)} ${group(3)} ${group(3)}`,
+  ]
+  return pick(random, shapes)()
+}
+
 const round2 = (n: number) => Math.round(n * 100) / 100
 
 /** One generated invoice from its seed. */
@@ -569,7 +580,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   )
   const issueIso = isoDay(issued)
   const year = issued.getUTCFullYear()
-  const number = invoiceNumber(random, year)
+  // Now and then a number printed in groups with spaces, as utilities and some ERP systems print it ("2024 0385
+  // 1192"). A stream of its own, so the other documents stay as they were.
+  const spacedRandom = seededRandom(seed * 1_190_494_759 + 251)
+  const drawnNumber = invoiceNumber(random, year)
+  const number = chance(spacedRandom, 0.1) ? spacedNumber(spacedRandom, year) : drawnNumber
   const customer = String(between(random, 10_000, 999_999))
   const order = `${pick(random, ['PO', 'B', 'ORD'])}-${between(random, 1000, 99_999)}`
   // Parties as real invoices name them: a company with or without its legal form, a private person as buyer.

@@ -103,10 +103,10 @@ const CODE = /^[A-Za-z0-9][A-Za-z0-9_/\-.]*$/
 
 /** An identifier printed as one word: holds a digit, is no amount with cents, no percentage and no whole date. */
 function codeOf(word: string): string | null {
-  // A number marker glued to the identifier ("n°562044387", "n.123", "Nr.17", OCR's "nr*F-2025-0047" for "nº") is
-  // not part of it.
+  // A number marker glued to the identifier ("n°562044387", "n.123", "n.RE-2023/830", "Nr.17", OCR's
+  // "nr*F-2025-0047" for "nº") is not part of it.
   const code = word
-    .replace(/^(?:[#:(№]|n\.?[°º*]\.?|n\.(?=\d)|(?:no|nr|num)[.:*]+)+/i, '')
+    .replace(/^(?:[#:(№]|n\.?[°º*]\.?|n\.(?=\d|[a-z]{2})|(?:no|nr|num)[.:*]+)+/i, '')
     .replace(/[.,:;)]+$/, '')
   if (!/\d/.test(code) || !CODE.test(code) || code.length > 32) return null
   if (AMOUNT_WORD.test(code) || /%$/.test(word)) return null
@@ -126,6 +126,37 @@ function withSeriesLetters(context: PageContext, lineIndex: number, at: number, 
   const [before, word] = [words[at - 1], words[at]]
   if (!before || !word || (context.classes[lineIndex]?.[at - 1]?.size ?? 0) > 0) return null
   return word.bbox[0] - before.bbox[2] < word.bbox[3] - word.bbox[1] ? withSeries(before.text, code) : null
+}
+
+/**
+ * An identifier printed in groups with spaces between them ("2024 0385 1192", "VR 24 004117"), from its first
+ * group: series letters (one to three capitals) or digits, then groups of digits set close after it, six digits or
+ * more in all and no date. Whether the run is the invoice's number is for the weights to say, beside its groups read
+ * one by one.
+ */
+function spacedGroups(
+  context: PageContext,
+  lineIndex: number,
+  at: number,
+): { value: string; span: [number, number] } | null {
+  const words = context.lines[lineIndex]?.words ?? []
+  const classes = context.classes[lineIndex] ?? []
+  const first = words[at]
+  if (!first || !/^(?:[A-Z]{1,3}|\d{2,6})$/.test(first.text) || classes[at]?.size) return null
+  const close = (a: PageWord, b: PageWord) => b.bbox[0] - a.bbox[2] < (b.bbox[3] - b.bbox[1]) * 0.8
+  // Set close after words that hold a digit, the groups go on an identifier begun before ("NL27 INGB 0004 4718 20").
+  for (let i = at - 1; i >= 0 && close(words[i] as PageWord, words[i + 1] as PageWord); i--)
+    if (/\d/.test((words[i] as PageWord).text)) return null
+  let end = at
+  while (end + 1 < words.length) {
+    const next = words[end + 1] as PageWord
+    if (!/^\d{2,6}$/.test(next.text) || classes[end + 1]?.size || !close(words[end] as PageWord, next)) break
+    end++
+  }
+  const groups = words.slice(at, end + 1).map((w) => w.text)
+  const value = groups.join(' ')
+  if (groups.length < 2 || value.replace(/\D/g, '').length < 6 || parseDate(value)) return null
+  return { value, span: [at, end] }
 }
 
 /**
@@ -458,6 +489,8 @@ export function candidatesOf(kind: CandidateKind, contexts: PageContext[]): Valu
     context.lines.forEach((line, lineIndex) => {
       if (kind === 'code') {
         line.words.forEach((word, i) => {
+          const spaced = spacedGroups(context, lineIndex, i)
+          if (spaced) found.push(make(context, lineIndex, spaced.value, spaced.span))
           const code = codeOf(word.text)
           if (!code) return
           const series = withSeriesLetters(context, lineIndex, i, code)

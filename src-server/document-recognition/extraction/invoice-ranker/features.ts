@@ -73,6 +73,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'glued_marker',
       'first_marked',
       'order_unrivalled',
+      'spaced_groups',
     ],
     name: [
       'legal_form',
@@ -476,7 +477,7 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
 }
 
 /** A number marker printed onto the identifier itself ("n°562044387", "Nr.17", "#1042"). */
-const GLUED_MARKER = /^(?:[#№]|n\.?[°º*]|n\.(?=\d)|(?:no|nr|num)[.:*])/i
+const GLUED_MARKER = /^(?:[#№]|n\.?[°º*]|n\.(?=\d|[a-z]{2})|(?:no|nr|num)[.:*])/i
 
 /** Labelled as an identifier (a marker, a number label or a title word) left of it or over it. */
 function markedCode(candidate: ValueCandidate): boolean {
@@ -521,6 +522,7 @@ function codeFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   // An order's or booking's identifier on a document where no label names an invoice number: the document's own.
   features.order_unrivalled =
     namedAs(candidate, /^(?:near|above)_(?:order|booking)$/) && !numberNamed(facts) ? 1 : 0
+  features.spaced_groups = code.includes(' ') ? 1 : 0
 }
 
 /** Is the candidate named by a label whose feature name matches `pattern`? */
@@ -712,10 +714,22 @@ function blockOf(
   return block
 }
 
-const lineHeight = (l: Line) => l.bbox[3] - l.bbox[1]
-/** `upper` in print smaller than `lower`'s, close over it. */
-const smallPrintOver = (upper: Line, lower: Line) =>
-  lineHeight(upper) < lineHeight(lower) * 0.8 && lower.bbox[1] - upper.bbox[3] < lineHeight(lower)
+/** Where a line prints between `from` and `to` across the page, top and bottom; null if it prints nothing there. */
+function printBetween(line: Line, from: number, to: number): [number, number] | null {
+  const words = line.words.filter((w) => w.bbox[0] < to && w.bbox[2] > from)
+  if (words.length === 0) return null
+  return [Math.min(...words.map((w) => w.bbox[1])), Math.max(...words.map((w) => w.bbox[3]))]
+}
+const printHeight = ([top, bottom]: [number, number]) => bottom - top
+/**
+ * `upper` in print smaller than `lower`'s, close over it: each measured in the name's column, not across the line
+ * (a title in large print beside an address line is another column's).
+ */
+const smallPrintOver = (upper: [number, number] | null, lower: [number, number] | null) =>
+  upper !== null &&
+  lower !== null &&
+  printHeight(upper) < printHeight(lower) * 0.8 &&
+  lower[0] - upper[1] < printHeight(lower)
 
 function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const name = String(candidate.value)
@@ -735,20 +749,20 @@ function nameFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   // print elsewhere across the page).
   const column = columnOf(candidate)
   const [from] = column
-  const inColumn = (l: Line) => l.bbox[0] < candidate.bbox[2] && l.bbox[2] > from
+  const inColumn = (l: Line) => printBetween(l, from, candidate.bbox[2])
+  const own: [number, number] = [candidate.bbox[1], candidate.bbox[3]]
   features.after_small_line =
     previous &&
     // (a table's header row over its first item or its values is no sender line)
     !context.classes[over]?.some((c) => c.has('item')) &&
     !headsTable(context, over) &&
-    inColumn(previous) &&
-    smallPrintOver(previous, line)
+    smallPrintOver(inColumn(previous), own)
       ? 1
       : 0
   // ... and the small print itself, right over a larger line in its column: a window envelope's sender line, a copy
   // mark over a letterhead.
   const next = context.lines[lineIndex + 1]
-  features.over_larger_line = next && inColumn(next) && smallPrintOver(line, next) ? 1 : 0
+  features.over_larger_line = next && smallPrintOver(own, inColumn(next)) ? 1 : 0
   const plain = fold(name)
   features.repeated_text =
     facts.all.some(
