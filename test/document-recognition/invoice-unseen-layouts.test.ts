@@ -2486,3 +2486,37 @@ describe("print sizes measured in the name's own column", () => {
     expect(rankedFieldsOfPages(pages).buyer_name?.value).toBe('Pescados del Norte Ibarra, S.A.')
   })
 })
+
+describe('who served at the till, and headings of label words', () => {
+  it('reads the till\'s server ("Bedient: Selina", "Cashier: Dana") as the seller\'s, never the buyer', async () => {
+    for (const served of ['Bedient: Selina', 'Cashier: Dana']) {
+      const fields = await rankedInvoiceFields([
+        { text: 'Druckerei Aaretal AG', x: 50, y: 40, size: 14 },
+        { text: 'Marktgasse 12, 3011 Bern', x: 50, y: 56, size: 8 },
+        { text: 'Quittung Nr. 48211', x: 50, y: 100 },
+        { text: 'Datum 12.03.2025 10:42', x: 50, y: 113 },
+        { text: `Kasse 2 ${served}`, x: 50, y: 126 },
+        { text: 'Visitenkarten 250 Stk.', x: 50, y: 160 },
+        { text: '44.96', x: 300, y: 160 },
+        { text: 'Total CHF 48.60', x: 50, y: 190 },
+        { text: 'inkl. MWST 8.1% 3.64', x: 50, y: 203 },
+      ])
+      expect(fields.buyer_name?.value ?? null, served).toBe(null)
+    }
+  })
+
+  it('reads "Job", "Site" and "ATCUD" as label words, and takes no heading of label words and a slash for a name', async () => {
+    expect(classesOfWord('Job').has('order')).toBe(true)
+    expect(classesOfWord('Site').has('shipto')).toBe(true)
+    expect(classesOfWord('ATCUD').has('marker')).toBe(true)
+    const pages = await printedPages([
+      { text: 'Invoice INV-40718', x: 50, y: 45, size: 12 },
+      { text: 'BILL TO', x: 50, y: 120, size: 8 },
+      { text: 'PROJECT / JOB SITE', x: 300, y: 120, size: 8 },
+      { text: 'City of Marlow Springs', x: 50, y: 133 },
+    ])
+    const names = candidatesOf('name', pageContexts(pages)).map((c) => c.value)
+    expect(names).toContain('City of Marlow Springs')
+    expect(names).not.toContain('PROJECT / JOB SITE')
+  })
+})

@@ -357,7 +357,12 @@ const spanText = (line: Line, [from, to]: [number, number]) =>
 
 /** Every word of the span is a label's ("Due Date", "Reference"): a heading, never a party's name. */
 function onlyLabelWords(context: PageContext, lineIndex: number, [from, to]: [number, number]): boolean {
-  for (let i = from; i <= to; i++) if (!context.classes[lineIndex]?.[i]?.size) return false
+  const words = context.lines[lineIndex]?.words ?? []
+  for (let i = from; i <= to; i++) {
+    // A mark between label words ("PROJECT / JOB SITE") is no word of a name.
+    if (!/[\p{L}\p{N}]/u.test(words[i]?.text ?? '')) continue
+    if (!context.classes[lineIndex]?.[i]?.size) return false
+  }
   return true
 }
 

@@ -49,11 +49,11 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   number:
     /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv|laskunumero|szamlaszam)$/,
   marker:
-    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia|beleg|piece|identifiant|identifier|numer|cislo|nro|numar|szam|sorszam|stevilka|broj|seria|serie)$/,
+    /^(?:no|nr|n|nummer|number|numero|num|id|#|ref|reference|referenz|referentie|riferimento|referencia|beleg|piece|identifiant|identifier|numer|cislo|nro|numar|szam|sorszam|stevilka|broj|seria|serie|atcud)$/,
   customer:
     /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto|asiakas|klient|klienta|zakaznik|ugyfel)$/,
   order:
-    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|angebot|quote|offerte|zamowienie|zlecenie|objednavka|tilaus|bestilling|bestallning|ordre|megrendeles|rendeles|comanda|encomenda|umowa|smlouva|kontrakt|avtale|tilbud|offert|oferta|nabidka)$/,
+    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|job|angebot|quote|offerte|zamowienie|zlecenie|objednavka|tilaus|bestilling|bestallning|ordre|megrendeles|rendeles|comanda|encomenda|umowa|smlouva|kontrakt|avtale|tilbud|offert|oferta|nabidka)$/,
   // What a document's own identifier names when it is no invoice number: a booking, a transaction, a reservation.
   booking:
     /^(?:booking|buchung|buchungs|reservation|reservierung|reservering|boeking|boekings|prenotazione|reserva|localizador|transaction|transaktion|vorgang|vorgangs|confirmation|bestatigung|buchungsnummer|boekingsnummer)$/,
@@ -81,10 +81,10 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   // The holder of the account the invoice is paid to: the seller.
   payee:
     /^(?:kontoinhaber|inhaber|zahlungsempfanger|beneficiary|payee|holder|favour|favor|titulaire|beneficiaire|begunstigde|rekeninghouder|beneficiario|titular)$/,
-  // How the seller is reached, and who at the seller handles the invoice ("Ihr Ansprechpartner", "Your contact"):
-  // neither names a party.
+  // How the seller is reached, and who at the seller handles the invoice or served at the till ("Ihr
+  // Ansprechpartner", "Your contact", "Le atendió", "Cashier"): none names a party.
   contact:
-    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|ansprechpartner|ansprechpartnerin|sachbearbeiter|sachbearbeiterin|bearbeiter|bearbeiterin|contactpersoon|interlocuteur|interlocutrice|referente|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid|reg|registrikood|registru)$/,
+    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|ansprechpartner|ansprechpartnerin|sachbearbeiter|sachbearbeiterin|bearbeiter|bearbeiterin|contactpersoon|interlocuteur|interlocutrice|referente|cashier|cajero|cajera|atendio|atendido|kassierer|kassiererin|bedient|bediente|bedienung|caissier|caissiere|cassiere|cassiera|operador|operadora|kassamedewerker|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid|reg|registrikood|registru)$/,
   item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas|nazwa|ilosc|cena|mnozstvi|mnozstvo|popis|beskrivelse|beskrivning|antal|antall|pris|enhedspris|kuvaus|maara|kpl|hinta|yksikkohinta|megnevezes|mennyiseg|egysegar|denumire|cantitate|pret|descricao|quantidade|preco|designacao|kolicina|opis|kogus|hind|discriminacao|kirjeldus|toode|nimetus|tootekood|item|items)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag|strona|strana|sida|side|sivu|oldal|stran)$/,
   // A section's heading names what a block is about ("Hotel Details", "Coordonnées", "Participants"), no party.
@@ -101,7 +101,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   discount:
     /^(?:discount|rebate|rabatt|nachlass|skonto|preisnachlass|remise|escompte|ristourne|korting|sconto|descuento|desconto|rabat|alennus|sleva|zlava|kedvezmeny|reducere|popust|allowance)$/,
   shipto:
-    /^(?:lieferadresse|lieferanschrift|versandadresse|leveringsadres|afleveradres|leveringsadresse|leveransadress|toimitusosoite|consignee|lieferort|leistungsort|einsatzort|baustelle|chantier|werf|cantiere|obra|destinazione)$/,
+    /^(?:lieferadresse|lieferanschrift|versandadresse|leveringsadres|afleveradres|leveringsadresse|leveransadress|toimitusosoite|consignee|lieferort|leistungsort|einsatzort|baustelle|chantier|werf|cantiere|obra|destinazione|site|jobsite|worksite)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz|sazba|stawka|sats|momssats|verokanta|kulcs|cota|taxa|stopnja|stopa)$/,
 }
 
