@@ -96,10 +96,10 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   // The invoice a credit note corrects, or another document it names: its number and date are not this one's.
   corrected:
     /^(?:original|originale|origine|initiale|ursprungsrechnung|ursprunglich|ursprungliche|ursprunglichen|bezug|korrektur|oorspronkelijke|betreft|betrekking|mbt|bezuglich|bzgl|relates|relating|concerne|concernant|rectificada|rectifica|rectifie|rettifica|corrects|corrected|annule|annulee|dotyczy|puvodni|povodnej|opprinnelig|ursprunglig|oprindelig|alkuperainen|eredeti|initiala|referente)$/,
-  // Where goods go or a service is done, not who is billed: a delivery address, a consignee, a site.
   // What is taken off a sum: a discount, a rebate, a cash discount.
   discount:
     /^(?:discount|rebate|rabatt|nachlass|skonto|preisnachlass|remise|escompte|ristourne|korting|sconto|descuento|desconto|rabat|alennus|sleva|zlava|kedvezmeny|reducere|popust|allowance)$/,
+  // Where goods go or a service is done, not who is billed: a delivery address, a consignee, a site.
   shipto:
     /^(?:lieferadresse|lieferanschrift|versandadresse|leveringsadres|afleveradres|leveringsadresse|leveransadress|toimitusosoite|consignee|lieferort|leistungsort|einsatzort|baustelle|chantier|werf|cantiere|obra|destinazione|site|jobsite|worksite)$/,
   rate: /^(?:\d{1,2}(?:[.,]\d{1,2})?%|%|satz|rate|taux|tarief|aliquota|tipo|steuersatz|sazba|stawka|sats|momssats|verokanta|kulcs|cota|taxa|stopnja|stopa)$/,
