@@ -2520,3 +2520,18 @@ describe('who served at the till, and headings of label words', () => {
     expect(names).not.toContain('PROJECT / JOB SITE')
   })
 })
+
+describe("a letter's salutation", () => {
+  it('takes no salutation ("Geachte,", "Sehr geehrte Frau Roth,", "Dear Sir or Madam,") for a name', async () => {
+    const pages = await printedPages([
+      { text: 'Factuur 2025-0113', x: 50, y: 45, size: 12 },
+      { text: 'Geachte,', x: 50, y: 150 },
+      { text: 'Sehr geehrte Frau Roth,', x: 50, y: 170 },
+      { text: 'Dear Sir or Madam,', x: 50, y: 190 },
+      { text: 'Groenhart Kwekerijen BV', x: 50, y: 120 },
+    ])
+    const names = candidatesOf('name', pageContexts(pages)).map((c) => String(c.value))
+    expect(names).toContain('Groenhart Kwekerijen BV')
+    expect(names.filter((name) => /geachte|geehrte|dear/i.test(name))).toEqual([])
+  })
+})

@@ -206,8 +206,8 @@ function nameOf(text: string): string | null {
   // Nor does a word pointing at a name printed elsewhere ("Adresse du chantier : idem"), a way of paying or a
   // department.
   if (SAME_AS_ABOVE.test(name) || PAYMENT_METHOD.test(name) || DEPARTMENT.test(name)) return null
-  // Nor a mark of which copy this is, nor the subject of the invoice after its label.
-  if (COPY_MARK.test(name) || SUBJECT_LINE.test(name)) return null
+  // Nor a mark of which copy this is, nor the subject of the invoice after its label, nor a letter's salutation.
+  if (COPY_MARK.test(name) || SUBJECT_LINE.test(name) || SALUTATION.test(name)) return null
   if (name.split(/\s+/).length > 8 || /^\d/.test(name)) return null
   // A town with its country's or province's code in brackets is a place ("Coruche (PT)", "Milano (MI)").
   if (/\s\([A-Z]{2}\)$/.test(name)) return null
@@ -267,6 +267,10 @@ const COPY_MARK =
 /** The subject of the invoice after its label ("Betreff: ...", "Objet :", "Dossier : SCI Tilleuls c/ SARL Dumas"). */
 const SUBJECT_LINE =
   /^(?:betreff|betr\.|objet|subject|re|oggetto|asunto|onderwerp|betreft|dossier|affaire|matter|case|vorgang|aktenzeichen|pratica|expediente|sprawa|věc|vec|emne|ärende|arende|asia)\s*:\s*\S/iu
+
+/** A letter's salutation ("Dear Sir or Madam", "Sehr geehrte Frau Roth", "Geachte heer", "Chère Madame"). */
+const SALUTATION =
+  /^(?:dear|sehr geehrte[rs]?|geehrte[rs]?|geachte|cher|ch[èe]re|chers|madame, monsieur|gentile|gentili|egregio|estimad[oa]s?|muy señor(?:es)?)(?:\s|,|$)/iu
 
 const NAME_PARTS = /\s+[·|]\s+|,\s+/
 
