@@ -2339,11 +2339,13 @@ describe("a letter's address window beside the seller's details", () => {
     ]
     for (const [form, buyer] of addressed) {
       const pages = await printedPages(window(form, buyer))
+      // The contact's label stands left of her name as a contact word, as a phone's label does.
+      expect(buyerFeature(pages, 'Lena Vogt', 'left_contact'), form).toBe(1)
       expect(rankedFieldsOfPages(pages).buyer_name?.value, form).toBe(buyer)
     }
   })
 
-  it('reads the label of a contact person at the seller as a contact word, in the six languages', () => {
+  it('reads the label of a contact person at the seller as a contact word (German, Dutch, French, Italian)', () => {
     for (const word of [
       'Ansprechpartner',
       'Sachbearbeiterin',
