@@ -7,9 +7,10 @@
  *   normalising numbers and dates; boxes judged against where the expected value's words are on the page;
  *   invoice2data's own per-issuer templates (85.9 % of its golden fields) printed as a reference only;
  * - the same on PNG renderings of the invoices with scan noise (the OCR path).
+ * - extraction's cost as a document grows: CPU per page over a 40-page statement as a ratio to a 4-page one, <= 2.
  * BENCH_RECOGNITION_TEXT_ONLY=1 runs only the text-layer accuracy (for tuning); BENCH_RECOGNITION_RECEIPTS_ONLY=1
  * only the receipts (upload latency and accuracy); BENCH_RECOGNITION_LATENCY_ONLY=1 only the invoice upload
- * latencies; BENCH_RECEIPT_READINGS=<file> keeps the receipts' OCR readings
+ * latencies and the statement's scaling; BENCH_RECEIPT_READINGS=<file> keeps the receipts' OCR readings
  * in that file (written when absent, read when present), so rule changes are scored in seconds on the same
  * readings; a change to the OCR path needs the file deleted.
  */
@@ -25,6 +26,7 @@ import { extractFromReadings } from '../src-server/document-recognition/extracti
 import { extractWithRules } from '../src-server/document-recognition/extraction/rules'
 import type { PageText } from '../src-server/document-recognition/page-text'
 import { OcrEngine } from '../src-server/document-recognition/pipeline/ocr'
+import { readPdfText } from '../src-server/document-recognition/pipeline/pdf-pages'
 import {
   type CaseResult,
   configuredExtraction,
@@ -35,8 +37,9 @@ import {
   shippedExtractorConfig,
   summarise,
 } from '../test/helpers/document-recognition/fixture-accuracy'
-import { generatedCases } from '../test/helpers/document-recognition/generated-invoices'
+import { generatedCases, generatedInvoicePdf } from '../test/helpers/document-recognition/generated-invoices'
 import { invoicePdf, invoicePng, multipartBody } from '../test/helpers/document-recognition/invoice-documents'
+import { longStatement } from '../test/helpers/document-recognition/long-statement'
 import { loadReceiptCases, receiptReadings } from '../test/helpers/document-recognition/receipt-accuracy'
 import { noisy } from '../test/helpers/document-recognition/scan-noise'
 import type { BenchResult } from './run'
@@ -384,6 +387,50 @@ async function receiptAccuracy(): Promise<BenchResult[]> {
   return splitResults('receipts (OCR of scans)', results, RECEIPT_HEADLINE)
 }
 
+/** Statements' lengths the scaling figure compares: a short one, and one ten times as long. */
+const STATEMENT_PAGES = { short: 4, long: 40 }
+
+/**
+ * What extraction costs as a document grows: the shipped invoice extractor's rules and ranker over a 40-page
+ * itemised statement (about 1,900 amounts), CPU time per page, as a ratio to the same over a 4-page one measured in
+ * the same run. Work that grows with the length keeps the ratio near 1; comparing every amount with every other
+ * made it grow with the page count (40 pages took minutes).
+ */
+async function statementScaling(): Promise<BenchResult[]> {
+  const config = shippedExtractorConfig('invoice-extractor')
+  const extract = configuredExtraction(config)
+  const msPerPage = async (pageCount: number) => {
+    const pages = await readPdfText({ bytes: await generatedInvoicePdf(longStatement(pageCount)) })
+    const times: number[] = []
+    for (let run = 0; run < 3; run++) {
+      // Fresh pages each run: lines and label words are worked out once per page object.
+      const fresh = structuredClone(pages)
+      const start = process.cpuUsage()
+      extract(config.fields, fresh)
+      const used = process.cpuUsage(start)
+      times.push((used.user + used.system) / 1000 / pageCount)
+    }
+    return median(times)
+  }
+  const short = await msPerPage(STATEMENT_PAGES.short)
+  const long = await msPerPage(STATEMENT_PAGES.long)
+  const ratio = Math.round((long / short) * 100) / 100
+  return [
+    {
+      name: `invoice extraction over a ${STATEMENT_PAGES.long}-page statement, CPU per page`,
+      value: ratio,
+      unit: '× the short one',
+      baseline: {
+        name: `${STATEMENT_PAGES.short}-page statement, CPU ms per page`,
+        value: Math.round(short),
+      },
+      budget: '<= 2',
+      pass: ratio <= 2,
+      note: `${Math.round(long)} ms per page over ${STATEMENT_PAGES.long} pages`,
+    },
+  ]
+}
+
 /** A scanned receipt uploaded to the receipt extractor, upload to completed. */
 async function receiptLatency(): Promise<BenchResult[]> {
   return withServer(async (app, headers) => {
@@ -417,11 +464,12 @@ async function receiptLatency(): Promise<BenchResult[]> {
 
 export async function run(): Promise<BenchResult[]> {
   if (process.env.BENCH_RECOGNITION_TEXT_ONLY) return accuracy()
-  if (process.env.BENCH_RECOGNITION_LATENCY_ONLY) return latency()
+  if (process.env.BENCH_RECOGNITION_LATENCY_ONLY) return [...(await latency()), ...(await statementScaling())]
   if (process.env.BENCH_RECOGNITION_RECEIPTS_ONLY)
     return [...(await receiptLatency()), ...(await receiptAccuracy())]
   return [
     ...(await latency()),
+    ...(await statementScaling()),
     ...(await receiptLatency()),
     ...(await accuracy()),
     ...(await receiptAccuracy()),

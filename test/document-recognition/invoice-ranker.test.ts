@@ -24,7 +24,8 @@ import {
   seededRandom,
 } from '../helpers/document-recognition/generated-invoices'
 import type { PrintedLine } from '../helpers/document-recognition/invoice-documents'
-import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
+import { longStatement } from '../helpers/document-recognition/long-statement'
+import { rankedFieldsOfPages, rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 const config = shippedExtractorConfig('invoice-extractor')
 const THRESHOLD = lowConfidenceThreshold(config, 0.8)
@@ -307,6 +308,15 @@ describe('the invoice ranker', () => {
     const total = fields.total_amount
     expect(total?.value === null || (total?.confidence ?? 0) < THRESHOLD).toBe(true)
     expect(total?.value).not.toBe(480)
+  })
+
+  it('reads the number, the date, the parties and the sums of a 24-page itemised statement of over a thousand amounts', async () => {
+    const statement = longStatement(24)
+    const pages = await readPdfText({ bytes: await generatedInvoicePdf(statement) })
+    expect(pages).toHaveLength(24)
+    const fields = rankedFieldsOfPages(pages)
+    for (const [key, value] of Object.entries(statement.expected))
+      expect(fields[key]?.value, key).toEqual(value)
   })
 
   it('chooses the net, the tax and the total together: three that add up win over a likelier net that does not', () => {

@@ -1,9 +1,11 @@
 import type { FieldValue } from '../../document-recognition.tables'
 import type { Line } from '../layout'
 import { lettersAndDigits } from '../values'
+import { amountIndexOf } from './amount-index'
 import type { CandidateKind, PageContext, ValueCandidate } from './candidates'
 import { LABEL_CONTEXTS, labelFeatures, namedAs } from './label-features'
 import { WORD_CLASSES } from './label-words'
+import { oncePer } from './memo'
 import { moneyFeatures } from './money-features'
 import { nameFeatures, partyFeatures } from './name-features'
 
@@ -116,11 +118,12 @@ export interface DocumentFacts {
   contexts: PageContext[]
 }
 
+const HALF_CENT = 0.005
 const sameText = (a: FieldValue, b: FieldValue) =>
   a !== null &&
   b !== null &&
   (typeof a === 'number' && typeof b === 'number'
-    ? Math.abs(a - b) < 0.005
+    ? Math.abs(a - b) < HALF_CENT
     : lettersAndDigits(String(a)) === lettersAndDigits(String(b)))
 
 export { sameText as sameValue }
@@ -136,15 +139,57 @@ function commonFeatures(features: Features, candidate: ValueCandidate, facts: Do
   features.first_page = context.index === 0 ? 1 : 0
   features.last_page = context.index === facts.pageCount - 1 ? 1 : 0
   features.large_print = (bbox[3] - bbox[1]) / context.medianHeight > 1.15 ? 1 : 0
-  const copies = facts.all.filter((c) => c !== candidate && sameText(c.value, candidate.value)).length
-  features.repeated = Math.min(1, copies / 3)
+  features.repeated = copiesOf(candidate, facts.all, REPEATED) / REPEATED
 }
 
+/** A value printed this many times more is surely repeated (a sum in a summary and at the foot, a number on every page). */
+const REPEATED = 3
+
+/** How many candidates print each text, letters and digits only. */
+const textCounts = oncePer((all: ValueCandidate[]) => {
+  const counts = new Map<string, number>()
+  for (const c of all) {
+    const text = lettersAndDigits(String(c.value))
+    counts.set(text, (counts.get(text) ?? 0) + 1)
+  }
+  return counts
+})
+
+/**
+ * How many other candidates print the candidate's value (an amount to half a cent, a text letter for letter), up
+ * to `atMost`.
+ */
+function copiesOf(candidate: ValueCandidate, all: ValueCandidate[], atMost: number): number {
+  const value = candidate.value
+  if (typeof value !== 'number')
+    return Math.min(atMost, (textCounts(all).get(lettersAndDigits(String(value))) ?? 0) - 1)
+  const amounts = amountIndexOf(all)
+  let copies = 0
+  amounts.someOtherNear(amounts.placeOf(candidate), value, HALF_CENT, (other) => {
+    if (sameText(other, value)) copies++
+    return copies === atMost
+  })
+  return copies
+}
+
+/** The earliest and the latest of a document's dates (ISO dates: in the order of their text). */
+const dateRange = oncePer((all: ValueCandidate[]) => {
+  const values = all.map((c) => String(c.value)).sort()
+  return { earliest: values[0], latest: values[values.length - 1] }
+})
+
+/** How many dates print each value. */
+const dateCounts = oncePer((all: ValueCandidate[]) => {
+  const counts = new Map<FieldValue, number>()
+  for (const c of all) counts.set(c.value, (counts.get(c.value) ?? 0) + 1)
+  return counts
+})
+
 function dateFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
-  const values = facts.all.map((c) => String(c.value)).sort()
   const value = String(candidate.value)
-  features.earliest = value === values[0] ? 1 : 0
-  features.latest = value === values[values.length - 1] ? 1 : 0
+  const { earliest, latest } = dateRange(facts.all)
+  features.earliest = value === earliest ? 1 : 0
+  features.latest = value === latest ? 1 : 0
   const line = candidate.context.lines[candidate.lineIndex] as Line
   const before = line.words.slice(0, candidate.wordStart)
   features.alone_on_line =
@@ -166,7 +211,7 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   )
     ? 1
     : 0
-  features.same_as_other = facts.all.some((c) => c !== candidate && c.value === candidate.value) ? 1 : 0
+  features.same_as_other = (dateCounts(facts.all).get(candidate.value) ?? 0) > 1 ? 1 : 0
 }
 
 /** A number marker printed onto the identifier itself ("n°562044387", "Nr.17", "#1042"). */
@@ -182,16 +227,8 @@ function markedCode(candidate: ValueCandidate): boolean {
   )
 }
 
-const firstMarked = new WeakMap<ValueCandidate[], ValueCandidate | null>()
 /** The document's first identifier, in reading order, that a marker or label names. */
-function firstMarkedCode(facts: DocumentFacts): ValueCandidate | null {
-  let first = firstMarked.get(facts.all)
-  if (first === undefined) {
-    first = facts.all.find(markedCode) ?? null
-    firstMarked.set(facts.all, first)
-  }
-  return first
-}
+const firstMarkedCode = oncePer((all: ValueCandidate[]) => all.find(markedCode) ?? null)
 
 function codeFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const code = String(candidate.value)
@@ -211,28 +248,22 @@ function codeFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.title_line = candidate.context.classes[candidate.lineIndex]?.[0]?.has('title') ? 1 : 0
   features.zero_padded = /(?:^|\D)0\d/.test(code) ? 1 : 0
   features.glued_marker = GLUED_MARKER.test(candidate.words[0]?.text ?? '') ? 1 : 0
-  features.first_marked = firstMarkedCode(facts) === candidate ? 1 : 0
+  features.first_marked = firstMarkedCode(facts.all) === candidate ? 1 : 0
   // An order's or booking's identifier on a document where no label names an invoice number: the document's own.
   features.order_unrivalled =
-    namedAs(candidate, /^(?:near|above)_(?:order|booking)$/) && !numberNamed(facts) ? 1 : 0
+    namedAs(candidate, /^(?:near|above)_(?:order|booking)$/) && !numberNamed(facts.all) ? 1 : 0
   features.spaced_groups = code.includes(' ') ? 1 : 0
 }
 
-const numberNamedDocuments = new WeakMap<ValueCandidate[], boolean>()
 /** Does a label name an invoice's number ("Rechnungsnummer", "Invoice No.", "Facture n°" on the title line)? */
-function numberNamed(facts: DocumentFacts): boolean {
-  let named = numberNamedDocuments.get(facts.all)
-  if (named === undefined) {
-    named = facts.all.some(
-      (c) =>
-        namedAs(c, /^(?:near|above)_number$/) ||
-        (c.context.classes[c.lineIndex]?.[0]?.has('title') === true &&
-          (GLUED_MARKER.test(c.words[0]?.text ?? '') || namedAs(c, /^near_marker$/))),
-    )
-    numberNamedDocuments.set(facts.all, named)
-  }
-  return named
-}
+const numberNamed = oncePer((all: ValueCandidate[]) =>
+  all.some(
+    (c) =>
+      namedAs(c, /^(?:near|above)_number$/) ||
+      (c.context.classes[c.lineIndex]?.[0]?.has('title') === true &&
+        (GLUED_MARKER.test(c.words[0]?.text ?? '') || namedAs(c, /^near_marker$/))),
+  ),
+)
 
 /** The candidate's features; missing ones are 0. */
 export function featuresOf(kind: CandidateKind, candidate: ValueCandidate, facts: DocumentFacts): Features {

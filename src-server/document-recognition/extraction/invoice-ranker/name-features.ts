@@ -10,6 +10,7 @@ import {
 } from './candidates'
 import type { DocumentFacts, Features } from './features'
 import { COURTESY_TITLE, LEGAL_FORM, PARTICLE, type WordClass } from './label-words'
+import { oncePer } from './memo'
 
 /**
  * A name's own features: its print and place (a letterhead, an address window, small print over it), where else it
@@ -43,10 +44,7 @@ interface PrintedText {
   domains: string[]
 }
 
-const printedTexts = new WeakMap<PageContext[], PrintedText>()
-function printedText(contexts: PageContext[]): PrintedText {
-  let printed = printedTexts.get(contexts)
-  if (printed) return printed
+const printedText = oncePer((contexts: PageContext[]): PrintedText => {
   const lines: PrintedLine[] = []
   const domains = new Set<string>()
   for (const context of contexts) {
@@ -70,10 +68,8 @@ function printedText(contexts: PageContext[]): PrintedText {
       }
     })
   }
-  printed = { lines, domains: [...domains] }
-  printedTexts.set(contexts, printed)
-  return printed
-}
+  return { lines, domains: [...domains] }
+})
 
 /**
  * Words of a legal line that only the issuer prints about itself: its register court and entry, share capital,
@@ -325,26 +321,20 @@ function blockLineAbove(
   }
 }
 
-const addressBlocks = new WeakMap<ValueCandidate[], ValueCandidate[]>()
 /** The first page's names with an address printed under them, top to bottom: letterhead, address window, ... */
-function addressBlocksOf(facts: DocumentFacts): ValueCandidate[] {
-  let blocks = addressBlocks.get(facts.all)
-  if (!blocks) {
-    const seen = new Set<string>()
-    // A heading over a block ("Hotel Details", "Seller") is no name of it.
-    blocks = facts.all
-      .filter((c) => c.context.index === 0 && !holdsLabel(c) && addressBelow(c))
-      .sort((a, b) => a.bbox[1] - b.bbox[1])
-      .filter((c) => {
-        const key = `${c.lineIndex}:${c.wordStart}`
-        if (seen.has(key)) return false
-        seen.add(key)
-        return true
-      })
-    addressBlocks.set(facts.all, blocks)
-  }
-  return blocks
-}
+const addressBlocksOf = oncePer((all: ValueCandidate[]) => {
+  const seen = new Set<string>()
+  // A heading over a block ("Hotel Details", "Seller") is no name of it.
+  return all
+    .filter((c) => c.context.index === 0 && !holdsLabel(c) && addressBelow(c))
+    .sort((a, b) => a.bbox[1] - b.bbox[1])
+    .filter((c) => {
+      const key = `${c.lineIndex}:${c.wordStart}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+})
 
 /**
  * A header row of a table over its row of values ("Data | Vencimento | N.º Cliente | Condições" over "08/10/2025 |
@@ -445,7 +435,7 @@ export function partyFeatures(features: Features, candidate: ValueCandidate, fac
   features.x_left = candidate.bbox[0]
   // A cell of a table's header row or of the values under it: a label or a detail, no party.
   features.table_cell = headsTable(context, lineIndex) || headsTable(context, lineIndex - 1) ? 1 : 0
-  const blocks = addressBlocksOf(facts)
+  const blocks = addressBlocksOf(facts.all)
   const at = blocks.findIndex((c) => c.context === context && c.lineIndex === lineIndex)
   features.first_address_block = at === 0 ? 1 : 0
   features.later_address_block = at > 0 ? 1 : 0

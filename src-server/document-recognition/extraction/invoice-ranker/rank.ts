@@ -5,7 +5,8 @@ import { confirmCurrencyByAmount } from '../cross-checks'
 import { type ExtractedField, notFound } from '../extracted-field'
 import type { FieldDefinition } from '../field-config'
 import { extractWithRules } from '../rules'
-import { fold } from '../values'
+import { fold, lettersAndDigits } from '../values'
+import { toCents } from './amount-index'
 import {
   type CandidateKind,
   candidatesOf,
@@ -61,6 +62,36 @@ export function candidateFeatures(
   ]
 }
 
+/**
+ * The entries of a field's values, found by value: the first entry whose value is the same (`sameValue`: an amount
+ * to half a cent, a text letter for letter), looked up by its text or its cents rather than searched among all.
+ */
+class ValueEntries<Entry extends { value: FieldValue }> {
+  private readonly byKey = new Map<string | number | null, Entry[]>()
+  private readonly order = new Map<Entry, number>()
+
+  private static keyOf(value: FieldValue): string | number | null {
+    if (value === null) return null
+    return typeof value === 'number' ? toCents(value) : lettersAndDigits(String(value))
+  }
+
+  add(entry: Entry): void {
+    const key = ValueEntries.keyOf(entry.value)
+    this.order.set(entry, this.order.size)
+    this.byKey.set(key, [...(this.byKey.get(key) ?? []), entry])
+  }
+
+  find(value: FieldValue): Entry | undefined {
+    const key = ValueEntries.keyOf(value)
+    // Amounts half a cent apart can round to neighbouring cents.
+    const keys = typeof key === 'number' ? [key - 1, key, key + 1] : [key]
+    const same = keys
+      .flatMap((k) => this.byKey.get(k) ?? [])
+      .filter((entry) => entry.value === value || sameValue(entry.value, value))
+    return same.sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0))[0]
+  }
+}
+
 /** A value's probability: the sum over the candidates printing it (`copies` of them). */
 export function valueProbabilities(
   model: Pick<FieldModel, 'features' | 'weights'>,
@@ -74,11 +105,15 @@ export function valueProbabilities(
     bestP: number
     copies: number
   }[] = []
+  const entries = new ValueEntries<(typeof values)[number]>()
   ranked.forEach((r, i) => {
     const p = probabilities[i] as number
-    const entry = values.find((v) => v.value === r.value || sameValue(v.value, r.value))
-    if (!entry) values.push({ value: r.value, probability: p, best: r, bestP: p, copies: 1 })
-    else {
+    const entry = entries.find(r.value)
+    if (!entry) {
+      const added = { value: r.value, probability: p, best: r, bestP: p, copies: 1 }
+      values.push(added)
+      entries.add(added)
+    } else {
       entry.probability += p
       entry.copies += 1
       if (p > entry.bestP) Object.assign(entry, { best: r, bestP: p })
