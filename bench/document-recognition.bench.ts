@@ -253,14 +253,22 @@ function accuracyResults(label: string, results: CaseResult[], headlineOf: Headl
       budget: `>= ${percent(FIELD_FLOOR)} %`,
       pass: lowest >= FIELD_FLOOR,
     },
-    {
-      name: `${label}: wrong values flagged`,
-      value: percent(summary.wrongFlaggedRate),
-      unit: '%',
-      budget: `>= ${percent(wrongFlagged)} %`,
-      pass: summary.wrongFlaggedRate >= wrongFlagged,
-      note: `${percent(summary.flaggedRightRate)} % of flagged values were right`,
-    },
+    // A part with no wrong value has none to flag: the share is not measured there, neither met nor missed.
+    summary.wrong === 0
+      ? {
+          name: `${label}: wrong values flagged`,
+          value: 0,
+          unit: 'wrong values',
+          note: `no value was wrong, so none could be flagged; ${summary.flagged} right values were`,
+        }
+      : {
+          name: `${label}: wrong values flagged`,
+          value: percent(summary.wrongFlaggedRate),
+          unit: '%',
+          budget: `>= ${percent(wrongFlagged)} %`,
+          pass: summary.wrongFlaggedRate >= wrongFlagged,
+          note: `${summary.wrongFlagged} of ${summary.wrong}; ${percent(summary.flaggedRightRate)} % of flagged values were right`,
+        },
     ...(headlineOf.flaggedRightAtMost === undefined
       ? []
       : [

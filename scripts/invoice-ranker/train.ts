@@ -10,6 +10,7 @@ import {
 import {
   CONFIDENCE_FEATURES,
   type ConfidenceModel,
+  chosenWithTaxOfRates,
   confidenceFeatures,
   probabilityRight,
   RANKED_FIELDS,
@@ -145,6 +146,8 @@ interface DocumentFields {
   ranked: Map<string, RankedCandidate[]>
   forms: Map<string, FieldValue[]>
   weight: number
+  /** Every amount printed (a tax of several rates is added from them). */
+  amounts: ValueCandidate[]
 }
 
 function examples(
@@ -154,11 +157,11 @@ function examples(
   const byField = new Map<string, Example[]>(RANKED_FIELDS.map((key) => [key, []]))
   const documents: DocumentFields[] = []
   for (const [document, doc] of docs.entries()) {
-    const fields: DocumentFields = { ranked: new Map(), forms: new Map(), weight: doc.weight }
-    documents.push(fields)
     const rules = withRules(config, doc)
     const contexts = pageContexts(doc.pages)
     const pool = new Map<CandidateKind, ValueCandidate[]>()
+    const fields: DocumentFields = { ranked: new Map(), forms: new Map(), weight: doc.weight, amounts: [] }
+    documents.push(fields)
     for (const key of RANKED_FIELDS) {
       const field = config.fields.find((f) => f.key === key)
       const kind = field && kindOf(field)
@@ -199,6 +202,7 @@ function examples(
         })
       }
     }
+    fields.amounts = pool.get('money') ?? []
   }
   return { byField, documents }
 }
@@ -377,11 +381,14 @@ function chosenValues(
   const values: ChosenValue[] = []
   documents.forEach((doc, document) => {
     const choices = chooseValues(modelsOf(document), doc.ranked, sumsBonus)
+    const charged = chosenWithTaxOfRates(choices, doc.amounts)
     for (const key of RANKED_FIELDS) {
       const value = choices.get(key)?.chosen.value ?? null
       const forms = doc.forms.get(key)
       if (value === null || !forms) continue
-      const features = confidenceFeatures(config.fields, choices, key)
+      // A tax of several rates is derived, as sure as the net and the total: the model does not score it.
+      if (charged.get(key) !== value) continue
+      const features = confidenceFeatures(config.fields, choices, key, doc.amounts)
       values.push({
         vector: featureVector({ features: CONFIDENCE_FEATURES }, features),
         right: forms.some((form) => sameValue(value, form)),

@@ -20,6 +20,7 @@ import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-
 import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
 import {
   generatedInvoicePdf,
+  generateInvoice,
   generateInvoices,
   seededRandom,
 } from '../helpers/document-recognition/generated-invoices'
@@ -308,6 +309,15 @@ describe('the invoice ranker', () => {
     const total = fields.total_amount
     expect(total?.value === null || (total?.confidence ?? 0) < THRESHOLD).toBe(true)
     expect(total?.value).not.toBe(480)
+  })
+
+  it('does not complete a name with the label printed before it on its line ("Rechnungsadresse Keller Holding GmbH & Co. KG")', async () => {
+    // Generated invoices whose buyer's label shares the line with the name: its words then the legal form.
+    for (const seed of [97, 192, 209]) {
+      const invoice = generateInvoice(seed)
+      const fields = rankedFieldsOfPages(await readPdfText({ bytes: await generatedInvoicePdf(invoice) }))
+      expect(fields.buyer_name?.value).toBe(invoice.expected.buyer_name)
+    }
   })
 
   it('reads the number, the date, the parties and the sums of a 24-page itemised statement of over a thousand amounts', async () => {

@@ -992,7 +992,7 @@ describe('a word that points at a name printed elsewhere', () => {
 })
 
 describe('an invoice charging two tax rates with no sum of its taxes printed', () => {
-  it("reads the tax as the two rates' amounts added, the total less the net, derived and boxed over both", async () => {
+  it("reads the tax as the two rates' amounts added, the total less the net, derived, boxed over both and as sure as they are", async () => {
     const fields = await rankedInvoiceFields([
       { text: 'Nordlicht Medien UG (haftungsbeschränkt)', x: 57, y: 40, size: 13 },
       { text: 'Hafenstraße 4 · 24103 Kiel', x: 57, y: 56, size: 8 },
@@ -1020,6 +1020,9 @@ describe('an invoice charging two tax rates with no sum of its taxes printed', (
     expect(fields.tax_amount?.method).toBe('derived')
     const [, top, , bottom] = fields.tax_amount?.bbox ?? []
     expect(bottom! - top!).toBeGreaterThan(0.02)
+    // The rates' amounts adding up to total less net confirm all three: none goes to a reviewer.
+    for (const key of ['net_amount', 'tax_amount', 'total_amount'])
+      expect(fields[key]?.confidence, key).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
   })
 })
 
@@ -1155,7 +1158,7 @@ const wordmarkInvoice: PrintedLine[] = [
 ]
 
 describe("a seller's wordmark and its full name", () => {
-  it('takes the full name with its legal form printed elsewhere, not the wordmark, and leaves the completion to review', async () => {
+  it('takes the full name with its legal form printed elsewhere, not the wordmark, as sure of it as of the wordmark it continues', async () => {
     const studio = [
       // The name without its legal form in large print over the name with it, in the letterhead.
       { text: 'Studio Tulpenkade', x: 380, y: 30, size: 16 },
@@ -1170,8 +1173,9 @@ describe("a seller's wordmark and its full name", () => {
     ] as const) {
       const fields = await rankedInvoiceFields([...lines])
       expect(fields.seller_name?.value).toBe(seller)
-      // The full name was the less likely by itself: a reviewer confirms the completion.
-      expect(fields.seller_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+      // The full name was the less likely by itself, but it is the wordmark's words and then its legal form: the
+      // two name one party, and the ranker was sure of it.
+      expect(fields.seller_name?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
       expect(fields.buyer_name?.value).toBe(buyer)
     }
   })
@@ -1611,6 +1615,9 @@ describe('a wordmark inside the full name', () => {
       { text: 'Van Houtum · KvK 16023344 · IBAN NL12 RABO 0123 4567 89', x: 57, y: 800, size: 7 },
     ])
     expect(fields.seller_name?.value).toBe('Drukkerij Van Houtum & Zn. B.V.')
+    // Words before the wordmark's are no continuation of it ("Questions? Contact Tallyloop Ltd" would be one too):
+    // a reviewer confirms the completion.
+    expect(fields.seller_name?.confidence).toBeLessThan(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
     expect(fields.buyer_name?.value).toBe('Stichting Museum Het Stoomgemaal')
   })
 })

@@ -294,6 +294,10 @@ export interface Summary {
   perField: FieldScore[]
   accuracy: number
   boxHitRate: number
+  /** How many values were wrong (or missing), how many of them were sent to a reviewer, and how many were sent in all. */
+  wrong: number
+  wrongFlagged: number
+  flagged: number
   /** Of the wrong (or missing) values, the share sent to a reviewer. */
   wrongFlaggedRate: number
   /** Of the flagged values, the share that were right after all (reviewer time spent for nothing). */
@@ -333,6 +337,9 @@ export function summarise(results: CaseResult[]): Summary {
     perField: scores,
     accuracy: ratio(sum('correct'), sum('expected')),
     boxHitRate: ratio(sum('boxed'), sum('boxJudged')),
+    wrong: sum('wrong'),
+    wrongFlagged: sum('wrongFlagged'),
+    flagged: sum('flagged'),
     wrongFlaggedRate: ratio(sum('wrongFlagged'), sum('wrong')),
     flaggedRightRate: ratio(sum('flaggedRight'), sum('flagged')),
   }

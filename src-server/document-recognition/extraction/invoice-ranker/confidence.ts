@@ -1,9 +1,11 @@
 import type { FieldValue } from '../../document-recognition.tables'
 import type { FieldDefinition } from '../field-config'
 import { lettersAndDigits } from '../values'
+import type { ValueCandidate } from './candidates'
 import { type Features, sameValue } from './features'
 import { weightedSum } from './model'
 import type { FieldChoice, ValueChoice } from './rank'
+import { taxOfSeveralRates } from './several-rates'
 
 /**
  * The confidence model: the probability that a chosen value is right, from what the ranker's choice leaves out of
@@ -85,12 +87,13 @@ function sumCheck(
   definitions: FieldDefinition[],
   choices: Map<string, FieldChoice>,
   key: string,
+  chosen: Map<string, FieldValue>,
 ): 'holds' | 'fails' | 'another_holds' | null {
   for (const definition of definitions) {
     const parts = definition.validation?.equals_sum_of
     if (!parts || (definition.key !== key && !parts.includes(key))) continue
     const keys = [definition.key, ...parts]
-    const values = keys.map((k) => choices.get(k)?.chosen.value)
+    const values = keys.map((k) => chosen.get(k))
     if (!values.every((v): v is number => typeof v === 'number')) return null
     const holds = (numbers: number[]) => adds(numbers[0] as number, numbers.slice(1))
     if (holds(values)) return 'holds'
@@ -102,6 +105,21 @@ function sumCheck(
     return repaired ? 'another_holds' : 'fails'
   }
   return null
+}
+
+/**
+ * The value chosen for each field, the tax of several rates in place of one rate's (`taxOfSeveralRates`): what the
+ * document's amounts are once its rates' taxes are added.
+ */
+export function chosenWithTaxOfRates(
+  choices: Map<string, FieldChoice>,
+  amounts: ValueCandidate[],
+): Map<string, FieldValue> {
+  const values = new Map([...choices].map(([key, choice]) => [key, choice.chosen.value]))
+  const [net, tax, total] = ['net_amount', 'tax_amount', 'total_amount'].map((key) => values.get(key))
+  if (taxOfSeveralRates(net, tax, total, amounts) && typeof net === 'number' && typeof total === 'number')
+    values.set('tax_amount', (Math.round(total * 100) - Math.round(net * 100)) / 100)
+  return values
 }
 
 /** Did the seller's and the buyer's most probable values name the same party (so one of them was set aside)? */
@@ -128,6 +146,18 @@ function nestedRival(chosen: ValueChoice, values: ValueChoice[]): boolean {
   })
 }
 
+/**
+ * The most probable value `top`, when the chosen value is its fuller form chosen in its place: the same words
+ * followed by more of the name or its legal form ("Druckpunkt Weber" and "Druckpunkt Weber AG"). Words before them
+ * are no completion a reviewer can trust ("Questions? Contact Tallyloop Software Ltd").
+ */
+function fullNameOf(chosen: ValueChoice, top: ValueChoice | undefined): ValueChoice | undefined {
+  if (!top || top === chosen || typeof chosen.value !== 'string' || typeof top.value !== 'string')
+    return undefined
+  const short = plain(top.value)
+  return short.length > 0 && plain(chosen.value).startsWith(short) ? top : undefined
+}
+
 const AMOUNT_SUMS = ['sum_of_two', 'part_of_sum', 'tax_of_other', 'tax_inside']
 
 const logOdds = (p: number) => Math.max(-1, Math.min(1, Math.log(p / Math.max(1e-9, 1 - p)) / 10))
@@ -137,15 +167,21 @@ export function confidenceFeatures(
   definitions: FieldDefinition[],
   choices: Map<string, FieldChoice>,
   key: string,
+  amounts: ValueCandidate[],
 ): Features {
   const choice = choices.get(key) as FieldChoice
-  const { chosen, values } = choice
+  const { chosen } = choice
   const own = chosen.best.features
+  // A company's full name chosen in place of the most probable value it continues (its wordmark, its name without the
+  // legal form): both name the party, so their probabilities count together and the shorter is no rival.
+  const shortForm = fullNameOf(chosen, choice.values[0])
+  const values = choice.values.filter((v) => v !== shortForm)
+  const probability = chosen.probability + (shortForm?.probability ?? 0)
   const runnerUp = Math.max(0, ...values.filter((v) => v !== chosen).map((v) => v.probability))
   const name = NAMES.has(key) ? 1 : 0
-  const odds = logOdds(chosen.probability)
-  const margin = chosen.probability - runnerUp
-  const sum = sumCheck(definitions, choices, key)
+  const odds = logOdds(probability)
+  const margin = probability - runnerUp
+  const sum = sumCheck(definitions, choices, key, chosenWithTaxOfRates(choices, amounts))
   return {
     [`field_${key}`]: 1,
     log_odds: odds,

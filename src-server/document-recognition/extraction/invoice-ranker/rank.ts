@@ -206,9 +206,9 @@ function holdsAsName(full: string, short: string): boolean {
 /**
  * A party chosen by a shorter form of its name (a wordmark: "LUMENFIELD", "VAN HOUTUM", "Studio Tulpenkade") takes
  * the full name the document prints elsewhere with its words in it ("Lumenfield Analytics, Inc.", "Drukkerij Van
- * Houtum & Zn. B.V.", "Studio Tulpenkade B.V."), the longest there is. The full name keeps its own probability,
- * under the shorter form's, so a reviewer sees the completion unless the full name was likely by itself (summing
- * the two left a wrong completion unflagged).
+ * Houtum & Zn. B.V.", "Studio Tulpenkade B.V."), the longest there is. The confidence model counts the shorter
+ * form's probability with the full name's where the full name continues it (its words, then more: 525); one holding
+ * it after other words keeps its own, so a reviewer sees that completion unless it was likely by itself.
  */
 function withFullNames(choices: Map<string, FieldChoice>): void {
   for (const key of PARTIES) {
@@ -224,6 +224,8 @@ function withFullNames(choices: Map<string, FieldChoice>): void {
           holdsAsName(v.value, short) &&
           spacedWords(v.value) !== spacedWords(short) &&
           fullCompanyName(v.value) &&
+          // (a label printed before the name on its line is no part of it: "Rechnungsadresse Keller Holding GmbH")
+          !v.best.features.holds_label &&
           !sameValue(v.value, other),
       )
       if (!full) break
@@ -386,7 +388,10 @@ export function rankInvoiceFields(
     if (!candidate)
       return { ...notFound(rules.key), confidence: calibratedConfidence(top.probability, model.review_below) }
     const label = labelOf(candidate)
-    const right = probabilityRight(confidence, confidenceFeatures(definitions, choices, rules.key))
+    const right = probabilityRight(
+      confidence,
+      confidenceFeatures(definitions, choices, rules.key, pool.get('money') ?? []),
+    )
     return {
       key: rules.key,
       value: top.value,

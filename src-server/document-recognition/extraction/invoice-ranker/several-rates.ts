@@ -1,4 +1,4 @@
-import { DERIVED } from '../derived-amount'
+import type { FieldValue } from '../../document-recognition.tables'
 import type { ExtractedField } from '../extracted-field'
 import { unionBox } from '../layout'
 import type { ValueCandidate } from './candidates'
@@ -10,14 +10,17 @@ const WITH_CENTS = /[.,]\d{2}(?!\d)/
  * An invoice that charges two rates and prints no sum of its taxes ("zzgl. 7 % USt 68,04 €", "zzgl. 19 % USt
  * 214,70 €", then the gross): no printed value is the tax, and the ranker chose one of the two. When the chosen
  * amounts do not add up (net + tax is not the total) and the amounts ending the tax-labelled lines add up to total
- * less net, that sum is the tax: derived, its box over the amounts it adds, as doubtful as a derived amount is.
+ * less net, those amounts are the tax's parts. null when the chosen amounts add up, or no such lines do.
  */
-export function withTaxOfSeveralRates(fields: ExtractedField[], amounts: ValueCandidate[]): ExtractedField[] {
-  const field = (key: string) => fields.find((f) => f.key === key)
-  const [net, tax, total] = ['net_amount', 'tax_amount', 'total_amount'].map(field)
-  if (!tax || typeof net?.value !== 'number' || typeof total?.value !== 'number') return fields
-  const left = cents(total.value) - cents(net.value)
-  if (left === 0 || (typeof tax.value === 'number' && cents(tax.value) === left)) return fields
+export function taxOfSeveralRates(
+  net: FieldValue | undefined,
+  tax: FieldValue | undefined,
+  total: FieldValue | undefined,
+  amounts: ValueCandidate[],
+): ValueCandidate[] | null {
+  if (typeof net !== 'number' || typeof total !== 'number') return null
+  const left = cents(total) - cents(net)
+  if (left === 0 || (typeof tax === 'number' && cents(tax) === left)) return null
   // The amount with cents ending each line a tax word labels, and no net, total or contact word (a VAT id).
   const lines = new Map<string, ValueCandidate>()
   for (const amount of amounts) {
@@ -31,13 +34,24 @@ export function withTaxOfSeveralRates(fields: ExtractedField[], amounts: ValueCa
   }
   const parts = [...lines.values()]
   const sum = parts.reduce((all, part) => all + cents(part.value as number), 0)
-  if (parts.length < 2 || sum !== left) return fields
+  return parts.length >= 2 && sum === left ? parts : null
+}
+
+/**
+ * The tax of several rates (`taxOfSeveralRates`) as the tax field: total less net, its box over the amounts it adds.
+ * It is as sure as the net and the total it comes from: the printed rates' amounts adding up to it confirm it.
+ */
+export function withTaxOfSeveralRates(fields: ExtractedField[], amounts: ValueCandidate[]): ExtractedField[] {
+  const field = (key: string) => fields.find((f) => f.key === key)
+  const [net, tax, total] = ['net_amount', 'tax_amount', 'total_amount'].map(field)
+  const parts = taxOfSeveralRates(net?.value, tax?.value, total?.value, amounts)
+  if (!parts || !net || !tax || !total) return fields
   const page = parts[0]?.context.page.page_number ?? null
   const onePage = parts.every((part) => part.context.page.page_number === page)
   const derived: ExtractedField = {
     key: tax.key,
-    value: left / 100,
-    confidence: Math.min(net.confidence, total.confidence) * DERIVED,
+    value: (cents(total.value as number) - cents(net.value as number)) / 100,
+    confidence: Math.min(net.confidence, total.confidence),
     page_number: onePage ? page : null,
     bbox: onePage ? unionBox(parts.map((part) => part.bbox)) : null,
     method: 'derived',
