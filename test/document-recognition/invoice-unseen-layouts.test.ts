@@ -744,6 +744,44 @@ describe('invoices of other kinds: a tax invoice from India, a hotel folio, a le
   })
 })
 
+describe('a payment received on account before the amount to pay', () => {
+  it('knows a payment "received" in Spanish, Portuguese and Italian as one made before the invoice is paid', () => {
+    for (const word of ['recibidos', 'recibido', 'recebidos', 'ricevuti', 'ricevuto'])
+      expect([...classesOfWord(word)], word).toContain('prepaid')
+  })
+
+  it.each([
+    ['Pagos a cuenta recibidos', 'TOTAL A PAGAR'],
+    ['Pagamenti ricevuti', 'Totale da pagare'],
+    ['Pagamentos recebidos', 'Total a pagar'],
+  ])('takes the invoice total under its tax grid, not what is left after "%s"', async (received, payable) => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Talleres Ribera Alta, S.L.', x: 57, y: 40, size: 14 },
+      { text: 'Camino del Grao 14 · 46024 Valencia · CIF B46123987', x: 57, y: 58, size: 8 },
+      { text: 'Cliente', x: 360, y: 110, size: 8 },
+      { text: 'Hostal Las Dunas, S.L.', x: 360, y: 124 },
+      { text: 'Avenida del Mar 7, 03140 Guardamar', x: 360, y: 138 },
+      { text: 'FACTURA FR-2025-0093', x: 57, y: 180, size: 13 },
+      { text: 'Fecha: 04/02/2025', x: 57, y: 198 },
+      { text: 'Reparación de persianas, 12 unidades', x: 57, y: 250 },
+      { text: '1.840,00', x: 480, y: 250 },
+      { text: 'Comidas del equipo', x: 57, y: 264 },
+      { text: '300,00', x: 486, y: 264 },
+      { text: 'Base imponible   Tipo IVA   Cuota IVA   Total', x: 230, y: 300, size: 8 },
+      { text: '1.840,00     21 %     386,40     2.226,40', x: 230, y: 314 },
+      { text: '300,00     10 %     30,00     330,00', x: 238, y: 328 },
+      { text: '2.140,00     416,40     2.556,40', x: 230, y: 342 },
+      { text: 'TOTAL FACTURA', x: 330, y: 366 },
+      { text: '2.556,40 €', x: 480, y: 366 },
+      { text: received, x: 330, y: 380 },
+      { text: '-1.000,00 €', x: 476, y: 380 },
+      { text: payable, x: 330, y: 394 },
+      { text: '1.556,40 €', x: 480, y: 394 },
+    ])
+    expect(fields.total_amount?.value).toBe(2556.4)
+  })
+})
+
 describe('invoices in the vocabularies of Belgium and Spain, and e-mail domains of every kind', () => {
   it('reads the net of a Belgian credit note labelled "Total HTVA" (hors TVA)', async () => {
     const fields = await rankedInvoiceFields([

@@ -71,7 +71,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
     /^(?:amount|betrag|montant|bedrag|importo|importe|sum|somme|som|wert|kwota|wartosc|castka|suma|belob|belop|belopp|summa|osszeg|valoare|valor|znesek|iznos)$/,
   incl: /^(?:incl|inkl|inclusief|including|inclusive|included|comprises|ivato|ivainclusa|inklusive|sis|vcetne|vratane)$/,
   prepaid:
-    /^(?:anzahlung|vorauszahlung|abschlag|abschlagszahlung|bezahlt|deposit|paid|advance|acompte|regle|aanbetaling|betaald|acconto|anticipo|pagado|received|abzgl|abzuglich|less|minus|voorschot|gutschrift|zaliczka|zaloha|zalohy|uhrazeno|zaplacono|forskud|forskudd|forskott|ennakko|ennakkomaksu|eloleg|avans|adiantamento|sinal|betalt|maksettu|predujem)$/,
+    /^(?:anzahlung|vorauszahlung|abschlag|abschlagszahlung|bezahlt|deposit|paid|advance|acompte|regle|aanbetaling|betaald|acconto|anticipo|pagado|received|recibido|recibidos|recebido|recebidos|ricevuto|ricevuti|abzgl|abzuglich|less|minus|voorschot|gutschrift|zaliczka|zaloha|zalohy|uhrazeno|zaplacono|forskud|forskudd|forskott|ennakko|ennakkomaksu|eloleg|avans|adiantamento|sinal|betalt|maksettu|predujem)$/,
   payable:
     /^(?:zahlbetrag|zahlen|zahlender|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining|zaplaty|zaplacenia|uhrade|uhrady|betale|betala|maksettava|fizetendo|plata|placilo|platiti|tasuda|apmaksai|moketi|saldo)$/,
   seller:
