@@ -744,6 +744,42 @@ describe('invoices of other kinds: a tax invoice from India, a hotel folio, a le
   })
 })
 
+describe("a law firm's matter beside its fee note's number", () => {
+  it("knows a law firm's matter and a German file reference as another document's identifier, as an order's is", () => {
+    for (const word of ['matter', 'aktenzeichen', 'expediente', 'pratica'])
+      expect([...classesOfWord(word)], word).toContain('order')
+  })
+
+  it.each([
+    ['Fee Note No.', 'FN/25/00417', 'Matter No.', 'KEL0031/07'],
+    ['Kostennote Nr.', 'KN-2025-118', 'Aktenzeichen', '431/24 KE'],
+  ])(
+    'takes the number after "%s", not the matter after "%s"',
+    async (numberLabel, number, matterLabel, matter) => {
+      const fields = await rankedInvoiceFields([
+        { text: 'GRAYSON & LOWE', x: 57, y: 36, size: 18 },
+        { text: 'Solicitors · 4 Abbey Close · Bath BA1 1LY · graysonlowe.co.uk', x: 57, y: 60, size: 8 },
+        { text: `${numberLabel} ${number}`, x: 330, y: 110 },
+        { text: 'Mrs Joanna Pike', x: 57, y: 124 },
+        { text: 'Date 21 March 2025', x: 330, y: 124 },
+        { text: 'Kestrel Joinery Ltd', x: 57, y: 138 },
+        { text: 'Client No. KEL0031', x: 330, y: 138 },
+        { text: '2 Mill Lane', x: 57, y: 152 },
+        { text: `${matterLabel} ${matter}`, x: 330, y: 152 },
+        { text: 'Frome BA11 2AB', x: 57, y: 166 },
+        { text: 'To our professional charges in connection with the sale of 2 Mill Lane', x: 57, y: 220 },
+        { text: 'Professional charges', x: 57, y: 260 },
+        { text: '£1,600.00', x: 480, y: 260 },
+        { text: 'VAT at 20%', x: 57, y: 274 },
+        { text: '£320.00', x: 480, y: 274 },
+        { text: 'Total due', x: 57, y: 288 },
+        { text: '£1,920.00', x: 480, y: 288 },
+      ])
+      expect(fields.invoice_number?.value).toBe(number)
+    },
+  )
+})
+
 describe('a payment received on account before the amount to pay', () => {
   it('knows a payment "received" in Spanish, Portuguese and Italian as one made before the invoice is paid', () => {
     for (const word of ['recibidos', 'recibido', 'recebidos', 'ricevuti', 'ricevuto'])

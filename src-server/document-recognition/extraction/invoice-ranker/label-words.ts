@@ -53,7 +53,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   customer:
     /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto|asiakas|klient|klienta|zakaznik|ugyfel)$/,
   order:
-    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|job|angebot|quote|offerte|zamowienie|zlecenie|objednavka|tilaus|bestilling|bestallning|ordre|megrendeles|rendeles|comanda|encomenda|umowa|smlouva|kontrakt|avtale|tilbud|offert|oferta|nabidka)$/,
+    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|job|matter|aktenzeichen|expediente|pratica|angebot|quote|offerte|zamowienie|zlecenie|objednavka|tilaus|bestilling|bestallning|ordre|megrendeles|rendeles|comanda|encomenda|umowa|smlouva|kontrakt|avtale|tilbud|offert|oferta|nabidka)$/,
   // What a document's own identifier names when it is no invoice number: a booking, a transaction, a reservation.
   booking:
     /^(?:booking|buchung|buchungs|reservation|reservierung|reservering|boeking|boekings|prenotazione|reserva|localizador|transaction|transaktion|vorgang|vorgangs|confirmation|bestatigung|buchungsnummer|boekingsnummer)$/,
