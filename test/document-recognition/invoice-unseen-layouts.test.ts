@@ -744,6 +744,33 @@ describe('invoices of other kinds: a tax invoice from India, a hotel folio, a le
   })
 })
 
+describe('a company named only in a sentence', () => {
+  it.each([
+    [
+      'Editing of the 2025 annual report, delivered to Corvane Analytics Ltd on 3 March 2025.',
+      'Corvane Analytics Ltd',
+    ],
+    [
+      'Übersetzungsleistungen für die Halvorsen Maschinenbau GmbH, Projekt Nordkap.',
+      'Halvorsen Maschinenbau GmbH',
+    ],
+  ])('takes the company the sentence names as a name, not the sentence: "%s"', async (sentence, company) => {
+    const pages = await printedPages([
+      { text: 'Ines Moravec', x: 57, y: 40, size: 16 },
+      { text: 'Rechnung Nr. 2025-014', x: 57, y: 120, size: 13 },
+      { text: sentence, x: 57, y: 180 },
+      { text: 'Müller und Söhne GmbH', x: 57, y: 220 },
+      { text: 'Gasthof zum Goldenen Hirschen GmbH', x: 57, y: 234 },
+    ])
+    const names = candidatesOf('name', pageContexts(pages)).map((candidate) => String(candidate.value))
+    expect(names).toContain(company)
+    expect(names.filter((name) => name.length > company.length && name.includes(company))).toEqual([])
+    // A name's own small words are no sentence.
+    expect(names).toContain('Müller und Söhne GmbH')
+    expect(names).toContain('Gasthof zum Goldenen Hirschen GmbH')
+  })
+})
+
 describe("a law firm's matter beside its fee note's number", () => {
   it("knows a law firm's matter and a German file reference as another document's identifier, as an order's is", () => {
     for (const word of ['matter', 'aktenzeichen', 'expediente', 'pratica'])

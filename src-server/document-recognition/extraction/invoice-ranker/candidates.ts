@@ -4,7 +4,7 @@ import type { FieldDefinition } from '../field-config'
 import { type Line, linesOf, segmentsOf, unionBox } from '../layout'
 import { type DateOrder, documentDateOrder, parseAmounts, parseDate, withSeries } from '../values'
 import { isCountry } from './countries'
-import { classesOfLine, LEGAL_FORM, type WordClass } from './label-words'
+import { classesOfLine, LEGAL_FORM, PARTICLE, type WordClass } from './label-words'
 
 /** A page's lines top to bottom, with each word's classes, read once for every field. */
 export interface PageContext {
@@ -293,6 +293,28 @@ function endOfLegalForm(text: string): number | null {
   }
 }
 
+/** Small words inside a company's name: particles, and the words joining its partners ("Müller und Söhne GmbH"). */
+const NAME_JOINER = /^(?:and|und|et|e|y|en|og|och|zum|zur|am|im)$/i
+
+/**
+ * Where a company named in a sentence starts ("Photography services provided to Harbourfront Realty Inc. ..."): the
+ * capitalised words before its legal form, after two words or more without a capital (a sentence's, not a
+ * particle or a joining word of the name); null when the text does not read so.
+ */
+export function companyInProse(text: string): number | null {
+  const form = LEGAL_FORM.exec(text)
+  if (!form || form.index === 0) return null
+  const words = [...text.slice(0, form.index).matchAll(/\S+/g)].map((m) => ({ text: m[0], at: m.index }))
+  const small = (word: string) => PARTICLE.test(word) || NAME_JOINER.test(word)
+  const ofName = (word: string) => /^[\p{Lu}\d&]/u.test(word) || small(word)
+  let first = words.length
+  while (first > 0 && ofName(words[first - 1]?.text ?? '')) first--
+  while (first < words.length && small(words[first]?.text ?? '')) first++
+  const lower = words.slice(0, first).filter((w) => /^\p{Ll}/u.test(w.text) && !small(w.text))
+  if (first === words.length || lower.length < 2) return null
+  return words[first]?.at ?? null
+}
+
 /** The first half of a text that is one phrase printed twice, else null. */
 function doubledHalf(text: string): string | null {
   const words = text.split(' ')
@@ -451,9 +473,14 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         // A legal line goes on after the name ("Free SAS au capital de ...", "Nordlicht AG Vorstand: ...").
         const legalEnd = endOfLegalForm(segment.text)
         if (legalEnd && legalEnd > from) pieces.push([from, segment.text.slice(from, legalEnd)])
+        const prose = companyInProse(segment.text)
+        if (prose !== null && prose > from)
+          pieces.push([prose, segment.text.slice(prose, legalEnd ?? undefined)])
         // In the body, a name after the account holder's label ("Titulaire du compte : NETPRESSE") is the payee's.
         const payee = [lineIndex - 1, lineIndex].some((i) => context.classes[i]?.some((c) => c.has('payee')))
         for (const [at, text] of pieces) {
+          // A sentence naming a company is no name: the company it names is one.
+          if (companyInProse(text) !== null) continue
           const name = nameOf(text)
           if (!name || isCountry(name) || (body && !payee && !LEGAL_FORM.test(` ${name}`))) continue
           const start = offset + at + text.indexOf(name)
