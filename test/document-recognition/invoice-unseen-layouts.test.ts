@@ -744,6 +744,33 @@ describe('invoices of other kinds: a tax invoice from India, a hotel folio, a le
   })
 })
 
+describe("an Italian e-invoice's printed copy", () => {
+  it('takes the number under "Numero", not the document type in brackets beside the title ("Fattura (TD01)")', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Officine Grafiche Zanella S.r.l.', x: 57, y: 40, size: 14 },
+      { text: 'Via dei Mille 48 · 36100 Vicenza · P.IVA 03911280244', x: 57, y: 58, size: 8 },
+      { text: 'Spett.le', x: 330, y: 100, size: 8 },
+      { text: 'Cantina Colli Berici Soc. Coop.', x: 330, y: 112 },
+      { text: 'Strada Rovereto 9, 36040 Brendola (VI)', x: 330, y: 126 },
+      { text: 'Tipo documento', x: 57, y: 180, size: 8 },
+      { text: 'Numero', x: 180, y: 180, size: 8 },
+      { text: 'Data', x: 260, y: 180, size: 8 },
+      { text: 'Fattura (TD01)', x: 57, y: 194 },
+      { text: '87/2025', x: 180, y: 194 },
+      { text: '14/04/2025', x: 260, y: 194 },
+      { text: 'Etichette vino, 12.000 pz.', x: 57, y: 240 },
+      { text: '1.440,00', x: 480, y: 240 },
+      { text: 'Imponibile', x: 330, y: 280 },
+      { text: '1.440,00', x: 480, y: 280 },
+      { text: 'IVA 22%', x: 330, y: 294 },
+      { text: '316,80', x: 480, y: 294 },
+      { text: 'Totale documento', x: 330, y: 308 },
+      { text: '1.756,80', x: 480, y: 308 },
+    ])
+    expect(fields.invoice_number?.value).toBe('87/2025')
+  })
+})
+
 describe('a company named only in a sentence', () => {
   it.each([
     [

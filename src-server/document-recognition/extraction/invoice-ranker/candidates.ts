@@ -103,6 +103,9 @@ const CODE = /^[A-Za-z0-9][A-Za-z0-9_/\-.]*$/
 
 /** An identifier printed as one word: holds a digit, is no amount with cents, no percentage and no whole date. */
 function codeOf(word: string): string | null {
+  // A code of letters and digits in brackets is an aside: a document's type beside its title ("Fattura (TD01)"), a
+  // short form. (Digits alone in brackets are a telephone's area code, read with the number after it.)
+  if (/^\((?=[^)]*\p{L})[^)]*\)[.,:;]*$/u.test(word)) return null
   // A number marker glued to the identifier ("n°562044387", "n.123", "n.RE-2023/830", "Nr.17", OCR's
   // "nr*F-2025-0047" for "nº") is not part of it.
   const code = word
