@@ -1667,7 +1667,6 @@ function inkPage(lines: [string, number, number, number][]): PageText[] {
 }
 const [A4_WIDTH, A4_HEIGHT] = [595, 842]
 
-/** The value of feature `name` for the buyer candidate `value` on `pages`. */
 /** The feature `name` of the candidate `value` of the field `key` in `pages`. */
 function featureOf(pages: PageText[], key: string, value: string | number, name: string): number | undefined {
   const field = shippedExtractorConfig('invoice-extractor').fields.find(
@@ -2670,5 +2669,77 @@ describe("a letter's salutation", () => {
     const names = candidatesOf('name', pageContexts(pages)).map((c) => String(c.value))
     expect(names).toContain('Groenhart Kwekerijen BV')
     expect(names.filter((name) => /geachte|geehrte|dear/i.test(name))).toEqual([])
+  })
+})
+
+describe('a row of totals under their headings, the rate in a column of its own', () => {
+  const totalsRow = (headings: string[], values: string[]): PrintedLine[] =>
+    headings.flatMap((heading, i) => [
+      { text: heading, x: 250 + i * 75, y: 330, size: 8 },
+      { text: values[i] as string, x: 250 + i * 75, y: 343 },
+    ])
+
+  it('knows a heading of rates ("MwSt %", "Steuersatz") from a heading of the tax at one rate ("MwSt. 19 %")', async () => {
+    const pages = await printedPages([
+      { text: 'Rechnung 2025-0419', x: 50, y: 90, size: 14 },
+      ...totalsRow(
+        ['Netto', 'MwSt %', 'MwSt. 19 %', 'Brutto EUR'],
+        ['8.400,00', '19,00', '1.596,00', '9.996,00'],
+      ),
+      ...totalsRow(['Steuersatz', 'Steuer'], ['7,00', '588,00']).map((l) => ({ ...l, y: l.y + 60 })),
+    ])
+    expect(featureOf(pages, 'tax_amount', 19, 'rates_heading')).toBe(1)
+    expect(featureOf(pages, 'tax_amount', 7, 'rates_heading')).toBe(1)
+    expect(featureOf(pages, 'tax_amount', 1596, 'rates_heading')).toBeUndefined()
+    expect(featureOf(pages, 'tax_amount', 588, 'rates_heading')).toBeUndefined()
+  })
+
+  it('reads a Swedish credit note\'s row of totals: the tax, not the rate, and what the buyer is to receive ("Att erhålla")', async () => {
+    expect(classesOfWord('erhålla').has('payable')).toBe(true)
+    const fields = await rankedInvoiceFields([
+      { text: 'Bergström Trädgård AB', x: 50, y: 40, size: 14 },
+      { text: 'Kreditfaktura', x: 50, y: 90, size: 16 },
+      { text: 'Kreditfakturanr 5512', x: 50, y: 120 },
+      { text: 'Fakturadatum 2025-05-06', x: 50, y: 133 },
+      { text: 'Retur: gräsklippare', x: 50, y: 240 },
+      { text: '-4 000,00', x: 480, y: 240 },
+      ...totalsRow(
+        ['Netto', 'Moms %', 'Moms', 'Att erhålla SEK'],
+        ['-4 000,00', '25,00', '-1 000,00', '-5 000,00'],
+      ),
+    ])
+    expect(fields.tax_amount?.value).toBe(-1000)
+    expect(fields.total_amount?.value).toBe(-5000)
+  })
+})
+
+describe("a party's identifier under a party's label", () => {
+  it('takes no code after "Cod. destinatario" or "Supplier No." for a name: the label names an identifier', async () => {
+    for (const words of [
+      ['Cod.', 'destinatario', 'SDI:'],
+      ['Supplier', 'No.'],
+      ['Buyer', 'ID:'],
+    ])
+      expect(
+        classesOfLine(words).some((c) => c.has('buyer') || c.has('seller')),
+        words.join(' '),
+      ).toBe(false)
+    const fields = await rankedInvoiceFields([
+      { text: 'Legatoria Ferri S.r.l.', x: 50, y: 40, size: 14 },
+      { text: 'FATTURA', x: 50, y: 110, size: 16 },
+      { text: 'Spett.le', x: 320, y: 110 },
+      { text: 'Ristorante Il Cortile S.a.s.', x: 320, y: 124 },
+      { text: 'Numero: 88/2025', x: 50, y: 138 },
+      { text: 'Via Roma, 12', x: 320, y: 138 },
+      { text: 'Data: 14/04/2025', x: 50, y: 151 },
+      { text: '37121 Verona (VR)', x: 320, y: 151 },
+      { text: 'Codice destinatario: KRRH6B9', x: 320, y: 178 },
+      { text: 'Menu rilegati in pelle', x: 50, y: 240 },
+      { text: '600,00', x: 480, y: 240 },
+      { text: 'Imponibile 600,00', x: 330, y: 290 },
+      { text: 'IVA 22% 132,00', x: 330, y: 304 },
+      { text: 'Totale documento 732,00', x: 330, y: 318 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Ristorante Il Cortile S.a.s.')
   })
 })

@@ -953,14 +953,27 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   const totalLabel = totalAsDue ? pick(dueRandom, v.payable) : pick(random, v.total)
   if (chance(random, 0.25)) {
     traits.push('totals table')
-    const columns: [string, number][] = [
-      [netLabel, net],
-      [taxLabel, tax],
-      [totalLabel, total],
+    // Now and then the rate in a column of its own, a bare number under a heading with "%" ("MwSt %", "Moms %"), as
+    // accounting software prints it: a rate, not the tax (a stream of its own).
+    const rateRandom = seededRandom(seed * 2_147_483_647 + 263)
+    const rateColumn = chance(rateRandom, 0.5)
+    if (rateColumn) traits.push('rate column in the totals table')
+    const rateCell = chance(rateRandom, 0.5) ? formatAmount(rate, formats) : String(rate)
+    const columns: [string, string][] = [
+      [netLabel, formatAmount(net, formats)],
+      ...(rateColumn ? [[pick(rateRandom, RATE_HEADING[language]), rateCell] as [string, string]] : []),
+      [
+        rateColumn
+          ? pick(rateRandom, [...v.tax.filter((t) => !t.includes('{rate}')), ...v.taxSum])
+          : taxLabel,
+        formatAmount(tax, formats),
+      ],
+      [totalLabel, formatAmount(total, formats)],
     ]
+    const left = 560 - columns.length * 80
     columns.forEach(([label, value], i) => {
-      put(label, 320 + i * 80 + 70, y, { alignRight: true, size: 8, bold: true })
-      put(formatAmount(value, formats), 320 + i * 80 + 70, y + 12, { alignRight: true })
+      put(label, left + i * 80 + 70, y, { alignRight: true, size: 8, bold: true })
+      put(value, left + i * 80 + 70, y + 12, { alignRight: true })
     })
     y += 32
   } else {
@@ -1375,6 +1388,15 @@ const DISCOUNT: Record<Language, string[]> = {
   nl: ['Korting'],
   it: ['Sconto'],
   es: ['Descuento'],
+}
+/** The heading of a column of tax rates printed as bare numbers ("19,00" under "MwSt %"). */
+const RATE_HEADING: Record<Language, string[]> = {
+  de: ['MwSt %', 'USt %', '% MwSt.'],
+  en: ['VAT %', 'Tax %', '% VAT'],
+  fr: ['TVA %', '% TVA', 'Taux %'],
+  nl: ['BTW %', '% BTW'],
+  it: ['IVA %', '% IVA', 'Aliq. %'],
+  es: ['IVA %', '% IVA'],
 }
 /** The headings of a tax summary grid's columns and the label of its row of sums. */
 const TAX_GRID: Record<Language, Record<'rate' | 'net' | 'tax' | 'gross' | 'sum', string[]>> = {

@@ -53,6 +53,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'after_prepaid',
       'tax_inside',
       'untaxed_sum',
+      'rates_heading',
     ],
     date: ['earliest', 'latest', 'alone_on_line', 'after_comma', 'line_has_code', 'same_as_other'],
     code: [

@@ -60,6 +60,19 @@ export function labelFeatures(features: Features, candidate: ValueCandidate) {
     header.words.forEach((i) => {
       setClasses(features, 'column', context.classes[header.index]?.[i] ?? [])
     })
+  if (header && headsRates(context, header)) features.rates_heading = 1
+}
+
+/**
+ * Does a heading name a column of rates ("MwSt %", "Moms %", "Steuersatz", "VAT rate")? A rate's word with no
+ * figure: a heading of the tax at one rate prints the rate ("MwSt. 19 %", "TVA 20 %") over the tax itself.
+ */
+function headsRates(context: PageContext, heading: { index: number; words: number[] }): boolean {
+  const line = context.lines[heading.index] as Line
+  return (
+    heading.words.some((i) => context.classes[heading.index]?.[i]?.has('rate')) &&
+    !heading.words.some((i) => /\d/.test(line.words[i]?.text ?? ''))
+  )
 }
 
 /** A word of a row of figures: an amount, a sign, a currency's code or symbol. */

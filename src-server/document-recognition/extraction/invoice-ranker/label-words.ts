@@ -73,7 +73,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   prepaid:
     /^(?:anzahlung|vorauszahlung|abschlag|abschlagszahlung|bezahlt|deposit|paid|advance|acompte|regle|aanbetaling|betaald|acconto|anticipo|pagado|received|recibido|recibidos|recebido|recebidos|ricevuto|ricevuti|abzgl|abzuglich|less|minus|voorschot|gutschrift|zaliczka|zaloha|zalohy|uhrazeno|zaplacono|forskud|forskudd|forskott|ennakko|ennakkomaksu|eloleg|avans|adiantamento|sinal|betalt|maksettu|predujem)$/,
   payable:
-    /^(?:zahlbetrag|zahlen|zahlender|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining|zaplaty|zaplacenia|uhrade|uhrady|betale|betala|maksettava|fizetendo|plata|placilo|platiti|tasuda|apmaksai|moketi|saldo)$/,
+    /^(?:zahlbetrag|zahlen|zahlender|payable|balance|betalen|voldoen|pagare|pagar|restbetrag|offener|offen|reste|solde|openstaand|outstanding|pendiente|remaining|zaplaty|zaplacenia|uhrade|uhrady|betale|betala|maksettava|fizetendo|plata|placilo|platiti|tasuda|apmaksai|moketi|saldo|erhalla|tillgodo)$/,
   seller:
     /^(?:seller|supplier|vendor|verkaufer|lieferant|vendeur|fournisseur|leverancier|verkoper|fornitore|venditore|cedente|proveedor|vendedor|from|issuer|emittente|mittente|emisor|emetteur|absender|sender|auftragnehmer|leistungserbringer|prestataire|rechnungssteller|aussteller|afzender|sprzedawca|dostawca|wystawca|dodavatel|predavajuci|prodavajici|leverandor|saljare|leverantor|myyja|toimittaja|laskuttaja|elado|szallito|kibocsato|furnizor|vanzator|fornecedor|emitente|prestador|dobavitelj|izdajatelj|prodavatelj|dobavljac|muuja|tarnija|pardavejas|piegadatajs|locadora|locador|arrendador|wynajmujacy|pronajimatel)$/,
   buyer:
@@ -168,6 +168,8 @@ const ROLE_VERB =
 const BY = /^(?:by|from|von|durch|par|door|da|por)$/
 const TO = /^(?:to|an|a|aan|al|pour|per|para|for)$/
 const FOR = /^(?:for|fur|pour|voor|per|para)$/
+/** A code's or a number's word: beside a party's word it labels the party's identifier. */
+const CODE = /^(?:cod|code|codice|codigo|codi|id|no|nr|number|numero|num|nummer)$/
 /** "Without", in the languages whose word for it is no net label of its own ("ohne", "sin", "bez" are). */
 const WITHOUT = /^(?:without|sans|senza|zonder|utan|uten|ilman|be)$/
 /** A place an address line names: an address, a place, a site. */
@@ -215,6 +217,12 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
       for (const other of ['seller', 'buyer', 'title'] as const) own.delete(other)
       own.add(role)
     }
+  })
+  // A party's word beside a code's labels the party's identifier, not its name ("Cod. destinatario SDI", "Supplier
+  // No.", "Seller ID").
+  words.forEach((_, i) => {
+    if (CODE.test(last(i - 1)) || CODE.test(first(i + 1)))
+      for (const party of ['buyer', 'seller'] as const) classes[i]?.delete(party)
   })
   // Where goods go: a delivery word with an address word ("Adresse de livraison", "Delivery address", "Lugar de
   // entrega", "Service address"), or a verb of shipping before "to" ("Ship to", "Livré à", "Deliver to").
