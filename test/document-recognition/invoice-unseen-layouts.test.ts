@@ -10,6 +10,7 @@ import {
   LEGAL_FORM,
 } from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
 import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
+import { followsReference } from '../../src-server/document-recognition/extraction/label-context'
 import { linesOf } from '../../src-server/document-recognition/extraction/layout'
 import { extractWithRules } from '../../src-server/document-recognition/extraction/rules'
 import { parseDate, parseValue } from '../../src-server/document-recognition/extraction/values'
@@ -2742,4 +2743,220 @@ describe("a party's identifier under a party's label", () => {
     ])
     expect(fields.buyer_name?.value).toBe('Ristorante Il Cortile S.a.s.')
   })
+})
+
+/**
+ * A credit note in one language: its own number and date with their labels, and a sentence referring to the invoice
+ * it corrects with a preposition of reference, that invoice's number and date.
+ */
+interface CreditNoteText {
+  title: string
+  numberLabel: string
+  dateLabel: string
+  number: string
+  date: string
+  iso: string
+  reference: string
+  net: string
+  tax: string
+  total: string
+  amounts: [string, string, string]
+  total_amount: number
+}
+
+const CREDIT_NOTES: Record<string, CreditNoteText> = {
+  en: {
+    title: 'CREDIT NOTE',
+    numberLabel: 'Credit Note No.',
+    dateLabel: 'Date:',
+    number: 'CN-88',
+    date: '21/03/2025',
+    iso: '2025-03-21',
+    reference: 'Credit note for invoice INV-2023-0412 of 12/02/2025',
+    net: 'Subtotal',
+    tax: 'VAT 20%',
+    total: 'Total',
+    amounts: ['250.00', '50.00', '300.00'],
+    total_amount: -300,
+  },
+  de: {
+    title: 'Gutschrift',
+    numberLabel: 'Gutschrift-Nr.:',
+    dateLabel: 'Datum:',
+    number: 'GS-2025-014',
+    date: '21.03.2025',
+    iso: '2025-03-21',
+    reference: 'Gutschrift zur Rechnung Nr. RE-2025/123 vom 04.02.2025',
+    net: 'Nettobetrag',
+    tax: 'MwSt. 19 %',
+    total: 'Gesamtbetrag',
+    amounts: ['-250,00 €', '-47,50 €', '-297,50 €'],
+    total_amount: -297.5,
+  },
+  fr: {
+    title: 'AVOIR',
+    numberLabel: 'Avoir n° :',
+    dateLabel: 'Date :',
+    number: 'AV-2025-009',
+    date: '21/03/2025',
+    iso: '2025-03-21',
+    reference: 'Avoir sur facture n° F-2025-77 du 03/02/2025',
+    net: 'Total HT',
+    tax: 'TVA 20 %',
+    total: 'Total TTC',
+    amounts: ['250,00 €', '50,00 €', '300,00 €'],
+    total_amount: -300,
+  },
+  nl: {
+    title: 'Creditnota',
+    numberLabel: 'Creditnotanummer:',
+    dateLabel: 'Datum:',
+    number: 'CN2025-031',
+    date: '21-03-2025',
+    iso: '2025-03-21',
+    reference: 'Creditnota voor factuur 2025-55 van 05-02-2025',
+    net: 'Totaal excl. btw',
+    tax: 'Btw 21%',
+    total: 'Totaal',
+    amounts: ['250,00', '52,50', '302,50'],
+    total_amount: -302.5,
+  },
+  it: {
+    title: 'Nota di credito',
+    numberLabel: 'Nota di credito n.',
+    dateLabel: 'Data:',
+    number: 'NC-12/2025',
+    date: '21/03/2025',
+    iso: '2025-03-21',
+    reference: 'Nota di credito relativa alla fattura n. 77 del 03/02/2025',
+    net: 'Imponibile',
+    tax: 'IVA 22%',
+    total: 'Totale',
+    amounts: ['250,00', '55,00', '305,00'],
+    total_amount: -305,
+  },
+  es: {
+    title: 'Factura rectificativa',
+    numberLabel: 'Nº rectificativa:',
+    dateLabel: 'Fecha:',
+    number: 'R-2025-006',
+    date: '21/03/2025',
+    iso: '2025-03-21',
+    reference: 'Factura rectificativa de la factura nº 2025-77 de fecha 03/02/2025',
+    net: 'Base imponible',
+    tax: 'IVA 21%',
+    total: 'Total',
+    amounts: ['-250,00 €', '-52,50 €', '-302,50 €'],
+    total_amount: -302.5,
+  },
+}
+
+/**
+ * The credit note printed with its own number and date in a header block right of the addresses (labels over
+ * values), or in a column of labels beside their values under the title; the reference to the corrected invoice
+ * under the title in both.
+ */
+function creditNote(text: CreditNoteText, layout: 'header' | 'column'): PrintedLine[] {
+  const own: PrintedLine[] =
+    layout === 'header'
+      ? [
+          { text: text.numberLabel, x: 380, y: 120, size: 8 },
+          { text: text.number, x: 380, y: 131 },
+          { text: text.dateLabel, x: 380, y: 147, size: 8 },
+          { text: text.date, x: 380, y: 158 },
+        ]
+      : [
+          { text: text.numberLabel, x: 57, y: 250 },
+          { text: text.number, x: 190, y: 250 },
+          { text: text.dateLabel, x: 57, y: 263 },
+          { text: text.date, x: 190, y: 263 },
+        ]
+  return [
+    { text: 'Lindqvist Studio GmbH', x: 57, y: 40, size: 14 },
+    { text: 'Hafenstraße 12 · 20457 Hamburg', x: 57, y: 58, size: 8 },
+    { text: 'Ostrava Digital s.r.o.', x: 57, y: 120 },
+    { text: 'Nádražní 44', x: 57, y: 133 },
+    { text: '70200 Ostrava', x: 57, y: 146 },
+    ...own,
+    { text: text.title, x: 57, y: 205, size: 15 },
+    { text: text.reference, x: 57, y: 228 },
+    { text: 'Consulting', x: 57, y: 300 },
+    { text: text.amounts[0], x: 480, y: 300 },
+    { text: text.net, x: 340, y: 330 },
+    { text: text.amounts[0], x: 480, y: 330 },
+    { text: text.tax, x: 340, y: 344 },
+    { text: text.amounts[1], x: 480, y: 344 },
+    { text: text.total, x: 340, y: 358 },
+    { text: text.amounts[2], x: 480, y: 358 },
+  ]
+}
+
+describe('a credit note referring to the invoice it corrects', () => {
+  it('tells a label after a preposition of reference in six languages, and no label of the invoice itself', () => {
+    const referring: [string, string][] = [
+      ['Credit note for', 'invoice'],
+      ['Credit note for invoice INV-2023-0412', 'of'],
+      ['Credit Note No. CN-88 relating to invoice', 'no.'],
+      ['Re:', 'Invoice'],
+      ['Gutschrift zur Rechnung Nr. RE-2019/123', 'vom'],
+      ['bezüglich der', 'Rechnung'],
+      ['Avoir sur facture n° F-2021-77', 'du'],
+      ['relatif à la', 'facture'],
+      ['concernant la', 'facture'],
+      ['Creditnota voor factuur 2021-55', 'van'],
+      ['betreft', 'factuur'],
+      ['bij', 'factuur'],
+      ['Nota di credito relativa alla fattura n. 77', 'del'],
+      ['rif.', 'fattura'],
+      ['Factura rectificativa de la factura nº 77 de', 'fecha'],
+      ['referente a la', 'factura'],
+      ['rectifica la', 'factura'],
+    ]
+    for (const [before, label] of referring) expect(followsReference(before, label), before).toBe(true)
+    const own: [string, string][] = [
+      ['Goods for re-sale', 'invoice'],
+      ['Número de', 'factura'],
+      ['Data della', 'fattura'],
+      ['Date de la', 'facture'],
+      ['Re: Invoice 4411', 'Invoice date'],
+      ['Rechnung', 'Nr.'],
+      ['', 'Invoice'],
+    ]
+    for (const [before, label] of own) expect(followsReference(before, label), before).toBe(false)
+    const classes = classesOfLine([
+      'Gutschrift',
+      'zur',
+      'Rechnung',
+      'Nr.',
+      'RE-2019/123',
+      'vom',
+      '04.05.2019',
+    ])
+    expect(classes[0]?.has('title')).toBe(true)
+    expect(classes[2]?.has('corrected')).toBe(true)
+    expect(classes[2]?.has('title')).toBe(false)
+    expect(classes[3]?.has('corrected')).toBe(true)
+  })
+
+  it("skips the corrected invoice's number and date in the general rules", async () => {
+    const config = shippedExtractorConfig('invoice-extractor')
+    const fields = extractWithRules(
+      config.fields,
+      await printedPages([
+        { text: 'Gutschrift zur Rechnung Nr. RE-2025/123 vom 04.02.2025', x: 57, y: 100 },
+        { text: 'Gutschrift', x: 57, y: 130 },
+      ]),
+    )
+    expect(fields.find((f) => f.key === 'invoice_number')?.value).not.toBe('RE-2025/123')
+    expect(fields.find((f) => f.key === 'invoice_date')?.value).not.toBe('2025-02-04')
+  })
+
+  for (const [language, text] of Object.entries(CREDIT_NOTES))
+    for (const layout of ['header', 'column'] as const)
+      it(`reads the credit note's own number and date, not the corrected invoice's (${language}, ${layout})`, async () => {
+        const fields = await rankedInvoiceFields(creditNote(text, layout))
+        expect(fields.invoice_number?.value).toBe(text.number)
+        expect(fields.invoice_date?.value).toBe(text.iso)
+        expect(fields.total_amount?.value).toBe(text.total_amount)
+      })
 })

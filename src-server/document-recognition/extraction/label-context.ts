@@ -65,3 +65,189 @@ const ANOTHER_OCCASION =
  */
 export const labelsAnotherOccasion = (text: string, start: number) =>
   ANOTHER_OCCASION.test(text.slice(0, start))
+
+/**
+ * Prepositions and phrases by which a document refers to another one, in German, English, French, Dutch, Italian
+ * and Spanish ("zur", "bezüglich", "for", "relating to", "Re:", "sur", "relatif à", "voor", "betreft", "relativa
+ * alla", "rif.", "referente a", "rectificativa de"), or the corrected invoice's adjective before its noun
+ * ("ursprüngliche Rechnung", "oorspronkelijke factuur"; not "original", which also marks an original against its
+ * copy), optionally with an article or a possessive after them ("der", "la", "your", "de", "uw"). Whole words only:
+ * "re" counts with its colon ("Re: Invoice 4411"), not inside "for re-sale"; a bare "de", "of", "della" does not
+ * count ("Número de factura", "Data della fattura" are this invoice's labels), only after a word of correcting
+ * ("Factura rectificativa de la factura").
+ */
+const REFERENCE_PHRASE = new RegExp(
+  `(?:^|[\\s(])(?:${[
+    // German
+    'zur',
+    'zu',
+    'zum',
+    'fur',
+    'bezuglich',
+    'bzgl\\.?',
+    'betreffend',
+    'betrifft',
+    'betr\\.',
+    'bezug\\s*:',
+    '(?:mit |in )?bezug auf',
+    'bezugnehmend auf',
+    'gema(?:ss|ß)',
+    'storno',
+    'stornierung',
+    'korrektur',
+    'ursprungliche[nr]?',
+    // English
+    'for',
+    're\\s*:',
+    'regarding',
+    'concerning',
+    'relating to',
+    'relates to',
+    'related to',
+    'relative to',
+    'in respect of',
+    'with respect to',
+    '(?:with |in )?reference to',
+    'referring to',
+    'refers to',
+    'ref\\s*[.:]\\s*:?',
+    'against',
+    'corrects',
+    'correcting',
+    'cancels',
+    'cancelling',
+    'applied to',
+    // French
+    'sur',
+    'pour',
+    'relatif a',
+    'relative a',
+    'relatifs a',
+    'relatives a',
+    'concernant',
+    '(?:se )?rapportant a',
+    'en reference a',
+    'suite a',
+    'annule',
+    'annulant',
+    'rectifie',
+    'rectifiant',
+    // Dutch
+    'voor',
+    'betreft\\s*:?',
+    'bij',
+    'op',
+    'oorspronkelijke',
+    'inzake',
+    'm\\.?\\s?b\\.?\\s?t\\.?',
+    'met betrekking tot',
+    'behorend(?:e)? bij',
+    'correctie (?:op|van)',
+    'creditering van',
+    'n\\.?\\s?a\\.?\\s?v\\.?',
+    'naar aanleiding van',
+    'verwijzend naar',
+    // Italian
+    'relativ[aoie] (?:a|al|alla|all)',
+    'riferit[aoie] (?:a|al|alla|all)',
+    '(?:in |con )?riferimento (?:a|al|alla|all)',
+    'riferimento\\s*:',
+    'rif\\s*[.:]\\s*:?',
+    '(?:a )?storno (?:della|del|di)',
+    'rettifica (?:della|del|di)',
+    'a fronte (?:della|del|di)',
+    // Spanish
+    'referente (?:a|al)',
+    'relativ[oa] (?:a|al)',
+    'correspondiente (?:a|al)',
+    'rectifica(?: a)?',
+    '(?:rectificativa|rectificacion|abono|anulacion) de',
+    'sobre',
+    '(?:con|en) referencia (?:a|al)',
+    'anula',
+  ].join('|')})(?:\\s+(?:${[
+    'der',
+    'die',
+    'das',
+    'dem',
+    'den',
+    'ihre',
+    'ihrer',
+    'unsere',
+    'unserer',
+    'the',
+    'your',
+    'our',
+    'la',
+    'le',
+    'l',
+    'notre',
+    'votre',
+    'de',
+    'het',
+    'uw',
+    'onze',
+    'nostra',
+    'vostra',
+    'su',
+    'nuestra',
+  ].join('|')}))?\\s*$`,
+  'u',
+)
+
+/** The nouns of an invoice a reference names, and the compounds they open ("Rechnungsnummer", "Factuurnr."). */
+const INVOICE_NOUN = /^(?:invoice|bill|rechnung|facture|factuur|fattura|factura|fatura)/
+/** Words that mark a number ("Nr.", "n°", "#"). */
+const NUMBER_MARKER = /^(?:no|nr|n|nro|num|numero|number|nummer|#)$/
+/** Words that join a date to what it dates ("vom", "du", "del", "of", "de fecha"). */
+const DATE_JOINER = /^(?:vom|von|du|del|de|of|van|dated|le|dd)$/
+
+const token = (word: string) =>
+  fold(word)
+    .replace(/n[.]?[°º]/g, 'no')
+    .replace(/[^\p{L}\p{N}#]/gu, '')
+
+/**
+ * Does a label follow a reference to another invoice on its line ("Credit note for invoice INV-2023-0412 of
+ * 12.03.2023", "Gutschrift zur Rechnung Nr. RE-2019/123 vom 04.05.2019", "Avoir sur facture n° F-2021-77 du
+ * 03/02/2021", "Re: Invoice 4411")? Then the label names that invoice's number or date, not this document's.
+ * `before` is the text of the label's line (its column) before it; the reference governs the label when only the
+ * invoice's noun, a number marker, its number and a date's joining word stand between.
+ */
+export function followsReference(before: string, label: string): boolean {
+  const words = before.trim().split(/\s+/).filter(Boolean)
+  let i = words.length - 1
+  const at = (k: number) => token(words[k] ?? '')
+  const labelWord = token(label.trim().split(/\s+/)[0] ?? '')
+  let joined = false
+  if (i >= 0 && DATE_JOINER.test(at(i))) {
+    joined = true
+    i--
+  }
+  let codes = 0
+  while (i >= 0 && /\d/.test(at(i)) && codes < 4) {
+    codes++
+    i--
+  }
+  let markers = 0
+  while (i >= 0 && NUMBER_MARKER.test(at(i))) {
+    markers++
+    i--
+  }
+  const noun = i >= 0 && INVOICE_NOUN.test(at(i))
+  if (noun) i--
+  const stripped = i < words.length - 1
+  // What the label may be at that place of the reference: the invoice's noun right after it ("zur Rechnung"), its
+  // number marker after the noun ("invoice no."), a date's joining word after its number ("4411 of", "77 de
+  // fecha"); a label of its own after the number starts another thing ("Re: Invoice 4411  Invoice date").
+  const fits = INVOICE_NOUN.test(labelWord)
+    ? !stripped
+    : NUMBER_MARKER.test(labelWord)
+      ? noun && codes === 0 && !joined
+      : DATE_JOINER.test(labelWord) || isConnecting(label)
+        ? !joined && (codes > 0 || noun)
+        : joined && codes > 0 && (noun || markers > 0)
+  if (!fits || (!noun && !INVOICE_NOUN.test(labelWord))) return false
+  const rest = fold(words.slice(0, i + 1).join(' ')).replace(/[’']/g, ' ')
+  return REFERENCE_PHRASE.test(rest)
+}

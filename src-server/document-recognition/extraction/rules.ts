@@ -7,7 +7,7 @@ import { dollarOfTheCountry } from './dollar-country'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
-import { labelsAnotherOccasion, namesAnotherThing } from './label-context'
+import { followsReference, labelsAnotherOccasion, namesAnotherThing } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, readValuesIn, wordsInBox } from './locate'
 import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
@@ -112,6 +112,17 @@ function hasWordsBetween(text: string): boolean {
   ).some((word) => !FILLERS.has(word))
 }
 
+/**
+ * The words of a line's column before the character at `start` (a wide gap starts another column): what a label
+ * there follows ("Gutschrift zur" before "Rechnung Nr."), not another column's words.
+ */
+function columnTextBefore(line: Line, start: number): string {
+  const words = line.words.filter((word, i) => (line.offsets[i] as number) + word.text.length <= start)
+  if (words.length === 0) return ''
+  const segment = segmentsOf({ ...line, words }).at(-1)
+  return segment?.text ?? ''
+}
+
 /** Hits of this field's anchors that are not part of a longer label of another field on the same line. */
 function plainHits(
   line: Line,
@@ -137,7 +148,8 @@ function plainHits(
             (f) => f.start <= hit.start && f.end >= hit.end && f.end - f.start > hit.end - hit.start,
           ) &&
           !namesAnotherThing(line.text, hit.start, anchor, [field, ...others]) &&
-          !labelsAnotherOccasion(line.text, hit.start),
+          !labelsAnotherOccasion(line.text, hit.start) &&
+          !followsReference(columnTextBefore(line, hit.start), line.text.slice(hit.start, hit.end)),
       )
       // A word-set label is reported as printed ("Montant HT"), not as its vocabulary.
       .map((hit) => ({

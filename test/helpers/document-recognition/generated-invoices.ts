@@ -850,6 +850,37 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       : ''
     meta.push([pick(creditRandom, CORRECTED_INVOICE[language]), `${corrected}${dated}`])
   }
+  // A credit note refers to the invoice it corrects by a preposition or phrase of reference, the invoice's noun, its
+  // number marker, number and often date: in a sentence under the title ("Gutschrift zur Rechnung Nr. RE-2019/123 vom
+  // 04.05.2019", "Credit Note No. CN-88 relating to invoice no. 4411") or as a label in the meta block ("Relating to
+  // invoice no.: 4411 of 12.03.2023"). That number and date are not its own. From a stream of its own, so the other
+  // documents stay as they were.
+  const referRandom = seededRandom(seed * 1_000_003 + 241)
+  let referring: { sentence: string; row: [string, string] | null } | null = null
+  if (credit && chance(referRandom, 0.7)) {
+    traits.push('corrected invoice referred to')
+    const phrase = pick(referRandom, REFERRING_INVOICE[language])
+    const marker = chance(referRandom, 0.7) ? ` ${pick(referRandom, v.titleNumber)}` : ''
+    const corrected = invoiceNumber(referRandom, year)
+    const dated = chance(referRandom, 0.7)
+      ? ` ${pick(referRandom, v.dated)} ${formatDate(referRandom, isoDay(issued, -between(referRandom, 10, 90)), language, american)}`
+      : ''
+    const capitalised = phrase.charAt(0).toUpperCase() + phrase.slice(1)
+    // "de la factura" refers only after the title it follows ("Factura rectificativa de la factura nº 77").
+    const afterTitle = /^de /.test(phrase)
+    const opening = pick(referRandom, ['title', 'title', 'number', 'alone'] as const)
+    const head =
+      afterTitle || opening === 'title'
+        ? `${titleWord} ${phrase}`
+        : opening === 'number'
+          ? `${titleWord} ${pick(referRandom, v.titleNumber)} ${number} ${phrase}`
+          : capitalised
+    referring = {
+      sentence: `${head}${marker} ${corrected}${dated}`,
+      row:
+        afterTitle || chance(referRandom, 0.5) ? null : [`${capitalised}${marker}:`, `${corrected}${dated}`],
+    }
+  }
 
   if (chance(random, 0.4)) {
     const ordered = formatDate(random, isoDay(issued, -between(random, 3, 40)), language, american)
@@ -857,6 +888,10 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   }
 
   const metaAbove = layout === 'label_above' || (layout === 'number_line' && chance(random, 0.3))
+  // The reference as a label of the meta block beside its values (a row over them would run into the next label),
+  // else as a sentence under the title.
+  if (referring?.row && !metaAbove) meta.push(referring.row)
+  else if (referring) put(referring.sentence, 50, 234, { size: 9 })
   // A detail no label word of ours names (who handled the order, how it ships or is paid), its value printed like a
   // name: one more cell of a header row over its values, no party. From a stream of its own, so the other documents
   // stay as they were.
@@ -1460,6 +1495,59 @@ const CORRECTED_INVOICE: Record<Language, string[]> = {
   nl: ['Betreft factuur:', 'Oorspronkelijke factuur:', 'Factuur ref.:'],
   it: ['Rif. fattura:', 'Fattura originale:', 'Storno fattura'],
   es: ['Factura rectificada:', 'Rectifica a factura', 'Factura original:'],
+}
+/**
+ * How a credit note refers to the invoice it corrects in a sentence or a label: a preposition or phrase of reference
+ * and the invoice's noun ("zur Rechnung", "for invoice", "sur facture", "voor factuur", "relativa alla fattura",
+ * "de la factura" after the title).
+ */
+const REFERRING_INVOICE: Record<Language, string[]> = {
+  de: [
+    'zur Rechnung',
+    'zu Rechnung',
+    'bezüglich Rechnung',
+    'bezüglich der Rechnung',
+    'betreffend Rechnung',
+    'für Rechnung',
+  ],
+  en: [
+    'for invoice',
+    'relating to invoice',
+    'regarding invoice',
+    'Re: Invoice',
+    'with reference to invoice',
+    'against invoice',
+  ],
+  fr: [
+    'sur facture',
+    'sur la facture',
+    'relatif à la facture',
+    'concernant la facture',
+    'annule la facture',
+    'pour la facture',
+  ],
+  nl: [
+    'voor factuur',
+    'betreft factuur',
+    'bij factuur',
+    'met betrekking tot factuur',
+    'inzake factuur',
+    'm.b.t. factuur',
+  ],
+  it: [
+    'relativa alla fattura',
+    'riferita alla fattura',
+    'rif. fattura',
+    'a storno della fattura',
+    'in riferimento alla fattura',
+  ],
+  es: [
+    'de la factura',
+    'referente a la factura',
+    'rectifica la factura',
+    'relativa a la factura',
+    'sobre la factura',
+  ],
 }
 /** How an address names the person a company's mail is for. */
 const ATTENTION: Record<Language, string[]> = {

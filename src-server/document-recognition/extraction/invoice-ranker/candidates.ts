@@ -30,6 +30,11 @@ export interface ValueCandidate {
   words: PageWord[]
 }
 
+/** The indices of a line's words that open a column of their own (a wide gap before them). */
+function columnStarts(line: Line): Set<number> {
+  return new Set(segmentsOf(line).map((segment) => line.words.indexOf(segment.words[0] as PageWord)))
+}
+
 export function pageContexts(pages: PageText[]): PageContext[] {
   const pageLines = pages.map((page) =>
     linesOf(page).sort((a, b) => a.bbox[1] - b.bbox[1] || a.bbox[0] - b.bbox[0]),
@@ -42,7 +47,12 @@ export function pageContexts(pages: PageText[]): PageContext[] {
       page,
       index,
       lines,
-      classes: lines.map((line) => classesOfLine(line.words.map((w) => w.text))),
+      classes: lines.map((line) =>
+        classesOfLine(
+          line.words.map((w) => w.text),
+          columnStarts(line),
+        ),
+      ),
       medianHeight: heights[Math.floor(heights.length / 2)] ?? 0.01,
       dateOrder,
     }

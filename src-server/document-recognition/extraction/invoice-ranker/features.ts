@@ -3,7 +3,7 @@ import type { Line } from '../layout'
 import { lettersAndDigits } from '../values'
 import { amountIndexOf } from './amount-index'
 import type { CandidateKind, PageContext, ValueCandidate } from './candidates'
-import { LABEL_CONTEXTS, labelFeatures, namedAs } from './label-features'
+import { LABEL_CONTEXTS, labelFeatures, namedAs, namedCorrected } from './label-features'
 import { WORD_CLASSES } from './label-words'
 import { oncePer } from './memo'
 import { moneyFeatures } from './money-features'
@@ -55,7 +55,15 @@ export function featureNames(kind: CandidateKind): string[] {
       'untaxed_sum',
       'rates_heading',
     ],
-    date: ['earliest', 'latest', 'alone_on_line', 'after_comma', 'line_has_code', 'same_as_other'],
+    date: [
+      'earliest',
+      'latest',
+      'alone_on_line',
+      'after_comma',
+      'line_has_code',
+      'same_as_other',
+      'named_corrected',
+    ],
     code: [
       'has_letter',
       'has_separator',
@@ -70,6 +78,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'first_marked',
       'order_unrivalled',
       'spaced_groups',
+      'named_corrected',
     ],
     name: [
       'legal_form',
@@ -213,6 +222,8 @@ function dateFeatures(features: Features, candidate: ValueCandidate, facts: Docu
     ? 1
     : 0
   features.same_as_other = (dateCounts(facts.all).get(candidate.value) ?? 0) > 1 ? 1 : 0
+  // Labelled by a reference to the invoice a credit note corrects: that invoice's date.
+  features.named_corrected = namedCorrected(candidate) ? 1 : 0
 }
 
 /** A number marker printed onto the identifier itself ("n°562044387", "Nr.17", "#1042"). */
@@ -228,8 +239,13 @@ function markedCode(candidate: ValueCandidate): boolean {
   )
 }
 
-/** The document's first identifier, in reading order, that a marker or label names. */
-const firstMarkedCode = oncePer((all: ValueCandidate[]) => all.find(markedCode) ?? null)
+/**
+ * The document's first identifier, in reading order, that a marker or label names as its own (not the number of the
+ * invoice a credit note corrects, "zur Rechnung Nr. RE-2019/123").
+ */
+const firstMarkedCode = oncePer(
+  (all: ValueCandidate[]) => all.find((c) => markedCode(c) && !namedCorrected(c)) ?? null,
+)
 
 function codeFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const code = String(candidate.value)
@@ -254,6 +270,8 @@ function codeFeatures(features: Features, candidate: ValueCandidate, facts: Docu
   features.order_unrivalled =
     namedAs(candidate, /^(?:near|above)_(?:order|booking)$/) && !numberNamed(facts.all) ? 1 : 0
   features.spaced_groups = code.includes(' ') ? 1 : 0
+  // Labelled by a reference to the invoice a credit note corrects: that invoice's number.
+  features.named_corrected = namedCorrected(candidate) ? 1 : 0
 }
 
 /** Does a label name an invoice's number ("Rechnungsnummer", "Invoice No.", "Facture n°" on the title line)? */

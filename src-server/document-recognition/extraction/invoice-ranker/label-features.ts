@@ -1,3 +1,4 @@
+import type { PageWord } from '../../page-text'
 import type { Line } from '../layout'
 import type { PageContext, ValueCandidate } from './candidates'
 import type { Features } from './features'
@@ -134,4 +135,38 @@ export function namedAs(candidate: ValueCandidate, pattern: RegExp): boolean {
   const features: Features = {}
   labelFeatures(features, candidate)
   return Object.keys(features).some((name) => pattern.test(name))
+}
+
+/** Classes that only join a value to its label: a number marker, a date's joining word. */
+const JOINING: WordClass[] = ['marker', 'dated']
+
+/**
+ * Is the candidate labelled by a reference to the invoice a credit note corrects ("relating to invoice no. 4411 of
+ * 12.03.2023", "Gutschrift zur Rechnung Nr. RE-2019/123 vom 04.05.2019", "Original invoice: 4411")? The nearest
+ * label word left of it on its line, past number markers, dates' joining words and other codes, is of the corrected
+ * invoice; or, with nothing but those left of it, the words over the line's first word are (a label over its value).
+ */
+export function namedCorrected(candidate: ValueCandidate): boolean {
+  const { context, lineIndex, wordStart } = candidate
+  const line = context.lines[lineIndex] as Line
+  const classes = context.classes[lineIndex] as Set<WordClass>[]
+  for (let i = wordStart - 1; i >= 0; i--) {
+    const word = line.words[i] as PageWord
+    const own = classes[i] as Set<WordClass>
+    if (own.has('corrected')) return true
+    // A code (the corrected invoice's number before its date) or a joining word goes on to the label before it.
+    const code = /\d/.test(word.text)
+    const joining = own.size > 0 ? [...own].every((c) => JOINING.includes(c)) : !/\p{L}{2,}/u.test(word.text)
+    if (!code && !joining) return false
+  }
+  const head = line.words[0] as PageWord
+  for (let i = lineIndex - 1; i >= 0 && i >= lineIndex - 2; i--) {
+    const above = context.lines[i] as Line
+    if (head.bbox[1] - above.bbox[3] > (head.bbox[3] - head.bbox[1]) * 3) return false
+    const over = above.words.flatMap((w, k) =>
+      w.bbox[2] > head.bbox[0] - 0.01 && w.bbox[0] < head.bbox[2] + 0.01 ? [k] : [],
+    )
+    if (over.length) return over.some((k) => context.classes[i]?.[k]?.has('corrected'))
+  }
+  return false
 }

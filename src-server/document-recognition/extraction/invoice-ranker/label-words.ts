@@ -1,3 +1,4 @@
+import { followsReference } from '../label-context'
 import { fold } from '../values'
 
 /**
@@ -180,8 +181,17 @@ const SHIPPING = /^(?:ship|shipping|service|site|envio|descarga|dostawy|dodaci|d
 const SHIP_VERB =
   /^(?:ship|shipped|deliver|delivered|livre|livrer|spedire|spedito|enviar|enviado|consegnare|leveren|geleverd|liefern|geliefert)$/
 
-/** The word classes of a line's words, each word's own and the role a verb and the word after it give both. */
-export function classesOfLine(words: string[]): Set<WordClass>[] {
+/** Classes of the words that name an invoice, its number or its date. */
+const INVOICE_LABEL: WordClass[] = ['title', 'number', 'marker', 'date', 'dated']
+
+/**
+ * The word classes of a line's words, each word's own and the role a verb and the word after it give both.
+ * `columnStarts` holds the indices of the words a wide gap sets apart from the word before (another column's).
+ */
+export function classesOfLine(
+  words: string[],
+  columnStarts: ReadonlySet<number> = new Set(),
+): Set<WordClass>[] {
   const classes = words.map(classesOfWord)
   const last = (i: number) => tokensOf(words[i] ?? '').at(-1) ?? ''
   const first = (i: number) => tokensOf(words[i] ?? '')[0] ?? ''
@@ -189,6 +199,17 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
   // ("Spett.le", "Datos del cliente").
   classes.forEach((own, i) => {
     if (own.has('dated') && !/^\d/.test(words[i + 1] ?? '')) own.delete('dated')
+  })
+  // A title or number word after a reference to another invoice names that invoice ("Credit note for invoice",
+  // "Gutschrift zur Rechnung Nr.", "Avoir sur facture n° ... du", "Re: Invoice"), and so do its number marker and
+  // its date's joining word: they name the corrected invoice's number and date, not this document's.
+  let column = 0
+  classes.forEach((own, i) => {
+    if (columnStarts.has(i)) column = i
+    if (i === column || !INVOICE_LABEL.some((c) => own.has(c))) return
+    if (!followsReference(words.slice(column, i).join(' '), words[i] as string)) return
+    for (const gone of INVOICE_LABEL) own.delete(gone)
+    own.add('corrected')
   })
   // "Bill" and "Ship" name the buyer's address before "to" or "address" (or alone), not a way or a day of
   // shipping ("Ship Via", "Ship Date").
@@ -207,7 +228,8 @@ export function classesOfLine(words: string[]): Set<WordClass>[] {
   })
   // A title and "for" name the buyer as "to" does ("Invoice for", "Rechnung für", "Facture pour", "Factuur voor").
   words.forEach((_, i) => {
-    if (classes[i]?.has('title') && FOR.test(first(i + 1))) classes[i + 1]?.add('buyer')
+    if (classes[i]?.has('title') && FOR.test(first(i + 1)) && !classes[i + 2]?.has('corrected'))
+      classes[i + 1]?.add('buyer')
   })
   words.forEach((_, i) => {
     if (!ROLE_VERB.test(last(i))) return
