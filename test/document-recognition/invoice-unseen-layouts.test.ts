@@ -2960,3 +2960,86 @@ describe('a credit note referring to the invoice it corrects', () => {
         expect(fields.total_amount?.value).toBe(text.total_amount)
       })
 })
+
+describe('a signature, a "De / Para" heading and a wordmark in one case', () => {
+  it('takes the company a signature is for ("For Harwick Tools Ltd") by its name, without "For"', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Harwick Tools Ltd', x: 50, y: 40, size: 14 },
+      { text: '14 Mill Lane, Sheffield S3 8GG', x: 50, y: 56, size: 8 },
+      { text: 'INVOICE', x: 400, y: 40, size: 16 },
+      { text: 'Invoice No. HT-5521', x: 400, y: 70 },
+      { text: 'Date: 12/05/2025', x: 400, y: 83 },
+      { text: 'Bill to', x: 50, y: 120 },
+      { text: 'Penrose Fabrication Ltd', x: 50, y: 133 },
+      { text: 'Angle grinders 125 mm', x: 50, y: 240 },
+      { text: '1,250.00', x: 480, y: 240 },
+      { text: 'Subtotal 1,250.00', x: 380, y: 290 },
+      { text: 'VAT 20% 250.00', x: 380, y: 304 },
+      { text: 'Total GBP 1,500.00', x: 380, y: 318 },
+      { text: 'For Harwick Tools Ltd', x: 380, y: 700 },
+    ])
+    expect(fields.seller_name?.value).toBe('Harwick Tools Ltd')
+  })
+
+  it('reads the party under "Para" ("De / Para" heading the sender and the addressee), and a wordmark in lower case by the full name', async () => {
+    expect(classesOfLine(['DE', 'PARA'])[1]?.has('buyer')).toBe(true)
+    expect(classesOfLine(['Disponible', 'para', 'recoger'])[1]?.has('buyer')).toBe(false)
+    const fields = await rankedInvoiceFields([
+      { text: 'marta soler', x: 50, y: 40, size: 18 },
+      { text: 'FACTURA', x: 400, y: 40, size: 16 },
+      { text: 'fotografía de producto', x: 50, y: 62, size: 8 },
+      { text: 'Nº 2025-031', x: 400, y: 62 },
+      { text: 'Sevilla, 8 de abril de 2025', x: 400, y: 75 },
+      { text: 'DE', x: 50, y: 120, size: 8 },
+      { text: 'PARA', x: 300, y: 120, size: 8 },
+      { text: 'Marta Soler Prieto', x: 50, y: 134 },
+      { text: 'Bodegas Alcázar Viejo, S.L.', x: 300, y: 134 },
+      { text: 'NIF 28765432L', x: 50, y: 147 },
+      { text: 'CIF B41234567', x: 300, y: 147 },
+      { text: 'C/ Feria 12, 41003 Sevilla', x: 50, y: 160 },
+      { text: 'Ctra. de Jerez km 4, 11540 Sanlúcar', x: 300, y: 160 },
+      { text: 'hola@martasoler.es', x: 50, y: 173 },
+      { text: 'Sesión de fotografía de producto', x: 50, y: 240 },
+      { text: '900,00 €', x: 480, y: 240 },
+      { text: 'Base imponible 900,00 €', x: 330, y: 290 },
+      { text: 'IVA (21%) 189,00 €', x: 330, y: 304 },
+      { text: 'Total factura 1.089,00 €', x: 330, y: 318 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Bodegas Alcázar Viejo, S.L.')
+    expect(fields.seller_name?.value).toBe('Marta Soler Prieto')
+  })
+})
+
+describe('an invoice naming the document it replaces', () => {
+  it('reads its own number, not that of the proforma or invoice it supersedes, in six languages', async () => {
+    const replacing: [string, string][] = [
+      ['Final invoice, supersedes Proforma', 'Invoice'],
+      ['This invoice replaces', 'invoice'],
+      ['Diese Rechnung ersetzt die', 'Rechnung'],
+      ['Facture définitive, remplace la', 'facture'],
+      ['Deze factuur vervangt', 'factuur'],
+      ['Questa fattura sostituisce la', 'fattura'],
+      ['Esta factura sustituye a la', 'factura'],
+    ]
+    for (const [before, label] of replacing) expect(followsReference(before, label), before).toBe(true)
+    const fields = await rankedInvoiceFields([
+      { text: 'Tallberg Textiles Oy', x: 50, y: 40, size: 14 },
+      { text: 'COMMERCIAL INVOICE', x: 50, y: 80, size: 16 },
+      {
+        text: 'Final invoice, supersedes Proforma Invoice PI-2025-088 of 2025-03-02',
+        x: 50,
+        y: 100,
+        size: 8,
+      },
+      { text: 'Invoice No. & Date', x: 350, y: 130, size: 8 },
+      { text: 'TT-2025-0412 2025-03-20', x: 350, y: 143 },
+      { text: 'Buyer', x: 50, y: 130, size: 8 },
+      { text: 'Nordhavn Interiors ApS', x: 50, y: 143 },
+      { text: 'Linen curtains, 40 pcs', x: 50, y: 240 },
+      { text: '3,600.00', x: 480, y: 240 },
+      { text: 'INVOICE TOTAL EUR 3,600.00', x: 330, y: 300 },
+    ])
+    expect(fields.invoice_number?.value).toBe('TT-2025-0412')
+    expect(fields.invoice_date?.value).toBe('2025-03-20')
+  })
+})

@@ -92,6 +92,8 @@ const REFERENCE_PHRASE = new RegExp(
     '(?:mit |in )?bezug auf',
     'bezugnehmend auf',
     'gema(?:ss|ß)',
+    'ersetzt',
+    'anstelle',
     'storno',
     'stornierung',
     'korrektur',
@@ -117,6 +119,10 @@ const REFERENCE_PHRASE = new RegExp(
     'cancels',
     'cancelling',
     'applied to',
+    'supersed(?:es|ing)',
+    'replac(?:es|ing)',
+    'in place of',
+    'instead of',
     // French
     'sur',
     'pour',
@@ -132,6 +138,9 @@ const REFERENCE_PHRASE = new RegExp(
     'annulant',
     'rectifie',
     'rectifiant',
+    'remplace',
+    'remplacant',
+    'en remplacement de',
     // Dutch
     'voor',
     'betreft\\s*:?',
@@ -147,6 +156,8 @@ const REFERENCE_PHRASE = new RegExp(
     'n\\.?\\s?a\\.?\\s?v\\.?',
     'naar aanleiding van',
     'verwijzend naar',
+    'vervangt',
+    'ter vervanging van',
     // Italian
     'relativ[aoie] (?:a|al|alla|all)',
     'riferit[aoie] (?:a|al|alla|all)',
@@ -156,6 +167,8 @@ const REFERENCE_PHRASE = new RegExp(
     '(?:a )?storno (?:della|del|di)',
     'rettifica (?:della|del|di)',
     'a fronte (?:della|del|di)',
+    'sostituisce',
+    'in sostituzione (?:della|del|di)',
     // Spanish
     'referente (?:a|al)',
     'relativ[oa] (?:a|al)',
@@ -165,6 +178,9 @@ const REFERENCE_PHRASE = new RegExp(
     'sobre',
     '(?:con|en) referencia (?:a|al)',
     'anula',
+    'sustituye(?: a)?',
+    'reemplaza(?: a)?',
+    'en sustitucion de',
   ].join('|')})(?:\\s+(?:${[
     'der',
     'die',
@@ -191,7 +207,7 @@ const REFERENCE_PHRASE = new RegExp(
     'vostra',
     'su',
     'nuestra',
-  ].join('|')}))?\\s*$`,
+  ].join('|')}))?(?:\\s+pro\\s?-?\\s?forma)?\\s*$`,
   'u',
 )
 

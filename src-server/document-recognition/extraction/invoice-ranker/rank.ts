@@ -189,18 +189,38 @@ const wordsOfName = (name: string) =>
 /** A name's words folded, between spaces: " corticas ribatejo lda ". */
 const spacedWords = (name: string) => ` ${wordsOfName(name).map(fold).join(' ')} `
 
+/** Words a signature or a sentence leads to a name with, capitalised at a line's start ("For and on behalf of"). */
+const LEADING_TO_NAME = /^(?:for|fur|pour|voor|por|para|on|behalf|of|by|signed)$/
+
 /**
  * Does `full` hold `short`'s words, after none or after words capitalised as a name's are ("Drukkerij" before "Van
- * Houtum"), not after a phrase leading to a name ("Vendu par", "Payment to", "t.n.v.")?
+ * Houtum"), not after a phrase leading to a name ("Vendu par", "Payment to", "t.n.v.", "For Corticeira, Lda.")?
  */
 function holdsAsName(full: string, short: string): boolean {
   const words = wordsOfName(full)
   const wanted = wordsOfName(short).map(fold)
   for (let at = 0; at + wanted.length <= words.length; at++) {
     if (wanted.every((word, i) => fold(words[at + i] ?? '') === word))
-      return words.slice(0, at).every((word) => /^[\p{Lu}\d&]/u.test(word) || PARTICLE.test(word))
+      return words
+        .slice(0, at)
+        .every(
+          (word) => (/^[\p{Lu}\d&]/u.test(word) || PARTICLE.test(word)) && !LEADING_TO_NAME.test(fold(word)),
+        )
   }
   return false
+}
+
+/**
+ * A person's full name that a wordmark printed in one case opens ("laura giménez" or "LAURA GIMÉNEZ" over "Laura
+ * Giménez Ortega"): the name as the sender's block prints it.
+ */
+function completesWordmark(full: ValueChoice, short: string): boolean {
+  const oneCase = short === short.toLowerCase() || short === short.toUpperCase()
+  return (
+    oneCase &&
+    Boolean(full.best.features.person_like) &&
+    spacedWords(String(full.value)).startsWith(spacedWords(short))
+  )
 }
 
 /**
@@ -223,7 +243,7 @@ function withFullNames(choices: Map<string, FieldChoice>): void {
           typeof v.value === 'string' &&
           holdsAsName(v.value, short) &&
           spacedWords(v.value) !== spacedWords(short) &&
-          fullCompanyName(v.value) &&
+          (fullCompanyName(v.value) || completesWordmark(v, short)) &&
           // (a label printed before the name on its line is no part of it: "Rechnungsadresse Keller Holding GmbH")
           !v.best.features.holds_label &&
           !sameValue(v.value, other),
