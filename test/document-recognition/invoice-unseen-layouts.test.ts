@@ -3043,3 +3043,53 @@ describe('an invoice naming the document it replaces', () => {
     expect(fields.invoice_date?.value).toBe('2025-03-20')
   })
 })
+
+describe("a payment's reference number beside the invoice's", () => {
+  it('takes no reference number for the payment ("Viitenumero", "Betalingskenmerk") for the invoice number', async () => {
+    for (const word of ['Viitenumero', 'Betalingskenmerk', 'mededeling'])
+      expect(classesOfWord(word).has('contact'), word).toBe(true)
+    const fields = await rankedInvoiceFields([
+      { text: 'Järvelän Sähkö Oy', x: 50, y: 40, size: 14 },
+      { text: 'LASKU', x: 400, y: 40, size: 16 },
+      { text: 'Laskun päiväys 14.4.2025', x: 330, y: 80 },
+      { text: 'Laskun numero 3180', x: 330, y: 93 },
+      { text: 'Asiakasnumero 772', x: 330, y: 106 },
+      { text: 'Viitenumero 31 80772 14', x: 330, y: 119 },
+      { text: 'Rakennus Mäkelä Oy', x: 50, y: 110 },
+      { text: 'Sähköasennus', x: 50, y: 240 },
+      { text: '1 200,00', x: 480, y: 240 },
+      { text: 'Veroton yhteensä 1 200,00', x: 330, y: 290 },
+      { text: 'Arvonlisävero 25,5 % 306,00', x: 330, y: 304 },
+      { text: 'Maksettava yhteensä EUR 1 506,00', x: 330, y: 318 },
+    ])
+    expect(fields.invoice_number?.value).toBe('3180')
+  })
+})
+
+describe("a solicitor's fee note", () => {
+  it('reads "Fee note no." as the invoice number\'s label, over "Our ref:" printed first', async () => {
+    expect(
+      classesOfLine(['Fee', 'note', 'no:'])
+        .slice(0, 2)
+        .every((c) => c.has('title')),
+    ).toBe(true)
+    expect(classesOfWord('Honorarnote').has('title')).toBe(true)
+    const fields = await rankedInvoiceFields([
+      { text: 'HALLORAN & PEAKE', x: 50, y: 40, size: 16 },
+      { text: 'SOLICITORS', x: 50, y: 58, size: 8 },
+      { text: 'Greystone Logistics Ltd', x: 50, y: 110 },
+      { text: 'Our ref: HP/GRL.0113/4', x: 350, y: 110 },
+      { text: '4 Dock Street', x: 50, y: 123 },
+      { text: 'Date: 14th April 2025', x: 350, y: 123 },
+      { text: 'Leeds LS10 1JF', x: 50, y: 136 },
+      { text: 'Fee note no: FN 25/0412', x: 350, y: 136 },
+      { text: 'FEE NOTE', x: 50, y: 180, size: 14 },
+      { text: 'Our professional charges', x: 50, y: 240 },
+      { text: '2,000.00', x: 480, y: 240 },
+      { text: 'Total excluding VAT 2,000.00', x: 330, y: 290 },
+      { text: 'VAT at 20% 400.00', x: 330, y: 304 },
+      { text: 'Total fee note 2,400.00', x: 330, y: 318 },
+    ])
+    expect(fields.invoice_number?.value).toBe('FN 25/0412')
+  })
+})

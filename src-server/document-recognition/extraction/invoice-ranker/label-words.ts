@@ -46,7 +46,7 @@ export type WordClass = (typeof WORD_CLASSES)[number]
 
 const CLASS_WORDS: Record<WordClass, RegExp> = {
   title:
-    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|schlussrechnung|abschlagsrechnung|teilrechnung|teilschlussrechnung|anzahlungsrechnung|vorauszahlungsrechnung|proformarechnung|sammelrechnung|stornorechnung|korrekturrechnung|endrechnung|eindfactuur|voorschotfactuur|deelfactuur|rectificativa|bill|receipt|quittung|zahlungsbeleg|recu|quittance|kwitantie|betalingsbewijs|ricevuta|recibo|fatura|lasku|szamla|racun|arve|rekins|saskaita|laskun|kreditnota|kreditfaktura|hyvityslasku|korygujaca|dobropis|opravny|doklad|jovairo|credito|storno)$/,
+    /^(?:invoice|rechnung|facture|factuur|fattura|factura|gutschrift|credit|avoir|creditnota|nota|abono|rechnungskorrektur|schlussrechnung|abschlagsrechnung|teilrechnung|teilschlussrechnung|anzahlungsrechnung|vorauszahlungsrechnung|proformarechnung|sammelrechnung|stornorechnung|korrekturrechnung|endrechnung|eindfactuur|voorschotfactuur|deelfactuur|rectificativa|bill|receipt|quittung|zahlungsbeleg|recu|quittance|kwitantie|betalingsbewijs|ricevuta|recibo|fatura|lasku|szamla|racun|arve|rekins|saskaita|laskun|kreditnota|kreditfaktura|hyvityslasku|korygujaca|dobropis|opravny|doklad|jovairo|credito|storno|honorarnote|honorarrechnung|parcella)$/,
   number:
     /^(?:(?:rechnung|rechnungs|beleg|gutschrift|gutschrifts|factuur|creditnota|invoice|faktura)(?:nummer|nr|no)|re|rg|invoiceno|invno|inv|laskunumero|szamlaszam)$/,
   marker:
@@ -85,7 +85,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   // How the seller is reached, and who at the seller handles the invoice or served at the till ("Ihr
   // Ansprechpartner", "Your contact", "Le atendió", "Cashier"): none names a party.
   contact:
-    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|ansprechpartner|ansprechpartnerin|sachbearbeiter|sachbearbeiterin|bearbeiter|bearbeiterin|contactpersoon|interlocuteur|interlocutrice|referente|cashier|cajero|cajera|atendio|atendido|kassierer|kassiererin|bedient|bediente|bedienung|caissier|caissiere|cassiere|cassiera|operador|operadora|kassamedewerker|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid|reg|registrikood|registru)$/,
+    /^(?:tel|telefon|telephone|phone|fax|mobil|mobile|email|mail|ansprechpartner|ansprechpartnerin|sachbearbeiter|sachbearbeiterin|bearbeiter|bearbeiterin|contactpersoon|interlocuteur|interlocutrice|referente|cashier|cajero|cajera|atendio|atendido|kassierer|kassiererin|bedient|bediente|bedienung|caissier|caissiere|cassiere|cassiera|operador|operadora|kassamedewerker|iban|bic|swift|blz|konto|bank|ustidnr|ustid|idnr|siret|siren|kvk|piva|cif|nif|hrb|hra|steuernr|steuernummer|www|web|http|https|rcs|capital|sitz|registergericht|amtsgericht|handelsregister|regd|registered|cin|gstin|rea|nip|regon|krs|ico|dic|cvr|org|tunnus|ytunnus|adoszam|cui|nipc|cnpj|cpf|oib|puh|tlf|bankgiro|plusgiro|ucet|variabilni|soud|soudem|rejstrik|rejstriku|vlozka|oddil|rejestr|rejestru|sad|sadu|onrc|euid|reg|registrikood|registru|viitenumero|viitenumber|viite|betalingskenmerk|betalingsreferentie|mededeling)$/,
   item: /^(?:concepto|conceptos|codigo|codice|bezeichnung|artikelbezeichnung|designazione|prestation|prestations|qty|menge|anzahl|quantity|qte|aantal|qta|cant|cantidad|quantita|unit|einzelpreis|prix|prezzo|precio|price|stk|pos|position|article|artikel|descrizione|description|beschreibung|omschrijving|designation|descripcion|hours|stunden|heures|uren|ore|horas|nazwa|ilosc|cena|mnozstvi|mnozstvo|popis|beskrivelse|beskrivning|antal|antall|pris|enhedspris|kuvaus|maara|kpl|hinta|yksikkohinta|megnevezes|mennyiseg|egysegar|denumire|cantitate|pret|descricao|quantidade|preco|designacao|kolicina|opis|kogus|hind|discriminacao|kirjeldus|toode|nimetus|tootekood|item|items)$/,
   page: /^(?:seite|page|pagina|blatt|blad|pag|strona|strana|sida|side|sivu|oldal|stran)$/,
   // A section's heading names what a block is about ("Hotel Details", "Coordonnées", "Participants"), no party.
@@ -225,6 +225,10 @@ export function classesOfLine(
       own.delete('due')
       own.add('payable')
     }
+  })
+  // "Fee note" titles a solicitor's or a barrister's invoice ("Fee note no: FN 25/0318").
+  words.forEach((_, i) => {
+    if (last(i) === 'fee' && first(i + 1) === 'note') for (const at of [i, i + 1]) classes[at]?.add('title')
   })
   // A title and "for" name the buyer as "to" does ("Invoice for", "Rechnung für", "Facture pour", "Factuur voor").
   words.forEach((_, i) => {
