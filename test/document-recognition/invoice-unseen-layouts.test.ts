@@ -3093,3 +3093,39 @@ describe("a solicitor's fee note", () => {
     expect(fields.invoice_number?.value).toBe('FN 25/0412')
   })
 })
+
+describe("a letter's references and marking beside the addressee", () => {
+  it('takes no reference after "Your ref:" and no "Private & Confidential" for the buyer, and keeps a name a form prints after "Nummer:"', async () => {
+    expect(classesOfWord('CONFIDENTIAL').has('section')).toBe(true)
+    const fields = await rankedInvoiceFields([
+      { text: 'MORROW & FINCH', x: 50, y: 40, size: 16 },
+      { text: 'CHARTERED SURVEYORS', x: 50, y: 58, size: 8 },
+      { text: 'PRIVATE & CONFIDENTIAL', x: 50, y: 95, size: 9 },
+      { text: 'Thornbury Estates Ltd', x: 50, y: 110 },
+      { text: 'Our ref:', x: 350, y: 110 },
+      { text: 'MF/THO.0031/2', x: 430, y: 110 },
+      { text: 'FAO Ms Rachel Dunn, Head of Property', x: 50, y: 123 },
+      { text: 'Your ref:', x: 350, y: 123 },
+      { text: 'RD/estates', x: 430, y: 123 },
+      { text: '21 Castle Street', x: 50, y: 136 },
+      { text: 'Invoice no:', x: 350, y: 136 },
+      { text: 'MF-2025-0219', x: 430, y: 136 },
+      { text: 'Exeter EX4 3PT', x: 50, y: 149 },
+      { text: 'Date:', x: 350, y: 149 },
+      { text: '9th May 2025', x: 430, y: 149 },
+      { text: 'Re: Thornbury Estates Ltd, Exeter portfolio valuation', x: 50, y: 200 },
+      { text: 'Valuation report', x: 50, y: 240 },
+      { text: '3,000.00', x: 480, y: 240 },
+      { text: 'Total excluding VAT 3,000.00', x: 330, y: 290 },
+      { text: 'VAT at 20% 600.00', x: 330, y: 304 },
+      { text: 'Total 3,600.00', x: 330, y: 318 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Thornbury Estates Ltd')
+    const names = async (lines: PrintedLine[]) =>
+      candidatesOf('name', pageContexts(await printedPages(lines))).map((c) => c.value)
+    expect(await names([{ text: 'Your ref: RD/estates', x: 50, y: 120 }])).not.toContain('RD/estates')
+    expect(await names([{ text: 'Nummer: Liselotte Müllermann', x: 50, y: 120 }])).toContain(
+      'Liselotte Müllermann',
+    )
+  })
+})

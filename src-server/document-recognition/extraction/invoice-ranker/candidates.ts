@@ -405,6 +405,15 @@ function onlyLabelWords(context: PageContext, lineIndex: number, [from, to]: [nu
   return true
 }
 
+/** Text shaped as an identifier, not a name: a digit or a slash in it, or no word written as a name is. */
+const identifierShaped = (text: string) => /[\d/]/.test(text) || !/\p{Lu}\p{Ll}/u.test(text)
+
+/** Does the line's word `i` mark a number or a reference ("ref:", "no.:", "ID:"), and name no party? */
+function marksNumber(context: PageContext, lineIndex: number, i: number): boolean {
+  const classes = context.classes[lineIndex]?.[i]
+  return Boolean(classes?.has('marker') && !PARTY_LABEL.some((c) => classes.has(c)))
+}
+
 /** The word "name" that a form's label ends in ("Name:", "Company name:", "Nom :"). */
 const NAME_WORD = /^(?:name|naam|nom|nome|nombre)$/i
 
@@ -471,10 +480,23 @@ function nameCandidates(contexts: PageContext[]): ValueCandidate[] {
         const colon = segment.text.indexOf(': ')
         // A label and its value ("Customer: Keller Group LLP", "ATTN: iViveLabs Limited"): the value alone is a name.
         const labelled = colon > 0 && isLabel(context, lineIndex, line, offset, segment.text.slice(0, colon))
+        // A number's or a reference's label ("Your ref:", "Order no.:", "ID:") is followed by an identifier: shaped
+        // as one ("GB/legal", "ab/42"), in its own column or after the label, it is no name. (A name after such a
+        // label is a form's mix-up, and stays a name: "Nummer: Liselotte Müllermann".)
+        const first = line.words.indexOf(segment.words[0] as PageWord)
+        const markerAt = (i: number) =>
+          i >= 0 && /:$/.test(line.words[i]?.text ?? '') && marksNumber(context, lineIndex, i)
+        if (markerAt(first - 1) && identifierShaped(segment.text)) continue
+        const identified =
+          colon > 0 &&
+          identifierShaped(segment.text.slice(colon + 2)) &&
+          markerAt(line.words.findIndex((w, i) => (line.offsets[i] ?? 0) + w.text.length > offset + colon))
+        if (identified && labelled) continue
         // Where a name may start: after such a label, else at the segment's start.
         const from = labelled ? colon + 2 : 0
-        const pieces: [number, string][] = [[from, from ? segment.text.slice(from) : (half ?? segment.text)]]
-        if (colon > 0 && !labelled) pieces.push([colon + 2, segment.text.slice(colon + 2)])
+        const whole = identified ? segment.text.slice(0, colon) : (half ?? segment.text)
+        const pieces: [number, string][] = [[from, from ? segment.text.slice(from) : whole]]
+        if (colon > 0 && !labelled && !identified) pieces.push([colon + 2, segment.text.slice(colon + 2)])
         // A party's label without a colon before the name ("Billed to NORVEX", "Rechnungsadresse Alba GmbH").
         const labelWords = leadingPartyLabel(context, lineIndex, line, segment)
         if (labelWords > 0 && labelWords < segment.words.length) {
