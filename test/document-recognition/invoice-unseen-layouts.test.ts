@@ -2714,6 +2714,13 @@ describe('a row of totals under their headings, the rate in a column of its own'
   })
 })
 
+/** One item and the sums under it, each sum's label with its amount: the foot of a one-item invoice. */
+const oneItemAndSums = ([item, amount]: [string, string], sums: string[]): PrintedLine[] => [
+  { text: item, x: 50, y: 240 },
+  { text: amount, x: 480, y: 240 },
+  ...sums.map((text, i) => ({ text, x: 330, y: 290 + i * 14 })),
+]
+
 describe("a party's identifier under a party's label", () => {
   it('takes no code after "Cod. destinatario" or "Supplier No." for a name: the label names an identifier', async () => {
     for (const words of [
@@ -2735,11 +2742,10 @@ describe("a party's identifier under a party's label", () => {
       { text: 'Data: 14/04/2025', x: 50, y: 151 },
       { text: '37121 Verona (VR)', x: 320, y: 151 },
       { text: 'Codice destinatario: KRRH6B9', x: 320, y: 178 },
-      { text: 'Menu rilegati in pelle', x: 50, y: 240 },
-      { text: '600,00', x: 480, y: 240 },
-      { text: 'Imponibile 600,00', x: 330, y: 290 },
-      { text: 'IVA 22% 132,00', x: 330, y: 304 },
-      { text: 'Totale documento 732,00', x: 330, y: 318 },
+      ...oneItemAndSums(
+        ['Menu rilegati in pelle', '600,00'],
+        ['Imponibile 600,00', 'IVA 22% 132,00', 'Totale documento 732,00'],
+      ),
     ])
     expect(fields.buyer_name?.value).toBe('Ristorante Il Cortile S.a.s.')
   })
@@ -2971,11 +2977,10 @@ describe('a signature, a "De / Para" heading and a wordmark in one case', () => 
       { text: 'Date: 12/05/2025', x: 400, y: 83 },
       { text: 'Bill to', x: 50, y: 120 },
       { text: 'Penrose Fabrication Ltd', x: 50, y: 133 },
-      { text: 'Angle grinders 125 mm', x: 50, y: 240 },
-      { text: '1,250.00', x: 480, y: 240 },
-      { text: 'Subtotal 1,250.00', x: 380, y: 290 },
-      { text: 'VAT 20% 250.00', x: 380, y: 304 },
-      { text: 'Total GBP 1,500.00', x: 380, y: 318 },
+      ...oneItemAndSums(
+        ['Angle grinders 125 mm', '1,250.00'],
+        ['Subtotal 1,250.00', 'VAT 20% 250.00', 'Total GBP 1,500.00'],
+      ),
       { text: 'For Harwick Tools Ltd', x: 380, y: 700 },
     ])
     expect(fields.seller_name?.value).toBe('Harwick Tools Ltd')
@@ -2999,11 +3004,10 @@ describe('a signature, a "De / Para" heading and a wordmark in one case', () => 
       { text: 'C/ Feria 12, 41003 Sevilla', x: 50, y: 160 },
       { text: 'Ctra. de Jerez km 4, 11540 Sanlúcar', x: 300, y: 160 },
       { text: 'hola@martasoler.es', x: 50, y: 173 },
-      { text: 'Sesión de fotografía de producto', x: 50, y: 240 },
-      { text: '900,00 €', x: 480, y: 240 },
-      { text: 'Base imponible 900,00 €', x: 330, y: 290 },
-      { text: 'IVA (21%) 189,00 €', x: 330, y: 304 },
-      { text: 'Total factura 1.089,00 €', x: 330, y: 318 },
+      ...oneItemAndSums(
+        ['Sesión de fotografía de producto', '900,00 €'],
+        ['Base imponible 900,00 €', 'IVA (21%) 189,00 €', 'Total factura 1.089,00 €'],
+      ),
     ])
     expect(fields.buyer_name?.value).toBe('Bodegas Alcázar Viejo, S.L.')
     expect(fields.seller_name?.value).toBe('Marta Soler Prieto')
@@ -3056,11 +3060,10 @@ describe("a payment's reference number beside the invoice's", () => {
       { text: 'Asiakasnumero 772', x: 330, y: 106 },
       { text: 'Viitenumero 31 80772 14', x: 330, y: 119 },
       { text: 'Rakennus Mäkelä Oy', x: 50, y: 110 },
-      { text: 'Sähköasennus', x: 50, y: 240 },
-      { text: '1 200,00', x: 480, y: 240 },
-      { text: 'Veroton yhteensä 1 200,00', x: 330, y: 290 },
-      { text: 'Arvonlisävero 25,5 % 306,00', x: 330, y: 304 },
-      { text: 'Maksettava yhteensä EUR 1 506,00', x: 330, y: 318 },
+      ...oneItemAndSums(
+        ['Sähköasennus', '1 200,00'],
+        ['Veroton yhteensä 1 200,00', 'Arvonlisävero 25,5 % 306,00', 'Maksettava yhteensä EUR 1 506,00'],
+      ),
     ])
     expect(fields.invoice_number?.value).toBe('3180')
   })
@@ -3084,11 +3087,10 @@ describe("a solicitor's fee note", () => {
       { text: 'Leeds LS10 1JF', x: 50, y: 136 },
       { text: 'Fee note no: FN 25/0412', x: 350, y: 136 },
       { text: 'FEE NOTE', x: 50, y: 180, size: 14 },
-      { text: 'Our professional charges', x: 50, y: 240 },
-      { text: '2,000.00', x: 480, y: 240 },
-      { text: 'Total excluding VAT 2,000.00', x: 330, y: 290 },
-      { text: 'VAT at 20% 400.00', x: 330, y: 304 },
-      { text: 'Total fee note 2,400.00', x: 330, y: 318 },
+      ...oneItemAndSums(
+        ['Our professional charges', '2,000.00'],
+        ['Total excluding VAT 2,000.00', 'VAT at 20% 400.00', 'Total fee note 2,400.00'],
+      ),
     ])
     expect(fields.invoice_number?.value).toBe('FN 25/0412')
   })
@@ -3114,11 +3116,10 @@ describe("a letter's references and marking beside the addressee", () => {
       { text: 'Date:', x: 350, y: 149 },
       { text: '9th May 2025', x: 430, y: 149 },
       { text: 'Re: Thornbury Estates Ltd, Exeter portfolio valuation', x: 50, y: 200 },
-      { text: 'Valuation report', x: 50, y: 240 },
-      { text: '3,000.00', x: 480, y: 240 },
-      { text: 'Total excluding VAT 3,000.00', x: 330, y: 290 },
-      { text: 'VAT at 20% 600.00', x: 330, y: 304 },
-      { text: 'Total 3,600.00', x: 330, y: 318 },
+      ...oneItemAndSums(
+        ['Valuation report', '3,000.00'],
+        ['Total excluding VAT 3,000.00', 'VAT at 20% 600.00', 'Total 3,600.00'],
+      ),
     ])
     expect(fields.buyer_name?.value).toBe('Thornbury Estates Ltd')
     const names = async (lines: PrintedLine[]) =>

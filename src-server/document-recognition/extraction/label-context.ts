@@ -211,6 +211,13 @@ const REFERENCE_PHRASE = new RegExp(
   'u',
 )
 
+/**
+ * How many words before a label a reference to another invoice can take: its phrase with an article ("in
+ * sostituzione della", "pro forma"), the invoice's noun, a marker, up to four groups of its number and a date's
+ * joining word. Looking no further keeps a line's cost in its length, not its square (a hostile line of labels).
+ */
+export const REFERENCE_REACH = 16
+
 /** The nouns of an invoice a reference names, and the compounds they open ("Rechnungsnummer", "Factuurnr."). */
 const INVOICE_NOUN = /^(?:invoice|bill|rechnung|facture|factuur|fattura|factura|fatura)/
 /** Words that mark a number ("Nr.", "n°", "#"). */

@@ -7,7 +7,7 @@ import { dollarOfTheCountry } from './dollar-country'
 import { type ExtractedField, notFound } from './extracted-field'
 import type { FieldDefinition } from './field-config'
 import { headerName } from './header-name'
-import { followsReference, labelsAnotherOccasion, namesAnotherThing } from './label-context'
+import { followsReference, labelsAnotherOccasion, namesAnotherThing, REFERENCE_REACH } from './label-context'
 import { findAnchor, isWordSet, type Line, linesOf, segmentsOf, unionBox, wordsInRange } from './layout'
 import { readValueIn, readValuesIn, wordsInBox } from './locate'
 import { dueDateFromTerms, dueDateOnPayingLine, withPaymentTerms } from './payment-terms'
@@ -113,11 +113,18 @@ function hasWordsBetween(text: string): boolean {
 }
 
 /**
- * The words of a line's column before the character at `start` (a wide gap starts another column): what a label
- * there follows ("Gutschrift zur" before "Rechnung Nr."), not another column's words.
+ * The words of a line's column before the character at `start` (a wide gap starts another column), as far back as
+ * a reference reaches: what a label there follows ("Gutschrift zur" before "Rechnung Nr."), not another column's.
  */
 function columnTextBefore(line: Line, start: number): string {
-  const words = line.words.filter((word, i) => (line.offsets[i] as number) + word.text.length <= start)
+  // The words end in reading order: the last one ending before `start`, found by halving.
+  let [low, high] = [0, line.words.length]
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if ((line.offsets[mid] as number) + (line.words[mid] as PageWord).text.length <= start) low = mid + 1
+    else high = mid
+  }
+  const words = line.words.slice(Math.max(0, low - REFERENCE_REACH), low)
   if (words.length === 0) return ''
   const segment = segmentsOf({ ...line, words }).at(-1)
   return segment?.text ?? ''

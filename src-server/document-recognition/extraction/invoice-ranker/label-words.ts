@@ -1,4 +1,4 @@
-import { followsReference } from '../label-context'
+import { followsReference, REFERENCE_REACH } from '../label-context'
 import { fold } from '../values'
 
 /**
@@ -208,7 +208,8 @@ export function classesOfLine(
   classes.forEach((own, i) => {
     if (columnStarts.has(i)) column = i
     if (i === column || !INVOICE_LABEL.some((c) => own.has(c))) return
-    if (!followsReference(words.slice(column, i).join(' '), words[i] as string)) return
+    const before = words.slice(Math.max(column, i - REFERENCE_REACH), i).join(' ')
+    if (!followsReference(before, words[i] as string)) return
     for (const gone of INVOICE_LABEL) own.delete(gone)
     own.add('corrected')
   })
