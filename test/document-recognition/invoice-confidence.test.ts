@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { confidenceFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/confidence'
+import type {
+  RankedCandidate,
+  ValueChoice,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { validateFields } from '../../src-server/document-recognition/extraction/validate'
 import { DEFAULT_LOW_CONFIDENCE_THRESHOLD } from '../../src-server/platform/config'
 import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
@@ -69,5 +74,34 @@ describe('invoice confidence: the currency printed with the chosen total', () =>
     expect(fields.total_amount?.value).toBe(5040)
     expect(fields.currency?.value).toBe('USD')
     expect(fields.currency?.confidence).toBeGreaterThanOrEqual(DEFAULT_LOW_CONFIDENCE_THRESHOLD)
+  })
+})
+
+describe("invoice confidence: a party's full name chosen over its wordmark", () => {
+  it('counts the wordmark it continues with it, as one party, and no rival', () => {
+    const value = (name: string, probability: number): ValueChoice => {
+      const best: RankedCandidate = { candidate: null, value: name, features: {} }
+      return { value: name, probability, best, bestP: probability, copies: 1 }
+    }
+    const [wordmark, full, other] = [
+      value('QUORVEX', 0.55),
+      value('Quorvex Systems, Inc.', 0.3),
+      value('Pinecrest Studio LLC', 0.1),
+    ]
+    const choices = new Map([['seller_name', { values: [wordmark, full, other], chosen: full }]])
+    const features = confidenceFeatures(config.fields, choices, 'seller_name', [])
+    // Together 0.85 likely; the runner-up is the other company, not the wordmark.
+    expect(features.log_odds).toBeCloseTo(Math.log(0.85 / 0.15) / 10, 6)
+    expect(features.margin).toBeCloseTo(0.85 - 0.1, 6)
+    // A name before the wordmark's words is no completion of it: the full name stands by its own probability.
+    const sentence = value('Contact Quorvex Systems, Inc.', 0.3)
+    const alone = confidenceFeatures(
+      config.fields,
+      new Map([['seller_name', { values: [wordmark, sentence, other], chosen: sentence }]]),
+      'seller_name',
+      [],
+    )
+    expect(alone.log_odds).toBeCloseTo(Math.log(0.3 / 0.7) / 10, 6)
+    expect(alone.margin).toBeCloseTo(0.3 - 0.55, 6)
   })
 })

@@ -352,6 +352,43 @@ describe('the invoice ranker', () => {
     expect(net(sums_bonus)).toBe(8400)
   })
 
+  it("weighs a party's printed forms together: a wordmark and the legal line's full name outweigh its absence", () => {
+    const model = { features: ['score'], weights: [1] }
+    // The parties' choice reads values, probabilities and features; where a name is printed does not enter it.
+    const option = (value: string | null, score: number): RankedCandidate => ({
+      candidate: null,
+      value,
+      features: { score },
+    })
+    const sellerOf = (names: [string, number][]) =>
+      chooseValues(
+        { seller_name: model },
+        new Map([['seller_name', [option(null, 1), ...names.map(([name, score]) => option(name, score))]]]),
+        0,
+      ).get('seller_name')?.chosen.value
+    // Not printed 0.43, the wordmark 0.35, the full name 0.22: together the party's forms are likelier.
+    expect(
+      sellerOf([
+        ['IMPRIMERIE HOLVOET', Math.log(0.35 / 0.43) + 1],
+        ['Imprimerie Holvoet SRL', Math.log(0.22 / 0.43) + 1],
+      ]),
+    ).toBe('Imprimerie Holvoet SRL')
+    // A wordmark leaving out a word of the full name is one of its forms.
+    expect(
+      sellerOf([
+        ['TALLERES ROCA', Math.log(0.35 / 0.43) + 1],
+        ['Talleres Hermanos Roca S.L.', Math.log(0.22 / 0.43) + 1],
+      ]),
+    ).toBe('Talleres Hermanos Roca S.L.')
+    // Two names of different parties are weighed apart.
+    expect(
+      sellerOf([
+        ['IMPRIMERIE HOLVOET', Math.log(0.35 / 0.43) + 1],
+        ['Reliure Dumont SRL', Math.log(0.22 / 0.43) + 1],
+      ]),
+    ).toBe(null)
+  })
+
   it('scores a candidate from the features it has exactly as the full weighted sum does', () => {
     const random = seededRandom(7)
     for (const model of Object.values((trained as RankerWeights).fields))

@@ -49,6 +49,14 @@ describe('the amount index', () => {
     }
   })
 
+  it("counts no figure too long for exact cents in a sum: an account number's digits make no amount a part of one", () => {
+    // An IBAN's digits read as one figure, beside a total, its withholding and the net to pay.
+    const values = [542811101000000140000, 6788.08, -1070, 5718.08]
+    const sums = sumsAmongNeighbours(amounts(values), () => false)
+    expect(sums.map((s) => s.partOfSum)).toEqual([false, false, true, false])
+    expect(sums[0]).toEqual({ sumOfTwo: false, partOfSum: false, beforeDiscount: false })
+  })
+
   it('looks for a sum among the amounts printed near it only: on a long statement, parts far away do not count', () => {
     const filler = Array.from({ length: NEIGHBOURS }, (_, i) => 1000 + i * 7)
     const near = [...filler.slice(0, NEIGHBOURS - 2), 10, 20, 30]

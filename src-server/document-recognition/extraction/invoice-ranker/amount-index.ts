@@ -130,7 +130,12 @@ export function sumsAmongNeighbours(
   all: ValueCandidate[],
   isDiscount: (candidate: ValueCandidate) => boolean,
 ): AmountSums[] {
-  const cents = all.map((c) => (c.value === 0 ? null : toCents(c.value as number)))
+  // A figure too long to count in cents exactly (an account number's digits) is in no sum: less any amount, it
+  // would still equal itself.
+  const cents = all.map((c) => {
+    const value = toCents(c.value as number)
+    return value === 0 || !Number.isSafeInteger(value) ? null : value
+  })
   const discounts = all.map(isDiscount)
   const counts = new Map<number, number>()
   const count = (place: number, by: number) => {
@@ -146,6 +151,7 @@ export function sumsAmongNeighbours(
     const self = cents[place]
     const printed = (value: number) => (counts.get(value) ?? 0) > (self === value ? 1 : 0)
     const sums: AmountSums = { sumOfTwo: false, partOfSum: false, beforeDiscount: false }
+    if (!Number.isSafeInteger(own)) return sums
     for (let other = from; other <= to; other++) {
       const value = cents[other]
       if (other === place || value == null) continue

@@ -111,6 +111,8 @@ export function featureNames(kind: CandidateKind): string[] {
       'company_above',
       'table_cell',
       'street',
+      'heading_seller',
+      'heading_buyer',
     ],
   }
   return [...common, ...labelled, ...own[kind]]

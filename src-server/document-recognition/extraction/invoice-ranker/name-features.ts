@@ -187,13 +187,42 @@ function printBetween(line: Line, from: number, to: number): [number, number] | 
 const printHeight = ([top, bottom]: [number, number]) => bottom - top
 /**
  * `upper` in print smaller than `lower`'s, close over it: each measured in the name's column, not across the line
- * (a title in large print beside an address line is another column's).
+ * (a title in large print beside an address line is another column's). Fine print is also no larger than the page's
+ * body text: a scan's speck joined to a word swells its box, and a body line over it would look small beside it.
  */
-const smallPrintOver = (upper: [number, number] | null, lower: [number, number] | null) =>
+const smallPrintOver = (upper: [number, number] | null, lower: [number, number] | null, body: number) =>
   upper !== null &&
   lower !== null &&
   printHeight(upper) < printHeight(lower) * 0.8 &&
+  printHeight(upper) <= body &&
   lower[0] - upper[1] < printHeight(lower)
+
+/** The party words a block's heading names it by, and how many lines of the block it may stand over the name. */
+const HEADING_PARTIES = ['seller', 'buyer'] as const
+const HEADING_REACH = 5
+
+/**
+ * The party a heading names over the first name of its block: the nearest line above whose words over the name's
+ * column hold a seller's or a buyer's word, past lines of the block that are labelled (an Italian e-invoice's copy
+ * heads "Cedente/prestatore" and "Cessionario/committente" over their tax ids and "Denominazione: ..."). A line
+ * without a label word (a name, a street) or a gap ends the search: a heading names its block's first name only.
+ */
+function headingParties(candidate: ValueCandidate, [from, to]: [number, number]): Set<WordClass> {
+  const { context, lineIndex } = candidate
+  const height = candidate.bbox[3] - candidate.bbox[1]
+  let top = candidate.bbox[1]
+  for (let i = lineIndex - 1; i >= 0 && i >= lineIndex - HEADING_REACH; i--) {
+    const line = context.lines[i] as Line
+    const over = line.words.flatMap((w, k) => (w.bbox[2] > from && w.bbox[0] < to ? [k] : []))
+    const print = printBetween(line, from, to)
+    if (!print || top - print[1] > height * 1.5) break
+    const parties = HEADING_PARTIES.filter((party) => over.some((k) => context.classes[i]?.[k]?.has(party)))
+    if (parties.length > 0) return new Set(parties)
+    if (!over.some((k) => context.classes[i]?.[k]?.size)) break
+    top = print[0]
+  }
+  return new Set()
+}
 
 export function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
   const name = String(candidate.value)
@@ -215,18 +244,20 @@ export function nameFeatures(features: Features, candidate: ValueCandidate, fact
   const [from] = column
   const inColumn = (l: Line) => printBetween(l, from, candidate.bbox[2])
   const own: [number, number] = [candidate.bbox[1], candidate.bbox[3]]
+  const heading = headingParties(candidate, column)
+  for (const party of HEADING_PARTIES) features[`heading_${party}`] = heading.has(party) ? 1 : 0
   features.after_small_line =
     previous &&
     // (a table's header row over its first item or its values is no sender line)
     !context.classes[over]?.some((c) => c.has('item')) &&
     !headsTable(context, over) &&
-    smallPrintOver(inColumn(previous), own)
+    smallPrintOver(inColumn(previous), own, context.medianHeight)
       ? 1
       : 0
   // ... and the small print itself, right over a larger line in its column: a window envelope's sender line, a copy
   // mark over a letterhead.
   const next = context.lines[lineIndex + 1]
-  features.over_larger_line = next && smallPrintOver(own, inColumn(next)) ? 1 : 0
+  features.over_larger_line = next && smallPrintOver(own, inColumn(next), context.medianHeight) ? 1 : 0
   const plain = fold(name)
   features.repeated_text =
     facts.all.some(

@@ -143,18 +143,28 @@ export interface FieldChoice {
 const PARTIES = ['seller_name', 'buyer_name'] as const
 
 /**
+ * Do two names name one party: the same words, or one holding the other as a name does ("Sanne Vermeulen
+ * Fotografie" and the wordmark "sanne vermeulen")?
+ */
+function sameParty(a: FieldValue, b: FieldValue): boolean {
+  if (a === null) return false
+  if (sameValue(a, b)) return true
+  return typeof a === 'string' && typeof b === 'string' && (holdsAsName(a, b) || holdsAsName(b, a))
+}
+
+/**
  * The seller's and the buyer's values: each field's most probable value, unless both name the same party; then the
- * most probable pair of different values (either may be "not printed"), by the product of the two probabilities.
+ * most probable pair of values naming different parties (either may be "not printed"), by the product of the two
+ * probabilities.
  */
 function chooseParties(choices: Map<string, FieldChoice>): void {
   const [sellers, buyers] = PARTIES.map((key) => choices.get(key))
   if (!sellers || !buyers) return
-  const [seller, buyer] = [sellers.chosen, buyers.chosen]
-  if (seller.value === null || !sameValue(seller.value, buyer.value)) return
+  if (!sameParty(sellers.chosen.value, buyers.chosen.value)) return
   let best: [ValueChoice, ValueChoice, number] | null = null
   for (const s of sellers.values)
     for (const b of buyers.values) {
-      if (s.value !== null && sameValue(s.value, b.value)) continue
+      if (sameParty(s.value, b.value)) continue
       const p = s.probability * b.probability
       if (!best || p > best[2]) best = [s, b, p]
     }
@@ -251,6 +261,53 @@ function withFullNames(choices: Map<string, FieldChoice>): void {
       if (!full) break
       choice.chosen = full
     }
+  }
+}
+
+/**
+ * Is `short` a shorter form of the company name `full`: held by it as a name is, or its first word and then more of
+ * its words in their order, as a wordmark leaves words out ("FERRETERÍA IBÁÑEZ" of "Ferretería Hermanos Ibáñez
+ * S.L.")?
+ */
+function shortFormOf(full: string, short: string): boolean {
+  if (holdsAsName(full, short)) return true
+  const [words, wanted] = [wordsOfName(full).map(fold), wordsOfName(short).map(fold)]
+  if (wanted.length < 2 || wanted[0] !== words[0]) return false
+  let at = 0
+  return wanted.every((word) => {
+    while (at < words.length && words[at] !== word) at++
+    return at++ < words.length
+  })
+}
+
+/**
+ * A party printed in several forms (a logo's "IMPRIMERIE PEETERS", the legal line's "Imprimerie Peeters SRL") has
+ * their probabilities together, as a value printed twice has its copies': the company's full name holding the
+ * others is chosen where that sum outweighs the most probable value (while that is the one chosen: the parties'
+ * clash decides first).
+ */
+function withPartyForms(choices: Map<string, FieldChoice>): void {
+  for (const key of PARTIES) {
+    const choice = choices.get(key)
+    if (!choice || choice.chosen !== choice.values[0]) continue
+    const other = otherParty(choices, key)
+    let best: { full: ValueChoice; probability: number } | null = null
+    for (const full of choice.values) {
+      if (typeof full.value !== 'string' || !fullCompanyName(full.value) || full.best.features.holds_label)
+        continue
+      const forms = choice.values.filter(
+        (v) => v === full || (typeof v.value === 'string' && shortFormOf(full.value as string, v.value)),
+      )
+      const probability = forms.reduce((sum, v) => sum + v.probability, 0)
+      if (!best || probability > best.probability) best = { full, probability }
+    }
+    if (
+      best &&
+      best.probability > choice.chosen.probability &&
+      !sameParty(best.full.value, choice.chosen.value) &&
+      !sameParty(best.full.value, other)
+    )
+      choice.chosen = best.full
   }
 }
 
@@ -370,6 +427,7 @@ export function chooseValues(
     if (values[0]) choices.set(key, { values, chosen: values[0] })
   }
   chooseParties(choices)
+  withPartyForms(choices)
   withSumsThatAdd(choices, sumsBonus)
   withCompanyOverContact(choices)
   withCompanyOverOfficer(choices)
