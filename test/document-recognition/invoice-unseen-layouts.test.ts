@@ -3264,3 +3264,90 @@ describe('a completion date, an Italian tax column and a party printed in severa
     expect(fields.buyer_name?.value).toBe('Slagerij Van Dam B.V.')
   })
 })
+
+describe('a legal form of several words, a sum "s/ IVA" and a row of boxed sums', () => {
+  it('completes a wordmark to the full name whose legal form is several words ("S.à r.l.")', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'FACTURE', x: 400, y: 40, size: 16 },
+      { text: 'Alzette', x: 50, y: 44, size: 22 },
+      { text: 'Facture n° AZ-2025-0311', x: 400, y: 62 },
+      { text: 'Q U I N C A I L L E R I E', x: 50, y: 66, size: 7 },
+      { text: 'Date de facture 11/03/2025', x: 400, y: 75 },
+      { text: 'Adresse de facturation', x: 50, y: 120, size: 8 },
+      { text: 'Nadine Schmit', x: 50, y: 133 },
+      { text: '3, rue des Prés', x: 50, y: 146 },
+      { text: 'L-7561 Mersch', x: 50, y: 159 },
+      ...oneItemAndSums(
+        ['Perceuse sans fil 18 V', '200,00 €'],
+        ['Total HTVA 200,00 €', 'TVA 17 % 34,00 €', 'Total TTC 234,00 €'],
+      ),
+      { text: 'Quincaillerie Alzette S.à r.l.', x: 50, y: 760, size: 8 },
+      {
+        text: '8, route de Luxembourg · L-7540 Rollingen · Tél. +352 32 71 40 · info@alzette-quincaillerie.lu',
+        x: 50,
+        y: 772,
+        size: 7,
+      },
+      { text: 'R.C.S. Luxembourg B231177 · N° TVA LU30112458', x: 50, y: 784, size: 7 },
+    ])
+    expect(fields.seller_name?.value).toBe('Quincaillerie Alzette S.à r.l.')
+  })
+
+  it('reads "Total s/ IVA" (without VAT) as the net, beside a summary of two rates', async () => {
+    const classes = classesOfLine(['Total', 's/', 'IVA'])
+    expect(classes[1]?.has('net')).toBe(true)
+    expect(classes[2]?.has('tax')).toBe(false)
+    expect(classesOfLine(['Base', 's/IVA'])[1]?.has('net')).toBe(true)
+    const fields = await rankedInvoiceFields([
+      { text: 'Gráfica Douro, Lda.', x: 50, y: 40, size: 14 },
+      { text: 'Rua de Cedofeita 120, 4050-180 Porto', x: 50, y: 56, size: 8 },
+      { text: 'FATURA FT 2025/388', x: 380, y: 40, size: 12 },
+      { text: 'Data 2025-03-07', x: 380, y: 56 },
+      { text: 'Exmo.(s) Sr.(s)', x: 330, y: 110, size: 8 },
+      { text: 'Café Ribeira, Lda.', x: 330, y: 123 },
+      { text: 'Cais da Ribeira 12, 4050-510 Porto', x: 330, y: 136 },
+      { text: 'Cartazes A2', x: 50, y: 200 },
+      { text: '400,00', x: 480, y: 200 },
+      { text: 'Livros de receitas', x: 50, y: 214 },
+      { text: '250,00', x: 480, y: 214 },
+      { text: 'Taxa Incidência Valor IVA', x: 50, y: 260, size: 8 },
+      { text: 'IVA 23% 400,00 92,00', x: 50, y: 274 },
+      { text: 'Total s/ IVA 650,00', x: 330, y: 274 },
+      { text: 'IVA 6% 250,00 15,00', x: 50, y: 288 },
+      { text: 'Total IVA 107,00', x: 330, y: 288 },
+      { text: 'Total a pagar 757,00 €', x: 330, y: 310, size: 11 },
+    ])
+    expect([fields.net_amount?.value, fields.tax_amount?.value, fields.total_amount?.value]).toEqual([
+      650, 107, 757,
+    ])
+  })
+
+  it('reads each sum of a row of boxes by the label at its left over it, as a column heading ("Moms" over the tax)', async () => {
+    const pages = await printedPages([
+      { text: 'Björkdalens Snickeri AB', x: 50, y: 40, size: 14 },
+      { text: 'Sågvägen 3, 791 31 Falun', x: 50, y: 56, size: 8 },
+      { text: 'FAKTURA', x: 400, y: 40, size: 14 },
+      { text: 'Fakturanummer 20931', x: 400, y: 60 },
+      { text: 'Fakturadatum 2025-03-14', x: 400, y: 73 },
+      { text: 'Dalarnas Hembygdsförening', x: 50, y: 120 },
+      { text: 'Stationsgatan 8', x: 50, y: 133 },
+      { text: '791 71 Falun', x: 50, y: 146 },
+      { text: 'Snickeriarbete, 24 tim', x: 50, y: 200 },
+      { text: '14 400,00', x: 490, y: 200 },
+      { text: 'Exkl. moms', x: 40, y: 300, size: 7 },
+      { text: 'Moms %', x: 170, y: 300, size: 7 },
+      { text: 'Moms', x: 300, y: 300, size: 7 },
+      { text: 'ATT BETALA SEK', x: 430, y: 300, size: 7 },
+      { text: '14 400,00', x: 95, y: 314 },
+      { text: '25,00', x: 235, y: 314 },
+      { text: '3 600,00', x: 340, y: 314 },
+      { text: '18 000,00', x: 480, y: 314, size: 12 },
+    ])
+    // The tax's box is headed "Moms" at its left; nothing is printed over the figure itself.
+    expect(featureOf(pages, 'tax_amount', 3600, 'column_tax')).toBe(1)
+    const fields = rankedFieldsOfPages(pages)
+    expect([fields.net_amount?.value, fields.tax_amount?.value, fields.total_amount?.value]).toEqual([
+      14400, 3600, 18000,
+    ])
+  })
+})

@@ -53,10 +53,9 @@ export function labelFeatures(features: Features, candidate: ValueCandidate) {
         setClasses(features, 'above', context.classes[above.index]?.[i] ?? [])
     })
   }
-  const cell = cellLabel(context, candidate)
-  if (cell) for (const i of cell.words) setClasses(features, 'above', context.classes[cell.index]?.[i] ?? [])
   for (const own of context.classes[lineIndex - 1] ?? []) setClasses(features, 'prev', own)
-  const header = columnHeader(context, candidate)
+  // A cell's label at the left of its box heads the figure at its right as a column's heading heads its figures.
+  const header = columnHeader(context, candidate) ?? cellLabel(context, candidate)
   if (header)
     header.words.forEach((i) => {
       setClasses(features, 'column', context.classes[header.index]?.[i] ?? [])

@@ -54,7 +54,7 @@ const CLASS_WORDS: Record<WordClass, RegExp> = {
   customer:
     /^(?:kunde|kunden|kundennummer|kundennr|kd|customer|client|clients|klant|klantnummer|klantnr|debiteur|debiteurnummer|debiteurnr|cliente|account|abonne|mitglied|member|kundenkonto|asiakas|klient|klienta|zakaznik|ugyfel)$/,
   order:
-    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|lieferschein|contract|vertrag|vertragsnummer|project|projekt|job|matter|aktenzeichen|expediente|pratica|angebot|quote|offerte|zamowienie|zlecenie|objednavka|tilaus|bestilling|bestallning|ordre|megrendeles|rendeles|comanda|encomenda|umowa|smlouva|kontrakt|avtale|tilbud|offert|oferta|nabidka)$/,
+    /^(?:bestellung|bestellnummer|bestellnr|auftrag|auftrags|auftragsnummer|auftragsnr|order|ordernummer|ordernr|bestelnummer|bestelling|po|commande|ordine|pedido|requisicao|lieferschein|contract|vertrag|vertragsnummer|project|projekt|job|matter|aktenzeichen|expediente|pratica|angebot|quote|offerte|zamowienie|zlecenie|objednavka|tilaus|bestilling|bestallning|ordre|megrendeles|rendeles|comanda|encomenda|umowa|smlouva|kontrakt|avtale|tilbud|offert|oferta|nabidka)$/,
   // What a document's own identifier names when it is no invoice number: a booking, a transaction, a reservation.
   booking:
     /^(?:booking|buchung|buchungs|reservation|reservierung|reservering|boeking|boekings|prenotazione|reserva|localizador|transaction|transaktion|vorgang|vorgangs|confirmation|bestatigung|buchungsnummer|boekingsnummer)$/,
@@ -227,6 +227,13 @@ export function classesOfLine(
       own.delete('due')
       own.add('payable')
     }
+  })
+  // "s/" ("sem", "sin": without) before a tax's word names the sum without it ("Total s/ IVA", "Base s/IVA").
+  words.forEach((word, i) => {
+    const glued = /^s\/\p{L}/iu.test(word) && classes[i]?.has('tax')
+    if (!glued && !(/^s\/$/i.test(word) && classes[i + 1]?.has('tax'))) return
+    classes[glued ? i : i + 1]?.delete('tax')
+    classes[i]?.add('net')
   })
   // "Fee note" titles a solicitor's or a barrister's invoice ("Fee note no: FN 25/0318").
   words.forEach((_, i) => {

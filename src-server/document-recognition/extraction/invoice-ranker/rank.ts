@@ -177,6 +177,11 @@ function chooseParties(choices: Map<string, FieldChoice>): void {
 const otherParty = (choices: Map<string, FieldChoice>, key: (typeof PARTIES)[number]) =>
   choices.get(key === 'seller_name' ? 'buyer_name' : 'seller_name')?.chosen.value ?? null
 
+const LEGAL_FORMS = new RegExp(LEGAL_FORM.source, 'giu')
+/** Does a name end in a legal form, one of several words too ("S.à r.l.", "GmbH & Co. KG")? */
+const endsInLegalForm = (name: string) =>
+  [...` ${name}`.matchAll(LEGAL_FORMS)].some((m) => m.index + m[0].length >= name.length + 1)
+
 /**
  * A company's name ending in its legal form (and a note on it in brackets: "UG (haftungsbeschränkt)"): not a legal
  * line with its address and tax id, nor a name with the words printed after it ("... S.p.A. Fattura n.").
@@ -184,7 +189,7 @@ const otherParty = (choices: Map<string, FieldChoice>, key: (typeof PARTIES)[num
 function fullCompanyName(name: string): boolean {
   const words = name.replace(/\s*\([^)]*\)$/, '').split(/\s+/)
   // (French names often open with their form: "SARL Le Fournil", "EARL du Val Fleuri")
-  const form = LEGAL_FORM.test(` ${words.at(-1)}`) || LEGAL_FORM.test(` ${words[0]} `)
+  const form = endsInLegalForm(words.join(' ')) || LEGAL_FORM.test(` ${words[0]} `)
   // (a bullet, a bar or a spaced dash parts two things on a line: "Barclays Bank – Severnside Scaffolding Ltd")
   return !/[\d·•|@]|\s[-–—]\s/.test(name) && words.length <= 8 && form
 }
