@@ -3322,6 +3322,36 @@ describe('a legal form of several words, a sum "s/ IVA" and a row of boxed sums'
     ])
   })
 
+  it('reads a bill\'s date after "Bill date", not a contract\'s end date printed in its small print', async () => {
+    const pages = await printedPages([
+      { text: 'brightwater gas', x: 50, y: 40, size: 16 },
+      { text: 'Your gas bill', x: 50, y: 62, size: 12 },
+      { text: 'Mr Cathal Byrne', x: 50, y: 110 },
+      { text: 'Amount due', x: 380, y: 110, size: 9 },
+      { text: '14 Orchard Rise', x: 50, y: 123 },
+      { text: '€186.20', x: 380, y: 128, size: 16 },
+      { text: 'Naas, Co. Kildare', x: 50, y: 136 },
+      // A table of labels and values, as utilities print their bill's details.
+      { text: 'Bill date', x: 50, y: 170 },
+      { text: '12 Feb 2025', x: 160, y: 170 },
+      { text: 'Bill number', x: 50, y: 183 },
+      { text: 'G-2210-0093', x: 160, y: 183 },
+      { text: 'Billing period', x: 50, y: 196 },
+      { text: '01 Dec 2024 - 31 Jan 2025 (62 days)', x: 160, y: 196 },
+      { text: 'Payment received 09 Jan 2025 - thank you', x: 50, y: 230, size: 11 },
+      ...oneItemAndSums(
+        ['Gas units 1,120 kWh', '€170.83'],
+        ['Total excluding VAT €170.83', 'VAT 9% €15.37', 'Total current charges €186.20'],
+      ),
+      { text: 'Prices per your Fixed Saver plan (contract end date 30 Sep 2025).', x: 50, y: 700, size: 7 },
+    ])
+    const config = shippedExtractorConfig('invoice-extractor')
+    const date = (fields: { key: string; value: unknown }[]) =>
+      fields.find((f) => f.key === 'invoice_date')?.value
+    expect(date(extractWithRules(config.fields, pages))).toBe('2025-02-12')
+    expect(rankedFieldsOfPages(pages).invoice_date?.value).toBe('2025-02-12')
+  })
+
   it('reads each sum of a row of boxes by the label at its left over it, as a column heading ("Moms" over the tax)', async () => {
     const pages = await printedPages([
       { text: 'Björkdalens Snickeri AB', x: 50, y: 40, size: 14 },
