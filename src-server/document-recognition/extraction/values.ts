@@ -89,10 +89,7 @@ export function remembered<T>(compute: (text: string) => T, limit = 5_000): (tex
 
 const ASCII = /^\p{ASCII}*$/u
 
-/**
- * Letters no accent mark makes, folded as an English OCR model reads them: Polish "ł", Nordic "ø" and "æ", "đ",
- * Turkish "ı", Icelandic "ð" and "þ".
- */
+/** Letters no accent mark makes, folded as an English OCR model reads them: Polish "ł", Nordic "ø" and "æ", "đ". */
 const LETTERS_WITHOUT_MARKS: Record<string, string> = {
   ł: 'l',
   ø: 'o',
