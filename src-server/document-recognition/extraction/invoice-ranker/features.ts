@@ -110,7 +110,6 @@ export function featureNames(kind: CandidateKind): string[] {
       'page_head',
       'company_above',
       'table_cell',
-      'figures_row',
       'street',
       'heading_seller',
       'heading_buyer',

@@ -1,5 +1,5 @@
 import type { Line } from '../layout'
-import { fold, lettersAndDigits, parseAmounts } from '../values'
+import { fold, lettersAndDigits } from '../values'
 import {
   ATTENTION,
   COMMON_TLD,
@@ -466,10 +466,6 @@ export function partyFeatures(features: Features, candidate: ValueCandidate, fac
   features.x_left = candidate.bbox[0]
   // A cell of a table's header row or of the values under it: a label or a detail, no party.
   features.table_cell = headsTable(context, lineIndex) || headsTable(context, lineIndex - 1) ? 1 : 0
-  // A cell of a row of sums (two amounts with cents: an item's row, not a legal line's register and tax numbers): an
-  // item's name or unit, no party.
-  features.figures_row =
-    parseAmounts(line.text, { fromPage: true }).filter((read) => read.quality === 1).length >= 2 ? 1 : 0
   const blocks = addressBlocksOf(facts.all)
   const at = blocks.findIndex((c) => c.context === context && c.lineIndex === lineIndex)
   features.first_address_block = at === 0 ? 1 : 0
