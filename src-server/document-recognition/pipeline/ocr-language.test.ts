@@ -33,6 +33,8 @@ describe('the language a page is read in', () => {
     )
     expect(documentLanguage([wordsOf('Lasku Eräpäivä Viitenumero ALV 25,5 % Yhteensä')])).toBe('fin')
     expect(documentLanguage([wordsOf('Számla Vevő Eladó ÁFA összesen Fizetendő Ft')])).toBe('hun')
+    expect(documentLanguage([wordsOf('Fatura Tarihi SAYIN Toplam KDV Ödenecek Tutar TL')])).toBe('tur')
+    expect(documentLanguage([wordsOf('Reikningur Kaupandi Gjalddagi Samtals VSK kr.')])).toBe('isl')
     // Malay and a lone marker word decide nothing: the English model reads the page.
     expect(documentLanguage([wordsOf('TERIMA KASIH SILA DATANG LAGI JUMLAH 9.00 di')])).toBe('eng')
   })
@@ -72,6 +74,22 @@ describe('the language a page is read in', () => {
     expect(text).toContain('Złoty')
     expect(text).toContain('Łódź')
     expect(text).toContain('zapłaty')
+  }, 90_000)
+
+  it('reads a Turkish receipt with the Turkish model: "ş", "ü" and the dotless "ı" come back as printed', async () => {
+    const image = await receiptImage([
+      'Güneş Kuruyemiş Ltd. Şti.',
+      'Atatürk Cad. No:12 Konak / İzmir',
+      'Fındık 500 g             185,00',
+      'Kayısı kurusu            120,00',
+      'Toplam KDV                30,50',
+      'Ödenecek Tutar           305,00',
+      'Teşekkür ederiz, yine bekleriz',
+    ])
+    const text = (await engine.recognise(image)).map((w) => w.text).join(' ')
+    expect(text).toContain('Güneş')
+    expect(text).toContain('Fındık')
+    expect(text).toContain('Teşekkür')
   }, 90_000)
 })
 
