@@ -195,6 +195,8 @@ describe('npm run db:migrate', () => {
         await cluster.stop()
       }
     },
+    // A cluster of its own: initdb, its start and every migration take most of a minute on a busy machine.
+    120_000,
   )
 })
 

@@ -119,8 +119,9 @@ describe('document recognition extraction', () => {
       purchase_date: '2019-01-11',
       total_amount: 327,
     })
-    // The first OCR read of the file starts tesseract's worker and PaddleOCR's process, each loading its models.
-  }, 60_000)
+    // The first OCR read of the file starts tesseract's worker and PaddleOCR's process, each loading its models
+    // (most of a minute when the machine is busy with other test files).
+  }, 180_000)
 
   it('reads every field of a text-layer invoice PDF with boxes around the value words', async () => {
     const created = await upload(server, await server.adminHeaders(), invoiceAgent, {

@@ -67,6 +67,21 @@ interface Run {
 
 const fieldOf = (run: Run, key: string) => run.field_reviews.find((f) => f.field_key === key)
 
+interface StoredWord {
+  text: string
+  bbox: Box
+  confidence: number
+}
+
+/** The stored words whose centre lies in a field's box, left to right. */
+const wordsInBox = (words: StoredWord[], [left, top, right, bottom]: Box) =>
+  words
+    .filter(
+      ({ bbox: [x0, y0, x1, y1] }) =>
+        (x0 + x1) / 2 > left && (x0 + x1) / 2 < right && (y0 + y1) / 2 > top && (y0 + y1) / 2 < bottom,
+    )
+    .sort((a, b) => a.bbox[0] - b.bbox[0])
+
 describe('an invoice party name read again by a second OCR engine', () => {
   it('reads a buyer tesseract misreads ("Garcfa Holding") from PaddleOCR, and stores its words so', async () => {
     const { expected, png } = await scannedInvoice(100_015)
@@ -78,19 +93,18 @@ describe('an invoice party name read again by a second OCR engine', () => {
     })
     expect(run.status).toBe('completed')
     expect(run.workspace_output.ocr_errors).toEqual([])
-    const buyer = (run.field_reviews as { field_key: string; value: unknown; bbox: number[] }[]).find(
-      (f) => f.field_key === 'buyer_name',
-    )
+    const buyer = fieldOf(run as Run, 'buyer_name')
     // PaddleOCR reads no accents: the letters are the name's, the accent is lost.
     expect(buyer?.value).toBe('Garcia Holding')
+    // The stored words of the name read as its value (another copy of the name elsewhere on the page is no field,
+    // and keeps tesseract's letters).
     const words = await server.app.inject({
       method: 'GET',
       url: `/document-recognition/runs/${run.id}/pages/1/words`,
       headers: await server.adminHeaders(),
     })
-    const stored = JSON.stringify(words.json())
-    expect(stored).toContain('"Garcia"')
-    expect(stored).not.toContain('Garcfa')
+    const inBox = wordsInBox((words.json() as { words: StoredWord[] }).words, buyer?.bbox ?? [0, 0, 0, 0])
+    expect(inBox.map((w) => w.text)).toEqual(['Garcia', 'Holding'])
   }, 120_000)
 })
 
@@ -228,12 +242,9 @@ describe.skipIf(process.platform !== 'linux')(
       )
       // The stored words inside its box are tesseract's, one of them unsure, and the value is theirs.
       const words = await fetch(`${base}/document-recognition/runs/${crashed.id}/pages/1/words`, { headers })
-      const [left, top, right, bottom] = buyer?.bbox ?? [0, 0, 0, 0]
-      const inBox = (
-        (await words.json()) as { words: { text: string; bbox: Box; confidence: number }[] }
-      ).words.filter(
-        ({ bbox: [x0, y0, x1, y1] }) =>
-          (x0 + x1) / 2 > left && (x0 + x1) / 2 < right && (y0 + y1) / 2 > top && (y0 + y1) / 2 < bottom,
+      const inBox = wordsInBox(
+        ((await words.json()) as { words: StoredWord[] }).words,
+        buyer?.bbox ?? [0, 0, 0, 0],
       )
       expect(inBox.some((w) => w.confidence < 0.9)).toBe(true)
       expect(buyer?.value).toBe(inBox.map((w) => w.text).join(' '))

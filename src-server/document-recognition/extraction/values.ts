@@ -89,8 +89,19 @@ export function remembered<T>(compute: (text: string) => T, limit = 5_000): (tex
 
 const ASCII = /^\p{ASCII}*$/u
 
-/** Letters no accent mark makes, folded as an English OCR model reads them: Polish "ł", Nordic "ø" and "æ", "đ". */
-const LETTERS_WITHOUT_MARKS: Record<string, string> = { ł: 'l', ø: 'o', æ: 'ae', đ: 'd' }
+/**
+ * Letters no accent mark makes, folded as an English OCR model reads them: Polish "ł", Nordic "ø" and "æ", "đ",
+ * Turkish "ı", Icelandic "ð" and "þ".
+ */
+const LETTERS_WITHOUT_MARKS: Record<string, string> = {
+  ł: 'l',
+  ø: 'o',
+  æ: 'ae',
+  đ: 'd',
+  ı: 'i',
+  ð: 'd',
+  þ: 'th',
+}
 
 /** Lower case without accents, for comparing labels and month names across languages ("Beløb", "zapłaty"). */
 export const fold = remembered((text: string): string =>
@@ -100,7 +111,7 @@ export const fold = remembered((text: string): string =>
         .normalize('NFD')
         .replace(/\p{M}/gu, '')
         .toLowerCase()
-        .replace(/[łøæđ]/g, (letter) => LETTERS_WITHOUT_MARKS[letter] as string),
+        .replace(/[łøæđıðþ]/g, (letter) => LETTERS_WITHOUT_MARKS[letter] as string),
 )
 
 /** Folded letters and digits only: "Coolblue B.V." and "coolblue bv" read alike. */
@@ -168,9 +179,13 @@ export type DateOrder = 'day_first' | 'month_first'
 export function parseDate(text: string, order: DateOrder = 'day_first'): ParsedValue | null {
   const { folded, printedAt } = foldKeepingPositions(text)
   const candidates: ParsedValue[] = []
-  // Year first: ISO, and Hungarian's dotted form with or without spaces ("2025. 09. 03.").
+  // Year first: ISO, also with its time after a "T" ("2026-11-14T11:32:07", as e-invoices print a timestamp), and
+  // Hungarian's dotted form with or without spaces ("2025. 09. 03.").
   for (const m of folded.matchAll(
-    new RegExp(String.raw`\b(\d{4})(?:[-/]|\. ?)(\d{1,2})(?:[-/]|\. ?)(\d{1,2})${DATE_END}`, 'g'),
+    new RegExp(
+      String.raw`\b(\d{4})(?:[-/]|\. ?)(\d{1,2})(?:[-/]|\. ?)(\d{1,2})(?:${DATE_END}|(?=t${TIME}))`,
+      'g',
+    ),
   )) {
     const value = isoDate(Number(m[1]), Number(m[2]), Number(m[3]))
     if (value) candidates.push({ value, start: m.index, end: m.index + m[0].length, quality: 1 })
@@ -277,11 +292,12 @@ const PRINTED_AMOUNT = new RegExp(`${SIGN}(${GROUPED}|\\d+(?:[.,] \\d{2}(?!\\d)|
  * are still its cents); what a person typed is read strictly.
  */
 export function parseAmounts(text: string, { fromPage = false }: { fromPage?: boolean } = {}): ParsedValue[] {
-  // Dates and percentages are not amounts: blank them out (same length, so positions still hold).
+  // Dates and percentages are not amounts: blank them out (same length, so positions still hold). A rate may
+  // print its sign first ("%10", "KDV (%20)", as Turkish does).
   text = text
     .replace(/\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/g, (date) => ' '.repeat(date.length))
     .replace(/\b\d{1,2}[./-][a-z]{3,9}\.?[./-]\d{2,4}\b/gi, (date) => ' '.repeat(date.length))
-    .replace(/\d+(?:[.,]\d+)?\s?%/g, (rate) => ' '.repeat(rate.length))
+    .replace(/\d+(?:[.,]\d+)?\s?%|%\d+(?:[.,]\d+)?/g, (rate) => ' '.repeat(rate.length))
   const found: ParsedValue[] = []
   const pattern = fromPage ? PRINTED_AMOUNT : TYPED_AMOUNT
   for (const m of text.matchAll(pattern)) {

@@ -42,55 +42,55 @@ describe('the language a page is read in', () => {
   const engine = new OcrEngine()
   afterAll(() => engine.close())
 
-  it('reads a German receipt with the German model: its umlauts and ß come back as printed', async () => {
-    const image = await receiptImage([
-      'Bäckerei Müller GmbH',
-      'Hauptstraße 12, 80331 München',
-      'Brötchen 6 Stück          2,40',
-      'Käsekuchen                3,90',
-      'Summe EUR                 6,30',
-      'Gegeben Bar              10,00',
-      'Rückgeld                  3,70',
-      'Vielen Dank für Ihren Einkauf!',
-    ])
-    const text = (await engine.recognise(image)).map((w) => w.text).join(' ')
-    expect(text).toContain('Bäckerei')
-    expect(text).toContain('Müller')
-    expect(text).toContain('Hauptstraße')
-    expect(text).toContain('Rückgeld')
-  }, 90_000)
-
-  it('reads a Polish invoice with the Polish model: "ł", "ż" and "ą" come back as printed', async () => {
-    const image = await receiptImage([
-      'Piekarnia Złoty Kłos Sp. z o.o.',
-      'ul. Żeromskiego 4, 90-001 Łódź',
-      'Sprzedawca: Piekarnia Złoty Kłos',
-      'Nabywca: Kawiarnia Pod Różą',
-      'Razem netto             120,00',
-      'VAT 23%                  27,60',
-      'Razem do zapłaty        147,60 zł',
-    ])
-    const text = (await engine.recognise(image)).map((w) => w.text).join(' ')
-    expect(text).toContain('Złoty')
-    expect(text).toContain('Łódź')
-    expect(text).toContain('zapłaty')
-  }, 90_000)
-
-  it('reads a Turkish receipt with the Turkish model: "ş", "ü" and the dotless "ı" come back as printed', async () => {
-    const image = await receiptImage([
-      'Güneş Kuruyemiş Ltd. Şti.',
-      'Atatürk Cad. No:12 Konak / İzmir',
-      'Fındık 500 g             185,00',
-      'Kayısı kurusu            120,00',
-      'Toplam KDV                30,50',
-      'Ödenecek Tutar           305,00',
-      'Teşekkür ederiz, yine bekleriz',
-    ])
-    const text = (await engine.recognise(image)).map((w) => w.text).join(' ')
-    expect(text).toContain('Güneş')
-    expect(text).toContain('Fındık')
-    expect(text).toContain('Teşekkür')
-  }, 90_000)
+  it.each<[string, string[], string[]]>([
+    [
+      'a German receipt with the German model: its umlauts and ß',
+      [
+        'Bäckerei Müller GmbH',
+        'Hauptstraße 12, 80331 München',
+        'Brötchen 6 Stück          2,40',
+        'Käsekuchen                3,90',
+        'Summe EUR                 6,30',
+        'Gegeben Bar              10,00',
+        'Rückgeld                  3,70',
+        'Vielen Dank für Ihren Einkauf!',
+      ],
+      ['Bäckerei', 'Müller', 'Hauptstraße', 'Rückgeld'],
+    ],
+    [
+      'a Polish invoice with the Polish model: "ł", "ż" and "ą"',
+      [
+        'Piekarnia Złoty Kłos Sp. z o.o.',
+        'ul. Żeromskiego 4, 90-001 Łódź',
+        'Sprzedawca: Piekarnia Złoty Kłos',
+        'Nabywca: Kawiarnia Pod Różą',
+        'Razem netto             120,00',
+        'VAT 23%                  27,60',
+        'Razem do zapłaty        147,60 zł',
+      ],
+      ['Złoty', 'Łódź', 'zapłaty'],
+    ],
+    [
+      'a Turkish receipt with the Turkish model: "ş", "ü" and the dotless "ı"',
+      [
+        'Güneş Kuruyemiş Ltd. Şti.',
+        'Atatürk Cad. No:12 Konak / İzmir',
+        'Fındık 500 g             185,00',
+        'Kayısı kurusu            120,00',
+        'Toplam KDV                30,50',
+        'Ödenecek Tutar           305,00',
+        'Teşekkür ederiz, yine bekleriz',
+      ],
+      ['Güneş', 'Fındık', 'Teşekkür'],
+    ],
+  ])(
+    'reads %s come back as printed',
+    async (_page, lines, printed) => {
+      const text = (await engine.recognise(await receiptImage(lines))).map((w) => w.text).join(' ')
+      for (const word of printed) expect(text).toContain(word)
+    },
+    90_000,
+  )
 })
 
 describe('the language models kept loaded', () => {

@@ -661,6 +661,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // Seller and buyer side by side under a pair of labels ("From:" / "To:"), as invoice apps print them: then the
   // labels alone tell the two names apart.
   const fromTo = !sellerUnprinted && chance(addressRandom, 0.15)
+  // ... now and then the buyer's block first, on the left: the labels, not the sides, tell the parties apart. From a
+  // stream of its own, so the other documents stay as they were.
+  const buyerFirst = fromTo && chance(seededRandom(seed * 7_368_787 + 269), 0.4)
+  if (buyerFirst) traits.push("the buyer's block left of the seller's")
+  const fromX = buyerFirst ? 320 : 50
   // Header: the seller's name and address, left or right, in large print or as plain as the address; or only in
   // the legal line at the foot (a logo carries it in the header).
   const sellerRight = chance(random, 0.4)
@@ -715,14 +720,14 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   )
 
   // The buyer's address block (a window envelope's, left; or right of the seller's), with a sender line above it.
-  const buyerX = fromTo ? 320 : !sellerRight && chance(random, 0.25) ? 340 : 50
+  const buyerX = fromTo ? 370 - fromX : !sellerRight && chance(random, 0.25) ? 340 : 50
   if (fromTo) {
     const [fromLabel, toLabel] = pick(addressRandom, FROM_TO[language])
-    put(fromLabel, 50, 122, { size: 8, bold: true })
+    put(fromLabel, fromX, 122, { size: 8, bold: true })
     put(toLabel, buyerX, 122, { size: 8, bold: true })
-    put(seller, 50, 135)
-    put(american ? usStreet() : pick(random, STREETS), 50, 148)
-    put(american ? usTown() : `${between(random, 10_000, 99_999)} ${town}`, 50, 161)
+    put(seller, fromX, 135)
+    put(american ? usStreet() : pick(random, STREETS), fromX, 148)
+    put(american ? usTown() : `${between(random, 10_000, 99_999)} ${town}`, fromX, 161)
   } else if (chance(random, 0.4)) {
     const heading = pick(random, v.buyerHeading)
     put(chance(roleRandom, 0.4) ? pick(roleRandom, ROLE_LABELS[language].buyer) : heading, buyerX, 122, {
@@ -909,7 +914,8 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       put(value, 50 + i * width, 262)
     })
   } else {
-    const metaX = buyerX === 50 && chance(random, 0.5) ? 330 : 50
+    // (right of the address window, where no seller's block stands)
+    const metaX = buyerX === 50 && !buyerFirst && chance(random, 0.5) ? 330 : 50
     const metaY = metaX === 330 ? 120 : 250
     // The seller's person who handles the invoice, by name after a contact's label, in the meta block under the
     // address window: no party (printed beside the window, every contact would be right of the buyers, and the
@@ -920,6 +926,14 @@ export function generateInvoice(seed: number): GeneratedInvoice {
       traits.push("the seller's contact person in the meta block")
       const at = between(contactRandom, 0, meta.length)
       meta.splice(at, 0, [CONTACT_PERSON[language], pick(contactRandom, PERSONS)])
+    }
+    // A detail after its label, which may be no word of ours ("Versandart: DHL Paket"), often on the buyer's lines
+    // beside the address window: no party. A stream of its own, so the other documents stay as they were.
+    const detailLeftRandom = seededRandom(seed * 1_645_333_507 + 271)
+    if (meta.length <= 5 && chance(detailLeftRandom, 0.3)) {
+      traits.push('a detail after its label in the meta block')
+      const [label, values] = pick(detailLeftRandom, ORDER_DETAILS[language])
+      meta.splice(between(detailLeftRandom, 0, meta.length), 0, [label, pick(detailLeftRandom, values)])
     }
     meta.forEach(([label, value], i) => {
       put(label, metaX, metaY + i * 13)
@@ -1180,9 +1194,14 @@ export function generateInvoice(seed: number): GeneratedInvoice {
         .replaceAll('{n}', () => String(between(legalRandom, 10_000, 999_999)))}`
     : ''
   if (register) traits.push('register in the legal line')
-  // The legal line at the foot, with the seller's name again.
+  // The legal line at the foot, with the seller's name again; or without it where the header names the seller, so
+  // the header's own evidence (a role's heading, print, place) has to tell the parties apart. A stream of its own,
+  // so the other documents stay as they were.
+  const footUnnamed =
+    !sellerUnprinted && (fromTo || sellerStyle >= 0.1) && chance(seededRandom(seed * 3_010_349 + 277), 0.3)
+  if (footUnnamed) traits.push("no seller's name in the legal line")
   page.push({
-    text: `${sellerUnprinted ? '' : `${seller} · `}${town} · ${pick(random, ['USt-IdNr.', 'VAT', 'TVA', 'BTW', 'P.IVA', 'CIF'])} ${between(random, 100_000_000, 999_999_999)}${register}`,
+    text: `${sellerUnprinted || footUnnamed ? '' : `${seller} · `}${town} · ${pick(random, ['USt-IdNr.', 'VAT', 'TVA', 'BTW', 'P.IVA', 'CIF'])} ${between(random, 100_000_000, 999_999_999)}${register}`,
     x: 50,
     y: 820,
     size: 7,

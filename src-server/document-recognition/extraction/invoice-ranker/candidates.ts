@@ -228,6 +228,8 @@ function nameOf(text: string): string | null {
   // are abbreviations of two or three capitals joined by dots or hyphens ("COD.CLI.", "MSQ-HMS-SG").
   if (!/\s/.test(name) && (name.match(/\d/g) ?? []).length >= 3) return null
   if (/^[A-Z]{2,3}(?:[.-][A-Z]{2,3})+\.?$/.test(name)) return null
+  // A short word in lower case cut off by a dot is a unit or an abbreviation ("vnt.", "szt.", "pcs."), not a name.
+  if (/^\p{Ll}{1,5}\.$/u.test(name)) return null
   if (BUSINESS_ESTATE.test(name) || INCOTERM.test(name) || CURRENCY_CODE.test(name)) return null
   // A web or e-mail address names where a party is reached, not the party.
   if (/@|\bwww\.|https?:/i.test(name) || BARE_HOST.test(name)) return null

@@ -110,6 +110,7 @@ export function featureNames(kind: CandidateKind): string[] {
       'page_head',
       'company_above',
       'table_cell',
+      'figures_row',
       'street',
       'heading_seller',
       'heading_buyer',

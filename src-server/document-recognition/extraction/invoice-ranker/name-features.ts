@@ -1,5 +1,5 @@
 import type { Line } from '../layout'
-import { fold, lettersAndDigits } from '../values'
+import { fold, lettersAndDigits, parseAmounts } from '../values'
 import {
   ATTENTION,
   COMMON_TLD,
@@ -218,10 +218,22 @@ function headingParties(candidate: ValueCandidate, [from, to]: [number, number])
     if (!print || top - print[1] > height * 1.5) break
     const parties = HEADING_PARTIES.filter((party) => over.some((k) => context.classes[i]?.[k]?.has(party)))
     if (parties.length > 0) return new Set(parties)
+    // A customer's word with no figure after it heads the buyer's block ("DATOS DEL CLIENTE", "Kunde"); with one it
+    // labels the customer's number.
+    const customer = over.some((k) => context.classes[i]?.[k]?.has('customer'))
+    if (customer && !over.some((k) => /\d/.test(line.words[k]?.text ?? ''))) return new Set(['buyer'])
     if (!over.some((k) => context.classes[i]?.[k]?.size)) break
     top = print[0]
   }
   return new Set()
+}
+
+/** Whether a line holds a delivery address's heading word ("Livré à", "Ship to") over the column. */
+function headsDelivery(context: PageContext, lineIndex: number, [from, to]: [number, number]): boolean {
+  const line = context.lines[lineIndex] as Line
+  return line.words.some(
+    (w, k) => w.bbox[2] > from && w.bbox[0] < to && context.classes[lineIndex]?.[k]?.has('shipto'),
+  )
 }
 
 export function nameFeatures(features: Features, candidate: ValueCandidate, facts: DocumentFacts) {
@@ -251,6 +263,8 @@ export function nameFeatures(features: Features, candidate: ValueCandidate, fact
     // (a table's header row over its first item or its values is no sender line)
     !context.classes[over]?.some((c) => c.has('item')) &&
     !headsTable(context, over) &&
+    // (nor is a delivery address's heading: the name under it is where the goods go, printed again as billed)
+    !headsDelivery(context, over, column) &&
     smallPrintOver(inColumn(previous), own, context.medianHeight)
       ? 1
       : 0
@@ -466,6 +480,10 @@ export function partyFeatures(features: Features, candidate: ValueCandidate, fac
   features.x_left = candidate.bbox[0]
   // A cell of a table's header row or of the values under it: a label or a detail, no party.
   features.table_cell = headsTable(context, lineIndex) || headsTable(context, lineIndex - 1) ? 1 : 0
+  // A cell of a row of sums (two amounts with cents: an item's row, not a legal line's register and tax numbers): an
+  // item's name or unit, no party.
+  features.figures_row =
+    parseAmounts(line.text, { fromPage: true }).filter((read) => read.quality === 1).length >= 2 ? 1 : 0
   const blocks = addressBlocksOf(facts.all)
   const at = blocks.findIndex((c) => c.context === context && c.lineIndex === lineIndex)
   features.first_address_block = at === 0 ? 1 : 0
