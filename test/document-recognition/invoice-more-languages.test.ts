@@ -82,9 +82,7 @@ describe('a Turkish e-invoice', () => {
 })
 
 describe('an Icelandic invoice', () => {
-  // (Its net, "Samtals án VSK", is the sum "without" VAT: "án" folds to the German "An" a buyer's block opens with,
-  // so it is no word of ours, and the net and the tax are left to the arithmetic.)
-  it('tells the issue date from two due dates, and finds its total in whole krónur', async () => {
+  it('tells the issue date from two due dates, and finds its sums in whole krónur ("Samtals án VSK")', async () => {
     const fields = await rankedInvoiceFields([
       { text: 'Norðurljós heildsala ehf.', x: 50, y: 40, size: 14 },
       { text: 'Skipholti 50, 105 Reykjavík', x: 50, y: 58, size: 8 },
@@ -117,6 +115,9 @@ describe('an Icelandic invoice', () => {
     expect(fields.invoice_number?.value).toBe('2025-0188')
     expect(fields.invoice_date?.value).toBe('2025-09-03')
     expect(fields.total_amount?.value).toBe(78255)
+    // "án" (without) names the net, though it folds to the German "An" a buyer's block opens with.
+    expect(fields.net_amount?.value).toBe(70500)
+    expect(fields.tax_amount?.value).toBe(7755)
     expect(fields.seller_name?.value).toBe('Norðurljós heildsala ehf.')
     expect(fields.buyer_name?.value).toBe('Bakarí Sigga ehf.')
   })

@@ -279,8 +279,9 @@ export function classesOfLine(
     }
   })
   // "Without" before a tax word names the net ("Suma be PVM", "zonder btw", "ilman ALV", "sans TVA").
-  words.forEach((_, i) => {
-    if (WITHOUT.test(last(i)) && classes[i + 1]?.has('tax')) classes[i]?.add('net')
+  // Icelandic "án" too, told by its accent from the German "An" it folds to ("Samtals án VSK").
+  words.forEach((word, i) => {
+    if ((WITHOUT.test(last(i)) || /^án$/iu.test(word)) && classes[i + 1]?.has('tax')) classes[i]?.add('net')
   })
   // "To", "An", "A", "Aan" name the addressee as a heading: alone, with a colon, ending a line or after a title or
   // an addressee's word ("Invoice to ACME", "Bill to"); elsewhere they are a preposition ("Total a pagar").
