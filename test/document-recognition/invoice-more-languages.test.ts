@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { LEGAL_FORM } from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
+import type { FieldDefinition } from '../../src-server/document-recognition/extraction/field-config'
+import { pageContexts } from '../../src-server/document-recognition/extraction/invoice-ranker/candidates'
+import {
+  classesOfWord,
+  LEGAL_FORM,
+} from '../../src-server/document-recognition/extraction/invoice-ranker/label-words'
+import { candidateFeatures } from '../../src-server/document-recognition/extraction/invoice-ranker/rank'
 import { parseAmounts, parseDate } from '../../src-server/document-recognition/extraction/values'
-import type { PrintedLine } from '../helpers/document-recognition/invoice-documents'
+import { readPdfText } from '../../src-server/document-recognition/pipeline/pdf-pages'
+import { shippedExtractorConfig } from '../helpers/document-recognition/fixture-accuracy'
+import { invoicePdf, type PrintedLine } from '../helpers/document-recognition/invoice-documents'
 import { rankedInvoiceFields } from '../helpers/document-recognition/ranked-invoice'
 
 /**
@@ -310,5 +318,245 @@ describe("a craftsman's final invoice signed by its managing director", () => {
     ])
     expect(fields.seller_name?.value).toBe('Weiß Haustechnik GmbH')
     expect(fields.buyer_name?.value).toBe('Florian Weidinger')
+  })
+})
+
+describe('a Portuguese invoice with a discount and a VAT summary beside its totals', () => {
+  it('reads the net from the "Incidência" column, not the "Total Ilíquido" before "Total Descontos"', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Tipografia Atlântica, Lda.', x: 50, y: 40, size: 14 },
+      { text: 'Rua do Almada 210, 4050-031 Porto · NIF 509876543', x: 50, y: 58, size: 8 },
+      { text: 'FATURA FT 2025/1184', x: 360, y: 40, size: 12 },
+      { text: 'Data: 2025-10-22', x: 360, y: 56, size: 9 },
+      { text: 'Exmo(s) Sr(s)', x: 330, y: 100, size: 8 },
+      { text: 'Clínica Dentária Sorriso, Lda.', x: 330, y: 114, size: 10 },
+      { text: 'Av. da Boavista 1500, 4100-114 Porto', x: 330, y: 128, size: 9 },
+      { text: 'Descrição', x: 50, y: 220, size: 8 },
+      { text: 'Qtd.', x: 300, y: 220, size: 8 },
+      { text: 'Preço Unit.', x: 360, y: 220, size: 8 },
+      { text: 'Desc.', x: 430, y: 220, size: 8 },
+      { text: 'Valor', x: 490, y: 220, size: 8 },
+      { text: 'Cartões de visita', x: 50, y: 236 },
+      { text: '2000', x: 300, y: 236 },
+      { text: '0,15', x: 360, y: 236 },
+      { text: '10%', x: 430, y: 236 },
+      { text: '270,00', x: 490, y: 236 },
+      { text: 'Folhetos A5', x: 50, y: 250 },
+      { text: '1000', x: 300, y: 250 },
+      { text: '0,40', x: 360, y: 250 },
+      { text: '10%', x: 430, y: 250 },
+      { text: '360,00', x: 490, y: 250 },
+      // The VAT summary at the left shares its rows with the totals at the right, as Portuguese software prints it.
+      { text: 'Taxa', x: 50, y: 300, size: 8 },
+      { text: 'Incidência', x: 100, y: 300, size: 8 },
+      { text: 'Valor IVA', x: 170, y: 300, size: 8 },
+      { text: 'IVA23', x: 50, y: 314 },
+      { text: '630,00', x: 100, y: 314 },
+      { text: '144,90', x: 170, y: 314 },
+      ...rows(330, 490, 300, [
+        ['Total Ilíquido', '700,00'],
+        ['Total Descontos', '70,00'],
+        ['Total IVA', '144,90'],
+        ['Total a pagar (EUR)', '774,90'],
+      ]),
+    ])
+    expect(fields.net_amount?.value).toBe(630)
+    expect(fields.tax_amount?.value).toBe(144.9)
+    expect(fields.total_amount?.value).toBe(774.9)
+  })
+
+  it('reads no amount grouped by spaces out of a tax code glued to its rate ("IVA23 630,00")', () => {
+    expect(parseAmounts('IVA23 630,00 144,90', { fromPage: true }).map((r) => r.value)).toEqual([630, 144.9])
+    expect(parseAmounts('EUR1 234,00', { fromPage: true }).map((r) => r.value)).toEqual([1234])
+    expect(parseAmounts('Total 23 630,00', { fromPage: true }).map((r) => r.value)).toEqual([23630])
+  })
+})
+
+describe("an Italian e-invoice's courtesy copy: the two parties' forms side by side", () => {
+  it('reads each party under its role, past the identifiers its form prints over the name', async () => {
+    const form = (x: number, heading: string, rows: [string, string][]): PrintedLine[] => [
+      { text: heading, x, y: 50, size: 8 },
+      ...rows.flatMap(([label, value], i) => [
+        { text: label, x, y: 64 + i * 11, size: 7 },
+        { text: value, x: x + 90, y: 64 + i * 11, size: 7 },
+      ]),
+    ]
+    const fields = await rankedInvoiceFields([
+      ...form(40, 'Cedente/prestatore (fornitore)', [
+        ['Identificativo fiscale ai fini IVA:', ''],
+        ['', 'IT02345670165'],
+        ['Denominazione:', 'Carpenteria Valseriana S.r.l.'],
+        ['Codice fiscale:', '02345670165'],
+        ['Indirizzo:', 'Via Provinciale 18'],
+        ['Comune:', '24020 Gorno (BG) IT'],
+      ]),
+      ...form(310, 'Cessionario/committente (cliente)', [
+        ['Identificativo fiscale ai fini IVA:', ''],
+        ['', 'IT03456780987'],
+        ['Denominazione:', 'Cantina Sociale Colli Po Società Cooperativa'],
+        ['Codice fiscale:', '03456780987'],
+        ['Indirizzo:', 'Strada Argine 4'],
+        ['PEC:', 'amministrazione@pec.cantinacollipo.it'],
+      ]),
+      { text: 'Tipologia documento', x: 40, y: 150, size: 8 },
+      { text: 'Numero documento', x: 200, y: 150, size: 8 },
+      { text: 'Data documento', x: 340, y: 150, size: 8 },
+      { text: 'TD01 fattura', x: 40, y: 162, size: 9 },
+      { text: '221/2025', x: 200, y: 162, size: 9 },
+      { text: '17-11-2025', x: 340, y: 162, size: 9 },
+      { text: 'Descrizione', x: 40, y: 200, size: 8 },
+      { text: 'Prezzo totale', x: 470, y: 200, size: 8 },
+      { text: 'Scala in acciaio zincato per vasche', x: 40, y: 214 },
+      { text: '3.400,00', x: 470, y: 214 },
+      ...rows(300, 470, 260, [
+        ['Imponibile', '3.400,00'],
+        ['Imposta (22%)', '748,00'],
+        ['Totale documento', '4.148,00'],
+      ]),
+    ])
+    expect(fields.seller_name?.value).toBe('Carpenteria Valseriana S.r.l.')
+    expect(fields.buyer_name?.value).toBe('Cantina Sociale Colli Po Società Cooperativa')
+    expect(fields.invoice_number?.value).toBe('221/2025')
+  })
+})
+
+describe('a Czech invoice', () => {
+  it('reads its number after "č." (číslo) under the title', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Truhlářství Kubát s.r.o.', x: 40, y: 40, size: 13 },
+      { text: 'Faktura - daňový doklad', x: 380, y: 40, size: 13 },
+      { text: 'č. 2025110087', x: 440, y: 58, size: 11 },
+      { text: 'Dodavatel', x: 40, y: 90, size: 8 },
+      { text: 'Odběratel', x: 300, y: 90, size: 8 },
+      { text: 'Truhlářství Kubát s.r.o.', x: 40, y: 104 },
+      { text: 'Penzion Na Vyhlídce s.r.o.', x: 300, y: 104 },
+      { text: 'Lipová 12, 370 01 České Budějovice', x: 40, y: 118, size: 9 },
+      { text: 'Horní 5, 381 01 Český Krumlov', x: 300, y: 118, size: 9 },
+      { text: 'Datum vystavení: 20.11.2025', x: 300, y: 160, size: 9 },
+      { text: 'Variabilní symbol: 2025110087', x: 40, y: 160, size: 9 },
+      { text: 'Obklad recepce, dub masiv', x: 40, y: 220 },
+      { text: '48 000,00', x: 470, y: 220 },
+      ...rows(300, 470, 260, [
+        ['Celkem bez DPH', '48 000,00'],
+        ['DPH 21 %', '10 080,00'],
+        ['Celkem k úhradě', '58 080,00 Kč'],
+      ]),
+    ])
+    expect(fields.invoice_number?.value).toBe('2025110087')
+  })
+})
+
+describe("a Belgian invoice's VAT summary beside its totals", () => {
+  it("adds the two rates' taxes printed beside the summary's headings into the tax", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Toiture Lemaire SRL', x: 50, y: 40, size: 14 },
+      { text: 'FACTURE 2025/0412', x: 380, y: 40, size: 12 },
+      { text: 'Date : 06/11/2025', x: 380, y: 56, size: 9 },
+      { text: 'Monsieur Pierre Collard', x: 330, y: 110 },
+      { text: 'Rue Haute 8, 5000 Namur', x: 330, y: 124, size: 9 },
+      { text: 'Réfection de toiture (habitation > 10 ans)', x: 50, y: 200 },
+      { text: '8.200,00', x: 480, y: 200 },
+      { text: 'Velux neuf, fourniture', x: 50, y: 214 },
+      { text: '900,00', x: 480, y: 214 },
+      // The summary's rows share their lines with the totals at the right.
+      { text: 'Récapitulatif TVA', x: 50, y: 260, size: 9 },
+      { text: 'Taux', x: 60, y: 274, size: 8 },
+      { text: 'Base HTVA', x: 110, y: 274, size: 8 },
+      { text: 'Montant TVA', x: 180, y: 274, size: 8 },
+      { text: '6 %', x: 60, y: 286, size: 8 },
+      { text: '8.200,00', x: 110, y: 286, size: 8 },
+      { text: '492,00', x: 180, y: 286, size: 8 },
+      { text: '21 %', x: 60, y: 298, size: 8 },
+      { text: '900,00', x: 110, y: 298, size: 8 },
+      { text: '189,00', x: 180, y: 298, size: 8 },
+      ...rows(340, 480, 260, [
+        ['Total HTVA', '9.100,00 €'],
+        ['TVA 6 %', '492,00 €'],
+        ['TVA 21 %', '189,00 €'],
+        ['Total TVAC', '9.781,00 €'],
+      ]),
+    ])
+    expect(fields.net_amount?.value).toBe(9100)
+    expect(fields.total_amount?.value).toBe(9781)
+    expect(fields.tax_amount?.value).toBe(681)
+  })
+})
+
+describe('a Finnish invoice', () => {
+  it('takes no "your reference" person and no payment term\'s label for the buyer ("Viitteenne", "Maksuehto")', async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'Saaristo Catering Oy', x: 50, y: 40, size: 13 },
+      { text: 'LASKU', x: 330, y: 40, size: 13 },
+      { text: 'Satamakatu 4, 20100 Turku', x: 50, y: 56, size: 8 },
+      ...rows(330, 430, 70, [
+        ['Päivämäärä', '12.11.2025'],
+        ['Laskun numero', '7719'],
+        ['Viitteenne', 'Mikko Virtanen'],
+      ]),
+      { text: 'Turun Messukeskus Oy', x: 50, y: 120 },
+      { text: 'Ostoreskontra', x: 50, y: 134 },
+      { text: 'Maksuehto', x: 330, y: 134, size: 9 },
+      { text: '14 pv netto', x: 430, y: 134, size: 9 },
+      { text: 'Messukentänkatu 9', x: 50, y: 148 },
+      { text: '20210 TURKU', x: 50, y: 162 },
+      { text: 'Kahvitarjoilu, 120 hlö', x: 50, y: 220 },
+      { text: '960,00', x: 480, y: 220 },
+      ...rows(330, 480, 260, [
+        ['Veroton yhteensä', '960,00'],
+        ['ALV 14 %', '134,40'],
+        ['Yhteensä', '1 094,40 EUR'],
+      ]),
+      { text: 'Saaristo Catering Oy · Y-tunnus 2345678-9 · Kotipaikka Turku', x: 50, y: 800, size: 7 },
+    ])
+    expect(fields.buyer_name?.value).toBe('Turun Messukeskus Oy')
+    // The labels are read as what they are: a contact's ("your reference", in Swedish too) and a term of payment's.
+    expect(classesOfWord('Viitteenne').has('contact')).toBe(true)
+    expect(classesOfWord('referens').has('contact')).toBe(true)
+    expect(classesOfWord('Maksuehto').has('due')).toBe(true)
+  })
+})
+
+describe('a legal line in columns at the foot', () => {
+  it("takes the seller named once, in the foot, beside its register's column, not the title", async () => {
+    const fields = await rankedInvoiceFields([
+      { text: 'FAKTURA', x: 50, y: 40, size: 20 },
+      ...rows(350, 470, 40, [
+        ['Fakturanummer', '7781'],
+        ['Fakturadatum', '2025-10-30'],
+        ['Vår referens', 'Lena Holm'],
+      ]),
+      { text: 'Fjällgårdens Konferens AB', x: 330, y: 120, size: 10 },
+      { text: 'Box 114, 837 21 Åre', x: 330, y: 134, size: 9 },
+      { text: 'Ljudteknik konferens 21–23 okt', x: 50, y: 216 },
+      { text: '18 400,00', x: 480, y: 216 },
+      ...rows(330, 480, 260, [
+        ['Netto', '18 400,00'],
+        ['Moms 25 %', '4 600,00'],
+        ['Att betala SEK', '23 000,00'],
+      ]),
+      { text: 'Norrljud Eventteknik AB', x: 50, y: 760, size: 7 },
+      { text: 'Storgatan 9, 831 30 Östersund', x: 50, y: 770, size: 7 },
+      { text: 'Org.nr 556789-1234 · Innehar F-skattsedel', x: 220, y: 760, size: 7 },
+      { text: 'Bankgiro 5432-1098', x: 420, y: 760, size: 7 },
+    ])
+    expect(fields.seller_name?.value).toBe('Norrljud Eventteknik AB')
+    expect(fields.buyer_name?.value).toBe('Fjällgårdens Konferens AB')
+  })
+
+  it("counts a register's column on the foot's line as the name's legal line", async () => {
+    const pages = await readPdfText({
+      bytes: await invoicePdf([
+        { text: 'FAKTURA', x: 50, y: 40, size: 20 },
+        { text: 'Norrljud Eventteknik AB', x: 50, y: 760, size: 7 },
+        { text: 'Org.nr 556789-1234 · Innehar F-skattsedel', x: 220, y: 760, size: 7 },
+      ]),
+    })
+    const seller = shippedExtractorConfig('invoice-extractor').fields.find((f) => f.key === 'seller_name')
+    const ranked = candidateFeatures(seller as FieldDefinition, pageContexts(pages), {
+      value: null,
+      confidence: 0,
+    })
+    const name = ranked.find((r) => r.value === 'Norrljud Eventteknik AB')
+    expect(name?.features.register_line).toBe(1)
   })
 })

@@ -298,6 +298,9 @@ export function parseAmounts(text: string, { fromPage = false }: { fromPage?: bo
     .replace(/\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b/g, (date) => ' '.repeat(date.length))
     .replace(/\b\d{1,2}[./-][a-z]{3,9}\.?[./-]\d{2,4}\b/gi, (date) => ' '.repeat(date.length))
     .replace(/\d+(?:[.,]\d+)?\s?%|%\d+(?:[.,]\d+)?/g, (rate) => ' '.repeat(rate.length))
+    // Digits glued to a word end a code ("IVA23", a tax code), and start no amount grouped by spaces after it
+    // ("IVA23 630,00" is 630,00, not 23 630,00). A currency's code may be glued to its amount ("EUR1 234,00").
+    .replace(/(?<=\p{L})(?<!eur|usd|gbp|chf)\d{1,3}(?= \d{3}(?!\d))/giu, (code) => ' '.repeat(code.length))
   const found: ParsedValue[] = []
   const pattern = fromPage ? PRINTED_AMOUNT : TYPED_AMOUNT
   for (const m of text.matchAll(pattern)) {

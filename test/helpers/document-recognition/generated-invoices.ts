@@ -661,6 +661,11 @@ export function generateInvoice(seed: number): GeneratedInvoice {
   // Seller and buyer side by side under a pair of labels ("From:" / "To:"), as invoice apps print them: then the
   // labels alone tell the two names apart.
   const fromTo = !sellerUnprinted && chance(addressRandom, 0.15)
+  // ... now and then with each party's own e-mail in its block, as a form prints every party's details alike (an
+  // Italian e-invoice's copy): a party's contact in its block tells neither side, the headings do.
+  const formRandom = seededRandom(seed * 5_915_587 + 283)
+  const contactsInBoth = fromTo && chance(formRandom, 0.5)
+  if (contactsInBoth) traits.push("each party's e-mail in its block")
   // ... now and then the buyer's block first, on the left: the labels, not the sides, tell the parties apart. From a
   // stream of its own, so the other documents stay as they were.
   const buyerFirst = fromTo && chance(seededRandom(seed * 7_368_787 + 269), 0.4)
@@ -728,6 +733,8 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     put(seller, fromX, 135)
     put(american ? usStreet() : pick(random, STREETS), fromX, 148)
     put(american ? usTown() : `${between(random, 10_000, 99_999)} ${town}`, fromX, 161)
+    if (contactsInBoth)
+      put(`${pick(formRandom, ['info', 'office', 'billing'])}@${domain}`, fromX, 174, { size: 9 })
   } else if (chance(random, 0.4)) {
     const heading = pick(random, v.buyerHeading)
     put(chance(roleRandom, 0.4) ? pick(roleRandom, ROLE_LABELS[language].buyer) : heading, buyerX, 122, {
@@ -763,6 +770,7 @@ export function generateInvoice(seed: number): GeneratedInvoice {
     if (!identityUnder) put(person ? pick(roleRandom, PERSONS) : attention, buyerX, 148)
   }
   if (identity) put(identity, buyerX, identityUnder ? 148 : 200, { size: 9 })
+  else if (contactsInBoth) put(mailbox, buyerX, 200, { size: 9 })
   const buyerStreet = pick(random, STREETS)
   const buyerTown = `${between(random, 10_000, 99_999)} ${pick(random, v.towns)}`
   put(american ? usStreet() : buyerStreet, buyerX, 161)
@@ -1352,27 +1360,34 @@ const FROM_TO: Record<Language, [string, string][]> = {
   de: [
     ['Absender', 'Empfänger'],
     ['Rechnungssteller', 'Rechnungsempfänger'],
+    ['Verkäufer', 'Käufer'],
+    ['Lieferant', 'Kunde'],
   ],
   en: [
     ['From:', 'To:'],
     ['Bill From', 'Bill To'],
     ['Supplier', 'Customer'],
+    ['Seller', 'Buyer'],
   ],
   fr: [
     ['Émetteur', 'Destinataire'],
     ['Vendeur', 'Client'],
+    ['Fournisseur', 'Acheteur'],
   ],
   nl: [
     ['Van:', 'Aan:'],
     ['Afzender', 'Klant'],
+    ['Leverancier', 'Afnemer'],
   ],
   it: [
     ['Mittente', 'Destinatario'],
     ['Fornitore', 'Cliente'],
+    ['Cedente/prestatore', 'Cessionario/committente'],
   ],
   es: [
     ['Emisor', 'Cliente'],
     ['Proveedor', 'Facturado a'],
+    ['Vendedor', 'Comprador'],
   ],
 }
 

@@ -210,6 +210,8 @@ function withoutMonogram(name: string): string {
 function nameOf(text: string): string | null {
   // OCR reads a capital I as a bar: a bar starting a word of lower-case letters is one ("Meuse |mmo SRL").
   const read = text.replace(/(^|\s)\|(?=\p{Ll})/gu, '$1I')
+  // One word ending in a colon labels what follows it ("Denominazione:", "Firma:"), here in a column of its own.
+  if (/^\s*\S+:\s*$/.test(read)) return null
   const name = withoutMonogram(read.replace(/^[\s:·|,-]+|[\s:·|,]+$/g, ''))
   if ((name.match(/\p{L}/gu) ?? []).length < 3 || name.length > 70) return null
   // A colon inside ends a label ("Name: Sanjay"): the name after it is a candidate of its own.
@@ -262,7 +264,7 @@ const PAYMENT_METHOD =
  * Transport", a public body, is a party).
  */
 const DEPARTMENT_FORMS = [
-  '(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts (?:payable|receivable|department)|facilit(?:y|ies) management|services g[ée]n[ée]raux|service achats|comptabilit[ée](?: fournisseurs)?|service (?:comptabilit[ée]|comptable|financier|facturation|des achats)|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:direction|service) des (?:ressources humaines|achats)|ressources humaines|human resources|personalabteilung|personeelszaken|risorse umane|recursos humanos|ekonomiavdelningen|[øo]konomiafdelingen|[øo]konomiavdelingen|bogholderi(?:et)?|regnskabsafdelingen|kirjanpito|taloushallinto|ksi[eę]gowo[sś][cć]|dzia[łl] ksi[eę]gowo[sś]ci|[úu]čt[áa]rna|contabilidade',
+  '(?:finanz|kreditoren)?buchhaltung|rechnungswesen|einkauf|accounting|accounts (?:payable|receivable|department)|facilit(?:y|ies) management|services g[ée]n[ée]raux|service achats|comptabilit[ée](?: fournisseurs)?|service (?:comptabilit[ée]|comptable|financier|facturation|des achats)|boekhouding|crediteurenadministratie|financi[ëe]le administratie|contabilit[àa]|amministrazione|ufficio acquisti|contabilidad|departamento de (?:compras|contabilidad|administraci[óo]n)|(?:direction|service) des (?:ressources humaines|achats)|ressources humaines|human resources|personalabteilung|personeelszaken|risorse umane|recursos humanos|ekonomiavdelningen|[øo]konomiafdelingen|[øo]konomiavdelingen|bogholderi(?:et)?|regnskabsafdelingen|kirjanpito|taloushallinto|ostoreskontra|myyntireskontra|ksi[eę]gowo[sś][cć]|dzia[łl] ksi[eę]gowo[sś]ci|[úu]čt[áa]rna|contabilidade',
   // A department's own word and what it does ("Abteilung Einkauf", "Dpto. de Compras", "Dział Zakupów").
   String.raw`(?:abteilung|afdeling|dienst|settore|ufficio|servizio|dipartimento|departamento|dpto\.?|dział|dzial)\s.+`,
   // A compound naming a department ("Finanzabteilung", "Inkoopafdeling", "Økonomiafdelingen").

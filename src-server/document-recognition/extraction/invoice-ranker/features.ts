@@ -114,6 +114,9 @@ export function featureNames(kind: CandidateKind): string[] {
       'street',
       'heading_seller',
       'heading_buyer',
+      'paired_heading_seller',
+      'paired_heading_buyer',
+      'identifier_in_block',
     ],
   }
   return [...common, ...labelled, ...own[kind]]

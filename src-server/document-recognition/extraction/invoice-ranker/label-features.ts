@@ -123,10 +123,28 @@ function columnHeader(
     const over = line.words.flatMap((w, k) => (w.bbox[2] > x0 - 0.01 && w.bbox[0] < x1 + 0.01 ? [k] : []))
     if (over.length === 0) continue
     if (bottom - line.bbox[3] > height * 4) return null
-    if (over.some((k) => /\p{L}{2,}/u.test(line.words[k]?.text ?? ''))) return { index: i, words: over }
+    if (over.some((k) => /\p{L}{2,}/u.test(line.words[k]?.text ?? '')))
+      return { index: i, words: headingCell(line, over) }
     bottom = line.bbox[1]
   }
   return null
+}
+
+/**
+ * The words over a figure, with the words of its heading's cell beside them: a heading of several words is one
+ * cell where only a space parts them ("BTW bedrag" over "8,68", which stands under "bedrag" alone); a wider gap
+ * parts two headings.
+ */
+function headingCell(line: Line, over: number[]): number[] {
+  const joined = (left: number) => {
+    const [a, b] = [line.words[left], line.words[left + 1]]
+    return a !== undefined && b !== undefined && b.bbox[0] - a.bbox[2] <= (a.bbox[3] - a.bbox[1]) * 0.5
+  }
+  let first = Math.min(...over)
+  let last = Math.max(...over)
+  while (first > 0 && joined(first - 1)) first--
+  while (last < line.words.length - 1 && joined(last)) last++
+  return Array.from({ length: last - first + 1 }, (_, k) => first + k)
 }
 
 /** Is the candidate named by a label whose feature name matches `pattern`? */

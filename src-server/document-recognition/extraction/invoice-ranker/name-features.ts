@@ -9,7 +9,7 @@ import {
   type ValueCandidate,
 } from './candidates'
 import type { DocumentFacts, Features } from './features'
-import { COURTESY_TITLE, LEGAL_FORM, PARTICLE, type WordClass } from './label-words'
+import { COURTESY_TITLE, LEGAL_FORM, PARTICLE, tokensOf, type WordClass } from './label-words'
 import { oncePer } from './memo'
 
 /**
@@ -76,7 +76,7 @@ const printedText = oncePer((contexts: PageContext[]): PrintedText => {
  * managing board ("Amtsgericht Köln HRB 98765", "au capital de 10 000 €", "Registered in England and Wales").
  */
 const REGISTER_WORDS =
-  /\b(?:hrb|hra|amtsgericht|registergericht|handelsregister|geschaftsfuhrer(?:in)?|geschaftsfuhrung|vorstand|rcs|capital|kvk|registered|regd|registro|register|rea|cin|inscrita|statutair|cap\.? soc)\b/
+  /\b(?:hrb|hra|amtsgericht|registergericht|handelsregister|geschaftsfuhrer(?:in)?|geschaftsfuhrung|vorstand|rcs|capital|kvk|registered|regd|registro|register|rea|cin|inscrita|statutair|cap\.? soc|org\.?\s?nr|organisationsnummer|organisasjonsnummer|cvr|y-?tunnus|ico|krs|siren|siret|rpm|ondernemingsnummer|registrikood)\b/
 
 /** How much of a name and a web domain are one word: the shorter's share of the longer, when one holds the other. */
 function domainOverlap(core: string, domains: string[]): number {
@@ -150,6 +150,15 @@ function runsOf(line: Line, gap: number): [number, number][] {
 const PHONE_NUMBER = /(?:^|\s)(?:\+\d{1,3}\s?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?=$|\s)/
 
 /**
+ * The label of a party's tax or register identifier ("NIF:", "P.IVA", "USt-IdNr.", "CVR"): a buyer's block prints
+ * its own as a seller's does (an EU invoice names both VAT ids), so it tells neither party apart, as a phone, an
+ * e-mail or a bank account in the block does.
+ */
+const PARTY_IDENTIFIER =
+  /^(?:ustidnr|ustid|idnr|uid|siret|siren|kvk|piva|iva|cif|nif|nipc|nip|regon|krs|ico|dic|cvr|org|orgnr|tunnus|ytunnus|adoszam|cui|cnpj|cpf|oib|vkn|tckn|mersis|kennitala|kt|steuernr|steuernummer|gstin|vat|tva|btw|mwst|abn)$/
+const identifierLabel = (word: string) => tokensOf(word).some((token) => PARTY_IDENTIFIER.test(token))
+
+/**
  * The name's block: the run of words holding it, and the runs right above and below that overlap its column (not
  * another column sharing those lines, as an address block beside a letterhead does); the column as `columnOf` gives it.
  */
@@ -176,6 +185,20 @@ function blockOf(
     }
   }
   return block
+}
+
+/** The name's line and up to `count` lines stacked close under it. */
+function linesStackedUnder(candidate: ValueCandidate, count: number): Line[] {
+  const { context, lineIndex } = candidate
+  const height = candidate.bbox[3] - candidate.bbox[1]
+  const stacked = [context.lines[lineIndex] as Line]
+  for (let i = lineIndex + 1; i <= lineIndex + count; i++) {
+    const line = context.lines[i]
+    const above = stacked[stacked.length - 1] as Line
+    if (!line || line.bbox[1] - above.bbox[3] > height * 1.5) break
+    stacked.push(line)
+  }
+  return stacked
 }
 
 /** Where a line prints between `from` and `to` across the page, top and bottom; null if it prints nothing there. */
@@ -207,8 +230,12 @@ const HEADING_REACH = 5
  * heads "Cedente/prestatore" and "Cessionario/committente" over their tax ids and "Denominazione: ..."). A line
  * without a label word (a name, a street) or a gap ends the search: a heading names its block's first name only.
  */
-function headingParties(candidate: ValueCandidate, [from, to]: [number, number]): Set<WordClass> {
+function headingParties(
+  candidate: ValueCandidate,
+  [from, to]: [number, number],
+): { parties: Set<WordClass>; paired: boolean } {
   const { context, lineIndex } = candidate
+  const none = { parties: new Set<WordClass>(), paired: false }
   const height = candidate.bbox[3] - candidate.bbox[1]
   let top = candidate.bbox[1]
   for (let i = lineIndex - 1; i >= 0 && i >= lineIndex - HEADING_REACH; i--) {
@@ -216,16 +243,33 @@ function headingParties(candidate: ValueCandidate, [from, to]: [number, number])
     const over = line.words.flatMap((w, k) => (w.bbox[2] > from && w.bbox[0] < to ? [k] : []))
     const print = printBetween(line, from, to)
     if (!print || top - print[1] > height * 1.5) break
+    // A heading of the other party beside it on its line: the two blocks side by side under their roles, as a
+    // form prints them ("Cedente/prestatore" beside "Cessionario/committente", "Sprzedawca" beside "Nabywca").
+    const besideNames = (others: WordClass[]) =>
+      line.words.some(
+        (w, k) =>
+          (w.bbox[0] >= to || w.bbox[2] <= from) && others.some((c) => context.classes[i]?.[k]?.has(c)),
+      )
+    const headed = (parties: WordClass[]) => ({
+      parties: new Set(parties),
+      paired:
+        parties.length === 1 && besideNames(parties[0] === 'seller' ? ['buyer', 'customer'] : ['seller']),
+    })
     const parties = HEADING_PARTIES.filter((party) => over.some((k) => context.classes[i]?.[k]?.has(party)))
-    if (parties.length > 0) return new Set(parties)
+    if (parties.length > 0) return headed(parties)
     // A customer's word with no figure after it heads the buyer's block ("DATOS DEL CLIENTE", "Kunde"); with one it
     // labels the customer's number.
     const customer = over.some((k) => context.classes[i]?.[k]?.has('customer'))
-    if (customer && !over.some((k) => /\d/.test(line.words[k]?.text ?? ''))) return new Set(['buyer'])
-    if (!over.some((k) => context.classes[i]?.[k]?.size)) break
+    if (customer && !over.some((k) => /\d/.test(line.words[k]?.text ?? ''))) return headed(['buyer'])
+    // Past the block's labels and its identifiers ("IT01987650387" under "Identificativo fiscale ai fini IVA:"), as
+    // a form prints them over the name; an address's line ends the block's head.
+    const labelOrIdentifier = over.every(
+      (k) => context.classes[i]?.[k]?.size || /\d/.test(line.words[k]?.text ?? ''),
+    )
+    if (!over.some((k) => context.classes[i]?.[k]?.size) && !labelOrIdentifier) break
     top = print[0]
   }
-  return new Set()
+  return none
 }
 
 /** Whether a line holds a delivery address's heading word ("Livré à", "Ship to") over the column. */
@@ -257,7 +301,10 @@ export function nameFeatures(features: Features, candidate: ValueCandidate, fact
   const inColumn = (l: Line) => printBetween(l, from, candidate.bbox[2])
   const own: [number, number] = [candidate.bbox[1], candidate.bbox[3]]
   const heading = headingParties(candidate, column)
-  for (const party of HEADING_PARTIES) features[`heading_${party}`] = heading.has(party) ? 1 : 0
+  for (const party of HEADING_PARTIES) {
+    features[`heading_${party}`] = heading.parties.has(party) ? 1 : 0
+    features[`paired_heading_${party}`] = heading.paired && heading.parties.has(party) ? 1 : 0
+  }
   features.after_small_line =
     previous &&
     // (a table's header row over its first item or its values is no sender line)
@@ -297,10 +344,17 @@ export function nameFeatures(features: Features, candidate: ValueCandidate, fact
   features.mentions = Math.min(1, new Set(mentions.map((l) => l.plain)).size / 3)
   const block = blockOf(candidate, column)
   const contactInBlock =
-    block.classes.some((c) => c.has('contact') || c.has('payee')) || PHONE_NUMBER.test(block.words.join(' '))
+    block.classes.some(
+      (c, i) => (c.has('contact') && !identifierLabel(block.words[i] ?? '')) || c.has('payee'),
+    ) || PHONE_NUMBER.test(block.words.join(' '))
   features.contact_mention = contactInBlock || mentions.some((l) => l.nearContact) ? 1 : 0
+  // In the page's foot, the legal lines are the name's: its register or its identifiers may stand a column apart
+  // on its line, or on the lines stacked under it.
+  const footWords = candidate.bbox[1] > 0.85 ? linesStackedUnder(candidate, 3).flatMap((l) => l.words) : []
+  const legalWords = [...block.words, ...footWords.map((w) => w.text)]
+  features.identifier_in_block = legalWords.some(identifierLabel) ? 1 : 0
   features.register_line =
-    REGISTER_WORDS.test(fold(block.words.join(' '))) || mentions.some((l) => l.register) ? 1 : 0
+    REGISTER_WORDS.test(fold(legalWords.join(' '))) || mentions.some((l) => l.register) ? 1 : 0
   // A domain spelt from the name's first word ("sonnberg-mt.de" for "Sonnberg Medientechnik GmbH").
   const firstWord = coreOf(name.split(/\s+/)[0] ?? '')
   features.domain_word =

@@ -388,26 +388,41 @@ const SUM_RIVALS = 5
 /**
  * The net, the tax and the total chosen together: the most probable three values (the product of their
  * probabilities), where three that add up gain `bonus` (a log-odds, learnt with the weights). Each field's own
- * choice stays unless a combination that adds up is likelier by that measure.
+ * choice stays unless a combination that adds up is likelier by that measure. Three that add up gain nothing when
+ * three others that add up are each larger: a table of the tax by rate prints a net, a tax and a gross on each
+ * rate's row, and the invoice's are their sums.
  */
 function withSumsThatAdd(choices: Map<string, FieldChoice>, bonus: number): void {
   const [net, tax, total] = SUM_FIELDS.map((key) => choices.get(key))
   if (!net || !tax || !total || bonus <= 0) return
+  const adds = (n: ValueChoice, t: ValueChoice, g: ValueChoice) =>
+    typeof n.value === 'number' &&
+    typeof t.value === 'number' &&
+    typeof g.value === 'number' &&
+    Math.abs(Math.abs(n.value) + Math.abs(t.value) - Math.abs(g.value)) < 0.015
+  const [nets, taxes, totals] = [net, tax, total].map((choice) => choice.values.slice(0, SUM_RIVALS)) as [
+    ValueChoice[],
+    ValueChoice[],
+    ValueChoice[],
+  ]
+  const adding: number[][] = []
+  for (const n of nets)
+    for (const t of taxes)
+      for (const g of totals)
+        if (adds(n, t, g)) adding.push([n, t, g].map((v) => Math.abs(v.value as number)))
+  const dominated = (parts: number[]) =>
+    adding.some((other) => other.every((part, i) => part > (parts[i] as number) + 0.005))
   const score = (n: ValueChoice, t: ValueChoice, g: ValueChoice) => {
-    const adds =
-      typeof n.value === 'number' &&
-      typeof t.value === 'number' &&
-      typeof g.value === 'number' &&
-      Math.abs(Math.abs(n.value) + Math.abs(t.value) - Math.abs(g.value)) < 0.015
-    return Math.log(n.probability) + Math.log(t.probability) + Math.log(g.probability) + (adds ? bonus : 0)
+    const gains = adds(n, t, g) && !dominated([n, t, g].map((v) => Math.abs(v.value as number)))
+    return Math.log(n.probability) + Math.log(t.probability) + Math.log(g.probability) + (gains ? bonus : 0)
   }
   let best = {
     score: score(net.chosen, tax.chosen, total.chosen),
     picks: [net.chosen, tax.chosen, total.chosen],
   }
-  for (const n of net.values.slice(0, SUM_RIVALS))
-    for (const t of tax.values.slice(0, SUM_RIVALS))
-      for (const g of total.values.slice(0, SUM_RIVALS)) {
+  for (const n of nets)
+    for (const t of taxes)
+      for (const g of totals) {
         const s = score(n, t, g)
         if (s > best.score) best = { score: s, picks: [n, t, g] }
       }

@@ -1,7 +1,9 @@
 import type { FieldValue } from '../../document-recognition.tables'
+import type { PageWord } from '../../page-text'
 import type { ExtractedField } from '../extracted-field'
-import { unionBox } from '../layout'
+import { type Line, segmentsOf, unionBox } from '../layout'
 import type { ValueCandidate } from './candidates'
+import type { WordClass } from './label-words'
 
 const cents = (amount: number) => Math.round(amount * 100)
 const WITH_CENTS = /[.,]\d{2}(?!\d)/
@@ -21,10 +23,11 @@ export function taxOfSeveralRates(
   if (typeof net !== 'number' || typeof total !== 'number') return null
   const left = cents(total) - cents(net)
   if (left === 0 || (typeof tax === 'number' && cents(tax) === left)) return null
-  // The amount with cents ending each line a tax word labels, and no net, total or contact word (a VAT id).
+  // The amount with cents ending each line a tax word labels, and no net, total or contact word (a VAT id): the
+  // words of its own column, as a table of the rates beside the totals shares their lines.
   const lines = new Map<string, ValueCandidate>()
   for (const amount of amounts) {
-    const classes = amount.context.classes[amount.lineIndex] ?? []
+    const classes = classesOfColumn(amount)
     const labelled =
       classes.some((c) => c.has('tax')) &&
       !classes.some((c) => c.has('net') || c.has('total') || c.has('contact')) &&
@@ -35,6 +38,24 @@ export function taxOfSeveralRates(
   const parts = [...lines.values()]
   const sum = parts.reduce((all, part) => all + cents(part.value as number), 0)
   return parts.length >= 2 && sum === left ? parts : null
+}
+
+/**
+ * The word classes of the column holding an amount on its line, with its label's column before it when the amount
+ * stands apart from its label: the words a wide gap sets apart further left are another column's.
+ */
+function classesOfColumn(amount: ValueCandidate): Set<WordClass>[] {
+  const line = amount.context.lines[amount.lineIndex] as Line
+  const classes = amount.context.classes[amount.lineIndex] ?? []
+  const segments = segmentsOf(line)
+  const at = segments.findIndex((segment) => segment.words.includes(amount.words[0] as PageWord))
+  if (at < 0) return classes
+  const range = (segment: Line) => {
+    const first = line.words.indexOf(segment.words[0] as PageWord)
+    return classes.slice(first, first + segment.words.length)
+  }
+  const own = range(segments[at] as Line)
+  return own.some((c) => c.size > 0) || at === 0 ? own : [...range(segments[at - 1] as Line), ...own]
 }
 
 /**
