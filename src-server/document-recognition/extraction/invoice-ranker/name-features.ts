@@ -263,10 +263,8 @@ function headingParties(
     if (customer && !over.some((k) => /\d/.test(line.words[k]?.text ?? ''))) return headed(['buyer'])
     // Past the block's labels and its identifiers ("IT01987650387" under "Identificativo fiscale ai fini IVA:"), as
     // a form prints them over the name; an address's line ends the block's head.
-    const labelOrIdentifier = over.every(
-      (k) => context.classes[i]?.[k]?.size || /\d/.test(line.words[k]?.text ?? ''),
-    )
-    if (!over.some((k) => context.classes[i]?.[k]?.size) && !labelOrIdentifier) break
+    const identifiers = over.every((k) => /\d/.test(line.words[k]?.text ?? ''))
+    if (!over.some((k) => context.classes[i]?.[k]?.size) && !identifiers) break
     top = print[0]
   }
   return none
